@@ -1,0 +1,49 @@
+"""Every check of the project; `nox` runs the default sessions (what CI runs)."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = True
+nox.options.sessions = ["lint", "mypy", "tests"]
+
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+
+
+def install_group(session: nox.Session, *groups: str) -> None:
+    for group in groups:
+        session.install(*nox.project.dependency_groups(PYPROJECT, group))
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Ruff lint and format check."""
+    install_group(session, "lint")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def mypy(session: nox.Session) -> None:
+    """mypy --strict on the implementation (src/)."""
+    install_group(session, "typing")
+    session.install(".")
+    session.run("mypy", "--strict", "src/ascreg")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Unit, property and C++-reference tests, doctests, and the bundled examples."""
+    install_group(session, "tests")
+    session.install(".")
+    session.run("pytest", *session.posargs)
+    session.run("python", "-m", "ascreg.examples")
+
+
+@nox.session
+def benchmarks(session: nox.Session) -> None:
+    """Speed ratios against plain numpy (not part of the default run)."""
+    session.install(".")
+    session.run("python", "-m", "benchmarks", *session.posargs)

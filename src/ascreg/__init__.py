@@ -1,0 +1,109 @@
+"""ascreg: bit-exact CPU emulation of the Ascend C vector APIs of the Ascend 950 (dav-3510).
+
+Write an Ascend C vector kernel in typed Python with the C++ spellings (``Reg.LoadAlign``,
+``RegTensor[uint16_t]``, ``CMPMODE.EQ``), run it on any CPU on top of numpy, debug it with print
+and pdb, and let mypy reject the dtype pairings the C++ compiler would reject.
+
+Examples
+--------
+>>> import ascreg
+>>> from ascreg import Reg, uint16_t
+>>> Reg.RegTensor[uint16_t]().lanes
+128
+"""
+
+from ascreg import reg as Reg
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    bool_,
+    float32_t,
+    fp4x2_e1m2_t,
+    fp4x2_e2m1_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    fp8_e8m0_t,
+    half,
+    hifloat8_t,
+    int4x2_t,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
+from ascreg.enums import (
+    CMPMODE,
+    LoadDist,
+    MaskDist,
+    MaskMergeMode,
+    MaskPattern,
+    PostLiteral,
+    StoreDist,
+)
+from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine.memory import (
+    UB_BYTES,
+    GlobalMemory,
+    GmPtr,
+    Pointer,
+    UbPtr,
+    UnifiedBuffer,
+)
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne, RegTraitNumTwo
+
+MicroAPI = Reg
+"""``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CMPMODE",
+    "UB_BYTES",
+    "VL",
+    "GlobalMemory",
+    "GmPtr",
+    "LoadDist",
+    "MaskDist",
+    "MaskMergeMode",
+    "MaskPattern",
+    "MaskReg",
+    "MicroAPI",
+    "Pointer",
+    "PostLiteral",
+    "Ref",
+    "Reg",
+    "RegTensor",
+    "RegTraitNumOne",
+    "RegTraitNumTwo",
+    "Scalar",
+    "StoreDist",
+    "UbPtr",
+    "UnifiedBuffer",
+    "bfloat16_t",
+    "bool_",
+    "float32_t",
+    "fp4x2_e1m2_t",
+    "fp4x2_e2m1_t",
+    "fp8_e4m3fn_t",
+    "fp8_e5m2_t",
+    "fp8_e8m0_t",
+    "get_policy",
+    "half",
+    "hifloat8_t",
+    "int4x2_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "policy",
+    "set_policy",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+]

@@ -1,0 +1,1 @@
+"""Vectorised lane semantics on numpy arrays; no C++ spellings, no argument parsing."""

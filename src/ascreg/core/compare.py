@@ -1,0 +1,69 @@
+"""Compare and select semantics.
+
+Comparisons follow IEEE 754 for floats (a NaN makes every predicate false except NE; +0 == -0)
+and the type's signedness for integers. Formats numpy cannot compare natively (bfloat16, fp8)
+are widened to float32 first, which is exact.
+
+Examples
+--------
+>>> import numpy as np
+>>> compare("NE", np.array([np.nan], np.float32), np.array([np.nan], np.float32))
+array([ True])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Lanes = np.ndarray[Any, Any]
+
+CMP_MODES = {
+    "LT": np.less,
+    "GT": np.greater,
+    "EQ": np.equal,
+    "LE": np.less_equal,
+    "GE": np.greater_equal,
+    "NE": np.not_equal,
+}
+"""Predicate of each ``CMPMODE`` name."""
+
+
+def _comparable(values: Lanes) -> Lanes:
+    if values.dtype.kind == "V" or values.dtype.name.startswith(("bfloat", "float8")):
+        return values.astype(np.float32)
+    return values
+
+
+def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
+    """Return the per-lane predicate ``a <mode> b`` as a bool array.
+
+    Examples
+    --------
+    >>> compare("GE", np.array([-0.0, 1.0], np.float16), np.array([0.0, 2.0], np.float16))
+    array([ True, False])
+    """
+    return CMP_MODES[mode](_comparable(a), _comparable(np.asarray(b, dtype=a.dtype)))
+
+
+def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
+    """``selector ? a : b`` per lane, bit-exact (NaN payloads are copied unchanged).
+
+    Examples
+    --------
+    >>> select(np.array([True, False]), np.array([1, 2]), np.array([3, 4]))
+    array([1, 4])
+    """
+    return np.where(selector, a, b)
+
+
+def zero_masked(values: Lanes, active: Lanes) -> Lanes:
+    """ZEROING merge mode: lanes not in *active* become all-zero bits.
+
+    Examples
+    --------
+    >>> zero_masked(np.array([5, 6], np.int8), np.array([False, True]))
+    array([0, 6], dtype=int8)
+    """
+    return np.where(active, values, np.zeros((), dtype=values.dtype))

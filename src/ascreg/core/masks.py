@@ -1,0 +1,155 @@
+"""Mask-register semantics: lane patterns, the UpdateMask counter and bitwise mask logic.
+
+A mask is a ``bool`` array of 256 bits. Lane ``i`` of an op whose lanes own ``stride`` bits
+each is bit ``i * stride``; producers write 0 into the other bits.
+
+Examples
+--------
+>>> lanes_to_bits(pattern_lanes(PATTERN_CODES["VL2"], 128), 2)[:5]
+array([ True, False,  True, False, False])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ascreg.machine.registers import MASK_BITS
+
+Bits = np.ndarray[Any, Any]
+
+PATTERN_CODES: dict[str, int] = {
+    "ALL": 0, "VL1": 1, "VL2": 2, "VL3": 3, "VL4": 4, "VL8": 5, "VL16": 6, "VL32": 7,
+    "VL64": 8, "VL128": 9, "M3": 10, "M4": 11, "H": 12, "Q": 13, "ALLF": 15,
+}  # fmt: skip
+"""The ``pset`` pattern encoding shared by ``MaskPattern`` and the C API's ``PAT_*``."""
+
+_VL_COUNTS = {1: 1, 2: 2, 3: 3, 4: 4, 5: 8, 6: 16, 7: 32, 8: 64, 9: 128}
+
+
+def pattern_lanes(code: int, lanes: int) -> Bits:
+    """Return which of *lanes* lanes the pattern with encoding *code* enables.
+
+    ``VLn`` with ``n`` at least the lane count enables every lane. The 64-bit TraitOne remap of
+    ``H``/``Q`` (to ``VL16``/``VL8``) is exactly "half/quarter of 32 lanes", which is what this
+    computes when *lanes* is 32.
+
+    Examples
+    --------
+    >>> pattern_lanes(PATTERN_CODES["M3"], 8).astype(int)
+    array([1, 0, 0, 1, 0, 0, 1, 0])
+    >>> int(pattern_lanes(PATTERN_CODES["H"], 32).sum())
+    16
+    """
+    index = np.arange(lanes)
+    if code == 0:
+        return np.ones(lanes, dtype=np.bool_)
+    if code == 15:
+        return np.zeros(lanes, dtype=np.bool_)
+    if code in _VL_COUNTS:
+        return index < _VL_COUNTS[code]
+    if code in (10, 11):
+        return index % (3 if code == 10 else 4) == 0
+    if code in (12, 13):
+        return index < lanes // (2 if code == 12 else 4)
+    raise ValueError(f"mask pattern code {code} does not exist (14 is unused)")
+
+
+def lanes_to_bits(active: Bits, stride: int) -> Bits:
+    """Spread a per-lane enable array into the 256-bit mask layout (other bits 0).
+
+    Examples
+    --------
+    >>> lanes_to_bits(np.ones(64, bool), 4)[:8].astype(int)
+    array([1, 0, 0, 0, 1, 0, 0, 0])
+    """
+    bits = np.zeros(MASK_BITS, dtype=np.bool_)
+    bits[0 : active.size * stride : stride] = active
+    return bits
+
+
+def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
+    """Return the mask enabling the first ``min(count, lanes)`` lanes.
+
+    Examples
+    --------
+    >>> int(prefix_bits(3, 256, 1).sum())
+    3
+    """
+    bits = np.zeros(MASK_BITS, dtype=np.bool_)
+    bits[0 : min(count, lanes) * stride : stride] = True
+    return bits
+
+
+def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:
+    """``UpdateMask`` / ``plt``: the mask of the first ``min(count, lanes)`` lanes and the new count.
+
+    The count saturates at 0: ``count < lanes`` gives 0, otherwise ``count - lanes``.
+
+    Examples
+    --------
+    >>> bits, rest = update_mask(320, 128, 2)
+    >>> int(bits.sum()), rest
+    (128, 192)
+    """
+    return prefix_bits(count, lanes, stride), (0 if count < lanes else count - lanes)
+
+
+MASK_LOGIC = {
+    "Not": lambda a, _b: ~a,
+    "And": np.logical_and,
+    "Or": np.logical_or,
+    "Xor": np.logical_xor,
+    "Move": lambda a, _b: a,
+}
+"""Bitwise mask ops; the result is then ANDed with the predicate mask (unselected bits 0)."""
+
+
+def mask_logic(op: str, src0: Bits, src1: Bits | None, predicate: Bits) -> Bits:
+    """Apply the mask op *op* bitwise, zeroing the bits *predicate* does not select.
+
+    Examples
+    --------
+    >>> ones, pred = np.ones(256, bool), np.arange(256) < 4
+    >>> int(mask_logic("Not", ~ones, None, pred).sum())
+    4
+    """
+    result = MASK_LOGIC[op](src0, src0 if src1 is None else src1)
+    return np.logical_and(result, predicate)
+
+
+def mask_select(src0: Bits, src1: Bits, selector: Bits) -> Bits:
+    """Bitwise select: ``(sel & src0) | (~sel & src1)``; nothing is zeroed.
+
+    Examples
+    --------
+    >>> a, b = np.ones(256, bool), np.zeros(256, bool)
+    >>> int(mask_select(a, b, np.arange(256) < 10).sum())
+    10
+    """
+    return np.where(selector, src0, src1)
+
+
+def bits_from_bytes(data: np.ndarray[Any, Any]) -> Bits:
+    """Unpack bytes into bits LSB-first (mask bit k = bit k%8 of byte k//8).
+
+    Examples
+    --------
+    >>> bits_from_bytes(np.array([0b101], np.uint8)).astype(int)
+    array([1, 0, 1, 0, 0, 0, 0, 0])
+    """
+    return np.unpackbits(np.ascontiguousarray(data, dtype=np.uint8), bitorder="little").astype(
+        np.bool_
+    )
+
+
+def bytes_from_bits(bits: Bits) -> np.ndarray[Any, Any]:
+    """Pack bits LSB-first into bytes (inverse of :func:`bits_from_bytes`).
+
+    Examples
+    --------
+    >>> bytes_from_bits(np.array([1, 0, 1, 0, 0, 0, 0, 0], bool))
+    array([5], dtype=uint8)
+    """
+    return np.packbits(bits, bitorder="little")

@@ -1,0 +1,116 @@
+"""Enumerations of the Ascend C API, with their C++ member names and values.
+
+Examples
+--------
+>>> from ascreg import CMPMODE, MaskPattern, LoadDist
+>>> CMPMODE.EQ.value, MaskPattern.ALLF.value, LoadDist.DIST_UNPACK_B16.value
+(2, 15, 14)
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class MaskPattern(enum.IntEnum):
+    """``AscendC::Reg::MaskPattern``: the fixed patterns of ``CreateMask`` (``pset``)."""
+
+    ALL = 0
+    VL1 = 1
+    VL2 = 2
+    VL3 = 3
+    VL4 = 4
+    VL8 = 5
+    VL16 = 6
+    VL32 = 7
+    VL64 = 8
+    VL128 = 9
+    M3 = 10
+    M4 = 11
+    H = 12
+    Q = 13
+    ALLF = 15
+
+
+class CMPMODE(enum.IntEnum):
+    """``AscendC::CMPMODE``: the predicate of ``Compare`` / ``Compares``."""
+
+    LT = 0
+    GT = 1
+    EQ = 2
+    LE = 3
+    GE = 4
+    NE = 5
+
+
+class LoadDist(enum.IntEnum):
+    """``AscendC::Reg::LoadDist``: how ``LoadAlign`` distributes UB bytes into lanes."""
+
+    DIST_NORM = 0
+    DIST_BRC_B8 = 1
+    DIST_BRC_B16 = 2
+    DIST_BRC_B32 = 3
+    DIST_US_B8 = 6
+    DIST_US_B16 = 7
+    DIST_DS_B8 = 8
+    DIST_DS_B16 = 9
+    DIST_BDINTLV = 10
+    DIST_DINTLV_B8 = 11
+    DIST_DINTLV_B16 = 12
+    DIST_UNPACK_B8 = 13
+    DIST_UNPACK_B16 = 14
+    DIST_BLK = 15
+    DIST_E2B_B16 = 16
+    DIST_E2B_B32 = 17
+    DIST_UNPACK_B32 = 18
+    DIST_DINTLV_B32 = 19
+    DIST_UNPACK4_B8 = 20
+    DIST_SPLT4CHN_B8 = 21
+    DIST_SPLT2CHN_B8 = 22
+    DIST_SPLT2CHN_B16 = 23
+
+
+class StoreDist(enum.IntEnum):
+    """``AscendC::Reg::StoreDist``: how ``StoreAlign`` writes lanes to UB."""
+
+    DIST_NORM_B8 = 0
+    DIST_NORM_B16 = 1
+    DIST_NORM_B32 = 2
+    DIST_FIRST_ELEMENT_B8 = 3
+    DIST_FIRST_ELEMENT_B16 = 4
+    DIST_FIRST_ELEMENT_B32 = 5
+    DIST_PACK_B16 = 6
+    DIST_PACK_B32 = 7
+    DIST_INTLV_B8 = 8
+    DIST_INTLV_B16 = 9
+    DIST_PACK_B64 = 10
+    DIST_INTLV_B32 = 11
+    DIST_PACK4_B32 = 12
+    DIST_MRG4CHN_B8 = 13
+    DIST_MRG2CHN_B8 = 14
+    DIST_MRG2CHN_B16 = 15
+    DIST_NORM = 16
+
+
+class MaskDist(enum.Enum):
+    """``AscendC::Reg::MaskDist``: MaskReg load/store modes (``DIST_PACK`` shares value 1)."""
+
+    DIST_NORM = 0
+    DIST_US = 1
+    DIST_DS = 2
+    DIST_PACK = 3  # value 1 in C++ (aliasing DIST_US); kept distinct here so both names exist
+
+
+class PostLiteral(enum.IntEnum):
+    """``AscendC::Reg::PostLiteral``: whether an access updates its address operand."""
+
+    POST_MODE_NORMAL = 0
+    POST_MODE_UPDATE = 1
+
+
+class MaskMergeMode(enum.IntEnum):
+    """``AscendC::Reg::MaskMergeMode``: what masked-off destination lanes become."""
+
+    UNKNOWN = 0
+    MERGING = 1
+    ZEROING = 2

@@ -1,0 +1,224 @@
+"""The ascreg error hierarchy and the undefined-behaviour policy.
+
+Every error names the call (the C++/C spelling the user wrote), the offending value and the rule
+that was broken. The call name is found without any per-call cost: each public entry point keeps
+its spelling in a local variable named ``_ascreg_call``, and an error raised below it looks that
+variable up on the stack when it is built.
+
+Undefined behaviour on the chip (negative shift counts, reading a register nobody wrote, a
+misaligned address) is an error by default. ``set_policy(undefined="warn")`` turns those into
+:class:`AscregWarning` and carries on with the documented fallback of each case.
+
+Examples
+--------
+>>> import ascreg
+>>> with ascreg.policy(undefined="warn"):
+...     ascreg.get_policy().undefined
+'warn'
+>>> ascreg.get_policy().undefined
+'error'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import warnings
+from collections.abc import Iterator
+from typing import Literal
+
+import attrs
+
+CALL_MARKER = "_ascreg_call"
+"""Name of the local variable through which a public entry point names itself on the stack."""
+
+
+def current_call() -> str | None:
+    """Return the innermost public ascreg call on the stack, or None.
+
+    Examples
+    --------
+    >>> def Demo():
+    ...     _ascreg_call = "Reg.Demo"
+    ...     return current_call()
+    >>> Demo()
+    'Reg.Demo'
+    """
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_locals.get(CALL_MARKER)
+        if isinstance(name, str):
+            return name
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+class AscregError(Exception):
+    """Base class of every error ascreg raises on bad input.
+
+    The message reads ``<call>: <what happened>``.
+
+    Examples
+    --------
+    >>> str(AscregError("count must be >= 0", call="Reg.UpdateMask"))
+    'Reg.UpdateMask: count must be >= 0'
+    """
+
+    def __init__(self, message: str, *, call: str | None = None) -> None:
+        self.call = call if call is not None else current_call()
+        self.detail = message
+        super().__init__(f"{self.call}: {message}" if self.call else message)
+
+
+class AscregTypeError(AscregError, TypeError):
+    """A dtype or argument kind the C++ compiler would reject.
+
+    Examples
+    --------
+    >>> issubclass(AscregTypeError, TypeError)
+    True
+    """
+
+
+class IllegalDtypeError(AscregTypeError):
+    """A dtype combination outside the op's table in ``_spec.py``."""
+
+
+class TemplateMismatchError(AscregTypeError):
+    """An explicit template dtype that differs from the register's dtype."""
+
+
+class RefRequiredError(AscregTypeError):
+    """A plain value where the C++ signature takes a reference (use :class:`ascreg.Ref`)."""
+
+
+class UnsupportedError(AscregError, NotImplementedError):
+    """A legal C++ call that the emulator does not model (yet), or that dav-3510 rejects."""
+
+
+class MemoryAccessError(AscregError):
+    """Base class of the UB and GM access errors."""
+
+
+class AlignmentError(MemoryAccessError):
+    """An address that does not meet the alignment the access mode requires."""
+
+
+class OutOfBoundsError(MemoryAccessError, IndexError):
+    """An access outside its allocation or outside the memory."""
+
+
+class CapacityError(MemoryAccessError):
+    """An allocation that does not fit (for example more than 248 KiB of UB)."""
+
+
+class AddressSpaceError(AscregTypeError):
+    """A pointer of the wrong address space (``__gm__`` where ``__ubuf__`` is required)."""
+
+
+class UndefinedBehaviourError(AscregError):
+    """A use the hardware leaves undefined; see :func:`set_policy`."""
+
+
+class NegativeShiftError(UndefinedBehaviourError):
+    """A negative shift count (undefined on the chip)."""
+
+
+class UninitializedRegisterError(UndefinedBehaviourError):
+    """A register read before anything was written to it."""
+
+
+class SyncError(AscregError):
+    """A pipe synchronisation that would hang or race on the chip."""
+
+
+class LaunchError(AscregError):
+    """A kernel launch the runtime rejects (zero blocks, too many threads, ...)."""
+
+
+class AscregWarning(UserWarning):
+    """Issued instead of an :class:`UndefinedBehaviourError` under ``undefined="warn"``."""
+
+
+@attrs.frozen
+class Policy:
+    """What ascreg does on undefined behaviour.
+
+    Attributes
+    ----------
+    undefined
+        ``"error"`` (default) raises; ``"warn"`` issues an :class:`AscregWarning` and continues
+        with the documented fallback (negative shift: shift the other way; uninitialised register:
+        zeros; misaligned address: access the address as given).
+
+    Examples
+    --------
+    >>> Policy().undefined
+    'error'
+    """
+
+    undefined: Literal["error", "warn"] = attrs.field(
+        default="error", validator=attrs.validators.in_(("error", "warn"))
+    )
+
+
+_policy = Policy()
+
+
+def get_policy() -> Policy:
+    """Return the policy in force.
+
+    Examples
+    --------
+    >>> get_policy().undefined
+    'error'
+    """
+    return _policy
+
+
+def set_policy(*, undefined: Literal["error", "warn"] = "error") -> Policy:
+    """Set the policy and return the previous one.
+
+    Examples
+    --------
+    >>> old = set_policy(undefined="warn")
+    >>> _ = set_policy(undefined=old.undefined)
+    """
+    global _policy
+    previous, _policy = _policy, Policy(undefined=undefined)
+    return previous
+
+
+@contextlib.contextmanager
+def policy(*, undefined: Literal["error", "warn"] = "error") -> Iterator[Policy]:
+    """Apply a policy inside a ``with`` block.
+
+    Examples
+    --------
+    >>> with policy(undefined="warn") as p:
+    ...     p.undefined
+    'warn'
+    """
+    previous = set_policy(undefined=undefined)
+    try:
+        yield _policy
+    finally:
+        set_policy(undefined=previous.undefined)
+
+
+def undefined_behaviour(error: UndefinedBehaviourError | AlignmentError) -> None:
+    """Raise *error*, or warn about it when the policy says ``undefined="warn"``.
+
+    Examples
+    --------
+    >>> with policy(undefined="warn"):
+    ...     import warnings
+    ...     with warnings.catch_warnings(record=True) as caught:
+    ...         warnings.simplefilter("always")
+    ...         undefined_behaviour(NegativeShiftError("count -1", call="Reg.ShiftRight"))
+    >>> str(caught[0].message)
+    'Reg.ShiftRight: count -1'
+    """
+    if _policy.undefined == "error":
+        raise error
+    warnings.warn(str(error), AscregWarning, stacklevel=3)

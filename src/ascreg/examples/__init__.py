@@ -1,0 +1,32 @@
+"""Bundled example kernels; ``python -m ascreg.examples`` runs them all.
+
+Each example module has a ``main() -> bool`` that runs the kernel, checks the result against a
+plain numpy reference and prints one ``[Success] ...`` (or ``[Failed] ...``) line.
+
+Examples
+--------
+>>> from ascreg.examples import EXAMPLES
+>>> "select_vf" in EXAMPLES
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+
+EXAMPLES: tuple[str, ...] = (
+    "select_vf",
+    "shiftright_vf",
+    "tail_vf",
+)
+"""Module names under :mod:`ascreg.examples`, in the order they run."""
+
+
+def run_all() -> int:
+    """Run every example; return the number that failed."""
+    failed = 0
+    for name in EXAMPLES:
+        module = importlib.import_module(f"ascreg.examples.{name}")
+        if not module.main():
+            failed += 1
+    return failed

@@ -1,0 +1,1 @@
+"""Machine model: registers, mask bit layout, memories and pointers, references."""

@@ -1,0 +1,492 @@
+"""Byte-addressed memories (Unified Buffer, Global Memory) and typed pointers into them.
+
+A :class:`Memory` is a flat ``uint8`` array with a bump allocator. Every allocation is
+recorded, and every access through a pointer is checked against the allocation the pointer
+was derived from (or, for a raw address, against the memory's capacity), so a kernel bug
+becomes an :class:`~ascreg.errors.OutOfBoundsError` instead of silently corrupting a neighbour.
+
+Examples
+--------
+>>> import numpy as np
+>>> import ascreg
+>>> ub = ascreg.UnifiedBuffer()
+>>> p = ub.alloc(ascreg.uint16_t, 128)
+>>> p.write(np.arange(128))
+>>> (p + 4).read(3)
+array([4, 5, 6], dtype=uint16)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Generic, TypeVar
+
+import numpy as np
+
+from ascreg._dtypes import Kind, Scalar, is_scalar_type
+from ascreg.errors import AlignmentError, CapacityError, OutOfBoundsError, undefined_behaviour
+
+T = TypeVar("T", bound=Scalar)
+U = TypeVar("U", bound=Scalar)
+
+UB_BYTES = 248 * 1024
+"""Usable Unified Buffer per AI Core on dav-3510 (``TOTAL_UB_SIZE``)."""
+DATA_BLOCK = 32
+"""Bytes in one DataBlock, the UB alignment unit."""
+GM_ALIGN = 512
+"""Alignment of device allocations in Global Memory."""
+
+
+class Allocation:
+    """One allocated byte range of a memory.
+
+    Examples
+    --------
+    >>> a = Allocation(64, 32, "buf", 16)
+    >>> a.end, a.describe()
+    (96, "'buf' [0x40, 0x60)")
+    """
+
+    __slots__ = ("element_size", "label", "live", "size", "start")
+
+    def __init__(self, start: int, size: int, label: str, element_size: int) -> None:
+        self.start = start
+        self.size = size
+        self.label = label
+        self.element_size = element_size
+        self.live = True
+
+    @property
+    def end(self) -> int:
+        """One past the last byte."""
+        return self.start + self.size
+
+    def describe(self) -> str:
+        """Return ``'label' [start, end)`` for error messages."""
+        return f"'{self.label}' [{self.start:#x}, {self.end:#x})"
+
+
+class Memory:
+    """A flat byte-addressed memory with a bump allocator and bounds-checked typed pointers.
+
+    Parameters
+    ----------
+    space
+        The C qualifier of the address space, ``"__ubuf__"`` or ``"__gm__"``.
+    capacity
+        Largest number of bytes that may be allocated.
+    align
+        Alignment of every allocation, in bytes.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> m = UnifiedBuffer(1024)
+    >>> m.alloc(uint8_t, 10).address, m.alloc(uint8_t, 10).address
+    (0, 32)
+    """
+
+    pointer_class: ClassVar[type[Pointer[Any]]]
+
+    def __init__(self, space: str, capacity: int, *, align: int = DATA_BLOCK) -> None:
+        self.space = space
+        self.capacity = capacity
+        self.align = align
+        self.data = np.zeros(min(capacity, 1 << 16), dtype=np.uint8)
+        self.allocations: list[Allocation] = []
+        self.top = 0
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.space}: {self.top} of {self.capacity} bytes allocated>"
+        )
+
+    @property
+    def free_bytes(self) -> int:
+        """Bytes still available to :meth:`alloc`."""
+        return self.capacity - self.top
+
+    def alloc(self, dtype: type[T], count: int, *, label: str | None = None) -> Pointer[T]:
+        """Allocate *count* elements of *dtype* and return a pointer to the first one.
+
+        The memory is zero-filled. Raises :class:`~ascreg.errors.CapacityError` when it does
+        not fit.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, float32_t
+        >>> UnifiedBuffer().alloc(float32_t, 64)
+        <__ubuf__ float* 0x0 (element 0 of 'float[64]' [0x0, 0x100))>
+        """
+        return self.alloc_bytes(dtype, count * _scalar(dtype).size, label=label)
+
+    def alloc_bytes(self, dtype: type[T], nbytes: int, *, label: str | None = None) -> Pointer[T]:
+        """Allocate *nbytes* bytes viewed as *dtype* elements.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> UnifiedBuffer().alloc_bytes(uint8_t, 100).read(2)
+        array([0, 0], dtype=uint8)
+        """
+        dtype = _scalar(dtype)
+        if nbytes < 0:
+            raise CapacityError(f"cannot allocate a negative size ({nbytes} bytes)")
+        start = -(-self.top // self.align) * self.align
+        if start + nbytes > self.capacity:
+            raise CapacityError(
+                f"allocating {nbytes} bytes in {self.space} at {start:#x} needs "
+                f"{start + nbytes} bytes but the memory holds {self.capacity} "
+                f"({self.capacity - start} left)"
+            )
+        self._grow(start + nbytes)
+        name = label or f"{dtype.cpp_name}[{nbytes // dtype.size}]"
+        block = Allocation(start, nbytes, name, dtype.size)
+        self.allocations.append(block)
+        self.top = start + nbytes
+        self.data[start : start + nbytes] = 0
+        return self.pointer_class(self, dtype, start, block)
+
+    def pointer(self, dtype: type[T], address: int) -> Pointer[T]:
+        """Return a raw pointer to *address* (checked only against the capacity).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint16_t
+        >>> UnifiedBuffer().pointer(uint16_t, 64)
+        <__ubuf__ uint16_t* 0x40>
+        """
+        return self.pointer_class(self, _scalar(dtype), address, None)
+
+    def free(self, ptr: Pointer[Any]) -> None:
+        """Release the allocation *ptr* starts; later accesses through it are errors.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> ub = UnifiedBuffer(); p = ub.alloc(uint8_t, 32); ub.free(p)
+        >>> p.read(1)
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.OutOfBoundsError: ...
+        """
+        if ptr.block is None or ptr.address != ptr.block.start or not ptr.block.live:
+            raise OutOfBoundsError(f"{ptr!r} is not the start of a live allocation")
+        ptr.block.live = False
+
+    def reset(self) -> None:
+        """Forget every allocation and zero the memory.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> ub = UnifiedBuffer(); _ = ub.alloc(uint8_t, 32); ub.reset(); ub.top
+        0
+        """
+        for block in self.allocations:
+            block.live = False
+        self.allocations.clear()
+        self.top = 0
+        self.data[:] = 0
+
+    def _grow(self, nbytes: int) -> None:
+        if nbytes > self.data.size:
+            grown = np.zeros(max(nbytes, 2 * self.data.size), dtype=np.uint8)
+            grown[: self.data.size] = self.data
+            self.data = grown
+
+    def span(self, ptr: Pointer[Any], nbytes: int, action: str) -> np.ndarray[Any, Any]:
+        """Return the writable byte view ``[ptr, ptr + nbytes)`` after the bounds check.
+
+        *action* (``"reads"``, ``"writes"``) is used in the error message.
+        """
+        start = ptr.address
+        end = start + nbytes
+        block = ptr.block
+        if block is not None:
+            if not block.live:
+                raise OutOfBoundsError(f"{action} {nbytes} bytes through {ptr!r}, which was freed")
+            if start < block.start or end > block.end:
+                raise OutOfBoundsError(
+                    f"{action} {nbytes} bytes at {self.space} {start:#x} "
+                    f"(element {(start - block.start) // ptr.dtype.size} of allocation "
+                    f"{block.describe()}); the access [{start:#x}, {end:#x}) leaves the allocation"
+                )
+        elif start < 0 or end > self.capacity:
+            raise OutOfBoundsError(
+                f"{action} {nbytes} bytes at {self.space} {start:#x}; the access "
+                f"[{start:#x}, {end:#x}) leaves the {self.capacity}-byte {self.space} memory"
+            )
+        if end > self.data.size:
+            self._grow(end)
+        return self.data[start:end]
+
+
+class Pointer(Generic[T]):
+    """A typed, immutable address into a :class:`Memory` (``__ubuf__ T*`` or ``__gm__ T*``).
+
+    ``p + n`` and ``p - n`` move by *n* elements of the pointer's dtype, ``p - q`` is the
+    distance in elements, and ``p[i]`` reads element *i* (``i`` may be an integer array, which
+    is how vectorised SIMT threads index memory).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, int32_t
+    >>> p = UnifiedBuffer().alloc(int32_t, 8)
+    >>> p[np.array([1, 3])] = np.array([10, 30]); p.read(4)
+    array([ 0, 10,  0, 30], dtype=int32)
+    """
+
+    __slots__ = ("address", "block", "dtype", "memory")
+    space: ClassVar[str] = "?"
+
+    def __init__(
+        self, memory: Memory, dtype: type[T], address: int, block: Allocation | None
+    ) -> None:
+        self.memory = memory
+        self.dtype: type[T] = dtype
+        self.address = address
+        self.block = block
+
+    def __repr__(self) -> str:
+        head = f"<{self.space} {self.dtype.cpp_name}* {self.address:#x}"
+        if self.block is None:
+            return head + ">"
+        index = (self.address - self.block.start) / self.dtype.size
+        shown = int(index) if index == int(index) else index
+        return f"{head} (element {shown} of {self.block.describe()})>"
+
+    def __add__(self, n: int) -> Pointer[T]:
+        return type(self)(
+            self.memory, self.dtype, self.address + int(n) * self.dtype.size, self.block
+        )
+
+    def __radd__(self, n: int) -> Pointer[T]:
+        return self + n
+
+    def __sub__(self, other: int | Pointer[T]) -> Any:
+        if isinstance(other, Pointer):
+            return (self.address - other.address) // self.dtype.size
+        return self + (-int(other))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Pointer)
+            and other.memory is self.memory
+            and other.address == self.address
+            and other.dtype is self.dtype
+        )
+
+    def __hash__(self) -> int:
+        return hash((id(self.memory), self.address, self.dtype))
+
+    def offset_bytes(self, nbytes: int) -> Pointer[T]:
+        """Return the pointer moved by *nbytes* bytes (MaskReg post-updates count bytes).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint32_t
+        >>> UnifiedBuffer().alloc(uint32_t, 16).offset_bytes(32).address
+        32
+        """
+        return type(self)(self.memory, self.dtype, self.address + int(nbytes), self.block)
+
+    def cast(self, dtype: type[U]) -> Pointer[U]:
+        """Return the same address viewed as *dtype* (C's ``(__ubuf__ U*)p``).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t, uint32_t
+        >>> UnifiedBuffer().alloc(uint32_t, 8).cast(uint8_t).dtype.cpp_name
+        'uint8_t'
+        """
+        return type(self)(self.memory, _scalar(dtype), self.address, self.block)  # type: ignore[arg-type]
+
+    def is_aligned(self, nbytes: int) -> bool:
+        """Return True when the address is a multiple of *nbytes*."""
+        return self.address % nbytes == 0
+
+    def require_alignment(self, nbytes: int, rule: str) -> None:
+        """Raise (or warn, per policy) unless the address is *nbytes*-aligned.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint16_t
+        >>> (UnifiedBuffer().alloc(uint16_t, 64) + 1).require_alignment(32, "DIST_NORM")
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AlignmentError: address 0x2 ... is not 32-byte aligned (DIST_NORM)
+        """
+        if self.address % nbytes:
+            undefined_behaviour(
+                AlignmentError(
+                    f"address {self.address:#x} ({self!r}) is not {nbytes}-byte aligned ({rule})"
+                )
+            )
+
+    def bytes(self, nbytes: int, action: str = "reads") -> np.ndarray[Any, Any]:
+        """Bounds-checked writable byte view of the next *nbytes* bytes."""
+        return self.memory.span(self, nbytes, action)
+
+    def view(self, count: int, action: str = "reads") -> np.ndarray[Any, Any]:
+        """Bounds-checked writable view of the next *count* elements as the pointer's dtype."""
+        return self.memory.span(self, count * self.dtype.size, action).view(self.dtype.np_dtype)
+
+    def read(self, count: int = 1) -> np.ndarray[Any, Any]:
+        """Return a copy of the next *count* elements.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, half
+        >>> UnifiedBuffer().alloc(half, 4).read(2)
+        array([0., 0.], dtype=float16)
+        """
+        return self.view(count).copy()
+
+    def write(self, values: Any) -> None:
+        """Store *values* (anything numpy accepts) starting at this element.
+
+        Integer targets reject values that do not fit instead of wrapping them; float targets
+        round as numpy's cast does.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> UnifiedBuffer().alloc(uint8_t, 4).write([300])
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregError: cannot store 300 as uint8_t: ...
+        """
+        array = to_dtype(values, self.dtype)
+        self.view(array.size, "writes")[:] = array.ravel()
+
+    def __getitem__(self, index: Any) -> Any:
+        idx = np.asarray(index)
+        if idx.ndim == 0:
+            return (self + int(idx)).view(1)[0]
+        return self._gather_view(idx)[np.asarray(idx, dtype=np.int64) - self._lowest(idx)]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        idx = np.asarray(index)
+        if idx.ndim == 0:
+            (self + int(idx)).write([value])
+            return
+        low = self._lowest(idx)
+        values = np.broadcast_to(to_dtype(value, self.dtype), idx.shape)
+        self._gather_view(idx, "writes")[np.asarray(idx, dtype=np.int64) - low] = values
+
+    @staticmethod
+    def _lowest(idx: np.ndarray[Any, Any]) -> int:
+        return int(idx.min()) if idx.size else 0
+
+    def _gather_view(
+        self, idx: np.ndarray[Any, Any], action: str = "reads"
+    ) -> np.ndarray[Any, Any]:
+        if idx.size == 0:
+            return np.empty(0, dtype=self.dtype.np_dtype)
+        if idx.dtype.kind not in "iu":
+            raise OutOfBoundsError(f"index array of dtype {idx.dtype} is not an integer index")
+        low, high = int(idx.min()), int(idx.max())
+        return (self + low).view(high - low + 1, action)
+
+
+def _scalar(dtype: Any) -> Any:
+    if not is_scalar_type(dtype):
+        raise TypeError(f"{dtype!r} is not an ascreg scalar type such as uint16_t")
+    return dtype
+
+
+def to_dtype(values: Any, dtype: type[Scalar]) -> np.ndarray[Any, Any]:
+    """Convert *values* to an array of *dtype*, refusing integer values that would wrap.
+
+    Examples
+    --------
+    >>> from ascreg import int8_t
+    >>> to_dtype([1, -2], int8_t)
+    array([ 1, -2], dtype=int8)
+    """
+    from ascreg.errors import AscregError
+
+    target = dtype.np_dtype
+    source = np.asarray(values)
+    if source.dtype == target:
+        return source
+    if dtype.kind in (Kind.INT, Kind.UINT, Kind.RAW, Kind.BOOL) and source.dtype.kind in "iub":
+        info = np.iinfo(target) if target.kind in "iu" else None
+        if (
+            info is not None
+            and source.size
+            and (source.min() < info.min or source.max() > info.max)
+        ):
+            bad = source[(source < info.min) | (source > info.max)].ravel()[0]
+            raise AscregError(
+                f"cannot store {bad} as {dtype.cpp_name}: the value is outside "
+                f"[{info.min}, {info.max}] and ascreg does not wrap silently"
+            )
+    if dtype.kind in (Kind.INT, Kind.UINT) and source.dtype.kind == "f":
+        raise AscregError(
+            f"cannot store {source.dtype} values as {dtype.cpp_name} without an explicit cast"
+        )
+    return source.astype(target)
+
+
+class UbPtr(Pointer[T]):
+    """A ``__ubuf__ T*`` pointer into a :class:`UnifiedBuffer`.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint16_t
+    >>> isinstance(UnifiedBuffer().alloc(uint16_t, 8), UbPtr)
+    True
+    """
+
+    __slots__ = ()
+    space = "__ubuf__"
+
+
+class GmPtr(Pointer[T]):
+    """A ``__gm__ T*`` pointer into :class:`GlobalMemory`.
+
+    Examples
+    --------
+    >>> from ascreg import uint16_t
+    >>> isinstance(GlobalMemory().alloc(uint16_t, 8), GmPtr)
+    True
+    """
+
+    __slots__ = ()
+    space = "__gm__"
+
+
+class UnifiedBuffer(Memory):
+    """The 248 KiB Unified Buffer of one AI Core; allocations are 32-byte aligned.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> UnifiedBuffer().alloc(uint8_t, 300 * 1024)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.CapacityError: allocating 307200 bytes in __ubuf__ at 0x0 needs ...
+    """
+
+    pointer_class = UbPtr
+
+    def __init__(self, capacity: int = UB_BYTES) -> None:
+        super().__init__("__ubuf__", capacity, align=DATA_BLOCK)
+
+
+class GlobalMemory(Memory):
+    """Device Global Memory (HBM); grows on demand, allocations are 512-byte aligned.
+
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> GlobalMemory().alloc(float32_t, 1 << 20).read(1)
+    array([0.], dtype=float32)
+    """
+
+    pointer_class = GmPtr
+
+    def __init__(self, capacity: int = 1 << 36) -> None:
+        super().__init__("__gm__", capacity, align=GM_ALIGN)

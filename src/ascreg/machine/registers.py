@@ -1,0 +1,319 @@
+"""The dav-3510 register file: ``RegTensor[T]``, ``MaskReg`` and the ``RegTrait`` layouts.
+
+A vector register is VL = 256 bytes: 256/sizeof(T) lanes. A 64-bit register declared with
+``RegTraitNumTwo`` spans two hardware registers and holds 64 lanes (the low words in ``reg[0]``
+and the high words in ``reg[1]``). A mask register is 256 bits, one per byte of a vector
+register: lane ``i`` of an op on ``T`` is bit ``i * sizeof(T)`` (TraitTwo b64 uses the b32
+format over 64 lanes). Producers write 0 into the other bits.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, uint16_t
+>>> r = Reg.RegTensor[uint16_t]()
+>>> r.lanes, r.dtype is uint16_t
+(128, True)
+>>> r
+RegTensor[uint16_t] <never written>
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Generic
+
+import numpy as np
+from typing_extensions import TypeVar
+
+from ascreg._dtypes import Scalar, bool_, is_scalar_type, uint32_t
+from ascreg.errors import AscregTypeError, UninitializedRegisterError, undefined_behaviour
+
+VL = 256
+"""Bytes in one vector register on dav-3510 (``GetVecLen()``)."""
+MASK_BITS = VL
+"""Bits in a mask register: one per byte of a vector register."""
+
+
+class RegTrait:
+    """Base of the register layouts; ``REG_NUM`` hardware registers per ``RegTensor``.
+
+    Examples
+    --------
+    >>> RegTraitNumTwo.REG_NUM
+    2
+    """
+
+    REG_NUM: ClassVar[int] = 1
+
+
+class RegTraitNumOne(RegTrait):
+    """One hardware register per ``RegTensor`` (the default layout)."""
+
+    REG_NUM = 1
+
+
+class RegTraitNumTwo(RegTrait):
+    """Two hardware registers per ``RegTensor``: 64 b64 lanes, low words in ``reg[0]``."""
+
+    REG_NUM = 2
+
+
+T = TypeVar("T", bound=Scalar)
+R = TypeVar("R", bound=RegTrait, default=RegTraitNumOne)
+
+
+def lane_geometry(dtype: type[Scalar], trait: type[RegTrait] = RegTraitNumOne) -> tuple[int, int]:
+    """Return ``(lanes, mask_bits_per_lane)`` for a register of *dtype* in layout *trait*.
+
+    Examples
+    --------
+    >>> from ascreg import uint16_t, int64_t
+    >>> lane_geometry(uint16_t), lane_geometry(int64_t), lane_geometry(int64_t, RegTraitNumTwo)
+    ((128, 2), (32, 8), (64, 4))
+    """
+    return VL // dtype.size * trait.REG_NUM, dtype.size // trait.REG_NUM
+
+
+class RegTensor(Generic[T, R]):
+    """A vector register of dtype ``T`` (C++ ``AscendC::Reg::RegTensor<T, trait>``).
+
+    Create one with a subscript: ``RegTensor[uint16_t]()``, or
+    ``RegTensor[int64_t, RegTraitNumTwo]()`` for the two-register 64-bit layout. A new register
+    is *unwritten*: reading it before an op or load writes it is an error (undefined on the chip).
+
+    ``print(reg)`` shows the lanes in the register's dtype; ``numpy.asarray(reg)`` copies them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int16_t
+    >>> r = Reg.RegTensor[int16_t]()
+    >>> r.set(np.arange(128))
+    >>> np.asarray(r)[:4]
+    array([0, 1, 2, 3], dtype=int16)
+    """
+
+    __slots__ = ("_lanes",)
+    dtype: ClassVar[type[Scalar]]
+    trait: ClassVar[type[RegTrait]]
+    lanes: ClassVar[int]
+    mask_stride: ClassVar[int]
+    _specialised: ClassVar[dict[tuple[Any, ...], type[RegTensor[Any, Any]]]] = {}
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        key = params if isinstance(params, tuple) else (params,)
+        found = RegTensor._specialised.get(key)
+        if found is not None:
+            return found
+        if not all(is_scalar_type(p) or isinstance(p, type) for p in key):
+            return super().__class_getitem__(params)  # type: ignore[misc]
+        if cls is not RegTensor or not is_scalar_type(key[0]) or len(key) > 2:
+            raise AscregTypeError(
+                f"RegTensor takes a scalar type and an optional RegTrait, got {params!r}",
+                call="Reg.RegTensor",
+            )
+        dtype, trait = key[0], key[1] if len(key) == 2 else RegTraitNumOne
+        if not (isinstance(trait, type) and issubclass(trait, RegTrait)):
+            raise AscregTypeError(f"{trait!r} is not a RegTrait", call="Reg.RegTensor")
+        if trait is RegTraitNumTwo and dtype.size != 8:
+            raise AscregTypeError(
+                f"RegTraitNumTwo is only for 64-bit types, not {dtype.cpp_name}",
+                call="Reg.RegTensor",
+            )
+        lanes, stride = lane_geometry(dtype, trait)
+        suffix = "" if trait is RegTraitNumOne else ", RegTraitNumTwo"
+        name = f"RegTensor[{dtype.cpp_name}{suffix}]"
+        attrs = {
+            "__slots__": (),
+            "dtype": dtype,
+            "trait": trait,
+            "lanes": lanes,
+            "mask_stride": stride,
+            "__qualname__": name,
+        }
+        specialised = type(name, (RegTensor,), attrs)
+        RegTensor._specialised[key] = specialised
+        if trait is RegTraitNumOne:
+            RegTensor._specialised[(dtype, RegTraitNumOne)] = specialised
+        return specialised
+
+    def __init__(self) -> None:
+        if type(self) is RegTensor:
+            raise AscregTypeError(
+                "a RegTensor needs its element type: write RegTensor[uint16_t]()",
+                call="Reg.RegTensor",
+            )
+        self._lanes: np.ndarray[Any, Any] | None = None
+
+    @property
+    def written(self) -> bool:
+        """True once an op or a load has written the register."""
+        return self._lanes is not None
+
+    def get(self) -> np.ndarray[Any, Any]:
+        """Return the lane array (no copy) or raise if the register was never written.
+
+        Under ``undefined="warn"`` an unwritten register reads as zeros.
+        """
+        lanes = self._lanes
+        if lanes is None:
+            undefined_behaviour(
+                UninitializedRegisterError(
+                    f"{type(self).__name__} is read before anything was written to it "
+                    "(its content is undefined on the chip)"
+                )
+            )
+            lanes = self._lanes = np.zeros(self.lanes, dtype=self.dtype.np_dtype)
+        return lanes
+
+    def set(self, values: Any) -> None:
+        """Write all lanes from *values* (an array of ``lanes`` elements of the dtype).
+
+        Examples
+        --------
+        >>> from ascreg import Reg, uint8_t
+        >>> r = Reg.RegTensor[uint8_t](); r.set(7); int(r.get()[255])
+        7
+        """
+        from ascreg.machine.memory import to_dtype
+
+        array = np.broadcast_to(to_dtype(values, self.dtype), (self.lanes,))
+        self._lanes = np.array(array, dtype=self.dtype.np_dtype)
+
+    @property
+    def reg(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """The hardware registers as ``uint32`` word arrays (TraitTwo: low words, high words).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import Reg, RegTraitNumTwo, uint64_t
+        >>> r = Reg.RegTensor[uint64_t, RegTraitNumTwo](); r.set(np.full(64, 2**32 + 5, np.uint64))
+        >>> [int(w[0]) for w in r.reg]
+        [5, 1]
+        """
+        lanes = self.get()
+        if self.trait is RegTraitNumOne:
+            return (lanes.view(uint32_t.np_dtype),)
+        words = lanes.view(uint32_t.np_dtype)
+        return (words[0::2].copy(), words[1::2].copy())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        lanes = self.get().copy()
+        return lanes if dtype is None else lanes.astype(dtype)
+
+    def __repr__(self) -> str:
+        name = type(self).__name__
+        if self._lanes is None:
+            return f"{name} <never written>"
+        body = np.array2string(self._lanes, max_line_width=100, threshold=1 << 12)
+        return f"{name} =\n{body}"
+
+    __str__ = __repr__
+
+
+class MaskReg:
+    """A 256-bit mask register (C++ ``AscendC::Reg::MaskReg``, C ``vector_bool``).
+
+    ``mask.active(T)`` gives the per-lane view for an op on ``T``; ``print(mask)`` summarises
+    which lanes are on at the widest lane width that explains the bits.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, Ref, uint16_t
+    >>> m = Reg.UpdateMask[uint16_t](Ref(100))
+    >>> print(m)
+    MaskReg(b16: lanes 0-99 on, 100 of 128)
+    >>> int(m.active(uint16_t).sum())
+    100
+    """
+
+    __slots__ = ("_bits",)
+
+    def __init__(self) -> None:
+        self._bits: np.ndarray[Any, Any] | None = None
+
+    @classmethod
+    def from_bits(cls, bits: np.ndarray[Any, Any]) -> MaskReg:
+        """Build a mask from 256 booleans (bit k = element k).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> MaskReg.from_bits(np.ones(256, bool)).count()
+        256
+        """
+        mask = cls()
+        mask._bits = np.asarray(bits, dtype=np.bool_).reshape(MASK_BITS)
+        return mask
+
+    @property
+    def written(self) -> bool:
+        """True once the mask was produced by an op or a load."""
+        return self._bits is not None
+
+    def bits(self) -> np.ndarray[Any, Any]:
+        """Return the 256 bits (no copy) or raise if the mask was never written."""
+        bits = self._bits
+        if bits is None:
+            undefined_behaviour(
+                UninitializedRegisterError(
+                    "MaskReg is read before anything was written to it "
+                    "(its content is undefined on the chip)"
+                )
+            )
+            bits = self._bits = np.zeros(MASK_BITS, dtype=np.bool_)
+        return bits
+
+    def set_bits(self, bits: np.ndarray[Any, Any]) -> None:
+        """Replace the 256 bits."""
+        self._bits = bits
+
+    def active(self, dtype: type[Scalar] = bool_, trait: type[RegTrait] = RegTraitNumOne) -> Any:
+        """Return the lane-enable view (a bool array of the lane count) for an op on *dtype*.
+
+        Examples
+        --------
+        >>> from ascreg import Reg, uint32_t, MaskPattern
+        >>> Reg.CreateMask[uint32_t, MaskPattern.VL4]().active(uint32_t)[:6]
+        array([ True,  True,  True,  True, False, False])
+        """
+        lanes, stride = lane_geometry(dtype, trait)
+        return self.bits()[0 : lanes * stride : stride]
+
+    def count(self) -> int:
+        """Number of set bits."""
+        return int(self.bits().sum())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        bits = self.bits().copy()
+        return bits if dtype is None else bits.astype(dtype)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MaskReg) and bool(np.array_equal(self.bits(), other.bits()))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        if self._bits is None:
+            return "MaskReg(<never written>)"
+        on = np.flatnonzero(self._bits)
+        if on.size == 0:
+            return "MaskReg(all off)"
+        width = next(s for s in (8, 4, 2, 1) if not (on % s).any())
+        lanes = on // width
+        return f"MaskReg(b{8 * width}: lanes {_ranges(lanes)} on, {lanes.size} of {MASK_BITS // width})"
+
+
+def _ranges(indices: np.ndarray[Any, Any]) -> str:
+    """Format sorted integers as ``0-3,8,10-11`` (capped for very fragmented masks)."""
+    parts: list[str] = []
+    start = prev = int(indices[0])
+    for value in [*map(int, indices[1:]), None]:
+        if value is not None and value == prev + 1:
+            prev = value
+            continue
+        parts.append(f"{start}" if start == prev else f"{start}-{prev}")
+        if value is not None:
+            start = prev = value
+    text = ",".join(parts)
+    return text if len(parts) <= 12 else ",".join(parts[:12]) + ",..."

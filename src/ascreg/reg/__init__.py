@@ -1,0 +1,99 @@
+"""``AscendC::Reg`` (alias ``MicroAPI``): the register-level vector API of dav-3510.
+
+Import it as ``from ascreg import Reg`` and write calls as in C++ with template arguments as
+subscripts: ``Reg.UpdateMask[uint16_t](count)``, ``Reg.Compare[half, CMPMODE.GT](m, a, b, mask)``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, Ref, UnifiedBuffer, uint16_t, int16_t
+>>> ub = UnifiedBuffer()
+>>> src, out = ub.alloc(uint16_t, 128), ub.alloc(uint16_t, 128)
+>>> src.write(np.arange(128) * 4)
+>>> x, n, y = Reg.RegTensor[uint16_t](), Reg.RegTensor[int16_t](), Reg.RegTensor[uint16_t]()
+>>> mask = Reg.UpdateMask[uint16_t](Ref(100))
+>>> Reg.LoadAlign(x, src)
+>>> Reg.Duplicate(n, 2)
+>>> Reg.ShiftRight(y, x, n, mask)
+>>> Reg.StoreAlign(out, y, mask)
+>>> out.read(4), out.read(101)[-1]
+(array([0, 1, 2, 3], dtype=uint16), np.uint16(0))
+"""
+
+from ascreg.enums import (
+    CMPMODE,
+    LoadDist,
+    MaskDist,
+    MaskMergeMode,
+    MaskPattern,
+    PostLiteral,
+    StoreDist,
+)
+from ascreg.machine.registers import (
+    MaskReg,
+    RegTensor,
+    RegTrait,
+    RegTraitNumOne,
+    RegTraitNumTwo,
+)
+from ascreg.reg.compute import (
+    Add,
+    And,
+    Compare,
+    Compares,
+    Duplicate,
+    Max,
+    Min,
+    Move,
+    Mul,
+    Not,
+    Or,
+    Select,
+    ShiftLeft,
+    ShiftLefts,
+    ShiftRight,
+    ShiftRights,
+    Sub,
+    Xor,
+)
+from ascreg.reg.datamove import AddrReg, CreateAddrReg, LoadAlign, StoreAlign
+from ascreg.reg.masks import CreateMask, UpdateMask
+
+__all__ = [
+    "CMPMODE",
+    "Add",
+    "AddrReg",
+    "And",
+    "Compare",
+    "Compares",
+    "CreateAddrReg",
+    "CreateMask",
+    "Duplicate",
+    "LoadAlign",
+    "LoadDist",
+    "MaskDist",
+    "MaskMergeMode",
+    "MaskPattern",
+    "MaskReg",
+    "Max",
+    "Min",
+    "Move",
+    "Mul",
+    "Not",
+    "Or",
+    "PostLiteral",
+    "RegTensor",
+    "RegTrait",
+    "RegTraitNumOne",
+    "RegTraitNumTwo",
+    "Select",
+    "ShiftLeft",
+    "ShiftLefts",
+    "ShiftRight",
+    "ShiftRights",
+    "StoreAlign",
+    "StoreDist",
+    "Sub",
+    "UpdateMask",
+    "Xor",
+]

@@ -1,0 +1,164 @@
+"""C++ function templates as subscriptable Python callables.
+
+``Reg.Compare[float32_t, CMPMODE.EQ](dst, a, b, mask)`` subscripts a :class:`Template` with the
+C++ template arguments; the subscript is parsed once per distinct argument tuple and cached, so
+a call in a loop costs one dictionary lookup. Arguments are classified by kind (scalar types,
+a ``RegTrait``, enum members), so ``LoadAlign[half, PostLiteral.POST_MODE_UPDATE, LoadDist.X]``
+and ``LoadAlign[half, LoadDist.X, PostLiteral.POST_MODE_UPDATE]`` mean the same.
+
+Examples
+--------
+>>> from ascreg import Reg, uint16_t
+>>> Reg.UpdateMask[uint16_t]
+<Reg.UpdateMask[uint16_t]>
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, ClassVar, Self, TypeVar
+
+from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._spec import SPECS, OpSpec
+from ascreg.errors import AscregTypeError, TemplateMismatchError
+from ascreg.machine.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+class TemplateArgs:
+    """The parsed template arguments of one subscript."""
+
+    __slots__ = ("dtypes", "enums", "trait")
+
+    def __init__(
+        self,
+        dtypes: tuple[type[Scalar], ...] = (),
+        trait: type[RegTrait] | None = None,
+        enums: dict[type[enum.Enum], enum.Enum] | None = None,
+    ) -> None:
+        self.dtypes = dtypes
+        self.trait = trait
+        self.enums = enums or {}
+
+    def enum(self, kind: type[E], default: E) -> E:
+        """Return the argument of enum class *kind*, or *default*."""
+        value = self.enums.get(kind, default)
+        return value  # type: ignore[return-value]
+
+    def text(self) -> str:
+        """Render the arguments as they were written."""
+        parts = [d.cpp_name if d.cpp_name != "float" else "float32_t" for d in self.dtypes]
+        if self.trait is not None:
+            parts.append(self.trait.__name__)
+        parts += [f"{type(v).__name__}.{v.name}" for v in self.enums.values()]
+        return ", ".join(parts)
+
+
+NO_ARGS = TemplateArgs()
+
+
+class Template:
+    """Base of every subscriptable op.
+
+    Subclasses set ``name`` (the user-facing spelling, also the key of the op's spec row),
+    ``enum_kinds`` (the enum classes the subscript may contain), ``max_dtypes`` and ``traits``.
+    """
+
+    name: ClassVar[str]
+    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]] = ()
+    max_dtypes: ClassVar[int] = 1
+    traits: ClassVar[bool] = False
+
+    def __init__(self, targs: TemplateArgs = NO_ARGS) -> None:
+        self.t = targs
+        self._instances: dict[Any, Self] = {}
+        self.spec: OpSpec | None = SPECS.get(self.name)
+
+    def __getitem__(self, items: Any) -> Self:
+        found = self._instances.get(items)
+        if found is None:
+            found = type(self)(self._parse(items if isinstance(items, tuple) else (items,)))
+            found.__doc__ = self.__doc__
+            self._instances[items] = found
+        return found
+
+    def __repr__(self) -> str:
+        return f"<{self.name}[{self.t.text()}]>" if self.t is not NO_ARGS else f"<{self.name}>"
+
+    def _parse(self, items: tuple[Any, ...]) -> TemplateArgs:
+        _ascreg_call = self.name  # noqa: F841 (named on the stack for error messages)
+        dtypes: list[type[Scalar]] = []
+        trait: type[RegTrait] | None = None
+        enums: dict[type[enum.Enum], enum.Enum] = {}
+        for item in items:
+            if is_scalar_type(item):
+                dtypes.append(item)
+            elif self.traits and isinstance(item, type) and issubclass(item, RegTrait):
+                trait = item
+            elif isinstance(item, enum.Enum) and type(item) in self.enum_kinds:
+                enums[type(item)] = item
+            else:
+                raise AscregTypeError(self._bad_argument(item))
+        if len(dtypes) > self.max_dtypes:
+            raise AscregTypeError(
+                f"takes at most {self.max_dtypes} dtype template argument(s), got "
+                + ", ".join(d.cpp_name for d in dtypes)
+            )
+        if self.spec is not None and dtypes:
+            self.spec.check_prefix(*dtypes)
+        return TemplateArgs(tuple(dtypes), trait, enums)
+
+    def _bad_argument(self, item: Any) -> str:
+        accepted = ["a scalar type such as uint16_t"]
+        accepted += [f"a {k.__name__} member" for k in self.enum_kinds]
+        if self.traits:
+            accepted.append("RegTraitNumOne/RegTraitNumTwo")
+        return f"unexpected template argument {item!r}; expected " + ", ".join(accepted)
+
+    # -- helpers shared by the ops ------------------------------------------------------------
+
+    def template_dtype(self, reg: RegTensor[Any, Any]) -> type[Scalar]:
+        """Check the template dtype (if given) against *reg*'s and return the dtype."""
+        dtype = reg.dtype
+        if self.t.dtypes and self.t.dtypes[0] is not dtype:
+            raise TemplateMismatchError(
+                f"template dtype {self.t.dtypes[0].cpp_name} does not match the register "
+                f"{type(reg).__name__} (C++: static_assert 'T type is not correct!')"
+            )
+        return dtype
+
+
+def as_reg(obj: Any, what: str) -> RegTensor[Any, Any]:
+    """Return *obj* if it is a ``RegTensor``, else raise a clear type error."""
+    if not isinstance(obj, RegTensor):
+        raise AscregTypeError(f"{what} must be a RegTensor, got {type(obj).__name__} {obj!r:.60}")
+    return obj
+
+
+def as_mask(obj: Any, what: str) -> MaskReg:
+    """Return *obj* if it is a ``MaskReg``, else raise a clear type error."""
+    if not isinstance(obj, MaskReg):
+        raise AscregTypeError(f"{what} must be a MaskReg, got {type(obj).__name__} {obj!r:.60}")
+    return obj
+
+
+def same_type(first: RegTensor[Any, Any], *others: RegTensor[Any, Any]) -> None:
+    """Raise unless every register has *first*'s type (dtype and trait)."""
+    for other in others:
+        if type(other) is not type(first):
+            raise AscregTypeError(
+                f"registers of different types: {type(first).__name__} and "
+                f"{type(other).__name__} (C++ deduces one U for all of them)"
+            )
+
+
+def active_lanes(mask: MaskReg, reg: RegTensor[Any, Any]) -> Any:
+    """The lane enables of *mask* for an op on *reg* (bit ``i * mask_stride``)."""
+    stride = reg.mask_stride
+    return mask.bits()[0 : reg.lanes * stride : stride]
+
+
+def trait_of(targs: TemplateArgs) -> type[RegTrait]:
+    """The RegTrait in the subscript, defaulting to ``RegTraitNumOne``."""
+    return targs.trait or RegTraitNumOne

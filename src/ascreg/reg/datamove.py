@@ -1,0 +1,255 @@
+"""``LoadAlign`` / ``StoreAlign`` (vector and MaskReg forms) and ``CreateAddrReg``.
+
+The C++ overload is picked from the arguments, as the compiler does:
+
+======================================================  ===========================================
+call                                                    C++ overload
+======================================================  ===========================================
+``LoadAlign[T, dist](dst, src)``                        single register
+``LoadAlign[T, POST_MODE_UPDATE, dist](dst, Ref(src), n)``  load, then ``src += n`` elements
+``LoadAlign[T, dist](dst, src, addr_reg)``              address ``src + addr_reg``
+``LoadAlign[T, DIST_DINTLV_Bx](dst0, dst1, src)``       dual, de-interleaving (also post / AddrReg)
+``LoadAlign[T, MaskDist.X](mask, src)``                 MaskReg (post-update counts **bytes**)
+``StoreAlign[T, dist](dst, src, mask)``                 masked store; masked-off UB bytes untouched
+``StoreAlign[T, DIST_INTLV_Bx](dst, src0, src1, mask)`` dual, interleaving (mask ignored)
+``StoreAlign[T, MaskDist.X](dst, mask_reg)``            MaskReg
+======================================================  ===========================================
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, Ref, UnifiedBuffer, uint16_t, PostLiteral
+>>> ub = UnifiedBuffer(); src = ub.alloc(uint16_t, 256); src.write(np.arange(256))
+>>> r = Reg.RegTensor[uint16_t](); p = Ref(src)
+>>> Reg.LoadAlign[uint16_t, PostLiteral.POST_MODE_UPDATE](r, p, 128)
+>>> int(r.get()[0]), p.value - src
+(0, 128)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ascreg.core import datamove as core
+from ascreg.enums import LoadDist, MaskDist, PostLiteral, StoreDist
+from ascreg.errors import AscregTypeError, RefRequiredError
+from ascreg.machine.memory import Pointer
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
+from ascreg.reg._template import Template, active_lanes, as_mask, as_reg, same_type
+
+
+@attrs.frozen
+class AddrReg:
+    """An address register: an element offset built by ``CreateAddrReg`` (C++ ``AddrReg``).
+
+    Examples
+    --------
+    >>> AddrReg(64).offset
+    64
+    """
+
+    offset: int
+
+
+class _CreateAddrReg(Template):
+    """``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``: offset = sum of ``i_k * s_k``.
+
+    The ``i_k`` are the enclosing loop counters (outermost first), the ``s_k`` strides in
+    elements of ``T``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half
+    >>> Reg.CreateAddrReg[half](2, 128, 1, 16)
+    AddrReg(offset=272)
+    """
+
+    name = "Reg.CreateAddrReg"
+
+    def __call__(self, *indices_and_strides: int) -> AddrReg:
+        _ascreg_call = self.name  # noqa: F841
+        pairs = indices_and_strides
+        if len(pairs) not in (2, 4, 6, 8):
+            raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
+        return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
+
+
+def _address(self: Template, src: Any, rest: tuple[Any, ...]) -> tuple[Pointer[Any], Any, Any]:
+    """Resolve the address operand: ``(pointer to access, Ref to update or None, stride)``."""
+    post = self.t.enum(PostLiteral, PostLiteral.POST_MODE_NORMAL) is PostLiteral.POST_MODE_UPDATE
+    if post:
+        if not isinstance(src, Ref):
+            raise RefRequiredError(
+                f"POST_MODE_UPDATE updates the address ('T*& src'): pass ascreg.Ref({src!r}), "
+                "not the plain pointer"
+            )
+        if len(rest) != 1 or not isinstance(rest[0], int | np.integer):
+            raise AscregTypeError("POST_MODE_UPDATE takes one int32_t stride after the address")
+        ptr = _pointer(src.value)
+        return ptr, src, int(rest[0])
+    if isinstance(src, Ref):
+        raise AscregTypeError(
+            "a Ref address needs PostLiteral.POST_MODE_UPDATE in the template arguments"
+        )
+    ptr = _pointer(src)
+    if rest and isinstance(rest[0], AddrReg):
+        return ptr + rest[0].offset, None, None
+    if rest:
+        raise AscregTypeError(
+            f"unexpected argument {rest[0]!r}: an offset needs an AddrReg or POST_MODE_UPDATE"
+        )
+    return ptr, None, None
+
+
+def _pointer(obj: Any) -> Pointer[Any]:
+    if not isinstance(obj, Pointer):
+        raise AscregTypeError(f"expected a __ubuf__ pointer, got {type(obj).__name__} {obj!r:.60}")
+    core.check_in_ub(obj, "a Reg load/store")
+    return obj
+
+
+def _match_pointer(ptr: Pointer[Any], reg: RegTensor[Any, Any]) -> None:
+    if ptr.dtype is not reg.dtype:
+        raise AscregTypeError(
+            f"the pointer is {ptr.space} {ptr.dtype.cpp_name}* but the register is "
+            f"{type(reg).__name__} (C++ deduces one T for both)"
+        )
+
+
+class _LoadAlign(Template):
+    """``LoadAlign``: load a register (or two, or a MaskReg) from a 32-byte aligned UB address.
+
+    There is no mask: a load always reads what its ``LoadDist`` defines (NORM: VL bytes;
+    BRC: one element broadcast; US/DS: up/down-sample; UNPACK/UNPACK4: zero-interleave;
+    BLK: one DataBlock x8; E2B: element to DataBlock; DINTLV: 2*VL split even/odd).
+    See the module table for the overloads.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, UnifiedBuffer, int16_t, LoadDist
+    >>> p = UnifiedBuffer().alloc(int16_t, 128); p.write(np.arange(128))
+    >>> r = Reg.RegTensor[int16_t]()
+    >>> Reg.LoadAlign[int16_t, LoadDist.DIST_BRC_B16](r, p + 5)
+    >>> np.asarray(r)[:3]
+    array([5, 5, 5], dtype=int16)
+    """
+
+    name = "Reg.LoadAlign"
+    enum_kinds = (LoadDist, PostLiteral, MaskDist)
+
+    def __call__(self, dst: Any, *args: Any) -> None:
+        _ascreg_call = self.name  # noqa: F841
+        if isinstance(dst, MaskReg):
+            self._load_mask(dst, args)
+            return
+        reg = as_reg(dst, "dst")
+        self.template_dtype(reg)
+        if args and isinstance(args[0], RegTensor):
+            self._load_dual(reg, as_reg(args[0], "dst1"), args[1], args[2:])
+            return
+        if not args:
+            raise AscregTypeError("LoadAlign(dst, src) needs a source address")
+        ptr, ref, stride = _address(self, args[0], args[1:])
+        _match_pointer(ptr, reg)
+        dist = self.t.enum(LoadDist, LoadDist.DIST_NORM).name
+        if reg.trait is RegTraitNumTwo and dist != "DIST_NORM":
+            raise AscregTypeError(f"RegTraitNumTwo registers load with DIST_NORM only, not {dist}")
+        reg._lanes = core.load(ptr, dist, reg.lanes)
+        if ref is not None:
+            ref.value = ptr + stride
+
+    def _load_dual(
+        self, dst0: RegTensor[Any, Any], dst1: RegTensor[Any, Any], src: Any, rest: tuple[Any, ...]
+    ) -> None:
+        same_type(dst0, dst1)
+        ptr, ref, stride = _address(self, src, rest)
+        _match_pointer(ptr, dst0)
+        dist = self.t.enum(LoadDist, LoadDist.DIST_NORM).name
+        if dst0.trait is RegTraitNumTwo:
+            raise AscregTypeError("the dual LoadAlign forms take RegTraitNumOne registers")
+        dst0._lanes, dst1._lanes = core.deinterleave(core.load(ptr, dist, dst0.lanes, dual=True))
+        if ref is not None:
+            ref.value = ptr + stride
+
+    def _load_mask(self, dst: MaskReg, args: tuple[Any, ...]) -> None:
+        if not args:
+            raise AscregTypeError("LoadAlign(mask, src) needs a source address")
+        ptr, ref, stride = _address(self, args[0], args[1:])
+        dist = self.t.enum(MaskDist, MaskDist.DIST_NORM).name
+        dst.set_bits(core.load_mask(ptr, dist))
+        if ref is not None:
+            ref.value = ptr.offset_bytes(stride)
+
+
+class _StoreAlign(Template):
+    """``StoreAlign``: store a register (or two, or a MaskReg) to an aligned UB address.
+
+    Lanes the mask does not select leave their UB bytes untouched. The ``FIRST_ELEMENT`` and
+    ``INTLV`` dists ignore the mask. ``PACK`` dists write the low half (``PACK4``: quarter) of
+    each enabled lane at its packed position.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, UnifiedBuffer, uint32_t, MaskPattern
+    >>> p = UnifiedBuffer().alloc(uint32_t, 64); p.write(np.full(64, 7))
+    >>> r = Reg.RegTensor[uint32_t](); r.set(np.arange(64))
+    >>> Reg.StoreAlign(p, r, Reg.CreateMask[uint32_t, MaskPattern.VL2]())
+    >>> p.read(4)
+    array([0, 1, 7, 7], dtype=uint32)
+    """
+
+    name = "Reg.StoreAlign"
+    enum_kinds = (StoreDist, PostLiteral, MaskDist)
+
+    def __call__(self, dst: Any, src: Any, *args: Any) -> None:
+        _ascreg_call = self.name  # noqa: F841
+        if isinstance(src, MaskReg):
+            ptr, ref, stride = _address(self, dst, args)
+            core.store_mask(ptr, src.bits(), self.t.enum(MaskDist, MaskDist.DIST_NORM).name)
+            if ref is not None:
+                ref.value = ptr.offset_bytes(stride)
+            return
+        reg = as_reg(src, "src")
+        self.template_dtype(reg)
+        if args and isinstance(args[0], RegTensor):
+            self._store_dual(dst, reg, as_reg(args[0], "src1"), args[1:])
+            return
+        if not args:
+            raise AscregTypeError("StoreAlign(dst, src, mask) needs a mask")
+        mask = as_mask(args[-1], "mask")
+        ptr, ref, stride = _address(self, dst, args[:-1])
+        _match_pointer(ptr, reg)
+        dist = self.t.enum(StoreDist, StoreDist.DIST_NORM).name
+        lanes, active = reg.get(), active_lanes(mask, reg)
+        if reg.trait is RegTraitNumTwo and ref is not None:
+            # Two vsts of 32 lanes; the second lands min(stride, 32) elements further on.
+            half = reg.lanes // 2
+            core.store(ptr, lanes[:half], active[:half], dist)
+            core.store(ptr + min(stride, half), lanes[half:], active[half:], dist)
+        else:
+            core.store(ptr, lanes, active, dist)
+        if ref is not None:
+            ref.value = ptr + stride
+
+    def _store_dual(
+        self, dst: Any, src0: RegTensor[Any, Any], src1: RegTensor[Any, Any], rest: tuple[Any, ...]
+    ) -> None:
+        same_type(src0, src1)
+        if not rest:
+            raise AscregTypeError("StoreAlign(dst, src0, src1, mask) needs a mask")
+        as_mask(rest[-1], "mask")
+        ptr, _, _ = _address(self, dst, rest[:-1])
+        _match_pointer(ptr, src0)
+        dist = self.t.enum(StoreDist, StoreDist.DIST_NORM).name
+        core.store_interleaved(ptr, src0.get(), src1.get(), dist)
+
+
+LoadAlign = _LoadAlign()
+StoreAlign = _StoreAlign()
+CreateAddrReg = _CreateAddrReg()
