@@ -11,6 +11,7 @@ array([ True, False,  True, False, False])
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -47,13 +48,16 @@ def pattern_lanes(code: int, lanes: int) -> Bits:
         return np.ones(lanes, dtype=np.bool_)
     if code == 15:
         return np.zeros(lanes, dtype=np.bool_)
+    enabled: Bits
     if code in _VL_COUNTS:
-        return index < _VL_COUNTS[code]
-    if code in (10, 11):
-        return index % (3 if code == 10 else 4) == 0
-    if code in (12, 13):
-        return index < lanes // (2 if code == 12 else 4)
-    raise ValueError(f"mask pattern code {code} does not exist (14 is unused)")
+        enabled = index < _VL_COUNTS[code]
+    elif code in (10, 11):
+        enabled = index % (3 if code == 10 else 4) == 0
+    elif code in (12, 13):
+        enabled = index < lanes // (2 if code == 12 else 4)
+    else:
+        raise ValueError(f"mask pattern code {code} does not exist (14 is unused)")
+    return enabled
 
 
 def lanes_to_bits(active: Bits, stride: int) -> Bits:
@@ -96,7 +100,7 @@ def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:
     return prefix_bits(count, lanes, stride), (0 if count < lanes else count - lanes)
 
 
-MASK_LOGIC = {
+MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {
     "Not": lambda a, _b: ~a,
     "And": np.logical_and,
     "Or": np.logical_or,
@@ -116,7 +120,8 @@ def mask_logic(op: str, src0: Bits, src1: Bits | None, predicate: Bits) -> Bits:
     4
     """
     result = MASK_LOGIC[op](src0, src0 if src1 is None else src1)
-    return np.logical_and(result, predicate)
+    enabled: Bits = np.logical_and(result, predicate)
+    return enabled
 
 
 def mask_select(src0: Bits, src1: Bits, selector: Bits) -> Bits:

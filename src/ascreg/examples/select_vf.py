@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, VL, half
+from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, half
 
 
 def SelectVF(

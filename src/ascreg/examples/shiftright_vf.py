@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascreg import Ref, Reg, UbPtr, UnifiedBuffer, VL, int16_t
+from ascreg import VL, Ref, Reg, UbPtr, UnifiedBuffer, int16_t
 
 
 def ShiftRightVF(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, VL, uint32_t
+from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, uint32_t
 
 SENTINEL = 0xDEADBEEF
 

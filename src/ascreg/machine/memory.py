@@ -18,7 +18,7 @@ array([4, 5, 6], dtype=uint16)
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -300,7 +300,8 @@ class Pointer(Generic[T]):
         >>> UnifiedBuffer().alloc(uint32_t, 8).cast(uint8_t).dtype.cpp_name
         'uint8_t'
         """
-        return type(self)(self.memory, _scalar(dtype), self.address, self.block)  # type: ignore[arg-type]
+        cls: type[Pointer[Any]] = type(self)
+        return cls(self.memory, _scalar(dtype), self.address, self.block)
 
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when the address is a multiple of *nbytes*."""
@@ -475,6 +476,10 @@ class UnifiedBuffer(Memory):
     def __init__(self, capacity: int = UB_BYTES) -> None:
         super().__init__("__ubuf__", capacity, align=DATA_BLOCK)
 
+    def alloc(self, dtype: type[T], count: int, *, label: str | None = None) -> UbPtr[T]:
+        """Allocate *count* zeroed elements of *dtype* (32-byte aligned); see :meth:`Memory.alloc`."""
+        return cast(UbPtr[T], super().alloc(dtype, count, label=label))
+
 
 class GlobalMemory(Memory):
     """Device Global Memory (HBM); grows on demand, allocations are 512-byte aligned.
@@ -490,3 +495,7 @@ class GlobalMemory(Memory):
 
     def __init__(self, capacity: int = 1 << 36) -> None:
         super().__init__("__gm__", capacity, align=GM_ALIGN)
+
+    def alloc(self, dtype: type[T], count: int, *, label: str | None = None) -> GmPtr[T]:
+        """Allocate *count* zeroed elements of *dtype* (512-byte aligned); see :meth:`Memory.alloc`."""
+        return cast(GmPtr[T], super().alloc(dtype, count, label=label))

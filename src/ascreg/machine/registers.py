@@ -281,7 +281,7 @@ class MaskReg:
         return self.bits()[0 : lanes * stride : stride]
 
     def count(self) -> int:
-        """Number of set bits."""
+        """Return the number of set bits."""
         return int(self.bits().sum())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:

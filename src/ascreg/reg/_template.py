@@ -78,7 +78,7 @@ class Template:
     def __getitem__(self, items: Any) -> Self:
         found = self._instances.get(items)
         if found is None:
-            found = type(self)(self._parse(items if isinstance(items, tuple) else (items,)))
+            found = self._derive(self._parse(items if isinstance(items, tuple) else (items,)))
             found.__doc__ = self.__doc__
             self._instances[items] = found
         return found
@@ -86,8 +86,12 @@ class Template:
     def __repr__(self) -> str:
         return f"<{self.name}[{self.t.text()}]>" if self.t is not NO_ARGS else f"<{self.name}>"
 
+    def _derive(self, targs: TemplateArgs) -> Self:
+        """Return the op specialised with *targs* (subclasses with extra state override this)."""
+        return type(self)(targs)
+
     def _parse(self, items: tuple[Any, ...]) -> TemplateArgs:
-        _ascreg_call = self.name  # noqa: F841 (named on the stack for error messages)
+        _ascreg_call = self.name
         dtypes: list[type[Scalar]] = []
         trait: type[RegTrait] | None = None
         enums: dict[type[enum.Enum], enum.Enum] = {}
@@ -154,11 +158,11 @@ def same_type(first: RegTensor[Any, Any], *others: RegTensor[Any, Any]) -> None:
 
 
 def active_lanes(mask: MaskReg, reg: RegTensor[Any, Any]) -> Any:
-    """The lane enables of *mask* for an op on *reg* (bit ``i * mask_stride``)."""
+    """Return the lane enables of *mask* for an op on *reg* (bit ``i * mask_stride``)."""
     stride = reg.mask_stride
     return mask.bits()[0 : reg.lanes * stride : stride]
 
 
 def trait_of(targs: TemplateArgs) -> type[RegTrait]:
-    """The RegTrait in the subscript, defaulting to ``RegTraitNumOne``."""
+    """Return the RegTrait in the subscript, defaulting to ``RegTraitNumOne``."""
     return targs.trait or RegTraitNumOne

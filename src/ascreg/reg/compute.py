@@ -19,7 +19,7 @@ array([0, 0, 1, 1, 2], dtype=uint16)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from ascreg.enums import CMPMODE, MaskMergeMode
 from ascreg.errors import AscregTypeError, NegativeShiftError, undefined_behaviour
 from ascreg.machine.memory import to_dtype
 from ascreg.machine.registers import MaskReg, RegTensor
-from ascreg.reg._template import Template, active_lanes, as_mask, as_reg, same_type
+from ascreg.reg._template import Template, TemplateArgs, active_lanes, as_mask, as_reg, same_type
 
 Lanes = np.ndarray[Any, Any]
 
@@ -59,7 +59,7 @@ class _Compare(Template):
     enum_kinds = (CMPMODE,)
 
     def __call__(self, dst: MaskReg, src0: Any, src1: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         a, b = as_reg(src0, "src0"), as_reg(src1, "src1")
         same_type(a, b)
         self._finish(dst, a, b.get(), mask)
@@ -93,8 +93,8 @@ class _Compares(_Compare):
 
     name = "Reg.Compares"
 
-    def __call__(self, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> None:  # type: ignore[override]
-        _ascreg_call = self.name  # noqa: F841
+    def __call__(self, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> None:
+        _ascreg_call = self.name
         a = as_reg(src0, "src")
         self._finish(dst, a, to_dtype(scalar, a.dtype), mask)
 
@@ -119,7 +119,7 @@ class _Select(Template):
     name = "Reg.Select"
 
     def __call__(self, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         selector = as_mask(mask, "mask")
         if isinstance(dst, MaskReg):
             bits = mask_core.mask_select(
@@ -143,7 +143,7 @@ class _Shift(Template):
     scalar: bool = False
 
     def __call__(self, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         d, s = as_reg(dst, "dst"), as_reg(src, "src0")
         same_type(d, s)
         dtype = self.template_dtype(d)
@@ -317,19 +317,11 @@ class _Binary(Template):
         self.__doc__ = doc
         super().__init__(*(() if targs is None else (targs,)))
 
-    def __getitem__(self, items: Any) -> Any:
-        found = self._instances.get(items)
-        if found is None:
-            found = _Binary(
-                self.name,
-                self.__doc__ or "",
-                self._parse(items if isinstance(items, tuple) else (items,)),
-            )
-            self._instances[items] = found
-        return found
+    def _derive(self, targs: TemplateArgs) -> Self:
+        return type(self)(self.name, self.__doc__ or "", targs)
 
     def __call__(self, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         if isinstance(dst, MaskReg):
             op = self.name.removeprefix("Reg.")
             if op not in mask_core.MASK_LOGIC:
@@ -403,7 +395,7 @@ class _Not(Template):
     name = "Reg.Not"
 
     def __call__(self, dst: Any, src: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         if isinstance(dst, MaskReg):
             dst.set_bits(
                 mask_core.mask_logic(
@@ -438,7 +430,7 @@ class _Move(Template):
     enum_kinds = (MaskMergeMode,)
 
     def __call__(self, dst: Any, src: Any, mask: MaskReg | None = None) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         if isinstance(dst, MaskReg):
             bits = as_mask(src, "src").bits()
             dst.set_bits(
@@ -476,7 +468,7 @@ class _Duplicate(Template):
     enum_kinds = (MaskMergeMode,)
 
     def __call__(self, dst: Any, scalar: Any, mask: MaskReg | None = None) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         d = as_reg(dst, "dst")
         assert self.spec is not None
         self.spec.check(self.template_dtype(d))

@@ -71,7 +71,7 @@ class _CreateAddrReg(Template):
     name = "Reg.CreateAddrReg"
 
     def __call__(self, *indices_and_strides: int) -> AddrReg:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         pairs = indices_and_strides
         if len(pairs) not in (2, 4, 6, 8):
             raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
@@ -143,7 +143,7 @@ class _LoadAlign(Template):
     enum_kinds = (LoadDist, PostLiteral, MaskDist)
 
     def __call__(self, dst: Any, *args: Any) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         if isinstance(dst, MaskReg):
             self._load_mask(dst, args)
             return
@@ -208,7 +208,7 @@ class _StoreAlign(Template):
     enum_kinds = (StoreDist, PostLiteral, MaskDist)
 
     def __call__(self, dst: Any, src: Any, *args: Any) -> None:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         if isinstance(src, MaskReg):
             ptr, ref, stride = _address(self, dst, args)
             core.store_mask(ptr, src.bits(), self.t.enum(MaskDist, MaskDist.DIST_NORM).name)

@@ -41,7 +41,7 @@ class _CreateMask(Template):
     traits = True
 
     def __call__(self) -> MaskReg:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         if not self.t.dtypes:
             raise AscregTypeError("CreateMask needs its element type: CreateMask[uint16_t]()")
         lanes, stride = lane_geometry(self.t.dtypes[0], trait_of(self.t))
@@ -70,7 +70,7 @@ class _UpdateMask(Template):
     traits = True
 
     def __call__(self, count: Any) -> MaskReg:
-        _ascreg_call = self.name  # noqa: F841
+        _ascreg_call = self.name
         box = require_ref(count, "uint32_t& scalarValue")
         if not self.t.dtypes:
             raise AscregTypeError("UpdateMask needs its element type: UpdateMask[uint16_t](count)")

@@ -1,0 +1,1 @@
+"""Speed benchmarks: ratios of ascreg against plain numpy doing the same work."""
