@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
 Lanes = np.ndarray[Any, Any]
@@ -30,10 +31,14 @@ CMP_MODES = {
 """Predicate of each ``CMPMODE`` name."""
 
 
+_WIDENED = frozenset(
+    np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2,
+                          ml_dtypes.float8_e8m0fnu)
+)  # fmt: skip
+
+
 def _comparable(values: Lanes) -> Lanes:
-    if values.dtype.kind == "V" or values.dtype.name.startswith(("bfloat", "float8")):
-        return values.astype(np.float32)
-    return values
+    return values.astype(np.float32) if values.dtype in _WIDENED else values
 
 
 def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
@@ -44,7 +49,10 @@ def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
     >>> compare("GE", np.array([-0.0, 1.0], np.float16), np.array([0.0, 2.0], np.float16))
     array([ True, False])
     """
-    return CMP_MODES[mode](_comparable(a), _comparable(np.asarray(b, dtype=a.dtype)))
+    if not isinstance(b, np.ndarray) or b.dtype != a.dtype:
+        b = np.asarray(b, dtype=a.dtype)
+    result: Lanes = CMP_MODES[mode](_comparable(a), _comparable(b))
+    return result
 
 
 def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:

@@ -129,9 +129,9 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     """
     size = src.dtype.size
     mode = load_mode(dist, size, dual=dual)
-    src.require_alignment(
-        mode.align or size, f"LoadAlign with {dist} needs {mode.align or size}-byte alignment"
-    )
+    align = mode.align or size
+    if src.address % align:
+        src.require_alignment(align, f"LoadAlign with {dist} needs {align}-byte alignment")
     elems = src.view(mode.elements(lanes))
     return mode.build(elems, lanes).copy()
 
@@ -228,7 +228,10 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     """
     size = values.dtype.itemsize
     mode = store_mode(dist, size, dual=False)
-    dst.require_alignment(mode.align, f"StoreAlign with {dist} needs {mode.align}-byte alignment")
+    if dst.address % mode.align:
+        dst.require_alignment(
+            mode.align, f"StoreAlign with {dist} needs {mode.align}-byte alignment"
+        )
     if mode.first_only:
         dst.view(1, "writes")[0] = values[0]
         return
@@ -245,16 +248,17 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
     accessed, so a tail store past the end of a buffer is legal when its lanes are off.
     """
     count = values.size
-    if active is not None and not active.all():
+    if active is None:
+        target = dst.view(count, "writes")
+        target[:] = values.view(target.dtype)
+        return
+    if not dst.fits(count * dst.dtype.size):
         enabled = np.flatnonzero(active)
         if enabled.size == 0:
             return
-        count = int(enabled[-1]) + 1
-        target = dst.view(count, "writes")
-        np.copyto(target, values[:count].view(target.dtype), where=active[:count])
-        return
+        count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
     target = dst.view(count, "writes")
-    target[:] = values.view(target.dtype)
+    np.copyto(target, values[:count].view(target.dtype), where=active[:count])
 
 
 def store_interleaved(dst: Pointer[Any], first: Lanes, second: Lanes, dist: str) -> None:

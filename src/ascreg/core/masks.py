@@ -74,16 +74,24 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
 
 
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
-    """Return the mask enabling the first ``min(count, lanes)`` lanes.
+    """Return the (read-only, shared) mask enabling the first ``min(count, lanes)`` lanes.
 
     Examples
     --------
     >>> int(prefix_bits(3, 256, 1).sum())
     3
     """
-    bits = np.zeros(MASK_BITS, dtype=np.bool_)
-    bits[0 : min(count, lanes) * stride : stride] = True
+    key = (min(count, lanes), stride)
+    bits = _PREFIXES.get(key)
+    if bits is None:
+        bits = np.zeros(MASK_BITS, dtype=np.bool_)
+        bits[0 : key[0] * stride : stride] = True
+        bits.flags.writeable = False  # shared between masks: ops replace bits, never edit them
+        _PREFIXES[key] = bits
     return bits
+
+
+_PREFIXES: dict[tuple[int, int], Bits] = {}
 
 
 def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:

@@ -83,3 +83,44 @@ def shift(values: Lanes, counts: Lanes, *, left: bool) -> Lanes:
         return forward
     backward = shift_right(values, magnitude) if left else shift_left(values, magnitude)
     return np.where(negative, backward, forward)
+
+
+def masked_shift(
+    values: Lanes, counts: Lanes, active: Lanes, *, left: bool
+) -> tuple[Lanes, Lanes | None]:
+    """The ZEROING shift op in as few numpy passes as possible.
+
+    *counts* holds per-lane counts of the same element width as *values* (or is a 0-d array
+    for a scalar count). Returns ``(result, negative_active)``: *negative_active* flags the
+    enabled lanes whose count is negative, or is None when no count is out of range. The
+    caller decides what a negative count means; *result* then holds the :func:`shift`
+    fallback for those lanes.
+
+    Examples
+    --------
+    >>> v = np.array([8, 8, 8], np.uint8)
+    >>> masked_shift(v, np.array([1, 9, -1], np.int8), np.array([True, True, False]), left=False)
+    (array([4, 0, 0], dtype=uint8), array([False, False, False]))
+    >>> masked_shift(v, np.array([1, 2, 3], np.int8), np.array([True, True, False]), left=True)
+    (array([16, 32,  0], dtype=uint8), None)
+    """
+    size = values.dtype.itemsize
+    width = 8 * size
+    if counts.ndim == 0 or counts.dtype.itemsize != size:
+        clamped = np.clip(counts.astype(np.int64), -width, width)  # same result, fits the width
+        counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
+    if counts.view(_UNSIGNED[size]).max() < width:  # no count >= width and none negative
+        amounts = counts.view(values.dtype)
+        result = np.left_shift(values, amounts) if left else np.right_shift(values, amounts)
+        if left and values.dtype.kind == "i":
+            sign = _SIGN[size].view(values.dtype)
+            result = (values & sign) | (result & ~sign)
+        return np.where(active, result, 0), None
+    signed = counts.view(_SIGNED[size]).astype(np.int64)
+    negative = (signed < 0) & active
+    return np.where(active, shift(values, signed, left=left), 0), negative
+
+
+_SIGNED = {n: np.dtype(f"i{n}") for n in (1, 2, 4, 8)}
+_UNSIGNED = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
+_SIGN = {n: np.array(1 << (8 * n - 1), dtype=_UNSIGNED[n]) for n in (1, 2, 4, 8)}

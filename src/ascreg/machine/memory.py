@@ -18,6 +18,7 @@ array([4, 5, 6], dtype=uint16)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
@@ -94,6 +95,9 @@ class Memory:
         self.data = np.zeros(min(capacity, 1 << 16), dtype=np.uint8)
         self.allocations: list[Allocation] = []
         self.top = 0
+        self.on_access: Callable[[int, int, str], None] | None = None
+        """Called as ``on_access(start, end, action)`` after each bounds-checked access (the
+        kernel runtime's pipe-hazard check); None (the default) costs one attribute test."""
 
     def __repr__(self) -> str:
         return (
@@ -218,6 +222,8 @@ class Memory:
             )
         if end > self.data.size:
             self._grow(end)
+        if self.on_access is not None:
+            self.on_access(start, end, action)
         return self.data[start:end]
 
 
@@ -306,6 +312,13 @@ class Pointer(Generic[T]):
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when the address is a multiple of *nbytes*."""
         return self.address % nbytes == 0
+
+    def fits(self, nbytes: int) -> bool:
+        """Return True when ``[self, self + nbytes)`` is inside the pointer's allocation (or memory)."""
+        block = self.block
+        if block is None:
+            return 0 <= self.address and self.address + nbytes <= self.memory.capacity
+        return block.live and block.start <= self.address and self.address + nbytes <= block.end
 
     def require_alignment(self, nbytes: int, rule: str) -> None:
         """Raise (or warn, per policy) unless the address is *nbytes*-aligned.

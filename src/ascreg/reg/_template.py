@@ -74,6 +74,10 @@ class Template:
         self.t = targs
         self._instances: dict[Any, Self] = {}
         self.spec: OpSpec | None = SPECS.get(self.name)
+        self._setup()
+
+    def _setup(self) -> None:
+        """Derive per-instance constants from the template arguments (runs once per subscript)."""
 
     def __getitem__(self, items: Any) -> Self:
         found = self._instances.get(items)

@@ -70,8 +70,11 @@ class _Compare(Template):
         self.spec.check(dtype)
         as_mask(dst, "dst")
         active = active_lanes(as_mask(mask, "mask"), a)
-        result = cmp.compare(self.t.enum(CMPMODE, CMPMODE.EQ).name, a.get(), b) & active
+        result = np.logical_and(cmp.compare(self.mode, a.get(), b), active)
         dst.set_bits(mask_core.lanes_to_bits(result, a.mask_stride))
+
+    def _setup(self) -> None:
+        self.mode = self.t.enum(CMPMODE, CMPMODE.EQ).name
 
 
 class _Compares(_Compare):
@@ -147,19 +150,23 @@ class _Shift(Template):
         d, s = as_reg(dst, "dst"), as_reg(src, "src0")
         same_type(d, s)
         dtype = self.template_dtype(d)
-        if self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is not MaskMergeMode.ZEROING:
+        if self.merge is not MaskMergeMode.ZEROING:
             raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
         counts = self._counts(dtype, count)
         active = active_lanes(as_mask(mask, "mask"), d)
-        values = s.get()
-        if (counts < 0).any():
-            counts = self._negative(counts, active)
-            result = shifts.shift(values, counts, left=self.left)
-        elif self.left:
-            result = shifts.shift_left(values, counts)
-        else:
-            result = shifts.shift_right(values, counts)
-        d._lanes = cmp.zero_masked(result, active)
+        result, negative = shifts.masked_shift(s.get(), counts, active, left=self.left)
+        if negative is not None and negative.any():
+            bad = counts if counts.ndim == 0 else counts[negative]
+            undefined_behaviour(
+                NegativeShiftError(
+                    f"shift count {int(bad.flat[0])} is negative ({int(negative.sum())} active "
+                    "lane(s)); negative counts are undefined on the chip"
+                )
+            )
+        d._lanes = result
+
+    def _setup(self) -> None:
+        self.merge = self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
 
     def _counts(self, dtype: Any, count: Any) -> Lanes:
         assert self.spec is not None
@@ -167,21 +174,10 @@ class _Shift(Template):
             if isinstance(count, RegTensor):
                 raise AscregTypeError(f"{self.name} takes a scalar int16_t count, not a register")
             self.spec.check(dtype, int16_t)
-            return np.asarray(to_dtype(count, int16_t), dtype=np.int64)
+            return to_dtype(count, int16_t)
         c = as_reg(count, "src1 (shift counts)")
         self.spec.check(dtype, c.dtype)
-        return c.get().astype(np.int64)
-
-    def _negative(self, counts: Lanes, active: Lanes) -> Lanes:
-        bad = counts[active & (counts < 0)] if counts.ndim else counts[None]
-        if bad.size:
-            undefined_behaviour(
-                NegativeShiftError(
-                    f"shift count {int(bad[0])} is negative ({bad.size} active lane(s)); "
-                    "negative counts are undefined on the chip"
-                )
-            )
-        return counts
+        return c.get()
 
 
 class _ShiftRight(_Shift):

@@ -36,7 +36,7 @@ import numpy as np
 from ascreg.core import datamove as core
 from ascreg.enums import LoadDist, MaskDist, PostLiteral, StoreDist
 from ascreg.errors import AscregTypeError, RefRequiredError
-from ascreg.machine.memory import Pointer
+from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
 from ascreg.reg._template import Template, active_lanes, as_mask, as_reg, same_type
@@ -78,9 +78,22 @@ class _CreateAddrReg(Template):
         return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
 
 
-def _address(self: Template, src: Any, rest: tuple[Any, ...]) -> tuple[Pointer[Any], Any, Any]:
-    """Resolve the address operand: ``(pointer to access, Ref to update or None, stride)``."""
-    post = self.t.enum(PostLiteral, PostLiteral.POST_MODE_NORMAL) is PostLiteral.POST_MODE_UPDATE
+class _Access(Template):
+    """Shared address handling of LoadAlign and StoreAlign."""
+
+    def _setup(self) -> None:
+        update = PostLiteral.POST_MODE_UPDATE
+        self.post = self.t.enum(PostLiteral, PostLiteral.POST_MODE_NORMAL) is update
+        self.mask_dist = self.t.enum(MaskDist, MaskDist.DIST_NORM).name
+
+    def _address(self, src: Any, rest: tuple[Any, ...]) -> tuple[Pointer[Any], Any, Any]:
+        """Resolve the address operand: ``(pointer to access, Ref to update or None, stride)``."""
+        if not rest and not self.post and type(src) is UbPtr:
+            return src, None, None  # the common case, checked with no further work
+        return _resolve_address(self.post, src, rest)
+
+
+def _resolve_address(post: bool, src: Any, rest: tuple[Any, ...]) -> tuple[Pointer[Any], Any, Any]:
     if post:
         if not isinstance(src, Ref):
             raise RefRequiredError(
@@ -120,7 +133,7 @@ def _match_pointer(ptr: Pointer[Any], reg: RegTensor[Any, Any]) -> None:
         )
 
 
-class _LoadAlign(Template):
+class _LoadAlign(_Access):
     """``LoadAlign``: load a register (or two, or a MaskReg) from a 32-byte aligned UB address.
 
     There is no mask: a load always reads what its ``LoadDist`` defines (NORM: VL bytes;
@@ -142,6 +155,10 @@ class _LoadAlign(Template):
     name = "Reg.LoadAlign"
     enum_kinds = (LoadDist, PostLiteral, MaskDist)
 
+    def _setup(self) -> None:
+        super()._setup()
+        self.dist = self.t.enum(LoadDist, LoadDist.DIST_NORM).name
+
     def __call__(self, dst: Any, *args: Any) -> None:
         _ascreg_call = self.name
         if isinstance(dst, MaskReg):
@@ -154,9 +171,9 @@ class _LoadAlign(Template):
             return
         if not args:
             raise AscregTypeError("LoadAlign(dst, src) needs a source address")
-        ptr, ref, stride = _address(self, args[0], args[1:])
+        ptr, ref, stride = self._address(args[0], args[1:])
         _match_pointer(ptr, reg)
-        dist = self.t.enum(LoadDist, LoadDist.DIST_NORM).name
+        dist = self.dist
         if reg.trait is RegTraitNumTwo and dist != "DIST_NORM":
             raise AscregTypeError(f"RegTraitNumTwo registers load with DIST_NORM only, not {dist}")
         reg._lanes = core.load(ptr, dist, reg.lanes)
@@ -167,9 +184,9 @@ class _LoadAlign(Template):
         self, dst0: RegTensor[Any, Any], dst1: RegTensor[Any, Any], src: Any, rest: tuple[Any, ...]
     ) -> None:
         same_type(dst0, dst1)
-        ptr, ref, stride = _address(self, src, rest)
+        ptr, ref, stride = self._address(src, rest)
         _match_pointer(ptr, dst0)
-        dist = self.t.enum(LoadDist, LoadDist.DIST_NORM).name
+        dist = self.dist
         if dst0.trait is RegTraitNumTwo:
             raise AscregTypeError("the dual LoadAlign forms take RegTraitNumOne registers")
         dst0._lanes, dst1._lanes = core.deinterleave(core.load(ptr, dist, dst0.lanes, dual=True))
@@ -179,14 +196,14 @@ class _LoadAlign(Template):
     def _load_mask(self, dst: MaskReg, args: tuple[Any, ...]) -> None:
         if not args:
             raise AscregTypeError("LoadAlign(mask, src) needs a source address")
-        ptr, ref, stride = _address(self, args[0], args[1:])
-        dist = self.t.enum(MaskDist, MaskDist.DIST_NORM).name
+        ptr, ref, stride = self._address(args[0], args[1:])
+        dist = self.mask_dist
         dst.set_bits(core.load_mask(ptr, dist))
         if ref is not None:
             ref.value = ptr.offset_bytes(stride)
 
 
-class _StoreAlign(Template):
+class _StoreAlign(_Access):
     """``StoreAlign``: store a register (or two, or a MaskReg) to an aligned UB address.
 
     Lanes the mask does not select leave their UB bytes untouched. The ``FIRST_ELEMENT`` and
@@ -207,11 +224,15 @@ class _StoreAlign(Template):
     name = "Reg.StoreAlign"
     enum_kinds = (StoreDist, PostLiteral, MaskDist)
 
+    def _setup(self) -> None:
+        super()._setup()
+        self.dist = self.t.enum(StoreDist, StoreDist.DIST_NORM).name
+
     def __call__(self, dst: Any, src: Any, *args: Any) -> None:
         _ascreg_call = self.name
         if isinstance(src, MaskReg):
-            ptr, ref, stride = _address(self, dst, args)
-            core.store_mask(ptr, src.bits(), self.t.enum(MaskDist, MaskDist.DIST_NORM).name)
+            ptr, ref, stride = self._address(dst, args)
+            core.store_mask(ptr, src.bits(), self.mask_dist)
             if ref is not None:
                 ref.value = ptr.offset_bytes(stride)
             return
@@ -223,9 +244,9 @@ class _StoreAlign(Template):
         if not args:
             raise AscregTypeError("StoreAlign(dst, src, mask) needs a mask")
         mask = as_mask(args[-1], "mask")
-        ptr, ref, stride = _address(self, dst, args[:-1])
+        ptr, ref, stride = self._address(dst, args[:-1])
         _match_pointer(ptr, reg)
-        dist = self.t.enum(StoreDist, StoreDist.DIST_NORM).name
+        dist = self.dist
         lanes, active = reg.get(), active_lanes(mask, reg)
         if reg.trait is RegTraitNumTwo and ref is not None:
             # Two vsts of 32 lanes; the second lands min(stride, 32) elements further on.
@@ -244,9 +265,9 @@ class _StoreAlign(Template):
         if not rest:
             raise AscregTypeError("StoreAlign(dst, src0, src1, mask) needs a mask")
         as_mask(rest[-1], "mask")
-        ptr, _, _ = _address(self, dst, rest[:-1])
+        ptr, _, _ = self._address(dst, rest[:-1])
         _match_pointer(ptr, src0)
-        dist = self.t.enum(StoreDist, StoreDist.DIST_NORM).name
+        dist = self.dist
         core.store_interleaved(ptr, src0.get(), src1.get(), dist)
 
 

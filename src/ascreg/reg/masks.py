@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
@@ -75,11 +77,13 @@ class _UpdateMask(Template):
         if not self.t.dtypes:
             raise AscregTypeError("UpdateMask needs its element type: UpdateMask[uint16_t](count)")
         value = box.value
-        if not isinstance(value, int) or not 0 <= value < 1 << 32:
+        if not isinstance(value, int | np.integer) or not 0 <= value < 1 << 32:
             raise AscregTypeError(f"count {value!r} is not a uint32_t value")
         lanes, stride = lane_geometry(self.t.dtypes[0], trait_of(self.t))
         bits, box.value = core.update_mask(int(value), lanes, stride)
-        return MaskReg.from_bits(bits)
+        mask = MaskReg()
+        mask.set_bits(bits)
+        return mask
 
 
 CreateMask = _CreateMask()
