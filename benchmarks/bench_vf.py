@@ -24,8 +24,9 @@ COUNT = 1_048_576 - LANES + 45  # 8192 iterations, the last one with 45 lanes
 CHUNK = 24 * 1024  # elements per UB tile (4 buffers x 48 KiB fit in 248 KiB)
 
 
-def ascreg_vf(dst: UbPtr[uint16_t], a: UbPtr[uint16_t], b: UbPtr[uint16_t], s: UbPtr[int16_t],
-              count: int) -> None:
+def ascreg_vf(
+    dst: UbPtr[uint16_t], a: UbPtr[uint16_t], b: UbPtr[uint16_t], s: UbPtr[int16_t], count: int
+) -> None:
     """``__simd_vf__``: dst = (a > b ? a : b) >> s on the enabled lanes."""
     ra, rb, rs = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[int16_t]()
     sel, out, gt = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.MaskReg()
@@ -71,7 +72,11 @@ def run_numpy_loop(a: Any, b: Any, s: Any) -> Any:
         sel = np.where(gt, ra, rb)
         shifted = np.where(rs >= 16, 0, sel >> np.minimum(rs, 15).astype(np.uint16))
         res = np.where(mask, shifted, 0).astype(np.uint16)
-        np.copyto(out[lo : lo + LANES], res[: out[lo : lo + LANES].size], where=mask[: out[lo : lo + LANES].size])
+        np.copyto(
+            out[lo : lo + LANES],
+            res[: out[lo : lo + LANES].size],
+            where=mask[: out[lo : lo + LANES].size],
+        )
     return out
 
 

@@ -73,6 +73,19 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
     return bits
 
 
+def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
+    """Return ``lanes_to_bits(predicate & active, stride)`` in one pass (compare results).
+
+    Examples
+    --------
+    >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
+    array([1, 0, 0, 0])
+    """
+    bits = np.zeros(MASK_BITS, dtype=np.bool_)
+    np.logical_and(predicate, active, out=bits[0 : active.size * stride : stride])
+    return bits
+
+
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
     """Return the (read-only, shared) mask enabling the first ``min(count, lanes)`` lanes.
 

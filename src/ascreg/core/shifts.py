@@ -92,9 +92,9 @@ def masked_shift(
 
     *counts* holds per-lane counts of the same element width as *values* (or is a 0-d array
     for a scalar count). Returns ``(result, negative_active)``: *negative_active* flags the
-    enabled lanes whose count is negative, or is None when no count is out of range. The
-    caller decides what a negative count means; *result* then holds the :func:`shift`
-    fallback for those lanes.
+    enabled lanes whose count is negative, or is None when no count is negative. The caller
+    decides what a negative count means; *result* then holds the :func:`shift` fallback for
+    those lanes.
 
     Examples
     --------
@@ -109,16 +109,21 @@ def masked_shift(
     if counts.ndim == 0 or counts.dtype.itemsize != size:
         clamped = np.clip(counts.astype(np.int64), -width, width)  # same result, fits the width
         counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
-    if counts.view(_UNSIGNED[size]).max() < width:  # no count >= width and none negative
-        amounts = counts.view(values.dtype)
-        result = np.left_shift(values, amounts) if left else np.right_shift(values, amounts)
-        if left and values.dtype.kind == "i":
-            sign = _SIGN[size].view(values.dtype)
-            result = (values & sign) | (result & ~sign)
-        return np.where(active, result, 0), None
-    signed = counts.view(_SIGNED[size]).astype(np.int64)
-    negative = (signed < 0) & active
-    return np.where(active, shift(values, signed, left=left), 0), negative
+    unsigned = counts.view(_UNSIGNED[size])
+    largest = unsigned.max()
+    if largest >= _SIGN[size]:  # a negative count somewhere: the rare, slow path
+        signed = counts.view(_SIGNED[size]).astype(np.int64)
+        return np.where(active, shift(values, signed, left=left), 0), (signed < 0) & active
+    big = largest >= width
+    amounts = np.minimum(unsigned, width - 1) if big else unsigned
+    amounts = amounts.view(values.dtype)
+    result = np.left_shift(values, amounts) if left else np.right_shift(values, amounts)
+    if left and values.dtype.kind == "i":
+        sign = _SIGN[size].view(values.dtype)
+        result = (values & sign) | (result & ~sign)
+    if big and (left or values.dtype.kind == "u"):  # a signed right shift by width-1 sign-fills
+        active = active & (unsigned < width)
+    return np.where(active, result, 0), None
 
 
 _SIGNED = {n: np.dtype(f"i{n}") for n in (1, 2, 4, 8)}

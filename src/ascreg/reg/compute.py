@@ -70,8 +70,8 @@ class _Compare(Template):
         self.spec.check(dtype)
         as_mask(dst, "dst")
         active = active_lanes(as_mask(mask, "mask"), a)
-        result = np.logical_and(cmp.compare(self.mode, a.get(), b), active)
-        dst.set_bits(mask_core.lanes_to_bits(result, a.mask_stride))
+        predicate = cmp.compare(self.mode, a.get(), b)
+        dst.set_bits(mask_core.predicate_bits(predicate, active, a.mask_stride))
 
     def _setup(self) -> None:
         self.mode = self.t.enum(CMPMODE, CMPMODE.EQ).name
