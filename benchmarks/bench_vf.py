@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, VL, int16_t, uint16_t
+from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t
 
 LANES = VL // uint16_t.size
 COUNT = 1_048_576 - LANES + 45  # 8192 iterations, the last one with 45 lanes

@@ -88,7 +88,7 @@ def shift(values: Lanes, counts: Lanes, *, left: bool) -> Lanes:
 def masked_shift(
     values: Lanes, counts: Lanes, active: Lanes, *, left: bool
 ) -> tuple[Lanes, Lanes | None]:
-    """The ZEROING shift op in as few numpy passes as possible.
+    """Apply the ZEROING shift op in as few numpy passes as possible.
 
     *counts* holds per-lane counts of the same element width as *values* (or is a 0-d array
     for a scalar count). Returns ``(result, negative_active)``: *negative_active* flags the

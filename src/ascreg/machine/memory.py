@@ -317,7 +317,7 @@ class Pointer(Generic[T]):
         """Return True when ``[self, self + nbytes)`` is inside the pointer's allocation (or memory)."""
         block = self.block
         if block is None:
-            return 0 <= self.address and self.address + nbytes <= self.memory.capacity
+            return self.address >= 0 and self.address + nbytes <= self.memory.capacity
         return block.live and block.start <= self.address and self.address + nbytes <= block.end
 
     def require_alignment(self, nbytes: int, rule: str) -> None:
