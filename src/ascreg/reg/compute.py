@@ -177,7 +177,10 @@ class _Shift(Template):
             return to_dtype(count, int16_t)
         c = as_reg(count, "src1 (shift counts)")
         self.spec.check(dtype, c.dtype)
-        return c.get()
+        counts = c.get()
+        if counts.dtype.itemsize == 8:  # b64: only the low 32 bits, as int32 (spec §6.2)
+            return counts.view(np.int32)[0::2]
+        return counts
 
 
 class _ShiftRight(_Shift):
