@@ -158,6 +158,108 @@ def _reg(name: str, roles: tuple[str, ...], combos: Any, mask: MaskRule, doc: st
     return OpSpec(f"Reg.{name}", f"AscendC::Reg::{name}", roles, combos, mask, _REG + doc)
 
 
+
+# ==== C API (asc_*) tables: the dav-3510 C API, one row per C function name ====================
+# Type sets per function as declared in include/c_api/reg_compute/reg_{load,store,vector}.h.
+C_B8 = (int8_t, uint8_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t, int4x2_t, fp4x2_e2m1_t,
+        fp4x2_e1m2_t)  # fmt: skip
+C_B16 = (int16_t, uint16_t, half, bfloat16_t)
+C_B32 = (int32_t, uint32_t, float32_t)
+C_B64 = (int64_t, uint64_t)
+C_VECTOR_TYPES = (*C_B8, *C_B16, *C_B32, *C_B64)
+"""Every element type of a C API ``vector_*`` register."""
+C_BASIC = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+C_B8_TO_B32 = (*C_B8, *C_B16, *C_B32)
+C_FP8_BITS = (fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t)
+
+_C = "docs/zh/api/SIMD-API/C-API/reg/"
+C_LOAD_FAMILY: dict[str, tuple[type[Scalar], ...]] = {
+    "": (*C_VECTOR_TYPES, bool_),
+    "_brc": C_B8_TO_B32,
+    "_brc_elem": C_B8_TO_B32,
+    "_brc_datablock": C_B8_TO_B32,
+    "_brc_elem2datablock": (*C_B16, *C_B32),
+    "_upsample": (*C_B8, *C_B16, bool_),
+    "_downsample": (*C_B8, *C_B16, bool_),
+    "_unpack": C_B8_TO_B32,
+    "_unpack4": C_B8,
+    "_deintlv": C_B8_TO_B32,
+}
+"""``asc_loadalign<suffix>`` (and its ``_postupdate`` twin): legal element types."""
+C_STORE_FAMILY: dict[str, tuple[type[Scalar], ...]] = {
+    "": (*C_B8_TO_B32, bool_),
+    "_postupdate": (int8_t, uint8_t, *C_FP8_BITS, *C_B16, *C_B32, bool_),
+    "_1st": C_B8_TO_B32,
+    "_1st_postupdate": C_BASIC,
+    "_pack": (*C_B16, *C_B32, *C_B64, bool_),
+    "_pack_postupdate": (*C_B16, *C_B32, *C_B64, bool_),
+    "_pack_quarter": (int32_t, uint32_t, float32_t),
+    "_pack_quarter_postupdate": (int32_t, uint32_t, float32_t),
+    "_intlv": (*C_B8, *C_B16, int32_t, uint32_t),
+}
+"""``asc_storealign<suffix>``: legal element types."""
+C_SHIFT_PAIRS = SHIFT_PAIRS[:6]
+C_COMPARES = ("eq", "ne", "lt", "gt", "ge", "le")
+C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
+    "and": (uint8_t, int8_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, int16_t, half, bfloat16_t,
+            uint32_t, int32_t, float32_t, bool_),
+    "or": (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float32_t, bool_),
+    "xor": (int32_t, uint32_t, uint16_t, int16_t, uint8_t, int8_t, bool_),
+    "not": (uint8_t, int8_t, uint16_t, int16_t, half, uint32_t, int32_t, float32_t, bool_),
+}  # fmt: skip
+"""``asc_and/or/xor/not``: vector element types, plus ``bool`` for the ``vector_bool`` form."""
+C_SELECT = (bool_, uint8_t, int8_t, fp8_e4m3fn_t, hifloat8_t, fp8_e5m2_t, uint16_t, int16_t, half,
+            bfloat16_t, uint32_t, int32_t, float32_t)  # fmt: skip
+
+
+def _c(name: str, roles: tuple[str, ...], combos: Any, mask: MaskRule, doc: str) -> OpSpec:
+    return OpSpec(name, name, roles, combos, mask, _C + doc)
+
+
+def _c_api_rows() -> tuple[OpSpec, ...]:
+    """Generate the C API rows from the tables above (families by loops, not by hand)."""
+    rows: list[OpSpec] = []
+    for width in ("b8", "b16", "b32"):
+        for kind in ("create", "update"):
+            rows.append(_c(f"asc_{kind}_mask_{width}", ("dst",), ((bool_,),), MaskRule.NONE,
+                           f"reg_data_types/asc_{kind}_mask.md"))  # fmt: skip
+    for suffix, types in C_LOAD_FAMILY.items():
+        for post in ("", "_postupdate"):
+            name = f"asc_loadalign{suffix}{post}"
+            rows.append(_c(name, ("T",), _singles(*types), MaskRule.NONE, f"reg_load/{name}.md"))
+    for suffix, types in C_STORE_FAMILY.items():
+        name = f"asc_storealign{suffix}"
+        rule = MaskRule.NONE if suffix.startswith(("_1st", "_intlv")) else MaskRule.STORE
+        rows.append(_c(name, ("T",), _singles(*types), rule, f"reg_store/{name}.md"))
+    for direction in ("right", "left"):
+        name = f"asc_shift{direction}"
+        rows.append(_c(name, ("src", "shift"), C_SHIFT_PAIRS, MaskRule.ZEROING,
+                       f"logic_compute/{name}.md"))  # fmt: skip
+        rows.append(_c(f"{name}_scalar", ("src", "scalar"),
+                       tuple((p[0], int16_t) for p in C_SHIFT_PAIRS), MaskRule.ZEROING,
+                       f"logic_compute/{name}_scalar.md"))  # fmt: skip
+    for op in C_COMPARES:
+        vector_types = tuple(t for t in C_BASIC if not (op == "ne" and t is bfloat16_t))
+        for suffix, types in (("", vector_types), ("_scalar", C_BASIC)):
+            name = f"asc_{op}{suffix}"
+            rows.append(_c(name, ("T",), _singles(*types), MaskRule.ZEROING,
+                           f"compare_and_select/{name}.md"))  # fmt: skip
+    rows.append(_c("asc_select", ("T",), _singles(*C_SELECT), MaskRule.SELECTOR,
+                   "compare_and_select/asc_select.md"))  # fmt: skip
+    for op, types in C_LOGIC.items():
+        rows.append(_c(f"asc_{op}", ("T",), _singles(*types), MaskRule.ZEROING,
+                       f"logic_compute/asc_{op}.md"))  # fmt: skip
+    rows.append(_c("asc_duplicate_scalar", ("T",), _singles(*C_BASIC, fp8_e4m3fn_t, fp8_e5m2_t,
+                   fp8_e8m0_t), MaskRule.ZEROING, "data_fill/asc_duplicate_scalar.md"))  # fmt: skip
+    rows.append(_c("asc_duplicate", ("T",), _singles(*C_BASIC, fp8_e4m3fn_t, fp8_e5m2_t),
+                   MaskRule.ZEROING, "data_fill/asc_duplicate.md"))  # fmt: skip
+    rows.append(_c("asc_copy", ("T",), _singles(*C_BASIC, bool_), MaskRule.MERGING,
+                   "reg_load/asc_copy.md"))  # fmt: skip
+    return tuple(rows)
+
+
+# ==== end of the C API tables =====================================================================
+
 _ROWS = (
     _reg("CreateMask", ("T",), _singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md"),
     _reg("UpdateMask", ("T",), _singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md"),
@@ -205,6 +307,9 @@ _ROWS = (
     _reg("Not", ("T",), _singles(*NOT_TYPES), MaskRule.ZEROING, "逻辑计算/Not.md"),
     _reg("Duplicate", ("T",), _singles(*DUP_TYPES), MaskRule.ZEROING, "数据填充/Duplicate.md"),
     _reg("Move", ("T",), _singles(*SELECT_TYPES), MaskRule.MERGING, "Reg数据搬入/Move.md"),
+    # ---- C API (asc_*) rows, generated from the C API tables above ----
+    *_c_api_rows(),
+    # ---- end of the C API rows ----
 )
 
 SPECS: dict[str, OpSpec] = {row.name: row for row in _ROWS}

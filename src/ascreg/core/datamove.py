@@ -335,3 +335,101 @@ def check_in_ub(ptr: Pointer[Any], what: str) -> None:
     """Raise unless *ptr* points into a Unified Buffer."""
     if ptr.space != "__ubuf__":
         raise AddressSpaceError(f"{what} needs a __ubuf__ pointer, got {ptr!r}")
+
+
+@attrs.frozen
+class DataBlockMode:
+    """``DataCopyMode::DATA_BLOCK_COPY`` (``vsldb`` / ``vsstb``): eight 32-byte DataBlocks.
+
+    Register DataBlock ``b`` lives at UB ``base + b * block_stride * 32`` bytes. Both strides
+    are counted in DataBlocks and encoded in 16 bits each (``(block_stride << 16) |
+    repeat_stride``). ``repeat_stride`` moves the base: without post-update the access is at
+    ``addr + repeat_stride * 32`` and the address is unchanged; with post-update the access is at
+    ``addr`` and the address then advances by ``repeat_stride * 32`` bytes.
+
+    On loads, a block with no selected lane is not read and becomes 0; a block with at least one
+    selected lane is read whole. On stores, a fully masked block is not accessed and a partly
+    masked one writes only its selected lanes.
+    """
+
+    blocks: int = VL // DATA_BLOCK
+    stride_bits: int = 16
+    widths: tuple[int, ...] = (1, 2, 4)
+
+    def check(self, dtype_size: int, block_stride: int, repeat_stride: int) -> None:
+        """Raise unless the element width and both strides are encodable."""
+        if dtype_size not in self.widths:
+            raise IllegalDtypeError(
+                f"the DataBlock mode moves b8/b16/b32 elements, not {8 * dtype_size}-bit ones"
+            )
+        limit = 1 << self.stride_bits
+        for name, value in (("block_stride", block_stride), ("repeat_stride", repeat_stride)):
+            if not isinstance(value, int | np.integer) or not 0 <= value < limit:
+                raise IllegalDtypeError(
+                    f"{name} {value!r} does not fit the 16-bit stride field [0, {limit - 1}]"
+                )
+
+    def base(
+        self, addr: Pointer[Any], repeat_stride: int, *, post: bool
+    ) -> tuple[Pointer[Any], Pointer[Any] | None]:
+        """Return ``(base of this access, updated address or None)``."""
+        step = int(repeat_stride) * DATA_BLOCK
+        if post:
+            return addr, addr.offset_bytes(step)
+        return addr.offset_bytes(step), None
+
+    def block_active(self, active: Lanes) -> Lanes:
+        """Per DataBlock: does any of its lanes take part?"""
+        enabled: Lanes = active.reshape(self.blocks, -1).any(axis=1)
+        return enabled
+
+
+DATA_BLOCK_COPY = DataBlockMode()
+"""The one DataBlock mode dav-3510 has."""
+
+
+def load_blocks(src: Pointer[Any], active: Lanes, block_stride: int) -> Lanes:
+    """Load a register block-wise from *src* (see :class:`DataBlockMode`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> p = UnifiedBuffer().alloc(uint32_t, 256); p.write(np.arange(256))
+    >>> r = load_blocks(p, np.arange(64) < 16, 2)
+    >>> r[6:10], r[16:18]
+    (array([ 6,  7, 16, 17], dtype=uint32), array([0, 0], dtype=uint32))
+    """
+    mode = DATA_BLOCK_COPY
+    size = src.dtype.size
+    mode.check(size, block_stride, 0)
+    src.require_alignment(DATA_BLOCK, "the DataBlock mode needs a 32-byte aligned base")
+    per_block = DATA_BLOCK // size
+    out = np.zeros(mode.blocks * per_block, dtype=src.dtype.np_dtype)
+    for b in np.flatnonzero(mode.block_active(active)):
+        block_src = src.offset_bytes(int(b) * int(block_stride) * DATA_BLOCK)
+        out[b * per_block : (b + 1) * per_block] = block_src.view(per_block)
+    return out
+
+
+def store_blocks(dst: Pointer[Any], values: Lanes, active: Lanes, block_stride: int) -> None:
+    """Store a register block-wise to *dst*; masked-off lanes keep their UB bytes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint16_t
+    >>> p = UnifiedBuffer().alloc(uint16_t, 512)
+    >>> store_blocks(p, np.arange(1, 129, dtype=np.uint16), np.arange(128) < 20, 2)
+    >>> p.read(36)[[0, 15, 16, 31, 32, 35]]
+    array([ 1, 16,  0,  0, 17, 20], dtype=uint16)
+    """
+    mode = DATA_BLOCK_COPY
+    size = values.dtype.itemsize
+    mode.check(size, block_stride, 0)
+    dst.require_alignment(DATA_BLOCK, "the DataBlock mode needs a 32-byte aligned base")
+    per_block = DATA_BLOCK // size
+    for b in np.flatnonzero(mode.block_active(active)):
+        lanes = slice(b * per_block, (b + 1) * per_block)
+        block_dst = dst.offset_bytes(int(b) * int(block_stride) * DATA_BLOCK)
+        write_lanes(block_dst, values[lanes], active[lanes])

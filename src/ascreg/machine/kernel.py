@@ -1,0 +1,543 @@
+"""Kernel runtime: qualifiers, per-block state, ``kernel[blocks, dyn_ub_bytes, stream](args)``.
+
+A ``__global__`` kernel launched on *n* blocks runs *n* times in block order. Each block gets its
+own 248 KiB :class:`~ascreg.machine.memory.UnifiedBuffer`, its ``block_idx`` and a
+:class:`~ascreg.machine.sync.PipeTracker`; Global Memory is shared. Every UB access made while
+the block runs is attributed to the pipe that issues it (scalar code: ``PIPE_S``; a
+``__simd_vf__`` function: ``PIPE_V``; the copy calls: ``PIPE_MTE2`` / ``PIPE_MTE3``), so a missing
+``asc_sync_notify`` / ``asc_sync_wait`` pair is reported instead of silently working.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, GmPtr, uint32_t
+>>> gm = GlobalMemory(); out = gm.alloc(uint32_t, 4)
+>>> @__global__
+... @__vector__
+... def write_idx(out: GmPtr[uint32_t]) -> None:
+...     (out + block_idx).write([block_idx * 10])
+>>> write_idx[4, 0, None](out)
+>>> out.read(4)
+array([ 0, 10, 20, 30], dtype=uint32)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import typing
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, ParamSpec, TypeVar, cast
+
+import numpy as np
+
+from ascreg._dtypes import Scalar, uint8_t
+from ascreg.errors import AddressSpaceError, AscregError, AscregTypeError, LaunchError, SyncError
+from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr, UnifiedBuffer
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import VL
+from ascreg.machine.sync import Pipe, PipeTracker
+
+P = ParamSpec("P")
+F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T", bound=Scalar)
+
+MAX_BLOCKS = 65535
+"""Largest ``numBlocks`` of a launch (logical cores)."""
+KIND_ATTR = "__ascreg_kind__"
+"""Attribute the qualifiers set on a function: ``"simd_vf"``, ``"simd_callee"``, ``"simt_vf"``."""
+CORE_ATTR = "__ascreg_core__"
+"""Attribute ``__vector__`` / ``__aicore__`` set on a function: ``"vector"`` / ``"aicore"``."""
+
+class BlockContext:
+    """The state of one running block: its UB, index, pipe tracker and issuing pipe.
+
+    Examples
+    --------
+    >>> ctx = BlockContext(block_idx=1, block_num=2)
+    >>> ctx.pipe.name, ctx.ub.free_bytes
+    ('PIPE_S', 253952)
+    """
+
+    def __init__(
+        self, block_idx: int = 0, block_num: int = 1, dyn_ub_bytes: int = 0, kernel: str = "?"
+    ) -> None:
+        self.block_idx = block_idx
+        self.block_num = block_num
+        self.kernel = kernel
+        self.ub = UnifiedBuffer()
+        self.tracker = PipeTracker()
+        self.pipe = Pipe.PIPE_S
+        self.state: dict[str, Any] = {}
+        self.dynamic: UbPtr[Any] = self.ub.alloc_bytes(  # type: ignore[assignment]
+            uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
+        )
+        self.ub.on_access = self._on_access
+
+    def _on_access(self, start: int, end: int, action: str) -> None:
+        self.tracker.access(self.pipe, start, end, write=action == "writes")
+
+    @contextlib.contextmanager
+    def on_pipe(self, pipe: Pipe) -> Iterator[None]:
+        """Attribute the UB accesses inside the ``with`` block to *pipe*."""
+        previous, self.pipe = self.pipe, pipe
+        try:
+            yield
+        finally:
+            self.pipe = previous
+
+_STACK: list[BlockContext] = []
+
+def current_block() -> BlockContext:
+    """Return the running block, or raise if no kernel is running.
+
+    Examples
+    --------
+    >>> current_block()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregError: no kernel is running: call this inside a __global__ kernel launched as kernel[blocks, dyn_ub_bytes, stream](args)
+    """
+    if not _STACK:
+        raise AscregError(
+            "no kernel is running: call this inside a __global__ kernel launched as "
+            "kernel[blocks, dyn_ub_bytes, stream](args)"
+        )
+    return _STACK[-1]
+
+def running_block() -> BlockContext | None:
+    """Return the running block, or None outside a kernel (plain Reg code on a bare UB)."""
+    return _STACK[-1] if _STACK else None
+
+@contextlib.contextmanager
+def block(ctx: BlockContext) -> Iterator[BlockContext]:
+    """Run the ``with`` body as block *ctx* (used by launches and by tests).
+
+    Examples
+    --------
+    >>> with block(BlockContext(block_idx=3, block_num=4)):
+    ...     int(block_idx), int(block_num)
+    (3, 4)
+    """
+    _STACK.append(ctx)
+    try:
+        yield ctx
+    finally:
+        _STACK.pop()
+
+# -- built-in variables ---------------------------------------------------------------------
+
+class BuiltinIndex:
+    """A built-in variable of the running block (``block_idx``, ``block_num``).
+
+    It behaves as the integer of the current block: ``int(block_idx)``, ``p + block_idx``,
+    ``block_idx * n``, comparisons.
+
+    Examples
+    --------
+    >>> with block(BlockContext(block_idx=2, block_num=8)):
+    ...     block_idx * 100 + 1, block_num - block_idx, block_idx == 2
+    (201, 6, True)
+    """
+
+    def __init__(self, name: str, attr: str) -> None:
+        self.name = name
+        self.attr = attr
+
+    def value(self) -> int:
+        """Return the value in the running block."""
+        _ascreg_call = self.name
+        return int(getattr(current_block(), self.attr))
+
+    def __index__(self) -> int:
+        return self.value()
+
+    __int__ = __index__
+
+    def __repr__(self) -> str:
+        ctx = running_block()
+        return f"{self.name}={getattr(ctx, self.attr)}" if ctx else f"<{self.name}>"
+
+    def __add__(self, other: int) -> int:
+        return self.value() + other
+
+    __radd__ = __add__
+
+    def __sub__(self, other: int) -> int:
+        return self.value() - other
+
+    def __rsub__(self, other: int) -> int:
+        return other - self.value()
+
+    def __mul__(self, other: int) -> int:
+        return self.value() * other
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: int) -> int:
+        return self.value() // other
+
+    def __mod__(self, other: int) -> int:
+        return self.value() % other
+
+    def __eq__(self, other: object) -> bool:
+        return self.value() == other
+
+    def __lt__(self, other: int) -> bool:
+        return self.value() < other
+
+    def __le__(self, other: int) -> bool:
+        return self.value() <= other
+
+    def __gt__(self, other: int) -> bool:
+        return self.value() > other
+
+    def __ge__(self, other: int) -> bool:
+        return self.value() >= other
+
+    def __hash__(self) -> int:
+        return hash(self.value())
+
+block_idx = BuiltinIndex("block_idx", "block_idx")
+"""Index of the running block, ``0 .. block_num - 1`` (C built-in variable ``block_idx``)."""
+block_num = BuiltinIndex("block_num", "block_num")
+"""Number of blocks of the running launch (C built-in variable ``block_num``)."""
+
+# -- UB arrays --------------------------------------------------------------------------------
+
+class UbufQualifier:
+    """``__ubuf__``: declare a UB array inside a kernel.
+
+    ``__ubuf__(uint16_t, N)`` is C's ``__ubuf__ uint16_t buf[N];`` (allocated from this
+    block's 248 KiB, 32-byte aligned, zeroed) and ``__ubuf__.extern(float32_t)`` is
+    ``extern __ubuf__ float buf[];`` (the dynamic UB of the launch's second ``<<<>>>`` argument;
+    every extern array starts at the same address).
+
+    Examples
+    --------
+    >>> from ascreg import uint16_t
+    >>> with block(BlockContext(dyn_ub_bytes=64)):
+    ...     a = __ubuf__(uint16_t, 100); d = __ubuf__.extern(uint16_t)
+    ...     d.address, a.address
+    (0, 64)
+    """
+
+    def __call__(self, dtype: type[T], count: int) -> UbPtr[T]:
+        _ascreg_call = f"__ubuf__ {getattr(dtype, 'cpp_name', dtype)} buf[{count}]"
+        if not isinstance(count, int | np.integer) or count <= 0:
+            raise AscregTypeError(f"the array size must be a positive integer, got {count!r}")
+        return current_block().ub.alloc(dtype, int(count))
+
+    def extern(self, dtype: type[T]) -> UbPtr[T]:
+        """``extern __ubuf__ T buf[];``: the dynamic UB region of this launch."""
+        _ascreg_call = f"extern __ubuf__ {getattr(dtype, 'cpp_name', dtype)} buf[]"
+        return cast(UbPtr[T], current_block().dynamic.cast(dtype))
+
+    def __repr__(self) -> str:
+        return "__ubuf__"
+
+__ubuf__ = UbufQualifier()
+
+# -- qualifiers ---------------------------------------------------------------------------------
+
+def __vector__(func: F) -> F:
+    """``__vector__``: the kernel runs on the vector (AIV) cores.
+
+    Examples
+    --------
+    >>> @__vector__
+    ... def k() -> None: ...
+    >>> k.__ascreg_core__
+    'vector'
+    """
+    setattr(func, CORE_ATTR, "vector")
+    return func
+
+def __aicore__(func: F) -> F:
+    """``__aicore__``: a device function (or, with ``__global__``, a SIMD kernel).
+
+    Examples
+    --------
+    >>> @__aicore__
+    ... def helper() -> int: return 1
+    >>> helper()
+    1
+    """
+    if getattr(func, CORE_ATTR, None) is None:
+        setattr(func, CORE_ATTR, "aicore")
+    return func
+
+def __simd_callee__(func: F) -> F:
+    """``__simd_callee__``: a helper callable from a ``__simd_vf__`` function (marker only).
+
+    Examples
+    --------
+    >>> @__simd_callee__
+    ... def twice(x: int) -> int: return 2 * x
+    >>> twice(2), twice.__ascreg_kind__
+    (4, 'simd_callee')
+    """
+    setattr(func, KIND_ATTR, "simd_callee")
+    return func
+
+def __simd_vf__(func: F) -> F:
+    """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
+
+    Calling it (directly, as the Reg examples do, or through ``asc_vf_call``) inside a kernel
+    checks that every pointer argument is ``__ubuf__`` and orders it after the scalar code
+    before it; when it returns, its vector work is complete. Outside a kernel it is a plain call.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> @__simd_vf__
+    ... def vf(p: object) -> None: ...
+    >>> with block(BlockContext()):
+    ...     vf(GlobalMemory().alloc(uint8_t, 4))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AddressSpaceError: vf: argument 1 is <__gm__ uint8_t* ...>: the pointer parameters of a __simd_vf__ function must be __ubuf__ (a VF cannot address GM)
+    """
+
+    @functools.wraps(func)
+    def vf(*args: Any, **kwargs: Any) -> Any:
+        ctx = running_block()
+        if ctx is None:
+            return func(*args, **kwargs)
+        _ascreg_call = func.__name__
+        for i, arg in enumerate((*args, *kwargs.values()), 1):
+            if isinstance(arg, Pointer) and not isinstance(arg, UbPtr):
+                raise AddressSpaceError(
+                    f"argument {i} is {arg!r}: the pointer parameters of a __simd_vf__ function "
+                    "must be __ubuf__ (a VF cannot address GM)"
+                )
+        return run_on_vector(ctx, func, args, kwargs)
+
+    setattr(vf, KIND_ATTR, "simd_vf")
+    return cast(F, vf)
+
+def run_on_vector(
+    ctx: BlockContext, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """Run *func* on PIPE_V: ordered after the scalar code before it, complete when it returns."""
+    ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
+    with ctx.on_pipe(Pipe.PIPE_V):
+        result = func(*args, **kwargs)
+    ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
+    return result
+
+def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
+    """``asc_vf_call<func>(args...)``: run a SIMD or (first argument a ``dim3``) SIMT VF.
+
+    Examples
+    --------
+    >>> vf_call(lambda: None, (), "asc_vf_call")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: asc_vf_call: <lambda> is not a __simd_vf__ function (nor, with a dim3 first argument, a __simt_vf__ one)
+    """
+    _ascreg_call = call
+    kind = getattr(func, KIND_ATTR, None)
+    if args and type(args[0]).__name__ == "dim3":
+        simt = _simt()
+        ctx = current_block()
+        if kind != "simt_vf":
+            raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
+        ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
+        with ctx.on_pipe(Pipe.PIPE_V):
+            simt.run_simt_vf(
+                func,
+                args[0],
+                tuple(args[1:]),
+                grid_dim=simt.dim3(ctx.block_num),
+                block_idx=simt.dim3(ctx.block_idx),
+            )
+        ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
+        return
+    if kind != "simd_vf":
+        raise AscregTypeError(
+            f"{_name(func)} is not a __simd_vf__ function (nor, with a dim3 first argument, "
+            "a __simt_vf__ one)"
+        )
+    for i, arg in enumerate(args, 1):
+        if isinstance(arg, Ref | list | tuple | dict | np.ndarray):
+            raise AscregTypeError(
+                f"argument {i} is a {type(arg).__name__}: asc_vf_call passes only raw pointers "
+                "and scalars (no references, arrays or structs)"
+            )
+    func(*args)
+
+def _name(func: Any) -> str:
+    return str(getattr(func, "__name__", func))
+
+def _simt() -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module("ascreg.simt")
+    except ModuleNotFoundError as exc:  # pragma: no cover - until the SIMT front end exists
+        raise LaunchError("SIMT functions need ascreg.simt, which is not installed") from exc
+
+# -- launch -----------------------------------------------------------------------------------
+
+class Kernel(Generic[P]):
+    """A ``__global__`` function; launch it with ``kernel[blocks, dyn_ub_bytes, stream](args)``.
+
+    ``kernel[grid, block, dyn_ub_bytes, stream](args)`` (four items) launches a SIMT kernel
+    (one not marked ``__vector__`` / ``__aicore__``) through :mod:`ascreg.simt`.
+
+    Examples
+    --------
+    >>> @__global__
+    ... @__vector__
+    ... def k() -> None: ...
+    >>> k[0, 0, None]()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.LaunchError: k<<<0, 0, None>>>: numBlocks 0 is outside [1, 65535]
+    """
+
+    def __init__(self, func: Callable[P, None]) -> None:
+        functools.update_wrapper(self, func)
+        self.func = func
+        self._hints: dict[str, Any] | None = None
+
+    @property
+    def core(self) -> str | None:
+        """``"vector"``, ``"aicore"`` or None (a SIMT kernel)."""
+        return cast(str | None, getattr(self.func, CORE_ATTR, None))
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        raise LaunchError(
+            f"{self.func.__name__} is a __global__ kernel: launch it as "
+            f"{self.func.__name__}[blocks, dyn_ub_bytes, stream](args)",
+            call=self.func.__name__,
+        )
+
+    def __getitem__(self, config: Any) -> Callable[P, None]:
+        items = config if isinstance(config, tuple) else (config,)
+
+        def launch(*args: P.args, **kwargs: P.kwargs) -> None:
+            self.launch(items, args, kwargs)
+
+        return launch
+
+    def launch(self, items: tuple[Any, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Validate the configuration and arguments, then run every block in order."""
+        name = self.func.__name__
+        _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
+        if len(items) == 4 and self.core is None:
+            simt = _simt()
+            grid, block_dim, dyn, _stream = items
+            grid, block_dim = (g if type(g).__name__ == "dim3" else simt.dim3(g) for g in (grid, block_dim))
+            simt.run_simt_kernel(self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values()))
+            return
+        if len(items) == 4:
+            raise LaunchError(
+                f"{name} is a __vector__/__aicore__ kernel: its launch takes "
+                "<<<blocks, dyn_ub_bytes, stream>>> (three items), not four"
+            )
+        if not 1 <= len(items) <= 3:
+            raise LaunchError("the launch takes [blocks, dyn_ub_bytes, stream]")
+        blocks, dyn, _stream = (*items, 0, None)[:3]
+        if not isinstance(blocks, int | np.integer) or not 1 <= blocks <= MAX_BLOCKS:
+            raise LaunchError(f"numBlocks {blocks!r} is outside [1, {MAX_BLOCKS}]")
+        dyn_bytes = _dyn_bytes(dyn)
+        self._check_args(args, kwargs)
+        for index in range(int(blocks)):
+            ctx = BlockContext(index, int(blocks), dyn_bytes, name)
+            with block(ctx):
+                self.func(*args, **kwargs)
+
+    def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if self._hints is None:
+            self._hints = typing.get_type_hints(self.func)
+        params = list(self.func.__code__.co_varnames[: self.func.__code__.co_argcount])
+        named = {**dict(zip(params, args, strict=False)), **kwargs}
+        for param, value in named.items():
+            if isinstance(value, UbPtr):
+                raise AddressSpaceError(
+                    f"argument '{param}' is {value!r}: a kernel launched from the host takes "
+                    "__gm__ pointers (UB belongs to one block and does not exist on the host)"
+                )
+            if isinstance(value, np.ndarray):
+                raise AscregTypeError(
+                    f"argument '{param}' is a host numpy array: copy it to device memory "
+                    "(acl.rt.malloc + acl.rt.memcpy) and pass the __gm__ pointer"
+                )
+            _check_hint(param, value, self._hints.get(param))
+
+def _dyn_bytes(dyn: Any) -> int:
+    dyn = 0 if dyn is None else dyn
+    if not isinstance(dyn, int | np.integer) or not 0 <= dyn <= UB_BYTES:
+        raise LaunchError(f"dynamic UB size {dyn!r} is outside [0, {UB_BYTES}] bytes")
+    return int(dyn)
+
+def _check_hint(param: str, value: Any, hint: Any) -> None:
+    origin = typing.get_origin(hint) or hint
+    if not (isinstance(origin, type) and issubclass(origin, Pointer)):
+        return
+    space = origin.space
+    if not isinstance(value, Pointer):
+        raise AscregTypeError(f"argument '{param}' must be a {space} pointer, got {value!r:.60}")
+    if not isinstance(value, origin):
+        raise AddressSpaceError(
+            f"argument '{param}' is {value!r} but the parameter is {space}: a pointer cannot "
+            "change address space"
+        )
+    dtypes = typing.get_args(hint)
+    if dtypes and isinstance(dtypes[0], type) and value.dtype is not dtypes[0]:
+        raise AscregTypeError(
+            f"argument '{param}' is {value!r} but the parameter is {space} "
+            f"{dtypes[0].cpp_name}*: cast the pointer first (p.cast({dtypes[0].__name__}))"
+        )
+
+def __global__(func: Callable[P, None]) -> Kernel[P]:
+    """``__global__``: a kernel entry, launched as ``kernel[blocks, dyn_ub_bytes, stream](args)``.
+
+    Examples
+    --------
+    >>> @__global__
+    ... @__vector__
+    ... def hello() -> None:
+    ...     print("block", int(block_idx), "of", int(block_num))
+    >>> hello[2, 0, None]()
+    block 0 of 2
+    block 1 of 2
+    """
+    return Kernel(func)
+
+def get_vec_len() -> int:
+    """Bytes in one vector register (``GetVecLen()`` / ``asc_get_vf_len()``): 256.
+
+    Examples
+    --------
+    >>> get_vec_len()
+    256
+    """
+    return VL
+
+def check_sync_clean(ctx: BlockContext) -> None:
+    """Raise if the block left a flag set that nobody waited for (used by tests)."""
+    pending = ctx.tracker.pending_flags()
+    if pending:
+        raise SyncError("flags set but never waited for: " + ", ".join(pending))
+
+__all__ = [
+    "BlockContext",
+    "BuiltinIndex",
+    "Kernel",
+    "__aicore__",
+    "__global__",
+    "__simd_callee__",
+    "__simd_vf__",
+    "__ubuf__",
+    "__vector__",
+    "block",
+    "block_idx",
+    "block_num",
+    "current_block",
+    "get_vec_len",
+    "running_block",
+    "vf_call",
+]

@@ -1,0 +1,178 @@
+"""Pipes, event flags and the UB hazard check of one AI Core block.
+
+The chip runs its pipes (scalar S, vector V, the copy engines MTE2 = GM->UB and MTE3 = UB->GM)
+concurrently; a kernel orders them with ``set_flag`` / ``wait_flag`` pairs (``asc_sync_notify`` /
+``asc_sync_wait``, ``SetFlag`` / ``WaitFlag``) and ``pipe_barrier(PIPE_ALL)``. ascreg runs
+everything in program order, so a missing synchronisation would go unnoticed. :class:`PipeTracker`
+makes it visible instead:
+
+* a wait with no earlier matching notify is an error (the chip would hang);
+* every UB access is recorded with the pipe that made it; an access that conflicts with an
+  earlier access of *another* pipe (same bytes, at least one of them a write) is an error unless
+  a chain of notify/wait pairs or a barrier orders the two. Ordering is tracked with vector
+  clocks, so transitive chains (MTE2 -> V, then V -> MTE3) order MTE2 before MTE3 as they do on
+  the chip.
+
+Examples
+--------
+>>> t = PipeTracker()
+>>> t.access(Pipe.PIPE_MTE2, 0, 256, write=True)
+>>> t.notify(Pipe.PIPE_MTE2, Pipe.PIPE_V, 0)
+>>> t.wait(Pipe.PIPE_MTE2, Pipe.PIPE_V, 0)
+>>> t.access(Pipe.PIPE_V, 0, 256, write=False)
+>>> t.wait(Pipe.PIPE_V, Pipe.PIPE_MTE3, 0)
+Traceback (most recent call last):
+...
+ascreg.errors.SyncError: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID0) that no earlier notify set: the kernel would hang on the chip
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from ascreg.errors import SyncError
+
+
+class Pipe(enum.IntEnum):
+    """``pipe_t``: the AI Core pipelines (values of the C API's ``asc_platform.h``)."""
+
+    PIPE_S = 1
+    PIPE_V = 2
+    PIPE_M = 3
+    PIPE_MTE1 = 4
+    PIPE_MTE2 = 5
+    PIPE_MTE3 = 6
+    PIPE_ALL = 10
+    PIPE_FIX = 11
+
+
+EVENT_COUNT = 8
+"""Event ids ``EVENT_ID0`` .. ``EVENT_ID7`` (the range the public headers use)."""
+
+_PIPES = tuple(p for p in Pipe if p is not Pipe.PIPE_ALL)
+_UB_PIPES = (Pipe.PIPE_S, Pipe.PIPE_V, Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
+"""The pipes that touch UB on a vector core (records are pruned against these)."""
+
+
+@attrs.define
+class Access:
+    """One recorded UB access: byte range, pipe, kind and the pipe's sequence number."""
+
+    pipe: Pipe
+    start: int
+    end: int
+    write: bool
+    seq: int
+
+
+class PipeTracker:
+    """Flags, vector clocks and recorded UB accesses of one block (see the module docstring).
+
+    ``clock[p][q]`` is the sequence number of pipe *q* up to which pipe *p* knows *q*'s work has
+    completed; ``seq[q]`` counts *q*'s accesses.
+    """
+
+    def __init__(self) -> None:
+        self.seq: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
+        self.clock: dict[Pipe, dict[Pipe, int]] = {p: dict.fromkeys(_PIPES, 0) for p in _PIPES}
+        self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
+        self.records: list[Access] = []
+
+    # -- flags -----------------------------------------------------------------------------
+
+    def notify(self, src: Pipe, dst: Pipe, event: int) -> None:
+        """``set_flag(src, dst, event)``: *dst* may go on once *src*'s work so far is done."""
+        self._check_pair(src, dst, event)
+        known = dict(self.clock[src])
+        known[src] = self.seq[src]
+        self.flags.setdefault((src, dst, event), []).append(known)
+
+    def wait(self, src: Pipe, dst: Pipe, event: int) -> None:
+        """``wait_flag(src, dst, event)``: consume the oldest matching flag or report a hang."""
+        self._check_pair(src, dst, event)
+        pending = self.flags.get((src, dst, event))
+        if not pending:
+            raise SyncError(
+                f"wait for flag ({src.name} -> {dst.name}, EVENT_ID{event}) that no earlier "
+                "notify set: the kernel would hang on the chip"
+            )
+        known = pending.pop(0)
+        mine = self.clock[dst]
+        for pipe, value in known.items():
+            if value > mine[pipe]:
+                mine[pipe] = value
+        self._prune()
+
+    def barrier(self) -> None:
+        """``pipe_barrier(PIPE_ALL)``: every pipe's work so far completes before anything else."""
+        for mine in self.clock.values():
+            mine.update(self.seq)
+        self.records.clear()
+
+    def complete(self, src: Pipe, dst: Pipe) -> None:
+        """Order all of *src*'s work so far before *dst* (a VF returning to the scalar unit)."""
+        self.clock[dst][src] = max(self.clock[dst][src], self.seq[src])
+
+    def pending_flags(self) -> list[str]:
+        """Describe the flags set but never waited for."""
+        return [
+            f"({s.name} -> {d.name}, EVENT_ID{e}) x{len(v)}"
+            for (s, d, e), v in self.flags.items()
+            if v
+        ]
+
+    @staticmethod
+    def _check_pair(src: Pipe, dst: Pipe, event: int) -> None:
+        for pipe in (src, dst):
+            if not isinstance(pipe, Pipe) or pipe is Pipe.PIPE_ALL:
+                raise SyncError(f"{pipe!r} is not a single pipe (PIPE_S, PIPE_V, PIPE_MTE2, ...)")
+        if src is dst:
+            raise SyncError(f"a flag from {src.name} to itself orders nothing; use a barrier")
+        if not isinstance(event, int) or not 0 <= event < EVENT_COUNT:
+            raise SyncError(f"event id {event!r} is outside EVENT_ID0..EVENT_ID{EVENT_COUNT - 1}")
+
+    # -- accesses --------------------------------------------------------------------------
+
+    def access(self, pipe: Pipe, start: int, end: int, *, write: bool) -> None:
+        """Record an access by *pipe* to UB bytes ``[start, end)`` after checking for hazards."""
+        known = self.clock[pipe]
+        for rec in self.records:
+            if (
+                rec.pipe is not pipe
+                and rec.seq > known[rec.pipe]
+                and (write or rec.write)
+                and rec.start < end
+                and start < rec.end
+            ):
+                raise SyncError(self._hazard(rec, pipe, start, end, write))
+        self.seq[pipe] += 1
+        last = self.records[-1] if self.records else None
+        if (
+            last is not None
+            and last.pipe is pipe
+            and last.start == start
+            and last.end == end
+            and last.write == write
+        ):
+            last.seq = self.seq[pipe]
+        else:
+            self.records.append(Access(pipe, start, end, write, self.seq[pipe]))
+
+    @staticmethod
+    def _hazard(rec: Access, pipe: Pipe, start: int, end: int, write: bool) -> str:
+        lo, hi = max(rec.start, start), min(rec.end, end)
+        what = "writes" if write else "reads"
+        earlier = "wrote" if rec.write else "read"
+        return (
+            f"{pipe.name} {what} UB [{start:#x}, {end:#x}) that {rec.pipe.name} {earlier} "
+            f"(overlap [{lo:#x}, {hi:#x})) with no synchronisation between them: insert "
+            f"asc_sync_notify/asc_sync_wait({rec.pipe.name}, {pipe.name}, EVENT_IDn) "
+            "(SetFlag/WaitFlag) or a PIPE_ALL barrier"
+        )
+
+    def _prune(self) -> None:
+        """Drop records every other pipe is already ordered after."""
+        floor = {q: min(self.clock[p][q] for p in _UB_PIPES if p is not q) for q in _UB_PIPES}
+        self.records = [r for r in self.records if r.seq > floor.get(r.pipe, 0)]
