@@ -74,6 +74,7 @@ class Template:
         self.t = targs
         self._instances: dict[Any, Self] = {}
         self.spec: OpSpec | None = SPECS.get(self.name)
+        self._checked: set[type] = set()
         self._setup()
 
     def _setup(self) -> None:
@@ -125,6 +126,26 @@ class Template:
         return f"unexpected template argument {item!r}; expected " + ", ".join(accepted)
 
     # -- helpers shared by the ops ------------------------------------------------------------
+
+    def operands(self, *regs: Any) -> RegTensor[Any, Any]:
+        """Check the register operands of a call and return the first one.
+
+        All must be ``RegTensor`` of one type whose dtype matches the template dtype (if any)
+        and is legal for the op. A type that passed once is remembered, so calls in a loop
+        cost one set lookup.
+        """
+        first = regs[0]
+        cls = type(first)
+        if cls in self._checked and all(type(r) is cls for r in regs[1:]):
+            return first
+        names = ("dst", "src0", "src1", "src2")
+        checked = [as_reg(r, names[i] if len(regs) > 1 else "register") for i, r in enumerate(regs)]
+        same_type(*checked)
+        dtype = self.template_dtype(first)
+        if self.spec is not None and len(self.spec.roles) == 1:
+            self.spec.check(dtype)
+        self._checked.add(cls)
+        return first
 
     def template_dtype(self, reg: RegTensor[Any, Any]) -> type[Scalar]:
         """Check the template dtype (if given) against *reg*'s and return the dtype."""

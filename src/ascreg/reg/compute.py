@@ -60,14 +60,10 @@ class _Compare(Template):
 
     def __call__(self, dst: MaskReg, src0: Any, src1: Any, mask: MaskReg) -> None:
         _ascreg_call = self.name
-        a, b = as_reg(src0, "src0"), as_reg(src1, "src1")
-        same_type(a, b)
-        self._finish(dst, a, b.get(), mask)
+        a = self.operands(src0, src1)
+        self._finish(dst, a, src1.get(), mask)
 
     def _finish(self, dst: MaskReg, a: RegTensor[Any, Any], b: Any, mask: MaskReg) -> None:
-        dtype = self.template_dtype(a)
-        assert self.spec is not None
-        self.spec.check(dtype)
         as_mask(dst, "dst")
         active = active_lanes(as_mask(mask, "mask"), a)
         predicate = cmp.compare(self.mode, a.get(), b)
@@ -98,7 +94,7 @@ class _Compares(_Compare):
 
     def __call__(self, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> None:
         _ascreg_call = self.name
-        a = as_reg(src0, "src")
+        a = self.operands(src0)
         self._finish(dst, a, to_dtype(scalar, a.dtype), mask)
 
 
@@ -130,11 +126,8 @@ class _Select(Template):
             )
             dst.set_bits(bits)
             return
-        d, a, b = as_reg(dst, "dst"), as_reg(src0, "src0"), as_reg(src1, "src1")
-        same_type(d, a, b)
-        assert self.spec is not None
-        self.spec.check(self.template_dtype(d))
-        d._lanes = cmp.select(active_lanes(selector, d), a.get(), b.get())
+        d = self.operands(dst, src0, src1)
+        d._lanes = cmp.select(active_lanes(selector, d), src0.get(), src1.get())
 
 
 class _Shift(Template):
@@ -147,9 +140,9 @@ class _Shift(Template):
 
     def __call__(self, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
         _ascreg_call = self.name
-        d, s = as_reg(dst, "dst"), as_reg(src, "src0")
-        same_type(d, s)
-        dtype = self.template_dtype(d)
+        d = self.operands(dst, src)
+        s: RegTensor[Any, Any] = src
+        dtype = d.dtype
         if self.merge is not MaskMergeMode.ZEROING:
             raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
         counts = self._counts(dtype, count)
