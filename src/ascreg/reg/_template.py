@@ -134,7 +134,7 @@ class Template:
         and is legal for the op. A type that passed once is remembered, so calls in a loop
         cost one set lookup.
         """
-        first = regs[0]
+        first: RegTensor[Any, Any] = regs[0]
         cls = type(first)
         if cls in self._checked and all(type(r) is cls for r in regs[1:]):
             return first
