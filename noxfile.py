@@ -7,7 +7,7 @@ import nox
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
-nox.options.sessions = ["lint", "mypy", "tests"]
+nox.options.sessions = ["lint", "mypy", "tests", "docs"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 
@@ -40,6 +40,16 @@ def tests(session: nox.Session) -> None:
     session.install(".")
     session.run("pytest", *session.posargs)
     session.run("python", "-m", "ascreg.examples")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the Sphinx site (nitpicky, warnings are errors) and run every doctest in it."""
+    install_group(session, "docs")
+    session.install(".")
+    common = ["-n", "-W", "--keep-going", "-q", "docs"]
+    session.run("sphinx-build", "-b", "html", *common, "docs/_build/html")
+    session.run("sphinx-build", "-b", "doctest", *common, "docs/_build/doctest")
 
 
 @nox.session

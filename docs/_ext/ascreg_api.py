@@ -1,0 +1,456 @@
+"""Generate the API reference and the dtype tables of the ascreg docs from the code.
+
+Two halves:
+
+* :func:`plan` (plain Python, no Sphinx needed) walks the public modules listed in
+  :data:`API_MODULES` that exist, and returns one :class:`Page` per public name. The coverage
+  test (``tests/test_docs_coverage.py``) calls it, so "a page exists for every public name" is
+  checked without building the docs.
+* :func:`setup` (the Sphinx extension) writes those pages, one reST file per name, plus one
+  page per module and one dtype table per row of ``ascreg._spec.SPECS``, into
+  ``docs/api/generated/`` when the build starts (never committed), and resolves cross-references
+  that name an object by a private path (``ascreg._dtypes.Scalar`` -> ``ascreg.Scalar``).
+
+A new public module needs one line in :data:`API_MODULES`; a new public name needs nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+import importlib
+import inspect
+import shutil
+import textwrap
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+API_MODULES: tuple[tuple[str, str, str], ...] = (
+    # (documented name, import path, title)
+    ("ascreg", "ascreg", "ascreg: dtypes, registers, memory, Ref, policy"),
+    ("ascreg.Reg", "ascreg.reg", "ascreg.Reg: the AscendC::Reg (MicroAPI) C++ API"),
+    ("ascreg.c_api", "ascreg.c_api", "ascreg.c_api: the Ascend C C API (asc_*)"),
+    ("ascreg.simt", "ascreg.simt", "ascreg.simt: SIMT device functions"),
+    ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
+    ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
+    ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
+    ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
+    ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
+    ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
+)
+"""Every documented module, in reading order. Modules that do not exist (yet) are skipped."""
+
+COVERED_MODULES = ("ascreg", "ascreg.Reg", "ascreg.c_api", "ascreg.simt", "ascreg.acl")
+"""Modules whose every public name must have a docstring with an ``Examples`` section."""
+
+EXTERNAL_PREFIXES = (
+    "numpy.", "np.", "typing.", "typing_extensions.", "collections.", "enum.", "attrs.",
+    "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.",
+)  # fmt: skip
+"""References into these packages render as plain text (the build fetches no inventories)."""
+
+_PRIMITIVES = (int, float, str, bytes, bool, type(None), complex, tuple, frozenset)
+
+
+@dataclass
+class Page:
+    """One public name and how to document it."""
+
+    module: str  # documented module name ("ascreg.Reg")
+    name: str  # public name in that module
+    obj: Any
+    kind: str  # "module", "alias", "class", "exception", "enum", "function", "data"
+    canonical: str = ""  # for aliases: the documented full name of the same object
+    home: str = ""  # module whose globals the docstring examples use
+    doc: str = ""  # docstring as documented (attribute docstrings for data)
+    spec: Any = None  # the ascreg._spec.OpSpec row, if the name is an op
+
+    @property
+    def fullname(self) -> str:
+        """The documented dotted name."""
+        return f"{self.module}.{self.name}"
+
+
+@dataclass
+class Module:
+    """One documented module and its pages."""
+
+    name: str
+    path: str
+    title: str
+    obj: types.ModuleType
+    pages: list[Page] = field(default_factory=list)
+
+
+def public_names(module: types.ModuleType) -> list[str]:
+    """Return ``__all__``, or the names a module defines itself when it has none."""
+    names = getattr(module, "__all__", None)
+    if names is not None:
+        return list(names)
+    return sorted(
+        n
+        for n, v in vars(module).items()
+        if not n.startswith("_")
+        and not isinstance(v, types.ModuleType)
+        and getattr(v, "__module__", module.__name__) == module.__name__
+        and not isinstance(v, typing.TypeVar)
+        and n not in {"annotations"}
+    )
+
+
+def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[str, str]:
+    """Return ``(docstring, defining module)`` of a module-level constant, following imports.
+
+    The docstring is the string literal right after the assignment (PEP 257 attribute
+    docstring), as Sphinx reads it.
+    """
+    try:
+        source = inspect.getsource(module)
+    except (OSError, TypeError):
+        return "", module.__name__
+    tree = ast.parse(source)
+    body = tree.body
+    for i, node in enumerate(body):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            nxt = body[i + 1] if i + 1 < len(body) else None
+            if (
+                isinstance(nxt, ast.Expr)
+                and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)
+            ):
+                return inspect.cleandoc(nxt.value.value), module.__name__
+            return "", module.__name__
+        if isinstance(node, ast.ImportFrom) and node.module and depth < 5:
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    try:
+                        source_module = importlib.import_module(node.module)
+                    except ImportError:
+                        return "", module.__name__
+                    return attribute_doc(source_module, alias.name, depth + 1)
+    return "", module.__name__
+
+
+def _kind(obj: Any) -> str:
+    if isinstance(obj, types.ModuleType):
+        return "module"
+    if isinstance(obj, type):
+        if issubclass(obj, BaseException):
+            return "exception"
+        if issubclass(obj, enum.Enum):
+            return "enum"
+        return "class"
+    if isinstance(obj, (*_PRIMITIVES, enum.Enum)):
+        return "data"
+    if callable(obj):
+        return "function"
+    return "data"
+
+
+def _home(obj: Any, fallback: str) -> str:
+    if isinstance(obj, types.ModuleType):
+        return obj.__name__
+    module = getattr(obj, "__module__", None) if isinstance(obj, type) or callable(obj) else None
+    if not isinstance(module, str) or isinstance(obj, _PRIMITIVES):
+        module = getattr(type(obj), "__module__", None) if not isinstance(obj, type) else None
+    if not isinstance(module, str) or module == "builtins" or isinstance(obj, _PRIMITIVES):
+        return fallback
+    return module
+
+
+def _spec_of(obj: Any, module: str, name: str) -> Any:
+    try:
+        from ascreg._spec import SPECS
+    except ImportError:
+        return None
+    own = getattr(obj, "name", None) if not isinstance(obj, type) else None
+    short = module.removeprefix("ascreg.").removeprefix("ascreg")
+    for key in (own, f"{short}.{name}" if short else name, name):
+        if isinstance(key, str) and key in SPECS:
+            return SPECS[key]
+    return None
+
+
+def _identity(obj: Any) -> Any:
+    """The key that identifies one documented object (None: never treated as an alias)."""
+    if isinstance(obj, _PRIMITIVES):
+        return None
+    return id(obj)
+
+
+def plan() -> list[Module]:
+    """Import every documented module that exists and plan one page per public name.
+
+    An object exported by several modules (``ascreg.MaskReg`` is ``ascreg.Reg.MaskReg``) is
+    documented in full at its first appearance and as an alias page everywhere else.
+    """
+    modules: list[Module] = []
+    seen: dict[Any, str] = {}
+    for documented, path, title in API_MODULES:
+        try:
+            module_obj = importlib.import_module(path)
+        except ModuleNotFoundError as error:
+            if error.name is not None and path.startswith(error.name):
+                continue  # the module does not exist (yet)
+            raise
+        module = Module(documented, path, title, module_obj)
+        modules.append(module)
+        for name in public_names(module_obj):
+            obj = getattr(module_obj, name)
+            kind = _kind(obj)
+            page = Page(documented, name, obj, kind, home=_home(obj, path))
+            key = _identity(obj)
+            if kind == "module":
+                page.canonical = next(
+                    (d for d, p, _ in API_MODULES if p == obj.__name__), obj.__name__
+                )
+                page.doc = inspect.getdoc(obj) or ""
+            elif key is not None and key in seen:
+                page.kind, page.canonical = "alias", seen[key]
+            elif isinstance(obj, enum.Enum) and id(type(obj)) in seen:
+                page.kind = "alias"
+                page.canonical = f"{seen[id(type(obj))]}.{obj.name}"
+            else:
+                if key is not None:
+                    seen[key] = page.fullname
+                if kind == "data":
+                    page.doc, page.home = attribute_doc(module_obj, name)
+                else:
+                    page.doc = _docstring(obj)
+            page.spec = _spec_of(obj, documented, name)
+            module.pages.append(page)
+    return modules
+
+
+def _docstring(obj: Any) -> str:
+    doc = obj.__doc__ if not isinstance(obj, type) else obj.__dict__.get("__doc__")
+    return inspect.cleandoc(doc) if isinstance(doc, str) else ""
+
+
+def has_examples(doc: str) -> bool:
+    """Return True when a numpy-style docstring has a runnable ``Examples`` section."""
+    lines = doc.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if line.strip() == "Examples" and set(lines[i + 1].strip()) == {"-"}:
+            return any(rest.lstrip().startswith(">>>") for rest in lines[i + 2 :])
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# reST writers
+
+
+def _title(text: str, char: str = "=") -> str:
+    return f"{text}\n{char * len(text)}\n"
+
+
+def _indent(text: str, spaces: int = 3) -> str:
+    return textwrap.indent(text, " " * spaces)
+
+
+def _setup_block(home: str) -> str:
+    """A hidden doctest setup giving the examples the globals of their defining module."""
+    return (
+        ".. testsetup:: *\n\n"
+        "   import importlib\n"
+        f"   globals().update(vars(importlib.import_module({home!r})))\n\n"
+    )
+
+
+def dtype_table(spec: Any) -> str:
+    """Render one ``OpSpec`` row as a reST list-table: one line per legal dtype combination."""
+    header = "   * - " + "\n     - ".join(f"``{r}``" for r in spec.roles)
+    rows = [
+        "   * - " + "\n     - ".join(f"``{d.cpp_name}``" for d in combo) for combo in spec.combos
+    ]
+    return (
+        f".. list-table:: Legal dtypes of ``{spec.name}`` (C++ ``{spec.cpp}``)\n"
+        "   :header-rows: 1\n\n" + header + "\n" + "\n".join(rows) + "\n\n"
+        f"Mask rule: **{spec.mask.name}** ({spec.mask.value}). "
+        f"Source: ``{spec.source}`` in the asc-devkit repository.\n"
+    )
+
+
+def page_rst(page: Page, napoleon: Any = None) -> str:
+    """Return the reST of the page documenting one public name."""
+    full = page.fullname
+    out = [_title(full), "\n"]
+    out.append(f".. py:currentmodule:: {page.module}\n\n")
+    if page.kind not in ("alias", "module"):
+        out.append(_setup_block(page.home))
+    if page.kind == "module":
+        out.append(f"``{full}`` is the module :py:mod:`{page.canonical}`.\n\n")
+    elif page.kind == "alias":
+        role = "py:obj"
+        out.append(f".. py:data:: {page.name}\n\n")
+        out.append(_indent(f"The same object as :{role}:`{page.canonical}`.") + "\n\n")
+    elif page.kind in ("class", "exception", "enum"):
+        directive = "autoexception" if page.kind == "exception" else "autoclass"
+        out.append(f".. {directive}:: {full}\n   :members:\n   :show-inheritance:\n")
+        if page.kind == "enum":
+            out.append("   :undoc-members:\n   :member-order: bysource\n")
+        out.append("\n")
+    elif page.kind == "function":
+        out.append(f".. autofunction:: {full}\n\n")
+    else:
+        out.append(f".. py:data:: {page.name}\n   :value: {_value_text(page.obj)}\n\n")
+        body = page.doc or "(no docstring)"
+        if napoleon is not None:
+            body = "\n".join(napoleon(body))
+        out.append(_indent(body) + "\n\n")
+    if page.spec is not None:
+        out.append(".. rubric:: Dtype support\n\n")
+        out.append(f".. include:: /api/generated/dtypes/{page.spec.name}.rst\n\n")
+    return "".join(out)
+
+
+def _value_text(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) < 80 and "\n" not in text else f"<{type(obj).__name__}>"
+
+
+def module_rst(index: int, module: Module) -> str:
+    """Return the reST of one module page: its docstring, a summary table, the name pages."""
+    out = [f".. _api-module-{module.name}:\n\n", _title(module.title), "\n"]
+    if module.path != module.name:
+        out.append(f".. automodule:: {module.path}\n   :no-members:\n\n")
+        out.append(f".. py:module:: {module.name}\n\n")
+        out.append(f"``{module.name}`` is the module :py:mod:`{module.path}`.\n\n")
+    else:
+        out.append(f".. automodule:: {module.name}\n   :no-members:\n\n")
+    out.append(_setup_block(module.path))
+    out.append(f".. py:currentmodule:: {module.name}\n\n.. rubric:: Public names\n\n")
+    out.append(".. autosummary::\n   :nosignatures:\n\n")
+    out += [f"   {page.name}\n" for page in module.pages if page.kind not in ("alias", "module")]
+    aliases = [p for p in module.pages if p.kind in ("alias", "module")]
+    if aliases:
+        out.append("\nAlso exported here:\n\n")
+        out += [f"* :doc:`{p.fullname}` → :py:obj:`{p.canonical}`\n" for p in aliases]
+    out.append("\n.. toctree::\n   :hidden:\n\n")
+    out += [f"   {page.fullname}\n" for page in module.pages]
+    return "".join(out)
+
+
+def dtypes_index_rst(specs: dict[str, Any]) -> str:
+    """Return the page listing every row of the table."""
+    out = [
+        ".. _dtype-tables:\n\n",
+        _title("Dtype support tables"),
+        "\nGenerated when the docs are built from ``ascreg._spec.SPECS`` (the table the runtime "
+        "check and the typing stubs read), so they cannot drift from the code.\n\n",
+    ]
+    for name, spec in specs.items():
+        out.append(_title(name, "-") + "\n")
+        out.append(f".. include:: /api/generated/dtypes/{spec.name}.rst\n\n")
+    return "".join(out)
+
+
+def write_all(outdir: Path, napoleon: Any = None) -> list[Module]:
+    """Write every generated page under *outdir*; return the plan."""
+    from ascreg._spec import SPECS
+
+    if outdir.exists():
+        shutil.rmtree(outdir)
+    (outdir / "dtypes").mkdir(parents=True)
+    modules = plan()
+    for spec in SPECS.values():
+        (outdir / "dtypes" / f"{spec.name}.rst").write_text(dtype_table(spec))
+    (outdir / "dtype-tables.rst").write_text(dtypes_index_rst(SPECS))
+    for i, module in enumerate(modules):
+        (outdir / f"module-{i:02d}-{module.name}.rst").write_text(module_rst(i, module))
+        for page in module.pages:
+            (outdir / f"{page.fullname}.rst").write_text(page_rst(page, napoleon))
+    return modules
+
+
+# --------------------------------------------------------------------------------------------
+# Sphinx glue
+
+
+def _import_dotted(target: str) -> tuple[bool, Any]:
+    parts = target.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for part in parts[cut:]:
+                obj = getattr(obj, part)
+        except AttributeError:
+            return False, None
+        return True, obj
+    return False, None
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Register the generator (``builder-inited``) and the reference resolver."""
+    from sphinx.ext.napoleon import Config, NumpyDocstring
+
+    state: dict[str, Any] = {"ids": {}}
+    config = Config(napoleon_use_param=True, napoleon_use_rtype=True)
+
+    def generate(app: Any) -> None:
+        outdir = Path(app.srcdir) / "api" / "generated"
+        modules = write_all(outdir, lambda doc: NumpyDocstring(doc, config).lines())
+        ids: dict[int, str] = {}
+        for module in modules:
+            for page in module.pages:
+                if page.kind not in ("alias", "module") and _identity(page.obj) is not None:
+                    ids.setdefault(id(page.obj), page.fullname)
+                    if isinstance(page.obj, type):
+                        ids.setdefault(id(page.obj), page.fullname)
+        state["ids"] = ids
+
+    def retarget(env: Any, node: Any, contnode: Any, target: str) -> Any:
+        results = env.get_domain("py").resolve_any_xref(
+            env, node["refdoc"], app.builder, target, node, contnode
+        )
+        return results[0][1] if results else None
+
+    def canonical_of(obj: Any) -> str | None:
+        canonical = state["ids"].get(id(obj))
+        if canonical is None and isinstance(obj, types.ModuleType):
+            canonical = next((d for d, p, _ in API_MODULES if p == obj.__name__), None)
+        if canonical is None and inspect.isfunction(obj):
+            owner, _, attr = getattr(obj, "__qualname__", "").rpartition(".")
+            found_cls, cls = _import_dotted(f"{obj.__module__}.{owner}") if owner else (False, None)
+            base = state["ids"].get(id(cls)) if found_cls else None
+            canonical = f"{base}.{attr}" if base else None
+        return canonical
+
+    def resolve(app: Any, env: Any, node: Any, contnode: Any) -> Any:
+        if node.get("refdomain") != "py":
+            return None
+        target = node.get("reftarget", "").lstrip(".~")
+        if target.startswith(EXTERNAL_PREFIXES) or target in {"Any", "Self", "None"}:
+            return contnode
+        found, obj = _import_dotted(target)
+        module = node.get("py:module") or ""
+        if not found and module:
+            found, obj = _import_dotted(f"{module}.{target}")
+        if found and isinstance(obj, typing.TypeVar | typing.ParamSpec):
+            return contnode
+        if found and _identity(obj) is not None:
+            canonical = canonical_of(obj)
+            if canonical is not None and canonical != target:
+                resolved = retarget(env, node, contnode, canonical)
+                if resolved is not None:
+                    return resolved
+        # a unique suffix match among documented objects (``Memory.alloc`` in a docstring)
+        matches = [n for n in env.get_domain("py").objects if n.endswith("." + target)]
+        if len(matches) == 1:
+            return retarget(env, node, contnode, matches[0])
+        return None
+
+    app.connect("builder-inited", generate)
+    app.connect("missing-reference", resolve)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

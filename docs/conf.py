@@ -1,0 +1,63 @@
+"""Sphinx configuration of the ascreg docs (no network: no intersphinx, bundled theme)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import ascreg
+
+DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS / "_ext"))
+
+project = "ascreg"
+author = "the ascreg authors"
+copyright = "the ascreg authors"
+release = version = ascreg.__version__
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.doctest",
+    "ascreg_api",  # docs/_ext: the API pages and dtype tables, generated from the code
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "api/generated/dtypes"]
+nitpicky = True
+suppress_warnings: list[str] = []
+
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# autodoc / autosummary / napoleon
+autosummary_generate = False  # ascreg_api writes the pages (Template instances included)
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_inherit_docstrings = True
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_param = True
+napoleon_use_rtype = True
+
+# doctest: narrative pages use explicit doctest/testcode blocks; the docstring examples of the
+# API pages run with their defining module's globals (a hidden testsetup on every page).
+doctest_default_flags = 0
+import doctest as _doctest  # noqa: E402
+
+doctest_default_flags = (
+    _doctest.ELLIPSIS | _doctest.NORMALIZE_WHITESPACE | _doctest.IGNORE_EXCEPTION_DETAIL
+)
+doctest_global_setup = "import numpy as np\nimport ascreg\n"
+
+html_theme = "alabaster"
+html_static_path = ["_static"]
+html_css_files = ["ascreg.css"]
+html_title = f"ascreg {release}"
+html_theme_options = {
+    "description": "Ascend C vector kernels, bit-exact on a CPU",
+    "fixed_sidebar": True,
+}
