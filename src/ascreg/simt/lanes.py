@@ -1,0 +1,114 @@
+"""``Lanes``: a thread-varying value, one numpy lane per SIMT thread of the running group.
+
+Inside a SIMT kernel, ``threadIdx.x`` and everything computed from it (loads through a pointer
+indexed by it, intrinsic results) are :class:`Lanes` arrays. Arithmetic stays lane-wise (numpy
+ufuncs keep the subclass). Python control flow needs *one* answer, so ``bool()``, ``int()``,
+``float()`` and ``operator.index()`` of a ``Lanes`` return the common value when every lane
+agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. The
+engine catches that error and re-runs the block one thread at a time (see :mod:`ascreg.simt`).
+
+Examples
+--------
+>>> import numpy as np
+>>> t = np.arange(4, dtype=np.uint32).view(Lanes)
+>>> bool((t * 0) == 0)
+True
+>>> bool(t < 2)
+Traceback (most recent call last):
+...
+ascreg.simt.lanes.DivergentBranchError: bool() of a thread-varying value: ...
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import AscregError
+
+
+class DivergentBranchError(AscregError):
+    """A thread-varying value was used where Python needs a single value (``if``, ``int()``).
+
+    Inside a kernel the engine handles it by re-running the block per thread; outside a kernel
+    (or where no fallback exists) it reaches the user with the differing lanes in the message.
+    """
+
+
+class Lanes(np.ndarray[Any, Any]):
+    """A numpy array holding one value per SIMT thread (lane) of the running thread group.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = np.array([7, 7, 7], dtype=np.int32).view(Lanes)
+    >>> int(v + 1), v.uniform()
+    (8, np.int32(7))
+    """
+
+    def uniform(self) -> Any:
+        """Return the value every lane holds, or raise :class:`DivergentBranchError`."""
+        flat = np.asarray(self).reshape(-1)
+        if flat.size == 0:
+            raise DivergentBranchError("a thread-varying value with no lanes has no value")
+        first = flat[0]
+        if flat.size > 1 and not (flat == first).all():
+            raise DivergentBranchError(self._describe())
+        return first
+
+    def _describe(self, what: str = "bool()") -> str:
+        flat = np.asarray(self).reshape(-1)
+        differ = int(np.argmax(flat != flat[0]))
+        return (
+            f"{what} of a thread-varying value: lane 0 holds {flat[0]!r} but lane {differ} "
+            f"holds {flat[differ]!r}; a branch on it must run per thread"
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.uniform())
+
+    def __int__(self) -> int:
+        return int(self.uniform())
+
+    def __index__(self) -> int:
+        value = self.uniform()
+        if not isinstance(value, np.integer | np.bool_):
+            raise TypeError(f"a {self.dtype} value cannot be used as an index")
+        return int(value)
+
+    def __float__(self) -> float:
+        return float(self.uniform())
+
+
+def as_lanes(value: Any) -> Lanes:
+    """View *value* (array-like) as :class:`Lanes`.
+
+    Examples
+    --------
+    >>> as_lanes([1, 2]).dtype == np.array([1, 2]).dtype
+    True
+    """
+    return np.asarray(value).view(Lanes)
+
+
+def is_lanes(value: Any) -> bool:
+    """Return True when *value* is a thread-varying :class:`Lanes` array.
+
+    Examples
+    --------
+    >>> is_lanes(as_lanes([1])), is_lanes(np.array([1]))
+    (True, False)
+    """
+    return isinstance(value, Lanes)
+
+
+class _State(threading.local):
+    """Per-Python-thread pointer to the running SIMT thread group (None outside kernels)."""
+
+    group: Any = None
+
+
+STATE = _State()
+"""The running thread group of this Python thread (set by :mod:`ascreg.simt.engine`)."""
