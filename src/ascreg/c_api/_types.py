@@ -1,0 +1,275 @@
+"""The C API register types: ``vector_int8_t`` ... ``vector_uint64_t``, ``vector_half``, ``vector_float``,
+``vector_bfloat16_t``, the fp8 / hifloat8 / packed 4-bit vectors, and ``vector_bool``.
+
+Each ``vector_*`` class is a final subclass of the machine's specialised ``RegTensor[T]``: the
+same 256-byte storage, lane count and print/numpy behaviour, under its C name. A new register
+is unwritten; reading it before a load or an op writes it is an error. ``vector_bool`` is a
+final subclass of :class:`~ascreg.machine.registers.MaskReg` (256 mask bits).
+
+Examples
+--------
+>>> import numpy as np
+>>> r = vector_uint16_t()
+>>> r.lanes, r.written
+(128, False)
+>>> r.set(np.arange(128)); np.asarray(r)[:3]
+array([0, 1, 2], dtype=uint16)
+>>> vector_float().lanes, vector_int4x2_t().lanes, vector_of(half) is vector_half
+(64, 256, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, final
+
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    float32_t,
+    fp4x2_e1m2_t,
+    fp4x2_e2m1_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    fp8_e8m0_t,
+    half,
+    hifloat8_t,
+    int4x2_t,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
+from ascreg.errors import AscregTypeError
+from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
+
+# fmt: off
+@final
+class vector_int8_t(RegTensor[int8_t]):
+    """C ``vector_int8_t`` (builtin ``vector_s8``): a register of ``int8_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_uint8_t(RegTensor[uint8_t]):
+    """C ``vector_uint8_t`` (builtin ``vector_u8``): a register of ``uint8_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_fp8_e4m3fn_t(RegTensor[fp8_e4m3fn_t]):
+    """C ``vector_fp8_e4m3fn_t`` (builtin ``vector_f8e4m3``): a register of ``fp8_e4m3fn_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_fp8_e5m2_t(RegTensor[fp8_e5m2_t]):
+    """C ``vector_fp8_e5m2_t`` (builtin ``vector_f8e5m2``): a register of ``fp8_e5m2_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_fp8_e8m0_t(RegTensor[fp8_e8m0_t]):
+    """C ``vector_fp8_e8m0_t`` (builtin ``vector_f8e8m0``): a register of ``fp8_e8m0_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_hifloat8_t(RegTensor[hifloat8_t]):
+    """C ``vector_hifloat8_t`` (builtin ``vector_hif8``): a register of ``hifloat8_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_int4x2_t(RegTensor[int4x2_t]):
+    """C ``vector_int4x2_t`` (builtin ``vector_s4x2``): a register of ``int4x2_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_fp4x2_e2m1_t(RegTensor[fp4x2_e2m1_t]):
+    """C ``vector_fp4x2_e2m1_t`` (builtin ``vector_f4e2m1x2``): a register of ``fp4x2_e2m1_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_fp4x2_e1m2_t(RegTensor[fp4x2_e1m2_t]):
+    """C ``vector_fp4x2_e1m2_t`` (builtin ``vector_f4e1m2x2``): a register of ``fp4x2_e1m2_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_int16_t(RegTensor[int16_t]):
+    """C ``vector_int16_t`` (builtin ``vector_s16``): a register of ``int16_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_uint16_t(RegTensor[uint16_t]):
+    """C ``vector_uint16_t`` (builtin ``vector_u16``): a register of ``uint16_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_half(RegTensor[half]):
+    """C ``vector_half`` (builtin ``vector_f16``): a register of ``half`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_bfloat16_t(RegTensor[bfloat16_t]):
+    """C ``vector_bfloat16_t`` (builtin ``vector_bf16``): a register of ``bfloat16_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_int32_t(RegTensor[int32_t]):
+    """C ``vector_int32_t`` (builtin ``vector_s32``): a register of ``int32_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_uint32_t(RegTensor[uint32_t]):
+    """C ``vector_uint32_t`` (builtin ``vector_u32``): a register of ``uint32_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_float(RegTensor[float32_t]):
+    """C ``vector_float`` (builtin ``vector_f32``): a register of ``float`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_int64_t(RegTensor[int64_t]):
+    """C ``vector_int64_t`` (builtin ``vector_s64``): a register of ``int64_t`` lanes."""
+
+    __slots__ = ()
+
+
+@final
+class vector_uint64_t(RegTensor[uint64_t]):
+    """C ``vector_uint64_t`` (builtin ``vector_u64``): a register of ``uint64_t`` lanes."""
+
+    __slots__ = ()
+
+# fmt: on
+
+
+@final
+class vector_bool(MaskReg):
+    """C ``vector_bool``: a 256-bit mask register (lane i of a bN op is bit ``i * N / 8``).
+
+    Examples
+    --------
+    >>> m = vector_bool(); m.written
+    False
+    """
+
+    __slots__ = ()
+
+
+VECTOR_TYPES: dict[type[Scalar], type[RegTensor[Any, Any]]] = {
+    cls.dtype: cls
+    for cls in (
+        vector_int8_t,
+        vector_uint8_t,
+        vector_fp8_e4m3fn_t,
+        vector_fp8_e5m2_t,
+        vector_fp8_e8m0_t,
+        vector_hifloat8_t,
+        vector_int4x2_t,
+        vector_fp4x2_e2m1_t,
+        vector_fp4x2_e1m2_t,
+        vector_int16_t,
+        vector_uint16_t,
+        vector_half,
+        vector_bfloat16_t,
+        vector_int32_t,
+        vector_uint32_t,
+        vector_float,
+        vector_int64_t,
+        vector_uint64_t,
+    )
+}
+"""The C register class of each element type."""
+
+
+def vector_of(dtype: type[Scalar]) -> type[RegTensor[Any, Any]]:
+    """Return the ``vector_*`` class holding *dtype* lanes.
+
+    Examples
+    --------
+    >>> from ascreg import int16_t
+    >>> vector_of(int16_t).__name__
+    'vector_int16_t'
+    """
+    return VECTOR_TYPES[dtype]
+
+
+def as_vector(obj: Any, what: str) -> RegTensor[Any, Any]:
+    """Return *obj* if it is a one-register vector, else raise a clear type error.
+
+    Examples
+    --------
+    >>> as_vector(3, "src")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: src must be a vector register (vector_uint16_t, ...), got int 3
+    """
+    if not isinstance(obj, RegTensor) or obj.trait is not RegTraitNumOne:
+        raise AscregTypeError(
+            f"{what} must be a vector register (vector_uint16_t, ...), got {type(obj).__name__} "
+            f"{obj!r:.60}"
+        )
+    return obj
+
+
+def as_bool(obj: Any, what: str) -> MaskReg:
+    """Return *obj* if it is a mask register, else raise a clear type error.
+
+    Examples
+    --------
+    >>> as_bool(vector_half(), "mask")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: mask must be a vector_bool, got vector_half
+    """
+    if not isinstance(obj, MaskReg):
+        raise AscregTypeError(f"{what} must be a vector_bool, got {type(obj).__name__}")
+    return obj
+
+
+def same_dtype(first: RegTensor[Any, Any], *others: RegTensor[Any, Any]) -> None:
+    """Raise unless every register holds *first*'s element type (C has one vector type)."""
+    for other in others:
+        if other.dtype is not first.dtype:
+            raise AscregTypeError(
+                f"registers of different types: {type(first).__name__} and "
+                f"{type(other).__name__}"
+            )
+
+
+def active(mask: Any, reg: RegTensor[Any, Any]) -> Any:
+    """Return the lane enables of *mask* for an op on *reg* (bit ``i * sizeof(T)``)."""
+    stride = reg.mask_stride
+    return as_bool(mask, "mask").bits()[0 : reg.lanes * stride : stride]

@@ -1,0 +1,382 @@
+"""C API register compute: shifts, compares, select, logic, duplicate and copy.
+
+Every function checks its dtypes against its own row of ``_spec.py`` (the C API tables differ
+from the Reg ones: e.g. vector ``asc_ne`` has no bfloat16, ``asc_and`` takes half and float) and
+then calls the shared core. Masked-off lanes become 0, except ``asc_select`` (the mask is the
+selector) and ``asc_copy`` (merging).
+
+The shifts have both forms the documentation shows: ``asc_shiftright(dst, src, shift, mask)``
+writes ``dst`` (C's ``void asc_shiftright(vector_T& dst, ...)``) and
+``asc_shiftright(src, shift, mask)`` returns a new register (C's value-returning form).
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg.c_api import *
+>>> src, shift = vector_uint16_t(), vector_int16_t()
+>>> src.set(np.arange(128)); shift.set(1)
+>>> dst = asc_shiftright(src, shift, asc_create_mask_b16(PAT_ALL))
+>>> type(dst).__name__, np.asarray(dst)[:5]
+('vector_uint16_t', array([0, 0, 1, 1, 2], dtype=uint16))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg._dtypes import bool_, int16_t
+from ascreg._spec import C_COMPARES, SPECS
+from ascreg.c_api._types import active, as_bool, as_vector, same_dtype, vector_of
+from ascreg.core import bitwise as bits_core
+from ascreg.core import compare as cmp
+from ascreg.core import masks as mask_core
+from ascreg.core import shifts
+from ascreg.errors import AscregTypeError, NegativeShiftError, undefined_behaviour
+from ascreg.machine.memory import to_dtype
+from ascreg.machine.registers import MaskReg, RegTensor
+
+Lanes = np.ndarray[Any, Any]
+
+__all__ = [
+    "asc_and",
+    "asc_copy",
+    "asc_duplicate",
+    "asc_duplicate_scalar",
+    "asc_eq",
+    "asc_eq_scalar",
+    "asc_ge",
+    "asc_ge_scalar",
+    "asc_gt",
+    "asc_gt_scalar",
+    "asc_le",
+    "asc_le_scalar",
+    "asc_lt",
+    "asc_lt_scalar",
+    "asc_ne",
+    "asc_ne_scalar",
+    "asc_not",
+    "asc_or",
+    "asc_select",
+    "asc_shiftleft",
+    "asc_shiftleft_scalar",
+    "asc_shiftright",
+    "asc_shiftright_scalar",
+    "asc_xor",
+]
+
+def _named(func: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = doc
+    return func
+
+
+# -- shifts -----------------------------------------------------------------------------------
+
+
+def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
+    name = f"asc_shift{direction}{'_scalar' if scalar else ''}"
+    spec = SPECS[name]
+    left = direction == "left"
+
+    def op(*args: Any) -> Any:
+        _ascreg_call = name
+        if len(args) == 4:
+            dst, src, count, mask = args
+        elif len(args) == 3:
+            dst, (src, count, mask) = None, args
+        else:
+            raise AscregTypeError(
+                f"takes (dst, src, {'value' if scalar else 'shift'}, mask) or "
+                f"(src, {'value' if scalar else 'shift'}, mask), got {len(args)} arguments"
+            )
+        s = as_vector(src, "src")
+        d = vector_of(s.dtype)() if dst is None else as_vector(dst, "dst")
+        same_dtype(d, s)
+        if scalar:
+            if isinstance(count, RegTensor):
+                raise AscregTypeError(f"{name} takes an int16_t value, not a register")
+            spec.check(s.dtype, int16_t)
+            counts = to_dtype(count, int16_t)
+        else:
+            c = as_vector(count, "shift")
+            spec.check(s.dtype, c.dtype)
+            counts = c.get()
+        result, negative = shifts.masked_shift(s.get(), counts, active(mask, d), left=left)
+        if negative is not None and negative.any():
+            bad = counts if counts.ndim == 0 else counts[negative]
+            undefined_behaviour(
+                NegativeShiftError(
+                    f"shift count {int(bad.flat[0])} is negative ({int(negative.sum())} active "
+                    "lane(s)); negative counts are undefined on the chip"
+                )
+            )
+        d._lanes = result
+        return d if dst is None else None
+
+    kind = "logical for unsigned lanes, arithmetic for signed ones" if not left else (
+        "logical for unsigned lanes; signed lanes keep their sign bit"
+    )
+    operand = "int16_t value" if scalar else "vector_S shift"
+    example_count = "2" if scalar else "n"
+    return _named(
+        op,
+        name,
+        f"""``{name}([vector_T& dst,] vector_T src, {operand}, vector_bool mask)``.
+
+    Shifts each lane {direction} ({kind}); counts at or above the width give 0 (-1 for a
+    negative signed value shifted right); masked-off lanes 0; negative counts are an error.
+    With ``dst`` the result is written there, without it a new register is returned.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, n = vector_uint16_t(), vector_int16_t(); src.set(np.uint16(8)); n.set(2)
+    >>> out = vector_uint16_t()
+    >>> {name}(out, src, {example_count}, asc_create_mask_b16(PAT_ALL))
+    >>> int(np.asarray(out)[0])
+    {8 << 2 if left else 8 >> 2}
+    """,
+    )
+
+
+asc_shiftright, asc_shiftleft = (_shift(d, False) for d in ("right", "left"))
+asc_shiftright_scalar, asc_shiftleft_scalar = (_shift(d, True) for d in ("right", "left"))
+
+
+# -- compares ---------------------------------------------------------------------------------
+
+
+def _compare(op: str, scalar: bool) -> Callable[..., None]:
+    name = f"asc_{op}{'_scalar' if scalar else ''}"
+    spec = SPECS[name]
+    mode = op.upper()
+
+    def compare(dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+        _ascreg_call = name
+        out = as_bool(dst, "dst")
+        a = as_vector(src0, "src0" if not scalar else "src")
+        spec.check(a.dtype)
+        if scalar:
+            if isinstance(src1, RegTensor):
+                raise AscregTypeError(f"{name} takes a scalar value, not a register")
+            b: Any = to_dtype(src1, a.dtype)
+        else:
+            other = as_vector(src1, "src1")
+            same_dtype(a, other)
+            b = other.get()
+        result = np.logical_and(cmp.compare(mode, a.get(), b), active(mask, a))
+        out.set_bits(mask_core.lanes_to_bits(result, a.mask_stride))
+
+    operand = "T value" if scalar else "vector_T src1"
+    return _named(
+        compare,
+        name,
+        f"""``void {name}(vector_bool& dst, vector_T src0, {operand}, vector_bool mask)``.
+
+    Bit i of ``dst`` is ``src0[i] {op} {'value' if scalar else 'src1[i]'}`` for the lanes the
+    mask selects, 0 elsewhere. Floats: a NaN makes the predicate false (``ne``: true) and
+    +0 == -0. Types: {spec.legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, b = vector_int16_t(), vector_int16_t(); a.set(np.arange(128) - 64); b.set(0)
+    >>> m = vector_bool()
+    >>> {name}(m, a, {'0' if scalar else 'b'}, asc_create_mask_b16(PAT_ALL))
+    >>> m.count()
+    {sum(_PY_CMP[op](i - 64, 0) for i in range(128))}
+    """,
+    )
+
+
+_PY_CMP: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda x, y: x == y,
+    "ne": lambda x, y: x != y,
+    "lt": lambda x, y: x < y,
+    "gt": lambda x, y: x > y,
+    "ge": lambda x, y: x >= y,
+    "le": lambda x, y: x <= y,
+}
+
+asc_eq, asc_ne, asc_lt, asc_gt, asc_ge, asc_le = (_compare(op, False) for op in C_COMPARES)
+(
+    asc_eq_scalar, asc_ne_scalar, asc_lt_scalar, asc_gt_scalar, asc_ge_scalar, asc_le_scalar,
+) = (_compare(op, True) for op in C_COMPARES)  # fmt: skip
+
+
+# -- select, logic ----------------------------------------------------------------------------
+
+
+def asc_select(dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """``void asc_select(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``.
+
+    Lane i is ``src0[i]`` where the mask selects it, else ``src1[i]`` (nothing is zeroed; the
+    copy is bit-exact). On ``vector_bool`` operands it selects bits.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, b, d = vector_float(), vector_float(), vector_float()
+    >>> a.set(np.float32(1)); b.set(np.float32(2))
+    >>> asc_select(d, a, b, asc_create_mask_b32(PAT_VL1)); np.asarray(d)[:3]
+    array([1., 2., 2.], dtype=float32)
+    """
+    _ascreg_call = "asc_select"
+    selector = as_bool(mask, "mask")
+    if isinstance(dst, MaskReg):
+        SPECS["asc_select"].check(bool_)
+        bits = mask_core.mask_select(
+            as_bool(src0, "src0").bits(), as_bool(src1, "src1").bits(), selector.bits()
+        )
+        dst.set_bits(bits)
+        return
+    d, a, b = as_vector(dst, "dst"), as_vector(src0, "src0"), as_vector(src1, "src1")
+    same_dtype(d, a, b)
+    SPECS["asc_select"].check(d.dtype)
+    d._lanes = cmp.select(active(selector, d), a.get(), b.get())
+
+
+def _logic(op: str) -> Callable[..., None]:
+    name = f"asc_{op}"
+    spec = SPECS[name]
+    unary = op == "not"
+
+    def logic(dst: Any, *args: Any) -> None:
+        _ascreg_call = name
+        if len(args) != (2 if unary else 3):
+            shape = "(dst, src, mask)" if unary else "(dst, src0, src1, mask)"
+            raise AscregTypeError(f"takes {shape}, got {len(args) + 1} arguments")
+        *sources, mask = args
+        if isinstance(dst, MaskReg):
+            spec.check(bool_)
+            inputs = [as_bool(s, "src").bits() for s in sources]
+            dst.set_bits(
+                mask_core.mask_logic(
+                    op.capitalize(),
+                    inputs[0],
+                    None if unary else inputs[1],
+                    as_bool(mask, "mask").bits(),
+                )
+            )
+            return
+        d = as_vector(dst, "dst")
+        regs = [as_vector(s, "src") for s in sources]
+        same_dtype(d, *regs)
+        spec.check(d.dtype)
+        lanes = [r.get() for r in regs]
+        result = bits_core.bitwise(op, lanes[0], None if unary else lanes[1])
+        d._lanes = cmp.zero_masked(result, active(mask, d))
+
+    operands = "vector_T src" if unary else "vector_T src0, vector_T src1"
+    call = "d, a, m" if unary else "d, a, b, m"
+    expected = {"and": 0x0C & 0x0A, "or": 0x0C | 0x0A, "xor": 0x0C ^ 0x0A, "not": 0xF3}[op]
+    return _named(
+        logic,
+        name,
+        f"""``void {name}(vector_T& dst, {operands}, vector_bool mask)`` (also on ``vector_bool``).
+
+    Bitwise {op.upper()} of the raw lane bits; masked-off lanes (bits, for masks) are 0.
+    Types: {spec.legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, b, d = vector_uint8_t(), vector_uint8_t(), vector_uint8_t(); a.set(0x0C); b.set(0x0A)
+    >>> m = asc_create_mask_b8(PAT_VL1)
+    >>> {name}({call}); np.asarray(d)[:2]
+    array([{expected},   0], dtype=uint8)
+    """,
+    )
+
+
+asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "not"))
+
+
+# -- duplicate, copy --------------------------------------------------------------------------
+
+
+def asc_duplicate_scalar(dst: Any, value: Any, mask: Any = None) -> None:
+    """``void asc_duplicate_scalar(vector_T& dst, T value[, vector_bool mask])``.
+
+    Every (selected) lane becomes *value*; masked-off lanes 0.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> d = vector_half(); asc_duplicate_scalar(d, 1.5, asc_create_mask_b16(PAT_VL2))
+    >>> np.asarray(d)[:3]
+    array([1.5, 1.5, 0. ], dtype=float16)
+    """
+    _ascreg_call = "asc_duplicate_scalar"
+    d = as_vector(dst, "dst")
+    SPECS["asc_duplicate_scalar"].check(d.dtype)
+    if isinstance(value, RegTensor):
+        raise AscregTypeError("takes a scalar value; use asc_duplicate for a register source")
+    filled = np.full(d.lanes, to_dtype(value, d.dtype), dtype=d.dtype.np_dtype)
+    d._lanes = filled if mask is None else cmp.zero_masked(filled, active(mask, d))
+
+
+def asc_duplicate(dst: Any, src: Any, mask: Any) -> None:
+    """``void asc_duplicate(vector_T& dst, vector_T src, vector_bool mask)``: broadcast lane 0.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> s, d = vector_int32_t(), vector_int32_t(); s.set(np.arange(64))
+    >>> s.set(np.arange(64) + 7); asc_duplicate(d, s, asc_create_mask_b32(PAT_VL2))
+    >>> np.asarray(d)[:3]
+    array([7, 7, 0], dtype=int32)
+    """
+    _ascreg_call = "asc_duplicate"
+    d, s = as_vector(dst, "dst"), as_vector(src, "src")
+    same_dtype(d, s)
+    SPECS["asc_duplicate"].check(d.dtype)
+    first = np.full(d.lanes, s.get()[0], dtype=d.dtype.np_dtype)
+    d._lanes = cmp.zero_masked(first, active(mask, d))
+
+
+def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
+    """``void asc_copy(vector_T& dst, vector_T src, vector_bool mask)``: MERGING copy.
+
+    Selected lanes come from ``src``, the others keep ``dst``'s old value. On ``vector_bool``
+    operands, ``asc_copy(dst, src[, mask])`` copies the bits (unselected bits 0).
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> s, d = vector_float(), vector_float(); s.set(np.float32(1)); d.set(np.float32(-1))
+    >>> asc_copy(d, s, asc_create_mask_b32(PAT_H)); np.asarray(d)[[0, 31, 32]]
+    array([ 1.,  1., -1.], dtype=float32)
+    """
+    _ascreg_call = "asc_copy"
+    if isinstance(dst, MaskReg):
+        SPECS["asc_copy"].check(bool_)
+        source = as_bool(src, "src").bits()
+        dst.set_bits(
+            source.copy()
+            if mask is None
+            else mask_core.mask_logic("Move", source, None, as_bool(mask, "mask").bits())
+        )
+        return
+    d, s = as_vector(dst, "dst"), as_vector(src, "src")
+    same_dtype(d, s)
+    SPECS["asc_copy"].check(d.dtype)
+    if mask is None:
+        raise AscregTypeError("the vector form takes a mask: asc_copy(dst, src, mask)")
+    enabled = active(mask, d)
+    if enabled.all():
+        d._lanes = s.get().copy()
+    else:
+        d._lanes = cmp.select(enabled, s.get(), d.get())
+
+

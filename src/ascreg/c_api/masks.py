@@ -1,0 +1,93 @@
+"""Mask creation: ``asc_create_mask_b8/b16/b32(PAT_*)`` and ``asc_update_mask_b8/b16/b32(count)``.
+
+Examples
+--------
+>>> from ascreg import Ref
+>>> print(asc_create_mask_b16(PAT_VL16))
+MaskReg(b16: lanes 0-15 on, 16 of 128)
+>>> count = Ref(320)
+>>> [asc_update_mask_b16(count).count() for _ in range(3)], count.value
+([128, 128, 64], 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ascreg.core import masks as core
+from ascreg.enums import MaskPattern
+from ascreg.errors import AscregTypeError
+from ascreg.machine.ref import Ref, require_ref
+from ascreg.machine.registers import VL
+from ascreg.c_api._types import vector_bool
+
+(
+    PAT_ALL, PAT_VL1, PAT_VL2, PAT_VL3, PAT_VL4, PAT_VL8, PAT_VL16, PAT_VL32, PAT_VL64, PAT_VL128,
+    PAT_M3, PAT_M4, PAT_H, PAT_Q, PAT_ALLF,
+) = tuple(MaskPattern)  # fmt: skip
+"""The C ``PAT_*`` pattern constants (the ``pset`` encoding, shared with ``MaskPattern``)."""
+
+WIDTHS = {"b8": 1, "b16": 2, "b32": 4}
+"""Bytes per lane of each mask width suffix."""
+
+
+def _create(width: str) -> Callable[[Any], vector_bool]:
+    name = f"asc_create_mask_{width}"
+    size = WIDTHS[width]
+
+    def create(pattern: Any) -> vector_bool:
+        _ascreg_call = name
+        code = int(pattern) if isinstance(pattern, int) else None
+        if code not in core.PATTERN_CODES.values():
+            raise AscregTypeError(f"{pattern!r} is not a PAT_* pattern (PAT_ALL ... PAT_ALLF)")
+        assert code is not None
+        lanes = VL // size
+        return vector_bool.from_bits(core.lanes_to_bits(core.pattern_lanes(code, lanes), size))  # type: ignore[return-value]
+
+    create.__name__ = create.__qualname__ = name
+    create.__doc__ = f"""``vector_bool {name}(pattern)``: the fixed lane pattern for {width} lanes.
+
+    ``PAT_ALL`` / ``PAT_ALLF`` (none), ``PAT_VLn`` (the first n lanes, all of them when n exceeds
+    the {VL // size} lanes), ``PAT_M3`` / ``PAT_M4`` (every 3rd / 4th lane), ``PAT_H`` /
+    ``PAT_Q`` (the first half / quarter). Lane i is bit ``i * {size}``.
+
+    Examples
+    --------
+    >>> {name}(PAT_M4).count(), {name}(PAT_VL3).count()
+    ({VL // size // 4}, 3)
+    """
+    return create
+
+
+def _update(width: str) -> Callable[[Ref[int]], vector_bool]:
+    name = f"asc_update_mask_{width}"
+    lanes = VL // WIDTHS[width]
+
+    def update(count: Ref[int]) -> vector_bool:
+        _ascreg_call = name
+        box = require_ref(count, "uint32_t& value")
+        value = box.value
+        if not isinstance(value, int) or not 0 <= value < 1 << 32:
+            raise AscregTypeError(f"count {value!r} is not a uint32_t value")
+        bits, box.value = core.update_mask(value, lanes, WIDTHS[width])
+        return vector_bool.from_bits(bits)  # type: ignore[return-value]
+
+    update.__name__ = update.__qualname__ = name
+    update.__doc__ = f"""``vector_bool {name}(uint32_t& value)``: the first ``min(value, {lanes})`` lanes.
+
+    Then ``value`` becomes ``0`` if it was below {lanes}, else ``value - {lanes}`` (the tail
+    idiom of a VF loop). Pass the count as an :class:`ascreg.Ref`.
+
+    Examples
+    --------
+    >>> from ascreg import Ref
+    >>> n = Ref({lanes + 3}); {name}(n).count(), n.value
+    ({lanes}, 3)
+    """
+    return update
+
+
+asc_create_mask_b8, asc_create_mask_b16, asc_create_mask_b32 = (_create(w) for w in WIDTHS)
+asc_update_mask_b8, asc_update_mask_b16, asc_update_mask_b32 = (_update(w) for w in WIDTHS)
+

@@ -1,0 +1,141 @@
+"""The copy engines: MTE2 (GM -> UB) and MTE3 (UB -> GM) burst copies.
+
+One copy moves ``n_burst`` bursts of ``len_burst`` bytes; strides are head-to-head distances in
+bytes. A GM -> UB copy may pad each burst in UB with ``left_pad`` / ``right_pad`` elements
+(at most 32 bytes each) holding a constant or the burst's first element. UB addresses must be
+32-byte aligned; GM addresses must be aligned to the pointer's element size. The UB accesses
+are attributed to the copy's pipe, so the pipe tracker sees them.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, UnifiedBuffer, uint16_t
+>>> gm = GlobalMemory().alloc(uint16_t, 64); gm.write(np.arange(64))
+>>> ub = UnifiedBuffer().alloc(uint16_t, 64)
+>>> gm_to_ub(ub, gm, Burst(n_burst=2, len_burst=8, src_stride=32, dst_stride=32), "copy")
+>>> ub.read(20).tolist()
+[0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 17, 18, 19]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ascreg.errors import AddressSpaceError, AlignmentError, AscregError, undefined_behaviour
+from ascreg.machine.kernel import running_block
+from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
+from ascreg.machine.sync import Pipe
+
+MAX_N_BURST = 4095
+MAX_LEN_BURST = 2097151
+MAX_PAD_BYTES = 32
+
+
+@attrs.frozen
+class Burst:
+    """The shape of one burst copy (all sizes and strides in bytes, pads in elements)."""
+
+    n_burst: int = 1
+    len_burst: int = 0
+    src_stride: int = 0
+    dst_stride: int = 0
+    left_pad: int = 0
+    right_pad: int = 0
+    pad_value: Any = None
+    """The constant pad value, or None to pad with the burst's first element."""
+
+    def check(self, element_size: int, rule: str) -> None:
+        """Raise unless every field is inside its documented range."""
+        if not 1 <= self.n_burst <= MAX_N_BURST:
+            raise AscregError(f"n_burst {self.n_burst} is outside [1, {MAX_N_BURST}] ({rule})")
+        if not 1 <= self.len_burst <= MAX_LEN_BURST:
+            raise AscregError(f"len_burst {self.len_burst} is outside [1, {MAX_LEN_BURST}] ({rule})")
+        for name in ("left_pad", "right_pad"):
+            pad = getattr(self, name)
+            if pad < 0 or pad * element_size > MAX_PAD_BYTES:
+                raise AscregError(
+                    f"{name} {pad} elements is more than {MAX_PAD_BYTES} bytes ({rule})"
+                )
+        if min(self.src_stride, self.dst_stride) < 0:
+            raise AscregError(f"negative stride ({rule})")
+        if self.n_burst > 1 and min(self.src_stride, self.dst_stride) == 0:
+            raise AscregError(f"a stride of 0 is only allowed when n_burst is 1 ({rule})")
+
+
+def _spaces(dst: Any, src: Any, dst_cls: type, src_cls: type, call: str) -> None:
+    for ptr, cls, role in ((dst, dst_cls, "dst"), (src, src_cls, "src")):
+        if not isinstance(ptr, Pointer):
+            raise AscregError(f"{role} must be a pointer, got {type(ptr).__name__} {ptr!r:.60}")
+        if not isinstance(ptr, cls):
+            raise AddressSpaceError(f"{role} is {ptr!r} but {call} needs a {cls.space} pointer")
+
+
+def _aligned(ptr: Pointer[Any], role: str, call: str) -> None:
+    need = DATA_BLOCK if isinstance(ptr, UbPtr) else ptr.dtype.size
+    if ptr.address % need:
+        undefined_behaviour(
+            AlignmentError(
+                f"{role} {ptr!r} is not {need}-byte aligned ({call}: UB addresses must be "
+                f"32-byte aligned, GM addresses aligned to their element type)"
+            )
+        )
+
+
+def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
+    """MTE2: copy *burst* from GM *src* to UB *dst* (see the module docstring)."""
+    _spaces(dst, src, UbPtr, GmPtr, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    size = dst.dtype.size
+    burst.check(size, call)
+    if burst.dst_stride != burst.len_burst and burst.dst_stride % DATA_BLOCK and burst.n_burst > 1:
+        raise AscregError(
+            f"dst_stride {burst.dst_stride} differs from len_burst and is not a multiple of 32 "
+            f"({call})"
+        )
+    left, right = burst.left_pad * size, burst.right_pad * size
+    with _pipe(Pipe.PIPE_MTE2):
+        for i in range(burst.n_burst):
+            data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
+            target = dst.offset_bytes(i * burst.dst_stride).bytes(left + burst.len_burst + right, "writes")
+            target[left : left + burst.len_burst] = data
+            if left or right:
+                pad = _pad_bytes(data, dst, burst.pad_value)
+                target[:left] = np.resize(pad, left)
+                target[left + burst.len_burst :] = np.resize(pad, right)
+
+
+def _pad_bytes(data: np.ndarray[Any, Any], dst: Pointer[Any], value: Any) -> np.ndarray[Any, Any]:
+    size = dst.dtype.size
+    if value is None:
+        return data[:size]
+    from ascreg.machine.memory import to_dtype
+
+    return to_dtype([value], dst.dtype).view(np.uint8)
+
+
+def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
+    """MTE3: copy *burst* from UB *src* to GM *dst*."""
+    _spaces(dst, src, GmPtr, UbPtr, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    burst.check(src.dtype.size, call)
+    if burst.src_stride != burst.len_burst and burst.src_stride % DATA_BLOCK and burst.n_burst > 1:
+        raise AscregError(
+            f"src_stride {burst.src_stride} differs from len_burst and is not a multiple of 32 "
+            f"({call})"
+        )
+    with _pipe(Pipe.PIPE_MTE3):
+        for i in range(burst.n_burst):
+            data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
+            dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")[:] = data
+
+
+def _pipe(pipe: Pipe) -> Any:
+    import contextlib
+
+    ctx = running_block()
+    return contextlib.nullcontext() if ctx is None else ctx.on_pipe(pipe)
