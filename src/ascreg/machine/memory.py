@@ -19,7 +19,7 @@ array([4, 5, 6], dtype=uint16)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import numpy as np
 
@@ -262,12 +262,12 @@ class Pointer(Generic[T]):
         shown = int(index) if index == int(index) else index
         return f"{head} (element {shown} of {self.block.describe()})>"
 
-    def __add__(self, n: int) -> Pointer[T]:
+    def __add__(self, n: int) -> Self:
         return type(self)(
             self.memory, self.dtype, self.address + int(n) * self.dtype.size, self.block
         )
 
-    def __radd__(self, n: int) -> Pointer[T]:
+    def __radd__(self, n: int) -> Self:
         return self + n
 
     def __sub__(self, other: int | Pointer[T]) -> Any:
@@ -286,7 +286,7 @@ class Pointer(Generic[T]):
     def __hash__(self) -> int:
         return hash((id(self.memory), self.address, self.dtype))
 
-    def offset_bytes(self, nbytes: int) -> Pointer[T]:
+    def offset_bytes(self, nbytes: int) -> Self:
         """Return the pointer moved by *nbytes* bytes (MaskReg post-updates count bytes).
 
         Examples
