@@ -12,6 +12,7 @@ Examples
 128
 """
 
+from ascreg import acl
 from ascreg import reg as Reg
 from ascreg._dtypes import (
     Scalar,
@@ -65,6 +66,7 @@ __all__ = [
     "CMPMODE",
     "UB_BYTES",
     "VL",
+    "acl",
     "GlobalMemory",
     "GmPtr",
     "LoadDist",

@@ -15,9 +15,12 @@ from __future__ import annotations
 import importlib
 
 EXAMPLES: tuple[str, ...] = (
+    "asc_shiftright",
+    "c_api_tail",
     "select_vf",
     "shiftright_vf",
     "tail_vf",
+    "vector_add",
 )
 """Module names under :mod:`ascreg.examples`, in the order they run."""
 

@@ -1,0 +1,325 @@
+"""Host runtime: the AscendCL calls the examples make, shaped like Huawei's Python binding.
+
+As in pyACL, C out-parameters become return values (``ptr, ret = acl.rt.malloc(size, policy)``)
+and every call returns an ``aclError`` code (``ACL_SUCCESS`` = 0) instead of raising. Device
+memory is one numpy-backed :class:`~ascreg.machine.memory.GlobalMemory` per device; host memory
+is numpy arrays. Copies are bounds-checked against both allocations. Kernels run synchronously
+at launch, so stream and device synchronisation only check their arguments.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import acl
+>>> acl.init(), acl.rt.set_device(0)
+(0, 0)
+>>> dev, ret = acl.rt.malloc(64, acl.ACL_MEM_MALLOC_HUGE_FIRST)
+>>> host = np.arange(16, dtype=np.uint32)
+>>> acl.rt.memcpy(dev, 64, host, 64, acl.ACL_MEMCPY_HOST_TO_DEVICE)
+0
+>>> back = np.zeros(16, np.uint32)
+>>> acl.rt.memcpy(back, 64, dev, 64, acl.ACL_MEMCPY_DEVICE_TO_HOST), back[15]
+(0, np.uint32(15))
+>>> acl.rt.free(dev), acl.rt.reset_device(0), acl.finalize()
+(0, 0, 0)
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+from ascreg._dtypes import uint8_t
+from ascreg.errors import AscregError
+from ascreg.machine.memory import GlobalMemory, GmPtr, OutOfBoundsError
+
+ACL_SUCCESS = 0
+ACL_ERROR_INVALID_PARAM = 100000
+ACL_ERROR_UNINITIALIZE = 100001
+ACL_ERROR_REPEAT_INITIALIZE = 100002
+ACL_ERROR_REPEAT_FINALIZE = 100037
+ACL_ERROR_BAD_ALLOC = 200000
+ACL_ERROR_INVALID_DEVICE = 200002
+ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005
+ACL_ERROR_STORAGE_OVER_LIMIT = 300000
+
+ACL_MEM_MALLOC_HUGE_FIRST = 0
+ACL_MEM_MALLOC_HUGE_ONLY = 1
+ACL_MEM_MALLOC_NORMAL_ONLY = 2
+
+ACL_MEMCPY_HOST_TO_HOST = 0
+ACL_MEMCPY_HOST_TO_DEVICE = 1
+ACL_MEMCPY_DEVICE_TO_HOST = 2
+ACL_MEMCPY_DEVICE_TO_DEVICE = 3
+
+DEVICE_COUNT = 1
+"""Devices the emulator offers (device 0)."""
+DEVICE_BYTES = 1 << 32
+"""Global Memory per emulated device."""
+
+
+class Stream:
+    """An ``aclrtStream`` handle (kernels run synchronously, so it only records liveness).
+
+    Examples
+    --------
+    >>> Stream(3)
+    <aclrtStream 3>
+    """
+
+    def __init__(self, ident: int) -> None:
+        self.ident = ident
+        self.live = True
+
+    def __repr__(self) -> str:
+        return f"<aclrtStream {self.ident}{'' if self.live else ' (destroyed)'}>"
+
+
+class _Runtime:
+    """The process-wide state: initialisation, the current device, its memory, streams."""
+
+    def __init__(self) -> None:
+        self.initialized = False
+        self.device: int | None = None
+        self.memories: dict[int, GlobalMemory] = {}
+        self.streams = 0
+        self.last_error = ""
+
+    def fail(self, code: int, message: str) -> int:
+        self.last_error = message
+        return code
+
+
+_rt = _Runtime()
+
+
+def init(config_path: str | None = None) -> int:
+    """``aclInit(configPath)``: returns ``ACL_ERROR_REPEAT_INITIALIZE`` when called twice.
+
+    Examples
+    --------
+    >>> _ = finalize(); init(), init()
+    (0, 100002)
+    """
+    if _rt.initialized:
+        return _rt.fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called")
+    _rt.initialized = True
+    return ACL_SUCCESS
+
+
+def finalize() -> int:
+    """``aclFinalize()``.
+
+    Examples
+    --------
+    >>> _ = init(); finalize(), finalize()
+    (0, 100037)
+    """
+    if not _rt.initialized:
+        return _rt.fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize without a live aclInit")
+    _rt.initialized = False
+    _rt.device = None
+    return ACL_SUCCESS
+
+
+def get_recent_err_msg() -> str:
+    """``aclGetRecentErrMsg()``: the message of the last failed call.
+
+    Examples
+    --------
+    >>> _ = finalize(); _ = finalize(); get_recent_err_msg()
+    'aclFinalize without a live aclInit'
+    """
+    return _rt.last_error
+
+
+def _ready() -> int:
+    if not _rt.initialized:
+        return _rt.fail(ACL_ERROR_UNINITIALIZE, "call acl.init() first")
+    return ACL_SUCCESS
+
+
+def _memory() -> GlobalMemory | int:
+    code = _ready()
+    if code:
+        return code
+    if _rt.device is None:
+        return _rt.fail(ACL_ERROR_INVALID_DEVICE, "call acl.rt.set_device(0) first")
+    return _rt.memories.setdefault(_rt.device, GlobalMemory(DEVICE_BYTES))
+
+
+def set_device(device_id: int) -> int:
+    """``aclrtSetDevice(deviceId)``."""
+    code = _ready()
+    if code:
+        return code
+    if not isinstance(device_id, int) or not 0 <= device_id < DEVICE_COUNT:
+        return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} does not exist")
+    _rt.device = device_id
+    return ACL_SUCCESS
+
+
+def reset_device(device_id: int) -> int:
+    """``aclrtResetDevice(deviceId)``: releases the device's memory."""
+    if _rt.device != device_id:
+        return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
+    _rt.memories.pop(device_id, None)
+    _rt.device = None
+    return ACL_SUCCESS
+
+
+def create_stream() -> tuple[Stream | None, int]:
+    """``aclrtCreateStream(&stream)`` -> ``(stream, ret)``."""
+    memory = _memory()
+    if isinstance(memory, int):
+        return None, memory
+    _rt.streams += 1
+    return Stream(_rt.streams), ACL_SUCCESS
+
+
+def destroy_stream(stream: Any) -> int:
+    """``aclrtDestroyStream(stream)``."""
+    if not isinstance(stream, Stream) or not stream.live:
+        return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{stream!r} is not a live stream")
+    stream.live = False
+    return ACL_SUCCESS
+
+
+def synchronize_stream(stream: Any) -> int:
+    """``aclrtSynchronizeStream(stream)`` (kernels already ran at launch)."""
+    if stream is not None and (not isinstance(stream, Stream) or not stream.live):
+        return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{stream!r} is not a live stream")
+    return _ready()
+
+
+def synchronize_device() -> int:
+    """``aclrtSynchronizeDevice()``."""
+    memory = _memory()
+    return memory if isinstance(memory, int) else ACL_SUCCESS
+
+
+def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[Any] | None, int]:
+    """``aclrtMalloc(&ptr, size, policy)`` -> ``(ptr, ret)``: a ``__gm__ uint8_t*`` (void*).
+
+    Cast it to the kernel's element type with ``ptr.cast(uint16_t)`` (C's ``reinterpret_cast``).
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0)
+    >>> malloc(0, ACL_MEM_MALLOC_HUGE_FIRST)[1]
+    100000
+    """
+    memory = _memory()
+    if isinstance(memory, int):
+        return None, memory
+    if not isinstance(size, int) or size <= 0 or policy not in (0, 1, 2):
+        return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad size {size!r} or policy {policy!r}")
+    if size > memory.free_bytes:
+        return None, _rt.fail(ACL_ERROR_BAD_ALLOC, f"{size} bytes do not fit device memory")
+    return memory.alloc_bytes(uint8_t, size, label=f"aclrtMalloc({size})"), ACL_SUCCESS
+
+
+def free(ptr: Any) -> int:
+    """``aclrtFree(ptr)``."""
+    memory = _memory()
+    if isinstance(memory, int):
+        return memory
+    if not isinstance(ptr, GmPtr) or ptr.memory is not memory:
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by acl.rt.malloc")
+    try:
+        memory.free(ptr)
+    except OutOfBoundsError as exc:
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, str(exc))
+    return ACL_SUCCESS
+
+
+def malloc_host(size: int) -> tuple[np.ndarray[Any, Any] | None, int]:
+    """``aclrtMallocHost(&ptr, size)`` -> ``(buffer, ret)``: a zeroed ``uint8`` numpy array.
+
+    Examples
+    --------
+    >>> _ = init(); malloc_host(8)[0].nbytes
+    8
+    """
+    code = _ready()
+    if code:
+        return None, code
+    if not isinstance(size, int) or size <= 0:
+        return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad host size {size!r}")
+    return np.zeros(size, dtype=np.uint8), ACL_SUCCESS
+
+
+def free_host(ptr: Any) -> int:
+    """``aclrtFreeHost(ptr)``."""
+    if not isinstance(ptr, np.ndarray):
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by malloc_host")
+    return ACL_SUCCESS
+
+
+_KINDS = {
+    ACL_MEMCPY_HOST_TO_HOST: (False, False),
+    ACL_MEMCPY_HOST_TO_DEVICE: (True, False),
+    ACL_MEMCPY_DEVICE_TO_HOST: (False, True),
+    ACL_MEMCPY_DEVICE_TO_DEVICE: (True, True),
+}
+
+
+def _side(obj: Any, device: bool, count: int, action: str) -> np.ndarray[Any, Any]:
+    """Return a writable byte view of *count* bytes at *obj*, checking its kind and bounds."""
+    if device:
+        if not isinstance(obj, GmPtr):
+            raise AscregError(f"{obj!r:.60} is not a device pointer from acl.rt.malloc")
+        return obj.bytes(count, action)
+    if not isinstance(obj, np.ndarray) or not obj.flags.c_contiguous:
+        raise AscregError(f"{type(obj).__name__} is not a contiguous host numpy array")
+    if count > obj.nbytes:
+        raise OutOfBoundsError(f"{count} bytes exceed the {obj.nbytes}-byte host buffer")
+    return obj.reshape(-1).view(np.uint8)[:count]
+
+
+def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
+    """``aclrtMemcpy(dst, destMax, src, count, kind)``: copy *count* bytes.
+
+    Host buffers are numpy arrays, device buffers the pointers of :func:`malloc`. A copy past
+    either buffer, ``count > dest_max`` or a side of the wrong kind returns
+    ``ACL_ERROR_INVALID_PARAM`` (see :func:`get_recent_err_msg`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _ = init(); _ = set_device(0); d, _ = malloc(32)
+    >>> memcpy(d, 32, np.zeros(64, np.uint8), 64, ACL_MEMCPY_HOST_TO_DEVICE)
+    100000
+    """
+    code = _ready()
+    if code:
+        return code
+    if kind not in _KINDS or not isinstance(count, int) or count < 0 or count > dest_max:
+        return _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"bad memcpy kind {kind!r} or count {count!r} (dest_max {dest_max!r})",
+        )
+    dst_device, src_device = _KINDS[kind]
+    try:
+        source = _side(src, src_device, count, "reads").copy()
+        _side(dst, dst_device, count, "writes")[:] = source
+    except AscregError as exc:
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, str(exc))
+    return ACL_SUCCESS
+
+
+rt = types.SimpleNamespace(
+    set_device=set_device,
+    reset_device=reset_device,
+    create_stream=create_stream,
+    destroy_stream=destroy_stream,
+    synchronize_stream=synchronize_stream,
+    synchronize_device=synchronize_device,
+    malloc=malloc,
+    free=free,
+    malloc_host=malloc_host,
+    free_host=free_host,
+    memcpy=memcpy,
+)
+"""``acl.rt``: the runtime calls, under pyACL's names."""
