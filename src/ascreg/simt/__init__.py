@@ -1,5 +1,94 @@
-"""SIMT device functions and kernels (placeholder; engine to follow)."""
+"""SIMT programming: ``__byte_perm`` and the integer device functions, thread grids, warps, atomics.
 
+Import everything a SIMT kernel uses from here::
+
+    from ascreg.simt import __simt_vf__, __launch_bounds__, threadIdx, blockIdx, blockDim, __byte_perm
+
+Writing and launching kernels
+-----------------------------
+* Pure SIMT: a ``__global__`` function (not ``__vector__``/``__aicore__``) launched
+  ``kernel[grid, block, dyn_ub_bytes, stream](args)``; the kernel runtime calls
+  :func:`run_simt_kernel`. Each block gets its own Unified Buffer (``__ubuf__(T, n)`` arrays and
+  ``__ubuf__.extern(T)`` for the *dyn_ub_bytes* of dynamic UB).
+* Hybrid: a ``__simt_vf__`` function started from a ``__vector__`` kernel with
+  ``asc_vf_call[f](dim3(n), args)``; the runtime calls :func:`run_simt_vf` with ``gridDim.x`` =
+  the launch's block count and ``blockIdx.x`` = the running block.
+* ``__launch_bounds__(n)`` caps the threads per block at *n* (1..2048); without it the cap is
+  1024 (the documented default). More than 2048 threads per block is always an error.
+* Marks the runtime checks: ``f.__ascreg_kind__`` is ``"simt_vf"`` (``__simt_vf__``) or
+  ``"simt_callee"`` (``__simt_callee__``); ``f.__ascreg_launch_bounds__`` holds *n*.
+* ``__byte_perm`` raises :class:`~ascreg.errors.UnsupportedError` inside a pure SIMT kernel (the
+  documented restriction); it works in ``__simt_vf__`` functions and on the host.
+
+How threads execute (what is fast, what is slow)
+------------------------------------------------
+**Fast — vectorised.** A block's body runs *once*, with every thread as one numpy lane:
+``threadIdx.x`` is a ``uint32`` :class:`~ascreg.simt.lanes.Lanes` array, loads ``p[i]`` with a
+``Lanes`` index return ``Lanes``, stores ``p[i] = v`` scatter, intrinsics, warp functions and
+atomics work on all lanes in one numpy call, ``asc_syncthreads`` is free. ``blockIdx``,
+``blockDim`` and ``gridDim`` are plain ints. Straight-line code, loops with a uniform trip count,
+branches every thread takes the same way (``if blockIdx.x == 0``), and data-dependent selection
+written as ``np.where(cond, a, b)`` all stay on this path. A 1024-thread block costs a few tens of
+microseconds plus the numpy work.
+
+**Slow — one thread at a time.** Python control flow (``if``, ``while``, ``and``/``or``,
+``int()``, ``range()``) needs one value. When a thread-varying value is asked for one and its
+lanes disagree, :class:`~ascreg.simt.lanes.DivergentBranchError` stops the vectorised run, every
+memory write it made is undone (all pointers a kernel sees are journaled), and the block is run
+again with one Python thread per SIMT thread, scheduled one at a time in thread order;
+``asc_syncthreads`` and the warp functions are rendezvous points (exited threads do not count;
+threads of a warp that reach a warp function together are its active lanes). This is exact but
+costs roughly 0.1 ms per SIMT thread, so only the blocks that actually diverge pay it (e.g. the
+one tail block of an ``if i < n`` guard). A thread-varying value is never silently reduced to
+one lane. Side effects outside ascreg memory (``print``) are repeated when a block is re-run.
+
+Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, uint32_t
+>>> from ascreg.simt import __simt_vf__, __byte_perm, dim3, threadIdx, blockIdx, blockDim, run_simt_vf
+>>> gm = GlobalMemory()
+>>> x, y, s, dst = (gm.alloc(uint32_t, 64) for _ in range(4))
+>>> x.write(np.full(64, 1)); y.write(np.full(64, 1)); s.write(np.full(64, 1))
+>>> @__simt_vf__
+... def KernelByte_perm(dst, x, y, s):
+...     idx = threadIdx.x + blockIdx.x * blockDim.x
+...     dst[idx] = __byte_perm(x[idx], y[idx], s[idx])
+>>> for b in range(2):
+...     run_simt_vf(KernelByte_perm, dim3(32), (dst, x, y, s), grid_dim=dim3(2), block_idx=dim3(b))
+>>> int(dst.read(64)[63])
+16843008
+"""
+
+from ascreg.simt.atomics import (
+    asc_atomic_add,
+    asc_atomic_and,
+    asc_atomic_cas,
+    asc_atomic_dec,
+    asc_atomic_exch,
+    asc_atomic_inc,
+    asc_atomic_max,
+    asc_atomic_min,
+    asc_atomic_or,
+    asc_atomic_sub,
+    asc_atomic_xor,
+)
+from ascreg.simt.engine import (
+    LanePointer,
+    __launch_bounds__,
+    __simt_callee__,
+    __simt_vf__,
+    blockDim,
+    blockIdx,
+    dim3,
+    gridDim,
+    run_simt_kernel,
+    run_simt_vf,
+    threadIdx,
+    warpSize,
+)
 from ascreg.simt.intrinsics import (
     __brev,
     __byte_perm,
@@ -30,3 +119,102 @@ from ascreg.simt.intrinsics import (
     umax,
     umin,
 )
+from ascreg.simt.lanes import DivergentBranchError, Lanes
+from ascreg.simt.warp import (
+    asc_activemask,
+    asc_all,
+    asc_any,
+    asc_ballot,
+    asc_reduce_add,
+    asc_reduce_max,
+    asc_reduce_min,
+    asc_shfl,
+    asc_shfl_down,
+    asc_shfl_up,
+    asc_shfl_xor,
+    asc_syncthreads,
+    asc_threadfence,
+    asc_threadfence_block,
+    lanemask_eq,
+    lanemask_ge,
+    lanemask_gt,
+    lanemask_le,
+    lanemask_lt,
+    laneid,
+)
+
+__all__ = [
+    "DivergentBranchError",
+    "LanePointer",
+    "Lanes",
+    "__brev",
+    "__byte_perm",
+    "__clz",
+    "__ffs",
+    "__hadd",
+    "__launch_bounds__",
+    "__mul24",
+    "__mul64hi",
+    "__mul_i32toi64",
+    "__mulhi",
+    "__popc",
+    "__rhadd",
+    "__sad",
+    "__simt_callee__",
+    "__simt_vf__",
+    "__uhadd",
+    "__umul24",
+    "__umul64hi",
+    "__umulhi",
+    "__urhadd",
+    "__usad",
+    "asc_activemask",
+    "asc_all",
+    "asc_any",
+    "asc_atomic_add",
+    "asc_atomic_and",
+    "asc_atomic_cas",
+    "asc_atomic_dec",
+    "asc_atomic_exch",
+    "asc_atomic_inc",
+    "asc_atomic_max",
+    "asc_atomic_min",
+    "asc_atomic_or",
+    "asc_atomic_sub",
+    "asc_atomic_xor",
+    "asc_ballot",
+    "asc_reduce_add",
+    "asc_reduce_max",
+    "asc_reduce_min",
+    "asc_shfl",
+    "asc_shfl_down",
+    "asc_shfl_up",
+    "asc_shfl_xor",
+    "asc_syncthreads",
+    "asc_threadfence",
+    "asc_threadfence_block",
+    "blockDim",
+    "blockIdx",
+    "dim3",
+    "gridDim",
+    "labs",
+    "laneid",
+    "lanemask_eq",
+    "lanemask_ge",
+    "lanemask_gt",
+    "lanemask_le",
+    "lanemask_lt",
+    "llabs",
+    "llmax",
+    "llmin",
+    "max",
+    "min",
+    "run_simt_kernel",
+    "run_simt_vf",
+    "threadIdx",
+    "ullmax",
+    "ullmin",
+    "umax",
+    "umin",
+    "warpSize",
+]
