@@ -258,13 +258,14 @@ def _float_minmax(
     """Max/Min with IEEE NaN propagation and the spec's signed-zero rule."""
 
     def op(a: Lanes, b: Lanes) -> Lanes:
-        result = pick(a, b)
-        if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-            both_zero = (a == 0) & (b == 0)
-            if both_zero.any():
-                bits = a.view(f"u{a.itemsize}")
-                merged = sign_merge(bits, b.view(f"u{a.itemsize}")).view(a.dtype)
-                result = np.where(both_zero, merged, result)
+        with np.errstate(all="ignore"):  # NaN operands are data here, not numpy warnings
+            result = pick(a, b)
+            if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
+                both_zero = (a == 0) & (b == 0)
+                if both_zero.any():
+                    bits = a.view(f"u{a.itemsize}")
+                    merged = sign_merge(bits, b.view(f"u{a.itemsize}")).view(a.dtype)
+                    result = np.where(both_zero, merged, result)
         return result
 
     return op
@@ -274,9 +275,10 @@ def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], La
     """Compute bfloat16 in float32 and round to nearest even, as the hardware does."""
 
     def run(a: Lanes, b: Lanes) -> Lanes:
-        if a.dtype.name == "bfloat16":
-            return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
-        return op(a, b)
+        with np.errstate(all="ignore"):  # IEEE overflow/NaN results are data, not warnings
+            if a.dtype.name == "bfloat16":
+                return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+            return op(a, b)
 
     return run
 
