@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench_vf",)
+BENCHMARKS = ("bench_vf", "bench_byte_perm")
 
 chosen = [name for name in BENCHMARKS if not sys.argv[1:] or any(a in name for a in sys.argv[1:])]
 for name in chosen:

@@ -16,6 +16,7 @@ import importlib
 
 EXAMPLES: tuple[str, ...] = (
     "asc_shiftright",
+    "byte_perm_simt",
     "c_api_tail",
     "select_vf",
     "shiftright_vf",
