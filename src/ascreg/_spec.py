@@ -158,7 +158,6 @@ def _reg(name: str, roles: tuple[str, ...], combos: Any, mask: MaskRule, doc: st
     return OpSpec(f"Reg.{name}", f"AscendC::Reg::{name}", roles, combos, mask, _REG + doc)
 
 
-
 # ==== C API (asc_*) tables: the dav-3510 C API, one row per C function name ====================
 # Type sets per function as declared in include/c_api/reg_compute/reg_{load,store,vector}.h.
 C_B8 = (int8_t, uint8_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t, int4x2_t, fp4x2_e2m1_t,

@@ -26,13 +26,13 @@ Examples
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ascreg._dtypes import uint8_t
-from ascreg.errors import AscregError
-from ascreg.machine.memory import GlobalMemory, GmPtr, OutOfBoundsError
+from ascreg.errors import AscregError, OutOfBoundsError
+from ascreg.machine.memory import GlobalMemory, GmPtr
 
 ACL_SUCCESS = 0
 ACL_ERROR_INVALID_PARAM = 100000
@@ -217,7 +217,8 @@ def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[An
         return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad size {size!r} or policy {policy!r}")
     if size > memory.free_bytes:
         return None, _rt.fail(ACL_ERROR_BAD_ALLOC, f"{size} bytes do not fit device memory")
-    return memory.alloc_bytes(uint8_t, size, label=f"aclrtMalloc({size})"), ACL_SUCCESS
+    ptr = memory.alloc_bytes(uint8_t, size, label=f"aclrtMalloc({size})")
+    return cast(GmPtr[Any], ptr), ACL_SUCCESS
 
 
 def free(ptr: Any) -> int:

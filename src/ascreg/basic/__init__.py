@@ -79,8 +79,8 @@ __all__ = [
     "GetBlockNum",
     "GetVecLen",
     "GlobalTensor",
-    "Hardware",
     "HardEvent",
+    "Hardware",
     "InitSocState",
     "LocalMemAllocator",
     "LocalTensor",
@@ -161,9 +161,11 @@ class _Subscripted(Generic[T]):
         return found
 
     def _dtype(self) -> type[Scalar]:
-        dtype = getattr(type(self), "dtype", None)
+        dtype: type[Scalar] | None = getattr(type(self), "dtype", None)
         if dtype is None:
-            raise AscregTypeError(f"{type(self).__name__} needs its element type: {type(self).__name__}[float32_t]()")
+            raise AscregTypeError(
+                f"{type(self).__name__} needs its element type: {type(self).__name__}[float32_t]()"
+            )
         return dtype
 
 
@@ -187,14 +189,14 @@ class GlobalTensor(_Subscripted[T]):
         self.ptr, self.size = buffer, bufferSize
 
     def GetPhyAddr(self, offset: int = 0) -> GmPtr[T]:
-        """The ``__gm__ T*`` of element *offset*."""
+        """Return the ``__gm__ T*`` of element *offset*."""
         _ascreg_call = "GlobalTensor.GetPhyAddr"
         if self.ptr is None:
             raise AscregError("the GlobalTensor has no buffer: call SetGlobalBuffer first")
         return self.ptr + offset
 
     def GetSize(self) -> int:
-        """The element count given to ``SetGlobalBuffer`` (0 if none)."""
+        """Return the element count given to ``SetGlobalBuffer`` (0 if none)."""
         return self.size or 0
 
 
@@ -206,11 +208,11 @@ class LocalTensor(_Subscripted[T]):
         self.size = size
 
     def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:
-        """The ``__ubuf__ T*`` of element *offset*."""
+        """Return the ``__ubuf__ T*`` of element *offset*."""
         return self.ptr + offset
 
     def GetSize(self) -> int:
-        """The element count."""
+        """Return the element count."""
         return self.size
 
 
@@ -232,16 +234,29 @@ class _Alloc:
         return alloc
 
 
-class LocalMemAllocator(_Subscripted[Any]):
-    """``AscendC::LocalMemAllocator<Hardware::UB>``: allocate LocalTensors from this block's UB."""
-
-    def __class_getitem__(cls, hardware: Any) -> Any:
-        if hardware is not Hardware.UB:
-            raise AscregTypeError(f"LocalMemAllocator supports Hardware.UB only, got {hardware!r}")
-        return cls
+class UbAllocator:
+    """``LocalMemAllocator<Hardware::UB>``: allocate LocalTensors from this block's UB."""
 
     def __init__(self) -> None:
         self.Alloc = _Alloc()
+
+
+class _LocalMemAllocator:
+    """``AscendC::LocalMemAllocator<Hardware hw>``, written ``LocalMemAllocator[Hardware.UB]()``."""
+
+    def __getitem__(self, hardware: Hardware) -> type[UbAllocator]:
+        if hardware is not Hardware.UB:
+            raise AscregTypeError(
+                f"LocalMemAllocator supports Hardware.UB only, got {hardware!r}",
+                call="LocalMemAllocator",
+            )
+        return UbAllocator
+
+    def __repr__(self) -> str:
+        return "LocalMemAllocator"
+
+
+LocalMemAllocator = _LocalMemAllocator()
 
 
 def DataCopy(dst: Any, src: Any, count: int) -> None:

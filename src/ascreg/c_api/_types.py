@@ -1,5 +1,7 @@
-"""The C API register types: ``vector_int8_t`` ... ``vector_uint64_t``, ``vector_half``, ``vector_float``,
-``vector_bfloat16_t``, the fp8 / hifloat8 / packed 4-bit vectors, and ``vector_bool``.
+"""The C API register types: ``vector_int8_t`` ... ``vector_uint64_t`` and ``vector_bool``.
+
+Also ``vector_half``, ``vector_float``, ``vector_bfloat16_t`` and the fp8 / hifloat8 / packed
+4-bit vectors.
 
 Each ``vector_*`` class is a final subclass of the machine's specialised ``RegTensor[T]``: the
 same 256-byte storage, lane count and print/numpy behaviour, under its C name. A new register
@@ -45,6 +47,7 @@ from ascreg._dtypes import (
 )
 from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
+
 
 # fmt: off
 @final
@@ -264,8 +267,7 @@ def same_dtype(first: RegTensor[Any, Any], *others: RegTensor[Any, Any]) -> None
     for other in others:
         if other.dtype is not first.dtype:
             raise AscregTypeError(
-                f"registers of different types: {type(first).__name__} and "
-                f"{type(other).__name__}"
+                f"registers of different types: {type(first).__name__} and {type(other).__name__}"
             )
 
 

@@ -67,6 +67,7 @@ __all__ = [
     "asc_xor",
 ]
 
+
 def _named(func: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
     func.__name__ = func.__qualname__ = name
     func.__doc__ = doc
@@ -116,8 +117,10 @@ def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
         d._lanes = result
         return d if dst is None else None
 
-    kind = "logical for unsigned lanes, arithmetic for signed ones" if not left else (
-        "logical for unsigned lanes; signed lanes keep their sign bit"
+    kind = (
+        "logical for unsigned lanes, arithmetic for signed ones"
+        if not left
+        else ("logical for unsigned lanes; signed lanes keep their sign bit")
     )
     operand = "int16_t value" if scalar else "vector_S shift"
     example_count = "2" if scalar else "n"
@@ -177,7 +180,7 @@ def _compare(op: str, scalar: bool) -> Callable[..., None]:
         name,
         f"""``void {name}(vector_bool& dst, vector_T src0, {operand}, vector_bool mask)``.
 
-    Bit i of ``dst`` is ``src0[i] {op} {'value' if scalar else 'src1[i]'}`` for the lanes the
+    Bit i of ``dst`` is ``src0[i] {op} {"value" if scalar else "src1[i]"}`` for the lanes the
     mask selects, 0 elsewhere. Floats: a NaN makes the predicate false (``ne``: true) and
     +0 == -0. Types: {spec.legal_text()}.
 
@@ -187,7 +190,7 @@ def _compare(op: str, scalar: bool) -> Callable[..., None]:
     >>> import numpy as np
     >>> a, b = vector_int16_t(), vector_int16_t(); a.set(np.arange(128) - 64); b.set(0)
     >>> m = vector_bool()
-    >>> {name}(m, a, {'0' if scalar else 'b'}, asc_create_mask_b16(PAT_ALL))
+    >>> {name}(m, a, {"0" if scalar else "b"}, asc_create_mask_b16(PAT_ALL))
     >>> m.count()
     {sum(_PY_CMP[op](i - 64, 0) for i in range(128))}
     """,
@@ -378,5 +381,3 @@ def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
         d._lanes = s.get().copy()
     else:
         d._lanes = cmp.select(enabled, s.get(), d.get())
-
-

@@ -84,7 +84,9 @@ UNMASKED_STORES = ("_1st", "_intlv")
 
 def _ub_pointer(obj: Any, what: str) -> Pointer[Any]:
     if not isinstance(obj, Pointer):
-        raise AscregTypeError(f"{what} must be a __ubuf__ pointer, got {type(obj).__name__} {obj!r:.60}")
+        raise AscregTypeError(
+            f"{what} must be a __ubuf__ pointer, got {type(obj).__name__} {obj!r:.60}"
+        )
     if obj.space != "__ubuf__":
         raise AddressSpaceError(f"{what} is {obj!r}: Reg loads and stores address __ubuf__ only")
     return obj
@@ -371,4 +373,3 @@ STORES = {f.__name__: f for f in (
     asc_storealign_intlv, asc_storealign_postupdate, asc_storealign_1st_postupdate,
     asc_storealign_pack_postupdate, asc_storealign_pack_quarter_postupdate)}  # fmt: skip
 """Every store function by name."""
-

@@ -176,7 +176,14 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     [1, 1, 2, 3, 1, 0]
     """
     _ascreg_call = "asc_copy_gm2ub_align"
-    _forms(_ascreg_call, {1: "size", 8: "n_burst, len_burst, left_pad, right_pad, constant_pad, l2_cache_mode, src_stride, dst_stride"}, args)
+    _forms(
+        _ascreg_call,
+        {
+            1: "size",
+            8: "n_burst, len_burst, left_pad, right_pad, constant_pad, l2_cache_mode, src_stride, dst_stride",
+        },
+        args,
+    )
     _typed_pair(dst, src)
     if len(args) == 1:
         burst = _size(args[0])
@@ -207,7 +214,11 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     [0, 1, 0, 8, 9, 0]
     """
     _ascreg_call = "asc_copy_ub2gm_align"
-    _forms(_ascreg_call, {1: "size", 5: "n_burst, len_burst, l2_cache_mode, dst_stride, src_stride"}, args)
+    _forms(
+        _ascreg_call,
+        {1: "size", 5: "n_burst, len_burst, l2_cache_mode, dst_stride, src_stride"},
+        args,
+    )
     _typed_pair(dst, src)
     if len(args) == 1:
         burst = _size(args[0])
@@ -380,7 +391,6 @@ def asc_get_vf_len() -> int:
     256
     """
     return get_vec_len()
-
 
 
 QUALIFIERS = (__aicore__, __global__, __simd_callee__, __simd_vf__, __ubuf__, __vector__)

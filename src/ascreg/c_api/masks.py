@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ascreg.c_api._types import vector_bool
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
 from ascreg.machine.ref import Ref, require_ref
 from ascreg.machine.registers import VL
-from ascreg.c_api._types import vector_bool
 
 (
     PAT_ALL, PAT_VL1, PAT_VL2, PAT_VL3, PAT_VL4, PAT_VL8, PAT_VL16, PAT_VL32, PAT_VL64, PAT_VL128,
@@ -90,4 +90,3 @@ def _update(width: str) -> Callable[[Ref[int]], vector_bool]:
 
 asc_create_mask_b8, asc_create_mask_b16, asc_create_mask_b32 = (_create(w) for w in WIDTHS)
 asc_update_mask_b8, asc_update_mask_b16, asc_update_mask_b32 = (_update(w) for w in WIDTHS)
-

@@ -379,8 +379,8 @@ class DataBlockMode:
         return addr.offset_bytes(step), None
 
     def block_active(self, active: Lanes) -> Lanes:
-        """Per DataBlock: does any of its lanes take part?"""
-        enabled: Lanes = active.reshape(self.blocks, -1).any(axis=1)
+        """Return, per DataBlock, whether any of its lanes takes part."""
+        enabled: Lanes = np.asarray(active.reshape(self.blocks, -1).any(axis=1))
         return enabled
 
 

@@ -45,9 +45,7 @@ BUFFER_BYTES = ELEMENT_COUNT * uint16_t.size
 
 
 @__simd_vf__
-def shiftright_vf(
-    output: UbPtr[uint16_t], input: UbPtr[uint16_t], shift: UbPtr[int16_t]
-) -> None:
+def shiftright_vf(output: UbPtr[uint16_t], input: UbPtr[uint16_t], shift: UbPtr[int16_t]) -> None:
     """``__simd_vf__ inline void shiftright_vf(__ubuf__ uint16_t* output, ...)``."""
     src = vector_uint16_t()
     shift_reg = vector_int16_t()

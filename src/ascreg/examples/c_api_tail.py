@@ -60,7 +60,12 @@ def tail_vf(dst: UbPtr[uint32_t], src: UbPtr[uint32_t], count: int) -> None:
     """``__simd_vf__ void tail_vf(__ubuf__ uint32_t* dst, __ubuf__ uint32_t* src, uint32_t count)``."""
     one_repeat = asc_get_vf_len() // uint32_t.size
     remaining = Ref(count)
-    x, low_bits, ff, out = vector_uint32_t(), vector_uint32_t(), vector_uint32_t(), vector_uint32_t()
+    x, low_bits, ff, out = (
+        vector_uint32_t(),
+        vector_uint32_t(),
+        vector_uint32_t(),
+        vector_uint32_t(),
+    )
     big = vector_bool()
     for i in range(-(-count // one_repeat)):
         mask = asc_update_mask_b32(remaining)

@@ -49,6 +49,7 @@ KIND_ATTR = "__ascreg_kind__"
 CORE_ATTR = "__ascreg_core__"
 """Attribute ``__vector__`` / ``__aicore__`` set on a function: ``"vector"`` / ``"aicore"``."""
 
+
 class BlockContext:
     """The state of one running block: its UB, index, pipe tracker and issuing pipe.
 
@@ -86,7 +87,9 @@ class BlockContext:
         finally:
             self.pipe = previous
 
+
 _STACK: list[BlockContext] = []
+
 
 def current_block() -> BlockContext:
     """Return the running block, or raise if no kernel is running.
@@ -105,9 +108,11 @@ def current_block() -> BlockContext:
         )
     return _STACK[-1]
 
+
 def running_block() -> BlockContext | None:
     """Return the running block, or None outside a kernel (plain Reg code on a bare UB)."""
     return _STACK[-1] if _STACK else None
+
 
 @contextlib.contextmanager
 def block(ctx: BlockContext) -> Iterator[BlockContext]:
@@ -125,7 +130,9 @@ def block(ctx: BlockContext) -> Iterator[BlockContext]:
     finally:
         _STACK.pop()
 
+
 # -- built-in variables ---------------------------------------------------------------------
+
 
 class BuiltinIndex:
     """A built-in variable of the running block (``block_idx``, ``block_num``).
@@ -198,12 +205,14 @@ class BuiltinIndex:
     def __hash__(self) -> int:
         return hash(self.value())
 
+
 block_idx = BuiltinIndex("block_idx", "block_idx")
 """Index of the running block, ``0 .. block_num - 1`` (C built-in variable ``block_idx``)."""
 block_num = BuiltinIndex("block_num", "block_num")
 """Number of blocks of the running launch (C built-in variable ``block_num``)."""
 
 # -- UB arrays --------------------------------------------------------------------------------
+
 
 class UbufQualifier:
     """``__ubuf__``: declare a UB array inside a kernel.
@@ -236,11 +245,13 @@ class UbufQualifier:
     def __repr__(self) -> str:
         return "__ubuf__"
 
+
 __ubuf__ = UbufQualifier()
 
 # -- qualifiers ---------------------------------------------------------------------------------
 
-def __vector__(func: F) -> F:
+
+def __vector__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__vector__``: the kernel runs on the vector (AIV) cores.
 
     Examples
@@ -253,7 +264,8 @@ def __vector__(func: F) -> F:
     setattr(func, CORE_ATTR, "vector")
     return func
 
-def __aicore__(func: F) -> F:
+
+def __aicore__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__aicore__``: a device function (or, with ``__global__``, a SIMD kernel).
 
     Examples
@@ -267,7 +279,8 @@ def __aicore__(func: F) -> F:
         setattr(func, CORE_ATTR, "aicore")
     return func
 
-def __simd_callee__(func: F) -> F:
+
+def __simd_callee__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_callee__``: a helper callable from a ``__simd_vf__`` function (marker only).
 
     Examples
@@ -280,7 +293,8 @@ def __simd_callee__(func: F) -> F:
     setattr(func, KIND_ATTR, "simd_callee")
     return func
 
-def __simd_vf__(func: F) -> F:
+
+def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
 
     Calling it (directly, as the Reg examples do, or through ``asc_vf_call``) inside a kernel
@@ -316,6 +330,7 @@ def __simd_vf__(func: F) -> F:
     setattr(vf, KIND_ATTR, "simd_vf")
     return cast(F, vf)
 
+
 def run_on_vector(
     ctx: BlockContext, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
@@ -325,6 +340,7 @@ def run_on_vector(
         result = func(*args, **kwargs)
     ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
     return result
+
 
 def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
     """``asc_vf_call<func>(args...)``: run a SIMD or (first argument a ``dim3``) SIMT VF.
@@ -367,8 +383,10 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
             )
     func(*args)
 
+
 def _name(func: Any) -> str:
     return str(getattr(func, "__name__", func))
+
 
 def _simt() -> Any:
     import importlib
@@ -378,7 +396,9 @@ def _simt() -> Any:
     except ModuleNotFoundError as exc:  # pragma: no cover - until the SIMT front end exists
         raise LaunchError("SIMT functions need ascreg.simt, which is not installed") from exc
 
+
 # -- launch -----------------------------------------------------------------------------------
+
 
 class Kernel(Generic[P]):
     """A ``__global__`` function; launch it with ``kernel[blocks, dyn_ub_bytes, stream](args)``.
@@ -408,6 +428,7 @@ class Kernel(Generic[P]):
         return cast(str | None, getattr(self.func, CORE_ATTR, None))
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> None:
+        """Reject a launch without configuration (C needs ``<<<...>>>``)."""
         raise LaunchError(
             f"{self.func.__name__} is a __global__ kernel: launch it as "
             f"{self.func.__name__}[blocks, dyn_ub_bytes, stream](args)",
@@ -429,8 +450,12 @@ class Kernel(Generic[P]):
         if len(items) == 4 and self.core is None:
             simt = _simt()
             grid, block_dim, dyn, _stream = items
-            grid, block_dim = (g if type(g).__name__ == "dim3" else simt.dim3(g) for g in (grid, block_dim))
-            simt.run_simt_kernel(self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values()))
+            grid, block_dim = (
+                g if type(g).__name__ == "dim3" else simt.dim3(g) for g in (grid, block_dim)
+            )
+            simt.run_simt_kernel(
+                self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values())
+            )
             return
         if len(items) == 4:
             raise LaunchError(
@@ -467,11 +492,13 @@ class Kernel(Generic[P]):
                 )
             _check_hint(param, value, self._hints.get(param))
 
+
 def _dyn_bytes(dyn: Any) -> int:
     dyn = 0 if dyn is None else dyn
     if not isinstance(dyn, int | np.integer) or not 0 <= dyn <= UB_BYTES:
         raise LaunchError(f"dynamic UB size {dyn!r} is outside [0, {UB_BYTES}] bytes")
     return int(dyn)
+
 
 def _check_hint(param: str, value: Any, hint: Any) -> None:
     origin = typing.get_origin(hint) or hint
@@ -489,10 +516,12 @@ def _check_hint(param: str, value: Any, hint: Any) -> None:
     if dtypes and isinstance(dtypes[0], type) and value.dtype is not dtypes[0]:
         raise AscregTypeError(
             f"argument '{param}' is {value!r} but the parameter is {space} "
-            f"{dtypes[0].cpp_name}*: cast the pointer first (p.cast({dtypes[0].__name__}))"
+            f"{getattr(dtypes[0], 'cpp_name', dtypes[0])}*: cast the pointer first "
+            f"(p.cast({dtypes[0].__name__}))"
         )
 
-def __global__(func: Callable[P, None]) -> Kernel[P]:
+
+def __global__(func: Callable[P, None]) -> Kernel[P]:  # noqa: N807 (the C qualifier spelling)
     """``__global__``: a kernel entry, launched as ``kernel[blocks, dyn_ub_bytes, stream](args)``.
 
     Examples
@@ -507,6 +536,7 @@ def __global__(func: Callable[P, None]) -> Kernel[P]:
     """
     return Kernel(func)
 
+
 def get_vec_len() -> int:
     """Bytes in one vector register (``GetVecLen()`` / ``asc_get_vf_len()``): 256.
 
@@ -517,11 +547,13 @@ def get_vec_len() -> int:
     """
     return VL
 
+
 def check_sync_clean(ctx: BlockContext) -> None:
     """Raise if the block left a flag set that nobody waited for (used by tests)."""
     pending = ctx.tracker.pending_flags()
     if pending:
         raise SyncError("flags set but never waited for: " + ", ".join(pending))
+
 
 __all__ = [
     "BlockContext",

@@ -52,7 +52,9 @@ class Burst:
         if not 1 <= self.n_burst <= MAX_N_BURST:
             raise AscregError(f"n_burst {self.n_burst} is outside [1, {MAX_N_BURST}] ({rule})")
         if not 1 <= self.len_burst <= MAX_LEN_BURST:
-            raise AscregError(f"len_burst {self.len_burst} is outside [1, {MAX_LEN_BURST}] ({rule})")
+            raise AscregError(
+                f"len_burst {self.len_burst} is outside [1, {MAX_LEN_BURST}] ({rule})"
+            )
         for name in ("left_pad", "right_pad"):
             pad = getattr(self, name)
             if pad < 0 or pad * element_size > MAX_PAD_BYTES:
@@ -70,7 +72,9 @@ def _spaces(dst: Any, src: Any, dst_cls: type, src_cls: type, call: str) -> None
         if not isinstance(ptr, Pointer):
             raise AscregError(f"{role} must be a pointer, got {type(ptr).__name__} {ptr!r:.60}")
         if not isinstance(ptr, cls):
-            raise AddressSpaceError(f"{role} is {ptr!r} but {call} needs a {cls.space} pointer")
+            raise AddressSpaceError(
+                f"{role} is {ptr!r} but {call} needs a {getattr(cls, 'space', '?')} pointer"
+            )
 
 
 def _aligned(ptr: Pointer[Any], role: str, call: str) -> None:
@@ -100,7 +104,9 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     with _pipe(Pipe.PIPE_MTE2):
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
-            target = dst.offset_bytes(i * burst.dst_stride).bytes(left + burst.len_burst + right, "writes")
+            target = dst.offset_bytes(i * burst.dst_stride).bytes(
+                left + burst.len_burst + right, "writes"
+            )
             target[left : left + burst.len_burst] = data
             if left or right:
                 pad = _pad_bytes(data, dst, burst.pad_value)
