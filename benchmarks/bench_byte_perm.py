@@ -47,7 +47,9 @@ def run() -> list[str]:
     def engine() -> None:
         grid = dim3(BLOCKS)
         for b in range(BLOCKS):
-            run_simt_vf(KernelByte_perm, dim3(THREADS), (dst, x, y, s), grid_dim=grid, block_idx=dim3(b))
+            run_simt_vf(
+                KernelByte_perm, dim3(THREADS), (dst, x, y, s), grid_dim=grid, block_idx=dim3(b)
+            )
 
     base = _best(lambda: reference(*host))
     simt = _best(engine)

@@ -278,7 +278,12 @@ def test_atomics_serialise_in_thread_order(op: str, data: Any) -> None:
     init = data.draw(st.lists(st.integers(0, 2**32 - 1), min_size=slots, max_size=slots))
     diverge = data.draw(st.booleans())
     gm = GlobalMemory()
-    mem, idx, val, old = gm.alloc(uint32_t, slots), gm.alloc(int32_t, n), gm.alloc(uint32_t, n), gm.alloc(uint32_t, n)
+    mem, idx, val, old = (
+        gm.alloc(uint32_t, slots),
+        gm.alloc(int32_t, n),
+        gm.alloc(uint32_t, n),
+        gm.alloc(uint32_t, n),
+    )
     mem.write(init), idx.write(where), val.write(vals)
 
     def k(mem: Any, idx: Any, val: Any, old: Any) -> None:

@@ -119,12 +119,12 @@ def boundary(dtype: Any) -> list[int]:
 
 def lane_values(dtype: Any) -> st.SearchStrategy[int]:
     info = np.iinfo(dtype)
-    return st.one_of(
-        st.sampled_from(boundary(dtype)), st.integers(int(info.min), int(info.max))
-    )
+    return st.one_of(st.sampled_from(boundary(dtype)), st.integers(int(info.min), int(info.max)))
 
 
-def check_lanes(name: str, params: tuple[Any, ...], ret: Any, ref: Callable[..., int], columns: list[list[int]]) -> None:
+def check_lanes(
+    name: str, params: tuple[Any, ...], ret: Any, ref: Callable[..., int], columns: list[list[int]]
+) -> None:
     arrays = [np.array(col, dtype=t) for col, t in zip(columns, params, strict=True)]
     got = getattr(simt, name)(*arrays)
     assert got.dtype == np.dtype(ret), (name, got.dtype)
@@ -134,7 +134,9 @@ def check_lanes(name: str, params: tuple[Any, ...], ret: Any, ref: Callable[...,
 
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 @given(data=st.data(), n=st.integers(1, 40))
-def test_random_lanes_match_reference(name: str, params: Any, ret: Any, ref: Any, data: Any, n: int) -> None:
+def test_random_lanes_match_reference(
+    name: str, params: Any, ret: Any, ref: Any, data: Any, n: int
+) -> None:
     columns = [data.draw(st.lists(lane_values(t), min_size=n, max_size=n)) for t in params]
     check_lanes(name, params, ret, ref, columns)
 
@@ -247,7 +249,9 @@ def cpp_simt(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]], 
     assert build.returncode == 0, build.stderr
 
     def run(lines: list[str]) -> list[str]:
-        done = subprocess.run([str(exe)], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [str(exe)], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True
+        )
         return done.stdout.splitlines()
 
     return run

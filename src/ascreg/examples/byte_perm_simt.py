@@ -22,7 +22,15 @@ import numpy as np
 
 from ascreg import GlobalMemory, GmPtr, uint32_t
 from ascreg.c_api import __global__, __vector__, asc_vf_call
-from ascreg.simt import __byte_perm, __launch_bounds__, __simt_vf__, blockDim, blockIdx, dim3, threadIdx
+from ascreg.simt import (
+    __byte_perm,
+    __launch_bounds__,
+    __simt_vf__,
+    blockDim,
+    blockIdx,
+    dim3,
+    threadIdx,
+)
 
 
 @__simt_vf__
@@ -40,11 +48,13 @@ def KernelByte_perm(
 def byte_perm_kernel(
     dst: GmPtr[uint32_t], x: GmPtr[uint32_t], y: GmPtr[uint32_t], s: GmPtr[uint32_t]
 ) -> None:
-    """The vector kernel: one SIMT sub-task of 1024 threads per block."""
+    """Start one 1024-thread SIMT sub-task per block (the vector kernel)."""
     asc_vf_call[KernelByte_perm](dim3(1024), dst, x, y, s)
 
 
-def reference(x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], s: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+def reference(
+    x: np.ndarray[Any, Any], y: np.ndarray[Any, Any], s: np.ndarray[Any, Any]
+) -> np.ndarray[Any, Any]:
     """Whole-array numpy version of the documented formula (3-bit selectors)."""
     v = (y.astype(np.uint64) << np.uint64(32)) | x.astype(np.uint64)
     out = np.zeros(x.shape, dtype=np.uint64)

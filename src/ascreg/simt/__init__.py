@@ -135,12 +135,12 @@ from ascreg.simt.warp import (
     asc_syncthreads,
     asc_threadfence,
     asc_threadfence_block,
+    laneid,
     lanemask_eq,
     lanemask_ge,
     lanemask_gt,
     lanemask_le,
     lanemask_lt,
-    laneid,
 )
 
 __all__ = [

@@ -22,7 +22,12 @@ import numpy as np
 
 Arr = np.ndarray[Any, Any]
 
-U32, U64, I32, I64 = np.dtype(np.uint32), np.dtype(np.uint64), np.dtype(np.int32), np.dtype(np.int64)
+U32, U64, I32, I64 = (
+    np.dtype(np.uint32),
+    np.dtype(np.uint64),
+    np.dtype(np.int32),
+    np.dtype(np.int64),
+)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _SHIFT32 = np.uint64(32)
 _BYTE = np.uint64(0xFF)
@@ -93,7 +98,8 @@ def umul64hi(x: Arr, y: Arr) -> Arr:
     a_lo, a_hi, b_lo, b_hi = a & _LOW32, a >> _SHIFT32, b & _LOW32, b >> _SHIFT32
     lo_lo, lo_hi, hi_lo = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo
     middle = (lo_lo >> _SHIFT32) + (lo_hi & _LOW32) + (hi_lo & _LOW32)  # < 3 * 2**32
-    return a_hi * b_hi + (lo_hi >> _SHIFT32) + (hi_lo >> _SHIFT32) + (middle >> _SHIFT32)
+    high: Arr = a_hi * b_hi + (lo_hi >> _SHIFT32) + (hi_lo >> _SHIFT32) + (middle >> _SHIFT32)
+    return high
 
 
 def mul64hi(x: Arr, y: Arr) -> Arr:
@@ -167,7 +173,8 @@ def clz(x: Arr) -> Arr:
         count += np.where(top_clear, np.int32(step), np.int32(0))
         u = np.where(top_clear, u << u.dtype.type(step), u)
         step //= 2
-    return count + (u == 0).astype(I32)
+    result: Arr = count + (u == 0).astype(I32)
+    return result
 
 
 def ffs(x: Arr) -> Arr:

@@ -57,11 +57,15 @@ def _dec(old: Arr, val: Arr) -> Arr:
     return np.where((old == 0) | (old > val), val, old - old.dtype.type(1))
 
 
+def _cas(old: Arr, compare: Arr, val: Arr) -> Arr:
+    return np.where(old == compare, val, old)
+
+
 _NEW: dict[str, Callable[..., Arr]] = {
     "add": lambda old, v: old + v,
     "sub": lambda old, v: old - v,
     "exch": lambda old, v: v,
-    "cas": lambda old, cmp, v: np.where(old == cmp, v, old),
+    "cas": _cas,
     "max": np.maximum,
     "min": np.minimum,
     "inc": lambda old, v: np.where(old >= v, old.dtype.type(0), old + old.dtype.type(1)),
@@ -77,7 +81,9 @@ def _target(call: str, address: Any, n: int) -> tuple[Pointer[Any], Arr]:
         return address.base, np.broadcast_to(address.offsets, (n,))
     if isinstance(address, Pointer):
         return wrap_pointer(address), np.zeros(n, dtype=np.int64)
-    raise AscregTypeError(f"the address must be a __gm__ or __ubuf__ pointer, got {address!r:.60}", call=call)
+    raise AscregTypeError(
+        f"the address must be a __gm__ or __ubuf__ pointer, got {address!r:.60}", call=call
+    )
 
 
 def _atomic(call: str, op: str, address: Any, operands: tuple[Any, ...]) -> Any:
@@ -103,7 +109,15 @@ def _atomic(call: str, op: str, address: Any, operands: tuple[Any, ...]) -> Any:
     return old.view(Lanes)
 
 
-def _rounds(base: Pointer[Any], offsets: Arr, order: Arr, starts: Arr, values: list[Arr], old: Arr, new: Callable[..., Arr]) -> None:
+def _rounds(
+    base: Pointer[Any],
+    offsets: Arr,
+    order: Arr,
+    starts: Arr,
+    values: list[Arr],
+    old: Arr,
+    new: Callable[..., Arr],
+) -> None:
     positions = np.arange(order.size)
     rank = positions - np.maximum.accumulate(np.where(starts, positions, 0))
     for r in range(int(rank.max()) + 1 if rank.size else 0):
@@ -115,7 +129,9 @@ def _rounds(base: Pointer[Any], offsets: Arr, order: Arr, starts: Arr, values: l
             base[where] = new(current, *(v[lanes] for v in values))
 
 
-def _prefix_add(base: Pointer[Any], ordered: Arr, order: Arr, starts: Arr, value: Arr, old: Arr, *, negate: bool) -> None:
+def _prefix_add(
+    base: Pointer[Any], ordered: Arr, order: Arr, starts: Arr, value: Arr, old: Arr, *, negate: bool
+) -> None:
     unsigned = np.dtype(f"u{old.dtype.itemsize}")
     step = np.ascontiguousarray(value[order]).view(unsigned)
     if negate:

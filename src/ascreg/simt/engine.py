@@ -99,7 +99,7 @@ def as_dim3(value: Any) -> dim3:
     return dim3(value)
 
 
-def __simt_vf__(func: F) -> F:
+def __simt_vf__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_vf__``: a SIMT function started by ``asc_vf_call[f](dim3(n), args...)``.
 
     Sets ``func.__ascreg_kind__ = "simt_vf"`` (what the kernel runtime checks).
@@ -115,7 +115,7 @@ def __simt_vf__(func: F) -> F:
     return func
 
 
-def __simt_callee__(func: F) -> F:
+def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_callee__``: a helper callable from SIMT code (marks ``"simt_callee"``).
 
     Examples
@@ -129,7 +129,7 @@ def __simt_callee__(func: F) -> F:
     return func
 
 
-def __launch_bounds__(n: int) -> Callable[[F], F]:
+def __launch_bounds__(n: int) -> Callable[[F], F]:  # noqa: N807 - the C++ qualifier
     """``__launch_bounds__(n)``: at most *n* (1..2048) threads per block; checked at launch.
 
     Without it a SIMT function allows 1024 threads per block (the documented default).
@@ -195,12 +195,12 @@ class _SimtPointer:
     def view(self, count: int, action: str = "reads") -> np.ndarray[Any, Any]:
         if action == "writes":
             _journal_write(self, count * self.dtype.size)  # type: ignore[attr-defined]
-        return super().view(count, action)  # type: ignore[misc]
+        return super().view(count, action)  # type: ignore[misc,no-any-return]
 
     def bytes(self, nbytes: int, action: str = "reads") -> np.ndarray[Any, Any]:
         if action == "writes":
             _journal_write(self, nbytes)
-        return super().bytes(nbytes, action)  # type: ignore[misc]
+        return super().bytes(nbytes, action)  # type: ignore[misc,no-any-return]
 
     def __add__(self, n: Any) -> Any:
         if isinstance(n, Lanes) and n.size > 1:
@@ -545,7 +545,8 @@ class Scheduler:
             key = members[0].waiting[1].key  # type: ignore[index]
             party = [f for f in members if f.waiting[1].key == key]  # type: ignore[index]
             replies = complete_rendezvous(
-                [f.tid % WARP_SIZE for f in party], [f.waiting[1] for f in party]  # type: ignore[index]
+                [f.tid % WARP_SIZE for f in party],
+                [f.waiting[1] for f in party],  # type: ignore[index]
             )
             for fiber, reply in zip(party, replies, strict=True):
                 fiber.waiting, fiber.reply = None, reply
@@ -591,7 +592,9 @@ def _simt_ub(ctx: Any) -> Iterator[None]:
         return
     dynamic = ctx.dynamic
     ctx.dynamic = wrap_pointer(dynamic)
-    setattr(ctx.ub, "alloc", lambda dtype, count, *, label=None: _shared_ub_alloc(ctx.ub, dtype, count, label=label))  # noqa: B010
+    ctx.ub.alloc = lambda dtype, count, *, label=None: _shared_ub_alloc(
+        ctx.ub, dtype, count, label=label
+    )
     try:
         yield
     finally:
@@ -639,7 +642,9 @@ def _check_threads(func: Any, block_dim: dim3, call: str) -> None:
     limit = DEFAULT_LAUNCH_BOUNDS if bounds is None else bounds
     n = block_dim.count
     if n < 1:
-        raise LaunchError(f"{name}: a block needs at least one thread, got {block_dim!r}", call=call)
+        raise LaunchError(
+            f"{name}: a block needs at least one thread, got {block_dim!r}", call=call
+        )
     if n > MAX_THREADS_PER_BLOCK:
         raise LaunchError(
             f"{name}: {n} threads per block ({block_dim!r}) exceeds the hardware limit of "
@@ -647,12 +652,23 @@ def _check_threads(func: Any, block_dim: dim3, call: str) -> None:
             call=call,
         )
     if n > limit:
-        source = f"__launch_bounds__({bounds})" if bounds is not None else "the default launch bounds (1024; raise them with __launch_bounds__(n))"
-        raise LaunchError(f"{name}: {n} threads per block ({block_dim!r}) exceeds {source}", call=call)
+        source = (
+            f"__launch_bounds__({bounds})"
+            if bounds is not None
+            else "the default launch bounds (1024; raise them with __launch_bounds__(n))"
+        )
+        raise LaunchError(
+            f"{name}: {n} threads per block ({block_dim!r}) exceeds {source}", call=call
+        )
 
 
 def run_simt_vf(
-    func: Callable[..., Any], block_dim: Any, args: tuple[Any, ...], *, grid_dim: Any, block_idx: Any
+    func: Callable[..., Any],
+    block_dim: Any,
+    args: tuple[Any, ...],
+    *,
+    grid_dim: Any,
+    block_idx: Any,
 ) -> None:
     """Run a ``__simt_vf__`` function for one block of a vector kernel (hybrid programming).
 

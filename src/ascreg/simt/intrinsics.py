@@ -31,10 +31,9 @@ Examples
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
-
-import builtins
 
 import numpy as np
 
@@ -99,7 +98,9 @@ def _classify(call: str, name: str, value: Any) -> int | Arr:
     return array
 
 
-def _choose(call: str, names: Sequence[str], args: list[int | Arr], overloads: Sequence[Signature]) -> Signature:
+def _choose(
+    call: str, names: Sequence[str], args: list[int | Arr], overloads: Sequence[Signature]
+) -> Signature:
     arrays = [a for a in args if not isinstance(a, int)]
     widest = builtins.max((a.dtype.itemsize for a in arrays), default=1)
     kinds = {a.dtype.kind for a in arrays if a.dtype.kind in "iu"}
@@ -112,8 +113,10 @@ def _choose(call: str, names: Sequence[str], args: list[int | Arr], overloads: S
     for sig in sorted(overloads, key=lambda s: s.width):
         if sig.width < widest:
             continue
-        if kinds and sig.dtypes[0].kind not in kinds and any(
-            s.width == sig.width and s.dtypes[0].kind in kinds for s in overloads
+        if (
+            kinds
+            and sig.dtypes[0].kind not in kinds
+            and any(s.width == sig.width and s.dtypes[0].kind in kinds for s in overloads)
         ):
             continue  # an overload of the same width with the arrays' signedness exists
         ints_fit = all(
@@ -205,7 +208,11 @@ def __byte_perm(x: Any, y: Any, s: Any) -> Any:
             call=_ascreg_call,
         )
     return _apply(
-        _ascreg_call, ("x", "y", "s"), (x, y, s), (Signature("unsigned int", "unsigned int", "unsigned int"),), _core.byte_perm
+        _ascreg_call,
+        ("x", "y", "s"),
+        (x, y, s),
+        (Signature("unsigned int", "unsigned int", "unsigned int"),),
+        _core.byte_perm,
     )
 
 
@@ -435,7 +442,7 @@ def __urhadd(x: Any, y: Any) -> Any:
     return _halving(_ascreg_call, "unsigned int", x, y, True)
 
 
-def max(x: Any, y: Any) -> Any:  # noqa: A001 - the C++ name
+def max(x: Any, y: Any) -> Any:
     """``max`` for (unsigned) char/short/int/long long: the larger of x and y.
 
     Examples
@@ -448,7 +455,7 @@ def max(x: Any, y: Any) -> Any:  # noqa: A001 - the C++ name
     return _apply(_ascreg_call, ("x", "y"), (x, y), _MAXMIN, _core.maximum)
 
 
-def min(x: Any, y: Any) -> Any:  # noqa: A001 - the C++ name
+def min(x: Any, y: Any) -> Any:
     """``min`` for (unsigned) char/short/int/long long: the smaller of x and y.
 
     Examples

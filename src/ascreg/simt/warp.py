@@ -39,7 +39,9 @@ from ascreg.simt.lanes import Lanes
 Arr = np.ndarray[Any, Any]
 _LANE = np.arange(WARP_SIZE, dtype=np.int64)
 
-SHFL_TYPES = tuple(np.dtype(t) for t in ("int32", "uint32", "float32", "int64", "uint64", "float16"))
+SHFL_TYPES = tuple(
+    np.dtype(t) for t in ("int32", "uint32", "float32", "int64", "uint64", "float16")
+)
 """Value types of the shuffles (plus bfloat16, checked by name)."""
 REDUCE_TYPES = tuple(np.dtype(t) for t in ("int32", "uint32", "float32", "float16"))
 
@@ -49,7 +51,9 @@ class WarpRequest:
 
     __slots__ = ("compute", "key", "params", "value")
 
-    def __init__(self, key: tuple[Any, ...], compute: Callable[..., Arr], value: Any, params: tuple[Any, ...]) -> None:
+    def __init__(
+        self, key: tuple[Any, ...], compute: Callable[..., Arr], value: Any, params: tuple[Any, ...]
+    ) -> None:
         self.key = key
         self.compute = compute
         self.value = value
@@ -80,16 +84,27 @@ def _lanes_of(value: Any, n: int, call: str, legal: tuple[np.dtype[Any], ...]) -
         array = array.astype(np.float32)
     if array.dtype not in legal and array.dtype.name != "bfloat16":
         names = ", ".join(d.name for d in legal)
-        raise AscregTypeError(f"a value of dtype {array.dtype} is not supported; legal: {names}", call=call)
+        raise AscregTypeError(
+            f"a value of dtype {array.dtype} is not supported; legal: {names}", call=call
+        )
     return np.broadcast_to(array, (n,)) if array.ndim == 0 else array.reshape(n)
 
 
-def _warp_call(call: str, value: Any, params: tuple[Any, ...], compute: Callable[..., Arr], legal: tuple[np.dtype[Any], ...], key: tuple[Any, ...] = ()) -> Any:
+def _warp_call(
+    call: str,
+    value: Any,
+    params: tuple[Any, ...],
+    compute: Callable[..., Arr],
+    legal: tuple[np.dtype[Any], ...],
+    key: tuple[Any, ...] = (),
+) -> Any:
     group = current_group(call)
     n = group.size
     vals = _lanes_of(value, n, call, legal)
     if group.fiber is not None:
-        request = WarpRequest((call, *key), compute, vals, tuple(np.asarray(p).reshape(-1)[:1] for p in params))
+        request = WarpRequest(
+            (call, *key), compute, vals, tuple(np.asarray(p).reshape(-1)[:1] for p in params)
+        )
         return group.fiber.block(("warp", request))
     warps = -(-n // WARP_SIZE)
     padded = np.zeros(warps * WARP_SIZE, dtype=vals.dtype)
@@ -239,7 +254,7 @@ _PRED = (np.dtype(np.int32), np.dtype(np.bool_), np.dtype(np.uint32), np.dtype(n
 
 
 def _bits(flags: Arr) -> Arr:
-    weights = (np.uint64(1) << _LANE.astype(np.uint64))
+    weights = np.uint64(1) << _LANE.astype(np.uint64)
     total = (flags.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64).astype(np.uint32)
     return np.broadcast_to(total[:, None], flags.shape)
 
@@ -257,7 +272,13 @@ def asc_ballot(predicate: Any) -> Any:
     '0xaaaaaaaa'
     """
     _ascreg_call = "asc_ballot"
-    return _warp_call(_ascreg_call, predicate, (), lambda v, a: _bits((v != 0) & a), _PRED + (np.dtype(np.uint64),))
+    return _warp_call(
+        _ascreg_call,
+        predicate,
+        (),
+        lambda v, a: _bits((v != 0) & a),
+        (*_PRED, np.dtype(np.uint64)),
+    )
 
 
 def asc_activemask() -> Any:
@@ -328,7 +349,7 @@ def _reduce(call: str, value: Any, combine: Callable[[Arr, Arr], Arr]) -> Any:
             partner = _LANE ^ offset
             other, other_have = acc[:, partner], have[:, partner]
             both = have & other_have
-            low = _LANE < partner  # keep the operand order (lower lane first) for floats
+            low = partner > _LANE  # keep the operand order (lower lane first) for floats
             combined = np.where(low, combine(acc, other), combine(other, acc))
             acc = np.where(both, combined, np.where(other_have, other, acc))
             have = have | other_have
