@@ -1,0 +1,64 @@
+"""Shared test setup: hypothesis profiles, the scalar reference module, the C++ golden program.
+
+Profiles (``HYPOTHESIS_PROFILE`` picks one; ``ci`` is the default):
+
+* ``ci``: moderate example counts so the whole suite stays fast on a 2-core machine;
+* ``thorough``: many more examples, for a local soak run;
+* ``dev``: a handful of examples, for quick iteration.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+TESTS = Path(__file__).resolve().parent
+if str(TESTS) not in sys.path:  # lets test modules `import reference` under importlib mode
+    sys.path.insert(0, str(TESTS))
+
+_common = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+}
+settings.register_profile("ci", max_examples=50, **_common)
+settings.register_profile("dev", max_examples=10, **_common)
+settings.register_profile("thorough", max_examples=1000, **_common)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def cpp_golden(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]], list[str]]:
+    """Compile tests/cpp/golden.cpp once and return ``run(lines) -> output lines``.
+
+    The program reads one query per input line and prints one answer per line (see the
+    source for the query format). Skips only when no C++ compiler is installed.
+    """
+    compiler = shutil.which(os.environ.get("CXX", "g++")) or shutil.which("g++")
+    if compiler is None:
+        pytest.skip("g++ is not installed: the C++ reference checks need a C++17 compiler")
+    exe = tmp_path_factory.mktemp("cpp") / "golden"
+    source = TESTS / "cpp" / "golden.cpp"
+    build = subprocess.run(
+        [compiler, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", str(exe), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert build.returncode == 0, f"compiling {source} failed:\n{build.stderr}"
+
+    def run(lines: list[str]) -> list[str]:
+        done = subprocess.run(
+            [str(exe)], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True
+        )
+        out = done.stdout.splitlines()
+        assert len(out) == len(lines), done.stderr
+        return out
+
+    return run
