@@ -38,8 +38,9 @@ memory write it made is undone (all pointers a kernel sees are journaled), and t
 again with one Python thread per SIMT thread, scheduled one at a time in thread order;
 ``asc_syncthreads`` and the warp functions are rendezvous points (exited threads do not count;
 threads of a warp that reach a warp function together are its active lanes). This is exact but
-costs roughly 0.1 ms per SIMT thread, so only the blocks that actually diverge pay it (e.g. the
-one tail block of an ``if i < n`` guard). A thread-varying value is never silently reduced to
+costs roughly 0.1-0.5 ms per SIMT thread (about 0.4 s for a 1024-thread block, against well
+under 1 ms vectorised), so only the blocks that actually diverge pay it (e.g. the one tail block
+of an ``if i < n`` guard). A thread-varying value is never silently reduced to
 one lane. Side effects outside ascreg memory (``print``) are repeated when a block is re-run.
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`.
