@@ -7,7 +7,7 @@ import nox
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.error_on_missing_interpreters = True
-nox.options.sessions = ["lint", "mypy", "tests", "docs"]
+nox.options.sessions = ["lint", "mypy", "tests", "docs", "typing", "generated"]
 
 PYPROJECT = nox.project.load_toml("pyproject.toml")
 
@@ -57,3 +57,30 @@ def benchmarks(session: nox.Session) -> None:
     """Speed ratios against plain numpy (not part of the default run)."""
     session.install(".")
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+@nox.session(name="typing")
+def typing_(session: nox.Session) -> None:
+    """Type tests: stubtest, mypy and pyright on tests/typing/ against a freshly built wheel."""
+    install_group(session, "typing")
+    wheel_dir = f"{session.create_tmp()}/wheel"
+    session.run("python", "-c", f"import shutil; shutil.rmtree({wheel_dir!r}, True)")
+    session.run("python", "-m", "pip", "wheel", "--no-deps", "-q", "-w", wheel_dir, ".")
+    (wheel,) = __import__("glob").glob(f"{wheel_dir}/ascreg-*.whl")
+    session.install(wheel)  # dependencies
+    session.install("--force-reinstall", "--no-deps", wheel)  # this build, not a cached one
+    session.run("python", "tests/typing/run.py", "--wheel", wheel)
+
+
+@nox.session
+def stubs(session: nox.Session) -> None:
+    """Regenerate stubs/ and tests/typing/generated/ from src/ascreg/_spec.py."""
+    session.install(".")
+    session.run("python", "tools/gen_stubs.py")
+
+
+@nox.session
+def generated(session: nox.Session) -> None:
+    """Fail (with a diff) when a generated file is stale: run `nox -s stubs` to fix."""
+    session.install(".")
+    session.run("python", "tools/gen_stubs.py", "--check")

@@ -169,16 +169,39 @@ SHAPES: tuple[Shape, ...] = (
             Form("", (P("dst", "regr"), P("src", "ptr"))),
             Form("AddrReg", (P("dst", "reg"), P("src", "ptr"), P("offset", "addr"))),
             Form("dual", (P("dst", "reg"), P("dst1", "reg"), P("src", "ptr"))),
-            Form("dual AddrReg", (P("dst", "reg"), P("dst1", "reg"), P("src", "ptr"), P("offset", "addr"))),
+            Form(
+                "dual AddrReg",
+                (P("dst", "reg"), P("dst1", "reg"), P("src", "ptr"), P("offset", "addr")),
+            ),
             Form("MaskReg", (P("dst", "mask"), P("src", "anyptr")), per_combo=False),
-            Form("MaskReg AddrReg", (P("dst", "mask"), P("src", "anyptr"), P("offset", "addr")), per_combo=False),
-            Form("post-update", (P("dst", "regr"), P("src", "ptrref"), P("stride", "int")), bound="post", deduced=False),
-            Form("dual post-update", (P("dst", "reg"), P("dst1", "reg"), P("src", "ptrref"), P("stride", "int")), bound="post", deduced=False),
-            Form("MaskReg post-update", (P("dst", "mask"), P("src", "anyptrref"), P("stride", "int")), bound="post", deduced=False, per_combo=False),
+            Form(
+                "MaskReg AddrReg",
+                (P("dst", "mask"), P("src", "anyptr"), P("offset", "addr")),
+                per_combo=False,
+            ),
+            Form(
+                "post-update",
+                (P("dst", "regr"), P("src", "ptrref"), P("stride", "int")),
+                bound="post",
+                deduced=False,
+            ),
+            Form(
+                "dual post-update",
+                (P("dst", "reg"), P("dst1", "reg"), P("src", "ptrref"), P("stride", "int")),
+                bound="post",
+                deduced=False,
+            ),
+            Form(
+                "MaskReg post-update",
+                (P("dst", "mask"), P("src", "anyptrref"), P("stride", "int")),
+                bound="post",
+                deduced=False,
+                per_combo=False,
+            ),
         ),
         _LOAD_SUBSCRIPTS,
         positional=True,
-    ),  # fmt: skip
+    ),
     Shape(
         "Reg.StoreAlign",
         "reg/datamove",
@@ -188,15 +211,33 @@ SHAPES: tuple[Shape, ...] = (
             Form("", (P("dst", "ptr"), P("src", "regr"), MASK)),
             Form("AddrReg", (P("dst", "ptr"), P("src", "reg"), P("offset", "addr"), MASK)),
             Form("dual", (P("dst", "ptr"), P("src", "reg"), P("src1", "reg"), MASK)),
-            Form("dual AddrReg", (P("dst", "ptr"), P("src", "reg"), P("src1", "reg"), P("offset", "addr"), MASK)),
+            Form(
+                "dual AddrReg",
+                (P("dst", "ptr"), P("src", "reg"), P("src1", "reg"), P("offset", "addr"), MASK),
+            ),
             Form("MaskReg", (P("dst", "anyptr"), P("src", "mask")), per_combo=False),
-            Form("MaskReg AddrReg", (P("dst", "anyptr"), P("src", "mask"), P("offset", "addr")), per_combo=False),
-            Form("post-update", (P("dst", "ptrref"), P("src", "regr"), P("stride", "int"), MASK), bound="post", deduced=False),
-            Form("MaskReg post-update", (P("dst", "anyptrref"), P("src", "mask"), P("stride", "int")), bound="post", deduced=False, per_combo=False),
+            Form(
+                "MaskReg AddrReg",
+                (P("dst", "anyptr"), P("src", "mask"), P("offset", "addr")),
+                per_combo=False,
+            ),
+            Form(
+                "post-update",
+                (P("dst", "ptrref"), P("src", "regr"), P("stride", "int"), MASK),
+                bound="post",
+                deduced=False,
+            ),
+            Form(
+                "MaskReg post-update",
+                (P("dst", "anyptrref"), P("src", "mask"), P("stride", "int")),
+                bound="post",
+                deduced=False,
+                per_combo=False,
+            ),
         ),
         _STORE_SUBSCRIPTS,
         positional=True,
-    ),  # fmt: skip
+    ),
     Shape(
         "Reg.Compare",
         "reg/compute",
@@ -420,9 +461,7 @@ def call_overloads(
             continue
         label = f"{form.tag}: " if form.tag else ""
         if form.per_combo:
-            sigs += [
-                (signature(form, c, shape.positional), label + combo_text(c)) for c in combos
-            ]
+            sigs += [(signature(form, c, shape.positional), label + combo_text(c)) for c in combos]
         else:
             sigs.append((signature(form, combos[0], shape.positional), form.tag))
     return sigs

@@ -1,0 +1,97 @@
+"""Run the type tests against the *installed* ascreg (a wheel), as a user's checker sees it.
+
+1. The installed package must be a real install (not the source tree) with the stubs inside.
+2. mypy's stubtest compares the stubs with the runtime (allowlist: stubtest-allowlist.txt).
+3. mypy (pinned, strict, warn_unused_ignores) checks the accept and reject files.
+4. pyright (pinned, strict, reportUnnecessaryTypeIgnoreComment) checks the same files.
+
+Usage (nox -s typing does all of this in a fresh venv)::
+
+    python tests/typing/run.py [--wheel dist/ascreg-...whl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+STUBS = ROOT / "stubs"
+FILES = [str(p) for p in sorted([*HERE.glob("generated/*.py"), *HERE.glob("cases/*.py")])]
+
+
+def stub_modules() -> list[str]:
+    """Dotted names of the modules that have a generated stub."""
+    return [
+        ".".join(p.relative_to(STUBS).with_suffix("").parts) for p in sorted(STUBS.rglob("*.pyi"))
+    ]
+
+
+def check_install(wheel: str | None) -> None:
+    spec = importlib.util.find_spec("ascreg")
+    assert spec is not None and spec.origin is not None, "ascreg is not installed"
+    package = Path(spec.origin).parent
+    if ROOT / "src" in package.parents or package.parent == ROOT / "src":
+        sys.exit(f"ascreg is imported from the source tree ({package}); install the wheel")
+    wanted = [p.relative_to(STUBS).as_posix() for p in STUBS.rglob("*.pyi")]
+    missing = [w for w in wanted if not (package.parent / w).is_file()]
+    if missing:
+        sys.exit(f"the installed ascreg ({package}) lacks the stubs {missing}")
+    if wheel:
+        names = set(zipfile.ZipFile(wheel).namelist())
+        absent = [w for w in wanted if w not in names]
+        if absent:
+            sys.exit(f"{wheel} does not ship {absent}")
+        print(f"{wheel} ships {len(wanted)} stub file(s); installed at {package}")
+
+
+def run(*cmd: str, cwd: Path) -> None:
+    print("+", " ".join(cmd), flush=True)
+    if subprocess.run(cmd, cwd=cwd).returncode:
+        sys.exit(f"type tests failed: {cmd[2]} reported errors (see above)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wheel", help="the wheel that was installed (checked for the stubs)")
+    args = parser.parse_args()
+    check_install(args.wheel)
+    with tempfile.TemporaryDirectory() as tmp:
+        # Run outside the checkout so nothing resolves ascreg to src/.
+        cwd = Path(tmp)
+        run(
+            sys.executable,
+            "-m",
+            "mypy.stubtest",
+            *stub_modules(),
+            "--mypy-config-file",
+            str(HERE / "stubtest.ini"),
+            "--allowlist",
+            str(HERE / "stubtest-allowlist.txt"),
+            cwd=cwd,
+        )
+        mypy = [sys.executable, "-m", "mypy", "--config-file", str(HERE / "mypy.ini")]
+        run(*mypy, "--cache-dir", str(cwd / "mypy-cache"), *FILES, cwd=cwd)
+        run(
+            sys.executable,
+            "-m",
+            "pyright",
+            "--project",
+            str(HERE / "pyrightconfig.json"),
+            "--pythonpath",
+            sys.executable,
+            *FILES,
+            cwd=cwd,
+        )
+    print(f"type tests passed: {len(FILES)} files, mypy + pyright + stubtest")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
