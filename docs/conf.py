@@ -52,6 +52,15 @@ doctest_default_flags = (
     _doctest.ELLIPSIS | _doctest.NORMALIZE_WHITESPACE | _doctest.IGNORE_EXCEPTION_DETAIL
 )
 doctest_global_setup = "import numpy as np\nimport ascreg\n"
+# Each page's examples start from a finalised host runtime (acl state is process-wide).
+doctest_global_cleanup = """
+try:
+    from ascreg import acl as _acl
+except ImportError:
+    pass
+else:
+    _acl.finalize()
+"""
 
 html_theme = "alabaster"
 html_static_path = ["_static"]

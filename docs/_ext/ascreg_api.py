@@ -39,6 +39,8 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
+    ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
+    ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""
@@ -85,20 +87,29 @@ class Module:
     pages: list[Page] = field(default_factory=list)
 
 
+def is_public(name: str) -> bool:
+    """``_private`` names are not public; ``__byte_perm``-style C names are, dunders are not."""
+    if name.startswith("__"):
+        return not name.endswith("__")
+    return not name.startswith("_")
+
+
 def public_names(module: types.ModuleType) -> list[str]:
-    """Return ``__all__``, or the names a module defines itself when it has none."""
+    """Return ``__all__``, or (without one) the public names the module or its package defines."""
     names = getattr(module, "__all__", None)
     if names is not None:
         return list(names)
-    return sorted(
-        n
-        for n, v in vars(module).items()
-        if not n.startswith("_")
-        and not isinstance(v, types.ModuleType)
-        and getattr(v, "__module__", module.__name__) == module.__name__
-        and not isinstance(v, typing.TypeVar)
-        and n not in {"annotations"}
-    )
+    own = module.__name__
+    found = []
+    for name, value in vars(module).items():
+        if not is_public(name) or name == "annotations" or isinstance(value, types.ModuleType):
+            continue
+        if isinstance(value, typing.TypeVar | typing.ParamSpec):
+            continue
+        home = getattr(value, "__module__", None) if not isinstance(value, _PRIMITIVES) else own
+        if isinstance(home, str) and (home == own or home.startswith(own + ".")):
+            found.append(name)
+    return sorted(found)
 
 
 def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[str, str]:
@@ -328,15 +339,23 @@ def module_rst(index: int, module: Module) -> str:
         out.append(f".. automodule:: {module.name}\n   :no-members:\n\n")
     out.append(_setup_block(module.path))
     out.append(f".. py:currentmodule:: {module.name}\n\n.. rubric:: Public names\n\n")
-    out.append(".. autosummary::\n   :nosignatures:\n\n")
-    out += [f"   {page.name}\n" for page in module.pages if page.kind not in ("alias", "module")]
-    aliases = [p for p in module.pages if p.kind in ("alias", "module")]
-    if aliases:
-        out.append("\nAlso exported here:\n\n")
-        out += [f"* :doc:`{p.fullname}` → :py:obj:`{p.canonical}`\n" for p in aliases]
+    out.append(".. list-table::\n   :widths: 25 75\n\n")
+    for page in module.pages:
+        if page.kind in ("alias", "module"):
+            summary = f"same as :py:obj:`{page.canonical}`"
+        else:
+            summary = summary_of(page.doc) or "(no docstring)"
+        out.append(f"   * - :doc:`{page.name} <{page.fullname}>`\n")
+        out.append(f"     - {summary}\n")
     out.append("\n.. toctree::\n   :hidden:\n\n")
     out += [f"   {page.fullname}\n" for page in module.pages]
     return "".join(out)
+
+
+def summary_of(doc: str) -> str:
+    """The first paragraph of a docstring on one line (whole, so its markup stays balanced)."""
+    paragraph = doc.strip().split("\n\n", 1)[0]
+    return " ".join(line.strip() for line in paragraph.splitlines())
 
 
 def dtypes_index_rst(specs: dict[str, Any]) -> str:
@@ -430,7 +449,7 @@ def setup(app: Any) -> dict[str, Any]:
     def resolve(app: Any, env: Any, node: Any, contnode: Any) -> Any:
         if node.get("refdomain") != "py":
             return None
-        target = node.get("reftarget", "").lstrip(".~")
+        target = node.get("reftarget", "").lstrip(".~").split("[", 1)[0]
         if target.startswith(EXTERNAL_PREFIXES) or target in {"Any", "Self", "None"}:
             return contnode
         found, obj = _import_dotted(target)
@@ -445,6 +464,10 @@ def setup(app: Any) -> dict[str, Any]:
                 resolved = retarget(env, node, contnode, canonical)
                 if resolved is not None:
                     return resolved
+        if found and isinstance(obj, types.ModuleType):
+            return contnode  # an internal module without a page of its own
+        if not found and "." not in target and len(target) <= 2 and target[:1].isupper():
+            return contnode  # a type variable of a signature (T, P, R)
         # a unique suffix match among documented objects (``Memory.alloc`` in a docstring)
         matches = [n for n in env.get_domain("py").objects if n.endswith("." + target)]
         if len(matches) == 1:
