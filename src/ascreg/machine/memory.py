@@ -132,6 +132,7 @@ class Memory:
         >>> UnifiedBuffer().alloc_bytes(uint8_t, 100).read(2)
         array([0, 0], dtype=uint8)
         """
+        _ascreg_call = f"{type(self).__name__}.alloc"  # names the call in a CapacityError
         dtype = _scalar(dtype)
         if nbytes < 0:
             raise CapacityError(f"cannot allocate a negative size ({nbytes} bytes)")
@@ -481,7 +482,7 @@ class UnifiedBuffer(Memory):
     >>> UnifiedBuffer().alloc(uint8_t, 300 * 1024)
     Traceback (most recent call last):
     ...
-    ascreg.errors.CapacityError: allocating 307200 bytes in __ubuf__ at 0x0 needs ...
+    ascreg.errors.CapacityError: UnifiedBuffer.alloc: allocating 307200 bytes in __ubuf__ at 0x0 needs ...
     """
 
     pointer_class = UbPtr
