@@ -9,10 +9,12 @@ Profiles (``HYPOTHESIS_PROFILE`` picks one; ``ci`` is the default):
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +33,13 @@ settings.register_profile("ci", max_examples=50, **_common)
 settings.register_profile("dev", max_examples=10, **_common)
 settings.register_profile("thorough", max_examples=1000, **_common)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# On a failure hypothesis imports its patch writer, which may pull in libcst -> mypy_extensions;
+# under `filterwarnings = error` that import's DeprecationWarning would replace the failure
+# report with an INTERNALERROR. Import it once here, quietly.
+with warnings.catch_warnings(), contextlib.suppress(ImportError):
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import hypothesis.extra._patching  # noqa: F401
 
 
 @pytest.fixture(scope="session")
