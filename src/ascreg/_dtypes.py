@@ -63,6 +63,7 @@ class Scalar:
         cls.cpp_name = cpp or cls.__name__
         cls.size = cls.np_dtype.itemsize
         cls.bits = 8 * cls.size
+        cls.__doc__ = _marker_doc(cls)
         _ALL.append(cls)
 
     def __new__(cls, *args: object, **kwargs: object) -> Scalar:
@@ -73,6 +74,17 @@ class Scalar:
 
 
 _ALL: list[type[Scalar]] = []
+
+
+def _marker_doc(cls: type[Scalar]) -> str:
+    """Append an Examples section (the marker's C++ name, size and numpy dtype) to its docstring."""
+    return (
+        f"{(cls.__doc__ or '').strip()}\n\n"
+        "Examples\n--------\n"
+        f">>> from ascreg import {cls.__name__}\n"
+        f">>> {cls.__name__}.cpp_name, {cls.__name__}.size, {cls.__name__}.np_dtype.name\n"
+        f"({cls.cpp_name!r}, {cls.size}, {cls.np_dtype.name!r})\n"
+    )
 
 
 # fmt: off

@@ -13,7 +13,14 @@ import enum
 
 
 class MaskPattern(enum.IntEnum):
-    """``AscendC::Reg::MaskPattern``: the fixed patterns of ``CreateMask`` (``pset``)."""
+    """``AscendC::Reg::MaskPattern``: the fixed patterns of ``CreateMask`` (``pset``).
+
+    Examples
+    --------
+    >>> from ascreg import Reg, MaskPattern, uint16_t
+    >>> Reg.CreateMask[uint16_t, MaskPattern.H]().count()
+    64
+    """
 
     ALL = 0
     VL1 = 1
@@ -33,7 +40,14 @@ class MaskPattern(enum.IntEnum):
 
 
 class CMPMODE(enum.IntEnum):
-    """``AscendC::CMPMODE``: the predicate of ``Compare`` / ``Compares``."""
+    """``AscendC::CMPMODE``: the predicate of ``Compare`` / ``Compares``.
+
+    Examples
+    --------
+    >>> from ascreg import CMPMODE
+    >>> CMPMODE.LE.name, int(CMPMODE.LE)
+    ('LE', 3)
+    """
 
     LT = 0
     GT = 1
@@ -44,7 +58,14 @@ class CMPMODE(enum.IntEnum):
 
 
 class LoadDist(enum.IntEnum):
-    """``AscendC::Reg::LoadDist``: how ``LoadAlign`` distributes UB bytes into lanes."""
+    """``AscendC::Reg::LoadDist``: how ``LoadAlign`` distributes UB bytes into lanes.
+
+    Examples
+    --------
+    >>> from ascreg import LoadDist
+    >>> LoadDist.DIST_BRC_B16.value
+    2
+    """
 
     DIST_NORM = 0
     DIST_BRC_B8 = 1
@@ -71,7 +92,14 @@ class LoadDist(enum.IntEnum):
 
 
 class StoreDist(enum.IntEnum):
-    """``AscendC::Reg::StoreDist``: how ``StoreAlign`` writes lanes to UB."""
+    """``AscendC::Reg::StoreDist``: how ``StoreAlign`` writes lanes to UB.
+
+    Examples
+    --------
+    >>> from ascreg import StoreDist
+    >>> StoreDist.DIST_PACK_B32.value
+    7
+    """
 
     DIST_NORM_B8 = 0
     DIST_NORM_B16 = 1
@@ -93,7 +121,14 @@ class StoreDist(enum.IntEnum):
 
 
 class MaskDist(enum.Enum):
-    """``AscendC::Reg::MaskDist``: MaskReg load/store modes (``DIST_PACK`` shares value 1)."""
+    """``AscendC::Reg::MaskDist``: MaskReg load/store modes (``DIST_PACK`` shares value 1).
+
+    Examples
+    --------
+    >>> from ascreg import MaskDist
+    >>> [m.name for m in MaskDist]
+    ['DIST_NORM', 'DIST_US', 'DIST_DS', 'DIST_PACK']
+    """
 
     DIST_NORM = 0
     DIST_US = 1
@@ -102,14 +137,28 @@ class MaskDist(enum.Enum):
 
 
 class PostLiteral(enum.IntEnum):
-    """``AscendC::Reg::PostLiteral``: whether an access updates its address operand."""
+    """``AscendC::Reg::PostLiteral``: whether an access updates its address operand.
+
+    Examples
+    --------
+    >>> from ascreg import PostLiteral
+    >>> PostLiteral.POST_MODE_UPDATE.value
+    1
+    """
 
     POST_MODE_NORMAL = 0
     POST_MODE_UPDATE = 1
 
 
 class MaskMergeMode(enum.IntEnum):
-    """``AscendC::Reg::MaskMergeMode``: what masked-off destination lanes become."""
+    """``AscendC::Reg::MaskMergeMode``: what masked-off destination lanes become.
+
+    Examples
+    --------
+    >>> from ascreg import MaskMergeMode
+    >>> MaskMergeMode.ZEROING.value
+    2
+    """
 
     UNKNOWN = 0
     MERGING = 1

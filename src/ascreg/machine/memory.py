@@ -30,7 +30,14 @@ T = TypeVar("T", bound=Scalar)
 U = TypeVar("U", bound=Scalar)
 
 UB_BYTES = 248 * 1024
-"""Usable Unified Buffer per AI Core on dav-3510 (``TOTAL_UB_SIZE``)."""
+"""Usable Unified Buffer per AI Core on dav-3510 (``TOTAL_UB_SIZE``).
+
+Examples
+--------
+>>> from ascreg import UB_BYTES
+>>> UB_BYTES // 1024
+248
+"""
 DATA_BLOCK = 32
 """Bytes in one DataBlock, the UB alignment unit."""
 GM_ALIGN = 512

@@ -28,7 +28,14 @@ from ascreg._dtypes import Scalar, bool_, is_scalar_type, uint32_t
 from ascreg.errors import AscregTypeError, UninitializedRegisterError, undefined_behaviour
 
 VL = 256
-"""Bytes in one vector register on dav-3510 (``GetVecLen()``)."""
+"""Bytes in one vector register on dav-3510 (``GetVecLen()``).
+
+Examples
+--------
+>>> from ascreg import VL, half
+>>> VL, VL // half.size
+(256, 128)
+"""
 MASK_BITS = VL
 """Bits in a mask register: one per byte of a vector register."""
 
@@ -46,13 +53,27 @@ class RegTrait:
 
 
 class RegTraitNumOne(RegTrait):
-    """One hardware register per ``RegTensor`` (the default layout)."""
+    """One hardware register per ``RegTensor`` (the default layout).
+
+    Examples
+    --------
+    >>> from ascreg import Reg, RegTraitNumOne, int64_t
+    >>> Reg.RegTensor[int64_t, RegTraitNumOne]().lanes
+    32
+    """
 
     REG_NUM = 1
 
 
 class RegTraitNumTwo(RegTrait):
-    """Two hardware registers per ``RegTensor``: 64 b64 lanes, low words in ``reg[0]``."""
+    """Two hardware registers per ``RegTensor``: 64 b64 lanes, low words in ``reg[0]``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, RegTraitNumTwo, uint64_t
+    >>> Reg.RegTensor[uint64_t, RegTraitNumTwo]().lanes
+    64
+    """
 
     REG_NUM = 2
 
