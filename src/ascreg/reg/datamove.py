@@ -125,6 +125,15 @@ def _pointer(obj: Any) -> Pointer[Any]:
     return obj
 
 
+def _trait_one_for_addr_reg(reg: RegTensor[Any, Any], rest: tuple[Any, ...]) -> None:
+    """Reject the AddrReg overloads for RegTraitNumTwo registers (spec §3.2, §3.4)."""
+    if reg.trait is RegTraitNumTwo and rest and isinstance(rest[0], AddrReg):
+        raise AscregTypeError(
+            f"the AddrReg form takes RegTraitNumOne registers, not {type(reg).__name__} "
+            "(RegTraitNumTwo supports the plain and POST_MODE_UPDATE forms only)"
+        )
+
+
 def _match_pointer(ptr: Pointer[Any], reg: RegTensor[Any, Any]) -> None:
     if ptr.dtype is not reg.dtype:
         raise AscregTypeError(
@@ -173,6 +182,7 @@ class _LoadAlign(_Access):
             raise AscregTypeError("LoadAlign(dst, src) needs a source address")
         ptr, ref, stride = self._address(args[0], args[1:])
         _match_pointer(ptr, reg)
+        _trait_one_for_addr_reg(reg, args[1:])
         dist = self.dist
         if reg.trait is RegTraitNumTwo and dist != "DIST_NORM":
             raise AscregTypeError(f"RegTraitNumTwo registers load with DIST_NORM only, not {dist}")
@@ -246,6 +256,7 @@ class _StoreAlign(_Access):
         mask = as_mask(args[-1], "mask")
         ptr, ref, stride = self._address(dst, args[:-1])
         _match_pointer(ptr, reg)
+        _trait_one_for_addr_reg(reg, args[:-1])
         dist = self.dist
         lanes, active = reg.get(), active_lanes(mask, reg)
         if reg.trait is RegTraitNumTwo and ref is not None:
