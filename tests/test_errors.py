@@ -311,3 +311,26 @@ def test_rejected_store_dists(ub: UnifiedBuffer, dist: str) -> None:
             dst, _reg(uint8_t), Reg.CreateMask[uint8_t]()
         )
     )
+
+
+def test_trait_two_has_no_addr_reg_form(ub: UnifiedBuffer) -> None:
+    from ascreg import MaskPattern, RegTraitNumTwo, int64_t
+
+    ptr = ub.alloc(int64_t, 64)
+    reg = Reg.RegTensor[int64_t, RegTraitNumTwo]()
+    reg.set(np.zeros(64, dtype=np.int64))
+    addr = Reg.CreateAddrReg[int64_t](0, 1)
+    mask = Reg.CreateMask[int64_t, MaskPattern.ALL, RegTraitNumTwo]()
+    rule = "AddrReg form takes RegTraitNumOne"
+    _raises(
+        ascreg.errors.AscregTypeError,
+        "Reg.LoadAlign",
+        r"RegTensor\[int64_t, RegTraitNumTwo\]",
+        rule,
+    )(lambda: Reg.LoadAlign(reg, ptr, addr))
+    _raises(
+        ascreg.errors.AscregTypeError,
+        "Reg.StoreAlign",
+        r"RegTensor\[int64_t, RegTraitNumTwo\]",
+        rule,
+    )(lambda: Reg.StoreAlign(ptr, reg, addr, mask))
