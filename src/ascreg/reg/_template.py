@@ -81,11 +81,15 @@ class Template:
         """Derive per-instance constants from the template arguments (runs once per subscript)."""
 
     def __getitem__(self, items: Any) -> Self:
-        found = self._instances.get(items)
+        # Keyed by identity, not equality: members of different IntEnums compare equal by value
+        # (PostLiteral.POST_MODE_UPDATE == StoreDist.DIST_NORM_B16 == 1) and must not share an
+        # entry. Every cached argument (dtype, RegTrait, enum member) lives for the whole run.
+        key = tuple(map(id, items)) if isinstance(items, tuple) else id(items)
+        found = self._instances.get(key)
         if found is None:
             found = self._derive(self._parse(items if isinstance(items, tuple) else (items,)))
             found.__doc__ = self.__doc__
-            self._instances[items] = found
+            self._instances[key] = found
         return found
 
     def __repr__(self) -> str:
