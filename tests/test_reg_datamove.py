@@ -372,3 +372,24 @@ def test_masked_tail_store_past_the_end_is_legal() -> None:
     reg = make_reg(uint16_t, list(range(128)))
     Reg.StoreAlign(dst, reg, Reg.UpdateMask[uint16_t](Ref(100)))
     assert dst.read(100).tolist() == list(range(100))
+
+
+def test_template_arguments_of_equal_value_stay_distinct() -> None:
+    """IntEnum members of different enums compare equal (PostLiteral.POST_MODE_UPDATE ==
+    StoreDist.DIST_NORM_B16 == LoadDist.DIST_BRC_B8 == 1); the subscript cache must not mix them."""
+    from ascreg import uint16_t
+
+    store_b16 = Reg.StoreAlign[uint16_t, StoreDist.DIST_NORM_B16]
+    store_post = Reg.StoreAlign[uint16_t, PostLiteral.POST_MODE_UPDATE]
+    assert store_b16 is not store_post
+    assert "POST_MODE_UPDATE" in repr(store_post)
+    load_brc = Reg.LoadAlign[uint8_t, LoadDist.DIST_BRC_B8]
+    load_post = Reg.LoadAlign[uint8_t, PostLiteral.POST_MODE_UPDATE]
+    assert "DIST_BRC_B8" in repr(load_brc) and "POST_MODE_UPDATE" in repr(load_post)
+    ub = UnifiedBuffer()
+    src = ub.alloc(uint8_t, 512)
+    src.write(np.arange(256, dtype=np.uint8))
+    box = Ref(src)
+    reg = new_reg(uint8_t)
+    load_post(reg, box, 256)  # a plain NORM load plus the update, not a broadcast
+    assert reg_bits(reg)[:3] == [0, 1, 2] and box.value == src + 256
