@@ -9,9 +9,7 @@ Decision: a module-level *constant* (an int, a dict, an enum member re-exported 
 needs a docstring (its attribute docstring, or its enum class's docstring) but not an example
 of its own; classes, functions and op instances need an ``Examples`` section.
 
-``KNOWN_GAPS`` lists the names that still lack one when this test was written (modules in
-flight); they are expected failures (not strict: their modules are still changing); remove a name once
-its docstring is complete.
+There is no list of known gaps: a public name without its docstring fails this test.
 """
 
 from __future__ import annotations
@@ -74,77 +72,7 @@ def test_every_public_name_has_a_page() -> None:
             assert api.page_rst(page).strip(), f"{page.fullname}: empty page"
 
 
-KNOWN_GAPS = frozenset(
-    """
-    ascreg.acl.ACL_ERROR_BAD_ALLOC
-    ascreg.acl.ACL_ERROR_INVALID_DEVICE
-    ascreg.acl.ACL_ERROR_INVALID_PARAM
-    ascreg.acl.ACL_ERROR_INVALID_RESOURCE_HANDLE
-    ascreg.acl.ACL_ERROR_REPEAT_FINALIZE
-    ascreg.acl.ACL_ERROR_REPEAT_INITIALIZE
-    ascreg.acl.ACL_ERROR_STORAGE_OVER_LIMIT
-    ascreg.acl.ACL_ERROR_UNINITIALIZE
-    ascreg.acl.ACL_MEMCPY_DEVICE_TO_DEVICE
-    ascreg.acl.ACL_MEMCPY_DEVICE_TO_HOST
-    ascreg.acl.ACL_MEMCPY_HOST_TO_DEVICE
-    ascreg.acl.ACL_MEMCPY_HOST_TO_HOST
-    ascreg.acl.ACL_MEM_MALLOC_HUGE_FIRST
-    ascreg.acl.ACL_MEM_MALLOC_HUGE_ONLY
-    ascreg.acl.ACL_MEM_MALLOC_NORMAL_ONLY
-    ascreg.acl.ACL_SUCCESS
-    ascreg.acl.create_stream
-    ascreg.acl.destroy_stream
-    ascreg.acl.free
-    ascreg.acl.free_host
-    ascreg.acl.reset_device
-    ascreg.acl.set_device
-    ascreg.acl.synchronize_device
-    ascreg.acl.synchronize_stream
-    ascreg.c_api.EVENT_ID0
-    ascreg.c_api.EVENT_ID1
-    ascreg.c_api.EVENT_ID2
-    ascreg.c_api.EVENT_ID3
-    ascreg.c_api.EVENT_ID4
-    ascreg.c_api.EVENT_ID5
-    ascreg.c_api.EVENT_ID6
-    ascreg.c_api.EVENT_ID7
-    ascreg.c_api.asc_get_block_num
-    ascreg.c_api.asc_load_l2_cache_mode
-    ascreg.c_api.asc_store_l2_cache_mode
-    ascreg.c_api.asc_vf_call
-    ascreg.c_api.vector_bfloat16_t
-    ascreg.c_api.vector_float
-    ascreg.c_api.vector_fp4x2_e1m2_t
-    ascreg.c_api.vector_fp4x2_e2m1_t
-    ascreg.c_api.vector_fp8_e4m3fn_t
-    ascreg.c_api.vector_fp8_e5m2_t
-    ascreg.c_api.vector_fp8_e8m0_t
-    ascreg.c_api.vector_half
-    ascreg.c_api.vector_hifloat8_t
-    ascreg.c_api.vector_int16_t
-    ascreg.c_api.vector_int32_t
-    ascreg.c_api.vector_int4x2_t
-    ascreg.c_api.vector_int64_t
-    ascreg.c_api.vector_int8_t
-    ascreg.c_api.vector_uint16_t
-    ascreg.c_api.vector_uint32_t
-    ascreg.c_api.vector_uint64_t
-    ascreg.c_api.vector_uint8_t
-    ascreg.simt.DivergentBranchError
-    """.split()  # noqa: SIM905 (one name a line)
-)
-
-
-def _param(page: object) -> object:
-    marks = (
-        [pytest.mark.xfail(reason="known documentation gap", strict=False)]
-        if page.fullname in KNOWN_GAPS
-        else []
-    )
-    return pytest.param(page, id=page.fullname, marks=marks)
-
-
-@pytest.mark.parametrize("page", [_param(page) for page in _covered_pages()])
+@pytest.mark.parametrize("page", _covered_pages(), ids=lambda page: page.fullname)
 def test_public_name_has_docstring_with_examples(page: object) -> None:
     if page.kind == "alias":  # documented (and checked) where it first appears
         return

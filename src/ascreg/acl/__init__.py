@@ -34,24 +34,47 @@ from ascreg._dtypes import uint8_t
 from ascreg.errors import AscregError, OutOfBoundsError
 from ascreg.machine.memory import GlobalMemory, GmPtr
 
+# aclError codes. After a failed call, get_recent_err_msg() says what was wrong.
 ACL_SUCCESS = 0
+"""``aclError`` of a call that succeeded."""
 ACL_ERROR_INVALID_PARAM = 100000
+"""A bad argument: a size, malloc policy, memcpy kind or count, a copy past a buffer, a device
+pointer that :func:`malloc` did not return (or that was freed), or a host buffer that is not a
+numpy array."""
 ACL_ERROR_UNINITIALIZE = 100001
+"""A runtime call before :func:`init`."""
 ACL_ERROR_REPEAT_INITIALIZE = 100002
+"""A second :func:`init` without a :func:`finalize` in between."""
 ACL_ERROR_REPEAT_FINALIZE = 100037
+"""A :func:`finalize` without a live :func:`init`."""
 ACL_ERROR_BAD_ALLOC = 200000
+"""A :func:`malloc` of more bytes than the device has free."""
 ACL_ERROR_INVALID_DEVICE = 200002
+"""A device id other than 0, a device call before :func:`set_device`, or a
+:func:`reset_device` of a device that is not set."""
 ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005
+"""A stream that is not live: destroyed, or not made by :func:`create_stream`."""
 ACL_ERROR_STORAGE_OVER_LIMIT = 300000
+"""Defined for pyACL compatibility; no ascreg call returns it (an allocation that does not fit
+returns ``ACL_ERROR_BAD_ALLOC``)."""
 
+# aclrtMemMallocPolicy: the emulated device has one kind of memory, so all three behave alike.
 ACL_MEM_MALLOC_HUGE_FIRST = 0
+"""``aclrtMalloc`` policy: huge pages first, normal pages if none are left (the default)."""
 ACL_MEM_MALLOC_HUGE_ONLY = 1
+"""``aclrtMalloc`` policy: huge pages only."""
 ACL_MEM_MALLOC_NORMAL_ONLY = 2
+"""``aclrtMalloc`` policy: normal pages only."""
 
+# aclrtMemcpyKind: which sides of memcpy are device pointers and which host numpy arrays.
 ACL_MEMCPY_HOST_TO_HOST = 0
+""":func:`memcpy` from a host array to a host array."""
 ACL_MEMCPY_HOST_TO_DEVICE = 1
+""":func:`memcpy` from a host array to a device pointer."""
 ACL_MEMCPY_DEVICE_TO_HOST = 2
+""":func:`memcpy` from a device pointer to a host array."""
 ACL_MEMCPY_DEVICE_TO_DEVICE = 3
+""":func:`memcpy` from a device pointer to a device pointer."""
 
 DEVICE_COUNT = 1
 """Devices the emulator offers (device 0)."""
@@ -150,7 +173,15 @@ def _memory() -> GlobalMemory | int:
 
 
 def set_device(device_id: int) -> int:
-    """``aclrtSetDevice(deviceId)``."""
+    """``aclrtSetDevice(deviceId)``: make *device_id* (only 0 exists) the current device.
+
+    Examples
+    --------
+    >>> _ = finalize(); set_device(0)
+    100001
+    >>> _ = init(); set_device(0), set_device(1)
+    (0, 200002)
+    """
     code = _ready()
     if code:
         return code
@@ -161,7 +192,14 @@ def set_device(device_id: int) -> int:
 
 
 def reset_device(device_id: int) -> int:
-    """``aclrtResetDevice(deviceId)``: releases the device's memory."""
+    """``aclrtResetDevice(deviceId)``: releases the device's memory.
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0)
+    >>> reset_device(0), reset_device(0)
+    (0, 200002)
+    """
     if _rt.device != device_id:
         return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
     _rt.memories.pop(device_id, None)
@@ -170,7 +208,14 @@ def reset_device(device_id: int) -> int:
 
 
 def create_stream() -> tuple[Stream | None, int]:
-    """``aclrtCreateStream(&stream)`` -> ``(stream, ret)``."""
+    """``aclrtCreateStream(&stream)`` -> ``(stream, ret)``.
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0)
+    >>> stream, ret = create_stream(); ret, stream.live
+    (0, True)
+    """
     memory = _memory()
     if isinstance(memory, int):
         return None, memory
@@ -179,7 +224,16 @@ def create_stream() -> tuple[Stream | None, int]:
 
 
 def destroy_stream(stream: Any) -> int:
-    """``aclrtDestroyStream(stream)``."""
+    """``aclrtDestroyStream(stream)``.
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0); stream, _ = create_stream()
+    >>> destroy_stream(stream), destroy_stream(stream)
+    (0, 200005)
+    >>> get_recent_err_msg()
+    '<aclrtStream ... (destroyed)> is not a live stream'
+    """
     if not isinstance(stream, Stream) or not stream.live:
         return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{stream!r} is not a live stream")
     stream.live = False
@@ -187,14 +241,32 @@ def destroy_stream(stream: Any) -> int:
 
 
 def synchronize_stream(stream: Any) -> int:
-    """``aclrtSynchronizeStream(stream)`` (kernels already ran at launch)."""
+    """``aclrtSynchronizeStream(stream)`` (kernels already ran at launch).
+
+    ``None`` is the default stream.
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0); stream, _ = create_stream()
+    >>> synchronize_stream(stream), synchronize_stream(None), synchronize_stream("s")
+    (0, 0, 200005)
+    """
     if stream is not None and (not isinstance(stream, Stream) or not stream.live):
         return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{stream!r} is not a live stream")
     return _ready()
 
 
 def synchronize_device() -> int:
-    """``aclrtSynchronizeDevice()``."""
+    """``aclrtSynchronizeDevice()`` (kernels already ran at launch).
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0)
+    >>> synchronize_device()
+    0
+    >>> _ = reset_device(0); synchronize_device()
+    200002
+    """
     memory = _memory()
     return memory if isinstance(memory, int) else ACL_SUCCESS
 
@@ -222,7 +294,14 @@ def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[An
 
 
 def free(ptr: Any) -> int:
-    """``aclrtFree(ptr)``."""
+    """``aclrtFree(ptr)``: release a pointer :func:`malloc` returned.
+
+    Examples
+    --------
+    >>> _ = init(); _ = set_device(0); ptr, _ = malloc(64)
+    >>> free(ptr), free(ptr)
+    (0, 100000)
+    """
     memory = _memory()
     if isinstance(memory, int):
         return memory
@@ -252,7 +331,14 @@ def malloc_host(size: int) -> tuple[np.ndarray[Any, Any] | None, int]:
 
 
 def free_host(ptr: Any) -> int:
-    """``aclrtFreeHost(ptr)``."""
+    """``aclrtFreeHost(ptr)``: release a buffer of :func:`malloc_host` (numpy frees it).
+
+    Examples
+    --------
+    >>> _ = init(); buf, _ = malloc_host(16)
+    >>> free_host(buf), free_host("buf")
+    (0, 100000)
+    """
     if not isinstance(ptr, np.ndarray):
         return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by malloc_host")
     return ACL_SUCCESS

@@ -46,7 +46,7 @@ from ascreg._dtypes import (
     uint64_t,
 )
 from ascreg.errors import AscregTypeError
-from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
 
 
 # fmt: off
@@ -215,6 +215,29 @@ VECTOR_TYPES: dict[type[Scalar], type[RegTensor[Any, Any]]] = {
     )
 }
 """The C register class of each element type."""
+
+
+def _vector_doc(cls: type[RegTensor[Any, Any]]) -> str:
+    """Append the register's geometry and an Examples section (built from its dtype)."""
+    dtype, name = cls.dtype, cls.__name__
+    lanes = VL // dtype.size
+    return (
+        f"{(cls.__doc__ or '').strip()}\n\n"
+        f"{VL} bytes: {lanes} lanes of {dtype.bits} bits. A new register is unwritten until a\n"
+        "load or an op writes it.\n\n"
+        "Examples\n--------\n"
+        f">>> from ascreg.c_api import {name}, {dtype.__name__}, vector_of\n"
+        f">>> r = {name}()\n"
+        ">>> r.lanes, r.dtype.cpp_name, r.written\n"
+        f"({lanes}, {dtype.cpp_name!r}, False)\n"
+        f">>> vector_of({dtype.__name__}) is {name}\n"
+        "True\n"
+    )
+
+
+for _cls in VECTOR_TYPES.values():
+    _cls.__doc__ = _vector_doc(_cls)
+del _cls
 
 
 def vector_of(dtype: type[Scalar]) -> type[RegTensor[Any, Any]]:

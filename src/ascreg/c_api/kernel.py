@@ -60,17 +60,48 @@ from ascreg.machine.kernel import (
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
-from ascreg.machine.sync import EVENT_COUNT, Pipe
+from ascreg.machine.sync import Pipe
 
 PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX = tuple(Pipe)
 """The ``pipe_t`` constants."""
-(EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6,
- EVENT_ID7) = range(EVENT_COUNT)  # fmt: skip
-"""The ``event_t`` constants."""
+# event_t: one assignment each, as a constant's docs page reads the string right after it.
+EVENT_ID0 = 0
+"""``event_t`` id 0 of the eight (``EVENT_ID0`` .. ``EVENT_ID7``); a (source pipe, destination
+pipe, id) triple names one flag of :func:`asc_sync_notify` / :func:`asc_sync_wait`."""
+EVENT_ID1 = 1
+"""``event_t`` id 1 (see :data:`EVENT_ID0`)."""
+EVENT_ID2 = 2
+"""``event_t`` id 2 (see :data:`EVENT_ID0`)."""
+EVENT_ID3 = 3
+"""``event_t`` id 3 (see :data:`EVENT_ID0`)."""
+EVENT_ID4 = 4
+"""``event_t`` id 4 (see :data:`EVENT_ID0`)."""
+EVENT_ID5 = 5
+"""``event_t`` id 5 (see :data:`EVENT_ID0`)."""
+EVENT_ID6 = 6
+"""``event_t`` id 6 (see :data:`EVENT_ID0`)."""
+EVENT_ID7 = 7
+"""``event_t`` id 7, the last (see :data:`EVENT_ID0`)."""
 
 
 class asc_load_l2_cache_mode(enum.IntEnum):
-    """L2 cache policy of a GM -> UB copy (a performance hint; no effect on results)."""
+    """L2 cache policy of a GM -> UB copy (a performance hint; no effect on results).
+
+    The ``l2_cache_mode`` argument of the burst form of :func:`asc_copy_gm2ub_align`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, uint32_t
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g = GlobalMemory().alloc(uint32_t, 8); g.write(np.arange(8))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(uint32_t, 8)
+    ...     asc_copy_gm2ub_align(u, g, 1, 32, 0, 0, False, asc_load_l2_cache_mode.NOTALLOC_KEEP, 0, 0)
+    ...     asc_sync()
+    ...     u.read(8).tolist()
+    [0, 1, 2, 3, 4, 5, 6, 7]
+    """
 
     NORMAL_FIRST_VICTIM = 0
     NORMAL_LAST_VICTIM = 1
@@ -81,7 +112,15 @@ class asc_load_l2_cache_mode(enum.IntEnum):
 
 
 class asc_store_l2_cache_mode(enum.IntEnum):
-    """L2 cache policy of a UB -> GM copy (a performance hint; no effect on results)."""
+    """L2 cache policy of a UB -> GM copy (a performance hint; no effect on results).
+
+    The ``l2_cache_mode`` argument of the burst form of :func:`asc_copy_ub2gm_align`.
+
+    Examples
+    --------
+    >>> int(asc_store_l2_cache_mode.NOTALLOC_CLEAN), asc_store_l2_cache_mode(2).name
+    (4, 'NORMAL_PERSISTENT')
+    """
 
     NORMAL_FIRST_VICTIM = 0
     NORMAL_LAST_VICTIM = 1
@@ -360,6 +399,20 @@ class VfCall:
 
 
 asc_vf_call = VfCall()
+"""``asc_vf_call<f>(args...)``, written ``asc_vf_call[f](args...)``: run the VF ``f``.
+
+``f`` is a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3`` thread
+count first (``asc_vf_call[f](dim3(1024), args...)``).
+
+Examples
+--------
+>>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
+>>> @__simd_vf__
+... def vf(n: int) -> None: print("vf", n)
+>>> with block(BlockContext()):
+...     asc_vf_call[vf](3)
+vf 3
+"""
 
 
 def asc_get_block_idx() -> int:
@@ -377,7 +430,15 @@ def asc_get_block_idx() -> int:
 
 
 def asc_get_block_num() -> int:
-    """``asc_get_block_num()``: the launch's block count (``block_num``)."""
+    """``asc_get_block_num()``: the launch's block count (``block_num``).
+
+    Examples
+    --------
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> with block(BlockContext(block_idx=0, block_num=4)):
+    ...     asc_get_block_num()
+    4
+    """
     _ascreg_call = "asc_get_block_num"
     return current_block().block_num
 

@@ -34,6 +34,17 @@ class DivergentBranchError(AscregError):
 
     Inside a kernel the engine handles it by re-running the block per thread; outside a kernel
     (or where no fallback exists) it reaches the user with the differing lanes in the message.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = np.array([3, 4], dtype=np.int32).view(Lanes)
+    >>> bool(v > 3)
+    Traceback (most recent call last):
+    ...
+    ascreg.simt.lanes.DivergentBranchError: bool() of a thread-varying value: lane 0 holds np.False_ but lane 1 holds np.True_; a branch on it must run per thread
+    >>> issubclass(DivergentBranchError, AscregError)
+    True
     """
 
 
