@@ -24,7 +24,13 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 import numpy as np
 
 from ascreg._dtypes import Kind, Scalar, is_scalar_type
-from ascreg.errors import AlignmentError, CapacityError, OutOfBoundsError, undefined_behaviour
+from ascreg.errors import (
+    AlignmentError,
+    CapacityError,
+    OutOfBoundsError,
+    current_call,
+    undefined_behaviour,
+)
 
 T = TypeVar("T", bound=Scalar)
 U = TypeVar("U", bound=Scalar)
@@ -139,7 +145,8 @@ class Memory:
         >>> UnifiedBuffer().alloc_bytes(uint8_t, 100).read(2)
         array([0, 0], dtype=uint8)
         """
-        _ascreg_call = f"{type(self).__name__}.alloc"  # names the call in a CapacityError
+        # A CapacityError names the user's call (e.g. a kernel's __ubuf__ array), else this one.
+        _ascreg_call = current_call() or f"{type(self).__name__}.alloc"
         dtype = _scalar(dtype)
         if nbytes < 0:
             raise CapacityError(f"cannot allocate a negative size ({nbytes} bytes)")
@@ -465,6 +472,10 @@ class UbPtr(Pointer[T]):
     __slots__ = ()
     space = "__ubuf__"
 
+    def cast(self, dtype: type[U]) -> UbPtr[U]:
+        """Return the same address viewed as *dtype*; see :meth:`Pointer.cast`."""
+        return cast(UbPtr[U], super().cast(dtype))
+
 
 class GmPtr(Pointer[T]):
     """A ``__gm__ T*`` pointer into :class:`GlobalMemory`.
@@ -478,6 +489,10 @@ class GmPtr(Pointer[T]):
 
     __slots__ = ()
     space = "__gm__"
+
+    def cast(self, dtype: type[U]) -> GmPtr[U]:
+        """Return the same address viewed as *dtype*; see :meth:`Pointer.cast`."""
+        return cast(GmPtr[U], super().cast(dtype))
 
 
 class UnifiedBuffer(Memory):
@@ -501,6 +516,10 @@ class UnifiedBuffer(Memory):
         """Allocate *count* zeroed elements of *dtype* (32-byte aligned); see :meth:`Memory.alloc`."""
         return cast(UbPtr[T], super().alloc(dtype, count, label=label))
 
+    def pointer(self, dtype: type[T], address: int) -> UbPtr[T]:
+        """Return a raw ``__ubuf__ T*`` to *address*; see :meth:`Memory.pointer`."""
+        return cast(UbPtr[T], super().pointer(dtype, address))
+
 
 class GlobalMemory(Memory):
     """Device Global Memory (HBM); grows on demand, allocations are 512-byte aligned.
@@ -520,3 +539,7 @@ class GlobalMemory(Memory):
     def alloc(self, dtype: type[T], count: int, *, label: str | None = None) -> GmPtr[T]:
         """Allocate *count* zeroed elements of *dtype* (512-byte aligned); see :meth:`Memory.alloc`."""
         return cast(GmPtr[T], super().alloc(dtype, count, label=label))
+
+    def pointer(self, dtype: type[T], address: int) -> GmPtr[T]:
+        """Return a raw ``__gm__ T*`` to *address*; see :meth:`Memory.pointer`."""
+        return cast(GmPtr[T], super().pointer(dtype, address))
