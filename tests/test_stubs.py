@@ -39,8 +39,8 @@ def test_every_reg_row_has_a_shape() -> None:
     assert missing == [], "add a Shape to tools/gen_stubs.py for these rows"
 
 
-@pytest.mark.xfail(reason="the C API (asc_*) rows have no stub shapes yet", strict=False)
 def test_every_table_row_has_a_shape() -> None:
+    """Reg and C API rows alike (the SIMT functions have no table rows)."""
     assert gen.missing_shapes() == [], "add a Shape to tools/gen_stubs.py for these rows"
 
 
@@ -59,6 +59,35 @@ def test_one_overload_per_legal_combination_in_table_order(shape: object) -> Non
     expected = [gen.combo_text(c) for c in spec.combos]
     forms = [f for f in shape.forms if f.deduced and f.per_combo]  # type: ignore[attr-defined]
     assert tags == expected * len(forms)
+
+
+@pytest.mark.parametrize("shape", gen.C_SHAPES, ids=lambda s: s.spec)
+def test_c_api_overloads_follow_the_table(shape: object) -> None:
+    """Each form of a C function lists the combinations it applies to once, in table order."""
+    spec = SPECS[shape.spec]  # type: ignore[attr-defined]
+    stub = OUTPUTS[ROOT / "stubs" / "ascreg" / f"{shape.module}.pyi"]  # type: ignore[attr-defined]
+    found = re.findall(rf"^def {spec.name}\(.*# (?:([\w -]+): )?(\([\w, ]+\))$", stub, re.M)
+    expected = [
+        (form.tag, gen.combo_text(c))
+        for form in shape.forms  # type: ignore[attr-defined]
+        for c in spec.combos
+        if gen.c_applies(form, c)
+    ]
+    assert found == expected
+    if len(expected) > 1:
+        assert stub.count(f"@overload\ndef {spec.name}(") == len(expected)
+
+
+def test_c_api_bool_combination_is_the_vector_bool_form() -> None:
+    """bool_ renders as MaskReg/_MaskPtr, a 3-argument shift returns the vector_* class."""
+    stub = OUTPUTS[ROOT / "stubs" / "ascreg" / "c_api" / "compute.pyi"]
+    assert (
+        "def asc_shiftright(src: RegTensor[uint16_t], shift: RegTensor[int16_t], mask: MaskReg, /)"
+        " -> vector_uint16_t: ...  # returning: (uint16_t, int16_t)" in stub
+    )
+    assert "def asc_select(dst: MaskReg, src0: MaskReg, src1: MaskReg, mask: MaskReg)" in stub
+    assert "asc_ne(dst: MaskReg, src0: RegTensor[bfloat16_t]" not in stub
+    assert "asc_ne_scalar(dst: MaskReg, src0: RegTensor[bfloat16_t]" in stub
 
 
 def test_check_mode_reports_a_stale_file(capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,7 +46,7 @@ def main() -> None:
     Reg.LoadAlign[uint16_t, PostLiteral.POST_MODE_UPDATE](u16, p16, 128)  # type: ignore[call-overload]  # pyright: ignore
     Reg.LoadAlign(u16, Ref(p16))  # type: ignore[call-overload]  # pyright: ignore
     Reg.LoadAlign(u16, gm.alloc(uint16_t, 128))  # type: ignore[call-overload]  # pyright: ignore
-    Reg.LoadAlign(u16, p16.cast(int16_t))  # type: ignore[call-overload]  # pyright: ignore
+    Reg.LoadAlign(u16, p16.cast(int16_t))  # type: ignore[arg-type]  # pyright: ignore
     Reg.UpdateMask[uint16_t](Ref(1.5))  # type: ignore[arg-type]  # pyright: ignore
 
     # RegTraitNumTwo: only for 64-bit registers, and never mixed with RegTraitNumOne.
