@@ -164,79 +164,30 @@ def _doc(op: str, formula: str) -> str:
     """
 
 
-def asc_atomic_add(address: Any, val: Any) -> Any:
-    """``asc_atomic_add`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_add"
-    return _atomic(_ascreg_call, "add", address, (val,))
+def _binary_atomic(op: str, formula: str, example_result: int) -> Callable[[Any, Any], Any]:
+    """Build ``asc_atomic_<op>(address, val)`` from its table row."""
+    name = f"asc_atomic_{op}"
+
+    def atomic(address: Any, val: Any) -> Any:
+        _ascreg_call = name
+        return _atomic(_ascreg_call, op, address, (val,))
+
+    atomic.__name__ = atomic.__qualname__ = name
+    atomic.__doc__ = _doc(op, formula).replace("{result}", str(example_result))
+    return atomic
 
 
-def asc_atomic_sub(address: Any, val: Any) -> Any:
-    """``asc_atomic_sub`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_sub"
-    return _atomic(_ascreg_call, "sub", address, (val,))
-
-
-def asc_atomic_exch(address: Any, val: Any) -> Any:
-    """``asc_atomic_exch`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_exch"
-    return _atomic(_ascreg_call, "exch", address, (val,))
-
-
-def asc_atomic_max(address: Any, val: Any) -> Any:
-    """``asc_atomic_max`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_max"
-    return _atomic(_ascreg_call, "max", address, (val,))
-
-
-def asc_atomic_min(address: Any, val: Any) -> Any:
-    """``asc_atomic_min`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_min"
-    return _atomic(_ascreg_call, "min", address, (val,))
-
-
-def asc_atomic_inc(address: Any, val: Any) -> Any:
-    """``asc_atomic_inc`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_inc"
-    return _atomic(_ascreg_call, "inc", address, (val,))
-
-
-def asc_atomic_dec(address: Any, val: Any) -> Any:
-    """``asc_atomic_dec`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_dec"
-    return _atomic(_ascreg_call, "dec", address, (val,))
-
-
-def asc_atomic_and(address: Any, val: Any) -> Any:
-    """``asc_atomic_and`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_and"
-    return _atomic(_ascreg_call, "and", address, (val,))
-
-
-def asc_atomic_or(address: Any, val: Any) -> Any:
-    """``asc_atomic_or`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_or"
-    return _atomic(_ascreg_call, "or", address, (val,))
-
-
-def asc_atomic_xor(address: Any, val: Any) -> Any:
-    """``asc_atomic_xor`` (documentation filled in from the table below)."""
-    _ascreg_call = "asc_atomic_xor"
-    return _atomic(_ascreg_call, "xor", address, (val,))
-
-
-for _op, _formula, _result in (
-    ("add", "old + val", 9),
-    ("sub", "old - val", 3),
-    ("exch", "val", 3),
-    ("max", "max(old, val)", 6),
-    ("min", "min(old, val)", 3),
-    ("inc", "old >= val ? 0 : old + 1", 0),
-    ("dec", "(old == 0 || old > val) ? val : old - 1", 3),
-    ("and", "old & val", 2),
-    ("or", "old | val", 7),
-    ("xor", "old ^ val", 5),
-):
-    globals()[f"asc_atomic_{_op}"].__doc__ = _doc(_op, _formula).replace("{result}", str(_result))
+# The example in each docstring applies the op to old = 6 and val = 3.
+asc_atomic_add = _binary_atomic("add", "old + val", 9)
+asc_atomic_sub = _binary_atomic("sub", "old - val", 3)
+asc_atomic_exch = _binary_atomic("exch", "val", 3)
+asc_atomic_max = _binary_atomic("max", "max(old, val)", 6)
+asc_atomic_min = _binary_atomic("min", "min(old, val)", 3)
+asc_atomic_inc = _binary_atomic("inc", "old >= val ? 0 : old + 1", 0)
+asc_atomic_dec = _binary_atomic("dec", "(old == 0 || old > val) ? val : old - 1", 3)
+asc_atomic_and = _binary_atomic("and", "old & val", 2)
+asc_atomic_or = _binary_atomic("or", "old | val", 7)
+asc_atomic_xor = _binary_atomic("xor", "old ^ val", 5)
 
 
 def asc_atomic_cas(address: Any, compare: Any, val: Any) -> Any:
