@@ -17,7 +17,7 @@ array([0, 0, 1, 1, 2, 2], dtype=uint16)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -100,16 +100,26 @@ def load_mode(dist: str, dtype_size: int, *, dual: bool) -> LoadMode:
     ...
     ascreg.errors.IllegalDtypeError: DIST_BRC_B16 is defined for 16-bit elements, not 32-bit ones
     """
-    mode = LOAD_MODES.get(dist)
+    return _checked_mode(LOAD_MODES, "LoadDist", "LoadAlign", dist, dtype_size, dual)
+
+
+M = TypeVar("M", "LoadMode", "StoreMode")
+
+
+def _checked_mode(
+    table: dict[str, M], enum_name: str, op: str, dist: str, dtype_size: int, dual: bool
+) -> M:
+    """Look *dist* up in *table*, checking it exists, fits the element width and the form."""
+    mode = table.get(dist)
     if mode is None:
-        raise IllegalDtypeError(f"{dist} is not a LoadDist that dav-3510 supports")
+        raise IllegalDtypeError(f"{dist} is not a {enum_name} that dav-3510 supports")
     if mode.width is not None and mode.width != dtype_size:
         raise IllegalDtypeError(
             f"{dist} is defined for {8 * mode.width}-bit elements, not {8 * dtype_size}-bit ones"
         )
     if mode.dual != dual:
         form = "the dual (two-register) form" if mode.dual else "the single-register form"
-        raise IllegalDtypeError(f"{dist} is only valid in {form} of LoadAlign")
+        raise IllegalDtypeError(f"{dist} is only valid in {form} of {op}")
     return mode
 
 
@@ -199,17 +209,7 @@ def store_mode(dist: str, dtype_size: int, *, dual: bool) -> StoreMode:
     >>> store_mode("DIST_PACK_B32", 4, dual=False).narrow
     2
     """
-    mode = STORE_MODES.get(dist)
-    if mode is None:
-        raise IllegalDtypeError(f"{dist} is not a StoreDist that dav-3510 supports")
-    if mode.width is not None and mode.width != dtype_size:
-        raise IllegalDtypeError(
-            f"{dist} is defined for {8 * mode.width}-bit elements, not {8 * dtype_size}-bit ones"
-        )
-    if mode.dual != dual:
-        form = "the dual (two-register) form" if mode.dual else "the single-register form"
-        raise IllegalDtypeError(f"{dist} is only valid in {form} of StoreAlign")
-    return mode
+    return _checked_mode(STORE_MODES, "StoreDist", "StoreAlign", dist, dtype_size, dual)
 
 
 def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> None:
