@@ -82,6 +82,9 @@ class _Access(Template):
     """Shared address handling of LoadAlign and StoreAlign."""
 
     def _setup(self) -> None:
+        self._plain: set[tuple[type, ...]] = set()
+        """Argument-type tuples of plain ``(register, pointer[, mask])`` calls that passed every
+        static check once; later calls with them skip straight to the access."""
         update = PostLiteral.POST_MODE_UPDATE
         self.post = self.t.enum(PostLiteral, PostLiteral.POST_MODE_NORMAL) is update
         self.mask_dist = self.t.enum(MaskDist, MaskDist.DIST_NORM).name
@@ -170,6 +173,11 @@ class _LoadAlign(_Access):
 
     def __call__(self, dst: Any, *args: Any) -> None:
         _ascreg_call = self.name
+        if len(args) == 1 and (type(dst), type(args[0])) in self._plain:
+            src = args[0]
+            if src.dtype is dst.dtype:  # a form already validated: only the address is new
+                dst._lanes = core.load(src, self.dist, dst.lanes)
+                return
         if isinstance(dst, MaskReg):
             self._load_mask(dst, args)
             return
@@ -189,6 +197,8 @@ class _LoadAlign(_Access):
         reg._lanes = core.load(ptr, dist, reg.lanes)
         if ref is not None:
             ref.value = ptr + stride
+        elif len(args) == 1:
+            self._plain.add((type(reg), type(ptr)))
 
     def _load_dual(
         self, dst0: RegTensor[Any, Any], dst1: RegTensor[Any, Any], src: Any, rest: tuple[Any, ...]
@@ -240,6 +250,13 @@ class _StoreAlign(_Access):
 
     def __call__(self, dst: Any, src: Any, *args: Any) -> None:
         _ascreg_call = self.name
+        if (
+            len(args) == 1
+            and (type(src), type(dst), type(args[0])) in self._plain
+            and dst.dtype is src.dtype  # a form already validated: only the address is new
+        ):
+            core.store(dst, src.get(), active_lanes(args[0], src), self.dist)
+            return
         if isinstance(src, MaskReg):
             ptr, ref, stride = self._address(dst, args)
             core.store_mask(ptr, src.bits(), self.mask_dist)
@@ -268,6 +285,8 @@ class _StoreAlign(_Access):
             core.store(ptr, lanes, active, dist)
         if ref is not None:
             ref.value = ptr + stride
+        elif len(args) == 1:
+            self._plain.add((type(reg), type(ptr), type(mask)))
 
     def _store_dual(
         self, dst: Any, src0: RegTensor[Any, Any], src1: RegTensor[Any, Any], rest: tuple[Any, ...]
