@@ -33,7 +33,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar, uint8_t
 from ascreg.errors import AddressSpaceError, AscregError, AscregTypeError, LaunchError, SyncError
-from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr, UnifiedBuffer
+from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr, UnifiedBuffer, untrack
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.sync import Pipe, PipeTracker
@@ -74,6 +74,7 @@ class BlockContext:
             uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
         )
         self.ub.on_access = self._on_access
+        untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 
     def _on_access(self, start: int, end: int, action: str) -> None:
         self.tracker.access(self.pipe, start, end, write=action == "writes")

@@ -18,6 +18,7 @@ array([4, 5, 6], dtype=uint16)
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
@@ -110,7 +111,9 @@ class Memory:
         self.top = 0
         self.on_access: Callable[[int, int, str], None] | None = None
         """Called as ``on_access(start, end, action)`` after each bounds-checked access (the
-        kernel runtime's pipe-hazard check); None (the default) costs one attribute test."""
+        kernel runtime's pipe-hazard check, the SIMT write journal); None (the default) costs
+        one attribute test. A second user chains: it saves the old hook and calls it."""
+        _LIVE.add(self)
 
     def __repr__(self) -> str:
         return (
@@ -240,6 +243,39 @@ class Memory:
         if self.on_access is not None:
             self.on_access(start, end, action)
         return self.data[start:end]
+
+
+_LIVE: weakref.WeakSet[Memory] = weakref.WeakSet()
+
+
+def live_memories() -> list[Memory]:
+    """Return every :class:`Memory` that still exists (weakly tracked from construction).
+
+    The SIMT engine hooks all of them while it runs a block vectorised, so that every write can
+    be undone if the block has to run again per thread. The kernel runtime's per-block Unified
+    Buffers are taken out (:func:`untrack`): the engine reaches the running one directly.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer
+    >>> ub = UnifiedBuffer()
+    >>> any(m is ub for m in live_memories())
+    True
+    """
+    return list(_LIVE)
+
+
+def untrack(memory: Memory) -> None:
+    """Drop *memory* from :func:`live_memories` (a memory only one known owner can reach).
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer
+    >>> ub = UnifiedBuffer(); untrack(ub)
+    >>> any(m is ub for m in live_memories())
+    False
+    """
+    _LIVE.discard(memory)
 
 
 class Pointer(Generic[T]):

@@ -33,15 +33,25 @@ microseconds plus the numpy work.
 
 **Slow — one thread at a time.** Python control flow (``if``, ``while``, ``and``/``or``,
 ``int()``, ``range()``) needs one value. When a thread-varying value is asked for one and its
-lanes disagree, :class:`~ascreg.simt.lanes.DivergentBranchError` stops the vectorised run, every
-memory write it made is undone (all pointers a kernel sees are journaled), and the block is run
-again with one Python thread per SIMT thread, scheduled one at a time in thread order;
+lanes disagree, a :class:`~ascreg.simt.lanes.DivergenceSignal` stops the vectorised run, every
+memory write it made is undone (writes are journaled at the memory level, whatever pointer they
+went through: kernel arguments, ``__ubuf__`` arrays, closures, raw addresses), what it printed is
+dropped, and the block is run again with one Python thread per SIMT thread, scheduled one at a
+time in thread order;
 ``asc_syncthreads`` and the warp functions are rendezvous points (exited threads do not count;
 threads of a warp that reach a warp function together are its active lanes). This is exact but
 costs roughly 0.1-0.5 ms per SIMT thread (about 0.4 s for a 1024-thread block, against well
 under 1 ms vectorised), so only the blocks that actually diverge pay it (e.g. the one tail block
 of an ``if i < n`` guard). A thread-varying value is never silently reduced to
-one lane. Side effects outside ascreg memory (``print``) are repeated when a block is re-run.
+one lane.
+
+What a discarded attempt leaves behind: nothing in ascreg memory, and nothing on ``sys.stdout``
+(it is held back while a block runs vectorised and written out when the attempt completes or
+fails with a real error; dropped when the block re-runs per thread, which prints once per
+thread). Other side effects (``sys.stderr``, files, Python lists a kernel appends to) happen
+again on the re-run. The divergence signal derives from ``BaseException``, so a kernel's own
+``try: ... except Exception:`` around a thread-dependent branch does not swallow it; outside a
+kernel the same situation raises :class:`~ascreg.simt.lanes.DivergentBranchError`.
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`.
 

@@ -3,10 +3,12 @@
 Two tiers run a block (see :mod:`ascreg.simt` for the user-facing summary):
 
 1. **Vectorised** (fast): the kernel body runs once with every thread of the block as one numpy
-   lane. Pointers passed in are re-wrapped so that every write is journaled.
+   lane. Every memory write it makes is journaled at the :class:`~ascreg.machine.memory.Memory`
+   level (a hook chained onto ``on_access`` of every live memory, whatever pointer the write went
+   through), and its ``print`` output (``sys.stdout``) is held back.
 2. **Per thread** (slow): if tier 1 needs one answer from a thread-varying value
-   (:class:`~ascreg.simt.lanes.DivergentBranchError`), its writes are undone and the block runs
-   again with one Python thread per SIMT thread. A cooperative scheduler lets exactly one of them
+   (:class:`~ascreg.simt.lanes.DivergenceSignal`), its writes are undone, its held output is
+   dropped, and the block runs again with one Python thread per SIMT thread. A cooperative scheduler lets exactly one of them
    run at a time (deterministic, lowest thread first); ``asc_syncthreads`` and the warp functions
    are rendezvous points where a thread yields until its partners arrive.
 
@@ -27,16 +29,18 @@ array([0, 0, 2, 0, 4, 0, 6, 0], dtype=uint32)
 
 from __future__ import annotations
 
+import io
+import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from typing import Any, TypeVar
 
 import numpy as np
 
 from ascreg.errors import AscregError, LaunchError, SyncError
-from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, to_dtype
-from ascreg.simt.lanes import STATE, DivergentBranchError, Lanes
+from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories, to_dtype
+from ascreg.simt.lanes import STATE, DivergenceSignal, Lanes
 
 F = TypeVar("F")
 
@@ -163,11 +167,21 @@ def _set(func: Any, attr: str, value: Any) -> None:
         setattr(inner, attr, value)
 
 
-# -- journaled pointers ----------------------------------------------------------------------------
+# -- the write journal and SIMT pointers ----------------------------------------------------------
 
 
 class Journal:
-    """An undo log of memory writes: ``(memory, start, old bytes)`` in write order."""
+    """An undo log of memory writes: ``(memory, start, old bytes)`` in write order.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> gm = GlobalMemory(); p = gm.alloc(uint8_t, 4); journal = Journal()
+    >>> with journal.watching([gm]):
+    ...     p.write([1, 2, 3, 4])
+    >>> journal.rollback(); p.read(4)
+    array([0, 0, 0, 0], dtype=uint8)
+    """
 
     __slots__ = ("entries",)
 
@@ -186,21 +200,53 @@ class Journal:
             memory.data[start : start + old.size] = old
         self.entries.clear()
 
+    @contextmanager
+    def watching(self, memories: Iterator[Memory] | list[Memory]) -> Iterator[None]:
+        """Record every write this Python thread makes to *memories* inside the ``with`` body.
+
+        Chains a :class:`_WriteHook` onto each memory's ``on_access`` (the previous hook, e.g.
+        the kernel runtime's pipe check, still runs) and restores the previous hook afterwards.
+        Memories without a hook cost nothing outside the ``with`` body.
+        """
+        hooks: list[_WriteHook] = []
+        seen: set[int] = set()
+        thread = threading.get_ident()
+        for memory in memories:
+            if id(memory) not in seen:
+                seen.add(id(memory))
+                hook = _WriteHook(self, memory, thread)
+                memory.on_access = hook
+                hooks.append(hook)
+        try:
+            yield
+        finally:
+            for hook in reversed(hooks):
+                if hook.memory.on_access is hook:
+                    hook.memory.on_access = hook.previous
+
+
+class _WriteHook:
+    """``Memory.on_access`` while a block runs vectorised: journal writes, then chain."""
+
+    __slots__ = ("journal", "memory", "previous", "thread")
+
+    def __init__(self, journal: Journal, memory: Memory, thread: int) -> None:
+        self.journal = journal
+        self.memory = memory
+        self.previous = memory.on_access
+        self.thread = thread  # other Python threads' writes are not this block's
+
+    def __call__(self, start: int, end: int, action: str) -> None:
+        if action == "writes" and threading.get_ident() == self.thread:
+            self.journal.record(self.memory, start, end - start)
+        if self.previous is not None:
+            self.previous(start, end, action)
+
 
 class _SimtPointer:
-    """Mixin for pointers inside a SIMT kernel: journaled writes, lane-aware indexing."""
+    """Mixin for pointers inside a SIMT kernel: lane-aware indexing (``p[lanes]``, ``p + lanes``)."""
 
     __slots__ = ()
-
-    def view(self, count: int, action: str = "reads") -> np.ndarray[Any, Any]:
-        if action == "writes":
-            _journal_write(self, count * self.dtype.size)  # type: ignore[attr-defined]
-        return super().view(count, action)  # type: ignore[misc,no-any-return]
-
-    def bytes(self, nbytes: int, action: str = "reads") -> np.ndarray[Any, Any]:
-        if action == "writes":
-            _journal_write(self, nbytes)
-        return super().bytes(nbytes, action)  # type: ignore[misc,no-any-return]
 
     def __add__(self, n: Any) -> Any:
         if isinstance(n, Lanes) and n.size > 1:
@@ -215,20 +261,14 @@ class _SimtPointer:
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
 
-def _journal_write(ptr: Any, nbytes: int) -> None:
-    group = STATE.group
-    if group is not None and group.journal is not None:
-        group.journal.record(ptr.memory, ptr.address, nbytes)
-
-
 class SimtGmPtr(_SimtPointer, GmPtr[Any]):
-    """A ``__gm__`` pointer as seen inside a SIMT kernel (journaled, lane-aware)."""
+    """A ``__gm__`` pointer as seen inside a SIMT kernel (lane-aware)."""
 
     __slots__ = ()
 
 
 class SimtUbPtr(_SimtPointer, UbPtr[Any]):
-    """A ``__ubuf__`` pointer as seen inside a SIMT kernel (journaled, lane-aware)."""
+    """A ``__ubuf__`` pointer as seen inside a SIMT kernel (lane-aware)."""
 
     __slots__ = ()
 
@@ -605,24 +645,40 @@ def _simt_ub(ctx: Any) -> Iterator[None]:
 def run_block(run: BlockRun, ctx: Any = None) -> None:
     """Run one block: vectorised first, per thread if a branch depends on the thread.
 
-    *ctx* is the kernel runtime's block (its UB holds ``__ubuf__`` arrays); allocations made by
-    a discarded vectorised attempt are released before the per-thread run.
+    *ctx* is the kernel runtime's block (its UB holds ``__ubuf__`` arrays). A discarded
+    vectorised attempt leaves no trace: its writes to any memory (every live
+    :class:`~ascreg.machine.memory.Memory` plus *ctx*'s UB is journaled) are undone, its UB
+    allocations released, and what it printed to ``sys.stdout`` is dropped. Output of an attempt
+    that completes, or that fails with a real error, is written out when it ends.
     """
     ub = None if ctx is None else ctx.ub
     with _simt_ub(ctx):
         journal = Journal()
         group = Group(run, _all_tids(run.nthreads), journal)
         mark = _ub_mark(ub)
+        held = io.StringIO()
+        watched = live_memories() if ub is None else [ub, *live_memories()]
         try:
-            with _as_group(group):
+            with _as_group(group), journal.watching(watched), redirect_stdout(held):
                 run.func(*run.args)
-            return
-        except DivergentBranchError:
+        except DivergenceSignal:
             journal.rollback()
             _ub_restore(ub, mark)
             run.shared_allocs.clear()
+        except BaseException:
+            _release(held)
+            raise
+        else:
+            _release(held)
+            return
         run.scheduler = Scheduler(run)
         run.scheduler.execute()
+
+
+def _release(held: io.StringIO) -> None:
+    text = held.getvalue()
+    if text:
+        sys.stdout.write(text)
 
 
 _TIDS: dict[int, np.ndarray[Any, Any]] = {}

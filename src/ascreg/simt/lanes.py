@@ -48,6 +48,21 @@ class DivergentBranchError(AscregError):
     """
 
 
+class DivergenceSignal(BaseException):
+    """The vectorised tier's "this block diverges" signal (caught by the engine, never by users).
+
+    Raised instead of :class:`DivergentBranchError` while a block runs vectorised with a per-thread
+    fallback ready. It derives from ``BaseException`` (as ``KeyboardInterrupt`` does) so that a
+    kernel's own ``except Exception`` around a thread-dependent branch cannot swallow it; the
+    engine catches it, undoes the attempt and re-runs the block one thread at a time.
+
+    Examples
+    --------
+    >>> issubclass(DivergenceSignal, Exception), issubclass(DivergenceSignal, BaseException)
+    (False, True)
+    """
+
+
 class Lanes(np.ndarray[Any, Any]):
     """A numpy array holding one value per SIMT thread (lane) of the running thread group.
 
@@ -66,6 +81,9 @@ class Lanes(np.ndarray[Any, Any]):
             raise DivergentBranchError("a thread-varying value with no lanes has no value")
         first = flat[0]
         if flat.size > 1 and not (flat == first).all():
+            group = STATE.group
+            if group is not None and group.journal is not None:  # vectorised, fallback ready
+                raise DivergenceSignal(self._describe())
             raise DivergentBranchError(self._describe())
         return first
 
