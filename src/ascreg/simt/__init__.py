@@ -53,7 +53,13 @@ again on the re-run. The divergence signal derives from ``BaseException``, so a 
 ``try: ... except Exception:`` around a thread-dependent branch does not swallow it; outside a
 kernel the same situation raises :class:`~ascreg.simt.lanes.DivergentBranchError`.
 
-Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`.
+Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
+(``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted
+loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
+
+Not available: the packed pair types ``half2`` and ``bfloat16x2_t`` (and the other CUDA-style
+vector types ``int2``, ``float4`` ...) do not exist in ascreg, so the shuffles, atomics and
+cache-hinted accesses take only their scalar element types.
 
 Examples
 --------
@@ -73,6 +79,7 @@ Examples
 16843008
 """
 
+from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
 from ascreg.simt.atomics import (
     asc_atomic_add,
     asc_atomic_and,
@@ -100,6 +107,7 @@ from ascreg.simt.engine import (
     threadIdx,
     warpSize,
 )
+from ascreg.simt.floatmath import __fdividef, __saturatef, fdividef
 from ascreg.simt.intrinsics import (
     __brev,
     __byte_perm,
@@ -161,6 +169,7 @@ __all__ = [
     "__brev",
     "__byte_perm",
     "__clz",
+    "__fdividef",
     "__ffs",
     "__hadd",
     "__launch_bounds__",
@@ -171,6 +180,7 @@ __all__ = [
     "__popc",
     "__rhadd",
     "__sad",
+    "__saturatef",
     "__simt_callee__",
     "__simt_vf__",
     "__uhadd",
@@ -194,6 +204,8 @@ __all__ = [
     "asc_atomic_sub",
     "asc_atomic_xor",
     "asc_ballot",
+    "asc_ldca",
+    "asc_ldcg",
     "asc_reduce_add",
     "asc_reduce_max",
     "asc_reduce_min",
@@ -201,12 +213,15 @@ __all__ = [
     "asc_shfl_down",
     "asc_shfl_up",
     "asc_shfl_xor",
+    "asc_stcg",
+    "asc_stwt",
     "asc_syncthreads",
     "asc_threadfence",
     "asc_threadfence_block",
     "blockDim",
     "blockIdx",
     "dim3",
+    "fdividef",
     "gridDim",
     "labs",
     "laneid",

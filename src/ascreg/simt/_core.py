@@ -289,3 +289,58 @@ def absolute(x: Arr) -> Arr:
     array([                   5, -9223372036854775808])
     """
     return np.abs(x)
+
+
+# -- float device functions (float32 lanes) ---------------------------------------------------
+
+_F32 = np.dtype(np.float32)
+_SMALLEST_NORMAL = np.float32(2.0**-126)
+
+
+def flush_subnormal(x: Arr) -> Arr:
+    """Replace float32 subnormals by a zero of the same sign (NaN and inf pass through).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> flush_subnormal(np.array([1e-40, -1e-40, 1.0], np.float32))
+    array([ 0., -0.,  1.], dtype=float32)
+    """
+    x = np.asarray(x, dtype=_F32)
+    return np.where(np.abs(x) < _SMALLEST_NORMAL, np.copysign(_F32.type(0), x), x).astype(_F32)
+
+
+def saturatef(x: Arr) -> Arr:
+    """``__saturatef``: 1 for ``x >= 1``, x for ``0 < x < 1``, +0 otherwise (``x <= 0``, NaN).
+
+    ``-0.0`` gives ``+0.0`` (the documented rule "x <= 0 returns 0"); a subnormal in (0, 1) is
+    returned unchanged (the documentation states no flush for this function).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> saturatef(np.array([-2, -0.0, 0.25, 1.5, np.nan], np.float32))
+    array([0.  , 0.  , 0.25, 1.  , 0.  ], dtype=float32)
+    """
+    x = np.asarray(x, dtype=_F32)
+    one, zero = _F32.type(1), _F32.type(0)
+    return np.where(x >= one, one, np.where(x > zero, x, zero)).astype(_F32)
+
+
+def fdividef(x: Arr, y: Arr) -> Arr:
+    """``__fdividef`` / ``fdividef``: x / y with subnormal inputs and outputs flushed to ±0.
+
+    The quotient of the flushed inputs is the correctly rounded IEEE float32 quotient
+    (round to nearest even): ``x / ±0`` is ±inf by the sign rule, ``0 / 0``, ``inf / inf`` and any
+    NaN operand give NaN. A quotient that rounds to a subnormal becomes a zero of its sign (the
+    flush is decided on the rounded float32 result).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fdividef(np.array([1, -1, 0, 1e-40], np.float32), np.array([2, 0, 0, 1], np.float32))
+    array([ 0.5, -inf,  nan,  0. ], dtype=float32)
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        quotient = flush_subnormal(x) / flush_subnormal(y)
+    return flush_subnormal(quotient)

@@ -260,6 +260,12 @@ class _SimtPointer:
         value = super().__getitem__(index)  # type: ignore[misc]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
+    def __setitem__(self, index: Any, value: Any) -> None:
+        if isinstance(value, Lanes) and value.size > 1 and np.ndim(index) == 0:
+            # every thread stores to the same element: they land in thread order, the last wins
+            value = to_dtype(value, self.dtype).reshape(-1)[-1]  # type: ignore[attr-defined]
+        super().__setitem__(index, value)  # type: ignore[misc]
+
 
 class SimtGmPtr(_SimtPointer, GmPtr[Any]):
     """A ``__gm__`` pointer as seen inside a SIMT kernel (lane-aware)."""
