@@ -33,7 +33,7 @@ import io
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, redirect_stdout
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import numpy as np
@@ -208,6 +208,14 @@ class Journal:
         the kernel runtime's pipe check, still runs) and restores the previous hook afterwards.
         Memories without a hook cost nothing outside the ``with`` body.
         """
+        hooks = self.hook(memories)
+        try:
+            yield
+        finally:
+            self.unhook(hooks)
+
+    def hook(self, memories: Iterator[Memory] | list[Memory]) -> list[_WriteHook]:
+        """Chain a journaling hook onto each of *memories* (once each); see :meth:`watching`."""
         hooks: list[_WriteHook] = []
         seen: set[int] = set()
         thread = threading.get_ident()
@@ -217,12 +225,14 @@ class Journal:
                 hook = _WriteHook(self, memory, thread)
                 memory.on_access = hook
                 hooks.append(hook)
-        try:
-            yield
-        finally:
-            for hook in reversed(hooks):
-                if hook.memory.on_access is hook:
-                    hook.memory.on_access = hook.previous
+        return hooks
+
+    @staticmethod
+    def unhook(hooks: list[_WriteHook]) -> None:
+        """Put back the hooks :meth:`hook` replaced, newest first."""
+        for hook in reversed(hooks):
+            if hook.memory.on_access is hook:
+                hook.memory.on_access = hook.previous
 
 
 class _WriteHook:
@@ -261,7 +271,8 @@ class _SimtPointer:
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        if isinstance(value, Lanes) and value.size > 1 and np.ndim(index) == 0:
+        uniform = not isinstance(index, np.ndarray) or index.ndim == 0
+        if uniform and isinstance(value, Lanes) and value.size > 1:
             # every thread stores to the same element: they land in thread order, the last wins
             value = to_dtype(value, self.dtype).reshape(-1)[-1]  # type: ignore[attr-defined]
         super().__setitem__(index, value)  # type: ignore[misc]
@@ -406,15 +417,6 @@ def current_group(what: str) -> Group:
             f"{what} is only defined inside a SIMT kernel (run_simt_kernel / asc_vf_call[f](dim3(n), ...))"
         )
     return group  # type: ignore[no-any-return]
-
-
-@contextmanager
-def _as_group(group: Group) -> Iterator[Group]:
-    previous, STATE.group = STATE.group, group
-    try:
-        yield group
-    finally:
-        STATE.group = previous
 
 
 class _Index:
@@ -662,29 +664,37 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
         journal = Journal()
         group = Group(run, _all_tids(run.nthreads), journal)
         mark = _ub_mark(ub)
-        held = io.StringIO()
-        watched = live_memories() if ub is None else [ub, *live_memories()]
-        try:
-            with _as_group(group), journal.watching(watched), redirect_stdout(held):
-                run.func(*run.args)
-        except DivergenceSignal:
-            journal.rollback()
-            _ub_restore(ub, mark)
-            run.shared_allocs.clear()
-        except BaseException:
-            _release(held)
-            raise
-        else:
-            _release(held)
+        if _attempt(run, group, journal, [ub, *live_memories()] if ub else live_memories()):
             return
+        journal.rollback()
+        _ub_restore(ub, mark)
+        run.shared_allocs.clear()
         run.scheduler = Scheduler(run)
         run.scheduler.execute()
 
 
-def _release(held: io.StringIO) -> None:
-    text = held.getvalue()
-    if text:
-        sys.stdout.write(text)
+def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memory]) -> bool:
+    """Run the block vectorised; False if it diverged (its writes are in *journal*).
+
+    Written out by hand (no ``with``): this is the per-block cost of the fast tier.
+    """
+    previous, STATE.group = STATE.group, group
+    hooks = journal.hook(memories)
+    held, buffer = sys.stdout, io.StringIO()
+    sys.stdout = buffer
+    diverged = False
+    try:
+        run.func(*run.args)
+    except DivergenceSignal:
+        diverged = True
+    finally:
+        text = buffer.getvalue()
+        sys.stdout = held
+        Journal.unhook(hooks)
+        STATE.group = previous
+        if text and not diverged:
+            held.write(text)
+    return not diverged
 
 
 _TIDS: dict[int, np.ndarray[Any, Any]] = {}
