@@ -207,6 +207,9 @@ C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
     "not": (uint8_t, int8_t, uint16_t, int16_t, half, uint32_t, int32_t, float32_t, bool_),
 }  # fmt: skip
 """``asc_and/or/xor/not``: vector element types, plus ``bool`` for the ``vector_bool`` form."""
+C_COPY_MASK_PART = (uint16_t, uint32_t)
+"""``asc_copy(vector_bool& dst, vector_T src, int16_t part)``: the source types (a b16 / b32
+block of the register, each bit repeated 2 / 4 times)."""
 C_SELECT = (bool_, uint8_t, int8_t, fp8_e4m3fn_t, hifloat8_t, fp8_e5m2_t, uint16_t, int16_t, half,
             bfloat16_t, uint32_t, int32_t, float32_t)  # fmt: skip
 

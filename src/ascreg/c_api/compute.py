@@ -28,15 +28,20 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import bool_, int16_t
-from ascreg._spec import C_COMPARES, SPECS
+from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg.c_api._types import active, as_bool, as_vector, same_dtype, vector_of
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core import shifts
-from ascreg.errors import AscregTypeError, NegativeShiftError, undefined_behaviour
+from ascreg.errors import (
+    AscregTypeError,
+    IllegalDtypeError,
+    NegativeShiftError,
+    undefined_behaviour,
+)
 from ascreg.machine.memory import to_dtype
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import MASK_BITS, MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
 
@@ -353,6 +358,11 @@ def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
     Selected lanes come from ``src``, the others keep ``dst``'s old value. On ``vector_bool``
     operands, ``asc_copy(dst, src[, mask])`` copies the bits (unselected bits 0).
 
+    ``asc_copy(vector_bool& dst, vector_uint16_t src, int16_t part)`` makes a mask from a
+    register: the 256 bytes are 16 blocks of 16 bytes (``vector_uint32_t``: 32 blocks of 8),
+    block ``part`` is read LSB-first and each bit is repeated 2 (4) times, so bit k of the
+    block enables lane k of a b16 (b32) op.
+
     Examples
     --------
     >>> from ascreg.c_api import *
@@ -360,8 +370,15 @@ def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
     >>> s, d = vector_float(), vector_float(); s.set(np.float32(1)); d.set(np.float32(-1))
     >>> asc_copy(d, s, asc_create_mask_b32(PAT_H)); np.asarray(d)[[0, 31, 32]]
     array([ 1.,  1., -1.], dtype=float32)
+    >>> u, m = vector_uint16_t(), vector_bool(); u.set(np.arange(128))
+    >>> asc_copy(m, u, 1)  # block 1 holds lanes 8..15 = 8, 9, ...: bit k enables b16 lane k
+    >>> np.flatnonzero(m.active(uint16_t))[:6].tolist(), m.bits()[6:8].tolist()
+    ([3, 16, 19, 33, 35, 48], [True, True])
     """
     _ascreg_call = "asc_copy"
+    if isinstance(dst, MaskReg) and isinstance(src, RegTensor):
+        _mask_from_vector(dst, as_vector(src, "src"), mask)
+        return
     if isinstance(dst, MaskReg):
         SPECS["asc_copy"].check(bool_)
         source = as_bool(src, "src").bits()
@@ -381,3 +398,22 @@ def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
         d._lanes = s.get().copy()
     else:
         d._lanes = cmp.select(enabled, s.get(), d.get())
+
+
+def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None:
+    """``asc_copy(vector_bool& dst, vector_uint16_t|vector_uint32_t src, int16_t part)``."""
+    if src.dtype not in C_COPY_MASK_PART:
+        raise IllegalDtypeError(
+            f"the vector_bool <- vector form takes vector_uint16_t or vector_uint32_t, not "
+            f"{type(src).__name__}"
+        )
+    blocks = MASK_BITS // (MASK_BITS // 8 // src.dtype.size)
+    if isinstance(part, bool) or not isinstance(part, int | np.integer):
+        raise AscregTypeError(f"part must be an int16_t block index, got {part!r:.40}")
+    if not 0 <= part < blocks:
+        raise AscregTypeError(
+            f"part {int(part)} is outside [0, {blocks - 1}] ({blocks} blocks of "
+            f"{MASK_BITS // 8 // src.dtype.size} bytes in a {type(src).__name__})"
+        )
+    raw = src.get().view(np.uint8)
+    dst.set_bits(mask_core.spread_block_bits(raw, int(part), src.dtype.size))

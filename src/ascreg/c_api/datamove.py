@@ -8,11 +8,13 @@ call                                                   meaning
 =====================================================  ===========================================
 ``asc_loadalign<sfx>(dst, src)``                       load at ``src``
 ``asc_loadalign<sfx>(dst, src, offset)``               load at ``src + offset`` (elements)
+``asc_loadalign<sfx>(dst, src, areg)``                 load at ``src`` + the ``addr_reg`` offset
 ``asc_loadalign<sfx>_postupdate(dst, Ref(src), n)``    load at ``src``, then ``src += n``
 ``asc_loadalign(dst, src, block_stride, repeat_stride, mask)``  DataBlock mode (also postupdate)
 ``asc_loadalign_deintlv(dst0, dst1, src[, offset])``   even lanes to ``dst0``, odd to ``dst1``
 ``asc_loadalign(vector_bool, src[, offset])``          a mask; offsets count **bytes**
-``asc_storealign<sfx>(dst, src[, offset], mask)``      masked store; masked-off UB untouched
+``asc_storealign<sfx>(dst, src[, offset], mask)``      masked store; masked-off UB untouched;
+                                                       ``offset`` may be an ``addr_reg``
 ``asc_storealign(dst, src, block_stride, repeat_stride, mask)``  DataBlock mode
 ``asc_storealign_1st(dst, src[, offset])``             lane 0 only (no mask)
 ``asc_storealign_intlv(dst, src0, src1[, offset])``    interleave two registers (no mask)
@@ -41,11 +43,13 @@ import numpy as np
 from ascreg._dtypes import bool_
 from ascreg._spec import C_LOAD_FAMILY, SPECS
 from ascreg.c_api._types import active, as_vector, same_dtype
+from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
 from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.reg.datamove import AddrReg
 
 Dist = Callable[[int], str]
 
@@ -126,10 +130,29 @@ def _mask_pointer(ptr: Pointer[Any]) -> None:
         )
 
 
+def _offset(value: Any, post: bool) -> int | addr_reg:
+    """Check an ``int32_t offset`` or (not for ``_postupdate``) an ``addr_reg``."""
+    if isinstance(value, addr_reg):
+        if post:
+            raise AscregTypeError("the _postupdate form takes an int32_t offset, not an addr_reg")
+        return value
+    if isinstance(value, AddrReg):
+        raise AscregTypeError(
+            f"{value!r} is a Reg.CreateAddrReg register without a unit: the C API takes the "
+            "addr_reg of asc_update_addr_reg_b8/_b16/_b32"
+        )
+    return _int(value, "offset")
+
+
 def _move_address(
-    ptr: Pointer[Any], ref: Ref[Any] | None, offset: int, *, mask: bool
+    ptr: Pointer[Any], ref: Ref[Any] | None, offset: int | addr_reg, *, mask: bool
 ) -> Pointer[Any]:
-    """Return the access address (``ptr + offset`` unless post-update) and update *ref*."""
+    """Return the access address (``ptr + offset`` unless post-update) and update *ref*.
+
+    Offsets count elements (bytes for a ``vector_bool``); an ``addr_reg`` counts its own unit.
+    """
+    if isinstance(offset, addr_reg):
+        return ptr.offset_bytes(offset.byte_offset)
     step = ptr.offset_bytes(offset) if mask else ptr + offset
     if ref is None:
         return step
@@ -166,7 +189,7 @@ def _load(suffix: str, post: bool) -> Callable[..., None]:
             return
         if len(rest) > 1 or (post and not rest):
             raise AscregTypeError(f"unexpected arguments after the address: {rest!r:.80}")
-        offset = _int(rest[0], "offset") if rest else 0
+        offset = _offset(rest[0], post) if rest else 0
         at = _move_address(ptr, ref, offset, mask=False)
         lanes = core.load(at, vector_dist(reg.dtype.size), reg.lanes, dual=dual)
         if dual:
@@ -199,7 +222,7 @@ def _load_mask(
         raise AscregTypeError("takes (vector_bool dst, src[, offset in bytes])")
     ptr, ref = _address(args[1], post, "src")
     _mask_pointer(ptr)
-    offset = _int(args[2], "offset") if len(args) == 3 else 0
+    offset = _offset(args[2], post) if len(args) == 3 else 0
     at = _move_address(ptr, ref, offset, mask=True)
     args[0].set_bits(core.load_mask(at, dist))
 
@@ -223,7 +246,7 @@ def _store(suffix: str, post: bool) -> Callable[..., None]:
             _mask_pointer(ptr)
             if len(rest) > 1 or (post and not rest):
                 raise AscregTypeError("takes (dst, vector_bool src[, offset in bytes])")
-            at = _move_address(ptr, ref, _int(rest[0], "offset") if rest else 0, mask=True)
+            at = _move_address(ptr, ref, _offset(rest[0], post) if rest else 0, mask=True)
             core.store_mask(at, src.bits(), mask_dist)
             return
         reg = as_vector(src, "src")
@@ -232,7 +255,7 @@ def _store(suffix: str, post: bool) -> Callable[..., None]:
         if suffix == "_intlv":
             other = as_vector(rest[0] if rest else None, "src1")
             same_dtype(reg, other)
-            offset = _int(rest[1], "offset") if len(rest) > 1 else 0
+            offset = _offset(rest[1], post) if len(rest) > 1 else 0
             at = _move_address(ptr, ref, offset, mask=False)
             core.store_interleaved(at, reg.get(), other.get(), vector_dist(reg.dtype.size))
             return
@@ -248,7 +271,7 @@ def _store(suffix: str, post: bool) -> Callable[..., None]:
             return
         if len(rest) > 1 or (post and not rest):
             raise AscregTypeError(f"unexpected arguments after the source: {rest!r:.80}")
-        at = _move_address(ptr, ref, _int(rest[0], "offset") if rest else 0, mask=False)
+        at = _move_address(ptr, ref, _offset(rest[0], post) if rest else 0, mask=False)
         core.store(at, reg.get(), enabled if masked else None, vector_dist(reg.dtype.size))
 
     return _doc(store, name, "store")

@@ -56,6 +56,7 @@ from ascreg.machine.kernel import (
     block_num,
     current_block,
     get_vec_len,
+    running_block,
     vf_call,
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
@@ -136,8 +137,16 @@ PLAIN_SIZE_LIMIT = 1 << 16
 length, so a size of 64 KiB or more would be truncated: ascreg rejects it."""
 
 
+MASK_SPR_STATE = "mask_spr"
+"""Block-state key of the 128-bit mask special-purpose register (``asc_get_mask_spr_*``)."""
+MASK_SPR_INIT = (1 << 128) - 1
+"""What ``asc_init()`` writes into the mask SPR (``set_vector_mask(-1, -1)``)."""
+
+
 def asc_init() -> None:
-    """``asc_init()``: reset the core's modes (the copy pad value) at the start of a kernel.
+    """``asc_init()``: reset the core's modes at the start of a kernel.
+
+    The copy pad value becomes 0 and the mask SPR all ones (read by ``asc_get_mask_spr_*``).
 
     Examples
     --------
@@ -146,7 +155,9 @@ def asc_init() -> None:
     ...     asc_init()
     """
     _ascreg_call = "asc_init"
-    current_block().state["pad_value"] = 0
+    state = current_block().state
+    state["pad_value"] = 0
+    state[MASK_SPR_STATE] = MASK_SPR_INIT
 
 
 def asc_set_copy_pad_val(value: Any) -> None:
@@ -308,6 +319,42 @@ def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:
     ub_to_gm(dst, src, burst, _ascreg_call)
 
 
+_SYNC_IN = """    ...     {name}(u, g, 32)
+    ...     u.read(3).tolist()  # the scalar unit reads UB: no notify/wait needed
+    [0, 1, 2]"""
+_SYNC_OUT = """    ...     asc_copy_gm2ub_sync(u, g, 32)
+    ...     {name}(out, u, 32)
+    ...     u.write([0] * 8)  # overwrite the source: the copy is complete
+    >>> out.read(3).tolist()
+    [0, 1, 2]"""
+
+
+def _then_barrier(copy: Callable[..., None], name: str) -> Callable[..., None]:
+    def synced(dst: Any, src: Any, size: Any) -> None:
+        _ascreg_call = name
+        copy(dst, src, size)
+        current_block().tracker.barrier()
+
+    base = copy.__name__
+    body = (_SYNC_IN if "gm2ub" in name else _SYNC_OUT).format(name=name)
+    synced.__name__ = synced.__qualname__ = name
+    synced.__doc__ = f"""``{name}(dst, src, uint32_t size)``: ``{base}`` (size form), then a
+    ``PIPE_ALL`` barrier, so everything after it sees the copy complete.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, uint32_t
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g, out = GlobalMemory().alloc(uint32_t, 8), GlobalMemory().alloc(uint32_t, 8)
+    >>> g.write(np.arange(8))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(uint32_t, 8)
+{body}
+    """
+    return synced
+
+
 def asc_sync_notify(src: Pipe, dst: Pipe, event: int) -> None:
     """``asc_sync_notify(pipe_t src, pipe_t dst, event_t id)``: set a flag (``set_flag``).
 
@@ -368,8 +415,10 @@ def asc_sync_pipe(pipe: Pipe) -> None:
     ctx = current_block()
     if pipe is PIPE_ALL:
         ctx.tracker.barrier()
-    elif not isinstance(pipe, Pipe) or pipe is PIPE_S:
-        raise SyncError(f"{getattr(pipe, 'name', pipe)} has no pipe barrier")
+    elif not isinstance(pipe, Pipe):
+        raise SyncError(f"{pipe!r} is not a pipe_t (PIPE_V, PIPE_MTE2, ..., PIPE_ALL)")
+    elif pipe is PIPE_S:
+        raise SyncError("PIPE_S has no pipe barrier")
 
 
 class VfCall:
@@ -452,6 +501,190 @@ def asc_get_vf_len() -> int:
     256
     """
     return get_vec_len()
+
+
+asc_copy_gm2ub_sync = _then_barrier(asc_copy_gm2ub, "asc_copy_gm2ub_sync")
+asc_copy_ub2gm_sync = _then_barrier(asc_copy_ub2gm, "asc_copy_ub2gm_sync")
+asc_copy_gm2ub_align_sync = _then_barrier(asc_copy_gm2ub_align, "asc_copy_gm2ub_align_sync")
+asc_copy_ub2gm_align_sync = _then_barrier(asc_copy_ub2gm_align, "asc_copy_ub2gm_align_sync")
+
+# -- mutexes and barriers -------------------------------------------------------------------
+
+
+class ascMutexExecuteMode(enum.IntEnum):
+    """Whether ``asc_lock`` / ``asc_unlock`` block their pipe (``ASC_LOCK_BLOCK``, the default).
+
+    Examples
+    --------
+    >>> int(ASC_LOCK_NON_BLOCK), ascMutexExecuteMode(0).name
+    (1, 'ASC_LOCK_BLOCK')
+    """
+
+    ASC_LOCK_BLOCK = 0
+    ASC_LOCK_NON_BLOCK = 1
+
+
+ASC_LOCK_BLOCK, ASC_LOCK_NON_BLOCK = tuple(ascMutexExecuteMode)
+"""The ``ascMutexExecuteMode`` constants under their C names."""
+
+
+def _mode(mode: Any) -> bool:
+    if not isinstance(mode, ascMutexExecuteMode):
+        raise AscregTypeError(f"mode {mode!r} is not ASC_LOCK_BLOCK or ASC_LOCK_NON_BLOCK")
+    return mode is ascMutexExecuteMode.ASC_LOCK_BLOCK
+
+
+def asc_lock(pipe: Pipe, mutex_id: int, mode: ascMutexExecuteMode = ASC_LOCK_BLOCK) -> None:
+    """``asc_lock(pipe_t pipe, uint8_t mutex_id[, mode])``: take mutex ``mutex_id`` (0..31).
+
+    With ``ASC_LOCK_BLOCK``, *pipe* waits until every earlier ``asc_unlock`` of the same id has
+    completed, so the work guarded by the previous holder is ordered before *pipe*'s. Each lock
+    is followed by exactly one ``asc_unlock`` of the same id and mode, with no nesting; a lock
+    still held when the kernel ends is a :class:`~ascreg.errors.SyncError`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, uint32_t
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g = GlobalMemory().alloc(uint32_t, 8); g.write(np.arange(8))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(uint32_t, 8)
+    ...     asc_lock(PIPE_MTE2, 1); asc_copy_gm2ub_align(u, g, 32); asc_unlock(PIPE_MTE2, 1)
+    ...     asc_lock(PIPE_MTE3, 1); asc_copy_ub2gm_align(g + 0, u, 32); asc_unlock(PIPE_MTE3, 1)
+    ...     asc_lock(PIPE_V, 1); asc_lock(PIPE_V, 1)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.SyncError: asc_lock: asc_lock(PIPE_V, 1) while mutex 1 is still locked by asc_lock(PIPE_V, 1): lock/unlock pairs of one id must not nest
+    """
+    _ascreg_call = "asc_lock"
+    current_block().tracker.lock(pipe, mutex_id, blocking=_mode(mode))
+
+
+def asc_unlock(pipe: Pipe, mutex_id: int, mode: ascMutexExecuteMode = ASC_LOCK_BLOCK) -> None:
+    """``asc_unlock(pipe_t pipe, uint8_t mutex_id[, mode])``: release mutex ``mutex_id``.
+
+    The release happens once *pipe*'s work issued so far is complete. An unlock without an
+    earlier lock of the id, or with another mode than that lock, is a
+    :class:`~ascreg.errors.SyncError`.
+
+    Examples
+    --------
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_unlock(PIPE_V, 3)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.SyncError: asc_unlock: asc_unlock(PIPE_V, 3) without an earlier asc_lock of mutex 3 (lock and unlock are strictly paired, the lock first)
+    """
+    _ascreg_call = "asc_unlock"
+    current_block().tracker.unlock(pipe, mutex_id, blocking=_mode(mode))
+
+
+class mem_dsb_t(enum.IntEnum):
+    """The memory an ``asc_sync_data_barrier`` waits for (``mem_dsb_t::DSB_UB`` is ``mem_dsb_t.DSB_UB``).
+
+    ``DSB_ALL``: every memory access, ``DSB_DDR``: GM, ``DSB_UB``: UB; ``DSB_SEQ`` is reserved.
+    The numeric values come from the compiler and are not published (these are placeholders).
+
+    Examples
+    --------
+    >>> mem_dsb_t.DSB_UB.name
+    'DSB_UB'
+    """
+
+    DSB_ALL = 0
+    DSB_DDR = 1
+    DSB_UB = 2
+    DSB_SEQ = 3
+
+
+def asc_sync_data_barrier(arg: mem_dsb_t) -> None:
+    """``asc_sync_data_barrier(mem_dsb_t arg)``: the scalar unit waits for its memory accesses.
+
+    ascreg runs the scalar unit's accesses in program order, so this is a functional no-op; it
+    adds no ordering between pipes (that needs notify/wait, a lock or a barrier). The argument
+    is checked: ``DSB_SEQ`` is reserved and rejected.
+
+    Examples
+    --------
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_sync_data_barrier(mem_dsb_t.DSB_UB)
+    ...     asc_sync_data_barrier(mem_dsb_t.DSB_SEQ)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: asc_sync_data_barrier: DSB_SEQ is reserved (not enabled yet); use DSB_ALL, DSB_DDR or DSB_UB
+    """
+    _ascreg_call = "asc_sync_data_barrier"
+    current_block()
+    if not isinstance(arg, mem_dsb_t):
+        raise AscregTypeError(f"{arg!r} is not a mem_dsb_t (mem_dsb_t.DSB_ALL/DSB_DDR/DSB_UB)")
+    if arg is mem_dsb_t.DSB_SEQ:
+        raise AscregTypeError(
+            "DSB_SEQ is reserved (not enabled yet); use DSB_ALL, DSB_DDR or DSB_UB"
+        )
+
+
+class MEM_TYPE(enum.IntEnum):
+    """``asc_mem_bar`` kinds: which in-VF UB stream waits for which (source_destination).
+
+    V = vector, S = scalar; LD/VLD = load (read UB), ST/VST = store (write UB), ALL = both. The
+    numeric values come from the compiler and are not published (these are placeholders).
+
+    Examples
+    --------
+    >>> MEM_TYPE.VST_VLD.name, len(MEM_TYPE)
+    ('VST_VLD', 16)
+    """
+
+    VV_ALL = 0
+    VST_VLD = 1
+    VLD_VST = 2
+    VST_VST = 3
+    VS_ALL = 4
+    VST_LD = 5
+    VLD_ST = 6
+    VST_ST = 7
+    SV_ALL = 8
+    ST_VLD = 9
+    LD_VST = 10
+    ST_VST = 11
+    SS_ALL = 12
+    ST_LD = 13
+    LD_ST = 14
+    ST_ST = 15
+
+
+(VV_ALL, VST_VLD, VLD_VST, VST_VST, VS_ALL, VST_LD, VLD_ST, VST_ST, SV_ALL, ST_VLD, LD_VST,
+ ST_VST, SS_ALL, ST_LD, LD_ST, ST_ST) = tuple(MEM_TYPE)  # fmt: skip
+"""The ``MEM_TYPE`` constants under their C names."""
+
+
+def asc_mem_bar(mem_type: MEM_TYPE) -> None:
+    """``asc_mem_bar(MEM_TYPE mem_type)``: inside a VF, one UB access stream waits for another.
+
+    ascreg executes a VF's loads and stores in program order, so this is a functional no-op
+    (it does not detect a *missing* ``asc_mem_bar``). It checks that ``mem_type`` is a
+    ``MEM_TYPE`` and, inside a kernel, that it runs in a ``__simd_vf__`` function.
+
+    Examples
+    --------
+    >>> asc_mem_bar(VST_VLD)
+    >>> asc_mem_bar("VST_VLD")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: asc_mem_bar: 'VST_VLD' is not a MEM_TYPE (VV_ALL, VST_VLD, ..., ST_ST)
+    """
+    _ascreg_call = "asc_mem_bar"
+    if not isinstance(mem_type, MEM_TYPE):
+        raise AscregTypeError(f"{mem_type!r} is not a MEM_TYPE (VV_ALL, VST_VLD, ..., ST_ST)")
+    ctx = running_block()
+    if ctx is not None and ctx.pipe is not Pipe.PIPE_V:
+        raise SyncError(
+            "asc_mem_bar orders UB streams inside a __simd_vf__ function; between pipes of the "
+            "scalar code use asc_sync_notify/asc_sync_wait or asc_sync_pipe"
+        )
 
 
 QUALIFIERS = (__aicore__, __global__, __simd_callee__, __simd_vf__, __ubuf__, __vector__)

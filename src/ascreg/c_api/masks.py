@@ -1,4 +1,6 @@
-"""Mask creation: ``asc_create_mask_b8/b16/b32(PAT_*)`` and ``asc_update_mask_b8/b16/b32(count)``.
+"""Mask creation: ``asc_create_mask_b8/b16/b32(PAT_*)``, ``asc_update_mask_b8/b16/b32(count)``.
+
+Also ``asc_get_mask_spr_b16/_b32()``, which read the mask special-purpose register.
 
 Examples
 --------
@@ -15,10 +17,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ascreg.c_api._types import vector_bool
+from ascreg.c_api.kernel import MASK_SPR_STATE
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
-from ascreg.errors import AscregTypeError
+from ascreg.errors import AscregError, AscregTypeError
+from ascreg.machine.kernel import current_block
 from ascreg.machine.ref import Ref, require_ref
 from ascreg.machine.registers import VL
 
@@ -90,3 +96,40 @@ def _update(width: str) -> Callable[[Ref[int]], vector_bool]:
 
 asc_create_mask_b8, asc_create_mask_b16, asc_create_mask_b32 = (_create(w) for w in WIDTHS)
 asc_update_mask_b8, asc_update_mask_b16, asc_update_mask_b32 = (_update(w) for w in WIDTHS)
+
+
+def _get_mask_spr(width: str) -> Callable[[], vector_bool]:
+    name = f"asc_get_mask_spr_{width}"
+    size = WIDTHS[width]
+
+    def get() -> vector_bool:
+        _ascreg_call = name
+        value = current_block().state.get(MASK_SPR_STATE)
+        if value is None:
+            raise AscregError(
+                "the mask SPR is read before asc_init() set it (its value would be whatever "
+                "the previous kernel left there)"
+            )
+        raw = np.frombuffer(int(value).to_bytes(16, "little"), np.uint8)
+        return vector_bool.from_bits(core.spread_block_bits(raw, 0, size))  # type: ignore[return-value]
+
+    get.__name__ = get.__qualname__ = name
+    get.__doc__ = f"""``vector_bool {name}()``: the mask SPR, each of its low {256 // size} bits
+    repeated {size} times (one b{8 * size} lane each).
+
+    On dav-3510 only ``asc_init()`` writes the SPR (all ones; ``asc_set_vector_mask`` is not
+    supported on this chip), so after ``asc_init()`` this is the all-lanes mask. Reading it before
+    ``asc_init()`` in the kernel is an error.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import asc_init
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_init(); {name}().count()
+    256
+    """
+    return get
+
+
+asc_get_mask_spr_b16, asc_get_mask_spr_b32 = (_get_mask_spr(w) for w in ("b16", "b32"))

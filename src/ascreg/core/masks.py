@@ -179,3 +179,20 @@ def bytes_from_bits(bits: Bits) -> np.ndarray[Any, Any]:
     array([5], dtype=uint8)
     """
     return np.packbits(bits, bitorder="little")
+
+
+def spread_block_bits(data: np.ndarray[Any, Any], part: int, factor: int) -> Bits:
+    """Take byte block *part* of *data* and repeat each of its bits *factor* times: 256 bits.
+
+    A block holds ``256 / factor`` bits (``32 / factor`` bytes), read LSB-first. This is how a
+    mask is made from a b16 / b32 source (C ``asc_copy(vector_bool&, vector_uint16_t, part)``,
+    ``asc_get_mask_spr_b16/_b32``): each source bit covers the ``factor`` bits of one lane.
+
+    Examples
+    --------
+    >>> data = np.zeros(256, np.uint8); data[16] = 0b101
+    >>> spread_block_bits(data, 1, 2)[:6].astype(int)
+    array([1, 1, 0, 0, 1, 1])
+    """
+    size = MASK_BITS // 8 // factor
+    return np.repeat(bits_from_bytes(data[part * size : (part + 1) * size]), factor)

@@ -474,6 +474,7 @@ class Kernel(Generic[P]):
             ctx = BlockContext(index, int(blocks), dyn_bytes, name)
             with block(ctx):
                 self.func(*args, **kwargs)
+            check_sync_clean(ctx)
 
     def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self._hints is None:
@@ -550,10 +551,36 @@ def get_vec_len() -> int:
 
 
 def check_sync_clean(ctx: BlockContext) -> None:
-    """Raise if the block left a flag set that nobody waited for (used by tests)."""
+    """Raise if the block ended with a flag set that nobody waited for, or a mutex still held.
+
+    A launch calls this after each block returns. On the chip an event flag outlives the kernel:
+    a leftover ``asc_sync_notify`` would release a wait of the *next* kernel before its data is
+    ready, and a held mutex would block it. Kernels that pre-set flags (notify before the loop)
+    balance them with waits after the loop and pass.
+
+    Examples
+    --------
+    >>> ctx = BlockContext(block_idx=2, block_num=4)
+    >>> ctx.tracker.notify(Pipe.PIPE_MTE2, Pipe.PIPE_V, 1)
+    >>> check_sync_clean(ctx)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.SyncError: block 2 ended with flags set but never waited for: (PIPE_MTE2 -> PIPE_V, EVENT_ID1) x1; on the chip a leftover flag releases a wait of the next kernel early: add the matching asc_sync_wait
+    """
     pending = ctx.tracker.pending_flags()
     if pending:
-        raise SyncError("flags set but never waited for: " + ", ".join(pending))
+        raise SyncError(
+            f"block {ctx.block_idx} ended with flags set but never waited for: "
+            + ", ".join(pending)
+            + "; on the chip a leftover flag releases a wait of the next kernel early: add the "
+            "matching asc_sync_wait"
+        )
+    held = ctx.tracker.held_mutexes()
+    if held:
+        raise SyncError(
+            f"block {ctx.block_idx} ended holding {', '.join(held)} with no asc_unlock "
+            "(lock and unlock are strictly paired)"
+        )
 
 
 __all__ = [

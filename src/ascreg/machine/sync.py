@@ -50,6 +50,8 @@ class Pipe(enum.IntEnum):
 
 EVENT_COUNT = 8
 """Event ids ``EVENT_ID0`` .. ``EVENT_ID7`` (the range the public headers use)."""
+MUTEX_COUNT = 32
+"""Mutex ids of ``asc_lock`` / ``asc_unlock``: 0 .. 31."""
 
 _PIPES = tuple(p for p in Pipe if p is not Pipe.PIPE_ALL)
 _UB_PIPES = (Pipe.PIPE_S, Pipe.PIPE_V, Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
@@ -79,6 +81,10 @@ class PipeTracker:
         self.clock: dict[Pipe, dict[Pipe, int]] = {p: dict.fromkeys(_PIPES, 0) for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
         self.records: list[Access] = []
+        self.held: dict[int, tuple[Pipe, bool]] = {}
+        """Mutexes locked and not yet unlocked: id -> (pipe, blocking mode)."""
+        self.released: dict[int, dict[Pipe, int]] = {}
+        """Per mutex id, what every ``asc_unlock`` so far had completed (merged clocks)."""
 
     # -- flags -----------------------------------------------------------------------------
 
@@ -114,6 +120,57 @@ class PipeTracker:
     def complete(self, src: Pipe, dst: Pipe) -> None:
         """Order all of *src*'s work so far before *dst* (a VF returning to the scalar unit)."""
         self.clock[dst][src] = max(self.clock[dst][src], self.seq[src])
+
+    # -- mutexes (asc_lock / asc_unlock, dav-3510) ------------------------------------------
+
+    def lock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:
+        """``asc_lock(pipe, id)``: a blocking lock orders *pipe* after every earlier unlock of id.
+
+        Locks of one id are strictly paired with unlocks and never nest.
+        """
+        self._check_mutex(pipe, mutex)
+        if mutex in self.held:
+            other, _ = self.held[mutex]
+            raise SyncError(
+                f"asc_lock({pipe.name}, {mutex}) while mutex {mutex} is still locked by "
+                f"asc_lock({other.name}, {mutex}): lock/unlock pairs of one id must not nest"
+            )
+        self.held[mutex] = (pipe, blocking)
+        if blocking:
+            mine = self.clock[pipe]
+            for other, value in self.released.get(mutex, {}).items():
+                if value > mine[other]:
+                    mine[other] = value
+            self._prune()
+
+    def unlock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:
+        """``asc_unlock(pipe, id)``: release the mutex once *pipe*'s work so far is done."""
+        self._check_mutex(pipe, mutex)
+        if mutex not in self.held:
+            raise SyncError(
+                f"asc_unlock({pipe.name}, {mutex}) without an earlier asc_lock of mutex {mutex} "
+                "(lock and unlock are strictly paired, the lock first)"
+            )
+        if self.held[mutex][1] != blocking:
+            raise SyncError(
+                f"asc_unlock of mutex {mutex} uses another mode than its asc_lock (a pair "
+                "must use the same ascMutexExecuteMode)"
+            )
+        del self.held[mutex]
+        done = self.released.setdefault(mutex, dict.fromkeys(_PIPES, 0))
+        for other, value in (*self.clock[pipe].items(), (pipe, self.seq[pipe])):
+            done[other] = max(done[other], value)
+
+    def held_mutexes(self) -> list[str]:
+        """Describe the mutexes locked and never unlocked."""
+        return [f"asc_lock({pipe.name}, {mutex})" for mutex, (pipe, _) in self.held.items()]
+
+    @staticmethod
+    def _check_mutex(pipe: Pipe, mutex: int) -> None:
+        if not isinstance(pipe, Pipe) or pipe is Pipe.PIPE_ALL:
+            raise SyncError(f"{pipe!r} is not a single pipe (PIPE_S, PIPE_V, PIPE_MTE2, ...)")
+        if isinstance(mutex, bool) or not isinstance(mutex, int) or not 0 <= mutex < MUTEX_COUNT:
+            raise SyncError(f"mutex id {mutex!r} is outside [0, {MUTEX_COUNT - 1}]")
 
     def pending_flags(self) -> list[str]:
         """Describe the flags set but never waited for."""
