@@ -352,7 +352,7 @@ def asc_duplicate(dst: Any, src: Any, mask: Any) -> None:
     d._lanes = cmp.zero_masked(first, active(mask, d))
 
 
-def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
+def asc_copy(dst: Any, src: Any, /, *args: Any) -> None:
     """``void asc_copy(vector_T& dst, vector_T src, vector_bool mask)``: MERGING copy.
 
     Selected lanes come from ``src``, the others keep ``dst``'s old value. On ``vector_bool``
@@ -376,7 +376,12 @@ def asc_copy(dst: Any, src: Any, mask: Any = None) -> None:
     ([3, 16, 19, 33, 35, 48], [True, True])
     """
     _ascreg_call = "asc_copy"
+    if len(args) > 1:
+        raise AscregTypeError(f"takes (dst, src, mask | part), got {len(args) + 2} arguments")
+    mask = args[0] if args else None
     if isinstance(dst, MaskReg) and isinstance(src, RegTensor):
+        if not args:
+            raise AscregTypeError("the vector_bool <- vector form takes a part: (dst, src, part)")
         _mask_from_vector(dst, as_vector(src, "src"), mask)
         return
     if isinstance(dst, MaskReg):

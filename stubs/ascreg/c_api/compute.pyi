@@ -48,6 +48,7 @@ from ascreg.c_api._types import (
     vector_uint64_t,
     vector_uint8_t,
 )
+from ascreg.c_api.addr import addr_reg
 from ascreg.enums import MaskPattern
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
@@ -591,22 +592,26 @@ def asc_duplicate(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], mask: 
 
 # asc_copy: legal (T) in table order, per form
 @overload
-def asc_copy(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+def asc_copy(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg, /) -> None: ...  # (int8_t)
 @overload
-def asc_copy(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+def asc_copy(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg, /) -> None: ...  # (uint8_t)
 @overload
-def asc_copy(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+def asc_copy(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg, /) -> None: ...  # (int16_t)
 @overload
-def asc_copy(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+def asc_copy(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # (uint16_t)
 @overload
-def asc_copy(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+def asc_copy(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg, /) -> None: ...  # (half)
 @overload
-def asc_copy(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+def asc_copy(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], mask: MaskReg, /) -> None: ...  # (bfloat16_t)
 @overload
-def asc_copy(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+def asc_copy(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg, /) -> None: ...  # (int32_t)
 @overload
-def asc_copy(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+def asc_copy(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint32_t)
 @overload
-def asc_copy(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+def asc_copy(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg, /) -> None: ...  # (float32_t)
 @overload
-def asc_copy(dst: MaskReg, src: MaskReg, mask: MaskReg | None = None) -> None: ...  # vector_bool: (bool_)
+def asc_copy(dst: MaskReg, src: MaskReg, mask: MaskReg | None = None, /) -> None: ...  # vector_bool: (bool_)
+@overload
+def asc_copy(dst: MaskReg, src: RegTensor[uint16_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint16_t)
+@overload
+def asc_copy(dst: MaskReg, src: RegTensor[uint32_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint32_t)

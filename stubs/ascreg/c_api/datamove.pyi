@@ -48,6 +48,7 @@ from ascreg.c_api._types import (
     vector_uint64_t,
     vector_uint8_t,
 )
+from ascreg.c_api.addr import addr_reg
 from ascreg.enums import MaskPattern
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
@@ -142,6 +143,44 @@ def asc_loadalign(dst: RegTensor[int64_t], src: UbPtr[int64_t], offset: _IntLike
 def asc_loadalign(dst: RegTensor[uint64_t], src: UbPtr[uint64_t], offset: _IntLike, /) -> None: ...  # offset: (uint64_t)
 @overload
 def asc_loadalign(dst: MaskReg, src: _MaskPtr, offset: _IntLike, /) -> None: ...  # offset: (bool_)
+@overload
+def asc_loadalign(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
+@overload
+def asc_loadalign(dst: RegTensor[int64_t], src: UbPtr[int64_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int64_t)
+@overload
+def asc_loadalign(dst: RegTensor[uint64_t], src: UbPtr[uint64_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint64_t)
+@overload
+def asc_loadalign(dst: MaskReg, src: _MaskPtr, offset: addr_reg, /) -> None: ...  # addr_reg: (bool_)
 @overload
 def asc_loadalign(dst: RegTensor[int8_t], src: UbPtr[int8_t], block_stride: _IntLike, repeat_stride: _IntLike, mask: MaskReg, /) -> None: ...  # DataBlock: (int8_t)
 @overload
@@ -320,6 +359,38 @@ def asc_loadalign_brc(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: _Int
 def asc_loadalign_brc(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: _IntLike, /) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_loadalign_brc(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: _IntLike, /) -> None: ...  # offset: (float32_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_brc(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign_brc(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
 
 # asc_loadalign_brc_postupdate: legal (T) in table order, per form
 @overload
@@ -420,6 +491,38 @@ def asc_loadalign_brc_elem(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset:
 def asc_loadalign_brc_elem(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: _IntLike, /) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_loadalign_brc_elem(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: _IntLike, /) -> None: ...  # offset: (float32_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign_brc_elem(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
 
 # asc_loadalign_brc_elem_postupdate: legal (T) in table order, per form
 @overload
@@ -520,6 +623,38 @@ def asc_loadalign_brc_datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], of
 def asc_loadalign_brc_datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: _IntLike, /) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_loadalign_brc_datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: _IntLike, /) -> None: ...  # offset: (float32_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign_brc_datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
 
 # asc_loadalign_brc_datablock_postupdate: legal (T) in table order, per form
 @overload
@@ -584,6 +719,20 @@ def asc_loadalign_brc_elem2datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t
 def asc_loadalign_brc_elem2datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: _IntLike, /) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_loadalign_brc_elem2datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: _IntLike, /) -> None: ...  # offset: (float32_t)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign_brc_elem2datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
 
 # asc_loadalign_brc_elem2datablock_postupdate: legal (T) in table order, per form
 @overload
@@ -658,6 +807,34 @@ def asc_loadalign_upsample(dst: RegTensor[half], src: UbPtr[half], offset: _IntL
 def asc_loadalign_upsample(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: _IntLike, /) -> None: ...  # offset: (bfloat16_t)
 @overload
 def asc_loadalign_upsample(dst: MaskReg, src: _MaskPtr, offset: _IntLike, /) -> None: ...  # offset: (bool_)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_upsample(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_upsample(dst: MaskReg, src: _MaskPtr, offset: addr_reg, /) -> None: ...  # addr_reg: (bool_)
 
 # asc_loadalign_upsample_postupdate: legal (T) in table order, per form
 @overload
@@ -746,6 +923,34 @@ def asc_loadalign_downsample(dst: RegTensor[half], src: UbPtr[half], offset: _In
 def asc_loadalign_downsample(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: _IntLike, /) -> None: ...  # offset: (bfloat16_t)
 @overload
 def asc_loadalign_downsample(dst: MaskReg, src: _MaskPtr, offset: _IntLike, /) -> None: ...  # offset: (bool_)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_downsample(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_downsample(dst: MaskReg, src: _MaskPtr, offset: addr_reg, /) -> None: ...  # addr_reg: (bool_)
 
 # asc_loadalign_downsample_postupdate: legal (T) in table order, per form
 @overload
@@ -842,6 +1047,38 @@ def asc_loadalign_unpack(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: _
 def asc_loadalign_unpack(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: _IntLike, /) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_loadalign_unpack(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: _IntLike, /) -> None: ...  # offset: (float32_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign_unpack(dst: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
 
 # asc_loadalign_unpack_postupdate: legal (T) in table order, per form
 @overload
@@ -914,6 +1151,24 @@ def asc_loadalign_unpack4(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset
 def asc_loadalign_unpack4(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: _IntLike, /) -> None: ...  # offset: (fp4x2_e2m1_t)
 @overload
 def asc_loadalign_unpack4(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: _IntLike, /) -> None: ...  # offset: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_unpack4(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
 
 # asc_loadalign_unpack4_postupdate: legal (T) in table order, per form
 @overload
@@ -1000,6 +1255,38 @@ def asc_loadalign_deintlv(dst0: RegTensor[int32_t], dst1: RegTensor[int32_t], sr
 def asc_loadalign_deintlv(dst0: RegTensor[uint32_t], dst1: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: _IntLike, /) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_loadalign_deintlv(dst0: RegTensor[float32_t], dst1: RegTensor[float32_t], src: UbPtr[float32_t], offset: _IntLike, /) -> None: ...  # offset: (float32_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[int8_t], dst1: RegTensor[int8_t], src: UbPtr[int8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[uint8_t], dst1: RegTensor[uint8_t], src: UbPtr[uint8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[fp8_e4m3fn_t], dst1: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[fp8_e5m2_t], dst1: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[fp8_e8m0_t], dst1: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[hifloat8_t], dst1: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], offset: addr_reg, /) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[int4x2_t], dst1: RegTensor[int4x2_t], src: UbPtr[int4x2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[fp4x2_e2m1_t], dst1: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[fp4x2_e1m2_t], dst1: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], offset: addr_reg, /) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[int16_t], dst1: RegTensor[int16_t], src: UbPtr[int16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[uint16_t], dst1: RegTensor[uint16_t], src: UbPtr[uint16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[half], dst1: RegTensor[half], src: UbPtr[half], offset: addr_reg, /) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[bfloat16_t], dst1: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], offset: addr_reg, /) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[int32_t], dst1: RegTensor[int32_t], src: UbPtr[int32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[uint32_t], dst1: RegTensor[uint32_t], src: UbPtr[uint32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadalign_deintlv(dst0: RegTensor[float32_t], dst1: RegTensor[float32_t], src: UbPtr[float32_t], offset: addr_reg, /) -> None: ...  # addr_reg: (float32_t)
 
 # asc_loadalign_deintlv_postupdate: legal (T) in table order, per form
 @overload
@@ -1101,6 +1388,38 @@ def asc_storealign(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: _IntL
 @overload
 def asc_storealign(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: _IntLike, mask: MaskReg) -> None: ...  # offset: (float32_t)
 @overload
+def asc_storealign(dst: UbPtr[int8_t], src: RegTensor[int8_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_storealign(dst: UbPtr[uint8_t], src: RegTensor[uint8_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_storealign(dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_storealign(dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_storealign(dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_storealign(dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_storealign(dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_storealign(dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_storealign(dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_storealign(dst: UbPtr[int16_t], src: RegTensor[int16_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_storealign(dst: UbPtr[uint16_t], src: RegTensor[uint16_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_storealign(dst: UbPtr[half], src: RegTensor[half], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (half)
+@overload
+def asc_storealign(dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_storealign(dst: UbPtr[int32_t], src: RegTensor[int32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storealign(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_storealign(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (float32_t)
+@overload
 def asc_storealign(dst: UbPtr[int8_t], src: RegTensor[int8_t], block_stride: _IntLike, repeat_stride: _IntLike, mask: MaskReg) -> None: ...  # DataBlock: (int8_t)
 @overload
 def asc_storealign(dst: UbPtr[uint8_t], src: RegTensor[uint8_t], block_stride: _IntLike, repeat_stride: _IntLike, mask: MaskReg) -> None: ...  # DataBlock: (uint8_t)
@@ -1136,6 +1455,8 @@ def asc_storealign(dst: UbPtr[float32_t], src: RegTensor[float32_t], block_strid
 def asc_storealign(dst: _MaskPtr, src: MaskReg) -> None: ...  # vector_bool: (bool_)
 @overload
 def asc_storealign(dst: _MaskPtr, src: MaskReg, offset: _IntLike) -> None: ...  # vector_bool offset: (bool_)
+@overload
+def asc_storealign(dst: _MaskPtr, src: MaskReg, offset: addr_reg) -> None: ...  # vector_bool addr_reg: (bool_)
 
 # asc_storealign_postupdate: legal (T) in table order, per form
 @overload
@@ -1258,6 +1579,38 @@ def asc_storealign_1st(dst: UbPtr[int32_t], src: RegTensor[int32_t], offset: _In
 def asc_storealign_1st(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: _IntLike) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_storealign_1st(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: _IntLike) -> None: ...  # offset: (float32_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[int8_t], src: RegTensor[int8_t], offset: addr_reg) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[uint8_t], src: RegTensor[uint8_t], offset: addr_reg) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], offset: addr_reg) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], offset: addr_reg) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[int16_t], src: RegTensor[int16_t], offset: addr_reg) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[uint16_t], src: RegTensor[uint16_t], offset: addr_reg) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[half], src: RegTensor[half], offset: addr_reg) -> None: ...  # addr_reg: (half)
+@overload
+def asc_storealign_1st(dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], offset: addr_reg) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[int32_t], src: RegTensor[int32_t], offset: addr_reg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: addr_reg) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_storealign_1st(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: addr_reg) -> None: ...  # addr_reg: (float32_t)
 
 # asc_storealign_1st_postupdate: legal (T) in table order, per form
 @overload
@@ -1317,9 +1670,29 @@ def asc_storealign_pack(dst: UbPtr[int64_t], src: RegTensor[int64_t], offset: _I
 @overload
 def asc_storealign_pack(dst: UbPtr[uint64_t], src: RegTensor[uint64_t], offset: _IntLike, mask: MaskReg) -> None: ...  # offset: (uint64_t)
 @overload
+def asc_storealign_pack(dst: UbPtr[int16_t], src: RegTensor[int16_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[uint16_t], src: RegTensor[uint16_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[half], src: RegTensor[half], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (half)
+@overload
+def asc_storealign_pack(dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[int32_t], src: RegTensor[int32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (float32_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[int64_t], src: RegTensor[int64_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int64_t)
+@overload
+def asc_storealign_pack(dst: UbPtr[uint64_t], src: RegTensor[uint64_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint64_t)
+@overload
 def asc_storealign_pack(dst: _MaskPtr, src: MaskReg) -> None: ...  # vector_bool: (bool_)
 @overload
 def asc_storealign_pack(dst: _MaskPtr, src: MaskReg, offset: _IntLike) -> None: ...  # vector_bool offset: (bool_)
+@overload
+def asc_storealign_pack(dst: _MaskPtr, src: MaskReg, offset: addr_reg) -> None: ...  # vector_bool addr_reg: (bool_)
 
 # asc_storealign_pack_postupdate: legal (T) in table order, per form
 @overload
@@ -1356,6 +1729,12 @@ def asc_storealign_pack_quarter(dst: UbPtr[int32_t], src: RegTensor[int32_t], of
 def asc_storealign_pack_quarter(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: _IntLike, mask: MaskReg) -> None: ...  # offset: (uint32_t)
 @overload
 def asc_storealign_pack_quarter(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: _IntLike, mask: MaskReg) -> None: ...  # offset: (float32_t)
+@overload
+def asc_storealign_pack_quarter(dst: UbPtr[int32_t], src: RegTensor[int32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storealign_pack_quarter(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_storealign_pack_quarter(dst: UbPtr[float32_t], src: RegTensor[float32_t], offset: addr_reg, mask: MaskReg) -> None: ...  # addr_reg: (float32_t)
 
 # asc_storealign_pack_quarter_postupdate: legal (T) in table order, per form
 @overload
@@ -1426,3 +1805,33 @@ def asc_storealign_intlv(dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], src
 def asc_storealign_intlv(dst: UbPtr[int32_t], src: RegTensor[int32_t], src1: RegTensor[int32_t], offset: _IntLike) -> None: ...  # offset: (int32_t)
 @overload
 def asc_storealign_intlv(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], src1: RegTensor[uint32_t], offset: _IntLike) -> None: ...  # offset: (uint32_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[int8_t], src: RegTensor[int8_t], src1: RegTensor[int8_t], offset: addr_reg) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[uint8_t], src: RegTensor[uint8_t], src1: RegTensor[uint8_t], offset: addr_reg) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], src1: RegTensor[fp8_e4m3fn_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], src1: RegTensor[fp8_e5m2_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], src1: RegTensor[fp8_e8m0_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], src1: RegTensor[hifloat8_t], offset: addr_reg) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], src1: RegTensor[int4x2_t], offset: addr_reg) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], src1: RegTensor[fp4x2_e2m1_t], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], src1: RegTensor[fp4x2_e1m2_t], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[int16_t], src: RegTensor[int16_t], src1: RegTensor[int16_t], offset: addr_reg) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[uint16_t], src: RegTensor[uint16_t], src1: RegTensor[uint16_t], offset: addr_reg) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[half], src: RegTensor[half], src1: RegTensor[half], offset: addr_reg) -> None: ...  # addr_reg: (half)
+@overload
+def asc_storealign_intlv(dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], offset: addr_reg) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[int32_t], src: RegTensor[int32_t], src1: RegTensor[int32_t], offset: addr_reg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storealign_intlv(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], src1: RegTensor[uint32_t], offset: addr_reg) -> None: ...  # addr_reg: (uint32_t)

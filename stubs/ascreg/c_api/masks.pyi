@@ -48,6 +48,7 @@ from ascreg.c_api._types import (
     vector_uint64_t,
     vector_uint8_t,
 )
+from ascreg.c_api.addr import addr_reg
 from ascreg.enums import MaskPattern
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
@@ -59,6 +60,8 @@ _MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
 _MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
 
 WIDTHS: dict[str, int]
+def asc_get_mask_spr_b16() -> vector_bool: ...
+def asc_get_mask_spr_b32() -> vector_bool: ...
 PAT_ALL: Literal[MaskPattern.ALL]
 PAT_VL1: Literal[MaskPattern.VL1]
 PAT_VL2: Literal[MaskPattern.VL2]

@@ -28,6 +28,8 @@ from ascreg._dtypes import (
 )
 from ascreg.c_api import (
     PAT_ALL,
+    addr_reg,
+    asc_update_addr_reg_b16,
     asc_and,
     asc_copy,
     asc_create_mask_b16,
@@ -114,6 +116,8 @@ def main() -> None:
     m = asc_create_mask_b16(PAT_ALL)
     assert_type(m, vector_bool)
     b = vector_bool()
+    a = asc_update_addr_reg_b16(128)
+    assert_type(a, addr_reg)
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     v_int8_t = vector_int8_t()
@@ -199,6 +203,9 @@ def main() -> None:
     asc_loadalign_brc(b, p_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # offset (bool_)
     asc_loadalign_brc(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_brc(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_brc(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_brc(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_brc(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_brc_postupdate: every illegal T combination, every form
     asc_loadalign_brc_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
@@ -210,6 +217,9 @@ def main() -> None:
     asc_loadalign_brc_elem(b, p_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # offset (bool_)
     asc_loadalign_brc_elem(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_brc_elem(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_brc_elem(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_brc_elem(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_brc_elem(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_brc_elem_postupdate: every illegal T combination, every form
     asc_loadalign_brc_elem_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_elem_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
@@ -221,6 +231,9 @@ def main() -> None:
     asc_loadalign_brc_datablock(b, p_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # offset (bool_)
     asc_loadalign_brc_datablock(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_brc_datablock(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_brc_datablock(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_brc_datablock(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_brc_datablock(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_brc_datablock_postupdate: every illegal T combination, every form
     asc_loadalign_brc_datablock_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_datablock_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
@@ -250,6 +263,18 @@ def main() -> None:
     asc_loadalign_brc_elem2datablock(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (fp4x2_e1m2_t)
     asc_loadalign_brc_elem2datablock(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_brc_elem2datablock(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_brc_elem2datablock(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_brc_elem2datablock(v_int8_t, p_int8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int8_t)
+    asc_loadalign_brc_elem2datablock(v_uint8_t, p_uint8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint8_t)
+    asc_loadalign_brc_elem2datablock(v_fp8_e4m3fn_t, p_fp8_e4m3fn_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e4m3fn_t)
+    asc_loadalign_brc_elem2datablock(v_fp8_e5m2_t, p_fp8_e5m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e5m2_t)
+    asc_loadalign_brc_elem2datablock(v_fp8_e8m0_t, p_fp8_e8m0_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e8m0_t)
+    asc_loadalign_brc_elem2datablock(v_hifloat8_t, p_hifloat8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (hifloat8_t)
+    asc_loadalign_brc_elem2datablock(v_int4x2_t, p_int4x2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int4x2_t)
+    asc_loadalign_brc_elem2datablock(v_fp4x2_e2m1_t, p_fp4x2_e2m1_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e2m1_t)
+    asc_loadalign_brc_elem2datablock(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e1m2_t)
+    asc_loadalign_brc_elem2datablock(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_brc_elem2datablock(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_brc_elem2datablock_postupdate: every illegal T combination, every form
     asc_loadalign_brc_elem2datablock_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_elem2datablock_postupdate(v_int8_t, pr_int8_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int8_t)
@@ -274,6 +299,11 @@ def main() -> None:
     asc_loadalign_upsample(v_float32_t, p_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (float32_t)
     asc_loadalign_upsample(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_upsample(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_upsample(v_int32_t, p_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t)
+    asc_loadalign_upsample(v_uint32_t, p_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t)
+    asc_loadalign_upsample(v_float32_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
+    asc_loadalign_upsample(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_upsample(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_upsample_postupdate: every illegal T combination, every form
     asc_loadalign_upsample_postupdate(v_int32_t, pr_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int32_t)
     asc_loadalign_upsample_postupdate(v_uint32_t, pr_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint32_t)
@@ -291,6 +321,11 @@ def main() -> None:
     asc_loadalign_downsample(v_float32_t, p_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (float32_t)
     asc_loadalign_downsample(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_downsample(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_downsample(v_int32_t, p_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t)
+    asc_loadalign_downsample(v_uint32_t, p_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t)
+    asc_loadalign_downsample(v_float32_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
+    asc_loadalign_downsample(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_downsample(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_downsample_postupdate: every illegal T combination, every form
     asc_loadalign_downsample_postupdate(v_int32_t, pr_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int32_t)
     asc_loadalign_downsample_postupdate(v_uint32_t, pr_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint32_t)
@@ -304,6 +339,9 @@ def main() -> None:
     asc_loadalign_unpack(b, p_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # offset (bool_)
     asc_loadalign_unpack(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_unpack(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_unpack(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_unpack(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_unpack(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_unpack_postupdate: every illegal T combination, every form
     asc_loadalign_unpack_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_unpack_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
@@ -329,6 +367,16 @@ def main() -> None:
     asc_loadalign_unpack4(v_float32_t, p_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (float32_t)
     asc_loadalign_unpack4(v_int64_t, p_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_loadalign_unpack4(v_uint64_t, p_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_loadalign_unpack4(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_unpack4(v_int16_t, p_int16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int16_t)
+    asc_loadalign_unpack4(v_uint16_t, p_uint16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint16_t)
+    asc_loadalign_unpack4(v_half, p_half, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (half)
+    asc_loadalign_unpack4(v_bfloat16_t, p_bfloat16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (bfloat16_t)
+    asc_loadalign_unpack4(v_int32_t, p_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t)
+    asc_loadalign_unpack4(v_uint32_t, p_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t)
+    asc_loadalign_unpack4(v_float32_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
+    asc_loadalign_unpack4(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_unpack4(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadalign_unpack4_postupdate: every illegal T combination, every form
     asc_loadalign_unpack4_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_unpack4_postupdate(v_int16_t, pr_int16_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int16_t)
@@ -379,6 +427,25 @@ def main() -> None:
     asc_loadalign_deintlv(v_int32_t, v_uint32_t, p_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int32_t) with uint32_t
     asc_loadalign_deintlv(v_uint32_t, v_float32_t, p_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint32_t) with float32_t
     asc_loadalign_deintlv(v_float32_t, v_int8_t, p_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (float32_t) with int8_t
+    asc_loadalign_deintlv(b, b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadalign_deintlv(v_int64_t, v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_loadalign_deintlv(v_uint64_t, v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+    asc_loadalign_deintlv(v_int8_t, v_uint8_t, p_int8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int8_t) with uint8_t
+    asc_loadalign_deintlv(v_uint8_t, v_fp8_e4m3fn_t, p_uint8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint8_t) with fp8_e4m3fn_t
+    asc_loadalign_deintlv(v_fp8_e4m3fn_t, v_fp8_e5m2_t, p_fp8_e4m3fn_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e4m3fn_t) with fp8_e5m2_t
+    asc_loadalign_deintlv(v_fp8_e5m2_t, v_fp8_e8m0_t, p_fp8_e5m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e5m2_t) with fp8_e8m0_t
+    asc_loadalign_deintlv(v_fp8_e8m0_t, v_hifloat8_t, p_fp8_e8m0_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e8m0_t) with hifloat8_t
+    asc_loadalign_deintlv(v_hifloat8_t, v_int4x2_t, p_hifloat8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (hifloat8_t) with int4x2_t
+    asc_loadalign_deintlv(v_int4x2_t, v_fp4x2_e2m1_t, p_int4x2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int4x2_t) with fp4x2_e2m1_t
+    asc_loadalign_deintlv(v_fp4x2_e2m1_t, v_fp4x2_e1m2_t, p_fp4x2_e2m1_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e2m1_t) with fp4x2_e1m2_t
+    asc_loadalign_deintlv(v_fp4x2_e1m2_t, v_int16_t, p_fp4x2_e1m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e1m2_t) with int16_t
+    asc_loadalign_deintlv(v_int16_t, v_uint16_t, p_int16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int16_t) with uint16_t
+    asc_loadalign_deintlv(v_uint16_t, v_half, p_uint16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint16_t) with half
+    asc_loadalign_deintlv(v_half, v_bfloat16_t, p_half, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (half) with bfloat16_t
+    asc_loadalign_deintlv(v_bfloat16_t, v_int32_t, p_bfloat16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (bfloat16_t) with int32_t
+    asc_loadalign_deintlv(v_int32_t, v_uint32_t, p_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t) with uint32_t
+    asc_loadalign_deintlv(v_uint32_t, v_float32_t, p_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t) with float32_t
+    asc_loadalign_deintlv(v_float32_t, v_int8_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t) with int8_t
     # asc_loadalign_deintlv_postupdate: every illegal T combination, every form
     asc_loadalign_deintlv_postupdate(b, b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_deintlv_postupdate(v_int64_t, v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
@@ -406,6 +473,9 @@ def main() -> None:
     asc_storealign(p_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # offset (bool_)
     asc_storealign(p_int64_t, v_int64_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_storealign(p_uint64_t, v_uint64_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_storealign(p_uint16_t, b, a, m)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storealign(p_int64_t, v_int64_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_storealign(p_uint64_t, v_uint64_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     asc_storealign(p_uint16_t, b, 0, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # DataBlock (bool_)
     asc_storealign(p_int64_t, v_int64_t, 0, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # DataBlock (int64_t)
     asc_storealign(p_uint64_t, v_uint64_t, 0, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # DataBlock (uint64_t)
@@ -445,6 +515,24 @@ def main() -> None:
     asc_storealign(p_float32_t, v_float32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool offset (float32_t)
     asc_storealign(p_int64_t, v_int64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool offset (int64_t)
     asc_storealign(p_uint64_t, v_uint64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool offset (uint64_t)
+    asc_storealign(p_int8_t, v_int8_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int8_t)
+    asc_storealign(p_uint8_t, v_uint8_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint8_t)
+    asc_storealign(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp8_e4m3fn_t)
+    asc_storealign(p_fp8_e5m2_t, v_fp8_e5m2_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp8_e5m2_t)
+    asc_storealign(p_fp8_e8m0_t, v_fp8_e8m0_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp8_e8m0_t)
+    asc_storealign(p_hifloat8_t, v_hifloat8_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (hifloat8_t)
+    asc_storealign(p_int4x2_t, v_int4x2_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int4x2_t)
+    asc_storealign(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp4x2_e2m1_t)
+    asc_storealign(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp4x2_e1m2_t)
+    asc_storealign(p_int16_t, v_int16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int16_t)
+    asc_storealign(p_uint16_t, v_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint16_t)
+    asc_storealign(p_half, v_half, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (half)
+    asc_storealign(p_bfloat16_t, v_bfloat16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (bfloat16_t)
+    asc_storealign(p_int32_t, v_int32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int32_t)
+    asc_storealign(p_uint32_t, v_uint32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint32_t)
+    asc_storealign(p_float32_t, v_float32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (float32_t)
+    asc_storealign(p_int64_t, v_int64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int64_t)
+    asc_storealign(p_uint64_t, v_uint64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint64_t)
     # asc_storealign_postupdate: every illegal T combination, every form
     asc_storealign_postupdate(pr_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_postupdate(pr_int4x2_t, v_int4x2_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int4x2_t)
@@ -483,6 +571,9 @@ def main() -> None:
     asc_storealign_1st(p_uint16_t, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # offset (bool_)
     asc_storealign_1st(p_int64_t, v_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_storealign_1st(p_uint64_t, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_storealign_1st(p_uint16_t, b, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storealign_1st(p_int64_t, v_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_storealign_1st(p_uint64_t, v_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_storealign_1st_postupdate: every illegal T combination, every form
     asc_storealign_1st_postupdate(pr_uint16_t, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_1st_postupdate(pr_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (fp8_e4m3fn_t)
@@ -515,6 +606,16 @@ def main() -> None:
     asc_storealign_pack(p_int4x2_t, v_int4x2_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (int4x2_t)
     asc_storealign_pack(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (fp4x2_e2m1_t)
     asc_storealign_pack(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (fp4x2_e1m2_t)
+    asc_storealign_pack(p_uint16_t, b, a, m)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storealign_pack(p_int8_t, v_int8_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int8_t)
+    asc_storealign_pack(p_uint8_t, v_uint8_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint8_t)
+    asc_storealign_pack(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e4m3fn_t)
+    asc_storealign_pack(p_fp8_e5m2_t, v_fp8_e5m2_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e5m2_t)
+    asc_storealign_pack(p_fp8_e8m0_t, v_fp8_e8m0_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e8m0_t)
+    asc_storealign_pack(p_hifloat8_t, v_hifloat8_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (hifloat8_t)
+    asc_storealign_pack(p_int4x2_t, v_int4x2_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int4x2_t)
+    asc_storealign_pack(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e2m1_t)
+    asc_storealign_pack(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e1m2_t)
     asc_storealign_pack(p_int8_t, v_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool (int8_t)
     asc_storealign_pack(p_uint8_t, v_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool (uint8_t)
     asc_storealign_pack(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool (fp8_e4m3fn_t)
@@ -551,6 +652,24 @@ def main() -> None:
     asc_storealign_pack(p_float32_t, v_float32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool offset (float32_t)
     asc_storealign_pack(p_int64_t, v_int64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool offset (int64_t)
     asc_storealign_pack(p_uint64_t, v_uint64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool offset (uint64_t)
+    asc_storealign_pack(p_int8_t, v_int8_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int8_t)
+    asc_storealign_pack(p_uint8_t, v_uint8_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint8_t)
+    asc_storealign_pack(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp8_e4m3fn_t)
+    asc_storealign_pack(p_fp8_e5m2_t, v_fp8_e5m2_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp8_e5m2_t)
+    asc_storealign_pack(p_fp8_e8m0_t, v_fp8_e8m0_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp8_e8m0_t)
+    asc_storealign_pack(p_hifloat8_t, v_hifloat8_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (hifloat8_t)
+    asc_storealign_pack(p_int4x2_t, v_int4x2_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int4x2_t)
+    asc_storealign_pack(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp4x2_e2m1_t)
+    asc_storealign_pack(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (fp4x2_e1m2_t)
+    asc_storealign_pack(p_int16_t, v_int16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int16_t)
+    asc_storealign_pack(p_uint16_t, v_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint16_t)
+    asc_storealign_pack(p_half, v_half, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (half)
+    asc_storealign_pack(p_bfloat16_t, v_bfloat16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (bfloat16_t)
+    asc_storealign_pack(p_int32_t, v_int32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int32_t)
+    asc_storealign_pack(p_uint32_t, v_uint32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint32_t)
+    asc_storealign_pack(p_float32_t, v_float32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (float32_t)
+    asc_storealign_pack(p_int64_t, v_int64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int64_t)
+    asc_storealign_pack(p_uint64_t, v_uint64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint64_t)
     # asc_storealign_pack_postupdate: every illegal T combination, every form
     asc_storealign_pack_postupdate(pr_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_pack_postupdate(pr_int8_t, v_int8_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int8_t)
@@ -613,6 +732,22 @@ def main() -> None:
     asc_storealign_pack_quarter(p_bfloat16_t, v_bfloat16_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (bfloat16_t)
     asc_storealign_pack_quarter(p_int64_t, v_int64_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (int64_t)
     asc_storealign_pack_quarter(p_uint64_t, v_uint64_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint64_t)
+    asc_storealign_pack_quarter(p_uint16_t, b, a, m)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storealign_pack_quarter(p_int8_t, v_int8_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int8_t)
+    asc_storealign_pack_quarter(p_uint8_t, v_uint8_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint8_t)
+    asc_storealign_pack_quarter(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e4m3fn_t)
+    asc_storealign_pack_quarter(p_fp8_e5m2_t, v_fp8_e5m2_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e5m2_t)
+    asc_storealign_pack_quarter(p_fp8_e8m0_t, v_fp8_e8m0_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e8m0_t)
+    asc_storealign_pack_quarter(p_hifloat8_t, v_hifloat8_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (hifloat8_t)
+    asc_storealign_pack_quarter(p_int4x2_t, v_int4x2_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int4x2_t)
+    asc_storealign_pack_quarter(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e2m1_t)
+    asc_storealign_pack_quarter(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e1m2_t)
+    asc_storealign_pack_quarter(p_int16_t, v_int16_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int16_t)
+    asc_storealign_pack_quarter(p_uint16_t, v_uint16_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint16_t)
+    asc_storealign_pack_quarter(p_half, v_half, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (half)
+    asc_storealign_pack_quarter(p_bfloat16_t, v_bfloat16_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (bfloat16_t)
+    asc_storealign_pack_quarter(p_int64_t, v_int64_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_storealign_pack_quarter(p_uint64_t, v_uint64_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_storealign_pack_quarter_postupdate: every illegal T combination, every form
     asc_storealign_pack_quarter_postupdate(pr_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_pack_quarter_postupdate(pr_int8_t, v_int8_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int8_t)
@@ -669,6 +804,25 @@ def main() -> None:
     asc_storealign_intlv(p_bfloat16_t, v_bfloat16_t, v_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (bfloat16_t) with int32_t
     asc_storealign_intlv(p_int32_t, v_int32_t, v_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (int32_t) with uint32_t
     asc_storealign_intlv(p_uint32_t, v_uint32_t, v_int8_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # offset (uint32_t) with int8_t
+    asc_storealign_intlv(p_uint16_t, b, b, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storealign_intlv(p_float32_t, v_float32_t, v_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
+    asc_storealign_intlv(p_int64_t, v_int64_t, v_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
+    asc_storealign_intlv(p_uint64_t, v_uint64_t, v_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+    asc_storealign_intlv(p_int8_t, v_int8_t, v_uint8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int8_t) with uint8_t
+    asc_storealign_intlv(p_uint8_t, v_uint8_t, v_fp8_e4m3fn_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint8_t) with fp8_e4m3fn_t
+    asc_storealign_intlv(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e5m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e4m3fn_t) with fp8_e5m2_t
+    asc_storealign_intlv(p_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e8m0_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e5m2_t) with fp8_e8m0_t
+    asc_storealign_intlv(p_fp8_e8m0_t, v_fp8_e8m0_t, v_hifloat8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp8_e8m0_t) with hifloat8_t
+    asc_storealign_intlv(p_hifloat8_t, v_hifloat8_t, v_int4x2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (hifloat8_t) with int4x2_t
+    asc_storealign_intlv(p_int4x2_t, v_int4x2_t, v_fp4x2_e2m1_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int4x2_t) with fp4x2_e2m1_t
+    asc_storealign_intlv(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e1m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e2m1_t) with fp4x2_e1m2_t
+    asc_storealign_intlv(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_int16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e1m2_t) with int16_t
+    asc_storealign_intlv(p_int16_t, v_int16_t, v_uint16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int16_t) with uint16_t
+    asc_storealign_intlv(p_uint16_t, v_uint16_t, v_half, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint16_t) with half
+    asc_storealign_intlv(p_half, v_half, v_bfloat16_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (half) with bfloat16_t
+    asc_storealign_intlv(p_bfloat16_t, v_bfloat16_t, v_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (bfloat16_t) with int32_t
+    asc_storealign_intlv(p_int32_t, v_int32_t, v_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t) with uint32_t
+    asc_storealign_intlv(p_uint32_t, v_uint32_t, v_int8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t) with int8_t
     # asc_shiftright: every illegal src, shift combination, every form
     asc_shiftright(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, bool_)
     asc_shiftright(b, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, int8_t)
@@ -2504,3 +2658,20 @@ def main() -> None:
     asc_copy(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (fp4x2_e1m2_t)
     asc_copy(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (int64_t)
     asc_copy(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t)
+    asc_copy(m, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool from a block (bool_)
+    asc_copy(m, v_int8_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int8_t)
+    asc_copy(m, v_uint8_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (uint8_t)
+    asc_copy(m, v_fp8_e4m3fn_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (fp8_e4m3fn_t)
+    asc_copy(m, v_fp8_e5m2_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (fp8_e5m2_t)
+    asc_copy(m, v_fp8_e8m0_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (fp8_e8m0_t)
+    asc_copy(m, v_hifloat8_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (hifloat8_t)
+    asc_copy(m, v_int4x2_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int4x2_t)
+    asc_copy(m, v_fp4x2_e2m1_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (fp4x2_e2m1_t)
+    asc_copy(m, v_fp4x2_e1m2_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (fp4x2_e1m2_t)
+    asc_copy(m, v_int16_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int16_t)
+    asc_copy(m, v_half, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (half)
+    asc_copy(m, v_bfloat16_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (bfloat16_t)
+    asc_copy(m, v_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int32_t)
+    asc_copy(m, v_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (float32_t)
+    asc_copy(m, v_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int64_t)
+    asc_copy(m, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (uint64_t)
