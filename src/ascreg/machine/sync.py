@@ -81,10 +81,10 @@ class PipeTracker:
         self.clock: dict[Pipe, dict[Pipe, int]] = {p: dict.fromkeys(_PIPES, 0) for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
         self.records: list[Access] = []
+        # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
+        # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
-        """Mutexes locked and not yet unlocked: id -> (pipe, blocking mode)."""
         self.released: dict[int, dict[Pipe, int]] = {}
-        """Per mutex id, what every ``asc_unlock`` so far had completed (merged clocks)."""
 
     # -- flags -----------------------------------------------------------------------------
 
