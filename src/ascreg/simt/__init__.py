@@ -33,7 +33,7 @@ microseconds plus the numpy work.
 
 **Slow — one thread at a time.** Python control flow (``if``, ``while``, ``and``/``or``,
 ``int()``, ``range()``) needs one value. When a thread-varying value is asked for one and its
-lanes disagree, a :class:`~ascreg.simt.lanes.DivergenceSignal` stops the vectorised run, every
+lanes disagree, an internal ``DivergenceSignal`` (a ``BaseException``) stops the vectorised run, every
 memory write it made is undone (writes are journaled at the memory level, whatever pointer they
 went through: kernel arguments, ``__ubuf__`` arrays, closures, raw addresses), what it printed is
 dropped, and the block is run again with one Python thread per SIMT thread, scheduled one at a
