@@ -15,7 +15,13 @@ import pytest
 
 from ascreg import GlobalMemory, UnifiedBuffer, float32_t, int32_t, uint32_t
 from ascreg.c_api import __global__, __ubuf__, __vector__, asc_vf_call
-from ascreg.errors import LaunchError, OutOfBoundsError, UnsupportedError
+from ascreg.errors import (
+    AddressSpaceError,
+    AscregTypeError,
+    LaunchError,
+    OutOfBoundsError,
+    UnsupportedError,
+)
 from ascreg.machine import kernel as runtime
 from ascreg.simt import (
     __byte_perm,
@@ -264,3 +270,14 @@ def test_pure_simt_launch_errors() -> None:
         k[1, 1025, 0, None]()
     with pytest.raises(LaunchError, match="outside"):
         k[0, 32, 0, None]()
+
+
+def test_pure_simt_launch_checks_its_arguments_like_a_vector_launch() -> None:
+    @__global__
+    def k(out: Any) -> None:
+        out[threadIdx.x] = 1
+
+    with pytest.raises(AddressSpaceError, match=r"argument 'out' is <__ubuf__ .*takes __gm__"):
+        k[1, 32, 0, None](UnifiedBuffer().alloc(uint32_t, 32))
+    with pytest.raises(AscregTypeError, match="argument 'out' is a host numpy array"):
+        k[1, 32, 0, None](np.zeros(32, np.uint32))

@@ -449,6 +449,7 @@ class Kernel(Generic[P]):
         name = self.func.__name__
         _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
         if len(items) == 4 and self.core is None:
+            self._check_args(args, kwargs)  # a pure SIMT kernel takes host-side pointers too
             simt = _simt()
             grid, block_dim, dyn, _stream = items
             grid, block_dim = (
