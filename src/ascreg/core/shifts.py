@@ -123,7 +123,7 @@ def masked_shift(
         result = (values & sign) | (result & ~sign)
     if big and (left or values.dtype.kind == "u"):  # a signed right shift by width-1 sign-fills
         active = active & (unsigned < width)
-    return np.where(active, result, 0), None
+    return np.multiply(result, active, out=result), None  # zeroing; cheaper than np.where
 
 
 _SIGNED = {n: np.dtype(f"i{n}") for n in (1, 2, 4, 8)}

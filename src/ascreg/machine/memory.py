@@ -106,7 +106,8 @@ class Memory:
         self.space = space
         self.capacity = capacity
         self.align = align
-        self.data = np.zeros(min(capacity, 1 << 16), dtype=np.uint8)
+        self.data = np.zeros(_round8(min(capacity, 1 << 16)), dtype=np.uint8)
+        self._typed: dict[np.dtype[Any], np.ndarray[Any, Any]] = {}
         self.allocations: list[Allocation] = []
         self.top = 0
         self.on_access: Callable[[int, int, str], None] | None = None
@@ -212,15 +213,28 @@ class Memory:
 
     def _grow(self, nbytes: int) -> None:
         if nbytes > self.data.size:
-            grown = np.zeros(max(nbytes, 2 * self.data.size), dtype=np.uint8)
+            grown = np.zeros(_round8(max(nbytes, 2 * self.data.size)), dtype=np.uint8)
             grown[: self.data.size] = self.data
             self.data = grown
+            self._typed.clear()
+
+    def typed(self, dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+        """Return the whole memory viewed as *dtype* (cached; element k is at byte k * size)."""
+        view = self._typed.get(dtype)
+        if view is None:
+            view = self._typed[dtype] = self.data.view(dtype)
+        return view
 
     def span(self, ptr: Pointer[Any], nbytes: int, action: str) -> np.ndarray[Any, Any]:
         """Return the writable byte view ``[ptr, ptr + nbytes)`` after the bounds check.
 
         *action* (``"reads"``, ``"writes"``) is used in the error message.
         """
+        start = self.check(ptr, nbytes, action)
+        return self.data[start : start + nbytes]
+
+    def check(self, ptr: Pointer[Any], nbytes: int, action: str) -> int:
+        """Bounds-check the access ``[ptr, ptr + nbytes)``, report it to the hook, return ptr's address."""
         start = ptr.address
         end = start + nbytes
         block = ptr.block
@@ -242,7 +256,12 @@ class Memory:
             self._grow(end)
         if self.on_access is not None:
             self.on_access(start, end, action)
-        return self.data[start:end]
+        return start
+
+
+def _round8(nbytes: int) -> int:
+    """Round up to a multiple of 8 so that the buffer can be viewed as any element type."""
+    return -(-nbytes // 8) * 8
 
 
 _LIVE: weakref.WeakSet[Memory] = weakref.WeakSet()
@@ -314,9 +333,10 @@ class Pointer(Generic[T]):
         return f"{head} (element {shown} of {self.block.describe()})>"
 
     def __add__(self, n: int) -> Self:
-        return type(self)(
-            self.memory, self.dtype, self.address + int(n) * self.dtype.size, self.block
-        )
+        moved = object.__new__(type(self))  # __init__ skipped: this is on every loop's hot path
+        moved.memory, moved.dtype, moved.block = self.memory, self.dtype, self.block
+        moved.address = self.address + int(n) * self.dtype.size
+        return moved
 
     def __radd__(self, n: int) -> Self:
         return self + n
@@ -395,7 +415,12 @@ class Pointer(Generic[T]):
 
     def view(self, count: int, action: str = "reads") -> np.ndarray[Any, Any]:
         """Bounds-checked writable view of the next *count* elements as the pointer's dtype."""
-        return self.memory.span(self, count * self.dtype.size, action).view(self.dtype.np_dtype)
+        size = self.dtype.size
+        start = self.memory.check(self, count * size, action)
+        if start % size:  # misaligned for its own type: view the bytes
+            return self.memory.data[start : start + count * size].view(self.dtype.np_dtype)
+        first = start // size
+        return self.memory.typed(self.dtype.np_dtype)[first : first + count]
 
     def read(self, count: int = 1) -> np.ndarray[Any, Any]:
         """Return a copy of the next *count* elements.

@@ -71,15 +71,19 @@ class _UpdateMask(Template):
     name = "Reg.UpdateMask"
     traits = True
 
+    def _setup(self) -> None:
+        dtypes = self.t.dtypes
+        self.geometry = lane_geometry(dtypes[0], trait_of(self.t)) if dtypes else None
+
     def __call__(self, count: Any) -> MaskReg:
         _ascreg_call = self.name
         box = require_ref(count, "uint32_t& scalarValue")
-        if not self.t.dtypes:
+        if self.geometry is None:
             raise AscregTypeError("UpdateMask needs its element type: UpdateMask[uint16_t](count)")
         value = box.value
         if not isinstance(value, int | np.integer) or not 0 <= value < 1 << 32:
             raise AscregTypeError(f"count {value!r} is not a uint32_t value")
-        lanes, stride = lane_geometry(self.t.dtypes[0], trait_of(self.t))
+        lanes, stride = self.geometry
         bits, box.value = core.update_mask(int(value), lanes, stride)
         mask = MaskReg()
         mask.set_bits(bits)
