@@ -74,7 +74,7 @@ class Template:
         self.t = targs
         self._instances: dict[Any, Self] = {}
         self.spec: OpSpec | None = SPECS.get(self.name)
-        self._checked: set[type] = set()
+        self._checked: set[tuple[type, ...]] = set()
         self._setup()
 
     def _setup(self) -> None:
@@ -139,8 +139,8 @@ class Template:
         cost one set lookup.
         """
         first: RegTensor[Any, Any] = regs[0]
-        cls = type(first)
-        if cls in self._checked and all(type(r) is cls for r in regs[1:]):
+        key = tuple(map(type, regs))
+        if key in self._checked:
             return first
         names = ("dst", "src0", "src1", "src2")
         checked = [as_reg(r, names[i] if len(regs) > 1 else "register") for i, r in enumerate(regs)]
@@ -148,7 +148,7 @@ class Template:
         dtype = self.template_dtype(first)
         if self.spec is not None and len(self.spec.roles) == 1:
             self.spec.check(dtype)
-        self._checked.add(cls)
+        self._checked.add(key)
         return first
 
     def template_dtype(self, reg: RegTensor[Any, Any]) -> type[Scalar]:
