@@ -149,17 +149,20 @@ class Memory:
         >>> UnifiedBuffer().alloc_bytes(uint8_t, 100).read(2)
         array([0, 0], dtype=uint8)
         """
-        # A CapacityError names the user's call (e.g. a kernel's __ubuf__ array), else this one.
-        _ascreg_call = current_call() or f"{type(self).__name__}.alloc"
         dtype = _scalar(dtype)
+        # A CapacityError names the user's call (e.g. a kernel's __ubuf__ array), else this one.
+        call = f"{type(self).__name__}.alloc"
         if nbytes < 0:
-            raise CapacityError(f"cannot allocate a negative size ({nbytes} bytes)")
+            raise CapacityError(
+                f"cannot allocate a negative size ({nbytes} bytes)", call=current_call() or call
+            )
         start = -(-self.top // self.align) * self.align
         if start + nbytes > self.capacity:
             raise CapacityError(
                 f"allocating {nbytes} bytes in {self.space} at {start:#x} needs "
                 f"{start + nbytes} bytes but the memory holds {self.capacity} "
-                f"({self.capacity - start} left)"
+                f"({self.capacity - start} left)",
+                call=current_call() or call,
             )
         self._grow(start + nbytes)
         name = label or f"{dtype.cpp_name}[{nbytes // dtype.size}]"
