@@ -262,6 +262,118 @@ def _c_api_rows() -> tuple[OpSpec, ...]:
 
 # ==== end of the C API tables =====================================================================
 
+# ==== SIMT tables: the device functions of ascreg.simt, one row per function ======================
+# Roles are the Python parameter names; a pointer parameter (``T* address``) is its element type.
+# The integer rows list the C overloads (``int`` is int32_t, ``long``/``long long`` int64_t) in the
+# documentation's order; ascreg.simt.intrinsics picks among them by its documented overload rule.
+_SIMT = "include/simt_api/"
+
+
+def _simt(name: str, roles: tuple[str, ...], combos: Any, header: str) -> OpSpec:
+    return OpSpec(name, name, roles, combos, MaskRule.NONE, _SIMT + header)
+
+
+def _each(*dtypes: type[Scalar], arity: int) -> tuple[tuple[type[Scalar], ...], ...]:
+    """One combination per dtype, the dtype in every position: ``max(T, T)``."""
+    return tuple((d,) * arity for d in dtypes)
+
+
+SIMT_INT_ROWS: dict[str, tuple[tuple[str, ...], tuple[tuple[type[Scalar], ...], ...]]] = {
+    "__byte_perm": (("x", "y", "s"), _each(uint32_t, arity=3)),
+    "__mulhi": (("x", "y"), _each(int32_t, arity=2)),
+    "__umulhi": (("x", "y"), _each(uint32_t, arity=2)),
+    "__mul64hi": (("x", "y"), _each(int64_t, arity=2)),
+    "__umul64hi": (("x", "y"), _each(uint64_t, arity=2)),
+    "__mul_i32toi64": (("x", "y"), _each(int32_t, uint32_t, arity=2)),
+    "__brev": (("x",), _singles(uint32_t, uint64_t)),
+    "__clz": (("x",), _singles(int32_t, int64_t)),
+    "__ffs": (("x",), _singles(int32_t, int64_t)),
+    "__popc": (("x",), _singles(uint32_t, uint64_t)),
+    "__sad": (("x", "y", "z"), ((int32_t, int32_t, uint32_t),)),
+    "__usad": (("x", "y", "z"), _each(uint32_t, arity=3)),
+    "__mul24": (("x", "y"), _each(int32_t, arity=2)),
+    "__umul24": (("x", "y"), _each(uint32_t, arity=2)),
+    "__hadd": (("x", "y"), _each(int32_t, arity=2)),
+    "__rhadd": (("x", "y"), _each(int32_t, arity=2)),
+    "__uhadd": (("x", "y"), _each(uint32_t, arity=2)),
+    "__urhadd": (("x", "y"), _each(uint32_t, arity=2)),
+    "max": (("x", "y"), _each(int64_t, int32_t, int16_t, int8_t, uint64_t, uint32_t, uint16_t,
+                               uint8_t, arity=2)),
+    "min": (("x", "y"), _each(int64_t, int32_t, int16_t, int8_t, uint64_t, uint32_t, uint16_t,
+                               uint8_t, arity=2)),
+    "umax": (("x", "y"), _each(uint32_t, arity=2)),
+    "umin": (("x", "y"), _each(uint32_t, arity=2)),
+    "llmax": (("x", "y"), _each(int64_t, arity=2)),
+    "llmin": (("x", "y"), _each(int64_t, arity=2)),
+    "ullmax": (("x", "y"), _each(uint64_t, arity=2)),
+    "ullmin": (("x", "y"), _each(uint64_t, arity=2)),
+    "labs": (("x",), _singles(int64_t)),
+    "llabs": (("x",), _singles(int64_t)),
+}  # fmt: skip
+"""The integer device functions (``device_functions.h``): parameter names and C overloads."""
+SIMT_FLOAT_ROWS = {
+    "__saturatef": (("x",), _singles(float32_t)),
+    "__fdividef": (("x", "y"), _each(float32_t, arity=2)),
+    "fdividef": (("x", "y"), _each(float32_t, arity=2)),
+}
+"""The float device functions (``float`` parameters; ``fdividef`` is in ``math_functions.h``)."""
+SIMT_SHFL_TYPES = (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t)
+"""Value types of ``asc_shfl*`` (``half2``/``bfloat16x2_t`` do not exist in ascreg)."""
+SIMT_SHFL_ROWS = {
+    "asc_shfl": ("src_lane", int32_t),
+    "asc_shfl_up": ("delta", uint32_t),
+    "asc_shfl_down": ("delta", uint32_t),
+    "asc_shfl_xor": ("lane_mask", int32_t),
+}
+"""``T asc_shfl*(T var, <lane parameter>, int32_t width)``: the lane parameter and its type."""
+SIMT_REDUCE_TYPES = (int32_t, uint32_t, float32_t, half)
+SIMT_ATOMIC_TYPES: dict[str, tuple[type[Scalar], ...]] = {
+    "add": (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t),
+    "sub": (int32_t, uint32_t, float32_t, int64_t, uint64_t),
+    "exch": (int32_t, uint32_t, float32_t, int64_t, uint64_t),
+    "cas": (int32_t, uint32_t, float32_t, int64_t, uint64_t),
+    "max": (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t),
+    "min": (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t),
+    "inc": (uint32_t, uint64_t),
+    "dec": (uint32_t, uint64_t),
+    "and": (int32_t, uint32_t, int64_t, uint64_t),
+    "or": (int32_t, uint32_t, int64_t, uint64_t),
+    "xor": (int32_t, uint32_t, int64_t, uint64_t),
+}
+"""``T asc_atomic_<op>(T* address, T val)`` (``cas``: ``T compare, T val``): element types."""
+SIMT_ACCESS_TYPES = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t,
+                     float32_t, half, bfloat16_t)  # fmt: skip
+"""Element types of the cache-hinted ``asc_ldcg/ldca/stcg/stwt`` (the scalar overloads)."""
+
+
+def _simt_rows() -> tuple[OpSpec, ...]:
+    """Generate the SIMT rows from the tables above."""
+    rows = [_simt(n, r, c, "device_functions.h") for n, (r, c) in SIMT_INT_ROWS.items()]
+    for name, (roles, combos) in SIMT_FLOAT_ROWS.items():
+        header = "math_functions.h" if name == "fdividef" else "device_functions.h"
+        rows.append(_simt(name, roles, combos, header))
+    for name, (lane, lane_type) in SIMT_SHFL_ROWS.items():
+        combos = tuple((t, lane_type, int32_t) for t in SIMT_SHFL_TYPES)
+        rows.append(_simt(name, ("var", lane, "width"), combos, "device_warp_functions.h"))
+    for name in ("asc_ballot", "asc_all", "asc_any"):
+        rows.append(_simt(name, ("predicate",), ((int32_t,),), "device_warp_functions.h"))
+    for op in ("add", "max", "min"):
+        rows.append(_simt(f"asc_reduce_{op}", ("value",), _singles(*SIMT_REDUCE_TYPES),
+                          "device_warp_functions.h"))  # fmt: skip
+    for op, types in SIMT_ATOMIC_TYPES.items():
+        roles = ("address", "compare", "val") if op == "cas" else ("address", "val")
+        rows.append(_simt(f"asc_atomic_{op}", roles, _each(*types, arity=len(roles)),
+                          "device_atomic_functions.h"))  # fmt: skip
+    for name in ("asc_ldcg", "asc_ldca"):
+        rows.append(_simt(name, ("address",), _singles(*SIMT_ACCESS_TYPES), "device_functions.h"))
+    for name in ("asc_stcg", "asc_stwt"):
+        rows.append(_simt(name, ("address", "val"), _each(*SIMT_ACCESS_TYPES, arity=2),
+                          "device_functions.h"))  # fmt: skip
+    return tuple(rows)
+
+
+# ==== end of the SIMT tables ======================================================================
+
 _ROWS = (
     _reg("CreateMask", ("T",), _singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md"),
     _reg("UpdateMask", ("T",), _singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md"),
@@ -312,6 +424,9 @@ _ROWS = (
     # ---- C API (asc_*) rows, generated from the C API tables above ----
     *_c_api_rows(),
     # ---- end of the C API rows ----
+    # ---- SIMT rows (ascreg.simt), generated from the SIMT tables above ----
+    *_simt_rows(),
+    # ---- end of the SIMT rows ----
 )
 
 SPECS: dict[str, OpSpec] = {row.name: row for row in _ROWS}

@@ -30,21 +30,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
+from ascreg._spec import SPECS
 from ascreg.errors import AddressSpaceError, AscregTypeError
 from ascreg.machine.memory import GmPtr, Pointer
 from ascreg.simt.engine import LanePointer, wrap_pointer
 
-LEGAL: tuple[np.dtype[Any], ...] = tuple(
-    np.dtype(t)
-    for t in (
-        "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32",
-        "float16", ml_dtypes.bfloat16,
-    )
-)  # fmt: skip
-"""Element types of the cache-hinted accesses (the scalar rows of the documented overloads)."""
+LEGAL: tuple[np.dtype[Any], ...] = tuple(combo[0].np_dtype for combo in SPECS["asc_ldcg"].combos)
+"""Element types of the cache-hinted accesses (the ``address`` column of the ``asc_ldcg`` row)."""
 
 
 def _address(call: str, address: Any, gm_only: bool) -> Pointer[Any] | LanePointer:

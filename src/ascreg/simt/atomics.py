@@ -25,32 +25,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
+from ascreg._spec import SIMT_ATOMIC_TYPES, SPECS
 from ascreg.errors import AddressSpaceError, AscregTypeError
 from ascreg.machine.memory import Pointer, UbPtr, to_dtype
 from ascreg.simt.engine import LanePointer, current_group, wrap_pointer
 from ascreg.simt.lanes import Lanes
 
 Arr = np.ndarray[Any, Any]
-_I32, _U32, _I64, _U64 = (np.dtype(t) for t in ("int32", "uint32", "int64", "uint64"))
-_F32, _F16, _BF16 = np.dtype(np.float32), np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)
-
 LEGAL: dict[str, tuple[np.dtype[Any], ...]] = {
-    "add": (_I32, _U32, _F32, _I64, _U64, _F16, _BF16),
-    "sub": (_I32, _U32, _F32, _I64, _U64),
-    "exch": (_I32, _U32, _F32, _I64, _U64),
-    "cas": (_I32, _U32, _F32, _I64, _U64),
-    "max": (_I32, _U32, _F32, _I64, _U64, _F16, _BF16),
-    "min": (_I32, _U32, _F32, _I64, _U64, _F16, _BF16),
-    "inc": (_U32, _U64),
-    "dec": (_U32, _U64),
-    "and": (_I32, _U32, _I64, _U64),
-    "or": (_I32, _U32, _I64, _U64),
-    "xor": (_I32, _U32, _I64, _U64),
+    op: tuple(combo[0].np_dtype for combo in SPECS[f"asc_atomic_{op}"].combos)
+    for op in SIMT_ATOMIC_TYPES
 }
-"""Legal element types per atomic (c_api_simt.md §6.5)."""
+"""Legal element types per atomic (the ``address`` column of the ``asc_atomic_*`` rows)."""
 
 
 def _dec(old: Arr, val: Arr) -> Arr:

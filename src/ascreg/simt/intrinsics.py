@@ -19,6 +19,9 @@ How an argument becomes the C parameter type (the overload rule)
   is widened by value; a wider dtype, a float, or a Python int outside the parameter's range is
   an :class:`~ascreg.errors.AscregTypeError` naming the call, the argument and the rule — ascreg
   never truncates silently and never lets numpy's promotion choose a width.
+* **Overloads** are the combinations of the function's row in :data:`ascreg._spec.SPECS`
+  (``__clz``: ``(int32_t,)``, ``(int64_t,)``); the same rows give the typing stubs and the docs'
+  dtype tables.
 * **Result**: an array of the C return type (a ``Lanes`` array if any argument was one), or a
   numpy scalar when every argument was a scalar.
 
@@ -37,45 +40,74 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._dtypes import (
+    Scalar,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
+from ascreg._spec import SIMT_INT_ROWS, SPECS
 from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.simt import _core
 from ascreg.simt.lanes import STATE, Lanes
 
 Arr = np.ndarray[Any, Any]
 
-_CTYPES: dict[str, np.dtype[Any]] = {
-    "char": np.dtype(np.int8),
-    "unsigned char": np.dtype(np.uint8),
-    "short": np.dtype(np.int16),
-    "unsigned short": np.dtype(np.uint16),
-    "int": np.dtype(np.int32),
-    "unsigned int": np.dtype(np.uint32),
-    "long": np.dtype(np.int64),
-    "unsigned long": np.dtype(np.uint64),
-    "long long": np.dtype(np.int64),
-    "unsigned long long": np.dtype(np.uint64),
+C_NAMES: dict[type[Scalar], str] = {
+    int8_t: "char",
+    uint8_t: "unsigned char",
+    int16_t: "short",
+    uint16_t: "unsigned short",
+    int32_t: "int",
+    uint32_t: "unsigned int",
+    int64_t: "long long",
+    uint64_t: "unsigned long long",
 }
+"""The C spelling of each parameter dtype in error messages (``long`` and ``long long`` are both
+64-bit on the device: ``labs(long)`` is shown as ``long long``)."""
 
 
 class Signature:
-    """One C overload: ``Signature("int", "int")`` for ``f(int x, int y)``.
+    """One C overload, from a combination of a table row: ``Signature(int32_t, int32_t)``.
 
     Examples
     --------
-    >>> Signature("unsigned int", "unsigned int").text(("x", "y"))
+    >>> from ascreg import uint32_t
+    >>> Signature(uint32_t, uint32_t).text(("x", "y"))
     '(unsigned int x, unsigned int y)'
     """
 
     __slots__ = ("ctypes", "dtypes", "width")
 
-    def __init__(self, *ctypes: str) -> None:
-        self.ctypes = ctypes
-        self.dtypes = tuple(_CTYPES[c] for c in ctypes)
+    def __init__(self, *dtypes: type[Scalar]) -> None:
+        self.ctypes = tuple(C_NAMES[d] for d in dtypes)
+        self.dtypes = tuple(d.np_dtype for d in dtypes)
         self.width = builtins.max(d.itemsize for d in self.dtypes)
 
     def text(self, names: Sequence[str]) -> str:
         """Render the parameter list with *names*."""
         return "(" + ", ".join(f"{c} {n}" for c, n in zip(self.ctypes, names, strict=True)) + ")"
+
+
+def overloads_of(name: str) -> tuple[tuple[str, ...], tuple[Signature, ...]]:
+    """Return the parameter names and the C overloads of the table row *name* (``SPECS[name]``).
+
+    Examples
+    --------
+    >>> names, sigs = overloads_of("__clz")
+    >>> names, [sig.text(names) for sig in sigs]
+    (('x',), ['(int x)', '(long long x)'])
+    """
+    spec = SPECS[name]
+    return spec.roles, tuple(Signature(*combo) for combo in spec.combos)
+
+
+_OVERLOADS = {name: overloads_of(name) for name in SIMT_INT_ROWS}
 
 
 def _fits(value: int, dtype: np.dtype[Any]) -> bool:
@@ -146,14 +178,9 @@ def _convert(arg: int | Arr, dtype: np.dtype[Any]) -> Arr:
     return arg.astype(dtype)  # widening (C integer promotion / conversion)
 
 
-def _apply(
-    call: str,
-    names: Sequence[str],
-    values: Sequence[Any],
-    overloads: Sequence[Signature],
-    impl: Callable[..., Any],
-) -> Any:
-    """Resolve the overload, convert the arguments, run *impl* and shape the result."""
+def _apply(call: str, values: Sequence[Any], impl: Callable[..., Any]) -> Any:
+    """Resolve *call*'s overload (its table row), convert the arguments, run *impl*, shape."""
+    names, overloads = _OVERLOADS[call]
     args = [_classify(call, n, v) for n, v in zip(names, values, strict=True)]
     sig = _choose(call, names, args, overloads)
     converted = [_convert(a, d) for a, d in zip(args, sig.dtypes, strict=True)]
@@ -165,24 +192,6 @@ def _apply(
     if result.ndim == 0:
         return result[()]
     return result
-
-
-# Overload sets, in the documentation's order.
-_INT = (Signature("int"), Signature("long long"))
-_UINT = (Signature("unsigned int"), Signature("unsigned long long"))
-_MAXMIN = tuple(
-    Signature(c, c)
-    for c in (
-        "long long",
-        "int",
-        "short",
-        "char",
-        "unsigned long long",
-        "unsigned int",
-        "unsigned short",
-        "unsigned char",
-    )
-)
 
 
 def __byte_perm(x: Any, y: Any, s: Any) -> Any:
@@ -207,13 +216,7 @@ def __byte_perm(x: Any, y: Any, s: Any) -> Any:
             "it from a __simt_vf__ function started with asc_vf_call[f](dim3(n), ...)",
             call=_ascreg_call,
         )
-    return _apply(
-        _ascreg_call,
-        ("x", "y", "s"),
-        (x, y, s),
-        (Signature("unsigned int", "unsigned int", "unsigned int"),),
-        _core.byte_perm,
-    )
+    return _apply(_ascreg_call, (x, y, s), _core.byte_perm)
 
 
 def __mulhi(x: Any, y: Any) -> Any:
@@ -225,7 +228,7 @@ def __mulhi(x: Any, y: Any) -> Any:
     (1073741824, -1)
     """
     _ascreg_call = "__mulhi"
-    return _apply(_ascreg_call, ("x", "y"), (x, y), (Signature("int", "int"),), _core.mulhi)
+    return _apply(_ascreg_call, (x, y), _core.mulhi)
 
 
 def __umulhi(x: Any, y: Any) -> Any:
@@ -237,9 +240,7 @@ def __umulhi(x: Any, y: Any) -> Any:
     1
     """
     _ascreg_call = "__umulhi"
-    return _apply(
-        _ascreg_call, ("x", "y"), (x, y), (Signature("unsigned int", "unsigned int"),), _core.umulhi
-    )
+    return _apply(_ascreg_call, (x, y), _core.umulhi)
 
 
 def __mul64hi(x: Any, y: Any) -> Any:
@@ -251,9 +252,7 @@ def __mul64hi(x: Any, y: Any) -> Any:
     4611686018427387904
     """
     _ascreg_call = "__mul64hi"
-    return _apply(
-        _ascreg_call, ("x", "y"), (x, y), (Signature("long long", "long long"),), _core.mul64hi
-    )
+    return _apply(_ascreg_call, (x, y), _core.mul64hi)
 
 
 def __umul64hi(x: Any, y: Any) -> Any:
@@ -265,8 +264,7 @@ def __umul64hi(x: Any, y: Any) -> Any:
     18446744073709551614
     """
     _ascreg_call = "__umul64hi"
-    sig = Signature("unsigned long long", "unsigned long long")
-    return _apply(_ascreg_call, ("x", "y"), (x, y), (sig,), _core.umul64hi)
+    return _apply(_ascreg_call, (x, y), _core.umul64hi)
 
 
 def __mul_i32toi64(x: Any, y: Any) -> Any:
@@ -281,8 +279,7 @@ def __mul_i32toi64(x: Any, y: Any) -> Any:
     (-15, 8589934590)
     """
     _ascreg_call = "__mul_i32toi64"
-    sigs = (Signature("int", "int"), Signature("unsigned int", "unsigned int"))
-    return _apply(_ascreg_call, ("x", "y"), (x, y), sigs, _core.mul_i32toi64)
+    return _apply(_ascreg_call, (x, y), _core.mul_i32toi64)
 
 
 def __brev(x: Any) -> Any:
@@ -294,7 +291,7 @@ def __brev(x: Any) -> Any:
     (2147483648, 3724541952, 2147483648)
     """
     _ascreg_call = "__brev"
-    return _apply(_ascreg_call, ("x",), (x,), _UINT, _core.brev)
+    return _apply(_ascreg_call, (x,), _core.brev)
 
 
 def __clz(x: Any) -> Any:
@@ -307,7 +304,7 @@ def __clz(x: Any) -> Any:
     (32, 64, 0)
     """
     _ascreg_call = "__clz"
-    return _apply(_ascreg_call, ("x",), (x,), _INT, _core.clz)
+    return _apply(_ascreg_call, (x,), _core.clz)
 
 
 def __ffs(x: Any) -> Any:
@@ -320,7 +317,7 @@ def __ffs(x: Any) -> Any:
     (0, 1, 26, 41)
     """
     _ascreg_call = "__ffs"
-    return _apply(_ascreg_call, ("x",), (x,), _INT, _core.ffs)
+    return _apply(_ascreg_call, (x,), _core.ffs)
 
 
 def __popc(x: Any) -> Any:
@@ -333,7 +330,7 @@ def __popc(x: Any) -> Any:
     (32, 64)
     """
     _ascreg_call = "__popc"
-    return _apply(_ascreg_call, ("x",), (x,), _UINT, _core.popc)
+    return _apply(_ascreg_call, (x,), _core.popc)
 
 
 def __sad(x: Any, y: Any, z: Any) -> Any:
@@ -345,8 +342,7 @@ def __sad(x: Any, y: Any, z: Any) -> Any:
     (11, 4294967295)
     """
     _ascreg_call = "__sad"
-    sig = Signature("int", "int", "unsigned int")
-    return _apply(_ascreg_call, ("x", "y", "z"), (x, y, z), (sig,), _core.sad)
+    return _apply(_ascreg_call, (x, y, z), _core.sad)
 
 
 def __usad(x: Any, y: Any, z: Any) -> Any:
@@ -358,8 +354,7 @@ def __usad(x: Any, y: Any, z: Any) -> Any:
     0
     """
     _ascreg_call = "__usad"
-    sig = Signature("unsigned int", "unsigned int", "unsigned int")
-    return _apply(_ascreg_call, ("x", "y", "z"), (x, y, z), (sig,), _core.sad)
+    return _apply(_ascreg_call, (x, y, z), _core.sad)
 
 
 def __mul24(x: Any, y: Any) -> Any:
@@ -371,7 +366,7 @@ def __mul24(x: Any, y: Any) -> Any:
     (-16777215, 6)
     """
     _ascreg_call = "__mul24"
-    return _apply(_ascreg_call, ("x", "y"), (x, y), (Signature("int", "int"),), _core.mul24)
+    return _apply(_ascreg_call, (x, y), _core.mul24)
 
 
 def __umul24(x: Any, y: Any) -> Any:
@@ -383,15 +378,14 @@ def __umul24(x: Any, y: Any) -> Any:
     4261412865
     """
     _ascreg_call = "__umul24"
-    sig = Signature("unsigned int", "unsigned int")
-    return _apply(_ascreg_call, ("x", "y"), (x, y), (sig,), _core.mul24)
+    return _apply(_ascreg_call, (x, y), _core.mul24)
 
 
-def _halving(call: str, ctype: str, x: Any, y: Any, round_up: bool) -> Any:
+def _halving(call: str, x: Any, y: Any, round_up: bool) -> Any:
     def impl(a: Arr, b: Arr) -> Arr:
         return _core.halving_add(a, b, round_up=round_up)
 
-    return _apply(call, ("x", "y"), (x, y), (Signature(ctype, ctype),), impl)
+    return _apply(call, (x, y), impl)
 
 
 def __hadd(x: Any, y: Any) -> Any:
@@ -403,7 +397,7 @@ def __hadd(x: Any, y: Any) -> Any:
     (2147483647, -1)
     """
     _ascreg_call = "__hadd"
-    return _halving(_ascreg_call, "int", x, y, False)
+    return _halving(_ascreg_call, x, y, False)
 
 
 def __rhadd(x: Any, y: Any) -> Any:
@@ -415,7 +409,7 @@ def __rhadd(x: Any, y: Any) -> Any:
     (0, 2)
     """
     _ascreg_call = "__rhadd"
-    return _halving(_ascreg_call, "int", x, y, True)
+    return _halving(_ascreg_call, x, y, True)
 
 
 def __uhadd(x: Any, y: Any) -> Any:
@@ -427,7 +421,7 @@ def __uhadd(x: Any, y: Any) -> Any:
     4294967294
     """
     _ascreg_call = "__uhadd"
-    return _halving(_ascreg_call, "unsigned int", x, y, False)
+    return _halving(_ascreg_call, x, y, False)
 
 
 def __urhadd(x: Any, y: Any) -> Any:
@@ -439,7 +433,7 @@ def __urhadd(x: Any, y: Any) -> Any:
     4294967295
     """
     _ascreg_call = "__urhadd"
-    return _halving(_ascreg_call, "unsigned int", x, y, True)
+    return _halving(_ascreg_call, x, y, True)
 
 
 def max(x: Any, y: Any) -> Any:
@@ -452,7 +446,7 @@ def max(x: Any, y: Any) -> Any:
     (np.int8(2), 5)
     """
     _ascreg_call = "max"
-    return _apply(_ascreg_call, ("x", "y"), (x, y), _MAXMIN, _core.maximum)
+    return _apply(_ascreg_call, (x, y), _core.maximum)
 
 
 def min(x: Any, y: Any) -> Any:
@@ -465,11 +459,7 @@ def min(x: Any, y: Any) -> Any:
     array([1, 5], dtype=uint16)
     """
     _ascreg_call = "min"
-    return _apply(_ascreg_call, ("x", "y"), (x, y), _MAXMIN, _core.minimum)
-
-
-def _fixed(call: str, ctype: str, x: Any, y: Any, impl: Callable[..., Any]) -> Any:
-    return _apply(call, ("x", "y"), (x, y), (Signature(ctype, ctype),), impl)
+    return _apply(_ascreg_call, (x, y), _core.minimum)
 
 
 def umax(x: Any, y: Any) -> Any:
@@ -481,7 +471,7 @@ def umax(x: Any, y: Any) -> Any:
     4294967295
     """
     _ascreg_call = "umax"
-    return _fixed(_ascreg_call, "unsigned int", x, y, _core.maximum)
+    return _apply(_ascreg_call, (x, y), _core.maximum)
 
 
 def umin(x: Any, y: Any) -> Any:
@@ -493,7 +483,7 @@ def umin(x: Any, y: Any) -> Any:
     3
     """
     _ascreg_call = "umin"
-    return _fixed(_ascreg_call, "unsigned int", x, y, _core.minimum)
+    return _apply(_ascreg_call, (x, y), _core.minimum)
 
 
 def llmax(x: Any, y: Any) -> Any:
@@ -505,7 +495,7 @@ def llmax(x: Any, y: Any) -> Any:
     0
     """
     _ascreg_call = "llmax"
-    return _fixed(_ascreg_call, "long long", x, y, _core.maximum)
+    return _apply(_ascreg_call, (x, y), _core.maximum)
 
 
 def llmin(x: Any, y: Any) -> Any:
@@ -517,7 +507,7 @@ def llmin(x: Any, y: Any) -> Any:
     -9223372036854775808
     """
     _ascreg_call = "llmin"
-    return _fixed(_ascreg_call, "long long", x, y, _core.minimum)
+    return _apply(_ascreg_call, (x, y), _core.minimum)
 
 
 def ullmax(x: Any, y: Any) -> Any:
@@ -529,7 +519,7 @@ def ullmax(x: Any, y: Any) -> Any:
     18446744073709551615
     """
     _ascreg_call = "ullmax"
-    return _fixed(_ascreg_call, "unsigned long long", x, y, _core.maximum)
+    return _apply(_ascreg_call, (x, y), _core.maximum)
 
 
 def ullmin(x: Any, y: Any) -> Any:
@@ -541,11 +531,7 @@ def ullmin(x: Any, y: Any) -> Any:
     1
     """
     _ascreg_call = "ullmin"
-    return _fixed(_ascreg_call, "unsigned long long", x, y, _core.minimum)
-
-
-def _abs(call: str, ctype: str, x: Any) -> Any:
-    return _apply(call, ("x",), (x,), (Signature(ctype),), _core.absolute)
+    return _apply(_ascreg_call, (x, y), _core.minimum)
 
 
 def labs(x: Any) -> Any:
@@ -560,7 +546,7 @@ def labs(x: Any) -> Any:
     (7, -9223372036854775808)
     """
     _ascreg_call = "labs"
-    return _abs(_ascreg_call, "long", x)
+    return _apply(_ascreg_call, (x,), _core.absolute)
 
 
 def llabs(x: Any) -> Any:
@@ -572,13 +558,8 @@ def llabs(x: Any) -> Any:
     1099511627776
     """
     _ascreg_call = "llabs"
-    return _abs(_ascreg_call, "long long", x)
+    return _apply(_ascreg_call, (x,), _core.absolute)
 
 
-INTRINSICS: tuple[str, ...] = (
-    "__byte_perm", "__mulhi", "__umulhi", "__mul64hi", "__umul64hi", "__mul_i32toi64", "__brev",
-    "__clz", "__ffs", "__popc", "__sad", "__usad", "__mul24", "__umul24", "__hadd", "__rhadd",
-    "__uhadd", "__urhadd", "max", "min", "umax", "umin", "llmax", "llmin", "ullmax", "ullmin",
-    "labs", "llabs",
-)  # fmt: skip
+INTRINSICS: tuple[str, ...] = tuple(SIMT_INT_ROWS)
 """Every integer device function this module defines."""

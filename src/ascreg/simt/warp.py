@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._spec import SPECS
 from ascreg.errors import AscregTypeError, UndefinedBehaviourError, undefined_behaviour
 from ascreg.simt.engine import WARP_SIZE, current_group
 from ascreg.simt.lanes import Lanes
@@ -39,11 +40,16 @@ from ascreg.simt.lanes import Lanes
 Arr = np.ndarray[Any, Any]
 _LANE = np.arange(WARP_SIZE, dtype=np.int64)
 
-SHFL_TYPES = tuple(
-    np.dtype(t) for t in ("int32", "uint32", "float32", "int64", "uint64", "float16")
-)
-"""Value types of the shuffles (plus bfloat16, checked by name)."""
-REDUCE_TYPES = tuple(np.dtype(t) for t in ("int32", "uint32", "float32", "float16"))
+
+def _value_types(name: str) -> tuple[np.dtype[Any], ...]:
+    """Return the numpy dtypes of the first parameter of the table row *name*, in table order."""
+    return tuple(dict.fromkeys(combo[0].np_dtype for combo in SPECS[name].combos))
+
+
+SHFL_TYPES = _value_types("asc_shfl")
+"""Value types of the shuffles (the ``var`` column of the ``asc_shfl*`` rows)."""
+REDUCE_TYPES = _value_types("asc_reduce_add")
+"""Value types of ``asc_reduce_add/max/min`` (the ``value`` column of their rows)."""
 
 
 class WarpRequest:
@@ -82,7 +88,7 @@ def _lanes_of(value: Any, n: int, call: str, legal: tuple[np.dtype[Any], ...]) -
         array = array.astype(np.int32) if -(2**31) <= int(value) < 2**31 else array.astype(np.int64)
     elif array.dtype.kind == "f" and not isinstance(value, np.ndarray | np.generic):
         array = array.astype(np.float32)
-    if array.dtype not in legal and array.dtype.name != "bfloat16":
+    if array.dtype not in legal:
         names = ", ".join(d.name for d in legal)
         raise AscregTypeError(
             f"a value of dtype {array.dtype} is not supported; legal: {names}", call=call
