@@ -512,3 +512,112 @@ def boundary_bits(dtype: type[Scalar]) -> list[int]:
 
 def apply_lanes(func: Callable[..., int], *columns: Sequence[int]) -> list[int]:
     return [func(*row) for row in zip(*columns, strict=True)]
+
+
+# -- unary, index, reduction, rearrangement (spec §7) -----------------------------------------
+
+
+def sign_bit(dtype: type[Scalar]) -> int:
+    return 1 << (width(dtype) - 1)
+
+
+def abs_lane(x: int, dtype: type[Scalar]) -> int:
+    """``Abs``: integers wrap (abs(INT_MIN) = INT_MIN); floats clear the sign bit."""
+    if is_float(dtype):
+        return x & ~sign_bit(dtype)
+    return wrap(abs(signed(x, width(dtype))), dtype)
+
+
+def neg_lane(x: int, dtype: type[Scalar]) -> int:
+    """``Neg``: integers wrap (-INT_MIN = INT_MIN); floats flip the sign bit."""
+    if is_float(dtype):
+        return x ^ sign_bit(dtype)
+    return wrap(-value_of(x, dtype), dtype)
+
+
+def arange(dtype: type[Scalar], start: int, lanes: int, decrease: bool, span: int) -> list[int]:
+    """``Arange``: lane i = start + i (or start + span - 1 - i), integers wrapped, floats
+    rounded once (to nearest even) from the exact sum."""
+    out = []
+    for i in range(lanes):
+        offset = span - 1 - i if decrease else i
+        if not is_float(dtype):
+            out.append(wrap(value_of(start, dtype) + offset, dtype))
+            continue
+        x = decode_float(start, dtype)
+        if math.isnan(x) or math.isinf(x):
+            out.append(encode_float(x, dtype))  # NaN stays NaN, inf + i = inf
+        else:
+            out.append(encode_float(Fraction(x) + offset, dtype))  # -0 + 0 = +0
+    return out
+
+
+def type_extreme_bits(dtype: type[Scalar], largest: bool) -> int:
+    """Bits of the type's max (largest) or min; floats: the finite extremes (decision)."""
+    w = width(dtype)
+    if is_float(dtype):
+        ebits, mbits = FLOAT_FORMATS[dtype]
+        finite_max = (((1 << ebits) - 1) << mbits) - 1
+        return finite_max if largest else sign_bit(dtype) | finite_max
+    if dtype in SIGNED:
+        return (1 << (w - 1)) - 1 if largest else 1 << (w - 1)
+    return (1 << w) - 1 if largest else 0
+
+
+def _greater(x: int, y: int, dtype: type[Scalar]) -> bool:
+    """x > y in value, with -0 < +0 for floats (no NaN here)."""
+    a, b = value_of(x, dtype), value_of(y, dtype)
+    if a != b:
+        return bool(a > b)
+    if is_float(dtype) and a == 0:
+        return not x & sign_bit(dtype) and bool(y & sign_bit(dtype))
+    return False
+
+
+def widen(bits: int, src: type[Scalar], dst: type[Scalar]) -> int:
+    """A lane converted to the dst type: i16 -> i32 sign-extends, u16 -> u32 zero-extends."""
+    return bits if src is dst else wrap(value_of(bits, src), dst)
+
+
+def reduce(
+    kind: str,
+    dst: type[Scalar],
+    src: type[Scalar],
+    values: Sequence[int],
+    active: Sequence[bool],
+    dst_lanes: int,
+) -> list[int]:
+    """``Reduce``: lane 0 the result, lane 1 the first extreme's index (MAX/MIN), else 0."""
+    if kind == "SUM":
+        # widen each lane to the dst type (i16 -> i32 sign-extends, u16 -> u32 zero-extends)
+        lanes = [widen(v, src, dst) if a else 0 for v, a in zip(values, active, strict=True)]
+        while len(lanes) > 1:  # pairwise tree: (0,1), (2,3), ..., then pairs of partial sums
+            lanes = [binary("Add", dst, lanes[k], lanes[k + 1]) for k in range(0, len(lanes), 2)]
+        return [lanes[0]] + [0] * (dst_lanes - 1)
+    largest = kind == "MAX"
+    neutral = type_extreme_bits(src, largest=not largest)
+    lanes = [v if a else neutral for v, a in zip(values, active, strict=True)]
+    nans = [k for k, v in enumerate(lanes) if is_nan_bits(v, src)]
+    if nans:
+        best = nans[0]
+    else:
+        best = 0
+        for k, v in enumerate(lanes):
+            if _greater(v, lanes[best], src) if largest else _greater(lanes[best], v, src):
+                best = k
+    return [lanes[best], best] + [0] * (dst_lanes - 2)
+
+
+def interleave(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], list[int]]:
+    """dst0 = a0, b0, a1, b1, ... over the low halves; dst1 the same over the high halves."""
+    n = len(a)
+    zipped = []
+    for k in range(n):
+        zipped += [a[k], b[k]]
+    return zipped[:n], zipped[n:]
+
+
+def deinterleave(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Even lanes of concat(a, b) to dst0, odd lanes to dst1."""
+    both = list(a) + list(b)
+    return [both[k] for k in range(0, len(both), 2)], [both[k] for k in range(1, len(both), 2)]

@@ -35,7 +35,12 @@ from ascreg._spec import (  # noqa: E402
     C_COPY_MASK_PART,
     C_LOAD_FAMILY,
     C_LOGIC,
+    REDUCE_COMBOS,
     REG_TYPES,
+    SIMT_ATOMIC_TYPES,
+    SIMT_FLOAT_ROWS,
+    SIMT_INT_ROWS,
+    SIMT_SHFL_ROWS,
     SPECS,
 )
 
@@ -51,6 +56,7 @@ TEST_HEADER = STUB_HEADER + "# Type test: checked by mypy and pyright (nox -s ty
 # A parameter kind is rendered per combination; ``arg`` is the role index it takes its dtype from.
 #   reg     RegTensor[D]                       (RegTraitNumOne only)
 #   regr    RegTensor[D, _R] for 64-bit D, else RegTensor[D]   (RegTraitNumTwo allowed)
+#   reg2    RegTensor[D, RegTraitNumTwo] for 64-bit D, else RegTensor[D]   (TraitTwo only)
 #   scalar  a Python/numpy scalar of D's kind  ptr / ptrref   UbPtr[D] / Ref[UbPtr[D]]
 #   mask, mask?, addr, int, count, anyptr, anyptrref: fixed types (see KIND_TYPES)
 KIND_TYPES = {
@@ -104,6 +110,10 @@ class Shape:
     template_dtypes: int = 1  # how many dtype template arguments C++ lets you write
     needs_template: bool = False  # C++ cannot deduce T: the bare call is an error
     positional: bool = False  # runtime takes *args: parameters are positional-only
+    # Leading enum members that select the legal combinations (``Reduce[ReduceType.MAX, ...]``):
+    # (member spelling, its combinations). With a lead, subscripts start with the member and
+    # dtype-only subscripts do not exist; the bare call takes the row's union.
+    lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
 
 
 def _regs(*names: str, kind: str = "regr", arg: int = 0) -> tuple[P, ...]:
@@ -137,6 +147,23 @@ def _shift(name: str, scalar: bool) -> Shape:
         {"plain": ((), ("MaskMergeMode",))},
         template_dtypes=2,
     )
+
+
+def _scalar_op(name: str) -> Shape:
+    """``Adds``/``Muls``/``Maxs``/``Mins``: (dst, src, scalar, mask)."""
+    form = Form("", (*_regs("dst", "src"), P("scalar", "scalar"), MASK))
+    return Shape(f"Reg.{name}", "reg/arith", name, f"_{name}", (form,), {"plain": ((), ("MaskMergeMode",))})  # fmt: skip
+
+
+def _unary(name: str) -> Shape:
+    form = Form("", (*_regs("dst", "src"), MASK))
+    return Shape(f"Reg.{name}", "reg/arith", name, f"_{name}", (form,), {"plain": ((), ("MaskMergeMode",))})  # fmt: skip
+
+
+def _interleave(name: str) -> Shape:
+    """No mask; 64-bit lanes only as RegTraitNumTwo registers (kind ``reg2``)."""
+    form = Form("", _regs("dst0", "dst1", "src0", "src1", kind="reg2"))
+    return Shape(f"Reg.{name}", "reg/rearrange", name, f"_{name}", (form,))
 
 
 _LOAD_SUBSCRIPTS = {
@@ -313,6 +340,29 @@ SHAPES: tuple[Shape, ...] = (
         (Form("", (P("dst", "regr"), P("scalar", "scalar"), P("mask", "mask?"))),),
         {"plain": ((), ("MaskMergeMode",))},
     ),
+    *(_scalar_op(name) for name in ("Adds", "Muls", "Maxs", "Mins")),
+    _unary("Abs"),
+    _unary("Neg"),
+    _interleave("Interleave"),
+    _interleave("DeInterleave"),
+    Shape(
+        "Reg.Arange",
+        "reg/arith",
+        "Arange",
+        "_Arange",
+        (Form("", (P("dst", "regr"), P("start", "scalar"))),),
+        {"plain": ((), ("IndexOrder",))},
+    ),
+    Shape(
+        "Reg.Reduce",
+        "reg/arith",
+        "Reduce",
+        "_Reduce",
+        (Form("", (P("dst", "regr", 0), P("src", "regr", 1), MASK)),),
+        {"plain": ((), ("MaskMergeMode",))},
+        template_dtypes=2,
+        lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
+    ),
 )
 
 # What each stub module declares besides its ops (hand-written, kept in step by stubtest).
@@ -330,11 +380,13 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    IndexOrder,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    ReduceType,
     StoreDist,
 )
 from ascreg.machine.memory import UbPtr
@@ -369,8 +421,20 @@ class _CreateAddrReg:
 CreateAddrReg: _CreateAddrReg
 """,
     "reg/masks": "",
+    "reg/arith": """\
+Lanes: TypeAlias = np.ndarray[Any, Any]
+B64_DECREASE_SPAN: int
+REDUCE_SPECS: dict[ReduceType, OpSpec]
+""",
+    "reg/rearrange": "",
 }
-MODULE_EXTRA_IMPORTS = {"reg/compute": "", "reg/datamove": "", "reg/masks": ""}
+MODULE_EXTRA_IMPORTS = {
+    "reg/compute": "",
+    "reg/datamove": "",
+    "reg/masks": "",
+    "reg/arith": "from ascreg._spec import OpSpec\n",
+    "reg/rearrange": "",
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -694,6 +758,7 @@ def param_type(p: P, combo: tuple[type[Scalar], ...]) -> str:
     return {
         "reg": f"RegTensor[{pyname(d)}]",
         "regr": f"RegTensor[{pyname(d)}, _R]" if is64(d) else f"RegTensor[{pyname(d)}]",
+        "reg2": f"RegTensor[{pyname(d)}, RegTraitNumTwo]" if is64(d) else f"RegTensor[{pyname(d)}]",
         "scalar": scalar_type(d),
         "ptr": f"UbPtr[{pyname(d)}]",
         "ptrref": f"Ref[UbPtr[{pyname(d)}]]",
@@ -713,10 +778,13 @@ def extra_type(token: str, prefix: tuple[type[Scalar], ...]) -> str:
     return EXTRA_TYPES.get(token, token)
 
 
-def subscript_type(prefix: tuple[type[Scalar], ...], patterns: Iterable[tuple[str, ...]]) -> str:
+def subscript_type(
+    prefix: tuple[type[Scalar], ...], patterns: Iterable[tuple[str, ...]], lead: str = ""
+) -> str:
     alts = []
     for extra in patterns:
-        items = [f"type[{pyname(d)}]" for d in prefix] + [extra_type(t, prefix) for t in extra]
+        items = [f"Literal[{lead}]"] if lead else []
+        items += [f"type[{pyname(d)}]" for d in prefix] + [extra_type(t, prefix) for t in extra]
         alts.append(items[0] if len(items) == 1 else f"tuple[{', '.join(items)}]")
     return " | ".join(alts)
 
@@ -727,9 +795,11 @@ def bound_name(shape: Shape, prefix: tuple[type[Scalar], ...], kind: str) -> str
     )
 
 
-def prefixes(shape: Shape) -> list[tuple[type[Scalar], ...]]:
+def prefixes(
+    shape: Shape, combos: tuple[tuple[type[Scalar], ...], ...] | None = None
+) -> list[tuple[type[Scalar], ...]]:
     """Every legal dtype prefix a subscript may spell, shortest first, then in table order."""
-    combos = SPECS[shape.spec].combos
+    combos = SPECS[shape.spec].combos if combos is None else combos
     out: list[tuple[type[Scalar], ...]] = []
     for n in range(1, min(shape.template_dtypes, len(combos[0])) + 1):
         for combo in combos:
@@ -772,6 +842,7 @@ ATTRIBUTE_TYPES = {
     "traits": "ClassVar[bool]",
     "left": "ClassVar[bool]",
     "scalar": "ClassVar[bool]",
+    "split": "ClassVar[bool]",
 }
 
 
@@ -796,7 +867,15 @@ def render_op(shape: Shape) -> list[str]:
     lines: list[str] = []
     # The specialised callables a subscript returns, one class per legal prefix and kind.
     getitem: list[tuple[str, str]] = []
-    for kind, patterns in shape.subscripts.items():
+    for token, combos in shape.lead:  # Reduce[ReduceType.MAX, T, U]: one family per member
+        for prefix in [(), *prefixes(shape, combos)]:
+            matching = [c for c in combos if c[: len(prefix)] == prefix]
+            sigs = call_overloads(shape, matching, "plain", deduced=False)
+            name = "_".join([f"_{shape.attr}", token.rsplit(".", 1)[1], *map(pyname, prefix)])
+            lines += [f"class {name}:", *overloads(sigs), ""]
+            items = subscript_type(prefix, shape.subscripts["plain"], lead=token)
+            getitem.append((f"def __getitem__(self, items: {items}) -> {name}: ...", f"{token} {combo_text(prefix)}"))  # fmt: skip
+    for kind, patterns in () if shape.lead else shape.subscripts.items():
         for prefix in prefixes(shape):
             matching = [c for c in spec.combos if c[: len(prefix)] == prefix]
             sigs = call_overloads(shape, matching, kind, deduced=False)
@@ -845,11 +924,13 @@ from typing import assert_type
 
 from ascreg import (
     CMPMODE,
+    IndexOrder,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    ReduceType,
     Ref,
     Reg,
     RegTraitNumOne,
@@ -877,6 +958,7 @@ EXAMPLE_EXTRA = {
     "POST": "PostLiteral.POST_MODE_UPDATE",
     "NORMAL": "PostLiteral.POST_MODE_NORMAL",
     "TRAIT": "RegTraitNumOne",
+    "IndexOrder": "IndexOrder.DECREASE_ORDER",
 }
 
 
@@ -901,6 +983,7 @@ def argument(p: P, combo: tuple[type[Scalar], ...], two: bool) -> str:
     return {
         "reg": f"r_{n}",
         "regr": f"r2_{n}" if two and is64(d) else f"r_{n}",
+        "reg2": f"r2_{n}" if is64(d) else f"r_{n}",
         "scalar": {"bool": "True", "float": "1.5"}.get(d.kind.value, "1"),
         "ptr": f"p_{n}",
         "ptrref": f"pr_{n}",
@@ -929,7 +1012,14 @@ def accept_lines(shape: Shape) -> Iterator[str]:
                 tag = f"  # {form.tag} {combo_text(combo)}".rstrip()
                 if form.deduced:
                     yield f"    {call('Reg.' + shape.attr, form, combo, two)}{tag}"
-                for kind, patterns in shape.subscripts.items():
+                for token, members in shape.lead:
+                    for n in range(shape.template_dtypes + 1) if combo in members else ():
+                        for extra in shape.subscripts["plain"]:
+                            items = [token, *map(pyname, combo[:n])]
+                            items += [EXAMPLE_EXTRA[t] for t in extra]
+                            callee = f"Reg.{shape.attr}[{', '.join(items)}]"
+                            yield f"    {call(callee, form, combo, two)}{tag}"
+                for kind, patterns in () if shape.lead else shape.subscripts.items():
                     if kind != form.bound:
                         continue
                     for n in range(1, shape.template_dtypes + 1):
@@ -951,13 +1041,17 @@ def accept_lines(shape: Shape) -> Iterator[str]:
                 yield f"    {call(callee, form, combo)}  # RegTraitNumTwo {combo_text(combo)}"
 
 
+REG_KINDS = ("reg", "regr", "reg2", "ptr", "ptrref")
+"""Parameter kinds whose type carries a dtype role (the first three are registers)."""
+
+
 def reject_lines(shape: Shape) -> Iterator[str]:
     spec = SPECS[shape.spec]
     form = shape.forms[0]
     legal = set(spec.combos)
     ignore = f"  {MYPY_IGNORE}  {PYRIGHT_IGNORE}"
     yield f"    # {spec.name}: every illegal {', '.join(spec.roles)} combination"
-    reg_roles = sorted({p.arg for p in form.params if p.kind in ("reg", "regr", "ptr", "ptrref")})
+    reg_roles = sorted({p.arg for p in form.params if p.kind in REG_KINDS})
     fixed = {i: spec.combos[0][i] for i in range(len(spec.roles)) if i not in reg_roles}
     for choice in itertools.product(REG_TYPES, repeat=len(reg_roles)):
         combo_list: list[type[Scalar]] = []
@@ -975,8 +1069,11 @@ def reject_lines(shape: Shape) -> Iterator[str]:
             if prefix not in {c[:1] for c in spec.combos}:
                 line = call(f"Reg.{shape.attr}[{pyname(prefix[0])}]", form, combo)
                 yield f"    {line}{ignore.format(code='index')}  # {combo_text(combo)}"
+    if shape.lead:
+        yield from lead_reject_lines(shape, form)
+        return
     # Registers of two different dtypes where C++ deduces one type for all of them.
-    same = [i for i, p in enumerate(form.params) if p.kind in ("reg", "regr") and p.arg == 0]
+    same = [i for i, p in enumerate(form.params) if p.kind in REG_KINDS[:3] and p.arg == 0]
     if form.deduced and len(same) > 1:
         yield f"    # {spec.name}: operands of two dtypes"
         firsts = [c[0] for c in spec.combos]
@@ -1010,6 +1107,30 @@ def reject_lines(shape: Shape) -> Iterator[str]:
             if d not in allowed:
                 combo = (d, *spec.combos[0][1:])
                 line = f"Reg.{shape.attr}[{pyname(d)}]"
+                yield f"    {line}{ignore.format(code='index')}  # {pyname(d)}"
+
+
+def lead_reject_lines(shape: Shape, form: Form) -> Iterator[str]:
+    """Rejections of a lead-enum op: per member, the other members' combinations and bad dtypes."""
+    spec = SPECS[shape.spec]
+    ignore = f"  {MYPY_IGNORE}  {PYRIGHT_IGNORE}"
+    for token, members in shape.lead:
+        callee = f"Reg.{shape.attr}[{token}]"
+        yield f"    # {spec.name}[{token}]: combinations only another member allows"
+        for combo in spec.combos:
+            if combo not in members:
+                line = call(callee, form, combo)
+                yield f"    {line}{ignore.format(code='arg-type')}  # {combo_text(combo)}"
+        yield f"    # {spec.name}[{token}]: template dtype is not the operands' dtype"
+        firsts = list(dict.fromkeys(c[0] for c in members))
+        for combo in members:
+            other = firsts[(firsts.index(combo[0]) + 1) % len(firsts)]
+            line = call(f"Reg.{shape.attr}[{token}, {pyname(other)}]", form, combo)
+            yield f"    {line}{ignore.format(code='arg-type')}  # {pyname(other)} vs {combo_text(combo)}"
+        yield f"    # {spec.name}[{token}]: a template dtype no combination allows"
+        for d in REG_TYPES:
+            if d not in firsts:
+                line = f"Reg.{shape.attr}[{token}, {pyname(d)}]"
                 yield f"    {line}{ignore.format(code='index')}  # {pyname(d)}"
 
 
@@ -1211,6 +1332,420 @@ def render_c_tests(kind: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
+# SIMT shapes (module-level device functions in ascreg/simt/)
+# ---------------------------------------------------------------------------------------------
+# SIMT values are Python numbers, numpy scalars and numpy arrays (a kernel's per-thread ``Lanes``
+# is an ``ndarray[Any, Any]``), so the stubs check numpy *dtypes* where the argument's static type
+# names one: ``np.float32(1)`` or an ``NDArray[np.float32]`` where an integer parameter is
+# required is an error; a ``Lanes`` value (dtype unknown statically) or ``Any`` passes.
+# Kinds: "int" (intrinsics: one overload per C overload and per scalar/array form, narrowest
+# first as the runtime resolves them), "float", "shfl", "predicate", "reduce", "atomic", "load",
+# "store".
+
+
+@dataclass(frozen=True)
+class SimtShape:
+    """How one SIMT row is called: its stub module and kind."""
+
+    spec: str
+    module: str  # "simt/intrinsics"
+    kind: str
+
+
+def _simt_shapes() -> tuple[SimtShape, ...]:
+    shapes = [SimtShape(n, "simt/intrinsics", "int") for n in SIMT_INT_ROWS]
+    shapes += [SimtShape(n, "simt/floatmath", "float") for n in SIMT_FLOAT_ROWS]
+    shapes += [SimtShape(n, "simt/warp", "shfl") for n in SIMT_SHFL_ROWS]
+    shapes += [SimtShape(n, "simt/warp", "predicate") for n in ("asc_ballot", "asc_all", "asc_any")]
+    shapes += [SimtShape(f"asc_reduce_{op}", "simt/warp", "reduce") for op in ("add", "max", "min")]
+    shapes += [SimtShape(f"asc_atomic_{op}", "simt/atomics", "atomic") for op in SIMT_ATOMIC_TYPES]
+    shapes += [SimtShape(n, "simt/access", "load") for n in ("asc_ldcg", "asc_ldca")]
+    shapes += [SimtShape(n, "simt/access", "store") for n in ("asc_stcg", "asc_stwt")]
+    return tuple(shapes)
+
+
+SIMT_SHAPES: tuple[SimtShape, ...] = _simt_shapes()
+
+# numpy scalar classes by (kind, bytes); ml_dtypes.bfloat16 is typed `type[np.generic]` by
+# ml_dtypes, so bfloat16 values cannot be named in a stub (see docs/typing.md).
+NP_INT = {("i", 1): "np.int8", ("i", 2): "np.int16", ("i", 4): "np.int32", ("i", 8): "np.int64",
+          ("u", 1): "np.uint8", ("u", 2): "np.uint16", ("u", 4): "np.uint32", ("u", 8): "np.uint64"}  # fmt: skip
+
+
+def np_name(d: type[Scalar]) -> str | None:
+    """The numpy scalar class of a dtype marker, as a stub spells it (None: not nameable)."""
+    names = {"float32": "np.float32", "float16": "np.float16", "bool": "np.bool_"}
+    dt = d.np_dtype
+    return NP_INT.get((dt.kind, dt.itemsize)) or names.get(dt.name)
+
+
+def int_alias(kinds: str, width: int) -> str:
+    """The alias name of the integer types (of *kinds*, at most *width* bytes) a parameter takes."""
+    label = {"iu": "Int", "i": "Signed", "u": "Unsigned"}[kinds]
+    return f"_{label}{8 * width}"
+
+
+def int_alias_defs() -> list[str]:
+    lines = []
+    for kinds in ("iu", "i", "u"):
+        for width in (1, 2, 4, 8):
+            types = ["np.bool_"] + [
+                NP_INT[(k, w)] for w in (1, 2, 4, 8) if w <= width for k in "iu" if k in kinds
+            ]
+            name = int_alias(kinds, width)
+            pyint = ["int"] if width >= 4 else []
+            lines.append(f"{name}: TypeAlias = {' | '.join(pyint + types)}")
+            lines.append(f"{name}Array: TypeAlias = NDArray[{' | '.join(types)}]")
+    return lines
+
+
+def simt_int_overloads(name: str) -> list[tuple[tuple[type[Scalar], ...], list[str], str]]:
+    """(combination, parameter alias per position, result dtype) in the runtime's pick order.
+
+    The runtime picks the narrowest overload wide enough for every argument (by signedness where
+    a width has both), so the stub lists them narrowest first: a type checker takes the first
+    overload that matches.
+    """
+    import importlib
+
+    runtime = getattr(importlib.import_module("ascreg.simt.intrinsics"), name)
+    combos = SPECS[name].combos
+    out = []
+    for combo in sorted(combos, key=lambda c: max(d.size for d in c)):
+        width = max(d.size for d in combo)
+        split = len({c[0].kind for c in combos if max(d.size for d in c) == width}) > 1
+        kinds = ("i" if combo[0].kind.value == "int" else "u") if split else "iu"
+        result = runtime(*(d.np_dtype.type(0) for d in combo)).dtype
+        aliases = [int_alias(kinds, d.size) for d in combo]
+        out.append((combo, aliases, NP_INT[(result.kind, result.itemsize)]))
+    return out
+
+
+def simt_int_stub(name: str) -> list[str]:
+    spec = SPECS[name]
+    lines = []
+    for combo, aliases, ret in simt_int_overloads(name):
+        tag = combo_text(combo)
+        params = [f"{r}: {a}" for r, a in zip(spec.roles, aliases, strict=True)]
+        lines.append(f"def {name}({', '.join(params)}) -> {ret}: ...  # {tag}")
+        for i in range(len(spec.roles)):
+            params = [
+                f"{r}: {a}Array" if j == i else f"{r}: {a} | {a}Array"
+                for j, (r, a) in enumerate(zip(spec.roles, aliases, strict=True))
+            ]
+            lines.append(f"def {name}({', '.join(params)}) -> NDArray[{ret}]: ...  # {tag} array")
+    return lines
+
+
+def value_types(dtypes: Iterable[type[Scalar]], pyints: bool) -> str:
+    """Scalars and arrays of the nameable *dtypes*, plus Python numbers of their kinds."""
+    dtypes = list(dtypes)
+    names = [n for n in (np_name(d) for d in dict.fromkeys(dtypes)) if n is not None]
+    kinds = {d.kind.value for d in dtypes}
+    py = (["int"] if pyints and kinds & {"int", "uint"} else []) + (
+        ["float"] if "float" in kinds else []
+    )
+    return " | ".join([*py, *names, f"NDArray[{' | '.join(names)}]"])
+
+
+_POINTER_VALUE = {"int": "_IntLike", "uint": "_IntLike", "float": "_FloatLike"}
+
+
+def simt_stub(shape: SimtShape) -> list[str]:
+    """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
+    spec = SPECS[shape.spec]
+    name = spec.name
+    if shape.kind == "int":
+        return simt_int_stub(name)
+    if shape.kind == "float":
+        params = ", ".join(f"{r}: _Float32" for r in spec.roles)
+        arrays = ", ".join(f"{r}: _Float32 | _Float32Array" for r in spec.roles)
+        return [
+            f"def {name}({params}) -> np.float32: ...  # scalars",
+            f"def {name}({arrays}) -> NDArray[np.float32]: ...  # arrays",
+        ]
+    if shape.kind == "shfl":
+        values = value_types((c[0] for c in spec.combos), pyints=True)
+        return [
+            f"def {name}(var: {values}, {spec.roles[1]}: _IntLike | _IntArray, width: int = 32)"
+            f" -> Lanes: ...  # {', '.join(pyname(c[0]) for c in spec.combos)}"
+        ]
+    if shape.kind == "predicate":
+        return [f"def {name}(predicate: _IntLike | _IntArray) -> Lanes: ...  # int32_t"]
+    if shape.kind == "reduce":
+        values = value_types((c[0] for c in spec.combos), pyints=True)
+        return [
+            f"def {name}(value: {values}) -> Lanes: ...  # {combo_text(tuple(c[0] for c in spec.combos))}"
+        ]
+    lines = []
+    for combo in spec.combos:
+        d = combo[0]
+        value = _POINTER_VALUE[d.kind.value]
+        value = f"{value} | NDArray[{'np.integer[Any]' if value == '_IntLike' else 'np.floating[Any] | np.integer[Any]'}]"
+        rest = [f"{r}: {value}" for r in spec.roles[1:]]
+        params = ", ".join([f"address: Pointer[{pyname(d)}]", *rest])
+        returns = {"atomic": "Lanes", "load": "Any", "store": "None"}[shape.kind]
+        lines.append(f"def {name}({params}) -> {returns}: ...  # {combo_text(combo)}")
+    rest = [f"{r}: Any" for r in spec.roles[1:]]
+    returns = {"atomic": "Lanes", "load": "Any", "store": "None"}[shape.kind]
+    lines.append(
+        f"def {name}({', '.join(['address: LanePointer', *rest])}) -> {returns}: ...  # p + idx"
+    )
+    return lines
+
+
+SIMT_MODULE_IMPORTS = """\
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.machine.memory import Pointer
+from ascreg.simt.engine import LanePointer
+from ascreg.simt.lanes import Lanes
+
+_IntLike: TypeAlias = int | np.integer[Any] | np.bool_
+_IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
+_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
+_Float32: TypeAlias = float | np.float32 | np.float16
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+"""
+
+SIMT_MODULE_SURFACE = {
+    "simt/intrinsics": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "C_NAMES: dict[type[Scalar], str]",
+        "",
+        "class Signature:",
+        "    ctypes: tuple[str, ...]",
+        "    dtypes: tuple[np.dtype[Any], ...]",
+        "    width: int",
+        "    def __init__(self, *dtypes: type[Scalar]) -> None: ...",
+        "    def text(self, names: Sequence[str]) -> str: ...",
+        "",
+        "def overloads_of(name: str) -> tuple[tuple[str, ...], tuple[Signature, ...]]: ...",
+        "",
+        "INTRINSICS: tuple[str, ...]",
+        *int_alias_defs(),
+    ],
+    "simt/floatmath": ["Arr: TypeAlias = np.ndarray[Any, Any]"],
+    "simt/warp": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "SHFL_TYPES: tuple[np.dtype[Any], ...]",
+        "REDUCE_TYPES: tuple[np.dtype[Any], ...]",
+        "",
+        "class WarpRequest:",
+        "    key: tuple[Any, ...]",
+        "    compute: Callable[..., Arr]",
+        "    value: Any",
+        "    params: tuple[Any, ...]",
+        "    def __init__(self, key: tuple[Any, ...], compute: Callable[..., Arr], value: Any, params: tuple[Any, ...]) -> None: ...",
+        "",
+        "def complete_rendezvous(lanes: list[int], requests: list[WarpRequest]) -> list[Any]: ...",
+        "def asc_activemask() -> Lanes: ...",
+        "def laneid() -> Lanes: ...",
+        "def lanemask_eq() -> Lanes: ...",
+        "def lanemask_lt() -> Lanes: ...",
+        "def lanemask_le() -> Lanes: ...",
+        "def lanemask_gt() -> Lanes: ...",
+        "def lanemask_ge() -> Lanes: ...",
+        "def asc_syncthreads() -> None: ...",
+        "def asc_threadfence() -> None: ...",
+        "def asc_threadfence_block() -> None: ...",
+    ],
+    "simt/atomics": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "LEGAL: dict[str, tuple[np.dtype[Any], ...]]",
+    ],
+    "simt/access": ["LEGAL: tuple[np.dtype[Any], ...]"],
+}
+
+
+def render_simt_module(module: str) -> str:
+    dtypes = "\n".join(f"    {d.__name__}," for d in sorted(REG_TYPES, key=lambda d: d.__name__))
+    head = SIMT_MODULE_IMPORTS.format(dtypes=dtypes + "\n    Scalar,")
+    body = ["\n".join(SIMT_MODULE_SURFACE[module])] if SIMT_MODULE_SURFACE[module] else []
+    for shape in (s for s in SIMT_SHAPES if s.module == module):
+        spec = SPECS[shape.spec]
+        doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) from the table"
+        defs = simt_stub(shape)
+        lines = [doc]
+        for i, line in enumerate(defs):
+            if len(defs) > 1:
+                lines.append("@overload")
+            if shape.kind in ("int", "float") and i < len(defs) - 1:
+                # Wider overloads accept the narrower types too (C widens implicitly), and the
+                # array forms accept scalars: the overlap is intended, the first match wins.
+                code, _, tag = line.partition("  # ")
+                line = f"{code}  # type: ignore[overload-overlap]  # {tag}"
+            lines.append(line)
+        body.append("\n".join(lines))
+    text = STUB_HEADER + "\n" + head + "\n" + "\n\n".join(body)
+    return text.rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# SIMT type tests
+# ---------------------------------------------------------------------------------------------
+SIMT_TEST_PRELUDE = """\
+from typing import Any, assert_type
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ascreg import GlobalMemory
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.simt import (
+{names}
+)
+
+
+def main() -> None:
+    gm = GlobalMemory()
+{arrays}
+"""
+# Arrays are held in variables: mypy infers ``np.ones(4, np.float32)`` written as an argument
+# against the parameter's type and lets it pass (see docs/typing.md).
+ARRAY_VARIABLES = ("bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                   "float16", "float32", "float64")  # fmt: skip
+
+
+def simt_scalar(d: type[Scalar]) -> str:
+    return f"{np_name(d)}(1)"
+
+
+def simt_array(d: type[Scalar] | str) -> str:
+    name = d if isinstance(d, str) else str(np_name(d))
+    return "a_" + name.removeprefix("np.")
+
+
+def simt_accept_lines(shape: SimtShape) -> Iterator[str]:
+    spec = SPECS[shape.spec]
+    name = spec.name
+    yield f"    # {name}: every legal combination (scalars, arrays, Python numbers)"
+    if shape.kind == "int":
+        done_py = False
+        for combo, _aliases, ret in simt_int_overloads(name):
+            scalars = ", ".join(simt_scalar(d) for d in combo)
+            yield f"    assert_type({name}({scalars}), {ret})  # {combo_text(combo)}"
+            for i in range(len(combo)):
+                args = ", ".join(
+                    simt_array(d) if j == i else simt_scalar(d) for j, d in enumerate(combo)
+                )
+                yield f"    assert_type({name}({args}), NDArray[{ret}])  # {combo_text(combo)} array {spec.roles[i]}"
+            if not done_py and min(d.size for d in combo) >= 4:
+                done_py = True
+                yield f"    assert_type({name}({', '.join('1' for _ in combo)}), {ret})  # Python ints"
+        return
+    if shape.kind == "float":
+        yield f"    assert_type({name}({', '.join('1.5' for _ in spec.roles)}), np.float32)"
+        yield f"    assert_type({name}({', '.join('np.float16(1)' for _ in spec.roles)}), np.float32)"
+        yield f"    assert_type({name}({', '.join('a_float32' for _ in spec.roles)}), NDArray[np.float32])"
+        return
+    if shape.kind in ("shfl", "reduce"):
+        extra = ", 1" if shape.kind == "shfl" else ""
+        for combo in spec.combos:
+            if np_name(combo[0]) is None:
+                continue  # bfloat16: not nameable in a stub
+            yield f"    assert_type({name}({simt_scalar(combo[0])}{extra}), Lanes)  # {pyname(combo[0])}"
+            yield f"    assert_type({name}({simt_array(combo[0])}{extra}), Lanes)  # {pyname(combo[0])} array"
+        yield f"    assert_type({name}(1{extra}), Lanes)  # Python int"
+        yield f"    assert_type({name}(1.5{extra}), Lanes)  # Python float"
+        return
+    if shape.kind == "predicate":
+        yield f"    assert_type({name}(1), Lanes)"
+        yield f"    assert_type({name}(a_bool_), Lanes)"
+        return
+    for combo in spec.combos:
+        d = combo[0]
+        value = "1.5" if d.kind.value == "float" else "1"
+        args = ", ".join([f"g_{pyname(d)}", *(value for _ in spec.roles[1:])])
+        returns = {"atomic": "Lanes", "load": "Any", "store": None}[shape.kind]
+        text = f"{name}({args})"
+        yield f"    {f'assert_type({text}, {returns})' if returns else text}  # {combo_text(combo)}"
+
+
+def simt_reject_lines(shape: SimtShape) -> Iterator[str]:
+    spec = SPECS[shape.spec]
+    name = spec.name
+    ignore = f"  {MYPY_IGNORE}  {PYRIGHT_IGNORE}"
+    # mypy's code: `arg-type` when the argument fits some overload once type arguments are
+    # erased (an ndarray, a numpy integer, a Pointer), `call-overload` when it fits none.
+    unfit = {"int": ("1.5", "np.float32(1)"), "float": ("np.int32(1)", '"1"')}.get(shape.kind, ())
+    yield f"    # {name}: floats, float arrays and too-wide or illegal dtypes are rejected"
+    if shape.kind == "int":
+        overloads = simt_int_overloads(name)
+        first = overloads[0][0]
+        widest = max(max(d.size for d in c) for c, _a, _r in overloads)
+        for i in range(len(first)):
+            for bad in ("1.5", "np.float32(1)", "a_float32", "a_float64"):
+                args = ", ".join(bad if j == i else simt_scalar(d) for j, d in enumerate(first))
+                code = "call-overload" if bad in unfit else "arg-type"
+                yield f"    {name}({args}){ignore.format(code=code)}  # {bad} as {spec.roles[i]}"
+            if widest < 8:
+                args = ", ".join(
+                    "np.int64(1)" if j == i else simt_scalar(d) for j, d in enumerate(first)
+                )
+                yield f"    {name}({args}){ignore.format(code='arg-type')}  # int64 is wider than every overload"
+        splits = [c for c, _a, _r in overloads if c[0].kind.value == "uint"]
+        if len(first) == 2 and any(
+            c[0].kind.value == "int" and c[0].size == s[0].size
+            for c, _a, _r in overloads
+            for s in splits
+        ):
+            s = splits[0]
+            yield f"    {name}({simt_scalar(s[0]).replace('np.u', 'np.')}, {simt_scalar(s[0])}){ignore.format(code='call-overload')}  # signed with unsigned: ambiguous in C++"
+        return
+    if shape.kind == "float":
+        for bad in ("np.int32(1)", "a_int32", "a_float64", '"1"'):
+            args = ", ".join([bad, *("1.0" for _ in spec.roles[1:])])
+            code = "call-overload" if bad in unfit else "arg-type"
+            yield f"    {name}({args}){ignore.format(code=code)}  # {bad}"
+        return
+    if shape.kind in ("shfl", "reduce", "predicate"):
+        extra = ", 1" if shape.kind == "shfl" else ""
+        bads = (
+            ['"1"', "a_float64", "a_int8"]
+            if shape.kind != "predicate"
+            else ['"1"', "1.5", "a_float32"]
+        )
+        for bad in bads:
+            yield f"    {name}({bad}{extra}){ignore.format(code='arg-type')}  # {bad}"
+        if shape.kind == "shfl":
+            yield f"    {name}(1, 1.5){ignore.format(code='arg-type')}  # a float lane"
+        return
+    legal = {c[0] for c in spec.combos}
+    for d in REG_TYPES:
+        if d in legal:
+            continue
+        args = ", ".join([f"g_{pyname(d)}", *("1" for _ in spec.roles[1:])])
+        yield f"    {name}({args}){ignore.format(code='arg-type')}  # {pyname(d)}"
+    ints = [c[0] for c in spec.combos if c[0].kind.value in ("int", "uint")]
+    floats = "arg-type" if len(ints) < len(spec.combos) else "call-overload"
+    if ints and len(spec.roles) > 1:
+        args = ", ".join([f"g_{pyname(ints[0])}", *("1.5" for _ in spec.roles[1:])])
+        yield f"    {name}({args}){ignore.format(code=floats)}  # a float value through an integer pointer"
+
+
+def render_simt_tests(kind: str) -> str:
+    dtypes = "\n".join(f"    {d.__name__}," for d in sorted(REG_TYPES, key=lambda d: d.__name__))
+    names = "\n".join(f"    {n}," for n in sorted(["Lanes", *(s.spec for s in SIMT_SHAPES)]))
+    arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
+    arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
+    prelude = SIMT_TEST_PRELUDE.format(dtypes=dtypes, names=names, arrays=arrays)
+    lines = [TEST_HEADER, prelude.rstrip("\n")]
+    for shape in SIMT_SHAPES:
+        lines += list(simt_accept_lines(shape) if kind == "accept" else simt_reject_lines(shape))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # Files
 # ---------------------------------------------------------------------------------------------
 
@@ -1228,12 +1763,16 @@ def outputs() -> dict[Path, str]:
     files[gen / "reject_reg.py"] = render_tests("reject", reg)
     files[gen / "accept_c_api.py"] = render_c_tests("accept")
     files[gen / "reject_c_api.py"] = render_c_tests("reject")
+    for module in dict.fromkeys(s.module for s in SIMT_SHAPES):
+        files[ROOT / "stubs" / "ascreg" / f"{module}.pyi"] = render_simt_module(module)
+    files[gen / "accept_simt.py"] = render_simt_tests("accept")
+    files[gen / "reject_simt.py"] = render_simt_tests("reject")
     return files
 
 
 def missing_shapes() -> list[str]:
     """Table rows no shape describes (their op would be untyped)."""
-    shaped = {s.spec for s in SHAPES} | {s.spec for s in C_SHAPES}
+    shaped = {s.spec for s in SHAPES} | {s.spec for s in C_SHAPES} | {s.spec for s in SIMT_SHAPES}
     return [name for name in SPECS if name not in shaped]
 
 

@@ -38,11 +38,13 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    IndexOrder,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    ReduceType,
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
@@ -68,6 +70,7 @@ __all__ = [
     "VL",
     "GlobalMemory",
     "GmPtr",
+    "IndexOrder",
     "LoadDist",
     "MaskDist",
     "MaskMergeMode",
@@ -76,6 +79,7 @@ __all__ = [
     "MicroAPI",
     "Pointer",
     "PostLiteral",
+    "ReduceType",
     "Ref",
     "Reg",
     "RegTensor",

@@ -58,6 +58,7 @@ class MaskRule(enum.Enum):
     STORE = "masked-off lanes are not written to memory"
     PREDICATE = "the predicate mask's unselected bits become 0"
     NONE = "the op takes no mask"
+    REDUCE = "masked-off source lanes count as the reduction's identity (0, type-min, type-max)"
 
 
 @attrs.frozen
@@ -150,6 +151,21 @@ LOGIC_TYPES = (bool_, uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uin
 NOT_TYPES = (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, half, float32_t, uint64_t,
              int64_t)  # fmt: skip
 DUP_TYPES = REG_TYPES
+MULS_TYPES = (int16_t, uint16_t, half, float32_t, int32_t, uint32_t, int64_t, uint64_t)
+ABS_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
+NEG_TYPES = (int8_t, int16_t, int32_t, int64_t, half, float32_t)
+INTERLEAVE_TYPES = REG_TYPES  # any b8/b16/b32 type, bool; 64-bit only as RegTraitNumTwo
+ARANGE_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
+REDUCE_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
+    "SUM": ((half, half), (float32_t, float32_t), (int32_t, int32_t), (uint32_t, uint32_t),
+            (int32_t, int16_t), (uint32_t, uint16_t), (int64_t, int64_t), (uint64_t, uint64_t)),
+    "MAX": ((int16_t, int16_t), (uint16_t, uint16_t), (half, half), (int32_t, int32_t),
+            (uint32_t, uint32_t), (float32_t, float32_t), (int64_t, int64_t),
+            (uint64_t, uint64_t)),
+}  # fmt: skip
+REDUCE_COMBOS["MIN"] = REDUCE_COMBOS["MAX"]
+"""``Reduce<ReduceType, T = dst, U = src>``: the legal (dst, src) pairs of each ReduceType
+(spec §7; D/归约计算/Reduce.md tables 3 and 4). The ``Reg.Reduce`` row lists their union."""
 
 _REG = "docs/zh/api/SIMD-API/基础API/Reg矢量计算/"
 
@@ -421,6 +437,34 @@ _ROWS = (
     _reg("Not", ("T",), _singles(*NOT_TYPES), MaskRule.ZEROING, "逻辑计算/Not.md"),
     _reg("Duplicate", ("T",), _singles(*DUP_TYPES), MaskRule.ZEROING, "数据填充/Duplicate.md"),
     _reg("Move", ("T",), _singles(*SELECT_TYPES), MaskRule.MERGING, "Reg数据搬入/Move.md"),
+    _reg("Adds", ("T",), _singles(*ADD_TYPES), MaskRule.ZEROING, "基础算术/Adds.md"),
+    _reg("Muls", ("T",), _singles(*MULS_TYPES), MaskRule.ZEROING, "基础算术/Muls.md"),
+    _reg("Maxs", ("T",), _singles(*MAXMIN_TYPES), MaskRule.ZEROING, "基础算术/Maxs.md"),
+    _reg("Mins", ("T",), _singles(*MAXMIN_TYPES), MaskRule.ZEROING, "基础算术/Mins.md"),
+    _reg("Abs", ("T",), _singles(*ABS_TYPES), MaskRule.ZEROING, "基础算术/Abs.md"),
+    _reg("Neg", ("T",), _singles(*NEG_TYPES), MaskRule.ZEROING, "基础算术/Neg.md"),
+    _reg(
+        "Interleave",
+        ("T",),
+        _singles(*INTERLEAVE_TYPES),
+        MaskRule.NONE,
+        "数据重排/Interleave.md",
+    ),
+    _reg(
+        "DeInterleave",
+        ("T",),
+        _singles(*INTERLEAVE_TYPES),
+        MaskRule.NONE,
+        "数据重排/DeInterleave.md",
+    ),
+    _reg("Arange", ("T",), _singles(*ARANGE_TYPES), MaskRule.NONE, "索引操作/Arange.md"),
+    _reg(
+        "Reduce",
+        ("T", "U"),
+        tuple(dict.fromkeys(c for combos in REDUCE_COMBOS.values() for c in combos)),
+        MaskRule.REDUCE,
+        "归约计算/Reduce.md",
+    ),
     # ---- C API (asc_*) rows, generated from the C API tables above ----
     *_c_api_rows(),
     # ---- end of the C API rows ----

@@ -163,3 +163,32 @@ class MaskMergeMode(enum.IntEnum):
     UNKNOWN = 0
     MERGING = 1
     ZEROING = 2
+
+
+class ReduceType(enum.IntEnum):
+    """``AscendC::ReduceType``: what ``Reg.Reduce`` computes (``NONE`` is not accepted there).
+
+    Examples
+    --------
+    >>> from ascreg import ReduceType
+    >>> ReduceType.MAX.value
+    1
+    """
+
+    SUM = 0
+    MAX = 1
+    MIN = 2
+
+
+class IndexOrder(enum.IntEnum):
+    """``AscendC::Reg::IndexOrder``: whether ``Reg.Arange`` counts up or down.
+
+    Examples
+    --------
+    >>> from ascreg import IndexOrder
+    >>> IndexOrder.DECREASE_ORDER.value
+    1
+    """
+
+    INCREASE_ORDER = 0
+    DECREASE_ORDER = 1

@@ -22,11 +22,13 @@ Examples
 
 from ascreg.enums import (
     CMPMODE,
+    IndexOrder,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    ReduceType,
     StoreDist,
 )
 from ascreg.machine.registers import (
@@ -36,6 +38,7 @@ from ascreg.machine.registers import (
     RegTraitNumOne,
     RegTraitNumTwo,
 )
+from ascreg.reg.arith import Abs, Adds, Arange, Maxs, Mins, Muls, Neg, Reduce
 from ascreg.reg.compute import (
     Add,
     And,
@@ -58,17 +61,24 @@ from ascreg.reg.compute import (
 )
 from ascreg.reg.datamove import AddrReg, CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, UpdateMask
+from ascreg.reg.rearrange import DeInterleave, Interleave
 
 __all__ = [
     "CMPMODE",
+    "Abs",
     "Add",
     "AddrReg",
+    "Adds",
     "And",
+    "Arange",
     "Compare",
     "Compares",
     "CreateAddrReg",
     "CreateMask",
+    "DeInterleave",
     "Duplicate",
+    "IndexOrder",
+    "Interleave",
     "LoadAlign",
     "LoadDist",
     "MaskDist",
@@ -76,12 +86,18 @@ __all__ = [
     "MaskPattern",
     "MaskReg",
     "Max",
+    "Maxs",
     "Min",
+    "Mins",
     "Move",
     "Mul",
+    "Muls",
+    "Neg",
     "Not",
     "Or",
     "PostLiteral",
+    "Reduce",
+    "ReduceType",
     "RegTensor",
     "RegTrait",
     "RegTraitNumOne",

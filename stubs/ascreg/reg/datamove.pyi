@@ -32,11 +32,13 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    IndexOrder,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    ReduceType,
     StoreDist,
 )
 from ascreg.machine.memory import UbPtr

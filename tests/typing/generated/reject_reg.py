@@ -6,11 +6,13 @@ from typing import assert_type
 
 from ascreg import (
     CMPMODE,
+    IndexOrder,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    ReduceType,
     Ref,
     Reg,
     RegTraitNumOne,
@@ -1597,3 +1599,800 @@ def main() -> None:
     Reg.Duplicate[uint64_t](r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Duplicate[bool_](r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
     # Reg.Duplicate: a template dtype no combination allows
+    # Reg.Adds: every illegal T combination
+    Reg.Adds(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Adds(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Adds(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Adds(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Adds(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Adds(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Adds(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Adds(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    # Reg.Adds: operands of two dtypes
+    Reg.Adds(r_uint8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
+    Reg.Adds(r_int8_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
+    Reg.Adds(r_uint16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
+    Reg.Adds(r_int16_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint32_t
+    Reg.Adds(r_uint32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+    Reg.Adds(r_int32_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
+    Reg.Adds(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Adds(r_float32_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with bfloat16_t
+    Reg.Adds(r_bfloat16_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
+    Reg.Adds(r_uint64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
+    Reg.Adds(r_int64_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+    # Reg.Adds: template dtype is not the operands' dtype
+    Reg.Adds[int8_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
+    Reg.Adds[uint16_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
+    Reg.Adds[int16_t](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
+    Reg.Adds[uint32_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
+    Reg.Adds[int32_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+    Reg.Adds[half](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Adds[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Adds[bfloat16_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (float32_t)
+    Reg.Adds[uint64_t](r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
+    Reg.Adds[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
+    Reg.Adds[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+    # Reg.Adds: a template dtype no combination allows
+    Reg.Adds[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Adds[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Adds[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Adds[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Adds[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Adds[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Adds[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Adds[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    # Reg.Muls: every illegal T combination
+    Reg.Muls(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Muls(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Muls(r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Muls(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Muls(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Muls(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Muls(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Muls(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Muls(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Muls(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Muls(r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    # Reg.Muls: operands of two dtypes
+    Reg.Muls(r_int16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    Reg.Muls(r_uint16_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    Reg.Muls(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Muls(r_float32_t, r_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int32_t
+    Reg.Muls(r_int32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.Muls(r_uint32_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int64_t
+    Reg.Muls(r_int64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
+    Reg.Muls(r_uint64_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
+    # Reg.Muls: template dtype is not the operands' dtype
+    Reg.Muls[uint16_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.Muls[half](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Muls[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Muls[int32_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (float32_t)
+    Reg.Muls[uint32_t](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Muls[int64_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t)
+    Reg.Muls[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.Muls[int16_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t)
+    # Reg.Muls: a template dtype no combination allows
+    Reg.Muls[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Muls[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Muls[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Muls[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Muls[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Muls[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Muls[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Muls[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Muls[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Muls[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Muls[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    # Reg.Maxs: every illegal T combination
+    Reg.Maxs(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Maxs(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Maxs(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Maxs(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Maxs(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Maxs(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Maxs(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Maxs(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    # Reg.Maxs: operands of two dtypes
+    Reg.Maxs(r_uint8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
+    Reg.Maxs(r_int8_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
+    Reg.Maxs(r_uint16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
+    Reg.Maxs(r_int16_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint32_t
+    Reg.Maxs(r_uint32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+    Reg.Maxs(r_int32_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
+    Reg.Maxs(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Maxs(r_float32_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with bfloat16_t
+    Reg.Maxs(r_bfloat16_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
+    Reg.Maxs(r_uint64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
+    Reg.Maxs(r_int64_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+    # Reg.Maxs: template dtype is not the operands' dtype
+    Reg.Maxs[int8_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
+    Reg.Maxs[uint16_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
+    Reg.Maxs[int16_t](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
+    Reg.Maxs[uint32_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
+    Reg.Maxs[int32_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+    Reg.Maxs[half](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Maxs[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Maxs[bfloat16_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (float32_t)
+    Reg.Maxs[uint64_t](r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
+    Reg.Maxs[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
+    Reg.Maxs[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+    # Reg.Maxs: a template dtype no combination allows
+    Reg.Maxs[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Maxs[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Maxs[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Maxs[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Maxs[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Maxs[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Maxs[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Maxs[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    # Reg.Mins: every illegal T combination
+    Reg.Mins(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Mins(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Mins(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Mins(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Mins(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Mins(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Mins(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Mins(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    # Reg.Mins: operands of two dtypes
+    Reg.Mins(r_uint8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
+    Reg.Mins(r_int8_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
+    Reg.Mins(r_uint16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
+    Reg.Mins(r_int16_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint32_t
+    Reg.Mins(r_uint32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+    Reg.Mins(r_int32_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
+    Reg.Mins(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Mins(r_float32_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with bfloat16_t
+    Reg.Mins(r_bfloat16_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
+    Reg.Mins(r_uint64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
+    Reg.Mins(r_int64_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+    # Reg.Mins: template dtype is not the operands' dtype
+    Reg.Mins[int8_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
+    Reg.Mins[uint16_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
+    Reg.Mins[int16_t](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
+    Reg.Mins[uint32_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
+    Reg.Mins[int32_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+    Reg.Mins[half](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Mins[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Mins[bfloat16_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (float32_t)
+    Reg.Mins[uint64_t](r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
+    Reg.Mins[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
+    Reg.Mins[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+    # Reg.Mins: a template dtype no combination allows
+    Reg.Mins[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Mins[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Mins[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Mins[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Mins[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Mins[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Mins[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Mins[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    # Reg.Abs: every illegal T combination
+    Reg.Abs(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Abs(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Abs(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Abs(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Abs(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Abs(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Abs(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Abs(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Abs(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Abs(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Abs(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Abs(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Abs(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Abs: operands of two dtypes
+    Reg.Abs(r_int8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
+    Reg.Abs(r_int16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    Reg.Abs(r_int32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
+    Reg.Abs(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Abs(r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.Abs(r_int64_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with int8_t
+    # Reg.Abs: template dtype is not the operands' dtype
+    Reg.Abs[int16_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
+    Reg.Abs[int32_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
+    Reg.Abs[half](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Abs[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Abs[int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Abs[int8_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (int64_t)
+    # Reg.Abs: a template dtype no combination allows
+    Reg.Abs[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Abs[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Abs[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Abs[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Abs[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Abs[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Abs[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Abs[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Abs[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Abs[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Abs[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Abs[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Abs[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Neg: every illegal T combination
+    Reg.Neg(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Neg(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Neg(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Neg(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Neg(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Neg(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Neg(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Neg(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Neg(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Neg(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Neg(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Neg(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Neg(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Neg: operands of two dtypes
+    Reg.Neg(r_int8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
+    Reg.Neg(r_int16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    Reg.Neg(r_int32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with int64_t
+    Reg.Neg(r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
+    Reg.Neg(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Neg(r_float32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # Reg.Neg: template dtype is not the operands' dtype
+    Reg.Neg[int16_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
+    Reg.Neg[int32_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
+    Reg.Neg[int64_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (int32_t)
+    Reg.Neg[half](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
+    Reg.Neg[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Neg[int8_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (float32_t)
+    # Reg.Neg: a template dtype no combination allows
+    Reg.Neg[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Neg[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Neg[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Neg[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Neg[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Neg[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Neg[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Neg[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Neg[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Neg[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Neg[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Neg[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Neg[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Interleave: every illegal T combination
+    # Reg.Interleave: operands of two dtypes
+    Reg.Interleave(r_bool_, r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with int8_t
+    Reg.Interleave(r_int8_t, r_int8_t, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
+    Reg.Interleave(r_uint8_t, r_uint8_t, r_uint8_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with fp8_e4m3fn_t
+    Reg.Interleave(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t) with fp8_e5m2_t
+    Reg.Interleave(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t) with fp8_e8m0_t
+    Reg.Interleave(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t) with hifloat8_t
+    Reg.Interleave(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t) with int4x2_t
+    Reg.Interleave(r_int4x2_t, r_int4x2_t, r_int4x2_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t) with fp4x2_e2m1_t
+    Reg.Interleave(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t) with fp4x2_e1m2_t
+    Reg.Interleave(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t) with int16_t
+    Reg.Interleave(r_int16_t, r_int16_t, r_int16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    Reg.Interleave(r_uint16_t, r_uint16_t, r_uint16_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    Reg.Interleave(r_half, r_half, r_half, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    Reg.Interleave(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int32_t
+    Reg.Interleave(r_int32_t, r_int32_t, r_int32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.Interleave(r_uint32_t, r_uint32_t, r_uint32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    Reg.Interleave(r_float32_t, r_float32_t, r_float32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.Interleave(r2_int64_t, r2_int64_t, r2_int64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
+    Reg.Interleave(r2_uint64_t, r2_uint64_t, r2_uint64_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with bool_
+    # Reg.Interleave: template dtype is not the operands' dtype
+    Reg.Interleave[int8_t](r_bool_, r_bool_, r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.Interleave[uint8_t](r_int8_t, r_int8_t, r_int8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.Interleave[fp8_e4m3fn_t](r_uint8_t, r_uint8_t, r_uint8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.Interleave[fp8_e5m2_t](r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
+    Reg.Interleave[fp8_e8m0_t](r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
+    Reg.Interleave[hifloat8_t](r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.Interleave[int4x2_t](r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
+    Reg.Interleave[fp4x2_e2m1_t](r_int4x2_t, r_int4x2_t, r_int4x2_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
+    Reg.Interleave[fp4x2_e1m2_t](r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
+    Reg.Interleave[int16_t](r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
+    Reg.Interleave[uint16_t](r_int16_t, r_int16_t, r_int16_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.Interleave[half](r_uint16_t, r_uint16_t, r_uint16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Interleave[bfloat16_t](r_half, r_half, r_half, r_half)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.Interleave[int32_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.Interleave[uint32_t](r_int32_t, r_int32_t, r_int32_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Interleave[float32_t](r_uint32_t, r_uint32_t, r_uint32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Interleave[int64_t](r_float32_t, r_float32_t, r_float32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Interleave[uint64_t](r2_int64_t, r2_int64_t, r2_int64_t, r2_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.Interleave[bool_](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    # Reg.Interleave: a template dtype no combination allows
+    # Reg.DeInterleave: every illegal T combination
+    # Reg.DeInterleave: operands of two dtypes
+    Reg.DeInterleave(r_bool_, r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with int8_t
+    Reg.DeInterleave(r_int8_t, r_int8_t, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
+    Reg.DeInterleave(r_uint8_t, r_uint8_t, r_uint8_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with fp8_e4m3fn_t
+    Reg.DeInterleave(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t) with fp8_e5m2_t
+    Reg.DeInterleave(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t) with fp8_e8m0_t
+    Reg.DeInterleave(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t) with hifloat8_t
+    Reg.DeInterleave(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t) with int4x2_t
+    Reg.DeInterleave(r_int4x2_t, r_int4x2_t, r_int4x2_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t) with fp4x2_e2m1_t
+    Reg.DeInterleave(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t) with fp4x2_e1m2_t
+    Reg.DeInterleave(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t) with int16_t
+    Reg.DeInterleave(r_int16_t, r_int16_t, r_int16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    Reg.DeInterleave(r_uint16_t, r_uint16_t, r_uint16_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    Reg.DeInterleave(r_half, r_half, r_half, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    Reg.DeInterleave(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int32_t
+    Reg.DeInterleave(r_int32_t, r_int32_t, r_int32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.DeInterleave(r_uint32_t, r_uint32_t, r_uint32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    Reg.DeInterleave(r_float32_t, r_float32_t, r_float32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.DeInterleave(r2_int64_t, r2_int64_t, r2_int64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
+    Reg.DeInterleave(r2_uint64_t, r2_uint64_t, r2_uint64_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with bool_
+    # Reg.DeInterleave: template dtype is not the operands' dtype
+    Reg.DeInterleave[int8_t](r_bool_, r_bool_, r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.DeInterleave[uint8_t](r_int8_t, r_int8_t, r_int8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.DeInterleave[fp8_e4m3fn_t](r_uint8_t, r_uint8_t, r_uint8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.DeInterleave[fp8_e5m2_t](r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
+    Reg.DeInterleave[fp8_e8m0_t](r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
+    Reg.DeInterleave[hifloat8_t](r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.DeInterleave[int4x2_t](r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
+    Reg.DeInterleave[fp4x2_e2m1_t](r_int4x2_t, r_int4x2_t, r_int4x2_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
+    Reg.DeInterleave[fp4x2_e1m2_t](r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
+    Reg.DeInterleave[int16_t](r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
+    Reg.DeInterleave[uint16_t](r_int16_t, r_int16_t, r_int16_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.DeInterleave[half](r_uint16_t, r_uint16_t, r_uint16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.DeInterleave[bfloat16_t](r_half, r_half, r_half, r_half)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.DeInterleave[int32_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.DeInterleave[uint32_t](r_int32_t, r_int32_t, r_int32_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.DeInterleave[float32_t](r_uint32_t, r_uint32_t, r_uint32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.DeInterleave[int64_t](r_float32_t, r_float32_t, r_float32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.DeInterleave[uint64_t](r2_int64_t, r2_int64_t, r2_int64_t, r2_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.DeInterleave[bool_](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    # Reg.DeInterleave: a template dtype no combination allows
+    # Reg.Arange: every illegal T combination
+    Reg.Arange(r_bool_, True)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Arange(r_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Arange(r_fp8_e4m3fn_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Arange(r_fp8_e5m2_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Arange(r_fp8_e8m0_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Arange(r_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Arange(r_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Arange(r_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Arange(r_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Arange(r_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Arange(r_bfloat16_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Arange(r_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Arange(r_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Arange: template dtype is not the operands' dtype
+    Reg.Arange[int16_t](r_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
+    Reg.Arange[int32_t](r_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
+    Reg.Arange[half](r_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Arange[float32_t](r_half, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Arange[int64_t](r_float32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Arange[int8_t](r_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (int64_t)
+    # Reg.Arange: a template dtype no combination allows
+    Reg.Arange[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Arange[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Arange[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Arange[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Arange[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Arange[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Arange[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Arange[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Arange[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Arange[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Arange[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Arange[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Arange[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Reduce: every illegal T, U combination
+    Reg.Reduce(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
+    Reg.Reduce(r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
+    Reg.Reduce(r_bool_, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
+    Reg.Reduce(r_bool_, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t)
+    Reg.Reduce(r_bool_, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t)
+    Reg.Reduce(r_bool_, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e8m0_t)
+    Reg.Reduce(r_bool_, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
+    Reg.Reduce(r_bool_, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
+    Reg.Reduce(r_bool_, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t)
+    Reg.Reduce(r_bool_, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t)
+    Reg.Reduce(r_bool_, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    Reg.Reduce(r_bool_, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
+    Reg.Reduce(r_bool_, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    Reg.Reduce(r_bool_, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    Reg.Reduce(r_bool_, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    Reg.Reduce(r_bool_, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
+    Reg.Reduce(r_bool_, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    Reg.Reduce(r_bool_, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
+    Reg.Reduce(r_bool_, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint64_t)
+    Reg.Reduce(r_int8_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bool_)
+    Reg.Reduce(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    Reg.Reduce(r_int8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
+    Reg.Reduce(r_int8_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_int8_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t)
+    Reg.Reduce(r_int8_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e8m0_t)
+    Reg.Reduce(r_int8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
+    Reg.Reduce(r_int8_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    Reg.Reduce(r_int8_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_int8_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_int8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    Reg.Reduce(r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
+    Reg.Reduce(r_int8_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    Reg.Reduce(r_int8_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    Reg.Reduce(r_int8_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    Reg.Reduce(r_int8_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    Reg.Reduce(r_int8_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    Reg.Reduce(r_int8_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
+    Reg.Reduce(r_int8_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t)
+    Reg.Reduce(r_uint8_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    Reg.Reduce(r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    Reg.Reduce(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    Reg.Reduce(r_uint8_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_uint8_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    Reg.Reduce(r_uint8_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    Reg.Reduce(r_uint8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    Reg.Reduce(r_uint8_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    Reg.Reduce(r_uint8_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_uint8_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_uint8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    Reg.Reduce(r_uint8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    Reg.Reduce(r_uint8_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    Reg.Reduce(r_uint8_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    Reg.Reduce(r_uint8_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    Reg.Reduce(r_uint8_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    Reg.Reduce(r_uint8_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    Reg.Reduce(r_uint8_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    Reg.Reduce(r_uint8_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bool_)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e8m0_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
+    Reg.Reduce(r_fp8_e4m3fn_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bool_)
+    Reg.Reduce(r_fp8_e5m2_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e8m0_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    Reg.Reduce(r_fp8_e5m2_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
+    Reg.Reduce(r_fp8_e5m2_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bool_)
+    Reg.Reduce(r_fp8_e8m0_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e5m2_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e8m0_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    Reg.Reduce(r_fp8_e8m0_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t)
+    Reg.Reduce(r_fp8_e8m0_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint64_t)
+    Reg.Reduce(r_hifloat8_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_)
+    Reg.Reduce(r_hifloat8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    Reg.Reduce(r_hifloat8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    Reg.Reduce(r_hifloat8_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_hifloat8_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t)
+    Reg.Reduce(r_hifloat8_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t)
+    Reg.Reduce(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    Reg.Reduce(r_hifloat8_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    Reg.Reduce(r_hifloat8_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_hifloat8_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_hifloat8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    Reg.Reduce(r_hifloat8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    Reg.Reduce(r_hifloat8_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    Reg.Reduce(r_hifloat8_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    Reg.Reduce(r_hifloat8_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    Reg.Reduce(r_hifloat8_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    Reg.Reduce(r_hifloat8_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    Reg.Reduce(r_hifloat8_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    Reg.Reduce(r_hifloat8_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+    Reg.Reduce(r_int4x2_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bool_)
+    Reg.Reduce(r_int4x2_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    Reg.Reduce(r_int4x2_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t)
+    Reg.Reduce(r_int4x2_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_int4x2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t)
+    Reg.Reduce(r_int4x2_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e8m0_t)
+    Reg.Reduce(r_int4x2_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t)
+    Reg.Reduce(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    Reg.Reduce(r_int4x2_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_int4x2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_int4x2_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    Reg.Reduce(r_int4x2_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t)
+    Reg.Reduce(r_int4x2_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    Reg.Reduce(r_int4x2_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    Reg.Reduce(r_int4x2_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    Reg.Reduce(r_int4x2_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    Reg.Reduce(r_int4x2_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    Reg.Reduce(r_int4x2_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
+    Reg.Reduce(r_int4x2_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bool_)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e8m0_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
+    Reg.Reduce(r_fp4x2_e2m1_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bool_)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e8m0_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
+    Reg.Reduce(r_fp4x2_e1m2_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t)
+    Reg.Reduce(r_int16_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    Reg.Reduce(r_int16_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    Reg.Reduce(r_int16_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    Reg.Reduce(r_int16_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_int16_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    Reg.Reduce(r_int16_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    Reg.Reduce(r_int16_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    Reg.Reduce(r_int16_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    Reg.Reduce(r_int16_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_int16_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_int16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    Reg.Reduce(r_int16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    Reg.Reduce(r_int16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    Reg.Reduce(r_int16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    Reg.Reduce(r_int16_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    Reg.Reduce(r_int16_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    Reg.Reduce(r_int16_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    Reg.Reduce(r_int16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    Reg.Reduce(r_uint16_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_)
+    Reg.Reduce(r_uint16_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    Reg.Reduce(r_uint16_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    Reg.Reduce(r_uint16_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_uint16_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    Reg.Reduce(r_uint16_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t)
+    Reg.Reduce(r_uint16_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    Reg.Reduce(r_uint16_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    Reg.Reduce(r_uint16_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_uint16_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_uint16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    Reg.Reduce(r_uint16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    Reg.Reduce(r_uint16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    Reg.Reduce(r_uint16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    Reg.Reduce(r_uint16_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    Reg.Reduce(r_uint16_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    Reg.Reduce(r_uint16_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    Reg.Reduce(r_uint16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+    Reg.Reduce(r_half, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    Reg.Reduce(r_half, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    Reg.Reduce(r_half, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    Reg.Reduce(r_half, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    Reg.Reduce(r_half, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    Reg.Reduce(r_half, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    Reg.Reduce(r_half, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    Reg.Reduce(r_half, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    Reg.Reduce(r_half, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    Reg.Reduce(r_half, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    Reg.Reduce(r_half, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    Reg.Reduce(r_half, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    Reg.Reduce(r_half, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    Reg.Reduce(r_half, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    Reg.Reduce(r_half, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    Reg.Reduce(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    Reg.Reduce(r_half, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    Reg.Reduce(r_half, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    Reg.Reduce(r_bfloat16_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    Reg.Reduce(r_bfloat16_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    Reg.Reduce(r_bfloat16_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    Reg.Reduce(r_bfloat16_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_bfloat16_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    Reg.Reduce(r_bfloat16_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    Reg.Reduce(r_bfloat16_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    Reg.Reduce(r_bfloat16_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    Reg.Reduce(r_bfloat16_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_bfloat16_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_bfloat16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    Reg.Reduce(r_bfloat16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    Reg.Reduce(r_bfloat16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    Reg.Reduce(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    Reg.Reduce(r_bfloat16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    Reg.Reduce(r_bfloat16_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    Reg.Reduce(r_bfloat16_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    Reg.Reduce(r_bfloat16_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    Reg.Reduce(r_bfloat16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    Reg.Reduce(r_int32_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    Reg.Reduce(r_int32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    Reg.Reduce(r_int32_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    Reg.Reduce(r_int32_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_int32_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    Reg.Reduce(r_int32_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    Reg.Reduce(r_int32_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    Reg.Reduce(r_int32_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    Reg.Reduce(r_int32_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_int32_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_int32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    Reg.Reduce(r_int32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    Reg.Reduce(r_int32_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    Reg.Reduce(r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    Reg.Reduce(r_int32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    Reg.Reduce(r_int32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    Reg.Reduce(r_int32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    Reg.Reduce(r_uint32_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_)
+    Reg.Reduce(r_uint32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    Reg.Reduce(r_uint32_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    Reg.Reduce(r_uint32_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_uint32_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    Reg.Reduce(r_uint32_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t)
+    Reg.Reduce(r_uint32_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    Reg.Reduce(r_uint32_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    Reg.Reduce(r_uint32_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_uint32_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_uint32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    Reg.Reduce(r_uint32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    Reg.Reduce(r_uint32_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    Reg.Reduce(r_uint32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    Reg.Reduce(r_uint32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    Reg.Reduce(r_uint32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    Reg.Reduce(r_uint32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+    Reg.Reduce(r_float32_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    Reg.Reduce(r_float32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    Reg.Reduce(r_float32_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    Reg.Reduce(r_float32_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_float32_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    Reg.Reduce(r_float32_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    Reg.Reduce(r_float32_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    Reg.Reduce(r_float32_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    Reg.Reduce(r_float32_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_float32_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_float32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    Reg.Reduce(r_float32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    Reg.Reduce(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    Reg.Reduce(r_float32_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    Reg.Reduce(r_float32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    Reg.Reduce(r_float32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    Reg.Reduce(r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    Reg.Reduce(r_float32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    Reg.Reduce(r_int64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_)
+    Reg.Reduce(r_int64_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    Reg.Reduce(r_int64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    Reg.Reduce(r_int64_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_int64_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t)
+    Reg.Reduce(r_int64_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t)
+    Reg.Reduce(r_int64_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    Reg.Reduce(r_int64_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    Reg.Reduce(r_int64_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_int64_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_int64_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    Reg.Reduce(r_int64_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    Reg.Reduce(r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    Reg.Reduce(r_int64_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    Reg.Reduce(r_int64_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    Reg.Reduce(r_int64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    Reg.Reduce(r_int64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    Reg.Reduce(r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+    Reg.Reduce(r_uint64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bool_)
+    Reg.Reduce(r_uint64_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t)
+    Reg.Reduce(r_uint64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t)
+    Reg.Reduce(r_uint64_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e4m3fn_t)
+    Reg.Reduce(r_uint64_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e5m2_t)
+    Reg.Reduce(r_uint64_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e8m0_t)
+    Reg.Reduce(r_uint64_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t)
+    Reg.Reduce(r_uint64_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t)
+    Reg.Reduce(r_uint64_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e2m1_t)
+    Reg.Reduce(r_uint64_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e1m2_t)
+    Reg.Reduce(r_uint64_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    Reg.Reduce(r_uint64_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t)
+    Reg.Reduce(r_uint64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    Reg.Reduce(r_uint64_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    Reg.Reduce(r_uint64_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    Reg.Reduce(r_uint64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
+    Reg.Reduce(r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    Reg.Reduce(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+    # Reg.Reduce[ReduceType.SUM]: combinations only another member allows
+    Reg.Reduce[ReduceType.SUM](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    Reg.Reduce[ReduceType.SUM](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    # Reg.Reduce[ReduceType.SUM]: template dtype is not the operands' dtype
+    Reg.Reduce[ReduceType.SUM, float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half, half)
+    Reg.Reduce[ReduceType.SUM, int32_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (float32_t, float32_t)
+    Reg.Reduce[ReduceType.SUM, uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int32_t)
+    Reg.Reduce[ReduceType.SUM, int64_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, uint32_t)
+    Reg.Reduce[ReduceType.SUM, uint32_t](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int16_t)
+    Reg.Reduce[ReduceType.SUM, int64_t](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, uint16_t)
+    Reg.Reduce[ReduceType.SUM, uint64_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
+    Reg.Reduce[ReduceType.SUM, half](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint64_t, uint64_t)
+    # Reg.Reduce[ReduceType.SUM]: a template dtype no combination allows
+    Reg.Reduce[ReduceType.SUM, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Reduce[ReduceType.SUM, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Reduce[ReduceType.SUM, uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Reduce[ReduceType.SUM, fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Reduce[ReduceType.SUM, fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Reduce[ReduceType.SUM, fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Reduce[ReduceType.SUM, hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Reduce[ReduceType.SUM, int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Reduce[ReduceType.SUM, fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Reduce[ReduceType.SUM, fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Reduce[ReduceType.SUM, int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Reduce[ReduceType.SUM, uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Reduce[ReduceType.SUM, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    # Reg.Reduce[ReduceType.MAX]: combinations only another member allows
+    Reg.Reduce[ReduceType.MAX](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    Reg.Reduce[ReduceType.MAX](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    # Reg.Reduce[ReduceType.MAX]: template dtype is not the operands' dtype
+    Reg.Reduce[ReduceType.MAX, uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int16_t)
+    Reg.Reduce[ReduceType.MAX, half](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t, uint16_t)
+    Reg.Reduce[ReduceType.MAX, int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half, half)
+    Reg.Reduce[ReduceType.MAX, uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int32_t)
+    Reg.Reduce[ReduceType.MAX, float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
+    Reg.Reduce[ReduceType.MAX, int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t, float32_t)
+    Reg.Reduce[ReduceType.MAX, uint64_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
+    Reg.Reduce[ReduceType.MAX, int16_t](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t, uint64_t)
+    # Reg.Reduce[ReduceType.MAX]: a template dtype no combination allows
+    Reg.Reduce[ReduceType.MAX, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Reduce[ReduceType.MAX, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Reduce[ReduceType.MAX, uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Reduce[ReduceType.MAX, fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Reduce[ReduceType.MAX, fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Reduce[ReduceType.MAX, fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Reduce[ReduceType.MAX, hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Reduce[ReduceType.MAX, int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Reduce[ReduceType.MAX, fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Reduce[ReduceType.MAX, fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Reduce[ReduceType.MAX, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    # Reg.Reduce[ReduceType.MIN]: combinations only another member allows
+    Reg.Reduce[ReduceType.MIN](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    Reg.Reduce[ReduceType.MIN](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    # Reg.Reduce[ReduceType.MIN]: template dtype is not the operands' dtype
+    Reg.Reduce[ReduceType.MIN, uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int16_t)
+    Reg.Reduce[ReduceType.MIN, half](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t, uint16_t)
+    Reg.Reduce[ReduceType.MIN, int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half, half)
+    Reg.Reduce[ReduceType.MIN, uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int32_t)
+    Reg.Reduce[ReduceType.MIN, float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
+    Reg.Reduce[ReduceType.MIN, int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t, float32_t)
+    Reg.Reduce[ReduceType.MIN, uint64_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
+    Reg.Reduce[ReduceType.MIN, int16_t](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t, uint64_t)
+    # Reg.Reduce[ReduceType.MIN]: a template dtype no combination allows
+    Reg.Reduce[ReduceType.MIN, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Reduce[ReduceType.MIN, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Reduce[ReduceType.MIN, uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Reduce[ReduceType.MIN, fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Reduce[ReduceType.MIN, fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Reduce[ReduceType.MIN, fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Reduce[ReduceType.MIN, hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Reduce[ReduceType.MIN, int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Reduce[ReduceType.MIN, fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Reduce[ReduceType.MIN, fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Reduce[ReduceType.MIN, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t

@@ -1,0 +1,94 @@
+"""Unary arithmetic and index generation on numpy lane arrays: ``Abs``, ``Neg``, ``Arange``.
+
+Integers wrap (the default CTRL[53]=0 mode): ``abs(INT_MIN) = INT_MIN``, ``-INT_MIN = INT_MIN``.
+Floats are sign-bit operations: ``Abs`` clears the sign bit and ``Neg`` flips it, so a NaN keeps
+its payload and ``-0`` / ``+0`` map onto each other exactly.
+
+Examples
+--------
+>>> import numpy as np
+>>> abs_lanes(np.array([-128, -1, 5], np.int8))
+array([-128,    1,    5], dtype=int8)
+>>> neg_lanes(np.array([0.0, -1.5], np.float16))
+array([-0. ,  1.5], dtype=float16)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Lanes = np.ndarray[Any, Any]
+
+
+def _sign_bit(dtype: np.dtype[Any]) -> Any:
+    unsigned = np.dtype(f"u{dtype.itemsize}")
+    return unsigned.type(1 << (8 * dtype.itemsize - 1)), unsigned
+
+
+def abs_lanes(values: Lanes) -> Lanes:
+    """``|x|`` per lane: integers wrap, floats clear the sign bit (NaN payload kept).
+
+    Examples
+    --------
+    >>> abs_lanes(np.array([-0.0, np.nan], np.float32)).view(np.uint32)
+    array([         0, 2143289344], dtype=uint32)
+    """
+    if values.dtype.kind in "iu":
+        with np.errstate(over="ignore"):
+            return np.abs(values)  # numpy wraps: abs(INT_MIN) == INT_MIN
+    sign, unsigned = _sign_bit(values.dtype)
+    cleared: Lanes = values.view(unsigned) & ~sign
+    return cleared.view(values.dtype)
+
+
+def neg_lanes(values: Lanes) -> Lanes:
+    """``-x`` per lane: integers wrap (two's complement), floats flip the sign bit.
+
+    Examples
+    --------
+    >>> neg_lanes(np.array([-32768, 7], np.int16))
+    array([-32768,     -7], dtype=int16)
+    """
+    if values.dtype.kind in "iu":
+        unsigned = np.dtype(f"u{values.dtype.itemsize}")
+        negated: Lanes = (np.zeros_like(values.view(unsigned)) - values.view(unsigned)).view(
+            values.dtype
+        )
+        return negated
+    sign, unsigned = _sign_bit(values.dtype)
+    flipped: Lanes = values.view(unsigned) ^ sign
+    return flipped.view(values.dtype)
+
+
+def arange(
+    start: Any, dtype: np.dtype[Any], lanes: int, *, decrease: bool = False, span: int = 0
+) -> Lanes:
+    """Lane ``i`` = ``start + i`` (or ``start + span - 1 - i`` when *decrease*) in *dtype*.
+
+    *span* defaults to *lanes*. Integers wrap modulo ``2**bits``. Floats add in the element
+    type with one IEEE rounding to nearest even (numpy computes a half add in float32 and
+    rounds once more, which is still the correctly rounded half result).
+
+    Examples
+    --------
+    >>> arange(np.int8(126), np.dtype(np.int8), 4)
+    array([ 126,  127, -128, -127], dtype=int8)
+    >>> arange(np.int8(0), np.dtype(np.int8), 4, decrease=True)
+    array([3, 2, 1, 0], dtype=int8)
+    >>> [float(x) for x in arange(np.float16(65504), np.dtype(np.float16), 18)[[0, 15, 16]]]
+    [65504.0, 65504.0, inf]
+    """
+    index = np.arange(lanes, dtype=np.int64)
+    if decrease:
+        index = (span or lanes) - 1 - index
+    if dtype.kind in "iu":
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        base = np.asarray(start, dtype=dtype).view(unsigned)
+        with np.errstate(over="ignore"):
+            result: Lanes = (index.astype(unsigned) + base).view(dtype)  # wraps modulo 2**bits
+        return result
+    with np.errstate(all="ignore"):  # overflow to inf is the IEEE result, not a warning
+        summed: Lanes = np.add(np.asarray(start, dtype=dtype), index.astype(dtype), dtype=dtype)
+    return summed

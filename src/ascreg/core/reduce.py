@@ -1,0 +1,124 @@
+"""Whole-register reductions (``Reduce``) on numpy lane arrays.
+
+* SUM adds in a pairwise binary tree, in the element type, one rounding per step: lanes
+  (0, 1), (2, 3), ... first, then pairs of those partial sums, until one value is left.
+  Integers wrap; floats are IEEE 754 round to nearest even (numpy's float16 add is computed
+  in float32 and rounded once more, which is exact for a sum of two halves).
+* MAX / MIN return the extreme and the index of its *first* occurrence. ``-0 < +0`` for this
+  ordering, so ``max(-0, +0) = +0`` and ``min(-0, +0) = -0``. Any NaN wins: the result is that
+  NaN and the index is the first NaN's.
+
+The caller replaces masked-off lanes by the neutral value first (:func:`fill_masked`).
+
+Examples
+--------
+>>> import numpy as np
+>>> tree_sum(np.array([1, 2, 3, 4], np.int8))
+np.int8(10)
+>>> extreme(np.array([3, 7, 7, 1], np.int16), largest=True)
+(np.int16(7), 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Lanes = np.ndarray[Any, Any]
+
+
+def tree_sum(values: Lanes) -> Any:
+    """Sum a power-of-two number of lanes pairwise: ``((v0+v1)+(v2+v3))+...``.
+
+    Examples
+    --------
+    >>> v = np.array([2048, 1, 1, 1], np.float16)  # tree: 2048 + 2; left to right: 2048
+    >>> float(tree_sum(v))
+    2050.0
+    """
+    with np.errstate(all="ignore"):  # wrap-around and IEEE overflow/NaN are results here
+        while values.size > 1:
+            values = np.add(values[0::2], values[1::2], dtype=values.dtype)
+    return values[0]
+
+
+def _order_key(values: Lanes) -> Lanes:
+    """Return an integer key whose order is the lanes' numeric order (floats: -0 below +0)."""
+    if values.dtype.kind in "iu":
+        return values
+    unsigned = np.dtype(f"u{values.dtype.itemsize}")
+    bits = values.view(unsigned)
+    sign = unsigned.type(1 << (8 * values.dtype.itemsize - 1))
+    negative = (bits & sign) != 0
+    key: Lanes = np.where(negative, ~bits, bits | sign)  # monotonic over the non-NaN values
+    return key
+
+
+def extreme(values: Lanes, *, largest: bool) -> tuple[Any, int]:
+    """Return ``(value, index)`` of the first maximum (*largest*) or minimum of *values*.
+
+    Examples
+    --------
+    >>> extreme(np.array([-0.0, 0.0, np.nan, np.nan], np.float32), largest=True)
+    (np.float32(nan), 2)
+    >>> extreme(np.array([0.0, -0.0, 1.0], np.float32), largest=False)
+    (np.float32(-0.0), 1)
+    """
+    if values.dtype.kind == "f":
+        nan = np.isnan(values)
+        if nan.any():
+            first = int(np.argmax(nan))
+            return values[first], first
+    key = _order_key(values)
+    index = int(np.argmax(key) if largest else np.argmin(key))
+    return values[index], index
+
+
+FLOAT_TYPE_MIN_IS_FINITE = True
+"""Decision: the "type-min" / "type-max" a masked-off lane counts as in a float MAX / MIN (and
+the empty-mask result) is the lowest / highest *finite* value (half -65504 / 65504), the values
+the boundary-value appendix labels MIN and MAX for half and float. False would use -inf / +inf."""
+
+
+def identity(kind: str, dtype: np.dtype[Any]) -> Any:
+    """Return what a masked-off lane counts as: 0 (SUM), type-min (MAX), type-max (MIN).
+
+    Examples
+    --------
+    >>> int(identity("MAX", np.dtype(np.int16))), float(identity("MIN", np.dtype(np.float16)))
+    (-32768, 65504.0)
+    """
+    if kind == "SUM":
+        return dtype.type(0)
+    info: Any = np.iinfo(dtype) if dtype.kind in "iu" else np.finfo(dtype)
+    if dtype.kind == "f" and not FLOAT_TYPE_MIN_IS_FINITE:
+        return dtype.type(-np.inf if kind == "MAX" else np.inf)
+    return dtype.type(info.min if kind == "MAX" else info.max)
+
+
+def fill_masked(values: Lanes, active: Lanes, neutral: Any) -> Lanes:
+    """Lanes of *values* where *active*, else *neutral* (the reduction's identity).
+
+    Examples
+    --------
+    >>> fill_masked(np.array([5, 6], np.int16), np.array([False, True]), -32768)
+    array([-32768,      6], dtype=int16)
+    """
+    return np.where(active, values, np.asarray(neutral, dtype=values.dtype))
+
+
+def result_lanes(value: Any, index: int | None, dtype: np.dtype[Any], lanes: int) -> Lanes:
+    """Build the dst lanes: the value in lane 0, the index's raw bits in lane 1, else 0.
+
+    Examples
+    --------
+    >>> result_lanes(np.float16(1.0), 114, np.dtype(np.float16), 4).view(np.uint16)
+    array([15360,   114,     0,     0], dtype=uint16)
+    """
+    out = np.zeros(lanes, dtype=dtype)
+    out[0] = value
+    if index is not None:
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        out.view(unsigned)[1] = index
+    return out

@@ -1,0 +1,307 @@
+"""Arithmetic with a scalar (Adds, Muls, Maxs, Mins), unary Abs/Neg, Arange and Reduce.
+
+The scalar forms apply the lane formula of their vector twin (:data:`BINARY_OPS`) to every lane
+and the scalar converted to ``T`` (an integer that does not fit ``T`` is an error, as in
+``Compares``). All of these ops are ZEROING only on dav-3510 (spec §7; the implementation
+static_asserts ``MaskMergeMode::ZEROING``), so ``MaskMergeMode.MERGING`` is rejected.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, ReduceType, int16_t, int32_t
+>>> x, y = Reg.RegTensor[int16_t](), Reg.RegTensor[int32_t]()
+>>> Reg.Arange(x, 0)
+>>> Reg.Reduce[ReduceType.SUM](y, x, Reg.CreateMask[int16_t]())  # int16 -> int32 sum
+>>> int(np.asarray(y)[0])
+8128
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Self
+
+import attrs
+import numpy as np
+
+from ascreg._spec import REDUCE_COMBOS, SPECS, OpSpec
+from ascreg.core import arith
+from ascreg.core import compare as cmp
+from ascreg.core import reduce as red
+from ascreg.enums import IndexOrder, MaskMergeMode, ReduceType
+from ascreg.errors import AscregTypeError, TemplateMismatchError
+from ascreg.machine.memory import to_dtype
+from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
+from ascreg.reg._template import Template, TemplateArgs, active_lanes, as_mask, as_reg
+from ascreg.reg.compute import BINARY_OPS
+
+Lanes = np.ndarray[Any, Any]
+
+
+def _zeroing_only(op: Template) -> None:
+    merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
+    if merge is not MaskMergeMode.ZEROING:
+        raise AscregTypeError(
+            f"{op.name} supports MaskMergeMode.ZEROING only on dav-3510, not {merge.name} "
+            "(C++: static_assert 'only supported Mode ZEROING')"
+        )
+
+
+class _ScalarBinary(Template):
+    """``Op(S& dst, S& src, U scalar, MaskReg& mask)``: the vector op against one scalar."""
+
+    enum_kinds = (MaskMergeMode,)
+
+    def __init__(self, name: str = "", doc: str = "", targs: Any = None) -> None:
+        self.name = name  # type: ignore[misc]
+        vector = name.removeprefix("Reg.").removesuffix("s")
+        self.formula = BINARY_OPS[vector] if name else None
+        self.__doc__ = doc
+        super().__init__(*(() if targs is None else (targs,)))
+
+    def _derive(self, targs: TemplateArgs) -> Self:
+        return type(self)(self.name, self.__doc__ or "", targs)
+
+    def __call__(self, dst: Any, src: Any, scalar: Any, mask: MaskReg) -> None:
+        _ascreg_call = self.name
+        d = self.operands(dst, src)
+        if isinstance(scalar, RegTensor | MaskReg):
+            vector = self.name.removesuffix("s")
+            raise AscregTypeError(
+                f"{self.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
+            )
+        _zeroing_only(self)
+        assert self.formula is not None
+        lanes: Lanes = src.get()
+        value = np.full(d.lanes, to_dtype(scalar, d.dtype), dtype=d.dtype.np_dtype)
+        d._lanes = cmp.zero_masked(
+            self.formula(lanes, value), active_lanes(as_mask(mask, "mask"), d)
+        )
+
+
+def _scalar_binary(name: str, summary: str, dtype: str, example: str, result: str) -> _ScalarBinary:
+    doc = f"""``{name}(S& dst, S& src, U scalar, MaskReg& mask)``: {summary}
+
+    The lane formula is ``{name.removesuffix("s")}``'s with every ``src1`` lane equal to
+    *scalar* converted to ``T``: integers wrap, floats are IEEE 754 round to nearest even
+    (bfloat16 computed in float32, then rounded). An integer scalar outside ``T``'s range, or a
+    float scalar for an integer ``T``, is an error rather than a silent conversion.
+    Masked-off lanes become 0 (ZEROING only; MERGING is rejected, as on dav-3510).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, MaskPattern, {dtype}
+    >>> src, dst = Reg.RegTensor[{dtype}](), Reg.RegTensor[{dtype}]()
+    >>> src.set(np.arange(src.lanes) - 2)
+    >>> Reg.{name}(dst, src, {example}, Reg.CreateMask[{dtype}, MaskPattern.VL4]())
+    >>> np.asarray(dst)[:6].tolist()
+    {result}
+    """
+    return _ScalarBinary(f"Reg.{name}", doc)
+
+
+Adds = _scalar_binary("Adds", "add a scalar to every lane.", "int8_t", "127",
+                      "[125, 126, 127, -128, 0, 0]")  # fmt: skip
+Muls = _scalar_binary("Muls", "multiply every lane by a scalar.", "half", "0.5",
+                      "[-1.0, -0.5, 0.0, 0.5, 0.0, 0.0]")  # fmt: skip
+Maxs = _scalar_binary("Maxs", "lane-wise maximum with a scalar (NaN propagates; +0 > -0).",
+                      "int32_t", "0", "[0, 0, 0, 1, 0, 0]")  # fmt: skip
+Mins = _scalar_binary("Mins", "lane-wise minimum with a scalar (NaN propagates; -0 < +0).",
+                      "float32_t", "-1.5", "[-2.0, -1.5, -1.5, -1.5, 0.0, 0.0]")  # fmt: skip
+
+
+class _Unary(Template):
+    """``Op(U& dst, U& src, MaskReg& mask)``: a lane-wise unary op; masked-off lanes 0."""
+
+    enum_kinds = (MaskMergeMode,)
+    _lane_op: Callable[[Lanes], Lanes]
+
+    def __call__(self, dst: Any, src: Any, mask: MaskReg) -> None:
+        _ascreg_call = self.name
+        d = self.operands(dst, src)
+        _zeroing_only(self)
+        result = type(self)._lane_op(src.get())
+        d._lanes = cmp.zero_masked(result, active_lanes(as_mask(mask, "mask"), d))
+
+
+class _Abs(_Unary):
+    """``Abs(U& dst, U& src, MaskReg& mask)``: absolute value; masked-off lanes 0.
+
+    Integers wrap: ``abs(INT_MIN) = INT_MIN`` (int8 ``abs(-128) = -128``). Floats clear the
+    sign bit, so ``abs(-0) = +0``, ``abs(-inf) = +inf`` and a NaN keeps its payload.
+    (The complex32/complex64 modulus forms of the C++ API are not emulated.)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int8_t
+    >>> src, dst = Reg.RegTensor[int8_t](), Reg.RegTensor[int8_t]()
+    >>> src.set(np.resize(np.array([-128, -5, 7], np.int8), 256))
+    >>> Reg.Abs(dst, src, Reg.CreateMask[int8_t]())
+    >>> np.asarray(dst)[:3].tolist()
+    [-128, 5, 7]
+    """
+
+    name = "Reg.Abs"
+    _lane_op = staticmethod(arith.abs_lanes)
+
+
+class _Neg(_Unary):
+    """``Neg(U& dst, U& src, MaskReg& mask)``: negation; masked-off lanes 0.
+
+    Integers wrap (``-INT_MIN = INT_MIN``); floats flip the sign bit (``-(+0) = -0``, a NaN
+    keeps its payload with the sign flipped).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, half
+    >>> src, dst = Reg.RegTensor[half](), Reg.RegTensor[half]()
+    >>> src.set(np.float16(0.0))
+    >>> Reg.Neg(dst, src, Reg.CreateMask[half]())
+    >>> hex(int(np.asarray(dst).view(np.uint16)[0]))
+    '0x8000'
+    """
+
+    name = "Reg.Neg"
+    _lane_op = staticmethod(arith.neg_lanes)
+
+
+B64_DECREASE_SPAN = 64
+"""Decision ([IMPL], spec silent): ``Arange<int64_t, DECREASE_ORDER>`` on a RegTraitNumOne register
+counts down from ``start + 63``, not ``start + 31``. The dav-3510 implementation builds the index
+as a 64-lane TraitTwo register (``vci`` on the int32 low words) and keeps its first 32 lanes
+(``ArangeB64Impl`` + ``B64TraitTwoToTraitOne``)."""
+
+
+class _Arange(Template):
+    """``Arange<T, IndexOrder order = INCREASE_ORDER>(S& dst, U start)``: an index sequence.
+
+    Lane ``i`` is ``start + i`` (``INCREASE_ORDER``) or ``start + VL_T - 1 - i``
+    (``DECREASE_ORDER``), ``VL_T`` the register's lane count. No mask: every lane is written.
+
+    * Integers wrap (int8 from 127: 127, -128, -127, ...).
+    * half and float compute ``start + i`` in the element type with **one IEEE rounding to
+      nearest even** (so half from 65504 gives 16 lanes of 65504, then +inf; from -0 the first
+      lane is +0). Known conflict: the boundary-value appendix lists half from -65504 as 16,
+      32, 32, 32, 16 lanes of -65504, -65472, -65440, -65408, -65376, which matches rounding
+      ties *upwards*; round-to-nearest-even gives 16, 33, 31, 33, 15.
+    * int64 with ``RegTraitNumOne`` and ``DECREASE_ORDER`` counts down from ``start + 63``
+      (see :data:`B64_DECREASE_SPAN`).
+    * *start* is converted to ``T``; an integer outside ``T``'s range is an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, IndexOrder, int16_t
+    >>> d = Reg.RegTensor[int16_t]()
+    >>> Reg.Arange[int16_t, IndexOrder.DECREASE_ORDER](d, 10)
+    >>> np.asarray(d)[[0, 1, 127]].tolist()
+    [137, 136, 10]
+    """
+
+    name = "Reg.Arange"
+    enum_kinds = (IndexOrder,)
+
+    def __call__(self, dst: Any, start: Any) -> None:
+        _ascreg_call = self.name
+        d = self.operands(dst)
+        if isinstance(start, RegTensor | MaskReg):
+            raise AscregTypeError(f"start must be a scalar, got {type(start).__name__}")
+        decrease = self.t.enum(IndexOrder, IndexOrder.INCREASE_ORDER) is IndexOrder.DECREASE_ORDER
+        wide = d.dtype.size == 8 and d.trait is RegTraitNumOne
+        d._lanes = arith.arange(
+            to_dtype(start, d.dtype),
+            d.dtype.np_dtype,
+            d.lanes,
+            decrease=decrease,
+            span=B64_DECREASE_SPAN if wide else d.lanes,
+        )
+
+
+def _reduce_spec(kind: str) -> OpSpec:
+    return attrs.evolve(
+        SPECS["Reg.Reduce"], name=f"Reg.Reduce[ReduceType.{kind}]", combos=REDUCE_COMBOS[kind]
+    )
+
+
+REDUCE_SPECS: dict[ReduceType, OpSpec] = {k: _reduce_spec(k.name) for k in ReduceType}
+"""The legal (dst, src) pairs of each ReduceType (the ``Reg.Reduce`` row is their union)."""
+
+
+class _Reduce(Template):
+    """``Reduce<ReduceType type = SUM, T, U, mode = ZEROING>(S& dst, V src, MaskReg mask)``.
+
+    Reduces the lanes ``mask`` selects to one value in ``dst`` lane 0; every other lane of
+    ``dst`` is 0, except that MAX/MIN put the **index** of the first extreme in lane 1 as raw
+    bits of ``T`` (for a half dst, index 114 reads as the half whose bits are 114; view the
+    lanes as ``uint16`` to read it). ``T`` is the dst type, ``U`` the src type: SUM also widens
+    int16 -> int32 and uint16 -> uint32; MAX/MIN need ``T == U``.
+
+    * SUM adds in a pairwise binary tree in ``T``: lanes (0, 1), (2, 3), ..., then pairs of
+      the partial sums, rounding each step (IEEE round to nearest even; integers wrap).
+    * Masked-off lanes count as 0 (SUM), type-min (MAX) or type-max (MIN); an empty mask gives
+      0 / type-min / type-max with index 0. Decision: for half/float, type-min/max are the
+      finite extremes -65504/65504 and -/+3.4028235e38 (the values the boundary-value appendix
+      calls MIN/MAX), so a masked-off lane can win against ``-inf`` (MAX) or ``+inf`` (MIN).
+      Decision: a masked-off lane takes part in the index search with that value, so if it
+      ties with the extreme and comes first, its index is the one reported.
+    * Any NaN among the counted lanes makes the result that (first) NaN and the index the first
+      NaN's. ``max(-0, +0) = +0`` and ``min(-0, +0) = -0``.
+    * 64-bit lanes: RegTraitNumOne (32 lanes) and RegTraitNumTwo (64 lanes, b32 mask format);
+      dst and src have the same layout.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, ReduceType, half
+    >>> src, dst = Reg.RegTensor[half](), Reg.RegTensor[half]()
+    >>> src.set(np.where(np.arange(128) == 114, 1.14, 0.5).astype(np.float16))
+    >>> Reg.Reduce[ReduceType.MAX](dst, src, Reg.CreateMask[half]())
+    >>> lanes = np.asarray(dst)
+    >>> float(lanes[0]), int(lanes.view(np.uint16)[1]), int(lanes.view(np.uint16)[2:].max())
+    (1.1396484375, 114, 0)
+    """
+
+    name = "Reg.Reduce"
+    enum_kinds = (ReduceType, MaskMergeMode)
+    max_dtypes = 2
+
+    def _setup(self) -> None:
+        self.kind = self.t.enum(ReduceType, ReduceType.SUM)
+        self.rule = REDUCE_SPECS[self.kind]
+        if self.t.dtypes:
+            self.rule.check_prefix(*self.t.dtypes)
+
+    def __call__(self, dst: Any, src: Any, mask: MaskReg) -> None:
+        _ascreg_call = self.name
+        d, s = as_reg(dst, "dst"), as_reg(src, "src")
+        for given, reg, role in zip(self.t.dtypes, (d, s), ("T", "U"), strict=False):
+            if given is not reg.dtype:
+                raise TemplateMismatchError(
+                    f"template dtype {role}={given.cpp_name} does not match the register "
+                    f"{type(reg).__name__} (C++: static_assert '{role} type is not correct!')"
+                )
+        self.rule.check(d.dtype, s.dtype)
+        if d.trait is not s.trait:
+            raise AscregTypeError(
+                f"dst {type(d).__name__} and src {type(s).__name__} use different RegTraits"
+            )
+        _zeroing_only(self)
+        active = active_lanes(as_mask(mask, "mask"), s)
+        kind = self.kind.name
+        target = d.dtype.np_dtype
+        values = s.get() if s.dtype is d.dtype else s.get().astype(target)  # i16 -> i32 widening
+        filled = red.fill_masked(values, active, red.identity(kind, target))
+        if kind == "SUM":
+            d._lanes = red.result_lanes(red.tree_sum(filled), None, target, d.lanes)
+        else:
+            value, index = red.extreme(filled, largest=kind == "MAX")
+            d._lanes = red.result_lanes(value, index, target, d.lanes)
+
+
+Abs = _Abs()
+Neg = _Neg()
+Arange = _Arange()
+Reduce = _Reduce()

@@ -1,0 +1,85 @@
+"""Register rearrangement: ``Interleave`` and ``DeInterleave`` of two RegTensors.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, uint32_t
+>>> a, b, lo, hi = (Reg.RegTensor[uint32_t]() for _ in range(4))
+>>> a.set(np.arange(64)); b.set(np.arange(64) + 100)
+>>> Reg.Interleave(lo, hi, a, b)
+>>> np.asarray(lo)[:4].tolist(), np.asarray(hi)[:2].tolist()
+([0, 100, 1, 101], [32, 132])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ascreg.core import rearrange
+from ascreg.errors import AscregTypeError
+from ascreg.machine.registers import RegTraitNumOne
+from ascreg.reg._template import Template, as_reg, same_type
+
+
+class _Interleave(Template):
+    """``Interleave(U& dst0, U& dst1, U& src0, U& src1)``: zip two registers lane by lane.
+
+    ``dst0 = [a0, b0, a1, b1, ...]`` over the low halves of ``a = src0`` and ``b = src1``;
+    ``dst1`` the same over the high halves. No mask; a bit-exact permutation for every type
+    (bool and the raw-bit b8 types included). 64-bit lanes need ``RegTraitNumTwo`` registers
+    (64 lanes; the low and high words are interleaved alike, which is the same lane
+    permutation); ``RegTraitNumOne`` 64-bit registers are rejected, as the C++ static_assert
+    does. Both sources are read before either destination is written, so they may alias.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int16_t
+    >>> a, b, d0, d1 = (Reg.RegTensor[int16_t]() for _ in range(4))
+    >>> a.set(1); b.set(-1)
+    >>> Reg.Interleave(d0, d1, a, b)
+    >>> np.asarray(d0)[:4].tolist()
+    [1, -1, 1, -1]
+    """
+
+    name = "Reg.Interleave"
+    split = False
+
+    def __call__(self, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
+        _ascreg_call = self.name
+        d0, d1 = as_reg(dst0, "dst0"), as_reg(dst1, "dst1")
+        a, b = as_reg(src0, "src0"), as_reg(src1, "src1")
+        same_type(d0, d1, a, b)
+        self.operands(d0, d1, a, b)
+        if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
+            raise AscregTypeError(
+                f"{self.name} of 64-bit lanes needs RegTraitNumTwo registers, got "
+                f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
+            )
+        op = rearrange.deinterleave if self.split else rearrange.interleave
+        d0._lanes, d1._lanes = op(a.get(), b.get())
+
+
+class _DeInterleave(_Interleave):
+    """``DeInterleave(U& dst0, U& dst1, U& src0, U& src1)``: split even and odd lanes.
+
+    ``dst0`` gets the even lanes and ``dst1`` the odd lanes of ``concat(src0, src1)``: the
+    inverse of :data:`Interleave`. Same types and rules as ``Interleave``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, uint8_t
+    >>> a, b, even, odd = (Reg.RegTensor[uint8_t]() for _ in range(4))
+    >>> a.set(np.arange(256) % 2); b.set(np.arange(256) % 2)
+    >>> Reg.DeInterleave(even, odd, a, b)
+    >>> int(np.asarray(even).max()), int(np.asarray(odd).min())
+    (0, 1)
+    """
+
+    name = "Reg.DeInterleave"
+    split = True
+
+
+Interleave = _Interleave()
+DeInterleave = _DeInterleave()

@@ -1,0 +1,142 @@
+"""Reduce (SUM / MAX / MIN) and Interleave / DeInterleave against the scalar reference.
+
+Reduce follows spec §7: the result in lane 0, for MAX/MIN the first extreme's index (raw bits of
+the dst type) in lane 1, other lanes 0; masked-off lanes count as 0 / type-min / type-max
+(floats: the finite extremes, a documented decision); SUM in the pairwise binary-tree order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reference as ref
+from ascreg import MaskMergeMode, ReduceType, Reg, float32_t, half, int16_t, int32_t, int64_t
+from ascreg._spec import REDUCE_COMBOS, SPECS
+from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
+from strategies import (
+    dtype_params,
+    geometry,
+    lane_bits,
+    make_mask,
+    make_reg,
+    mask_bits,
+    new_reg,
+    reg_bits,
+    trait_id,
+    traits_for,
+)
+
+REDUCE = [
+    pytest.param(kind, dst, src, two, id=f"{kind}-{dst.cpp_name}-{src.cpp_name}-{trait_id(two)}")
+    for kind, combos in REDUCE_COMBOS.items()
+    for dst, src in combos
+    for two in traits_for(src)
+]
+
+
+@pytest.mark.parametrize(("kind", "dst_t", "src_t", "two"), REDUCE)
+@settings(max_examples=25)
+@given(st.data())
+def test_reduce(kind: str, dst_t: Any, src_t: Any, two: bool, data: Any) -> None:
+    lanes, stride = geometry(src_t, two)
+    values = data.draw(lane_bits(src_t, lanes))
+    mbits = data.draw(st.one_of(mask_bits(), st.just([0] * ref.MASK_BITS)))
+    active = ref.mask_to_lanes(mbits, lanes, stride)
+    dst = new_reg(dst_t, two)
+    Reg.Reduce[ReduceType[kind]](dst, make_reg(src_t, values, two), make_mask(mbits))
+    want = ref.reduce(kind, dst_t, src_t, values, active, ref.lane_count(dst_t, two))
+    got = reg_bits(dst)
+    assert ref.same_lanes(got, want, dst_t), ref.first_difference(got, want)
+
+
+def _reduce(kind: ReduceType, dtype: Any, values: list[float], **kw: Any) -> tuple[Any, int]:
+    lanes = ref.lane_count(dtype)
+    src = Reg.RegTensor[dtype]()
+    src.set(np.resize(np.array(values, dtype=dtype.np_dtype), lanes))
+    dst = Reg.RegTensor[dtype]()
+    Reg.Reduce[kind](dst, src, kw.get("mask", Reg.CreateMask[dtype]()))
+    out = np.asarray(dst)
+    return out[0], int(out.view(f"u{dtype.size}")[1])
+
+
+def test_reduce_documented() -> None:
+    """Spec §7 / Reduce.md statements, hand-checked."""
+    # pairwise tree: (2048 + 1) + (1 + 1) = 2050 in half; left to right would give 2048
+    lanes = [2048.0, 1.0, 1.0, 1.0] + [0.0] * 124
+    assert float(_reduce(ReduceType.SUM, half, lanes)[0]) == 2050.0
+    # index of the first maximum, stored as raw bits of half (Reduce.md: 114)
+    values = [0.5] * 128
+    values[114] = values[120] = 1.14
+    value, index = _reduce(ReduceType.MAX, half, values)
+    assert index == 114 and value == np.float16(1.14)
+    # max(-0, +0) = +0 and min(-0, +0) = -0, with the index of that zero
+    assert _reduce(ReduceType.MAX, float32_t, [-0.0, 0.0])[1] == 1
+    value, index = _reduce(ReduceType.MIN, float32_t, [0.0, -0.0])
+    assert index == 1 and np.signbit(value)
+    # NaN wins, with the first NaN's index
+    value, index = _reduce(ReduceType.MIN, float32_t, [1.0, np.nan, -np.inf, np.nan])
+    assert np.isnan(value) and index == 1
+    # empty mask: 0 / type-min / type-max, index 0
+    off = Reg.CreateMask[int16_t, Reg.MaskPattern.ALLF]()
+    assert _reduce(ReduceType.MAX, int16_t, [5], mask=off) == (-32768, 0)
+    assert _reduce(ReduceType.MIN, half, [5], mask=Reg.CreateMask[half, Reg.MaskPattern.ALLF]())[
+        0
+    ] == np.float16(65504)
+    # SUM overflow follows IEEE (appendix: half 65504 sums to inf), integers wrap
+    assert np.isinf(_reduce(ReduceType.SUM, half, [65504.0])[0])
+    assert _reduce(ReduceType.SUM, int32_t, [2**30])[0] == 0  # 64 * 2**30 wraps to 0
+
+
+def test_reduce_widening_and_rejects() -> None:
+    src, dst = make_reg(int16_t, [0x8000] * 128), new_reg(int32_t)
+    Reg.Reduce(dst, src, Reg.CreateMask[int16_t]())  # SUM by default; int16 -> int32
+    assert np.asarray(dst).tolist() == [-(2**15) * 128] + [0] * 63
+    with pytest.raises(IllegalDtypeError, match="SUM"):
+        Reg.Reduce[ReduceType.SUM](new_reg(int16_t), src, Reg.CreateMask[int16_t]())
+    with pytest.raises(IllegalDtypeError, match="MAX"):
+        Reg.Reduce[ReduceType.MAX](dst, src, Reg.CreateMask[int16_t]())
+    with pytest.raises(IllegalDtypeError):
+        Reg.Reduce[ReduceType.MAX, int32_t, int16_t]
+    with pytest.raises(TemplateMismatchError, match="U=int32_t"):
+        Reg.Reduce[ReduceType.SUM, int32_t, int32_t](dst, src, Reg.CreateMask[int16_t]())
+    with pytest.raises(AscregTypeError, match="ZEROING only"):
+        Reg.Reduce[ReduceType.SUM, int32_t, int16_t, MaskMergeMode.MERGING](
+            dst, src, Reg.CreateMask[int16_t]()
+        )
+    with pytest.raises(AscregTypeError, match="RegTrait"):
+        Reg.Reduce(new_reg(int64_t, True), make_reg(int64_t, [1] * 32), Reg.CreateMask[int64_t]())
+
+
+OPS = {"Interleave": ref.interleave, "DeInterleave": ref.deinterleave}
+SHUFFLE = [
+    p for p in dtype_params(SPECS["Reg.Interleave"].combos) if p.values[0].size < 8 or p.values[1]
+]
+
+
+@pytest.mark.parametrize("op", OPS)
+@pytest.mark.parametrize(("dtype", "two"), SHUFFLE)
+@settings(max_examples=15)
+@given(st.data())
+def test_interleave(op: str, dtype: Any, two: bool, data: Any) -> None:
+    lanes, _ = geometry(dtype, two)
+    a, b = data.draw(lane_bits(dtype, lanes)), data.draw(lane_bits(dtype, lanes))
+    ra, rb = make_reg(dtype, a, two), make_reg(dtype, b, two)
+    getattr(Reg, op)(ra, rb, ra, rb)  # dsts alias the sources: both are read first
+    want0, want1 = OPS[op](a, b)
+    assert reg_bits(ra) == want0 and reg_bits(rb) == want1
+
+
+def test_interleave_roundtrip_and_b64_traitone() -> None:
+    a, b = make_reg(half, list(range(128))), make_reg(half, list(range(128, 256)))
+    lo, hi, x, y = (new_reg(half) for _ in range(4))
+    Reg.Interleave(lo, hi, a, b)
+    Reg.DeInterleave(x, y, lo, hi)
+    assert reg_bits(x) == list(range(128)) and reg_bits(y) == list(range(128, 256))
+    r = make_reg(int64_t, [1] * 32)
+    with pytest.raises(AscregTypeError, match="RegTraitNumTwo"):
+        Reg.Interleave(r, new_reg(int64_t), r, r)
