@@ -553,12 +553,12 @@ def arange(dtype: type[Scalar], start: int, lanes: int, decrease: bool, span: in
 
 
 def type_extreme_bits(dtype: type[Scalar], largest: bool) -> int:
-    """Bits of the type's max (largest) or min; floats: the finite extremes (decision)."""
+    """Bits of the type's max (largest) or min; floats: +inf / -inf (the C API reduce page)."""
     w = width(dtype)
     if is_float(dtype):
         ebits, mbits = FLOAT_FORMATS[dtype]
-        finite_max = (((1 << ebits) - 1) << mbits) - 1
-        return finite_max if largest else sign_bit(dtype) | finite_max
+        infinity = ((1 << ebits) - 1) << mbits
+        return infinity if largest else sign_bit(dtype) | infinity
     if dtype in SIGNED:
         return (1 << (w - 1)) - 1 if largest else 1 << (w - 1)
     return (1 << w) - 1 if largest else 0

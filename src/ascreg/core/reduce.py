@@ -75,10 +75,11 @@ def extreme(values: Lanes, *, largest: bool) -> tuple[Any, int]:
     return values[index], index
 
 
-FLOAT_TYPE_MIN_IS_FINITE = True
+FLOAT_TYPE_MIN_IS_FINITE = False
 """Decision: the "type-min" / "type-max" a masked-off lane counts as in a float MAX / MIN (and
-the empty-mask result) is the lowest / highest *finite* value (half -65504 / 65504), the values
-the boundary-value appendix labels MIN and MAX for half and float. False would use -inf / +inf."""
+the empty-mask result) is -inf / +inf, as the C API reduce page states for the same hardware
+instruction ("unselected lanes treated as -inf/+inf"); the Reg page only says "type-min".
+True would use the lowest / highest *finite* value (half -65504 / 65504) instead."""
 
 
 def identity(kind: str, dtype: np.dtype[Any]) -> Any:
@@ -87,7 +88,7 @@ def identity(kind: str, dtype: np.dtype[Any]) -> Any:
     Examples
     --------
     >>> int(identity("MAX", np.dtype(np.int16))), float(identity("MIN", np.dtype(np.float16)))
-    (-32768, 65504.0)
+    (-32768, inf)
     """
     if kind == "SUM":
         return dtype.type(0)

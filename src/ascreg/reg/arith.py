@@ -242,9 +242,8 @@ class _Reduce(Template):
     * SUM adds in a pairwise binary tree in ``T``: lanes (0, 1), (2, 3), ..., then pairs of
       the partial sums, rounding each step (IEEE round to nearest even; integers wrap).
     * Masked-off lanes count as 0 (SUM), type-min (MAX) or type-max (MIN); an empty mask gives
-      0 / type-min / type-max with index 0. Decision: for half/float, type-min/max are the
-      finite extremes -65504/65504 and -/+3.4028235e38 (the values the boundary-value appendix
-      calls MIN/MAX), so a masked-off lane can win against ``-inf`` (MAX) or ``+inf`` (MIN).
+      0 / type-min / type-max with index 0. Decision: for half/float, type-min/max are
+      ``-inf`` / ``+inf``, as the C API reduce page says for the same instruction.
       Decision: a masked-off lane takes part in the index search with that value, so if it
       ties with the extreme and comes first, its index is the one reported.
     * Any NaN among the counted lanes makes the result that (first) NaN and the index the first
