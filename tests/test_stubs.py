@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 import sys
@@ -40,7 +41,7 @@ def test_every_reg_row_has_a_shape() -> None:
 
 
 def test_every_table_row_has_a_shape() -> None:
-    """Reg and C API rows alike (the SIMT functions have no table rows)."""
+    """Reg, C API and SIMT rows alike."""
     assert gen.missing_shapes() == [], "add a Shape to tools/gen_stubs.py for these rows"
 
 
@@ -88,6 +89,65 @@ def test_c_api_bool_combination_is_the_vector_bool_form() -> None:
     assert "def asc_select(dst: MaskReg, src0: MaskReg, src1: MaskReg, mask: MaskReg)" in stub
     assert "asc_ne(dst: MaskReg, src0: RegTensor[bfloat16_t]" not in stub
     assert "asc_ne_scalar(dst: MaskReg, src0: RegTensor[bfloat16_t]" in stub
+
+
+@pytest.mark.parametrize("shape", gen.SIMT_SHAPES, ids=lambda s: s.spec)
+def test_simt_overloads_follow_the_table(shape: object) -> None:
+    """Every combination of a SIMT row is in its stub (intrinsics: narrowest overload first)."""
+    spec = SPECS[shape.spec]  # type: ignore[attr-defined]
+    stub = OUTPUTS[ROOT / "stubs" / "ascreg" / f"{shape.module}.pyi"]  # type: ignore[attr-defined]
+    defs = re.findall(rf"^def {spec.name}\(.*# (.*)$", stub, re.M)
+    if shape.kind == "int":  # type: ignore[attr-defined]
+        order = sorted(spec.combos, key=lambda c: max(d.size for d in c))
+        forms = 1 + len(spec.roles)  # the scalar form, then one array form per parameter
+        expected = [
+            gen.combo_text(c) + suffix for c in order for suffix in [""] + [" array"] * (forms - 1)
+        ]
+        assert defs == expected
+    elif shape.kind in ("atomic", "load", "store"):  # type: ignore[attr-defined]
+        assert defs == [gen.combo_text(c) for c in spec.combos] + ["p + idx"]
+        for combo in spec.combos:
+            assert f"address: Pointer[{combo[0].__name__}]" in stub
+    else:
+        assert defs, f"no stub for {spec.name}"
+
+
+@pytest.mark.parametrize("module", sorted({s.module for s in gen.SIMT_SHAPES}))
+def test_simt_stub_declares_every_public_name(module: str) -> None:
+    """A stub replaces its whole module for a type checker: nothing public may be missing."""
+    import importlib
+
+    runtime = importlib.import_module("ascreg." + module.replace("/", "."))
+    tree = ast.parse(Path(runtime.__file__ or "").read_text())
+    imported = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom | ast.Import)
+        for alias in node.names
+    }
+    stub = OUTPUTS[ROOT / "stubs" / "ascreg" / f"{module}.pyi"]
+    declared = set(re.findall(r"^(?:def |class )?(\w+)[:(]", stub, re.M))
+    own = [
+        name
+        for name, value in vars(runtime).items()
+        if (not name.startswith("_") or name in gen.SPECS)
+        and name not in imported
+        and getattr(value, "__module__", runtime.__name__) == runtime.__name__
+        and not isinstance(value, type(runtime))
+    ]
+    assert sorted(set(own) - declared) == []
+
+
+def test_simt_rows_drive_the_runtime_tables() -> None:
+    """The SIMT modules read their legal types from the rows (no second copy)."""
+    from ascreg.simt import access, atomics, intrinsics, warp
+
+    assert [s.dtypes for s in intrinsics.overloads_of("max")[1]] == [
+        tuple(d.np_dtype for d in c) for c in SPECS["max"].combos
+    ]
+    assert tuple(c[0].np_dtype for c in SPECS["asc_shfl"].combos) == warp.SHFL_TYPES
+    assert atomics.LEGAL["inc"] == tuple(c[0].np_dtype for c in SPECS["asc_atomic_inc"].combos)
+    assert tuple(c[0].np_dtype for c in SPECS["asc_stcg"].combos) == access.LEGAL
 
 
 def test_check_mode_reports_a_stale_file(capsys: pytest.CaptureFixture[str]) -> None:
