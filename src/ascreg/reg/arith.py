@@ -93,7 +93,7 @@ def _scalar_binary(name: str, summary: str, dtype: str, example: str, result: st
     >>> import numpy as np
     >>> from ascreg import Reg, MaskPattern, {dtype}
     >>> src, dst = Reg.RegTensor[{dtype}](), Reg.RegTensor[{dtype}]()
-    >>> src.set(np.arange(src.lanes) - 2)
+    >>> src.set(np.arange(src.lanes) % 8 - 2)
     >>> Reg.{name}(dst, src, {example}, Reg.CreateMask[{dtype}, MaskPattern.VL4]())
     >>> np.asarray(dst)[:6].tolist()
     {result}
@@ -188,7 +188,7 @@ class _Arange(Template):
       32, 32, 32, 16 lanes of -65504, -65472, -65440, -65408, -65376, which matches rounding
       ties *upwards*; round-to-nearest-even gives 16, 33, 31, 33, 15.
     * int64 with ``RegTraitNumOne`` and ``DECREASE_ORDER`` counts down from ``start + 63``
-      (see :data:`B64_DECREASE_SPAN`).
+      (``B64_DECREASE_SPAN`` in ``ascreg.reg.arith``).
     * *start* is converted to ``T``; an integer outside ``T``'s range is an error.
 
     Examples
