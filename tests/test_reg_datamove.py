@@ -24,6 +24,7 @@ from ascreg import (
     UnifiedBuffer,
     int64_t,
     uint8_t,
+    uint32_t,
     uint64_t,
 )
 from ascreg._spec import SPECS
@@ -393,3 +394,15 @@ def test_template_arguments_of_equal_value_stay_distinct() -> None:
     reg = new_reg(uint8_t)
     load_post(reg, box, 256)  # a plain NORM load plus the update, not a broadcast
     assert reg_bits(reg)[:3] == [0, 1, 2] and box.value == src + 256
+
+
+def test_mask_addr_reg_offsets_count_bytes_whatever_the_pointer_type() -> None:
+    # MaskReg loads/stores offset in bytes (post-update and AddrReg alike), as the C API does.
+    ub = UnifiedBuffer()
+    base = ub.alloc(uint32_t, 32)  # 128 bytes
+    base.cast(uint8_t).write(np.r_[np.zeros(32), np.full(32, 0xFF)].astype(np.uint8))
+    mask = Reg.MaskReg()
+    Reg.LoadAlign[uint32_t, MaskDist.DIST_NORM](mask, base, Reg.CreateAddrReg[uint32_t](1, 32))
+    assert mask.count() == 256  # bytes 32..63, not elements 32..63 (bytes 128..255)
+    Reg.StoreAlign[uint32_t, MaskDist.DIST_NORM](base, mask, Reg.CreateAddrReg[uint32_t](3, 32))
+    assert (base.cast(uint8_t).read(128)[96:] == 0xFF).all()

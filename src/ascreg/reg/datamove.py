@@ -89,14 +89,21 @@ class _Access(Template):
         self.post = self.t.enum(PostLiteral, PostLiteral.POST_MODE_NORMAL) is update
         self.mask_dist = self.t.enum(MaskDist, MaskDist.DIST_NORM).name
 
-    def _address(self, src: Any, rest: tuple[Any, ...]) -> tuple[Pointer[Any], Any, Any]:
-        """Resolve the address operand: ``(pointer to access, Ref to update or None, stride)``."""
+    def _address(
+        self, src: Any, rest: tuple[Any, ...], *, in_bytes: bool = False
+    ) -> tuple[Pointer[Any], Any, Any]:
+        """Resolve the address operand: ``(pointer to access, Ref to update or None, stride)``.
+
+        *in_bytes*: an AddrReg offset counts bytes (the MaskReg forms), not elements.
+        """
         if not rest and not self.post and type(src) is UbPtr:
             return src, None, None  # the common case, checked with no further work
-        return _resolve_address(self.post, src, rest)
+        return _resolve_address(self.post, src, rest, in_bytes)
 
 
-def _resolve_address(post: bool, src: Any, rest: tuple[Any, ...]) -> tuple[Pointer[Any], Any, Any]:
+def _resolve_address(
+    post: bool, src: Any, rest: tuple[Any, ...], in_bytes: bool
+) -> tuple[Pointer[Any], Any, Any]:
     if post:
         if not isinstance(src, Ref):
             raise RefRequiredError(
@@ -113,7 +120,8 @@ def _resolve_address(post: bool, src: Any, rest: tuple[Any, ...]) -> tuple[Point
         )
     ptr = _pointer(src)
     if rest and isinstance(rest[0], AddrReg):
-        return ptr + rest[0].offset, None, None
+        offset = rest[0].offset
+        return (ptr.offset_bytes(offset) if in_bytes else ptr + offset), None, None
     if rest:
         raise AscregTypeError(
             f"unexpected argument {rest[0]!r}: an offset needs an AddrReg or POST_MODE_UPDATE"
@@ -216,7 +224,7 @@ class _LoadAlign(_Access):
     def _load_mask(self, dst: MaskReg, args: tuple[Any, ...]) -> None:
         if not args:
             raise AscregTypeError("LoadAlign(mask, src) needs a source address")
-        ptr, ref, stride = self._address(args[0], args[1:])
+        ptr, ref, stride = self._address(args[0], args[1:], in_bytes=True)
         dist = self.mask_dist
         dst.set_bits(core.load_mask(ptr, dist))
         if ref is not None:
@@ -258,7 +266,7 @@ class _StoreAlign(_Access):
             core.store(dst, src.get(), active_lanes(args[0], src), self.dist)
             return
         if isinstance(src, MaskReg):
-            ptr, ref, stride = self._address(dst, args)
+            ptr, ref, stride = self._address(dst, args, in_bytes=True)
             core.store_mask(ptr, src.bits(), self.mask_dist)
             if ref is not None:
                 ref.value = ptr.offset_bytes(stride)
