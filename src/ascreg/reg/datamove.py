@@ -9,7 +9,7 @@ call                                                    C++ overload
 ``LoadAlign[T, POST_MODE_UPDATE, dist](dst, Ref(src), n)``  load, then ``src += n`` elements
 ``LoadAlign[T, dist](dst, src, addr_reg)``              address ``src + addr_reg``
 ``LoadAlign[T, DIST_DINTLV_Bx](dst0, dst1, src)``       dual, de-interleaving (also post / AddrReg)
-``LoadAlign[T, MaskDist.X](mask, src)``                 MaskReg (post-update counts **bytes**)
+``LoadAlign[T, MaskDist.X](mask, src)``                 MaskReg (post-update, AddrReg in **bytes**)
 ``StoreAlign[T, dist](dst, src, mask)``                 masked store; masked-off UB bytes untouched
 ``StoreAlign[T, DIST_INTLV_Bx](dst, src0, src1, mask)`` dual, interleaving (mask ignored)
 ``StoreAlign[T, MaskDist.X](dst, mask_reg)``            MaskReg
