@@ -466,12 +466,17 @@ _ROWS = (
         "归约计算/Reduce.md",
     ),
     # ---- C API (asc_*) rows, generated from the C API tables above ----
-    *_c_api_rows(),
+    *(_C_API_ROWS := _c_api_rows()),
     # ---- end of the C API rows ----
     # ---- SIMT rows (ascreg.simt), generated from the SIMT tables above ----
-    *_simt_rows(),
+    *(_SIMT_ROWS := _simt_rows()),
     # ---- end of the SIMT rows ----
 )
+
+C_API_NAMES = frozenset(row.name for row in _C_API_ROWS)
+"""Names of the rows of the C API surface (``ascreg.c_api``)."""
+SIMT_NAMES = frozenset(row.name for row in _SIMT_ROWS)
+"""Names of the rows of the SIMT surface (``ascreg.simt``; some also start with ``asc_``)."""
 
 SPECS: dict[str, OpSpec] = {row.name: row for row in _ROWS}
 """Every row, keyed by the spelling users call."""

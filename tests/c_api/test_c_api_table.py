@@ -10,12 +10,12 @@ import pytest
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import MaskReg, Ref, RegTensor, UnifiedBuffer
 from ascreg._dtypes import ALL_SCALARS, Kind, bool_, int16_t
-from ascreg._spec import C_COMPARES, C_LOAD_FAMILY, SPECS
+from ascreg._spec import C_API_NAMES, C_COMPARES, C_LOAD_FAMILY, SPECS
 from ascreg.c_api import datamove as dm
 from ascreg.core import bitwise, compare, datamove, masks, shifts
 from ascreg.errors import AlignmentError, AscregTypeError, IllegalDtypeError, RefRequiredError
 
-C_ROWS = {name: row for name, row in SPECS.items() if name.startswith("asc_")}
+C_ROWS = {name: SPECS[name] for name in sorted(C_API_NAMES)}
 RNG = np.random.default_rng(5)
 
 
