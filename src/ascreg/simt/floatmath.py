@@ -31,7 +31,7 @@ import numpy as np
 
 from ascreg.errors import AscregTypeError
 from ascreg.simt import _core
-from ascreg.simt.lanes import Lanes
+from ascreg.simt.lanes import apply_lanewise
 
 Arr = np.ndarray[Any, Any]
 _F32 = np.dtype(np.float32)
@@ -74,13 +74,7 @@ def _as_float(call: str, name: str, value: Any) -> Arr:
 
 def _apply(call: str, names: Sequence[str], values: Sequence[Any], impl: Callable[..., Arr]) -> Any:
     converted = [_as_float(call, n, v) for n, v in zip(names, values, strict=True)]
-    shape = np.broadcast_shapes(*(c.shape for c in converted))
-    result = np.asarray(impl(*(np.atleast_1d(c) for c in converted))).reshape(shape)
-    if any(isinstance(v, Lanes) for v in values):
-        return result.view(Lanes)
-    if result.ndim == 0:
-        return result[()]
-    return result
+    return apply_lanewise(values, converted, impl)
 
 
 def __saturatef(x: Any) -> Any:

@@ -54,7 +54,7 @@ from ascreg._dtypes import (
 from ascreg._spec import SIMT_INT_ROWS, SPECS
 from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.simt import _core
-from ascreg.simt.lanes import STATE, Lanes
+from ascreg.simt.lanes import STATE, apply_lanewise
 
 Arr = np.ndarray[Any, Any]
 
@@ -184,14 +184,7 @@ def _apply(call: str, values: Sequence[Any], impl: Callable[..., Any]) -> Any:
     args = [_classify(call, n, v) for n, v in zip(names, values, strict=True)]
     sig = _choose(call, names, args, overloads)
     converted = [_convert(a, d) for a, d in zip(args, sig.dtypes, strict=True)]
-    shape = np.broadcast_shapes(*(c.shape for c in converted))
-    # At least 1-d: numpy warns on wrap-around in scalar arithmetic but not in array arithmetic.
-    result = np.asarray(impl(*(np.atleast_1d(c) for c in converted))).reshape(shape)
-    if any(isinstance(v, Lanes) for v in values):
-        return result.view(Lanes)
-    if result.ndim == 0:
-        return result[()]
-    return result
+    return apply_lanewise(values, converted, impl)
 
 
 def __byte_perm(x: Any, y: Any, s: Any) -> Any:

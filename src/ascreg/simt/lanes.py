@@ -141,3 +141,24 @@ class _State(threading.local):
 
 STATE = _State()
 """The running thread group of this Python thread (set by :mod:`ascreg.simt.engine`)."""
+
+
+def apply_lanewise(values: Any, converted: Any, impl: Any) -> Any:
+    """Run *impl* on the converted arguments and shape the result like the call's arguments.
+
+    The result is a :class:`Lanes` array if any original argument (*values*) was one, a numpy
+    scalar if every argument was a scalar, else an array of the broadcast shape. *impl* always
+    sees at least 1-d arrays: numpy warns on wrap-around in scalar arithmetic, not in arrays.
+
+    Examples
+    --------
+    >>> apply_lanewise([1, 2], [np.asarray(1), np.asarray(2)], np.add)
+    np.int64(3)
+    """
+    shape = np.broadcast_shapes(*(c.shape for c in converted))
+    result = np.asarray(impl(*(np.atleast_1d(c) for c in converted))).reshape(shape)
+    if any(isinstance(v, Lanes) for v in values):
+        return result.view(Lanes)
+    if result.ndim == 0:
+        return result[()]
+    return result
