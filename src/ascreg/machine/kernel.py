@@ -76,6 +76,20 @@ class BlockContext:
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 
+    def release(self) -> None:
+        """Detach the pipe tracking from the UB once the block has ended.
+
+        The UB's access hook refers back to this context; breaking that cycle lets a finished
+        block's 248 KiB go at once instead of at the next garbage collection (a launch of many
+        blocks otherwise pays for the collector on every block).
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); ctx.release(); ctx.ub.on_access is None
+        True
+        """
+        self.ub.on_access = None
+
     def _on_access(self, start: int, end: int, action: str) -> None:
         self.tracker.access(self.pipe, start, end, write=action == "writes")
 
@@ -473,9 +487,12 @@ class Kernel(Generic[P]):
         self._check_args(args, kwargs)
         for index in range(int(blocks)):
             ctx = BlockContext(index, int(blocks), dyn_bytes, name)
-            with block(ctx):
-                self.func(*args, **kwargs)
-            check_sync_clean(ctx)
+            try:
+                with block(ctx):
+                    self.func(*args, **kwargs)
+                check_sync_clean(ctx)
+            finally:
+                ctx.release()
 
     def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self._hints is None:

@@ -802,9 +802,12 @@ def run_simt_kernel(
             for x in range(grid.x):
                 linear = x + grid.x * (y + grid.y * z)
                 ctx = runtime.BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
-                with runtime.block(ctx):
-                    run = BlockRun(func, args, block, grid, dim3(x, y, z), pure_simt=True)
-                    run_block(run, ctx)
+                try:
+                    with runtime.block(ctx):
+                        run = BlockRun(func, args, block, grid, dim3(x, y, z), pure_simt=True)
+                        run_block(run, ctx)
+                finally:
+                    ctx.release()
 
 
 def convert_value(value: Any, dtype: Any) -> Any:
