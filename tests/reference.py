@@ -621,3 +621,52 @@ def deinterleave(a: Sequence[int], b: Sequence[int]) -> tuple[list[int], list[in
     """Even lanes of concat(a, b) to dst0, odd lanes to dst1."""
     both = list(a) + list(b)
     return [both[k] for k in range(0, len(both), 2)], [both[k] for k in range(1, len(both), 2)]
+
+
+# -- DataBlock mode and unaligned streams (spec §3.6, §3.7) -----------------------------------
+
+DATA_BLOCK = 32
+
+
+def load_blocks(
+    data: bytes, offset: int, size: int, active: Sequence[bool], block_stride: int
+) -> list[int]:
+    """``DATA_BLOCK_COPY`` load: block b from ``offset + b*block_stride*32``; idle blocks are 0."""
+    per_block = DATA_BLOCK // size
+    out: list[int] = []
+    for b in range(len(active) // per_block):
+        lanes = active[b * per_block : (b + 1) * per_block]
+        start = offset + b * block_stride * DATA_BLOCK
+        out += elements(data, start, per_block, size) if any(lanes) else [0] * per_block
+    return out
+
+
+def store_blocks(
+    data: bytearray,
+    offset: int,
+    values: Sequence[int],
+    active: Sequence[bool],
+    size: int,
+    block_stride: int,
+) -> None:
+    """``DATA_BLOCK_COPY`` store: lane i of block b to ``offset + b*block_stride*32 + i*size``."""
+    per_block = DATA_BLOCK // size
+    for i, (value, on) in enumerate(zip(values, active, strict=True)):
+        if on:
+            b, k = divmod(i, per_block)
+            put(data, offset + b * block_stride * DATA_BLOCK + k * size, value, size)
+
+
+def unaligned_store_visible(
+    original: bytes, stream_start: int, written: bytes, flushed: bool
+) -> bytes:
+    """UB after a contiguous StoreUnAlign stream that wrote *written* from *stream_start*.
+
+    Before ``StoreUnAlignPost`` only the bytes up to the last 32-byte boundary at or before the
+    stream's end are in UB (the rest wait in the register); after it, all of them are.
+    """
+    end = stream_start + len(written)
+    visible_end = end if flushed else max(end - end % DATA_BLOCK, stream_start)
+    out = bytearray(original)
+    out[stream_start:visible_end] = written[: visible_end - stream_start]
+    return bytes(out)

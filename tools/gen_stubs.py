@@ -67,6 +67,9 @@ KIND_TYPES = {
     "count": "Ref[int]",
     "anyptr": "UbPtr[Any]",
     "anyptrref": "Ref[UbPtr[Any]]",
+    "uload": "UnalignRegForLoad",
+    "ustore": "UnalignRegForStore",
+    "int?": "_IntLike | None = None",
 }
 EXTRA_TYPES = {  # template arguments after the dtypes
     "POST": "Literal[PostLiteral.POST_MODE_UPDATE]",
@@ -174,6 +177,43 @@ _STORE_SUBSCRIPTS = {
     "plain": ((), ("StoreDist",), ("MaskDist",), ("NORMAL",), ("NORMAL", "StoreDist"), ("NORMAL", "MaskDist")),
     "post": (("POST",), ("POST", "StoreDist"), ("POST", "MaskDist")),
 }  # fmt: skip
+_BLOCK_SUBSCRIPTS = {  # DataCopyMode.DATA_BLOCK_COPY: without / with NORMAL / with UPDATE
+    "block": (("DataCopyMode",),),
+    "blocknormal": (("DataCopyMode", "NORMAL"),),
+    "blockpost": (("DataCopyMode", "POST"),),
+}
+_BLOCK_STRIDES = (P("block_stride", "int"),)
+_REPEAT_STRIDES = (P("block_stride", "int"), P("repeat_stride", "int"))
+
+
+def _block_forms(load: bool) -> tuple[Form, ...]:
+    """The DataBlock overloads (spec §3.6): (reg, addr, strides..., mask), addr first for stores."""
+
+    def params(addr: P, strides: tuple[P, ...]) -> tuple[P, ...]:
+        reg = P("dst" if load else "src", "reg")
+        first = (reg, addr) if load else (addr, reg)
+        return (*first, *strides, MASK)
+
+    name = "src" if load else "dst"
+    return (
+        Form("DataBlock", params(P(name, "ptr"), _BLOCK_STRIDES), bound="block", deduced=False),
+        Form("DataBlock repeat", params(P(name, "ptr"), _REPEAT_STRIDES), bound="blocknormal", deduced=False),
+        Form("DataBlock post-update", params(P(name, "ptrref"), _REPEAT_STRIDES), bound="blockpost", deduced=False),
+    )  # fmt: skip
+
+
+def _post_twice(form: Form) -> tuple[Form, Form]:
+    """A post-update overload whose PostLiteral defaults to UPDATE: bare and ``[T, POST]`` calls."""
+    return form, Form(form.tag, form.params, bound="post", deduced=False)
+
+
+_UNALIGNED_SUBSCRIPTS = {"plain": ((),), "post": (("POST",),)}
+
+
+def _unaligned(name: str, *forms: Form, post: bool = False) -> Shape:
+    subscripts = _UNALIGNED_SUBSCRIPTS if post else {"plain": ((),)}
+    return Shape(f"Reg.{name}", "reg/unaligned", name, f"_{name}", forms, subscripts)
+
 
 SHAPES: tuple[Shape, ...] = (
     Shape(
@@ -232,8 +272,9 @@ SHAPES: tuple[Shape, ...] = (
                 deduced=False,
                 per_combo=False,
             ),
+            *_block_forms(load=True),
         ),
-        _LOAD_SUBSCRIPTS,
+        _LOAD_SUBSCRIPTS | _BLOCK_SUBSCRIPTS,
         positional=True,
     ),
     Shape(
@@ -268,8 +309,9 @@ SHAPES: tuple[Shape, ...] = (
                 deduced=False,
                 per_combo=False,
             ),
+            *_block_forms(load=False),
         ),
-        _STORE_SUBSCRIPTS,
+        _STORE_SUBSCRIPTS | _BLOCK_SUBSCRIPTS,
         positional=True,
     ),
     Shape(
@@ -363,6 +405,42 @@ SHAPES: tuple[Shape, ...] = (
         template_dtypes=2,
         lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
     ),
+    _unaligned(
+        "LoadUnAlignPre",
+        Form("", (P("ureg", "uload"), P("src", "ptr"))),
+        # The C++ AddrReg overload: typed, but the runtime raises UnsupportedError (not modelled).
+        Form("AddrReg", (P("ureg", "uload"), P("src", "ptr"), P("offset", "addr"))),
+    ),
+    _unaligned(
+        "LoadUnAlign",
+        Form("", (P("dst", "reg"), P("ureg", "uload"), P("src", "ptr"))),
+        *_post_twice(
+            Form(
+                "post-update",
+                (P("dst", "regr"), P("ureg", "uload"), P("src", "ptrref"), P("stride", "int")),
+            )
+        ),
+        post=True,
+    ),
+    _unaligned(
+        "StoreUnAlign",
+        *_post_twice(
+            Form(
+                "post-update",
+                (P("dst", "ptrref"), P("src", "regr"), P("ureg", "ustore"), P("stride", "int")),
+            )
+        ),
+        post=True,
+    ),
+    _unaligned(
+        "StoreUnAlignPost",
+        *_post_twice(
+            Form("post-update", (P("dst", "ptrref"), P("ureg", "ustore"), P("stride", "int")))
+        ),
+        post=True,
+    ),
+    _unaligned("Load", Form("", (P("dst", "reg"), P("src", "ptr")))),
+    _unaligned("Store", Form("", (P("dst", "ptr"), P("src", "reg"), P("count", "int?")))),
 )
 
 # What each stub module declares besides its ops (hand-written, kept in step by stubtest).
@@ -380,6 +458,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -427,6 +506,18 @@ B64_DECREASE_SPAN: int
 REDUCE_SPECS: dict[ReduceType, OpSpec]
 """,
     "reg/rearrange": "",
+    "reg/unaligned": """\
+__all__ = [
+    "Load",
+    "LoadUnAlign",
+    "LoadUnAlignPre",
+    "Store",
+    "StoreUnAlign",
+    "StoreUnAlignPost",
+    "UnalignRegForLoad",
+    "UnalignRegForStore",
+]
+""",
 }
 MODULE_EXTRA_IMPORTS = {
     "reg/compute": "",
@@ -434,6 +525,10 @@ MODULE_EXTRA_IMPORTS = {
     "reg/masks": "",
     "reg/arith": "from ascreg._spec import OpSpec\n",
     "reg/rearrange": "",
+    "reg/unaligned": (
+        "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore\n"
+        "from ascreg.reg.datamove import AddrReg\n"
+    ),
 }
 
 
@@ -924,6 +1019,7 @@ from typing import assert_type
 
 from ascreg import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -947,6 +1043,8 @@ def main() -> None:
     ub = UnifiedBuffer()
     m = Reg.MaskReg()
     ar = Reg.CreateAddrReg[uint8_t](1, 32)
+    ul = Reg.UnalignRegForLoad()
+    us = Reg.UnalignRegForStore()
 """
 EXAMPLE_EXTRA = {
     "CMPMODE": "CMPMODE.GT",
@@ -959,6 +1057,7 @@ EXAMPLE_EXTRA = {
     "NORMAL": "PostLiteral.POST_MODE_NORMAL",
     "TRAIT": "RegTraitNumOne",
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
+    "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
 }
 
 
@@ -991,7 +1090,10 @@ def argument(p: P, combo: tuple[type[Scalar], ...], two: bool) -> str:
         "anyptrref": f"pr_{n}",
         "addr": "ar",
         "int": "0",
+        "int?": "1",
         "count": "Ref(100)",
+        "uload": "ul",
+        "ustore": "us",
     }[p.kind]
 
 

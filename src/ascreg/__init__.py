@@ -38,6 +38,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -68,6 +69,7 @@ __all__ = [
     "CMPMODE",
     "UB_BYTES",
     "VL",
+    "DataCopyMode",
     "GlobalMemory",
     "GmPtr",
     "IndexOrder",

@@ -465,6 +465,17 @@ _ROWS = (
         MaskRule.REDUCE,
         "归约计算/Reduce.md",
     ),
+    *(
+        _reg(name, ("T",), _singles(*REG_TYPES), rule, doc)
+        for name, rule, doc in (
+            ("LoadUnAlignPre", MaskRule.NONE, "Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md"),
+            ("LoadUnAlign", MaskRule.NONE, "Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md"),
+            ("StoreUnAlign", MaskRule.NONE, "Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md"),
+            ("StoreUnAlignPost", MaskRule.NONE, "Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md"),
+            ("Load", MaskRule.NONE, "Reg数据搬入/Load.md"),
+            ("Store", MaskRule.NONE, "Reg数据搬出/Store.md"),
+        )
+    ),
     # ---- C API (asc_*) rows, generated from the C API tables above ----
     *(_C_API_ROWS := _c_api_rows()),
     # ---- end of the C API rows ----

@@ -192,3 +192,19 @@ class IndexOrder(enum.IntEnum):
 
     INCREASE_ORDER = 0
     DECREASE_ORDER = 1
+
+
+class DataCopyMode(enum.IntEnum):
+    """``AscendC::Reg::DataCopyMode``: selects the DataBlock (``vsldb`` / ``vsstb``) overloads.
+
+    ``LoadAlign[T, DataCopyMode.DATA_BLOCK_COPY](dst, src, dataBlockStride, mask)`` moves eight
+    32-byte DataBlocks, register block ``b`` at ``src + b * dataBlockStride * 32`` bytes.
+
+    Examples
+    --------
+    >>> from ascreg import DataCopyMode
+    >>> DataCopyMode.DATA_BLOCK_COPY.value
+    0
+    """
+
+    DATA_BLOCK_COPY = 0

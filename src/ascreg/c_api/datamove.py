@@ -205,9 +205,9 @@ def _load_blocks(
 ) -> None:
     block_stride = _int(rest[0], "block_stride")
     repeat_stride = _int(rest[1], "repeat_stride")
-    core.DATA_BLOCK_COPY.check(reg.dtype.size, block_stride, repeat_stride)
-    base, following = core.DATA_BLOCK_COPY.base(ptr, repeat_stride, post=ref is not None)
-    reg._lanes = core.load_blocks(base, active(rest[2], reg), block_stride)
+    reg._lanes, following = core.load_block_stream(
+        ptr, active(rest[2], reg), block_stride, repeat_stride, post=ref is not None
+    )
     if ref is not None:
         ref.value = following
 
@@ -286,9 +286,9 @@ def _store_blocks(
 ) -> None:
     block_stride = _int(rest[0], "block_stride")
     repeat_stride = _int(rest[1], "repeat_stride")
-    core.DATA_BLOCK_COPY.check(reg.dtype.size, block_stride, repeat_stride)
-    base, following = core.DATA_BLOCK_COPY.base(ptr, repeat_stride, post=ref is not None)
-    core.store_blocks(base, reg.get(), enabled, block_stride)
+    following = core.store_block_stream(
+        ptr, reg.get(), enabled, block_stride, repeat_stride, post=ref is not None
+    )
     if ref is not None:
         ref.value = following
 

@@ -433,3 +433,51 @@ def store_blocks(dst: Pointer[Any], values: Lanes, active: Lanes, block_stride: 
         lanes = slice(b * per_block, (b + 1) * per_block)
         block_dst = dst.offset_bytes(int(b) * int(block_stride) * DATA_BLOCK)
         write_lanes(block_dst, values[lanes], active[lanes])
+
+
+def load_block_stream(
+    addr: Pointer[Any], active: Lanes, block_stride: int, repeat_stride: int, *, post: bool
+) -> tuple[Lanes, Pointer[Any] | None]:
+    """One DataBlock-mode load as both front ends issue it: ``(lanes, updated address or None)``.
+
+    Checks the element width and both 16-bit strides, applies ``repeat_stride`` as
+    :meth:`DataBlockMode.base` says, then :func:`load_blocks`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> p = UnifiedBuffer().alloc(uint32_t, 512); p.write(np.arange(512))
+    >>> lanes, following = load_block_stream(p, np.ones(64, bool), 1, 8, post=True)
+    >>> int(lanes[63]), following - p
+    (63, 64)
+    """
+    DATA_BLOCK_COPY.check(addr.dtype.size, block_stride, repeat_stride)
+    base, following = DATA_BLOCK_COPY.base(addr, repeat_stride, post=post)
+    return load_blocks(base, active, block_stride), following
+
+
+def store_block_stream(
+    addr: Pointer[Any],
+    values: Lanes,
+    active: Lanes,
+    block_stride: int,
+    repeat_stride: int,
+    *,
+    post: bool,
+) -> Pointer[Any] | None:
+    """One DataBlock-mode store as both front ends issue it; returns the updated address or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> p = UnifiedBuffer().alloc(uint32_t, 512)
+    >>> _ = store_block_stream(p, np.arange(64, dtype=np.uint32), np.ones(64, bool), 2, 1, post=False)
+    >>> p.read(25)[[7, 8, 15, 24]].tolist()  # repeat_stride 1: the blocks start one block in
+    [0, 0, 7, 8]
+    """
+    DATA_BLOCK_COPY.check(values.dtype.itemsize, block_stride, repeat_stride)
+    base, following = DATA_BLOCK_COPY.base(addr, repeat_stride, post=post)
+    store_blocks(base, values, active, block_stride)
+    return following

@@ -22,6 +22,7 @@ Examples
 
 from ascreg.enums import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -62,6 +63,16 @@ from ascreg.reg.compute import (
 from ascreg.reg.datamove import AddrReg, CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, UpdateMask
 from ascreg.reg.rearrange import DeInterleave, Interleave
+from ascreg.reg.unaligned import (
+    Load,
+    LoadUnAlign,
+    LoadUnAlignPre,
+    Store,
+    StoreUnAlign,
+    StoreUnAlignPost,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+)
 
 __all__ = [
     "CMPMODE",
@@ -75,12 +86,16 @@ __all__ = [
     "Compares",
     "CreateAddrReg",
     "CreateMask",
+    "DataCopyMode",
     "DeInterleave",
     "Duplicate",
     "IndexOrder",
     "Interleave",
+    "Load",
     "LoadAlign",
     "LoadDist",
+    "LoadUnAlign",
+    "LoadUnAlignPre",
     "MaskDist",
     "MaskMergeMode",
     "MaskPattern",
@@ -107,9 +122,14 @@ __all__ = [
     "ShiftLefts",
     "ShiftRight",
     "ShiftRights",
+    "Store",
     "StoreAlign",
     "StoreDist",
+    "StoreUnAlign",
+    "StoreUnAlignPost",
     "Sub",
+    "UnalignRegForLoad",
+    "UnalignRegForStore",
     "UpdateMask",
     "Xor",
 ]

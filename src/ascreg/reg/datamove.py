@@ -13,6 +13,11 @@ call                                                    C++ overload
 ``StoreAlign[T, dist](dst, src, mask)``                 masked store; masked-off UB bytes untouched
 ``StoreAlign[T, DIST_INTLV_Bx](dst, src0, src1, mask)`` dual, interleaving (mask ignored)
 ``StoreAlign[T, MaskDist.X](dst, mask_reg)``            MaskReg
+``LoadAlign[T, DATA_BLOCK_COPY](dst, src, bs, mask)``   8 DataBlocks, block b at ``src + b*bs*32`` B
+``LoadAlign[T, DATA_BLOCK_COPY, POST](dst, Ref(src),    the same at ``src``, then ``src += rs*32`` B
+bs, rs, mask)``                                         (``POST_MODE_NORMAL``: at ``src + rs*32`` B)
+``StoreAlign[T, DATA_BLOCK_COPY[, POST]](dst, src,      the DataBlock stores (fully masked blocks
+bs[, rs], mask)``                                       are never accessed)
 ======================================================  ===========================================
 
 Examples
@@ -34,7 +39,7 @@ import attrs
 import numpy as np
 
 from ascreg.core import datamove as core
-from ascreg.enums import LoadDist, MaskDist, PostLiteral, StoreDist
+from ascreg.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
@@ -87,7 +92,34 @@ class _Access(Template):
         static check once; later calls with them skip straight to the access."""
         update = PostLiteral.POST_MODE_UPDATE
         self.post = self.t.enum(PostLiteral, PostLiteral.POST_MODE_NORMAL) is update
+        self.post_given = PostLiteral in self.t.enums
         self.mask_dist = self.t.enum(MaskDist, MaskDist.DIST_NORM).name
+        self.blocks = DataCopyMode in self.t.enums
+
+    def _block_address(
+        self, reg: RegTensor[Any, Any], args: tuple[Any, ...]
+    ) -> tuple[Pointer[Any], Any, int, int, MaskReg]:
+        """Parse a DataBlock form: ``(address, Ref or None, block stride, repeat stride, mask)``.
+
+        ``(src, dataBlockStride, mask)`` is overload 7 (no PostLiteral);
+        ``(src, dataBlockStride, repeatStride, mask)`` is overload 8, which names its PostLiteral.
+        """
+        if reg.trait is RegTraitNumTwo:
+            raise AscregTypeError("the DataBlock forms take RegTraitNumOne registers")
+        if len(args) == 3 and not self.post_given:
+            (src, block_stride, mask), repeat_stride = args, 0
+        elif len(args) == 4 and self.post_given:
+            src, block_stride, repeat_stride, mask = args
+        else:
+            raise AscregTypeError(
+                "DATA_BLOCK_COPY takes (reg, src, dataBlockStride, mask), or with a PostLiteral "
+                f"template argument (reg, src, dataBlockStride, repeatStride, mask); got {len(args)} "
+                "arguments after the register"
+                + (" and a PostLiteral" if self.post_given else " and no PostLiteral")
+            )
+        ptr, ref, _ = _resolve_address(self.post, src, (0,) if self.post else (), False)
+        _match_pointer(ptr, reg)
+        return ptr, ref, block_stride, repeat_stride, as_mask(mask, "mask")
 
     def _address(
         self, src: Any, rest: tuple[Any, ...], *, in_bytes: bool = False
@@ -173,7 +205,7 @@ class _LoadAlign(_Access):
     """
 
     name = "Reg.LoadAlign"
-    enum_kinds = (LoadDist, PostLiteral, MaskDist)
+    enum_kinds = (LoadDist, PostLiteral, MaskDist, DataCopyMode)
 
     def _setup(self) -> None:
         super()._setup()
@@ -191,6 +223,14 @@ class _LoadAlign(_Access):
             return
         reg = as_reg(dst, "dst")
         self.template_dtype(reg)
+        if self.blocks:
+            ptr, ref, block_stride, repeat_stride, mask = self._block_address(reg, args)
+            reg._lanes, following = core.load_block_stream(
+                ptr, active_lanes(mask, reg), block_stride, repeat_stride, post=self.post
+            )
+            if ref is not None:
+                ref.value = following
+            return
         if args and isinstance(args[0], RegTensor):
             self._load_dual(reg, as_reg(args[0], "dst1"), args[1], args[2:])
             return
@@ -250,7 +290,7 @@ class _StoreAlign(_Access):
     """
 
     name = "Reg.StoreAlign"
-    enum_kinds = (StoreDist, PostLiteral, MaskDist)
+    enum_kinds = (StoreDist, PostLiteral, MaskDist, DataCopyMode)
 
     def _setup(self) -> None:
         super()._setup()
@@ -273,6 +313,14 @@ class _StoreAlign(_Access):
             return
         reg = as_reg(src, "src")
         self.template_dtype(reg)
+        if self.blocks:
+            ptr, ref, block_stride, repeat_stride, mask = self._block_address(reg, (dst, *args))
+            following = core.store_block_stream(
+                ptr, reg.get(), active_lanes(mask, reg), block_stride, repeat_stride, post=self.post
+            )
+            if ref is not None:
+                ref.value = following
+            return
         if args and isinstance(args[0], RegTensor):
             self._store_dual(dst, reg, as_reg(args[0], "src1"), args[1:])
             return

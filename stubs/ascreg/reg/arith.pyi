@@ -32,6 +32,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,

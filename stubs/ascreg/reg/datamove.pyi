@@ -32,6 +32,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -483,6 +484,177 @@ class _LoadAlign_uint64_t_post:
     @overload
     def __call__(self, dst: MaskReg, src: Ref[UbPtr[Any]], stride: int) -> None: ...  # MaskReg post-update
 
+class _LoadAlign_bool__block:
+    def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (bool_)
+
+class _LoadAlign_int8_t_block:
+    def __call__(self, dst: RegTensor[int8_t], src: UbPtr[int8_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int8_t)
+
+class _LoadAlign_uint8_t_block:
+    def __call__(self, dst: RegTensor[uint8_t], src: UbPtr[uint8_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint8_t)
+
+class _LoadAlign_fp8_e4m3fn_t_block:
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp8_e4m3fn_t)
+
+class _LoadAlign_fp8_e5m2_t_block:
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp8_e5m2_t)
+
+class _LoadAlign_fp8_e8m0_t_block:
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp8_e8m0_t)
+
+class _LoadAlign_hifloat8_t_block:
+    def __call__(self, dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (hifloat8_t)
+
+class _LoadAlign_int4x2_t_block:
+    def __call__(self, dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int4x2_t)
+
+class _LoadAlign_fp4x2_e2m1_t_block:
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp4x2_e2m1_t)
+
+class _LoadAlign_fp4x2_e1m2_t_block:
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp4x2_e1m2_t)
+
+class _LoadAlign_int16_t_block:
+    def __call__(self, dst: RegTensor[int16_t], src: UbPtr[int16_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int16_t)
+
+class _LoadAlign_uint16_t_block:
+    def __call__(self, dst: RegTensor[uint16_t], src: UbPtr[uint16_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint16_t)
+
+class _LoadAlign_half_block:
+    def __call__(self, dst: RegTensor[half], src: UbPtr[half], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (half)
+
+class _LoadAlign_bfloat16_t_block:
+    def __call__(self, dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (bfloat16_t)
+
+class _LoadAlign_int32_t_block:
+    def __call__(self, dst: RegTensor[int32_t], src: UbPtr[int32_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int32_t)
+
+class _LoadAlign_uint32_t_block:
+    def __call__(self, dst: RegTensor[uint32_t], src: UbPtr[uint32_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint32_t)
+
+class _LoadAlign_float32_t_block:
+    def __call__(self, dst: RegTensor[float32_t], src: UbPtr[float32_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (float32_t)
+
+class _LoadAlign_int64_t_block:
+    def __call__(self, dst: RegTensor[int64_t], src: UbPtr[int64_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int64_t)
+
+class _LoadAlign_uint64_t_block:
+    def __call__(self, dst: RegTensor[uint64_t], src: UbPtr[uint64_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint64_t)
+
+class _LoadAlign_bool__blocknormal:
+    def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (bool_)
+
+class _LoadAlign_int8_t_blocknormal:
+    def __call__(self, dst: RegTensor[int8_t], src: UbPtr[int8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int8_t)
+
+class _LoadAlign_uint8_t_blocknormal:
+    def __call__(self, dst: RegTensor[uint8_t], src: UbPtr[uint8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint8_t)
+
+class _LoadAlign_fp8_e4m3fn_t_blocknormal:
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp8_e4m3fn_t)
+
+class _LoadAlign_fp8_e5m2_t_blocknormal:
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp8_e5m2_t)
+
+class _LoadAlign_fp8_e8m0_t_blocknormal:
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp8_e8m0_t)
+
+class _LoadAlign_hifloat8_t_blocknormal:
+    def __call__(self, dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (hifloat8_t)
+
+class _LoadAlign_int4x2_t_blocknormal:
+    def __call__(self, dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int4x2_t)
+
+class _LoadAlign_fp4x2_e2m1_t_blocknormal:
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp4x2_e2m1_t)
+
+class _LoadAlign_fp4x2_e1m2_t_blocknormal:
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp4x2_e1m2_t)
+
+class _LoadAlign_int16_t_blocknormal:
+    def __call__(self, dst: RegTensor[int16_t], src: UbPtr[int16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int16_t)
+
+class _LoadAlign_uint16_t_blocknormal:
+    def __call__(self, dst: RegTensor[uint16_t], src: UbPtr[uint16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint16_t)
+
+class _LoadAlign_half_blocknormal:
+    def __call__(self, dst: RegTensor[half], src: UbPtr[half], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (half)
+
+class _LoadAlign_bfloat16_t_blocknormal:
+    def __call__(self, dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (bfloat16_t)
+
+class _LoadAlign_int32_t_blocknormal:
+    def __call__(self, dst: RegTensor[int32_t], src: UbPtr[int32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int32_t)
+
+class _LoadAlign_uint32_t_blocknormal:
+    def __call__(self, dst: RegTensor[uint32_t], src: UbPtr[uint32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint32_t)
+
+class _LoadAlign_float32_t_blocknormal:
+    def __call__(self, dst: RegTensor[float32_t], src: UbPtr[float32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (float32_t)
+
+class _LoadAlign_int64_t_blocknormal:
+    def __call__(self, dst: RegTensor[int64_t], src: UbPtr[int64_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int64_t)
+
+class _LoadAlign_uint64_t_blocknormal:
+    def __call__(self, dst: RegTensor[uint64_t], src: UbPtr[uint64_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint64_t)
+
+class _LoadAlign_bool__blockpost:
+    def __call__(self, dst: RegTensor[bool_], src: Ref[UbPtr[bool_]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (bool_)
+
+class _LoadAlign_int8_t_blockpost:
+    def __call__(self, dst: RegTensor[int8_t], src: Ref[UbPtr[int8_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int8_t)
+
+class _LoadAlign_uint8_t_blockpost:
+    def __call__(self, dst: RegTensor[uint8_t], src: Ref[UbPtr[uint8_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint8_t)
+
+class _LoadAlign_fp8_e4m3fn_t_blockpost:
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: Ref[UbPtr[fp8_e4m3fn_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp8_e4m3fn_t)
+
+class _LoadAlign_fp8_e5m2_t_blockpost:
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: Ref[UbPtr[fp8_e5m2_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp8_e5m2_t)
+
+class _LoadAlign_fp8_e8m0_t_blockpost:
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: Ref[UbPtr[fp8_e8m0_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp8_e8m0_t)
+
+class _LoadAlign_hifloat8_t_blockpost:
+    def __call__(self, dst: RegTensor[hifloat8_t], src: Ref[UbPtr[hifloat8_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (hifloat8_t)
+
+class _LoadAlign_int4x2_t_blockpost:
+    def __call__(self, dst: RegTensor[int4x2_t], src: Ref[UbPtr[int4x2_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int4x2_t)
+
+class _LoadAlign_fp4x2_e2m1_t_blockpost:
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: Ref[UbPtr[fp4x2_e2m1_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp4x2_e2m1_t)
+
+class _LoadAlign_fp4x2_e1m2_t_blockpost:
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: Ref[UbPtr[fp4x2_e1m2_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp4x2_e1m2_t)
+
+class _LoadAlign_int16_t_blockpost:
+    def __call__(self, dst: RegTensor[int16_t], src: Ref[UbPtr[int16_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int16_t)
+
+class _LoadAlign_uint16_t_blockpost:
+    def __call__(self, dst: RegTensor[uint16_t], src: Ref[UbPtr[uint16_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint16_t)
+
+class _LoadAlign_half_blockpost:
+    def __call__(self, dst: RegTensor[half], src: Ref[UbPtr[half]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (half)
+
+class _LoadAlign_bfloat16_t_blockpost:
+    def __call__(self, dst: RegTensor[bfloat16_t], src: Ref[UbPtr[bfloat16_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (bfloat16_t)
+
+class _LoadAlign_int32_t_blockpost:
+    def __call__(self, dst: RegTensor[int32_t], src: Ref[UbPtr[int32_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int32_t)
+
+class _LoadAlign_uint32_t_blockpost:
+    def __call__(self, dst: RegTensor[uint32_t], src: Ref[UbPtr[uint32_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint32_t)
+
+class _LoadAlign_float32_t_blockpost:
+    def __call__(self, dst: RegTensor[float32_t], src: Ref[UbPtr[float32_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (float32_t)
+
+class _LoadAlign_int64_t_blockpost:
+    def __call__(self, dst: RegTensor[int64_t], src: Ref[UbPtr[int64_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int64_t)
+
+class _LoadAlign_uint64_t_blockpost:
+    def __call__(self, dst: RegTensor[uint64_t], src: Ref[UbPtr[uint64_t]], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint64_t)
+
 class _LoadAlign:
     """``Reg.LoadAlign``: legal (T) in table order below."""
     name: ClassVar[str]
@@ -563,6 +735,120 @@ class _LoadAlign:
     def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE], LoadDist] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE], MaskDist]) -> _LoadAlign_int64_t_post: ...  # (int64_t) post
     @overload
     def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE], LoadDist] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE], MaskDist]) -> _LoadAlign_uint64_t_post: ...  # (uint64_t) post
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], DataCopyMode]) -> _LoadAlign_bool__block: ...  # (bool_) block
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], DataCopyMode]) -> _LoadAlign_int8_t_block: ...  # (int8_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], DataCopyMode]) -> _LoadAlign_uint8_t_block: ...  # (uint8_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], DataCopyMode]) -> _LoadAlign_fp8_e4m3fn_t_block: ...  # (fp8_e4m3fn_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], DataCopyMode]) -> _LoadAlign_fp8_e5m2_t_block: ...  # (fp8_e5m2_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], DataCopyMode]) -> _LoadAlign_fp8_e8m0_t_block: ...  # (fp8_e8m0_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], DataCopyMode]) -> _LoadAlign_hifloat8_t_block: ...  # (hifloat8_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], DataCopyMode]) -> _LoadAlign_int4x2_t_block: ...  # (int4x2_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], DataCopyMode]) -> _LoadAlign_fp4x2_e2m1_t_block: ...  # (fp4x2_e2m1_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], DataCopyMode]) -> _LoadAlign_fp4x2_e1m2_t_block: ...  # (fp4x2_e1m2_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], DataCopyMode]) -> _LoadAlign_int16_t_block: ...  # (int16_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], DataCopyMode]) -> _LoadAlign_uint16_t_block: ...  # (uint16_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[half], DataCopyMode]) -> _LoadAlign_half_block: ...  # (half) block
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], DataCopyMode]) -> _LoadAlign_bfloat16_t_block: ...  # (bfloat16_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], DataCopyMode]) -> _LoadAlign_int32_t_block: ...  # (int32_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], DataCopyMode]) -> _LoadAlign_uint32_t_block: ...  # (uint32_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], DataCopyMode]) -> _LoadAlign_float32_t_block: ...  # (float32_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], DataCopyMode]) -> _LoadAlign_int64_t_block: ...  # (int64_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], DataCopyMode]) -> _LoadAlign_uint64_t_block: ...  # (uint64_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_bool__blocknormal: ...  # (bool_) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_int8_t_blocknormal: ...  # (int8_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_uint8_t_blocknormal: ...  # (uint8_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_fp8_e4m3fn_t_blocknormal: ...  # (fp8_e4m3fn_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_fp8_e5m2_t_blocknormal: ...  # (fp8_e5m2_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_fp8_e8m0_t_blocknormal: ...  # (fp8_e8m0_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_hifloat8_t_blocknormal: ...  # (hifloat8_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_int4x2_t_blocknormal: ...  # (int4x2_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_fp4x2_e2m1_t_blocknormal: ...  # (fp4x2_e2m1_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_fp4x2_e1m2_t_blocknormal: ...  # (fp4x2_e1m2_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_int16_t_blocknormal: ...  # (int16_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_uint16_t_blocknormal: ...  # (uint16_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[half], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_half_blocknormal: ...  # (half) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_bfloat16_t_blocknormal: ...  # (bfloat16_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_int32_t_blocknormal: ...  # (int32_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_uint32_t_blocknormal: ...  # (uint32_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_float32_t_blocknormal: ...  # (float32_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_int64_t_blocknormal: ...  # (int64_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadAlign_uint64_t_blocknormal: ...  # (uint64_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_bool__blockpost: ...  # (bool_) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_int8_t_blockpost: ...  # (int8_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_uint8_t_blockpost: ...  # (uint8_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_fp8_e4m3fn_t_blockpost: ...  # (fp8_e4m3fn_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_fp8_e5m2_t_blockpost: ...  # (fp8_e5m2_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_fp8_e8m0_t_blockpost: ...  # (fp8_e8m0_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_hifloat8_t_blockpost: ...  # (hifloat8_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_int4x2_t_blockpost: ...  # (int4x2_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_fp4x2_e2m1_t_blockpost: ...  # (fp4x2_e2m1_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_fp4x2_e1m2_t_blockpost: ...  # (fp4x2_e1m2_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_int16_t_blockpost: ...  # (int16_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_uint16_t_blockpost: ...  # (uint16_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[half], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_half_blockpost: ...  # (half) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_bfloat16_t_blockpost: ...  # (bfloat16_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_int32_t_blockpost: ...  # (int32_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_uint32_t_blockpost: ...  # (uint32_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_float32_t_blockpost: ...  # (float32_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_int64_t_blockpost: ...  # (int64_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadAlign_uint64_t_blockpost: ...  # (uint64_t) blockpost
     @overload
     def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_]) -> None: ...  # (bool_)
     @overload
@@ -1102,6 +1388,177 @@ class _StoreAlign_uint64_t_post:
     @overload
     def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, stride: int) -> None: ...  # MaskReg post-update
 
+class _StoreAlign_bool__block:
+    def __call__(self, dst: UbPtr[bool_], src: RegTensor[bool_], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (bool_)
+
+class _StoreAlign_int8_t_block:
+    def __call__(self, dst: UbPtr[int8_t], src: RegTensor[int8_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int8_t)
+
+class _StoreAlign_uint8_t_block:
+    def __call__(self, dst: UbPtr[uint8_t], src: RegTensor[uint8_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint8_t)
+
+class _StoreAlign_fp8_e4m3fn_t_block:
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp8_e4m3fn_t)
+
+class _StoreAlign_fp8_e5m2_t_block:
+    def __call__(self, dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp8_e5m2_t)
+
+class _StoreAlign_fp8_e8m0_t_block:
+    def __call__(self, dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp8_e8m0_t)
+
+class _StoreAlign_hifloat8_t_block:
+    def __call__(self, dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (hifloat8_t)
+
+class _StoreAlign_int4x2_t_block:
+    def __call__(self, dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int4x2_t)
+
+class _StoreAlign_fp4x2_e2m1_t_block:
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp4x2_e2m1_t)
+
+class _StoreAlign_fp4x2_e1m2_t_block:
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (fp4x2_e1m2_t)
+
+class _StoreAlign_int16_t_block:
+    def __call__(self, dst: UbPtr[int16_t], src: RegTensor[int16_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int16_t)
+
+class _StoreAlign_uint16_t_block:
+    def __call__(self, dst: UbPtr[uint16_t], src: RegTensor[uint16_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint16_t)
+
+class _StoreAlign_half_block:
+    def __call__(self, dst: UbPtr[half], src: RegTensor[half], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (half)
+
+class _StoreAlign_bfloat16_t_block:
+    def __call__(self, dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (bfloat16_t)
+
+class _StoreAlign_int32_t_block:
+    def __call__(self, dst: UbPtr[int32_t], src: RegTensor[int32_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int32_t)
+
+class _StoreAlign_uint32_t_block:
+    def __call__(self, dst: UbPtr[uint32_t], src: RegTensor[uint32_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint32_t)
+
+class _StoreAlign_float32_t_block:
+    def __call__(self, dst: UbPtr[float32_t], src: RegTensor[float32_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (float32_t)
+
+class _StoreAlign_int64_t_block:
+    def __call__(self, dst: UbPtr[int64_t], src: RegTensor[int64_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (int64_t)
+
+class _StoreAlign_uint64_t_block:
+    def __call__(self, dst: UbPtr[uint64_t], src: RegTensor[uint64_t], block_stride: int, mask: MaskReg) -> None: ...  # DataBlock: (uint64_t)
+
+class _StoreAlign_bool__blocknormal:
+    def __call__(self, dst: UbPtr[bool_], src: RegTensor[bool_], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (bool_)
+
+class _StoreAlign_int8_t_blocknormal:
+    def __call__(self, dst: UbPtr[int8_t], src: RegTensor[int8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int8_t)
+
+class _StoreAlign_uint8_t_blocknormal:
+    def __call__(self, dst: UbPtr[uint8_t], src: RegTensor[uint8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint8_t)
+
+class _StoreAlign_fp8_e4m3fn_t_blocknormal:
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp8_e4m3fn_t)
+
+class _StoreAlign_fp8_e5m2_t_blocknormal:
+    def __call__(self, dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp8_e5m2_t)
+
+class _StoreAlign_fp8_e8m0_t_blocknormal:
+    def __call__(self, dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp8_e8m0_t)
+
+class _StoreAlign_hifloat8_t_blocknormal:
+    def __call__(self, dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (hifloat8_t)
+
+class _StoreAlign_int4x2_t_blocknormal:
+    def __call__(self, dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int4x2_t)
+
+class _StoreAlign_fp4x2_e2m1_t_blocknormal:
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp4x2_e2m1_t)
+
+class _StoreAlign_fp4x2_e1m2_t_blocknormal:
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (fp4x2_e1m2_t)
+
+class _StoreAlign_int16_t_blocknormal:
+    def __call__(self, dst: UbPtr[int16_t], src: RegTensor[int16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int16_t)
+
+class _StoreAlign_uint16_t_blocknormal:
+    def __call__(self, dst: UbPtr[uint16_t], src: RegTensor[uint16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint16_t)
+
+class _StoreAlign_half_blocknormal:
+    def __call__(self, dst: UbPtr[half], src: RegTensor[half], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (half)
+
+class _StoreAlign_bfloat16_t_blocknormal:
+    def __call__(self, dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (bfloat16_t)
+
+class _StoreAlign_int32_t_blocknormal:
+    def __call__(self, dst: UbPtr[int32_t], src: RegTensor[int32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int32_t)
+
+class _StoreAlign_uint32_t_blocknormal:
+    def __call__(self, dst: UbPtr[uint32_t], src: RegTensor[uint32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint32_t)
+
+class _StoreAlign_float32_t_blocknormal:
+    def __call__(self, dst: UbPtr[float32_t], src: RegTensor[float32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (float32_t)
+
+class _StoreAlign_int64_t_blocknormal:
+    def __call__(self, dst: UbPtr[int64_t], src: RegTensor[int64_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (int64_t)
+
+class _StoreAlign_uint64_t_blocknormal:
+    def __call__(self, dst: UbPtr[uint64_t], src: RegTensor[uint64_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock repeat: (uint64_t)
+
+class _StoreAlign_bool__blockpost:
+    def __call__(self, dst: Ref[UbPtr[bool_]], src: RegTensor[bool_], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (bool_)
+
+class _StoreAlign_int8_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[int8_t]], src: RegTensor[int8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int8_t)
+
+class _StoreAlign_uint8_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint8_t)
+
+class _StoreAlign_fp8_e4m3fn_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp8_e4m3fn_t)
+
+class _StoreAlign_fp8_e5m2_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp8_e5m2_t)
+
+class _StoreAlign_fp8_e8m0_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp8_e8m0_t)
+
+class _StoreAlign_hifloat8_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (hifloat8_t)
+
+class _StoreAlign_int4x2_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int4x2_t)
+
+class _StoreAlign_fp4x2_e2m1_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp4x2_e2m1_t)
+
+class _StoreAlign_fp4x2_e1m2_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (fp4x2_e1m2_t)
+
+class _StoreAlign_int16_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[int16_t]], src: RegTensor[int16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int16_t)
+
+class _StoreAlign_uint16_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint16_t)
+
+class _StoreAlign_half_blockpost:
+    def __call__(self, dst: Ref[UbPtr[half]], src: RegTensor[half], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (half)
+
+class _StoreAlign_bfloat16_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (bfloat16_t)
+
+class _StoreAlign_int32_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[int32_t]], src: RegTensor[int32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int32_t)
+
+class _StoreAlign_uint32_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint32_t)
+
+class _StoreAlign_float32_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[float32_t]], src: RegTensor[float32_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (float32_t)
+
+class _StoreAlign_int64_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[int64_t]], src: RegTensor[int64_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (int64_t)
+
+class _StoreAlign_uint64_t_blockpost:
+    def __call__(self, dst: Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], block_stride: int, repeat_stride: int, mask: MaskReg) -> None: ...  # DataBlock post-update: (uint64_t)
+
 class _StoreAlign:
     """``Reg.StoreAlign``: legal (T) in table order below."""
     name: ClassVar[str]
@@ -1182,6 +1639,120 @@ class _StoreAlign:
     def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE], StoreDist] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE], MaskDist]) -> _StoreAlign_int64_t_post: ...  # (int64_t) post
     @overload
     def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE], StoreDist] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE], MaskDist]) -> _StoreAlign_uint64_t_post: ...  # (uint64_t) post
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], DataCopyMode]) -> _StoreAlign_bool__block: ...  # (bool_) block
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], DataCopyMode]) -> _StoreAlign_int8_t_block: ...  # (int8_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], DataCopyMode]) -> _StoreAlign_uint8_t_block: ...  # (uint8_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], DataCopyMode]) -> _StoreAlign_fp8_e4m3fn_t_block: ...  # (fp8_e4m3fn_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], DataCopyMode]) -> _StoreAlign_fp8_e5m2_t_block: ...  # (fp8_e5m2_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], DataCopyMode]) -> _StoreAlign_fp8_e8m0_t_block: ...  # (fp8_e8m0_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], DataCopyMode]) -> _StoreAlign_hifloat8_t_block: ...  # (hifloat8_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], DataCopyMode]) -> _StoreAlign_int4x2_t_block: ...  # (int4x2_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], DataCopyMode]) -> _StoreAlign_fp4x2_e2m1_t_block: ...  # (fp4x2_e2m1_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], DataCopyMode]) -> _StoreAlign_fp4x2_e1m2_t_block: ...  # (fp4x2_e1m2_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], DataCopyMode]) -> _StoreAlign_int16_t_block: ...  # (int16_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], DataCopyMode]) -> _StoreAlign_uint16_t_block: ...  # (uint16_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[half], DataCopyMode]) -> _StoreAlign_half_block: ...  # (half) block
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], DataCopyMode]) -> _StoreAlign_bfloat16_t_block: ...  # (bfloat16_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], DataCopyMode]) -> _StoreAlign_int32_t_block: ...  # (int32_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], DataCopyMode]) -> _StoreAlign_uint32_t_block: ...  # (uint32_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], DataCopyMode]) -> _StoreAlign_float32_t_block: ...  # (float32_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], DataCopyMode]) -> _StoreAlign_int64_t_block: ...  # (int64_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], DataCopyMode]) -> _StoreAlign_uint64_t_block: ...  # (uint64_t) block
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_bool__blocknormal: ...  # (bool_) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_int8_t_blocknormal: ...  # (int8_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_uint8_t_blocknormal: ...  # (uint8_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_fp8_e4m3fn_t_blocknormal: ...  # (fp8_e4m3fn_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_fp8_e5m2_t_blocknormal: ...  # (fp8_e5m2_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_fp8_e8m0_t_blocknormal: ...  # (fp8_e8m0_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_hifloat8_t_blocknormal: ...  # (hifloat8_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_int4x2_t_blocknormal: ...  # (int4x2_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_fp4x2_e2m1_t_blocknormal: ...  # (fp4x2_e2m1_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_fp4x2_e1m2_t_blocknormal: ...  # (fp4x2_e1m2_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_int16_t_blocknormal: ...  # (int16_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_uint16_t_blocknormal: ...  # (uint16_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[half], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_half_blocknormal: ...  # (half) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_bfloat16_t_blocknormal: ...  # (bfloat16_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_int32_t_blocknormal: ...  # (int32_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_uint32_t_blocknormal: ...  # (uint32_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_float32_t_blocknormal: ...  # (float32_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_int64_t_blocknormal: ...  # (int64_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreAlign_uint64_t_blocknormal: ...  # (uint64_t) blocknormal
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_bool__blockpost: ...  # (bool_) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_int8_t_blockpost: ...  # (int8_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_uint8_t_blockpost: ...  # (uint8_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_fp8_e4m3fn_t_blockpost: ...  # (fp8_e4m3fn_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_fp8_e5m2_t_blockpost: ...  # (fp8_e5m2_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_fp8_e8m0_t_blockpost: ...  # (fp8_e8m0_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_hifloat8_t_blockpost: ...  # (hifloat8_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_int4x2_t_blockpost: ...  # (int4x2_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_fp4x2_e2m1_t_blockpost: ...  # (fp4x2_e2m1_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_fp4x2_e1m2_t_blockpost: ...  # (fp4x2_e1m2_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_int16_t_blockpost: ...  # (int16_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_uint16_t_blockpost: ...  # (uint16_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[half], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_half_blockpost: ...  # (half) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_bfloat16_t_blockpost: ...  # (bfloat16_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_int32_t_blockpost: ...  # (int32_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_uint32_t_blockpost: ...  # (uint32_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_float32_t_blockpost: ...  # (float32_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_int64_t_blockpost: ...  # (int64_t) blockpost
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], DataCopyMode, Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreAlign_uint64_t_blockpost: ...  # (uint64_t) blockpost
     @overload
     def __call__(self, dst: UbPtr[bool_], src: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
     @overload

@@ -6,6 +6,7 @@ from typing import assert_type
 
 from ascreg import (
     CMPMODE,
+    DataCopyMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -47,6 +48,8 @@ def main() -> None:
     ub = UnifiedBuffer()
     m = Reg.MaskReg()
     ar = Reg.CreateAddrReg[uint8_t](1, 32)
+    ul = Reg.UnalignRegForLoad()
+    us = Reg.UnalignRegForStore()
     r_bool_ = Reg.RegTensor[bool_]()
     assert_type(r_bool_, RegTensor[bool_])
     p_bool_ = ub.alloc(bool_, 256)
@@ -2396,3 +2399,95 @@ def main() -> None:
     Reg.Reduce[ReduceType.MIN, fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Reduce[ReduceType.MIN, fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.Reduce[ReduceType.MIN, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    # Reg.LoadUnAlignPre: every illegal T combination
+    # Reg.LoadUnAlignPre: a template dtype no combination allows
+    # Reg.LoadUnAlign: every illegal T combination
+    # Reg.LoadUnAlign: template dtype is not the operands' dtype
+    Reg.LoadUnAlign[int8_t](r_bool_, ul, p_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.LoadUnAlign[uint8_t](r_int8_t, ul, p_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.LoadUnAlign[fp8_e4m3fn_t](r_uint8_t, ul, p_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.LoadUnAlign[fp8_e5m2_t](r_fp8_e4m3fn_t, ul, p_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
+    Reg.LoadUnAlign[fp8_e8m0_t](r_fp8_e5m2_t, ul, p_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
+    Reg.LoadUnAlign[hifloat8_t](r_fp8_e8m0_t, ul, p_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.LoadUnAlign[int4x2_t](r_hifloat8_t, ul, p_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
+    Reg.LoadUnAlign[fp4x2_e2m1_t](r_int4x2_t, ul, p_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
+    Reg.LoadUnAlign[fp4x2_e1m2_t](r_fp4x2_e2m1_t, ul, p_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
+    Reg.LoadUnAlign[int16_t](r_fp4x2_e1m2_t, ul, p_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
+    Reg.LoadUnAlign[uint16_t](r_int16_t, ul, p_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.LoadUnAlign[half](r_uint16_t, ul, p_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.LoadUnAlign[bfloat16_t](r_half, ul, p_half)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.LoadUnAlign[int32_t](r_bfloat16_t, ul, p_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.LoadUnAlign[uint32_t](r_int32_t, ul, p_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.LoadUnAlign[float32_t](r_uint32_t, ul, p_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.LoadUnAlign[int64_t](r_float32_t, ul, p_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.LoadUnAlign[uint64_t](r_int64_t, ul, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.LoadUnAlign[bool_](r_uint64_t, ul, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    # Reg.LoadUnAlign: a template dtype no combination allows
+    # Reg.StoreUnAlign: every illegal T combination
+    # Reg.StoreUnAlign: template dtype is not the operands' dtype
+    Reg.StoreUnAlign[int8_t](pr_bool_, r_bool_, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.StoreUnAlign[uint8_t](pr_int8_t, r_int8_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.StoreUnAlign[fp8_e4m3fn_t](pr_uint8_t, r_uint8_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.StoreUnAlign[fp8_e5m2_t](pr_fp8_e4m3fn_t, r_fp8_e4m3fn_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
+    Reg.StoreUnAlign[fp8_e8m0_t](pr_fp8_e5m2_t, r_fp8_e5m2_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
+    Reg.StoreUnAlign[hifloat8_t](pr_fp8_e8m0_t, r_fp8_e8m0_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.StoreUnAlign[int4x2_t](pr_hifloat8_t, r_hifloat8_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
+    Reg.StoreUnAlign[fp4x2_e2m1_t](pr_int4x2_t, r_int4x2_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
+    Reg.StoreUnAlign[fp4x2_e1m2_t](pr_fp4x2_e2m1_t, r_fp4x2_e2m1_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
+    Reg.StoreUnAlign[int16_t](pr_fp4x2_e1m2_t, r_fp4x2_e1m2_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
+    Reg.StoreUnAlign[uint16_t](pr_int16_t, r_int16_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.StoreUnAlign[half](pr_uint16_t, r_uint16_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.StoreUnAlign[bfloat16_t](pr_half, r_half, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.StoreUnAlign[int32_t](pr_bfloat16_t, r_bfloat16_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.StoreUnAlign[uint32_t](pr_int32_t, r_int32_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.StoreUnAlign[float32_t](pr_uint32_t, r_uint32_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.StoreUnAlign[int64_t](pr_float32_t, r_float32_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.StoreUnAlign[uint64_t](pr_int64_t, r_int64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.StoreUnAlign[bool_](pr_uint64_t, r_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    # Reg.StoreUnAlign: a template dtype no combination allows
+    # Reg.StoreUnAlignPost: every illegal T combination
+    # Reg.StoreUnAlignPost: a template dtype no combination allows
+    # Reg.Load: every illegal T combination
+    # Reg.Load: template dtype is not the operands' dtype
+    Reg.Load[int8_t](r_bool_, p_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.Load[uint8_t](r_int8_t, p_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.Load[fp8_e4m3fn_t](r_uint8_t, p_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.Load[fp8_e5m2_t](r_fp8_e4m3fn_t, p_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
+    Reg.Load[fp8_e8m0_t](r_fp8_e5m2_t, p_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
+    Reg.Load[hifloat8_t](r_fp8_e8m0_t, p_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.Load[int4x2_t](r_hifloat8_t, p_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
+    Reg.Load[fp4x2_e2m1_t](r_int4x2_t, p_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
+    Reg.Load[fp4x2_e1m2_t](r_fp4x2_e2m1_t, p_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
+    Reg.Load[int16_t](r_fp4x2_e1m2_t, p_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
+    Reg.Load[uint16_t](r_int16_t, p_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.Load[half](r_uint16_t, p_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Load[bfloat16_t](r_half, p_half)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.Load[int32_t](r_bfloat16_t, p_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.Load[uint32_t](r_int32_t, p_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Load[float32_t](r_uint32_t, p_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Load[int64_t](r_float32_t, p_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Load[uint64_t](r_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.Load[bool_](r_uint64_t, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    # Reg.Load: a template dtype no combination allows
+    # Reg.Store: every illegal T combination
+    # Reg.Store: template dtype is not the operands' dtype
+    Reg.Store[int8_t](p_bool_, r_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.Store[uint8_t](p_int8_t, r_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.Store[fp8_e4m3fn_t](p_uint8_t, r_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.Store[fp8_e5m2_t](p_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
+    Reg.Store[fp8_e8m0_t](p_fp8_e5m2_t, r_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
+    Reg.Store[hifloat8_t](p_fp8_e8m0_t, r_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.Store[int4x2_t](p_hifloat8_t, r_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
+    Reg.Store[fp4x2_e2m1_t](p_int4x2_t, r_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
+    Reg.Store[fp4x2_e1m2_t](p_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
+    Reg.Store[int16_t](p_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
+    Reg.Store[uint16_t](p_int16_t, r_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.Store[half](p_uint16_t, r_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Store[bfloat16_t](p_half, r_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.Store[int32_t](p_bfloat16_t, r_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.Store[uint32_t](p_int32_t, r_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Store[float32_t](p_uint32_t, r_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Store[int64_t](p_float32_t, r_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Store[uint64_t](p_int64_t, r_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.Store[bool_](p_uint64_t, r_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    # Reg.Store: a template dtype no combination allows

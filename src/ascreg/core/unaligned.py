@@ -1,0 +1,254 @@
+"""Unaligned UB access through the 32-byte unaligned registers (``vldas``/``vldus``/``vstus``/``vstas``).
+
+The registers are modelled with explicit state, so that what is in UB after each call is exactly
+what the chip leaves there (spec §3.7; D/Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md,
+D/Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md, "关键特性说明").
+
+Load stream. ``load_pre`` copies the 32-byte block that contains ``src`` into the register.
+``load`` then reads the ``nbytes`` bytes that follow that block from UB, splices them after the
+held block, returns the ``nbytes`` bytes that start at ``src``, and keeps the last block it
+read (the one at ``held + nbytes``) for the next call. The bytes between ``src`` and the end of
+the held block therefore come from the register, as read when it was filled: a store to them in
+between is not seen (as on the chip).
+
+Store stream. ``store`` writes the bytes from the start of the stream (the held bytes, if any,
+then the ``nbytes`` new ones) up to the last 32-byte boundary at or before their end, and keeps
+the bytes past that boundary in the register: **they are not in UB yet**. The next ``store`` on
+the same stream writes them merged with its own bytes; ``store_post`` writes them alone.
+
+Decisions where the documents are silent:
+
+* A load whose ``src`` is not in the block the register holds (no ``LoadUnAlignPre`` for this
+  stream, or a stride that is not the bytes read, or another buffer) is undefined behaviour:
+  an :class:`~ascreg.errors.UndefinedBehaviourError` (under ``undefined="warn"``, the register
+  is refilled at ``src`` first).
+* A store to an address other than where the stream stopped while bytes are held would lose
+  them: an :class:`~ascreg.errors.UndefinedBehaviourError` (under ``warn``, they are dropped).
+* A store whose new end is 32-byte aligned holds nothing; a later ``store_post`` writes nothing.
+* ``store_post`` on a register no ``store`` has used is undefined behaviour (its content is
+  garbage on the chip); ``store_post`` at an address other than the stream's end too.
+* Only the bytes that land in the register (``[src, src + nbytes)``) and the bytes a store
+  writes are bounds-checked; the read-ahead bytes past ``src + nbytes`` are read from the raw
+  memory (zero past its end), since the chip reads them without fault.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import UnifiedBuffer, uint8_t
+>>> p = UnifiedBuffer().alloc(uint8_t, 512); p.write(np.arange(512) % 251)
+>>> u = UnalignRegForLoad(); load_pre(u, p + 5)
+>>> load(u, p + 5, 256)[:3].tolist()
+[5, 6, 7]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
+from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+
+Bytes = np.ndarray[Any, Any]
+ALIGN_BYTES = DATA_BLOCK
+"""Size of an unaligned register and the alignment unit it bridges (32 bytes)."""
+
+
+def _floor(address: int) -> int:
+    return address - address % ALIGN_BYTES
+
+
+def _raw(memory: Memory, start: int, nbytes: int) -> Bytes:
+    """Bytes ``[start, start + nbytes)`` of *memory*, unchecked; zero past its data."""
+    out = np.zeros(nbytes, dtype=np.uint8)
+    lo, hi = max(start, 0), min(start + nbytes, memory.data.size)
+    if hi > lo:
+        out[lo - start : hi - start] = memory.data[lo:hi]
+    return out
+
+
+class UnalignRegForLoad:
+    """The 32-byte unaligned load register (C++ ``UnalignRegForLoad``, C ``vector_load_unalign``).
+
+    ``address`` is the UB address of the block it holds (None before ``LoadUnAlignPre``).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.UnalignRegForLoad()
+    UnalignRegForLoad(<never filled>)
+    """
+
+    __slots__ = ("address", "block", "memory")
+
+    def __init__(self) -> None:
+        self.memory: Memory | None = None
+        self.address: int | None = None
+        self.block: Bytes = np.zeros(ALIGN_BYTES, dtype=np.uint8)
+
+    def __repr__(self) -> str:
+        if self.address is None:
+            return f"{type(self).__name__}(<never filled>)"
+        return f"{type(self).__name__}(block at {self.address:#x})"
+
+
+class UnalignRegForStore:
+    """The 32-byte unaligned store register (C++ ``UnalignRegForStore``, C ``vector_store_unalign``).
+
+    ``held`` are the bytes a store kept back, to be written at ``start``; ``pending`` tells
+    whether any are waiting for the next store or a ``StoreUnAlignPost``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> u = Reg.UnalignRegForStore(); u.pending
+    False
+    """
+
+    __slots__ = ("held", "memory", "start", "used")
+
+    def __init__(self) -> None:
+        self.memory: Memory | None = None
+        self.start = 0
+        self.held: Bytes = np.zeros(0, dtype=np.uint8)
+        self.used = False
+
+    @property
+    def pending(self) -> bool:
+        """True while bytes are held back (not in UB yet)."""
+        return self.held.size > 0
+
+    @property
+    def end(self) -> int:
+        """The address where the stream stopped (one past the last held byte)."""
+        return self.start + self.held.size
+
+    def __repr__(self) -> str:
+        name = type(self).__name__
+        if not self.pending:
+            return f"{name}(<nothing held>)"
+        return f"{name}({self.held.size} bytes held for [{self.start:#x}, {self.end:#x}))"
+
+
+def load_pre(reg: UnalignRegForLoad, src: Pointer[Any]) -> None:
+    """``vldas``: fill *reg* with the 32-byte block that contains *src*.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint16_t
+    >>> u = UnalignRegForLoad(); load_pre(u, UnifiedBuffer().alloc(uint16_t, 64) + 20); u
+    UnalignRegForLoad(block at 0x20)
+    """
+    start = _floor(src.address)
+    src.memory.check(src, 1, "reads")  # src itself must be readable
+    reg.memory, reg.address, reg.block = src.memory, start, _raw(src.memory, start, ALIGN_BYTES)
+
+
+def load(reg: UnalignRegForLoad, src: Pointer[Any], nbytes: int) -> Bytes:
+    """``vldus``: return the *nbytes* bytes at *src* and keep the last block read in *reg*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 600); p.write(np.arange(600) % 256)
+    >>> u = UnalignRegForLoad(); load_pre(u, p + 48)
+    >>> first = load(u, p + 48, 256); u  # the next stream position, 48 + 256, is in this block
+    UnalignRegForLoad(block at 0x120)
+    >>> load(u, p + 304, 256)[:2].tolist()
+    [48, 49]
+    """
+    start = _floor(src.address)
+    if reg.address is None or reg.memory is not src.memory or reg.address != start:
+        rule = (
+            "call LoadUnAlignPre for this stream; a post-update stream must advance by the "
+            "bytes each load reads"
+        )
+        error: UndefinedBehaviourError
+        if reg.address is None:
+            error = UninitializedRegisterError(
+                f"LoadUnAlign from {src!r} through an UnalignRegForLoad that no LoadUnAlignPre "
+                f"has filled ({rule})"
+            )
+        else:
+            error = UndefinedBehaviourError(
+                f"LoadUnAlign from {src!r}, but the UnalignRegForLoad holds the block at "
+                f"{reg.address:#x}, not the block of the address ({rule})"
+            )
+        undefined_behaviour(error)
+        load_pre(reg, src)
+    src.bytes(nbytes)  # bounds-check (and report) the bytes that land in the register
+    following = _raw(src.memory, start + ALIGN_BYTES, nbytes)
+    spliced = np.concatenate([reg.block, following])
+    offset = src.address - start
+    reg.address, reg.block = start + nbytes, spliced[nbytes : nbytes + ALIGN_BYTES].copy()
+    return spliced[offset : offset + nbytes]
+
+
+def store(reg: UnalignRegForStore, dst: Pointer[Any], payload: Bytes) -> None:
+    """``vstus``: write *payload* at *dst* up to the last 32-byte boundary; hold the rest in *reg*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 96)
+    >>> u = UnalignRegForStore(); store(u, p + 20, np.full(30, 7, np.uint8))
+    >>> int(p.read(96)[31]), int(p.read(96)[32]), u  # [20, 32) written, [32, 50) held
+    (7, 0, UnalignRegForStore(18 bytes held for [0x20, 0x32)))
+    >>> store_post(u, p + 50); int(p.read(96)[49])
+    7
+    """
+    if reg.pending and (reg.memory is not dst.memory or reg.end != dst.address):
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                f"StoreUnAlign to {dst!r} while the UnalignRegForStore holds {reg.held.size} "
+                f"bytes for [{reg.start:#x}, {reg.end:#x}): the stream must continue at "
+                f"{reg.end:#x}, or call StoreUnAlignPost first (the held bytes would be lost)"
+            )
+        )
+        reg.held = reg.held[:0]
+    if not dst.fits(payload.size):
+        dst.bytes(payload.size, "writes")  # raises the out-of-bounds error
+    begin = reg.start if reg.pending else dst.address
+    data = np.concatenate([reg.held, payload]) if reg.pending else payload
+    end = dst.address + payload.size
+    cut = max(_floor(end), begin)
+    if cut > begin:
+        target = dst.offset_bytes(begin - dst.address).bytes(cut - begin, "writes")
+        target[:] = data[: cut - begin]
+    reg.memory, reg.start, reg.held, reg.used = dst.memory, cut, data[cut - begin :].copy(), True
+
+
+def store_post(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
+    """``vstas``: write the bytes *reg* holds (the stream ends at *dst*) and empty it.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> u = UnalignRegForStore(); store_post(u, UnifiedBuffer().alloc(uint8_t, 32) + 3)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.UninitializedRegisterError: StoreUnAlignPost on an UnalignRegForStore ...
+    """
+    if not reg.used:
+        undefined_behaviour(
+            UninitializedRegisterError(
+                "StoreUnAlignPost on an UnalignRegForStore no StoreUnAlign has used (its "
+                "content is undefined on the chip)"
+            )
+        )
+        return
+    if not reg.pending:
+        return
+    if reg.memory is not dst.memory or reg.end != dst.address:
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                f"StoreUnAlignPost at {dst!r}, but the stream stopped at {reg.end:#x} "
+                f"(the held bytes belong to [{reg.start:#x}, {reg.end:#x}))"
+            )
+        )
+    target = dst.offset_bytes(reg.start - dst.address).bytes(reg.held.size, "writes")
+    target[:] = reg.held
+    reg.held = reg.held[:0]
