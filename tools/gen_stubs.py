@@ -552,6 +552,9 @@ C_KIND_TYPES = {
     "count": "Ref[int]",
     "pattern": "MaskPattern",
     "areg": "addr_reg",
+    "idx?": "_IntLike | None = None",
+    "cuload": "vector_load_unalign",
+    "custore": "vector_store_unalign",
 }
 MASK_POINTER_DTYPES = ("uint8_t", "uint16_t", "uint32_t")
 
@@ -683,7 +686,31 @@ def _c_shapes() -> tuple[CShape, ...]:
         ),
     )
     shapes.append(CShape("asc_copy", "c_api/compute", copy, positional=True))
+    shapes += _c_unaligned_shapes()
     return tuple(shapes)
+
+
+def _c_unaligned_shapes() -> list[CShape]:
+    """The unaligned accesses; the runtime raises UnsupportedError for the addr_reg forms."""
+    forms: dict[str, tuple[tuple[str, ...], ...]] = {
+        "asc_loadunalign_pre": (("cuload dst", "vptr src"), ("cuload dst", "vptr src", "areg offset")),
+        "asc_loadunalign": (("vec dst", "cuload src0", "vptr src1"),),
+        "asc_loadunalign_postupdate": (("vec dst", "cuload src0", "vptrref src1", "idx count"),),
+        "asc_storeunalign": (("vptr dst", "custore src0", "vec src1", "idx count"),),
+        "asc_storeunalign_postupdate": (("vptrref dst", "custore src0", "vec src1", "idx count"),),
+        "asc_storeunalign_post": (("vptr dst", "custore src", "idx offset"),),
+        "asc_storeunalign_post_postupdate": (("vptrref dst", "custore src", "idx offset"),),
+        "asc_load": (("vec dst", "vptr src"),),
+        "asc_store": (("vptr dst", "vec src", "idx? count"),),
+    }  # fmt: skip
+    return [
+        CShape(
+            name,
+            "c_api/datamove",
+            tuple(CForm("addr_reg" if "areg offset" in f else "", _cparams(*f)) for f in params),
+        )
+        for name, params in forms.items()
+    ]
 
 
 C_SHAPES: tuple[CShape, ...] = _c_shapes()
@@ -743,6 +770,13 @@ C_MODULE_SURFACE = {
         "UNMASKED_STORES: tuple[str, ...]",
         "LOADS: dict[str, Callable[..., None]]",
         "STORES: dict[str, Callable[..., None]]",
+        "UNALIGNED: dict[str, Callable[..., None]]",
+        "",
+        "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore",
+        "",
+        "class vector_load_unalign(UnalignRegForLoad): ...",
+        "class vector_store_unalign(UnalignRegForStore): ...",
+        "",
     ],
     "c_api/masks": [
         "WIDTHS: dict[str, int]",
@@ -1263,6 +1297,8 @@ from ascreg.c_api import (
     PAT_ALL,
     addr_reg,
     asc_update_addr_reg_b16,
+    vector_load_unalign,
+    vector_store_unalign,
 {names}
 )
 
@@ -1274,6 +1310,8 @@ def main() -> None:
     b = vector_bool()
     a = asc_update_addr_reg_b16(128)
     assert_type(a, addr_reg)
+    ul = vector_load_unalign()
+    us = vector_store_unalign()
 """
 
 
@@ -1292,7 +1330,8 @@ def c_variables() -> list[str]:
 def c_argument(p: P, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
     if p.kind in ("cmask", "cmask?"):
         return "m"
-    fixed = {"idx": "0", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a"}
+    fixed = {"idx": "0", "idx?": "1", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a",
+             "cuload": "ul", "custore": "us"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
     d = combo[p.arg]
@@ -1337,7 +1376,8 @@ def c_accept_lines(shape: CShape) -> Iterator[str]:
 # shapes each parameter kind accepts: a call whose shapes fit some overload of its arity is an
 # `arg-type` error (mypy checks it against that overload), any other one `call-overload`.
 ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "cmask": "mask", "cmask?": "mask",
-             "idx": "int", "count": "ref", "pattern": "int", "areg": "areg"}  # fmt: skip
+             "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
+             "cuload": "uload", "custore": "ustore"}  # fmt: skip
 
 
 def c_arg_shape(p: P, combo: tuple[type[Scalar], ...]) -> str:

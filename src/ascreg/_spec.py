@@ -226,6 +226,14 @@ C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
 C_COPY_MASK_PART = (uint16_t, uint32_t)
 """``asc_copy(vector_bool& dst, vector_T src, int16_t part)``: the source types (a b16 / b32
 block of the register, each bit repeated 2 / 4 times)."""
+C_UNALIGNED = (*C_B8, *C_B16, *C_B32, int64_t)
+"""Element types of the unaligned accesses (reg_load.h / reg_store.h declare no uint64_t form;
+a few ``asc_store(dst, src, count)`` overloads, such as half's, are missing from the header and
+are accepted here)."""
+C_UNALIGNED_NAMES = ("asc_loadunalign_pre", "asc_loadunalign", "asc_loadunalign_postupdate",
+                     "asc_storeunalign", "asc_storeunalign_postupdate", "asc_storeunalign_post",
+                     "asc_storeunalign_post_postupdate", "asc_load", "asc_store")  # fmt: skip
+"""The unaligned-access functions (the same core as ``Reg.LoadUnAlign`` / ``Reg.StoreUnAlign``)."""
 C_SELECT = (bool_, uint8_t, int8_t, fp8_e4m3fn_t, hifloat8_t, fp8_e5m2_t, uint16_t, int16_t, half,
             bfloat16_t, uint32_t, int32_t, float32_t)  # fmt: skip
 
@@ -273,6 +281,9 @@ def _c_api_rows() -> tuple[OpSpec, ...]:
                    MaskRule.ZEROING, "data_fill/asc_duplicate.md"))  # fmt: skip
     rows.append(_c("asc_copy", ("T",), _singles(*C_BASIC, bool_), MaskRule.MERGING,
                    "reg_load/asc_copy.md"))  # fmt: skip
+    for name in C_UNALIGNED_NAMES:
+        folder = "reg_load" if name.startswith("asc_load") else "reg_store"
+        rows.append(_c(name, ("T",), _singles(*C_UNALIGNED), MaskRule.NONE, f"{folder}/{name}.md"))
     return tuple(rows)
 
 

@@ -45,10 +45,12 @@ from ascreg._spec import C_LOAD_FAMILY, SPECS
 from ascreg.c_api._types import active, as_vector, same_dtype
 from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
-from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError
+from ascreg.core import unaligned
+from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore
+from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import VL, MaskReg, RegTensor
 from ascreg.reg.datamove import AddrReg
 
 Dist = Callable[[int], str]
@@ -396,3 +398,289 @@ STORES = {f.__name__: f for f in (
     asc_storealign_intlv, asc_storealign_postupdate, asc_storealign_1st_postupdate,
     asc_storealign_pack_postupdate, asc_storealign_pack_quarter_postupdate)}  # fmt: skip
 """Every store function by name."""
+
+
+# -- unaligned accesses (spec c_api §3.6; the same core as Reg.LoadUnAlign / Reg.StoreUnAlign) ---
+
+
+class vector_load_unalign(UnalignRegForLoad):
+    """The C unaligned load register (``vector_align``): see ``ascreg.core.unaligned``.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import vector_load_unalign
+    >>> vector_load_unalign()
+    vector_load_unalign(<never filled>)
+    """
+
+    __slots__ = ()
+
+
+class vector_store_unalign(UnalignRegForStore):
+    """The C unaligned store register (``vector_align``): holds a store stream's tail bytes.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import vector_store_unalign
+    >>> vector_store_unalign().pending
+    False
+    """
+
+    __slots__ = ()
+
+
+def _unaligned_operands(
+    name: str, reg: Any, ptr: Pointer[Any]
+) -> tuple[RegTensor[Any, Any], Pointer[Any]]:
+    vector = as_vector(reg, "the vector register")
+    SPECS[name].check(vector.dtype)
+    _match(ptr, vector)
+    return vector, ptr
+
+
+def _ureg(obj: Any, kind: type[Any]) -> Any:
+    if not isinstance(obj, kind):
+        raise AscregTypeError(f"expected a {kind.__name__}, got {type(obj).__name__} {obj!r:.60}")
+    return obj
+
+
+def _store_count(value: Any, reg: RegTensor[Any, Any]) -> int:
+    count = _int(value, "count")
+    if not 0 <= count <= reg.lanes:
+        raise AscregTypeError(f"count {count} is outside [0, {reg.lanes}] (the register's lanes)")
+    return count
+
+
+def _no_areg(args: tuple[Any, ...], what: str) -> None:
+    if any(isinstance(a, addr_reg) for a in args):
+        raise UnsupportedError(f"the addr_reg form of {what} is not modelled")
+
+
+def asc_loadunalign_pre(dst: Any, src: Any, *rest: Any) -> None:
+    """``asc_loadunalign_pre(vector_load_unalign& dst, __ubuf__ T* src)``: prime a load stream.
+
+    Legal element types: see ``SPECS["asc_loadunalign_pre"]``. The addr_reg form raises
+    :class:`~ascreg.errors.UnsupportedError`.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, half
+    >>> from ascreg.c_api import *
+    >>> u = vector_load_unalign(); asc_loadunalign_pre(u, UnifiedBuffer().alloc(half, 64) + 17); u
+    vector_load_unalign(block at 0x20)
+    """
+    _ascreg_call = "asc_loadunalign_pre"
+    _no_areg(rest, "asc_loadunalign_pre")
+    if rest:
+        raise AscregTypeError(f"takes (dst, src), got {2 + len(rest)} arguments")
+    ptr, _ = _address(src, False, "src")
+    SPECS["asc_loadunalign_pre"].check(ptr.dtype)
+    unaligned.load_pre(_ureg(dst, vector_load_unalign), ptr)
+
+
+def _load_unaligned(name: str, dst: Any, ureg: Any, ptr: Pointer[Any]) -> None:
+    reg, ptr = _unaligned_operands(name, dst, ptr)
+    reg._lanes = unaligned.load(_ureg(ureg, vector_load_unalign), ptr, VL).view(reg.dtype.np_dtype)
+
+
+def asc_loadunalign(dst: Any, src0: Any, src1: Any) -> None:
+    """``asc_loadunalign(dst, vector_load_unalign& src0, __ubuf__ T* src1)``: VL bytes at ``src1``.
+
+    ``src0`` must hold the 32-byte block of ``src1`` (``asc_loadunalign_pre``, or the previous
+    load of a stream that advanced by VL bytes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300); p.write(np.arange(300) % 256)
+    >>> u, r = vector_load_unalign(), vector_uint8_t()
+    >>> asc_loadunalign_pre(u, p + 3); asc_loadunalign(r, u, p + 3); r.get()[:2].tolist()
+    [3, 4]
+    """
+    _ascreg_call = "asc_loadunalign"
+    ptr, _ = _address(src1, False, "src1")
+    _load_unaligned("asc_loadunalign", dst, src0, ptr)
+
+
+def asc_loadunalign_postupdate(dst: Any, src0: Any, src1: Any, count: Any) -> None:
+    """``asc_loadunalign_postupdate(dst, src0, __ubuf__ T*& src1, uint32_t count)``: then ``src1 += count``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Ref, UnifiedBuffer, uint16_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(uint16_t, 300); p.write(np.arange(300)); src = Ref(p + 1)
+    >>> u, r = vector_load_unalign(), vector_uint16_t(); asc_loadunalign_pre(u, src.value)
+    >>> for _ in range(2): asc_loadunalign_postupdate(r, u, src, 128)
+    >>> int(r.get()[0]), src.value - p
+    (129, 257)
+    """
+    _ascreg_call = "asc_loadunalign_postupdate"
+    _no_areg((count,), "asc_loadunalign_postupdate")
+    ptr, ref = _address(src1, True, "src1")
+    step = _int(count, "count")
+    _load_unaligned("asc_loadunalign_postupdate", dst, src0, ptr)
+    if ref is not None:
+        ref.value = ptr + step
+
+
+def _store_unaligned(name: str, ptr: Pointer[Any], ureg: Any, src: Any, count: Any) -> int:
+    reg, ptr = _unaligned_operands(name, src, ptr)
+    n = _store_count(count, reg)
+    payload = reg.get().view(np.uint8)[: n * reg.dtype.size]
+    unaligned.store(_ureg(ureg, vector_store_unalign), ptr, payload)
+    return n
+
+
+def asc_storeunalign(dst: Any, src0: Any, src1: Any, count: Any) -> None:
+    """``asc_storeunalign(__ubuf__ T* dst, vector_store_unalign& src0, src1, uint32_t count)``.
+
+    Stores the first ``count`` lanes of ``src1`` at ``dst``: bytes up to the last 32-byte
+    boundary reach UB, the rest wait in ``src0`` for the next store continuing at
+    ``dst + count`` or for ``asc_storeunalign_post``. ``dst`` is not updated.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(uint32_t, 32); r = vector_uint32_t(); r.set(4)
+    >>> u = vector_store_unalign(); asc_storeunalign(p + 1, u, r, 2); p.read(3).tolist()
+    [0, 0, 0]
+    >>> asc_storeunalign_post(p + 3, u, 0); p.read(4).tolist()
+    [0, 4, 4, 0]
+    """
+    _ascreg_call = "asc_storeunalign"
+    ptr, _ = _address(dst, False, "dst")
+    _store_unaligned("asc_storeunalign", ptr, src0, src1, count)
+
+
+def asc_storeunalign_postupdate(dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
+    """``asc_storeunalign_postupdate(__ubuf__ T*& dst, src0, src1, uint32_t count)``: then ``dst += count``.
+
+    The AR-register form (no count; after ``asc_squeeze_with_status``) raises
+    :class:`~ascreg.errors.UnsupportedError`.
+
+    Examples
+    --------
+    >>> from ascreg import Ref, UnifiedBuffer, uint8_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); r = vector_uint8_t(); r.set(1); dst = Ref(p + 7)
+    >>> u = vector_store_unalign(); asc_storeunalign_postupdate(dst, u, r, 30)
+    >>> asc_storeunalign_post_postupdate(dst, u, 0); int(p.read(64).sum()), dst.value - p
+    (30, 37)
+    """
+    _ascreg_call = "asc_storeunalign_postupdate"
+    _no_areg(rest, "asc_storeunalign_postupdate")
+    if len(rest) != 1:
+        raise UnsupportedError(
+            "the AR-register form asc_storeunalign_postupdate(dst, src0, src1) is not modelled; "
+            "pass a count"
+        )
+    ptr, ref = _address(dst, True, "dst")
+    n = _store_unaligned("asc_storeunalign_postupdate", ptr, src0, src1, rest[0])
+    if ref is not None:
+        ref.value = ptr + n
+
+
+def _flush(name: str, ptr: Pointer[Any], ureg: Any) -> None:
+    SPECS[name].check(ptr.dtype)
+    unaligned.store_post(_ureg(ureg, vector_store_unalign), ptr)
+
+
+def asc_storeunalign_post(dst: Any, src: Any, *rest: Any) -> None:
+    """``asc_storeunalign_post(__ubuf__ T* dst, vector_store_unalign src, int32_t offset)``.
+
+    Writes the bytes ``src`` holds; the stream must have stopped at ``dst + offset`` (elements,
+    the C API's plain-offset rule). The addr_reg and AR forms raise
+    :class:`~ascreg.errors.UnsupportedError`.
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, int16_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(int16_t, 16); r = vector_int16_t(); r.set(-2)
+    >>> u = vector_store_unalign(); asc_storeunalign(p + 1, u, r, 2)
+    >>> asc_storeunalign_post(p, u, 3); p.read(4).tolist()
+    [0, -2, -2, 0]
+    """
+    _ascreg_call = "asc_storeunalign_post"
+    _no_areg(rest, "asc_storeunalign_post")
+    if len(rest) != 1:
+        raise UnsupportedError(
+            "the AR-register form asc_storeunalign_post(dst, src) is not modelled; pass an offset"
+        )
+    ptr, _ = _address(dst, False, "dst")
+    _flush("asc_storeunalign_post", ptr + _int(rest[0], "offset"), src)
+
+
+def asc_storeunalign_post_postupdate(dst: Any, src: Any, offset: Any) -> None:
+    """``asc_storeunalign_post_postupdate(__ubuf__ T*& dst, src, int32_t offset)``: then ``dst += offset``.
+
+    Writes the bytes ``src`` holds; the stream must have stopped at ``dst``.
+
+    Examples
+    --------
+    >>> from ascreg import Ref, UnifiedBuffer, uint16_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(uint16_t, 16); r = vector_uint16_t(); r.set(3); dst = Ref(p)
+    >>> u = vector_store_unalign(); asc_storeunalign_postupdate(dst, u, r, 5)
+    >>> asc_storeunalign_post_postupdate(dst, u, 0); p.read(6).tolist()
+    [3, 3, 3, 3, 3, 0]
+    """
+    _ascreg_call = "asc_storeunalign_post_postupdate"
+    ptr, ref = _address(dst, True, "dst")
+    step = _int(offset, "offset")
+    _flush("asc_storeunalign_post_postupdate", ptr, src)
+    if ref is not None:
+        ref.value = ptr + step
+
+
+def asc_load(dst: Any, src: Any) -> None:
+    """``asc_load(dst, __ubuf__ T* src)``: load VL bytes from any UB address.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, int32_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(int32_t, 80); p.write(np.arange(80)); r = vector_int32_t()
+    >>> asc_load(r, p + 9); r.get()[:2].tolist()
+    [9, 10]
+    """
+    _ascreg_call = "asc_load"
+    ptr, _ = _address(src, False, "src")
+    reg, ptr = _unaligned_operands("asc_load", dst, ptr)
+    u = vector_load_unalign()
+    unaligned.load_pre(u, ptr)
+    reg._lanes = unaligned.load(u, ptr, VL).view(reg.dtype.np_dtype)
+
+
+def asc_store(dst: Any, src: Any, count: Any = None) -> None:
+    """``asc_store(__ubuf__ T* dst, src[, uint32_t count])``: store ``count`` lanes (default all).
+
+    Every byte is in UB on return (an unaligned store plus its flush).
+
+    Examples
+    --------
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> from ascreg.c_api import *
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300); r = vector_uint8_t(); r.set(2)
+    >>> asc_store(p + 5, r, 3); p.read(9).tolist()
+    [0, 0, 0, 0, 0, 2, 2, 2, 0]
+    """
+    _ascreg_call = "asc_store"
+    ptr, _ = _address(dst, False, "dst")
+    reg = as_vector(src, "src")
+    u = vector_store_unalign()
+    n = _store_unaligned("asc_store", ptr, u, reg, reg.lanes if count is None else count)
+    unaligned.store_post(u, ptr + n)
+
+
+UNALIGNED = {f.__name__: f for f in (
+    asc_loadunalign_pre, asc_loadunalign, asc_loadunalign_postupdate, asc_storeunalign,
+    asc_storeunalign_postupdate, asc_storeunalign_post, asc_storeunalign_post_postupdate,
+    asc_load, asc_store)}  # fmt: skip
+"""Every unaligned-access function by name."""

@@ -1,6 +1,6 @@
 """Unaligned UB access: ``LoadUnAlign*``, ``StoreUnAlign*`` and the generic ``Load`` / ``Store``.
 
-The unaligned registers carry state between calls (see :mod:`ascreg.core.unaligned`): a load
+The unaligned registers carry state between calls (see ``ascreg.core.unaligned``): a load
 stream is primed once with ``LoadUnAlignPre``; a store stream keeps the bytes past the last
 32-byte boundary in its ``UnalignRegForStore`` until the next ``StoreUnAlign`` on the stream or
 ``StoreUnAlignPost`` writes them, so **they are not in UB before that**.

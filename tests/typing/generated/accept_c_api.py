@@ -30,6 +30,8 @@ from ascreg.c_api import (
     PAT_ALL,
     addr_reg,
     asc_update_addr_reg_b16,
+    vector_load_unalign,
+    vector_store_unalign,
     asc_and,
     asc_copy,
     asc_create_mask_b16,
@@ -45,6 +47,7 @@ from ascreg.c_api import (
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_load,
     asc_loadalign,
     asc_loadalign_brc,
     asc_loadalign_brc_datablock,
@@ -65,6 +68,9 @@ from ascreg.c_api import (
     asc_loadalign_unpack_postupdate,
     asc_loadalign_upsample,
     asc_loadalign_upsample_postupdate,
+    asc_loadunalign,
+    asc_loadunalign_postupdate,
+    asc_loadunalign_pre,
     asc_lt,
     asc_lt_scalar,
     asc_ne,
@@ -76,6 +82,7 @@ from ascreg.c_api import (
     asc_shiftleft_scalar,
     asc_shiftright,
     asc_shiftright_scalar,
+    asc_store,
     asc_storealign,
     asc_storealign_1st,
     asc_storealign_1st_postupdate,
@@ -85,6 +92,10 @@ from ascreg.c_api import (
     asc_storealign_pack_quarter,
     asc_storealign_pack_quarter_postupdate,
     asc_storealign_postupdate,
+    asc_storeunalign,
+    asc_storeunalign_post,
+    asc_storeunalign_post_postupdate,
+    asc_storeunalign_postupdate,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
@@ -118,6 +129,8 @@ def main() -> None:
     b = vector_bool()
     a = asc_update_addr_reg_b16(128)
     assert_type(a, addr_reg)
+    ul = vector_load_unalign()
+    us = vector_store_unalign()
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     v_int8_t = vector_int8_t()
@@ -1406,3 +1419,199 @@ def main() -> None:
     asc_copy(b, b)  # vector_bool (bool_)
     asc_copy(m, v_uint16_t, 0)  # vector_bool from a block (uint16_t)
     asc_copy(m, v_uint32_t, 0)  # vector_bool from a block (uint32_t)
+    # asc_loadunalign_pre: every legal T combination, every form
+    asc_loadunalign_pre(ul, p_int8_t)  # (int8_t)
+    asc_loadunalign_pre(ul, p_uint8_t)  # (uint8_t)
+    asc_loadunalign_pre(ul, p_fp8_e4m3fn_t)  # (fp8_e4m3fn_t)
+    asc_loadunalign_pre(ul, p_fp8_e5m2_t)  # (fp8_e5m2_t)
+    asc_loadunalign_pre(ul, p_fp8_e8m0_t)  # (fp8_e8m0_t)
+    asc_loadunalign_pre(ul, p_hifloat8_t)  # (hifloat8_t)
+    asc_loadunalign_pre(ul, p_int4x2_t)  # (int4x2_t)
+    asc_loadunalign_pre(ul, p_fp4x2_e2m1_t)  # (fp4x2_e2m1_t)
+    asc_loadunalign_pre(ul, p_fp4x2_e1m2_t)  # (fp4x2_e1m2_t)
+    asc_loadunalign_pre(ul, p_int16_t)  # (int16_t)
+    asc_loadunalign_pre(ul, p_uint16_t)  # (uint16_t)
+    asc_loadunalign_pre(ul, p_half)  # (half)
+    asc_loadunalign_pre(ul, p_bfloat16_t)  # (bfloat16_t)
+    asc_loadunalign_pre(ul, p_int32_t)  # (int32_t)
+    asc_loadunalign_pre(ul, p_uint32_t)  # (uint32_t)
+    asc_loadunalign_pre(ul, p_float32_t)  # (float32_t)
+    asc_loadunalign_pre(ul, p_int64_t)  # (int64_t)
+    asc_loadunalign_pre(ul, p_int8_t, a)  # addr_reg (int8_t)
+    asc_loadunalign_pre(ul, p_uint8_t, a)  # addr_reg (uint8_t)
+    asc_loadunalign_pre(ul, p_fp8_e4m3fn_t, a)  # addr_reg (fp8_e4m3fn_t)
+    asc_loadunalign_pre(ul, p_fp8_e5m2_t, a)  # addr_reg (fp8_e5m2_t)
+    asc_loadunalign_pre(ul, p_fp8_e8m0_t, a)  # addr_reg (fp8_e8m0_t)
+    asc_loadunalign_pre(ul, p_hifloat8_t, a)  # addr_reg (hifloat8_t)
+    asc_loadunalign_pre(ul, p_int4x2_t, a)  # addr_reg (int4x2_t)
+    asc_loadunalign_pre(ul, p_fp4x2_e2m1_t, a)  # addr_reg (fp4x2_e2m1_t)
+    asc_loadunalign_pre(ul, p_fp4x2_e1m2_t, a)  # addr_reg (fp4x2_e1m2_t)
+    asc_loadunalign_pre(ul, p_int16_t, a)  # addr_reg (int16_t)
+    asc_loadunalign_pre(ul, p_uint16_t, a)  # addr_reg (uint16_t)
+    asc_loadunalign_pre(ul, p_half, a)  # addr_reg (half)
+    asc_loadunalign_pre(ul, p_bfloat16_t, a)  # addr_reg (bfloat16_t)
+    asc_loadunalign_pre(ul, p_int32_t, a)  # addr_reg (int32_t)
+    asc_loadunalign_pre(ul, p_uint32_t, a)  # addr_reg (uint32_t)
+    asc_loadunalign_pre(ul, p_float32_t, a)  # addr_reg (float32_t)
+    asc_loadunalign_pre(ul, p_int64_t, a)  # addr_reg (int64_t)
+    # asc_loadunalign: every legal T combination, every form
+    asc_loadunalign(v_int8_t, ul, p_int8_t)  # (int8_t)
+    asc_loadunalign(v_uint8_t, ul, p_uint8_t)  # (uint8_t)
+    asc_loadunalign(v_fp8_e4m3fn_t, ul, p_fp8_e4m3fn_t)  # (fp8_e4m3fn_t)
+    asc_loadunalign(v_fp8_e5m2_t, ul, p_fp8_e5m2_t)  # (fp8_e5m2_t)
+    asc_loadunalign(v_fp8_e8m0_t, ul, p_fp8_e8m0_t)  # (fp8_e8m0_t)
+    asc_loadunalign(v_hifloat8_t, ul, p_hifloat8_t)  # (hifloat8_t)
+    asc_loadunalign(v_int4x2_t, ul, p_int4x2_t)  # (int4x2_t)
+    asc_loadunalign(v_fp4x2_e2m1_t, ul, p_fp4x2_e2m1_t)  # (fp4x2_e2m1_t)
+    asc_loadunalign(v_fp4x2_e1m2_t, ul, p_fp4x2_e1m2_t)  # (fp4x2_e1m2_t)
+    asc_loadunalign(v_int16_t, ul, p_int16_t)  # (int16_t)
+    asc_loadunalign(v_uint16_t, ul, p_uint16_t)  # (uint16_t)
+    asc_loadunalign(v_half, ul, p_half)  # (half)
+    asc_loadunalign(v_bfloat16_t, ul, p_bfloat16_t)  # (bfloat16_t)
+    asc_loadunalign(v_int32_t, ul, p_int32_t)  # (int32_t)
+    asc_loadunalign(v_uint32_t, ul, p_uint32_t)  # (uint32_t)
+    asc_loadunalign(v_float32_t, ul, p_float32_t)  # (float32_t)
+    asc_loadunalign(v_int64_t, ul, p_int64_t)  # (int64_t)
+    # asc_loadunalign_postupdate: every legal T combination, every form
+    asc_loadunalign_postupdate(v_int8_t, ul, pr_int8_t, 0)  # (int8_t)
+    asc_loadunalign_postupdate(v_uint8_t, ul, pr_uint8_t, 0)  # (uint8_t)
+    asc_loadunalign_postupdate(v_fp8_e4m3fn_t, ul, pr_fp8_e4m3fn_t, 0)  # (fp8_e4m3fn_t)
+    asc_loadunalign_postupdate(v_fp8_e5m2_t, ul, pr_fp8_e5m2_t, 0)  # (fp8_e5m2_t)
+    asc_loadunalign_postupdate(v_fp8_e8m0_t, ul, pr_fp8_e8m0_t, 0)  # (fp8_e8m0_t)
+    asc_loadunalign_postupdate(v_hifloat8_t, ul, pr_hifloat8_t, 0)  # (hifloat8_t)
+    asc_loadunalign_postupdate(v_int4x2_t, ul, pr_int4x2_t, 0)  # (int4x2_t)
+    asc_loadunalign_postupdate(v_fp4x2_e2m1_t, ul, pr_fp4x2_e2m1_t, 0)  # (fp4x2_e2m1_t)
+    asc_loadunalign_postupdate(v_fp4x2_e1m2_t, ul, pr_fp4x2_e1m2_t, 0)  # (fp4x2_e1m2_t)
+    asc_loadunalign_postupdate(v_int16_t, ul, pr_int16_t, 0)  # (int16_t)
+    asc_loadunalign_postupdate(v_uint16_t, ul, pr_uint16_t, 0)  # (uint16_t)
+    asc_loadunalign_postupdate(v_half, ul, pr_half, 0)  # (half)
+    asc_loadunalign_postupdate(v_bfloat16_t, ul, pr_bfloat16_t, 0)  # (bfloat16_t)
+    asc_loadunalign_postupdate(v_int32_t, ul, pr_int32_t, 0)  # (int32_t)
+    asc_loadunalign_postupdate(v_uint32_t, ul, pr_uint32_t, 0)  # (uint32_t)
+    asc_loadunalign_postupdate(v_float32_t, ul, pr_float32_t, 0)  # (float32_t)
+    asc_loadunalign_postupdate(v_int64_t, ul, pr_int64_t, 0)  # (int64_t)
+    # asc_storeunalign: every legal T combination, every form
+    asc_storeunalign(p_int8_t, us, v_int8_t, 0)  # (int8_t)
+    asc_storeunalign(p_uint8_t, us, v_uint8_t, 0)  # (uint8_t)
+    asc_storeunalign(p_fp8_e4m3fn_t, us, v_fp8_e4m3fn_t, 0)  # (fp8_e4m3fn_t)
+    asc_storeunalign(p_fp8_e5m2_t, us, v_fp8_e5m2_t, 0)  # (fp8_e5m2_t)
+    asc_storeunalign(p_fp8_e8m0_t, us, v_fp8_e8m0_t, 0)  # (fp8_e8m0_t)
+    asc_storeunalign(p_hifloat8_t, us, v_hifloat8_t, 0)  # (hifloat8_t)
+    asc_storeunalign(p_int4x2_t, us, v_int4x2_t, 0)  # (int4x2_t)
+    asc_storeunalign(p_fp4x2_e2m1_t, us, v_fp4x2_e2m1_t, 0)  # (fp4x2_e2m1_t)
+    asc_storeunalign(p_fp4x2_e1m2_t, us, v_fp4x2_e1m2_t, 0)  # (fp4x2_e1m2_t)
+    asc_storeunalign(p_int16_t, us, v_int16_t, 0)  # (int16_t)
+    asc_storeunalign(p_uint16_t, us, v_uint16_t, 0)  # (uint16_t)
+    asc_storeunalign(p_half, us, v_half, 0)  # (half)
+    asc_storeunalign(p_bfloat16_t, us, v_bfloat16_t, 0)  # (bfloat16_t)
+    asc_storeunalign(p_int32_t, us, v_int32_t, 0)  # (int32_t)
+    asc_storeunalign(p_uint32_t, us, v_uint32_t, 0)  # (uint32_t)
+    asc_storeunalign(p_float32_t, us, v_float32_t, 0)  # (float32_t)
+    asc_storeunalign(p_int64_t, us, v_int64_t, 0)  # (int64_t)
+    # asc_storeunalign_postupdate: every legal T combination, every form
+    asc_storeunalign_postupdate(pr_int8_t, us, v_int8_t, 0)  # (int8_t)
+    asc_storeunalign_postupdate(pr_uint8_t, us, v_uint8_t, 0)  # (uint8_t)
+    asc_storeunalign_postupdate(pr_fp8_e4m3fn_t, us, v_fp8_e4m3fn_t, 0)  # (fp8_e4m3fn_t)
+    asc_storeunalign_postupdate(pr_fp8_e5m2_t, us, v_fp8_e5m2_t, 0)  # (fp8_e5m2_t)
+    asc_storeunalign_postupdate(pr_fp8_e8m0_t, us, v_fp8_e8m0_t, 0)  # (fp8_e8m0_t)
+    asc_storeunalign_postupdate(pr_hifloat8_t, us, v_hifloat8_t, 0)  # (hifloat8_t)
+    asc_storeunalign_postupdate(pr_int4x2_t, us, v_int4x2_t, 0)  # (int4x2_t)
+    asc_storeunalign_postupdate(pr_fp4x2_e2m1_t, us, v_fp4x2_e2m1_t, 0)  # (fp4x2_e2m1_t)
+    asc_storeunalign_postupdate(pr_fp4x2_e1m2_t, us, v_fp4x2_e1m2_t, 0)  # (fp4x2_e1m2_t)
+    asc_storeunalign_postupdate(pr_int16_t, us, v_int16_t, 0)  # (int16_t)
+    asc_storeunalign_postupdate(pr_uint16_t, us, v_uint16_t, 0)  # (uint16_t)
+    asc_storeunalign_postupdate(pr_half, us, v_half, 0)  # (half)
+    asc_storeunalign_postupdate(pr_bfloat16_t, us, v_bfloat16_t, 0)  # (bfloat16_t)
+    asc_storeunalign_postupdate(pr_int32_t, us, v_int32_t, 0)  # (int32_t)
+    asc_storeunalign_postupdate(pr_uint32_t, us, v_uint32_t, 0)  # (uint32_t)
+    asc_storeunalign_postupdate(pr_float32_t, us, v_float32_t, 0)  # (float32_t)
+    asc_storeunalign_postupdate(pr_int64_t, us, v_int64_t, 0)  # (int64_t)
+    # asc_storeunalign_post: every legal T combination, every form
+    asc_storeunalign_post(p_int8_t, us, 0)  # (int8_t)
+    asc_storeunalign_post(p_uint8_t, us, 0)  # (uint8_t)
+    asc_storeunalign_post(p_fp8_e4m3fn_t, us, 0)  # (fp8_e4m3fn_t)
+    asc_storeunalign_post(p_fp8_e5m2_t, us, 0)  # (fp8_e5m2_t)
+    asc_storeunalign_post(p_fp8_e8m0_t, us, 0)  # (fp8_e8m0_t)
+    asc_storeunalign_post(p_hifloat8_t, us, 0)  # (hifloat8_t)
+    asc_storeunalign_post(p_int4x2_t, us, 0)  # (int4x2_t)
+    asc_storeunalign_post(p_fp4x2_e2m1_t, us, 0)  # (fp4x2_e2m1_t)
+    asc_storeunalign_post(p_fp4x2_e1m2_t, us, 0)  # (fp4x2_e1m2_t)
+    asc_storeunalign_post(p_int16_t, us, 0)  # (int16_t)
+    asc_storeunalign_post(p_uint16_t, us, 0)  # (uint16_t)
+    asc_storeunalign_post(p_half, us, 0)  # (half)
+    asc_storeunalign_post(p_bfloat16_t, us, 0)  # (bfloat16_t)
+    asc_storeunalign_post(p_int32_t, us, 0)  # (int32_t)
+    asc_storeunalign_post(p_uint32_t, us, 0)  # (uint32_t)
+    asc_storeunalign_post(p_float32_t, us, 0)  # (float32_t)
+    asc_storeunalign_post(p_int64_t, us, 0)  # (int64_t)
+    # asc_storeunalign_post_postupdate: every legal T combination, every form
+    asc_storeunalign_post_postupdate(pr_int8_t, us, 0)  # (int8_t)
+    asc_storeunalign_post_postupdate(pr_uint8_t, us, 0)  # (uint8_t)
+    asc_storeunalign_post_postupdate(pr_fp8_e4m3fn_t, us, 0)  # (fp8_e4m3fn_t)
+    asc_storeunalign_post_postupdate(pr_fp8_e5m2_t, us, 0)  # (fp8_e5m2_t)
+    asc_storeunalign_post_postupdate(pr_fp8_e8m0_t, us, 0)  # (fp8_e8m0_t)
+    asc_storeunalign_post_postupdate(pr_hifloat8_t, us, 0)  # (hifloat8_t)
+    asc_storeunalign_post_postupdate(pr_int4x2_t, us, 0)  # (int4x2_t)
+    asc_storeunalign_post_postupdate(pr_fp4x2_e2m1_t, us, 0)  # (fp4x2_e2m1_t)
+    asc_storeunalign_post_postupdate(pr_fp4x2_e1m2_t, us, 0)  # (fp4x2_e1m2_t)
+    asc_storeunalign_post_postupdate(pr_int16_t, us, 0)  # (int16_t)
+    asc_storeunalign_post_postupdate(pr_uint16_t, us, 0)  # (uint16_t)
+    asc_storeunalign_post_postupdate(pr_half, us, 0)  # (half)
+    asc_storeunalign_post_postupdate(pr_bfloat16_t, us, 0)  # (bfloat16_t)
+    asc_storeunalign_post_postupdate(pr_int32_t, us, 0)  # (int32_t)
+    asc_storeunalign_post_postupdate(pr_uint32_t, us, 0)  # (uint32_t)
+    asc_storeunalign_post_postupdate(pr_float32_t, us, 0)  # (float32_t)
+    asc_storeunalign_post_postupdate(pr_int64_t, us, 0)  # (int64_t)
+    # asc_load: every legal T combination, every form
+    asc_load(v_int8_t, p_int8_t)  # (int8_t)
+    asc_load(v_uint8_t, p_uint8_t)  # (uint8_t)
+    asc_load(v_fp8_e4m3fn_t, p_fp8_e4m3fn_t)  # (fp8_e4m3fn_t)
+    asc_load(v_fp8_e5m2_t, p_fp8_e5m2_t)  # (fp8_e5m2_t)
+    asc_load(v_fp8_e8m0_t, p_fp8_e8m0_t)  # (fp8_e8m0_t)
+    asc_load(v_hifloat8_t, p_hifloat8_t)  # (hifloat8_t)
+    asc_load(v_int4x2_t, p_int4x2_t)  # (int4x2_t)
+    asc_load(v_fp4x2_e2m1_t, p_fp4x2_e2m1_t)  # (fp4x2_e2m1_t)
+    asc_load(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t)  # (fp4x2_e1m2_t)
+    asc_load(v_int16_t, p_int16_t)  # (int16_t)
+    asc_load(v_uint16_t, p_uint16_t)  # (uint16_t)
+    asc_load(v_half, p_half)  # (half)
+    asc_load(v_bfloat16_t, p_bfloat16_t)  # (bfloat16_t)
+    asc_load(v_int32_t, p_int32_t)  # (int32_t)
+    asc_load(v_uint32_t, p_uint32_t)  # (uint32_t)
+    asc_load(v_float32_t, p_float32_t)  # (float32_t)
+    asc_load(v_int64_t, p_int64_t)  # (int64_t)
+    # asc_store: every legal T combination, every form
+    asc_store(p_int8_t, v_int8_t, 1)  # (int8_t)
+    asc_store(p_int8_t, v_int8_t)  # (int8_t)
+    asc_store(p_uint8_t, v_uint8_t, 1)  # (uint8_t)
+    asc_store(p_uint8_t, v_uint8_t)  # (uint8_t)
+    asc_store(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1)  # (fp8_e4m3fn_t)
+    asc_store(p_fp8_e4m3fn_t, v_fp8_e4m3fn_t)  # (fp8_e4m3fn_t)
+    asc_store(p_fp8_e5m2_t, v_fp8_e5m2_t, 1)  # (fp8_e5m2_t)
+    asc_store(p_fp8_e5m2_t, v_fp8_e5m2_t)  # (fp8_e5m2_t)
+    asc_store(p_fp8_e8m0_t, v_fp8_e8m0_t, 1)  # (fp8_e8m0_t)
+    asc_store(p_fp8_e8m0_t, v_fp8_e8m0_t)  # (fp8_e8m0_t)
+    asc_store(p_hifloat8_t, v_hifloat8_t, 1)  # (hifloat8_t)
+    asc_store(p_hifloat8_t, v_hifloat8_t)  # (hifloat8_t)
+    asc_store(p_int4x2_t, v_int4x2_t, 1)  # (int4x2_t)
+    asc_store(p_int4x2_t, v_int4x2_t)  # (int4x2_t)
+    asc_store(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1)  # (fp4x2_e2m1_t)
+    asc_store(p_fp4x2_e2m1_t, v_fp4x2_e2m1_t)  # (fp4x2_e2m1_t)
+    asc_store(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1)  # (fp4x2_e1m2_t)
+    asc_store(p_fp4x2_e1m2_t, v_fp4x2_e1m2_t)  # (fp4x2_e1m2_t)
+    asc_store(p_int16_t, v_int16_t, 1)  # (int16_t)
+    asc_store(p_int16_t, v_int16_t)  # (int16_t)
+    asc_store(p_uint16_t, v_uint16_t, 1)  # (uint16_t)
+    asc_store(p_uint16_t, v_uint16_t)  # (uint16_t)
+    asc_store(p_half, v_half, 1)  # (half)
+    asc_store(p_half, v_half)  # (half)
+    asc_store(p_bfloat16_t, v_bfloat16_t, 1)  # (bfloat16_t)
+    asc_store(p_bfloat16_t, v_bfloat16_t)  # (bfloat16_t)
+    asc_store(p_int32_t, v_int32_t, 1)  # (int32_t)
+    asc_store(p_int32_t, v_int32_t)  # (int32_t)
+    asc_store(p_uint32_t, v_uint32_t, 1)  # (uint32_t)
+    asc_store(p_uint32_t, v_uint32_t)  # (uint32_t)
+    asc_store(p_float32_t, v_float32_t, 1)  # (float32_t)
+    asc_store(p_float32_t, v_float32_t)  # (float32_t)
+    asc_store(p_int64_t, v_int64_t, 1)  # (int64_t)
+    asc_store(p_int64_t, v_int64_t)  # (int64_t)

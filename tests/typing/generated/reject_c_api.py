@@ -30,6 +30,8 @@ from ascreg.c_api import (
     PAT_ALL,
     addr_reg,
     asc_update_addr_reg_b16,
+    vector_load_unalign,
+    vector_store_unalign,
     asc_and,
     asc_copy,
     asc_create_mask_b16,
@@ -45,6 +47,7 @@ from ascreg.c_api import (
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_load,
     asc_loadalign,
     asc_loadalign_brc,
     asc_loadalign_brc_datablock,
@@ -65,6 +68,9 @@ from ascreg.c_api import (
     asc_loadalign_unpack_postupdate,
     asc_loadalign_upsample,
     asc_loadalign_upsample_postupdate,
+    asc_loadunalign,
+    asc_loadunalign_postupdate,
+    asc_loadunalign_pre,
     asc_lt,
     asc_lt_scalar,
     asc_ne,
@@ -76,6 +82,7 @@ from ascreg.c_api import (
     asc_shiftleft_scalar,
     asc_shiftright,
     asc_shiftright_scalar,
+    asc_store,
     asc_storealign,
     asc_storealign_1st,
     asc_storealign_1st_postupdate,
@@ -85,6 +92,10 @@ from ascreg.c_api import (
     asc_storealign_pack_quarter,
     asc_storealign_pack_quarter_postupdate,
     asc_storealign_postupdate,
+    asc_storeunalign,
+    asc_storeunalign_post,
+    asc_storeunalign_post_postupdate,
+    asc_storeunalign_postupdate,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
@@ -118,6 +129,8 @@ def main() -> None:
     b = vector_bool()
     a = asc_update_addr_reg_b16(128)
     assert_type(a, addr_reg)
+    ul = vector_load_unalign()
+    us = vector_store_unalign()
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
     v_int8_t = vector_int8_t()
@@ -2675,3 +2688,28 @@ def main() -> None:
     asc_copy(m, v_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (float32_t)
     asc_copy(m, v_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int64_t)
     asc_copy(m, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (uint64_t)
+    # asc_loadunalign_pre: every illegal T combination, every form
+    asc_loadunalign_pre(ul, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_loadunalign_pre(ul, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+    # asc_loadunalign: every illegal T combination, every form
+    asc_loadunalign(b, ul, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_loadunalign(v_uint64_t, ul, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_loadunalign_postupdate: every illegal T combination, every form
+    asc_loadunalign_postupdate(b, ul, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_storeunalign: every illegal T combination, every form
+    asc_storeunalign(p_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_storeunalign(p_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_storeunalign_postupdate: every illegal T combination, every form
+    asc_storeunalign_postupdate(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_storeunalign_post: every illegal T combination, every form
+    asc_storeunalign_post(p_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_storeunalign_post_postupdate: every illegal T combination, every form
+    asc_storeunalign_post_postupdate(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_load: every illegal T combination, every form
+    asc_load(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_load(v_uint64_t, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_store: every illegal T combination, every form
+    asc_store(p_uint16_t, b, 1)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_store(p_uint64_t, v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
