@@ -37,8 +37,6 @@ from ascreg.core import shifts
 from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
-    NegativeShiftError,
-    undefined_behaviour,
 )
 from ascreg.machine.memory import to_dtype
 from ascreg.machine.registers import MASK_BITS, MaskReg, RegTensor
@@ -110,16 +108,7 @@ def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
             c = as_vector(count, "shift")
             spec.check(s.dtype, c.dtype)
             counts = c.get()
-        result, negative = shifts.masked_shift(s.get(), counts, active(mask, d), left=left)
-        if negative is not None and negative.any():
-            bad = counts if counts.ndim == 0 else counts[negative]
-            undefined_behaviour(
-                NegativeShiftError(
-                    f"shift count {int(bad.flat[0])} is negative ({int(negative.sum())} active "
-                    "lane(s)); negative counts are undefined on the chip"
-                )
-            )
-        d._lanes = result
+        d._lanes = shifts.zeroing_shift(s.get(), counts, active(mask, d), left=left)
         return d if dst is None else None
 
     kind = (

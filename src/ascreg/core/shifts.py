@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.errors import NegativeShiftError, undefined_behaviour
+
 Lanes = np.ndarray[Any, Any]
 
 
@@ -129,3 +131,30 @@ def masked_shift(
 _SIGNED = {n: np.dtype(f"i{n}") for n in (1, 2, 4, 8)}
 _UNSIGNED = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
 _SIGN = {n: np.array(1 << (8 * n - 1), dtype=_UNSIGNED[n]) for n in (1, 2, 4, 8)}
+
+
+def zeroing_shift(values: Lanes, counts: Lanes, active: Lanes, *, left: bool) -> Lanes:
+    """Shift as both front ends do: :func:`masked_shift`, then apply the negative-count rule.
+
+    A negative count in an enabled lane is undefined on the chip: a
+    :class:`~ascreg.errors.NegativeShiftError` (or, under ``undefined="warn"``, a warning and the
+    :func:`shift` fallback).
+
+    Examples
+    --------
+    >>> zeroing_shift(np.array([8, 8], np.int8), np.array([1, -1], np.int8),
+    ...               np.array([True, True]), left=False)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.NegativeShiftError: shift count -1 is negative (1 active lane(s)); negative counts are undefined on the chip
+    """
+    result, negative = masked_shift(values, counts, active, left=left)
+    if negative is not None and negative.any():
+        bad = counts if counts.ndim == 0 else counts[negative]
+        undefined_behaviour(
+            NegativeShiftError(
+                f"shift count {int(bad.flat[0])} is negative ({int(negative.sum())} active "
+                "lane(s)); negative counts are undefined on the chip"
+            )
+        )
+    return result

@@ -28,7 +28,7 @@ from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core import shifts
 from ascreg.enums import CMPMODE, MaskMergeMode
-from ascreg.errors import AscregTypeError, NegativeShiftError, undefined_behaviour
+from ascreg.errors import AscregTypeError
 from ascreg.machine.memory import to_dtype
 from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg.reg._template import Template, TemplateArgs, active_lanes, as_mask, as_reg, same_type
@@ -147,16 +147,7 @@ class _Shift(Template):
             raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
         counts = self._counts(dtype, count)
         active = active_lanes(as_mask(mask, "mask"), d)
-        result, negative = shifts.masked_shift(s.get(), counts, active, left=self.left)
-        if negative is not None and negative.any():
-            bad = counts if counts.ndim == 0 else counts[negative]
-            undefined_behaviour(
-                NegativeShiftError(
-                    f"shift count {int(bad.flat[0])} is negative ({int(negative.sum())} active "
-                    "lane(s)); negative counts are undefined on the chip"
-                )
-            )
-        d._lanes = result
+        d._lanes = shifts.zeroing_shift(s.get(), counts, active, left=self.left)
 
     def _setup(self) -> None:
         self.merge = self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
