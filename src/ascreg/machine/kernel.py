@@ -404,12 +404,10 @@ def _name(func: Any) -> str:
 
 
 def _simt() -> Any:
-    import importlib
+    """Return :mod:`ascreg.simt` (imported on first use: it imports this module)."""
+    import ascreg.simt
 
-    try:
-        return importlib.import_module("ascreg.simt")
-    except ModuleNotFoundError as exc:  # pragma: no cover - until the SIMT front end exists
-        raise LaunchError("SIMT functions need ascreg.simt, which is not installed") from exc
+    return ascreg.simt
 
 
 # -- launch -----------------------------------------------------------------------------------

@@ -68,9 +68,8 @@ class dim3:
     __slots__ = ("x", "y", "z")
 
     def __init__(self, x: int = 1, y: int = 1, z: int = 1) -> None:
-        for name, value in (("x", x), ("y", y), ("z", z)):
-            if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 0:
-                raise LaunchError(f"dim3.{name} must be a non-negative integer, got {value!r}")
+        if not (type(x) is int and type(y) is int and type(z) is int and min(x, y, z) >= 0):
+            _check_dim3(x, y, z)  # the slow path: numpy ints are fine, the rest is an error
         self.x, self.y, self.z = int(x), int(y), int(z)
 
     @property
@@ -86,6 +85,12 @@ class dim3:
 
     def __hash__(self) -> int:
         return hash((self.x, self.y, self.z))
+
+
+def _check_dim3(*values: Any) -> None:
+    for name, value in zip("xyz", values, strict=True):
+        if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 0:
+            raise LaunchError(f"dim3.{name} must be a non-negative integer, got {value!r}")
 
 
 def as_dim3(value: Any) -> dim3:
