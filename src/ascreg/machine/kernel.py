@@ -73,8 +73,24 @@ class BlockContext:
         self.dynamic: UbPtr[Any] = self.ub.alloc_bytes(  # type: ignore[assignment]
             uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
         )
+        self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
+        """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
+        one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
+
+    def alloc_array(self, dtype: type[T], count: int) -> UbPtr[T]:
+        """Allocate a ``__ubuf__ T buf[count]`` array of this block.
+
+        Examples
+        --------
+        >>> from ascreg import uint16_t
+        >>> BlockContext().alloc_array(uint16_t, 8).read(2)
+        array([0, 0], dtype=uint16)
+        """
+        if self.array_allocator is not None:
+            return self.array_allocator(dtype, count)
+        return self.ub.alloc(dtype, count)
 
     def release(self) -> None:
         """Detach the pipe tracking from the UB once the block has ended.
@@ -250,7 +266,7 @@ class UbufQualifier:
         _ascreg_call = f"__ubuf__ {getattr(dtype, 'cpp_name', dtype)} buf[{count}]"
         if not isinstance(count, int | np.integer) or count <= 0:
             raise AscregTypeError(f"the array size must be a positive integer, got {count!r}")
-        return current_block().ub.alloc(dtype, int(count))
+        return current_block().alloc_array(dtype, int(count))
 
     def extern(self, dtype: type[T]) -> UbPtr[T]:
         """``extern __ubuf__ T buf[];``: the dynamic UB region of this launch."""

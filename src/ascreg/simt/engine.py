@@ -633,10 +633,6 @@ def _ub_restore(ub: Any, mark: tuple[int, int] | None) -> None:
     ub.top = top
 
 
-def _shared_ub_alloc(ub: Any, dtype: Any, count: int, *, label: str | None = None) -> Any:
-    return shared_alloc(lambda: type(ub).alloc(ub, dtype, count, label=label))
-
-
 @contextmanager
 def _simt_ub(ctx: Any) -> Iterator[None]:
     """Route the block's ``__ubuf__`` arrays through :func:`shared_alloc` and wrap its pointers."""
@@ -645,13 +641,11 @@ def _simt_ub(ctx: Any) -> Iterator[None]:
         return
     dynamic = ctx.dynamic
     ctx.dynamic = wrap_pointer(dynamic)
-    ctx.ub.alloc = lambda dtype, count, *, label=None: _shared_ub_alloc(
-        ctx.ub, dtype, count, label=label
-    )
+    ctx.array_allocator = lambda dtype, count: shared_alloc(lambda: ctx.ub.alloc(dtype, count))
     try:
         yield
     finally:
-        del ctx.ub.alloc
+        ctx.array_allocator = None
         ctx.dynamic = dynamic
 
 
