@@ -375,12 +375,8 @@ def asc_copy(dst: Any, src: Any, /, *args: Any) -> None:
         return
     if isinstance(dst, MaskReg):
         SPECS["asc_copy"].check(bool_)
-        source = as_bool(src, "src").bits()
-        dst.set_bits(
-            source.copy()
-            if mask is None
-            else mask_core.mask_logic("Move", source, None, as_bool(mask, "mask").bits())
-        )
+        predicate = None if mask is None else as_bool(mask, "mask").bits()
+        dst.set_bits(mask_core.mask_move(as_bool(src, "src").bits(), predicate))
         return
     d, s = as_vector(dst, "dst"), as_vector(src, "src")
     same_dtype(d, s)

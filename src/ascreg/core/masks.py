@@ -145,6 +145,18 @@ def mask_logic(op: str, src0: Bits, src1: Bits | None, predicate: Bits) -> Bits:
     return enabled
 
 
+def mask_move(src: Bits, predicate: Bits | None) -> Bits:
+    """Copy mask bits (``pmov``): all of them, or only the *predicate* bits (the others 0).
+
+    Examples
+    --------
+    >>> ones = np.ones(256, bool)
+    >>> int(mask_move(ones, None).sum()), int(mask_move(ones, np.arange(256) < 3).sum())
+    (256, 3)
+    """
+    return src.copy() if predicate is None else mask_logic("Move", src, None, predicate)
+
+
 def mask_select(src0: Bits, src1: Bits, selector: Bits) -> Bits:
     """Bitwise select: ``(sel & src0) | (~sel & src1)``; nothing is zeroed.
 

@@ -417,12 +417,8 @@ class _Move(Template):
     def __call__(self, dst: Any, src: Any, mask: MaskReg | None = None) -> None:
         _ascreg_call = self.name
         if isinstance(dst, MaskReg):
-            bits = as_mask(src, "src").bits()
-            dst.set_bits(
-                bits.copy()
-                if mask is None
-                else mask_core.mask_logic("Move", bits, None, as_mask(mask, "mask").bits())
-            )
+            predicate = None if mask is None else as_mask(mask, "mask").bits()
+            dst.set_bits(mask_core.mask_move(as_mask(src, "src").bits(), predicate))
             return
         d, s = as_reg(dst, "dst"), as_reg(src, "src")
         same_type(d, s)
