@@ -108,7 +108,7 @@ def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
             c = as_vector(count, "shift")
             spec.check(s.dtype, c.dtype)
             counts = c.get()
-        d._lanes = shifts.zeroing_shift(s.get(), counts, active(mask, d), left=left)
+        d.put(shifts.zeroing_shift(s.get(), counts, active(mask, d), left=left))
         return d if dst is None else None
 
     kind = (
@@ -236,7 +236,7 @@ def asc_select(dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     d, a, b = as_vector(dst, "dst"), as_vector(src0, "src0"), as_vector(src1, "src1")
     same_dtype(d, a, b)
     SPECS["asc_select"].check(d.dtype)
-    d._lanes = cmp.select(active(selector, d), a.get(), b.get())
+    d.put(cmp.select(active(selector, d), a.get(), b.get()))
 
 
 def _logic(op: str) -> Callable[..., None]:
@@ -268,7 +268,7 @@ def _logic(op: str) -> Callable[..., None]:
         spec.check(d.dtype)
         lanes = [r.get() for r in regs]
         result = bits_core.bitwise(op, lanes[0], None if unary else lanes[1])
-        d._lanes = cmp.zero_masked(result, active(mask, d))
+        d.put(cmp.zero_masked(result, active(mask, d)))
 
     operands = "vector_T src" if unary else "vector_T src0, vector_T src1"
     call = "d, a, m" if unary else "d, a, b, m"
@@ -318,7 +318,7 @@ def asc_duplicate_scalar(dst: Any, value: Any, mask: Any = None) -> None:
     if isinstance(value, RegTensor):
         raise AscregTypeError("takes a scalar value; use asc_duplicate for a register source")
     filled = np.full(d.lanes, to_dtype(value, d.dtype), dtype=d.dtype.np_dtype)
-    d._lanes = filled if mask is None else cmp.zero_masked(filled, active(mask, d))
+    d.put(filled if mask is None else cmp.zero_masked(filled, active(mask, d)))
 
 
 def asc_duplicate(dst: Any, src: Any, mask: Any) -> None:
@@ -338,7 +338,7 @@ def asc_duplicate(dst: Any, src: Any, mask: Any) -> None:
     same_dtype(d, s)
     SPECS["asc_duplicate"].check(d.dtype)
     first = np.full(d.lanes, s.get()[0], dtype=d.dtype.np_dtype)
-    d._lanes = cmp.zero_masked(first, active(mask, d))
+    d.put(cmp.zero_masked(first, active(mask, d)))
 
 
 def asc_copy(dst: Any, src: Any, /, *args: Any) -> None:
@@ -385,9 +385,9 @@ def asc_copy(dst: Any, src: Any, /, *args: Any) -> None:
         raise AscregTypeError("the vector form takes a mask: asc_copy(dst, src, mask)")
     enabled = active(mask, d)
     if enabled.all():
-        d._lanes = s.get().copy()
+        d.put(s.get().copy())
     else:
-        d._lanes = cmp.select(enabled, s.get(), d.get())
+        d.put(cmp.select(enabled, s.get(), d.get()))
 
 
 def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None:

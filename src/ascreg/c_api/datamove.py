@@ -195,9 +195,11 @@ def _load(suffix: str, post: bool) -> Callable[..., None]:
         at = _move_address(ptr, ref, offset, mask=False)
         lanes = core.load(at, vector_dist(reg.dtype.size), reg.lanes, dual=dual)
         if dual:
-            dsts[0]._lanes, dsts[1]._lanes = core.deinterleave(lanes)
+            even, odd = core.deinterleave(lanes)
+            dsts[0].put(even)
+            dsts[1].put(odd)
         else:
-            reg._lanes = lanes
+            reg.put(lanes)
 
     return _doc(load, name, "load")
 
@@ -207,9 +209,10 @@ def _load_blocks(
 ) -> None:
     block_stride = _int(rest[0], "block_stride")
     repeat_stride = _int(rest[1], "repeat_stride")
-    reg._lanes, following = core.load_block_stream(
+    lanes, following = core.load_block_stream(
         ptr, active(rest[2], reg), block_stride, repeat_stride, post=ref is not None
     )
+    reg.put(lanes)
     if ref is not None:
         ref.value = following
 
@@ -480,7 +483,7 @@ def asc_loadunalign_pre(dst: Any, src: Any, *rest: Any) -> None:
 
 def _load_unaligned(name: str, dst: Any, ureg: Any, ptr: Pointer[Any]) -> None:
     reg, ptr = _unaligned_operands(name, dst, ptr)
-    reg._lanes = unaligned.load(_ureg(ureg, vector_load_unalign), ptr, VL).view(reg.dtype.np_dtype)
+    reg.put(unaligned.load(_ureg(ureg, vector_load_unalign), ptr, VL).view(reg.dtype.np_dtype))
 
 
 def asc_loadunalign(dst: Any, src0: Any, src1: Any) -> None:
@@ -655,7 +658,7 @@ def asc_load(dst: Any, src: Any) -> None:
     reg, ptr = _unaligned_operands("asc_load", dst, ptr)
     u = vector_load_unalign()
     unaligned.load_pre(u, ptr)
-    reg._lanes = unaligned.load(u, ptr, VL).view(reg.dtype.np_dtype)
+    reg.put(unaligned.load(u, ptr, VL).view(reg.dtype.np_dtype))
 
 
 def asc_store(dst: Any, src: Any, count: Any = None) -> None:

@@ -200,6 +200,26 @@ class RegTensor(Generic[T, R]):
         array = np.broadcast_to(to_dtype(values, self.dtype), (self.lanes,))
         self._lanes = np.array(array, dtype=self.dtype.np_dtype)
 
+    def put(self, lanes: np.ndarray[Any, Any]) -> None:
+        """Write an op's result: *lanes* already has the register's dtype and lane count.
+
+        The one trusted way for the front ends to store a result (no conversion, no copy);
+        :meth:`set` is the converting form for users.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import Reg, int16_t
+        >>> r = Reg.RegTensor[int16_t](); r.put(np.zeros(128, np.int16)); r.written
+        True
+        """
+        if lanes.shape != (self.lanes,) or lanes.dtype != self.dtype.np_dtype:
+            raise AscregTypeError(
+                f"internal: {type(self).__name__}.put got {lanes.dtype}[{lanes.shape}], "
+                f"not {self.dtype.np_dtype}[{self.lanes}]"
+            )
+        self._lanes = lanes
+
     @property
     def reg(self) -> tuple[np.ndarray[Any, Any], ...]:
         """The hardware registers as ``uint32`` word arrays (TraitTwo: low words, high words).

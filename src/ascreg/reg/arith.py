@@ -74,9 +74,7 @@ class _ScalarBinary(Template):
         assert self.formula is not None
         lanes: Lanes = src.get()
         value = np.full(d.lanes, to_dtype(scalar, d.dtype), dtype=d.dtype.np_dtype)
-        d._lanes = cmp.zero_masked(
-            self.formula(lanes, value), active_lanes(as_mask(mask, "mask"), d)
-        )
+        d.put(cmp.zero_masked(self.formula(lanes, value), active_lanes(as_mask(mask, "mask"), d)))
 
 
 def _scalar_binary(name: str, summary: str, dtype: str, example: str, result: str) -> _ScalarBinary:
@@ -122,7 +120,7 @@ class _Unary(Template):
         d = self.operands(dst, src)
         _zeroing_only(self)
         result = type(self)._lane_op(src.get())
-        d._lanes = cmp.zero_masked(result, active_lanes(as_mask(mask, "mask"), d))
+        d.put(cmp.zero_masked(result, active_lanes(as_mask(mask, "mask"), d)))
 
 
 class _Abs(_Unary):
@@ -211,12 +209,14 @@ class _Arange(Template):
             raise AscregTypeError(f"start must be a scalar, got {type(start).__name__}")
         decrease = self.t.enum(IndexOrder, IndexOrder.INCREASE_ORDER) is IndexOrder.DECREASE_ORDER
         wide = d.dtype.size == 8 and d.trait is RegTraitNumOne
-        d._lanes = arith.arange(
-            to_dtype(start, d.dtype),
-            d.dtype.np_dtype,
-            d.lanes,
-            decrease=decrease,
-            span=B64_DECREASE_SPAN if wide else d.lanes,
+        d.put(
+            arith.arange(
+                to_dtype(start, d.dtype),
+                d.dtype.np_dtype,
+                d.lanes,
+                decrease=decrease,
+                span=B64_DECREASE_SPAN if wide else d.lanes,
+            )
         )
 
 
@@ -294,10 +294,10 @@ class _Reduce(Template):
         values = s.get() if s.dtype is d.dtype else s.get().astype(target)  # i16 -> i32 widening
         filled = red.fill_masked(values, active, red.identity(kind, target))
         if kind == "SUM":
-            d._lanes = red.result_lanes(red.tree_sum(filled), None, target, d.lanes)
+            d.put(red.result_lanes(red.tree_sum(filled), None, target, d.lanes))
         else:
             value, index = red.extreme(filled, largest=kind == "MAX")
-            d._lanes = red.result_lanes(value, index, target, d.lanes)
+            d.put(red.result_lanes(value, index, target, d.lanes))
 
 
 Abs = _Abs()

@@ -127,7 +127,7 @@ class _Select(Template):
             dst.set_bits(bits)
             return
         d = self.operands(dst, src0, src1)
-        d._lanes = cmp.select(active_lanes(selector, d), src0.get(), src1.get())
+        d.put(cmp.select(active_lanes(selector, d), src0.get(), src1.get()))
 
 
 class _Shift(Template):
@@ -147,7 +147,7 @@ class _Shift(Template):
             raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
         counts = self._counts(dtype, count)
         active = active_lanes(as_mask(mask, "mask"), d)
-        d._lanes = shifts.zeroing_shift(s.get(), counts, active, left=self.left)
+        d.put(shifts.zeroing_shift(s.get(), counts, active, left=self.left))
 
     def _setup(self) -> None:
         self.merge = self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
@@ -328,9 +328,9 @@ class _Binary(Template):
         active = active_lanes(as_mask(mask, "mask"), d)
         result = self.formula(a.get(), b.get())
         if merge is MaskMergeMode.MERGING and self.name in ("Reg.Add", "Reg.Max", "Reg.Min"):
-            d._lanes = cmp.select(active, result, d.get())
+            d.put(cmp.select(active, result, d.get()))
         elif merge is MaskMergeMode.ZEROING:
-            d._lanes = cmp.zero_masked(result, active)
+            d.put(cmp.zero_masked(result, active))
         else:
             raise AscregTypeError(f"{self.name} does not support MaskMergeMode.{merge.name}")
 
@@ -393,8 +393,10 @@ class _Not(Template):
         assert self.spec is not None
         self.spec.check(self.template_dtype(d))
         bits = s.get().view(f"u{d.dtype.size}")
-        d._lanes = cmp.zero_masked(
-            np.invert(bits).view(d.dtype.np_dtype), active_lanes(as_mask(mask, "mask"), d)
+        d.put(
+            cmp.zero_masked(
+                np.invert(bits).view(d.dtype.np_dtype), active_lanes(as_mask(mask, "mask"), d)
+            )
         )
 
 
@@ -427,9 +429,9 @@ class _Move(Template):
         if self.t.enum(MaskMergeMode, MaskMergeMode.MERGING) is not MaskMergeMode.MERGING:
             raise AscregTypeError("Move supports MaskMergeMode.MERGING only")
         if mask is None:
-            d._lanes = s.get().copy()
+            d.put(s.get().copy())
         else:
-            d._lanes = cmp.select(active_lanes(as_mask(mask, "mask"), d), s.get(), d.get())
+            d.put(cmp.select(active_lanes(as_mask(mask, "mask"), d), s.get(), d.get()))
 
 
 class _Duplicate(Template):
@@ -459,13 +461,13 @@ class _Duplicate(Template):
             )
         value = np.full(d.lanes, to_dtype(scalar, d.dtype), dtype=d.dtype.np_dtype)
         if mask is None:
-            d._lanes = value
+            d.put(value)
             return
         active = active_lanes(as_mask(mask, "mask"), d)
         if self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is MaskMergeMode.MERGING:
-            d._lanes = cmp.select(active, value, d.get())
+            d.put(cmp.select(active, value, d.get()))
         else:
-            d._lanes = cmp.zero_masked(value, active)
+            d.put(cmp.zero_masked(value, active))
 
 
 Compare = _Compare()

@@ -216,7 +216,7 @@ class _LoadAlign(_Access):
         if len(args) == 1 and (type(dst), type(args[0])) in self._plain:
             src = args[0]
             if src.dtype is dst.dtype:  # a form already validated: only the address is new
-                dst._lanes = core.load(src, self.dist, dst.lanes)
+                dst.put(core.load(src, self.dist, dst.lanes))
                 return
         if isinstance(dst, MaskReg):
             self._load_mask(dst, args)
@@ -225,9 +225,10 @@ class _LoadAlign(_Access):
         self.template_dtype(reg)
         if self.blocks:
             ptr, ref, block_stride, repeat_stride, mask = self._block_address(reg, args)
-            reg._lanes, following = core.load_block_stream(
+            lanes, following = core.load_block_stream(
                 ptr, active_lanes(mask, reg), block_stride, repeat_stride, post=self.post
             )
+            reg.put(lanes)
             if ref is not None:
                 ref.value = following
             return
@@ -242,7 +243,7 @@ class _LoadAlign(_Access):
         dist = self.dist
         if reg.trait is RegTraitNumTwo and dist != "DIST_NORM":
             raise AscregTypeError(f"RegTraitNumTwo registers load with DIST_NORM only, not {dist}")
-        reg._lanes = core.load(ptr, dist, reg.lanes)
+        reg.put(core.load(ptr, dist, reg.lanes))
         if ref is not None:
             ref.value = ptr + stride
         elif len(args) == 1:
@@ -257,7 +258,9 @@ class _LoadAlign(_Access):
         dist = self.dist
         if dst0.trait is RegTraitNumTwo:
             raise AscregTypeError("the dual LoadAlign forms take RegTraitNumOne registers")
-        dst0._lanes, dst1._lanes = core.deinterleave(core.load(ptr, dist, dst0.lanes, dual=True))
+        even, odd = core.deinterleave(core.load(ptr, dist, dst0.lanes, dual=True))
+        dst0.put(even)
+        dst1.put(odd)
         if ref is not None:
             ref.value = ptr + stride
 

@@ -57,7 +57,9 @@ class _Interleave(Template):
                 f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
             )
         op = rearrange.deinterleave if self.split else rearrange.interleave
-        d0._lanes, d1._lanes = op(a.get(), b.get())
+        first, second = op(a.get(), b.get())
+        d0.put(first)
+        d1.put(second)
 
 
 class _DeInterleave(_Interleave):

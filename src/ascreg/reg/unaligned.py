@@ -189,7 +189,7 @@ class _LoadUnAlign(_Unaligned):
             raise AscregTypeError("RegTraitNumTwo registers take the post-update form only")
         stride = _count(rest[0], 1 << 32, "postUpdateStride") if rest else 0
         payload = core.load(u, ptr, _register_bytes(reg))
-        reg._lanes = payload.view(reg.dtype.np_dtype).copy()
+        reg.put(payload.view(reg.dtype.np_dtype).copy())
         if ref is not None:
             ref.value = ptr + stride
 
@@ -295,7 +295,7 @@ class _Load(_Unaligned):
             raise AscregTypeError("Load takes RegTraitNumOne registers")
         u = UnalignRegForLoad()
         core.load_pre(u, ptr)
-        reg._lanes = core.load(u, ptr, VL).view(reg.dtype.np_dtype).copy()
+        reg.put(core.load(u, ptr, VL).view(reg.dtype.np_dtype).copy())
 
 
 class _Store(_Unaligned):
