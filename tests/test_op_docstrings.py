@@ -10,7 +10,7 @@ import pytest
 
 import ascreg.c_api
 import ascreg.reg
-from ascreg.reg._template import Template
+from ascreg._frontend.template import Template
 
 OPS = sorted(
     {

@@ -964,31 +964,9 @@ def call_overloads(
     return sigs
 
 
-ATTRIBUTE_TYPES = {
-    "name": "ClassVar[str]",
-    "enum_kinds": "ClassVar[tuple[type[enum.Enum], ...]]",
-    "max_dtypes": "ClassVar[int]",
-    "traits": "ClassVar[bool]",
-    "left": "ClassVar[bool]",
-    "scalar": "ClassVar[bool]",
-    "split": "ClassVar[bool]",
-}
-
-
 def class_attributes(shape: Shape) -> list[str]:
-    """Declarations of the public data attributes the runtime class defines itself."""
-    import importlib
-
-    module = importlib.import_module("ascreg." + shape.module.replace("/", "."))
-    runtime = getattr(module, shape.cls, None)
-    names = ["name"]
-    if isinstance(runtime, type):
-        names += [
-            k
-            for k, v in vars(runtime).items()
-            if not k.startswith("_") and not callable(v) and k not in names
-        ]
-    return [f"{k}: {ATTRIBUTE_TYPES.get(k, 'ClassVar[Any]')}" for k in names]
+    """Declarations of the op class's data attributes: its row name (nothing else is public)."""
+    return ["name: ClassVar[str]"]
 
 
 def render_op(shape: Shape) -> list[str]:

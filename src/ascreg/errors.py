@@ -31,10 +31,17 @@ import attrs
 
 CALL_MARKER = "_ascreg_call"
 """Name of the local variable through which a public entry point names itself on the stack."""
+OP_LOCAL = "op"
+"""Name of the op-object parameter of an op implementation (it names the call through its
+``_ascreg_call`` attribute)."""
 
 
 def current_call() -> str | None:
     """Return the innermost public ascreg call on the stack, or None.
+
+    A frame names its call by a local variable ``_ascreg_call``, or by a local ``op`` (the op
+    object an implementation receives, see :mod:`ascreg._frontend.template`) whose attribute
+    ``_ascreg_call`` is the spelling.
 
     Examples
     --------
@@ -46,7 +53,10 @@ def current_call() -> str | None:
     """
     frame = sys._getframe(1)
     while frame is not None:
-        name = frame.f_locals.get(CALL_MARKER)
+        local = frame.f_locals
+        name = local.get(CALL_MARKER)
+        if name is None:
+            name = getattr(local.get(OP_LOCAL), CALL_MARKER, None)
         if isinstance(name, str):
             return name
         frame = frame.f_back  # type: ignore[assignment]

@@ -1,4 +1,4 @@
-"""Unary arithmetic and index generation on numpy lane arrays: ``Abs``, ``Neg``, ``Arange``.
+"""Lane arithmetic on numpy lane arrays: the binary formulas, ``Abs``, ``Neg``, ``Arange``.
 
 Integers wrap (the default CTRL[53]=0 mode): ``abs(INT_MIN) = INT_MIN``, ``-INT_MIN = INT_MIN``.
 Floats are sign-bit operations: ``Abs`` clears the sign bit and ``Neg`` flips it, so a NaN keeps
@@ -15,9 +15,12 @@ array([-0. ,  1.5], dtype=float16)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from ascreg.core.bitwise import bitwise
 
 Lanes = np.ndarray[Any, Any]
 
@@ -92,3 +95,61 @@ def arange(
     with np.errstate(all="ignore"):  # overflow to inf is the IEEE result, not a warning
         summed: Lanes = np.add(np.asarray(start, dtype=dtype), index.astype(dtype), dtype=dtype)
     return summed
+
+
+def _float_minmax(
+    pick: Callable[[Lanes, Lanes], Lanes], sign_merge: Callable[[Any, Any], Any]
+) -> Callable[[Lanes, Lanes], Lanes]:
+    """Max/Min with IEEE NaN propagation and the spec's signed-zero rule."""
+
+    def op(a: Lanes, b: Lanes) -> Lanes:
+        with np.errstate(all="ignore"):  # NaN operands are data here, not numpy warnings
+            result = pick(a, b)
+            if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
+                both_zero = (a == 0) & (b == 0)
+                if both_zero.any():
+                    bits = a.view(f"u{a.itemsize}")
+                    merged = sign_merge(bits, b.view(f"u{a.itemsize}")).view(a.dtype)
+                    result = np.where(both_zero, merged, result)
+        return result
+
+    return op
+
+
+def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], Lanes]:
+    """Compute bfloat16 in float32 and round to nearest even, as the hardware does."""
+
+    def run(a: Lanes, b: Lanes) -> Lanes:
+        with np.errstate(all="ignore"):  # IEEE overflow/NaN results are data, not warnings
+            if a.dtype.name == "bfloat16":
+                return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
+            return op(a, b)
+
+    return run
+
+
+def _bits(name: str) -> Callable[[Lanes, Lanes], Lanes]:
+    return lambda a, b: bitwise(name, a, b)
+
+
+BINARY_OPS: dict[str, Callable[[Lanes, Lanes], Lanes]] = {
+    "Add": _widened(np.add),
+    "Sub": _widened(np.subtract),
+    "Mul": _widened(np.multiply),
+    "Max": _float_minmax(np.maximum, np.bitwise_and),
+    "Min": _float_minmax(np.minimum, np.bitwise_or),
+    "And": _bits("and"),
+    "Or": _bits("or"),
+    "Xor": _bits("xor"),
+}
+"""Lane formula of each element-wise binary op (integers wrap; floats are IEEE; the logic ops
+work on the raw bits of any lane type).
+
+Examples
+--------
+>>> import numpy as np
+>>> BINARY_OPS["Max"](np.array([-0.0], np.float32), np.array([0.0], np.float32))
+array([0.], dtype=float32)
+>>> BINARY_OPS["Add"](np.array([127], np.int8), np.array([1], np.int8))
+array([-128], dtype=int8)
+"""

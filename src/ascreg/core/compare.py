@@ -18,6 +18,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from ascreg.core.masks import predicate_bits
+
 Lanes = np.ndarray[Any, Any]
 
 CMP_MODES = {
@@ -75,3 +77,29 @@ def zero_masked(values: Lanes, active: Lanes) -> Lanes:
     array([0, 6], dtype=int8)
     """
     return np.where(active, values, np.zeros((), dtype=values.dtype))
+
+
+def compare_bits(mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int) -> Lanes:
+    """Return the 256 mask bits of ``a <mode> b`` on the *active* lanes (compare results).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> bits = compare_bits("LT", np.array([1, 5], np.int16), 3, np.array([True, True]), 2)
+    >>> bits[:4].astype(int)
+    array([1, 0, 0, 0])
+    """
+    return predicate_bits(compare(mode, a, b), active, stride)
+
+
+def merge_masked(result: Lanes, active: Lanes, old: Lanes | None) -> Lanes:
+    """Apply a merge mode: masked-off lanes keep *old* (MERGING) or become 0 (*old* None).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> on = np.array([True, False])
+    >>> merge_masked(np.int8([5, 6]), on, None), merge_masked(np.int8([5, 6]), on, np.int8([1, 2]))
+    (array([5, 0], dtype=int8), array([5, 2], dtype=int8))
+    """
+    return zero_masked(result, active) if old is None else select(active, result, old)

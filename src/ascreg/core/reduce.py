@@ -123,3 +123,26 @@ def result_lanes(value: Any, index: int | None, dtype: np.dtype[Any], lanes: int
         unsigned = np.dtype(f"u{dtype.itemsize}")
         out.view(unsigned)[1] = index
     return out
+
+
+def reduce(kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes: int) -> Lanes:
+    """Reduce the *active* lanes of *values* (``SUM``/``MAX``/``MIN``) into dst lanes of *target*.
+
+    *values* is first converted to *target* (the int16 -> int32 SUM widening); masked-off lanes
+    count as the identity; SUM adds in the pairwise tree; MAX/MIN put the first extreme's index
+    in lane 1 (see :func:`result_lanes`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> reduce("SUM", np.arange(4, dtype=np.int16), np.ones(4, bool), np.dtype(np.int32), 4)
+    array([6, 0, 0, 0], dtype=int32)
+    >>> reduce("MAX", np.int32([3, 9, 9, 1]), np.ones(4, bool), np.dtype(np.int32), 4)
+    array([9, 1, 0, 0], dtype=int32)
+    """
+    widened = values if values.dtype == target else values.astype(target)
+    filled = fill_masked(widened, active, identity(kind, target))
+    if kind == "SUM":
+        return result_lanes(tree_sum(filled), None, target, lanes)
+    value, index = extreme(filled, largest=kind == "MAX")
+    return result_lanes(value, index, target, lanes)

@@ -1,6 +1,6 @@
 """Arithmetic with a scalar (Adds, Muls, Maxs, Mins), unary Abs/Neg, Arange and Reduce.
 
-The scalar forms apply the lane formula of their vector twin (:data:`BINARY_OPS`) to every lane
+The scalar forms apply the lane formula of their vector twin (:data:`ascreg.core.arith.BINARY_OPS`) to every lane
 and the scalar converted to ``T`` (an integer that does not fit ``T`` is an error, as in
 ``Compares``). All of these ops are ZEROING only on dav-3510 (spec §7; the implementation
 static_asserts ``MaskMergeMode::ZEROING``), so ``MaskMergeMode.MERGING`` is rejected.
@@ -18,27 +18,26 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Self
+from typing import Any
 
 import attrs
 import numpy as np
 
+from ascreg._frontend import compute as shared
+from ascreg._frontend import operands
+from ascreg._frontend.template import define
 from ascreg._spec import REDUCE_COMBOS, SPECS, OpSpec
 from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core import reduce as red
 from ascreg.enums import IndexOrder, MaskMergeMode, ReduceType
 from ascreg.errors import AscregTypeError, TemplateMismatchError
-from ascreg.machine.memory import to_dtype
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
-from ascreg.reg._template import Template, TemplateArgs, active_lanes, as_mask, as_reg
-from ascreg.reg.compute import BINARY_OPS
 
 Lanes = np.ndarray[Any, Any]
 
 
-def _zeroing_only(op: Template) -> None:
+def _zeroing_only(op: Any) -> None:
     merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
     if merge is not MaskMergeMode.ZEROING:
         raise AscregTypeError(
@@ -47,37 +46,20 @@ def _zeroing_only(op: Template) -> None:
         )
 
 
-class _ScalarBinary(Template):
+def _scalar_binary(op: Any, dst: Any, src: Any, scalar: Any, mask: MaskReg) -> None:
     """``Op(S& dst, S& src, U scalar, MaskReg& mask)``: the vector op against one scalar."""
-
-    enum_kinds = (MaskMergeMode,)
-
-    def __init__(self, name: str = "", doc: str = "", targs: Any = None) -> None:
-        self.name = name  # type: ignore[misc]
-        vector = name.removeprefix("Reg.").removesuffix("s")
-        self.formula = BINARY_OPS[vector] if name else None
-        self.__doc__ = doc
-        super().__init__(*(() if targs is None else (targs,)))
-
-    def _derive(self, targs: TemplateArgs) -> Self:
-        return type(self)(self.name, self.__doc__ or "", targs)
-
-    def __call__(self, dst: Any, src: Any, scalar: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        d = self.operands(dst, src)
-        if isinstance(scalar, RegTensor | MaskReg):
-            vector = self.name.removesuffix("s")
-            raise AscregTypeError(
-                f"{self.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
-            )
-        _zeroing_only(self)
-        assert self.formula is not None
-        lanes: Lanes = src.get()
-        value = np.full(d.lanes, to_dtype(scalar, d.dtype), dtype=d.dtype.np_dtype)
-        d.put(cmp.zero_masked(self.formula(lanes, value), active_lanes(as_mask(mask, "mask"), d)))
+    d, s = shared.vectors(op, (dst, "dst"), (src, "src0"))
+    if isinstance(scalar, RegTensor | MaskReg):
+        vector = op.name.removesuffix("s")
+        raise AscregTypeError(
+            f"{op.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
+        )
+    _zeroing_only(op)
+    value = np.full(d.lanes, operands.scalar(scalar, d.dtype), dtype=d.dtype.np_dtype)
+    d.put(cmp.zero_masked(op.formula(s.get(), value), shared.enables(op, mask, d)))
 
 
-def _scalar_binary(name: str, summary: str, dtype: str, example: str, result: str) -> _ScalarBinary:
+def _scalar_op(name: str, summary: str, dtype: str, example: str, result: str) -> Any:
     doc = f"""``{name}(S& dst, S& src, U scalar, MaskReg& mask)``: {summary}
 
     The lane formula is ``{name.removesuffix("s")}``'s with every ``src1`` lane equal to
@@ -96,35 +78,33 @@ def _scalar_binary(name: str, summary: str, dtype: str, example: str, result: st
     >>> np.asarray(dst)[:6].tolist()
     {result}
     """
-    return _ScalarBinary(f"Reg.{name}", doc)
+    formula = arith.BINARY_OPS[name.removesuffix("s")]
+    return define(
+        f"Reg.{name}", doc=doc, enum_kinds=(MaskMergeMode,), formula=staticmethod(formula)
+    )(_scalar_binary)
 
 
-Adds = _scalar_binary("Adds", "add a scalar to every lane.", "int8_t", "127",
-                      "[125, 126, 127, -128, 0, 0]")  # fmt: skip
-Muls = _scalar_binary("Muls", "multiply every lane by a scalar.", "half", "0.5",
-                      "[-1.0, -0.5, 0.0, 0.5, 0.0, 0.0]")  # fmt: skip
-Maxs = _scalar_binary("Maxs", "lane-wise maximum with a scalar (NaN propagates; +0 > -0).",
-                      "int32_t", "0", "[0, 0, 0, 1, 0, 0]")  # fmt: skip
-Mins = _scalar_binary("Mins", "lane-wise minimum with a scalar (NaN propagates; -0 < +0).",
-                      "float32_t", "-1.5", "[-2.0, -1.5, -1.5, -1.5, 0.0, 0.0]")  # fmt: skip
+Adds = _scalar_op("Adds", "add a scalar to every lane.", "int8_t", "127",
+                  "[125, 126, 127, -128, 0, 0]")  # fmt: skip
+Muls = _scalar_op("Muls", "multiply every lane by a scalar.", "half", "0.5",
+                  "[-1.0, -0.5, 0.0, 0.5, 0.0, 0.0]")  # fmt: skip
+Maxs = _scalar_op("Maxs", "lane-wise maximum with a scalar (NaN propagates; +0 > -0).",
+                  "int32_t", "0", "[0, 0, 0, 1, 0, 0]")  # fmt: skip
+Mins = _scalar_op("Mins", "lane-wise minimum with a scalar (NaN propagates; -0 < +0).",
+                  "float32_t", "-1.5", "[-2.0, -1.5, -1.5, -1.5, 0.0, 0.0]")  # fmt: skip
 
 
-class _Unary(Template):
+def _unary(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``Op(U& dst, U& src, MaskReg& mask)``: a lane-wise unary op; masked-off lanes 0."""
-
-    enum_kinds = (MaskMergeMode,)
-    _lane_op: Callable[[Lanes], Lanes]
-
-    def __call__(self, dst: Any, src: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        d = self.operands(dst, src)
-        _zeroing_only(self)
-        result = type(self)._lane_op(src.get())
-        d.put(cmp.zero_masked(result, active_lanes(as_mask(mask, "mask"), d)))
+    d, s = shared.vectors(op, (dst, "dst"), (src, "src0"))
+    _zeroing_only(op)
+    d.put(cmp.zero_masked(op.formula(s.get()), shared.enables(op, mask, d)))
 
 
-class _Abs(_Unary):
-    """``Abs(U& dst, U& src, MaskReg& mask)``: absolute value; masked-off lanes 0.
+_UNARY: dict[str, Any] = {"enum_kinds": (MaskMergeMode,)}
+Abs = define(
+    "Reg.Abs",
+    doc="""``Abs(U& dst, U& src, MaskReg& mask)``: absolute value; masked-off lanes 0.
 
     Integers wrap: ``abs(INT_MIN) = INT_MIN`` (int8 ``abs(-128) = -128``). Floats clear the
     sign bit, so ``abs(-0) = +0``, ``abs(-inf) = +inf`` and a NaN keeps its payload.
@@ -139,14 +119,13 @@ class _Abs(_Unary):
     >>> Reg.Abs(dst, src, Reg.CreateMask[int8_t]())
     >>> np.asarray(dst)[:3].tolist()
     [-128, 5, 7]
-    """
-
-    name = "Reg.Abs"
-    _lane_op = staticmethod(arith.abs_lanes)
-
-
-class _Neg(_Unary):
-    """``Neg(U& dst, U& src, MaskReg& mask)``: negation; masked-off lanes 0.
+    """,
+    formula=staticmethod(arith.abs_lanes),
+    **_UNARY,
+)(_unary)
+Neg = define(
+    "Reg.Neg",
+    doc="""``Neg(U& dst, U& src, MaskReg& mask)``: negation; masked-off lanes 0.
 
     Integers wrap (``-INT_MIN = INT_MIN``); floats flip the sign bit (``-(+0) = -0``, a NaN
     keeps its payload with the sign flipped).
@@ -160,10 +139,10 @@ class _Neg(_Unary):
     >>> Reg.Neg(dst, src, Reg.CreateMask[half]())
     >>> hex(int(np.asarray(dst).view(np.uint16)[0]))
     '0x8000'
-    """
-
-    name = "Reg.Neg"
-    _lane_op = staticmethod(arith.neg_lanes)
+    """,
+    formula=staticmethod(arith.neg_lanes),
+    **_UNARY,
+)(_unary)
 
 
 B64_DECREASE_SPAN = 64
@@ -173,7 +152,8 @@ as a 64-lane TraitTwo register (``vci`` on the int32 low words) and keeps its fi
 (``ArangeB64Impl`` + ``B64TraitTwoToTraitOne``)."""
 
 
-class _Arange(Template):
+@define("Reg.Arange", enum_kinds=(IndexOrder,))
+def Arange(op: Any, dst: Any, start: Any) -> None:
     """``Arange<T, IndexOrder order = INCREASE_ORDER>(S& dst, U start)``: an index sequence.
 
     Lane ``i`` is ``start + i`` (``INCREASE_ORDER``) or ``start + VL_T - 1 - i``
@@ -198,26 +178,20 @@ class _Arange(Template):
     >>> np.asarray(d)[[0, 1, 127]].tolist()
     [137, 136, 10]
     """
-
-    name = "Reg.Arange"
-    enum_kinds = (IndexOrder,)
-
-    def __call__(self, dst: Any, start: Any) -> None:
-        _ascreg_call = self.name
-        d = self.operands(dst)
-        if isinstance(start, RegTensor | MaskReg):
-            raise AscregTypeError(f"start must be a scalar, got {type(start).__name__}")
-        decrease = self.t.enum(IndexOrder, IndexOrder.INCREASE_ORDER) is IndexOrder.DECREASE_ORDER
-        wide = d.dtype.size == 8 and d.trait is RegTraitNumOne
-        d.put(
-            arith.arange(
-                to_dtype(start, d.dtype),
-                d.dtype.np_dtype,
-                d.lanes,
-                decrease=decrease,
-                span=B64_DECREASE_SPAN if wide else d.lanes,
-            )
+    (d,) = shared.vectors(op, (dst, "register"))
+    if isinstance(start, RegTensor | MaskReg):
+        raise AscregTypeError(f"start must be a scalar, got {type(start).__name__}")
+    decrease = op.t.enum(IndexOrder, IndexOrder.INCREASE_ORDER) is IndexOrder.DECREASE_ORDER
+    wide = d.dtype.size == 8 and d.trait is RegTraitNumOne
+    d.put(
+        arith.arange(
+            operands.scalar(start, d.dtype, "start"),
+            d.dtype.np_dtype,
+            d.lanes,
+            decrease=decrease,
+            span=B64_DECREASE_SPAN if wide else d.lanes,
         )
+    )
 
 
 def _reduce_spec(kind: str) -> OpSpec:
@@ -230,7 +204,15 @@ REDUCE_SPECS: dict[ReduceType, OpSpec] = {k: _reduce_spec(k.name) for k in Reduc
 """The legal (dst, src) pairs of each ReduceType (the ``Reg.Reduce`` row is their union)."""
 
 
-class _Reduce(Template):
+def _reduce_setup(op: Any) -> None:
+    op.kind = op.t.enum(ReduceType, ReduceType.SUM)
+    op.rule = REDUCE_SPECS[op.kind]
+    if op.t.dtypes:
+        op.rule.check_prefix(*op.t.dtypes)
+
+
+@define("Reg.Reduce", enum_kinds=(ReduceType, MaskMergeMode), max_dtypes=2, _setup=_reduce_setup)
+def Reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``Reduce<ReduceType type = SUM, T, U, mode = ZEROING>(S& dst, V src, MaskReg mask)``.
 
     Reduces the lanes ``mask`` selects to one value in ``dst`` lane 0; every other lane of
@@ -262,45 +244,19 @@ class _Reduce(Template):
     >>> float(lanes[0]), int(lanes.view(np.uint16)[1]), int(lanes.view(np.uint16)[2:].max())
     (1.1396484375, 114, 0)
     """
-
-    name = "Reg.Reduce"
-    enum_kinds = (ReduceType, MaskMergeMode)
-    max_dtypes = 2
-
-    def _setup(self) -> None:
-        self.kind = self.t.enum(ReduceType, ReduceType.SUM)
-        self.rule = REDUCE_SPECS[self.kind]
-        if self.t.dtypes:
-            self.rule.check_prefix(*self.t.dtypes)
-
-    def __call__(self, dst: Any, src: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        d, s = as_reg(dst, "dst"), as_reg(src, "src")
-        for given, reg, role in zip(self.t.dtypes, (d, s), ("T", "U"), strict=False):
-            if given is not reg.dtype:
-                raise TemplateMismatchError(
-                    f"template dtype {role}={given.cpp_name} does not match the register "
-                    f"{type(reg).__name__} (C++: static_assert '{role} type is not correct!')"
-                )
-        self.rule.check(d.dtype, s.dtype)
-        if d.trait is not s.trait:
-            raise AscregTypeError(
-                f"dst {type(d).__name__} and src {type(s).__name__} use different RegTraits"
+    d = operands.register(dst, "dst", op.surface)
+    s = operands.register(src, "src", op.surface)
+    for given, reg, role in zip(op.t.dtypes, (d, s), ("T", "U"), strict=False):
+        if given is not reg.dtype:
+            raise TemplateMismatchError(
+                f"template dtype {role}={given.cpp_name} does not match the register "
+                f"{type(reg).__name__} (C++: static_assert '{role} type is not correct!')"
             )
-        _zeroing_only(self)
-        active = active_lanes(as_mask(mask, "mask"), s)
-        kind = self.kind.name
-        target = d.dtype.np_dtype
-        values = s.get() if s.dtype is d.dtype else s.get().astype(target)  # i16 -> i32 widening
-        filled = red.fill_masked(values, active, red.identity(kind, target))
-        if kind == "SUM":
-            d.put(red.result_lanes(red.tree_sum(filled), None, target, d.lanes))
-        else:
-            value, index = red.extreme(filled, largest=kind == "MAX")
-            d.put(red.result_lanes(value, index, target, d.lanes))
-
-
-Abs = _Abs()
-Neg = _Neg()
-Arange = _Arange()
-Reduce = _Reduce()
+    op.rule.check(d.dtype, s.dtype)
+    if d.trait is not s.trait:
+        raise AscregTypeError(
+            f"dst {type(d).__name__} and src {type(s).__name__} use different RegTraits"
+        )
+    _zeroing_only(op)
+    active = shared.enables(op, mask, s)
+    d.put(red.reduce(op.kind.name, s.get(), active, d.dtype.np_dtype, d.lanes))

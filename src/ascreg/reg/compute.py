@@ -18,25 +18,30 @@ array([0, 0, 1, 1, 2], dtype=uint16)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Self
+from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import Kind, int16_t
+from ascreg._dtypes import Kind
+from ascreg._frontend import compute as shared
+from ascreg._frontend import operands
+from ascreg._frontend.template import define
 from ascreg.core import compare as cmp
-from ascreg.core import masks as mask_core
-from ascreg.core import shifts
+from ascreg.core.arith import BINARY_OPS
 from ascreg.enums import CMPMODE, MaskMergeMode
 from ascreg.errors import AscregTypeError
-from ascreg.machine.memory import to_dtype
-from ascreg.machine.registers import MaskReg, RegTensor
-from ascreg.reg._template import Template, TemplateArgs, active_lanes, as_mask, as_reg, same_type
+from ascreg.machine.registers import MaskReg
 
 Lanes = np.ndarray[Any, Any]
 
 
-class _Compare(Template):
+def _mode(op: Any) -> str:
+    mode: str = op.t.enum(CMPMODE, CMPMODE.EQ).name
+    return mode
+
+
+@define("Reg.Compare", enum_kinds=(CMPMODE,))
+def Compare(op: Any, dst: MaskReg, src0: Any, src1: Any, mask: MaskReg) -> None:
     """``Compare<T, CMPMODE mode = EQ>(MaskReg& dst, U& src0, U& src1, MaskReg& mask)``.
 
     ``dst`` lane i is 1 when the mask selects lane i and ``src0[i] <mode> src1[i]`` holds;
@@ -54,26 +59,11 @@ class _Compare(Template):
     >>> out.count()
     64
     """
-
-    name = "Reg.Compare"
-    enum_kinds = (CMPMODE,)
-
-    def __call__(self, dst: MaskReg, src0: Any, src1: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        a = self.operands(src0, src1)
-        self._finish(dst, a, src1.get(), mask)
-
-    def _finish(self, dst: MaskReg, a: RegTensor[Any, Any], b: Any, mask: MaskReg) -> None:
-        as_mask(dst, "dst")
-        active = active_lanes(as_mask(mask, "mask"), a)
-        predicate = cmp.compare(self.mode, a.get(), b)
-        dst.set_bits(mask_core.predicate_bits(predicate, active, a.mask_stride))
-
-    def _setup(self) -> None:
-        self.mode = self.t.enum(CMPMODE, CMPMODE.EQ).name
+    shared.compare(op, _mode(op), dst, src0, src1, mask, scalar=False)
 
 
-class _Compares(_Compare):
+@define("Reg.Compares", enum_kinds=(CMPMODE,))
+def Compares(op: Any, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> None:
     """``Compares<T, CMPMODE mode = EQ>(MaskReg& dst, U& src, T scalar, MaskReg& mask)``.
 
     :class:`Compare` against one scalar (converted to ``T``; a value that does not fit is an
@@ -89,16 +79,11 @@ class _Compares(_Compare):
     >>> print(out)
     MaskReg(b32: lanes 0-31 on, 32 of 64)
     """
-
-    name = "Reg.Compares"
-
-    def __call__(self, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        a = self.operands(src0)
-        self._finish(dst, a, to_dtype(scalar, a.dtype), mask)
+    shared.compare(op, _mode(op), dst, src0, scalar, mask, scalar=True)
 
 
-class _Select(Template):
+@define("Reg.Select")
+def Select(op: Any, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
     """``Select(U& dst, U& src0, U& src1, MaskReg& mask)``: ``dst[i] = mask[i] ? src0[i] : src1[i]``.
 
     Every lane is written (nothing is zeroed) and the copy is bit-exact, NaN payloads
@@ -114,61 +99,29 @@ class _Select(Template):
     >>> np.asarray(d)[:3]
     array([1., 2., 2.], dtype=float16)
     """
-
-    name = "Reg.Select"
-
-    def __call__(self, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        selector = as_mask(mask, "mask")
-        if isinstance(dst, MaskReg):
-            bits = mask_core.mask_select(
-                as_mask(src0, "src0").bits(), as_mask(src1, "src1").bits(), selector.bits()
-            )
-            dst.set_bits(bits)
-            return
-        d = self.operands(dst, src0, src1)
-        d.put(cmp.select(active_lanes(selector, d), src0.get(), src1.get()))
+    shared.select(op, dst, src0, src1, mask)
 
 
-class _Shift(Template):
+def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
     """Shared body of the four shifts (vector or scalar count, left or right)."""
-
-    enum_kinds = (MaskMergeMode,)
-    max_dtypes = 2
-    left: bool = False
-    scalar: bool = False
-
-    def __call__(self, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        d = self.operands(dst, src)
-        s: RegTensor[Any, Any] = src
-        dtype = d.dtype
-        if self.merge is not MaskMergeMode.ZEROING:
-            raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
-        counts = self._counts(dtype, count)
-        active = active_lanes(as_mask(mask, "mask"), d)
-        d.put(shifts.zeroing_shift(s.get(), counts, active, left=self.left))
-
-    def _setup(self) -> None:
-        self.merge = self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
-
-    def _counts(self, dtype: Any, count: Any) -> Lanes:
-        assert self.spec is not None
-        if self.scalar:
-            if isinstance(count, RegTensor):
-                raise AscregTypeError(f"{self.name} takes a scalar int16_t count, not a register")
-            self.spec.check(dtype, int16_t)
-            return to_dtype(count, int16_t)
-        c = as_reg(count, "src1 (shift counts)")
-        self.spec.check(dtype, c.dtype)
+    d, s = shared.vectors(op, (dst, "dst"), (src, "src0"), check=False)
+    if op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is not MaskMergeMode.ZEROING:
+        raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
+    if op.scalar:
+        counts = shared.scalar_count(op, count, d.dtype)
+    else:
+        c = operands.register(count, "src1 (shift counts)", op.surface)
+        op.spec.check(d.dtype, c.dtype)
         counts = c.get()
         if counts.dtype.itemsize == 8:  # b64: only the low 32 bits, as int32 (spec §6.2)
-            return counts.view(np.int32)[0::2]
-        return counts
+            counts = counts.view(np.int32)[0::2]
+    shared.shift(op, d, s, counts, mask, left=op.left)
 
 
-class _ShiftRight(_Shift):
-    """``ShiftRight(S& dst, S& src0, V& src1, MaskReg& mask)``: per-lane counts from ``src1``.
+_SHIFT_OPTIONS: dict[str, Any] = {"enum_kinds": (MaskMergeMode,), "max_dtypes": 2}
+ShiftRight = define(
+    "Reg.ShiftRight",
+    doc="""``ShiftRight(S& dst, S& src0, V& src1, MaskReg& mask)``: per-lane counts from ``src1``.
 
     Logical for unsigned, arithmetic for signed lanes; counts at or above the width give 0
     (-1 for a negative signed value); masked-off lanes 0; negative counts are an error.
@@ -182,13 +135,14 @@ class _ShiftRight(_Shift):
     >>> Reg.ShiftRight(d, s, c, Reg.CreateMask[int16_t]())
     >>> hex(int(np.asarray(d)[0].view(np.uint16)))
     '0xf555'
-    """
-
-    name = "Reg.ShiftRight"
-
-
-class _ShiftLeft(_Shift):
-    """``ShiftLeft(S& dst, S& src0, V& src1, MaskReg& mask)``: per-lane counts from ``src1``.
+    """,
+    left=False,
+    scalar=False,
+    **_SHIFT_OPTIONS,
+)(_shift)
+ShiftLeft = define(
+    "Reg.ShiftLeft",
+    doc="""``ShiftLeft(S& dst, S& src0, V& src1, MaskReg& mask)``: per-lane counts from ``src1``.
 
     Logical for unsigned lanes; for signed lanes the sign bit is kept and the bit below it
     dropped (int16 0xAAAA << 1 = 0xD554); counts at or above the width give 0.
@@ -202,14 +156,14 @@ class _ShiftLeft(_Shift):
     >>> Reg.ShiftLeft(d, s, c, Reg.CreateMask[int16_t]())
     >>> hex(int(np.asarray(d)[0].view(np.uint16)))
     '0xd554'
-    """
-
-    name = "Reg.ShiftLeft"
-    left = True
-
-
-class _ShiftRights(_Shift):
-    """``ShiftRights(S& dst, S& src, int16_t scalar, MaskReg& mask)``: one count for all lanes.
+    """,
+    left=True,
+    scalar=False,
+    **_SHIFT_OPTIONS,
+)(_shift)
+ShiftRights = define(
+    "Reg.ShiftRights",
+    doc="""``ShiftRights(S& dst, S& src, int16_t scalar, MaskReg& mask)``: one count for all lanes.
 
     Examples
     --------
@@ -219,14 +173,14 @@ class _ShiftRights(_Shift):
     >>> Reg.ShiftRights(d, s, 3, Reg.CreateMask[uint8_t]())
     >>> int(np.asarray(d)[0])
     25
-    """
-
-    name = "Reg.ShiftRights"
-    scalar = True
-
-
-class _ShiftLefts(_Shift):
-    """``ShiftLefts(S& dst, S& src, int16_t scalar, MaskReg& mask)``: one count for all lanes.
+    """,
+    left=False,
+    scalar=True,
+    **_SHIFT_OPTIONS,
+)(_shift)
+ShiftLefts = define(
+    "Reg.ShiftLefts",
+    doc="""``ShiftLefts(S& dst, S& src, int16_t scalar, MaskReg& mask)``: one count for all lanes.
 
     Examples
     --------
@@ -236,106 +190,36 @@ class _ShiftLefts(_Shift):
     >>> Reg.ShiftLefts(d, s, 31, Reg.CreateMask[uint32_t]())
     >>> int(np.asarray(d)[0])
     2147483648
-    """
+    """,
+    left=True,
+    scalar=True,
+    **_SHIFT_OPTIONS,
+)(_shift)
 
-    name = "Reg.ShiftLefts"
-    left = True
-    scalar = True
-
-
-def _float_minmax(
-    pick: Callable[[Lanes, Lanes], Lanes], sign_merge: Callable[[Any, Any], Any]
-) -> Callable[[Lanes, Lanes], Lanes]:
-    """Max/Min with IEEE NaN propagation and the spec's signed-zero rule."""
-
-    def op(a: Lanes, b: Lanes) -> Lanes:
-        with np.errstate(all="ignore"):  # NaN operands are data here, not numpy warnings
-            result = pick(a, b)
-            if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
-                both_zero = (a == 0) & (b == 0)
-                if both_zero.any():
-                    bits = a.view(f"u{a.itemsize}")
-                    merged = sign_merge(bits, b.view(f"u{a.itemsize}")).view(a.dtype)
-                    result = np.where(both_zero, merged, result)
-        return result
-
-    return op
+MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
+"""The binary ops that also accept ``MaskMergeMode.MERGING``."""
 
 
-def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], Lanes]:
-    """Compute bfloat16 in float32 and round to nearest even, as the hardware does."""
-
-    def run(a: Lanes, b: Lanes) -> Lanes:
-        with np.errstate(all="ignore"):  # IEEE overflow/NaN results are data, not warnings
-            if a.dtype.name == "bfloat16":
-                return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
-            return op(a, b)
-
-    return run
-
-
-BINARY_OPS: dict[str, Callable[[Lanes, Lanes], Lanes]] = {
-    "Add": _widened(np.add),
-    "Sub": _widened(np.subtract),
-    "Mul": _widened(np.multiply),
-    "Max": _float_minmax(np.maximum, np.bitwise_and),
-    "Min": _float_minmax(np.minimum, np.bitwise_or),
-    "And": np.bitwise_and,
-    "Or": np.bitwise_or,
-    "Xor": np.bitwise_xor,
-}
-"""Lane formula of each element-wise binary op (integers wrap; floats are IEEE)."""
-
-
-class _Binary(Template):
+def _binary(op: Any, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
     """Element-wise ``Op(U& dst, U& src0, U& src1, MaskReg& mask)``; masked-off lanes 0.
 
     ``And``/``Or``/``Xor`` with MaskReg operands are the bitwise mask ops, whose unselected
     bits are 0.
     """
-
-    enum_kinds = (MaskMergeMode,)
-
-    def __init__(self, name: str = "", doc: str = "", targs: Any = None) -> None:
-        self.name = name  # type: ignore[misc]
-        self.formula = BINARY_OPS[name.removeprefix("Reg.")] if name else None
-        self.__doc__ = doc
-        super().__init__(*(() if targs is None else (targs,)))
-
-    def _derive(self, targs: TemplateArgs) -> Self:
-        return type(self)(self.name, self.__doc__ or "", targs)
-
-    def __call__(self, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        if isinstance(dst, MaskReg):
-            op = self.name.removeprefix("Reg.")
-            if op not in mask_core.MASK_LOGIC:
-                raise AscregTypeError(f"{self.name} has no MaskReg form")
-            dst.set_bits(
-                mask_core.mask_logic(
-                    op,
-                    as_mask(src0, "src0").bits(),
-                    as_mask(src1, "src1").bits(),
-                    as_mask(mask, "mask").bits(),
-                )
-            )
-            return
-        d, a, b = as_reg(dst, "dst"), as_reg(src0, "src0"), as_reg(src1, "src1")
-        same_type(d, a, b)
-        assert self.spec is not None and self.formula is not None
-        self.spec.check(self.template_dtype(d))
-        merge = self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
-        active = active_lanes(as_mask(mask, "mask"), d)
-        result = self.formula(a.get(), b.get())
-        if merge is MaskMergeMode.MERGING and self.name in ("Reg.Add", "Reg.Max", "Reg.Min"):
-            d.put(cmp.select(active, result, d.get()))
-        elif merge is MaskMergeMode.ZEROING:
-            d.put(cmp.zero_masked(result, active))
-        else:
-            raise AscregTypeError(f"{self.name} does not support MaskMergeMode.{merge.name}")
+    if isinstance(dst, MaskReg):
+        if op.logic is None:
+            raise AscregTypeError(f"{op.name} has no MaskReg form")
+        shared.mask_logic(op, op.logic.capitalize(), dst, [src0, src1], mask)
+        return
+    d, a, b = shared.vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
+    merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
+    if merge is MaskMergeMode.MERGING and op.name not in MERGING_BINARY:
+        raise AscregTypeError(f"{op.name} does not support MaskMergeMode.{merge.name}")
+    old = d.get() if merge is MaskMergeMode.MERGING else None
+    d.put(cmp.merge_masked(op.formula(a.get(), b.get()), shared.enables(op, mask, d), old))
 
 
-def _binary(name: str, summary: str) -> _Binary:
+def _binary_op(name: str, summary: str) -> Any:
     doc = f"""``{name}(U& dst, U& src0, U& src1, MaskReg& mask)``: {summary}
 
     Masked-off lanes become 0 (``Add``, ``Max``, ``Min`` also accept
@@ -352,20 +236,28 @@ def _binary(name: str, summary: str) -> _Binary:
     >>> int(np.asarray(d)[0]) == int(BINARY_OPS["{name}"](np.int16([12]), np.int16([10]))[0])
     True
     """
-    return _Binary(f"Reg.{name}", doc)
+    logic = name.lower() if name in ("And", "Or", "Xor") else None
+    return define(
+        f"Reg.{name}",
+        doc=doc,
+        enum_kinds=(MaskMergeMode,),
+        formula=staticmethod(BINARY_OPS[name]),
+        logic=logic,
+    )(_binary)
 
 
-Add = _binary("Add", "lane-wise sum.")
-Sub = _binary("Sub", "lane-wise difference.")
-Mul = _binary("Mul", "lane-wise product (low bits for integers).")
-Max = _binary("Max", "lane-wise maximum (NaN propagates; max(-0, +0) = +0).")
-Min = _binary("Min", "lane-wise minimum (NaN propagates; min(-0, +0) = -0).")
-And = _binary("And", "bitwise AND.")
-Or = _binary("Or", "bitwise OR.")
-Xor = _binary("Xor", "bitwise XOR.")
+Add = _binary_op("Add", "lane-wise sum.")
+Sub = _binary_op("Sub", "lane-wise difference.")
+Mul = _binary_op("Mul", "lane-wise product (low bits for integers).")
+Max = _binary_op("Max", "lane-wise maximum (NaN propagates; max(-0, +0) = +0).")
+Min = _binary_op("Min", "lane-wise minimum (NaN propagates; min(-0, +0) = -0).")
+And = _binary_op("And", "bitwise AND.")
+Or = _binary_op("Or", "bitwise OR.")
+Xor = _binary_op("Xor", "bitwise XOR.")
 
 
-class _Not(Template):
+@define("Reg.Not")
+def Not(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``Not(U& dst, U& src, MaskReg& mask)``: bitwise NOT; masked-off lanes (bits) are 0.
 
     Examples
@@ -376,31 +268,11 @@ class _Not(Template):
     >>> out.count()
     8
     """
-
-    name = "Reg.Not"
-
-    def __call__(self, dst: Any, src: Any, mask: MaskReg) -> None:
-        _ascreg_call = self.name
-        if isinstance(dst, MaskReg):
-            dst.set_bits(
-                mask_core.mask_logic(
-                    "Not", as_mask(src, "src").bits(), None, as_mask(mask, "mask").bits()
-                )
-            )
-            return
-        d, s = as_reg(dst, "dst"), as_reg(src, "src")
-        same_type(d, s)
-        assert self.spec is not None
-        self.spec.check(self.template_dtype(d))
-        bits = s.get().view(f"u{d.dtype.size}")
-        d.put(
-            cmp.zero_masked(
-                np.invert(bits).view(d.dtype.np_dtype), active_lanes(as_mask(mask, "mask"), d)
-            )
-        )
+    shared.logic(op, "not", dst, [src], mask)
 
 
-class _Move(Template):
+@define("Reg.Move", enum_kinds=(MaskMergeMode,))
+def Move(op: Any, dst: Any, src: Any, mask: MaskReg | None = None) -> None:
     """``Move(dst, src[, mask])`` on registers (MERGING) or masks (unselected bits 0).
 
     Examples
@@ -412,29 +284,15 @@ class _Move(Template):
     >>> np.asarray(d)[:3]
     array([1, 2, 2], dtype=int32)
     """
-
-    name = "Reg.Move"
-    enum_kinds = (MaskMergeMode,)
-
-    def __call__(self, dst: Any, src: Any, mask: MaskReg | None = None) -> None:
-        _ascreg_call = self.name
-        if isinstance(dst, MaskReg):
-            predicate = None if mask is None else as_mask(mask, "mask").bits()
-            dst.set_bits(mask_core.mask_move(as_mask(src, "src").bits(), predicate))
-            return
-        d, s = as_reg(dst, "dst"), as_reg(src, "src")
-        same_type(d, s)
-        assert self.spec is not None
-        self.spec.check(self.template_dtype(d))
-        if self.t.enum(MaskMergeMode, MaskMergeMode.MERGING) is not MaskMergeMode.MERGING:
+    if not isinstance(dst, MaskReg):
+        shared.vectors(op, (dst, "dst"), (src, "src"))
+        if op.t.enum(MaskMergeMode, MaskMergeMode.MERGING) is not MaskMergeMode.MERGING:
             raise AscregTypeError("Move supports MaskMergeMode.MERGING only")
-        if mask is None:
-            d.put(s.get().copy())
-        else:
-            d.put(cmp.select(active_lanes(as_mask(mask, "mask"), d), s.get(), d.get()))
+    shared.copy(op, dst, src, mask)
 
 
-class _Duplicate(Template):
+@define("Reg.Duplicate", enum_kinds=(MaskMergeMode,))
+def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> None:
     """``Duplicate(dst, scalar[, mask])``: broadcast a scalar; masked-off lanes 0.
 
     Examples
@@ -446,37 +304,12 @@ class _Duplicate(Template):
     >>> np.asarray(d)[:3]
     array([1.5, 1.5, 0. ], dtype=float16)
     """
-
-    name = "Reg.Duplicate"
-    enum_kinds = (MaskMergeMode,)
-
-    def __call__(self, dst: Any, scalar: Any, mask: MaskReg | None = None) -> None:
-        _ascreg_call = self.name
-        d = as_reg(dst, "dst")
-        assert self.spec is not None
-        self.spec.check(self.template_dtype(d))
-        if d.dtype.kind is Kind.RAW:
-            raise AscregTypeError(
-                f"Duplicate of raw-bit type {d.dtype.cpp_name} is not emulated yet"
-            )
-        value = np.full(d.lanes, to_dtype(scalar, d.dtype), dtype=d.dtype.np_dtype)
-        if mask is None:
-            d.put(value)
-            return
-        active = active_lanes(as_mask(mask, "mask"), d)
-        if self.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is MaskMergeMode.MERGING:
-            d.put(cmp.select(active, value, d.get()))
-        else:
-            d.put(cmp.zero_masked(value, active))
-
-
-Compare = _Compare()
-Compares = _Compares()
-Select = _Select()
-ShiftRight = _ShiftRight()
-ShiftLeft = _ShiftLeft()
-ShiftRights = _ShiftRights()
-ShiftLefts = _ShiftLefts()
-Not = _Not()
-Move = _Move()
-Duplicate = _Duplicate()
+    (d,) = shared.vectors(op, (dst, "dst"))
+    if d.dtype.kind is Kind.RAW:
+        raise AscregTypeError(f"Duplicate of raw-bit type {d.dtype.cpp_name} is not emulated yet")
+    value = np.full(d.lanes, operands.scalar(scalar, d.dtype), dtype=d.dtype.np_dtype)
+    if mask is None:
+        d.put(value)
+        return
+    merging = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is MaskMergeMode.MERGING
+    d.put(cmp.merge_masked(value, shared.enables(op, mask, d), d.get() if merging else None))

@@ -38,13 +38,15 @@ from typing import Any
 import attrs
 import numpy as np
 
+from ascreg._frontend import operands
+from ascreg._frontend.operands import REG
+from ascreg._frontend.template import Template
 from ascreg.core import datamove as core
 from ascreg.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
-from ascreg.reg._template import Template, active_lanes, as_mask, as_reg, same_type
 
 
 @attrs.frozen
@@ -119,7 +121,7 @@ class _Access(Template):
             )
         ptr, ref, _ = _resolve_address(self.post, src, (0,) if self.post else (), False)
         _match_pointer(ptr, reg)
-        return ptr, ref, block_stride, repeat_stride, as_mask(mask, "mask")
+        return ptr, ref, block_stride, repeat_stride, operands.mask(mask, "mask", REG)
 
     def _address(
         self, src: Any, rest: tuple[Any, ...], *, in_bytes: bool = False
@@ -221,19 +223,19 @@ class _LoadAlign(_Access):
         if isinstance(dst, MaskReg):
             self._load_mask(dst, args)
             return
-        reg = as_reg(dst, "dst")
+        reg = operands.register(dst, "dst", REG)
         self.template_dtype(reg)
         if self.blocks:
             ptr, ref, block_stride, repeat_stride, mask = self._block_address(reg, args)
             lanes, following = core.load_block_stream(
-                ptr, active_lanes(mask, reg), block_stride, repeat_stride, post=self.post
+                ptr, operands.lane_enables(mask, reg), block_stride, repeat_stride, post=self.post
             )
             reg.put(lanes)
             if ref is not None:
                 ref.value = following
             return
         if args and isinstance(args[0], RegTensor):
-            self._load_dual(reg, as_reg(args[0], "dst1"), args[1], args[2:])
+            self._load_dual(reg, operands.register(args[0], "dst1", REG), args[1], args[2:])
             return
         if not args:
             raise AscregTypeError("LoadAlign(dst, src) needs a source address")
@@ -252,7 +254,7 @@ class _LoadAlign(_Access):
     def _load_dual(
         self, dst0: RegTensor[Any, Any], dst1: RegTensor[Any, Any], src: Any, rest: tuple[Any, ...]
     ) -> None:
-        same_type(dst0, dst1)
+        operands.same_type(REG, dst0, dst1)
         ptr, ref, stride = self._address(src, rest)
         _match_pointer(ptr, dst0)
         dist = self.dist
@@ -306,7 +308,7 @@ class _StoreAlign(_Access):
             and (type(src), type(dst), type(args[0])) in self._plain
             and dst.dtype is src.dtype  # a form already validated: only the address is new
         ):
-            core.store(dst, src.get(), active_lanes(args[0], src), self.dist)
+            core.store(dst, src.get(), operands.lane_enables(args[0], src), self.dist)
             return
         if isinstance(src, MaskReg):
             ptr, ref, stride = self._address(dst, args, in_bytes=True)
@@ -314,27 +316,32 @@ class _StoreAlign(_Access):
             if ref is not None:
                 ref.value = ptr.offset_bytes(stride)
             return
-        reg = as_reg(src, "src")
+        reg = operands.register(src, "src", REG)
         self.template_dtype(reg)
         if self.blocks:
             ptr, ref, block_stride, repeat_stride, mask = self._block_address(reg, (dst, *args))
             following = core.store_block_stream(
-                ptr, reg.get(), active_lanes(mask, reg), block_stride, repeat_stride, post=self.post
+                ptr,
+                reg.get(),
+                operands.lane_enables(mask, reg),
+                block_stride,
+                repeat_stride,
+                post=self.post,
             )
             if ref is not None:
                 ref.value = following
             return
         if args and isinstance(args[0], RegTensor):
-            self._store_dual(dst, reg, as_reg(args[0], "src1"), args[1:])
+            self._store_dual(dst, reg, operands.register(args[0], "src1", REG), args[1:])
             return
         if not args:
             raise AscregTypeError("StoreAlign(dst, src, mask) needs a mask")
-        mask = as_mask(args[-1], "mask")
+        mask = operands.mask(args[-1], "mask", REG)
         ptr, ref, stride = self._address(dst, args[:-1])
         _match_pointer(ptr, reg)
         _trait_one_for_addr_reg(reg, args[:-1])
         dist = self.dist
-        lanes, active = reg.get(), active_lanes(mask, reg)
+        lanes, active = reg.get(), operands.lane_enables(mask, reg)
         if reg.trait is RegTraitNumTwo and ref is not None:
             # Two vsts of 32 lanes; the second lands min(stride, 32) elements further on.
             half = reg.lanes // 2
@@ -350,10 +357,10 @@ class _StoreAlign(_Access):
     def _store_dual(
         self, dst: Any, src0: RegTensor[Any, Any], src1: RegTensor[Any, Any], rest: tuple[Any, ...]
     ) -> None:
-        same_type(src0, src1)
+        operands.same_type(REG, src0, src1)
         if not rest:
             raise AscregTypeError("StoreAlign(dst, src0, src1, mask) needs a mask")
-        as_mask(rest[-1], "mask")
+        operands.mask(rest[-1], "mask", REG)
         ptr, _, _ = self._address(dst, rest[:-1])
         _match_pointer(ptr, src0)
         dist = self.dist

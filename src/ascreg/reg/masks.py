@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._frontend.template import Template, trait_of
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
 from ascreg.machine.ref import require_ref
 from ascreg.machine.registers import MaskReg, lane_geometry
-from ascreg.reg._template import Template, trait_of
 
 
 class _CreateMask(Template):

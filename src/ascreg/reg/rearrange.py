@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ascreg._frontend import operands
+from ascreg._frontend.operands import REG
+from ascreg._frontend.template import Template
 from ascreg.core import rearrange
 from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import RegTraitNumOne
-from ascreg.reg._template import Template, as_reg, same_type
 
 
 class _Interleave(Template):
@@ -47,9 +49,9 @@ class _Interleave(Template):
 
     def __call__(self, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
         _ascreg_call = self.name
-        d0, d1 = as_reg(dst0, "dst0"), as_reg(dst1, "dst1")
-        a, b = as_reg(src0, "src0"), as_reg(src1, "src1")
-        same_type(d0, d1, a, b)
+        d0, d1 = operands.register(dst0, "dst0", REG), operands.register(dst1, "dst1", REG)
+        a, b = operands.register(src0, "src0", REG), operands.register(src1, "src1", REG)
+        operands.same_type(REG, d0, d1, a, b)
         self.operands(d0, d1, a, b)
         if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
             raise AscregTypeError(

@@ -45,6 +45,9 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._frontend import operands
+from ascreg._frontend.operands import REG
+from ascreg._frontend.template import Template
 from ascreg.core import unaligned as core
 from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore
 from ascreg.enums import PostLiteral
@@ -52,7 +55,6 @@ from ascreg.errors import AscregTypeError, RefRequiredError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL, RegTensor, RegTraitNumTwo
-from ascreg.reg._template import Template, as_reg
 from ascreg.reg.datamove import AddrReg, _match_pointer, _pointer
 
 __all__ = [
@@ -112,7 +114,7 @@ class _Unaligned(Template):
         return obj
 
     def _operands(self, reg: Any, ptr: Any, what: str) -> tuple[RegTensor[Any, Any], Pointer[Any]]:
-        reg = as_reg(reg, what)
+        reg = operands.register(reg, what, REG)
         self.template_dtype(reg)
         if self.spec is not None:
             self.spec.check(reg.dtype)

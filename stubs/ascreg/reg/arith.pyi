@@ -484,7 +484,6 @@ class _Arange_int64_t:
 class _Arange:
     """``Reg.Arange``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], IndexOrder]) -> _Arange_int8_t: ...  # (int8_t)
     @overload
@@ -713,8 +712,6 @@ class _Reduce_MIN_uint64_t_uint64_t:
 class _Reduce:
     """``Reg.Reduce``: legal (T, U) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
-    max_dtypes: ClassVar[int]
     @overload
     def __getitem__(self, items: Literal[ReduceType.SUM] | tuple[Literal[ReduceType.SUM], MaskMergeMode]) -> _Reduce_SUM: ...  # ReduceType.SUM ()
     @overload

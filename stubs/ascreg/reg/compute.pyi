@@ -90,7 +90,6 @@ class _Compare_uint64_t:
 class _Compare:
     """``Reg.Compare``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], CMPMODE]) -> _Compare_int8_t: ...  # (int8_t)
     @overload
@@ -502,7 +501,6 @@ class _ShiftLeft_uint64_t_int64_t:
 class _ShiftLeft:
     """``Reg.ShiftLeft``: legal (src, shift) in table order below."""
     name: ClassVar[str]
-    left: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftLeft_int8_t: ...  # (int8_t)
     @overload
@@ -605,7 +603,6 @@ class _ShiftRights_uint64_t_int16_t:
 class _ShiftRights:
     """``Reg.ShiftRights``: legal (src, scalar) in table order below."""
     name: ClassVar[str]
-    scalar: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftRights_int8_t: ...  # (int8_t)
     @overload
@@ -708,8 +705,6 @@ class _ShiftLefts_uint64_t_int16_t:
 class _ShiftLefts:
     """``Reg.ShiftLefts``: legal (src, scalar) in table order below."""
     name: ClassVar[str]
-    left: ClassVar[bool]
-    scalar: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftLefts_int8_t: ...  # (int8_t)
     @overload
@@ -1639,7 +1634,6 @@ class _Move_int64_t:
 class _Move:
     """``Reg.Move``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
     @overload
     def __getitem__(self, items: type[bool_] | tuple[type[bool_], MaskMergeMode]) -> _Move_bool_: ...  # (bool_)
     @overload
@@ -1753,7 +1747,6 @@ class _Duplicate_uint64_t:
 class _Duplicate:
     """``Reg.Duplicate``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
     @overload
     def __getitem__(self, items: type[bool_] | tuple[type[bool_], MaskMergeMode]) -> _Duplicate_bool_: ...  # (bool_)
     @overload

@@ -658,7 +658,6 @@ class _LoadAlign_uint64_t_blockpost:
 class _LoadAlign:
     """``Reg.LoadAlign``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
     @overload
     def __getitem__(self, items: type[bool_] | tuple[type[bool_], LoadDist] | tuple[type[bool_], MaskDist] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL]] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL], LoadDist] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL], MaskDist]) -> _LoadAlign_bool_: ...  # (bool_)
     @overload
@@ -1562,7 +1561,6 @@ class _StoreAlign_uint64_t_blockpost:
 class _StoreAlign:
     """``Reg.StoreAlign``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
     @overload
     def __getitem__(self, items: type[bool_] | tuple[type[bool_], StoreDist] | tuple[type[bool_], MaskDist] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL]] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL], StoreDist] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL], MaskDist]) -> _StoreAlign_bool_: ...  # (bool_)
     @overload

@@ -90,8 +90,6 @@ class _CreateMask_uint64_t:
 class _CreateMask:
     """``Reg.CreateMask``: legal (T) in table order below."""
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]]
-    traits: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskPattern] | tuple[type[int8_t], MaskPattern, type[RegTraitNumOne]]) -> _CreateMask_int8_t: ...  # (int8_t)
     @overload
@@ -159,7 +157,6 @@ class _UpdateMask_uint64_t:
 class _UpdateMask:
     """``Reg.UpdateMask``: legal (T) in table order below."""
     name: ClassVar[str]
-    traits: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], type[RegTraitNumOne]]) -> _UpdateMask_int8_t: ...  # (int8_t)
     @overload

@@ -111,7 +111,6 @@ class _Interleave_uint64_t:
 class _Interleave:
     """``Reg.Interleave``: legal (T) in table order below."""
     name: ClassVar[str]
-    split: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[bool_]) -> _Interleave_bool_: ...  # (bool_)
     @overload
@@ -251,7 +250,6 @@ class _DeInterleave_uint64_t:
 class _DeInterleave:
     """``Reg.DeInterleave``: legal (T) in table order below."""
     name: ClassVar[str]
-    split: ClassVar[bool]
     @overload
     def __getitem__(self, items: type[bool_]) -> _DeInterleave_bool_: ...  # (bool_)
     @overload

@@ -1,4 +1,11 @@
-"""C++ function templates as subscriptable Python callables.
+"""The one way to define an op: :func:`define`, over C++ function templates as Python callables.
+
+An op is *check the operands against its row, then one core call*. Its implementation is a
+function ``impl(op, *args)`` whose first parameter is the op object (its row as ``op.spec``,
+its template arguments as ``op.t``, its operand surface as ``op.surface``), and
+``define(<row name>)(impl)`` turns it into what the surface calls: for the Reg API a
+subscriptable :class:`Template` instance, for the C API a plain function. Twins on the two
+surfaces share one implementation.
 
 ``Reg.Compare[float32_t, CMPMODE.EQ](dst, a, b, mask)`` subscripts a :class:`Template` with the
 C++ template arguments; the subscript is parsed once per distinct argument tuple and cached, so
@@ -16,12 +23,16 @@ Examples
 from __future__ import annotations
 
 import enum
+import inspect
+from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._frontend import operands
+from ascreg._frontend.operands import C_API, REG, Surface
 from ascreg._spec import SPECS, OpSpec
-from ascreg.errors import AscregTypeError, TemplateMismatchError
-from ascreg.machine.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne
+from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
+from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -69,6 +80,7 @@ class Template:
     enum_kinds: ClassVar[tuple[type[enum.Enum], ...]] = ()
     max_dtypes: ClassVar[int] = 1
     traits: ClassVar[bool] = False
+    surface: ClassVar[Surface] = REG
 
     def __init__(self, targs: TemplateArgs = NO_ARGS) -> None:
         self.t = targs
@@ -143,8 +155,11 @@ class Template:
         if key in self._checked:
             return first
         names = ("dst", "src0", "src1", "src2")
-        checked = [as_reg(r, names[i] if len(regs) > 1 else "register") for i, r in enumerate(regs)]
-        same_type(*checked)
+        checked = [
+            operands.register(r, names[i] if len(regs) > 1 else "register", self.surface)
+            for i, r in enumerate(regs)
+        ]
+        operands.same_type(self.surface, *checked)
         dtype = self.template_dtype(first)
         if self.spec is not None and len(self.spec.roles) == 1:
             self.spec.check(dtype)
@@ -162,36 +177,82 @@ class Template:
         return dtype
 
 
-def as_reg(obj: Any, what: str) -> RegTensor[Any, Any]:
-    """Return *obj* if it is a ``RegTensor``, else raise a clear type error."""
-    if not isinstance(obj, RegTensor):
-        raise AscregTypeError(f"{what} must be a RegTensor, got {type(obj).__name__} {obj!r:.60}")
-    return obj
-
-
-def as_mask(obj: Any, what: str) -> MaskReg:
-    """Return *obj* if it is a ``MaskReg``, else raise a clear type error."""
-    if not isinstance(obj, MaskReg):
-        raise AscregTypeError(f"{what} must be a MaskReg, got {type(obj).__name__} {obj!r:.60}")
-    return obj
-
-
-def same_type(first: RegTensor[Any, Any], *others: RegTensor[Any, Any]) -> None:
-    """Raise unless every register has *first*'s type (dtype and trait)."""
-    for other in others:
-        if type(other) is not type(first):
-            raise AscregTypeError(
-                f"registers of different types: {type(first).__name__} and "
-                f"{type(other).__name__} (C++ deduces one U for all of them)"
-            )
-
-
-def active_lanes(mask: MaskReg, reg: RegTensor[Any, Any]) -> Any:
-    """Return the lane enables of *mask* for an op on *reg* (bit ``i * mask_stride``)."""
-    stride = reg.mask_stride
-    return mask.bits()[0 : reg.lanes * stride : stride]
-
-
 def trait_of(targs: TemplateArgs) -> type[RegTrait]:
     """Return the RegTrait in the subscript, defaulting to ``RegTraitNumOne``."""
     return targs.trait or RegTraitNumOne
+
+
+Impl = Callable[..., Any]
+
+
+def define(
+    name: str, *, base: type[Template] = Template, doc: str | None = None, **attributes: Any
+) -> Callable[[Impl], Any]:
+    """Define the op of row *name* from its implementation ``impl(op, *args)``.
+
+    Parameters
+    ----------
+    name
+        The row's spelling (``"Reg.Select"``, ``"asc_select"``): the key of its row in
+        ``ascreg._spec.SPECS`` and the call name in error messages.
+    base
+        The :class:`Template` subclass to specialise (for ops that share helper methods).
+    doc
+        The docstring (default: *impl*'s).
+    **attributes
+        Class attributes of the op: ``enum_kinds``, ``max_dtypes``, ``traits``, and any
+        constant or helper the implementation reads from ``op``.
+
+    Returns
+    -------
+    Callable
+        A decorator: for a Reg row it returns the subscriptable op (an instance of a new
+        ``Template`` subclass named ``_<Name>`` in *impl*'s module); for a C API row, a plain
+        function named *name* that passes the op object to *impl*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int16_t
+    >>> def negate(op, dst, src):
+    ...     d = op.operands(dst, src)
+    ...     d.put(-src.get())
+    >>> Neg = define("Reg.Neg", doc="Negate.")(negate)
+    >>> a, b = Reg.RegTensor[int16_t](), Reg.RegTensor[int16_t](); a.set(3)
+    >>> Neg[int16_t](b, a); int(np.asarray(b)[0])
+    -3
+    """
+    short = name.removeprefix("Reg.")
+    surface = REG if name.startswith("Reg.") else C_API
+
+    def decorate(impl: Impl) -> Any:
+        namespace = {
+            "name": name,
+            "surface": surface,
+            CALL_MARKER: name,
+            "__doc__": impl.__doc__ if doc is None else doc,
+            "__module__": impl.__module__,
+            "__qualname__": f"_{short}",
+            **attributes,
+        }
+        if surface is REG:
+            namespace["__call__"] = impl
+            return type(f"_{short}", (base,), namespace)()
+        op = type(f"_{short}", (base,), namespace)()
+        return _c_function(op, impl)
+
+    return decorate
+
+
+def _c_function(op: Template, impl: Impl) -> Callable[..., Any]:
+    """Return the plain C function of *op*: ``impl`` with the op object bound first."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return impl(op, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = op.name
+    call.__doc__ = op.__doc__
+    call.__module__ = impl.__module__
+    parameters = list(inspect.signature(impl).parameters.values())[1:]
+    call.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    return call

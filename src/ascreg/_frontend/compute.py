@@ -1,0 +1,146 @@
+"""Implementations shared by the Reg and C API twins: compare, select, logic, shift, copy.
+
+Each function here is an op implementation ``impl(op, ...)`` (see
+:func:`ascreg._frontend.template.define`): it checks the operands against ``op.spec`` in the
+wording of ``op.surface`` and makes one core call. ``Reg.Select`` and ``asc_select`` are the
+same implementation defined under two rows.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg
+>>> from ascreg.c_api import asc_select, asc_create_mask_b16, vector_half, PAT_VL1
+>>> a, b, d = vector_half(), vector_half(), vector_half(); a.set(1.0); b.set(2.0)
+>>> asc_select(d, a, b, asc_create_mask_b16(PAT_VL1)); np.asarray(d)[:2]
+array([1., 2.], dtype=float16)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ascreg._dtypes import bool_, int16_t
+from ascreg._frontend import operands
+from ascreg.core import bitwise as bits_core
+from ascreg.core import compare as cmp
+from ascreg.core import masks as mask_core
+from ascreg.core import shifts
+from ascreg.errors import AscregTypeError
+from ascreg.machine.registers import MaskReg, RegTensor
+
+Lanes = np.ndarray[Any, Any]
+
+
+def vectors(op: Any, *named: tuple[Any, str], check: bool = True) -> list[RegTensor[Any, Any]]:
+    """Check ``(operand, role)`` pairs as registers of one type, legal for *op*'s row.
+
+    A combination of operand types that passed once is remembered on the op (calls in a loop
+    cost one set lookup). With *check* False the row is not consulted (rows whose dtype tuple
+    has more than the register's dtype check it themselves).
+    """
+    regs = [obj for obj, _role in named]
+    key = (check, *map(type, regs))
+    if key in op._checked:
+        return regs
+    for obj, role in named:
+        operands.register(obj, role, op.surface)
+    operands.same_type(op.surface, *regs)
+    dtype = op.template_dtype(regs[0])
+    if check:
+        op.spec.check(dtype)
+    op._checked.add(key)
+    return regs
+
+
+def enables(op: Any, mask: Any, reg: RegTensor[Any, Any]) -> Lanes:
+    """Return the lane enables of the *mask* operand for an op on *reg*."""
+    return operands.lane_enables(operands.mask(mask, "mask", op.surface), reg)
+
+
+def mask_bits(op: Any, obj: Any, role: str) -> Lanes:
+    """Return the 256 bits of a mask operand."""
+    return operands.mask(obj, role, op.surface).bits()
+
+
+def select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """``dst = mask ? src0 : src1`` on registers (lane-wise) or on masks (bit-wise)."""
+    selector = operands.mask(mask, "mask", op.surface)
+    if isinstance(dst, MaskReg):
+        if op.surface is operands.C_API:
+            op.spec.check(bool_)
+        dst.set_bits(
+            mask_core.mask_select(
+                mask_bits(op, src0, "src0"), mask_bits(op, src1, "src1"), selector.bits()
+            )
+        )
+        return
+    d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
+    d.put(cmp.select(operands.lane_enables(selector, d), a.get(), b.get()))
+
+
+def mask_logic(op: Any, logic: str, dst: MaskReg, sources: list[Any], mask: Any) -> None:
+    """Bitwise AND/OR/XOR/NOT of mask registers; unselected bits become 0."""
+    if op.surface is operands.C_API:
+        op.spec.check(bool_)
+    bits = [
+        mask_bits(op, s, "src" if len(sources) == 1 else f"src{i}") for i, s in enumerate(sources)
+    ]
+    second = bits[1] if len(bits) > 1 else None
+    dst.set_bits(mask_core.mask_logic(logic, bits[0], second, mask_bits(op, mask, "mask")))
+
+
+def logic(op: Any, logic: str, dst: Any, sources: list[Any], mask: Any) -> None:
+    """Bitwise *logic* (``and``/``or``/``xor``/``not``) of registers or masks; masked-off 0."""
+    if isinstance(dst, MaskReg):
+        mask_logic(op, logic.capitalize(), dst, sources, mask)
+        return
+    roles = ["src"] if len(sources) == 1 else ["src0", "src1"]
+    d, *regs = vectors(op, (dst, "dst"), *zip(sources, roles, strict=True))
+    lanes = [r.get() for r in regs]
+    result = bits_core.bitwise(logic, lanes[0], lanes[1] if len(lanes) > 1 else None)
+    d.put(cmp.zero_masked(result, enables(op, mask, d)))
+
+
+def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scalar: bool) -> None:
+    """``dst`` bit i = ``src0[i] <mode> src1[i]`` (or the scalar) on the selected lanes."""
+    out = operands.mask(dst, "dst", op.surface)
+    if scalar:
+        (a,) = vectors(op, (src0, "src" if op.surface is operands.C_API else "register"))
+        b: Any = operands.scalar(src1, a.dtype, "scalar")
+    else:
+        a, other = vectors(op, (src0, "src0"), (src1, "src1"))
+        b = other.get()
+    out.set_bits(cmp.compare_bits(mode, a.get(), b, enables(op, mask, a), a.mask_stride))
+
+
+def shift(op: Any, dst: Any, src: Any, counts: Lanes, mask: Any, *, left: bool) -> None:
+    """Shift ``src`` by per-lane *counts* into ``dst`` (zeroing shift; negative is an error)."""
+    d: RegTensor[Any, Any] = dst
+    d.put(shifts.zeroing_shift(src.get(), counts, enables(op, mask, d), left=left))
+
+
+def scalar_count(op: Any, count: Any, dtype: Any) -> Lanes:
+    """Return the ``int16_t`` count of a scalar shift, checked against the row."""
+    if isinstance(count, RegTensor):
+        raise AscregTypeError(f"{op.name} takes a scalar int16_t count, not a register")
+    op.spec.check(dtype, int16_t)
+    converted: Lanes = operands.scalar(count, int16_t, "count")
+    return converted
+
+
+def copy(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """Copy the selected lanes (MERGING); on masks the unselected bits become 0."""
+    if isinstance(dst, MaskReg):
+        if op.surface is operands.C_API:
+            op.spec.check(bool_)
+        predicate = None if mask is None else mask_bits(op, mask, "mask")
+        dst.set_bits(mask_core.mask_move(mask_bits(op, src, "src"), predicate))
+        return
+    d, s = vectors(op, (dst, "dst"), (src, "src"))
+    if mask is None:
+        d.put(s.get().copy())
+        return
+    enabled = enables(op, mask, d)
+    d.put(s.get().copy() if enabled.all() else cmp.select(enabled, s.get(), d.get()))
