@@ -27,18 +27,18 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import bool_, int16_t
+from ascreg._frontend import compute as shared
+from ascreg._frontend import operands
+from ascreg._frontend.operands import C_API
+from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
-from ascreg.c_api._types import active, as_bool, as_vector, same_dtype, vector_of
-from ascreg.core import bitwise as bits_core
+from ascreg.c_api._types import vector_of
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
-from ascreg.core import shifts
 from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
 )
-from ascreg.machine.memory import to_dtype
 from ascreg.machine.registers import MASK_BITS, MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
@@ -71,46 +71,35 @@ __all__ = [
 ]
 
 
-def _named(func: Callable[..., Any], name: str, doc: str) -> Callable[..., Any]:
-    func.__name__ = func.__qualname__ = name
-    func.__doc__ = doc
-    return func
-
-
 # -- shifts -----------------------------------------------------------------------------------
 
 
-def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
+def _shift_impl(op: Any, *args: Any) -> Any:
+    if len(args) == 4:
+        dst, src, count, mask = args
+    elif len(args) == 3:
+        dst, (src, count, mask) = None, args
+    else:
+        operand = "value" if op.scalar else "shift"
+        raise AscregTypeError(
+            f"takes (dst, src, {operand}, mask) or (src, {operand}, mask), got {len(args)} arguments"
+        )
+    s = operands.register(src, "src", C_API)
+    d = vector_of(s.dtype)() if dst is None else operands.register(dst, "dst", C_API)
+    operands.same_type(C_API, d, s)
+    if op.scalar:
+        counts = shared.scalar_count(op, count, s.dtype)
+    else:
+        c = operands.register(count, "shift", C_API)
+        op.spec.check(s.dtype, c.dtype)
+        counts = c.get()
+    shared.shift(op, d, s, counts, mask, left=op.left)
+    return d if dst is None else None
+
+
+def _shift(direction: str, scalar: bool) -> Any:
     name = f"asc_shift{direction}{'_scalar' if scalar else ''}"
-    spec = SPECS[name]
     left = direction == "left"
-
-    def op(*args: Any) -> Any:
-        _ascreg_call = name
-        if len(args) == 4:
-            dst, src, count, mask = args
-        elif len(args) == 3:
-            dst, (src, count, mask) = None, args
-        else:
-            raise AscregTypeError(
-                f"takes (dst, src, {'value' if scalar else 'shift'}, mask) or "
-                f"(src, {'value' if scalar else 'shift'}, mask), got {len(args)} arguments"
-            )
-        s = as_vector(src, "src")
-        d = vector_of(s.dtype)() if dst is None else as_vector(dst, "dst")
-        same_dtype(d, s)
-        if scalar:
-            if isinstance(count, RegTensor):
-                raise AscregTypeError(f"{name} takes an int16_t value, not a register")
-            spec.check(s.dtype, int16_t)
-            counts = to_dtype(count, int16_t)
-        else:
-            c = as_vector(count, "shift")
-            spec.check(s.dtype, c.dtype)
-            counts = c.get()
-        d.put(shifts.zeroing_shift(s.get(), counts, active(mask, d), left=left))
-        return d if dst is None else None
-
     kind = (
         "logical for unsigned lanes, arithmetic for signed ones"
         if not left
@@ -118,10 +107,11 @@ def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
     )
     operand = "int16_t value" if scalar else "vector_S shift"
     example_count = "2" if scalar else "n"
-    return _named(
-        op,
+    return define(
         name,
-        f"""``{name}([vector_T& dst,] vector_T src, {operand}, vector_bool mask)``.
+        left=left,
+        scalar=scalar,
+        doc=f"""``{name}([vector_T& dst,] vector_T src, {operand}, vector_bool mask)``.
 
     Shifts each lane {direction} ({kind}); counts at or above the width give 0 (-1 for a
     negative signed value shifted right); masked-off lanes 0; negative counts are an error.
@@ -137,7 +127,7 @@ def _shift(direction: str, scalar: bool) -> Callable[..., Any]:
     >>> int(np.asarray(out)[0])
     {8 << 2 if left else 8 >> 2}
     """,
-    )
+    )(_shift_impl)
 
 
 asc_shiftright, asc_shiftleft = (_shift(d, False) for d in ("right", "left"))
@@ -147,32 +137,19 @@ asc_shiftright_scalar, asc_shiftleft_scalar = (_shift(d, True) for d in ("right"
 # -- compares ---------------------------------------------------------------------------------
 
 
-def _compare(op: str, scalar: bool) -> Callable[..., None]:
+def _compare_impl(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    shared.compare(op, op.mode, dst, src0, src1, mask, scalar=op.scalar)
+
+
+def _compare(op: str, scalar: bool) -> Any:
     name = f"asc_{op}{'_scalar' if scalar else ''}"
-    spec = SPECS[name]
-    mode = op.upper()
-
-    def compare(dst: Any, src0: Any, src1: Any, mask: Any) -> None:
-        _ascreg_call = name
-        out = as_bool(dst, "dst")
-        a = as_vector(src0, "src0" if not scalar else "src")
-        spec.check(a.dtype)
-        if scalar:
-            if isinstance(src1, RegTensor):
-                raise AscregTypeError(f"{name} takes a scalar value, not a register")
-            b: Any = to_dtype(src1, a.dtype)
-        else:
-            other = as_vector(src1, "src1")
-            same_dtype(a, other)
-            b = other.get()
-        result = np.logical_and(cmp.compare(mode, a.get(), b), active(mask, a))
-        out.set_bits(mask_core.lanes_to_bits(result, a.mask_stride))
-
+    spec = SPECS[name]  # for the legal types in the docstring
     operand = "T value" if scalar else "vector_T src1"
-    return _named(
-        compare,
+    return define(
         name,
-        f"""``void {name}(vector_bool& dst, vector_T src0, {operand}, vector_bool mask)``.
+        mode=op.upper(),
+        scalar=scalar,
+        doc=f"""``void {name}(vector_bool& dst, vector_T src0, {operand}, vector_bool mask)``.
 
     Bit i of ``dst`` is ``src0[i] {op} {"value" if scalar else "src1[i]"}`` for the lanes the
     mask selects, 0 elsewhere. Floats: a NaN makes the predicate false (``ne``: true) and
@@ -188,7 +165,7 @@ def _compare(op: str, scalar: bool) -> Callable[..., None]:
     >>> m.count()
     {sum(_PY_CMP[op](i - 64, 0) for i in range(128))}
     """,
-    )
+    )(_compare_impl)
 
 
 _PY_CMP: dict[str, Callable[[int, int], bool]] = {
@@ -209,7 +186,8 @@ asc_eq, asc_ne, asc_lt, asc_gt, asc_ge, asc_le = (_compare(op, False) for op in 
 # -- select, logic ----------------------------------------------------------------------------
 
 
-def asc_select(dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+@define("asc_select")
+def asc_select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     """``void asc_select(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``.
 
     Lane i is ``src0[i]`` where the mask selects it, else ``src1[i]`` (nothing is zeroed; the
@@ -224,59 +202,30 @@ def asc_select(dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     >>> asc_select(d, a, b, asc_create_mask_b32(PAT_VL1)); np.asarray(d)[:3]
     array([1., 2., 2.], dtype=float32)
     """
-    _ascreg_call = "asc_select"
-    selector = as_bool(mask, "mask")
-    if isinstance(dst, MaskReg):
-        SPECS["asc_select"].check(bool_)
-        bits = mask_core.mask_select(
-            as_bool(src0, "src0").bits(), as_bool(src1, "src1").bits(), selector.bits()
-        )
-        dst.set_bits(bits)
-        return
-    d, a, b = as_vector(dst, "dst"), as_vector(src0, "src0"), as_vector(src1, "src1")
-    same_dtype(d, a, b)
-    SPECS["asc_select"].check(d.dtype)
-    d.put(cmp.select(active(selector, d), a.get(), b.get()))
+    shared.select(op, dst, src0, src1, mask)
 
 
-def _logic(op: str) -> Callable[..., None]:
+def _logic_impl(op: Any, dst: Any, *args: Any) -> None:
+    unary = op.logic == "not"
+    if len(args) != (2 if unary else 3):
+        shape = "(dst, src, mask)" if unary else "(dst, src0, src1, mask)"
+        raise AscregTypeError(f"takes {shape}, got {len(args) + 1} arguments")
+    *sources, mask = args
+    shared.logic(op, op.logic, dst, sources, mask)
+
+
+def _logic(op: str) -> Any:
     name = f"asc_{op}"
-    spec = SPECS[name]
+    spec = SPECS[name]  # for the legal types in the docstring
     unary = op == "not"
-
-    def logic(dst: Any, *args: Any) -> None:
-        _ascreg_call = name
-        if len(args) != (2 if unary else 3):
-            shape = "(dst, src, mask)" if unary else "(dst, src0, src1, mask)"
-            raise AscregTypeError(f"takes {shape}, got {len(args) + 1} arguments")
-        *sources, mask = args
-        if isinstance(dst, MaskReg):
-            spec.check(bool_)
-            inputs = [as_bool(s, "src").bits() for s in sources]
-            dst.set_bits(
-                mask_core.mask_logic(
-                    op.capitalize(),
-                    inputs[0],
-                    None if unary else inputs[1],
-                    as_bool(mask, "mask").bits(),
-                )
-            )
-            return
-        d = as_vector(dst, "dst")
-        regs = [as_vector(s, "src") for s in sources]
-        same_dtype(d, *regs)
-        spec.check(d.dtype)
-        lanes = [r.get() for r in regs]
-        result = bits_core.bitwise(op, lanes[0], None if unary else lanes[1])
-        d.put(cmp.zero_masked(result, active(mask, d)))
 
     operands = "vector_T src" if unary else "vector_T src0, vector_T src1"
     call = "d, a, m" if unary else "d, a, b, m"
     expected = {"and": 0x0C & 0x0A, "or": 0x0C | 0x0A, "xor": 0x0C ^ 0x0A, "not": 0xF3}[op]
-    return _named(
-        logic,
+    return define(
         name,
-        f"""``void {name}(vector_T& dst, {operands}, vector_bool mask)`` (also on ``vector_bool``).
+        logic=op,
+        doc=f"""``void {name}(vector_T& dst, {operands}, vector_bool mask)`` (also on ``vector_bool``).
 
     Bitwise {op.upper()} of the raw lane bits; masked-off lanes (bits, for masks) are 0.
     Types: {spec.legal_text()}.
@@ -290,7 +239,7 @@ def _logic(op: str) -> Callable[..., None]:
     >>> {name}({call}); np.asarray(d)[:2]
     array([{expected},   0], dtype=uint8)
     """,
-    )
+    )(_logic_impl)
 
 
 asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "not"))
@@ -299,7 +248,8 @@ asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "
 # -- duplicate, copy --------------------------------------------------------------------------
 
 
-def asc_duplicate_scalar(dst: Any, value: Any, mask: Any = None) -> None:
+@define("asc_duplicate_scalar")
+def asc_duplicate_scalar(op: Any, dst: Any, value: Any, mask: Any = None) -> None:
     """``void asc_duplicate_scalar(vector_T& dst, T value[, vector_bool mask])``.
 
     Every (selected) lane becomes *value*; masked-off lanes 0.
@@ -312,16 +262,15 @@ def asc_duplicate_scalar(dst: Any, value: Any, mask: Any = None) -> None:
     >>> np.asarray(d)[:3]
     array([1.5, 1.5, 0. ], dtype=float16)
     """
-    _ascreg_call = "asc_duplicate_scalar"
-    d = as_vector(dst, "dst")
-    SPECS["asc_duplicate_scalar"].check(d.dtype)
+    (d,) = shared.vectors(op, (dst, "dst"))
     if isinstance(value, RegTensor):
         raise AscregTypeError("takes a scalar value; use asc_duplicate for a register source")
-    filled = np.full(d.lanes, to_dtype(value, d.dtype), dtype=d.dtype.np_dtype)
-    d.put(filled if mask is None else cmp.zero_masked(filled, active(mask, d)))
+    filled = np.full(d.lanes, operands.scalar(value, d.dtype, "value"), dtype=d.dtype.np_dtype)
+    d.put(filled if mask is None else cmp.zero_masked(filled, shared.enables(op, mask, d)))
 
 
-def asc_duplicate(dst: Any, src: Any, mask: Any) -> None:
+@define("asc_duplicate")
+def asc_duplicate(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``void asc_duplicate(vector_T& dst, vector_T src, vector_bool mask)``: broadcast lane 0.
 
     Examples
@@ -333,15 +282,13 @@ def asc_duplicate(dst: Any, src: Any, mask: Any) -> None:
     >>> np.asarray(d)[:3]
     array([7, 7, 0], dtype=int32)
     """
-    _ascreg_call = "asc_duplicate"
-    d, s = as_vector(dst, "dst"), as_vector(src, "src")
-    same_dtype(d, s)
-    SPECS["asc_duplicate"].check(d.dtype)
+    d, s = shared.vectors(op, (dst, "dst"), (src, "src"))
     first = np.full(d.lanes, s.get()[0], dtype=d.dtype.np_dtype)
-    d.put(cmp.zero_masked(first, active(mask, d)))
+    d.put(cmp.zero_masked(first, shared.enables(op, mask, d)))
 
 
-def asc_copy(dst: Any, src: Any, /, *args: Any) -> None:
+@define("asc_copy")
+def asc_copy(op: Any, dst: Any, src: Any, /, *args: Any) -> None:
     """``void asc_copy(vector_T& dst, vector_T src, vector_bool mask)``: MERGING copy.
 
     Selected lanes come from ``src``, the others keep ``dst``'s old value. On ``vector_bool``
@@ -364,30 +311,18 @@ def asc_copy(dst: Any, src: Any, /, *args: Any) -> None:
     >>> np.flatnonzero(m.active(uint16_t))[:6].tolist(), m.bits()[6:8].tolist()
     ([3, 16, 19, 33, 35, 48], [True, True])
     """
-    _ascreg_call = "asc_copy"
     if len(args) > 1:
         raise AscregTypeError(f"takes (dst, src, mask | part), got {len(args) + 2} arguments")
     mask = args[0] if args else None
     if isinstance(dst, MaskReg) and isinstance(src, RegTensor):
         if not args:
             raise AscregTypeError("the vector_bool <- vector form takes a part: (dst, src, part)")
-        _mask_from_vector(dst, as_vector(src, "src"), mask)
+        _mask_from_vector(dst, operands.register(src, "src", C_API), mask)
         return
-    if isinstance(dst, MaskReg):
-        SPECS["asc_copy"].check(bool_)
-        predicate = None if mask is None else as_bool(mask, "mask").bits()
-        dst.set_bits(mask_core.mask_move(as_bool(src, "src").bits(), predicate))
-        return
-    d, s = as_vector(dst, "dst"), as_vector(src, "src")
-    same_dtype(d, s)
-    SPECS["asc_copy"].check(d.dtype)
-    if mask is None:
+    if not isinstance(dst, MaskReg) and mask is None:
+        shared.vectors(op, (dst, "dst"), (src, "src"))
         raise AscregTypeError("the vector form takes a mask: asc_copy(dst, src, mask)")
-    enabled = active(mask, d)
-    if enabled.all():
-        d.put(s.get().copy())
-    else:
-        d.put(cmp.select(enabled, s.get(), d.get()))
+    shared.copy(op, dst, src, mask)
 
 
 def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None:
@@ -398,7 +333,7 @@ def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None
             f"{type(src).__name__}"
         )
     blocks = MASK_BITS // (MASK_BITS // 8 // src.dtype.size)
-    if isinstance(part, bool) or not isinstance(part, int | np.integer):
+    if not operands.is_integer(part):
         raise AscregTypeError(f"part must be an int16_t block index, got {part!r:.40}")
     if not 0 <= part < blocks:
         raise AscregTypeError(
