@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from ascreg import MaskPattern, MaskReg, RegTraitNumOne, RegTraitNumTwo, bool_
 from ascreg._dtypes import Scalar
 from ascreg.reg import CreateMask, RegTensor
-from reference import MASK_BITS, boundary_bits, from_bits, lane_count, mask_stride, to_bits
+from reference.common import MASK_BITS, boundary_bits, from_bits, lane_count, mask_stride, to_bits
 
 
 @st.composite

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import (
     DataCopyMode,
     LoadDist,
@@ -30,6 +29,19 @@ from ascreg import (
 )
 from ascreg._spec import SPECS
 from ascreg.errors import AlignmentError, AscregTypeError, IllegalDtypeError, RefRequiredError
+from reference.common import MASK_BITS, elements, lane_count, put
+from reference.datamove import (
+    load_blocks,
+    load_dist,
+    load_dual,
+    load_mask,
+    store_blocks,
+    store_intlv,
+    store_mask,
+    store_norm,
+    store_pack,
+)
+from reference.masks import mask_to_lanes
 from strategies import (
     geometry,
     lane_bits,
@@ -129,8 +141,8 @@ def test_load_single(dist: str, dtype: Any, data: bytes, st_data: Any) -> None:
     offset = st_data.draw(_offsets(align, max(reads, 256)))
     _, base = _ub(data)
     ptr = base.cast(dtype) + offset // dtype.size
-    lanes = ref.lane_count(dtype)
-    want = ref.load_dist(data, offset, dist, dtype.size, lanes)
+    lanes = lane_count(dtype)
+    want = load_dist(data, offset, dist, dtype.size, lanes)
     reg = new_reg(dtype)
     Reg.LoadAlign[dtype, LoadDist[dist]](reg, ptr)
     assert reg_bits(reg) == want
@@ -158,7 +170,7 @@ def test_load_trait_two_b64(dtype: Any, data: bytes, k: int) -> None:
     reg = new_reg(dtype, True)
     ptr = base.cast(dtype) + 4 * k
     Reg.LoadAlign(reg, ptr)
-    want = ref.elements(data, 32 * k, 64, 8)
+    want = elements(data, 32 * k, 64, 8)
     assert reg_bits(reg) == want
     assert [int(w) for w in reg.reg[0]] == [v & 0xFFFFFFFF for v in want]
     assert [int(w) for w in reg.reg[1]] == [v >> 32 for v in want]
@@ -177,8 +189,8 @@ def test_load_dual(dist: str, dtype: Any, data: bytes, st_data: Any) -> None:
     offset = st_data.draw(_offsets(32, 512))
     _, base = _ub(data)
     ptr = base.cast(dtype) + offset // dtype.size
-    lanes = ref.lane_count(dtype)
-    want0, want1 = ref.load_dual(data, offset, dtype.size, lanes)
+    lanes = lane_count(dtype)
+    want0, want1 = load_dual(data, offset, dtype.size, lanes)
     forms: list[Any] = [
         lambda r0, r1: Reg.LoadAlign[dtype, LoadDist[dist]](r0, r1, ptr),
         lambda r0, r1: Reg.LoadAlign[dtype, LoadDist[dist]](
@@ -204,7 +216,7 @@ def test_load_mask(dist: str, data: bytes, st_data: Any) -> None:
     align = 16 if dist == "DIST_US" else 32
     offset = st_data.draw(_offsets(align, 64))
     _, base = _ub(data)
-    want = ref.load_mask(data, offset, dist)
+    want = load_mask(data, offset, dist)
     mask = Reg.MaskReg()
     Reg.LoadAlign[uint8_t, MaskDist[dist]](mask, base + offset)
     assert mask_list(mask) == want
@@ -231,15 +243,15 @@ def test_store(dist: str, dtype: Any, data: bytes, st_data: Any) -> None:
     lanes, stride = geometry(dtype, False)
     values = st_data.draw(lane_bits(dtype, lanes))
     mbits = st_data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     offset = st_data.draw(_offsets(32, 256))
     _, base = _ub(data)
     ptr = base.cast(dtype) + offset // dtype.size
     want = bytearray(data)
     if narrow is None:
-        ref.store_norm(want, offset, values, active, dtype.size)
+        store_norm(want, offset, values, active, dtype.size)
     else:
-        ref.store_pack(want, offset, values, active, narrow)
+        store_pack(want, offset, values, active, narrow)
     Reg.StoreAlign[dtype, StoreDist[dist]](ptr, make_reg(dtype, values), make_mask(mbits))
     assert _ub_bytes(base) == bytes(want)  # masked-off lanes leave UB untouched
     # POST_MODE_UPDATE and AddrReg forms write the same bytes
@@ -270,13 +282,13 @@ FIRST = _params((dist, t) for dist, w in FIRST_ELEMENT.items() for t in REG_TYPE
 @FEWER
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
 def test_store_first_element(dist: str, dtype: Any, data: bytes, st_data: Any) -> None:
-    lanes = ref.lane_count(dtype)
+    lanes = lane_count(dtype)
     values = st_data.draw(lane_bits(dtype, lanes))
     offset = st_data.draw(_offsets(dtype.size, 256))
     _, base = _ub(data)
     want = bytearray(data)
-    ref.put(want, offset, values[0], dtype.size)  # only element 0, whatever the mask says
-    off_mask = make_mask([0] * ref.MASK_BITS)
+    put(want, offset, values[0], dtype.size)  # only element 0, whatever the mask says
+    off_mask = make_mask([0] * MASK_BITS)
     Reg.StoreAlign[dtype, StoreDist[dist]](
         base.cast(dtype) + offset // dtype.size, make_reg(dtype, values), off_mask
     )
@@ -290,12 +302,12 @@ INTLV = _params((dist, t) for dist, w in DUAL_STORES.items() for t in REG_TYPES 
 @FEWER
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
 def test_store_interleaved(dist: str, dtype: Any, data: bytes, st_data: Any) -> None:
-    lanes = ref.lane_count(dtype)
+    lanes = lane_count(dtype)
     a, b = st_data.draw(lane_bits(dtype, lanes)), st_data.draw(lane_bits(dtype, lanes))
     mbits = st_data.draw(mask_bits())  # ignored by INTLV
     offset = st_data.draw(_offsets(32, 512))
     want = bytearray(data)
-    ref.store_intlv(want, offset, a, b, dtype.size)
+    store_intlv(want, offset, a, b, dtype.size)
     _, base = _ub(data)
     ptr = base.cast(dtype) + offset // dtype.size
     Reg.StoreAlign[dtype, StoreDist[dist]](
@@ -319,19 +331,19 @@ def test_store_trait_two_b64(dtype: Any, data: bytes, st_data: Any) -> None:
     lanes, stride_bits = geometry(dtype, True)
     values = st_data.draw(lane_bits(dtype, lanes))
     mbits = st_data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride_bits)
+    active = mask_to_lanes(mbits, lanes, stride_bits)
     offset = st_data.draw(_offsets(32, 1024))
     reg = make_reg(dtype, values, True)
     want = bytearray(data)
-    ref.store_norm(want, offset, values, active, 8)
+    store_norm(want, offset, values, active, 8)
     _, base = _ub(data)
     ptr = base.cast(dtype) + offset // 8
     Reg.StoreAlign(ptr, reg, make_mask(mbits))
     assert _ub_bytes(base) == bytes(want)
     step = st_data.draw(st.sampled_from([0, 4, 8, 28, 32, 36, 64, 96]))
     want = bytearray(data)
-    ref.store_norm(want, offset, values[:32], active[:32], 8)
-    ref.store_norm(want, offset + 8 * min(step, 32), values[32:], active[32:], 8)
+    store_norm(want, offset, values[:32], active[:32], 8)
+    store_norm(want, offset + 8 * min(step, 32), values[32:], active[32:], 8)
     _, base2 = _ub(data)
     box = Ref(base2.cast(dtype) + offset // 8)
     start = box.value
@@ -347,7 +359,7 @@ def test_store_mask(dist: str, data: bytes, bits: list[int], st_data: Any) -> No
     align = 16 if dist == "DIST_PACK" else 32
     offset = st_data.draw(_offsets(align, 64))
     want = bytearray(data)
-    written = ref.store_mask(want, offset, bits, dist)
+    written = store_mask(want, offset, bits, dist)
     assert written == (16 if dist == "DIST_PACK" else 32)
     _, base = _ub(data)
     Reg.StoreAlign[uint8_t, MaskDist[dist]](base + offset, make_mask(bits))
@@ -424,14 +436,14 @@ def test_data_block_load_and_store(dtype: Any, data: bytes, st_data: Any) -> Non
 
     lanes, stride = geometry(dtype, False)
     bits = st_data.draw(mask_bits())
-    active = ref.mask_to_lanes(bits, lanes, stride)
+    active = mask_to_lanes(bits, lanes, stride)
     bs, rs = st_data.draw(st.integers(0, 4)), st_data.draw(st.integers(0, 8))
     offset = st_data.draw(_offsets(32, 7 * 4 * 32 + 32 + 8 * 32))
     _, base = _ub(data)
     ptr = base.cast(dtype) + offset // dtype.size
     step = rs * 32 // dtype.size  # repeatStride counts DataBlocks
-    want = ref.load_blocks(data, offset, dtype.size, active, bs)
-    want_normal = ref.load_blocks(data, offset + rs * 32, dtype.size, active, bs)
+    want = load_blocks(data, offset, dtype.size, active, bs)
+    want_normal = load_blocks(data, offset + rs * 32, dtype.size, active, bs)
     reg = new_reg(dtype)
     Reg.LoadAlign[dtype, BLOCK](reg, ptr, bs, make_mask(bits))
     assert reg_bits(reg) == want
@@ -447,7 +459,7 @@ def test_data_block_load_and_store(dtype: Any, data: bytes, st_data: Any) -> Non
     # stores: the same placement, masked-off lanes untouched
     values = st_data.draw(lane_bits(dtype, lanes))
     expect = bytearray(data)
-    ref.store_blocks(expect, offset, values, active, dtype.size, bs)
+    store_blocks(expect, offset, values, active, dtype.size, bs)
     _, base2 = _ub(data)
     ptr2 = base2.cast(dtype) + offset // dtype.size
     Reg.StoreAlign[dtype, BLOCK](ptr2, make_reg(dtype, values), bs, make_mask(bits))

@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import (
     IndexOrder,
     MaskMergeMode,
@@ -30,7 +29,18 @@ from ascreg import (
 )
 from ascreg._spec import SPECS
 from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError
-from reference import from_bits
+from reference.arith import abs_lane, arange, binary, neg_lane
+from reference.common import (
+    boundary_bits,
+    encode_float,
+    first_difference,
+    from_bits,
+    lane_count,
+    same_lanes,
+    width,
+    zeroing,
+)
+from reference.masks import mask_to_lanes
 from strategies import (
     dtype_params,
     geometry,
@@ -50,13 +60,13 @@ for _op in SCALAR_OPS:
 
 
 def _check(got: list[int], want: list[int], dtype: Any) -> None:
-    assert ref.same_lanes(got, want, dtype), ref.first_difference(got, want)
+    assert same_lanes(got, want, dtype), first_difference(got, want)
 
 
 def _scalar_bits(data: Any, dtype: Any) -> int:
-    bounds = ref.boundary_bits(dtype)
+    bounds = boundary_bits(dtype)
     return int(
-        data.draw(st.one_of(st.sampled_from(bounds), st.integers(0, (1 << ref.width(dtype)) - 1)))
+        data.draw(st.one_of(st.sampled_from(bounds), st.integers(0, (1 << width(dtype)) - 1)))
     )
 
 
@@ -69,12 +79,12 @@ def test_scalar_binary(dtype: Any, two: bool, data: Any) -> None:
     a = data.draw(lane_bits(dtype, lanes))
     s = _scalar_bits(data, dtype)
     mbits = data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     src, mask, scalar = make_reg(dtype, a, two), make_mask(mbits), from_bits([s], dtype)[0]
     for op in SCALAR_DTYPES[dtype]:
         dst = new_reg(dtype, two)
         getattr(Reg, op)(dst, src, scalar, mask)
-        want = ref.zeroing([ref.binary(op.removesuffix("s"), dtype, x, s) for x in a], active)
+        want = zeroing([binary(op.removesuffix("s"), dtype, x, s) for x in a], active)
         _check(reg_bits(dst), want, dtype)
 
 
@@ -98,14 +108,14 @@ def test_scalar_conversion() -> None:
     with pytest.raises(AscregTypeError, match="scalar"):
         Reg.Adds(dst, src, src, mask)
     h = new_reg(half)
-    Reg.Muls(h, make_reg(half, [ref.encode_float(3.0, half)] * 128), 0.1, Reg.CreateMask[half]())
-    want = ref.binary("Mul", half, ref.encode_float(3.0, half), ref.encode_float(0.1, half))
+    Reg.Muls(h, make_reg(half, [encode_float(3.0, half)] * 128), 0.1, Reg.CreateMask[half]())
+    want = binary("Mul", half, encode_float(3.0, half), encode_float(0.1, half))
     assert reg_bits(h)[0] == want
     with pytest.raises(IllegalDtypeError, match="Muls"):
         Reg.Muls(new_reg(int8_t), src, 1, mask)  # no 8-bit Muls
 
 
-UNARY = {"Abs": ref.abs_lane, "Neg": ref.neg_lane}
+UNARY = {"Abs": abs_lane, "Neg": neg_lane}
 
 
 @pytest.mark.parametrize("op", UNARY)
@@ -118,7 +128,7 @@ def test_unary(op: str, dtype: Any, two: bool, data: Any) -> None:
     mbits = data.draw(mask_bits())
     dst = new_reg(dtype, two)
     getattr(Reg, op)(dst, make_reg(dtype, a, two), make_mask(mbits))
-    want = ref.zeroing([UNARY[op](x, dtype) for x in a], ref.mask_to_lanes(mbits, lanes, stride))
+    want = zeroing([UNARY[op](x, dtype) for x in a], mask_to_lanes(mbits, lanes, stride))
     assert reg_bits(dst) == want  # bit-exact: NaN payloads are kept
 
 
@@ -134,7 +144,7 @@ def test_unary(op: str, dtype: Any, two: bool, data: Any) -> None:
     ],
 )
 def test_unary_boundaries(op: str, dtype: Any, x: int, want: int) -> None:
-    lanes = ref.lane_count(dtype)
+    lanes = lane_count(dtype)
     dst = new_reg(dtype)
     getattr(Reg, op)(dst, make_reg(dtype, [x] * lanes), Reg.CreateMask[dtype]())
     assert reg_bits(dst)[0] == want
@@ -152,7 +162,7 @@ def test_unary_rejects() -> None:
 
 def _span(dtype: Any, two: bool) -> int:
     """VL_T of the DECREASE formula; int64 RegTraitNumOne counts from start + 63 (decision)."""
-    return 64 if dtype.size == 8 else ref.lane_count(dtype, two)
+    return 64 if dtype.size == 8 else lane_count(dtype, two)
 
 
 @pytest.mark.parametrize("decrease", [False, True], ids=["INCREASE", "DECREASE"])
@@ -165,12 +175,12 @@ def test_arange(dtype: Any, two: bool, decrease: bool, data: Any) -> None:
     dst = new_reg(dtype, two)
     order = IndexOrder.DECREASE_ORDER if decrease else IndexOrder.INCREASE_ORDER
     Reg.Arange[dtype, order](dst, from_bits([start], dtype)[0])
-    want = ref.arange(dtype, start, lanes, decrease, _span(dtype, two))
+    want = arange(dtype, start, lanes, decrease, _span(dtype, two))
     _check(reg_bits(dst), want, dtype)
 
 
 def _half(x: float) -> int:
-    return ref.encode_float(x, half)
+    return encode_float(x, half)
 
 
 def test_arange_documented_boundaries() -> None:

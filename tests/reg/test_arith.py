@@ -16,11 +16,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import MaskMergeMode, Reg, bfloat16_t, float32_t, half, int16_t
 from ascreg._dtypes import Kind
 from ascreg._spec import SPECS
-from reference import from_bits
+from reference.arith import binary, bit_not
+from reference.common import (
+    FLOAT_FORMATS,
+    boundary_bits,
+    first_difference,
+    from_bits,
+    is_nan_bits,
+    lane_count,
+    merging,
+    same_lanes,
+    width,
+    zeroing,
+)
+from reference.masks import mask_to_lanes
 from strategies import (
     dtype_params,
     geometry,
@@ -41,7 +53,7 @@ BINARY = dtype_params([(d,) for d in BINARY_DTYPES])
 
 
 def _check(got: list[int], want: list[int], dtype: Any) -> None:
-    assert ref.same_lanes(got, want, dtype), ref.first_difference(got, want)
+    assert same_lanes(got, want, dtype), first_difference(got, want)
 
 
 @pytest.mark.parametrize(("dtype", "two"), BINARY)
@@ -52,12 +64,12 @@ def test_binary(dtype: Any, two: bool, data: Any) -> None:
     a = data.draw(lane_bits(dtype, lanes))
     b = data.draw(lane_bits(dtype, lanes))
     mbits = data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     ra, rb, mask = make_reg(dtype, a, two), make_reg(dtype, b, two), make_mask(mbits)
     for op in BINARY_DTYPES[dtype]:
         dst = new_reg(dtype, two)
         getattr(Reg, op)(dst, ra, rb, mask)
-        want = ref.zeroing([ref.binary(op, dtype, x, y) for x, y in zip(a, b, strict=True)], active)
+        want = zeroing([binary(op, dtype, x, y) for x, y in zip(a, b, strict=True)], active)
         _check(reg_bits(dst), want, dtype)
 
 
@@ -68,7 +80,7 @@ def test_binary_merging(dtype: Any, two: bool, data: Any) -> None:
     lanes, stride = geometry(dtype, two)
     a, b, old = (data.draw(lane_bits(dtype, lanes)) for _ in range(3))
     mbits = data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     for op in ("Add", "Max", "Min"):
         if op not in BINARY_DTYPES[dtype]:
             continue
@@ -76,8 +88,8 @@ def test_binary_merging(dtype: Any, two: bool, data: Any) -> None:
         getattr(Reg, op)[dtype, MaskMergeMode.MERGING](
             dst, make_reg(dtype, a, two), make_reg(dtype, b, two), make_mask(mbits)
         )
-        results = [ref.binary(op, dtype, x, y) for x, y in zip(a, b, strict=True)]
-        _check(reg_bits(dst), ref.merging(results, old, active), dtype)
+        results = [binary(op, dtype, x, y) for x, y in zip(a, b, strict=True)]
+        _check(reg_bits(dst), merging(results, old, active), dtype)
 
 
 @pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Not"].combos))
@@ -88,7 +100,7 @@ def test_not(dtype: Any, two: bool, data: Any) -> None:
     mbits = data.draw(mask_bits())
     dst = new_reg(dtype, two)
     Reg.Not(dst, make_reg(dtype, a, two), make_mask(mbits))
-    want = ref.zeroing([ref.bit_not(x, dtype) for x in a], ref.mask_to_lanes(mbits, lanes, stride))
+    want = zeroing([bit_not(x, dtype) for x in a], mask_to_lanes(mbits, lanes, stride))
     assert reg_bits(dst) == want
 
 
@@ -100,7 +112,7 @@ def test_move(dtype: Any, two: bool, data: Any) -> None:
     mbits = data.draw(mask_bits())
     dst = make_reg(dtype, old, two)
     Reg.Move(dst, make_reg(dtype, src, two), make_mask(mbits))  # MERGING: old lanes kept
-    assert reg_bits(dst) == ref.merging(src, old, ref.mask_to_lanes(mbits, lanes, stride))
+    assert reg_bits(dst) == merging(src, old, mask_to_lanes(mbits, lanes, stride))
     full = new_reg(dtype, two)
     source = make_reg(dtype, src, two)
     Reg.Move(full, source)
@@ -120,25 +132,25 @@ DUP = [
 @given(st.data())
 def test_duplicate(dtype: Any, two: bool, data: Any) -> None:
     lanes, stride = geometry(dtype, two)
-    if dtype.np_dtype.kind == "V" or dtype in ref.FLOAT_FORMATS or ref.width(dtype) == 8:
-        pool = list(range(256)) if dtype.size == 1 else ref.boundary_bits(dtype)
+    if dtype.np_dtype.kind == "V" or dtype in FLOAT_FORMATS or width(dtype) == 8:
+        pool = list(range(256)) if dtype.size == 1 else boundary_bits(dtype)
     else:
-        pool = ref.boundary_bits(dtype)
+        pool = boundary_bits(dtype)
     value = data.draw(st.sampled_from(pool))
     if dtype.__name__ == "bool_":
         value &= 1
     scalar = from_bits([value], dtype)[0]
     old = data.draw(lane_bits(dtype, lanes))
     mbits = data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     dst = new_reg(dtype, two)
     Reg.Duplicate(dst, scalar)
-    assert ref.same_lanes(reg_bits(dst), [value] * lanes, dtype)
+    assert same_lanes(reg_bits(dst), [value] * lanes, dtype)
     Reg.Duplicate(dst, scalar, make_mask(mbits))
-    assert ref.same_lanes(reg_bits(dst), ref.zeroing([value] * lanes, active), dtype)
+    assert same_lanes(reg_bits(dst), zeroing([value] * lanes, active), dtype)
     dst = make_reg(dtype, old, two)
     Reg.Duplicate[dtype, MaskMergeMode.MERGING](dst, scalar, make_mask(mbits))
-    assert ref.same_lanes(reg_bits(dst), ref.merging([value] * lanes, old, active), dtype)
+    assert same_lanes(reg_bits(dst), merging([value] * lanes, old, active), dtype)
 
 
 @pytest.mark.parametrize(
@@ -164,15 +176,15 @@ def test_duplicate(dtype: Any, two: bool, data: Any) -> None:
 def test_documented_boundaries(dtype: Any, x: int, y: int, op: str, want: int | None) -> None:
     """Hand-picked values from the boundary-value appendix and IEEE 754 (independent of the
     reference module)."""
-    lanes = ref.lane_count(dtype)
+    lanes = lane_count(dtype)
     dst = new_reg(dtype)
     getattr(Reg, op)(
         dst, make_reg(dtype, [x] * lanes), make_reg(dtype, [y] * lanes), Reg.CreateMask[dtype]()
     )
     got = reg_bits(dst)[0]
     if want is None:
-        assert ref.is_nan_bits(got, dtype)
+        assert is_nan_bits(got, dtype)
     else:
         assert got == want, hex(got)
     if want is not None:
-        assert ref.binary(op, dtype, x, y) == want  # the reference agrees with the appendix
+        assert binary(op, dtype, x, y) == want  # the reference agrees with the appendix

@@ -14,10 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import MaskMergeMode, ReduceType, Reg, float32_t, half, int16_t, int32_t, int64_t
 from ascreg._spec import REDUCE_COMBOS, SPECS
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
+from reference.common import MASK_BITS, first_difference, lane_count, same_lanes
+from reference.masks import mask_to_lanes
+from reference.rearrange import deinterleave, interleave
+from reference.reduce import reduce
 from strategies import (
     dtype_params,
     geometry,
@@ -45,17 +48,17 @@ REDUCE = [
 def test_reduce(kind: str, dst_t: Any, src_t: Any, two: bool, data: Any) -> None:
     lanes, stride = geometry(src_t, two)
     values = data.draw(lane_bits(src_t, lanes))
-    mbits = data.draw(st.one_of(mask_bits(), st.just([0] * ref.MASK_BITS)))
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    mbits = data.draw(st.one_of(mask_bits(), st.just([0] * MASK_BITS)))
+    active = mask_to_lanes(mbits, lanes, stride)
     dst = new_reg(dst_t, two)
     Reg.Reduce[ReduceType[kind]](dst, make_reg(src_t, values, two), make_mask(mbits))
-    want = ref.reduce(kind, dst_t, src_t, values, active, ref.lane_count(dst_t, two))
+    want = reduce(kind, dst_t, src_t, values, active, lane_count(dst_t, two))
     got = reg_bits(dst)
-    assert ref.same_lanes(got, want, dst_t), ref.first_difference(got, want)
+    assert same_lanes(got, want, dst_t), first_difference(got, want)
 
 
 def _reduce(kind: ReduceType, dtype: Any, values: list[float], **kw: Any) -> tuple[Any, int]:
-    lanes = ref.lane_count(dtype)
+    lanes = lane_count(dtype)
     src = Reg.RegTensor[dtype]()
     src.set(np.resize(np.array(values, dtype=dtype.np_dtype), lanes))
     dst = Reg.RegTensor[dtype]()
@@ -112,7 +115,7 @@ def test_reduce_widening_and_rejects() -> None:
         Reg.Reduce(new_reg(int64_t, True), make_reg(int64_t, [1] * 32), Reg.CreateMask[int64_t]())
 
 
-OPS = {"Interleave": ref.interleave, "DeInterleave": ref.deinterleave}
+OPS = {"Interleave": interleave, "DeInterleave": deinterleave}
 SHUFFLE = [
     p for p in dtype_params(SPECS["Reg.Interleave"].combos) if p.values[0].size < 8 or p.values[1]
 ]

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import reference as ref
 from ascreg import CMPMODE, MaskPattern, Ref, Reg, RegTraitNumOne, RegTraitNumTwo
 from ascreg._spec import SPECS
+from reference.common import SIGNED, boundary_bits, lane_count, mask_stride, width
 from strategies import dtype_params, make_reg, mask_list, new_reg, reg_bits, trait_id, traits_for
 
 Golden = Callable[[list[str]], list[str]]
@@ -37,8 +37,8 @@ def _pad(chunk: list[int], lanes: int) -> list[int]:
 
 
 def _samples(dtype: Any, rng: random.Random, extra: int) -> list[int]:
-    w = ref.width(dtype)
-    return ref.boundary_bits(dtype) + [rng.getrandbits(w) for _ in range(extra)]
+    w = width(dtype)
+    return boundary_bits(dtype) + [rng.getrandbits(w) for _ in range(extra)]
 
 
 SHIFT_PAIRS = SPECS["Reg.ShiftLeft"].combos
@@ -53,21 +53,21 @@ SHIFT_PAIRS = SPECS["Reg.ShiftLeft"].combos
     ],
 )
 def test_shifts_match_cpp(cpp_golden: Golden, data: Any, count_type: Any, trait_two: bool) -> None:
-    w = ref.width(data)
+    w = width(data)
     rng = random.Random(w)
     counts = sorted({0, 1, w - 1, w, w + 1, 2 * w, 32767} | {rng.randrange(w) for _ in range(6)})
     values = _samples(data, rng, 12)
     cases = [(x, n) for x in values for n in counts]
-    sign = "s" if data in ref.SIGNED else "u"
+    sign = "s" if data in SIGNED else "u"
     ops = {"shl": (Reg.ShiftLeft, Reg.ShiftLefts), "shr": (Reg.ShiftRight, Reg.ShiftRights)}
     lines = [f"{op} {w} {sign} {x} {n}" for op in ops for x, n in cases]
     golden = dict(
         zip([(op, x, n) for op in ops for x, n in cases], map(int, cpp_golden(lines)), strict=True)
     )
-    lanes = ref.lane_count(data, trait_two)
+    lanes = lane_count(data, trait_two)
     trait = RegTraitNumTwo if trait_two else RegTraitNumOne
     mask = Reg.CreateMask[data, MaskPattern.ALL, trait]()
-    count_max = (1 << (min(ref.width(count_type), 32) - 1)) - 1
+    count_max = (1 << (min(width(count_type), 32) - 1)) - 1
     for op, (vector_op, scalar_op) in ops.items():
         # vector counts: the count register lanes (a count above the type's max is clamped to
         # it, which is still >= width and so gives the same golden answer)
@@ -93,7 +93,7 @@ def test_compare_matches_cpp(cpp_golden: Golden, dtype: Any, trait_two: bool) ->
     name = CPP_TYPE[dtype.cpp_name]
     lines = [f"cmp {m.name} {name} {a} {b}" for m in CMPMODE for a, b in pairs]
     golden = [int(v) for v in cpp_golden(lines)]
-    lanes, stride = ref.lane_count(dtype, trait_two), ref.mask_stride(dtype, trait_two)
+    lanes, stride = lane_count(dtype, trait_two), mask_stride(dtype, trait_two)
     trait = RegTraitNumTwo if trait_two else RegTraitNumOne
     mask = Reg.CreateMask[dtype, MaskPattern.ALL, trait]()
     got = []

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import CMPMODE, Reg, RegTraitNumOne, RegTraitNumTwo, bfloat16_t, float32_t, half
 from ascreg._spec import SPECS
-from reference import from_bits
+from reference.common import boundary_bits, encode_float, from_bits, lane_count, width
+from reference.compare import compare, select
+from reference.masks import lanes_to_mask, mask_to_lanes
 from strategies import (
     dtype_params,
     geometry,
@@ -48,12 +49,12 @@ def test_compare(dtype: Any, two: bool, data: Any) -> None:
     lanes, stride = geometry(dtype, two)
     a, b = data.draw(operand_pair(dtype, lanes))
     mbits = data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     ra, rb, mask = make_reg(dtype, a, two), make_reg(dtype, b, two), make_mask(mbits)
     for mode in CMPMODE:  # every mode on the same operands
         dst = Reg.MaskReg()
         Reg.Compare[dtype, mode](dst, ra, rb, mask)
-        want = ref.lanes_to_mask(ref.compare(mode.name, dtype, a, b, active), stride)
+        want = lanes_to_mask(compare(mode.name, dtype, a, b, active), stride)
         assert mask_list(dst) == want, mode
 
 
@@ -62,23 +63,23 @@ def test_compare(dtype: Any, two: bool, data: Any) -> None:
 def test_compares(dtype: Any, two: bool, data: Any) -> None:
     lanes, stride = geometry(dtype, two)
     a = data.draw(lane_bits(dtype, lanes))
-    scalar = data.draw(st.one_of(st.sampled_from(a), st.sampled_from(ref.boundary_bits(dtype))))
+    scalar = data.draw(st.one_of(st.sampled_from(a), st.sampled_from(boundary_bits(dtype))))
     mbits = data.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     ra, mask = make_reg(dtype, a, two), make_mask(mbits)
     for mode in CMPMODE:
         dst = Reg.MaskReg()
         Reg.Compares[dtype, mode](dst, ra, from_bits([scalar], dtype)[0], mask)
-        want = ref.lanes_to_mask(ref.compare(mode.name, dtype, a, [scalar] * lanes, active), stride)
+        want = lanes_to_mask(compare(mode.name, dtype, a, [scalar] * lanes, active), stride)
         assert mask_list(dst) == want, mode
 
 
 def test_compare_same_register_and_float_rules() -> None:
     """NaN: all false except NE; +0 == -0; a register compared with itself."""
     for dtype in (half, float32_t, bfloat16_t):
-        nan, pz = ref.encode_float(float("nan"), dtype), 0
-        nz = 1 << (ref.width(dtype) - 1)
-        lanes = ref.lane_count(dtype)
+        nan, pz = encode_float(float("nan"), dtype), 0
+        nz = 1 << (width(dtype) - 1)
+        lanes = lane_count(dtype)
         a = make_reg(dtype, [nan, pz] * (lanes // 2))
         b = make_reg(dtype, [nan, nz] * (lanes // 2))
         mask = Reg.CreateMask[dtype]()
@@ -88,11 +89,11 @@ def test_compare_same_register_and_float_rules() -> None:
         ]:  # fmt: skip
             dst = Reg.MaskReg()
             Reg.Compare[dtype, CMPMODE[mode]](dst, a, b, mask)
-            got = ref.mask_to_lanes(mask_list(dst), lanes, dtype.size)
+            got = mask_to_lanes(mask_list(dst), lanes, dtype.size)
             assert [int(g) for g in got[:2]] == want, (dtype, mode)
         dst = Reg.MaskReg()
         Reg.Compare[dtype, CMPMODE.EQ](dst, a, a, mask)  # src0 and src1 the same register
-        assert ref.mask_to_lanes(mask_list(dst), lanes, dtype.size)[:2] == [False, True]
+        assert mask_to_lanes(mask_list(dst), lanes, dtype.size)[:2] == [False, True]
 
 
 @pytest.mark.parametrize(("dtype", "two"), SELECT)
@@ -104,7 +105,7 @@ def test_select_bit_exact(dtype: Any, two: bool, data: Any) -> None:
     sel = data.draw(mask_bits())
     dst = new_reg(dtype, two)
     Reg.Select(dst, make_reg(dtype, a, two), make_reg(dtype, b, two), make_mask(sel))
-    want = ref.select(a, b, ref.mask_to_lanes(sel, lanes, stride))
+    want = select(a, b, mask_to_lanes(sel, lanes, stride))
     assert reg_bits(dst) == want  # exact bits: NaN payloads and signed zeros survive
 
 

@@ -8,9 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import Reg, int16_t
 from ascreg._spec import SPECS
+from reference.common import elements, first_difference, width, zeroing
+from reference.masks import mask_to_lanes
+from reference.shifts import shift_left, shift_right, vector_shift_count
 from strategies import (
     geometry,
     lane_bits,
@@ -41,13 +43,13 @@ def vector_counts(draw: Any, data: Any, count: Any, active: list[bool]) -> list[
     """Count-register bit patterns: non-negative in active lanes (boundaries 0, 1, w-1, w, w+1,
     2w, the type max, or anything in [0, w+2]), anything (negative too) in masked-off lanes.
     b64 counts may carry junk in their high word: only the low 32 bits count."""
-    w, cw = ref.width(data), ref.width(count)
+    w, cw = width(data), width(count)
     top = (1 << (min(cw, 32) - 1)) - 1
     picks = [0, 1, w - 1, w, w + 1, 2 * w, top]
     junk = [0, 0, 1, 0xFFFFFFFF, 0x80000000]
     lanes = len(active)
     raw = draw(st.binary(min_size=3 * lanes, max_size=3 * lanes))
-    anything = ref.elements(
+    anything = elements(
         draw(st.binary(min_size=lanes * cw // 8, max_size=lanes * cw // 8)), 0, lanes, cw // 8
     )
     out = []
@@ -70,21 +72,21 @@ def test_vector_shift(left: bool, data: Any, count: Any, two: bool, draw: Any) -
     lanes, stride = geometry(data, two)
     x = draw.draw(lane_bits(data, lanes))
     mbits = draw.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     n = draw.draw(vector_counts(data, count, active))
     dst = new_reg(data, two)
     op = Reg.ShiftLeft if left else Reg.ShiftRight
     op(dst, make_reg(data, x, two), make_reg(count, n, two), make_mask(mbits))
-    lane = ref.shift_left if left else ref.shift_right
-    want = ref.zeroing(
+    lane = shift_left if left else shift_right
+    want = zeroing(
         [
-            lane(v, ref.vector_shift_count(c, count), data) if a else 0
+            lane(v, vector_shift_count(c, count), data) if a else 0
             for v, c, a in zip(x, n, active, strict=True)
         ],
         active,
     )
     got = reg_bits(dst)
-    assert got == want, ref.first_difference(got, want)
+    assert got == want, first_difference(got, want)
 
 
 @pytest.mark.parametrize("left", [False, True], ids=["ShiftRights", "ShiftLefts"])
@@ -99,14 +101,14 @@ def test_scalar_shift(left: bool, data: Any, count: Any, two: bool, draw: Any, n
     lanes, stride = geometry(data, two)
     x = draw.draw(lane_bits(data, lanes))
     mbits = draw.draw(mask_bits())
-    active = ref.mask_to_lanes(mbits, lanes, stride)
+    active = mask_to_lanes(mbits, lanes, stride)
     dst = new_reg(data, two)
     op = Reg.ShiftLefts if left else Reg.ShiftRights
     op(dst, make_reg(data, x, two), n, make_mask(mbits))
-    lane = ref.shift_left if left else ref.shift_right
-    want = ref.zeroing([lane(v, n, data) for v in x], active)
+    lane = shift_left if left else shift_right
+    want = zeroing([lane(v, n, data) for v in x], active)
     got = reg_bits(dst)
-    assert got == want, ref.first_difference(got, want)
+    assert got == want, first_difference(got, want)
 
 
 def test_documented_int16_examples() -> None:

@@ -15,7 +15,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import reference as ref
 from ascreg import PostLiteral, Ref, Reg, UnifiedBuffer, policy, uint8_t, uint32_t, uint64_t
 from ascreg._spec import SPECS
 from ascreg.errors import (
@@ -25,6 +24,8 @@ from ascreg.errors import (
     UninitializedRegisterError,
     UnsupportedError,
 )
+from reference.common import elements, from_bits
+from reference.unaligned import unaligned_store_visible
 from strategies import lane_bits, make_reg, new_reg, reg_bits
 
 REGION = 2048
@@ -51,11 +52,11 @@ def test_load_stream(dtype: Any, data: bytes, st_data: Any) -> None:
     Reg.LoadUnAlignPre(u, src.value)
     for k in range(repeats):
         Reg.LoadUnAlign(reg, u, src, lanes)
-        assert reg_bits(reg) == ref.elements(data, start + 256 * k, lanes, size)
+        assert reg_bits(reg) == elements(data, start + 256 * k, lanes, size)
     assert src.value == base.cast(dtype) + start // size + repeats * lanes
     plain = new_reg(dtype)
     Reg.Load(plain, base.cast(dtype) + start // size)
-    assert reg_bits(plain) == ref.elements(data, start, lanes, size)
+    assert reg_bits(plain) == elements(data, start, lanes, size)
 
 
 @pytest.mark.parametrize("dtype", [uint64_t], ids=lambda t: t.cpp_name)
@@ -69,7 +70,7 @@ def test_load_stream_trait_two(dtype: Any, data: bytes, k: int) -> None:
     Reg.LoadUnAlignPre(u, src.value)
     for step in range(2):
         Reg.LoadUnAlign[dtype, PostLiteral.POST_MODE_UPDATE](reg, u, src, 64)
-        assert reg_bits(reg) == ref.elements(data, 8 * k + 512 * step, 64, 8)
+        assert reg_bits(reg) == elements(data, 8 * k + 512 * step, 64, 8)
     with pytest.raises(AscregTypeError, match="post-update form only"):
         Reg.LoadUnAlign(reg, u, src.value)
 
@@ -89,10 +90,10 @@ def test_store_stream(dtype: Any, data: bytes, st_data: Any) -> None:
         values = st_data.draw(lane_bits(dtype, lanes))
         Reg.StoreUnAlign(dst, make_reg(dtype, values), u, count)
         written += b"".join(v.to_bytes(size, "little") for v in values[:count])
-        assert bytes(base.read(REGION)) == ref.unaligned_store_visible(data, start, written, False)
+        assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
     assert dst.value == base.cast(dtype) + (start + len(written)) // size
     Reg.StoreUnAlignPost(dst, u, 0)
-    assert bytes(base.read(REGION)) == ref.unaligned_store_visible(data, start, written, True)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
     assert not u.pending
     # the one-shot Store writes exactly count elements
     values = st_data.draw(lane_bits(dtype, lanes))
@@ -100,7 +101,7 @@ def test_store_stream(dtype: Any, data: bytes, st_data: Any) -> None:
     base2 = _ub(data)
     Reg.Store(base2.cast(dtype) + start // size, make_reg(dtype, values), count)
     chunk = b"".join(v.to_bytes(size, "little") for v in values[:count])
-    assert bytes(base2.read(REGION)) == ref.unaligned_store_visible(data, start, chunk, True)
+    assert bytes(base2.read(REGION)) == unaligned_store_visible(data, start, chunk, True)
 
 
 def test_doc_example_uint32_round_trip() -> None:
@@ -213,14 +214,14 @@ def test_c_api_streams(dtype: Any, data: bytes, st_data: Any) -> None:
     c_api.asc_loadunalign_pre(ul, src.value)
     for k in range(2):
         c_api.asc_loadunalign_postupdate(reg, ul, src, lanes)
-        assert reg_bits(reg) == ref.elements(data, start + 256 * k, lanes, size)
+        assert reg_bits(reg) == elements(data, start + 256 * k, lanes, size)
     c_api.asc_load(reg, base.cast(dtype) + start // size)
-    assert reg_bits(reg) == ref.elements(data, start, lanes, size)
+    assert reg_bits(reg) == elements(data, start, lanes, size)
     # a store stream through the postupdate form, then through the plain form (dst by hand)
     counts = st_data.draw(st.lists(st.integers(0, lanes), min_size=1, max_size=2))
     values = st_data.draw(lane_bits(dtype, lanes))
     src_reg = c_api.VECTOR_TYPES[dtype]()
-    src_reg.set(ref.from_bits(values, dtype))
+    src_reg.set(from_bits(values, dtype))
     chunk = b"".join(v.to_bytes(size, "little") for v in values)
     for plain in (False, True):
         base2 = _ub(data)
@@ -233,16 +234,16 @@ def test_c_api_streams(dtype: Any, data: bytes, st_data: Any) -> None:
             else:
                 c_api.asc_storeunalign_postupdate(dst, us, src_reg, count)
             written += chunk[: count * size]
-            visible = ref.unaligned_store_visible(data, start, written, False)
+            visible = unaligned_store_visible(data, start, written, False)
             assert bytes(base2.read(REGION)) == visible
         if plain:
             c_api.asc_storeunalign_post(base2.cast(dtype), us, (start + len(written)) // size)
         else:
             c_api.asc_storeunalign_post_postupdate(dst, us, 0)
-        assert bytes(base2.read(REGION)) == ref.unaligned_store_visible(data, start, written, True)
+        assert bytes(base2.read(REGION)) == unaligned_store_visible(data, start, written, True)
     base3 = _ub(data)
     c_api.asc_store(base3.cast(dtype) + start // size, src_reg, counts[0])
-    want = ref.unaligned_store_visible(data, start, chunk[: counts[0] * size], True)
+    want = unaligned_store_visible(data, start, chunk[: counts[0] * size], True)
     assert bytes(base3.read(REGION)) == want
 
 
