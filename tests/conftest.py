@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from ascreg import UnifiedBuffer
+
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # lets test modules `import reference` under importlib mode
     sys.path.insert(0, str(TESTS))
@@ -73,3 +75,9 @@ def cpp_golden(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]]
         return out
 
     return run
+
+
+@pytest.fixture
+def ub() -> UnifiedBuffer:
+    """A fresh, empty Unified Buffer."""
+    return UnifiedBuffer()

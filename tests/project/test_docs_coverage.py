@@ -18,25 +18,11 @@ import enum
 import importlib
 import importlib.util
 import inspect
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-EXT = Path(__file__).resolve().parent.parent / "docs" / "_ext" / "ascreg_api.py"
+from docs_api import EXT, api
 
-
-def _load_ext() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ascreg_docs_api", EXT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
-
-
-api = _load_ext()
 MODULES = {module.name: module for module in api.plan()}
 
 

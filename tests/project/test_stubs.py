@@ -13,7 +13,7 @@ import pytest
 
 from ascreg._spec import SPECS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _generator() -> ModuleType:

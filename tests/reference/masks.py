@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from ascreg._dtypes import Scalar
 from reference.common import MASK_BITS, lane_count, mask_stride
@@ -92,3 +95,11 @@ def mask_to_bytes(bits: Sequence[int]) -> bytes:
     for k, bit in enumerate(bits):
         out[k // 8] |= (bit & 1) << (k % 8)
     return bytes(out)
+
+
+def part_mask(lanes: np.ndarray[Any, Any], part: int, size: int) -> list[bool]:
+    """Per-bit reference from the doc: block *part* of 32 / size bytes, each bit repeated size times."""
+    block_bytes = 32 // size
+    raw = lanes.astype(lanes.dtype.newbyteorder("<")).tobytes()[part * block_bytes :][:block_bytes]
+    bits = [(raw[k // 8] >> (k % 8)) & 1 == 1 for k in range(8 * block_bytes)]
+    return [bit for bit in bits for _ in range(size)]

@@ -23,7 +23,6 @@ from reference.arith import binary, bit_not
 from reference.common import (
     FLOAT_FORMATS,
     boundary_bits,
-    first_difference,
     from_bits,
     is_nan_bits,
     lane_count,
@@ -34,6 +33,7 @@ from reference.common import (
 )
 from reference.masks import mask_to_lanes
 from strategies import (
+    assert_same_lanes,
     dtype_params,
     geometry,
     lane_bits,
@@ -52,10 +52,6 @@ for _op in OPS:
 BINARY = dtype_params([(d,) for d in BINARY_DTYPES])
 
 
-def _check(got: list[int], want: list[int], dtype: Any) -> None:
-    assert same_lanes(got, want, dtype), first_difference(got, want)
-
-
 @pytest.mark.parametrize(("dtype", "two"), BINARY)
 @given(st.data())
 def test_binary(dtype: Any, two: bool, data: Any) -> None:
@@ -70,7 +66,7 @@ def test_binary(dtype: Any, two: bool, data: Any) -> None:
         dst = new_reg(dtype, two)
         getattr(Reg, op)(dst, ra, rb, mask)
         want = zeroing([binary(op, dtype, x, y) for x, y in zip(a, b, strict=True)], active)
-        _check(reg_bits(dst), want, dtype)
+        assert_same_lanes(reg_bits(dst), want, dtype)
 
 
 @pytest.mark.parametrize(("dtype", "two"), BINARY)
@@ -89,7 +85,7 @@ def test_binary_merging(dtype: Any, two: bool, data: Any) -> None:
             dst, make_reg(dtype, a, two), make_reg(dtype, b, two), make_mask(mbits)
         )
         results = [binary(op, dtype, x, y) for x, y in zip(a, b, strict=True)]
-        _check(reg_bits(dst), merging(results, old, active), dtype)
+        assert_same_lanes(reg_bits(dst), merging(results, old, active), dtype)
 
 
 @pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Not"].combos))

@@ -1,4 +1,4 @@
-"""Shift, compare, CreateMask and UpdateMask against an independent C++ program (tests/cpp/).
+"""Shift, compare, CreateMask and UpdateMask against an independent C++ program (tests/cpp/golden.cpp).
 
 The C++ program implements the documented formulas on its own (64-bit shifts and compares the
 way the TraitTwo software emulation does, on two 32-bit words) and prints golden values for a

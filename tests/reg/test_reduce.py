@@ -1,4 +1,4 @@
-"""Reduce (SUM / MAX / MIN) and Interleave / DeInterleave against the scalar reference.
+"""Reduce (SUM / MAX / MIN) against the scalar reference.
 
 Reduce follows spec §7: the result in lane 0, for MAX/MIN the first extreme's index (raw bits of
 the dst type) in lane 1, other lanes 0; masked-off lanes count as 0 / type-min / type-max
@@ -15,14 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascreg import MaskMergeMode, ReduceType, Reg, float32_t, half, int16_t, int32_t, int64_t
-from ascreg._spec import REDUCE_COMBOS, SPECS
+from ascreg._spec import REDUCE_COMBOS
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
 from reference.common import MASK_BITS, first_difference, lane_count, same_lanes
 from reference.masks import mask_to_lanes
-from reference.rearrange import deinterleave, interleave
 from reference.reduce import reduce
 from strategies import (
-    dtype_params,
     geometry,
     lane_bits,
     make_mask,
@@ -113,33 +111,3 @@ def test_reduce_widening_and_rejects() -> None:
         )
     with pytest.raises(AscregTypeError, match="RegTrait"):
         Reg.Reduce(new_reg(int64_t, True), make_reg(int64_t, [1] * 32), Reg.CreateMask[int64_t]())
-
-
-OPS = {"Interleave": interleave, "DeInterleave": deinterleave}
-SHUFFLE = [
-    p for p in dtype_params(SPECS["Reg.Interleave"].combos) if p.values[0].size < 8 or p.values[1]
-]
-
-
-@pytest.mark.parametrize("op", OPS)
-@pytest.mark.parametrize(("dtype", "two"), SHUFFLE)
-@settings(max_examples=15)
-@given(st.data())
-def test_interleave(op: str, dtype: Any, two: bool, data: Any) -> None:
-    lanes, _ = geometry(dtype, two)
-    a, b = data.draw(lane_bits(dtype, lanes)), data.draw(lane_bits(dtype, lanes))
-    ra, rb = make_reg(dtype, a, two), make_reg(dtype, b, two)
-    getattr(Reg, op)(ra, rb, ra, rb)  # dsts alias the sources: both are read first
-    want0, want1 = OPS[op](a, b)
-    assert reg_bits(ra) == want0 and reg_bits(rb) == want1
-
-
-def test_interleave_roundtrip_and_b64_traitone() -> None:
-    a, b = make_reg(half, list(range(128))), make_reg(half, list(range(128, 256)))
-    lo, hi, x, y = (new_reg(half) for _ in range(4))
-    Reg.Interleave(lo, hi, a, b)
-    Reg.DeInterleave(x, y, lo, hi)
-    assert reg_bits(x) == list(range(128)) and reg_bits(y) == list(range(128, 256))
-    r = make_reg(int64_t, [1] * 32)
-    with pytest.raises(AscregTypeError, match="RegTraitNumTwo"):
-        Reg.Interleave(r, new_reg(int64_t), r, r)
