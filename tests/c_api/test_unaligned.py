@@ -38,6 +38,16 @@ def _ub(data: bytes) -> Any:
 C_TYPES = [combo[0] for combo in SPECS["asc_loadunalign"].combos]
 
 
+@pytest.mark.rows(
+    "asc_loadunalign_pre",
+    "asc_loadunalign_postupdate",
+    "asc_load",
+    "asc_storeunalign",
+    "asc_storeunalign_postupdate",
+    "asc_storeunalign_post",
+    "asc_storeunalign_post_postupdate",
+    "asc_store",
+)
 @pytest.mark.parametrize("dtype", C_TYPES, ids=lambda t: t.cpp_name)
 @SOME
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
@@ -106,3 +116,21 @@ def test_c_api_misuse() -> None:
         c_api.asc_loadunalign_postupdate(r, c_api.vector_load_unalign(), p, 64)
     with pytest.raises(Exception, match="uint64_t"):
         c_api.asc_load(c_api.vector_uint64_t(), p.cast(uint64_t))
+
+
+@pytest.mark.rows("asc_loadunalign")
+@pytest.mark.parametrize("dtype", C_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_c_api_plain_load_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    """``asc_loadunalign`` without post-update: the caller moves the address by VL each call."""
+    from ascreg import c_api
+
+    lanes, size = 256 // dtype.size, dtype.size
+    start = st_data.draw(st.integers(0, (REGION - 768) // size)) * size
+    src = _ub(data).cast(dtype) + start // size
+    ul, reg = c_api.vector_load_unalign(), c_api.VECTOR_TYPES[dtype]()
+    c_api.asc_loadunalign_pre(ul, src)
+    for k in range(3):
+        c_api.asc_loadunalign(reg, ul, src + k * lanes)
+        assert reg_bits(reg) == elements(data, start + 256 * k, lanes, size)

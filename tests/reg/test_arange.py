@@ -22,6 +22,7 @@ def _span(dtype: Any, two: bool) -> int:
     return 64 if dtype.size == 8 else lane_count(dtype, two)
 
 
+@pytest.mark.rows("Reg.Arange")
 @pytest.mark.parametrize("decrease", [False, True], ids=["INCREASE", "DECREASE"])
 @pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Arange"].combos))
 @settings(max_examples=30)

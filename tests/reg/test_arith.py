@@ -52,6 +52,9 @@ for _op in OPS:
 BINARY = dtype_params([(d,) for d in BINARY_DTYPES])
 
 
+@pytest.mark.rows(
+    "Reg.Add", "Reg.Sub", "Reg.Mul", "Reg.Max", "Reg.Min", "Reg.And", "Reg.Or", "Reg.Xor"
+)
 @pytest.mark.parametrize(("dtype", "two"), BINARY)
 @given(st.data())
 def test_binary(dtype: Any, two: bool, data: Any) -> None:
@@ -88,6 +91,7 @@ def test_binary_merging(dtype: Any, two: bool, data: Any) -> None:
         assert_same_lanes(reg_bits(dst), merging(results, old, active), dtype)
 
 
+@pytest.mark.rows("Reg.Not")
 @pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Not"].combos))
 @given(st.data())
 def test_not(dtype: Any, two: bool, data: Any) -> None:
@@ -100,6 +104,7 @@ def test_not(dtype: Any, two: bool, data: Any) -> None:
     assert reg_bits(dst) == want
 
 
+@pytest.mark.rows("Reg.Move")
 @pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Move"].combos))
 @given(st.data())
 def test_move(dtype: Any, two: bool, data: Any) -> None:
@@ -124,6 +129,7 @@ DUP = [
 ]
 
 
+@pytest.mark.rows("Reg.Duplicate")
 @pytest.mark.parametrize(("dtype", "two"), DUP)
 @given(st.data())
 def test_duplicate(dtype: Any, two: bool, data: Any) -> None:

@@ -43,6 +43,7 @@ def _trait(two: bool) -> Any:
     return RegTraitNumTwo if two else RegTraitNumOne
 
 
+@pytest.mark.rows("Reg.Compare")
 @pytest.mark.parametrize(("dtype", "two"), COMPARE)
 @given(st.data())
 def test_compare(dtype: Any, two: bool, data: Any) -> None:
@@ -58,6 +59,7 @@ def test_compare(dtype: Any, two: bool, data: Any) -> None:
         assert mask_list(dst) == want, mode
 
 
+@pytest.mark.rows("Reg.Compares")
 @pytest.mark.parametrize(("dtype", "two"), COMPARES)
 @given(st.data())
 def test_compares(dtype: Any, two: bool, data: Any) -> None:
@@ -96,6 +98,7 @@ def test_compare_same_register_and_float_rules() -> None:
         assert mask_to_lanes(mask_list(dst), lanes, dtype.size)[:2] == [False, True]
 
 
+@pytest.mark.rows("Reg.Select")
 @pytest.mark.parametrize(("dtype", "two"), SELECT)
 @given(st.data())
 def test_select_bit_exact(dtype: Any, two: bool, data: Any) -> None:

@@ -44,6 +44,7 @@ def _samples(dtype: Any, rng: random.Random, extra: int) -> list[int]:
 SHIFT_PAIRS = SPECS["Reg.ShiftLeft"].combos
 
 
+@pytest.mark.rows("Reg.ShiftLeft", "Reg.ShiftLefts", "Reg.ShiftRight", "Reg.ShiftRights")
 @pytest.mark.parametrize(
     ("data", "count_type", "trait_two"),
     [
@@ -85,6 +86,7 @@ def test_shifts_match_cpp(cpp_golden: Golden, data: Any, count_type: Any, trait_
                 assert reg_bits(dst)[: len(chunk)] == [golden[(op, x, n)] for x in chunk], (op, n)
 
 
+@pytest.mark.rows("Reg.Compare")
 @pytest.mark.parametrize(("dtype", "trait_two"), dtype_params(SPECS["Reg.Compare"].combos))
 def test_compare_matches_cpp(cpp_golden: Golden, dtype: Any, trait_two: bool) -> None:
     rng = random.Random(dtype.size * 7)
@@ -111,6 +113,7 @@ def test_compare_matches_cpp(cpp_golden: Golden, dtype: Any, trait_two: bool) ->
 CREATE_TYPES = [c[0] for c in SPECS["Reg.CreateMask"].combos]
 
 
+@pytest.mark.rows("Reg.CreateMask")
 @pytest.mark.parametrize("dtype", CREATE_TYPES, ids=str)
 def test_mask_patterns_match_cpp(cpp_golden: Golden, dtype: Any) -> None:
     traits = [1, 2] if dtype.size == 8 else [1]
@@ -124,6 +127,7 @@ def test_mask_patterns_match_cpp(cpp_golden: Golden, dtype: Any) -> None:
     assert got == golden
 
 
+@pytest.mark.rows("Reg.UpdateMask")
 @pytest.mark.parametrize("dtype", CREATE_TYPES, ids=str)
 def test_update_mask_matches_cpp(cpp_golden: Golden, dtype: Any) -> None:
     traits = [1, 2] if dtype.size == 8 else [1]

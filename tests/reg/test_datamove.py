@@ -131,6 +131,7 @@ SINGLE_LOADS = _params(
 )
 
 
+@pytest.mark.rows("Reg.LoadAlign")
 @pytest.mark.parametrize(("dist", "dtype"), SINGLE_LOADS)
 @FEWER
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
@@ -235,6 +236,7 @@ STORES = _params(
 )
 
 
+@pytest.mark.rows("Reg.StoreAlign")
 @pytest.mark.parametrize(("dist", "dtype"), STORES)
 @FEWER
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
@@ -427,6 +429,7 @@ BLOCK = DataCopyMode.DATA_BLOCK_COPY
 UPDATE, NORMAL = PostLiteral.POST_MODE_UPDATE, PostLiteral.POST_MODE_NORMAL
 
 
+@pytest.mark.rows("Reg.LoadAlign", "Reg.StoreAlign", "asc_loadalign")
 @pytest.mark.parametrize("dtype", BLOCK_TYPES, ids=lambda t: t.cpp_name)
 @settings(max_examples=max(3, settings.default.max_examples // 10))
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())

@@ -21,6 +21,7 @@ def _trait(two: bool) -> Any:
     return RegTraitNumTwo if two else RegTraitNumOne
 
 
+@pytest.mark.rows("Reg.CreateMask")
 @pytest.mark.parametrize(("dtype", "two"), CREATE)
 @pytest.mark.parametrize("pattern", list(MaskPattern), ids=lambda p: p.name)
 def test_create_mask_every_pattern(dtype: Any, two: bool, pattern: MaskPattern) -> None:
@@ -49,6 +50,7 @@ COUNTS = st.one_of(
 )
 
 
+@pytest.mark.rows("Reg.UpdateMask")
 @pytest.mark.parametrize(("dtype", "two"), UPDATE)
 @given(count=COUNTS, calls=st.integers(1, 4))
 def test_update_mask_count_sequence(dtype: Any, two: bool, count: int, calls: int) -> None:

@@ -22,6 +22,7 @@ SHUFFLE = [
 ]
 
 
+@pytest.mark.rows("Reg.Interleave", "Reg.DeInterleave")
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize(("dtype", "two"), SHUFFLE)
 @settings(max_examples=15)

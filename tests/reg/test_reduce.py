@@ -40,6 +40,7 @@ REDUCE = [
 ]
 
 
+@pytest.mark.rows("Reg.Reduce")
 @pytest.mark.parametrize(("kind", "dst_t", "src_t", "two"), REDUCE)
 @settings(max_examples=25)
 @given(st.data())

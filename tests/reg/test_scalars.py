@@ -38,6 +38,7 @@ for _op in SCALAR_OPS:
         SCALAR_DTYPES.setdefault(_dtype, []).append(_op)
 
 
+@pytest.mark.rows("Reg.Adds", "Reg.Muls", "Reg.Maxs", "Reg.Mins")
 @pytest.mark.parametrize(("dtype", "two"), dtype_params([(d,) for d in SCALAR_DTYPES]))
 @settings(max_examples=25)
 @given(st.data())

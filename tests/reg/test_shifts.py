@@ -65,6 +65,7 @@ def vector_counts(draw: Any, data: Any, count: Any, active: list[bool]) -> list[
     return out
 
 
+@pytest.mark.rows("Reg.ShiftRight", "Reg.ShiftLeft")
 @pytest.mark.parametrize("left", [False, True], ids=["ShiftRight", "ShiftLeft"])
 @pytest.mark.parametrize(("data", "count", "two"), _params("Reg.ShiftRight"))
 @given(st.data())
@@ -89,6 +90,7 @@ def test_vector_shift(left: bool, data: Any, count: Any, two: bool, draw: Any) -
     assert got == want, first_difference(got, want)
 
 
+@pytest.mark.rows("Reg.ShiftRights", "Reg.ShiftLefts")
 @pytest.mark.parametrize("left", [False, True], ids=["ShiftRights", "ShiftLefts"])
 @pytest.mark.parametrize(("data", "count", "two"), _params("Reg.ShiftRights"))
 @given(

@@ -39,6 +39,7 @@ def _ub(data: bytes) -> Any:
     return base
 
 
+@pytest.mark.rows("Reg.LoadUnAlignPre", "Reg.LoadUnAlign", "Reg.Load")
 @pytest.mark.parametrize("dtype", TYPES, ids=lambda t: t.cpp_name)
 @SOME
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
@@ -75,6 +76,7 @@ def test_load_stream_trait_two(dtype: Any, data: bytes, k: int) -> None:
         Reg.LoadUnAlign(reg, u, src.value)
 
 
+@pytest.mark.rows("Reg.StoreUnAlign", "Reg.StoreUnAlignPost", "Reg.Store")
 @pytest.mark.parametrize("dtype", TYPES, ids=lambda t: t.cpp_name)
 @SOME
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())

@@ -28,6 +28,7 @@ from strategies import (
 UNARY = {"Abs": abs_lane, "Neg": neg_lane}
 
 
+@pytest.mark.rows("Reg.Abs", "Reg.Neg")
 @pytest.mark.parametrize("op", UNARY)
 @pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Abs"].combos))
 @settings(max_examples=30)

@@ -33,6 +33,7 @@ ACCESS_TYPES = [
 ]  # fmt: skip
 
 
+@pytest.mark.rows("asc_ldcg", "asc_stcg", "asc_ldca", "asc_stwt")
 @pytest.mark.parametrize("dtype", ACCESS_TYPES, ids=lambda t: t.cpp_name)
 @pytest.mark.parametrize(
     ("load", "store"), [(asc_ldcg, asc_stcg), (asc_ldca, asc_stwt)], ids=["cg", "ca-wt"]

@@ -46,6 +46,7 @@ ATOMICS = {
 }
 
 
+@pytest.mark.rows(*(f"asc_atomic_{op}" for op in ATOMICS))
 @pytest.mark.parametrize("op", list(ATOMICS))
 @given(data=st.data())
 def test_atomics_serialise_in_thread_order(op: str, data: Any) -> None:
@@ -95,6 +96,7 @@ def test_cas_and_64_bit_rules() -> None:
     assert int(counter.read(1)[0]) == 100 * 2**40
 
 
+@pytest.mark.rows("asc_atomic_cas")
 @given(data=st.data())
 def test_cas_serialises_in_thread_order(data: Any) -> None:
     n = data.draw(st.integers(1, 70))

@@ -32,6 +32,7 @@ SPECIAL_BITS = [
 float_bits = st.one_of(st.sampled_from(SPECIAL_BITS), st.integers(0, 2**32 - 1))
 
 
+@pytest.mark.rows("__saturatef")
 @settings(max_examples=150)
 @given(st.lists(float_bits, min_size=1, max_size=40))
 def test_saturatef_matches_reference(bits: list[int]) -> None:
@@ -42,6 +43,7 @@ def test_saturatef_matches_reference(bits: list[int]) -> None:
         assert same(g, ref_saturatef(float(xi))), (float(xi), float(g))
 
 
+@pytest.mark.rows("__fdividef", "fdividef")
 @settings(max_examples=150)
 @given(st.lists(st.tuples(float_bits, float_bits), min_size=1, max_size=40))
 def test_fdividef_matches_reference(pairs: list[tuple[int, int]]) -> None:

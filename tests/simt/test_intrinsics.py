@@ -69,6 +69,8 @@ CASES: list[tuple[str, tuple[Any, ...], Any, Callable[..., int]]] = [
     *[("max", (t, t), t, max) for t in (I8, U8, I16, U16, I32, U32, I64, U64)],
     *[("min", (t, t), t, min) for t in (I8, U8, I16, U16, I32, U32, I64, U64)],
 ]
+CASE_ROWS = sorted({name for name, *_ in CASES})
+"""The rows the CASES table covers (every integer device function)."""
 IDS = [f"{name}-{'_'.join(np.dtype(t).name for t in params)}" for name, params, _, _ in CASES]
 
 
@@ -95,6 +97,7 @@ def check_lanes(
     assert got.tolist() == expected
 
 
+@pytest.mark.rows(*CASE_ROWS)
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 @given(data=st.data(), n=st.integers(1, 40))
 def test_random_lanes_match_reference(
@@ -104,6 +107,7 @@ def test_random_lanes_match_reference(
     check_lanes(name, params, ret, ref, columns)
 
 
+@pytest.mark.rows(*CASE_ROWS)
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 def test_boundary_grid_matches_reference(name: str, params: Any, ret: Any, ref: Any) -> None:
     pairs = list(itertools.product(*[boundary(t) for t in params[:2]]))
@@ -231,6 +235,7 @@ def _cpp_name(name: str, params: tuple[Any, ...]) -> str:
     return name
 
 
+@pytest.mark.rows(*CASE_ROWS)
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 def test_matches_cpp_golden(cpp_simt: Any, name: str, params: Any, ret: Any, ref: Any) -> None:
     rng = np.random.default_rng(abs(hash(name)) % 2**32)

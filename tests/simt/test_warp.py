@@ -56,6 +56,17 @@ def _warp_kernel(diverge: bool) -> Any:
     return k
 
 
+@pytest.mark.rows(
+    "asc_shfl",
+    "asc_shfl_up",
+    "asc_shfl_down",
+    "asc_shfl_xor",
+    "asc_ballot",
+    "asc_all",
+    "asc_any",
+    "asc_reduce_add",
+    "asc_reduce_max",
+)
 @pytest.mark.parametrize("diverge", [False, True], ids=["vectorised", "per-thread"])
 def test_warp_functions_match_reference(diverge: bool) -> None:
     n = 64
@@ -81,6 +92,7 @@ def test_reading_an_inactive_lane_is_undefined() -> None:
     assert out.read(40)[32:].tolist() == list(range(32, 40))
 
 
+@pytest.mark.rows("asc_reduce_min")
 @pytest.mark.parametrize("diverge", [False, True], ids=["vectorised", "per-thread"])
 def test_reduce_min_matches_reference(diverge: bool) -> None:
     n = 70  # two full warps and a partial one
