@@ -1,4 +1,5 @@
-"""Every C API function maps to the right core semantics and to its own dtype table row."""
+"""Every C API function maps to the core function it wraps and to its own dtype table row (the
+reference checks of the same rows are in test_compute.py, test_masks.py and test_datamove.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SIMT engine: indices, launch checks, divergence fallback, warp functions, atomics, UB."""
+"""SIMT engine: indices, launch checks, divergence fallback, UB arrays, a grid reduce with atomics."""
 
 from __future__ import annotations
 
