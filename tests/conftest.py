@@ -1,4 +1,9 @@
-"""Shared test setup: hypothesis profiles, the scalar reference module, the C++ golden program.
+"""Shared test setup: hypothesis profiles, the import path of the shared helpers, the ``rows``
+marker, the C++ golden program.
+
+The helpers shared by several test folders live at ``tests/`` (``strategies``, ``helpers``,
+``docs_api`` and the ``reference`` package); this file puts ``tests/`` on ``sys.path`` so every
+test module imports them by their plain names under ``--import-mode=importlib``.
 
 Profiles (``HYPOTHESIS_PROFILE`` picks one; ``ci`` is the default):
 
@@ -21,6 +26,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from ascreg import UnifiedBuffer
+
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:  # lets test modules `import reference` under importlib mode
     sys.path.insert(0, str(TESTS))
@@ -42,6 +49,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 with warnings.catch_warnings(), contextlib.suppress(ImportError):
     warnings.simplefilter("ignore", DeprecationWarning)
     import hypothesis.extra._patching  # noqa: F401
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``rows`` marker (``--strict-markers`` rejects unknown ones)."""
+    config.addinivalue_line(
+        "markers",
+        "rows(*names): the ascreg._spec rows this test checks against a scalar reference or a "
+        "C++ golden; tests/project/test_row_coverage.py reads them",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -73,3 +89,9 @@ def cpp_golden(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]]
         return out
 
     return run
+
+
+@pytest.fixture
+def ub() -> UnifiedBuffer:
+    """A fresh, empty Unified Buffer."""
+    return UnifiedBuffer()

@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 from ascreg import MaskPattern, MaskReg, RegTraitNumOne, RegTraitNumTwo, bool_
 from ascreg._dtypes import Scalar
 from ascreg.reg import CreateMask, RegTensor
-from reference import MASK_BITS, boundary_bits, from_bits, lane_count, mask_stride, to_bits
+from reference.common import (
+    MASK_BITS,
+    boundary_bits,
+    first_difference,
+    from_bits,
+    lane_count,
+    mask_stride,
+    same_lanes,
+    to_bits,
+)
 
 
 @st.composite
@@ -95,3 +104,16 @@ def dtype_params(combos: Any, with_traits: bool = True) -> list[Any]:
         for two in traits_for(dtype) if with_traits else [False]:
             out.append(pytest.param(dtype, two, id=f"{dtype.cpp_name}-{trait_id(two)}"))
     return out
+
+
+def scalar_bits(data: Any, dtype: type[Scalar]) -> int:
+    """Draw one scalar's bit pattern: a boundary value of *dtype* or any pattern of its width."""
+    bounds = boundary_bits(dtype)
+    return int(
+        data.draw(st.one_of(st.sampled_from(bounds), st.integers(0, (1 << 8 * dtype.size) - 1)))
+    )
+
+
+def assert_same_lanes(got: list[int], want: list[int], dtype: type[Scalar]) -> None:
+    """Bit-exact lanes, except that any NaN matches any NaN (arithmetic NaN payloads are undocumented)."""
+    assert same_lanes(got, want, dtype), first_difference(got, want)

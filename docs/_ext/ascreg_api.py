@@ -4,7 +4,7 @@ Two halves:
 
 * :func:`plan` (plain Python, no Sphinx needed) walks the public modules listed in
   :data:`API_MODULES` that exist, and returns one :class:`Page` per public name. The coverage
-  test (``tests/test_docs_coverage.py``) calls it, so "a page exists for every public name" is
+  test (``tests/project/test_docs_coverage.py``) calls it, so "a page exists for every public name" is
   checked without building the docs.
 * :func:`setup` (the Sphinx extension) writes those pages, one reST file per name, plus one
   page per module and one dtype table per row of ``ascreg._spec.SPECS``, into

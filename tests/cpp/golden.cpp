@@ -1,5 +1,5 @@
 // Independent C++ implementation of the documented Reg API integer formulas, used as a golden
-// reference by tests/test_reg_cpp.py. It is written from the spec digest (reg_api.md §2, §4, §6),
+// reference by tests/reg/test_cpp_golden.py. It is written from the spec digest (reg_api.md §2, §4, §6),
 // not from the Python implementation.
 //
 // One query per input line, one answer per output line:

@@ -1,5 +1,5 @@
 // Independent C++ implementation of the documented SIMT integer device functions, used as a golden
-// reference by tests/simt/test_intrinsics_cpp.py. Written from the spec digest (c_api_simt.md §6.1,
+// reference by tests/simt/test_intrinsics.py. Written from the spec digest (c_api_simt.md §6.1,
 // §6.2) and the __byte_perm page in shared/seeds, not from the Python implementation.
 //
 // One query per input line, one answer per output line (decimal; signed results printed signed):

@@ -1,4 +1,4 @@
-"""SIMT engine: indices, launch checks, divergence fallback, warp functions, atomics, UB."""
+"""SIMT engine: indices, launch checks, divergence fallback, UB arrays, a grid reduce with atomics."""
 
 from __future__ import annotations
 
@@ -6,38 +6,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, int32_t, uint32_t, uint64_t
+from ascreg import GlobalMemory, int32_t, uint32_t
 from ascreg.c_api import __ubuf__
-from ascreg.errors import LaunchError, UndefinedBehaviourError, UnsupportedError, policy
+from ascreg.errors import LaunchError, UnsupportedError
 from ascreg.simt import (
     DivergentBranchError,
     Lanes,
     __byte_perm,
     __launch_bounds__,
     __simt_vf__,
-    asc_all,
-    asc_any,
     asc_atomic_add,
-    asc_atomic_and,
-    asc_atomic_cas,
-    asc_atomic_dec,
-    asc_atomic_exch,
-    asc_atomic_inc,
-    asc_atomic_max,
-    asc_atomic_min,
-    asc_atomic_or,
-    asc_atomic_sub,
-    asc_atomic_xor,
-    asc_ballot,
     asc_reduce_add,
-    asc_reduce_max,
-    asc_shfl,
-    asc_shfl_down,
-    asc_shfl_up,
-    asc_shfl_xor,
     asc_syncthreads,
     blockDim,
     blockIdx,
@@ -169,151 +149,6 @@ def test_ub_arrays_are_shared_by_the_block_even_per_thread() -> None:
     run_simt_kernel(k, dim3(2), dim3(48), 48 * 4, (out,))
     r = 47 - np.arange(48)
     assert out.read(96).tolist() == np.tile(r * 2 + r * 1000, 2).tolist()
-
-
-# -- warp functions: vectorised tier vs per-thread tier vs a lane reference ----------------------
-
-
-def _warp_kernel(diverge: bool) -> Any:
-    def k(out: Any, src: Any, n: int) -> None:
-        t = threadIdx.x
-        if diverge and t % 2 == 0:  # forces the per-thread tier
-            pass
-        v = src[t]
-        results = [
-            asc_shfl(v, t * 7 % 32, 8),
-            asc_shfl_up(v, 3),
-            asc_shfl_down(v, 5, 16),
-            asc_shfl_xor(v, 6, 4),
-            asc_ballot(v % 3 == 0).astype(np.int32),
-            asc_all(v > -1000),
-            asc_any(v == 5),
-            asc_reduce_add(v),
-            asc_reduce_max(v),
-            laneid(),
-        ]
-        for j, r in enumerate(results):
-            out[t + j * n] = r
-
-    return k
-
-
-def _warp_reference(v: list[int]) -> list[list[int]]:
-    n = len(v)
-    out: list[list[int]] = [[] for _ in range(10)]
-    for t in range(n):
-        base, lane = t - t % 32, t % 32
-
-        def at(lane_: int, base: int = base) -> int:
-            return v[base + lane_]
-
-        g8 = lane // 8 * 8
-        out[0].append(at(g8 + (t * 7 % 32) % 8))
-        out[1].append(at(lane - 3) if lane - 3 >= 0 else v[t])
-        g16 = lane // 16 * 16
-        out[2].append(at(lane + 5) if lane + 5 < g16 + 16 else v[t])
-        g4 = lane // 4 * 4
-        out[3].append(at(lane ^ 6) if (lane ^ 6) < g4 + 4 else v[t])
-        warp = v[base : base + 32]
-        bits = sum(1 << i for i, w in enumerate(warp) if w % 3 == 0)
-        out[4].append(bits - (1 << 32) if bits >= 1 << 31 else bits)
-        out[5].append(int(all(w > -1000 for w in warp)))
-        out[6].append(int(any(w == 5 for w in warp)))
-        total = sum(warp) % (1 << 32)
-        out[7].append(total - (1 << 32) if total >= 1 << 31 else total)
-        out[8].append(max(warp))
-        out[9].append(lane)
-    return out
-
-
-@pytest.mark.parametrize("diverge", [False, True], ids=["vectorised", "per-thread"])
-def test_warp_functions_match_reference(diverge: bool) -> None:
-    n = 64
-    gm = GlobalMemory()
-    v = np.random.default_rng(1).integers(-50, 50, n).astype(np.int32)
-    src, out = gm.alloc(int32_t, n), gm.alloc(int32_t, 10 * n)
-    src.write(v)
-    launch(_warp_kernel(diverge), n, out, src, n)
-    got = out.read(10 * n).reshape(10, n).tolist()
-    assert got == _warp_reference(v.tolist())
-
-
-def test_reading_an_inactive_lane_is_undefined() -> None:
-    out = GlobalMemory().alloc(uint32_t, 40)
-
-    def k(out: Any) -> None:
-        out[threadIdx.x] = asc_shfl(threadIdx.x, 20)  # lanes 8.. of the last warp do not exist
-
-    with pytest.raises(UndefinedBehaviourError, match="not active"):
-        launch(k, 40, out)
-    with policy(undefined="warn"), pytest.warns(UserWarning, match="not active"):
-        launch(k, 40, out)
-    assert out.read(40)[32:].tolist() == list(range(32, 40))
-
-
-# -- atomics ------------------------------------------------------------------------------------
-
-ATOMICS = {
-    "add": (asc_atomic_add, lambda old, v: old + v),
-    "sub": (asc_atomic_sub, lambda old, v: old - v),
-    "exch": (asc_atomic_exch, lambda old, v: v),
-    "max": (asc_atomic_max, max),
-    "min": (asc_atomic_min, min),
-    "inc": (asc_atomic_inc, lambda old, v: 0 if old >= v else old + 1),
-    "dec": (asc_atomic_dec, lambda old, v: v if old == 0 or old > v else old - 1),
-    "and": (asc_atomic_and, lambda old, v: old & v),
-    "or": (asc_atomic_or, lambda old, v: old | v),
-    "xor": (asc_atomic_xor, lambda old, v: old ^ v),
-}
-
-
-@pytest.mark.parametrize("op", list(ATOMICS))
-@given(data=st.data())
-def test_atomics_serialise_in_thread_order(op: str, data: Any) -> None:
-    func, ref = ATOMICS[op]
-    n = data.draw(st.integers(1, 70))
-    slots = data.draw(st.integers(1, 6))
-    where = data.draw(st.lists(st.integers(0, slots - 1), min_size=n, max_size=n))
-    vals = data.draw(st.lists(st.integers(0, 2**32 - 1), min_size=n, max_size=n))
-    init = data.draw(st.lists(st.integers(0, 2**32 - 1), min_size=slots, max_size=slots))
-    diverge = data.draw(st.booleans())
-    gm = GlobalMemory()
-    mem, idx, val, old = (
-        gm.alloc(uint32_t, slots),
-        gm.alloc(int32_t, n),
-        gm.alloc(uint32_t, n),
-        gm.alloc(uint32_t, n),
-    )
-    mem.write(init), idx.write(where), val.write(vals)
-
-    def k(mem: Any, idx: Any, val: Any, old: Any) -> None:
-        t = threadIdx.x
-        if diverge and t % 2 == 0:
-            pass
-        old[t] = func(mem + idx[t], val[t])
-
-    launch(k, n, mem, idx, val, old)
-    state = list(init)
-    expected_old = []
-    for w, v in zip(where, vals, strict=True):
-        expected_old.append(state[w])
-        state[w] = ref(state[w], v) % 2**32
-    assert old.read(n).tolist() == expected_old
-    assert mem.read(slots).tolist() == state
-
-
-def test_cas_and_64_bit_rules() -> None:
-    gm = GlobalMemory()
-    lock, got = gm.alloc(int32_t, 1), gm.alloc(int32_t, 8)
-
-    def k(lock: Any, got: Any) -> None:
-        got[threadIdx.x] = asc_atomic_cas(lock, 0, 1)
-
-    launch(k, 8, lock, got)
-    assert got.read(8).tolist() == [0] + [1] * 7
-    counter = gm.alloc(uint64_t, 1)
-    launch(lambda c: asc_atomic_add(c, 2**40), 100, counter)
-    assert int(counter.read(1)[0]) == 100 * 2**40
 
 
 def test_grid_reduce_with_atomics_across_blocks() -> None:

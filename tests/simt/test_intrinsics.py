@@ -1,8 +1,5 @@
-"""SIMT integer device functions: scalar references, hypothesis properties, C++ goldens, arg rules.
-
-The references below are plain per-lane Python written from the spec (c_api_simt.md §6.1-6.2 and
-the __byte_perm seed page), on Python ints; they never call ascreg.simt._core.
-"""
+"""SIMT integer device functions: hypothesis properties and C++ goldens against the scalar
+references (``reference.intrinsics``), and the argument rules."""
 
 from __future__ import annotations
 
@@ -22,50 +19,16 @@ from hypothesis import strategies as st
 import ascreg.simt as simt
 from ascreg.errors import AscregTypeError
 from ascreg.simt.lanes import Lanes
-
-# -- scalar references ------------------------------------------------------------------------
-
-
-def u(v: int, bits: int) -> int:
-    return v & ((1 << bits) - 1)
-
-
-def s(v: int, bits: int) -> int:
-    v = u(v, bits)
-    return v - (1 << bits) if v >> (bits - 1) else v
-
-
-def ref_byte_perm(x: int, y: int, sel: int) -> int:
-    tmp = (y << 32) | x
-    out = 0
-    for n in range(4):
-        which = (sel >> (4 * n)) & 0x7
-        out |= ((tmp >> (8 * which)) & 0xFF) << (8 * n)
-    return out
-
-
-def ref_brev(x: int, bits: int) -> int:
-    return int(format(u(x, bits), f"0{bits}b")[::-1], 2)
-
-
-def ref_clz(x: int, bits: int) -> int:
-    return bits - u(x, bits).bit_length()
-
-
-def ref_ffs(x: int, bits: int) -> int:
-    v = u(x, bits)
-    return (v & -v).bit_length()
-
-
-def ref_popc(x: int, bits: int) -> int:
-    return bin(u(x, bits)).count("1")
-
-
-def ref_mul24(x: int, y: int, signed: bool) -> int:
-    if signed:
-        return s(s(x, 24) * s(y, 24), 32)
-    return u(u(x, 24) * u(y, 24), 32)
-
+from reference.intrinsics import (
+    ref_brev,
+    ref_byte_perm,
+    ref_clz,
+    ref_ffs,
+    ref_mul24,
+    ref_popc,
+    s,
+    u,
+)
 
 I32, U32, I64, U64 = np.int32, np.uint32, np.int64, np.uint64
 I8, U8, I16, U16 = np.int8, np.uint8, np.int16, np.uint16
@@ -106,6 +69,8 @@ CASES: list[tuple[str, tuple[Any, ...], Any, Callable[..., int]]] = [
     *[("max", (t, t), t, max) for t in (I8, U8, I16, U16, I32, U32, I64, U64)],
     *[("min", (t, t), t, min) for t in (I8, U8, I16, U16, I32, U32, I64, U64)],
 ]
+CASE_ROWS = sorted({name for name, *_ in CASES})
+"""The rows the CASES table covers (every integer device function)."""
 IDS = [f"{name}-{'_'.join(np.dtype(t).name for t in params)}" for name, params, _, _ in CASES]
 
 
@@ -132,6 +97,7 @@ def check_lanes(
     assert got.tolist() == expected
 
 
+@pytest.mark.rows(*CASE_ROWS)
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 @given(data=st.data(), n=st.integers(1, 40))
 def test_random_lanes_match_reference(
@@ -141,6 +107,7 @@ def test_random_lanes_match_reference(
     check_lanes(name, params, ret, ref, columns)
 
 
+@pytest.mark.rows(*CASE_ROWS)
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 def test_boundary_grid_matches_reference(name: str, params: Any, ret: Any, ref: Any) -> None:
     pairs = list(itertools.product(*[boundary(t) for t in params[:2]]))
@@ -268,6 +235,7 @@ def _cpp_name(name: str, params: tuple[Any, ...]) -> str:
     return name
 
 
+@pytest.mark.rows(*CASE_ROWS)
 @pytest.mark.parametrize(("name", "params", "ret", "ref"), CASES, ids=IDS)
 def test_matches_cpp_golden(cpp_simt: Any, name: str, params: Any, ret: Any, ref: Any) -> None:
     rng = np.random.default_rng(abs(hash(name)) % 2**32)

@@ -1,0 +1,136 @@
+"""The C API unaligned streams against the reference (spec §3.7, as for the Reg twins).
+
+``asc_loadunalign_pre`` / ``asc_loadunalign*``, ``asc_storeunalign*`` / ``asc_storeunalign_post*``,
+``asc_load`` and ``asc_store``; UB is compared bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascreg import Ref, UnifiedBuffer, uint8_t, uint32_t, uint64_t
+from ascreg._spec import SPECS
+from ascreg.errors import (
+    AscregTypeError,
+    RefRequiredError,
+    UninitializedRegisterError,
+    UnsupportedError,
+)
+from reference.common import elements, from_bits
+from reference.unaligned import unaligned_store_visible
+from strategies import lane_bits, reg_bits
+
+REGION = 2048
+SOME = settings(max_examples=max(4, settings.default.max_examples // 8))
+
+
+def _ub(data: bytes) -> Any:
+    base = UnifiedBuffer().alloc(uint8_t, REGION)
+    base.write(np.frombuffer(data, dtype=np.uint8))
+    return base
+
+
+C_TYPES = [combo[0] for combo in SPECS["asc_loadunalign"].combos]
+
+
+@pytest.mark.rows(
+    "asc_loadunalign_pre",
+    "asc_loadunalign_postupdate",
+    "asc_load",
+    "asc_storeunalign",
+    "asc_storeunalign_postupdate",
+    "asc_storeunalign_post",
+    "asc_storeunalign_post_postupdate",
+    "asc_store",
+)
+@pytest.mark.parametrize("dtype", C_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_c_api_streams(dtype: Any, data: bytes, st_data: Any) -> None:
+    """The C twins: same streams, same reference (they share ascreg.core.unaligned)."""
+    from ascreg import c_api
+
+    lanes, size = 256 // dtype.size, dtype.size
+    start = st_data.draw(st.integers(0, (REGION - 512) // size)) * size
+    base = _ub(data)
+    src = Ref(base.cast(dtype) + start // size)
+    ul, reg = c_api.vector_load_unalign(), c_api.VECTOR_TYPES[dtype]()
+    c_api.asc_loadunalign_pre(ul, src.value)
+    for k in range(2):
+        c_api.asc_loadunalign_postupdate(reg, ul, src, lanes)
+        assert reg_bits(reg) == elements(data, start + 256 * k, lanes, size)
+    c_api.asc_load(reg, base.cast(dtype) + start // size)
+    assert reg_bits(reg) == elements(data, start, lanes, size)
+    # a store stream through the postupdate form, then through the plain form (dst by hand)
+    counts = st_data.draw(st.lists(st.integers(0, lanes), min_size=1, max_size=2))
+    values = st_data.draw(lane_bits(dtype, lanes))
+    src_reg = c_api.VECTOR_TYPES[dtype]()
+    src_reg.set(from_bits(values, dtype))
+    chunk = b"".join(v.to_bytes(size, "little") for v in values)
+    for plain in (False, True):
+        base2 = _ub(data)
+        dst = Ref(base2.cast(dtype) + start // size)
+        us, written = c_api.vector_store_unalign(), b""
+        for count in counts:
+            if plain:
+                c_api.asc_storeunalign(dst.value, us, src_reg, count)
+                dst.value = dst.value + count
+            else:
+                c_api.asc_storeunalign_postupdate(dst, us, src_reg, count)
+            written += chunk[: count * size]
+            visible = unaligned_store_visible(data, start, written, False)
+            assert bytes(base2.read(REGION)) == visible
+        if plain:
+            c_api.asc_storeunalign_post(base2.cast(dtype), us, (start + len(written)) // size)
+        else:
+            c_api.asc_storeunalign_post_postupdate(dst, us, 0)
+        assert bytes(base2.read(REGION)) == unaligned_store_visible(data, start, written, True)
+    base3 = _ub(data)
+    c_api.asc_store(base3.cast(dtype) + start // size, src_reg, counts[0])
+    want = unaligned_store_visible(data, start, chunk[: counts[0] * size], True)
+    assert bytes(base3.read(REGION)) == want
+
+
+def test_c_api_misuse() -> None:
+    from ascreg import c_api
+
+    p = UnifiedBuffer().alloc(uint32_t, 256)
+    r = c_api.vector_uint32_t()
+    r.set(0)
+    with pytest.raises(UninitializedRegisterError):
+        c_api.asc_loadunalign(r, c_api.vector_load_unalign(), p + 1)
+    with pytest.raises(AscregTypeError, match="vector_store_unalign"):
+        c_api.asc_storeunalign(p, c_api.vector_load_unalign(), r, 4)
+    with pytest.raises(UnsupportedError):
+        c_api.asc_storeunalign_postupdate(Ref(p), c_api.vector_store_unalign(), r)
+    for _ in c_api.hw_range(1):
+        areg = c_api.asc_update_addr_reg_b32(1)
+        with pytest.raises(UnsupportedError):
+            c_api.asc_loadunalign_pre(c_api.vector_load_unalign(), p, areg)
+    with pytest.raises(RefRequiredError):
+        c_api.asc_loadunalign_postupdate(r, c_api.vector_load_unalign(), p, 64)
+    with pytest.raises(Exception, match="uint64_t"):
+        c_api.asc_load(c_api.vector_uint64_t(), p.cast(uint64_t))
+
+
+@pytest.mark.rows("asc_loadunalign")
+@pytest.mark.parametrize("dtype", C_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_c_api_plain_load_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    """``asc_loadunalign`` without post-update: the caller moves the address by VL each call."""
+    from ascreg import c_api
+
+    lanes, size = 256 // dtype.size, dtype.size
+    start = st_data.draw(st.integers(0, (REGION - 768) // size)) * size
+    src = _ub(data).cast(dtype) + start // size
+    ul, reg = c_api.vector_load_unalign(), c_api.VECTOR_TYPES[dtype]()
+    c_api.asc_loadunalign_pre(ul, src)
+    for k in range(3):
+        c_api.asc_loadunalign(reg, ul, src + k * lanes)
+        assert reg_bits(reg) == elements(data, start + 256 * k, lanes, size)

@@ -1,0 +1,20 @@
+"""The unaligned load / store streams (spec §3.7): what UB holds after a store stream."""
+
+from __future__ import annotations
+
+from reference.datamove import DATA_BLOCK
+
+
+def unaligned_store_visible(
+    original: bytes, stream_start: int, written: bytes, flushed: bool
+) -> bytes:
+    """UB after a contiguous StoreUnAlign stream that wrote *written* from *stream_start*.
+
+    Before ``StoreUnAlignPost`` only the bytes up to the last 32-byte boundary at or before the
+    stream's end are in UB (the rest wait in the register); after it, all of them are.
+    """
+    end = stream_start + len(written)
+    visible_end = end if flushed else max(end - end % DATA_BLOCK, stream_start)
+    out = bytearray(original)
+    out[stream_start:visible_end] = written[: visible_end - stream_start]
+    return bytes(out)
