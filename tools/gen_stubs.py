@@ -24,10 +24,11 @@ for _path in (TOOLS.parent / "src", TOOLS):  # run from a checkout without insta
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-from ascreg._spec import SPECS  # noqa: E402
 from stubgen import check, missing_shapes, outputs  # noqa: E402
 from stubgen.c_api import c_applies  # noqa: E402
 from stubgen.common import ROOT, combo_text, surface_rows  # noqa: E402
+
+from ascreg._spec import SPECS  # noqa: E402
 
 __all__ = ["C_SHAPES", "SHAPES", "SIMT_SHAPES", "SPECS", "c_applies", "check", "combo_text",
            "missing_shapes", "outputs"]  # fmt: skip

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 from ascreg._spec import SPECS, CShape, RegShape, SimtShape
-
 from stubgen.c_api import render_c_module
 from stubgen.common import ROOT, stub_modules, surface_rows
 from stubgen.reg import render_module

@@ -10,7 +10,6 @@ import importlib
 
 from ascreg._dtypes import Scalar, bool_
 from ascreg._spec import REG_TYPES, CForm, CShape, OpSpec, Param
-
 from stubgen.common import (
     combo_text,
     dtype_imports,
@@ -176,4 +175,3 @@ def render_c_module(module: str) -> str:
         doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) in table order, per form"
         body.append("\n".join([doc, *overloads(c_overloads(spec), indent="")]))
     return stub_text(head, body, "\n\n")
-

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import OpSpec, Param, RegForm, RegShape
-
 from stubgen.common import (
     combo_text,
     dtype_imports,
@@ -41,7 +40,6 @@ EXTRA_TYPES = {  # template arguments after the dtypes
     "POST": "Literal[PostLiteral.POST_MODE_UPDATE]",
     "NORMAL": "Literal[PostLiteral.POST_MODE_NORMAL]",
 }
-
 
 
 # What each stub module declares besides its ops (hand-written, kept in step by stubtest).
@@ -279,4 +277,3 @@ def render_module(module: str) -> str:
     body = [MODULE_SURFACE[module]] if MODULE_SURFACE[module] else []
     body += ["\n".join(render_op(row)) for row in module_rows("reg", module)]
     return stub_text(head, body, "\n")
-

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import SPECS, OpSpec, SimtShape
-
 from stubgen.common import combo_text, dtype_imports, module_rows, pyname, stub_text
 
 # numpy scalar classes by (kind, bytes); ml_dtypes.bfloat16 is typed `type[np.generic]` by
@@ -239,4 +238,3 @@ def render_simt_module(module: str) -> str:
             lines.append(line)
         body.append("\n".join(lines))
     return stub_text(head, body, "\n\n")
-

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 from ascreg._dtypes import Scalar, bool_
 from ascreg._spec import REG_TYPES, CForm, OpSpec, Param
-
 from stubgen.c_api import MASK_POINTER_DTYPES, c_applies, c_returns, c_shape, vector_name
 from stubgen.common import (
     IGNORE,
@@ -211,4 +210,3 @@ def render_c_tests(kind: str) -> str:
         for row in rows:
             lines += list(c_reject_lines(row, texts))
     return "\n".join(lines) + "\n"
-

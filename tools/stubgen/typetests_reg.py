@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec, Param, RegForm, RegShape
-
 from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, is64, pyname
 
 TEST_PRELUDE = """\
@@ -255,4 +254,3 @@ def render_tests(kind: str, rows: Iterable[OpSpec]) -> str:
     for row in rows:
         lines += list(accept_lines(row) if kind == "accept" else reject_lines(row))
     return "\n".join(lines) + "\n"
-

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec
-
 from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
 from stubgen.simt import np_name, simt_int_overloads, simt_shape
 
@@ -170,4 +169,3 @@ def render_simt_tests(kind: str) -> str:
     for row in rows:
         lines += list(simt_accept_lines(row) if kind == "accept" else simt_reject_lines(row))
     return "\n".join(lines) + "\n"
-

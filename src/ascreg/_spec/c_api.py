@@ -110,7 +110,7 @@ def _load_rows() -> list[OpSpec]:
 
 
 def _store_forms(base: str, post: bool, has_bool: bool) -> list[CForm]:
-    """The forms of ``asc_storealign<base>[_postupdate]``."""
+    """Build the forms of ``asc_storealign<base>[_postupdate]``."""
     dst = "vptrref dst" if post else "vptr dst"
     tag = "post-update" if post else "offset"
     if base == "_intlv":

@@ -65,7 +65,7 @@ def _shape(
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
 ) -> RegShape:
-    """The shape of the op object ``name`` in ``reg/<module>`` (its stub class is ``_<name>``)."""
+    """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
     return RegShape(
         f"reg/{module}",
         name,
@@ -104,7 +104,9 @@ def _unary(name: str) -> RegShape:
 
 def _interleave(name: str) -> RegShape:
     """No mask; 64-bit lanes only as RegTraitNumTwo registers (kind ``reg2``)."""
-    return _shape(name, "rearrange", RegForm("", _regs("dst0", "dst1", "src0", "src1", kind="reg2")))
+    return _shape(
+        name, "rearrange", RegForm("", _regs("dst0", "dst1", "src0", "src1", kind="reg2"))
+    )
 
 
 _LOAD_SUBSCRIPTS = (
@@ -125,7 +127,7 @@ _REPEAT_STRIDES = (Param("block_stride", "int"), Param("repeat_stride", "int"))
 
 
 def _block_forms(load: bool) -> tuple[RegForm, ...]:
-    """The DataBlock overloads (spec §3.6): (reg, addr, strides..., mask), addr first for stores."""
+    """Build the DataBlock overloads (spec §3.6): (reg, addr, strides..., mask), addr first for stores."""
 
     def params(addr: Param, strides: tuple[Param, ...]) -> tuple[Param, ...]:
         reg = Param("dst" if load else "src", "reg")
@@ -177,7 +179,7 @@ def _store_align() -> RegShape:
 
 
 def _post_twice(form: RegForm) -> tuple[RegForm, RegForm]:
-    """A post-update overload whose PostLiteral defaults to UPDATE: bare and ``[T, POST]`` calls."""
+    """Offer a post-update form whose PostLiteral defaults to UPDATE bare and as ``[T, POST]``."""
     return form, RegForm(form.tag, form.params, bound="post", deduced=False)
 
 
@@ -198,12 +200,16 @@ def _unaligned_shapes() -> dict[str, RegShape]:
         "LoadUnAlign": _unaligned(
             "LoadUnAlign",
             RegForm("", (Param("dst", "reg"), ureg, Param("src", "ptr"))),
-            *_post_twice(RegForm("post-update", (Param("dst", "regr"), ureg, Param("src", "ptrref"), stride))),  # fmt: skip
+            *_post_twice(
+                RegForm("post-update", (Param("dst", "regr"), ureg, Param("src", "ptrref"), stride))
+            ),
             post=True,
         ),
         "StoreUnAlign": _unaligned(
             "StoreUnAlign",
-            *_post_twice(RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), sreg, stride))),  # fmt: skip
+            *_post_twice(
+                RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), sreg, stride))
+            ),
             post=True,
         ),
         "StoreUnAlignPost": _unaligned(
@@ -263,7 +269,7 @@ _UNALIGNED = _unaligned_shapes()
 
 
 def _arith_rows() -> tuple[OpSpec, ...]:
-    """The element-wise binary ops, their scalar twins, and the unary ops."""
+    """Build the rows of the element-wise binary ops."""
     rows = []
     for name, types, doc, logic in (
         ("Add", ADD_TYPES, "基础算术/Add.md", False),
@@ -283,8 +289,15 @@ def _arith_rows() -> tuple[OpSpec, ...]:
 def _scalar_rows() -> tuple[OpSpec, ...]:
     """``Adds``/``Muls``/``Maxs``/``Mins``: the formula of the vector twin, one scalar operand."""
     return tuple(
-        _reg(f"{name}s", ("T",), singles(*types), MaskRule.ZEROING, f"基础算术/{name}s.md",
-             _scalar_op(f"{name}s"), _BINARY + name)  # fmt: skip
+        _reg(
+            f"{name}s",
+            ("T",),
+            singles(*types),
+            MaskRule.ZEROING,
+            f"基础算术/{name}s.md",
+            _scalar_op(f"{name}s"),
+            _BINARY + name,
+        )
         for name, types in (
             ("Add", ADD_TYPES),
             ("Mul", MULS_TYPES),
@@ -304,8 +317,15 @@ def _unaligned_rows() -> tuple[OpSpec, ...]:
         "Store": ("Reg数据搬出/Store.md", "store"),
     }
     return tuple(
-        _reg(name, ("T",), singles(*REG_TYPES), MaskRule.NONE, doc, _UNALIGNED[name],
-             f"{_CORE}unaligned:{core}")  # fmt: skip
+        _reg(
+            name,
+            ("T",),
+            singles(*REG_TYPES),
+            MaskRule.NONE,
+            doc,
+            _UNALIGNED[name],
+            f"{_CORE}unaligned:{core}",
+        )
         for name, (doc, core) in docs.items()
     )
 
