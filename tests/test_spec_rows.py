@@ -65,3 +65,18 @@ def test_a_core_that_is_not_callable_is_an_error() -> None:
     row = attrs.evolve(SPECS["Reg.Add"], core="ascreg.core.compare:CMP_MODES")
     with pytest.raises(TypeError, match="not callable"):
         row.core_function()
+
+
+@pytest.mark.parametrize("name", sorted(SIMT_NAMES), ids=str)
+def test_simt_result_types_are_what_the_runtime_returns(name: str) -> None:
+    """The table's C return type of each intrinsic overload (the stubs read it) is the runtime's."""
+    import ascreg.simt.intrinsics as intrinsics
+
+    shape = SPECS[name].shape
+    assert isinstance(shape, SimtShape)
+    if shape.kind != "int":
+        assert shape.results == ()
+        return
+    runtime = getattr(intrinsics, name)
+    for combo, result in zip(SPECS[name].combos, shape.results, strict=True):
+        assert runtime(*(d.np_dtype.type(0) for d in combo)).dtype == result.np_dtype, combo

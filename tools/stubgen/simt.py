@@ -9,7 +9,6 @@ required is an error; a ``Lanes`` value (dtype unknown statically) or ``Any`` pa
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 
 from ascreg._dtypes import Scalar
@@ -56,16 +55,16 @@ def simt_int_overloads(name: str) -> list[tuple[tuple[type[Scalar], ...], list[s
     a width has both), so the stub lists them narrowest first: a type checker takes the first
     overload that matches.
     """
-    runtime = getattr(importlib.import_module("ascreg.simt.intrinsics"), name)
-    combos = SPECS[name].combos
+    spec = SPECS[name]
+    combos = spec.combos
     out = []
-    for combo in sorted(combos, key=lambda c: max(d.size for d in c)):
+    overloads = zip(combos, simt_shape(spec).results, strict=True)
+    for combo, result in sorted(overloads, key=lambda o: max(d.size for d in o[0])):
         width = max(d.size for d in combo)
         split = len({c[0].kind for c in combos if max(d.size for d in c) == width}) > 1
         kinds = ("i" if combo[0].kind.value == "int" else "u") if split else "iu"
-        result = runtime(*(d.np_dtype.type(0) for d in combo)).dtype
         aliases = [int_alias(kinds, d.size) for d in combo]
-        out.append((combo, aliases, NP_INT[(result.kind, result.itemsize)]))
+        out.append((combo, aliases, np_name(result) or ""))
     return out
 
 

@@ -40,15 +40,15 @@ class ParamKind(enum.StrEnum):
     REG = "reg"
     """``RegTensor[D]`` of the role's dtype D, RegTraitNumOne only (a 64-bit D has 32 lanes)."""
     REGR = "regr"
-    """``RegTensor[D, R]``: for a 64-bit D either RegTrait (the overload is generic in R)."""
+    """``RegTensor[D, R]``, for a 64-bit D either RegTrait (the overload is generic in R)."""
     REG2 = "reg2"
     """``RegTensor[D, RegTraitNumTwo]`` for a 64-bit D, else ``RegTensor[D]`` (TraitTwo only)."""
     SCALAR = "scalar"
     """A Python or numpy scalar of D's kind (bool, int or float)."""
     PTR = "ptr"
-    """``UbPtr[D]``: a typed pointer into the Unified Buffer."""
+    """``UbPtr[D]``, a typed pointer into the Unified Buffer."""
     PTRREF = "ptrref"
-    """``Ref[UbPtr[D]]``: a pointer the call advances (C++ ``T*&``, post-update forms)."""
+    """``Ref[UbPtr[D]]``, a pointer the call advances (C++ ``T*&``, post-update forms)."""
     MASK = "mask"
     """A ``MaskReg`` (predicate or mask operand)."""
     MASK_OPT = "mask?"
@@ -60,37 +60,37 @@ class ParamKind(enum.StrEnum):
     INT_OPT = "int?"
     """An optional integer (``None``: the op's default, e.g. a whole register)."""
     COUNT = "count"
-    """``Ref[int]``: a count the call reads and updates (``UpdateMask``)."""
+    """``Ref[int]``, a count the call reads and updates (``UpdateMask``)."""
     ANYPTR = "anyptr"
-    """``UbPtr[Any]``: a pointer of any element type (MaskReg loads and stores)."""
+    """``UbPtr[Any]``, a pointer of any element type (MaskReg loads and stores)."""
     ANYPTRREF = "anyptrref"
-    """``Ref[UbPtr[Any]]``: the post-update form of ``anyptr``."""
+    """``Ref[UbPtr[Any]]``, the post-update form of ``anyptr``."""
     ULOAD = "uload"
     """The unaligned-load state register ``UnalignRegForLoad``."""
     USTORE = "ustore"
     """The unaligned-store state register ``UnalignRegForStore``."""
     VEC = "vec"
-    """C API: ``RegTensor[D]`` (``vector_*``), or ``MaskReg`` when D is ``bool_`` (vector_bool)."""
+    """(C API) ``RegTensor[D]`` (``vector_*``), or ``MaskReg`` when D is ``bool_`` (vector_bool)."""
     VPTR = "vptr"
-    """C API: ``UbPtr[D]``, or a uint8/16/32 pointer when D is ``bool_`` (mask loads/stores)."""
+    """(C API) ``UbPtr[D]``, or a uint8/16/32 pointer when D is ``bool_`` (mask loads/stores)."""
     VPTRREF = "vptrref"
-    """C API: ``Ref[...]`` of the ``vptr`` type (``_postupdate`` forms)."""
+    """(C API) ``Ref[...]`` of the ``vptr`` type (``_postupdate`` forms)."""
     CMASK = "cmask"
-    """C API: a ``vector_bool`` mask."""
+    """(C API) a ``vector_bool`` mask."""
     CMASK_OPT = "cmask?"
-    """C API: an optional ``vector_bool`` mask."""
+    """(C API) an optional ``vector_bool`` mask."""
     IDX = "idx"
-    """C API: an integer offset or stride (``int`` or a numpy integer)."""
+    """(C API) an integer offset or stride (``int`` or a numpy integer)."""
     IDX_OPT = "idx?"
-    """C API: an optional integer (``asc_store``'s element count)."""
+    """(C API) an optional integer (``asc_store``'s element count)."""
     PATTERN = "pattern"
-    """C API: a ``PAT_*`` constant (``MaskPattern``)."""
+    """(C API) a ``PAT_*`` constant (``MaskPattern``)."""
     AREG = "areg"
-    """C API: an ``addr_reg`` (``asc_update_addr_reg_b8/_b16/_b32``)."""
+    """(C API) an ``addr_reg`` (``asc_update_addr_reg_b8/_b16/_b32``)."""
     CULOAD = "cuload"
-    """C API: the unaligned-load register ``vector_load_unalign``."""
+    """(C API) the unaligned-load register ``vector_load_unalign``."""
     CUSTORE = "custore"
-    """C API: the unaligned-store register ``vector_store_unalign``."""
+    """(C API) the unaligned-store register ``vector_store_unalign``."""
 
 
 @attrs.frozen
@@ -291,10 +291,10 @@ class SimtKind(enum.StrEnum):
     """
 
     INT = "int"
-    """An integer intrinsic: one overload per C overload and per scalar/array form, narrowest
-    first, as the runtime resolves them."""
+    """An integer intrinsic (one overload per C overload and per scalar/array form, narrowest
+    first, as the runtime resolves them)."""
     FLOAT = "float"
-    """A ``float`` math function: scalars give ``np.float32``, arrays ``NDArray[np.float32]``."""
+    """A ``float`` math function (scalars give ``np.float32``, arrays ``NDArray[np.float32]``)."""
     SHFL = "shfl"
     """A warp shuffle ``(var, lane parameter, width=32)``."""
     PREDICATE = "predicate"
@@ -319,6 +319,10 @@ class SimtShape:
         The stub module, relative to the package (``"simt/intrinsics"``).
     kind
         The call pattern (:class:`SimtKind`; a plain string is converted).
+    results
+        The C return type of each legal combination, in table order (integer intrinsics, whose
+        result is not always the first argument's type: ``int __popc(unsigned int)``); empty
+        for the other kinds.
 
     Examples
     --------
@@ -329,6 +333,7 @@ class SimtShape:
 
     module: str
     kind: SimtKind = attrs.field(converter=SimtKind)
+    results: tuple[type[Scalar], ...] = attrs.field(default=(), repr=False)
 
 
 Shape = RegShape | CShape | SimtShape

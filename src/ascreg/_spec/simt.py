@@ -105,6 +105,17 @@ _LANE_FUNCTIONS = {
 """The ``ascreg.simt._core`` function of each intrinsic whose name is not its own."""
 
 
+SIMT_INT_RESULTS: dict[str, tuple[type[Scalar], ...]] = {
+    "__mul_i32toi64": (int64_t, uint64_t),
+    "__clz": (int32_t, int32_t),
+    "__ffs": (int32_t, int32_t),
+    "__popc": (int32_t, int32_t),
+    "__sad": (uint32_t,),
+}
+"""The C return type of each overload of the intrinsics that do not return their first
+argument's type (``int __popc(unsigned long long)``, ``unsigned int __sad(int, int, unsigned)``)."""
+
+
 def _simt(
     name: str, roles: tuple[str, ...], combos: Combos, header: str, shape: SimtShape, core: str
 ) -> OpSpec:
@@ -118,11 +129,11 @@ def _lane_math(name: str) -> str:
 
 
 def _math_rows() -> list[OpSpec]:
-    intrinsics = SimtShape("simt/intrinsics", SimtKind.INT)
-    rows = [
-        _simt(n, r, c, "device_functions.h", intrinsics, _lane_math(n))
-        for n, (r, c) in SIMT_INT_ROWS.items()
-    ]
+    rows = []
+    for name, (roles, combos) in SIMT_INT_ROWS.items():
+        results = SIMT_INT_RESULTS.get(name, tuple(c[0] for c in combos))
+        shape = SimtShape("simt/intrinsics", SimtKind.INT, results)
+        rows.append(_simt(name, roles, combos, "device_functions.h", shape, _lane_math(name)))
     floatmath = SimtShape("simt/floatmath", SimtKind.FLOAT)
     for name, (roles, combos) in SIMT_FLOAT_ROWS.items():
         header = "math_functions.h" if name == "fdividef" else "device_functions.h"
