@@ -74,7 +74,7 @@ def typing_(session: nox.Session) -> None:
 
 @nox.session
 def stubs(session: nox.Session) -> None:
-    """Regenerate stubs/ and tests/typing/generated/ from src/ascreg/_spec.py."""
+    """Regenerate stubs/ and tests/typing/generated/ from the rows of ascreg._spec."""
     session.install(".")
     session.run("python", "tools/gen_stubs.py")
 

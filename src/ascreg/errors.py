@@ -91,7 +91,7 @@ class AscregTypeError(AscregError, TypeError):
 
 
 class IllegalDtypeError(AscregTypeError):
-    """A dtype combination outside the op's table in ``_spec.py``."""
+    """A dtype combination outside the op's table in ``ascreg._spec``."""
 
 
 class TemplateMismatchError(AscregTypeError):

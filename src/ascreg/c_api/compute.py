@@ -33,6 +33,7 @@ from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg.c_api._types import vector_of
+from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.errors import (
@@ -265,7 +266,7 @@ def asc_duplicate_scalar(op: Any, dst: Any, value: Any, mask: Any = None) -> Non
     (d,) = shared.vectors(op, (dst, "dst"))
     if isinstance(value, RegTensor):
         raise AscregTypeError("takes a scalar value; use asc_duplicate for a register source")
-    filled = np.full(d.lanes, operands.scalar(value, d.dtype, "value"), dtype=d.dtype.np_dtype)
+    filled = arith.fill(operands.scalar(value, d.dtype, "value"), d.dtype.np_dtype, d.lanes)
     d.put(filled if mask is None else cmp.zero_masked(filled, shared.enables(op, mask, d)))
 
 
@@ -283,7 +284,7 @@ def asc_duplicate(op: Any, dst: Any, src: Any, mask: Any) -> None:
     array([7, 7, 0], dtype=int32)
     """
     d, s = shared.vectors(op, (dst, "dst"), (src, "src"))
-    first = np.full(d.lanes, s.get()[0], dtype=d.dtype.np_dtype)
+    first = arith.fill(s.get()[0], d.dtype.np_dtype, d.lanes)
     d.put(cmp.zero_masked(first, shared.enables(op, mask, d)))
 
 

@@ -153,3 +153,14 @@ array([0.], dtype=float32)
 >>> BINARY_OPS["Add"](np.array([127], np.int8), np.array([1], np.int8))
 array([-128], dtype=int8)
 """
+
+
+def fill(value: Any, dtype: np.dtype[Any], lanes: int) -> Lanes:
+    """Return *lanes* lanes of *dtype*, every one *value* (Duplicate's broadcast).
+
+    Examples
+    --------
+    >>> fill(np.float16(1.5), np.dtype(np.float16), 3)
+    array([1.5, 1.5, 1.5], dtype=float16)
+    """
+    return np.full(lanes, value, dtype=dtype)

@@ -55,7 +55,7 @@ def _scalar_binary(op: Any, dst: Any, src: Any, scalar: Any, mask: MaskReg) -> N
             f"{op.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
         )
     _zeroing_only(op)
-    value = np.full(d.lanes, operands.scalar(scalar, d.dtype), dtype=d.dtype.np_dtype)
+    value = arith.fill(operands.scalar(scalar, d.dtype), d.dtype.np_dtype, d.lanes)
     d.put(cmp.zero_masked(op.formula(s.get(), value), shared.enables(op, mask, d)))
 
 

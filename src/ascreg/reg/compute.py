@@ -26,6 +26,7 @@ from ascreg._dtypes import Kind
 from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
+from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core.arith import BINARY_OPS
 from ascreg.enums import CMPMODE, MaskMergeMode
@@ -307,7 +308,7 @@ def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> No
     (d,) = shared.vectors(op, (dst, "dst"))
     if d.dtype.kind is Kind.RAW:
         raise AscregTypeError(f"Duplicate of raw-bit type {d.dtype.cpp_name} is not emulated yet")
-    value = np.full(d.lanes, operands.scalar(scalar, d.dtype), dtype=d.dtype.np_dtype)
+    value = arith.fill(operands.scalar(scalar, d.dtype), d.dtype.np_dtype, d.lanes)
     if mask is None:
         d.put(value)
         return

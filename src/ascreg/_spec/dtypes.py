@@ -1,0 +1,167 @@
+"""The dtype-set tables the rows are built from (one name per set the documentation lists).
+
+Examples
+--------
+>>> from ascreg._spec.dtypes import SHIFT_PAIRS, singles
+>>> SHIFT_PAIRS[3][0].cpp_name, SHIFT_PAIRS[3][1].cpp_name
+('uint16_t', 'int16_t')
+>>> len(singles(*REG_TYPES)) == len(REG_TYPES)
+True
+"""
+
+from __future__ import annotations
+
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    bool_,
+    float32_t,
+    fp4x2_e1m2_t,
+    fp4x2_e2m1_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    fp8_e8m0_t,
+    half,
+    hifloat8_t,
+    int4x2_t,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
+
+Combos = tuple[tuple[type[Scalar], ...], ...]
+"""The legal combinations of a row."""
+
+
+def singles(*dtypes: type[Scalar]) -> Combos:
+    """One one-role combination per dtype: ``Add<T>``."""
+    return tuple((d,) for d in dtypes)
+
+
+def each(*dtypes: type[Scalar], arity: int) -> Combos:
+    """One combination per dtype, the dtype in every position: ``max(T, T)``."""
+    return tuple((d,) * arity for d in dtypes)
+
+
+# ==== Reg (AscendC::Reg) ==========================================================================
+B8_TYPES = (bool_, int8_t, uint8_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t,
+            int4x2_t, fp4x2_e2m1_t, fp4x2_e1m2_t)  # fmt: skip
+REG_TYPES = (*B8_TYPES, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t,
+             int64_t, uint64_t)  # fmt: skip
+"""Every dtype a RegTensor may hold on dav-3510."""
+MASK_TYPES = (int8_t, uint8_t, bool_, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+              float32_t, int64_t, uint64_t)  # fmt: skip
+CMP_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t,
+             int64_t, uint64_t)  # fmt: skip
+SELECT_TYPES = (bool_, uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t,
+                float32_t, uint64_t, int64_t)  # fmt: skip
+SHIFT_PAIRS = ((int8_t, int8_t), (uint8_t, int8_t), (int16_t, int16_t), (uint16_t, int16_t),
+               (int32_t, int32_t), (uint32_t, int32_t), (int64_t, int64_t), (uint64_t, int64_t))  # fmt: skip
+SHIFT_DATA = tuple(p[0] for p in SHIFT_PAIRS)
+ADD_TYPES = (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, half, float32_t, bfloat16_t,
+             uint64_t, int64_t)  # fmt: skip
+MUL_TYPES = (uint16_t, int16_t, uint32_t, int32_t, half, float32_t, bfloat16_t, uint64_t, int64_t)
+MAXMIN_TYPES = ADD_TYPES
+LOGIC_TYPES = (bool_, uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t)
+NOT_TYPES = (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, half, float32_t, uint64_t,
+             int64_t)  # fmt: skip
+DUP_TYPES = REG_TYPES
+MULS_TYPES = (int16_t, uint16_t, half, float32_t, int32_t, uint32_t, int64_t, uint64_t)
+ABS_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
+NEG_TYPES = (int8_t, int16_t, int32_t, int64_t, half, float32_t)
+INTERLEAVE_TYPES = REG_TYPES  # any b8/b16/b32 type, bool; 64-bit only as RegTraitNumTwo
+ARANGE_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
+REDUCE_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
+    "SUM": ((half, half), (float32_t, float32_t), (int32_t, int32_t), (uint32_t, uint32_t),
+            (int32_t, int16_t), (uint32_t, uint16_t), (int64_t, int64_t), (uint64_t, uint64_t)),
+    "MAX": ((int16_t, int16_t), (uint16_t, uint16_t), (half, half), (int32_t, int32_t),
+            (uint32_t, uint32_t), (float32_t, float32_t), (int64_t, int64_t),
+            (uint64_t, uint64_t)),
+}  # fmt: skip
+REDUCE_COMBOS["MIN"] = REDUCE_COMBOS["MAX"]
+"""``Reduce<ReduceType, T = dst, U = src>``: the legal (dst, src) pairs of each ReduceType
+(spec §7; D/归约计算/Reduce.md tables 3 and 4). The ``Reg.Reduce`` row lists their union."""
+
+# ==== C API (asc_*) ===============================================================================
+# Type sets per function as declared in include/c_api/reg_compute/reg_{load,store,vector}.h.
+C_B8 = (int8_t, uint8_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t, int4x2_t, fp4x2_e2m1_t,
+        fp4x2_e1m2_t)  # fmt: skip
+C_B16 = (int16_t, uint16_t, half, bfloat16_t)
+C_B32 = (int32_t, uint32_t, float32_t)
+C_B64 = (int64_t, uint64_t)
+C_VECTOR_TYPES = (*C_B8, *C_B16, *C_B32, *C_B64)
+"""Every element type of a C API ``vector_*`` register."""
+C_BASIC = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+C_B8_TO_B32 = (*C_B8, *C_B16, *C_B32)
+C_FP8_BITS = (fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, hifloat8_t)
+
+C_LOAD_FAMILY: dict[str, tuple[type[Scalar], ...]] = {
+    "": (*C_VECTOR_TYPES, bool_),
+    "_brc": C_B8_TO_B32,
+    "_brc_elem": C_B8_TO_B32,
+    "_brc_datablock": C_B8_TO_B32,
+    "_brc_elem2datablock": (*C_B16, *C_B32),
+    "_upsample": (*C_B8, *C_B16, bool_),
+    "_downsample": (*C_B8, *C_B16, bool_),
+    "_unpack": C_B8_TO_B32,
+    "_unpack4": C_B8,
+    "_deintlv": C_B8_TO_B32,
+}
+"""``asc_loadalign<suffix>`` (and its ``_postupdate`` twin): legal element types."""
+C_STORE_FAMILY: dict[str, tuple[type[Scalar], ...]] = {
+    "": (*C_B8_TO_B32, bool_),
+    "_postupdate": (int8_t, uint8_t, *C_FP8_BITS, *C_B16, *C_B32, bool_),
+    "_1st": C_B8_TO_B32,
+    "_1st_postupdate": C_BASIC,
+    "_pack": (*C_B16, *C_B32, *C_B64, bool_),
+    "_pack_postupdate": (*C_B16, *C_B32, *C_B64, bool_),
+    "_pack_quarter": (int32_t, uint32_t, float32_t),
+    "_pack_quarter_postupdate": (int32_t, uint32_t, float32_t),
+    "_intlv": (*C_B8, *C_B16, int32_t, uint32_t),
+}
+"""``asc_storealign<suffix>``: legal element types."""
+C_SHIFT_PAIRS = SHIFT_PAIRS[:6]
+C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
+    "and": (uint8_t, int8_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, int16_t, half, bfloat16_t,
+            uint32_t, int32_t, float32_t, bool_),
+    "or": (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float32_t, bool_),
+    "xor": (int32_t, uint32_t, uint16_t, int16_t, uint8_t, int8_t, bool_),
+    "not": (uint8_t, int8_t, uint16_t, int16_t, half, uint32_t, int32_t, float32_t, bool_),
+}  # fmt: skip
+"""``asc_and/or/xor/not``: vector element types, plus ``bool`` for the ``vector_bool`` form."""
+C_COPY_MASK_PART = (uint16_t, uint32_t)
+"""``asc_copy(vector_bool& dst, vector_T src, int16_t part)``: the source types (a b16 / b32
+block of the register, each bit repeated 2 / 4 times)."""
+C_UNALIGNED = (*C_B8, *C_B16, *C_B32, int64_t)
+"""Element types of the unaligned accesses (reg_load.h / reg_store.h declare no uint64_t form;
+a few ``asc_store(dst, src, count)`` overloads, such as half's, are missing from the header and
+are accepted here)."""
+C_SELECT = (bool_, uint8_t, int8_t, fp8_e4m3fn_t, hifloat8_t, fp8_e5m2_t, uint16_t, int16_t, half,
+            bfloat16_t, uint32_t, int32_t, float32_t)  # fmt: skip
+
+# ==== SIMT device functions =======================================================================
+SIMT_SHFL_TYPES = (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t)
+"""Value types of ``asc_shfl*`` (``half2``/``bfloat16x2_t`` do not exist in ascreg)."""
+SIMT_REDUCE_TYPES = (int32_t, uint32_t, float32_t, half)
+SIMT_ATOMIC_TYPES: dict[str, tuple[type[Scalar], ...]] = {
+    "add": (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t),
+    "sub": (int32_t, uint32_t, float32_t, int64_t, uint64_t),
+    "exch": (int32_t, uint32_t, float32_t, int64_t, uint64_t),
+    "cas": (int32_t, uint32_t, float32_t, int64_t, uint64_t),
+    "max": (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t),
+    "min": (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t),
+    "inc": (uint32_t, uint64_t),
+    "dec": (uint32_t, uint64_t),
+    "and": (int32_t, uint32_t, int64_t, uint64_t),
+    "or": (int32_t, uint32_t, int64_t, uint64_t),
+    "xor": (int32_t, uint32_t, int64_t, uint64_t),
+}
+"""``T asc_atomic_<op>(T* address, T val)`` (``cas``: ``T compare, T val``): element types."""
+SIMT_ACCESS_TYPES = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t,
+                     float32_t, half, bfloat16_t)  # fmt: skip
+"""Element types of the cache-hinted ``asc_ldcg/ldca/stcg/stwt`` (the scalar overloads)."""

@@ -1,0 +1,402 @@
+"""The rows of the Reg surface (``AscendC::Reg``, ``ascreg.Reg``): one row per op object.
+
+Each row carries its dtype facts, its call shape (the forms and subscripts of the op object) and
+the function that does its work.
+
+Examples
+--------
+>>> [row.name for row in REG_ROWS[:3]]
+['Reg.CreateMask', 'Reg.UpdateMask', 'Reg.LoadAlign']
+"""
+
+from __future__ import annotations
+
+from ascreg._dtypes import int16_t
+from ascreg._spec.dtypes import (
+    ABS_TYPES,
+    ADD_TYPES,
+    ARANGE_TYPES,
+    CMP_TYPES,
+    DUP_TYPES,
+    INTERLEAVE_TYPES,
+    LOGIC_TYPES,
+    MASK_TYPES,
+    MAXMIN_TYPES,
+    MUL_TYPES,
+    MULS_TYPES,
+    NEG_TYPES,
+    NOT_TYPES,
+    REDUCE_COMBOS,
+    REG_TYPES,
+    SELECT_TYPES,
+    SHIFT_DATA,
+    SHIFT_PAIRS,
+    Combos,
+    singles,
+)
+from ascreg._spec.row import MaskRule, OpSpec
+from ascreg._spec.shapes import PLAIN_ONLY, Param, RegForm, RegShape, SubscriptPatterns
+
+_DOCS = "docs/zh/api/SIMD-API/基础API/Reg矢量计算/"
+
+# ---- call-shape builders ------------------------------------------------------------------------
+MASK = Param("mask", "mask")
+MASK_FORM = RegForm(
+    "MaskReg operands",
+    (Param("dst", "mask"), Param("src0", "mask"), Param("src1", "mask"), MASK),
+    per_combo=False,
+)
+"""The bitwise MaskReg form of And/Or/Xor/Select: ``Op(MaskReg& dst, src0, src1, mask)``."""
+MERGE: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((), ("MaskMergeMode",))),)
+"""``Op[T]`` or ``Op[T, MaskMergeMode.X]``."""
+
+
+def _regs(*names: str, kind: str = "regr", arg: int = 0) -> tuple[Param, ...]:
+    return tuple(Param(n, kind, arg) for n in names)
+
+
+def _shape(
+    name: str,
+    module: str,
+    *forms: RegForm,
+    subscripts: tuple[tuple[str, SubscriptPatterns], ...] = PLAIN_ONLY,
+    template_dtypes: int = 1,
+    needs_template: bool = False,
+    positional: bool = False,
+    lead: tuple[tuple[str, Combos], ...] = (),
+) -> RegShape:
+    """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
+    return RegShape(
+        f"reg/{module}",
+        name,
+        f"_{name}",
+        forms,
+        subscripts,
+        template_dtypes=template_dtypes,
+        needs_template=needs_template,
+        positional=positional,
+        lead=lead,
+    )
+
+
+def _binary(name: str, mask_form: bool) -> RegShape:
+    """``Op(dst, src0, src1, mask)``, with the MaskReg form for the logic ops."""
+    form = RegForm("", (*_regs("dst", "src0", "src1"), MASK))
+    return _shape(name, "compute", form, *((MASK_FORM,) if mask_form else ()), subscripts=MERGE)
+
+
+def _shift(name: str, scalar: bool) -> RegShape:
+    """``Op(dst, src, count, mask)``: a register of counts, or one scalar count."""
+    count = Param("count", "scalar", 1) if scalar else Param("count", "regr", 1)
+    form = RegForm("", (*_regs("dst", "src"), count, MASK))
+    return _shape(name, "compute", form, subscripts=MERGE, template_dtypes=2)
+
+
+def _scalar_op(name: str) -> RegShape:
+    """``Adds``/``Muls``/``Maxs``/``Mins``: (dst, src, scalar, mask)."""
+    form = RegForm("", (*_regs("dst", "src"), Param("scalar", "scalar"), MASK))
+    return _shape(name, "arith", form, subscripts=MERGE)
+
+
+def _unary(name: str) -> RegShape:
+    return _shape(name, "arith", RegForm("", (*_regs("dst", "src"), MASK)), subscripts=MERGE)
+
+
+def _interleave(name: str) -> RegShape:
+    """No mask; 64-bit lanes only as RegTraitNumTwo registers (kind ``reg2``)."""
+    return _shape(
+        name, "rearrange", RegForm("", _regs("dst0", "dst1", "src0", "src1", kind="reg2"))
+    )
+
+
+_LOAD_SUBSCRIPTS = (
+    ("plain", ((), ("LoadDist",), ("MaskDist",), ("NORMAL",), ("NORMAL", "LoadDist"), ("NORMAL", "MaskDist"))),
+    ("post", (("POST",), ("POST", "LoadDist"), ("POST", "MaskDist"))),
+)  # fmt: skip
+_STORE_SUBSCRIPTS = (
+    ("plain", ((), ("StoreDist",), ("MaskDist",), ("NORMAL",), ("NORMAL", "StoreDist"), ("NORMAL", "MaskDist"))),
+    ("post", (("POST",), ("POST", "StoreDist"), ("POST", "MaskDist"))),
+)  # fmt: skip
+_BLOCK_SUBSCRIPTS = (  # DataCopyMode.DATA_BLOCK_COPY: without / with NORMAL / with UPDATE
+    ("block", (("DataCopyMode",),)),
+    ("blocknormal", (("DataCopyMode", "NORMAL"),)),
+    ("blockpost", (("DataCopyMode", "POST"),)),
+)
+_BLOCK_STRIDES = (Param("block_stride", "int"),)
+_REPEAT_STRIDES = (Param("block_stride", "int"), Param("repeat_stride", "int"))
+
+
+def _block_forms(load: bool) -> tuple[RegForm, ...]:
+    """Build the DataBlock overloads (spec §3.6): (reg, addr, strides..., mask), addr first for stores."""
+
+    def params(addr: Param, strides: tuple[Param, ...]) -> tuple[Param, ...]:
+        reg = Param("dst" if load else "src", "reg")
+        first = (reg, addr) if load else (addr, reg)
+        return (*first, *strides, MASK)
+
+    name = "src" if load else "dst"
+    return (
+        RegForm("DataBlock", params(Param(name, "ptr"), _BLOCK_STRIDES), bound="block", deduced=False),
+        RegForm("DataBlock repeat", params(Param(name, "ptr"), _REPEAT_STRIDES), bound="blocknormal", deduced=False),
+        RegForm("DataBlock post-update", params(Param(name, "ptrref"), _REPEAT_STRIDES), bound="blockpost", deduced=False),
+    )  # fmt: skip
+
+
+def _load_align() -> RegShape:
+    dst, dst1, src, offset = Param("dst", "reg"), Param("dst1", "reg"), Param("src", "ptr"), Param("offset", "addr")  # fmt: skip
+    post_src, stride = Param("src", "ptrref"), Param("stride", "int")
+    mask_dst, any_src = Param("dst", "mask"), Param("src", "anyptr")
+    forms = (
+        RegForm("", (Param("dst", "regr"), src)),
+        RegForm("AddrReg", (dst, src, offset)),
+        RegForm("dual", (dst, dst1, src)),
+        RegForm("dual AddrReg", (dst, dst1, src, offset)),
+        RegForm("MaskReg", (mask_dst, any_src), per_combo=False),
+        RegForm("MaskReg AddrReg", (mask_dst, any_src, offset), per_combo=False),
+        RegForm("post-update", (Param("dst", "regr"), post_src, stride), bound="post", deduced=False),
+        RegForm("dual post-update", (dst, dst1, post_src, stride), bound="post", deduced=False),
+        RegForm("MaskReg post-update", (mask_dst, Param("src", "anyptrref"), stride), bound="post", deduced=False, per_combo=False),
+        *_block_forms(load=True),
+    )  # fmt: skip
+    return _shape("LoadAlign", "datamove", *forms, subscripts=_LOAD_SUBSCRIPTS + _BLOCK_SUBSCRIPTS, positional=True)  # fmt: skip
+
+
+def _store_align() -> RegShape:
+    dst, src, src1, offset = Param("dst", "ptr"), Param("src", "reg"), Param("src1", "reg"), Param("offset", "addr")  # fmt: skip
+    any_dst, mask_src, stride = Param("dst", "anyptr"), Param("src", "mask"), Param("stride", "int")
+    forms = (
+        RegForm("", (dst, Param("src", "regr"), MASK)),
+        RegForm("AddrReg", (dst, src, offset, MASK)),
+        RegForm("dual", (dst, src, src1, MASK)),
+        RegForm("dual AddrReg", (dst, src, src1, offset, MASK)),
+        RegForm("MaskReg", (any_dst, mask_src), per_combo=False),
+        RegForm("MaskReg AddrReg", (any_dst, mask_src, offset), per_combo=False),
+        RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), stride, MASK), bound="post", deduced=False),
+        RegForm("MaskReg post-update", (Param("dst", "anyptrref"), mask_src, stride), bound="post", deduced=False, per_combo=False),
+        *_block_forms(load=False),
+    )  # fmt: skip
+    return _shape("StoreAlign", "datamove", *forms, subscripts=_STORE_SUBSCRIPTS + _BLOCK_SUBSCRIPTS, positional=True)  # fmt: skip
+
+
+def _post_twice(form: RegForm) -> tuple[RegForm, RegForm]:
+    """Offer a post-update form whose PostLiteral defaults to UPDATE bare and as ``[T, POST]``."""
+    return form, RegForm(form.tag, form.params, bound="post", deduced=False)
+
+
+def _unaligned(name: str, *forms: RegForm, post: bool = False) -> RegShape:
+    subscripts = (("plain", ((),)), ("post", (("POST",),))) if post else (("plain", ((),)),)
+    return _shape(name, "unaligned", *forms, subscripts=subscripts)
+
+
+def _unaligned_shapes() -> dict[str, RegShape]:
+    ureg, sreg, stride = Param("ureg", "uload"), Param("ureg", "ustore"), Param("stride", "int")
+    return {
+        "LoadUnAlignPre": _unaligned(
+            "LoadUnAlignPre",
+            RegForm("", (ureg, Param("src", "ptr"))),
+            # The C++ AddrReg overload: typed, but the runtime raises UnsupportedError.
+            RegForm("AddrReg", (ureg, Param("src", "ptr"), Param("offset", "addr"))),
+        ),
+        "LoadUnAlign": _unaligned(
+            "LoadUnAlign",
+            RegForm("", (Param("dst", "reg"), ureg, Param("src", "ptr"))),
+            *_post_twice(
+                RegForm("post-update", (Param("dst", "regr"), ureg, Param("src", "ptrref"), stride))
+            ),
+            post=True,
+        ),
+        "StoreUnAlign": _unaligned(
+            "StoreUnAlign",
+            *_post_twice(
+                RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), sreg, stride))
+            ),
+            post=True,
+        ),
+        "StoreUnAlignPost": _unaligned(
+            "StoreUnAlignPost",
+            *_post_twice(RegForm("post-update", (Param("dst", "ptrref"), sreg, stride))),
+            post=True,
+        ),
+        "Load": _unaligned("Load", RegForm("", (Param("dst", "reg"), Param("src", "ptr")))),
+        "Store": _unaligned(
+            "Store",
+            RegForm("", (Param("dst", "ptr"), Param("src", "reg"), Param("count", "int?"))),
+        ),
+    }
+
+
+def _masks(name: str, params: tuple[Param, ...], subscripts: SubscriptPatterns) -> RegShape:
+    """``CreateMask[T, ...]()`` / ``UpdateMask[T](count)``: C++ cannot deduce ``T``."""
+    form = RegForm("", params, returns="MaskReg", deduced=False)
+    return _shape(name, "masks", form, subscripts=(("plain", subscripts),), needs_template=True)
+
+
+def _compare(name: str, src1: Param) -> RegShape:
+    form = RegForm("", (Param("dst", "mask"), Param("src0", "regr"), src1, MASK))
+    return _shape(name, "compute", form, subscripts=(("plain", ((), ("CMPMODE",))),))
+
+
+# ---- the rows -----------------------------------------------------------------------------------
+
+
+def _reg(
+    name: str,
+    roles: tuple[str, ...],
+    combos: Combos,
+    mask: MaskRule,
+    doc: str,
+    shape: RegShape,
+    core: str,
+) -> OpSpec:
+    return OpSpec(
+        f"Reg.{name}",
+        f"AscendC::Reg::{name}",
+        roles,
+        combos,
+        mask,
+        _DOCS + doc,
+        surface="reg",
+        family=name,
+        shape=shape,
+        core=core,
+    )
+
+
+_CORE = "ascreg.core."
+_BINARY = "ascreg.core.arith:BINARY_OPS."
+_SCALAR_SHIFTS = tuple((d, int16_t) for d in SHIFT_DATA)
+_UNALIGNED = _unaligned_shapes()
+
+
+def _arith_rows() -> tuple[OpSpec, ...]:
+    """Build the rows of the element-wise binary ops."""
+    rows = []
+    for name, types, doc, logic in (
+        ("Add", ADD_TYPES, "基础算术/Add.md", False),
+        ("Sub", ADD_TYPES, "基础算术/Sub.md", False),
+        ("Mul", MUL_TYPES, "基础算术/Mul.md", False),
+        ("Max", MAXMIN_TYPES, "基础算术/Max.md", False),
+        ("Min", MAXMIN_TYPES, "基础算术/Min.md", False),
+        ("And", LOGIC_TYPES, "逻辑计算/And.md", True),
+        ("Or", LOGIC_TYPES, "逻辑计算/Or.md", True),
+        ("Xor", LOGIC_TYPES, "逻辑计算/Xor.md", True),
+    ):
+        rows.append(_reg(name, ("T",), singles(*types), MaskRule.ZEROING, doc,
+                         _binary(name, logic), _BINARY + name))  # fmt: skip
+    return tuple(rows)
+
+
+def _scalar_rows() -> tuple[OpSpec, ...]:
+    """``Adds``/``Muls``/``Maxs``/``Mins``: the formula of the vector twin, one scalar operand."""
+    return tuple(
+        _reg(
+            f"{name}s",
+            ("T",),
+            singles(*types),
+            MaskRule.ZEROING,
+            f"基础算术/{name}s.md",
+            _scalar_op(f"{name}s"),
+            _BINARY + name,
+        )
+        for name, types in (
+            ("Add", ADD_TYPES),
+            ("Mul", MULS_TYPES),
+            ("Max", MAXMIN_TYPES),
+            ("Min", MAXMIN_TYPES),
+        )
+    )
+
+
+def _unaligned_rows() -> tuple[OpSpec, ...]:
+    docs = {
+        "LoadUnAlignPre": ("Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md", "load_pre"),
+        "LoadUnAlign": ("Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md", "load"),
+        "StoreUnAlign": ("Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md", "store"),
+        "StoreUnAlignPost": ("Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md", "store_post"),
+        "Load": ("Reg数据搬入/Load.md", "load"),
+        "Store": ("Reg数据搬出/Store.md", "store"),
+    }
+    return tuple(
+        _reg(
+            name,
+            ("T",),
+            singles(*REG_TYPES),
+            MaskRule.NONE,
+            doc,
+            _UNALIGNED[name],
+            f"{_CORE}unaligned:{core}",
+        )
+        for name, (doc, core) in docs.items()
+    )
+
+
+REG_ROWS: tuple[OpSpec, ...] = (
+    _reg("CreateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
+         _masks("CreateMask", (), ((), ("MaskPattern",), ("MaskPattern", "TRAIT"))),
+         _CORE + "masks:pattern_lanes"),
+    _reg("UpdateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
+         _masks("UpdateMask", (Param("count", "count"),), ((), ("TRAIT",))),
+         _CORE + "masks:update_mask"),
+    _reg("LoadAlign", ("T",), singles(*REG_TYPES), MaskRule.NONE,
+         "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_align(), _CORE + "datamove:load"),
+    _reg("StoreAlign", ("T",), singles(*REG_TYPES), MaskRule.STORE,
+         "Reg数据搬出/连续对齐搬出（StoreAlign）.md", _store_align(), _CORE + "datamove:store"),
+    _reg("Compare", ("T",), singles(*CMP_TYPES), MaskRule.ZEROING, "比较与选择/Compare.md",
+         _compare("Compare", Param("src1", "regr")), _CORE + "compare:compare"),
+    _reg("Compares", ("T",), singles(*CMP_TYPES), MaskRule.ZEROING, "比较与选择/Compares.md",
+         _compare("Compares", Param("scalar", "scalar")), _CORE + "compare:compare"),
+    _reg("Select", ("T",), singles(*SELECT_TYPES), MaskRule.SELECTOR, "比较与选择/Select.md",
+         _shape("Select", "compute", RegForm("", (*_regs("dst", "src0", "src1"), MASK)), MASK_FORM),
+         _CORE + "compare:select"),
+    _reg("ShiftRight", ("src", "shift"), SHIFT_PAIRS, MaskRule.ZEROING, "逻辑计算/ShiftRight.md",
+         _shift("ShiftRight", scalar=False), _CORE + "shifts:zeroing_shift"),
+    _reg("ShiftLeft", ("src", "shift"), SHIFT_PAIRS, MaskRule.ZEROING, "逻辑计算/ShiftLeft.md",
+         _shift("ShiftLeft", scalar=False), _CORE + "shifts:zeroing_shift"),
+    _reg("ShiftRights", ("src", "scalar"), _SCALAR_SHIFTS, MaskRule.ZEROING,
+         "逻辑计算/ShiftRights.md", _shift("ShiftRights", scalar=True),
+         _CORE + "shifts:zeroing_shift"),
+    _reg("ShiftLefts", ("src", "scalar"), _SCALAR_SHIFTS, MaskRule.ZEROING,
+         "逻辑计算/ShiftLefts.md", _shift("ShiftLefts", scalar=True),
+         _CORE + "shifts:zeroing_shift"),
+    *_arith_rows(),
+    _reg("Not", ("T",), singles(*NOT_TYPES), MaskRule.ZEROING, "逻辑计算/Not.md",
+         _shape("Not", "compute", RegForm("", (*_regs("dst", "src"), MASK)),
+                RegForm("MaskReg operands", (Param("dst", "mask"), Param("src", "mask"), MASK),
+                        per_combo=False)),
+         "ascreg.core.bitwise:bitwise"),
+    _reg("Move", ("T",), singles(*SELECT_TYPES), MaskRule.MERGING, "Reg数据搬入/Move.md",
+         _shape("Move", "compute", RegForm("", (*_regs("dst", "src"), Param("mask", "mask?"))),
+                RegForm("MaskReg operands",
+                        (Param("dst", "mask"), Param("src", "mask"), Param("mask", "mask?")),
+                        per_combo=False),
+                subscripts=MERGE),
+         _CORE + "compare:select"),
+    _reg("Duplicate", ("T",), singles(*DUP_TYPES), MaskRule.ZEROING, "数据填充/Duplicate.md",
+         _shape("Duplicate", "compute",
+                RegForm("", (Param("dst", "regr"), Param("scalar", "scalar"), Param("mask", "mask?"))),
+                subscripts=MERGE),
+         "ascreg.core.arith:fill"),
+    *_scalar_rows(),
+    _reg("Abs", ("T",), singles(*ABS_TYPES), MaskRule.ZEROING, "基础算术/Abs.md", _unary("Abs"),
+         _CORE + "arith:abs_lanes"),
+    _reg("Neg", ("T",), singles(*NEG_TYPES), MaskRule.ZEROING, "基础算术/Neg.md", _unary("Neg"),
+         _CORE + "arith:neg_lanes"),
+    _reg("Interleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
+         "数据重排/Interleave.md", _interleave("Interleave"), _CORE + "rearrange:interleave"),
+    _reg("DeInterleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
+         "数据重排/DeInterleave.md", _interleave("DeInterleave"), _CORE + "rearrange:deinterleave"),
+    _reg("Arange", ("T",), singles(*ARANGE_TYPES), MaskRule.NONE, "索引操作/Arange.md",
+         _shape("Arange", "arith", RegForm("", (Param("dst", "regr"), Param("start", "scalar"))),
+                subscripts=(("plain", ((), ("IndexOrder",))),)),
+         _CORE + "arith:arange"),
+    _reg("Reduce", ("T", "U"),
+         tuple(dict.fromkeys(c for combos in REDUCE_COMBOS.values() for c in combos)),
+         MaskRule.REDUCE, "归约计算/Reduce.md",
+         _shape("Reduce", "arith",
+                RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK)),
+                subscripts=MERGE, template_dtypes=2,
+                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items())),
+         _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
+    *_unaligned_rows(),
+)  # fmt: skip
+"""The Reg rows, in the order the stubs and type tests list them."""

@@ -1,0 +1,145 @@
+"""One row of the op table (:class:`OpSpec`) and the mask rules a row names."""
+
+from __future__ import annotations
+
+import enum
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+import attrs
+
+from ascreg._dtypes import Scalar
+from ascreg._spec.shapes import Shape
+from ascreg.errors import IllegalDtypeError
+
+Combo = tuple[type[Scalar], ...]
+"""One legal dtype combination: one dtype per role."""
+
+Surface = Literal["reg", "c_api", "simt"]
+"""The programming surface a row belongs to."""
+
+SURFACES: tuple[Surface, ...] = ("reg", "c_api", "simt")
+"""Every surface, in table order."""
+
+
+class MaskRule(enum.Enum):
+    """How an op treats lanes its mask does not select."""
+
+    ZEROING = "masked-off destination lanes become 0"
+    MERGING = "masked-off destination lanes keep their old value"
+    SELECTOR = "the mask chooses between the two sources; nothing is zeroed"
+    STORE = "masked-off lanes are not written to memory"
+    PREDICATE = "the predicate mask's unselected bits become 0"
+    NONE = "the op takes no mask"
+    REDUCE = "masked-off source lanes count as the reduction's identity (0, type-min, type-max)"
+
+
+@attrs.frozen
+class OpSpec:
+    """One row of the table: everything about one spelling of one op.
+
+    Attributes
+    ----------
+    name
+        The spelling users call, e.g. ``"Reg.ShiftRight"`` or ``"asc_shiftright"``; the key of
+        ``SPECS``.
+    cpp
+        The C++ / C name (``"AscendC::Reg::ShiftRight"``).
+    roles
+        What each dtype position is (``("src", "shift")``).
+    combos
+        Every legal dtype tuple, in the documentation's order.
+    mask
+        The mask rule.
+    source
+        Where the facts come from (a path in the asc-devkit repository): the doc source.
+    surface
+        ``"reg"``, ``"c_api"`` or ``"simt"``.
+    family
+        The underlying op this spelling belongs to, shared by its twins on other surfaces
+        (``Reg.ShiftRight`` and ``asc_shiftright`` are both ``"ShiftRight"``); see
+        :func:`~ascreg._spec.family_rows`.
+    shape
+        How the op is called: its module, overload forms and subscripts
+        (``ascreg._spec.shapes``).
+    core
+        The function that does the op's work, as ``"<module>:<attribute path>"``
+        (``"ascreg.core.shifts:zeroing_shift"``); a path step into a dict is its key
+        (``"ascreg.core.arith:BINARY_OPS.Add"``). :meth:`core_function` resolves it.
+    aliases
+        Older spellings of the same op on the same surface (none yet).
+
+    Examples
+    --------
+    >>> from ascreg._spec import SPECS
+    >>> row = SPECS["Reg.ShiftRight"]
+    >>> row.surface, row.family, row.core
+    ('reg', 'ShiftRight', 'ascreg.core.shifts:zeroing_shift')
+    >>> row.core_function().__name__
+    'zeroing_shift'
+    """
+
+    name: str
+    cpp: str
+    roles: tuple[str, ...]
+    combos: tuple[Combo, ...]
+    mask: MaskRule
+    source: str
+    surface: Surface = attrs.field(kw_only=True, validator=attrs.validators.in_(SURFACES))
+    family: str = attrs.field(kw_only=True)
+    shape: Shape = attrs.field(kw_only=True, repr=False)
+    core: str = attrs.field(kw_only=True)
+    aliases: tuple[str, ...] = attrs.field(default=(), kw_only=True)
+    _legal: frozenset[Combo] = attrs.field(init=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_legal", frozenset(self.combos))
+
+    def is_legal(self, *dtypes: type[Scalar]) -> bool:
+        """Return True when *dtypes* is one of the legal combinations."""
+        return dtypes in self._legal
+
+    def check(self, *dtypes: type[Scalar]) -> None:
+        """Raise :class:`~ascreg.errors.IllegalDtypeError` unless *dtypes* is legal."""
+        if dtypes not in self._legal:
+            raise IllegalDtypeError(
+                f"illegal dtypes ({self.describe(dtypes)}); legal: {self.legal_text()}",
+                call=self.name,
+            )
+
+    def check_prefix(self, *dtypes: type[Scalar]) -> None:
+        """Like :meth:`check` for the leading positions only (template arguments may stop early)."""
+        n = len(dtypes)
+        if not any(combo[:n] == dtypes for combo in self.combos):
+            raise IllegalDtypeError(
+                f"illegal template dtypes ({self.describe(dtypes)}); legal: {self.legal_text()}",
+                call=self.name,
+            )
+
+    def describe(self, dtypes: tuple[Any, ...]) -> str:
+        """Render a dtype tuple with its roles: ``src=uint16_t, shift=int16_t``."""
+        names = [getattr(d, "cpp_name", repr(d)) for d in dtypes]
+        return ", ".join(f"{r}={n}" for r, n in zip(self.roles, names, strict=False))
+
+    def legal_text(self) -> str:
+        """Render the legal combinations compactly."""
+        if len(self.roles) == 1:
+            return ", ".join(c[0].cpp_name for c in self.combos)
+        return "; ".join("(" + ", ".join(d.cpp_name for d in c) + ")" for c in self.combos)
+
+    def core_function(self) -> Callable[..., Any]:
+        """Import and return the function :attr:`core` names.
+
+        Raises
+        ------
+        TypeError
+            When the path names something that is not callable.
+        """
+        module_name, _, path = self.core.partition(":")
+        target: Any = importlib.import_module(module_name)
+        for step in path.split("."):
+            target = target[step] if isinstance(target, Mapping) else getattr(target, step)
+        if not callable(target):
+            raise TypeError(f"{self.name}: core {self.core!r} is not callable")
+        return target  # type: ignore[no-any-return]

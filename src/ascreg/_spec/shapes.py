@@ -1,0 +1,340 @@
+"""The call-shape vocabulary: how an op's row is called from Python, surface by surface.
+
+A row's dtype facts (roles, legal combinations) say *which* dtypes an op accepts; its shape says
+*where* they go: which parameter holds which dtype role, which overload forms exist, which
+template subscripts select them. The stub generator (``tools/gen_stubs.py``) renders every row's
+shape into ``@overload`` declarations and type tests; nothing else describes an op's calls.
+
+* :class:`Param` is one parameter, of a :class:`ParamKind`.
+* :class:`RegForm` / :class:`RegShape` describe a ``Reg.*`` op object (subscriptable, callable).
+* :class:`CForm` / :class:`CShape` describe a module-level ``asc_*`` C API function.
+* :class:`SimtShape` describes a SIMT device function by its :class:`SimtKind`.
+
+Examples
+--------
+>>> from ascreg._spec import SPECS
+>>> shape = SPECS["Reg.ShiftRight"].shape
+>>> shape.module, shape.attr, [p.name for p in shape.forms[0].params]
+('reg/compute', 'ShiftRight', ['dst', 'src', 'count', 'mask'])
+>>> shape.forms[0].params[2]
+Param(name='count', kind=<ParamKind.REGR: 'regr'>, arg=1)
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from ascreg._dtypes import Scalar, bool_
+
+
+class ParamKind(enum.StrEnum):
+    """What one parameter is; a kind that names a dtype reads it from the role ``Param.arg``.
+
+    The member values are the short spellings the rows use (``"regr"``, ``"mask?"``); a trailing
+    ``?`` marks an optional parameter (default ``None``). The first group is the Reg surface's,
+    the second the C API's; ``scalar``, ``count`` and ``int?``-like kinds serve both.
+    """
+
+    REG = "reg"
+    """``RegTensor[D]`` of the role's dtype D, RegTraitNumOne only (a 64-bit D has 32 lanes)."""
+    REGR = "regr"
+    """``RegTensor[D, R]``, for a 64-bit D either RegTrait (the overload is generic in R)."""
+    REG2 = "reg2"
+    """``RegTensor[D, RegTraitNumTwo]`` for a 64-bit D, else ``RegTensor[D]`` (TraitTwo only)."""
+    SCALAR = "scalar"
+    """A Python or numpy scalar of D's kind (bool, int or float)."""
+    PTR = "ptr"
+    """``UbPtr[D]``, a typed pointer into the Unified Buffer."""
+    PTRREF = "ptrref"
+    """``Ref[UbPtr[D]]``, a pointer the call advances (C++ ``T*&``, post-update forms)."""
+    MASK = "mask"
+    """A ``MaskReg`` (predicate or mask operand)."""
+    MASK_OPT = "mask?"
+    """An optional ``MaskReg`` (``None``: every lane)."""
+    ADDR = "addr"
+    """An ``AddrReg`` offset register (``Reg.CreateAddrReg``)."""
+    INT = "int"
+    """A plain ``int`` (strides, post-update steps)."""
+    INT_OPT = "int?"
+    """An optional integer (``None``: the op's default, e.g. a whole register)."""
+    COUNT = "count"
+    """``Ref[int]``, a count the call reads and updates (``UpdateMask``)."""
+    ANYPTR = "anyptr"
+    """``UbPtr[Any]``, a pointer of any element type (MaskReg loads and stores)."""
+    ANYPTRREF = "anyptrref"
+    """``Ref[UbPtr[Any]]``, the post-update form of ``anyptr``."""
+    ULOAD = "uload"
+    """The unaligned-load state register ``UnalignRegForLoad``."""
+    USTORE = "ustore"
+    """The unaligned-store state register ``UnalignRegForStore``."""
+    VEC = "vec"
+    """(C API) ``RegTensor[D]`` (``vector_*``), or ``MaskReg`` when D is ``bool_`` (vector_bool)."""
+    VPTR = "vptr"
+    """(C API) ``UbPtr[D]``, or a uint8/16/32 pointer when D is ``bool_`` (mask loads/stores)."""
+    VPTRREF = "vptrref"
+    """(C API) ``Ref[...]`` of the ``vptr`` type (``_postupdate`` forms)."""
+    CMASK = "cmask"
+    """(C API) a ``vector_bool`` mask."""
+    CMASK_OPT = "cmask?"
+    """(C API) an optional ``vector_bool`` mask."""
+    IDX = "idx"
+    """(C API) an integer offset or stride (``int`` or a numpy integer)."""
+    IDX_OPT = "idx?"
+    """(C API) an optional integer (``asc_store``'s element count)."""
+    PATTERN = "pattern"
+    """(C API) a ``PAT_*`` constant (``MaskPattern``)."""
+    AREG = "areg"
+    """(C API) an ``addr_reg`` (``asc_update_addr_reg_b8/_b16/_b32``)."""
+    CULOAD = "cuload"
+    """(C API) the unaligned-load register ``vector_load_unalign``."""
+    CUSTORE = "custore"
+    """(C API) the unaligned-store register ``vector_store_unalign``."""
+
+
+@attrs.frozen
+class Param:
+    """One parameter of a call form.
+
+    Attributes
+    ----------
+    name
+        The parameter's name as the runtime spells it (keyword calls use it).
+    kind
+        What the parameter is (:class:`ParamKind`; a plain string is converted).
+    arg
+        The index of the dtype role the parameter's type is built from (``0``: the first role).
+
+    Examples
+    --------
+    >>> Param("count", "scalar", 1)
+    Param(name='count', kind=<ParamKind.SCALAR: 'scalar'>, arg=1)
+    """
+
+    name: str
+    kind: ParamKind = attrs.field(converter=ParamKind)
+    arg: int = 0
+
+
+@attrs.frozen
+class RegForm:
+    """One overload family of a ``Reg.*`` op: one overload per legal combination, or one in all.
+
+    Attributes
+    ----------
+    tag
+        A short label of the form (``"AddrReg"``, ``"post-update"``); ``""`` for the main form.
+    params
+        The parameters of ``__call__`` after ``self``.
+    returns
+        The return annotation, as a stub spells it.
+    bound
+        The subscript kind that offers the form (a key of :attr:`RegShape.subscripts`:
+        ``"plain"``, ``"post"``, ``"block"``, ...).
+    deduced
+        Whether the bare call (no template arguments) offers the form, as C++ deduction does.
+    per_combo
+        One overload per legal combination (``False``: one overload, e.g. MaskReg operands).
+
+    Examples
+    --------
+    >>> RegForm("MaskReg operands", (Param("dst", "mask"), Param("src", "mask")), per_combo=False).bound
+    'plain'
+    """
+
+    tag: str
+    params: tuple[Param, ...]
+    returns: str = "None"
+    bound: str = "plain"
+    deduced: bool = True
+    per_combo: bool = True
+
+
+SubscriptPatterns = tuple[tuple[str, ...], ...]
+"""The non-dtype template arguments a subscript may add after the dtypes, one tuple per pattern."""
+
+PLAIN_ONLY: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((),)),)
+"""The subscripts of an op whose template arguments are its dtypes only (``Op[T]``)."""
+
+
+@attrs.frozen
+class RegShape:
+    """How a ``Reg.*`` op object is called: where it lives, its forms and its subscripts.
+
+    A subscript is ``Op[<dtypes>, <tokens>]``: a legal dtype prefix followed by one pattern of
+    tokens. A token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``, ``"LoadDist"``,
+    ...: any member of it), ``"POST"`` / ``"NORMAL"`` (``PostLiteral.POST_MODE_UPDATE`` /
+    ``POST_MODE_NORMAL``) or ``"TRAIT"`` (a RegTrait class).
+
+    Attributes
+    ----------
+    module
+        The stub module, relative to the package (``"reg/compute"``).
+    attr
+        The op object's name in that module (``"ShiftRight"``).
+    cls
+        The stub class of the op object (``"_ShiftRight"``).
+    forms
+        The overload families, in the order the stub lists them.
+    subscripts
+        ``(bound, patterns)`` pairs: each subscript kind a form can be bound to, and the token
+        patterns that spell it (``("plain", ((), ("MaskMergeMode",)))``).
+    template_dtypes
+        How many dtype template arguments C++ lets you write.
+    needs_template
+        C++ cannot deduce ``T``: the bare call is an error (the stub has no ``__call__``).
+    positional
+        The runtime takes ``*args``: parameters are positional-only.
+    lead
+        Leading enum members that select the legal combinations
+        (``Reduce[ReduceType.MAX, ...]``): ``(member spelling, its combinations)`` pairs. With a
+        lead, subscripts start with the member and dtype-only subscripts do not exist; the bare
+        call takes the row's union.
+
+    Examples
+    --------
+    >>> from ascreg._spec import SPECS
+    >>> SPECS["Reg.Compare"].shape.patterns("plain")
+    ((), ('CMPMODE',))
+    """
+
+    module: str
+    attr: str
+    cls: str
+    forms: tuple[RegForm, ...]
+    subscripts: tuple[tuple[str, SubscriptPatterns], ...] = PLAIN_ONLY
+    template_dtypes: int = 1
+    needs_template: bool = False
+    positional: bool = False
+    lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
+
+    def patterns(self, bound: str) -> SubscriptPatterns:
+        """Return the token patterns of the subscript kind *bound* (``()``: none)."""
+        return dict(self.subscripts).get(bound, ())
+
+    def uses_token(self, token: str) -> bool:
+        """Return True when some subscript pattern contains *token* (``"TRAIT"``)."""
+        return any(token in pattern for _, patterns in self.subscripts for pattern in patterns)
+
+
+@attrs.frozen
+class CForm:
+    """One overload family of a C API function: one overload per combination it applies to.
+
+    Attributes
+    ----------
+    tag
+        A short label of the form (``"returning"``, ``"vector_bool"``); ``""`` for the main form.
+    params
+        The function's parameters.
+    returns
+        The return annotation; ``"{vec0}"`` is the ``vector_*`` class of the combination's first
+        dtype.
+    only
+        Which combinations the form exists for: ``"all"``, ``"vector"`` (not the ``bool_``
+        combination, the ``vector_bool`` form) or ``"bool"`` (only that one).
+    dtypes
+        When given, the form exists only for combinations whose first dtype is listed
+        (``asc_copy(vector_bool&, vector_T, part)`` takes b16/b32 sources).
+
+    Examples
+    --------
+    >>> CForm("", (Param("dst", "vec"), Param("src", "vec"))).only
+    'all'
+    """
+
+    tag: str
+    params: tuple[Param, ...]
+    returns: str = "None"
+    only: str = "all"
+    dtypes: tuple[type[Scalar], ...] | None = None
+
+    def applies(self, combo: tuple[type[Scalar], ...]) -> bool:
+        """Return True when the form exists for *combo* (a ``bool_`` one is ``vector_bool``)."""
+        if self.dtypes is not None:
+            return combo[0] in self.dtypes
+        is_bool = combo[0] is bool_
+        return {"all": True, "vector": not is_bool, "bool": is_bool}[self.only]
+
+
+@attrs.frozen
+class CShape:
+    """How a C API row (a module-level ``asc_*`` function) is called.
+
+    Attributes
+    ----------
+    module
+        The stub module, relative to the package (``"c_api/compute"``).
+    forms
+        The overload families, in the order the stub lists them.
+    positional
+        The runtime takes ``*args``: parameters are positional-only.
+
+    Examples
+    --------
+    >>> from ascreg._spec import SPECS
+    >>> [f.tag for f in SPECS["asc_shiftright"].shape.forms]
+    ['dst', 'returning']
+    """
+
+    module: str
+    forms: tuple[CForm, ...]
+    positional: bool = False
+
+
+class SimtKind(enum.StrEnum):
+    """The call pattern of a SIMT device function (each kind has its own stub rendering).
+
+    SIMT values are Python numbers, numpy scalars and arrays (a kernel's per-thread ``Lanes``),
+    so the stubs check numpy dtypes where the argument's static type names one.
+    """
+
+    INT = "int"
+    """An integer intrinsic (one overload per C overload and per scalar/array form, narrowest
+    first, as the runtime resolves them)."""
+    FLOAT = "float"
+    """A ``float`` math function (scalars give ``np.float32``, arrays ``NDArray[np.float32]``)."""
+    SHFL = "shfl"
+    """A warp shuffle ``(var, lane parameter, width=32)``."""
+    PREDICATE = "predicate"
+    """A warp vote on an ``int32_t`` predicate (``asc_ballot``, ``asc_all``, ``asc_any``)."""
+    REDUCE = "reduce"
+    """A warp reduction of one value."""
+    ATOMIC = "atomic"
+    """An atomic on ``T* address`` returning the old value."""
+    LOAD = "load"
+    """A cache-hinted load from ``T* address``."""
+    STORE = "store"
+    """A cache-hinted store to ``T* address``."""
+
+
+@attrs.frozen
+class SimtShape:
+    """How a SIMT row (a device function) is called: its stub module and kind.
+
+    Attributes
+    ----------
+    module
+        The stub module, relative to the package (``"simt/intrinsics"``).
+    kind
+        The call pattern (:class:`SimtKind`; a plain string is converted).
+    results
+        The C return type of each legal combination, in table order (integer intrinsics, whose
+        result is not always the first argument's type: ``int __popc(unsigned int)``); empty
+        for the other kinds.
+
+    Examples
+    --------
+    >>> from ascreg._spec import SPECS
+    >>> SPECS["__byte_perm"].shape
+    SimtShape(module='simt/intrinsics', kind=<SimtKind.INT: 'int'>)
+    """
+
+    module: str
+    kind: SimtKind = attrs.field(converter=SimtKind)
+    results: tuple[type[Scalar], ...] = attrs.field(default=(), repr=False)
+
+
+Shape = RegShape | CShape | SimtShape
+"""A row's call shape, one class per surface."""

@@ -1,0 +1,179 @@
+"""The rows of the SIMT surface (``ascreg.simt``): one row per device function.
+
+Roles are the Python parameter names; a pointer parameter (``T* address``) is its element type.
+The integer rows list the C overloads (``int`` is int32_t, ``long``/``long long`` int64_t) in the
+documentation's order; ``ascreg.simt.intrinsics`` picks among them by its documented overload
+rule.
+
+Examples
+--------
+>>> row = next(r for r in SIMT_ROWS if r.name == "ullmax")
+>>> row.family, row.shape.kind.value, row.core
+('max', 'int', 'ascreg.simt._core:maximum')
+"""
+
+from __future__ import annotations
+
+from ascreg._dtypes import (
+    Scalar,
+    float32_t,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
+from ascreg._spec.dtypes import (
+    SIMT_ACCESS_TYPES,
+    SIMT_ATOMIC_TYPES,
+    SIMT_REDUCE_TYPES,
+    SIMT_SHFL_TYPES,
+    Combos,
+    each,
+    singles,
+)
+from ascreg._spec.row import MaskRule, OpSpec
+from ascreg._spec.shapes import SimtKind, SimtShape
+
+_HEADERS = "include/simt_api/"
+_LANE_MATH = "ascreg.simt._core:"  # the SIMT lane math (outside ascreg.core for now)
+
+_MAXMIN_TYPES = (int64_t, int32_t, int16_t, int8_t, uint64_t, uint32_t, uint16_t, uint8_t)
+SIMT_INT_ROWS: dict[str, tuple[tuple[str, ...], Combos]] = {
+    "__byte_perm": (("x", "y", "s"), each(uint32_t, arity=3)),
+    "__mulhi": (("x", "y"), each(int32_t, arity=2)),
+    "__umulhi": (("x", "y"), each(uint32_t, arity=2)),
+    "__mul64hi": (("x", "y"), each(int64_t, arity=2)),
+    "__umul64hi": (("x", "y"), each(uint64_t, arity=2)),
+    "__mul_i32toi64": (("x", "y"), each(int32_t, uint32_t, arity=2)),
+    "__brev": (("x",), singles(uint32_t, uint64_t)),
+    "__clz": (("x",), singles(int32_t, int64_t)),
+    "__ffs": (("x",), singles(int32_t, int64_t)),
+    "__popc": (("x",), singles(uint32_t, uint64_t)),
+    "__sad": (("x", "y", "z"), ((int32_t, int32_t, uint32_t),)),
+    "__usad": (("x", "y", "z"), each(uint32_t, arity=3)),
+    "__mul24": (("x", "y"), each(int32_t, arity=2)),
+    "__umul24": (("x", "y"), each(uint32_t, arity=2)),
+    "__hadd": (("x", "y"), each(int32_t, arity=2)),
+    "__rhadd": (("x", "y"), each(int32_t, arity=2)),
+    "__uhadd": (("x", "y"), each(uint32_t, arity=2)),
+    "__urhadd": (("x", "y"), each(uint32_t, arity=2)),
+    "max": (("x", "y"), each(*_MAXMIN_TYPES, arity=2)),
+    "min": (("x", "y"), each(*_MAXMIN_TYPES, arity=2)),
+    "umax": (("x", "y"), each(uint32_t, arity=2)),
+    "umin": (("x", "y"), each(uint32_t, arity=2)),
+    "llmax": (("x", "y"), each(int64_t, arity=2)),
+    "llmin": (("x", "y"), each(int64_t, arity=2)),
+    "ullmax": (("x", "y"), each(uint64_t, arity=2)),
+    "ullmin": (("x", "y"), each(uint64_t, arity=2)),
+    "labs": (("x",), singles(int64_t)),
+    "llabs": (("x",), singles(int64_t)),
+}
+"""The integer device functions (``device_functions.h``): parameter names and C overloads."""
+SIMT_FLOAT_ROWS = {
+    "__saturatef": (("x",), singles(float32_t)),
+    "__fdividef": (("x", "y"), each(float32_t, arity=2)),
+    "fdividef": (("x", "y"), each(float32_t, arity=2)),
+}
+"""The float device functions (``float`` parameters; ``fdividef`` is in ``math_functions.h``)."""
+SIMT_SHFL_ROWS: dict[str, tuple[str, type[Scalar]]] = {
+    "asc_shfl": ("src_lane", int32_t),
+    "asc_shfl_up": ("delta", uint32_t),
+    "asc_shfl_down": ("delta", uint32_t),
+    "asc_shfl_xor": ("lane_mask", int32_t),
+}
+"""``T asc_shfl*(T var, <lane parameter>, int32_t width)``: the lane parameter and its type."""
+
+SIMT_FAMILIES = {
+    "__umulhi": "__mulhi", "__umul64hi": "__mul64hi", "__usad": "__sad", "__umul24": "__mul24",
+    "__uhadd": "__hadd", "__urhadd": "__rhadd", "umax": "max", "llmax": "max", "ullmax": "max",
+    "umin": "min", "llmin": "min", "ullmin": "min", "llabs": "labs", "__fdividef": "fdividef",
+}  # fmt: skip
+"""Functions that spell another one's op at another width or signedness (family: that one);
+every other SIMT row is its own family."""
+
+_LANE_FUNCTIONS = {
+    "__usad": "sad", "__umul24": "mul24", "__hadd": "halving_add", "__rhadd": "halving_add",
+    "__uhadd": "halving_add", "__urhadd": "halving_add", "max": "maximum", "umax": "maximum",
+    "llmax": "maximum", "ullmax": "maximum", "min": "minimum", "umin": "minimum",
+    "llmin": "minimum", "ullmin": "minimum", "labs": "absolute", "llabs": "absolute",
+    "__fdividef": "fdividef",
+}  # fmt: skip
+"""The ``ascreg.simt._core`` function of each intrinsic whose name is not its own."""
+
+
+SIMT_INT_RESULTS: dict[str, tuple[type[Scalar], ...]] = {
+    "__mul_i32toi64": (int64_t, uint64_t),
+    "__clz": (int32_t, int32_t),
+    "__ffs": (int32_t, int32_t),
+    "__popc": (int32_t, int32_t),
+    "__sad": (uint32_t,),
+}
+"""The C return type of each overload of the intrinsics that do not return their first
+argument's type (``int __popc(unsigned long long)``, ``unsigned int __sad(int, int, unsigned)``)."""
+
+
+def _simt(
+    name: str, roles: tuple[str, ...], combos: Combos, header: str, shape: SimtShape, core: str
+) -> OpSpec:
+    family = SIMT_FAMILIES.get(name, name)
+    return OpSpec(name, name, roles, combos, MaskRule.NONE, _HEADERS + header,
+                  surface="simt", family=family, shape=shape, core=core)  # fmt: skip
+
+
+def _lane_math(name: str) -> str:
+    return _LANE_MATH + _LANE_FUNCTIONS.get(name, name.lstrip("_"))
+
+
+def _math_rows() -> list[OpSpec]:
+    rows = []
+    for name, (roles, combos) in SIMT_INT_ROWS.items():
+        results = SIMT_INT_RESULTS.get(name, tuple(c[0] for c in combos))
+        shape = SimtShape("simt/intrinsics", SimtKind.INT, results)
+        rows.append(_simt(name, roles, combos, "device_functions.h", shape, _lane_math(name)))
+    floatmath = SimtShape("simt/floatmath", SimtKind.FLOAT)
+    for name, (roles, combos) in SIMT_FLOAT_ROWS.items():
+        header = "math_functions.h" if name == "fdividef" else "device_functions.h"
+        rows.append(_simt(name, roles, combos, header, floatmath, _lane_math(name)))
+    return rows
+
+
+def _warp_rows() -> list[OpSpec]:
+    header, warp = "device_warp_functions.h", "ascreg.simt.warp:"
+    rows = []
+    for name, (lane, lane_type) in SIMT_SHFL_ROWS.items():
+        combos = tuple((t, lane_type, int32_t) for t in SIMT_SHFL_TYPES)
+        rows.append(_simt(name, ("var", lane, "width"), combos, header,
+                          SimtShape("simt/warp", SimtKind.SHFL), warp + name))  # fmt: skip
+    for name in ("asc_ballot", "asc_all", "asc_any"):
+        rows.append(_simt(name, ("predicate",), ((int32_t,),), header,
+                          SimtShape("simt/warp", SimtKind.PREDICATE), warp + name))  # fmt: skip
+    for op in ("add", "max", "min"):
+        rows.append(_simt(f"asc_reduce_{op}", ("value",), singles(*SIMT_REDUCE_TYPES), header,
+                          SimtShape("simt/warp", SimtKind.REDUCE), warp + "_reduce"))  # fmt: skip
+    return rows
+
+
+def _memory_rows() -> list[OpSpec]:
+    rows = []
+    for op, types in SIMT_ATOMIC_TYPES.items():
+        roles = ("address", "compare", "val") if op == "cas" else ("address", "val")
+        rows.append(_simt(f"asc_atomic_{op}", roles, each(*types, arity=len(roles)),
+                          "device_atomic_functions.h", SimtShape("simt/atomics", SimtKind.ATOMIC),
+                          f"ascreg.simt.atomics:_NEW.{op}"))  # fmt: skip
+    pointer = "ascreg.simt.engine:LanePointer."
+    for name in ("asc_ldcg", "asc_ldca"):
+        rows.append(_simt(name, ("address",), singles(*SIMT_ACCESS_TYPES), "device_functions.h",
+                          SimtShape("simt/access", SimtKind.LOAD), pointer + "__getitem__"))  # fmt: skip
+    for name in ("asc_stcg", "asc_stwt"):
+        rows.append(_simt(name, ("address", "val"), each(*SIMT_ACCESS_TYPES, arity=2),
+                          "device_functions.h", SimtShape("simt/access", SimtKind.STORE),
+                          pointer + "__setitem__"))  # fmt: skip
+    return rows
+
+
+SIMT_ROWS: tuple[OpSpec, ...] = (*_math_rows(), *_warp_rows(), *_memory_rows())
+"""The SIMT rows, in the order the stubs and type tests list them."""

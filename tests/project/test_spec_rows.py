@@ -1,0 +1,82 @@
+"""Every row of the op table is complete: surface, family, shape and core are filled and resolve."""
+
+from __future__ import annotations
+
+import pytest
+
+from ascreg._spec import (
+    C_API_NAMES,
+    SIMT_NAMES,
+    SPECS,
+    CShape,
+    OpSpec,
+    RegShape,
+    SimtShape,
+    family_rows,
+)
+
+SHAPE_OF_SURFACE = {"reg": RegShape, "c_api": CShape, "simt": SimtShape}
+
+
+@pytest.mark.parametrize("row", SPECS.values(), ids=lambda row: row.name)
+def test_core_resolves_to_a_callable(row: OpSpec) -> None:
+    assert callable(row.core_function()), row.core
+
+
+@pytest.mark.parametrize("row", SPECS.values(), ids=lambda row: row.name)
+def test_shape_belongs_to_the_surface(row: OpSpec) -> None:
+    assert isinstance(row.shape, SHAPE_OF_SURFACE[row.surface])
+    if isinstance(row.shape, RegShape):
+        assert row.name == f"Reg.{row.shape.attr}" and row.shape.cls == f"_{row.shape.attr}"
+
+
+def test_surfaces_partition_the_table() -> None:
+    assert {n for n, r in SPECS.items() if r.surface == "c_api"} == C_API_NAMES
+    assert {n for n, r in SPECS.items() if r.surface == "simt"} == SIMT_NAMES
+    assert all(r.surface == "reg" for r in SPECS.values() if r.name.startswith("Reg."))
+
+
+def test_every_c_api_family_has_its_reg_twin() -> None:
+    for name in sorted(C_API_NAMES):
+        surfaces = {row.surface for row in family_rows(SPECS[name].family)}
+        assert surfaces == {"reg", "c_api"}, name
+
+
+def test_twins_share_a_family() -> None:
+    assert [r.name for r in family_rows("ShiftRight")] == ["Reg.ShiftRight", "asc_shiftright"]
+    assert SPECS["asc_eq_scalar"].family == "Compares"
+    assert {r.name for r in family_rows("max")} == {"max", "umax", "llmax", "ullmax"}
+
+
+def test_aliases_are_spellings_no_row_uses() -> None:
+    aliases = [a for row in SPECS.values() for a in row.aliases]
+    assert len(aliases) == len(set(aliases)) and not set(aliases) & set(SPECS)
+
+
+def test_a_dict_step_in_core_is_a_key() -> None:
+    from ascreg.reg.compute import BINARY_OPS
+
+    assert SPECS["Reg.Adds"].core_function() is BINARY_OPS["Add"]
+
+
+def test_a_core_that_is_not_callable_is_an_error() -> None:
+    import attrs
+
+    row = attrs.evolve(SPECS["Reg.Add"], core="ascreg.core.compare:CMP_MODES")
+    with pytest.raises(TypeError, match="not callable"):
+        row.core_function()
+
+
+@pytest.mark.parametrize("name", sorted(SIMT_NAMES), ids=str)
+def test_simt_result_types_are_what_the_runtime_returns(name: str) -> None:
+    """The table's C return type of each intrinsic overload (the stubs read it) is the runtime's."""
+    import ascreg.simt.intrinsics as intrinsics
+
+    shape = SPECS[name].shape
+    assert isinstance(shape, SimtShape)
+    if shape.kind != "int":
+        assert shape.results == ()
+        return
+    runtime = getattr(intrinsics, name)
+    for combo, result in zip(SPECS[name].combos, shape.results, strict=True):
+        assert runtime(*(d.np_dtype.type(0) for d in combo)).dtype == result.np_dtype, combo

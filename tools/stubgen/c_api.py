@@ -1,0 +1,177 @@
+"""The C API renderer: ``stubs/ascreg/c_api/*.pyi`` from the C API rows and their shapes.
+
+Each ``asc_*`` function gets one ``@overload`` per form and legal combination the form applies
+to, forms in order, combinations in table order.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ascreg._dtypes import Scalar, bool_
+from ascreg._spec import REG_TYPES, CForm, CShape, OpSpec, Param
+from stubgen.common import (
+    combo_text,
+    dtype_imports,
+    module_rows,
+    overloads,
+    pyname,
+    scalar_type,
+    stub_text,
+)
+
+# The stub type of each parameter kind that names no dtype (see ascreg._spec.shapes.ParamKind).
+# Parameters take RegTensor[D] / MaskReg, as the runtime does (a vector_uint16_t *is* a
+# RegTensor[uint16_t]); results are the precise vector_* / vector_bool classes.
+C_KIND_TYPES = {
+    "cmask": "MaskReg",
+    "cmask?": "MaskReg | None = None",
+    "idx": "_IntLike",
+    "count": "Ref[int]",
+    "pattern": "MaskPattern",
+    "areg": "addr_reg",
+    "idx?": "_IntLike | None = None",
+    "cuload": "vector_load_unalign",
+    "custore": "vector_store_unalign",
+}
+MASK_POINTER_DTYPES = ("uint8_t", "uint16_t", "uint32_t")
+
+
+C_MODULE_IMPORTS = """\
+from collections.abc import Callable
+from typing import Any, Literal, TypeAlias, overload
+
+import numpy as np
+
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.c_api._types import (
+{vectors}
+)
+from ascreg.c_api.addr import addr_reg
+from ascreg.enums import MaskPattern
+from ascreg.machine.memory import UbPtr
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import MaskReg, RegTensor
+
+_IntLike: TypeAlias = int | np.integer[Any]
+_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
+_MaskPtr: TypeAlias = {mask_ptr}
+_MaskPtrRef: TypeAlias = {mask_ptr_ref}
+"""
+
+
+def c_module_surface(module: str) -> str:
+    """The module's names that are not table rows (constants, tables, aliases)."""
+    runtime = importlib.import_module("ascreg." + module.replace("/", "."))
+    lines: list[str] = []
+    if hasattr(runtime, "__all__"):
+        lines.append("__all__ = [")
+        lines += [f'    "{name}",' for name in runtime.__all__]
+        lines.append("]")
+        lines.append("")
+    lines += C_MODULE_SURFACE[module]
+    if module == "c_api/masks":  # PAT_* are MaskPattern members under their C names
+        lines += [
+            f"{name}: Literal[MaskPattern.{value.name}]"
+            for name, value in vars(runtime).items()
+            if name.startswith("PAT_")
+        ]
+    return "\n".join(lines)
+
+
+C_MODULE_SURFACE = {
+    "c_api/compute": ["Lanes: TypeAlias = np.ndarray[Any, Any]"],
+    "c_api/datamove": [
+        "Dist: TypeAlias = Callable[[int], str]",
+        "LOAD_DISTS: dict[str, tuple[Dist, str | None]]",
+        "STORE_DISTS: dict[str, tuple[Dist, str | None]]",
+        "UNMASKED_STORES: tuple[str, ...]",
+        "LOADS: dict[str, Callable[..., None]]",
+        "STORES: dict[str, Callable[..., None]]",
+        "UNALIGNED: dict[str, Callable[..., None]]",
+        "",
+        "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore",
+        "",
+        "class vector_load_unalign(UnalignRegForLoad): ...",
+        "class vector_store_unalign(UnalignRegForStore): ...",
+        "",
+    ],
+    "c_api/masks": [
+        "WIDTHS: dict[str, int]",
+        "def asc_get_mask_spr_b16() -> vector_bool: ...",
+        "def asc_get_mask_spr_b32() -> vector_bool: ...",
+    ],
+}
+
+
+def vector_name(d: type[Scalar]) -> str:
+    """The C register class of *d* (``vector_float`` for float32_t, ``vector_bool`` for bool_)."""
+    from ascreg.c_api._types import VECTOR_TYPES
+
+    return "vector_bool" if d is bool_ else VECTOR_TYPES[d].__name__
+
+
+def c_param_type(p: Param, combo: tuple[type[Scalar], ...]) -> str:
+    if p.kind in C_KIND_TYPES:
+        return C_KIND_TYPES[p.kind]
+    d = combo[p.arg]
+    if d is bool_:
+        return {"vec": "MaskReg", "vptr": "_MaskPtr", "vptrref": "_MaskPtrRef"}[p.kind]
+    return {
+        "vec": f"RegTensor[{pyname(d)}]",
+        "vptr": f"UbPtr[{pyname(d)}]",
+        "vptrref": f"Ref[UbPtr[{pyname(d)}]]",
+        "scalar": scalar_type(d),
+    }[p.kind]
+
+
+def c_applies(form: CForm, combo: tuple[type[Scalar], ...]) -> bool:
+    """Whether *form* exists for *combo* (the bool_ combination is the vector_bool form)."""
+    return form.applies(combo)
+
+
+def c_returns(form: CForm, combo: tuple[type[Scalar], ...]) -> str:
+    return form.returns.format(vec0=vector_name(combo[0]))
+
+
+def c_shape(spec: OpSpec) -> CShape:
+    assert isinstance(spec.shape, CShape), spec.name
+    return spec.shape
+
+
+def c_signature(spec: OpSpec, form: CForm, combo: tuple[type[Scalar], ...]) -> str:
+    parts = [f"{p.name}: {c_param_type(p, combo)}" for p in form.params]
+    if c_shape(spec).positional:
+        parts.append("/")
+    return f"def {spec.name}({', '.join(parts)}) -> {c_returns(form, combo)}: ..."
+
+
+def c_overloads(spec: OpSpec) -> list[tuple[str, str]]:
+    """Every (signature, tag) of one function: forms in order, combinations in table order."""
+    sigs = []
+    for form in c_shape(spec).forms:
+        label = f"{form.tag}: " if form.tag else ""
+        for combo in spec.combos:
+            if c_applies(form, combo):
+                sigs.append((c_signature(spec, form, combo), label + combo_text(combo)))
+    return sigs
+
+
+def render_c_module(module: str) -> str:
+    """The stub of one C API module (``"c_api/compute"``): its surface, then its functions."""
+    vectors = sorted({vector_name(d) for d in REG_TYPES})
+    mask_ptr = " | ".join(f"UbPtr[{n}]" for n in MASK_POINTER_DTYPES)
+    mask_ptr_ref = " | ".join(f"Ref[UbPtr[{n}]]" for n in MASK_POINTER_DTYPES)
+    head = C_MODULE_IMPORTS.format(
+        dtypes=dtype_imports(),
+        vectors="\n".join(f"    {v}," for v in vectors),
+        mask_ptr=mask_ptr,
+        mask_ptr_ref=mask_ptr_ref,
+    )
+    body = [c_module_surface(module)]
+    for spec in module_rows("c_api", module):
+        doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) in table order, per form"
+        body.append("\n".join([doc, *overloads(c_overloads(spec), indent="")]))
+    return stub_text(head, body, "\n\n")

@@ -1,0 +1,239 @@
+"""The SIMT renderer: ``stubs/ascreg/simt/*.pyi`` from the SIMT rows and their shapes.
+
+SIMT values are Python numbers, numpy scalars and numpy arrays (a kernel's per-thread ``Lanes``
+is an ``ndarray[Any, Any]``), so the stubs check numpy *dtypes* where the argument's static type
+names one: ``np.float32(1)`` or an ``NDArray[np.float32]`` where an integer parameter is
+required is an error; a ``Lanes`` value (dtype unknown statically) or ``Any`` passes. Each
+``SimtKind`` has its own rendering (``simt_stub``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ascreg._dtypes import Scalar
+from ascreg._spec import SPECS, OpSpec, SimtShape
+from stubgen.common import combo_text, dtype_imports, module_rows, pyname, stub_text
+
+# numpy scalar classes by (kind, bytes); ml_dtypes.bfloat16 is typed `type[np.generic]` by
+# ml_dtypes, so bfloat16 values cannot be named in a stub (see docs/typing.md).
+NP_INT = {("i", 1): "np.int8", ("i", 2): "np.int16", ("i", 4): "np.int32", ("i", 8): "np.int64",
+          ("u", 1): "np.uint8", ("u", 2): "np.uint16", ("u", 4): "np.uint32", ("u", 8): "np.uint64"}  # fmt: skip
+
+
+def np_name(d: type[Scalar]) -> str | None:
+    """The numpy scalar class of a dtype marker, as a stub spells it (None: not nameable)."""
+    names = {"float32": "np.float32", "float16": "np.float16", "bool": "np.bool_"}
+    dt = d.np_dtype
+    return NP_INT.get((dt.kind, dt.itemsize)) or names.get(dt.name)
+
+
+def int_alias(kinds: str, width: int) -> str:
+    """The alias name of the integer types (of *kinds*, at most *width* bytes) a parameter takes."""
+    label = {"iu": "Int", "i": "Signed", "u": "Unsigned"}[kinds]
+    return f"_{label}{8 * width}"
+
+
+def int_alias_defs() -> list[str]:
+    lines = []
+    for kinds in ("iu", "i", "u"):
+        for width in (1, 2, 4, 8):
+            types = ["np.bool_"] + [
+                NP_INT[(k, w)] for w in (1, 2, 4, 8) if w <= width for k in "iu" if k in kinds
+            ]
+            name = int_alias(kinds, width)
+            pyint = ["int"] if width >= 4 else []
+            lines.append(f"{name}: TypeAlias = {' | '.join(pyint + types)}")
+            lines.append(f"{name}Array: TypeAlias = NDArray[{' | '.join(types)}]")
+    return lines
+
+
+def simt_int_overloads(name: str) -> list[tuple[tuple[type[Scalar], ...], list[str], str]]:
+    """(combination, parameter alias per position, result dtype) in the runtime's pick order.
+
+    The runtime picks the narrowest overload wide enough for every argument (by signedness where
+    a width has both), so the stub lists them narrowest first: a type checker takes the first
+    overload that matches.
+    """
+    spec = SPECS[name]
+    combos = spec.combos
+    out = []
+    overloads = zip(combos, simt_shape(spec).results, strict=True)
+    for combo, result in sorted(overloads, key=lambda o: max(d.size for d in o[0])):
+        width = max(d.size for d in combo)
+        split = len({c[0].kind for c in combos if max(d.size for d in c) == width}) > 1
+        kinds = ("i" if combo[0].kind.value == "int" else "u") if split else "iu"
+        aliases = [int_alias(kinds, d.size) for d in combo]
+        out.append((combo, aliases, np_name(result) or ""))
+    return out
+
+
+def simt_int_stub(name: str) -> list[str]:
+    spec = SPECS[name]
+    lines = []
+    for combo, aliases, ret in simt_int_overloads(name):
+        tag = combo_text(combo)
+        params = [f"{r}: {a}" for r, a in zip(spec.roles, aliases, strict=True)]
+        lines.append(f"def {name}({', '.join(params)}) -> {ret}: ...  # {tag}")
+        for i in range(len(spec.roles)):
+            params = [
+                f"{r}: {a}Array" if j == i else f"{r}: {a} | {a}Array"
+                for j, (r, a) in enumerate(zip(spec.roles, aliases, strict=True))
+            ]
+            lines.append(f"def {name}({', '.join(params)}) -> NDArray[{ret}]: ...  # {tag} array")
+    return lines
+
+
+def value_types(dtypes: Iterable[type[Scalar]], pyints: bool) -> str:
+    """Scalars and arrays of the nameable *dtypes*, plus Python numbers of their kinds."""
+    dtypes = list(dtypes)
+    names = [n for n in (np_name(d) for d in dict.fromkeys(dtypes)) if n is not None]
+    kinds = {d.kind.value for d in dtypes}
+    py = (["int"] if pyints and kinds & {"int", "uint"} else []) + (
+        ["float"] if "float" in kinds else []
+    )
+    return " | ".join([*py, *names, f"NDArray[{' | '.join(names)}]"])
+
+
+_POINTER_VALUE = {"int": "_IntLike", "uint": "_IntLike", "float": "_FloatLike"}
+
+
+def simt_shape(spec: OpSpec) -> SimtShape:
+    assert isinstance(spec.shape, SimtShape), spec.name
+    return spec.shape
+
+
+def simt_stub(spec: OpSpec) -> list[str]:
+    """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
+    shape = simt_shape(spec)
+    name = spec.name
+    if shape.kind == "int":
+        return simt_int_stub(name)
+    if shape.kind == "float":
+        params = ", ".join(f"{r}: _Float32" for r in spec.roles)
+        arrays = ", ".join(f"{r}: _Float32 | _Float32Array" for r in spec.roles)
+        return [
+            f"def {name}({params}) -> np.float32: ...  # scalars",
+            f"def {name}({arrays}) -> NDArray[np.float32]: ...  # arrays",
+        ]
+    if shape.kind == "shfl":
+        values = value_types((c[0] for c in spec.combos), pyints=True)
+        return [
+            f"def {name}(var: {values}, {spec.roles[1]}: _IntLike | _IntArray, width: int = 32)"
+            f" -> Lanes: ...  # {', '.join(pyname(c[0]) for c in spec.combos)}"
+        ]
+    if shape.kind == "predicate":
+        return [f"def {name}(predicate: _IntLike | _IntArray) -> Lanes: ...  # int32_t"]
+    if shape.kind == "reduce":
+        values = value_types((c[0] for c in spec.combos), pyints=True)
+        return [
+            f"def {name}(value: {values}) -> Lanes: ...  # {combo_text(tuple(c[0] for c in spec.combos))}"
+        ]
+    lines = []
+    for combo in spec.combos:
+        d = combo[0]
+        value = _POINTER_VALUE[d.kind.value]
+        value = f"{value} | NDArray[{'np.integer[Any]' if value == '_IntLike' else 'np.floating[Any] | np.integer[Any]'}]"
+        rest = [f"{r}: {value}" for r in spec.roles[1:]]
+        params = ", ".join([f"address: Pointer[{pyname(d)}]", *rest])
+        returns = {"atomic": "Lanes", "load": "Any", "store": "None"}[shape.kind]
+        lines.append(f"def {name}({params}) -> {returns}: ...  # {combo_text(combo)}")
+    rest = [f"{r}: Any" for r in spec.roles[1:]]
+    returns = {"atomic": "Lanes", "load": "Any", "store": "None"}[shape.kind]
+    lines.append(
+        f"def {name}({', '.join(['address: LanePointer', *rest])}) -> {returns}: ...  # p + idx"
+    )
+    return lines
+
+
+SIMT_MODULE_IMPORTS = """\
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias, overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.machine.memory import Pointer
+from ascreg.simt.engine import LanePointer
+from ascreg.simt.lanes import Lanes
+
+_IntLike: TypeAlias = int | np.integer[Any] | np.bool_
+_IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
+_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
+_Float32: TypeAlias = float | np.float32 | np.float16
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+"""
+
+SIMT_MODULE_SURFACE = {
+    "simt/intrinsics": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "C_NAMES: dict[type[Scalar], str]",
+        "",
+        "class Signature:",
+        "    ctypes: tuple[str, ...]",
+        "    dtypes: tuple[np.dtype[Any], ...]",
+        "    width: int",
+        "    def __init__(self, *dtypes: type[Scalar]) -> None: ...",
+        "    def text(self, names: Sequence[str]) -> str: ...",
+        "",
+        "def overloads_of(name: str) -> tuple[tuple[str, ...], tuple[Signature, ...]]: ...",
+        "",
+        "INTRINSICS: tuple[str, ...]",
+        *int_alias_defs(),
+    ],
+    "simt/floatmath": ["Arr: TypeAlias = np.ndarray[Any, Any]"],
+    "simt/warp": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "SHFL_TYPES: tuple[np.dtype[Any], ...]",
+        "REDUCE_TYPES: tuple[np.dtype[Any], ...]",
+        "",
+        "class WarpRequest:",
+        "    key: tuple[Any, ...]",
+        "    compute: Callable[..., Arr]",
+        "    value: Any",
+        "    params: tuple[Any, ...]",
+        "    def __init__(self, key: tuple[Any, ...], compute: Callable[..., Arr], value: Any, params: tuple[Any, ...]) -> None: ...",
+        "",
+        "def complete_rendezvous(lanes: list[int], requests: list[WarpRequest]) -> list[Any]: ...",
+        "def asc_activemask() -> Lanes: ...",
+        "def laneid() -> Lanes: ...",
+        "def lanemask_eq() -> Lanes: ...",
+        "def lanemask_lt() -> Lanes: ...",
+        "def lanemask_le() -> Lanes: ...",
+        "def lanemask_gt() -> Lanes: ...",
+        "def lanemask_ge() -> Lanes: ...",
+        "def asc_syncthreads() -> None: ...",
+        "def asc_threadfence() -> None: ...",
+        "def asc_threadfence_block() -> None: ...",
+    ],
+    "simt/atomics": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "LEGAL: dict[str, tuple[np.dtype[Any], ...]]",
+    ],
+    "simt/access": ["LEGAL: tuple[np.dtype[Any], ...]"],
+}
+
+
+def render_simt_module(module: str) -> str:
+    """The stub of one SIMT module (``"simt/warp"``): its surface, then its rows' functions."""
+    head = SIMT_MODULE_IMPORTS.format(dtypes=dtype_imports() + "\n    Scalar,")
+    body = ["\n".join(SIMT_MODULE_SURFACE[module])] if SIMT_MODULE_SURFACE[module] else []
+    for spec in module_rows("simt", module):
+        shape = simt_shape(spec)
+        doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) from the table"
+        defs = simt_stub(spec)
+        lines = [doc]
+        for i, line in enumerate(defs):
+            if len(defs) > 1:
+                lines.append("@overload")
+            if shape.kind in ("int", "float") and i < len(defs) - 1:
+                # Wider overloads accept the narrower types too (C widens implicitly), and the
+                # array forms accept scalars: the overlap is intended, the first match wins.
+                code, _, tag = line.partition("  # ")
+                line = f"{code}  # type: ignore[overload-overlap]  # {tag}"
+            lines.append(line)
+        body.append("\n".join(lines))
+    return stub_text(head, body, "\n\n")

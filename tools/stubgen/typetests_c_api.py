@@ -1,0 +1,212 @@
+"""The C API type tests: ``tests/typing/generated/{accept,reject}_c_api.py`` from the C API rows.
+
+The accept file calls every form of every function with every combination it applies to; the
+reject file calls every illegal combination of every form (and operands of two dtypes), each
+line carrying the mypy error code it must raise.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+from ascreg._dtypes import Scalar, bool_
+from ascreg._spec import REG_TYPES, CForm, OpSpec, Param
+from stubgen.c_api import MASK_POINTER_DTYPES, c_applies, c_returns, c_shape, vector_name
+from stubgen.common import (
+    IGNORE,
+    TEST_HEADER,
+    combo_text,
+    dtype_imports,
+    pyname,
+    scalar_type,
+    surface_rows,
+)
+
+C_TEST_PRELUDE = """\
+from typing import assert_type
+
+from ascreg import Ref, UnifiedBuffer
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.c_api import (
+    PAT_ALL,
+    addr_reg,
+    asc_update_addr_reg_b16,
+    vector_load_unalign,
+    vector_store_unalign,
+{names}
+)
+
+
+def main() -> None:
+    ub = UnifiedBuffer()
+    m = asc_create_mask_b16(PAT_ALL)
+    assert_type(m, vector_bool)
+    b = vector_bool()
+    a = asc_update_addr_reg_b16(128)
+    assert_type(a, addr_reg)
+    ul = vector_load_unalign()
+    us = vector_store_unalign()
+"""
+
+
+def c_variables() -> list[str]:
+    lines = []
+    for d in REG_TYPES:
+        n = pyname(d)
+        if d is not bool_:
+            lines.append(f"    v_{n} = {vector_name(d)}()")
+            lines.append(f"    assert_type(v_{n}, {vector_name(d)})")
+        lines.append(f"    p_{n} = ub.alloc({n}, 256)")
+        lines.append(f"    pr_{n} = Ref(p_{n})")
+    return lines
+
+
+def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
+    if p.kind in ("cmask", "cmask?"):
+        return "m"
+    fixed = {"idx": "0", "idx?": "1", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a",
+             "cuload": "ul", "custore": "us"}  # fmt: skip
+    if p.kind in fixed:
+        return fixed[p.kind]
+    d = combo[p.arg]
+    n = pyname(d)
+    if p.kind == "scalar":
+        return {"bool": "True", "float": "1.5"}.get(d.kind.value, "1")
+    if d is bool_:
+        return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}"}[p.kind]
+    return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}"}[p.kind]
+
+
+def c_call(
+    spec: OpSpec,
+    form: CForm,
+    combo: tuple[type[Scalar], ...],
+    mask_ptr: str = "uint16_t",
+    drop_optional: bool = False,
+    check_result: bool = True,
+) -> str:
+    params = [p for p in form.params if not (drop_optional and p.kind.endswith("?"))]
+    text = f"{spec.name}({', '.join(c_argument(p, combo, mask_ptr) for p in params)})"
+    returns = c_returns(form, combo)
+    return f"assert_type({text}, {returns})" if returns != "None" and check_result else text
+
+
+def c_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """Every legal call of one function: each form, each combination it applies to."""
+    yield f"    # {spec.name}: every legal {', '.join(spec.roles)} combination, every form"
+    for form in c_shape(spec).forms:
+        for combo in spec.combos:
+            if not c_applies(form, combo):
+                continue
+            tag = f"  # {form.tag} {combo_text(combo)}".replace("#  ", "# ")
+            pointers = {p.kind for p in form.params} & {"vptr", "vptrref"}
+            for mask_ptr in MASK_POINTER_DTYPES if combo[0] is bool_ and pointers else ("",):
+                yield f"    {c_call(spec, form, combo, mask_ptr)}{tag}"
+            if any(p.kind.endswith("?") for p in form.params):
+                yield f"    {c_call(spec, form, combo, drop_optional=True)}{tag}"
+
+
+# What a bare argument looks like to mypy once type arguments are erased (its "shape"), and the
+# shapes each parameter kind accepts: a call whose shapes fit some overload of its arity is an
+# `arg-type` error (mypy checks it against that overload), any other one `call-overload`.
+ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "cmask": "mask", "cmask?": "mask",
+             "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
+             "cuload": "uload", "custore": "ustore"}  # fmt: skip
+
+
+def c_arg_shape(p: Param, combo: tuple[type[Scalar], ...]) -> str:
+    if p.kind == "scalar":
+        return "float" if combo[p.arg].kind.value == "float" else "int"
+    if p.kind == "vec" and combo[p.arg] is bool_:
+        return "mask"
+    return ARG_SHAPE[p.kind]
+
+
+def c_param_shapes(p: Param, combo: tuple[type[Scalar], ...]) -> set[str]:
+    if p.kind == "scalar":
+        return {"int", "float"} if scalar_type(combo[p.arg]) == "_FloatLike" else {"int"}
+    return {c_arg_shape(p, combo)}
+
+
+def c_error_code(spec: OpSpec, args: list[str]) -> str:
+    """The mypy error code of a rejected call whose argument shapes are *args*."""
+    for form in c_shape(spec).forms:
+        for combo in spec.combos:
+            if not c_applies(form, combo) or len(form.params) != len(args):
+                continue
+            if all(a in c_param_shapes(p, combo) for p, a in zip(form.params, args, strict=True)):
+                return "arg-type"
+    return "call-overload"
+
+
+def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:
+    """Illegal calls of one function (minus those another form makes legal)."""
+    ignore = IGNORE
+    lines: list[str] = []
+    for form in c_shape(spec).forms:
+        roles = sorted({p.arg for p in form.params if p.kind in ("vec", "vptr", "vptrref")})
+        if not roles:
+            continue
+        legal = [c for c in spec.combos if c_applies(form, c)]  # table order
+        for choice in itertools.product(REG_TYPES, repeat=len(roles)):
+            combo = tuple(
+                choice[roles.index(i)] if i in roles else spec.combos[0][i]
+                for i in range(len(spec.roles))
+            )
+            if combo in legal or any(
+                p.kind == "scalar" and combo[p.arg] is bool_ for p in form.params
+            ):
+                continue  # (a bool_ scalar has no C spelling)
+            text = c_call(spec, form, combo, check_result=False)
+            shapes = [c_arg_shape(p, combo) for p in form.params]
+            code = c_error_code(spec, shapes)
+            lines.append(
+                f"    {text}{ignore.format(code=code)}  # {form.tag} {combo_text(combo)}".replace(
+                    "#  ", "# "
+                )
+            )
+        # Registers of two dtypes where C has one vector type for all of them.
+        same = [i for i, p in enumerate(form.params) if p.kind == "vec" and p.arg == 0]
+        firsts = list(dict.fromkeys(c[0] for c in legal))
+        for combo in legal if len(same) > 1 else ():
+            other = firsts[(firsts.index(combo[0]) + 1) % len(firsts)]
+            if other == combo[0]:
+                continue
+            mixed = (other, *combo[1:])
+            args = [c_argument(p, combo, "uint16_t") for p in form.params]
+            args[same[-1]] = c_argument(form.params[same[-1]], mixed, "uint16_t")
+            shapes = [c_arg_shape(p, combo) for p in form.params]
+            shapes[same[-1]] = c_arg_shape(form.params[same[-1]], mixed)
+            text = f"{spec.name}({', '.join(args)})"
+            code = c_error_code(spec, shapes)
+            lines.append(f"    {text}{ignore.format(code=code)}  # {form.tag} {combo_text(combo)} with {pyname(other)}".replace("#  ", "# "))  # fmt: skip
+    # A call one form renders may be legal through another (asc_copy's vector_bool form).
+    lines = [line for line in lines if line.strip().split("  # type: ignore")[0] not in accepted]
+    if lines:
+        yield f"    # {spec.name}: every illegal {', '.join(spec.roles)} combination, every form"
+    yield from lines
+
+
+def c_test_names() -> str:
+    names = {row.name for row in surface_rows("c_api")} | {vector_name(d) for d in REG_TYPES}
+    return "\n".join(f"    {n}," for n in sorted(names))
+
+
+def render_c_tests(kind: str) -> str:
+    """The accept (*kind* ``"accept"``) or reject type-test file of the C API."""
+    prelude = C_TEST_PRELUDE.format(dtypes=dtype_imports(), names=c_test_names())
+    lines = [TEST_HEADER, prelude.rstrip("\n")]
+    lines += c_variables()
+    rows = surface_rows("c_api")
+    accepted = [line for row in rows for line in c_accept_lines(row)]
+    if kind == "accept":
+        lines += accepted
+    else:
+        texts = {a.strip().split("  # ")[0] for a in accepted}
+        texts |= {t.removeprefix("assert_type(").rsplit(", ", 1)[0] for t in texts}
+        for row in rows:
+            lines += list(c_reject_lines(row, texts))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,171 @@
+"""The SIMT type tests: ``tests/typing/generated/{accept,reject}_simt.py`` from the SIMT rows.
+
+The accept file calls every legal combination with scalars, arrays and Python numbers; the
+reject file passes floats, float arrays and too-wide or illegal dtypes, each line carrying the
+mypy error code it must raise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascreg._dtypes import Scalar
+from ascreg._spec import REG_TYPES, OpSpec
+from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
+from stubgen.simt import np_name, simt_int_overloads, simt_shape
+
+SIMT_TEST_PRELUDE = """\
+from typing import Any, assert_type
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ascreg import GlobalMemory
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.simt import (
+{names}
+)
+
+
+def main() -> None:
+    gm = GlobalMemory()
+{arrays}
+"""
+# Arrays are held in variables: mypy infers ``np.ones(4, np.float32)`` written as an argument
+# against the parameter's type and lets it pass (see docs/typing.md).
+ARRAY_VARIABLES = ("bool_", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                   "float16", "float32", "float64")  # fmt: skip
+
+
+def simt_scalar(d: type[Scalar]) -> str:
+    return f"{np_name(d)}(1)"
+
+
+def simt_array(d: type[Scalar] | str) -> str:
+    name = d if isinstance(d, str) else str(np_name(d))
+    return "a_" + name.removeprefix("np.")
+
+
+def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """Every legal call of one device function."""
+    shape = simt_shape(spec)
+    name = spec.name
+    yield f"    # {name}: every legal combination (scalars, arrays, Python numbers)"
+    if shape.kind == "int":
+        done_py = False
+        for combo, _aliases, ret in simt_int_overloads(name):
+            scalars = ", ".join(simt_scalar(d) for d in combo)
+            yield f"    assert_type({name}({scalars}), {ret})  # {combo_text(combo)}"
+            for i in range(len(combo)):
+                args = ", ".join(
+                    simt_array(d) if j == i else simt_scalar(d) for j, d in enumerate(combo)
+                )
+                yield f"    assert_type({name}({args}), NDArray[{ret}])  # {combo_text(combo)} array {spec.roles[i]}"
+            if not done_py and min(d.size for d in combo) >= 4:
+                done_py = True
+                yield f"    assert_type({name}({', '.join('1' for _ in combo)}), {ret})  # Python ints"
+        return
+    if shape.kind == "float":
+        yield f"    assert_type({name}({', '.join('1.5' for _ in spec.roles)}), np.float32)"
+        yield f"    assert_type({name}({', '.join('np.float16(1)' for _ in spec.roles)}), np.float32)"
+        yield f"    assert_type({name}({', '.join('a_float32' for _ in spec.roles)}), NDArray[np.float32])"
+        return
+    if shape.kind in ("shfl", "reduce"):
+        extra = ", 1" if shape.kind == "shfl" else ""
+        for combo in spec.combos:
+            if np_name(combo[0]) is None:
+                continue  # bfloat16: not nameable in a stub
+            yield f"    assert_type({name}({simt_scalar(combo[0])}{extra}), Lanes)  # {pyname(combo[0])}"
+            yield f"    assert_type({name}({simt_array(combo[0])}{extra}), Lanes)  # {pyname(combo[0])} array"
+        yield f"    assert_type({name}(1{extra}), Lanes)  # Python int"
+        yield f"    assert_type({name}(1.5{extra}), Lanes)  # Python float"
+        return
+    if shape.kind == "predicate":
+        yield f"    assert_type({name}(1), Lanes)"
+        yield f"    assert_type({name}(a_bool_), Lanes)"
+        return
+    for combo in spec.combos:
+        d = combo[0]
+        value = "1.5" if d.kind.value == "float" else "1"
+        args = ", ".join([f"g_{pyname(d)}", *(value for _ in spec.roles[1:])])
+        returns = {"atomic": "Lanes", "load": "Any", "store": None}[shape.kind]
+        text = f"{name}({args})"
+        yield f"    {f'assert_type({text}, {returns})' if returns else text}  # {combo_text(combo)}"
+
+
+def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """Calls of one device function that must be rejected."""
+    shape = simt_shape(spec)
+    name = spec.name
+    ignore = IGNORE
+    # mypy's code: `arg-type` when the argument fits some overload once type arguments are
+    # erased (an ndarray, a numpy integer, a Pointer), `call-overload` when it fits none.
+    unfit = {"int": ("1.5", "np.float32(1)"), "float": ("np.int32(1)", '"1"')}.get(shape.kind, ())
+    yield f"    # {name}: floats, float arrays and too-wide or illegal dtypes are rejected"
+    if shape.kind == "int":
+        overloads = simt_int_overloads(name)
+        first = overloads[0][0]
+        widest = max(max(d.size for d in c) for c, _a, _r in overloads)
+        for i in range(len(first)):
+            for bad in ("1.5", "np.float32(1)", "a_float32", "a_float64"):
+                args = ", ".join(bad if j == i else simt_scalar(d) for j, d in enumerate(first))
+                code = "call-overload" if bad in unfit else "arg-type"
+                yield f"    {name}({args}){ignore.format(code=code)}  # {bad} as {spec.roles[i]}"
+            if widest < 8:
+                args = ", ".join(
+                    "np.int64(1)" if j == i else simt_scalar(d) for j, d in enumerate(first)
+                )
+                yield f"    {name}({args}){ignore.format(code='arg-type')}  # int64 is wider than every overload"
+        splits = [c for c, _a, _r in overloads if c[0].kind.value == "uint"]
+        if len(first) == 2 and any(
+            c[0].kind.value == "int" and c[0].size == s[0].size
+            for c, _a, _r in overloads
+            for s in splits
+        ):
+            s = splits[0]
+            yield f"    {name}({simt_scalar(s[0]).replace('np.u', 'np.')}, {simt_scalar(s[0])}){ignore.format(code='call-overload')}  # signed with unsigned: ambiguous in C++"
+        return
+    if shape.kind == "float":
+        for bad in ("np.int32(1)", "a_int32", "a_float64", '"1"'):
+            args = ", ".join([bad, *("1.0" for _ in spec.roles[1:])])
+            code = "call-overload" if bad in unfit else "arg-type"
+            yield f"    {name}({args}){ignore.format(code=code)}  # {bad}"
+        return
+    if shape.kind in ("shfl", "reduce", "predicate"):
+        extra = ", 1" if shape.kind == "shfl" else ""
+        bads = (
+            ['"1"', "a_float64", "a_int8"]
+            if shape.kind != "predicate"
+            else ['"1"', "1.5", "a_float32"]
+        )
+        for bad in bads:
+            yield f"    {name}({bad}{extra}){ignore.format(code='arg-type')}  # {bad}"
+        if shape.kind == "shfl":
+            yield f"    {name}(1, 1.5){ignore.format(code='arg-type')}  # a float lane"
+        return
+    legal = {c[0] for c in spec.combos}
+    for d in REG_TYPES:
+        if d in legal:
+            continue
+        args = ", ".join([f"g_{pyname(d)}", *("1" for _ in spec.roles[1:])])
+        yield f"    {name}({args}){ignore.format(code='arg-type')}  # {pyname(d)}"
+    ints = [c[0] for c in spec.combos if c[0].kind.value in ("int", "uint")]
+    floats = "arg-type" if len(ints) < len(spec.combos) else "call-overload"
+    if ints and len(spec.roles) > 1:
+        args = ", ".join([f"g_{pyname(ints[0])}", *("1.5" for _ in spec.roles[1:])])
+        yield f"    {name}({args}){ignore.format(code=floats)}  # a float value through an integer pointer"
+
+
+def render_simt_tests(kind: str) -> str:
+    """The accept (*kind* ``"accept"``) or reject type-test file of the SIMT functions."""
+    rows = surface_rows("simt")
+    names = "\n".join(f"    {n}," for n in sorted(["Lanes", *(row.name for row in rows)]))
+    arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
+    arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
+    prelude = SIMT_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names, arrays=arrays)
+    lines = [TEST_HEADER, prelude.rstrip("\n")]
+    for row in rows:
+        lines += list(simt_accept_lines(row) if kind == "accept" else simt_reject_lines(row))
+    return "\n".join(lines) + "\n"
