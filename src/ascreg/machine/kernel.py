@@ -415,6 +415,49 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
     func(*args)
 
 
+class VfCall:
+    """``asc_vf_call<f>(args...)`` written ``asc_vf_call[f](args...)``.
+
+    ``f`` must be a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3``
+    thread count first: ``asc_vf_call[f](dim3(1024), args...)``.
+
+    Examples
+    --------
+    >>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
+    >>> @__simd_vf__
+    ... def vf(n: int) -> None: print("vf", n)
+    >>> with block(BlockContext()):
+    ...     asc_vf_call[vf](3)
+    vf 3
+    """
+
+    def __getitem__(self, func: Callable[..., Any]) -> Callable[..., None]:
+        def call(*args: Any) -> None:
+            vf_call(func, args, f"asc_vf_call<{getattr(func, '__name__', func)}>")
+
+        return call
+
+    def __repr__(self) -> str:
+        return "asc_vf_call"
+
+
+asc_vf_call = VfCall()
+"""``asc_vf_call<f>(args...)``, written ``asc_vf_call[f](args...)``: run the VF ``f``.
+
+``f`` is a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3`` thread
+count first (``asc_vf_call[f](dim3(1024), args...)``).
+
+Examples
+--------
+>>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
+>>> @__simd_vf__
+... def vf(n: int) -> None: print("vf", n)
+>>> with block(BlockContext()):
+...     asc_vf_call[vf](3)
+vf 3
+"""
+
+
 def _name(func: Any) -> str:
     return str(getattr(func, "__name__", func))
 

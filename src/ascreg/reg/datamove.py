@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import numpy as np
 
 from ascreg.core import datamove as core
@@ -43,21 +42,14 @@ from ascreg.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDis
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
+from ascreg.machine.registers import (
+    AddrReg,
+    MaskReg,
+    RegTensor,
+    RegTraitNumTwo,
+    create_addr_reg,
+)
 from ascreg.reg._template import Template, active_lanes, as_mask, as_reg, same_type
-
-
-@attrs.frozen
-class AddrReg:
-    """An address register: an element offset built by ``CreateAddrReg`` (C++ ``AddrReg``).
-
-    Examples
-    --------
-    >>> AddrReg(64).offset
-    64
-    """
-
-    offset: int
 
 
 class _CreateAddrReg(Template):
@@ -77,10 +69,7 @@ class _CreateAddrReg(Template):
 
     def __call__(self, *indices_and_strides: int) -> AddrReg:
         _ascreg_call = self.name
-        pairs = indices_and_strides
-        if len(pairs) not in (2, 4, 6, 8):
-            raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
-        return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
+        return create_addr_reg(*indices_and_strides)
 
 
 class _Access(Template):

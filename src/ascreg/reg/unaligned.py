@@ -46,12 +46,17 @@ from typing import Any
 import numpy as np
 
 from ascreg.core import unaligned as core
-from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore
 from ascreg.enums import PostLiteral
 from ascreg.errors import AscregTypeError, RefRequiredError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import VL, RegTensor, RegTraitNumTwo
+from ascreg.machine.registers import (
+    VL,
+    RegTensor,
+    RegTraitNumTwo,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+)
 from ascreg.reg._template import Template, as_reg
 from ascreg.reg.datamove import AddrReg, _match_pointer, _pointer
 
