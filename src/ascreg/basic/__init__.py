@@ -37,7 +37,8 @@ from typing import Any, Generic, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg.errors import AscregError, AscregTypeError
-from ascreg.machine.kernel import asc_vf_call, current_block, get_vec_len
+from ascreg.machine.block import current_block
+from ascreg.machine.kernel import asc_vf_call, get_vec_len
 from ascreg.machine.memory import GmPtr, Pointer, UbPtr
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
 from ascreg.machine.sync import (

@@ -45,6 +45,7 @@ from ascreg._dtypes import (
     uint32_t,
 )
 from ascreg.errors import AscregError, AscregTypeError, SyncError
+from ascreg.machine.block import current_block, running_block
 from ascreg.machine.kernel import (
     __aicore__,
     __global__,
@@ -55,9 +56,7 @@ from ascreg.machine.kernel import (
     asc_vf_call,  # noqa: F401 (the examples here use it)
     block_idx,
     block_num,
-    current_block,
     get_vec_len,
-    running_block,
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm

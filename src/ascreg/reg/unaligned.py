@@ -52,13 +52,14 @@ from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
     VL,
+    AddrReg,
     RegTensor,
     RegTraitNumTwo,
     UnalignRegForLoad,
     UnalignRegForStore,
 )
 from ascreg.reg._template import Template, as_reg
-from ascreg.reg.datamove import AddrReg, _match_pointer, _pointer
+from ascreg.reg.datamove import _match_pointer, _pointer
 
 __all__ = [
     "Load",
