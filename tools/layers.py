@@ -6,9 +6,10 @@ with :mod:`ast` and never imports ascreg, so it runs in a bare environment (the 
 Every ``import`` and ``from ... import`` statement counts, wherever it stands: at module level,
 inside a function or a method, or under ``if TYPE_CHECKING:``. Relative imports are resolved.
 ``from pkg import name`` imports the submodule ``pkg.name`` when there is one, else ``pkg``.
-Importing ``a.b.c`` also executes the ``__init__`` of its parent packages ``a.b`` (but not the
-root package ``ascreg``, and not a package the importer itself lives in, which Python has
-already started executing), so those count as imported as well.
+Importing ``a.b.c`` also executes the ``__init__`` of its parent packages ``a.b``, so those
+count as imported as well, except the root package ``ascreg`` and the packages the importer
+itself lives in (Python has started executing them before the importer). Naming a package
+explicitly (``from ascreg import Reg``, ``from ascreg.machine import x``) always counts.
 
 Each module belongs to the layer of the longest prefix in ``LAYERS`` that matches its name; a
 module may import modules of its own layer or of a lower one. In a layer marked ``isolated``,
@@ -71,8 +72,8 @@ def dependencies(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
     found = set()
     for name in imported_names(module, path, modules):
         parts = name.split(".")
-        executed = {".".join(parts[:i]) for i in range(2, len(parts))} | {name}
-        found |= {m for m in executed if m in modules and m not in own_packages}
+        parents = {".".join(parts[:i]) for i in range(2, len(parts))} - own_packages
+        found |= {m for m in parents | {name} if m in modules}
     found.discard(module)
     return found
 

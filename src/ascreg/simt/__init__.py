@@ -23,7 +23,7 @@ Writing and launching kernels
 How threads execute (what is fast, what is slow)
 ------------------------------------------------
 **Fast — vectorised.** A block's body runs *once*, with every thread as one numpy lane:
-``threadIdx.x`` is a ``uint32`` :class:`~ascreg.machine.simt.lanes.Lanes` array, loads ``p[i]`` with a
+``threadIdx.x`` is a ``uint32`` :class:`~ascreg.simt.Lanes` array, loads ``p[i]`` with a
 ``Lanes`` index return ``Lanes``, stores ``p[i] = v`` scatter, intrinsics, warp functions and
 atomics work on all lanes in one numpy call, ``asc_syncthreads`` is free. ``blockIdx``,
 ``blockDim`` and ``gridDim`` are plain ints. Straight-line code, loops with a uniform trip count,
@@ -51,7 +51,7 @@ fails with a real error; dropped when the block re-runs per thread, which prints
 thread). Other side effects (``sys.stderr``, files, Python lists a kernel appends to) happen
 again on the re-run. The divergence signal derives from ``BaseException``, so a kernel's own
 ``try: ... except Exception:`` around a thread-dependent branch does not swallow it; outside a
-kernel the same situation raises :class:`~ascreg.machine.simt.lanes.DivergentBranchError`.
+kernel the same situation raises :class:`~ascreg.simt.DivergentBranchError`.
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
 (``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted

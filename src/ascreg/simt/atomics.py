@@ -5,7 +5,7 @@ address are serialised in thread order (one of the orders the hardware may pick)
 add/sub in one pass with a segmented prefix sum, everything else in rounds of distinct addresses.
 
 The address is a pointer (the same address for every thread) or ``p + idx`` with a per-thread
-``idx`` (a :class:`~ascreg.machine.simt.engine.LanePointer`). 64-bit atomics are GM-only.
+``idx`` (a :class:`~ascreg.simt.LanePointer`). 64-bit atomics are GM-only.
 
 Examples
 --------

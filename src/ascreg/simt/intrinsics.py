@@ -1,7 +1,7 @@
 """The SIMT integer device functions under their C names (``__byte_perm``, ``__clz``, ``umax`` ...).
 
 Each function accepts Python ints, numpy integer scalars and numpy integer arrays (including the
-per-thread :class:`~ascreg.machine.simt.lanes.Lanes` values of a running kernel) and computes every lane
+per-thread :class:`~ascreg.simt.Lanes` values of a running kernel) and computes every lane
 bit-exactly through :mod:`ascreg.simt._core`.
 
 How an argument becomes the C parameter type (the overload rule)
