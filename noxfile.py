@@ -19,10 +19,11 @@ def install_group(session: nox.Session, *groups: str) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """Ruff lint and format check."""
+    """Ruff lint and format check; import cycles and layer violations (tools/layers.py)."""
     install_group(session, "lint")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("python", "tools/layers.py")
 
 
 @nox.session

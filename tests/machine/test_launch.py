@@ -111,12 +111,13 @@ def test_simt_dispatch_from_asc_vf_call() -> None:
     if not hasattr(simt, "run_simt_vf") or not hasattr(simt, "dim3"):
         pytest.skip("ascreg.simt does not provide run_simt_vf/dim3 yet")
     calls: list[Any] = []
-    original = simt.run_simt_vf
+    runtime = importlib.import_module("ascreg.machine.kernel")  # dispatches to the SIMT engine
+    original = runtime.run_simt_vf
 
     def spy(func: Any, block_dim: Any, args: tuple[Any, ...], **kw: Any) -> None:
         calls.append((block_dim, args, kw))
 
-    simt.run_simt_vf = spy
+    runtime.run_simt_vf = spy
     try:
 
         @simt.__simt_vf__
@@ -124,7 +125,7 @@ def test_simt_dispatch_from_asc_vf_call() -> None:
 
         launch(lambda: C.asc_vf_call[f](simt.dim3(32), 5), blocks=3)
     finally:
-        simt.run_simt_vf = original
+        runtime.run_simt_vf = original
     assert len(calls) == 3
     assert calls[2][1] == (5,)
     assert calls[2][2]["grid_dim"].x == 3 and calls[2][2]["block_idx"].x == 2

@@ -36,7 +36,12 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
-from ascreg.c_api.kernel import (
+from ascreg.errors import AscregError, AscregTypeError
+from ascreg.machine.block import current_block
+from ascreg.machine.kernel import asc_vf_call, get_vec_len
+from ascreg.machine.memory import GmPtr, Pointer, UbPtr
+from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
+from ascreg.machine.sync import (
     EVENT_ID0,
     EVENT_ID1,
     EVENT_ID2,
@@ -50,13 +55,8 @@ from ascreg.c_api.kernel import (
     PIPE_MTE3,
     PIPE_S,
     PIPE_V,
-    asc_vf_call,
+    Pipe,
 )
-from ascreg.errors import AscregError, AscregTypeError
-from ascreg.machine.kernel import current_block, get_vec_len
-from ascreg.machine.memory import GmPtr, Pointer, UbPtr
-from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
-from ascreg.machine.sync import Pipe
 
 T = TypeVar("T", bound=Scalar)
 

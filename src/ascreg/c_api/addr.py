@@ -17,7 +17,7 @@ C (inside a ``__simd_vf__`` function)                  Python
 
 Calling ``asc_update_addr_reg_*`` outside every ``hw_range`` loop, or with more offsets than
 open loops, is an error (C would have no loop counter to read). An ``addr_reg`` is the Reg API's
-:class:`~ascreg.reg.datamove.AddrReg` (the same ``vector_address`` builtin) plus its unit: a
+:class:`~ascreg.machine.registers.AddrReg` (the same ``vector_address`` builtin) plus its unit: a
 load or store at ``(ptr, areg)`` accesses ``ptr`` moved by ``areg.offset * areg.width`` bytes,
 which is ``areg.offset`` elements when the width matches the pointer's element size.
 
@@ -45,7 +45,7 @@ import attrs
 import numpy as np
 
 from ascreg.errors import AscregError, AscregTypeError
-from ascreg.reg.datamove import AddrReg
+from ascreg.machine.registers import AddrReg
 
 MAX_HW_LOOPS = 4
 """Hardware loops an ``addr_reg`` can see (the HardwareLoop limit: at most 4 nested levels)."""

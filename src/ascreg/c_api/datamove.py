@@ -46,12 +46,17 @@ from ascreg.c_api._types import active, as_vector, same_dtype
 from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
 from ascreg.core import unaligned
-from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore
 from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import VL, MaskReg, RegTensor
-from ascreg.reg.datamove import AddrReg
+from ascreg.machine.registers import (
+    VL,
+    AddrReg,
+    MaskReg,
+    RegTensor,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+)
 
 Dist = Callable[[int], str]
 

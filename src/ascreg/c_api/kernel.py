@@ -45,6 +45,7 @@ from ascreg._dtypes import (
     uint32_t,
 )
 from ascreg.errors import AscregError, AscregTypeError, SyncError
+from ascreg.machine.block import current_block, running_block
 from ascreg.machine.kernel import (
     __aicore__,
     __global__,
@@ -52,37 +53,32 @@ from ascreg.machine.kernel import (
     __simd_vf__,
     __ubuf__,
     __vector__,
+    asc_vf_call,  # noqa: F401 (the examples here use it)
     block_idx,
     block_num,
-    current_block,
     get_vec_len,
-    running_block,
-    vf_call,
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
-from ascreg.machine.sync import Pipe
-
-PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX = tuple(Pipe)
-"""The ``pipe_t`` constants."""
-# event_t: one assignment each, as a constant's docs page reads the string right after it.
-EVENT_ID0 = 0
-"""``event_t`` id 0 of the eight (``EVENT_ID0`` .. ``EVENT_ID7``); a (source pipe, destination
-pipe, id) triple names one flag of :func:`asc_sync_notify` / :func:`asc_sync_wait`."""
-EVENT_ID1 = 1
-"""``event_t`` id 1 (see :data:`EVENT_ID0`)."""
-EVENT_ID2 = 2
-"""``event_t`` id 2 (see :data:`EVENT_ID0`)."""
-EVENT_ID3 = 3
-"""``event_t`` id 3 (see :data:`EVENT_ID0`)."""
-EVENT_ID4 = 4
-"""``event_t`` id 4 (see :data:`EVENT_ID0`)."""
-EVENT_ID5 = 5
-"""``event_t`` id 5 (see :data:`EVENT_ID0`)."""
-EVENT_ID6 = 6
-"""``event_t`` id 6 (see :data:`EVENT_ID0`)."""
-EVENT_ID7 = 7
-"""``event_t`` id 7, the last (see :data:`EVENT_ID0`)."""
+from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples here use them)
+    EVENT_ID0,
+    EVENT_ID1,
+    EVENT_ID2,
+    EVENT_ID3,
+    EVENT_ID4,
+    EVENT_ID5,
+    EVENT_ID6,
+    EVENT_ID7,
+    PIPE_ALL,
+    PIPE_FIX,
+    PIPE_M,
+    PIPE_MTE1,
+    PIPE_MTE2,
+    PIPE_MTE3,
+    PIPE_S,
+    PIPE_V,
+    Pipe,
+)
 
 
 class asc_load_l2_cache_mode(enum.IntEnum):
@@ -419,49 +415,6 @@ def asc_sync_pipe(pipe: Pipe) -> None:
         raise SyncError(f"{pipe!r} is not a pipe_t (PIPE_V, PIPE_MTE2, ..., PIPE_ALL)")
     elif pipe is PIPE_S:
         raise SyncError("PIPE_S has no pipe barrier")
-
-
-class VfCall:
-    """``asc_vf_call<f>(args...)`` written ``asc_vf_call[f](args...)``.
-
-    ``f`` must be a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3``
-    thread count first: ``asc_vf_call[f](dim3(1024), args...)``.
-
-    Examples
-    --------
-    >>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
-    >>> @__simd_vf__
-    ... def vf(n: int) -> None: print("vf", n)
-    >>> with block(BlockContext()):
-    ...     asc_vf_call[vf](3)
-    vf 3
-    """
-
-    def __getitem__(self, func: Callable[..., Any]) -> Callable[..., None]:
-        def call(*args: Any) -> None:
-            vf_call(func, args, f"asc_vf_call<{getattr(func, '__name__', func)}>")
-
-        return call
-
-    def __repr__(self) -> str:
-        return "asc_vf_call"
-
-
-asc_vf_call = VfCall()
-"""``asc_vf_call<f>(args...)``, written ``asc_vf_call[f](args...)``: run the VF ``f``.
-
-``f`` is a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3`` thread
-count first (``asc_vf_call[f](dim3(1024), args...)``).
-
-Examples
---------
->>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
->>> @__simd_vf__
-... def vf(n: int) -> None: print("vf", n)
->>> with block(BlockContext()):
-...     asc_vf_call[vf](3)
-vf 3
-"""
 
 
 def asc_get_block_idx() -> int:

@@ -24,7 +24,7 @@ from ascreg.c_api.kernel import MASK_SPR_STATE
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregError, AscregTypeError
-from ascreg.machine.kernel import current_block
+from ascreg.machine.block import current_block
 from ascreg.machine.ref import Ref, require_ref
 from ascreg.machine.registers import VL
 

@@ -49,6 +49,8 @@ import numpy as np
 
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
+from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
 
 Bytes = np.ndarray[Any, Any]
 ALIGN_BYTES = DATA_BLOCK
@@ -66,69 +68,6 @@ def _raw(memory: Memory, start: int, nbytes: int) -> Bytes:
     if hi > lo:
         out[lo - start : hi - start] = memory.data[lo:hi]
     return out
-
-
-class UnalignRegForLoad:
-    """The 32-byte unaligned load register (C++ ``UnalignRegForLoad``, C ``vector_load_unalign``).
-
-    ``address`` is the UB address of the block it holds (None before ``LoadUnAlignPre``).
-
-    Examples
-    --------
-    >>> from ascreg import Reg
-    >>> Reg.UnalignRegForLoad()
-    UnalignRegForLoad(<never filled>)
-    """
-
-    __slots__ = ("address", "block", "memory")
-
-    def __init__(self) -> None:
-        self.memory: Memory | None = None
-        self.address: int | None = None
-        self.block: Bytes = np.zeros(ALIGN_BYTES, dtype=np.uint8)
-
-    def __repr__(self) -> str:
-        if self.address is None:
-            return f"{type(self).__name__}(<never filled>)"
-        return f"{type(self).__name__}(block at {self.address:#x})"
-
-
-class UnalignRegForStore:
-    """The 32-byte unaligned store register (C++ ``UnalignRegForStore``, C ``vector_store_unalign``).
-
-    ``held`` are the bytes a store kept back, to be written at ``start``; ``pending`` tells
-    whether any are waiting for the next store or a ``StoreUnAlignPost``.
-
-    Examples
-    --------
-    >>> from ascreg import Reg
-    >>> u = Reg.UnalignRegForStore(); u.pending
-    False
-    """
-
-    __slots__ = ("held", "memory", "start", "used")
-
-    def __init__(self) -> None:
-        self.memory: Memory | None = None
-        self.start = 0
-        self.held: Bytes = np.zeros(0, dtype=np.uint8)
-        self.used = False
-
-    @property
-    def pending(self) -> bool:
-        """True while bytes are held back (not in UB yet)."""
-        return self.held.size > 0
-
-    @property
-    def end(self) -> int:
-        """The address where the stream stopped (one past the last held byte)."""
-        return self.start + self.held.size
-
-    def __repr__(self) -> str:
-        name = type(self).__name__
-        if not self.pending:
-            return f"{name}(<nothing held>)"
-        return f"{name}({self.held.size} bytes held for [{self.start:#x}, {self.end:#x}))"
 
 
 def load_pre(reg: UnalignRegForLoad, src: Pointer[Any]) -> None:

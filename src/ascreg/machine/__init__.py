@@ -1,1 +1,1 @@
-"""Machine model: registers, mask bit layout, memories and pointers, references."""
+"""Machine model: registers, memories and pointers, pipes, blocks, kernel launch, the SIMT engine."""

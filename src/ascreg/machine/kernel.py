@@ -23,20 +23,21 @@ array([ 0, 10, 20, 30], dtype=uint32)
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, cast
 
 import numpy as np
 
-from ascreg._dtypes import Scalar, uint8_t
-from ascreg.errors import AddressSpaceError, AscregError, AscregTypeError, LaunchError, SyncError
-from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr, UnifiedBuffer, untrack
+from ascreg._dtypes import Scalar
+from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError, SyncError
+from ascreg.machine.block import BlockContext, block, current_block, running_block
+from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
-from ascreg.machine.sync import Pipe, PipeTracker
+from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
+from ascreg.machine.sync import Pipe
 
 P = ParamSpec("P")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,118 +49,6 @@ KIND_ATTR = "__ascreg_kind__"
 """Attribute the qualifiers set on a function: ``"simd_vf"``, ``"simd_callee"``, ``"simt_vf"``."""
 CORE_ATTR = "__ascreg_core__"
 """Attribute ``__vector__`` / ``__aicore__`` set on a function: ``"vector"`` / ``"aicore"``."""
-
-
-class BlockContext:
-    """The state of one running block: its UB, index, pipe tracker and issuing pipe.
-
-    Examples
-    --------
-    >>> ctx = BlockContext(block_idx=1, block_num=2)
-    >>> ctx.pipe.name, ctx.ub.free_bytes
-    ('PIPE_S', 253952)
-    """
-
-    def __init__(
-        self, block_idx: int = 0, block_num: int = 1, dyn_ub_bytes: int = 0, kernel: str = "?"
-    ) -> None:
-        self.block_idx = block_idx
-        self.block_num = block_num
-        self.kernel = kernel
-        self.ub = UnifiedBuffer()
-        self.tracker = PipeTracker()
-        self.pipe = Pipe.PIPE_S
-        self.state: dict[str, Any] = {}
-        self.dynamic: UbPtr[Any] = self.ub.alloc_bytes(  # type: ignore[assignment]
-            uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
-        )
-        self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
-        """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
-        one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
-        self.ub.on_access = self._on_access
-        untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
-
-    def alloc_array(self, dtype: type[T], count: int) -> UbPtr[T]:
-        """Allocate a ``__ubuf__ T buf[count]`` array of this block.
-
-        Examples
-        --------
-        >>> from ascreg import uint16_t
-        >>> BlockContext().alloc_array(uint16_t, 8).read(2)
-        array([0, 0], dtype=uint16)
-        """
-        if self.array_allocator is not None:
-            return self.array_allocator(dtype, count)
-        return self.ub.alloc(dtype, count)
-
-    def release(self) -> None:
-        """Detach the pipe tracking from the UB once the block has ended.
-
-        The UB's access hook refers back to this context; breaking that cycle lets a finished
-        block's 248 KiB go at once instead of at the next garbage collection (a launch of many
-        blocks otherwise pays for the collector on every block).
-
-        Examples
-        --------
-        >>> ctx = BlockContext(); ctx.release(); ctx.ub.on_access is None
-        True
-        """
-        self.ub.on_access = None
-
-    def _on_access(self, start: int, end: int, action: str) -> None:
-        self.tracker.access(self.pipe, start, end, write=action == "writes")
-
-    @contextlib.contextmanager
-    def on_pipe(self, pipe: Pipe) -> Iterator[None]:
-        """Attribute the UB accesses inside the ``with`` block to *pipe*."""
-        previous, self.pipe = self.pipe, pipe
-        try:
-            yield
-        finally:
-            self.pipe = previous
-
-
-_STACK: list[BlockContext] = []
-
-
-def current_block() -> BlockContext:
-    """Return the running block, or raise if no kernel is running.
-
-    Examples
-    --------
-    >>> current_block()
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.AscregError: no kernel is running: call this inside a __global__ kernel launched as kernel[blocks, dyn_ub_bytes, stream](args)
-    """
-    if not _STACK:
-        raise AscregError(
-            "no kernel is running: call this inside a __global__ kernel launched as "
-            "kernel[blocks, dyn_ub_bytes, stream](args)"
-        )
-    return _STACK[-1]
-
-
-def running_block() -> BlockContext | None:
-    """Return the running block, or None outside a kernel (plain Reg code on a bare UB)."""
-    return _STACK[-1] if _STACK else None
-
-
-@contextlib.contextmanager
-def block(ctx: BlockContext) -> Iterator[BlockContext]:
-    """Run the ``with`` body as block *ctx* (used by launches and by tests).
-
-    Examples
-    --------
-    >>> with block(BlockContext(block_idx=3, block_num=4)):
-    ...     int(block_idx), int(block_num)
-    (3, 4)
-    """
-    _STACK.append(ctx)
-    try:
-        yield ctx
-    finally:
-        _STACK.pop()
 
 
 # -- built-in variables ---------------------------------------------------------------------
@@ -386,18 +275,17 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
     _ascreg_call = call
     kind = getattr(func, KIND_ATTR, None)
     if args and type(args[0]).__name__ == "dim3":
-        simt = _simt()
         ctx = current_block()
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
         ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
         with ctx.on_pipe(Pipe.PIPE_V):
-            simt.run_simt_vf(
+            run_simt_vf(
                 func,
                 args[0],
                 tuple(args[1:]),
-                grid_dim=simt.dim3(ctx.block_num),
-                block_idx=simt.dim3(ctx.block_idx),
+                grid_dim=dim3(ctx.block_num),
+                block_idx=dim3(ctx.block_idx),
             )
         ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
         return
@@ -415,15 +303,51 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
     func(*args)
 
 
+class VfCall:
+    """``asc_vf_call<f>(args...)`` written ``asc_vf_call[f](args...)``.
+
+    ``f`` must be a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3``
+    thread count first: ``asc_vf_call[f](dim3(1024), args...)``.
+
+    Examples
+    --------
+    >>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
+    >>> @__simd_vf__
+    ... def vf(n: int) -> None: print("vf", n)
+    >>> with block(BlockContext()):
+    ...     asc_vf_call[vf](3)
+    vf 3
+    """
+
+    def __getitem__(self, func: Callable[..., Any]) -> Callable[..., None]:
+        def call(*args: Any) -> None:
+            vf_call(func, args, f"asc_vf_call<{getattr(func, '__name__', func)}>")
+
+        return call
+
+    def __repr__(self) -> str:
+        return "asc_vf_call"
+
+
+asc_vf_call = VfCall()
+"""``asc_vf_call<f>(args...)``, written ``asc_vf_call[f](args...)``: run the VF ``f``.
+
+``f`` is a ``__simd_vf__`` function, or a ``__simt_vf__`` one started with a ``dim3`` thread
+count first (``asc_vf_call[f](dim3(1024), args...)``).
+
+Examples
+--------
+>>> from ascreg.machine.kernel import __simd_vf__, BlockContext, block
+>>> @__simd_vf__
+... def vf(n: int) -> None: print("vf", n)
+>>> with block(BlockContext()):
+...     asc_vf_call[vf](3)
+vf 3
+"""
+
+
 def _name(func: Any) -> str:
     return str(getattr(func, "__name__", func))
-
-
-def _simt() -> Any:
-    """Return :mod:`ascreg.simt` (imported on first use: it imports this module)."""
-    import ascreg.simt
-
-    return ascreg.simt
 
 
 # -- launch -----------------------------------------------------------------------------------
@@ -433,7 +357,7 @@ class Kernel(Generic[P]):
     """A ``__global__`` function; launch it with ``kernel[blocks, dyn_ub_bytes, stream](args)``.
 
     ``kernel[grid, block, dyn_ub_bytes, stream](args)`` (four items) launches a SIMT kernel
-    (one not marked ``__vector__`` / ``__aicore__``) through :mod:`ascreg.simt`.
+    (one not marked ``__vector__`` / ``__aicore__``) through :mod:`ascreg.machine.simt.engine`.
 
     Examples
     --------
@@ -478,14 +402,11 @@ class Kernel(Generic[P]):
         _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
         if len(items) == 4 and self.core is None:
             self._check_args(args, kwargs)  # a pure SIMT kernel takes host-side pointers too
-            simt = _simt()
             grid, block_dim, dyn, _stream = items
             grid, block_dim = (
-                g if type(g).__name__ == "dim3" else simt.dim3(g) for g in (grid, block_dim)
+                g if type(g).__name__ == "dim3" else dim3(g) for g in (grid, block_dim)
             )
-            simt.run_simt_kernel(
-                self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values())
-            )
+            run_simt_kernel(self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values()))
             return
         if len(items) == 4:
             raise LaunchError(

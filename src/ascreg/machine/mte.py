@@ -25,7 +25,7 @@ import attrs
 import numpy as np
 
 from ascreg.errors import AddressSpaceError, AlignmentError, AscregError, undefined_behaviour
-from ascreg.machine.kernel import running_block
+from ascreg.machine.block import running_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
 from ascreg.machine.sync import Pipe
 

@@ -1,4 +1,7 @@
-"""The dav-3510 register file: ``RegTensor[T]``, ``MaskReg`` and the ``RegTrait`` layouts.
+"""The dav-3510 register file: vector, mask, address and unaligned registers.
+
+``RegTensor[T]``, ``MaskReg`` and the ``RegTrait`` layouts; the address register ``AddrReg``;
+the 32-byte unaligned registers (their access semantics are in :mod:`ascreg.core.unaligned`).
 
 A vector register is VL = 256 bytes: 256/sizeof(T) lanes. A 64-bit register declared with
 ``RegTraitNumTwo`` spans two hardware registers and holds 64 lanes (the low words in ``reg[0]``
@@ -21,11 +24,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Generic
 
+import attrs
 import numpy as np
 from typing_extensions import TypeVar
 
 from ascreg._dtypes import Scalar, bool_, is_scalar_type, uint32_t
 from ascreg.errors import AscregTypeError, UninitializedRegisterError, undefined_behaviour
+from ascreg.machine.memory import DATA_BLOCK, Memory, to_dtype
 
 VL = 256
 """Bytes in one vector register on dav-3510 (``GetVecLen()``).
@@ -195,8 +200,6 @@ class RegTensor(Generic[T, R]):
         >>> r = Reg.RegTensor[uint8_t](); r.set(7); int(r.get()[255])
         7
         """
-        from ascreg.machine.memory import to_dtype
-
         array = np.broadcast_to(to_dtype(values, self.dtype), (self.lanes,))
         self._lanes = np.array(array, dtype=self.dtype.np_dtype)
 
@@ -343,6 +346,102 @@ class MaskReg:
         width = next(s for s in (8, 4, 2, 1) if not (on % s).any())
         lanes = on // width
         return f"MaskReg(b{8 * width}: lanes {_ranges(lanes)} on, {lanes.size} of {MASK_BITS // width})"
+
+
+# -- address and unaligned registers ----------------------------------------------------------
+
+
+@attrs.frozen
+class AddrReg:
+    """An address register: an element offset built by ``CreateAddrReg`` (C++ ``AddrReg``).
+
+    Examples
+    --------
+    >>> AddrReg(64).offset
+    64
+    """
+
+    offset: int
+
+
+def create_addr_reg(*indices_and_strides: int) -> AddrReg:
+    """Build the register of ``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``.
+
+    Its offset is the sum of ``i_k * s_k``: the ``i_k`` are the enclosing loop counters
+    (outermost first), the ``s_k`` strides; at most four pairs (four nested loops).
+
+    Examples
+    --------
+    >>> create_addr_reg(2, 128, 1, 16)
+    AddrReg(offset=272)
+    """
+    pairs = indices_and_strides
+    if len(pairs) not in (2, 4, 6, 8):
+        raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
+    return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
+
+
+class UnalignRegForLoad:
+    """The 32-byte unaligned load register (C++ ``UnalignRegForLoad``, C ``vector_load_unalign``).
+
+    ``address`` is the UB address of the block it holds (None before ``LoadUnAlignPre``).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.UnalignRegForLoad()
+    UnalignRegForLoad(<never filled>)
+    """
+
+    __slots__ = ("address", "block", "memory")
+
+    def __init__(self) -> None:
+        self.memory: Memory | None = None
+        self.address: int | None = None
+        self.block: np.ndarray[Any, Any] = np.zeros(DATA_BLOCK, dtype=np.uint8)
+
+    def __repr__(self) -> str:
+        if self.address is None:
+            return f"{type(self).__name__}(<never filled>)"
+        return f"{type(self).__name__}(block at {self.address:#x})"
+
+
+class UnalignRegForStore:
+    """The 32-byte unaligned store register (C++ ``UnalignRegForStore``, C ``vector_store_unalign``).
+
+    ``held`` are the bytes a store kept back, to be written at ``start``; ``pending`` tells
+    whether any are waiting for the next store or a ``StoreUnAlignPost``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> u = Reg.UnalignRegForStore(); u.pending
+    False
+    """
+
+    __slots__ = ("held", "memory", "start", "used")
+
+    def __init__(self) -> None:
+        self.memory: Memory | None = None
+        self.start = 0
+        self.held: np.ndarray[Any, Any] = np.zeros(0, dtype=np.uint8)
+        self.used = False
+
+    @property
+    def pending(self) -> bool:
+        """True while bytes are held back (not in UB yet)."""
+        return self.held.size > 0
+
+    @property
+    def end(self) -> int:
+        """The address where the stream stopped (one past the last held byte)."""
+        return self.start + self.held.size
+
+    def __repr__(self) -> str:
+        name = type(self).__name__
+        if not self.pending:
+            return f"{name}(<nothing held>)"
+        return f"{name}({self.held.size} bytes held for [{self.start:#x}, {self.end:#x}))"
 
 
 def _ranges(indices: np.ndarray[Any, Any]) -> str:

@@ -48,6 +48,28 @@ class Pipe(enum.IntEnum):
     PIPE_FIX = 11
 
 
+PIPE_S, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_FIX = tuple(Pipe)
+"""The ``pipe_t`` constants."""
+# event_t: one assignment each, as a constant's docs page reads the string right after it.
+EVENT_ID0 = 0
+"""``event_t`` id 0 of the eight (``EVENT_ID0`` .. ``EVENT_ID7``); a (source pipe, destination
+pipe, id) triple names one flag of :func:`~ascreg.c_api.asc_sync_notify` /
+:func:`~ascreg.c_api.asc_sync_wait`."""
+EVENT_ID1 = 1
+"""``event_t`` id 1 (see :data:`EVENT_ID0`)."""
+EVENT_ID2 = 2
+"""``event_t`` id 2 (see :data:`EVENT_ID0`)."""
+EVENT_ID3 = 3
+"""``event_t`` id 3 (see :data:`EVENT_ID0`)."""
+EVENT_ID4 = 4
+"""``event_t`` id 4 (see :data:`EVENT_ID0`)."""
+EVENT_ID5 = 5
+"""``event_t`` id 5 (see :data:`EVENT_ID0`)."""
+EVENT_ID6 = 6
+"""``event_t`` id 6 (see :data:`EVENT_ID0`)."""
+EVENT_ID7 = 7
+"""``event_t`` id 7, the last (see :data:`EVENT_ID0`)."""
+
 EVENT_COUNT = 8
 """Event ids ``EVENT_ID0`` .. ``EVENT_ID7`` (the range the public headers use)."""
 MUTEX_COUNT = 32

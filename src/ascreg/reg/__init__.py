@@ -33,6 +33,7 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.machine.registers import (
+    AddrReg,
     MaskReg,
     RegTensor,
     RegTrait,
@@ -60,7 +61,7 @@ from ascreg.reg.compute import (
     Sub,
     Xor,
 )
-from ascreg.reg.datamove import AddrReg, CreateAddrReg, LoadAlign, StoreAlign
+from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, UpdateMask
 from ascreg.reg.rearrange import DeInterleave, Interleave
 from ascreg.reg.unaligned import (

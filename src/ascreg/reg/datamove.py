@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
 import numpy as np
 
 from ascreg._frontend import operands
@@ -46,20 +45,13 @@ from ascreg.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDis
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
-
-
-@attrs.frozen
-class AddrReg:
-    """An address register: an element offset built by ``CreateAddrReg`` (C++ ``AddrReg``).
-
-    Examples
-    --------
-    >>> AddrReg(64).offset
-    64
-    """
-
-    offset: int
+from ascreg.machine.registers import (
+    AddrReg,
+    MaskReg,
+    RegTensor,
+    RegTraitNumTwo,
+    create_addr_reg,
+)
 
 
 class _CreateAddrReg(Template):
@@ -79,10 +71,7 @@ class _CreateAddrReg(Template):
 
     def __call__(self, *indices_and_strides: int) -> AddrReg:
         _ascreg_call = self.name
-        pairs = indices_and_strides
-        if len(pairs) not in (2, 4, 6, 8):
-            raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
-        return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
+        return create_addr_reg(*indices_and_strides)
 
 
 class _Access(Template):

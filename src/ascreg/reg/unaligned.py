@@ -49,13 +49,19 @@ from ascreg._frontend import operands
 from ascreg._frontend.operands import REG
 from ascreg._frontend.template import Template
 from ascreg.core import unaligned as core
-from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore
 from ascreg.enums import PostLiteral
 from ascreg.errors import AscregTypeError, RefRequiredError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import VL, RegTensor, RegTraitNumTwo
-from ascreg.reg.datamove import AddrReg, _match_pointer, _pointer
+from ascreg.machine.registers import (
+    VL,
+    AddrReg,
+    RegTensor,
+    RegTraitNumTwo,
+    UnalignRegForLoad,
+    UnalignRegForStore,
+)
+from ascreg.reg.datamove import _match_pointer, _pointer
 
 __all__ = [
     "Load",

@@ -23,7 +23,7 @@ Writing and launching kernels
 How threads execute (what is fast, what is slow)
 ------------------------------------------------
 **Fast — vectorised.** A block's body runs *once*, with every thread as one numpy lane:
-``threadIdx.x`` is a ``uint32`` :class:`~ascreg.simt.lanes.Lanes` array, loads ``p[i]`` with a
+``threadIdx.x`` is a ``uint32`` :class:`~ascreg.simt.Lanes` array, loads ``p[i]`` with a
 ``Lanes`` index return ``Lanes``, stores ``p[i] = v`` scatter, intrinsics, warp functions and
 atomics work on all lanes in one numpy call, ``asc_syncthreads`` is free. ``blockIdx``,
 ``blockDim`` and ``gridDim`` are plain ints. Straight-line code, loops with a uniform trip count,
@@ -51,7 +51,7 @@ fails with a real error; dropped when the block re-runs per thread, which prints
 thread). Other side effects (``sys.stderr``, files, Python lists a kernel appends to) happen
 again on the re-run. The divergence signal derives from ``BaseException``, so a kernel's own
 ``try: ... except Exception:`` around a thread-dependent branch does not swallow it; outside a
-kernel the same situation raises :class:`~ascreg.simt.lanes.DivergentBranchError`.
+kernel the same situation raises :class:`~ascreg.simt.DivergentBranchError`.
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
 (``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted
@@ -79,6 +79,21 @@ Examples
 16843008
 """
 
+from ascreg.machine.simt.engine import (
+    LanePointer,
+    __launch_bounds__,
+    __simt_callee__,
+    __simt_vf__,
+    blockDim,
+    blockIdx,
+    dim3,
+    gridDim,
+    run_simt_kernel,
+    run_simt_vf,
+    threadIdx,
+    warpSize,
+)
+from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
 from ascreg.simt.atomics import (
     asc_atomic_add,
@@ -92,20 +107,6 @@ from ascreg.simt.atomics import (
     asc_atomic_or,
     asc_atomic_sub,
     asc_atomic_xor,
-)
-from ascreg.simt.engine import (
-    LanePointer,
-    __launch_bounds__,
-    __simt_callee__,
-    __simt_vf__,
-    blockDim,
-    blockIdx,
-    dim3,
-    gridDim,
-    run_simt_kernel,
-    run_simt_vf,
-    threadIdx,
-    warpSize,
 )
 from ascreg.simt.floatmath import __fdividef, __saturatef, fdividef
 from ascreg.simt.intrinsics import (
@@ -138,7 +139,6 @@ from ascreg.simt.intrinsics import (
     umax,
     umin,
 )
-from ascreg.simt.lanes import DivergentBranchError, Lanes
 from ascreg.simt.warp import (
     asc_activemask,
     asc_all,

@@ -35,7 +35,7 @@ import numpy as np
 from ascreg._spec import SPECS
 from ascreg.errors import AddressSpaceError, AscregTypeError
 from ascreg.machine.memory import GmPtr, Pointer
-from ascreg.simt.engine import LanePointer, wrap_pointer
+from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 LEGAL: tuple[np.dtype[Any], ...] = tuple(combo[0].np_dtype for combo in SPECS["asc_ldcg"].combos)
 """Element types of the cache-hinted accesses (the ``address`` column of the ``asc_ldcg`` row)."""

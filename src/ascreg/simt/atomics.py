@@ -5,7 +5,7 @@ address are serialised in thread order (one of the orders the hardware may pick)
 add/sub in one pass with a segmented prefix sum, everything else in rounds of distinct addresses.
 
 The address is a pointer (the same address for every thread) or ``p + idx`` with a per-thread
-``idx`` (a :class:`~ascreg.simt.engine.LanePointer`). 64-bit atomics are GM-only.
+``idx`` (a :class:`~ascreg.simt.LanePointer`). 64-bit atomics are GM-only.
 
 Examples
 --------
@@ -30,8 +30,8 @@ import numpy as np
 from ascreg._spec import SIMT_ATOMIC_TYPES, SPECS
 from ascreg.errors import AddressSpaceError, AscregTypeError
 from ascreg.machine.memory import Pointer, UbPtr, to_dtype
-from ascreg.simt.engine import LanePointer, current_group, wrap_pointer
-from ascreg.simt.lanes import Lanes
+from ascreg.machine.simt.engine import LanePointer, current_group, wrap_pointer
+from ascreg.machine.simt.lanes import Lanes
 
 Arr = np.ndarray[Any, Any]
 LEGAL: dict[str, tuple[np.dtype[Any], ...]] = {

@@ -3,7 +3,7 @@
 Arguments are C ``float`` parameters. Accepted: Python ints and floats (converted as C converts a
 ``double`` to ``float``: rounded to nearest; a finite value beyond the float range is an error,
 never a silent inf), and numpy float32 values or arrays (including per-thread
-:class:`~ascreg.simt.lanes.Lanes`); ``half`` and ``bfloat16`` arrays are widened exactly, as C++
+:class:`~ascreg.simt.Lanes`); ``half`` and ``bfloat16`` arrays are widened exactly, as C++
 promotes them. A float64 or integer numpy array is an
 :class:`~ascreg.errors.AscregTypeError`: cast it explicitly (ascreg never narrows silently).
 Results are float32 (``Lanes`` if an argument was, a numpy scalar if every argument was a scalar).
@@ -30,8 +30,8 @@ import ml_dtypes
 import numpy as np
 
 from ascreg.errors import AscregTypeError
+from ascreg.machine.simt.lanes import apply_lanewise
 from ascreg.simt import _core
-from ascreg.simt.lanes import apply_lanewise
 
 Arr = np.ndarray[Any, Any]
 _F32 = np.dtype(np.float32)

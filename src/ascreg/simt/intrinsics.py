@@ -1,7 +1,7 @@
 """The SIMT integer device functions under their C names (``__byte_perm``, ``__clz``, ``umax`` ...).
 
 Each function accepts Python ints, numpy integer scalars and numpy integer arrays (including the
-per-thread :class:`~ascreg.simt.lanes.Lanes` values of a running kernel) and computes every lane
+per-thread :class:`~ascreg.simt.Lanes` values of a running kernel) and computes every lane
 bit-exactly through :mod:`ascreg.simt._core`.
 
 How an argument becomes the C parameter type (the overload rule)
@@ -53,8 +53,8 @@ from ascreg._dtypes import (
 )
 from ascreg._spec import SIMT_INT_ROWS, SPECS
 from ascreg.errors import AscregTypeError, UnsupportedError
+from ascreg.machine.simt.lanes import STATE, apply_lanewise
 from ascreg.simt import _core
-from ascreg.simt.lanes import STATE, apply_lanewise
 
 Arr = np.ndarray[Any, Any]
 

@@ -34,8 +34,11 @@ import numpy as np
 
 from ascreg._spec import SPECS
 from ascreg.errors import AscregTypeError, UndefinedBehaviourError, undefined_behaviour
-from ascreg.simt.engine import WARP_SIZE, current_group
-from ascreg.simt.lanes import Lanes
+from ascreg.machine.simt.engine import current_group
+from ascreg.machine.simt.lanes import Lanes
+
+# The engine runs the per-thread rendezvous now; these names stay importable here (stub).
+from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous  # noqa: F401
 
 Arr = np.ndarray[Any, Any]
 _LANE = np.arange(WARP_SIZE, dtype=np.int64)
@@ -50,36 +53,6 @@ SHFL_TYPES = _value_types("asc_shfl")
 """Value types of the shuffles (the ``var`` column of the ``asc_shfl*`` rows)."""
 REDUCE_TYPES = _value_types("asc_reduce_add")
 """Value types of ``asc_reduce_add/max/min`` (the ``value`` column of their rows)."""
-
-
-class WarpRequest:
-    """One thread's part of a warp call in the per-thread tier."""
-
-    __slots__ = ("compute", "key", "params", "value")
-
-    def __init__(
-        self, key: tuple[Any, ...], compute: Callable[..., Arr], value: Any, params: tuple[Any, ...]
-    ) -> None:
-        self.key = key
-        self.compute = compute
-        self.value = value
-        self.params = params
-
-
-def complete_rendezvous(lanes: list[int], requests: list[WarpRequest]) -> list[Any]:
-    """Compute a warp call for the threads (*lanes* of one warp) that reached it together."""
-    first = requests[0]
-    active = np.zeros((1, WARP_SIZE), dtype=bool)
-    active[0, lanes] = True
-    value = np.zeros((1, WARP_SIZE), dtype=np.asarray(first.value).dtype)
-    value[0, lanes] = [np.asarray(r.value).reshape(-1)[0] for r in requests]
-    params = []
-    for i in range(len(first.params)):
-        column = np.zeros((1, WARP_SIZE), dtype=np.int64)
-        column[0, lanes] = [int(np.asarray(r.params[i]).reshape(-1)[0]) for r in requests]
-        params.append(column)
-    result = first.compute(value, active, *params)
-    return [result[0, lane : lane + 1].view(Lanes) for lane in lanes]
 
 
 def _lanes_of(value: Any, n: int, call: str, legal: tuple[np.dtype[Any], ...]) -> Arr:
@@ -105,24 +78,8 @@ def _warp_call(
     key: tuple[Any, ...] = (),
 ) -> Any:
     group = current_group(call)
-    n = group.size
-    vals = _lanes_of(value, n, call, legal)
-    if group.fiber is not None:
-        request = WarpRequest(
-            (call, *key), compute, vals, tuple(np.asarray(p).reshape(-1)[:1] for p in params)
-        )
-        return group.fiber.block(("warp", request))
-    warps = -(-n // WARP_SIZE)
-    padded = np.zeros(warps * WARP_SIZE, dtype=vals.dtype)
-    padded[:n] = vals
-    active = (np.arange(warps * WARP_SIZE) < n).reshape(warps, WARP_SIZE)
-    columns = []
-    for p in params:
-        column = np.zeros(warps * WARP_SIZE, dtype=np.int64)
-        column[:n] = np.broadcast_to(np.asarray(p).astype(np.int64), (n,))
-        columns.append(column.reshape(warps, WARP_SIZE))
-    result = compute(padded.reshape(warps, WARP_SIZE), active, *columns)
-    return np.ascontiguousarray(result).reshape(-1)[:n].view(Lanes)
+    vals = _lanes_of(value, group.size, call, legal)
+    return group.warp_call((call, *key), compute, vals, params)
 
 
 def _width(width: Any, call: str) -> int:
@@ -526,9 +483,7 @@ def asc_syncthreads() -> None:
     >>> out.read(4)
     array([6, 4, 2, 0], dtype=uint32)
     """
-    group = current_group("asc_syncthreads()")
-    if group.fiber is not None:
-        group.fiber.block(("sync", None))
+    current_group("asc_syncthreads()").sync_threads()
 
 
 def asc_threadfence() -> None:

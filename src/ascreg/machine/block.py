@@ -1,0 +1,141 @@
+"""The running block: its state (:class:`BlockContext`) and which block is running.
+
+A launch runs its blocks one after the other; :func:`block` makes one of them the running block
+for the duration of a ``with`` statement. Everything that acts on "this block" (its UB, pipe
+tracker, ``block_idx``) asks :func:`current_block`, or :func:`running_block` where code may also
+run outside a kernel. The kernel launch (:mod:`ascreg.machine.kernel`) and the SIMT engine
+(:mod:`ascreg.machine.simt.engine`) both build on this module.
+
+Examples
+--------
+>>> with block(BlockContext(block_idx=1, block_num=2)) as ctx:
+...     current_block() is ctx, ctx.pipe.name
+(True, 'PIPE_S')
+>>> running_block() is None
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from ascreg._dtypes import Scalar, uint8_t
+from ascreg.errors import AscregError
+from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
+from ascreg.machine.sync import Pipe, PipeTracker
+
+T = TypeVar("T", bound=Scalar)
+
+
+class BlockContext:
+    """The state of one running block: its UB, index, pipe tracker and issuing pipe.
+
+    Examples
+    --------
+    >>> ctx = BlockContext(block_idx=1, block_num=2)
+    >>> ctx.pipe.name, ctx.ub.free_bytes
+    ('PIPE_S', 253952)
+    """
+
+    def __init__(
+        self, block_idx: int = 0, block_num: int = 1, dyn_ub_bytes: int = 0, kernel: str = "?"
+    ) -> None:
+        self.block_idx = block_idx
+        self.block_num = block_num
+        self.kernel = kernel
+        self.ub = UnifiedBuffer()
+        self.tracker = PipeTracker()
+        self.pipe = Pipe.PIPE_S
+        self.state: dict[str, Any] = {}
+        self.dynamic: UbPtr[Any] = self.ub.alloc_bytes(  # type: ignore[assignment]
+            uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
+        )
+        self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
+        """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
+        one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
+        self.ub.on_access = self._on_access
+        untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
+
+    def alloc_array(self, dtype: type[T], count: int) -> UbPtr[T]:
+        """Allocate a ``__ubuf__ T buf[count]`` array of this block.
+
+        Examples
+        --------
+        >>> from ascreg import uint16_t
+        >>> BlockContext().alloc_array(uint16_t, 8).read(2)
+        array([0, 0], dtype=uint16)
+        """
+        if self.array_allocator is not None:
+            return self.array_allocator(dtype, count)
+        return self.ub.alloc(dtype, count)
+
+    def release(self) -> None:
+        """Detach the pipe tracking from the UB once the block has ended.
+
+        The UB's access hook refers back to this context; breaking that cycle lets a finished
+        block's 248 KiB go at once instead of at the next garbage collection (a launch of many
+        blocks otherwise pays for the collector on every block).
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); ctx.release(); ctx.ub.on_access is None
+        True
+        """
+        self.ub.on_access = None
+
+    def _on_access(self, start: int, end: int, action: str) -> None:
+        self.tracker.access(self.pipe, start, end, write=action == "writes")
+
+    @contextlib.contextmanager
+    def on_pipe(self, pipe: Pipe) -> Iterator[None]:
+        """Attribute the UB accesses inside the ``with`` block to *pipe*."""
+        previous, self.pipe = self.pipe, pipe
+        try:
+            yield
+        finally:
+            self.pipe = previous
+
+
+_STACK: list[BlockContext] = []
+
+
+def current_block() -> BlockContext:
+    """Return the running block, or raise if no kernel is running.
+
+    Examples
+    --------
+    >>> current_block()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregError: no kernel is running: call this inside a __global__ kernel launched as kernel[blocks, dyn_ub_bytes, stream](args)
+    """
+    if not _STACK:
+        raise AscregError(
+            "no kernel is running: call this inside a __global__ kernel launched as "
+            "kernel[blocks, dyn_ub_bytes, stream](args)"
+        )
+    return _STACK[-1]
+
+
+def running_block() -> BlockContext | None:
+    """Return the running block, or None outside a kernel (plain Reg code on a bare UB)."""
+    return _STACK[-1] if _STACK else None
+
+
+@contextlib.contextmanager
+def block(ctx: BlockContext) -> Iterator[BlockContext]:
+    """Run the ``with`` body as block *ctx* (used by launches and by tests).
+
+    Examples
+    --------
+    >>> with block(BlockContext(block_idx=3, block_num=4)):
+    ...     current_block().block_idx, current_block().block_num
+    (3, 4)
+    """
+    _STACK.append(ctx)
+    try:
+        yield ctx
+    finally:
+        _STACK.pop()

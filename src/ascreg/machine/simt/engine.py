@@ -1,0 +1,840 @@
+"""The SIMT execution engine: thread groups, built-in indices, launch checks, per-thread fallback.
+
+Two tiers run a block (see :mod:`ascreg.simt` for the user-facing summary):
+
+1. **Vectorised** (fast): the kernel body runs once with every thread of the block as one numpy
+   lane. Every memory write it makes is journaled at the :class:`~ascreg.machine.memory.Memory`
+   level (a hook chained onto ``on_access`` of every live memory, whatever pointer the write went
+   through), and its ``print`` output (``sys.stdout``) is held back.
+2. **Per thread** (slow): if tier 1 needs one answer from a thread-varying value
+   (:class:`~ascreg.machine.simt.lanes.DivergenceSignal`), its writes are undone, its held output is
+   dropped, and the block runs again with one Python thread per SIMT thread. A cooperative scheduler lets exactly one of them
+   run at a time (deterministic, lowest thread first); ``asc_syncthreads`` and the warp functions
+   are rendezvous points where a thread yields until its partners arrive.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, uint32_t
+>>> out = GlobalMemory().alloc(uint32_t, 8)
+>>> def k(out):
+...     i = threadIdx.x + blockIdx.x * blockDim.x
+...     if i % 2 == 0:          # thread-dependent branch: runs per thread, still exact
+...         out[i] = i
+>>> run_simt_kernel(k, dim3(2), dim3(4), 0, (out,))
+>>> out.read(8)
+array([0, 0, 2, 0, 4, 0, 6, 0], dtype=uint32)
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ascreg.errors import AscregError, LaunchError, SyncError
+from ascreg.machine.block import BlockContext, running_block
+from ascreg.machine.block import block as running_as
+from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories, to_dtype
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
+
+F = TypeVar("F")
+
+MAX_THREADS_PER_BLOCK = 2048
+DEFAULT_LAUNCH_BOUNDS = 1024
+MAX_BLOCKS = 65535
+KIND_ATTR = "__ascreg_kind__"
+BOUNDS_ATTR = "__ascreg_launch_bounds__"
+_FIBER_STACK_BYTES = 512 * 1024
+
+
+# -- dim3 and qualifiers --------------------------------------------------------------------------
+
+
+class dim3:
+    """``struct dim3 { unsigned x, y, z; }`` with ``y`` and ``z`` defaulting to 1.
+
+    Examples
+    --------
+    >>> dim3(4), dim3(2, 3).count
+    (dim3(4, 1, 1), 6)
+    """
+
+    __slots__ = ("x", "y", "z")
+
+    def __init__(self, x: int = 1, y: int = 1, z: int = 1) -> None:
+        if not (type(x) is int and type(y) is int and type(z) is int and min(x, y, z) >= 0):
+            _check_dim3(x, y, z)  # the slow path: numpy ints are fine, the rest is an error
+        self.x, self.y, self.z = int(x), int(y), int(z)
+
+    @property
+    def count(self) -> int:
+        """``x * y * z``."""
+        return self.x * self.y * self.z
+
+    def __repr__(self) -> str:
+        return f"dim3({self.x}, {self.y}, {self.z})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dim3) and (self.x, self.y, self.z) == (other.x, other.y, other.z)
+
+    def __hash__(self) -> int:
+        return hash((self.x, self.y, self.z))
+
+
+def _check_dim3(*values: Any) -> None:
+    for name, value in zip("xyz", values, strict=True):
+        if not isinstance(value, int | np.integer) or isinstance(value, bool) or value < 0:
+            raise LaunchError(f"dim3.{name} must be a non-negative integer, got {value!r}")
+
+
+def as_dim3(value: Any) -> dim3:
+    """Accept a :class:`dim3`, an int or a tuple of up to three ints.
+
+    Examples
+    --------
+    >>> as_dim3(8), as_dim3((2, 2))
+    (dim3(8, 1, 1), dim3(2, 2, 1))
+    """
+    if isinstance(value, dim3):
+        return value
+    if isinstance(value, tuple):
+        return dim3(*value)
+    return dim3(value)
+
+
+def __simt_vf__(func: F) -> F:  # noqa: N807 - the C++ qualifier
+    """``__simt_vf__``: a SIMT function started by ``asc_vf_call[f](dim3(n), args...)``.
+
+    Sets ``func.__ascreg_kind__ = "simt_vf"`` (what the kernel runtime checks).
+
+    Examples
+    --------
+    >>> @__simt_vf__
+    ... def f(): ...
+    >>> f.__ascreg_kind__
+    'simt_vf'
+    """
+    _set(func, KIND_ATTR, "simt_vf")
+    return func
+
+
+def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
+    """``__simt_callee__``: a helper callable from SIMT code (marks ``"simt_callee"``).
+
+    Examples
+    --------
+    >>> @__simt_callee__
+    ... def twice(v): return 2 * v
+    >>> twice(3), twice.__ascreg_kind__
+    (6, 'simt_callee')
+    """
+    _set(func, KIND_ATTR, "simt_callee")
+    return func
+
+
+def __launch_bounds__(n: int) -> Callable[[F], F]:  # noqa: N807 - the C++ qualifier
+    """``__launch_bounds__(n)``: at most *n* (1..2048) threads per block; checked at launch.
+
+    Without it a SIMT function allows 1024 threads per block (the documented default).
+
+    Examples
+    --------
+    >>> @__launch_bounds__(256)
+    ... def f(): ...
+    >>> f.__ascreg_launch_bounds__
+    256
+    >>> __launch_bounds__(4096)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.LaunchError: __launch_bounds__: 4096 is outside [1, 2048]
+    """
+    _ascreg_call = "__launch_bounds__"
+    if not isinstance(n, int | np.integer) or not 1 <= n <= MAX_THREADS_PER_BLOCK:
+        raise LaunchError(f"{n!r} is outside [1, {MAX_THREADS_PER_BLOCK}]")
+
+    def mark(func: F) -> F:
+        _set(func, BOUNDS_ATTR, int(n))
+        return func
+
+    return mark
+
+
+def _set(func: Any, attr: str, value: Any) -> None:
+    setattr(func, attr, value)
+    inner = getattr(func, "func", None)  # a runtime Kernel wrapping the function
+    if inner is not None and callable(inner):
+        setattr(inner, attr, value)
+
+
+# -- the write journal and SIMT pointers ----------------------------------------------------------
+
+
+class Journal:
+    """An undo log of memory writes: ``(memory, start, old bytes)`` in write order.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> gm = GlobalMemory(); p = gm.alloc(uint8_t, 4); journal = Journal()
+    >>> with journal.watching([gm]):
+    ...     p.write([1, 2, 3, 4])
+    >>> journal.rollback(); p.read(4)
+    array([0, 0, 0, 0], dtype=uint8)
+    """
+
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Memory, int, np.ndarray[Any, Any]]] = []
+
+    def record(self, memory: Memory, start: int, nbytes: int) -> None:
+        """Save the bytes about to be overwritten."""
+        if nbytes > 0:
+            end = min(start + nbytes, memory.data.size)
+            self.entries.append((memory, start, memory.data[start:end].copy()))
+
+    def rollback(self) -> None:
+        """Restore every saved range, newest first."""
+        for memory, start, old in reversed(self.entries):
+            memory.data[start : start + old.size] = old
+        self.entries.clear()
+
+    @contextmanager
+    def watching(self, memories: Iterator[Memory] | list[Memory]) -> Iterator[None]:
+        """Record every write this Python thread makes to *memories* inside the ``with`` body.
+
+        Chains a :class:`_WriteHook` onto each memory's ``on_access`` (the previous hook, e.g.
+        the kernel runtime's pipe check, still runs) and restores the previous hook afterwards.
+        Memories without a hook cost nothing outside the ``with`` body.
+        """
+        hooks = self.hook(memories)
+        try:
+            yield
+        finally:
+            self.unhook(hooks)
+
+    def hook(self, memories: Iterator[Memory] | list[Memory]) -> list[_WriteHook]:
+        """Chain a journaling hook onto each of *memories* (once each); see :meth:`watching`."""
+        hooks: list[_WriteHook] = []
+        seen: set[int] = set()
+        thread = threading.get_ident()
+        for memory in memories:
+            if id(memory) not in seen:
+                seen.add(id(memory))
+                hook = _WriteHook(self, memory, thread)
+                memory.on_access = hook
+                hooks.append(hook)
+        return hooks
+
+    @staticmethod
+    def unhook(hooks: list[_WriteHook]) -> None:
+        """Put back the hooks :meth:`hook` replaced, newest first."""
+        for hook in reversed(hooks):
+            if hook.memory.on_access is hook:
+                hook.memory.on_access = hook.previous
+
+
+class _WriteHook:
+    """``Memory.on_access`` while a block runs vectorised: journal writes, then chain."""
+
+    __slots__ = ("journal", "memory", "previous", "thread")
+
+    def __init__(self, journal: Journal, memory: Memory, thread: int) -> None:
+        self.journal = journal
+        self.memory = memory
+        self.previous = memory.on_access
+        self.thread = thread  # other Python threads' writes are not this block's
+
+    def __call__(self, start: int, end: int, action: str) -> None:
+        if action == "writes" and threading.get_ident() == self.thread:
+            self.journal.record(self.memory, start, end - start)
+        if self.previous is not None:
+            self.previous(start, end, action)
+
+
+class _SimtPointer:
+    """Mixin for pointers inside a SIMT kernel: lane-aware indexing (``p[lanes]``, ``p + lanes``)."""
+
+    __slots__ = ()
+
+    def __add__(self, n: Any) -> Any:
+        if isinstance(n, Lanes) and n.size > 1:
+            return LanePointer(self, np.asarray(n).astype(np.int64))  # type: ignore[arg-type]
+        return super().__add__(n)  # type: ignore[misc]
+
+    def __radd__(self, n: Any) -> Any:
+        return self.__add__(n)
+
+    def __getitem__(self, index: Any) -> Any:
+        value = super().__getitem__(index)  # type: ignore[misc]
+        return value.view(Lanes) if isinstance(index, Lanes) else value
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        uniform = not isinstance(index, np.ndarray) or index.ndim == 0
+        if uniform and isinstance(value, Lanes) and value.size > 1:
+            # every thread stores to the same element: they land in thread order, the last wins
+            value = to_dtype(value, self.dtype).reshape(-1)[-1]  # type: ignore[attr-defined]
+        super().__setitem__(index, value)  # type: ignore[misc]
+
+
+class SimtGmPtr(_SimtPointer, GmPtr[Any]):
+    """A ``__gm__`` pointer as seen inside a SIMT kernel (lane-aware)."""
+
+    __slots__ = ()
+
+
+class SimtUbPtr(_SimtPointer, UbPtr[Any]):
+    """A ``__ubuf__`` pointer as seen inside a SIMT kernel (lane-aware)."""
+
+    __slots__ = ()
+
+
+def wrap_pointer(value: Any) -> Any:
+    """Return *value* re-wrapped as a SIMT pointer if it is a GM/UB pointer, else unchanged.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> type(wrap_pointer(GlobalMemory().alloc(uint8_t, 4))).__name__
+    'SimtGmPtr'
+    """
+    if isinstance(value, _SimtPointer) or not isinstance(value, Pointer):
+        return value
+    cls = SimtGmPtr if isinstance(value, GmPtr) else SimtUbPtr if isinstance(value, UbPtr) else None
+    if cls is None:
+        return value
+    return cls(value.memory, value.dtype, value.address, value.block)
+
+
+class LanePointer:
+    """``p + idx`` where *idx* varies per thread: one address per lane.
+
+    ``q[0]`` reads each lane's element, ``q[0] = v`` writes it, ``q + n`` moves every lane, and
+    the atomics accept it as their address.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> p = wrap_pointer(GlobalMemory().alloc(int32_t, 4)); p.write([5, 6, 7, 8])
+    >>> q = p + np.array([3, 1], dtype=np.int64).view(Lanes)
+    >>> q[0]
+    Lanes([8, 6], dtype=int32)
+    """
+
+    __slots__ = ("base", "offsets")
+
+    def __init__(self, base: Pointer[Any], offsets: np.ndarray[Any, Any]) -> None:
+        self.base = base
+        self.offsets = offsets
+
+    @property
+    def dtype(self) -> Any:
+        """The element type."""
+        return self.base.dtype
+
+    def __add__(self, n: Any) -> LanePointer:
+        return LanePointer(self.base, self.offsets + np.asarray(n).astype(np.int64))
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.base[(self.offsets + np.asarray(index).astype(np.int64)).view(Lanes)]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.base[self.offsets + np.asarray(index).astype(np.int64)] = value
+
+    def __repr__(self) -> str:
+        return f"<{self.base!r} + lane offsets {self.offsets.tolist()}>"
+
+
+# -- thread groups ---------------------------------------------------------------------------------
+
+
+class BlockRun:
+    """Everything one block of a SIMT launch shares."""
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        args: tuple[Any, ...],
+        block_dim: dim3,
+        grid_dim: dim3,
+        block_idx: dim3,
+        *,
+        pure_simt: bool,
+    ) -> None:
+        self.func = func
+        self.args = tuple(wrap_pointer(a) for a in args)
+        self.block_dim = block_dim
+        self.grid_dim = grid_dim
+        self.block_idx = block_idx
+        self.pure_simt = pure_simt
+        self.nthreads = block_dim.count
+        self.scheduler: Scheduler | None = None
+        self.shared_allocs: list[Any] = []
+
+
+_INDEX_CACHE: dict[dim3, tuple[Lanes, Lanes, Lanes]] = {}
+
+
+def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> tuple[Lanes, Lanes, Lanes]:
+    whole = tids.size == block_dim.count  # the vectorised tier: cache per block shape
+    found = _INDEX_CACHE.get(block_dim) if whole else None
+    if found is None:
+        t = tids.astype(np.uint32)
+        dx, dy = np.uint32(block_dim.x), np.uint32(block_dim.y)
+        parts = [t % dx, (t // dx) % dy, t // (dx * dy)]
+        for p in parts:
+            p.flags.writeable = False  # shared by every block: `t += 1` must not corrupt it
+        found = (parts[0].view(Lanes), parts[1].view(Lanes), parts[2].view(Lanes))
+        if whole:
+            _INDEX_CACHE[block_dim] = found
+    return found
+
+
+class Group:
+    """The SIMT threads one Python call is executing together (all of a block, or one thread)."""
+
+    def __init__(self, run: BlockRun, tids: np.ndarray[Any, Any], journal: Journal | None) -> None:
+        self.run = run
+        self.tids = tids
+        self.journal = journal
+        self.pure_simt = run.pure_simt
+        self.fiber: Fiber | None = None
+        self.allocs_done = 0
+        self.tid_x, self.tid_y, self.tid_z = _thread_indices(run.block_dim, tids)
+
+    @property
+    def size(self) -> int:
+        """Number of lanes (threads) in the group."""
+        return int(self.tids.size)
+
+    def warp_call(
+        self,
+        key: tuple[Any, ...],
+        compute: Callable[..., Any],
+        values: np.ndarray[Any, Any],
+        params: tuple[Any, ...],
+    ) -> Any:
+        """Run the warp call *compute* on *values* (one per lane of the group) and *params*.
+
+        The vectorised tier computes every warp of the block at once; in the per-thread tier
+        the thread waits for the threads of its warp that make the same call (*key*) and gets
+        its own lane of the result (see :mod:`~ascreg.machine.simt.rendezvous`).
+        """
+        if self.fiber is None:
+            return run_warps(values, params, compute)
+        own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
+        return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
+
+    def sync_threads(self) -> None:
+        """Wait until every thread of the block that has not exited arrives here.
+
+        The vectorised tier runs all threads in lockstep, so only a per-thread thread waits.
+        """
+        if self.fiber is not None:
+            self.fiber.block(("sync", None))
+
+
+def current_group(what: str) -> Group:
+    """Return the running thread group, or raise naming *what* needs one."""
+    group = STATE.group
+    if group is None:
+        raise AscregError(
+            f"{what} is only defined inside a SIMT kernel (run_simt_kernel / asc_vf_call[f](dim3(n), ...))"
+        )
+    return group  # type: ignore[no-any-return]
+
+
+class _Index:
+    """``threadIdx`` / ``blockIdx`` / ``blockDim`` / ``gridDim``: reads the running group."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def _dim(self, axis: str) -> Any:
+        group = current_group(f"{self._name}.{axis}")
+        run = group.run
+        if self._name == "threadIdx":
+            return getattr(group, f"tid_{axis}")
+        source = {"blockIdx": run.block_idx, "blockDim": run.block_dim, "gridDim": run.grid_dim}
+        return getattr(source[self._name], axis)
+
+    @property
+    def x(self) -> Any:
+        """The x component."""
+        return self._dim("x")
+
+    @property
+    def y(self) -> Any:
+        """The y component."""
+        return self._dim("y")
+
+    @property
+    def z(self) -> Any:
+        """The z component."""
+        return self._dim("z")
+
+    def __repr__(self) -> str:
+        return self._name
+
+
+threadIdx = _Index("threadIdx")
+"""Index of the thread in its block (``uint32`` lanes: one value per thread)."""
+blockIdx = _Index("blockIdx")
+"""Index of the block in the grid (plain ints: the same for every thread of a block)."""
+blockDim = _Index("blockDim")
+"""Threads per block (plain ints)."""
+gridDim = _Index("gridDim")
+"""Blocks per grid (plain ints)."""
+warpSize = WARP_SIZE
+"""Threads per warp: 32."""
+
+
+def shared_alloc(allocate: Callable[[], Any]) -> Any:
+    """Return the block-shared result of the k-th allocation made by the running thread.
+
+    In the per-thread tier every thread executes ``__ubuf__ T buf[N]`` itself; the block must
+    still see *one* array, so the first thread allocates and the others get the same pointer.
+
+    Examples
+    --------
+    >>> shared_alloc(lambda: 42)  # outside a kernel: just allocates
+    42
+    """
+    group = STATE.group
+    if group is None:
+        return allocate()
+    run, k = group.run, group.allocs_done
+    group.allocs_done += 1
+    if k < len(run.shared_allocs):
+        return run.shared_allocs[k]
+    result = wrap_pointer(allocate())
+    run.shared_allocs.append(result)
+    return result
+
+
+# -- the per-thread tier -------------------------------------------------------------------------
+
+
+class _Abort(BaseException):
+    """Unwinds the other fibers after one of them failed."""
+
+
+class Fiber:
+    """One SIMT thread of the per-thread tier, on its own Python thread."""
+
+    def __init__(self, scheduler: Scheduler, tid: int) -> None:
+        self.scheduler = scheduler
+        self.tid = tid
+        self.go = threading.Semaphore(0)
+        self.waiting: tuple[str, Any] | None = None  # ("sync", None) or ("warp", request)
+        self.reply: Any = None
+        self.done = False
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._main, name=f"simt-thread-{tid}", daemon=True)
+
+    def _main(self) -> None:
+        self.go.acquire()
+        run = self.scheduler.run
+        group = Group(run, np.array([self.tid], dtype=np.int64), None)
+        group.fiber = self
+        STATE.group = group
+        try:
+            if not self.scheduler.aborted:
+                run.func(*run.args)
+        except _Abort:
+            pass
+        except BaseException as exc:  # reported by the scheduler in the launching thread
+            self.error = exc
+        finally:
+            STATE.group = None
+            self.done = True
+            self.scheduler.back.release()
+
+    def block(self, waiting: tuple[str, Any]) -> Any:
+        """Yield to the scheduler until the rendezvous *waiting* completes; return its reply."""
+        self.waiting = waiting
+        self.scheduler.back.release()
+        self.go.acquire()
+        if self.scheduler.aborted:
+            raise _Abort
+        return self.reply
+
+
+class Scheduler:
+    """Runs the fibers of one block one at a time and completes their rendezvous points."""
+
+    def __init__(self, run: BlockRun) -> None:
+        self.run = run
+        self.back = threading.Semaphore(0)
+        self.aborted = False
+        self.fibers = [Fiber(self, t) for t in range(run.nthreads)]
+
+    def execute(self) -> None:
+        """Run every fiber to completion; re-raise the first error of any of them."""
+        size = threading.stack_size()
+        threading.stack_size(_FIBER_STACK_BYTES)
+        try:
+            for fiber in self.fibers:
+                fiber.thread.start()
+        finally:
+            threading.stack_size(size)
+        try:
+            self._loop()
+        finally:
+            self._stop()
+
+    def _step(self, fiber: Fiber) -> None:
+        fiber.go.release()
+        self.back.acquire()
+        if fiber.error is not None:
+            raise fiber.error
+
+    def _loop(self) -> None:
+        while True:
+            runnable = [f for f in self.fibers if not f.done and f.waiting is None]
+            for fiber in runnable:
+                self._step(fiber)
+            if runnable:
+                continue
+            live = [f for f in self.fibers if not f.done]
+            if not live:
+                return
+            if not self._complete_warp_ops(live):
+                # every live thread waits at asc_syncthreads (exited threads do not count)
+                for fiber in live:
+                    fiber.waiting, fiber.reply = None, None
+
+    def _complete_warp_ops(self, live: list[Fiber]) -> bool:
+        progressed = False
+        warps: dict[int, list[Fiber]] = {}
+        for fiber in live:
+            if fiber.waiting is not None and fiber.waiting[0] == "warp":
+                warps.setdefault(fiber.tid // WARP_SIZE, []).append(fiber)
+        for members in warps.values():
+            key = members[0].waiting[1].key  # type: ignore[index]
+            party = [f for f in members if f.waiting[1].key == key]  # type: ignore[index]
+            replies = complete_rendezvous(
+                [f.tid % WARP_SIZE for f in party],
+                [f.waiting[1] for f in party],  # type: ignore[index]
+            )
+            for fiber, reply in zip(party, replies, strict=True):
+                fiber.waiting, fiber.reply = None, reply
+            progressed = True
+        return progressed
+
+    def _stop(self) -> None:
+        self.aborted = True
+        for fiber in self.fibers:
+            if fiber.thread.is_alive() and not fiber.done:
+                fiber.go.release()
+        for fiber in self.fibers:
+            if fiber.thread.is_alive():
+                fiber.thread.join()
+
+
+# -- running blocks --------------------------------------------------------------------------------
+
+
+def _ub_mark(ub: Any) -> tuple[int, int] | None:
+    return None if ub is None else (ub.top, len(ub.allocations))
+
+
+def _ub_restore(ub: Any, mark: tuple[int, int] | None) -> None:
+    if ub is None or mark is None:
+        return
+    top, count = mark
+    for block in ub.allocations[count:]:
+        block.live = False
+    del ub.allocations[count:]
+    ub.top = top
+
+
+@contextmanager
+def _simt_ub(ctx: Any) -> Iterator[None]:
+    """Route the block's ``__ubuf__`` arrays through :func:`shared_alloc` and wrap its pointers."""
+    if ctx is None:
+        yield
+        return
+    dynamic = ctx.dynamic
+    ctx.dynamic = wrap_pointer(dynamic)
+    ctx.array_allocator = lambda dtype, count: shared_alloc(lambda: ctx.ub.alloc(dtype, count))
+    try:
+        yield
+    finally:
+        ctx.array_allocator = None
+        ctx.dynamic = dynamic
+
+
+def run_block(run: BlockRun, ctx: Any = None) -> None:
+    """Run one block: vectorised first, per thread if a branch depends on the thread.
+
+    *ctx* is the kernel runtime's block (its UB holds ``__ubuf__`` arrays). A discarded
+    vectorised attempt leaves no trace: its writes to any memory (every live
+    :class:`~ascreg.machine.memory.Memory` plus *ctx*'s UB is journaled) are undone, its UB
+    allocations released, and what it printed to ``sys.stdout`` is dropped. Output of an attempt
+    that completes, or that fails with a real error, is written out when it ends.
+    """
+    ub = None if ctx is None else ctx.ub
+    with _simt_ub(ctx):
+        journal = Journal()
+        group = Group(run, _all_tids(run.nthreads), journal)
+        mark = _ub_mark(ub)
+        if _attempt(run, group, journal, [ub, *live_memories()] if ub else live_memories()):
+            return
+        journal.rollback()
+        _ub_restore(ub, mark)
+        run.shared_allocs.clear()
+        run.scheduler = Scheduler(run)
+        run.scheduler.execute()
+
+
+def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memory]) -> bool:
+    """Run the block vectorised; False if it diverged (its writes are in *journal*).
+
+    Written out by hand (no ``with``): this is the per-block cost of the fast tier.
+    """
+    previous, STATE.group = STATE.group, group
+    hooks = journal.hook(memories)
+    held, buffer = sys.stdout, io.StringIO()
+    sys.stdout = buffer
+    diverged = False
+    try:
+        run.func(*run.args)
+    except DivergenceSignal:
+        diverged = True
+    finally:
+        text = buffer.getvalue()
+        sys.stdout = held
+        Journal.unhook(hooks)
+        STATE.group = previous
+        if text and not diverged:
+            held.write(text)
+    return not diverged
+
+
+_TIDS: dict[int, np.ndarray[Any, Any]] = {}
+
+
+def _all_tids(n: int) -> np.ndarray[Any, Any]:
+    found = _TIDS.get(n)
+    if found is None:
+        found = _TIDS[n] = np.arange(n, dtype=np.int64)
+        found.flags.writeable = False
+    return found
+
+
+def _check_threads(func: Any, block_dim: dim3, call: str) -> None:
+    name = getattr(func, "__name__", repr(func))
+    bounds = getattr(func, BOUNDS_ATTR, None)
+    limit = DEFAULT_LAUNCH_BOUNDS if bounds is None else bounds
+    n = block_dim.count
+    if n < 1:
+        raise LaunchError(
+            f"{name}: a block needs at least one thread, got {block_dim!r}", call=call
+        )
+    if n > MAX_THREADS_PER_BLOCK:
+        raise LaunchError(
+            f"{name}: {n} threads per block ({block_dim!r}) exceeds the hardware limit of "
+            f"{MAX_THREADS_PER_BLOCK}",
+            call=call,
+        )
+    if n > limit:
+        source = (
+            f"__launch_bounds__({bounds})"
+            if bounds is not None
+            else "the default launch bounds (1024; raise them with __launch_bounds__(n))"
+        )
+        raise LaunchError(
+            f"{name}: {n} threads per block ({block_dim!r}) exceeds {source}", call=call
+        )
+
+
+def run_simt_vf(
+    func: Callable[..., Any],
+    block_dim: Any,
+    args: tuple[Any, ...],
+    *,
+    grid_dim: Any,
+    block_idx: Any,
+) -> None:
+    """Run a ``__simt_vf__`` function for one block of a vector kernel (hybrid programming).
+
+    Called by the kernel runtime for ``asc_vf_call[f](dim3(n), *args)``: ``gridDim`` is
+    *grid_dim* (the block count of the outer launch), ``blockIdx`` is *block_idx* (the current
+    block), ``blockDim`` is *block_dim*.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint32_t
+    >>> @__simt_vf__
+    ... def f(out):
+    ...     out[threadIdx.x + blockIdx.x * blockDim.x] = threadIdx.x
+    >>> out = GlobalMemory().alloc(uint32_t, 8)
+    >>> for b in range(2):
+    ...     run_simt_vf(f, dim3(4), (out,), grid_dim=dim3(2), block_idx=dim3(b))
+    >>> out.read(8)
+    array([0, 1, 2, 3, 0, 1, 2, 3], dtype=uint32)
+    """
+    _ascreg_call = f"asc_vf_call<{getattr(func, '__name__', func)}>"
+    if getattr(func, KIND_ATTR, None) != "simt_vf":
+        raise LaunchError(f"{getattr(func, '__name__', func)!r} is not a __simt_vf__ function")
+    block_dim = as_dim3(block_dim)
+    _check_threads(func, block_dim, _ascreg_call)
+    run = BlockRun(func, args, block_dim, as_dim3(grid_dim), as_dim3(block_idx), pure_simt=False)
+    run_block(run, running_block())
+
+
+def run_simt_kernel(
+    func: Callable[..., Any], grid: Any, block: Any, dyn_ub_bytes: int, args: tuple[Any, ...]
+) -> None:
+    """Run a pure SIMT ``__global__`` kernel: ``kernel<<<grid, block, dyn_ub_bytes, stream>>>``.
+
+    Blocks run in order (x fastest); each gets its own Unified Buffer with *dyn_ub_bytes* of
+    dynamic UB (``__ubuf__.extern(T)``) and room for ``__ubuf__`` arrays.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> out = GlobalMemory().alloc(int32_t, 6)
+    >>> def k(out):
+    ...     out[threadIdx.x + blockIdx.x * blockDim.x] = blockIdx.x
+    >>> run_simt_kernel(k, dim3(3), dim3(2), 0, (out,))
+    >>> out.read(6)
+    array([0, 0, 1, 1, 2, 2], dtype=int32)
+    """
+    name = getattr(func, "__name__", repr(func))
+    grid, block = as_dim3(grid), as_dim3(block)
+    _ascreg_call = f"{name}<<<{grid!r}, {block!r}, {dyn_ub_bytes}>>>"
+    if not 1 <= grid.count <= MAX_BLOCKS:
+        raise LaunchError(f"{grid.count} blocks ({grid!r}) is outside [1, {MAX_BLOCKS}]")
+    _check_threads(func, block, _ascreg_call)
+    for z in range(grid.z):
+        for y in range(grid.y):
+            for x in range(grid.x):
+                linear = x + grid.x * (y + grid.y * z)
+                ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
+                try:
+                    with running_as(ctx):
+                        run = BlockRun(func, args, block, grid, dim3(x, y, z), pure_simt=True)
+                        run_block(run, ctx)
+                finally:
+                    ctx.release()
+
+
+def convert_value(value: Any, dtype: Any) -> Any:
+    """Convert *value* to the numpy dtype of scalar marker *dtype*, refusing silent wraps."""
+    return to_dtype(value, dtype)
+
+
+def sync_error(message: str) -> SyncError:
+    """Build a :class:`~ascreg.errors.SyncError` (used by the warp and sync functions)."""
+    return SyncError(message)

@@ -1,0 +1,164 @@
+"""``Lanes``: a thread-varying value, one numpy lane per SIMT thread of the running group.
+
+Inside a SIMT kernel, ``threadIdx.x`` and everything computed from it (loads through a pointer
+indexed by it, intrinsic results) are :class:`Lanes` arrays. Arithmetic stays lane-wise (numpy
+ufuncs keep the subclass). Python control flow needs *one* answer, so ``bool()``, ``int()``,
+``float()`` and ``operator.index()`` of a ``Lanes`` return the common value when every lane
+agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. The
+engine catches that error and re-runs the block one thread at a time (see :mod:`ascreg.machine.simt.engine`).
+
+Examples
+--------
+>>> import numpy as np
+>>> t = np.arange(4, dtype=np.uint32).view(Lanes)
+>>> bool((t * 0) == 0)
+True
+>>> bool(t < 2)
+Traceback (most recent call last):
+...
+ascreg.machine.simt.lanes.DivergentBranchError: bool() of a thread-varying value: ...
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import AscregError
+
+
+class DivergentBranchError(AscregError):
+    """A thread-varying value was used where Python needs a single value (``if``, ``int()``).
+
+    Inside a kernel the engine handles it by re-running the block per thread; outside a kernel
+    (or where no fallback exists) it reaches the user with the differing lanes in the message.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = np.array([3, 4], dtype=np.int32).view(Lanes)
+    >>> bool(v > 3)
+    Traceback (most recent call last):
+    ...
+    ascreg.machine.simt.lanes.DivergentBranchError: bool() of a thread-varying value: lane 0 holds np.False_ but lane 1 holds np.True_; a branch on it must run per thread
+    >>> issubclass(DivergentBranchError, AscregError)
+    True
+    """
+
+
+class DivergenceSignal(BaseException):
+    """The vectorised tier's "this block diverges" signal (caught by the engine, never by users).
+
+    Raised instead of :class:`DivergentBranchError` while a block runs vectorised with a per-thread
+    fallback ready. It derives from ``BaseException`` (as ``KeyboardInterrupt`` does) so that a
+    kernel's own ``except Exception`` around a thread-dependent branch cannot swallow it; the
+    engine catches it, undoes the attempt and re-runs the block one thread at a time.
+
+    Examples
+    --------
+    >>> issubclass(DivergenceSignal, Exception), issubclass(DivergenceSignal, BaseException)
+    (False, True)
+    """
+
+
+class Lanes(np.ndarray[Any, Any]):
+    """A numpy array holding one value per SIMT thread (lane) of the running thread group.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> v = np.array([7, 7, 7], dtype=np.int32).view(Lanes)
+    >>> int(v + 1), v.uniform()
+    (8, np.int32(7))
+    """
+
+    def uniform(self) -> Any:
+        """Return the value every lane holds, or raise :class:`DivergentBranchError`."""
+        flat = np.asarray(self).reshape(-1)
+        if flat.size == 0:
+            raise DivergentBranchError("a thread-varying value with no lanes has no value")
+        first = flat[0]
+        if flat.size > 1 and not (flat == first).all():
+            group = STATE.group
+            if group is not None and group.journal is not None:  # vectorised, fallback ready
+                raise DivergenceSignal(self._describe())
+            raise DivergentBranchError(self._describe())
+        return first
+
+    def _describe(self, what: str = "bool()") -> str:
+        flat = np.asarray(self).reshape(-1)
+        differ = int(np.argmax(flat != flat[0]))
+        return (
+            f"{what} of a thread-varying value: lane 0 holds {flat[0]!r} but lane {differ} "
+            f"holds {flat[differ]!r}; a branch on it must run per thread"
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.uniform())
+
+    def __int__(self) -> int:
+        return int(self.uniform())
+
+    def __index__(self) -> int:
+        value = self.uniform()
+        if not isinstance(value, np.integer | np.bool_):
+            raise TypeError(f"a {self.dtype} value cannot be used as an index")
+        return int(value)
+
+    def __float__(self) -> float:
+        return float(self.uniform())
+
+
+def as_lanes(value: Any) -> Lanes:
+    """View *value* (array-like) as :class:`Lanes`.
+
+    Examples
+    --------
+    >>> as_lanes([1, 2]).dtype == np.array([1, 2]).dtype
+    True
+    """
+    return np.asarray(value).view(Lanes)
+
+
+def is_lanes(value: Any) -> bool:
+    """Return True when *value* is a thread-varying :class:`Lanes` array.
+
+    Examples
+    --------
+    >>> is_lanes(as_lanes([1])), is_lanes(np.array([1]))
+    (True, False)
+    """
+    return isinstance(value, Lanes)
+
+
+class _State(threading.local):
+    """Per-Python-thread pointer to the running SIMT thread group (None outside kernels)."""
+
+    group: Any = None
+
+
+STATE = _State()
+"""The running thread group of this Python thread (set by :mod:`ascreg.machine.simt.engine`)."""
+
+
+def apply_lanewise(values: Any, converted: Any, impl: Any) -> Any:
+    """Run *impl* on the converted arguments and shape the result like the call's arguments.
+
+    The result is a :class:`Lanes` array if any original argument (*values*) was one, a numpy
+    scalar if every argument was a scalar, else an array of the broadcast shape. *impl* always
+    sees at least 1-d arrays: numpy warns on wrap-around in scalar arithmetic, not in arrays.
+
+    Examples
+    --------
+    >>> apply_lanewise([1, 2], [np.asarray(1), np.asarray(2)], np.add)
+    np.int64(3)
+    """
+    shape = np.broadcast_shapes(*(c.shape for c in converted))
+    result = np.asarray(impl(*(np.atleast_1d(c) for c in converted))).reshape(shape)
+    if any(isinstance(v, Lanes) for v in values):
+        return result.view(Lanes)
+    if result.ndim == 0:
+        return result[()]
+    return result

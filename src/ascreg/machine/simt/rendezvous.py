@@ -1,0 +1,109 @@
+"""How a warp call meets the lanes it combines, in either tier of the SIMT engine.
+
+A warp function is written once, as ``compute(values, active, *params)`` on ``(warps, 32)``
+arrays: ``values`` holds one value per lane, ``active`` marks the lanes taking part, each of
+``params`` one integer per lane. The vectorised tier calls it once on the whole block
+(:func:`run_warps`: lanes past the end of a partial last warp are inactive). The per-thread tier
+has each thread post a :class:`WarpRequest` and wait; when every live thread waits, the engine
+hands the requests of one warp to :func:`complete_rendezvous`, which calls ``compute`` on those
+lanes only and returns each thread its own result.
+
+Examples
+--------
+>>> import numpy as np
+>>> def total(values, active):
+...     return np.broadcast_to(np.where(active, values, 0).sum(axis=1, keepdims=True), values.shape)
+>>> run_warps(np.arange(40), (), total)[[0, 31, 32, 39]]
+Lanes([496, 496, 284, 284])
+>>> requests = [WarpRequest(("sum",), total, np.array([v]), ()) for v in (5, 7)]
+>>> [int(r[0]) for r in complete_rendezvous([0, 3], requests)]
+[12, 12]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.machine.simt.lanes import Lanes
+
+Arr = np.ndarray[Any, Any]
+
+WARP_SIZE = 32
+"""Threads per warp."""
+
+
+class WarpRequest:
+    """One thread's part of a warp call in the per-thread tier.
+
+    ``key`` tells which calls meet (the same function with the same template arguments),
+    ``value`` and ``params`` are the thread's own lane of the arguments.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> WarpRequest(("asc_all",), lambda v, a: v, np.array([1]), ()).key
+    ('asc_all',)
+    """
+
+    __slots__ = ("compute", "key", "params", "value")
+
+    def __init__(
+        self, key: tuple[Any, ...], compute: Callable[..., Arr], value: Any, params: tuple[Any, ...]
+    ) -> None:
+        self.key = key
+        self.compute = compute
+        self.value = value
+        self.params = params
+
+
+def complete_rendezvous(lanes: list[int], requests: list[WarpRequest]) -> list[Any]:
+    """Compute a warp call for the threads (*lanes* of one warp) that reached it together.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> first = lambda v, a: np.broadcast_to(v[:, :1], v.shape)
+    >>> requests = [WarpRequest(("f",), first, np.array([v]), ()) for v in (9, 4)]
+    >>> [int(r[0]) for r in complete_rendezvous([0, 1], requests)]
+    [9, 9]
+    """
+    first = requests[0]
+    active = np.zeros((1, WARP_SIZE), dtype=bool)
+    active[0, lanes] = True
+    value = np.zeros((1, WARP_SIZE), dtype=np.asarray(first.value).dtype)
+    value[0, lanes] = [np.asarray(r.value).reshape(-1)[0] for r in requests]
+    params = []
+    for i in range(len(first.params)):
+        column = np.zeros((1, WARP_SIZE), dtype=np.int64)
+        column[0, lanes] = [int(np.asarray(r.params[i]).reshape(-1)[0]) for r in requests]
+        params.append(column)
+    result = first.compute(value, active, *params)
+    return [result[0, lane : lane + 1].view(Lanes) for lane in lanes]
+
+
+def run_warps(values: Arr, params: tuple[Any, ...], compute: Callable[..., Arr]) -> Lanes:
+    """Run a warp call over every warp of a whole block at once (the vectorised tier).
+
+    *values* holds one value per thread; each of *params* is a scalar or one value per thread.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> run_warps(np.arange(3), (np.int64(1),), lambda v, a, p: v + p)
+    Lanes([1, 2, 3])
+    """
+    n = values.size
+    warps = -(-n // WARP_SIZE)
+    padded = np.zeros(warps * WARP_SIZE, dtype=values.dtype)
+    padded[:n] = values
+    active = (np.arange(warps * WARP_SIZE) < n).reshape(warps, WARP_SIZE)
+    columns = []
+    for p in params:
+        column = np.zeros(warps * WARP_SIZE, dtype=np.int64)
+        column[:n] = np.broadcast_to(np.asarray(p).astype(np.int64), (n,))
+        columns.append(column.reshape(warps, WARP_SIZE))
+    result = compute(padded.reshape(warps, WARP_SIZE), active, *columns)
+    return np.ascontiguousarray(result).reshape(-1)[:n].view(Lanes)
