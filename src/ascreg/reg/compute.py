@@ -197,7 +197,7 @@ ShiftLefts = define(
     **_SHIFT_OPTIONS,
 )(_shift)
 
-MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
+_MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
 """The binary ops that also accept ``MaskMergeMode.MERGING``."""
 
 
@@ -214,7 +214,7 @@ def _binary(op: Any, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
         return
     d, a, b = shared.vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
     merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
-    if merge is MaskMergeMode.MERGING and op.name not in MERGING_BINARY:
+    if merge is MaskMergeMode.MERGING and op.name not in _MERGING_BINARY:
         raise AscregTypeError(f"{op.name} does not support MaskMergeMode.{merge.name}")
     old = d.get() if merge is MaskMergeMode.MERGING else None
     d.put(cmp.merge_masked(op.formula(a.get(), b.get()), shared.enables(op, mask, d), old))
