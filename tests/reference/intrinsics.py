@@ -1,6 +1,6 @@
 """SIMT integer device functions (c_api_simt.md §6.1-6.2, the ``__byte_perm`` seed page).
 
-Plain per-lane Python on Python ints; nothing here calls ``ascreg.simt._core``.
+Plain per-lane Python on Python ints; nothing here calls ``ascreg.core.intrinsics``.
 """
 
 from __future__ import annotations

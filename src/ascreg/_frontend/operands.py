@@ -22,12 +22,25 @@ ascreg.errors.AscregTypeError: count must be an integer, got True
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import ml_dtypes
 import numpy as np
 
-from ascreg._dtypes import Scalar
+from ascreg._dtypes import (
+    Scalar,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
 from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, to_dtype
 from ascreg.machine.ref import Ref
@@ -67,6 +80,8 @@ C_API = Surface(
     same_dtype_only=True,
 )  # fmt: skip
 """The C API surface."""
+SIMT = Surface("C value", "mask", one_register_only=True, same_dtype_only=True)
+"""The SIMT device functions (C scalars and per-thread lanes; no registers)."""
 
 
 def register(obj: Any, role: str, surface: Surface) -> RegTensor[Any, Any]:
@@ -231,3 +246,179 @@ def address(obj: Any, post: bool, role: str) -> tuple[Pointer[Any], Ref[Any] | N
     if isinstance(obj, Ref):
         raise AscregTypeError(f"a Ref address needs the _postupdate form (got Ref as {role})")
     return ub_pointer(obj, role), None
+
+
+# ---- SIMT: C scalar parameters ------------------------------------------------------------
+
+Arr = np.ndarray[Any, Any]
+
+C_NAMES: dict[type[Scalar], str] = {
+    int8_t: "char",
+    uint8_t: "unsigned char",
+    int16_t: "short",
+    uint16_t: "unsigned short",
+    int32_t: "int",
+    uint32_t: "unsigned int",
+    int64_t: "long long",
+    uint64_t: "unsigned long long",
+}
+"""The C spelling of each parameter dtype in error messages (``long`` and ``long long`` are both
+64-bit on the device: ``labs(long)`` is shown as ``long long``)."""
+
+
+class Signature:
+    """One C overload, from a combination of a table row: ``Signature(int32_t, int32_t)``.
+
+    Examples
+    --------
+    >>> from ascreg import uint32_t
+    >>> Signature(uint32_t, uint32_t).text(("x", "y"))
+    '(unsigned int x, unsigned int y)'
+    """
+
+    __slots__ = ("ctypes", "dtypes", "width")
+
+    def __init__(self, *dtypes: type[Scalar]) -> None:
+        self.ctypes = tuple(C_NAMES[d] for d in dtypes)
+        self.dtypes = tuple(d.np_dtype for d in dtypes)
+        self.width = builtins.max(d.itemsize for d in self.dtypes)
+
+    def text(self, names: Sequence[str]) -> str:
+        """Render the parameter list with *names*."""
+        return "(" + ", ".join(f"{c} {n}" for c, n in zip(self.ctypes, names, strict=True)) + ")"
+
+
+def _fits(value: int, dtype: np.dtype[Any]) -> bool:
+    info = np.iinfo(dtype)
+    return int(info.min) <= value <= int(info.max)
+
+
+def c_integer(call: str, name: str, value: Any) -> int | Arr:
+    """Return a Python int, or the argument as a numpy integer array (0-d for scalars).
+
+    Examples
+    --------
+    >>> c_integer("__clz", "x", 2.5)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: __clz: argument 'x' is 2.5 (float); the C parameter is an integer ...
+    """
+    if isinstance(value, bool | int) and not isinstance(value, np.generic):
+        return int(value)
+    array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
+    if array is None or array.dtype.kind not in "iub":
+        kind = array.dtype if array is not None else type(value).__name__
+        raise AscregTypeError(
+            f"argument '{name}' is {value!r} ({kind}); the C parameter is an integer and ascreg "
+            "does not convert floats or other objects implicitly — pass an int or an integer array",
+            call=call,
+        )
+    return array
+
+
+def c_overload(
+    call: str, names: Sequence[str], args: list[int | Arr], overloads: Sequence[Signature]
+) -> Signature:
+    """Pick the C overload a SIMT call resolves to (the narrowest that holds every argument).
+
+    Examples
+    --------
+    >>> from ascreg import int32_t, int64_t
+    >>> sig = c_overload("__clz", ("x",), [2**40], (Signature(int32_t), Signature(int64_t)))
+    >>> sig.ctypes
+    ('long long',)
+    """
+    arrays = [a for a in args if not isinstance(a, int)]
+    widest = builtins.max((a.dtype.itemsize for a in arrays), default=1)
+    kinds = {a.dtype.kind for a in arrays if a.dtype.kind in "iu"}
+    if len(kinds) > 1 and len({sig.dtypes[0].kind for sig in overloads}) > 1:
+        raise AscregTypeError(
+            f"mixing signed and unsigned arguments ({', '.join(str(a.dtype) for a in arrays)}) "
+            "makes the C++ overload ambiguous; cast one side explicitly",
+            call=call,
+        )
+    for sig in sorted(overloads, key=lambda s: s.width):
+        if sig.width < widest:
+            continue
+        if (
+            kinds
+            and sig.dtypes[0].kind not in kinds
+            and any(s.width == sig.width and s.dtypes[0].kind in kinds for s in overloads)
+        ):
+            continue  # an overload of the same width with the arrays' signedness exists
+        ints_fit = all(
+            _fits(a, d) for a, d in zip(args, sig.dtypes, strict=True) if isinstance(a, int)
+        )
+        if ints_fit and (sig.width >= 4 or len(arrays) == len(args)):  # a Python int is a C int
+            return sig
+    described = ", ".join(
+        f"{n}={a}" if isinstance(a, int) else f"{n}: {a.dtype}"
+        for n, a in zip(names, args, strict=True)
+    )
+    legal = "; ".join(sig.text(names) for sig in overloads)
+    raise AscregTypeError(
+        f"no overload takes ({described}): an argument is wider than the parameter or a Python "
+        f"int is outside its range (ascreg never truncates silently); overloads: {legal}",
+        call=call,
+    )
+
+
+def c_convert(arg: int | Arr, dtype: np.dtype[Any]) -> Arr:
+    """Convert an argument to a C parameter type as C does (same width: reinterpret; wider: value).
+
+    Examples
+    --------
+    >>> c_convert(np.asarray(np.int32(-1)), np.dtype(np.uint32))
+    array(4294967295, dtype=uint32)
+    """
+    if isinstance(arg, int):
+        return np.asarray(arg, dtype=dtype)
+    if arg.dtype == dtype:
+        return arg
+    if arg.dtype.itemsize == dtype.itemsize and arg.dtype.kind != "b":
+        return arg.view(dtype)  # C's same-width conversion: reinterpret modulo 2**N
+    return arg.astype(dtype)  # widening (C integer promotion / conversion)
+
+
+_F32 = np.dtype(np.float32)
+_WIDENED = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+_FLOAT_MAX = float(np.finfo(np.float32).max)
+
+
+def c_float(call: str, name: str, value: Any) -> Arr:
+    """Convert one argument to a float32 array (0-d for scalars) or raise naming the rule.
+
+    Examples
+    --------
+    >>> c_float("__saturatef", "x", 0.5)
+    array(0.5, dtype=float32)
+    """
+    if isinstance(value, bool | int | float) and not isinstance(value, np.generic):
+        try:
+            as_double = float(value)
+        except OverflowError:  # a Python int beyond even double
+            as_double = float("inf")
+            value_is_finite = True
+        else:
+            value_is_finite = np.isfinite(as_double)
+        with np.errstate(over="ignore"):
+            converted = np.asarray(as_double, dtype=np.float64).astype(_F32)
+        if value_is_finite and not np.isfinite(converted):
+            raise AscregTypeError(
+                f"argument '{name}' is {value!r}, outside the float range (±{_FLOAT_MAX:.6g}); "
+                "converting it to float is undefined in C",
+                call=call,
+            )
+        return converted
+    array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
+    if array is not None and array.dtype == _F32:
+        return array
+    if array is not None and array.dtype in _WIDENED:
+        return array.astype(_F32)
+    kind = array.dtype if array is not None else type(value).__name__
+    raise AscregTypeError(
+        f"argument '{name}' is {value!r:.60} ({kind}); the C parameter is a float: pass a Python "
+        "number or float32 values (half/bfloat16 widen exactly; cast float64 or integer arrays "
+        "explicitly, ascreg never narrows silently)",
+        call=call,
+    )

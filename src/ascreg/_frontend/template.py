@@ -29,7 +29,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend import operands
-from ascreg._frontend.operands import C_API, REG, Surface
+from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
@@ -183,6 +183,8 @@ def trait_of(targs: TemplateArgs) -> type[RegTrait]:
 
 
 Impl = Callable[..., Any]
+SURFACES = {"reg": REG, "c_api": C_API, "simt": SIMT}
+"""The operand surface of each row surface."""
 
 
 def define(
@@ -223,7 +225,7 @@ def define(
     -3
     """
     short = name.removeprefix("Reg.")
-    surface = REG if name.startswith("Reg.") else C_API
+    surface = SURFACES[SPECS[name].surface]
 
     def decorate(impl: Impl) -> Any:
         namespace = {

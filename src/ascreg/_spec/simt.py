@@ -9,7 +9,7 @@ Examples
 --------
 >>> row = next(r for r in SIMT_ROWS if r.name == "ullmax")
 >>> row.family, row.shape.kind.value, row.core
-('max', 'int', 'ascreg.simt._core:maximum')
+('max', 'int', 'ascreg.core.intrinsics:maximum')
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ascreg._spec.row import MaskRule, OpSpec
 from ascreg._spec.shapes import SimtKind, SimtShape
 
 _HEADERS = "include/simt_api/"
-_LANE_MATH = "ascreg.simt._core:"  # the SIMT lane math (outside ascreg.core for now)
+_LANE_MATH = "ascreg.core.intrinsics:"
 
 _MAXMIN_TYPES = (int64_t, int32_t, int16_t, int8_t, uint64_t, uint32_t, uint16_t, uint8_t)
 SIMT_INT_ROWS: dict[str, tuple[tuple[str, ...], Combos]] = {
@@ -96,13 +96,12 @@ SIMT_FAMILIES = {
 every other SIMT row is its own family."""
 
 _LANE_FUNCTIONS = {
-    "__usad": "sad", "__umul24": "mul24", "__hadd": "halving_add", "__rhadd": "halving_add",
-    "__uhadd": "halving_add", "__urhadd": "halving_add", "max": "maximum", "umax": "maximum",
+    "__usad": "sad", "__umul24": "mul24", "__uhadd": "hadd", "__urhadd": "rhadd", "max": "maximum", "umax": "maximum",
     "llmax": "maximum", "ullmax": "maximum", "min": "minimum", "umin": "minimum",
     "llmin": "minimum", "ullmin": "minimum", "labs": "absolute", "llabs": "absolute",
     "__fdividef": "fdividef",
 }  # fmt: skip
-"""The ``ascreg.simt._core`` function of each intrinsic whose name is not its own."""
+"""The ``ascreg.core.intrinsics`` function of each intrinsic whose name is not its own."""
 
 
 SIMT_INT_RESULTS: dict[str, tuple[type[Scalar], ...]] = {

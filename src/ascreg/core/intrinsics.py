@@ -344,3 +344,25 @@ def fdividef(x: Arr, y: Arr) -> Arr:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         quotient = flush_subnormal(x) / flush_subnormal(y)
     return flush_subnormal(quotient)
+
+
+def hadd(x: Arr, y: Arr) -> Arr:
+    """``floor((x + y) / 2)`` without overflow (``__hadd``, ``__uhadd``).
+
+    Examples
+    --------
+    >>> hadd(np.int32([-3]), np.int32([0]))
+    array([-2], dtype=int32)
+    """
+    return halving_add(x, y, round_up=False)
+
+
+def rhadd(x: Arr, y: Arr) -> Arr:
+    """``ceil((x + y) / 2)`` without overflow (``__rhadd``, ``__urhadd``).
+
+    Examples
+    --------
+    >>> rhadd(np.int32([-3]), np.int32([0]))
+    array([-1], dtype=int32)
+    """
+    return halving_add(x, y, round_up=True)
