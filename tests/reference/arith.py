@@ -40,12 +40,14 @@ def _round_through(value: float, dtype: type[Scalar]) -> int:
 
 
 def binary(op: str, dtype: type[Scalar], x: int, y: int) -> int:
-    """One lane of Add/Sub/Mul/Max/Min/And/Or/Xor on bit patterns."""
+    """One lane of Add/Sub/Mul/Max/Min/And/Or/Xor/Prelu on bit patterns."""
     w = width(dtype)
     if op in ("And", "Or", "Xor"):
         return {"And": x & y, "Or": x | y, "Xor": x ^ y}[op]
     if is_float(dtype):
         a, b = decode_float(x, dtype), decode_float(y, dtype)
+        if op == "Prelu":  # Prelu.md: src0 > 0 ? src0 : src0 * src1 (NaN, -0, +0 take the product)
+            return x if a > 0 else _round_through(_float_binary("Mul", a, b), dtype)
         if op in ("Max", "Min"):
             if math.isnan(a) or math.isnan(b):
                 return encode_float(math.nan, dtype)

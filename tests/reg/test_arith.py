@@ -44,7 +44,7 @@ from strategies import (
     reg_bits,
 )
 
-OPS = ("Add", "Sub", "Mul", "Max", "Min", "And", "Or", "Xor")
+OPS = ("Add", "Sub", "Mul", "Max", "Min", "And", "Or", "Xor", "Prelu")
 BINARY_DTYPES: dict[Any, list[str]] = {}
 for _op in OPS:
     for (_dtype,) in SPECS[f"Reg.{_op}"].combos:  # a new row in the table is covered here
@@ -52,9 +52,7 @@ for _op in OPS:
 BINARY = dtype_params([(d,) for d in BINARY_DTYPES])
 
 
-@pytest.mark.rows(
-    "Reg.Add", "Reg.Sub", "Reg.Mul", "Reg.Max", "Reg.Min", "Reg.And", "Reg.Or", "Reg.Xor"
-)
+@pytest.mark.rows(*(f"Reg.{op}" for op in OPS))
 @pytest.mark.parametrize(("dtype", "two"), BINARY)
 @given(st.data())
 def test_binary(dtype: Any, two: bool, data: Any) -> None:

@@ -27,6 +27,7 @@ from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core import shifts
+from ascreg.enums import MaskMergeMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import MaskReg, RegTensor
 
@@ -144,3 +145,26 @@ def copy(op: Any, dst: Any, src: Any, mask: Any) -> None:
         return
     enabled = enables(op, mask, d)
     d.put(s.get().copy() if enabled.all() else cmp.select(enabled, s.get(), d.get()))
+
+
+MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
+"""The binary ops that also accept ``MaskMergeMode.MERGING`` (the others are ZEROING only)."""
+
+
+def binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """Element-wise ``op.formula(src0, src1)`` into ``dst``; masked-off lanes 0 (or kept).
+
+    ``op.formula`` is the row's lane formula (``ascreg.core.arith.BINARY_OPS``). The logic ops
+    (``op.logic`` set) also take MaskReg operands: the bitwise mask ops, unselected bits 0.
+    """
+    if isinstance(dst, MaskReg):
+        if getattr(op, "logic", None) is None:
+            raise AscregTypeError(f"{op.name} has no MaskReg form")
+        mask_logic(op, op.logic.capitalize(), dst, [src0, src1], mask)
+        return
+    d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
+    merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
+    if merge is MaskMergeMode.MERGING and op.name not in MERGING_BINARY:
+        raise AscregTypeError(f"{op.name} does not support MaskMergeMode.{merge.name}")
+    old = d.get() if merge is MaskMergeMode.MERGING else None
+    d.put(cmp.merge_masked(op.formula(a.get(), b.get()), enables(op, mask, d), old))

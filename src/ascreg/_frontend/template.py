@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -209,8 +210,8 @@ def define(
     -------
     Callable
         A decorator: for a Reg row it returns the subscriptable op (an instance of a new
-        ``Template`` subclass named ``_<Name>`` in *impl*'s module); for a C API row, a plain
-        function named *name* that passes the op object to *impl*.
+        ``Template`` subclass named ``_<Name>``, of the module that calls ``define``); for a C
+        API or SIMT row, a plain function named *name* that passes the op object to *impl*.
 
     Examples
     --------
@@ -226,6 +227,7 @@ def define(
     """
     short = name.removeprefix("Reg.")
     surface = SURFACES[SPECS[name].surface]
+    module = sys._getframe(1).f_globals["__name__"]  # the front end that defines the op
 
     def decorate(impl: Impl) -> Any:
         namespace = {
@@ -233,7 +235,7 @@ def define(
             "surface": surface,
             CALL_MARKER: name,
             "__doc__": impl.__doc__ if doc is None else doc,
-            "__module__": impl.__module__,
+            "__module__": module,
             "__qualname__": f"_{short}",
             **attributes,
         }
@@ -241,12 +243,12 @@ def define(
             namespace["__call__"] = impl
             return type(f"_{short}", (base,), namespace)()
         op = type(f"_{short}", (base,), namespace)()
-        return _c_function(op, impl)
+        return _c_function(op, impl, module)
 
     return decorate
 
 
-def _c_function(op: Template, impl: Impl) -> Callable[..., Any]:
+def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -254,7 +256,7 @@ def _c_function(op: Template, impl: Impl) -> Callable[..., Any]:
 
     call.__name__ = call.__qualname__ = op.name
     call.__doc__ = op.__doc__
-    call.__module__ = impl.__module__
+    call.__module__ = module
     parameters = list(inspect.signature(impl).parameters.values())[1:]
     call.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     return call

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ascreg._dtypes import bfloat16_t, bool_, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, int16_t
 from ascreg._spec.dtypes import (
     C_BASIC,
+    C_BINARY,
     C_COPY_MASK_PART,
     C_LOAD_FAMILY,
     C_LOGIC,
@@ -181,6 +182,19 @@ def _shift_rows() -> list[OpSpec]:
     return rows
 
 
+def _binary_rows() -> list[OpSpec]:
+    """Build the element-wise binary arithmetic rows (the lane formulas of their Reg twins)."""
+    form = CForm("", _params("vec dst", "vec src0", "vec src1", "cmask mask"))
+    rows = []
+    for op, types in C_BINARY.items():
+        family = op.title()
+        rows.append(_c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,
+                       f"arithmetic_compute/asc_{op}.md", family=family,
+                       shape=CShape("c_api/compute", (form,)),
+                       core=f"ascreg.core.arith:BINARY_OPS.{family}"))  # fmt: skip
+    return rows
+
+
 def _compare_rows() -> list[OpSpec]:
     rows = []
     for op in C_COMPARES:
@@ -280,6 +294,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_load_rows(),
     *_store_rows(),
     *_shift_rows(),
+    *_binary_rows(),
     *_compare_rows(),
     *_fill_rows(),
     *_unaligned_rows(),

@@ -65,6 +65,7 @@ SHIFT_PAIRS = ((int8_t, int8_t), (uint8_t, int8_t), (int16_t, int16_t), (uint16_
 SHIFT_DATA = tuple(p[0] for p in SHIFT_PAIRS)
 ADD_TYPES = (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, half, float32_t, bfloat16_t,
              uint64_t, int64_t)  # fmt: skip
+PRELU_TYPES = (half, float32_t)
 MUL_TYPES = (uint16_t, int16_t, uint32_t, int32_t, half, float32_t, bfloat16_t, uint64_t, int64_t)
 MAXMIN_TYPES = ADD_TYPES
 LOGIC_TYPES = (bool_, uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, uint64_t, int64_t)
@@ -126,6 +127,11 @@ C_STORE_FAMILY: dict[str, tuple[type[Scalar], ...]] = {
 }
 """``asc_storealign<suffix>``: legal element types."""
 C_SHIFT_PAIRS = SHIFT_PAIRS[:6]
+C_BINARY: dict[str, tuple[type[Scalar], ...]] = {
+    "prelu": (half, float32_t),
+}
+"""``void asc_<op>(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``: the element
+types of each element-wise binary arithmetic function (``reg_compute/reg_vector.h``)."""
 C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
     "and": (uint8_t, int8_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, int16_t, half, bfloat16_t,
             uint32_t, int32_t, float32_t, bool_),

@@ -26,6 +26,7 @@ from ascreg._spec.dtypes import (
     MULS_TYPES,
     NEG_TYPES,
     NOT_TYPES,
+    PRELU_TYPES,
     REDUCE_COMBOS,
     REG_TYPES,
     SELECT_TYPES,
@@ -280,6 +281,7 @@ def _arith_rows() -> tuple[OpSpec, ...]:
         ("And", LOGIC_TYPES, "逻辑计算/And.md", True),
         ("Or", LOGIC_TYPES, "逻辑计算/Or.md", True),
         ("Xor", LOGIC_TYPES, "逻辑计算/Xor.md", True),
+        ("Prelu", PRELU_TYPES, "基础算术/Prelu.md", False),
     ):
         rows.append(_reg(name, ("T",), singles(*types), MaskRule.ZEROING, doc,
                          _binary(name, logic), _BINARY + name))  # fmt: skip

@@ -36,6 +36,7 @@ from ascreg.c_api._types import vector_of
 from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
+from ascreg.core.arith import BINARY_OPS
 from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
@@ -63,6 +64,7 @@ __all__ = [
     "asc_ne_scalar",
     "asc_not",
     "asc_or",
+    "asc_prelu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -133,6 +135,38 @@ def _shift(direction: str, scalar: bool) -> Any:
 
 asc_shiftright, asc_shiftleft = (_shift(d, False) for d in ("right", "left"))
 asc_shiftright_scalar, asc_shiftleft_scalar = (_shift(d, True) for d in ("right", "left"))
+
+
+# -- element-wise arithmetic -------------------------------------------------------------------
+
+
+def _binary(op: str, summary: str, example: str, result: str) -> Any:
+    name = f"asc_{op}"
+    family = op.title()
+    return define(
+        name,
+        formula=staticmethod(BINARY_OPS[family]),
+        doc=f"""``void {name}(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``.
+
+    {summary} The lane formula of ``Reg.{family}``; masked-off lanes become 0.
+    Types: {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, b, d = vector_half(), vector_half(), vector_half()
+    >>> {example}
+    >>> {name}(d, a, b, asc_create_mask_b16(PAT_VL2)); np.asarray(d)[:3].tolist()
+    {result}
+    """,
+    )(shared.binary)
+
+
+asc_prelu = _binary(
+    "prelu", "``src0 > 0 ? src0 : src0 * src1`` (parametric ReLU).",
+    "a.set(np.float16(-2.0)); b.set(np.float16(0.25))", "[-0.5, -0.5, 0.0]",
+)  # fmt: skip
 
 
 # -- compares ---------------------------------------------------------------------------------

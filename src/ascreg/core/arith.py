@@ -128,6 +128,21 @@ def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], La
     return run
 
 
+def prelu(a: Lanes, b: Lanes) -> Lanes:
+    """Return ``a > 0 ? a : a * b`` per lane (parametric ReLU), the product rounded once (RNE).
+
+    A NaN or a zero of either sign in ``a`` takes the product branch (``-0 * b``, ``NaN * b``).
+
+    Examples
+    --------
+    >>> prelu(np.float16([2.0, -2.0, -0.0]), np.float16([0.5, 0.25, 3.0]))
+    array([ 2. , -0.5, -0. ], dtype=float16)
+    """
+    with np.errstate(all="ignore"):  # inf * 0 = NaN and overflow are IEEE results here
+        product: Lanes = np.multiply(a, b)
+        return np.where(a > 0, a, product)
+
+
 def _bits(name: str) -> Callable[[Lanes, Lanes], Lanes]:
     return lambda a, b: bitwise(name, a, b)
 
@@ -138,6 +153,7 @@ BINARY_OPS: dict[str, Callable[[Lanes, Lanes], Lanes]] = {
     "Mul": _widened(np.multiply),
     "Max": _float_minmax(np.maximum, np.bitwise_and),
     "Min": _float_minmax(np.minimum, np.bitwise_or),
+    "Prelu": prelu,
     "And": _bits("and"),
     "Or": _bits("or"),
     "Xor": _bits("xor"),

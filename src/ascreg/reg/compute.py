@@ -26,6 +26,7 @@ from ascreg._dtypes import Kind
 from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
+from ascreg._spec import SPECS
 from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core.arith import BINARY_OPS
@@ -197,45 +198,23 @@ ShiftLefts = define(
     **_SHIFT_OPTIONS,
 )(_shift)
 
-_MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
-"""The binary ops that also accept ``MaskMergeMode.MERGING``."""
 
-
-def _binary(op: Any, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
-    """Element-wise ``Op(U& dst, U& src0, U& src1, MaskReg& mask)``; masked-off lanes 0.
-
-    ``And``/``Or``/``Xor`` with MaskReg operands are the bitwise mask ops, whose unselected
-    bits are 0.
-    """
-    if isinstance(dst, MaskReg):
-        if op.logic is None:
-            raise AscregTypeError(f"{op.name} has no MaskReg form")
-        shared.mask_logic(op, op.logic.capitalize(), dst, [src0, src1], mask)
-        return
-    d, a, b = shared.vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
-    merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
-    if merge is MaskMergeMode.MERGING and op.name not in _MERGING_BINARY:
-        raise AscregTypeError(f"{op.name} does not support MaskMergeMode.{merge.name}")
-    old = d.get() if merge is MaskMergeMode.MERGING else None
-    d.put(cmp.merge_masked(op.formula(a.get(), b.get()), shared.enables(op, mask, d), old))
-
-
-def _binary_op(name: str, summary: str) -> Any:
+def _binary_op(name: str, summary: str, dtype: str = "int16_t", result: str = "") -> Any:
     doc = f"""``{name}(U& dst, U& src0, U& src1, MaskReg& mask)``: {summary}
 
     Masked-off lanes become 0 (``Add``, ``Max``, ``Min`` also accept
     ``MaskMergeMode.MERGING``). Integer results wrap; float results are IEEE 754 (bfloat16 is
-    computed in float32 and rounded to nearest even).
+    computed in float32 and rounded to nearest even). Types: {SPECS[f"Reg.{name}"].legal_text()}.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg import Reg, int16_t
-    >>> a, b, d = Reg.RegTensor[int16_t](), Reg.RegTensor[int16_t](), Reg.RegTensor[int16_t]()
-    >>> a.set(np.int16(12)); b.set(np.int16(10))
-    >>> Reg.{name}(d, a, b, Reg.CreateMask[int16_t]())
-    >>> int(np.asarray(d)[0]) == int(BINARY_OPS["{name}"](np.int16([12]), np.int16([10]))[0])
-    True
+    >>> from ascreg import Reg, {dtype}
+    >>> a, b, d = Reg.RegTensor[{dtype}](), Reg.RegTensor[{dtype}](), Reg.RegTensor[{dtype}]()
+    >>> a.set(12); b.set(-10)
+    >>> Reg.{name}(d, a, b, Reg.CreateMask[{dtype}]())
+    >>> np.asarray(d)[0].item()
+    {result}
     """
     logic = name.lower() if name in ("And", "Or", "Xor") else None
     return define(
@@ -244,17 +223,18 @@ def _binary_op(name: str, summary: str) -> Any:
         enum_kinds=(MaskMergeMode,),
         formula=staticmethod(BINARY_OPS[name]),
         logic=logic,
-    )(_binary)
+    )(shared.binary)
 
 
-Add = _binary_op("Add", "lane-wise sum.")
-Sub = _binary_op("Sub", "lane-wise difference.")
-Mul = _binary_op("Mul", "lane-wise product (low bits for integers).")
-Max = _binary_op("Max", "lane-wise maximum (NaN propagates; max(-0, +0) = +0).")
-Min = _binary_op("Min", "lane-wise minimum (NaN propagates; min(-0, +0) = -0).")
-And = _binary_op("And", "bitwise AND.")
-Or = _binary_op("Or", "bitwise OR.")
-Xor = _binary_op("Xor", "bitwise XOR.")
+Add = _binary_op("Add", "lane-wise sum.", result="2")
+Sub = _binary_op("Sub", "lane-wise difference.", result="22")
+Mul = _binary_op("Mul", "lane-wise product (low bits for integers).", result="-120")
+Max = _binary_op("Max", "lane-wise maximum (NaN propagates; max(-0, +0) = +0).", result="12")
+Min = _binary_op("Min", "lane-wise minimum (NaN propagates; min(-0, +0) = -0).", result="-10")
+And = _binary_op("And", "bitwise AND.", result="4")
+Or = _binary_op("Or", "bitwise OR.", result="-2")
+Xor = _binary_op("Xor", "bitwise XOR.", result="-6")
+Prelu = _binary_op("Prelu", "``src0 > 0 ? src0 : src0 * src1`` (parametric ReLU).", "half", "12.0")
 
 
 @define("Reg.Not")

@@ -78,6 +78,7 @@ __all__ = [
     "asc_ne_scalar",
     "asc_not",
     "asc_or",
+    "asc_prelu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -191,6 +192,12 @@ def asc_shiftleft_scalar(src: RegTensor[uint16_t], value: _IntLike, mask: MaskRe
 def asc_shiftleft_scalar(src: RegTensor[int32_t], value: _IntLike, mask: MaskReg, /) -> vector_int32_t: ...  # returning: (int32_t, int16_t)
 @overload
 def asc_shiftleft_scalar(src: RegTensor[uint32_t], value: _IntLike, mask: MaskReg, /) -> vector_uint32_t: ...  # returning: (uint32_t, int16_t)
+
+# asc_prelu: legal (T) in table order, per form
+@overload
+def asc_prelu(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_prelu(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_eq: legal (T) in table order, per form
 @overload

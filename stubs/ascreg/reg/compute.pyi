@@ -1451,6 +1451,26 @@ class _Xor:
 
 Xor: _Xor
 
+class _Prelu_half:
+    def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Prelu_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Prelu:
+    """``Reg.Prelu``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Prelu_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Prelu_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Prelu: _Prelu
+
 class _Not_uint8_t:
     @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)

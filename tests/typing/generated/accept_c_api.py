@@ -77,6 +77,7 @@ from ascreg.c_api import (
     asc_ne_scalar,
     asc_not,
     asc_or,
+    asc_prelu,
     asc_select,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -1194,6 +1195,9 @@ def main() -> None:
     assert_type(asc_shiftleft_scalar(v_uint16_t, 1, m), vector_uint16_t)  # returning (uint16_t, int16_t)
     assert_type(asc_shiftleft_scalar(v_int32_t, 1, m), vector_int32_t)  # returning (int32_t, int16_t)
     assert_type(asc_shiftleft_scalar(v_uint32_t, 1, m), vector_uint32_t)  # returning (uint32_t, int16_t)
+    # asc_prelu: every legal T combination, every form
+    asc_prelu(v_half, v_half, v_half, m)  # (half)
+    asc_prelu(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_eq: every legal T combination, every form
     asc_eq(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_eq(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)

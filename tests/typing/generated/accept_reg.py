@@ -2223,6 +2223,13 @@ def main() -> None:
     Reg.Xor(m, m, m, m)  # MaskReg operands (bool_)
     Reg.Xor[bool_](m, m, m, m)  # MaskReg operands (bool_)
     Reg.Xor[bool_, MaskMergeMode.ZEROING](m, m, m, m)  # MaskReg operands (bool_)
+    # Reg.Prelu: every legal T combination
+    Reg.Prelu(r_half, r_half, r_half, m)  #  (half)
+    Reg.Prelu[half](r_half, r_half, r_half, m)  #  (half)
+    Reg.Prelu[half, MaskMergeMode.ZEROING](r_half, r_half, r_half, m)  #  (half)
+    Reg.Prelu(r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
+    Reg.Prelu[float32_t](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
+    Reg.Prelu[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
     # Reg.Not: every legal T combination
     Reg.Not(r_uint8_t, r_uint8_t, m)  #  (uint8_t)
     Reg.Not[uint8_t](r_uint8_t, r_uint8_t, m)  #  (uint8_t)

@@ -1496,6 +1496,48 @@ def main() -> None:
     Reg.Xor[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.Xor[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Xor[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+    # Reg.Prelu: every illegal T combination
+    Reg.Prelu(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Prelu(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Prelu(r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Prelu(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Prelu(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Prelu(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Prelu(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Prelu(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Prelu(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Prelu(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Prelu(r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Prelu(r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Prelu(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Prelu(r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Prelu(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Prelu(r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Prelu(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Prelu: operands of two dtypes
+    Reg.Prelu(r_half, r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Prelu(r_float32_t, r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Prelu: template dtype is not the operands' dtype
+    Reg.Prelu[float32_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Prelu[half](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Prelu: a template dtype no combination allows
+    Reg.Prelu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Prelu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Prelu[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Prelu[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Prelu[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Prelu[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Prelu[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Prelu[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Prelu[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Prelu[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Prelu[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Prelu[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Prelu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Prelu[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Prelu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Prelu[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Prelu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.Not: every illegal T combination
     Reg.Not(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Not(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
