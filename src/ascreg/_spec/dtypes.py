@@ -127,7 +127,13 @@ C_STORE_FAMILY: dict[str, tuple[type[Scalar], ...]] = {
 }
 """``asc_storealign<suffix>``: legal element types."""
 C_SHIFT_PAIRS = SHIFT_PAIRS[:6]
+C_ADD_TYPES = (uint8_t, int8_t, uint16_t, int16_t, half, float32_t, int32_t, uint32_t, bfloat16_t)
 C_BINARY: dict[str, tuple[type[Scalar], ...]] = {
+    "add": C_ADD_TYPES,
+    "sub": C_ADD_TYPES,
+    "mul": (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t),
+    "max": (uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, float32_t, half, bfloat16_t),
+    "min": (int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, half, bfloat16_t, float32_t),
     "prelu": (half, float32_t),
 }
 """``void asc_<op>(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``: the element

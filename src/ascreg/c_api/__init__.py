@@ -75,6 +75,7 @@ from ascreg.c_api.addr import (
     hw_range,
 )
 from ascreg.c_api.compute import (
+    asc_add,
     asc_and,
     asc_copy,
     asc_duplicate,
@@ -89,6 +90,9 @@ from ascreg.c_api.compute import (
     asc_le_scalar,
     asc_lt,
     asc_lt_scalar,
+    asc_max,
+    asc_min,
+    asc_mul,
     asc_ne,
     asc_ne_scalar,
     asc_not,
@@ -99,6 +103,7 @@ from ascreg.c_api.compute import (
     asc_shiftleft_scalar,
     asc_shiftright,
     asc_shiftright_scalar,
+    asc_sub,
     asc_xor,
 )
 from ascreg.c_api.datamove import (
@@ -309,6 +314,7 @@ __all__ = [
     "__vector__",
     "addr_reg",
     "ascMutexExecuteMode",
+    "asc_add",
     "asc_and",
     "asc_copy",
     "asc_copy_gm2ub",
@@ -366,7 +372,10 @@ __all__ = [
     "asc_lock",
     "asc_lt",
     "asc_lt_scalar",
+    "asc_max",
     "asc_mem_bar",
+    "asc_min",
+    "asc_mul",
     "asc_ne",
     "asc_ne_scalar",
     "asc_not",
@@ -393,6 +402,7 @@ __all__ = [
     "asc_storeunalign_post",
     "asc_storeunalign_post_postupdate",
     "asc_storeunalign_postupdate",
+    "asc_sub",
     "asc_sync",
     "asc_sync_data_barrier",
     "asc_sync_notify",

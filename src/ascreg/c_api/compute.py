@@ -46,6 +46,7 @@ from ascreg.machine.registers import MASK_BITS, MaskReg, RegTensor
 Lanes = np.ndarray[Any, Any]
 
 __all__ = [
+    "asc_add",
     "asc_and",
     "asc_copy",
     "asc_duplicate",
@@ -60,6 +61,9 @@ __all__ = [
     "asc_le_scalar",
     "asc_lt",
     "asc_lt_scalar",
+    "asc_max",
+    "asc_min",
+    "asc_mul",
     "asc_ne",
     "asc_ne_scalar",
     "asc_not",
@@ -70,6 +74,7 @@ __all__ = [
     "asc_shiftleft_scalar",
     "asc_shiftright",
     "asc_shiftright_scalar",
+    "asc_sub",
     "asc_xor",
 ]
 
@@ -163,10 +168,17 @@ def _binary(op: str, summary: str, example: str, result: str) -> Any:
     )(shared.binary)
 
 
-asc_prelu = _binary(
-    "prelu", "``src0 > 0 ? src0 : src0 * src1`` (parametric ReLU).",
-    "a.set(np.float16(-2.0)); b.set(np.float16(0.25))", "[-0.5, -0.5, 0.0]",
-)  # fmt: skip
+_HALVES = "a.set(np.float16(-2.0)); b.set(np.float16(0.25))"
+asc_add = _binary("add", "Lane-wise sum (integers wrap).", _HALVES, "[-1.75, -1.75, 0.0]")
+asc_sub = _binary("sub", "Lane-wise difference (integers wrap).", _HALVES, "[-2.25, -2.25, 0.0]")
+asc_mul = _binary("mul", "Lane-wise product (low bits for integers).", _HALVES,
+                  "[-0.5, -0.5, 0.0]")  # fmt: skip
+asc_max = _binary("max", "Lane-wise maximum (NaN propagates; max(-0, +0) = +0).", _HALVES,
+                  "[0.25, 0.25, 0.0]")  # fmt: skip
+asc_min = _binary("min", "Lane-wise minimum (NaN propagates; min(-0, +0) = -0).", _HALVES,
+                  "[-2.0, -2.0, 0.0]")  # fmt: skip
+asc_prelu = _binary("prelu", "``src0 > 0 ? src0 : src0 * src1`` (parametric ReLU).", _HALVES,
+                    "[-0.5, -0.5, 0.0]")  # fmt: skip
 
 
 # -- compares ---------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ _MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
 _MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
 
 __all__ = [
+    "asc_add",
     "asc_and",
     "asc_copy",
     "asc_duplicate",
@@ -74,6 +75,9 @@ __all__ = [
     "asc_le_scalar",
     "asc_lt",
     "asc_lt_scalar",
+    "asc_max",
+    "asc_min",
+    "asc_mul",
     "asc_ne",
     "asc_ne_scalar",
     "asc_not",
@@ -84,6 +88,7 @@ __all__ = [
     "asc_shiftleft_scalar",
     "asc_shiftright",
     "asc_shiftright_scalar",
+    "asc_sub",
     "asc_xor",
 ]
 
@@ -192,6 +197,102 @@ def asc_shiftleft_scalar(src: RegTensor[uint16_t], value: _IntLike, mask: MaskRe
 def asc_shiftleft_scalar(src: RegTensor[int32_t], value: _IntLike, mask: MaskReg, /) -> vector_int32_t: ...  # returning: (int32_t, int16_t)
 @overload
 def asc_shiftleft_scalar(src: RegTensor[uint32_t], value: _IntLike, mask: MaskReg, /) -> vector_uint32_t: ...  # returning: (uint32_t, int16_t)
+
+# asc_add: legal (T) in table order, per form
+@overload
+def asc_add(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_add(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_add(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_add(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_add(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_add(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+@overload
+def asc_add(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_add(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_add(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+
+# asc_sub: legal (T) in table order, per form
+@overload
+def asc_sub(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_sub(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_sub(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_sub(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_sub(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_sub(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+@overload
+def asc_sub(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_sub(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_sub(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+
+# asc_mul: legal (T) in table order, per form
+@overload
+def asc_mul(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_mul(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_mul(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_mul(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+@overload
+def asc_mul(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_mul(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_mul(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_max: legal (T) in table order, per form
+@overload
+def asc_max(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_max(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_max(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_max(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_max(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_max(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_max(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+@overload
+def asc_max(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_max(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+
+# asc_min: legal (T) in table order, per form
+@overload
+def asc_min(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_min(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_min(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_min(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_min(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_min(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_min(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_min(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+@overload
+def asc_min(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_prelu: legal (T) in table order, per form
 @overload

@@ -32,6 +32,7 @@ from ascreg.c_api import (
     asc_update_addr_reg_b16,
     vector_load_unalign,
     vector_store_unalign,
+    asc_add,
     asc_and,
     asc_copy,
     asc_create_mask_b16,
@@ -73,6 +74,9 @@ from ascreg.c_api import (
     asc_loadunalign_pre,
     asc_lt,
     asc_lt_scalar,
+    asc_max,
+    asc_min,
+    asc_mul,
     asc_ne,
     asc_ne_scalar,
     asc_not,
@@ -97,6 +101,7 @@ from ascreg.c_api import (
     asc_storeunalign_post,
     asc_storeunalign_post_postupdate,
     asc_storeunalign_postupdate,
+    asc_sub,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
@@ -1195,6 +1200,54 @@ def main() -> None:
     assert_type(asc_shiftleft_scalar(v_uint16_t, 1, m), vector_uint16_t)  # returning (uint16_t, int16_t)
     assert_type(asc_shiftleft_scalar(v_int32_t, 1, m), vector_int32_t)  # returning (int32_t, int16_t)
     assert_type(asc_shiftleft_scalar(v_uint32_t, 1, m), vector_uint32_t)  # returning (uint32_t, int16_t)
+    # asc_add: every legal T combination, every form
+    asc_add(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_add(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_add(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_add(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_add(v_half, v_half, v_half, m)  # (half)
+    asc_add(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    asc_add(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_add(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_add(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    # asc_sub: every legal T combination, every form
+    asc_sub(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_sub(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_sub(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_sub(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_sub(v_half, v_half, v_half, m)  # (half)
+    asc_sub(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    asc_sub(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_sub(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_sub(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    # asc_mul: every legal T combination, every form
+    asc_mul(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_mul(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_mul(v_half, v_half, v_half, m)  # (half)
+    asc_mul(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_mul(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_mul(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_mul(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_max: every legal T combination, every form
+    asc_max(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_max(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_max(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_max(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_max(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_max(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_max(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    asc_max(v_half, v_half, v_half, m)  # (half)
+    asc_max(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    # asc_min: every legal T combination, every form
+    asc_min(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_min(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_min(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_min(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_min(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_min(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_min(v_half, v_half, v_half, m)  # (half)
+    asc_min(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_min(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_prelu: every legal T combination, every form
     asc_prelu(v_half, v_half, v_half, m)  # (half)
     asc_prelu(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)

@@ -32,6 +32,7 @@ from ascreg.c_api import (
     asc_update_addr_reg_b16,
     vector_load_unalign,
     vector_store_unalign,
+    asc_add,
     asc_and,
     asc_copy,
     asc_create_mask_b16,
@@ -73,6 +74,9 @@ from ascreg.c_api import (
     asc_loadunalign_pre,
     asc_lt,
     asc_lt_scalar,
+    asc_max,
+    asc_min,
+    asc_mul,
     asc_ne,
     asc_ne_scalar,
     asc_not,
@@ -97,6 +101,7 @@ from ascreg.c_api import (
     asc_storeunalign_post,
     asc_storeunalign_post_postupdate,
     asc_storeunalign_postupdate,
+    asc_sub,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
@@ -2337,6 +2342,106 @@ def main() -> None:
     asc_shiftleft_scalar(v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (float32_t, int16_t)
     asc_shiftleft_scalar(v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (int64_t, int16_t)
     asc_shiftleft_scalar(v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, int16_t)
+    # asc_add: every illegal T combination, every form
+    asc_add(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_add(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_add(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_add(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_add(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_add(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_add(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_add(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_add(v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_add(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_add(v_uint8_t, v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
+    asc_add(v_int8_t, v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
+    asc_add(v_uint16_t, v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
+    asc_add(v_int16_t, v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with half
+    asc_add(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_add(v_float32_t, v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int32_t
+    asc_add(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_add(v_uint32_t, v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with bfloat16_t
+    asc_add(v_bfloat16_t, v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint8_t
+    # asc_sub: every illegal T combination, every form
+    asc_sub(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_sub(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_sub(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_sub(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_sub(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_sub(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_sub(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_sub(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_sub(v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_sub(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_sub(v_uint8_t, v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
+    asc_sub(v_int8_t, v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
+    asc_sub(v_uint16_t, v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
+    asc_sub(v_int16_t, v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with half
+    asc_sub(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_sub(v_float32_t, v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int32_t
+    asc_sub(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_sub(v_uint32_t, v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with bfloat16_t
+    asc_sub(v_bfloat16_t, v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint8_t
+    # asc_mul: every illegal T combination, every form
+    asc_mul(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_mul(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_mul(v_uint8_t, v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_mul(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_mul(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_mul(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_mul(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_mul(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_mul(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_mul(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_mul(v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_mul(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_mul(v_int16_t, v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    asc_mul(v_uint16_t, v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    asc_mul(v_half, v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    asc_mul(v_bfloat16_t, v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int32_t
+    asc_mul(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_mul(v_uint32_t, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    asc_mul(v_float32_t, v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int16_t
+    # asc_max: every illegal T combination, every form
+    asc_max(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_max(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_max(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_max(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_max(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_max(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_max(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_max(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_max(v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_max(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_max(v_uint8_t, v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
+    asc_max(v_int8_t, v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
+    asc_max(v_uint16_t, v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
+    asc_max(v_int16_t, v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    asc_max(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_max(v_uint32_t, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    asc_max(v_float32_t, v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    asc_max(v_half, v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    asc_max(v_bfloat16_t, v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint8_t
+    # asc_min: every illegal T combination, every form
+    asc_min(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_min(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_min(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_min(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_min(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_min(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_min(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_min(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_min(v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_min(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_min(v_int8_t, v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
+    asc_min(v_int16_t, v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    asc_min(v_int32_t, v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint8_t
+    asc_min(v_uint8_t, v_uint8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with uint16_t
+    asc_min(v_uint16_t, v_uint16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with uint32_t
+    asc_min(v_uint32_t, v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with half
+    asc_min(v_half, v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    asc_min(v_bfloat16_t, v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
+    asc_min(v_float32_t, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
     # asc_prelu: every illegal T combination, every form
     asc_prelu(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_prelu(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
