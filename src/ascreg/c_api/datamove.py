@@ -156,26 +156,31 @@ def _load(op: Any, *args: Any) -> None:
     if len(args) < len(roles) + 1:
         raise AscregTypeError(f"needs {', '.join(roles)} and a source address")
     dsts = shared.vectors(op, *zip(args, roles, strict=False))
-    reg = dsts[0]
     ptr, ref = operands.address(args[len(roles)], op.post, "src")
-    operands.matching_pointer(ptr, reg, C_API)
+    operands.matching_pointer(ptr, dsts[0], C_API)
     rest = args[len(roles) + 1 :]
     if len(rest) == 3 and op.blocks:
-        block_stride, repeat_stride = _strides(rest)
-        lanes, following = core.load_block_stream(
-            ptr, shared.enables(op, rest[2], reg), block_stride, repeat_stride, post=op.post
-        )
-        reg.put(lanes)
-        if ref is not None:
-            ref.value = following
+        _load_blocks(op, dsts[0], ptr, ref, rest)
         return
     at = _access_address(op, ptr, ref, rest, "address")
-    lanes = core.load(at, op.dist(reg.dtype.size), reg.lanes, dual=op.dual)
-    if op.dual:
-        for dst, half in zip(dsts, core.deinterleave(lanes), strict=True):
-            dst.put(half)
-    else:
-        reg.put(lanes)
+    lanes = core.load(at, op.dist(dsts[0].dtype.size), dsts[0].lanes, dual=op.dual)
+    for dst, part in zip(dsts, core.deinterleave(lanes) if op.dual else (lanes,), strict=True):
+        dst.put(part)
+
+
+def _load_blocks(
+    op: Any, reg: RegTensor[Any, Any], ptr: Pointer[Any], ref: Ref[Any] | None,
+    rest: tuple[Any, ...],
+) -> None:  # fmt: skip
+    """DataBlock mode: ``(dst, src, block_stride, repeat_stride, mask)``."""
+    block_stride, repeat_stride = _strides(rest)
+    enabled = shared.enables(op, rest[2], reg)
+    lanes, following = core.load_block_stream(
+        ptr, enabled, block_stride, repeat_stride, post=op.post
+    )
+    reg.put(lanes)
+    if ref is not None:
+        ref.value = following
 
 
 def _load_mask(op: Any, args: tuple[Any, ...]) -> None:
@@ -211,33 +216,50 @@ def _store(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     ptr, ref = operands.address(dst, op.post, "dst")
     if isinstance(src, MaskReg):
         _store_mask(op, ptr, ref, src, rest)
-        return
-    if op.interleave:
-        reg, other = shared.vectors(op, (src, "src"), (rest[0] if rest else None, "src1"))
-        operands.matching_pointer(ptr, reg, C_API)
-        at = _access_address(op, ptr, ref, rest[1:], "second source")
-        core.store_interleaved(at, reg.get(), other.get(), op.dist(reg.dtype.size))
-        return
+    elif op.interleave:
+        _store_interleaved(op, ptr, ref, src, rest)
+    else:
+        _store_vector(op, ptr, ref, src, rest)
+
+
+def _store_interleaved(
+    op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: Any, rest: tuple[Any, ...]
+) -> None:
+    reg, other = shared.vectors(op, (src, "src"), (rest[0] if rest else None, "src1"))
+    operands.matching_pointer(ptr, reg, C_API)
+    at = _access_address(op, ptr, ref, rest[1:], "second source")
+    core.store_interleaved(at, reg.get(), other.get(), op.dist(reg.dtype.size))
+
+
+def _store_vector(
+    op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: Any, rest: tuple[Any, ...]
+) -> None:
     (reg,) = shared.vectors(op, (src, "src"))
     operands.matching_pointer(ptr, reg, C_API)
-    if not op.masked:
-        at = _access_address(op, ptr, ref, rest, "source")
-        core.store(at, reg.get(), None, op.dist(reg.dtype.size))
-        return
-    if not rest:
-        raise AscregTypeError("needs a vector_bool mask as its last argument")
-    *options, mask = rest
-    enabled = shared.enables(op, mask, reg)
-    if len(options) == 2 and op.blocks:
-        block_stride, repeat_stride = _strides(tuple(options))
-        following = core.store_block_stream(
-            ptr, reg.get(), enabled, block_stride, repeat_stride, post=op.post
-        )
-        if ref is not None:
-            ref.value = following
-        return
-    at = _access_address(op, ptr, ref, tuple(options), "source")
+    enabled = None
+    if op.masked:
+        if not rest:
+            raise AscregTypeError("needs a vector_bool mask as its last argument")
+        *options, mask = rest
+        rest, enabled = tuple(options), shared.enables(op, mask, reg)
+        if len(rest) == 2 and op.blocks:
+            _store_blocks(op, reg, ptr, ref, rest, enabled)
+            return
+    at = _access_address(op, ptr, ref, rest, "source")
     core.store(at, reg.get(), enabled, op.dist(reg.dtype.size))
+
+
+def _store_blocks(
+    op: Any, reg: RegTensor[Any, Any], ptr: Pointer[Any], ref: Ref[Any] | None,
+    rest: tuple[Any, ...], enabled: Any,
+) -> None:  # fmt: skip
+    """DataBlock mode: ``(dst, src, block_stride, repeat_stride, mask)``."""
+    block_stride, repeat_stride = _strides(rest)
+    following = core.store_block_stream(
+        ptr, reg.get(), enabled, block_stride, repeat_stride, post=op.post
+    )
+    if ref is not None:
+        ref.value = following
 
 
 def _store_mask(
