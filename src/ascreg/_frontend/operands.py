@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import ml_dtypes
@@ -47,6 +47,7 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 
 Lanes = np.ndarray[Any, Any]
+T = TypeVar("T")
 
 
 @attrs.frozen
@@ -212,14 +213,14 @@ def ub_pointer(obj: Any, role: str) -> Pointer[Any]:
     >>> ub_pointer(GlobalMemory().alloc(uint8_t, 32), "dst")
     Traceback (most recent call last):
     ...
-    ascreg.errors.AddressSpaceError: dst is <__gm__ uint8_t* ...>: Reg loads and stores address __ubuf__ only
+    ascreg.errors.AddressSpaceError: dst is <__gm__ uint8_t* ...>: vector loads and stores address __ubuf__ only
     """
     if not isinstance(obj, Pointer):
         raise AscregTypeError(
             f"{role} must be a __ubuf__ pointer, got {type(obj).__name__} {obj!r:.60}"
         )
     if obj.space != "__ubuf__":
-        raise AddressSpaceError(f"{role} is {obj!r}: Reg loads and stores address __ubuf__ only")
+        raise AddressSpaceError(f"{role} is {obj!r}: vector loads and stores address __ubuf__ only")
     return obj
 
 
@@ -246,6 +247,65 @@ def address(obj: Any, post: bool, role: str) -> tuple[Pointer[Any], Ref[Any] | N
     if isinstance(obj, Ref):
         raise AscregTypeError(f"a Ref address needs the _postupdate form (got Ref as {role})")
     return ub_pointer(obj, role), None
+
+
+def matching_pointer(ptr: Pointer[Any], reg: RegTensor[Any, Any], surface: Surface) -> Pointer[Any]:
+    """Return *ptr* if it points at elements of *reg*'s type, else raise.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, UnifiedBuffer, half, uint16_t
+    >>> matching_pointer(UnifiedBuffer().alloc(half, 128), Reg.RegTensor[uint16_t](), C_API)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: the pointer is __ubuf__ half* but the register is RegTensor[uint16_t] (C has no implicit conversion between them)
+    """
+    if ptr.dtype is not reg.dtype:
+        rule = (
+            "C has no implicit conversion between them"
+            if surface is C_API
+            else "C++ deduces one T for both"
+        )
+        raise AscregTypeError(
+            f"the pointer is {ptr.space} {ptr.dtype.cpp_name}* but the register is "
+            f"{type(reg).__name__} ({rule})"
+        )
+    return ptr
+
+
+def instance(obj: Any, cls: type[T], role: str) -> T:
+    """Return *obj* if it is a *cls* (an operand of one fixed class), else raise.
+
+    Examples
+    --------
+    >>> from ascreg.machine.registers import UnalignRegForStore
+    >>> instance(3, UnalignRegForStore, "src0")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: src0 must be a UnalignRegForStore, got int 3
+    """
+    if not isinstance(obj, cls):
+        raise AscregTypeError(
+            f"{role} must be a {cls.__name__}, got {type(obj).__name__} {obj!r:.60}"
+        )
+    return obj
+
+
+def lane_count(value: Any, reg: RegTensor[Any, Any], role: str) -> int:
+    """Return *value* as a number of *reg*'s lanes: an integer in ``[0, reg.lanes]``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, uint32_t
+    >>> lane_count(65, Reg.RegTensor[uint32_t](), "count")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: count 65 is outside [0, 64] (the register's lanes)
+    """
+    count = integer(value, role)
+    if not 0 <= count <= reg.lanes:
+        raise AscregTypeError(f"{role} {count} is outside [0, {reg.lanes}] (the register's lanes)")
+    return count
 
 
 # ---- SIMT: C scalar parameters ------------------------------------------------------------

@@ -45,8 +45,7 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
-from ascreg.errors import AscregTypeError
-from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import VL, MaskReg, RegTensor
 
 
 # fmt: off
@@ -250,51 +249,3 @@ def vector_of(dtype: type[Scalar]) -> type[RegTensor[Any, Any]]:
     'vector_int16_t'
     """
     return VECTOR_TYPES[dtype]
-
-
-def as_vector(obj: Any, what: str) -> RegTensor[Any, Any]:
-    """Return *obj* if it is a one-register vector, else raise a clear type error.
-
-    Examples
-    --------
-    >>> as_vector(3, "src")
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.AscregTypeError: src must be a vector register (vector_uint16_t, ...), got int 3
-    """
-    if not isinstance(obj, RegTensor) or obj.trait is not RegTraitNumOne:
-        raise AscregTypeError(
-            f"{what} must be a vector register (vector_uint16_t, ...), got {type(obj).__name__} "
-            f"{obj!r:.60}"
-        )
-    return obj
-
-
-def as_bool(obj: Any, what: str) -> MaskReg:
-    """Return *obj* if it is a mask register, else raise a clear type error.
-
-    Examples
-    --------
-    >>> as_bool(vector_half(), "mask")
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.AscregTypeError: mask must be a vector_bool, got vector_half
-    """
-    if not isinstance(obj, MaskReg):
-        raise AscregTypeError(f"{what} must be a vector_bool, got {type(obj).__name__}")
-    return obj
-
-
-def same_dtype(first: RegTensor[Any, Any], *others: RegTensor[Any, Any]) -> None:
-    """Raise unless every register holds *first*'s element type (C has one vector type)."""
-    for other in others:
-        if other.dtype is not first.dtype:
-            raise AscregTypeError(
-                f"registers of different types: {type(first).__name__} and {type(other).__name__}"
-            )
-
-
-def active(mask: Any, reg: RegTensor[Any, Any]) -> Any:
-    """Return the lane enables of *mask* for an op on *reg* (bit ``i * sizeof(T)``)."""
-    stride = reg.mask_stride
-    return as_bool(mask, "mask").bits()[0 : reg.lanes * stride : stride]

@@ -42,8 +42,8 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 import attrs
-import numpy as np
 
+from ascreg._frontend import operands
 from ascreg.errors import AscregError, AscregTypeError
 from ascreg.machine.registers import AddrReg
 
@@ -89,7 +89,7 @@ def hw_range(count: int) -> Iterator[int]:
     [(0, 0, 0), (0, 1, 1), (1, 0, 10), (1, 1, 11)]
     """
     _ascreg_call = "hw_range"
-    if isinstance(count, bool) or not isinstance(count, int | np.integer) or count < 0:
+    if not operands.is_integer(count) or count < 0:
         raise AscregTypeError(f"the trip count must be a non-negative integer, got {count!r:.40}")
     if len(_LOOPS) >= MAX_HW_LOOPS:
         raise AscregError(
@@ -129,7 +129,7 @@ def _update(width: str) -> UpdateAddrReg:
         if not 1 <= len(offsets) <= MAX_HW_LOOPS:
             raise AscregTypeError(f"takes 1 to 4 uint32_t offsets, got {len(offsets)}")
         for k, off in enumerate(offsets):
-            if isinstance(off, bool) or not isinstance(off, int | np.integer):
+            if not operands.is_integer(off):
                 raise AscregTypeError(f"offset{k} must be a uint32_t, got {off!r:.40}")
             if not 0 <= off < 1 << 32:
                 raise AscregTypeError(f"offset{k} {int(off)} is not a uint32_t value")

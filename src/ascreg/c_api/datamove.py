@@ -38,19 +38,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ascreg._dtypes import bool_
+from ascreg._frontend import compute as shared
+from ascreg._frontend import operands
+from ascreg._frontend.operands import C_API
+from ascreg._frontend.template import define
 from ascreg._spec import C_LOAD_FAMILY, SPECS
-from ascreg.c_api._types import active, as_vector, same_dtype
 from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
 from ascreg.core import unaligned
-from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError, UnsupportedError
+from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
-    VL,
     AddrReg,
     MaskReg,
     RegTensor,
@@ -93,43 +93,6 @@ STORE_DISTS: dict[str, tuple[Dist, str | None]] = {
 UNMASKED_STORES = ("_1st", "_intlv")
 
 
-def _ub_pointer(obj: Any, what: str) -> Pointer[Any]:
-    if not isinstance(obj, Pointer):
-        raise AscregTypeError(
-            f"{what} must be a __ubuf__ pointer, got {type(obj).__name__} {obj!r:.60}"
-        )
-    if obj.space != "__ubuf__":
-        raise AddressSpaceError(f"{what} is {obj!r}: Reg loads and stores address __ubuf__ only")
-    return obj
-
-
-def _address(obj: Any, post: bool, what: str) -> tuple[Pointer[Any], Ref[Any] | None]:
-    if post:
-        if not isinstance(obj, Ref):
-            raise RefRequiredError(
-                f"the _postupdate form updates the address ('T*& {what}'): pass "
-                f"ascreg.Ref({obj!r:.40}), not the plain pointer"
-            )
-        return _ub_pointer(obj.value, what), obj
-    if isinstance(obj, Ref):
-        raise AscregTypeError(f"a Ref address needs the _postupdate form (got Ref as {what})")
-    return _ub_pointer(obj, what), None
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise AscregTypeError(f"{what} must be an integer, got {value!r:.40}")
-    return int(value)
-
-
-def _match(ptr: Pointer[Any], reg: RegTensor[Any, Any]) -> None:
-    if ptr.dtype is not reg.dtype:
-        raise AscregTypeError(
-            f"the pointer is {ptr.space} {ptr.dtype.cpp_name}* but the register is "
-            f"{type(reg).__name__} (C has no implicit conversion between them)"
-        )
-
-
 def _mask_pointer(ptr: Pointer[Any]) -> None:
     if ptr.dtype.cpp_name not in ("uint8_t", "uint16_t", "uint32_t"):
         raise AscregTypeError(
@@ -148,7 +111,7 @@ def _offset(value: Any, post: bool) -> int | addr_reg:
             f"{value!r} is a Reg.CreateAddrReg register without a unit: the C API takes the "
             "addr_reg of asc_update_addr_reg_b8/_b16/_b32"
         )
-    return _int(value, "offset")
+    return operands.integer(value, "offset")
 
 
 def _move_address(
@@ -167,140 +130,165 @@ def _move_address(
     return ptr
 
 
+def _access_address(
+    op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, rest: tuple[Any, ...], after: str,
+    *, mask: bool = False,
+) -> Pointer[Any]:  # fmt: skip
+    """Resolve the optional trailing ``offset`` of a plain, offset or post-update form."""
+    if len(rest) > 1 or (op.post and not rest):
+        raise AscregTypeError(f"unexpected arguments after the {after}: {rest!r:.80}")
+    return _move_address(ptr, ref, _offset(rest[0], op.post) if rest else 0, mask=mask)
+
+
+def _strides(rest: tuple[Any, ...]) -> tuple[int, int]:
+    """Return the ``block_stride, repeat_stride`` of a DataBlock form."""
+    return operands.integer(rest[0], "block_stride"), operands.integer(rest[1], "repeat_stride")
+
+
 # -- loads ------------------------------------------------------------------------------------
 
 
-def _load(suffix: str, post: bool) -> Callable[..., None]:
-    name = f"asc_loadalign{suffix}{'_postupdate' if post else ''}"
-    spec = SPECS[name]
-    vector_dist, mask_dist = LOAD_DISTS[suffix]
-    dual = suffix == "_deintlv"
-
-    def load(*args: Any) -> None:
-        _ascreg_call = name
-        if args and isinstance(args[0], MaskReg):
-            _load_mask(args, mask_dist, post, spec.check)
-            return
-        n_dst = 2 if dual else 1
-        if len(args) < n_dst + 1:
-            raise AscregTypeError(f"needs {'dst0, dst1' if dual else 'dst'} and a source address")
-        dsts = [as_vector(a, "dst") for a in args[:n_dst]]
-        same_dtype(*dsts)
-        reg = dsts[0]
-        spec.check(reg.dtype)
-        ptr, ref = _address(args[n_dst], post, "src")
-        _match(ptr, reg)
-        rest = args[n_dst + 1 :]
-        if len(rest) == 3 and suffix == "":
-            _load_blocks(reg, ptr, ref, rest)
-            return
-        if len(rest) > 1 or (post and not rest):
-            raise AscregTypeError(f"unexpected arguments after the address: {rest!r:.80}")
-        offset = _offset(rest[0], post) if rest else 0
-        at = _move_address(ptr, ref, offset, mask=False)
-        lanes = core.load(at, vector_dist(reg.dtype.size), reg.lanes, dual=dual)
-        if dual:
-            even, odd = core.deinterleave(lanes)
-            dsts[0].put(even)
-            dsts[1].put(odd)
-        else:
-            reg.put(lanes)
-
-    return _doc(load, name, "load")
+def _load(op: Any, *args: Any) -> None:
+    if args and isinstance(args[0], MaskReg):
+        _load_mask(op, args)
+        return
+    roles = ("dst0", "dst1") if op.dual else ("dst",)
+    if len(args) < len(roles) + 1:
+        raise AscregTypeError(f"needs {', '.join(roles)} and a source address")
+    dsts = shared.vectors(op, *zip(args, roles, strict=False))
+    ptr, ref = operands.address(args[len(roles)], op.post, "src")
+    operands.matching_pointer(ptr, dsts[0], C_API)
+    rest = args[len(roles) + 1 :]
+    if len(rest) == 3 and op.blocks:
+        _load_blocks(op, dsts[0], ptr, ref, rest)
+        return
+    at = _access_address(op, ptr, ref, rest, "address")
+    lanes = core.load(at, op.dist(dsts[0].dtype.size), dsts[0].lanes, dual=op.dual)
+    for dst, part in zip(dsts, core.deinterleave(lanes) if op.dual else (lanes,), strict=True):
+        dst.put(part)
 
 
 def _load_blocks(
-    reg: RegTensor[Any, Any], ptr: Pointer[Any], ref: Ref[Any] | None, rest: tuple[Any, ...]
-) -> None:
-    block_stride = _int(rest[0], "block_stride")
-    repeat_stride = _int(rest[1], "repeat_stride")
+    op: Any, reg: RegTensor[Any, Any], ptr: Pointer[Any], ref: Ref[Any] | None,
+    rest: tuple[Any, ...],
+) -> None:  # fmt: skip
+    """DataBlock mode: ``(dst, src, block_stride, repeat_stride, mask)``."""
+    block_stride, repeat_stride = _strides(rest)
+    enabled = shared.enables(op, rest[2], reg)
     lanes, following = core.load_block_stream(
-        ptr, active(rest[2], reg), block_stride, repeat_stride, post=ref is not None
+        ptr, enabled, block_stride, repeat_stride, post=op.post
     )
     reg.put(lanes)
     if ref is not None:
         ref.value = following
 
 
-def _load_mask(
-    args: tuple[Any, ...], dist: str | None, post: bool, check: Callable[..., None]
-) -> None:
-    if dist is None:
+def _load_mask(op: Any, args: tuple[Any, ...]) -> None:
+    if op.mask_dist is None:
         raise AscregTypeError("has no vector_bool form")
-    check(bool_)
-    if len(args) not in (2, 3) or (post and len(args) != 3):
+    op.spec.check(bool_)
+    if len(args) not in (2, 3) or (op.post and len(args) != 3):
         raise AscregTypeError("takes (vector_bool dst, src[, offset in bytes])")
-    ptr, ref = _address(args[1], post, "src")
+    ptr, ref = operands.address(args[1], op.post, "src")
     _mask_pointer(ptr)
-    offset = _offset(args[2], post) if len(args) == 3 else 0
-    at = _move_address(ptr, ref, offset, mask=True)
-    args[0].set_bits(core.load_mask(at, dist))
+    at = _access_address(op, ptr, ref, args[2:], "address", mask=True)
+    args[0].set_bits(core.load_mask(at, op.mask_dist))
+
+
+def _load_op(suffix: str, post: bool) -> Any:
+    name = f"asc_loadalign{suffix}{'_postupdate' if post else ''}"
+    vector_dist, mask_dist = LOAD_DISTS[suffix]
+    return define(
+        name,
+        doc=_doc(name, "load"),
+        post=post,
+        dual=suffix == "_deintlv",
+        blocks=suffix == "",
+        dist=staticmethod(vector_dist),
+        mask_dist=mask_dist,
+    )(_load)
 
 
 # -- stores -----------------------------------------------------------------------------------
 
 
-def _store(suffix: str, post: bool) -> Callable[..., None]:
-    name = f"asc_storealign{suffix}{'_postupdate' if post else ''}"
-    spec = SPECS[name]
-    vector_dist, mask_dist = STORE_DISTS[suffix]
-    masked = suffix not in UNMASKED_STORES
+def _store(op: Any, dst: Any, src: Any, *rest: Any) -> None:
+    ptr, ref = operands.address(dst, op.post, "dst")
+    if isinstance(src, MaskReg):
+        _store_mask(op, ptr, ref, src, rest)
+    elif op.interleave:
+        _store_interleaved(op, ptr, ref, src, rest)
+    else:
+        _store_vector(op, ptr, ref, src, rest)
 
-    def store(dst: Any, src: Any, *rest: Any) -> None:
-        _ascreg_call = name
-        ptr, ref = _address(dst, post, "dst")
-        if isinstance(src, MaskReg):
-            if mask_dist is None:
-                raise AscregTypeError("has no vector_bool form")
-            spec.check(bool_)
-            _mask_pointer(ptr)
-            if len(rest) > 1 or (post and not rest):
-                raise AscregTypeError("takes (dst, vector_bool src[, offset in bytes])")
-            at = _move_address(ptr, ref, _offset(rest[0], post) if rest else 0, mask=True)
-            core.store_mask(at, src.bits(), mask_dist)
-            return
-        reg = as_vector(src, "src")
-        spec.check(reg.dtype)
-        _match(ptr, reg)
-        if suffix == "_intlv":
-            other = as_vector(rest[0] if rest else None, "src1")
-            same_dtype(reg, other)
-            offset = _offset(rest[1], post) if len(rest) > 1 else 0
-            at = _move_address(ptr, ref, offset, mask=False)
-            core.store_interleaved(at, reg.get(), other.get(), vector_dist(reg.dtype.size))
-            return
-        mask = None
-        if masked:
-            if not rest:
-                raise AscregTypeError("needs a vector_bool mask as its last argument")
-            *rest_list, mask = rest
-            enabled = active(mask, reg)
-            rest = tuple(rest_list)
-        if masked and len(rest) == 2 and suffix == "":
-            _store_blocks(reg, ptr, ref, rest, enabled)
-            return
-        if len(rest) > 1 or (post and not rest):
-            raise AscregTypeError(f"unexpected arguments after the source: {rest!r:.80}")
-        at = _move_address(ptr, ref, _offset(rest[0], post) if rest else 0, mask=False)
-        core.store(at, reg.get(), enabled if masked else None, vector_dist(reg.dtype.size))
 
-    return _doc(store, name, "store")
+def _store_interleaved(
+    op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: Any, rest: tuple[Any, ...]
+) -> None:
+    reg, other = shared.vectors(op, (src, "src"), (rest[0] if rest else None, "src1"))
+    operands.matching_pointer(ptr, reg, C_API)
+    at = _access_address(op, ptr, ref, rest[1:], "second source")
+    core.store_interleaved(at, reg.get(), other.get(), op.dist(reg.dtype.size))
+
+
+def _store_vector(
+    op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: Any, rest: tuple[Any, ...]
+) -> None:
+    (reg,) = shared.vectors(op, (src, "src"))
+    operands.matching_pointer(ptr, reg, C_API)
+    enabled = None
+    if op.masked:
+        if not rest:
+            raise AscregTypeError("needs a vector_bool mask as its last argument")
+        *options, mask = rest
+        rest, enabled = tuple(options), shared.enables(op, mask, reg)
+        if len(rest) == 2 and op.blocks:
+            _store_blocks(op, reg, ptr, ref, rest, enabled)
+            return
+    at = _access_address(op, ptr, ref, rest, "source")
+    core.store(at, reg.get(), enabled, op.dist(reg.dtype.size))
 
 
 def _store_blocks(
-    reg: RegTensor[Any, Any],
-    ptr: Pointer[Any],
-    ref: Ref[Any] | None,
-    rest: tuple[Any, ...],
-    enabled: Any,
-) -> None:
-    block_stride = _int(rest[0], "block_stride")
-    repeat_stride = _int(rest[1], "repeat_stride")
+    op: Any, reg: RegTensor[Any, Any], ptr: Pointer[Any], ref: Ref[Any] | None,
+    rest: tuple[Any, ...], enabled: Any,
+) -> None:  # fmt: skip
+    """DataBlock mode: ``(dst, src, block_stride, repeat_stride, mask)``."""
+    block_stride, repeat_stride = _strides(rest)
     following = core.store_block_stream(
-        ptr, reg.get(), enabled, block_stride, repeat_stride, post=ref is not None
+        ptr, reg.get(), enabled, block_stride, repeat_stride, post=op.post
     )
     if ref is not None:
         ref.value = following
+
+
+def _store_mask(
+    op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: MaskReg, rest: tuple[Any, ...]
+) -> None:
+    if op.mask_dist is None:
+        raise AscregTypeError("has no vector_bool form")
+    op.spec.check(bool_)
+    _mask_pointer(ptr)
+    if len(rest) > 1 or (op.post and not rest):
+        raise AscregTypeError("takes (dst, vector_bool src[, offset in bytes])")
+    core.store_mask(
+        _access_address(op, ptr, ref, rest, "source", mask=True), src.bits(), op.mask_dist
+    )
+
+
+def _store_op(suffix: str, post: bool) -> Any:
+    name = f"asc_storealign{suffix}{'_postupdate' if post else ''}"
+    vector_dist, mask_dist = STORE_DISTS[suffix]
+    return define(
+        name,
+        doc=_doc(name, "store"),
+        post=post,
+        masked=suffix not in UNMASKED_STORES,
+        interleave=suffix == "_intlv",
+        blocks=suffix == "",
+        dist=staticmethod(vector_dist),
+        mask_dist=mask_dist,
+    )(_store)
 
 
 # -- documentation ------------------------------------------------------------------------------
@@ -319,8 +307,8 @@ _LOAD_EXAMPLES: dict[str, tuple[str, str]] = {
 }
 
 
-def _doc(func: Callable[..., None], name: str, kind: str) -> Callable[..., None]:
-    func.__name__ = func.__qualname__ = name
+def _doc(name: str, kind: str) -> str:
+    """Return the docstring of ``asc_<kind>align<suffix>[_postupdate]``, with an example."""
     spec = SPECS[name]
     suffix = name.removeprefix(f"asc_{kind}align").removesuffix("_postupdate")
     post = name.endswith("_postupdate")
@@ -337,7 +325,7 @@ def _doc(func: Callable[..., None], name: str, kind: str) -> Callable[..., None]
     {lanes}"""
     else:
         example = _STORE_EXAMPLES[suffix].format(name=name, post=post)
-    func.__doc__ = f"""``{name}``: see the module table for its overloads.
+    return f"""``{name}``: see the module table for its overloads.
 
     Legal element types: {spec.legal_text()}.
 
@@ -348,7 +336,6 @@ def _doc(func: Callable[..., None], name: str, kind: str) -> Callable[..., None]
     >>> from ascreg.c_api import *
 {example}
     """
-    return func
 
 
 _STORE_EXAMPLES: dict[str, str] = {
@@ -378,17 +365,17 @@ _STORE_EXAMPLES: dict[str, str] = {
 (asc_loadalign, asc_loadalign_brc, asc_loadalign_brc_elem, asc_loadalign_brc_datablock,
  asc_loadalign_brc_elem2datablock, asc_loadalign_upsample, asc_loadalign_downsample,
  asc_loadalign_unpack, asc_loadalign_unpack4, asc_loadalign_deintlv) = (
-    _load(s, False) for s in C_LOAD_FAMILY)
+    _load_op(s, False) for s in C_LOAD_FAMILY)
 (asc_loadalign_postupdate, asc_loadalign_brc_postupdate, asc_loadalign_brc_elem_postupdate,
  asc_loadalign_brc_datablock_postupdate, asc_loadalign_brc_elem2datablock_postupdate,
  asc_loadalign_upsample_postupdate, asc_loadalign_downsample_postupdate,
  asc_loadalign_unpack_postupdate, asc_loadalign_unpack4_postupdate,
- asc_loadalign_deintlv_postupdate) = (_load(s, True) for s in C_LOAD_FAMILY)
+ asc_loadalign_deintlv_postupdate) = (_load_op(s, True) for s in C_LOAD_FAMILY)
 (asc_storealign, asc_storealign_1st, asc_storealign_pack, asc_storealign_pack_quarter,
- asc_storealign_intlv) = (_store(s, False) for s in STORE_DISTS)
+ asc_storealign_intlv) = (_store_op(s, False) for s in STORE_DISTS)
 (asc_storealign_postupdate, asc_storealign_1st_postupdate, asc_storealign_pack_postupdate,
  asc_storealign_pack_quarter_postupdate) = (
-    _store(s, True) for s in STORE_DISTS if s != "_intlv")
+    _store_op(s, True) for s in STORE_DISTS if s != "_intlv")
 # fmt: on
 
 LOADS = {f.__name__: f for f in (
@@ -437,34 +424,20 @@ class vector_store_unalign(UnalignRegForStore):
     __slots__ = ()
 
 
-def _unaligned_operands(
-    name: str, reg: Any, ptr: Pointer[Any]
-) -> tuple[RegTensor[Any, Any], Pointer[Any]]:
-    vector = as_vector(reg, "the vector register")
-    SPECS[name].check(vector.dtype)
-    _match(ptr, vector)
-    return vector, ptr
+def _vector_at(op: Any, reg: Any, role: str, ptr: Pointer[Any]) -> RegTensor[Any, Any]:
+    """Check the vector operand of an unaligned access against the row and its pointer."""
+    (vector,) = shared.vectors(op, (reg, role))
+    operands.matching_pointer(ptr, vector, C_API)
+    return vector
 
 
-def _ureg(obj: Any, kind: type[Any]) -> Any:
-    if not isinstance(obj, kind):
-        raise AscregTypeError(f"expected a {kind.__name__}, got {type(obj).__name__} {obj!r:.60}")
-    return obj
-
-
-def _store_count(value: Any, reg: RegTensor[Any, Any]) -> int:
-    count = _int(value, "count")
-    if not 0 <= count <= reg.lanes:
-        raise AscregTypeError(f"count {count} is outside [0, {reg.lanes}] (the register's lanes)")
-    return count
-
-
-def _no_areg(args: tuple[Any, ...], what: str) -> None:
+def _no_areg(args: tuple[Any, ...]) -> None:
     if any(isinstance(a, addr_reg) for a in args):
-        raise UnsupportedError(f"the addr_reg form of {what} is not modelled")
+        raise UnsupportedError("the addr_reg form is not modelled")
 
 
-def asc_loadunalign_pre(dst: Any, src: Any, *rest: Any) -> None:
+@define("asc_loadunalign_pre")
+def asc_loadunalign_pre(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     """``asc_loadunalign_pre(vector_load_unalign& dst, __ubuf__ T* src)``: prime a load stream.
 
     Legal element types: see ``SPECS["asc_loadunalign_pre"]``. The addr_reg form raises
@@ -477,21 +450,22 @@ def asc_loadunalign_pre(dst: Any, src: Any, *rest: Any) -> None:
     >>> u = vector_load_unalign(); asc_loadunalign_pre(u, UnifiedBuffer().alloc(half, 64) + 17); u
     vector_load_unalign(block at 0x20)
     """
-    _ascreg_call = "asc_loadunalign_pre"
-    _no_areg(rest, "asc_loadunalign_pre")
+    _no_areg(rest)
     if rest:
         raise AscregTypeError(f"takes (dst, src), got {2 + len(rest)} arguments")
-    ptr, _ = _address(src, False, "src")
-    SPECS["asc_loadunalign_pre"].check(ptr.dtype)
-    unaligned.load_pre(_ureg(dst, vector_load_unalign), ptr)
+    ptr, _ = operands.address(src, False, "src")
+    op.spec.check(ptr.dtype)
+    unaligned.load_pre(operands.instance(dst, vector_load_unalign, "dst"), ptr)
 
 
-def _load_unaligned(name: str, dst: Any, ureg: Any, ptr: Pointer[Any]) -> None:
-    reg, ptr = _unaligned_operands(name, dst, ptr)
-    reg.put(unaligned.load(_ureg(ureg, vector_load_unalign), ptr, VL).view(reg.dtype.np_dtype))
+def _load_unaligned(op: Any, dst: Any, ureg: Any, ptr: Pointer[Any]) -> None:
+    reg = _vector_at(op, dst, "dst", ptr)
+    stream = operands.instance(ureg, vector_load_unalign, "src0")
+    reg.put(unaligned.load_lanes(stream, ptr, reg.dtype.np_dtype))
 
 
-def asc_loadunalign(dst: Any, src0: Any, src1: Any) -> None:
+@define("asc_loadunalign")
+def asc_loadunalign(op: Any, dst: Any, src0: Any, src1: Any) -> None:
     """``asc_loadunalign(dst, vector_load_unalign& src0, __ubuf__ T* src1)``: VL bytes at ``src1``.
 
     ``src0`` must hold the 32-byte block of ``src1`` (``asc_loadunalign_pre``, or the previous
@@ -507,12 +481,12 @@ def asc_loadunalign(dst: Any, src0: Any, src1: Any) -> None:
     >>> asc_loadunalign_pre(u, p + 3); asc_loadunalign(r, u, p + 3); r.get()[:2].tolist()
     [3, 4]
     """
-    _ascreg_call = "asc_loadunalign"
-    ptr, _ = _address(src1, False, "src1")
-    _load_unaligned("asc_loadunalign", dst, src0, ptr)
+    ptr, _ = operands.address(src1, False, "src1")
+    _load_unaligned(op, dst, src0, ptr)
 
 
-def asc_loadunalign_postupdate(dst: Any, src0: Any, src1: Any, count: Any) -> None:
+@define("asc_loadunalign_postupdate")
+def asc_loadunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, count: Any) -> None:
     """``asc_loadunalign_postupdate(dst, src0, __ubuf__ T*& src1, uint32_t count)``: then ``src1 += count``.
 
     Examples
@@ -526,24 +500,24 @@ def asc_loadunalign_postupdate(dst: Any, src0: Any, src1: Any, count: Any) -> No
     >>> int(r.get()[0]), src.value - p
     (129, 257)
     """
-    _ascreg_call = "asc_loadunalign_postupdate"
-    _no_areg((count,), "asc_loadunalign_postupdate")
-    ptr, ref = _address(src1, True, "src1")
-    step = _int(count, "count")
-    _load_unaligned("asc_loadunalign_postupdate", dst, src0, ptr)
+    _no_areg((count,))
+    ptr, ref = operands.address(src1, True, "src1")
+    step = operands.integer(count, "count")
+    _load_unaligned(op, dst, src0, ptr)
     if ref is not None:
         ref.value = ptr + step
 
 
-def _store_unaligned(name: str, ptr: Pointer[Any], ureg: Any, src: Any, count: Any) -> int:
-    reg, ptr = _unaligned_operands(name, src, ptr)
-    n = _store_count(count, reg)
-    payload = reg.get().view(np.uint8)[: n * reg.dtype.size]
-    unaligned.store(_ureg(ureg, vector_store_unalign), ptr, payload)
+def _store_unaligned(op: Any, ptr: Pointer[Any], ureg: Any, src: Any, count: Any) -> int:
+    reg = _vector_at(op, src, "src1", ptr)
+    n = operands.lane_count(count, reg, "count")
+    stream = operands.instance(ureg, vector_store_unalign, "src0")
+    unaligned.store_lanes(stream, ptr, reg.get(), n)
     return n
 
 
-def asc_storeunalign(dst: Any, src0: Any, src1: Any, count: Any) -> None:
+@define("asc_storeunalign")
+def asc_storeunalign(op: Any, dst: Any, src0: Any, src1: Any, count: Any) -> None:
     """``asc_storeunalign(__ubuf__ T* dst, vector_store_unalign& src0, src1, uint32_t count)``.
 
     Stores the first ``count`` lanes of ``src1`` at ``dst``: bytes up to the last 32-byte
@@ -560,12 +534,12 @@ def asc_storeunalign(dst: Any, src0: Any, src1: Any, count: Any) -> None:
     >>> asc_storeunalign_post(p + 3, u, 0); p.read(4).tolist()
     [0, 4, 4, 0]
     """
-    _ascreg_call = "asc_storeunalign"
-    ptr, _ = _address(dst, False, "dst")
-    _store_unaligned("asc_storeunalign", ptr, src0, src1, count)
+    ptr, _ = operands.address(dst, False, "dst")
+    _store_unaligned(op, ptr, src0, src1, count)
 
 
-def asc_storeunalign_postupdate(dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
+@define("asc_storeunalign_postupdate")
+def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     """``asc_storeunalign_postupdate(__ubuf__ T*& dst, src0, src1, uint32_t count)``: then ``dst += count``.
 
     The AR-register form (no count; after ``asc_squeeze_with_status``) raises
@@ -580,25 +554,25 @@ def asc_storeunalign_postupdate(dst: Any, src0: Any, src1: Any, *rest: Any) -> N
     >>> asc_storeunalign_post_postupdate(dst, u, 0); int(p.read(64).sum()), dst.value - p
     (30, 37)
     """
-    _ascreg_call = "asc_storeunalign_postupdate"
-    _no_areg(rest, "asc_storeunalign_postupdate")
+    _no_areg(rest)
     if len(rest) != 1:
         raise UnsupportedError(
             "the AR-register form asc_storeunalign_postupdate(dst, src0, src1) is not modelled; "
             "pass a count"
         )
-    ptr, ref = _address(dst, True, "dst")
-    n = _store_unaligned("asc_storeunalign_postupdate", ptr, src0, src1, rest[0])
+    ptr, ref = operands.address(dst, True, "dst")
+    n = _store_unaligned(op, ptr, src0, src1, rest[0])
     if ref is not None:
         ref.value = ptr + n
 
 
-def _flush(name: str, ptr: Pointer[Any], ureg: Any) -> None:
-    SPECS[name].check(ptr.dtype)
-    unaligned.store_post(_ureg(ureg, vector_store_unalign), ptr)
+def _flush(op: Any, ptr: Pointer[Any], ureg: Any) -> None:
+    op.spec.check(ptr.dtype)
+    unaligned.store_post(operands.instance(ureg, vector_store_unalign, "src"), ptr)
 
 
-def asc_storeunalign_post(dst: Any, src: Any, *rest: Any) -> None:
+@define("asc_storeunalign_post")
+def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     """``asc_storeunalign_post(__ubuf__ T* dst, vector_store_unalign src, int32_t offset)``.
 
     Writes the bytes ``src`` holds; the stream must have stopped at ``dst + offset`` (elements,
@@ -614,17 +588,17 @@ def asc_storeunalign_post(dst: Any, src: Any, *rest: Any) -> None:
     >>> asc_storeunalign_post(p, u, 3); p.read(4).tolist()
     [0, -2, -2, 0]
     """
-    _ascreg_call = "asc_storeunalign_post"
-    _no_areg(rest, "asc_storeunalign_post")
+    _no_areg(rest)
     if len(rest) != 1:
         raise UnsupportedError(
             "the AR-register form asc_storeunalign_post(dst, src) is not modelled; pass an offset"
         )
-    ptr, _ = _address(dst, False, "dst")
-    _flush("asc_storeunalign_post", ptr + _int(rest[0], "offset"), src)
+    ptr, _ = operands.address(dst, False, "dst")
+    _flush(op, ptr + operands.integer(rest[0], "offset"), src)
 
 
-def asc_storeunalign_post_postupdate(dst: Any, src: Any, offset: Any) -> None:
+@define("asc_storeunalign_post_postupdate")
+def asc_storeunalign_post_postupdate(op: Any, dst: Any, src: Any, offset: Any) -> None:
     """``asc_storeunalign_post_postupdate(__ubuf__ T*& dst, src, int32_t offset)``: then ``dst += offset``.
 
     Writes the bytes ``src`` holds; the stream must have stopped at ``dst``.
@@ -638,15 +612,15 @@ def asc_storeunalign_post_postupdate(dst: Any, src: Any, offset: Any) -> None:
     >>> asc_storeunalign_post_postupdate(dst, u, 0); p.read(6).tolist()
     [3, 3, 3, 3, 3, 0]
     """
-    _ascreg_call = "asc_storeunalign_post_postupdate"
-    ptr, ref = _address(dst, True, "dst")
-    step = _int(offset, "offset")
-    _flush("asc_storeunalign_post_postupdate", ptr, src)
+    ptr, ref = operands.address(dst, True, "dst")
+    step = operands.integer(offset, "offset")
+    _flush(op, ptr, src)
     if ref is not None:
         ref.value = ptr + step
 
 
-def asc_load(dst: Any, src: Any) -> None:
+@define("asc_load")
+def asc_load(op: Any, dst: Any, src: Any) -> None:
     """``asc_load(dst, __ubuf__ T* src)``: load VL bytes from any UB address.
 
     Examples
@@ -658,15 +632,13 @@ def asc_load(dst: Any, src: Any) -> None:
     >>> asc_load(r, p + 9); r.get()[:2].tolist()
     [9, 10]
     """
-    _ascreg_call = "asc_load"
-    ptr, _ = _address(src, False, "src")
-    reg, ptr = _unaligned_operands("asc_load", dst, ptr)
-    u = vector_load_unalign()
-    unaligned.load_pre(u, ptr)
-    reg.put(unaligned.load(u, ptr, VL).view(reg.dtype.np_dtype))
+    ptr, _ = operands.address(src, False, "src")
+    reg = _vector_at(op, dst, "dst", ptr)
+    reg.put(unaligned.load_vector(ptr, reg.dtype.np_dtype))
 
 
-def asc_store(dst: Any, src: Any, count: Any = None) -> None:
+@define("asc_store")
+def asc_store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
     """``asc_store(__ubuf__ T* dst, src[, uint32_t count])``: store ``count`` lanes (default all).
 
     Every byte is in UB on return (an unaligned store plus its flush).
@@ -679,12 +651,10 @@ def asc_store(dst: Any, src: Any, count: Any = None) -> None:
     >>> asc_store(p + 5, r, 3); p.read(9).tolist()
     [0, 0, 0, 0, 0, 2, 2, 2, 0]
     """
-    _ascreg_call = "asc_store"
-    ptr, _ = _address(dst, False, "dst")
-    reg = as_vector(src, "src")
-    u = vector_store_unalign()
-    n = _store_unaligned("asc_store", ptr, u, reg, reg.lanes if count is None else count)
-    unaligned.store_post(u, ptr + n)
+    ptr, _ = operands.address(dst, False, "dst")
+    reg = _vector_at(op, src, "src", ptr)
+    n = operands.lane_count(reg.lanes if count is None else count, reg, "count")
+    unaligned.store_vector(ptr, reg.get(), n)
 
 
 UNALIGNED = {f.__name__: f for f in (

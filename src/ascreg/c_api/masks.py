@@ -17,15 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
+from ascreg._frontend import operands
+from ascreg._frontend.template import define
 from ascreg.c_api._types import vector_bool
 from ascreg.c_api.kernel import MASK_SPR_STATE
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregError, AscregTypeError
 from ascreg.machine.block import current_block
-from ascreg.machine.ref import Ref, require_ref
+from ascreg.machine.ref import require_ref
 from ascreg.machine.registers import VL
 
 (
@@ -38,21 +38,25 @@ WIDTHS = {"b8": 1, "b16": 2, "b32": 4}
 """Bytes per lane of each mask width suffix."""
 
 
-def _create(width: str) -> Callable[[Any], vector_bool]:
-    name = f"asc_create_mask_{width}"
-    size = WIDTHS[width]
+def _create(op: Any, pattern: Any) -> Any:
+    code = int(pattern) if isinstance(pattern, int) else None
+    if code not in core.PATTERN_CODES.values():
+        raise AscregTypeError(f"{pattern!r} is not a PAT_* pattern (PAT_ALL ... PAT_ALLF)")
+    assert code is not None
+    return vector_bool.from_bits(core.pattern_bits(code, VL // op.stride, op.stride))
 
-    def create(pattern: Any) -> vector_bool:
-        _ascreg_call = name
-        code = int(pattern) if isinstance(pattern, int) else None
-        if code not in core.PATTERN_CODES.values():
-            raise AscregTypeError(f"{pattern!r} is not a PAT_* pattern (PAT_ALL ... PAT_ALLF)")
-        assert code is not None
-        lanes = VL // size
-        return vector_bool.from_bits(core.lanes_to_bits(core.pattern_lanes(code, lanes), size))  # type: ignore[return-value]
 
-    create.__name__ = create.__qualname__ = name
-    create.__doc__ = f"""``vector_bool {name}(pattern)``: the fixed lane pattern for {width} lanes.
+def _update(op: Any, count: Any) -> Any:
+    box = require_ref(count, "uint32_t& value")
+    value = box.value
+    if not operands.is_integer(value) or not 0 <= value < 1 << 32:
+        raise AscregTypeError(f"count {value!r} is not a uint32_t value")
+    bits, box.value = core.update_mask(int(value), VL // op.stride, op.stride)
+    return vector_bool.from_bits(bits)
+
+
+def _create_doc(name: str, width: str, size: int) -> str:
+    return f"""``vector_bool {name}(pattern)``: the fixed lane pattern for {width} lanes.
 
     ``PAT_ALL`` / ``PAT_ALLF`` (none), ``PAT_VLn`` (the first n lanes, all of them when n exceeds
     the {VL // size} lanes), ``PAT_M3`` / ``PAT_M4`` (every 3rd / 4th lane), ``PAT_H`` /
@@ -63,24 +67,11 @@ def _create(width: str) -> Callable[[Any], vector_bool]:
     >>> {name}(PAT_M4).count(), {name}(PAT_VL3).count()
     ({VL // size // 4}, 3)
     """
-    return create
 
 
-def _update(width: str) -> Callable[[Ref[int]], vector_bool]:
-    name = f"asc_update_mask_{width}"
-    lanes = VL // WIDTHS[width]
-
-    def update(count: Ref[int]) -> vector_bool:
-        _ascreg_call = name
-        box = require_ref(count, "uint32_t& value")
-        value = box.value
-        if not isinstance(value, int) or not 0 <= value < 1 << 32:
-            raise AscregTypeError(f"count {value!r} is not a uint32_t value")
-        bits, box.value = core.update_mask(value, lanes, WIDTHS[width])
-        return vector_bool.from_bits(bits)  # type: ignore[return-value]
-
-    update.__name__ = update.__qualname__ = name
-    update.__doc__ = f"""``vector_bool {name}(uint32_t& value)``: the first ``min(value, {lanes})`` lanes.
+def _update_doc(name: str, size: int) -> str:
+    lanes = VL // size
+    return f"""``vector_bool {name}(uint32_t& value)``: the first ``min(value, {lanes})`` lanes.
 
     Then ``value`` becomes ``0`` if it was below {lanes}, else ``value - {lanes}`` (the tail
     idiom of a VF loop). Pass the count as an :class:`ascreg.Ref`.
@@ -91,11 +82,20 @@ def _update(width: str) -> Callable[[Ref[int]], vector_bool]:
     >>> n = Ref({lanes + 3}); {name}(n).count(), n.value
     ({lanes}, 3)
     """
-    return update
 
 
-asc_create_mask_b8, asc_create_mask_b16, asc_create_mask_b32 = (_create(w) for w in WIDTHS)
-asc_update_mask_b8, asc_update_mask_b16, asc_update_mask_b32 = (_update(w) for w in WIDTHS)
+def _mask_op(kind: str, width: str) -> Any:
+    name, size = f"asc_{kind}_mask_{width}", WIDTHS[width]
+    doc = _create_doc(name, width, size) if kind == "create" else _update_doc(name, size)
+    return define(name, doc=doc, stride=size)(_create if kind == "create" else _update)
+
+
+asc_create_mask_b8, asc_create_mask_b16, asc_create_mask_b32 = (
+    _mask_op("create", w) for w in WIDTHS
+)
+asc_update_mask_b8, asc_update_mask_b16, asc_update_mask_b32 = (
+    _mask_op("update", w) for w in WIDTHS
+)
 
 
 def _get_mask_spr(width: str) -> Callable[[], vector_bool]:
@@ -110,8 +110,7 @@ def _get_mask_spr(width: str) -> Callable[[], vector_bool]:
                 "the mask SPR is read before asc_init() set it (its value would be whatever "
                 "the previous kernel left there)"
             )
-        raw = np.frombuffer(int(value).to_bytes(16, "little"), np.uint8)
-        return vector_bool.from_bits(core.spread_block_bits(raw, 0, size))  # type: ignore[return-value]
+        return vector_bool.from_bits(core.spr_bits(value, size))  # type: ignore[return-value]
 
     get.__name__ = get.__qualname__ = name
     get.__doc__ = f"""``vector_bool {name}()``: the mask SPR, each of its low {256 // size} bits

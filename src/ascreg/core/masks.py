@@ -73,6 +73,17 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
     return bits
 
 
+def pattern_bits(code: int, lanes: int, stride: int) -> Bits:
+    """Return the 256 mask bits of pattern *code* over *lanes* lanes of *stride* bits each.
+
+    Examples
+    --------
+    >>> int(pattern_bits(PATTERN_CODES["M4"], 64, 4).sum()), pattern_bits(2, 128, 2)[:3].tolist()
+    (16, [True, False, True])
+    """
+    return lanes_to_bits(pattern_lanes(code, lanes), stride)
+
+
 def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     """Return ``lanes_to_bits(predicate & active, stride)`` in one pass (compare results).
 
@@ -208,3 +219,19 @@ def spread_block_bits(data: np.ndarray[Any, Any], part: int, factor: int) -> Bit
     """
     size = MASK_BITS // 8 // factor
     return np.repeat(bits_from_bytes(data[part * size : (part + 1) * size]), factor)
+
+
+def spr_bits(value: int, factor: int) -> Bits:
+    """Return the mask of the 128-bit mask SPR *value* for lanes of *factor* bits.
+
+    Each of the SPR's low ``256 / factor`` bits is repeated *factor* times (one b16 / b32 lane).
+
+    Examples
+    --------
+    >>> bits = spr_bits((1 << 128) - 1, 2); int(bits.sum())
+    256
+    >>> spr_bits(0b10, 4)[:8].astype(int)
+    array([0, 0, 0, 0, 1, 1, 1, 1])
+    """
+    raw = np.frombuffer(int(value).to_bytes(16, "little"), np.uint8)
+    return spread_block_bits(raw, 0, factor)

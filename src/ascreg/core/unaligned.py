@@ -49,6 +49,7 @@ import numpy as np
 
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.registers import VL
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
 
@@ -191,3 +192,67 @@ def store_post(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
     target = dst.offset_bytes(reg.start - dst.address).bytes(reg.held.size, "writes")
     target[:] = reg.held
     reg.held = reg.held[:0]
+
+
+# -- whole registers: the lanes of one vector through a stream --------------------------------
+
+
+def load_lanes(reg: UnalignRegForLoad, src: Pointer[Any], dtype: np.dtype[Any]) -> Bytes:
+    """:func:`load` one vector (VL bytes) at *src* and return it as lanes of *dtype*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint16_t
+    >>> p = UnifiedBuffer().alloc(uint16_t, 300); p.write(np.arange(300))
+    >>> u = UnalignRegForLoad(); load_pre(u, p + 3)
+    >>> load_lanes(u, p + 3, np.dtype(np.uint16))[:2].tolist()
+    [3, 4]
+    """
+    return load(reg, src, VL).view(dtype)
+
+
+def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], lanes: Bytes, count: int) -> None:
+    """:func:`store` the first *count* of *lanes* at *dst* (the tail waits in *reg*).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> p = UnifiedBuffer().alloc(uint32_t, 32); u = UnalignRegForStore()
+    >>> store_lanes(u, p + 1, np.full(64, 4, np.uint32), 2); store_post(u, p + 3); p.read(4).tolist()
+    [0, 4, 4, 0]
+    """
+    store(reg, dst, lanes.view(np.uint8)[: count * lanes.dtype.itemsize])
+
+
+def load_vector(src: Pointer[Any], dtype: np.dtype[Any]) -> Bytes:
+    """Load one vector of *dtype* lanes from any UB address (a fresh stream: pre, then load).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, int32_t
+    >>> p = UnifiedBuffer().alloc(int32_t, 80); p.write(np.arange(80))
+    >>> load_vector(p + 9, np.dtype(np.int32))[:2].tolist()
+    [9, 10]
+    """
+    reg = UnalignRegForLoad()
+    load_pre(reg, src)
+    return load_lanes(reg, src, dtype)
+
+
+def store_vector(dst: Pointer[Any], lanes: Bytes, count: int) -> None:
+    """Store the first *count* of *lanes* at any UB address, every byte (store, then post).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300)
+    >>> store_vector(p + 5, np.full(256, 2, np.uint8), 3); p.read(9).tolist()
+    [0, 0, 0, 0, 0, 2, 2, 2, 0]
+    """
+    reg = UnalignRegForStore()
+    store_lanes(reg, dst, lanes, count)
+    store_post(reg, dst + count)

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._frontend import operands
+from ascreg._frontend.operands import C_NAMES as C_NAMES
 from ascreg._frontend.operands import Signature
 from ascreg._frontend.template import define
 from ascreg._spec import SIMT_INT_ROWS, SPECS
