@@ -73,6 +73,17 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
     return bits
 
 
+def pattern_bits(code: int, lanes: int, stride: int) -> Bits:
+    """``CreateMask`` / ``pset``: the 256-bit mask of pattern *code* over *lanes* lanes.
+
+    Examples
+    --------
+    >>> pattern_bits(PATTERN_CODES["VL2"], 64, 4)[:9].astype(int)
+    array([1, 0, 0, 0, 1, 0, 0, 0, 0])
+    """
+    return lanes_to_bits(pattern_lanes(code, lanes), stride)
+
+
 def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     """Return ``lanes_to_bits(predicate & active, stride)`` in one pass (compare results).
 

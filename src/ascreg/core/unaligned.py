@@ -191,3 +191,66 @@ def store_post(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
     target = dst.offset_bytes(reg.start - dst.address).bytes(reg.held.size, "writes")
     target[:] = reg.held
     reg.held = reg.held[:0]
+
+
+def load_lanes(
+    reg: UnalignRegForLoad, src: Pointer[Any], dtype: np.dtype[Any], lanes: int
+) -> Bytes:
+    """:func:`load` a register of *lanes* elements of *dtype* at *src*; return the lanes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint16_t
+    >>> p = UnifiedBuffer().alloc(uint16_t, 300); p.write(np.arange(300))
+    >>> u = UnalignRegForLoad(); load_pre(u, p + 3)
+    >>> load_lanes(u, p + 3, np.dtype(np.uint16), 128)[:3].tolist()
+    [3, 4, 5]
+    """
+    return load(reg, src, lanes * dtype.itemsize).view(dtype).copy()
+
+
+def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count: int) -> None:
+    """:func:`store` the first *count* lanes of *values* at *dst*.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> p = UnifiedBuffer().alloc(uint32_t, 32); u = UnalignRegForStore()
+    >>> store_lanes(u, p + 1, np.full(64, 5, np.uint32), 2); u.held.size  # held, not in UB yet
+    8
+    """
+    store(reg, dst, values.view(np.uint8)[: count * values.dtype.itemsize])
+
+
+def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:
+    """One-shot unaligned load (``Load``): prime a fresh register at *src*, then :func:`load_lanes`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300); p.write(np.arange(300) % 256)
+    >>> load_anywhere(p + 7, np.dtype(np.uint8), 256)[:2].tolist()
+    [7, 8]
+    """
+    reg = UnalignRegForLoad()
+    load_pre(reg, src)
+    return load_lanes(reg, src, dtype, lanes)
+
+
+def store_anywhere(dst: Pointer[Any], values: Bytes, count: int) -> None:
+    """One-shot unaligned store (``Store``): the first *count* lanes, every byte in UB on return.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, int16_t
+    >>> p = UnifiedBuffer().alloc(int16_t, 16)
+    >>> store_anywhere(p + 1, np.full(128, -1, np.int16), 2); p.read(4).tolist()
+    [0, -1, -1, 0]
+    """
+    reg = UnalignRegForStore()
+    store_lanes(reg, dst, values, count)
+    store_post(reg, dst + count)
