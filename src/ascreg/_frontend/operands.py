@@ -279,7 +279,7 @@ def address(
     >>> address(p, True, "src", REG)
     Traceback (most recent call last):
     ...
-    ascreg.errors.RefRequiredError: PostLiteral.POST_MODE_UPDATE updates the address ('T*& src'): pass ascreg.Ref(<__ubuf__ uint8_t* ...>), not the plain pointer
+    ascreg.errors.RefRequiredError: PostLiteral.POST_MODE_UPDATE updates the address ('T*& src'): pass ascreg.Ref(<__ubuf__ uint8_t* ...), not the plain pointer
     """
     if post:
         if not isinstance(obj, Ref):

@@ -51,8 +51,7 @@ from ascreg.machine.registers import (
     create_addr_reg,
 )
 
-Lanes = core.Lanes
-Address = tuple[Pointer[Any], Ref[Any] | None, int]
+_Address = tuple[Pointer[Any], Ref[Any] | None, int]
 """A resolved address operand: the pointer to access, the ``Ref`` to update (or None) and the
 post-update stride."""
 
@@ -91,7 +90,7 @@ def _access_setup(op: Any) -> None:
 
 def _address(
     op: Any, obj: Any, role: str, rest: tuple[Any, ...], *, in_bytes: bool = False
-) -> Address:
+) -> _Address:
     """Resolve the address operand *obj* and the arguments *rest* that follow it.
 
     *in_bytes*: an AddrReg offset counts bytes (the MaskReg forms), not elements.
@@ -115,7 +114,7 @@ def _address(
 
 def _vector_address(
     op: Any, obj: Any, role: str, rest: tuple[Any, ...], reg: RegTensor[Any, Any]
-) -> Address:
+) -> _Address:
     """Resolve the address of a single-register form (see :func:`_address`).
 
     The pointer's element type must be the register's, and the AddrReg form needs a
@@ -133,7 +132,7 @@ def _vector_address(
 
 def _block_operands(
     op: Any, reg: RegTensor[Any, Any], args: tuple[Any, ...], role: str
-) -> tuple[Pointer[Any], Ref[Any] | None, Any, Any, Lanes]:
+) -> tuple[Pointer[Any], Ref[Any] | None, Any, Any, core.Lanes]:
     """Parse a DataBlock form: ``(address, Ref or None, block stride, repeat stride, enables)``.
 
     ``(src, dataBlockStride, mask)`` is overload 7 (no PostLiteral);

@@ -29,7 +29,7 @@ def _geometry_setup(op: Any) -> None:
 def _geometry(op: Any, spelling: str) -> tuple[int, int]:
     """Return the op's lane geometry; C++ cannot deduce ``T``, so a bare call is an error."""
     if op.geometry is None:
-        raise AscregTypeError(f"{op.name} needs its element type: {spelling}")
+        raise AscregTypeError(f"needs its element type (C++ cannot deduce T): {spelling}")
     geometry: tuple[int, int] = op.geometry
     return geometry
 

@@ -96,8 +96,8 @@ def _moving_address(op: Any, obj: Any, role: str) -> tuple[Pointer[Any], Ref[Any
         raise AscregTypeError(
             "POST_MODE_NORMAL is not supported by this overload (C++ static_assert)"
         )
-    ptr, ref = operands.address(obj, True, role, REG)
-    assert ref is not None
+    ptr, _ = operands.address(obj, True, role, REG)  # raises unless obj is a Ref
+    ref: Ref[Any] = obj
     return ptr, ref
 
 
