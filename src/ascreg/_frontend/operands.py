@@ -41,7 +41,8 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
-from ascreg.errors import AddressSpaceError, AscregTypeError, RefRequiredError
+from ascreg.core.datamove import check_in_ub
+from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, to_dtype
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
@@ -66,22 +67,40 @@ class Surface:
         True when operands must agree on the element type only (the C API, whose register
         classes are subclasses of the Reg ones); False when they must have the same type,
         trait included (Reg, where C++ deduces one ``U`` for all of them).
+    accesses
+        The noun for the surface's UB loads and stores.
+    post_form
+        How the surface asks for the post-update form that moves an address (``T*&``).
+    pointer_rule
+        Why a pointer's element type must be the register's.
     """
 
     register: str
     mask: str
     one_register_only: bool
     same_dtype_only: bool
+    accesses: str
+    post_form: str
+    pointer_rule: str
 
 
-REG = Surface("RegTensor", "MaskReg", one_register_only=False, same_dtype_only=False)
+REG = Surface(
+    "RegTensor", "MaskReg", one_register_only=False, same_dtype_only=False,
+    accesses="Reg loads and stores", post_form="PostLiteral.POST_MODE_UPDATE",
+    pointer_rule="C++ deduces one T for both",
+)  # fmt: skip
 """The ``AscendC::Reg`` surface."""
 C_API = Surface(
     "vector register (vector_uint16_t, ...)", "vector_bool", one_register_only=True,
-    same_dtype_only=True,
+    same_dtype_only=True, accesses="vector loads and stores", post_form="the _postupdate form",
+    pointer_rule="C has no implicit conversion between them",
 )  # fmt: skip
 """The C API surface."""
-SIMT = Surface("C value", "mask", one_register_only=True, same_dtype_only=True)
+SIMT = Surface(
+    "C value", "mask", one_register_only=True, same_dtype_only=True,
+    accesses="SIMT loads and stores", post_form="a pointer update",
+    pointer_rule="C has no implicit conversion between them",
+)  # fmt: skip
 """The SIMT device functions (C scalars and per-thread lanes; no registers)."""
 
 
@@ -161,6 +180,25 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     return enables
 
 
+def instance(obj: Any, kind: type[T], role: str) -> T:
+    """Return *obj* if it is a *kind* (an operand class with no dtype, e.g. an unaligned register).
+
+    Examples
+    --------
+    >>> from ascreg.machine.registers import UnalignRegForLoad
+    >>> instance(3, UnalignRegForLoad, "ureg")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: ureg must be an UnalignRegForLoad, got int 3
+    """
+    if isinstance(obj, kind):
+        return obj
+    article = "an" if kind.__name__[0] in "AEIOU" else "a"
+    raise AscregTypeError(
+        f"{role} must be {article} {kind.__name__}, got {type(obj).__name__} {obj!r:.60}"
+    )
+
+
 def integer(value: Any, role: str) -> int:
     """Return *value* as an int if it is a Python or numpy integer (``bool`` is not), else raise.
 
@@ -173,6 +211,26 @@ def integer(value: Any, role: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise AscregTypeError(f"{role} must be an integer, got {value!r:.40}")
     return int(value)
+
+
+def in_range(value: Any, role: str, low: int, high: int, rule: str) -> int:
+    """Return *value* as an int if it is an integer in ``[low, high]``, else raise naming *rule*.
+
+    Examples
+    --------
+    >>> in_range(129, "count", 0, 128, "the register's lanes")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: count 129 is outside [0, 128] (the register's lanes)
+    """
+    number = integer(value, role)
+    if not low <= number <= high:
+        raise AscregTypeError(f"{role} {number} is outside [{low}, {high}] ({rule})")
+    return number
+
+
+UINT32_MAX = (1 << 32) - 1
+"""The largest ``uint32_t`` (counts and strides)."""
 
 
 def is_integer(value: Any) -> bool:
@@ -204,27 +262,28 @@ def scalar(value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
     return to_dtype(value, dtype)
 
 
-def ub_pointer(obj: Any, role: str) -> Pointer[Any]:
-    """Return *obj* if it is a ``__ubuf__`` pointer, else raise.
+def ub_pointer(obj: Any, role: str, surface: Surface = C_API) -> Pointer[Any]:
+    """Return *obj* if it is a pointer into a Unified Buffer, else raise.
 
     Examples
     --------
     >>> from ascreg import GlobalMemory, uint8_t
-    >>> ub_pointer(GlobalMemory().alloc(uint8_t, 32), "dst")
+    >>> ub_pointer(GlobalMemory().alloc(uint8_t, 32), "dst", REG)
     Traceback (most recent call last):
     ...
-    ascreg.errors.AddressSpaceError: dst is <__gm__ uint8_t* ...>: vector loads and stores address __ubuf__ only
+    ascreg.errors.AddressSpaceError: dst is <__gm__ uint8_t* ...>: Reg loads and stores address __ubuf__ only
     """
     if not isinstance(obj, Pointer):
         raise AscregTypeError(
             f"{role} must be a __ubuf__ pointer, got {type(obj).__name__} {obj!r:.60}"
         )
-    if obj.space != "__ubuf__":
-        raise AddressSpaceError(f"{role} is {obj!r}: vector loads and stores address __ubuf__ only")
+    check_in_ub(obj, role, surface.accesses)
     return obj
 
 
-def address(obj: Any, post: bool, role: str) -> tuple[Pointer[Any], Ref[Any] | None]:
+def address(
+    obj: Any, post: bool, role: str, surface: Surface = C_API
+) -> tuple[Pointer[Any], Ref[Any] | None]:
     """Return the UB pointer of an address operand and its ``Ref`` for a post-update form.
 
     A post-update form updates the address (``T*& addr``), so it needs a :class:`Ref`; the
@@ -236,59 +295,39 @@ def address(obj: Any, post: bool, role: str) -> tuple[Pointer[Any], Ref[Any] | N
     >>> p = UnifiedBuffer().alloc(uint8_t, 256)
     >>> address(Ref(p), True, "src")[1] is not None
     True
+    >>> address(p, True, "src", REG)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.RefRequiredError: PostLiteral.POST_MODE_UPDATE updates the address ('T*& src'): pass ascreg.Ref(<__ubuf__ uint8_t* ...), not the plain pointer
     """
     if post:
         if not isinstance(obj, Ref):
             raise RefRequiredError(
-                f"the _postupdate form updates the address ('T*& {role}'): pass "
+                f"{surface.post_form} updates the address ('T*& {role}'): pass "
                 f"ascreg.Ref({obj!r:.40}), not the plain pointer"
             )
-        return ub_pointer(obj.value, role), obj
+        return ub_pointer(obj.value, role, surface), obj
     if isinstance(obj, Ref):
-        raise AscregTypeError(f"a Ref address needs the _postupdate form (got Ref as {role})")
-    return ub_pointer(obj, role), None
+        raise AscregTypeError(f"a Ref address needs {surface.post_form} (got Ref as {role})")
+    return ub_pointer(obj, role, surface), None
 
 
-def matching_pointer(ptr: Pointer[Any], reg: RegTensor[Any, Any], surface: Surface) -> Pointer[Any]:
-    """Return *ptr* if it points at elements of *reg*'s type, else raise.
+def pointer_type(ptr: Pointer[Any], reg: RegTensor[Any, Any], surface: Surface) -> None:
+    """Raise unless *ptr* points to elements of *reg*'s dtype.
 
     Examples
     --------
     >>> from ascreg import Reg, UnifiedBuffer, half, uint16_t
-    >>> matching_pointer(UnifiedBuffer().alloc(half, 128), Reg.RegTensor[uint16_t](), C_API)
+    >>> pointer_type(UnifiedBuffer().alloc(half, 128), Reg.RegTensor[uint16_t](), REG)
     Traceback (most recent call last):
     ...
-    ascreg.errors.AscregTypeError: the pointer is __ubuf__ half* but the register is RegTensor[uint16_t] (C has no implicit conversion between them)
+    ascreg.errors.AscregTypeError: the pointer is __ubuf__ half* but the register is RegTensor[uint16_t] (C++ deduces one T for both)
     """
     if ptr.dtype is not reg.dtype:
-        rule = (
-            "C has no implicit conversion between them"
-            if surface is C_API
-            else "C++ deduces one T for both"
-        )
         raise AscregTypeError(
             f"the pointer is {ptr.space} {ptr.dtype.cpp_name}* but the register is "
-            f"{type(reg).__name__} ({rule})"
+            f"{type(reg).__name__} ({surface.pointer_rule})"
         )
-    return ptr
-
-
-def instance(obj: Any, cls: type[T], role: str) -> T:
-    """Return *obj* if it is a *cls* (an operand of one fixed class), else raise.
-
-    Examples
-    --------
-    >>> from ascreg.machine.registers import UnalignRegForStore
-    >>> instance(3, UnalignRegForStore, "src0")
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.AscregTypeError: src0 must be a UnalignRegForStore, got int 3
-    """
-    if not isinstance(obj, cls):
-        raise AscregTypeError(
-            f"{role} must be a {cls.__name__}, got {type(obj).__name__} {obj!r:.60}"
-        )
-    return obj
 
 
 def lane_count(value: Any, reg: RegTensor[Any, Any], role: str) -> int:

@@ -226,7 +226,8 @@ def define(
     -3
     """
     short = name.removeprefix("Reg.")
-    surface = SURFACES[SPECS[name].surface]
+    row = SPECS.get(name)  # a few helpers (CreateAddrReg) are ops without a dtype row
+    surface = SURFACES[row.surface] if row else REG if name.startswith("Reg.") else C_API
     module = sys._getframe(1).f_globals["__name__"]  # the front end that defines the op
 
     def decorate(impl: Impl) -> Any:

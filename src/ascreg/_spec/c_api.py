@@ -270,8 +270,8 @@ _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
                               (("vptr dst", "custore src", "idx offset"),)),
     "asc_storeunalign_post_postupdate": ("StoreUnAlignPost", "store_post",
                                          (("vptrref dst", "custore src", "idx offset"),)),
-    "asc_load": ("Load", "load_vector", (("vec dst", "vptr src"),)),
-    "asc_store": ("Store", "store_vector", (("vptr dst", "vec src", "idx? count"),)),
+    "asc_load": ("Load", "load_anywhere", (("vec dst", "vptr src"),)),
+    "asc_store": ("Store", "store_anywhere", (("vptr dst", "vec src", "idx? count"),)),
 }  # fmt: skip
 """Per unaligned function: its family, its ``ascreg.core.unaligned`` function and its forms
 (the runtime raises UnsupportedError for the ``addr_reg`` forms)."""

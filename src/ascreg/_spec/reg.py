@@ -335,7 +335,7 @@ def _unaligned_rows() -> tuple[OpSpec, ...]:
 REG_ROWS: tuple[OpSpec, ...] = (
     _reg("CreateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
          _masks("CreateMask", (), ((), ("MaskPattern",), ("MaskPattern", "TRAIT"))),
-         _CORE + "masks:pattern_lanes"),
+         _CORE + "masks:pattern_bits"),
     _reg("UpdateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
          _masks("UpdateMask", (Param("count", "count"),), ((), ("TRAIT",))),
          _CORE + "masks:update_mask"),

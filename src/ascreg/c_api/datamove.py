@@ -157,7 +157,7 @@ def _load(op: Any, *args: Any) -> None:
         raise AscregTypeError(f"needs {', '.join(roles)} and a source address")
     dsts = shared.vectors(op, *zip(args, roles, strict=False))
     ptr, ref = operands.address(args[len(roles)], op.post, "src")
-    operands.matching_pointer(ptr, dsts[0], C_API)
+    operands.pointer_type(ptr, dsts[0], C_API)
     rest = args[len(roles) + 1 :]
     if len(rest) == 3 and op.blocks:
         _load_blocks(op, dsts[0], ptr, ref, rest)
@@ -226,7 +226,7 @@ def _store_interleaved(
     op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: Any, rest: tuple[Any, ...]
 ) -> None:
     reg, other = shared.vectors(op, (src, "src"), (rest[0] if rest else None, "src1"))
-    operands.matching_pointer(ptr, reg, C_API)
+    operands.pointer_type(ptr, reg, C_API)
     at = _access_address(op, ptr, ref, rest[1:], "second source")
     core.store_interleaved(at, reg.get(), other.get(), op.dist(reg.dtype.size))
 
@@ -235,7 +235,7 @@ def _store_vector(
     op: Any, ptr: Pointer[Any], ref: Ref[Any] | None, src: Any, rest: tuple[Any, ...]
 ) -> None:
     (reg,) = shared.vectors(op, (src, "src"))
-    operands.matching_pointer(ptr, reg, C_API)
+    operands.pointer_type(ptr, reg, C_API)
     enabled = None
     if op.masked:
         if not rest:
@@ -427,7 +427,7 @@ class vector_store_unalign(UnalignRegForStore):
 def _vector_at(op: Any, reg: Any, role: str, ptr: Pointer[Any]) -> RegTensor[Any, Any]:
     """Check the vector operand of an unaligned access against the row and its pointer."""
     (vector,) = shared.vectors(op, (reg, role))
-    operands.matching_pointer(ptr, vector, C_API)
+    operands.pointer_type(ptr, vector, C_API)
     return vector
 
 
@@ -461,7 +461,7 @@ def asc_loadunalign_pre(op: Any, dst: Any, src: Any, *rest: Any) -> None:
 def _load_unaligned(op: Any, dst: Any, ureg: Any, ptr: Pointer[Any]) -> None:
     reg = _vector_at(op, dst, "dst", ptr)
     stream = operands.instance(ureg, vector_load_unalign, "src0")
-    reg.put(unaligned.load_lanes(stream, ptr, reg.dtype.np_dtype))
+    reg.put(unaligned.load_lanes(stream, ptr, reg.dtype.np_dtype, reg.lanes))
 
 
 @define("asc_loadunalign")
@@ -634,7 +634,7 @@ def asc_load(op: Any, dst: Any, src: Any) -> None:
     """
     ptr, _ = operands.address(src, False, "src")
     reg = _vector_at(op, dst, "dst", ptr)
-    reg.put(unaligned.load_vector(ptr, reg.dtype.np_dtype))
+    reg.put(unaligned.load_anywhere(ptr, reg.dtype.np_dtype, reg.lanes))
 
 
 @define("asc_store")
@@ -654,7 +654,7 @@ def asc_store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
     ptr, _ = operands.address(dst, False, "dst")
     reg = _vector_at(op, src, "src", ptr)
     n = operands.lane_count(reg.lanes if count is None else count, reg, "count")
-    unaligned.store_vector(ptr, reg.get(), n)
+    unaligned.store_anywhere(ptr, reg.get(), n)
 
 
 UNALIGNED = {f.__name__: f for f in (

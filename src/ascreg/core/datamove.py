@@ -146,6 +146,21 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     return mode.build(elems, lanes).copy()
 
 
+def load_dual(src: Pointer[Any], dist: str, lanes: int) -> tuple[Lanes, Lanes]:
+    """Dual DINTLV load: ``2 * lanes`` elements from *src*, split into even and odd lanes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint16_t
+    >>> p = UnifiedBuffer().alloc(uint16_t, 256); p.write(np.arange(256))
+    >>> even, odd = load_dual(p, "DIST_DINTLV_B16", 128)
+    >>> even[:3].tolist(), odd[:3].tolist()
+    ([0, 2, 4], [1, 3, 5])
+    """
+    return deinterleave(load(src, dist, lanes, dual=True))
+
+
 def deinterleave(elements: Lanes) -> tuple[Lanes, Lanes]:
     """Split memory-order elements into the even-index and the odd-index lanes.
 
@@ -241,6 +256,26 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     write_lanes(dst, values, active if mode.masked else None)
 
 
+def store_two_post(dst: Pointer[Any], values: Lanes, active: Lanes, dist: str, stride: int) -> None:
+    """Post-update store of a ``RegTraitNumTwo`` register: two ``vsts`` of half the lanes each.
+
+    The first half lands at *dst*, the second ``min(stride, half)`` elements further on (the
+    post-update advances the address by *stride* between the two instructions).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint64_t
+    >>> p = UnifiedBuffer().alloc(uint64_t, 64)
+    >>> store_two_post(p, np.arange(64, dtype=np.uint64), np.ones(64, bool), "DIST_NORM", 4)
+    >>> p.read(6).tolist()  # the second half starts 4 elements on
+    [0, 1, 2, 3, 32, 33]
+    """
+    half = values.size // 2
+    store(dst, values[:half], active[:half], dist)
+    store(dst + min(stride, half), values[half:], active[half:], dist)
+
+
 def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
     """Write *values* element-wise at *dst*, only where *active* (None: everywhere).
 
@@ -331,10 +366,19 @@ def store_mask(dst: Pointer[Any], bits: Lanes, dist: str) -> None:
     dst.bytes(packed.size, "writes")[:] = packed
 
 
-def check_in_ub(ptr: Pointer[Any], what: str) -> None:
-    """Raise unless *ptr* points into a Unified Buffer."""
+def check_in_ub(ptr: Pointer[Any], role: str, accesses: str) -> None:
+    """Raise unless *ptr* (the operand *role* of one of *accesses*) points into a Unified Buffer.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> check_in_ub(GlobalMemory().alloc(uint8_t, 32), "src", "Reg loads and stores")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AddressSpaceError: src is <__gm__ uint8_t* ...>: Reg loads and stores address __ubuf__ only
+    """
     if ptr.space != "__ubuf__":
-        raise AddressSpaceError(f"{what} needs a __ubuf__ pointer, got {ptr!r}")
+        raise AddressSpaceError(f"{role} is {ptr!r}: {accesses} address __ubuf__ only")
 
 
 @attrs.frozen

@@ -49,7 +49,6 @@ import numpy as np
 
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
-from ascreg.machine.registers import VL
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
 
@@ -194,11 +193,10 @@ def store_post(reg: UnalignRegForStore, dst: Pointer[Any]) -> None:
     reg.held = reg.held[:0]
 
 
-# -- whole registers: the lanes of one vector through a stream --------------------------------
-
-
-def load_lanes(reg: UnalignRegForLoad, src: Pointer[Any], dtype: np.dtype[Any]) -> Bytes:
-    """:func:`load` one vector (VL bytes) at *src* and return it as lanes of *dtype*.
+def load_lanes(
+    reg: UnalignRegForLoad, src: Pointer[Any], dtype: np.dtype[Any], lanes: int
+) -> Bytes:
+    """:func:`load` a register of *lanes* elements of *dtype* at *src*; return the lanes.
 
     Examples
     --------
@@ -206,53 +204,53 @@ def load_lanes(reg: UnalignRegForLoad, src: Pointer[Any], dtype: np.dtype[Any]) 
     >>> from ascreg import UnifiedBuffer, uint16_t
     >>> p = UnifiedBuffer().alloc(uint16_t, 300); p.write(np.arange(300))
     >>> u = UnalignRegForLoad(); load_pre(u, p + 3)
-    >>> load_lanes(u, p + 3, np.dtype(np.uint16))[:2].tolist()
-    [3, 4]
+    >>> load_lanes(u, p + 3, np.dtype(np.uint16), 128)[:3].tolist()
+    [3, 4, 5]
     """
-    return load(reg, src, VL).view(dtype)
+    return load(reg, src, lanes * dtype.itemsize).view(dtype).copy()
 
 
-def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], lanes: Bytes, count: int) -> None:
-    """:func:`store` the first *count* of *lanes* at *dst* (the tail waits in *reg*).
+def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count: int) -> None:
+    """:func:`store` the first *count* lanes of *values* at *dst*.
 
     Examples
     --------
     >>> import numpy as np
     >>> from ascreg import UnifiedBuffer, uint32_t
     >>> p = UnifiedBuffer().alloc(uint32_t, 32); u = UnalignRegForStore()
-    >>> store_lanes(u, p + 1, np.full(64, 4, np.uint32), 2); store_post(u, p + 3); p.read(4).tolist()
-    [0, 4, 4, 0]
+    >>> store_lanes(u, p + 1, np.full(64, 5, np.uint32), 2); u.held.size  # held, not in UB yet
+    8
     """
-    store(reg, dst, lanes.view(np.uint8)[: count * lanes.dtype.itemsize])
+    store(reg, dst, values.view(np.uint8)[: count * values.dtype.itemsize])
 
 
-def load_vector(src: Pointer[Any], dtype: np.dtype[Any]) -> Bytes:
-    """Load one vector of *dtype* lanes from any UB address (a fresh stream: pre, then load).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ascreg import UnifiedBuffer, int32_t
-    >>> p = UnifiedBuffer().alloc(int32_t, 80); p.write(np.arange(80))
-    >>> load_vector(p + 9, np.dtype(np.int32))[:2].tolist()
-    [9, 10]
-    """
-    reg = UnalignRegForLoad()
-    load_pre(reg, src)
-    return load_lanes(reg, src, dtype)
-
-
-def store_vector(dst: Pointer[Any], lanes: Bytes, count: int) -> None:
-    """Store the first *count* of *lanes* at any UB address, every byte (store, then post).
+def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:
+    """One-shot unaligned load (``Load``): prime a fresh register at *src*, then :func:`load_lanes`.
 
     Examples
     --------
     >>> import numpy as np
     >>> from ascreg import UnifiedBuffer, uint8_t
-    >>> p = UnifiedBuffer().alloc(uint8_t, 300)
-    >>> store_vector(p + 5, np.full(256, 2, np.uint8), 3); p.read(9).tolist()
-    [0, 0, 0, 0, 0, 2, 2, 2, 0]
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300); p.write(np.arange(300) % 256)
+    >>> load_anywhere(p + 7, np.dtype(np.uint8), 256)[:2].tolist()
+    [7, 8]
+    """
+    reg = UnalignRegForLoad()
+    load_pre(reg, src)
+    return load_lanes(reg, src, dtype, lanes)
+
+
+def store_anywhere(dst: Pointer[Any], values: Bytes, count: int) -> None:
+    """One-shot unaligned store (``Store``): the first *count* lanes, every byte in UB on return.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, int16_t
+    >>> p = UnifiedBuffer().alloc(int16_t, 16)
+    >>> store_anywhere(p + 1, np.full(128, -1, np.int16), 2); p.read(4).tolist()
+    [0, -1, -1, 0]
     """
     reg = UnalignRegForStore()
-    store_lanes(reg, dst, lanes, count)
+    store_lanes(reg, dst, values, count)
     store_post(reg, dst + count)

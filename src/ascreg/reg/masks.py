@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from ascreg._frontend.template import Template, trait_of
+from ascreg._frontend import operands
+from ascreg._frontend.template import define, trait_of
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
@@ -21,7 +20,28 @@ from ascreg.machine.ref import require_ref
 from ascreg.machine.registers import MaskReg, lane_geometry
 
 
-class _CreateMask(Template):
+def _geometry_setup(op: Any) -> None:
+    """Derive ``(lanes, mask stride)`` of the subscript's ``T`` and trait (None without ``T``)."""
+    dtypes = op.t.dtypes
+    op.geometry = lane_geometry(dtypes[0], trait_of(op.t)) if dtypes else None
+
+
+def _geometry(op: Any, spelling: str) -> tuple[int, int]:
+    """Return the op's lane geometry; C++ cannot deduce ``T``, so a bare call is an error."""
+    if op.geometry is None:
+        raise AscregTypeError(f"needs its element type (C++ cannot deduce T): {spelling}")
+    geometry: tuple[int, int] = op.geometry
+    return geometry
+
+
+def _mask(bits: core.Bits) -> MaskReg:
+    mask = MaskReg()
+    mask.set_bits(bits)
+    return mask
+
+
+@define("Reg.CreateMask", enum_kinds=(MaskPattern,), traits=True, _setup=_geometry_setup)
+def CreateMask(op: Any) -> MaskReg:
     """``CreateMask<T, MaskPattern pattern = ALL, RegTrait trait = RegTraitNumOne>()``.
 
     Returns a mask enabling the lanes of an op on ``T`` that *pattern* selects: ``ALL``,
@@ -37,23 +57,13 @@ class _CreateMask(Template):
     >>> Reg.CreateMask[uint8_t, MaskPattern.M3]().count()
     86
     """
-
-    name = "Reg.CreateMask"
-    enum_kinds = (MaskPattern,)
-    traits = True
-
-    def __call__(self) -> MaskReg:
-        _ascreg_call = self.name
-        if not self.t.dtypes:
-            raise AscregTypeError("CreateMask needs its element type: CreateMask[uint16_t]()")
-        lanes, stride = lane_geometry(self.t.dtypes[0], trait_of(self.t))
-        pattern = self.t.enum(MaskPattern, MaskPattern.ALL)
-        return MaskReg.from_bits(
-            core.lanes_to_bits(core.pattern_lanes(pattern.value, lanes), stride)
-        )
+    lanes, stride = _geometry(op, "CreateMask[uint16_t]()")
+    pattern = op.t.enum(MaskPattern, MaskPattern.ALL)
+    return _mask(core.pattern_bits(pattern.value, lanes, stride))
 
 
-class _UpdateMask(Template):
+@define("Reg.UpdateMask", traits=True, _setup=_geometry_setup)
+def UpdateMask(op: Any, count: Any) -> MaskReg:
     """``UpdateMask<T, RegTrait trait = RegTraitNumOne>(uint32_t& count)``.
 
     Returns the mask of the first ``min(count, lanes)`` lanes and decrements ``count.value`` by
@@ -67,28 +77,8 @@ class _UpdateMask(Template):
     >>> [Reg.UpdateMask[uint16_t](count).count() for _ in range(4)], count.value
     ([128, 128, 64, 0], 0)
     """
-
-    name = "Reg.UpdateMask"
-    traits = True
-
-    def _setup(self) -> None:
-        dtypes = self.t.dtypes
-        self.geometry = lane_geometry(dtypes[0], trait_of(self.t)) if dtypes else None
-
-    def __call__(self, count: Any) -> MaskReg:
-        _ascreg_call = self.name
-        box = require_ref(count, "uint32_t& scalarValue")
-        if self.geometry is None:
-            raise AscregTypeError("UpdateMask needs its element type: UpdateMask[uint16_t](count)")
-        value = box.value
-        if not isinstance(value, int | np.integer) or not 0 <= value < 1 << 32:
-            raise AscregTypeError(f"count {value!r} is not a uint32_t value")
-        lanes, stride = self.geometry
-        bits, box.value = core.update_mask(int(value), lanes, stride)
-        mask = MaskReg()
-        mask.set_bits(bits)
-        return mask
-
-
-CreateMask = _CreateMask()
-UpdateMask = _UpdateMask()
+    box = require_ref(count, "uint32_t& scalarValue")
+    lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
+    value = operands.in_range(box.value, "count", 0, operands.UINT32_MAX, "a uint32_t value")
+    bits, box.value = core.update_mask(value, lanes, stride)
+    return _mask(bits)

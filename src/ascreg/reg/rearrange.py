@@ -15,16 +15,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascreg._frontend import operands
-from ascreg._frontend.operands import REG
-from ascreg._frontend.template import Template
+from ascreg._frontend import compute as shared
+from ascreg._frontend.template import define
 from ascreg.core import rearrange
 from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import RegTraitNumOne
 
 
-class _Interleave(Template):
-    """``Interleave(U& dst0, U& dst1, U& src0, U& src1)``: zip two registers lane by lane.
+def _rearrange(op: Any, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
+    """Shared body of Interleave and DeInterleave: ``op.formula`` maps the sources to dst0, dst1."""
+    d0, d1, a, b = shared.vectors(
+        op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1")
+    )
+    if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
+        raise AscregTypeError(
+            f"{op.name} of 64-bit lanes needs RegTraitNumTwo registers, got "
+            f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
+        )
+    first, second = op.formula(a.get(), b.get())
+    d0.put(first)
+    d1.put(second)
+
+
+Interleave = define(
+    "Reg.Interleave",
+    doc="""``Interleave(U& dst0, U& dst1, U& src0, U& src1)``: zip two registers lane by lane.
 
     ``dst0 = [a0, b0, a1, b1, ...]`` over the low halves of ``a = src0`` and ``b = src1``;
     ``dst1`` the same over the high halves. No mask; a bit-exact permutation for every type
@@ -42,30 +57,12 @@ class _Interleave(Template):
     >>> Reg.Interleave(d0, d1, a, b)
     >>> np.asarray(d0)[:4].tolist()
     [1, -1, 1, -1]
-    """
-
-    name = "Reg.Interleave"
-    split = False
-
-    def __call__(self, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
-        _ascreg_call = self.name
-        d0, d1 = operands.register(dst0, "dst0", REG), operands.register(dst1, "dst1", REG)
-        a, b = operands.register(src0, "src0", REG), operands.register(src1, "src1", REG)
-        operands.same_type(REG, d0, d1, a, b)
-        self.operands(d0, d1, a, b)
-        if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
-            raise AscregTypeError(
-                f"{self.name} of 64-bit lanes needs RegTraitNumTwo registers, got "
-                f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
-            )
-        op = rearrange.deinterleave if self.split else rearrange.interleave
-        first, second = op(a.get(), b.get())
-        d0.put(first)
-        d1.put(second)
-
-
-class _DeInterleave(_Interleave):
-    """``DeInterleave(U& dst0, U& dst1, U& src0, U& src1)``: split even and odd lanes.
+    """,
+    formula=staticmethod(rearrange.interleave),
+)(_rearrange)
+DeInterleave = define(
+    "Reg.DeInterleave",
+    doc="""``DeInterleave(U& dst0, U& dst1, U& src0, U& src1)``: split even and odd lanes.
 
     ``dst0`` gets the even lanes and ``dst1`` the odd lanes of ``concat(src0, src1)``: the
     inverse of :data:`Interleave`. Same types and rules as ``Interleave``.
@@ -79,11 +76,6 @@ class _DeInterleave(_Interleave):
     >>> Reg.DeInterleave(even, odd, a, b)
     >>> int(np.asarray(even).max()), int(np.asarray(odd).min())
     (0, 1)
-    """
-
-    name = "Reg.DeInterleave"
-    split = True
-
-
-Interleave = _Interleave()
-DeInterleave = _DeInterleave()
+    """,
+    formula=staticmethod(rearrange.deinterleave),
+)(_rearrange)

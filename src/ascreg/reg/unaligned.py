@@ -43,25 +43,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.operands import REG
-from ascreg._frontend.template import Template
+from ascreg._frontend.template import define
 from ascreg.core import unaligned as core
 from ascreg.enums import PostLiteral
-from ascreg.errors import AscregTypeError, RefRequiredError, UnsupportedError
+from ascreg.errors import AscregTypeError, TemplateMismatchError, UnsupportedError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
-    VL,
     AddrReg,
     RegTensor,
     RegTraitNumTwo,
     UnalignRegForLoad,
     UnalignRegForStore,
 )
-from ascreg.reg.datamove import _match_pointer, _pointer
 
 __all__ = [
     "Load",
@@ -75,14 +72,17 @@ __all__ = [
 ]
 
 
-def _register_bytes(reg: RegTensor[Any, Any]) -> int:
-    return VL * reg.trait.REG_NUM
+# -- operand checks shared by the unaligned ops ----------------------------------------------
 
 
-def _ureg(obj: Any, kind: type[Any]) -> Any:
-    if not isinstance(obj, kind):
-        raise AscregTypeError(f"expected an {kind.__name__}, got {type(obj).__name__} {obj!r:.60}")
-    return obj
+def _post_setup(op: Any) -> None:
+    op.normal = op.t.enum(PostLiteral, PostLiteral.POST_MODE_UPDATE) is not (
+        PostLiteral.POST_MODE_UPDATE
+    )
+
+
+_OPTIONS: dict[str, Any] = {"enum_kinds": (PostLiteral,), "_setup": _post_setup}
+"""The template arguments every unaligned op takes: ``T`` and a PostLiteral."""
 
 
 def _no_addr_reg(args: tuple[Any, ...]) -> None:
@@ -90,56 +90,39 @@ def _no_addr_reg(args: tuple[Any, ...]) -> None:
         raise UnsupportedError("the AddrReg overloads of the unaligned accesses are not modelled")
 
 
-def _count(value: Any, limit: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise AscregTypeError(f"{what} must be an integer, got {value!r:.40}")
-    if not 0 <= int(value) <= limit:
-        raise AscregTypeError(f"{what} {int(value)} is outside [0, {limit}] (the register's lanes)")
-    return int(value)
-
-
-class _Unaligned(Template):
-    """Shared checks: the post mode, the register and pointer types."""
-
-    enum_kinds = (PostLiteral,)
-
-    def _setup(self) -> None:
-        self.normal = self.t.enum(PostLiteral, PostLiteral.POST_MODE_UPDATE) is not (
-            PostLiteral.POST_MODE_UPDATE
+def _moving_address(op: Any, obj: Any, role: str) -> tuple[Pointer[Any], Ref[Any]]:
+    """Return the address of a post-update overload: a ``Ref`` (``T*&``) the call advances."""
+    if op.normal:
+        raise AscregTypeError(
+            "POST_MODE_NORMAL is not supported by this overload (C++ static_assert)"
         )
-
-    def _ref(self, obj: Any, what: str) -> Ref[Any]:
-        if self.normal:
-            raise AscregTypeError(
-                "POST_MODE_NORMAL is not supported by this overload (C++ static_assert)"
-            )
-        if not isinstance(obj, Ref):
-            raise RefRequiredError(
-                f"this overload updates the address ('T*& {what}'): pass ascreg.Ref({obj!r:.40})"
-            )
-        return obj
-
-    def _operands(self, reg: Any, ptr: Any, what: str) -> tuple[RegTensor[Any, Any], Pointer[Any]]:
-        reg = operands.register(reg, what, REG)
-        self.template_dtype(reg)
-        if self.spec is not None:
-            self.spec.check(reg.dtype)
-        pointer = _pointer(ptr)
-        _match_pointer(pointer, reg)
-        return reg, pointer
-
-    def _pointer_dtype(self, ptr: Any) -> Pointer[Any]:
-        pointer = _pointer(ptr)
-        if self.t.dtypes and self.t.dtypes[0] is not pointer.dtype:
-            raise AscregTypeError(
-                f"template dtype {self.t.dtypes[0].cpp_name} does not match the pointer {pointer!r}"
-            )
-        if self.spec is not None:
-            self.spec.check(pointer.dtype)
-        return pointer
+    ptr, _ = operands.address(obj, True, role, REG)  # raises unless obj is a Ref
+    ref: Ref[Any] = obj
+    return ptr, ref
 
 
-class _LoadUnAlignPre(_Unaligned):
+def _register_at(op: Any, obj: Any, role: str, ptr: Pointer[Any]) -> RegTensor[Any, Any]:
+    """Check the register operand against the row and the pointer it moves through."""
+    (reg,) = shared.vectors(op, (obj, role))
+    operands.pointer_type(ptr, reg, REG)
+    return reg
+
+
+def _typed_pointer(op: Any, ptr: Pointer[Any]) -> Pointer[Any]:
+    """Check a pointer that is the only typed operand: its dtype is ``T``, legal for the row."""
+    if op.t.dtypes and op.t.dtypes[0] is not ptr.dtype:
+        raise TemplateMismatchError(
+            f"template dtype {op.t.dtypes[0].cpp_name} does not match the pointer {ptr!r}"
+        )
+    op.spec.check(ptr.dtype)
+    return ptr
+
+
+# -- the ops ----------------------------------------------------------------------------------
+
+
+@define("Reg.LoadUnAlignPre", **_OPTIONS)
+def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
     """``LoadUnAlignPre(ureg, src)``: prime a load stream with the 32-byte block holding ``src``.
 
     Examples
@@ -149,18 +132,15 @@ class _LoadUnAlignPre(_Unaligned):
     >>> Reg.LoadUnAlignPre(u, UnifiedBuffer().alloc(half, 256) + 40); u
     UnalignRegForLoad(block at 0x40)
     """
-
-    name = "Reg.LoadUnAlignPre"
-
-    def __call__(self, ureg: Any, src: Any, *rest: Any) -> None:
-        _ascreg_call = self.name
-        _no_addr_reg(rest)
-        if rest:
-            raise AscregTypeError(f"takes (ureg, src), got {2 + len(rest)} arguments")
-        core.load_pre(_ureg(ureg, UnalignRegForLoad), self._pointer_dtype(src))
+    _no_addr_reg(rest)
+    if rest:
+        raise AscregTypeError(f"takes (ureg, src), got {2 + len(rest)} arguments")
+    u = operands.instance(ureg, UnalignRegForLoad, "ureg")
+    core.load_pre(u, _typed_pointer(op, operands.ub_pointer(src, "src", REG)))
 
 
-class _LoadUnAlign(_Unaligned):
+@define("Reg.LoadUnAlign", **_OPTIONS)
+def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     """``LoadUnAlign``: load VL bytes (TraitTwo: 2*VL) from any UB address of a primed stream.
 
     ``LoadUnAlign(dst, ureg, Ref(src), stride)`` (POST_MODE_UPDATE, the default) advances
@@ -178,31 +158,31 @@ class _LoadUnAlign(_Unaligned):
     >>> int(r.get()[0]), src.value - p
     (7, 135)
     """
+    _no_addr_reg(rest)
+    if len(rest) > 1:
+        raise AscregTypeError(f"takes (dst, ureg, src[, stride]), got {3 + len(rest)} arguments")
+    u = operands.instance(ureg, UnalignRegForLoad, "ureg")
+    if rest:
+        ptr, ref = _moving_address(op, src, "src")
+    elif isinstance(src, Ref):
+        raise AscregTypeError("a Ref address needs the stride of the post-update form")
+    else:
+        ptr, ref = operands.ub_pointer(src, "src", REG), None
+    reg = _register_at(op, dst, "dst", ptr)
+    if reg.trait is RegTraitNumTwo and ref is None:
+        raise AscregTypeError("RegTraitNumTwo registers take the post-update form only")
+    stride = (
+        operands.in_range(rest[0], "postUpdateStride", 0, operands.UINT32_MAX, "a uint32_t")
+        if rest
+        else 0
+    )
+    reg.put(core.load_lanes(u, ptr, reg.dtype.np_dtype, reg.lanes))
+    if ref is not None:
+        ref.value = ptr + stride
 
-    name = "Reg.LoadUnAlign"
 
-    def __call__(self, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
-        _ascreg_call = self.name
-        _no_addr_reg(rest)
-        if len(rest) > 1:
-            raise AscregTypeError(
-                f"takes (dst, ureg, src[, stride]), got {3 + len(rest)} arguments"
-            )
-        u = _ureg(ureg, UnalignRegForLoad)
-        ref = self._ref(src, "srcAddr") if rest else None
-        if ref is None and isinstance(src, Ref):
-            raise AscregTypeError("a Ref address needs the stride of the post-update form")
-        reg, ptr = self._operands(dst, ref.value if ref else src, "dst")
-        if reg.trait is RegTraitNumTwo and ref is None:
-            raise AscregTypeError("RegTraitNumTwo registers take the post-update form only")
-        stride = _count(rest[0], 1 << 32, "postUpdateStride") if rest else 0
-        payload = core.load(u, ptr, _register_bytes(reg))
-        reg.put(payload.view(reg.dtype.np_dtype).copy())
-        if ref is not None:
-            ref.value = ptr + stride
-
-
-class _StoreUnAlign(_Unaligned):
+@define("Reg.StoreUnAlign", **_OPTIONS)
+def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlign(Ref(dst), src, ureg, stride)``: store the first ``stride`` lanes at ``dst``.
 
     The bytes up to the last 32-byte boundary are written; the rest stay in ``ureg`` until the
@@ -221,28 +201,23 @@ class _StoreUnAlign(_Unaligned):
     >>> Reg.StoreUnAlignPost(dst, u, 0); p.read(41)[29:41].tolist()
     [0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0]
     """
-
-    name = "Reg.StoreUnAlign"
-
-    def __call__(self, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
-        _ascreg_call = self.name
-        _no_addr_reg(rest)
-        if not rest:
-            raise UnsupportedError(
-                "the AR-register overload StoreUnAlign(dst, src, ureg) (after Squeeze) is not "
-                "modelled; pass Ref(dst) and a postUpdateStride"
-            )
-        if len(rest) > 1:
-            raise AscregTypeError(f"takes (dst, src, ureg, stride), got {3 + len(rest)} arguments")
-        ref = self._ref(dst, "dstAddr")
-        reg, ptr = self._operands(src, ref.value, "src")
-        count = _count(rest[0], reg.lanes, "postUpdateStride")
-        u = _ureg(ureg, UnalignRegForStore)
-        core.store(u, ptr, reg.get().view(np.uint8)[: count * reg.dtype.size])
-        ref.value = ptr + count
+    _no_addr_reg(rest)
+    if not rest:
+        raise UnsupportedError(
+            "the AR-register overload StoreUnAlign(dst, src, ureg) (after Squeeze) is not "
+            "modelled; pass Ref(dst) and a postUpdateStride"
+        )
+    if len(rest) > 1:
+        raise AscregTypeError(f"takes (dst, src, ureg, stride), got {3 + len(rest)} arguments")
+    ptr, ref = _moving_address(op, dst, "dst")
+    reg = _register_at(op, src, "src", ptr)
+    count = operands.in_range(rest[0], "postUpdateStride", 0, reg.lanes, "the register's lanes")
+    core.store_lanes(operands.instance(ureg, UnalignRegForStore, "ureg"), ptr, reg.get(), count)
+    ref.value = ptr + count
 
 
-class _StoreUnAlignPost(_Unaligned):
+@define("Reg.StoreUnAlignPost", **_OPTIONS)
+def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlignPost(Ref(dst), ureg, stride)``: write the bytes ``ureg`` holds; ``dst += stride``.
 
     ``dst`` must be where the store stream stopped.
@@ -258,29 +233,23 @@ class _StoreUnAlignPost(_Unaligned):
     >>> Reg.StoreUnAlignPost(dst, u, 0); p.read(5).tolist()
     [0, 5, 5, 5, 0]
     """
-
-    name = "Reg.StoreUnAlignPost"
-
-    def __call__(self, dst: Any, ureg: Any, *rest: Any) -> None:
-        _ascreg_call = self.name
-        _no_addr_reg(rest)
-        if not rest:
-            raise UnsupportedError(
-                "the AR-register overload StoreUnAlignPost(dst, ureg) is not modelled; pass "
-                "Ref(dst) and a postUpdateStride"
-            )
-        if len(rest) > 1:
-            raise AscregTypeError(f"takes (dst, ureg, stride), got {2 + len(rest)} arguments")
-        ref = self._ref(dst, "dstAddr")
-        ptr = self._pointer_dtype(ref.value)
-        value = rest[0]
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            raise AscregTypeError(f"postUpdateStride must be an integer, got {value!r:.40}")
-        core.store_post(_ureg(ureg, UnalignRegForStore), ptr)
-        ref.value = ptr + int(value)
+    _no_addr_reg(rest)
+    if not rest:
+        raise UnsupportedError(
+            "the AR-register overload StoreUnAlignPost(dst, ureg) is not modelled; pass "
+            "Ref(dst) and a postUpdateStride"
+        )
+    if len(rest) > 1:
+        raise AscregTypeError(f"takes (dst, ureg, stride), got {2 + len(rest)} arguments")
+    ptr, ref = _moving_address(op, dst, "dst")
+    _typed_pointer(op, ptr)
+    stride = operands.integer(rest[0], "postUpdateStride")
+    core.store_post(operands.instance(ureg, UnalignRegForStore, "ureg"), ptr)
+    ref.value = ptr + stride
 
 
-class _Load(_Unaligned):
+@define("Reg.Load", **_OPTIONS)
+def Load(op: Any, dst: Any, src: Any) -> None:
     """``Load(dst, src)``: load VL bytes from any UB address (``LoadUnAlignPre`` + ``LoadUnAlign``).
 
     RegTraitNumOne registers only.
@@ -293,20 +262,15 @@ class _Load(_Unaligned):
     >>> r = Reg.RegTensor[uint8_t](); Reg.Load(r, p + 1); r.get()[:3].tolist()
     [1, 2, 3]
     """
-
-    name = "Reg.Load"
-
-    def __call__(self, dst: Any, src: Any) -> None:
-        _ascreg_call = self.name
-        reg, ptr = self._operands(dst, src, "dst")
-        if reg.trait is RegTraitNumTwo:
-            raise AscregTypeError("Load takes RegTraitNumOne registers")
-        u = UnalignRegForLoad()
-        core.load_pre(u, ptr)
-        reg.put(core.load(u, ptr, VL).view(reg.dtype.np_dtype).copy())
+    ptr = operands.ub_pointer(src, "src", REG)
+    reg = _register_at(op, dst, "dst", ptr)
+    if reg.trait is RegTraitNumTwo:
+        raise AscregTypeError("Load takes RegTraitNumOne registers")
+    reg.put(core.load_anywhere(ptr, reg.dtype.np_dtype, reg.lanes))
 
 
-class _Store(_Unaligned):
+@define("Reg.Store", **_OPTIONS)
+def Store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
     """``Store(dst, src[, count])``: store the first ``count`` lanes (default all) at any UB address.
 
     Equivalent to ``StoreUnAlign`` followed by ``StoreUnAlignPost``: every byte is in UB on return.
@@ -319,21 +283,12 @@ class _Store(_Unaligned):
     >>> Reg.Store(p + 3, r, 2); p.read(6).tolist()
     [0, 0, 0, -1, -1, 0]
     """
-
-    name = "Reg.Store"
-
-    def __call__(self, dst: Any, src: Any, count: Any = None) -> None:
-        _ascreg_call = self.name
-        reg, ptr = self._operands(src, dst, "src")
-        n = reg.lanes if count is None else _count(count, reg.lanes, "count")
-        u = UnalignRegForStore()
-        core.store(u, ptr, reg.get().view(np.uint8)[: n * reg.dtype.size])
-        core.store_post(u, ptr + n)
-
-
-LoadUnAlignPre = _LoadUnAlignPre()
-LoadUnAlign = _LoadUnAlign()
-StoreUnAlign = _StoreUnAlign()
-StoreUnAlignPost = _StoreUnAlignPost()
-Load = _Load()
-Store = _Store()
+    ptr = operands.ub_pointer(dst, "dst", REG)
+    reg = _register_at(op, src, "src", ptr)
+    lanes = reg.lanes
+    n = (
+        lanes
+        if count is None
+        else operands.in_range(count, "count", 0, lanes, "the register's lanes")
+    )
+    core.store_anywhere(ptr, reg.get(), n)
