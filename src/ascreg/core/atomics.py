@@ -53,7 +53,8 @@ def inc(old: Arr, val: Arr) -> Arr:
     >>> inc(np.array([3, 7], np.uint32), np.array([7, 7], np.uint32)).tolist()
     [4, 0]
     """
-    return np.where(old >= val, old.dtype.type(0), old + old.dtype.type(1))
+    new: Arr = np.where(old >= val, old.dtype.type(0), old + old.dtype.type(1))
+    return new
 
 
 def cas(old: Arr, compare: Arr, val: Arr) -> Arr:

@@ -136,7 +136,9 @@ def shfl_xor(values: Arr, active: Arr, lane_mask: Arr, *, width: int, call: str)
     >>> import numpy as np
     >>> values, active = np.arange(32).reshape(1, 32), np.ones((1, 32), dtype=bool)
     >>> shfl_xor(values, active, np.full((1, 32), 3), width=2, call="asc_shfl_xor")[0, :4]
-    array([0, 1, 2, 3])
+    array([0, 1, 1, 0])
+
+    Lanes 0 and 1 would read the higher group (3, 2) and keep their own; lanes 2 and 3 read 1, 0.
     """
     source = LANE ^ lane_mask
     return read_lanes(values, active, source, source < group_start(width) + width, call)
