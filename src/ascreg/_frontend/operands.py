@@ -46,6 +46,7 @@ from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.memory import Pointer, to_dtype
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 Lanes = np.ndarray[Any, Any]
 T = TypeVar("T")
@@ -242,6 +243,43 @@ def is_integer(value: Any) -> bool:
     (True, False, False)
     """
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def integer_in(value: Any, role: str, low: int, high: int, *, multiple: int = 1) -> int:
+    """Return *value* as an int if it is an integer in ``[low, high]`` and a multiple of *multiple*.
+
+    Examples
+    --------
+    >>> integer_in(8, "width", 2, 32, multiple=2)
+    8
+    >>> integer_in(3, "width", 2, 32, multiple=2)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: width 3 must be a multiple of 2 in [2, 32]
+    """
+    number = integer(value, role)
+    if not low <= number <= high or number % multiple:
+        step = f"a multiple of {multiple} " if multiple > 1 else ""
+        raise AscregTypeError(f"{role} {number} must be {step}in [{low}, {high}]")
+    return number
+
+
+def non_negative(value: Any, role: str, ctype: str) -> Any:
+    """Return *value* (an integer or an array of them) if no element is negative, else raise.
+
+    *ctype* names the unsigned parameter type in the message.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> non_negative(np.array([0, -1]), "delta", "uint32_t")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: delta array([ 0, -1]) must be >= 0 (uint32_t)
+    """
+    if np.any(np.asarray(value) < 0):
+        raise AscregTypeError(f"{role} {value!r} must be >= 0 ({ctype})")
+    return value
 
 
 def scalar(value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
@@ -521,3 +559,70 @@ def c_float(call: str, name: str, value: Any) -> Arr:
         "explicitly, ascreg never narrows silently)",
         call=call,
     )
+
+
+def c_template_value(call: str, name: str, value: Any, legal: Sequence[np.dtype[Any]]) -> Arr:
+    """Return a ``T`` argument of a SIMT function template as an array of a *legal* dtype.
+
+    C++ deduces ``T`` from the argument: a Python int is ``int`` (``long long`` when it does not
+    fit), a Python float is ``float``; a numpy value keeps its dtype.
+
+    Examples
+    --------
+    >>> c_template_value("asc_shfl", "var", 2**40, (np.dtype(np.int32), np.dtype(np.int64)))
+    array(1099511627776)
+    >>> c_template_value("asc_shfl", "var", np.int8(1), (np.dtype(np.int32),))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: asc_shfl: var has dtype int8, which is not supported; legal: int32
+    """
+    array = np.asarray(value)
+    if not isinstance(value, np.ndarray | np.generic):
+        if array.dtype.kind == "i":
+            array = array.astype(np.int32 if -(2**31) <= int(value) < 2**31 else np.int64)
+        elif array.dtype.kind == "f":
+            array = array.astype(np.float32)
+    if array.dtype not in legal:
+        raise AscregTypeError(
+            f"{name} has dtype {array.dtype}, which is not supported; legal: "
+            + ", ".join(d.name for d in legal),
+            call=call,
+        )
+    return array
+
+
+def simt_address(
+    call: str, address: Any, legal: Sequence[type[Scalar]], note: str = ""
+) -> tuple[Pointer[Any], Pointer[Any] | LanePointer]:
+    """Return the base pointer and the target of a SIMT address operand (``p`` or ``p + idx``).
+
+    The target is what the call accesses: the (SIMT) pointer itself, or the per-thread
+    :class:`~ascreg.machine.simt.engine.LanePointer`. Its element type must be in *legal*;
+    *note* is added to that message.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int8_t, int32_t
+    >>> base, target = simt_address("asc_ldcg", GlobalMemory().alloc(int32_t, 4), (int32_t,))
+    >>> type(base).__name__, base is target
+    ('SimtGmPtr', True)
+    >>> simt_address("asc_atomic_add", GlobalMemory().alloc(int8_t, 4), (int32_t,))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: asc_atomic_add: int8_t is not supported (legal: int32_t)
+    """
+    if isinstance(address, LanePointer):
+        base: Pointer[Any] = address.base
+        target: Pointer[Any] | LanePointer = address
+    elif isinstance(address, Pointer):
+        base = target = wrap_pointer(address)
+    else:
+        raise AscregTypeError(
+            f"the address must be a __gm__ or __ubuf__ pointer, got {address!r:.60}", call=call
+        )
+    if base.dtype not in legal:
+        names = ", ".join(d.cpp_name for d in legal)
+        raise AscregTypeError(
+            f"{base.dtype.cpp_name} is not supported (legal: {names}{note})", call=call
+        )
+    return base, target

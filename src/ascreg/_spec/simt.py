@@ -140,19 +140,25 @@ def _math_rows() -> list[OpSpec]:
     return rows
 
 
+_VOTES = {"asc_ballot": "ballot", "asc_all": "vote_all", "asc_any": "vote_any"}
+"""The ``ascreg.core.warp`` function of each vote."""
+
+
 def _warp_rows() -> list[OpSpec]:
-    header, warp = "device_warp_functions.h", "ascreg.simt.warp:"
+    header, warp = "device_warp_functions.h", "ascreg.core.warp:"
     rows = []
     for name, (lane, lane_type) in SIMT_SHFL_ROWS.items():
         combos = tuple((t, lane_type, int32_t) for t in SIMT_SHFL_TYPES)
+        core = warp + name.removeprefix("asc_")
         rows.append(_simt(name, ("var", lane, "width"), combos, header,
-                          SimtShape("simt/warp", SimtKind.SHFL), warp + name))  # fmt: skip
-    for name in ("asc_ballot", "asc_all", "asc_any"):
+                          SimtShape("simt/warp", SimtKind.SHFL), core))  # fmt: skip
+    for name, function in _VOTES.items():
         rows.append(_simt(name, ("predicate",), ((int32_t,),), header,
-                          SimtShape("simt/warp", SimtKind.PREDICATE), warp + name))  # fmt: skip
+                          SimtShape("simt/warp", SimtKind.PREDICATE), warp + function))  # fmt: skip
     for op in ("add", "max", "min"):
+        core = f"{warp}REDUCTIONS.{op}"
         rows.append(_simt(f"asc_reduce_{op}", ("value",), singles(*SIMT_REDUCE_TYPES), header,
-                          SimtShape("simt/warp", SimtKind.REDUCE), warp + "_reduce"))  # fmt: skip
+                          SimtShape("simt/warp", SimtKind.REDUCE), core))  # fmt: skip
     return rows
 
 
@@ -162,15 +168,15 @@ def _memory_rows() -> list[OpSpec]:
         roles = ("address", "compare", "val") if op == "cas" else ("address", "val")
         rows.append(_simt(f"asc_atomic_{op}", roles, each(*types, arity=len(roles)),
                           "device_atomic_functions.h", SimtShape("simt/atomics", SimtKind.ATOMIC),
-                          f"ascreg.simt.atomics:_NEW.{op}"))  # fmt: skip
-    pointer = "ascreg.simt.engine:LanePointer."
+                          f"ascreg.core.atomics:UPDATES.{op}"))  # fmt: skip
+    access = "ascreg.core.access:"
     for name in ("asc_ldcg", "asc_ldca"):
         rows.append(_simt(name, ("address",), singles(*SIMT_ACCESS_TYPES), "device_functions.h",
-                          SimtShape("simt/access", SimtKind.LOAD), pointer + "__getitem__"))  # fmt: skip
+                          SimtShape("simt/access", SimtKind.LOAD), access + "load"))  # fmt: skip
     for name in ("asc_stcg", "asc_stwt"):
         rows.append(_simt(name, ("address", "val"), each(*SIMT_ACCESS_TYPES, arity=2),
                           "device_functions.h", SimtShape("simt/access", SimtKind.STORE),
-                          pointer + "__setitem__"))  # fmt: skip
+                          access + "store"))  # fmt: skip
     return rows
 
 

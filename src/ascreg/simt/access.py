@@ -2,7 +2,7 @@
 
 The hints choose which caches (Data Cache, L2) keep the line; the value loaded or stored is that
 of a plain ``*address`` / ``*address = val`` (c_api_simt.md §6.6), so each of them is one table row
-over a plain access. The address is a pointer (every thread uses the same element) or
+over a plain access (:mod:`ascreg.core.access`). The address is a pointer (every thread uses the same element) or
 ``p + idx`` with a per-thread ``idx``.
 
 Decisions where the documentation is silent: ``asc_ldcg``, ``asc_stcg`` and ``asc_stwt`` are
@@ -27,51 +27,55 @@ array([8., 6., 4., 2.], dtype=float32)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from ascreg._frontend import operands
+from ascreg._frontend.template import define
 from ascreg._spec import SPECS
-from ascreg.errors import AddressSpaceError, AscregTypeError
+from ascreg.core import access
+from ascreg.errors import AddressSpaceError
 from ascreg.machine.memory import GmPtr, Pointer
-from ascreg.machine.simt.engine import LanePointer, wrap_pointer
+from ascreg.machine.simt.engine import LanePointer
 
 LEGAL: tuple[np.dtype[Any], ...] = tuple(combo[0].np_dtype for combo in SPECS["asc_ldcg"].combos)
 """Element types of the cache-hinted accesses (the ``address`` column of the ``asc_ldcg`` row)."""
+_NO_VECTORS = "; vector types such as half2 do not exist"
 
 
-def _address(call: str, address: Any, gm_only: bool) -> Pointer[Any] | LanePointer:
-    if isinstance(address, LanePointer):
-        base: Pointer[Any] = address.base
-        target: Pointer[Any] | LanePointer = address
-    elif isinstance(address, Pointer):
-        base = target = wrap_pointer(address)
-    else:
-        raise AscregTypeError(
-            f"the address must be a __gm__ or __ubuf__ pointer, got {address!r:.60}", call=call
-        )
-    dtype = base.dtype.np_dtype
-    if dtype not in LEGAL:
-        raise AscregTypeError(
-            f"{base.dtype.cpp_name} is not supported (legal: "
-            f"{', '.join(d.name for d in LEGAL)}; vector types such as half2 do not exist)",
-            call=call,
-        )
-    if gm_only and not isinstance(base, GmPtr):
+def _address(op: Any, address: Any) -> Pointer[Any] | LanePointer:
+    """Return the target of *op*'s address after checking it against the row (and GM-only)."""
+    pointees = tuple(combo[0] for combo in op.spec.combos)
+    base, target = operands.simt_address(op.name, address, pointees, _NO_VECTORS)
+    if op.gm_only and not isinstance(base, GmPtr):
         raise AddressSpaceError(
-            f"{base!r} is not in Global Memory; this hint is documented for GM accesses", call=call
+            f"{base!r} is not in Global Memory; this hint is documented for GM accesses"
         )
     return target
 
 
-def _load(name: str, gm_only: bool, caches: str) -> Callable[[Any], Any]:
-    def load(address: Any) -> Any:
-        _ascreg_call = name
-        return _address(_ascreg_call, address, gm_only)[0]
+def _load(op: Any, address: Any) -> Any:
+    return access.load(_address(op, address))
 
-    load.__name__ = load.__qualname__ = name
-    load.__doc__ = f"""``T {name}(T* address)``: load ``*address`` ({caches}).
+
+def _store(op: Any, address: Any, val: Any) -> None:
+    access.store(_address(op, address), val)
+
+
+_CACHES = {
+    "asc_ldcg": "cached in L2 only",
+    "asc_ldca": "cached in the Data Cache and L2; the default load",
+    "asc_stcg": "cached in L2, not in the Data Cache",
+    "asc_stwt": "written through, cached in the Data Cache and L2",
+}
+"""Where each hint keeps the line (its docstring says so; the value is a plain access's)."""
+
+
+def _load_doc(name: str, gm_only: bool) -> str:
+    """Return the docstring of the load *name*."""
+    caches = _CACHES[name]
+    return f"""``T {name}(T* address)``: load ``*address`` ({caches}).
 
     Returns what a plain load returns: one value per thread for ``p + idx``.
     {"Global Memory only." if gm_only else "GM or UB (a plain access is an asc_ldca)."}
@@ -85,16 +89,12 @@ def _load(name: str, gm_only: bool, caches: str) -> Callable[[Any], Any]:
     >>> p.read(4)
     array([40, 30, 20, 10], dtype=int32)
     """
-    return load
 
 
-def _store(name: str, caches: str) -> Callable[[Any, Any], None]:
-    def store(address: Any, val: Any) -> None:
-        _ascreg_call = name
-        _address(_ascreg_call, address, True)[0] = val
-
-    store.__name__ = store.__qualname__ = name
-    store.__doc__ = f"""``void {name}(T* address, T val)``: store ``*address = val`` ({caches}).
+def _store_doc(name: str) -> str:
+    """Return the docstring of the store *name*."""
+    caches = _CACHES[name]
+    return f"""``void {name}(T* address, T val)``: store ``*address = val`` ({caches}).
 
     The value rules are a plain store's (no silent integer wrap). Global Memory only.
 
@@ -107,10 +107,9 @@ def _store(name: str, caches: str) -> Callable[[Any, Any], None]:
     >>> p.read(4)
     array([0, 3, 6, 9], dtype=uint16)
     """
-    return store
 
 
-asc_ldcg = _load("asc_ldcg", True, "cached in L2 only")
-asc_ldca = _load("asc_ldca", False, "cached in the Data Cache and L2; the default load")
-asc_stcg = _store("asc_stcg", "cached in L2, not in the Data Cache")
-asc_stwt = _store("asc_stwt", "written through, cached in the Data Cache and L2")
+asc_ldcg = define("asc_ldcg", doc=_load_doc("asc_ldcg", True), gm_only=True)(_load)
+asc_ldca = define("asc_ldca", doc=_load_doc("asc_ldca", False), gm_only=False)(_load)
+asc_stcg = define("asc_stcg", doc=_store_doc("asc_stcg"), gm_only=True)(_store)
+asc_stwt = define("asc_stwt", doc=_store_doc("asc_stwt"), gm_only=True)(_store)

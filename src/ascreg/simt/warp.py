@@ -1,9 +1,10 @@
 """Warp functions, lane ids and block synchronisation (``asc_shfl``, ``asc_ballot``, ``laneid`` ...).
 
-Every warp function is written once, on a ``(warps, 32)`` array of lane values plus a
-``(warps, 32)`` mask of the lanes taking part. The vectorised tier calls it on the whole block
-(lanes past the end of a partial last warp are inactive); the per-thread tier collects the
-threads of a warp at the call (a rendezvous) and calls it on those lanes only.
+Each warp function checks its arguments against its row, then hands its lane formula from
+:mod:`ascreg.core.warp` (written once, on ``(warps, 32)`` arrays of lane values and of the lanes
+taking part) to the SIMT engine. The vectorised tier calls it on the whole block (lanes past the
+end of a partial last warp are inactive); the per-thread tier collects the threads of a warp at
+the call (a rendezvous) and calls it on those lanes only.
 
 Decisions: ``asc_shfl_xor`` follows the documented CUDA rule (a target lane in the caller's own or
 a *lower* group is read; one in a higher group returns the caller's value), not the CPU-debug
@@ -27,13 +28,16 @@ array([ 49601,  49631, 152033, 152063], dtype=int32)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from ascreg._frontend import operands
+from ascreg._frontend.template import define
 from ascreg._spec import SPECS
-from ascreg.errors import AscregTypeError, UndefinedBehaviourError, undefined_behaviour
+from ascreg.core import warp
 from ascreg.machine.simt.engine import current_group
 from ascreg.machine.simt.lanes import Lanes
 
@@ -41,7 +45,6 @@ from ascreg.machine.simt.lanes import Lanes
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous  # noqa: F401
 
 Arr = np.ndarray[Any, Any]
-_LANE = np.arange(WARP_SIZE, dtype=np.int64)
 
 
 def _value_types(name: str) -> tuple[np.dtype[Any], ...]:
@@ -53,62 +56,39 @@ SHFL_TYPES = _value_types("asc_shfl")
 """Value types of the shuffles (the ``var`` column of the ``asc_shfl*`` rows)."""
 REDUCE_TYPES = _value_types("asc_reduce_add")
 """Value types of ``asc_reduce_add/max/min`` (the ``value`` column of their rows)."""
+_PREDICATE_TYPES = tuple(map(np.dtype, (np.int32, np.bool_, np.uint32, np.int64)))
+"""What the votes accept for their ``int32_t`` predicate (``asc_ballot`` also takes uint64)."""
+_BALLOT_TYPES = (*_PREDICATE_TYPES, np.dtype(np.uint64))
 
 
-def _lanes_of(value: Any, n: int, call: str, legal: tuple[np.dtype[Any], ...]) -> Arr:
-    array = np.asarray(value)
-    if array.dtype.kind == "i" and not isinstance(value, np.ndarray | np.generic):
-        array = array.astype(np.int32) if -(2**31) <= int(value) < 2**31 else array.astype(np.int64)
-    elif array.dtype.kind == "f" and not isinstance(value, np.ndarray | np.generic):
-        array = array.astype(np.float32)
-    if array.dtype not in legal:
-        names = ", ".join(d.name for d in legal)
-        raise AscregTypeError(
-            f"a value of dtype {array.dtype} is not supported; legal: {names}", call=call
-        )
-    return np.broadcast_to(array, (n,)) if array.ndim == 0 else array.reshape(n)
-
-
-def _warp_call(
-    call: str,
+def _on_warps(
+    op: Any,
     value: Any,
-    params: tuple[Any, ...],
     compute: Callable[..., Arr],
     legal: tuple[np.dtype[Any], ...],
+    *params: Any,
     key: tuple[Any, ...] = (),
 ) -> Any:
-    group = current_group(call)
-    vals = _lanes_of(value, group.size, call, legal)
-    return group.warp_call((call, *key), compute, vals, params)
+    """Check the ``T`` argument of *op*, then run *compute* on the warps of the running group."""
+    group = current_group(op.name)
+    array = operands.c_template_value(op.name, op.spec.roles[0], value, legal)
+    lanes = np.broadcast_to(array, (group.size,)) if array.ndim == 0 else array.reshape(group.size)
+    return group.warp_call((op.name, *key), compute, lanes, params)
 
 
-def _width(width: Any, call: str) -> int:
-    w = int(width)
-    if w < 2 or w > WARP_SIZE or w % 2:
-        raise AscregTypeError(f"width {w} must be a multiple of 2 in [2, {WARP_SIZE}]", call=call)
-    return w
+def _shuffle(op: Any, formula: Callable[..., Arr], var: Any, lane: Any, width: Any) -> Any:
+    """Check a shuffle's lane parameter and width against its row, then shuffle *var*."""
+    checked_width = operands.integer_in(width, "width", 2, WARP_SIZE, multiple=2)
+    role, lane_type = op.spec.roles[1], op.spec.combos[0][1]
+    lane = operands.c_integer(op.name, role, lane)
+    if lane_type.np_dtype.kind == "u":
+        operands.non_negative(lane, role, lane_type.cpp_name)
+    compute = functools.partial(formula, width=checked_width, call=op.name)
+    return _on_warps(op, var, compute, SHFL_TYPES, lane, key=(checked_width,))
 
 
-def _read(vals: Arr, active: Arr, target: Arr, use: Arr, call: str) -> Arr:
-    """Lane ``target`` of each warp where *use*, else the lane's own value."""
-    rows = np.arange(vals.shape[0])[:, None]
-    inside = use & (target >= 0) & (target < WARP_SIZE)
-    safe = np.where(inside, target, _LANE)
-    bad = active & inside & ~active[rows, safe]
-    if bad.any():
-        w, lane = (int(v[0]) for v in np.nonzero(bad))
-        undefined_behaviour(
-            UndefinedBehaviourError(
-                f"lane {lane} of warp {w} reads lane {int(safe[w, lane])}, which is not active "
-                "(an uninitialised register on the chip)",
-                call=call,
-            )
-        )
-        safe = np.where(bad, _LANE, safe)
-    return vals[rows, safe]
-
-
-def asc_shfl(var: Any, src_lane: Any, width: int = WARP_SIZE) -> Any:
+@define("asc_shfl")
+def asc_shfl(op: Any, var: Any, src_lane: Any, width: int = WARP_SIZE) -> Any:
     """``T asc_shfl(T var, int32_t src_lane, int32_t width = warpSize)``.
 
     Each lane reads ``var`` of lane ``group_start + src_lane % width`` of its own group of
@@ -126,23 +106,11 @@ def asc_shfl(var: Any, src_lane: Any, width: int = WARP_SIZE) -> Any:
     >>> out.read(8)
     array([10, 10, 10, 10, 50, 50, 50, 50], dtype=uint32)
     """
-    _ascreg_call = "asc_shfl"
-    w = _width(width, _ascreg_call)
-
-    def compute(vals: Arr, active: Arr, src: Arr) -> Arr:
-        target = (_LANE // w) * w + np.mod(src, w)
-        return _read(vals, active, target, np.ones_like(active), _ascreg_call)
-
-    return _warp_call(_ascreg_call, var, (src_lane,), compute, SHFL_TYPES, (w,))
+    return _shuffle(op, warp.shfl, var, src_lane, width)
 
 
-def _delta(delta: Any, call: str) -> Any:
-    if np.any(np.asarray(delta) < 0):
-        raise AscregTypeError(f"delta {delta!r} must be >= 0 (uint32_t)", call=call)
-    return delta
-
-
-def asc_shfl_up(var: Any, delta: Any, width: int = WARP_SIZE) -> Any:
+@define("asc_shfl_up")
+def asc_shfl_up(op: Any, var: Any, delta: Any, width: int = WARP_SIZE) -> Any:
     """``T asc_shfl_up(T var, uint32_t delta, int32_t width = 32)``: lane ``i - delta`` of the group.
 
     Lanes whose source would leave their group keep their own value.
@@ -156,17 +124,11 @@ def asc_shfl_up(var: Any, delta: Any, width: int = WARP_SIZE) -> Any:
     >>> out.read(4)
     array([0, 0, 1, 2], dtype=uint32)
     """
-    _ascreg_call = "asc_shfl_up"
-    w = _width(width, _ascreg_call)
-
-    def compute(vals: Arr, active: Arr, d: Arr) -> Arr:
-        target = _LANE - d
-        return _read(vals, active, target, target >= (_LANE // w) * w, _ascreg_call)
-
-    return _warp_call(_ascreg_call, var, (_delta(delta, _ascreg_call),), compute, SHFL_TYPES, (w,))
+    return _shuffle(op, warp.shfl_up, var, delta, width)
 
 
-def asc_shfl_down(var: Any, delta: Any, width: int = WARP_SIZE) -> Any:
+@define("asc_shfl_down")
+def asc_shfl_down(op: Any, var: Any, delta: Any, width: int = WARP_SIZE) -> Any:
     """``T asc_shfl_down(T var, uint32_t delta, int32_t width = 32)``: lane ``i + delta`` of the group.
 
     Examples
@@ -178,18 +140,11 @@ def asc_shfl_down(var: Any, delta: Any, width: int = WARP_SIZE) -> Any:
     >>> out.read(4)
     array([1, 1, 3, 3], dtype=uint32)
     """
-    _ascreg_call = "asc_shfl_down"
-    w = _width(width, _ascreg_call)
-
-    def compute(vals: Arr, active: Arr, d: Arr) -> Arr:
-        target = _LANE + d
-        end = np.minimum((_LANE // w) * w + w, WARP_SIZE)
-        return _read(vals, active, target, target < end, _ascreg_call)
-
-    return _warp_call(_ascreg_call, var, (_delta(delta, _ascreg_call),), compute, SHFL_TYPES, (w,))
+    return _shuffle(op, warp.shfl_down, var, delta, width)
 
 
-def asc_shfl_xor(var: Any, lane_mask: Any, width: int = WARP_SIZE) -> Any:
+@define("asc_shfl_xor")
+def asc_shfl_xor(op: Any, var: Any, lane_mask: Any, width: int = WARP_SIZE) -> Any:
     """``T asc_shfl_xor(T var, int32_t lane_mask, int32_t width = 32)``: lane ``i ^ lane_mask``.
 
     A target in a higher group than the caller's returns the caller's own value.
@@ -203,26 +158,11 @@ def asc_shfl_xor(var: Any, lane_mask: Any, width: int = WARP_SIZE) -> Any:
     >>> out.read(4)
     array([1, 0, 3, 2], dtype=uint32)
     """
-    _ascreg_call = "asc_shfl_xor"
-    w = _width(width, _ascreg_call)
-
-    def compute(vals: Arr, active: Arr, m: Arr) -> Arr:
-        target = _LANE ^ m
-        return _read(vals, active, target, target < (_LANE // w) * w + w, _ascreg_call)
-
-    return _warp_call(_ascreg_call, var, (lane_mask,), compute, SHFL_TYPES, (w,))
+    return _shuffle(op, warp.shfl_xor, var, lane_mask, width)
 
 
-_PRED = (np.dtype(np.int32), np.dtype(np.bool_), np.dtype(np.uint32), np.dtype(np.int64))
-
-
-def _bits(flags: Arr) -> Arr:
-    weights = np.uint64(1) << _LANE.astype(np.uint64)
-    total = (flags.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64).astype(np.uint32)
-    return np.broadcast_to(total[:, None], flags.shape)
-
-
-def asc_ballot(predicate: Any) -> Any:
+@define("asc_ballot")
+def asc_ballot(op: Any, predicate: Any) -> Any:
     """``uint32_t asc_ballot(int32_t p)``: bit *i* set when active lane *i* has ``p != 0``.
 
     Examples
@@ -234,14 +174,7 @@ def asc_ballot(predicate: Any) -> Any:
     >>> hex(int(out.read(1)[0]))
     '0xaaaaaaaa'
     """
-    _ascreg_call = "asc_ballot"
-    return _warp_call(
-        _ascreg_call,
-        predicate,
-        (),
-        lambda v, a: _bits((v != 0) & a),
-        (*_PRED, np.dtype(np.uint64)),
-    )
+    return _on_warps(op, predicate, warp.ballot, _BALLOT_TYPES)
 
 
 def asc_activemask() -> Any:
@@ -256,11 +189,13 @@ def asc_activemask() -> Any:
     >>> int(out.read(1)[0])
     31
     """
-    _ascreg_call = "asc_activemask"
-    return _warp_call(_ascreg_call, 0, (), lambda v, a: _bits(a), _PRED)
+    group = current_group("asc_activemask")
+    no_value = np.zeros(group.size, dtype=np.int32)
+    return group.warp_call(("asc_activemask",), warp.activemask, no_value, ())
 
 
-def asc_all(predicate: Any) -> Any:
+@define("asc_all")
+def asc_all(op: Any, predicate: Any) -> Any:
     """``int32_t asc_all(int32_t p)``: 1 when every active lane has ``p != 0``.
 
     Examples
@@ -275,16 +210,11 @@ def asc_all(predicate: Any) -> Any:
     >>> out.read(2)
     array([1, 0], dtype=int32)
     """
-    _ascreg_call = "asc_all"
-
-    def compute(v: Arr, a: Arr) -> Arr:
-        result = ((v != 0) | ~a).all(axis=1).astype(np.int32)
-        return np.broadcast_to(result[:, None], v.shape)
-
-    return _warp_call(_ascreg_call, predicate, (), compute, _PRED)
+    return _on_warps(op, predicate, warp.vote_all, _PREDICATE_TYPES)
 
 
-def asc_any(predicate: Any) -> Any:
+@define("asc_any")
+def asc_any(op: Any, predicate: Any) -> Any:
     """``int32_t asc_any(int32_t p)``: 1 when some active lane has ``p != 0``.
 
     Examples
@@ -296,32 +226,11 @@ def asc_any(predicate: Any) -> Any:
     >>> out.read(1)
     array([1], dtype=int32)
     """
-    _ascreg_call = "asc_any"
-
-    def compute(v: Arr, a: Arr) -> Arr:
-        result = ((v != 0) & a).any(axis=1).astype(np.int32)
-        return np.broadcast_to(result[:, None], v.shape)
-
-    return _warp_call(_ascreg_call, predicate, (), compute, _PRED)
+    return _on_warps(op, predicate, warp.vote_any, _PREDICATE_TYPES)
 
 
-def _reduce(call: str, value: Any, combine: Callable[[Arr, Arr], Arr]) -> Any:
-    def compute(v: Arr, a: Arr) -> Arr:
-        acc, have = v.copy(), a.copy()
-        for offset in (16, 8, 4, 2, 1):
-            partner = _LANE ^ offset
-            other, other_have = acc[:, partner], have[:, partner]
-            both = have & other_have
-            low = partner > _LANE  # keep the operand order (lower lane first) for floats
-            combined = np.where(low, combine(acc, other), combine(other, acc))
-            acc = np.where(both, combined, np.where(other_have, other, acc))
-            have = have | other_have
-        return np.broadcast_to(acc[:, :1], v.shape)
-
-    return _warp_call(call, value, (), compute, REDUCE_TYPES)
-
-
-def asc_reduce_add(value: Any) -> Any:
+@define("asc_reduce_add")
+def asc_reduce_add(op: Any, value: Any) -> Any:
     """``T asc_reduce_add(T val)``: the warp's sum over active lanes, broadcast (wraps for ints).
 
     Examples
@@ -333,11 +242,11 @@ def asc_reduce_add(value: Any) -> Any:
     >>> out.read(1)
     array([496], dtype=uint32)
     """
-    _ascreg_call = "asc_reduce_add"
-    return _reduce(_ascreg_call, value, np.add)
+    return _on_warps(op, value, warp.REDUCTIONS["add"], REDUCE_TYPES)
 
 
-def asc_reduce_max(value: Any) -> Any:
+@define("asc_reduce_max")
+def asc_reduce_max(op: Any, value: Any) -> Any:
     """``T asc_reduce_max(T val)``: the warp's maximum over active lanes, broadcast.
 
     Examples
@@ -349,11 +258,11 @@ def asc_reduce_max(value: Any) -> Any:
     >>> out.read(1)
     array([19], dtype=uint32)
     """
-    _ascreg_call = "asc_reduce_max"
-    return _reduce(_ascreg_call, value, np.maximum)
+    return _on_warps(op, value, warp.REDUCTIONS["max"], REDUCE_TYPES)
 
 
-def asc_reduce_min(value: Any) -> Any:
+@define("asc_reduce_min")
+def asc_reduce_min(op: Any, value: Any) -> Any:
     """``T asc_reduce_min(T val)``: the warp's minimum over active lanes, broadcast.
 
     Examples
@@ -365,8 +274,7 @@ def asc_reduce_min(value: Any) -> Any:
     >>> out.read(1)
     array([3], dtype=uint32)
     """
-    _ascreg_call = "asc_reduce_min"
-    return _reduce(_ascreg_call, value, np.minimum)
+    return _on_warps(op, value, warp.REDUCTIONS["min"], REDUCE_TYPES)
 
 
 def laneid() -> Any:
@@ -381,13 +289,12 @@ def laneid() -> Any:
     >>> out.read(40)[30:34]
     array([30, 31,  0,  1], dtype=int32)
     """
-    group = current_group("laneid()")
-    return (group.tids % WARP_SIZE).astype(np.int32).view(Lanes)
+    return warp.lane_ids(current_group("laneid()").tids).view(Lanes)
 
 
-def _lanemask(call: str, build: Callable[[Arr], Arr]) -> Any:
-    lane = current_group(call).tids % WARP_SIZE
-    return (build(lane.astype(np.uint64)) & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(Lanes)
+def _lanemask(kind: str) -> Any:
+    call = f"lanemask_{kind}()"
+    return warp.lane_mask(kind, current_group(call).tids).view(Lanes)
 
 
 def lanemask_eq() -> Any:
@@ -402,7 +309,7 @@ def lanemask_eq() -> Any:
     >>> hex(int(out.read(32)[31]))
     '0x80000000'
     """
-    return _lanemask("lanemask_eq()", lambda lane: np.uint64(1) << lane)
+    return _lanemask("eq")
 
 
 def lanemask_lt() -> Any:
@@ -417,7 +324,7 @@ def lanemask_lt() -> Any:
     >>> hex(int(out.read(32)[31]))
     '0x7fffffff'
     """
-    return _lanemask("lanemask_lt()", lambda lane: (np.uint64(1) << lane) - np.uint64(1))
+    return _lanemask("lt")
 
 
 def lanemask_le() -> Any:
@@ -432,7 +339,7 @@ def lanemask_le() -> Any:
     >>> hex(int(out.read(32)[31])), hex(int(out.read(32)[0]))
     ('0xffffffff', '0x1')
     """
-    return _lanemask("lanemask_le()", lambda lane: (np.uint64(2) << lane) - np.uint64(1))
+    return _lanemask("le")
 
 
 def lanemask_gt() -> Any:
@@ -447,7 +354,7 @@ def lanemask_gt() -> Any:
     >>> hex(int(out.read(32)[0])), int(out.read(32)[31])
     ('0xfffffffe', 0)
     """
-    return _lanemask("lanemask_gt()", lambda lane: ~((np.uint64(2) << lane) - np.uint64(1)))
+    return _lanemask("gt")
 
 
 def lanemask_ge() -> Any:
@@ -462,7 +369,7 @@ def lanemask_ge() -> Any:
     >>> hex(int(out.read(32)[31]))
     '0x80000000'
     """
-    return _lanemask("lanemask_ge()", lambda lane: ~((np.uint64(1) << lane) - np.uint64(1)))
+    return _lanemask("ge")
 
 
 def asc_syncthreads() -> None:
