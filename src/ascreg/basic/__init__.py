@@ -1,9 +1,13 @@
-"""The Ascend C basic-API glue the Reg examples use around a VF.
+"""The Ascend C basic API around a VF: tensors, buffers, queues, copies and flags.
 
-``InitSocState``, ``GlobalTensor<T>::SetGlobalBuffer``, ``LocalMemAllocator<Hardware::UB>``,
-``LocalTensor<T>::GetPhyAddr``, ``DataCopy`` (GM <-> UB), ``SetFlag`` / ``WaitFlag<HardEvent>``,
-``PipeBarrier<pipe>``, ``GetBlockIdx``, ``GetBlockNum``, ``GetVecLen`` and ``asc_vf_call``.
-Template arguments are subscripts, as in :mod:`ascreg.reg`.
+``InitSocState``, ``GlobalTensor<T>`` (``SetGlobalBuffer``, ``operator[]``, ``GetValue`` /
+``SetValue``), ``LocalTensor<T>``, ``LocalMemAllocator<Hardware::UB>``, ``TPipe`` with
+``TQue`` / ``TQueBind`` / ``TBuf`` (``InitBuffer``, ``AllocTensor``, ``EnQue``, ``DeQue``,
+``FreeTensor``, ``Get``), ``DataCopy`` and ``DataCopyPad`` (GM <-> UB), ``Duplicate`` on a
+LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
+``GetBlockNum``, ``GetVecLen``, ``CeilDivision`` and ``asc_vf_call``. Template arguments are
+subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
+``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
 
 Examples
 --------
@@ -33,14 +37,30 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
-from ascreg.errors import AscregError, AscregTypeError
+from ascreg.basic._copy import (
+    DataCopy,
+    DataCopyExtParams,
+    DataCopyPad,
+    DataCopyPadExtParams,
+    DataCopyParams,
+    Duplicate,
+)
+from ascreg.basic._tensor import GlobalTensor, LocalTensor, TPosition
+from ascreg.basic._tpipe import (
+    MAX_ALLOCATED_PER_POSITION,
+    MAX_BUFFERS,
+    TBuf,
+    TBufHandle,
+    TPipe,
+    TQue,
+    TQueBind,
+)
+from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
-from ascreg.machine.memory import GmPtr, Pointer, UbPtr
-from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
 from ascreg.machine.sync import (
     EVENT_ID0,
     EVENT_ID1,
@@ -69,12 +89,20 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
+    "MAX_ALLOCATED_PER_POSITION",
+    "MAX_BUFFERS",
     "PIPE_ALL",
     "PIPE_MTE2",
     "PIPE_MTE3",
     "PIPE_S",
     "PIPE_V",
+    "CeilDivision",
     "DataCopy",
+    "DataCopyExtParams",
+    "DataCopyPad",
+    "DataCopyPadExtParams",
+    "DataCopyParams",
+    "Duplicate",
     "GetBlockIdx",
     "GetBlockNum",
     "GetVecLen",
@@ -86,6 +114,12 @@ __all__ = [
     "LocalTensor",
     "PipeBarrier",
     "SetFlag",
+    "TBuf",
+    "TBufHandle",
+    "TPipe",
+    "TPosition",
+    "TQue",
+    "TQueBind",
     "WaitFlag",
     "asc_vf_call",
 ]
@@ -143,77 +177,15 @@ def GetVecLen() -> int:
     return get_vec_len()
 
 
-class _Subscripted(Generic[T]):
-    """Shared ``Class[T]`` specialisation with a per-dtype cache."""
+def CeilDivision(num1: int, num2: int) -> int:
+    """``AscendC::CeilDivision(num1, num2)``: *num1* / *num2* rounded up (0 when *num2* is 0).
 
-    dtype: type[Scalar]
-    _cache: dict[Any, type[Any]]
-
-    def __class_getitem__(cls, dtype: Any) -> Any:
-        if not is_scalar_type(dtype):
-            return super().__class_getitem__(dtype)  # type: ignore[misc]
-        found = cls.__dict__.get("_cache", {}).get(dtype)
-        if found is None:
-            found = type(f"{cls.__name__}[{dtype.cpp_name}]", (cls,), {"dtype": dtype})
-            if "_cache" not in cls.__dict__:
-                cls._cache = {}
-            cls._cache[dtype] = found
-        return found
-
-    def _dtype(self) -> type[Scalar]:
-        dtype: type[Scalar] | None = getattr(type(self), "dtype", None)
-        if dtype is None:
-            raise AscregTypeError(
-                f"{type(self).__name__} needs its element type: {type(self).__name__}[float32_t]()"
-            )
-        return dtype
-
-
-class GlobalTensor(_Subscripted[T]):
-    """``AscendC::GlobalTensor<T>``: a view of GM set by ``SetGlobalBuffer``."""
-
-    def __init__(self) -> None:
-        self._dtype()
-        self.ptr: GmPtr[T] | None = None
-        self.size: int | None = None
-
-    def SetGlobalBuffer(self, buffer: GmPtr[T], bufferSize: int | None = None) -> None:
-        """Point the tensor at ``buffer`` (``bufferSize`` elements, optional)."""
-        _ascreg_call = "GlobalTensor.SetGlobalBuffer"
-        if not isinstance(buffer, GmPtr):
-            raise AscregTypeError(f"SetGlobalBuffer takes a __gm__ pointer, got {buffer!r:.60}")
-        if buffer.dtype is not self._dtype():
-            raise AscregTypeError(
-                f"the buffer is {buffer.dtype.cpp_name}* but the tensor is GlobalTensor<{self._dtype().cpp_name}>"
-            )
-        self.ptr, self.size = buffer, bufferSize
-
-    def GetPhyAddr(self, offset: int = 0) -> GmPtr[T]:
-        """Return the ``__gm__ T*`` of element *offset*."""
-        _ascreg_call = "GlobalTensor.GetPhyAddr"
-        if self.ptr is None:
-            raise AscregError("the GlobalTensor has no buffer: call SetGlobalBuffer first")
-        return self.ptr + offset
-
-    def GetSize(self) -> int:
-        """Return the element count given to ``SetGlobalBuffer`` (0 if none)."""
-        return self.size or 0
-
-
-class LocalTensor(_Subscripted[T]):
-    """``AscendC::LocalTensor<T>``: a UB buffer; ``GetPhyAddr()`` is its ``__ubuf__ T*``."""
-
-    def __init__(self, ptr: UbPtr[T], size: int) -> None:
-        self.ptr = ptr
-        self.size = size
-
-    def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:
-        """Return the ``__ubuf__ T*`` of element *offset*."""
-        return self.ptr + offset
-
-    def GetSize(self) -> int:
-        """Return the element count."""
-        return self.size
+    Examples
+    --------
+    >>> CeilDivision(200, 64), CeilDivision(128, 64), CeilDivision(5, 0)
+    (4, 2, 0)
+    """
+    return 0 if num2 == 0 else -(-num1 // num2)
 
 
 class _Alloc:
@@ -229,7 +201,7 @@ class _Alloc:
             if not is_scalar_type(dtype) or not isinstance(n, int) or n <= 0:
                 raise AscregTypeError("Alloc takes a scalar type and a positive element count")
             ptr = current_block().ub.alloc(dtype, n)
-            return LocalTensor[dtype](ptr, n)  # type: ignore[valid-type]
+            return LocalTensor._view(ptr, n, TPosition.VECCALC)
 
         return alloc
 
@@ -257,31 +229,6 @@ class _LocalMemAllocator:
 
 
 LocalMemAllocator = _LocalMemAllocator()
-
-
-def DataCopy(dst: Any, src: Any, count: int) -> None:
-    """``DataCopy(dst, src, count)``: GM -> UB (MTE2) or UB -> GM (MTE3), *count* elements.
-
-    ``count * sizeof(T)`` must be a multiple of 32 bytes.
-    """
-    _ascreg_call = "DataCopy"
-    d, s = _address(dst, "dst"), _address(src, "src")
-    nbytes = count * d.dtype.size
-    if count <= 0 or nbytes % 32:
-        raise AscregError(f"count {count} x {d.dtype.size} bytes is not a positive multiple of 32")
-    burst = Burst(n_burst=1, len_burst=nbytes)
-    if isinstance(d, UbPtr):
-        gm_to_ub(d, s, burst, _ascreg_call)
-    else:
-        ub_to_gm(d, s, burst, _ascreg_call)
-
-
-def _address(obj: Any, role: str) -> Pointer[Any]:
-    if isinstance(obj, GlobalTensor | LocalTensor):
-        return obj.GetPhyAddr()
-    if isinstance(obj, Pointer):
-        return obj
-    raise AscregTypeError(f"{role} must be a GlobalTensor or LocalTensor, got {obj!r:.60}")
 
 
 class _FlagOp:

@@ -46,6 +46,10 @@ class Burst:
     right_pad: int = 0
     pad_value: Any = None
     """The constant pad value, or None to pad with the burst's first element."""
+    fill_to_block: bool = False
+    """GM -> UB only: extend each padded burst in UB to the next 32-byte boundary with dummy
+    elements (the burst's first element when it has no pads, else the pad value), as the basic
+    API's ``DataCopyPad`` does."""
 
     def check(self, element_size: int, rule: str) -> None:
         """Raise unless every field is inside its documented range."""
@@ -101,17 +105,20 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
             f"({call})"
         )
     left, right = burst.left_pad * size, burst.right_pad * size
+    padded = left + burst.len_burst + right
+    dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
     with _pipe(Pipe.PIPE_MTE2):
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
-            target = dst.offset_bytes(i * burst.dst_stride).bytes(
-                left + burst.len_burst + right, "writes"
-            )
+            target = dst.offset_bytes(i * burst.dst_stride).bytes(padded + dummy, "writes")
             target[left : left + burst.len_burst] = data
             if left or right:
                 pad = _pad_bytes(data, dst, burst.pad_value)
                 target[:left] = np.resize(pad, left)
-                target[left + burst.len_burst :] = np.resize(pad, right)
+                target[left + burst.len_burst : padded] = np.resize(pad, right)
+            if dummy:
+                value = burst.pad_value if left or right else None
+                target[padded:] = np.resize(_pad_bytes(data, dst, value), dummy)
 
 
 def _pad_bytes(data: np.ndarray[Any, Any], dst: Pointer[Any], value: Any) -> np.ndarray[Any, Any]:

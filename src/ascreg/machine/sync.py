@@ -113,9 +113,33 @@ class PipeTracker:
     def notify(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``set_flag(src, dst, event)``: *dst* may go on once *src*'s work so far is done."""
         self._check_pair(src, dst, event)
+        self.flags.setdefault((src, dst, event), []).append(self.token(src))
+
+    def token(self, src: Pipe) -> dict[Pipe, int]:
+        """Return what *src* has done so far, for a later :meth:`acquire` (a flag with no id).
+
+        The basic API's queues (``EnQue`` / ``DeQue``, ``FreeTensor`` / ``AllocTensor``) set and
+        wait such flags with event ids of their own, outside ``EVENT_ID0`` .. ``EVENT_ID7``.
+
+        Examples
+        --------
+        >>> t = PipeTracker()
+        >>> t.access(Pipe.PIPE_MTE2, 0, 32, write=True)
+        >>> done = t.token(Pipe.PIPE_MTE2)
+        >>> t.acquire(Pipe.PIPE_V, done)
+        >>> t.access(Pipe.PIPE_V, 0, 32, write=False)
+        """
         known = dict(self.clock[src])
         known[src] = self.seq[src]
-        self.flags.setdefault((src, dst, event), []).append(known)
+        return known
+
+    def acquire(self, dst: Pipe, known: dict[Pipe, int]) -> None:
+        """Order *dst* after the work a :meth:`token` recorded (the wait half of a flag)."""
+        mine = self.clock[dst]
+        for pipe, value in known.items():
+            if value > mine[pipe]:
+                mine[pipe] = value
+        self._prune()
 
     def wait(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``wait_flag(src, dst, event)``: consume the oldest matching flag or report a hang."""
@@ -126,12 +150,7 @@ class PipeTracker:
                 f"wait for flag ({src.name} -> {dst.name}, EVENT_ID{event}) that no earlier "
                 "notify set: the kernel would hang on the chip"
             )
-        known = pending.pop(0)
-        mine = self.clock[dst]
-        for pipe, value in known.items():
-            if value > mine[pipe]:
-                mine[pipe] = value
-        self._prune()
+        self.acquire(dst, pending.pop(0))
 
     def barrier(self) -> None:
         """``pipe_barrier(PIPE_ALL)``: every pipe's work so far completes before anything else."""

@@ -1,0 +1,367 @@
+"""The basic API's data copies (``DataCopy``, ``DataCopyPad``) and ``Duplicate`` on tensors.
+
+GM -> UB copies run on MTE2, UB -> GM copies on MTE3 and ``Duplicate`` on the vector pipe, so
+the block's pipe tracker sees them like the Reg and C API accesses. Where C++ deduces the
+template argument the plain call works; ``DataCopyPad[float32_t](...)`` checks it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, ParamSpec, TypeVar, overload
+
+import attrs
+import numpy as np
+
+from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg.basic._tensor import GlobalTensor, LocalTensor
+from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
+from ascreg.machine.block import current_block
+from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr, to_dtype
+from ascreg.machine.mte import MAX_N_BURST, Burst, gm_to_ub, ub_to_gm
+from ascreg.machine.sync import Pipe
+
+T = TypeVar("T", bound=Scalar)
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@attrs.define
+class DataCopyParams:
+    """``AscendC::DataCopyParams``: ``blockCount`` blocks of ``blockLen`` 32-byte DataBlocks.
+
+    ``srcStride`` / ``dstStride`` are the gaps between blocks, in DataBlocks (end of one block
+    to the start of the next). Used by ``DataCopy(dst, src, params)``.
+
+    Examples
+    --------
+    >>> DataCopyParams(2, 4, 1, 0)
+    DataCopyParams(blockCount=2, blockLen=4, srcStride=1, dstStride=0)
+    """
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+
+
+@attrs.define
+class DataCopyExtParams:
+    """``AscendC::DataCopyExtParams``: ``blockCount`` blocks of ``blockLen`` *bytes*.
+
+    Gaps (end of one block to the start of the next) are in bytes on the GM side and in
+    32-byte DataBlocks on the UB side. Used by ``DataCopyPad``.
+
+    Examples
+    --------
+    >>> p = DataCopyExtParams(1, 40, 0, 0, 0); p.srcStride = 8; p
+    DataCopyExtParams(blockCount=1, blockLen=40, srcStride=8, dstStride=0, rsv=0)
+    """
+
+    blockCount: int = 1
+    blockLen: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+    rsv: int = 0
+
+
+@attrs.define
+class DataCopyPadExtParams(Generic[T]):
+    """``AscendC::DataCopyPadExtParams<T>``: the pads of a GM -> UB ``DataCopyPad``.
+
+    ``leftPadding`` / ``rightPadding`` elements (32 bytes each at most) go around every block;
+    with ``isPad`` they hold ``paddingValue``, else the value of ``SetPadValue`` (0 after
+    ``InitSocState``; the chip leaves them undefined when none was set).
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> DataCopyPadExtParams[half](True, 0, 4, 1.0).rightPadding
+    4
+    """
+
+    isPad: bool = False
+    leftPadding: int = 0
+    rightPadding: int = 0
+    paddingValue: Any = 0
+
+
+class _Deduced(Generic[P, R]):
+    """A function template: ``f(args)`` deduces ``T``, ``f[T](args)`` checks it."""
+
+    def __init__(self, function: Callable[P, R]) -> None:
+        self._function = function
+        self.__name__ = self.__qualname__ = function.__name__
+        self.__doc__ = function.__doc__
+        self.__module__ = "ascreg.basic"
+
+    def __repr__(self) -> str:
+        return self.__name__
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        return self._function(*args, **kwargs)
+
+    def __getitem__(self, dtype: Any) -> Callable[P, R]:
+        name = f"{self.__name__}<{getattr(dtype, 'cpp_name', dtype)}>"
+        if not is_scalar_type(dtype):
+            raise AscregTypeError("the template argument must be a scalar type", call=name)
+
+        def instance(*args: P.args, **kwargs: P.kwargs) -> R:
+            for arg in (*args, *kwargs.values()):
+                if isinstance(arg, GlobalTensor | LocalTensor) and arg._dtype() is not dtype:
+                    raise AscregTypeError(f"{arg._cpp()} is not a tensor of T", call=name)
+            return self._function(*args, **kwargs)
+
+        return instance
+
+
+def _pointer(obj: Any, role: str) -> Pointer[Any]:
+    if isinstance(obj, GlobalTensor | LocalTensor):
+        return obj.GetPhyAddr()
+    if isinstance(obj, Pointer):
+        return obj
+    raise AscregTypeError(f"{role} must be a GlobalTensor or LocalTensor, got {obj!r:.60}")
+
+
+def _pair(dst: Any, src: Any) -> tuple[Pointer[Any], Pointer[Any]]:
+    d, s = _pointer(dst, "dst"), _pointer(src, "src")
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
+        )
+    if isinstance(d, UbPtr) == isinstance(s, UbPtr):
+        raise AscregTypeError(
+            f"copies GM -> UB (LocalTensor, GlobalTensor) or UB -> GM (GlobalTensor, "
+            f"LocalTensor); got {type(dst).__name__} <- {type(src).__name__}"
+        )
+    return d, s
+
+
+def _fits(tensor: Any, nbytes: int, role: str) -> None:
+    """Reject a copy of *nbytes* into or out of a tensor of known size that is smaller."""
+    size = tensor.GetSize() if isinstance(tensor, GlobalTensor | LocalTensor) else 0
+    have = size * tensor._dtype().size if size else None
+    if have is not None and nbytes > have:
+        raise OutOfBoundsError(
+            f"the copy spans {nbytes} bytes of {role} but {tensor._cpp()} holds {size} "
+            f"elements ({have} bytes)"
+        )
+
+
+def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
+    (gm_to_ub if isinstance(d, UbPtr) else ub_to_gm)(d, s, burst, call)
+
+
+@overload
+def DataCopy(dst: LocalTensor[T], src: GlobalTensor[T], count: int | DataCopyParams) -> None: ...
+@overload
+def DataCopy(dst: GlobalTensor[T], src: LocalTensor[T], count: int | DataCopyParams) -> None: ...
+@overload
+def DataCopy(dst: Pointer[T], src: Pointer[T], count: int | DataCopyParams) -> None: ...
+def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
+    """``DataCopy(dst, src, count | DataCopyParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
+
+    The count form copies *count* contiguous elements; ``count * sizeof(T)`` must be a
+    multiple of 32 bytes (the chip silently rounds it down; ascreg refuses). The
+    ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
+    ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> x = GlobalMemory().alloc(float32_t, 32); x.write(np.arange(32))
+    >>> xGm = GlobalTensor[float32_t](); xGm.SetGlobalBuffer(x, 32)
+    >>> with block(BlockContext()):
+    ...     xLocal = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 16]()
+    ...     DataCopy(xLocal, xGm[8], DataCopyParams(2, 1, 1, 0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     xLocal.GetPhyAddr().read(16)[[0, 7, 8, 15]].tolist()
+    [8.0, 15.0, 24.0, 31.0]
+    """
+    _ascreg_call = "DataCopy"
+    d, s = _pair(dst, src)
+    if isinstance(count, DataCopyParams):
+        found = _blocks(count)
+        if found is None:
+            return
+        burst = found
+    else:
+        nbytes = count * d.dtype.size if isinstance(count, int) else -1
+        if isinstance(count, bool) or nbytes <= 0 or nbytes % DATA_BLOCK:
+            raise AscregError(
+                f"count {count} x {d.dtype.size} bytes is not a positive multiple of 32"
+            )
+        burst = Burst(n_burst=1, len_burst=nbytes)
+    _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst")
+    _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
+    _run(d, s, burst, _ascreg_call)
+
+
+def _extent(count: int, stride: int, length: int) -> int:
+    """Bytes from the first block's start to the last block's end."""
+    return (count - 1) * stride + length
+
+
+def _blocks(params: DataCopyParams) -> Burst | None:
+    """Return the burst of a ``DataCopyParams`` copy (sizes in DataBlocks); None: a no-op."""
+    fields = attrs.asdict(params)
+    for name, value in fields.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
+            raise AscregError(f"DataCopyParams.{name} {value!r} is outside [0, 65535]")
+    if params.blockCount > MAX_N_BURST:
+        raise AscregError(f"blockCount {params.blockCount} is outside [0, {MAX_N_BURST}]")
+    if params.blockCount == 0 or params.blockLen == 0:
+        return None
+    length = params.blockLen * DATA_BLOCK
+    return Burst(
+        n_burst=params.blockCount,
+        len_burst=length,
+        src_stride=length + params.srcStride * DATA_BLOCK,
+        dst_stride=length + params.dstStride * DATA_BLOCK,
+    )
+
+
+def _ext_params(value: Any) -> DataCopyExtParams:
+    params = value if isinstance(value, DataCopyExtParams) else DataCopyExtParams(*value)
+    for name, field in attrs.asdict(params).items():
+        if isinstance(field, bool) or not isinstance(field, int) or field < 0:
+            raise AscregError(f"DataCopyExtParams.{name} {field!r} must be a non-negative int")
+    if params.blockCount > MAX_N_BURST:
+        raise AscregError(f"blockCount {params.blockCount} is outside [0, {MAX_N_BURST}]")
+    return params
+
+
+def _pad_params(value: Any) -> DataCopyPadExtParams[Any]:
+    if isinstance(value, DataCopyPadExtParams):
+        return value
+    return DataCopyPadExtParams(*value)
+
+
+def _DataCopyPad(
+    dst: LocalTensor[T] | GlobalTensor[T],
+    src: GlobalTensor[T] | LocalTensor[T],
+    dataCopyParams: DataCopyExtParams | tuple[int, ...],
+    padParams: DataCopyPadExtParams[T] | tuple[Any, ...] | None = None,
+) -> None:
+    """``DataCopyPad(dst, src, DataCopyExtParams[, DataCopyPadExtParams<T>])``.
+
+    GM -> UB (with the pad parameters): ``blockCount`` blocks of ``blockLen`` bytes (any
+    multiple of ``sizeof(T)``), ``srcStride`` bytes apart in GM; in UB each block gets
+    ``leftPadding`` / ``rightPadding`` elements and is then filled up to the next 32-byte
+    boundary (with its first element when it has no pads, else the pad value), and blocks lie
+    ``dstStride`` DataBlocks apart. UB -> GM (no pad parameters): the reverse, dropping the
+    fill; ``srcStride`` is in DataBlocks, ``dstStride`` in bytes. A zero ``blockCount`` or
+    ``blockLen`` is a no-op. C++ braced initialisers may be written as tuples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> x = GlobalMemory().alloc(float32_t, 5); x.write([1, 2, 3, 4, 5])
+    >>> xGm = GlobalTensor[float32_t](); xGm.SetGlobalBuffer(x, 5)
+    >>> with block(BlockContext()):
+    ...     xLocal = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     DataCopyPad(xLocal, xGm, (1, 5 * 4, 0, 0, 0), (True, 0, 2, -1.0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     xLocal.GetPhyAddr().read(8).tolist()
+    [1.0, 2.0, 3.0, 4.0, 5.0, -1.0, -1.0, -1.0]
+    """
+    _ascreg_call = "DataCopyPad"
+    d, s = _pair(dst, src)
+    params = _ext_params(dataCopyParams)
+    size = d.dtype.size
+    if params.blockLen % size:
+        raise AscregError(f"blockLen {params.blockLen} is not a multiple of sizeof(T) = {size}")
+    if params.blockCount == 0 or params.blockLen == 0:
+        return
+    if isinstance(d, UbPtr):
+        if padParams is None:
+            raise AscregTypeError("a GM -> UB DataCopyPad takes DataCopyPadExtParams<T> too")
+        burst = _gm_to_ub_burst(params, _pad_params(padParams), size)
+        in_ub = burst.dst_stride - params.dstStride * DATA_BLOCK
+        _fits(dst, _extent(burst.n_burst, burst.dst_stride, in_ub), "dst")
+        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
+    else:
+        if padParams is not None:
+            raise AscregTypeError("a UB -> GM DataCopyPad takes no DataCopyPadExtParams")
+        burst = _ub_to_gm_burst(params)
+        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
+        _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst")
+    _run(d, s, burst, _ascreg_call)
+
+
+def _gm_to_ub_burst(params: DataCopyExtParams, pads: DataCopyPadExtParams[Any], size: int) -> Burst:
+    padded = (pads.leftPadding + pads.rightPadding) * size + params.blockLen
+    in_ub = -(-padded // DATA_BLOCK) * DATA_BLOCK
+    value = pads.paddingValue if pads.isPad else current_block().state.get("pad_value", 0)
+    return Burst(
+        n_burst=params.blockCount,
+        len_burst=params.blockLen,
+        src_stride=params.blockLen + params.srcStride,
+        dst_stride=in_ub + params.dstStride * DATA_BLOCK,
+        left_pad=pads.leftPadding,
+        right_pad=pads.rightPadding,
+        pad_value=value,
+        fill_to_block=True,
+    )
+
+
+def _ub_to_gm_burst(params: DataCopyExtParams) -> Burst:
+    in_ub = -(-params.blockLen // DATA_BLOCK) * DATA_BLOCK
+    return Burst(
+        n_burst=params.blockCount,
+        len_burst=params.blockLen,
+        src_stride=in_ub + params.srcStride * DATA_BLOCK,
+        dst_stride=params.blockLen + params.dstStride,
+    )
+
+
+DataCopyPad = _Deduced(_DataCopyPad)
+
+
+def _Duplicate(
+    dst: LocalTensor[T], scalarValue: int | float | np.generic | LocalTensor[T], count: int
+) -> None:
+    """``Duplicate(dst, scalarValue | src, count)``: fill the first *count* elements (PIPE_V).
+
+    With a LocalTensor as the source, its first element is the value.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     yLocal = LocalMemAllocator[Hardware.UB]().Alloc[half, 32]()
+    ...     Duplicate[half](yLocal, 2.5, 20)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     yLocal.GetPhyAddr().read(22).tolist()[18:]
+    [2.5, 2.5, 0.0, 0.0]
+    """
+    _ascreg_call = "Duplicate"
+    if not isinstance(dst, LocalTensor):
+        raise AscregTypeError(f"dst must be a LocalTensor, got {dst!r:.60}")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise AscregError(f"count {count!r} must be a non-negative integer")
+    if count > dst.GetSize():
+        raise OutOfBoundsError(
+            f"count {count} is more than the {dst.GetSize()} elements of {dst._cpp()}"
+        )
+    target = dst.GetPhyAddr()
+    target.require_alignment(DATA_BLOCK, "Duplicate: dst must be 32-byte aligned")
+    ctx = current_block()
+    with ctx.on_pipe(Pipe.PIPE_V):
+        if isinstance(scalarValue, LocalTensor):
+            if scalarValue._dtype() is not dst._dtype():
+                raise AscregTypeError(f"src is {scalarValue._cpp()} but dst is {dst._cpp()}")
+            scalarValue = scalarValue.GetPhyAddr().read(1)[0]
+        value = to_dtype([scalarValue], dst._dtype())
+        target.write(np.repeat(value, count))
+
+
+Duplicate = _Deduced(_Duplicate)

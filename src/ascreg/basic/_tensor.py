@@ -1,0 +1,382 @@
+"""``GlobalTensor<T>``, ``LocalTensor<T>`` and ``TPosition`` of the basic API.
+
+A tensor is a typed view: a pointer into GM or this block's UB plus an element count. Indexing
+(``xGm[offset]``) gives a view that starts *offset* elements later; ``GetValue`` / ``SetValue``
+are scalar accesses (the scalar pipe, for a LocalTensor). Template arguments are subscripts:
+``GlobalTensor[float32_t]()``.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Generic, TypeVar, overload
+
+from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
+from ascreg.machine.block import current_block
+from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
+
+T = TypeVar("T", bound=Scalar)
+U = TypeVar("U", bound=Scalar)
+
+
+class TPosition(enum.Enum):
+    """``AscendC::TPosition``: the logical place a tensor or queue lives in.
+
+    The vector core uses ``GM``, ``VECIN`` (data copied in), ``VECOUT`` (results to copy out)
+    and ``VECCALC`` (scratch); the others name cube-core buffers and are kept for spelling.
+
+    Examples
+    --------
+    >>> TPosition.VECIN.name, TPosition.LCM is TPosition.VECCALC
+    ('VECIN', True)
+    """
+
+    GM = 0
+    A1 = 1
+    A2 = 2
+    B1 = 3
+    B2 = 4
+    C1 = 5
+    C2 = 6
+    CO1 = 7
+    CO2 = 8
+    VECIN = 9
+    VECOUT = 10
+    VECCALC = 11
+    LCM = 11
+    SPM = 12
+    SHM = 12
+    TSCM = 13
+    C2PIPE2GM = 14
+    C2PIPE2LOCAL = 15
+    MAX = 16
+
+
+UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
+"""The positions that live in the Unified Buffer."""
+
+
+class _Subscripted(Generic[T]):
+    """Shared ``Class[T]`` specialisation with a per-dtype cache."""
+
+    dtype: type[Scalar]
+    _cache: dict[Any, type[Any]]
+
+    def __class_getitem__(cls, dtype: Any) -> Any:
+        if not is_scalar_type(dtype):
+            return super().__class_getitem__(dtype)  # type: ignore[misc]
+        found = cls.__dict__.get("_cache", {}).get(dtype)
+        if found is None:
+            found = type(f"{cls.__name__}[{dtype.cpp_name}]", (cls,), {"dtype": dtype})
+            if "_cache" not in cls.__dict__:
+                cls._cache = {}
+            cls._cache[dtype] = found
+        return found
+
+    def _dtype(self) -> type[Scalar]:
+        dtype: type[Scalar] | None = getattr(type(self), "dtype", None)
+        if dtype is None:
+            raise AscregTypeError(
+                f"{type(self).__name__} needs its element type: {type(self).__name__}[float32_t]()"
+            )
+        return dtype
+
+    def _cpp(self) -> str:
+        return f"{type(self).__name__.partition('[')[0]}<{self._dtype().cpp_name}>"
+
+
+def _offset(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise AscregTypeError(f"{what} must be a non-negative integer, got {value!r}")
+    return value
+
+
+class GlobalTensor(_Subscripted[T]):
+    """``AscendC::GlobalTensor<T>``: a view of GM set by ``SetGlobalBuffer``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> from ascreg.basic import GlobalTensor
+    >>> x = GlobalMemory().alloc(float32_t, 8); x.write(np.arange(8))
+    >>> xGm = GlobalTensor[float32_t](); xGm.SetGlobalBuffer(x, 8)
+    >>> tail = xGm[6]
+    >>> tail.GetValue(1).item(), tail.GetSize()
+    (7.0, 2)
+    """
+
+    def __init__(self) -> None:
+        self._dtype()
+        self.ptr: GmPtr[T] | None = None
+        self.size: int | None = None
+
+    def __repr__(self) -> str:
+        where = "no buffer" if self.ptr is None else repr(self.ptr)
+        return f"<{self._cpp()} {where}, {self.size if self.size is not None else '?'} elements>"
+
+    def SetGlobalBuffer(self, buffer: GmPtr[T], bufferSize: int | None = None) -> None:
+        """Point the tensor at ``buffer`` (``bufferSize`` elements, optional).
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, float32_t, uint16_t
+        >>> from ascreg.basic import GlobalTensor
+        >>> GlobalTensor[float32_t]().SetGlobalBuffer(GlobalMemory().alloc(uint16_t, 8))
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregTypeError: GlobalTensor.SetGlobalBuffer: the buffer is uint16_t* but the tensor is GlobalTensor<float>
+        """
+        _ascreg_call = "GlobalTensor.SetGlobalBuffer"
+        if not isinstance(buffer, GmPtr):
+            raise AscregTypeError(f"SetGlobalBuffer takes a __gm__ pointer, got {buffer!r:.60}")
+        if buffer.dtype is not self._dtype():
+            raise AscregTypeError(
+                f"the buffer is {buffer.dtype.cpp_name}* but the tensor is {self._cpp()}"
+            )
+        if bufferSize is not None:
+            _offset(bufferSize, "bufferSize")
+        self.ptr, self.size = buffer, bufferSize
+
+    def GetPhyAddr(self, offset: int = 0) -> GmPtr[T]:
+        """Return the ``__gm__ T*`` of element *offset*.
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, int32_t
+        >>> from ascreg.basic import GlobalTensor
+        >>> g = GlobalTensor[int32_t](); g.SetGlobalBuffer(GlobalMemory().alloc(int32_t, 8))
+        >>> g.GetPhyAddr(2).address
+        8
+        """
+        _ascreg_call = "GlobalTensor.GetPhyAddr"
+        if self.ptr is None:
+            raise AscregError("the GlobalTensor has no buffer: call SetGlobalBuffer first")
+        return self.ptr + offset
+
+    def GetSize(self) -> int:
+        """Return the element count given to ``SetGlobalBuffer`` (0 if none).
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import GlobalTensor
+        >>> GlobalTensor[float32_t]().GetSize()
+        0
+        """
+        return self.size or 0
+
+    def __getitem__(self, offset: int) -> GlobalTensor[T]:
+        """``xGm[offset]``: the tensor that starts *offset* elements later."""
+        _ascreg_call = "GlobalTensor::operator[]"
+        _offset(offset, "the offset")
+        if self.size is not None and offset > self.size:
+            raise OutOfBoundsError(
+                f"offset {offset} is past the end of the {self.size}-element {self._cpp()}"
+            )
+        view: GlobalTensor[T] = type(self)()
+        view.ptr = self.GetPhyAddr(offset)
+        view.size = None if self.size is None else self.size - offset
+        return view
+
+    def GetValue(self, offset: int) -> Any:
+        """Read element *offset* (a scalar GM read).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import GlobalMemory, uint16_t
+        >>> from ascreg.basic import GlobalTensor
+        >>> g = GlobalTensor[uint16_t](); g.SetGlobalBuffer(GlobalMemory().alloc(uint16_t, 4))
+        >>> g.SetValue(3, 9); g.GetValue(3).item()
+        9
+        """
+        _ascreg_call = "GlobalTensor.GetValue"
+        return self._element(offset)[0]
+
+    def SetValue(self, offset: int, value: Any) -> None:
+        """Write *value* to element *offset* (a scalar GM write); see :meth:`GetValue`."""
+        _ascreg_call = "GlobalTensor.SetValue"
+        self._element(offset).write([value])
+
+    def _element(self, offset: int) -> GmPtr[T]:
+        _offset(offset, "the offset")
+        if self.size is not None and offset >= self.size:
+            raise OutOfBoundsError(f"element {offset} of the {self.size}-element {self._cpp()}")
+        return self.GetPhyAddr(offset)
+
+
+class LocalTensor(_Subscripted[T]):
+    """``AscendC::LocalTensor<T>``: a typed view of this block's UB.
+
+    Made by ``LocalMemAllocator``, ``TQue.AllocTensor`` / ``DeQue`` and ``TBuf.Get``, or
+    directly as ``LocalTensor[T](TPosition.VECCALC, addr, tileSize)`` at UB byte address
+    *addr* (32-byte aligned). ``GetPhyAddr()`` is its ``__ubuf__ T*``; ``t[offset]`` is the view
+    *offset* elements later; ``GetValue`` / ``SetValue`` are scalar-pipe accesses.
+
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     t = LocalTensor[float32_t](TPosition.VECCALC, 64, 16)
+    ...     t.SetValue(2, 1.5)
+    ...     t[2].GetValue(0).item(), t[2].GetSize(), t.GetPhyAddr().address
+    (1.5, 14, 64)
+    """
+
+    @overload
+    def __init__(self) -> None: ...
+    @overload
+    def __init__(self, pos: TPosition, addr: int, tileSize: int) -> None: ...
+    def __init__(
+        self, pos: TPosition | None = None, addr: int | None = None, tileSize: int | None = None
+    ) -> None:
+        _ascreg_call = "LocalTensor"
+        dtype = self._dtype()
+        self._ptr: UbPtr[T] | None = None
+        self._size = 0
+        self._position = TPosition.VECCALC
+        self._owner: object = None
+        if pos is None and addr is None and tileSize is None:
+            return
+        if pos not in UB_POSITIONS:
+            raise AscregTypeError(f"a LocalTensor lives in UB (VECIN, VECOUT, VECCALC), not {pos}")
+        start, count = _offset(addr, "addr"), _offset(tileSize, "tileSize")
+        if start % DATA_BLOCK:
+            raise AlignmentError(f"addr {start:#x} is not 32-byte aligned")
+        ub = current_block().ub
+        if start + count * dtype.size > ub.capacity:
+            raise OutOfBoundsError(
+                f"[{start:#x}, {start + count * dtype.size:#x}) leaves the {ub.capacity}-byte UB"
+            )
+        self._bind(ub.pointer(dtype, start), count, pos)  # type: ignore[arg-type]
+
+    def _bind(self, ptr: UbPtr[T], size: int, position: TPosition, owner: object = None) -> None:
+        self._ptr, self._size, self._position, self._owner = ptr, size, position, owner
+
+    @classmethod
+    def _view(
+        cls, ptr: UbPtr[Any], size: int, position: TPosition, owner: object = None
+    ) -> LocalTensor[Any]:
+        tensor: LocalTensor[Any] = LocalTensor[ptr.dtype]()  # type: ignore[name-defined]
+        tensor._bind(ptr, size, position, owner)
+        return tensor
+
+    def __repr__(self) -> str:
+        where = "no buffer" if self._ptr is None else repr(self._ptr)
+        return f"<{self._cpp()} {self._position.name} {where}, {self._size} elements>"
+
+    def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:
+        """Return the ``__ubuf__ T*`` of element *offset*.
+
+        Examples
+        --------
+        >>> from ascreg import int16_t
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     LocalTensor[int16_t](TPosition.VECIN, 0, 32).GetPhyAddr(3).address
+        6
+        """
+        if self._ptr is None:
+            raise AscregError(
+                "the LocalTensor has no buffer: take it from a LocalMemAllocator, a TQue or a TBuf",
+                call="LocalTensor.GetPhyAddr",
+            )
+        return self._ptr + offset
+
+    def GetSize(self) -> int:
+        """Return the element count.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import LocalTensor
+        >>> LocalTensor[float32_t]().GetSize()
+        0
+        """
+        return self._size
+
+    def GetLength(self) -> int:
+        """Return the size in bytes.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     LocalTensor[half](TPosition.VECCALC, 0, 48).GetLength()
+        96
+        """
+        return self._size * self._dtype().size
+
+    def GetPosition(self) -> TPosition:
+        """Return the tensor's logical position.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import LocalTensor
+        >>> LocalTensor[half]().GetPosition().name
+        'VECCALC'
+        """
+        return self._position
+
+    def __getitem__(self, offset: int) -> LocalTensor[T]:
+        """``t[offset]``: the tensor that starts *offset* elements later (same buffer)."""
+        _ascreg_call = "LocalTensor::operator[]"
+        _offset(offset, "the offset")
+        if offset > self._size:
+            raise OutOfBoundsError(
+                f"offset {offset} is past the end of the {self._size}-element {self._cpp()}"
+            )
+        view: LocalTensor[T] = type(self)()
+        view._bind(self.GetPhyAddr(offset), self._size - offset, self._position, None)
+        return view
+
+    def GetValue(self, index: int) -> Any:
+        """Read element *index* on the scalar pipe.
+
+        Examples
+        --------
+        >>> from ascreg import int32_t
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalTensor[int32_t](TPosition.VECCALC, 0, 8); t.SetValue(7, -3)
+        ...     t.GetValue(7).item()
+        -3
+        """
+        _ascreg_call = "LocalTensor.GetValue"
+        return self._element(index).read(1)[0]
+
+    def SetValue(self, index: int, value: Any) -> None:
+        """Write *value* to element *index* on the scalar pipe; see :meth:`GetValue`."""
+        _ascreg_call = "LocalTensor.SetValue"
+        self._element(index).write([value])
+
+    def _element(self, index: int) -> UbPtr[T]:
+        _offset(index, "the index")
+        if index >= self._size:
+            raise OutOfBoundsError(f"element {index} of the {self._size}-element {self._cpp()}")
+        return self.GetPhyAddr(index)
+
+    def ReinterpretCast(self, dtype: type[U]) -> LocalTensor[U]:
+        """``ReinterpretCast<U>()``: the same bytes viewed as *dtype* elements.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t, uint8_t
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     LocalTensor[float32_t](TPosition.VECCALC, 0, 8).ReinterpretCast(uint8_t).GetSize()
+        32
+        """
+        return self._view(
+            self.GetPhyAddr().cast(dtype), self.GetLength() // dtype.size, self._position
+        )
