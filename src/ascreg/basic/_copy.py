@@ -91,7 +91,7 @@ class _Deduced(Generic[P, R]):
 
     def __init__(self, function: Callable[P, R]) -> None:
         self._function = function
-        self.__name__ = self.__qualname__ = function.__name__
+        self.__name__ = self.__qualname__ = function.__name__.lstrip("_")
         self.__doc__ = function.__doc__
         self.__module__ = "ascreg.basic"
 
@@ -109,7 +109,9 @@ class _Deduced(Generic[P, R]):
         def instance(*args: P.args, **kwargs: P.kwargs) -> R:
             for arg in (*args, *kwargs.values()):
                 if isinstance(arg, GlobalTensor | LocalTensor) and arg._dtype() is not dtype:
-                    raise AscregTypeError(f"{arg._cpp()} is not a tensor of T", call=name)
+                    raise AscregTypeError(
+                        f"{arg._cpp()} does not hold T = {dtype.cpp_name}", call=name
+                    )
             return self._function(*args, **kwargs)
 
         return instance

@@ -269,6 +269,10 @@ class LocalTensor(_Subscripted[T]):
         where = "no buffer" if self._ptr is None else repr(self._ptr)
         return f"<{self._cpp()} {self._position.name} {where}, {self._size} elements>"
 
+    def _describe(self) -> str:
+        where = "(no buffer)" if self._ptr is None else f"at UB {self._ptr.address:#x}"
+        return f"{self._cpp()} {where}"
+
     def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:
         """Return the ``__ubuf__ T*`` of element *offset*.
 
@@ -335,7 +339,7 @@ class LocalTensor(_Subscripted[T]):
                 f"offset {offset} is past the end of the {self._size}-element {self._cpp()}"
             )
         view: LocalTensor[T] = type(self)()
-        view._bind(self.GetPhyAddr(offset), self._size - offset, self._position, None)
+        view._bind(self.GetPhyAddr(offset), self._size - offset, self._position, self._owner)
         return view
 
     def GetValue(self, index: int) -> Any:

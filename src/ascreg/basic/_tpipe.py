@@ -323,7 +323,9 @@ class TQueBind:
         _ascreg_call = f"{self._name}.EnQue"
         buffer = self._buffer_of(tensor, "EnQue")
         if buffer.state != "allocated":
-            raise AscregError(f"{tensor!r} is already in the queue; DeQue it before EnQue again")
+            raise AscregError(
+                f"{tensor._describe()} is already in the queue; DeQue it before EnQue again"
+            )
         if len(self._queue) >= self._capacity():
             raise SyncError(
                 f"the queue is full: it holds {len(self._queue)} tensor(s) and its depth is "
@@ -365,30 +367,31 @@ class TQueBind:
         ...     que.FreeTensor(LocalTensor[float32_t](TPosition.VECIN, 0, 32))
         Traceback (most recent call last):
         ...
-        ascreg.errors.AscregError: TQue<VECIN, 1>.FreeTensor: <LocalTensor<float> VECIN <__ubuf__ float* 0x0>, 32 elements> was not allocated from this queue (AllocTensor / DeQue of TQue<VECIN, 1>)
+        ascreg.errors.AscregError: TQue<VECIN, 1>.FreeTensor: LocalTensor<float> at UB 0x0 was not allocated from this queue (AllocTensor / DeQue of TQue<VECIN, 1>)
         """
         _ascreg_call = f"{self._name}.FreeTensor"
         buffer = self._buffer_of(tensor, "FreeTensor")
         if buffer.state == "queued":
-            raise AscregError(f"{tensor!r} is still in the queue: DeQue it before FreeTensor")
+            raise AscregError(f"{tensor._describe()} is still in the queue: DeQue it first")
         if buffer.state == "idle":
-            raise AscregError(f"{tensor!r} was already freed (FreeTensor twice)")
+            raise AscregError(f"{tensor._describe()} was already freed (FreeTensor twice)")
         buffer.state = "idle"
         buffer.token = self._tracker().token(self._consumer)
 
     def _buffer_of(self, tensor: Any, call: str) -> _Buffer:
-        owner = getattr(tensor, "_owner", None)
-        if not isinstance(tensor, LocalTensor) or owner not in self._buffers:
+        if not isinstance(tensor, LocalTensor):
+            raise AscregTypeError(f"takes a LocalTensor, got {tensor!r:.60}")
+        owner = tensor._owner
+        if not isinstance(owner, _Buffer) or owner not in self._buffers:
             raise AscregError(
-                f"{tensor!r:.80} was not allocated from this queue (AllocTensor / DeQue of "
-                f"{self._name})",
+                f"{tensor._describe()} was not allocated from this queue (AllocTensor / DeQue "
+                f"of {self._name})",
                 call=f"{self._name}.{call}",
             )
-        assert isinstance(owner, _Buffer)
         if tensor.GetPhyAddr() != owner.ptr.cast(tensor._dtype()):
             raise AscregError(
-                f"{tensor!r:.80} is a view into a queue buffer; pass the tensor AllocTensor "
-                "or DeQue returned",
+                f"{tensor._describe()} is a view into a queue buffer; pass the tensor "
+                "AllocTensor or DeQue returned",
                 call=f"{self._name}.{call}",
             )
         return owner
