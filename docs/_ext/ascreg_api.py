@@ -34,6 +34,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.Reg", "ascreg.reg", "ascreg.Reg: the AscendC::Reg (MicroAPI) C++ API"),
     ("ascreg.c_api", "ascreg.c_api", "ascreg.c_api: the Ascend C C API (asc_*)"),
     ("ascreg.simt", "ascreg.simt", "ascreg.simt: SIMT device functions"),
+    ("ascreg.basic", "ascreg.basic", "ascreg.basic: the basic API around a VF (tensors, queues)"),
     ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
@@ -46,7 +47,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""
 
-COVERED_MODULES = ("ascreg", "ascreg.Reg", "ascreg.c_api", "ascreg.simt", "ascreg.acl")
+COVERED_MODULES = ("ascreg", "ascreg.Reg", "ascreg.c_api", "ascreg.simt", "ascreg.acl", "ascreg.basic")
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 
 EXTERNAL_PREFIXES = (

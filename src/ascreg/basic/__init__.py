@@ -126,7 +126,13 @@ __all__ = [
 
 
 class HardEvent(enum.Enum):
-    """``AscendC::HardEvent``: a (source pipe, destination pipe) pair for ``SetFlag``/``WaitFlag``."""
+    """``AscendC::HardEvent``: a (source pipe, destination pipe) pair for ``SetFlag``/``WaitFlag``.
+
+    Examples
+    --------
+    >>> [pipe.name for pipe in HardEvent.MTE2_V.value]
+    ['PIPE_MTE2', 'PIPE_V']
+    """
 
     MTE2_V = (Pipe.PIPE_MTE2, Pipe.PIPE_V)
     V_MTE2 = (Pipe.PIPE_V, Pipe.PIPE_MTE2)
@@ -143,25 +149,55 @@ class HardEvent(enum.Enum):
 
 
 class Hardware(enum.Enum):
-    """``AscendC::Hardware``: the memory a ``LocalMemAllocator`` allocates from (UB only here)."""
+    """``AscendC::Hardware``: the memory a ``LocalMemAllocator`` allocates from (UB only here).
+
+    Examples
+    --------
+    >>> Hardware.UB.name
+    'UB'
+    """
 
     UB = "UB"
 
 
 def InitSocState() -> None:
-    """``AscendC::InitSocState()``: reset the core's modes (as ``asc_init``)."""
+    """``AscendC::InitSocState()``: reset the core's modes (as ``asc_init``).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     InitSocState(); ctx.state["pad_value"]
+    0
+    """
     _ascreg_call = "InitSocState"
     current_block().state["pad_value"] = 0
 
 
 def GetBlockIdx() -> int:
-    """``AscendC::GetBlockIdx()``: the running block's index."""
+    """``AscendC::GetBlockIdx()``: the running block's index.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext(block_idx=2, block_num=4)):
+    ...     GetBlockIdx(), GetBlockNum()
+    (2, 4)
+    """
     _ascreg_call = "GetBlockIdx"
     return current_block().block_idx
 
 
 def GetBlockNum() -> int:
-    """``AscendC::GetBlockNum()``: the number of blocks of the launch."""
+    """``AscendC::GetBlockNum()``: the number of blocks of the launch; see :func:`GetBlockIdx`.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext(block_num=8)):
+    ...     GetBlockNum()
+    8
+    """
     _ascreg_call = "GetBlockNum"
     return current_block().block_num
 
@@ -229,6 +265,19 @@ class _LocalMemAllocator:
 
 
 LocalMemAllocator = _LocalMemAllocator()
+"""``AscendC::LocalMemAllocator<Hardware::UB>``: ``LocalMemAllocator[Hardware.UB]()``.
+
+Its ``Alloc[T, N]()`` / ``Alloc[T](n)`` returns a :class:`LocalTensor` over fresh UB.
+
+Examples
+--------
+>>> from ascreg import float32_t
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     ubAllocator = LocalMemAllocator[Hardware.UB]()
+...     ubAllocator.Alloc[float32_t, 64]().GetSize(), ubAllocator.Alloc[float32_t](8).GetPhyAddr().address
+(64, 256)
+"""
 
 
 class _FlagOp:
@@ -255,7 +304,26 @@ class _FlagOp:
 
 
 SetFlag = _FlagOp("SetFlag", wait=False)
+"""``AscendC::SetFlag<HardEvent::X>(id)``: ``SetFlag[HardEvent.X](EVENT_ID0)``.
+
+Examples
+--------
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     SetFlag[HardEvent.MTE2_V](EVENT_ID0); WaitFlag[HardEvent.MTE2_V](EVENT_ID0)
+"""
 WaitFlag = _FlagOp("WaitFlag", wait=True)
+"""``AscendC::WaitFlag<HardEvent::X>(id)``: waits for a matching :data:`SetFlag`.
+
+Examples
+--------
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     WaitFlag[HardEvent.V_MTE3](EVENT_ID1)
+Traceback (most recent call last):
+...
+ascreg.errors.SyncError: WaitFlag<HardEvent::V_MTE3>: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID1) that no earlier notify set: the kernel would hang on the chip
+"""
 
 
 class _PipeBarrier:
@@ -275,3 +343,11 @@ class _PipeBarrier:
 
 
 PipeBarrier = _PipeBarrier()
+"""``AscendC::PipeBarrier<pipe>()``: ``PipeBarrier[PIPE_ALL]()`` orders every pipe's work.
+
+Examples
+--------
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     PipeBarrier[PIPE_ALL]()
+"""
