@@ -47,7 +47,14 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""
 
-COVERED_MODULES = ("ascreg", "ascreg.Reg", "ascreg.c_api", "ascreg.simt", "ascreg.acl", "ascreg.basic")
+COVERED_MODULES = (
+    "ascreg",
+    "ascreg.Reg",
+    "ascreg.c_api",
+    "ascreg.simt",
+    "ascreg.acl",
+    "ascreg.basic",
+)
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 
 EXTERNAL_PREFIXES = (

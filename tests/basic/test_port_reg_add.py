@@ -36,13 +36,13 @@ def DivCeil(a: int, b: int) -> int:
     return (a + b - 1) // b
 
 
+T = float32_t  # template <typename T, ...> AddVF<float, ...>
 totalLength = 256 * 256
 singleCoreLength = totalLength // 4
 
 
 @__simd_vf__
 def AddVF(dstAddr: UbPtr[float32_t], count: int) -> None:
-    T = float32_t
     oneRepeatSize = GetVecLen() // T.size
     repeatTimes = DivCeil(singleCoreLength, oneRepeatSize)
     mask = Reg.MaskReg()
@@ -108,8 +108,9 @@ def main(xHost: np.ndarray) -> np.ndarray:
 
 def gen_golden_data_simple(src: np.ndarray) -> np.ndarray:
     """scripts/gen_data.py: ``golden = copy(src) + src``."""
-    golden = np.copy(src)
-    return golden + src
+    golden: np.ndarray = np.copy(src)
+    golden = golden + src
+    return golden
 
 
 def verify_result(output: np.ndarray, golden: np.ndarray) -> bool:
