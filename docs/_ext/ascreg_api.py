@@ -475,6 +475,8 @@ def setup(app: Any) -> dict[str, Any]:
                     return resolved
         if found and isinstance(obj, types.ModuleType):
             return contnode  # an internal module without a page of its own
+        if found and target.rpartition(".")[2].startswith("_"):
+            return contnode  # a private helper (a base class of a public one) has no page
         if not found and "." not in target and len(target) <= 2 and target[:1].isupper():
             return contnode  # a type variable of a signature (T, P, R)
         # a unique suffix match among documented objects (``Memory.alloc`` in a docstring)

@@ -7,6 +7,7 @@ template argument the plain call works; ``DataCopyPad[float32_t](...)`` checks i
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
@@ -94,6 +95,7 @@ class _Deduced(Generic[P, R]):
         self.__name__ = self.__qualname__ = function.__name__.lstrip("_")
         self.__doc__ = function.__doc__
         self.__module__ = "ascreg.basic"
+        self.__signature__ = inspect.signature(function)
 
     def __repr__(self) -> str:
         return self.__name__
