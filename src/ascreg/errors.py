@@ -138,6 +138,15 @@ class UninitializedRegisterError(UndefinedBehaviourError):
     """A register read before anything was written to it."""
 
 
+class ConversionRangeError(UndefinedBehaviourError, ValueError):
+    """A C cast whose result C leaves undefined.
+
+    A floating value cast to an integer type that cannot hold it (NaN, inf, or out of range
+    after truncation), a value past the largest finite value of a float type without inf, or
+    a cast to a raw-bit type without arithmetic conversions.
+    """
+
+
 class SyncError(AscregError):
     """A pipe synchronisation that would hang or race on the chip."""
 
