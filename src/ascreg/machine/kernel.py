@@ -57,14 +57,16 @@ CORE_ATTR = "__ascreg_core__"
 class BuiltinIndex:
     """A built-in variable of the running block (``block_idx``, ``block_num``).
 
-    It behaves as the integer of the current block: ``int(block_idx)``, ``p + block_idx``,
-    ``block_idx * n``, comparisons.
+    It behaves as the plain integer of the current block in every integer operation:
+    ``int(block_idx)``, ``p + block_idx``, ``n // block_num``, ``n % block_num``,
+    ``block_idx << 2``, ``block_idx & 1``, comparisons, ``range(block_num)``. Type checkers see
+    an ``int``.
 
     Examples
     --------
     >>> with block(BlockContext(block_idx=2, block_num=8)):
-    ...     block_idx * 100 + 1, block_num - block_idx, block_idx == 2
-    (201, 6, True)
+    ...     block_idx * 100 + 1, block_num - block_idx, 100 // block_num, block_idx << 3
+    (201, 6, 12, 16)
     """
 
     def __init__(self, name: str, attr: str) -> None:
@@ -79,56 +81,72 @@ class BuiltinIndex:
     def __index__(self) -> int:
         return self.value()
 
-    __int__ = __index__
-
     def __repr__(self) -> str:
         ctx = running_block()
         return f"{self.name}={getattr(ctx, self.attr)}" if ctx else f"<{self.name}>"
 
-    def __add__(self, other: int) -> int:
-        return self.value() + other
-
-    __radd__ = __add__
-
-    def __sub__(self, other: int) -> int:
-        return self.value() - other
-
-    def __rsub__(self, other: int) -> int:
-        return other - self.value()
-
-    def __mul__(self, other: int) -> int:
-        return self.value() * other
-
-    __rmul__ = __mul__
-
-    def __floordiv__(self, other: int) -> int:
-        return self.value() // other
-
-    def __mod__(self, other: int) -> int:
-        return self.value() % other
-
-    def __eq__(self, other: object) -> bool:
-        return self.value() == other
-
-    def __lt__(self, other: int) -> bool:
-        return self.value() < other
-
-    def __le__(self, other: int) -> bool:
-        return self.value() <= other
-
-    def __gt__(self, other: int) -> bool:
-        return self.value() > other
-
-    def __ge__(self, other: int) -> bool:
-        return self.value() >= other
+    def __str__(self) -> str:
+        return str(self.value()) if running_block() else repr(self)
 
     def __hash__(self) -> int:
         return hash(self.value())
 
 
-block_idx = BuiltinIndex("block_idx", "block_idx")
+def _delegate(name: str) -> Callable[..., Any]:
+    """Return a method that applies ``int.<name>`` to the variable's current value."""
+    method = getattr(int, name)
+
+    def delegated(self: BuiltinIndex, *args: Any) -> Any:
+        return method(
+            self.value(), *(a.value() if isinstance(a, BuiltinIndex) else a for a in args)
+        )
+
+    delegated.__name__ = name
+    return delegated
+
+
+_INT_METHODS = [
+    "__int__",
+    "__float__",
+    "__bool__",
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__invert__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__format__",
+] + [
+    f"__{prefix}{op}__"
+    for op in [
+        "add",
+        "sub",
+        "mul",
+        "floordiv",
+        "truediv",
+        "mod",
+        "divmod",
+        "pow",
+        "lshift",
+        "rshift",
+        "and",
+        "or",
+        "xor",
+    ]
+    for prefix in ("", "r")
+]
+for _method in _INT_METHODS:
+    setattr(BuiltinIndex, _method, _delegate(_method))
+del _method
+
+
+block_idx: int = cast(int, BuiltinIndex("block_idx", "block_idx"))
 """Index of the running block, ``0 .. block_num - 1`` (C built-in variable ``block_idx``)."""
-block_num = BuiltinIndex("block_num", "block_num")
+block_num: int = cast(int, BuiltinIndex("block_num", "block_num"))
 """Number of blocks of the running launch (C built-in variable ``block_num``)."""
 
 # -- UB arrays --------------------------------------------------------------------------------
