@@ -139,5 +139,5 @@ def test_builtin_block_variables_are_plain_integers() -> None:
         assert (block_idx << 1, block_idx >> 1, block_idx & 1, block_idx | 2) == (10, 2, 1, 7)
         assert (2 << block_idx, block_idx ^ 1, -block_idx, block_idx**2) == (64, 4, -5, 25)
         assert f"{block_idx:03d}" == "005" and str(block_num) == "8"
-        assert block_num - block_idx == 3 and [0] * 6 == [0] * (block_idx + 1)
+        assert block_num - block_idx == 3 and list(range(block_num))[block_idx] == 5
     assert repr(block_idx) == "<block_idx>"

@@ -38,6 +38,7 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
 from ascreg.machine.sync import Pipe
+from ascreg.machine.template import qualifier
 
 P = ParamSpec("P")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -189,6 +190,7 @@ __ubuf__ = UbufQualifier()
 # -- qualifiers ---------------------------------------------------------------------------------
 
 
+@qualifier
 def __vector__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__vector__``: the kernel runs on the vector (AIV) cores.
 
@@ -203,6 +205,7 @@ def __vector__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return func
 
 
+@qualifier
 def __aicore__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__aicore__``: a device function (or, with ``__global__``, a SIMD kernel).
 
@@ -218,6 +221,7 @@ def __aicore__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return func
 
 
+@qualifier
 def __simd_callee__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_callee__``: a helper callable from a ``__simd_vf__`` function (marker only).
 
@@ -232,6 +236,7 @@ def __simd_callee__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return func
 
 
+@qualifier
 def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
 
