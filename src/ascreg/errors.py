@@ -147,6 +147,10 @@ class ConversionRangeError(UndefinedBehaviourError, ValueError):
     """
 
 
+class MissingApiError(AscregError, AttributeError):
+    """A name the asc-devkit documents that ascreg does not provide yet (see the limitations page)."""
+
+
 class SyncError(AscregError):
     """A pipe synchronisation that would hang or race on the chip."""
 
