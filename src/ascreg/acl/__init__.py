@@ -32,9 +32,10 @@ import numpy as np
 
 from ascreg._dtypes import uint8_t
 from ascreg.errors import AscregError, OutOfBoundsError
-from ascreg.machine.memory import UB_BYTES, GlobalMemory, GmPtr
-from ascreg.machine.simt.engine import MAX_THREADS_PER_BLOCK
-from ascreg.machine.simt.rendezvous import WARP_SIZE
+from ascreg.machine.memory import UB_BYTES as _UB_BYTES
+from ascreg.machine.memory import GlobalMemory, GmPtr
+from ascreg.machine.simt.engine import MAX_THREADS_PER_BLOCK as _MAX_THREADS
+from ascreg.machine.simt.rendezvous import WARP_SIZE as _WARP_SIZE
 
 # aclError codes. After a failed call, get_recent_err_msg() says what was wrong.
 ACL_SUCCESS = 0
@@ -115,9 +116,9 @@ DEVICE_INFO: dict[int, int] = {
     ACL_DEV_ATTR_AICORE_CORE_NUM: 32,
     ACL_DEV_ATTR_CUBE_CORE_NUM: 32,
     ACL_DEV_ATTR_VECTOR_CORE_NUM: 64,
-    ACL_DEV_ATTR_WARP_SIZE: WARP_SIZE,
-    ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE: MAX_THREADS_PER_BLOCK,
-    ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE: UB_BYTES,
+    ACL_DEV_ATTR_WARP_SIZE: _WARP_SIZE,
+    ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE: _MAX_THREADS,
+    ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE: _UB_BYTES,
     ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: DEVICE_BYTES,
 }
 """What :func:`get_device_info` answers for the emulated device. The core counts are the
