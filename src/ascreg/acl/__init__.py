@@ -598,7 +598,7 @@ def peek_at_last_error(level: int = ACL_RT_THREAD_LEVEL) -> int:
 def get_device_info(device_id: int, attr: int) -> tuple[int | None, int]:
     """``aclrtGetDeviceInfo(deviceId, attr, &value)`` -> ``(value, ret)``.
 
-    Answers the attributes of :data:`DEVICE_INFO`; an unknown *attr* or device returns
+    Answers the attributes of ``DEVICE_INFO``; an unknown *attr* or device returns
     ``(None, ACL_ERROR_INVALID_PARAM)`` / ``(None, ACL_ERROR_INVALID_DEVICE)``.
 
     Examples
