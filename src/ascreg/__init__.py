@@ -59,6 +59,7 @@ from ascreg.machine.memory import (
 )
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne, RegTraitNumTwo
+from ascreg.machine.template import TemplateFunction, template
 
 MicroAPI = Reg
 """``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""
@@ -89,6 +90,7 @@ __all__ = [
     "RegTraitNumTwo",
     "Scalar",
     "StoreDist",
+    "TemplateFunction",
     "UbPtr",
     "UnifiedBuffer",
     "acl",
@@ -110,6 +112,7 @@ __all__ = [
     "int64_t",
     "policy",
     "set_policy",
+    "template",
     "uint8_t",
     "uint16_t",
     "uint32_t",

@@ -17,6 +17,8 @@ Examples
 from __future__ import annotations
 
 import enum
+import math
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import ml_dtypes
@@ -66,11 +68,12 @@ class Scalar:
         cls.__doc__ = _marker_doc(cls)
         _ALL.append(cls)
 
-    def __new__(cls, *args: object, **kwargs: object) -> Scalar:
-        raise TypeError(
-            f"{cls.__name__} is a dtype marker, not a value type; "
-            f"use numpy ({cls.np_dtype.name}) for scalar values"
-        )
+    def __new__(cls, value: object) -> Any:
+        """``T(value)`` is the C cast ``(T)value`` / ``static_cast<T>(value)``: a numpy scalar.
+
+        See :func:`c_cast` for the conversion rules.
+        """
+        return c_cast(cls, value)
 
 
 _ALL: list[type[Scalar]] = []
@@ -134,6 +137,103 @@ ALL_SCALARS: tuple[type[Scalar], ...] = tuple(_ALL)
 INTEGERS = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t)
 SIGNED_OF_WIDTH: dict[int, type[Scalar]] = {1: int8_t, 2: int16_t, 4: int32_t, 8: int64_t}
 UNSIGNED_OF_WIDTH: dict[int, type[Scalar]] = {1: uint8_t, 2: uint16_t, 4: uint32_t, 8: uint64_t}
+
+
+def c_cast(target: type[Scalar], value: object) -> Any:
+    """Convert *value* as the C cast ``(target)value`` does; return a numpy scalar.
+
+    - to an integer type: an integer wraps modulo 2**N; a floating value truncates toward zero,
+      and one that does not fit after truncation (or NaN, inf) is undefined in C:
+      :class:`~ascreg.errors.ConversionRangeError`;
+    - to a floating type: the exact value is rounded once to nearest, ties to even (values
+      past the largest finite one become inf);
+    - to ``bool``: nonzero is true.
+
+    Also spelled ``target(value)``: ``half(2)``, ``int32_t(x)``.
+
+    Examples
+    --------
+    >>> from ascreg import bfloat16_t, half, int8_t, int32_t, uint8_t
+    >>> half(2), int8_t(200), uint8_t(-1), int32_t(-2.9)
+    (np.float16(2.0), np.int8(-56), np.uint8(255), np.int32(-2))
+    >>> int(bfloat16_t(2**24 + 2**16 + 1))  # one rounding (through float32: a tie, 2**24)
+    16908288
+    >>> int8_t(300.0)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.ConversionRangeError: (int8_t)300.0: the value is outside [-128, 127] after truncation (undefined behaviour in C)
+    """
+    from ascreg.errors import AscregTypeError, ConversionRangeError
+
+    call = f"({target.cpp_name}){value!r}"
+    number = _number(value, call, AscregTypeError)
+    if target.kind is Kind.RAW:
+        raise ConversionRangeError(f"{call}: {target.cpp_name} has no arithmetic conversion")
+    if target.kind is Kind.BOOL:
+        return np.bool_(number != 0)
+    if target.kind is Kind.FLOAT:
+        return _round_to(target.np_dtype, number, call)
+    info = np.iinfo(target.np_dtype)
+    if isinstance(number, float):
+        if not math.isfinite(number) or not info.min <= math.trunc(number) <= info.max:
+            raise ConversionRangeError(
+                f"{call}: the value is outside [{info.min}, {info.max}] after truncation "
+                "(undefined behaviour in C)"
+            )
+        number = math.trunc(number)
+    wrapped = (number - info.min) % (1 << target.bits) + info.min
+    return np.array(wrapped, target.np_dtype)[()]
+
+
+def _number(value: object, call: str, error: type[Exception]) -> int | float:
+    """Return *value* as an exact Python int (integers, bools) or float (floating values)."""
+    if isinstance(value, bool | np.bool_ | int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating) or (
+        isinstance(value, np.generic) and value.dtype in ML_FLOATS
+    ):
+        return float(value)
+    raise error(f"{call}: a C cast takes a number, got {type(value).__name__}")
+
+
+ML_FLOATS = {np.dtype(t) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+             ml_dtypes.float8_e5m2, ml_dtypes.float8_e8m0fnu)}  # fmt: skip
+"""The ml_dtypes floating types (numpy does not count them as ``np.floating``)."""
+
+
+def _round_to(dtype: np.dtype[Any], number: int | float, call: str) -> Any:
+    """Round *number* once (nearest, ties to even) to the floating *dtype*."""
+    from ascreg.errors import ConversionRangeError
+
+    if isinstance(number, float) and (number == 0 or not math.isfinite(number)):
+        return np.array(number).astype(dtype)[()]  # signed zero, inf, NaN carry over
+    exact, uint = Fraction(number), UNSIGNED_OF_WIDTH[dtype.itemsize].np_dtype
+    top = Fraction(float(ml_dtypes.finfo(dtype).max))  # type: ignore[no-untyped-call]
+    below = Fraction(float(_step(np.array(float(top)).astype(dtype)[()], -1, uint)))
+    if abs(exact) >= top + (top - below) / 2:  # rounds past the largest finite value
+        if not _has_inf(dtype):
+            raise ConversionRangeError(f"{call}: the value is past the largest {dtype.name}")
+        return np.array(-math.inf if exact < 0 else math.inf).astype(dtype)[()]
+    with np.errstate(over="ignore"):
+        near = np.array(float(abs(exact))).astype(dtype)[()]  # within one step of the answer
+    steps = [_step(near, d, uint) for d in (-1, 0, 1) if d >= 0 or near != 0]
+    with np.errstate(invalid="ignore"):
+        finite = [c for c in steps if np.isfinite(c)]
+    best = min(
+        finite,
+        key=lambda c: (abs(Fraction(float(c)) - abs(exact)), int(np.array(c).view(uint)) & 1),
+    )
+    return -best if exact < 0 else best
+
+
+def _step(value: Any, direction: int, uint: Any) -> Any:
+    """Return the floating value *direction* bit patterns away from *value* (magnitudes)."""
+    return np.array(int(np.array(value).view(uint)) + direction, uint).view(value.dtype)[()]
+
+
+def _has_inf(dtype: np.dtype[Any]) -> bool:
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isinf(np.array(np.inf).astype(dtype)))
 
 
 def is_scalar_type(obj: object) -> bool:

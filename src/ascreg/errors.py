@@ -138,6 +138,19 @@ class UninitializedRegisterError(UndefinedBehaviourError):
     """A register read before anything was written to it."""
 
 
+class ConversionRangeError(UndefinedBehaviourError, ValueError):
+    """A C cast whose result C leaves undefined.
+
+    A floating value cast to an integer type that cannot hold it (NaN, inf, or out of range
+    after truncation), a value past the largest finite value of a float type without inf, or
+    a cast to a raw-bit type without arithmetic conversions.
+    """
+
+
+class MissingApiError(AscregError, AttributeError):
+    """A name the asc-devkit documents that ascreg does not provide yet (see the limitations page)."""
+
+
 class SyncError(AscregError):
     """A pipe synchronisation that would hang or race on the chip."""
 

@@ -134,3 +134,34 @@ def test_c_api_plain_load_stream(dtype: Any, data: bytes, st_data: Any) -> None:
     for k in range(3):
         c_api.asc_loadunalign(reg, ul, src + k * lanes)
         assert reg_bits(reg) == elements(data, start + 256 * k, lanes, size)
+
+
+def test_ref_is_accepted_where_c_passes_the_pointer_by_value() -> None:
+    from ascreg import Ref, UnifiedBuffer, uint16_t
+    from ascreg.c_api import (
+        asc_load,
+        asc_loadunalign,
+        asc_loadunalign_postupdate,
+        asc_loadunalign_pre,
+        asc_store,
+        asc_storeunalign,
+        asc_storeunalign_post,
+        vector_load_unalign,
+        vector_store_unalign,
+        vector_uint16_t,
+    )
+
+    p = UnifiedBuffer().alloc(uint16_t, 400)
+    p.write(np.arange(400))
+    out = UnifiedBuffer().alloc(uint16_t, 400)
+    src, u, r = Ref(p + 5), vector_load_unalign(), vector_uint16_t()
+    asc_loadunalign_pre(u, src)
+    asc_loadunalign_postupdate(r, u, src, 128)
+    asc_loadunalign(r, u, src)
+    assert r.get()[0] == 133
+    asc_load(r, src)
+    dst, us = Ref(out + 1), vector_store_unalign()
+    asc_storeunalign(dst, us, r, 2)
+    asc_storeunalign_post(dst, us, 2)
+    asc_store(Ref(out + 4), r, 1)
+    assert out.read(5).tolist() == [0, 133, 134, 0, 133]

@@ -129,3 +129,15 @@ def test_simt_dispatch_from_asc_vf_call() -> None:
     assert len(calls) == 3
     assert calls[2][1] == (5,)
     assert calls[2][2]["grid_dim"].x == 3 and calls[2][2]["block_idx"].x == 2
+
+
+def test_builtin_block_variables_are_plain_integers() -> None:
+    from ascreg.machine.kernel import BlockContext, block, block_idx, block_num
+
+    with block(BlockContext(block_idx=5, block_num=8)):
+        assert (100 // block_num, 100 % block_num, divmod(100, block_num)) == (12, 4, (12, 4))
+        assert (block_idx << 1, block_idx >> 1, block_idx & 1, block_idx | 2) == (10, 2, 1, 7)
+        assert (2 << block_idx, block_idx ^ 1, -block_idx, block_idx**2) == (64, 4, -5, 25)
+        assert f"{block_idx:03d}" == "005" and str(block_num) == "8"
+        assert block_num - block_idx == 3 and list(range(block_num))[block_idx] == 5
+    assert repr(block_idx) == "<block_idx>"

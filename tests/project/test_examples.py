@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
-from ascreg.examples import asc_shiftright, c_api_tail, vector_add
+from ascreg.examples import asc_shiftright, c_api_duplicate, c_api_select, c_api_tail, vector_add
 
 
-@pytest.mark.parametrize("module", [asc_shiftright, vector_add, c_api_tail])
+@pytest.mark.parametrize(
+    "module", [asc_shiftright, vector_add, c_api_tail, c_api_select, c_api_duplicate]
+)
 def test_examples_end_to_end(module: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert module.main() is True
     out = capsys.readouterr().out.strip().splitlines()

@@ -28,3 +28,12 @@ def test_readme_snippet_runs() -> None:
     expected = np.where(x == y, x, y)[:200].astype(np.float16)
     assert np.array_equal(z[:200], expected)
     assert not z[200:].any()
+
+
+def test_readme_says_which_python_and_to_use_a_venv() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "Python 3.11 or newer" in readme
+    assert "python3 -m venv .venv && . .venv/bin/activate" in readme
+    assert "downloads its tools" in readme
+    project = (ROOT / "pyproject.toml").read_text()
+    assert 'requires-python = ">=3.11"' in project

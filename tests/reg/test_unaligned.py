@@ -196,3 +196,20 @@ def test_tail_past_the_buffer_is_an_error() -> None:
         Reg.Store(p + 10, r)  # 64 lanes from element 10 leave the 70-element buffer
     with pytest.raises(IndexError):
         Reg.Load(r, p + 10)
+
+
+def test_ref_is_accepted_where_cpp_passes_the_pointer_by_value() -> None:
+    """``LoadUnAlignPre(ureg, src)`` with ``src`` the variable the next call advances."""
+    from ascreg import Ref, Reg, UnifiedBuffer, uint16_t
+
+    p = UnifiedBuffer().alloc(uint16_t, 400)
+    p.write(np.arange(400))
+    out = UnifiedBuffer().alloc(uint16_t, 400)
+    src, ureg, r = Ref(p + 3), Reg.UnalignRegForLoad(), Reg.RegTensor[uint16_t]()
+    Reg.LoadUnAlignPre(ureg, src)
+    Reg.LoadUnAlign(r, ureg, src, 128)
+    Reg.LoadUnAlign(r, ureg, src)  # the by-value form reads at the advanced pointer
+    assert r.get()[0] == 131 and src.value - p == 131
+    Reg.Load(r, src)
+    Reg.Store(Ref(out + 1), r, 2)
+    assert out.read(3).tolist() == [0, 131, 132]

@@ -118,11 +118,13 @@ def c_param_type(p: Param, combo: tuple[type[Scalar], ...]) -> str:
         return C_KIND_TYPES[p.kind]
     d = combo[p.arg]
     if d is bool_:
-        return {"vec": "MaskReg", "vptr": "_MaskPtr", "vptrref": "_MaskPtrRef"}[p.kind]
+        return {"vec": "MaskReg", "vptr": "_MaskPtr", "vptrref": "_MaskPtrRef",
+                "vptrval": "_MaskPtr | _MaskPtrRef"}[p.kind]  # fmt: skip
     return {
         "vec": f"RegTensor[{pyname(d)}]",
         "vptr": f"UbPtr[{pyname(d)}]",
         "vptrref": f"Ref[UbPtr[{pyname(d)}]]",
+        "vptrval": f"UbPtr[{pyname(d)}] | Ref[UbPtr[{pyname(d)}]]",
         "scalar": scalar_type(d),
     }[p.kind]
 

@@ -141,6 +141,7 @@ def param_type(p: Param, combo: tuple[type[Scalar], ...]) -> str:
         "scalar": scalar_type(d),
         "ptr": f"UbPtr[{pyname(d)}]",
         "ptrref": f"Ref[UbPtr[{pyname(d)}]]",
+        "ptrval": f"UbPtr[{pyname(d)}] | Ref[UbPtr[{pyname(d)}]]",
     }[p.kind]
 
 

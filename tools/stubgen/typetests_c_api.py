@@ -76,8 +76,9 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
     if p.kind == "scalar":
         return {"bool": "True", "float": "1.5"}.get(d.kind.value, "1")
     if d is bool_:
-        return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}"}[p.kind]
-    return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}"}[p.kind]
+        return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}",
+                "vptrval": f"pr_{mask_ptr}"}[p.kind]  # fmt: skip
+    return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}", "vptrval": f"pr_{n}"}[p.kind]
 
 
 def c_call(
@@ -102,7 +103,7 @@ def c_accept_lines(spec: OpSpec) -> Iterator[str]:
             if not c_applies(form, combo):
                 continue
             tag = f"  # {form.tag} {combo_text(combo)}".replace("#  ", "# ")
-            pointers = {p.kind for p in form.params} & {"vptr", "vptrref"}
+            pointers = {p.kind for p in form.params} & {"vptr", "vptrref", "vptrval"}
             for mask_ptr in MASK_POINTER_DTYPES if combo[0] is bool_ and pointers else ("",):
                 yield f"    {c_call(spec, form, combo, mask_ptr)}{tag}"
             if any(p.kind.endswith("?") for p in form.params):
@@ -112,7 +113,7 @@ def c_accept_lines(spec: OpSpec) -> Iterator[str]:
 # What a bare argument looks like to mypy once type arguments are erased (its "shape"), and the
 # shapes each parameter kind accepts: a call whose shapes fit some overload of its arity is an
 # `arg-type` error (mypy checks it against that overload), any other one `call-overload`.
-ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "cmask": "mask", "cmask?": "mask",
+ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "cmask": "mask", "cmask?": "mask",
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
              "cuload": "uload", "custore": "ustore"}  # fmt: skip
 
@@ -128,6 +129,8 @@ def c_arg_shape(p: Param, combo: tuple[type[Scalar], ...]) -> str:
 def c_param_shapes(p: Param, combo: tuple[type[Scalar], ...]) -> set[str]:
     if p.kind == "scalar":
         return {"int", "float"} if scalar_type(combo[p.arg]) == "_FloatLike" else {"int"}
+    if p.kind == "vptrval":
+        return {"ptr", "ref"}
     return {c_arg_shape(p, combo)}
 
 
@@ -147,7 +150,9 @@ def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:
     ignore = IGNORE
     lines: list[str] = []
     for form in c_shape(spec).forms:
-        roles = sorted({p.arg for p in form.params if p.kind in ("vec", "vptr", "vptrref")})
+        roles = sorted(
+            {p.arg for p in form.params if p.kind in ("vec", "vptr", "vptrref", "vptrval")}
+        )
         if not roles:
             continue
         legal = [c for c in spec.combos if c_applies(form, c)]  # table order

@@ -86,6 +86,7 @@ def argument(p: Param, combo: tuple[type[Scalar], ...], two: bool) -> str:
         "scalar": {"bool": "True", "float": "1.5"}.get(d.kind.value, "1"),
         "ptr": f"p_{n}",
         "ptrref": f"pr_{n}",
+        "ptrval": f"pr_{n}",
         "anyptr": f"p_{n}",
         "anyptrref": f"pr_{n}",
         "addr": "ar",
@@ -149,7 +150,7 @@ def accept_lines(spec: OpSpec) -> Iterator[str]:
                 yield f"    {call(callee, form, combo)}  # RegTraitNumTwo {combo_text(combo)}"
 
 
-REG_KINDS = ("reg", "regr", "reg2", "ptr", "ptrref")
+REG_KINDS = ("reg", "regr", "reg2", "ptr", "ptrref", "ptrval")
 """Parameter kinds whose type carries a dtype role (the first three are registers)."""
 
 

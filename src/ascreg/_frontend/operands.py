@@ -350,6 +350,23 @@ def address(
     return ub_pointer(obj, role, surface), None
 
 
+def value_address(obj: Any, role: str, surface: Surface = C_API) -> Pointer[Any]:
+    """Return the UB pointer of a by-value address parameter (``__ubuf__ T* src``).
+
+    C++ binds a pointer variable there as well as a pointer expression, so the :class:`Ref`
+    that holds the pointer of a stream (the variable the next post-update call advances) is
+    accepted too: its current pointer is passed.
+
+    Examples
+    --------
+    >>> from ascreg import Ref, UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64)
+    >>> value_address(Ref(p + 3), "src") == value_address(p + 3, "src")
+    True
+    """
+    return ub_pointer(obj.value if isinstance(obj, Ref) else obj, role, surface)
+
+
 def pointer_type(ptr: Pointer[Any], reg: RegTensor[Any, Any], surface: Surface) -> None:
     """Raise unless *ptr* points to elements of *reg*'s dtype.
 

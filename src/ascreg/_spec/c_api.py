@@ -258,20 +258,20 @@ def _fill_rows() -> list[OpSpec]:
 
 _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
     "asc_loadunalign_pre": ("LoadUnAlignPre", "load_pre",
-                            (("cuload dst", "vptr src"), ("cuload dst", "vptr src", "areg offset"))),
-    "asc_loadunalign": ("LoadUnAlign", "load_lanes", (("vec dst", "cuload src0", "vptr src1"),)),
+                            (("cuload dst", "vptrval src"), ("cuload dst", "vptrval src", "areg offset"))),
+    "asc_loadunalign": ("LoadUnAlign", "load_lanes", (("vec dst", "cuload src0", "vptrval src1"),)),
     "asc_loadunalign_postupdate": ("LoadUnAlign", "load_lanes",
                                    (("vec dst", "cuload src0", "vptrref src1", "idx count"),)),
     "asc_storeunalign": ("StoreUnAlign", "store_lanes",
-                         (("vptr dst", "custore src0", "vec src1", "idx count"),)),
+                         (("vptrval dst", "custore src0", "vec src1", "idx count"),)),
     "asc_storeunalign_postupdate": ("StoreUnAlign", "store_lanes",
                                     (("vptrref dst", "custore src0", "vec src1", "idx count"),)),
     "asc_storeunalign_post": ("StoreUnAlignPost", "store_post",
-                              (("vptr dst", "custore src", "idx offset"),)),
+                              (("vptrval dst", "custore src", "idx offset"),)),
     "asc_storeunalign_post_postupdate": ("StoreUnAlignPost", "store_post",
                                          (("vptrref dst", "custore src", "idx offset"),)),
-    "asc_load": ("Load", "load_anywhere", (("vec dst", "vptr src"),)),
-    "asc_store": ("Store", "store_anywhere", (("vptr dst", "vec src", "idx? count"),)),
+    "asc_load": ("Load", "load_anywhere", (("vec dst", "vptrval src"),)),
+    "asc_store": ("Store", "store_anywhere", (("vptrval dst", "vec src", "idx? count"),)),
 }  # fmt: skip
 """Per unaligned function: its family, its ``ascreg.core.unaligned`` function and its forms
 (the runtime raises UnsupportedError for the ``addr_reg`` forms)."""

@@ -194,13 +194,13 @@ def _unaligned_shapes() -> dict[str, RegShape]:
     return {
         "LoadUnAlignPre": _unaligned(
             "LoadUnAlignPre",
-            RegForm("", (ureg, Param("src", "ptr"))),
+            RegForm("", (ureg, Param("src", "ptrval"))),
             # The C++ AddrReg overload: typed, but the runtime raises UnsupportedError.
-            RegForm("AddrReg", (ureg, Param("src", "ptr"), Param("offset", "addr"))),
+            RegForm("AddrReg", (ureg, Param("src", "ptrval"), Param("offset", "addr"))),
         ),
         "LoadUnAlign": _unaligned(
             "LoadUnAlign",
-            RegForm("", (Param("dst", "reg"), ureg, Param("src", "ptr"))),
+            RegForm("", (Param("dst", "reg"), ureg, Param("src", "ptrval"))),
             *_post_twice(
                 RegForm("post-update", (Param("dst", "regr"), ureg, Param("src", "ptrref"), stride))
             ),
@@ -218,10 +218,10 @@ def _unaligned_shapes() -> dict[str, RegShape]:
             *_post_twice(RegForm("post-update", (Param("dst", "ptrref"), sreg, stride))),
             post=True,
         ),
-        "Load": _unaligned("Load", RegForm("", (Param("dst", "reg"), Param("src", "ptr")))),
+        "Load": _unaligned("Load", RegForm("", (Param("dst", "reg"), Param("src", "ptrval")))),
         "Store": _unaligned(
             "Store",
-            RegForm("", (Param("dst", "ptr"), Param("src", "reg"), Param("count", "int?"))),
+            RegForm("", (Param("dst", "ptrval"), Param("src", "reg"), Param("count", "int?"))),
         ),
     }
 

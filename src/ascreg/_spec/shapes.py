@@ -49,6 +49,9 @@ class ParamKind(enum.StrEnum):
     """``UbPtr[D]``, a typed pointer into the Unified Buffer."""
     PTRREF = "ptrref"
     """``Ref[UbPtr[D]]``, a pointer the call advances (C++ ``T*&``, post-update forms)."""
+    PTRVAL = "ptrval"
+    """``UbPtr[D]`` passed by value, or the ``Ref[UbPtr[D]]`` holding it (C++ binds the
+    variable a post-update call advances: ``LoadUnAlignPre(ureg, src)``)."""
     MASK = "mask"
     """A ``MaskReg`` (predicate or mask operand)."""
     MASK_OPT = "mask?"
@@ -75,6 +78,8 @@ class ParamKind(enum.StrEnum):
     """(C API) ``UbPtr[D]``, or a uint8/16/32 pointer when D is ``bool_`` (mask loads/stores)."""
     VPTRREF = "vptrref"
     """(C API) ``Ref[...]`` of the ``vptr`` type (``_postupdate`` forms)."""
+    VPTRVAL = "vptrval"
+    """(C API) the ``vptr`` type passed by value, or the ``Ref`` holding it."""
     CMASK = "cmask"
     """(C API) a ``vector_bool`` mask."""
     CMASK_OPT = "cmask?"

@@ -23,6 +23,8 @@ Examples
 [0, 1, 2, 3]
 """
 
+from typing import TYPE_CHECKING
+
 from ascreg._dtypes import (
     bfloat16_t,
     bool_,
@@ -44,6 +46,7 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
+from ascreg._frontend.missing import module_getattr
 from ascreg.c_api._types import (
     VECTOR_TYPES,
     vector_bfloat16_t,
@@ -463,3 +466,7 @@ __all__ = [
     "vector_uint32_t",
     "vector_uint64_t",
 ]
+
+if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
+    __getattr__ = module_getattr("ascreg.c_api", "c_api")
+    """A documented asc-devkit name ascreg lacks raises :class:`~ascreg.errors.MissingApiError`."""

@@ -453,7 +453,7 @@ def asc_loadunalign_pre(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     _no_areg(rest)
     if rest:
         raise AscregTypeError(f"takes (dst, src), got {2 + len(rest)} arguments")
-    ptr, _ = operands.address(src, False, "src")
+    ptr = operands.value_address(src, "src")
     op.spec.check(ptr.dtype)
     unaligned.load_pre(operands.instance(dst, vector_load_unalign, "dst"), ptr)
 
@@ -481,7 +481,7 @@ def asc_loadunalign(op: Any, dst: Any, src0: Any, src1: Any) -> None:
     >>> asc_loadunalign_pre(u, p + 3); asc_loadunalign(r, u, p + 3); r.get()[:2].tolist()
     [3, 4]
     """
-    ptr, _ = operands.address(src1, False, "src1")
+    ptr = operands.value_address(src1, "src1")
     _load_unaligned(op, dst, src0, ptr)
 
 
@@ -534,7 +534,7 @@ def asc_storeunalign(op: Any, dst: Any, src0: Any, src1: Any, count: Any) -> Non
     >>> asc_storeunalign_post(p + 3, u, 0); p.read(4).tolist()
     [0, 4, 4, 0]
     """
-    ptr, _ = operands.address(dst, False, "dst")
+    ptr = operands.value_address(dst, "dst")
     _store_unaligned(op, ptr, src0, src1, count)
 
 
@@ -593,7 +593,7 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
         raise UnsupportedError(
             "the AR-register form asc_storeunalign_post(dst, src) is not modelled; pass an offset"
         )
-    ptr, _ = operands.address(dst, False, "dst")
+    ptr = operands.value_address(dst, "dst")
     _flush(op, ptr + operands.integer(rest[0], "offset"), src)
 
 
@@ -632,7 +632,7 @@ def asc_load(op: Any, dst: Any, src: Any) -> None:
     >>> asc_load(r, p + 9); r.get()[:2].tolist()
     [9, 10]
     """
-    ptr, _ = operands.address(src, False, "src")
+    ptr = operands.value_address(src, "src")
     reg = _vector_at(op, dst, "dst", ptr)
     reg.put(unaligned.load_anywhere(ptr, reg.dtype.np_dtype, reg.lanes))
 
@@ -651,7 +651,7 @@ def asc_store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
     >>> asc_store(p + 5, r, 3); p.read(9).tolist()
     [0, 0, 0, 0, 0, 2, 2, 2, 0]
     """
-    ptr, _ = operands.address(dst, False, "dst")
+    ptr = operands.value_address(dst, "dst")
     reg = _vector_at(op, src, "src", ptr)
     n = operands.lane_count(reg.lanes if count is None else count, reg, "count")
     unaligned.store_anywhere(ptr, reg.get(), n)

@@ -18,6 +18,8 @@ EXAMPLES: tuple[str, ...] = (
     "asc_shiftright",
     "byte_perm_simt",
     "c_api_tail",
+    "c_api_select",
+    "c_api_duplicate",
     "select_vf",
     "shiftright_vf",
     "tail_vf",

@@ -38,6 +38,7 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
 from ascreg.machine.sync import Pipe
+from ascreg.machine.template import qualifier
 
 P = ParamSpec("P")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,14 +58,16 @@ CORE_ATTR = "__ascreg_core__"
 class BuiltinIndex:
     """A built-in variable of the running block (``block_idx``, ``block_num``).
 
-    It behaves as the integer of the current block: ``int(block_idx)``, ``p + block_idx``,
-    ``block_idx * n``, comparisons.
+    It behaves as the plain integer of the current block in every integer operation:
+    ``int(block_idx)``, ``p + block_idx``, ``n // block_num``, ``n % block_num``,
+    ``block_idx << 2``, ``block_idx & 1``, comparisons, ``range(block_num)``. Type checkers see
+    an ``int``.
 
     Examples
     --------
     >>> with block(BlockContext(block_idx=2, block_num=8)):
-    ...     block_idx * 100 + 1, block_num - block_idx, block_idx == 2
-    (201, 6, True)
+    ...     block_idx * 100 + 1, block_num - block_idx, 100 // block_num, block_idx << 3
+    (201, 6, 12, 16)
     """
 
     def __init__(self, name: str, attr: str) -> None:
@@ -79,56 +82,72 @@ class BuiltinIndex:
     def __index__(self) -> int:
         return self.value()
 
-    __int__ = __index__
-
     def __repr__(self) -> str:
         ctx = running_block()
         return f"{self.name}={getattr(ctx, self.attr)}" if ctx else f"<{self.name}>"
 
-    def __add__(self, other: int) -> int:
-        return self.value() + other
-
-    __radd__ = __add__
-
-    def __sub__(self, other: int) -> int:
-        return self.value() - other
-
-    def __rsub__(self, other: int) -> int:
-        return other - self.value()
-
-    def __mul__(self, other: int) -> int:
-        return self.value() * other
-
-    __rmul__ = __mul__
-
-    def __floordiv__(self, other: int) -> int:
-        return self.value() // other
-
-    def __mod__(self, other: int) -> int:
-        return self.value() % other
-
-    def __eq__(self, other: object) -> bool:
-        return self.value() == other
-
-    def __lt__(self, other: int) -> bool:
-        return self.value() < other
-
-    def __le__(self, other: int) -> bool:
-        return self.value() <= other
-
-    def __gt__(self, other: int) -> bool:
-        return self.value() > other
-
-    def __ge__(self, other: int) -> bool:
-        return self.value() >= other
+    def __str__(self) -> str:
+        return str(self.value()) if running_block() else repr(self)
 
     def __hash__(self) -> int:
         return hash(self.value())
 
 
-block_idx = BuiltinIndex("block_idx", "block_idx")
+def _delegate(name: str) -> Callable[..., Any]:
+    """Return a method that applies ``int.<name>`` to the variable's current value."""
+    method = getattr(int, name)
+
+    def delegated(self: BuiltinIndex, *args: Any) -> Any:
+        return method(
+            self.value(), *(a.value() if isinstance(a, BuiltinIndex) else a for a in args)
+        )
+
+    delegated.__name__ = name
+    return delegated
+
+
+_INT_METHODS = [
+    "__int__",
+    "__float__",
+    "__bool__",
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__invert__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__format__",
+] + [
+    f"__{prefix}{op}__"
+    for op in [
+        "add",
+        "sub",
+        "mul",
+        "floordiv",
+        "truediv",
+        "mod",
+        "divmod",
+        "pow",
+        "lshift",
+        "rshift",
+        "and",
+        "or",
+        "xor",
+    ]
+    for prefix in ("", "r")
+]
+for _method in _INT_METHODS:
+    setattr(BuiltinIndex, _method, _delegate(_method))
+del _method
+
+
+block_idx: int = cast(int, BuiltinIndex("block_idx", "block_idx"))
 """Index of the running block, ``0 .. block_num - 1`` (C built-in variable ``block_idx``)."""
-block_num = BuiltinIndex("block_num", "block_num")
+block_num: int = cast(int, BuiltinIndex("block_num", "block_num"))
 """Number of blocks of the running launch (C built-in variable ``block_num``)."""
 
 # -- UB arrays --------------------------------------------------------------------------------
@@ -171,6 +190,7 @@ __ubuf__ = UbufQualifier()
 # -- qualifiers ---------------------------------------------------------------------------------
 
 
+@qualifier
 def __vector__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__vector__``: the kernel runs on the vector (AIV) cores.
 
@@ -185,6 +205,7 @@ def __vector__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return func
 
 
+@qualifier
 def __aicore__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__aicore__``: a device function (or, with ``__global__``, a SIMD kernel).
 
@@ -200,6 +221,7 @@ def __aicore__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return func
 
 
+@qualifier
 def __simd_callee__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_callee__``: a helper callable from a ``__simd_vf__`` function (marker only).
 
@@ -214,6 +236,7 @@ def __simd_callee__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return func
 
 
+@qualifier
 def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
 

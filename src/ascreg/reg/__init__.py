@@ -20,6 +20,9 @@ Examples
 (array([0, 1, 2, 3], dtype=uint16), np.uint16(0))
 """
 
+from typing import TYPE_CHECKING
+
+from ascreg._frontend.missing import module_getattr
 from ascreg.enums import (
     CMPMODE,
     DataCopyMode,
@@ -136,3 +139,7 @@ __all__ = [
     "UpdateMask",
     "Xor",
 ]
+
+if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
+    __getattr__ = module_getattr("ascreg.reg", "reg")
+    """A documented asc-devkit name ascreg lacks raises :class:`~ascreg.errors.MissingApiError`."""

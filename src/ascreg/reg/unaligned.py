@@ -9,6 +9,7 @@ stream is primed once with ``LoadUnAlignPre``; a store stream keeps the bytes pa
 call                                                       C++ overload
 =========================================================  =======================================
 ``LoadUnAlignPre(ureg, src)``                              fill ``ureg`` with the block of ``src``
+                                                           (a pointer, or the ``Ref`` holding it)
 ``LoadUnAlign(dst, ureg, Ref(src), stride)``               VL bytes at ``src``; ``src += stride``
 ``LoadUnAlign(dst, ureg, src)``                            VL bytes at ``src``
 ``StoreUnAlign(Ref(dst), src, ureg, stride)``              the first ``stride`` lanes; ``dst +=
@@ -28,7 +29,7 @@ Examples
 >>> a.write(np.arange(160))
 >>> src, dst = Ref(a + 3), Ref(b + 5)
 >>> r, ul, us = Reg.RegTensor[uint32_t](), Reg.UnalignRegForLoad(), Reg.UnalignRegForStore()
->>> Reg.LoadUnAlignPre(ul, src.value)
+>>> Reg.LoadUnAlignPre(ul, src)  # C++ passes the variable; the Ref's pointer is used
 >>> for _ in range(2):
 ...     Reg.LoadUnAlign(r, ul, src, 64)
 ...     Reg.StoreUnAlign(dst, r, us, 64)
@@ -136,7 +137,7 @@ def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
     if rest:
         raise AscregTypeError(f"takes (ureg, src), got {2 + len(rest)} arguments")
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
-    core.load_pre(u, _typed_pointer(op, operands.ub_pointer(src, "src", REG)))
+    core.load_pre(u, _typed_pointer(op, operands.value_address(src, "src", REG)))
 
 
 @define("Reg.LoadUnAlign", **_OPTIONS)
@@ -164,10 +165,8 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
     if rest:
         ptr, ref = _moving_address(op, src, "src")
-    elif isinstance(src, Ref):
-        raise AscregTypeError("a Ref address needs the stride of the post-update form")
     else:
-        ptr, ref = operands.ub_pointer(src, "src", REG), None
+        ptr, ref = operands.value_address(src, "src", REG), None
     reg = _register_at(op, dst, "dst", ptr)
     if reg.trait is RegTraitNumTwo and ref is None:
         raise AscregTypeError("RegTraitNumTwo registers take the post-update form only")
@@ -262,7 +261,7 @@ def Load(op: Any, dst: Any, src: Any) -> None:
     >>> r = Reg.RegTensor[uint8_t](); Reg.Load(r, p + 1); r.get()[:3].tolist()
     [1, 2, 3]
     """
-    ptr = operands.ub_pointer(src, "src", REG)
+    ptr = operands.value_address(src, "src", REG)
     reg = _register_at(op, dst, "dst", ptr)
     if reg.trait is RegTraitNumTwo:
         raise AscregTypeError("Load takes RegTraitNumOne registers")
@@ -283,7 +282,7 @@ def Store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
     >>> Reg.Store(p + 3, r, 2); p.read(6).tolist()
     [0, 0, 0, -1, -1, 0]
     """
-    ptr = operands.ub_pointer(dst, "dst", REG)
+    ptr = operands.value_address(dst, "dst", REG)
     reg = _register_at(op, src, "src", ptr)
     lanes = reg.lanes
     n = (

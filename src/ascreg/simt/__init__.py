@@ -79,6 +79,9 @@ Examples
 16843008
 """
 
+from typing import TYPE_CHECKING
+
+from ascreg._frontend.missing import module_getattr
 from ascreg.machine.simt.engine import (
     LanePointer,
     __launch_bounds__,
@@ -244,3 +247,7 @@ __all__ = [
     "umin",
     "warpSize",
 ]
+
+if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
+    __getattr__ = module_getattr("ascreg.simt", "simt")
+    """A documented asc-devkit name ascreg lacks raises :class:`~ascreg.errors.MissingApiError`."""

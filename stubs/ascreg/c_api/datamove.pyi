@@ -1845,109 +1845,109 @@ def asc_storealign_intlv(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], src1: R
 
 # asc_loadunalign_pre: legal (T) in table order, per form
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[half]) -> None: ...  # (half)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int8_t], offset: addr_reg) -> None: ...  # addr_reg: (int8_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]], offset: addr_reg) -> None: ...  # addr_reg: (int8_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint8_t], offset: addr_reg) -> None: ...  # addr_reg: (uint8_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], offset: addr_reg) -> None: ...  # addr_reg: (uint8_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e4m3fn_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e5m2_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e5m2_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e5m2_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e8m0_t], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e8m0_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], offset: addr_reg) -> None: ...  # addr_reg: (fp8_e8m0_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[hifloat8_t], offset: addr_reg) -> None: ...  # addr_reg: (hifloat8_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], offset: addr_reg) -> None: ...  # addr_reg: (hifloat8_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int4x2_t], offset: addr_reg) -> None: ...  # addr_reg: (int4x2_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], offset: addr_reg) -> None: ...  # addr_reg: (int4x2_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e2m1_t], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e1m2_t], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int16_t], offset: addr_reg) -> None: ...  # addr_reg: (int16_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]], offset: addr_reg) -> None: ...  # addr_reg: (int16_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint16_t], offset: addr_reg) -> None: ...  # addr_reg: (uint16_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], offset: addr_reg) -> None: ...  # addr_reg: (uint16_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[half], offset: addr_reg) -> None: ...  # addr_reg: (half)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[half] | Ref[UbPtr[half]], offset: addr_reg) -> None: ...  # addr_reg: (half)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[bfloat16_t], offset: addr_reg) -> None: ...  # addr_reg: (bfloat16_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], offset: addr_reg) -> None: ...  # addr_reg: (bfloat16_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int32_t], offset: addr_reg) -> None: ...  # addr_reg: (int32_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]], offset: addr_reg) -> None: ...  # addr_reg: (int32_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint32_t], offset: addr_reg) -> None: ...  # addr_reg: (uint32_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], offset: addr_reg) -> None: ...  # addr_reg: (uint32_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[float32_t], offset: addr_reg) -> None: ...  # addr_reg: (float32_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]], offset: addr_reg) -> None: ...  # addr_reg: (float32_t)
 @overload
-def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int64_t], offset: addr_reg) -> None: ...  # addr_reg: (int64_t)
+def asc_loadunalign_pre(dst: vector_load_unalign, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]], offset: addr_reg) -> None: ...  # addr_reg: (int64_t)
 
 # asc_loadunalign: legal (T) in table order, per form
 @overload
-def asc_loadunalign(dst: RegTensor[int8_t], src0: vector_load_unalign, src1: UbPtr[int8_t]) -> None: ...  # (int8_t)
+def asc_loadunalign(dst: RegTensor[int8_t], src0: vector_load_unalign, src1: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
 @overload
-def asc_loadunalign(dst: RegTensor[uint8_t], src0: vector_load_unalign, src1: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+def asc_loadunalign(dst: RegTensor[uint8_t], src0: vector_load_unalign, src1: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
 @overload
-def asc_loadunalign(dst: RegTensor[fp8_e4m3fn_t], src0: vector_load_unalign, src1: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+def asc_loadunalign(dst: RegTensor[fp8_e4m3fn_t], src0: vector_load_unalign, src1: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
 @overload
-def asc_loadunalign(dst: RegTensor[fp8_e5m2_t], src0: vector_load_unalign, src1: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+def asc_loadunalign(dst: RegTensor[fp8_e5m2_t], src0: vector_load_unalign, src1: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
 @overload
-def asc_loadunalign(dst: RegTensor[fp8_e8m0_t], src0: vector_load_unalign, src1: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+def asc_loadunalign(dst: RegTensor[fp8_e8m0_t], src0: vector_load_unalign, src1: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
 @overload
-def asc_loadunalign(dst: RegTensor[hifloat8_t], src0: vector_load_unalign, src1: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+def asc_loadunalign(dst: RegTensor[hifloat8_t], src0: vector_load_unalign, src1: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
 @overload
-def asc_loadunalign(dst: RegTensor[int4x2_t], src0: vector_load_unalign, src1: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+def asc_loadunalign(dst: RegTensor[int4x2_t], src0: vector_load_unalign, src1: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
 @overload
-def asc_loadunalign(dst: RegTensor[fp4x2_e2m1_t], src0: vector_load_unalign, src1: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+def asc_loadunalign(dst: RegTensor[fp4x2_e2m1_t], src0: vector_load_unalign, src1: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
 @overload
-def asc_loadunalign(dst: RegTensor[fp4x2_e1m2_t], src0: vector_load_unalign, src1: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+def asc_loadunalign(dst: RegTensor[fp4x2_e1m2_t], src0: vector_load_unalign, src1: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
 @overload
-def asc_loadunalign(dst: RegTensor[int16_t], src0: vector_load_unalign, src1: UbPtr[int16_t]) -> None: ...  # (int16_t)
+def asc_loadunalign(dst: RegTensor[int16_t], src0: vector_load_unalign, src1: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
 @overload
-def asc_loadunalign(dst: RegTensor[uint16_t], src0: vector_load_unalign, src1: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+def asc_loadunalign(dst: RegTensor[uint16_t], src0: vector_load_unalign, src1: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
 @overload
-def asc_loadunalign(dst: RegTensor[half], src0: vector_load_unalign, src1: UbPtr[half]) -> None: ...  # (half)
+def asc_loadunalign(dst: RegTensor[half], src0: vector_load_unalign, src1: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
 @overload
-def asc_loadunalign(dst: RegTensor[bfloat16_t], src0: vector_load_unalign, src1: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+def asc_loadunalign(dst: RegTensor[bfloat16_t], src0: vector_load_unalign, src1: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
 @overload
-def asc_loadunalign(dst: RegTensor[int32_t], src0: vector_load_unalign, src1: UbPtr[int32_t]) -> None: ...  # (int32_t)
+def asc_loadunalign(dst: RegTensor[int32_t], src0: vector_load_unalign, src1: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
 @overload
-def asc_loadunalign(dst: RegTensor[uint32_t], src0: vector_load_unalign, src1: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+def asc_loadunalign(dst: RegTensor[uint32_t], src0: vector_load_unalign, src1: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
 @overload
-def asc_loadunalign(dst: RegTensor[float32_t], src0: vector_load_unalign, src1: UbPtr[float32_t]) -> None: ...  # (float32_t)
+def asc_loadunalign(dst: RegTensor[float32_t], src0: vector_load_unalign, src1: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
 @overload
-def asc_loadunalign(dst: RegTensor[int64_t], src0: vector_load_unalign, src1: UbPtr[int64_t]) -> None: ...  # (int64_t)
+def asc_loadunalign(dst: RegTensor[int64_t], src0: vector_load_unalign, src1: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
 
 # asc_loadunalign_postupdate: legal (T) in table order, per form
 @overload
@@ -1987,39 +1987,39 @@ def asc_loadunalign_postupdate(dst: RegTensor[int64_t], src0: vector_load_unalig
 
 # asc_storeunalign: legal (T) in table order, per form
 @overload
-def asc_storeunalign(dst: UbPtr[int8_t], src0: vector_store_unalign, src1: RegTensor[int8_t], count: _IntLike) -> None: ...  # (int8_t)
+def asc_storeunalign(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src0: vector_store_unalign, src1: RegTensor[int8_t], count: _IntLike) -> None: ...  # (int8_t)
 @overload
-def asc_storeunalign(dst: UbPtr[uint8_t], src0: vector_store_unalign, src1: RegTensor[uint8_t], count: _IntLike) -> None: ...  # (uint8_t)
+def asc_storeunalign(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src0: vector_store_unalign, src1: RegTensor[uint8_t], count: _IntLike) -> None: ...  # (uint8_t)
 @overload
-def asc_storeunalign(dst: UbPtr[fp8_e4m3fn_t], src0: vector_store_unalign, src1: RegTensor[fp8_e4m3fn_t], count: _IntLike) -> None: ...  # (fp8_e4m3fn_t)
+def asc_storeunalign(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e4m3fn_t], count: _IntLike) -> None: ...  # (fp8_e4m3fn_t)
 @overload
-def asc_storeunalign(dst: UbPtr[fp8_e5m2_t], src0: vector_store_unalign, src1: RegTensor[fp8_e5m2_t], count: _IntLike) -> None: ...  # (fp8_e5m2_t)
+def asc_storeunalign(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e5m2_t], count: _IntLike) -> None: ...  # (fp8_e5m2_t)
 @overload
-def asc_storeunalign(dst: UbPtr[fp8_e8m0_t], src0: vector_store_unalign, src1: RegTensor[fp8_e8m0_t], count: _IntLike) -> None: ...  # (fp8_e8m0_t)
+def asc_storeunalign(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e8m0_t], count: _IntLike) -> None: ...  # (fp8_e8m0_t)
 @overload
-def asc_storeunalign(dst: UbPtr[hifloat8_t], src0: vector_store_unalign, src1: RegTensor[hifloat8_t], count: _IntLike) -> None: ...  # (hifloat8_t)
+def asc_storeunalign(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src0: vector_store_unalign, src1: RegTensor[hifloat8_t], count: _IntLike) -> None: ...  # (hifloat8_t)
 @overload
-def asc_storeunalign(dst: UbPtr[int4x2_t], src0: vector_store_unalign, src1: RegTensor[int4x2_t], count: _IntLike) -> None: ...  # (int4x2_t)
+def asc_storeunalign(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src0: vector_store_unalign, src1: RegTensor[int4x2_t], count: _IntLike) -> None: ...  # (int4x2_t)
 @overload
-def asc_storeunalign(dst: UbPtr[fp4x2_e2m1_t], src0: vector_store_unalign, src1: RegTensor[fp4x2_e2m1_t], count: _IntLike) -> None: ...  # (fp4x2_e2m1_t)
+def asc_storeunalign(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src0: vector_store_unalign, src1: RegTensor[fp4x2_e2m1_t], count: _IntLike) -> None: ...  # (fp4x2_e2m1_t)
 @overload
-def asc_storeunalign(dst: UbPtr[fp4x2_e1m2_t], src0: vector_store_unalign, src1: RegTensor[fp4x2_e1m2_t], count: _IntLike) -> None: ...  # (fp4x2_e1m2_t)
+def asc_storeunalign(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src0: vector_store_unalign, src1: RegTensor[fp4x2_e1m2_t], count: _IntLike) -> None: ...  # (fp4x2_e1m2_t)
 @overload
-def asc_storeunalign(dst: UbPtr[int16_t], src0: vector_store_unalign, src1: RegTensor[int16_t], count: _IntLike) -> None: ...  # (int16_t)
+def asc_storeunalign(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src0: vector_store_unalign, src1: RegTensor[int16_t], count: _IntLike) -> None: ...  # (int16_t)
 @overload
-def asc_storeunalign(dst: UbPtr[uint16_t], src0: vector_store_unalign, src1: RegTensor[uint16_t], count: _IntLike) -> None: ...  # (uint16_t)
+def asc_storeunalign(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src0: vector_store_unalign, src1: RegTensor[uint16_t], count: _IntLike) -> None: ...  # (uint16_t)
 @overload
-def asc_storeunalign(dst: UbPtr[half], src0: vector_store_unalign, src1: RegTensor[half], count: _IntLike) -> None: ...  # (half)
+def asc_storeunalign(dst: UbPtr[half] | Ref[UbPtr[half]], src0: vector_store_unalign, src1: RegTensor[half], count: _IntLike) -> None: ...  # (half)
 @overload
-def asc_storeunalign(dst: UbPtr[bfloat16_t], src0: vector_store_unalign, src1: RegTensor[bfloat16_t], count: _IntLike) -> None: ...  # (bfloat16_t)
+def asc_storeunalign(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src0: vector_store_unalign, src1: RegTensor[bfloat16_t], count: _IntLike) -> None: ...  # (bfloat16_t)
 @overload
-def asc_storeunalign(dst: UbPtr[int32_t], src0: vector_store_unalign, src1: RegTensor[int32_t], count: _IntLike) -> None: ...  # (int32_t)
+def asc_storeunalign(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src0: vector_store_unalign, src1: RegTensor[int32_t], count: _IntLike) -> None: ...  # (int32_t)
 @overload
-def asc_storeunalign(dst: UbPtr[uint32_t], src0: vector_store_unalign, src1: RegTensor[uint32_t], count: _IntLike) -> None: ...  # (uint32_t)
+def asc_storeunalign(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src0: vector_store_unalign, src1: RegTensor[uint32_t], count: _IntLike) -> None: ...  # (uint32_t)
 @overload
-def asc_storeunalign(dst: UbPtr[float32_t], src0: vector_store_unalign, src1: RegTensor[float32_t], count: _IntLike) -> None: ...  # (float32_t)
+def asc_storeunalign(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src0: vector_store_unalign, src1: RegTensor[float32_t], count: _IntLike) -> None: ...  # (float32_t)
 @overload
-def asc_storeunalign(dst: UbPtr[int64_t], src0: vector_store_unalign, src1: RegTensor[int64_t], count: _IntLike) -> None: ...  # (int64_t)
+def asc_storeunalign(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src0: vector_store_unalign, src1: RegTensor[int64_t], count: _IntLike) -> None: ...  # (int64_t)
 
 # asc_storeunalign_postupdate: legal (T) in table order, per form
 @overload
@@ -2059,39 +2059,39 @@ def asc_storeunalign_postupdate(dst: Ref[UbPtr[int64_t]], src0: vector_store_una
 
 # asc_storeunalign_post: legal (T) in table order, per form
 @overload
-def asc_storeunalign_post(dst: UbPtr[int8_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int8_t)
+def asc_storeunalign_post(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int8_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[uint8_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (uint8_t)
+def asc_storeunalign_post(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (uint8_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[fp8_e4m3fn_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp8_e4m3fn_t)
+def asc_storeunalign_post(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp8_e4m3fn_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[fp8_e5m2_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp8_e5m2_t)
+def asc_storeunalign_post(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp8_e5m2_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[fp8_e8m0_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp8_e8m0_t)
+def asc_storeunalign_post(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp8_e8m0_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[hifloat8_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (hifloat8_t)
+def asc_storeunalign_post(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (hifloat8_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[int4x2_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int4x2_t)
+def asc_storeunalign_post(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int4x2_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[fp4x2_e2m1_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp4x2_e2m1_t)
+def asc_storeunalign_post(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp4x2_e2m1_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[fp4x2_e1m2_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp4x2_e1m2_t)
+def asc_storeunalign_post(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (fp4x2_e1m2_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[int16_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int16_t)
+def asc_storeunalign_post(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int16_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[uint16_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (uint16_t)
+def asc_storeunalign_post(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (uint16_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[half], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (half)
+def asc_storeunalign_post(dst: UbPtr[half] | Ref[UbPtr[half]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (half)
 @overload
-def asc_storeunalign_post(dst: UbPtr[bfloat16_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (bfloat16_t)
+def asc_storeunalign_post(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (bfloat16_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[int32_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int32_t)
+def asc_storeunalign_post(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int32_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[uint32_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (uint32_t)
+def asc_storeunalign_post(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (uint32_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[float32_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (float32_t)
+def asc_storeunalign_post(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (float32_t)
 @overload
-def asc_storeunalign_post(dst: UbPtr[int64_t], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int64_t)
+def asc_storeunalign_post(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int64_t)
 
 # asc_storeunalign_post_postupdate: legal (T) in table order, per form
 @overload
@@ -2131,72 +2131,72 @@ def asc_storeunalign_post_postupdate(dst: Ref[UbPtr[int64_t]], src: vector_store
 
 # asc_load: legal (T) in table order, per form
 @overload
-def asc_load(dst: RegTensor[int8_t], src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+def asc_load(dst: RegTensor[int8_t], src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
 @overload
-def asc_load(dst: RegTensor[uint8_t], src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+def asc_load(dst: RegTensor[uint8_t], src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
 @overload
-def asc_load(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+def asc_load(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
 @overload
-def asc_load(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+def asc_load(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
 @overload
-def asc_load(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+def asc_load(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
 @overload
-def asc_load(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+def asc_load(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
 @overload
-def asc_load(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+def asc_load(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
 @overload
-def asc_load(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+def asc_load(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
 @overload
-def asc_load(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+def asc_load(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
 @overload
-def asc_load(dst: RegTensor[int16_t], src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+def asc_load(dst: RegTensor[int16_t], src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
 @overload
-def asc_load(dst: RegTensor[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+def asc_load(dst: RegTensor[uint16_t], src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
 @overload
-def asc_load(dst: RegTensor[half], src: UbPtr[half]) -> None: ...  # (half)
+def asc_load(dst: RegTensor[half], src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
 @overload
-def asc_load(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+def asc_load(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
 @overload
-def asc_load(dst: RegTensor[int32_t], src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+def asc_load(dst: RegTensor[int32_t], src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
 @overload
-def asc_load(dst: RegTensor[uint32_t], src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+def asc_load(dst: RegTensor[uint32_t], src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
 @overload
-def asc_load(dst: RegTensor[float32_t], src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+def asc_load(dst: RegTensor[float32_t], src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
 @overload
-def asc_load(dst: RegTensor[int64_t], src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+def asc_load(dst: RegTensor[int64_t], src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
 
 # asc_store: legal (T) in table order, per form
 @overload
-def asc_store(dst: UbPtr[int8_t], src: RegTensor[int8_t], count: _IntLike | None = None) -> None: ...  # (int8_t)
+def asc_store(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], count: _IntLike | None = None) -> None: ...  # (int8_t)
 @overload
-def asc_store(dst: UbPtr[uint8_t], src: RegTensor[uint8_t], count: _IntLike | None = None) -> None: ...  # (uint8_t)
+def asc_store(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], count: _IntLike | None = None) -> None: ...  # (uint8_t)
 @overload
-def asc_store(dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], count: _IntLike | None = None) -> None: ...  # (fp8_e4m3fn_t)
+def asc_store(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], count: _IntLike | None = None) -> None: ...  # (fp8_e4m3fn_t)
 @overload
-def asc_store(dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], count: _IntLike | None = None) -> None: ...  # (fp8_e5m2_t)
+def asc_store(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], count: _IntLike | None = None) -> None: ...  # (fp8_e5m2_t)
 @overload
-def asc_store(dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], count: _IntLike | None = None) -> None: ...  # (fp8_e8m0_t)
+def asc_store(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], count: _IntLike | None = None) -> None: ...  # (fp8_e8m0_t)
 @overload
-def asc_store(dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], count: _IntLike | None = None) -> None: ...  # (hifloat8_t)
+def asc_store(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], count: _IntLike | None = None) -> None: ...  # (hifloat8_t)
 @overload
-def asc_store(dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], count: _IntLike | None = None) -> None: ...  # (int4x2_t)
+def asc_store(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], count: _IntLike | None = None) -> None: ...  # (int4x2_t)
 @overload
-def asc_store(dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e2m1_t)
+def asc_store(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e2m1_t)
 @overload
-def asc_store(dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e1m2_t)
+def asc_store(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e1m2_t)
 @overload
-def asc_store(dst: UbPtr[int16_t], src: RegTensor[int16_t], count: _IntLike | None = None) -> None: ...  # (int16_t)
+def asc_store(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], count: _IntLike | None = None) -> None: ...  # (int16_t)
 @overload
-def asc_store(dst: UbPtr[uint16_t], src: RegTensor[uint16_t], count: _IntLike | None = None) -> None: ...  # (uint16_t)
+def asc_store(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], count: _IntLike | None = None) -> None: ...  # (uint16_t)
 @overload
-def asc_store(dst: UbPtr[half], src: RegTensor[half], count: _IntLike | None = None) -> None: ...  # (half)
+def asc_store(dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], count: _IntLike | None = None) -> None: ...  # (half)
 @overload
-def asc_store(dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], count: _IntLike | None = None) -> None: ...  # (bfloat16_t)
+def asc_store(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], count: _IntLike | None = None) -> None: ...  # (bfloat16_t)
 @overload
-def asc_store(dst: UbPtr[int32_t], src: RegTensor[int32_t], count: _IntLike | None = None) -> None: ...  # (int32_t)
+def asc_store(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], count: _IntLike | None = None) -> None: ...  # (int32_t)
 @overload
-def asc_store(dst: UbPtr[uint32_t], src: RegTensor[uint32_t], count: _IntLike | None = None) -> None: ...  # (uint32_t)
+def asc_store(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], count: _IntLike | None = None) -> None: ...  # (uint32_t)
 @overload
-def asc_store(dst: UbPtr[float32_t], src: RegTensor[float32_t], count: _IntLike | None = None) -> None: ...  # (float32_t)
+def asc_store(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], count: _IntLike | None = None) -> None: ...  # (float32_t)
 @overload
-def asc_store(dst: UbPtr[int64_t], src: RegTensor[int64_t], count: _IntLike | None = None) -> None: ...  # (int64_t)
+def asc_store(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], count: _IntLike | None = None) -> None: ...  # (int64_t)

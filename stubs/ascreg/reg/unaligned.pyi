@@ -66,117 +66,117 @@ __all__ = [
 
 class _LoadUnAlignPre_bool_:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_]) -> None: ...  # (bool_)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_], offset: AddrReg) -> None: ...  # AddrReg: (bool_)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]], offset: AddrReg) -> None: ...  # AddrReg: (bool_)
 
 class _LoadUnAlignPre_int8_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t], offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]], offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
 
 class _LoadUnAlignPre_uint8_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t], offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
 
 class _LoadUnAlignPre_fp8_e4m3fn_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
 
 class _LoadUnAlignPre_fp8_e5m2_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
 
 class _LoadUnAlignPre_fp8_e8m0_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
 
 class _LoadUnAlignPre_hifloat8_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t], offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
 
 class _LoadUnAlignPre_int4x2_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t], offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
 
 class _LoadUnAlignPre_fp4x2_e2m1_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
 
 class _LoadUnAlignPre_fp4x2_e1m2_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
 
 class _LoadUnAlignPre_int16_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t], offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]], offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
 
 class _LoadUnAlignPre_uint16_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t], offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
 
 class _LoadUnAlignPre_half:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half]) -> None: ...  # (half)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half], offset: AddrReg) -> None: ...  # AddrReg: (half)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]], offset: AddrReg) -> None: ...  # AddrReg: (half)
 
 class _LoadUnAlignPre_bfloat16_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t], offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
 
 class _LoadUnAlignPre_int32_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t], offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]], offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
 
 class _LoadUnAlignPre_uint32_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t], offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
 
 class _LoadUnAlignPre_float32_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t], offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]], offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
 
 class _LoadUnAlignPre_int64_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t], offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]], offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
 
 class _LoadUnAlignPre_uint64_t:
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t]) -> None: ...  # (uint64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t], offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
 
 class _LoadUnAlignPre:
     """``Reg.LoadUnAlignPre``: legal (T) in table order below."""
@@ -220,195 +220,195 @@ class _LoadUnAlignPre:
     @overload
     def __getitem__(self, items: type[uint64_t]) -> _LoadUnAlignPre_uint64_t: ...  # (uint64_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_]) -> None: ...  # (bool_)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half]) -> None: ...  # (half)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t]) -> None: ...  # (uint64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_], offset: AddrReg) -> None: ...  # AddrReg: (bool_)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]], offset: AddrReg) -> None: ...  # AddrReg: (bool_)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t], offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]], offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t], offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t], offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t], offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t], offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]], offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t], offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half], offset: AddrReg) -> None: ...  # AddrReg: (half)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]], offset: AddrReg) -> None: ...  # AddrReg: (half)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t], offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t], offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]], offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t], offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t], offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]], offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t], offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]], offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
     @overload
-    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t], offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
+    def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
 
 LoadUnAlignPre: _LoadUnAlignPre
 
 class _LoadUnAlign_bool_:
     @overload
-    def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_]) -> None: ...  # (bool_)
+    def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
     def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: Ref[UbPtr[bool_]], stride: int) -> None: ...  # post-update: (bool_)
 
 class _LoadUnAlign_int8_t:
     @overload
-    def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+    def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
     @overload
     def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int8_t]], stride: int) -> None: ...  # post-update: (int8_t)
 
 class _LoadUnAlign_uint8_t:
     @overload
-    def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+    def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
     @overload
     def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint8_t]], stride: int) -> None: ...  # post-update: (uint8_t)
 
 class _LoadUnAlign_fp8_e4m3fn_t:
     @overload
-    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
     @overload
     def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp8_e4m3fn_t]], stride: int) -> None: ...  # post-update: (fp8_e4m3fn_t)
 
 class _LoadUnAlign_fp8_e5m2_t:
     @overload
-    def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
     @overload
     def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp8_e5m2_t]], stride: int) -> None: ...  # post-update: (fp8_e5m2_t)
 
 class _LoadUnAlign_fp8_e8m0_t:
     @overload
-    def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
     @overload
     def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp8_e8m0_t]], stride: int) -> None: ...  # post-update: (fp8_e8m0_t)
 
 class _LoadUnAlign_hifloat8_t:
     @overload
-    def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
     @overload
     def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[hifloat8_t]], stride: int) -> None: ...  # post-update: (hifloat8_t)
 
 class _LoadUnAlign_int4x2_t:
     @overload
-    def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+    def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
     @overload
     def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int4x2_t]], stride: int) -> None: ...  # post-update: (int4x2_t)
 
 class _LoadUnAlign_fp4x2_e2m1_t:
     @overload
-    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
     @overload
     def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp4x2_e2m1_t]], stride: int) -> None: ...  # post-update: (fp4x2_e2m1_t)
 
 class _LoadUnAlign_fp4x2_e1m2_t:
     @overload
-    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
     @overload
     def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp4x2_e1m2_t]], stride: int) -> None: ...  # post-update: (fp4x2_e1m2_t)
 
 class _LoadUnAlign_int16_t:
     @overload
-    def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+    def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
     @overload
     def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int16_t]], stride: int) -> None: ...  # post-update: (int16_t)
 
 class _LoadUnAlign_uint16_t:
     @overload
-    def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+    def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
     @overload
     def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint16_t]], stride: int) -> None: ...  # post-update: (uint16_t)
 
 class _LoadUnAlign_half:
     @overload
-    def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half]) -> None: ...  # (half)
+    def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
     @overload
     def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: Ref[UbPtr[half]], stride: int) -> None: ...  # post-update: (half)
 
 class _LoadUnAlign_bfloat16_t:
     @overload
-    def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
     @overload
     def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[bfloat16_t]], stride: int) -> None: ...  # post-update: (bfloat16_t)
 
 class _LoadUnAlign_int32_t:
     @overload
-    def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+    def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
     @overload
     def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int32_t]], stride: int) -> None: ...  # post-update: (int32_t)
 
 class _LoadUnAlign_uint32_t:
     @overload
-    def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+    def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
     @overload
     def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint32_t]], stride: int) -> None: ...  # post-update: (uint32_t)
 
 class _LoadUnAlign_float32_t:
     @overload
-    def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+    def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
     @overload
     def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[float32_t]], stride: int) -> None: ...  # post-update: (float32_t)
 
 class _LoadUnAlign_int64_t:
     @overload
-    def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+    def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[int64_t, _R], ureg: UnalignRegForLoad, src: Ref[UbPtr[int64_t]], stride: int) -> None: ...  # post-update: (int64_t)
 
 class _LoadUnAlign_uint64_t:
     @overload
-    def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t]) -> None: ...  # (uint64_t)
+    def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[uint64_t, _R], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint64_t]], stride: int) -> None: ...  # post-update: (uint64_t)
 
@@ -549,43 +549,43 @@ class _LoadUnAlign:
     @overload
     def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_uint64_t_post: ...  # (uint64_t) post
     @overload
-    def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_]) -> None: ...  # (bool_)
+    def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
-    def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+    def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
     @overload
-    def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+    def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
     @overload
-    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
     @overload
-    def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
     @overload
-    def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
     @overload
-    def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
     @overload
-    def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+    def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
     @overload
-    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
     @overload
-    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
     @overload
-    def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+    def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
     @overload
-    def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+    def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
     @overload
-    def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half]) -> None: ...  # (half)
+    def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
     @overload
-    def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
     @overload
-    def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+    def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
     @overload
-    def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+    def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
     @overload
-    def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+    def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
     @overload
-    def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+    def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
     @overload
-    def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t]) -> None: ...  # (uint64_t)
+    def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: Ref[UbPtr[bool_]], stride: int) -> None: ...  # post-update: (bool_)
     @overload
@@ -1096,61 +1096,61 @@ class _StoreUnAlignPost:
 StoreUnAlignPost: _StoreUnAlignPost
 
 class _Load_bool_:
-    def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_]) -> None: ...  # (bool_)
+    def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
 
 class _Load_int8_t:
-    def __call__(self, dst: RegTensor[int8_t], src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+    def __call__(self, dst: RegTensor[int8_t], src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
 
 class _Load_uint8_t:
-    def __call__(self, dst: RegTensor[uint8_t], src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+    def __call__(self, dst: RegTensor[uint8_t], src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
 
 class _Load_fp8_e4m3fn_t:
-    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
 
 class _Load_fp8_e5m2_t:
-    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
 
 class _Load_fp8_e8m0_t:
-    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
 
 class _Load_hifloat8_t:
-    def __call__(self, dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    def __call__(self, dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
 
 class _Load_int4x2_t:
-    def __call__(self, dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+    def __call__(self, dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
 
 class _Load_fp4x2_e2m1_t:
-    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
 
 class _Load_fp4x2_e1m2_t:
-    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
 
 class _Load_int16_t:
-    def __call__(self, dst: RegTensor[int16_t], src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+    def __call__(self, dst: RegTensor[int16_t], src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
 
 class _Load_uint16_t:
-    def __call__(self, dst: RegTensor[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+    def __call__(self, dst: RegTensor[uint16_t], src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
 
 class _Load_half:
-    def __call__(self, dst: RegTensor[half], src: UbPtr[half]) -> None: ...  # (half)
+    def __call__(self, dst: RegTensor[half], src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
 
 class _Load_bfloat16_t:
-    def __call__(self, dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    def __call__(self, dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
 
 class _Load_int32_t:
-    def __call__(self, dst: RegTensor[int32_t], src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+    def __call__(self, dst: RegTensor[int32_t], src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
 
 class _Load_uint32_t:
-    def __call__(self, dst: RegTensor[uint32_t], src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+    def __call__(self, dst: RegTensor[uint32_t], src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
 
 class _Load_float32_t:
-    def __call__(self, dst: RegTensor[float32_t], src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+    def __call__(self, dst: RegTensor[float32_t], src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
 
 class _Load_int64_t:
-    def __call__(self, dst: RegTensor[int64_t], src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+    def __call__(self, dst: RegTensor[int64_t], src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
 
 class _Load_uint64_t:
-    def __call__(self, dst: RegTensor[uint64_t], src: UbPtr[uint64_t]) -> None: ...  # (uint64_t)
+    def __call__(self, dst: RegTensor[uint64_t], src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
 
 class _Load:
     """``Reg.Load``: legal (T) in table order below."""
@@ -1194,102 +1194,102 @@ class _Load:
     @overload
     def __getitem__(self, items: type[uint64_t]) -> _Load_uint64_t: ...  # (uint64_t)
     @overload
-    def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_]) -> None: ...  # (bool_)
+    def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
-    def __call__(self, dst: RegTensor[int8_t], src: UbPtr[int8_t]) -> None: ...  # (int8_t)
+    def __call__(self, dst: RegTensor[int8_t], src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
     @overload
-    def __call__(self, dst: RegTensor[uint8_t], src: UbPtr[uint8_t]) -> None: ...  # (uint8_t)
+    def __call__(self, dst: RegTensor[uint8_t], src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
     @overload
-    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
     @overload
-    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
     @overload
-    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
     @overload
-    def __call__(self, dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    def __call__(self, dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
     @overload
-    def __call__(self, dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t]) -> None: ...  # (int4x2_t)
+    def __call__(self, dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
     @overload
-    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
     @overload
-    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
     @overload
-    def __call__(self, dst: RegTensor[int16_t], src: UbPtr[int16_t]) -> None: ...  # (int16_t)
+    def __call__(self, dst: RegTensor[int16_t], src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
     @overload
-    def __call__(self, dst: RegTensor[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+    def __call__(self, dst: RegTensor[uint16_t], src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
     @overload
-    def __call__(self, dst: RegTensor[half], src: UbPtr[half]) -> None: ...  # (half)
+    def __call__(self, dst: RegTensor[half], src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
     @overload
-    def __call__(self, dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    def __call__(self, dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
     @overload
-    def __call__(self, dst: RegTensor[int32_t], src: UbPtr[int32_t]) -> None: ...  # (int32_t)
+    def __call__(self, dst: RegTensor[int32_t], src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
     @overload
-    def __call__(self, dst: RegTensor[uint32_t], src: UbPtr[uint32_t]) -> None: ...  # (uint32_t)
+    def __call__(self, dst: RegTensor[uint32_t], src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
     @overload
-    def __call__(self, dst: RegTensor[float32_t], src: UbPtr[float32_t]) -> None: ...  # (float32_t)
+    def __call__(self, dst: RegTensor[float32_t], src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
     @overload
-    def __call__(self, dst: RegTensor[int64_t], src: UbPtr[int64_t]) -> None: ...  # (int64_t)
+    def __call__(self, dst: RegTensor[int64_t], src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
     @overload
-    def __call__(self, dst: RegTensor[uint64_t], src: UbPtr[uint64_t]) -> None: ...  # (uint64_t)
+    def __call__(self, dst: RegTensor[uint64_t], src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
 
 Load: _Load
 
 class _Store_bool_:
-    def __call__(self, dst: UbPtr[bool_], src: RegTensor[bool_], count: _IntLike | None = None) -> None: ...  # (bool_)
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], count: _IntLike | None = None) -> None: ...  # (bool_)
 
 class _Store_int8_t:
-    def __call__(self, dst: UbPtr[int8_t], src: RegTensor[int8_t], count: _IntLike | None = None) -> None: ...  # (int8_t)
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], count: _IntLike | None = None) -> None: ...  # (int8_t)
 
 class _Store_uint8_t:
-    def __call__(self, dst: UbPtr[uint8_t], src: RegTensor[uint8_t], count: _IntLike | None = None) -> None: ...  # (uint8_t)
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], count: _IntLike | None = None) -> None: ...  # (uint8_t)
 
 class _Store_fp8_e4m3fn_t:
-    def __call__(self, dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], count: _IntLike | None = None) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], count: _IntLike | None = None) -> None: ...  # (fp8_e4m3fn_t)
 
 class _Store_fp8_e5m2_t:
-    def __call__(self, dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], count: _IntLike | None = None) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], count: _IntLike | None = None) -> None: ...  # (fp8_e5m2_t)
 
 class _Store_fp8_e8m0_t:
-    def __call__(self, dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], count: _IntLike | None = None) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], count: _IntLike | None = None) -> None: ...  # (fp8_e8m0_t)
 
 class _Store_hifloat8_t:
-    def __call__(self, dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], count: _IntLike | None = None) -> None: ...  # (hifloat8_t)
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], count: _IntLike | None = None) -> None: ...  # (hifloat8_t)
 
 class _Store_int4x2_t:
-    def __call__(self, dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], count: _IntLike | None = None) -> None: ...  # (int4x2_t)
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], count: _IntLike | None = None) -> None: ...  # (int4x2_t)
 
 class _Store_fp4x2_e2m1_t:
-    def __call__(self, dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e2m1_t)
 
 class _Store_fp4x2_e1m2_t:
-    def __call__(self, dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e1m2_t)
 
 class _Store_int16_t:
-    def __call__(self, dst: UbPtr[int16_t], src: RegTensor[int16_t], count: _IntLike | None = None) -> None: ...  # (int16_t)
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], count: _IntLike | None = None) -> None: ...  # (int16_t)
 
 class _Store_uint16_t:
-    def __call__(self, dst: UbPtr[uint16_t], src: RegTensor[uint16_t], count: _IntLike | None = None) -> None: ...  # (uint16_t)
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], count: _IntLike | None = None) -> None: ...  # (uint16_t)
 
 class _Store_half:
-    def __call__(self, dst: UbPtr[half], src: RegTensor[half], count: _IntLike | None = None) -> None: ...  # (half)
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], count: _IntLike | None = None) -> None: ...  # (half)
 
 class _Store_bfloat16_t:
-    def __call__(self, dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], count: _IntLike | None = None) -> None: ...  # (bfloat16_t)
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], count: _IntLike | None = None) -> None: ...  # (bfloat16_t)
 
 class _Store_int32_t:
-    def __call__(self, dst: UbPtr[int32_t], src: RegTensor[int32_t], count: _IntLike | None = None) -> None: ...  # (int32_t)
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], count: _IntLike | None = None) -> None: ...  # (int32_t)
 
 class _Store_uint32_t:
-    def __call__(self, dst: UbPtr[uint32_t], src: RegTensor[uint32_t], count: _IntLike | None = None) -> None: ...  # (uint32_t)
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], count: _IntLike | None = None) -> None: ...  # (uint32_t)
 
 class _Store_float32_t:
-    def __call__(self, dst: UbPtr[float32_t], src: RegTensor[float32_t], count: _IntLike | None = None) -> None: ...  # (float32_t)
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], count: _IntLike | None = None) -> None: ...  # (float32_t)
 
 class _Store_int64_t:
-    def __call__(self, dst: UbPtr[int64_t], src: RegTensor[int64_t], count: _IntLike | None = None) -> None: ...  # (int64_t)
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], count: _IntLike | None = None) -> None: ...  # (int64_t)
 
 class _Store_uint64_t:
-    def __call__(self, dst: UbPtr[uint64_t], src: RegTensor[uint64_t], count: _IntLike | None = None) -> None: ...  # (uint64_t)
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], count: _IntLike | None = None) -> None: ...  # (uint64_t)
 
 class _Store:
     """``Reg.Store``: legal (T) in table order below."""
@@ -1333,42 +1333,42 @@ class _Store:
     @overload
     def __getitem__(self, items: type[uint64_t]) -> _Store_uint64_t: ...  # (uint64_t)
     @overload
-    def __call__(self, dst: UbPtr[bool_], src: RegTensor[bool_], count: _IntLike | None = None) -> None: ...  # (bool_)
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], count: _IntLike | None = None) -> None: ...  # (bool_)
     @overload
-    def __call__(self, dst: UbPtr[int8_t], src: RegTensor[int8_t], count: _IntLike | None = None) -> None: ...  # (int8_t)
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], count: _IntLike | None = None) -> None: ...  # (int8_t)
     @overload
-    def __call__(self, dst: UbPtr[uint8_t], src: RegTensor[uint8_t], count: _IntLike | None = None) -> None: ...  # (uint8_t)
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], count: _IntLike | None = None) -> None: ...  # (uint8_t)
     @overload
-    def __call__(self, dst: UbPtr[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], count: _IntLike | None = None) -> None: ...  # (fp8_e4m3fn_t)
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], count: _IntLike | None = None) -> None: ...  # (fp8_e4m3fn_t)
     @overload
-    def __call__(self, dst: UbPtr[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], count: _IntLike | None = None) -> None: ...  # (fp8_e5m2_t)
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], count: _IntLike | None = None) -> None: ...  # (fp8_e5m2_t)
     @overload
-    def __call__(self, dst: UbPtr[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], count: _IntLike | None = None) -> None: ...  # (fp8_e8m0_t)
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], count: _IntLike | None = None) -> None: ...  # (fp8_e8m0_t)
     @overload
-    def __call__(self, dst: UbPtr[hifloat8_t], src: RegTensor[hifloat8_t], count: _IntLike | None = None) -> None: ...  # (hifloat8_t)
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], count: _IntLike | None = None) -> None: ...  # (hifloat8_t)
     @overload
-    def __call__(self, dst: UbPtr[int4x2_t], src: RegTensor[int4x2_t], count: _IntLike | None = None) -> None: ...  # (int4x2_t)
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], count: _IntLike | None = None) -> None: ...  # (int4x2_t)
     @overload
-    def __call__(self, dst: UbPtr[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e2m1_t)
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e2m1_t)
     @overload
-    def __call__(self, dst: UbPtr[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e1m2_t)
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], count: _IntLike | None = None) -> None: ...  # (fp4x2_e1m2_t)
     @overload
-    def __call__(self, dst: UbPtr[int16_t], src: RegTensor[int16_t], count: _IntLike | None = None) -> None: ...  # (int16_t)
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], count: _IntLike | None = None) -> None: ...  # (int16_t)
     @overload
-    def __call__(self, dst: UbPtr[uint16_t], src: RegTensor[uint16_t], count: _IntLike | None = None) -> None: ...  # (uint16_t)
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], count: _IntLike | None = None) -> None: ...  # (uint16_t)
     @overload
-    def __call__(self, dst: UbPtr[half], src: RegTensor[half], count: _IntLike | None = None) -> None: ...  # (half)
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], count: _IntLike | None = None) -> None: ...  # (half)
     @overload
-    def __call__(self, dst: UbPtr[bfloat16_t], src: RegTensor[bfloat16_t], count: _IntLike | None = None) -> None: ...  # (bfloat16_t)
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], count: _IntLike | None = None) -> None: ...  # (bfloat16_t)
     @overload
-    def __call__(self, dst: UbPtr[int32_t], src: RegTensor[int32_t], count: _IntLike | None = None) -> None: ...  # (int32_t)
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], count: _IntLike | None = None) -> None: ...  # (int32_t)
     @overload
-    def __call__(self, dst: UbPtr[uint32_t], src: RegTensor[uint32_t], count: _IntLike | None = None) -> None: ...  # (uint32_t)
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], count: _IntLike | None = None) -> None: ...  # (uint32_t)
     @overload
-    def __call__(self, dst: UbPtr[float32_t], src: RegTensor[float32_t], count: _IntLike | None = None) -> None: ...  # (float32_t)
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], count: _IntLike | None = None) -> None: ...  # (float32_t)
     @overload
-    def __call__(self, dst: UbPtr[int64_t], src: RegTensor[int64_t], count: _IntLike | None = None) -> None: ...  # (int64_t)
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], count: _IntLike | None = None) -> None: ...  # (int64_t)
     @overload
-    def __call__(self, dst: UbPtr[uint64_t], src: RegTensor[uint64_t], count: _IntLike | None = None) -> None: ...  # (uint64_t)
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], count: _IntLike | None = None) -> None: ...  # (uint64_t)
 
 Store: _Store

@@ -2815,27 +2815,27 @@ def main() -> None:
     asc_copy(m, v_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int64_t)
     asc_copy(m, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (uint64_t)
     # asc_loadunalign_pre: every illegal T combination, every form
-    asc_loadunalign_pre(ul, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
-    asc_loadunalign_pre(ul, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+    asc_loadunalign_pre(ul, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_loadunalign_pre(ul, pr_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_loadunalign: every illegal T combination, every form
-    asc_loadunalign(b, ul, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
-    asc_loadunalign(v_uint64_t, ul, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_loadunalign(b, ul, pr_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_loadunalign(v_uint64_t, ul, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_loadunalign_postupdate: every illegal T combination, every form
     asc_loadunalign_postupdate(b, ul, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign: every illegal T combination, every form
-    asc_storeunalign(p_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
-    asc_storeunalign(p_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_storeunalign(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_postupdate: every illegal T combination, every form
     asc_storeunalign_postupdate(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_post: every illegal T combination, every form
-    asc_storeunalign_post(p_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_post(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_post_postupdate: every illegal T combination, every form
     asc_storeunalign_post_postupdate(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_load: every illegal T combination, every form
-    asc_load(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
-    asc_load(v_uint64_t, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_load(b, pr_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_load(v_uint64_t, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_store: every illegal T combination, every form
-    asc_store(p_uint16_t, b, 1)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
-    asc_store(p_uint64_t, v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_store(pr_uint16_t, b, 1)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_store(pr_uint64_t, v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)

@@ -43,6 +43,7 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories, to_dtype
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
+from ascreg.machine.template import qualifier
 
 F = TypeVar("F")
 
@@ -109,6 +110,7 @@ def as_dim3(value: Any) -> dim3:
     return dim3(value)
 
 
+@qualifier
 def __simt_vf__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_vf__``: a SIMT function started by ``asc_vf_call[f](dim3(n), args...)``.
 
@@ -125,6 +127,7 @@ def __simt_vf__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     return func
 
 
+@qualifier
 def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_callee__``: a helper callable from SIMT code (marks ``"simt_callee"``).
 
