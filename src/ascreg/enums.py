@@ -256,8 +256,9 @@ class SqrtAlgo(enum.IntEnum):
 
 
 class ExpAlgo(enum.IntEnum):
-    """``AscendC::Reg::ExpAlgo`` (``LnAlgo``, ``LogAlgo``, ``Log2Algo`` and ``Log10Algo`` have
-    the same three members and are this class under their C++ names).
+    """``AscendC::Reg::ExpAlgo``; ``LnAlgo``, ``LogAlgo``, ``Log2Algo``, ``Log10Algo`` alike.
+
+    The four have the same three members and are this class under their C++ names.
 
     Examples
     --------
@@ -271,7 +272,10 @@ class ExpAlgo(enum.IntEnum):
     PRECISION_1ULP_FTZ_FALSE = 2
 
 
-LnAlgo = LogAlgo = Log2Algo = Log10Algo = ExpAlgo
+LnAlgo = ExpAlgo
+LogAlgo = ExpAlgo
+Log2Algo = ExpAlgo
+Log10Algo = ExpAlgo
 
 
 @attrs.frozen
@@ -299,7 +303,10 @@ class ExpSpecificMode:
         return self.algo.name in SUBNORMAL_ALGOS
 
 
-LnSpecificMode = LogSpecificMode = Log2SpecificMode = Log10SpecificMode = ExpSpecificMode
+LnSpecificMode = ExpSpecificMode
+LogSpecificMode = ExpSpecificMode
+Log2SpecificMode = ExpSpecificMode
+Log10SpecificMode = ExpSpecificMode
 
 
 @attrs.frozen

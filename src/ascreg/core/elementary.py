@@ -53,7 +53,7 @@ def flush_subnormals(values: Lanes) -> Lanes:
 
 
 def _integer_divide(a: Lanes, b: Lanes) -> Lanes:
-    """Truncating division; ``x / 0`` is all ones and ``MIN / -1`` is ``MIN`` (see module)."""
+    """Divide truncating toward zero; ``x / 0`` is all ones, ``MIN / -1`` is ``MIN``."""
     unsigned = np.dtype(f"u{a.dtype.itemsize}")
     ua, ub = a.view(unsigned), b.view(unsigned)
     zero = unsigned.type(0)
@@ -69,7 +69,9 @@ def _integer_divide(a: Lanes, b: Lanes) -> Lanes:
 
 
 def divide(a: Lanes, b: Lanes, *, ftz: bool = True) -> Lanes:
-    """``a / b`` per lane: integers truncate, floats are correctly rounded (FTZ with *ftz*).
+    """Return ``a / b`` per lane: integers truncate, floats are correctly rounded.
+
+    With *ftz*, subnormal inputs and results are flushed to signed zeros.
 
     Float lanes are divided in float64 and rounded once more to half/float: a float64 quotient
     has 53 >= 2p + 2 bits for p = 11 and 24, so this double rounding is innocuous (Figueroa,
@@ -79,8 +81,8 @@ def divide(a: Lanes, b: Lanes, *, ftz: bool = True) -> Lanes:
     --------
     >>> divide(np.array([1.0, 1.0], np.float32), np.array([3.0, -1e-39], np.float32))
     array([0.33333334,       -inf], dtype=float32)
-    >>> divide(np.array([1e-3], np.float32), np.array([-1e-39], np.float32), ftz=False)
-    array([-1.e+36], dtype=float32)
+    >>> divide(np.array([2.0**-10], np.float32), np.array([-(2.0**-130)], np.float32), ftz=False)
+    array([-1.329228e+36], dtype=float32)
     """
     if a.dtype.kind in "iu":
         return _integer_divide(a, b)
