@@ -37,6 +37,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
+    ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
@@ -46,7 +47,9 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""
 
-COVERED_MODULES = ("ascreg", "ascreg.Reg", "ascreg.c_api", "ascreg.simt", "ascreg.acl")
+COVERED_MODULES = (
+    "ascreg", "ascreg.Reg", "ascreg.c_api", "ascreg.simt", "ascreg.acl", "ascreg.testing",
+)  # fmt: skip
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 
 EXTERNAL_PREFIXES = (

@@ -212,8 +212,8 @@ def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
     p, emin, _ = _FORMATS[values.dtype]
     if ftz:
         values = flush_subnormals(values)
-    wide = values.astype(np.float64)
-    with np.errstate(all="ignore"):  # log(0), log(<0) and overflow are IEEE results
+    with np.errstate(all="ignore"):  # signalling NaNs, log(0), log(<0), overflow: IEEE data
+        wide = values.astype(np.float64)
         approx = _FAST[name](wide)
         result: Lanes = approx.astype(values.dtype)
     for lane in np.flatnonzero(_undecided(approx, p, emin)):  # rare: see the docstring
