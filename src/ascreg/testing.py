@@ -78,4 +78,3 @@ def assert_ulp_close(actual: Any, desired: Any, ulp: int = 1, *, dtype: Any = No
             f"{a.ravel()[first]!s} vs {d.ravel()[first]!s} "
             f"({'NaN vs number' if np.isinf(gap) else f'{int(gap)} ulp'})"
         )
-

@@ -55,9 +55,7 @@ def _float_lanes(data: Any, dtype: Any, lanes: int, low: float, high: float) -> 
     """Random bit patterns mixed with values in [low, high] (where exp/log are interesting)."""
     bits = data.draw(lane_bits(dtype, lanes))
     width = 16 if dtype is half else 32
-    near = data.draw(
-        st.lists(st.floats(low, high, width=width), min_size=lanes, max_size=lanes)
-    )
+    near = data.draw(st.lists(st.floats(low, high, width=width), min_size=lanes, max_size=lanes))
     pick = data.draw(st.lists(st.booleans(), min_size=lanes, max_size=lanes))
     wanted = from_bits(bits, dtype).copy()
     wanted[np.array(pick)] = np.array(near, dtype=wanted.dtype)[np.array(pick)]
@@ -111,7 +109,7 @@ def test_unary(op: str, dtype: Any, data: Any) -> None:
 @pytest.mark.parametrize("op", ["Exp", "Ln", "Log2", "Log10"])
 def test_half_grid(op: str) -> None:
     """Every 16th half pattern (4096 lanes) in both subnormal modes, against the reference."""
-    patterns = list(range(0, 1 << 16, 16)) + [0x0001, 0x8001, 0x03FF, 0x7BFF]
+    patterns = [*range(0, 1 << 16, 16), 0x0001, 0x8001, 0x03FF, 0x7BFF]
     patterns += [0x3C00 + i for i in range(-8, 8)]  # around 1.0, where the logs are tiny
     for keep in (False, True):
         mode = getattr(Reg, f"{op}SpecificMode")(algo=getattr(Reg, f"{op}Algo")[KEEP]) if keep else None  # fmt: skip
@@ -160,7 +158,10 @@ def test_div_documented(x: int, y: int, keep: bool, want: int | None) -> None:
     mode = Reg.DivSpecificMode(algo=Reg.DivAlgo[KEEP] if keep else Reg.DivAlgo.INTRINSIC)
     dst = new_reg(float32_t)
     Reg.Div[float32_t, mode](
-        dst, make_reg(float32_t, [x] * 64), make_reg(float32_t, [y] * 64), Reg.CreateMask[float32_t]()
+        dst,
+        make_reg(float32_t, [x] * 64),
+        make_reg(float32_t, [y] * 64),
+        Reg.CreateMask[float32_t](),
     )
     got = reg_bits(dst)[0]
     assert_same_lanes([got], [0x7FC00000 if want is None else want], float32_t)
@@ -180,7 +181,9 @@ def test_div_documented(x: int, y: int, keep: bool, want: int | None) -> None:
 def test_integer_div_decisions(dtype: Any, x: int, y: int, want: int) -> None:
     lanes = geometry(dtype, False)[0]
     dst = new_reg(dtype)
-    Reg.Div(dst, make_reg(dtype, [x] * lanes), make_reg(dtype, [y] * lanes), Reg.CreateMask[dtype]())
+    Reg.Div(
+        dst, make_reg(dtype, [x] * lanes), make_reg(dtype, [y] * lanes), Reg.CreateMask[dtype]()
+    )
     assert reg_bits(dst)[0] == want == div_lane(x, y, dtype)
 
 

@@ -170,7 +170,10 @@ def _precise(name: str, mode: type, summary: str, example: str, more: str = "") 
     {summary}
     {
         _PRECISION.format(
-            ulp="1 ulp", mode=mode.__name__, more=more, types=SPECS[f"Reg.{name}"].legal_text()
+            ulp="1 ulp",
+            mode=f"{name}SpecificMode",
+            more=more,
+            types=SPECS[f"Reg.{name}"].legal_text(),
         ).strip()
     }
 
