@@ -38,6 +38,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
+    ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
@@ -54,6 +55,7 @@ COVERED_MODULES = (
     "ascreg.simt",
     "ascreg.acl",
     "ascreg.basic",
+    "ascreg.testing",
 )
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 

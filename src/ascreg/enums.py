@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 
+import attrs
+
 
 class MaskPattern(enum.IntEnum):
     """``AscendC::Reg::MaskPattern``: the fixed patterns of ``CreateMask`` (``pset``).
@@ -208,3 +210,156 @@ class DataCopyMode(enum.IntEnum):
     """
 
     DATA_BLOCK_COPY = 0
+
+
+# ---- the precision modes of Div, Sqrt, Exp and the logarithms ---------------------------------
+# C++ passes these as ``Op<T, &mode>`` (a pointer to a constexpr struct); ascreg takes the struct
+# itself as the subscript: ``Reg.Div[float32_t, Reg.DivSpecificMode(precisionMode=True)]``.
+
+SUBNORMAL_ALGOS = frozenset({"PRECISION_0ULP_FTZ_FALSE", "PRECISION_1ULP_FTZ_FALSE"})
+"""The algorithm names that keep subnormal inputs and results (every other one flushes them)."""
+
+
+class DivAlgo(enum.IntEnum):
+    """``AscendC::Reg::DivAlgo``: the algorithm of ``Reg.Div`` (see :class:`DivSpecificMode`).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.DivAlgo.PRECISION_1ULP_FTZ_FALSE.value
+    5
+    """
+
+    INTRINSIC = 0
+    DIFF_COMPENSATION = 1
+    PRECISION_1ULP_FTZ_TRUE = 2
+    PRECISION_0ULP_FTZ_TRUE = 3
+    PRECISION_0ULP_FTZ_FALSE = 4
+    PRECISION_1ULP_FTZ_FALSE = 5
+
+
+class SqrtAlgo(enum.IntEnum):
+    """``AscendC::Reg::SqrtAlgo``: the algorithm of ``Reg.Sqrt`` (see :class:`SqrtSpecificMode`).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.SqrtAlgo.FAST_INVERSE.value
+    1
+    """
+
+    INTRINSIC = 0
+    FAST_INVERSE = 1
+    PRECISION_1ULP_FTZ_TRUE = 2
+    PRECISION_0ULP_FTZ_FALSE = 3
+    PRECISION_1ULP_FTZ_FALSE = 4
+
+
+class ExpAlgo(enum.IntEnum):
+    """``AscendC::Reg::ExpAlgo``; ``LnAlgo``, ``LogAlgo``, ``Log2Algo``, ``Log10Algo`` alike.
+
+    The four have the same three members and are this class under their C++ names.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.Log2Algo.PRECISION_1ULP_FTZ_FALSE.value
+    2
+    """
+
+    INTRINSIC = 0
+    PRECISION_1ULP_FTZ_TRUE = 1
+    PRECISION_1ULP_FTZ_FALSE = 2
+
+
+LnAlgo = ExpAlgo
+LogAlgo = ExpAlgo
+Log2Algo = ExpAlgo
+Log10Algo = ExpAlgo
+
+
+@attrs.frozen
+class ExpSpecificMode:
+    """``AscendC::Reg::ExpSpecificMode{mrgMode, algo}``: the ``mode`` subscript of ``Reg.Exp``.
+
+    ``LnSpecificMode``, ``LogSpecificMode``, ``Log2SpecificMode`` and ``Log10SpecificMode`` are
+    the same struct under their C++ names. ``algo`` ``PRECISION_1ULP_FTZ_FALSE`` keeps
+    subnormal inputs and results; the other algorithms flush them to a signed zero.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.LnSpecificMode(algo=Reg.LnAlgo.PRECISION_1ULP_FTZ_FALSE).keeps_subnormals
+    True
+    """
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING
+    algo: ExpAlgo = ExpAlgo.INTRINSIC
+    precisionMode: bool = attrs.field(default=False, init=False)
+
+    @property
+    def keeps_subnormals(self) -> bool:
+        """Whether the mode computes with subnormals instead of flushing them to zero."""
+        return self.algo.name in SUBNORMAL_ALGOS
+
+
+LnSpecificMode = ExpSpecificMode
+LogSpecificMode = ExpSpecificMode
+Log2SpecificMode = ExpSpecificMode
+Log10SpecificMode = ExpSpecificMode
+
+
+@attrs.frozen
+class DivSpecificMode:
+    """``AscendC::Reg::DivSpecificMode{mrgMode, precisionMode, algo}``: ``Reg.Div``'s mode.
+
+    ``precisionMode=True`` selects the 0-ulp difference-compensation algorithm (float only);
+    ``algo`` ``PRECISION_0ULP_FTZ_FALSE`` (float) and ``PRECISION_1ULP_FTZ_FALSE`` (half,
+    float) keep subnormals; every other mode flushes subnormal inputs and results to zero.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.DivSpecificMode(precisionMode=True).keeps_subnormals
+    False
+    """
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING
+    precisionMode: bool = False
+    algo: DivAlgo = DivAlgo.INTRINSIC
+
+    @property
+    def keeps_subnormals(self) -> bool:
+        """Whether the mode computes with subnormals instead of flushing them to zero."""
+        return self.algo.name in SUBNORMAL_ALGOS
+
+
+@attrs.frozen
+class SqrtSpecificMode:
+    """``AscendC::Reg::SqrtSpecificMode{mrgMode, precisionMode, algo}``: ``Reg.Sqrt``'s mode.
+
+    Decision ([IMPL] over [DOC]): the subnormal-keeping fast-inverse algorithm runs when
+    ``precisionMode`` is True or ``algo`` is ``PRECISION_0ULP_FTZ_FALSE`` (both float only), as
+    the dav-3510 implementation dispatches; ``algo=FAST_INVERSE`` alone takes the intrinsic
+    (flushing) path there, although the page lists it with the fast-inverse algorithm.
+    ``PRECISION_1ULP_FTZ_FALSE`` (half, float) keeps subnormals too.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.SqrtSpecificMode(algo=Reg.SqrtAlgo.PRECISION_1ULP_FTZ_FALSE).keeps_subnormals
+    True
+    """
+
+    mrgMode: MaskMergeMode = MaskMergeMode.ZEROING
+    precisionMode: bool = False
+    algo: SqrtAlgo = SqrtAlgo.INTRINSIC
+
+    @property
+    def keeps_subnormals(self) -> bool:
+        """Whether the mode computes with subnormals instead of flushing them to zero."""
+        return self.precisionMode or self.algo.name in SUBNORMAL_ALGOS
+
+
+SpecificMode = ExpSpecificMode | DivSpecificMode | SqrtSpecificMode
+"""Any of the precision-mode structs."""

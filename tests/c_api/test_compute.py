@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import bool_
 from ascreg._spec import SPECS
-from ascreg._spec.dtypes import C_BINARY
+from ascreg._spec.dtypes import C_BINARY, C_UNARY
 from reference.arith import binary, bit_not
 from reference.common import boundary_bits, from_bits, lane_count, mask_stride, width, zeroing
 from reference.compare import compare, select
+from reference.elementary import unary_lane
 from reference.masks import lanes_to_mask, mask_op, mask_select, mask_to_lanes
 from reference.shifts import shift_left, shift_right
 from strategies import assert_same_lanes, lane_bits, make_mask, mask_bits, mask_list, reg_bits
@@ -171,3 +172,19 @@ def test_duplicate(name: str, dtype: Any, data: Any) -> None:
     else:
         C.asc_duplicate_scalar(dst, from_bits([value], dtype)[0], make_mask(mbits))
     assert_same_lanes(reg_bits(dst), zeroing([value] * len(src), active), dtype)
+
+
+UNARY_ARITHMETIC = [f"asc_{op}" for op in C_UNARY]
+
+
+@pytest.mark.rows(*UNARY_ARITHMETIC)
+@pytest.mark.parametrize(("name", "dtype"), _params(*UNARY_ARITHMETIC))
+@FEWER
+@given(data=st.data())
+def test_unary_arithmetic(name: str, dtype: Any, data: Any) -> None:
+    """asc_exp/ln/sqrt: correctly rounded, subnormals flushed (the Reg default mode)."""
+    a, _, mbits, active = _operands(data, dtype)
+    dst = _vector(dtype, data.draw(lane_bits(dtype, lane_count(dtype))))
+    getattr(C, name)(dst, _vector(dtype, a), make_mask(mbits))
+    want = zeroing([unary_lane(SPECS[name].family, x, dtype) for x in a], active)
+    assert_same_lanes(reg_bits(dst), want, dtype)

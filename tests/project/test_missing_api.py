@@ -14,8 +14,8 @@ from ascreg.errors import MissingApiError
 @pytest.mark.parametrize(
     ("module", "name", "spelled"),
     [
-        (ascreg.reg, "Exp", "Reg.Exp"),
-        (ascreg.c_api, "asc_exp", "asc_exp"),
+        (ascreg.reg, "Gather", "Reg.Gather"),
+        (ascreg.c_api, "asc_gather", "asc_gather"),
         (ascreg.simt, "__hgtx2", "__hgtx2"),
     ],
 )

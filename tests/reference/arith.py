@@ -17,6 +17,7 @@ from reference.common import (
     width,
     wrap,
 )
+from reference.elementary import div_lane
 
 
 def _float_binary(op: str, x: float, y: float) -> float:
@@ -42,6 +43,8 @@ def _round_through(value: float, dtype: type[Scalar]) -> int:
 def binary(op: str, dtype: type[Scalar], x: int, y: int) -> int:
     """One lane of Add/Sub/Mul/Max/Min/And/Or/Xor/Prelu on bit patterns."""
     w = width(dtype)
+    if op == "Div":  # the C API's asc_div: the default (flushing) mode of Reg.Div
+        return div_lane(x, y, dtype)
     if op in ("And", "Or", "Xor"):
         return {"And": x & y, "Or": x | y, "Xor": x ^ y}[op]
     if is_float(dtype):

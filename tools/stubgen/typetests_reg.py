@@ -58,6 +58,10 @@ EXAMPLE_EXTRA = {
     "TRAIT": "RegTraitNumOne",
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
+    **{
+        f"{op}SpecificMode": f"Reg.{op}SpecificMode()"
+        for op in ("Div", "Sqrt", "Exp", "Ln", "Log", "Log2", "Log10")
+    },
 }
 
 

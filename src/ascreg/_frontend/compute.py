@@ -21,14 +21,14 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import bool_, int16_t
+from ascreg._dtypes import Kind, bool_, float32_t, int16_t
 from ascreg._frontend import operands
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core import shifts
 from ascreg.enums import MaskMergeMode
-from ascreg.errors import AscregTypeError
+from ascreg.errors import AscregTypeError, TemplateMismatchError
 from ascreg.machine.registers import MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
@@ -168,3 +168,49 @@ def binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
         raise AscregTypeError(f"{op.name} does not support MaskMergeMode.{merge.name}")
     old = d.get() if merge is MaskMergeMode.MERGING else None
     d.put(cmp.merge_masked(op.formula(a.get(), b.get()), enables(op, mask, d), old))
+
+
+FLOAT32_ONLY_ALGOS = frozenset({"PRECISION_0ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_FALSE"})
+"""Algorithms the dav-3510 implementation accepts for float only (``static_assert``)."""
+
+
+def flushes_subnormals(op: Any, dtype: Any) -> bool:
+    """Return whether *op* flushes subnormals, from its ``mode`` subscript (checked for *dtype*).
+
+    The mode is a ``MaskMergeMode`` (ZEROING only) or the op's ``*SpecificMode`` struct
+    (``op.mode_type``); the C API functions are the default intrinsic (flushing) mode. A
+    struct that C++ rejects for *dtype* (``static_assert``) is an error.
+    """
+    if op.surface is operands.C_API:
+        return True
+    mode = op.t.enum(op.mode_type, None)
+    merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) if mode is None else mode.mrgMode
+    if merge is not MaskMergeMode.ZEROING:
+        raise AscregTypeError(
+            f"{op.name} supports MaskMergeMode.ZEROING only on dav-3510, not {merge.name}"
+        )
+    if mode is None:
+        return True
+    float32_only = mode.precisionMode or mode.algo.name in FLOAT32_ONLY_ALGOS
+    if (float32_only and dtype is not float32_t) or (
+        mode.keeps_subnormals and dtype.kind is not Kind.FLOAT
+    ):
+        raise TemplateMismatchError(
+            f"{mode!r} does not support {dtype.cpp_name} (C++: static_assert on the "
+            f"{'precision mode' if float32_only else 'algorithm'}'s data types)"
+        )
+    return not mode.keeps_subnormals
+
+
+def precise(op: Any, dst: Any, *args: Any) -> None:
+    """``dst = op.formula(src...)`` for Div, Sqrt, Exp and the logarithms; masked-off 0.
+
+    ``args`` are the source registers and the mask. ``op.formula`` takes the lanes and
+    ``ftz``: whether subnormal inputs and results are flushed to zero (the mode's choice).
+    """
+    *sources, mask = args
+    roles = ["src"] if len(sources) == 1 else [f"src{i}" for i in range(len(sources))]
+    d, *regs = vectors(op, (dst, "dst"), *zip(sources, roles, strict=True))
+    ftz = flushes_subnormals(op, d.dtype)
+    result = op.formula(*(r.get() for r in regs), ftz=ftz)
+    d.put(cmp.zero_masked(result, enables(op, mask, d)))

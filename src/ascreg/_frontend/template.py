@@ -47,7 +47,7 @@ class TemplateArgs:
         self,
         dtypes: tuple[type[Scalar], ...] = (),
         trait: type[RegTrait] | None = None,
-        enums: dict[type[enum.Enum], enum.Enum] | None = None,
+        enums: dict[type[Any], Any] | None = None,
     ) -> None:
         self.dtypes = dtypes
         self.trait = trait
@@ -56,14 +56,17 @@ class TemplateArgs:
     def enum(self, kind: type[E], default: E) -> E:
         """Return the argument of enum class *kind*, or *default*."""
         value = self.enums.get(kind, default)
-        return value  # type: ignore[return-value]
+        return value  # type: ignore[no-any-return]
 
     def text(self) -> str:
         """Render the arguments as they were written."""
         parts = [d.cpp_name if d.cpp_name != "float" else "float32_t" for d in self.dtypes]
         if self.trait is not None:
             parts.append(self.trait.__name__)
-        parts += [f"{type(v).__name__}.{v.name}" for v in self.enums.values()]
+        parts += [
+            f"{type(v).__name__}.{v.name}" if isinstance(v, enum.Enum) else repr(v)
+            for v in self.enums.values()
+        ]
         return ", ".join(parts)
 
 
@@ -78,7 +81,7 @@ class Template:
     """
 
     name: ClassVar[str]
-    enum_kinds: ClassVar[tuple[type[enum.Enum], ...]] = ()
+    enum_kinds: ClassVar[tuple[type[Any], ...]] = ()
     max_dtypes: ClassVar[int] = 1
     traits: ClassVar[bool] = False
     surface: ClassVar[Surface] = REG
@@ -116,13 +119,13 @@ class Template:
         _ascreg_call = self.name
         dtypes: list[type[Scalar]] = []
         trait: type[RegTrait] | None = None
-        enums: dict[type[enum.Enum], enum.Enum] = {}
+        enums: dict[type[Any], Any] = {}
         for item in items:
             if is_scalar_type(item):
                 dtypes.append(item)
             elif self.traits and isinstance(item, type) and issubclass(item, RegTrait):
                 trait = item
-            elif isinstance(item, enum.Enum) and type(item) in self.enum_kinds:
+            elif type(item) in self.enum_kinds:  # an enum member or a *SpecificMode struct
                 enums[type(item)] = item
             else:
                 raise AscregTypeError(self._bad_argument(item))

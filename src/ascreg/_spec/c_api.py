@@ -24,6 +24,7 @@ from ascreg._spec.dtypes import (
     C_SHIFT_PAIRS,
     C_STORE_FAMILY,
     C_UNALIGNED,
+    C_UNARY,
     Combos,
     singles,
 )
@@ -195,6 +196,17 @@ def _binary_rows() -> list[OpSpec]:
     return rows
 
 
+def _unary_rows() -> list[OpSpec]:
+    """Build the element-wise unary arithmetic rows (``asc_exp``, ``asc_sqrt``, ...)."""
+    form = CForm("", _params("vec dst", "vec src", "cmask mask"))
+    return [
+        _c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,
+           f"arithmetic_compute/asc_{op}.md", family=op.title(),
+           shape=CShape("c_api/compute", (form,)), core=f"ascreg.core.elementary:UNARY_OPS.{op.title()}")
+        for op, types in C_UNARY.items()
+    ]  # fmt: skip
+
+
 def _compare_rows() -> list[OpSpec]:
     rows = []
     for op in C_COMPARES:
@@ -295,6 +307,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_store_rows(),
     *_shift_rows(),
     *_binary_rows(),
+    *_unary_rows(),
     *_compare_rows(),
     *_fill_rows(),
     *_unaligned_rows(),

@@ -73,6 +73,10 @@ NOT_TYPES = (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, half, float3
              int64_t)  # fmt: skip
 DUP_TYPES = REG_TYPES
 MULS_TYPES = (int16_t, uint16_t, half, float32_t, int32_t, uint32_t, int64_t, uint64_t)
+DIV_TYPES = (int16_t, uint16_t, half, int32_t, uint32_t, float32_t, int64_t, uint64_t)
+"""``Div``: the documented types without complex32/complex64 (not emulated)."""
+MATH_TYPES = (half, float32_t)
+"""``Sqrt``, ``Exp``, ``Ln``, ``Log``, ``Log2``, ``Log10``."""
 ABS_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
 NEG_TYPES = (int8_t, int16_t, int32_t, int64_t, half, float32_t)
 INTERLEAVE_TYPES = REG_TYPES  # any b8/b16/b32 type, bool; 64-bit only as RegTraitNumTwo
@@ -135,9 +139,17 @@ C_BINARY: dict[str, tuple[type[Scalar], ...]] = {
     "max": (uint8_t, int8_t, uint16_t, int16_t, int32_t, uint32_t, float32_t, half, bfloat16_t),
     "min": (int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, half, bfloat16_t, float32_t),
     "prelu": (half, float32_t),
+    "div": (half, float32_t, int16_t, uint16_t, int32_t, uint32_t),
 }
 """``void asc_<op>(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``: the element
 types of each element-wise binary arithmetic function (``reg_compute/reg_vector.h``)."""
+C_UNARY: dict[str, tuple[type[Scalar], ...]] = {
+    "exp": (half, float32_t),
+    "ln": (half, float32_t),
+    "sqrt": (half, float32_t),
+}
+"""``void asc_<op>(vector_T& dst, vector_T src, vector_bool mask)``: the element types of each
+element-wise unary arithmetic function (``reg_compute/reg_vector.h``)."""
 C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
     "and": (uint8_t, int8_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, int16_t, half, bfloat16_t,
             uint32_t, int32_t, float32_t, bool_),

@@ -17,10 +17,12 @@ from ascreg._spec.dtypes import (
     ADD_TYPES,
     ARANGE_TYPES,
     CMP_TYPES,
+    DIV_TYPES,
     DUP_TYPES,
     INTERLEAVE_TYPES,
     LOGIC_TYPES,
     MASK_TYPES,
+    MATH_TYPES,
     MAXMIN_TYPES,
     MUL_TYPES,
     MULS_TYPES,
@@ -101,6 +103,30 @@ def _scalar_op(name: str) -> RegShape:
 
 def _unary(name: str) -> RegShape:
     return _shape(name, "arith", RegForm("", (*_regs("dst", "src"), MASK)), subscripts=MERGE)
+
+
+def _precise(name: str, mode: str, binary: bool) -> RegShape:
+    """``Op<T, mode>(dst, src[, src1], mask)``: *mode* a MaskMergeMode or a ``*SpecificMode``."""
+    sources = _regs("src0", "src1") if binary else _regs("src")
+    form = RegForm("", (Param("dst", "regr"), *sources, MASK))
+    return _shape(name, "arith", form, subscripts=(("plain", ((), ("MaskMergeMode",), (mode,))),))
+
+
+def _precise_rows() -> tuple[OpSpec, ...]:
+    """``Div``, ``Sqrt``, ``Exp`` and the logarithms: correctly rounded, FTZ by default."""
+    rows = []
+    for name, mode, types, core in (
+        ("Div", "DivSpecificMode", DIV_TYPES, "divide"),
+        ("Sqrt", "SqrtSpecificMode", MATH_TYPES, "square_root"),
+        ("Exp", "ExpSpecificMode", MATH_TYPES, "elementary"),
+        ("Ln", "LnSpecificMode", MATH_TYPES, "elementary"),
+        ("Log", "LogSpecificMode", MATH_TYPES, "elementary"),
+        ("Log2", "Log2SpecificMode", MATH_TYPES, "elementary"),
+        ("Log10", "Log10SpecificMode", MATH_TYPES, "elementary"),
+    ):
+        rows.append(_reg(name, ("T",), singles(*types), MaskRule.ZEROING, f"基础算术/{name}.md",
+                         _precise(name, mode, name == "Div"), f"{_CORE}elementary:{core}"))  # fmt: skip
+    return tuple(rows)
 
 
 def _interleave(name: str) -> RegShape:
@@ -383,6 +409,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _CORE + "arith:abs_lanes"),
     _reg("Neg", ("T",), singles(*NEG_TYPES), MaskRule.ZEROING, "基础算术/Neg.md", _unary("Neg"),
          _CORE + "arith:neg_lanes"),
+    *_precise_rows(),
     _reg("Interleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
          "数据重排/Interleave.md", _interleave("Interleave"), _CORE + "rearrange:interleave"),
     _reg("DeInterleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,

@@ -37,6 +37,7 @@ from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core.arith import BINARY_OPS
+from ascreg.core.elementary import UNARY_OPS
 from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
@@ -49,16 +50,19 @@ __all__ = [
     "asc_add",
     "asc_and",
     "asc_copy",
+    "asc_div",
     "asc_duplicate",
     "asc_duplicate_scalar",
     "asc_eq",
     "asc_eq_scalar",
+    "asc_exp",
     "asc_ge",
     "asc_ge_scalar",
     "asc_gt",
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
     "asc_max",
@@ -74,6 +78,7 @@ __all__ = [
     "asc_shiftleft_scalar",
     "asc_shiftright",
     "asc_shiftright_scalar",
+    "asc_sqrt",
     "asc_sub",
     "asc_xor",
 ]
@@ -179,6 +184,52 @@ asc_min = _binary("min", "Lane-wise minimum (NaN propagates; min(-0, +0) = -0)."
                   "[-2.0, -2.0, 0.0]")  # fmt: skip
 asc_prelu = _binary("prelu", "``src0 > 0 ? src0 : src0 * src1`` (parametric ReLU).", _HALVES,
                     "[-0.5, -0.5, 0.0]")  # fmt: skip
+
+
+asc_div = _binary(
+    "div",
+    "Lane-wise quotient: integers truncate toward zero (``x / 0`` is all ones, ``MIN / -1`` "
+    "wraps to ``MIN``); floats are the correctly rounded quotient of the inputs with "
+    "subnormals flushed to signed zeros, the result flushed too (the chip's ``vdiv`` is "
+    "within 1 ulp).",
+    _HALVES,
+    "[-8.0, -8.0, 0.0]",
+)
+
+_UNARY_SUMMARY = {
+    "exp": "``e**x``",
+    "ln": "The natural logarithm (``ln(±0) = -inf``, negative lanes NaN)",
+    "sqrt": "The square root (``sqrt(-0) = -0``, negative lanes NaN)",
+}
+
+
+def _unary(op: str, result: str) -> Any:
+    name = f"asc_{op}"
+    family = SPECS[name].family
+    return define(
+        name,
+        formula=staticmethod(UNARY_OPS[family]),
+        doc=f"""``void {name}(vector_T& dst, vector_T src, vector_bool mask)``.
+
+    {_UNARY_SUMMARY[op]}, correctly rounded (the chip is within 1 ulp: compare with
+    ``ascreg.testing.assert_ulp_close``). Subnormal inputs are read as zeros of their sign and
+    subnormal results become zeros of their sign (the intrinsic's flush-to-zero mode, the
+    default of ``Reg.{family}``); masked-off lanes become 0. Types: {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, d = vector_float(), vector_float(); a.set(np.float32(4.0))
+    >>> {name}(d, a, asc_create_mask_b32(PAT_VL2)); np.asarray(d)[:3].tolist()
+    {result}
+    """,
+    )(shared.precise)
+
+
+asc_exp = _unary("exp", "[54.598148345947266, 54.598148345947266, 0.0]")
+asc_ln = _unary("ln", "[1.3862943649291992, 1.3862943649291992, 0.0]")
+asc_sqrt = _unary("sqrt", "[2.0, 2.0, 0.0]")
 
 
 # -- compares ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.core.bitwise import bitwise
+from ascreg.core.elementary import divide
 
 Lanes = np.ndarray[Any, Any]
 
@@ -154,6 +155,7 @@ BINARY_OPS: dict[str, Callable[[Lanes, Lanes], Lanes]] = {
     "Max": _float_minmax(np.maximum, np.bitwise_and),
     "Min": _float_minmax(np.minimum, np.bitwise_or),
     "Prelu": prelu,
+    "Div": divide,  # the default (flushing) mode; Reg.Div passes its mode's ftz itself
     "And": _bits("and"),
     "Or": _bits("or"),
     "Xor": _bits("xor"),

@@ -1,4 +1,6 @@
-"""Arithmetic with a scalar (Adds, Muls, Maxs, Mins), unary Abs/Neg, Arange and Reduce.
+"""Scalar forms (Adds, Muls, Maxs, Mins), unary math, Div, Arange and Reduce.
+
+The unary ops are Abs, Neg, Sqrt, Exp and the logarithms (Ln, Log, Log2, Log10).
 
 The scalar forms apply the lane formula of their vector twin (:data:`ascreg.core.arith.BINARY_OPS`) to every lane
 and the scalar converted to ``T`` (an integer that does not fit ``T`` is an error, as in
@@ -27,10 +29,17 @@ from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
 from ascreg._spec import REDUCE_COMBOS, SPECS, OpSpec
-from ascreg.core import arith
+from ascreg.core import arith, elementary
 from ascreg.core import compare as cmp
 from ascreg.core import reduce as red
-from ascreg.enums import IndexOrder, MaskMergeMode, ReduceType
+from ascreg.enums import (
+    DivSpecificMode,
+    ExpSpecificMode,
+    IndexOrder,
+    MaskMergeMode,
+    ReduceType,
+    SqrtSpecificMode,
+)
 from ascreg.errors import AscregTypeError, TemplateMismatchError
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 
@@ -143,6 +152,116 @@ Neg = define(
     formula=staticmethod(arith.neg_lanes),
     **_UNARY,
 )(_unary)
+
+
+_PRECISION = """
+    Float results are the correctly rounded value of the exact result (the chip's intrinsic is
+    within {ulp} of it: compare chip output with ``ascreg.testing.assert_ulp_close``). The
+    default mode flushes subnormals: a subnormal input is read as a zero of its sign and a
+    subnormal result becomes a zero of its sign; a ``{mode}`` whose ``algo`` is
+    ``PRECISION_1ULP_FTZ_FALSE``{more} keeps them. Masked-off lanes become 0 (ZEROING only;
+    MERGING is rejected). Types: {types}.
+"""
+
+
+def _precise(name: str, mode: type, summary: str, example: str, more: str = "") -> Any:
+    doc = f"""``{name}<T, auto mode = MaskMergeMode::ZEROING>(U& dst, U& src, MaskReg& mask)``.
+
+    {summary}
+    {
+        _PRECISION.format(
+            ulp="1 ulp",
+            mode=f"{name}SpecificMode",
+            more=more,
+            types=SPECS[f"Reg.{name}"].legal_text(),
+        ).strip()
+    }
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, float32_t
+    >>> src, dst = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    {example}
+    """
+    return define(
+        f"Reg.{name}",
+        doc=doc,
+        enum_kinds=(MaskMergeMode, mode),
+        mode_type=mode,
+        formula=staticmethod(elementary.UNARY_OPS[name]),
+    )(shared.precise)
+
+
+Sqrt = _precise(
+    "Sqrt", SqrtSpecificMode,
+    "Square root: ``sqrt(-0) = -0``, a negative lane gives NaN, ``sqrt(+inf) = +inf``.",
+    """>>> src.set(np.float32(2))
+    >>> Reg.Sqrt(dst, src, Reg.CreateMask[float32_t]())
+    >>> float(np.asarray(dst)[0])
+    1.4142135381698608""",
+    " (or ``precisionMode=True`` / ``PRECISION_0ULP_FTZ_FALSE``, float only)",
+)  # fmt: skip
+Exp = _precise(
+    "Exp", ExpSpecificMode,
+    "``e**x``: ``exp(-inf) = +0``, ``exp(+inf) = +inf``, overflow gives +inf.",
+    """>>> src.set(np.float32(-88.0))
+    >>> Reg.Exp(dst, src, Reg.CreateMask[float32_t]())  # 6e-39 is subnormal: flushed
+    >>> mode = Reg.ExpSpecificMode(algo=Reg.ExpAlgo.PRECISION_1ULP_FTZ_FALSE)
+    >>> keep = Reg.RegTensor[float32_t]()
+    >>> Reg.Exp[float32_t, mode](keep, src, Reg.CreateMask[float32_t]())
+    >>> float(np.asarray(dst)[0]), float(np.asarray(keep)[0])
+    (0.0, 6.054601485195952e-39)""",
+)  # fmt: skip
+_LOG = "``{0}(±0) = -inf``, a negative lane gives NaN, ``{0}(+inf) = +inf``."
+_LOG_EXAMPLE = """>>> src.set(np.float32({arg}))
+    >>> Reg.{name}(dst, src, Reg.CreateMask[float32_t]())
+    >>> float(np.asarray(dst)[0])
+    {result}"""
+Ln = _precise("Ln", ExpSpecificMode, "Natural logarithm: " + _LOG.format("ln"),
+              _LOG_EXAMPLE.format(arg=1, name="Ln", result="0.0"))  # fmt: skip
+Log = _precise("Log", ExpSpecificMode, "Natural logarithm (``Ln`` under its C name): "
+               + _LOG.format("log"), _LOG_EXAMPLE.format(arg=2, name="Log",
+                                                          result="0.6931471824645996"))  # fmt: skip
+Log2 = _precise("Log2", ExpSpecificMode, "Base-2 logarithm: " + _LOG.format("log2"),
+                _LOG_EXAMPLE.format(arg=0.125, name="Log2", result="-3.0"))  # fmt: skip
+Log10 = _precise("Log10", ExpSpecificMode, "Base-10 logarithm: " + _LOG.format("log10"),
+                 _LOG_EXAMPLE.format(arg=1000, name="Log10", result="3.0"))  # fmt: skip
+
+Div = define(
+    "Reg.Div",
+    doc=f"""``Div<T, auto mode = MaskMergeMode::ZEROING>(U& dst, U& src0, U& src1, MaskReg& mask)``.
+
+    ``dst = src0 / src1``. Integers truncate toward zero; decision ([IMPL], the page is
+    silent): ``x / 0`` is all ones (``-1`` signed, the maximum unsigned) and ``MIN / -1`` wraps
+    to ``MIN``, as the dav-3510 64-bit software division computes (the 16/32-bit instruction is
+    given the same results). Floats follow IEEE 754 (``0/0`` and ``inf/inf`` are NaN, ``x/±0``
+    is a signed infinity).
+    {
+        _PRECISION.format(
+            ulp="1 ulp (0 ulp with ``precisionMode=True``)",
+            mode="DivSpecificMode",
+            more=" or ``PRECISION_0ULP_FTZ_FALSE`` (float only)",
+            types=SPECS["Reg.Div"].legal_text(),
+        ).strip()
+    }
+    The boundary table's subnormal examples hold: ``1 / -5.02e-39`` is ``-inf`` (the divisor is
+    flushed to -0), and subnormal / subnormal is NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int32_t
+    >>> a, b, d = Reg.RegTensor[int32_t](), Reg.RegTensor[int32_t](), Reg.RegTensor[int32_t]()
+    >>> a.set(np.arange(64) - 7); b.set(2)
+    >>> Reg.Div(d, a, b, Reg.CreateMask[int32_t]())
+    >>> np.asarray(d)[:4].tolist()
+    [-3, -3, -2, -2]
+    """,
+    enum_kinds=(MaskMergeMode, DivSpecificMode),
+    mode_type=DivSpecificMode,
+    formula=staticmethod(elementary.divide),
+)(shared.precise)
 
 
 B64_DECREASE_SPAN = 64

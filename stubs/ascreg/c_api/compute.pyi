@@ -63,16 +63,19 @@ __all__ = [
     "asc_add",
     "asc_and",
     "asc_copy",
+    "asc_div",
     "asc_duplicate",
     "asc_duplicate_scalar",
     "asc_eq",
     "asc_eq_scalar",
+    "asc_exp",
     "asc_ge",
     "asc_ge_scalar",
     "asc_gt",
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
     "asc_max",
@@ -88,6 +91,7 @@ __all__ = [
     "asc_shiftleft_scalar",
     "asc_shiftright",
     "asc_shiftright_scalar",
+    "asc_sqrt",
     "asc_sub",
     "asc_xor",
 ]
@@ -299,6 +303,38 @@ def asc_min(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTens
 def asc_prelu(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
 @overload
 def asc_prelu(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_div: legal (T) in table order, per form
+@overload
+def asc_div(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_div(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+@overload
+def asc_div(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_div(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_div(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_div(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+
+# asc_exp: legal (T) in table order, per form
+@overload
+def asc_exp(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_exp(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_ln: legal (T) in table order, per form
+@overload
+def asc_ln(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_ln(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_sqrt: legal (T) in table order, per form
+@overload
+def asc_sqrt(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_sqrt(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_eq: legal (T) in table order, per form
 @overload

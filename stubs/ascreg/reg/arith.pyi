@@ -33,13 +33,20 @@ from ascreg._dtypes import (
 from ascreg.enums import (
     CMPMODE,
     DataCopyMode,
+    DivSpecificMode,
+    ExpSpecificMode,
     IndexOrder,
+    LnSpecificMode,
+    Log2SpecificMode,
+    Log10SpecificMode,
+    LogSpecificMode,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
     ReduceType,
+    SqrtSpecificMode,
     StoreDist,
 )
 from ascreg.machine.memory import UbPtr
@@ -462,6 +469,188 @@ class _Neg:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 Neg: _Neg
+
+class _Div_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+
+class _Div_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+
+class _Div_half:
+    def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Div_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+
+class _Div_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+
+class _Div_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Div_int64_t:
+    def __call__(self, dst: RegTensor[int64_t, _R], src0: RegTensor[int64_t, _R], src1: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+
+class _Div_uint64_t:
+    def __call__(self, dst: RegTensor[uint64_t, _R], src0: RegTensor[uint64_t, _R], src1: RegTensor[uint64_t, _R], mask: MaskReg) -> None: ...  # (uint64_t)
+
+class _Div:
+    """``Reg.Div``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode] | tuple[type[int16_t], DivSpecificMode]) -> _Div_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode] | tuple[type[uint16_t], DivSpecificMode]) -> _Div_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], DivSpecificMode]) -> _Div_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode] | tuple[type[int32_t], DivSpecificMode]) -> _Div_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode] | tuple[type[uint32_t], DivSpecificMode]) -> _Div_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], DivSpecificMode]) -> _Div_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode] | tuple[type[int64_t], DivSpecificMode]) -> _Div_int64_t: ...  # (int64_t)
+    @overload
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode] | tuple[type[uint64_t], DivSpecificMode]) -> _Div_uint64_t: ...  # (uint64_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], src0: RegTensor[int64_t, _R], src1: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t, _R], src0: RegTensor[uint64_t, _R], src1: RegTensor[uint64_t, _R], mask: MaskReg) -> None: ...  # (uint64_t)
+
+Div: _Div
+
+class _Sqrt_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Sqrt_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Sqrt:
+    """``Reg.Sqrt``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], SqrtSpecificMode]) -> _Sqrt_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], SqrtSpecificMode]) -> _Sqrt_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Sqrt: _Sqrt
+
+class _Exp_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Exp_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Exp:
+    """``Reg.Exp``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], ExpSpecificMode]) -> _Exp_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], ExpSpecificMode]) -> _Exp_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Exp: _Exp
+
+class _Ln_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Ln_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Ln:
+    """``Reg.Ln``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], LnSpecificMode]) -> _Ln_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], LnSpecificMode]) -> _Ln_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Ln: _Ln
+
+class _Log_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Log_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Log:
+    """``Reg.Log``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], LogSpecificMode]) -> _Log_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], LogSpecificMode]) -> _Log_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Log: _Log
+
+class _Log2_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Log2_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Log2:
+    """``Reg.Log2``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], Log2SpecificMode]) -> _Log2_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], Log2SpecificMode]) -> _Log2_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Log2: _Log2
+
+class _Log10_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Log10_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Log10:
+    """``Reg.Log10``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode] | tuple[type[half], Log10SpecificMode]) -> _Log10_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], Log10SpecificMode]) -> _Log10_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Log10: _Log10
 
 class _Arange_int8_t:
     def __call__(self, dst: RegTensor[int8_t], start: _IntLike) -> None: ...  # (int8_t)

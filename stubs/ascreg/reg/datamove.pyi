@@ -33,13 +33,20 @@ from ascreg._dtypes import (
 from ascreg.enums import (
     CMPMODE,
     DataCopyMode,
+    DivSpecificMode,
+    ExpSpecificMode,
     IndexOrder,
+    LnSpecificMode,
+    Log2SpecificMode,
+    Log10SpecificMode,
+    LogSpecificMode,
     LoadDist,
     MaskDist,
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
     ReduceType,
+    SqrtSpecificMode,
     StoreDist,
 )
 from ascreg.machine.memory import UbPtr

@@ -38,16 +38,19 @@ from ascreg.c_api import (
     asc_create_mask_b16,
     asc_create_mask_b32,
     asc_create_mask_b8,
+    asc_div,
     asc_duplicate,
     asc_duplicate_scalar,
     asc_eq,
     asc_eq_scalar,
+    asc_exp,
     asc_ge,
     asc_ge_scalar,
     asc_gt,
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_ln,
     asc_load,
     asc_loadalign,
     asc_loadalign_brc,
@@ -87,6 +90,7 @@ from ascreg.c_api import (
     asc_shiftleft_scalar,
     asc_shiftright,
     asc_shiftright_scalar,
+    asc_sqrt,
     asc_store,
     asc_storealign,
     asc_storealign_1st,
@@ -1251,6 +1255,22 @@ def main() -> None:
     # asc_prelu: every legal T combination, every form
     asc_prelu(v_half, v_half, v_half, m)  # (half)
     asc_prelu(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_div: every legal T combination, every form
+    asc_div(v_half, v_half, v_half, m)  # (half)
+    asc_div(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    asc_div(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_div(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_div(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_div(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    # asc_exp: every legal T combination, every form
+    asc_exp(v_half, v_half, m)  # (half)
+    asc_exp(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_ln: every legal T combination, every form
+    asc_ln(v_half, v_half, m)  # (half)
+    asc_ln(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_sqrt: every legal T combination, every form
+    asc_sqrt(v_half, v_half, m)  # (half)
+    asc_sqrt(v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_eq: every legal T combination, every form
     asc_eq(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_eq(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)

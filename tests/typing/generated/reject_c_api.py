@@ -38,16 +38,19 @@ from ascreg.c_api import (
     asc_create_mask_b16,
     asc_create_mask_b32,
     asc_create_mask_b8,
+    asc_div,
     asc_duplicate,
     asc_duplicate_scalar,
     asc_eq,
     asc_eq_scalar,
+    asc_exp,
     asc_ge,
     asc_ge_scalar,
     asc_gt,
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_ln,
     asc_load,
     asc_loadalign,
     asc_loadalign_brc,
@@ -87,6 +90,7 @@ from ascreg.c_api import (
     asc_shiftleft_scalar,
     asc_shiftright,
     asc_shiftright_scalar,
+    asc_sqrt,
     asc_store,
     asc_storealign,
     asc_storealign_1st,
@@ -2462,6 +2466,86 @@ def main() -> None:
     asc_prelu(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_prelu(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_prelu(v_float32_t, v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # asc_div: every illegal T combination, every form
+    asc_div(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_div(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_div(v_uint8_t, v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_div(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_div(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_div(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_div(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_div(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_div(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_div(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_div(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_div(v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_div(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_div(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_div(v_float32_t, v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int16_t
+    asc_div(v_int16_t, v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    asc_div(v_uint16_t, v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int32_t
+    asc_div(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_div(v_uint32_t, v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with half
+    # asc_exp: every illegal T combination, every form
+    asc_exp(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_exp(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_exp(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_exp(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_exp(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_exp(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_exp(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_exp(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_exp(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_exp(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_exp(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    asc_exp(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_exp(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_exp(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    asc_exp(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_exp(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_exp(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_exp(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_exp(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # asc_ln: every illegal T combination, every form
+    asc_ln(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_ln(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_ln(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_ln(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_ln(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_ln(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_ln(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_ln(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_ln(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_ln(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_ln(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    asc_ln(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_ln(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_ln(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    asc_ln(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_ln(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_ln(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_ln(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_ln(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # asc_sqrt: every illegal T combination, every form
+    asc_sqrt(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_sqrt(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_sqrt(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_sqrt(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_sqrt(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_sqrt(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_sqrt(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_sqrt(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_sqrt(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_sqrt(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_sqrt(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    asc_sqrt(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_sqrt(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_sqrt(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    asc_sqrt(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_sqrt(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_sqrt(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_sqrt(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_sqrt(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
     # asc_eq: every illegal T combination, every form
     asc_eq(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_eq(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)

@@ -1896,6 +1896,300 @@ def main() -> None:
     Reg.Neg[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Neg[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Neg[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Div: every illegal T combination
+    Reg.Div(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Div(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Div(r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Div(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Div(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Div(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Div(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Div(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Div(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Div(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Div(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    # Reg.Div: operands of two dtypes
+    Reg.Div(r_int16_t, r_int16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    Reg.Div(r_uint16_t, r_uint16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    Reg.Div(r_half, r_half, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    Reg.Div(r_int32_t, r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.Div(r_uint32_t, r_uint32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    Reg.Div(r_float32_t, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.Div(r_int64_t, r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
+    Reg.Div(r_uint64_t, r_uint64_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
+    # Reg.Div: template dtype is not the operands' dtype
+    Reg.Div[uint16_t](r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.Div[half](r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Div[int32_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half)
+    Reg.Div[uint32_t](r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Div[float32_t](r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Div[int64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Div[uint64_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.Div[int16_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t)
+    # Reg.Div: a template dtype no combination allows
+    Reg.Div[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Div[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Div[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Div[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Div[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Div[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Div[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Div[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Div[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Div[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Div[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    # Reg.Sqrt: every illegal T combination
+    Reg.Sqrt(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Sqrt(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Sqrt(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Sqrt(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Sqrt(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Sqrt(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Sqrt(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Sqrt(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Sqrt(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Sqrt(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Sqrt(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Sqrt(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Sqrt(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Sqrt(r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Sqrt(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Sqrt(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Sqrt(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Sqrt: operands of two dtypes
+    Reg.Sqrt(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Sqrt(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Sqrt: template dtype is not the operands' dtype
+    Reg.Sqrt[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Sqrt[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Sqrt: a template dtype no combination allows
+    Reg.Sqrt[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Sqrt[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Sqrt[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Sqrt[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Sqrt[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Sqrt[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Sqrt[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Sqrt[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Sqrt[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Sqrt[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Sqrt[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Sqrt[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Sqrt[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Sqrt[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Sqrt[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Sqrt[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Sqrt[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Exp: every illegal T combination
+    Reg.Exp(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Exp(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Exp(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Exp(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Exp(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Exp(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Exp(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Exp(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Exp(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Exp(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Exp(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Exp(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Exp(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Exp(r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Exp(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Exp(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Exp(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Exp: operands of two dtypes
+    Reg.Exp(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Exp(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Exp: template dtype is not the operands' dtype
+    Reg.Exp[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Exp[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Exp: a template dtype no combination allows
+    Reg.Exp[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Exp[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Exp[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Exp[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Exp[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Exp[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Exp[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Exp[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Exp[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Exp[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Exp[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Exp[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Exp[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Exp[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Exp[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Exp[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Exp[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Ln: every illegal T combination
+    Reg.Ln(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Ln(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Ln(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Ln(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Ln(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Ln(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Ln(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Ln(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Ln(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Ln(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Ln(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Ln(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Ln(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Ln(r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Ln(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Ln(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Ln(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Ln: operands of two dtypes
+    Reg.Ln(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Ln(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Ln: template dtype is not the operands' dtype
+    Reg.Ln[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Ln[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Ln: a template dtype no combination allows
+    Reg.Ln[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Ln[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Ln[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Ln[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Ln[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Ln[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Ln[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Ln[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Ln[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Ln[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Ln[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Ln[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Ln[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Ln[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Ln[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Ln[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Ln[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Log: every illegal T combination
+    Reg.Log(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Log(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Log(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Log(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Log(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Log(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Log(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Log(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Log(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Log(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Log(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Log(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Log(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Log(r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Log(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Log(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Log(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Log: operands of two dtypes
+    Reg.Log(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Log(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Log: template dtype is not the operands' dtype
+    Reg.Log[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Log[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Log: a template dtype no combination allows
+    Reg.Log[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Log[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Log[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Log[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Log[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Log[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Log[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Log[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Log[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Log[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Log[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Log[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Log[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Log[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Log[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Log[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Log[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Log2: every illegal T combination
+    Reg.Log2(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Log2(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Log2(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Log2(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Log2(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Log2(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Log2(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Log2(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Log2(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Log2(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Log2(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Log2(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Log2(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Log2(r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Log2(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Log2(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Log2(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Log2: operands of two dtypes
+    Reg.Log2(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Log2(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Log2: template dtype is not the operands' dtype
+    Reg.Log2[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Log2[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Log2: a template dtype no combination allows
+    Reg.Log2[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Log2[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Log2[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Log2[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Log2[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Log2[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Log2[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Log2[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Log2[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Log2[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Log2[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Log2[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Log2[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Log2[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Log2[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Log2[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Log2[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Log10: every illegal T combination
+    Reg.Log10(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Log10(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Log10(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Log10(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Log10(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Log10(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Log10(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Log10(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Log10(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Log10(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Log10(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Log10(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Log10(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Log10(r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Log10(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Log10(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Log10(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Log10: operands of two dtypes
+    Reg.Log10(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Log10(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.Log10: template dtype is not the operands' dtype
+    Reg.Log10[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Log10[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.Log10: a template dtype no combination allows
+    Reg.Log10[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Log10[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Log10[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Log10[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Log10[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Log10[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Log10[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Log10[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Log10[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Log10[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Log10[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Log10[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Log10[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Log10[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Log10[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Log10[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Log10[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.Interleave: every illegal T combination
     # Reg.Interleave: operands of two dtypes
     Reg.Interleave(r_bool_, r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with int8_t
