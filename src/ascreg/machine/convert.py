@@ -64,7 +64,7 @@ float32."""
 
 
 def _kind(dtype: np.dtype[Any]) -> str:
-    """The numpy kind of *dtype*, with the ml_dtypes floats reported as ``f``."""
+    """Return the numpy kind of *dtype*, with the ml_dtypes floats reported as ``f``."""
     return "f" if dtype in _ML_FLOATS else dtype.kind
 
 
