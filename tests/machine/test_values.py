@@ -40,7 +40,7 @@ def _near_boundaries(dtype: Any) -> list[float]:
     bias = (1 << (ebits - 1)) - 1
     top = math.ldexp(2 - 2.0**-mbits, bias)  # largest finite
     half_ulp_top = math.ldexp(1.0, bias - mbits - 1)
-    tie = 1 + 2.0**-(mbits + 1)
+    tie = 1 + 2.0 ** -(mbits + 1)
     return [
         tie, tie + 2.0**-40, tie - 2.0**-40, 1 + 3 * 2.0**-(mbits + 1),
         top, top + half_ulp_top, top + half_ulp_top * (1 - 2.0**-20), -(top + half_ulp_top),
@@ -62,8 +62,10 @@ def _numbers(dtype: Any) -> Any:
 @example(data=None)  # the case, below
 def test_python_numbers_round_once(dtype: Any, data: Any) -> None:
     value: Any = 1 + 2**-8 + 2**-30 if data is None else data.draw(_numbers(dtype))
-    want = encode_float(Fraction(value), dtype) if isinstance(value, int) else encode_float(
-        value, dtype
+    want = (
+        encode_float(Fraction(value), dtype)
+        if isinstance(value, int)
+        else encode_float(value, dtype)
     )
     reg = Reg.RegTensor[dtype]()
     Reg.Duplicate(reg, value)

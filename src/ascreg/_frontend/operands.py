@@ -43,7 +43,8 @@ from ascreg._dtypes import (
 )
 from ascreg.core.datamove import check_in_ub
 from ascreg.errors import AscregTypeError, RefRequiredError
-from ascreg.machine.memory import Pointer, to_dtype
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer

@@ -35,7 +35,8 @@ from ascreg.errors import (
     current_call,
     undefined_behaviour,
 )
-from ascreg.machine.memory import DATA_BLOCK, Memory, to_dtype
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import DATA_BLOCK, Memory
 
 VL = 256
 """Bytes in one vector register on dav-3510 (``GetVecLen()``).
