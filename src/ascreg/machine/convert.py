@@ -156,8 +156,8 @@ def round_float(source: Arr, dtype: type[Scalar]) -> Arr:
     >>> from ascreg import bfloat16_t, half
     >>> hex(int(round_float(np.asarray(2**30 + 2**22 + 1), bfloat16_t).view("uint16")))
     '0x4e81'
-    >>> round_float(np.asarray([65519.99, 65520.0]), half)
-    array([65504.,    inf], dtype=float16)
+    >>> round_float(np.asarray([65519.99, 65520.0]), half).tolist()
+    [65504.0, inf]
     """
     target = dtype.np_dtype
     kind, size = _kind(source.dtype), source.dtype.itemsize

@@ -18,6 +18,7 @@ array([4, 5, 6], dtype=uint16)
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
@@ -505,10 +506,11 @@ def _offset(n: Any, call: str) -> int:
     ...
     ascreg.errors.AscregTypeError: p[i]: pointer offset 1.7 (float) is not an integer (C adds only integers to a pointer; convert explicitly with int())
     """
-    if isinstance(n, int | np.integer) and not isinstance(n, bool | np.bool_):
-        return int(n)
-    if isinstance(n, np.ndarray) and n.ndim == 0 and n.dtype.kind in "iu":
-        return int(n)
+    if not isinstance(n, bool | np.bool_):
+        try:
+            return operator.index(n)  # ints, numpy integers, block_idx and other index types
+        except TypeError:
+            pass
     raise AscregTypeError(
         f"pointer offset {n!r:.40} ({type(n).__name__}) is not an integer (C adds only "
         "integers to a pointer; convert explicitly with int())",
