@@ -41,6 +41,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
+    ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),

@@ -163,6 +163,23 @@ class AscregWarning(UserWarning):
     """Issued instead of an :class:`UndefinedBehaviourError` under ``undefined="warn"``."""
 
 
+class PolicyError(AscregError, ValueError):
+    """An unknown value given to :func:`set_policy` or :func:`policy`.
+
+    Examples
+    --------
+    >>> issubclass(PolicyError, ValueError)
+    True
+    """
+
+
+POLICIES = {
+    "error": "raise, the default",
+    "warn": "warn and continue with the documented fallback",
+}
+"""The values of ``undefined`` and what each does."""
+
+
 @attrs.frozen
 class Policy:
     """What ascreg does on undefined behaviour.
@@ -206,8 +223,18 @@ def set_policy(*, undefined: Literal["error", "warn"] = "error") -> Policy:
     --------
     >>> old = set_policy(undefined="warn")
     >>> _ = set_policy(undefined=old.undefined)
+    >>> set_policy(undefined="ignore")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.PolicyError: set_policy: undefined='ignore' is not a policy: use 'error' (raise, the default) or 'warn' ...
     """
     global _policy
+    if undefined not in POLICIES:
+        raise PolicyError(
+            f"undefined={undefined!r} is not a policy: use "
+            + " or ".join(f"{name!r} ({what})" for name, what in POLICIES.items()),
+            call=current_call() or "set_policy",
+        )
     previous, _policy = _policy, Policy(undefined=undefined)
     return previous
 

@@ -85,3 +85,11 @@ def test_update_mask_count_sequence(width: str, dtype: Any, count: int, calls: i
         got = mask_list(getattr(C, f"asc_update_mask_{width}")(box))
         want, want_count = update_mask(dtype, want_count)
         assert got == want and box.value == want_count
+
+
+@pytest.mark.parametrize("value", [True, 2.0], ids=["True", "2.0"])
+def test_update_mask_count_must_be_an_integer(value: Any) -> None:
+    count = Ref(value)
+    with pytest.raises(AscregTypeError, match=r"^asc_update_mask_b16: count .* is not a uint32_t"):
+        C.asc_update_mask_b16(count)
+    assert count.value is value

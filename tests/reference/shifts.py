@@ -32,8 +32,8 @@ def shift_left(bits: int, n: int, dtype: type[Scalar]) -> int:
 def vector_shift_count(count_bits: int, count_dtype: type[Scalar]) -> int:
     """The shift amount a lane of the count register means.
 
-    b8/b16/b32: the signed value. b64: only the low 32 bits, read as int32 (spec §6.2).
+    The signed value of the whole lane, for every width: the Reg pages list int64_t counts
+    for b64 data and say nothing of cutting them to 32 bits (docs/zh/api/SIMD-API/基础API/
+    Reg矢量计算/逻辑计算/ShiftLeft.md, ShiftRight.md; ascreg.core.shifts.B64_COUNT_RULE).
     """
-    if width(count_dtype) == 64:
-        return signed(count_bits, 32)
     return signed(count_bits, width(count_dtype))

@@ -200,3 +200,15 @@ def test_trait_two_has_no_addr_reg_form(ub: UnifiedBuffer) -> None:
         r"RegTensor\[int64_t, RegTraitNumTwo\]",
         rule,
     )(lambda: Reg.StoreAlign(ptr, reg, addr, mask))
+
+
+@pytest.mark.parametrize("value", [True, False, 2.0, 1.5], ids=["True", "False", "2.0", "1.5"])
+def test_update_mask_count_must_be_an_integer(value: Any) -> None:
+    """A bool or a float in the ``uint32_t&`` count is refused, not read as 1/0 or truncated."""
+    from ascreg import Ref, uint16_t
+    from ascreg.errors import AscregTypeError
+
+    count = Ref(value)
+    with pytest.raises(AscregTypeError, match=r"^Reg.UpdateMask: count must be an integer, got"):
+        Reg.UpdateMask[uint16_t](count)
+    assert count.value is value

@@ -43,7 +43,8 @@ from ascreg._dtypes import (
 )
 from ascreg.core.datamove import check_in_ub
 from ascreg.errors import AscregTypeError, RefRequiredError
-from ascreg.machine.memory import Pointer, to_dtype
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer
@@ -282,8 +283,15 @@ def non_negative(value: Any, role: str, ctype: str) -> Any:
     return value
 
 
-def scalar(value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
-    """Convert a scalar operand to *dtype*; a register given as a scalar is an error.
+def scalar(
+    value: Any, dtype: type[Scalar], role: str = "scalar", *, per_thread: bool = False
+) -> Any:
+    """Convert a scalar operand to *dtype* (:func:`~ascreg.machine.convert.to_dtype`), or raise.
+
+    The one conversion of a scalar operand for every front end: a register, a sequence or an
+    array is not a scalar (``per_thread=True`` admits arrays: the SIMT functions get one value
+    per thread); ``None`` or a ``str`` is not a number; an integer outside the lane type is not
+    wrapped; a float lane type rounds once, to nearest even.
 
     Examples
     --------
@@ -294,9 +302,18 @@ def scalar(value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
     Traceback (most recent call last):
     ...
     ascreg.errors.AscregTypeError: scalar must be a scalar, got RegTensor[int8_t]
+    >>> scalar([1, 2], int8_t, "value")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: value must be a scalar, got list of 2 values ([1, 2])
     """
     if isinstance(value, RegTensor | MaskReg):
         raise AscregTypeError(f"{role} must be a scalar, got {type(value).__name__}")
+    if not per_thread and np.ndim(value) != 0 and not isinstance(value, str | bytes):
+        raise AscregTypeError(
+            f"{role} must be a scalar, got {type(value).__name__} of {np.size(value)} values "
+            f"({value!r:.40})"
+        )
     return to_dtype(value, dtype)
 
 

@@ -8,6 +8,8 @@
   the b64 software emulation relies on.)
 * Negative counts are undefined on the chip. The front ends reject them (or, under the
   ``warn`` policy, call :func:`shift` which shifts the other way by ``|n|``).
+* A b64 vector count is the whole ``int64_t`` lane (:data:`B64_COUNT_RULE`), for both
+  directions and both traits, like the counts of every other width.
 
 Examples
 --------
@@ -27,6 +29,23 @@ import numpy as np
 from ascreg.errors import NegativeShiftError, undefined_behaviour
 
 Lanes = np.ndarray[Any, Any]
+
+B64_COUNT_RULE = (
+    "a b64 vector shift count is the whole int64_t value: >= 64 gives 0 (or the sign fill), "
+    "negative is undefined (docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftLeft.md and "
+    "ShiftRight.md: int64_t counts, 'greater than the width gives 0', negative undefined)"
+)
+"""The decision for b64 vector shift counts, where the documents and the emulation disagree.
+
+The Reg pages list ``int64_t`` counts for ``int64_t``/``uint64_t`` data and state the rule for a
+count above the width and for a negative count, with no word about a 64-bit count being cut to
+32 bits. The dav-3510 software emulation
+(``impl/basic_api/reg_compute/dav_3510/kernel_reg_compute_vec_binary_impl.h``, ``ShiftL`` /
+``ShiftR`` called from ``ShiftLeftImpl``/``ShiftRightImpl`` with ``(RegTensor<int32_t>&)``)
+reads only the low word of each count; its results for counts of 32 or more already rely on
+negative 32-bit shift counts, which the same pages call undefined. ascreg follows the
+documented contract: the whole 64-bit count, as for every other width (a count of ``2**32``
+gives 0, not a shift by 0; ``2**31`` is a large count, not a negative one)."""
 
 
 def _clamped(values: Lanes, counts: Lanes) -> tuple[Lanes, Lanes, int]:

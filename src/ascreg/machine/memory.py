@@ -18,20 +18,23 @@ array([4, 5, 6], dtype=uint16)
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import numpy as np
 
-from ascreg._dtypes import Kind, Scalar, is_scalar_type
+from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg.errors import (
     AlignmentError,
+    AscregTypeError,
     CapacityError,
     OutOfBoundsError,
     current_call,
     undefined_behaviour,
 )
+from ascreg.machine.convert import to_dtype
 
 T = TypeVar("T", bound=Scalar)
 U = TypeVar("U", bound=Scalar)
@@ -336,9 +339,11 @@ class Pointer(Generic[T]):
         return f"{head} (element {shown} of {self.block.describe()})>"
 
     def __add__(self, n: int) -> Self:
+        if type(n) is not int:  # the hot path is a plain int: everything else is checked
+            n = _offset(n, "p + n")
         moved = object.__new__(type(self))  # __init__ skipped: this is on every loop's hot path
         moved.memory, moved.dtype, moved.block = self.memory, self.dtype, self.block
-        moved.address = self.address + int(n) * self.dtype.size
+        moved.address = self.address + n * self.dtype.size
         return moved
 
     def __radd__(self, n: int) -> Self:
@@ -347,7 +352,7 @@ class Pointer(Generic[T]):
     def __sub__(self, other: int | Pointer[T]) -> Any:
         if isinstance(other, Pointer):
             return (self.address - other.address) // self.dtype.size
-        return self + (-int(other))
+        return self + (-_offset(other, "p - n"))
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -436,11 +441,12 @@ class Pointer(Generic[T]):
         """
         return self.view(count).copy()
 
-    def write(self, values: Any) -> None:
-        """Store *values* (anything numpy accepts) starting at this element.
+    def write(self, values: Any, *, call: str = "Pointer.write") -> None:
+        """Store *values* (numbers, or arrays of them) starting at this element.
 
-        Integer targets reject values that do not fit instead of wrapping them; float targets
-        round as numpy's cast does.
+        The values are converted by :func:`~ascreg.machine.convert.to_dtype`: integer targets
+        reject values that do not fit instead of wrapping them; float targets round once, to
+        nearest even, from the exact value. *call* names the user's call in an error.
 
         Examples
         --------
@@ -448,24 +454,24 @@ class Pointer(Generic[T]):
         >>> UnifiedBuffer().alloc(uint8_t, 4).write([300])
         Traceback (most recent call last):
         ...
-        ascreg.errors.AscregError: cannot store 300 as uint8_t: ...
+        ascreg.errors.AscregError: Pointer.write: cannot store 300 as uint8_t: ...
         """
-        array = to_dtype(values, self.dtype)
+        array = to_dtype(values, self.dtype, call=call)
         self.view(array.size, "writes")[:] = array.ravel()
 
     def __getitem__(self, index: Any) -> Any:
         idx = np.asarray(index)
         if idx.ndim == 0:
-            return (self + int(idx)).view(1)[0]
+            return (self + _offset(index, "p[i]")).view(1)[0]
         return self._gather_view(idx)[np.asarray(idx, dtype=np.int64) - self._lowest(idx)]
 
     def __setitem__(self, index: Any, value: Any) -> None:
         idx = np.asarray(index)
         if idx.ndim == 0:
-            (self + int(idx)).write([value])
+            (self + _offset(index, "p[i] = v")).write([value], call="p[i] = v")
             return
         low = self._lowest(idx)
-        values = np.broadcast_to(to_dtype(value, self.dtype), idx.shape)
+        values = np.broadcast_to(to_dtype(value, self.dtype, call="p[i] = v"), idx.shape)
         self._gather_view(idx, "writes")[np.asarray(idx, dtype=np.int64) - low] = values
 
     @staticmethod
@@ -478,49 +484,44 @@ class Pointer(Generic[T]):
         if idx.size == 0:
             return np.empty(0, dtype=self.dtype.np_dtype)
         if idx.dtype.kind not in "iu":
-            raise OutOfBoundsError(f"index array of dtype {idx.dtype} is not an integer index")
+            raise AscregTypeError(
+                f"index array of dtype {idx.dtype} is not an integer index (C indexes "
+                "pointers with integers)",
+                call=current_call() or "p[i]",
+            )
         low, high = int(idx.min()), int(idx.max())
         return (self + low).view(high - low + 1, action)
+
+
+def _offset(n: Any, call: str) -> int:
+    """Return a pointer offset or index *n* as an int; anything but an integer is an error.
+
+    C adds only integers to a pointer: ``p + 3/2`` or ``p[1.7]`` would not compile, and a
+    ``bool`` is a count only by accident, so both are refused rather than truncated.
+
+    Examples
+    --------
+    >>> _offset(1.7, "p[i]")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: p[i]: pointer offset 1.7 (float) is not an integer (C adds only integers to a pointer; convert explicitly with int())
+    """
+    if not isinstance(n, bool | np.bool_):
+        try:
+            return operator.index(n)  # ints, numpy integers, block_idx and other index types
+        except TypeError:
+            pass
+    raise AscregTypeError(
+        f"pointer offset {n!r:.40} ({type(n).__name__}) is not an integer (C adds only "
+        "integers to a pointer; convert explicitly with int())",
+        call=current_call() or call,
+    )
 
 
 def _scalar(dtype: Any) -> Any:
     if not is_scalar_type(dtype):
         raise TypeError(f"{dtype!r} is not an ascreg scalar type such as uint16_t")
     return dtype
-
-
-def to_dtype(values: Any, dtype: type[Scalar]) -> np.ndarray[Any, Any]:
-    """Convert *values* to an array of *dtype*, refusing integer values that would wrap.
-
-    Examples
-    --------
-    >>> from ascreg import int8_t
-    >>> to_dtype([1, -2], int8_t)
-    array([ 1, -2], dtype=int8)
-    """
-    from ascreg.errors import AscregError
-
-    target = dtype.np_dtype
-    source = np.asarray(values)
-    if source.dtype == target:
-        return source
-    if dtype.kind in (Kind.INT, Kind.UINT, Kind.RAW, Kind.BOOL) and source.dtype.kind in "iub":
-        info = np.iinfo(target) if target.kind in "iu" else None
-        if (
-            info is not None
-            and source.size
-            and (source.min() < info.min or source.max() > info.max)
-        ):
-            bad = source[(source < info.min) | (source > info.max)].ravel()[0]
-            raise AscregError(
-                f"cannot store {bad} as {dtype.cpp_name}: the value is outside "
-                f"[{info.min}, {info.max}] and ascreg does not wrap silently"
-            )
-    if dtype.kind in (Kind.INT, Kind.UINT) and source.dtype.kind == "f":
-        raise AscregError(
-            f"cannot store {source.dtype} values as {dtype.cpp_name} without an explicit cast"
-        )
-    return source.astype(target)
 
 
 class UbPtr(Pointer[T]):

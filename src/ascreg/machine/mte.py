@@ -125,7 +125,7 @@ def _pad_bytes(data: np.ndarray[Any, Any], dst: Pointer[Any], value: Any) -> np.
     size = dst.dtype.size
     if value is None:
         return data[:size]
-    from ascreg.machine.memory import to_dtype
+    from ascreg.machine.convert import to_dtype
 
     return to_dtype([value], dst.dtype).view(np.uint8)
 

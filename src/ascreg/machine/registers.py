@@ -29,8 +29,14 @@ import numpy as np
 from typing_extensions import TypeVar
 
 from ascreg._dtypes import Scalar, bool_, is_scalar_type, uint32_t
-from ascreg.errors import AscregTypeError, UninitializedRegisterError, undefined_behaviour
-from ascreg.machine.memory import DATA_BLOCK, Memory, to_dtype
+from ascreg.errors import (
+    AscregTypeError,
+    UninitializedRegisterError,
+    current_call,
+    undefined_behaviour,
+)
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import DATA_BLOCK, Memory
 
 VL = 256
 """Bytes in one vector register on dav-3510 (``GetVecLen()``).
@@ -192,15 +198,29 @@ class RegTensor(Generic[T, R]):
         return lanes
 
     def set(self, values: Any) -> None:
-        """Write all lanes from *values* (an array of ``lanes`` elements of the dtype).
+        """Write all lanes from *values*: one number for every lane, or ``lanes`` numbers.
+
+        The values are converted by :func:`~ascreg.machine.convert.to_dtype` (no wrapping,
+        one correct rounding to a float type); any other count of values is an error.
 
         Examples
         --------
         >>> from ascreg import Reg, uint8_t
         >>> r = Reg.RegTensor[uint8_t](); r.set(7); int(r.get()[255])
         7
+        >>> r.set([1, 2, 3])
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregTypeError: RegTensor.set: RegTensor[uint8_t] holds 256 lanes: set takes one value (for every lane) or 256 values, got 3 of shape (3,)
         """
-        array = np.broadcast_to(to_dtype(values, self.dtype), (self.lanes,))
+        array = to_dtype(values, self.dtype, call="RegTensor.set")
+        if array.ndim > 1 or array.size not in (1, self.lanes):
+            raise AscregTypeError(
+                f"{type(self).__name__} holds {self.lanes} lanes: set takes one value (for "
+                f"every lane) or {self.lanes} values, got {array.size} of shape {array.shape}",
+                call=current_call() or "RegTensor.set",
+            )
+        array = np.broadcast_to(array.ravel(), (self.lanes,))
         self._lanes = np.array(array, dtype=self.dtype.np_dtype)
 
     def put(self, lanes: np.ndarray[Any, Any]) -> None:
@@ -286,9 +306,15 @@ class MaskReg:
         >>> MaskReg.from_bits(np.ones(256, bool)).count()
         256
         """
+        array = np.asarray(bits)
+        if array.size != MASK_BITS:
+            raise AscregTypeError(
+                f"a MaskReg has {MASK_BITS} bits, got {array.size} of shape {array.shape}",
+                call=current_call() or "MaskReg.from_bits",
+            )
         mask = cls()
-        mask._bits = np.asarray(bits, dtype=np.bool_).reshape(MASK_BITS)
-        return mask
+        mask._bits = np.array(array, dtype=np.bool_).reshape(MASK_BITS)  # a copy: later changes
+        return mask  # to the caller's array must not reach the mask
 
     @property
     def written(self) -> bool:

@@ -114,9 +114,7 @@ def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
     else:
         c = operands.register(count, "src1 (shift counts)", op.surface)
         op.spec.check(d.dtype, c.dtype)
-        counts = c.get()
-        if counts.dtype.itemsize == 8:  # b64: only the low 32 bits, as int32 (spec §6.2)
-            counts = counts.view(np.int32)[0::2]
+        counts = c.get()  # b64 too: the whole int64 count (see core.shifts.B64_COUNT_RULE)
     shared.shift(op, d, s, counts, mask, left=op.left)
 
 

@@ -52,7 +52,10 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
     if base.dtype.size == 8 and isinstance(base, UbPtr):
         raise AddressSpaceError(f"64-bit atomics work on GM only, not on {base!r}")
     roles = op.spec.roles[1:]
-    converted = [operands.scalar(v, base.dtype, r) for v, r in zip(values, roles, strict=True)]
+    converted = [
+        operands.scalar(v, base.dtype, r, per_thread=True)
+        for v, r in zip(values, roles, strict=True)
+    ]
     update = op.name.removeprefix("asc_atomic_")
     return atomics.read_modify_write(update, target, group.size, converted).view(Lanes)
 

@@ -40,7 +40,8 @@ import numpy as np
 from ascreg.errors import AscregError, LaunchError, SyncError
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.block import block as running_as
-from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories, to_dtype
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
