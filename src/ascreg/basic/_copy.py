@@ -18,7 +18,8 @@ from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
-from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr, to_dtype
+from ascreg.machine.convert import to_dtype
+from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
 from ascreg.machine.mte import MAX_N_BURST, Burst, gm_to_ub, ub_to_gm
 from ascreg.machine.sync import Pipe
 
