@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar, uint8_t
-from ascreg.errors import AscregError
+from ascreg.errors import AddressSpaceError, AscregError
 from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
 from ascreg.machine.sync import Pipe, PipeTracker
 
@@ -72,18 +72,24 @@ class BlockContext:
         return self.ub.alloc(dtype, count)
 
     def release(self) -> None:
-        """Detach the pipe tracking from the UB once the block has ended.
+        """Retire the block's UB once the block has ended.
 
-        The UB's access hook refers back to this context; breaking that cycle lets a finished
-        block's 248 KiB go at once instead of at the next garbage collection (a launch of many
-        blocks otherwise pays for the collector on every block).
+        UB belongs to one block and lives only while it runs: an access through a pointer into
+        it afterwards (by another block of the launch, or by the host after the launch) is an
+        :class:`~ascreg.errors.AddressSpaceError`. The hook that says so holds no reference
+        back to this context, so a finished block's 248 KiB go at once instead of at the next
+        garbage collection.
 
         Examples
         --------
-        >>> ctx = BlockContext(); ctx.release(); ctx.ub.on_access is None
-        True
+        >>> from ascreg import uint16_t
+        >>> ctx = BlockContext(block_idx=1, kernel="k"); p = ctx.ub.alloc(uint16_t, 16)
+        >>> ctx.release(); p.read(1)
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AddressSpaceError: reads UB [0x0, 0x2) of block 1 of kernel k, which has ended: UB belongs to one block while it runs (another block, or the host after the launch, cannot reach it); pass data between blocks and to the host through __gm__ memory
         """
-        self.ub.on_access = None
+        self.ub.on_access = RetiredUb(self.block_idx, self.kernel)
 
     def _on_access(self, start: int, end: int, action: str) -> None:
         self.tracker.access(self.pipe, start, end, write=action == "writes")
@@ -96,6 +102,24 @@ class BlockContext:
             yield
         finally:
             self.pipe = previous
+
+
+class RetiredUb:
+    """``on_access`` of the UB of a block that has ended: every access is an error."""
+
+    __slots__ = ("block_idx", "kernel")
+
+    def __init__(self, block_idx: int, kernel: str) -> None:
+        self.block_idx = block_idx
+        self.kernel = kernel
+
+    def __call__(self, start: int, end: int, action: str) -> None:
+        raise AddressSpaceError(
+            f"{action} UB [{start:#x}, {end:#x}) of block {self.block_idx} of kernel "
+            f"{self.kernel}, which has ended: UB belongs to one block while it runs (another "
+            "block, or the host after the launch, cannot reach it); pass data between blocks "
+            "and to the host through __gm__ memory"
+        )
 
 
 _STACK: list[BlockContext] = []
