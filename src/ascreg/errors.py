@@ -138,6 +138,10 @@ class UninitializedRegisterError(UndefinedBehaviourError):
     """A register read before anything was written to it."""
 
 
+class UninitializedMemoryError(UndefinedBehaviourError):
+    """UB bytes read in a kernel before anything wrote them (garbage on the chip)."""
+
+
 class SyncError(AscregError):
     """A pipe synchronisation that would hang or race on the chip."""
 
@@ -158,8 +162,8 @@ class Policy:
     ----------
     undefined
         ``"error"`` (default) raises; ``"warn"`` issues an :class:`AscregWarning` and continues
-        with the documented fallback (negative shift: shift the other way; uninitialised register:
-        zeros; misaligned address: access the address as given).
+        with the documented fallback (negative shift: shift the other way; uninitialised register
+        or UB bytes: zeros; misaligned address: access the address as given).
 
     Examples
     --------

@@ -218,8 +218,8 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     ...     u = __ubuf__(uint16_t, 16)
     ...     asc_copy_gm2ub_align(u, g, 1, 6, 1, 1, False, 0, 0, 0)
     ...     asc_sync()
-    ...     u.read(6).tolist()
-    [1, 1, 2, 3, 1, 0]
+    ...     u.read(5).tolist()
+    [1, 1, 2, 3, 1]
     """
     _ascreg_call = "asc_copy_gm2ub_align"
     _forms(

@@ -21,9 +21,16 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ascreg._dtypes import Scalar, uint8_t
-from ascreg.errors import AddressSpaceError, AscregError
-from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
+from ascreg.errors import (
+    AddressSpaceError,
+    AscregError,
+    UninitializedMemoryError,
+    undefined_behaviour,
+)
+from ascreg.machine.memory import UB_BYTES, UbPtr, UnifiedBuffer, untrack
 from ascreg.machine.sync import Pipe, PipeTracker
 
 T = TypeVar("T", bound=Scalar)
@@ -55,6 +62,8 @@ class BlockContext:
         self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
         """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
         one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
+        self.written = np.zeros(UB_BYTES, dtype=np.bool_)
+        """Which UB bytes the block has written (reads of the others are undefined)."""
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 
@@ -64,8 +73,8 @@ class BlockContext:
         Examples
         --------
         >>> from ascreg import uint16_t
-        >>> BlockContext().alloc_array(uint16_t, 8).read(2)
-        array([0, 0], dtype=uint16)
+        >>> BlockContext().alloc_array(uint16_t, 8)
+        <__ubuf__ uint16_t* 0x0 (element 0 of 'uint16_t[8]' [0x0, 0x10))>
         """
         if self.array_allocator is not None:
             return self.array_allocator(dtype, count)
@@ -92,7 +101,36 @@ class BlockContext:
         self.ub.on_access = RetiredUb(self.block_idx, self.kernel)
 
     def _on_access(self, start: int, end: int, action: str) -> None:
+        if action == "writes":
+            self.written[start:end] = True
+        elif action == "reads":
+            self._check_written(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
+
+    def _check_written(self, start: int, end: int) -> None:
+        """Raise (or warn once per allocation) when a read covers UB bytes nothing wrote.
+
+        A vector load (``PIPE_V``) reads a whole register, and a tail's lanes past the data
+        are garbage that the kernel masks off: it is an error only when *none* of its bytes
+        was written. Scalar reads and copies out (``PIPE_MTE3``) must read written bytes only.
+        """
+        span = self.written[start:end]
+        vector = self.pipe is Pipe.PIPE_V
+        if (span.any() if vector else span.all()) or start >= end:
+            return
+        first = start + int(np.argmin(span))
+        block = self.ub.allocation_at(first)
+        where = block.describe() if block else "no allocation"
+        undefined_behaviour(
+            UninitializedMemoryError(
+                f"{Pipe(self.pipe).name} reads UB [{start:#x}, {end:#x}) of {where}, but "
+                f"{'none of those bytes was' if vector else f'byte {first:#x} was not'} "
+                "written before (UB is not zeroed on the chip: the read sees garbage); write or copy "
+                "the data in first"
+            )
+        )
+        # undefined="warn": unwritten bytes hold the zeros of the allocation; warn once for it
+        (self.written[block.start : block.end] if block else span)[:] = True
 
     @contextlib.contextmanager
     def on_pipe(self, pipe: Pipe) -> Iterator[None]:

@@ -140,7 +140,8 @@ class UbufQualifier:
     """``__ubuf__``: declare a UB array inside a kernel.
 
     ``__ubuf__(uint16_t, N)`` is C's ``__ubuf__ uint16_t buf[N];`` (allocated from this
-    block's 248 KiB, 32-byte aligned, zeroed) and ``__ubuf__.extern(float32_t)`` is
+    block's 248 KiB, 32-byte aligned; reading it before writing is an
+    :class:`~ascreg.errors.UninitializedMemoryError`, as it holds garbage on the chip) and ``__ubuf__.extern(float32_t)`` is
     ``extern __ubuf__ float buf[];`` (the dynamic UB of the launch's second ``<<<>>>`` argument;
     every extern array starts at the same address).
 
@@ -514,7 +515,7 @@ def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
 
     Examples
     --------
-    >>> def k(out: "GmPtr[Missing]") -> None: ...
+    >>> def k(out: GmPtr[Missing]) -> None: ...  # this module uses future annotations
     >>> resolve_hints(k)
     Traceback (most recent call last):
     ...
