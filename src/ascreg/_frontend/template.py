@@ -34,9 +34,9 @@ from ascreg._frontend import operands
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
-from ascreg.machine.sync import Pipe
 from ascreg.machine.block import _STACK, running_block
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
+from ascreg.machine.sync import Pipe
 
 E = TypeVar("E", bound=enum.Enum)
 

@@ -25,14 +25,19 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import types
-from typing import Any, cast
+import typing
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 from ascreg._dtypes import uint8_t
 from ascreg.errors import AscregError, OutOfBoundsError
 from ascreg.machine.memory import GlobalMemory, GmPtr
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # aclError codes. After a failed call, get_recent_err_msg() says what was wrong.
 ACL_SUCCESS = 0
@@ -117,6 +122,34 @@ class _Runtime:
 _rt = _Runtime()
 
 
+def _count(value: Any) -> int | None:
+    """Return *value* as an int when it is an integer (Python or numpy, not bool), else None."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        return None
+    return int(value)
+
+
+def _never_raises(func: F) -> F:
+    """Turn any exception escaping an acl call into ``ACL_ERROR_INVALID_PARAM``.
+
+    pyACL never raises: a caller checks the returned code and :func:`get_recent_err_msg`.
+    """
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            code = _rt.fail(
+                ACL_ERROR_INVALID_PARAM, f"{func.__name__}: {type(exc).__name__}: {exc}"
+            )
+            returns = typing.get_type_hints(func).get("return")
+            return (None, code) if typing.get_origin(returns) is tuple else code
+
+    return cast(F, call)
+
+
+@_never_raises
 def init(config_path: str | None = None) -> int:
     """``aclInit(configPath)``: returns ``ACL_ERROR_REPEAT_INITIALIZE`` when called twice.
 
@@ -131,6 +164,7 @@ def init(config_path: str | None = None) -> int:
     return ACL_SUCCESS
 
 
+@_never_raises
 def finalize() -> int:
     """``aclFinalize()``.
 
@@ -172,6 +206,7 @@ def _memory() -> GlobalMemory | int:
     return _rt.memories.setdefault(_rt.device, GlobalMemory(DEVICE_BYTES))
 
 
+@_never_raises
 def set_device(device_id: int) -> int:
     """``aclrtSetDevice(deviceId)``: make *device_id* (only 0 exists) the current device.
 
@@ -185,12 +220,18 @@ def set_device(device_id: int) -> int:
     code = _ready()
     if code:
         return code
-    if not isinstance(device_id, int) or not 0 <= device_id < DEVICE_COUNT:
-        return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} does not exist")
-    _rt.device = device_id
+    device = _count(device_id)
+    if device is None or not 0 <= device < DEVICE_COUNT:
+        return _rt.fail(
+            ACL_ERROR_INVALID_DEVICE,
+            f"aclrtSetDevice: deviceId {device_id!r} does not exist (devices: 0 to "
+            f"{DEVICE_COUNT - 1})",
+        )
+    _rt.device = device
     return ACL_SUCCESS
 
 
+@_never_raises
 def reset_device(device_id: int) -> int:
     """``aclrtResetDevice(deviceId)``: releases the device's memory.
 
@@ -200,13 +241,18 @@ def reset_device(device_id: int) -> int:
     >>> reset_device(0), reset_device(0)
     (0, 200002)
     """
-    if _rt.device != device_id:
-        return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
-    _rt.memories.pop(device_id, None)
+    if _rt.device is None or _count(device_id) != _rt.device:
+        return _rt.fail(
+            ACL_ERROR_INVALID_DEVICE,
+            f"aclrtResetDevice: deviceId {device_id!r} is not the current device "
+            f"({_rt.device!r}; set it with acl.rt.set_device)",
+        )
+    _rt.memories.pop(_rt.device, None)
     _rt.device = None
     return ACL_SUCCESS
 
 
+@_never_raises
 def create_stream() -> tuple[Stream | None, int]:
     """``aclrtCreateStream(&stream)`` -> ``(stream, ret)``.
 
@@ -223,6 +269,7 @@ def create_stream() -> tuple[Stream | None, int]:
     return Stream(_rt.streams), ACL_SUCCESS
 
 
+@_never_raises
 def destroy_stream(stream: Any) -> int:
     """``aclrtDestroyStream(stream)``.
 
@@ -232,14 +279,19 @@ def destroy_stream(stream: Any) -> int:
     >>> destroy_stream(stream), destroy_stream(stream)
     (0, 200005)
     >>> get_recent_err_msg()
-    '<aclrtStream ... (destroyed)> is not a live stream'
+    'aclrtDestroyStream: stream <aclrtStream ... (destroyed)> is not a live stream ...'
     """
     if not isinstance(stream, Stream) or not stream.live:
-        return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{stream!r} is not a live stream")
+        return _rt.fail(
+            ACL_ERROR_INVALID_RESOURCE_HANDLE,
+            f"aclrtDestroyStream: stream {stream!r:.60} is not a live stream (destroyed, or "
+            "not made by acl.rt.create_stream)",
+        )
     stream.live = False
     return ACL_SUCCESS
 
 
+@_never_raises
 def synchronize_stream(stream: Any) -> int:
     """``aclrtSynchronizeStream(stream)`` (kernels already ran at launch).
 
@@ -252,10 +304,15 @@ def synchronize_stream(stream: Any) -> int:
     (0, 0, 200005)
     """
     if stream is not None and (not isinstance(stream, Stream) or not stream.live):
-        return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{stream!r} is not a live stream")
+        return _rt.fail(
+            ACL_ERROR_INVALID_RESOURCE_HANDLE,
+            f"aclrtSynchronizeStream: stream {stream!r:.60} is not a live stream (destroyed, "
+            "or not made by acl.rt.create_stream; None is the default stream)",
+        )
     return _ready()
 
 
+@_never_raises
 def synchronize_device() -> int:
     """``aclrtSynchronizeDevice()`` (kernels already ran at launch).
 
@@ -271,6 +328,7 @@ def synchronize_device() -> int:
     return memory if isinstance(memory, int) else ACL_SUCCESS
 
 
+@_never_raises
 def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[Any] | None, int]:
     """``aclrtMalloc(&ptr, size, policy)`` -> ``(ptr, ret)``: a ``__gm__ uint8_t*`` (void*).
 
@@ -285,14 +343,30 @@ def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[An
     memory = _memory()
     if isinstance(memory, int):
         return None, memory
-    if not isinstance(size, int) or size <= 0 or policy not in (0, 1, 2):
-        return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad size {size!r} or policy {policy!r}")
+    nbytes, kind = _count(size), _count(policy)
+    if nbytes is None or nbytes <= 0:
+        return None, _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtMalloc: size {size!r:.40} must be a positive integer number of bytes",
+        )
+    if kind not in _POLICIES.values():
+        return None, _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtMalloc: policy {policy!r:.40} is not an aclrtMemMallocPolicy "
+            f"(allowed: {', '.join(f'{n} = {v}' for n, v in _POLICIES.items())})",
+        )
+    size = nbytes
     if size > memory.free_bytes:
-        return None, _rt.fail(ACL_ERROR_BAD_ALLOC, f"{size} bytes do not fit device memory")
+        return None, _rt.fail(
+            ACL_ERROR_BAD_ALLOC,
+            f"aclrtMalloc: size {size} bytes does not fit the {memory.free_bytes} bytes of "
+            "device memory left",
+        )
     ptr = memory.alloc_bytes(uint8_t, size, label=f"aclrtMalloc({size})")
     return cast(GmPtr[Any], ptr), ACL_SUCCESS
 
 
+@_never_raises
 def free(ptr: Any) -> int:
     """``aclrtFree(ptr)``: release a pointer :func:`malloc` returned.
 
@@ -306,14 +380,18 @@ def free(ptr: Any) -> int:
     if isinstance(memory, int):
         return memory
     if not isinstance(ptr, GmPtr) or ptr.memory is not memory:
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by acl.rt.malloc")
+        return _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtFree: devPtr {ptr!r:.60} was not returned by acl.rt.malloc",
+        )
     try:
         memory.free(ptr)
     except OutOfBoundsError as exc:
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, str(exc))
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtFree: devPtr was freed already: {exc}")
     return ACL_SUCCESS
 
 
+@_never_raises
 def malloc_host(size: int) -> tuple[np.ndarray[Any, Any] | None, int]:
     """``aclrtMallocHost(&ptr, size)`` -> ``(buffer, ret)``: a zeroed ``uint8`` numpy array.
 
@@ -325,11 +403,16 @@ def malloc_host(size: int) -> tuple[np.ndarray[Any, Any] | None, int]:
     code = _ready()
     if code:
         return None, code
-    if not isinstance(size, int) or size <= 0:
-        return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad host size {size!r}")
-    return np.zeros(size, dtype=np.uint8), ACL_SUCCESS
+    nbytes = _count(size)
+    if nbytes is None or nbytes <= 0:
+        return None, _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtMallocHost: size {size!r:.40} must be a positive integer number of bytes",
+        )
+    return np.zeros(nbytes, dtype=np.uint8), ACL_SUCCESS
 
 
+@_never_raises
 def free_host(ptr: Any) -> int:
     """``aclrtFreeHost(ptr)``: release a buffer of :func:`malloc_host` (numpy frees it).
 
@@ -340,10 +423,24 @@ def free_host(ptr: Any) -> int:
     (0, 100000)
     """
     if not isinstance(ptr, np.ndarray):
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by malloc_host")
+        return _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtFreeHost: ptr {ptr!r:.60} is not a host buffer (a numpy array from malloc_host)",
+        )
     return ACL_SUCCESS
 
 
+_POLICIES = {
+    "ACL_MEM_MALLOC_HUGE_FIRST": ACL_MEM_MALLOC_HUGE_FIRST,
+    "ACL_MEM_MALLOC_HUGE_ONLY": ACL_MEM_MALLOC_HUGE_ONLY,
+    "ACL_MEM_MALLOC_NORMAL_ONLY": ACL_MEM_MALLOC_NORMAL_ONLY,
+}
+_KIND_NAMES = {
+    "ACL_MEMCPY_HOST_TO_HOST": ACL_MEMCPY_HOST_TO_HOST,
+    "ACL_MEMCPY_HOST_TO_DEVICE": ACL_MEMCPY_HOST_TO_DEVICE,
+    "ACL_MEMCPY_DEVICE_TO_HOST": ACL_MEMCPY_DEVICE_TO_HOST,
+    "ACL_MEMCPY_DEVICE_TO_DEVICE": ACL_MEMCPY_DEVICE_TO_DEVICE,
+}
 _KINDS = {
     ACL_MEMCPY_HOST_TO_HOST: (False, False),
     ACL_MEMCPY_HOST_TO_DEVICE: (True, False),
@@ -360,11 +457,14 @@ def _side(obj: Any, device: bool, count: int, action: str) -> np.ndarray[Any, An
         return obj.bytes(count, action)
     if not isinstance(obj, np.ndarray) or not obj.flags.c_contiguous:
         raise AscregError(f"{type(obj).__name__} is not a contiguous host numpy array")
+    if action == "writes" and not obj.flags.writeable:
+        raise AscregError("the destination host array is read-only (flags.writeable is False)")
     if count > obj.nbytes:
         raise OutOfBoundsError(f"{count} bytes exceed the {obj.nbytes}-byte host buffer")
     return obj.reshape(-1).view(np.uint8)[:count]
 
 
+@_never_raises
 def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
     """``aclrtMemcpy(dst, destMax, src, count, kind)``: copy *count* bytes.
 
@@ -382,18 +482,35 @@ def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
     code = _ready()
     if code:
         return code
-    if kind not in _KINDS or not isinstance(count, int) or count < 0 or count > dest_max:
-        return _rt.fail(
-            ACL_ERROR_INVALID_PARAM,
-            f"bad memcpy kind {kind!r} or count {count!r} (dest_max {dest_max!r})",
-        )
-    dst_device, src_device = _KINDS[kind]
+    problem = _memcpy_problem(dest_max, count, kind)
+    if problem:
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtMemcpy: {problem}")
+    count = cast(int, _count(count))
+    dst_device, src_device = _KINDS[cast(int, _count(kind))]
     try:
         source = _side(src, src_device, count, "reads").copy()
         _side(dst, dst_device, count, "writes")[:] = source
     except AscregError as exc:
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, str(exc))
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtMemcpy: {exc}")
     return ACL_SUCCESS
+
+
+def _memcpy_problem(dest_max: Any, count: Any, kind: Any) -> str:
+    """Describe what is wrong with memcpy's sizes and kind ('' when nothing is)."""
+    nbytes, limit, which = _count(count), _count(dest_max), _count(kind)
+    if which not in _KINDS:
+        return (
+            f"kind {kind!r:.40} is not an aclrtMemcpyKind (allowed: "
+            + ", ".join(f"{n} = {v}" for n, v in _KIND_NAMES.items())
+            + ")"
+        )
+    if nbytes is None or nbytes < 0:
+        return f"count {count!r:.40} must be a non-negative integer number of bytes"
+    if limit is None or limit < 0:
+        return f"destMax {dest_max!r:.40} must be a non-negative integer number of bytes"
+    if nbytes > limit:
+        return f"count {nbytes} exceeds destMax {limit} (count must be <= destMax)"
+    return ""
 
 
 rt = types.SimpleNamespace(

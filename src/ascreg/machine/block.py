@@ -152,6 +152,7 @@ class RetiredUb:
         self.kernel = kernel
 
     def __call__(self, start: int, end: int, action: str) -> None:
+        """Raise: the access reached UB of a block that has ended."""
         raise AddressSpaceError(
             f"{action} UB [{start:#x}, {end:#x}) of block {self.block_idx} of kernel "
             f"{self.kernel}, which has ended: UB belongs to one block while it runs (another "

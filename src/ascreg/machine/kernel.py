@@ -533,8 +533,8 @@ def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
     for param, hint in getattr(func, "__annotations__", {}).items():
         if isinstance(hint, str) and param != "return":
             try:
-                hint = eval(hint, scope)  # noqa: S307 (an annotation, as typing.get_type_hints does)
-            except Exception as exc:  # noqa: BLE001 (any failure means: cannot resolve)
+                hint = eval(hint, scope)
+            except Exception as exc:
                 raise LaunchError(
                     f"the annotation {hint!r} of parameter {param!r} cannot be resolved "
                     f"({type(exc).__name__}: {exc}): the launch checks pointer arguments "
