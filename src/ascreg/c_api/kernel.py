@@ -415,6 +415,8 @@ def asc_sync_pipe(pipe: Pipe) -> None:
         raise SyncError(f"{pipe!r} is not a pipe_t (PIPE_V, PIPE_MTE2, ..., PIPE_ALL)")
     elif pipe is PIPE_S:
         raise SyncError("PIPE_S has no pipe barrier")
+    else:
+        ctx.tracker.pipe_barrier(pipe)
 
 
 def asc_get_block_idx() -> int:
