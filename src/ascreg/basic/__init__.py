@@ -312,7 +312,7 @@ WaitFlag = _FlagOp("WaitFlag", wait=True)
 
 
 class _PipeBarrier:
-    """``PipeBarrier<pipe>()`` as ``PipeBarrier[PIPE_ALL]()`` (other pipes: in-pipe, no-op)."""
+    """``PipeBarrier<pipe>()`` as ``PipeBarrier[PIPE_ALL]()`` (another pipe: in-pipe barrier)."""
 
     def __getitem__(self, pipe: Pipe) -> Callable[[], None]:
         def barrier() -> None:
@@ -320,6 +320,8 @@ class _PipeBarrier:
             ctx = current_block()
             if pipe is Pipe.PIPE_ALL:
                 ctx.tracker.barrier()
+            elif isinstance(pipe, Pipe) and pipe is not Pipe.PIPE_S:
+                ctx.tracker.pipe_barrier(pipe)
 
         return barrier
 

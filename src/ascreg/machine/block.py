@@ -27,6 +27,7 @@ from ascreg._dtypes import Scalar, uint8_t
 from ascreg.errors import (
     AddressSpaceError,
     AscregError,
+    SyncError,
     UninitializedMemoryError,
     undefined_behaviour,
 )
@@ -64,6 +65,11 @@ class BlockContext:
         one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
         self.written = np.zeros(UB_BYTES, dtype=np.bool_)
         """Which UB bytes the block has written (reads of the others are undefined)."""
+        self.vf_stored = np.zeros(UB_BYTES, dtype=np.bool_)
+        """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
+        store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
+        self.vf_ranges: list[tuple[int, int]] = []
+        self.in_simd_vf = False
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 
@@ -103,8 +109,13 @@ class BlockContext:
     def _on_access(self, start: int, end: int, action: str) -> None:
         if action == "writes":
             self.written[start:end] = True
+            if self.in_simd_vf:
+                self.vf_stored[start:end] = True
+                self.vf_ranges.append((start, end))
         elif action == "reads":
             self._check_written(start, end)
+            if self.in_simd_vf and self.vf_stored[start:end].any():
+                self._store_then_load(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
 
     def _check_written(self, start: int, end: int) -> None:
@@ -131,6 +142,41 @@ class BlockContext:
         )
         # undefined="warn": unwritten bytes hold the zeros of the allocation; warn once for it
         (self.written[block.start : block.end] if block else span)[:] = True
+
+    def _store_then_load(self, start: int, end: int) -> None:
+        first = start + int(np.argmax(self.vf_stored[start:end]))
+        raise SyncError(
+            f"a __simd_vf__ loads UB [{start:#x}, {end:#x}) after storing byte {first:#x} in "
+            "the same VF with no barrier between: inside a VF, loads and stores are separate "
+            "streams the chip may reorder; insert asc_mem_bar(VST_VLD) (Reg: "
+            "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>) between the store and the load"
+        )
+
+    def mem_bar(self) -> None:
+        """A store-to-load barrier inside a VF: earlier stores complete before later loads.
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); ctx.vf_ranges.append((0, 4)); ctx.vf_stored[:4] = True
+        >>> ctx.mem_bar(); bool(ctx.vf_stored.any())
+        False
+        """
+        for start, end in self.vf_ranges:
+            self.vf_stored[start:end] = False
+        self.vf_ranges.clear()
+
+    @contextlib.contextmanager
+    def simd_vf(self) -> Iterator[None]:
+        """Run the ``with`` body as a ``__simd_vf__`` on ``PIPE_V`` (its own store-load order)."""
+        outer = self.in_simd_vf
+        self.mem_bar()
+        self.in_simd_vf = True
+        try:
+            with self.on_pipe(Pipe.PIPE_V):
+                yield
+        finally:
+            self.in_simd_vf = outer
+            self.mem_bar()
 
     @contextlib.contextmanager
     def on_pipe(self, pipe: Pipe) -> Iterator[None]:

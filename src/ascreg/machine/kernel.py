@@ -259,7 +259,7 @@ def run_on_vector(
 ) -> Any:
     """Run *func* on PIPE_V: ordered after the scalar code before it, complete when it returns."""
     ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
-    with ctx.on_pipe(Pipe.PIPE_V):
+    with ctx.simd_vf():
         result = func(*args, **kwargs)
     ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
     return result
