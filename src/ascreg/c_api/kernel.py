@@ -627,8 +627,8 @@ def asc_mem_bar(mem_type: MEM_TYPE) -> None:
     """``asc_mem_bar(MEM_TYPE mem_type)``: inside a VF, one UB access stream waits for another.
 
     Inside a kernel's ``__simd_vf__``, a load of UB bytes the same VF stored earlier is a
-    :class:`~ascreg.errors.SyncError` unless a store-to-load kind (``VV_ALL``, ``VST_VLD``, ``ST_LD``, ... ; e.g.
-    ``VST_VLD``) ran in between. It checks that ``mem_type`` is a ``MEM_TYPE`` and, inside a
+    :class:`~ascreg.errors.SyncError` unless a store-to-load kind (``VST_VLD``, ``VV_ALL``,
+    ``ST_LD``, ...) ran in between. It checks that ``mem_type`` is a ``MEM_TYPE`` and, inside a
     kernel, that it runs in a ``__simd_vf__`` function.
 
     Examples
