@@ -127,9 +127,9 @@ def test_reading_unwritten_ub() -> None:
     def scalar_read() -> None:
         C.__ubuf__(uint32_t, 8).read(1)
 
-    raises_naming(UninitializedMemoryError, "scalar_read<<<1, 0, None>>>", "PIPE_S reads UB", "not zeroed")(
-        lambda: launch(scalar_read)
-    )
+    raises_naming(
+        UninitializedMemoryError, "scalar_read<<<1, 0, None>>>", "PIPE_S reads UB", "not zeroed"
+    )(lambda: launch(scalar_read))
     gm = GlobalMemory().alloc(uint32_t, 8)
 
     def copy_out(gm: GmPtr[uint32_t]) -> None:

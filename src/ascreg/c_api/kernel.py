@@ -616,9 +616,7 @@ class MEM_TYPE(enum.IntEnum):
 """The ``MEM_TYPE`` constants under their C names."""
 
 
-_STORE_TO_LOAD = frozenset(
-    (VV_ALL, VST_VLD, VS_ALL, VST_LD, SV_ALL, ST_VLD, SS_ALL, ST_LD)
-)
+_STORE_TO_LOAD = frozenset((VV_ALL, VST_VLD, VS_ALL, VST_LD, SV_ALL, ST_VLD, SS_ALL, ST_LD))
 """The ``MEM_TYPE`` kinds that order earlier stores before later loads inside a VF (ascreg
 does not tell a VF's scalar accesses from its vector ones, so any store-to-load kind counts)."""
 

@@ -153,7 +153,7 @@ class BlockContext:
         )
 
     def mem_bar(self) -> None:
-        """A store-to-load barrier inside a VF: earlier stores complete before later loads.
+        """Order the VF's earlier stores before its later loads (a store-to-load barrier).
 
         Examples
         --------

@@ -150,8 +150,10 @@ class PipeTracker:
         self.records.clear()
 
     def pipe_barrier(self, pipe: Pipe) -> None:
-        """``pipe_barrier(pipe)`` / ``asc_sync_pipe(pipe)``: *pipe*'s work so far completes
-        before its next instruction (orders two copies on one pipe)."""
+        """``pipe_barrier(pipe)`` / ``asc_sync_pipe(pipe)``: order *pipe*'s work so far first.
+
+        Its next instruction starts after them (this orders two copies on one pipe).
+        """
         self.clock[pipe][pipe] = self.seq[pipe]
         self._prune()
 
@@ -234,9 +236,7 @@ class PipeTracker:
 
     # -- accesses --------------------------------------------------------------------------
 
-    def access(
-        self, pipe: Pipe, start: int, end: int, *, write: bool, space: int = UB
-    ) -> None:
+    def access(self, pipe: Pipe, start: int, end: int, *, write: bool, space: int = UB) -> None:
         """Record an access by *pipe* to bytes ``[start, end)`` of *space* after checking it.
 
         An earlier access conflicts when it overlaps (same space, one of the two a write), is
