@@ -419,7 +419,8 @@ class Kernel(Generic[P]):
             )
         if not 1 <= len(items) <= 3:
             raise LaunchError("the launch takes [blocks, dyn_ub_bytes, stream]")
-        blocks, dyn, stream = (*items, *(None, 0, None)[len(items) :])
+        defaults: tuple[Any, ...] = (None, 0, None)  # dyn_ub_bytes 0, the default stream
+        blocks, dyn, stream = (*items, *defaults[len(items) :])
         if not is_count(blocks) or not 1 <= blocks <= MAX_BLOCKS:
             raise LaunchError(f"numBlocks {blocks!r} is outside [1, {MAX_BLOCKS}]")
         dyn_bytes = _dyn_bytes(dyn)
