@@ -97,7 +97,7 @@ class Access:
     seq: int
     space: int = UB
     copy: int = 0
-    """For a copy pipe: which copy made the access (the bursts of one copy do not conflict)."""
+    """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
 
 
 class PipeTracker:
