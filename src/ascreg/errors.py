@@ -151,6 +151,10 @@ class MissingApiError(AscregError, AttributeError):
     """A name the asc-devkit documents that ascreg does not provide yet (see the limitations page)."""
 
 
+class UninitializedMemoryError(UndefinedBehaviourError):
+    """UB bytes read in a kernel before anything wrote them (garbage on the chip)."""
+
+
 class SyncError(AscregError):
     """A pipe synchronisation that would hang or race on the chip."""
 
@@ -188,8 +192,8 @@ class Policy:
     ----------
     undefined
         ``"error"`` (default) raises; ``"warn"`` issues an :class:`AscregWarning` and continues
-        with the documented fallback (negative shift: shift the other way; uninitialised register:
-        zeros; misaligned address: access the address as given).
+        with the documented fallback (negative shift: shift the other way; uninitialised register
+        or UB bytes: zeros; misaligned address: access the address as given).
 
     Examples
     --------

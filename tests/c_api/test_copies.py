@@ -56,6 +56,8 @@ def test_burst_copy_with_padding_and_strides() -> None:
 
     def body() -> None:
         buf = C.__ubuf__(uint16_t, 64)
+        buf.write(np.zeros(64, np.uint16))  # the gap between the bursts is read below
+        C.asc_sync()
         C.asc_set_copy_pad_val(9)
         C.asc_copy_gm2ub_align(buf, gm, 2, 6, 2, 1, True, 0, 20, 32)
         C.asc_sync()

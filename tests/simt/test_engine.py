@@ -9,7 +9,7 @@ import pytest
 
 from ascreg import GlobalMemory, int32_t, uint32_t
 from ascreg.c_api import __ubuf__
-from ascreg.errors import LaunchError, UnsupportedError
+from ascreg.errors import LaunchError, SyncError, UnsupportedError
 from ascreg.simt import (
     DivergentBranchError,
     Lanes,
@@ -163,3 +163,18 @@ def test_grid_reduce_with_atomics_across_blocks() -> None:
 
     launch(k, 64, total, blocks=3)
     assert int(total.read(1)[0]) == sum(range(192))
+
+
+def test_syncthreads_reached_by_only_some_threads_is_a_deadlock() -> None:
+    """asc-devkit asc_syncthreads.md: every thread of the block must reach the sync point
+    (a call in a branch deadlocks the block), so a partial arrival is a SyncError."""
+    out = GlobalMemory().alloc(uint32_t, 32)
+
+    def k(out: Any) -> None:
+        t = threadIdx.x
+        if t < 16:
+            asc_syncthreads()
+        out[t] = t
+
+    with pytest.raises(SyncError, match=r"^asc_syncthreads\(\): 16 of 32 threads .* 16, 17"):
+        run_simt_kernel(k, dim3(1), dim3(32), 0, (out,))

@@ -23,6 +23,7 @@ Examples
 from __future__ import annotations
 
 import enum
+import functools
 import inspect
 import sys
 from collections.abc import Callable
@@ -33,7 +34,9 @@ from ascreg._frontend import operands
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
+from ascreg.machine.block import _STACK, running_block
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
+from ascreg.machine.sync import Pipe
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -244,7 +247,7 @@ def define(
             **attributes,
         }
         if surface is REG:
-            namespace["__call__"] = impl
+            namespace["__call__"] = _vector_only(impl)
             return type(f"_{short}", (base,), namespace)()
         op = type(f"_{short}", (base,), namespace)()
         return _c_function(op, impl, module)
@@ -252,10 +255,51 @@ def define(
     return decorate
 
 
+def check_in_vector_function(call: str) -> None:
+    """Raise unless the running block (if any) is inside a ``__simd_vf__`` function.
+
+    A Reg or C API vector op exists only in a VF: the C++ compiler rejects it in the kernel
+    body (scalar code). Outside any kernel (plain Reg code on a bare UB) every op runs.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> check_in_vector_function("Reg.Add")
+    >>> with block(BlockContext()):
+    ...     check_in_vector_function("Reg.Add")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: Reg.Add: a vector op runs only inside a __simd_vf__ function, not in the kernel body (scalar code; the C++ compiler rejects it there): move it into a __simd_vf__ function and call that
+    """
+    ctx = running_block()
+    if ctx is not None and ctx.pipe is not Pipe.PIPE_V:
+        raise AscregTypeError(
+            "a vector op runs only inside a __simd_vf__ function, not in the kernel body "
+            "(scalar code; the C++ compiler rejects it there): move it into a __simd_vf__ "
+            "function and call that",
+            call=call,
+        )
+
+
+def _vector_only(impl: Impl) -> Impl:
+    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``)."""
+
+    @functools.wraps(impl)
+    def call(op: Template, *args: Any, **kwargs: Any) -> Any:
+        if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
+            check_in_vector_function(op.name)
+        return impl(op, *args, **kwargs)
+
+    return call
+
+
 def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
+    vector = op.surface is C_API
 
     def call(*args: Any, **kwargs: Any) -> Any:
+        if vector and _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
+            check_in_vector_function(op.name)
         return impl(op, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = op.name

@@ -25,7 +25,11 @@ Examples
 
 from __future__ import annotations
 
+import functools
+import re
 import types
+import typing
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -36,6 +40,8 @@ from ascreg.machine.memory import UB_BYTES as _UB_BYTES
 from ascreg.machine.memory import GlobalMemory, GmPtr
 from ascreg.machine.simt.engine import MAX_THREADS_PER_BLOCK as _MAX_THREADS
 from ascreg.machine.simt.rendezvous import WARP_SIZE as _WARP_SIZE
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # aclError codes. After a failed call, get_recent_err_msg() says what was wrong.
 ACL_SUCCESS = 0
@@ -201,6 +207,7 @@ class _Runtime:
         self.context: Context | None = None
         self.last_error = ""
         self.last_code = ACL_SUCCESS
+        self.call = "acl"  # the C name of the acl call under way (messages start with it)
 
     def fail(self, code: int, message: str) -> int:
         self.last_error = message
@@ -215,6 +222,39 @@ class _Runtime:
 _rt = _Runtime()
 
 
+def _count(value: Any) -> int | None:
+    """Return *value* as an int when it is an integer (Python or numpy, not bool), else None."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        return None
+    return int(value)
+
+
+def _never_raises(func: F) -> F:
+    """Turn any exception escaping an acl call into ``ACL_ERROR_INVALID_PARAM``.
+
+    pyACL never raises: a caller checks the returned code and :func:`get_recent_err_msg`.
+    """
+    found = re.search(r"``(acl\w+)", func.__doc__ or "")
+    c_name = found.group(1) if found else func.__name__
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        outer, _rt.call = _rt.call, c_name
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            code = _rt.fail(
+                ACL_ERROR_INVALID_PARAM, f"{func.__name__}: {type(exc).__name__}: {exc}"
+            )
+            returns = typing.get_type_hints(func).get("return")
+            return (None, code) if typing.get_origin(returns) is tuple else code
+        finally:
+            _rt.call = outer
+
+    return cast(F, call)
+
+
+@_never_raises
 def init(config_path: str | None = None) -> int:
     """``aclInit(configPath)``: returns ``ACL_ERROR_REPEAT_INITIALIZE`` when called twice.
 
@@ -229,6 +269,7 @@ def init(config_path: str | None = None) -> int:
     return ACL_SUCCESS
 
 
+@_never_raises
 def finalize() -> int:
     """``aclFinalize()``.
 
@@ -244,6 +285,7 @@ def finalize() -> int:
     return ACL_SUCCESS
 
 
+@_never_raises
 def get_recent_err_msg() -> str:
     """``aclGetRecentErrMsg()``: the message of the last failed call.
 
@@ -270,6 +312,7 @@ def _memory() -> GlobalMemory | int:
     return _rt.memories.setdefault(_rt.device, GlobalMemory(DEVICE_BYTES))
 
 
+@_never_raises
 def set_device(device_id: int) -> int:
     """``aclrtSetDevice(deviceId)``: make *device_id* (only 0 exists) the current device.
 
@@ -283,12 +326,18 @@ def set_device(device_id: int) -> int:
     code = _ready()
     if code:
         return code
-    if not isinstance(device_id, int) or not 0 <= device_id < DEVICE_COUNT:
-        return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} does not exist")
-    _rt.device = device_id
+    device = _count(device_id)
+    if device is None or not 0 <= device < DEVICE_COUNT:
+        return _rt.fail(
+            ACL_ERROR_INVALID_DEVICE,
+            f"aclrtSetDevice: deviceId {device_id!r} does not exist (devices: 0 to "
+            f"{DEVICE_COUNT - 1})",
+        )
+    _rt.device = device
     return ACL_SUCCESS
 
 
+@_never_raises
 def reset_device(device_id: int) -> int:
     """``aclrtResetDevice(deviceId)``: releases the device's memory.
 
@@ -298,13 +347,18 @@ def reset_device(device_id: int) -> int:
     >>> reset_device(0), reset_device(0)
     (0, 200002)
     """
-    if _rt.device != device_id:
-        return _rt.fail(ACL_ERROR_INVALID_DEVICE, f"device {device_id!r} is not set")
-    _rt.memories.pop(device_id, None)
+    if _rt.device is None or _count(device_id) != _rt.device:
+        return _rt.fail(
+            ACL_ERROR_INVALID_DEVICE,
+            f"aclrtResetDevice: deviceId {device_id!r} is not the current device "
+            f"({_rt.device!r}; set it with acl.rt.set_device)",
+        )
+    _rt.memories.pop(_rt.device, None)
     _rt.device = None
     return ACL_SUCCESS
 
 
+@_never_raises
 def create_stream() -> tuple[Stream | None, int]:
     """``aclrtCreateStream(&stream)`` -> ``(stream, ret)``.
 
@@ -320,6 +374,7 @@ def create_stream() -> tuple[Stream | None, int]:
     return _rt.new_handle(Stream), ACL_SUCCESS
 
 
+@_never_raises
 def destroy_stream(stream: Any) -> int:
     """``aclrtDestroyStream(stream)``.
 
@@ -329,7 +384,7 @@ def destroy_stream(stream: Any) -> int:
     >>> destroy_stream(stream), destroy_stream(stream)
     (0, 200005)
     >>> get_recent_err_msg()
-    '<aclrtStream ... (destroyed)> is not a live aclrtStream'
+    'aclrtDestroyStream: stream <aclrtStream ... (destroyed)> is not a live aclrtStream ...'
     """
     code = _live(stream, Stream)
     if not code:
@@ -337,6 +392,7 @@ def destroy_stream(stream: Any) -> int:
     return code
 
 
+@_never_raises
 def synchronize_stream(stream: Any) -> int:
     """``aclrtSynchronizeStream(stream)`` (kernels already ran at launch).
 
@@ -351,6 +407,7 @@ def synchronize_stream(stream: Any) -> int:
     return _live(stream, Stream, none_ok=True) or _ready()
 
 
+@_never_raises
 def synchronize_device() -> int:
     """``aclrtSynchronizeDevice()`` (kernels already ran at launch).
 
@@ -366,6 +423,7 @@ def synchronize_device() -> int:
     return memory if isinstance(memory, int) else ACL_SUCCESS
 
 
+@_never_raises
 def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[Any] | None, int]:
     """``aclrtMalloc(&ptr, size, policy)`` -> ``(ptr, ret)``: a ``__gm__ uint8_t*`` (void*).
 
@@ -380,14 +438,30 @@ def malloc(size: int, policy: int = ACL_MEM_MALLOC_HUGE_FIRST) -> tuple[GmPtr[An
     memory = _memory()
     if isinstance(memory, int):
         return None, memory
-    if not isinstance(size, int) or size <= 0 or policy not in (0, 1, 2):
-        return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad size {size!r} or policy {policy!r}")
+    nbytes, kind = _count(size), _count(policy)
+    if nbytes is None or nbytes <= 0:
+        return None, _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtMalloc: size {size!r:.40} must be a positive integer number of bytes",
+        )
+    if kind not in _POLICIES.values():
+        return None, _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtMalloc: policy {policy!r:.40} is not an aclrtMemMallocPolicy "
+            f"(allowed: {', '.join(f'{n} = {v}' for n, v in _POLICIES.items())})",
+        )
+    size = nbytes
     if size > memory.free_bytes:
-        return None, _rt.fail(ACL_ERROR_BAD_ALLOC, f"{size} bytes do not fit device memory")
+        return None, _rt.fail(
+            ACL_ERROR_BAD_ALLOC,
+            f"aclrtMalloc: size {size} bytes does not fit the {memory.free_bytes} bytes of "
+            "device memory left",
+        )
     ptr = memory.alloc_bytes(uint8_t, size, label=f"aclrtMalloc({size})")
     return cast(GmPtr[Any], ptr), ACL_SUCCESS
 
 
+@_never_raises
 def free(ptr: Any) -> int:
     """``aclrtFree(ptr)``: release a pointer :func:`malloc` returned.
 
@@ -401,14 +475,18 @@ def free(ptr: Any) -> int:
     if isinstance(memory, int):
         return memory
     if not isinstance(ptr, GmPtr) or ptr.memory is not memory:
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by acl.rt.malloc")
+        return _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtFree: devPtr {ptr!r:.60} was not returned by acl.rt.malloc",
+        )
     try:
         memory.free(ptr)
     except OutOfBoundsError as exc:
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, str(exc))
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtFree: devPtr was freed already: {exc}")
     return ACL_SUCCESS
 
 
+@_never_raises
 def malloc_host(size: int) -> tuple[np.ndarray[Any, Any] | None, int]:
     """``aclrtMallocHost(&ptr, size)`` -> ``(buffer, ret)``: a zeroed ``uint8`` numpy array.
 
@@ -420,11 +498,16 @@ def malloc_host(size: int) -> tuple[np.ndarray[Any, Any] | None, int]:
     code = _ready()
     if code:
         return None, code
-    if not isinstance(size, int) or size <= 0:
-        return None, _rt.fail(ACL_ERROR_INVALID_PARAM, f"bad host size {size!r}")
-    return np.zeros(size, dtype=np.uint8), ACL_SUCCESS
+    nbytes = _count(size)
+    if nbytes is None or nbytes <= 0:
+        return None, _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtMallocHost: size {size!r:.40} must be a positive integer number of bytes",
+        )
+    return np.zeros(nbytes, dtype=np.uint8), ACL_SUCCESS
 
 
+@_never_raises
 def free_host(ptr: Any) -> int:
     """``aclrtFreeHost(ptr)``: release a buffer of :func:`malloc_host` (numpy frees it).
 
@@ -435,10 +518,24 @@ def free_host(ptr: Any) -> int:
     (0, 100000)
     """
     if not isinstance(ptr, np.ndarray):
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"{ptr!r} was not returned by malloc_host")
+        return _rt.fail(
+            ACL_ERROR_INVALID_PARAM,
+            f"aclrtFreeHost: ptr {ptr!r:.60} is not a host buffer (a numpy array from malloc_host)",
+        )
     return ACL_SUCCESS
 
 
+_POLICIES = {
+    "ACL_MEM_MALLOC_HUGE_FIRST": ACL_MEM_MALLOC_HUGE_FIRST,
+    "ACL_MEM_MALLOC_HUGE_ONLY": ACL_MEM_MALLOC_HUGE_ONLY,
+    "ACL_MEM_MALLOC_NORMAL_ONLY": ACL_MEM_MALLOC_NORMAL_ONLY,
+}
+_KIND_NAMES = {
+    "ACL_MEMCPY_HOST_TO_HOST": ACL_MEMCPY_HOST_TO_HOST,
+    "ACL_MEMCPY_HOST_TO_DEVICE": ACL_MEMCPY_HOST_TO_DEVICE,
+    "ACL_MEMCPY_DEVICE_TO_HOST": ACL_MEMCPY_DEVICE_TO_HOST,
+    "ACL_MEMCPY_DEVICE_TO_DEVICE": ACL_MEMCPY_DEVICE_TO_DEVICE,
+}
 _KINDS = {
     ACL_MEMCPY_HOST_TO_HOST: (False, False),
     ACL_MEMCPY_HOST_TO_DEVICE: (True, False),
@@ -455,11 +552,14 @@ def _side(obj: Any, device: bool, count: int, action: str) -> np.ndarray[Any, An
         return obj.bytes(count, action)
     if not isinstance(obj, np.ndarray) or not obj.flags.c_contiguous:
         raise AscregError(f"{type(obj).__name__} is not a contiguous host numpy array")
+    if action == "writes" and not obj.flags.writeable:
+        raise AscregError("the destination host array is read-only (flags.writeable is False)")
     if count > obj.nbytes:
         raise OutOfBoundsError(f"{count} bytes exceed the {obj.nbytes}-byte host buffer")
     return obj.reshape(-1).view(np.uint8)[:count]
 
 
+@_never_raises
 def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
     """``aclrtMemcpy(dst, destMax, src, count, kind)``: copy *count* bytes.
 
@@ -477,17 +577,16 @@ def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
     code = _ready()
     if code:
         return code
-    if kind not in _KINDS or not isinstance(count, int) or count < 0 or count > dest_max:
-        return _rt.fail(
-            ACL_ERROR_INVALID_PARAM,
-            f"bad memcpy kind {kind!r} or count {count!r} (dest_max {dest_max!r})",
-        )
-    dst_device, src_device = _KINDS[kind]
+    problem = _memcpy_problem(dest_max, count, kind)
+    if problem:
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtMemcpy: {problem}")
+    count = cast(int, _count(count))
+    dst_device, src_device = _KINDS[cast(int, _count(kind))]
     try:
         source = _side(src, src_device, count, "reads").copy()
         _side(dst, dst_device, count, "writes")[:] = source
     except AscregError as exc:
-        return _rt.fail(ACL_ERROR_INVALID_PARAM, str(exc))
+        return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtMemcpy: {exc}")
     return ACL_SUCCESS
 
 
@@ -495,9 +594,16 @@ def _live(handle: Any, kind: type[Handle], none_ok: bool = False) -> int:
     """Return ACL_SUCCESS if *handle* is a live *kind* (or None where the default is allowed)."""
     if (handle is None and none_ok) or (isinstance(handle, kind) and handle.live):
         return ACL_SUCCESS
-    return _rt.fail(ACL_ERROR_INVALID_RESOURCE_HANDLE, f"{handle!r} is not a live {kind.kind}")
+    role = kind.kind.removeprefix("aclrt").lower()
+    default = f"; None is the default {role}" if none_ok else ""
+    return _rt.fail(
+        ACL_ERROR_INVALID_RESOURCE_HANDLE,
+        f"{_rt.call}: {role} {handle!r:.60} is not a live {kind.kind} (destroyed, or not made by "
+        f"acl.rt.create_{role}){default}",
+    )
 
 
+@_never_raises
 def memcpy_async(dst: Any, dest_max: int, src: Any, count: int, kind: int, stream: Any) -> int:
     """``aclrtMemcpyAsync(dst, destMax, src, count, kind, stream)``: as :func:`memcpy`.
 
@@ -516,6 +622,7 @@ def memcpy_async(dst: Any, dest_max: int, src: Any, count: int, kind: int, strea
     return _live(stream, Stream, none_ok=True) or memcpy(dst, dest_max, src, count, kind)
 
 
+@_never_raises
 def memset(dev_ptr: Any, max_count: int, value: int, count: int) -> int:
     """``aclrtMemset(devPtr, maxCount, value, count)``: set *count* bytes to ``value & 0xFF``.
 
@@ -550,6 +657,7 @@ def memset(dev_ptr: Any, max_count: int, value: int, count: int) -> int:
     return ACL_SUCCESS
 
 
+@_never_raises
 def memset_async(dev_ptr: Any, max_count: int, value: int, count: int, stream: Any) -> int:
     """``aclrtMemsetAsync(devPtr, maxCount, value, count, stream)``: as :func:`memset`.
 
@@ -562,6 +670,7 @@ def memset_async(dev_ptr: Any, max_count: int, value: int, count: int, stream: A
     return _live(stream, Stream, none_ok=True) or memset(dev_ptr, max_count, value, count)
 
 
+@_never_raises
 def get_last_error(level: int = ACL_RT_THREAD_LEVEL) -> int:
     """``aclrtGetLastError(level)``: the code of the last failed call, then reset to success.
 
@@ -580,6 +689,7 @@ def get_last_error(level: int = ACL_RT_THREAD_LEVEL) -> int:
     return code
 
 
+@_never_raises
 def peek_at_last_error(level: int = ACL_RT_THREAD_LEVEL) -> int:
     """``aclrtPeekAtLastError(level)``: the code of the last failed call, kept.
 
@@ -595,6 +705,7 @@ def peek_at_last_error(level: int = ACL_RT_THREAD_LEVEL) -> int:
     return _rt.last_code
 
 
+@_never_raises
 def get_device_info(device_id: int, attr: int) -> tuple[int | None, int]:
     """``aclrtGetDeviceInfo(deviceId, attr, &value)`` -> ``(value, ret)``.
 
@@ -617,6 +728,7 @@ def get_device_info(device_id: int, attr: int) -> tuple[int | None, int]:
     return DEVICE_INFO[attr], ACL_SUCCESS
 
 
+@_never_raises
 def create_context(device_id: int) -> tuple[Context | None, int]:
     """``aclrtCreateContext(&context, deviceId)`` -> ``(context, ret)``.
 
@@ -636,6 +748,7 @@ def create_context(device_id: int) -> tuple[Context | None, int]:
     return _rt.context, ACL_SUCCESS
 
 
+@_never_raises
 def destroy_context(context: Any) -> int:
     """``aclrtDestroyContext(context)``.
 
@@ -654,6 +767,7 @@ def destroy_context(context: Any) -> int:
     return ACL_SUCCESS
 
 
+@_never_raises
 def set_current_context(context: Any) -> int:
     """``aclrtSetCurrentContext(context)``.
 
@@ -668,6 +782,7 @@ def set_current_context(context: Any) -> int:
     return code
 
 
+@_never_raises
 def get_current_context() -> tuple[Context | None, int]:
     """``aclrtGetCurrentContext(&context)`` -> ``(context, ret)``.
 
@@ -681,6 +796,7 @@ def get_current_context() -> tuple[Context | None, int]:
     return _rt.context, ACL_SUCCESS
 
 
+@_never_raises
 def create_event() -> tuple[Event | None, int]:
     """``aclrtCreateEvent(&event)`` -> ``(event, ret)``.
 
@@ -695,6 +811,7 @@ def create_event() -> tuple[Event | None, int]:
     return _rt.new_handle(Event), ACL_SUCCESS
 
 
+@_never_raises
 def create_event_ex_with_flag(flag: int) -> tuple[Event | None, int]:
     """``aclrtCreateEventExWithFlag(&event, flag)`` -> ``(event, ret)``.
 
@@ -712,6 +829,7 @@ def create_event_ex_with_flag(flag: int) -> tuple[Event | None, int]:
     return create_event()
 
 
+@_never_raises
 def record_event(event: Any, stream: Any) -> int:
     """``aclrtRecordEvent(event, stream)``: the event completes at once (no asynchrony).
 
@@ -727,6 +845,7 @@ def record_event(event: Any, stream: Any) -> int:
     return code
 
 
+@_never_raises
 def stream_wait_event(stream: Any, event: Any) -> int:
     """``aclrtStreamWaitEvent(stream, event)``: order *stream* after *event* (already complete).
 
@@ -739,6 +858,7 @@ def stream_wait_event(stream: Any, event: Any) -> int:
     return _live(stream, Stream, none_ok=True) or _live(event, Event)
 
 
+@_never_raises
 def synchronize_event(event: Any) -> int:
     """``aclrtSynchronizeEvent(event)``.
 
@@ -750,6 +870,7 @@ def synchronize_event(event: Any) -> int:
     return _live(event, Event)
 
 
+@_never_raises
 def destroy_event(event: Any) -> int:
     """``aclrtDestroyEvent(event)``.
 
@@ -763,6 +884,24 @@ def destroy_event(event: Any) -> int:
     if not code:
         event.live = False
     return code
+
+
+def _memcpy_problem(dest_max: Any, count: Any, kind: Any) -> str:
+    """Describe what is wrong with memcpy's sizes and kind ('' when nothing is)."""
+    nbytes, limit, which = _count(count), _count(dest_max), _count(kind)
+    if which not in _KINDS:
+        return (
+            f"kind {kind!r:.40} is not an aclrtMemcpyKind (allowed: "
+            + ", ".join(f"{n} = {v}" for n, v in _KIND_NAMES.items())
+            + ")"
+        )
+    if nbytes is None or nbytes < 0:
+        return f"count {count!r:.40} must be a non-negative integer number of bytes"
+    if limit is None or limit < 0:
+        return f"destMax {dest_max!r:.40} must be a non-negative integer number of bytes"
+    if nbytes > limit:
+        return f"count {nbytes} exceeds destMax {limit} (count must be <= destMax)"
+    return ""
 
 
 rt = types.SimpleNamespace(

@@ -327,7 +327,7 @@ ascreg.errors.SyncError: WaitFlag<HardEvent::V_MTE3>: wait for flag (PIPE_V -> P
 
 
 class _PipeBarrier:
-    """``PipeBarrier<pipe>()`` as ``PipeBarrier[PIPE_ALL]()`` (other pipes: in-pipe, no-op)."""
+    """``PipeBarrier<pipe>()`` as ``PipeBarrier[PIPE_ALL]()`` (another pipe: in-pipe barrier)."""
 
     def __getitem__(self, pipe: Pipe) -> Callable[[], None]:
         def barrier() -> None:
@@ -335,6 +335,8 @@ class _PipeBarrier:
             ctx = current_block()
             if pipe is Pipe.PIPE_ALL:
                 ctx.tracker.barrier()
+            elif isinstance(pipe, Pipe) and pipe is not Pipe.PIPE_S:
+                ctx.tracker.pipe_barrier(pipe)
 
         return barrier
 

@@ -345,8 +345,8 @@ def _Duplicate(
     ...     yLocal = LocalMemAllocator[Hardware.UB]().Alloc[half, 32]()
     ...     Duplicate[half](yLocal, 2.5, 20)
     ...     PipeBarrier[PIPE_ALL]()
-    ...     yLocal.GetPhyAddr().read(22).tolist()[18:]
-    [2.5, 2.5, 0.0, 0.0]
+    ...     yLocal.GetPhyAddr().read(20).tolist()[17:]
+    [2.5, 2.5, 2.5]
     """
     _ascreg_call = "Duplicate"
     if not isinstance(dst, LocalTensor):

@@ -218,8 +218,8 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     ...     u = __ubuf__(uint16_t, 16)
     ...     asc_copy_gm2ub_align(u, g, 1, 6, 1, 1, False, 0, 0, 0)
     ...     asc_sync()
-    ...     u.read(6).tolist()
-    [1, 1, 2, 3, 1, 0]
+    ...     u.read(5).tolist()
+    [1, 1, 2, 3, 1]
     """
     _ascreg_call = "asc_copy_gm2ub_align"
     _forms(
@@ -415,6 +415,8 @@ def asc_sync_pipe(pipe: Pipe) -> None:
         raise SyncError(f"{pipe!r} is not a pipe_t (PIPE_V, PIPE_MTE2, ..., PIPE_ALL)")
     elif pipe is PIPE_S:
         raise SyncError("PIPE_S has no pipe barrier")
+    else:
+        ctx.tracker.pipe_barrier(pipe)
 
 
 def asc_get_block_idx() -> int:
@@ -614,12 +616,18 @@ class MEM_TYPE(enum.IntEnum):
 """The ``MEM_TYPE`` constants under their C names."""
 
 
+_STORE_TO_LOAD = frozenset((VV_ALL, VST_VLD, VS_ALL, VST_LD, SV_ALL, ST_VLD, SS_ALL, ST_LD))
+"""The ``MEM_TYPE`` kinds that order earlier stores before later loads inside a VF (ascreg
+does not tell a VF's scalar accesses from its vector ones, so any store-to-load kind counts)."""
+
+
 def asc_mem_bar(mem_type: MEM_TYPE) -> None:
     """``asc_mem_bar(MEM_TYPE mem_type)``: inside a VF, one UB access stream waits for another.
 
-    ascreg executes a VF's loads and stores in program order, so this is a functional no-op
-    (it does not detect a *missing* ``asc_mem_bar``). It checks that ``mem_type`` is a
-    ``MEM_TYPE`` and, inside a kernel, that it runs in a ``__simd_vf__`` function.
+    Inside a kernel's ``__simd_vf__``, a load of UB bytes the same VF stored earlier is a
+    :class:`~ascreg.errors.SyncError` unless a store-to-load kind (``VST_VLD``, ``VV_ALL``,
+    ``ST_LD``, ...) ran in between. It checks that ``mem_type`` is a ``MEM_TYPE`` and, inside a
+    kernel, that it runs in a ``__simd_vf__`` function.
 
     Examples
     --------
@@ -638,6 +646,8 @@ def asc_mem_bar(mem_type: MEM_TYPE) -> None:
             "asc_mem_bar orders UB streams inside a __simd_vf__ function; between pipes of the "
             "scalar code use asc_sync_notify/asc_sync_wait or asc_sync_pipe"
         )
+    if ctx is not None and mem_type in _STORE_TO_LOAD:
+        ctx.mem_bar()
 
 
 QUALIFIERS = (__aicore__, __global__, __simd_callee__, __simd_vf__, __ubuf__, __vector__)

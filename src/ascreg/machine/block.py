@@ -21,9 +21,17 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ascreg._dtypes import Scalar, uint8_t
-from ascreg.errors import AscregError
-from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
+from ascreg.errors import (
+    AddressSpaceError,
+    AscregError,
+    SyncError,
+    UninitializedMemoryError,
+    undefined_behaviour,
+)
+from ascreg.machine.memory import UB_BYTES, UbPtr, UnifiedBuffer, untrack
 from ascreg.machine.sync import Pipe, PipeTracker
 
 T = TypeVar("T", bound=Scalar)
@@ -55,6 +63,13 @@ class BlockContext:
         self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
         """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
         one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
+        self.written = np.zeros(UB_BYTES, dtype=np.bool_)
+        """Which UB bytes the block has written (reads of the others are undefined)."""
+        self.vf_stored = np.zeros(UB_BYTES, dtype=np.bool_)
+        """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
+        store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
+        self.vf_ranges: list[tuple[int, int]] = []
+        self.in_simd_vf = False
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 
@@ -64,29 +79,104 @@ class BlockContext:
         Examples
         --------
         >>> from ascreg import uint16_t
-        >>> BlockContext().alloc_array(uint16_t, 8).read(2)
-        array([0, 0], dtype=uint16)
+        >>> BlockContext().alloc_array(uint16_t, 8)
+        <__ubuf__ uint16_t* 0x0 (element 0 of 'uint16_t[8]' [0x0, 0x10))>
         """
         if self.array_allocator is not None:
             return self.array_allocator(dtype, count)
         return self.ub.alloc(dtype, count)
 
     def release(self) -> None:
-        """Detach the pipe tracking from the UB once the block has ended.
+        """Retire the block's UB once the block has ended.
 
-        The UB's access hook refers back to this context; breaking that cycle lets a finished
-        block's 248 KiB go at once instead of at the next garbage collection (a launch of many
-        blocks otherwise pays for the collector on every block).
+        UB belongs to one block and lives only while it runs: an access through a pointer into
+        it afterwards (by another block of the launch, or by the host after the launch) is an
+        :class:`~ascreg.errors.AddressSpaceError`. The hook that says so holds no reference
+        back to this context, so a finished block's 248 KiB go at once instead of at the next
+        garbage collection.
 
         Examples
         --------
-        >>> ctx = BlockContext(); ctx.release(); ctx.ub.on_access is None
-        True
+        >>> from ascreg import uint16_t
+        >>> ctx = BlockContext(block_idx=1, kernel="k"); p = ctx.ub.alloc(uint16_t, 16)
+        >>> ctx.release(); p.read(1)
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AddressSpaceError: reads UB [0x0, 0x2) of block 1 of kernel k, which has ended: UB belongs to one block while it runs (another block, or the host after the launch, cannot reach it); pass data between blocks and to the host through __gm__ memory
         """
-        self.ub.on_access = None
+        self.ub.on_access = RetiredUb(self.block_idx, self.kernel)
 
     def _on_access(self, start: int, end: int, action: str) -> None:
+        if action == "writes":
+            self.written[start:end] = True
+            if self.in_simd_vf:
+                self.vf_stored[start:end] = True
+                self.vf_ranges.append((start, end))
+        elif action == "reads":
+            self._check_written(start, end)
+            if self.in_simd_vf and self.vf_stored[start:end].any():
+                self._store_then_load(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
+
+    def _check_written(self, start: int, end: int) -> None:
+        """Raise (or warn once per allocation) when a read covers UB bytes nothing wrote.
+
+        A vector load (``PIPE_V``) reads a whole register, and a tail's lanes past the data
+        are garbage that the kernel masks off: it is an error only when *none* of its bytes
+        was written. Scalar reads and copies out (``PIPE_MTE3``) must read written bytes only.
+        """
+        span = self.written[start:end]
+        vector = self.pipe is Pipe.PIPE_V
+        if (span.any() if vector else span.all()) or start >= end:
+            return
+        first = start + int(np.argmin(span))
+        block = self.ub.allocation_at(first)
+        where = block.describe() if block else "no allocation"
+        undefined_behaviour(
+            UninitializedMemoryError(
+                f"{Pipe(self.pipe).name} reads UB [{start:#x}, {end:#x}) of {where}, but "
+                f"{'none of those bytes was' if vector else f'byte {first:#x} was not'} "
+                "written before (UB is not zeroed on the chip: the read sees garbage); write or copy "
+                "the data in first"
+            )
+        )
+        # undefined="warn": unwritten bytes hold the zeros of the allocation; warn once for it
+        (self.written[block.start : block.end] if block else span)[:] = True
+
+    def _store_then_load(self, start: int, end: int) -> None:
+        first = start + int(np.argmax(self.vf_stored[start:end]))
+        raise SyncError(
+            f"a __simd_vf__ loads UB [{start:#x}, {end:#x}) after storing byte {first:#x} in "
+            "the same VF with no barrier between: inside a VF, loads and stores are separate "
+            "streams the chip may reorder; insert asc_mem_bar(VST_VLD) (Reg: "
+            "LocalMemBar<MemType::VEC_STORE, MemType::VEC_LOAD>) between the store and the load"
+        )
+
+    def mem_bar(self) -> None:
+        """Order the VF's earlier stores before its later loads (a store-to-load barrier).
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); ctx.vf_ranges.append((0, 4)); ctx.vf_stored[:4] = True
+        >>> ctx.mem_bar(); bool(ctx.vf_stored.any())
+        False
+        """
+        for start, end in self.vf_ranges:
+            self.vf_stored[start:end] = False
+        self.vf_ranges.clear()
+
+    @contextlib.contextmanager
+    def simd_vf(self) -> Iterator[None]:
+        """Run the ``with`` body as a ``__simd_vf__`` on ``PIPE_V`` (its own store-load order)."""
+        outer = self.in_simd_vf
+        self.mem_bar()
+        self.in_simd_vf = True
+        try:
+            with self.on_pipe(Pipe.PIPE_V):
+                yield
+        finally:
+            self.in_simd_vf = outer
+            self.mem_bar()
 
     @contextlib.contextmanager
     def on_pipe(self, pipe: Pipe) -> Iterator[None]:
@@ -96,6 +186,25 @@ class BlockContext:
             yield
         finally:
             self.pipe = previous
+
+
+class RetiredUb:
+    """``on_access`` of the UB of a block that has ended: every access is an error."""
+
+    __slots__ = ("block_idx", "kernel")
+
+    def __init__(self, block_idx: int, kernel: str) -> None:
+        self.block_idx = block_idx
+        self.kernel = kernel
+
+    def __call__(self, start: int, end: int, action: str) -> None:
+        """Raise: the access reached UB of a block that has ended."""
+        raise AddressSpaceError(
+            f"{action} UB [{start:#x}, {end:#x}) of block {self.block_idx} of kernel "
+            f"{self.kernel}, which has ended: UB belongs to one block while it runs (another "
+            "block, or the host after the launch, cannot reach it); pass data between blocks "
+            "and to the host through __gm__ memory"
+        )
 
 
 _STACK: list[BlockContext] = []

@@ -24,6 +24,7 @@ array([ 0, 10, 20, 30], dtype=uint32)
 from __future__ import annotations
 
 import functools
+import inspect
 import typing
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, cast
@@ -34,6 +35,7 @@ from ascreg._dtypes import Scalar
 from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError, SyncError
 from ascreg.machine.block import BlockContext, block, current_block, running_block
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
+from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
@@ -157,7 +159,8 @@ class UbufQualifier:
     """``__ubuf__``: declare a UB array inside a kernel.
 
     ``__ubuf__(uint16_t, N)`` is C's ``__ubuf__ uint16_t buf[N];`` (allocated from this
-    block's 248 KiB, 32-byte aligned, zeroed) and ``__ubuf__.extern(float32_t)`` is
+    block's 248 KiB, 32-byte aligned; reading it before writing is an
+    :class:`~ascreg.errors.UninitializedMemoryError`, as it holds garbage on the chip) and ``__ubuf__.extern(float32_t)`` is
     ``extern __ubuf__ float buf[];`` (the dynamic UB of the launch's second ``<<<>>>`` argument;
     every extern array starts at the same address).
 
@@ -279,7 +282,7 @@ def run_on_vector(
 ) -> Any:
     """Run *func* on PIPE_V: ordered after the scalar code before it, complete when it returns."""
     ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
-    with ctx.on_pipe(Pipe.PIPE_V):
+    with ctx.simd_vf():
         result = func(*args, **kwargs)
     ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
     return result
@@ -425,7 +428,8 @@ class Kernel(Generic[P]):
         _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
         if len(items) == 4 and self.core is None:
             self._check_args(args, kwargs)  # a pure SIMT kernel takes host-side pointers too
-            grid, block_dim, dyn, _stream = items
+            grid, block_dim, dyn, stream = items
+            check_stream(stream)
             grid, block_dim = (
                 g if type(g).__name__ == "dim3" else dim3(g) for g in (grid, block_dim)
             )
@@ -438,25 +442,39 @@ class Kernel(Generic[P]):
             )
         if not 1 <= len(items) <= 3:
             raise LaunchError("the launch takes [blocks, dyn_ub_bytes, stream]")
-        blocks, dyn, _stream = (*items, 0, None)[:3]
-        if not isinstance(blocks, int | np.integer) or not 1 <= blocks <= MAX_BLOCKS:
+        defaults: tuple[Any, ...] = (None, 0, None)  # dyn_ub_bytes 0, the default stream
+        blocks, dyn, stream = (*items, *defaults[len(items) :])
+        if not is_count(blocks) or not 1 <= blocks <= MAX_BLOCKS:
             raise LaunchError(f"numBlocks {blocks!r} is outside [1, {MAX_BLOCKS}]")
         dyn_bytes = _dyn_bytes(dyn)
+        check_stream(stream)
         self._check_args(args, kwargs)
-        for index in range(int(blocks)):
-            ctx = BlockContext(index, int(blocks), dyn_bytes, name)
-            try:
-                with block(ctx):
-                    self.func(*args, **kwargs)
-                check_sync_clean(ctx)
-            finally:
-                ctx.release()
+        races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
+        try:
+            for index in range(int(blocks)):
+                ctx = BlockContext(index, int(blocks), dyn_bytes, name)
+                if races is not None:
+                    races.block = index
+                try:
+                    with block(ctx):
+                        self.func(*args, **kwargs)
+                    check_sync_clean(ctx)
+                finally:
+                    ctx.release()
+        finally:
+            if races is not None:
+                races.detach()
 
     def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self._hints is None:
-            self._hints = typing.get_type_hints(self.func)
-        params = list(self.func.__code__.co_varnames[: self.func.__code__.co_argcount])
-        named = {**dict(zip(params, args, strict=False)), **kwargs}
+            self._hints = resolve_hints(self.func)
+        try:
+            named = inspect.signature(self.func).bind(*args, **kwargs).arguments
+        except TypeError as exc:
+            raise LaunchError(
+                f"the arguments do not match the kernel's parameters {_parameters(self.func)}: "
+                f"{exc} (a launch passes every parameter once, as the C++ call does)"
+            ) from None
         for param, value in named.items():
             if isinstance(value, UbPtr):
                 raise AddressSpaceError(
@@ -471,9 +489,93 @@ class Kernel(Generic[P]):
             _check_hint(param, value, self._hints.get(param))
 
 
+def is_count(value: Any) -> bool:
+    """Return True for an integer launch count (``bool`` is not a count, as in C++ it would be).
+
+    Examples
+    --------
+    >>> is_count(4), is_count(np.uint32(4)), is_count(True), is_count(4.0)
+    (True, True, False, False)
+    """
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+def check_stream(stream: Any) -> None:
+    """Raise unless *stream* is None (the default stream) or a live ``aclrtStream``.
+
+    A stream is any object with a boolean ``live`` attribute (``ascreg.acl`` streams; the
+    machine layer does not import the host runtime).
+
+    Examples
+    --------
+    >>> check_stream(None)
+    >>> check_stream("s")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.LaunchError: stream 's' is not an aclrtStream: pass one made by acl.rt.create_stream(), or None for the default stream
+    """
+    if stream is None:
+        return
+    live = getattr(stream, "live", None)
+    if not isinstance(live, bool):
+        raise LaunchError(
+            f"stream {stream!r:.60} is not an aclrtStream: pass one made by "
+            "acl.rt.create_stream(), or None for the default stream"
+        )
+    if not live:
+        raise LaunchError(
+            f"stream {stream!r} was destroyed (acl.rt.destroy_stream): a launch on it fails "
+            "on the chip; create a new stream"
+        )
+
+
+def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
+    """Return *func*'s parameter annotations, resolving string annotations.
+
+    Strings (``from __future__ import annotations``) are evaluated in the function's globals
+    and closure. One that names something neither can see (a class defined in an enclosing
+    function but not used in the body) is a :class:`~ascreg.errors.LaunchError`: the launch
+    could not check the argument against it.
+
+    Examples
+    --------
+    >>> def k(out: GmPtr[Missing]) -> None: ...  # this module uses future annotations
+    >>> resolve_hints(k)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.LaunchError: the annotation 'GmPtr[Missing]' of parameter 'out' cannot be resolved (NameError: name 'GmPtr' is not defined): ...
+    """
+    closure = dict(
+        zip(
+            func.__code__.co_freevars,
+            (cell.cell_contents for cell in getattr(func, "__closure__", None) or ()),
+            strict=False,
+        )
+    )
+    scope = {**getattr(func, "__globals__", {}), **closure}
+    hints: dict[str, Any] = {}
+    for param, hint in getattr(func, "__annotations__", {}).items():
+        if isinstance(hint, str) and param != "return":
+            try:
+                hint = eval(hint, scope)
+            except Exception as exc:
+                raise LaunchError(
+                    f"the annotation {hint!r} of parameter {param!r} cannot be resolved "
+                    f"({type(exc).__name__}: {exc}): the launch checks pointer arguments "
+                    "against it; define the names it uses at module level, or quote nothing "
+                    "(drop 'from __future__ import annotations')"
+                ) from None
+        hints[param] = hint
+    return hints
+
+
+def _parameters(func: Callable[..., Any]) -> str:
+    return f"({', '.join(inspect.signature(func).parameters)})"
+
+
 def _dyn_bytes(dyn: Any) -> int:
     dyn = 0 if dyn is None else dyn
-    if not isinstance(dyn, int | np.integer) or not 0 <= dyn <= UB_BYTES:
+    if not is_count(dyn) or not 0 <= dyn <= UB_BYTES:
         raise LaunchError(f"dynamic UB size {dyn!r} is outside [0, {UB_BYTES}] bytes")
     return int(dyn)
 

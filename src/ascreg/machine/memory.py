@@ -18,6 +18,7 @@ array([4, 5, 6], dtype=uint16)
 
 from __future__ import annotations
 
+import bisect
 import operator
 import weakref
 from collections.abc import Callable
@@ -174,6 +175,20 @@ class Memory:
         self.top = start + nbytes
         self.data[start : start + nbytes] = 0
         return self.pointer_class(self, dtype, start, block)
+
+    def allocation_at(self, address: int) -> Allocation | None:
+        """Return the allocation holding byte *address*, or None.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> ub = UnifiedBuffer(); _ = ub.alloc(uint8_t, 40); _ = ub.alloc(uint8_t, 8)
+        >>> ub.allocation_at(65).describe(), ub.allocation_at(40)
+        ("'uint8_t[8]' [0x40, 0x48)", None)
+        """
+        index = bisect.bisect_right([a.start for a in self.allocations], address) - 1
+        found = self.allocations[index] if index >= 0 else None
+        return found if found is not None and address < found.end else None
 
     def pointer(self, dtype: type[T], address: int) -> Pointer[T]:
         """Return a raw pointer to *address* (checked only against the capacity).
@@ -490,7 +505,8 @@ class Pointer(Generic[T]):
                 call=current_call() or "p[i]",
             )
         low, high = int(idx.min()), int(idx.max())
-        return (self + low).view(high - low + 1, action)
+        # "gathers": the span between the indices is not all read (no unwritten-UB check).
+        return (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
 
 
 def _offset(n: Any, call: str) -> int:

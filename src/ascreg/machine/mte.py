@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import attrs
@@ -109,6 +110,7 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
     with _pipe(Pipe.PIPE_MTE2):
         for i in range(burst.n_burst):
+            _track_gm(src.offset_bytes(i * burst.src_stride), burst.len_burst, write=False)
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
             target = dst.offset_bytes(i * burst.dst_stride).bytes(padded + dummy, "writes")
             target[left : left + burst.len_burst] = data
@@ -144,11 +146,22 @@ def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     with _pipe(Pipe.PIPE_MTE3):
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
+            _track_gm(dst.offset_bytes(i * burst.dst_stride), burst.len_burst, write=True)
             dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")[:] = data
 
 
 def _pipe(pipe: Pipe) -> Any:
-    import contextlib
-
+    """Attribute the copy's accesses to *pipe* (as one copy) in a running block."""
     ctx = running_block()
-    return contextlib.nullcontext() if ctx is None else ctx.on_pipe(pipe)
+    if ctx is None:
+        return contextlib.nullcontext()
+    ctx.tracker.begin_copy(pipe)
+    return ctx.on_pipe(pipe)
+
+
+def _track_gm(ptr: Pointer[Any], nbytes: int, *, write: bool) -> None:
+    """Report a copy's GM burst to the pipe tracker (GM is checked between copies only)."""
+    ctx = running_block()
+    if ctx is not None and ptr.fits(nbytes):
+        start = ptr.address
+        ctx.tracker.access(ctx.pipe, start, start + nbytes, write=write, space=id(ptr.memory))

@@ -78,6 +78,12 @@ MUTEX_COUNT = 32
 _PIPES = tuple(p for p in Pipe if p is not Pipe.PIPE_ALL)
 _UB_PIPES = (Pipe.PIPE_S, Pipe.PIPE_V, Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
 """The pipes that touch UB on a vector core (records are pruned against these)."""
+COPY_PIPES = (Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
+"""Pipes whose instructions (copies) may overlap one another: two copies on one of them that
+touch the same bytes (one writing) need an in-pipe barrier (``asc_sync_pipe``) or a flag chain
+between them. The scalar unit and a VF (complete when it returns) run in order."""
+UB = 0
+"""The ``space`` of UB records (GM records use the id of their memory)."""
 
 
 @attrs.define
@@ -89,6 +95,9 @@ class Access:
     end: int
     write: bool
     seq: int
+    space: int = UB
+    copy: int = 0
+    """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
 
 
 class PipeTracker:
@@ -103,6 +112,7 @@ class PipeTracker:
         self.clock: dict[Pipe, dict[Pipe, int]] = {p: dict.fromkeys(_PIPES, 0) for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
         self.records: list[Access] = []
+        self.copies: dict[Pipe, int] = dict.fromkeys(COPY_PIPES, 0)
         # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
         # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
@@ -157,6 +167,18 @@ class PipeTracker:
         for mine in self.clock.values():
             mine.update(self.seq)
         self.records.clear()
+
+    def pipe_barrier(self, pipe: Pipe) -> None:
+        """``pipe_barrier(pipe)`` / ``asc_sync_pipe(pipe)``: order *pipe*'s work so far first.
+
+        Its next instruction starts after them (this orders two copies on one pipe).
+        """
+        self.clock[pipe][pipe] = self.seq[pipe]
+        self._prune()
+
+    def begin_copy(self, pipe: Pipe) -> None:
+        """Start a new copy on *pipe*: its accesses are one unit for the same-pipe check."""
+        self.copies[pipe] += 1
 
     def complete(self, src: Pipe, dst: Pipe) -> None:
         """Order all of *src*'s work so far before *dst* (a VF returning to the scalar unit)."""
@@ -233,16 +255,23 @@ class PipeTracker:
 
     # -- accesses --------------------------------------------------------------------------
 
-    def access(self, pipe: Pipe, start: int, end: int, *, write: bool) -> None:
-        """Record an access by *pipe* to UB bytes ``[start, end)`` after checking for hazards."""
+    def access(self, pipe: Pipe, start: int, end: int, *, write: bool, space: int = UB) -> None:
+        """Record an access by *pipe* to bytes ``[start, end)`` of *space* after checking it.
+
+        An earlier access conflicts when it overlaps (same space, one of the two a write), is
+        not ordered before *pipe* by a flag chain or barrier, and came from another pipe, or
+        from another copy on the same copy pipe (:data:`COPY_PIPES`).
+        """
         known = self.clock[pipe]
+        copy = self.copies.get(pipe, 0)
         for rec in self.records:
             if (
-                rec.pipe is not pipe
-                and rec.seq > known[rec.pipe]
+                rec.seq > known[rec.pipe]
                 and (write or rec.write)
                 and rec.start < end
                 and start < rec.end
+                and rec.space == space
+                and (rec.pipe is not pipe or (copy and rec.copy != copy))
             ):
                 raise SyncError(self._hazard(rec, pipe, start, end, write))
         self.seq[pipe] += 1
@@ -253,18 +282,28 @@ class PipeTracker:
             and last.start == start
             and last.end == end
             and last.write == write
+            and last.space == space
         ):
-            last.seq = self.seq[pipe]
+            last.seq, last.copy = self.seq[pipe], copy
         else:
-            self.records.append(Access(pipe, start, end, write, self.seq[pipe]))
+            self.records.append(Access(pipe, start, end, write, self.seq[pipe], space, copy))
 
     @staticmethod
     def _hazard(rec: Access, pipe: Pipe, start: int, end: int, write: bool) -> str:
         lo, hi = max(rec.start, start), min(rec.end, end)
         what = "writes" if write else "reads"
         earlier = "wrote" if rec.write else "read"
+        where = "UB" if rec.space == UB else "GM"
+        if rec.pipe is pipe:
+            return (
+                f"a {pipe.name} copy {what} {where} [{start:#x}, {end:#x}) that an earlier "
+                f"{pipe.name} copy {earlier} (overlap [{lo:#x}, {hi:#x})) with no ordering "
+                f"between the two: copies on one pipe may overlap on the chip; insert "
+                f"asc_sync_pipe({pipe.name}) (PipeBarrier<{pipe.name}>) between them, or a "
+                "PIPE_ALL barrier"
+            )
         return (
-            f"{pipe.name} {what} UB [{start:#x}, {end:#x}) that {rec.pipe.name} {earlier} "
+            f"{pipe.name} {what} {where} [{start:#x}, {end:#x}) that {rec.pipe.name} {earlier} "
             f"(overlap [{lo:#x}, {hi:#x})) with no synchronisation between them: insert "
             f"asc_sync_notify/asc_sync_wait({rec.pipe.name}, {pipe.name}, EVENT_IDn) "
             "(SetFlag/WaitFlag) or a PIPE_ALL barrier"
@@ -272,5 +311,8 @@ class PipeTracker:
 
     def _prune(self) -> None:
         """Drop records every other pipe is already ordered after."""
-        floor = {q: min(self.clock[p][q] for p in _UB_PIPES if p is not q) for q in _UB_PIPES}
+        floor = {
+            q: min(self.clock[p][q] for p in _UB_PIPES if p is not q or q in COPY_PIPES)
+            for q in _UB_PIPES
+        }
         self.records = [r for r in self.records if r.seq > floor.get(r.pipe, 0)]

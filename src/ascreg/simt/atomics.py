@@ -33,6 +33,7 @@ from ascreg._spec import SIMT_ATOMIC_TYPES, SPECS
 from ascreg.core import atomics
 from ascreg.errors import AddressSpaceError
 from ascreg.machine.memory import UbPtr
+from ascreg.machine.races import atomic_access
 from ascreg.machine.simt.engine import current_group
 from ascreg.machine.simt.lanes import Lanes
 
@@ -57,7 +58,8 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
         for v, r in zip(values, roles, strict=True)
     ]
     update = op.name.removeprefix("asc_atomic_")
-    return atomics.read_modify_write(update, target, group.size, converted).view(Lanes)
+    with atomic_access():  # blocks may combine results here: exempt from the GM race check
+        return atomics.read_modify_write(update, target, group.size, converted).view(Lanes)
 
 
 def _update(op: Any, address: Any, val: Any) -> Any:

@@ -445,6 +445,12 @@ class Group:
             self.fiber.block(("sync", None))
 
 
+def _tids(tids: list[int]) -> str:
+    """Show up to four thread ids, then how many more."""
+    shown = ", ".join(map(str, tids[:4]))
+    return shown + (f" and {len(tids) - 4} more" if len(tids) > 4 else "")
+
+
 def current_group(what: str) -> Group:
     """Return the running thread group, or raise naming *what* needs one."""
     group = STATE.group
@@ -613,9 +619,27 @@ class Scheduler:
             if not live:
                 return
             if not self._complete_warp_ops(live):
-                # every live thread waits at asc_syncthreads (exited threads do not count)
-                for fiber in live:
-                    fiber.waiting, fiber.reply = None, None
+                self._release_sync(live)
+
+    def _release_sync(self, live: list[Fiber]) -> None:
+        """Every live thread waits at ``asc_syncthreads``: release them, or report the deadlock.
+
+        The asc-devkit page of ``asc_syncthreads`` requires every thread of the block to reach
+        the sync point (a call in a branch, or in a loop whose trip count differs per thread,
+        deadlocks the block). A thread that exited without reaching it therefore makes the
+        waiting ones hang on the chip: a :class:`~ascreg.errors.SyncError`.
+        """
+        exited = [f.tid for f in self.fibers if f.done]
+        if exited:
+            raise SyncError(
+                f"{len(live)} of {len(self.fibers)} threads of the block wait at "
+                f"asc_syncthreads but thread(s) {_tids(exited)} returned without reaching it: "
+                "every thread of the block must reach each asc_syncthreads (the block hangs "
+                "on the chip); do not call it in a branch or a loop some threads leave early",
+                call="asc_syncthreads()",
+            )
+        for fiber in live:
+            fiber.waiting, fiber.reply = None, None
 
     def _complete_warp_ops(self, live: list[Fiber]) -> bool:
         progressed = False

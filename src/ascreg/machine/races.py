@@ -1,0 +1,124 @@
+"""Cross-block Global Memory races: two blocks of one launch writing the same GM bytes.
+
+The blocks of a launch run concurrently on the chip, in no defined order; ascreg runs them one
+after the other. Two blocks that write the same GM bytes (without an atomic) leave whichever
+value came last on the chip, so the result depends on timing: :class:`GmRaceCheck` reports it
+as a :class:`~ascreg.errors.SyncError` instead of silently keeping the last block's value.
+
+Writes made inside :func:`atomic_access` (the ``asc_atomic_*`` functions) are exempt: those are
+how blocks legitimately combine results in one place.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, uint32_t
+>>> out = GlobalMemory().alloc(uint32_t, 4)
+>>> check = GmRaceCheck("k", (out,), {})
+>>> check.block = 0; out.write([1, 2])
+>>> check.block = 1; (out + 2).write([3])
+>>> (out + 1).write([4])
+Traceback (most recent call last):
+...
+ascreg.errors.SyncError: k: block 1 writes __gm__ [0x4, 0x8) that block 0 wrote: blocks of one launch run concurrently on the chip, so the bytes end up holding whichever block wrote last; give each block its own range or use an atomic (asc_atomic_*)
+>>> check.detach()
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import SyncError
+from ascreg.machine.memory import GlobalMemory, Pointer
+
+_ATOMIC = [0]
+"""Nesting depth of :func:`atomic_access` (module state: the emulator runs one thread)."""
+UNWRITTEN = -1
+"""Owner of a GM byte no block of the launch has written yet."""
+
+
+@contextlib.contextmanager
+def atomic_access() -> Iterator[None]:
+    """Mark the memory writes inside the ``with`` block as atomic (exempt from the race check).
+
+    Examples
+    --------
+    >>> with atomic_access():
+    ...     _ATOMIC[0]
+    1
+    """
+    _ATOMIC[0] += 1
+    try:
+        yield
+    finally:
+        _ATOMIC[0] -= 1
+
+
+class GmRaceCheck:
+    """Record which block wrote each GM byte during one launch; raise on a second writer.
+
+    Hooks the ``on_access`` of every Global Memory an argument points into (chaining the hook
+    already there) until :meth:`detach`. Costs one comparison over the written bytes per write.
+
+    Parameters
+    ----------
+    kernel
+        The kernel's name (for messages).
+    args, kwargs
+        The launch arguments; their ``__gm__`` pointers select the memories to watch.
+    """
+
+    def __init__(self, kernel: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self.kernel = kernel
+        self.block = 0
+        memories = {
+            id(a.memory): a.memory
+            for a in (*args, *kwargs.values())
+            if isinstance(a, Pointer) and isinstance(a.memory, GlobalMemory)
+        }
+        self.hooks = [_OwnerHook(self, memory) for memory in memories.values()]
+
+    def detach(self) -> None:
+        """Restore every hooked memory's previous ``on_access``."""
+        for hook in self.hooks:
+            if hook.memory.on_access is hook:
+                hook.memory.on_access = hook.previous
+        self.hooks.clear()
+
+
+class _OwnerHook:
+    """``Memory.on_access`` of one watched GM: the writer block of each byte, then chain."""
+
+    def __init__(self, check: GmRaceCheck, memory: GlobalMemory) -> None:
+        self.check = check
+        self.memory = memory
+        self.previous: Callable[[int, int, str], None] | None = memory.on_access
+        self.owner = np.full(memory.data.size, UNWRITTEN, dtype=np.int32)
+        memory.on_access = self
+
+    def __call__(self, start: int, end: int, action: str) -> None:
+        if action == "writes" and not _ATOMIC[0]:
+            self._record(start, end)
+        if self.previous is not None:
+            self.previous(start, end, action)
+
+    def _record(self, start: int, end: int) -> None:
+        if end > self.owner.size:
+            grown = np.full(max(end, 2 * self.owner.size), UNWRITTEN, dtype=np.int32)
+            grown[: self.owner.size] = self.owner
+            self.owner = grown
+        span = self.owner[start:end]
+        me = self.check.block
+        other = span[(span != UNWRITTEN) & (span != me)]
+        if other.size:
+            raise SyncError(
+                f"block {me} writes __gm__ [{start:#x}, {end:#x}) that block {int(other[0])} "
+                "wrote: blocks of one launch run concurrently on the chip, so the bytes end up "
+                "holding whichever block wrote last; give each block its own range or use an "
+                "atomic (asc_atomic_*)",
+                call=self.check.kernel,
+            )
+        span[:] = me
