@@ -39,7 +39,6 @@ def DivCeil(a: int, b: int) -> int:
 
 totalLength = 512
 T = half  # KernelAuxScalar<half, singleCoreLength>
-POST = Reg.PostLiteral.POST_MODE_UPDATE
 
 
 @__simd_vf__
@@ -57,9 +56,9 @@ def AuxScalarAddsVF(
 
     for i in range(repeatTimes):
         scalar = scalarAddr[i]
-        Reg.LoadAlign[T, POST](xReg, x, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](xReg, x, oneRepeatSize)
         Reg.Adds(zReg, xReg, scalar, mask)
-        Reg.StoreAlign[T, POST](z, zReg, oneRepeatSize, mask)
+        Reg.StoreAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](z, zReg, oneRepeatSize, mask)
 
 
 class KernelAuxScalar:

@@ -44,7 +44,6 @@ def DivCeil(a: int, b: int) -> int:
 scenarioNum = 1  # SCENARIO_NUM, a compile-time define in the example
 totalLength = 256  # the kernel's constexpr, passed as Kernel<float, totalLength>
 T = float32_t
-POST = Reg.PostLiteral.POST_MODE_UPDATE
 
 
 @__simd_vf__
@@ -62,11 +61,11 @@ def CompareVF(
     zReg = Reg.RegTensor[T]()
     x, y, z = Ref(xAddr), Ref(yAddr), Ref(zAddr)  # C++ passes the pointers by reference
     for _ in range(repeatTimes):
-        Reg.LoadAlign[T, POST](xReg, x, oneRepeatSize)
-        Reg.LoadAlign[T, POST](yReg, y, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](xReg, x, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](yReg, y, oneRepeatSize)
         Reg.Compare[T, Reg.CMPMODE.GT](maskReg, xReg, yReg, mask)
         Reg.Select(zReg, xReg, yReg, maskReg)
-        Reg.StoreAlign[T, POST](z, zReg, oneRepeatSize, mask)
+        Reg.StoreAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](z, zReg, oneRepeatSize, mask)
 
 
 @__simd_vf__
@@ -86,11 +85,11 @@ def ComparesVF(
     x, y, z = Ref(xAddr), Ref(yAddr), Ref(zAddr)
 
     for _ in range(repeatTimes):
-        Reg.LoadAlign[T, POST](xReg, x, oneRepeatSize)
-        Reg.LoadAlign[T, POST](yReg, y, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](xReg, x, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](yReg, y, oneRepeatSize)
         Reg.Compares[T, Reg.CMPMODE.GT](maskReg, xReg, scalar, mask)
         Reg.Select(zReg, xReg, yReg, maskReg)
-        Reg.StoreAlign[T, POST](z, zReg, oneRepeatSize, mask)
+        Reg.StoreAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](z, zReg, oneRepeatSize, mask)
 
 
 class Kernel:

@@ -50,8 +50,6 @@ def DivCeil(a: int, b: int) -> int:
 
 scenarioNum = 1  # SCENARIO_NUM, a compile-time define in the example
 T = half  # Kernel<half>
-POST = Reg.PostLiteral.POST_MODE_UPDATE
-BLOCK = Reg.DataCopyMode.DATA_BLOCK_COPY
 
 
 @__simd_vf__
@@ -92,10 +90,10 @@ def CopyWithPostUpdateVF(
     z, x, y, count = Ref(zAddr), Ref(xAddr), Ref(yAddr), Ref(outputLength)
     for _ in range(repeatTimes):
         mask = Reg.UpdateMask[T](count)
-        Reg.LoadAlign[T, POST](xReg, x, oneRepeatSize)
-        Reg.LoadAlign[T, POST](yReg, y, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](xReg, x, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](yReg, y, oneRepeatSize)
         Reg.Add(zReg, xReg, yReg, mask)
-        Reg.StoreAlign[T, POST](z, zReg, oneRepeatSize, mask)
+        Reg.StoreAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](z, zReg, oneRepeatSize, mask)
 
 
 @__simd_vf__
@@ -140,14 +138,14 @@ def CopyDataBlock(
     z, x, y, count = Ref(zAddr), Ref(xAddr), Ref(yAddr), Ref(outputLength)
     for _ in range(repeatTimes):
         mask = Reg.UpdateMask[T](count)
-        Reg.LoadAlign[T, BLOCK, POST](
+        Reg.LoadAlign[T, Reg.DataCopyMode.DATA_BLOCK_COPY, Reg.PostLiteral.POST_MODE_UPDATE](
             xReg, x, srcBlockStride, srcBlockStride * oneRepeatDataBlock, mask
         )
-        Reg.LoadAlign[T, BLOCK, POST](
+        Reg.LoadAlign[T, Reg.DataCopyMode.DATA_BLOCK_COPY, Reg.PostLiteral.POST_MODE_UPDATE](
             yReg, y, srcBlockStride, srcBlockStride * oneRepeatDataBlock, mask
         )
         Reg.Add(zReg, xReg, yReg, mask)
-        Reg.StoreAlign[T, BLOCK, POST](
+        Reg.StoreAlign[T, Reg.DataCopyMode.DATA_BLOCK_COPY, Reg.PostLiteral.POST_MODE_UPDATE](
             z, zReg, dstBlockStride, dstBlockStride * oneRepeatDataBlock, mask
         )
 

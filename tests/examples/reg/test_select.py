@@ -41,7 +41,6 @@ def DivCeil(a: int, b: int) -> int:
 totalLength = 256  # the kernel's constexprs, passed as Kernel<float, totalLength, maskLength>
 maskLength = 128
 T = float32_t
-POST = Reg.PostLiteral.POST_MODE_UPDATE
 
 
 @__simd_vf__
@@ -61,11 +60,11 @@ def SelectVF(
     storeMask = Reg.CreateMask[T, Reg.MaskPattern.ALL]()
     x, y, m, z = Ref(xAddr), Ref(yAddr), Ref(maskAddr), Ref(zAddr)  # passed by reference
     for _ in range(repeatTimes):
-        Reg.LoadAlign[T, POST](xReg, x, oneRepeatSize)
-        Reg.LoadAlign[T, POST](yReg, y, oneRepeatSize)
-        Reg.LoadAlign[uint8_t, POST](mask, m, maskRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](xReg, x, oneRepeatSize)
+        Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](yReg, y, oneRepeatSize)
+        Reg.LoadAlign[uint8_t, Reg.PostLiteral.POST_MODE_UPDATE](mask, m, maskRepeatSize)
         Reg.Select(zReg, xReg, yReg, mask)
-        Reg.StoreAlign[T, POST](z, zReg, oneRepeatSize, storeMask)
+        Reg.StoreAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](z, zReg, oneRepeatSize, storeMask)
 
 
 class Kernel:
