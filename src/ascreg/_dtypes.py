@@ -218,7 +218,7 @@ def _truncated(target: type[Scalar], values: np.ndarray[Any, Any]) -> np.ndarray
     from ascreg.errors import ConversionRangeError
 
     info = np.iinfo(target.np_dtype)
-    whole = np.trunc(values.astype(np.float64))
+    whole: np.ndarray[Any, Any] = np.trunc(values.astype(np.float64))
     bad = ~((whole >= info.min) & (whole <= info.max))
     if bad.any():
         raise ConversionRangeError(

