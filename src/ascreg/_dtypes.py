@@ -165,6 +165,8 @@ def c_cast(target: type[Scalar], value: object) -> Any:
     """
     from ascreg.errors import AscregTypeError, ConversionRangeError
 
+    if isinstance(value, np.ndarray) and value.ndim:
+        return _cast_array(target, value)
     call = f"({target.cpp_name}){value!r}"
     number = _number(value, call, AscregTypeError)
     if target.kind is Kind.RAW:
@@ -183,6 +185,47 @@ def c_cast(target: type[Scalar], value: object) -> Any:
         number = math.trunc(number)
     wrapped = (number - info.min) % (1 << target.bits) + info.min
     return np.array(wrapped, target.np_dtype)[()]
+
+
+def _cast_array(target: type[Scalar], values: np.ndarray[Any, Any]) -> Any:
+    """:func:`c_cast` lane by lane (a SIMT kernel's ``int32_t(threadIdx.x)``); keeps the subclass.
+
+    Integers wrap and floats truncate as in :func:`c_cast`; a conversion to a floating type
+    that is not exact rounds each inexact lane through :func:`c_cast`.
+
+    Examples
+    --------
+    >>> c_cast(int8_t, np.array([200, -1])), c_cast(int8_t, np.array([-1.5]))
+    (array([-56,  -1], dtype=int8), array([-1], dtype=int8))
+    >>> c_cast(float32_t, np.array([2**24 + 1, 2**24 + 3])).tolist()  # ties to even
+    [16777216.0, 16777220.0]
+    """
+    if values.dtype.kind not in "biuf" or target.kind in (Kind.RAW, Kind.BOOL):
+        return np.vectorize(lambda v: c_cast(target, v), otypes=[target.np_dtype])(values)
+    if target.kind is not Kind.FLOAT:
+        if values.dtype.kind == "f":
+            values = _truncated(target, values)
+        return values.astype(target.np_dtype)
+    result = values.astype(target.np_dtype)
+    inexact = result.astype(values.dtype) != values
+    if inexact.any():
+        result[inexact] = [c_cast(target, v) for v in values[inexact]]
+    return result
+
+
+def _truncated(target: type[Scalar], values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Truncate floats toward zero; raise if a lane does not fit *target* (undefined in C)."""
+    from ascreg.errors import ConversionRangeError
+
+    info = np.iinfo(target.np_dtype)
+    whole: np.ndarray[Any, Any] = np.trunc(values.astype(np.float64))
+    bad = ~((whole >= info.min) & (whole <= info.max))
+    if bad.any():
+        raise ConversionRangeError(
+            f"({target.cpp_name}){values[bad].reshape(-1)[0]!r}: the value is outside "
+            f"[{info.min}, {info.max}] after truncation (undefined behaviour in C)"
+        )
+    return whole
 
 
 def _number(value: object, call: str, error: type[Exception]) -> int | float:

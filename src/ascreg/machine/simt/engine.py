@@ -263,6 +263,23 @@ class _WriteHook:
             self.previous(start, end, action)
 
 
+def promote(value: Any) -> Any:
+    """Apply C's integer promotion to a loaded value: 8- and 16-bit integers become ``int32``.
+
+    C computes with a ``uint8_t``/``int16_t`` element as an ``int`` (``p[i] * 2 - 300`` is a
+    negative ``int``, not a wrapped byte); numpy would keep the narrow type. Other types pass.
+
+    Examples
+    --------
+    >>> promote(np.array([200], np.uint8)) * 2 - 300, promote(np.float16(1.5))
+    (array([100], dtype=int32), np.float16(1.5))
+    """
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or dtype.kind not in "iu" or dtype.itemsize >= 4:
+        return value
+    return value.astype(np.int32)
+
+
 class _SimtPointer:
     """Mixin for pointers inside a SIMT kernel: lane-aware indexing (``p[lanes]``, ``p + lanes``)."""
 
@@ -277,7 +294,7 @@ class _SimtPointer:
         return self.__add__(n)
 
     def __getitem__(self, index: Any) -> Any:
-        value = super().__getitem__(index)  # type: ignore[misc]
+        value = promote(super().__getitem__(index))  # type: ignore[misc]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
     def __setitem__(self, index: Any, value: Any) -> None:

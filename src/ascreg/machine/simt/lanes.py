@@ -21,7 +21,9 @@ ascreg.machine.simt.lanes.DivergentBranchError: bool() of a thread-varying value
 
 from __future__ import annotations
 
+import operator
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -63,6 +65,16 @@ class DivergenceSignal(BaseException):
     """
 
 
+def _compound(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """Return an in-place operator that computes ``op`` and converts back to the left type."""
+
+    def compound(self: Any, other: Any) -> Any:
+        return np.asarray(op(np.asarray(self), other)).astype(self.dtype).view(Lanes)
+
+    compound.__doc__ = f"``a {op.__name__.strip('_')}= b`` as C does it: ``a = (T)(a op b)``."
+    return compound
+
+
 class Lanes(np.ndarray[Any, Any]):
     """A numpy array holding one value per SIMT thread (lane) of the running thread group.
 
@@ -72,6 +84,8 @@ class Lanes(np.ndarray[Any, Any]):
     >>> v = np.array([7, 7, 7], dtype=np.int32).view(Lanes)
     >>> int(v + 1), v.uniform()
     (8, np.int32(7))
+    >>> i = v; i += np.int64(2**32 - 1); i, v  # C's `i += n`: i keeps its type, v is unchanged
+    (Lanes([6, 6, 6], dtype=int32), Lanes([7, 7, 7], dtype=int32))
     """
 
     def uniform(self) -> Any:
@@ -109,6 +123,20 @@ class Lanes(np.ndarray[Any, Any]):
 
     def __float__(self) -> float:
         return float(self.uniform())
+
+    # C compound assignment ``a op= b`` is ``a = (T)(a op b)``: a new value of a's type. Lanes are
+    # values, never shared storage, so ``i = threadIdx.x; i += blockDim.x`` must neither write
+    # into threadIdx (read-only) nor change another name bound to the same lanes.
+    __iadd__ = _compound(operator.add)
+    __isub__ = _compound(operator.sub)
+    __imul__ = _compound(operator.mul)
+    __ifloordiv__ = _compound(operator.floordiv)
+    __imod__ = _compound(operator.mod)
+    __ilshift__ = _compound(operator.lshift)
+    __irshift__ = _compound(operator.rshift)
+    __iand__ = _compound(operator.and_)
+    __ior__ = _compound(operator.or_)
+    __ixor__ = _compound(operator.xor)
 
 
 def as_lanes(value: Any) -> Lanes:
