@@ -40,10 +40,10 @@ from ascreg.c_api import (
     __vector__,
     asc_copy_gm2ub_align,
     asc_copy_ub2gm_align,
+    asc_div,
     asc_get_vf_len,
     asc_init,
     asc_loadalign,
-    asc_div,
     asc_store_l2_cache_mode,
     asc_storealign,
     asc_sync,
@@ -223,7 +223,7 @@ def gen_golden_data() -> tuple[Arr, Arr, Arr]:
 
 
 def main() -> bool:
-    """``main``: the host-made x and y, the float golden ``x[i] / y[i]``, the 1-ulp check."""
+    """Make x and y as ``main`` does, run the kernel, check within 1 ulp of ``x[i] / y[i]``."""
     total_length = TOTAL_LENGTH
     x = np.zeros(total_length, np.float32)
     y = np.zeros(total_length, np.float32)

@@ -177,7 +177,7 @@ def gen_golden_data_simple(rng: np.random.Generator) -> tuple[Arr, Any, Arr]:
 
 
 def main() -> bool:
-    """``main``: ``x[i] = i * 0.1f``, ``scalar = 2.0f``; golden ``x[i] * scalar`` in float."""
+    """Run ``main``: ``x[i] = i * 0.1f``, ``scalar = 2.0f``, golden ``x[i] * scalar`` in float."""
     total_length = TOTAL_LENGTH
     x = np.zeros(total_length, np.float32)
     scalar = np.float32(2.0)
