@@ -153,10 +153,10 @@ element-wise unary arithmetic function (``reg_compute/reg_vector.h``)."""
 C_SIGN: dict[str, tuple[type[Scalar], ...]] = {
     "abs": (int8_t, int16_t, int32_t, half, float32_t),
     "neg": (int8_t, int16_t, int32_t, half, float32_t),
-    "relu": (half, int32_t, float32_t),
 }
 """``void asc_<op>(vector_T& dst, vector_T src, vector_bool mask)``: the exact (sign-handling)
-unary functions ``asc_abs``, ``asc_neg`` and ``asc_relu`` (``reg_compute/reg_vector.h``)."""
+unary functions ``asc_abs`` and ``asc_neg`` (``reg_compute/reg_vector.h``; ``asc_relu`` waits
+for its ``Reg.Relu`` twin)."""
 C_SCALAR: dict[str, tuple[type[Scalar], ...]] = {
     "add": (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t),
     "mul": (int16_t, uint16_t, half, int32_t, uint32_t, float32_t),

@@ -82,7 +82,6 @@ __all__ = [
     "asc_not",
     "asc_or",
     "asc_prelu",
-    "asc_relu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -247,9 +246,11 @@ _SIGN_SUMMARY = {
             "``abs(-0) = +0`` and a NaN keeps its payload", "[1.0, 0.0, 1.0]"),
     "neg": ("``-x``: integers wrap (``-INT_MIN = INT_MIN``); floats flip the sign bit "
             "(``-(+0) = -0``)", "[1.0, -0.0, -1.0]"),
-    "relu": ("``src >= 0 ? src : 0`` (the page's formula): ``-0`` passes unchanged, a NaN "
-             "lane gives +0", "[0.0, 0.0, 1.0]"),
 }  # fmt: skip
+
+
+def _sign_impl(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    shared.unary(op, dst, src, mask)
 
 
 def _sign(op: str) -> Any:
@@ -270,10 +271,10 @@ def _sign(op: str) -> Any:
     >>> {name}(d, a, asc_create_mask_b16(PAT_ALL)); np.asarray(d)[:3].tolist()
     {result}
     """,
-    )(shared.unary)
+    )(_sign_impl)
 
 
-asc_abs, asc_neg, asc_relu = (_sign(op) for op in C_SIGN)
+asc_abs, asc_neg = (_sign(op) for op in C_SIGN)
 
 _SCALAR_RESULTS = {
     "add": "[-0.5, 0.5, 1.5]",
@@ -281,6 +282,10 @@ _SCALAR_RESULTS = {
     "max": "[0.5, 0.5, 1.0]",
     "min": "[-1.0, 0.0, 0.5]",
 }
+
+
+def _scalar_impl(op: Any, dst: Any, src: Any, value: Any, mask: Any) -> None:
+    shared.scalar_binary(op, dst, src, value, mask)
 
 
 def _scalar(op: str) -> Any:
@@ -304,7 +309,7 @@ def _scalar(op: str) -> Any:
     >>> {name}(d, a, 0.5, asc_create_mask_b16(PAT_ALL)); np.asarray(d)[:3].tolist()
     {_SCALAR_RESULTS[op]}
     """,
-    )(shared.scalar_binary)
+    )(_scalar_impl)
 
 
 asc_add_scalar, asc_mul_scalar, asc_max_scalar, asc_min_scalar = (_scalar(op) for op in C_SCALAR)
