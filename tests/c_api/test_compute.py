@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import bool_
 from ascreg._spec import SPECS
-from ascreg._spec.dtypes import C_BINARY, C_UNARY
-from reference.arith import binary, bit_not
+from ascreg._spec.dtypes import C_BINARY, C_SCALAR, C_SIGN, C_UNARY
+from ascreg.errors import AscregTypeError
+from reference.arith import SIGN_LANES, arange, binary, bit_not
 from reference.common import boundary_bits, from_bits, lane_count, mask_stride, width, zeroing
 from reference.compare import compare, select
 from reference.elementary import unary_lane
@@ -188,3 +189,58 @@ def test_unary_arithmetic(name: str, dtype: Any, data: Any) -> None:
     getattr(C, name)(dst, _vector(dtype, a), make_mask(mbits))
     want = zeroing([unary_lane(SPECS[name].family, x, dtype) for x in a], active)
     assert_same_lanes(reg_bits(dst), want, dtype)
+
+
+SIGN = [f"asc_{op}" for op in C_SIGN]
+
+
+@pytest.mark.rows(*SIGN)
+@pytest.mark.parametrize(("name", "dtype"), _params(*SIGN))
+@FEWER
+@given(data=st.data())
+def test_sign_ops(name: str, dtype: Any, data: Any) -> None:
+    """asc_abs/neg: exact lane formulas (sign bits kept bit-exact); masked-off lanes 0."""
+    a, _, mbits, active = _operands(data, dtype)
+    dst = _vector(dtype, data.draw(lane_bits(dtype, lane_count(dtype))))
+    getattr(C, name)(dst, _vector(dtype, a), make_mask(mbits))
+    want = zeroing([SIGN_LANES[SPECS[name].family](x, dtype) for x in a], active)
+    assert_same_lanes(reg_bits(dst), want, dtype)
+
+
+SCALAR_FORMS = [f"asc_{op}_scalar" for op in C_SCALAR]
+
+
+@pytest.mark.rows(*SCALAR_FORMS)
+@pytest.mark.parametrize(("name", "dtype"), _params(*SCALAR_FORMS))
+@FEWER
+@given(data=st.data())
+def test_scalar_arithmetic(name: str, dtype: Any, data: Any) -> None:
+    """asc_<op>_scalar: the binary reference with every src1 lane the scalar; masked-off 0."""
+    a, b, mbits, active = _operands(data, dtype)
+    value = b[data.draw(st.integers(0, len(b) - 1))]
+    dst = _vector(dtype, data.draw(lane_bits(dtype, lane_count(dtype))))
+    getattr(C, name)(dst, _vector(dtype, a), from_bits([value], dtype)[0], make_mask(mbits))
+    family = SPECS[name].family.removesuffix("s")
+    want = zeroing([binary(family, dtype, x, value) for x in a], active)
+    assert_same_lanes(reg_bits(dst), want, dtype)
+
+
+@pytest.mark.rows("asc_arange", "asc_arange_descend")
+@pytest.mark.parametrize(("name", "dtype"), _params("asc_arange", "asc_arange_descend"))
+@FEWER
+@given(data=st.data())
+def test_arange(name: str, dtype: Any, data: Any) -> None:
+    """asc_arange[_descend]: lane i = value + i (value + VL_T - 1 - i); no mask."""
+    start = data.draw(lane_bits(dtype, 1))[0]
+    dst = _vector(dtype)
+    getattr(C, name)(dst, from_bits([start], dtype)[0])
+    lanes = lane_count(dtype)
+    want = arange(dtype, start, lanes, name.endswith("_descend"), lanes)
+    assert_same_lanes(reg_bits(dst), want, dtype)
+
+
+def test_scalar_form_rejects_a_register_and_names_the_vector_twin() -> None:
+    reg = C.vector_float()
+    reg.set(1.0)
+    with pytest.raises(AscregTypeError, match=r"asc_mul_scalar takes a scalar.*use asc_mul"):
+        C.asc_mul_scalar(C.vector_float(), reg, reg, C.asc_create_mask_b32(C.PAT_ALL))

@@ -87,6 +87,10 @@ def neg_lane(x: int, dtype: type[Scalar]) -> int:
     return wrap(-value_of(x, dtype), dtype)
 
 
+SIGN_LANES = {"Abs": abs_lane, "Neg": neg_lane}
+"""The exact unary references by family name."""
+
+
 def arange(dtype: type[Scalar], start: int, lanes: int, decrease: bool, span: int) -> list[int]:
     """``Arange``: lane i = start + i (or start + span - 1 - i), integers wrapped, floats
     rounded once (to nearest even) from the exact sum."""

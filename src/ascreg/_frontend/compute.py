@@ -23,10 +23,10 @@ import numpy as np
 
 from ascreg._dtypes import Kind, bool_, float32_t, int16_t
 from ascreg._frontend import operands
+from ascreg.core import arith, shifts
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
-from ascreg.core import shifts
 from ascreg.enums import MaskMergeMode
 from ascreg.errors import AscregTypeError, TemplateMismatchError
 from ascreg.machine.registers import MaskReg, RegTensor
@@ -214,3 +214,33 @@ def precise(op: Any, dst: Any, *args: Any) -> None:
     ftz = flushes_subnormals(op, d.dtype)
     result = op.formula(*(r.get() for r in regs), ftz=ftz)
     d.put(cmp.zero_masked(result, enables(op, mask, d)))
+
+
+def unary(op: Any, dst: Any, src: Any, mask: Any, *, role: str = "src") -> None:
+    """``dst = op.formula(src)`` for the exact unary ops (Abs, Neg, Relu); masked-off lanes 0."""
+    d, s = vectors(op, (dst, "dst"), (src, role))
+    d.put(cmp.zero_masked(op.formula(s.get()), enables(op, mask, d)))
+
+
+def scalar_binary(
+    op: Any,
+    dst: Any,
+    src: Any,
+    scalar: Any,
+    mask: Any,
+    *,
+    roles: tuple[str, str] = ("src", "value"),
+) -> None:
+    """``dst = op.formula(src, scalar)`` (``Reg.Adds``, ``asc_add_scalar``, ...); masked-off 0.
+
+    The scalar is converted to the register's element type (an integer outside its range, or a
+    float for an integer type, is an error); a register in its place names the vector twin.
+    """
+    d, s = vectors(op, (dst, "dst"), (src, roles[0]))
+    if isinstance(scalar, RegTensor | MaskReg):
+        vector = op.name.removesuffix("s").removesuffix("_scalar")
+        raise AscregTypeError(
+            f"{op.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
+        )
+    value = arith.fill(operands.scalar(scalar, d.dtype, roles[1]), d.dtype.np_dtype, d.lanes)
+    d.put(cmp.zero_masked(op.formula(s.get(), value), enables(op, mask, d)))

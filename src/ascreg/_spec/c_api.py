@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from ascreg._dtypes import bfloat16_t, bool_, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, int16_t
 from ascreg._spec.dtypes import (
+    C_ARANGE,
     C_BASIC,
     C_BINARY,
     C_COPY_MASK_PART,
     C_LOAD_FAMILY,
     C_LOGIC,
+    C_SCALAR,
     C_SELECT,
     C_SHIFT_PAIRS,
+    C_SIGN,
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
@@ -207,6 +210,38 @@ def _unary_rows() -> list[OpSpec]:
     ]  # fmt: skip
 
 
+def _sign_rows() -> list[OpSpec]:
+    """Build ``asc_abs`` and ``asc_neg`` (exact lane formulas, no rounding)."""
+    form = CForm("", _params("vec dst", "vec src", "cmask mask"))
+    return [
+        _c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,
+           f"arithmetic_compute/asc_{op}.md", family=op.title(),
+           shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:SIGN_OPS.{op.title()}")
+        for op, types in C_SIGN.items()
+    ]  # fmt: skip
+
+
+def _scalar_rows() -> list[OpSpec]:
+    """Build ``asc_<op>_scalar``: the binary lane formula against one scalar (``Reg.<Op>s``)."""
+    form = CForm("", _params("vec dst", "vec src", "scalar value", "cmask mask"))
+    return [
+        _c(f"asc_{op}_scalar", ("T",), singles(*types), MaskRule.ZEROING,
+           f"arithmetic_compute/asc_{op}_scalar.md", family=f"{op.title()}s",
+           shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.{op.title()}")
+        for op, types in C_SCALAR.items()
+    ]  # fmt: skip
+
+
+def _arange_rows() -> list[OpSpec]:
+    """Build ``asc_arange`` and ``asc_arange_descend`` (``Reg.Arange``'s two index orders)."""
+    form = CForm("", _params("vec dst", "scalar value"))
+    return [
+        _c(name, ("T",), singles(*C_ARANGE), MaskRule.NONE, "index_operate/asc_arange.md",
+           family="Arange", shape=CShape("c_api/compute", (form,)), core=_CORE + "arith:arange")
+        for name in ("asc_arange", "asc_arange_descend")
+    ]  # fmt: skip
+
+
 def _compare_rows() -> list[OpSpec]:
     rows = []
     for op in C_COMPARES:
@@ -308,6 +343,9 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_shift_rows(),
     *_binary_rows(),
     *_unary_rows(),
+    *_sign_rows(),
+    *_scalar_rows(),
+    *_arange_rows(),
     *_compare_rows(),
     *_fill_rows(),
     *_unaligned_rows(),

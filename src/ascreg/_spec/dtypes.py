@@ -150,6 +150,23 @@ C_UNARY: dict[str, tuple[type[Scalar], ...]] = {
 }
 """``void asc_<op>(vector_T& dst, vector_T src, vector_bool mask)``: the element types of each
 element-wise unary arithmetic function (``reg_compute/reg_vector.h``)."""
+C_SIGN: dict[str, tuple[type[Scalar], ...]] = {
+    "abs": (int8_t, int16_t, int32_t, half, float32_t),
+    "neg": (int8_t, int16_t, int32_t, half, float32_t),
+}
+"""``void asc_<op>(vector_T& dst, vector_T src, vector_bool mask)``: the exact (sign-handling)
+unary functions ``asc_abs`` and ``asc_neg`` (``reg_compute/reg_vector.h``; ``asc_relu`` waits
+for its ``Reg.Relu`` twin)."""
+C_SCALAR: dict[str, tuple[type[Scalar], ...]] = {
+    "add": (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t),
+    "mul": (int16_t, uint16_t, half, int32_t, uint32_t, float32_t),
+    "max": (int8_t, int16_t, int32_t, uint8_t, uint16_t, uint32_t, half, float32_t, bfloat16_t),
+    "min": (int32_t, uint32_t, int16_t, uint16_t, int8_t, uint8_t, float32_t, half),
+}
+"""``void asc_<op>_scalar(vector_T& dst, vector_T src, T value, vector_bool mask)``: the element
+types of each binary function against a scalar (``reg_compute/reg_vector.h``)."""
+C_ARANGE = (int8_t, int16_t, int32_t, half, float32_t)
+"""``asc_arange`` / ``asc_arange_descend(vector_T& dst, T value)``: the index element types."""
 C_LOGIC: dict[str, tuple[type[Scalar], ...]] = {
     "and": (uint8_t, int8_t, fp8_e4m3fn_t, fp8_e5m2_t, uint16_t, int16_t, half, bfloat16_t,
             uint32_t, int32_t, float32_t, bool_),

@@ -32,11 +32,12 @@ from ascreg._frontend import operands
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
+from ascreg._spec.dtypes import C_SCALAR, C_SIGN
 from ascreg.c_api._types import vector_of
 from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
-from ascreg.core.arith import BINARY_OPS
+from ascreg.core.arith import BINARY_OPS, SIGN_OPS
 from ascreg.core.elementary import UNARY_OPS
 from ascreg.errors import (
     AscregTypeError,
@@ -47,8 +48,12 @@ from ascreg.machine.registers import MASK_BITS, MaskReg, RegTensor
 Lanes = np.ndarray[Any, Any]
 
 __all__ = [
+    "asc_abs",
     "asc_add",
+    "asc_add_scalar",
     "asc_and",
+    "asc_arange",
+    "asc_arange_descend",
     "asc_copy",
     "asc_div",
     "asc_duplicate",
@@ -66,10 +71,14 @@ __all__ = [
     "asc_lt",
     "asc_lt_scalar",
     "asc_max",
+    "asc_max_scalar",
     "asc_min",
+    "asc_min_scalar",
     "asc_mul",
+    "asc_mul_scalar",
     "asc_ne",
     "asc_ne_scalar",
+    "asc_neg",
     "asc_not",
     "asc_or",
     "asc_prelu",
@@ -230,6 +239,111 @@ def _unary(op: str, result: str) -> Any:
 asc_exp = _unary("exp", "[54.598148345947266, 54.598148345947266, 0.0]")
 asc_ln = _unary("ln", "[1.3862943649291992, 1.3862943649291992, 0.0]")
 asc_sqrt = _unary("sqrt", "[2.0, 2.0, 0.0]")
+
+
+_SIGN_SUMMARY = {
+    "abs": ("``|x|``: integers wrap (``abs(INT_MIN) = INT_MIN``); floats clear the sign bit, so "
+            "``abs(-0) = +0`` and a NaN keeps its payload", "[1.0, 0.0, 1.0]"),
+    "neg": ("``-x``: integers wrap (``-INT_MIN = INT_MIN``); floats flip the sign bit "
+            "(``-(+0) = -0``)", "[1.0, -0.0, -1.0]"),
+}  # fmt: skip
+
+
+def _sign_impl(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    shared.unary(op, dst, src, mask)
+
+
+def _sign(op: str) -> Any:
+    name = f"asc_{op}"
+    summary, result = _SIGN_SUMMARY[op]
+    return define(
+        name,
+        formula=staticmethod(SIGN_OPS[op.title()]),
+        doc=f"""``void {name}(vector_T& dst, vector_T src, vector_bool mask)``.
+
+    {summary}. Exact (no rounding); masked-off lanes become 0. Types: {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, d = vector_half(), vector_half(); a.set(np.arange(128) - 1)
+    >>> {name}(d, a, asc_create_mask_b16(PAT_ALL)); np.asarray(d)[:3].tolist()
+    {result}
+    """,
+    )(_sign_impl)
+
+
+asc_abs, asc_neg = (_sign(op) for op in C_SIGN)
+
+_SCALAR_RESULTS = {
+    "add": "[-0.5, 0.5, 1.5]",
+    "mul": "[-0.5, 0.0, 0.5]",
+    "max": "[0.5, 0.5, 1.0]",
+    "min": "[-1.0, 0.0, 0.5]",
+}
+
+
+def _scalar_impl(op: Any, dst: Any, src: Any, value: Any, mask: Any) -> None:
+    shared.scalar_binary(op, dst, src, value, mask)
+
+
+def _scalar(op: str) -> Any:
+    name = f"asc_{op}_scalar"
+    family = op.title()
+    return define(
+        name,
+        formula=staticmethod(BINARY_OPS[family]),
+        doc=f"""``void {name}(vector_T& dst, vector_T src, T value, vector_bool mask)``.
+
+    ``asc_{op}`` with every ``src1`` lane equal to *value* converted to ``T`` (the lane formula
+    of ``Reg.{family}s``): integers wrap, floats round once to nearest even (bfloat16 through
+    float32). An integer *value* outside ``T``'s range, or a float one for an integer ``T``, is
+    an error. Masked-off lanes become 0. Types: {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, d = vector_half(), vector_half(); a.set(np.arange(128) - 1)
+    >>> {name}(d, a, 0.5, asc_create_mask_b16(PAT_ALL)); np.asarray(d)[:3].tolist()
+    {_SCALAR_RESULTS[op]}
+    """,
+    )(_scalar_impl)
+
+
+asc_add_scalar, asc_mul_scalar, asc_max_scalar, asc_min_scalar = (_scalar(op) for op in C_SCALAR)
+
+
+def _arange_impl(op: Any, dst: Any, value: Any) -> None:
+    (d,) = shared.vectors(op, (dst, "dst"))
+    start = operands.scalar(value, d.dtype, "value")
+    d.put(arith.arange(start, d.dtype.np_dtype, d.lanes, decrease=op.decrease))
+
+
+def _arange(decrease: bool) -> Any:
+    name = "asc_arange_descend" if decrease else "asc_arange"
+    order = "``value + VL_T - 1 - i``" if decrease else "``value + i``"
+    return define(
+        name,
+        decrease=decrease,
+        doc=f"""``void {name}(vector_T& dst, T value)``: an index sequence, lane i = {order}.
+
+    ``VL_T`` is the register's lane count; every lane is written (no mask). Integers wrap;
+    half and float add in the element type with one rounding to nearest even (``Reg.Arange``).
+    Types: {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> d = vector_float(); {name}(d, 10.0); np.asarray(d)[:3].tolist()
+    {[73.0, 72.0, 71.0] if decrease else [10.0, 11.0, 12.0]}
+    """,
+    )(_arange_impl)
+
+
+asc_arange, asc_arange_descend = _arange(False), _arange(True)
 
 
 # -- compares ---------------------------------------------------------------------------------

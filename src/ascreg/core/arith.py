@@ -66,6 +66,13 @@ def neg_lanes(values: Lanes) -> Lanes:
     return flipped.view(values.dtype)
 
 
+SIGN_OPS: dict[str, Callable[[Lanes], Lanes]] = {
+    "Abs": abs_lanes,
+    "Neg": neg_lanes,
+}
+"""The exact unary lane formulas by family name (no rounding: sign-bit and select operations)."""
+
+
 def arange(
     start: Any, dtype: np.dtype[Any], lanes: int, *, decrease: bool = False, span: int = 0
 ) -> Lanes:

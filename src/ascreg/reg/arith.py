@@ -30,7 +30,6 @@ from ascreg._frontend import operands
 from ascreg._frontend.template import define
 from ascreg._spec import REDUCE_COMBOS, SPECS, OpSpec
 from ascreg.core import arith, elementary
-from ascreg.core import compare as cmp
 from ascreg.core import reduce as red
 from ascreg.enums import (
     DivSpecificMode,
@@ -57,15 +56,8 @@ def _zeroing_only(op: Any) -> None:
 
 def _scalar_binary(op: Any, dst: Any, src: Any, scalar: Any, mask: MaskReg) -> None:
     """``Op(S& dst, S& src, U scalar, MaskReg& mask)``: the vector op against one scalar."""
-    d, s = shared.vectors(op, (dst, "dst"), (src, "src0"))
-    if isinstance(scalar, RegTensor | MaskReg):
-        vector = op.name.removesuffix("s")
-        raise AscregTypeError(
-            f"{op.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
-        )
     _zeroing_only(op)
-    value = arith.fill(operands.scalar(scalar, d.dtype), d.dtype.np_dtype, d.lanes)
-    d.put(cmp.zero_masked(op.formula(s.get(), value), shared.enables(op, mask, d)))
+    shared.scalar_binary(op, dst, src, scalar, mask, roles=("src0", "scalar"))
 
 
 def _scalar_op(name: str, summary: str, dtype: str, example: str, result: str) -> Any:
@@ -105,9 +97,8 @@ Mins = _scalar_op("Mins", "lane-wise minimum with a scalar (NaN propagates; -0 <
 
 def _unary(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``Op(U& dst, U& src, MaskReg& mask)``: a lane-wise unary op; masked-off lanes 0."""
-    d, s = shared.vectors(op, (dst, "dst"), (src, "src0"))
     _zeroing_only(op)
-    d.put(cmp.zero_masked(op.formula(s.get()), shared.enables(op, mask, d)))
+    shared.unary(op, dst, src, mask, role="src0")
 
 
 _UNARY: dict[str, Any] = {"enum_kinds": (MaskMergeMode,)}

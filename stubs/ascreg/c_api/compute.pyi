@@ -60,8 +60,12 @@ _MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
 _MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
 
 __all__ = [
+    "asc_abs",
     "asc_add",
+    "asc_add_scalar",
     "asc_and",
+    "asc_arange",
+    "asc_arange_descend",
     "asc_copy",
     "asc_div",
     "asc_duplicate",
@@ -79,10 +83,14 @@ __all__ = [
     "asc_lt",
     "asc_lt_scalar",
     "asc_max",
+    "asc_max_scalar",
     "asc_min",
+    "asc_min_scalar",
     "asc_mul",
+    "asc_mul_scalar",
     "asc_ne",
     "asc_ne_scalar",
+    "asc_neg",
     "asc_not",
     "asc_or",
     "asc_prelu",
@@ -335,6 +343,126 @@ def asc_ln(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) 
 def asc_sqrt(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
 @overload
 def asc_sqrt(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_abs: legal (T) in table order, per form
+@overload
+def asc_abs(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_abs(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_abs(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_abs(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_abs(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_neg: legal (T) in table order, per form
+@overload
+def asc_neg(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_neg(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_neg(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_neg(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_neg(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_add_scalar: legal (T) in table order, per form
+@overload
+def asc_add_scalar(dst: RegTensor[int8_t], src: RegTensor[int8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_add_scalar(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_add_scalar(dst: RegTensor[int16_t], src: RegTensor[int16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_add_scalar(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_add_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_add_scalar(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (bfloat16_t)
+@overload
+def asc_add_scalar(dst: RegTensor[int32_t], src: RegTensor[int32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_add_scalar(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_add_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_mul_scalar: legal (T) in table order, per form
+@overload
+def asc_mul_scalar(dst: RegTensor[int16_t], src: RegTensor[int16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_mul_scalar(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_mul_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_mul_scalar(dst: RegTensor[int32_t], src: RegTensor[int32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_mul_scalar(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_mul_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_max_scalar: legal (T) in table order, per form
+@overload
+def asc_max_scalar(dst: RegTensor[int8_t], src: RegTensor[int8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_max_scalar(dst: RegTensor[int16_t], src: RegTensor[int16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_max_scalar(dst: RegTensor[int32_t], src: RegTensor[int32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_max_scalar(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_max_scalar(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_max_scalar(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_max_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_max_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+@overload
+def asc_max_scalar(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (bfloat16_t)
+
+# asc_min_scalar: legal (T) in table order, per form
+@overload
+def asc_min_scalar(dst: RegTensor[int32_t], src: RegTensor[int32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_min_scalar(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_min_scalar(dst: RegTensor[int16_t], src: RegTensor[int16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_min_scalar(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_min_scalar(dst: RegTensor[int8_t], src: RegTensor[int8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_min_scalar(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_min_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+@overload
+def asc_min_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+
+# asc_arange: legal (T) in table order, per form
+@overload
+def asc_arange(dst: RegTensor[int8_t], value: _IntLike) -> None: ...  # (int8_t)
+@overload
+def asc_arange(dst: RegTensor[int16_t], value: _IntLike) -> None: ...  # (int16_t)
+@overload
+def asc_arange(dst: RegTensor[int32_t], value: _IntLike) -> None: ...  # (int32_t)
+@overload
+def asc_arange(dst: RegTensor[half], value: _FloatLike) -> None: ...  # (half)
+@overload
+def asc_arange(dst: RegTensor[float32_t], value: _FloatLike) -> None: ...  # (float32_t)
+
+# asc_arange_descend: legal (T) in table order, per form
+@overload
+def asc_arange_descend(dst: RegTensor[int8_t], value: _IntLike) -> None: ...  # (int8_t)
+@overload
+def asc_arange_descend(dst: RegTensor[int16_t], value: _IntLike) -> None: ...  # (int16_t)
+@overload
+def asc_arange_descend(dst: RegTensor[int32_t], value: _IntLike) -> None: ...  # (int32_t)
+@overload
+def asc_arange_descend(dst: RegTensor[half], value: _FloatLike) -> None: ...  # (half)
+@overload
+def asc_arange_descend(dst: RegTensor[float32_t], value: _FloatLike) -> None: ...  # (float32_t)
 
 # asc_eq: legal (T) in table order, per form
 @overload

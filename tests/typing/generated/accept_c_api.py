@@ -32,8 +32,12 @@ from ascreg.c_api import (
     asc_update_addr_reg_b16,
     vector_load_unalign,
     vector_store_unalign,
+    asc_abs,
     asc_add,
+    asc_add_scalar,
     asc_and,
+    asc_arange,
+    asc_arange_descend,
     asc_copy,
     asc_create_mask_b16,
     asc_create_mask_b32,
@@ -78,10 +82,14 @@ from ascreg.c_api import (
     asc_lt,
     asc_lt_scalar,
     asc_max,
+    asc_max_scalar,
     asc_min,
+    asc_min_scalar,
     asc_mul,
+    asc_mul_scalar,
     asc_ne,
     asc_ne_scalar,
+    asc_neg,
     asc_not,
     asc_or,
     asc_prelu,
@@ -1271,6 +1279,66 @@ def main() -> None:
     # asc_sqrt: every legal T combination, every form
     asc_sqrt(v_half, v_half, m)  # (half)
     asc_sqrt(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_abs: every legal T combination, every form
+    asc_abs(v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_abs(v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_abs(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_abs(v_half, v_half, m)  # (half)
+    asc_abs(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_neg: every legal T combination, every form
+    asc_neg(v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_neg(v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_neg(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_neg(v_half, v_half, m)  # (half)
+    asc_neg(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_add_scalar: every legal T combination, every form
+    asc_add_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
+    asc_add_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
+    asc_add_scalar(v_int16_t, v_int16_t, 1, m)  # (int16_t)
+    asc_add_scalar(v_uint16_t, v_uint16_t, 1, m)  # (uint16_t)
+    asc_add_scalar(v_half, v_half, 1.5, m)  # (half)
+    asc_add_scalar(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # (bfloat16_t)
+    asc_add_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
+    asc_add_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
+    asc_add_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+    # asc_mul_scalar: every legal T combination, every form
+    asc_mul_scalar(v_int16_t, v_int16_t, 1, m)  # (int16_t)
+    asc_mul_scalar(v_uint16_t, v_uint16_t, 1, m)  # (uint16_t)
+    asc_mul_scalar(v_half, v_half, 1.5, m)  # (half)
+    asc_mul_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
+    asc_mul_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
+    asc_mul_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+    # asc_max_scalar: every legal T combination, every form
+    asc_max_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
+    asc_max_scalar(v_int16_t, v_int16_t, 1, m)  # (int16_t)
+    asc_max_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
+    asc_max_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
+    asc_max_scalar(v_uint16_t, v_uint16_t, 1, m)  # (uint16_t)
+    asc_max_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
+    asc_max_scalar(v_half, v_half, 1.5, m)  # (half)
+    asc_max_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+    asc_max_scalar(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # (bfloat16_t)
+    # asc_min_scalar: every legal T combination, every form
+    asc_min_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
+    asc_min_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
+    asc_min_scalar(v_int16_t, v_int16_t, 1, m)  # (int16_t)
+    asc_min_scalar(v_uint16_t, v_uint16_t, 1, m)  # (uint16_t)
+    asc_min_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
+    asc_min_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
+    asc_min_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+    asc_min_scalar(v_half, v_half, 1.5, m)  # (half)
+    # asc_arange: every legal T combination, every form
+    asc_arange(v_int8_t, 1)  # (int8_t)
+    asc_arange(v_int16_t, 1)  # (int16_t)
+    asc_arange(v_int32_t, 1)  # (int32_t)
+    asc_arange(v_half, 1.5)  # (half)
+    asc_arange(v_float32_t, 1.5)  # (float32_t)
+    # asc_arange_descend: every legal T combination, every form
+    asc_arange_descend(v_int8_t, 1)  # (int8_t)
+    asc_arange_descend(v_int16_t, 1)  # (int16_t)
+    asc_arange_descend(v_int32_t, 1)  # (int32_t)
+    asc_arange_descend(v_half, 1.5)  # (half)
+    asc_arange_descend(v_float32_t, 1.5)  # (float32_t)
     # asc_eq: every legal T combination, every form
     asc_eq(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_eq(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)

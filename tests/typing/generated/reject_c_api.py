@@ -32,8 +32,12 @@ from ascreg.c_api import (
     asc_update_addr_reg_b16,
     vector_load_unalign,
     vector_store_unalign,
+    asc_abs,
     asc_add,
+    asc_add_scalar,
     asc_and,
+    asc_arange,
+    asc_arange_descend,
     asc_copy,
     asc_create_mask_b16,
     asc_create_mask_b32,
@@ -78,10 +82,14 @@ from ascreg.c_api import (
     asc_lt,
     asc_lt_scalar,
     asc_max,
+    asc_max_scalar,
     asc_min,
+    asc_min_scalar,
     asc_mul,
+    asc_mul_scalar,
     asc_ne,
     asc_ne_scalar,
+    asc_neg,
     asc_not,
     asc_or,
     asc_prelu,
@@ -2546,6 +2554,150 @@ def main() -> None:
     asc_sqrt(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_sqrt(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_sqrt(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # asc_abs: every illegal T combination, every form
+    asc_abs(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_abs(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_abs(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_abs(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_abs(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_abs(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_abs(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_abs(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_abs(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_abs(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_abs(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_abs(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_abs(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_abs(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_abs(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
+    asc_abs(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    asc_abs(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
+    asc_abs(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_abs(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # asc_neg: every illegal T combination, every form
+    asc_neg(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_neg(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_neg(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_neg(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_neg(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_neg(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_neg(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_neg(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_neg(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_neg(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_neg(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_neg(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_neg(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_neg(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_neg(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
+    asc_neg(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    asc_neg(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
+    asc_neg(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_neg(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # asc_add_scalar: every illegal T combination, every form
+    asc_add_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_add_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_add_scalar(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_add_scalar(v_hifloat8_t, v_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_add_scalar(v_int4x2_t, v_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_add_scalar(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_add_scalar(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_add_scalar(v_int64_t, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_add_scalar(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_add_scalar(v_int8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
+    asc_add_scalar(v_uint8_t, v_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int16_t
+    asc_add_scalar(v_int16_t, v_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    asc_add_scalar(v_uint16_t, v_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    asc_add_scalar(v_half, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    asc_add_scalar(v_bfloat16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int32_t
+    asc_add_scalar(v_int32_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_add_scalar(v_uint32_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    asc_add_scalar(v_float32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # asc_mul_scalar: every illegal T combination, every form
+    asc_mul_scalar(v_int8_t, v_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_mul_scalar(v_uint8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_mul_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_mul_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_mul_scalar(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_mul_scalar(v_hifloat8_t, v_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_mul_scalar(v_int4x2_t, v_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_mul_scalar(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_mul_scalar(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_mul_scalar(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_mul_scalar(v_int64_t, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_mul_scalar(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_mul_scalar(v_int16_t, v_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    asc_mul_scalar(v_uint16_t, v_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    asc_mul_scalar(v_half, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    asc_mul_scalar(v_int32_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_mul_scalar(v_uint32_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    asc_mul_scalar(v_float32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int16_t
+    # asc_max_scalar: every illegal T combination, every form
+    asc_max_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_max_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_max_scalar(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_max_scalar(v_hifloat8_t, v_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_max_scalar(v_int4x2_t, v_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_max_scalar(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_max_scalar(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_max_scalar(v_int64_t, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_max_scalar(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_max_scalar(v_int8_t, v_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
+    asc_max_scalar(v_int16_t, v_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
+    asc_max_scalar(v_int32_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint8_t
+    asc_max_scalar(v_uint8_t, v_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with uint16_t
+    asc_max_scalar(v_uint16_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with uint32_t
+    asc_max_scalar(v_uint32_t, v_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with half
+    asc_max_scalar(v_half, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_max_scalar(v_float32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with bfloat16_t
+    asc_max_scalar(v_bfloat16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int8_t
+    # asc_min_scalar: every illegal T combination, every form
+    asc_min_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_min_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_min_scalar(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_min_scalar(v_hifloat8_t, v_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_min_scalar(v_int4x2_t, v_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_min_scalar(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_min_scalar(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_min_scalar(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_min_scalar(v_int64_t, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_min_scalar(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_min_scalar(v_int32_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_min_scalar(v_uint32_t, v_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int16_t
+    asc_min_scalar(v_int16_t, v_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    asc_min_scalar(v_uint16_t, v_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int8_t
+    asc_min_scalar(v_int8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
+    asc_min_scalar(v_uint8_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with float32_t
+    asc_min_scalar(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    asc_min_scalar(v_half, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    # asc_arange: every illegal T combination, every form
+    asc_arange(v_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_arange(v_fp8_e4m3fn_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_arange(v_fp8_e5m2_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_arange(v_fp8_e8m0_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_arange(v_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_arange(v_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_arange(v_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_arange(v_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_arange(v_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_arange(v_bfloat16_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_arange(v_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_arange(v_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_arange(v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # asc_arange_descend: every illegal T combination, every form
+    asc_arange_descend(v_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_arange_descend(v_fp8_e4m3fn_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_arange_descend(v_fp8_e5m2_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_arange_descend(v_fp8_e8m0_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_arange_descend(v_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_arange_descend(v_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_arange_descend(v_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_arange_descend(v_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_arange_descend(v_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_arange_descend(v_bfloat16_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_arange_descend(v_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_arange_descend(v_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_arange_descend(v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_eq: every illegal T combination, every form
     asc_eq(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_eq(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
