@@ -32,7 +32,7 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.memory import UB_BYTES, UbPtr, UnifiedBuffer, untrack
-from ascreg.machine.sync import Pipe, PipeTracker
+from ascreg.machine.sync import Pipe, PipeTracker, pages_of
 
 T = TypeVar("T", bound=Scalar)
 
@@ -69,6 +69,9 @@ class BlockContext:
         """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
         store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
         self.vf_ranges: list[tuple[int, int]] = []
+        self.vf_pages: set[int] = set()
+        """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` (a load of other pages skips the
+        byte check)."""
         self.in_simd_vf = False
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
@@ -112,9 +115,16 @@ class BlockContext:
             if self.in_simd_vf:
                 self.vf_stored[start:end] = True
                 self.vf_ranges.append((start, end))
+                self.vf_pages.update(pages_of(start, end))
         elif action == "reads":
-            self._check_written(start, end)
-            if self.in_simd_vf and self.vf_stored[start:end].any():
+            # a vector read needs one written byte: its first one is the common answer
+            if not (self.pipe is Pipe.PIPE_V and start < end and self.written[start]):
+                self._check_written(start, end)
+            if (
+                self.in_simd_vf
+                and not self.vf_pages.isdisjoint(pages_of(start, end))
+                and self.vf_stored[start:end].any()
+            ):
                 self._store_then_load(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
 
@@ -164,6 +174,7 @@ class BlockContext:
         for start, end in self.vf_ranges:
             self.vf_stored[start:end] = False
         self.vf_ranges.clear()
+        self.vf_pages.clear()
 
     @contextlib.contextmanager
     def simd_vf(self) -> Iterator[None]:
