@@ -134,7 +134,8 @@ class PipeTracker:
         # Per pipe: (space, page) -> that pipe's records touching the page, oldest first.
         self.pages: dict[Pipe, dict[tuple[int, int], list[Access]]] = {p: {} for p in _PIPES}
         self.floor: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
-        """Per pipe: records up to this sequence number are dropped (every pipe is past them)."""
+        """The sequence number of each pipe up to which its records are dropped (every pipe is past
+        them)."""
         self.last: Access | None = None
         self.count = 0
         self.active: list[Pipe] = []
