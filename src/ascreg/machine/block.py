@@ -31,8 +31,8 @@ from ascreg.errors import (
     UninitializedMemoryError,
     undefined_behaviour,
 )
-from ascreg.machine.memory import UB_BYTES, UbPtr, UnifiedBuffer, untrack
-from ascreg.machine.sync import Pipe, PipeTracker
+from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
+from ascreg.machine.sync import Pipe, PipeTracker, pages_of
 
 T = TypeVar("T", bound=Scalar)
 
@@ -63,12 +63,18 @@ class BlockContext:
         self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
         """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
         one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
-        self.written = np.zeros(UB_BYTES, dtype=np.bool_)
+        # Both byte marks cover what the UB's data array covers and grow with it: a block that
+        # touches little UB never pays for 2 x 248 KiB of marks (above the allocator's mmap
+        # threshold, zeroing them would cost more than the rest of a small block).
+        self.written = np.zeros(self.ub.data.size, dtype=np.bool_)
         """Which UB bytes the block has written (reads of the others are undefined)."""
-        self.vf_stored = np.zeros(UB_BYTES, dtype=np.bool_)
+        self.vf_stored = np.zeros(self.ub.data.size, dtype=np.bool_)
         """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
         store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
         self.vf_ranges: list[tuple[int, int]] = []
+        self.vf_pages: set[int] = set()
+        """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` (a load of other pages skips the
+        byte check)."""
         self.in_simd_vf = False
         self.ub.on_access = self._on_access
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
@@ -107,16 +113,30 @@ class BlockContext:
         self.ub.on_access = RetiredUb(self.block_idx, self.kernel)
 
     def _on_access(self, start: int, end: int, action: str) -> None:
+        if end > self.written.size:
+            self._cover()
         if action == "writes":
             self.written[start:end] = True
             if self.in_simd_vf:
                 self.vf_stored[start:end] = True
                 self.vf_ranges.append((start, end))
+                self.vf_pages.update(pages_of(start, end))
         elif action == "reads":
-            self._check_written(start, end)
-            if self.in_simd_vf and self.vf_stored[start:end].any():
+            # a vector read needs one written byte: its first one is the common answer
+            if not (self.pipe is Pipe.PIPE_V and start < end and self.written[start]):
+                self._check_written(start, end)
+            if (
+                self.in_simd_vf
+                and not self.vf_pages.isdisjoint(pages_of(start, end))
+                and self.vf_stored[start:end].any()
+            ):
                 self._store_then_load(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
+
+    def _cover(self) -> None:
+        """Grow the byte marks to the size of the UB's data array (which the access grew)."""
+        self.written = _grown(self.written, self.ub.data.size)
+        self.vf_stored = _grown(self.vf_stored, self.ub.data.size)
 
     def _check_written(self, start: int, end: int) -> None:
         """Raise (or warn once per allocation) when a read covers UB bytes nothing wrote.
@@ -164,6 +184,7 @@ class BlockContext:
         for start, end in self.vf_ranges:
             self.vf_stored[start:end] = False
         self.vf_ranges.clear()
+        self.vf_pages.clear()
 
     @contextlib.contextmanager
     def simd_vf(self) -> Iterator[None]:
@@ -186,6 +207,13 @@ class BlockContext:
             yield
         finally:
             self.pipe = previous
+
+
+def _grown(marks: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:
+    """Return *marks* extended with False to *size* entries."""
+    grown = np.zeros(size, dtype=np.bool_)
+    grown[: marks.size] = marks
+    return grown
 
 
 class RetiredUb:

@@ -83,9 +83,8 @@ def to_dtype(values: Any, dtype: type[Scalar], *, call: str | None = None) -> Ar
     ...
     ascreg.errors.AscregTypeError: RegTensor.set: cannot convert None (NoneType) to half: a lane takes a number (a Python or numpy int, float or bool)
     """
-    where = current_call() or call
     target = dtype.np_dtype
-    source = _numbers(values, dtype, where)
+    source = _numbers(values, dtype, call)
     if source.dtype == target:
         return source
     if dtype.kind is Kind.FLOAT:
@@ -94,15 +93,23 @@ def to_dtype(values: Any, dtype: type[Scalar], *, call: str | None = None) -> Ar
         if dtype.kind in (Kind.INT, Kind.UINT):
             raise AscregError(
                 f"cannot store {source.dtype} values as {dtype.cpp_name} without an explicit cast",
-                call=where,
+                call=_where(call),
             )
         return source.astype(target)
     if target.kind in "iu":
-        _check_range(source, dtype, where)
+        _check_range(source, dtype, call)
     return source.astype(target)
 
 
-def _numbers(values: Any, dtype: type[Scalar], where: str | None) -> Arr:
+def _where(call: str | None) -> str | None:
+    """Name the user's call in an error: the op on the stack, else *call*.
+
+    Looked up only when an error is raised: walking the stack costs more than a conversion.
+    """
+    return current_call() or call
+
+
+def _numbers(values: Any, dtype: type[Scalar], call: str | None) -> Arr:
     """Return *values* as a numeric array (Python ints too big for int64 stay as objects)."""
     source = values if isinstance(values, np.ndarray) else np.asarray(values)
     if _kind(source.dtype) in _NUMBER_KINDS:
@@ -115,7 +122,7 @@ def _numbers(values: Any, dtype: type[Scalar], where: str | None) -> Arr:
     raise AscregTypeError(
         f"cannot convert {values!r:.60} ({type(values).__name__}) to {dtype.cpp_name}: a lane "
         "takes a number (a Python or numpy int, float or bool)",
-        call=where,
+        call=_where(call),
     )
 
 
@@ -123,7 +130,7 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | np.integer | np.floating | np.bool_)
 
 
-def _check_range(source: Arr, dtype: type[Scalar], where: str | None) -> None:
+def _check_range(source: Arr, dtype: type[Scalar], call: str | None) -> None:
     """Raise unless every integer in *source* fits *dtype* (compared exactly, as Python ints)."""
     if not source.size:
         return
@@ -132,7 +139,7 @@ def _check_range(source: Arr, dtype: type[Scalar], where: str | None) -> None:
         if any(isinstance(v, float | np.floating) for v in source.flat):
             raise AscregError(
                 f"cannot store float values as {dtype.cpp_name} without an explicit cast",
-                call=where,
+                call=_where(call),
             )
         bad = [int(v) for v in source.flat if not info.min <= int(v) <= info.max]
     elif source.min() < info.min or source.max() > info.max:
@@ -143,7 +150,7 @@ def _check_range(source: Arr, dtype: type[Scalar], where: str | None) -> None:
         raise AscregError(
             f"cannot store {bad[0]} as {dtype.cpp_name}: the value is outside "
             f"[{info.min}, {info.max}] and ascreg does not wrap silently",
-            call=where,
+            call=_where(call),
         )
 
 

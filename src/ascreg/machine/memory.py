@@ -478,26 +478,24 @@ class Pointer(Generic[T]):
         idx = np.asarray(index)
         if idx.ndim == 0:
             return (self + _offset(index, "p[i]")).view(1)[0]
-        return self._gather_view(idx)[np.asarray(idx, dtype=np.int64) - self._lowest(idx)]
+        span, low = self._gather_view(idx)
+        return span[np.asarray(idx, dtype=np.int64) - low]
 
     def __setitem__(self, index: Any, value: Any) -> None:
         idx = np.asarray(index)
         if idx.ndim == 0:
             (self + _offset(index, "p[i] = v")).write([value], call="p[i] = v")
             return
-        low = self._lowest(idx)
         values = np.broadcast_to(to_dtype(value, self.dtype, call="p[i] = v"), idx.shape)
-        self._gather_view(idx, "writes")[np.asarray(idx, dtype=np.int64) - low] = values
-
-    @staticmethod
-    def _lowest(idx: np.ndarray[Any, Any]) -> int:
-        return int(idx.min()) if idx.size else 0
+        span, low = self._gather_view(idx, "writes")
+        span[np.asarray(idx, dtype=np.int64) - low] = values
 
     def _gather_view(
         self, idx: np.ndarray[Any, Any], action: str = "reads"
-    ) -> np.ndarray[Any, Any]:
+    ) -> tuple[np.ndarray[Any, Any], int]:
+        """Return the view from the lowest to the highest index of *idx*, and the lowest."""
         if idx.size == 0:
-            return np.empty(0, dtype=self.dtype.np_dtype)
+            return np.empty(0, dtype=self.dtype.np_dtype), 0
         if idx.dtype.kind not in "iu":
             raise AscregTypeError(
                 f"index array of dtype {idx.dtype} is not an integer index (C indexes "
@@ -506,7 +504,8 @@ class Pointer(Generic[T]):
             )
         low, high = int(idx.min()), int(idx.max())
         # "gathers": the span between the indices is not all read (no unwritten-UB check).
-        return (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
+        span = (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
+        return span, low
 
 
 def _offset(n: Any, call: str) -> int:

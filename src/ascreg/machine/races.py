@@ -36,8 +36,10 @@ from ascreg.machine.memory import GlobalMemory, Pointer
 
 _ATOMIC = [0]
 """Nesting depth of :func:`atomic_access` (module state: the emulator runs one thread)."""
-UNWRITTEN = -1
-"""Owner of a GM byte no block of the launch has written yet."""
+UNWRITTEN = 0
+"""Owner mark of a GM byte no block of the launch has written yet. Block *b* is marked
+``b + 1``: the marks start as zeros, which the allocator hands out without touching a page, so
+watching a large GM costs only the pages the launch writes."""
 
 
 @contextlib.contextmanager
@@ -96,7 +98,7 @@ class _OwnerHook:
         self.check = check
         self.memory = memory
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
-        self.owner = np.full(memory.data.size, UNWRITTEN, dtype=np.int32)
+        self.owner = np.zeros(memory.data.size, dtype=np.int32)
         memory.on_access = self
 
     def __call__(self, start: int, end: int, action: str) -> None:
@@ -107,18 +109,18 @@ class _OwnerHook:
 
     def _record(self, start: int, end: int) -> None:
         if end > self.owner.size:
-            grown = np.full(max(end, 2 * self.owner.size), UNWRITTEN, dtype=np.int32)
+            grown = np.zeros(max(end, 2 * self.owner.size), dtype=np.int32)
             grown[: self.owner.size] = self.owner
             self.owner = grown
         span = self.owner[start:end]
         me = self.check.block
-        other = span[(span != UNWRITTEN) & (span != me)]
+        other = span[(span != UNWRITTEN) & (span != me + 1)]
         if other.size:
             raise SyncError(
-                f"block {me} writes __gm__ [{start:#x}, {end:#x}) that block {int(other[0])} "
+                f"block {me} writes __gm__ [{start:#x}, {end:#x}) that block {int(other[0]) - 1} "
                 "wrote: blocks of one launch run concurrently on the chip, so the bytes end up "
                 "holding whichever block wrote last; give each block its own range or use an "
                 "atomic (asc_atomic_*)",
                 call=self.check.kernel,
             )
-        span[:] = me
+        span[:] = me + 1

@@ -13,6 +13,11 @@ makes it visible instead:
   clocks, so transitive chains (MTE2 -> V, then V -> MTE3) order MTE2 before MTE3 as they do on
   the chip.
 
+The check costs O(1) amortised per access: records are filed per pipe and per 4 KiB page of
+their address range, a pipe whose every access is already ordered before the accessing pipe is
+skipped with one comparison, and a page's records are scanned newest first only while they are
+still unordered. Waits and barriers drop the records every pipe is ordered after.
+
 Examples
 --------
 >>> t = PipeTracker()
@@ -84,6 +89,8 @@ touch the same bytes (one writing) need an in-pipe barrier (``asc_sync_pipe``) o
 between them. The scalar unit and a VF (complete when it returns) run in order."""
 UB = 0
 """The ``space`` of UB records (GM records use the id of their memory)."""
+PAGE_BITS = 12
+"""Records are filed under the ``2**PAGE_BITS``-byte pages their byte range touches."""
 
 
 @attrs.define
@@ -98,6 +105,19 @@ class Access:
     space: int = UB
     copy: int = 0
     """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
+    order: int = 0
+    """Position in the tracker's record order (the earliest conflicting record is reported)."""
+
+
+def pages_of(start: int, end: int) -> range:
+    """Return the ``2**PAGE_BITS``-byte pages that bytes ``[start, end)`` touch.
+
+    Examples
+    --------
+    >>> list(pages_of(4000, 4200)), list(pages_of(64, 64))
+    ([0, 1], [0])
+    """
+    return range(start >> PAGE_BITS, ((max(end, start + 1) - 1) >> PAGE_BITS) + 1)
 
 
 class PipeTracker:
@@ -111,7 +131,15 @@ class PipeTracker:
         self.seq: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
         self.clock: dict[Pipe, dict[Pipe, int]] = {p: dict.fromkeys(_PIPES, 0) for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
-        self.records: list[Access] = []
+        # Per pipe: (space, page) -> that pipe's records touching the page, oldest first.
+        self.pages: dict[Pipe, dict[tuple[int, int], list[Access]]] = {p: {} for p in _PIPES}
+        self.floor: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
+        """The sequence number of each pipe up to which its records are dropped (every pipe is past
+        them)."""
+        self.last: Access | None = None
+        self.count = 0
+        self.active: list[Pipe] = []
+        """The pipes that have made an access (the others have no records to check)."""
         self.copies: dict[Pipe, int] = dict.fromkeys(COPY_PIPES, 0)
         # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
         # what every asc_unlock so far had completed (merged clocks).
@@ -166,7 +194,10 @@ class PipeTracker:
         """``pipe_barrier(PIPE_ALL)``: every pipe's work so far completes before anything else."""
         for mine in self.clock.values():
             mine.update(self.seq)
-        self.records.clear()
+        self.floor.update(self.seq)
+        for pages in self.pages.values():
+            pages.clear()
+        self.last = None
 
     def pipe_barrier(self, pipe: Pipe) -> None:
         """``pipe_barrier(pipe)`` / ``asc_sync_pipe(pipe)``: order *pipe*'s work so far first.
@@ -264,18 +295,27 @@ class PipeTracker:
         """
         known = self.clock[pipe]
         copy = self.copies.get(pipe, 0)
-        for rec in self.records:
-            if (
-                rec.seq > known[rec.pipe]
-                and (write or rec.write)
-                and rec.start < end
-                and start < rec.end
-                and rec.space == space
-                and (rec.pipe is not pipe or (copy and rec.copy != copy))
-            ):
-                raise SyncError(self._hazard(rec, pipe, start, end, write))
-        self.seq[pipe] += 1
-        last = self.records[-1] if self.records else None
+        seq, floor = self.seq, self.floor
+        conflict: Access | None = None
+        for other in self.active:
+            done = seq[other]
+            if done <= known[other] or done <= floor[other] or (other is pipe and not copy):
+                continue
+            bound = max(known[other], floor[other])
+            found = self._conflict(other, bound, start, end, write, space, copy, other is pipe)
+            if found is not None and (conflict is None or found.order < conflict.order):
+                conflict = found
+        if conflict is not None:
+            raise SyncError(self._hazard(conflict, pipe, start, end, write))
+        self._record(pipe, start, end, write, space, copy)
+
+    def _record(self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int) -> None:
+        """File the access under its pipe and pages (or extend the identical last record)."""
+        seq = self.seq
+        if not seq[pipe]:
+            self.active.append(pipe)
+        seq[pipe] += 1
+        last = self.last
         if (
             last is not None
             and last.pipe is pipe
@@ -284,9 +324,57 @@ class PipeTracker:
             and last.write == write
             and last.space == space
         ):
-            last.seq, last.copy = self.seq[pipe], copy
-        else:
-            self.records.append(Access(pipe, start, end, write, self.seq[pipe], space, copy))
+            last.seq, last.copy = seq[pipe], copy
+            return
+        self.count += 1
+        self.last = rec = Access(pipe, start, end, write, seq[pipe], space, copy, self.count)
+        pages, lowest = self.pages[pipe], self.floor[pipe]
+        for page in pages_of(start, end):
+            filed = pages.get((space, page))
+            if filed is None:
+                pages[space, page] = [rec]
+                continue
+            if filed[0].seq <= lowest:  # drop what every pipe is already past
+                filed[:] = [r for r in filed if r.seq > lowest]
+            filed.append(rec)
+
+    def _conflict(
+        self,
+        other: Pipe,
+        bound: int,
+        start: int,
+        end: int,
+        write: bool,
+        space: int,
+        copy: int,
+        same: bool,
+    ) -> Access | None:
+        """Return *other*'s earliest record after *bound* that the access conflicts with.
+
+        *same*: *other* is the accessing (copy) pipe, whose records of this copy do not count.
+        """
+        pages = self.pages[other]
+        found: Access | None = None
+        for page in pages_of(start, end):
+            for rec in reversed(pages.get((space, page), ())):
+                if rec.seq <= bound:
+                    break
+                if (
+                    (write or rec.write)
+                    and rec.start < end
+                    and start < rec.end
+                    and (not same or rec.copy != copy)
+                    and (found is None or rec.order < found.order)
+                ):
+                    found = rec
+        return found
+
+    @property
+    def records(self) -> list[Access]:
+        """The records not yet dropped, in the order they were made."""
+        unique = {id(r): r for pages in self.pages.values() for f in pages.values() for r in f}
+        kept = [r for r in unique.values() if r.seq > self.floor[r.pipe]]
+        return sorted(kept, key=lambda r: r.order)
 
     @staticmethod
     def _hazard(rec: Access, pipe: Pipe, start: int, end: int, write: bool) -> str:
@@ -311,8 +399,11 @@ class PipeTracker:
 
     def _prune(self) -> None:
         """Drop records every other pipe is already ordered after."""
-        floor = {
-            q: min(self.clock[p][q] for p in _UB_PIPES if p is not q or q in COPY_PIPES)
-            for q in _UB_PIPES
-        }
-        self.records = [r for r in self.records if r.seq > floor.get(r.pipe, 0)]
+        for q in _UB_PIPES:
+            lowest = min(self.clock[p][q] for p in _UB_PIPES if p is not q or q in COPY_PIPES)
+            if lowest > self.floor[q]:
+                self.floor[q] = lowest
+                if lowest >= self.seq[q]:
+                    self.pages[q].clear()
+                    if self.last is not None and self.last.pipe is q:
+                        self.last = None
