@@ -122,7 +122,7 @@ def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     >>> src.set(np.arange(64))
     >>> Reg.Squeeze(dst, src, Reg.CreateMask[int32_t, Reg.MaskPattern.H]())
     >>> np.asarray(dst)[[0, 1, 31, 32]].tolist()
-    [0, 2, 62, 0]
+    [0, 1, 31, 0]
     """
     if op.t.enum(GatherMaskMode, GatherMaskMode.NO_STORE_REG) is GatherMaskMode.STORE_REG:
         raise UnsupportedError(
