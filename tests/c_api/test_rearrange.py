@@ -25,8 +25,7 @@ def _vector(dtype: Any, bits: list[int] | None = None) -> Any:
 
 def _params(name: str) -> list[Any]:
     return [
-        pytest.param(*combo, id="-".join(t.cpp_name for t in combo))
-        for combo in SPECS[name].combos
+        pytest.param(*combo, id="-".join(t.cpp_name for t in combo)) for combo in SPECS[name].combos
     ]
 
 
