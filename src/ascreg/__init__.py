@@ -39,6 +39,7 @@ from ascreg._dtypes import (
 from ascreg.enums import (
     CMPMODE,
     DataCopyMode,
+    GatherMaskMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -71,6 +72,7 @@ __all__ = [
     "UB_BYTES",
     "VL",
     "DataCopyMode",
+    "GatherMaskMode",
     "GlobalMemory",
     "GmPtr",
     "IndexOrder",

@@ -20,6 +20,7 @@ from typing import assert_type
 from ascreg import (
     CMPMODE,
     DataCopyMode,
+    GatherMaskMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -57,6 +58,7 @@ EXAMPLE_EXTRA = {
     "NORMAL": "PostLiteral.POST_MODE_NORMAL",
     "TRAIT": "RegTraitNumOne",
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
+    "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"

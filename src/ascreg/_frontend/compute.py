@@ -23,7 +23,7 @@ import numpy as np
 
 from ascreg._dtypes import Kind, bool_, float32_t, int16_t
 from ascreg._frontend import operands
-from ascreg.core import arith, shifts
+from ascreg.core import arith, rearrange, shifts
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
@@ -244,3 +244,22 @@ def scalar_binary(
         )
     value = arith.fill(operands.scalar(scalar, d.dtype, roles[1]), d.dtype.np_dtype, d.lanes)
     d.put(cmp.zero_masked(op.formula(s.get(), value), enables(op, mask, d)))
+
+
+def gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+    """``dst[i] = src[index[i] % lanes]``: *index* an unsigned register of the data's width."""
+    d, s = vectors(op, (dst, "dst"), (src, "src"), check=False)
+    i = operands.register(index, "index", op.surface)
+    if len(op.t.dtypes) > 1 and op.t.dtypes[1] is not i.dtype:
+        raise TemplateMismatchError(
+            f"template dtype U={op.t.dtypes[1].cpp_name} does not match the index register "
+            f"{type(i).__name__} (C++: static_assert 'Gather U data type is not correct')"
+        )
+    op.spec.check(d.dtype, i.dtype)
+    d.put(rearrange.gather(s.get(), i.get()))
+
+
+def squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """Pack the lanes of *src* that *mask* selects into *dst* from lane 0 up; the tail is 0."""
+    d, s = vectors(op, (dst, "dst"), (src, "src"))
+    d.put(rearrange.squeeze(s.get(), enables(op, mask, s)))

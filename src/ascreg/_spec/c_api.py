@@ -19,12 +19,14 @@ from ascreg._spec.dtypes import (
     C_BASIC,
     C_BINARY,
     C_COPY_MASK_PART,
+    C_GATHER,
     C_LOAD_FAMILY,
     C_LOGIC,
     C_SCALAR,
     C_SELECT,
     C_SHIFT_PAIRS,
     C_SIGN,
+    C_SQUEEZE,
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
@@ -301,6 +303,20 @@ def _fill_rows() -> list[OpSpec]:
     ]  # fmt: skip
 
 
+def _rearrange_rows() -> list[OpSpec]:
+    """``asc_gather`` (its register form) and ``asc_squeeze``."""
+    gather = CForm("", _params("vec dst", "vec src", "vec index:1"))
+    squeeze = CForm("", _params("vec dst", "vec src", "cmask mask"))
+    return [
+        _c("asc_gather", ("T", "U"), C_GATHER, MaskRule.NONE, "reg_load/asc_gather.md",
+           family="Gather", shape=CShape("c_api/compute", (gather,)),
+           core=_CORE + "rearrange:gather"),
+        _c("asc_squeeze", ("T",), singles(*C_SQUEEZE), MaskRule.SQUEEZE,
+           "compare_and_select/asc_squeeze.md", family="Squeeze",
+           shape=CShape("c_api/compute", (squeeze,)), core=_CORE + "rearrange:squeeze"),
+    ]  # fmt: skip
+
+
 # ---- unaligned accesses --------------------------------------------------------------------------
 
 _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
@@ -348,6 +364,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_arange_rows(),
     *_compare_rows(),
     *_fill_rows(),
+    *_rearrange_rows(),
     *_unaligned_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

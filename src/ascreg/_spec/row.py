@@ -33,6 +33,7 @@ class MaskRule(enum.Enum):
     PREDICATE = "the predicate mask's unselected bits become 0"
     NONE = "the op takes no mask"
     REDUCE = "masked-off source lanes count as the reduction's identity (0, type-min, type-max)"
+    SQUEEZE = "the mask picks the source lanes packed from lane 0 up; the remaining lanes become 0"
 
 
 @attrs.frozen

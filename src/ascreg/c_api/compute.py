@@ -61,6 +61,7 @@ __all__ = [
     "asc_eq",
     "asc_eq_scalar",
     "asc_exp",
+    "asc_gather",
     "asc_ge",
     "asc_ge_scalar",
     "asc_gt",
@@ -88,6 +89,7 @@ __all__ = [
     "asc_shiftright",
     "asc_shiftright_scalar",
     "asc_sqrt",
+    "asc_squeeze",
     "asc_sub",
     "asc_xor",
 ]
@@ -455,6 +457,47 @@ def _logic(op: str) -> Any:
 
 
 asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "not"))
+
+
+# -- gather, squeeze --------------------------------------------------------------------------
+
+
+@define("asc_gather")
+def asc_gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+    """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
+
+    The register form (``Reg.Gather``): ``U`` is the unsigned type of ``T``'s width; an index
+    past the register wraps modulo the lane count. The UB form
+    ``asc_gather(dst, __ubuf__ T* src, index, mask)`` is not emulated.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> s, d, i = vector_int32_t(), vector_int32_t(), vector_uint32_t()
+    >>> s.set(np.arange(64) * 10); i.set(np.arange(64) + 62)
+    >>> asc_gather(d, s, i); np.asarray(d)[:3]
+    array([620, 630,   0], dtype=int32)
+    """
+    shared.gather(op, dst, src, index)
+
+
+@define("asc_squeeze")
+def asc_squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``void asc_squeeze(vector_T& dst, vector_T src, vector_bool mask)``: pack selected lanes.
+
+    The lanes of ``src`` the mask selects go to ``dst`` in order from lane 0 up; the remaining
+    lanes are 0 (``Reg.Squeeze`` without ``STORE_REG``).
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> s, d = vector_int8_t(), vector_int8_t(); s.set(np.arange(256) % 100)
+    >>> asc_squeeze(d, s, asc_create_mask_b8(PAT_VL4)); np.asarray(d)[:5]
+    array([0, 1, 2, 3, 0], dtype=int8)
+    """
+    shared.squeeze(op, dst, src, mask)
 
 
 # -- duplicate, copy --------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpAlgo,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnAlgo,
     LnSpecificMode,
@@ -97,7 +98,7 @@ from ascreg.reg.compute import (
 )
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, UpdateMask
-from ascreg.reg.rearrange import DeInterleave, Interleave
+from ascreg.reg.rearrange import DeInterleave, Gather, Interleave, Squeeze
 from ascreg.reg.unaligned import (
     Load,
     LoadUnAlign,
@@ -130,6 +131,8 @@ __all__ = [
     "Exp",
     "ExpAlgo",
     "ExpSpecificMode",
+    "Gather",
+    "GatherMaskMode",
     "IndexOrder",
     "Interleave",
     "Ln",
@@ -179,6 +182,7 @@ __all__ = [
     "Sqrt",
     "SqrtAlgo",
     "SqrtSpecificMode",
+    "Squeeze",
     "Store",
     "StoreAlign",
     "StoreDist",

@@ -73,6 +73,7 @@ __all__ = [
     "asc_eq",
     "asc_eq_scalar",
     "asc_exp",
+    "asc_gather",
     "asc_ge",
     "asc_ge_scalar",
     "asc_gt",
@@ -100,6 +101,7 @@ __all__ = [
     "asc_shiftright",
     "asc_shiftright_scalar",
     "asc_sqrt",
+    "asc_squeeze",
     "asc_sub",
     "asc_xor",
 ]
@@ -887,3 +889,57 @@ def asc_copy(dst: MaskReg, src: MaskReg, mask: MaskReg | None = None, /) -> None
 def asc_copy(dst: MaskReg, src: RegTensor[uint16_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint16_t)
 @overload
 def asc_copy(dst: MaskReg, src: RegTensor[uint32_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint32_t)
+
+# asc_gather: legal (T, U) in table order, per form
+@overload
+def asc_gather(dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+
+# asc_squeeze: legal (T) in table order, per form
+@overload
+def asc_squeeze(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_squeeze(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_squeeze(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], mask: MaskReg) -> None: ...  # (hifloat8_t)
+@overload
+def asc_squeeze(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], mask: MaskReg) -> None: ...  # (fp8_e8m0_t)
+@overload
+def asc_squeeze(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], mask: MaskReg) -> None: ...  # (fp8_e5m2_t)
+@overload
+def asc_squeeze(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], mask: MaskReg) -> None: ...  # (fp8_e4m3fn_t)
+@overload
+def asc_squeeze(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_squeeze(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_squeeze(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_squeeze(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+@overload
+def asc_squeeze(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_squeeze(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_squeeze(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
