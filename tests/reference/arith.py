@@ -106,3 +106,8 @@ def arange(dtype: type[Scalar], start: int, lanes: int, decrease: bool, span: in
         else:
             out.append(encode_float(Fraction(x) + offset, dtype))  # -0 + 0 = +0
     return out
+
+
+def duplicate_register(src: list[int]) -> list[int]:
+    """``Duplicate(dst, srcReg, mask)``: every lane gets the bits of ``srcReg`` lane 0 (LOWEST)."""
+    return [src[0]] * len(src)

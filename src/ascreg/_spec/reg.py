@@ -402,6 +402,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _reg("Duplicate", ("T",), singles(*DUP_TYPES), MaskRule.ZEROING, "数据填充/Duplicate.md",
          _shape("Duplicate", "compute",
                 RegForm("", (Param("dst", "regr"), Param("scalar", "scalar"), Param("mask", "mask?"))),
+                RegForm("srcReg", (Param("dst", "regr"), Param("scalar", "regr"), MASK)),
                 subscripts=MERGE),
          "ascreg.core.arith:fill"),
     *_scalar_rows(),

@@ -35,7 +35,6 @@ from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg._spec.dtypes import C_SCALAR, C_SIGN
 from ascreg.c_api._types import vector_of
 from ascreg.core import arith
-from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core.arith import BINARY_OPS, SIGN_OPS
 from ascreg.core.elementary import UNARY_OPS
@@ -477,8 +476,7 @@ def asc_duplicate_scalar(op: Any, dst: Any, value: Any, mask: Any = None) -> Non
     (d,) = shared.vectors(op, (dst, "dst"))
     if isinstance(value, RegTensor):
         raise AscregTypeError("takes a scalar value; use asc_duplicate for a register source")
-    filled = arith.fill(operands.scalar(value, d.dtype, "value"), d.dtype.np_dtype, d.lanes)
-    d.put(filled if mask is None else cmp.zero_masked(filled, shared.enables(op, mask, d)))
+    shared.broadcast(op, d, operands.scalar(value, d.dtype, "value"), mask, merging=False)
 
 
 @define("asc_duplicate")
@@ -494,9 +492,7 @@ def asc_duplicate(op: Any, dst: Any, src: Any, mask: Any) -> None:
     >>> np.asarray(d)[:3]
     array([7, 7, 0], dtype=int32)
     """
-    d, s = shared.vectors(op, (dst, "dst"), (src, "src"))
-    first = arith.fill(s.get()[0], d.dtype.np_dtype, d.lanes)
-    d.put(cmp.zero_masked(first, shared.enables(op, mask, d)))
+    shared.duplicate_lane0(op, dst, src, mask)
 
 
 @define("asc_copy")
