@@ -67,6 +67,7 @@ def _shape(
     needs_template: bool = False,
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
+    fixed: tuple[tuple[str, str], ...] = (),
 ) -> RegShape:
     """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
     return RegShape(
@@ -79,6 +80,7 @@ def _shape(
         needs_template=needs_template,
         positional=positional,
         lead=lead,
+        fixed=fixed,
     )
 
 
@@ -266,6 +268,26 @@ def _compare(name: str, src1: Param) -> RegShape:
 # ---- the rows -----------------------------------------------------------------------------------
 
 
+_MI = "impl/basic_api/reg_compute/kernel_reg_compute_"
+ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
+    "And": (("MaskAnd",), "maskreg"),
+    "Or": (("MaskOr",), "maskreg"),
+    "Xor": (("MaskXor",), "maskreg"),
+    "Not": (("MaskNot",), "maskreg"),
+    "Select": (("MaskSel",), "maskreg"),
+    "Move": (("MaskMov", "Copy"), "maskreg"),  # Copy: ..._copy_intf_impl.h
+    "Compares": (("CompareScalar",), "vec_cmpsel"),
+    "LoadUnAlignPre": (("DataCopyUnAlignPre",), "datacopy"),
+    "StoreUnAlignPost": (("DataCopyUnAlignPost",), "datacopy"),
+    "Reduce": (("ReduceSum", "ReduceMax", "ReduceMin"), "vec_reduce"),
+}
+"""The older spellings of each op, and the header (``_MI + <key> + "_intf_impl.h"``) that
+forwards them to the same implementation. An older name of two ops (``DataCopy``) is not here."""
+
+_REDUCE_ALIASES = tuple((f"Reg.Reduce{k.capitalize()}", f"ReduceType.{k}") for k in REDUCE_COMBOS)
+"""``ReduceSum`` is ``Reduce[ReduceType.SUM]``: an alias with the leading template argument fixed."""
+
+
 def _reg(
     name: str,
     roles: tuple[str, ...],
@@ -275,6 +297,7 @@ def _reg(
     shape: RegShape,
     core: str,
 ) -> OpSpec:
+    older, _header = ALIASES.get(name, ((), ""))
     return OpSpec(
         f"Reg.{name}",
         f"AscendC::Reg::{name}",
@@ -286,6 +309,7 @@ def _reg(
         family=name,
         shape=shape,
         core=core,
+        aliases=tuple(f"Reg.{alias}" for alias in older),
     )
 
 
@@ -425,7 +449,8 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _shape("Reduce", "arith",
                 RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK)),
                 subscripts=MERGE, template_dtypes=2,
-                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items())),
+                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
+                fixed=_REDUCE_ALIASES),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
     *_unaligned_rows(),
 )  # fmt: skip

@@ -370,3 +370,9 @@ def Reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     _zeroing_only(op)
     active = shared.enables(op, mask, s)
     d.put(red.reduce(op.kind.name, s.get(), active, d.dtype.np_dtype, d.lanes))
+
+
+# The older spellings of Reduce (the row's ``aliases``): the op with its ReduceType fixed.
+ReduceSum = Reduce.fixing("Reg.ReduceSum", ReduceType.SUM)
+ReduceMax = Reduce.fixing("Reg.ReduceMax", ReduceType.MAX)
+ReduceMin = Reduce.fixing("Reg.ReduceMin", ReduceType.MIN)

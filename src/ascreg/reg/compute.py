@@ -297,3 +297,9 @@ def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> No
     if d.dtype.kind is Kind.RAW:
         raise AscregTypeError(f"Duplicate of raw-bit type {d.dtype.cpp_name} is not emulated yet")
     shared.broadcast(op, d, operands.scalar(scalar, d.dtype), mask, merging)
+
+
+# The older spellings operator code still writes (each row's ``aliases``): the same op objects.
+MaskAnd, MaskOr, MaskXor, MaskNot, MaskSel = And, Or, Xor, Not, Select
+MaskMov = Copy = Move
+CompareScalar = Compares

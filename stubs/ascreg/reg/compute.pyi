@@ -227,6 +227,8 @@ class _Compares:
 
 Compares: _Compares
 
+CompareScalar: _Compares
+
 class _Select_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
@@ -354,6 +356,8 @@ class _Select:
     def __call__(self, dst: MaskReg, src0: MaskReg, src1: MaskReg, mask: MaskReg) -> None: ...  # MaskReg operands
 
 Select: _Select
+
+MaskSel: _Select
 
 class _ShiftRight_int8_t:
     def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], count: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t, int8_t)
@@ -1262,6 +1266,8 @@ class _And:
 
 And: _And
 
+MaskAnd: _And
+
 class _Or_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
@@ -1360,6 +1366,8 @@ class _Or:
 
 Or: _Or
 
+MaskOr: _Or
+
 class _Xor_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
@@ -1457,6 +1465,8 @@ class _Xor:
     def __call__(self, dst: MaskReg, src0: MaskReg, src1: MaskReg, mask: MaskReg) -> None: ...  # MaskReg operands
 
 Xor: _Xor
+
+MaskXor: _Xor
 
 class _Prelu_half:
     def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
@@ -1586,6 +1596,8 @@ class _Not:
 
 Not: _Not
 
+MaskNot: _Not
+
 class _Move_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], mask: MaskReg | None = None) -> None: ...  # (bool_)
@@ -1713,6 +1725,10 @@ class _Move:
     def __call__(self, dst: MaskReg, src: MaskReg, mask: MaskReg | None = None) -> None: ...  # MaskReg operands
 
 Move: _Move
+
+MaskMov: _Move
+
+Copy: _Move
 
 class _Duplicate_bool_:
     @overload
