@@ -199,7 +199,7 @@ SIGN = [f"asc_{op}" for op in C_SIGN]
 @FEWER
 @given(data=st.data())
 def test_sign_ops(name: str, dtype: Any, data: Any) -> None:
-    """asc_abs/neg: exact lane formulas (sign bits kept bit-exact); masked-off lanes 0."""
+    """asc_abs/neg/relu: exact lane formulas (sign bits kept bit-exact); masked-off lanes 0."""
     a, _, mbits, active = _operands(data, dtype)
     dst = _vector(dtype, data.draw(lane_bits(dtype, lane_count(dtype))))
     getattr(C, name)(dst, _vector(dtype, a), make_mask(mbits))

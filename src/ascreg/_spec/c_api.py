@@ -211,7 +211,7 @@ def _unary_rows() -> list[OpSpec]:
 
 
 def _sign_rows() -> list[OpSpec]:
-    """Build ``asc_abs`` and ``asc_neg`` (exact lane formulas, no rounding)."""
+    """Build ``asc_abs``, ``asc_neg`` and ``asc_relu`` (exact lane formulas, no rounding)."""
     form = CForm("", _params("vec dst", "vec src", "cmask mask"))
     return [
         _c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,

@@ -81,6 +81,7 @@ __all__ = [
     "asc_not",
     "asc_or",
     "asc_prelu",
+    "asc_relu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -245,6 +246,8 @@ _SIGN_SUMMARY = {
             "``abs(-0) = +0`` and a NaN keeps its payload", "[1.0, 0.0, 1.0]"),
     "neg": ("``-x``: integers wrap (``-INT_MIN = INT_MIN``); floats flip the sign bit "
             "(``-(+0) = -0``)", "[1.0, -0.0, -1.0]"),
+    "relu": ("``src >= 0 ? src : 0`` (the page's formula): ``-0`` passes unchanged, a NaN "
+             "lane gives +0", "[0.0, 0.0, 1.0]"),
 }  # fmt: skip
 
 
@@ -273,7 +276,7 @@ def _sign(op: str) -> Any:
     )(_sign_impl)
 
 
-asc_abs, asc_neg = (_sign(op) for op in C_SIGN)
+asc_abs, asc_neg, asc_relu = (_sign(op) for op in C_SIGN)
 
 _SCALAR_RESULTS = {
     "add": "[-0.5, 0.5, 1.5]",

@@ -75,6 +75,7 @@ from ascreg.reg.arith import (
     ReduceMax,
     ReduceMin,
     ReduceSum,
+    Relu,
     Sqrt,
 )
 from ascreg.reg.compute import (
@@ -197,6 +198,7 @@ __all__ = [
     "RegTrait",
     "RegTraitNumOne",
     "RegTraitNumTwo",
+    "Relu",
     "Select",
     "ShiftLeft",
     "ShiftLefts",

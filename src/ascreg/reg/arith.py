@@ -143,6 +143,26 @@ Neg = define(
     formula=staticmethod(arith.neg_lanes),
     **_UNARY,
 )(_unary)
+Relu = define(
+    "Reg.Relu",
+    doc="""``Relu(U& dst, U& src, MaskReg& mask)``: ``src >= 0 ? src : 0``; masked-off lanes 0.
+
+    The C twin ``asc_relu``'s formula (Relu.md writes ``max(0, src)``): ``-0`` passes
+    unchanged (``-0 >= 0``) and a NaN lane gives +0. Types: half, int32_t, float, int64_t.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, float32_t
+    >>> src, dst = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    >>> src.set(np.resize(np.float32([-1.5, -0.0, np.nan, 2.0]), 64))
+    >>> Reg.Relu(dst, src, Reg.CreateMask[float32_t]())
+    >>> np.asarray(dst)[:4].tolist()
+    [0.0, -0.0, 0.0, 2.0]
+    """,
+    formula=staticmethod(arith.relu_lanes),
+    **_UNARY,
+)(_unary)
 
 
 _PRECISION = """

@@ -94,6 +94,7 @@ __all__ = [
     "asc_not",
     "asc_or",
     "asc_prelu",
+    "asc_relu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -367,6 +368,14 @@ def asc_neg(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> 
 def asc_neg(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
 @overload
 def asc_neg(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_relu: legal (T) in table order, per form
+@overload
+def asc_relu(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_relu(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_relu(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_add_scalar: legal (T) in table order, per form
 @overload

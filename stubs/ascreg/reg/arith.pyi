@@ -470,6 +470,40 @@ class _Neg:
 
 Neg: _Neg
 
+class _Relu_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Relu_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+
+class _Relu_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Relu_int64_t:
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+
+class _Relu:
+    """``Reg.Relu``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Relu_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Relu_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Relu_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Relu_int64_t: ...  # (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+
+Relu: _Relu
+
 class _Div_int16_t:
     def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
 

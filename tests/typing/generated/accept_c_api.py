@@ -93,6 +93,7 @@ from ascreg.c_api import (
     asc_not,
     asc_or,
     asc_prelu,
+    asc_relu,
     asc_select,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -1291,6 +1292,10 @@ def main() -> None:
     asc_neg(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_neg(v_half, v_half, m)  # (half)
     asc_neg(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_relu: every legal T combination, every form
+    asc_relu(v_half, v_half, m)  # (half)
+    asc_relu(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_relu(v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_add_scalar: every legal T combination, every form
     asc_add_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
     asc_add_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)

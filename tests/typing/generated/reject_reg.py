@@ -1896,6 +1896,48 @@ def main() -> None:
     Reg.Neg[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Neg[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Neg[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Relu: every illegal T combination
+    Reg.Relu(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Relu(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Relu(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Relu(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Relu(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Relu(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Relu(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Relu(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Relu(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Relu(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Relu(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Relu(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Relu(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Relu(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Relu(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Relu: operands of two dtypes
+    Reg.Relu(r_half, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    Reg.Relu(r_int32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
+    Reg.Relu(r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.Relu(r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
+    # Reg.Relu: template dtype is not the operands' dtype
+    Reg.Relu[int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half)
+    Reg.Relu[float32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (int32_t)
+    Reg.Relu[int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Relu[half](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
+    # Reg.Relu: a template dtype no combination allows
+    Reg.Relu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Relu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Relu[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Relu[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Relu[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Relu[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Relu[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Relu[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Relu[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Relu[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Relu[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Relu[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Relu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Relu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Relu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.Div: every illegal T combination
     Reg.Div(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Div(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
