@@ -117,3 +117,12 @@ def arange(dtype: type[Scalar], start: int, lanes: int, decrease: bool, span: in
 def duplicate_register(src: list[int]) -> list[int]:
     """``Duplicate(dst, srcReg, mask)``: every lane gets the bits of ``srcReg`` lane 0 (LOWEST)."""
     return [src[0]] * len(src)
+
+
+def scalar_formula(family: str) -> str:
+    """The :func:`binary` op a scalar form applies with every ``src1`` lane the scalar.
+
+    ``Adds`` is ``Add``'s; ``LeakyRelu`` (LeakyRelu.md: ``src > 0 ? src : src * scalar``) is
+    ``Prelu``'s.
+    """
+    return "Prelu" if family == "LeakyRelu" else family.removesuffix("s")

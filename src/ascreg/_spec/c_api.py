@@ -28,6 +28,7 @@ from ascreg._spec.dtypes import (
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
+    PRELU_TYPES,
     Combos,
     singles,
 )
@@ -229,6 +230,10 @@ def _scalar_rows() -> list[OpSpec]:
            f"arithmetic_compute/asc_{op}_scalar.md", family=f"{op.title()}s",
            shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.{op.title()}")
         for op, types in C_SCALAR.items()
+    ] + [
+        _c("asc_leakyrelu", ("T",), singles(*PRELU_TYPES), MaskRule.ZEROING,
+           "arithmetic_compute/asc_leakyrelu.md", family="LeakyRelu",
+           shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.Prelu"),
     ]  # fmt: skip
 
 

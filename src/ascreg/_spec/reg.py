@@ -437,6 +437,8 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _CORE + "arith:neg_lanes"),
     _reg("Relu", ("T",), singles(*RELU_TYPES), MaskRule.ZEROING, "基础算术/Relu.md",
          _unary("Relu"), _CORE + "arith:relu_lanes"),
+    _reg("LeakyRelu", ("T",), singles(*PRELU_TYPES), MaskRule.ZEROING, "基础算术/LeakyRelu.md",
+         _scalar_op("LeakyRelu"), _BINARY + "Prelu"),  # Prelu with every src1 lane = scalar
     *_precise_rows(),
     _reg("Interleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
          "数据重排/Interleave.md", _interleave("Interleave"), _CORE + "rearrange:interleave"),

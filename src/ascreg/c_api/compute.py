@@ -66,6 +66,7 @@ __all__ = [
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_leakyrelu",
     "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
@@ -315,6 +316,24 @@ def _scalar(op: str) -> Any:
 
 
 asc_add_scalar, asc_mul_scalar, asc_max_scalar, asc_min_scalar = (_scalar(op) for op in C_SCALAR)
+
+asc_leakyrelu = define(
+    "asc_leakyrelu",
+    formula=staticmethod(BINARY_OPS["Prelu"]),
+    doc="""``void asc_leakyrelu(vector_T& dst, vector_T src, T value, vector_bool mask)``.
+
+    ``dst = src > 0 ? src : src * value`` (``Reg.LeakyRelu``'s lane formula: ``asc_prelu``
+    with every ``src1`` lane equal to *value*); masked-off lanes 0. Types: half, float.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, d = vector_float(), vector_float(); a.set(np.resize(np.float32([3, -4]), 64))
+    >>> asc_leakyrelu(d, a, 0.5, asc_create_mask_b32(PAT_ALL)); np.asarray(d)[:2].tolist()
+    [3.0, -2.0]
+    """,
+)(_scalar_impl)
 
 
 def _arange_impl(op: Any, dst: Any, value: Any) -> None:

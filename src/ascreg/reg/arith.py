@@ -93,6 +93,27 @@ Maxs = _scalar_op("Maxs", "lane-wise maximum with a scalar (NaN propagates; +0 >
                   "int32_t", "0", "[0, 0, 0, 1, 0, 0]")  # fmt: skip
 Mins = _scalar_op("Mins", "lane-wise minimum with a scalar (NaN propagates; -0 < +0).",
                   "float32_t", "-1.5", "[-2.0, -1.5, -1.5, -1.5, 0.0, 0.0]")  # fmt: skip
+LeakyRelu = define(
+    "Reg.LeakyRelu",
+    doc="""``LeakyRelu(S& dst, S& src, U scalar, MaskReg& mask)``: ``src > 0 ? src : src * scalar``.
+
+    ``Prelu``'s lane formula with every ``src1`` lane equal to *scalar* converted to ``T`` (the
+    product rounded once, to nearest even; ``-0`` and NaN lanes take the product). Masked-off
+    lanes become 0 (ZEROING only). Types: half, float. The C twin is ``asc_leakyrelu``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, half
+    >>> src, dst = Reg.RegTensor[half](), Reg.RegTensor[half]()
+    >>> src.set(np.resize(np.float16([2.0, -2.0]), 128))
+    >>> Reg.LeakyRelu(dst, src, 0.25, Reg.CreateMask[half]())
+    >>> np.asarray(dst)[:2].tolist()
+    [2.0, -0.5]
+    """,
+    enum_kinds=(MaskMergeMode,),
+    formula=staticmethod(arith.BINARY_OPS["Prelu"]),
+)(_scalar_binary)
 
 
 def _unary(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:

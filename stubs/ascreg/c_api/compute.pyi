@@ -79,6 +79,7 @@ __all__ = [
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_leakyrelu",
     "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
@@ -448,6 +449,12 @@ def asc_min_scalar(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], value: _Int
 def asc_min_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
 @overload
 def asc_min_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+
+# asc_leakyrelu: legal (T) in table order, per form
+@overload
+def asc_leakyrelu(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_leakyrelu(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_arange: legal (T) in table order, per form
 @overload

@@ -504,6 +504,26 @@ class _Relu:
 
 Relu: _Relu
 
+class _LeakyRelu_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+
+class _LeakyRelu_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+
+class _LeakyRelu:
+    """``Reg.LeakyRelu``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _LeakyRelu_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _LeakyRelu_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+
+LeakyRelu: _LeakyRelu
+
 class _Div_int16_t:
     def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
 

@@ -54,6 +54,7 @@ from ascreg.c_api import (
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_leakyrelu,
     asc_ln,
     asc_load,
     asc_loadalign,
@@ -1332,6 +1333,9 @@ def main() -> None:
     asc_min_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
     asc_min_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     asc_min_scalar(v_half, v_half, 1.5, m)  # (half)
+    # asc_leakyrelu: every legal T combination, every form
+    asc_leakyrelu(v_half, v_half, 1.5, m)  # (half)
+    asc_leakyrelu(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     # asc_arange: every legal T combination, every form
     asc_arange(v_int8_t, 1)  # (int8_t)
     asc_arange(v_int16_t, 1)  # (int16_t)

@@ -2641,6 +2641,13 @@ def main() -> None:
     Reg.Relu(r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Relu[int64_t](r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Relu[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, m)  #  (int64_t)
+    # Reg.LeakyRelu: every legal T combination
+    Reg.LeakyRelu(r_half, r_half, 1.5, m)  #  (half)
+    Reg.LeakyRelu[half](r_half, r_half, 1.5, m)  #  (half)
+    Reg.LeakyRelu[half, MaskMergeMode.ZEROING](r_half, r_half, 1.5, m)  #  (half)
+    Reg.LeakyRelu(r_float32_t, r_float32_t, 1.5, m)  #  (float32_t)
+    Reg.LeakyRelu[float32_t](r_float32_t, r_float32_t, 1.5, m)  #  (float32_t)
+    Reg.LeakyRelu[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, 1.5, m)  #  (float32_t)
     # Reg.Div: every legal T combination
     Reg.Div(r_int16_t, r_int16_t, r_int16_t, m)  #  (int16_t)
     Reg.Div[int16_t](r_int16_t, r_int16_t, r_int16_t, m)  #  (int16_t)

@@ -1938,6 +1938,48 @@ def main() -> None:
     Reg.Relu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Relu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Relu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.LeakyRelu: every illegal T combination
+    Reg.LeakyRelu(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.LeakyRelu(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.LeakyRelu(r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.LeakyRelu(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.LeakyRelu(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.LeakyRelu(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.LeakyRelu(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.LeakyRelu(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.LeakyRelu(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.LeakyRelu(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.LeakyRelu(r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.LeakyRelu(r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.LeakyRelu(r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.LeakyRelu(r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.LeakyRelu(r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.LeakyRelu(r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.LeakyRelu(r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.LeakyRelu: operands of two dtypes
+    Reg.LeakyRelu(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.LeakyRelu(r_float32_t, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.LeakyRelu: template dtype is not the operands' dtype
+    Reg.LeakyRelu[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.LeakyRelu[half](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.LeakyRelu: a template dtype no combination allows
+    Reg.LeakyRelu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.LeakyRelu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.LeakyRelu[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.LeakyRelu[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.LeakyRelu[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.LeakyRelu[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.LeakyRelu[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.LeakyRelu[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.LeakyRelu[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.LeakyRelu[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.LeakyRelu[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.LeakyRelu[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.LeakyRelu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.LeakyRelu[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.LeakyRelu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.LeakyRelu[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.LeakyRelu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.Div: every illegal T combination
     Reg.Div(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Div(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
