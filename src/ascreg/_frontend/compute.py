@@ -147,6 +147,25 @@ def copy(op: Any, dst: Any, src: Any, mask: Any) -> None:
     d.put(s.get().copy() if enabled.all() else cmp.select(enabled, s.get(), d.get()))
 
 
+def broadcast(op: Any, dst: RegTensor[Any, Any], value: Any, mask: Any, merging: bool) -> None:
+    """Write *value* to every lane of *dst* the mask selects; the others 0 (or kept, MERGING)."""
+    filled = arith.fill(value, dst.dtype.np_dtype, dst.lanes)
+    if mask is None:
+        dst.put(filled)
+        return
+    old = dst.get() if merging else None
+    dst.put(cmp.merge_masked(filled, enables(op, mask, dst), old))
+
+
+def duplicate_lane0(op: Any, dst: Any, src: Any, mask: Any, *, merging: bool = False) -> None:
+    """Broadcast lane 0 of the register *src* into *dst* (the bits: raw-bit types too).
+
+    ``Reg.Duplicate(dst, srcReg, mask)`` and ``asc_duplicate`` share it.
+    """
+    d, s = vectors(op, (dst, "dst"), (src, "src"))
+    broadcast(op, d, s.get()[0], mask, merging)
+
+
 MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
 """The binary ops that also accept ``MaskMergeMode.MERGING`` (the others are ZEROING only)."""
 

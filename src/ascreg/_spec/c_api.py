@@ -30,6 +30,7 @@ from ascreg._spec.dtypes import (
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
+    PRELU_TYPES,
     Combos,
     singles,
 )
@@ -213,7 +214,7 @@ def _unary_rows() -> list[OpSpec]:
 
 
 def _sign_rows() -> list[OpSpec]:
-    """Build ``asc_abs`` and ``asc_neg`` (exact lane formulas, no rounding)."""
+    """Build ``asc_abs``, ``asc_neg`` and ``asc_relu`` (exact lane formulas, no rounding)."""
     form = CForm("", _params("vec dst", "vec src", "cmask mask"))
     return [
         _c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,
@@ -231,6 +232,10 @@ def _scalar_rows() -> list[OpSpec]:
            f"arithmetic_compute/asc_{op}_scalar.md", family=f"{op.title()}s",
            shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.{op.title()}")
         for op, types in C_SCALAR.items()
+    ] + [
+        _c("asc_leakyrelu", ("T",), singles(*PRELU_TYPES), MaskRule.ZEROING,
+           "arithmetic_compute/asc_leakyrelu.md", family="LeakyRelu",
+           shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.Prelu"),
     ]  # fmt: skip
 
 

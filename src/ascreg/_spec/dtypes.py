@@ -79,6 +79,8 @@ MATH_TYPES = (half, float32_t)
 """``Sqrt``, ``Exp``, ``Ln``, ``Log``, ``Log2``, ``Log10``."""
 ABS_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
 NEG_TYPES = (int8_t, int16_t, int32_t, int64_t, half, float32_t)
+RELU_TYPES = (half, int32_t, float32_t, int64_t)
+"""``Reg.Relu`` (Relu.md); ``asc_relu`` has the first three."""
 INTERLEAVE_TYPES = REG_TYPES  # any b8/b16/b32 type, bool; 64-bit only as RegTraitNumTwo
 GATHER_PAIRS = (
     *((d, uint8_t) for d in B8_TYPES),
@@ -161,10 +163,10 @@ element-wise unary arithmetic function (``reg_compute/reg_vector.h``)."""
 C_SIGN: dict[str, tuple[type[Scalar], ...]] = {
     "abs": (int8_t, int16_t, int32_t, half, float32_t),
     "neg": (int8_t, int16_t, int32_t, half, float32_t),
+    "relu": (half, int32_t, float32_t),
 }
 """``void asc_<op>(vector_T& dst, vector_T src, vector_bool mask)``: the exact (sign-handling)
-unary functions ``asc_abs`` and ``asc_neg`` (``reg_compute/reg_vector.h``; ``asc_relu`` waits
-for its ``Reg.Relu`` twin)."""
+unary functions ``asc_abs``, ``asc_neg`` and ``asc_relu`` (``reg_compute/reg_vector.h``)."""
 C_SCALAR: dict[str, tuple[type[Scalar], ...]] = {
     "add": (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t),
     "mul": (int16_t, uint16_t, half, int32_t, uint32_t, float32_t),

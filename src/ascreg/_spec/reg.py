@@ -32,6 +32,7 @@ from ascreg._spec.dtypes import (
     PRELU_TYPES,
     REDUCE_COMBOS,
     REG_TYPES,
+    RELU_TYPES,
     SELECT_TYPES,
     SHIFT_DATA,
     SHIFT_PAIRS,
@@ -69,6 +70,7 @@ def _shape(
     needs_template: bool = False,
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
+    fixed: tuple[tuple[str, str], ...] = (),
 ) -> RegShape:
     """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
     return RegShape(
@@ -81,6 +83,7 @@ def _shape(
         needs_template=needs_template,
         positional=positional,
         lead=lead,
+        fixed=fixed,
     )
 
 
@@ -268,6 +271,26 @@ def _compare(name: str, src1: Param) -> RegShape:
 # ---- the rows -----------------------------------------------------------------------------------
 
 
+_MI = "impl/basic_api/reg_compute/kernel_reg_compute_"
+ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
+    "And": (("MaskAnd",), "maskreg"),
+    "Or": (("MaskOr",), "maskreg"),
+    "Xor": (("MaskXor",), "maskreg"),
+    "Not": (("MaskNot",), "maskreg"),
+    "Select": (("MaskSel",), "maskreg"),
+    "Move": (("MaskMov", "Copy"), "maskreg"),  # Copy: ..._copy_intf_impl.h
+    "Compares": (("CompareScalar",), "vec_cmpsel"),
+    "LoadUnAlignPre": (("DataCopyUnAlignPre",), "datacopy"),
+    "StoreUnAlignPost": (("DataCopyUnAlignPost",), "datacopy"),
+    "Reduce": (("ReduceSum", "ReduceMax", "ReduceMin"), "vec_reduce"),
+}
+"""The older spellings of each op, and the header (``_MI + <key> + "_intf_impl.h"``) that
+forwards them to the same implementation. An older name of two ops (``DataCopy``) is not here."""
+
+_REDUCE_ALIASES = tuple((f"Reg.Reduce{k.capitalize()}", f"ReduceType.{k}") for k in REDUCE_COMBOS)
+"""``ReduceSum`` is ``Reduce[ReduceType.SUM]``: an alias with the leading template argument fixed."""
+
+
 def _reg(
     name: str,
     roles: tuple[str, ...],
@@ -277,6 +300,7 @@ def _reg(
     shape: RegShape,
     core: str,
 ) -> OpSpec:
+    older, _header = ALIASES.get(name, ((), ""))
     return OpSpec(
         f"Reg.{name}",
         f"AscendC::Reg::{name}",
@@ -288,6 +312,7 @@ def _reg(
         family=name,
         shape=shape,
         core=core,
+        aliases=tuple(f"Reg.{alias}" for alias in older),
     )
 
 
@@ -404,6 +429,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _reg("Duplicate", ("T",), singles(*DUP_TYPES), MaskRule.ZEROING, "数据填充/Duplicate.md",
          _shape("Duplicate", "compute",
                 RegForm("", (Param("dst", "regr"), Param("scalar", "scalar"), Param("mask", "mask?"))),
+                RegForm("srcReg", (Param("dst", "regr"), Param("scalar", "regr"), MASK)),
                 subscripts=MERGE),
          "ascreg.core.arith:fill"),
     *_scalar_rows(),
@@ -411,6 +437,10 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _CORE + "arith:abs_lanes"),
     _reg("Neg", ("T",), singles(*NEG_TYPES), MaskRule.ZEROING, "基础算术/Neg.md", _unary("Neg"),
          _CORE + "arith:neg_lanes"),
+    _reg("Relu", ("T",), singles(*RELU_TYPES), MaskRule.ZEROING, "基础算术/Relu.md",
+         _unary("Relu"), _CORE + "arith:relu_lanes"),
+    _reg("LeakyRelu", ("T",), singles(*PRELU_TYPES), MaskRule.ZEROING, "基础算术/LeakyRelu.md",
+         _scalar_op("LeakyRelu"), _BINARY + "Prelu"),  # Prelu with every src1 lane = scalar
     *_precise_rows(),
     _reg("Interleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
          "数据重排/Interleave.md", _interleave("Interleave"), _CORE + "rearrange:interleave"),
@@ -435,7 +465,8 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _shape("Reduce", "arith",
                 RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK)),
                 subscripts=MERGE, template_dtypes=2,
-                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items())),
+                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
+                fixed=_REDUCE_ALIASES),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
     *_unaligned_rows(),
 )  # fmt: skip

@@ -69,7 +69,9 @@ class OpSpec:
         (``"ascreg.core.shifts:zeroing_shift"``); a path step into a dict is its key
         (``"ascreg.core.arith:BINARY_OPS.Add"``). :meth:`core_function` resolves it.
     aliases
-        Older spellings of the same op on the same surface (none yet).
+        Older spellings of the same op on the same surface, still written by operator code
+        (``("Reg.MaskAnd",)`` on ``Reg.And``): the surface module binds each to the op itself
+        (or, for a ``RegShape.fixed`` alias, to the op with its lead template argument fixed).
 
     Examples
     --------

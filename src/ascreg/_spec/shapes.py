@@ -196,6 +196,10 @@ class RegShape:
         (``Reduce[ReduceType.MAX, ...]``): ``(member spelling, its combinations)`` pairs. With a
         lead, subscripts start with the member and dtype-only subscripts do not exist; the bare
         call takes the row's union.
+    fixed
+        Aliases of the op with its lead fixed: ``(alias, lead member)`` pairs
+        (``("Reg.ReduceSum", "ReduceType.SUM")``: ``ReduceSum[T, U]`` is
+        ``Reduce[ReduceType.SUM, T, U]``). Every other alias of the row is the op itself.
 
     Examples
     --------
@@ -213,6 +217,7 @@ class RegShape:
     needs_template: bool = False
     positional: bool = False
     lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
+    fixed: tuple[tuple[str, str], ...] = ()
 
     def patterns(self, bound: str) -> SubscriptPatterns:
         """Return the token patterns of the subscript kind *bound* (``()``: none)."""

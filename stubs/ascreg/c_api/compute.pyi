@@ -80,6 +80,7 @@ __all__ = [
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_leakyrelu",
     "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
@@ -95,6 +96,7 @@ __all__ = [
     "asc_not",
     "asc_or",
     "asc_prelu",
+    "asc_relu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -370,6 +372,14 @@ def asc_neg(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: 
 @overload
 def asc_neg(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
+# asc_relu: legal (T) in table order, per form
+@overload
+def asc_relu(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_relu(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_relu(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
 # asc_add_scalar: legal (T) in table order, per form
 @overload
 def asc_add_scalar(dst: RegTensor[int8_t], src: RegTensor[int8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int8_t)
@@ -441,6 +451,12 @@ def asc_min_scalar(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], value: _Int
 def asc_min_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
 @overload
 def asc_min_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+
+# asc_leakyrelu: legal (T) in table order, per form
+@overload
+def asc_leakyrelu(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_leakyrelu(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_arange: legal (T) in table order, per form
 @overload

@@ -55,6 +55,7 @@ from ascreg.c_api import (
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_leakyrelu,
     asc_ln,
     asc_load,
     asc_loadalign,
@@ -94,6 +95,7 @@ from ascreg.c_api import (
     asc_not,
     asc_or,
     asc_prelu,
+    asc_relu,
     asc_select,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -1293,6 +1295,10 @@ def main() -> None:
     asc_neg(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_neg(v_half, v_half, m)  # (half)
     asc_neg(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_relu: every legal T combination, every form
+    asc_relu(v_half, v_half, m)  # (half)
+    asc_relu(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_relu(v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_add_scalar: every legal T combination, every form
     asc_add_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
     asc_add_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
@@ -1329,6 +1335,9 @@ def main() -> None:
     asc_min_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
     asc_min_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     asc_min_scalar(v_half, v_half, 1.5, m)  # (half)
+    # asc_leakyrelu: every legal T combination, every form
+    asc_leakyrelu(v_half, v_half, 1.5, m)  # (half)
+    asc_leakyrelu(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     # asc_arange: every legal T combination, every form
     asc_arange(v_int8_t, 1)  # (int8_t)
     asc_arange(v_int16_t, 1)  # (int16_t)

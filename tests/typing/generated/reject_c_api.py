@@ -55,6 +55,7 @@ from ascreg.c_api import (
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_leakyrelu,
     asc_ln,
     asc_load,
     asc_loadalign,
@@ -94,6 +95,7 @@ from ascreg.c_api import (
     asc_not,
     asc_or,
     asc_prelu,
+    asc_relu,
     asc_select,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -2596,6 +2598,26 @@ def main() -> None:
     asc_neg(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
     asc_neg(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_neg(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # asc_relu: every illegal T combination, every form
+    asc_relu(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_relu(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_relu(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_relu(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_relu(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_relu(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_relu(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_relu(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_relu(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_relu(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_relu(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    asc_relu(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_relu(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_relu(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_relu(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_relu(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_relu(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    asc_relu(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
+    asc_relu(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
     # asc_add_scalar: every illegal T combination, every form
     asc_add_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_add_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -2672,6 +2694,25 @@ def main() -> None:
     asc_min_scalar(v_uint8_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with float32_t
     asc_min_scalar(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
     asc_min_scalar(v_half, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    # asc_leakyrelu: every illegal T combination, every form
+    asc_leakyrelu(v_int8_t, v_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_leakyrelu(v_uint8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_leakyrelu(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_leakyrelu(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_leakyrelu(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_leakyrelu(v_hifloat8_t, v_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_leakyrelu(v_int4x2_t, v_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_leakyrelu(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_leakyrelu(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_leakyrelu(v_int16_t, v_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    asc_leakyrelu(v_uint16_t, v_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_leakyrelu(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    asc_leakyrelu(v_int32_t, v_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    asc_leakyrelu(v_uint32_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_leakyrelu(v_int64_t, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_leakyrelu(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_leakyrelu(v_half, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    asc_leakyrelu(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
     # asc_arange: every illegal T combination, every form
     asc_arange(v_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
     asc_arange(v_fp8_e4m3fn_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
