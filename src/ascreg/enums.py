@@ -182,6 +182,19 @@ class ReduceType(enum.IntEnum):
     MIN = 2
 
 
+class PairReduce(enum.IntEnum):
+    """``AscendC::Reg::PairReduce``: what ``Reg.PairReduceElem`` computes (SUM only).
+
+    Examples
+    --------
+    >>> from ascreg import PairReduce
+    >>> PairReduce.SUM.value
+    0
+    """
+
+    SUM = 0
+
+
 class IndexOrder(enum.IntEnum):
     """``AscendC::Reg::IndexOrder``: whether ``Reg.Arange`` counts up or down.
 

@@ -69,6 +69,7 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,

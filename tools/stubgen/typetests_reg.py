@@ -26,6 +26,7 @@ from ascreg import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    PairReduce,
     ReduceType,
     Ref,
     Reg,

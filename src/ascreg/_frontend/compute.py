@@ -244,3 +244,20 @@ def scalar_binary(
         )
     value = arith.fill(operands.scalar(scalar, d.dtype, roles[1]), d.dtype.np_dtype, d.lanes)
     d.put(cmp.zero_masked(op.formula(s.get(), value), enables(op, mask, d)))
+
+
+def reduction(op: Any, dst: Any, src: Any, mask: Any, *, kind: str, rule: Any) -> None:
+    """``dst = op.reducer(kind, src, enables, dst type, dst lanes)``; *rule* the legal pairs.
+
+    The reductions (``Reg.Reduce``, ``Reg.ReduceDataBlock``, ``Reg.PairReduceElem`` and their
+    C twins): ``op.reducer`` is the row's core function (``ascreg.core.reduce``), *kind* its
+    ``SUM``/``MAX``/``MIN``, *rule* the row (or per-kind row) whose (dst, src) pairs are legal.
+    """
+    d = operands.register(dst, "dst", op.surface)
+    s = operands.register(src, "src", op.surface)
+    rule.check(d.dtype, s.dtype)
+    if d.trait is not s.trait:
+        raise AscregTypeError(
+            f"dst {type(d).__name__} and src {type(s).__name__} use different RegTraits"
+        )
+    d.put(op.reducer(kind, s.get(), enables(op, mask, s), d.dtype.np_dtype, d.lanes))

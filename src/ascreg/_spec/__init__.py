@@ -59,6 +59,8 @@ from ascreg._spec.dtypes import MUL_TYPES as MUL_TYPES
 from ascreg._spec.dtypes import MULS_TYPES as MULS_TYPES
 from ascreg._spec.dtypes import NEG_TYPES as NEG_TYPES
 from ascreg._spec.dtypes import NOT_TYPES as NOT_TYPES
+from ascreg._spec.dtypes import PAIR_REDUCE_TYPES as PAIR_REDUCE_TYPES
+from ascreg._spec.dtypes import REDUCE_BLOCK_COMBOS as REDUCE_BLOCK_COMBOS
 from ascreg._spec.dtypes import REDUCE_COMBOS as REDUCE_COMBOS
 from ascreg._spec.dtypes import REG_TYPES as REG_TYPES
 from ascreg._spec.dtypes import SELECT_TYPES as SELECT_TYPES

@@ -11,6 +11,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ascreg._dtypes import int16_t
 from ascreg._spec.dtypes import (
     ABS_TYPES,
@@ -28,7 +30,9 @@ from ascreg._spec.dtypes import (
     MULS_TYPES,
     NEG_TYPES,
     NOT_TYPES,
+    PAIR_REDUCE_TYPES,
     PRELU_TYPES,
+    REDUCE_BLOCK_COMBOS,
     REDUCE_COMBOS,
     REG_TYPES,
     SELECT_TYPES,
@@ -110,6 +114,15 @@ def _precise(name: str, mode: str, binary: bool) -> RegShape:
     sources = _regs("src0", "src1") if binary else _regs("src")
     form = RegForm("", (Param("dst", "regr"), *sources, MASK))
     return _shape(name, "arith", form, subscripts=(("plain", ((), ("MaskMergeMode",), (mode,))),))
+
+
+def _reduce_row(name: str, combos: Mapping[str, Combos], enum: str, doc: str, core: str) -> OpSpec:
+    """``Reduce``-like rows: ``Op[<enum>.X, T, U, mode](dst, src, mask)``, combos per member."""
+    union = tuple(dict.fromkeys(c for member in combos.values() for c in member))
+    form = RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK))
+    shape = _shape(name, "arith", form, subscripts=MERGE, template_dtypes=2,
+                   lead=tuple((f"{enum}.{k}", v) for k, v in combos.items()))  # fmt: skip
+    return _reg(name, ("T", "U"), union, MaskRule.REDUCE, f"归约计算/{doc}", shape, _CORE + core)
 
 
 def _precise_rows() -> tuple[OpSpec, ...]:
@@ -426,6 +439,10 @@ REG_ROWS: tuple[OpSpec, ...] = (
                 subscripts=MERGE, template_dtypes=2,
                 lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items())),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
+    _reduce_row("ReduceDataBlock", REDUCE_BLOCK_COMBOS, "ReduceType", "ReduceDataBlock.md",
+                "reduce:reduce_blocks"),
+    _reduce_row("PairReduceElem", {"SUM": tuple((t, t) for t in PAIR_REDUCE_TYPES)},
+                "PairReduce", "PairReduceElem.md", "reduce:pair_reduce"),
     *_unaligned_rows(),
 )  # fmt: skip
 """The Reg rows, in the order the stubs and type tests list them."""

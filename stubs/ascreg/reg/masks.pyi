@@ -45,6 +45,7 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,
