@@ -1,4 +1,4 @@
-"""C API shifts, compares, select, logic, duplicate and copy against the scalar reference.
+"""C API shifts, compares, select, logic, duplicate, copy and reductions against the reference.
 
 The C functions are the Reg ops under C names (the C API pages restate the same lane rules), so
 the Reg references are the expectation: ``reference.shifts``, ``reference.compare``,
@@ -24,6 +24,7 @@ from reference.common import boundary_bits, from_bits, lane_count, mask_stride, 
 from reference.compare import compare, select
 from reference.elementary import unary_lane
 from reference.masks import lanes_to_mask, mask_op, mask_select, mask_to_lanes
+from reference.reduce import pair_reduce, reduce_datablock
 from reference.shifts import shift_left, shift_right
 from strategies import assert_same_lanes, lane_bits, make_mask, mask_bits, mask_list, reg_bits
 
@@ -244,3 +245,26 @@ def test_scalar_form_rejects_a_register_and_names_the_vector_twin() -> None:
     reg.set(1.0)
     with pytest.raises(AscregTypeError, match=r"asc_mul_scalar takes a scalar.*use asc_mul"):
         C.asc_mul_scalar(C.vector_float(), reg, reg, C.asc_create_mask_b32(C.PAT_ALL))
+
+
+BLOCK_REDUCES = {f"asc_reduce_{kind.lower()}_datablock": kind for kind in ("SUM", "MAX", "MIN")}
+
+
+@pytest.mark.rows(*BLOCK_REDUCES, "asc_pair_reduce_sum")
+@pytest.mark.parametrize(("name", "dst_t", "src_t"), _params(*BLOCK_REDUCES, "asc_pair_reduce_sum"))
+@FEWER
+@given(st.data())
+def test_reductions(name: str, dst_t: Any, src_t: Any, data: Any) -> None:
+    lanes = lane_count(src_t)
+    values = data.draw(lane_bits(src_t, lanes))
+    mbits = data.draw(mask_bits())
+    active = mask_to_lanes(mbits, lanes, mask_stride(src_t))
+    dst = _vector(dst_t)
+    assert getattr(C, name)(dst, _vector(src_t, values), make_mask(mbits)) is None
+    if name in BLOCK_REDUCES:
+        want = reduce_datablock(
+            BLOCK_REDUCES[name], dst_t, src_t, values, active, lane_count(dst_t)
+        )
+    else:
+        want = pair_reduce(src_t, values, active)
+    assert_same_lanes(reg_bits(dst), want, dst_t)

@@ -28,6 +28,8 @@ from ascreg._spec.dtypes import (
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
+    PAIR_REDUCE_TYPES,
+    REDUCE_BLOCK_COMBOS,
     Combos,
     singles,
 )
@@ -324,6 +326,22 @@ _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
 (the runtime raises UnsupportedError for the ``addr_reg`` forms)."""
 
 
+def _reduce_rows() -> list[OpSpec]:
+    """``asc_reduce_{sum,max,min}_datablock`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""
+    form = CForm("", _params("vec dst", "vec src:1", "cmask mask"))
+    shape = CShape("c_api/compute", (form,))
+    rows = [
+        _c(f"asc_reduce_{kind.lower()}_datablock", ("dst", "src"), combos, MaskRule.REDUCE,
+           f"reduce_compute/asc_reduce_{kind.lower()}_datablock.md", family="ReduceDataBlock",
+           shape=shape, core=_CORE + "reduce:reduce_blocks")
+        for kind, combos in REDUCE_BLOCK_COMBOS.items()
+    ]  # fmt: skip
+    rows.append(_c("asc_pair_reduce_sum", ("dst", "src"), tuple((t, t) for t in PAIR_REDUCE_TYPES),
+                   MaskRule.REDUCE, "reduce_compute/asc_pair_reduce_sum.md",
+                   family="PairReduceElem", shape=shape, core=_CORE + "reduce:pair_reduce"))  # fmt: skip
+    return rows
+
+
 def _unaligned_rows() -> list[OpSpec]:
     rows = []
     for name in C_UNALIGNED_NAMES:
@@ -348,6 +366,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_arange_rows(),
     *_compare_rows(),
     *_fill_rows(),
+    *_reduce_rows(),
     *_unaligned_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

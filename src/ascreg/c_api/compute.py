@@ -37,6 +37,7 @@ from ascreg.c_api._types import vector_of
 from ascreg.core import arith
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
+from ascreg.core import reduce as red
 from ascreg.core.arith import BINARY_OPS, SIGN_OPS
 from ascreg.core.elementary import UNARY_OPS
 from ascreg.errors import (
@@ -81,7 +82,11 @@ __all__ = [
     "asc_neg",
     "asc_not",
     "asc_or",
+    "asc_pair_reduce_sum",
     "asc_prelu",
+    "asc_reduce_max_datablock",
+    "asc_reduce_min_datablock",
+    "asc_reduce_sum_datablock",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -554,3 +559,69 @@ def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None
         )
     raw = src.get().view(np.uint8)
     dst.set_bits(mask_core.spread_block_bits(raw, int(part), src.dtype.size))
+
+
+# -- reductions --------------------------------------------------------------------------------
+
+
+def _reduce_impl(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    shared.reduction(op, dst, src, mask, kind=op.kind, rule=op.spec)
+
+
+_BLOCK_EXAMPLES = {"SUM": "[28.0, 92.0, 0.0]", "MAX": "[7.0, 15.0, 0.0]", "MIN": "[0.0, 8.0, 0.0]"}
+"""The docstring results of ``asc_reduce_<kind>_datablock`` on 0, 1, ..., 63 (float)."""
+
+
+def _block_reduce(kind: str) -> Any:
+    name = f"asc_reduce_{kind.lower()}_datablock"
+    rule = {
+        "SUM": "masked-off lanes count as 0 and each block is added in the pairwise tree of "
+        "``Reg.Reduce`` (int16/uint16 widen to 32 bits); an all-off block gives +0",
+        "MAX": "masked-off lanes count as the type's minimum (-inf for floats), "
+        "``max(-0, +0) = +0``, a block holding a NaN gives its first NaN; no index",
+        "MIN": "masked-off lanes count as the type's maximum (+inf for floats), "
+        "``min(-0, +0) = -0``, a block holding a NaN gives its first NaN; no index",
+    }[kind]
+    return define(
+        name,
+        kind=kind,
+        reducer=staticmethod(red.reduce_blocks),
+        doc=f"""``void {name}(vector_T& dst, vector_U src, vector_bool mask)``.
+
+    ``Reg.ReduceDataBlock[ReduceType.{kind}]``: the {kind} of each 32-byte data block of
+    ``src`` in ``dst`` lanes 0, 1, ... (8 results), the other lanes 0; {rule}.
+    Types (dst, src): {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = vector_float(), vector_float(); src.set(np.arange(64, dtype=np.float32))
+    >>> {name}(dst, src, asc_create_mask_b32(PAT_ALL)); np.asarray(dst)[[0, 1, 8]].tolist()
+    {_BLOCK_EXAMPLES[kind]}
+    """,
+    )(_reduce_impl)
+
+
+asc_reduce_sum_datablock, asc_reduce_max_datablock, asc_reduce_min_datablock = (
+    _block_reduce(kind) for kind in ("SUM", "MAX", "MIN")
+)
+
+
+@define("asc_pair_reduce_sum", kind="SUM", reducer=staticmethod(red.pair_reduce))
+def asc_pair_reduce_sum(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``void asc_pair_reduce_sum(vector_T& dst, vector_T src, vector_bool mask)``.
+
+    ``Reg.PairReduceElem``: ``dst[i] = src[2i] + src[2i+1]`` in the lower half of ``dst``
+    (one IEEE rounding), the upper half 0; masked-off lanes count as +0. half and float.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = vector_half(), vector_half(); src.set(np.arange(128) % 4)
+    >>> asc_pair_reduce_sum(dst, src, asc_create_mask_b16(PAT_ALL))
+    >>> np.asarray(dst)[[0, 1, 64]].tolist()
+    [1.0, 5.0, 0.0]
+    """
+    _reduce_impl(op, dst, src, mask)

@@ -93,7 +93,11 @@ __all__ = [
     "asc_neg",
     "asc_not",
     "asc_or",
+    "asc_pair_reduce_sum",
     "asc_prelu",
+    "asc_reduce_max_datablock",
+    "asc_reduce_min_datablock",
+    "asc_reduce_sum_datablock",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
@@ -887,3 +891,51 @@ def asc_copy(dst: MaskReg, src: MaskReg, mask: MaskReg | None = None, /) -> None
 def asc_copy(dst: MaskReg, src: RegTensor[uint16_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint16_t)
 @overload
 def asc_copy(dst: MaskReg, src: RegTensor[uint32_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint32_t)
+
+# asc_reduce_sum_datablock: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_reduce_max_datablock: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_reduce_min_datablock: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_pair_reduce_sum: legal (dst, src) in table order, per form
+@overload
+def asc_pair_reduce_sum(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_pair_reduce_sum(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)

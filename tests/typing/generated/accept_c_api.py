@@ -92,7 +92,11 @@ from ascreg.c_api import (
     asc_neg,
     asc_not,
     asc_or,
+    asc_pair_reduce_sum,
     asc_prelu,
+    asc_reduce_max_datablock,
+    asc_reduce_min_datablock,
+    asc_reduce_sum_datablock,
     asc_select,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -1564,6 +1568,30 @@ def main() -> None:
     asc_copy(b, b)  # vector_bool (bool_)
     asc_copy(m, v_uint16_t, 0)  # vector_bool from a block (uint16_t)
     asc_copy(m, v_uint32_t, 0)  # vector_bool from a block (uint32_t)
+    # asc_reduce_sum_datablock: every legal dst, src combination, every form
+    asc_reduce_sum_datablock(v_half, v_half, m)  # (half, half)
+    asc_reduce_sum_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_sum_datablock(v_int32_t, v_int16_t, m)  # (int32_t, int16_t)
+    asc_reduce_sum_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_sum_datablock(v_uint32_t, v_uint16_t, m)  # (uint32_t, uint16_t)
+    asc_reduce_sum_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_reduce_max_datablock: every legal dst, src combination, every form
+    asc_reduce_max_datablock(v_half, v_half, m)  # (half, half)
+    asc_reduce_max_datablock(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
+    asc_reduce_max_datablock(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_reduce_max_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_max_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_max_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_reduce_min_datablock: every legal dst, src combination, every form
+    asc_reduce_min_datablock(v_half, v_half, m)  # (half, half)
+    asc_reduce_min_datablock(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
+    asc_reduce_min_datablock(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_reduce_min_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_min_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_min_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_pair_reduce_sum: every legal dst, src combination, every form
+    asc_pair_reduce_sum(v_half, v_half, m)  # (half, half)
+    asc_pair_reduce_sum(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
     # asc_loadunalign_pre: every legal T combination, every form
     asc_loadunalign_pre(ul, pr_int8_t)  # (int8_t)
     asc_loadunalign_pre(ul, pr_uint8_t)  # (uint8_t)
