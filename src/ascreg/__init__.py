@@ -39,6 +39,7 @@ from ascreg._dtypes import (
 from ascreg.enums import (
     CMPMODE,
     DataCopyMode,
+    HighLowPart,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -74,6 +75,7 @@ __all__ = [
     "DataCopyMode",
     "GlobalMemory",
     "GmPtr",
+    "HighLowPart",
     "IndexOrder",
     "LoadDist",
     "MaskDist",

@@ -26,6 +26,7 @@ from ascreg import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
     PairReduce,
     ReduceType,
     Ref,
@@ -58,6 +59,7 @@ EXAMPLE_EXTRA = {
     "NORMAL": "PostLiteral.POST_MODE_NORMAL",
     "TRAIT": "RegTraitNumOne",
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
+    "HighLowPart": "HighLowPart.HIGHEST",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"

@@ -59,6 +59,7 @@ from ascreg._spec.dtypes import MUL_TYPES as MUL_TYPES
 from ascreg._spec.dtypes import MULS_TYPES as MULS_TYPES
 from ascreg._spec.dtypes import NEG_TYPES as NEG_TYPES
 from ascreg._spec.dtypes import NOT_TYPES as NOT_TYPES
+from ascreg._spec.dtypes import PACK_COMBOS as PACK_COMBOS
 from ascreg._spec.dtypes import PAIR_REDUCE_TYPES as PAIR_REDUCE_TYPES
 from ascreg._spec.dtypes import REDUCE_BLOCK_COMBOS as REDUCE_BLOCK_COMBOS
 from ascreg._spec.dtypes import REDUCE_COMBOS as REDUCE_COMBOS
@@ -70,6 +71,7 @@ from ascreg._spec.dtypes import SIMT_ACCESS_TYPES as SIMT_ACCESS_TYPES
 from ascreg._spec.dtypes import SIMT_ATOMIC_TYPES as SIMT_ATOMIC_TYPES
 from ascreg._spec.dtypes import SIMT_REDUCE_TYPES as SIMT_REDUCE_TYPES
 from ascreg._spec.dtypes import SIMT_SHFL_TYPES as SIMT_SHFL_TYPES
+from ascreg._spec.dtypes import UNPACK_COMBOS as UNPACK_COMBOS
 from ascreg._spec.reg import REG_ROWS as REG_ROWS
 from ascreg._spec.row import Combo as Combo
 from ascreg._spec.row import MaskRule as MaskRule

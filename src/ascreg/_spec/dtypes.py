@@ -101,6 +101,12 @@ REDUCE_BLOCK_COMBOS["MIN"] = REDUCE_BLOCK_COMBOS["MAX"]
 """``ReduceDataBlock<ReduceType, T = dst, U = src>``: the legal (dst, src) pairs of each
 ReduceType (D/归约计算/ReduceDataBlock.md tables 3 and 4; the ``asc_reduce_*_datablock``
 prototypes list the same pairs). No 64-bit types."""
+PACK_COMBOS: Combos = ((uint8_t, int16_t), (uint8_t, uint16_t), (uint16_t, int32_t),
+                       (uint16_t, uint32_t), (uint32_t, int64_t), (uint32_t, uint64_t))  # fmt: skip
+"""``Pack<T = dst, U = src>`` (D/数据压缩/Pack.md table 3): the low half of each lane's bits."""
+UNPACK_COMBOS: Combos = ((int16_t, int8_t), (uint16_t, uint8_t), (int32_t, int16_t),
+                         (uint32_t, uint16_t), (int64_t, int32_t), (uint64_t, uint32_t))  # fmt: skip
+"""``UnPack<T = dst, U = src>`` (D/数据压缩/UnPack.md table 3): sign or zero extension."""
 PAIR_REDUCE_TYPES = (half, float32_t)
 """``PairReduceElem`` / ``asc_pair_reduce_sum``: half and float."""
 

@@ -30,6 +30,7 @@ from ascreg._spec.dtypes import (
     MULS_TYPES,
     NEG_TYPES,
     NOT_TYPES,
+    PACK_COMBOS,
     PAIR_REDUCE_TYPES,
     PRELU_TYPES,
     REDUCE_BLOCK_COMBOS,
@@ -38,6 +39,7 @@ from ascreg._spec.dtypes import (
     SELECT_TYPES,
     SHIFT_DATA,
     SHIFT_PAIRS,
+    UNPACK_COMBOS,
     Combos,
     singles,
 )
@@ -71,6 +73,7 @@ def _shape(
     needs_template: bool = False,
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
+    token_only: bool = False,
 ) -> RegShape:
     """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
     return RegShape(
@@ -83,6 +86,7 @@ def _shape(
         needs_template=needs_template,
         positional=positional,
         lead=lead,
+        token_only=token_only,
     )
 
 
@@ -123,6 +127,18 @@ def _reduce_row(name: str, combos: Mapping[str, Combos], enum: str, doc: str, co
     shape = _shape(name, "arith", form, subscripts=MERGE, template_dtypes=2,
                    lead=tuple((f"{enum}.{k}", v) for k, v in combos.items()))  # fmt: skip
     return _reg(name, ("T", "U"), union, MaskRule.REDUCE, f"归约计算/{doc}", shape, _CORE + core)
+
+
+def _pack_row(name: str, combos: Combos, core: str) -> OpSpec:
+    """``Pack`` / ``UnPack<T, U, HighLowPart>(dst, src)``, and the MaskReg form ``Op<part>``."""
+    forms = (
+        RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1))),
+        RegForm("MaskReg", (Param("dst", "mask"), Param("src", "mask")), per_combo=False),
+    )
+    shape = _shape(name, "rearrange", *forms, subscripts=(("plain", ((), ("HighLowPart",))),),
+                   template_dtypes=2, token_only=True)  # fmt: skip
+    return _reg(name, ("T", "U"), combos, MaskRule.NONE, f"数据压缩/{name}.md", shape,
+                f"{_CORE}pack:{core}")  # fmt: skip
 
 
 def _precise_rows() -> tuple[OpSpec, ...]:
@@ -439,6 +455,8 @@ REG_ROWS: tuple[OpSpec, ...] = (
                 subscripts=MERGE, template_dtypes=2,
                 lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items())),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
+    _pack_row("Pack", PACK_COMBOS, "pack"),
+    _pack_row("UnPack", UNPACK_COMBOS, "unpack"),
     _reduce_row("ReduceDataBlock", REDUCE_BLOCK_COMBOS, "ReduceType", "ReduceDataBlock.md",
                 "reduce:reduce_blocks"),
     _reduce_row("PairReduceElem", {"SUM": tuple((t, t) for t in PAIR_REDUCE_TYPES)},

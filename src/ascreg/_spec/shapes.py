@@ -196,6 +196,9 @@ class RegShape:
         (``Reduce[ReduceType.MAX, ...]``): ``(member spelling, its combinations)`` pairs. With a
         lead, subscripts start with the member and dtype-only subscripts do not exist; the bare
         call takes the row's union.
+    token_only
+        A subscript may also be the tokens alone, for the forms that are not per combination
+        (``Pack[HighLowPart.HIGHEST](mask_dst, mask_src)``, C++ ``Pack<part>``).
 
     Examples
     --------
@@ -213,6 +216,7 @@ class RegShape:
     needs_template: bool = False
     positional: bool = False
     lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
+    token_only: bool = False
 
     def patterns(self, bound: str) -> SubscriptPatterns:
         """Return the token patterns of the subscript kind *bound* (``()``: none)."""

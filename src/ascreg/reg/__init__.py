@@ -30,6 +30,7 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpAlgo,
     ExpSpecificMode,
+    HighLowPart,
     IndexOrder,
     LnAlgo,
     LnSpecificMode,
@@ -100,7 +101,7 @@ from ascreg.reg.compute import (
 )
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, UpdateMask
-from ascreg.reg.rearrange import DeInterleave, Interleave
+from ascreg.reg.rearrange import DeInterleave, Interleave, Pack, UnPack
 from ascreg.reg.unaligned import (
     Load,
     LoadUnAlign,
@@ -133,6 +134,7 @@ __all__ = [
     "Exp",
     "ExpAlgo",
     "ExpSpecificMode",
+    "HighLowPart",
     "IndexOrder",
     "Interleave",
     "Ln",
@@ -166,6 +168,7 @@ __all__ = [
     "Neg",
     "Not",
     "Or",
+    "Pack",
     "PairReduce",
     "PairReduceElem",
     "PostLiteral",
@@ -191,6 +194,7 @@ __all__ = [
     "StoreUnAlign",
     "StoreUnAlignPost",
     "Sub",
+    "UnPack",
     "UnalignRegForLoad",
     "UnalignRegForStore",
     "UpdateMask",

@@ -44,7 +44,7 @@ from ascreg.enums import (
     ReduceType,
     SqrtSpecificMode,
 )
-from ascreg.errors import AscregTypeError, TemplateMismatchError
+from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 
 Lanes = np.ndarray[Any, Any]
@@ -332,12 +332,7 @@ def _reduce_setup(op: Any) -> None:
 
 def _reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """Check the template dtypes against the registers and ZEROING, then reduce (Reg surface)."""
-    for given, reg, role in zip(op.t.dtypes, (dst, src), ("T", "U"), strict=False):
-        if isinstance(reg, RegTensor) and given is not reg.dtype:
-            raise TemplateMismatchError(
-                f"template dtype {role}={given.cpp_name} does not match the register "
-                f"{type(reg).__name__} (C++: static_assert '{role} type is not correct!')"
-            )
+    shared.template_pair(op, dst, src)
     _zeroing_only(op)
     shared.reduction(op, dst, src, mask, kind=op.kind.name, rule=op.rule)
 

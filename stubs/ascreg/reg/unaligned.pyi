@@ -45,6 +45,7 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
     PairReduce,
     ReduceType,
     SqrtSpecificMode,
