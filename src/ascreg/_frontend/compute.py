@@ -284,7 +284,6 @@ def halves(op: Any, dst: Any, src: Any, *, high: bool) -> None:
         operands.mask(dst, "dst", op.surface)
         dst.set_bits(op.mask_formula(mask_bits(op, src, "src"), high=high))
         return
-    template_pair(op, dst, src)
     d = operands.register(dst, "dst", op.surface)
     s = operands.register(src, "src", op.surface)
     op.spec.check(d.dtype, s.dtype)

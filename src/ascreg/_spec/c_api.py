@@ -21,6 +21,7 @@ from ascreg._spec.dtypes import (
     C_COPY_MASK_PART,
     C_LOAD_FAMILY,
     C_LOGIC,
+    C_PACK,
     C_SCALAR,
     C_SELECT,
     C_SHIFT_PAIRS,
@@ -28,6 +29,7 @@ from ascreg._spec.dtypes import (
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
+    C_UNPACK,
     PAIR_REDUCE_TYPES,
     REDUCE_BLOCK_COMBOS,
     Combos,
@@ -342,6 +344,24 @@ def _reduce_rows() -> list[OpSpec]:
     return rows
 
 
+def _pack_rows() -> list[OpSpec]:
+    """``asc_pack_to_{low,high}`` and ``asc_unpack_{lower,upper}`` (``Reg.Pack`` / ``Reg.UnPack``)."""
+    shape = CShape("c_api/compute", (
+        CForm("", _params("vec dst", "vec src:1"), only="vector"),
+        CForm("vector_bool", _params("cmask dst", "cmask src"), only="bool"),
+    ))  # fmt: skip
+    return [
+        _c(name, ("dst", "src"), combos, MaskRule.NONE, f"data_compress/{page}.md",
+           family=family, shape=shape, core=f"{_CORE}pack:{core}")
+        for name, page, family, combos, core in (
+            ("asc_pack_to_low", "asc_pack_to_low", "Pack", C_PACK, "pack"),
+            ("asc_pack_to_high", "asc_pack_to_high", "Pack", C_PACK, "pack"),
+            ("asc_unpack_lower", "asc_unpack", "UnPack", C_UNPACK, "unpack"),
+            ("asc_unpack_upper", "asc_unpack", "UnPack", C_UNPACK, "unpack"),
+        )
+    ]  # fmt: skip
+
+
 def _unaligned_rows() -> list[OpSpec]:
     rows = []
     for name in C_UNALIGNED_NAMES:
@@ -367,6 +387,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_compare_rows(),
     *_fill_rows(),
     *_reduce_rows(),
+    *_pack_rows(),
     *_unaligned_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

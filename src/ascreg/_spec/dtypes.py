@@ -107,6 +107,11 @@ PACK_COMBOS: Combos = ((uint8_t, int16_t), (uint8_t, uint16_t), (uint16_t, int32
 UNPACK_COMBOS: Combos = ((int16_t, int8_t), (uint16_t, uint8_t), (int32_t, int16_t),
                          (uint32_t, uint16_t), (int64_t, int32_t), (uint64_t, uint32_t))  # fmt: skip
 """``UnPack<T = dst, U = src>`` (D/数据压缩/UnPack.md table 3): sign or zero extension."""
+C_PACK: Combos = ((uint8_t, uint16_t), (uint16_t, uint32_t), (bool_, bool_))
+"""``asc_pack_to_low`` / ``asc_pack_to_high`` (dst, src); ``bool_`` is the vector_bool form."""
+C_UNPACK: Combos = ((uint16_t, uint8_t), (int16_t, int8_t), (uint32_t, uint16_t),
+                    (int32_t, int16_t), (bool_, bool_))  # fmt: skip
+"""``asc_unpack_lower`` / ``asc_unpack_upper`` (dst, src); ``bool_`` is the vector_bool form."""
 PAIR_REDUCE_TYPES = (half, float32_t)
 """``PairReduceElem`` / ``asc_pair_reduce_sum``: half and float."""
 

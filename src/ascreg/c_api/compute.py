@@ -34,7 +34,7 @@ from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg._spec.dtypes import C_SCALAR, C_SIGN
 from ascreg.c_api._types import vector_of
-from ascreg.core import arith
+from ascreg.core import arith, pack
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core import reduce as red
@@ -82,6 +82,8 @@ __all__ = [
     "asc_neg",
     "asc_not",
     "asc_or",
+    "asc_pack_to_high",
+    "asc_pack_to_low",
     "asc_pair_reduce_sum",
     "asc_prelu",
     "asc_reduce_max_datablock",
@@ -94,6 +96,8 @@ __all__ = [
     "asc_shiftright_scalar",
     "asc_sqrt",
     "asc_sub",
+    "asc_unpack_lower",
+    "asc_unpack_upper",
     "asc_xor",
 ]
 
@@ -625,3 +629,71 @@ def asc_pair_reduce_sum(op: Any, dst: Any, src: Any, mask: Any) -> None:
     [1.0, 5.0, 0.0]
     """
     _reduce_impl(op, dst, src, mask)
+
+
+# -- pack / unpack -----------------------------------------------------------------------------
+
+
+def _halves_impl(op: Any, dst: Any, src: Any) -> None:
+    shared.halves(op, dst, src, high=op.high)
+
+
+_PACK_PARTS = {
+    "asc_pack_to_low": (False, "Pack", "HighLowPart.LOWEST"),
+    "asc_pack_to_high": (True, "Pack", "HighLowPart.HIGHEST"),
+    "asc_unpack_lower": (False, "UnPack", "HighLowPart.LOWEST"),
+    "asc_unpack_upper": (True, "UnPack", "HighLowPart.HIGHEST"),
+}
+"""Each function's half (high or not), its Reg twin and that twin's HighLowPart."""
+
+
+_PACK_EXAMPLES = {
+    "asc_pack_to_low": ("vector_uint8_t", "vector_uint16_t", "np.arange(128) + 0x100", "[0, 1]", "[0, 1]"),
+    "asc_pack_to_high": ("vector_uint8_t", "vector_uint16_t", "np.arange(128) + 0x100", "[128, 129]", "[0, 1]"),
+    "asc_unpack_lower": ("vector_int16_t", "vector_int8_t", "np.arange(256) - 128", "[0, 1]", "[-128, -127]"),
+    "asc_unpack_upper": ("vector_int16_t", "vector_int8_t", "np.arange(256) - 128", "[0, 1]", "[0, 1]"),
+}  # fmt: skip
+"""Per function: dst and src classes, src values, the lanes shown and their values."""
+
+
+def _pack_doc(name: str) -> str:
+    high, twin, part = _PACK_PARTS[name]
+    half = "high" if high else "low"
+    if twin == "Pack":
+        what = (
+            f"the low half of each ``src`` lane's bits into the {half} half of ``dst``, the "
+            "other half 0; on ``vector_bool``, the even bits of ``src``"
+        )
+    else:
+        what = (
+            f"the lanes of the {half} half of ``src`` widened (zero- or sign-extended) into "
+            "``dst``; on ``vector_bool``, each bit of that half becomes two (the upper one 0)"
+        )
+    dst_t, src_t, values, index, result = _PACK_EXAMPLES[name]
+    return f"""``void {name}(vector_T& dst, vector_U src)`` (also on ``vector_bool``).
+
+    ``Reg.{twin}[T, U, {part}]``: {what}. No mask.
+    Types (dst, src): {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = {src_t}(), {dst_t}(); src.set({values})
+    >>> {name}(dst, src); np.asarray(dst)[{index}].tolist()
+    {result}
+    """
+
+
+asc_pack_to_low, asc_pack_to_high, asc_unpack_lower, asc_unpack_upper = (
+    define(
+        name,
+        high=_PACK_PARTS[name][0],
+        formula=staticmethod(pack.pack if _PACK_PARTS[name][1] == "Pack" else pack.unpack),
+        mask_formula=staticmethod(
+            pack.mask_pack if _PACK_PARTS[name][1] == "Pack" else pack.mask_unpack
+        ),
+        doc=_pack_doc(name),
+    )(_halves_impl)
+    for name in _PACK_PARTS
+)

@@ -86,6 +86,7 @@ def _halves(op: Any, dst: Any, src: Any) -> None:
     high = op.t.enum(HighLowPart, HighLowPart.LOWEST) is HighLowPart.HIGHEST
     if op.t.dtypes:
         op.spec.check_prefix(*op.t.dtypes)
+    shared.template_pair(op, dst, src)
     shared.halves(op, dst, src, high=high)
 
 

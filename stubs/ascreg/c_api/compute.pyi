@@ -93,6 +93,8 @@ __all__ = [
     "asc_neg",
     "asc_not",
     "asc_or",
+    "asc_pack_to_high",
+    "asc_pack_to_low",
     "asc_pair_reduce_sum",
     "asc_prelu",
     "asc_reduce_max_datablock",
@@ -105,6 +107,8 @@ __all__ = [
     "asc_shiftright_scalar",
     "asc_sqrt",
     "asc_sub",
+    "asc_unpack_lower",
+    "asc_unpack_upper",
     "asc_xor",
 ]
 
@@ -939,3 +943,43 @@ def asc_reduce_min_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t
 def asc_pair_reduce_sum(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
 @overload
 def asc_pair_reduce_sum(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_pack_to_low: legal (dst, src) in table order, per form
+@overload
+def asc_pack_to_low(dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+@overload
+def asc_pack_to_low(dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+@overload
+def asc_pack_to_low(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_pack_to_high: legal (dst, src) in table order, per form
+@overload
+def asc_pack_to_high(dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+@overload
+def asc_pack_to_high(dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+@overload
+def asc_pack_to_high(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_unpack_lower: legal (dst, src) in table order, per form
+@overload
+def asc_unpack_lower(dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+@overload
+def asc_unpack_lower(dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+@overload
+def asc_unpack_lower(dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_unpack_lower(dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_unpack_lower(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_unpack_upper: legal (dst, src) in table order, per form
+@overload
+def asc_unpack_upper(dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+@overload
+def asc_unpack_upper(dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+@overload
+def asc_unpack_upper(dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_unpack_upper(dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_unpack_upper(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
