@@ -38,6 +38,7 @@ KIND_TYPES = {
 EXTRA_TYPES = {  # template arguments after the dtypes
     "POST": "Literal[PostLiteral.POST_MODE_UPDATE]",
     "NORMAL": "Literal[PostLiteral.POST_MODE_NORMAL]",
+    "OFFSET": "int",  # an int16_t non-type template argument (MaskGenWithRegTensor<T, offset>)
 }
 
 

@@ -60,6 +60,7 @@ EXAMPLE_EXTRA = {
     "TRAIT": "RegTraitNumOne",
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
     "HighLowPart": "HighLowPart.HIGHEST",
+    "OFFSET": "1",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"

@@ -53,6 +53,7 @@ from ascreg._spec.dtypes import CMP_TYPES as CMP_TYPES
 from ascreg._spec.dtypes import DUP_TYPES as DUP_TYPES
 from ascreg._spec.dtypes import INTERLEAVE_TYPES as INTERLEAVE_TYPES
 from ascreg._spec.dtypes import LOGIC_TYPES as LOGIC_TYPES
+from ascreg._spec.dtypes import MASK_GEN_TYPES as MASK_GEN_TYPES
 from ascreg._spec.dtypes import MASK_TYPES as MASK_TYPES
 from ascreg._spec.dtypes import MAXMIN_TYPES as MAXMIN_TYPES
 from ascreg._spec.dtypes import MUL_TYPES as MUL_TYPES

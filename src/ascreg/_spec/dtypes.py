@@ -112,6 +112,8 @@ C_PACK: Combos = ((uint8_t, uint16_t), (uint16_t, uint32_t), (bool_, bool_))
 C_UNPACK: Combos = ((uint16_t, uint8_t), (int16_t, int8_t), (uint32_t, uint16_t),
                     (int32_t, int16_t), (bool_, bool_))  # fmt: skip
 """``asc_unpack_lower`` / ``asc_unpack_upper`` (dst, src); ``bool_`` is the vector_bool form."""
+MASK_GEN_TYPES = (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+"""``MaskGenWithRegTensor<T, offset>``: b16 and b32 source types."""
 PAIR_REDUCE_TYPES = (half, float32_t)
 """``PairReduceElem`` / ``asc_pair_reduce_sum``: half and float."""
 

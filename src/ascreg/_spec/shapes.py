@@ -170,7 +170,8 @@ class RegShape:
     A subscript is ``Op[<dtypes>, <tokens>]``: a legal dtype prefix followed by one pattern of
     tokens. A token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``, ``"LoadDist"``,
     ...: any member of it), ``"POST"`` / ``"NORMAL"`` (``PostLiteral.POST_MODE_UPDATE`` /
-    ``POST_MODE_NORMAL``) or ``"TRAIT"`` (a RegTrait class).
+    ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class) or ``"OFFSET"`` (an ``int``
+    non-type template argument).
 
     Attributes
     ----------

@@ -100,7 +100,7 @@ from ascreg.reg.compute import (
     Xor,
 )
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
-from ascreg.reg.masks import CreateMask, UpdateMask
+from ascreg.reg.masks import CreateMask, MaskGenWithRegTensor, UpdateMask
 from ascreg.reg.rearrange import DeInterleave, Interleave, Pack, UnPack
 from ascreg.reg.unaligned import (
     Load,
@@ -155,6 +155,7 @@ __all__ = [
     "LogAlgo",
     "LogSpecificMode",
     "MaskDist",
+    "MaskGenWithRegTensor",
     "MaskMergeMode",
     "MaskPattern",
     "MaskReg",

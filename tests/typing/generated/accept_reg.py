@@ -173,6 +173,14 @@ def main() -> None:
     assert_type(Reg.CreateMask[uint64_t, MaskPattern.H](), MaskReg)  #  (uint64_t)
     assert_type(Reg.CreateMask[uint64_t, MaskPattern.H, RegTraitNumOne](), MaskReg)  #  (uint64_t)
     assert_type(Reg.CreateMask[uint64_t, MaskPattern.ALL, RegTraitNumTwo](), MaskReg)  # RegTraitNumTwo (uint64_t)
+    # Reg.MaskGenWithRegTensor: every legal T combination
+    Reg.MaskGenWithRegTensor[int16_t, 1](m, r_int16_t)  #  (int16_t)
+    Reg.MaskGenWithRegTensor[uint16_t, 1](m, r_uint16_t)  #  (uint16_t)
+    Reg.MaskGenWithRegTensor[half, 1](m, r_half)  #  (half)
+    Reg.MaskGenWithRegTensor[bfloat16_t, 1](m, r_bfloat16_t)  #  (bfloat16_t)
+    Reg.MaskGenWithRegTensor[int32_t, 1](m, r_int32_t)  #  (int32_t)
+    Reg.MaskGenWithRegTensor[uint32_t, 1](m, r_uint32_t)  #  (uint32_t)
+    Reg.MaskGenWithRegTensor[float32_t, 1](m, r_float32_t)  #  (float32_t)
     # Reg.UpdateMask: every legal T combination
     assert_type(Reg.UpdateMask[int8_t](Ref(100)), MaskReg)  #  (int8_t)
     assert_type(Reg.UpdateMask[int8_t, RegTraitNumOne](Ref(100)), MaskReg)  #  (int8_t)
