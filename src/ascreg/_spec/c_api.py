@@ -348,7 +348,7 @@ def _pack_rows() -> list[OpSpec]:
     """``asc_pack_to_{low,high}`` and ``asc_unpack_{lower,upper}`` (``Reg.Pack`` / ``Reg.UnPack``)."""
     shape = CShape("c_api/compute", (
         CForm("", _params("vec dst", "vec src:1"), only="vector"),
-        CForm("vector_bool", _params("cmask dst", "cmask src"), only="bool"),
+        CForm("vector_bool", _params("vec dst", "vec src:1"), only="bool"),
     ))  # fmt: skip
     return [
         _c(name, ("dst", "src"), combos, MaskRule.NONE, f"data_compress/{page}.md",

@@ -396,7 +396,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
          "Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）.md",
          _shape("MaskGenWithRegTensor", "masks",
                 RegForm("", (Param("dst", "mask"), Param("src", "regr")), deduced=False),
-                subscripts=(("plain", (("OFFSET",),)),), needs_template=True),
+                subscripts=(("plain", ((), ("OFFSET",))),), needs_template=True),
          _CORE + "masks:spread_block_bits"),
     _reg("UpdateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
          _masks("UpdateMask", (Param("count", "count"),), ((), ("TRAIT",))),

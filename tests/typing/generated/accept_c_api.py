@@ -1599,23 +1599,23 @@ def main() -> None:
     # asc_pack_to_low: every legal dst, src combination, every form
     asc_pack_to_low(v_uint8_t, v_uint16_t)  # (uint8_t, uint16_t)
     asc_pack_to_low(v_uint16_t, v_uint32_t)  # (uint16_t, uint32_t)
-    asc_pack_to_low(m, m)  # vector_bool (bool_, bool_)
+    asc_pack_to_low(b, b)  # vector_bool (bool_, bool_)
     # asc_pack_to_high: every legal dst, src combination, every form
     asc_pack_to_high(v_uint8_t, v_uint16_t)  # (uint8_t, uint16_t)
     asc_pack_to_high(v_uint16_t, v_uint32_t)  # (uint16_t, uint32_t)
-    asc_pack_to_high(m, m)  # vector_bool (bool_, bool_)
+    asc_pack_to_high(b, b)  # vector_bool (bool_, bool_)
     # asc_unpack_lower: every legal dst, src combination, every form
     asc_unpack_lower(v_uint16_t, v_uint8_t)  # (uint16_t, uint8_t)
     asc_unpack_lower(v_int16_t, v_int8_t)  # (int16_t, int8_t)
     asc_unpack_lower(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
     asc_unpack_lower(v_int32_t, v_int16_t)  # (int32_t, int16_t)
-    asc_unpack_lower(m, m)  # vector_bool (bool_, bool_)
+    asc_unpack_lower(b, b)  # vector_bool (bool_, bool_)
     # asc_unpack_upper: every legal dst, src combination, every form
     asc_unpack_upper(v_uint16_t, v_uint8_t)  # (uint16_t, uint8_t)
     asc_unpack_upper(v_int16_t, v_int8_t)  # (int16_t, int8_t)
     asc_unpack_upper(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
     asc_unpack_upper(v_int32_t, v_int16_t)  # (int32_t, int16_t)
-    asc_unpack_upper(m, m)  # vector_bool (bool_, bool_)
+    asc_unpack_upper(b, b)  # vector_bool (bool_, bool_)
     # asc_loadunalign_pre: every legal T combination, every form
     asc_loadunalign_pre(ul, pr_int8_t)  # (int8_t)
     asc_loadunalign_pre(ul, pr_uint8_t)  # (uint8_t)
