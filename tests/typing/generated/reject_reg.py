@@ -143,40 +143,6 @@ def main() -> None:
     Reg.CreateMask[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.CreateMask[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.CreateMask[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
-    # Reg.MaskGenWithRegTensor: every illegal T combination
-    Reg.MaskGenWithRegTensor[bool_]  # type: ignore[index]  # pyright: ignore  # (bool_)
-    Reg.MaskGenWithRegTensor[int8_t]  # type: ignore[index]  # pyright: ignore  # (int8_t)
-    Reg.MaskGenWithRegTensor[uint8_t]  # type: ignore[index]  # pyright: ignore  # (uint8_t)
-    Reg.MaskGenWithRegTensor[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # (fp8_e4m3fn_t)
-    Reg.MaskGenWithRegTensor[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # (fp8_e5m2_t)
-    Reg.MaskGenWithRegTensor[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # (fp8_e8m0_t)
-    Reg.MaskGenWithRegTensor[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # (hifloat8_t)
-    Reg.MaskGenWithRegTensor[int4x2_t]  # type: ignore[index]  # pyright: ignore  # (int4x2_t)
-    Reg.MaskGenWithRegTensor[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # (fp4x2_e2m1_t)
-    Reg.MaskGenWithRegTensor[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # (fp4x2_e1m2_t)
-    Reg.MaskGenWithRegTensor[int64_t]  # type: ignore[index]  # pyright: ignore  # (int64_t)
-    Reg.MaskGenWithRegTensor[uint64_t]  # type: ignore[index]  # pyright: ignore  # (uint64_t)
-    # Reg.MaskGenWithRegTensor: template dtype is not the operands' dtype
-    Reg.MaskGenWithRegTensor[uint16_t](m, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
-    Reg.MaskGenWithRegTensor[half](m, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
-    Reg.MaskGenWithRegTensor[bfloat16_t](m, r_half)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
-    Reg.MaskGenWithRegTensor[int32_t](m, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
-    Reg.MaskGenWithRegTensor[uint32_t](m, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
-    Reg.MaskGenWithRegTensor[float32_t](m, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
-    Reg.MaskGenWithRegTensor[int16_t](m, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (float32_t)
-    # Reg.MaskGenWithRegTensor: a template dtype no combination allows
-    Reg.MaskGenWithRegTensor[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
-    Reg.MaskGenWithRegTensor[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
-    Reg.MaskGenWithRegTensor[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
-    Reg.MaskGenWithRegTensor[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
-    Reg.MaskGenWithRegTensor[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
-    Reg.MaskGenWithRegTensor[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
-    Reg.MaskGenWithRegTensor[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
-    Reg.MaskGenWithRegTensor[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
-    Reg.MaskGenWithRegTensor[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
-    Reg.MaskGenWithRegTensor[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
-    Reg.MaskGenWithRegTensor[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
-    Reg.MaskGenWithRegTensor[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.UpdateMask: every illegal T combination
     # Reg.UpdateMask: a template dtype no combination allows
     Reg.UpdateMask[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -4338,6 +4304,40 @@ def main() -> None:
     Reg.PairReduceElem[PairReduce.SUM, uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.PairReduceElem[PairReduce.SUM, int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.PairReduceElem[PairReduce.SUM, uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.MaskGenWithRegTensor: every illegal T combination
+    Reg.MaskGenWithRegTensor[bool_]  # type: ignore[index]  # pyright: ignore  # (bool_)
+    Reg.MaskGenWithRegTensor[int8_t]  # type: ignore[index]  # pyright: ignore  # (int8_t)
+    Reg.MaskGenWithRegTensor[uint8_t]  # type: ignore[index]  # pyright: ignore  # (uint8_t)
+    Reg.MaskGenWithRegTensor[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.MaskGenWithRegTensor[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.MaskGenWithRegTensor[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.MaskGenWithRegTensor[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # (hifloat8_t)
+    Reg.MaskGenWithRegTensor[int4x2_t]  # type: ignore[index]  # pyright: ignore  # (int4x2_t)
+    Reg.MaskGenWithRegTensor[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.MaskGenWithRegTensor[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.MaskGenWithRegTensor[int64_t]  # type: ignore[index]  # pyright: ignore  # (int64_t)
+    Reg.MaskGenWithRegTensor[uint64_t]  # type: ignore[index]  # pyright: ignore  # (uint64_t)
+    # Reg.MaskGenWithRegTensor: template dtype is not the operands' dtype
+    Reg.MaskGenWithRegTensor[uint16_t](m, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.MaskGenWithRegTensor[half](m, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.MaskGenWithRegTensor[bfloat16_t](m, r_half)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.MaskGenWithRegTensor[int32_t](m, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.MaskGenWithRegTensor[uint32_t](m, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.MaskGenWithRegTensor[float32_t](m, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.MaskGenWithRegTensor[int16_t](m, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (float32_t)
+    # Reg.MaskGenWithRegTensor: a template dtype no combination allows
+    Reg.MaskGenWithRegTensor[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.MaskGenWithRegTensor[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.MaskGenWithRegTensor[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.MaskGenWithRegTensor[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.MaskGenWithRegTensor[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.MaskGenWithRegTensor[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.MaskGenWithRegTensor[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.MaskGenWithRegTensor[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.MaskGenWithRegTensor[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.MaskGenWithRegTensor[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.MaskGenWithRegTensor[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.MaskGenWithRegTensor[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.LoadUnAlignPre: every illegal T combination
     # Reg.LoadUnAlignPre: a template dtype no combination allows
     # Reg.LoadUnAlign: every illegal T combination
