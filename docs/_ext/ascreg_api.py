@@ -202,6 +202,22 @@ def _spec_of(obj: Any, module: str, name: str) -> Any:
     return None
 
 
+def _older_spelling_of(obj: Any, module: str, name: str) -> str | None:
+    """Return the op's page name when *name* is one of its row's ``aliases``, else None."""
+    spec = _spec_of(obj, module, name)
+    if spec is None or not any(a.rsplit(".", 1)[-1] == name for a in spec.aliases):
+        return None
+    return f"{module}.{spec.name.rsplit('.', 1)[-1]}"
+
+
+def _older_text(obj: Any, name: str) -> str:
+    """The sentence of an older spelling's page: the same op, or the op with a fixed lead."""
+    fixed = {a.rsplit(".", 1)[-1]: lead for a, lead in getattr(obj.spec.shape, "fixed", ())}
+    if name in fixed:
+        return f"The older spelling of ``{obj.spec.name}[{fixed[name]}, ...]``."
+    return "The older spelling of the same op (still accepted)."
+
+
 def _identity(obj: Any) -> Any:
     """The key that identifies one documented object (None: never treated as an alias)."""
     if isinstance(obj, _PRIMITIVES):
@@ -231,7 +247,11 @@ def plan() -> list[Module]:
             kind = _kind(obj)
             page = Page(documented, name, obj, kind, home=_home(obj, path))
             key = _identity(obj)
-            if kind == "module":
+            older = _older_spelling_of(obj, documented, name)
+            if older is not None:  # an older spelling: a short page pointing at the op
+                page.kind, page.canonical, page.spec = "alias", older, None
+                page.doc = _older_text(obj, name)
+            elif kind == "module":
                 page.canonical = next(
                     (d for d, p, _ in API_MODULES if p == obj.__name__), obj.__name__
                 )
@@ -248,7 +268,8 @@ def plan() -> list[Module]:
                     page.doc, page.home = attribute_doc(module_obj, name)
                 else:
                     page.doc = _docstring(obj)
-            page.spec = _spec_of(obj, documented, name)
+            if older is None:
+                page.spec = _spec_of(obj, documented, name)
             module.pages.append(page)
     return modules
 
@@ -314,7 +335,10 @@ def page_rst(page: Page, napoleon: Any = None) -> str:
     elif page.kind == "alias":
         role = "py:obj"
         out.append(f".. py:data:: {page.name}\n\n")
-        out.append(_indent(f"The same object as :{role}:`{page.canonical}`.") + "\n\n")
+        if page.doc:  # an older spelling of an op
+            out.append(_indent(f"{page.doc} See :{role}:`{page.canonical}`.") + "\n\n")
+        else:
+            out.append(_indent(f"The same object as :{role}:`{page.canonical}`.") + "\n\n")
     elif page.kind in ("class", "exception", "enum"):
         directive = "autoexception" if page.kind == "exception" else "autoclass"
         out.append(f".. {directive}:: {full}\n   :members:\n   :show-inheritance:\n")

@@ -39,6 +39,7 @@ from ascreg._dtypes import (
 from ascreg.enums import (
     CMPMODE,
     DataCopyMode,
+    GatherMaskMode,
     HighLowPart,
     IndexOrder,
     LoadDist,
@@ -73,6 +74,7 @@ __all__ = [
     "UB_BYTES",
     "VL",
     "DataCopyMode",
+    "GatherMaskMode",
     "GlobalMemory",
     "GmPtr",
     "HighLowPart",

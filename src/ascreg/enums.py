@@ -167,6 +167,23 @@ class MaskMergeMode(enum.IntEnum):
     ZEROING = 2
 
 
+class GatherMaskMode(enum.IntEnum):
+    """``AscendC::Reg::GatherMaskMode``: whether ``Reg.Squeeze`` writes its byte count to AR.
+
+    ``STORE_REG`` needs the AR special register, which ascreg does not model (``Reg.Squeeze``
+    raises :class:`~ascreg.errors.UnsupportedError` for it).
+
+    Examples
+    --------
+    >>> from ascreg import GatherMaskMode
+    >>> GatherMaskMode.STORE_REG.value
+    1
+    """
+
+    NO_STORE_REG = 0
+    STORE_REG = 1
+
+
 class ReduceType(enum.IntEnum):
     """``AscendC::ReduceType``: what ``Reg.Reduce`` computes (``NONE`` is not accepted there).
 

@@ -19,7 +19,7 @@ from ascreg import bool_
 from ascreg._spec import SPECS
 from ascreg._spec.dtypes import C_BINARY, C_SCALAR, C_SIGN, C_UNARY
 from ascreg.errors import AscregTypeError
-from reference.arith import SIGN_LANES, arange, binary, bit_not
+from reference.arith import SIGN_LANES, arange, binary, bit_not, scalar_formula
 from reference.common import (
     SIGNED,
     boundary_bits,
@@ -209,7 +209,7 @@ SIGN = [f"asc_{op}" for op in C_SIGN]
 @FEWER
 @given(data=st.data())
 def test_sign_ops(name: str, dtype: Any, data: Any) -> None:
-    """asc_abs/neg: exact lane formulas (sign bits kept bit-exact); masked-off lanes 0."""
+    """asc_abs/neg/relu: exact lane formulas (sign bits kept bit-exact); masked-off lanes 0."""
     a, _, mbits, active = _operands(data, dtype)
     dst = _vector(dtype, data.draw(lane_bits(dtype, lane_count(dtype))))
     getattr(C, name)(dst, _vector(dtype, a), make_mask(mbits))
@@ -217,7 +217,7 @@ def test_sign_ops(name: str, dtype: Any, data: Any) -> None:
     assert_same_lanes(reg_bits(dst), want, dtype)
 
 
-SCALAR_FORMS = [f"asc_{op}_scalar" for op in C_SCALAR]
+SCALAR_FORMS = [*(f"asc_{op}_scalar" for op in C_SCALAR), "asc_leakyrelu"]
 
 
 @pytest.mark.rows(*SCALAR_FORMS)
@@ -230,7 +230,7 @@ def test_scalar_arithmetic(name: str, dtype: Any, data: Any) -> None:
     value = b[data.draw(st.integers(0, len(b) - 1))]
     dst = _vector(dtype, data.draw(lane_bits(dtype, lane_count(dtype))))
     getattr(C, name)(dst, _vector(dtype, a), from_bits([value], dtype)[0], make_mask(mbits))
-    family = SPECS[name].family.removesuffix("s")
+    family = scalar_formula(SPECS[name].family)
     want = zeroing([binary(family, dtype, x, value) for x in a], active)
     assert_same_lanes(reg_bits(dst), want, dtype)
 

@@ -14,8 +14,8 @@ from ascreg.errors import MissingApiError
 @pytest.mark.parametrize(
     ("module", "name", "spelled"),
     [
-        (ascreg.reg, "Gather", "Reg.Gather"),
-        (ascreg.c_api, "asc_gather", "asc_gather"),
+        (ascreg.reg, "Scatter", "Reg.Scatter"),
+        (ascreg.c_api, "asc_scatter", "asc_scatter"),
         (ascreg.simt, "__hgtx2", "__hgtx2"),
     ],
 )

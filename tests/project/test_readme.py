@@ -30,6 +30,12 @@ def test_readme_snippet_runs() -> None:
     assert not z[200:].any()
 
 
+def test_set_up_has_exactly_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    set_up = readme.split("## Set up", 1)[1].split("\n## ", 1)[0]
+    assert set_up.count("```") == 4  # two fenced commands, nothing else to paste
+
+
 def test_readme_says_which_python_and_to_use_a_venv() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "Python 3.11 or newer" in readme

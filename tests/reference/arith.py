@@ -1,4 +1,4 @@
-"""Binary arithmetic and logic, Not, Abs, Neg and Arange on bit patterns (spec §5, §7)."""
+"""Binary arithmetic and logic, Not, Abs, Neg, Relu and Arange on bit patterns (spec §5, §7)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,13 @@ def neg_lane(x: int, dtype: type[Scalar]) -> int:
     return wrap(-value_of(x, dtype), dtype)
 
 
-SIGN_LANES = {"Abs": abs_lane, "Neg": neg_lane}
+def relu_lane(x: int, dtype: type[Scalar]) -> int:
+    """``asc_relu`` (asc_relu.md): ``src >= 0 ? src : 0``; -0 >= 0 holds, NaN >= 0 does not."""
+    value = decode_float(x, dtype) if is_float(dtype) else value_of(x, dtype)
+    return x if value >= 0 else 0
+
+
+SIGN_LANES = {"Abs": abs_lane, "Neg": neg_lane, "Relu": relu_lane}
 """The exact unary references by family name."""
 
 
@@ -106,3 +112,17 @@ def arange(dtype: type[Scalar], start: int, lanes: int, decrease: bool, span: in
         else:
             out.append(encode_float(Fraction(x) + offset, dtype))  # -0 + 0 = +0
     return out
+
+
+def duplicate_register(src: list[int]) -> list[int]:
+    """``Duplicate(dst, srcReg, mask)``: every lane gets the bits of ``srcReg`` lane 0 (LOWEST)."""
+    return [src[0]] * len(src)
+
+
+def scalar_formula(family: str) -> str:
+    """The :func:`binary` op a scalar form applies with every ``src1`` lane the scalar.
+
+    ``Adds`` is ``Add``'s; ``LeakyRelu`` (LeakyRelu.md: ``src > 0 ? src : src * scalar``) is
+    ``Prelu``'s.
+    """
+    return "Prelu" if family == "LeakyRelu" else family.removesuffix("s")

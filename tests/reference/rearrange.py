@@ -51,3 +51,19 @@ def mask_unpack(bits: Sequence[int], high: bool) -> list[int]:
     half = len(bits) // 2
     part = bits[half:] if high else bits[:half]
     return [b for bit in part for b in (bit, 0)]
+
+
+def gather(src: Sequence[int], index: Sequence[int]) -> list[int]:
+    """dst[i] = src[index[i]]; an index past the register wraps: index % lane count."""
+    return [src[index[i] % len(src)] for i in range(len(src))]
+
+
+def squeeze(src: Sequence[int], mask: Sequence[int], size: int) -> list[int]:
+    """The lanes whose mask bit (bit i * size) is 1, in order from lane 0; the rest 0."""
+    dst = [0] * len(src)
+    filled = 0
+    for i in range(len(src)):
+        if mask[i * size]:
+            dst[filled] = src[i]
+            filled += 1
+    return dst

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from ascreg import MaskMergeMode, Reg, bfloat16_t, float32_t, half, int16_t
 from ascreg._dtypes import Kind
 from ascreg._spec import SPECS
-from reference.arith import binary, bit_not
+from reference.arith import binary, bit_not, duplicate_register
 from reference.common import (
     FLOAT_FORMATS,
     boundary_bits,
@@ -152,6 +152,25 @@ def test_duplicate(dtype: Any, two: bool, data: Any) -> None:
     dst = make_reg(dtype, old, two)
     Reg.Duplicate[dtype, MaskMergeMode.MERGING](dst, scalar, make_mask(mbits))
     assert same_lanes(reg_bits(dst), merging([value] * lanes, old, active), dtype)
+
+
+@pytest.mark.rows("Reg.Duplicate")
+@pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Duplicate"].combos))
+@given(st.data())
+def test_duplicate_register(dtype: Any, two: bool, data: Any) -> None:
+    """``Duplicate(dst, srcReg, mask)`` broadcasts lane 0 bit for bit (raw-bit types too)."""
+    lanes, stride = geometry(dtype, two)
+    src = data.draw(lane_bits(dtype, lanes))
+    old = data.draw(lane_bits(dtype, lanes))
+    mbits = data.draw(mask_bits())
+    active = mask_to_lanes(mbits, lanes, stride)
+    want = duplicate_register(src)
+    dst = make_reg(dtype, old, two)
+    Reg.Duplicate(dst, make_reg(dtype, src, two), make_mask(mbits))
+    assert reg_bits(dst) == zeroing(want, active)
+    dst = make_reg(dtype, old, two)
+    Reg.Duplicate[dtype, MaskMergeMode.MERGING](dst, make_reg(dtype, src, two), make_mask(mbits))
+    assert reg_bits(dst) == merging(want, old, active)
 
 
 @pytest.mark.parametrize(

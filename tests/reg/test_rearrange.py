@@ -1,4 +1,4 @@
-"""Interleave / DeInterleave against the scalar reference (dsts may alias the sources)."""
+"""Interleave / DeInterleave, Gather, Squeeze and Pack / UnPack against the scalar references."""
 
 from __future__ import annotations
 
@@ -8,11 +8,35 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import HighLowPart, Reg, half, int8_t, int16_t, int64_t, uint8_t, uint16_t, uint32_t
+from ascreg import (
+    GatherMaskMode,
+    HighLowPart,
+    Reg,
+    half,
+    int8_t,
+    int16_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+)
 from ascreg._spec import SPECS
-from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
+from ascreg.errors import (
+    AscregTypeError,
+    IllegalDtypeError,
+    TemplateMismatchError,
+    UnsupportedError,
+)
 from reference.common import SIGNED
-from reference.rearrange import deinterleave, interleave, mask_pack, mask_unpack, unpack
+from reference.rearrange import (
+    deinterleave,
+    gather,
+    interleave,
+    mask_pack,
+    mask_unpack,
+    squeeze,
+    unpack,
+)
 from reference.rearrange import pack as ref_pack
 from strategies import (
     dtype_params,
@@ -116,3 +140,54 @@ def test_pack_rejects() -> None:
         Reg.Pack(new_reg(int8_t), make_reg(int16_t, [1] * 128))
     with pytest.raises(TemplateMismatchError, match="U=uint16_t"):
         Reg.Pack[uint8_t, uint16_t](new_reg(uint8_t), make_reg(int16_t, [1] * 128))
+
+
+GATHER_PAIRS = [
+    pytest.param(t, u, id=f"{t.cpp_name}-{u.cpp_name}") for t, u in SPECS["Reg.Gather"].combos
+]
+
+
+@pytest.mark.rows("Reg.Gather")
+@pytest.mark.parametrize(("dtype", "index_type"), GATHER_PAIRS)
+@settings(max_examples=10)
+@given(st.data())
+def test_gather(dtype: Any, index_type: Any, data: Any) -> None:
+    lanes = 256 // dtype.size
+    src = data.draw(lane_bits(dtype, lanes))
+    index = data.draw(lane_bits(index_type, lanes))  # any value: past the register it wraps
+    dst = new_reg(dtype)
+    Reg.Gather[dtype, index_type](dst, make_reg(dtype, src), make_reg(index_type, index))
+    assert reg_bits(dst) == gather(src, index)
+
+
+def test_gather_wraps_indices_and_checks_types() -> None:
+    src = make_reg(half, list(range(128)))
+    dst = new_reg(half)
+    Reg.Gather(dst, src, make_reg(uint16_t, [168] * 128))  # the documented 168 % 128 = 40
+    assert reg_bits(dst) == [40] * 128
+    Reg.Gather(src, src, make_reg(uint16_t, [127 - i for i in range(128)]))  # dst may alias src
+    assert reg_bits(src) == list(range(127, -1, -1))
+    with pytest.raises(IllegalDtypeError):
+        Reg.Gather(dst, src, make_reg(uint32_t, [0] * 64))  # index width differs from T's
+    with pytest.raises(TemplateMismatchError):
+        Reg.Gather[half, uint16_t](dst, src, make_reg(uint32_t, [0] * 64))
+    with pytest.raises(IllegalDtypeError):
+        Reg.Gather[half, uint32_t]
+
+
+@pytest.mark.rows("Reg.Squeeze")
+@pytest.mark.parametrize(("dtype", "two"), dtype_params(SPECS["Reg.Squeeze"].combos))
+@settings(max_examples=15)
+@given(st.data())
+def test_squeeze(dtype: Any, two: bool, data: Any) -> None:
+    lanes = 256 // dtype.size
+    src, mask = data.draw(lane_bits(dtype, lanes)), data.draw(mask_bits())
+    dst = make_reg(dtype, data.draw(lane_bits(dtype, lanes)))  # old lanes never survive
+    Reg.Squeeze[dtype, GatherMaskMode.NO_STORE_REG](dst, make_reg(dtype, src), make_mask(mask))
+    assert reg_bits(dst) == squeeze(src, mask, dtype.size)
+
+
+def test_squeeze_store_reg_is_unsupported() -> None:
+    reg = make_reg(int16_t, [1] * 128)
+    with pytest.raises(UnsupportedError, match="AR"):
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](reg, reg, Reg.CreateMask[int16_t]())

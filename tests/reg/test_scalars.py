@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ascreg import MaskMergeMode, Reg, half, int8_t, int32_t
 from ascreg._spec import SPECS
 from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError
-from reference.arith import binary
+from reference.arith import binary, scalar_formula
 from reference.common import encode_float, from_bits, zeroing
 from reference.masks import mask_to_lanes
 from strategies import (
@@ -33,12 +33,12 @@ from strategies import (
 
 SCALAR_OPS = ("Adds", "Muls", "Maxs", "Mins")
 SCALAR_DTYPES: dict[Any, list[str]] = {}
-for _op in SCALAR_OPS:
+for _op in (*SCALAR_OPS, "LeakyRelu"):
     for (_dtype,) in SPECS[f"Reg.{_op}"].combos:
         SCALAR_DTYPES.setdefault(_dtype, []).append(_op)
 
 
-@pytest.mark.rows("Reg.Adds", "Reg.Muls", "Reg.Maxs", "Reg.Mins")
+@pytest.mark.rows("Reg.Adds", "Reg.Muls", "Reg.Maxs", "Reg.Mins", "Reg.LeakyRelu")
 @pytest.mark.parametrize(("dtype", "two"), dtype_params([(d,) for d in SCALAR_DTYPES]))
 @settings(max_examples=25)
 @given(st.data())
@@ -53,7 +53,7 @@ def test_scalar_binary(dtype: Any, two: bool, data: Any) -> None:
     for op in SCALAR_DTYPES[dtype]:
         dst = new_reg(dtype, two)
         getattr(Reg, op)(dst, src, scalar, mask)
-        want = zeroing([binary(op.removesuffix("s"), dtype, x, s) for x in a], active)
+        want = zeroing([binary(scalar_formula(op), dtype, x, s) for x in a], active)
         assert_same_lanes(reg_bits(dst), want, dtype)
 
 

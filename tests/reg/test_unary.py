@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ascreg import MaskMergeMode, Reg, float32_t, half, int8_t, int16_t, int64_t, uint8_t
 from ascreg._spec import SPECS
 from ascreg.errors import AscregTypeError, IllegalDtypeError
-from reference.arith import abs_lane, neg_lane
+from reference.arith import abs_lane, neg_lane, relu_lane
 from reference.common import lane_count, zeroing
 from reference.masks import mask_to_lanes
 from strategies import (
@@ -26,6 +26,7 @@ from strategies import (
 )
 
 UNARY = {"Abs": abs_lane, "Neg": neg_lane}
+RELU = dtype_params(SPECS["Reg.Relu"].combos)
 
 
 @pytest.mark.rows("Reg.Abs", "Reg.Neg")
@@ -41,6 +42,21 @@ def test_unary(op: str, dtype: Any, two: bool, data: Any) -> None:
     getattr(Reg, op)(dst, make_reg(dtype, a, two), make_mask(mbits))
     want = zeroing([UNARY[op](x, dtype) for x in a], mask_to_lanes(mbits, lanes, stride))
     assert reg_bits(dst) == want  # bit-exact: NaN payloads are kept
+
+
+@pytest.mark.rows("Reg.Relu")
+@pytest.mark.parametrize(("dtype", "two"), RELU)
+@settings(max_examples=30)
+@given(st.data())
+def test_relu(dtype: Any, two: bool, data: Any) -> None:
+    """``src >= 0 ? src : 0`` bit for bit (-0 kept, NaN gives +0); masked-off lanes 0."""
+    lanes, stride = geometry(dtype, two)
+    a = data.draw(lane_bits(dtype, lanes))
+    mbits = data.draw(mask_bits())
+    dst = new_reg(dtype, two)
+    Reg.Relu(dst, make_reg(dtype, a, two), make_mask(mbits))
+    want = zeroing([relu_lane(x, dtype) for x in a], mask_to_lanes(mbits, lanes, stride))
+    assert reg_bits(dst) == want
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,7 @@ from ascreg.enums import (
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -116,6 +117,8 @@ REDUCE_SPECS: dict[ReduceType, OpSpec]
     "reg/rearrange": "",
     "reg/unaligned": """\
 __all__ = [
+    "DataCopyUnAlignPost",
+    "DataCopyUnAlignPre",
     "Load",
     "LoadUnAlign",
     "LoadUnAlignPre",
@@ -265,6 +268,39 @@ def render_op(spec: OpSpec) -> list[str]:
     else:
         lines += overloads(call_overloads(shape, spec.combos, "plain", deduced=True))
     lines += ["", f"{shape.attr}: {shape.cls}", ""]
+    return lines + alias_lines(spec)
+
+
+def alias_lines(spec: OpSpec) -> list[str]:
+    """The declarations of the row's older spellings: the op's class, or a fixed-lead class.
+
+    ``MaskAnd: _And``; ``ReduceSum`` (``RegShape.fixed``) gets ``class _ReduceSum(_Reduce_SUM)``
+    whose subscripts leave the fixed ``ReduceType.SUM`` out.
+    """
+    shape = spec.shape
+    assert isinstance(shape, RegShape)
+    fixed, lead = dict(shape.fixed), dict(shape.lead)
+    lines: list[str] = []
+    for alias in spec.aliases:
+        attr = alias.removeprefix("Reg.")
+        if alias not in fixed:
+            lines += [f"{attr}: {shape.cls}", ""]
+            continue
+        member = fixed[alias].rsplit(".", 1)[1]
+        base = f"_{shape.attr}_{member}"
+        getitem = [
+            (
+                f"def __getitem__(self, items: {subscript_type(prefix, shape.patterns('plain'))})"
+                f" -> {base}_{'_'.join(map(pyname, prefix))}: ...",
+                combo_text(prefix),
+            )
+            for prefix in prefixes(shape, lead[fixed[alias]])
+        ]
+        lines += [
+            f"class _{attr}({base}):",
+            f'    """``{alias}``: ``{spec.name}[{fixed[alias]}]``."""',
+        ]
+        lines += ["    name: ClassVar[str]", *overloads(getitem), "", f"{attr}: _{attr}", ""]
     return lines
 
 

@@ -20,6 +20,7 @@ from typing import assert_type
 from ascreg import (
     CMPMODE,
     DataCopyMode,
+    GatherMaskMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -61,6 +62,7 @@ EXAMPLE_EXTRA = {
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
     "HighLowPart": "HighLowPart.HIGHEST",
     "OFFSET": "1",
+    "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"
@@ -82,9 +84,13 @@ def variables(dtypes: Iterable[type[Scalar]]) -> list[str]:
     return lines
 
 
-def argument(p: Param, combo: tuple[type[Scalar], ...], two: bool) -> str:
+def argument(
+    p: Param, combo: tuple[type[Scalar], ...], two: bool, scalars: tuple[type[Scalar], ...] = ()
+) -> str:
+    """The test argument of *p* for *combo* (a scalar parameter reads *scalars* when given)."""
     if p.kind in ("mask", "mask?"):
         return "m"
+    combo = scalars if scalars and p.kind == "scalar" else combo
     d = combo[p.arg] if p.arg < len(combo) else combo[0]
     n = pyname(d)
     return {
@@ -106,8 +112,14 @@ def argument(p: Param, combo: tuple[type[Scalar], ...], two: bool) -> str:
     }[p.kind]
 
 
-def call(callee: str, form: RegForm, combo: tuple[type[Scalar], ...], two: bool = False) -> str:
-    args = ", ".join(argument(p, combo, two) for p in form.params)
+def call(
+    callee: str,
+    form: RegForm,
+    combo: tuple[type[Scalar], ...],
+    two: bool = False,
+    scalars: tuple[type[Scalar], ...] = (),
+) -> str:
+    args = ", ".join(argument(p, combo, two, scalars) for p in form.params)
     text = f"{callee}({args})"
     return f"assert_type({text}, {form.returns})" if form.returns != "None" else text
 
@@ -222,7 +234,10 @@ def reject_lines(spec: OpSpec) -> Iterator[str]:
             other = firsts[(firsts.index(combo[0]) + 1) % len(firsts)]
             if other == combo[0]:
                 continue
-            line = call(f"Reg.{shape.attr}[{pyname(other)}]", form, combo)
+            # Only the registers disagree: a scalar of the subscript's type keeps the error an
+            # arg-type one when the op has several overloads (Duplicate's scalar / srcReg forms).
+            scalars = (other, *combo[1:])
+            line = call(f"Reg.{shape.attr}[{pyname(other)}]", form, combo, scalars=scalars)
             yield f"    {line}{ignore.format(code='arg-type')}  # {pyname(other)} vs {combo_text(combo)}"
         yield f"    # {spec.name}: a template dtype no combination allows"
         allowed = {c[0] for c in spec.combos}

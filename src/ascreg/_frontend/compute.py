@@ -23,7 +23,7 @@ import numpy as np
 
 from ascreg._dtypes import Kind, bool_, float32_t, int16_t
 from ascreg._frontend import operands
-from ascreg.core import arith, shifts
+from ascreg.core import arith, rearrange, shifts
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
@@ -145,6 +145,25 @@ def copy(op: Any, dst: Any, src: Any, mask: Any) -> None:
         return
     enabled = enables(op, mask, d)
     d.put(s.get().copy() if enabled.all() else cmp.select(enabled, s.get(), d.get()))
+
+
+def broadcast(op: Any, dst: RegTensor[Any, Any], value: Any, mask: Any, merging: bool) -> None:
+    """Write *value* to every lane of *dst* the mask selects; the others 0 (or kept, MERGING)."""
+    filled = arith.fill(value, dst.dtype.np_dtype, dst.lanes)
+    if mask is None:
+        dst.put(filled)
+        return
+    old = dst.get() if merging else None
+    dst.put(cmp.merge_masked(filled, enables(op, mask, dst), old))
+
+
+def duplicate_lane0(op: Any, dst: Any, src: Any, mask: Any, *, merging: bool = False) -> None:
+    """Broadcast lane 0 of the register *src* into *dst* (the bits: raw-bit types too).
+
+    ``Reg.Duplicate(dst, srcReg, mask)`` and ``asc_duplicate`` share it.
+    """
+    d, s = vectors(op, (dst, "dst"), (src, "src"))
+    broadcast(op, d, s.get()[0], mask, merging)
 
 
 MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})
@@ -293,3 +312,22 @@ def halves(op: Any, dst: Any, src: Any, *, high: bool) -> None:
             f"got HIGHEST for {type(d).__name__} <- {type(s).__name__}"
         )
     d.put(op.formula(s.get(), d.dtype.np_dtype, d.lanes, high=high))
+
+
+def gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+    """``dst[i] = src[index[i] % lanes]``: *index* an unsigned register of the data's width."""
+    d, s = vectors(op, (dst, "dst"), (src, "src"), check=False)
+    i = operands.register(index, "index", op.surface)
+    if len(op.t.dtypes) > 1 and op.t.dtypes[1] is not i.dtype:
+        raise TemplateMismatchError(
+            f"template dtype U={op.t.dtypes[1].cpp_name} does not match the index register "
+            f"{type(i).__name__} (C++: static_assert 'Gather U data type is not correct')"
+        )
+    op.spec.check(d.dtype, i.dtype)
+    d.put(rearrange.gather(s.get(), i.get()))
+
+
+def squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """Pack the lanes of *src* that *mask* selects into *dst* from lane 0 up; the tail is 0."""
+    d, s = vectors(op, (dst, "dst"), (src, "src"))
+    d.put(rearrange.squeeze(s.get(), enables(op, mask, s)))

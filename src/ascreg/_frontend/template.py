@@ -88,6 +88,7 @@ class Template:
     max_dtypes: ClassVar[int] = 1
     traits: ClassVar[bool] = False
     surface: ClassVar[Surface] = REG
+    _fixed: ClassVar[tuple[Any, ...]] = ()
 
     def __init__(self, targs: TemplateArgs = NO_ARGS) -> None:
         self.t = targs
@@ -106,13 +107,31 @@ class Template:
         key = tuple(map(id, items)) if isinstance(items, tuple) else id(items)
         found = self._instances.get(key)
         if found is None:
-            found = self._derive(self._parse(items if isinstance(items, tuple) else (items,)))
+            written = items if isinstance(items, tuple) else (items,)
+            found = self._derive(self._parse(self._fixed + written))
             found.__doc__ = self.__doc__
             self._instances[key] = found
         return found
 
     def __repr__(self) -> str:
         return f"<{self.name}[{self.t.text()}]>" if self.t is not NO_ARGS else f"<{self.name}>"
+
+    def fixing(self, alias: str, *items: Any) -> Self:
+        """Return this op under the older name *alias*, its leading template arguments *items*.
+
+        ``Reg.ReduceSum[T, U]`` is ``Reg.Reduce[ReduceType.SUM, T, U]``; errors still name the
+        op's row.
+
+        Examples
+        --------
+        >>> from ascreg import Reg, ReduceType, half
+        >>> Reg.ReduceMax[half]
+        <Reg.Reduce[half, ReduceType.MAX]>
+        """
+        short = alias.removeprefix("Reg.")
+        namespace = {"_fixed": items, "__doc__": self.__doc__, "__qualname__": f"_{short}"}
+        cls: type[Self] = type(f"_{short}", (type(self),), namespace)
+        return cls(self._parse(items))
 
     def _derive(self, targs: TemplateArgs) -> Self:
         """Return the op specialised with *targs* (subclasses with extra state override this)."""
@@ -241,7 +260,7 @@ def define(
             "name": name,
             "surface": surface,
             CALL_MARKER: name,
-            "__doc__": impl.__doc__ if doc is None else doc,
+            "__doc__": with_aliases(impl.__doc__ if doc is None else doc, row),
             "__module__": module,
             "__qualname__": f"_{short}",
             **attributes,
@@ -253,6 +272,29 @@ def define(
         return _c_function(op, impl, module)
 
     return decorate
+
+
+def with_aliases(doc: str | None, row: OpSpec | None) -> str | None:
+    """Return *doc* with a line naming the row's older spellings, before its Examples section.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> print(Reg.Move.__doc__.split("Examples")[0].strip().splitlines()[-1])
+    Older spellings, the same op: ``Reg.MaskMov``, ``Reg.Copy``.
+    """
+    if doc is None or row is None or not row.aliases:
+        return doc
+    fixed = dict(getattr(row.shape, "fixed", ()))
+    names = ", ".join(
+        f"``{alias}`` (``{row.name}[{fixed[alias]}]``)" if alias in fixed else f"``{alias}``"
+        for alias in row.aliases
+    )
+    lines = doc.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.strip() == "Examples"), len(lines))
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())] if at < len(lines) else ""
+    note = [f"{indent}Older spellings, the same op: {names}.", ""]
+    return "\n".join([*lines[:at], *note, *lines[at:]])
 
 
 def check_in_vector_function(call: str) -> None:

@@ -19,6 +19,7 @@ from ascreg._spec.dtypes import (
     C_BASIC,
     C_BINARY,
     C_COPY_MASK_PART,
+    C_GATHER,
     C_LOAD_FAMILY,
     C_LOGIC,
     C_PACK,
@@ -26,11 +27,13 @@ from ascreg._spec.dtypes import (
     C_SELECT,
     C_SHIFT_PAIRS,
     C_SIGN,
+    C_SQUEEZE,
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
     C_UNPACK,
     PAIR_REDUCE_TYPES,
+    PRELU_TYPES,
     REDUCE_BLOCK_COMBOS,
     Combos,
     singles,
@@ -215,7 +218,7 @@ def _unary_rows() -> list[OpSpec]:
 
 
 def _sign_rows() -> list[OpSpec]:
-    """Build ``asc_abs`` and ``asc_neg`` (exact lane formulas, no rounding)."""
+    """Build ``asc_abs``, ``asc_neg`` and ``asc_relu`` (exact lane formulas, no rounding)."""
     form = CForm("", _params("vec dst", "vec src", "cmask mask"))
     return [
         _c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,
@@ -233,6 +236,10 @@ def _scalar_rows() -> list[OpSpec]:
            f"arithmetic_compute/asc_{op}_scalar.md", family=f"{op.title()}s",
            shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.{op.title()}")
         for op, types in C_SCALAR.items()
+    ] + [
+        _c("asc_leakyrelu", ("T",), singles(*PRELU_TYPES), MaskRule.ZEROING,
+           "arithmetic_compute/asc_leakyrelu.md", family="LeakyRelu",
+           shape=CShape("c_api/compute", (form,)), core=f"{_CORE}arith:BINARY_OPS.Prelu"),
     ]  # fmt: skip
 
 
@@ -302,6 +309,20 @@ def _fill_rows() -> list[OpSpec]:
         _c("asc_copy", ("T",), singles(*C_BASIC, bool_), MaskRule.MERGING, "reg_load/asc_copy.md",
            family="Move", shape=CShape("c_api/compute", copy, positional=True),
            core=_CORE + "compare:select"),
+    ]  # fmt: skip
+
+
+def _rearrange_rows() -> list[OpSpec]:
+    """``asc_gather`` (its register form) and ``asc_squeeze``."""
+    gather = CForm("", _params("vec dst", "vec src", "vec index:1"))
+    squeeze = CForm("", _params("vec dst", "vec src", "cmask mask"))
+    return [
+        _c("asc_gather", ("T", "U"), C_GATHER, MaskRule.NONE, "reg_load/asc_gather.md",
+           family="Gather", shape=CShape("c_api/compute", (gather,)),
+           core=_CORE + "rearrange:gather"),
+        _c("asc_squeeze", ("T",), singles(*C_SQUEEZE), MaskRule.SQUEEZE,
+           "compare_and_select/asc_squeeze.md", family="Squeeze",
+           shape=CShape("c_api/compute", (squeeze,)), core=_CORE + "rearrange:squeeze"),
     ]  # fmt: skip
 
 
@@ -388,6 +409,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_fill_rows(),
     *_reduce_rows(),
     *_pack_rows(),
+    *_rearrange_rows(),
     *_unaligned_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

@@ -79,7 +79,17 @@ MATH_TYPES = (half, float32_t)
 """``Sqrt``, ``Exp``, ``Ln``, ``Log``, ``Log2``, ``Log10``."""
 ABS_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
 NEG_TYPES = (int8_t, int16_t, int32_t, int64_t, half, float32_t)
+RELU_TYPES = (half, int32_t, float32_t, int64_t)
+"""``Reg.Relu`` (Relu.md); ``asc_relu`` has the first three."""
 INTERLEAVE_TYPES = REG_TYPES  # any b8/b16/b32 type, bool; 64-bit only as RegTraitNumTwo
+GATHER_PAIRS = (
+    *((d, uint8_t) for d in B8_TYPES),
+    *((d, uint16_t) for d in (int16_t, uint16_t, half, bfloat16_t)),
+    *((d, uint32_t) for d in (int32_t, uint32_t, float32_t)),
+)
+"""``Gather<T, U>``: any b8/b16/b32 ``T`` with the unsigned index ``U`` of its width
+(kernel_reg_compute_gather_mask_impl.h: SupportBytes<T, 1, 2, 4>, sizeof(T) == sizeof(U))."""
+SQUEEZE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float32_t)
 ARANGE_TYPES = (int8_t, int16_t, int32_t, half, float32_t, int64_t)
 REDUCE_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
     "SUM": ((half, half), (float32_t, float32_t), (int32_t, int32_t), (uint32_t, uint32_t),
@@ -178,10 +188,10 @@ element-wise unary arithmetic function (``reg_compute/reg_vector.h``)."""
 C_SIGN: dict[str, tuple[type[Scalar], ...]] = {
     "abs": (int8_t, int16_t, int32_t, half, float32_t),
     "neg": (int8_t, int16_t, int32_t, half, float32_t),
+    "relu": (half, int32_t, float32_t),
 }
 """``void asc_<op>(vector_T& dst, vector_T src, vector_bool mask)``: the exact (sign-handling)
-unary functions ``asc_abs`` and ``asc_neg`` (``reg_compute/reg_vector.h``; ``asc_relu`` waits
-for its ``Reg.Relu`` twin)."""
+unary functions ``asc_abs``, ``asc_neg`` and ``asc_relu`` (``reg_compute/reg_vector.h``)."""
 C_SCALAR: dict[str, tuple[type[Scalar], ...]] = {
     "add": (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t),
     "mul": (int16_t, uint16_t, half, int32_t, uint32_t, float32_t),
@@ -209,6 +219,17 @@ a few ``asc_store(dst, src, count)`` overloads, such as half's, are missing from
 are accepted here)."""
 C_SELECT = (bool_, uint8_t, int8_t, fp8_e4m3fn_t, hifloat8_t, fp8_e5m2_t, uint16_t, int16_t, half,
             bfloat16_t, uint32_t, int32_t, float32_t)  # fmt: skip
+
+C_GATHER = (
+    *((d, uint8_t) for d in (int8_t, uint8_t, hifloat8_t, fp8_e8m0_t, fp8_e5m2_t, fp8_e4m3fn_t)),
+    *((d, uint16_t) for d in (int16_t, uint16_t, half, bfloat16_t)),
+    *((d, uint32_t) for d in (int32_t, uint32_t)),
+)
+"""``asc_gather(vector_T& dst, vector_T src, vector_U index)``: the register form's (T, U)
+pairs (reg_load/asc_gather.md lists no float; the UB form is not emulated)."""
+C_SQUEEZE = (int8_t, uint8_t, hifloat8_t, fp8_e8m0_t, fp8_e5m2_t, fp8_e4m3fn_t, int16_t, uint16_t,
+             half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
+"""``asc_squeeze(vector_T& dst, vector_T src, vector_bool mask)``: the element types."""
 
 # ==== SIMT device functions =======================================================================
 SIMT_SHFL_TYPES = (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t)

@@ -21,6 +21,7 @@ from ascreg._spec.dtypes import (
     CMP_TYPES,
     DIV_TYPES,
     DUP_TYPES,
+    GATHER_PAIRS,
     INTERLEAVE_TYPES,
     LOGIC_TYPES,
     MASK_GEN_TYPES,
@@ -37,9 +38,11 @@ from ascreg._spec.dtypes import (
     REDUCE_BLOCK_COMBOS,
     REDUCE_COMBOS,
     REG_TYPES,
+    RELU_TYPES,
     SELECT_TYPES,
     SHIFT_DATA,
     SHIFT_PAIRS,
+    SQUEEZE_TYPES,
     UNPACK_COMBOS,
     Combos,
     singles,
@@ -75,6 +78,7 @@ def _shape(
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
     token_only: bool = False,
+    fixed: tuple[tuple[str, str], ...] = (),
 ) -> RegShape:
     """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
     return RegShape(
@@ -88,6 +92,7 @@ def _shape(
         positional=positional,
         lead=lead,
         token_only=token_only,
+        fixed=fixed,
     )
 
 
@@ -296,6 +301,26 @@ def _compare(name: str, src1: Param) -> RegShape:
 # ---- the rows -----------------------------------------------------------------------------------
 
 
+_MI = "impl/basic_api/reg_compute/kernel_reg_compute_"
+ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
+    "And": (("MaskAnd",), "maskreg"),
+    "Or": (("MaskOr",), "maskreg"),
+    "Xor": (("MaskXor",), "maskreg"),
+    "Not": (("MaskNot",), "maskreg"),
+    "Select": (("MaskSel",), "maskreg"),
+    "Move": (("MaskMov", "Copy"), "maskreg"),  # Copy: ..._copy_intf_impl.h
+    "Compares": (("CompareScalar",), "vec_cmpsel"),
+    "LoadUnAlignPre": (("DataCopyUnAlignPre",), "datacopy"),
+    "StoreUnAlignPost": (("DataCopyUnAlignPost",), "datacopy"),
+    "Reduce": (("ReduceSum", "ReduceMax", "ReduceMin"), "vec_reduce"),
+}
+"""The older spellings of each op, and the header (``_MI + <key> + "_intf_impl.h"``) that
+forwards them to the same implementation. An older name of two ops (``DataCopy``) is not here."""
+
+_REDUCE_ALIASES = tuple((f"Reg.Reduce{k.capitalize()}", f"ReduceType.{k}") for k in REDUCE_COMBOS)
+"""``ReduceSum`` is ``Reduce[ReduceType.SUM]``: an alias with the leading template argument fixed."""
+
+
 def _reg(
     name: str,
     roles: tuple[str, ...],
@@ -305,6 +330,7 @@ def _reg(
     shape: RegShape,
     core: str,
 ) -> OpSpec:
+    older, _header = ALIASES.get(name, ((), ""))
     return OpSpec(
         f"Reg.{name}",
         f"AscendC::Reg::{name}",
@@ -316,6 +342,7 @@ def _reg(
         family=name,
         shape=shape,
         core=core,
+        aliases=tuple(f"Reg.{alias}" for alias in older),
     )
 
 
@@ -432,6 +459,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _reg("Duplicate", ("T",), singles(*DUP_TYPES), MaskRule.ZEROING, "数据填充/Duplicate.md",
          _shape("Duplicate", "compute",
                 RegForm("", (Param("dst", "regr"), Param("scalar", "scalar"), Param("mask", "mask?"))),
+                RegForm("srcReg", (Param("dst", "regr"), Param("scalar", "regr"), MASK)),
                 subscripts=MERGE),
          "ascreg.core.arith:fill"),
     *_scalar_rows(),
@@ -439,11 +467,24 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _CORE + "arith:abs_lanes"),
     _reg("Neg", ("T",), singles(*NEG_TYPES), MaskRule.ZEROING, "基础算术/Neg.md", _unary("Neg"),
          _CORE + "arith:neg_lanes"),
+    _reg("Relu", ("T",), singles(*RELU_TYPES), MaskRule.ZEROING, "基础算术/Relu.md",
+         _unary("Relu"), _CORE + "arith:relu_lanes"),
+    _reg("LeakyRelu", ("T",), singles(*PRELU_TYPES), MaskRule.ZEROING, "基础算术/LeakyRelu.md",
+         _scalar_op("LeakyRelu"), _BINARY + "Prelu"),  # Prelu with every src1 lane = scalar
     *_precise_rows(),
     _reg("Interleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
          "数据重排/Interleave.md", _interleave("Interleave"), _CORE + "rearrange:interleave"),
     _reg("DeInterleave", ("T",), singles(*INTERLEAVE_TYPES), MaskRule.NONE,
          "数据重排/DeInterleave.md", _interleave("DeInterleave"), _CORE + "rearrange:deinterleave"),
+    _reg("Gather", ("T", "U"), GATHER_PAIRS, MaskRule.NONE, "离散操作/Gather.md",
+         _shape("Gather", "rearrange",
+                RegForm("", (Param("dst", "reg"), Param("src", "reg"), Param("index", "reg", 1))),
+                template_dtypes=2),
+         _CORE + "rearrange:gather"),
+    _reg("Squeeze", ("T",), singles(*SQUEEZE_TYPES), MaskRule.SQUEEZE, "比较与选择/Squeeze.md",
+         _shape("Squeeze", "rearrange", RegForm("", (*_regs("dst", "src", kind="reg"), MASK)),
+                subscripts=(("plain", ((), ("GatherMaskMode",))),)),
+         _CORE + "rearrange:squeeze"),
     _reg("Arange", ("T",), singles(*ARANGE_TYPES), MaskRule.NONE, "索引操作/Arange.md",
          _shape("Arange", "arith", RegForm("", (Param("dst", "regr"), Param("start", "scalar"))),
                 subscripts=(("plain", ((), ("IndexOrder",))),)),
@@ -454,7 +495,8 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _shape("Reduce", "arith",
                 RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK)),
                 subscripts=MERGE, template_dtypes=2,
-                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items())),
+                lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
+                fixed=_REDUCE_ALIASES),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
     _pack_row("Pack", PACK_COMBOS, "pack"),
     _pack_row("UnPack", UNPACK_COMBOS, "unpack"),

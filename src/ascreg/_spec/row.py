@@ -33,6 +33,7 @@ class MaskRule(enum.Enum):
     PREDICATE = "the predicate mask's unselected bits become 0"
     NONE = "the op takes no mask"
     REDUCE = "masked-off source lanes count as the reduction's identity (0, type-min, type-max)"
+    SQUEEZE = "the mask picks the source lanes packed from lane 0 up; the remaining lanes become 0"
 
 
 @attrs.frozen
@@ -68,7 +69,9 @@ class OpSpec:
         (``"ascreg.core.shifts:zeroing_shift"``); a path step into a dict is its key
         (``"ascreg.core.arith:BINARY_OPS.Add"``). :meth:`core_function` resolves it.
     aliases
-        Older spellings of the same op on the same surface (none yet).
+        Older spellings of the same op on the same surface, still written by operator code
+        (``("Reg.MaskAnd",)`` on ``Reg.And``): the surface module binds each to the op itself
+        (or, for a ``RegShape.fixed`` alias, to the op with its lead template argument fixed).
 
     Examples
     --------

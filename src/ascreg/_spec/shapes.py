@@ -200,6 +200,10 @@ class RegShape:
     token_only
         A subscript may also be the tokens alone, for the forms that are not per combination
         (``Pack[HighLowPart.HIGHEST](mask_dst, mask_src)``, C++ ``Pack<part>``).
+    fixed
+        Aliases of the op with its lead fixed: ``(alias, lead member)`` pairs
+        (``("Reg.ReduceSum", "ReduceType.SUM")``: ``ReduceSum[T, U]`` is
+        ``Reduce[ReduceType.SUM, T, U]``). Every other alias of the row is the op itself.
 
     Examples
     --------
@@ -218,6 +222,7 @@ class RegShape:
     positional: bool = False
     lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
     token_only: bool = False
+    fixed: tuple[tuple[str, str], ...] = ()
 
     def patterns(self, bound: str) -> SubscriptPatterns:
         """Return the token patterns of the subscript kind *bound* (``()``: none)."""

@@ -35,7 +35,6 @@ from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg._spec.dtypes import C_SCALAR, C_SIGN
 from ascreg.c_api._types import vector_of
 from ascreg.core import arith, pack
-from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core import reduce as red
 from ascreg.core.arith import BINARY_OPS, SIGN_OPS
@@ -62,12 +61,14 @@ __all__ = [
     "asc_eq",
     "asc_eq_scalar",
     "asc_exp",
+    "asc_gather",
     "asc_ge",
     "asc_ge_scalar",
     "asc_gt",
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_leakyrelu",
     "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
@@ -89,12 +90,14 @@ __all__ = [
     "asc_reduce_max_datablock",
     "asc_reduce_min_datablock",
     "asc_reduce_sum_datablock",
+    "asc_relu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
     "asc_shiftright",
     "asc_shiftright_scalar",
     "asc_sqrt",
+    "asc_squeeze",
     "asc_sub",
     "asc_unpack_lower",
     "asc_unpack_upper",
@@ -255,6 +258,8 @@ _SIGN_SUMMARY = {
             "``abs(-0) = +0`` and a NaN keeps its payload", "[1.0, 0.0, 1.0]"),
     "neg": ("``-x``: integers wrap (``-INT_MIN = INT_MIN``); floats flip the sign bit "
             "(``-(+0) = -0``)", "[1.0, -0.0, -1.0]"),
+    "relu": ("``src >= 0 ? src : 0`` (the page's formula): ``-0`` passes unchanged, a NaN "
+             "lane gives +0", "[0.0, 0.0, 1.0]"),
 }  # fmt: skip
 
 
@@ -283,7 +288,7 @@ def _sign(op: str) -> Any:
     )(_sign_impl)
 
 
-asc_abs, asc_neg = (_sign(op) for op in C_SIGN)
+asc_abs, asc_neg, asc_relu = (_sign(op) for op in C_SIGN)
 
 _SCALAR_RESULTS = {
     "add": "[-0.5, 0.5, 1.5]",
@@ -322,6 +327,24 @@ def _scalar(op: str) -> Any:
 
 
 asc_add_scalar, asc_mul_scalar, asc_max_scalar, asc_min_scalar = (_scalar(op) for op in C_SCALAR)
+
+asc_leakyrelu = define(
+    "asc_leakyrelu",
+    formula=staticmethod(BINARY_OPS["Prelu"]),
+    doc="""``void asc_leakyrelu(vector_T& dst, vector_T src, T value, vector_bool mask)``.
+
+    ``dst = src > 0 ? src : src * value`` (``Reg.LeakyRelu``'s lane formula: ``asc_prelu``
+    with every ``src1`` lane equal to *value*); masked-off lanes 0. Types: half, float.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> a, d = vector_float(), vector_float(); a.set(np.resize(np.float32([3, -4]), 64))
+    >>> asc_leakyrelu(d, a, 0.5, asc_create_mask_b32(PAT_ALL)); np.asarray(d)[:2].tolist()
+    [3.0, -2.0]
+    """,
+)(_scalar_impl)
 
 
 def _arange_impl(op: Any, dst: Any, value: Any) -> None:
@@ -466,6 +489,47 @@ def _logic(op: str) -> Any:
 asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "not"))
 
 
+# -- gather, squeeze --------------------------------------------------------------------------
+
+
+@define("asc_gather")
+def asc_gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+    """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
+
+    The register form (``Reg.Gather``): ``U`` is the unsigned type of ``T``'s width; an index
+    past the register wraps modulo the lane count. The UB form
+    ``asc_gather(dst, __ubuf__ T* src, index, mask)`` is not emulated.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> s, d, i = vector_int32_t(), vector_int32_t(), vector_uint32_t()
+    >>> s.set(np.arange(64) * 10); i.set(np.arange(64) + 62)
+    >>> asc_gather(d, s, i); np.asarray(d)[:3]
+    array([620, 630,   0], dtype=int32)
+    """
+    shared.gather(op, dst, src, index)
+
+
+@define("asc_squeeze")
+def asc_squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``void asc_squeeze(vector_T& dst, vector_T src, vector_bool mask)``: pack selected lanes.
+
+    The lanes of ``src`` the mask selects go to ``dst`` in order from lane 0 up; the remaining
+    lanes are 0 (``Reg.Squeeze`` without ``STORE_REG``).
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> s, d = vector_int8_t(), vector_int8_t(); s.set(np.arange(256) % 100)
+    >>> asc_squeeze(d, s, asc_create_mask_b8(PAT_VL4)); np.asarray(d)[:5]
+    array([0, 1, 2, 3, 0], dtype=int8)
+    """
+    shared.squeeze(op, dst, src, mask)
+
+
 # -- duplicate, copy --------------------------------------------------------------------------
 
 
@@ -486,8 +550,7 @@ def asc_duplicate_scalar(op: Any, dst: Any, value: Any, mask: Any = None) -> Non
     (d,) = shared.vectors(op, (dst, "dst"))
     if isinstance(value, RegTensor):
         raise AscregTypeError("takes a scalar value; use asc_duplicate for a register source")
-    filled = arith.fill(operands.scalar(value, d.dtype, "value"), d.dtype.np_dtype, d.lanes)
-    d.put(filled if mask is None else cmp.zero_masked(filled, shared.enables(op, mask, d)))
+    shared.broadcast(op, d, operands.scalar(value, d.dtype, "value"), mask, merging=False)
 
 
 @define("asc_duplicate")
@@ -503,9 +566,7 @@ def asc_duplicate(op: Any, dst: Any, src: Any, mask: Any) -> None:
     >>> np.asarray(d)[:3]
     array([7, 7, 0], dtype=int32)
     """
-    d, s = shared.vectors(op, (dst, "dst"), (src, "src"))
-    first = arith.fill(s.get()[0], d.dtype.np_dtype, d.lanes)
-    d.put(cmp.zero_masked(first, shared.enables(op, mask, d)))
+    shared.duplicate_lane0(op, dst, src, mask)
 
 
 @define("asc_copy")

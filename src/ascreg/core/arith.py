@@ -66,9 +66,22 @@ def neg_lanes(values: Lanes) -> Lanes:
     return flipped.view(values.dtype)
 
 
+def relu_lanes(values: Lanes) -> Lanes:
+    """``x >= 0 ? x : 0`` per lane (``asc_relu``): ``-0`` passes (``-0 >= 0``), a NaN gives +0.
+
+    Examples
+    --------
+    >>> relu_lanes(np.array([-1.5, -0.0, np.nan, 2.0], np.float32)).tolist()
+    [0.0, -0.0, 0.0, 2.0]
+    """
+    kept: Lanes = np.where(values >= 0, values, np.zeros_like(values))
+    return kept
+
+
 SIGN_OPS: dict[str, Callable[[Lanes], Lanes]] = {
     "Abs": abs_lanes,
     "Neg": neg_lanes,
+    "Relu": relu_lanes,
 }
 """The exact unary lane formulas by family name (no rounding: sign-bit and select operations)."""
 

@@ -98,6 +98,27 @@ Maxs = _scalar_op("Maxs", "lane-wise maximum with a scalar (NaN propagates; +0 >
                   "int32_t", "0", "[0, 0, 0, 1, 0, 0]")  # fmt: skip
 Mins = _scalar_op("Mins", "lane-wise minimum with a scalar (NaN propagates; -0 < +0).",
                   "float32_t", "-1.5", "[-2.0, -1.5, -1.5, -1.5, 0.0, 0.0]")  # fmt: skip
+LeakyRelu = define(
+    "Reg.LeakyRelu",
+    doc="""``LeakyRelu(S& dst, S& src, U scalar, MaskReg& mask)``: ``src > 0 ? src : src * scalar``.
+
+    ``Prelu``'s lane formula with every ``src1`` lane equal to *scalar* converted to ``T`` (the
+    product rounded once, to nearest even; ``-0`` and NaN lanes take the product). Masked-off
+    lanes become 0 (ZEROING only). Types: half, float. The C twin is ``asc_leakyrelu``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, half
+    >>> src, dst = Reg.RegTensor[half](), Reg.RegTensor[half]()
+    >>> src.set(np.resize(np.float16([2.0, -2.0]), 128))
+    >>> Reg.LeakyRelu(dst, src, 0.25, Reg.CreateMask[half]())
+    >>> np.asarray(dst)[:2].tolist()
+    [2.0, -0.5]
+    """,
+    enum_kinds=(MaskMergeMode,),
+    formula=staticmethod(arith.BINARY_OPS["Prelu"]),
+)(_scalar_binary)
 
 
 def _unary(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
@@ -146,6 +167,26 @@ Neg = define(
     '0x8000'
     """,
     formula=staticmethod(arith.neg_lanes),
+    **_UNARY,
+)(_unary)
+Relu = define(
+    "Reg.Relu",
+    doc="""``Relu(U& dst, U& src, MaskReg& mask)``: ``src >= 0 ? src : 0``; masked-off lanes 0.
+
+    The C twin ``asc_relu``'s formula (Relu.md writes ``max(0, src)``): ``-0`` passes
+    unchanged (``-0 >= 0``) and a NaN lane gives +0. Types: half, int32_t, float, int64_t.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, float32_t
+    >>> src, dst = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    >>> src.set(np.resize(np.float32([-1.5, -0.0, np.nan, 2.0]), 64))
+    >>> Reg.Relu(dst, src, Reg.CreateMask[float32_t]())
+    >>> np.asarray(dst)[:4].tolist()
+    [0.0, -0.0, 0.0, 2.0]
+    """,
+    formula=staticmethod(arith.relu_lanes),
     **_UNARY,
 )(_unary)
 
@@ -454,3 +495,9 @@ def PairReduceElem(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     ([1.0, 5.0, 0.0, 0.0], 0.0)
     """
     _reduce(op, dst, src, mask)
+
+
+# The older spellings of Reduce (the row's ``aliases``): the op with its ReduceType fixed.
+ReduceSum = Reduce.fixing("Reg.ReduceSum", ReduceType.SUM)
+ReduceMax = Reduce.fixing("Reg.ReduceMax", ReduceType.MAX)
+ReduceMin = Reduce.fixing("Reg.ReduceMin", ReduceType.MIN)

@@ -27,12 +27,10 @@ from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
 from ascreg._spec import SPECS
-from ascreg.core import arith
-from ascreg.core import compare as cmp
 from ascreg.core.arith import BINARY_OPS
 from ascreg.enums import CMPMODE, MaskMergeMode
 from ascreg.errors import AscregTypeError
-from ascreg.machine.registers import MaskReg
+from ascreg.machine.registers import MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
 
@@ -272,23 +270,36 @@ def Move(op: Any, dst: Any, src: Any, mask: MaskReg | None = None) -> None:
 
 @define("Reg.Duplicate", enum_kinds=(MaskMergeMode,))
 def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> None:
-    """``Duplicate(dst, scalar[, mask])``: broadcast a scalar; masked-off lanes 0.
+    """``Duplicate(dst, scalar[, mask])`` or ``Duplicate(dst, srcReg, mask)``: broadcast.
+
+    A scalar is converted to the element type; a register as the second argument broadcasts
+    its lane 0 (``HighLowPart::LOWEST``, bit for bit). Masked-off lanes are 0, or keep their
+    old value with ``MaskMergeMode.MERGING``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg import Reg, MaskPattern, half
+    >>> from ascreg import Reg, MaskPattern, half, int32_t
     >>> d = Reg.RegTensor[half]()
     >>> Reg.Duplicate(d, 1.5, Reg.CreateMask[half, MaskPattern.VL2]())
     >>> np.asarray(d)[:3]
     array([1.5, 1.5, 0. ], dtype=float16)
+    >>> s, e = Reg.RegTensor[int32_t](), Reg.RegTensor[int32_t](); s.set(np.arange(64) + 7)
+    >>> Reg.Duplicate(e, s, Reg.CreateMask[int32_t, MaskPattern.VL2]())
+    >>> np.asarray(e)[:3]
+    array([7, 7, 0], dtype=int32)
     """
+    merging = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is MaskMergeMode.MERGING
+    if isinstance(scalar, RegTensor):
+        shared.duplicate_lane0(op, dst, scalar, mask, merging=merging)
+        return
     (d,) = shared.vectors(op, (dst, "dst"))
     if d.dtype.kind is Kind.RAW:
         raise AscregTypeError(f"Duplicate of raw-bit type {d.dtype.cpp_name} is not emulated yet")
-    value = arith.fill(operands.scalar(scalar, d.dtype), d.dtype.np_dtype, d.lanes)
-    if mask is None:
-        d.put(value)
-        return
-    merging = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is MaskMergeMode.MERGING
-    d.put(cmp.merge_masked(value, shared.enables(op, mask, d), d.get() if merging else None))
+    shared.broadcast(op, d, operands.scalar(scalar, d.dtype), mask, merging)
+
+
+# The older spellings operator code still writes (each row's ``aliases``): the same op objects.
+MaskAnd, MaskOr, MaskXor, MaskNot, MaskSel = And, Or, Xor, Not, Select
+MaskMov = Copy = Move
+CompareScalar = Compares

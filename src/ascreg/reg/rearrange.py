@@ -1,4 +1,4 @@
-"""Register rearrangement: ``Interleave`` / ``DeInterleave``, and ``Pack`` / ``UnPack``.
+"""Register rearrangement: Interleave / DeInterleave, Gather, Squeeze and Pack / UnPack.
 
 Examples
 --------
@@ -18,8 +18,8 @@ from typing import Any
 from ascreg._frontend import compute as shared
 from ascreg._frontend.template import define
 from ascreg.core import pack, rearrange
-from ascreg.enums import HighLowPart
-from ascreg.errors import AscregTypeError
+from ascreg.enums import GatherMaskMode, HighLowPart
+from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.registers import RegTraitNumOne
 
 
@@ -80,6 +80,56 @@ DeInterleave = define(
     """,
     formula=staticmethod(rearrange.deinterleave),
 )(_rearrange)
+
+
+@define("Reg.Gather", max_dtypes=2)
+def Gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+    """``Gather<T, U>(S& dst, S& src, V& index)``: ``dst[i] = src[index[i]]``, no mask.
+
+    ``T`` is any b8/b16/b32 type, ``U`` the unsigned index type of the same width (uint8_t,
+    uint16_t, uint32_t); indices count elements and may repeat. An index past the register
+    wraps: ``index % (VL / sizeof(T))`` (the documented rule, e.g. 168 reads lane 40 of a
+    128-lane half register), so no index is out of range. ``src`` is read before ``dst`` is
+    written, so they may alias.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, half, uint16_t
+    >>> src, dst, idx = Reg.RegTensor[half](), Reg.RegTensor[half](), Reg.RegTensor[uint16_t]()
+    >>> src.set(np.arange(128)); idx.set(np.arange(128)[::-1] + 40)
+    >>> Reg.Gather[half, uint16_t](dst, src, idx)
+    >>> np.asarray(dst)[:3].tolist()
+    [39.0, 38.0, 37.0]
+    """
+    shared.gather(op, dst, src, index)
+
+
+@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,))
+def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``Squeeze<T, GatherMaskMode store = NO_STORE_REG>(U& dst, U& src, MaskReg& mask)``.
+
+    Copies the lanes of ``src`` that ``mask`` selects to ``dst``, in order, from lane 0 up;
+    the remaining lanes of ``dst`` become 0. ``store=GatherMaskMode.STORE_REG`` (write the
+    byte count to the AR register for ``StoreUnAlign``) is not modelled: it raises
+    :class:`~ascreg.errors.UnsupportedError`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int32_t
+    >>> src, dst = Reg.RegTensor[int32_t](), Reg.RegTensor[int32_t]()
+    >>> src.set(np.arange(64))
+    >>> Reg.Squeeze(dst, src, Reg.CreateMask[int32_t, Reg.MaskPattern.H]())
+    >>> np.asarray(dst)[[0, 1, 31, 32]].tolist()
+    [0, 1, 31, 0]
+    """
+    if op.t.enum(GatherMaskMode, GatherMaskMode.NO_STORE_REG) is GatherMaskMode.STORE_REG:
+        raise UnsupportedError(
+            "GatherMaskMode.STORE_REG writes the AR special register, which ascreg does not "
+            "model; use NO_STORE_REG and pass the count to StoreUnAlign explicitly"
+        )
+    shared.squeeze(op, dst, src, mask)
 
 
 def _halves(op: Any, dst: Any, src: Any) -> None:

@@ -62,6 +62,8 @@ from ascreg.machine.registers import (
 )
 
 __all__ = [
+    "DataCopyUnAlignPost",
+    "DataCopyUnAlignPre",
     "Load",
     "LoadUnAlign",
     "LoadUnAlignPre",
@@ -291,3 +293,8 @@ def Store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
         else operands.in_range(count, "count", 0, lanes, "the register's lanes")
     )
     core.store_anywhere(ptr, reg.get(), n)
+
+
+# The older spellings (the rows' ``aliases``): the same op objects.
+DataCopyUnAlignPre = LoadUnAlignPre
+DataCopyUnAlignPost = StoreUnAlignPost

@@ -73,12 +73,14 @@ __all__ = [
     "asc_eq",
     "asc_eq_scalar",
     "asc_exp",
+    "asc_gather",
     "asc_ge",
     "asc_ge_scalar",
     "asc_gt",
     "asc_gt_scalar",
     "asc_le",
     "asc_le_scalar",
+    "asc_leakyrelu",
     "asc_ln",
     "asc_lt",
     "asc_lt_scalar",
@@ -100,12 +102,14 @@ __all__ = [
     "asc_reduce_max_datablock",
     "asc_reduce_min_datablock",
     "asc_reduce_sum_datablock",
+    "asc_relu",
     "asc_select",
     "asc_shiftleft",
     "asc_shiftleft_scalar",
     "asc_shiftright",
     "asc_shiftright_scalar",
     "asc_sqrt",
+    "asc_squeeze",
     "asc_sub",
     "asc_unpack_lower",
     "asc_unpack_upper",
@@ -376,6 +380,14 @@ def asc_neg(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: 
 @overload
 def asc_neg(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
+# asc_relu: legal (T) in table order, per form
+@overload
+def asc_relu(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_relu(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_relu(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
 # asc_add_scalar: legal (T) in table order, per form
 @overload
 def asc_add_scalar(dst: RegTensor[int8_t], src: RegTensor[int8_t], value: _IntLike, mask: MaskReg) -> None: ...  # (int8_t)
@@ -447,6 +459,12 @@ def asc_min_scalar(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], value: _Int
 def asc_min_scalar(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
 @overload
 def asc_min_scalar(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+
+# asc_leakyrelu: legal (T) in table order, per form
+@overload
+def asc_leakyrelu(dst: RegTensor[half], src: RegTensor[half], value: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_leakyrelu(dst: RegTensor[float32_t], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_arange: legal (T) in table order, per form
 @overload
@@ -983,3 +1001,57 @@ def asc_unpack_upper(dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None
 def asc_unpack_upper(dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
 @overload
 def asc_unpack_upper(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_gather: legal (T, U) in table order, per form
+@overload
+def asc_gather(dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+@overload
+def asc_gather(dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+
+# asc_squeeze: legal (T) in table order, per form
+@overload
+def asc_squeeze(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_squeeze(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_squeeze(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], mask: MaskReg) -> None: ...  # (hifloat8_t)
+@overload
+def asc_squeeze(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], mask: MaskReg) -> None: ...  # (fp8_e8m0_t)
+@overload
+def asc_squeeze(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], mask: MaskReg) -> None: ...  # (fp8_e5m2_t)
+@overload
+def asc_squeeze(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], mask: MaskReg) -> None: ...  # (fp8_e4m3fn_t)
+@overload
+def asc_squeeze(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_squeeze(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_squeeze(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_squeeze(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+@overload
+def asc_squeeze(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_squeeze(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_squeeze(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)

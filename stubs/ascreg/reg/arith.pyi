@@ -35,6 +35,7 @@ from ascreg.enums import (
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -471,6 +472,60 @@ class _Neg:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 Neg: _Neg
+
+class _Relu_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Relu_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+
+class _Relu_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Relu_int64_t:
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+
+class _Relu:
+    """``Reg.Relu``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Relu_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Relu_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Relu_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Relu_int64_t: ...  # (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+
+Relu: _Relu
+
+class _LeakyRelu_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+
+class _LeakyRelu_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+
+class _LeakyRelu:
+    """``Reg.LeakyRelu``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _LeakyRelu_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _LeakyRelu_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (float32_t)
+
+LeakyRelu: _LeakyRelu
 
 class _Div_int16_t:
     def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
@@ -1023,6 +1078,116 @@ class _Reduce:
     def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
 
 Reduce: _Reduce
+
+class _ReduceSum(_Reduce_SUM):
+    """``Reg.ReduceSum``: ``Reg.Reduce[ReduceType.SUM]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Reduce_SUM_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Reduce_SUM_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Reduce_SUM_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Reduce_SUM_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Reduce_SUM_int64_t: ...  # (int64_t)
+    @overload
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Reduce_SUM_uint64_t: ...  # (uint64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _Reduce_SUM_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _Reduce_SUM_float32_t_float32_t: ...  # (float32_t, float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int32_t]] | tuple[type[int32_t], type[int32_t], MaskMergeMode]) -> _Reduce_SUM_int32_t_int32_t: ...  # (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]] | tuple[type[uint32_t], type[uint32_t], MaskMergeMode]) -> _Reduce_SUM_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int16_t]] | tuple[type[int32_t], type[int16_t], MaskMergeMode]) -> _Reduce_SUM_int32_t_int16_t: ...  # (int32_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint16_t]] | tuple[type[uint32_t], type[uint16_t], MaskMergeMode]) -> _Reduce_SUM_uint32_t_uint16_t: ...  # (uint32_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], type[int64_t]] | tuple[type[int64_t], type[int64_t], MaskMergeMode]) -> _Reduce_SUM_int64_t_int64_t: ...  # (int64_t, int64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], type[uint64_t]] | tuple[type[uint64_t], type[uint64_t], MaskMergeMode]) -> _Reduce_SUM_uint64_t_uint64_t: ...  # (uint64_t, uint64_t)
+
+ReduceSum: _ReduceSum
+
+class _ReduceMax(_Reduce_MAX):
+    """``Reg.ReduceMax``: ``Reg.Reduce[ReduceType.MAX]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Reduce_MAX_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Reduce_MAX_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Reduce_MAX_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Reduce_MAX_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Reduce_MAX_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Reduce_MAX_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Reduce_MAX_int64_t: ...  # (int64_t)
+    @overload
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Reduce_MAX_uint64_t: ...  # (uint64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], type[int16_t]] | tuple[type[int16_t], type[int16_t], MaskMergeMode]) -> _Reduce_MAX_int16_t_int16_t: ...  # (int16_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint16_t]] | tuple[type[uint16_t], type[uint16_t], MaskMergeMode]) -> _Reduce_MAX_uint16_t_uint16_t: ...  # (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _Reduce_MAX_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int32_t]] | tuple[type[int32_t], type[int32_t], MaskMergeMode]) -> _Reduce_MAX_int32_t_int32_t: ...  # (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]] | tuple[type[uint32_t], type[uint32_t], MaskMergeMode]) -> _Reduce_MAX_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _Reduce_MAX_float32_t_float32_t: ...  # (float32_t, float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], type[int64_t]] | tuple[type[int64_t], type[int64_t], MaskMergeMode]) -> _Reduce_MAX_int64_t_int64_t: ...  # (int64_t, int64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], type[uint64_t]] | tuple[type[uint64_t], type[uint64_t], MaskMergeMode]) -> _Reduce_MAX_uint64_t_uint64_t: ...  # (uint64_t, uint64_t)
+
+ReduceMax: _ReduceMax
+
+class _ReduceMin(_Reduce_MIN):
+    """``Reg.ReduceMin``: ``Reg.Reduce[ReduceType.MIN]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Reduce_MIN_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Reduce_MIN_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Reduce_MIN_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Reduce_MIN_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Reduce_MIN_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Reduce_MIN_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Reduce_MIN_int64_t: ...  # (int64_t)
+    @overload
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Reduce_MIN_uint64_t: ...  # (uint64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], type[int16_t]] | tuple[type[int16_t], type[int16_t], MaskMergeMode]) -> _Reduce_MIN_int16_t_int16_t: ...  # (int16_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint16_t]] | tuple[type[uint16_t], type[uint16_t], MaskMergeMode]) -> _Reduce_MIN_uint16_t_uint16_t: ...  # (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _Reduce_MIN_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int32_t]] | tuple[type[int32_t], type[int32_t], MaskMergeMode]) -> _Reduce_MIN_int32_t_int32_t: ...  # (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]] | tuple[type[uint32_t], type[uint32_t], MaskMergeMode]) -> _Reduce_MIN_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _Reduce_MIN_float32_t_float32_t: ...  # (float32_t, float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], type[int64_t]] | tuple[type[int64_t], type[int64_t], MaskMergeMode]) -> _Reduce_MIN_int64_t_int64_t: ...  # (int64_t, int64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], type[uint64_t]] | tuple[type[uint64_t], type[uint64_t], MaskMergeMode]) -> _Reduce_MIN_uint64_t_uint64_t: ...  # (uint64_t, uint64_t)
+
+ReduceMin: _ReduceMin
 
 class _ReduceDataBlock_SUM:
     @overload

@@ -35,6 +35,7 @@ from ascreg.enums import (
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -229,6 +230,8 @@ class _Compares:
 
 Compares: _Compares
 
+CompareScalar: _Compares
+
 class _Select_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
@@ -356,6 +359,8 @@ class _Select:
     def __call__(self, dst: MaskReg, src0: MaskReg, src1: MaskReg, mask: MaskReg) -> None: ...  # MaskReg operands
 
 Select: _Select
+
+MaskSel: _Select
 
 class _ShiftRight_int8_t:
     def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], count: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t, int8_t)
@@ -1264,6 +1269,8 @@ class _And:
 
 And: _And
 
+MaskAnd: _And
+
 class _Or_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
@@ -1362,6 +1369,8 @@ class _Or:
 
 Or: _Or
 
+MaskOr: _Or
+
 class _Xor_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_], mask: MaskReg) -> None: ...  # (bool_)
@@ -1459,6 +1468,8 @@ class _Xor:
     def __call__(self, dst: MaskReg, src0: MaskReg, src1: MaskReg, mask: MaskReg) -> None: ...  # MaskReg operands
 
 Xor: _Xor
+
+MaskXor: _Xor
 
 class _Prelu_half:
     def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
@@ -1588,6 +1599,8 @@ class _Not:
 
 Not: _Not
 
+MaskNot: _Not
+
 class _Move_bool_:
     @overload
     def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], mask: MaskReg | None = None) -> None: ...  # (bool_)
@@ -1716,62 +1729,123 @@ class _Move:
 
 Move: _Move
 
+MaskMov: _Move
+
+Copy: _Move
+
 class _Duplicate_bool_:
+    @overload
     def __call__(self, dst: RegTensor[bool_], scalar: _BoolLike, mask: MaskReg | None = None) -> None: ...  # (bool_)
+    @overload
+    def __call__(self, dst: RegTensor[bool_], scalar: RegTensor[bool_], mask: MaskReg) -> None: ...  # srcReg: (bool_)
 
 class _Duplicate_int8_t:
+    @overload
     def __call__(self, dst: RegTensor[int8_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], scalar: RegTensor[int8_t], mask: MaskReg) -> None: ...  # srcReg: (int8_t)
 
 class _Duplicate_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[uint8_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], scalar: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # srcReg: (uint8_t)
 
 class _Duplicate_fp8_e4m3fn_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e4m3fn_t], scalar: _FloatLike, mask: MaskReg | None = None) -> None: ...  # (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], scalar: RegTensor[fp8_e4m3fn_t], mask: MaskReg) -> None: ...  # srcReg: (fp8_e4m3fn_t)
 
 class _Duplicate_fp8_e5m2_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e5m2_t], scalar: _FloatLike, mask: MaskReg | None = None) -> None: ...  # (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], scalar: RegTensor[fp8_e5m2_t], mask: MaskReg) -> None: ...  # srcReg: (fp8_e5m2_t)
 
 class _Duplicate_fp8_e8m0_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e8m0_t], scalar: _FloatLike, mask: MaskReg | None = None) -> None: ...  # (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], scalar: RegTensor[fp8_e8m0_t], mask: MaskReg) -> None: ...  # srcReg: (fp8_e8m0_t)
 
 class _Duplicate_hifloat8_t:
+    @overload
     def __call__(self, dst: RegTensor[hifloat8_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (hifloat8_t)
+    @overload
+    def __call__(self, dst: RegTensor[hifloat8_t], scalar: RegTensor[hifloat8_t], mask: MaskReg) -> None: ...  # srcReg: (hifloat8_t)
 
 class _Duplicate_int4x2_t:
+    @overload
     def __call__(self, dst: RegTensor[int4x2_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (int4x2_t)
+    @overload
+    def __call__(self, dst: RegTensor[int4x2_t], scalar: RegTensor[int4x2_t], mask: MaskReg) -> None: ...  # srcReg: (int4x2_t)
 
 class _Duplicate_fp4x2_e2m1_t:
+    @overload
     def __call__(self, dst: RegTensor[fp4x2_e2m1_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], scalar: RegTensor[fp4x2_e2m1_t], mask: MaskReg) -> None: ...  # srcReg: (fp4x2_e2m1_t)
 
 class _Duplicate_fp4x2_e1m2_t:
+    @overload
     def __call__(self, dst: RegTensor[fp4x2_e1m2_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], scalar: RegTensor[fp4x2_e1m2_t], mask: MaskReg) -> None: ...  # srcReg: (fp4x2_e1m2_t)
 
 class _Duplicate_int16_t:
+    @overload
     def __call__(self, dst: RegTensor[int16_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], scalar: RegTensor[int16_t], mask: MaskReg) -> None: ...  # srcReg: (int16_t)
 
 class _Duplicate_uint16_t:
+    @overload
     def __call__(self, dst: RegTensor[uint16_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], scalar: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # srcReg: (uint16_t)
 
 class _Duplicate_half:
+    @overload
     def __call__(self, dst: RegTensor[half], scalar: _FloatLike, mask: MaskReg | None = None) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[half], scalar: RegTensor[half], mask: MaskReg) -> None: ...  # srcReg: (half)
 
 class _Duplicate_bfloat16_t:
+    @overload
     def __call__(self, dst: RegTensor[bfloat16_t], scalar: _FloatLike, mask: MaskReg | None = None) -> None: ...  # (bfloat16_t)
+    @overload
+    def __call__(self, dst: RegTensor[bfloat16_t], scalar: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # srcReg: (bfloat16_t)
 
 class _Duplicate_int32_t:
+    @overload
     def __call__(self, dst: RegTensor[int32_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], scalar: RegTensor[int32_t], mask: MaskReg) -> None: ...  # srcReg: (int32_t)
 
 class _Duplicate_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[uint32_t], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], scalar: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # srcReg: (uint32_t)
 
 class _Duplicate_float32_t:
+    @overload
     def __call__(self, dst: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg | None = None) -> None: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], scalar: RegTensor[float32_t], mask: MaskReg) -> None: ...  # srcReg: (float32_t)
 
 class _Duplicate_int64_t:
+    @overload
     def __call__(self, dst: RegTensor[int64_t, _R], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], scalar: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # srcReg: (int64_t)
 
 class _Duplicate_uint64_t:
+    @overload
     def __call__(self, dst: RegTensor[uint64_t, _R], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (uint64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t, _R], scalar: RegTensor[uint64_t, _R], mask: MaskReg) -> None: ...  # srcReg: (uint64_t)
 
 class _Duplicate:
     """``Reg.Duplicate``: legal (T) in table order below."""
@@ -1852,5 +1926,43 @@ class _Duplicate:
     def __call__(self, dst: RegTensor[int64_t, _R], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[uint64_t, _R], scalar: _IntLike, mask: MaskReg | None = None) -> None: ...  # (uint64_t)
+    @overload
+    def __call__(self, dst: RegTensor[bool_], scalar: RegTensor[bool_], mask: MaskReg) -> None: ...  # srcReg: (bool_)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], scalar: RegTensor[int8_t], mask: MaskReg) -> None: ...  # srcReg: (int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], scalar: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # srcReg: (uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], scalar: RegTensor[fp8_e4m3fn_t], mask: MaskReg) -> None: ...  # srcReg: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], scalar: RegTensor[fp8_e5m2_t], mask: MaskReg) -> None: ...  # srcReg: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], scalar: RegTensor[fp8_e8m0_t], mask: MaskReg) -> None: ...  # srcReg: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: RegTensor[hifloat8_t], scalar: RegTensor[hifloat8_t], mask: MaskReg) -> None: ...  # srcReg: (hifloat8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int4x2_t], scalar: RegTensor[int4x2_t], mask: MaskReg) -> None: ...  # srcReg: (int4x2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], scalar: RegTensor[fp4x2_e2m1_t], mask: MaskReg) -> None: ...  # srcReg: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], scalar: RegTensor[fp4x2_e1m2_t], mask: MaskReg) -> None: ...  # srcReg: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], scalar: RegTensor[int16_t], mask: MaskReg) -> None: ...  # srcReg: (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], scalar: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # srcReg: (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], scalar: RegTensor[half], mask: MaskReg) -> None: ...  # srcReg: (half)
+    @overload
+    def __call__(self, dst: RegTensor[bfloat16_t], scalar: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # srcReg: (bfloat16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], scalar: RegTensor[int32_t], mask: MaskReg) -> None: ...  # srcReg: (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], scalar: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # srcReg: (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], scalar: RegTensor[float32_t], mask: MaskReg) -> None: ...  # srcReg: (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], scalar: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # srcReg: (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t, _R], scalar: RegTensor[uint64_t, _R], mask: MaskReg) -> None: ...  # srcReg: (uint64_t)
 
 Duplicate: _Duplicate

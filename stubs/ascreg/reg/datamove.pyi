@@ -35,6 +35,7 @@ from ascreg.enums import (
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,

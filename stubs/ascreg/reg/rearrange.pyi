@@ -35,6 +35,7 @@ from ascreg.enums import (
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -337,6 +338,278 @@ class _DeInterleave:
     def __call__(self, dst0: RegTensor[uint64_t, RegTraitNumTwo], dst1: RegTensor[uint64_t, RegTraitNumTwo], src0: RegTensor[uint64_t, RegTraitNumTwo], src1: RegTensor[uint64_t, RegTraitNumTwo]) -> None: ...  # (uint64_t)
 
 DeInterleave: _DeInterleave
+
+class _Gather_bool_:
+    def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], index: RegTensor[uint8_t]) -> None: ...  # (bool_, uint8_t)
+
+class _Gather_int8_t:
+    def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+
+class _Gather_uint8_t:
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+
+class _Gather_fp8_e4m3fn_t:
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+
+class _Gather_fp8_e5m2_t:
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+
+class _Gather_fp8_e8m0_t:
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+
+class _Gather_hifloat8_t:
+    def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+
+class _Gather_int4x2_t:
+    def __call__(self, dst: RegTensor[int4x2_t], src: RegTensor[int4x2_t], index: RegTensor[uint8_t]) -> None: ...  # (int4x2_t, uint8_t)
+
+class _Gather_fp4x2_e2m1_t:
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e2m1_t, uint8_t)
+
+class _Gather_fp4x2_e1m2_t:
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e1m2_t, uint8_t)
+
+class _Gather_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+
+class _Gather_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+
+class _Gather_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+
+class _Gather_bfloat16_t:
+    def __call__(self, dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+
+class _Gather_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+
+class _Gather_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+
+class _Gather_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], index: RegTensor[uint32_t]) -> None: ...  # (float32_t, uint32_t)
+
+class _Gather_bool__uint8_t:
+    def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], index: RegTensor[uint8_t]) -> None: ...  # (bool_, uint8_t)
+
+class _Gather_int8_t_uint8_t:
+    def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+
+class _Gather_uint8_t_uint8_t:
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+
+class _Gather_fp8_e4m3fn_t_uint8_t:
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+
+class _Gather_fp8_e5m2_t_uint8_t:
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+
+class _Gather_fp8_e8m0_t_uint8_t:
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+
+class _Gather_hifloat8_t_uint8_t:
+    def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+
+class _Gather_int4x2_t_uint8_t:
+    def __call__(self, dst: RegTensor[int4x2_t], src: RegTensor[int4x2_t], index: RegTensor[uint8_t]) -> None: ...  # (int4x2_t, uint8_t)
+
+class _Gather_fp4x2_e2m1_t_uint8_t:
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e2m1_t, uint8_t)
+
+class _Gather_fp4x2_e1m2_t_uint8_t:
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e1m2_t, uint8_t)
+
+class _Gather_int16_t_uint16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+
+class _Gather_uint16_t_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+
+class _Gather_half_uint16_t:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+
+class _Gather_bfloat16_t_uint16_t:
+    def __call__(self, dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+
+class _Gather_int32_t_uint32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+
+class _Gather_uint32_t_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+
+class _Gather_float32_t_uint32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], index: RegTensor[uint32_t]) -> None: ...  # (float32_t, uint32_t)
+
+class _Gather:
+    """``Reg.Gather``: legal (T, U) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[bool_]) -> _Gather_bool_: ...  # (bool_)
+    @overload
+    def __getitem__(self, items: type[int8_t]) -> _Gather_int8_t: ...  # (int8_t)
+    @overload
+    def __getitem__(self, items: type[uint8_t]) -> _Gather_uint8_t: ...  # (uint8_t)
+    @overload
+    def __getitem__(self, items: type[fp8_e4m3fn_t]) -> _Gather_fp8_e4m3fn_t: ...  # (fp8_e4m3fn_t)
+    @overload
+    def __getitem__(self, items: type[fp8_e5m2_t]) -> _Gather_fp8_e5m2_t: ...  # (fp8_e5m2_t)
+    @overload
+    def __getitem__(self, items: type[fp8_e8m0_t]) -> _Gather_fp8_e8m0_t: ...  # (fp8_e8m0_t)
+    @overload
+    def __getitem__(self, items: type[hifloat8_t]) -> _Gather_hifloat8_t: ...  # (hifloat8_t)
+    @overload
+    def __getitem__(self, items: type[int4x2_t]) -> _Gather_int4x2_t: ...  # (int4x2_t)
+    @overload
+    def __getitem__(self, items: type[fp4x2_e2m1_t]) -> _Gather_fp4x2_e2m1_t: ...  # (fp4x2_e2m1_t)
+    @overload
+    def __getitem__(self, items: type[fp4x2_e1m2_t]) -> _Gather_fp4x2_e1m2_t: ...  # (fp4x2_e1m2_t)
+    @overload
+    def __getitem__(self, items: type[int16_t]) -> _Gather_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t]) -> _Gather_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half]) -> _Gather_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[bfloat16_t]) -> _Gather_bfloat16_t: ...  # (bfloat16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t]) -> _Gather_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t]) -> _Gather_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t]) -> _Gather_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[bool_], type[uint8_t]]) -> _Gather_bool__uint8_t: ...  # (bool_, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int8_t], type[uint8_t]]) -> _Gather_int8_t_uint8_t: ...  # (int8_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], type[uint8_t]]) -> _Gather_uint8_t_uint8_t: ...  # (uint8_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], type[uint8_t]]) -> _Gather_fp8_e4m3fn_t_uint8_t: ...  # (fp8_e4m3fn_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], type[uint8_t]]) -> _Gather_fp8_e5m2_t_uint8_t: ...  # (fp8_e5m2_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], type[uint8_t]]) -> _Gather_fp8_e8m0_t_uint8_t: ...  # (fp8_e8m0_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[hifloat8_t], type[uint8_t]]) -> _Gather_hifloat8_t_uint8_t: ...  # (hifloat8_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int4x2_t], type[uint8_t]]) -> _Gather_int4x2_t_uint8_t: ...  # (int4x2_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], type[uint8_t]]) -> _Gather_fp4x2_e2m1_t_uint8_t: ...  # (fp4x2_e2m1_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], type[uint8_t]]) -> _Gather_fp4x2_e1m2_t_uint8_t: ...  # (fp4x2_e1m2_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], type[uint16_t]]) -> _Gather_int16_t_uint16_t: ...  # (int16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint16_t]]) -> _Gather_uint16_t_uint16_t: ...  # (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[uint16_t]]) -> _Gather_half_uint16_t: ...  # (half, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[bfloat16_t], type[uint16_t]]) -> _Gather_bfloat16_t_uint16_t: ...  # (bfloat16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[uint32_t]]) -> _Gather_int32_t_uint32_t: ...  # (int32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]]) -> _Gather_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[uint32_t]]) -> _Gather_float32_t_uint32_t: ...  # (float32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], index: RegTensor[uint8_t]) -> None: ...  # (bool_, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int4x2_t], src: RegTensor[int4x2_t], index: RegTensor[uint8_t]) -> None: ...  # (int4x2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e2m1_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e1m2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], index: RegTensor[uint32_t]) -> None: ...  # (float32_t, uint32_t)
+
+Gather: _Gather
+
+class _Squeeze_int8_t:
+    def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+
+class _Squeeze_uint8_t:
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+
+class _Squeeze_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+
+class _Squeeze_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+
+class _Squeeze_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+
+class _Squeeze_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+
+class _Squeeze_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+
+class _Squeeze_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+class _Squeeze:
+    """``Reg.Squeeze``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], GatherMaskMode]) -> _Squeeze_int8_t: ...  # (int8_t)
+    @overload
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], GatherMaskMode]) -> _Squeeze_uint8_t: ...  # (uint8_t)
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], GatherMaskMode]) -> _Squeeze_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], GatherMaskMode]) -> _Squeeze_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], GatherMaskMode]) -> _Squeeze_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], GatherMaskMode]) -> _Squeeze_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], GatherMaskMode]) -> _Squeeze_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], GatherMaskMode]) -> _Squeeze_float32_t: ...  # (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+Squeeze: _Squeeze
 
 class _Pack_uint8_t:
     @overload

@@ -35,6 +35,7 @@ from ascreg.enums import (
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
+    GatherMaskMode,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -63,6 +64,8 @@ _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
 _BoolLike: TypeAlias = bool | np.bool_
 
 __all__ = [
+    "DataCopyUnAlignPost",
+    "DataCopyUnAlignPre",
     "Load",
     "LoadUnAlign",
     "LoadUnAlignPre",
@@ -306,6 +309,8 @@ class _LoadUnAlignPre:
     def __call__(self, ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
 
 LoadUnAlignPre: _LoadUnAlignPre
+
+DataCopyUnAlignPre: _LoadUnAlignPre
 
 class _LoadUnAlign_bool_:
     @overload
@@ -1103,6 +1108,8 @@ class _StoreUnAlignPost:
     def __call__(self, dst: Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint64_t)
 
 StoreUnAlignPost: _StoreUnAlignPost
+
+DataCopyUnAlignPost: _StoreUnAlignPost
 
 class _Load_bool_:
     def __call__(self, dst: RegTensor[bool_], src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)

@@ -48,12 +48,14 @@ from ascreg.c_api import (
     asc_eq,
     asc_eq_scalar,
     asc_exp,
+    asc_gather,
     asc_ge,
     asc_ge_scalar,
     asc_gt,
     asc_gt_scalar,
     asc_le,
     asc_le_scalar,
+    asc_leakyrelu,
     asc_ln,
     asc_load,
     asc_loadalign,
@@ -99,12 +101,14 @@ from ascreg.c_api import (
     asc_reduce_max_datablock,
     asc_reduce_min_datablock,
     asc_reduce_sum_datablock,
+    asc_relu,
     asc_select,
     asc_shiftleft,
     asc_shiftleft_scalar,
     asc_shiftright,
     asc_shiftright_scalar,
     asc_sqrt,
+    asc_squeeze,
     asc_store,
     asc_storealign,
     asc_storealign_1st,
@@ -1299,6 +1303,10 @@ def main() -> None:
     asc_neg(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_neg(v_half, v_half, m)  # (half)
     asc_neg(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_relu: every legal T combination, every form
+    asc_relu(v_half, v_half, m)  # (half)
+    asc_relu(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_relu(v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_add_scalar: every legal T combination, every form
     asc_add_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
     asc_add_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
@@ -1335,6 +1343,9 @@ def main() -> None:
     asc_min_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
     asc_min_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     asc_min_scalar(v_half, v_half, 1.5, m)  # (half)
+    # asc_leakyrelu: every legal T combination, every form
+    asc_leakyrelu(v_half, v_half, 1.5, m)  # (half)
+    asc_leakyrelu(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     # asc_arange: every legal T combination, every form
     asc_arange(v_int8_t, 1)  # (int8_t)
     asc_arange(v_int16_t, 1)  # (int16_t)
@@ -1616,6 +1627,33 @@ def main() -> None:
     asc_unpack_upper(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
     asc_unpack_upper(v_int32_t, v_int16_t)  # (int32_t, int16_t)
     asc_unpack_upper(b, b)  # vector_bool (bool_, bool_)
+    # asc_gather: every legal T, U combination, every form
+    asc_gather(v_int8_t, v_int8_t, v_uint8_t)  # (int8_t, uint8_t)
+    asc_gather(v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t, uint8_t)
+    asc_gather(v_hifloat8_t, v_hifloat8_t, v_uint8_t)  # (hifloat8_t, uint8_t)
+    asc_gather(v_fp8_e8m0_t, v_fp8_e8m0_t, v_uint8_t)  # (fp8_e8m0_t, uint8_t)
+    asc_gather(v_fp8_e5m2_t, v_fp8_e5m2_t, v_uint8_t)  # (fp8_e5m2_t, uint8_t)
+    asc_gather(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_uint8_t)  # (fp8_e4m3fn_t, uint8_t)
+    asc_gather(v_int16_t, v_int16_t, v_uint16_t)  # (int16_t, uint16_t)
+    asc_gather(v_uint16_t, v_uint16_t, v_uint16_t)  # (uint16_t, uint16_t)
+    asc_gather(v_half, v_half, v_uint16_t)  # (half, uint16_t)
+    asc_gather(v_bfloat16_t, v_bfloat16_t, v_uint16_t)  # (bfloat16_t, uint16_t)
+    asc_gather(v_int32_t, v_int32_t, v_uint32_t)  # (int32_t, uint32_t)
+    asc_gather(v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t, uint32_t)
+    # asc_squeeze: every legal T combination, every form
+    asc_squeeze(v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_squeeze(v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_squeeze(v_hifloat8_t, v_hifloat8_t, m)  # (hifloat8_t)
+    asc_squeeze(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # (fp8_e8m0_t)
+    asc_squeeze(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # (fp8_e5m2_t)
+    asc_squeeze(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # (fp8_e4m3fn_t)
+    asc_squeeze(v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_squeeze(v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_squeeze(v_half, v_half, m)  # (half)
+    asc_squeeze(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_squeeze(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_squeeze(v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_squeeze(v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_loadunalign_pre: every legal T combination, every form
     asc_loadunalign_pre(ul, pr_int8_t)  # (int8_t)
     asc_loadunalign_pre(ul, pr_uint8_t)  # (uint8_t)

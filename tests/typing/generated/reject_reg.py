@@ -7,6 +7,7 @@ from typing import assert_type
 from ascreg import (
     CMPMODE,
     DataCopyMode,
+    GatherMaskMode,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -251,12 +252,12 @@ def main() -> None:
     Reg.Compares[uint8_t](m, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
     Reg.Compares[int16_t](m, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t)
     Reg.Compares[uint16_t](m, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
-    Reg.Compares[half](m, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Compares[half](m, r_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
     Reg.Compares[bfloat16_t](m, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
-    Reg.Compares[int32_t](m, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.Compares[int32_t](m, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
     Reg.Compares[uint32_t](m, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
-    Reg.Compares[float32_t](m, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
-    Reg.Compares[int64_t](m, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Compares[float32_t](m, r_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Compares[int64_t](m, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Compares[uint64_t](m, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Compares[int8_t](m, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t)
     # Reg.Compares: a template dtype no combination allows
@@ -1626,25 +1627,25 @@ def main() -> None:
     Reg.Move[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     # Reg.Duplicate: every illegal T combination
     # Reg.Duplicate: template dtype is not the operands' dtype
-    Reg.Duplicate[int8_t](r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
+    Reg.Duplicate[int8_t](r_bool_, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.Duplicate[uint8_t](r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
-    Reg.Duplicate[fp8_e4m3fn_t](r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
+    Reg.Duplicate[fp8_e4m3fn_t](r_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t)
     Reg.Duplicate[fp8_e5m2_t](r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t)
     Reg.Duplicate[fp8_e8m0_t](r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t)
-    Reg.Duplicate[hifloat8_t](r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
+    Reg.Duplicate[hifloat8_t](r_fp8_e8m0_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t)
     Reg.Duplicate[int4x2_t](r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t)
     Reg.Duplicate[fp4x2_e2m1_t](r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t)
     Reg.Duplicate[fp4x2_e1m2_t](r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t)
     Reg.Duplicate[int16_t](r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t)
     Reg.Duplicate[uint16_t](r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
-    Reg.Duplicate[half](r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Duplicate[half](r_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
     Reg.Duplicate[bfloat16_t](r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
-    Reg.Duplicate[int32_t](r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.Duplicate[int32_t](r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
     Reg.Duplicate[uint32_t](r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
-    Reg.Duplicate[float32_t](r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
-    Reg.Duplicate[int64_t](r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Duplicate[float32_t](r_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Duplicate[int64_t](r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Duplicate[uint64_t](r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
-    Reg.Duplicate[bool_](r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
+    Reg.Duplicate[bool_](r_uint64_t, True, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
     # Reg.Duplicate: a template dtype no combination allows
     # Reg.Adds: every illegal T combination
     Reg.Adds(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
@@ -1673,10 +1674,10 @@ def main() -> None:
     Reg.Adds[int16_t](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
     Reg.Adds[uint32_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
     Reg.Adds[int32_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
-    Reg.Adds[half](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Adds[half](r_int32_t, r_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
     Reg.Adds[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Adds[bfloat16_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (float32_t)
-    Reg.Adds[uint64_t](r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
+    Reg.Adds[uint64_t](r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Adds[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Adds[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
     # Reg.Adds: a template dtype no combination allows
@@ -1711,9 +1712,9 @@ def main() -> None:
     Reg.Muls(r_uint64_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
     # Reg.Muls: template dtype is not the operands' dtype
     Reg.Muls[uint16_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
-    Reg.Muls[half](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Muls[half](r_uint16_t, r_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
     Reg.Muls[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
-    Reg.Muls[int32_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (float32_t)
+    Reg.Muls[int32_t](r_float32_t, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (float32_t)
     Reg.Muls[uint32_t](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.Muls[int64_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t)
     Reg.Muls[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
@@ -1757,10 +1758,10 @@ def main() -> None:
     Reg.Maxs[int16_t](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
     Reg.Maxs[uint32_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
     Reg.Maxs[int32_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
-    Reg.Maxs[half](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Maxs[half](r_int32_t, r_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
     Reg.Maxs[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Maxs[bfloat16_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (float32_t)
-    Reg.Maxs[uint64_t](r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
+    Reg.Maxs[uint64_t](r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Maxs[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Maxs[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
     # Reg.Maxs: a template dtype no combination allows
@@ -1799,10 +1800,10 @@ def main() -> None:
     Reg.Mins[int16_t](r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
     Reg.Mins[uint32_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
     Reg.Mins[int32_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
-    Reg.Mins[half](r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Mins[half](r_int32_t, r_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
     Reg.Mins[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Mins[bfloat16_t](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (float32_t)
-    Reg.Mins[uint64_t](r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
+    Reg.Mins[uint64_t](r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Mins[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Mins[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
     # Reg.Mins: a template dtype no combination allows
@@ -1898,6 +1899,90 @@ def main() -> None:
     Reg.Neg[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Neg[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Neg[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Relu: every illegal T combination
+    Reg.Relu(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Relu(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Relu(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Relu(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Relu(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Relu(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Relu(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Relu(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Relu(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Relu(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Relu(r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Relu(r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Relu(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Relu(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.Relu(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Relu: operands of two dtypes
+    Reg.Relu(r_half, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    Reg.Relu(r_int32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
+    Reg.Relu(r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.Relu(r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
+    # Reg.Relu: template dtype is not the operands' dtype
+    Reg.Relu[int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half)
+    Reg.Relu[float32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (int32_t)
+    Reg.Relu[int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Relu[half](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
+    # Reg.Relu: a template dtype no combination allows
+    Reg.Relu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Relu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Relu[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Relu[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Relu[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Relu[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Relu[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Relu[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Relu[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Relu[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Relu[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Relu[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Relu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Relu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.Relu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.LeakyRelu: every illegal T combination
+    Reg.LeakyRelu(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.LeakyRelu(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.LeakyRelu(r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.LeakyRelu(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.LeakyRelu(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.LeakyRelu(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.LeakyRelu(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.LeakyRelu(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.LeakyRelu(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.LeakyRelu(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.LeakyRelu(r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.LeakyRelu(r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.LeakyRelu(r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.LeakyRelu(r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.LeakyRelu(r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.LeakyRelu(r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.LeakyRelu(r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.LeakyRelu: operands of two dtypes
+    Reg.LeakyRelu(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.LeakyRelu(r_float32_t, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.LeakyRelu: template dtype is not the operands' dtype
+    Reg.LeakyRelu[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.LeakyRelu[half](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.LeakyRelu: a template dtype no combination allows
+    Reg.LeakyRelu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.LeakyRelu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.LeakyRelu[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.LeakyRelu[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.LeakyRelu[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.LeakyRelu[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.LeakyRelu[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.LeakyRelu[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.LeakyRelu[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.LeakyRelu[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.LeakyRelu[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.LeakyRelu[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.LeakyRelu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.LeakyRelu[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.LeakyRelu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.LeakyRelu[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.LeakyRelu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.Div: every illegal T combination
     Reg.Div(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Div(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2276,6 +2361,432 @@ def main() -> None:
     Reg.DeInterleave[uint64_t](r2_int64_t, r2_int64_t, r2_int64_t, r2_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.DeInterleave[bool_](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
     # Reg.DeInterleave: a template dtype no combination allows
+    # Reg.Gather: every illegal T, U combination
+    Reg.Gather(r_bool_, r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
+    Reg.Gather(r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
+    Reg.Gather(r_bool_, r_bool_, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t)
+    Reg.Gather(r_bool_, r_bool_, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t)
+    Reg.Gather(r_bool_, r_bool_, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e8m0_t)
+    Reg.Gather(r_bool_, r_bool_, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
+    Reg.Gather(r_bool_, r_bool_, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
+    Reg.Gather(r_bool_, r_bool_, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t)
+    Reg.Gather(r_bool_, r_bool_, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t)
+    Reg.Gather(r_bool_, r_bool_, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    Reg.Gather(r_bool_, r_bool_, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
+    Reg.Gather(r_bool_, r_bool_, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    Reg.Gather(r_bool_, r_bool_, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    Reg.Gather(r_bool_, r_bool_, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    Reg.Gather(r_bool_, r_bool_, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
+    Reg.Gather(r_bool_, r_bool_, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    Reg.Gather(r_bool_, r_bool_, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
+    Reg.Gather(r_bool_, r_bool_, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint64_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bool_)
+    Reg.Gather(r_int8_t, r_int8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e8m0_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    Reg.Gather(r_int8_t, r_int8_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
+    Reg.Gather(r_int8_t, r_int8_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    Reg.Gather(r_uint8_t, r_uint8_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bool_)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e8m0_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bool_)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e8m0_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e5m2_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bool_)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e4m3fn_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e5m2_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e8m0_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e2m1_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e1m2_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t)
+    Reg.Gather(r_fp8_e8m0_t, r_fp8_e8m0_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint64_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    Reg.Gather(r_hifloat8_t, r_hifloat8_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bool_)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e8m0_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
+    Reg.Gather(r_int4x2_t, r_int4x2_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bool_)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e8m0_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bool_)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e8m0_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
+    Reg.Gather(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    Reg.Gather(r_int16_t, r_int16_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    Reg.Gather(r_int16_t, r_int16_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    Reg.Gather(r_int16_t, r_int16_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    Reg.Gather(r_uint16_t, r_uint16_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+    Reg.Gather(r_half, r_half, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    Reg.Gather(r_half, r_half, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    Reg.Gather(r_half, r_half, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    Reg.Gather(r_half, r_half, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    Reg.Gather(r_half, r_half, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    Reg.Gather(r_half, r_half, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    Reg.Gather(r_half, r_half, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    Reg.Gather(r_half, r_half, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    Reg.Gather(r_half, r_half, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    Reg.Gather(r_half, r_half, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    Reg.Gather(r_half, r_half, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    Reg.Gather(r_half, r_half, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    Reg.Gather(r_half, r_half, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    Reg.Gather(r_half, r_half, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    Reg.Gather(r_half, r_half, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    Reg.Gather(r_half, r_half, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    Reg.Gather(r_half, r_half, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    Reg.Gather(r_half, r_half, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    Reg.Gather(r_bfloat16_t, r_bfloat16_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    Reg.Gather(r_int32_t, r_int32_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    Reg.Gather(r_int32_t, r_int32_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    Reg.Gather(r_int32_t, r_int32_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    Reg.Gather(r_uint32_t, r_uint32_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    Reg.Gather(r_float32_t, r_float32_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    Reg.Gather(r_float32_t, r_float32_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    Reg.Gather(r_float32_t, r_float32_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_)
+    Reg.Gather(r_int64_t, r_int64_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    Reg.Gather(r_int64_t, r_int64_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
+    Reg.Gather(r_int64_t, r_int64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bool_)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e4m3fn_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_fp8_e5m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e5m2_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_fp8_e8m0_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e8m0_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_hifloat8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e2m1_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e1m2_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_half)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_bfloat16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+    Reg.Gather(r_uint64_t, r_uint64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+    # Reg.Gather: operands of two dtypes
+    Reg.Gather(r_bool_, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t) with int8_t
+    Reg.Gather(r_int8_t, r_uint8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t) with uint8_t
+    Reg.Gather(r_uint8_t, r_fp8_e4m3fn_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t) with fp8_e4m3fn_t
+    Reg.Gather(r_fp8_e4m3fn_t, r_fp8_e5m2_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t) with fp8_e5m2_t
+    Reg.Gather(r_fp8_e5m2_t, r_fp8_e8m0_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t) with fp8_e8m0_t
+    Reg.Gather(r_fp8_e8m0_t, r_hifloat8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t) with hifloat8_t
+    Reg.Gather(r_hifloat8_t, r_int4x2_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t) with int4x2_t
+    Reg.Gather(r_int4x2_t, r_fp4x2_e2m1_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t) with fp4x2_e2m1_t
+    Reg.Gather(r_fp4x2_e2m1_t, r_fp4x2_e1m2_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t) with fp4x2_e1m2_t
+    Reg.Gather(r_fp4x2_e1m2_t, r_int16_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t) with int16_t
+    Reg.Gather(r_int16_t, r_uint16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t) with uint16_t
+    Reg.Gather(r_uint16_t, r_half, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t) with half
+    Reg.Gather(r_half, r_bfloat16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t) with bfloat16_t
+    Reg.Gather(r_bfloat16_t, r_int32_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t) with int32_t
+    Reg.Gather(r_int32_t, r_uint32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t) with uint32_t
+    Reg.Gather(r_uint32_t, r_float32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t) with float32_t
+    Reg.Gather(r_float32_t, r_bool_, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t) with bool_
+    # Reg.Gather: template dtype is not the operands' dtype
+    Reg.Gather[int8_t](r_bool_, r_bool_, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_, uint8_t)
+    Reg.Gather[uint8_t](r_int8_t, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, uint8_t)
+    Reg.Gather[fp8_e4m3fn_t](r_uint8_t, r_uint8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t, uint8_t)
+    Reg.Gather[fp8_e5m2_t](r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e5m2_t vs (fp8_e4m3fn_t, uint8_t)
+    Reg.Gather[fp8_e8m0_t](r_fp8_e5m2_t, r_fp8_e5m2_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e8m0_t vs (fp8_e5m2_t, uint8_t)
+    Reg.Gather[hifloat8_t](r_fp8_e8m0_t, r_fp8_e8m0_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # hifloat8_t vs (fp8_e8m0_t, uint8_t)
+    Reg.Gather[int4x2_t](r_hifloat8_t, r_hifloat8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t vs (hifloat8_t, uint8_t)
+    Reg.Gather[fp4x2_e2m1_t](r_int4x2_t, r_int4x2_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t vs (int4x2_t, uint8_t)
+    Reg.Gather[fp4x2_e1m2_t](r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t vs (fp4x2_e2m1_t, uint8_t)
+    Reg.Gather[int16_t](r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (fp4x2_e1m2_t, uint8_t)
+    Reg.Gather[uint16_t](r_int16_t, r_int16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, uint16_t)
+    Reg.Gather[half](r_uint16_t, r_uint16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t, uint16_t)
+    Reg.Gather[bfloat16_t](r_half, r_half, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half, uint16_t)
+    Reg.Gather[int32_t](r_bfloat16_t, r_bfloat16_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t, uint16_t)
+    Reg.Gather[uint32_t](r_int32_t, r_int32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, uint32_t)
+    Reg.Gather[float32_t](r_uint32_t, r_uint32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
+    Reg.Gather[bool_](r_float32_t, r_float32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (float32_t, uint32_t)
+    # Reg.Gather: a template dtype no combination allows
+    Reg.Gather[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Gather[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Squeeze: every illegal T combination
+    Reg.Squeeze(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Squeeze(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Squeeze(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Squeeze(r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Squeeze(r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Squeeze(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Squeeze(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Squeeze(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Squeeze(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Squeeze(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Squeeze(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Squeeze: operands of two dtypes
+    Reg.Squeeze(r_int8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
+    Reg.Squeeze(r_uint8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int16_t
+    Reg.Squeeze(r_int16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    Reg.Squeeze(r_uint16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    Reg.Squeeze(r_half, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+    Reg.Squeeze(r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.Squeeze(r_uint32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    Reg.Squeeze(r_float32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # Reg.Squeeze: template dtype is not the operands' dtype
+    Reg.Squeeze[uint8_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
+    Reg.Squeeze[int16_t](r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t)
+    Reg.Squeeze[uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.Squeeze[half](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.Squeeze[int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half)
+    Reg.Squeeze[uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Squeeze[float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.Squeeze[int8_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (float32_t)
+    # Reg.Squeeze: a template dtype no combination allows
+    Reg.Squeeze[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Squeeze[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Squeeze[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Squeeze[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Squeeze[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Squeeze[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Squeeze[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Squeeze[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Squeeze[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Squeeze[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Squeeze[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
     # Reg.Arange: every illegal T combination
     Reg.Arange(r_bool_, True)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Arange(r_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -2293,9 +2804,9 @@ def main() -> None:
     # Reg.Arange: template dtype is not the operands' dtype
     Reg.Arange[int16_t](r_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
     Reg.Arange[int32_t](r_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
-    Reg.Arange[half](r_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
+    Reg.Arange[half](r_int32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int32_t)
     Reg.Arange[float32_t](r_half, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
-    Reg.Arange[int64_t](r_float32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Arange[int64_t](r_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Arange[int8_t](r_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (int64_t)
     # Reg.Arange: a template dtype no combination allows
     Reg.Arange[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
