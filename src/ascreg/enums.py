@@ -199,6 +199,33 @@ class ReduceType(enum.IntEnum):
     MIN = 2
 
 
+class HighLowPart(enum.IntEnum):
+    """``AscendC::Reg::HighLowPart``: which half ``Reg.Pack`` writes / ``Reg.UnPack`` reads.
+
+    Examples
+    --------
+    >>> from ascreg import HighLowPart
+    >>> HighLowPart.HIGHEST.value
+    1
+    """
+
+    LOWEST = 0
+    HIGHEST = 1
+
+
+class PairReduce(enum.IntEnum):
+    """``AscendC::Reg::PairReduce``: what ``Reg.PairReduceElem`` computes (SUM only).
+
+    Examples
+    --------
+    >>> from ascreg import PairReduce
+    >>> PairReduce.SUM.value
+    0
+    """
+
+    SUM = 0
+
+
 class IndexOrder(enum.IntEnum):
     """``AscendC::Reg::IndexOrder``: whether ``Reg.Arange`` counts up or down.
 

@@ -1,4 +1,4 @@
-"""C API shifts, compares, select, logic, duplicate and copy against the scalar reference.
+"""C API shifts, compares, select, logic, duplicate, copy and reductions against the reference.
 
 The C functions are the Reg ops under C names (the C API pages restate the same lane rules), so
 the Reg references are the expectation: ``reference.shifts``, ``reference.compare``,
@@ -20,10 +20,20 @@ from ascreg._spec import SPECS
 from ascreg._spec.dtypes import C_BINARY, C_SCALAR, C_SIGN, C_UNARY
 from ascreg.errors import AscregTypeError
 from reference.arith import SIGN_LANES, arange, binary, bit_not, scalar_formula
-from reference.common import boundary_bits, from_bits, lane_count, mask_stride, width, zeroing
+from reference.common import (
+    SIGNED,
+    boundary_bits,
+    from_bits,
+    lane_count,
+    mask_stride,
+    width,
+    zeroing,
+)
 from reference.compare import compare, select
 from reference.elementary import unary_lane
 from reference.masks import lanes_to_mask, mask_op, mask_select, mask_to_lanes
+from reference.rearrange import mask_pack, mask_unpack, pack, unpack
+from reference.reduce import pair_reduce, reduce_datablock
 from reference.shifts import shift_left, shift_right
 from strategies import assert_same_lanes, lane_bits, make_mask, mask_bits, mask_list, reg_bits
 
@@ -244,3 +254,50 @@ def test_scalar_form_rejects_a_register_and_names_the_vector_twin() -> None:
     reg.set(1.0)
     with pytest.raises(AscregTypeError, match=r"asc_mul_scalar takes a scalar.*use asc_mul"):
         C.asc_mul_scalar(C.vector_float(), reg, reg, C.asc_create_mask_b32(C.PAT_ALL))
+
+
+BLOCK_REDUCES = {f"asc_reduce_{kind.lower()}_datablock": kind for kind in ("SUM", "MAX", "MIN")}
+
+
+@pytest.mark.rows(*BLOCK_REDUCES, "asc_pair_reduce_sum")
+@pytest.mark.parametrize(("name", "dst_t", "src_t"), _params(*BLOCK_REDUCES, "asc_pair_reduce_sum"))
+@FEWER
+@given(st.data())
+def test_reductions(name: str, dst_t: Any, src_t: Any, data: Any) -> None:
+    lanes = lane_count(src_t)
+    values = data.draw(lane_bits(src_t, lanes))
+    mbits = data.draw(mask_bits())
+    active = mask_to_lanes(mbits, lanes, mask_stride(src_t))
+    dst = _vector(dst_t)
+    assert getattr(C, name)(dst, _vector(src_t, values), make_mask(mbits)) is None
+    if name in BLOCK_REDUCES:
+        want = reduce_datablock(
+            BLOCK_REDUCES[name], dst_t, src_t, values, active, lane_count(dst_t)
+        )
+    else:
+        want = pair_reduce(src_t, values, active)
+    assert_same_lanes(reg_bits(dst), want, dst_t)
+
+
+PACKS = ("asc_pack_to_low", "asc_pack_to_high", "asc_unpack_lower", "asc_unpack_upper")
+
+
+@pytest.mark.rows(*PACKS)
+@pytest.mark.parametrize(("name", "dst_t", "src_t"), _params(*PACKS))
+@FEWER
+@given(st.data())
+def test_pack_unpack(name: str, dst_t: Any, src_t: Any, data: Any) -> None:
+    high = name.endswith(("high", "upper"))
+    if src_t is bool_:
+        bits = data.draw(mask_bits())
+        out = C.vector_bool()
+        getattr(C, name)(out, make_mask(bits))
+        ref = mask_pack if "pack_to" in name else mask_unpack
+        assert mask_list(out) == ref(bits, high)
+        return
+    values = data.draw(lane_bits(src_t, lane_count(src_t)))
+    dst = _vector(dst_t)
+    assert getattr(C, name)(dst, _vector(src_t, values)) is None
+    sizes = (width(src_t), width(dst_t), lane_count(dst_t), high)
+    want = pack(values, *sizes) if "pack_to" in name else unpack(values, *sizes, src_t in SIGNED)
+    assert reg_bits(dst) == want

@@ -103,3 +103,11 @@ def part_mask(lanes: np.ndarray[Any, Any], part: int, size: int) -> list[bool]:
     raw = lanes.astype(lanes.dtype.newbyteorder("<")).tobytes()[part * block_bytes :][:block_bytes]
     bits = [(raw[k // 8] >> (k % 8)) & 1 == 1 for k in range(8 * block_bytes)]
     return [bit for bit in bits for _ in range(size)]
+
+
+def mask_from_block(data: bytes, offset: int, size: int) -> list[int]:
+    """MaskGenWithRegTensor: block *offset* (``32 / size`` bytes) of the register, each bit
+    (LSB first) broadcast to the *size* mask bits of one lane."""
+    block = 32 // size
+    chunk = data[offset * block : (offset + 1) * block]
+    return [(byte >> k) & 1 for byte in chunk for k in range(8) for _ in range(size)]

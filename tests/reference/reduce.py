@@ -72,3 +72,31 @@ def reduce(
             if _greater(v, lanes[best], src) if largest else _greater(lanes[best], v, src):
                 best = k
     return [lanes[best], best] + [0] * (dst_lanes - 2)
+
+
+DATA_BLOCK_BYTES = 32
+"""ReduceDataBlock.md: each DataBlock (32B) of the source is reduced on its own."""
+
+
+def reduce_datablock(
+    kind: str,
+    dst: type[Scalar],
+    src: type[Scalar],
+    values: Sequence[int],
+    active: Sequence[bool],
+    dst_lanes: int,
+) -> list[int]:
+    """``ReduceDataBlock``: block ``k``'s SUM / MAX / MIN (no index) in dst lane ``k``, else 0."""
+    per_block = DATA_BLOCK_BYTES * 8 // width(src)
+    results = [
+        reduce(kind, dst, src, values[k : k + per_block], active[k : k + per_block], 2)[0]
+        for k in range(0, len(values), per_block)
+    ]
+    return results + [0] * (dst_lanes - len(results))
+
+
+def pair_reduce(dtype: type[Scalar], values: Sequence[int], active: Sequence[bool]) -> list[int]:
+    """``PairReduceElem`` SUM: ``v[2i] + v[2i+1]`` in the lower half (masked-off lanes +0)."""
+    lanes = [v if a else 0 for v, a in zip(values, active, strict=True)]
+    sums = [binary("Add", dtype, lanes[k], lanes[k + 1]) for k in range(0, len(lanes), 2)]
+    return sums + [0] * (len(values) - len(sums))

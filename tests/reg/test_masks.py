@@ -6,13 +6,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ascreg import MaskPattern, Ref, Reg, RegTraitNumOne, RegTraitNumTwo
 from ascreg._spec import SPECS
-from reference.masks import create_mask, mask_op, mask_select, update_mask
-from strategies import dtype_params, make_mask, mask_bits, mask_list
+from ascreg.errors import AscregTypeError
+from reference.common import lane_count
+from reference.masks import create_mask, mask_from_block, mask_op, mask_select, update_mask
+from strategies import dtype_params, lane_bits, make_mask, make_reg, mask_bits, mask_list
 
 CREATE = dtype_params(SPECS["Reg.CreateMask"].combos)
 UPDATE = dtype_params(SPECS["Reg.UpdateMask"].combos)
@@ -117,3 +119,21 @@ def test_m3_m4_are_every_third_and_fourth_lane(name: str) -> None:
     step = int(name[1])
     m = Reg.CreateMask[uint32_t, getattr(MaskPattern, name)]()
     assert np.flatnonzero(m.active(uint32_t)).tolist() == list(range(0, 64, step))
+
+
+@pytest.mark.rows("Reg.MaskGenWithRegTensor")
+@pytest.mark.parametrize(
+    "dtype", SPECS["Reg.MaskGenWithRegTensor"].combos, ids=lambda c: c[0].cpp_name
+)
+@settings(max_examples=20)
+@given(st.data())
+def test_mask_gen_with_reg_tensor(dtype: Any, data: Any) -> None:
+    (t,) = dtype
+    values = data.draw(lane_bits(t, lane_count(t)))
+    offset = data.draw(st.integers(0, 8 * t.size - 1))
+    src, mask = make_reg(t, values), Reg.MaskReg()
+    Reg.MaskGenWithRegTensor[t, offset](mask, src)
+    raw = np.asarray(src).view(np.uint8).tobytes()
+    assert mask_list(mask) == mask_from_block(raw, offset, t.size)
+    with pytest.raises(AscregTypeError, match="offset"):
+        Reg.MaskGenWithRegTensor[t, 8 * t.size](mask, src)

@@ -1,4 +1,4 @@
-"""Interleave / DeInterleave, Gather and Squeeze against the scalar references."""
+"""Interleave / DeInterleave, Gather, Squeeze and Pack / UnPack against the scalar references."""
 
 from __future__ import annotations
 
@@ -8,7 +8,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import GatherMaskMode, Reg, half, int16_t, int64_t, uint16_t, uint32_t
+from ascreg import (
+    GatherMaskMode,
+    HighLowPart,
+    Reg,
+    half,
+    int8_t,
+    int16_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+)
 from ascreg._spec import SPECS
 from ascreg.errors import (
     AscregTypeError,
@@ -16,7 +27,17 @@ from ascreg.errors import (
     TemplateMismatchError,
     UnsupportedError,
 )
-from reference.rearrange import deinterleave, gather, interleave, squeeze
+from reference.common import SIGNED
+from reference.rearrange import (
+    deinterleave,
+    gather,
+    interleave,
+    mask_pack,
+    mask_unpack,
+    squeeze,
+    unpack,
+)
+from reference.rearrange import pack as ref_pack
 from strategies import (
     dtype_params,
     geometry,
@@ -24,8 +45,11 @@ from strategies import (
     make_mask,
     make_reg,
     mask_bits,
+    mask_list,
     new_reg,
     reg_bits,
+    trait_id,
+    traits_for,
 )
 
 OPS = {"Interleave": interleave, "DeInterleave": deinterleave}
@@ -59,6 +83,63 @@ def test_interleave_roundtrip_and_b64_traitone() -> None:
     r = make_reg(int64_t, [1] * 32)
     with pytest.raises(AscregTypeError, match="RegTraitNumTwo"):
         Reg.Interleave(r, new_reg(int64_t), r, r)
+
+
+PACKS = [
+    pytest.param(
+        op,
+        dst,
+        src,
+        two,
+        part,
+        id=f"{op}-{dst.cpp_name}-{src.cpp_name}-{trait_id(two)}-{part.name}",
+    )
+    for op in ("Pack", "UnPack")
+    for dst, src in SPECS[f"Reg.{op}"].combos
+    for two in traits_for(dst if op == "UnPack" else src)
+    for part in HighLowPart
+    if not (two and part is HighLowPart.HIGHEST)
+]
+
+
+@pytest.mark.rows("Reg.Pack", "Reg.UnPack")
+@pytest.mark.parametrize(("op", "dst_t", "src_t", "two", "part"), PACKS)
+@settings(max_examples=10)
+@given(st.data())
+def test_pack_unpack(op: str, dst_t: Any, src_t: Any, two: bool, part: Any, data: Any) -> None:
+    src_lanes, _ = geometry(src_t, two and src_t.size == 8)
+    values = data.draw(lane_bits(src_t, src_lanes))
+    dst = new_reg(dst_t, two and dst_t.size == 8)
+    getattr(Reg, op)[dst_t, src_t, part](dst, make_reg(src_t, values, two and src_t.size == 8))
+    high = part is HighLowPart.HIGHEST
+    bits = (8 * dst_t.size, 8 * src_t.size)
+    if op == "Pack":
+        want = ref_pack(values, bits[1], bits[0], len(reg_bits(dst)), high)
+    else:
+        want = unpack(values, bits[1], bits[0], len(reg_bits(dst)), high, src_t in SIGNED)
+    assert reg_bits(dst) == want
+
+
+@pytest.mark.rows("Reg.Pack", "Reg.UnPack")
+@pytest.mark.parametrize("part", list(HighLowPart))
+@settings(max_examples=20)
+@given(bits=mask_bits())
+def test_mask_pack_unpack(part: Any, bits: list[int]) -> None:
+    high = part is HighLowPart.HIGHEST
+    for op, ref in (("Pack", mask_pack), ("UnPack", mask_unpack)):
+        dst = Reg.MaskReg()
+        getattr(Reg, op)[part](dst, make_mask(bits))
+        assert mask_list(dst) == ref(bits, high), op
+
+
+def test_pack_rejects() -> None:
+    src = make_reg(int64_t, [1] * 64, True)
+    with pytest.raises(AscregTypeError, match="LOWEST only"):
+        Reg.Pack[uint32_t, int64_t, HighLowPart.HIGHEST](new_reg(uint32_t), src)
+    with pytest.raises(IllegalDtypeError):
+        Reg.Pack(new_reg(int8_t), make_reg(int16_t, [1] * 128))
+    with pytest.raises(TemplateMismatchError, match="U=uint16_t"):
+        Reg.Pack[uint8_t, uint16_t](new_reg(uint8_t), make_reg(int16_t, [1] * 128))
 
 
 GATHER_PAIRS = [

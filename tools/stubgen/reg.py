@@ -38,6 +38,7 @@ KIND_TYPES = {
 EXTRA_TYPES = {  # template arguments after the dtypes
     "POST": "Literal[PostLiteral.POST_MODE_UPDATE]",
     "NORMAL": "Literal[PostLiteral.POST_MODE_NORMAL]",
+    "OFFSET": "int",  # an int16_t non-type template argument (MaskGenWithRegTensor<T, offset>)
 }
 
 
@@ -70,6 +71,8 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,
@@ -246,6 +249,13 @@ def render_op(spec: OpSpec) -> list[str]:
                     combo_text(prefix) + ("" if kind == "plain" else f" {kind}"),
                 )
             )
+    if shape.token_only:  # Pack[HighLowPart.X]: the forms without dtypes (the MaskReg ones)
+        name = f"{shape.cls}_tokens"
+        sigs = [(signature(form, spec.combos[0], shape.positional), form.tag)
+                for form in shape.forms if not form.per_combo and form.bound == "plain"]  # fmt: skip
+        lines += [f"class {name}:", *overloads(sigs), ""]
+        tokens = [p for p in shape.patterns("plain") if p]
+        getitem.append((f"def __getitem__(self, items: {subscript_type((), tokens)}) -> {name}: ...", "tokens"))  # fmt: skip
     roles = ", ".join(spec.roles)
     lines.append(f"class {shape.cls}:")
     lines.append(f'    """``{spec.name}``: legal ({roles}) in table order below."""')

@@ -27,6 +27,8 @@ from ascreg import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
+    PairReduce,
     ReduceType,
     Ref,
     Reg,
@@ -58,6 +60,8 @@ EXAMPLE_EXTRA = {
     "NORMAL": "PostLiteral.POST_MODE_NORMAL",
     "TRAIT": "RegTraitNumOne",
     "IndexOrder": "IndexOrder.DECREASE_ORDER",
+    "HighLowPart": "HighLowPart.HIGHEST",
+    "OFFSET": "1",
     "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     **{
@@ -193,7 +197,12 @@ def reject_lines(spec: OpSpec) -> Iterator[str]:
         if shape.needs_template or not form.deduced:
             prefix = combo[:1]
             if prefix not in {c[:1] for c in spec.combos}:
-                line = call(f"Reg.{shape.attr}[{pyname(prefix[0])}]", form, combo)
+                patterns = shape.patterns("plain")  # spell the tokens a subscript needs
+                extra = [] if () in patterns else [EXAMPLE_EXTRA[t] for t in patterns[0]]
+                items = ", ".join([pyname(prefix[0]), *extra])
+                line = f"Reg.{shape.attr}[{items}]"
+                if not reg_roles:  # with register operands mypy would also check the call
+                    line = call(line, form, combo)
                 yield f"    {line}{ignore.format(code='index')}  # {combo_text(combo)}"
     if shape.lead:
         yield from lead_reject_lines(spec, form)

@@ -265,6 +265,55 @@ def scalar_binary(
     d.put(cmp.zero_masked(op.formula(s.get(), value), enables(op, mask, d)))
 
 
+def reduction(op: Any, dst: Any, src: Any, mask: Any, *, kind: str, rule: Any) -> None:
+    """``dst = op.reducer(kind, src, enables, dst type, dst lanes)``; *rule* the legal pairs.
+
+    The reductions (``Reg.Reduce``, ``Reg.ReduceDataBlock``, ``Reg.PairReduceElem`` and their
+    C twins): ``op.reducer`` is the row's core function (``ascreg.core.reduce``), *kind* its
+    ``SUM``/``MAX``/``MIN``, *rule* the row (or per-kind row) whose (dst, src) pairs are legal.
+    """
+    d = operands.register(dst, "dst", op.surface)
+    s = operands.register(src, "src", op.surface)
+    rule.check(d.dtype, s.dtype)
+    if d.trait is not s.trait:
+        raise AscregTypeError(
+            f"dst {type(d).__name__} and src {type(s).__name__} use different RegTraits"
+        )
+    d.put(op.reducer(kind, s.get(), enables(op, mask, s), d.dtype.np_dtype, d.lanes))
+
+
+def template_pair(op: Any, dst: Any, src: Any) -> None:
+    """Check the written template dtypes ``T`` (dst) and ``U`` (src) against the registers."""
+    for given, reg, role in zip(op.t.dtypes, (dst, src), ("T", "U"), strict=False):
+        if isinstance(reg, RegTensor) and given is not reg.dtype:
+            raise TemplateMismatchError(
+                f"template dtype {role}={given.cpp_name} does not match the register "
+                f"{type(reg).__name__} (C++: static_assert '{role} type is not correct!')"
+            )
+
+
+def halves(op: Any, dst: Any, src: Any, *, high: bool) -> None:
+    """``Pack`` / ``UnPack`` of one half: ``op.formula`` (``core.pack``) on registers or masks.
+
+    ``op.formula(values, target, lanes, high=)`` narrows or widens register lanes;
+    ``op.mask_formula(bits, high=)`` is the MaskReg form. A 64-bit RegTraitNumTwo register
+    fills or takes the whole other register, so only the low half (LOWEST) exists for it.
+    """
+    if isinstance(dst, MaskReg) or isinstance(src, MaskReg):
+        operands.mask(dst, "dst", op.surface)
+        dst.set_bits(op.mask_formula(mask_bits(op, src, "src"), high=high))
+        return
+    d = operands.register(dst, "dst", op.surface)
+    s = operands.register(src, "src", op.surface)
+    op.spec.check(d.dtype, s.dtype)
+    if high and max(d.lanes, s.lanes) == min(d.lanes, s.lanes):
+        raise AscregTypeError(
+            f"{op.name}: a RegTraitNumTwo register supports HighLowPart.LOWEST only, "
+            f"got HIGHEST for {type(d).__name__} <- {type(s).__name__}"
+        )
+    d.put(op.formula(s.get(), d.dtype.np_dtype, d.lanes, high=high))
+
+
 def gather(op: Any, dst: Any, src: Any, index: Any) -> None:
     """``dst[i] = src[index[i] % lanes]``: *index* an unsigned register of the data's width."""
     d, s = vectors(op, (dst, "dst"), (src, "src"), check=False)

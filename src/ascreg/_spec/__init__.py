@@ -53,12 +53,16 @@ from ascreg._spec.dtypes import CMP_TYPES as CMP_TYPES
 from ascreg._spec.dtypes import DUP_TYPES as DUP_TYPES
 from ascreg._spec.dtypes import INTERLEAVE_TYPES as INTERLEAVE_TYPES
 from ascreg._spec.dtypes import LOGIC_TYPES as LOGIC_TYPES
+from ascreg._spec.dtypes import MASK_GEN_TYPES as MASK_GEN_TYPES
 from ascreg._spec.dtypes import MASK_TYPES as MASK_TYPES
 from ascreg._spec.dtypes import MAXMIN_TYPES as MAXMIN_TYPES
 from ascreg._spec.dtypes import MUL_TYPES as MUL_TYPES
 from ascreg._spec.dtypes import MULS_TYPES as MULS_TYPES
 from ascreg._spec.dtypes import NEG_TYPES as NEG_TYPES
 from ascreg._spec.dtypes import NOT_TYPES as NOT_TYPES
+from ascreg._spec.dtypes import PACK_COMBOS as PACK_COMBOS
+from ascreg._spec.dtypes import PAIR_REDUCE_TYPES as PAIR_REDUCE_TYPES
+from ascreg._spec.dtypes import REDUCE_BLOCK_COMBOS as REDUCE_BLOCK_COMBOS
 from ascreg._spec.dtypes import REDUCE_COMBOS as REDUCE_COMBOS
 from ascreg._spec.dtypes import REG_TYPES as REG_TYPES
 from ascreg._spec.dtypes import SELECT_TYPES as SELECT_TYPES
@@ -68,6 +72,7 @@ from ascreg._spec.dtypes import SIMT_ACCESS_TYPES as SIMT_ACCESS_TYPES
 from ascreg._spec.dtypes import SIMT_ATOMIC_TYPES as SIMT_ATOMIC_TYPES
 from ascreg._spec.dtypes import SIMT_REDUCE_TYPES as SIMT_REDUCE_TYPES
 from ascreg._spec.dtypes import SIMT_SHFL_TYPES as SIMT_SHFL_TYPES
+from ascreg._spec.dtypes import UNPACK_COMBOS as UNPACK_COMBOS
 from ascreg._spec.reg import REG_ROWS as REG_ROWS
 from ascreg._spec.row import Combo as Combo
 from ascreg._spec.row import MaskRule as MaskRule

@@ -22,6 +22,7 @@ from ascreg._spec.dtypes import (
     C_GATHER,
     C_LOAD_FAMILY,
     C_LOGIC,
+    C_PACK,
     C_SCALAR,
     C_SELECT,
     C_SHIFT_PAIRS,
@@ -30,7 +31,10 @@ from ascreg._spec.dtypes import (
     C_STORE_FAMILY,
     C_UNALIGNED,
     C_UNARY,
+    C_UNPACK,
+    PAIR_REDUCE_TYPES,
     PRELU_TYPES,
+    REDUCE_BLOCK_COMBOS,
     Combos,
     singles,
 )
@@ -345,6 +349,40 @@ _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
 (the runtime raises UnsupportedError for the ``addr_reg`` forms)."""
 
 
+def _reduce_rows() -> list[OpSpec]:
+    """``asc_reduce_{sum,max,min}_datablock`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""
+    form = CForm("", _params("vec dst", "vec src:1", "cmask mask"))
+    shape = CShape("c_api/compute", (form,))
+    rows = [
+        _c(f"asc_reduce_{kind.lower()}_datablock", ("dst", "src"), combos, MaskRule.REDUCE,
+           f"reduce_compute/asc_reduce_{kind.lower()}_datablock.md", family="ReduceDataBlock",
+           shape=shape, core=_CORE + "reduce:reduce_blocks")
+        for kind, combos in REDUCE_BLOCK_COMBOS.items()
+    ]  # fmt: skip
+    rows.append(_c("asc_pair_reduce_sum", ("dst", "src"), tuple((t, t) for t in PAIR_REDUCE_TYPES),
+                   MaskRule.REDUCE, "reduce_compute/asc_pair_reduce_sum.md",
+                   family="PairReduceElem", shape=shape, core=_CORE + "reduce:pair_reduce"))  # fmt: skip
+    return rows
+
+
+def _pack_rows() -> list[OpSpec]:
+    """``asc_pack_to_{low,high}`` and ``asc_unpack_{lower,upper}`` (``Reg.Pack`` / ``Reg.UnPack``)."""
+    shape = CShape("c_api/compute", (
+        CForm("", _params("vec dst", "vec src:1"), only="vector"),
+        CForm("vector_bool", _params("vec dst", "vec src:1"), only="bool"),
+    ))  # fmt: skip
+    return [
+        _c(name, ("dst", "src"), combos, MaskRule.NONE, f"data_compress/{page}.md",
+           family=family, shape=shape, core=f"{_CORE}pack:{core}")
+        for name, page, family, combos, core in (
+            ("asc_pack_to_low", "asc_pack_to_low", "Pack", C_PACK, "pack"),
+            ("asc_pack_to_high", "asc_pack_to_high", "Pack", C_PACK, "pack"),
+            ("asc_unpack_lower", "asc_unpack", "UnPack", C_UNPACK, "unpack"),
+            ("asc_unpack_upper", "asc_unpack", "UnPack", C_UNPACK, "unpack"),
+        )
+    ]  # fmt: skip
+
+
 def _unaligned_rows() -> list[OpSpec]:
     rows = []
     for name in C_UNALIGNED_NAMES:
@@ -369,6 +407,8 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_arange_rows(),
     *_compare_rows(),
     *_fill_rows(),
+    *_reduce_rows(),
+    *_pack_rows(),
     *_rearrange_rows(),
     *_unaligned_rows(),
 )

@@ -101,6 +101,31 @@ REDUCE_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
 REDUCE_COMBOS["MIN"] = REDUCE_COMBOS["MAX"]
 """``Reduce<ReduceType, T = dst, U = src>``: the legal (dst, src) pairs of each ReduceType
 (spec §7; D/归约计算/Reduce.md tables 3 and 4). The ``Reg.Reduce`` row lists their union."""
+REDUCE_BLOCK_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
+    "SUM": ((half, half), (int32_t, int32_t), (int32_t, int16_t), (uint32_t, uint32_t),
+            (uint32_t, uint16_t), (float32_t, float32_t)),
+    "MAX": ((half, half), (int16_t, int16_t), (uint16_t, uint16_t), (int32_t, int32_t),
+            (uint32_t, uint32_t), (float32_t, float32_t)),
+}  # fmt: skip
+REDUCE_BLOCK_COMBOS["MIN"] = REDUCE_BLOCK_COMBOS["MAX"]
+"""``ReduceDataBlock<ReduceType, T = dst, U = src>``: the legal (dst, src) pairs of each
+ReduceType (D/归约计算/ReduceDataBlock.md tables 3 and 4; the ``asc_reduce_*_datablock``
+prototypes list the same pairs). No 64-bit types."""
+PACK_COMBOS: Combos = ((uint8_t, int16_t), (uint8_t, uint16_t), (uint16_t, int32_t),
+                       (uint16_t, uint32_t), (uint32_t, int64_t), (uint32_t, uint64_t))  # fmt: skip
+"""``Pack<T = dst, U = src>`` (D/数据压缩/Pack.md table 3): the low half of each lane's bits."""
+UNPACK_COMBOS: Combos = ((int16_t, int8_t), (uint16_t, uint8_t), (int32_t, int16_t),
+                         (uint32_t, uint16_t), (int64_t, int32_t), (uint64_t, uint32_t))  # fmt: skip
+"""``UnPack<T = dst, U = src>`` (D/数据压缩/UnPack.md table 3): sign or zero extension."""
+C_PACK: Combos = ((uint8_t, uint16_t), (uint16_t, uint32_t), (bool_, bool_))
+"""``asc_pack_to_low`` / ``asc_pack_to_high`` (dst, src); ``bool_`` is the vector_bool form."""
+C_UNPACK: Combos = ((uint16_t, uint8_t), (int16_t, int8_t), (uint32_t, uint16_t),
+                    (int32_t, int16_t), (bool_, bool_))  # fmt: skip
+"""``asc_unpack_lower`` / ``asc_unpack_upper`` (dst, src); ``bool_`` is the vector_bool form."""
+MASK_GEN_TYPES = (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+"""``MaskGenWithRegTensor<T, offset>``: b16 and b32 source types."""
+PAIR_REDUCE_TYPES = (half, float32_t)
+"""``PairReduceElem`` / ``asc_pair_reduce_sum``: half and float."""
 
 # ==== C API (asc_*) ===============================================================================
 # Type sets per function as declared in include/c_api/reg_compute/reg_{load,store,vector}.h.

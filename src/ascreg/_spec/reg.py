@@ -11,6 +11,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ascreg._dtypes import int16_t
 from ascreg._spec.dtypes import (
     ABS_TYPES,
@@ -22,6 +24,7 @@ from ascreg._spec.dtypes import (
     GATHER_PAIRS,
     INTERLEAVE_TYPES,
     LOGIC_TYPES,
+    MASK_GEN_TYPES,
     MASK_TYPES,
     MATH_TYPES,
     MAXMIN_TYPES,
@@ -29,7 +32,10 @@ from ascreg._spec.dtypes import (
     MULS_TYPES,
     NEG_TYPES,
     NOT_TYPES,
+    PACK_COMBOS,
+    PAIR_REDUCE_TYPES,
     PRELU_TYPES,
+    REDUCE_BLOCK_COMBOS,
     REDUCE_COMBOS,
     REG_TYPES,
     RELU_TYPES,
@@ -37,6 +43,7 @@ from ascreg._spec.dtypes import (
     SHIFT_DATA,
     SHIFT_PAIRS,
     SQUEEZE_TYPES,
+    UNPACK_COMBOS,
     Combos,
     singles,
 )
@@ -70,6 +77,7 @@ def _shape(
     needs_template: bool = False,
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
+    token_only: bool = False,
     fixed: tuple[tuple[str, str], ...] = (),
 ) -> RegShape:
     """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
@@ -83,6 +91,7 @@ def _shape(
         needs_template=needs_template,
         positional=positional,
         lead=lead,
+        token_only=token_only,
         fixed=fixed,
     )
 
@@ -115,6 +124,27 @@ def _precise(name: str, mode: str, binary: bool) -> RegShape:
     sources = _regs("src0", "src1") if binary else _regs("src")
     form = RegForm("", (Param("dst", "regr"), *sources, MASK))
     return _shape(name, "arith", form, subscripts=(("plain", ((), ("MaskMergeMode",), (mode,))),))
+
+
+def _reduce_row(name: str, combos: Mapping[str, Combos], enum: str, doc: str, core: str) -> OpSpec:
+    """``Reduce``-like rows: ``Op[<enum>.X, T, U, mode](dst, src, mask)``, combos per member."""
+    union = tuple(dict.fromkeys(c for member in combos.values() for c in member))
+    form = RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK))
+    shape = _shape(name, "arith", form, subscripts=MERGE, template_dtypes=2,
+                   lead=tuple((f"{enum}.{k}", v) for k, v in combos.items()))  # fmt: skip
+    return _reg(name, ("T", "U"), union, MaskRule.REDUCE, f"归约计算/{doc}", shape, _CORE + core)
+
+
+def _pack_row(name: str, combos: Combos, core: str) -> OpSpec:
+    """``Pack`` / ``UnPack<T, U, HighLowPart>(dst, src)``, and the MaskReg form ``Op<part>``."""
+    forms = (
+        RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1))),
+        RegForm("MaskReg", (Param("dst", "mask"), Param("src", "mask")), per_combo=False),
+    )
+    shape = _shape(name, "rearrange", *forms, subscripts=(("plain", ((), ("HighLowPart",))),),
+                   template_dtypes=2, token_only=True)  # fmt: skip
+    return _reg(name, ("T", "U"), combos, MaskRule.NONE, f"数据压缩/{name}.md", shape,
+                f"{_CORE}pack:{core}")  # fmt: skip
 
 
 def _precise_rows() -> tuple[OpSpec, ...]:
@@ -468,6 +498,18 @@ REG_ROWS: tuple[OpSpec, ...] = (
                 lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
                 fixed=_REDUCE_ALIASES),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
+    _pack_row("Pack", PACK_COMBOS, "pack"),
+    _pack_row("UnPack", UNPACK_COMBOS, "unpack"),
+    _reduce_row("ReduceDataBlock", REDUCE_BLOCK_COMBOS, "ReduceType", "ReduceDataBlock.md",
+                "reduce:reduce_blocks"),
+    _reduce_row("PairReduceElem", {"SUM": tuple((t, t) for t in PAIR_REDUCE_TYPES)},
+                "PairReduce", "PairReduceElem.md", "reduce:pair_reduce"),
+    _reg("MaskGenWithRegTensor", ("T",), singles(*MASK_GEN_TYPES), MaskRule.NONE,
+         "Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）.md",
+         _shape("MaskGenWithRegTensor", "masks",
+                RegForm("", (Param("dst", "mask"), Param("src", "regr")), deduced=False),
+                subscripts=(("plain", ((), ("OFFSET",))),), needs_template=True),
+         _CORE + "masks:spread_block_bits"),
     *_unaligned_rows(),
 )  # fmt: skip
 """The Reg rows, in the order the stubs and type tests list them."""

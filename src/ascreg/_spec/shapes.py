@@ -170,7 +170,8 @@ class RegShape:
     A subscript is ``Op[<dtypes>, <tokens>]``: a legal dtype prefix followed by one pattern of
     tokens. A token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``, ``"LoadDist"``,
     ...: any member of it), ``"POST"`` / ``"NORMAL"`` (``PostLiteral.POST_MODE_UPDATE`` /
-    ``POST_MODE_NORMAL``) or ``"TRAIT"`` (a RegTrait class).
+    ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class) or ``"OFFSET"`` (an ``int``
+    non-type template argument).
 
     Attributes
     ----------
@@ -196,6 +197,9 @@ class RegShape:
         (``Reduce[ReduceType.MAX, ...]``): ``(member spelling, its combinations)`` pairs. With a
         lead, subscripts start with the member and dtype-only subscripts do not exist; the bare
         call takes the row's union.
+    token_only
+        A subscript may also be the tokens alone, for the forms that are not per combination
+        (``Pack[HighLowPart.HIGHEST](mask_dst, mask_src)``, C++ ``Pack<part>``).
     fixed
         Aliases of the op with its lead fixed: ``(alias, lead member)`` pairs
         (``("Reg.ReduceSum", "ReduceType.SUM")``: ``ReduceSum[T, U]`` is
@@ -217,6 +221,7 @@ class RegShape:
     needs_template: bool = False
     positional: bool = False
     lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
+    token_only: bool = False
     fixed: tuple[tuple[str, str], ...] = ()
 
     def patterns(self, bound: str) -> SubscriptPatterns:

@@ -34,8 +34,9 @@ from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg._spec.dtypes import C_SCALAR, C_SIGN
 from ascreg.c_api._types import vector_of
-from ascreg.core import arith
+from ascreg.core import arith, pack
 from ascreg.core import masks as mask_core
+from ascreg.core import reduce as red
 from ascreg.core.arith import BINARY_OPS, SIGN_OPS
 from ascreg.core.elementary import UNARY_OPS
 from ascreg.errors import (
@@ -82,7 +83,13 @@ __all__ = [
     "asc_neg",
     "asc_not",
     "asc_or",
+    "asc_pack_to_high",
+    "asc_pack_to_low",
+    "asc_pair_reduce_sum",
     "asc_prelu",
+    "asc_reduce_max_datablock",
+    "asc_reduce_min_datablock",
+    "asc_reduce_sum_datablock",
     "asc_relu",
     "asc_select",
     "asc_shiftleft",
@@ -92,6 +99,8 @@ __all__ = [
     "asc_sqrt",
     "asc_squeeze",
     "asc_sub",
+    "asc_unpack_lower",
+    "asc_unpack_upper",
     "asc_xor",
 ]
 
@@ -615,3 +624,137 @@ def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None
         )
     raw = src.get().view(np.uint8)
     dst.set_bits(mask_core.spread_block_bits(raw, int(part), src.dtype.size))
+
+
+# -- reductions --------------------------------------------------------------------------------
+
+
+def _reduce_impl(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    shared.reduction(op, dst, src, mask, kind=op.kind, rule=op.spec)
+
+
+_BLOCK_EXAMPLES = {"SUM": "[28.0, 92.0, 0.0]", "MAX": "[7.0, 15.0, 0.0]", "MIN": "[0.0, 8.0, 0.0]"}
+"""The docstring results of ``asc_reduce_<kind>_datablock`` on 0, 1, ..., 63 (float)."""
+
+
+def _block_reduce(kind: str) -> Any:
+    name = f"asc_reduce_{kind.lower()}_datablock"
+    rule = {
+        "SUM": "masked-off lanes count as 0 and each block is added in the pairwise tree of "
+        "``Reg.Reduce`` (int16/uint16 widen to 32 bits); an all-off block gives +0",
+        "MAX": "masked-off lanes count as the type's minimum (-inf for floats), "
+        "``max(-0, +0) = +0``, a block holding a NaN gives its first NaN; no index",
+        "MIN": "masked-off lanes count as the type's maximum (+inf for floats), "
+        "``min(-0, +0) = -0``, a block holding a NaN gives its first NaN; no index",
+    }[kind]
+    return define(
+        name,
+        kind=kind,
+        reducer=staticmethod(red.reduce_blocks),
+        doc=f"""``void {name}(vector_T& dst, vector_U src, vector_bool mask)``.
+
+    ``Reg.ReduceDataBlock[ReduceType.{kind}]``: the {kind} of each 32-byte data block of
+    ``src`` in ``dst`` lanes 0, 1, ... (8 results), the other lanes 0; {rule}.
+    Types (dst, src): {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = vector_float(), vector_float(); src.set(np.arange(64, dtype=np.float32))
+    >>> {name}(dst, src, asc_create_mask_b32(PAT_ALL)); np.asarray(dst)[[0, 1, 8]].tolist()
+    {_BLOCK_EXAMPLES[kind]}
+    """,
+    )(_reduce_impl)
+
+
+asc_reduce_sum_datablock, asc_reduce_max_datablock, asc_reduce_min_datablock = (
+    _block_reduce(kind) for kind in ("SUM", "MAX", "MIN")
+)
+
+
+@define("asc_pair_reduce_sum", kind="SUM", reducer=staticmethod(red.pair_reduce))
+def asc_pair_reduce_sum(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``void asc_pair_reduce_sum(vector_T& dst, vector_T src, vector_bool mask)``.
+
+    ``Reg.PairReduceElem``: ``dst[i] = src[2i] + src[2i+1]`` in the lower half of ``dst``
+    (one IEEE rounding), the upper half 0; masked-off lanes count as +0. half and float.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = vector_half(), vector_half(); src.set(np.arange(128) % 4)
+    >>> asc_pair_reduce_sum(dst, src, asc_create_mask_b16(PAT_ALL))
+    >>> np.asarray(dst)[[0, 1, 64]].tolist()
+    [1.0, 5.0, 0.0]
+    """
+    _reduce_impl(op, dst, src, mask)
+
+
+# -- pack / unpack -----------------------------------------------------------------------------
+
+
+def _halves_impl(op: Any, dst: Any, src: Any) -> None:
+    shared.halves(op, dst, src, high=op.high)
+
+
+_PACK_PARTS = {
+    "asc_pack_to_low": (False, "Pack", "HighLowPart.LOWEST"),
+    "asc_pack_to_high": (True, "Pack", "HighLowPart.HIGHEST"),
+    "asc_unpack_lower": (False, "UnPack", "HighLowPart.LOWEST"),
+    "asc_unpack_upper": (True, "UnPack", "HighLowPart.HIGHEST"),
+}
+"""Each function's half (high or not), its Reg twin and that twin's HighLowPart."""
+
+
+_PACK_EXAMPLES = {
+    "asc_pack_to_low": ("vector_uint8_t", "vector_uint16_t", "np.arange(128) + 0x100", "[0, 1]", "[0, 1]"),
+    "asc_pack_to_high": ("vector_uint8_t", "vector_uint16_t", "np.arange(128) + 0x100", "[128, 129]", "[0, 1]"),
+    "asc_unpack_lower": ("vector_int16_t", "vector_int8_t", "np.arange(256) - 128", "[0, 1]", "[-128, -127]"),
+    "asc_unpack_upper": ("vector_int16_t", "vector_int8_t", "np.arange(256) - 128", "[0, 1]", "[0, 1]"),
+}  # fmt: skip
+"""Per function: dst and src classes, src values, the lanes shown and their values."""
+
+
+def _pack_doc(name: str) -> str:
+    high, twin, part = _PACK_PARTS[name]
+    half = "high" if high else "low"
+    if twin == "Pack":
+        what = (
+            f"the low half of each ``src`` lane's bits into the {half} half of ``dst``, the "
+            "other half 0; on ``vector_bool``, the even bits of ``src``"
+        )
+    else:
+        what = (
+            f"the lanes of the {half} half of ``src`` widened (zero- or sign-extended) into "
+            "``dst``; on ``vector_bool``, each bit of that half becomes two (the upper one 0)"
+        )
+    dst_t, src_t, values, index, result = _PACK_EXAMPLES[name]
+    return f"""``void {name}(vector_T& dst, vector_U src)`` (also on ``vector_bool``).
+
+    ``Reg.{twin}[T, U, {part}]``: {what}. No mask.
+    Types (dst, src): {SPECS[name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = {src_t}(), {dst_t}(); src.set({values})
+    >>> {name}(dst, src); np.asarray(dst)[{index}].tolist()
+    {result}
+    """
+
+
+asc_pack_to_low, asc_pack_to_high, asc_unpack_lower, asc_unpack_upper = (
+    define(
+        name,
+        high=_PACK_PARTS[name][0],
+        formula=staticmethod(pack.pack if _PACK_PARTS[name][1] == "Pack" else pack.unpack),
+        mask_formula=staticmethod(
+            pack.mask_pack if _PACK_PARTS[name][1] == "Pack" else pack.mask_unpack
+        ),
+        doc=_pack_doc(name),
+    )(_halves_impl)
+    for name in _PACK_PARTS
+)

@@ -1,4 +1,7 @@
-"""Whole-register reductions (``Reduce``) on numpy lane arrays.
+"""Reductions on numpy lane arrays: per register, per 32-byte data block, per lane pair.
+
+``Reduce`` reduces the whole register, ``ReduceDataBlock`` each 32-byte data block and
+``PairReduceElem`` each two adjacent lanes.
 
 * SUM adds in a pairwise binary tree, in the element type, one rounding per step: lanes
   (0, 1), (2, 3), ... first, then pairs of those partial sums, until one value is left.
@@ -31,16 +34,20 @@ Lanes = np.ndarray[Any, Any]
 def tree_sum(values: Lanes) -> Any:
     """Sum a power-of-two number of lanes pairwise: ``((v0+v1)+(v2+v3))+...``.
 
+    A 2-D array is summed along its last axis (one tree per row).
+
     Examples
     --------
     >>> v = np.array([2048, 1, 1, 1], np.float16)  # tree: 2048 + 2; left to right: 2048
     >>> float(tree_sum(v))
     2050.0
+    >>> tree_sum(np.arange(8, dtype=np.int16).reshape(2, 4))
+    array([ 6, 22], dtype=int16)
     """
     with np.errstate(all="ignore"):  # wrap-around and IEEE overflow/NaN are results here
-        while values.size > 1:
-            values = np.add(values[0::2], values[1::2], dtype=values.dtype)
-    return values[0]
+        while values.shape[-1] > 1:
+            values = np.add(values[..., 0::2], values[..., 1::2], dtype=values.dtype)
+    return values[..., 0][()]  # a scalar for 1-D input
 
 
 def _order_key(values: Lanes) -> Lanes:
@@ -146,3 +153,74 @@ def reduce(kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes
         return result_lanes(tree_sum(filled), None, target, lanes)
     value, index = extreme(filled, largest=kind == "MAX")
     return result_lanes(value, index, target, lanes)
+
+
+DATA_BLOCK_BYTES = 32
+"""The size of one data block: ``ReduceDataBlock`` reduces each 32-byte block of the source."""
+
+
+def block_extremes(blocks: Lanes, *, largest: bool) -> Lanes:
+    """Return the maximum (*largest*) or minimum of each row of *blocks*.
+
+    A row holding a NaN gives its first NaN; ``-0 < +0`` as in :func:`extreme`.
+
+    Examples
+    --------
+    >>> block_extremes(np.float32([[1, np.nan], [-0.0, 0.0]]), largest=True)
+    array([nan,  0.], dtype=float32)
+    """
+    key = _order_key(blocks)
+    pick = np.argmax(key, axis=-1) if largest else np.argmin(key, axis=-1)
+    if blocks.dtype.kind == "f":
+        nan = np.isnan(blocks)
+        pick = np.where(nan.any(axis=-1), np.argmax(nan, axis=-1), pick)
+    picked: Lanes = np.take_along_axis(blocks, pick[:, None], axis=-1)[:, 0]
+    return picked
+
+
+def reduce_blocks(
+    kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes: int
+) -> Lanes:
+    """Reduce each 32-byte data block of *values* (``SUM``/``MAX``/``MIN``) into dst lanes.
+
+    The blocks are cut in the *source* type (16 half lanes, 8 float lanes, ...); each block's
+    result, in *target*, goes to dst lane ``block`` in order and the other dst lanes are 0.
+    Masked-off lanes count as the identity (:func:`identity`); SUM widens to *target* and adds
+    in the pairwise tree; MAX/MIN give the extreme (no index) or the block's first NaN.
+
+    Examples
+    --------
+    >>> values = np.arange(16, dtype=np.int32)  # two blocks of 8 int32 lanes
+    >>> reduce_blocks("SUM", values, np.ones(16, bool), np.dtype(np.int32), 16)[:3]
+    array([28, 92,  0], dtype=int32)
+    >>> reduce_blocks("MIN", values, values > 2, np.dtype(np.int32), 16)[:3]
+    array([3, 8, 0], dtype=int32)
+    """
+    per_block = DATA_BLOCK_BYTES // values.dtype.itemsize
+    widened = values if values.dtype == target else values.astype(target)
+    blocks = fill_masked(widened, active, identity(kind, target)).reshape(-1, per_block)
+    results = tree_sum(blocks) if kind == "SUM" else block_extremes(blocks, largest=kind == "MAX")
+    out = np.zeros(lanes, dtype=target)
+    out[: results.size] = results
+    return out
+
+
+def pair_reduce(
+    kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes: int
+) -> Lanes:
+    """Add each two adjacent lanes (``PairReduceElem``; *kind* ``SUM`` is the only one).
+
+    dst lane ``i`` is ``v[2i] + v[2i+1]`` in *target* (one rounding), masked-off lanes
+    counting as +0; the upper half of dst is 0.
+
+    Examples
+    --------
+    >>> active = np.array([True, True, False, True])
+    >>> pair_reduce("SUM", np.float16([1, 2, 3, 4]), active, np.dtype(np.float16), 4)
+    array([3., 4., 0., 0.], dtype=float16)
+    """
+    filled = fill_masked(values.astype(target), active, identity(kind, target))
+    pairs = tree_sum(filled.reshape(-1, 2))
+    out = np.zeros(lanes, dtype=target)
+    out[: pairs.size] = pairs
+    return out

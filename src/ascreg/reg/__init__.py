@@ -31,6 +31,7 @@ from ascreg.enums import (
     ExpAlgo,
     ExpSpecificMode,
     GatherMaskMode,
+    HighLowPart,
     IndexOrder,
     LnAlgo,
     LnSpecificMode,
@@ -44,6 +45,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    PairReduce,
     PostLiteral,
     ReduceType,
     SqrtAlgo,
@@ -73,7 +75,9 @@ from ascreg.reg.arith import (
     Mins,
     Muls,
     Neg,
+    PairReduceElem,
     Reduce,
+    ReduceDataBlock,
     ReduceMax,
     ReduceMin,
     ReduceSum,
@@ -110,8 +114,8 @@ from ascreg.reg.compute import (
     Xor,
 )
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
-from ascreg.reg.masks import CreateMask, UpdateMask
-from ascreg.reg.rearrange import DeInterleave, Gather, Interleave, Squeeze
+from ascreg.reg.masks import CreateMask, MaskGenWithRegTensor, UpdateMask
+from ascreg.reg.rearrange import DeInterleave, Gather, Interleave, Pack, Squeeze, UnPack
 from ascreg.reg.unaligned import (
     DataCopyUnAlignPost,
     DataCopyUnAlignPre,
@@ -152,6 +156,7 @@ __all__ = [
     "ExpSpecificMode",
     "Gather",
     "GatherMaskMode",
+    "HighLowPart",
     "IndexOrder",
     "Interleave",
     "LeakyRelu",
@@ -174,6 +179,7 @@ __all__ = [
     "LogSpecificMode",
     "MaskAnd",
     "MaskDist",
+    "MaskGenWithRegTensor",
     "MaskMergeMode",
     "MaskMov",
     "MaskNot",
@@ -192,9 +198,13 @@ __all__ = [
     "Neg",
     "Not",
     "Or",
+    "Pack",
+    "PairReduce",
+    "PairReduceElem",
     "PostLiteral",
     "Prelu",
     "Reduce",
+    "ReduceDataBlock",
     "ReduceMax",
     "ReduceMin",
     "ReduceSum",
@@ -219,6 +229,7 @@ __all__ = [
     "StoreUnAlign",
     "StoreUnAlignPost",
     "Sub",
+    "UnPack",
     "UnalignRegForLoad",
     "UnalignRegForStore",
     "UpdateMask",

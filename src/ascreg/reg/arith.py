@@ -1,4 +1,6 @@
-"""Scalar forms (Adds, Muls, Maxs, Mins), unary math, Div, Arange and Reduce.
+"""Scalar forms (Adds, Muls, Maxs, Mins), unary math, Div, Arange and the reductions.
+
+The reductions are Reduce, ReduceDataBlock and PairReduceElem.
 
 The unary ops are Abs, Neg, Sqrt, Exp and the logarithms (Ln, Log, Log2, Log10).
 
@@ -20,6 +22,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -28,7 +31,8 @@ import numpy as np
 from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
-from ascreg._spec import REDUCE_COMBOS, SPECS, OpSpec
+from ascreg._spec import REDUCE_BLOCK_COMBOS, REDUCE_COMBOS, SPECS, OpSpec
+from ascreg._spec.dtypes import Combos
 from ascreg.core import arith, elementary
 from ascreg.core import reduce as red
 from ascreg.enums import (
@@ -36,10 +40,11 @@ from ascreg.enums import (
     ExpSpecificMode,
     IndexOrder,
     MaskMergeMode,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
 )
-from ascreg.errors import AscregTypeError, TemplateMismatchError
+from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 
 Lanes = np.ndarray[Any, Any]
@@ -345,24 +350,43 @@ def Arange(op: Any, dst: Any, start: Any) -> None:
     )
 
 
-def _reduce_spec(kind: str) -> OpSpec:
-    return attrs.evolve(
-        SPECS["Reg.Reduce"], name=f"Reg.Reduce[ReduceType.{kind}]", combos=REDUCE_COMBOS[kind]
-    )
+def _kind_specs(row: str, combos: Mapping[str, Combos], enum: type[Any]) -> dict[Any, OpSpec]:
+    """Return the per-member rows of a reduction: ``Reg.Reduce[ReduceType.MAX]`` and its pairs."""
+    return {
+        member: attrs.evolve(
+            SPECS[row], name=f"{row}[{enum.__name__}.{member.name}]", combos=combos[member.name]
+        )
+        for member in enum
+    }
 
 
-REDUCE_SPECS: dict[ReduceType, OpSpec] = {k: _reduce_spec(k.name) for k in ReduceType}
+REDUCE_SPECS: dict[ReduceType, OpSpec] = _kind_specs("Reg.Reduce", REDUCE_COMBOS, ReduceType)
 """The legal (dst, src) pairs of each ReduceType (the ``Reg.Reduce`` row is their union)."""
 
 
 def _reduce_setup(op: Any) -> None:
-    op.kind = op.t.enum(ReduceType, ReduceType.SUM)
-    op.rule = REDUCE_SPECS[op.kind]
+    op.kind = op.t.enum(op.kind_type, op.kind_type.SUM)
+    op.rule = op.kind_rules[op.kind]
     if op.t.dtypes:
         op.rule.check_prefix(*op.t.dtypes)
 
 
-@define("Reg.Reduce", enum_kinds=(ReduceType, MaskMergeMode), max_dtypes=2, _setup=_reduce_setup)
+def _reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
+    """Check the template dtypes against the registers and ZEROING, then reduce (Reg surface)."""
+    shared.template_pair(op, dst, src)
+    _zeroing_only(op)
+    shared.reduction(op, dst, src, mask, kind=op.kind.name, rule=op.rule)
+
+
+@define(
+    "Reg.Reduce",
+    enum_kinds=(ReduceType, MaskMergeMode),
+    max_dtypes=2,
+    _setup=_reduce_setup,
+    kind_type=ReduceType,
+    kind_rules=REDUCE_SPECS,
+    reducer=staticmethod(red.reduce),
+)
 def Reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``Reduce<ReduceType type = SUM, T, U, mode = ZEROING>(S& dst, V src, MaskReg mask)``.
 
@@ -395,22 +419,82 @@ def Reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     >>> float(lanes[0]), int(lanes.view(np.uint16)[1]), int(lanes.view(np.uint16)[2:].max())
     (1.1396484375, 114, 0)
     """
-    d = operands.register(dst, "dst", op.surface)
-    s = operands.register(src, "src", op.surface)
-    for given, reg, role in zip(op.t.dtypes, (d, s), ("T", "U"), strict=False):
-        if given is not reg.dtype:
-            raise TemplateMismatchError(
-                f"template dtype {role}={given.cpp_name} does not match the register "
-                f"{type(reg).__name__} (C++: static_assert '{role} type is not correct!')"
-            )
-    op.rule.check(d.dtype, s.dtype)
-    if d.trait is not s.trait:
-        raise AscregTypeError(
-            f"dst {type(d).__name__} and src {type(s).__name__} use different RegTraits"
-        )
-    _zeroing_only(op)
-    active = shared.enables(op, mask, s)
-    d.put(red.reduce(op.kind.name, s.get(), active, d.dtype.np_dtype, d.lanes))
+    _reduce(op, dst, src, mask)
+
+
+@define(
+    "Reg.ReduceDataBlock",
+    enum_kinds=(ReduceType, MaskMergeMode),
+    max_dtypes=2,
+    _setup=_reduce_setup,
+    kind_type=ReduceType,
+    kind_rules=_kind_specs("Reg.ReduceDataBlock", REDUCE_BLOCK_COMBOS, ReduceType),
+    reducer=staticmethod(red.reduce_blocks),
+)
+def ReduceDataBlock(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
+    """``ReduceDataBlock<ReduceType type = SUM, T, mode = ZEROING, U>(U& dst, U src, MaskReg mask)``.
+
+    Reduces each 32-byte data block of ``src`` (16 half / 8 float lanes, cut in the *src*
+    type) to one value; block ``k``'s result goes to ``dst`` lane ``k`` and every other lane of
+    ``dst`` is 0 (8 results per register). SUM also widens int16 -> int32 and uint16 -> uint32
+    (``T`` is the dst type, ``U`` the src type); MAX/MIN need ``T == U`` and give no index.
+
+    * SUM adds each block in the pairwise binary tree of ``Reduce`` (one rounding per step,
+      integers wrap); masked-off lanes count as 0, an all-off block gives +0.
+    * MAX/MIN: masked-off lanes count as type-min / type-max (``-inf`` / ``+inf`` for floats, as
+      the ``asc_reduce_max_datablock`` page states), so an all-off block gives that value.
+      ``max(-0, +0) = +0``, ``min(-0, +0) = -0``. A block holding a NaN gives a NaN: decision,
+      the block's first NaN (its payload kept), as ``Reduce`` does.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, ReduceType, float32_t
+    >>> src, dst = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    >>> src.set(np.arange(64, dtype=np.float32))
+    >>> Reg.ReduceDataBlock[ReduceType.SUM](dst, src, Reg.CreateMask[float32_t]())
+    >>> np.asarray(dst)[:9].tolist()
+    [28.0, 92.0, 156.0, 220.0, 284.0, 348.0, 412.0, 476.0, 0.0]
+    >>> Reg.ReduceDataBlock[ReduceType.MAX](dst, src, Reg.CreateMask[float32_t]())
+    >>> np.asarray(dst)[:3].tolist()
+    [7.0, 15.0, 23.0]
+    """
+    _reduce(op, dst, src, mask)
+
+
+@define(
+    "Reg.PairReduceElem",
+    enum_kinds=(PairReduce, MaskMergeMode),
+    max_dtypes=2,
+    _setup=_reduce_setup,
+    kind_type=PairReduce,
+    kind_rules=_kind_specs(
+        "Reg.PairReduceElem", {"SUM": SPECS["Reg.PairReduceElem"].combos}, PairReduce
+    ),
+    reducer=staticmethod(red.pair_reduce),
+)
+def PairReduceElem(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
+    """``PairReduceElem<PairReduce type = SUM, T, mode = ZEROING, U>(U& dst, U src, MaskReg mask)``.
+
+    Adds each two adjacent lanes: ``dst[i] = src[2i] + src[2i+1]`` for the lower half of
+    ``dst`` (one IEEE rounding); the upper half is 0. half and float.
+
+    Masked-off lanes count as 0 (both off gives 0, one off gives the other). Decision: they
+    count as **+0** and the pair is still added, so a lone ``-0`` with a masked-off partner
+    gives ``+0`` (``-0 + +0``), the rule of ``Reduce`` SUM; the page's "the result is a" is
+    read as the value, not the sign of zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, PairReduce, half
+    >>> src, dst = Reg.RegTensor[half](), Reg.RegTensor[half]()
+    >>> src.set(np.arange(128) % 4)
+    >>> Reg.PairReduceElem[PairReduce.SUM](dst, src, Reg.CreateMask[half, Reg.MaskPattern.VL4]())
+    >>> np.asarray(dst)[:4].tolist(), float(np.asarray(dst)[64:].max())
+    ([1.0, 5.0, 0.0, 0.0], 0.0)
+    """
+    _reduce(op, dst, src, mask)
 
 
 # The older spellings of Reduce (the row's ``aliases``): the op with its ReduceType fixed.

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ascreg._frontend import operands
 from ascreg._frontend.template import define, trait_of
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
 from ascreg.machine.ref import require_ref
-from ascreg.machine.registers import MaskReg, lane_geometry
+from ascreg.machine.registers import MASK_BITS, MaskReg, lane_geometry
 
 
 def _geometry_setup(op: Any) -> None:
@@ -82,3 +84,42 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
     value = operands.in_range(box.value, "count", 0, operands.UINT32_MAX, "a uint32_t value")
     bits, box.value = core.update_mask(value, lanes, stride)
     return _mask(bits)
+
+
+def _offset_setup(op: Any) -> None:
+    op.offset = op.t.enum(int, None)
+
+
+@define("Reg.MaskGenWithRegTensor", enum_kinds=(int,), _setup=_offset_setup)
+def MaskGenWithRegTensor(op: Any, dst: MaskReg, src: Any) -> None:
+    """``MaskGenWithRegTensor<T, int16_t offset>(MaskReg& dst, U& srcReg)``: a mask from bits.
+
+    The 256-byte ``src`` is cut into blocks of ``32 / sizeof(T)`` bytes (16 blocks of 16 B for
+    b16, 32 of 8 B for b32); block ``offset`` becomes the mask, each of its bits (LSB first)
+    broadcast to the ``sizeof(T)`` mask bits of one lane. ``offset`` must be written and lie in
+    [0, 15] (b16) or [0, 31] (b32). The same rule as C ``asc_copy(vector_bool&, src, part)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, uint16_t
+    >>> src, mask = Reg.RegTensor[uint16_t](), Reg.MaskReg()
+    >>> src.set(np.where(np.arange(128) == 8, 0b1011, 0))  # bytes 16, 17: block 1 for b16
+    >>> Reg.MaskGenWithRegTensor[uint16_t, 1](mask, src)
+    >>> mask.count(), mask.bits()[:8].astype(int).tolist()
+    (6, [1, 1, 1, 1, 0, 0, 1, 1])
+    """
+    reg = operands.register(src, "src", op.surface)
+    operands.mask(dst, "dst", op.surface)
+    dtype = op.template_dtype(reg)
+    op.spec.check(dtype)
+    block_bytes = MASK_BITS // 8 // dtype.size  # 32 mask bytes, each bit spread to a lane
+    blocks = MASK_BITS // block_bytes  # a 256-byte register
+    if op.offset is None or not 0 <= op.offset < blocks:
+        raise AscregTypeError(
+            f"offset must be written as a template argument in [0, {blocks - 1}] for "
+            f"{dtype.cpp_name} ({blocks} blocks of {block_bytes} bytes), "
+            f"got {op.offset!r}"
+        )
+    raw = reg.get().view(np.uint8)
+    dst.set_bits(core.spread_block_bits(raw, op.offset, dtype.size))

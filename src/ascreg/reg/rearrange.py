@@ -1,4 +1,4 @@
-"""Register rearrangement: ``Interleave``, ``DeInterleave``, ``Gather`` and ``Squeeze``.
+"""Register rearrangement: Interleave / DeInterleave, Gather, Squeeze and Pack / UnPack.
 
 Examples
 --------
@@ -17,8 +17,8 @@ from typing import Any
 
 from ascreg._frontend import compute as shared
 from ascreg._frontend.template import define
-from ascreg.core import rearrange
-from ascreg.enums import GatherMaskMode
+from ascreg.core import pack, rearrange
+from ascreg.enums import GatherMaskMode, HighLowPart
 from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.registers import RegTraitNumOne
 
@@ -130,3 +130,76 @@ def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
             "model; use NO_STORE_REG and pass the count to StoreUnAlign explicitly"
         )
     shared.squeeze(op, dst, src, mask)
+
+
+def _halves(op: Any, dst: Any, src: Any) -> None:
+    high = op.t.enum(HighLowPart, HighLowPart.LOWEST) is HighLowPart.HIGHEST
+    if op.t.dtypes:
+        op.spec.check_prefix(*op.t.dtypes)
+    shared.template_pair(op, dst, src)
+    shared.halves(op, dst, src, high=high)
+
+
+Pack = define(
+    "Reg.Pack",
+    enum_kinds=(HighLowPart,),
+    max_dtypes=2,
+    formula=staticmethod(pack.pack),
+    mask_formula=staticmethod(pack.mask_pack),
+    doc="""``Pack<T, U, HighLowPart part = LOWEST>(S& dst, V& src)``; ``Pack<part>(MaskReg& dst, MaskReg& src)``.
+
+    Keeps the low half of each ``src`` lane's bits (b16 -> 8, b32 -> 16, b64 -> 32 bits) and
+    writes the narrowed lanes to the low (``LOWEST``) or high (``HIGHEST``) half of ``dst``.
+    Decision: the other half of ``dst`` becomes 0 (the page does not say; the dav-3510 64-bit
+    path builds it from a zero register). A 64-bit RegTraitNumTwo ``src`` fills all of
+    ``dst`` and supports ``LOWEST`` only.
+
+    The MaskReg form keeps the even bits of ``src`` (one per two) in the low or high half of
+    ``dst``, the other half 0 (the same decision). No mask operand.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, HighLowPart, uint8_t, uint16_t
+    >>> src, dst = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint8_t]()
+    >>> src.set(np.arange(128, dtype=np.uint16) + 0x100)
+    >>> Reg.Pack[uint8_t, uint16_t, HighLowPart.HIGHEST](dst, src)
+    >>> np.asarray(dst)[[0, 127, 128, 129]].tolist()
+    [0, 0, 0, 1]
+    >>> m = Reg.MaskReg()
+    >>> Reg.Pack[HighLowPart.LOWEST](m, Reg.CreateMask[uint16_t]())  # b16 -> b8 mask layout
+    >>> m.count()
+    128
+    """,
+)(_halves)
+
+UnPack = define(
+    "Reg.UnPack",
+    enum_kinds=(HighLowPart,),
+    max_dtypes=2,
+    formula=staticmethod(pack.unpack),
+    mask_formula=staticmethod(pack.mask_unpack),
+    doc="""``UnPack<T, U, HighLowPart part = LOWEST>(S& dst, V& src)``; ``UnPack<part>(MaskReg& dst, MaskReg& src)``.
+
+    Widens the lanes of the low (``LOWEST``) or high (``HIGHEST``) half of ``src`` to ``T``:
+    zero-extended for unsigned types, sign-extended for signed ones. A 64-bit RegTraitNumTwo
+    ``dst`` takes all of ``src`` and supports ``LOWEST`` only.
+
+    The MaskReg form spreads each bit of the chosen half of ``src`` over two bits of ``dst``
+    (the upper bit 0): a b8-layout mask becomes a b16-layout one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, HighLowPart, int8_t, int16_t
+    >>> src, dst = Reg.RegTensor[int8_t](), Reg.RegTensor[int16_t]()
+    >>> src.set(np.arange(256) - 128)
+    >>> Reg.UnPack[int16_t, int8_t, HighLowPart.HIGHEST](dst, src)
+    >>> np.asarray(dst)[[0, 127]].tolist()
+    [0, 127]
+    >>> m = Reg.MaskReg()
+    >>> Reg.UnPack(m, Reg.CreateMask[int8_t, Reg.MaskPattern.VL4]())
+    >>> m.count(), m.bits()[:4].astype(int).tolist()
+    (4, [1, 0, 1, 0])
+    """,
+)(_halves)

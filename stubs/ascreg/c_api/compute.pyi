@@ -95,7 +95,13 @@ __all__ = [
     "asc_neg",
     "asc_not",
     "asc_or",
+    "asc_pack_to_high",
+    "asc_pack_to_low",
+    "asc_pair_reduce_sum",
     "asc_prelu",
+    "asc_reduce_max_datablock",
+    "asc_reduce_min_datablock",
+    "asc_reduce_sum_datablock",
     "asc_relu",
     "asc_select",
     "asc_shiftleft",
@@ -105,6 +111,8 @@ __all__ = [
     "asc_sqrt",
     "asc_squeeze",
     "asc_sub",
+    "asc_unpack_lower",
+    "asc_unpack_upper",
     "asc_xor",
 ]
 
@@ -905,6 +913,94 @@ def asc_copy(dst: MaskReg, src: MaskReg, mask: MaskReg | None = None, /) -> None
 def asc_copy(dst: MaskReg, src: RegTensor[uint16_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint16_t)
 @overload
 def asc_copy(dst: MaskReg, src: RegTensor[uint32_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint32_t)
+
+# asc_reduce_sum_datablock: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_reduce_sum_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_reduce_max_datablock: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_max_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_reduce_min_datablock: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_min_datablock(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_pair_reduce_sum: legal (dst, src) in table order, per form
+@overload
+def asc_pair_reduce_sum(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_pair_reduce_sum(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_pack_to_low: legal (dst, src) in table order, per form
+@overload
+def asc_pack_to_low(dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+@overload
+def asc_pack_to_low(dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+@overload
+def asc_pack_to_low(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_pack_to_high: legal (dst, src) in table order, per form
+@overload
+def asc_pack_to_high(dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+@overload
+def asc_pack_to_high(dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+@overload
+def asc_pack_to_high(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_unpack_lower: legal (dst, src) in table order, per form
+@overload
+def asc_unpack_lower(dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+@overload
+def asc_unpack_lower(dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+@overload
+def asc_unpack_lower(dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_unpack_lower(dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_unpack_lower(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
+
+# asc_unpack_upper: legal (dst, src) in table order, per form
+@overload
+def asc_unpack_upper(dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+@overload
+def asc_unpack_upper(dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+@overload
+def asc_unpack_upper(dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_unpack_upper(dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_unpack_upper(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
 
 # asc_gather: legal (T, U) in table order, per form
 @overload

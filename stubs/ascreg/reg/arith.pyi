@@ -46,6 +46,8 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,
@@ -1186,3 +1188,287 @@ class _ReduceMin(_Reduce_MIN):
     def __getitem__(self, items: tuple[type[uint64_t], type[uint64_t]] | tuple[type[uint64_t], type[uint64_t], MaskMergeMode]) -> _Reduce_MIN_uint64_t_uint64_t: ...  # (uint64_t, uint64_t)
 
 ReduceMin: _ReduceMin
+
+class _ReduceDataBlock_SUM:
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_SUM_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _ReduceDataBlock_SUM_int32_t:
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+
+class _ReduceDataBlock_SUM_uint32_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+
+class _ReduceDataBlock_SUM_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_SUM_half_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _ReduceDataBlock_SUM_int32_t_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+
+class _ReduceDataBlock_SUM_int32_t_int16_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+
+class _ReduceDataBlock_SUM_uint32_t_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+
+class _ReduceDataBlock_SUM_uint32_t_uint16_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+
+class _ReduceDataBlock_SUM_float32_t_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_MAX:
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_MAX_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _ReduceDataBlock_MAX_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+
+class _ReduceDataBlock_MAX_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+
+class _ReduceDataBlock_MAX_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+
+class _ReduceDataBlock_MAX_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+
+class _ReduceDataBlock_MAX_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_MAX_half_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _ReduceDataBlock_MAX_int16_t_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+
+class _ReduceDataBlock_MAX_uint16_t_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+
+class _ReduceDataBlock_MAX_int32_t_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+
+class _ReduceDataBlock_MAX_uint32_t_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+
+class _ReduceDataBlock_MAX_float32_t_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_MIN:
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_MIN_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _ReduceDataBlock_MIN_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+
+class _ReduceDataBlock_MIN_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+
+class _ReduceDataBlock_MIN_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+
+class _ReduceDataBlock_MIN_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+
+class _ReduceDataBlock_MIN_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock_MIN_half_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _ReduceDataBlock_MIN_int16_t_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+
+class _ReduceDataBlock_MIN_uint16_t_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+
+class _ReduceDataBlock_MIN_int32_t_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+
+class _ReduceDataBlock_MIN_uint32_t_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+
+class _ReduceDataBlock_MIN_float32_t_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _ReduceDataBlock:
+    """``Reg.ReduceDataBlock``: legal (T, U) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: Literal[ReduceType.SUM] | tuple[Literal[ReduceType.SUM], MaskMergeMode]) -> _ReduceDataBlock_SUM: ...  # ReduceType.SUM ()
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[half]] | tuple[Literal[ReduceType.SUM], type[half], MaskMergeMode]) -> _ReduceDataBlock_SUM_half: ...  # ReduceType.SUM (half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int32_t]] | tuple[Literal[ReduceType.SUM], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_int32_t: ...  # ReduceType.SUM (int32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint32_t]] | tuple[Literal[ReduceType.SUM], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_uint32_t: ...  # ReduceType.SUM (uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[float32_t]] | tuple[Literal[ReduceType.SUM], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_float32_t: ...  # ReduceType.SUM (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[half], type[half]] | tuple[Literal[ReduceType.SUM], type[half], type[half], MaskMergeMode]) -> _ReduceDataBlock_SUM_half_half: ...  # ReduceType.SUM (half, half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int32_t], type[int32_t]] | tuple[Literal[ReduceType.SUM], type[int32_t], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_int32_t_int32_t: ...  # ReduceType.SUM (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int32_t], type[int16_t]] | tuple[Literal[ReduceType.SUM], type[int32_t], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_int32_t_int16_t: ...  # ReduceType.SUM (int32_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint32_t], type[uint32_t]] | tuple[Literal[ReduceType.SUM], type[uint32_t], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_uint32_t_uint32_t: ...  # ReduceType.SUM (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint32_t], type[uint16_t]] | tuple[Literal[ReduceType.SUM], type[uint32_t], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_uint32_t_uint16_t: ...  # ReduceType.SUM (uint32_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[float32_t], type[float32_t]] | tuple[Literal[ReduceType.SUM], type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_float32_t_float32_t: ...  # ReduceType.SUM (float32_t, float32_t)
+    @overload
+    def __getitem__(self, items: Literal[ReduceType.MAX] | tuple[Literal[ReduceType.MAX], MaskMergeMode]) -> _ReduceDataBlock_MAX: ...  # ReduceType.MAX ()
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[half]] | tuple[Literal[ReduceType.MAX], type[half], MaskMergeMode]) -> _ReduceDataBlock_MAX_half: ...  # ReduceType.MAX (half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int16_t]] | tuple[Literal[ReduceType.MAX], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int16_t: ...  # ReduceType.MAX (int16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint16_t]] | tuple[Literal[ReduceType.MAX], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint16_t: ...  # ReduceType.MAX (uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int32_t]] | tuple[Literal[ReduceType.MAX], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int32_t: ...  # ReduceType.MAX (int32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint32_t]] | tuple[Literal[ReduceType.MAX], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint32_t: ...  # ReduceType.MAX (uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[float32_t]] | tuple[Literal[ReduceType.MAX], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_float32_t: ...  # ReduceType.MAX (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[half], type[half]] | tuple[Literal[ReduceType.MAX], type[half], type[half], MaskMergeMode]) -> _ReduceDataBlock_MAX_half_half: ...  # ReduceType.MAX (half, half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int16_t], type[int16_t]] | tuple[Literal[ReduceType.MAX], type[int16_t], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int16_t_int16_t: ...  # ReduceType.MAX (int16_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint16_t], type[uint16_t]] | tuple[Literal[ReduceType.MAX], type[uint16_t], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint16_t_uint16_t: ...  # ReduceType.MAX (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int32_t], type[int32_t]] | tuple[Literal[ReduceType.MAX], type[int32_t], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int32_t_int32_t: ...  # ReduceType.MAX (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint32_t], type[uint32_t]] | tuple[Literal[ReduceType.MAX], type[uint32_t], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint32_t_uint32_t: ...  # ReduceType.MAX (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[float32_t], type[float32_t]] | tuple[Literal[ReduceType.MAX], type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_float32_t_float32_t: ...  # ReduceType.MAX (float32_t, float32_t)
+    @overload
+    def __getitem__(self, items: Literal[ReduceType.MIN] | tuple[Literal[ReduceType.MIN], MaskMergeMode]) -> _ReduceDataBlock_MIN: ...  # ReduceType.MIN ()
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[half]] | tuple[Literal[ReduceType.MIN], type[half], MaskMergeMode]) -> _ReduceDataBlock_MIN_half: ...  # ReduceType.MIN (half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int16_t]] | tuple[Literal[ReduceType.MIN], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int16_t: ...  # ReduceType.MIN (int16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint16_t]] | tuple[Literal[ReduceType.MIN], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint16_t: ...  # ReduceType.MIN (uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int32_t]] | tuple[Literal[ReduceType.MIN], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int32_t: ...  # ReduceType.MIN (int32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint32_t]] | tuple[Literal[ReduceType.MIN], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint32_t: ...  # ReduceType.MIN (uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[float32_t]] | tuple[Literal[ReduceType.MIN], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_float32_t: ...  # ReduceType.MIN (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[half], type[half]] | tuple[Literal[ReduceType.MIN], type[half], type[half], MaskMergeMode]) -> _ReduceDataBlock_MIN_half_half: ...  # ReduceType.MIN (half, half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int16_t], type[int16_t]] | tuple[Literal[ReduceType.MIN], type[int16_t], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int16_t_int16_t: ...  # ReduceType.MIN (int16_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint16_t], type[uint16_t]] | tuple[Literal[ReduceType.MIN], type[uint16_t], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint16_t_uint16_t: ...  # ReduceType.MIN (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int32_t], type[int32_t]] | tuple[Literal[ReduceType.MIN], type[int32_t], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int32_t_int32_t: ...  # ReduceType.MIN (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint32_t], type[uint32_t]] | tuple[Literal[ReduceType.MIN], type[uint32_t], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint32_t_uint32_t: ...  # ReduceType.MIN (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[float32_t], type[float32_t]] | tuple[Literal[ReduceType.MIN], type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_float32_t_float32_t: ...  # ReduceType.MIN (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+
+ReduceDataBlock: _ReduceDataBlock
+
+class _PairReduceElem_SUM:
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _PairReduceElem_SUM_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _PairReduceElem_SUM_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _PairReduceElem_SUM_half_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+
+class _PairReduceElem_SUM_float32_t_float32_t:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+class _PairReduceElem:
+    """``Reg.PairReduceElem``: legal (T, U) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: Literal[PairReduce.SUM] | tuple[Literal[PairReduce.SUM], MaskMergeMode]) -> _PairReduceElem_SUM: ...  # PairReduce.SUM ()
+    @overload
+    def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[half]] | tuple[Literal[PairReduce.SUM], type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half: ...  # PairReduce.SUM (half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[float32_t]] | tuple[Literal[PairReduce.SUM], type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t: ...  # PairReduce.SUM (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[half], type[half]] | tuple[Literal[PairReduce.SUM], type[half], type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half_half: ...  # PairReduce.SUM (half, half)
+    @overload
+    def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[float32_t], type[float32_t]] | tuple[Literal[PairReduce.SUM], type[float32_t], type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t_float32_t: ...  # PairReduce.SUM (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+PairReduceElem: _PairReduceElem

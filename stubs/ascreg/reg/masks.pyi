@@ -46,6 +46,8 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,
@@ -192,3 +194,45 @@ class _UpdateMask:
     # no __call__: write UpdateMask[T](...)
 
 UpdateMask: _UpdateMask
+
+class _MaskGenWithRegTensor_int16_t:
+    def __call__(self, dst: MaskReg, src: RegTensor[int16_t]) -> None: ...  # (int16_t)
+
+class _MaskGenWithRegTensor_uint16_t:
+    def __call__(self, dst: MaskReg, src: RegTensor[uint16_t]) -> None: ...  # (uint16_t)
+
+class _MaskGenWithRegTensor_half:
+    def __call__(self, dst: MaskReg, src: RegTensor[half]) -> None: ...  # (half)
+
+class _MaskGenWithRegTensor_bfloat16_t:
+    def __call__(self, dst: MaskReg, src: RegTensor[bfloat16_t]) -> None: ...  # (bfloat16_t)
+
+class _MaskGenWithRegTensor_int32_t:
+    def __call__(self, dst: MaskReg, src: RegTensor[int32_t]) -> None: ...  # (int32_t)
+
+class _MaskGenWithRegTensor_uint32_t:
+    def __call__(self, dst: MaskReg, src: RegTensor[uint32_t]) -> None: ...  # (uint32_t)
+
+class _MaskGenWithRegTensor_float32_t:
+    def __call__(self, dst: MaskReg, src: RegTensor[float32_t]) -> None: ...  # (float32_t)
+
+class _MaskGenWithRegTensor:
+    """``Reg.MaskGenWithRegTensor``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], int]) -> _MaskGenWithRegTensor_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], int]) -> _MaskGenWithRegTensor_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], int]) -> _MaskGenWithRegTensor_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], int]) -> _MaskGenWithRegTensor_bfloat16_t: ...  # (bfloat16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], int]) -> _MaskGenWithRegTensor_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], int]) -> _MaskGenWithRegTensor_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], int]) -> _MaskGenWithRegTensor_float32_t: ...  # (float32_t)
+    # no __call__: write MaskGenWithRegTensor[T](...)
+
+MaskGenWithRegTensor: _MaskGenWithRegTensor

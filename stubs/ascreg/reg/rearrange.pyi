@@ -46,6 +46,8 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,
@@ -608,3 +610,227 @@ class _Squeeze:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 Squeeze: _Squeeze
+
+class _Pack_uint8_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[int16_t]) -> None: ...  # (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint16_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[int32_t]) -> None: ...  # (uint16_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint32_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[int64_t, _R]) -> None: ...  # (uint32_t, int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint64_t, _R]) -> None: ...  # (uint32_t, uint64_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint8_t_int16_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[int16_t]) -> None: ...  # (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint8_t_uint16_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint16_t_int32_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[int32_t]) -> None: ...  # (uint16_t, int32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint16_t_uint32_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint32_t_int64_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[int64_t, _R]) -> None: ...  # (uint32_t, int64_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_uint32_t_uint64_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint64_t, _R]) -> None: ...  # (uint32_t, uint64_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack_tokens:
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _Pack:
+    """``Reg.Pack``: legal (T, U) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], HighLowPart]) -> _Pack_uint8_t: ...  # (uint8_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], HighLowPart]) -> _Pack_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], HighLowPart]) -> _Pack_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], type[int16_t]] | tuple[type[uint8_t], type[int16_t], HighLowPart]) -> _Pack_uint8_t_int16_t: ...  # (uint8_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], type[uint16_t]] | tuple[type[uint8_t], type[uint16_t], HighLowPart]) -> _Pack_uint8_t_uint16_t: ...  # (uint8_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[int32_t]] | tuple[type[uint16_t], type[int32_t], HighLowPart]) -> _Pack_uint16_t_int32_t: ...  # (uint16_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint32_t]] | tuple[type[uint16_t], type[uint32_t], HighLowPart]) -> _Pack_uint16_t_uint32_t: ...  # (uint16_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[int64_t]] | tuple[type[uint32_t], type[int64_t], HighLowPart]) -> _Pack_uint32_t_int64_t: ...  # (uint32_t, int64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint64_t]] | tuple[type[uint32_t], type[uint64_t], HighLowPart]) -> _Pack_uint32_t_uint64_t: ...  # (uint32_t, uint64_t)
+    @overload
+    def __getitem__(self, items: HighLowPart) -> _Pack_tokens: ...  # tokens
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[int16_t]) -> None: ...  # (uint8_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint16_t]) -> None: ...  # (uint8_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[int32_t]) -> None: ...  # (uint16_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint32_t]) -> None: ...  # (uint16_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[int64_t, _R]) -> None: ...  # (uint32_t, int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint64_t, _R]) -> None: ...  # (uint32_t, uint64_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+Pack: _Pack
+
+class _UnPack_int16_t:
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_uint16_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_int32_t:
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_uint32_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_int64_t:
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int32_t]) -> None: ...  # (int64_t, int32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_uint64_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t, _R], src: RegTensor[uint32_t]) -> None: ...  # (uint64_t, uint32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_int16_t_int8_t:
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_uint16_t_uint8_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_int32_t_int16_t:
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_uint32_t_uint16_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_int64_t_int32_t:
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int32_t]) -> None: ...  # (int64_t, int32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_uint64_t_uint32_t:
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t, _R], src: RegTensor[uint32_t]) -> None: ...  # (uint64_t, uint32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack_tokens:
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+class _UnPack:
+    """``Reg.UnPack``: legal (T, U) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], HighLowPart]) -> _UnPack_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], HighLowPart]) -> _UnPack_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], HighLowPart]) -> _UnPack_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], HighLowPart]) -> _UnPack_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], HighLowPart]) -> _UnPack_int64_t: ...  # (int64_t)
+    @overload
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], HighLowPart]) -> _UnPack_uint64_t: ...  # (uint64_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], type[int8_t]] | tuple[type[int16_t], type[int8_t], HighLowPart]) -> _UnPack_int16_t_int8_t: ...  # (int16_t, int8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint8_t]] | tuple[type[uint16_t], type[uint8_t], HighLowPart]) -> _UnPack_uint16_t_uint8_t: ...  # (uint16_t, uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int16_t]] | tuple[type[int32_t], type[int16_t], HighLowPart]) -> _UnPack_int32_t_int16_t: ...  # (int32_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint16_t]] | tuple[type[uint32_t], type[uint16_t], HighLowPart]) -> _UnPack_uint32_t_uint16_t: ...  # (uint32_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int64_t], type[int32_t]] | tuple[type[int64_t], type[int32_t], HighLowPart]) -> _UnPack_int64_t_int32_t: ...  # (int64_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint64_t], type[uint32_t]] | tuple[type[uint64_t], type[uint32_t], HighLowPart]) -> _UnPack_uint64_t_uint32_t: ...  # (uint64_t, uint32_t)
+    @overload
+    def __getitem__(self, items: HighLowPart) -> _UnPack_tokens: ...  # tokens
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int8_t]) -> None: ...  # (int16_t, int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t]) -> None: ...  # (uint16_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: ...  # (int32_t, int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint16_t]) -> None: ...  # (uint32_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t, _R], src: RegTensor[int32_t]) -> None: ...  # (int64_t, int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t, _R], src: RegTensor[uint32_t]) -> None: ...  # (uint64_t, uint32_t)
+    @overload
+    def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
+
+UnPack: _UnPack

@@ -46,6 +46,8 @@ from ascreg.enums import (
     MaskMergeMode,
     MaskPattern,
     PostLiteral,
+    HighLowPart,
+    PairReduce,
     ReduceType,
     SqrtSpecificMode,
     StoreDist,

@@ -94,7 +94,13 @@ from ascreg.c_api import (
     asc_neg,
     asc_not,
     asc_or,
+    asc_pack_to_high,
+    asc_pack_to_low,
+    asc_pair_reduce_sum,
     asc_prelu,
+    asc_reduce_max_datablock,
+    asc_reduce_min_datablock,
+    asc_reduce_sum_datablock,
     asc_relu,
     asc_select,
     asc_shiftleft,
@@ -118,6 +124,8 @@ from ascreg.c_api import (
     asc_storeunalign_post_postupdate,
     asc_storeunalign_postupdate,
     asc_sub,
+    asc_unpack_lower,
+    asc_unpack_upper,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
@@ -1575,6 +1583,50 @@ def main() -> None:
     asc_copy(b, b)  # vector_bool (bool_)
     asc_copy(m, v_uint16_t, 0)  # vector_bool from a block (uint16_t)
     asc_copy(m, v_uint32_t, 0)  # vector_bool from a block (uint32_t)
+    # asc_reduce_sum_datablock: every legal dst, src combination, every form
+    asc_reduce_sum_datablock(v_half, v_half, m)  # (half, half)
+    asc_reduce_sum_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_sum_datablock(v_int32_t, v_int16_t, m)  # (int32_t, int16_t)
+    asc_reduce_sum_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_sum_datablock(v_uint32_t, v_uint16_t, m)  # (uint32_t, uint16_t)
+    asc_reduce_sum_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_reduce_max_datablock: every legal dst, src combination, every form
+    asc_reduce_max_datablock(v_half, v_half, m)  # (half, half)
+    asc_reduce_max_datablock(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
+    asc_reduce_max_datablock(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_reduce_max_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_max_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_max_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_reduce_min_datablock: every legal dst, src combination, every form
+    asc_reduce_min_datablock(v_half, v_half, m)  # (half, half)
+    asc_reduce_min_datablock(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
+    asc_reduce_min_datablock(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_reduce_min_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_min_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_min_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_pair_reduce_sum: every legal dst, src combination, every form
+    asc_pair_reduce_sum(v_half, v_half, m)  # (half, half)
+    asc_pair_reduce_sum(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_pack_to_low: every legal dst, src combination, every form
+    asc_pack_to_low(v_uint8_t, v_uint16_t)  # (uint8_t, uint16_t)
+    asc_pack_to_low(v_uint16_t, v_uint32_t)  # (uint16_t, uint32_t)
+    asc_pack_to_low(b, b)  # vector_bool (bool_, bool_)
+    # asc_pack_to_high: every legal dst, src combination, every form
+    asc_pack_to_high(v_uint8_t, v_uint16_t)  # (uint8_t, uint16_t)
+    asc_pack_to_high(v_uint16_t, v_uint32_t)  # (uint16_t, uint32_t)
+    asc_pack_to_high(b, b)  # vector_bool (bool_, bool_)
+    # asc_unpack_lower: every legal dst, src combination, every form
+    asc_unpack_lower(v_uint16_t, v_uint8_t)  # (uint16_t, uint8_t)
+    asc_unpack_lower(v_int16_t, v_int8_t)  # (int16_t, int8_t)
+    asc_unpack_lower(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
+    asc_unpack_lower(v_int32_t, v_int16_t)  # (int32_t, int16_t)
+    asc_unpack_lower(b, b)  # vector_bool (bool_, bool_)
+    # asc_unpack_upper: every legal dst, src combination, every form
+    asc_unpack_upper(v_uint16_t, v_uint8_t)  # (uint16_t, uint8_t)
+    asc_unpack_upper(v_int16_t, v_int8_t)  # (int16_t, int8_t)
+    asc_unpack_upper(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
+    asc_unpack_upper(v_int32_t, v_int16_t)  # (int32_t, int16_t)
+    asc_unpack_upper(b, b)  # vector_bool (bool_, bool_)
     # asc_gather: every legal T, U combination, every form
     asc_gather(v_int8_t, v_int8_t, v_uint8_t)  # (int8_t, uint8_t)
     asc_gather(v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t, uint8_t)
