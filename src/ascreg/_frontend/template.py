@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
-from ascreg._frontend import operands
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
@@ -169,29 +168,6 @@ class Template:
 
     # -- helpers shared by the ops ------------------------------------------------------------
 
-    def operands(self, *regs: Any) -> RegTensor[Any, Any]:
-        """Check the register operands of a call and return the first one.
-
-        All must be ``RegTensor`` of one type whose dtype matches the template dtype (if any)
-        and is legal for the op. A type that passed once is remembered, so calls in a loop
-        cost one set lookup.
-        """
-        first: RegTensor[Any, Any] = regs[0]
-        key = tuple(map(type, regs))
-        if key in self._checked:
-            return first
-        names = ("dst", "src0", "src1", "src2")
-        checked = [
-            operands.register(r, names[i] if len(regs) > 1 else "register", self.surface)
-            for i, r in enumerate(regs)
-        ]
-        operands.same_type(self.surface, *checked)
-        dtype = self.template_dtype(first)
-        if self.spec is not None and len(self.spec.roles) == 1:
-            self.spec.check(dtype)
-        self._checked.add(key)
-        return first
-
     def template_dtype(self, reg: RegTensor[Any, Any]) -> type[Scalar]:
         """Check the template dtype (if given) against *reg*'s and return the dtype."""
         dtype = reg.dtype
@@ -242,9 +218,10 @@ def define(
     --------
     >>> import numpy as np
     >>> from ascreg import Reg, int16_t
+    >>> from ascreg._frontend.compute import vectors
     >>> def negate(op, dst, src):
-    ...     d = op.operands(dst, src)
-    ...     d.put(-src.get())
+    ...     d, s = vectors(op, (dst, "dst"), (src, "src"))
+    ...     d.put(-s.get())
     >>> Neg = define("Reg.Neg", doc="Negate.")(negate)
     >>> a, b = Reg.RegTensor[int16_t](), Reg.RegTensor[int16_t](); a.set(3)
     >>> Neg[int16_t](b, a); int(np.asarray(b)[0])
