@@ -215,7 +215,7 @@ def integer(value: Any, role: str) -> int:
     return int(value)
 
 
-def in_range(value: Any, role: str, low: int, high: int, rule: str) -> int:
+def in_range(value: Any, role: str, low: int, high: int, rule: str = "") -> int:
     """Return *value* as an int if it is an integer in ``[low, high]``, else raise naming *rule*.
 
     Examples
@@ -227,7 +227,8 @@ def in_range(value: Any, role: str, low: int, high: int, rule: str) -> int:
     """
     number = integer(value, role)
     if not low <= number <= high:
-        raise AscregTypeError(f"{role} {number} is outside [{low}, {high}] ({rule})")
+        because = f" ({rule})" if rule else ""
+        raise AscregTypeError(f"{role} {number} is outside [{low}, {high}]{because}")
     return number
 
 

@@ -15,6 +15,7 @@ import attrs
 import numpy as np
 
 from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._frontend import operands
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
@@ -214,8 +215,7 @@ def _blocks(params: DataCopyParams) -> Burst | None:
     """Return the burst of a ``DataCopyParams`` copy (sizes in DataBlocks); None: a no-op."""
     fields = attrs.asdict(params)
     for name, value in fields.items():
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 65535:
-            raise AscregError(f"DataCopyParams.{name} {value!r} is outside [0, 65535]")
+        operands.in_range(value, f"DataCopyParams.{name}", 0, 65535)
     if params.blockCount > MAX_N_BURST:
         raise AscregError(f"blockCount {params.blockCount} is outside [0, {MAX_N_BURST}]")
     if params.blockCount == 0 or params.blockLen == 0:
@@ -232,7 +232,7 @@ def _blocks(params: DataCopyParams) -> Burst | None:
 def _ext_params(value: Any) -> DataCopyExtParams:
     params = value if isinstance(value, DataCopyExtParams) else DataCopyExtParams(*value)
     for name, field in attrs.asdict(params).items():
-        if isinstance(field, bool) or not isinstance(field, int) or field < 0:
+        if operands.integer(field, f"DataCopyExtParams.{name}") < 0:
             raise AscregError(f"DataCopyExtParams.{name} {field!r} must be a non-negative int")
     if params.blockCount > MAX_N_BURST:
         raise AscregError(f"blockCount {params.blockCount} is outside [0, {MAX_N_BURST}]")
@@ -351,7 +351,7 @@ def _Duplicate(
     _ascreg_call = "Duplicate"
     if not isinstance(dst, LocalTensor):
         raise AscregTypeError(f"dst must be a LocalTensor, got {dst!r:.60}")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    if operands.integer(count, "count") < 0:
         raise AscregError(f"count {count!r} must be a non-negative integer")
     if count > dst.GetSize():
         raise OutOfBoundsError(

@@ -12,6 +12,7 @@ import enum
 from typing import Any, Generic, TypeVar, overload
 
 from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._frontend import operands
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
@@ -87,9 +88,10 @@ class _Subscripted(Generic[T]):
 
 
 def _offset(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    offset = operands.integer(value, what)
+    if offset < 0:
         raise AscregTypeError(f"{what} must be a non-negative integer, got {value!r}")
-    return value
+    return offset
 
 
 class GlobalTensor(_Subscripted[T]):

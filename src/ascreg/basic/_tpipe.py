@@ -25,6 +25,7 @@ from collections import deque
 from typing import Any, Generic, TypeVar, cast, overload
 
 from ascreg._dtypes import Scalar, is_scalar_type, uint8_t
+from ascreg._frontend import operands
 from ascreg.basic._tensor import UB_POSITIONS, LocalTensor, TPosition
 from ascreg.errors import AscregError, AscregTypeError, CapacityError, SyncError
 from ascreg.machine.block import BlockContext, current_block
@@ -57,12 +58,6 @@ _PRODUCER = {TPosition.VECIN: Pipe.PIPE_MTE2, TPosition.VECOUT: Pipe.PIPE_V}
 _CONSUMER = {TPosition.VECIN: Pipe.PIPE_V, TPosition.VECOUT: Pipe.PIPE_MTE3}
 """The pipe that reads a tensor of the queue's destination position."""
 _PIPE_STATE = "basic.tpipe"
-
-
-def _count(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise AscregError(f"{what} {value!r} is outside [{low}, {high}]")
-    return value
 
 
 class _Buffer:
@@ -132,9 +127,12 @@ class TPipe:
         if isinstance(que, TBufHandle):
             if len is not None:
                 raise AscregTypeError("a TBuf takes InitBuffer(buf, len): one buffer of len bytes")
-            count, nbytes = 1, _count(num, "len", 1, 1 << 32)
+            count, nbytes = 1, operands.in_range(num, "len", 1, 1 << 32)
         elif isinstance(que, TQueBind):
-            count, nbytes = _count(num, "num", 1, 255), _count(len, "len", 1, 1 << 32)
+            count, nbytes = (
+                operands.in_range(num, "num", 1, 255),
+                operands.in_range(len, "len", 1, 1 << 32),
+            )
         else:
             raise AscregTypeError(f"InitBuffer takes a TQue, TQueBind or TBuf, got {que!r:.60}")
         if que._buffers:
@@ -248,7 +246,7 @@ class TQueBind:
                     f"{pos} is not a vector-core queue position (VECIN or VECOUT)"
                 )
         self._src, self._dst = src, dst
-        self._depth = _count(depth, "depth", 0, 255)
+        self._depth = operands.in_range(depth, "depth", 0, 255)
         same = src is dst
         self._name = (
             f"TQue<{src.name}, {depth}>" if same else f"TQueBind<{src.name}, {dst.name}, {depth}>"
@@ -514,11 +512,11 @@ class TBufHandle:
         if not self._buffers:
             raise AscregError("the TBuf has no buffer: call pipe.InitBuffer(buf, len)")
         buffer = self._buffers[0]
-        offset = _count(offset, "bufOffset", 0, buffer.nbytes)
+        offset = operands.in_range(offset, "bufOffset", 0, buffer.nbytes)
         if offset % DATA_BLOCK:
             raise AscregError(f"bufOffset {offset} is not a multiple of 32 bytes")
         room = (buffer.nbytes - offset) // dtype.size
-        count = room if count is None else _count(count, "the element count", 0, 1 << 32)
+        count = room if count is None else operands.in_range(count, "the element count", 0, 1 << 32)
         if count > room:
             raise AscregError(
                 f"{count} x {dtype.size} bytes from byte {offset} leave the {buffer.nbytes}-byte "
