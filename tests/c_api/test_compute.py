@@ -33,7 +33,7 @@ from reference.compare import compare, select
 from reference.elementary import unary_lane
 from reference.masks import lanes_to_mask, mask_op, mask_select, mask_to_lanes
 from reference.rearrange import mask_pack, mask_unpack, pack, unpack
-from reference.reduce import pair_reduce, reduce_datablock
+from reference.reduce import pair_reduce, reduce, reduce_datablock
 from reference.shifts import shift_left, shift_right
 from strategies import assert_same_lanes, lane_bits, make_mask, mask_bits, mask_list, reg_bits
 
@@ -257,6 +257,24 @@ def test_scalar_form_rejects_a_register_and_names_the_vector_twin() -> None:
 
 
 BLOCK_REDUCES = {f"asc_reduce_{kind.lower()}_datablock": kind for kind in ("SUM", "MAX", "MIN")}
+REDUCES = {f"c_api.asc_reduce_{kind.lower()}": kind for kind in ("SUM", "MAX", "MIN")}
+
+
+@pytest.mark.rows(*REDUCES)
+@pytest.mark.parametrize(("row", "dst_t", "src_t"), _params(*REDUCES))
+@FEWER
+@given(st.data())
+def test_reduce(row: str, dst_t: Any, src_t: Any, data: Any) -> None:
+    """asc_reduce_{sum,max,min}: Reg.Reduce's reference (lane 0 the result, lane 1 the index)."""
+    lanes = lane_count(src_t)
+    values = data.draw(lane_bits(src_t, lanes))
+    mbits = data.draw(mask_bits())
+    active = mask_to_lanes(mbits, lanes, mask_stride(src_t))
+    dst = _vector(dst_t)
+    function = getattr(C, SPECS[row].spelling)
+    assert function(dst, _vector(src_t, values), make_mask(mbits)) is None
+    want = reduce(REDUCES[row], dst_t, src_t, values, active, lane_count(dst_t))
+    assert_same_lanes(reg_bits(dst), want, dst_t)
 
 
 @pytest.mark.rows(*BLOCK_REDUCES, "asc_pair_reduce_sum")

@@ -105,7 +105,7 @@ def surface(row: str) -> tuple[str, str]:
     if row.startswith("Reg."):
         return "ascreg.Reg", row.removeprefix("Reg.")
     if row in C_API_NAMES:
-        return "ascreg.c_api", row
+        return "ascreg.c_api", SPECS[row].spelling
     if row in SIMT_NAMES:
         return "ascreg.simt", row
     raise AssertionError(f"{row}: neither a Reg row nor in C_API_NAMES / SIMT_NAMES")

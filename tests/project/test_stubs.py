@@ -67,7 +67,7 @@ def test_c_api_overloads_follow_the_table(shape: object) -> None:
     """Each form of a C function lists the combinations it applies to once, in table order."""
     spec = SPECS[shape.spec]  # type: ignore[attr-defined]
     stub = OUTPUTS[ROOT / "stubs" / "ascreg" / f"{shape.module}.pyi"]  # type: ignore[attr-defined]
-    found = re.findall(rf"^def {spec.name}\(.*# (?:([\w -]+): )?(\([\w, ]+\))$", stub, re.M)
+    found = re.findall(rf"^def {spec.spelling}\(.*# (?:([\w -]+): )?(\([\w, ]+\))$", stub, re.M)
     expected = [
         (form.tag, gen.combo_text(c))
         for form in shape.forms  # type: ignore[attr-defined]
@@ -76,7 +76,7 @@ def test_c_api_overloads_follow_the_table(shape: object) -> None:
     ]
     assert found == expected
     if len(expected) > 1:
-        assert stub.count(f"@overload\ndef {spec.name}(") == len(expected)
+        assert stub.count(f"@overload\ndef {spec.spelling}(") == len(expected)
 
 
 def test_c_api_bool_combination_is_the_vector_bool_form() -> None:

@@ -147,7 +147,7 @@ def c_signature(spec: OpSpec, form: CForm, combo: tuple[type[Scalar], ...]) -> s
     parts = [f"{p.name}: {c_param_type(p, combo)}" for p in form.params]
     if c_shape(spec).positional:
         parts.append("/")
-    return f"def {spec.name}({', '.join(parts)}) -> {c_returns(form, combo)}: ..."
+    return f"def {spec.spelling}({', '.join(parts)}) -> {c_returns(form, combo)}: ..."
 
 
 def c_overloads(spec: OpSpec) -> list[tuple[str, str]]:
@@ -174,6 +174,6 @@ def render_c_module(module: str) -> str:
     )
     body = [c_module_surface(module)]
     for spec in module_rows("c_api", module):
-        doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) in table order, per form"
+        doc = f"# {spec.spelling}: legal ({', '.join(spec.roles)}) in table order, per form"
         body.append("\n".join([doc, *overloads(c_overloads(spec), indent="")]))
     return stub_text(head, body, "\n\n")

@@ -90,14 +90,14 @@ def c_call(
     check_result: bool = True,
 ) -> str:
     params = [p for p in form.params if not (drop_optional and p.kind.endswith("?"))]
-    text = f"{spec.name}({', '.join(c_argument(p, combo, mask_ptr) for p in params)})"
+    text = f"{spec.spelling}({', '.join(c_argument(p, combo, mask_ptr) for p in params)})"
     returns = c_returns(form, combo)
     return f"assert_type({text}, {returns})" if returns != "None" and check_result else text
 
 
 def c_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Every legal call of one function: each form, each combination it applies to."""
-    yield f"    # {spec.name}: every legal {', '.join(spec.roles)} combination, every form"
+    yield f"    # {spec.spelling}: every legal {', '.join(spec.roles)} combination, every form"
     for form in c_shape(spec).forms:
         for combo in spec.combos:
             if not c_applies(form, combo):
@@ -185,18 +185,18 @@ def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:
             args[same[-1]] = c_argument(form.params[same[-1]], mixed, "uint16_t")
             shapes = [c_arg_shape(p, combo) for p in form.params]
             shapes[same[-1]] = c_arg_shape(form.params[same[-1]], mixed)
-            text = f"{spec.name}({', '.join(args)})"
+            text = f"{spec.spelling}({', '.join(args)})"
             code = c_error_code(spec, shapes)
             lines.append(f"    {text}{ignore.format(code=code)}  # {form.tag} {combo_text(combo)} with {pyname(other)}".replace("#  ", "# "))  # fmt: skip
     # A call one form renders may be legal through another (asc_copy's vector_bool form).
     lines = [line for line in lines if line.strip().split("  # type: ignore")[0] not in accepted]
     if lines:
-        yield f"    # {spec.name}: every illegal {', '.join(spec.roles)} combination, every form"
+        yield f"    # {spec.spelling}: every illegal {', '.join(spec.roles)} combination, every form"
     yield from lines
 
 
 def c_test_names() -> str:
-    names = {row.name for row in surface_rows("c_api")} | {vector_name(d) for d in REG_TYPES}
+    names = {row.spelling for row in surface_rows("c_api")} | {vector_name(d) for d in REG_TYPES}
     return "\n".join(f"    {n}," for n in sorted(names))
 
 

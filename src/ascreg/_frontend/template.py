@@ -83,6 +83,7 @@ class Template:
     """
 
     name: ClassVar[str]
+    key: ClassVar[str | None] = None  # the row's key in SPECS when it differs from the name
     enum_kinds: ClassVar[tuple[type[Any], ...]] = ()
     max_dtypes: ClassVar[int] = 1
     traits: ClassVar[bool] = False
@@ -92,7 +93,7 @@ class Template:
     def __init__(self, targs: TemplateArgs = NO_ARGS) -> None:
         self.t = targs
         self._instances: dict[Any, Self] = {}
-        self.spec: OpSpec | None = SPECS.get(self.name)
+        self.spec: OpSpec | None = SPECS.get(self.key or self.name)
         self._checked: set[tuple[type, ...]] = set()
         self._setup()
 
@@ -227,14 +228,16 @@ def define(
     >>> Neg[int16_t](b, a); int(np.asarray(b)[0])
     -3
     """
-    short = name.removeprefix("Reg.")
     row = SPECS.get(name)  # a few helpers (CreateAddrReg) are ops without a dtype row
+    key, name = name, row.spelling if row else name
+    short = name.removeprefix("Reg.")
     surface = SURFACES[row.surface] if row else REG if name.startswith("Reg.") else C_API
     module = sys._getframe(1).f_globals["__name__"]  # the front end that defines the op
 
     def decorate(impl: Impl) -> Any:
         namespace = {
             "name": name,
+            "key": key,
             "surface": surface,
             CALL_MARKER: name,
             "__doc__": with_aliases(impl.__doc__ if doc is None else doc, row),

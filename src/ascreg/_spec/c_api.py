@@ -23,6 +23,7 @@ from ascreg._spec.dtypes import (
     C_LOAD_FAMILY,
     C_LOGIC,
     C_PACK,
+    C_REDUCE_COMBOS,
     C_SCALAR,
     C_SELECT,
     C_SHIFT_PAIRS,
@@ -38,7 +39,7 @@ from ascreg._spec.dtypes import (
     Combos,
     singles,
 )
-from ascreg._spec.row import MaskRule, OpSpec
+from ascreg._spec.row import C_API_QUALIFIER, MaskRule, OpSpec
 from ascreg._spec.shapes import CForm, CShape, Param
 
 _DOCS = "docs/zh/api/SIMD-API/C-API/reg/"
@@ -73,7 +74,8 @@ def _c(
     shape: CShape,
     core: str,
 ) -> OpSpec:
-    return OpSpec(name, name, roles, combos, mask, _DOCS + doc,
+    cpp = name.removeprefix(C_API_QUALIFIER)
+    return OpSpec(name, cpp, roles, combos, mask, _DOCS + doc,
                   surface="c_api", family=family, shape=shape, core=core)  # fmt: skip
 
 
@@ -350,10 +352,16 @@ _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
 
 
 def _reduce_rows() -> list[OpSpec]:
-    """``asc_reduce_{sum,max,min}_datablock`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""
+    """``asc_reduce_{sum,max,min}[_datablock]`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""
     form = CForm("", _params("vec dst", "vec src:1", "cmask mask"))
     shape = CShape("c_api/compute", (form,))
     rows = [
+        _c(f"{C_API_QUALIFIER}asc_reduce_{kind.lower()}", ("dst", "src"), C_REDUCE_COMBOS[kind], MaskRule.REDUCE,
+           f"reduce_compute/asc_reduce_{kind.lower()}.md", family="Reduce", shape=shape,
+           core=_CORE + "reduce:reduce")
+        for kind in ("SUM", "MAX", "MIN")
+    ]  # fmt: skip
+    rows += [
         _c(f"asc_reduce_{kind.lower()}_datablock", ("dst", "src"), combos, MaskRule.REDUCE,
            f"reduce_compute/asc_reduce_{kind.lower()}_datablock.md", family="ReduceDataBlock",
            shape=shape, core=_CORE + "reduce:reduce_blocks")

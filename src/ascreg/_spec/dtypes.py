@@ -101,6 +101,15 @@ REDUCE_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
 REDUCE_COMBOS["MIN"] = REDUCE_COMBOS["MAX"]
 """``Reduce<ReduceType, T = dst, U = src>``: the legal (dst, src) pairs of each ReduceType
 (spec §7; D/归约计算/Reduce.md tables 3 and 4). The ``Reg.Reduce`` row lists their union."""
+C_REDUCE_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
+    "SUM": ((int32_t, int16_t), (int32_t, int32_t), (uint32_t, uint16_t), (uint32_t, uint32_t),
+            (half, half), (float32_t, float32_t)),
+    "MAX": ((uint16_t, uint16_t), (int16_t, int16_t), (half, half), (uint32_t, uint32_t),
+            (int32_t, int32_t), (float32_t, float32_t)),
+}  # fmt: skip
+C_REDUCE_COMBOS["MIN"] = C_REDUCE_COMBOS["MAX"]
+"""``asc_reduce_{sum,max,min}`` (dst, src), in the prototypes' order: the ``Reg.Reduce`` pairs
+without the 64-bit ones (reduce_compute/asc_reduce_sum.md, asc_reduce_max.md, asc_reduce_min.md)."""
 REDUCE_BLOCK_COMBOS: dict[str, tuple[tuple[type[Scalar], type[Scalar]], ...]] = {
     "SUM": ((half, half), (int32_t, int32_t), (int32_t, int16_t), (uint32_t, uint32_t),
             (uint32_t, uint16_t), (float32_t, float32_t)),

@@ -21,6 +21,8 @@ Surface = Literal["reg", "c_api", "simt"]
 
 SURFACES: tuple[Surface, ...] = ("reg", "c_api", "simt")
 """Every surface, in table order."""
+C_API_QUALIFIER = "c_api."
+"""Prefix of the key of a C API row whose spelling a SIMT row also has (see ``OpSpec.spelling``)."""
 
 
 class MaskRule(enum.Enum):
@@ -99,6 +101,22 @@ class OpSpec:
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_legal", frozenset(self.combos))
 
+    @property
+    def spelling(self) -> str:
+        """The name users call: the row's key without the ``c_api.`` qualifier.
+
+        A C API function whose C++ overload set shares its name with a SIMT function (the
+        register reduce ``asc_reduce_max`` and the warp reduce ``asc_reduce_max``) has its row
+        keyed ``c_api.<name>``, so both rows fit in ``SPECS``; every other key is the spelling.
+
+        Examples
+        --------
+        >>> from ascreg._spec import SPECS
+        >>> SPECS["c_api.asc_reduce_max"].spelling, SPECS["asc_reduce_max"].surface
+        ('asc_reduce_max', 'simt')
+        """
+        return self.name.removeprefix(C_API_QUALIFIER)
+
     def is_legal(self, *dtypes: type[Scalar]) -> bool:
         """Return True when *dtypes* is one of the legal combinations."""
         return dtypes in self._legal
@@ -108,7 +126,7 @@ class OpSpec:
         if dtypes not in self._legal:
             raise IllegalDtypeError(
                 f"illegal dtypes ({self.describe(dtypes)}); legal: {self.legal_text()}",
-                call=self.name,
+                call=self.spelling,
             )
 
     def check_prefix(self, *dtypes: type[Scalar]) -> None:
@@ -117,7 +135,7 @@ class OpSpec:
         if not any(combo[:n] == dtypes for combo in self.combos):
             raise IllegalDtypeError(
                 f"illegal template dtypes ({self.describe(dtypes)}); legal: {self.legal_text()}",
-                call=self.name,
+                call=self.spelling,
             )
 
     def describe(self, dtypes: tuple[Any, ...]) -> str:

@@ -33,6 +33,7 @@ from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
 from ascreg._spec.dtypes import C_SCALAR, C_SIGN
+from ascreg._spec.row import C_API_QUALIFIER
 from ascreg.c_api._types import vector_of
 from ascreg.core import arith, pack
 from ascreg.core import masks as mask_core
@@ -87,8 +88,11 @@ __all__ = [
     "asc_pack_to_low",
     "asc_pair_reduce_sum",
     "asc_prelu",
+    "asc_reduce_max",
     "asc_reduce_max_datablock",
+    "asc_reduce_min",
     "asc_reduce_min_datablock",
+    "asc_reduce_sum",
     "asc_reduce_sum_datablock",
     "asc_relu",
     "asc_select",
@@ -631,6 +635,45 @@ def _mask_from_vector(dst: MaskReg, src: RegTensor[Any, Any], part: Any) -> None
 
 def _reduce_impl(op: Any, dst: Any, src: Any, mask: Any) -> None:
     shared.reduction(op, dst, src, mask, kind=op.kind, rule=op.spec)
+
+
+_REDUCE_RULES = {
+    "SUM": "masked-off lanes count as 0; a pairwise binary tree in ``T``, rounding each step "
+    "(int16/uint16 widen to 32 bits); an empty mask gives +0",
+    "MAX": "lane 1 the index of the first maximum (the raw bits of a ``T``); masked-off lanes count as the type's "
+    "minimum (-inf for floats), ``max(-0, +0) = +0``, a NaN gives the first NaN and its index",
+    "MIN": "lane 1 the index of the first minimum (the raw bits of a ``T``); masked-off lanes count as the type's "
+    "maximum (+inf for floats), ``min(-0, +0) = -0``, a NaN gives the first NaN and its index",
+}
+_REDUCE_EXAMPLES = {"SUM": "(2016.0, 0)", "MAX": "(63.0, 63)", "MIN": "(0.0, 0)"}
+"""The docstring results (lane 0, lane 1 read as an index) of ``asc_reduce_<kind>`` on 0..63."""
+
+
+def _reduce(kind: str) -> Any:
+    name = f"asc_reduce_{kind.lower()}"
+    return define(
+        C_API_QUALIFIER + name,
+        kind=kind,
+        reducer=staticmethod(red.reduce),
+        doc=f"""``void {name}(vector_T& dst, vector_U src, vector_bool mask)``.
+
+    ``Reg.Reduce[ReduceType.{kind}]``: the {kind} of the lanes ``mask`` selects in ``dst`` lane
+    0, the other lanes 0; {_REDUCE_RULES[kind]}.
+    Types (dst, src): {SPECS[C_API_QUALIFIER + name].legal_text()}.
+
+    Examples
+    --------
+    >>> from ascreg.c_api import *
+    >>> import numpy as np
+    >>> src, dst = vector_float(), vector_float(); src.set(np.arange(64, dtype=np.float32))
+    >>> {name}(dst, src, asc_create_mask_b32(PAT_ALL)); lanes = np.asarray(dst)
+    >>> float(lanes[0]), int(lanes.view(np.uint32)[1])
+    {_REDUCE_EXAMPLES[kind]}
+    """,
+    )(_reduce_impl)
+
+
+asc_reduce_sum, asc_reduce_max, asc_reduce_min = (_reduce(kind) for kind in ("SUM", "MAX", "MIN"))
 
 
 _BLOCK_EXAMPLES = {"SUM": "[28.0, 92.0, 0.0]", "MAX": "[7.0, 15.0, 0.0]", "MIN": "[0.0, 8.0, 0.0]"}

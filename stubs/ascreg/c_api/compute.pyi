@@ -101,6 +101,9 @@ __all__ = [
     "asc_prelu",
     "asc_reduce_max_datablock",
     "asc_reduce_min_datablock",
+    "asc_reduce_sum",
+    "asc_reduce_max",
+    "asc_reduce_min",
     "asc_reduce_sum_datablock",
     "asc_relu",
     "asc_select",
@@ -913,6 +916,48 @@ def asc_copy(dst: MaskReg, src: MaskReg, mask: MaskReg | None = None, /) -> None
 def asc_copy(dst: MaskReg, src: RegTensor[uint16_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint16_t)
 @overload
 def asc_copy(dst: MaskReg, src: RegTensor[uint32_t], part: _IntLike, /) -> None: ...  # vector_bool from a block: (uint32_t)
+
+# asc_reduce_sum: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_sum(dst: RegTensor[int32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int32_t, int16_t)
+@overload
+def asc_reduce_sum(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_sum(dst: RegTensor[uint32_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_reduce_sum(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_sum(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_sum(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_reduce_max: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_max(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_reduce_max(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+@overload
+def asc_reduce_max(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_max(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_max(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_max(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
+
+# asc_reduce_min: legal (dst, src) in table order, per form
+@overload
+def asc_reduce_min(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t, uint16_t)
+@overload
+def asc_reduce_min(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t, int16_t)
+@overload
+def asc_reduce_min(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
+@overload
+def asc_reduce_min(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+@overload
+def asc_reduce_min(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t, int32_t)
+@overload
+def asc_reduce_min(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
 
 # asc_reduce_sum_datablock: legal (dst, src) in table order, per form
 @overload

@@ -98,8 +98,11 @@ from ascreg.c_api import (
     asc_pack_to_low,
     asc_pair_reduce_sum,
     asc_prelu,
+    asc_reduce_max,
     asc_reduce_max_datablock,
+    asc_reduce_min,
     asc_reduce_min_datablock,
+    asc_reduce_sum,
     asc_reduce_sum_datablock,
     asc_relu,
     asc_select,
@@ -1583,6 +1586,27 @@ def main() -> None:
     asc_copy(b, b)  # vector_bool (bool_)
     asc_copy(m, v_uint16_t, 0)  # vector_bool from a block (uint16_t)
     asc_copy(m, v_uint32_t, 0)  # vector_bool from a block (uint32_t)
+    # asc_reduce_sum: every legal dst, src combination, every form
+    asc_reduce_sum(v_int32_t, v_int16_t, m)  # (int32_t, int16_t)
+    asc_reduce_sum(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_sum(v_uint32_t, v_uint16_t, m)  # (uint32_t, uint16_t)
+    asc_reduce_sum(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_sum(v_half, v_half, m)  # (half, half)
+    asc_reduce_sum(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_reduce_max: every legal dst, src combination, every form
+    asc_reduce_max(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_reduce_max(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
+    asc_reduce_max(v_half, v_half, m)  # (half, half)
+    asc_reduce_max(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_max(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_max(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_reduce_min: every legal dst, src combination, every form
+    asc_reduce_min(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_reduce_min(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
+    asc_reduce_min(v_half, v_half, m)  # (half, half)
+    asc_reduce_min(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_reduce_min(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
+    asc_reduce_min(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
     # asc_reduce_sum_datablock: every legal dst, src combination, every form
     asc_reduce_sum_datablock(v_half, v_half, m)  # (half, half)
     asc_reduce_sum_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
