@@ -1,9 +1,10 @@
 """Write ``src/ascreg/_data/documented_names.txt``: the API names the asc-devkit documents.
 
 Run once against a checkout (or bare clone) of the public asc-devkit repository; the result is
-committed, so ascreg never needs the documents at run time. Only the names are kept (one
-``<surface> <name>`` a line), taken from the documents' file names: a page per API, named after
-it (``Exp.md``, ``连续对齐搬入（LoadAlign）.md``, ``asc_add.md``, ``__hgtx2-218.md``).
+committed, so ascreg never needs the documents at run time. Only the names are kept, one
+``<surface> <name>`` a line, taken from the documents' file names: a page per API, named after
+it (``Exp.md``, ``连续对齐搬入（LoadAlign）.md``, ``asc_add.md``, ``__hgtx2-218.md``). A third
+field ``not-on-950`` marks a name whose pages all say the Ascend 950 does not support it.
 
 Usage::
 
@@ -24,6 +25,8 @@ SURFACES = {
     "simt": "docs/zh/api/SIMT-API/",
 }
 """Surface -> the documents' folder whose pages each describe one API."""
+NOT_ON_950 = "not-on-950"
+"""The third field of a line whose every page says the Ascend 950 does not support the API."""
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -48,15 +51,47 @@ def list_files(repo: str) -> list[str]:
     return out.splitlines()
 
 
+NPU_950 = re.compile(r'<!-- npu="950"[^>]*-->(.*?)<!-- end', re.S)
+"""The product-support block of a page for the Ascend 950 (dav-3510)."""
+
+
+def unsupported_on_950(page: str) -> bool:
+    """Return True when *page*'s Ascend 950 support block says 不支持 (not supported)."""
+    block = NPU_950.search(page)
+    return block is not None and "不支持" in block.group(1)
+
+
+def read_pages(repo: str, paths: list[str]) -> dict[str, str]:
+    """The text of each of *paths* at the newest commit of *repo* (one ``git cat-file`` run)."""
+    request = "".join(f"HEAD:{path}\n" for path in paths).encode()
+    out = subprocess.run(
+        ["git", "-C", repo, "cat-file", "--batch"], input=request, check=True, capture_output=True
+    ).stdout
+    pages, at = {}, 0
+    for path in paths:
+        header_end = out.index(b"\n", at)
+        size = int(out[at:header_end].split()[2])
+        pages[path] = out[header_end + 1 : header_end + 1 + size].decode("utf-8", "replace")
+        at = header_end + 1 + size + 1
+    return pages
+
+
 def main(repo: str) -> None:
     files = [f for f in list_files(repo) if f.endswith(".md")]
+    found = [
+        (surface, name, f)
+        for surface, folder in SURFACES.items()
+        for f in files
+        if f.startswith(folder) and (name := page_name(f))
+    ]
+    pages = read_pages(repo, [f for _, _, f in found])
+    supported: dict[tuple[str, str], bool] = {}
+    for surface, name, f in found:  # a name some page supports on the 950 is supported
+        key = (surface, name)
+        supported[key] = supported.get(key, False) or not unsupported_on_950(pages[f])
     lines = sorted(
-        {
-            f"{surface} {name}"
-            for surface, folder in SURFACES.items()
-            for f in files
-            if f.startswith(folder) and (name := page_name(f))
-        }
+        f"{surface} {name}{'' if ok else ' ' + NOT_ON_950}"
+        for (surface, name), ok in supported.items()
     )
     OUT.write_text("".join(f"{line}\n" for line in lines))
     print(f"wrote {len(lines)} names to {OUT}")

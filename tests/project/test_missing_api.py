@@ -7,7 +7,7 @@ import pytest
 import ascreg.c_api
 import ascreg.reg
 import ascreg.simt
-from ascreg._frontend.missing import documented_names
+from ascreg._frontend.missing import documented_names, not_on_950
 from ascreg.errors import MissingApiError
 
 
@@ -44,3 +44,11 @@ def test_the_name_list_ships_with_the_package() -> None:
     assert "__byte_perm" in names["simt"]
     # What ascreg has is documented too (the list is the documents', not ascreg's gaps).
     assert hasattr(ascreg.reg, "LoadAlign") and hasattr(ascreg.c_api, "asc_add")
+
+
+def test_names_the_950_lacks_say_so_instead_of_not_yet() -> None:
+    """A page whose product table says the Ascend 950 does not support it is not a gap."""
+    assert ("c_api", "asc_repeat_reduce_sum") in not_on_950()
+    assert not any(surface == "reg" for surface, _ in not_on_950())
+    with pytest.raises(MissingApiError, match=r"Ascend 950 \(dav-3510\).*does not support it"):
+        ascreg.c_api.asc_repeat_reduce_sum  # noqa: B018

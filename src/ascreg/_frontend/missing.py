@@ -17,6 +17,11 @@ ascreg.errors.MissingApiError: Reg.Scatter is documented by the asc-devkit but a
 Traceback (most recent call last):
 ...
 AttributeError: module 'ascreg.reg' has no attribute 'NoSuchThing'
+>>> import ascreg.c_api
+>>> ascreg.c_api.asc_repeat_reduce_sum
+Traceback (most recent call last):
+...
+ascreg.errors.MissingApiError: asc_repeat_reduce_sum is documented by the asc-devkit for other Ascend products, but the Ascend 950 (dav-3510), which ascreg emulates, does not support it
 """
 
 from __future__ import annotations
@@ -29,8 +34,16 @@ from ascreg.errors import MissingApiError
 
 LIMITATIONS = "docs/limitations.md"
 """The page that lists what ascreg does not emulate."""
+NOT_ON_950 = "not-on-950"
+"""The flag of a documented name the Ascend 950 (dav-3510, what ascreg emulates) lacks."""
 SPELLING = {"reg": "Reg.{}", "c_api": "{}", "simt": "{}"}
 """How each surface's names are written in a message."""
+
+
+@functools.cache
+def _lines() -> tuple[tuple[str, ...], ...]:
+    text = (resources.files("ascreg") / "_data" / "documented_names.txt").read_text()
+    return tuple(tuple(line.split()) for line in text.splitlines())
 
 
 @functools.cache
@@ -42,12 +55,22 @@ def documented_names() -> dict[str, frozenset[str]]:
     >>> "asc_add" in documented_names()["c_api"], sorted(documented_names())
     (True, ['c_api', 'reg', 'simt'])
     """
-    text = (resources.files("ascreg") / "_data" / "documented_names.txt").read_text()
     names: dict[str, set[str]] = {}
-    for line in text.splitlines():
-        surface, _, name = line.partition(" ")
+    for surface, name, *_ in _lines():
         names.setdefault(surface, set()).add(name)
     return {surface: frozenset(found) for surface, found in names.items()}
+
+
+@functools.cache
+def not_on_950() -> frozenset[tuple[str, str]]:
+    """Return the ``(surface, name)`` pairs whose pages say the Ascend 950 does not support them.
+
+    Examples
+    --------
+    >>> ("c_api", "asc_repeat_reduce_sum") in not_on_950(), ("c_api", "asc_add") in not_on_950()
+    (True, False)
+    """
+    return frozenset((surface, name) for surface, name, *flags in _lines() if NOT_ON_950 in flags)
 
 
 def module_getattr(module: str, surface: str) -> Callable[[str], object]:
@@ -64,11 +87,14 @@ def module_getattr(module: str, surface: str) -> Callable[[str], object]:
 
     def __getattr__(name: str) -> object:  # noqa: N807 (the module hook's name)
         if name in documented_names().get(surface, ()):
-            error = MissingApiError(
-                f"{SPELLING[surface].format(name)} is documented by the asc-devkit but ascreg "
-                f"does not emulate it yet; see {LIMITATIONS}",
-                call="",
+            spelled = SPELLING[surface].format(name)
+            reason = (
+                "for other Ascend products, but the Ascend 950 (dav-3510), which ascreg "
+                "emulates, does not support it"
+                if (surface, name) in not_on_950()
+                else f"but ascreg does not emulate it yet; see {LIMITATIONS}"
             )
+            error = MissingApiError(f"{spelled} is documented by the asc-devkit {reason}", call="")
             error.name, error.obj = name, module
             raise error
         raise AttributeError(f"module {module!r} has no attribute {name!r}", name=name, obj=module)
