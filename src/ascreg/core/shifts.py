@@ -130,20 +130,22 @@ def masked_shift(
     if counts.ndim == 0 or counts.dtype.itemsize != size:
         clamped = np.clip(counts.astype(np.int64), -width, width)  # same result, fits the width
         counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
-    unsigned = counts.view(_UNSIGNED[size])
-    largest = unsigned.max()
-    if largest >= _SIGN[size]:  # a negative count somewhere: the rare, slow path
-        signed = counts.view(_SIGNED[size]).astype(np.int64)
-        return np.where(active, shift(values, signed, left=left), 0), (signed < 0) & active
-    big = largest >= width
-    amounts = np.minimum(unsigned, width - 1) if big else unsigned
-    amounts = amounts.view(values.dtype)
-    result = np.left_shift(values, amounts) if left else np.right_shift(values, amounts)
-    if left and values.dtype.kind == "i":
-        sign = _SIGN[size].view(values.dtype)
-        result = (values & sign) | (result & ~sign)
-    if big and (left or values.dtype.kind == "u"):  # a signed right shift by width-1 sign-fills
-        active = active & (unsigned < width)
+    signed = counts.view(_SIGNED[size])
+    if np.minimum.reduce(signed) < 0:  # a negative count somewhere: the rare, slow path
+        wide = signed.astype(np.int64)
+        return np.where(active, shift(values, wide, left=left), 0), (wide < 0) & active
+    # numpy defines shifts by the width or more as the chip does (0, or the sign fill of a
+    # signed right shift), so non-negative counts need no clamping.
+    amounts = counts.view(values.dtype)
+    if not left:
+        result = np.right_shift(values, amounts)
+    else:
+        result = np.left_shift(values, amounts)
+        if values.dtype.kind == "i":  # the sign bit stays; a count of width or more gives 0
+            sign = _SIGN[size].view(values.dtype)
+            result = (values & sign) | (result & ~sign)
+            if np.maximum.reduce(signed) >= width:
+                active = active & (signed < width)
     return np.multiply(result, active, out=result), None  # zeroing; cheaper than np.where
 
 
