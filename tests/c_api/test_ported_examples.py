@@ -1,8 +1,8 @@
 """asc-devkit C API examples ported line for line (src/ascreg/examples/c_api_*.py).
 
 Sources: ``examples/02_simd_c_api/03_c_api/02_reg_vector_compute/<name>/<name>.asc`` with their
-``scripts/gen_data.py``, for select, duplicate, abs, mul, muls, div, arange, compare and
-mergemode. Each port must fail on a wrong result: the negative checks swap the op a kernel calls
+``scripts/gen_data.py``, for select, duplicate, abs, mul, muls, div, arange, compare, mergemode,
+reduce, reduce_block and reduce_pair. Each port must fail on a wrong result: the negative checks swap the op a kernel calls
 for a wrong one and expect ``[Failed]``.
 """
 
@@ -25,6 +25,9 @@ from ascreg.examples import (
     c_api_mergemode,
     c_api_mul,
     c_api_muls,
+    c_api_reduce,
+    c_api_reduce_block,
+    c_api_reduce_pair,
     c_api_select,
 )
 
@@ -40,7 +43,10 @@ def test_duplicate_fills_with_the_c_float() -> None:
     assert out.dtype == np.float32 and np.array_equal(out, np.full(256, np.float32(3.14)))
 
 
-PORTS = [c_api_abs, c_api_mul, c_api_muls, c_api_div, c_api_arange, c_api_compare, c_api_mergemode]
+PORTS = [
+    c_api_abs, c_api_mul, c_api_muls, c_api_div, c_api_arange, c_api_compare, c_api_mergemode,
+    c_api_reduce, c_api_reduce_block, c_api_reduce_pair,
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("module", PORTS, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
@@ -58,6 +64,9 @@ WRONG_OPS = {
     c_api_arange: ("asc_arange", C.asc_arange_descend),
     c_api_compare: ("asc_select", lambda d, a, b, m: C.asc_select(d, b, a, m)),
     c_api_mergemode: ("asc_copy", lambda d, s, m: None),  # the copy never happens
+    c_api_reduce: ("asc_reduce_sum", C.asc_reduce_max),
+    c_api_reduce_block: ("asc_reduce_sum_datablock", C.asc_reduce_max_datablock),
+    c_api_reduce_pair: ("asc_pair_reduce_sum", C.asc_reduce_sum_datablock),
 }
 
 
@@ -124,3 +133,39 @@ def test_compare_scenarios_on_more_seeds(scenario: int) -> None:
     for seed in (5, 6):
         x, y, golden = c_api_compare.gen_golden_data_simple(np.random.default_rng(seed), scenario)
         assert c_api_compare.verify_result(c_api_compare.kernel_compare(x, y, scenario), golden)
+
+
+def _tree_sum(values: Any) -> Any:
+    """A 64-lane register summed as asc_reduce_sum does: pairs (0, 1), (2, 3), ... in float32."""
+    while values.size > 1:
+        values = (values[0::2] + values[1::2]).astype(np.float32)
+    return values[0]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_reduce_is_the_tree_sum_of_each_repeat_accumulated_in_float(seed: int) -> None:
+    """Beyond the example's 1e-4 check: lane 0 is bit-exact, the other 7 floats are 0."""
+    x, _ = c_api_reduce.gen_golden_data_simple(np.random.default_rng(seed))
+    acc = np.float32(0)
+    for repeat in x.reshape(4, 64):
+        acc = np.float32(acc + _tree_sum(repeat))
+    out = c_api_reduce.kernel_reduce(x.reshape(-1))
+    assert out[0] == acc and not out[1:].any()
+
+
+def test_reduce_verbatim_stores_past_its_8_float_array(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The C++ stores a whole register (64 floats) into ``y_local[8]``; ascreg says where."""
+    monkeypatch.setattr(c_api_reduce, "STORE_SLACK", 0)
+    x, _ = c_api_reduce.gen_golden_data_simple(np.random.default_rng(0))
+    with pytest.raises(OutOfBoundsError, match=r"asc_storealign: writes 256 bytes .*float\[8\]"):
+        c_api_reduce.kernel_reduce(x.reshape(-1))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_reduce_block_and_pair_on_more_gen_data_seeds(seed: int) -> None:
+    for module, kernel in (
+        (c_api_reduce_block, c_api_reduce_block.kernel_reduce_block),
+        (c_api_reduce_pair, c_api_reduce_pair.kernel_reduce_pair),
+    ):
+        x, golden = module.gen_golden_data_simple(np.random.default_rng(seed))
+        assert module.verify_result(kernel(x.reshape(-1)), golden)
