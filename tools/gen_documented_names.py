@@ -3,7 +3,9 @@
 Run once against a checkout (or bare clone) of the public asc-devkit repository; the result is
 committed, so ascreg never needs the documents at run time. Only the names are kept, one
 ``<surface> <name>`` a line, taken from the documents' file names: a page per API, named after
-it (``Exp.md``, ``连续对齐搬入（LoadAlign）.md``, ``asc_add.md``, ``__hgtx2-218.md``). A third
+it (``Exp.md``, ``连续对齐搬入（LoadAlign）.md``, ``asc_add.md``, ``__hgtx2-218.md``), plus
+every ``asc_*`` function a C API page declares (``asc_half2int32.md`` declares
+``asc_half2int32_rn``, ``asc_half2int32_rn_sat``, ...). A third
 field ``not-on-950`` marks a name whose pages all say the Ascend 950 does not support it.
 
 Usage::
@@ -25,6 +27,8 @@ SURFACES = {
     "simt": "docs/zh/api/SIMT-API/",
 }
 """Surface -> the documents' folder whose pages each describe one API."""
+C_DECLARATION = re.compile(r"(?:inline|__aicore__|__simd_callee__)[^\n(]*?\b(asc_\w+)\s*\(")
+"""A C API function declared in a page's prototypes (the page name is often its family's)."""
 NOT_ON_950 = "not-on-950"
 """The third field of a line whose every page says the Ascend 950 does not support the API."""
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -85,6 +89,12 @@ def main(repo: str) -> None:
         if f.startswith(folder) and (name := page_name(f))
     ]
     pages = read_pages(repo, [f for _, _, f in found])
+    found += [  # a C API page declares a family: asc_half2int32 has _rd, _rn, ..., _sat forms
+        ("c_api", declared, f)
+        for surface, _, f in list(found)
+        if surface == "c_api"
+        for declared in C_DECLARATION.findall(pages[f])
+    ]
     supported: dict[tuple[str, str], bool] = {}
     for surface, name, f in found:  # a name some page supports on the 950 is supported
         key = (surface, name)

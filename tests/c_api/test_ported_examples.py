@@ -2,7 +2,8 @@
 
 Sources: ``examples/02_simd_c_api/03_c_api/02_reg_vector_compute/<name>/<name>.asc`` with their
 ``scripts/gen_data.py``, for select, duplicate, abs, mul, muls, div, arange, compare, mergemode,
-reduce, reduce_block and reduce_pair. Each port must fail on a wrong result: the negative checks swap the op a kernel calls
+reduce, reduce_block and reduce_pair; the register-based intro add
+(``00_introduction/04_reg_base_add_compute/c_api_simd_add``). Each port must fail on a wrong result: the negative checks swap the op a kernel calls
 for a wrong one and expect ``[Failed]``.
 """
 
@@ -29,6 +30,7 @@ from ascreg.examples import (
     c_api_reduce_block,
     c_api_reduce_pair,
     c_api_select,
+    c_api_simd_add,
 )
 
 
@@ -45,7 +47,7 @@ def test_duplicate_fills_with_the_c_float() -> None:
 
 PORTS = [
     c_api_abs, c_api_mul, c_api_muls, c_api_div, c_api_arange, c_api_compare, c_api_mergemode,
-    c_api_reduce, c_api_reduce_block, c_api_reduce_pair,
+    c_api_reduce, c_api_reduce_block, c_api_reduce_pair, c_api_simd_add,
 ]  # fmt: skip
 
 
@@ -67,6 +69,7 @@ WRONG_OPS = {
     c_api_reduce: ("asc_reduce_sum", C.asc_reduce_max),
     c_api_reduce_block: ("asc_reduce_sum_datablock", C.asc_reduce_max_datablock),
     c_api_reduce_pair: ("asc_pair_reduce_sum", C.asc_reduce_sum_datablock),
+    c_api_simd_add: ("asc_add", C.asc_sub),
 }
 
 

@@ -30,6 +30,7 @@ EXAMPLES: tuple[str, ...] = (
     "c_api_reduce",
     "c_api_reduce_block",
     "c_api_reduce_pair",
+    "c_api_simd_add",
     "select_vf",
     "shiftright_vf",
     "tail_vf",
