@@ -59,7 +59,8 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
     ]
     update = op.name.removeprefix("asc_atomic_")
     with atomic_access():  # blocks may combine results here: exempt from the GM race check
-        return atomics.read_modify_write(update, target, group.size, converted).view(Lanes)
+        old = atomics.read_modify_write(update, target, group.size, converted, group.active)
+        return old.view(Lanes)
 
 
 def _update(op: Any, address: Any, val: Any) -> Any:

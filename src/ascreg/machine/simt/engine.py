@@ -43,6 +43,7 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+from ascreg.machine.simt.masked import masked_version, tell_once
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -294,15 +295,41 @@ class _SimtPointer:
         return self.__add__(n)
 
     def __getitem__(self, index: Any) -> Any:
+        active = _per_lane_mask(index)
+        if active is not None:  # divergent code: only the active lanes load
+            chosen = promote(super().__getitem__(np.asarray(index)[active]))  # type: ignore[misc]
+            value = np.zeros(active.size, dtype=chosen.dtype)
+            value[active] = chosen
+            return value.view(Lanes)
         value = promote(super().__getitem__(index))  # type: ignore[misc]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
     def __setitem__(self, index: Any, value: Any) -> None:
         uniform = not isinstance(index, np.ndarray) or index.ndim == 0
+        active = _active_lanes()
+        if active is not None:  # divergent code: only the active lanes store
+            if isinstance(value, np.ndarray) and value.size == active.size:
+                value = np.asarray(value).reshape(-1)[active].view(Lanes)
+            if not uniform and index.size == active.size:
+                index = np.asarray(index).reshape(-1)[active]
         if uniform and isinstance(value, Lanes) and value.size > 1:
             # every thread stores to the same element: they land in thread order, the last wins
             value = to_dtype(value, self.dtype).reshape(-1)[-1]  # type: ignore[attr-defined]
         super().__setitem__(index, value)  # type: ignore[misc]
+
+
+def _active_lanes() -> np.ndarray[Any, Any] | None:
+    """The active mask of the running group (None: every lane, or no group)."""
+    group = STATE.group
+    return None if group is None else group.active  # type: ignore[no-any-return]
+
+
+def _per_lane_mask(index: Any) -> np.ndarray[Any, Any] | None:
+    """The active mask when *index* holds one index per lane of a partly active group."""
+    active = _active_lanes()
+    if active is None or not isinstance(index, np.ndarray) or index.size != active.size:
+        return None
+    return active
 
 
 class SimtGmPtr(_SimtPointer, GmPtr[Any]):
@@ -429,6 +456,8 @@ class Group:
         self.fiber: Fiber | None = None
         self.allocs_done = 0
         self.tid_x, self.tid_y, self.tid_z = _thread_indices(run.block_dim, tids)
+        self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
+        self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
 
     @property
     def size(self) -> int:
@@ -449,17 +478,21 @@ class Group:
         its own lane of the result (see :mod:`~ascreg.machine.simt.rendezvous`).
         """
         if self.fiber is None:
-            return run_warps(values, params, compute)
+            return run_warps(values, params, compute, self.active)
         own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
         return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
 
     def sync_threads(self) -> None:
         """Wait until every thread of the block that has not exited arrives here.
 
-        The vectorised tier runs all threads in lockstep, so only a per-thread thread waits.
+        The vectorised tier runs all threads in lockstep, so only a per-thread thread waits;
+        reached by part of the block (in divergent code, or after some threads returned), it
+        hands the block to the one-thread tier, which reports a hang exactly.
         """
         if self.fiber is not None:
             self.fiber.block(("sync", None))
+        elif self.active is not None:
+            raise DivergenceSignal("asc_syncthreads() reached by part of the block")
 
 
 def _tids(tids: list[int]) -> str:
@@ -719,8 +752,40 @@ def _simt_ub(ctx: Any) -> Iterator[None]:
         ctx.dynamic = dynamic
 
 
+DIVERGENCE_MODES = ("masked", "unmasked", "per-thread")
+"""How a block runs (:func:`divergence`): ``masked`` (the default) runs divergent control flow
+vectorised under active masks; ``unmasked`` runs the kernel as written and re-runs the block one
+thread at a time at the first thread-dependent branch; ``per-thread`` runs every block one
+thread at a time (the reference the other two are tested against)."""
+_MODE = ["masked"]
+
+
+@contextmanager
+def divergence(mode: str) -> Iterator[None]:
+    """Run the SIMT blocks started inside the ``with`` body in *mode* (:data:`DIVERGENCE_MODES`).
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> out = GlobalMemory().alloc(int32_t, 4)
+    >>> def k(out):
+    ...     out[threadIdx.x] = 1 if threadIdx.x < 2 else 2
+    >>> with divergence("per-thread"):
+    ...     run_simt_kernel(k, dim3(1), dim3(4), 0, (out,))
+    >>> out.read(4).tolist()
+    [1, 1, 2, 2]
+    """
+    if mode not in DIVERGENCE_MODES:
+        raise AscregError(f"divergence mode {mode!r} is not one of {DIVERGENCE_MODES}")
+    _MODE.append(mode)
+    try:
+        yield
+    finally:
+        _MODE.pop()
+
+
 def run_block(run: BlockRun, ctx: Any = None) -> None:
-    """Run one block: vectorised first, per thread if a branch depends on the thread.
+    """Run one block: vectorised first (divergent code under active masks), else per thread.
 
     *ctx* is the kernel runtime's block (its UB holds ``__ubuf__`` arrays). A discarded
     vectorised attempt leaves no trace: its writes to any memory (every live
@@ -730,21 +795,29 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
     """
     ub = None if ctx is None else ctx.ub
     with _simt_ub(ctx):
-        journal = Journal()
-        group = Group(run, _all_tids(run.nthreads), journal)
-        mark = _ub_mark(ub)
-        if _attempt(run, group, journal, [ub, *live_memories()] if ub else live_memories()):
-            return
-        journal.rollback()
-        _ub_restore(ub, mark)
-        run.shared_allocs.clear()
+        mode = _MODE[-1]
+        if mode != "per-thread":
+            journal = Journal()
+            group = Group(run, _all_tids(run.nthreads), journal)
+            mark = _ub_mark(ub)
+            func = masked_version(run.func) if mode == "masked" else run.func
+            memories = [ub, *live_memories()] if ub else live_memories()
+            if _attempt(run, func, group, journal, memories):
+                return
+            journal.rollback()
+            _ub_restore(ub, mark)
+            run.shared_allocs.clear()
         run.scheduler = Scheduler(run)
         run.scheduler.execute()
 
 
-def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memory]) -> bool:
-    """Run the block vectorised; False if it diverged (its writes are in *journal*).
+def _attempt(
+    run: BlockRun, func: Callable[..., Any], group: Group, journal: Journal, memories: list[Memory]
+) -> bool:
+    """Run the block vectorised; False if it must run per thread (its writes are in *journal*).
 
+    An exception raised while only part of the block is active counts as such a case: the
+    one-thread tier then raises it (or not) exactly as the threads that really run meet it.
     Written out by hand (no ``with``): this is the per-block cost of the fast tier.
     """
     previous, STATE.group = STATE.group, group
@@ -753,10 +826,19 @@ def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memor
     sys.stdout = buffer
     diverged = False
     try:
-        run.func(*run.args)
-    except DivergenceSignal:
+        func(*run.args)
+    except DivergenceSignal as signal:
         diverged = True
+        _tell_fallback(run, str(signal), signal)
+    except Exception as exc:
+        if group.active is None:
+            raise
+        diverged = True
+        _tell_fallback(run, f"{type(exc).__name__} raised in divergent code", exc)
     finally:
+        if group.active is not None:
+            np.seterr(**group.saved_err)
+            group.active = None
         text = buffer.getvalue()
         sys.stdout = held
         Journal.unhook(hooks)
@@ -764,6 +846,24 @@ def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memor
         if text and not diverged:
             held.write(text)
     return not diverged
+
+
+def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
+    """Say once per kernel line that a block runs one thread at a time, and why."""
+    code = getattr(run.func, "__code__", None)
+    where = line = None
+    tb = exc.__traceback__
+    while tb is not None:  # the innermost frame of the kernel's own file
+        if code is not None and tb.tb_frame.f_code.co_filename == code.co_filename:
+            line = tb.tb_lineno
+            where = f"{code.co_filename}:{line}"
+        tb = tb.tb_next
+    name = getattr(run.func, "__name__", repr(run.func))
+    tell_once(
+        ("fallback", code, line, reason.split(":")[0]),
+        f"{name}: {reason} (at {where or 'an unknown line'}); blocks that meet it run one "
+        "thread at a time",
+    )
 
 
 _TIDS: dict[int, np.ndarray[Any, Any]] = {}

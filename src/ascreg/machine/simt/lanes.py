@@ -91,11 +91,14 @@ class Lanes(np.ndarray[Any, Any]):
     def uniform(self) -> Any:
         """Return the value every lane holds, or raise :class:`DivergentBranchError`."""
         flat = np.asarray(self).reshape(-1)
+        group = STATE.group
+        active = None if group is None else group.active
+        if active is not None and active.size == flat.size:
+            flat = flat[active]  # divergent code: only the active lanes count
         if flat.size == 0:
             raise DivergentBranchError("a thread-varying value with no lanes has no value")
         first = flat[0]
         if flat.size > 1 and not (flat == first).all():
-            group = STATE.group
             if group is not None and group.journal is not None:  # vectorised, fallback ready
                 raise DivergenceSignal(self._describe())
             raise DivergentBranchError(self._describe())
@@ -103,6 +106,10 @@ class Lanes(np.ndarray[Any, Any]):
 
     def _describe(self, what: str = "bool()") -> str:
         flat = np.asarray(self).reshape(-1)
+        group = STATE.group
+        active = None if group is None else group.active
+        if active is not None and active.size == flat.size:
+            flat = flat[active]
         differ = int(np.argmax(flat != flat[0]))
         return (
             f"{what} of a thread-varying value: lane 0 holds {flat[0]!r} but lane {differ} "
