@@ -29,6 +29,7 @@ array([0, 0, 2, 0, 4, 0, 6, 0], dtype=uint32)
 from __future__ import annotations
 
 import io
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -757,7 +758,9 @@ DIVERGENCE_MODES = ("masked", "unmasked", "per-thread")
 vectorised under active masks; ``unmasked`` runs the kernel as written and re-runs the block one
 thread at a time at the first thread-dependent branch; ``per-thread`` runs every block one
 thread at a time (the reference the other two are tested against)."""
-_MODE = ["masked"]
+_MODE = [os.environ.get("ASCREG_SIMT_DIVERGENCE", "masked")]
+"""The mode stack (:func:`divergence` pushes); the environment variable ``ASCREG_SIMT_DIVERGENCE``
+sets the bottom one, e.g. to run a test suite in the ``per-thread`` reference tier."""
 
 
 @contextmanager
