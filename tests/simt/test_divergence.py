@@ -181,7 +181,7 @@ def pointer_merge(out: Any) -> None:
 def warp_calls_in_branches(out: Any) -> None:
     t = int32_t(threadIdx.x)
     v = uint32_t(0)
-    if t % 2 == 1:
+    if t % 2 == 1:  # noqa: SIM108 - a branch on purpose
         v = asc_ballot(t % 4 == 1)
     else:
         v = uint32_t(asc_reduce_add(t))
@@ -200,7 +200,9 @@ KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
 ]
 
 
-@pytest.mark.parametrize(("kernel", "threads", "sizes"), KERNELS, ids=[k[0].__name__ for k in KERNELS])
+@pytest.mark.parametrize(
+    ("kernel", "threads", "sizes"), KERNELS, ids=[k[0].__name__ for k in KERNELS]
+)
 def test_divergent_kernel_runs_masked_with_per_thread_results(
     kernel: Any, threads: int, sizes: Any, per_thread_runs: list[int]
 ) -> None:
@@ -285,7 +287,8 @@ def test_a_fallback_is_logged_with_its_reason_and_line(caplog: pytest.LogCapture
         result = both_tiers(launch(k, 8, (int32_t, 8)))
     assert result == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
     assert any(
-        "k: bool() of a thread-varying value" in r.message and "run one thread at a time" in r.message
+        "k: bool() of a thread-varying value" in r.message
+        and "run one thread at a time" in r.message
         for r in caplog.records
     )
 
@@ -324,9 +327,7 @@ def test_cache_hint_port_small_matches_per_thread(kind: int) -> None:
     both_tiers(lambda: hint.launch_kernel(inputs, table, 1024, hint.TABLE_SIZE, kind, 32))
 
 
-@pytest.mark.parametrize(
-    "kernel", ["floor_mod_simt_non_contiguous", "floor_mod_simt_contiguous"]
-)
+@pytest.mark.parametrize("kernel", ["floor_mod_simt_non_contiguous", "floor_mod_simt_contiguous"])
 def test_floor_mod_simt_kernels_small_match_per_thread(kernel: str) -> None:
     floor_mod = example("test_floor_mod")
     ub = UnifiedBuffer()
@@ -338,7 +339,11 @@ def test_floor_mod_simt_kernels_small_match_per_thread(kernel: str) -> None:
     def run() -> np.ndarray:
         z.write(np.zeros(floor_mod.TILE_LENGTH, np.int32))
         run_simt_vf(
-            getattr(floor_mod, kernel), dim3(64), (x, y, z, 300), grid_dim=dim3(1), block_idx=dim3(0)
+            getattr(floor_mod, kernel),
+            dim3(64),
+            (x, y, z, 300),
+            grid_dim=dim3(1),
+            block_idx=dim3(0),
         )
         return z.read(floor_mod.TILE_LENGTH)
 

@@ -23,6 +23,7 @@ from ascreg.errors import (
     UnsupportedError,
 )
 from ascreg.machine import kernel as runtime
+from ascreg.machine.simt.engine import divergence
 from ascreg.simt import (
     __byte_perm,
     __simt_vf__,
@@ -34,7 +35,6 @@ from ascreg.simt import (
     run_simt_kernel,
     threadIdx,
 )
-from ascreg.machine.simt.engine import divergence
 from ascreg.simt.engine import Journal
 from ascreg.simt.lanes import DivergenceSignal, DivergentBranchError, Lanes
 

@@ -189,7 +189,9 @@ def floor_mod_simt_contiguous(
         index += blockDim.x
 
 
-def process_tiles(x: GmPtr[int32_t], y: GmPtr[int32_t], z: GmPtr[int32_t], compute_mode: int) -> None:
+def process_tiles(
+    x: GmPtr[int32_t], y: GmPtr[int32_t], z: GmPtr[int32_t], compute_mode: int
+) -> None:
     core_offset = block_idx * DATA_LEN_PER_CORE
     x_gm = x + core_offset
     y_gm = y + core_offset

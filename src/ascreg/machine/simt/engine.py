@@ -320,13 +320,13 @@ class _SimtPointer:
 
 
 def _active_lanes() -> np.ndarray[Any, Any] | None:
-    """The active mask of the running group (None: every lane, or no group)."""
+    """Return the active mask of the running group (None: every lane, or no group)."""
     group = STATE.group
-    return None if group is None else group.active  # type: ignore[no-any-return]
+    return None if group is None else group.active
 
 
 def _per_lane_mask(index: Any) -> np.ndarray[Any, Any] | None:
-    """The active mask when *index* holds one index per lane of a partly active group."""
+    """Return the active mask when *index* holds one index per lane of a partly active group."""
     active = _active_lanes()
     if active is None or not isinstance(index, np.ndarray) or index.size != active.size:
         return None

@@ -190,13 +190,15 @@ class Frame:
         return gone
 
     def alive(self) -> bool:
-        """True when some lane is still active (guards the statements after a leaving one)."""
+        """Return whether some lane is still active (guards the statements after a leaving one)."""
         active = self.group.active
         return active is None or bool(active.any())
 
     def test(self, condition: Any) -> Any:
-        """Return True or False when *condition* agrees over the active lanes, else the mask of
-        the active lanes where it holds."""
+        """Return True/False when *condition* agrees over the active lanes, else where it holds.
+
+        The mask returned in the divergent case holds the active lanes where it is true.
+        """
         if not isinstance(condition, Lanes) or condition.size != self.n or self.n == 1:
             return bool(condition)
         holds = np.asarray(condition).astype(bool).reshape(-1)
@@ -214,7 +216,7 @@ class Frame:
 
     def enter(self, mask: Arr) -> Arr | None:
         """Start the true side of a divergent branch; return the mask to come back to."""
-        saved = self.group.active
+        saved: Arr | None = self.group.active
         self._set(mask)
         return saved
 
@@ -277,7 +279,7 @@ class Frame:
         return not value
 
     def chain(self, operands: tuple[Callable[[], Any], ...], ops: tuple[str, ...]) -> Any:
-        """``a < b <= c ...`` per lane (each operand evaluated once, lazily)."""
+        """Return ``a < b <= c ...`` per lane (each operand evaluated once, lazily)."""
         left = operands[0]()
         right = operands[1]()
         result = _COMPARE[ops[0]](left, right)
@@ -325,7 +327,7 @@ class Frame:
         return loop
 
     def keep(self, loop: Loop, condition: Any) -> bool:
-        """A ``while`` test: the running lanes where *condition* holds go on; any left?"""
+        """Test a ``while`` condition: the running lanes where it holds go on; return if any."""
         holds = self.test(condition)
         if holds is True:
             return True
@@ -338,7 +340,7 @@ class Frame:
         return True
 
     def next(self, loop: Loop) -> bool:
-        """End of an iteration: ``continue``\\ d lanes come back; is any lane still running?"""
+        """End an iteration: lanes that continued come back; return whether any lane runs."""
         running = loop.running & ~loop.broken
         if self.returned is not None:
             running &= ~self.returned
@@ -382,7 +384,7 @@ class Frame:
         return LaneRange(start.view(Lanes), stop, step)
 
     def iterate(self, loop: Loop, iterable: Any) -> Any:
-        """The values of a ``for`` loop: *iterable* itself, or per-lane counting."""
+        """Return the values of a ``for`` loop: *iterable* itself, or per-lane counting."""
         if isinstance(iterable, LaneRange):
             return self._count(loop, iterable)
         return iterable
@@ -399,7 +401,7 @@ class Frame:
     # assignment ------------------------------------------------------------------------------
 
     def merge(self, new: Any, old: Any) -> Any:
-        """The value of ``x = new`` where ``x`` held *old*: *new* on the active lanes."""
+        """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes."""
         active = self.group.active
         if active is None or old is UNBOUND or new is old:
             return new
@@ -455,7 +457,7 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
 
 
 def _as_lane_offsets(p: Any) -> tuple[Any, Any] | None:
-    """``(base pointer, element offsets)`` of a pointer or a per-lane pointer."""
+    """Return ``(base pointer, element offsets)`` of a pointer or a per-lane pointer."""
     if hasattr(p, "offsets") and hasattr(p, "base"):
         return p.base, p.offsets
     if isinstance(p, Pointer):
@@ -505,8 +507,10 @@ def _thunk(expr: ast.expr) -> ast.Lambda:
 
 
 def _leaves(stmt: ast.stmt, *, loop_level: bool) -> bool:
-    """Whether *stmt* may make lanes leave the enclosing block (return, or break/continue of
-    the enclosing loop when *loop_level*)."""
+    """Return whether *stmt* may make lanes leave the enclosing block.
+
+    Leaving is a ``return``, or (when *loop_level*) a ``break``/``continue`` of the enclosing loop.
+    """
 
     def visit(node: ast.AST, in_inner_loop: bool) -> bool:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
@@ -622,7 +626,9 @@ class _Statements:
             merged = _call("merge", value, ast.Name(target.id, ast.Load()))
             return [ast.Assign([ast.Name(target.id, ast.Store())], merged)]
         if isinstance(target, ast.Subscript):
-            return [ast.Expr(_call("setitem", self.expr(target.value), self.expr(target.slice), value))]  # type: ignore[arg-type]
+            return [
+                ast.Expr(_call("setitem", self.expr(target.value), self.expr(target.slice), value))
+            ]
         if isinstance(target, ast.Attribute):
             name = ast.Constant(target.attr)
             return [ast.Expr(_call("setattr", self.expr(target.value), name, value))]
@@ -652,8 +658,12 @@ class _Statements:
             if isinstance(target, ast.Subscript):
                 key = self.temp()
                 out.append(ast.Assign([ast.Name(key, ast.Store())], self.expr(target.slice)))
-                read = ast.Subscript(ast.Name(holder, ast.Load()), ast.Name(key, ast.Load()), ast.Load())
-                store_to = ast.Subscript(ast.Name(holder, ast.Load()), ast.Name(key, ast.Load()), ast.Store())
+                read = ast.Subscript(
+                    ast.Name(holder, ast.Load()), ast.Name(key, ast.Load()), ast.Load()
+                )
+                store_to = ast.Subscript(
+                    ast.Name(holder, ast.Load()), ast.Name(key, ast.Load()), ast.Store()
+                )
             else:
                 read = ast.Attribute(ast.Name(holder, ast.Load()), target.attr, ast.Load())
                 store_to = ast.Attribute(ast.Name(holder, ast.Load()), target.attr, ast.Store())
@@ -697,7 +707,9 @@ class _Statements:
         divergent.append(ast.Expr(_call("leave", ast.Name(saved, ast.Load()))))
         is_true = ast.Compare(name, [ast.Is()], [ast.Constant(True)])
         is_false = ast.Compare(name, [ast.Is()], [ast.Constant(False)])
-        uniform_false = [ast.If(test=is_false, body=orelse or [ast.Pass()], orelse=divergent)]
+        uniform_false: list[ast.stmt] = [
+            ast.If(test=is_false, body=orelse or [ast.Pass()], orelse=divergent)
+        ]
         return [
             ast.Assign([ast.Name(holds, ast.Store())], _call("test", self.expr(node.test))),
             ast.If(test=is_true, body=body or [ast.Pass()], orelse=uniform_false),
@@ -776,7 +788,9 @@ def _local_names(func: ast.FunctionDef) -> list[str]:
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 bound[child.name] = None
                 continue
-            if isinstance(child, ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            if isinstance(
+                child, ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+            ):
                 continue
             if isinstance(child, ast.Yield | ast.YieldFrom | ast.Await):
                 raise NotRewritable(f"'{type(child).__name__.lower()}' at line {child.lineno}")
@@ -808,7 +822,9 @@ def _rewrite_tree(source: str, name: str, first_line: int, freevars: tuple[str, 
     _strip_annotations(func)
     locals_ = _local_names(func)
     body = _Statements().block(func.body, in_loop=False)
-    start = ast.Assign([ast.Name(_FRAME, ast.Store())], ast.Call(ast.Name(PREFIX + "rt", ast.Load()), [], []))
+    start = ast.Assign(
+        [ast.Name(_FRAME, ast.Store())], ast.Call(ast.Name(PREFIX + "rt", ast.Load()), [], [])
+    )
     prologue: list[ast.stmt] = [start]
     if locals_:
         unbound = ast.Attribute(ast.Name(PREFIX + "rt", ast.Load()), "UNBOUND", ast.Load())
@@ -854,7 +870,9 @@ def _rewritten_code(func: types.FunctionType) -> types.CodeType | None:
         factory = compile(module, code.co_filename, "exec", dont_inherit=True)
         outer = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
         made = next(
-            c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == code.co_name
+            c
+            for c in outer.co_consts
+            if isinstance(c, types.CodeType) and c.co_name == code.co_name
         )
     except (OSError, TypeError, SyntaxError, NotRewritable, StopIteration, IndexError) as exc:
         why = str(exc) if isinstance(exc, NotRewritable) else "its source is not available"
@@ -886,7 +904,8 @@ def masked_version(func: Any) -> Any:
         return func
     cells = dict(zip(func.__code__.co_freevars, func.__closure__ or (), strict=True))
     closure = tuple(
-        types.CellType(_RUNTIME) if name == PREFIX + "rt" else cells[name] for name in code.co_freevars
+        types.CellType(_RUNTIME) if name == PREFIX + "rt" else cells[name]
+        for name in code.co_freevars
     )
     made = types.FunctionType(code, func.__globals__, func.__name__, func.__defaults__, closure)
     made.__kwdefaults__ = func.__kwdefaults__
