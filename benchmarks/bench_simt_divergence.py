@@ -27,7 +27,9 @@ from ascreg.machine.simt.engine import divergence
 from ascreg.simt import asc_atomic_add, asc_syncthreads, blockDim, blockIdx, gridDim, threadIdx
 from benchmarks.report import Figure, best_times
 
-PORT = Path(__file__).resolve().parent.parent / "tests" / "examples" / "simt" / "test_histogram256.py"
+PORT = (
+    Path(__file__).resolve().parent.parent / "tests" / "examples" / "simt" / "test_histogram256.py"
+)
 BUDGET_SECONDS = 5.0
 BLOCKS, THREADS = 16, 1024
 N = BLOCKS * THREADS * 4

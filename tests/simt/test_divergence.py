@@ -24,6 +24,7 @@ from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import divergence
 from ascreg.machine.simt.masked import masked_version
 from ascreg.simt import (
+    __simt_callee__,
     asc_atomic_add,
     asc_atomic_max,
     asc_ballot,
@@ -378,3 +379,28 @@ def test_grid_stride_loop_with_uneven_trip_counts() -> None:
 
     result = both_tiers(launch(k, 32, (uint32_t, 160), (uint32_t, 1), blocks=3))
     assert result[0][1][:150] == list(range(150))
+
+
+@__simt_callee__
+def clamp_or_flag(v: Any, hi: Any) -> Any:
+    if v > hi:
+        return hi
+    if v < 0:
+        return -1
+    for k in range(3):
+        if v == k:
+            return 100 + k
+    return v
+
+
+def calls_a_branching_helper(out: Any) -> None:
+    t = int32_t(threadIdx.x)
+    if t % 5 != 4:
+        out[t] = clamp_or_flag(t - 3, 20)
+
+
+def test_a_simt_callee_branches_and_returns_per_lane(per_thread_runs: list[int]) -> None:
+    result = both_tiers(launch(calls_a_branching_helper, 32, (int32_t, 32)))
+    assert result[0][1][:8] == [-1, -1, -1, 100, 0, 102, 3, 4]  # thread 4 is skipped
+    assert result[0][1][26:] == [20, 20, 20, 0, 20, 20]
+    assert per_thread_runs == [32]  # the per-thread reference only

@@ -28,10 +28,12 @@ array([0, 0, 2, 0, 4, 0, 6, 0], dtype=uint32)
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import sys
 import threading
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -134,6 +136,11 @@ def __simt_vf__(func: F) -> F:  # noqa: N807 - the C++ qualifier
 def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_callee__``: a helper callable from SIMT code (marks ``"simt_callee"``).
 
+    Called from a block that runs vectorised, the helper runs in masked form too (see
+    :mod:`~ascreg.machine.simt.masked`): it may branch on thread-varying values and return a
+    different value per thread. A helper without the mark that branches on such a value makes
+    the block run one thread at a time.
+
     Examples
     --------
     >>> @__simt_callee__
@@ -142,7 +149,20 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     (6, 'simt_callee')
     """
     _set(func, KIND_ATTR, "simt_callee")
-    return func
+    if not isinstance(func, types.FunctionType):
+        return func
+    masked: list[Any] = []
+
+    @functools.wraps(func)
+    def callee(*args: Any, **kwargs: Any) -> Any:
+        group = STATE.group
+        if group is None or group.journal is None or _MODE[-1] != "masked":
+            return func(*args, **kwargs)
+        if not masked:
+            masked.append(masked_version(func))
+        return masked[0](*args, **kwargs)
+
+    return callee  # type: ignore[return-value]
 
 
 def __launch_bounds__(n: int) -> Callable[[F], F]:  # noqa: N807 - the C++ qualifier

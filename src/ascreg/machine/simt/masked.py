@@ -152,14 +152,25 @@ class Frame:
     'Frame'
     """
 
-    __slots__ = ("group", "loops", "n", "returned")
+    __slots__ = ("entry", "group", "loops", "n", "result", "returned")
 
     def __init__(self) -> None:
         group = STATE.group
         self.group = group
         self.n = group.size
+        self.entry: Arr | None = group.active  # a helper's caller may be in divergent code
         self.returned: Arr | None = None
+        self.result: Any = UNBOUND
         self.loops: list[Loop] = []
+
+    def value(self) -> Any:
+        """Leave the function: the lanes active at the call are active again; return its result.
+
+        The result holds, per lane, what each lane returned. (An exception leaves the mask as
+        it is: the engine then knows it was raised in divergent code.)
+        """
+        self._set(self.entry)
+        return None if self.result is UNBOUND else self.result
 
     # masks ------------------------------------------------------------------------------------
 
@@ -295,15 +306,14 @@ class Frame:
     # leaving ---------------------------------------------------------------------------------
 
     def ret(self, value: Any) -> bool:
-        """``return value`` by the active lanes; True when every lane has now returned."""
-        active = self.full(self.group.active)
+        """``return value`` by the active lanes; True when every lane of the call has returned."""
+        active = self.group.active
+        if value is not None or self.result is not UNBOUND:
+            self.result = value if active is None else self.merge(value, self.result)
+        active = self.full(active)
         self.returned = active.copy() if self.returned is None else self.returned | active
         self._set(np.zeros(self.n, dtype=bool))
-        if self.returned.all():
-            return True
-        if value is not None:
-            raise DivergenceSignal("a return with a value from part of the block")
-        return False
+        return bool(self.returned[self.full(self.entry)].all())
 
     def brk(self) -> None:
         """``break`` by the active lanes."""
@@ -679,7 +689,7 @@ class _Statements:
         value = self.expr(node.value) if node.value is not None else ast.Constant(None)
         done = ast.If(
             test=_call("ret", ast.Name(temp, ast.Load())),
-            body=[ast.Return(ast.Name(temp, ast.Load()))],
+            body=[ast.Return(_call("value"))],
             orelse=[],
         )
         return [ast.Assign([ast.Name(temp, ast.Store())], value), done]
@@ -830,7 +840,8 @@ def _rewrite_tree(source: str, name: str, first_line: int, freevars: tuple[str, 
         unbound = ast.Attribute(ast.Name(PREFIX + "rt", ast.Load()), "UNBOUND", ast.Load())
         targets: list[ast.expr] = [ast.Name(n, ast.Store()) for n in locals_]
         prologue.append(ast.Assign(targets, unbound))
-    for stmt in prologue:
+    body.append(ast.Return(_call("value")))  # lanes that returned earlier keep their value
+    for stmt in [*prologue, body[-1]]:
         ast.copy_location(stmt, func)
     func.body = [*prologue, *body]
     params = [ast.arg(PREFIX + "rt"), *(ast.arg(v) for v in freevars)]
