@@ -3,14 +3,20 @@
 Two tiers run a block (see :mod:`ascreg.simt` for the user-facing summary):
 
 1. **Vectorised** (fast): the kernel body runs once with every thread of the block as one numpy
-   lane. Every memory write it makes is journaled at the :class:`~ascreg.machine.memory.Memory`
-   level (a hook chained onto ``on_access`` of every live memory, whatever pointer the write went
-   through), and its ``print`` output (``sys.stdout``) is held back.
-2. **Per thread** (slow): if tier 1 needs one answer from a thread-varying value
-   (:class:`~ascreg.machine.simt.lanes.DivergenceSignal`), its writes are undone, its held output is
-   dropped, and the block runs again with one Python thread per SIMT thread. A cooperative scheduler lets exactly one of them
-   run at a time (deterministic, lowest thread first); ``asc_syncthreads`` and the warp functions
-   are rendezvous points where a thread yields until its partners arrive.
+   lane; thread-dependent control flow runs in masked form (:mod:`~ascreg.machine.simt.masked`
+   rewrites the kernel; ``Group.active`` is the active mask that loads, stores, atomics and
+   warp calls honour). Every memory write it makes is journaled at the
+   :class:`~ascreg.machine.memory.Memory` level (a hook chained onto ``on_access`` of every live
+   memory, whatever pointer the write went through), and its ``print`` output (``sys.stdout``)
+   is held back.
+2. **Per thread** (slow): if tier 1 meets what the masked form cannot express
+   (:class:`~ascreg.machine.simt.lanes.DivergenceSignal`, or an exception raised in divergent
+   code), its writes are undone, its held output is dropped, and the block runs again with one
+   Python thread per SIMT thread. A cooperative scheduler lets exactly one of them run at a time
+   (deterministic, lowest thread first); ``asc_syncthreads`` and the warp functions are
+   rendezvous points where a thread yields until its partners arrive.
+
+:func:`divergence` selects the tiers (``masked``, ``unmasked``, ``per-thread``).
 
 Examples
 --------
@@ -19,7 +25,7 @@ Examples
 >>> out = GlobalMemory().alloc(uint32_t, 8)
 >>> def k(out):
 ...     i = threadIdx.x + blockIdx.x * blockDim.x
-...     if i % 2 == 0:          # thread-dependent branch: runs per thread, still exact
+...     if i % 2 == 0:          # thread-dependent branch: runs under a mask, still exact
 ...         out[i] = i
 >>> run_simt_kernel(k, dim3(2), dim3(4), 0, (out,))
 >>> out.read(8)

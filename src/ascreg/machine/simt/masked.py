@@ -4,7 +4,7 @@ The vectorised tier runs a block's kernel once with one numpy lane per thread. P
 flow needs one answer, so a kernel whose ``if`` or ``while`` condition differs between threads
 used to be re-run one thread at a time. :func:`masked_version` instead rewrites the kernel
 function's syntax tree once (cached per code object) so that it runs as the hardware does: every
-lane under an *active mask* (:attr:`Group.active <ascreg.machine.simt.engine.Group>`, ``None``
+lane under an *active mask* (``Group.active`` of :mod:`~ascreg.machine.simt.engine`, ``None``
 when every lane is active), both sides of a branch under complementary masks, a loop until no
 lane is still iterating.
 
