@@ -294,11 +294,17 @@ def test_a_fallback_is_logged_with_its_reason_and_line(caplog: pytest.LogCapture
     )
 
 
-def test_a_function_without_source_is_not_rewritten(caplog: pytest.LogCaptureFixture) -> None:
-    kernel = eval("lambda out: out.__setitem__(threadIdx.x, 1)", {"threadIdx": threadIdx})
+def test_a_function_without_source_falls_back_and_says_why(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    kernel = eval(
+        "lambda out: out.__setitem__(threadIdx.x, 1 if threadIdx.x < 3 else 2)",
+        {"threadIdx": threadIdx},
+    )
     with caplog.at_level(logging.INFO, logger="ascreg.simt"):
-        assert masked_version(kernel) is kernel
-    assert any("not rewritten" in r.message for r in caplog.records)
+        assert both_tiers(launch(kernel, 8, (int32_t, 8))) == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
+    assert masked_version(kernel) is kernel
+    assert any("its source is not available" in r.message for r in caplog.records)
 
 
 # -- the example ports, small -------------------------------------------------------------------------
@@ -404,3 +410,23 @@ def test_a_simt_callee_branches_and_returns_per_lane(per_thread_runs: list[int])
     assert result[0][1][:8] == [-1, -1, -1, 100, 0, 102, 3, 4]  # thread 4 is skipped
     assert result[0][1][26:] == [20, 20, 20, 0, 20, 20]
     assert per_thread_runs == [32]  # the per-thread reference only
+
+
+def test_a_store_through_a_captured_pointer_honours_the_mask(per_thread_runs: list[int]) -> None:
+    gm = GlobalMemory()
+    hidden = gm.alloc(int32_t, 16)  # reached through the closure, never an argument
+
+    def k() -> None:
+        t = int32_t(threadIdx.x)
+        if t % 2 == 0:
+            hidden[t] = t + 1
+        else:
+            hidden[t + 100 * (t > 20)] += 7  # an out-of-range address in no active lane
+
+    def run() -> np.ndarray:
+        hidden.write(np.zeros(16, np.int32))
+        run_simt_kernel(k, dim3(1), dim3(16), 0, ())
+        return hidden.read(16)
+
+    assert both_tiers(run) == [("<i4", [1, 7, 3, 7, 5, 7, 7, 7, 9, 7, 11, 7, 13, 7, 15, 7])]
+    assert per_thread_runs == [16]  # the reference only

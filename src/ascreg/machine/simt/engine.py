@@ -52,7 +52,7 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
-from ascreg.machine.simt.masked import masked_version, tell_once
+from ascreg.machine.simt.masked import masked_version, tell_once, why_not_rewritten
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -165,7 +165,7 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
         if group is None or group.journal is None or _MODE[-1] != "masked":
             return func(*args, **kwargs)
         if not masked:
-            masked.append(masked_version(func))
+            masked.append(masked_version(func, wrap_pointer))
         return masked[0](*args, **kwargs)
 
     return callee  # type: ignore[return-value]
@@ -312,6 +312,7 @@ class _SimtPointer:
     """Mixin for pointers inside a SIMT kernel: lane-aware indexing (``p[lanes]``, ``p + lanes``)."""
 
     __slots__ = ()
+    masks_stores = True  # stores and loads honour the active mask of divergent code
 
     def __add__(self, n: Any) -> Any:
         if isinstance(n, Lanes) and n.size > 1:
@@ -325,7 +326,8 @@ class _SimtPointer:
         active = _per_lane_mask(index)
         if active is not None:  # divergent code: only the active lanes load
             chosen = promote(super().__getitem__(np.asarray(index)[active]))  # type: ignore[misc]
-            value = np.zeros(active.size, dtype=chosen.dtype)
+            # the other lanes hold an active lane's value: no spurious 0 divisor in them
+            value = np.full(active.size, chosen[0] if chosen.size else 0, dtype=chosen.dtype)
             value[active] = chosen
             return value.view(Lanes)
         value = promote(super().__getitem__(index))  # type: ignore[misc]
@@ -404,6 +406,7 @@ class LanePointer:
     """
 
     __slots__ = ("base", "offsets")
+    masks_stores = True  # its base is a SIMT pointer, which honours the active mask
 
     def __init__(self, base: Pointer[Any], offsets: np.ndarray[Any, Any]) -> None:
         self.base = base
@@ -829,7 +832,7 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
             journal = Journal()
             group = Group(run, _all_tids(run.nthreads), journal)
             mark = _ub_mark(ub)
-            func = masked_version(run.func) if mode == "masked" else run.func
+            func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
             memories = [ub, *live_memories()] if ub else live_memories()
             if _attempt(run, func, group, journal, memories):
                 return
@@ -888,10 +891,12 @@ def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
             where = f"{code.co_filename}:{line}"
         tb = tb.tb_next
     name = getattr(run.func, "__name__", repr(run.func))
+    why = why_not_rewritten(run.func) if _MODE[-1] == "masked" else None
+    unmasked = f"; not run in masked form: {why}" if why else ""
     tell_once(
         ("fallback", code, line, reason.split(":")[0]),
-        f"{name}: {reason} (at {where or 'an unknown line'}); blocks that meet it run one "
-        "thread at a time",
+        f"{name}: {reason} (at {where or 'an unknown line'}{unmasked}); blocks that meet it "
+        "run one thread at a time",
     )
 
 

@@ -419,7 +419,9 @@ class Frame:
 
     def setitem(self, target: Any, index: Any, value: Any) -> None:
         """``target[index] = value`` (memory masks its own stores; other containers merge)."""
-        if self.group.active is not None and not _masks_itself(target):
+        if self.group.active is not None and not getattr(target, "masks_stores", False):
+            if isinstance(target, Pointer):  # a pointer the engine did not wrap (a global)
+                raise DivergenceSignal("a store through a pointer that is not lane-aware")
             try:
                 old = target[index]
             except (IndexError, KeyError):
@@ -434,13 +436,9 @@ class Frame:
         setattr(target, name, value)
 
 
-def _masks_itself(target: Any) -> bool:
-    return isinstance(target, Pointer) or hasattr(target, "offsets")
-
-
-def _is_value(x: Any) -> bool:
+def _is_value(x: Any, lanes: int) -> bool:
     return isinstance(x, np.generic | int | float | bool) or (
-        isinstance(x, np.ndarray) and (isinstance(x, Lanes) or x.ndim == 0)
+        isinstance(x, np.ndarray) and x.size in (1, lanes)
     )
 
 
@@ -453,7 +451,7 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
     >>> blend(np.array([True, False]), np.int32(1), np.int32(2))
     Lanes([1, 2], dtype=int32)
     """
-    if _is_value(new) and _is_value(old):
+    if _is_value(new, mask.size) and _is_value(old, mask.size):
         return np.where(mask, new, old).view(Lanes)
     if new is old:
         return new
@@ -867,7 +865,21 @@ class _Runtime:
 
 
 _RUNTIME = _Runtime()
+
+
+def _captured(cell: types.CellType, wrap: Callable[[Any], Any] | None) -> types.CellType:
+    """*cell*, or a new cell holding its pointer made lane-aware by *wrap*."""
+    if wrap is None:
+        return cell
+    try:
+        value = cell.cell_contents
+    except ValueError:  # not assigned yet
+        return cell
+    return types.CellType(wrap(value)) if isinstance(value, Pointer) else cell
+
+
 _CODE: dict[types.CodeType, types.CodeType | None] = {}
+_WHY: dict[types.CodeType, str] = {}
 
 
 def _rewritten_code(func: types.FunctionType) -> types.CodeType | None:
@@ -886,19 +898,30 @@ def _rewritten_code(func: types.FunctionType) -> types.CodeType | None:
             if isinstance(c, types.CodeType) and c.co_name == code.co_name
         )
     except (OSError, TypeError, SyntaxError, NotRewritable, StopIteration, IndexError) as exc:
-        why = str(exc) if isinstance(exc, NotRewritable) else "its source is not available"
-        tell_once(
-            ("rewrite", code),
-            f"{code.co_name} ({code.co_filename}:{code.co_firstlineno}): not rewritten for "
-            f"divergent branches ({why}); a block whose threads take different paths runs "
-            "one thread at a time",
-        )
+        _WHY[code] = str(exc) if isinstance(exc, NotRewritable) else "its source is not available"
     _CODE[code] = made
     return made
 
 
-def masked_version(func: Any) -> Any:
+def why_not_rewritten(func: Any) -> str | None:
+    """Return why *func* runs as written (not in masked form), or None if it was rewritten.
+
+    Examples
+    --------
+    >>> f = eval("lambda: 1")
+    >>> masked_version(f) is f, why_not_rewritten(f)
+    (True, 'its source is not available')
+    """
+    code = getattr(func, "__code__", None)
+    return _WHY.get(code) if code is not None else "it is not a Python function"
+
+
+def masked_version(func: Any, wrap: Callable[[Any], Any] | None = None) -> Any:
     """Return *func* rewritten into masked form (cached), or *func* itself if it cannot be.
+
+    *wrap* is applied to the values the function captures from enclosing scopes (the engine
+    passes the function that makes a pointer lane-aware, so that its loads and stores honour
+    the active mask).
 
     Examples
     --------
@@ -915,7 +938,7 @@ def masked_version(func: Any) -> Any:
         return func
     cells = dict(zip(func.__code__.co_freevars, func.__closure__ or (), strict=True))
     closure = tuple(
-        types.CellType(_RUNTIME) if name == PREFIX + "rt" else cells[name]
+        types.CellType(_RUNTIME) if name == PREFIX + "rt" else _captured(cells[name], wrap)
         for name in code.co_freevars
     )
     made = types.FunctionType(code, func.__globals__, func.__name__, func.__defaults__, closure)
