@@ -189,6 +189,30 @@ def warp_calls_in_branches(out: Any) -> None:
     out[t] = v
 
 
+def assorted_statements(out: Any) -> None:
+    t = int32_t(threadIdx.x)
+    local = [int32_t(0), int32_t(0)]  # a thread's small local array
+    a, b = t, t * 2
+    if t % 3 == 0:
+        a, b = b, a  # tuple assignment under a mask
+        local[1] = t  # a local array element under a mask
+    k = int32_t(0)
+    while True:
+        k += 1
+        if k * k > t:
+            break
+    for w in (1, 2, 3):
+        if w > t % 4:
+            break
+        local[0] += w
+    for i in range(t % 6):
+        for j in range(3):
+            if i + j > 4:
+                out[t] = -(a + b + k)  # stored, then the lane leaves
+                return
+    out[t] = a * 1000 + b + 100000 * k + 10 * local[0] + local[1]
+
+
 KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
     (nested_ifs, 32, ((int32_t, 32),)),
     (while_break_continue, 64, ((int32_t, 64),)),
@@ -198,6 +222,7 @@ KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
     (expressions, 20, ((int32_t, 20),)),
     (pointer_merge, 32, ((int32_t, 64),)),
     (warp_calls_in_branches, 48, ((uint32_t, 48),)),
+    (assorted_statements, 40, ((int32_t, 40),)),
 ]
 
 
