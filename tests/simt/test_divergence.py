@@ -455,3 +455,11 @@ def test_a_store_through_a_captured_pointer_honours_the_mask(per_thread_runs: li
 
     assert both_tiers(run) == [("<i4", [1, 7, 3, 7, 5, 7, 7, 7, 9, 7, 11, 7, 13, 7, 15, 7])]
     assert per_thread_runs == [16]  # the reference only
+
+
+def test_divergence_modes_are_checked() -> None:
+    with (
+        pytest.raises(AscregError, match="divergence mode 'fast' is not one of"),
+        divergence("fast"),
+    ):
+        pass

@@ -4,8 +4,11 @@ Inside a SIMT kernel, ``threadIdx.x`` and everything computed from it (loads thr
 indexed by it, intrinsic results) are :class:`Lanes` arrays. Arithmetic stays lane-wise (numpy
 ufuncs keep the subclass). Python control flow needs *one* answer, so ``bool()``, ``int()``,
 ``float()`` and ``operator.index()`` of a ``Lanes`` return the common value when every lane
-agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. The
-engine catches that error and re-runs the block one thread at a time (see :mod:`ascreg.machine.simt.engine`).
+agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. In
+divergent code only the lanes of the active mask count. A kernel's own ``if``/``while``/``for``
+run in masked form (:mod:`ascreg.machine.simt.masked`) and never ask; where something else does
+(a helper function's branch, ``int()`` of such a value), the engine catches the signal and
+re-runs the block one thread at a time (see :mod:`ascreg.machine.simt.engine`).
 
 Examples
 --------

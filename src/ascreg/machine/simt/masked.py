@@ -188,7 +188,7 @@ class Frame:
             if mask is None:
                 np.seterr(**group.saved_err)
             else:
-                group.saved_err = np.seterr(all="raise")
+                group.saved_err = np.seterr(divide="raise", over="raise", invalid="raise")
         group.active = mask
 
     def _gone(self) -> Arr | None:
