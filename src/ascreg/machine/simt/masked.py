@@ -487,8 +487,7 @@ def _pointer_offsets(new: Any, old: Any) -> tuple[Any, Any, Any] | None:
 
 
 def _lane_pointer(base: Any, offsets: Arr) -> Any:
-    from_engine = type(base).__add__  # a SIMT pointer plus lanes is a LanePointer
-    return from_engine(base, offsets.astype(np.int64).view(Lanes))
+    return base + offsets.astype(np.int64).view(Lanes)  # a SIMT pointer + lanes: a LanePointer
 
 
 # -- the rewrite -----------------------------------------------------------------------------------
