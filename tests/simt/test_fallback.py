@@ -23,6 +23,7 @@ from ascreg.errors import (
     UnsupportedError,
 )
 from ascreg.machine import kernel as runtime
+from ascreg.machine.simt.engine import divergence
 from ascreg.simt import (
     __byte_perm,
     __simt_vf__,
@@ -127,7 +128,8 @@ def test_runtime_pipe_hook_survives_a_divergent_block() -> None:
         out[threadIdx.x] = tile[threadIdx.x]
         hooks.append(ctx.ub.on_access)
 
-    k[1, 32, 0, None](out)
+    with divergence("unmasked"):  # the branch would run masked, not per thread
+        k[1, 32, 0, None](out)
     expected = [0] * 5 + list(range(6, 33))
     assert out.read(32).tolist() == expected
     # the vectorised attempt saw the journal hook; every per-thread run saw the runtime's own
@@ -144,7 +146,8 @@ def test_print_of_a_discarded_attempt_is_dropped(capsys: pytest.CaptureFixture[s
         if threadIdx.x % 2 == 0:
             pass
 
-    launch(k, 4)
+    with divergence("unmasked"):  # the branch would run masked, not per thread
+        launch(k, 4)
     assert capsys.readouterr().out.splitlines() == [f"hello from {t}" for t in range(4)]
 
 

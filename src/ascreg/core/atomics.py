@@ -88,13 +88,18 @@ _PREFIX_SUMS = {"add": False, "sub": True}
 
 
 def read_modify_write(
-    op: str, address: Pointer[Any] | LanePointer, lanes: int, operands: Sequence[Arr]
+    op: str,
+    address: Pointer[Any] | LanePointer,
+    lanes: int,
+    operands: Sequence[Arr],
+    active: Arr | None = None,
 ) -> Arr:
     """Apply ``asc_atomic_<op>`` for each of *lanes* lanes at *address*; return their old values.
 
     *address* is one pointer for every lane or ``p + idx`` (one element per lane); *operands*
     are arrays of the element type, broadcastable to one value per lane. Where addresses repeat,
-    lanes are served in order, lane 0 first.
+    lanes are served in order, lane 0 first. *active* (divergent code) marks the lanes that
+    make the call; the others change nothing and get 0.
 
     Examples
     --------
@@ -104,6 +109,8 @@ def read_modify_write(
     >>> read_modify_write("cas", p, 3, [np.int32(0), np.arange(1, 4, dtype=np.int32)])
     array([0, 1, 1], dtype=int32)
     """
+    if active is not None:
+        return _some_lanes(op, address, lanes, operands, active)
     if isinstance(address, LanePointer):
         base, offsets = address.base, np.broadcast_to(address.offsets, (lanes,))
     else:
@@ -118,6 +125,21 @@ def read_modify_write(
         _prefix_add(base, ordered, order, starts, values[0], old, negate=_PREFIX_SUMS[op])
     else:
         _rounds(base, offsets, order, starts, values, old, UPDATES[op])
+    return old
+
+
+def _some_lanes(
+    op: str, address: Pointer[Any] | LanePointer, lanes: int, operands: Sequence[Arr], active: Arr
+) -> Arr:
+    """:func:`read_modify_write` for the *active* lanes only (in lane order)."""
+    chosen = np.flatnonzero(active)
+    if isinstance(address, LanePointer):
+        offsets = np.broadcast_to(address.offsets, (lanes,))[chosen]
+        address = LanePointer(address.base, offsets)
+    values = [np.broadcast_to(v, (lanes,))[chosen] for v in operands]
+    some = read_modify_write(op, address, chosen.size, values)
+    old = np.zeros(lanes, dtype=some.dtype)
+    old[chosen] = some
     return old
 
 

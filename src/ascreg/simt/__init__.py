@@ -26,24 +26,43 @@ How threads execute (what is fast, what is slow)
 ``threadIdx.x`` is a ``uint32`` :class:`~ascreg.simt.Lanes` array, loads ``p[i]`` with a
 ``Lanes`` index return ``Lanes``, stores ``p[i] = v`` scatter, intrinsics, warp functions and
 atomics work on all lanes in one numpy call, ``asc_syncthreads`` is free. ``blockIdx``,
-``blockDim`` and ``gridDim`` are plain ints. Straight-line code, loops with a uniform trip count,
-branches every thread takes the same way (``if blockIdx.x == 0``), and data-dependent selection
-written as ``np.where(cond, a, b)`` all stay on this path. A 1024-thread block costs a few tens of
+``blockDim`` and ``gridDim`` are plain ints. A 1024-thread block costs a few tens of
 microseconds plus the numpy work.
 
-**Slow — one thread at a time.** Python control flow (``if``, ``while``, ``and``/``or``,
-``int()``, ``range()``) needs one value. When a thread-varying value is asked for one and its
-lanes disagree, an internal ``DivergenceSignal`` (a ``BaseException``) stops the vectorised run, every
-memory write it made is undone (writes are journaled at the memory level, whatever pointer they
-went through: kernel arguments, ``__ubuf__`` arrays, closures, raw addresses), what it printed is
-dropped, and the block is run again with one Python thread per SIMT thread, scheduled one at a
-time in thread order;
-``asc_syncthreads`` and the warp functions are rendezvous points (exited threads do not count;
-threads of a warp that reach a warp function together are its active lanes). This is exact but
-costs roughly 0.1-0.5 ms per SIMT thread (about 0.4 s for a 1024-thread block, against well
-under 1 ms vectorised), so only the blocks that actually diverge pay it (e.g. the one tail block
-of an ``if i < n`` guard). A thread-varying value is never silently reduced to
-one lane.
+**Divergent control flow stays vectorised.** The kernel function is rewritten once (per code
+object, cached) into masked form, as the hardware runs it: a thread-dependent ``if``/``elif``/
+``else`` runs each side under the mask of the lanes that take it, ``while`` and ``for`` loops
+(also ``range()`` with per-thread bounds) iterate until no lane is still looping, ``return``,
+``break`` and ``continue`` take the lanes that run them out of the active mask, and ``a if c
+else b``, ``and``, ``or``, ``not`` and ``a < b < c`` work per lane. An assignment inside such
+code merges (``x = where(active, new, x)``, pointers too), loads and stores touch only the
+active lanes' addresses, atomics update for the active lanes (serialised in thread order, the
+others get 0) and warp functions see the active lanes as the warp's participants. Helpers
+marked ``__simt_callee__`` are rewritten the same way and may return a value per thread.
+Branching costs about the work of both sides (the divergent-kernel benchmark in
+``docs/performance.md``: about 2x the same kernel on data that takes one side everywhere).
+
+**Slow — one thread at a time.** What the rewrite cannot express re-runs the block with one
+Python thread per SIMT thread, scheduled one at a time in thread order: a kernel whose source
+Python cannot find (a lambda, code made by ``exec``) or that uses ``yield``, ``await`` or
+``match``; a plain (unmarked) helper function that branches on a thread-varying value; a value
+that cannot be merged per lane (a list, an object); ``asc_syncthreads`` reached by part of the
+block; and any exception raised while only part of the block is active (the per-thread run
+then raises it, or not, exactly as the threads that really get there meet it). Each such case
+is logged once, with the kernel's file and line, at INFO level on the ``ascreg.simt`` logger
+(``logging.basicConfig(level=logging.INFO)`` shows it). Before the re-run the vectorised
+attempt is undone: an internal ``DivergenceSignal`` (a ``BaseException``) stops it, every memory
+write it made is undone (writes are journaled at the memory level, whatever pointer they went
+through: kernel arguments, ``__ubuf__`` arrays, closures, raw addresses), what it printed is
+dropped. ``asc_syncthreads`` and the warp functions are rendezvous points of that tier (exited
+threads do not count; threads of a warp that reach a warp function together are its active
+lanes). This is exact but costs about 1 ms per SIMT thread.
+
+``ascreg.machine.simt.engine.divergence(mode)`` (a context manager) or the environment variable
+``ASCREG_SIMT_DIVERGENCE`` choose the tier: ``"masked"`` (the default), ``"unmasked"`` (run the
+kernel as written; the first thread-dependent branch re-runs the block per thread) or
+``"per-thread"`` (every block one thread at a time: the reference the others are tested
+against).
 
 What a discarded attempt leaves behind: nothing in ascreg memory, and nothing on ``sys.stdout``
 (it is held back while a block runs vectorised and written out when the attempt completes or
@@ -52,6 +71,14 @@ thread). Other side effects (``sys.stderr``, files, Python lists a kernel append
 again on the re-run. The divergence signal derives from ``BaseException``, so a kernel's own
 ``try: ... except Exception:`` around a thread-dependent branch does not swallow it; outside a
 kernel the same situation raises :class:`~ascreg.simt.DivergentBranchError`.
+
+Where the tiers differ (both are orders the hardware may produce): the vectorised tier runs the
+threads in lockstep (a load after a store to one address sees every thread's store), the
+per-thread tier runs each thread to its next rendezvous (a thread's atomics all come before the
+next thread's). In divergent code a variable assigned only on one side has, in the lanes of the
+other side, the value the lanes computed there, or none: reading it is undefined in C, and
+ascreg does not report it. The loop variable of a ``range()`` with per-thread bounds is an
+``int64`` lane value (per thread it is a Python ``int``).
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
 (``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted

@@ -1,7 +1,8 @@
 """Atomic read-modify-write on UB or GM: ``asc_atomic_add`` ... ``asc_atomic_cas`` (return the old value).
 
-In the vectorised tier one call stands for every thread of the block. Threads that hit the same
-address are serialised in thread order (one of the orders the hardware may pick); the update
+In the vectorised tier one call stands for every thread of the block, or, in divergent code,
+for the threads of the active mask (the others change nothing and get 0). Threads that hit the
+same address are serialised in thread order (one of the orders the hardware may pick); the update
 formulas and the serialisation are :mod:`ascreg.core.atomics`, this module checks the arguments
 against each function's row.
 
@@ -59,7 +60,8 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
     ]
     update = op.name.removeprefix("asc_atomic_")
     with atomic_access():  # blocks may combine results here: exempt from the GM race check
-        return atomics.read_modify_write(update, target, group.size, converted).view(Lanes)
+        old = atomics.read_modify_write(update, target, group.size, converted, group.active)
+        return old.view(Lanes)
 
 
 def _update(op: Any, address: Any, val: Any) -> Any:

@@ -3,8 +3,11 @@
 Each warp function checks its arguments against its row, then hands its lane formula from
 :mod:`ascreg.core.warp` (written once, on ``(warps, 32)`` arrays of lane values and of the lanes
 taking part) to the SIMT engine. The vectorised tier calls it on the whole block (lanes past the
-end of a partial last warp are inactive); the per-thread tier collects the threads of a warp at
-the call (a rendezvous) and calls it on those lanes only.
+end of a partial last warp are inactive, and so are the lanes outside the active mask in
+divergent code); the per-thread tier collects the threads of a warp at the call (a rendezvous)
+and calls it on those lanes only. ``asc_syncthreads`` reached by part of the block (in divergent
+code, or after some threads returned) hands the block to the per-thread tier, which reports the
+hang as before.
 
 Decisions: ``asc_shfl_xor`` follows the documented CUDA rule (a target lane in the caller's own or
 a *lower* group is read; one in a higher group returns the caller's value), not the CPU-debug

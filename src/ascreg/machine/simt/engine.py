@@ -3,14 +3,20 @@
 Two tiers run a block (see :mod:`ascreg.simt` for the user-facing summary):
 
 1. **Vectorised** (fast): the kernel body runs once with every thread of the block as one numpy
-   lane. Every memory write it makes is journaled at the :class:`~ascreg.machine.memory.Memory`
-   level (a hook chained onto ``on_access`` of every live memory, whatever pointer the write went
-   through), and its ``print`` output (``sys.stdout``) is held back.
-2. **Per thread** (slow): if tier 1 needs one answer from a thread-varying value
-   (:class:`~ascreg.machine.simt.lanes.DivergenceSignal`), its writes are undone, its held output is
-   dropped, and the block runs again with one Python thread per SIMT thread. A cooperative scheduler lets exactly one of them
-   run at a time (deterministic, lowest thread first); ``asc_syncthreads`` and the warp functions
-   are rendezvous points where a thread yields until its partners arrive.
+   lane; thread-dependent control flow runs in masked form (:mod:`~ascreg.machine.simt.masked`
+   rewrites the kernel; ``Group.active`` is the active mask that loads, stores, atomics and
+   warp calls honour). Every memory write it makes is journaled at the
+   :class:`~ascreg.machine.memory.Memory` level (a hook chained onto ``on_access`` of every live
+   memory, whatever pointer the write went through), and its ``print`` output (``sys.stdout``)
+   is held back.
+2. **Per thread** (slow): if tier 1 meets what the masked form cannot express
+   (:class:`~ascreg.machine.simt.lanes.DivergenceSignal`, or an exception raised in divergent
+   code), its writes are undone, its held output is dropped, and the block runs again with one
+   Python thread per SIMT thread. A cooperative scheduler lets exactly one of them run at a time
+   (deterministic, lowest thread first); ``asc_syncthreads`` and the warp functions are
+   rendezvous points where a thread yields until its partners arrive.
+
+:func:`divergence` selects the tiers (``masked``, ``unmasked``, ``per-thread``).
 
 Examples
 --------
@@ -19,7 +25,7 @@ Examples
 >>> out = GlobalMemory().alloc(uint32_t, 8)
 >>> def k(out):
 ...     i = threadIdx.x + blockIdx.x * blockDim.x
-...     if i % 2 == 0:          # thread-dependent branch: runs per thread, still exact
+...     if i % 2 == 0:          # thread-dependent branch: runs under a mask, still exact
 ...         out[i] = i
 >>> run_simt_kernel(k, dim3(2), dim3(4), 0, (out,))
 >>> out.read(8)
@@ -28,9 +34,12 @@ array([0, 0, 2, 0, 4, 0, 6, 0], dtype=uint32)
 
 from __future__ import annotations
 
+import functools
 import io
+import os
 import sys
 import threading
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -43,6 +52,7 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+from ascreg.machine.simt.masked import masked_version, tell_once, why_not_rewritten
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -132,6 +142,11 @@ def __simt_vf__(func: F) -> F:  # noqa: N807 - the C++ qualifier
 def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_callee__``: a helper callable from SIMT code (marks ``"simt_callee"``).
 
+    Called from a block that runs vectorised, the helper runs in masked form too (see
+    :mod:`~ascreg.machine.simt.masked`): it may branch on thread-varying values and return a
+    different value per thread. A helper without the mark that branches on such a value makes
+    the block run one thread at a time.
+
     Examples
     --------
     >>> @__simt_callee__
@@ -140,7 +155,20 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     (6, 'simt_callee')
     """
     _set(func, KIND_ATTR, "simt_callee")
-    return func
+    if not isinstance(func, types.FunctionType):
+        return func
+    masked: list[Any] = []
+
+    @functools.wraps(func)
+    def callee(*args: Any, **kwargs: Any) -> Any:
+        group = STATE.group
+        if group is None or group.journal is None or _MODE[-1] != "masked":
+            return func(*args, **kwargs)
+        if not masked:
+            masked.append(masked_version(func, wrap_pointer))
+        return masked[0](*args, **kwargs)
+
+    return callee  # type: ignore[return-value]
 
 
 def __launch_bounds__(n: int) -> Callable[[F], F]:  # noqa: N807 - the C++ qualifier
@@ -284,6 +312,7 @@ class _SimtPointer:
     """Mixin for pointers inside a SIMT kernel: lane-aware indexing (``p[lanes]``, ``p + lanes``)."""
 
     __slots__ = ()
+    masks_stores = True  # stores and loads honour the active mask of divergent code
 
     def __add__(self, n: Any) -> Any:
         if isinstance(n, Lanes) and n.size > 1:
@@ -294,15 +323,42 @@ class _SimtPointer:
         return self.__add__(n)
 
     def __getitem__(self, index: Any) -> Any:
+        active = _per_lane_mask(index)
+        if active is not None:  # divergent code: only the active lanes load
+            chosen = promote(super().__getitem__(np.asarray(index)[active]))  # type: ignore[misc]
+            # the other lanes hold an active lane's value: no spurious 0 divisor in them
+            value = np.full(active.size, chosen[0] if chosen.size else 0, dtype=chosen.dtype)
+            value[active] = chosen
+            return value.view(Lanes)
         value = promote(super().__getitem__(index))  # type: ignore[misc]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
     def __setitem__(self, index: Any, value: Any) -> None:
         uniform = not isinstance(index, np.ndarray) or index.ndim == 0
+        active = _active_lanes()
+        if active is not None:  # divergent code: only the active lanes store
+            if isinstance(value, np.ndarray) and value.size == active.size:
+                value = np.asarray(value).reshape(-1)[active].view(Lanes)
+            if not uniform and index.size == active.size:
+                index = np.asarray(index).reshape(-1)[active]
         if uniform and isinstance(value, Lanes) and value.size > 1:
             # every thread stores to the same element: they land in thread order, the last wins
             value = to_dtype(value, self.dtype).reshape(-1)[-1]  # type: ignore[attr-defined]
         super().__setitem__(index, value)  # type: ignore[misc]
+
+
+def _active_lanes() -> np.ndarray[Any, Any] | None:
+    """Return the active mask of the running group (None: every lane, or no group)."""
+    group = STATE.group
+    return None if group is None else group.active
+
+
+def _per_lane_mask(index: Any) -> np.ndarray[Any, Any] | None:
+    """Return the active mask when *index* holds one index per lane of a partly active group."""
+    active = _active_lanes()
+    if active is None or not isinstance(index, np.ndarray) or index.size != active.size:
+        return None
+    return active
 
 
 class SimtGmPtr(_SimtPointer, GmPtr[Any]):
@@ -350,6 +406,7 @@ class LanePointer:
     """
 
     __slots__ = ("base", "offsets")
+    masks_stores = True  # its base is a SIMT pointer, which honours the active mask
 
     def __init__(self, base: Pointer[Any], offsets: np.ndarray[Any, Any]) -> None:
         self.base = base
@@ -429,6 +486,8 @@ class Group:
         self.fiber: Fiber | None = None
         self.allocs_done = 0
         self.tid_x, self.tid_y, self.tid_z = _thread_indices(run.block_dim, tids)
+        self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
+        self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
 
     @property
     def size(self) -> int:
@@ -449,17 +508,21 @@ class Group:
         its own lane of the result (see :mod:`~ascreg.machine.simt.rendezvous`).
         """
         if self.fiber is None:
-            return run_warps(values, params, compute)
+            return run_warps(values, params, compute, self.active)
         own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
         return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
 
     def sync_threads(self) -> None:
         """Wait until every thread of the block that has not exited arrives here.
 
-        The vectorised tier runs all threads in lockstep, so only a per-thread thread waits.
+        The vectorised tier runs all threads in lockstep, so only a per-thread thread waits;
+        reached by part of the block (in divergent code, or after some threads returned), it
+        hands the block to the one-thread tier, which reports a hang exactly.
         """
         if self.fiber is not None:
             self.fiber.block(("sync", None))
+        elif self.active is not None:
+            raise DivergenceSignal("asc_syncthreads() reached by part of the block")
 
 
 def _tids(tids: list[int]) -> str:
@@ -719,8 +782,42 @@ def _simt_ub(ctx: Any) -> Iterator[None]:
         ctx.dynamic = dynamic
 
 
+DIVERGENCE_MODES = ("masked", "unmasked", "per-thread")
+"""How a block runs (:func:`divergence`): ``masked`` (the default) runs divergent control flow
+vectorised under active masks; ``unmasked`` runs the kernel as written and re-runs the block one
+thread at a time at the first thread-dependent branch; ``per-thread`` runs every block one
+thread at a time (the reference the other two are tested against)."""
+_MODE = [os.environ.get("ASCREG_SIMT_DIVERGENCE", "masked")]
+"""The mode stack (:func:`divergence` pushes); the environment variable ``ASCREG_SIMT_DIVERGENCE``
+sets the bottom one, e.g. to run a test suite in the ``per-thread`` reference tier."""
+
+
+@contextmanager
+def divergence(mode: str) -> Iterator[None]:
+    """Run the SIMT blocks started inside the ``with`` body in *mode* (:data:`DIVERGENCE_MODES`).
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> out = GlobalMemory().alloc(int32_t, 4)
+    >>> def k(out):
+    ...     out[threadIdx.x] = 1 if threadIdx.x < 2 else 2
+    >>> with divergence("per-thread"):
+    ...     run_simt_kernel(k, dim3(1), dim3(4), 0, (out,))
+    >>> out.read(4).tolist()
+    [1, 1, 2, 2]
+    """
+    if mode not in DIVERGENCE_MODES:
+        raise AscregError(f"divergence mode {mode!r} is not one of {DIVERGENCE_MODES}")
+    _MODE.append(mode)
+    try:
+        yield
+    finally:
+        _MODE.pop()
+
+
 def run_block(run: BlockRun, ctx: Any = None) -> None:
-    """Run one block: vectorised first, per thread if a branch depends on the thread.
+    """Run one block: vectorised first (divergent code under active masks), else per thread.
 
     *ctx* is the kernel runtime's block (its UB holds ``__ubuf__`` arrays). A discarded
     vectorised attempt leaves no trace: its writes to any memory (every live
@@ -730,21 +827,29 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
     """
     ub = None if ctx is None else ctx.ub
     with _simt_ub(ctx):
-        journal = Journal()
-        group = Group(run, _all_tids(run.nthreads), journal)
-        mark = _ub_mark(ub)
-        if _attempt(run, group, journal, [ub, *live_memories()] if ub else live_memories()):
-            return
-        journal.rollback()
-        _ub_restore(ub, mark)
-        run.shared_allocs.clear()
+        mode = _MODE[-1]
+        if mode != "per-thread":
+            journal = Journal()
+            group = Group(run, _all_tids(run.nthreads), journal)
+            mark = _ub_mark(ub)
+            func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
+            memories = [ub, *live_memories()] if ub else live_memories()
+            if _attempt(run, func, group, journal, memories):
+                return
+            journal.rollback()
+            _ub_restore(ub, mark)
+            run.shared_allocs.clear()
         run.scheduler = Scheduler(run)
         run.scheduler.execute()
 
 
-def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memory]) -> bool:
-    """Run the block vectorised; False if it diverged (its writes are in *journal*).
+def _attempt(
+    run: BlockRun, func: Callable[..., Any], group: Group, journal: Journal, memories: list[Memory]
+) -> bool:
+    """Run the block vectorised; False if it must run per thread (its writes are in *journal*).
 
+    An exception raised while only part of the block is active counts as such a case: the
+    one-thread tier then raises it (or not) exactly as the threads that really run meet it.
     Written out by hand (no ``with``): this is the per-block cost of the fast tier.
     """
     previous, STATE.group = STATE.group, group
@@ -753,10 +858,19 @@ def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memor
     sys.stdout = buffer
     diverged = False
     try:
-        run.func(*run.args)
-    except DivergenceSignal:
+        func(*run.args)
+    except DivergenceSignal as signal:
         diverged = True
+        _tell_fallback(run, str(signal), signal)
+    except Exception as exc:
+        if group.active is None:
+            raise
+        diverged = True
+        _tell_fallback(run, f"{type(exc).__name__} raised in divergent code", exc)
     finally:
+        if group.active is not None:
+            np.seterr(**group.saved_err)
+            group.active = None
         text = buffer.getvalue()
         sys.stdout = held
         Journal.unhook(hooks)
@@ -764,6 +878,26 @@ def _attempt(run: BlockRun, group: Group, journal: Journal, memories: list[Memor
         if text and not diverged:
             held.write(text)
     return not diverged
+
+
+def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
+    """Say once per kernel line that a block runs one thread at a time, and why."""
+    code = getattr(run.func, "__code__", None)
+    where = line = None
+    tb = exc.__traceback__
+    while tb is not None:  # the innermost frame of the kernel's own file
+        if code is not None and tb.tb_frame.f_code.co_filename == code.co_filename:
+            line = tb.tb_lineno
+            where = f"{code.co_filename}:{line}"
+        tb = tb.tb_next
+    name = getattr(run.func, "__name__", repr(run.func))
+    why = why_not_rewritten(run.func) if _MODE[-1] == "masked" else None
+    unmasked = f"; not run in masked form: {why}" if why else ""
+    tell_once(
+        ("fallback", code, line, reason.split(":")[0]),
+        f"{name}: {reason} (at {where or 'an unknown line'}{unmasked}); blocks that meet it "
+        "run one thread at a time",
+    )
 
 
 _TIDS: dict[int, np.ndarray[Any, Any]] = {}

@@ -4,8 +4,11 @@ Inside a SIMT kernel, ``threadIdx.x`` and everything computed from it (loads thr
 indexed by it, intrinsic results) are :class:`Lanes` arrays. Arithmetic stays lane-wise (numpy
 ufuncs keep the subclass). Python control flow needs *one* answer, so ``bool()``, ``int()``,
 ``float()`` and ``operator.index()`` of a ``Lanes`` return the common value when every lane
-agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. The
-engine catches that error and re-runs the block one thread at a time (see :mod:`ascreg.machine.simt.engine`).
+agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. In
+divergent code only the lanes of the active mask count. A kernel's own ``if``/``while``/``for``
+run in masked form (:mod:`ascreg.machine.simt.masked`) and never ask; where something else does
+(a helper function's branch, ``int()`` of such a value), the engine catches the signal and
+re-runs the block one thread at a time (see :mod:`ascreg.machine.simt.engine`).
 
 Examples
 --------
@@ -91,11 +94,14 @@ class Lanes(np.ndarray[Any, Any]):
     def uniform(self) -> Any:
         """Return the value every lane holds, or raise :class:`DivergentBranchError`."""
         flat = np.asarray(self).reshape(-1)
+        group = STATE.group
+        active = None if group is None else group.active
+        if active is not None and active.size == flat.size:
+            flat = flat[active]  # divergent code: only the active lanes count
         if flat.size == 0:
             raise DivergentBranchError("a thread-varying value with no lanes has no value")
         first = flat[0]
         if flat.size > 1 and not (flat == first).all():
-            group = STATE.group
             if group is not None and group.journal is not None:  # vectorised, fallback ready
                 raise DivergenceSignal(self._describe())
             raise DivergentBranchError(self._describe())
@@ -103,6 +109,10 @@ class Lanes(np.ndarray[Any, Any]):
 
     def _describe(self, what: str = "bool()") -> str:
         flat = np.asarray(self).reshape(-1)
+        group = STATE.group
+        active = None if group is None else group.active
+        if active is not None and active.size == flat.size:
+            flat = flat[active]
         differ = int(np.argmax(flat != flat[0]))
         return (
             f"{what} of a thread-varying value: lane 0 holds {flat[0]!r} but lane {differ} "

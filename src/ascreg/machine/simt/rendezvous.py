@@ -84,10 +84,13 @@ def complete_rendezvous(lanes: list[int], requests: list[WarpRequest]) -> list[A
     return [result[0, lane : lane + 1].view(Lanes) for lane in lanes]
 
 
-def run_warps(values: Arr, params: tuple[Any, ...], compute: Callable[..., Arr]) -> Lanes:
+def run_warps(
+    values: Arr, params: tuple[Any, ...], compute: Callable[..., Arr], lanes: Arr | None = None
+) -> Lanes:
     """Run a warp call over every warp of a whole block at once (the vectorised tier).
 
     *values* holds one value per thread; each of *params* is a scalar or one value per thread.
+    *lanes* marks the threads that make the call (divergent code); None means all of them.
 
     Examples
     --------
@@ -99,7 +102,10 @@ def run_warps(values: Arr, params: tuple[Any, ...], compute: Callable[..., Arr])
     warps = -(-n // WARP_SIZE)
     padded = np.zeros(warps * WARP_SIZE, dtype=values.dtype)
     padded[:n] = values
-    active = (np.arange(warps * WARP_SIZE) < n).reshape(warps, WARP_SIZE)
+    taking_part = np.arange(warps * WARP_SIZE) < n
+    if lanes is not None:
+        taking_part[:n] &= lanes
+    active = taking_part.reshape(warps, WARP_SIZE)
     columns = []
     for p in params:
         column = np.zeros(warps * WARP_SIZE, dtype=np.int64)

@@ -1,0 +1,945 @@
+"""Divergent control flow run vectorised: a kernel's syntax tree rewritten into masked form.
+
+The vectorised tier runs a block's kernel once with one numpy lane per thread. Python control
+flow needs one answer, so a kernel whose ``if`` or ``while`` condition differs between threads
+used to be re-run one thread at a time. :func:`masked_version` instead rewrites the kernel
+function's syntax tree once (cached per code object) so that it runs as the hardware does: every
+lane under an *active mask* (``Group.active`` of :mod:`~ascreg.machine.simt.engine`, ``None``
+when every lane is active), both sides of a branch under complementary masks, a loop until no
+lane is still iterating.
+
+======================================  ==========================================================
+Python construct                        masked form (``_ascreg_f`` is the call's :class:`Frame`)
+======================================  ==========================================================
+``if c: A else: B``                     ``c`` is tested over the active lanes: all true runs ``A``,
+                                        all false runs ``B``, a mix runs ``A`` under ``c`` and then
+                                        ``B`` under ``~c``
+``while c: A``                          iterates while any lane's ``c`` holds; lanes whose ``c``
+                                        fails leave the loop (inactive until it ends)
+``for x in range(a, b, s): A``          as Python when ``a, b, s`` agree over the active lanes,
+                                        else a per-lane counted loop (``x`` is ``int64`` lanes)
+``return`` / ``break`` / ``continue``   the active lanes leave (the function / the loop / the
+                                        iteration); the statements after them run for the others
+``x = v``, ``x op= v``                  ``x = where(active, v, x)`` (a merge), also for pointers
+``p[i] = v``, ``p[i]`` (memory)         only the active lanes store and load (the pointers do it)
+``a if c else b``, ``and``, ``or``,     per lane, each side evaluated under its own mask
+``not``, ``a < b < c``
+======================================  ==========================================================
+
+Atomics, warp functions and ``asc_syncthreads`` read the same mask (see their modules).
+
+What the rewrite cannot express makes the block run one thread at a time, as before, and says
+so once through the ``ascreg.simt`` logger (``logging.getLogger("ascreg.simt")``): a function
+whose source is not available (a lambda, code built at run time) or that uses ``yield``, ``await``
+or ``match``; at run time, a value that cannot be merged per lane (a list, a per-lane function
+result), ``asc_syncthreads`` reached by part of the block, a helper function that branches on a
+thread-varying value (only the kernel itself is rewritten), and any exception raised while only
+part of the block is active (the one-thread tier then reports it exactly as it always did).
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, int32_t
+>>> from ascreg.machine.simt.engine import dim3, run_simt_kernel, threadIdx
+>>> out = GlobalMemory().alloc(int32_t, 6)
+>>> def k(out):
+...     t = threadIdx.x
+...     v = 0
+...     if t % 3 == 0:
+...         v = 10
+...     elif t % 3 == 1:
+...         return
+...     else:
+...         v = -1
+...     out[t] = v
+>>> run_simt_kernel(k, dim3(1), dim3(6), 0, (out,))
+>>> out.read(6).tolist()
+[10, 0, -1, 10, 0, -1]
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import inspect
+import logging
+import operator
+import textwrap
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ascreg.machine.memory import Pointer
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+
+Arr = np.ndarray[Any, Any]
+LOG = logging.getLogger("ascreg.simt")
+"""Where the engine says that a block runs one thread at a time, and why (once per place)."""
+PREFIX = "_ascreg_"
+"""Prefix of every name the rewrite introduces (no double underscore: no name mangling)."""
+_told: set[tuple[Any, ...]] = set()
+
+
+def tell_once(key: tuple[Any, ...], message: str) -> None:
+    """Log *message* at INFO level on the ``ascreg.simt`` logger, once per *key*.
+
+    Examples
+    --------
+    >>> tell_once(("doc", 1), "said once")
+    """
+    if key not in _told:
+        _told.add(key)
+        LOG.info(message)
+
+
+class Unbound:
+    """The value of a local the kernel has not assigned yet (merges keep the new value)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+UNBOUND = Unbound()
+
+
+# -- the runtime of a rewritten kernel --------------------------------------------------------------
+
+
+class Loop:
+    """The lanes of one running loop: at entry, still iterating, left with ``break``/``continue``."""
+
+    __slots__ = ("broken", "continued", "entry", "running")
+
+    def __init__(self, entry: Arr | None, running: Arr) -> None:
+        self.entry = entry
+        self.running = running
+        self.broken = np.zeros_like(running)
+        self.continued = np.zeros_like(running)
+
+
+class LaneRange:
+    """``range(start, stop, step)`` whose bounds differ between the active lanes."""
+
+    __slots__ = ("start", "step", "stop")
+
+    def __init__(self, start: Any, stop: Any, step: Any) -> None:
+        self.start, self.stop, self.step = start, stop, step
+
+
+_COMPARE = {
+    "Lt": operator.lt,
+    "LtE": operator.le,
+    "Gt": operator.gt,
+    "GtE": operator.ge,
+    "Eq": operator.eq,
+    "NotEq": operator.ne,
+}
+
+
+class Frame:
+    """One call of a rewritten kernel: the active mask lives on the running group.
+
+    The methods are what the rewritten code calls (see the module table); every mask is a
+    boolean array with one entry per lane of the group, ``None`` meaning every lane.
+
+    Examples
+    --------
+    >>> Frame.__name__
+    'Frame'
+    """
+
+    __slots__ = ("entry", "group", "loops", "n", "result", "returned")
+
+    def __init__(self) -> None:
+        group = STATE.group
+        self.group = group
+        self.n = group.size
+        self.entry: Arr | None = group.active  # a helper's caller may be in divergent code
+        self.returned: Arr | None = None
+        self.result: Any = UNBOUND
+        self.loops: list[Loop] = []
+
+    def value(self) -> Any:
+        """Leave the function: the lanes active at the call are active again; return its result.
+
+        The result holds, per lane, what each lane returned. (An exception leaves the mask as
+        it is: the engine then knows it was raised in divergent code.)
+        """
+        self._set(self.entry)
+        return None if self.result is UNBOUND else self.result
+
+    # masks ------------------------------------------------------------------------------------
+
+    def full(self, mask: Arr | None) -> Arr:
+        """*mask* as an array (``None``: every lane)."""
+        return np.ones(self.n, dtype=bool) if mask is None else mask
+
+    def _set(self, mask: Arr | None) -> None:
+        """Make *mask* the active mask (an all-true one becomes ``None``)."""
+        group = self.group
+        if mask is not None and mask.all():
+            mask = None
+        if (group.active is None) != (mask is None):
+            # garbage in inactive lanes must not warn: numpy errors raise (-> one thread at a time)
+            if mask is None:
+                np.seterr(**group.saved_err)
+            else:
+                group.saved_err = np.seterr(divide="raise", over="raise", invalid="raise")
+        group.active = mask
+
+    def _gone(self) -> Arr | None:
+        """Lanes that left the current scope: returned, or broke/continued the innermost loop."""
+        gone = self.returned
+        if self.loops:
+            loop = self.loops[-1]
+            left = loop.broken | loop.continued
+            gone = left if gone is None else gone | left
+        return gone
+
+    def alive(self) -> bool:
+        """Return whether some lane is still active (guards the statements after a leaving one)."""
+        active = self.group.active
+        return active is None or bool(active.any())
+
+    def test(self, condition: Any) -> Any:
+        """Return True/False when *condition* agrees over the active lanes, else where it holds.
+
+        The mask returned in the divergent case holds the active lanes where it is true.
+        """
+        if not isinstance(condition, Lanes) or condition.size != self.n or self.n == 1:
+            return bool(condition)
+        holds = np.asarray(condition).astype(bool).reshape(-1)
+        active = self.group.active
+        if active is None:
+            if holds.all():
+                return True
+            return holds if holds.any() else False
+        holds = holds & active
+        if not holds.any():
+            return False
+        return True if (holds == active).all() else holds
+
+    # branches --------------------------------------------------------------------------------
+
+    def enter(self, mask: Arr) -> Arr | None:
+        """Start the true side of a divergent branch; return the mask to come back to."""
+        saved: Arr | None = self.group.active
+        self._set(mask)
+        return saved
+
+    def other(self, saved: Arr | None, mask: Arr) -> bool:
+        """Switch to the false side: the saved lanes outside *mask* that have not left."""
+        rest = self.full(saved) & ~mask
+        gone = self._gone()
+        self._set(rest if gone is None else rest & ~gone)
+        return self.alive()
+
+    def leave(self, saved: Arr | None) -> None:
+        """End a divergent branch: the saved lanes that have not left."""
+        gone = self._gone()
+        self._set(saved if gone is None else self.full(saved) & ~gone)
+
+    def pick(self, condition: Any, then: Callable[[], Any], otherwise: Callable[[], Any]) -> Any:
+        """``then() if condition else otherwise()`` per lane."""
+        holds = self.test(condition)
+        if holds is True:
+            return then()
+        if holds is False:
+            return otherwise()
+        saved = self.enter(holds)
+        try:
+            first = then()
+            self._set(self.full(saved) & ~holds)
+            second = otherwise()
+        finally:
+            self._set(saved)
+        return blend(holds, first, second)
+
+    def and_(self, first: Any, *rest: Callable[[], Any]) -> Any:
+        """``first and rest[0]() and ...`` per lane."""
+        return self._logic(first, rest, keep_going=True)
+
+    def or_(self, first: Any, *rest: Callable[[], Any]) -> Any:
+        """``first or rest[0]() or ...`` per lane."""
+        return self._logic(first, rest, keep_going=False)
+
+    def _logic(self, value: Any, rest: tuple[Callable[[], Any], ...], *, keep_going: bool) -> Any:
+        for i, operand in enumerate(rest):
+            holds = self.test(value)
+            if holds is not True and holds is not False:
+                go_on = holds if keep_going else self.full(self.group.active) & ~holds
+                saved = self.enter(go_on)
+                try:
+                    later = self._logic(operand(), rest[i + 1 :], keep_going=keep_going)
+                finally:
+                    self._set(saved)
+                return blend(go_on, later, value)
+            if holds is not keep_going:
+                return value
+            value = operand()
+        return value
+
+    def not_(self, value: Any) -> Any:
+        """``not value`` per lane."""
+        if isinstance(value, Lanes) and value.size > 1:
+            return np.logical_not(np.asarray(value)).view(Lanes)
+        return not value
+
+    def chain(self, operands: tuple[Callable[[], Any], ...], ops: tuple[str, ...]) -> Any:
+        """Return ``a < b <= c ...`` per lane (each operand evaluated once, lazily)."""
+        left = operands[0]()
+        right = operands[1]()
+        result = _COMPARE[ops[0]](left, right)
+        if len(ops) == 1:
+            return result
+        holder = [right]
+
+        def rest() -> Any:
+            return self.chain((lambda: holder[0], *operands[2:]), ops[1:])
+
+        return self.and_(result, rest)
+
+    # leaving ---------------------------------------------------------------------------------
+
+    def ret(self, value: Any) -> bool:
+        """``return value`` by the active lanes; True when every lane of the call has returned."""
+        active = self.group.active
+        if value is not None or self.result is not UNBOUND:
+            self.result = value if active is None else self.merge(value, self.result)
+        active = self.full(active)
+        self.returned = active.copy() if self.returned is None else self.returned | active
+        self._set(np.zeros(self.n, dtype=bool))
+        return bool(self.returned[self.full(self.entry)].all())
+
+    def brk(self) -> None:
+        """``break`` by the active lanes."""
+        loop = self.loops[-1]
+        loop.broken |= self.full(self.group.active)
+        self._set(np.zeros(self.n, dtype=bool))
+
+    def cont(self) -> None:
+        """``continue`` by the active lanes."""
+        loop = self.loops[-1]
+        loop.continued |= self.full(self.group.active)
+        self._set(np.zeros(self.n, dtype=bool))
+
+    # loops -------------------------------------------------------------------------------------
+
+    def loop(self) -> Loop:
+        """Start a loop over the active lanes."""
+        entry = self.group.active
+        loop = Loop(entry, self.full(entry).copy())
+        self.loops.append(loop)
+        return loop
+
+    def keep(self, loop: Loop, condition: Any) -> bool:
+        """Test a ``while`` condition: the running lanes where it holds go on; return if any."""
+        holds = self.test(condition)
+        if holds is True:
+            return True
+        if holds is False:
+            loop.running = np.zeros(self.n, dtype=bool)
+            self._set(loop.running)
+            return False
+        loop.running = holds
+        self._set(holds)
+        return True
+
+    def next(self, loop: Loop) -> bool:
+        """End an iteration: lanes that continued come back; return whether any lane runs."""
+        running = loop.running & ~loop.broken
+        if self.returned is not None:
+            running &= ~self.returned
+        loop.running = running
+        loop.continued[:] = False
+        self._set(running)
+        return bool(running.any())
+
+    def end(self, loop: Loop) -> bool:
+        """Leave the loop: its entry lanes that did not return or break (for an ``else``)."""
+        self.loops.pop()
+        lanes = self.full(loop.entry) & ~loop.broken
+        if self.returned is not None:
+            lanes &= ~self.returned
+        self._set(lanes)
+        return self.alive()
+
+    def done(self, loop: Loop) -> None:
+        """After a loop (and its ``else``): its entry lanes that did not return."""
+        if self.returned is None:
+            self._set(loop.entry)
+        else:
+            self._set(self.full(loop.entry) & ~self.returned)
+
+    def range(self, *bounds: Any) -> Any:
+        """``range(...)``: a Python range when the bounds agree over the active lanes."""
+        if not any(isinstance(b, Lanes) and b.size > 1 for b in bounds):
+            return range(*bounds)
+        active = self.group.active
+        lanes = [np.broadcast_to(np.asarray(b).astype(np.int64), (self.n,)) for b in bounds]
+        chosen = [b if active is None else b[active] for b in lanes]
+        if all((c == c[0]).all() for c in chosen if c.size):
+            return range(*(int(c[0]) if c.size else 0 for c in chosen))
+        start, stop, step = (
+            (np.zeros(self.n, np.int64), lanes[0], np.ones(self.n, np.int64))
+            if len(lanes) == 1
+            else (*lanes, np.ones(self.n, np.int64))[:3]
+        )
+        if (np.asarray(step)[self.full(active)] == 0).any():
+            raise DivergenceSignal("range() with a zero step")
+        return LaneRange(start.view(Lanes), stop, step)
+
+    def iterate(self, loop: Loop, iterable: Any) -> Any:
+        """Return the values of a ``for`` loop: *iterable* itself, or per-lane counting."""
+        if isinstance(iterable, LaneRange):
+            return self._count(loop, iterable)
+        return iterable
+
+    def _count(self, loop: Loop, lanes: LaneRange) -> Iterator[Any]:
+        value, stop, step = lanes.start, lanes.stop, lanes.step
+        while True:
+            more = np.where(step > 0, value < stop, value > stop).view(Lanes)
+            if not self.keep(loop, more):
+                return
+            yield value
+            value = (value + step).view(Lanes)
+
+    # assignment ------------------------------------------------------------------------------
+
+    def merge(self, new: Any, old: Any) -> Any:
+        """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes."""
+        active = self.group.active
+        if active is None or old is UNBOUND or new is old:
+            return new
+        return blend(active, new, old)
+
+    def setitem(self, target: Any, index: Any, value: Any) -> None:
+        """``target[index] = value`` (memory masks its own stores; other containers merge)."""
+        if self.group.active is not None and not getattr(target, "masks_stores", False):
+            if isinstance(target, Pointer):  # a pointer the engine did not wrap (a global)
+                raise DivergenceSignal("a store through a pointer that is not lane-aware")
+            try:
+                old = target[index]
+            except (IndexError, KeyError):
+                old = UNBOUND
+            value = self.merge(value, old)
+        target[index] = value
+
+    def setattr(self, target: Any, name: str, value: Any) -> None:
+        """``target.name = value`` under the active mask (a merge with the old value)."""
+        if self.group.active is not None:
+            value = self.merge(value, getattr(target, name, UNBOUND))
+        setattr(target, name, value)
+
+
+def _is_value(x: Any, lanes: int) -> bool:
+    return isinstance(x, np.generic | int | float | bool) or (
+        isinstance(x, np.ndarray) and x.size in (1, lanes)
+    )
+
+
+def blend(mask: Arr, new: Any, old: Any) -> Any:
+    """Per lane: *new* where *mask* holds, else *old* (numbers, lanes or pointers).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> blend(np.array([True, False]), np.int32(1), np.int32(2))
+    Lanes([1, 2], dtype=int32)
+    """
+    if _is_value(new, mask.size) and _is_value(old, mask.size):
+        return np.where(mask, new, old).view(Lanes)
+    if new is old:
+        return new
+    offsets = _pointer_offsets(new, old)
+    if offsets is None:
+        raise DivergenceSignal(
+            f"a {type(new).__name__} and a {type(old).__name__} cannot be merged per lane"
+        )
+    base, new_off, old_off = offsets
+    return _lane_pointer(base, np.where(mask, new_off, old_off))
+
+
+def _as_lane_offsets(p: Any) -> tuple[Any, Any] | None:
+    """Return ``(base pointer, element offsets)`` of a pointer or a per-lane pointer."""
+    if hasattr(p, "offsets") and hasattr(p, "base"):
+        return p.base, p.offsets
+    if isinstance(p, Pointer):
+        return p, np.int64(0)
+    return None
+
+
+def _pointer_offsets(new: Any, old: Any) -> tuple[Any, Any, Any] | None:
+    a, b = _as_lane_offsets(new), _as_lane_offsets(old)
+    if a is None or b is None:
+        return None
+    (base_a, off_a), (base_b, off_b) = a, b
+    if base_a.memory is not base_b.memory or base_a.dtype != base_b.dtype:
+        return None
+    shift, rest = divmod(base_b.address - base_a.address, base_a.dtype.size)
+    if rest:
+        return None
+    return base_a, np.asarray(off_a, dtype=np.int64), np.asarray(off_b, dtype=np.int64) + shift
+
+
+def _lane_pointer(base: Any, offsets: Arr) -> Any:
+    return base + offsets.astype(np.int64).view(Lanes)  # a SIMT pointer + lanes: a LanePointer
+
+
+# -- the rewrite -----------------------------------------------------------------------------------
+
+
+class NotRewritable(Exception):
+    """The function uses a construct the rewrite does not handle (message: construct and line)."""
+
+
+_FRAME = PREFIX + "f"
+
+
+def _call(method: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(
+        func=ast.Attribute(value=ast.Name(_FRAME, ast.Load()), attr=method, ctx=ast.Load()),
+        args=list(args),
+        keywords=[],
+    )
+
+
+def _thunk(expr: ast.expr) -> ast.Lambda:
+    no_args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    return ast.Lambda(args=no_args, body=expr)
+
+
+def _leaves(stmt: ast.stmt, *, loop_level: bool) -> bool:
+    """Return whether *stmt* may make lanes leave the enclosing block.
+
+    Leaving is a ``return``, or (when *loop_level*) a ``break``/``continue`` of the enclosing loop.
+    """
+
+    def visit(node: ast.AST, in_inner_loop: bool) -> bool:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            return False
+        if isinstance(node, ast.Return):
+            return True
+        if isinstance(node, ast.Break | ast.Continue):
+            return loop_level and not in_inner_loop
+        inner = in_inner_loop or isinstance(node, ast.While | ast.For)
+        return any(visit(child, inner) for child in ast.iter_child_nodes(node))
+
+    if isinstance(stmt, ast.While | ast.For):
+        return any(visit(s, True) for s in [*stmt.body, *stmt.orelse])
+    return visit(stmt, False)
+
+
+class _Expressions(ast.NodeTransformer):
+    """Per-lane forms of ``a if c else b``, ``and``/``or``, ``not`` and chained comparisons."""
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return node  # its own scope: left alone
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda  # type: ignore[assignment]
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self.generic_visit(node)
+        return _call("pick", node.test, _thunk(node.body), _thunk(node.orelse))
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.generic_visit(node)
+        method = "and_" if isinstance(node.op, ast.And) else "or_"
+        return _call(method, node.values[0], *(_thunk(v) for v in node.values[1:]))
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        return _call("not_", node.operand) if isinstance(node.op, ast.Not) else node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        names = [type(op).__name__ for op in node.ops]
+        if len(names) == 1 or not all(n in _COMPARE for n in names):
+            return node
+        thunks = ast.Tuple([_thunk(e) for e in [node.left, *node.comparators]], ast.Load())
+        ops = ast.Tuple([ast.Constant(n) for n in names], ast.Load())
+        return _call("chain", thunks, ops)
+
+
+class _Statements:
+    """Rewrites a function body statement by statement (see the module table)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.expressions = _Expressions()
+
+    def temp(self) -> str:
+        self.count += 1
+        return f"{PREFIX}t{self.count}"
+
+    def expr(self, node: ast.expr) -> ast.expr:
+        result = self.expressions.visit(node)
+        assert isinstance(result, ast.expr)
+        return result
+
+    def block(self, stmts: list[ast.stmt], *, in_loop: bool) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for i, stmt in enumerate(stmts):
+            out.extend(self.stmt(stmt, in_loop=in_loop))
+            if isinstance(stmt, ast.Return | ast.Break | ast.Continue):
+                break  # the rest of the block is dead code
+            rest = stmts[i + 1 :]
+            if rest and _leaves(stmt, loop_level=in_loop):
+                guarded = self.block(rest, in_loop=in_loop)
+                guard = ast.If(test=_call("alive"), body=guarded or [ast.Pass()], orelse=[])
+                out.append(ast.copy_location(guard, rest[0]))
+                break
+        return out
+
+    def stmt(self, node: ast.stmt, *, in_loop: bool) -> list[ast.stmt]:
+        handler = getattr(self, f"do_{type(node).__name__}", None)
+        if handler is None:
+            if isinstance(node, ast.Match | ast.AsyncWith | ast.AsyncFor):
+                raise NotRewritable(f"'{type(node).__name__.lower()}' at line {node.lineno}")
+            return [node]
+        made = handler(node, in_loop)
+        for new in made:
+            ast.copy_location(new, node)
+            ast.fix_missing_locations(new)
+        return list(made)
+
+    # simple statements -------------------------------------------------------------------------
+
+    def do_Expr(self, node: ast.Expr, in_loop: bool) -> list[ast.stmt]:
+        return [ast.Expr(self.expr(node.value))]
+
+    def do_Assign(self, node: ast.Assign, in_loop: bool) -> list[ast.stmt]:
+        value = self.expr(node.value)
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            return self.assign(node.targets[0], value)
+        temp = self.temp()
+        out: list[ast.stmt] = [ast.Assign([ast.Name(temp, ast.Store())], value)]
+        for target in node.targets:
+            out.extend(self.assign(target, ast.Name(temp, ast.Load())))
+        return out
+
+    def do_AnnAssign(self, node: ast.AnnAssign, in_loop: bool) -> list[ast.stmt]:
+        if node.value is None:
+            return []
+        return self.assign(node.target, self.expr(node.value))
+
+    def assign(self, target: ast.expr, value: ast.expr) -> list[ast.stmt]:
+        """``target = value`` as merges (names), masked stores (subscripts) or attribute merges."""
+        if isinstance(target, ast.Name):
+            merged = _call("merge", value, ast.Name(target.id, ast.Load()))
+            return [ast.Assign([ast.Name(target.id, ast.Store())], merged)]
+        if isinstance(target, ast.Subscript):
+            return [
+                ast.Expr(_call("setitem", self.expr(target.value), self.expr(target.slice), value))
+            ]
+        if isinstance(target, ast.Attribute):
+            name = ast.Constant(target.attr)
+            return [ast.Expr(_call("setattr", self.expr(target.value), name, value))]
+        if isinstance(target, ast.Tuple | ast.List):
+            temps: list[ast.expr] = []
+            later: list[ast.stmt] = []
+            for element in target.elts:
+                inner = element.value if isinstance(element, ast.Starred) else element
+                temp = self.temp()
+                store: ast.expr = ast.Name(temp, ast.Store())
+                temps.append(ast.Starred(store, ast.Store()) if inner is not element else store)
+                later.extend(self.assign(inner, ast.Name(temp, ast.Load())))
+            return [ast.Assign([ast.Tuple(temps, ast.Store())], value), *later]
+        raise NotRewritable(f"assignment to {type(target).__name__} at line {target.lineno}")
+
+    def do_AugAssign(self, node: ast.AugAssign, in_loop: bool) -> list[ast.stmt]:
+        value = self.expr(node.value)
+        temp = self.temp()
+        target = node.target
+        out: list[ast.stmt] = []
+        if isinstance(target, ast.Name):
+            read: ast.expr = ast.Name(target.id, ast.Load())
+            store_to: ast.expr = target
+        elif isinstance(target, ast.Subscript | ast.Attribute):
+            holder = self.temp()
+            out.append(ast.Assign([ast.Name(holder, ast.Store())], self.expr(target.value)))
+            if isinstance(target, ast.Subscript):
+                key = self.temp()
+                out.append(ast.Assign([ast.Name(key, ast.Store())], self.expr(target.slice)))
+                read = ast.Subscript(
+                    ast.Name(holder, ast.Load()), ast.Name(key, ast.Load()), ast.Load()
+                )
+                store_to = ast.Subscript(
+                    ast.Name(holder, ast.Load()), ast.Name(key, ast.Load()), ast.Store()
+                )
+            else:
+                read = ast.Attribute(ast.Name(holder, ast.Load()), target.attr, ast.Load())
+                store_to = ast.Attribute(ast.Name(holder, ast.Load()), target.attr, ast.Store())
+        else:
+            raise NotRewritable(f"augmented assignment at line {node.lineno}")
+        out.append(ast.Assign([ast.Name(temp, ast.Store())], read))
+        out.append(ast.AugAssign(ast.Name(temp, ast.Store()), node.op, value))
+        out.extend(self.assign(store_to, ast.Name(temp, ast.Load())))
+        return out
+
+    def do_Return(self, node: ast.Return, in_loop: bool) -> list[ast.stmt]:
+        temp = self.temp()
+        value = self.expr(node.value) if node.value is not None else ast.Constant(None)
+        done = ast.If(
+            test=_call("ret", ast.Name(temp, ast.Load())),
+            body=[ast.Return(_call("value"))],
+            orelse=[],
+        )
+        return [ast.Assign([ast.Name(temp, ast.Store())], value), done]
+
+    def do_Break(self, node: ast.Break, in_loop: bool) -> list[ast.stmt]:
+        return [ast.Expr(_call("brk"))]
+
+    def do_Continue(self, node: ast.Continue, in_loop: bool) -> list[ast.stmt]:
+        return [ast.Expr(_call("cont"))]
+
+    # compound statements ---------------------------------------------------------------------
+
+    def do_If(self, node: ast.If, in_loop: bool) -> list[ast.stmt]:
+        holds, saved = self.temp(), self.temp()
+        body = self.block(node.body, in_loop=in_loop)
+        orelse = self.block(node.orelse, in_loop=in_loop)
+        name = ast.Name(holds, ast.Load())
+        divergent: list[ast.stmt] = [
+            ast.Assign([ast.Name(saved, ast.Store())], _call("enter", name)),
+            *copy.deepcopy(body),
+        ]
+        if orelse:
+            switch = _call("other", ast.Name(saved, ast.Load()), name)
+            divergent.append(ast.If(test=switch, body=copy.deepcopy(orelse), orelse=[]))
+        divergent.append(ast.Expr(_call("leave", ast.Name(saved, ast.Load()))))
+        is_true = ast.Compare(name, [ast.Is()], [ast.Constant(True)])
+        is_false = ast.Compare(name, [ast.Is()], [ast.Constant(False)])
+        uniform_false: list[ast.stmt] = [
+            ast.If(test=is_false, body=orelse or [ast.Pass()], orelse=divergent)
+        ]
+        return [
+            ast.Assign([ast.Name(holds, ast.Store())], _call("test", self.expr(node.test))),
+            ast.If(test=is_true, body=body or [ast.Pass()], orelse=uniform_false),
+        ]
+
+    def _loop_tail(self, loop: str, orelse: list[ast.stmt], in_loop: bool) -> list[ast.stmt]:
+        name = ast.Name(loop, ast.Load())
+        rest = self.block(orelse, in_loop=in_loop)
+        return [
+            ast.If(test=_call("end", name), body=rest or [ast.Pass()], orelse=[]),
+            ast.Expr(_call("done", name)),
+        ]
+
+    def _next(self, loop: str) -> ast.stmt:
+        more = _call("next", ast.Name(loop, ast.Load()))
+        return ast.If(test=ast.UnaryOp(ast.Not(), more), body=[ast.Break()], orelse=[])
+
+    def do_While(self, node: ast.While, in_loop: bool) -> list[ast.stmt]:
+        loop = self.temp()
+        test = _call("keep", ast.Name(loop, ast.Load()), self.expr(node.test))
+        body = [*self.block(node.body, in_loop=True), self._next(loop)]
+        return [
+            ast.Assign([ast.Name(loop, ast.Store())], _call("loop")),
+            ast.While(test=test, body=body, orelse=[]),
+            *self._loop_tail(loop, node.orelse, in_loop),
+        ]
+
+    def do_For(self, node: ast.For, in_loop: bool) -> list[ast.stmt]:
+        loop, item = self.temp(), self.temp()
+        iterable = node.iter
+        if (
+            isinstance(iterable, ast.Call)
+            and isinstance(iterable.func, ast.Name)
+            and iterable.func.id == "range"
+            and not iterable.keywords
+        ):
+            iterable = _call("range", *(self.expr(a) for a in iterable.args))
+        else:
+            iterable = self.expr(iterable)
+        values = _call("iterate", ast.Name(loop, ast.Load()), iterable)
+        body = [
+            *self.assign(node.target, ast.Name(item, ast.Load())),
+            *self.block(node.body, in_loop=True),
+            self._next(loop),
+        ]
+        return [
+            ast.Assign([ast.Name(loop, ast.Store())], _call("loop")),
+            ast.For(target=ast.Name(item, ast.Store()), iter=values, body=body, orelse=[]),
+            *self._loop_tail(loop, node.orelse, in_loop),
+        ]
+
+    def do_With(self, node: ast.With, in_loop: bool) -> list[ast.stmt]:
+        node.body = self.block(node.body, in_loop=in_loop) or [ast.Pass()]
+        return [node]
+
+    def do_Try(self, node: ast.Try, in_loop: bool) -> list[ast.stmt]:
+        node.body = self.block(node.body, in_loop=in_loop) or [ast.Pass()]
+        for handler in node.handlers:
+            handler.body = self.block(handler.body, in_loop=in_loop) or [ast.Pass()]
+        node.orelse = self.block(node.orelse, in_loop=in_loop)
+        node.finalbody = self.block(node.finalbody, in_loop=in_loop)
+        return [node]
+
+
+def _local_names(func: ast.FunctionDef) -> list[str]:
+    """Names the function binds (its locals), parameters and global/nonlocal names excluded."""
+    declared: set[str] = set()
+    bound: dict[str, None] = {}
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Global | ast.Nonlocal):
+                declared.update(child.names)
+            elif isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                bound[child.id] = None
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound[child.name] = None
+                continue
+            if isinstance(
+                child, ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+            ):
+                continue
+            if isinstance(child, ast.Yield | ast.YieldFrom | ast.Await):
+                raise NotRewritable(f"'{type(child).__name__.lower()}' at line {child.lineno}")
+            visit(child)
+
+    for stmt in func.body:
+        visit(ast.Module(body=[stmt], type_ignores=[]))
+    params = {a.arg for a in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]}
+    params |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
+    return [n for n in bound if n not in params and n not in declared]
+
+
+def _strip_annotations(func: ast.FunctionDef) -> None:
+    args = func.args
+    for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+        if a is not None:
+            a.annotation = None
+    func.returns = None
+    func.decorator_list = []
+
+
+def _rewrite_tree(source: str, name: str, first_line: int, freevars: tuple[str, ...]) -> ast.Module:
+    tree = ast.parse(textwrap.dedent(source))
+    ast.increment_lineno(tree, first_line - 1)
+    found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    if not found:
+        raise NotRewritable("its source is not a plain 'def'")
+    func = found[0]
+    _strip_annotations(func)
+    locals_ = _local_names(func)
+    body = _Statements().block(func.body, in_loop=False)
+    start = ast.Assign(
+        [ast.Name(_FRAME, ast.Store())], ast.Call(ast.Name(PREFIX + "rt", ast.Load()), [], [])
+    )
+    prologue: list[ast.stmt] = [start]
+    if locals_:
+        unbound = ast.Attribute(ast.Name(PREFIX + "rt", ast.Load()), "UNBOUND", ast.Load())
+        targets: list[ast.expr] = [ast.Name(n, ast.Store()) for n in locals_]
+        prologue.append(ast.Assign(targets, unbound))
+    body.append(ast.Return(_call("value")))  # lanes that returned earlier keep their value
+    for stmt in [*prologue, body[-1]]:
+        ast.copy_location(stmt, func)
+    func.body = [*prologue, *body]
+    params = [ast.arg(PREFIX + "rt"), *(ast.arg(v) for v in freevars)]
+    factory = ast.FunctionDef(
+        name=PREFIX + "factory",
+        args=ast.arguments(posonlyargs=[], args=params, kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=[func, ast.Return(ast.Name(name, ast.Load()))],
+        decorator_list=[],
+        returns=None,
+    )
+    ast.copy_location(factory, func)
+    module = ast.Module(body=[factory], type_ignores=[])
+    return ast.fix_missing_locations(module)
+
+
+class _Runtime:
+    """What the rewritten code's ``_ascreg_rt`` is: calling it makes a :class:`Frame`."""
+
+    UNBOUND = UNBOUND
+
+    def __call__(self) -> Frame:
+        return Frame()
+
+
+_RUNTIME = _Runtime()
+
+
+def _captured(cell: types.CellType, wrap: Callable[[Any], Any] | None) -> types.CellType:
+    """*cell*, or a new cell holding its pointer made lane-aware by *wrap*."""
+    if wrap is None:
+        return cell
+    try:
+        value = cell.cell_contents
+    except ValueError:  # not assigned yet
+        return cell
+    return types.CellType(wrap(value)) if isinstance(value, Pointer) else cell
+
+
+_CODE: dict[types.CodeType, types.CodeType | None] = {}
+_WHY: dict[types.CodeType, str] = {}
+
+
+def _rewritten_code(func: types.FunctionType) -> types.CodeType | None:
+    code = func.__code__
+    if code in _CODE:
+        return _CODE[code]
+    made: types.CodeType | None = None
+    try:
+        lines, first = inspect.getsourcelines(func)
+        module = _rewrite_tree("".join(lines), code.co_name, first, code.co_freevars)
+        factory = compile(module, code.co_filename, "exec", dont_inherit=True)
+        outer = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
+        made = next(
+            c
+            for c in outer.co_consts
+            if isinstance(c, types.CodeType) and c.co_name == code.co_name
+        )
+    except (OSError, TypeError, SyntaxError, NotRewritable, StopIteration, IndexError) as exc:
+        _WHY[code] = str(exc) if isinstance(exc, NotRewritable) else "its source is not available"
+    _CODE[code] = made
+    return made
+
+
+def why_not_rewritten(func: Any) -> str | None:
+    """Return why *func* runs as written (not in masked form), or None if it was rewritten.
+
+    Examples
+    --------
+    >>> f = eval("lambda: 1")
+    >>> masked_version(f) is f, why_not_rewritten(f)
+    (True, 'its source is not available')
+    """
+    code = getattr(func, "__code__", None)
+    return _WHY.get(code) if code is not None else "it is not a Python function"
+
+
+def masked_version(func: Any, wrap: Callable[[Any], Any] | None = None) -> Any:
+    """Return *func* rewritten into masked form (cached), or *func* itself if it cannot be.
+
+    *wrap* is applied to the values the function captures from enclosing scopes (the engine
+    passes the function that makes a pointer lane-aware, so that its loads and stores honour
+    the active mask).
+
+    Examples
+    --------
+    >>> def k(x):
+    ...     if x:
+    ...         return 1
+    >>> masked_version(k) is k, masked_version(len) is len
+    (False, True)
+    """
+    if not isinstance(func, types.FunctionType):
+        return func
+    code = _rewritten_code(func)
+    if code is None:
+        return func
+    cells = dict(zip(func.__code__.co_freevars, func.__closure__ or (), strict=True))
+    closure = tuple(
+        types.CellType(_RUNTIME) if name == PREFIX + "rt" else _captured(cells[name], wrap)
+        for name in code.co_freevars
+    )
+    made = types.FunctionType(code, func.__globals__, func.__name__, func.__defaults__, closure)
+    made.__kwdefaults__ = func.__kwdefaults__
+    return made
