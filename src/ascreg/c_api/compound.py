@@ -52,6 +52,7 @@ asc_abs_sub = define(
     formula=staticmethod(abs_sub),
 )(shared.binary)
 
+
 def _axpy(op: Any, dst: Any, src: Any, value: Any, mask: Any) -> None:
     shared.axpy(op, dst, src, value, mask)  # the C parameter is named ``value``
 

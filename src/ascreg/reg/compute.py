@@ -228,16 +228,17 @@ def _binary_op(
 _CARRY = """
     The carry overload ``{name}(MaskReg& carry, U& dst, U& src0, U& src1, MaskReg& mask)``
     (int32_t, uint32_t; older spelling ``{name}CarryOut``) also writes, per lane, the carry out
-    of the top bit of ``src0 {sign} src1`` into ``carry`` (b32 layout: bit ``4 * i``){more}.
+    of the top bit of ``src0 {sign} src1`` into ``carry`` (b32 layout: bit ``4 * i``).{more}
     Masked-off lanes give 0 in ``dst`` and in ``carry``. ``{name}C`` takes a carry in.
 """
 
 
 Add = _binary_op("Add", "lane-wise sum.", result="2",
                  carry=_CARRY.format(name="Add", sign="+", more=""))  # fmt: skip
+_BORROW = """
+    It is ``src0 + ~src1 + 1``: a carry of 1 means no borrow (``src0 >= src1`` unsigned)."""
 Sub = _binary_op("Sub", "lane-wise difference.", result="22",
-                 carry=_CARRY.format(name="Sub", sign="-", more=", computed as ``src0 + ~src1 "
-                                     "+ 1``: 1 means no borrow (``src0 >= src1`` unsigned)"))  # fmt: skip
+                 carry=_CARRY.format(name="Sub", sign="-", more=_BORROW))  # fmt: skip
 Mul = _binary_op("Mul", "lane-wise product (low bits for integers).", result="-120")
 Max = _binary_op("Max", "lane-wise maximum (NaN propagates; max(-0, +0) = +0).", result="12")
 Min = _binary_op("Min", "lane-wise minimum (NaN propagates; min(-0, +0) = -0).", result="-10")
