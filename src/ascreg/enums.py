@@ -407,3 +407,25 @@ class SqrtSpecificMode:
 
 SpecificMode = ExpSpecificMode | DivSpecificMode | SqrtSpecificMode
 """Any of the precision-mode structs."""
+
+
+# ---- RegLayout (used by Reg.ExpSub; Cast uses the same enum) ------------------------------------
+class RegLayout(enum.IntEnum):
+    """``AscendC::Reg::RegLayout``: which narrow element of each group a widening op reads.
+
+    When source and destination widths differ, one instruction covers as many lanes as the wider
+    type holds; ``ZERO`` .. ``THREE`` pick the narrow element of each group of two (or four).
+    ``Reg.ExpSub`` with half sources reads source lanes ``2 * i + layout`` (ZERO: even, ONE: odd).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.RegLayout.ONE.value
+    1
+    """
+
+    UNKNOWN = -1
+    ZERO = 0
+    ONE = 1
+    TWO = 2
+    THREE = 3

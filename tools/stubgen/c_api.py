@@ -83,6 +83,7 @@ def c_module_surface(module: str) -> str:
 
 C_MODULE_SURFACE = {
     "c_api/compute": ["Lanes: TypeAlias = np.ndarray[Any, Any]"],
+    "c_api/compound": [],
     "c_api/datamove": [
         "Dist: TypeAlias = Callable[[int], str]",
         "LOAD_DISTS: dict[str, tuple[Dist, str | None]]",

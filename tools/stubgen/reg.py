@@ -72,6 +72,7 @@ from ascreg.enums import (
     MaskPattern,
     PostLiteral,
     HighLowPart,
+    RegLayout,
     PairReduce,
     ReduceType,
     SqrtSpecificMode,
@@ -115,6 +116,7 @@ B64_DECREASE_SPAN: int
 REDUCE_SPECS: dict[ReduceType, OpSpec]
 """,
     "reg/rearrange": "",
+    "reg/compound": "",
     "reg/unaligned": """\
 __all__ = [
     "DataCopyUnAlignPost",
@@ -136,6 +138,7 @@ MODULE_EXTRA_IMPORTS = {
     "reg/masks": "",
     "reg/arith": "from ascreg._spec import OpSpec\n",
     "reg/rearrange": "",
+    "reg/compound": "",
     "reg/unaligned": (
         "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore\n"
         "from ascreg.reg.datamove import AddrReg\n"
@@ -211,7 +214,8 @@ def call_overloads(
             continue
         label = f"{form.tag}: " if form.tag else ""
         if form.per_combo:
-            sigs += [(signature(form, c, shape.positional), label + combo_text(c)) for c in combos]
+            sigs += [(signature(form, c, shape.positional), label + combo_text(c))
+                     for c in combos if form.applies(c)]  # fmt: skip
         else:
             sigs.append((signature(form, combos[0], shape.positional), form.tag))
     return sigs

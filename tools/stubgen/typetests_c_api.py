@@ -12,7 +12,14 @@ from collections.abc import Iterator
 
 from ascreg._dtypes import Scalar, bool_
 from ascreg._spec import REG_TYPES, CForm, OpSpec, Param
-from stubgen.c_api import MASK_POINTER_DTYPES, c_applies, c_returns, c_shape, vector_name
+from stubgen.c_api import (
+    MASK_POINTER_DTYPES,
+    c_applies,
+    c_overloads,
+    c_returns,
+    c_shape,
+    vector_name,
+)
 from stubgen.common import (
     IGNORE,
     TEST_HEADER,
@@ -135,7 +142,12 @@ def c_param_shapes(p: Param, combo: tuple[type[Scalar], ...]) -> set[str]:
 
 
 def c_error_code(spec: OpSpec, args: list[str]) -> str:
-    """The mypy error code of a rejected call whose argument shapes are *args*."""
+    """The mypy error code of a rejected call whose argument shapes are *args*.
+
+    A function with a single signature is no overload: mypy reports every misfit as `arg-type`.
+    """
+    if len(c_overloads(spec)) == 1:
+        return "arg-type"
     for form in c_shape(spec).forms:
         for combo in spec.combos:
             if not c_applies(form, combo) or len(form.params) != len(args):

@@ -64,6 +64,7 @@ EXAMPLE_EXTRA = {
     "OFFSET": "1",
     "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
+    "RegLayout": "Reg.RegLayout.ONE",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"
         for op in ("Div", "Sqrt", "Exp", "Ln", "Log", "Log2", "Log10")
@@ -134,7 +135,7 @@ def accept_lines(spec: OpSpec) -> Iterator[str]:
     shape = _shape(spec)
     yield f"    # {spec.name}: every legal {', '.join(spec.roles)} combination"
     for form in shape.forms:
-        combos = spec.combos if form.per_combo else spec.combos[:1]
+        combos = [c for c in spec.combos if form.applies(c)] if form.per_combo else spec.combos[:1]
         for combo in combos:
             traits = (False, True) if form.per_combo and is64(*combo) and "regr" in {p.kind for p in form.params} else (False,)  # fmt: skip
             for two in traits:

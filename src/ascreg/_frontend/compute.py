@@ -23,12 +23,12 @@ import numpy as np
 
 from ascreg._dtypes import Kind, bool_, float32_t, int16_t
 from ascreg._frontend import operands
-from ascreg.core import arith, rearrange, shifts
+from ascreg.core import arith, compound, rearrange, shifts
 from ascreg.core import bitwise as bits_core
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
-from ascreg.enums import MaskMergeMode
-from ascreg.errors import AscregTypeError, TemplateMismatchError
+from ascreg.enums import MaskMergeMode, RegLayout
+from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
 from ascreg.machine.registers import MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
@@ -331,3 +331,114 @@ def squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """Pack the lanes of *src* that *mask* selects into *dst* from lane 0 up; the tail is 0."""
     d, s = vectors(op, (dst, "dst"), (src, "src"))
     d.put(rearrange.squeeze(s.get(), enables(op, mask, s)))
+
+
+# ---- compound and carry arithmetic (AbsSub, MulAddDst, MulDstAdd, Axpy, ExpSub, Mull, AddC) ----
+
+
+def zeroing_only(op: Any) -> None:
+    """Reject ``MaskMergeMode.MERGING`` (the compound ops static_assert ZEROING on dav-3510)."""
+    merge = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING)
+    if merge is not MaskMergeMode.ZEROING:
+        raise AscregTypeError(
+            f"{op.name} supports MaskMergeMode.ZEROING only on dav-3510, not {merge.name} "
+            "(C++: static_assert 'only supported Mode ZEROING')"
+        )
+
+
+def ternary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """``dst = op.formula(src0, src1, dst)`` (the fused multiply-adds); masked-off lanes 0."""
+    zeroing_only(op)
+    d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
+    d.put(cmp.zero_masked(op.formula(a.get(), b.get(), d.get()), enables(op, mask, d)))
+
+
+def axpy(op: Any, dst: Any, src: Any, scalar: Any, mask: Any) -> None:
+    """``dst = scalar * src + dst`` (fused); the scalar converted to the lane type."""
+    zeroing_only(op)
+    d, s = vectors(op, (dst, "dst"), (src, "src"))
+    if isinstance(scalar, RegTensor | MaskReg):
+        raise AscregTypeError(f"{op.name} takes a scalar, got {type(scalar).__name__}")
+    value = arith.fill(operands.scalar(scalar, d.dtype, "scalar"), d.dtype.np_dtype, d.lanes)
+    d.put(cmp.zero_masked(op.formula(s.get(), value, d.get()), enables(op, mask, d)))
+
+
+def exp_sub_part(op: Any) -> int:
+    """Return the source lane ``ExpSub`` reads of each pair (``RegLayout`` ZERO or ONE)."""
+    layout = op.t.enum(RegLayout, RegLayout.ZERO)
+    if layout not in (RegLayout.ZERO, RegLayout.ONE):
+        raise AscregTypeError(
+            f"{op.name} supports RegLayout.ZERO and RegLayout.ONE only, not {layout.name}"
+        )
+    return int(layout)
+
+
+def exp_sub(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """``dst = exp(f32(src0) - f32(src1))``: float32 lanes from float or half sources.
+
+    ``op.part`` (0 or 1) picks the half source lane of each pair (``RegLayout``, the C
+    ``asc_exp_sub`` / ``asc_exp_sub_v2``); it is ignored for float sources.
+    """
+    zeroing_only(op)
+    d = operands.register(dst, "dst", op.surface)
+    a = operands.register(src0, "src0", op.surface)
+    b = operands.register(src1, "src1", op.surface)
+    operands.same_type(op.surface, a, b)
+    template_pair(op, d, a)
+    op.spec.check(d.dtype, a.dtype)
+    part = exp_sub_part(op) if op.surface is operands.REG else op.part
+    d.put(compound.exp_sub(a.get(), b.get(), enables(op, mask, a), part=part))
+
+
+def mull(op: Any, dst0: Any, dst1: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """``dst0, dst1 = low, high word of src0 * src1``; masked-off lanes 0 in both."""
+    d0, d1, a, b = vectors(op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1"))
+    low, high = compound.widening_multiply(a.get(), b.get())
+    active = enables(op, mask, d0)
+    d0.put(cmp.zero_masked(low, active))
+    d1.put(cmp.zero_masked(high, active))
+
+
+def carry_sum(
+    op: Any, carry: Any, dst: Any, src0: Any, src1: Any, carry_src: Any, mask: Any, *, tag: str
+) -> None:
+    """``{carry, dst} = src0 + src1 + carry_src`` (``op.subtract``: ``src0 + ~src1 + ...``).
+
+    *carry_src* None is the carry-out overload of ``Add``/``Sub`` (carry in 0 for a sum, 1 for
+    a difference, so ``Sub`` is the plain difference). *tag* names the row's form whose
+    ``dtypes`` the registers must match (``"carry"``: int32/uint32 only).
+    """
+    out = operands.mask(carry, "carry", op.surface)
+    d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
+    form = next(f for f in op.spec.shape.forms if f.tag == tag)
+    if not form.applies((d.dtype,)):
+        legal = ", ".join(t.cpp_name for t in form.dtypes or ())
+        raise IllegalDtypeError(
+            f"the carry overload takes {legal}, not {d.dtype.cpp_name}", call=op.name
+        )
+    if op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is not MaskMergeMode.ZEROING:
+        raise AscregTypeError(f"the carry overload of {op.name} has no MaskMergeMode")
+    active = enables(op, mask, d)
+    if carry_src is None:
+        carry_in = np.full(d.lanes, op.subtract, dtype=np.uint64)
+    else:
+        carry_in = operands.lane_enables(operands.mask(carry_src, "carry_src", op.surface), d)
+    total, bits = compound.add_with_carry(
+        a.get(), b.get(), carry_in.astype(np.uint64), active,
+        subtract=op.subtract, stride=d.mask_stride,
+    )  # fmt: skip
+    d.put(total)
+    out.set_bits(bits)
+
+
+def binary_or_carry(op: Any, dst: Any, src0: Any, src1: Any, mask: Any, *carry_form: Any) -> None:
+    """``Add``/``Sub``: :func:`binary`, or with five arguments the carry-out overload.
+
+    ``Op(dst, src0, src1, mask)`` or ``Op(carry, dst, src0, src1, mask)`` (C++ overloads).
+    """
+    if not carry_form:
+        binary(op, dst, src0, src1, mask)
+        return
+    if len(carry_form) > 1:
+        raise AscregTypeError(f"{op.name} takes 4 or 5 arguments, got {4 + len(carry_form)}")
+    carry_sum(op, dst, src0, src1, mask, None, carry_form[0], tag="carry")

@@ -18,10 +18,13 @@ from ascreg._spec.dtypes import (
     C_ARANGE,
     C_BASIC,
     C_BINARY,
+    C_CARRY_TYPES,
+    C_COMPOUND_TYPES,
     C_COPY_MASK_PART,
     C_GATHER,
     C_LOAD_FAMILY,
     C_LOGIC,
+    C_MULL_TYPES,
     C_PACK,
     C_REDUCE_COMBOS,
     C_SCALAR,
@@ -33,6 +36,7 @@ from ascreg._spec.dtypes import (
     C_UNALIGNED,
     C_UNARY,
     C_UNPACK,
+    EXP_SUB_COMBOS,
     PAIR_REDUCE_TYPES,
     PRELU_TYPES,
     REDUCE_BLOCK_COMBOS,
@@ -196,14 +200,22 @@ def _shift_rows() -> list[OpSpec]:
 
 
 def _binary_rows() -> list[OpSpec]:
-    """Build the element-wise binary arithmetic rows (the lane formulas of their Reg twins)."""
+    """Build the element-wise binary arithmetic rows (the lane formulas of their Reg twins).
+
+    ``asc_add`` and ``asc_sub`` also have the carry overload ``(vector_bool& carry, dst, src0,
+    src1, mask)`` (uint32_t only); their parameters are positional, as the two overloads name
+    them differently.
+    """
     form = CForm("", _params("vec dst", "vec src0", "vec src1", "cmask mask"))
+    carry = CForm("carry", _params("cmask carry", "vec dst", "vec src0", "vec src1", "cmask mask"),
+                  dtypes=C_CARRY_TYPES)  # fmt: skip
     rows = []
     for op, types in C_BINARY.items():
         family = op.title()
+        shape = (CShape("c_api/compute", (form, carry), positional=True) if op in ("add", "sub")
+                 else CShape("c_api/compute", (form,)))  # fmt: skip
         rows.append(_c(f"asc_{op}", ("T",), singles(*types), MaskRule.ZEROING,
-                       f"arithmetic_compute/asc_{op}.md", family=family,
-                       shape=CShape("c_api/compute", (form,)),
+                       f"arithmetic_compute/asc_{op}.md", family=family, shape=shape,
                        core=f"ascreg.core.arith:BINARY_OPS.{family}"))  # fmt: skip
     return rows
 
@@ -403,6 +415,41 @@ def _unaligned_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- compound and carry arithmetic (the C twins of Reg.AbsSub, Axpy, MulDstAdd, ExpSub, ...) ----
+
+
+def _compound_rows() -> list[OpSpec]:
+    """``asc_abs_sub``, ``asc_axpy``, ``asc_madd``, ``asc_exp_sub[_v2]``, ``asc_mull``, ``asc_addc``, ``asc_subc``."""
+    three = CForm("", _params("vec dst", "vec src0", "vec src1", "cmask mask"))
+    axpy = CForm("", _params("vec dst", "vec src", "scalar value", "cmask mask"))
+    exp_sub = CForm("", _params("vec dst", "vec src0:1", "vec src1:1", "cmask mask"))
+    mull = CForm("", _params("vec dst0", "vec dst1", "vec src0", "vec src1", "cmask mask"))
+    carry = CForm("", _params("cmask carry", "vec dst", "vec src0", "vec src1", "cmask carry_src",
+                              "cmask mask"))  # fmt: skip
+    compound = "ascreg.core.compound:"
+    rows = [
+        ("asc_abs_sub", C_COMPOUND_TYPES, three, "compound_compute/asc_abs_sub.md", "AbsSub", "abs_sub"),
+        ("asc_axpy", C_COMPOUND_TYPES, axpy, "compound_compute/asc_axpy.md", "Axpy", "TERNARY_OPS.Axpy"),
+        ("asc_madd", C_COMPOUND_TYPES, three, "compound_compute/asc_madd.md", "MulDstAdd",
+         "TERNARY_OPS.MulDstAdd"),
+        ("asc_mull", C_MULL_TYPES, mull, "arithmetic_compute/asc_mull.md", "Mull", "widening_multiply"),
+        ("asc_addc", C_CARRY_TYPES, carry, "arithmetic_compute/asc_addc.md", "AddC", "add_with_carry"),
+        ("asc_subc", C_CARRY_TYPES, carry, "arithmetic_compute/asc_subc.md", "SubC", "add_with_carry"),
+    ]  # fmt: skip
+    out = [
+        _c(name, ("T",), singles(*types), MaskRule.ZEROING, doc, family=family,
+           shape=CShape("c_api/compound", (form,)), core=compound + core)
+        for name, types, form, doc, family, core in rows
+    ]  # fmt: skip
+    out += [
+        _c(name, ("dst", "src"), EXP_SUB_COMBOS, MaskRule.ZEROING,
+           "compound_compute/asc_exp_sub_deprecated.md", family="ExpSub",
+           shape=CShape("c_api/compound", (exp_sub,)), core=compound + "exp_sub")
+        for name in ("asc_exp_sub", "asc_exp_sub_v2")
+    ]  # fmt: skip
+    return out
+
+
 C_API_ROWS: tuple[OpSpec, ...] = (
     *_mask_rows(),
     *_load_rows(),
@@ -419,5 +466,6 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_pack_rows(),
     *_rearrange_rows(),
     *_unaligned_rows(),
+    *_compound_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

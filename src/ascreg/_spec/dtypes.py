@@ -240,6 +240,29 @@ C_SQUEEZE = (int8_t, uint8_t, hifloat8_t, fp8_e8m0_t, fp8_e5m2_t, fp8_e4m3fn_t, 
              half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
 """``asc_squeeze(vector_T& dst, vector_T src, vector_bool mask)``: the element types."""
 
+# ==== Compound and carry arithmetic (Reg 复合计算, AddC/SubC/Mull; their C twins) ===============
+ABS_SUB_TYPES = (half, float32_t, int64_t)
+"""``AbsSub``: dst, src0 and src1 of one type."""
+MUL_ADD_DST_TYPES = (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t, int64_t,
+                     uint64_t)  # fmt: skip
+"""``MulAddDst`` (``Mula``): ``dst = src0 * src1 + dst``."""
+MUL_DST_ADD_TYPES = (half, bfloat16_t, float32_t)
+"""``MulDstAdd``: the page lists (half, half, float); the implementation static_asserts one
+type U for all three registers (half, float, bfloat16_t), which is what C++ compiles."""
+AXPY_TYPES = (half, float32_t, int64_t, uint64_t)
+"""``Axpy(dst, src, scalar, mask)``: dst, src and the scalar of one type."""
+EXP_SUB_COMBOS: Combos = ((float32_t, half), (float32_t, float32_t))
+"""``ExpSub<T, U>``: (dst T, sources U)."""
+CARRY_TYPES = (int32_t, uint32_t)
+"""``AddC``, ``SubC``, ``Mull`` and the carry overloads of ``Add``/``Sub``."""
+C_COMPOUND_TYPES = (half, float32_t)
+"""``asc_abs_sub``, ``asc_axpy``, ``asc_madd``."""
+C_CARRY_TYPES = (uint32_t,)
+"""``asc_addc``, ``asc_subc`` and the carry overloads of ``asc_add``/``asc_sub`` (the header
+declares uint32_t only)."""
+C_MULL_TYPES = (uint32_t, int32_t)
+"""``asc_mull``."""
+
 # ==== SIMT device functions =======================================================================
 SIMT_SHFL_TYPES = (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t)
 """Value types of ``asc_shfl*`` (``half2``/``bfloat16x2_t`` do not exist in ascreg)."""

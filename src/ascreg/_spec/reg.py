@@ -15,12 +15,16 @@ from collections.abc import Mapping
 
 from ascreg._dtypes import int16_t
 from ascreg._spec.dtypes import (
+    ABS_SUB_TYPES,
     ABS_TYPES,
     ADD_TYPES,
     ARANGE_TYPES,
+    AXPY_TYPES,
+    CARRY_TYPES,
     CMP_TYPES,
     DIV_TYPES,
     DUP_TYPES,
+    EXP_SUB_COMBOS,
     GATHER_PAIRS,
     INTERLEAVE_TYPES,
     LOGIC_TYPES,
@@ -28,6 +32,8 @@ from ascreg._spec.dtypes import (
     MASK_TYPES,
     MATH_TYPES,
     MAXMIN_TYPES,
+    MUL_ADD_DST_TYPES,
+    MUL_DST_ADD_TYPES,
     MUL_TYPES,
     MULS_TYPES,
     NEG_TYPES,
@@ -97,9 +103,17 @@ def _shape(
 
 
 def _binary(name: str, mask_form: bool) -> RegShape:
-    """``Op(dst, src0, src1, mask)``, with the MaskReg form for the logic ops."""
+    """``Op(dst, src0, src1, mask)``, with the MaskReg form for the logic ops.
+
+    ``Add`` and ``Sub`` also have the carry overload ``Op(MaskReg& carry, dst, src0, src1,
+    mask)`` (int32/uint32 only).
+    """
     form = RegForm("", (*_regs("dst", "src0", "src1"), MASK))
-    return _shape(name, "compute", form, *((MASK_FORM,) if mask_form else ()), subscripts=MERGE)
+    extra = (MASK_FORM,) if mask_form else ()
+    if name in ("Add", "Sub"):
+        extra = (RegForm("carry", (Param("carry", "mask"), *_regs("dst", "src0", "src1"), MASK),
+                         dtypes=CARRY_TYPES),)  # fmt: skip
+    return _shape(name, "compute", form, *extra, subscripts=MERGE)
 
 
 def _shift(name: str, scalar: bool) -> RegShape:
@@ -313,6 +327,15 @@ ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
     "LoadUnAlignPre": (("DataCopyUnAlignPre",), "datacopy"),
     "StoreUnAlignPost": (("DataCopyUnAlignPost",), "datacopy"),
     "Reduce": (("ReduceSum", "ReduceMax", "ReduceMin"), "vec_reduce"),
+    # compound and carry arithmetic: the older spellings of the fused ops and carry overloads
+    "Add": (("AddCarryOut",), "vec_binary"),  # Add(carry, dst, src0, src1, mask)
+    "Sub": (("SubCarryOut",), "vec_binary"),  # Sub(carry, dst, src0, src1, mask)
+    "AddC": (("AddCarryOuts",), "vec_binary"),
+    "SubC": (("SubCarryOuts",), "vec_binary"),
+    "MulAddDst": (("Mula",), "vec_binary"),
+    "AbsSub": (("FusedAbsSub",), "vec_fused"),
+    "ExpSub": (("FusedExpSub",), "vec_fused"),
+    "MulDstAdd": (("FusedMulDstAdd",), "vec_fused"),
 }
 """The older spellings of each op, and the header (``_MI + <key> + "_intf_impl.h"``) that
 forwards them to the same implementation. An older name of two ops (``DataCopy``) is not here."""
@@ -415,6 +438,44 @@ def _unaligned_rows() -> tuple[OpSpec, ...]:
     )
 
 
+# ---- compound and carry arithmetic (复合计算; AddC, SubC, Mull) ----------------------------------
+
+_COMPOUND = "ascreg.core.compound:"
+
+
+def _compound_rows() -> tuple[OpSpec, ...]:
+    """``AbsSub``, ``MulAddDst``, ``MulDstAdd``, ``Axpy``, ``ExpSub``, ``Mull``, ``AddC``, ``SubC``."""
+    three = RegForm("", (*_regs("dst", "src0", "src1"), MASK))
+    axpy = RegForm("", (*_regs("dst", "src"), Param("scalar", "scalar"), MASK))
+    exp_sub = RegForm("", (Param("dst", "regr", 0), *_regs("src0", "src1", arg=1), MASK))
+    mull = RegForm("", (*_regs("dst0", "dst1", "src0", "src1"), MASK))
+    carry = RegForm("", (Param("carry", "mask"), *_regs("dst", "src0", "src1"),
+                         Param("carry_src", "mask"), MASK))  # fmt: skip
+    layout = (("plain", ((), ("RegLayout",), ("MaskMergeMode",), ("RegLayout", "MaskMergeMode"))),)
+    single = ("T",)
+    return (
+        _reg("AbsSub", single, singles(*ABS_SUB_TYPES), MaskRule.ZEROING, "复合计算/AbsSub.md",
+             _shape("AbsSub", "compound", three, subscripts=MERGE), _COMPOUND + "abs_sub"),
+        _reg("MulAddDst", single, singles(*MUL_ADD_DST_TYPES), MaskRule.ZEROING,
+             "复合计算/MulAddDst.md", _shape("MulAddDst", "compound", three, subscripts=MERGE),
+             _COMPOUND + "TERNARY_OPS.MulAddDst"),
+        _reg("MulDstAdd", single, singles(*MUL_DST_ADD_TYPES), MaskRule.ZEROING,
+             "复合计算/MulDstAdd.md", _shape("MulDstAdd", "compound", three, subscripts=MERGE),
+             _COMPOUND + "TERNARY_OPS.MulDstAdd"),
+        _reg("Axpy", single, singles(*AXPY_TYPES), MaskRule.ZEROING, "复合计算/Axpy.md",
+             _shape("Axpy", "compound", axpy, subscripts=MERGE), _COMPOUND + "TERNARY_OPS.Axpy"),
+        _reg("ExpSub", ("T", "U"), EXP_SUB_COMBOS, MaskRule.ZEROING, "复合计算/ExpSub.md",
+             _shape("ExpSub", "compound", exp_sub, subscripts=layout, template_dtypes=2),
+             _COMPOUND + "exp_sub"),
+        _reg("Mull", single, singles(*CARRY_TYPES), MaskRule.ZEROING, "基础算术/Mull.md",
+             _shape("Mull", "compound", mull), _COMPOUND + "widening_multiply"),
+        _reg("AddC", single, singles(*CARRY_TYPES), MaskRule.ZEROING, "基础算术/AddC.md",
+             _shape("AddC", "compound", carry), _COMPOUND + "add_with_carry"),
+        _reg("SubC", single, singles(*CARRY_TYPES), MaskRule.ZEROING, "基础算术/SubC.md",
+             _shape("SubC", "compound", carry), _COMPOUND + "add_with_carry"),
+    )  # fmt: skip
+
+
 REG_ROWS: tuple[OpSpec, ...] = (
     _reg("CreateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
          _masks("CreateMask", (), ((), ("MaskPattern",), ("MaskPattern", "TRAIT"))),
@@ -511,5 +572,6 @@ REG_ROWS: tuple[OpSpec, ...] = (
                 subscripts=(("plain", ((), ("OFFSET",))),), needs_template=True),
          _CORE + "masks:spread_block_bits"),
     *_unaligned_rows(),
+    *_compound_rows(),
 )  # fmt: skip
 """The Reg rows, in the order the stubs and type tests list them."""

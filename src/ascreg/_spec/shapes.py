@@ -141,6 +141,9 @@ class RegForm:
         Whether the bare call (no template arguments) offers the form, as C++ deduction does.
     per_combo
         One overload per legal combination (``False``: one overload, e.g. MaskReg operands).
+    dtypes
+        When given, the form exists only for combinations whose first dtype is listed (the
+        carry overload ``Add(MaskReg& carry, dst, src0, src1, mask)`` takes int32/uint32).
 
     Examples
     --------
@@ -154,6 +157,11 @@ class RegForm:
     bound: str = "plain"
     deduced: bool = True
     per_combo: bool = True
+    dtypes: tuple[type[Scalar], ...] | None = None
+
+    def applies(self, combo: tuple[type[Scalar], ...]) -> bool:
+        """Return True when the form exists for *combo* (see :attr:`dtypes`)."""
+        return self.dtypes is None or combo[0] in self.dtypes
 
 
 SubscriptPatterns = tuple[tuple[str, ...], ...]

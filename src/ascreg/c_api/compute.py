@@ -175,16 +175,33 @@ asc_shiftright_scalar, asc_shiftleft_scalar = (_shift(d, True) for d in ("right"
 # -- element-wise arithmetic -------------------------------------------------------------------
 
 
+def _add_or_carry(op: Any, *args: Any) -> None:
+    """``asc_add``/``asc_sub``: (dst, src0, src1, mask), or (carry, dst, src0, src1, mask)."""
+    if len(args) not in (4, 5):
+        raise AscregTypeError(f"takes 4 or 5 arguments, got {len(args)}")
+    shared.binary_or_carry(op, *args)
+
+
+_CARRY = """
+    The carry overload ``{name}(vector_bool& carry, vector_uint32_t& dst, src0, src1, mask)``
+    also writes the carry out of the top bit per lane (b32 layout){more}; masked-off lanes
+    give 0 in ``dst`` and ``carry`` (``Reg.{family}``'s carry overload)."""
+
+
 def _binary(op: str, summary: str, example: str, result: str) -> Any:
     name = f"asc_{op}"
     family = op.title()
+    carry = op in ("add", "sub")
+    more = ", 1 meaning no borrow" if op == "sub" else ""
+    carry_doc = _CARRY.format(name=name, more=more, family=family) if carry else ""
     return define(
         name,
         formula=staticmethod(BINARY_OPS[family]),
+        subtract=op == "sub",
         doc=f"""``void {name}(vector_T& dst, vector_T src0, vector_T src1, vector_bool mask)``.
 
     {summary} The lane formula of ``Reg.{family}``; masked-off lanes become 0.
-    Types: {SPECS[name].legal_text()}.
+    Types: {SPECS[name].legal_text()}.{carry_doc}
 
     Examples
     --------
@@ -195,7 +212,7 @@ def _binary(op: str, summary: str, example: str, result: str) -> Any:
     >>> {name}(d, a, b, asc_create_mask_b16(PAT_VL2)); np.asarray(d)[:3].tolist()
     {result}
     """,
-    )(shared.binary)
+    )(_add_or_carry if carry else shared.binary)
 
 
 _HALVES = "a.set(np.float16(-2.0)); b.set(np.float16(0.25))"

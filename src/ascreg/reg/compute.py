@@ -195,9 +195,11 @@ ShiftLefts = define(
 )(_shift)
 
 
-def _binary_op(name: str, summary: str, dtype: str = "int16_t", result: str = "") -> Any:
+def _binary_op(
+    name: str, summary: str, dtype: str = "int16_t", result: str = "", carry: str = ""
+) -> Any:
     doc = f"""``{name}(U& dst, U& src0, U& src1, MaskReg& mask)``: {summary}
-
+{carry}
     Masked-off lanes become 0 (``Add``, ``Max``, ``Min`` also accept
     ``MaskMergeMode.MERGING``). Integer results wrap; float results are IEEE 754 (bfloat16 is
     computed in float32 and rounded to nearest even). Types: {SPECS[f"Reg.{name}"].legal_text()}.
@@ -219,11 +221,24 @@ def _binary_op(name: str, summary: str, dtype: str = "int16_t", result: str = ""
         enum_kinds=(MaskMergeMode,),
         formula=staticmethod(BINARY_OPS[name]),
         logic=logic,
-    )(shared.binary)
+        subtract=name == "Sub",
+    )(shared.binary_or_carry if carry else shared.binary)
 
 
-Add = _binary_op("Add", "lane-wise sum.", result="2")
-Sub = _binary_op("Sub", "lane-wise difference.", result="22")
+_CARRY = """
+    The carry overload ``{name}(MaskReg& carry, U& dst, U& src0, U& src1, MaskReg& mask)``
+    (int32_t, uint32_t; older spelling ``{name}CarryOut``) also writes, per lane, the carry out
+    of the top bit of ``src0 {sign} src1`` into ``carry`` (b32 layout: bit ``4 * i``).{more}
+    Masked-off lanes give 0 in ``dst`` and in ``carry``. ``{name}C`` takes a carry in.
+"""
+
+
+Add = _binary_op("Add", "lane-wise sum.", result="2",
+                 carry=_CARRY.format(name="Add", sign="+", more=""))  # fmt: skip
+_BORROW = """
+    It is ``src0 + ~src1 + 1``: a carry of 1 means no borrow (``src0 >= src1`` unsigned)."""
+Sub = _binary_op("Sub", "lane-wise difference.", result="22",
+                 carry=_CARRY.format(name="Sub", sign="-", more=_BORROW))  # fmt: skip
 Mul = _binary_op("Mul", "lane-wise product (low bits for integers).", result="-120")
 Max = _binary_op("Max", "lane-wise maximum (NaN propagates; max(-0, +0) = +0).", result="12")
 Min = _binary_op("Min", "lane-wise minimum (NaN propagates; min(-0, +0) = -0).", result="-10")
@@ -303,3 +318,4 @@ def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> No
 MaskAnd, MaskOr, MaskXor, MaskNot, MaskSel = And, Or, Xor, Not, Select
 MaskMov = Copy = Move
 CompareScalar = Compares
+AddCarryOut, SubCarryOut = Add, Sub  # the carry overloads' older names (same op objects)

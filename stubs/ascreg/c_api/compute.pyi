@@ -227,43 +227,47 @@ def asc_shiftleft_scalar(src: RegTensor[uint32_t], value: _IntLike, mask: MaskRe
 
 # asc_add: legal (T) in table order, per form
 @overload
-def asc_add(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+def asc_add(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg, /) -> None: ...  # (uint8_t)
 @overload
-def asc_add(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+def asc_add(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg, /) -> None: ...  # (int8_t)
 @overload
-def asc_add(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+def asc_add(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # (uint16_t)
 @overload
-def asc_add(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+def asc_add(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg, /) -> None: ...  # (int16_t)
 @overload
-def asc_add(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+def asc_add(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg, /) -> None: ...  # (half)
 @overload
-def asc_add(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+def asc_add(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg, /) -> None: ...  # (float32_t)
 @overload
-def asc_add(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+def asc_add(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg, /) -> None: ...  # (int32_t)
 @overload
-def asc_add(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+def asc_add(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint32_t)
 @overload
-def asc_add(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+def asc_add(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg, /) -> None: ...  # (bfloat16_t)
+@overload
+def asc_add(carry: MaskReg, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # carry: (uint32_t)
 
 # asc_sub: legal (T) in table order, per form
 @overload
-def asc_sub(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+def asc_sub(dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg, /) -> None: ...  # (uint8_t)
 @overload
-def asc_sub(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+def asc_sub(dst: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t], mask: MaskReg, /) -> None: ...  # (int8_t)
 @overload
-def asc_sub(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+def asc_sub(dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # (uint16_t)
 @overload
-def asc_sub(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+def asc_sub(dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg, /) -> None: ...  # (int16_t)
 @overload
-def asc_sub(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+def asc_sub(dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg, /) -> None: ...  # (half)
 @overload
-def asc_sub(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+def asc_sub(dst: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t], mask: MaskReg, /) -> None: ...  # (float32_t)
 @overload
-def asc_sub(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+def asc_sub(dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg, /) -> None: ...  # (int32_t)
 @overload
-def asc_sub(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+def asc_sub(dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint32_t)
 @overload
-def asc_sub(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+def asc_sub(dst: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t], mask: MaskReg, /) -> None: ...  # (bfloat16_t)
+@overload
+def asc_sub(carry: MaskReg, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # carry: (uint32_t)
 
 # asc_mul: legal (T) in table order, per form
 @overload

@@ -47,6 +47,7 @@ from ascreg.enums import (
     MaskPattern,
     PostLiteral,
     HighLowPart,
+    RegLayout,
     PairReduce,
     ReduceType,
     SqrtSpecificMode,

@@ -47,6 +47,7 @@ from ascreg.enums import (
     MaskPattern,
     PostLiteral,
     HighLowPart,
+    RegLayout,
     PairReduce,
     ReduceType,
     SqrtSpecificMode,
@@ -783,10 +784,16 @@ class _Add_int16_t:
     def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
 
 class _Add_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # carry: (uint32_t)
 
 class _Add_int32_t:
+    @overload
     def __call__(self, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # carry: (int32_t)
 
 class _Add_half:
     def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
@@ -850,8 +857,14 @@ class _Add:
     def __call__(self, dst: RegTensor[uint64_t, _R], src0: RegTensor[uint64_t, _R], src1: RegTensor[uint64_t, _R], mask: MaskReg) -> None: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[int64_t, _R], src0: RegTensor[int64_t, _R], src1: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # carry: (uint32_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # carry: (int32_t)
 
 Add: _Add
+
+AddCarryOut: _Add
 
 class _Sub_uint8_t:
     def __call__(self, dst: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
@@ -866,10 +879,16 @@ class _Sub_int16_t:
     def __call__(self, dst: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
 
 class _Sub_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # carry: (uint32_t)
 
 class _Sub_int32_t:
+    @overload
     def __call__(self, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # carry: (int32_t)
 
 class _Sub_half:
     def __call__(self, dst: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
@@ -933,8 +952,14 @@ class _Sub:
     def __call__(self, dst: RegTensor[uint64_t, _R], src0: RegTensor[uint64_t, _R], src1: RegTensor[uint64_t, _R], mask: MaskReg) -> None: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[int64_t, _R], src0: RegTensor[int64_t, _R], src1: RegTensor[int64_t, _R], mask: MaskReg) -> None: ...  # (int64_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # carry: (uint32_t)
+    @overload
+    def __call__(self, carry: MaskReg, dst: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t], mask: MaskReg) -> None: ...  # carry: (int32_t)
 
 Sub: _Sub
+
+SubCarryOut: _Sub
 
 class _Mul_uint16_t:
     def __call__(self, dst: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)

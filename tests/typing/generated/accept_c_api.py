@@ -33,11 +33,14 @@ from ascreg.c_api import (
     vector_load_unalign,
     vector_store_unalign,
     asc_abs,
+    asc_abs_sub,
     asc_add,
     asc_add_scalar,
+    asc_addc,
     asc_and,
     asc_arange,
     asc_arange_descend,
+    asc_axpy,
     asc_copy,
     asc_create_mask_b16,
     asc_create_mask_b32,
@@ -48,6 +51,8 @@ from ascreg.c_api import (
     asc_eq,
     asc_eq_scalar,
     asc_exp,
+    asc_exp_sub,
+    asc_exp_sub_v2,
     asc_gather,
     asc_ge,
     asc_ge_scalar,
@@ -83,12 +88,14 @@ from ascreg.c_api import (
     asc_loadunalign_pre,
     asc_lt,
     asc_lt_scalar,
+    asc_madd,
     asc_max,
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
     asc_mul,
     asc_mul_scalar,
+    asc_mull,
     asc_ne,
     asc_ne_scalar,
     asc_neg,
@@ -127,6 +134,7 @@ from ascreg.c_api import (
     asc_storeunalign_post_postupdate,
     asc_storeunalign_postupdate,
     asc_sub,
+    asc_subc,
     asc_unpack_lower,
     asc_unpack_upper,
     asc_update_mask_b16,
@@ -1237,6 +1245,7 @@ def main() -> None:
     asc_add(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_add(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_add(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_add(m, v_uint32_t, v_uint32_t, v_uint32_t, m)  # carry (uint32_t)
     # asc_sub: every legal T combination, every form
     asc_sub(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_sub(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
@@ -1247,6 +1256,7 @@ def main() -> None:
     asc_sub(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_sub(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_sub(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_sub(m, v_uint32_t, v_uint32_t, v_uint32_t, m)  # carry (uint32_t)
     # asc_mul: every legal T combination, every form
     asc_mul(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
     asc_mul(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
@@ -1874,3 +1884,25 @@ def main() -> None:
     asc_store(pr_float32_t, v_float32_t)  # (float32_t)
     asc_store(pr_int64_t, v_int64_t, 1)  # (int64_t)
     asc_store(pr_int64_t, v_int64_t)  # (int64_t)
+    # asc_abs_sub: every legal T combination, every form
+    asc_abs_sub(v_half, v_half, v_half, m)  # (half)
+    asc_abs_sub(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_axpy: every legal T combination, every form
+    asc_axpy(v_half, v_half, 1.5, m)  # (half)
+    asc_axpy(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+    # asc_madd: every legal T combination, every form
+    asc_madd(v_half, v_half, v_half, m)  # (half)
+    asc_madd(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_mull: every legal T combination, every form
+    asc_mull(v_uint32_t, v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_mull(v_int32_t, v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+    # asc_addc: every legal T combination, every form
+    asc_addc(m, v_uint32_t, v_uint32_t, v_uint32_t, m, m)  # (uint32_t)
+    # asc_subc: every legal T combination, every form
+    asc_subc(m, v_uint32_t, v_uint32_t, v_uint32_t, m, m)  # (uint32_t)
+    # asc_exp_sub: every legal dst, src combination, every form
+    asc_exp_sub(v_float32_t, v_half, v_half, m)  # (float32_t, half)
+    asc_exp_sub(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+    # asc_exp_sub_v2: every legal dst, src combination, every form
+    asc_exp_sub_v2(v_float32_t, v_half, v_half, m)  # (float32_t, half)
+    asc_exp_sub_v2(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t, float32_t)

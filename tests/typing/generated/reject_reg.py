@@ -4941,3 +4941,677 @@ def main() -> None:
     Reg.Store[uint64_t](pr_int64_t, r_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Store[bool_](pr_uint64_t, r_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
     # Reg.Store: a template dtype no combination allows
+    # Reg.AbsSub: every illegal T combination
+    Reg.AbsSub(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.AbsSub(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.AbsSub(r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.AbsSub(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.AbsSub(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.AbsSub(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.AbsSub(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.AbsSub(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.AbsSub(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.AbsSub(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.AbsSub(r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.AbsSub(r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.AbsSub(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.AbsSub(r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.AbsSub(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.AbsSub(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.AbsSub: operands of two dtypes
+    Reg.AbsSub(r_half, r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.AbsSub(r_float32_t, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.AbsSub(r_int64_t, r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
+    # Reg.AbsSub: template dtype is not the operands' dtype
+    Reg.AbsSub[float32_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.AbsSub[int64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.AbsSub[half](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
+    # Reg.AbsSub: a template dtype no combination allows
+    Reg.AbsSub[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.AbsSub[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.AbsSub[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.AbsSub[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.AbsSub[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.AbsSub[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.AbsSub[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.AbsSub[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.AbsSub[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.AbsSub[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.AbsSub[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.AbsSub[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.AbsSub[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.AbsSub[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.AbsSub[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.AbsSub[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.MulAddDst: every illegal T combination
+    Reg.MulAddDst(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.MulAddDst(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.MulAddDst(r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.MulAddDst(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.MulAddDst(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.MulAddDst(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.MulAddDst(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.MulAddDst(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.MulAddDst(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.MulAddDst(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    # Reg.MulAddDst: operands of two dtypes
+    Reg.MulAddDst(r_int16_t, r_int16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    Reg.MulAddDst(r_uint16_t, r_uint16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    Reg.MulAddDst(r_half, r_half, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    Reg.MulAddDst(r_bfloat16_t, r_bfloat16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int32_t
+    Reg.MulAddDst(r_int32_t, r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.MulAddDst(r_uint32_t, r_uint32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    Reg.MulAddDst(r_float32_t, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.MulAddDst(r_int64_t, r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
+    Reg.MulAddDst(r_uint64_t, r_uint64_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
+    # Reg.MulAddDst: template dtype is not the operands' dtype
+    Reg.MulAddDst[uint16_t](r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
+    Reg.MulAddDst[half](r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
+    Reg.MulAddDst[bfloat16_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.MulAddDst[int32_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (bfloat16_t)
+    Reg.MulAddDst[uint32_t](r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.MulAddDst[float32_t](r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
+    Reg.MulAddDst[int64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.MulAddDst[uint64_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.MulAddDst[int16_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t)
+    # Reg.MulAddDst: a template dtype no combination allows
+    Reg.MulAddDst[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.MulAddDst[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.MulAddDst[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.MulAddDst[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.MulAddDst[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.MulAddDst[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.MulAddDst[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.MulAddDst[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.MulAddDst[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.MulAddDst[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    # Reg.MulDstAdd: every illegal T combination
+    Reg.MulDstAdd(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.MulDstAdd(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.MulDstAdd(r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.MulDstAdd(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.MulDstAdd(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.MulDstAdd(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.MulDstAdd(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.MulDstAdd(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.MulDstAdd(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.MulDstAdd(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.MulDstAdd(r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.MulDstAdd(r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.MulDstAdd(r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.MulDstAdd(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    Reg.MulDstAdd(r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.MulDstAdd(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.MulDstAdd: operands of two dtypes
+    Reg.MulDstAdd(r_half, r_half, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    Reg.MulDstAdd(r_bfloat16_t, r_bfloat16_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
+    Reg.MulDstAdd(r_float32_t, r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # Reg.MulDstAdd: template dtype is not the operands' dtype
+    Reg.MulDstAdd[bfloat16_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
+    Reg.MulDstAdd[float32_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (bfloat16_t)
+    Reg.MulDstAdd[half](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+    # Reg.MulDstAdd: a template dtype no combination allows
+    Reg.MulDstAdd[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.MulDstAdd[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.MulDstAdd[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.MulDstAdd[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.MulDstAdd[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.MulDstAdd[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.MulDstAdd[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.MulDstAdd[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.MulDstAdd[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.MulDstAdd[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.MulDstAdd[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.MulDstAdd[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.MulDstAdd[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.MulDstAdd[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.MulDstAdd[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.MulDstAdd[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Axpy: every illegal T combination
+    Reg.Axpy(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Axpy(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Axpy(r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Axpy(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Axpy(r_fp8_e5m2_t, r_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Axpy(r_fp8_e8m0_t, r_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Axpy(r_hifloat8_t, r_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Axpy(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Axpy(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Axpy(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Axpy(r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Axpy(r_uint16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Axpy(r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Axpy(r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    Reg.Axpy(r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    # Reg.Axpy: operands of two dtypes
+    Reg.Axpy(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
+    Reg.Axpy(r_float32_t, r_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
+    Reg.Axpy(r_int64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
+    Reg.Axpy(r_uint64_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with half
+    # Reg.Axpy: template dtype is not the operands' dtype
+    Reg.Axpy[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
+    Reg.Axpy[int64_t](r_float32_t, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
+    Reg.Axpy[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
+    Reg.Axpy[half](r_uint64_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint64_t)
+    # Reg.Axpy: a template dtype no combination allows
+    Reg.Axpy[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Axpy[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Axpy[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Axpy[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Axpy[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Axpy[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Axpy[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Axpy[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Axpy[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Axpy[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Axpy[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Axpy[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Axpy[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Axpy[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.Axpy[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    # Reg.ExpSub: every illegal T, U combination
+    Reg.ExpSub(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
+    Reg.ExpSub(r_bool_, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
+    Reg.ExpSub(r_bool_, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
+    Reg.ExpSub(r_bool_, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t)
+    Reg.ExpSub(r_bool_, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t)
+    Reg.ExpSub(r_bool_, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e8m0_t)
+    Reg.ExpSub(r_bool_, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
+    Reg.ExpSub(r_bool_, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
+    Reg.ExpSub(r_bool_, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t)
+    Reg.ExpSub(r_bool_, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t)
+    Reg.ExpSub(r_bool_, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    Reg.ExpSub(r_bool_, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
+    Reg.ExpSub(r_bool_, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    Reg.ExpSub(r_bool_, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    Reg.ExpSub(r_bool_, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    Reg.ExpSub(r_bool_, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
+    Reg.ExpSub(r_bool_, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    Reg.ExpSub(r_bool_, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
+    Reg.ExpSub(r_bool_, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint64_t)
+    Reg.ExpSub(r_int8_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bool_)
+    Reg.ExpSub(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    Reg.ExpSub(r_int8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
+    Reg.ExpSub(r_int8_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_int8_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t)
+    Reg.ExpSub(r_int8_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e8m0_t)
+    Reg.ExpSub(r_int8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
+    Reg.ExpSub(r_int8_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    Reg.ExpSub(r_int8_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_int8_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_int8_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    Reg.ExpSub(r_int8_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
+    Reg.ExpSub(r_int8_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    Reg.ExpSub(r_int8_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    Reg.ExpSub(r_int8_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    Reg.ExpSub(r_int8_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    Reg.ExpSub(r_int8_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    Reg.ExpSub(r_int8_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
+    Reg.ExpSub(r_int8_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t)
+    Reg.ExpSub(r_uint8_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    Reg.ExpSub(r_uint8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    Reg.ExpSub(r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    Reg.ExpSub(r_uint8_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_uint8_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    Reg.ExpSub(r_uint8_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    Reg.ExpSub(r_uint8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    Reg.ExpSub(r_uint8_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    Reg.ExpSub(r_uint8_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_uint8_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_uint8_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    Reg.ExpSub(r_uint8_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    Reg.ExpSub(r_uint8_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    Reg.ExpSub(r_uint8_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    Reg.ExpSub(r_uint8_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    Reg.ExpSub(r_uint8_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    Reg.ExpSub(r_uint8_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    Reg.ExpSub(r_uint8_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    Reg.ExpSub(r_uint8_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bool_)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e8m0_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
+    Reg.ExpSub(r_fp8_e4m3fn_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bool_)
+    Reg.ExpSub(r_fp8_e5m2_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e8m0_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    Reg.ExpSub(r_fp8_e5m2_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
+    Reg.ExpSub(r_fp8_e5m2_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bool_)
+    Reg.ExpSub(r_fp8_e8m0_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e5m2_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e8m0_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    Reg.ExpSub(r_fp8_e8m0_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t)
+    Reg.ExpSub(r_fp8_e8m0_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint64_t)
+    Reg.ExpSub(r_hifloat8_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_)
+    Reg.ExpSub(r_hifloat8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    Reg.ExpSub(r_hifloat8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    Reg.ExpSub(r_hifloat8_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_hifloat8_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t)
+    Reg.ExpSub(r_hifloat8_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t)
+    Reg.ExpSub(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    Reg.ExpSub(r_hifloat8_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    Reg.ExpSub(r_hifloat8_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_hifloat8_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_hifloat8_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    Reg.ExpSub(r_hifloat8_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    Reg.ExpSub(r_hifloat8_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    Reg.ExpSub(r_hifloat8_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    Reg.ExpSub(r_hifloat8_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    Reg.ExpSub(r_hifloat8_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    Reg.ExpSub(r_hifloat8_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    Reg.ExpSub(r_hifloat8_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    Reg.ExpSub(r_hifloat8_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+    Reg.ExpSub(r_int4x2_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bool_)
+    Reg.ExpSub(r_int4x2_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    Reg.ExpSub(r_int4x2_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t)
+    Reg.ExpSub(r_int4x2_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_int4x2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t)
+    Reg.ExpSub(r_int4x2_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e8m0_t)
+    Reg.ExpSub(r_int4x2_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t)
+    Reg.ExpSub(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    Reg.ExpSub(r_int4x2_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_int4x2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_int4x2_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    Reg.ExpSub(r_int4x2_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t)
+    Reg.ExpSub(r_int4x2_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    Reg.ExpSub(r_int4x2_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    Reg.ExpSub(r_int4x2_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    Reg.ExpSub(r_int4x2_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    Reg.ExpSub(r_int4x2_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    Reg.ExpSub(r_int4x2_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
+    Reg.ExpSub(r_int4x2_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bool_)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e8m0_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
+    Reg.ExpSub(r_fp4x2_e2m1_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bool_)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e8m0_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
+    Reg.ExpSub(r_fp4x2_e1m2_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t)
+    Reg.ExpSub(r_int16_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    Reg.ExpSub(r_int16_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    Reg.ExpSub(r_int16_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    Reg.ExpSub(r_int16_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_int16_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    Reg.ExpSub(r_int16_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    Reg.ExpSub(r_int16_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    Reg.ExpSub(r_int16_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    Reg.ExpSub(r_int16_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_int16_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    Reg.ExpSub(r_int16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    Reg.ExpSub(r_int16_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    Reg.ExpSub(r_int16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    Reg.ExpSub(r_int16_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    Reg.ExpSub(r_int16_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    Reg.ExpSub(r_int16_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    Reg.ExpSub(r_int16_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    Reg.ExpSub(r_int16_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    Reg.ExpSub(r_uint16_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_)
+    Reg.ExpSub(r_uint16_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    Reg.ExpSub(r_uint16_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    Reg.ExpSub(r_uint16_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_uint16_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    Reg.ExpSub(r_uint16_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t)
+    Reg.ExpSub(r_uint16_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    Reg.ExpSub(r_uint16_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    Reg.ExpSub(r_uint16_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_uint16_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_uint16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    Reg.ExpSub(r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    Reg.ExpSub(r_uint16_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    Reg.ExpSub(r_uint16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    Reg.ExpSub(r_uint16_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    Reg.ExpSub(r_uint16_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    Reg.ExpSub(r_uint16_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    Reg.ExpSub(r_uint16_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    Reg.ExpSub(r_uint16_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+    Reg.ExpSub(r_half, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    Reg.ExpSub(r_half, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    Reg.ExpSub(r_half, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    Reg.ExpSub(r_half, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    Reg.ExpSub(r_half, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    Reg.ExpSub(r_half, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    Reg.ExpSub(r_half, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    Reg.ExpSub(r_half, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    Reg.ExpSub(r_half, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    Reg.ExpSub(r_half, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    Reg.ExpSub(r_half, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    Reg.ExpSub(r_half, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    Reg.ExpSub(r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    Reg.ExpSub(r_half, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    Reg.ExpSub(r_half, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    Reg.ExpSub(r_half, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    Reg.ExpSub(r_half, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    Reg.ExpSub(r_half, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    Reg.ExpSub(r_half, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    Reg.ExpSub(r_bfloat16_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    Reg.ExpSub(r_bfloat16_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    Reg.ExpSub(r_bfloat16_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    Reg.ExpSub(r_bfloat16_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_bfloat16_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    Reg.ExpSub(r_bfloat16_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    Reg.ExpSub(r_bfloat16_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    Reg.ExpSub(r_bfloat16_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    Reg.ExpSub(r_bfloat16_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_bfloat16_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_bfloat16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    Reg.ExpSub(r_bfloat16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    Reg.ExpSub(r_bfloat16_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    Reg.ExpSub(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    Reg.ExpSub(r_bfloat16_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    Reg.ExpSub(r_bfloat16_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    Reg.ExpSub(r_bfloat16_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    Reg.ExpSub(r_bfloat16_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    Reg.ExpSub(r_bfloat16_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    Reg.ExpSub(r_int32_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    Reg.ExpSub(r_int32_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    Reg.ExpSub(r_int32_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    Reg.ExpSub(r_int32_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_int32_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    Reg.ExpSub(r_int32_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    Reg.ExpSub(r_int32_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    Reg.ExpSub(r_int32_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    Reg.ExpSub(r_int32_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_int32_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_int32_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    Reg.ExpSub(r_int32_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    Reg.ExpSub(r_int32_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    Reg.ExpSub(r_int32_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    Reg.ExpSub(r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    Reg.ExpSub(r_int32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    Reg.ExpSub(r_int32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    Reg.ExpSub(r_int32_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    Reg.ExpSub(r_int32_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    Reg.ExpSub(r_uint32_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_)
+    Reg.ExpSub(r_uint32_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    Reg.ExpSub(r_uint32_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    Reg.ExpSub(r_uint32_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_uint32_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    Reg.ExpSub(r_uint32_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t)
+    Reg.ExpSub(r_uint32_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    Reg.ExpSub(r_uint32_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    Reg.ExpSub(r_uint32_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_uint32_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_uint32_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    Reg.ExpSub(r_uint32_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    Reg.ExpSub(r_uint32_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    Reg.ExpSub(r_uint32_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    Reg.ExpSub(r_uint32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    Reg.ExpSub(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    Reg.ExpSub(r_uint32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    Reg.ExpSub(r_uint32_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    Reg.ExpSub(r_uint32_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+    Reg.ExpSub(r_float32_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    Reg.ExpSub(r_float32_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    Reg.ExpSub(r_float32_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    Reg.ExpSub(r_float32_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_float32_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    Reg.ExpSub(r_float32_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    Reg.ExpSub(r_float32_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    Reg.ExpSub(r_float32_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    Reg.ExpSub(r_float32_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_float32_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_float32_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    Reg.ExpSub(r_float32_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    Reg.ExpSub(r_float32_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    Reg.ExpSub(r_float32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    Reg.ExpSub(r_float32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    Reg.ExpSub(r_float32_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    Reg.ExpSub(r_float32_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    Reg.ExpSub(r_int64_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_)
+    Reg.ExpSub(r_int64_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    Reg.ExpSub(r_int64_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    Reg.ExpSub(r_int64_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_int64_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t)
+    Reg.ExpSub(r_int64_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t)
+    Reg.ExpSub(r_int64_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    Reg.ExpSub(r_int64_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    Reg.ExpSub(r_int64_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_int64_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_int64_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    Reg.ExpSub(r_int64_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    Reg.ExpSub(r_int64_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    Reg.ExpSub(r_int64_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    Reg.ExpSub(r_int64_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    Reg.ExpSub(r_int64_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    Reg.ExpSub(r_int64_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    Reg.ExpSub(r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
+    Reg.ExpSub(r_int64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+    Reg.ExpSub(r_uint64_t, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bool_)
+    Reg.ExpSub(r_uint64_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t)
+    Reg.ExpSub(r_uint64_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t)
+    Reg.ExpSub(r_uint64_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e4m3fn_t)
+    Reg.ExpSub(r_uint64_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e5m2_t)
+    Reg.ExpSub(r_uint64_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e8m0_t)
+    Reg.ExpSub(r_uint64_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t)
+    Reg.ExpSub(r_uint64_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t)
+    Reg.ExpSub(r_uint64_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e2m1_t)
+    Reg.ExpSub(r_uint64_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e1m2_t)
+    Reg.ExpSub(r_uint64_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    Reg.ExpSub(r_uint64_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t)
+    Reg.ExpSub(r_uint64_t, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    Reg.ExpSub(r_uint64_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    Reg.ExpSub(r_uint64_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    Reg.ExpSub(r_uint64_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
+    Reg.ExpSub(r_uint64_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    Reg.ExpSub(r_uint64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+    Reg.ExpSub(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+    # Reg.ExpSub: template dtype is not the operands' dtype
+    # Reg.ExpSub: a template dtype no combination allows
+    Reg.ExpSub[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.ExpSub[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.ExpSub[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.ExpSub[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.ExpSub[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.ExpSub[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.ExpSub[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.ExpSub[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.ExpSub[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.ExpSub[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.ExpSub[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.ExpSub[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.ExpSub[half]  # type: ignore[index]  # pyright: ignore  # half
+    Reg.ExpSub[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.ExpSub[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
+    Reg.ExpSub[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+    Reg.ExpSub[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.ExpSub[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.Mull: every illegal T combination
+    Reg.Mull(r_bool_, r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.Mull(r_int8_t, r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.Mull(r_uint8_t, r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.Mull(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.Mull(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.Mull(r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.Mull(r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.Mull(r_int4x2_t, r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.Mull(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.Mull(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.Mull(r_int16_t, r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.Mull(r_uint16_t, r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.Mull(r_half, r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half)
+    Reg.Mull(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.Mull(r_float32_t, r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
+    Reg.Mull(r_int64_t, r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.Mull(r_uint64_t, r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.Mull: operands of two dtypes
+    Reg.Mull(r_int32_t, r_int32_t, r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.Mull(r_uint32_t, r_uint32_t, r_uint32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+    # Reg.Mull: template dtype is not the operands' dtype
+    Reg.Mull[uint32_t](r_int32_t, r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.Mull[int32_t](r_uint32_t, r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+    # Reg.Mull: a template dtype no combination allows
+    Reg.Mull[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.Mull[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.Mull[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.Mull[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.Mull[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.Mull[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.Mull[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.Mull[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.Mull[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.Mull[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.Mull[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.Mull[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.Mull[half]  # type: ignore[index]  # pyright: ignore  # half
+    Reg.Mull[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.Mull[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+    Reg.Mull[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.Mull[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.AddC: every illegal T combination
+    Reg.AddC(m, r_bool_, r_bool_, r_bool_, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.AddC(m, r_int8_t, r_int8_t, r_int8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.AddC(m, r_uint8_t, r_uint8_t, r_uint8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.AddC(m, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.AddC(m, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.AddC(m, r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.AddC(m, r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.AddC(m, r_int4x2_t, r_int4x2_t, r_int4x2_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.AddC(m, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.AddC(m, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.AddC(m, r_int16_t, r_int16_t, r_int16_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.AddC(m, r_uint16_t, r_uint16_t, r_uint16_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.AddC(m, r_half, r_half, r_half, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (half)
+    Reg.AddC(m, r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.AddC(m, r_float32_t, r_float32_t, r_float32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
+    Reg.AddC(m, r_int64_t, r_int64_t, r_int64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.AddC(m, r_uint64_t, r_uint64_t, r_uint64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.AddC: operands of two dtypes
+    Reg.AddC(m, r_int32_t, r_int32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.AddC(m, r_uint32_t, r_uint32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+    # Reg.AddC: template dtype is not the operands' dtype
+    Reg.AddC[uint32_t](m, r_int32_t, r_int32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.AddC[int32_t](m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+    # Reg.AddC: a template dtype no combination allows
+    Reg.AddC[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.AddC[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.AddC[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.AddC[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.AddC[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.AddC[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.AddC[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.AddC[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.AddC[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.AddC[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.AddC[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.AddC[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.AddC[half]  # type: ignore[index]  # pyright: ignore  # half
+    Reg.AddC[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.AddC[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+    Reg.AddC[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.AddC[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+    # Reg.SubC: every illegal T combination
+    Reg.SubC(m, r_bool_, r_bool_, r_bool_, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
+    Reg.SubC(m, r_int8_t, r_int8_t, r_int8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    Reg.SubC(m, r_uint8_t, r_uint8_t, r_uint8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    Reg.SubC(m, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    Reg.SubC(m, r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    Reg.SubC(m, r_fp8_e8m0_t, r_fp8_e8m0_t, r_fp8_e8m0_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    Reg.SubC(m, r_hifloat8_t, r_hifloat8_t, r_hifloat8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    Reg.SubC(m, r_int4x2_t, r_int4x2_t, r_int4x2_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    Reg.SubC(m, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    Reg.SubC(m, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    Reg.SubC(m, r_int16_t, r_int16_t, r_int16_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    Reg.SubC(m, r_uint16_t, r_uint16_t, r_uint16_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    Reg.SubC(m, r_half, r_half, r_half, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (half)
+    Reg.SubC(m, r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+    Reg.SubC(m, r_float32_t, r_float32_t, r_float32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
+    Reg.SubC(m, r_int64_t, r_int64_t, r_int64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    Reg.SubC(m, r_uint64_t, r_uint64_t, r_uint64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    # Reg.SubC: operands of two dtypes
+    Reg.SubC(m, r_int32_t, r_int32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    Reg.SubC(m, r_uint32_t, r_uint32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+    # Reg.SubC: template dtype is not the operands' dtype
+    Reg.SubC[uint32_t](m, r_int32_t, r_int32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
+    Reg.SubC[int32_t](m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+    # Reg.SubC: a template dtype no combination allows
+    Reg.SubC[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+    Reg.SubC[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
+    Reg.SubC[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
+    Reg.SubC[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
+    Reg.SubC[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
+    Reg.SubC[fp8_e8m0_t]  # type: ignore[index]  # pyright: ignore  # fp8_e8m0_t
+    Reg.SubC[hifloat8_t]  # type: ignore[index]  # pyright: ignore  # hifloat8_t
+    Reg.SubC[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
+    Reg.SubC[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
+    Reg.SubC[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+    Reg.SubC[int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
+    Reg.SubC[uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
+    Reg.SubC[half]  # type: ignore[index]  # pyright: ignore  # half
+    Reg.SubC[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+    Reg.SubC[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+    Reg.SubC[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
+    Reg.SubC[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t

@@ -1,0 +1,185 @@
+"""Lane math of the compound and carry ops: fused multiply-add, AbsSub, ExpSub, Mull, AddC/SubC.
+
+* The multiply-adds (``MulAddDst``, ``MulDstAdd``, ``Axpy``) are fused on dav-3510: the
+  precision appendix states each is "equivalent to Fma(x, y, z)", so a float result is the
+  exact ``x * y + z`` rounded **once** to nearest even. Integers wrap.
+* ``AbsSub`` is serial: ``Abs(Sub(x, y))`` (the difference rounded, then its sign cleared).
+* ``ExpSub`` is serial too: ``Exp(Sub(f32(x), f32(y)))``: the float32 difference (one
+  rounding), then ``Exp`` (correctly rounded here; the chip's ``Exp`` is within 1 ulp and
+  flushes subnormals).
+* ``Mull`` gives the low and the high word of the double-width product; ``AddC``/``SubC`` the
+  sum (``x + y + c`` or ``x + ~y + c``) and its carry out of the top bit.
+
+Examples
+--------
+>>> import numpy as np
+>>> fused_multiply_add(np.float16([3.0]), np.float16([1 / 3]), np.float16([-1.0])).tolist()
+[-0.0002441...]
+>>> low, high = widening_multiply(np.array([-2], np.int32), np.array([3], np.int32))
+>>> int(low[0]), int(high[0])
+(-6, -1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.core.arith import BINARY_OPS, abs_lanes
+from ascreg.core.compare import zero_masked
+from ascreg.core.elementary import elementary
+from ascreg.core.masks import lanes_to_bits
+
+Lanes = np.ndarray[Any, Any]
+
+
+def _round_to_odd(exact: Lanes, error: Lanes, dtype: np.dtype[Any]) -> Lanes:
+    """Round ``exact + error`` (a float64 sum and its exact rounding error) to odd in *dtype*.
+
+    Round to odd keeps the information a later rounding to nearest needs (a sticky last bit):
+    rounding the result once more, to a format at least two bits narrower, gives the correctly
+    rounded value of the exact sum (no double-rounding error).
+    """
+    rounded: Lanes = exact.astype(dtype)
+    below = rounded.astype(np.float64) - exact - error  # < 0: rounded is below the exact value
+    inexact = np.isfinite(below) & (below != 0)
+    even = (rounded.view(f"u{dtype.itemsize}") & 1) == 0
+    towards = np.where(below < 0, np.inf, -np.inf).astype(dtype)
+    odd: Lanes = np.where(inexact & even, np.nextafter(rounded, towards), rounded)
+    return odd
+
+
+def fused_multiply_add(a: Lanes, b: Lanes, c: Lanes) -> Lanes:
+    """Return ``a * b + c`` per lane, rounded once (IEEE ``fusedMultiplyAdd``); integers wrap.
+
+    The product of two half, bfloat16 or float lanes is exact in float64; the sum is
+    computed with its exact error (TwoSum) and rounded to odd, then rounded to nearest even
+    into the lane type (through float32 for bfloat16, again by round to odd), which is the
+    correctly rounded fused result. IEEE special cases hold: ``inf * 0 + c`` is NaN, an exact
+    zero sum is ``+0`` unless both addends are ``-0``.
+
+    Examples
+    --------
+    >>> a = np.float32([1 + 2**-23]); b = np.float32([1 - 2**-23]); c = np.float32([-1.0])
+    >>> float(fused_multiply_add(a, b, c)[0]) == -(2.0**-46)
+    True
+    >>> fused_multiply_add(np.array([200], np.uint8), np.array([2], np.uint8), np.array([1], np.uint8))
+    array([145], dtype=uint8)
+    """
+    if a.dtype.kind in "iu":
+        unsigned = np.dtype(f"u{a.dtype.itemsize}")
+        with np.errstate(over="ignore"):
+            wrapped: Lanes = a.view(unsigned) * b.view(unsigned) + c.view(unsigned)
+        return wrapped.view(a.dtype)
+    with np.errstate(all="ignore"):  # inf - inf, inf * 0: IEEE NaN results, not warnings
+        product = a.astype(np.float64) * b.astype(np.float64)  # exact: at most 2 x 24 bits
+        addend = c.astype(np.float64)
+        total = product + addend
+        back = total - product
+        error = (product - (total - back)) + (addend - back)  # TwoSum: the exact error
+        error = np.where(np.isfinite(error), error, 0.0)
+        narrow = np.dtype(np.float32) if a.dtype.name == "bfloat16" else a.dtype
+        odd = _round_to_odd(total, error, np.dtype(np.float64))
+        if narrow != a.dtype:  # bfloat16: round to odd in float32 first, then to nearest
+            odd = _round_to_odd(odd, np.zeros_like(odd), narrow)
+        result: Lanes = odd.astype(a.dtype)
+    return result
+
+
+def abs_sub(a: Lanes, b: Lanes) -> Lanes:
+    """Return ``|a - b|`` per lane: ``Abs(Sub(a, b))`` (integers wrap; floats round the difference).
+
+    Examples
+    --------
+    >>> abs_sub(np.float16([1.0, -3.0]), np.float16([4.0, 2.0])).tolist()
+    [3.0, 5.0]
+    >>> abs_sub(np.array([-2**63], np.int64), np.array([1], np.int64)).tolist()
+    [9223372036854775807]
+    """
+    return abs_lanes(BINARY_OPS["Sub"](a, b))
+
+
+TERNARY_OPS: dict[str, Callable[[Lanes, Lanes, Lanes], Lanes]] = {
+    "MulAddDst": lambda src0, src1, dst: fused_multiply_add(src0, src1, dst),
+    "MulDstAdd": lambda src0, src1, dst: fused_multiply_add(dst, src0, src1),
+    "Axpy": lambda src, scalar, dst: fused_multiply_add(scalar, src, dst),
+}
+"""Each multiply-add as ``f(first source, second source (Axpy: the scalar's lanes), dst)``.
+
+Examples
+--------
+>>> one = np.float32([1.0]); two = np.float32([2.0]); three = np.float32([3.0])
+>>> [float(TERNARY_OPS[k](one, two, three)[0]) for k in ("MulAddDst", "MulDstAdd", "Axpy")]
+[5.0, 5.0, 5.0]
+"""
+
+
+def widening_multiply(a: Lanes, b: Lanes) -> tuple[Lanes, Lanes]:
+    """Return the low and the high word of the double-width product of 32-bit lanes.
+
+    The high word of a signed product is the top half of its two's complement (``floor``
+    division by ``2**32``: ``-6`` has high word ``-1``).
+
+    Examples
+    --------
+    >>> low, high = widening_multiply(np.array([0xFFFFFFFF], np.uint32), np.array([2], np.uint32))
+    >>> int(low[0]), int(high[0])
+    (4294967294, 1)
+    """
+    wide = np.dtype(f"{a.dtype.kind}{2 * a.dtype.itemsize}")
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    with np.errstate(over="ignore"):
+        product = a.astype(wide) * b.astype(wide)  # exact: 32 x 32 bits fit 64
+    low: Lanes = product.astype(unsigned).view(a.dtype)  # the low word, bit for bit
+    high: Lanes = (product >> (8 * a.dtype.itemsize)).astype(a.dtype)
+    return low, high
+
+
+def add_with_carry(
+    a: Lanes, b: Lanes, carry_in: Lanes, active: Lanes, *, subtract: bool, stride: int
+) -> tuple[Lanes, Lanes]:
+    """Return ``{carry, sum} = a + b + carry_in`` (or ``a + ~b + carry_in``) per lane.
+
+    The bits of ``a`` and ``b`` are added as unsigned numbers (signed lanes too); ``carry`` is
+    the bit carried out of the top. A subtraction adds the complement: its carry is 1 when
+    there is no borrow. Masked-off lanes give sum 0 and carry 0. The carry comes back as the
+    256 bits of a MaskReg with one bit per lane every *stride* bits.
+
+    Examples
+    --------
+    >>> a = np.array([0xFFFFFFFF, 5], np.uint32); b = np.array([8, 7], np.uint32)
+    >>> total, carry = add_with_carry(a, b, np.array([False, True]), np.array([True, True]),
+    ...                               subtract=False, stride=4)
+    >>> total.tolist(), carry[[0, 4]].tolist()
+    ([7, 13], [True, False])
+    """
+    unsigned = np.dtype(f"u{a.dtype.itemsize}")
+    bits = 8 * a.dtype.itemsize
+    second = ~b.view(unsigned) if subtract else b.view(unsigned)
+    total = a.view(unsigned).astype(np.uint64) + second.astype(np.uint64) + carry_in
+    low: Lanes = (total & np.uint64((1 << bits) - 1)).astype(unsigned).view(a.dtype)
+    carry = (total >> np.uint64(bits)).astype(np.bool_) & active
+    return zero_masked(low, active), lanes_to_bits(carry, stride)
+
+
+def exp_sub(a: Lanes, b: Lanes, active: Lanes, *, part: int) -> Lanes:
+    """Return ``exp(f32(a) - f32(b))`` per float32 lane; masked-off lanes 0.
+
+    For half sources (128 lanes) float32 lane ``i`` takes source lane ``2 * i + part``
+    (``RegLayout`` ZERO: the even lanes, ONE: the odd ones) and is enabled by that source
+    lane's enable in *active*. The float32 difference is rounded once, then ``Exp`` is
+    correctly rounded with subnormals flushed (the intrinsic's default mode).
+
+    Examples
+    --------
+    >>> src0 = np.float16(np.arange(128) % 4); src1 = np.zeros(128, np.float16)
+    >>> exp_sub(src0, src1, np.ones(128, bool), part=1)[:2].tolist()
+    [2.7182817459106445, 20.08553695678711]
+    """
+    if a.dtype.itemsize == 2:
+        a, b, active = a[part::2], b[part::2], active[part::2]
+    with np.errstate(all="ignore"):  # inf - inf: an IEEE NaN result
+        difference = a.astype(np.float32) - b.astype(np.float32)
+    return zero_masked(elementary("exp", difference, ftz=True), active)
