@@ -96,6 +96,17 @@ class ParamKind(enum.StrEnum):
     """(C API) the unaligned-load register ``vector_load_unalign``."""
     CUSTORE = "custore"
     """(C API) the unaligned-store register ``vector_store_unalign``."""
+    # -- kernel-level (scalar unit) C API functions --
+    PIPE = "pipe"
+    """(C API) a ``pipe_t`` (``PIPE_S``, ``PIPE_V``, ``PIPE_MTE2``, ...)."""
+    GPTR = "gptr"
+    """(C API) ``GmPtr[D]``, a typed Global Memory pointer."""
+    ANYGM = "anygm"
+    """(C API) ``GmPtr[Any]``, a ``__gm__ void*``."""
+    ANYUB = "anyub"
+    """(C API) ``UbPtr[Any]``, a ``__ubuf__ void*``."""
+    ATOMIC_CONFIG = "atomiccfg"
+    """(C API) an ``asc_store_atomic_config`` the call fills (C++ reference)."""
 
 
 @attrs.frozen
@@ -285,6 +296,9 @@ class CShape:
         The overload families, in the order the stub lists them.
     positional
         The runtime takes ``*args``: parameters are positional-only.
+    kernel
+        A kernel-level function of the scalar unit (``asc_clz``, ``asc_sync_block_arrive``):
+        callable in the kernel body, not only inside a ``__simd_vf__`` function.
 
     Examples
     --------
@@ -296,6 +310,7 @@ class CShape:
     module: str
     forms: tuple[CForm, ...]
     positional: bool = False
+    kernel: bool = False
 
 
 class SimtKind(enum.StrEnum):

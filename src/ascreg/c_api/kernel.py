@@ -44,6 +44,7 @@ from ascreg._dtypes import (
     uint16_t,
     uint32_t,
 )
+from ascreg.core.store_atomic import combiner
 from ascreg.errors import AscregError, AscregTypeError, SyncError
 from ascreg.machine.block import current_block, running_block
 from ascreg.machine.kernel import (
@@ -60,6 +61,7 @@ from ascreg.machine.kernel import (
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
+from ascreg.machine.races import atomic_access
 from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples here use them)
     EVENT_ID0,
     EVENT_ID1,
@@ -79,6 +81,7 @@ from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples 
     PIPE_V,
     Pipe,
 )
+from ascreg.machine.sysregs import system_registers
 
 
 class asc_load_l2_cache_mode(enum.IntEnum):
@@ -142,7 +145,8 @@ MASK_SPR_INIT = (1 << 128) - 1
 def asc_init() -> None:
     """``asc_init()``: reset the core's modes at the start of a kernel.
 
-    The copy pad value becomes 0 and the mask SPR all ones (read by ``asc_get_mask_spr_*``).
+    The copy pad value becomes 0, the mask SPR all ones (read by ``asc_get_mask_spr_*``) and
+    the store-atomic mode none (``asc_set_atomic_none``).
 
     Examples
     --------
@@ -154,6 +158,35 @@ def asc_init() -> None:
     state = current_block().state
     state["pad_value"] = 0
     state[MASK_SPR_STATE] = MASK_SPR_INIT
+    system_registers().atomic = None
+
+
+def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
+    """Run a UB -> GM copy under the block's store-atomic mode (``asc_set_atomic_*``).
+
+    With a mode set, each element merges into GM (``ascreg.core.store_atomic``) and the write
+    is exempt from the cross-block GM race check, as an atomic is.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> from ascreg.c_api import asc_set_atomic_add_int
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g = GlobalMemory().alloc(int32_t, 8); g.write(np.full(8, 5))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(int32_t, 8); u.write(np.arange(8, dtype=np.int32))
+    ...     asc_sync()
+    ...     asc_set_atomic_add_int(); store_to_gm(g, u, Burst(1, 32), "copy")
+    >>> g.read(4).tolist()
+    [5, 6, 7, 8]
+    """
+    mode = system_registers().atomic if running_block() is not None else None
+    if mode is None:
+        ub_to_gm(dst, src, burst, call)
+        return
+    with atomic_access():
+        ub_to_gm(dst, src, burst, call, combine=combiner(*mode))
 
 
 def asc_set_copy_pad_val(value: Any) -> None:
@@ -271,7 +304,7 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     else:
         n_burst, len_burst, _l2, dst_stride, src_stride = args
         burst = Burst(n_burst, len_burst, src_stride, dst_stride)
-    ub_to_gm(dst, src, burst, _ascreg_call)
+    store_to_gm(dst, src, burst, _ascreg_call)
 
 
 def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:
@@ -312,7 +345,7 @@ def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_ub2gm"
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
-    ub_to_gm(dst, src, burst, _ascreg_call)
+    store_to_gm(dst, src, burst, _ascreg_call)
 
 
 _SYNC_IN = """    ...     {name}(u, g, 32)

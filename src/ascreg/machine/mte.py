@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -132,8 +133,18 @@ def _pad_bytes(data: np.ndarray[Any, Any], dst: Pointer[Any], value: Any) -> np.
     return to_dtype([value], dst.dtype).view(np.uint8)
 
 
-def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
-    """MTE3: copy *burst* from UB *src* to GM *dst*."""
+Combine = Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], np.ndarray[Any, Any]]
+"""``combine(old_bytes, new_bytes) -> bytes``: how a store-atomic copy merges into GM."""
+
+
+def ub_to_gm(
+    dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str, combine: Combine | None = None
+) -> None:
+    """MTE3: copy *burst* from UB *src* to GM *dst*.
+
+    With *combine* (a store-atomic mode, see ``ascreg.core.store_atomic``) each burst is merged
+    into the GM bytes it lands on instead of replacing them.
+    """
     _spaces(dst, src, GmPtr, UbPtr, call)
     _aligned(dst, "dst", call)
     _aligned(src, "src", call)
@@ -147,7 +158,8 @@ def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
             _track_gm(dst.offset_bytes(i * burst.dst_stride), burst.len_burst, write=True)
-            dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")[:] = data
+            target = dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")
+            target[:] = data if combine is None else combine(target.copy(), data)
 
 
 def _pipe(pipe: Pipe) -> Any:
