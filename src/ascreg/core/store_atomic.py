@@ -3,8 +3,8 @@
 With a store-atomic mode set, a UB -> GM copy does not overwrite GM: every element it writes is
 combined with the element already there, ``gm = op(gm, ub)``, in the mode's element type
 (whatever the pointers' types). Integer sums wrap (two's complement); float sums round to
-nearest even in the element type; ``max``/``min`` propagate NaN. :func:`combiner` returns the
-function the copy engine applies to each burst's bytes.
+nearest even in the element type; ``max``/``min`` propagate NaN and keep GM's value on a tie.
+:func:`combiner` returns the function the copy engine applies to each burst's bytes.
 
 Examples
 --------
@@ -27,10 +27,27 @@ from ascreg.errors import AscregError
 
 Arr = np.ndarray[Any, Any]
 
+
+def _keeping_ties(wins: Callable[[Arr, Arr], Arr]) -> Callable[[Arr, Arr], Arr]:
+    """Return ``op(old, new)``: *new* where it wins, else *old*; NaN on either side wins.
+
+    A tie keeps the GM value, so max/min of -0 and +0 keep what GM held (numpy's own
+    ``maximum`` answers differently for float16 and bfloat16).
+    """
+
+    def pick(old: Arr, new: Arr) -> Arr:
+        chosen = np.where(wins(new, old), new, old)
+        if old.dtype.kind in "iu":
+            return chosen
+        return np.where(np.isnan(new), new, np.where(np.isnan(old), old, chosen))
+
+    return pick
+
+
 STORE_ATOMIC_OPS: dict[str, Callable[[Arr, Arr], Arr]] = {
     "add": np.add,
-    "max": np.maximum,
-    "min": np.minimum,
+    "max": _keeping_ties(np.greater),
+    "min": _keeping_ties(np.less),
 }
 """The element operation of each store-atomic mode: ``new_gm = op(old_gm, written)``."""
 
