@@ -173,7 +173,7 @@ def _sync_doc(kind: str, step: str) -> str:
     ...     asc_sync_{kind}_arrive(PIPE_MTE3, 1){wait}"""
     return f"""``asc_sync_{kind}_{step}(pipe_t pipe, {flag})``: {what}.
 
-    See :mod:`ascreg.c_api.coresync` for the counters and what ascreg can emulate.
+    See the ``ascreg.c_api.coresync`` module docstring for the counters and what ascreg can emulate.
 
     Examples
     --------
@@ -318,7 +318,7 @@ def _set_atomic_doc(op: str, suffix: str) -> str:
     dtype = STORE_ATOMIC_TYPES[suffix]
     return f"""``asc_set_atomic_{op}_{suffix}()``: later UB -> GM copies {op} into GM as ``{dtype.cpp_name}``.
 
-    Each element a copy writes becomes ``{op}(gm, ub)`` (:mod:`ascreg.core.store_atomic`) until
+    Each element a copy writes becomes ``{op}(gm, ub)`` (``ascreg.core.store_atomic``) until
     ``asc_set_atomic_none()`` or ``asc_init()``; GM is not cleared first.
 
     Examples

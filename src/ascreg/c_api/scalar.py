@@ -90,7 +90,7 @@ def _bits(op: Any, *args: Any) -> int:
 
 def _bit_doc(name: str) -> str:
     what, example, result = _BIT_DOCS[name]
-    return f"""``asc_{name}``: {what} (``PIPE_S``; :func:`ascreg.core.bits.{name}`).
+    return f"""``asc_{name}``: {what} (``PIPE_S``; ``ascreg.core.bits.{name}``).
 
     Examples
     --------
