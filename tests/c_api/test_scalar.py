@@ -13,9 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
-from ascreg import GlobalMemory, GmPtr, Ref, uint8_t, uint32_t, uint64_t
+from ascreg import GlobalMemory, GmPtr, Ref, float32_t, uint8_t, uint32_t, uint64_t
+from ascreg._spec import SPECS
 from ascreg.core import bits
-from ascreg.errors import AscregError, AscregTypeError
+from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, SyncError
 from ascreg.machine.kernel import BlockContext, block
 from ascreg.machine.sysregs import ARCH_VERSION, CTRL_RESET, PC_BASE
 from reference.scalar_bits import REFERENCES
@@ -211,3 +212,79 @@ def test_cache_control_validates_and_changes_nothing() -> None:
             with pytest.raises(AscregTypeError, match=message):
                 function(*args)
     assert gm.read(8).tolist() == list(range(8))
+
+
+# ---- scalar GM store and UB -> UB copies ---------------------------------------------------------
+
+
+@pytest.mark.rows("asc_store_dev")
+@pytest.mark.parametrize("dtype", [c[0] for c in SPECS["asc_store_dev"].combos], ids=str)
+def test_store_dev_writes_one_element(dtype: Any) -> None:
+    addr = GlobalMemory().alloc(dtype, 4)
+    addr.write(np.zeros(4, dtype.np_dtype))
+    low, high = (-(1 << (8 * dtype.size - 1)), 0) if dtype.np_dtype.kind == "i" else (0, 0)
+    with block(BlockContext()):
+        C.asc_store_dev(addr + 1, low or 5)
+        with pytest.raises(AscregError, match="asc_store_dev"):
+            C.asc_store_dev(addr, (1 << (8 * dtype.size)) + high)  # out of the type's range
+        with pytest.raises(IllegalDtypeError, match="asc_store_dev"):
+            C.asc_store_dev(addr.cast(float32_t), 1)
+    assert addr.read(4).tolist() == [0, low or 5, 0, 0]
+
+
+def _ub2ub_reference(
+    src: bytes, n_burst: int, len_blocks: int, src_gap: int, dst_gap: int, dst: bytearray
+) -> bytearray:
+    """Burst by burst, 32-byte block by block, as asc_copy_ub2ub.md describes the gaps."""
+    out = bytearray(dst)
+    for burst in range(n_burst):
+        for block_ in range(len_blocks):
+            s = (burst * (len_blocks + src_gap) + block_) * 32
+            d = (burst * (len_blocks + dst_gap) + block_) * 32
+            out[d : d + 32] = src[s : s + 32]
+    return out
+
+
+@pytest.mark.rows("asc_copy_ub2ub", "asc_copy_ub2ub_sync")
+@given(
+    n_burst=st.integers(1, 4),
+    len_blocks=st.integers(1, 3),
+    src_gap=st.integers(0, 2),
+    dst_gap=st.integers(0, 2),
+)
+def test_copy_ub2ub_bursts_match_the_reference(
+    n_burst: int, len_blocks: int, src_gap: int, dst_gap: int
+) -> None:
+    nbytes = 4 * 5 * 32
+    source = bytes(random.Random(n_burst * 7 + len_blocks).randbytes(nbytes))
+    with block(BlockContext()):
+        a, b = C.__ubuf__(uint8_t, nbytes), C.__ubuf__(uint8_t, nbytes)
+        a.write(np.frombuffer(source, np.uint8))
+        b.write(np.full(nbytes, 0xEE, np.uint8))
+        C.asc_sync()
+        C.asc_copy_ub2ub(b, a, n_burst, len_blocks, src_gap, dst_gap)
+        C.asc_sync_vec()
+        got = bytes(b.read(nbytes))
+        C.asc_sync()  # the scalar read of b, before the copy overwrites it
+        C.asc_copy_ub2ub_sync(b, a, 64)
+        synced = bytes(b.read(64))
+    want = _ub2ub_reference(
+        source, n_burst, len_blocks, src_gap, dst_gap, bytearray([0xEE] * nbytes)
+    )
+    assert got == bytes(want)
+    assert synced == source[:64]
+
+
+def test_copy_ub2ub_is_a_vector_pipe_access_and_checks_its_arguments() -> None:
+    with block(BlockContext()):
+        a, b = C.__ubuf__(uint8_t, 64), C.__ubuf__(uint8_t, 64)
+        a.write(np.ones(64, np.uint8))
+        with pytest.raises(SyncError):
+            C.asc_copy_ub2ub(b, a, 64)  # PIPE_V reads what PIPE_S wrote, unordered
+        C.asc_sync()
+        with pytest.raises(AscregTypeError, match="size 48 must be a multiple of 32"):
+            C.asc_copy_ub2ub(b, a, 48)
+        with pytest.raises(AscregTypeError, match="takes"):
+            C.asc_copy_ub2ub(b, a, 1, 1)
+        with pytest.raises(AscregTypeError, match="src"):
+            C.asc_copy_ub2ub(b, GlobalMemory().alloc(uint8_t, 64), 32)

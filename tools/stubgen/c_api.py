@@ -104,6 +104,7 @@ C_MODULE_SURFACE = {
         "",
     ],
     "c_api/scalar": [],
+    "c_api/ubcopy": [],
     "c_api/coresync": [
         "class asc_store_atomic_config:",
         "    config: int",

@@ -162,15 +162,21 @@ def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:
     """Calls of a kernel-level function with one wrong argument each (every parameter)."""
     form = c_shape(spec).forms[0]
     combo = spec.combos[0]
+    overloads = sum(c_applies(f, c) for f in c_shape(spec).forms for c in spec.combos)
+    code = "arg-type" if overloads == 1 else "call-overload"
     args = [c_argument(p, combo, "uint16_t") for p in form.params]
     for i, p in enumerate(form.params):
+        # (shape, code): a GM pointer of another element type fits an overload's shape, so
+        # mypy reports `arg-type` even when the function has several overloads.
         if p.kind == "gptr":
-            wrongs = [f"g_{pyname(d)}" for d in REG_TYPES if d is not combo[p.arg]] + ["p_uint64_t"]
+            legal = {c[p.arg] for c in spec.combos}
+            wrongs = [(f"g_{pyname(d)}", "arg-type") for d in REG_TYPES if d not in legal]
+            wrongs.append(("p_uint64_t", code))
         else:
-            wrongs = [KERNEL_WRONG[p.kind]]
-        for wrong in wrongs:
+            wrongs = [(KERNEL_WRONG[p.kind], code)]
+        for wrong, error in wrongs:
             text = ", ".join([*args[:i], wrong, *args[i + 1 :]])
-            yield f"    {spec.name}({text}){IGNORE.format(code='arg-type')}  # {p.name}: {wrong}"
+            yield f"    {spec.name}({text}){IGNORE.format(code=error)}  # {p.name}: {wrong}"
 
 
 def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:

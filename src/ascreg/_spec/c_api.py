@@ -26,6 +26,8 @@ from ascreg._dtypes import (
     int16_t,
     int32_t,
     int64_t,
+    uint8_t,
+    uint16_t,
     uint32_t,
     uint64_t,
 )
@@ -476,20 +478,30 @@ def _kernel(
     returns: str = "None",
     core: str = "",
     page: str = "",
+    *,
+    more_combos: tuple[tuple[type[Scalar], ...], ...] = (),
+    more_forms: tuple[tuple[str, tuple[str, ...]], ...] = (),
 ) -> OpSpec:
-    """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's)."""
-    parsed = _params(*params)
-    typed = [p for p in parsed if p.kind in ("scalar", "gptr", "count")]
+    """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's).
+
+    *more_combos* are further legal combinations (C overloads by type), *more_forms* further
+    ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional).
+    """
+    forms = [CForm("", _params(*params), returns=returns)]
+    forms += [CForm(tag, _params(*extra), returns=returns) for tag, extra in more_forms]
+    typed = [p for f in forms for p in f.params if p.kind in ("scalar", "gptr", "count")]
     roles = tuple(next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo)))
     module = _KERNEL_MODULES[folder]
-    shape = CShape(f"c_api/{module}", (CForm("", parsed, returns=returns),), kernel=True)
-    return OpSpec(name, name, roles, (combo,), MaskRule.NONE, f"{_KERNEL_DOCS}{folder}/{page or name}.md",
-                  surface="c_api", family=name.removeprefix("asc_"), shape=shape,
+    shape = CShape(f"c_api/{module}", tuple(forms), positional=bool(more_forms), kernel=True)
+    return OpSpec(name, name, roles, (combo, *more_combos), MaskRule.NONE,
+                  f"{_KERNEL_DOCS}{folder}/{page or name}.md", surface="c_api",
+                  family=name.removeprefix("asc_"), shape=shape,
                   core=core or f"ascreg.c_api.{module}:{name}")  # fmt: skip
 
 
 _KERNEL_MODULES = {"scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
-                   "sync": "coresync", "simd_atomic": "coresync"}  # fmt: skip
+                   "sync": "coresync", "simd_atomic": "coresync",
+                   "vector_datamove": "ubcopy"}  # fmt: skip
 """The runtime module of each docs folder."""
 
 
@@ -507,6 +519,26 @@ def _system_rows() -> list[OpSpec]:
     return [
         _kernel(name, folder, params, combo, returns)
         for name, (folder, params, combo, returns) in SYSTEM_CALLS.items()
+    ]  # fmt: skip
+
+
+STORE_DEV_TYPES = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t)
+"""``asc_store_dev(__gm__ T* addr, T value)``: its element types, in the header's order."""
+UB2UB_BURST = ("anyub dst", "anyub src", "scalar n_burst:1", "scalar len_burst:1",
+               "scalar src_gap:1", "scalar dst_gap:1")  # fmt: skip
+"""The burst form of ``asc_copy_ub2ub`` (``uint16_t`` counts and gaps in 32-byte blocks)."""
+
+
+def _scalar_memory_rows() -> list[OpSpec]:
+    """Build ``asc_store_dev`` and ``asc_copy_ub2ub[_sync]`` (the scalar unit's memory writes)."""
+    size = ("anyub dst", "anyub src", "scalar size")
+    return [
+        _kernel("asc_store_dev", "scalar_compute", ("gptr addr", "scalar value"),
+                (STORE_DEV_TYPES[0],), more_combos=tuple((t,) for t in STORE_DEV_TYPES[1:])),
+        _kernel("asc_copy_ub2ub", "vector_datamove", size, (uint32_t, uint16_t),
+                more_forms=(("burst", UB2UB_BURST),)),
+        _kernel("asc_copy_ub2ub_sync", "vector_datamove", size, (uint32_t,),
+                page="asc_copy_ub2ub"),
     ]  # fmt: skip
 
 
@@ -565,5 +597,6 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_system_rows(),
     *_core_sync_rows(),
     *_store_atomic_rows(),
+    *_scalar_memory_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

@@ -311,9 +311,11 @@ from ascreg.c_api.scalar import (
     asc_set_ffts_base_addr,
     asc_set_nthbit,
     asc_sflbits,
+    asc_store_dev,
     asc_ub_dcci_single,
     asc_zero_bits_cnt,
 )
+from ascreg.c_api.ubcopy import asc_copy_ub2ub, asc_copy_ub2ub_sync
 from ascreg.machine.kernel import (
     __aicore__,
     __global__,
@@ -585,6 +587,8 @@ __all__ = [
 __all__ += [  # kernel level: scalar compute, system variables, cache control, sync, store atomics
     "asc_clear_nthbit",
     "asc_clz",
+    "asc_copy_ub2ub",
+    "asc_copy_ub2ub_sync",
     "asc_datacache_preload",
     "asc_dcci_entire_all",
     "asc_dcci_entire_atomic",
@@ -634,6 +638,7 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_set_nthbit",
     "asc_sflbits",
     "asc_store_atomic_config",
+    "asc_store_dev",
     "asc_sync_block_arrive",
     "asc_sync_block_wait",
     "asc_sync_inter_arrive",

@@ -59,6 +59,7 @@ __all__ = [
     "asc_set_ffts_base_addr",
     "asc_set_nthbit",
     "asc_sflbits",
+    "asc_store_dev",
     "asc_ub_dcci_single",
     "asc_zero_bits_cnt",
 ]
@@ -105,6 +106,30 @@ def _bit_function(name: str) -> Any:
 
 (asc_clz, asc_ffs, asc_ffz, asc_popc, asc_zero_bits_cnt, asc_sflbits, asc_set_nthbit,
  asc_clear_nthbit) = (_bit_function(name) for name in SCALAR_BITS)  # fmt: skip
+
+
+@define("asc_store_dev")
+def asc_store_dev(op: Any, addr: Any, value: Any) -> None:
+    """``asc_store_dev(__gm__ T* addr, T value)``: write one value to GM, bypassing the data cache.
+
+    ``T`` is an 8- to 64-bit integer type; *value* converts to it as the C parameter does (an
+    out-of-range Python int is an error). ascreg has no data cache, so this is a plain write.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> addr = GlobalMemory().alloc(int32_t, 1)
+    >>> with block(BlockContext()):
+    ...     asc_store_dev(addr, 2)
+    >>> addr.read(1).tolist()
+    [2]
+    """
+    current_block()
+    gm = operands.instance(addr, GmPtr, "addr")
+    op.spec.check(gm.dtype)
+    gm.write([operands.integer(value, "value")], call=op.name)
+
 
 # ---- system variables ----------------------------------------------------------------------------
 

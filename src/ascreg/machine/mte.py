@@ -162,6 +162,52 @@ def ub_to_gm(
             target[:] = data if combine is None else combine(target.copy(), data)
 
 
+MAX_UB_BURST_BLOCKS = 65535
+"""The largest ``len_burst`` of a UB -> UB copy, in 32-byte blocks."""
+
+
+def ub_to_ub(
+    dst: Pointer[Any],
+    src: Pointer[Any],
+    n_burst: int,
+    len_blocks: int,
+    gaps: tuple[int, int],
+    call: str,
+) -> None:
+    """``PIPE_V``: copy *n_burst* bursts of *len_blocks* 32-byte blocks from UB *src* to UB *dst*.
+
+    ``gaps`` = ``(src_gap, dst_gap)``: blocks from the tail of one burst to the head of the next.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> ub = UnifiedBuffer(); a, b = ub.alloc(uint32_t, 24), ub.alloc(uint32_t, 24)
+    >>> a.write(np.arange(24, dtype=np.uint32)); b.write(np.zeros(24, np.uint32))
+    >>> ub_to_ub(b, a, 2, 1, (1, 0), "copy")
+    >>> b.read(16).tolist()
+    [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+    """
+    _spaces(dst, src, UbPtr, UbPtr, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    src_gap, dst_gap = gaps
+    if not 1 <= n_burst <= MAX_N_BURST or not 1 <= len_blocks <= MAX_UB_BURST_BLOCKS:
+        raise AscregError(
+            f"n_burst {n_burst} / len_burst {len_blocks} are outside [1, {MAX_N_BURST}] / "
+            f"[1, {MAX_UB_BURST_BLOCKS}] ({call})"
+        )
+    if min(gaps) < 0:
+        raise AscregError(f"negative gap ({call})")
+    nbytes = len_blocks * DATA_BLOCK
+    ctx = running_block()
+    with ctx.on_pipe(Pipe.PIPE_V) if ctx is not None else contextlib.nullcontext():
+        for i in range(n_burst):
+            data = src.offset_bytes(i * (nbytes + src_gap * DATA_BLOCK)).bytes(nbytes).copy()
+            target = dst.offset_bytes(i * (nbytes + dst_gap * DATA_BLOCK))
+            target.bytes(nbytes, "writes")[:] = data
+
+
 def _pipe(pipe: Pipe) -> Any:
     """Attribute the copy's accesses to *pipe* (as one copy) in a running block."""
     ctx = running_block()

@@ -91,6 +91,7 @@ __all__ = [
     "asc_set_ffts_base_addr",
     "asc_set_nthbit",
     "asc_sflbits",
+    "asc_store_dev",
     "asc_ub_dcci_single",
     "asc_zero_bits_cnt",
 ]
@@ -191,3 +192,21 @@ def asc_icache_preload(addr: _IntLike, prefetch_len: _IntLike) -> None: ...  # (
 
 # asc_get_icache_preload_status: legal (T) in table order, per form
 def asc_get_icache_preload_status() -> int: ...  # (int64_t)
+
+# asc_store_dev: legal (addr) in table order, per form
+@overload
+def asc_store_dev(addr: GmPtr[int8_t], value: _IntLike) -> None: ...  # (int8_t)
+@overload
+def asc_store_dev(addr: GmPtr[uint8_t], value: _IntLike) -> None: ...  # (uint8_t)
+@overload
+def asc_store_dev(addr: GmPtr[int16_t], value: _IntLike) -> None: ...  # (int16_t)
+@overload
+def asc_store_dev(addr: GmPtr[uint16_t], value: _IntLike) -> None: ...  # (uint16_t)
+@overload
+def asc_store_dev(addr: GmPtr[int32_t], value: _IntLike) -> None: ...  # (int32_t)
+@overload
+def asc_store_dev(addr: GmPtr[uint32_t], value: _IntLike) -> None: ...  # (uint32_t)
+@overload
+def asc_store_dev(addr: GmPtr[int64_t], value: _IntLike) -> None: ...  # (int64_t)
+@overload
+def asc_store_dev(addr: GmPtr[uint64_t], value: _IntLike) -> None: ...  # (uint64_t)

@@ -43,6 +43,8 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_ub2ub,
+    asc_copy_ub2ub_sync,
     asc_create_mask_b16,
     asc_create_mask_b32,
     asc_create_mask_b8,
@@ -162,6 +164,7 @@ from ascreg.c_api import (
     asc_sqrt,
     asc_squeeze,
     asc_store,
+    asc_store_dev,
     asc_storealign,
     asc_storealign_1st,
     asc_storealign_1st_postupdate,
@@ -2061,3 +2064,17 @@ def main() -> None:
     asc_set_atomic_none()  # (uint64_t)
     # asc_get_store_atomic_config: every legal T combination, every form
     asc_get_store_atomic_config(asc_store_atomic_config())  # (uint64_t)
+    # asc_store_dev: every legal addr combination, every form
+    asc_store_dev(g_int8_t, 1)  # (int8_t)
+    asc_store_dev(g_uint8_t, 1)  # (uint8_t)
+    asc_store_dev(g_int16_t, 1)  # (int16_t)
+    asc_store_dev(g_uint16_t, 1)  # (uint16_t)
+    asc_store_dev(g_int32_t, 1)  # (int32_t)
+    asc_store_dev(g_uint32_t, 1)  # (uint32_t)
+    asc_store_dev(g_int64_t, 1)  # (int64_t)
+    asc_store_dev(g_uint64_t, 1)  # (uint64_t)
+    # asc_copy_ub2ub: every legal size, n_burst combination, every form
+    asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1)  # (uint32_t, uint16_t)
+    asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
+    # asc_copy_ub2ub_sync: every legal size combination, every form
+    asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1)  # (uint32_t)

@@ -43,6 +43,8 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_ub2ub,
+    asc_copy_ub2ub_sync,
     asc_create_mask_b16,
     asc_create_mask_b32,
     asc_create_mask_b8,
@@ -162,6 +164,7 @@ from ascreg.c_api import (
     asc_sqrt,
     asc_squeeze,
     asc_store,
+    asc_store_dev,
     asc_storealign,
     asc_storealign_1st,
     asc_storealign_1st_postupdate,
@@ -7965,3 +7968,25 @@ def main() -> None:
     asc_sync_mte3(1.5)  # type: ignore[arg-type]  # pyright: ignore  # id: 1.5
     # asc_get_store_atomic_config: every illegal T combination, every form
     asc_get_store_atomic_config(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+    # asc_store_dev: every illegal addr combination, every form
+    asc_store_dev(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_bool_
+    asc_store_dev(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e4m3fn_t
+    asc_store_dev(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e5m2_t
+    asc_store_dev(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e8m0_t
+    asc_store_dev(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_hifloat8_t
+    asc_store_dev(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_int4x2_t
+    asc_store_dev(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp4x2_e2m1_t
+    asc_store_dev(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp4x2_e1m2_t
+    asc_store_dev(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_half
+    asc_store_dev(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_bfloat16_t
+    asc_store_dev(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_float32_t
+    asc_store_dev(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # addr: p_uint64_t
+    asc_store_dev(g_int8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # value: 1.5
+    # asc_copy_ub2ub: every illegal size, n_burst combination, every form
+    asc_copy_ub2ub(g_uint8_t, p_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_ub2ub(p_uint8_t, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+    # asc_copy_ub2ub_sync: every illegal size combination, every form
+    asc_copy_ub2ub_sync(g_uint8_t, p_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
