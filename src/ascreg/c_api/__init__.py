@@ -209,6 +209,22 @@ from ascreg.c_api.datamove import (
     vector_load_unalign,
     vector_store_unalign,
 )
+from ascreg.c_api.deprecated import (
+    asc_create_iter_reg_b8,
+    asc_create_iter_reg_b16,
+    asc_create_iter_reg_b32,
+    asc_loadalign_brc_postupdate_v2,
+    asc_loadalign_brc_postupdate_v3,
+    asc_loadalign_brc_v2,
+    asc_loadalign_brc_v3,
+    asc_loadalign_unpack_postupdate_v2,
+    asc_loadalign_unpack_v2,
+    asc_pack,
+    asc_pack_v2,
+    asc_set_gm2ub_pad,
+    asc_storealign_pack_postupdate_v2,
+    asc_storealign_pack_v2,
+)
 from ascreg.c_api.kernel import (
     ASC_LOCK_BLOCK,
     ASC_LOCK_NON_BLOCK,
@@ -652,6 +668,23 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_sync_vec",
     "asc_ub_dcci_single",
     "asc_zero_bits_cnt",
+]
+
+__all__ += [  # deprecated spellings (ascreg.c_api.deprecated): they warn, then call the current one
+    "asc_create_iter_reg_b8",
+    "asc_create_iter_reg_b16",
+    "asc_create_iter_reg_b32",
+    "asc_loadalign_brc_postupdate_v2",
+    "asc_loadalign_brc_postupdate_v3",
+    "asc_loadalign_brc_v2",
+    "asc_loadalign_brc_v3",
+    "asc_loadalign_unpack_postupdate_v2",
+    "asc_loadalign_unpack_v2",
+    "asc_pack",
+    "asc_pack_v2",
+    "asc_set_gm2ub_pad",
+    "asc_storealign_pack_postupdate_v2",
+    "asc_storealign_pack_v2",
 ]
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
