@@ -37,6 +37,9 @@ C_KIND_TYPES = {
     "anygm": "GmPtr[Any]",
     "anyub": "UbPtr[Any]",
     "atomiccfg": "asc_store_atomic_config",
+    "ndimcfg": "asc_ndim_pad_count_config",
+    "flag": "bool",
+    "l2load": "asc_load_l2_cache_mode | int",
 }
 MASK_POINTER_DTYPES = ("uint8_t", "uint16_t", "uint32_t")
 
@@ -54,6 +57,7 @@ from ascreg.c_api._types import (
 {vectors}
 )
 from ascreg.c_api.addr import addr_reg
+from ascreg.c_api.kernel import asc_load_l2_cache_mode
 from ascreg.enums import MaskPattern
 from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref
@@ -104,7 +108,13 @@ C_MODULE_SURFACE = {
         "",
     ],
     "c_api/scalar": [],
-    "c_api/ubcopy": [],
+    "c_api/dma": [
+        "class asc_ndim_pad_count_config:",
+        "    config: int",
+        *(f"    loop{n}_{side}_count: int" for n in range(1, 5) for side in ("lp", "rp")),
+        "    def __init__(self, config: int = 0) -> None: ...",
+        "",
+    ],
     "c_api/coresync": [
         "class asc_store_atomic_config:",
         "    config: int",
@@ -174,12 +184,15 @@ def c_signature(spec: OpSpec, form: CForm, combo: tuple[type[Scalar], ...]) -> s
 
 def c_overloads(spec: OpSpec) -> list[tuple[str, str]]:
     """Every (signature, tag) of one function: forms in order, combinations in table order."""
-    sigs = []
+    sigs: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for form in c_shape(spec).forms:
         label = f"{form.tag}: " if form.tag else ""
         for combo in spec.combos:
-            if c_applies(form, combo):
-                sigs.append((c_signature(spec, form, combo), label + combo_text(combo)))
+            signature = c_signature(spec, form, combo)
+            if c_applies(form, combo) and signature not in seen:  # (scalar-only C overloads
+                seen.add(signature)  # of several int or float types are one Python overload)
+                sigs.append((signature, label + combo_text(combo)))
     return sigs
 
 

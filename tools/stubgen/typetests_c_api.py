@@ -34,6 +34,7 @@ from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
     addr_reg,
+    asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
     vector_load_unalign,
@@ -73,7 +74,8 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
         return "m"
     fixed = {"idx": "0", "idx?": "1", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a",
              "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
-             "anyub": "p_uint8_t", "atomiccfg": "asc_store_atomic_config()"}  # fmt: skip
+             "anyub": "p_uint8_t", "atomiccfg": "asc_store_atomic_config()",
+             "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
     d = combo[p.arg]
@@ -154,8 +156,9 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 
 # A wrong argument for each parameter kind of a kernel-level function (one overload each, so
 # mypy reports `arg-type`): a float for an integer, a UB pointer for a GM one, and so on.
-KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1",
-                "anygm": "p_uint8_t", "anyub": "g_uint8_t"}  # fmt: skip
+KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
+                "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
+                "l2load": "1.5"}  # fmt: skip
 
 
 def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:
@@ -183,9 +186,10 @@ def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:
     """Illegal calls of one function (minus those another form makes legal)."""
     ignore = IGNORE
     lines: list[str] = []
-    if c_shape(spec).kernel:
+    kernel = c_shape(spec).kernel
+    if kernel:
         lines += c_kernel_reject_lines(spec)
-    for form in c_shape(spec).forms:
+    for form in () if kernel else c_shape(spec).forms:
         roles = sorted(
             {p.arg for p in form.params if p.kind in ("vec", "vptr", "vptrref", "vptrval")}
         )

@@ -18,6 +18,8 @@ from ascreg._dtypes import (
     bfloat16_t,
     bool_,
     float32_t,
+    fp4x2_e1m2_t,
+    fp4x2_e2m1_t,
     fp8_e4m3fn_t,
     fp8_e5m2_t,
     fp8_e8m0_t,
@@ -501,7 +503,7 @@ def _kernel(
 
 _KERNEL_MODULES = {"scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
                    "sync": "coresync", "simd_atomic": "coresync",
-                   "vector_datamove": "ubcopy"}  # fmt: skip
+                   "vector_datamove": "dma"}  # fmt: skip
 """The runtime module of each docs folder."""
 
 
@@ -540,6 +542,45 @@ def _scalar_memory_rows() -> list[OpSpec]:
         _kernel("asc_copy_ub2ub_sync", "vector_datamove", size, (uint32_t,),
                 page="asc_copy_ub2ub"),
     ]  # fmt: skip
+
+
+NDIM_COPY_TYPES = (int8_t, uint8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, fp8_e8m0_t, fp8_e5m2_t,
+                   fp8_e4m3fn_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
+"""``asc_ndim_copy_gm2ub``'s element types, in the page's order."""
+NDIM_PAD_VALUE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                        float32_t)  # fmt: skip
+"""``asc_set_ndim_pad_value``'s overloads (and ``asc_set_copy_pad_val``'s)."""
+
+
+def _dma_config_rows() -> list[OpSpec]:
+    """Build the copy loop registers, the n-dimensional copy and its configuration rows."""
+    rows = []
+    for direction in ("gm2ub", "ub2gm"):
+        rows.append(_kernel(f"asc_set_{direction}_loop_size", "vector_datamove",
+                            ("scalar loop1_size", "scalar loop2_size"), (uint64_t,)))  # fmt: skip
+        rows += [
+            _kernel(f"asc_set_{direction}_loop{n}_stride", "vector_datamove",
+                    (f"scalar loop{n}_src_stride", f"scalar loop{n}_dst_stride"), (uint64_t,))
+            for n in (1, 2)
+        ]  # fmt: skip
+    rows += [
+        _kernel(f"asc_set_ndim_loop{n}_stride", "vector_datamove",
+                ("scalar dst_stride", "scalar src_stride"), (uint64_t,),
+                page="asc_set_ndim_loop_stride")
+        for n in range(5)
+    ]  # fmt: skip
+    rows.append(_kernel("asc_set_ndim_pad_count", "vector_datamove", ("ndimcfg config",),
+                        (uint64_t,)))  # fmt: skip
+    rows.append(_kernel("asc_set_ndim_pad_value", "vector_datamove", ("scalar pad_value",),
+                        (NDIM_PAD_VALUE_TYPES[0],),
+                        more_combos=tuple((t,) for t in NDIM_PAD_VALUE_TYPES[1:])))  # fmt: skip
+    copy = ("vptr dst", "gptr src", *(f"scalar loop{n}_size:1" for n in range(5)),
+            "scalar loop0_lp_count:2", "scalar loop0_rp_count:2", "flag padding_mode",
+            "l2load l2_cache_mode")  # fmt: skip
+    rows.append(_kernel("asc_ndim_copy_gm2ub", "vector_datamove", copy,
+                        (NDIM_COPY_TYPES[0], uint32_t, uint8_t),
+                        more_combos=tuple((t, uint32_t, uint8_t) for t in NDIM_COPY_TYPES[1:])))  # fmt: skip
+    return rows
 
 
 def _core_sync_rows() -> list[OpSpec]:
@@ -598,5 +639,6 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_core_sync_rows(),
     *_store_atomic_rows(),
     *_scalar_memory_rows(),
+    *_dma_config_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

@@ -107,6 +107,12 @@ class ParamKind(enum.StrEnum):
     """(C API) ``UbPtr[Any]``, a ``__ubuf__ void*``."""
     ATOMIC_CONFIG = "atomiccfg"
     """(C API) an ``asc_store_atomic_config`` the call fills (C++ reference)."""
+    NDIM_CONFIG = "ndimcfg"
+    """(C API) an ``asc_ndim_pad_count_config``."""
+    FLAG = "flag"
+    """(C API) a C ``bool`` (``padding_mode``)."""
+    L2_LOAD = "l2load"
+    """(C API) an ``asc_load_l2_cache_mode`` (or the deprecated ``uint8_t`` code)."""
 
 
 @attrs.frozen

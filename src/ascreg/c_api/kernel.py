@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable
 from typing import Any
@@ -162,10 +163,11 @@ def asc_init() -> None:
 
 
 def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
-    """Run a UB -> GM copy under the block's store-atomic mode (``asc_set_atomic_*``).
+    """Run a UB -> GM copy under the block's store-atomic mode and copy loop registers.
 
-    With a mode set, each element merges into GM (``ascreg.core.store_atomic``) and the write
-    is exempt from the cross-block GM race check, as an atomic is.
+    With a store-atomic mode set (``asc_set_atomic_*``), each element merges into GM
+    (``ascreg.core.store_atomic``) and the write is exempt from the cross-block GM race check,
+    as an atomic is. The ``asc_set_ub2gm_loop*`` registers repeat the copy.
 
     Examples
     --------
@@ -181,12 +183,35 @@ def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     >>> g.read(4).tolist()
     [5, 6, 7, 8]
     """
-    mode = system_registers().atomic if running_block() is not None else None
-    if mode is None:
-        ub_to_gm(dst, src, burst, call)
-        return
-    with atomic_access():
-        ub_to_gm(dst, src, burst, call, combine=combiner(*mode))
+    regs = system_registers() if running_block() is not None else None
+    mode = regs.atomic if regs is not None else None
+    with atomic_access() if mode is not None else contextlib.nullcontext():
+        for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
+            target, origin = dst.offset_bytes(dst_off), src.offset_bytes(src_off)
+            ub_to_gm(target, origin, burst, call, combine=combiner(*mode) if mode else None)
+
+
+def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
+    """Run a GM -> UB copy under the block's copy loop registers (``asc_set_gm2ub_loop*``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g = GlobalMemory().alloc(uint8_t, 64); g.write(np.arange(64, dtype=np.uint8))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(uint8_t, 64); load_from_gm(u, g, Burst(1, 32), "copy"); asc_sync()
+    ...     int(u.read(32)[31])
+    31
+    """
+    regs = system_registers() if running_block() is not None else None
+    for src_off, dst_off in _loop_offsets(regs, "gm2ub"):
+        gm_to_ub(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
+
+
+def _loop_offsets(regs: Any, direction: str) -> Any:
+    return regs.copy_loops[direction].offsets() if regs is not None else iter([(0, 0)])
 
 
 def asc_set_copy_pad_val(value: Any) -> None:
@@ -270,7 +295,7 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
         n_burst, len_burst, left, right, constant, _l2, src_stride, dst_stride = args
         pad = current_block().state.get("pad_value", 0) if constant else None
         burst = Burst(n_burst, len_burst, src_stride, dst_stride, left, right, pad)
-    gm_to_ub(dst, src, burst, _ascreg_call)
+    load_from_gm(dst, src, burst, _ascreg_call)
 
 
 def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
@@ -325,7 +350,7 @@ def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_gm2ub"
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
-    gm_to_ub(dst, src, burst, _ascreg_call)
+    load_from_gm(dst, src, burst, _ascreg_call)
 
 
 def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:

@@ -208,6 +208,87 @@ def ub_to_ub(
             target.bytes(nbytes, "writes")[:] = data
 
 
+NDIM_MAX_SIZE = (1 << 20) - 1
+"""The largest element count of one ``asc_ndim_copy_gm2ub`` dimension."""
+NDIM_MAX_PAD = 255
+"""The largest left or right pad count of one dimension."""
+
+
+@attrs.frozen
+class NdimLoop:
+    """One dimension of an n-dimensional GM -> UB copy (element counts and strides)."""
+
+    size: int
+    left: int = 0
+    right: int = 0
+    dst_stride: int = 0
+    src_stride: int = 0
+
+
+def ndim_gm_to_ub(
+    dst: Pointer[Any], src: Pointer[Any], loops: tuple[NdimLoop, ...], pad_value: Any, call: str
+) -> None:
+    """MTE2: the n-dimensional copy of ``asc_ndim_copy_gm2ub`` (*loops* innermost first).
+
+    Dimension *i* covers ``left + size + right`` positions; position *p* lands at UB element
+    ``sum(p_i * dst_stride_i)``. Inside ``[left, left + size)`` it reads GM element
+    ``sum((p_i - left_i) * src_stride_i)``; outside it is padding: *pad_value*, or (``None``)
+    the nearest element of that dimension (each index clamped into ``[0, size)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, UnifiedBuffer, int32_t
+    >>> g = GlobalMemory().alloc(int32_t, 4); g.write(np.array([1, 2, 3, 4], np.int32))
+    >>> u = UnifiedBuffer().alloc(int32_t, 16)
+    >>> ndim_gm_to_ub(u, g, (NdimLoop(2, 1, 1, 1, 1), NdimLoop(2, 0, 0, 4, 2)), None, "copy")
+    >>> u.read(8).tolist()
+    [1, 1, 2, 2, 3, 3, 4, 4]
+    """
+    _spaces(dst, src, UbPtr, GmPtr, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    for index, loop in enumerate(loops):
+        if not 1 <= loop.size <= NDIM_MAX_SIZE or max(loop.left, loop.right) > NDIM_MAX_PAD:
+            raise AscregError(
+                f"loop{index}: size {loop.size} / pads ({loop.left}, {loop.right}) are outside "
+                f"[1, {NDIM_MAX_SIZE}] / [0, {NDIM_MAX_PAD}] ({call})"
+            )
+    shape = tuple(loop.left + loop.size + loop.right for loop in reversed(loops))
+    positions = np.indices(shape, dtype=np.int64)[::-1]  # positions[i]: loop i's position
+    inside = np.ones(shape, dtype=bool)
+    src_index = np.zeros(shape, dtype=np.int64)
+    dst_index = np.zeros(shape, dtype=np.int64)
+    for loop, position in zip(loops, positions, strict=True):
+        relative = position - loop.left
+        inside &= (relative >= 0) & (relative < loop.size)
+        src_index += np.clip(relative, 0, loop.size - 1) * loop.src_stride
+        dst_index += position * loop.dst_stride
+    size = dst.dtype.size
+    with _pipe(Pipe.PIPE_MTE2):
+        count = int(src_index.max()) + 1
+        _track_gm(src, count * size, write=False)
+        values = src.view(count)[src_index.ravel()]
+        if pad_value is not None:
+            from ascreg.machine.convert import to_dtype
+
+            values[~inside.ravel()] = to_dtype([pad_value], dst.dtype)[0]
+        _scatter(dst, dst_index.ravel(), values)
+
+
+def _scatter(
+    dst: Pointer[Any], indices: np.ndarray[Any, Any], values: np.ndarray[Any, Any]
+) -> None:
+    """Write ``dst[indices] = values`` (later positions win), touching only those elements."""
+    order = np.unique(indices)
+    breaks = np.flatnonzero(np.diff(order) != 1) + 1
+    for run in np.split(order, breaks):
+        view = dst.offset_bytes(int(run[0]) * dst.dtype.size).view(len(run), "writes")
+        picked = np.zeros(len(indices), dtype=bool)
+        picked[(indices >= run[0]) & (indices <= run[-1])] = True
+        view[indices[picked] - run[0]] = values[picked]
+
+
 def _pipe(pipe: Pipe) -> Any:
     """Attribute the copy's accesses to *pipe* (as one copy) in a running block."""
     ctx = running_block()

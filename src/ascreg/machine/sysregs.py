@@ -18,6 +18,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -47,6 +48,62 @@ COUNTER_MAX = 15
 
 
 @attrs.define
+class CopyLoops:
+    """The two loop registers around one direction's GM <-> UB copy (``asc_set_gm2ub_loop*``).
+
+    A copy repeats ``sizes[1]`` times (outer, loop 2) ``sizes[0]`` times (inner, loop 1), each
+    repetition offset by the loops' byte strides. The reset state (sizes 1, strides 0) is one
+    copy. A size of 0 runs no copy at all (ascreg's reading of the documented range [0, 2**21)).
+
+    Examples
+    --------
+    >>> list(CopyLoops((2, 2), (96, 192), (128, 288)).offsets())
+    [(0, 0), (96, 128), (192, 288), (288, 416)]
+    """
+
+    sizes: tuple[int, int] = (1, 1)
+    src_strides: tuple[int, int] = (0, 0)
+    dst_strides: tuple[int, int] = (0, 0)
+
+    def offsets(self) -> Iterator[tuple[int, int]]:
+        """Yield ``(src, dst)`` byte offsets of every repetition, inner loop fastest."""
+        for outer in range(self.sizes[1]):
+            for inner in range(self.sizes[0]):
+                yield (
+                    inner * self.src_strides[0] + outer * self.src_strides[1],
+                    inner * self.dst_strides[0] + outer * self.dst_strides[1],
+                )
+
+
+NDIM = 5
+"""Dimensions of ``asc_ndim_copy_gm2ub`` (loop 0 innermost)."""
+
+
+@attrs.define
+class NdimConfig:
+    """The configuration registers of ``asc_ndim_copy_gm2ub``.
+
+    ``strides[i]`` is loop *i*'s ``(dst, src)`` element stride (``asc_set_ndim_loop<i>_stride``),
+    ``pad_counts`` the packed ``asc_ndim_pad_count_config`` of loops 1-4 (``(left, right)``
+    bytes, loop 1 lowest) and ``pad_value`` the constant of ``asc_set_ndim_pad_value``.
+
+    Examples
+    --------
+    >>> NdimConfig(pad_counts=0x0302).pads(1)
+    (2, 3)
+    """
+
+    strides: list[tuple[int, int]] = attrs.field(factory=lambda: [(0, 0)] * NDIM)
+    pad_counts: int = 0
+    pad_value: Any = 0
+
+    def pads(self, loop: int) -> tuple[int, int]:
+        """Return loop *loop*'s (1..4) ``(left, right)`` pad counts."""
+        shift = 16 * (loop - 1)
+        return self.pad_counts >> shift & 0xFF, self.pad_counts >> (shift + 8) & 0xFF
+
+
+@attrs.define
 class SystemRegisters:
     """The system registers of one block (an AIV core).
 
@@ -61,6 +118,10 @@ class SystemRegisters:
         The FFTS (cross-core sync) base address (``asc_set_ffts_base_addr``).
     cycles, pcs
         How many times ``asc_get_system_cycle`` / ``asc_get_program_counter`` were read.
+    copy_loops
+        The loop registers of the GM -> UB (``"gm2ub"``) and UB -> GM (``"ub2gm"``) copies.
+    ndim
+        The configuration of ``asc_ndim_copy_gm2ub``.
     """
 
     ctrl: int = CTRL_RESET
@@ -68,6 +129,10 @@ class SystemRegisters:
     ffts_base: int = 0
     cycles: int = 0
     pcs: int = 0
+    copy_loops: dict[str, CopyLoops] = attrs.field(
+        factory=lambda: {"gm2ub": CopyLoops(), "ub2gm": CopyLoops()}
+    )
+    ndim: NdimConfig = attrs.field(factory=NdimConfig)
     ctx: BlockContext | None = attrs.field(default=None, repr=False)
 
     def next_cycle(self) -> int:

@@ -49,6 +49,7 @@ from ascreg.c_api._types import (
     vector_uint8_t,
 )
 from ascreg.c_api.addr import addr_reg
+from ascreg.c_api.kernel import asc_load_l2_cache_mode
 from ascreg.enums import MaskPattern
 from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref

@@ -30,6 +30,7 @@ from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
     addr_reg,
+    asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
     vector_load_unalign,
@@ -119,6 +120,7 @@ from ascreg.c_api import (
     asc_min_scalar,
     asc_mul,
     asc_mul_scalar,
+    asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
     asc_neg,
@@ -155,7 +157,20 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_gm2ub_loop1_stride,
+    asc_set_gm2ub_loop2_stride,
+    asc_set_gm2ub_loop_size,
+    asc_set_ndim_loop0_stride,
+    asc_set_ndim_loop1_stride,
+    asc_set_ndim_loop2_stride,
+    asc_set_ndim_loop3_stride,
+    asc_set_ndim_loop4_stride,
+    asc_set_ndim_pad_count,
+    asc_set_ndim_pad_value,
     asc_set_nthbit,
+    asc_set_ub2gm_loop1_stride,
+    asc_set_ub2gm_loop2_stride,
+    asc_set_ub2gm_loop_size,
     asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -2078,3 +2093,52 @@ def main() -> None:
     asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
     # asc_copy_ub2ub_sync: every legal size combination, every form
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1)  # (uint32_t)
+    # asc_set_gm2ub_loop_size: every legal loop1_size combination, every form
+    asc_set_gm2ub_loop_size(1, 1)  # (uint64_t)
+    # asc_set_gm2ub_loop1_stride: every legal loop1_src_stride combination, every form
+    asc_set_gm2ub_loop1_stride(1, 1)  # (uint64_t)
+    # asc_set_gm2ub_loop2_stride: every legal loop2_src_stride combination, every form
+    asc_set_gm2ub_loop2_stride(1, 1)  # (uint64_t)
+    # asc_set_ub2gm_loop_size: every legal loop1_size combination, every form
+    asc_set_ub2gm_loop_size(1, 1)  # (uint64_t)
+    # asc_set_ub2gm_loop1_stride: every legal loop1_src_stride combination, every form
+    asc_set_ub2gm_loop1_stride(1, 1)  # (uint64_t)
+    # asc_set_ub2gm_loop2_stride: every legal loop2_src_stride combination, every form
+    asc_set_ub2gm_loop2_stride(1, 1)  # (uint64_t)
+    # asc_set_ndim_loop0_stride: every legal dst_stride combination, every form
+    asc_set_ndim_loop0_stride(1, 1)  # (uint64_t)
+    # asc_set_ndim_loop1_stride: every legal dst_stride combination, every form
+    asc_set_ndim_loop1_stride(1, 1)  # (uint64_t)
+    # asc_set_ndim_loop2_stride: every legal dst_stride combination, every form
+    asc_set_ndim_loop2_stride(1, 1)  # (uint64_t)
+    # asc_set_ndim_loop3_stride: every legal dst_stride combination, every form
+    asc_set_ndim_loop3_stride(1, 1)  # (uint64_t)
+    # asc_set_ndim_loop4_stride: every legal dst_stride combination, every form
+    asc_set_ndim_loop4_stride(1, 1)  # (uint64_t)
+    # asc_set_ndim_pad_count: every legal T combination, every form
+    asc_set_ndim_pad_count(asc_ndim_pad_count_config())  # (uint64_t)
+    # asc_set_ndim_pad_value: every legal pad_value combination, every form
+    asc_set_ndim_pad_value(1)  # (int8_t)
+    asc_set_ndim_pad_value(1)  # (uint8_t)
+    asc_set_ndim_pad_value(1)  # (int16_t)
+    asc_set_ndim_pad_value(1)  # (uint16_t)
+    asc_set_ndim_pad_value(1.5)  # (half)
+    asc_set_ndim_pad_value(1.5)  # (bfloat16_t)
+    asc_set_ndim_pad_value(1)  # (int32_t)
+    asc_set_ndim_pad_value(1)  # (uint32_t)
+    asc_set_ndim_pad_value(1.5)  # (float32_t)
+    # asc_ndim_copy_gm2ub: every legal src, loop0_size, loop0_lp_count combination, every form
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int8_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint8_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_fp4x2_e2m1_t, g_fp4x2_e2m1_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (fp4x2_e2m1_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_fp4x2_e1m2_t, g_fp4x2_e1m2_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (fp4x2_e1m2_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_fp8_e8m0_t, g_fp8_e8m0_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (fp8_e8m0_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_fp8_e5m2_t, g_fp8_e5m2_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (fp8_e5m2_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_fp8_e4m3fn_t, g_fp8_e4m3fn_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (fp8_e4m3fn_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_int16_t, g_int16_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int16_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_uint16_t, g_uint16_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint16_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_half, g_half, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (half, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_bfloat16_t, g_bfloat16_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (bfloat16_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_int32_t, g_int32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int32_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint32_t, uint32_t, uint8_t)
+    asc_ndim_copy_gm2ub(p_float32_t, g_float32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (float32_t, uint32_t, uint8_t)

@@ -30,6 +30,7 @@ from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
     addr_reg,
+    asc_ndim_pad_count_config,
     asc_store_atomic_config,
     asc_update_addr_reg_b16,
     vector_load_unalign,
@@ -119,6 +120,7 @@ from ascreg.c_api import (
     asc_min_scalar,
     asc_mul,
     asc_mul_scalar,
+    asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
     asc_neg,
@@ -155,7 +157,20 @@ from ascreg.c_api import (
     asc_set_atomic_none,
     asc_set_ctrl,
     asc_set_ffts_base_addr,
+    asc_set_gm2ub_loop1_stride,
+    asc_set_gm2ub_loop2_stride,
+    asc_set_gm2ub_loop_size,
+    asc_set_ndim_loop0_stride,
+    asc_set_ndim_loop1_stride,
+    asc_set_ndim_loop2_stride,
+    asc_set_ndim_loop3_stride,
+    asc_set_ndim_loop4_stride,
+    asc_set_ndim_pad_count,
+    asc_set_ndim_pad_value,
     asc_set_nthbit,
+    asc_set_ub2gm_loop1_stride,
+    asc_set_ub2gm_loop2_stride,
+    asc_set_ub2gm_loop_size,
     asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -7990,3 +8005,55 @@ def main() -> None:
     asc_copy_ub2ub_sync(g_uint8_t, p_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+    # asc_set_gm2ub_loop_size: every illegal loop1_size combination, every form
+    asc_set_gm2ub_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
+    asc_set_gm2ub_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+    # asc_set_gm2ub_loop1_stride: every illegal loop1_src_stride combination, every form
+    asc_set_gm2ub_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_set_gm2ub_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+    # asc_set_gm2ub_loop2_stride: every illegal loop2_src_stride combination, every form
+    asc_set_gm2ub_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
+    asc_set_gm2ub_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+    # asc_set_ub2gm_loop_size: every illegal loop1_size combination, every form
+    asc_set_ub2gm_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
+    asc_set_ub2gm_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+    # asc_set_ub2gm_loop1_stride: every illegal loop1_src_stride combination, every form
+    asc_set_ub2gm_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_set_ub2gm_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+    # asc_set_ub2gm_loop2_stride: every illegal loop2_src_stride combination, every form
+    asc_set_ub2gm_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
+    asc_set_ub2gm_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+    # asc_set_ndim_loop0_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop0_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop0_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop1_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop2_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop3_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop3_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop3_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop4_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop4_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop4_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_pad_count: every illegal T combination, every form
+    asc_set_ndim_pad_count(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+    # asc_ndim_copy_gm2ub: every illegal src, loop0_size, loop0_lp_count combination, every form
+    asc_ndim_copy_gm2ub(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_bool_, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_ndim_copy_gm2ub(p_int8_t, g_hifloat8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_hifloat8_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_int4x2_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_int64_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_uint64_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_ndim_copy_gm2ub(p_int8_t, p_uint64_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1.5, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1.5, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop1_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1.5, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop2_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1.5, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop3_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop4_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_lp_count: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_rp_count: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # padding_mode: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_mode: 1.5
