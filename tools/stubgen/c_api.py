@@ -184,15 +184,12 @@ def c_signature(spec: OpSpec, form: CForm, combo: tuple[type[Scalar], ...]) -> s
 
 def c_overloads(spec: OpSpec) -> list[tuple[str, str]]:
     """Every (signature, tag) of one function: forms in order, combinations in table order."""
-    sigs: list[tuple[str, str]] = []
-    seen: set[str] = set()
+    sigs = []
     for form in c_shape(spec).forms:
         label = f"{form.tag}: " if form.tag else ""
         for combo in spec.combos:
-            signature = c_signature(spec, form, combo)
-            if c_applies(form, combo) and signature not in seen:  # (scalar-only C overloads
-                seen.add(signature)  # of several int or float types are one Python overload)
-                sigs.append((signature, label + combo_text(combo)))
+            if c_applies(form, combo):
+                sigs.append((c_signature(spec, form, combo), label + combo_text(combo)))
     return sigs
 
 

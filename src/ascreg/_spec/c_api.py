@@ -549,7 +549,7 @@ NDIM_COPY_TYPES = (int8_t, uint8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, fp8_e8m0_t, fp8_
 """``asc_ndim_copy_gm2ub``'s element types, in the page's order."""
 NDIM_PAD_VALUE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
                         float32_t)  # fmt: skip
-"""``asc_set_ndim_pad_value``'s overloads (and ``asc_set_copy_pad_val``'s)."""
+"""The C overloads of ``asc_set_ndim_pad_value`` (one Python combination: any number)."""
 
 
 def _dma_config_rows() -> list[OpSpec]:
@@ -571,9 +571,10 @@ def _dma_config_rows() -> list[OpSpec]:
     ]  # fmt: skip
     rows.append(_kernel("asc_set_ndim_pad_count", "vector_datamove", ("ndimcfg config",),
                         (uint64_t,)))  # fmt: skip
+    # One combination: the C overloads of NDIM_PAD_VALUE_TYPES all take "a number" in Python
+    # (converted to the copy's element type when the copy runs).
     rows.append(_kernel("asc_set_ndim_pad_value", "vector_datamove", ("scalar pad_value",),
-                        (NDIM_PAD_VALUE_TYPES[0],),
-                        more_combos=tuple((t,) for t in NDIM_PAD_VALUE_TYPES[1:])))  # fmt: skip
+                        (float32_t,)))  # fmt: skip
     copy = ("vptr dst", "gptr src", *(f"scalar loop{n}_size:1" for n in range(5)),
             "scalar loop0_lp_count:2", "scalar loop0_rp_count:2", "flag padding_mode",
             "l2load l2_cache_mode")  # fmt: skip

@@ -306,7 +306,8 @@ def asc_set_ndim_pad_count(op: Any, config: Any) -> None:
 def asc_set_ndim_pad_value(op: Any, pad_value: Any) -> None:
     """``asc_set_ndim_pad_value(T pad_value)``: the constant of a constant-padded n-d copy.
 
-    The value converts to the copy's element type when the copy runs.
+    The C overloads (int8_t ... float) are one Python function: the number converts to the
+    copy's element type when the copy runs.
 
     Examples
     --------

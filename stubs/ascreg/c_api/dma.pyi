@@ -140,10 +140,7 @@ def asc_set_ndim_loop4_stride(dst_stride: _IntLike, src_stride: _IntLike) -> Non
 def asc_set_ndim_pad_count(config: asc_ndim_pad_count_config) -> None: ...  # (uint64_t)
 
 # asc_set_ndim_pad_value: legal (pad_value) in table order, per form
-@overload
-def asc_set_ndim_pad_value(pad_value: _IntLike) -> None: ...  # (int8_t)
-@overload
-def asc_set_ndim_pad_value(pad_value: _FloatLike) -> None: ...  # (half)
+def asc_set_ndim_pad_value(pad_value: _FloatLike) -> None: ...  # (float32_t)
 
 # asc_ndim_copy_gm2ub: legal (src, loop0_size, loop0_lp_count) in table order, per form
 @overload

@@ -2118,14 +2118,6 @@ def main() -> None:
     # asc_set_ndim_pad_count: every legal T combination, every form
     asc_set_ndim_pad_count(asc_ndim_pad_count_config())  # (uint64_t)
     # asc_set_ndim_pad_value: every legal pad_value combination, every form
-    asc_set_ndim_pad_value(1)  # (int8_t)
-    asc_set_ndim_pad_value(1)  # (uint8_t)
-    asc_set_ndim_pad_value(1)  # (int16_t)
-    asc_set_ndim_pad_value(1)  # (uint16_t)
-    asc_set_ndim_pad_value(1.5)  # (half)
-    asc_set_ndim_pad_value(1.5)  # (bfloat16_t)
-    asc_set_ndim_pad_value(1)  # (int32_t)
-    asc_set_ndim_pad_value(1)  # (uint32_t)
     asc_set_ndim_pad_value(1.5)  # (float32_t)
     # asc_ndim_copy_gm2ub: every legal src, loop0_size, loop0_lp_count combination, every form
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int8_t, uint32_t, uint8_t)
