@@ -108,6 +108,7 @@ C_MODULE_SURFACE = {
         "",
     ],
     "c_api/scalar": [],
+    "c_api/memvector": [],
     "c_api/dma": [
         "class asc_ndim_pad_count_config:",
         "    config: int",

@@ -503,7 +503,7 @@ def _kernel(
 
 _KERNEL_MODULES = {"scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
                    "sync": "coresync", "simd_atomic": "coresync",
-                   "vector_datamove": "dma"}  # fmt: skip
+                   "vector_datamove": "dma", "vector_compute": "memvector"}  # fmt: skip
 """The runtime module of each docs folder."""
 
 
@@ -584,6 +584,16 @@ def _dma_config_rows() -> list[OpSpec]:
     return rows
 
 
+def _memory_vector_rows() -> list[OpSpec]:
+    """Build ``asc_transpose[_sync]`` (memory-level: UB in, UB out, ``PIPE_V``)."""
+    return [
+        _kernel(name, "vector_compute", ("vptr dst", "vptr src"), (int16_t,),
+                core=f"{_CORE}transpose:transpose16", page="asc_transpose",
+                more_combos=((uint16_t,),))
+        for name in ("asc_transpose", "asc_transpose_sync")
+    ]  # fmt: skip
+
+
 def _core_sync_rows() -> list[OpSpec]:
     """``asc_sync_<kind>_arrive/wait``, ``asc_sync_mte2/mte3`` and ``asc_sync_vec``."""
     rows = [
@@ -641,5 +651,6 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_store_atomic_rows(),
     *_scalar_memory_rows(),
     *_dma_config_rows(),
+    *_memory_vector_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

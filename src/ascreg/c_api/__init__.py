@@ -315,6 +315,7 @@ from ascreg.c_api.masks import (
     asc_update_mask_b16,
     asc_update_mask_b32,
 )
+from ascreg.c_api.memvector import asc_transpose, asc_transpose_sync
 from ascreg.c_api.scalar import (
     asc_clear_nthbit,
     asc_clz,
@@ -699,6 +700,8 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_sync_subblock_arrive",
     "asc_sync_subblock_wait",
     "asc_sync_vec",
+    "asc_transpose",
+    "asc_transpose_sync",
     "asc_ub_dcci_single",
     "asc_zero_bits_cnt",
 ]

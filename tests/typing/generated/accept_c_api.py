@@ -205,6 +205,8 @@ from ascreg.c_api import (
     asc_sync_subblock_arrive,
     asc_sync_subblock_wait,
     asc_sync_vec,
+    asc_transpose,
+    asc_transpose_sync,
     asc_ub_dcci_single,
     asc_unpack_lower,
     asc_unpack_upper,
@@ -2134,3 +2136,9 @@ def main() -> None:
     asc_ndim_copy_gm2ub(p_int32_t, g_int32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int32_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint32_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_float32_t, g_float32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (float32_t, uint32_t, uint8_t)
+    # asc_transpose: every legal T combination, every form
+    asc_transpose(p_int16_t, p_int16_t)  # (int16_t)
+    asc_transpose(p_uint16_t, p_uint16_t)  # (uint16_t)
+    # asc_transpose_sync: every legal T combination, every form
+    asc_transpose_sync(p_int16_t, p_int16_t)  # (int16_t)
+    asc_transpose_sync(p_uint16_t, p_uint16_t)  # (uint16_t)

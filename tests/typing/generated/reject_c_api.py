@@ -205,6 +205,8 @@ from ascreg.c_api import (
     asc_sync_subblock_arrive,
     asc_sync_subblock_wait,
     asc_sync_vec,
+    asc_transpose,
+    asc_transpose_sync,
     asc_ub_dcci_single,
     asc_unpack_lower,
     asc_unpack_upper,
@@ -8057,3 +8059,9 @@ def main() -> None:
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_rp_count: 1.5
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # padding_mode: 1.5
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_mode: 1.5
+    # asc_transpose: every illegal T combination, every form
+    asc_transpose(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_transpose(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    # asc_transpose_sync: every illegal T combination, every form
+    asc_transpose_sync(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_transpose_sync(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
