@@ -60,18 +60,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture(scope="session")
-def cpp_golden(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]], list[str]]:
-    """Compile tests/cpp/golden.cpp once and return ``run(lines) -> output lines``.
+def compile_cpp(
+    tmp_path_factory: pytest.TempPathFactory, source_name: str
+) -> Callable[[list[str]], list[str]]:
+    """Compile tests/cpp/<source_name> and return ``run(lines) -> output lines``.
 
-    The program reads one query per input line and prints one answer per line (see the
-    source for the query format). Skips only when no C++ compiler is installed.
+    The program reads one query per input line and prints one answer per line. Skips only when
+    no C++ compiler is installed.
     """
     compiler = shutil.which(os.environ.get("CXX", "g++")) or shutil.which("g++")
     if compiler is None:
         pytest.skip("g++ is not installed: the C++ reference checks need a C++17 compiler")
-    exe = tmp_path_factory.mktemp("cpp") / "golden"
-    source = TESTS / "cpp" / "golden.cpp"
+    exe = tmp_path_factory.mktemp("cpp") / Path(source_name).stem
+    source = TESTS / "cpp" / source_name
     build = subprocess.run(
         [compiler, "-std=c++17", "-O1", "-Wall", "-Wextra", "-Werror", "-o", str(exe), str(source)],
         capture_output=True,
@@ -89,6 +90,22 @@ def cpp_golden(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]]
         return out
 
     return run
+
+
+@pytest.fixture(scope="session")
+def cpp_golden(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]], list[str]]:
+    """Compile tests/cpp/golden.cpp once and return ``run(lines) -> output lines``.
+
+    The program reads one query per input line and prints one answer per line (see the
+    source for the query format). Skips only when no C++ compiler is installed.
+    """
+    return compile_cpp(tmp_path_factory, "golden.cpp")
+
+
+@pytest.fixture(scope="session")
+def cpp_scalar_bits(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]], list[str]]:
+    """Compile tests/cpp/scalar_bits.cpp once (the C API scalar bit functions' C++ reference)."""
+    return compile_cpp(tmp_path_factory, "scalar_bits.cpp")
 
 
 @pytest.fixture

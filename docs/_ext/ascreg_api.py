@@ -45,6 +45,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
+    ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

@@ -33,6 +33,13 @@ C_KIND_TYPES = {
     "idx?": "_IntLike | None = None",
     "cuload": "vector_load_unalign",
     "custore": "vector_store_unalign",
+    "pipe": "Pipe",
+    "anygm": "GmPtr[Any]",
+    "anyub": "UbPtr[Any]",
+    "atomiccfg": "asc_store_atomic_config",
+    "ndimcfg": "asc_ndim_pad_count_config",
+    "flag": "bool",
+    "l2load": "asc_load_l2_cache_mode | int",
 }
 MASK_POINTER_DTYPES = ("uint8_t", "uint16_t", "uint32_t")
 
@@ -50,10 +57,12 @@ from ascreg.c_api._types import (
 {vectors}
 )
 from ascreg.c_api.addr import addr_reg
+from ascreg.c_api.kernel import asc_load_l2_cache_mode
 from ascreg.enums import MaskPattern
-from ascreg.machine.memory import UbPtr
+from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.sync import Pipe
 
 _IntLike: TypeAlias = int | np.integer[Any]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
@@ -99,6 +108,29 @@ C_MODULE_SURFACE = {
         "class vector_store_unalign(UnalignRegForStore): ...",
         "",
     ],
+    "c_api/scalar": [],
+    "c_api/memvector": [],
+    "c_api/dma": [
+        "class asc_ndim_pad_count_config:",
+        "    config: int",
+        *(f"    loop{n}_{side}_count: int" for n in range(1, 5) for side in ("lp", "rp")),
+        "    def __init__(self, config: int = 0) -> None: ...",
+        "",
+    ],
+    "c_api/coresync": [
+        "class asc_store_atomic_config:",
+        "    config: int",
+        "    def __init__(self, config: int = 0) -> None: ...",
+        "    @property",
+        "    def atomic_type(self) -> int: ...",
+        "    @atomic_type.setter",
+        "    def atomic_type(self, value: int) -> None: ...",
+        "    @property",
+        "    def atomic_op(self) -> int: ...",
+        "    @atomic_op.setter",
+        "    def atomic_op(self, value: int) -> None: ...",
+        "",
+    ],
     "c_api/masks": [
         "WIDTHS: dict[str, int]",
         "def asc_get_mask_spr_b16() -> vector_bool: ...",
@@ -127,6 +159,7 @@ def c_param_type(p: Param, combo: tuple[type[Scalar], ...]) -> str:
         "vptrref": f"Ref[UbPtr[{pyname(d)}]]",
         "vptrval": f"UbPtr[{pyname(d)}] | Ref[UbPtr[{pyname(d)}]]",
         "scalar": scalar_type(d),
+        "gptr": f"GmPtr[{pyname(d)}]",
     }[p.kind]
 
 

@@ -33,13 +33,16 @@ from stubgen.common import (
 C_TEST_PRELUDE = """\
 from typing import assert_type
 
-from ascreg import Ref, UnifiedBuffer
+from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
 {dtypes}
 )
 from ascreg.c_api import (
     PAT_ALL,
+    PIPE_S,
     addr_reg,
+    asc_ndim_pad_count_config,
+    asc_store_atomic_config,
     asc_update_addr_reg_b16,
     vector_load_unalign,
     vector_store_unalign,
@@ -49,6 +52,7 @@ from ascreg.c_api import (
 
 def main() -> None:
     ub = UnifiedBuffer()
+    gm = GlobalMemory()
     m = asc_create_mask_b16(PAT_ALL)
     assert_type(m, vector_bool)
     b = vector_bool()
@@ -68,6 +72,7 @@ def c_variables() -> list[str]:
             lines.append(f"    assert_type(v_{n}, {vector_name(d)})")
         lines.append(f"    p_{n} = ub.alloc({n}, 256)")
         lines.append(f"    pr_{n} = Ref(p_{n})")
+        lines.append(f"    g_{n} = gm.alloc({n}, 256)")
     return lines
 
 
@@ -75,7 +80,9 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
     if p.kind in ("cmask", "cmask?"):
         return "m"
     fixed = {"idx": "0", "idx?": "1", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a",
-             "cuload": "ul", "custore": "us"}  # fmt: skip
+             "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
+             "anyub": "p_uint8_t", "atomiccfg": "asc_store_atomic_config()",
+             "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
     d = combo[p.arg]
@@ -85,7 +92,8 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
     if d is bool_:
         return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}",
                 "vptrval": f"pr_{mask_ptr}"}[p.kind]  # fmt: skip
-    return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}", "vptrval": f"pr_{n}"}[p.kind]
+    return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}", "vptrval": f"pr_{n}",
+            "gptr": f"g_{n}"}[p.kind]  # fmt: skip
 
 
 def c_call(
@@ -122,7 +130,8 @@ def c_accept_lines(spec: OpSpec) -> Iterator[str]:
 # `arg-type` error (mypy checks it against that overload), any other one `call-overload`.
 ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "cmask": "mask", "cmask?": "mask",
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
-             "cuload": "uload", "custore": "ustore"}  # fmt: skip
+             "cuload": "uload", "custore": "ustore", "pipe": "pipe", "anygm": "gptr",
+             "anyub": "ptr", "atomiccfg": "cfg", "gptr": "gptr"}  # fmt: skip
 
 
 def c_arg_shape(p: Param, combo: tuple[type[Scalar], ...]) -> str:
@@ -157,11 +166,42 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
     return "call-overload"
 
 
+# A wrong argument for each parameter kind of a kernel-level function (one overload each, so
+# mypy reports `arg-type`): a float for an integer, a UB pointer for a GM one, and so on.
+KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
+                "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
+                "l2load": "1.5"}  # fmt: skip
+
+
+def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """Calls of a kernel-level function with one wrong argument each (every parameter)."""
+    form = c_shape(spec).forms[0]
+    combo = spec.combos[0]
+    overloads = sum(c_applies(f, c) for f in c_shape(spec).forms for c in spec.combos)
+    code = "arg-type" if overloads == 1 else "call-overload"
+    args = [c_argument(p, combo, "uint16_t") for p in form.params]
+    for i, p in enumerate(form.params):
+        # (shape, code): a GM pointer of another element type fits an overload's shape, so
+        # mypy reports `arg-type` even when the function has several overloads.
+        if p.kind == "gptr":
+            legal = {c[p.arg] for c in spec.combos}
+            wrongs = [(f"g_{pyname(d)}", "arg-type") for d in REG_TYPES if d not in legal]
+            wrongs.append(("p_uint64_t", code))
+        else:
+            wrongs = [(KERNEL_WRONG[p.kind], code)]
+        for wrong, error in wrongs:
+            text = ", ".join([*args[:i], wrong, *args[i + 1 :]])
+            yield f"    {spec.name}({text}){IGNORE.format(code=error)}  # {p.name}: {wrong}"
+
+
 def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:
     """Illegal calls of one function (minus those another form makes legal)."""
     ignore = IGNORE
     lines: list[str] = []
-    for form in c_shape(spec).forms:
+    kernel = c_shape(spec).kernel
+    if kernel:
+        lines += c_kernel_reject_lines(spec)
+    for form in () if kernel else c_shape(spec).forms:
         roles = sorted(
             {p.arg for p in form.params if p.kind in ("vec", "vptr", "vptrref", "vptrval")}
         )

@@ -317,7 +317,8 @@ def _vector_only(impl: Impl) -> Impl:
 
 def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
-    vector = op.surface is C_API
+    shape = op.spec.shape if op.spec is not None else None
+    vector = op.surface is C_API and not getattr(shape, "kernel", False)
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if vector and _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:

@@ -13,7 +13,26 @@ Examples
 
 from __future__ import annotations
 
-from ascreg._dtypes import bfloat16_t, bool_, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, int16_t
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    bool_,
+    float32_t,
+    fp4x2_e1m2_t,
+    fp4x2_e2m1_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    fp8_e8m0_t,
+    half,
+    int8_t,
+    int16_t,
+    int32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+    uint64_t,
+)
 from ascreg._spec.dtypes import (
     C_ARANGE,
     C_BASIC,
@@ -448,6 +467,219 @@ def _compound_rows() -> list[OpSpec]:
         for name in ("asc_exp_sub", "asc_exp_sub_v2")
     ]  # fmt: skip
     return out
+# ---- kernel level: scalar compute, system variables, cache control, sync, store atomics ----------
+# (the scalar unit's functions: callable in the kernel body; one dtype role each, the C type of
+# their integer argument or result)
+
+_KERNEL_DOCS = "docs/zh/api/SIMD-API/C-API/"
+
+SCALAR_BIT_CALLS: dict[str, tuple[tuple[str, ...], tuple[type[Scalar], ...]]] = {
+    "clz": (("scalar value_in",), (uint64_t,)),
+    "ffs": (("scalar value",), (uint64_t,)),
+    "ffz": (("scalar value",), (uint64_t,)),
+    "popc": (("scalar value",), (uint64_t,)),
+    "zero_bits_cnt": (("scalar value",), (uint64_t,)),
+    "sflbits": (("scalar value",), (int64_t,)),
+    "set_nthbit": (("scalar bits", "scalar idx:1"), (uint64_t, int64_t)),
+    "clear_nthbit": (("scalar bits", "scalar idx:1"), (uint64_t, int64_t)),
+}
+"""``asc_<name>`` scalar bit functions: their parameters and the C types of those."""
+
+SYSTEM_CALLS: dict[str, tuple[str, tuple[str, ...], tuple[type[Scalar], ...], str]] = {
+    "asc_get_ctrl": ("sys_var", (), (int64_t,), "int"),
+    "asc_set_ctrl": ("sys_var", ("scalar config",), (uint64_t,), "None"),
+    "asc_get_core_id": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_sub_block_id": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_sub_block_num": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_system_cycle": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_program_counter": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_phy_buf_addr": ("sys_var", ("scalar offset",), (uint64_t,), "int"),
+    "asc_get_arch_ver": ("sys_var", ("count core_version",), (uint32_t,), "None"),
+    "asc_get_status": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_phy_stack_base": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_sys_virtual_base": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_smmu_tag_version": ("sys_var", (), (int64_t,), "int"),
+    "asc_get_ffts_base_addr": ("sys_var", (), (int64_t,), "int"),
+    "asc_set_ffts_base_addr": ("sys_var", ("scalar config",), (uint64_t,), "None"),
+    "asc_dcci_single": ("cache_ctrl", ("anygm dst",), (uint64_t,), "None"),
+    "asc_ub_dcci_single": ("cache_ctrl", ("anyub dst",), (uint64_t,), "None"),
+    "asc_dcci_entire_all": ("cache_ctrl", (), (uint64_t,), "None"),
+    "asc_dcci_entire_out": ("cache_ctrl", (), (uint64_t,), "None"),
+    "asc_dcci_entire_atomic": ("cache_ctrl", (), (uint64_t,), "None"),
+    "asc_dci": ("cache_ctrl", (), (uint64_t,), "None"),
+    "asc_datacache_preload": ("cache_ctrl", ("gptr address", "scalar offset:1"), (uint64_t, int64_t), "None"),
+    "asc_icache_preload": ("cache_ctrl", ("scalar addr", "scalar prefetch_len"), (int64_t,), "None"),
+    "asc_get_icache_preload_status": ("cache_ctrl", (), (int64_t,), "int"),
+}  # fmt: skip
+"""Per system-variable and cache-control function: its docs folder, parameters, the C type of
+its integer argument or result (its one dtype role) and its return annotation."""
+
+CORE_SYNC_KINDS = ("block", "subblock", "inter", "intra")
+"""``asc_sync_<kind>_arrive`` / ``asc_sync_<kind>_wait``: the cross-core flag instructions."""
+STORE_ATOMIC_TYPES: dict[str, type[Scalar]] = {
+    "int8": int8_t, "int16": int16_t, "int": int32_t, "bfloat": bfloat16_t,
+    "float16": half, "float": float32_t,
+}  # fmt: skip
+"""``asc_set_atomic_<op>_<suffix>``: the element type each suffix configures."""
+STORE_ATOMIC_OPS = ("add", "max", "min")
+"""The store-atomic operations of the copy engine."""
+
+
+def _kernel(
+    name: str,
+    folder: str,
+    params: tuple[str, ...],
+    combo: tuple[type[Scalar], ...],
+    returns: str = "None",
+    core: str = "",
+    page: str = "",
+    *,
+    more_combos: tuple[tuple[type[Scalar], ...], ...] = (),
+    more_forms: tuple[tuple[str, tuple[str, ...]], ...] = (),
+) -> OpSpec:
+    """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's).
+
+    *more_combos* are further legal combinations (C overloads by type), *more_forms* further
+    ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional).
+    """
+    forms = [CForm("", _params(*params), returns=returns)]
+    forms += [CForm(tag, _params(*extra), returns=returns) for tag, extra in more_forms]
+    typed = [p for f in forms for p in f.params if p.kind in ("scalar", "gptr", "count")]
+    roles = tuple(next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo)))
+    module = _KERNEL_MODULES[folder]
+    shape = CShape(f"c_api/{module}", tuple(forms), positional=bool(more_forms), kernel=True)
+    return OpSpec(name, name, roles, (combo, *more_combos), MaskRule.NONE,
+                  f"{_KERNEL_DOCS}{folder}/{page or name}.md", surface="c_api",
+                  family=name.removeprefix("asc_"), shape=shape,
+                  core=core or f"ascreg.c_api.{module}:{name}")  # fmt: skip
+
+
+_KERNEL_MODULES = {"scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
+                   "sync": "coresync", "simd_atomic": "coresync",
+                   "vector_datamove": "dma", "vector_compute": "memvector"}  # fmt: skip
+"""The runtime module of each docs folder."""
+
+
+def _scalar_compute_rows() -> list[OpSpec]:
+    """``asc_clz``, ``asc_ffs``, ... (``ascreg.core.bits``)."""
+    return [
+        _kernel(f"asc_{op}", "scalar_compute", params, combo, "int",
+                f"{_CORE}bits:SCALAR_BITS.{op}")
+        for op, (params, combo) in SCALAR_BIT_CALLS.items()
+    ]  # fmt: skip
+
+
+def _system_rows() -> list[OpSpec]:
+    """Build the system-variable and cache-control rows (``ascreg.machine.sysregs`` state)."""
+    return [
+        _kernel(name, folder, params, combo, returns)
+        for name, (folder, params, combo, returns) in SYSTEM_CALLS.items()
+    ]  # fmt: skip
+
+
+STORE_DEV_TYPES = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t)
+"""``asc_store_dev(__gm__ T* addr, T value)``: its element types, in the header's order."""
+UB2UB_BURST = ("anyub dst", "anyub src", "scalar n_burst:1", "scalar len_burst:1",
+               "scalar src_gap:1", "scalar dst_gap:1")  # fmt: skip
+"""The burst form of ``asc_copy_ub2ub`` (``uint16_t`` counts and gaps in 32-byte blocks)."""
+
+
+def _scalar_memory_rows() -> list[OpSpec]:
+    """Build ``asc_store_dev`` and ``asc_copy_ub2ub[_sync]`` (the scalar unit's memory writes)."""
+    size = ("anyub dst", "anyub src", "scalar size")
+    return [
+        _kernel("asc_store_dev", "scalar_compute", ("gptr addr", "scalar value"),
+                (STORE_DEV_TYPES[0],), more_combos=tuple((t,) for t in STORE_DEV_TYPES[1:])),
+        _kernel("asc_copy_ub2ub", "vector_datamove", size, (uint32_t, uint16_t),
+                more_forms=(("burst", UB2UB_BURST),)),
+        _kernel("asc_copy_ub2ub_sync", "vector_datamove", size, (uint32_t,),
+                page="asc_copy_ub2ub"),
+    ]  # fmt: skip
+
+
+NDIM_COPY_TYPES = (int8_t, uint8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, fp8_e8m0_t, fp8_e5m2_t,
+                   fp8_e4m3fn_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
+"""``asc_ndim_copy_gm2ub``'s element types, in the page's order."""
+NDIM_PAD_VALUE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                        float32_t)  # fmt: skip
+"""The C overloads of ``asc_set_ndim_pad_value`` (one Python combination: any number)."""
+
+
+def _dma_config_rows() -> list[OpSpec]:
+    """Build the copy loop registers, the n-dimensional copy and its configuration rows."""
+    rows = []
+    for direction in ("gm2ub", "ub2gm"):
+        rows.append(_kernel(f"asc_set_{direction}_loop_size", "vector_datamove",
+                            ("scalar loop1_size", "scalar loop2_size"), (uint64_t,)))  # fmt: skip
+        rows += [
+            _kernel(f"asc_set_{direction}_loop{n}_stride", "vector_datamove",
+                    (f"scalar loop{n}_src_stride", f"scalar loop{n}_dst_stride"), (uint64_t,))
+            for n in (1, 2)
+        ]  # fmt: skip
+    rows += [
+        _kernel(f"asc_set_ndim_loop{n}_stride", "vector_datamove",
+                ("scalar dst_stride", "scalar src_stride"), (uint64_t,),
+                page="asc_set_ndim_loop_stride")
+        for n in range(5)
+    ]  # fmt: skip
+    rows.append(_kernel("asc_set_ndim_pad_count", "vector_datamove", ("ndimcfg config",),
+                        (uint64_t,)))  # fmt: skip
+    # One combination: the C overloads of NDIM_PAD_VALUE_TYPES all take "a number" in Python
+    # (converted to the copy's element type when the copy runs).
+    rows.append(_kernel("asc_set_ndim_pad_value", "vector_datamove", ("scalar pad_value",),
+                        (float32_t,)))  # fmt: skip
+    copy = ("vptr dst", "gptr src", *(f"scalar loop{n}_size:1" for n in range(5)),
+            "scalar loop0_lp_count:2", "scalar loop0_rp_count:2", "flag padding_mode",
+            "l2load l2_cache_mode")  # fmt: skip
+    rows.append(_kernel("asc_ndim_copy_gm2ub", "vector_datamove", copy,
+                        (NDIM_COPY_TYPES[0], uint32_t, uint8_t),
+                        more_combos=tuple((t, uint32_t, uint8_t) for t in NDIM_COPY_TYPES[1:])))  # fmt: skip
+    return rows
+
+
+def _memory_vector_rows() -> list[OpSpec]:
+    """Build ``asc_transpose[_sync]`` (memory-level: UB in, UB out, ``PIPE_V``)."""
+    return [
+        _kernel(name, "vector_compute", ("vptr dst", "vptr src"), (int16_t,),
+                core=f"{_CORE}transpose:transpose16", page="asc_transpose",
+                more_combos=((uint16_t,),))
+        for name in ("asc_transpose", "asc_transpose_sync")
+    ]  # fmt: skip
+
+
+def _core_sync_rows() -> list[OpSpec]:
+    """``asc_sync_<kind>_arrive/wait``, ``asc_sync_mte2/mte3`` and ``asc_sync_vec``."""
+    rows = [
+        _kernel(f"asc_sync_{kind}_{step}", "sync", ("pipe pipe", f"scalar {flag}"), (int64_t,))
+        for kind in CORE_SYNC_KINDS
+        for step in ("arrive", "wait")
+        for flag in ("sync_id" if kind == "intra" else "flag_id",)
+    ]
+    rows += [
+        _kernel(f"asc_sync_{pipe}", "sync", ("scalar id",), (int32_t,)) for pipe in ("mte2", "mte3")
+    ]
+    rows.append(_kernel("asc_sync_vec", "sync", (), (int64_t,)))
+    return rows
+
+
+def _store_atomic_rows() -> list[OpSpec]:
+    """``asc_set_atomic_<op>_<type>``, ``asc_set_atomic_none`` and ``asc_get_store_atomic_config``."""
+    rows = [
+        _kernel(
+            f"asc_set_atomic_{op}_{suffix}",
+            "simd_atomic",
+            (),
+            (dtype,),
+            page=f"asc_set_atomic_{op}",
+        )
+        for op in STORE_ATOMIC_OPS
+        for suffix, dtype in STORE_ATOMIC_TYPES.items()
+    ]
+    rows.append(_kernel("asc_set_atomic_none", "simd_atomic", (), (uint64_t,)))
+    rows.append(
+        _kernel("asc_get_store_atomic_config", "simd_atomic", ("atomiccfg config",), (uint64_t,))
+    )
+    return rows
 
 
 C_API_ROWS: tuple[OpSpec, ...] = (
@@ -467,5 +699,12 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_rearrange_rows(),
     *_unaligned_rows(),
     *_compound_rows(),
+    *_scalar_compute_rows(),
+    *_system_rows(),
+    *_core_sync_rows(),
+    *_store_atomic_rows(),
+    *_scalar_memory_rows(),
+    *_dma_config_rows(),
+    *_memory_vector_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

@@ -96,6 +96,23 @@ class ParamKind(enum.StrEnum):
     """(C API) the unaligned-load register ``vector_load_unalign``."""
     CUSTORE = "custore"
     """(C API) the unaligned-store register ``vector_store_unalign``."""
+    # -- kernel-level (scalar unit) C API functions --
+    PIPE = "pipe"
+    """(C API) a ``pipe_t`` (``PIPE_S``, ``PIPE_V``, ``PIPE_MTE2``, ...)."""
+    GPTR = "gptr"
+    """(C API) ``GmPtr[D]``, a typed Global Memory pointer."""
+    ANYGM = "anygm"
+    """(C API) ``GmPtr[Any]``, a ``__gm__ void*``."""
+    ANYUB = "anyub"
+    """(C API) ``UbPtr[Any]``, a ``__ubuf__ void*``."""
+    ATOMIC_CONFIG = "atomiccfg"
+    """(C API) an ``asc_store_atomic_config`` the call fills (C++ reference)."""
+    NDIM_CONFIG = "ndimcfg"
+    """(C API) an ``asc_ndim_pad_count_config``."""
+    FLAG = "flag"
+    """(C API) a C ``bool`` (``padding_mode``)."""
+    L2_LOAD = "l2load"
+    """(C API) an ``asc_load_l2_cache_mode`` (or the deprecated ``uint8_t`` code)."""
 
 
 @attrs.frozen
@@ -293,6 +310,9 @@ class CShape:
         The overload families, in the order the stub lists them.
     positional
         The runtime takes ``*args``: parameters are positional-only.
+    kernel
+        A kernel-level function of the scalar unit (``asc_clz``, ``asc_sync_block_arrive``):
+        callable in the kernel body, not only inside a ``__simd_vf__`` function.
 
     Examples
     --------
@@ -304,6 +324,7 @@ class CShape:
     module: str
     forms: tuple[CForm, ...]
     positional: bool = False
+    kernel: bool = False
 
 
 class SimtKind(enum.StrEnum):

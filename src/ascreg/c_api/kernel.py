@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable
 from typing import Any
@@ -44,6 +45,7 @@ from ascreg._dtypes import (
     uint16_t,
     uint32_t,
 )
+from ascreg.core.store_atomic import combiner
 from ascreg.errors import AscregError, AscregTypeError, SyncError
 from ascreg.machine.block import current_block, running_block
 from ascreg.machine.kernel import (
@@ -60,6 +62,7 @@ from ascreg.machine.kernel import (
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
+from ascreg.machine.races import atomic_access
 from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples here use them)
     EVENT_ID0,
     EVENT_ID1,
@@ -79,6 +82,7 @@ from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples 
     PIPE_V,
     Pipe,
 )
+from ascreg.machine.sysregs import system_registers
 
 
 class asc_load_l2_cache_mode(enum.IntEnum):
@@ -142,7 +146,8 @@ MASK_SPR_INIT = (1 << 128) - 1
 def asc_init() -> None:
     """``asc_init()``: reset the core's modes at the start of a kernel.
 
-    The copy pad value becomes 0 and the mask SPR all ones (read by ``asc_get_mask_spr_*``).
+    The copy pad value becomes 0, the mask SPR all ones (read by ``asc_get_mask_spr_*``) and
+    the store-atomic mode none (``asc_set_atomic_none``).
 
     Examples
     --------
@@ -154,6 +159,59 @@ def asc_init() -> None:
     state = current_block().state
     state["pad_value"] = 0
     state[MASK_SPR_STATE] = MASK_SPR_INIT
+    system_registers().atomic = None
+
+
+def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
+    """Run a UB -> GM copy under the block's store-atomic mode and copy loop registers.
+
+    With a store-atomic mode set (``asc_set_atomic_*``), each element merges into GM
+    (``ascreg.core.store_atomic``) and the write is exempt from the cross-block GM race check,
+    as an atomic is. The ``asc_set_ub2gm_loop*`` registers repeat the copy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> from ascreg.c_api import asc_set_atomic_add_int
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g = GlobalMemory().alloc(int32_t, 8); g.write(np.full(8, 5))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(int32_t, 8); u.write(np.arange(8, dtype=np.int32))
+    ...     asc_sync()
+    ...     asc_set_atomic_add_int(); store_to_gm(g, u, Burst(1, 32), "copy")
+    >>> g.read(4).tolist()
+    [5, 6, 7, 8]
+    """
+    regs = system_registers() if running_block() is not None else None
+    mode = regs.atomic if regs is not None else None
+    with atomic_access() if mode is not None else contextlib.nullcontext():
+        for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
+            target, origin = dst.offset_bytes(dst_off), src.offset_bytes(src_off)
+            ub_to_gm(target, origin, burst, call, combine=combiner(*mode) if mode else None)
+
+
+def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
+    """Run a GM -> UB copy under the block's copy loop registers (``asc_set_gm2ub_loop*``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> g = GlobalMemory().alloc(uint8_t, 64); g.write(np.arange(64, dtype=np.uint8))
+    >>> with block(BlockContext()):
+    ...     u = __ubuf__(uint8_t, 64); load_from_gm(u, g, Burst(1, 32), "copy"); asc_sync()
+    ...     int(u.read(32)[31])
+    31
+    """
+    regs = system_registers() if running_block() is not None else None
+    for src_off, dst_off in _loop_offsets(regs, "gm2ub"):
+        gm_to_ub(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
+
+
+def _loop_offsets(regs: Any, direction: str) -> Any:
+    return regs.copy_loops[direction].offsets() if regs is not None else iter([(0, 0)])
 
 
 def asc_set_copy_pad_val(value: Any) -> None:
@@ -237,7 +295,7 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
         n_burst, len_burst, left, right, constant, _l2, src_stride, dst_stride = args
         pad = current_block().state.get("pad_value", 0) if constant else None
         burst = Burst(n_burst, len_burst, src_stride, dst_stride, left, right, pad)
-    gm_to_ub(dst, src, burst, _ascreg_call)
+    load_from_gm(dst, src, burst, _ascreg_call)
 
 
 def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
@@ -271,7 +329,7 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     else:
         n_burst, len_burst, _l2, dst_stride, src_stride = args
         burst = Burst(n_burst, len_burst, src_stride, dst_stride)
-    ub_to_gm(dst, src, burst, _ascreg_call)
+    store_to_gm(dst, src, burst, _ascreg_call)
 
 
 def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:
@@ -292,7 +350,7 @@ def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_gm2ub"
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
-    gm_to_ub(dst, src, burst, _ascreg_call)
+    load_from_gm(dst, src, burst, _ascreg_call)
 
 
 def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:
@@ -312,7 +370,7 @@ def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_ub2gm"
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
-    ub_to_gm(dst, src, burst, _ascreg_call)
+    store_to_gm(dst, src, burst, _ascreg_call)
 
 
 _SYNC_IN = """    ...     {name}(u, g, 32)

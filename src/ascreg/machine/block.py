@@ -48,7 +48,13 @@ class BlockContext:
     """
 
     def __init__(
-        self, block_idx: int = 0, block_num: int = 1, dyn_ub_bytes: int = 0, kernel: str = "?"
+        self,
+        block_idx: int = 0,
+        block_num: int = 1,
+        dyn_ub_bytes: int = 0,
+        kernel: str = "?",
+        *,
+        shared: dict[str, Any] | None = None,
     ) -> None:
         self.block_idx = block_idx
         self.block_num = block_num
@@ -57,6 +63,8 @@ class BlockContext:
         self.tracker = PipeTracker()
         self.pipe = Pipe.PIPE_S
         self.state: dict[str, Any] = {}
+        self.shared: dict[str, Any] = {} if shared is None else shared
+        """State every block of the launch sees (the cross-core sync counters)."""
         self.dynamic: UbPtr[Any] = self.ub.alloc_bytes(  # type: ignore[assignment]
             uint8_t, dyn_ub_bytes, label=f"extern __ubuf__ (dynamic, {dyn_ub_bytes} bytes)"
         )

@@ -450,9 +450,10 @@ class Kernel(Generic[P]):
         check_stream(stream)
         self._check_args(args, kwargs)
         races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
+        shared: dict[str, Any] = {}
         try:
             for index in range(int(blocks)):
-                ctx = BlockContext(index, int(blocks), dyn_bytes, name)
+                ctx = BlockContext(index, int(blocks), dyn_bytes, name, shared=shared)
                 if races is not None:
                     races.block = index
                 try:

@@ -20,6 +20,7 @@ Examples
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -132,8 +133,18 @@ def _pad_bytes(data: np.ndarray[Any, Any], dst: Pointer[Any], value: Any) -> np.
     return to_dtype([value], dst.dtype).view(np.uint8)
 
 
-def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
-    """MTE3: copy *burst* from UB *src* to GM *dst*."""
+Combine = Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], np.ndarray[Any, Any]]
+"""``combine(old_bytes, new_bytes) -> bytes``: how a store-atomic copy merges into GM."""
+
+
+def ub_to_gm(
+    dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str, combine: Combine | None = None
+) -> None:
+    """MTE3: copy *burst* from UB *src* to GM *dst*.
+
+    With *combine* (a store-atomic mode, see ``ascreg.core.store_atomic``) each burst is merged
+    into the GM bytes it lands on instead of replacing them.
+    """
     _spaces(dst, src, GmPtr, UbPtr, call)
     _aligned(dst, "dst", call)
     _aligned(src, "src", call)
@@ -147,7 +158,135 @@ def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
             _track_gm(dst.offset_bytes(i * burst.dst_stride), burst.len_burst, write=True)
-            dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")[:] = data
+            target = dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")
+            target[:] = data if combine is None else combine(target.copy(), data)
+
+
+MAX_UB_BURST_BLOCKS = 65535
+"""The largest ``len_burst`` of a UB -> UB copy, in 32-byte blocks."""
+
+
+def ub_to_ub(
+    dst: Pointer[Any],
+    src: Pointer[Any],
+    n_burst: int,
+    len_blocks: int,
+    gaps: tuple[int, int],
+    call: str,
+) -> None:
+    """``PIPE_V``: copy *n_burst* bursts of *len_blocks* 32-byte blocks from UB *src* to UB *dst*.
+
+    ``gaps`` = ``(src_gap, dst_gap)``: blocks from the tail of one burst to the head of the next.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint32_t
+    >>> ub = UnifiedBuffer(); a, b = ub.alloc(uint32_t, 24), ub.alloc(uint32_t, 24)
+    >>> a.write(np.arange(24, dtype=np.uint32)); b.write(np.zeros(24, np.uint32))
+    >>> ub_to_ub(b, a, 2, 1, (1, 0), "copy")
+    >>> b.read(16).tolist()
+    [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23]
+    """
+    _spaces(dst, src, UbPtr, UbPtr, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    src_gap, dst_gap = gaps
+    if not 1 <= n_burst <= MAX_N_BURST or not 1 <= len_blocks <= MAX_UB_BURST_BLOCKS:
+        raise AscregError(
+            f"n_burst {n_burst} / len_burst {len_blocks} are outside [1, {MAX_N_BURST}] / "
+            f"[1, {MAX_UB_BURST_BLOCKS}] ({call})"
+        )
+    if min(gaps) < 0:
+        raise AscregError(f"negative gap ({call})")
+    nbytes = len_blocks * DATA_BLOCK
+    ctx = running_block()
+    with ctx.on_pipe(Pipe.PIPE_V) if ctx is not None else contextlib.nullcontext():
+        for i in range(n_burst):
+            data = src.offset_bytes(i * (nbytes + src_gap * DATA_BLOCK)).bytes(nbytes).copy()
+            target = dst.offset_bytes(i * (nbytes + dst_gap * DATA_BLOCK))
+            target.bytes(nbytes, "writes")[:] = data
+
+
+NDIM_MAX_SIZE = (1 << 20) - 1
+"""The largest element count of one ``asc_ndim_copy_gm2ub`` dimension."""
+NDIM_MAX_PAD = 255
+"""The largest left or right pad count of one dimension."""
+
+
+@attrs.frozen
+class NdimLoop:
+    """One dimension of an n-dimensional GM -> UB copy (element counts and strides)."""
+
+    size: int
+    left: int = 0
+    right: int = 0
+    dst_stride: int = 0
+    src_stride: int = 0
+
+
+def ndim_gm_to_ub(
+    dst: Pointer[Any], src: Pointer[Any], loops: tuple[NdimLoop, ...], pad_value: Any, call: str
+) -> None:
+    """MTE2: the n-dimensional copy of ``asc_ndim_copy_gm2ub`` (*loops* innermost first).
+
+    Dimension *i* covers ``left + size + right`` positions; position *p* lands at UB element
+    ``sum(p_i * dst_stride_i)``. Inside ``[left, left + size)`` it reads GM element
+    ``sum((p_i - left_i) * src_stride_i)``; outside it is padding: *pad_value*, or (``None``)
+    the nearest element of that dimension (each index clamped into ``[0, size)``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, UnifiedBuffer, int32_t
+    >>> g = GlobalMemory().alloc(int32_t, 4); g.write(np.array([1, 2, 3, 4], np.int32))
+    >>> u = UnifiedBuffer().alloc(int32_t, 16)
+    >>> ndim_gm_to_ub(u, g, (NdimLoop(2, 1, 1, 1, 1), NdimLoop(2, 0, 0, 4, 2)), None, "copy")
+    >>> u.read(8).tolist()
+    [1, 1, 2, 2, 3, 3, 4, 4]
+    """
+    _spaces(dst, src, UbPtr, GmPtr, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    for index, loop in enumerate(loops):
+        if not 1 <= loop.size <= NDIM_MAX_SIZE or max(loop.left, loop.right) > NDIM_MAX_PAD:
+            raise AscregError(
+                f"loop{index}: size {loop.size} / pads ({loop.left}, {loop.right}) are outside "
+                f"[1, {NDIM_MAX_SIZE}] / [0, {NDIM_MAX_PAD}] ({call})"
+            )
+    shape = tuple(loop.left + loop.size + loop.right for loop in reversed(loops))
+    positions = np.indices(shape, dtype=np.int64)[::-1]  # positions[i]: loop i's position
+    inside = np.ones(shape, dtype=bool)
+    src_index = np.zeros(shape, dtype=np.int64)
+    dst_index = np.zeros(shape, dtype=np.int64)
+    for loop, position in zip(loops, positions, strict=True):
+        relative = position - loop.left
+        inside &= (relative >= 0) & (relative < loop.size)
+        src_index += np.clip(relative, 0, loop.size - 1) * loop.src_stride
+        dst_index += position * loop.dst_stride
+    size = dst.dtype.size
+    with _pipe(Pipe.PIPE_MTE2):
+        count = int(src_index.max()) + 1
+        _track_gm(src, count * size, write=False)
+        values = src.view(count)[src_index.ravel()]
+        if pad_value is not None:
+            from ascreg.machine.convert import to_dtype
+
+            values[~inside.ravel()] = to_dtype([pad_value], dst.dtype)[0]
+        _scatter(dst, dst_index.ravel(), values)
+
+
+def _scatter(
+    dst: Pointer[Any], indices: np.ndarray[Any, Any], values: np.ndarray[Any, Any]
+) -> None:
+    """Write ``dst[indices] = values`` (later positions win), touching only those elements."""
+    order = np.unique(indices)
+    breaks = np.flatnonzero(np.diff(order) != 1) + 1
+    for run in np.split(order, breaks):
+        view = dst.offset_bytes(int(run[0]) * dst.dtype.size).view(len(run), "writes")
+        picked = np.zeros(len(indices), dtype=bool)
+        picked[(indices >= run[0]) & (indices <= run[-1])] = True
+        view[indices[picked] - run[0]] = values[picked]
 
 
 def _pipe(pipe: Pipe) -> Any:

@@ -49,10 +49,12 @@ from ascreg.c_api._types import (
     vector_uint8_t,
 )
 from ascreg.c_api.addr import addr_reg
+from ascreg.c_api.kernel import asc_load_l2_cache_mode
 from ascreg.enums import MaskPattern
-from ascreg.machine.memory import UbPtr
+from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.sync import Pipe
 
 _IntLike: TypeAlias = int | np.integer[Any]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]

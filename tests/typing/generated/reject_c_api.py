@@ -4,7 +4,7 @@
 
 from typing import assert_type
 
-from ascreg import Ref, UnifiedBuffer
+from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (
     bfloat16_t,
     bool_,
@@ -28,7 +28,10 @@ from ascreg._dtypes import (
 )
 from ascreg.c_api import (
     PAT_ALL,
+    PIPE_S,
     addr_reg,
+    asc_ndim_pad_count_config,
+    asc_store_atomic_config,
     asc_update_addr_reg_b16,
     vector_load_unalign,
     vector_store_unalign,
@@ -41,10 +44,20 @@ from ascreg.c_api import (
     asc_arange,
     asc_arange_descend,
     asc_axpy,
+    asc_clear_nthbit,
+    asc_clz,
     asc_copy,
+    asc_copy_ub2ub,
+    asc_copy_ub2ub_sync,
     asc_create_mask_b16,
     asc_create_mask_b32,
     asc_create_mask_b8,
+    asc_datacache_preload,
+    asc_dcci_entire_all,
+    asc_dcci_entire_atomic,
+    asc_dcci_entire_out,
+    asc_dcci_single,
+    asc_dci,
     asc_div,
     asc_duplicate,
     asc_duplicate_scalar,
@@ -53,11 +66,29 @@ from ascreg.c_api import (
     asc_exp,
     asc_exp_sub,
     asc_exp_sub_v2,
+    asc_ffs,
+    asc_ffz,
     asc_gather,
     asc_ge,
     asc_ge_scalar,
+    asc_get_arch_ver,
+    asc_get_core_id,
+    asc_get_ctrl,
+    asc_get_ffts_base_addr,
+    asc_get_icache_preload_status,
+    asc_get_phy_buf_addr,
+    asc_get_phy_stack_base,
+    asc_get_program_counter,
+    asc_get_smmu_tag_version,
+    asc_get_status,
+    asc_get_store_atomic_config,
+    asc_get_sub_block_id,
+    asc_get_sub_block_num,
+    asc_get_sys_virtual_base,
+    asc_get_system_cycle,
     asc_gt,
     asc_gt_scalar,
+    asc_icache_preload,
     asc_le,
     asc_le_scalar,
     asc_leakyrelu,
@@ -96,6 +127,7 @@ from ascreg.c_api import (
     asc_mul,
     asc_mul_scalar,
     asc_mull,
+    asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
     asc_neg,
@@ -104,6 +136,7 @@ from ascreg.c_api import (
     asc_pack_to_high,
     asc_pack_to_low,
     asc_pair_reduce_sum,
+    asc_popc,
     asc_prelu,
     asc_reduce_max,
     asc_reduce_max_datablock,
@@ -113,6 +146,42 @@ from ascreg.c_api import (
     asc_reduce_sum_datablock,
     asc_relu,
     asc_select,
+    asc_set_atomic_add_bfloat,
+    asc_set_atomic_add_float,
+    asc_set_atomic_add_float16,
+    asc_set_atomic_add_int,
+    asc_set_atomic_add_int16,
+    asc_set_atomic_add_int8,
+    asc_set_atomic_max_bfloat,
+    asc_set_atomic_max_float,
+    asc_set_atomic_max_float16,
+    asc_set_atomic_max_int,
+    asc_set_atomic_max_int16,
+    asc_set_atomic_max_int8,
+    asc_set_atomic_min_bfloat,
+    asc_set_atomic_min_float,
+    asc_set_atomic_min_float16,
+    asc_set_atomic_min_int,
+    asc_set_atomic_min_int16,
+    asc_set_atomic_min_int8,
+    asc_set_atomic_none,
+    asc_set_ctrl,
+    asc_set_ffts_base_addr,
+    asc_set_gm2ub_loop1_stride,
+    asc_set_gm2ub_loop2_stride,
+    asc_set_gm2ub_loop_size,
+    asc_set_ndim_loop0_stride,
+    asc_set_ndim_loop1_stride,
+    asc_set_ndim_loop2_stride,
+    asc_set_ndim_loop3_stride,
+    asc_set_ndim_loop4_stride,
+    asc_set_ndim_pad_count,
+    asc_set_ndim_pad_value,
+    asc_set_nthbit,
+    asc_set_ub2gm_loop1_stride,
+    asc_set_ub2gm_loop2_stride,
+    asc_set_ub2gm_loop_size,
+    asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
     asc_shiftright,
@@ -120,6 +189,7 @@ from ascreg.c_api import (
     asc_sqrt,
     asc_squeeze,
     asc_store,
+    asc_store_dev,
     asc_storealign,
     asc_storealign_1st,
     asc_storealign_1st_postupdate,
@@ -135,12 +205,27 @@ from ascreg.c_api import (
     asc_storeunalign_postupdate,
     asc_sub,
     asc_subc,
+    asc_sync_block_arrive,
+    asc_sync_block_wait,
+    asc_sync_inter_arrive,
+    asc_sync_inter_wait,
+    asc_sync_intra_arrive,
+    asc_sync_intra_wait,
+    asc_sync_mte2,
+    asc_sync_mte3,
+    asc_sync_subblock_arrive,
+    asc_sync_subblock_wait,
+    asc_sync_vec,
+    asc_transpose,
+    asc_transpose_sync,
+    asc_ub_dcci_single,
     asc_unpack_lower,
     asc_unpack_upper,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
     asc_xor,
+    asc_zero_bits_cnt,
     vector_bfloat16_t,
     vector_bool,
     vector_float,
@@ -165,6 +250,7 @@ from ascreg.c_api import (
 
 def main() -> None:
     ub = UnifiedBuffer()
+    gm = GlobalMemory()
     m = asc_create_mask_b16(PAT_ALL)
     assert_type(m, vector_bool)
     b = vector_bool()
@@ -174,78 +260,97 @@ def main() -> None:
     us = vector_store_unalign()
     p_bool_ = ub.alloc(bool_, 256)
     pr_bool_ = Ref(p_bool_)
+    g_bool_ = gm.alloc(bool_, 256)
     v_int8_t = vector_int8_t()
     assert_type(v_int8_t, vector_int8_t)
     p_int8_t = ub.alloc(int8_t, 256)
     pr_int8_t = Ref(p_int8_t)
+    g_int8_t = gm.alloc(int8_t, 256)
     v_uint8_t = vector_uint8_t()
     assert_type(v_uint8_t, vector_uint8_t)
     p_uint8_t = ub.alloc(uint8_t, 256)
     pr_uint8_t = Ref(p_uint8_t)
+    g_uint8_t = gm.alloc(uint8_t, 256)
     v_fp8_e4m3fn_t = vector_fp8_e4m3fn_t()
     assert_type(v_fp8_e4m3fn_t, vector_fp8_e4m3fn_t)
     p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
     pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
+    g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 256)
     v_fp8_e5m2_t = vector_fp8_e5m2_t()
     assert_type(v_fp8_e5m2_t, vector_fp8_e5m2_t)
     p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
     pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
+    g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 256)
     v_fp8_e8m0_t = vector_fp8_e8m0_t()
     assert_type(v_fp8_e8m0_t, vector_fp8_e8m0_t)
     p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
     pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
+    g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 256)
     v_hifloat8_t = vector_hifloat8_t()
     assert_type(v_hifloat8_t, vector_hifloat8_t)
     p_hifloat8_t = ub.alloc(hifloat8_t, 256)
     pr_hifloat8_t = Ref(p_hifloat8_t)
+    g_hifloat8_t = gm.alloc(hifloat8_t, 256)
     v_int4x2_t = vector_int4x2_t()
     assert_type(v_int4x2_t, vector_int4x2_t)
     p_int4x2_t = ub.alloc(int4x2_t, 256)
     pr_int4x2_t = Ref(p_int4x2_t)
+    g_int4x2_t = gm.alloc(int4x2_t, 256)
     v_fp4x2_e2m1_t = vector_fp4x2_e2m1_t()
     assert_type(v_fp4x2_e2m1_t, vector_fp4x2_e2m1_t)
     p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
     pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
+    g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 256)
     v_fp4x2_e1m2_t = vector_fp4x2_e1m2_t()
     assert_type(v_fp4x2_e1m2_t, vector_fp4x2_e1m2_t)
     p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
     pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
+    g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 256)
     v_int16_t = vector_int16_t()
     assert_type(v_int16_t, vector_int16_t)
     p_int16_t = ub.alloc(int16_t, 256)
     pr_int16_t = Ref(p_int16_t)
+    g_int16_t = gm.alloc(int16_t, 256)
     v_uint16_t = vector_uint16_t()
     assert_type(v_uint16_t, vector_uint16_t)
     p_uint16_t = ub.alloc(uint16_t, 256)
     pr_uint16_t = Ref(p_uint16_t)
+    g_uint16_t = gm.alloc(uint16_t, 256)
     v_half = vector_half()
     assert_type(v_half, vector_half)
     p_half = ub.alloc(half, 256)
     pr_half = Ref(p_half)
+    g_half = gm.alloc(half, 256)
     v_bfloat16_t = vector_bfloat16_t()
     assert_type(v_bfloat16_t, vector_bfloat16_t)
     p_bfloat16_t = ub.alloc(bfloat16_t, 256)
     pr_bfloat16_t = Ref(p_bfloat16_t)
+    g_bfloat16_t = gm.alloc(bfloat16_t, 256)
     v_int32_t = vector_int32_t()
     assert_type(v_int32_t, vector_int32_t)
     p_int32_t = ub.alloc(int32_t, 256)
     pr_int32_t = Ref(p_int32_t)
+    g_int32_t = gm.alloc(int32_t, 256)
     v_uint32_t = vector_uint32_t()
     assert_type(v_uint32_t, vector_uint32_t)
     p_uint32_t = ub.alloc(uint32_t, 256)
     pr_uint32_t = Ref(p_uint32_t)
+    g_uint32_t = gm.alloc(uint32_t, 256)
     v_float32_t = vector_float()
     assert_type(v_float32_t, vector_float)
     p_float32_t = ub.alloc(float32_t, 256)
     pr_float32_t = Ref(p_float32_t)
+    g_float32_t = gm.alloc(float32_t, 256)
     v_int64_t = vector_int64_t()
     assert_type(v_int64_t, vector_int64_t)
     p_int64_t = ub.alloc(int64_t, 256)
     pr_int64_t = Ref(p_int64_t)
+    g_int64_t = gm.alloc(int64_t, 256)
     v_uint64_t = vector_uint64_t()
     assert_type(v_uint64_t, vector_uint64_t)
     p_uint64_t = ub.alloc(uint64_t, 256)
     pr_uint64_t = Ref(p_uint64_t)
+    g_uint64_t = gm.alloc(uint64_t, 256)
     # asc_loadalign: every illegal T combination, every form
     asc_loadalign(b, p_uint16_t, 0, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # DataBlock (bool_)
     # asc_loadalign_postupdate: every illegal T combination, every form
@@ -9748,3 +9853,167 @@ def main() -> None:
     asc_exp_sub_v2(v_uint64_t, v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_exp_sub_v2(v_uint64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_exp_sub_v2(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+    # asc_clz: every illegal value_in combination, every form
+    asc_clz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value_in: 1.5
+    # asc_ffs: every illegal value combination, every form
+    asc_ffs(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+    # asc_ffz: every illegal value combination, every form
+    asc_ffz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+    # asc_popc: every illegal value combination, every form
+    asc_popc(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+    # asc_zero_bits_cnt: every illegal value combination, every form
+    asc_zero_bits_cnt(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+    # asc_sflbits: every illegal value combination, every form
+    asc_sflbits(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+    # asc_set_nthbit: every illegal bits, idx combination, every form
+    asc_set_nthbit(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # bits: 1.5
+    asc_set_nthbit(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # idx: 1.5
+    # asc_clear_nthbit: every illegal bits, idx combination, every form
+    asc_clear_nthbit(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # bits: 1.5
+    asc_clear_nthbit(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # idx: 1.5
+    # asc_set_ctrl: every illegal config combination, every form
+    asc_set_ctrl(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+    # asc_get_phy_buf_addr: every illegal offset combination, every form
+    asc_get_phy_buf_addr(1.5)  # type: ignore[arg-type]  # pyright: ignore  # offset: 1.5
+    # asc_get_arch_ver: every illegal core_version combination, every form
+    asc_get_arch_ver(1)  # type: ignore[arg-type]  # pyright: ignore  # core_version: 1
+    # asc_set_ffts_base_addr: every illegal config combination, every form
+    asc_set_ffts_base_addr(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+    # asc_dcci_single: every illegal T combination, every form
+    asc_dcci_single(p_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: p_uint8_t
+    # asc_ub_dcci_single: every illegal T combination, every form
+    asc_ub_dcci_single(g_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
+    # asc_datacache_preload: every illegal address, offset combination, every form
+    asc_datacache_preload(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_datacache_preload(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_datacache_preload(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_datacache_preload(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_datacache_preload(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_datacache_preload(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_datacache_preload(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_datacache_preload(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_datacache_preload(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_datacache_preload(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_datacache_preload(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_datacache_preload(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_datacache_preload(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_datacache_preload(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_datacache_preload(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
+    asc_datacache_preload(g_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint32_t
+    asc_datacache_preload(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_datacache_preload(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
+    asc_datacache_preload(p_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: p_uint64_t
+    asc_datacache_preload(g_uint64_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # offset: 1.5
+    # asc_icache_preload: every illegal addr combination, every form
+    asc_icache_preload(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: 1.5
+    asc_icache_preload(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # prefetch_len: 1.5
+    # asc_sync_block_arrive: every illegal flag_id combination, every form
+    asc_sync_block_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_block_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+    # asc_sync_block_wait: every illegal flag_id combination, every form
+    asc_sync_block_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_block_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+    # asc_sync_subblock_arrive: every illegal flag_id combination, every form
+    asc_sync_subblock_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_subblock_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+    # asc_sync_subblock_wait: every illegal flag_id combination, every form
+    asc_sync_subblock_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_subblock_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+    # asc_sync_inter_arrive: every illegal flag_id combination, every form
+    asc_sync_inter_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_inter_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+    # asc_sync_inter_wait: every illegal flag_id combination, every form
+    asc_sync_inter_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_inter_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+    # asc_sync_intra_arrive: every illegal sync_id combination, every form
+    asc_sync_intra_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_intra_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # sync_id: 1.5
+    # asc_sync_intra_wait: every illegal sync_id combination, every form
+    asc_sync_intra_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
+    asc_sync_intra_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # sync_id: 1.5
+    # asc_sync_mte2: every illegal id combination, every form
+    asc_sync_mte2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # id: 1.5
+    # asc_sync_mte3: every illegal id combination, every form
+    asc_sync_mte3(1.5)  # type: ignore[arg-type]  # pyright: ignore  # id: 1.5
+    # asc_get_store_atomic_config: every illegal T combination, every form
+    asc_get_store_atomic_config(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+    # asc_store_dev: every illegal addr combination, every form
+    asc_store_dev(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_bool_
+    asc_store_dev(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e4m3fn_t
+    asc_store_dev(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e5m2_t
+    asc_store_dev(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e8m0_t
+    asc_store_dev(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_hifloat8_t
+    asc_store_dev(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_int4x2_t
+    asc_store_dev(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp4x2_e2m1_t
+    asc_store_dev(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp4x2_e1m2_t
+    asc_store_dev(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_half
+    asc_store_dev(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_bfloat16_t
+    asc_store_dev(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_float32_t
+    asc_store_dev(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # addr: p_uint64_t
+    asc_store_dev(g_int8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # value: 1.5
+    # asc_copy_ub2ub: every illegal size, n_burst combination, every form
+    asc_copy_ub2ub(g_uint8_t, p_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_ub2ub(p_uint8_t, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+    # asc_copy_ub2ub_sync: every illegal size combination, every form
+    asc_copy_ub2ub_sync(g_uint8_t, p_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
+    asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+    # asc_set_gm2ub_loop_size: every illegal loop1_size combination, every form
+    asc_set_gm2ub_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
+    asc_set_gm2ub_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+    # asc_set_gm2ub_loop1_stride: every illegal loop1_src_stride combination, every form
+    asc_set_gm2ub_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_set_gm2ub_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+    # asc_set_gm2ub_loop2_stride: every illegal loop2_src_stride combination, every form
+    asc_set_gm2ub_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
+    asc_set_gm2ub_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+    # asc_set_ub2gm_loop_size: every illegal loop1_size combination, every form
+    asc_set_ub2gm_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
+    asc_set_ub2gm_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+    # asc_set_ub2gm_loop1_stride: every illegal loop1_src_stride combination, every form
+    asc_set_ub2gm_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
+    asc_set_ub2gm_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+    # asc_set_ub2gm_loop2_stride: every illegal loop2_src_stride combination, every form
+    asc_set_ub2gm_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
+    asc_set_ub2gm_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+    # asc_set_ndim_loop0_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop0_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop0_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop1_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop2_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop3_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop3_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop3_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_loop4_stride: every illegal dst_stride combination, every form
+    asc_set_ndim_loop4_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_set_ndim_loop4_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_set_ndim_pad_count: every illegal T combination, every form
+    asc_set_ndim_pad_count(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+    # asc_ndim_copy_gm2ub: every illegal src, loop0_size, loop0_lp_count combination, every form
+    asc_ndim_copy_gm2ub(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_bool_, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
+    asc_ndim_copy_gm2ub(p_int8_t, g_hifloat8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_hifloat8_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_int4x2_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int4x2_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_int64_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_int64_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_uint64_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint64_t
+    asc_ndim_copy_gm2ub(p_int8_t, p_uint64_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint64_t
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1.5, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1.5, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop1_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1.5, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop2_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1.5, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop3_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1.5, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop4_size: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1.5, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_lp_count: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_rp_count: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # padding_mode: 1.5
+    asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_mode: 1.5
+    # asc_transpose: every illegal T combination, every form
+    asc_transpose(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_transpose(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    # asc_transpose_sync: every illegal T combination, every form
+    asc_transpose_sync(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_transpose_sync(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t

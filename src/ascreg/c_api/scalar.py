@@ -1,0 +1,489 @@
+"""The scalar unit of a C API kernel: bit arithmetic, system variables and cache control.
+
+These functions run on the scalar unit (``PIPE_S``): a kernel body calls them directly, as
+``__aicore__`` functions. Integer arguments convert like the C parameters they stand for
+(``uint64_t`` wraps modulo 2**64). The system registers live in the running block
+(:mod:`ascreg.machine.sysregs`); values only hardware knows (the cycle counter, the program
+counter, the architecture version) are deterministic stand-ins, documented on each function.
+The cache-control functions change no values in ascreg (it has no data cache): they validate
+their arguments.
+
+Examples
+--------
+>>> from ascreg.c_api import *
+>>> asc_clz(0x0FFF_FFFF_FFFF_FFFF), asc_popc(33), hex(asc_set_nthbit(0, 2))
+(4, 2, '0x4')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ascreg._frontend import operands
+from ascreg._frontend.template import define
+from ascreg.core.bits import SCALAR_BITS, as_u64
+from ascreg.errors import AscregTypeError
+from ascreg.machine.block import current_block
+from ascreg.machine.memory import UB_BYTES, GmPtr, UbPtr
+from ascreg.machine.ref import Ref
+from ascreg.machine.sysregs import ARCH_VERSION, CONSTANT_REGISTERS, system_registers
+
+__all__ = [
+    "asc_clear_nthbit",
+    "asc_clz",
+    "asc_datacache_preload",
+    "asc_dcci_entire_all",
+    "asc_dcci_entire_atomic",
+    "asc_dcci_entire_out",
+    "asc_dcci_single",
+    "asc_dci",
+    "asc_ffs",
+    "asc_ffz",
+    "asc_get_arch_ver",
+    "asc_get_core_id",
+    "asc_get_ctrl",
+    "asc_get_ffts_base_addr",
+    "asc_get_icache_preload_status",
+    "asc_get_phy_buf_addr",
+    "asc_get_phy_stack_base",
+    "asc_get_program_counter",
+    "asc_get_smmu_tag_version",
+    "asc_get_status",
+    "asc_get_sub_block_id",
+    "asc_get_sub_block_num",
+    "asc_get_sys_virtual_base",
+    "asc_get_system_cycle",
+    "asc_icache_preload",
+    "asc_popc",
+    "asc_set_ctrl",
+    "asc_set_ffts_base_addr",
+    "asc_set_nthbit",
+    "asc_sflbits",
+    "asc_store_dev",
+    "asc_ub_dcci_single",
+    "asc_zero_bits_cnt",
+]
+
+# ---- scalar compute ------------------------------------------------------------------------------
+
+_BIT_DOCS = {
+    "clz": ("the number of leading zero bits of a ``uint64_t`` (64 for 0)", "0x0FFF_FFFF_FFFF_FFFF", "4"),
+    "ffs": ("the index (from 0) of the lowest set bit, or -1 for 0", "10", "1"),
+    "ffz": ("the index (from 0) of the lowest clear bit, or -1 when all 64 are set", "33", "1"),
+    "popc": ("the number of set bits of a ``uint64_t``", "33", "2"),
+    "zero_bits_cnt": ("the number of clear bits of a ``uint64_t``", "33", "62"),
+    "sflbits": ("how many bits after the sign bit equal it (-1 for 0 and -1)", "0x000F00FF0FF0FFFF", "11"),
+    "set_nthbit": ("*bits* with bit ``idx`` set (``idx`` outside [0, 63] wraps: ``(idx % 64 + 64) % 64``)", "0, 2", "4"),
+    "clear_nthbit": ("*bits* with bit ``idx`` cleared (``idx`` outside [0, 63] wraps)", "7, 1", "5"),
+}  # fmt: skip
+"""Per scalar bit function: what it returns, and the documented example's arguments and result."""
+
+
+def _bits(op: Any, *args: Any) -> int:
+    """Check the integer arguments, then call the core bit function of *op*."""
+    params = op.spec.shape.forms[0].params
+    if len(args) != len(params):
+        names = ", ".join(p.name for p in params)
+        raise AscregTypeError(f"takes ({names}); got {len(args)} argument(s)")
+    values = [operands.integer(a, p.name) for a, p in zip(args, params, strict=True)]
+    return op.formula(*values)  # type: ignore[no-any-return]
+
+
+def _bit_doc(name: str) -> str:
+    what, example, result = _BIT_DOCS[name]
+    return f"""``asc_{name}``: {what} (``PIPE_S``; ``ascreg.core.bits.{name}``).
+
+    Examples
+    --------
+    >>> asc_{name}({example})
+    {result}
+    """
+
+
+def _bit_function(name: str) -> Any:
+    return define(f"asc_{name}", doc=_bit_doc(name), formula=staticmethod(SCALAR_BITS[name]))(_bits)
+
+
+(asc_clz, asc_ffs, asc_ffz, asc_popc, asc_zero_bits_cnt, asc_sflbits, asc_set_nthbit,
+ asc_clear_nthbit) = (_bit_function(name) for name in SCALAR_BITS)  # fmt: skip
+
+
+@define("asc_store_dev")
+def asc_store_dev(op: Any, addr: Any, value: Any) -> None:
+    """``asc_store_dev(__gm__ T* addr, T value)``: write one value to GM, bypassing the data cache.
+
+    ``T`` is an 8- to 64-bit integer type; *value* converts to it as the C parameter does (an
+    out-of-range Python int is an error). ascreg has no data cache, so this is a plain write.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> addr = GlobalMemory().alloc(int32_t, 1)
+    >>> with block(BlockContext()):
+    ...     asc_store_dev(addr, 2)
+    >>> addr.read(1).tolist()
+    [2]
+    """
+    current_block()
+    gm = operands.instance(addr, GmPtr, "addr")
+    op.spec.check(gm.dtype)
+    gm.write([operands.integer(value, "value")], call=op.name)
+
+
+# ---- system variables ----------------------------------------------------------------------------
+
+
+@define("asc_get_ctrl")
+def asc_get_ctrl(op: Any) -> int:
+    """``asc_get_ctrl()``: the CTRL register (:data:`~ascreg.machine.sysregs.CTRL_RESET` at start).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_set_ctrl(asc_get_ctrl() | 1 << 48)
+    ...     hex(asc_get_ctrl())
+    '0x1000000000000'
+    """
+    return system_registers().ctrl
+
+
+@define("asc_set_ctrl")
+def asc_set_ctrl(op: Any, config: Any) -> None:
+    """``asc_set_ctrl(uint64_t config)``: write the CTRL register.
+
+    ascreg stores the value for :func:`asc_get_ctrl`; the modes its documented bits select
+    (CTRL[48], [53], [59] saturation, [49] data-cache reads, [56] mask count mode) do not change
+    ascreg's results yet (see the limitations page).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_set_ctrl(-1); hex(asc_get_ctrl())
+    '0xffffffffffffffff'
+    """
+    system_registers().ctrl = as_u64(operands.integer(config, "config"))
+
+
+@define("asc_get_core_id")
+def asc_get_core_id(op: Any) -> int:
+    """``asc_get_core_id()``: the number of the running core; ascreg runs block *i* on core *i*.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext(block_idx=3, block_num=4)):
+    ...     asc_get_core_id()
+    3
+    """
+    return current_block().block_idx
+
+
+@define("asc_get_sub_block_id")
+def asc_get_sub_block_id(op: Any) -> int:
+    """``asc_get_sub_block_id()``: the vector core's id in its AI Core; 0 in ascreg's launches.
+
+    ascreg launches vector kernels as ``KERNEL_TYPE_AIV_ONLY``: one vector core per AI Core.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_sub_block_id(), asc_get_sub_block_num()
+    (0, 1)
+    """
+    current_block()
+    return 0
+
+
+@define("asc_get_sub_block_num")
+def asc_get_sub_block_num(op: Any) -> int:
+    """``asc_get_sub_block_num()``: vector cores per AI Core; 1 (``KERNEL_TYPE_AIV_ONLY``).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_sub_block_num()
+    1
+    """
+    current_block()
+    return 1
+
+
+@define("asc_get_system_cycle")
+def asc_get_system_cycle(op: Any) -> int:
+    """``asc_get_system_cycle()``: an emulated, deterministic cycle count (no timing model).
+
+    It grows strictly from read to read, by one plus the number of memory accesses the block
+    made in between (:meth:`~ascreg.machine.sysregs.SystemRegisters.next_cycle`).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     before = asc_get_system_cycle(); after = asc_get_system_cycle()
+    ...     after - before
+    1
+    """
+    return system_registers().next_cycle()
+
+
+@define("asc_get_program_counter")
+def asc_get_program_counter(op: Any) -> int:
+    """``asc_get_program_counter()``: an emulated program counter.
+
+    The first read in a block gives :data:`~ascreg.machine.sysregs.PC_BASE`, each later read 4
+    more (ascreg has no instruction addresses).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     hex(asc_get_program_counter()), hex(asc_get_program_counter())
+    ('0x1000', '0x1004')
+    """
+    return system_registers().next_pc()
+
+
+@define("asc_get_phy_buf_addr")
+def asc_get_phy_buf_addr(op: Any, offset: Any) -> int:
+    """``asc_get_phy_buf_addr(uint64_t offset)``: the UB address at *offset*.
+
+    ascreg's UB addresses are offsets from the start of the UB, so this returns *offset*,
+    after checking it lies inside the 248 KiB UB.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_phy_buf_addr(128)
+    128
+    """
+    current_block()
+    return operands.in_range(offset, "offset", 0, UB_BYTES, "the UB's size")
+
+
+@define("asc_get_arch_ver")
+def asc_get_arch_ver(op: Any, core_version: Any) -> None:
+    """``asc_get_arch_ver(uint32_t& core_version)``: write the core version into a :class:`Ref`.
+
+    ascreg reports :data:`~ascreg.machine.sysregs.ARCH_VERSION` (``0x3510``; print it in hex,
+    as the documentation advises).
+
+    Examples
+    --------
+    >>> from ascreg import Ref
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> version = Ref(0)
+    >>> with block(BlockContext()):
+    ...     asc_get_arch_ver(version)
+    >>> hex(version.value)
+    '0x3510'
+    """
+    current_block()
+    operands.instance(core_version, Ref, "core_version").value = ARCH_VERSION
+
+
+@define("asc_get_status")
+def asc_get_status(op: Any) -> int:
+    """``asc_get_status()``: the status bits (overflow, NaN/INF inputs, ...); always 0 in ascreg.
+
+    ascreg does not record the exception flags the status bits report.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_status()
+    0
+    """
+    current_block()
+    return 0
+
+
+def _constant(op: Any) -> int:
+    current_block()
+    return CONSTANT_REGISTERS[op.register]
+
+
+def _constant_doc(name: str, what: str) -> str:
+    return f"""``asc_get_{name}()``: {what}; 0 in ascreg (no MMU, no stack to report).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_{name}()
+    0
+    """
+
+
+asc_get_phy_stack_base, asc_get_sys_virtual_base, asc_get_smmu_tag_version = (
+    define(f"asc_get_{name}", doc=_constant_doc(name, what), register=name)(_constant)
+    for name, what in (
+        ("phy_stack_base", "the physical stack base address"),
+        ("sys_virtual_base", "the system virtual base address"),
+        ("smmu_tag_version", "the SMMU tag version"),
+    )
+)
+
+
+@define("asc_set_ffts_base_addr")
+def asc_set_ffts_base_addr(op: Any, config: Any) -> None:
+    """``asc_set_ffts_base_addr(uint64_t config)``: set the cross-core sync register base.
+
+    ascreg keeps the value for :func:`asc_get_ffts_base_addr`; its cross-core sync needs none.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_set_ffts_base_addr(0x4000); hex(asc_get_ffts_base_addr())
+    '0x4000'
+    """
+    system_registers().ffts_base = as_u64(operands.integer(config, "config"))
+
+
+@define("asc_get_ffts_base_addr")
+def asc_get_ffts_base_addr(op: Any) -> int:
+    """``asc_get_ffts_base_addr()``: the cross-core sync register base (0 until set).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_ffts_base_addr()
+    0
+    """
+    return system_registers().ffts_base
+
+
+# ---- cache control -------------------------------------------------------------------------------
+
+
+@define("asc_dcci_single")
+def asc_dcci_single(op: Any, dst: Any) -> None:
+    """``asc_dcci_single(__gm__ void* dst)``: flush the data-cache line holding *dst*.
+
+    ascreg has no data cache (scalar GM accesses are immediately visible), so this only checks
+    that *dst* is a GM pointer.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> x = GlobalMemory().alloc(float32_t, 16)
+    >>> with block(BlockContext()):
+    ...     asc_dcci_single(x)
+    """
+    current_block()
+    operands.instance(dst, GmPtr, "dst")
+
+
+@define("asc_ub_dcci_single")
+def asc_ub_dcci_single(op: Any, dst: Any) -> None:
+    """``asc_ub_dcci_single(__ubuf__ void* dst)``: flush the data-cache line holding UB *dst*.
+
+    Checks that *dst* is a UB pointer (ascreg has no data cache).
+
+    Examples
+    --------
+    >>> from ascreg import uint8_t
+    >>> from ascreg.machine.kernel import BlockContext, __ubuf__, block
+    >>> with block(BlockContext()):
+    ...     asc_ub_dcci_single(__ubuf__(uint8_t, 64))
+    """
+    current_block()
+    operands.instance(dst, UbPtr, "dst")
+
+
+def _whole_cache(op: Any) -> None:
+    current_block()
+
+
+def _whole_cache_doc(name: str, what: str) -> str:
+    return f"""``{name}()``: {what}; no effect in ascreg (it has no data cache).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     {name}()
+    """
+
+
+asc_dcci_entire_all, asc_dcci_entire_out, asc_dcci_entire_atomic, asc_dci = (
+    define(name, doc=_whole_cache_doc(name, what))(_whole_cache)
+    for name, what in (
+        ("asc_dcci_entire_all", "flush every data-cache line"),
+        ("asc_dcci_entire_out", "flush the data-cache lines of GM"),
+        ("asc_dcci_entire_atomic", "flush the data-cache lines of atomics"),
+        ("asc_dci", "invalidate the whole data cache without writing dirty lines back"),
+    )
+)
+
+
+@define("asc_datacache_preload")
+def asc_datacache_preload(op: Any, address: Any, offset: Any) -> None:
+    """``asc_datacache_preload(__gm__ uint64_t* address, int64_t offset)``: preload a GM line.
+
+    Checks that *address* is a ``uint64_t`` GM pointer and that ``offset`` bytes past it lie
+    inside its allocation (no effect on values in ascreg).
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint64_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> x = GlobalMemory().alloc(uint64_t, 8)
+    >>> with block(BlockContext()):
+    ...     asc_datacache_preload(x, 0)
+    ...     asc_datacache_preload(x, 64)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: asc_datacache_preload: offset 64 is outside [0, 63] (the bytes of address's allocation)
+    """
+    current_block()
+    gm = operands.instance(address, GmPtr, "address")
+    if gm.dtype.cpp_name != "uint64_t":
+        raise AscregTypeError(f"address is {gm!r}; it must be a __gm__ uint64_t*")
+    found = gm.memory.allocation_at(gm.address)
+    last = (found.end if found is not None else gm.address + 1) - gm.address - 1
+    operands.in_range(offset, "offset", 0, last, "the bytes of address's allocation")
+
+
+@define("asc_icache_preload")
+def asc_icache_preload(op: Any, addr: Any, prefetch_len: Any) -> None:
+    """``asc_icache_preload(const void* addr, int64_t prefetch_len)``: preload instructions.
+
+    *addr* is an instruction address (an integer, e.g. from :func:`asc_get_program_counter`);
+    *prefetch_len* must not be negative. No effect in ascreg, which has no instruction cache.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_icache_preload(asc_get_program_counter() & 0xFFFF_FFFF_FFFF, 32)
+    ...     asc_get_icache_preload_status()
+    0
+    """
+    current_block()
+    operands.integer(addr, "addr")
+    operands.in_range(prefetch_len, "prefetch_len", 0, (1 << 63) - 1)
+
+
+@define("asc_get_icache_preload_status")
+def asc_get_icache_preload_status(op: Any) -> int:
+    """``asc_get_icache_preload_status()``: 0 (idle) or 1 (busy); ascreg's preloads finish at once.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_get_icache_preload_status()
+    0
+    """
+    current_block()
+    return 0
