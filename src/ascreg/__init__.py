@@ -52,6 +52,8 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine.kernel import __simd_vf__
+from ascreg.machine.loops import explain as explain_loops
 from ascreg.machine.memory import (
     UB_BYTES,
     GlobalMemory,
@@ -73,6 +75,7 @@ __all__ = [
     "CMPMODE",
     "UB_BYTES",
     "VL",
+    "__simd_vf__",
     "DataCopyMode",
     "GatherMaskMode",
     "GlobalMemory",
@@ -102,6 +105,7 @@ __all__ = [
     "acl",
     "bfloat16_t",
     "bool_",
+    "explain_loops",
     "float32_t",
     "fp4x2_e1m2_t",
     "fp4x2_e2m1_t",

@@ -92,8 +92,9 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    bits = np.zeros(MASK_BITS, dtype=np.bool_)
-    np.logical_and(predicate, active, out=bits[0 : active.size * stride : stride])
+    lanes = np.broadcast_shapes(np.shape(predicate), active.shape)  # rows of lanes, or one
+    bits = np.zeros((*lanes[:-1], MASK_BITS), dtype=np.bool_)
+    np.logical_and(predicate, active, out=bits[..., 0 : lanes[-1] * stride : stride])
     return bits
 
 
@@ -130,6 +131,20 @@ def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:
     (128, 192)
     """
     return prefix_bits(count, lanes, stride), (0 if count < lanes else count - lanes)
+
+
+def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]:
+    """:func:`update_mask` for one count per iteration of a batched loop (rows of bits).
+
+    Examples
+    --------
+    >>> bits, rest = update_mask_rows(np.array([200, 72]), 128, 2)
+    >>> bits.sum(axis=1).tolist(), rest.tolist()
+    ([128, 72], [72, 0])
+    """
+    bits = np.zeros((counts.size, MASK_BITS), dtype=np.bool_)
+    bits[:, 0 : lanes * stride : stride] = np.arange(lanes) < counts[:, None]
+    return bits, np.where(counts < lanes, 0, counts - lanes)
 
 
 MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {

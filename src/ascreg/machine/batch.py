@@ -1,0 +1,490 @@
+"""Batched hardware loops: one run of a VF loop's body over all of its iterations at once.
+
+:mod:`ascreg.machine.loops` rewrites each ``for i in range(n)`` loop of a ``__simd_vf__``
+function that may be batched (see there) into "try the body once with ``i`` standing for every
+iteration; if that cannot give the eager result, undo it and run the loop as written". This
+module is the run-time half: while a :class:`Batch` is active,
+
+* the loop index is a :class:`RowInts` (one integer per iteration); arithmetic on it gives
+  more of them, ``pointer + offset`` gives a :class:`RowPointer` (one address per iteration);
+* a register written in the loop holds one row of lanes per iteration (an ``iterations x
+  lanes`` array), and the ops compute on those rows with the same core functions;
+* a register read before the loop body writes it (a loop-carried value, such as an
+  accumulator), a memory byte stored by one iteration and accessed by another, a loop index
+  used as a plain number (Python control flow that depends on the iteration), an op that is not
+  known to be row-wise (``ascreg._frontend.batching``), or *any* error raise :class:`Fallback`;
+* :meth:`Batch.abandon` then restores every register, ``Ref``, UB byte and the block's
+  bookkeeping (written-byte marks, pipe tracker) as they were before the loop, and the loop
+  runs eagerly, so the result, and any error with its message, is exactly the eager one.
+
+On success :meth:`Batch.commit` leaves each register, ``Ref`` and loop variable holding what the
+last iteration left in it, as eager execution would.
+
+Whether a loop ran batched is logged at DEBUG level on the ``ascreg.batch`` logger.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, UnifiedBuffer, uint16_t
+>>> from ascreg.machine.kernel import __simd_vf__
+>>> @__simd_vf__
+... def double(dst, src, n):
+...     r = Reg.RegTensor[uint16_t]()
+...     for i in range(n // 128):
+...         Reg.LoadAlign(r, src + i * 128)
+...         Reg.Add(r, r, r, Reg.CreateMask[uint16_t]())
+...         Reg.StoreAlign(dst + i * 128, r, Reg.CreateMask[uint16_t]())
+>>> ub = UnifiedBuffer(); a, b = ub.alloc(uint16_t, 512), ub.alloc(uint16_t, 512)
+>>> a.write(np.arange(512)); double(b, a, 512); b.read(4), int(b.read(512)[-1])
+(array([0, 2, 4, 6], dtype=uint16), 1022)
+"""
+
+from __future__ import annotations
+
+import logging
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import get_policy
+from ascreg.machine.block import BlockContext
+from ascreg.machine.memory import Memory, Pointer, UbPtr
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+
+LOG = logging.getLogger("ascreg.batch")
+"""Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
+
+MAX_ITERATIONS = 1 << 12
+"""Loops with more iterations run eagerly (every register would hold this many rows)."""
+MIN_ITERATIONS = 2
+"""Loops with fewer iterations run eagerly (a batch would save nothing)."""
+
+Lanes = np.ndarray[Any, Any]
+
+
+class Fallback(Exception):  # noqa: N818 (a signal, not an error the user sees)
+    """Raised inside a batched attempt when only eager execution gives the right result."""
+
+
+_ACTIVE: list[Batch] = BATCHING
+"""The running batch (at most one: loops inside a batched body are never batched)."""
+
+
+def active() -> Batch | None:
+    """Return the running batch, or None (the common, eager case)."""
+    return _ACTIVE[-1] if _ACTIVE else None
+
+
+def fallback(reason: str) -> Fallback:
+    """Return the :class:`Fallback` for *reason* (raise it)."""
+    return Fallback(reason)
+
+
+# -- values with one entry per iteration --------------------------------------------------------
+
+
+def _rows_of(value: Any) -> Any:
+    """Return the per-iteration array of a :class:`RowInts`, or *value* if it is an integer."""
+    if isinstance(value, RowInts):
+        return value.values
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise fallback(f"{type(value).__name__} in loop-index arithmetic")
+    return int(value)
+
+
+def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
+    """Return the binary operator *name* of :class:`RowInts` (integer semantics, as Python)."""
+    apply = getattr(operator, name)
+
+    def method(self: RowInts, other: Any) -> Any:
+        if isinstance(other, Pointer):
+            if name == "add":
+                return RowPointer.moved(other, self.values)
+            return NotImplemented
+        right = _rows_of(other)
+        result = apply(right, self.values) if swap else apply(self.values, right)
+        if np.abs(result).max(initial=0) >= 1 << 62:
+            raise fallback("loop-index arithmetic beyond 64 bits")
+        return RowInts(result)
+
+    method.__name__ = f"__{'r' if swap else ''}{name}__"
+    return method
+
+
+def _unusable(self: Any, *args: Any) -> Any:
+    raise fallback("a loop-dependent value is used as a plain Python value")
+
+
+class RowInts:
+    """An integer with one value per loop iteration (the loop index and what is computed from it).
+
+    Arithmetic with integers gives another ``RowInts``; adding it to a pointer gives a
+    :class:`RowPointer`. Using it as one number (``int()``, ``if``, ``range()``, a comparison's
+    truth) raises :class:`Fallback`: the body's control flow would differ per iteration.
+
+    Examples
+    --------
+    >>> i = RowInts(np.arange(4))
+    >>> (i * 128 + 1).values.tolist(), ((i - 5) // 2).values.tolist()
+    ([1, 129, 257, 385], [-3, -2, -2, -1])
+    """
+
+    __slots__ = ("values",)
+    __ascreg_rows__ = True
+
+    def __init__(self, values: Lanes) -> None:
+        self.values = values
+
+    def __neg__(self) -> RowInts:
+        return RowInts(-self.values)
+
+    def __pos__(self) -> RowInts:
+        return self
+
+    def __invert__(self) -> RowInts:
+        return RowInts(~self.values)
+
+    def __repr__(self) -> str:
+        return f"RowInts({self.values.tolist()!r:.60})"
+
+    __int__ = __index__ = __bool__ = __float__ = __hash__ = __format__ = _unusable
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _unusable  # type: ignore[assignment]
+
+
+for _name in ("add", "sub", "mul", "floordiv", "mod", "lshift", "rshift", "and_", "or_", "xor"):
+    _short = _name.rstrip("_")
+    setattr(RowInts, f"__{_short}__", _arith(_name))
+    setattr(RowInts, f"__r{_short}__", _arith(_name, swap=True))
+del _name, _short
+
+
+class RowPointer(UbPtr[Any]):
+    """A ``__ubuf__`` pointer with one address per loop iteration (``rows``, in bytes).
+
+    ``address`` is the first iteration's. Loads and stores through it read or write one row per
+    iteration (:meth:`view`); anything else (``p[i]``, ``read``, comparisons) raises
+    :class:`Fallback`.
+    """
+
+    __slots__ = ("rows",)
+
+    @classmethod
+    def moved(cls, base: Pointer[Any], elements: Lanes) -> RowPointer:
+        """Return *base* moved by *elements* (one element count per iteration)."""
+        if not isinstance(base, UbPtr):
+            raise fallback(f"per-iteration offsets of {base!r}")
+        rows = getattr(base, "rows", base.address) + elements * base.dtype.size
+        return cls.at(base, np.asarray(rows, dtype=np.int64))
+
+    @classmethod
+    def at(cls, base: Pointer[Any], rows: Lanes) -> RowPointer:
+        """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*."""
+        moved = object.__new__(cls)
+        moved.memory, moved.dtype, moved.block = base.memory, base.dtype, base.block
+        moved.rows = rows
+        moved.address = int(rows[0])
+        return moved
+
+    def __add__(self, n: Any) -> Any:
+        if isinstance(n, RowInts):
+            return RowPointer.moved(self, n.values)
+        return RowPointer.moved(self, np.int64(operator.index(n)))
+
+    __radd__ = __add__
+
+    def __sub__(self, n: Any) -> Any:
+        if isinstance(n, Pointer):
+            raise fallback("pointer difference inside a batched loop")
+        return self + (-n)
+
+    def offset_bytes(self, nbytes: int) -> Any:
+        """Return the pointer moved by *nbytes* bytes in every iteration."""
+        return RowPointer.at(self, self.rows + int(nbytes))
+
+    def cast(self, dtype: Any) -> Any:
+        """Return the same addresses viewed as *dtype*."""
+        cast = RowPointer.at(self, self.rows)
+        cast.dtype = dtype
+        return cast
+
+    def fits(self, nbytes: int) -> bool:
+        """Return True when every iteration's access fits (else eager decides: Fallback)."""
+        if not self._inside(nbytes):
+            raise fallback("an access leaves its allocation in some iteration")
+        return True
+
+    def require_alignment(self, nbytes: int, rule: str) -> None:
+        """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
+        if (self.rows % nbytes).any():
+            raise fallback(f"a misaligned address in some iteration ({rule})")
+
+    def is_aligned(self, nbytes: int) -> bool:
+        """Return True when every iteration's address is a multiple of *nbytes*."""
+        return not (self.rows % nbytes).any()
+
+    def view(self, count: int, action: str = "reads") -> Lanes:
+        """Return ``iterations x count`` elements at the addresses (a view to write through)."""
+        size = self.dtype.size
+        nbytes = count * size
+        rows = self.rows
+        if ((rows - rows[0]) % 32).any() or rows[0] % size:
+            raise fallback("the addresses differ in alignment between iterations")
+        if not self._inside(nbytes):
+            raise fallback("an access leaves its allocation in some iteration")
+        memory = self.memory
+        high = int(rows.max()) + nbytes
+        if high > memory.data.size:
+            memory._grow(high)
+        batch = current()
+        first = rows // size
+        typed = memory.typed(self.dtype.np_dtype)
+        step = int(first[1] - first[0]) if first.size > 1 else count
+        regular = first.size == 1 or bool((np.diff(first) == step).all())
+        write = action == "writes"
+        if write and not (regular and step >= count):
+            raise fallback("stores of different iterations overlap")
+        batch.access(memory, rows, nbytes, write)
+        if not regular or step < 0:
+            return typed[first[:, None] + np.arange(count)]
+        return np.lib.stride_tricks.as_strided(
+            typed[int(first[0]) :],
+            shape=(first.size, count),
+            strides=(step * typed.itemsize, typed.itemsize),
+            writeable=write,
+        )
+
+    def _inside(self, nbytes: int) -> bool:
+        low, high = int(self.rows.min()), int(self.rows.max()) + nbytes
+        block = self.block
+        if block is None:
+            return low >= 0 and high <= self.memory.capacity
+        return block.live and block.start <= low and high <= block.end
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise fallback("a per-iteration pointer used outside a vector load or store")
+
+    bytes = read = write = __getitem__ = __setitem__ = _refuse  # type: ignore[assignment]
+    __eq__ = __hash__ = _refuse  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{self.space} {self.dtype.cpp_name}* one address per iteration from {self.address:#x}>"
+
+
+def current() -> Batch:
+    """Return the running batch (only called while one runs)."""
+    return _ACTIVE[-1]
+
+
+# -- the batch ------------------------------------------------------------------------------------
+
+
+class Batch:
+    """One batched attempt at a loop: its iterations, and the journal that undoes it.
+
+    Parameters
+    ----------
+    where
+        The loop, for log messages (``"vf line 12"``).
+    iterations
+        The loop's ``range``.
+    """
+
+    def __init__(self, where: str, iterations: range) -> None:
+        self.where = where
+        self.iterations = iterations
+        self.count = len(iterations)
+        self.index = RowInts(np.arange(iterations.start, iterations.stop, iterations.step))
+        self.registers: dict[int, tuple[Any, Any]] = {}
+        """Registers written in the batch: id -> (register, its content before the loop)."""
+        self.read_first: dict[int, Any] = {}
+        """Registers read before the batch wrote them (their pre-loop value)."""
+        self.refs: dict[int, tuple[Ref[Any], Any]] = {}
+        """Refs whose value the batch changed: id -> (ref, value before the loop)."""
+        self.saved: list[tuple[Memory, int, Lanes]] = []
+        """UB bytes before the batch stored over them: (memory, start, old bytes)."""
+        self.accesses: list[tuple[Memory, Lanes, int, bool]] = []
+        """Every access: (memory, row addresses, bytes per row, write)."""
+        self.contexts: dict[int, tuple[BlockContext, Any]] = {}
+        """Block contexts the batch reported accesses to, with their state before it."""
+
+    # -- registers and refs --
+
+    def read(self, reg: Any, value: Any) -> None:
+        """Note a register read: a pre-loop value read and later written is loop-carried."""
+        key = id(reg)
+        if key in self.registers:
+            return
+        if value is None:
+            raise fallback(f"{type(reg).__name__} is read before anything was written to it")
+        self.read_first[key] = reg
+
+    def write(self, reg: Any, old: Any, new: Any) -> None:
+        """Note a register write, keeping its pre-loop content to restore.
+
+        *new* must be one row of the register's lanes, or one row per iteration.
+        """
+        expected = reg.lanes if isinstance(reg, RegTensor) else MASK_BITS
+        if (
+            new.shape[-1:] != (expected,)
+            or new.ndim > 2
+            or (isinstance(reg, RegTensor) and new.dtype != reg.dtype.np_dtype)
+        ):
+            raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
+        key = id(reg)
+        if key in self.registers:
+            return
+        if key in self.read_first:
+            raise fallback(
+                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
+            )
+        self.registers[key] = (reg, old)
+
+    def carried_count(self, ref: Ref[Any], lanes: int) -> Lanes:
+        """Return the per-iteration values of a count an ``UpdateMask`` decrements in the loop.
+
+        A pre-loop ``Ref(count)`` seen by one ``UpdateMask`` per iteration holds
+        ``max(count - k * lanes, 0)`` in iteration *k*. A count the body computes per iteration
+        (a ``RowInts``) is taken as it is; a second update of the same ``Ref`` is eager.
+        """
+        key = id(ref)
+        if key in self.refs:
+            raise fallback("a Ref is updated twice in one iteration")
+        value = ref.value
+        self.refs[key] = (ref, value)
+        if isinstance(value, RowInts):
+            rows = value.values
+        elif isinstance(value, int) and not isinstance(value, bool):
+            steps = np.arange(self.count, dtype=np.int64) * lanes
+            rows = np.maximum(value - steps, 0)
+        else:
+            raise fallback(f"an UpdateMask count of type {type(value).__name__}")
+        if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
+            raise fallback("a count outside uint32_t")
+        return np.asarray(rows, dtype=np.int64)
+
+    # -- memory --
+
+    def access(self, memory: Memory, rows: Lanes, nbytes: int, write: bool) -> None:
+        """Record one access per iteration: journal stored bytes, report it to the block."""
+        low, high = int(rows.min()), int(rows.max()) + nbytes
+        if write:
+            self.saved.append((memory, low, memory.data[low:high].copy()))
+        self.accesses.append((memory, rows, nbytes, write))
+        hook = memory.on_access
+        if hook is None:
+            return
+        ctx = getattr(hook, "__self__", None)
+        if not isinstance(ctx, BlockContext):
+            raise fallback("a memory watched by another checker")
+        if id(ctx) not in self.contexts:
+            self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
+        action = "writes" if write else "reads"
+        for start in rows.tolist():
+            hook(start, start + nbytes, action)
+
+    def check_memory(self) -> None:
+        """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
+        for store in self.accesses:
+            if store[3]:
+                for other in self.accesses:
+                    if other[0] is store[0] and _cross_iteration(store, other):
+                        raise fallback("an iteration accesses UB bytes another iteration stores")
+
+    # -- ending --
+
+    def commit(self) -> None:
+        """Check what only the whole batch shows, then leave the last iteration's state."""
+        self.check_memory()
+        for reg, _old in self.registers.values():
+            if isinstance(reg, MaskReg):
+                bits = reg._bits
+                if bits is not None and bits.ndim == 2:
+                    reg._bits = bits[-1].copy()
+            else:
+                lanes = reg._lanes
+                if lanes is not None and lanes.ndim == 2:
+                    reg._lanes = lanes[-1].copy()
+        for ref, _old in self.refs.values():
+            ref.value = self.last(ref.value)
+        _ACTIVE.pop()
+        LOG.debug("%s: batched over %d iterations", self.where, self.count)
+
+    def last(self, value: Any) -> Any:
+        """Return what *value* (a loop variable) holds after the last iteration."""
+        if isinstance(value, RowInts):
+            return int(value.values[-1])
+        if isinstance(value, RowPointer):
+            plain = object.__new__(UbPtr)
+            plain.memory, plain.dtype, plain.block = value.memory, value.dtype, value.block
+            plain.address = int(value.rows[-1])
+            return plain
+        if isinstance(value, np.ndarray) and value.shape == (self.count,):
+            return int(value[-1])
+        return value
+
+    def final_index(self) -> int:
+        """The loop variable after the loop (the last iteration's index)."""
+        return self.iterations[-1]
+
+    def abandon(self, error: BaseException) -> None:
+        """Undo everything the attempt changed; the caller then runs the loop eagerly."""
+        for memory, start, old in reversed(self.saved):
+            memory.data[start : start + old.size] = old
+        for ctx, state in self.contexts.values():
+            ctx.restore(state)
+        for reg, old in self.registers.values():
+            if isinstance(reg, MaskReg):
+                reg._bits = old
+            else:
+                reg._lanes = old
+        for ref, old in self.refs.values():
+            ref.value = old
+        _ACTIVE.pop()
+        reason = error if isinstance(error, Fallback) else f"{type(error).__name__}: {error}"
+        LOG.debug("%s: runs eagerly (%s)", self.where, reason)
+        if not isinstance(error, Exception):
+            raise error
+
+
+Access = tuple[Memory, Lanes, int, bool]
+
+
+def _cross_iteration(store: Access, other: Access) -> bool:
+    """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k."""
+    _, rows, width, _ = store
+    _, others, other_width, _ = other
+    count = rows.size
+    if count > 1:
+        step = int(rows[1] - rows[0])
+        if step > 0 and (np.diff(rows) == step).all() and (np.diff(others) == step).all():
+            # iteration j's access starts d + (j - k) * step after iteration k's store
+            d = int(others[0] - rows[0])
+            lowest = (-other_width - d) // step + 1
+            highest = -((d - width) // step) - 1
+            lowest, highest = max(lowest, 1 - count), min(highest, count - 1)
+            return lowest <= highest and not lowest == highest == 0
+    starts = np.asarray(rows)[:, None]
+    begins = np.asarray(others)[None, :]
+    overlap = (starts < begins + other_width) & (begins < starts + width)
+    np.fill_diagonal(overlap, False)
+    return bool(overlap.any())
+
+
+def enter(where: str, iterations: Any) -> Batch | None:
+    """Start a batched attempt at a loop over *iterations*, or return None to run it eagerly."""
+    if not isinstance(iterations, range) or _ACTIVE:
+        return None
+    policy = get_policy()
+    if policy.execution == "eager" or policy.undefined != "error":
+        LOG.debug("%s: runs eagerly (the policy says execution=%r, undefined=%r)",
+                  where, policy.execution, policy.undefined)  # fmt: skip
+        return None
+    if not MIN_ITERATIONS <= len(iterations) <= MAX_ITERATIONS:
+        LOG.debug("%s: runs eagerly (%d iterations)", where, len(iterations))
+        return None
+    batch = Batch(where, iterations)
+    _ACTIVE.append(batch)
+    return batch
