@@ -31,6 +31,8 @@ from ascreg.machine.registers import VL, MaskReg, RegTensor
 _COMPARES = ("eq", "ne", "lt", "gt", "ge", "le")
 _REG_BINARY = ("Add", "Sub", "Mul", "Max", "Min", "And", "Or", "Xor")
 _C_BINARY = ("add", "sub", "mul", "max", "min", "and", "or", "xor")
+_SIGN = ("abs", "neg", "relu")
+_SCALAR = ("add", "mul", "max", "min")
 
 ROW_WISE: frozenset[str] = frozenset(
     [
@@ -53,9 +55,14 @@ ROW_WISE_ON_REGISTERS: frozenset[str] = frozenset(
         "Reg.Not",
         "Reg.Move",
         *[f"Reg.{b}" for b in _REG_BINARY],
+        *[f"Reg.{s.capitalize()}" for s in _SIGN],
+        *[f"Reg.{s.capitalize()}s" for s in _SCALAR],
         "asc_select",
         "asc_not",
+        "asc_copy",
         *[f"asc_{b}" for b in _C_BINARY],
+        *[f"asc_{s}" for s in _SIGN],
+        *[f"asc_{s}_scalar" for s in _SCALAR],
     ]
 )
 """Ops that compute row-wise in their register form (a vector register as the destination)."""

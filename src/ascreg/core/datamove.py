@@ -288,6 +288,11 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         target[:] = values.view(target.dtype)
         return
     if not dst.fits(count * dst.dtype.size):
+        if active.ndim > 1:  # one mask per iteration of a batched loop: each row's own tail
+            row = getattr(dst, "row")  # noqa: B009 (only pointers with one address per row)
+            for k, enables in enumerate(active):
+                write_lanes(row(k), values[k] if values.ndim > 1 else values, enables)
+            return
         enabled = np.flatnonzero(active)
         if enabled.size == 0:
             return

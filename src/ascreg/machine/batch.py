@@ -65,7 +65,7 @@ MIN_ITERATIONS = 2
 Lanes = np.ndarray[Any, Any]
 
 
-class Fallback(Exception):  # noqa: N818 (a signal, not an error the user sees)
+class Fallback(Exception):
     """Raised inside a batched attempt when only eager execution gives the right result."""
 
 
@@ -151,7 +151,7 @@ class RowInts:
         return f"RowInts({self.values.tolist()!r:.60})"
 
     __int__ = __index__ = __bool__ = __float__ = __hash__ = __format__ = _unusable
-    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _unusable  # type: ignore[assignment]
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _unusable
 
 
 for _name in ("add", "sub", "mul", "floordiv", "mod", "lshift", "rshift", "and_", "or_", "xor"):
@@ -169,7 +169,9 @@ class RowPointer(UbPtr[Any]):
     :class:`Fallback`.
     """
 
-    __slots__ = ("rows",)
+    __slots__ = ("rows", "which")
+    rows: Lanes
+    which: Lanes | None
 
     @classmethod
     def moved(cls, base: Pointer[Any], elements: Lanes) -> RowPointer:
@@ -185,13 +187,14 @@ class RowPointer(UbPtr[Any]):
         moved = object.__new__(cls)
         moved.memory, moved.dtype, moved.block = base.memory, base.dtype, base.block
         moved.rows = rows
+        moved.which = None
         moved.address = int(rows[0])
         return moved
 
     def __add__(self, n: Any) -> Any:
         if isinstance(n, RowInts):
             return RowPointer.moved(self, n.values)
-        return RowPointer.moved(self, np.int64(operator.index(n)))
+        return RowPointer.moved(self, np.asarray(operator.index(n), dtype=np.int64))
 
     __radd__ = __add__
 
@@ -211,10 +214,19 @@ class RowPointer(UbPtr[Any]):
         return cast
 
     def fits(self, nbytes: int) -> bool:
-        """Return True when every iteration's access fits (else eager decides: Fallback)."""
-        if not self._inside(nbytes):
-            raise fallback("an access leaves its allocation in some iteration")
-        return True
+        """Return True when every iteration's access fits its allocation (or memory)."""
+        return self._inside(nbytes)
+
+    def row(self, k: int) -> RowPointer:
+        """Return the pointer of iteration *k* alone (a masked tail store, one row at a time)."""
+        single = RowPointer.at(self, self.rows[k : k + 1])
+        single.which = self.iterations()[k : k + 1]
+        return single
+
+    def iterations(self) -> Lanes:
+        """Return the iteration of each address (all, in order, unless this is one row)."""
+        which = self.which
+        return np.arange(self.rows.size) if which is None else which
 
     def require_alignment(self, nbytes: int, rule: str) -> None:
         """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
@@ -246,9 +258,10 @@ class RowPointer(UbPtr[Any]):
         write = action == "writes"
         if write and not (regular and step >= count):
             raise fallback("stores of different iterations overlap")
-        batch.access(memory, rows, nbytes, write)
+        batch.access(memory, rows, nbytes, write, self.which)
         if not regular or step < 0:
-            return typed[first[:, None] + np.arange(count)]
+            gathered: Lanes = typed[first[:, None] + np.arange(count)]
+            return gathered
         return np.lib.stride_tricks.as_strided(
             typed[int(first[0]) :],
             shape=(first.size, count),
@@ -266,8 +279,7 @@ class RowPointer(UbPtr[Any]):
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise fallback("a per-iteration pointer used outside a vector load or store")
 
-    bytes = read = write = __getitem__ = __setitem__ = _refuse  # type: ignore[assignment]
-    __eq__ = __hash__ = _refuse  # type: ignore[assignment]
+    bytes = read = write = __getitem__ = __setitem__ = __eq__ = __hash__ = _refuse
 
     def __repr__(self) -> str:
         return f"<{self.space} {self.dtype.cpp_name}* one address per iteration from {self.address:#x}>"
@@ -305,7 +317,7 @@ class Batch:
         """Refs whose value the batch changed: id -> (ref, value before the loop)."""
         self.saved: list[tuple[Memory, int, Lanes]] = []
         """UB bytes before the batch stored over them: (memory, start, old bytes)."""
-        self.accesses: list[tuple[Memory, Lanes, int, bool]] = []
+        self.accesses: list[Access] = []
         """Every access: (memory, row addresses, bytes per row, write)."""
         self.contexts: dict[int, tuple[BlockContext, Any]] = {}
         """Block contexts the batch reported accesses to, with their state before it."""
@@ -367,23 +379,42 @@ class Batch:
 
     # -- memory --
 
-    def access(self, memory: Memory, rows: Lanes, nbytes: int, write: bool) -> None:
-        """Record one access per iteration: journal stored bytes, report it to the block."""
+    def access(
+        self, memory: Memory, rows: Lanes, nbytes: int, write: bool, which: Lanes | None = None
+    ) -> None:
+        """Record one access per iteration (*which*: their iterations, None: all in order).
+
+        Journals the bytes a store overwrites and reports the access to the block's checks.
+        """
         low, high = int(rows.min()), int(rows.max()) + nbytes
         if write:
             self.saved.append((memory, low, memory.data[low:high].copy()))
-        self.accesses.append((memory, rows, nbytes, write))
+        self.accesses.append((memory, rows, nbytes, write, which))
         hook = memory.on_access
-        if hook is None:
-            return
-        ctx = getattr(hook, "__self__", None)
-        if not isinstance(ctx, BlockContext):
+        if hook is not None and not isinstance(getattr(hook, "__self__", None), BlockContext):
             raise fallback("a memory watched by another checker")
-        if id(ctx) not in self.contexts:
-            self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
-        action = "writes" if write else "reads"
-        for start in rows.tolist():
-            hook(start, start + nbytes, action)
+
+    def report(self) -> None:
+        """Report the accesses to the blocks' checks in eager order (iteration by iteration).
+
+        The unwritten-UB, store-then-load and pipe-hazard checks then see exactly the
+        sequence eager execution shows them; an error they raise undoes the batch.
+        """
+        events = []
+        for order, (memory, rows, nbytes, write, which) in enumerate(self.accesses):
+            hook = memory.on_access
+            if hook is None:
+                continue
+            ctx = hook.__self__  # type: ignore[attr-defined]
+            if id(ctx) not in self.contexts:
+                self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
+            action = "writes" if write else "reads"
+            iterations = range(rows.size) if which is None else which.tolist()
+            for k, start in zip(iterations, rows.tolist(), strict=True):
+                events.append((k, order, hook, start, start + nbytes, action))
+        events.sort(key=lambda event: event[:2])
+        for _, _, hook, start, end, action in events:
+            hook(start, end, action)
 
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
@@ -398,6 +429,7 @@ class Batch:
     def commit(self) -> None:
         """Check what only the whole batch shows, then leave the last iteration's state."""
         self.check_memory()
+        self.report()
         for reg, _old in self.registers.values():
             if isinstance(reg, MaskReg):
                 bits = reg._bits
@@ -426,7 +458,7 @@ class Batch:
         return value
 
     def final_index(self) -> int:
-        """The loop variable after the loop (the last iteration's index)."""
+        """Return the loop variable after the loop (the last iteration's index)."""
         return self.iterations[-1]
 
     def abandon(self, error: BaseException) -> None:
@@ -449,15 +481,15 @@ class Batch:
             raise error
 
 
-Access = tuple[Memory, Lanes, int, bool]
+Access = tuple[Memory, Lanes, int, bool, Lanes | None]
 
 
 def _cross_iteration(store: Access, other: Access) -> bool:
     """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k."""
-    _, rows, width, _ = store
-    _, others, other_width, _ = other
+    _, rows, width, _, mine = store
+    _, others, other_width, _, theirs = other
     count = rows.size
-    if count > 1:
+    if count > 1 and mine is None and theirs is None and others.size == count:
         step = int(rows[1] - rows[0])
         if step > 0 and (np.diff(rows) == step).all() and (np.diff(others) == step).all():
             # iteration j's access starts d + (j - k) * step after iteration k's store
@@ -469,7 +501,9 @@ def _cross_iteration(store: Access, other: Access) -> bool:
     starts = np.asarray(rows)[:, None]
     begins = np.asarray(others)[None, :]
     overlap = (starts < begins + other_width) & (begins < starts + width)
-    np.fill_diagonal(overlap, False)
+    first = np.arange(rows.size) if mine is None else mine
+    second = np.arange(others.size) if theirs is None else theirs
+    overlap &= first[:, None] != second[None, :]
     return bool(overlap.any())
 
 

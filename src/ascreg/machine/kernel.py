@@ -263,7 +263,6 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     ...
     ascreg.errors.AddressSpaceError: vf: argument 1 is <__gm__ uint8_t* ...>: the pointer parameters of a __simd_vf__ function must be __ubuf__ (a VF cannot address GM)
     """
-
     runner: list[Callable[..., Any]] = []
 
     @functools.wraps(func)

@@ -72,7 +72,7 @@ class Loop:
         return f"{self.where}: eager: {self.reason}"
 
 
-class _Refusal(Exception):  # noqa: N818 (internal control flow of the analysis)
+class _Refusal(Exception):
     pass
 
 
