@@ -88,7 +88,7 @@ def _rows(pointer: Any) -> Any:
     """Return *pointer* with one address per iteration (the same one when it is plain)."""
     if isinstance(pointer, RowPointer) or not isinstance(pointer, Pointer):
         return pointer
-    return RowPointer.at(pointer, np.full(current().count, pointer.address, dtype=np.int64))
+    return RowPointer.at(pointer, np.full(current().count, pointer.address, dtype=np.int64), 0)
 
 
 def _load(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:

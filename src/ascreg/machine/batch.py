@@ -86,6 +86,27 @@ def fallback(reason: str) -> Fallback:
 # -- values with one entry per iteration --------------------------------------------------------
 
 
+def _step(name: str, mine: int | None, other: Any, swap: bool) -> int | None:
+    """Return the constant difference between iterations of ``self <name> other``, if known."""
+    if mine is None:
+        return None
+    if isinstance(other, RowInts):
+        if name in ("add", "sub") and other.step is not None:
+            return (
+                mine + other.step
+                if name == "add"
+                else (other.step - mine if swap else mine - other.step)
+            )
+        return None
+    if name in ("add", "sub"):
+        return -mine if swap and name == "sub" else mine
+    if name == "mul":
+        return mine * int(other)
+    if name == "lshift" and not swap:
+        return mine << int(other)
+    return None
+
+
 def _rows_of(value: Any) -> Any:
     """Return the per-iteration array of a :class:`RowInts`, or *value* if it is an integer."""
     if isinstance(value, RowInts):
@@ -102,13 +123,13 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
     def method(self: RowInts, other: Any) -> Any:
         if isinstance(other, Pointer):
             if name == "add":
-                return RowPointer.moved(other, self.values)
+                return RowPointer.moved(other, self)
             return NotImplemented
         right = _rows_of(other)
         result = apply(right, self.values) if swap else apply(self.values, right)
         if np.abs(result).max(initial=0) >= 1 << 62:
             raise fallback("loop-index arithmetic beyond 64 bits")
-        return RowInts(result)
+        return RowInts(result, _step(name, self.step, other, swap))
 
     method.__name__ = f"__{'r' if swap else ''}{name}__"
     return method
@@ -127,19 +148,22 @@ class RowInts:
 
     Examples
     --------
-    >>> i = RowInts(np.arange(4))
-    >>> (i * 128 + 1).values.tolist(), ((i - 5) // 2).values.tolist()
-    ([1, 129, 257, 385], [-3, -2, -2, -1])
+    >>> i = RowInts(np.arange(4), 1)
+    >>> (i * 128 + 1).values.tolist(), (i * 128 + 1).step, ((i - 5) // 2).values.tolist()
+    ([1, 129, 257, 385], 128, [-3, -2, -2, -1])
     """
 
-    __slots__ = ("values",)
+    __slots__ = ("step", "values")
     __ascreg_rows__ = True
 
-    def __init__(self, values: Lanes) -> None:
+    def __init__(self, values: Lanes, step: int | None = None) -> None:
         self.values = values
+        self.step = step
+        """The difference between consecutive iterations' values when it is constant and known
+        (the loop index and affine expressions of it), else None."""
 
     def __neg__(self) -> RowInts:
-        return RowInts(-self.values)
+        return RowInts(-self.values, None if self.step is None else -self.step)
 
     def __pos__(self) -> RowInts:
         return self
@@ -169,32 +193,42 @@ class RowPointer(UbPtr[Any]):
     :class:`Fallback`.
     """
 
-    __slots__ = ("rows", "which")
+    __slots__ = ("rows", "step", "which")
     rows: Lanes
+    step: int | None
+    """Bytes between consecutive iterations' addresses when constant and known, else None."""
     which: Lanes | None
 
     @classmethod
-    def moved(cls, base: Pointer[Any], elements: Lanes) -> RowPointer:
-        """Return *base* moved by *elements* (one element count per iteration)."""
+    def moved(cls, base: Pointer[Any], offset: RowInts | int) -> RowPointer:
+        """Return *base* moved by *offset* elements (one count per iteration, or one for all)."""
         if not isinstance(base, UbPtr):
             raise fallback(f"per-iteration offsets of {base!r}")
-        rows = getattr(base, "rows", base.address) + elements * base.dtype.size
-        return cls.at(base, np.asarray(rows, dtype=np.int64))
+        size = base.dtype.size
+        step = getattr(base, "step", 0)
+        if isinstance(offset, RowInts):
+            elements: Any = offset.values
+            step = None if step is None or offset.step is None else step + offset.step * size
+        else:
+            elements = offset
+        rows = getattr(base, "rows", base.address) + elements * size
+        return cls.at(base, np.asarray(rows, dtype=np.int64), step)
 
     @classmethod
-    def at(cls, base: Pointer[Any], rows: Lanes) -> RowPointer:
+    def at(cls, base: Pointer[Any], rows: Lanes, step: int | None = None) -> RowPointer:
         """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*."""
         moved = object.__new__(cls)
         moved.memory, moved.dtype, moved.block = base.memory, base.dtype, base.block
         moved.rows = rows
+        moved.step = step
         moved.which = None
         moved.address = int(rows[0])
         return moved
 
     def __add__(self, n: Any) -> Any:
         if isinstance(n, RowInts):
-            return RowPointer.moved(self, n.values)
-        return RowPointer.moved(self, np.asarray(operator.index(n), dtype=np.int64))
+            return RowPointer.moved(self, n)
+        return RowPointer.moved(self, operator.index(n))
 
     __radd__ = __add__
 
@@ -205,11 +239,11 @@ class RowPointer(UbPtr[Any]):
 
     def offset_bytes(self, nbytes: int) -> Any:
         """Return the pointer moved by *nbytes* bytes in every iteration."""
-        return RowPointer.at(self, self.rows + int(nbytes))
+        return RowPointer.at(self, self.rows + int(nbytes), self.step)
 
     def cast(self, dtype: Any) -> Any:
         """Return the same addresses viewed as *dtype*."""
-        cast = RowPointer.at(self, self.rows)
+        cast = RowPointer.at(self, self.rows, self.step)
         cast.dtype = dtype
         return cast
 
@@ -242,35 +276,45 @@ class RowPointer(UbPtr[Any]):
         size = self.dtype.size
         nbytes = count * size
         rows = self.rows
-        if ((rows - rows[0]) % 32).any() or rows[0] % size:
+        step = self.step if rows.size > 1 else 0
+        if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
+            step = self.step = int(rows[1] - rows[0])
+        if (step is None and ((rows - rows[0]) % 32).any()) or (step or 0) % 32 or rows[0] % size:
             raise fallback("the addresses differ in alignment between iterations")
-        if not self._inside(nbytes):
+        low, high = self._span(nbytes)
+        if not self._holds(low, high):
             raise fallback("an access leaves its allocation in some iteration")
         memory = self.memory
-        high = int(rows.max()) + nbytes
         if high > memory.data.size:
             memory._grow(high)
-        batch = current()
-        first = rows // size
-        typed = memory.typed(self.dtype.np_dtype)
-        step = int(first[1] - first[0]) if first.size > 1 else count
-        regular = first.size == 1 or bool((np.diff(first) == step).all())
         write = action == "writes"
-        if write and not (regular and step >= count):
+        if write and rows.size > 1 and (step is None or step < nbytes):
             raise fallback("stores of different iterations overlap")
-        batch.access(memory, rows, nbytes, write, self.which)
-        if not regular or step < 0:
-            gathered: Lanes = typed[first[:, None] + np.arange(count)]
+        current().access(memory, rows, nbytes, write, self.which, step)
+        typed = memory.typed(self.dtype.np_dtype)
+        if step is None or step < 0:
+            gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
             return gathered
+        first = rows[:1] // size
         return np.lib.stride_tricks.as_strided(
             typed[int(first[0]) :],
-            shape=(first.size, count),
-            strides=(step * typed.itemsize, typed.itemsize),
+            shape=(rows.size, count),
+            strides=(step, typed.itemsize),
             writeable=write,
         )
 
+    def _span(self, nbytes: int) -> tuple[int, int]:
+        """Return the lowest address and one past the highest byte the rows access."""
+        rows, step = self.rows, self.step
+        if step is None:
+            return int(rows.min()), int(rows.max()) + nbytes
+        first, last = int(rows[0]), int(rows[-1])
+        return min(first, last), max(first, last) + nbytes
+
     def _inside(self, nbytes: int) -> bool:
-        low, high = int(self.rows.min()), int(self.rows.max()) + nbytes
+        return self._holds(*self._span(nbytes))
+
+    def _holds(self, low: int, high: int) -> bool:
         block = self.block
         if block is None:
             return low >= 0 and high <= self.memory.capacity
@@ -308,7 +352,9 @@ class Batch:
         self.where = where
         self.iterations = iterations
         self.count = len(iterations)
-        self.index = RowInts(np.arange(iterations.start, iterations.stop, iterations.step))
+        self.index = RowInts(
+            np.arange(iterations.start, iterations.stop, iterations.step), iterations.step
+        )
         self.registers: dict[int, tuple[Any, Any]] = {}
         """Registers written in the batch: id -> (register, its content before the loop)."""
         self.read_first: dict[int, Any] = {}
@@ -380,16 +426,22 @@ class Batch:
     # -- memory --
 
     def access(
-        self, memory: Memory, rows: Lanes, nbytes: int, write: bool, which: Lanes | None = None
+        self,
+        memory: Memory,
+        rows: Lanes,
+        nbytes: int,
+        write: bool,
+        which: Lanes | None = None,
+        step: int | None = None,
     ) -> None:
         """Record one access per iteration (*which*: their iterations, None: all in order).
 
         Journals the bytes a store overwrites and reports the access to the block's checks.
         """
-        low, high = int(rows.min()), int(rows.max()) + nbytes
         if write:
+            low, high = int(rows.min()), int(rows.max()) + nbytes
             self.saved.append((memory, low, memory.data[low:high].copy()))
-        self.accesses.append((memory, rows, nbytes, write, which))
+        self.accesses.append((memory, rows, nbytes, write, which, step))
         hook = memory.on_access
         if hook is not None and not isinstance(getattr(hook, "__self__", None), BlockContext):
             raise fallback("a memory watched by another checker")
@@ -401,7 +453,7 @@ class Batch:
         sequence eager execution shows them; an error they raise undoes the batch.
         """
         events = []
-        for order, (memory, rows, nbytes, write, which) in enumerate(self.accesses):
+        for order, (memory, rows, nbytes, write, which, _step) in enumerate(self.accesses):
             hook = memory.on_access
             if hook is None:
                 continue
@@ -481,23 +533,22 @@ class Batch:
             raise error
 
 
-Access = tuple[Memory, Lanes, int, bool, Lanes | None]
+Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None]
 
 
 def _cross_iteration(store: Access, other: Access) -> bool:
     """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k."""
-    _, rows, width, _, mine = store
-    _, others, other_width, _, theirs = other
+    _, rows, width, _, mine, step = store
+    _, others, other_width, _, theirs, other_step = other
     count = rows.size
-    if count > 1 and mine is None and theirs is None and others.size == count:
-        step = int(rows[1] - rows[0])
-        if step > 0 and (np.diff(rows) == step).all() and (np.diff(others) == step).all():
-            # iteration j's access starts d + (j - k) * step after iteration k's store
-            d = int(others[0] - rows[0])
-            lowest = (-other_width - d) // step + 1
-            highest = -((d - width) // step) - 1
-            lowest, highest = max(lowest, 1 - count), min(highest, count - 1)
-            return lowest <= highest and not lowest == highest == 0
+    regular = mine is None and theirs is None and others.size == count
+    if count > 1 and regular and step is not None and step > 0 and other_step == step:
+        # iteration j's access starts d + (j - k) * step after iteration k's store
+        d = int(others[0] - rows[0])
+        lowest = (-other_width - d) // step + 1
+        highest = -((d - width) // step) - 1
+        lowest, highest = max(lowest, 1 - count), min(highest, count - 1)
+        return lowest <= highest and not lowest == highest == 0
     starts = np.asarray(rows)[:, None]
     begins = np.asarray(others)[None, :]
     overlap = (starts < begins + other_width) & (begins < starts + width)

@@ -18,7 +18,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import copy
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -206,7 +205,7 @@ class BlockContext:
             self.vf_stored.copy(),
             list(self.vf_ranges),
             set(self.vf_pages),
-            copy.deepcopy(self.tracker),
+            self.tracker.checkpoint(),
         )
 
     def restore(self, state: tuple[Any, ...]) -> None:
@@ -214,7 +213,8 @@ class BlockContext:
         written, stored, ranges, pages, tracker = state
         self.written = _grown(written, self.written.size)
         self.vf_stored = _grown(stored, self.vf_stored.size)
-        self.vf_ranges, self.vf_pages, self.tracker = ranges, pages, tracker
+        self.vf_ranges, self.vf_pages = ranges, pages
+        self.tracker.restore(tracker)
 
     @contextlib.contextmanager
     def simd_vf(self) -> Iterator[None]:
