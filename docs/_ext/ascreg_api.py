@@ -45,6 +45,8 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
+    ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
+    ("ascreg.machine.batch", "ascreg.machine.batch", "Internals: running a VF loop batched"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

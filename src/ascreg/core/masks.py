@@ -92,7 +92,7 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    lanes = np.broadcast_shapes(np.shape(predicate), active.shape)  # rows of lanes, or one
+    lanes = predicate.shape if np.ndim(predicate) >= active.ndim else active.shape  # rows or one
     bits = np.zeros((*lanes[:-1], MASK_BITS), dtype=np.bool_)
     np.logical_and(predicate, active, out=bits[..., 0 : lanes[-1] * stride : stride])
     return bits

@@ -296,6 +296,9 @@ class RowPointer(UbPtr[Any]):
             gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
             return gathered
         first = rows[:1] // size
+        if step == nbytes:  # consecutive rows: one contiguous span
+            start = int(first[0])
+            return typed[start : start + rows.size * count].reshape(rows.size, count)
         return np.lib.stride_tricks.as_strided(
             typed[int(first[0]) :],
             shape=(rows.size, count),
@@ -356,15 +359,15 @@ class Batch:
             np.arange(iterations.start, iterations.stop, iterations.step), iterations.step
         )
         self.registers: dict[int, tuple[Any, Any]] = {}
-        """Registers written in the batch: id -> (register, its content before the loop)."""
+        """For each register written in the batch (by id), the register and its pre-loop content."""
         self.read_first: dict[int, Any] = {}
-        """Registers read before the batch wrote them (their pre-loop value)."""
+        """The registers (by id) read before the batch wrote them (their pre-loop value)."""
         self.refs: dict[int, tuple[Ref[Any], Any]] = {}
-        """Refs whose value the batch changed: id -> (ref, value before the loop)."""
+        """For each Ref the batch changed (by id), the Ref and its value before the loop."""
         self.saved: list[tuple[Memory, int, Lanes]] = []
-        """UB bytes before the batch stored over them: (memory, start, old bytes)."""
+        """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.accesses: list[Access] = []
-        """Every access: (memory, row addresses, bytes per row, write)."""
+        """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.contexts: dict[int, tuple[BlockContext, Any]] = {}
         """Block contexts the batch reported accesses to, with their state before it."""
 

@@ -56,7 +56,7 @@ HELPER = "__ascreg_batch__"
 """The name under which the rewritten function reaches :func:`~ascreg.machine.batch.enter`."""
 
 
-class Loop:
+class _Loop:
     """The decision about one ``for`` loop: batchable or why not, and what the body assigns."""
 
     def __init__(self, node: ast.For, where: str) -> None:
@@ -76,7 +76,7 @@ class _Refusal(Exception):
     pass
 
 
-def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[Loop]] | None:
+def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[_Loop]] | None:
     """Parse *func* and judge each of its ``for`` loops; None when its source is unavailable."""
     try:
         lines, first = inspect.getsourcelines(func)
@@ -92,7 +92,7 @@ def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[Loop]] | Non
     loops = []
     for node in ast.walk(definition):
         if isinstance(node, ast.For):
-            loop = Loop(node, f"{func.__name__} line {node.lineno}")
+            loop = _Loop(node, f"{func.__name__} line {node.lineno}")
             try:
                 loop.assigned = _judge(node, func, local)
             except _Refusal as refusal:
@@ -219,7 +219,7 @@ def _allowed(target: Any) -> bool:
 # -- rewriting ------------------------------------------------------------------------------------
 
 
-def _rewrite(loop: Loop, key: int) -> list[ast.stmt]:
+def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     """Return the statements that try *loop* batched, then eagerly if the attempt is undone."""
     node = loop.node
     assert isinstance(node.target, ast.Name)
@@ -271,7 +271,7 @@ def _copy(node: ast.stmt) -> ast.stmt:
 
 
 class _Replace(ast.NodeTransformer):
-    def __init__(self, loops: dict[int, tuple[int, Loop]]) -> None:
+    def __init__(self, loops: dict[int, tuple[int, _Loop]]) -> None:
         self.loops = loops
 
     def visit_For(self, node: ast.For) -> Any:
