@@ -92,10 +92,24 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    lanes = predicate.shape if np.ndim(predicate) >= active.ndim else active.shape  # rows or one
-    bits = np.zeros((*lanes[:-1], MASK_BITS), dtype=np.bool_)
-    np.logical_and(predicate, active, out=bits[..., 0 : lanes[-1] * stride : stride])
-    return bits
+    bits = spread_lanes(np.logical_and(predicate, active), stride)
+    short = MASK_BITS - bits.shape[-1]  # fewer lanes than a register: the other bits are 0
+    return np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)]) if short else bits
+
+
+def spread_lanes(enables: Bits, stride: int) -> Bits:
+    """Return the mask bits of whole-register lane *enables* (rows of them too): lane i is bit
+    ``i * stride``, the other bits 0.
+
+    Each enable becomes a little-endian unsigned integer of *stride* bytes (1 or 0), whose
+    bytes are the lane's *stride* mask bits: one pass, no strided writes.
+
+    Examples
+    --------
+    >>> spread_lanes(np.array([[True, False], [False, True]]), 2).astype(int).tolist()
+    [[1, 0, 0, 0], [0, 0, 1, 0]]
+    """
+    return enables.astype(f"<u{stride}").view(np.bool_)
 
 
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
@@ -142,8 +156,7 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     >>> bits.sum(axis=1).tolist(), rest.tolist()
     ([128, 72], [72, 0])
     """
-    bits = np.zeros((counts.size, MASK_BITS), dtype=np.bool_)
-    bits[:, 0 : lanes * stride : stride] = np.arange(lanes) < counts[:, None]
+    bits = spread_lanes(np.arange(lanes) < counts[:, None], stride)
     return bits, np.where(counts < lanes, 0, counts - lanes)
 
 

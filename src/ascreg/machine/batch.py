@@ -417,9 +417,9 @@ class Batch:
         self.refs[key] = (ref, value)
         if isinstance(value, RowInts):
             rows = value.values
-        elif isinstance(value, int) and not isinstance(value, bool):
+        elif isinstance(value, int | np.integer) and not isinstance(value, bool):
             steps = np.arange(self.count, dtype=np.int64) * lanes
-            rows = np.maximum(value - steps, 0)
+            rows = np.maximum(int(value) - steps, 0)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):

@@ -78,14 +78,17 @@ class _Refusal(Exception):
 
 def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[_Loop]] | None:
     """Parse *func* and judge each of its ``for`` loops; None when its source is unavailable."""
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
     try:
-        lines, first = inspect.getsourcelines(func)
+        lines, first = inspect.getsourcelines(code)
         tree = ast.parse(textwrap.dedent("".join(lines)))
     except (OSError, TypeError, SyntaxError, IndentationError):
         return None
     definition = tree.body[0] if tree.body else None
-    if not isinstance(definition, ast.FunctionDef):
-        return None
+    if not isinstance(definition, ast.FunctionDef) or definition.name != code.co_name:
+        return None  # not the source of this very code (a wrapper, a lambda)
     ast.increment_lineno(tree, first - 1)
     definition.decorator_list = []
     local = _local_names(definition)
