@@ -98,10 +98,9 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
 
 
 def spread_lanes(enables: Bits, stride: int) -> Bits:
-    """Return the mask bits of whole-register lane *enables* (rows of them too): lane i is bit
-    ``i * stride``, the other bits 0.
+    """Return the mask bits of lane *enables* (or rows of them): lane i is bit ``i * stride``.
 
-    Each enable becomes a little-endian unsigned integer of *stride* bytes (1 or 0), whose
+    The other bits are 0. Each enable becomes a little-endian unsigned integer of *stride* bytes (1 or 0), whose
     bytes are the lane's *stride* mask bits: one pass, no strided writes.
 
     Examples
