@@ -446,3 +446,32 @@ def test_unwritten_register_is_the_eager_error(caplog: pytest.LogCaptureFixture)
         lambda ub: reads_unwritten_register(ub.alloc(uint16_t, 3 * L16), 3), caplog
     )
     assert "UninitializedRegisterError" in error
+
+
+@ascreg.__simd_vf__
+def index_dependent(dst: UbPtr[uint16_t], n: int) -> None:
+    r = Reg.RegTensor[uint16_t]()
+    for i in range(n):
+        Reg.Duplicate(r, 1 if i % 2 else 2, Reg.CreateMask[uint16_t]())
+        Reg.StoreAlign(dst + i * L16, r, Reg.CreateMask[uint16_t]())
+
+
+def test_control_flow_on_the_index_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        dst = ub.alloc(uint16_t, 4 * L16)
+        index_dependent(dst, 4)
+        return dst.read(4 * L16)
+
+    result, _, lines = differential(scenario, caplog)
+    assert "plain Python value" in eager_reason(lines)
+    assert result[::L16].tolist() == [2, 1, 2, 1]
+
+
+def test_index_arithmetic_that_python_and_int64_disagree_on_is_eager() -> None:
+    from ascreg.machine.batch import Fallback, RowInts
+
+    i = RowInts(np.arange(4), 1)
+    assert (i * 3 - 1).values.tolist() == [-1, 2, 5, 8] and (i * 3 - 1).step == 3
+    for bad in (lambda: i // 0, lambda: i << -1, lambda: (i + 2**40) * 2**40, lambda: 7 % (i - 1)):
+        with pytest.raises(Fallback):
+            bad()

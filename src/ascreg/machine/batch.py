@@ -73,11 +73,6 @@ _ACTIVE: list[Batch] = BATCHING
 """The running batch (at most one: loops inside a batched body are never batched)."""
 
 
-def active() -> Batch | None:
-    """Return the running batch, or None (the common, eager case)."""
-    return _ACTIVE[-1] if _ACTIVE else None
-
-
 def fallback(reason: str) -> Fallback:
     """Return the :class:`Fallback` for *reason* (raise it)."""
     return Fallback(reason)
@@ -125,14 +120,40 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
             if name == "add":
                 return RowPointer.moved(other, self)
             return NotImplemented
-        right = _rows_of(other)
-        result = apply(right, self.values) if swap else apply(self.values, right)
-        if np.abs(result).max(initial=0) >= 1 << 62:
-            raise fallback("loop-index arithmetic beyond 64 bits")
+        left, right = (_rows_of(other), self.values) if swap else (self.values, _rows_of(other))
+        _check_operands(name, left, right)
+        result = apply(left, right)
+        if np.abs(result).max(initial=0) >= _LIMIT:
+            raise fallback("loop-index arithmetic beyond 62 bits")
         return RowInts(result, _step(name, self.step, other, swap))
 
     method.__name__ = f"__{'r' if swap else ''}{name}__"
     return method
+
+
+_LIMIT = 1 << 62
+"""Loop-index arithmetic stays below this magnitude (int64 then gives Python's results)."""
+
+
+def _magnitude(value: Any) -> int:
+    return int(np.abs(value).max(initial=0)) if isinstance(value, np.ndarray) else abs(value)
+
+
+def _check_operands(name: str, left: Any, right: Any) -> None:
+    """Raise :class:`Fallback` where int64 arithmetic could differ from Python's integers.
+
+    Python raises on a zero divisor or a negative shift and never overflows; numpy would warn
+    or wrap, so those cases run eagerly (where Python raises or computes them).
+    """
+    if name in ("floordiv", "mod") and not np.all(right != 0):
+        raise fallback("a division by zero in loop-index arithmetic")
+    if name in ("lshift", "rshift"):
+        if np.min(right) < 0 or np.max(right) > 62:
+            raise fallback("a shift count outside [0, 62] in loop-index arithmetic")
+        if name == "lshift" and _magnitude(left) << int(np.max(right)) >= _LIMIT:
+            raise fallback("loop-index arithmetic beyond 62 bits")
+    if name == "mul" and _magnitude(left) * _magnitude(right) >= _LIMIT:
+        raise fallback("loop-index arithmetic beyond 62 bits")
 
 
 def _unusable(self: Any, *args: Any) -> Any:
