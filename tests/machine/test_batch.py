@@ -20,8 +20,10 @@ from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, u
 from ascreg.c_api import (
     asc_add,
     asc_loadalign,
+    asc_loadalign_postupdate,
     asc_shiftright_scalar,
     asc_storealign,
+    asc_storealign_postupdate,
     asc_update_mask_b32,
     vector_uint32_t,
 )
@@ -475,3 +477,43 @@ def test_index_arithmetic_that_python_and_int64_disagree_on_is_eager() -> None:
     for bad in (lambda: i // 0, lambda: i << -1, lambda: (i + 2**40) * 2**40, lambda: 7 % (i - 1)):
         with pytest.raises(Fallback):
             bad()
+
+
+@ascreg.__simd_vf__
+def post_update(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    """Post-update addresses carried from before the loop, a count made in the body."""
+    x = Reg.RegTensor[uint16_t]()
+    s, d = Ref(src), Ref(dst)
+    for _ in range(n):
+        fresh = Ref(100)  # made in each iteration: every iteration's mask has 100 lanes
+        mask = Reg.UpdateMask[uint16_t](fresh)
+        Reg.LoadAlign[uint16_t, ascreg.PostLiteral.POST_MODE_UPDATE](x, s, L16)
+        Reg.Adds(x, x, 1, mask)
+        Reg.StoreAlign[uint16_t, ascreg.PostLiteral.POST_MODE_UPDATE](d, x, L16, mask)
+
+
+@ascreg.__simd_vf__
+def c_post_update(dst: UbPtr[uint32_t], src: UbPtr[uint32_t], n: int) -> None:
+    x = vector_uint32_t()
+    s, d, remaining = Ref(src), Ref(dst), Ref(n * L32 - 7)
+    for _ in range(n):
+        mask = asc_update_mask_b32(remaining)
+        asc_loadalign_postupdate(x, s, L32)
+        asc_storealign_postupdate(d, x, L32, mask)
+
+
+def test_post_update_addresses(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        post_update(dst, src, 4)
+        a, b = ub.alloc(uint32_t, 3 * L32), ub.alloc(uint32_t, 3 * L32)
+        a.write(np.arange(3 * L32) + 5)
+        c_post_update(b, a, 3)
+        return dst.read(4 * L16), b.read(3 * L32)
+
+    (reg, c_api), _, lines = differential(scenario, caplog)
+    assert sum("batched over" in line for line in lines) == 2
+    assert reg.reshape(4, L16)[:, 99].tolist() == [100, 228, 356, 484]
+    assert not reg.reshape(4, L16)[:, 100:].any()
+    assert c_api[-7:].tolist() == [0] * 7

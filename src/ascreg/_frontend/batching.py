@@ -26,7 +26,7 @@ import numpy as np
 from ascreg.machine.batch import RowInts, RowPointer, current, fallback
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import VL, MaskReg, RegTensor
+from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
 
 _COMPARES = ("eq", "ne", "lt", "gt", "ge", "le")
 _REG_BINARY = ("Add", "Sub", "Mul", "Max", "Min", "And", "Or", "Xor")
@@ -93,26 +93,37 @@ def _rows(pointer: Any) -> Any:
 
 def _load(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
     if op.name == "Reg.LoadAlign":
-        plain = len(args) == 2 and op.dist == "DIST_NORM" and not (op.post or op.blocks)
-    else:
-        plain = op.name == "asc_loadalign" and (len(args) == 2 or _integer(args, 2))
-    if not (plain and isinstance(args[0], RegTensor)):
+        plain = len(args) == 2 + op.post and op.dist == "DIST_NORM" and not op.blocks
+    else:  # asc_loadalign[_postupdate](dst, src[, offset])
+        plain = len(args) == 2 + op.post or (len(args) == 3 and _integer(args[2]))
+    if not (plain and isinstance(args[0], RegTensor) and args[0].trait is RegTraitNumOne):
         return None
-    return (args[0], _rows(args[1]), *args[2:])
+    return (args[0], _address(op, args[1], args[2:]), *args[2:])
 
 
 def _store(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
     if op.name == "Reg.StoreAlign":
-        plain = len(args) == 3 and op.dist in NORM_STORES and not (op.post or op.blocks)
-    else:
-        plain = op.name == "asc_storealign" and (len(args) == 3 or _integer(args, 2))
+        plain = len(args) == 3 + op.post and op.dist in NORM_STORES and not op.blocks
+    else:  # asc_storealign[_postupdate](dst, src[, offset], mask)
+        plain = len(args) == 3 + op.post or (len(args) == 4 and _integer(args[2]))
     if not (plain and isinstance(args[1], RegTensor) and isinstance(args[-1], MaskReg)):
         return None
-    return (_rows(args[0]), *args[1:])
+    if args[1].trait is not RegTraitNumOne:
+        return None
+    return (_address(op, args[0], args[2:-1]), *args[1:])
 
 
-def _integer(args: tuple[Any, ...], at: int) -> bool:
-    return len(args) == at + 2 and isinstance(args[at], int | RowInts)
+def _address(op: Any, address: Any, rest: tuple[Any, ...]) -> Any:
+    """Return the address operand to run with: per-iteration pointers, or a post-update Ref."""
+    if op.post:
+        if isinstance(address, Ref) and len(rest) == 1:
+            current().carried_pointer(address, rest[0])
+        return address
+    return _rows(address)
+
+
+def _integer(offset: Any) -> bool:
+    return isinstance(offset, int | RowInts)
 
 
 def _update_mask(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -132,8 +143,10 @@ def _update_mask(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
 SPECIAL: dict[str, Callable[[Any, tuple[Any, ...]], tuple[Any, ...] | None]] = {
     "Reg.LoadAlign": _load,
     "asc_loadalign": _load,
+    "asc_loadalign_postupdate": _load,
     "Reg.StoreAlign": _store,
     "asc_storealign": _store,
+    "asc_storealign_postupdate": _store,
     "Reg.UpdateMask": _update_mask,
     **{f"asc_update_mask_b{bits}": _update_mask for bits in (8, 16, 32)},
 }

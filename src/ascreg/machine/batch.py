@@ -51,7 +51,7 @@ import numpy as np
 from ascreg.errors import get_policy
 from ascreg.machine.block import BlockContext
 from ascreg.machine.memory import Memory, Pointer, UbPtr
-from ascreg.machine.ref import Ref
+from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
 
 LOG = logging.getLogger("ascreg.batch")
@@ -373,6 +373,8 @@ class Batch:
     """
 
     def __init__(self, where: str, iterations: range) -> None:
+        EPOCH[0] += 1
+        self.epoch = EPOCH[0]
         self.where = where
         self.iterations = iterations
         self.count = len(iterations)
@@ -424,28 +426,55 @@ class Batch:
             )
         self.registers[key] = (reg, old)
 
+    def _claim(self, ref: Ref[Any]) -> bool:
+        """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
+
+        A second update of the same ``Ref`` in one iteration is eager (its values in iteration
+        *k* would depend on how many updates the body makes).
+        """
+        key = id(ref)
+        if key in self.refs:
+            raise fallback("a Ref is updated twice in one iteration")
+        self.refs[key] = (ref, ref.value)
+        return ref.born != self.epoch
+
     def carried_count(self, ref: Ref[Any], lanes: int) -> Lanes:
         """Return the per-iteration values of a count an ``UpdateMask`` decrements in the loop.
 
         A pre-loop ``Ref(count)`` seen by one ``UpdateMask`` per iteration holds
         ``max(count - k * lanes, 0)`` in iteration *k*. A count the body computes per iteration
-        (a ``RowInts``) is taken as it is; a second update of the same ``Ref`` is eager.
+        (a ``RowInts``, or a ``Ref`` made in the body) is taken as it is.
         """
-        key = id(ref)
-        if key in self.refs:
-            raise fallback("a Ref is updated twice in one iteration")
+        carried = self._claim(ref)
         value = ref.value
-        self.refs[key] = (ref, value)
         if isinstance(value, RowInts):
             rows = value.values
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
-            steps = np.arange(self.count, dtype=np.int64) * lanes
+            steps = np.arange(self.count, dtype=np.int64) * (lanes if carried else 0)
             rows = np.maximum(int(value) - steps, 0)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
             raise fallback("a count outside uint32_t")
         return np.asarray(rows, dtype=np.int64)
+
+    def carried_pointer(self, ref: Ref[Any], stride: Any) -> None:
+        """Give a post-update address ``Ref`` one pointer per iteration (in place).
+
+        A pre-loop ``Ref(p)`` advanced by *stride* elements once per iteration holds
+        ``p + k * stride`` in iteration *k*; one made in the body holds what it was made with.
+        """
+        if type(stride) is not int:
+            raise fallback("a post-update stride that is not a plain int")
+        carried = self._claim(ref)
+        value = ref.value
+        if isinstance(value, RowPointer) or not isinstance(value, UbPtr):
+            if carried or not isinstance(value, RowPointer):
+                raise fallback(f"a post-update address {value!r:.60}")
+            return
+        step = stride * value.dtype.size if carried else 0
+        rows = value.address + np.arange(self.count, dtype=np.int64) * step
+        ref.value = RowPointer.at(value, rows, step)
 
     # -- memory --
 
