@@ -52,6 +52,8 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine.kernel import __simd_vf__
+from ascreg.machine.loops import explain as explain_loops
 from ascreg.machine.memory import (
     UB_BYTES,
     GlobalMemory,
@@ -99,9 +101,11 @@ __all__ = [
     "TemplateFunction",
     "UbPtr",
     "UnifiedBuffer",
+    "__simd_vf__",
     "acl",
     "bfloat16_t",
     "bool_",
+    "explain_loops",
     "float32_t",
     "fp4x2_e1m2_t",
     "fp4x2_e2m1_t",

@@ -8,6 +8,8 @@ variable up on the stack when it is built.
 Undefined behaviour on the chip (negative shift counts, reading a register nobody wrote, a
 misaligned address) is an error by default. ``set_policy(undefined="warn")`` turns those into
 :class:`AscregWarning` and carries on with the documented fallback of each case.
+``policy(execution="eager")`` runs the loops of ``__simd_vf__`` functions one iteration at a
+time instead of batched (for debugging with print and pdb).
 
 Examples
 --------
@@ -184,9 +186,16 @@ POLICIES = {
 """The values of ``undefined`` and what each does."""
 
 
+EXECUTIONS = {
+    "batched": "run a VF loop as one batched computation when that gives the eager result",
+    "eager": "run every VF loop iteration by iteration (for print and pdb debugging)",
+}
+"""The values of ``execution`` and what each does."""
+
+
 @attrs.frozen
 class Policy:
-    """What ascreg does on undefined behaviour.
+    """What ascreg does on undefined behaviour, and how it runs VF loops.
 
     Attributes
     ----------
@@ -194,15 +203,24 @@ class Policy:
         ``"error"`` (default) raises; ``"warn"`` issues an :class:`AscregWarning` and continues
         with the documented fallback (negative shift: shift the other way; uninitialised register
         or UB bytes: zeros; misaligned address: access the address as given).
+    execution
+        ``"batched"`` (default) runs each ``for i in range(n)`` loop of a ``__simd_vf__``
+        function as one computation over all iterations when that gives the same result and
+        errors as running it in order (see :mod:`ascreg.machine.loops`); ``"eager"`` always
+        runs it in order, one iteration at a time (use it to step through a loop with print or
+        pdb). Under ``undefined="warn"`` loops run eagerly too.
 
     Examples
     --------
-    >>> Policy().undefined
-    'error'
+    >>> Policy().undefined, Policy().execution
+    ('error', 'batched')
     """
 
     undefined: Literal["error", "warn"] = attrs.field(
         default="error", validator=attrs.validators.in_(("error", "warn"))
+    )
+    execution: Literal["batched", "eager"] = attrs.field(
+        default="batched", validator=attrs.validators.in_(("batched", "eager"))
     )
 
 
@@ -220,8 +238,21 @@ def get_policy() -> Policy:
     return _policy
 
 
-def set_policy(*, undefined: Literal["error", "warn"] = "error") -> Policy:
-    """Set the policy and return the previous one.
+def _checked(name: str, value: str, choices: dict[str, str]) -> None:
+    if value not in choices:
+        raise PolicyError(
+            f"{name}={value!r} is not a policy: use "
+            + " or ".join(f"{choice!r} ({what})" for choice, what in choices.items()),
+            call=current_call() or "set_policy",
+        )
+
+
+def set_policy(
+    *,
+    undefined: Literal["error", "warn"] | None = None,
+    execution: Literal["batched", "eager"] | None = None,
+) -> Policy:
+    """Set the policy and return the previous one (a setting not given stays as it is).
 
     Examples
     --------
@@ -231,33 +262,42 @@ def set_policy(*, undefined: Literal["error", "warn"] = "error") -> Policy:
     Traceback (most recent call last):
     ...
     ascreg.errors.PolicyError: set_policy: undefined='ignore' is not a policy: use 'error' (raise, the default) or 'warn' ...
+    >>> old = set_policy(execution="eager"); get_policy().execution
+    'eager'
+    >>> _ = set_policy(execution=old.execution)
     """
     global _policy
-    if undefined not in POLICIES:
-        raise PolicyError(
-            f"undefined={undefined!r} is not a policy: use "
-            + " or ".join(f"{name!r} ({what})" for name, what in POLICIES.items()),
-            call=current_call() or "set_policy",
-        )
-    previous, _policy = _policy, Policy(undefined=undefined)
+    previous = _policy
+    undefined = previous.undefined if undefined is None else undefined
+    execution = previous.execution if execution is None else execution
+    _checked("undefined", undefined, POLICIES)
+    _checked("execution", execution, EXECUTIONS)
+    _policy = Policy(undefined=undefined, execution=execution)
     return previous
 
 
 @contextlib.contextmanager
-def policy(*, undefined: Literal["error", "warn"] = "error") -> Iterator[Policy]:
-    """Apply a policy inside a ``with`` block.
+def policy(
+    *,
+    undefined: Literal["error", "warn"] | None = None,
+    execution: Literal["batched", "eager"] | None = None,
+) -> Iterator[Policy]:
+    """Apply a policy inside a ``with`` block (what is not given stays as it is).
 
     Examples
     --------
     >>> with policy(undefined="warn") as p:
     ...     p.undefined
     'warn'
+    >>> with policy(execution="eager") as p:
+    ...     p.execution, p.undefined
+    ('eager', 'error')
     """
-    previous = set_policy(undefined=undefined)
+    previous = set_policy(undefined=undefined, execution=execution)
     try:
         yield _policy
     finally:
-        set_policy(undefined=previous.undefined)
+        set_policy(undefined=previous.undefined, execution=previous.execution)
 
 
 def undefined_behaviour(error: UndefinedBehaviourError | AlignmentError) -> None:

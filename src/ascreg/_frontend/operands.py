@@ -178,7 +178,7 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     [True, True, False]
     """
     stride = reg.mask_stride
-    enables: Lanes = mask_reg.bits()[0 : reg.lanes * stride : stride]
+    enables: Lanes = mask_reg.bits()[..., 0 : reg.lanes * stride : stride]
     return enables
 
 

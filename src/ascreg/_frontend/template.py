@@ -30,9 +30,11 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._frontend import batching
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
+from ascreg.machine.batch import _ACTIVE as _BATCHING
 from ascreg.machine.block import _STACK, running_block
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
 from ascreg.machine.sync import Pipe
@@ -310,6 +312,8 @@ def _vector_only(impl: Impl) -> Impl:
     def call(op: Template, *args: Any, **kwargs: Any) -> Any:
         if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
             check_in_vector_function(op.name)
+        if _BATCHING:
+            args = batching.admit(op, args, kwargs)
         return impl(op, *args, **kwargs)
 
     return call
@@ -323,9 +327,12 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         if vector and _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
             check_in_vector_function(op.name)
+        if _BATCHING:
+            args = batching.admit(op, args, kwargs)
         return impl(op, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = op.name
+    setattr(call, CALL_MARKER, op.name)  # an op: a batched VF loop may call it
     call.__doc__ = op.__doc__
     call.__module__ = module
     parameters = list(inspect.signature(impl).parameters.values())[1:]

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
 from ascreg.c_api._types import vector_bool
@@ -49,6 +51,9 @@ def _create(op: Any, pattern: Any) -> Any:
 def _update(op: Any, count: Any) -> Any:
     box = require_ref(count, "uint32_t& value")
     value = box.value
+    if isinstance(value, np.ndarray):  # one count per iteration of a batched loop
+        rows, box.value = core.update_mask_rows(value, VL // op.stride, op.stride)
+        return vector_bool.from_bits(rows)
     if not operands.is_integer(value) or not 0 <= value < 1 << 32:
         raise AscregTypeError(f"count {value!r} is not a uint32_t value")
     bits, box.value = core.update_mask(int(value), VL // op.stride, op.stride)

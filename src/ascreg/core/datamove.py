@@ -282,18 +282,23 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
     Only the span up to the last enabled lane is bounds-checked: masked-off lanes are never
     accessed, so a tail store past the end of a buffer is legal when its lanes are off.
     """
-    count = values.size
+    count = values.shape[-1]  # lanes (rows of lanes in a batched loop)
     if active is None:
         target = dst.view(count, "writes")
         target[:] = values.view(target.dtype)
         return
     if not dst.fits(count * dst.dtype.size):
+        if active.ndim > 1:  # one mask per iteration of a batched loop: each row's own tail
+            row = getattr(dst, "row")  # noqa: B009 (only pointers with one address per row)
+            for k, enables in enumerate(active):
+                write_lanes(row(k), values[k] if values.ndim > 1 else values, enables)
+            return
         enabled = np.flatnonzero(active)
         if enabled.size == 0:
             return
         count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
-    target = dst.view(count, "writes")
-    np.copyto(target, values[:count].view(target.dtype), where=active[:count])
+    target = dst.view(count, "writes")  # rows of lanes (a batched loop) keep their leading axis
+    np.copyto(target, values[..., :count].view(target.dtype), where=active[..., :count])
 
 
 def store_interleaved(dst: Pointer[Any], first: Lanes, second: Lanes, dist: str) -> None:

@@ -92,9 +92,23 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    bits = np.zeros(MASK_BITS, dtype=np.bool_)
-    np.logical_and(predicate, active, out=bits[0 : active.size * stride : stride])
-    return bits
+    bits = spread_lanes(np.logical_and(predicate, active), stride)
+    short = MASK_BITS - bits.shape[-1]  # fewer lanes than a register: the other bits are 0
+    return np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)]) if short else bits
+
+
+def spread_lanes(enables: Bits, stride: int) -> Bits:
+    """Return the mask bits of lane *enables* (or rows of them): lane i is bit ``i * stride``.
+
+    The other bits are 0. Each enable becomes a little-endian unsigned integer of *stride* bytes (1 or 0), whose
+    bytes are the lane's *stride* mask bits: one pass, no strided writes.
+
+    Examples
+    --------
+    >>> spread_lanes(np.array([[True, False], [False, True]]), 2).astype(int).tolist()
+    [[1, 0, 0, 0], [0, 0, 1, 0]]
+    """
+    return enables.astype(f"<u{stride}").view(np.bool_)
 
 
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
@@ -130,6 +144,19 @@ def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:
     (128, 192)
     """
     return prefix_bits(count, lanes, stride), (0 if count < lanes else count - lanes)
+
+
+def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]:
+    """:func:`update_mask` for one count per iteration of a batched loop (rows of bits).
+
+    Examples
+    --------
+    >>> bits, rest = update_mask_rows(np.array([200, 72]), 128, 2)
+    >>> bits.sum(axis=1).tolist(), rest.tolist()
+    ([128, 72], [72, 0])
+    """
+    bits = spread_lanes(np.arange(lanes) < counts[:, None], stride)
+    return bits, np.where(counts < lanes, 0, counts - lanes)
 
 
 MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {

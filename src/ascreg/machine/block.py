@@ -194,6 +194,36 @@ class BlockContext:
         self.vf_ranges.clear()
         self.vf_pages.clear()
 
+    def checkpoint(self) -> tuple[Any, ...]:
+        """Return the state UB accesses change (byte marks, pipe tracker), for :meth:`restore`.
+
+        A batched VF loop (:mod:`ascreg.machine.batch`) that has to run again eagerly puts
+        the block back as it was before the attempt.
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); state = ctx.checkpoint()
+        >>> ctx.ub.alloc(uint8_t, 32).write([1]); bool(ctx.written[0])
+        True
+        >>> ctx.restore(state); bool(ctx.written[0]), ctx.tracker.records
+        (False, [])
+        """
+        return (
+            self.written.copy(),
+            self.vf_stored.copy(),
+            list(self.vf_ranges),
+            set(self.vf_pages),
+            self.tracker.checkpoint(),
+        )
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        """Put back the state a :meth:`checkpoint` returned."""
+        written, stored, ranges, pages, tracker = state
+        self.written = _grown(written, self.written.size)
+        self.vf_stored = _grown(stored, self.vf_stored.size)
+        self.vf_ranges, self.vf_pages = ranges, pages
+        self.tracker.restore(tracker)
+
     @contextlib.contextmanager
     def simd_vf(self) -> Iterator[None]:
         """Run the ``with`` body as a ``__simd_vf__`` on ``PIPE_V`` (its own store-load order)."""

@@ -33,6 +33,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError, SyncError
+from ascreg.machine import loops
 from ascreg.machine.block import BlockContext, block, current_block, running_block
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
@@ -243,6 +244,10 @@ def __simd_callee__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
 def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
 
+    Its ``for i in range(n)`` loops run as one batched computation over all iterations when
+    that gives the eager result (see :mod:`ascreg.machine.loops`), eagerly otherwise, or
+    always eagerly under ``ascreg.policy(execution="eager")``.
+
     Calling it (directly, as the Reg examples do, or through ``asc_vf_call``) inside a kernel
     checks that every pointer argument is ``__ubuf__`` and orders it after the scalar code
     before it; when it returns, its vector work is complete. Outside a kernel it is a plain call.
@@ -258,12 +263,16 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     ...
     ascreg.errors.AddressSpaceError: vf: argument 1 is <__gm__ uint8_t* ...>: the pointer parameters of a __simd_vf__ function must be __ubuf__ (a VF cannot address GM)
     """
+    runner: list[Callable[..., Any]] = []
 
     @functools.wraps(func)
     def vf(*args: Any, **kwargs: Any) -> Any:
+        if not runner:
+            runner.append(loops.batched(func))
+        body = runner[0]
         ctx = running_block()
         if ctx is None:
-            return func(*args, **kwargs)
+            return body(*args, **kwargs)
         _ascreg_call = func.__name__
         for i, arg in enumerate((*args, *kwargs.values()), 1):
             if isinstance(arg, Pointer) and not isinstance(arg, UbPtr):
@@ -271,7 +280,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
                     f"argument {i} is {arg!r}: the pointer parameters of a __simd_vf__ function "
                     "must be __ubuf__ (a VF cannot address GM)"
                 )
-        return run_on_vector(ctx, func, args, kwargs)
+        return run_on_vector(ctx, body, args, kwargs)
 
     setattr(vf, KIND_ATTR, "simd_vf")
     return cast(F, vf)

@@ -355,6 +355,8 @@ class Pointer(Generic[T]):
 
     def __add__(self, n: int) -> Self:
         if type(n) is not int:  # the hot path is a plain int: everything else is checked
+            if hasattr(n, "__ascreg_rows__"):  # one offset per iteration of a batched loop
+                return NotImplemented
             n = _offset(n, "p + n")
         moved = object.__new__(type(self))  # __init__ skipped: this is on every loop's hot path
         moved.memory, moved.dtype, moved.block = self.memory, self.dtype, self.block
@@ -367,6 +369,8 @@ class Pointer(Generic[T]):
     def __sub__(self, other: int | Pointer[T]) -> Any:
         if isinstance(other, Pointer):
             return (self.address - other.address) // self.dtype.size
+        if hasattr(other, "__ascreg_rows__"):  # one offset per iteration of a batched loop
+            return self + (-other)
         return self + (-_offset(other, "p - n"))
 
     def __eq__(self, other: object) -> bool:

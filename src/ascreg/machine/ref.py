@@ -21,6 +21,11 @@ from ascreg.errors import RefRequiredError
 
 V = TypeVar("V")
 
+EPOCH = [0]
+"""Changes when a batched VF loop starts (:mod:`ascreg.machine.batch`): a ``Ref`` made during
+the batched run of a loop body is that iteration's own variable, one made before it is carried
+from iteration to iteration."""
+
 
 class Ref(Generic[V]):
     """A mutable box holding one value (C++ ``T&``).
@@ -31,10 +36,11 @@ class Ref(Generic[V]):
     Ref(6)
     """
 
-    __slots__ = ("value",)
+    __slots__ = ("born", "value")
 
     def __init__(self, value: V) -> None:
         self.value = value
+        self.born = EPOCH[0]
 
     def __repr__(self) -> str:
         return f"Ref({self.value!r})"

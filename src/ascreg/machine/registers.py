@@ -49,6 +49,9 @@ Examples
 """
 MASK_BITS = VL
 """Bits in a mask register: one per byte of a vector register."""
+BATCHING: list[Any] = []
+"""The running batched loop (:mod:`ascreg.machine.batch`), which registers report their reads
+and writes to; empty (the common case, one test per access) when loops run eagerly."""
 
 
 class RegTrait:
@@ -187,6 +190,8 @@ class RegTensor(Generic[T, R]):
         Under ``undefined="warn"`` an unwritten register reads as zeros.
         """
         lanes = self._lanes
+        if BATCHING:
+            BATCHING[-1].read(self, lanes)
         if lanes is None:
             undefined_behaviour(
                 UninitializedRegisterError(
@@ -236,7 +241,9 @@ class RegTensor(Generic[T, R]):
         >>> r = Reg.RegTensor[int16_t](); r.put(np.zeros(128, np.int16)); r.written
         True
         """
-        if lanes.shape != (self.lanes,) or lanes.dtype != self.dtype.np_dtype:
+        if BATCHING:
+            BATCHING[-1].write(self, self._lanes, lanes)
+        elif lanes.shape != (self.lanes,) or lanes.dtype != self.dtype.np_dtype:
             raise AscregTypeError(
                 f"internal: {type(self).__name__}.put got {lanes.dtype}[{lanes.shape}], "
                 f"not {self.dtype.np_dtype}[{self.lanes}]"
@@ -307,14 +314,16 @@ class MaskReg:
         256
         """
         array = np.asarray(bits)
-        if array.size != MASK_BITS:
+        rows = array.ndim == 2 and array.shape[1] == MASK_BITS  # one mask per batched iteration
+        if array.size != MASK_BITS and not rows:
             raise AscregTypeError(
                 f"a MaskReg has {MASK_BITS} bits, got {array.size} of shape {array.shape}",
                 call=current_call() or "MaskReg.from_bits",
             )
         mask = cls()
-        mask._bits = np.array(array, dtype=np.bool_).reshape(MASK_BITS)  # a copy: later changes
-        return mask  # to the caller's array must not reach the mask
+        # a copy: later changes to the caller's array must not reach the mask
+        mask.set_bits(np.array(array, dtype=np.bool_).reshape(array.shape if rows else MASK_BITS))
+        return mask
 
     @property
     def written(self) -> bool:
@@ -324,6 +333,8 @@ class MaskReg:
     def bits(self) -> np.ndarray[Any, Any]:
         """Return the 256 bits (no copy) or raise if the mask was never written."""
         bits = self._bits
+        if BATCHING:
+            BATCHING[-1].read(self, bits)
         if bits is None:
             undefined_behaviour(
                 UninitializedRegisterError(
@@ -336,6 +347,8 @@ class MaskReg:
 
     def set_bits(self, bits: np.ndarray[Any, Any]) -> None:
         """Replace the 256 bits."""
+        if BATCHING:
+            BATCHING[-1].write(self, self._bits, bits)
         self._bits = bits
 
     def active(self, dtype: type[Scalar] = bool_, trait: type[RegTrait] = RegTraitNumOne) -> Any:
@@ -348,7 +361,7 @@ class MaskReg:
         array([ True,  True,  True,  True, False, False])
         """
         lanes, stride = lane_geometry(dtype, trait)
-        return self.bits()[0 : lanes * stride : stride]
+        return self.bits()[..., 0 : lanes * stride : stride]
 
     def count(self) -> int:
         """Return the number of set bits."""

@@ -34,6 +34,7 @@ ascreg.errors.SyncError: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID0) that no 
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
 
@@ -368,6 +369,32 @@ class PipeTracker:
                 ):
                     found = rec
         return found
+
+    def checkpoint(self) -> tuple[Any, ...]:
+        """Return what recording accesses changes, for :meth:`restore` (no flags or waits between).
+
+        Examples
+        --------
+        >>> t = PipeTracker(); state = t.checkpoint()
+        >>> t.access(Pipe.PIPE_V, 0, 256, write=True); t.restore(state); t.records
+        []
+        """
+        last = self.last
+        mutable = None if last is None else (last.seq, last.copy)
+        return dict(self.seq), self.count, last, mutable, list(self.active)
+
+    def restore(self, state: tuple[Any, ...]) -> None:
+        """Drop the accesses recorded since :meth:`checkpoint` returned *state*."""
+        seq, count, last, mutable, active = state
+        self.seq, self.count, self.last, self.active = seq, count, last, active
+        if last is not None:
+            last.seq, last.copy = mutable
+        for pages in self.pages.values():
+            for key, filed in list(pages.items()):
+                while filed and filed[-1].order > count:
+                    filed.pop()
+                if not filed:
+                    del pages[key]
 
     @property
     def records(self) -> list[Access]:

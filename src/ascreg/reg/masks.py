@@ -81,6 +81,9 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
     """
     box = require_ref(count, "uint32_t& scalarValue")
     lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
+    if isinstance(box.value, np.ndarray):  # one count per iteration of a batched loop
+        rows, box.value = core.update_mask_rows(box.value, lanes, stride)
+        return _mask(rows)
     value = operands.in_range(box.value, "count", 0, operands.UINT32_MAX, "a uint32_t value")
     bits, box.value = core.update_mask(value, lanes, stride)
     return _mask(bits)

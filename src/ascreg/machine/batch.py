@@ -1,0 +1,628 @@
+"""Batched hardware loops: one run of a VF loop's body over all of its iterations at once.
+
+:mod:`ascreg.machine.loops` rewrites each ``for i in range(n)`` loop of a ``__simd_vf__``
+function that may be batched (see there) into "try the body once with ``i`` standing for every
+iteration; if that cannot give the eager result, undo it and run the loop as written". This
+module is the run-time half: while a :class:`Batch` is active,
+
+* the loop index is a :class:`RowInts` (one integer per iteration); arithmetic on it gives
+  more of them, ``pointer + offset`` gives a :class:`RowPointer` (one address per iteration);
+* a register written in the loop holds one row of lanes per iteration (an ``iterations x
+  lanes`` array), and the ops compute on those rows with the same core functions;
+* a register read before the loop body writes it (a loop-carried value, such as an
+  accumulator), a memory byte stored by one iteration and accessed by another, a loop index
+  used as a plain number (Python control flow that depends on the iteration), an op that is not
+  known to be row-wise (``ascreg._frontend.batching``), or *any* error raise :class:`Fallback`;
+* :meth:`Batch.abandon` then restores every register, ``Ref``, UB byte and the block's
+  bookkeeping (written-byte marks, pipe tracker) as they were before the loop, and the loop
+  runs eagerly, so the result, and any error with its message, is exactly the eager one.
+
+On success :meth:`Batch.commit` leaves each register, ``Ref`` and loop variable holding what the
+last iteration left in it, as eager execution would.
+
+Whether a loop ran batched is logged at DEBUG level on the ``ascreg.batch`` logger.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, UnifiedBuffer, uint16_t
+>>> from ascreg.machine.kernel import __simd_vf__
+>>> @__simd_vf__
+... def double(dst, src, n):
+...     r = Reg.RegTensor[uint16_t]()
+...     for i in range(n // 128):
+...         Reg.LoadAlign(r, src + i * 128)
+...         Reg.Add(r, r, r, Reg.CreateMask[uint16_t]())
+...         Reg.StoreAlign(dst + i * 128, r, Reg.CreateMask[uint16_t]())
+>>> ub = UnifiedBuffer(); a, b = ub.alloc(uint16_t, 512), ub.alloc(uint16_t, 512)
+>>> a.write(np.arange(512)); double(b, a, 512); b.read(4), int(b.read(512)[-1])
+(array([0, 2, 4, 6], dtype=uint16), 1022)
+"""
+
+from __future__ import annotations
+
+import logging
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import get_policy
+from ascreg.machine.block import BlockContext
+from ascreg.machine.memory import Memory, Pointer, UbPtr
+from ascreg.machine.ref import EPOCH, Ref
+from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+
+LOG = logging.getLogger("ascreg.batch")
+"""Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
+
+MAX_ITERATIONS = 1 << 12
+"""Loops with more iterations run eagerly (every register would hold this many rows)."""
+MIN_ITERATIONS = 2
+"""Loops with fewer iterations run eagerly (a batch would save nothing)."""
+
+Lanes = np.ndarray[Any, Any]
+
+
+class Fallback(Exception):
+    """Raised inside a batched attempt when only eager execution gives the right result."""
+
+
+_ACTIVE: list[Batch] = BATCHING
+"""The running batch (at most one: loops inside a batched body are never batched)."""
+
+
+def fallback(reason: str) -> Fallback:
+    """Return the :class:`Fallback` for *reason* (raise it)."""
+    return Fallback(reason)
+
+
+# -- values with one entry per iteration --------------------------------------------------------
+
+
+def _step(name: str, mine: int | None, other: Any, swap: bool) -> int | None:
+    """Return the constant difference between iterations of ``self <name> other``, if known."""
+    if mine is None:
+        return None
+    if isinstance(other, RowInts):
+        if name in ("add", "sub") and other.step is not None:
+            return (
+                mine + other.step
+                if name == "add"
+                else (other.step - mine if swap else mine - other.step)
+            )
+        return None
+    if name in ("add", "sub"):
+        return -mine if swap and name == "sub" else mine
+    if name == "mul":
+        return mine * int(other)
+    if name == "lshift" and not swap:
+        return mine << int(other)
+    return None
+
+
+def _rows_of(value: Any) -> Any:
+    """Return the per-iteration array of a :class:`RowInts`, or *value* if it is an integer."""
+    if isinstance(value, RowInts):
+        return value.values
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise fallback(f"{type(value).__name__} in loop-index arithmetic")
+    return int(value)
+
+
+def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
+    """Return the binary operator *name* of :class:`RowInts` (integer semantics, as Python)."""
+    apply = getattr(operator, name)
+
+    def method(self: RowInts, other: Any) -> Any:
+        if isinstance(other, Pointer):
+            if name == "add":
+                return RowPointer.moved(other, self)
+            return NotImplemented
+        left, right = (_rows_of(other), self.values) if swap else (self.values, _rows_of(other))
+        _check_operands(name, left, right)
+        result = apply(left, right)
+        if np.abs(result).max(initial=0) >= _LIMIT:
+            raise fallback("loop-index arithmetic beyond 62 bits")
+        return RowInts(result, _step(name, self.step, other, swap))
+
+    method.__name__ = f"__{'r' if swap else ''}{name}__"
+    return method
+
+
+_LIMIT = 1 << 62
+"""Loop-index arithmetic stays below this magnitude (int64 then gives Python's results)."""
+
+
+def _magnitude(value: Any) -> int:
+    return int(np.abs(value).max(initial=0)) if isinstance(value, np.ndarray) else abs(value)
+
+
+def _check_operands(name: str, left: Any, right: Any) -> None:
+    """Raise :class:`Fallback` where int64 arithmetic could differ from Python's integers.
+
+    Python raises on a zero divisor or a negative shift and never overflows; numpy would warn
+    or wrap, so those cases run eagerly (where Python raises or computes them).
+    """
+    if name in ("floordiv", "mod") and not np.all(right != 0):
+        raise fallback("a division by zero in loop-index arithmetic")
+    if name in ("lshift", "rshift"):
+        if np.min(right) < 0 or np.max(right) > 62:
+            raise fallback("a shift count outside [0, 62] in loop-index arithmetic")
+        if name == "lshift" and _magnitude(left) << int(np.max(right)) >= _LIMIT:
+            raise fallback("loop-index arithmetic beyond 62 bits")
+    if name == "mul" and _magnitude(left) * _magnitude(right) >= _LIMIT:
+        raise fallback("loop-index arithmetic beyond 62 bits")
+
+
+def _unusable(self: Any, *args: Any) -> Any:
+    raise fallback("a loop-dependent value is used as a plain Python value")
+
+
+class RowInts:
+    """An integer with one value per loop iteration (the loop index and what is computed from it).
+
+    Arithmetic with integers gives another ``RowInts``; adding it to a pointer gives a
+    :class:`RowPointer`. Using it as one number (``int()``, ``if``, ``range()``, a comparison's
+    truth) raises :class:`Fallback`: the body's control flow would differ per iteration.
+
+    Examples
+    --------
+    >>> i = RowInts(np.arange(4), 1)
+    >>> (i * 128 + 1).values.tolist(), (i * 128 + 1).step, ((i - 5) // 2).values.tolist()
+    ([1, 129, 257, 385], 128, [-3, -2, -2, -1])
+    """
+
+    __slots__ = ("step", "values")
+    __ascreg_rows__ = True
+
+    def __init__(self, values: Lanes, step: int | None = None) -> None:
+        self.values = values
+        self.step = step
+        """The difference between consecutive iterations' values when it is constant and known
+        (the loop index and affine expressions of it), else None."""
+
+    def __neg__(self) -> RowInts:
+        return RowInts(-self.values, None if self.step is None else -self.step)
+
+    def __pos__(self) -> RowInts:
+        return self
+
+    def __invert__(self) -> RowInts:
+        return RowInts(~self.values)
+
+    def __repr__(self) -> str:
+        return f"RowInts({self.values.tolist()!r:.60})"
+
+    __int__ = __index__ = __bool__ = __float__ = __hash__ = __format__ = _unusable
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _unusable
+
+
+for _name in ("add", "sub", "mul", "floordiv", "mod", "lshift", "rshift", "and_", "or_", "xor"):
+    _short = _name.rstrip("_")
+    setattr(RowInts, f"__{_short}__", _arith(_name))
+    setattr(RowInts, f"__r{_short}__", _arith(_name, swap=True))
+del _name, _short
+
+
+class RowPointer(UbPtr[Any]):
+    """A ``__ubuf__`` pointer with one address per loop iteration (``rows``, in bytes).
+
+    ``address`` is the first iteration's. Loads and stores through it read or write one row per
+    iteration (:meth:`view`); anything else (``p[i]``, ``read``, comparisons) raises
+    :class:`Fallback`.
+    """
+
+    __slots__ = ("rows", "step", "which")
+    rows: Lanes
+    step: int | None
+    """Bytes between consecutive iterations' addresses when constant and known, else None."""
+    which: Lanes | None
+
+    @classmethod
+    def moved(cls, base: Pointer[Any], offset: RowInts | int) -> RowPointer:
+        """Return *base* moved by *offset* elements (one count per iteration, or one for all)."""
+        if not isinstance(base, UbPtr):
+            raise fallback(f"per-iteration offsets of {base!r}")
+        size = base.dtype.size
+        step = getattr(base, "step", 0)
+        if isinstance(offset, RowInts):
+            elements: Any = offset.values
+            step = None if step is None or offset.step is None else step + offset.step * size
+        else:
+            elements = offset
+        rows = getattr(base, "rows", base.address) + elements * size
+        return cls.at(base, np.asarray(rows, dtype=np.int64), step)
+
+    @classmethod
+    def at(cls, base: Pointer[Any], rows: Lanes, step: int | None = None) -> RowPointer:
+        """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*."""
+        moved = object.__new__(cls)
+        moved.memory, moved.dtype, moved.block = base.memory, base.dtype, base.block
+        moved.rows = rows
+        moved.step = step
+        moved.which = None
+        moved.address = int(rows[0])
+        return moved
+
+    def __add__(self, n: Any) -> Any:
+        if isinstance(n, RowInts):
+            return RowPointer.moved(self, n)
+        return RowPointer.moved(self, operator.index(n))
+
+    __radd__ = __add__
+
+    def __sub__(self, n: Any) -> Any:
+        if isinstance(n, Pointer):
+            raise fallback("pointer difference inside a batched loop")
+        return self + (-n)
+
+    def offset_bytes(self, nbytes: int) -> Any:
+        """Return the pointer moved by *nbytes* bytes in every iteration."""
+        return RowPointer.at(self, self.rows + int(nbytes), self.step)
+
+    def cast(self, dtype: Any) -> Any:
+        """Return the same addresses viewed as *dtype*."""
+        cast = RowPointer.at(self, self.rows, self.step)
+        cast.dtype = dtype
+        return cast
+
+    def fits(self, nbytes: int) -> bool:
+        """Return True when every iteration's access fits its allocation (or memory)."""
+        return self._inside(nbytes)
+
+    def row(self, k: int) -> RowPointer:
+        """Return the pointer of iteration *k* alone (a masked tail store, one row at a time)."""
+        single = RowPointer.at(self, self.rows[k : k + 1])
+        single.which = self.iterations()[k : k + 1]
+        return single
+
+    def iterations(self) -> Lanes:
+        """Return the iteration of each address (all, in order, unless this is one row)."""
+        which = self.which
+        return np.arange(self.rows.size) if which is None else which
+
+    def require_alignment(self, nbytes: int, rule: str) -> None:
+        """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
+        if (self.rows % nbytes).any():
+            raise fallback(f"a misaligned address in some iteration ({rule})")
+
+    def is_aligned(self, nbytes: int) -> bool:
+        """Return True when every iteration's address is a multiple of *nbytes*."""
+        return not (self.rows % nbytes).any()
+
+    def view(self, count: int, action: str = "reads") -> Lanes:
+        """Return ``iterations x count`` elements at the addresses (a view to write through)."""
+        size = self.dtype.size
+        nbytes = count * size
+        rows = self.rows
+        step = self.step if rows.size > 1 else 0
+        if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
+            step = self.step = int(rows[1] - rows[0])
+        if (step is None and ((rows - rows[0]) % 32).any()) or (step or 0) % 32 or rows[0] % size:
+            raise fallback("the addresses differ in alignment between iterations")
+        low, high = self._span(nbytes)
+        if not self._holds(low, high):
+            raise fallback("an access leaves its allocation in some iteration")
+        memory = self.memory
+        if high > memory.data.size:
+            memory._grow(high)
+        write = action == "writes"
+        if write and rows.size > 1 and (step is None or step < nbytes):
+            raise fallback("stores of different iterations overlap")
+        current().access(memory, rows, nbytes, write, self.which, step)
+        typed = memory.typed(self.dtype.np_dtype)
+        if step is None or step < 0:
+            gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
+            return gathered
+        first = rows[:1] // size
+        if step == nbytes:  # consecutive rows: one contiguous span
+            start = int(first[0])
+            return typed[start : start + rows.size * count].reshape(rows.size, count)
+        return np.lib.stride_tricks.as_strided(
+            typed[int(first[0]) :],
+            shape=(rows.size, count),
+            strides=(step, typed.itemsize),
+            writeable=write,
+        )
+
+    def _span(self, nbytes: int) -> tuple[int, int]:
+        """Return the lowest address and one past the highest byte the rows access."""
+        rows, step = self.rows, self.step
+        if step is None:
+            return int(rows.min()), int(rows.max()) + nbytes
+        first, last = int(rows[0]), int(rows[-1])
+        return min(first, last), max(first, last) + nbytes
+
+    def _inside(self, nbytes: int) -> bool:
+        return self._holds(*self._span(nbytes))
+
+    def _holds(self, low: int, high: int) -> bool:
+        block = self.block
+        if block is None:
+            return low >= 0 and high <= self.memory.capacity
+        return block.live and block.start <= low and high <= block.end
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise fallback("a per-iteration pointer used outside a vector load or store")
+
+    bytes = read = write = __getitem__ = __setitem__ = __eq__ = __hash__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"<{self.space} {self.dtype.cpp_name}* one address per iteration from {self.address:#x}>"
+
+
+def current() -> Batch:
+    """Return the running batch (only called while one runs)."""
+    return _ACTIVE[-1]
+
+
+# -- the batch ------------------------------------------------------------------------------------
+
+
+class Batch:
+    """One batched attempt at a loop: its iterations, and the journal that undoes it.
+
+    Parameters
+    ----------
+    where
+        The loop, for log messages (``"vf line 12"``).
+    iterations
+        The loop's ``range``.
+    """
+
+    def __init__(self, where: str, iterations: range) -> None:
+        EPOCH[0] += 1
+        self.epoch = EPOCH[0]
+        self.where = where
+        self.iterations = iterations
+        self.count = len(iterations)
+        self.index = RowInts(
+            np.arange(iterations.start, iterations.stop, iterations.step), iterations.step
+        )
+        self.registers: dict[int, tuple[Any, Any]] = {}
+        """For each register written in the batch (by id), the register and its pre-loop content."""
+        self.read_first: dict[int, Any] = {}
+        """The registers (by id) read before the batch wrote them (their pre-loop value)."""
+        self.refs: dict[int, tuple[Ref[Any], Any]] = {}
+        """For each Ref the batch changed (by id), the Ref and its value before the loop."""
+        self.saved: list[tuple[Memory, int, Lanes]] = []
+        """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
+        self.accesses: list[Access] = []
+        """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
+        self.contexts: dict[int, tuple[BlockContext, Any]] = {}
+        """Block contexts the batch reported accesses to, with their state before it."""
+
+    # -- registers and refs --
+
+    def read(self, reg: Any, value: Any) -> None:
+        """Note a register read: a pre-loop value read and later written is loop-carried."""
+        key = id(reg)
+        if key in self.registers:
+            return
+        if value is None:
+            raise fallback(f"{type(reg).__name__} is read before anything was written to it")
+        self.read_first[key] = reg
+
+    def write(self, reg: Any, old: Any, new: Any) -> None:
+        """Note a register write, keeping its pre-loop content to restore.
+
+        *new* must be one row of the register's lanes, or one row per iteration.
+        """
+        expected = reg.lanes if isinstance(reg, RegTensor) else MASK_BITS
+        if (
+            new.shape[-1:] != (expected,)
+            or new.ndim > 2
+            or (isinstance(reg, RegTensor) and new.dtype != reg.dtype.np_dtype)
+        ):
+            raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
+        key = id(reg)
+        if key in self.registers:
+            return
+        if key in self.read_first:
+            raise fallback(
+                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
+            )
+        self.registers[key] = (reg, old)
+
+    def _claim(self, ref: Ref[Any]) -> bool:
+        """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
+
+        A second update of the same ``Ref`` in one iteration is eager (its values in iteration
+        *k* would depend on how many updates the body makes).
+        """
+        key = id(ref)
+        if key in self.refs:
+            raise fallback("a Ref is updated twice in one iteration")
+        self.refs[key] = (ref, ref.value)
+        return ref.born != self.epoch
+
+    def carried_count(self, ref: Ref[Any], lanes: int) -> Lanes:
+        """Return the per-iteration values of a count an ``UpdateMask`` decrements in the loop.
+
+        A pre-loop ``Ref(count)`` seen by one ``UpdateMask`` per iteration holds
+        ``max(count - k * lanes, 0)`` in iteration *k*. A count the body computes per iteration
+        (a ``RowInts``, or a ``Ref`` made in the body) is taken as it is.
+        """
+        carried = self._claim(ref)
+        value = ref.value
+        if isinstance(value, RowInts):
+            rows = value.values
+        elif isinstance(value, int | np.integer) and not isinstance(value, bool):
+            steps = np.arange(self.count, dtype=np.int64) * (lanes if carried else 0)
+            rows = np.maximum(int(value) - steps, 0)
+        else:
+            raise fallback(f"an UpdateMask count of type {type(value).__name__}")
+        if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
+            raise fallback("a count outside uint32_t")
+        return np.asarray(rows, dtype=np.int64)
+
+    def carried_pointer(self, ref: Ref[Any], stride: Any) -> None:
+        """Give a post-update address ``Ref`` one pointer per iteration (in place).
+
+        A pre-loop ``Ref(p)`` advanced by *stride* elements once per iteration holds
+        ``p + k * stride`` in iteration *k*; one made in the body holds what it was made with.
+        """
+        if type(stride) is not int:
+            raise fallback("a post-update stride that is not a plain int")
+        carried = self._claim(ref)
+        value = ref.value
+        if isinstance(value, RowPointer) or not isinstance(value, UbPtr):
+            if carried or not isinstance(value, RowPointer):
+                raise fallback(f"a post-update address {value!r:.60}")
+            return
+        step = stride * value.dtype.size if carried else 0
+        rows = value.address + np.arange(self.count, dtype=np.int64) * step
+        ref.value = RowPointer.at(value, rows, step)
+
+    # -- memory --
+
+    def access(
+        self,
+        memory: Memory,
+        rows: Lanes,
+        nbytes: int,
+        write: bool,
+        which: Lanes | None = None,
+        step: int | None = None,
+    ) -> None:
+        """Record one access per iteration (*which*: their iterations, None: all in order).
+
+        Journals the bytes a store overwrites and reports the access to the block's checks.
+        """
+        if write:
+            low, high = int(rows.min()), int(rows.max()) + nbytes
+            self.saved.append((memory, low, memory.data[low:high].copy()))
+        self.accesses.append((memory, rows, nbytes, write, which, step))
+        hook = memory.on_access
+        if hook is not None and not isinstance(getattr(hook, "__self__", None), BlockContext):
+            raise fallback("a memory watched by another checker")
+
+    def report(self) -> None:
+        """Report the accesses to the blocks' checks in eager order (iteration by iteration).
+
+        The unwritten-UB, store-then-load and pipe-hazard checks then see exactly the
+        sequence eager execution shows them; an error they raise undoes the batch.
+        """
+        events = []
+        for order, (memory, rows, nbytes, write, which, _step) in enumerate(self.accesses):
+            hook = memory.on_access
+            if hook is None:
+                continue
+            ctx = hook.__self__  # type: ignore[attr-defined]
+            if id(ctx) not in self.contexts:
+                self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
+            action = "writes" if write else "reads"
+            iterations = range(rows.size) if which is None else which.tolist()
+            for k, start in zip(iterations, rows.tolist(), strict=True):
+                events.append((k, order, hook, start, start + nbytes, action))
+        events.sort(key=lambda event: event[:2])
+        for _, _, hook, start, end, action in events:
+            hook(start, end, action)
+
+    def check_memory(self) -> None:
+        """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
+        for store in self.accesses:
+            if store[3]:
+                for other in self.accesses:
+                    if other[0] is store[0] and _cross_iteration(store, other):
+                        raise fallback("an iteration accesses UB bytes another iteration stores")
+
+    # -- ending --
+
+    def commit(self) -> None:
+        """Check what only the whole batch shows, then leave the last iteration's state."""
+        self.check_memory()
+        self.report()
+        for reg, _old in self.registers.values():
+            if isinstance(reg, MaskReg):
+                bits = reg._bits
+                if bits is not None and bits.ndim == 2:
+                    reg._bits = bits[-1].copy()
+            else:
+                lanes = reg._lanes
+                if lanes is not None and lanes.ndim == 2:
+                    reg._lanes = lanes[-1].copy()
+        for ref, _old in self.refs.values():
+            ref.value = self.last(ref.value)
+        _ACTIVE.pop()
+        LOG.debug("%s: batched over %d iterations", self.where, self.count)
+
+    def last(self, value: Any) -> Any:
+        """Return what *value* (a loop variable) holds after the last iteration."""
+        if isinstance(value, RowInts):
+            return int(value.values[-1])
+        if isinstance(value, RowPointer):
+            plain = object.__new__(UbPtr)
+            plain.memory, plain.dtype, plain.block = value.memory, value.dtype, value.block
+            plain.address = int(value.rows[-1])
+            return plain
+        if isinstance(value, np.ndarray) and value.shape == (self.count,):
+            return int(value[-1])
+        return value
+
+    def final_index(self) -> int:
+        """Return the loop variable after the loop (the last iteration's index)."""
+        return self.iterations[-1]
+
+    def abandon(self, error: BaseException) -> None:
+        """Undo everything the attempt changed; the caller then runs the loop eagerly."""
+        for memory, start, old in reversed(self.saved):
+            memory.data[start : start + old.size] = old
+        for ctx, state in self.contexts.values():
+            ctx.restore(state)
+        for reg, old in self.registers.values():
+            if isinstance(reg, MaskReg):
+                reg._bits = old
+            else:
+                reg._lanes = old
+        for ref, old in self.refs.values():
+            ref.value = old
+        _ACTIVE.pop()
+        reason = error if isinstance(error, Fallback) else f"{type(error).__name__}: {error}"
+        LOG.debug("%s: runs eagerly (%s)", self.where, reason)
+        if not isinstance(error, Exception):
+            raise error
+
+
+Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None]
+
+
+def _cross_iteration(store: Access, other: Access) -> bool:
+    """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k."""
+    _, rows, width, _, mine, step = store
+    _, others, other_width, _, theirs, other_step = other
+    count = rows.size
+    regular = mine is None and theirs is None and others.size == count
+    if count > 1 and regular and step is not None and step > 0 and other_step == step:
+        # iteration j's access starts d + (j - k) * step after iteration k's store
+        d = int(others[0] - rows[0])
+        lowest = (-other_width - d) // step + 1
+        highest = -((d - width) // step) - 1
+        lowest, highest = max(lowest, 1 - count), min(highest, count - 1)
+        return lowest <= highest and not lowest == highest == 0
+    starts = np.asarray(rows)[:, None]
+    begins = np.asarray(others)[None, :]
+    overlap = (starts < begins + other_width) & (begins < starts + width)
+    first = np.arange(rows.size) if mine is None else mine
+    second = np.arange(others.size) if theirs is None else theirs
+    overlap &= first[:, None] != second[None, :]
+    return bool(overlap.any())
+
+
+def enter(where: str, iterations: Any) -> Batch | None:
+    """Start a batched attempt at a loop over *iterations*, or return None to run it eagerly."""
+    if not isinstance(iterations, range) or _ACTIVE:
+        return None
+    policy = get_policy()
+    if policy.execution == "eager" or policy.undefined != "error":
+        LOG.debug("%s: runs eagerly (the policy says execution=%r, undefined=%r)",
+                  where, policy.execution, policy.undefined)  # fmt: skip
+        return None
+    if not MIN_ITERATIONS <= len(iterations) <= MAX_ITERATIONS:
+        LOG.debug("%s: runs eagerly (%d iterations)", where, len(iterations))
+        return None
+    batch = Batch(where, iterations)
+    _ACTIVE.append(batch)
+    return batch

@@ -1,0 +1,519 @@
+"""Batched VF loops: batched and eager execution give the same UB bytes, registers and errors.
+
+Each scenario builds fresh buffers, runs a ``__simd_vf__`` once under the default policy
+(batched where possible) and once under ``ascreg.policy(execution="eager")``, and compares every
+UB byte, the returned values and the raised error (type and message). The ``ascreg.batch``
+debug log says whether the loop ran batched, and why not.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ascreg
+from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, uint32_t
+from ascreg.c_api import (
+    asc_add,
+    asc_loadalign,
+    asc_loadalign_postupdate,
+    asc_shiftright_scalar,
+    asc_storealign,
+    asc_storealign_postupdate,
+    asc_update_mask_b32,
+    vector_uint32_t,
+)
+from ascreg.machine.block import BlockContext, block
+
+L16 = 128
+L32 = 64
+
+
+def run(scenario: Callable[[UnifiedBuffer], Any], *, eager: bool) -> tuple[bytes, Any, str]:
+    """Run *scenario* on a fresh UB; return (UB bytes, result, error text)."""
+    ub = UnifiedBuffer()
+    result, error = None, ""
+    with ascreg.policy(execution="eager" if eager else "batched"):
+        try:
+            result = scenario(ub)
+        except ascreg.errors.AscregError as exc:
+            error = f"{type(exc).__name__}: {exc}"
+    return ub.data.tobytes(), result, error
+
+
+def differential(
+    scenario: Callable[[UnifiedBuffer], Any], caplog: pytest.LogCaptureFixture
+) -> tuple[Any, str, list[str]]:
+    """Assert batched == eager for *scenario*; return (result, error, batch log lines)."""
+    eager = run(scenario, eager=True)
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        batched = run(scenario, eager=False)
+    assert batched[0] == eager[0], "UB contents differ"
+    assert batched[2] == eager[2]
+    assert _same(batched[1], eager[1])
+    lines = [r.getMessage() for r in caplog.records if r.name == "ascreg.batch"]
+    return batched[1], batched[2], lines
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, np.ndarray | Reg.RegTensor | Reg.MaskReg):
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    return bool(a == b)
+
+
+def ran_batched(lines: list[str]) -> bool:
+    return any("batched over" in line for line in lines)
+
+
+def eager_reason(lines: list[str]) -> str:
+    return " ".join(line for line in lines if "eager" in line)
+
+
+# -- the VFs --------------------------------------------------------------------------------------
+
+
+@ascreg.__simd_vf__
+def select_shift(
+    dst: UbPtr[uint16_t], a: UbPtr[uint16_t], b: UbPtr[uint16_t], s: UbPtr[int16_t], count: int
+) -> None:
+    """dst = (a > b ? a : b) >> s on the enabled lanes (the benchmark's VF)."""
+    ra, rb, rs = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[int16_t]()
+    sel, out, gt = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.MaskReg()
+    remaining = Ref(count)
+    for i in range(-(-count // L16)):
+        mask = Reg.UpdateMask[uint16_t](remaining)
+        offset = i * L16
+        Reg.LoadAlign(ra, a + offset)
+        Reg.LoadAlign(rb, b + offset)
+        Reg.LoadAlign(rs, s + offset)
+        Reg.Compare[uint16_t, CMPMODE.GT](gt, ra, rb, mask)
+        Reg.Select(sel, ra, rb, gt)
+        Reg.ShiftRight(out, sel, rs, mask)
+        Reg.StoreAlign(dst + offset, out, mask)
+
+
+def select_shift_scenario(count: int, capacity: int | None = None, shifts: int = 18) -> Any:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        rng = np.random.default_rng(count)
+        size = capacity or -(-count // L16) * L16
+        a, b, d = (ub.alloc(uint16_t, size) for _ in range(3))
+        s = ub.alloc(int16_t, size)
+        a.write(rng.integers(0, 1 << 16, size))
+        b.write(rng.integers(0, 1 << 16, size))
+        s.write(rng.integers(0, shifts, size))
+        select_shift(d, a, b, s, count)
+        return d.read(size)
+
+    return scenario
+
+
+@pytest.mark.parametrize("count", [1, 128, 300, 1000, 16 * 1024 - 45])
+def test_select_shift_batched_matches_eager(count: int, caplog: pytest.LogCaptureFixture) -> None:
+    _, error, lines = differential(select_shift_scenario(count), caplog)
+    assert not error
+    assert ran_batched(lines) == (count > L16)
+
+
+def test_tail_mask_per_iteration(caplog: pytest.LogCaptureFixture) -> None:
+    """The UpdateMask tail: the last iteration stores only its lanes, nothing past them."""
+    result, _, lines = differential(select_shift_scenario(300, capacity=512), caplog)
+    assert ran_batched(lines)
+    assert not result[300:].any()
+
+
+@ascreg.__simd_vf__
+def c_api_add_shift(dst: UbPtr[uint32_t], a: UbPtr[uint32_t], count: int) -> None:
+    """The C API form: returned registers, asc_update_mask_b32 over a running count."""
+    remaining = Ref(count)
+    x, y = vector_uint32_t(), vector_uint32_t()
+    for i in range(-(-count // L32)):
+        mask = asc_update_mask_b32(remaining)
+        asc_loadalign(x, a + i * L32)
+        shifted = asc_shiftright_scalar(x, 3, mask)
+        asc_add(y, shifted, x, mask)
+        asc_storealign(dst + i * L32, y, mask)
+
+
+def test_c_api_vf_matches_eager(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        a, d = ub.alloc(uint32_t, 1024), ub.alloc(uint32_t, 1000)
+        a.write(np.arange(1024) * 977)
+        c_api_add_shift(d, a, 1000)
+        return d.read(1000)
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines)
+
+
+def test_asc_vf_call_in_a_kernel(caplog: pytest.LogCaptureFixture) -> None:
+    from ascreg.c_api import asc_vf_call
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        ctx = BlockContext()
+        with block(ctx):
+            a, d = ctx.ub.alloc(uint32_t, 640), ctx.ub.alloc(uint32_t, 640)
+            a.write(np.arange(640))
+            asc_vf_call[c_api_add_shift](d, a, 600)
+            state = (ctx.written.tobytes(), [(r.start, r.end) for r in ctx.tracker.records])
+            return d.read(640), state
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines)
+
+
+# -- what forces eager execution ------------------------------------------------------------------
+
+
+@ascreg.__simd_vf__
+def accumulate(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    acc, x = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    Reg.Duplicate(acc, 0, full)
+    for i in range(n):
+        Reg.LoadAlign(x, src + i * L16)
+        Reg.Add(acc, acc, x, full)
+    Reg.StoreAlign(dst, acc, full)
+
+
+def test_accumulator_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, L16)
+        src.write(np.arange(4 * L16) % 1000)
+        accumulate(dst, src, 4)
+        return dst.read(L16)
+
+    result, _, lines = differential(scenario, caplog)
+    assert "loop-carried" in eager_reason(lines)
+    expected = (np.arange(4 * L16) % 1000).reshape(4, L16).sum(axis=0)
+    assert np.array_equal(result, expected.astype(np.uint16))
+
+
+@ascreg.__simd_vf__
+def propagate(p: UbPtr[uint16_t], n: int) -> None:
+    """Iteration i stores what iteration i + 1 loads: a cross-iteration memory dependency."""
+    x = Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        Reg.LoadAlign(x, p + i * L16)
+        Reg.Add(x, x, x, full)
+        Reg.StoreAlign(p + (i + 1) * L16, x, full)
+
+
+def test_cross_iteration_memory_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        p = ub.alloc(uint16_t, 5 * L16)
+        p.write(np.ones(5 * L16, dtype=np.uint16))
+        propagate(p, 4)
+        return p.read(5 * L16)
+
+    result, _, lines = differential(scenario, caplog)
+    assert "another iteration" in eager_reason(lines)
+    assert result[-1] == 16
+
+
+@ascreg.__simd_vf__
+def printing(dst: UbPtr[uint16_t], n: int) -> None:
+    r = Reg.RegTensor[uint16_t]()
+    for i in range(n):
+        Reg.Duplicate(r, 7, Reg.CreateMask[uint16_t]())
+        print("iteration", i)
+        Reg.StoreAlign(dst + i * L16, r, Reg.CreateMask[uint16_t]())
+
+
+def helper(r: Any) -> None:
+    Reg.Duplicate(r, 3, Reg.CreateMask[uint16_t]())
+
+
+@ascreg.__simd_vf__
+def calling_user_code(dst: UbPtr[uint16_t], n: int) -> None:
+    r = Reg.RegTensor[uint16_t]()
+    for i in range(n):
+        helper(r)
+        Reg.StoreAlign(dst + i * L16, r, Reg.CreateMask[uint16_t]())
+
+
+@ascreg.__simd_vf__
+def appending(dst: UbPtr[uint16_t], n: int) -> list[int]:
+    seen: list[int] = []
+    r = Reg.RegTensor[uint16_t]()
+    for i in range(n):
+        seen.append(i)
+        Reg.Duplicate(r, 1, Reg.CreateMask[uint16_t]())
+        Reg.StoreAlign(dst + i * L16, r, Reg.CreateMask[uint16_t]())
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("vf", "reason"),
+    [
+        (printing, "calls print"),
+        (calling_user_code, "calls helper"),
+        (appending, "calls seen.append"),
+    ],
+)
+def test_statements_that_force_eager(
+    vf: Any, reason: str, caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        dst = ub.alloc(uint16_t, 3 * L16)
+        return vf(dst, 3), dst.read(3 * L16)
+
+    differential(scenario, caplog)
+    assert any(reason in line for line in ascreg.explain_loops(vf))
+    if vf is printing:
+        assert capsys.readouterr().out.count("iteration") == 6  # each mode prints 3 lines
+
+
+def test_explain_and_top_level_export() -> None:
+    assert ascreg.__simd_vf__ is ascreg.c_api.__simd_vf__
+    (line,) = ascreg.explain_loops(select_shift)
+    assert line.startswith("select_shift line ")
+    assert line.endswith(": batched when the run-time checks pass")
+    assert "the body assigns" not in " ".join(ascreg.explain_loops(accumulate))
+
+
+# -- undoing a failed attempt, and errors ---------------------------------------------------------
+
+
+@ascreg.__simd_vf__
+def store_then_unknown_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    """Stores come first; then an op with no row-wise form (Gather) undoes the attempt."""
+    x, idx, g = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        Reg.LoadAlign(x, src + i * L16)
+        Reg.Add(x, x, x, full)
+        Reg.StoreAlign(dst + i * L16, x, full)
+        Reg.LoadAlign(idx, src + i * L16)
+        Reg.Gather(g, x, idx)
+        Reg.StoreAlign(src + i * L16, g, full)
+
+
+def test_rollback_then_eager(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 3 * L16), ub.alloc(uint16_t, 3 * L16)
+        src.write(np.arange(3 * L16) % 7)
+        store_then_unknown_op(dst, src, 3)
+        return src.read(3 * L16), dst.read(3 * L16)
+
+    _, _, lines = differential(scenario, caplog)
+    assert "Reg.Gather is not known" in eager_reason(lines)
+
+
+def test_rollback_restores_the_block_state(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        ctx = BlockContext()
+        with block(ctx), ctx.simd_vf():
+            src, dst = ctx.ub.alloc(uint16_t, 3 * L16), ctx.ub.alloc(uint16_t, 3 * L16)
+            src.write(np.arange(3 * L16) % 7)
+        with block(ctx):
+            store_then_unknown_op(dst, src, 3)
+            records = [(r.pipe, r.start, r.end, r.write) for r in ctx.tracker.records]
+            return src.read(3 * L16), ctx.written.tobytes(), records
+
+    differential(scenario, caplog)
+
+
+@pytest.mark.parametrize("bad", ["shift", "alignment", "bounds"])
+def test_errors_are_the_eager_errors(bad: str, caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        count = 5 * L16
+        size = count if bad != "bounds" else count - L16
+        a, b, d = (ub.alloc(uint16_t, count) for _ in range(3))
+        s = ub.alloc(int16_t, size)
+        a.write(np.arange(count))
+        b.write(np.arange(count)[::-1].copy())
+        shifts = np.ones(size, dtype=np.int16)
+        if bad == "shift":
+            shifts[3 * L16 + 5] = -2
+        s.write(shifts)
+        select_shift(d if bad != "alignment" else d + 1, a, b, s, count)
+        return d.read(count)
+
+    _, error, lines = differential(scenario, caplog)
+    assert error
+    assert not ran_batched(lines)
+
+
+# -- nested loops -----------------------------------------------------------------------------------
+
+
+@ascreg.__simd_vf__
+def rows_then_columns(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], rows: int, cols: int) -> None:
+    x = Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    for r in range(rows):
+        for c in range(cols):
+            Reg.LoadAlign(x, src + (r * cols + c) * L16)
+            Reg.Adds(x, x, r, full)
+            Reg.StoreAlign(dst + (c * rows + r) * L16, x, full)
+
+
+def test_nested_loops_batch_the_inner_one(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 12 * L16), ub.alloc(uint16_t, 12 * L16)
+        src.write(np.arange(12 * L16))
+        rows_then_columns(dst, src, 3, 4)
+        return dst.read(12 * L16)
+
+    _, _, lines = differential(scenario, caplog)
+    assert sum("batched over 4 iterations" in line for line in lines) == 3
+    assert any(
+        "eager: the body has a for statement" in s for s in ascreg.explain_loops(rows_then_columns)
+    )
+
+
+# -- policy -------------------------------------------------------------------------------------------
+
+
+def test_policy_eager_turns_batching_off(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        run(select_shift_scenario(1000), eager=True)
+    lines = [r.getMessage() for r in caplog.records if r.name == "ascreg.batch"]
+    assert not ran_batched(lines)
+    assert any("execution='eager'" in line for line in lines)
+    assert ascreg.get_policy().execution == "batched"
+    with pytest.raises(ascreg.errors.PolicyError, match="execution='lazy'"):
+        ascreg.set_policy(execution="lazy")  # type: ignore[arg-type]
+
+
+# -- the examples, in both modes ------------------------------------------------------------------------
+
+
+EXAMPLES = [
+    "asc_shiftright",
+    "c_api_abs",
+    "c_api_compare",
+    "c_api_div",
+    "c_api_duplicate",
+    "c_api_mergemode",
+    "c_api_mul",
+    "c_api_muls",
+    "c_api_select",
+    "c_api_tail",
+    "select_vf",
+    "shiftright_vf",
+    "tail_vf",
+    "vector_add",
+]
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_examples_in_both_modes(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    module = importlib.import_module(f"ascreg.examples.{name}")
+    outputs = []
+    for execution in ("eager", "batched"):
+        with ascreg.policy(execution=execution):  # type: ignore[arg-type]
+            result = module.main()
+        outputs.append((result, capsys.readouterr().out))
+    assert outputs[0] == outputs[1]
+
+
+def test_unwritten_ub_in_a_kernel_is_the_eager_error(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        ctx = BlockContext()
+        with block(ctx):
+            a, b, d = (ctx.ub.alloc(uint16_t, 640) for _ in range(3))
+            s = ctx.ub.alloc(int16_t, 640)
+            with ctx.simd_vf():
+                a.write(np.arange(640))
+                b.write(np.arange(640))
+                s[np.arange(256)] = 1  # iterations 2.. read shift counts nobody wrote
+            select_shift(d, a, b, s, 640)
+            return d.read(640)
+
+    _, error, lines = differential(scenario, caplog)
+    assert "UninitializedMemoryError" in error and not ran_batched(lines)
+
+
+@ascreg.__simd_vf__
+def reads_unwritten_register(dst: UbPtr[uint16_t], n: int) -> None:
+    r, never = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    for i in range(n):
+        Reg.Add(r, never, never, Reg.CreateMask[uint16_t]())
+        Reg.StoreAlign(dst + i * L16, r, Reg.CreateMask[uint16_t]())
+
+
+def test_unwritten_register_is_the_eager_error(caplog: pytest.LogCaptureFixture) -> None:
+    _, error, _ = differential(
+        lambda ub: reads_unwritten_register(ub.alloc(uint16_t, 3 * L16), 3), caplog
+    )
+    assert "UninitializedRegisterError" in error
+
+
+@ascreg.__simd_vf__
+def index_dependent(dst: UbPtr[uint16_t], n: int) -> None:
+    r = Reg.RegTensor[uint16_t]()
+    for i in range(n):
+        Reg.Duplicate(r, 1 if i % 2 else 2, Reg.CreateMask[uint16_t]())
+        Reg.StoreAlign(dst + i * L16, r, Reg.CreateMask[uint16_t]())
+
+
+def test_control_flow_on_the_index_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        dst = ub.alloc(uint16_t, 4 * L16)
+        index_dependent(dst, 4)
+        return dst.read(4 * L16)
+
+    result, _, lines = differential(scenario, caplog)
+    assert "plain Python value" in eager_reason(lines)
+    assert result[::L16].tolist() == [2, 1, 2, 1]
+
+
+def test_index_arithmetic_that_python_and_int64_disagree_on_is_eager() -> None:
+    from ascreg.machine.batch import Fallback, RowInts
+
+    i = RowInts(np.arange(4), 1)
+    assert (i * 3 - 1).values.tolist() == [-1, 2, 5, 8] and (i * 3 - 1).step == 3
+    for bad in (lambda: i // 0, lambda: i << -1, lambda: (i + 2**40) * 2**40, lambda: 7 % (i - 1)):
+        with pytest.raises(Fallback):
+            bad()
+
+
+@ascreg.__simd_vf__
+def post_update(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    """Post-update addresses carried from before the loop, a count made in the body."""
+    x = Reg.RegTensor[uint16_t]()
+    s, d = Ref(src), Ref(dst)
+    for _ in range(n):
+        fresh = Ref(100)  # made in each iteration: every iteration's mask has 100 lanes
+        mask = Reg.UpdateMask[uint16_t](fresh)
+        Reg.LoadAlign[uint16_t, ascreg.PostLiteral.POST_MODE_UPDATE](x, s, L16)
+        Reg.Adds(x, x, 1, mask)
+        Reg.StoreAlign[uint16_t, ascreg.PostLiteral.POST_MODE_UPDATE](d, x, L16, mask)
+
+
+@ascreg.__simd_vf__
+def c_post_update(dst: UbPtr[uint32_t], src: UbPtr[uint32_t], n: int) -> None:
+    x = vector_uint32_t()
+    s, d, remaining = Ref(src), Ref(dst), Ref(n * L32 - 7)
+    for _ in range(n):
+        mask = asc_update_mask_b32(remaining)
+        asc_loadalign_postupdate(x, s, L32)
+        asc_storealign_postupdate(d, x, L32, mask)
+
+
+def test_post_update_addresses(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        post_update(dst, src, 4)
+        a, b = ub.alloc(uint32_t, 3 * L32), ub.alloc(uint32_t, 3 * L32)
+        a.write(np.arange(3 * L32) + 5)
+        c_post_update(b, a, 3)
+        return dst.read(4 * L16), b.read(3 * L32)
+
+    (reg, c_api), _, lines = differential(scenario, caplog)
+    assert sum("batched over" in line for line in lines) == 2
+    assert reg.reshape(4, L16)[:, 99].tolist() == [100, 228, 356, 484]
+    assert not reg.reshape(4, L16)[:, 100:].any()
+    assert c_api[-7:].tolist() == [0] * 7
