@@ -53,7 +53,9 @@ again on the re-run. The divergence signal derives from ``BaseException``, so a 
 ``try: ... except Exception:`` around a thread-dependent branch does not swallow it; outside a
 kernel the same situation raises :class:`~ascreg.simt.DivergentBranchError`.
 
-Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
+Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. The half and bfloat16
+scalar functions (``__hmul``, ``hsin``, ``__float2half_rn``, ``__half2int_rz`` ...):
+:mod:`ascreg.simt.halfmath`. Float functions
 (``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted
 loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
 
@@ -97,6 +99,7 @@ from ascreg.machine.simt.engine import (
     warpSize,
 )
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
+from ascreg.simt import halfmath as _halfmath
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
 from ascreg.simt.atomics import (
     asc_atomic_add,
@@ -112,6 +115,7 @@ from ascreg.simt.atomics import (
     asc_atomic_xor,
 )
 from ascreg.simt.floatmath import __fdividef, __saturatef, fdividef
+from ascreg.simt.halfmath import *  # noqa: F403  (the ~180 half / bfloat16 rows, by table)
 from ascreg.simt.intrinsics import (
     __brev,
     __byte_perm,
@@ -247,6 +251,7 @@ __all__ = [
     "umin",
     "warpSize",
 ]
+__all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers read this form)
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.simt", "simt")
