@@ -274,7 +274,7 @@ def __hadd(op: Any, x: Any, y: Any) -> Any:
 
     The same name is ``half __hadd(half, half)`` / ``bfloat16_t __hadd(bfloat16_t, bfloat16_t)``
     (``asc_fp16.h``, ``asc_bf16.h``): with a half or bfloat16 argument it returns ``x + y``
-    rounded once to nearest even (:func:`ascreg.simt.halfmath.add_half`).
+    rounded once to nearest even (``ascreg.simt.halfmath.add_half``).
 
     Examples
     --------
