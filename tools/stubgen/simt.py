@@ -103,12 +103,52 @@ def simt_shape(spec: OpSpec) -> SimtShape:
     return spec.shape
 
 
+def half_param(d: type[Scalar]) -> tuple[str, str]:
+    """(scalar, array) annotation of a parameter of a half / bfloat16 function (SimtKind.HALF).
+
+    ``bfloat16_t`` values cannot be named in a stub: its parameter takes any numpy value.
+    """
+    if d.np_dtype.name == "bfloat16":
+        return "float | np.generic", "NDArray[Any]"
+    if d.np_dtype.kind == "f":
+        names = "np.float16" if d.np_dtype.itemsize == 2 else "np.float32 | np.float16"
+        return f"float | {names}", f"NDArray[{names}]"
+    alias = int_alias("iu", d.size)
+    return (alias if d.size >= 4 else f"int | {alias}"), f"{alias}Array"
+
+
+def half_stub(spec: OpSpec) -> list[str]:
+    """Scalar and array overloads per nameable combination (half, float, integers).
+
+    A function of bfloat16 only gets one untyped-result def: a bfloat16 value is typed
+    ``np.generic[Any]``, which makes every overload match.
+    """
+    shape = simt_shape(spec)
+    pairs = list(zip(spec.combos, shape.results, strict=True))
+    named = [(c, r) for c, r in pairs if all(np_name(d) is not None for d in c)]
+    if not named:
+        params = ", ".join(f"{r}: float | np.generic | NDArray[Any]" for r in spec.roles)
+        return [f"def {spec.name}({params}) -> Any: ...  # {combo_text(spec.combos[0])}"]
+    lines = []
+    for combo, result in named:
+        ret = np_name(result) or "Any"
+        params = [half_param(d) for d in combo]
+        tag = combo_text(combo)
+        scalars = ", ".join(f"{r}: {p[0]}" for r, p in zip(spec.roles, params, strict=True))
+        arrays = ", ".join(f"{r}: {p[0]} | {p[1]}" for r, p in zip(spec.roles, params, strict=True))
+        lines.append(f"def {spec.name}({scalars}) -> {ret}: ...  # {tag}")
+        lines.append(f"def {spec.name}({arrays}) -> NDArray[{ret}]: ...  # {tag} arrays")
+    return lines
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
     name = spec.name
     if shape.kind == "int":
         return simt_int_stub(name)
+    if shape.kind == "half":
+        return half_stub(spec)
     if shape.kind == "float":
         params = ", ".join(f"{r}: _Float32" for r in spec.roles)
         arrays = ", ".join(f"{r}: _Float32 | _Float32Array" for r in spec.roles)
@@ -214,6 +254,23 @@ SIMT_MODULE_SURFACE = {
         "LEGAL: dict[str, tuple[np.dtype[Any], ...]]",
     ],
     "simt/access": ["LEGAL: tuple[np.dtype[Any], ...]"],
+    "simt/halfmath": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "CTRL_SATURATION: bool",
+        "__all__ = [",
+        *(
+            f"    {name!r},"
+            for name in sorted(
+                r.name for r in SPECS.values() if getattr(r.shape, "module", "") == "simt/halfmath"
+            )
+        ),
+        "]",
+        "",
+        "def add_half(x: Any, y: Any) -> Any: ...",
+        "def is_half_call(*values: Any) -> bool: ...",
+        "",
+        *int_alias_defs(),
+    ],
 }
 
 
@@ -229,7 +286,7 @@ def render_simt_module(module: str) -> str:
         for i, line in enumerate(defs):
             if len(defs) > 1:
                 lines.append("@overload")
-            if shape.kind in ("int", "float") and i < len(defs) - 1:
+            if shape.kind in ("int", "float", "half") and i < len(defs) - 1:
                 # Wider overloads accept the narrower types too (C widens implicitly), and the
                 # array forms accept scalars: the overlap is intended, the first match wins.
                 code, _, tag = line.partition("  # ")

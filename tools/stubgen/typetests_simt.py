@@ -14,9 +14,49 @@ from ascreg._spec import REG_TYPES, OpSpec
 from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
 from stubgen.simt import np_name, simt_int_overloads, simt_shape
 
+_HALF_BAD = {"f": ("a_float64", '"1"'), "i": ("a_float64", '"1"'), "u": ("a_float64", '"1"')}
+"""Bad arguments for a half-kind parameter, by dtype kind (``"V"``: bfloat16 takes any numpy)."""
+
+
+def half_value(d: type[Scalar], array: bool) -> str:
+    """A legal argument of dtype *d* for a half-kind function (a scalar or an array)."""
+    if d.np_dtype.name == "bfloat16":
+        return "b_bfloat16" if array else "s_bfloat16"
+    return simt_array(d) if array else simt_scalar(d)
+
+
+def half_accept_lines(spec: OpSpec) -> Iterator[str]:
+    shape = simt_shape(spec)
+    pairs = list(zip(spec.combos, shape.results, strict=True))
+    named = [(c, r) for c, r in pairs if all(np_name(d) is not None for d in c)]
+    for combo, result in named or pairs:
+        ret = (np_name(result) or "Any") if named else "Any"
+        rets = f"NDArray[{ret}]" if named else "Any"
+        scalars = ", ".join(half_value(d, False) for d in combo)
+        arrays = ", ".join(half_value(d, True) for d in combo)
+        yield f"    assert_type({spec.name}({scalars}), {ret})  # {combo_text(combo)}"
+        yield f"    assert_type({spec.name}({arrays}), {rets})  # {combo_text(combo)} arrays"
+
+
+def half_reject_lines(spec: OpSpec) -> Iterator[str]:
+    shape = simt_shape(spec)
+    pairs = list(zip(spec.combos, shape.results, strict=True))
+    named = [c for c, _r in pairs if all(np_name(d) is not None for d in c)] or [pairs[0][0]]
+    first = named[0]
+    for i, d in enumerate(first):
+        bads = ('"1"',) if d.np_dtype.name == "bfloat16" else _HALF_BAD[d.np_dtype.kind]
+        for bad in bads:
+            args = ", ".join(bad if j == i else half_value(e, False) for j, e in enumerate(first))
+            # a bfloat16-only function has one plain def (no overloads): mypy says arg-type
+            overloaded = d.np_dtype.name != "bfloat16"
+            code = "call-overload" if bad == '"1"' and overloaded else "arg-type"
+            yield f"    {spec.name}({args}){IGNORE.format(code=code)}  # {bad} as {spec.roles[i]}"
+
+
 SIMT_TEST_PRELUDE = """\
 from typing import Any, assert_type
 
+import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
@@ -71,6 +111,9 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    assert_type({name}({', '.join('1.5' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('np.float16(1)' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('a_float32' for _ in spec.roles)}), NDArray[np.float32])"
+        return
+    if shape.kind == "half":
+        yield from half_accept_lines(spec)
         return
     if shape.kind in ("shfl", "reduce"):
         extra = ", 1" if shape.kind == "shfl" else ""
@@ -127,6 +170,9 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
             s = splits[0]
             yield f"    {name}({simt_scalar(s[0]).replace('np.u', 'np.')}, {simt_scalar(s[0])}){ignore.format(code='call-overload')}  # signed with unsigned: ambiguous in C++"
         return
+    if shape.kind == "half":
+        yield from half_reject_lines(spec)
+        return
     if shape.kind == "float":
         for bad in ("np.int32(1)", "a_int32", "a_float64", '"1"'):
             args = ", ".join([bad, *("1.0" for _ in spec.roles[1:])])
@@ -164,6 +210,7 @@ def render_simt_tests(kind: str) -> str:
     names = "\n".join(f"    {n}," for n in sorted(["Lanes", *(row.name for row in rows)]))
     arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
     arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
+    arrays += "\n    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)\n    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)"
     prelude = SIMT_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names, arrays=arrays)
     lines = [TEST_HEADER, prelude.rstrip("\n")]
     for row in rows:

@@ -23,6 +23,7 @@ ascreg.errors.AscregTypeError: count must be an integer, got True
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -32,6 +33,10 @@ import numpy as np
 
 from ascreg._dtypes import (
     Scalar,
+    bfloat16_t,
+    bool_,
+    float32_t,
+    half,
     int8_t,
     int16_t,
     int32_t,
@@ -433,6 +438,10 @@ C_NAMES: dict[type[Scalar], str] = {
     uint32_t: "unsigned int",
     int64_t: "long long",
     uint64_t: "unsigned long long",
+    half: "half",
+    bfloat16_t: "bfloat16_t",
+    float32_t: "float",
+    bool_: "bool",
 }
 """The C spelling of each parameter dtype in error messages (``long`` and ``long long`` are both
 64-bit on the device: ``labs(long)`` is shown as ``long long``)."""
@@ -661,3 +670,102 @@ def simt_address(
             f"{base.dtype.cpp_name} is not supported (legal: {names}{note})", call=call
         )
     return base, target
+
+
+# --- half and bfloat16_t parameters of the SIMT scalar functions (ascreg.simt.halfmath) --------
+
+_HALF_NAMES = {np.dtype(np.float16): "half", np.dtype(ml_dtypes.bfloat16): "bfloat16_t"}
+
+
+def c_half_overload(call: str, values: Sequence[Any], overloads: Sequence[Signature]) -> Signature:
+    """Pick the ``half`` or ``bfloat16_t`` overload of a SIMT call from its numpy arguments.
+
+    The dtype of the numpy arguments decides (``float16`` or ``ml_dtypes.bfloat16``); Python
+    numbers alone do not (C++ reports the call ambiguous), and mixing the two types is an error.
+
+    Examples
+    --------
+    >>> from ascreg import bfloat16_t, half
+    >>> sigs = (Signature(half, half), Signature(bfloat16_t, bfloat16_t))
+    >>> c_half_overload("__hsub", [np.float16(1), 2.0], sigs).ctypes
+    ('half', 'half')
+    >>> c_half_overload("__hsub", [1.0, 2.0], sigs)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: __hsub: Python numbers alone do not choose between the overloads ...
+    """
+    found = {
+        np.asarray(v).dtype
+        for v in values
+        if isinstance(v, np.ndarray | np.generic) and np.asarray(v).dtype in _HALF_NAMES
+    }
+    if len(found) == 1:
+        dtype = found.pop()
+        for sig in overloads:
+            if sig.dtypes[0] == dtype:
+                return sig
+    legal = " or ".join(_HALF_NAMES[sig.dtypes[0]] for sig in overloads)
+    others = sorted(
+        {str(np.asarray(v).dtype) for v in values if isinstance(v, np.ndarray | np.generic)}
+        - {"float16", "bfloat16"}
+    )
+    if others and not found:
+        raise AscregTypeError(
+            f"the C parameters are {legal}, the arguments are {', '.join(others)}: convert "
+            "explicitly (__float2half_rn, __float2bfloat16_rn ...; ascreg never narrows silently)",
+            call=call,
+        )
+    if found:
+        raise AscregTypeError(
+            "mixing half and bfloat16_t arguments makes the C++ overload ambiguous; convert one "
+            "side explicitly (__half2bfloat16_rn, __bfloat162half_rn)",
+            call=call,
+        )
+    raise AscregTypeError(
+        f"Python numbers alone do not choose between the overloads ({legal}): pass np.float16 "
+        "or ml_dtypes.bfloat16 values (other dtypes are never narrowed silently)",
+        call=call,
+    )
+
+
+def c_half(call: str, name: str, value: Any, dtype: np.dtype[Any]) -> Arr:
+    """Convert one argument to a ``half`` or ``bfloat16_t`` parameter (array, 0-d for scalars).
+
+    A numpy value must already have the parameter's dtype; a Python number is converted as C
+    converts a ``double`` (rounded to nearest even; a finite value beyond the type's range is an
+    error, never a silent inf).
+
+    Examples
+    --------
+    >>> c_half("hsin", "x", 0.1, np.dtype(np.float16))
+    array(0.1, dtype=float16)
+    >>> c_half("hsin", "x", np.float32(1), np.dtype(np.float16))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: hsin: argument 'x' is np.float32(1.0) (float32); the C parameter is a half: ...
+    """
+    ctype = _HALF_NAMES[dtype]
+    if isinstance(value, bool | int | float) and not isinstance(value, np.generic):
+        try:
+            as_double = float(value)
+        except OverflowError:
+            as_double = math.inf
+        with np.errstate(over="ignore"):
+            converted = np.asarray(as_double).astype(dtype)
+        if math.isfinite(as_double) and not np.isfinite(converted):
+            raise AscregTypeError(
+                f"argument '{name}' is {value!r}, outside the {ctype} range; converting it is "
+                "undefined in C",
+                call=call,
+            )
+        return converted
+    array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
+    if array is not None and array.dtype == dtype:
+        return array
+    kind = array.dtype if array is not None else type(value).__name__
+    raise AscregTypeError(
+        f"argument '{name}' is {value!r:.60} ({kind}); the C parameter is a {ctype}: pass a "
+        f"Python number or {dtype} values (convert other types explicitly, e.g. "
+        "__float2half_rn; ascreg never narrows silently)",
+        call=call,
+    )

@@ -351,6 +351,9 @@ class SimtKind(enum.StrEnum):
     """A cache-hinted load from ``T* address``."""
     STORE = "store"
     """A cache-hinted store to ``T* address``."""
+    HALF = "half"
+    """A ``half`` / ``bfloat16_t`` scalar function or conversion (one overload per combination;
+    ``results`` gives each one's C return type)."""
 
 
 @attrs.frozen

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from ascreg._dtypes import (
     Scalar,
+    bfloat16_t,
+    bool_,
     float32_t,
+    half,
     int8_t,
     int16_t,
     int32_t,
@@ -180,5 +183,106 @@ def _memory_rows() -> list[OpSpec]:
     return rows
 
 
-SIMT_ROWS: tuple[OpSpec, ...] = (*_math_rows(), *_warp_rows(), *_memory_rows())
+# --- half and bfloat16_t scalar functions (asc_fp16.h, asc_bf16.h) ---------------------------
+# One row per C name; a name C++ overloads for half and bfloat16_t has both combinations. The
+# half2 / bfloat16x2_t forms are not here (no packed types yet).
+
+HALF_ARITHMETIC: dict[str, tuple[tuple[str, ...], str]] = {
+    "__habs": (("x",), "absolute"), "__hneg": (("x",), "neg"),
+    "__hsub": (("x", "y"), "sub"), "__hmul": (("x", "y"), "mul"), "__hdiv": (("x", "y"), "div"),
+    "__hfma": (("x", "y", "z"), "fma"), "__hfma_relu": (("x", "y", "z"), "fma_relu"),
+    "__hmax": (("x", "y"), "maximum"), "__hmin": (("x", "y"), "minimum"),
+    "__hmax_nan": (("x", "y"), "maximum_nan"), "__hmin_nan": (("x", "y"), "minimum_nan"),
+}  # fmt: skip
+"""Functions of half or bfloat16 values returning the same type: parameters, core function.
+(``__hadd`` shares its name with the integer ``__hadd`` row: see ``ascreg.simt.halfmath``.)"""
+HALF_COMPARES = tuple(f"__h{c}{u}" for u in ("", "u") for c in ("eq", "ne", "le", "ge", "lt", "gt"))
+"""The comparisons (``bool``): ordered ``__heq`` ..., unordered ``__hequ`` ... (NaN gives true)."""
+HALF_CLASSIFY = ("__hisnan", "__hisinf")
+"""The classification functions (``bool``)."""
+HALF_MATH = ("sin", "cos", "tanh", "exp", "exp2", "exp10", "log", "log2", "log10", "sqrt",
+             "rsqrt", "rcp", "floor", "rint", "ceil", "trunc")  # fmt: skip
+"""The math library: ``h<name>`` (``hsin`` ...) for half and bfloat16."""
+
+ROUNDING_MODES = ("rn", "rz", "rd", "ru", "rna")
+"""The rounding suffixes every conversion family has (``ro`` only float -> half)."""
+_HALF_C = {half: "half", bfloat16_t: "bfloat16", float32_t: "float", int32_t: "int",
+           uint32_t: "uint", int64_t: "ll", uint64_t: "ull"}  # fmt: skip
+_SATURATING = {(float32_t, half), (float32_t, bfloat16_t), (bfloat16_t, half),
+               (int32_t, half), (uint32_t, half)}  # fmt: skip
+"""Conversions with ``_sat`` twins (saturation only takes effect under CTRL[60] = 0)."""
+
+
+def half_conversions() -> dict[str, tuple[type[Scalar], type[Scalar], str, bool]]:
+    """Every scalar conversion: C name -> (source, destination, rounding, ``_sat``).
+
+    Examples
+    --------
+    >>> table = half_conversions()
+    >>> table["__float2half_ro_sat"], table["__half2float"][2], len(table)
+    ((<class 'ascreg._dtypes.float32_t'>, <class 'ascreg._dtypes.half'>, 'ro', True), 'rn', 143)
+    """
+    out: dict[str, tuple[type[Scalar], type[Scalar], str, bool]] = {}
+    pairs = [(s, d) for s in (float32_t, half, bfloat16_t) for d in (half, bfloat16_t)]
+    pairs += [(s, d) for s in (half, bfloat16_t) for d in (int32_t, uint32_t, int64_t, uint64_t)]
+    pairs += [(s, d) for d in (half, bfloat16_t) for s in (int32_t, uint32_t, int64_t, uint64_t)]
+    for src, dst in pairs:
+        stem = f"__{_HALF_C[src]}2{_HALF_C[dst]}"
+        if src is float32_t:
+            out[stem] = (src, dst, "rn", False)
+        modes = (*ROUNDING_MODES, "ro") if (src, dst) == (float32_t, half) else ROUNDING_MODES
+        for mode in modes:
+            out[f"{stem}_{mode}"] = (src, dst, mode, False)
+            if (src, dst) in _SATURATING:
+                out[f"{stem}_{mode}_sat"] = (src, dst, mode, True)
+    out["__half2float"] = (half, float32_t, "rn", False)
+    out["__bfloat162float"] = (bfloat16_t, float32_t, "rn", False)
+    out["__ushort_as_half"] = (uint16_t, half, "rn", False)
+    out["__ushort_as_bfloat16"] = (uint16_t, bfloat16_t, "rn", False)
+    return out
+
+
+HALF_CONVERSIONS = half_conversions()
+"""The scalar half / bfloat16 conversions (the ``half2`` / ``float2`` pair forms are not here)."""
+
+
+def _half_rows() -> list[OpSpec]:
+    core = "ascreg.core.halfmath:"
+    both = ((half,), (bfloat16_t,))
+    rows = []
+
+    def add(name: str, roles: tuple[str, ...], combos: Combos, results: tuple[type[Scalar], ...],
+            header: str, function: str) -> None:  # fmt: skip
+        shape = SimtShape("simt/halfmath", SimtKind.HALF, results)
+        rows.append(_simt(name, roles, combos, header, shape, core + function))
+
+    for name, (roles, function) in HALF_ARITHMETIC.items():
+        combos = tuple(c * len(roles) for c in both)
+        add(name, roles, combos, (half, bfloat16_t), "asc_fp16.h", function)
+    for name in HALF_COMPARES:
+        add(name, ("x", "y"), tuple(c * 2 for c in both), (bool_, bool_), "asc_fp16.h",
+            "COMPARES." + name.removeprefix("__h"))  # fmt: skip
+    for name in HALF_CLASSIFY:
+        add(name, ("x",), both, (bool_, bool_), "asc_fp16.h", name.removeprefix("__h"))
+    for name in HALF_MATH:
+        add("h" + name, ("x",), both, (half, bfloat16_t), "asc_fp16.h", "math")
+    for name, (src, dst, _mode, _sat) in HALF_CONVERSIONS.items():
+        header = (
+            "asc_fp16.h" if half in (src, dst) and bfloat16_t not in (src, dst) else "asc_bf16.h"
+        )
+        add(name, ("x",), ((src,),), (dst,), header, _conversion_core(src, dst))
+    return rows
+
+
+def _conversion_core(src: type[Scalar], dst: type[Scalar]) -> str:
+    if src is uint16_t:
+        return "bits_as"
+    if src in (half, bfloat16_t) and dst is src:
+        return "round_integral"
+    if dst in (half, bfloat16_t, float32_t):
+        return "to_float" if src in (half, bfloat16_t, float32_t) else "from_int"
+    return "to_int"
+
+
+SIMT_ROWS: tuple[OpSpec, ...] = (*_math_rows(), *_warp_rows(), *_memory_rows(), *_half_rows())
 """The SIMT rows, in the order the stubs and type tests list them."""

@@ -80,7 +80,9 @@ other side, the value the lanes computed there, or none: reading it is undefined
 ascreg does not report it. The loop variable of a ``range()`` with per-thread bounds is an
 ``int64`` lane value (per thread it is a Python ``int``).
 
-Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
+Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. The half and bfloat16
+scalar functions (``__hmul``, ``hsin``, ``__float2half_rn``, ``__half2int_rz`` ...):
+:mod:`ascreg.simt.halfmath`. Float functions
 (``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted
 loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
 
@@ -124,6 +126,7 @@ from ascreg.machine.simt.engine import (
     warpSize,
 )
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
+from ascreg.simt import halfmath as _halfmath
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
 from ascreg.simt.atomics import (
     asc_atomic_add,
@@ -139,6 +142,7 @@ from ascreg.simt.atomics import (
     asc_atomic_xor,
 )
 from ascreg.simt.floatmath import __fdividef, __saturatef, fdividef
+from ascreg.simt.halfmath import *  # noqa: F403  (the ~180 half / bfloat16 rows, by table)
 from ascreg.simt.intrinsics import (
     __brev,
     __byte_perm,
@@ -274,6 +278,7 @@ __all__ = [
     "umin",
     "warpSize",
 ]
+__all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers read this form)
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.simt", "simt")

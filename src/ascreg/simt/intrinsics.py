@@ -46,6 +46,7 @@ from ascreg._frontend.template import define
 from ascreg._spec import SIMT_INT_ROWS, SPECS
 from ascreg.errors import UnsupportedError
 from ascreg.machine.simt.lanes import STATE, apply_lanewise
+from ascreg.simt import halfmath
 
 Arr = np.ndarray[Any, Any]
 
@@ -271,11 +272,20 @@ def __umul24(op: Any, x: Any, y: Any) -> Any:
 def __hadd(op: Any, x: Any, y: Any) -> Any:
     """``int __hadd(int x, int y)``: ``floor((x + y) / 2)`` without overflow.
 
+    The same name is ``half __hadd(half, half)`` / ``bfloat16_t __hadd(bfloat16_t, bfloat16_t)``
+    (``asc_fp16.h``, ``asc_bf16.h``): with a half or bfloat16 argument it returns ``x + y``
+    rounded once to nearest even (``ascreg.simt.halfmath.add_half``).
+
     Examples
     --------
     >>> int(__hadd(2**31 - 1, 2**31 - 1)), int(__hadd(-1, 0))
     (2147483647, -1)
+    >>> import numpy as np
+    >>> float(__hadd(np.float16(1.5), np.float16(2.25)))
+    3.75
     """
+    if halfmath.is_half_call(x, y):
+        return halfmath.add_half(x, y)
     return _lanewise(op, x, y)
 
 

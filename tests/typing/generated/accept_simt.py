@@ -4,6 +4,7 @@
 
 from typing import Any, assert_type
 
+import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,12 +32,153 @@ from ascreg._dtypes import (
 )
 from ascreg.simt import (
     Lanes,
+    __bfloat162bfloat16_rd,
+    __bfloat162bfloat16_rn,
+    __bfloat162bfloat16_rna,
+    __bfloat162bfloat16_ru,
+    __bfloat162bfloat16_rz,
+    __bfloat162float,
+    __bfloat162half_rd,
+    __bfloat162half_rd_sat,
+    __bfloat162half_rn,
+    __bfloat162half_rn_sat,
+    __bfloat162half_rna,
+    __bfloat162half_rna_sat,
+    __bfloat162half_ru,
+    __bfloat162half_ru_sat,
+    __bfloat162half_rz,
+    __bfloat162half_rz_sat,
+    __bfloat162int_rd,
+    __bfloat162int_rn,
+    __bfloat162int_rna,
+    __bfloat162int_ru,
+    __bfloat162int_rz,
+    __bfloat162ll_rd,
+    __bfloat162ll_rn,
+    __bfloat162ll_rna,
+    __bfloat162ll_ru,
+    __bfloat162ll_rz,
+    __bfloat162uint_rd,
+    __bfloat162uint_rn,
+    __bfloat162uint_rna,
+    __bfloat162uint_ru,
+    __bfloat162uint_rz,
+    __bfloat162ull_rd,
+    __bfloat162ull_rn,
+    __bfloat162ull_rna,
+    __bfloat162ull_ru,
+    __bfloat162ull_rz,
     __brev,
     __byte_perm,
     __clz,
     __fdividef,
     __ffs,
+    __float2bfloat16,
+    __float2bfloat16_rd,
+    __float2bfloat16_rd_sat,
+    __float2bfloat16_rn,
+    __float2bfloat16_rn_sat,
+    __float2bfloat16_rna,
+    __float2bfloat16_rna_sat,
+    __float2bfloat16_ru,
+    __float2bfloat16_ru_sat,
+    __float2bfloat16_rz,
+    __float2bfloat16_rz_sat,
+    __float2half,
+    __float2half_rd,
+    __float2half_rd_sat,
+    __float2half_rn,
+    __float2half_rn_sat,
+    __float2half_rna,
+    __float2half_rna_sat,
+    __float2half_ro,
+    __float2half_ro_sat,
+    __float2half_ru,
+    __float2half_ru_sat,
+    __float2half_rz,
+    __float2half_rz_sat,
+    __habs,
     __hadd,
+    __half2bfloat16_rd,
+    __half2bfloat16_rn,
+    __half2bfloat16_rna,
+    __half2bfloat16_ru,
+    __half2bfloat16_rz,
+    __half2float,
+    __half2half_rd,
+    __half2half_rn,
+    __half2half_rna,
+    __half2half_ru,
+    __half2half_rz,
+    __half2int_rd,
+    __half2int_rn,
+    __half2int_rna,
+    __half2int_ru,
+    __half2int_rz,
+    __half2ll_rd,
+    __half2ll_rn,
+    __half2ll_rna,
+    __half2ll_ru,
+    __half2ll_rz,
+    __half2uint_rd,
+    __half2uint_rn,
+    __half2uint_rna,
+    __half2uint_ru,
+    __half2uint_rz,
+    __half2ull_rd,
+    __half2ull_rn,
+    __half2ull_rna,
+    __half2ull_ru,
+    __half2ull_rz,
+    __hdiv,
+    __heq,
+    __hequ,
+    __hfma,
+    __hfma_relu,
+    __hge,
+    __hgeu,
+    __hgt,
+    __hgtu,
+    __hisinf,
+    __hisnan,
+    __hle,
+    __hleu,
+    __hlt,
+    __hltu,
+    __hmax,
+    __hmax_nan,
+    __hmin,
+    __hmin_nan,
+    __hmul,
+    __hne,
+    __hneg,
+    __hneu,
+    __hsub,
+    __int2bfloat16_rd,
+    __int2bfloat16_rn,
+    __int2bfloat16_rna,
+    __int2bfloat16_ru,
+    __int2bfloat16_rz,
+    __int2half_rd,
+    __int2half_rd_sat,
+    __int2half_rn,
+    __int2half_rn_sat,
+    __int2half_rna,
+    __int2half_rna_sat,
+    __int2half_ru,
+    __int2half_ru_sat,
+    __int2half_rz,
+    __int2half_rz_sat,
+    __ll2bfloat16_rd,
+    __ll2bfloat16_rn,
+    __ll2bfloat16_rna,
+    __ll2bfloat16_ru,
+    __ll2bfloat16_rz,
+    __ll2half_rd,
+    __ll2half_rn,
+    __ll2half_rna,
+    __ll2half_ru,
+    __ll2half_rz,
     __mul24,
     __mul64hi,
     __mul_i32toi64,
@@ -46,11 +188,38 @@ from ascreg.simt import (
     __sad,
     __saturatef,
     __uhadd,
+    __uint2bfloat16_rd,
+    __uint2bfloat16_rn,
+    __uint2bfloat16_rna,
+    __uint2bfloat16_ru,
+    __uint2bfloat16_rz,
+    __uint2half_rd,
+    __uint2half_rd_sat,
+    __uint2half_rn,
+    __uint2half_rn_sat,
+    __uint2half_rna,
+    __uint2half_rna_sat,
+    __uint2half_ru,
+    __uint2half_ru_sat,
+    __uint2half_rz,
+    __uint2half_rz_sat,
+    __ull2bfloat16_rd,
+    __ull2bfloat16_rn,
+    __ull2bfloat16_rna,
+    __ull2bfloat16_ru,
+    __ull2bfloat16_rz,
+    __ull2half_rd,
+    __ull2half_rn,
+    __ull2half_rna,
+    __ull2half_ru,
+    __ull2half_rz,
     __umul24,
     __umul64hi,
     __umulhi,
     __urhadd,
     __usad,
+    __ushort_as_bfloat16,
+    __ushort_as_half,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -77,6 +246,22 @@ from ascreg.simt import (
     asc_stcg,
     asc_stwt,
     fdividef,
+    hceil,
+    hcos,
+    hexp,
+    hexp10,
+    hexp2,
+    hfloor,
+    hlog,
+    hlog10,
+    hlog2,
+    hrcp,
+    hrint,
+    hrsqrt,
+    hsin,
+    hsqrt,
+    htanh,
+    htrunc,
     labs,
     llabs,
     llmax,
@@ -123,6 +308,8 @@ def main() -> None:
     g_float32_t = gm.alloc(float32_t, 4)
     g_int64_t = gm.alloc(int64_t, 4)
     g_uint64_t = gm.alloc(uint64_t, 4)
+    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
+    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
     # __byte_perm: every legal combination (scalars, arrays, Python numbers)
     assert_type(__byte_perm(np.uint32(1), np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t, uint32_t)
     assert_type(__byte_perm(a_uint32, np.uint32(1), np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array x
@@ -538,3 +725,555 @@ def main() -> None:
     asc_stwt(g_float32_t, 1.5)  # (float32_t, float32_t)
     asc_stwt(g_half, 1.5)  # (half, half)
     asc_stwt(g_bfloat16_t, 1.5)  # (bfloat16_t, bfloat16_t)
+    # __habs: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__habs(np.float16(1)), np.float16)  # (half)
+    assert_type(__habs(a_float16), NDArray[np.float16])  # (half) arrays
+    # __hneg: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hneg(np.float16(1)), np.float16)  # (half)
+    assert_type(__hneg(a_float16), NDArray[np.float16])  # (half) arrays
+    # __hsub: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hsub(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hsub(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __hmul: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmul(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hmul(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __hdiv: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hdiv(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hdiv(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __hfma: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hfma(np.float16(1), np.float16(1), np.float16(1)), np.float16)  # (half, half, half)
+    assert_type(__hfma(a_float16, a_float16, a_float16), NDArray[np.float16])  # (half, half, half) arrays
+    # __hfma_relu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hfma_relu(np.float16(1), np.float16(1), np.float16(1)), np.float16)  # (half, half, half)
+    assert_type(__hfma_relu(a_float16, a_float16, a_float16), NDArray[np.float16])  # (half, half, half) arrays
+    # __hmax: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmax(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hmax(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __hmin: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmin(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hmin(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __hmax_nan: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmax_nan(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hmax_nan(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __hmin_nan: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmin_nan(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hmin_nan(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+    # __heq: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__heq(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__heq(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hne: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hne(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hne(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hle: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hle(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hle(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hge: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hge(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hge(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hlt: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hlt(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hlt(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hgt: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgt(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hgt(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hequ: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hequ(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hequ(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hneu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hneu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hneu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hleu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hleu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hleu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hgeu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgeu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hgeu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hltu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hltu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hltu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hgtu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgtu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
+    assert_type(__hgtu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+    # __hisnan: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hisnan(np.float16(1)), np.bool_)  # (half)
+    assert_type(__hisnan(a_float16), NDArray[np.bool_])  # (half) arrays
+    # __hisinf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hisinf(np.float16(1)), np.bool_)  # (half)
+    assert_type(__hisinf(a_float16), NDArray[np.bool_])  # (half) arrays
+    # hsin: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hsin(np.float16(1)), np.float16)  # (half)
+    assert_type(hsin(a_float16), NDArray[np.float16])  # (half) arrays
+    # hcos: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hcos(np.float16(1)), np.float16)  # (half)
+    assert_type(hcos(a_float16), NDArray[np.float16])  # (half) arrays
+    # htanh: every legal combination (scalars, arrays, Python numbers)
+    assert_type(htanh(np.float16(1)), np.float16)  # (half)
+    assert_type(htanh(a_float16), NDArray[np.float16])  # (half) arrays
+    # hexp: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hexp(np.float16(1)), np.float16)  # (half)
+    assert_type(hexp(a_float16), NDArray[np.float16])  # (half) arrays
+    # hexp2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hexp2(np.float16(1)), np.float16)  # (half)
+    assert_type(hexp2(a_float16), NDArray[np.float16])  # (half) arrays
+    # hexp10: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hexp10(np.float16(1)), np.float16)  # (half)
+    assert_type(hexp10(a_float16), NDArray[np.float16])  # (half) arrays
+    # hlog: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hlog(np.float16(1)), np.float16)  # (half)
+    assert_type(hlog(a_float16), NDArray[np.float16])  # (half) arrays
+    # hlog2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hlog2(np.float16(1)), np.float16)  # (half)
+    assert_type(hlog2(a_float16), NDArray[np.float16])  # (half) arrays
+    # hlog10: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hlog10(np.float16(1)), np.float16)  # (half)
+    assert_type(hlog10(a_float16), NDArray[np.float16])  # (half) arrays
+    # hsqrt: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hsqrt(np.float16(1)), np.float16)  # (half)
+    assert_type(hsqrt(a_float16), NDArray[np.float16])  # (half) arrays
+    # hrsqrt: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hrsqrt(np.float16(1)), np.float16)  # (half)
+    assert_type(hrsqrt(a_float16), NDArray[np.float16])  # (half) arrays
+    # hrcp: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hrcp(np.float16(1)), np.float16)  # (half)
+    assert_type(hrcp(a_float16), NDArray[np.float16])  # (half) arrays
+    # hfloor: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hfloor(np.float16(1)), np.float16)  # (half)
+    assert_type(hfloor(a_float16), NDArray[np.float16])  # (half) arrays
+    # hrint: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hrint(np.float16(1)), np.float16)  # (half)
+    assert_type(hrint(a_float16), NDArray[np.float16])  # (half) arrays
+    # hceil: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hceil(np.float16(1)), np.float16)  # (half)
+    assert_type(hceil(a_float16), NDArray[np.float16])  # (half) arrays
+    # htrunc: every legal combination (scalars, arrays, Python numbers)
+    assert_type(htrunc(np.float16(1)), np.float16)  # (half)
+    assert_type(htrunc(a_float16), NDArray[np.float16])  # (half) arrays
+    # __float2half: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rn(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rn(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rn_sat(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rn_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rz(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rz(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rz_sat(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rz_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rd(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rd(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rd_sat(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rd_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_ru(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_ru(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_ru_sat(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_ru_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rna(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rna(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_rna_sat(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_rna_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_ro: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_ro(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_ro(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2half_ro_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2half_ro_sat(np.float32(1)), np.float16)  # (float32_t)
+    assert_type(__float2half_ro_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+    # __float2bfloat16: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rn(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rn(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rn_sat(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rn_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rz(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rz(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rz_sat(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rz_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rd(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rd(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rd_sat(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rd_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_ru(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_ru(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_ru_sat(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_ru_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rna(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rna(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __float2bfloat16_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat16_rna_sat(np.float32(1)), Any)  # (float32_t)
+    assert_type(__float2bfloat16_rna_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+    # __half2half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2half_rn(np.float16(1)), np.float16)  # (half)
+    assert_type(__half2half_rn(a_float16), NDArray[np.float16])  # (half) arrays
+    # __half2half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2half_rz(np.float16(1)), np.float16)  # (half)
+    assert_type(__half2half_rz(a_float16), NDArray[np.float16])  # (half) arrays
+    # __half2half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2half_rd(np.float16(1)), np.float16)  # (half)
+    assert_type(__half2half_rd(a_float16), NDArray[np.float16])  # (half) arrays
+    # __half2half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2half_ru(np.float16(1)), np.float16)  # (half)
+    assert_type(__half2half_ru(a_float16), NDArray[np.float16])  # (half) arrays
+    # __half2half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2half_rna(np.float16(1)), np.float16)  # (half)
+    assert_type(__half2half_rna(a_float16), NDArray[np.float16])  # (half) arrays
+    # __half2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2bfloat16_rn(np.float16(1)), Any)  # (half)
+    assert_type(__half2bfloat16_rn(a_float16), NDArray[Any])  # (half) arrays
+    # __half2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2bfloat16_rz(np.float16(1)), Any)  # (half)
+    assert_type(__half2bfloat16_rz(a_float16), NDArray[Any])  # (half) arrays
+    # __half2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2bfloat16_rd(np.float16(1)), Any)  # (half)
+    assert_type(__half2bfloat16_rd(a_float16), NDArray[Any])  # (half) arrays
+    # __half2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2bfloat16_ru(np.float16(1)), Any)  # (half)
+    assert_type(__half2bfloat16_ru(a_float16), NDArray[Any])  # (half) arrays
+    # __half2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2bfloat16_rna(np.float16(1)), Any)  # (half)
+    assert_type(__half2bfloat16_rna(a_float16), NDArray[Any])  # (half) arrays
+    # __bfloat162half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rn(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rn_sat(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rn_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rz(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rz_sat(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rz_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rd(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rd_sat(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rd_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_ru(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_ru_sat(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_ru_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rna(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162half_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162half_rna_sat(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162half_rna_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162bfloat16_rn(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162bfloat16_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162bfloat16_rz(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162bfloat16_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162bfloat16_rd(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162bfloat16_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162bfloat16_ru(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162bfloat16_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162bfloat16_rna(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162bfloat16_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __half2int_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2int_rn(np.float16(1)), np.int32)  # (half)
+    assert_type(__half2int_rn(a_float16), NDArray[np.int32])  # (half) arrays
+    # __half2int_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2int_rz(np.float16(1)), np.int32)  # (half)
+    assert_type(__half2int_rz(a_float16), NDArray[np.int32])  # (half) arrays
+    # __half2int_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2int_rd(np.float16(1)), np.int32)  # (half)
+    assert_type(__half2int_rd(a_float16), NDArray[np.int32])  # (half) arrays
+    # __half2int_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2int_ru(np.float16(1)), np.int32)  # (half)
+    assert_type(__half2int_ru(a_float16), NDArray[np.int32])  # (half) arrays
+    # __half2int_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2int_rna(np.float16(1)), np.int32)  # (half)
+    assert_type(__half2int_rna(a_float16), NDArray[np.int32])  # (half) arrays
+    # __half2uint_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2uint_rn(np.float16(1)), np.uint32)  # (half)
+    assert_type(__half2uint_rn(a_float16), NDArray[np.uint32])  # (half) arrays
+    # __half2uint_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2uint_rz(np.float16(1)), np.uint32)  # (half)
+    assert_type(__half2uint_rz(a_float16), NDArray[np.uint32])  # (half) arrays
+    # __half2uint_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2uint_rd(np.float16(1)), np.uint32)  # (half)
+    assert_type(__half2uint_rd(a_float16), NDArray[np.uint32])  # (half) arrays
+    # __half2uint_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2uint_ru(np.float16(1)), np.uint32)  # (half)
+    assert_type(__half2uint_ru(a_float16), NDArray[np.uint32])  # (half) arrays
+    # __half2uint_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2uint_rna(np.float16(1)), np.uint32)  # (half)
+    assert_type(__half2uint_rna(a_float16), NDArray[np.uint32])  # (half) arrays
+    # __half2ll_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ll_rn(np.float16(1)), np.int64)  # (half)
+    assert_type(__half2ll_rn(a_float16), NDArray[np.int64])  # (half) arrays
+    # __half2ll_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ll_rz(np.float16(1)), np.int64)  # (half)
+    assert_type(__half2ll_rz(a_float16), NDArray[np.int64])  # (half) arrays
+    # __half2ll_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ll_rd(np.float16(1)), np.int64)  # (half)
+    assert_type(__half2ll_rd(a_float16), NDArray[np.int64])  # (half) arrays
+    # __half2ll_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ll_ru(np.float16(1)), np.int64)  # (half)
+    assert_type(__half2ll_ru(a_float16), NDArray[np.int64])  # (half) arrays
+    # __half2ll_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ll_rna(np.float16(1)), np.int64)  # (half)
+    assert_type(__half2ll_rna(a_float16), NDArray[np.int64])  # (half) arrays
+    # __half2ull_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ull_rn(np.float16(1)), np.uint64)  # (half)
+    assert_type(__half2ull_rn(a_float16), NDArray[np.uint64])  # (half) arrays
+    # __half2ull_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ull_rz(np.float16(1)), np.uint64)  # (half)
+    assert_type(__half2ull_rz(a_float16), NDArray[np.uint64])  # (half) arrays
+    # __half2ull_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ull_rd(np.float16(1)), np.uint64)  # (half)
+    assert_type(__half2ull_rd(a_float16), NDArray[np.uint64])  # (half) arrays
+    # __half2ull_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ull_ru(np.float16(1)), np.uint64)  # (half)
+    assert_type(__half2ull_ru(a_float16), NDArray[np.uint64])  # (half) arrays
+    # __half2ull_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2ull_rna(np.float16(1)), np.uint64)  # (half)
+    assert_type(__half2ull_rna(a_float16), NDArray[np.uint64])  # (half) arrays
+    # __bfloat162int_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162int_rn(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162int_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162int_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162int_rz(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162int_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162int_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162int_rd(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162int_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162int_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162int_ru(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162int_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162int_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162int_rna(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162int_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162uint_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162uint_rn(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162uint_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162uint_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162uint_rz(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162uint_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162uint_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162uint_rd(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162uint_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162uint_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162uint_ru(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162uint_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162uint_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162uint_rna(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162uint_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ll_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ll_rn(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ll_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ll_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ll_rz(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ll_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ll_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ll_rd(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ll_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ll_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ll_ru(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ll_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ll_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ll_rna(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ll_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ull_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ull_rn(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ull_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ull_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ull_rz(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ull_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ull_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ull_rd(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ull_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ull_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ull_ru(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ull_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __bfloat162ull_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162ull_rna(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162ull_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __int2half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rn(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rn(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rn_sat(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rn_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rz(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rz(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rz_sat(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rz_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rd(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rd(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rd_sat(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rd_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_ru(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_ru(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_ru_sat(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_ru_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rna(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rna(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __int2half_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2half_rna_sat(np.int32(1)), np.float16)  # (int32_t)
+    assert_type(__int2half_rna_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+    # __uint2half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rn(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rn(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rn_sat(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rn_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rz(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rz(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rz_sat(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rz_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rd(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rd(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rd_sat(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rd_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_ru(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_ru(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_ru_sat(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_ru_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rna(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rna(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __uint2half_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2half_rna_sat(np.uint32(1)), np.float16)  # (uint32_t)
+    assert_type(__uint2half_rna_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+    # __ll2half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2half_rn(np.int64(1)), np.float16)  # (int64_t)
+    assert_type(__ll2half_rn(a_int64), NDArray[np.float16])  # (int64_t) arrays
+    # __ll2half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2half_rz(np.int64(1)), np.float16)  # (int64_t)
+    assert_type(__ll2half_rz(a_int64), NDArray[np.float16])  # (int64_t) arrays
+    # __ll2half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2half_rd(np.int64(1)), np.float16)  # (int64_t)
+    assert_type(__ll2half_rd(a_int64), NDArray[np.float16])  # (int64_t) arrays
+    # __ll2half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2half_ru(np.int64(1)), np.float16)  # (int64_t)
+    assert_type(__ll2half_ru(a_int64), NDArray[np.float16])  # (int64_t) arrays
+    # __ll2half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2half_rna(np.int64(1)), np.float16)  # (int64_t)
+    assert_type(__ll2half_rna(a_int64), NDArray[np.float16])  # (int64_t) arrays
+    # __ull2half_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2half_rn(np.uint64(1)), np.float16)  # (uint64_t)
+    assert_type(__ull2half_rn(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+    # __ull2half_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2half_rz(np.uint64(1)), np.float16)  # (uint64_t)
+    assert_type(__ull2half_rz(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+    # __ull2half_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2half_rd(np.uint64(1)), np.float16)  # (uint64_t)
+    assert_type(__ull2half_rd(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+    # __ull2half_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2half_ru(np.uint64(1)), np.float16)  # (uint64_t)
+    assert_type(__ull2half_ru(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+    # __ull2half_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2half_rna(np.uint64(1)), np.float16)  # (uint64_t)
+    assert_type(__ull2half_rna(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+    # __int2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2bfloat16_rn(np.int32(1)), Any)  # (int32_t)
+    assert_type(__int2bfloat16_rn(a_int32), NDArray[Any])  # (int32_t) arrays
+    # __int2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2bfloat16_rz(np.int32(1)), Any)  # (int32_t)
+    assert_type(__int2bfloat16_rz(a_int32), NDArray[Any])  # (int32_t) arrays
+    # __int2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2bfloat16_rd(np.int32(1)), Any)  # (int32_t)
+    assert_type(__int2bfloat16_rd(a_int32), NDArray[Any])  # (int32_t) arrays
+    # __int2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2bfloat16_ru(np.int32(1)), Any)  # (int32_t)
+    assert_type(__int2bfloat16_ru(a_int32), NDArray[Any])  # (int32_t) arrays
+    # __int2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2bfloat16_rna(np.int32(1)), Any)  # (int32_t)
+    assert_type(__int2bfloat16_rna(a_int32), NDArray[Any])  # (int32_t) arrays
+    # __uint2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2bfloat16_rn(np.uint32(1)), Any)  # (uint32_t)
+    assert_type(__uint2bfloat16_rn(a_uint32), NDArray[Any])  # (uint32_t) arrays
+    # __uint2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2bfloat16_rz(np.uint32(1)), Any)  # (uint32_t)
+    assert_type(__uint2bfloat16_rz(a_uint32), NDArray[Any])  # (uint32_t) arrays
+    # __uint2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2bfloat16_rd(np.uint32(1)), Any)  # (uint32_t)
+    assert_type(__uint2bfloat16_rd(a_uint32), NDArray[Any])  # (uint32_t) arrays
+    # __uint2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2bfloat16_ru(np.uint32(1)), Any)  # (uint32_t)
+    assert_type(__uint2bfloat16_ru(a_uint32), NDArray[Any])  # (uint32_t) arrays
+    # __uint2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2bfloat16_rna(np.uint32(1)), Any)  # (uint32_t)
+    assert_type(__uint2bfloat16_rna(a_uint32), NDArray[Any])  # (uint32_t) arrays
+    # __ll2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2bfloat16_rn(np.int64(1)), Any)  # (int64_t)
+    assert_type(__ll2bfloat16_rn(a_int64), NDArray[Any])  # (int64_t) arrays
+    # __ll2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2bfloat16_rz(np.int64(1)), Any)  # (int64_t)
+    assert_type(__ll2bfloat16_rz(a_int64), NDArray[Any])  # (int64_t) arrays
+    # __ll2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2bfloat16_rd(np.int64(1)), Any)  # (int64_t)
+    assert_type(__ll2bfloat16_rd(a_int64), NDArray[Any])  # (int64_t) arrays
+    # __ll2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2bfloat16_ru(np.int64(1)), Any)  # (int64_t)
+    assert_type(__ll2bfloat16_ru(a_int64), NDArray[Any])  # (int64_t) arrays
+    # __ll2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2bfloat16_rna(np.int64(1)), Any)  # (int64_t)
+    assert_type(__ll2bfloat16_rna(a_int64), NDArray[Any])  # (int64_t) arrays
+    # __ull2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2bfloat16_rn(np.uint64(1)), Any)  # (uint64_t)
+    assert_type(__ull2bfloat16_rn(a_uint64), NDArray[Any])  # (uint64_t) arrays
+    # __ull2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2bfloat16_rz(np.uint64(1)), Any)  # (uint64_t)
+    assert_type(__ull2bfloat16_rz(a_uint64), NDArray[Any])  # (uint64_t) arrays
+    # __ull2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2bfloat16_rd(np.uint64(1)), Any)  # (uint64_t)
+    assert_type(__ull2bfloat16_rd(a_uint64), NDArray[Any])  # (uint64_t) arrays
+    # __ull2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2bfloat16_ru(np.uint64(1)), Any)  # (uint64_t)
+    assert_type(__ull2bfloat16_ru(a_uint64), NDArray[Any])  # (uint64_t) arrays
+    # __ull2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2bfloat16_rna(np.uint64(1)), Any)  # (uint64_t)
+    assert_type(__ull2bfloat16_rna(a_uint64), NDArray[Any])  # (uint64_t) arrays
+    # __half2float: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half2float(np.float16(1)), np.float32)  # (half)
+    assert_type(__half2float(a_float16), NDArray[np.float32])  # (half) arrays
+    # __bfloat162float: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162float(s_bfloat16), Any)  # (bfloat16_t)
+    assert_type(__bfloat162float(b_bfloat16), Any)  # (bfloat16_t) arrays
+    # __ushort_as_half: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ushort_as_half(np.uint16(1)), np.float16)  # (uint16_t)
+    assert_type(__ushort_as_half(a_uint16), NDArray[np.float16])  # (uint16_t) arrays
+    # __ushort_as_bfloat16: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ushort_as_bfloat16(np.uint16(1)), Any)  # (uint16_t)
+    assert_type(__ushort_as_bfloat16(a_uint16), NDArray[Any])  # (uint16_t) arrays

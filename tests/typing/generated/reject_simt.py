@@ -4,6 +4,7 @@
 
 from typing import Any, assert_type
 
+import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
@@ -31,12 +32,153 @@ from ascreg._dtypes import (
 )
 from ascreg.simt import (
     Lanes,
+    __bfloat162bfloat16_rd,
+    __bfloat162bfloat16_rn,
+    __bfloat162bfloat16_rna,
+    __bfloat162bfloat16_ru,
+    __bfloat162bfloat16_rz,
+    __bfloat162float,
+    __bfloat162half_rd,
+    __bfloat162half_rd_sat,
+    __bfloat162half_rn,
+    __bfloat162half_rn_sat,
+    __bfloat162half_rna,
+    __bfloat162half_rna_sat,
+    __bfloat162half_ru,
+    __bfloat162half_ru_sat,
+    __bfloat162half_rz,
+    __bfloat162half_rz_sat,
+    __bfloat162int_rd,
+    __bfloat162int_rn,
+    __bfloat162int_rna,
+    __bfloat162int_ru,
+    __bfloat162int_rz,
+    __bfloat162ll_rd,
+    __bfloat162ll_rn,
+    __bfloat162ll_rna,
+    __bfloat162ll_ru,
+    __bfloat162ll_rz,
+    __bfloat162uint_rd,
+    __bfloat162uint_rn,
+    __bfloat162uint_rna,
+    __bfloat162uint_ru,
+    __bfloat162uint_rz,
+    __bfloat162ull_rd,
+    __bfloat162ull_rn,
+    __bfloat162ull_rna,
+    __bfloat162ull_ru,
+    __bfloat162ull_rz,
     __brev,
     __byte_perm,
     __clz,
     __fdividef,
     __ffs,
+    __float2bfloat16,
+    __float2bfloat16_rd,
+    __float2bfloat16_rd_sat,
+    __float2bfloat16_rn,
+    __float2bfloat16_rn_sat,
+    __float2bfloat16_rna,
+    __float2bfloat16_rna_sat,
+    __float2bfloat16_ru,
+    __float2bfloat16_ru_sat,
+    __float2bfloat16_rz,
+    __float2bfloat16_rz_sat,
+    __float2half,
+    __float2half_rd,
+    __float2half_rd_sat,
+    __float2half_rn,
+    __float2half_rn_sat,
+    __float2half_rna,
+    __float2half_rna_sat,
+    __float2half_ro,
+    __float2half_ro_sat,
+    __float2half_ru,
+    __float2half_ru_sat,
+    __float2half_rz,
+    __float2half_rz_sat,
+    __habs,
     __hadd,
+    __half2bfloat16_rd,
+    __half2bfloat16_rn,
+    __half2bfloat16_rna,
+    __half2bfloat16_ru,
+    __half2bfloat16_rz,
+    __half2float,
+    __half2half_rd,
+    __half2half_rn,
+    __half2half_rna,
+    __half2half_ru,
+    __half2half_rz,
+    __half2int_rd,
+    __half2int_rn,
+    __half2int_rna,
+    __half2int_ru,
+    __half2int_rz,
+    __half2ll_rd,
+    __half2ll_rn,
+    __half2ll_rna,
+    __half2ll_ru,
+    __half2ll_rz,
+    __half2uint_rd,
+    __half2uint_rn,
+    __half2uint_rna,
+    __half2uint_ru,
+    __half2uint_rz,
+    __half2ull_rd,
+    __half2ull_rn,
+    __half2ull_rna,
+    __half2ull_ru,
+    __half2ull_rz,
+    __hdiv,
+    __heq,
+    __hequ,
+    __hfma,
+    __hfma_relu,
+    __hge,
+    __hgeu,
+    __hgt,
+    __hgtu,
+    __hisinf,
+    __hisnan,
+    __hle,
+    __hleu,
+    __hlt,
+    __hltu,
+    __hmax,
+    __hmax_nan,
+    __hmin,
+    __hmin_nan,
+    __hmul,
+    __hne,
+    __hneg,
+    __hneu,
+    __hsub,
+    __int2bfloat16_rd,
+    __int2bfloat16_rn,
+    __int2bfloat16_rna,
+    __int2bfloat16_ru,
+    __int2bfloat16_rz,
+    __int2half_rd,
+    __int2half_rd_sat,
+    __int2half_rn,
+    __int2half_rn_sat,
+    __int2half_rna,
+    __int2half_rna_sat,
+    __int2half_ru,
+    __int2half_ru_sat,
+    __int2half_rz,
+    __int2half_rz_sat,
+    __ll2bfloat16_rd,
+    __ll2bfloat16_rn,
+    __ll2bfloat16_rna,
+    __ll2bfloat16_ru,
+    __ll2bfloat16_rz,
+    __ll2half_rd,
+    __ll2half_rn,
+    __ll2half_rna,
+    __ll2half_ru,
+    __ll2half_rz,
     __mul24,
     __mul64hi,
     __mul_i32toi64,
@@ -46,11 +188,38 @@ from ascreg.simt import (
     __sad,
     __saturatef,
     __uhadd,
+    __uint2bfloat16_rd,
+    __uint2bfloat16_rn,
+    __uint2bfloat16_rna,
+    __uint2bfloat16_ru,
+    __uint2bfloat16_rz,
+    __uint2half_rd,
+    __uint2half_rd_sat,
+    __uint2half_rn,
+    __uint2half_rn_sat,
+    __uint2half_rna,
+    __uint2half_rna_sat,
+    __uint2half_ru,
+    __uint2half_ru_sat,
+    __uint2half_rz,
+    __uint2half_rz_sat,
+    __ull2bfloat16_rd,
+    __ull2bfloat16_rn,
+    __ull2bfloat16_rna,
+    __ull2bfloat16_ru,
+    __ull2bfloat16_rz,
+    __ull2half_rd,
+    __ull2half_rn,
+    __ull2half_rna,
+    __ull2half_ru,
+    __ull2half_rz,
     __umul24,
     __umul64hi,
     __umulhi,
     __urhadd,
     __usad,
+    __ushort_as_bfloat16,
+    __ushort_as_half,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -77,6 +246,22 @@ from ascreg.simt import (
     asc_stcg,
     asc_stwt,
     fdividef,
+    hceil,
+    hcos,
+    hexp,
+    hexp10,
+    hexp2,
+    hfloor,
+    hlog,
+    hlog10,
+    hlog2,
+    hrcp,
+    hrint,
+    hrsqrt,
+    hsin,
+    hsqrt,
+    htanh,
+    htrunc,
     labs,
     llabs,
     llmax,
@@ -123,6 +308,8 @@ def main() -> None:
     g_float32_t = gm.alloc(float32_t, 4)
     g_int64_t = gm.alloc(int64_t, 4)
     g_uint64_t = gm.alloc(uint64_t, 4)
+    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
+    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
     # __byte_perm: floats, float arrays and too-wide or illegal dtypes are rejected
     __byte_perm(1.5, np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __byte_perm(np.float32(1), np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -673,3 +860,565 @@ def main() -> None:
     asc_stwt(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t
     asc_stwt(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
     asc_stwt(g_int8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+    # __habs: floats, float arrays and too-wide or illegal dtypes are rejected
+    __habs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __habs("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __hneg: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hneg(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hneg("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __hsub: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hsub(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hsub("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hsub(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hsub(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hmul: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmul(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hmul("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hmul(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hmul(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hdiv: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hdiv(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hdiv("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hdiv(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hdiv(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hfma: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hfma(a_float64, np.float16(1), np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hfma("1", np.float16(1), np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hfma(np.float16(1), a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hfma(np.float16(1), "1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    __hfma(np.float16(1), np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as z
+    __hfma(np.float16(1), np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as z
+    # __hfma_relu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hfma_relu(a_float64, np.float16(1), np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hfma_relu("1", np.float16(1), np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hfma_relu(np.float16(1), a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hfma_relu(np.float16(1), "1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    __hfma_relu(np.float16(1), np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as z
+    __hfma_relu(np.float16(1), np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as z
+    # __hmax: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmax(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hmax("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hmax(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hmax(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hmin: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmin(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hmin("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hmin(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hmin(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hmax_nan: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmax_nan(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hmax_nan("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hmax_nan(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hmax_nan(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hmin_nan: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmin_nan(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hmin_nan("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hmin_nan(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hmin_nan(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __heq: floats, float arrays and too-wide or illegal dtypes are rejected
+    __heq(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __heq("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __heq(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __heq(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hne: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hne(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hne("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hne(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hne(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hle: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hle(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hle("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hle(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hle(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hge: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hge(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hge("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hge(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hge(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hlt: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hlt(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hlt("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hlt(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hlt(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hgt: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgt(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hgt("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hgt(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hgt(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hequ: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hequ(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hequ("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hequ(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hequ(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hneu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hneu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hneu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hneu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hneu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hleu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hleu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hleu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hleu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hleu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hgeu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgeu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hgeu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hgeu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hgeu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hltu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hltu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hltu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hltu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hltu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hgtu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgtu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hgtu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    __hgtu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+    __hgtu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+    # __hisnan: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hisnan(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hisnan("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __hisinf: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hisinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __hisinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hsin: floats, float arrays and too-wide or illegal dtypes are rejected
+    hsin(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hsin("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hcos: floats, float arrays and too-wide or illegal dtypes are rejected
+    hcos(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hcos("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # htanh: floats, float arrays and too-wide or illegal dtypes are rejected
+    htanh(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    htanh("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hexp: floats, float arrays and too-wide or illegal dtypes are rejected
+    hexp(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hexp("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hexp2: floats, float arrays and too-wide or illegal dtypes are rejected
+    hexp2(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hexp2("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hexp10: floats, float arrays and too-wide or illegal dtypes are rejected
+    hexp10(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hexp10("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hlog: floats, float arrays and too-wide or illegal dtypes are rejected
+    hlog(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hlog("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hlog2: floats, float arrays and too-wide or illegal dtypes are rejected
+    hlog2(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hlog2("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hlog10: floats, float arrays and too-wide or illegal dtypes are rejected
+    hlog10(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hlog10("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hsqrt: floats, float arrays and too-wide or illegal dtypes are rejected
+    hsqrt(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hsqrt("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hrsqrt: floats, float arrays and too-wide or illegal dtypes are rejected
+    hrsqrt(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hrsqrt("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hrcp: floats, float arrays and too-wide or illegal dtypes are rejected
+    hrcp(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hrcp("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hfloor: floats, float arrays and too-wide or illegal dtypes are rejected
+    hfloor(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hfloor("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hrint: floats, float arrays and too-wide or illegal dtypes are rejected
+    hrint(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hrint("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # hceil: floats, float arrays and too-wide or illegal dtypes are rejected
+    hceil(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    hceil("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # htrunc: floats, float arrays and too-wide or illegal dtypes are rejected
+    htrunc(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    htrunc("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_ro: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_ro(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_ro("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2half_ro_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2half_ro_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2half_ro_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __float2bfloat16_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat16_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __float2bfloat16_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rn_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rz_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rd_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_ru_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162half_rna_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162bfloat16_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162bfloat16_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162bfloat16_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162bfloat16_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162bfloat16_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __half2int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2int_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2int_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2int_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2int_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2int_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2int_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2int_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2int_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2int_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2int_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2uint_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2uint_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2uint_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2uint_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2uint_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2uint_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2uint_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2uint_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2uint_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2uint_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ll_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ll_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ll_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ll_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ll_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ll_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ll_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ll_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ll_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ll_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ull_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ull_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ull_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ull_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ull_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ull_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ull_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ull_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2ull_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2ull_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __bfloat162int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162int_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162int_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162int_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162int_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162int_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162uint_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162uint_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162uint_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162uint_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162uint_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ll_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ll_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ll_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ll_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ll_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ull_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ull_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ull_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ull_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162ull_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __int2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2half_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2half_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2half_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2half_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __int2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __int2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __uint2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __uint2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ll2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ll2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ull2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ull2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __half2float: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half2float(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __half2float("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __bfloat162float: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162float("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __ushort_as_half: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ushort_as_half(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ushort_as_half("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __ushort_as_bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ushort_as_bfloat16(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+    __ushort_as_bfloat16("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
