@@ -467,6 +467,8 @@ def _compound_rows() -> list[OpSpec]:
         for name in ("asc_exp_sub", "asc_exp_sub_v2")
     ]  # fmt: skip
     return out
+
+
 # ---- kernel level: scalar compute, system variables, cache control, sync, store atomics ----------
 # (the scalar unit's functions: callable in the kernel body; one dtype role each, the C type of
 # their integer argument or result)
