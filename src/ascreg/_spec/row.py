@@ -103,7 +103,7 @@ class OpSpec:
 
     @property
     def spelling(self) -> str:
-        """The name users call: the row's key without the ``c_api.`` qualifier.
+        """Return the name users call, the row's key without the ``c_api.`` qualifier.
 
         A C API function whose C++ overload set shares its name with a SIMT function (the
         register reduce ``asc_reduce_max`` and the warp reduce ``asc_reduce_max``) has its row
