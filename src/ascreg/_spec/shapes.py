@@ -322,6 +322,10 @@ class SimtKind(enum.StrEnum):
     """A cache-hinted load from ``T* address``."""
     STORE = "store"
     """A cache-hinted store to ``T* address``."""
+    LIBM = "libm"
+    """A math library function or conversion: ``float`` and integer parameters by the row's
+    types, the last :attr:`SimtShape.outputs` parameters output pointers, the result of the C
+    return type in :attr:`SimtShape.results` (none: ``void``)."""
 
 
 @attrs.frozen
@@ -337,7 +341,9 @@ class SimtShape:
     results
         The C return type of each legal combination, in table order (integer intrinsics, whose
         result is not always the first argument's type: ``int __popc(unsigned int)``); empty
-        for the other kinds.
+        for the other kinds except ``LIBM`` (its one return type, or none for ``void``).
+    outputs
+        ``LIBM``: how many trailing parameters are output pointers (``sincosf``'s ``s`` and ``c``).
 
     Examples
     --------
@@ -349,6 +355,7 @@ class SimtShape:
     module: str
     kind: SimtKind = attrs.field(converter=SimtKind)
     results: tuple[type[Scalar], ...] = attrs.field(default=(), repr=False)
+    outputs: int = attrs.field(default=0, repr=False)
 
 
 Shape = RegShape | CShape | SimtShape
