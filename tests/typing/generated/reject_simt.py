@@ -1110,19 +1110,19 @@ def main() -> None:
     frexpf(a_int32, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     frexpf(a_float64, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     frexpf("1", g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
-    frexpf(1.5, g_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # an int8_t pointer
+    frexpf(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # modff: floats, float arrays and too-wide or illegal dtypes are rejected
     modff(np.int32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     modff(a_int32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     modff(a_float64, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     modff("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
-    modff(1.5, g_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # an int8_t pointer
+    modff(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # remquof: floats, float arrays and too-wide or illegal dtypes are rejected
     remquof(np.int32(1), 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     remquof(a_int32, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     remquof(a_float64, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     remquof("1", 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
-    remquof(1.5, 1.5, g_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # an int8_t pointer
+    remquof(1.5, 1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # sincosf: floats, float arrays and too-wide or illegal dtypes are rejected
     sincosf(np.int32(1), g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # np.int32(1)
     sincosf(a_int32, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
