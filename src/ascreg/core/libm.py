@@ -227,8 +227,8 @@ def round_half_away(x: Arr) -> Arr:
     x = np.asarray(x)
     with np.errstate(invalid="ignore"):
         t = np.trunc(x)
-        step = np.where(np.abs(x - t) >= 0.5, np.copysign(np.float32(1), x), np.float32(0))
-        return np.asarray(t + step, dtype=x.dtype)
+        away = np.abs(x - t) >= 0.5
+        return np.asarray(np.where(away, t + np.copysign(np.float32(1), x), t), dtype=x.dtype)
 
 
 def fdim(x: Arr, y: Arr) -> Arr:
