@@ -61,7 +61,9 @@ def test_float_to_integer_matches_the_reference(name: str, bits: list[int]) -> N
 def integers(target: str) -> st.SearchStrategy[int]:
     low, high = RANGES[target]
     edges = [low, high, 0, 1, 2**24 + 1, 2**24 + 3, 2**25 + 2, 2**53 + 1, 2**63 - 2**39]
-    return st.one_of(st.sampled_from([e for e in edges if low <= e <= high]), st.integers(low, high))
+    return st.one_of(
+        st.sampled_from([e for e in edges if low <= e <= high]), st.integers(low, high)
+    )
 
 
 @pytest.mark.rows(*INT_TO_FLOAT)

@@ -323,8 +323,8 @@ class SimtKind(enum.StrEnum):
     STORE = "store"
     """A cache-hinted store to ``T* address``."""
     LIBM = "libm"
-    """A math library function or conversion: ``float`` and integer parameters by the row's
-    types, the last :attr:`SimtShape.outputs` parameters output pointers, the result of the C
+    """A math library function or a conversion, with ``float`` and integer parameters of the
+    row's types; the last :attr:`SimtShape.outputs` parameters output pointers, the result of the C
     return type in :attr:`SimtShape.results` (none: ``void``)."""
 
 

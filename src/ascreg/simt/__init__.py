@@ -54,7 +54,9 @@ again on the re-run. The divergence signal derives from ``BaseException``, so a 
 kernel the same situation raises :class:`~ascreg.simt.DivergentBranchError`.
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float functions
-(``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted
+(``__saturatef``, ``__fdividef``, ``fdividef`` and the math library ``sinf`` ... ``sincospif``,
+correctly rounded): :mod:`ascreg.simt.floatmath`. Conversions and bit casts (``__float2int_rn``
+... ``__uint_as_float``): :mod:`ascreg.simt.conversions`. Cache-hinted
 loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
 
 Not available: the packed pair types ``half2`` and ``bfloat16x2_t`` (and the other CUDA-style

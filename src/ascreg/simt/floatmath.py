@@ -1,4 +1,10 @@
-"""The SIMT float device functions ``__saturatef``, ``__fdividef`` and ``fdividef``.
+"""The SIMT float device functions: ``__saturatef``, ``__fdividef`` and the math library.
+
+The math library (``math_functions.h``: ``sinf``, ``powf``, ``floorf``, ``fmaf``, ``sincosf`` ...)
+is one row per function in :data:`ascreg._spec.SIMT_LIBM_ROWS`, defined by one loop over the rows
+(:data:`LIBRARY`); its lanes are computed by :mod:`ascreg.core.libm`, correctly rounded (the
+documentation gives no error bound; each docstring says so). Output pointers (``frexpf``'s
+``int *exp``, ``sincosf``'s ``float *s``) take a pointer or ``p + idx`` with a per-thread idx.
 
 Arguments are C ``float`` parameters. Accepted: Python ints and floats (converted as C converts a
 ``double`` to ``float``: rounded to nearest; a finite value beyond the float range is an error,
@@ -112,8 +118,8 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "sinpif": ("``sin(pi * x)`` with exact argument reduction; sinpif(±n) is ±0.", "sinpif(1.0 / 6)"),
     "cospif": ("``cos(pi * x)`` with exact argument reduction; cospif(n + 1/2) is +0.", "cospif(0.25)"),
     "tanpif": ("``tan(pi * x)`` with exact argument reduction; tanpif(n + 1/2) is ±inf.", "tanpif(0.25)"),
-    "asinf": ("Arc sine in [-pi/2, pi/2]; |x| > 1 gives NaN.", "asinf(0.5)"),
-    "acosf": ("Arc cosine in [0, pi]; |x| > 1 gives NaN.", "acosf(0.5)"),
+    "asinf": ("Arc sine in [-pi/2, pi/2]; ``|x| > 1`` gives NaN.", "asinf(0.5)"),
+    "acosf": ("Arc cosine in [0, pi]; ``|x| > 1`` gives NaN.", "acosf(0.5)"),
     "atanf": ("Arc tangent in [-pi/2, pi/2].", "atanf(1.0)"),
     "atan2f": ("The angle of the point (x, y) in [-pi, pi], with C's signed-zero and infinity cases.", "atan2f(1.0, -1.0)"),
     "sinhf": ("Hyperbolic sine.", "sinhf(1.0)"),
@@ -121,7 +127,7 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "tanhf": ("Hyperbolic tangent; ±inf gives ±1.", "tanhf(0.5)"),
     "asinhf": ("Inverse hyperbolic sine.", "asinhf(1.0)"),
     "acoshf": ("Inverse hyperbolic cosine; x < 1 gives NaN.", "acoshf(2.0)"),
-    "atanhf": ("Inverse hyperbolic tangent; ±1 gives ±inf, |x| > 1 gives NaN.", "atanhf(0.5)"),
+    "atanhf": ("Inverse hyperbolic tangent; ±1 gives ±inf, ``|x| > 1`` gives NaN.", "atanhf(0.5)"),
     "powf": ("x to the power y, with every C ``pow`` special case (``powf(1, NaN)`` and ``powf(NaN, 0)`` are 1, a negative x with a non-integer y gives NaN).", "powf(2.0, 0.5)"),
     "hypotf": ("``sqrt(x*x + y*y)`` without overflow; an infinite argument gives inf even with NaN.", "hypotf(3.0, 4.0)"),
     "rhypotf": ("``1 / hypotf(x, y)``.", "rhypotf(1.0, 2.0)"),

@@ -87,12 +87,8 @@ def sincos_func(
     dyn_ubuf_size = 0  # No dynamic memory required in this sample
 
     # Call kernel function with <<<...>>>
-    if case_name == "1024":
-        # launch_bound was set to 1024 by default
-        kernel = sincos_thread_1024
-    else:
-        # launch_bound was set to 512
-        kernel = sincos_thread_512
+    # "1024": launch_bound was set to 1024 by default; otherwise it was set to 512
+    kernel = sincos_thread_1024 if case_name == "1024" else sincos_thread_512
     kernel[BLOCKS_PER_GRID, THREADS_PER_BLOCK, dyn_ubuf_size, stream](
         input_device.cast(float32_t),
         output_sin_device.cast(float32_t),
