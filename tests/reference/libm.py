@@ -114,6 +114,48 @@ def _norm(*xs: float) -> float:
     return math.hypot(*xs)
 
 
+def _erfcx(x: float) -> float:
+    if x < 25:
+        return math.exp(x * x) * math.erfc(x) if x > -9.5 else math.inf
+    return (1 - 1 / (2 * x * x) + 3 / (4 * x**4) - 15 / (8 * x**6)) / (x * math.sqrt(math.pi))
+
+
+def _solve(f: Callable[[float], float], target: float, increasing: bool) -> float:
+    """Bisection for ``f(y) = target`` on [-30, 30] (f monotonic)."""
+    low, high = -30.0, 30.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        if (f(middle) < target) == increasing:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def _erfcinv(z: float) -> float:
+    if math.isnan(z) or not 0 <= z <= 2:
+        return math.nan
+    if z in (0, 2):
+        return math.inf if z == 0 else -math.inf
+    if z == 1:
+        return 0.0
+    if z > 1:
+        return -_erfcinv(2 - z)
+    return _solve(math.erfc, z, increasing=False)
+
+
+def _erfinv(x: float) -> float:
+    if math.isnan(x) or abs(x) > 1:
+        return math.nan
+    if abs(x) == 1:
+        return math.copysign(math.inf, x)
+    if x == 0:
+        return x
+    if abs(x) < 0.5:
+        return _solve(math.erf, x, increasing=True)
+    return math.copysign(_erfcinv(1 - abs(x)), x)
+
+
 TRANSCENDENTAL: dict[str, Callable[..., float]] = {
     "expf": _math(math.exp, "exp"),
     "exp2f": _math(math.exp2, "exp2"),
@@ -150,6 +192,13 @@ TRANSCENDENTAL: dict[str, Callable[..., float]] = {
     "asinhf": _math(math.asinh, "arcsinh"),
     "acoshf": _math(math.acosh, "arccosh"),
     "atanhf": _math(math.atanh, "arctanh"),
+    "erff": math.erf,
+    "erfcf": math.erfc,
+    "erfcxf": lambda x: 0.0 if x == math.inf else math.nan if math.isnan(x) else _erfcx(x),
+    "normcdff": lambda x: math.erfc(-x / math.sqrt(2)) / 2,
+    "erfinvf": _erfinv,
+    "erfcinvf": _erfcinv,
+    "normcdfinvf": lambda p: -math.sqrt(2) * _erfcinv(2 * p),
 }
 """float64 values of the transcendental functions (rounded to float32 by the tests: within one
 ulp of the correctly rounded result; the exact check is :data:`EXACT_DECIMAL`)."""

@@ -246,6 +246,15 @@ DOCUMENTED = [
     ("hypotf", (INF, NAN), INF), ("norm3df", (NAN, -INF, 1.0), INF),
     ("sinpif", (-2.0,), -0.0), ("cospif", (2.5,), 0.0), ("tanpif", (0.5,), INF),
     ("atan2f", (0.0, -0.0), math.pi), ("atan2f", (-0.0, 1.0), -0.0),
+    ("erff", (0.0,), 0.0), ("erff", (INF,), 1.0), ("erff", (-INF,), -1.0), ("erff", (NAN,), NAN),
+    ("erfcf", (INF,), 0.0), ("erfcf", (-INF,), 2.0), ("erfcf", (NAN,), NAN),
+    ("erfcxf", (0.0,), 1.0), ("erfcxf", (-INF,), INF), ("erfcxf", (INF,), 0.0),
+    ("erfcxf", (NAN,), NAN), ("normcdff", (-INF,), 0.0), ("normcdff", (INF,), 1.0),
+    ("normcdff", (NAN,), NAN), ("erfinvf", (0.0,), 0.0), ("erfinvf", (1.0,), INF),
+    ("erfinvf", (-1.0,), -INF), ("erfinvf", (1.5,), NAN), ("erfinvf", (NAN,), NAN),
+    ("erfcinvf", (0.0,), INF), ("erfcinvf", (2.0,), -INF), ("erfcinvf", (-0.5,), NAN),
+    ("erfcinvf", (NAN,), NAN), ("normcdfinvf", (0.0,), -INF), ("normcdfinvf", (1.0,), INF),
+    ("normcdfinvf", (1.5,), NAN), ("normcdfinvf", (NAN,), NAN),
 ]  # fmt: skip
 
 

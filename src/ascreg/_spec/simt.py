@@ -194,7 +194,8 @@ _UNARY = (
     "expf", "exp2f", "exp10f", "expm1f", "logf", "log2f", "log10f", "log1pf", "sqrtf", "rsqrtf",
     "cbrtf", "rcbrtf", "sinf", "cosf", "tanf", "sinpif", "cospif", "tanpif", "asinf", "acosf",
     "atanf", "sinhf", "coshf", "tanhf", "asinhf", "acoshf", "atanhf", "floorf", "ceilf", "truncf",
-    "roundf", "rintf", "nearbyintf", "fabsf", "logbf",
+    "roundf", "rintf", "nearbyintf", "fabsf", "logbf", "erff", "erfcf", "erfcxf", "normcdff",
+    "erfinvf", "erfcinvf", "normcdfinvf",
 )  # fmt: skip
 """``float f(float x)``."""
 _BINARY = {

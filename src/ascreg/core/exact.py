@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import decimal
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from functools import cache
 
 import numpy as np
+
+from ascreg.core import erf as float64
 
 DIGITS = 130
 """Working precision: a float32 argument of magnitude up to 2**128 keeps about 90 digits after
@@ -386,3 +388,138 @@ def _is_float32_midpoint(value: float) -> bool:
     other = np.nextafter(rounded, np.float32(math.copysign(math.inf, value - float(rounded))))
     other_value = float(other) if np.isfinite(other) else math.copysign(2.0**128, value)
     return (float(rounded) + other_value) / 2 == value
+
+
+# -- the error-function family ------------------------------------------------------------------
+
+
+def _two_over_sqrt_pi() -> Decimal:
+    return 2 / pi().sqrt()
+
+
+def erf(x: Decimal) -> Decimal:
+    """Error function (the positive series ``exp(-x**2) sum 2**n x**(2n+1) / (2n+1)!!``).
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(erf(Decimal("0.5"))), 15)
+    0.520499877813047
+    """
+    square = x * x
+    term = total = x
+    eps = Decimal(10) ** -(DIGITS + 5)
+    n = 1
+    while abs(term) > eps * abs(total) or n < 2 * square:
+        term = term * 2 * square / (2 * n + 1)
+        total += term
+        n += 1
+    return _two_over_sqrt_pi() * (-square).exp() * total
+
+
+def erfc(x: Decimal) -> Decimal:
+    """Complementary error function ``1 - erf(x)``, with the digits its cancellation needs.
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(erfc(Decimal(10))) * 1e45, 12)
+    2.088487583763
+    """
+    extra = int(x * x / Decimal("2.3")) + 10 if x > 0 else 0
+    with decimal.localcontext() as ctx:
+        ctx.prec = DIGITS + extra
+        value = 1 - erf(x)
+    return +value
+
+
+def erfcx(x: Decimal) -> Decimal:
+    """Scaled complementary error function ``exp(x**2) erfc(x)`` (asymptotic series for x > 12).
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(erfcx(Decimal(20))), 15)
+    0.028174348741051
+    """
+    if x <= 12:
+        with decimal.localcontext() as ctx:
+            ctx.prec = DIGITS + int(x * x / Decimal("2.3")) + 10
+            value = (x * x).exp() * erfc(x)
+        return +value
+    total, term, k = Decimal(1), Decimal(1), 1
+    eps = Decimal(10) ** -(DIGITS + 5)
+    while True:
+        term = -term * (2 * k - 1) / (2 * x * x)
+        if abs(term) < eps or k > x * x:
+            break
+        total += term
+        k += 1
+    return total / (x * pi().sqrt())
+
+
+def normcdf(x: Decimal) -> Decimal:
+    """Return the standard normal distribution function ``erfc(-x / sqrt(2)) / 2``.
+
+    Examples
+    --------
+    >>> with context():
+    ...     float(normcdf(Decimal(0)))
+    0.5
+    """
+    return erfc(-x / Decimal(2).sqrt()) / 2
+
+
+def _newton(start: float, residual: Callable[[Decimal], Decimal], sign: int) -> Decimal:
+    """Solve ``residual(y) = 0`` (an erf/erfc equation) from a float64 start."""
+    y = Decimal(start)
+    for _ in range(5):
+        y -= sign * residual(y) / (_two_over_sqrt_pi() * (-y * y).exp())
+    return y
+
+
+def erfinv(x: Decimal) -> Decimal:
+    """Inverse error function on (-1, 1).
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(erfinv(Decimal("0.5"))), 12)
+    0.476936276204
+    """
+    a = abs(x)
+    with np.errstate(all="ignore"):
+        start = float(float64.erfinv(np.array([float(a)]))[0])
+    if a < Decimal("0.5"):
+        y = _newton(start, lambda y: erf(y) - a, 1)
+    else:
+        y = _newton(start, lambda y: (1 - a) - erfc(y), 1)
+    return y if x >= 0 else -y
+
+
+def erfcinv(z: Decimal) -> Decimal:
+    """Inverse complementary error function on (0, 2).
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(erfcinv(Decimal("1e-30"))), 11)
+    8.14861622317
+    """
+    small = min(z, 2 - z)
+    with np.errstate(all="ignore"):
+        start = float(float64.erfcinv(np.array([float(small)]))[0])
+    y = _newton(start, lambda y: erfc(y) - small, -1)
+    return y if z <= 1 else -y
+
+
+def normcdfinv(p: Decimal) -> Decimal:
+    """Inverse of :func:`normcdf` on (0, 1).
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(normcdfinv(Decimal("0.975"))), 9)
+    1.959963985
+    """
+    return -Decimal(2).sqrt() * erfcinv(2 * p)

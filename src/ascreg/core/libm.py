@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.core import exact
+from ascreg.core import erf, exact
 
 Arr = np.ndarray[Any, Any]
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -73,7 +73,7 @@ def correctly_rounded(
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg.core import exact
+    >>> from ascreg.core import erf, exact
     >>> x = np.array([1 + 2.0**-24], np.float64)  # a midpoint: recomputed, ties to even
     >>> correctly_rounded(x, lambda v: v, (x,))
     array([1.], dtype=float32)
@@ -189,6 +189,13 @@ _EVALUATIONS: dict[str, tuple[Callable[..., Arr], Callable[..., Decimal]]] = {
     "asinhf": (np.arcsinh, exact.asinh),
     "acoshf": (np.arccosh, exact.acosh),
     "atanhf": (np.arctanh, exact.atanh),
+    "erff": (erf.erf, exact.erf),
+    "erfcf": (erf.erfc, exact.erfc),
+    "erfcxf": (erf.erfcx, exact.erfcx),
+    "normcdff": (erf.normcdf, exact.normcdf),
+    "erfinvf": (erf.erfinv, exact.erfinv),
+    "erfcinvf": (erf.erfcinv, exact.erfcinv),
+    "normcdfinvf": (erf.normcdfinv, exact.normcdfinv),
 }
 """Each transcendental function: its float64 evaluation and its exact (decimal) value."""
 

@@ -128,6 +128,13 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "asinhf": ("Inverse hyperbolic sine.", "asinhf(1.0)"),
     "acoshf": ("Inverse hyperbolic cosine; x < 1 gives NaN.", "acoshf(2.0)"),
     "atanhf": ("Inverse hyperbolic tangent; ±1 gives ±inf, ``|x| > 1`` gives NaN.", "atanhf(0.5)"),
+    "erff": ("The error function; ±inf gives ±1.", "erff(0.5)"),
+    "erfcf": ("The complementary error function ``1 - erf(x)``, accurate for large x; +inf gives +0, -inf gives 2.", "erfcf(3.0)"),
+    "erfcxf": ("The scaled complementary error function ``exp(x*x) * erfc(x)``; +inf gives +0, -inf gives inf.", "erfcxf(10.0)"),
+    "normcdff": ("The standard normal distribution function ``erfc(-x / sqrt(2)) / 2``; -inf gives 0, inf gives 1.", "normcdff(-1.0)"),
+    "erfinvf": ("The inverse error function; ±1 gives ±inf, x outside [-1, 1] gives NaN.", "erfinvf(0.5)"),
+    "erfcinvf": ("The inverse complementary error function; 0 gives inf, 2 gives -inf, x outside [0, 2] gives NaN.", "erfcinvf(1e-10)"),
+    "normcdfinvf": ("The inverse of normcdff; 0 gives -inf, 1 gives inf, x outside [0, 1] gives NaN.", "normcdfinvf(0.975)"),
     "powf": ("x to the power y, with every C ``pow`` special case (``powf(1, NaN)`` and ``powf(NaN, 0)`` are 1, a negative x with a non-integer y gives NaN).", "powf(2.0, 0.5)"),
     "hypotf": ("``sqrt(x*x + y*y)`` without overflow; an infinite argument gives inf even with NaN.", "hypotf(3.0, 4.0)"),
     "rhypotf": ("``1 / hypotf(x, y)``.", "rhypotf(1.0, 2.0)"),
@@ -243,6 +250,13 @@ def _define_library() -> dict[str, Callable[..., Any]]:
 
 
 _RESULTS: dict[str, str] = {
+    "erff": "np.float32(0.5204999)",
+    "erfcf": "np.float32(2.2090497e-05)",
+    "erfcxf": "np.float32(0.056140993)",
+    "normcdff": "np.float32(0.15865526)",
+    "erfinvf": "np.float32(0.47693628)",
+    "erfcinvf": "np.float32(4.572825)",
+    "normcdfinvf": "np.float32(1.9599644)",
     "expf": "np.float32(2.7182817)",
     "exp2f": "np.float32(0.35355338)",
     "exp10f": "np.float32(3.1622777)",

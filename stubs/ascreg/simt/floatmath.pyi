@@ -294,6 +294,48 @@ def logbf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (
 @overload
 def logbf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
 
+# erff: legal (x) from the table
+@overload
+def erff(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erff(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfcf: legal (x) from the table
+@overload
+def erfcf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfcf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfcxf: legal (x) from the table
+@overload
+def erfcxf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfcxf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# normcdff: legal (x) from the table
+@overload
+def normcdff(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def normcdff(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfinvf: legal (x) from the table
+@overload
+def erfinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfcinvf: legal (x) from the table
+@overload
+def erfcinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfcinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# normcdfinvf: legal (x) from the table
+@overload
+def normcdfinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def normcdfinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
 # powf: legal (x, y) from the table
 @overload
 def powf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)

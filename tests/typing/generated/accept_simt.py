@@ -138,6 +138,11 @@ from ascreg.simt import (
     cosf,
     coshf,
     cospif,
+    erfcf,
+    erfcinvf,
+    erfcxf,
+    erff,
+    erfinvf,
     exp10f,
     exp2f,
     expf,
@@ -177,6 +182,8 @@ from ascreg.simt import (
     nextafterf,
     norm3df,
     norm4df,
+    normcdff,
+    normcdfinvf,
     powf,
     rcbrtf,
     remainderf,
@@ -795,6 +802,34 @@ def main() -> None:
     assert_type(logbf(1.5), np.float32)
     assert_type(logbf(a_float32), NDArray[np.float32])
     assert_type(logbf(np.float32(1)), np.float32)  # numpy scalars
+    # erff: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erff(1.5), np.float32)
+    assert_type(erff(a_float32), NDArray[np.float32])
+    assert_type(erff(np.float32(1)), np.float32)  # numpy scalars
+    # erfcf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfcf(1.5), np.float32)
+    assert_type(erfcf(a_float32), NDArray[np.float32])
+    assert_type(erfcf(np.float32(1)), np.float32)  # numpy scalars
+    # erfcxf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfcxf(1.5), np.float32)
+    assert_type(erfcxf(a_float32), NDArray[np.float32])
+    assert_type(erfcxf(np.float32(1)), np.float32)  # numpy scalars
+    # normcdff: every legal combination (scalars, arrays, Python numbers)
+    assert_type(normcdff(1.5), np.float32)
+    assert_type(normcdff(a_float32), NDArray[np.float32])
+    assert_type(normcdff(np.float32(1)), np.float32)  # numpy scalars
+    # erfinvf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfinvf(1.5), np.float32)
+    assert_type(erfinvf(a_float32), NDArray[np.float32])
+    assert_type(erfinvf(np.float32(1)), np.float32)  # numpy scalars
+    # erfcinvf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfcinvf(1.5), np.float32)
+    assert_type(erfcinvf(a_float32), NDArray[np.float32])
+    assert_type(erfcinvf(np.float32(1)), np.float32)  # numpy scalars
+    # normcdfinvf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(normcdfinvf(1.5), np.float32)
+    assert_type(normcdfinvf(a_float32), NDArray[np.float32])
+    assert_type(normcdfinvf(np.float32(1)), np.float32)  # numpy scalars
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])

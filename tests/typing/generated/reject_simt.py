@@ -138,6 +138,11 @@ from ascreg.simt import (
     cosf,
     coshf,
     cospif,
+    erfcf,
+    erfcinvf,
+    erfcxf,
+    erff,
+    erfinvf,
     exp10f,
     exp2f,
     expf,
@@ -177,6 +182,8 @@ from ascreg.simt import (
     nextafterf,
     norm3df,
     norm4df,
+    normcdff,
+    normcdfinvf,
     powf,
     rcbrtf,
     remainderf,
@@ -965,6 +972,41 @@ def main() -> None:
     logbf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     logbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     logbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erff: floats, float arrays and too-wide or illegal dtypes are rejected
+    erff(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erff(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfcf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfcf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfcf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfcf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfcf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfcxf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfcxf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfcxf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfcxf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfcxf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # normcdff: floats, float arrays and too-wide or illegal dtypes are rejected
+    normcdff(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    normcdff(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    normcdff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    normcdff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfcinvf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfcinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfcinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfcinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfcinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # normcdfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
+    normcdfinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    normcdfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    normcdfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    normcdfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # powf: floats, float arrays and too-wide or illegal dtypes are rejected
     powf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     powf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
