@@ -43,7 +43,7 @@ def _erf_series(x: Arr) -> Arr:
     for n in range(1, _SERIES_TERMS):
         term = term * (2 * square) / (2 * n + 1)
         total = total + term
-    return _TWO_OVER_SQRT_PI * np.exp(-square) * total
+    return np.asarray(_TWO_OVER_SQRT_PI * np.exp(-square) * total, dtype=np.float64)
 
 
 def _fraction(x: Arr) -> Arr:
@@ -107,7 +107,9 @@ def erfcx(x: Arr) -> Arr:
     fraction = _fraction(np.where(big & (a < 2**26), a, 1.0))
     # beyond 2**26 the fraction is x to float64 precision: 1 / (sqrt(pi) x)
     scaled = 1 / (_SQRT_PI * np.where(a >= 2**26, a, fraction))
-    moderate = np.exp(a * a) * erfc(np.where(big, 0.0, a))
+    moderate_a = np.where(big, 0.0, np.maximum(a, -26.0))  # below -26: inf in any float
+    moderate = np.exp(moderate_a * moderate_a) * erfc(moderate_a)
+    moderate = np.where(a < -26.0, np.inf, moderate)
     value = np.where(big, scaled, moderate)
     value = np.where(np.isposinf(x), 0.0, np.where(np.isneginf(x), np.inf, value))
     return np.where(np.isnan(x), x, value)
