@@ -91,7 +91,7 @@ def _check_libm_result_type(name: str, shape: SimtShape) -> None:
     from ascreg import GlobalMemory
 
     (combo,) = SPECS[name].combos
-    count = len(combo) - shape.outputs
+    count = len(combo) - shape.pointers
     gm = GlobalMemory()
     outputs = [gm.alloc(d, 1) for d in combo[count:]]
     got = getattr(simt, name)(*(d.np_dtype.type(1) for d in combo[:count]), *outputs)

@@ -343,3 +343,17 @@ def modf(x: float) -> tuple[float, float]:
     if math.isnan(x):
         return x, x
     return math.modf(x)
+
+
+def norm(values: list[float], n: int, reciprocal: bool = False) -> float:
+    """``normf(n, a)`` / ``rnormf``: from the documented rules, the sum of squares by ``fsum``."""
+    used = values[: max(n, 1)]
+    if any(math.isinf(v) for v in used):
+        return 0.0 if reciprocal else math.inf
+    if any(math.isnan(v) for v in used):
+        return math.nan
+    if n >= 1 and all(0 < abs(v) < 2.0**-126 for v in used):
+        return math.nan  # documented: every element subnormal gives NaN on the Ascend 950
+    value = math.sqrt(math.fsum(v * v for v in used))
+    with np.errstate(all="ignore"):
+        return f32(float(np.float64(1) / value) if reciprocal else value)

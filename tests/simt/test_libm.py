@@ -308,3 +308,31 @@ def test_every_library_function_is_a_row_with_a_docstring() -> None:
         assert function.__name__ == name
         assert "Examples" in (function.__doc__ or ""), name
         assert "ulp" in function.__doc__ or "Exact" in function.__doc__, name
+
+
+@pytest.mark.rows("normf", "rnormf")
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(float_bits, min_size=8, max_size=8),
+    st.lists(st.tuples(st.integers(-1, 5), st.integers(0, 3)), min_size=1, max_size=6),
+)
+def test_array_norms_per_thread(bits: list[int], lanes: list[tuple[int, int]]) -> None:
+    values = floats_of(bits)
+    gm = GlobalMemory()
+    a, out, rout = gm.alloc(float32_t, 8), gm.alloc(float32_t, 6), gm.alloc(float32_t, 6)
+    a.write(values)
+    counts = np.array([n for n, _ in lanes], dtype=np.int32).view(simt.Lanes)
+    starts = np.array([s for _, s in lanes], dtype=np.int32).view(simt.Lanes)
+
+    def kernel(out: Any, rout: Any, a: Any) -> None:
+        i = threadIdx.x
+        out[i] = simt.normf(counts[i], a + starts[i])
+        rout[i] = simt.rnormf(counts[i], a + starts[i])
+
+    run_simt_kernel(kernel, dim3(1), dim3(len(lanes)), 0, (out, rout, a))
+    for k, (n, start) in enumerate(lanes):
+        tail = [float(v) for v in values[start:]]
+        assert_ulp_close(out.read(6)[k : k + 1], np.float32([ref.norm(tail, n)]))
+        assert_ulp_close(rout.read(6)[k : k + 1], np.float32([ref.norm(tail, n, reciprocal=True)]))
+    if lanes[0] == (2, 0):  # a plain pointer and n outside a kernel: the same value
+        assert same(simt.normf(2, a), out.read(6)[0])

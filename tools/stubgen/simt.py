@@ -112,7 +112,7 @@ def libm_parameter(d: type[Scalar], array: bool) -> str:
 def libm_stub(spec: OpSpec) -> list[str]:
     """A math library or conversion row: scalars give a scalar, arrays an array; outputs last."""
     shape = simt_shape(spec)
-    count = len(spec.roles) - shape.outputs
+    count = len(spec.roles) - shape.pointers
     combo = spec.combos[0]
     outputs = [f"{r}: Pointer[{pyname(d)}] | LanePointer"
                for r, d in zip(spec.roles[count:], combo[count:], strict=True)]  # fmt: skip

@@ -115,7 +115,7 @@ def libm_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Scalars, arrays and Python numbers for a math library or conversion row."""
     shape = simt_shape(spec)
     name, combo = spec.name, spec.combos[0]
-    count = len(spec.roles) - shape.outputs
+    count = len(spec.roles) - shape.pointers
     ret = np_name(shape.results[0]) if shape.results else None
     for array in (False, True):
         args = _libm_arguments(spec, [_libm_value(d, array) for d in combo[:count]])
@@ -134,7 +134,7 @@ def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
     """Wrong kinds of value for the first input, and a wrong pointer for an output."""
     shape = simt_shape(spec)
     name, combo = spec.name, spec.combos[0]
-    count = len(spec.roles) - shape.outputs
+    count = len(spec.roles) - shape.pointers
     rest = [_libm_value(d, False) for d in combo[1:count]]
     first = combo[0]
     bads = (
@@ -149,7 +149,7 @@ def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
     for bad, code in bads:
         args = _libm_arguments(spec, [bad, *rest])
         yield f"    {name}({args}){IGNORE.format(code=code)}  # {bad}"
-    if shape.outputs:
+    if shape.pointers:
         inputs = [_libm_value(d, False) for d in combo[:count]]
         wrong = "g_int8_t"
         args = ", ".join([*inputs, *(wrong for _ in combo[count:])])

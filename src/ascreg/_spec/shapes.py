@@ -324,7 +324,7 @@ class SimtKind(enum.StrEnum):
     """A cache-hinted store to ``T* address``."""
     LIBM = "libm"
     """A math library function or a conversion, with ``float`` and integer parameters of the
-    row's types; the last :attr:`SimtShape.outputs` parameters output pointers, the result of the C
+    row's types; the last :attr:`SimtShape.pointers` parameters pointers, the result of the C
     return type in :attr:`SimtShape.results` (none: ``void``)."""
 
 
@@ -342,8 +342,9 @@ class SimtShape:
         The C return type of each legal combination, in table order (integer intrinsics, whose
         result is not always the first argument's type: ``int __popc(unsigned int)``); empty
         for the other kinds except ``LIBM`` (its one return type, or none for ``void``).
-    outputs
-        ``LIBM``: how many trailing parameters are output pointers (``sincosf``'s ``s`` and ``c``).
+    pointers
+        ``LIBM``: how many trailing parameters are pointers (``sincosf``'s outputs ``s`` and
+        ``c``; ``normf``'s input array ``a``).
 
     Examples
     --------
@@ -355,7 +356,7 @@ class SimtShape:
     module: str
     kind: SimtKind = attrs.field(converter=SimtKind)
     results: tuple[type[Scalar], ...] = attrs.field(default=(), repr=False)
-    outputs: int = attrs.field(default=0, repr=False)
+    pointers: int = attrs.field(default=0, repr=False)
 
 
 Shape = RegShape | CShape | SimtShape

@@ -186,7 +186,7 @@ def _memory_rows() -> list[OpSpec]:
 # -- The float math library, conversions and bit casts (issue 12) ------------------------------
 
 LibmRow: TypeAlias = tuple[tuple[str, ...], tuple[type[Scalar], ...], type[Scalar] | None, int]
-"""``(roles, C parameter types, C return type or None for void, trailing output pointers)``;
+"""``(roles, C parameter types, C return type or None for void, trailing pointer parameters)``;
 a pointer parameter (``int *exp``) is its element type."""
 
 _F, _I, _L = float32_t, int32_t, int64_t
@@ -227,6 +227,8 @@ _SPECIAL: dict[str, LibmRow] = {
     "remquof": (("x", "y", "quo"), (_F, _F, _I), _F, 1),
     "sincosf": (("x", "s", "c"), (_F, _F, _F), None, 2),
     "sincospif": (("x", "s", "c"), (_F, _F, _F), None, 2),
+    "normf": (("n", "a"), (_I, _F), _F, 1),
+    "rnormf": (("n", "a"), (_I, _F), _F, 1),
 }
 """The math functions with other parameter or return types, or output pointers."""
 
@@ -269,9 +271,9 @@ def _libm_rows() -> list[OpSpec]:
          "ascreg.core.conversions:CONVERSIONS."),
     )  # fmt: skip
     for table, header, module, core in tables:
-        for name, (roles, params, result, outputs) in table.items():
+        for name, (roles, params, result, pointers) in table.items():
             results = () if result is None else (result,)
-            shape = SimtShape(module, SimtKind.LIBM, results, outputs)
+            shape = SimtShape(module, SimtKind.LIBM, results, pointers)
             rows.append(_simt(name, roles, (params,), header, shape, core + name))
     return rows
 

@@ -27,6 +27,7 @@ array([ 1., -1.], dtype=float32)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -514,6 +515,61 @@ def _exact32(f: Callable[..., Arr]) -> Callable[..., Arr]:
     return evaluate
 
 
+_SMALLEST_NORMAL = 2.0**-126
+
+
+def array_norm(n: Arr, values: Arr, *, reciprocal: bool = False) -> Arr:
+    """``normf`` / ``rnormf``: the (reciprocal) Euclidean norm of each lane's first n values.
+
+    *values* is ``(k, lanes)``: row k holds ``a[k]`` of every lane, where ``k < n`` (the other
+    entries are ignored). The squares are exact in float64 and summed with an exact error term,
+    so the one rounding to float32 is correct (near-tie lanes are recomputed exactly). Any ±inf
+    gives inf, else any NaN gives NaN; ``n < 1`` gives ``|a[0]|``. Documented Ascend 950 quirk:
+    if every element is a (nonzero) subnormal and n >= 1, the result is NaN.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> array_norm(np.array([2, 3, 0]), np.array([[3.0, 1.0, -2.0], [4.0, 2.0, 9.0], [9.0, 2.0, 9.0]], np.float32))
+    array([5., 3., 2.], dtype=float32)
+    """
+    n = np.asarray(n).astype(I64)
+    count = np.maximum(n, 1)
+    values = np.asarray(values, dtype=F32)
+    active = np.arange(values.shape[0])[:, None] < count[None, :]
+    used = np.where(active, values.astype(F64), 0.0)
+    with np.errstate(all="ignore"):
+        approx = _compensated_norm(used, reciprocal)
+    exact_value = _exact_norm(reciprocal)
+    result = correctly_rounded(approx, exact_value, tuple(np.where(active, used, 0.0)))
+    magnitude = np.abs(used)
+    infinite = np.any(np.isinf(magnitude), axis=0)
+    nan = np.any(np.isnan(magnitude), axis=0)
+    tiny = (magnitude > 0) & (magnitude < _SMALLEST_NORMAL)
+    subnormal = np.all(~active | tiny, axis=0) & (n >= 1)  # n < 1 is |a[0]|, no division
+    special = np.where(infinite, np.float32(0 if reciprocal else np.inf), np.float32(np.nan))
+    return np.where(infinite | nan | subnormal, special, result).astype(F32)
+
+
+def _compensated_norm(used: Arr, reciprocal: bool) -> Arr:
+    """The float64 norm of each column, summing the exact squares with Neumaier's error term."""
+    total, error = np.zeros(used.shape[1], F64), np.zeros(used.shape[1], F64)
+    for row in used * used:
+        step = total + row
+        error += np.where(np.abs(total) >= np.abs(row), (total - step) + row, (row - step) + total)
+        total = step
+    norm = np.sqrt(total + error)
+    return np.asarray(1 / norm if reciprocal else norm, dtype=F64)
+
+
+def _exact_norm(reciprocal: bool) -> Callable[..., Decimal]:
+    def evaluate(*xs: Decimal) -> Decimal:
+        norm = sum((x * x for x in xs), start=Decimal(0)).sqrt()
+        return 1 / norm if reciprocal else norm
+
+    return evaluate
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     **TRANSCENDENTAL,
     "floorf": _integral("rd"),
@@ -549,6 +605,8 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "signbit": _predicate(np.signbit, np.int32),
     "sincosf": _sincos("sincosf"),
     "sincospif": _sincos("sincospif"),
+    "normf": array_norm,
+    "rnormf": functools.partial(array_norm, reciprocal=True),
 }
 """Every float math library function's lanes, by C name (the rows' ``core`` targets). A
 function with output pointers returns a tuple: its return value (if not ``void``), then one

@@ -20,13 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import Scalar, bool_, float32_t
+from ascreg._dtypes import Scalar, bool_, float32_t, int32_t
 from ascreg._frontend import operands
 from ascreg._frontend.operands import Signature
 from ascreg._frontend.template import define
 from ascreg._spec import SPECS, SimtShape
 from ascreg.core import access
-from ascreg.machine.simt.lanes import apply_lanewise
+from ascreg.machine.simt.engine import LanePointer
+from ascreg.machine.simt.lanes import Lanes, apply_lanewise
 
 ACCURACY = (
     "Accuracy: the asc-devkit documentation states no error bound for this function; ascreg "
@@ -65,7 +66,7 @@ def call_row(op: Any, *values: Any) -> Any:
     """Run the row of *op*: convert, compute once, store outputs, return the C result."""
     shape = _shape(op)
     roles, params = op.spec.roles, op.spec.combos[0]
-    count = len(roles) - shape.outputs
+    count = len(roles) - shape.pointers
     inputs = values[:count]
     converted = [
         argument(op, r, d, v) for r, d, v in zip(roles[:count], params[:count], inputs, strict=True)
@@ -104,7 +105,7 @@ def c_signature(name: str) -> str:
     shape = spec.shape
     assert isinstance(shape, SimtShape)
     c_names = {**operands.C_NAMES, float32_t: "float", bool_: "bool"}
-    count = len(spec.roles) - shape.outputs
+    count = len(spec.roles) - shape.pointers
     params = [
         f"{c_names[d]} {'*' if i >= count else ''}{r}"
         for i, (r, d) in enumerate(zip(spec.roles, spec.combos[0], strict=True))
@@ -113,7 +114,41 @@ def c_signature(name: str) -> str:
     return f"{result} {name}({', '.join(params)})"
 
 
-def define_row(name: str, doc: str, module: str) -> Callable[..., Any]:
+def _rows_of(target: Any, count: Any) -> tuple[Any, Any]:
+    """Read ``target[k]`` for ``k < count`` of each lane: ``(k, lanes)`` values and the lanes' shape.
+
+    Only the elements a lane uses are read (a lane with a smaller n reads nothing past it).
+    """
+    offsets = target.offsets if isinstance(target, LanePointer) else np.zeros((), np.int64)
+    shape = np.broadcast_shapes(np.shape(count), np.shape(offsets))
+    counts = np.broadcast_to(np.maximum(np.asarray(count).astype(np.int64), 1), shape).ravel()
+    starts = np.broadcast_to(offsets, shape).ravel()
+    base = target.base if isinstance(target, LanePointer) else target
+    rows = np.zeros((int(counts.max(initial=1)), counts.size), np.float32)
+    for k in range(rows.shape[0]):
+        active = counts > k
+        rows[k, active] = np.asarray(base[(starts[active] + k).view(Lanes)], np.float32)
+    return rows, shape
+
+
+def norm_call(op: Any, n: Any, a: Any) -> Any:
+    """``normf`` / ``rnormf``: read each lane's first n elements of ``a`` and apply the row."""
+    count = argument(op, "n", int32_t, n)
+    target = operands.simt_address(op.name, a, (float32_t,))[1]
+    rows, shape = _rows_of(target, count)
+    result = np.asarray(op.formula(np.broadcast_to(count, shape).ravel(), rows)).reshape(shape)
+    if isinstance(n, Lanes) or isinstance(target, LanePointer):
+        return result.view(Lanes)
+    return result[()] if result.ndim == 0 else result
+
+
+ARRAY_CALLS: dict[str, Callable[..., Any]] = {"normf": norm_call, "rnormf": norm_call}
+"""The rows whose pointer parameter is an input array (not an output): their implementation."""
+
+
+def define_row(
+    name: str, doc: str, module: str, impl: Callable[..., Any] | None = None
+) -> Callable[..., Any]:
     """Define the function of row *name* in *module*: :func:`call_row` with the row's parameters.
 
     The lane formula is the row's core function; the signature lists the row's roles.
@@ -125,7 +160,10 @@ def define_row(name: str, doc: str, module: str) -> Callable[..., Any]:
     ('(x, exp)', 'ascreg.simt.floatmath')
     """
     formula = SPECS[name].core_function()
-    function: Callable[..., Any] = define(name, doc=doc, formula=staticmethod(formula))(call_row)
+    implementation = call_row if impl is None else impl
+    function: Callable[..., Any] = define(name, doc=doc, formula=staticmethod(formula))(
+        implementation
+    )
     parameters = [
         inspect.Parameter(role, inspect.Parameter.POSITIONAL_OR_KEYWORD)
         for role in SPECS[name].roles

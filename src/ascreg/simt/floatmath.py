@@ -175,6 +175,8 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "remquof": ("remainderf(x, y); ``*quo`` gets the low three bits of the quotient with its sign (as C ``remquo`` guarantees; 0 when the result is NaN).", None),
     "sincosf": ("``*s = sinf(x)`` and ``*c = cosf(x)`` (each correctly rounded).", None),
     "sincospif": ("``*s = sinpif(x)`` and ``*c = cospif(x)`` (each correctly rounded).", None),
+    "normf": ("``sqrt(a[0]**2 + ... + a[n-1]**2)`` without overflow; any ±inf gives inf, else any NaN gives NaN; n < 1 gives ``|a[0]|``. Documented Ascend 950 quirk (kept): for n >= 1, if every element is subnormal the result is NaN. Each thread may pass its own n and ``a`` (``p + idx``).", None),
+    "rnormf": ("``1 / normf(n, a)`` (any ±inf gives +0; the same NaN and subnormal rules).", None),
 }  # fmt: skip
 """What each function computes (with its special values) and an example call (None: the
 function writes through pointers, see its kernel example)."""
@@ -214,13 +216,20 @@ def _pointer_example(name: str) -> str:
                     "r.read(2), e.read(2)", "(array([0.       , 0.47942555], dtype=float32), array([1.       , 0.87758255], dtype=float32))"),
         "sincospif": ("float32_t", ["float32_t", "float32_t"], "sincospif(np.float32([0, 0.5])[i], r + i, e + i)",
                       "r.read(2).tolist(), e.read(2).tolist()", "([0.0, 1.0], [1.0, 0.0])"),
+        "normf": ("float32_t", ["float32_t", "float32_t"], "r[i] = normf(2 + i, e)",
+                  "r.read(2).tolist()", "[5.0, 13.0]"),
+        "rnormf": ("float32_t", ["float32_t", "float32_t"], "r[i] = rnormf(2 + i, e)",
+                   "r.read(2).tolist()", "[0.20000000298023224, 0.07692307978868484]"),
     }  # fmt: skip
     outtype, kinds, call, show, shown = examples[name]
     imports = ", ".join(dict.fromkeys([outtype, *kinds]))
+    outs = f"r, e = gm.alloc({kinds[0]}, 2), gm.alloc({kinds[1]}, 2)"
+    if name in ("normf", "rnormf"):  # an input array, the same for both threads
+        outs = f"r, e = gm.alloc({kinds[0]}, 2), gm.alloc({kinds[1]}, 3); e.write([3, 4, 12])"
     return _POINTER_EXAMPLE.format(
         outtype=imports,
         name=name,
-        outs=f"r, e = gm.alloc({kinds[0]}, 2), gm.alloc({kinds[1]}, 2)",
+        outs=outs,
         params="r, e",
         call=call,
         show=show,
@@ -244,7 +253,9 @@ def _library_doc(name: str, example: str) -> str:
 
 def _define_library() -> dict[str, Callable[..., Any]]:
     return {
-        name: _libm.define_row(name, _library_doc(name, _RESULTS.get(name, "")), __name__)
+        name: _libm.define_row(
+            name, _library_doc(name, _RESULTS.get(name, "")), __name__, _libm.ARRAY_CALLS.get(name)
+        )
         for name in SIMT_LIBM_ROWS
     }
 

@@ -527,3 +527,15 @@ def sincosf(x: _Float32 | _Float32Array, s: Pointer[float32_t] | LanePointer, c:
 
 # sincospif: legal (x, s, c) from the table
 def sincospif(x: _Float32 | _Float32Array, s: Pointer[float32_t] | LanePointer, c: Pointer[float32_t] | LanePointer) -> None: ...  # (float32_t, float32_t, float32_t)
+
+# normf: legal (n, a) from the table
+@overload
+def normf(n: _Int32, a: Pointer[float32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
+@overload
+def normf(n: _Int32 | _Int32Array, a: Pointer[float32_t] | LanePointer) -> NDArray[np.float32]: ...  # (int32_t, float32_t)
+
+# rnormf: legal (n, a) from the table
+@overload
+def rnormf(n: _Int32, a: Pointer[float32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
+@overload
+def rnormf(n: _Int32 | _Int32Array, a: Pointer[float32_t] | LanePointer) -> NDArray[np.float32]: ...  # (int32_t, float32_t)

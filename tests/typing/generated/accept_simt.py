@@ -184,6 +184,7 @@ from ascreg.simt import (
     norm4df,
     normcdff,
     normcdfinvf,
+    normf,
     powf,
     rcbrtf,
     remainderf,
@@ -192,6 +193,7 @@ from ascreg.simt import (
     rintf,
     rnorm3df,
     rnorm4df,
+    rnormf,
     roundf,
     rsqrtf,
     scalblnf,
@@ -960,6 +962,12 @@ def main() -> None:
     # sincospif: every legal combination (scalars, arrays, Python numbers)
     sincospif(1.5, g_float32_t, g_float32_t)  # scalars
     sincospif(a_float32, g_float32_t, g_float32_t)  # arrays
+    # normf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(normf(1, g_float32_t), np.float32)
+    assert_type(normf(a_int32, g_float32_t), NDArray[np.float32])
+    # rnormf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rnormf(1, g_float32_t), np.float32)
+    assert_type(rnormf(a_int32, g_float32_t), NDArray[np.float32])
     # __float2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_rn(1.5), np.float32)
     assert_type(__float2float_rn(a_float32), NDArray[np.float32])

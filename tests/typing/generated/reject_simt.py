@@ -184,6 +184,7 @@ from ascreg.simt import (
     norm4df,
     normcdff,
     normcdfinvf,
+    normf,
     powf,
     rcbrtf,
     remainderf,
@@ -192,6 +193,7 @@ from ascreg.simt import (
     rintf,
     rnorm3df,
     rnorm4df,
+    rnormf,
     roundf,
     rsqrtf,
     scalblnf,
@@ -1177,6 +1179,18 @@ def main() -> None:
     sincospif(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sincospif("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     sincospif(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # normf: floats, float arrays and too-wide or illegal dtypes are rejected
+    normf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    normf(np.float32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    normf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    normf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    normf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # rnormf: floats, float arrays and too-wide or illegal dtypes are rejected
+    rnormf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    rnormf(np.float32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    rnormf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    rnormf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rnormf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # __float2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     __float2float_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
