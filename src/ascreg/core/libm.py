@@ -552,7 +552,7 @@ def array_norm(n: Arr, values: Arr, *, reciprocal: bool = False) -> Arr:
 
 
 def _compensated_norm(used: Arr, reciprocal: bool) -> Arr:
-    """The float64 norm of each column, summing the exact squares with Neumaier's error term."""
+    """Return the float64 norm of each column, summing the exact squares with Neumaier's error term."""
     total, error = np.zeros(used.shape[1], F64), np.zeros(used.shape[1], F64)
     for row in used * used:
         step = total + row
