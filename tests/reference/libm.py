@@ -156,6 +156,25 @@ def _erfinv(x: float) -> float:
     return math.copysign(_erfcinv(1 - abs(x)), x)
 
 
+def _tgamma(x: float) -> float:
+    if math.isnan(x) or x == -math.inf or (x < 0 and x == math.floor(x)):
+        return math.nan
+    if x == 0:
+        return math.copysign(math.inf, x)
+    try:
+        return math.gamma(x)
+    except OverflowError:
+        return math.inf if x > 0 or math.floor(x) % 2 == 0 else -math.inf
+
+
+def _lgamma(x: float) -> float:
+    if math.isnan(x):
+        return x
+    if math.isinf(x) or (x <= 0 and x == math.floor(x)):
+        return math.inf
+    return math.lgamma(x)
+
+
 TRANSCENDENTAL: dict[str, Callable[..., float]] = {
     "expf": _math(math.exp, "exp"),
     "exp2f": _math(math.exp2, "exp2"),
@@ -199,6 +218,8 @@ TRANSCENDENTAL: dict[str, Callable[..., float]] = {
     "erfinvf": _erfinv,
     "erfcinvf": _erfcinv,
     "normcdfinvf": lambda p: -math.sqrt(2) * _erfcinv(2 * p),
+    "tgammaf": _tgamma,
+    "lgammaf": _lgamma,
 }
 """float64 values of the transcendental functions (rounded to float32 by the tests: within one
 ulp of the correctly rounded result; the exact check is :data:`EXACT_DECIMAL`)."""

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.core import erf, exact
+from ascreg.core import erf, exact, gamma
 
 Arr = np.ndarray[Any, Any]
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -62,19 +62,23 @@ def _midpoint_distance(approx: Arr, rounded: Arr) -> Arr:
 
 
 def correctly_rounded(
-    approx: Arr, exact_value: Callable[..., Decimal], args: tuple[Arr, ...]
+    approx: Arr,
+    exact_value: Callable[..., Decimal],
+    args: tuple[Arr, ...],
+    force: Arr | None = None,
 ) -> Arr:
     """Round float64 lanes *approx* to float32, recomputing near-midpoint lanes exactly.
 
     *exact_value* gets the lane's arguments as :class:`~decimal.Decimal` (inside
     :func:`ascreg.core.exact.context`) and returns the exact result; it runs only for lanes with
     finite arguments and a finite, nonzero float64 result within :data:`NEAR_MIDPOINT` of a
-    float32 midpoint.
+    float32 midpoint, or marked in *force* (lanes whose float64 value is known to be less
+    accurate than that bound).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg.core import erf, exact
+    >>> from ascreg.core import erf, exact, gamma
     >>> x = np.array([1 + 2.0**-24], np.float64)  # a midpoint: recomputed, ties to even
     >>> correctly_rounded(x, lambda v: v, (x,))
     array([1.], dtype=float32)
@@ -83,6 +87,8 @@ def correctly_rounded(
         rounded = approx.astype(F32)
         near = np.isfinite(approx) & (approx != 0)
         near &= _midpoint_distance(approx, rounded) <= NEAR_MIDPOINT * np.abs(approx)
+    if force is not None:
+        near |= force & np.isfinite(approx)
     if not near.any():
         return rounded
     lanes = [np.broadcast_to(a, approx.shape) for a in args]
@@ -197,17 +203,25 @@ _EVALUATIONS: dict[str, tuple[Callable[..., Arr], Callable[..., Decimal]]] = {
     "erfinvf": (erf.erfinv, exact.erfinv),
     "erfcinvf": (erf.erfcinv, exact.erfcinv),
     "normcdfinvf": (erf.normcdfinv, exact.normcdfinv),
+    "tgammaf": (gamma.tgamma, exact.tgamma),
+    "lgammaf": (gamma.lgamma, exact.lgamma),
 }
 """Each transcendental function: its float64 evaluation and its exact (decimal) value."""
 
 
+_LESS_ACCURATE: dict[str, Callable[[Arr, Arr], Arr]] = {"lgammaf": gamma.lgamma_needs_exact}
+"""Functions whose float64 value is less accurate on some lanes: which lanes (always exact)."""
+
+
 def _transcendental(name: str) -> Callable[..., Arr]:
     approximate, exact_value = _EVALUATIONS[name]
+    less_accurate = _LESS_ACCURATE.get(name)
 
     def evaluate(*xs: Arr) -> Arr:
         with np.errstate(all="ignore"):
             approx = np.asarray(approximate(*(_f64(x) for x in xs)), dtype=F64)
-        return correctly_rounded(approx, exact_value, xs)
+        force = None if less_accurate is None else less_accurate(_f64(xs[0]), approx)
+        return correctly_rounded(approx, exact_value, xs, force)
 
     evaluate.__name__ = evaluate.__qualname__ = name
     evaluate.__doc__ = f"``{name}``: correctly rounded float32 lanes (float64, exact near ties)."

@@ -204,6 +204,7 @@ from ascreg.simt.floatmath import (
     isinf,
     isnan,
     ldexpf,
+    lgammaf,
     llrintf,
     llroundf,
     log1pf,
@@ -244,6 +245,7 @@ from ascreg.simt.floatmath import (
     tanf,
     tanhf,
     tanpif,
+    tgammaf,
     truncf,
 )
 from ascreg.simt.intrinsics import (
@@ -452,6 +454,7 @@ __all__ = [
     "lanemask_le",
     "lanemask_lt",
     "ldexpf",
+    "lgammaf",
     "llabs",
     "llmax",
     "llmin",
@@ -499,6 +502,7 @@ __all__ = [
     "tanf",
     "tanhf",
     "tanpif",
+    "tgammaf",
     "threadIdx",
     "truncf",
     "ullmax",

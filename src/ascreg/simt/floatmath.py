@@ -135,6 +135,8 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "erfinvf": ("The inverse error function; ±1 gives ±inf, x outside [-1, 1] gives NaN.", "erfinvf(0.5)"),
     "erfcinvf": ("The inverse complementary error function; 0 gives inf, 2 gives -inf, x outside [0, 2] gives NaN.", "erfcinvf(1e-10)"),
     "normcdfinvf": ("The inverse of normcdff; 0 gives -inf, 1 gives inf, x outside [0, 1] gives NaN.", "normcdfinvf(0.975)"),
+    "tgammaf": ("The gamma function; +0 gives inf, -0 gives -inf, a negative integer or -inf gives NaN, overflow gives ±inf.", "tgammaf(4.5)"),
+    "lgammaf": ("``log(|gamma(x)|)``; 0, a negative integer and ±inf give inf.", "lgammaf(-2.5)"),
     "powf": ("x to the power y, with every C ``pow`` special case (``powf(1, NaN)`` and ``powf(NaN, 0)`` are 1, a negative x with a non-integer y gives NaN).", "powf(2.0, 0.5)"),
     "hypotf": ("``sqrt(x*x + y*y)`` without overflow; an infinite argument gives inf even with NaN.", "hypotf(3.0, 4.0)"),
     "rhypotf": ("``1 / hypotf(x, y)``.", "rhypotf(1.0, 2.0)"),
@@ -261,6 +263,8 @@ def _define_library() -> dict[str, Callable[..., Any]]:
 
 
 _RESULTS: dict[str, str] = {
+    "tgammaf": "np.float32(11.631728)",
+    "lgammaf": "np.float32(-0.056243718)",
     "erff": "np.float32(0.5204999)",
     "erfcf": "np.float32(2.2090497e-05)",
     "erfcxf": "np.float32(0.056140993)",

@@ -336,6 +336,18 @@ def normcdfinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap
 @overload
 def normcdfinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
 
+# tgammaf: legal (x) from the table
+@overload
+def tgammaf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def tgammaf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# lgammaf: legal (x) from the table
+@overload
+def lgammaf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def lgammaf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
 # powf: legal (x, y) from the table
 @overload
 def powf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)

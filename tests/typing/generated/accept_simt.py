@@ -163,6 +163,7 @@ from ascreg.simt import (
     isnan,
     labs,
     ldexpf,
+    lgammaf,
     llabs,
     llmax,
     llmin,
@@ -208,6 +209,7 @@ from ascreg.simt import (
     tanf,
     tanhf,
     tanpif,
+    tgammaf,
     truncf,
     ullmax,
     ullmin,
@@ -832,6 +834,14 @@ def main() -> None:
     assert_type(normcdfinvf(1.5), np.float32)
     assert_type(normcdfinvf(a_float32), NDArray[np.float32])
     assert_type(normcdfinvf(np.float32(1)), np.float32)  # numpy scalars
+    # tgammaf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tgammaf(1.5), np.float32)
+    assert_type(tgammaf(a_float32), NDArray[np.float32])
+    assert_type(tgammaf(np.float32(1)), np.float32)  # numpy scalars
+    # lgammaf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(lgammaf(1.5), np.float32)
+    assert_type(lgammaf(a_float32), NDArray[np.float32])
+    assert_type(lgammaf(np.float32(1)), np.float32)  # numpy scalars
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])

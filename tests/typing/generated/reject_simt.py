@@ -163,6 +163,7 @@ from ascreg.simt import (
     isnan,
     labs,
     ldexpf,
+    lgammaf,
     llabs,
     llmax,
     llmin,
@@ -208,6 +209,7 @@ from ascreg.simt import (
     tanf,
     tanhf,
     tanpif,
+    tgammaf,
     truncf,
     ullmax,
     ullmin,
@@ -1009,6 +1011,16 @@ def main() -> None:
     normcdfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     normcdfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     normcdfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # tgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
+    tgammaf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    tgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    tgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    tgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # lgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
+    lgammaf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    lgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    lgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    lgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # powf: floats, float arrays and too-wide or illegal dtypes are rejected
     powf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     powf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
