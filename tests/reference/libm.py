@@ -175,6 +175,21 @@ def _lgamma(x: float) -> float:
     return math.lgamma(x)
 
 
+def _bessel_i(x: float, order: int) -> float:
+    """``I_order(x)`` from its power series (positive terms) in float64."""
+    if math.isnan(x):
+        return x
+    if math.isinf(x) or abs(x) > 95:  # beyond float32 range
+        return math.copysign(math.inf, x) if order else math.inf
+    half = x / 2
+    term = half**order / math.factorial(order)
+    total = term
+    for k in range(1, 200):
+        term = term * half * half / (k * (k + order))
+        total += term
+    return total
+
+
 TRANSCENDENTAL: dict[str, Callable[..., float]] = {
     "expf": _math(math.exp, "exp"),
     "exp2f": _math(math.exp2, "exp2"),
@@ -220,6 +235,8 @@ TRANSCENDENTAL: dict[str, Callable[..., float]] = {
     "normcdfinvf": lambda p: -math.sqrt(2) * _erfcinv(2 * p),
     "tgammaf": _tgamma,
     "lgammaf": _lgamma,
+    "cyl_bessel_i0f": lambda x: _bessel_i(x, 0),
+    "cyl_bessel_i1f": lambda x: _bessel_i(x, 1),
 }
 """float64 values of the transcendental functions (rounded to float32 by the tests: within one
 ulp of the correctly rounded result; the exact check is :data:`EXACT_DECIMAL`)."""

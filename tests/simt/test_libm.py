@@ -260,6 +260,10 @@ DOCUMENTED = [
     ("tgammaf", (-3.0,), NAN), ("tgammaf", (5.0,), 24.0), ("lgammaf", (0.0,), INF),
     ("lgammaf", (INF,), INF), ("lgammaf", (-INF,), INF), ("lgammaf", (NAN,), NAN),
     ("lgammaf", (-2.0,), INF), ("lgammaf", (1.0,), 0.0), ("lgammaf", (2.0,), 0.0),
+    ("cyl_bessel_i0f", (0.0,), 1.0), ("cyl_bessel_i0f", (INF,), INF), ("cyl_bessel_i0f", (-INF,), INF),
+    ("cyl_bessel_i0f", (NAN,), NAN), ("cyl_bessel_i0f", (100.0,), INF), ("cyl_bessel_i1f", (0.0,), 0.0),
+    ("cyl_bessel_i1f", (INF,), INF), ("cyl_bessel_i1f", (-INF,), -INF), ("cyl_bessel_i1f", (NAN,), NAN),
+    ("cyl_bessel_i1f", (-100.0,), -INF),
 ]  # fmt: skip
 
 

@@ -195,7 +195,7 @@ _UNARY = (
     "cbrtf", "rcbrtf", "sinf", "cosf", "tanf", "sinpif", "cospif", "tanpif", "asinf", "acosf",
     "atanf", "sinhf", "coshf", "tanhf", "asinhf", "acoshf", "atanhf", "floorf", "ceilf", "truncf",
     "roundf", "rintf", "nearbyintf", "fabsf", "logbf", "erff", "erfcf", "erfcxf", "normcdff",
-    "erfinvf", "erfcinvf", "normcdfinvf", "tgammaf", "lgammaf",
+    "erfinvf", "erfcinvf", "normcdfinvf", "tgammaf", "lgammaf", "cyl_bessel_i0f", "cyl_bessel_i1f",
 )  # fmt: skip
 """``float f(float x)``."""
 _BINARY = {

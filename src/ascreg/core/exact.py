@@ -603,3 +603,23 @@ def lgamma(x: Decimal) -> Decimal:
     12.801827480081
     """
     return abs(tgamma(x)).ln()
+
+
+def bessel_i(x: Decimal, order: int) -> Decimal:
+    """``I_order(x)`` by its power series (positive terms).
+
+    Examples
+    --------
+    >>> with context():
+    ...     round(float(bessel_i(Decimal(1), 0)), 12)
+    1.266065877752
+    """
+    half = x / 2
+    term = half**order / math.factorial(order)
+    total = term
+    k = 1
+    while abs(term) > abs(total) * Decimal(10) ** -(DIGITS + 5) or k < abs(half):
+        term = term * half * half / (k * (k + order))
+        total += term
+        k += 1
+    return total

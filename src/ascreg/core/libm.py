@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.core import erf, exact, gamma
+from ascreg.core import bessel, erf, exact, gamma
 
 Arr = np.ndarray[Any, Any]
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
@@ -78,7 +78,7 @@ def correctly_rounded(
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg.core import erf, exact, gamma
+    >>> from ascreg.core import bessel, erf, exact, gamma
     >>> x = np.array([1 + 2.0**-24], np.float64)  # a midpoint: recomputed, ties to even
     >>> correctly_rounded(x, lambda v: v, (x,))
     array([1.], dtype=float32)
@@ -205,6 +205,14 @@ _EVALUATIONS: dict[str, tuple[Callable[..., Arr], Callable[..., Decimal]]] = {
     "normcdfinvf": (erf.normcdfinv, exact.normcdfinv),
     "tgammaf": (gamma.tgamma, exact.tgamma),
     "lgammaf": (gamma.lgamma, exact.lgamma),
+    "cyl_bessel_i0f": (
+        functools.partial(bessel.bessel_i, order=0),
+        functools.partial(exact.bessel_i, order=0),
+    ),
+    "cyl_bessel_i1f": (
+        functools.partial(bessel.bessel_i, order=1),
+        functools.partial(exact.bessel_i, order=1),
+    ),
 }
 """Each transcendental function: its float64 evaluation and its exact (decimal) value."""
 

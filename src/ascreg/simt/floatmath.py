@@ -137,6 +137,8 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "normcdfinvf": ("The inverse of normcdff; 0 gives -inf, 1 gives inf, x outside [0, 1] gives NaN.", "normcdfinvf(0.975)"),
     "tgammaf": ("The gamma function; +0 gives inf, -0 gives -inf, a negative integer or -inf gives NaN, overflow gives ±inf.", "tgammaf(4.5)"),
     "lgammaf": ("``log(|gamma(x)|)``; 0, a negative integer and ±inf give inf.", "lgammaf(-2.5)"),
+    "cyl_bessel_i0f": ("The modified Bessel function of the first kind of order 0, ``I0(x)``; ±inf gives inf, overflow gives inf.", "cyl_bessel_i0f(1.0)"),
+    "cyl_bessel_i1f": ("The modified Bessel function of the first kind of order 1, ``I1(x)`` (odd); ±inf gives ±inf, overflow gives ±inf.", "cyl_bessel_i1f(-2.0)"),
     "powf": ("x to the power y, with every C ``pow`` special case (``powf(1, NaN)`` and ``powf(NaN, 0)`` are 1, a negative x with a non-integer y gives NaN).", "powf(2.0, 0.5)"),
     "hypotf": ("``sqrt(x*x + y*y)`` without overflow; an infinite argument gives inf even with NaN.", "hypotf(3.0, 4.0)"),
     "rhypotf": ("``1 / hypotf(x, y)``.", "rhypotf(1.0, 2.0)"),
@@ -263,6 +265,8 @@ def _define_library() -> dict[str, Callable[..., Any]]:
 
 
 _RESULTS: dict[str, str] = {
+    "cyl_bessel_i0f": "np.float32(1.2660658)",
+    "cyl_bessel_i1f": "np.float32(-1.5906368)",
     "tgammaf": "np.float32(11.631728)",
     "lgammaf": "np.float32(-0.056243718)",
     "erff": "np.float32(0.5204999)",

@@ -348,6 +348,18 @@ def lgammaf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  #
 @overload
 def lgammaf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
 
+# cyl_bessel_i0f: legal (x) from the table
+@overload
+def cyl_bessel_i0f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cyl_bessel_i0f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# cyl_bessel_i1f: legal (x) from the table
+@overload
+def cyl_bessel_i1f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cyl_bessel_i1f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
 # powf: legal (x, y) from the table
 @overload
 def powf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)

@@ -138,6 +138,8 @@ from ascreg.simt import (
     cosf,
     coshf,
     cospif,
+    cyl_bessel_i0f,
+    cyl_bessel_i1f,
     erfcf,
     erfcinvf,
     erfcxf,
@@ -842,6 +844,14 @@ def main() -> None:
     assert_type(lgammaf(1.5), np.float32)
     assert_type(lgammaf(a_float32), NDArray[np.float32])
     assert_type(lgammaf(np.float32(1)), np.float32)  # numpy scalars
+    # cyl_bessel_i0f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cyl_bessel_i0f(1.5), np.float32)
+    assert_type(cyl_bessel_i0f(a_float32), NDArray[np.float32])
+    assert_type(cyl_bessel_i0f(np.float32(1)), np.float32)  # numpy scalars
+    # cyl_bessel_i1f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cyl_bessel_i1f(1.5), np.float32)
+    assert_type(cyl_bessel_i1f(a_float32), NDArray[np.float32])
+    assert_type(cyl_bessel_i1f(np.float32(1)), np.float32)  # numpy scalars
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])

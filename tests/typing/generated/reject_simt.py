@@ -138,6 +138,8 @@ from ascreg.simt import (
     cosf,
     coshf,
     cospif,
+    cyl_bessel_i0f,
+    cyl_bessel_i1f,
     erfcf,
     erfcinvf,
     erfcxf,
@@ -1021,6 +1023,16 @@ def main() -> None:
     lgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     lgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cyl_bessel_i0f: floats, float arrays and too-wide or illegal dtypes are rejected
+    cyl_bessel_i0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cyl_bessel_i0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cyl_bessel_i0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cyl_bessel_i0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cyl_bessel_i1f: floats, float arrays and too-wide or illegal dtypes are rejected
+    cyl_bessel_i1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cyl_bessel_i1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cyl_bessel_i1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cyl_bessel_i1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # powf: floats, float arrays and too-wide or illegal dtypes are rejected
     powf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     powf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
