@@ -13,9 +13,8 @@ Smaller: ``INPUT_SIZE`` is cut from 65536 to 8192 (inputs over one period, ``[0,
 the ``x >= PI`` fold is still taken by half the threads). The fold is a divergent branch, so
 the block runs one thread at a time; the full size would take minutes.
 
-Not line for line: ``fmodf``, ``floorf`` (SIMT math functions ascreg lacks) are numpy's
-``np.fmod`` and ``np.floor`` on the float32 lanes (both exact, as the C functions are); the
-golden ``sinf`` and the table's ``sin`` are numpy's ``sin`` in float32 and float64.
+The device ``fmodf`` and ``floorf`` are ascreg's SIMT math functions; the host golden ``sinf``
+and the table's ``sin`` are numpy's ``sin`` in float32 and float64.
 
 Finding: input 4096 is ``2 * PI * 4096 / 8192 == PI`` exactly; ``x >= PI`` folds it to
 ``2 * PI - PI == PI``, so ``index_float`` is 8192.0 and the kernel reads ``sin_table[8192]``,
@@ -34,7 +33,7 @@ import pytest
 from ascreg import GmPtr, acl, float32_t, int32_t, uint32_t
 from ascreg.errors import OutOfBoundsError
 from ascreg.machine.kernel import __global__
-from ascreg.simt import asc_ldca, asc_ldcg, asc_stcg, blockDim, threadIdx
+from ascreg.simt import asc_ldca, asc_ldcg, asc_stcg, blockDim, floorf, fmodf, threadIdx
 
 PI = np.float32(np.pi)  # ASCRT_PI_F
 INPUT_SIZE = 8192  # the example: 256 * 1024 / sizeof(float)
@@ -43,8 +42,6 @@ THREAD_COUNT = 1024
 UB_SIZE = 216 * 1024
 
 USE_BASELINE, USE_OPTIMIZED = 0, 1  # enum KernelKind
-
-fmodf, floorf = np.fmod, np.floor
 
 
 @__global__
