@@ -141,6 +141,38 @@ def half_stub(spec: OpSpec) -> list[str]:
     return lines
 
 
+def libm_parameter(d: type[Scalar], array: bool) -> str:
+    """The static type of one input of a ``LIBM`` row (a scalar, or a scalar or an array)."""
+    alias = "_Float32" if d.kind.value == "float" else int_alias("iu", d.size)
+    return f"{alias} | {alias}Array" if array else alias
+
+
+def libm_stub(spec: OpSpec) -> list[str]:
+    """A math library or conversion row: scalars give a scalar, arrays an array; outputs last."""
+    shape = simt_shape(spec)
+    count = len(spec.roles) - shape.pointers
+    combo = spec.combos[0]
+    outputs = [f"{r}: Pointer[{pyname(d)}] | LanePointer"
+               for r, d in zip(spec.roles[count:], combo[count:], strict=True)]  # fmt: skip
+    tag = combo_text(combo)
+    if not shape.results:
+        params = [
+            f"{r}: {libm_parameter(d, True)}"
+            for r, d in zip(spec.roles[:count], combo[:count], strict=True)
+        ]
+        return [f"def {spec.name}({', '.join(params + outputs)}) -> None: ...  # {tag}"]
+    ret = np_name(shape.results[0])
+    lines = []
+    for array in (False, True):
+        params = [
+            f"{r}: {libm_parameter(d, array)}"
+            for r, d in zip(spec.roles[:count], combo[:count], strict=True)
+        ]
+        result = f"NDArray[{ret}]" if array else ret
+        lines.append(f"def {spec.name}({', '.join(params + outputs)}) -> {result}: ...  # {tag}")
+    return lines
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
@@ -149,6 +181,8 @@ def simt_stub(spec: OpSpec) -> list[str]:
         return simt_int_stub(name)
     if shape.kind == "half":
         return half_stub(spec)
+    if shape.kind == "libm":
+        return libm_stub(spec)
     if shape.kind == "float":
         params = ", ".join(f"{r}: _Float32" for r in spec.roles)
         arrays = ", ".join(f"{r}: _Float32 | _Float32Array" for r in spec.roles)
@@ -224,7 +258,15 @@ SIMT_MODULE_SURFACE = {
         "INTRINSICS: tuple[str, ...]",
         *int_alias_defs(),
     ],
-    "simt/floatmath": ["Arr: TypeAlias = np.ndarray[Any, Any]"],
+    "simt/floatmath": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "LIBRARY: dict[str, Callable[..., Any]]",
+        *int_alias_defs(),
+    ],
+    "simt/conversions": [
+        "CONVERSIONS: dict[str, Callable[..., Any]]",
+        *int_alias_defs(),
+    ],
     "simt/warp": [
         "Arr: TypeAlias = np.ndarray[Any, Any]",
         "SHFL_TYPES: tuple[np.dtype[Any], ...]",
@@ -286,7 +328,7 @@ def render_simt_module(module: str) -> str:
         for i, line in enumerate(defs):
             if len(defs) > 1:
                 lines.append("@overload")
-            if shape.kind in ("int", "float", "half") and i < len(defs) - 1:
+            if shape.kind in ("int", "float", "half", "libm") and i < len(defs) - 1:
                 # Wider overloads accept the narrower types too (C widens implicitly), and the
                 # array forms accept scalars: the overlap is intended, the first match wins.
                 code, _, tag = line.partition("  # ")

@@ -107,6 +107,9 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
                 done_py = True
                 yield f"    assert_type({name}({', '.join('1' for _ in combo)}), {ret})  # Python ints"
         return
+    if shape.kind == "libm":
+        yield from libm_accept_lines(spec)
+        return
     if shape.kind == "float":
         yield f"    assert_type({name}({', '.join('1.5' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('np.float16(1)' for _ in spec.roles)}), np.float32)"
@@ -136,6 +139,64 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
         returns = {"atomic": "Lanes", "load": "Any", "store": None}[shape.kind]
         text = f"{name}({args})"
         yield f"    {f'assert_type({text}, {returns})' if returns else text}  # {combo_text(combo)}"
+
+
+def _libm_arguments(spec: OpSpec, inputs: list[str]) -> str:
+    """The inputs, then a matching pointer for each output."""
+    combo = spec.combos[0]
+    outputs = [f"g_{pyname(d)}" for d in combo[len(inputs) :]]
+    return ", ".join([*inputs, *outputs])
+
+
+def _libm_value(d: type[Scalar], array: bool) -> str:
+    if d.kind.value == "float":
+        return "a_float32" if array else "1.5"
+    return simt_array(d) if array else "1"
+
+
+def libm_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """Scalars, arrays and Python numbers for a math library or conversion row."""
+    shape = simt_shape(spec)
+    name, combo = spec.name, spec.combos[0]
+    count = len(spec.roles) - shape.pointers
+    ret = np_name(shape.results[0]) if shape.results else None
+    for array in (False, True):
+        args = _libm_arguments(spec, [_libm_value(d, array) for d in combo[:count]])
+        if ret is None:
+            yield f"    {name}({args})  # {'arrays' if array else 'scalars'}"
+        else:
+            want = f"NDArray[{ret}]" if array else ret
+            yield f"    assert_type({name}({args}), {want})"
+    if count and combo[0].kind.value == "float":
+        args = _libm_arguments(spec, [simt_scalar(d) for d in combo[:count]])
+        if ret is not None:
+            yield f"    assert_type({name}({args}), {ret})  # numpy scalars"
+
+
+def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """Wrong kinds of value for the first input, and a wrong pointer for an output."""
+    shape = simt_shape(spec)
+    name, combo = spec.name, spec.combos[0]
+    count = len(spec.roles) - shape.pointers
+    rest = [_libm_value(d, False) for d in combo[1:count]]
+    first = combo[0]
+    bads = (
+        [("np.int32(1)", "call-overload"), ("a_int32", "arg-type"), ("a_float64", "arg-type"),
+         ('"1"', "call-overload")]
+        if first.kind.value == "float"
+        else [("1.5", "call-overload"), ("np.float32(1)", "call-overload"),
+              ("a_float32", "arg-type"), ('"1"', "call-overload")]
+    )  # fmt: skip
+    if not shape.results:
+        bads = [(bad, "arg-type") for bad, _code in bads]
+    for bad, code in bads:
+        args = _libm_arguments(spec, [bad, *rest])
+        yield f"    {name}({args}){IGNORE.format(code=code)}  # {bad}"
+    if shape.pointers:
+        inputs = [_libm_value(d, False) for d in combo[:count]]
+        wrong = "g_int8_t"
+        args = ", ".join([*inputs, *(wrong for _ in combo[count:])])
+        yield f"    {name}({args}){IGNORE.format(code='arg-type')}  # an int8_t pointer"
 
 
 def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
@@ -172,6 +233,9 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
         return
     if shape.kind == "half":
         yield from half_reject_lines(spec)
+        return
+    if shape.kind == "libm":
+        yield from libm_reject_lines(spec)
         return
     if shape.kind == "float":
         for bad in ("np.int32(1)", "a_int32", "a_float64", '"1"'):

@@ -87,8 +87,10 @@ from ascreg._spec.shapes import RegShape as RegShape
 from ascreg._spec.shapes import Shape as Shape
 from ascreg._spec.shapes import SimtKind as SimtKind
 from ascreg._spec.shapes import SimtShape as SimtShape
+from ascreg._spec.simt import SIMT_CONVERSION_ROWS as SIMT_CONVERSION_ROWS
 from ascreg._spec.simt import SIMT_FLOAT_ROWS as SIMT_FLOAT_ROWS
 from ascreg._spec.simt import SIMT_INT_ROWS as SIMT_INT_ROWS
+from ascreg._spec.simt import SIMT_LIBM_ROWS as SIMT_LIBM_ROWS
 from ascreg._spec.simt import SIMT_ROWS as SIMT_ROWS
 from ascreg._spec.simt import SIMT_SHFL_ROWS as SIMT_SHFL_ROWS
 

@@ -354,6 +354,10 @@ class SimtKind(enum.StrEnum):
     HALF = "half"
     """A ``half`` / ``bfloat16_t`` scalar function or conversion (one overload per combination;
     ``results`` gives each one's C return type)."""
+    LIBM = "libm"
+    """A math library function or a conversion, with ``float`` and integer parameters of the
+    row's types; the last :attr:`SimtShape.pointers` parameters pointers, the result of the C
+    return type in :attr:`SimtShape.results` (none: ``void``)."""
 
 
 @attrs.frozen
@@ -369,7 +373,10 @@ class SimtShape:
     results
         The C return type of each legal combination, in table order (integer intrinsics, whose
         result is not always the first argument's type: ``int __popc(unsigned int)``); empty
-        for the other kinds.
+        for the other kinds except ``LIBM`` (its one return type, or none for ``void``).
+    pointers
+        ``LIBM``: how many trailing parameters are pointers (``sincosf``'s outputs ``s`` and
+        ``c``; ``normf``'s input array ``a``).
 
     Examples
     --------
@@ -381,6 +388,7 @@ class SimtShape:
     module: str
     kind: SimtKind = attrs.field(converter=SimtKind)
     results: tuple[type[Scalar], ...] = attrs.field(default=(), repr=False)
+    pointers: int = attrs.field(default=0, repr=False)
 
 
 Shape = RegShape | CShape | SimtShape

@@ -14,6 +14,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -284,5 +286,106 @@ def _conversion_core(src: type[Scalar], dst: type[Scalar]) -> str:
     return "to_int"
 
 
-SIMT_ROWS: tuple[OpSpec, ...] = (*_math_rows(), *_warp_rows(), *_memory_rows(), *_half_rows())
+# -- The float math library, conversions and bit casts (issue 12) ------------------------------
+
+LibmRow: TypeAlias = tuple[tuple[str, ...], tuple[type[Scalar], ...], type[Scalar] | None, int]
+"""``(roles, C parameter types, C return type or None for void, trailing pointer parameters)``;
+a pointer parameter (``int *exp``) is its element type."""
+
+_F, _I, _L = float32_t, int32_t, int64_t
+_UNARY = (
+    "expf", "exp2f", "exp10f", "expm1f", "logf", "log2f", "log10f", "log1pf", "sqrtf", "rsqrtf",
+    "cbrtf", "rcbrtf", "sinf", "cosf", "tanf", "sinpif", "cospif", "tanpif", "asinf", "acosf",
+    "atanf", "sinhf", "coshf", "tanhf", "asinhf", "acoshf", "atanhf", "floorf", "ceilf", "truncf",
+    "roundf", "rintf", "nearbyintf", "fabsf", "logbf", "erff", "erfcf", "erfcxf", "normcdff",
+    "erfinvf", "erfcinvf", "normcdfinvf", "tgammaf", "lgammaf", "cyl_bessel_i0f", "cyl_bessel_i1f",
+)  # fmt: skip
+"""``float f(float x)``."""
+_BINARY = {
+    "powf": ("x", "y"), "atan2f": ("y", "x"), "hypotf": ("x", "y"), "rhypotf": ("x", "y"),
+    "fmodf": ("x", "y"), "remainderf": ("x", "y"), "fminf": ("x", "y"), "fmaxf": ("x", "y"),
+    "fdimf": ("x", "y"), "copysignf": ("x", "y"), "nextafterf": ("x", "y"),
+}  # fmt: skip
+"""``float f(float, float)`` with the documented parameter names."""
+_SPECIAL: dict[str, LibmRow] = {
+    "fmaf": (("x", "y", "z"), (_F, _F, _F), _F, 0),
+    "norm3df": (("a", "b", "c"), (_F,) * 3, _F, 0),
+    "rnorm3df": (("a", "b", "c"), (_F,) * 3, _F, 0),
+    "norm4df": (("a", "b", "c", "d"), (_F,) * 4, _F, 0),
+    "rnorm4df": (("a", "b", "c", "d"), (_F,) * 4, _F, 0),
+    "ldexpf": (("x", "exp"), (_F, _I), _F, 0),
+    "scalbnf": (("x", "n"), (_F, _I), _F, 0),
+    "scalblnf": (("x", "n"), (_F, _L), _F, 0),
+    "ilogbf": (("x",), (_F,), _I, 0),
+    "lrintf": (("x",), (_F,), _L, 0),
+    "llrintf": (("x",), (_F,), _L, 0),
+    "lroundf": (("x",), (_F,), _L, 0),
+    "llroundf": (("x",), (_F,), _L, 0),
+    "isnan": (("x",), (_F,), bool_, 0),
+    "isinf": (("x",), (_F,), bool_, 0),
+    "isfinite": (("x",), (_F,), bool_, 0),
+    "signbit": (("x",), (_F,), _I, 0),
+    "frexpf": (("x", "exp"), (_F, _I), _F, 1),
+    "modff": (("x", "n"), (_F, _F), _F, 1),
+    "remquof": (("x", "y", "quo"), (_F, _F, _I), _F, 1),
+    "sincosf": (("x", "s", "c"), (_F, _F, _F), None, 2),
+    "sincospif": (("x", "s", "c"), (_F, _F, _F), None, 2),
+    "normf": (("n", "a"), (_I, _F), _F, 1),
+    "rnormf": (("n", "a"), (_I, _F), _F, 1),
+}
+"""The math functions with other parameter or return types, or output pointers."""
+
+ROUNDINGS = ("rn", "rz", "ru", "rd", "rna")
+"""The conversions' rounding suffixes: nearest-even, toward zero, up, down, nearest-away."""
+_CONVERSION_TYPES = {"int": int32_t, "uint": uint32_t, "ll": int64_t, "ull": uint64_t}
+"""The C spelling of each integer type in the conversion names (``__float2ll_rn``)."""
+_BIT_CASTS = {"__float_as_int": (_F, int32_t), "__float_as_uint": (_F, uint32_t),
+              "__int_as_float": (int32_t, _F), "__uint_as_float": (uint32_t, _F)}  # fmt: skip
+
+
+def _conversion_rows() -> dict[str, LibmRow]:
+    """``__float2int_rn`` ... ``__ull2float_rna``, ``__float2float_*`` and the bit casts."""
+    rows: dict[str, LibmRow] = {}
+    for rounding in ROUNDINGS:
+        rows[f"__float2float_{rounding}"] = (("x",), (_F,), _F, 0)
+        for spelling, integer in _CONVERSION_TYPES.items():
+            rows[f"__float2{spelling}_{rounding}"] = (("x",), (_F,), integer, 0)
+            rows[f"__{spelling}2float_{rounding}"] = (("x",), (integer,), _F, 0)
+    for name, (source, result) in _BIT_CASTS.items():
+        rows[name] = (("x",), (source,), result, 0)
+    return rows
+
+
+SIMT_LIBM_ROWS: dict[str, LibmRow] = {
+    **{name: (("x",), (_F,), _F, 0) for name in _UNARY},
+    **{name: (roles, (_F, _F), _F, 0) for name, roles in _BINARY.items()},
+    **_SPECIAL,
+}
+"""The float math library (``math_functions.h``): one row per function."""
+SIMT_CONVERSION_ROWS: dict[str, LibmRow] = _conversion_rows()
+"""The conversions and bit casts (``device_functions.h``)."""
+
+
+def _libm_rows() -> list[OpSpec]:
+    rows = []
+    tables = (
+        (SIMT_LIBM_ROWS, "math_functions.h", "simt/floatmath", "ascreg.core.libm:FUNCTIONS."),
+        (SIMT_CONVERSION_ROWS, "device_functions.h", "simt/conversions",
+         "ascreg.core.conversions:CONVERSIONS."),
+    )  # fmt: skip
+    for table, header, module, core in tables:
+        for name, (roles, params, result, pointers) in table.items():
+            results = () if result is None else (result,)
+            shape = SimtShape(module, SimtKind.LIBM, results, pointers)
+            rows.append(_simt(name, roles, (params,), header, shape, core + name))
+    return rows
+
+
+SIMT_ROWS: tuple[OpSpec, ...] = (
+    *_math_rows(),
+    *_warp_rows(),
+    *_memory_rows(),
+    *_libm_rows(),
+    *_half_rows(),
+)
 """The SIMT rows, in the order the stubs and type tests list them."""

@@ -40,6 +40,31 @@ _Float32: TypeAlias = float | np.float32 | np.float16
 _Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
 
 Arr: TypeAlias = np.ndarray[Any, Any]
+LIBRARY: dict[str, Callable[..., Any]]
+_Int8: TypeAlias = np.bool_ | np.int8 | np.uint8
+_Int8Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.uint8]
+_Int16: TypeAlias = np.bool_ | np.int8 | np.uint8 | np.int16 | np.uint16
+_Int16Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.uint8 | np.int16 | np.uint16]
+_Int32: TypeAlias = int | np.bool_ | np.int8 | np.uint8 | np.int16 | np.uint16 | np.int32 | np.uint32
+_Int32Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.uint8 | np.int16 | np.uint16 | np.int32 | np.uint32]
+_Int64: TypeAlias = int | np.bool_ | np.int8 | np.uint8 | np.int16 | np.uint16 | np.int32 | np.uint32 | np.int64 | np.uint64
+_Int64Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.uint8 | np.int16 | np.uint16 | np.int32 | np.uint32 | np.int64 | np.uint64]
+_Signed8: TypeAlias = np.bool_ | np.int8
+_Signed8Array: TypeAlias = NDArray[np.bool_ | np.int8]
+_Signed16: TypeAlias = np.bool_ | np.int8 | np.int16
+_Signed16Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.int16]
+_Signed32: TypeAlias = int | np.bool_ | np.int8 | np.int16 | np.int32
+_Signed32Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.int16 | np.int32]
+_Signed64: TypeAlias = int | np.bool_ | np.int8 | np.int16 | np.int32 | np.int64
+_Signed64Array: TypeAlias = NDArray[np.bool_ | np.int8 | np.int16 | np.int32 | np.int64]
+_Unsigned8: TypeAlias = np.bool_ | np.uint8
+_Unsigned8Array: TypeAlias = NDArray[np.bool_ | np.uint8]
+_Unsigned16: TypeAlias = np.bool_ | np.uint8 | np.uint16
+_Unsigned16Array: TypeAlias = NDArray[np.bool_ | np.uint8 | np.uint16]
+_Unsigned32: TypeAlias = int | np.bool_ | np.uint8 | np.uint16 | np.uint32
+_Unsigned32Array: TypeAlias = NDArray[np.bool_ | np.uint8 | np.uint16 | np.uint32]
+_Unsigned64: TypeAlias = int | np.bool_ | np.uint8 | np.uint16 | np.uint32 | np.uint64
+_Unsigned64Array: TypeAlias = NDArray[np.bool_ | np.uint8 | np.uint16 | np.uint32 | np.uint64]
 
 # __saturatef: legal (x) from the table
 @overload
@@ -58,3 +83,483 @@ def __fdividef(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDAr
 def fdividef(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # scalars
 @overload
 def fdividef(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # arrays
+
+# expf: legal (x) from the table
+@overload
+def expf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def expf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# exp2f: legal (x) from the table
+@overload
+def exp2f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def exp2f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# exp10f: legal (x) from the table
+@overload
+def exp10f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def exp10f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# expm1f: legal (x) from the table
+@overload
+def expm1f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def expm1f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# logf: legal (x) from the table
+@overload
+def logf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def logf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# log2f: legal (x) from the table
+@overload
+def log2f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def log2f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# log10f: legal (x) from the table
+@overload
+def log10f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def log10f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# log1pf: legal (x) from the table
+@overload
+def log1pf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def log1pf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# sqrtf: legal (x) from the table
+@overload
+def sqrtf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def sqrtf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# rsqrtf: legal (x) from the table
+@overload
+def rsqrtf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def rsqrtf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# cbrtf: legal (x) from the table
+@overload
+def cbrtf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cbrtf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# rcbrtf: legal (x) from the table
+@overload
+def rcbrtf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def rcbrtf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# sinf: legal (x) from the table
+@overload
+def sinf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def sinf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# cosf: legal (x) from the table
+@overload
+def cosf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cosf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# tanf: legal (x) from the table
+@overload
+def tanf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def tanf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# sinpif: legal (x) from the table
+@overload
+def sinpif(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def sinpif(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# cospif: legal (x) from the table
+@overload
+def cospif(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cospif(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# tanpif: legal (x) from the table
+@overload
+def tanpif(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def tanpif(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# asinf: legal (x) from the table
+@overload
+def asinf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def asinf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# acosf: legal (x) from the table
+@overload
+def acosf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def acosf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# atanf: legal (x) from the table
+@overload
+def atanf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def atanf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# sinhf: legal (x) from the table
+@overload
+def sinhf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def sinhf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# coshf: legal (x) from the table
+@overload
+def coshf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def coshf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# tanhf: legal (x) from the table
+@overload
+def tanhf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def tanhf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# asinhf: legal (x) from the table
+@overload
+def asinhf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def asinhf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# acoshf: legal (x) from the table
+@overload
+def acoshf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def acoshf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# atanhf: legal (x) from the table
+@overload
+def atanhf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def atanhf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# floorf: legal (x) from the table
+@overload
+def floorf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def floorf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# ceilf: legal (x) from the table
+@overload
+def ceilf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def ceilf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# truncf: legal (x) from the table
+@overload
+def truncf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def truncf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# roundf: legal (x) from the table
+@overload
+def roundf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def roundf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# rintf: legal (x) from the table
+@overload
+def rintf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def rintf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# nearbyintf: legal (x) from the table
+@overload
+def nearbyintf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def nearbyintf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# fabsf: legal (x) from the table
+@overload
+def fabsf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def fabsf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# logbf: legal (x) from the table
+@overload
+def logbf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def logbf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erff: legal (x) from the table
+@overload
+def erff(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erff(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfcf: legal (x) from the table
+@overload
+def erfcf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfcf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfcxf: legal (x) from the table
+@overload
+def erfcxf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfcxf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# normcdff: legal (x) from the table
+@overload
+def normcdff(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def normcdff(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfinvf: legal (x) from the table
+@overload
+def erfinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# erfcinvf: legal (x) from the table
+@overload
+def erfcinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def erfcinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# normcdfinvf: legal (x) from the table
+@overload
+def normcdfinvf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def normcdfinvf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# tgammaf: legal (x) from the table
+@overload
+def tgammaf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def tgammaf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# lgammaf: legal (x) from the table
+@overload
+def lgammaf(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def lgammaf(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# cyl_bessel_i0f: legal (x) from the table
+@overload
+def cyl_bessel_i0f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cyl_bessel_i0f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# cyl_bessel_i1f: legal (x) from the table
+@overload
+def cyl_bessel_i1f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def cyl_bessel_i1f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# powf: legal (x, y) from the table
+@overload
+def powf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def powf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# atan2f: legal (y, x) from the table
+@overload
+def atan2f(y: _Float32, x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def atan2f(y: _Float32 | _Float32Array, x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# hypotf: legal (x, y) from the table
+@overload
+def hypotf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def hypotf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# rhypotf: legal (x, y) from the table
+@overload
+def rhypotf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def rhypotf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# fmodf: legal (x, y) from the table
+@overload
+def fmodf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def fmodf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# remainderf: legal (x, y) from the table
+@overload
+def remainderf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def remainderf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# fminf: legal (x, y) from the table
+@overload
+def fminf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def fminf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# fmaxf: legal (x, y) from the table
+@overload
+def fmaxf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def fmaxf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# fdimf: legal (x, y) from the table
+@overload
+def fdimf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def fdimf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# copysignf: legal (x, y) from the table
+@overload
+def copysignf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def copysignf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# nextafterf: legal (x, y) from the table
+@overload
+def nextafterf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def nextafterf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# fmaf: legal (x, y, z) from the table
+@overload
+def fmaf(x: _Float32, y: _Float32, z: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t, float32_t)
+@overload
+def fmaf(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array, z: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t, float32_t)
+
+# norm3df: legal (a, b, c) from the table
+@overload
+def norm3df(a: _Float32, b: _Float32, c: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t, float32_t)
+@overload
+def norm3df(a: _Float32 | _Float32Array, b: _Float32 | _Float32Array, c: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t, float32_t)
+
+# rnorm3df: legal (a, b, c) from the table
+@overload
+def rnorm3df(a: _Float32, b: _Float32, c: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t, float32_t)
+@overload
+def rnorm3df(a: _Float32 | _Float32Array, b: _Float32 | _Float32Array, c: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t, float32_t)
+
+# norm4df: legal (a, b, c, d) from the table
+@overload
+def norm4df(a: _Float32, b: _Float32, c: _Float32, d: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t, float32_t, float32_t)
+@overload
+def norm4df(a: _Float32 | _Float32Array, b: _Float32 | _Float32Array, c: _Float32 | _Float32Array, d: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t, float32_t, float32_t)
+
+# rnorm4df: legal (a, b, c, d) from the table
+@overload
+def rnorm4df(a: _Float32, b: _Float32, c: _Float32, d: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t, float32_t, float32_t)
+@overload
+def rnorm4df(a: _Float32 | _Float32Array, b: _Float32 | _Float32Array, c: _Float32 | _Float32Array, d: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t, float32_t, float32_t, float32_t)
+
+# ldexpf: legal (x, exp) from the table
+@overload
+def ldexpf(x: _Float32, exp: _Int32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, int32_t)
+@overload
+def ldexpf(x: _Float32 | _Float32Array, exp: _Int32 | _Int32Array) -> NDArray[np.float32]: ...  # (float32_t, int32_t)
+
+# scalbnf: legal (x, n) from the table
+@overload
+def scalbnf(x: _Float32, n: _Int32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, int32_t)
+@overload
+def scalbnf(x: _Float32 | _Float32Array, n: _Int32 | _Int32Array) -> NDArray[np.float32]: ...  # (float32_t, int32_t)
+
+# scalblnf: legal (x, n) from the table
+@overload
+def scalblnf(x: _Float32, n: _Int64) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, int64_t)
+@overload
+def scalblnf(x: _Float32 | _Float32Array, n: _Int64 | _Int64Array) -> NDArray[np.float32]: ...  # (float32_t, int64_t)
+
+# ilogbf: legal (x) from the table
+@overload
+def ilogbf(x: _Float32) -> np.int32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def ilogbf(x: _Float32 | _Float32Array) -> NDArray[np.int32]: ...  # (float32_t)
+
+# lrintf: legal (x) from the table
+@overload
+def lrintf(x: _Float32) -> np.int64: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def lrintf(x: _Float32 | _Float32Array) -> NDArray[np.int64]: ...  # (float32_t)
+
+# llrintf: legal (x) from the table
+@overload
+def llrintf(x: _Float32) -> np.int64: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def llrintf(x: _Float32 | _Float32Array) -> NDArray[np.int64]: ...  # (float32_t)
+
+# lroundf: legal (x) from the table
+@overload
+def lroundf(x: _Float32) -> np.int64: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def lroundf(x: _Float32 | _Float32Array) -> NDArray[np.int64]: ...  # (float32_t)
+
+# llroundf: legal (x) from the table
+@overload
+def llroundf(x: _Float32) -> np.int64: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def llroundf(x: _Float32 | _Float32Array) -> NDArray[np.int64]: ...  # (float32_t)
+
+# isnan: legal (x) from the table
+@overload
+def isnan(x: _Float32) -> np.bool_: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def isnan(x: _Float32 | _Float32Array) -> NDArray[np.bool_]: ...  # (float32_t)
+
+# isinf: legal (x) from the table
+@overload
+def isinf(x: _Float32) -> np.bool_: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def isinf(x: _Float32 | _Float32Array) -> NDArray[np.bool_]: ...  # (float32_t)
+
+# isfinite: legal (x) from the table
+@overload
+def isfinite(x: _Float32) -> np.bool_: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def isfinite(x: _Float32 | _Float32Array) -> NDArray[np.bool_]: ...  # (float32_t)
+
+# signbit: legal (x) from the table
+@overload
+def signbit(x: _Float32) -> np.int32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def signbit(x: _Float32 | _Float32Array) -> NDArray[np.int32]: ...  # (float32_t)
+
+# frexpf: legal (x, exp) from the table
+@overload
+def frexpf(x: _Float32, exp: Pointer[int32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, int32_t)
+@overload
+def frexpf(x: _Float32 | _Float32Array, exp: Pointer[int32_t] | LanePointer) -> NDArray[np.float32]: ...  # (float32_t, int32_t)
+
+# modff: legal (x, n) from the table
+@overload
+def modff(x: _Float32, n: Pointer[float32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
+@overload
+def modff(x: _Float32 | _Float32Array, n: Pointer[float32_t] | LanePointer) -> NDArray[np.float32]: ...  # (float32_t, float32_t)
+
+# remquof: legal (x, y, quo) from the table
+@overload
+def remquof(x: _Float32, y: _Float32, quo: Pointer[int32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t, int32_t)
+@overload
+def remquof(x: _Float32 | _Float32Array, y: _Float32 | _Float32Array, quo: Pointer[int32_t] | LanePointer) -> NDArray[np.float32]: ...  # (float32_t, float32_t, int32_t)
+
+# sincosf: legal (x, s, c) from the table
+def sincosf(x: _Float32 | _Float32Array, s: Pointer[float32_t] | LanePointer, c: Pointer[float32_t] | LanePointer) -> None: ...  # (float32_t, float32_t, float32_t)
+
+# sincospif: legal (x, s, c) from the table
+def sincospif(x: _Float32 | _Float32Array, s: Pointer[float32_t] | LanePointer, c: Pointer[float32_t] | LanePointer) -> None: ...  # (float32_t, float32_t, float32_t)
+
+# normf: legal (n, a) from the table
+@overload
+def normf(n: _Int32, a: Pointer[float32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
+@overload
+def normf(n: _Int32 | _Int32Array, a: Pointer[float32_t] | LanePointer) -> NDArray[np.float32]: ...  # (int32_t, float32_t)
+
+# rnormf: legal (n, a) from the table
+@overload
+def rnormf(n: _Int32, a: Pointer[float32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
+@overload
+def rnormf(n: _Int32 | _Int32Array, a: Pointer[float32_t] | LanePointer) -> NDArray[np.float32]: ...  # (int32_t, float32_t)

@@ -13,9 +13,8 @@ Full size: ``INPUT_SIZE`` is the example's 65536 (inputs over eight periods, so 
 fold is taken by half the threads). The fold is a divergent branch; it runs vectorised under
 active masks.
 
-Not line for line: ``fmodf``, ``floorf`` (SIMT math functions ascreg lacks) are numpy's
-``np.fmod`` and ``np.floor`` on the float32 lanes (both exact, as the C functions are); the
-golden ``sinf`` and the table's ``sin`` are numpy's ``sin`` in float32 and float64.
+The device ``fmodf`` and ``floorf`` are ascreg's SIMT math functions; the host golden ``sinf``
+and the table's ``sin`` are numpy's ``sin`` in float32 and float64.
 
 Finding: input 4096 is ``2 * PI * 4096 / 8192 == PI`` exactly; ``x >= PI`` folds it to
 ``2 * PI - PI == PI``, so ``index_float`` is 8192.0 and the kernel reads ``sin_table[8192]``,
@@ -34,7 +33,7 @@ import pytest
 from ascreg import GmPtr, acl, float32_t, int32_t, uint32_t
 from ascreg.errors import OutOfBoundsError
 from ascreg.machine.kernel import __global__
-from ascreg.simt import asc_ldca, asc_ldcg, asc_stcg, blockDim, threadIdx
+from ascreg.simt import asc_ldca, asc_ldcg, asc_stcg, blockDim, floorf, fmodf, threadIdx
 
 PI = np.float32(np.pi)  # ASCRT_PI_F
 INPUT_SIZE = 256 * 1024 // float32_t.size
@@ -43,8 +42,6 @@ THREAD_COUNT = 1024
 UB_SIZE = 216 * 1024
 
 USE_BASELINE, USE_OPTIMIZED = 0, 1  # enum KernelKind
-
-fmodf, floorf = np.fmod, np.floor
 
 
 @__global__

@@ -84,6 +84,11 @@ from ascreg.simt import (
     __float2bfloat16_ru_sat,
     __float2bfloat16_rz,
     __float2bfloat16_rz_sat,
+    __float2float_rd,
+    __float2float_rn,
+    __float2float_rna,
+    __float2float_ru,
+    __float2float_rz,
     __float2half,
     __float2half_rd,
     __float2half_rd_sat,
@@ -97,6 +102,28 @@ from ascreg.simt import (
     __float2half_ru_sat,
     __float2half_rz,
     __float2half_rz_sat,
+    __float2int_rd,
+    __float2int_rn,
+    __float2int_rna,
+    __float2int_ru,
+    __float2int_rz,
+    __float2ll_rd,
+    __float2ll_rn,
+    __float2ll_rna,
+    __float2ll_ru,
+    __float2ll_rz,
+    __float2uint_rd,
+    __float2uint_rn,
+    __float2uint_rna,
+    __float2uint_ru,
+    __float2uint_rz,
+    __float2ull_rd,
+    __float2ull_rn,
+    __float2ull_rna,
+    __float2ull_ru,
+    __float2ull_rz,
+    __float_as_int,
+    __float_as_uint,
     __habs,
     __hadd,
     __half2bfloat16_rd,
@@ -159,6 +186,11 @@ from ascreg.simt import (
     __int2bfloat16_rna,
     __int2bfloat16_ru,
     __int2bfloat16_rz,
+    __int2float_rd,
+    __int2float_rn,
+    __int2float_rna,
+    __int2float_ru,
+    __int2float_rz,
     __int2half_rd,
     __int2half_rd_sat,
     __int2half_rn,
@@ -169,11 +201,17 @@ from ascreg.simt import (
     __int2half_ru_sat,
     __int2half_rz,
     __int2half_rz_sat,
+    __int_as_float,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
     __ll2bfloat16_rna,
     __ll2bfloat16_ru,
     __ll2bfloat16_rz,
+    __ll2float_rd,
+    __ll2float_rn,
+    __ll2float_rna,
+    __ll2float_ru,
+    __ll2float_rz,
     __ll2half_rd,
     __ll2half_rn,
     __ll2half_rna,
@@ -193,6 +231,11 @@ from ascreg.simt import (
     __uint2bfloat16_rna,
     __uint2bfloat16_ru,
     __uint2bfloat16_rz,
+    __uint2float_rd,
+    __uint2float_rn,
+    __uint2float_rna,
+    __uint2float_ru,
+    __uint2float_rz,
     __uint2half_rd,
     __uint2half_rd_sat,
     __uint2half_rn,
@@ -203,11 +246,17 @@ from ascreg.simt import (
     __uint2half_ru_sat,
     __uint2half_rz,
     __uint2half_rz_sat,
+    __uint_as_float,
     __ull2bfloat16_rd,
     __ull2bfloat16_rn,
     __ull2bfloat16_rna,
     __ull2bfloat16_ru,
     __ull2bfloat16_rz,
+    __ull2float_rd,
+    __ull2float_rn,
+    __ull2float_rna,
+    __ull2float_ru,
+    __ull2float_rz,
     __ull2half_rd,
     __ull2half_rn,
     __ull2half_rna,
@@ -220,6 +269,8 @@ from ascreg.simt import (
     __usad,
     __ushort_as_bfloat16,
     __ushort_as_half,
+    acosf,
+    acoshf,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -245,7 +296,37 @@ from ascreg.simt import (
     asc_shfl_xor,
     asc_stcg,
     asc_stwt,
+    asinf,
+    asinhf,
+    atan2f,
+    atanf,
+    atanhf,
+    cbrtf,
+    ceilf,
+    copysignf,
+    cosf,
+    coshf,
+    cospif,
+    cyl_bessel_i0f,
+    cyl_bessel_i1f,
+    erfcf,
+    erfcinvf,
+    erfcxf,
+    erff,
+    erfinvf,
+    exp10f,
+    exp2f,
+    expf,
+    expm1f,
+    fabsf,
+    fdimf,
     fdividef,
+    floorf,
+    fmaf,
+    fmaxf,
+    fminf,
+    fmodf,
+    frexpf,
     hceil,
     hcos,
     hexp,
@@ -262,12 +343,61 @@ from ascreg.simt import (
     hsqrt,
     htanh,
     htrunc,
+    hypotf,
+    ilogbf,
+    isfinite,
+    isinf,
+    isnan,
     labs,
+    ldexpf,
+    lgammaf,
     llabs,
     llmax,
     llmin,
+    llrintf,
+    llroundf,
+    log10f,
+    log1pf,
+    log2f,
+    logbf,
+    logf,
+    lrintf,
+    lroundf,
     max,
     min,
+    modff,
+    nearbyintf,
+    nextafterf,
+    norm3df,
+    norm4df,
+    normcdff,
+    normcdfinvf,
+    normf,
+    powf,
+    rcbrtf,
+    remainderf,
+    remquof,
+    rhypotf,
+    rintf,
+    rnorm3df,
+    rnorm4df,
+    rnormf,
+    roundf,
+    rsqrtf,
+    scalblnf,
+    scalbnf,
+    signbit,
+    sincosf,
+    sincospif,
+    sinf,
+    sinhf,
+    sinpif,
+    sqrtf,
+    tanf,
+    tanhf,
+    tanpif,
+    tgammaf,
+    truncf,
     ullmax,
     ullmin,
     umax,
@@ -725,6 +855,500 @@ def main() -> None:
     asc_stwt(g_float32_t, 1.5)  # (float32_t, float32_t)
     asc_stwt(g_half, 1.5)  # (half, half)
     asc_stwt(g_bfloat16_t, 1.5)  # (bfloat16_t, bfloat16_t)
+    # expf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(expf(1.5), np.float32)
+    assert_type(expf(a_float32), NDArray[np.float32])
+    assert_type(expf(np.float32(1)), np.float32)  # numpy scalars
+    # exp2f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(exp2f(1.5), np.float32)
+    assert_type(exp2f(a_float32), NDArray[np.float32])
+    assert_type(exp2f(np.float32(1)), np.float32)  # numpy scalars
+    # exp10f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(exp10f(1.5), np.float32)
+    assert_type(exp10f(a_float32), NDArray[np.float32])
+    assert_type(exp10f(np.float32(1)), np.float32)  # numpy scalars
+    # expm1f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(expm1f(1.5), np.float32)
+    assert_type(expm1f(a_float32), NDArray[np.float32])
+    assert_type(expm1f(np.float32(1)), np.float32)  # numpy scalars
+    # logf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(logf(1.5), np.float32)
+    assert_type(logf(a_float32), NDArray[np.float32])
+    assert_type(logf(np.float32(1)), np.float32)  # numpy scalars
+    # log2f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(log2f(1.5), np.float32)
+    assert_type(log2f(a_float32), NDArray[np.float32])
+    assert_type(log2f(np.float32(1)), np.float32)  # numpy scalars
+    # log10f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(log10f(1.5), np.float32)
+    assert_type(log10f(a_float32), NDArray[np.float32])
+    assert_type(log10f(np.float32(1)), np.float32)  # numpy scalars
+    # log1pf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(log1pf(1.5), np.float32)
+    assert_type(log1pf(a_float32), NDArray[np.float32])
+    assert_type(log1pf(np.float32(1)), np.float32)  # numpy scalars
+    # sqrtf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(sqrtf(1.5), np.float32)
+    assert_type(sqrtf(a_float32), NDArray[np.float32])
+    assert_type(sqrtf(np.float32(1)), np.float32)  # numpy scalars
+    # rsqrtf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rsqrtf(1.5), np.float32)
+    assert_type(rsqrtf(a_float32), NDArray[np.float32])
+    assert_type(rsqrtf(np.float32(1)), np.float32)  # numpy scalars
+    # cbrtf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cbrtf(1.5), np.float32)
+    assert_type(cbrtf(a_float32), NDArray[np.float32])
+    assert_type(cbrtf(np.float32(1)), np.float32)  # numpy scalars
+    # rcbrtf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rcbrtf(1.5), np.float32)
+    assert_type(rcbrtf(a_float32), NDArray[np.float32])
+    assert_type(rcbrtf(np.float32(1)), np.float32)  # numpy scalars
+    # sinf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(sinf(1.5), np.float32)
+    assert_type(sinf(a_float32), NDArray[np.float32])
+    assert_type(sinf(np.float32(1)), np.float32)  # numpy scalars
+    # cosf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cosf(1.5), np.float32)
+    assert_type(cosf(a_float32), NDArray[np.float32])
+    assert_type(cosf(np.float32(1)), np.float32)  # numpy scalars
+    # tanf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tanf(1.5), np.float32)
+    assert_type(tanf(a_float32), NDArray[np.float32])
+    assert_type(tanf(np.float32(1)), np.float32)  # numpy scalars
+    # sinpif: every legal combination (scalars, arrays, Python numbers)
+    assert_type(sinpif(1.5), np.float32)
+    assert_type(sinpif(a_float32), NDArray[np.float32])
+    assert_type(sinpif(np.float32(1)), np.float32)  # numpy scalars
+    # cospif: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cospif(1.5), np.float32)
+    assert_type(cospif(a_float32), NDArray[np.float32])
+    assert_type(cospif(np.float32(1)), np.float32)  # numpy scalars
+    # tanpif: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tanpif(1.5), np.float32)
+    assert_type(tanpif(a_float32), NDArray[np.float32])
+    assert_type(tanpif(np.float32(1)), np.float32)  # numpy scalars
+    # asinf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(asinf(1.5), np.float32)
+    assert_type(asinf(a_float32), NDArray[np.float32])
+    assert_type(asinf(np.float32(1)), np.float32)  # numpy scalars
+    # acosf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(acosf(1.5), np.float32)
+    assert_type(acosf(a_float32), NDArray[np.float32])
+    assert_type(acosf(np.float32(1)), np.float32)  # numpy scalars
+    # atanf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(atanf(1.5), np.float32)
+    assert_type(atanf(a_float32), NDArray[np.float32])
+    assert_type(atanf(np.float32(1)), np.float32)  # numpy scalars
+    # sinhf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(sinhf(1.5), np.float32)
+    assert_type(sinhf(a_float32), NDArray[np.float32])
+    assert_type(sinhf(np.float32(1)), np.float32)  # numpy scalars
+    # coshf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(coshf(1.5), np.float32)
+    assert_type(coshf(a_float32), NDArray[np.float32])
+    assert_type(coshf(np.float32(1)), np.float32)  # numpy scalars
+    # tanhf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tanhf(1.5), np.float32)
+    assert_type(tanhf(a_float32), NDArray[np.float32])
+    assert_type(tanhf(np.float32(1)), np.float32)  # numpy scalars
+    # asinhf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(asinhf(1.5), np.float32)
+    assert_type(asinhf(a_float32), NDArray[np.float32])
+    assert_type(asinhf(np.float32(1)), np.float32)  # numpy scalars
+    # acoshf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(acoshf(1.5), np.float32)
+    assert_type(acoshf(a_float32), NDArray[np.float32])
+    assert_type(acoshf(np.float32(1)), np.float32)  # numpy scalars
+    # atanhf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(atanhf(1.5), np.float32)
+    assert_type(atanhf(a_float32), NDArray[np.float32])
+    assert_type(atanhf(np.float32(1)), np.float32)  # numpy scalars
+    # floorf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(floorf(1.5), np.float32)
+    assert_type(floorf(a_float32), NDArray[np.float32])
+    assert_type(floorf(np.float32(1)), np.float32)  # numpy scalars
+    # ceilf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(ceilf(1.5), np.float32)
+    assert_type(ceilf(a_float32), NDArray[np.float32])
+    assert_type(ceilf(np.float32(1)), np.float32)  # numpy scalars
+    # truncf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(truncf(1.5), np.float32)
+    assert_type(truncf(a_float32), NDArray[np.float32])
+    assert_type(truncf(np.float32(1)), np.float32)  # numpy scalars
+    # roundf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(roundf(1.5), np.float32)
+    assert_type(roundf(a_float32), NDArray[np.float32])
+    assert_type(roundf(np.float32(1)), np.float32)  # numpy scalars
+    # rintf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rintf(1.5), np.float32)
+    assert_type(rintf(a_float32), NDArray[np.float32])
+    assert_type(rintf(np.float32(1)), np.float32)  # numpy scalars
+    # nearbyintf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(nearbyintf(1.5), np.float32)
+    assert_type(nearbyintf(a_float32), NDArray[np.float32])
+    assert_type(nearbyintf(np.float32(1)), np.float32)  # numpy scalars
+    # fabsf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(fabsf(1.5), np.float32)
+    assert_type(fabsf(a_float32), NDArray[np.float32])
+    assert_type(fabsf(np.float32(1)), np.float32)  # numpy scalars
+    # logbf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(logbf(1.5), np.float32)
+    assert_type(logbf(a_float32), NDArray[np.float32])
+    assert_type(logbf(np.float32(1)), np.float32)  # numpy scalars
+    # erff: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erff(1.5), np.float32)
+    assert_type(erff(a_float32), NDArray[np.float32])
+    assert_type(erff(np.float32(1)), np.float32)  # numpy scalars
+    # erfcf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfcf(1.5), np.float32)
+    assert_type(erfcf(a_float32), NDArray[np.float32])
+    assert_type(erfcf(np.float32(1)), np.float32)  # numpy scalars
+    # erfcxf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfcxf(1.5), np.float32)
+    assert_type(erfcxf(a_float32), NDArray[np.float32])
+    assert_type(erfcxf(np.float32(1)), np.float32)  # numpy scalars
+    # normcdff: every legal combination (scalars, arrays, Python numbers)
+    assert_type(normcdff(1.5), np.float32)
+    assert_type(normcdff(a_float32), NDArray[np.float32])
+    assert_type(normcdff(np.float32(1)), np.float32)  # numpy scalars
+    # erfinvf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfinvf(1.5), np.float32)
+    assert_type(erfinvf(a_float32), NDArray[np.float32])
+    assert_type(erfinvf(np.float32(1)), np.float32)  # numpy scalars
+    # erfcinvf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(erfcinvf(1.5), np.float32)
+    assert_type(erfcinvf(a_float32), NDArray[np.float32])
+    assert_type(erfcinvf(np.float32(1)), np.float32)  # numpy scalars
+    # normcdfinvf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(normcdfinvf(1.5), np.float32)
+    assert_type(normcdfinvf(a_float32), NDArray[np.float32])
+    assert_type(normcdfinvf(np.float32(1)), np.float32)  # numpy scalars
+    # tgammaf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tgammaf(1.5), np.float32)
+    assert_type(tgammaf(a_float32), NDArray[np.float32])
+    assert_type(tgammaf(np.float32(1)), np.float32)  # numpy scalars
+    # lgammaf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(lgammaf(1.5), np.float32)
+    assert_type(lgammaf(a_float32), NDArray[np.float32])
+    assert_type(lgammaf(np.float32(1)), np.float32)  # numpy scalars
+    # cyl_bessel_i0f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cyl_bessel_i0f(1.5), np.float32)
+    assert_type(cyl_bessel_i0f(a_float32), NDArray[np.float32])
+    assert_type(cyl_bessel_i0f(np.float32(1)), np.float32)  # numpy scalars
+    # cyl_bessel_i1f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(cyl_bessel_i1f(1.5), np.float32)
+    assert_type(cyl_bessel_i1f(a_float32), NDArray[np.float32])
+    assert_type(cyl_bessel_i1f(np.float32(1)), np.float32)  # numpy scalars
+    # powf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(powf(1.5, 1.5), np.float32)
+    assert_type(powf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(powf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # atan2f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(atan2f(1.5, 1.5), np.float32)
+    assert_type(atan2f(a_float32, a_float32), NDArray[np.float32])
+    assert_type(atan2f(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # hypotf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(hypotf(1.5, 1.5), np.float32)
+    assert_type(hypotf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(hypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # rhypotf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rhypotf(1.5, 1.5), np.float32)
+    assert_type(rhypotf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(rhypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # fmodf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(fmodf(1.5, 1.5), np.float32)
+    assert_type(fmodf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(fmodf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # remainderf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(remainderf(1.5, 1.5), np.float32)
+    assert_type(remainderf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(remainderf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # fminf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(fminf(1.5, 1.5), np.float32)
+    assert_type(fminf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(fminf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # fmaxf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(fmaxf(1.5, 1.5), np.float32)
+    assert_type(fmaxf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(fmaxf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # fdimf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(fdimf(1.5, 1.5), np.float32)
+    assert_type(fdimf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(fdimf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # copysignf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(copysignf(1.5, 1.5), np.float32)
+    assert_type(copysignf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(copysignf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # nextafterf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(nextafterf(1.5, 1.5), np.float32)
+    assert_type(nextafterf(a_float32, a_float32), NDArray[np.float32])
+    assert_type(nextafterf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # fmaf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(fmaf(1.5, 1.5, 1.5), np.float32)
+    assert_type(fmaf(a_float32, a_float32, a_float32), NDArray[np.float32])
+    assert_type(fmaf(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # norm3df: every legal combination (scalars, arrays, Python numbers)
+    assert_type(norm3df(1.5, 1.5, 1.5), np.float32)
+    assert_type(norm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
+    assert_type(norm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # rnorm3df: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rnorm3df(1.5, 1.5, 1.5), np.float32)
+    assert_type(rnorm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
+    assert_type(rnorm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # norm4df: every legal combination (scalars, arrays, Python numbers)
+    assert_type(norm4df(1.5, 1.5, 1.5, 1.5), np.float32)
+    assert_type(norm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
+    assert_type(norm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # rnorm4df: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rnorm4df(1.5, 1.5, 1.5, 1.5), np.float32)
+    assert_type(rnorm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
+    assert_type(rnorm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    # ldexpf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(ldexpf(1.5, 1), np.float32)
+    assert_type(ldexpf(a_float32, a_int32), NDArray[np.float32])
+    assert_type(ldexpf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
+    # scalbnf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(scalbnf(1.5, 1), np.float32)
+    assert_type(scalbnf(a_float32, a_int32), NDArray[np.float32])
+    assert_type(scalbnf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
+    # scalblnf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(scalblnf(1.5, 1), np.float32)
+    assert_type(scalblnf(a_float32, a_int64), NDArray[np.float32])
+    assert_type(scalblnf(np.float32(1), np.int64(1)), np.float32)  # numpy scalars
+    # ilogbf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(ilogbf(1.5), np.int32)
+    assert_type(ilogbf(a_float32), NDArray[np.int32])
+    assert_type(ilogbf(np.float32(1)), np.int32)  # numpy scalars
+    # lrintf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(lrintf(1.5), np.int64)
+    assert_type(lrintf(a_float32), NDArray[np.int64])
+    assert_type(lrintf(np.float32(1)), np.int64)  # numpy scalars
+    # llrintf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(llrintf(1.5), np.int64)
+    assert_type(llrintf(a_float32), NDArray[np.int64])
+    assert_type(llrintf(np.float32(1)), np.int64)  # numpy scalars
+    # lroundf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(lroundf(1.5), np.int64)
+    assert_type(lroundf(a_float32), NDArray[np.int64])
+    assert_type(lroundf(np.float32(1)), np.int64)  # numpy scalars
+    # llroundf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(llroundf(1.5), np.int64)
+    assert_type(llroundf(a_float32), NDArray[np.int64])
+    assert_type(llroundf(np.float32(1)), np.int64)  # numpy scalars
+    # isnan: every legal combination (scalars, arrays, Python numbers)
+    assert_type(isnan(1.5), np.bool_)
+    assert_type(isnan(a_float32), NDArray[np.bool_])
+    assert_type(isnan(np.float32(1)), np.bool_)  # numpy scalars
+    # isinf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(isinf(1.5), np.bool_)
+    assert_type(isinf(a_float32), NDArray[np.bool_])
+    assert_type(isinf(np.float32(1)), np.bool_)  # numpy scalars
+    # isfinite: every legal combination (scalars, arrays, Python numbers)
+    assert_type(isfinite(1.5), np.bool_)
+    assert_type(isfinite(a_float32), NDArray[np.bool_])
+    assert_type(isfinite(np.float32(1)), np.bool_)  # numpy scalars
+    # signbit: every legal combination (scalars, arrays, Python numbers)
+    assert_type(signbit(1.5), np.int32)
+    assert_type(signbit(a_float32), NDArray[np.int32])
+    assert_type(signbit(np.float32(1)), np.int32)  # numpy scalars
+    # frexpf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(frexpf(1.5, g_int32_t), np.float32)
+    assert_type(frexpf(a_float32, g_int32_t), NDArray[np.float32])
+    assert_type(frexpf(np.float32(1), g_int32_t), np.float32)  # numpy scalars
+    # modff: every legal combination (scalars, arrays, Python numbers)
+    assert_type(modff(1.5, g_float32_t), np.float32)
+    assert_type(modff(a_float32, g_float32_t), NDArray[np.float32])
+    assert_type(modff(np.float32(1), g_float32_t), np.float32)  # numpy scalars
+    # remquof: every legal combination (scalars, arrays, Python numbers)
+    assert_type(remquof(1.5, 1.5, g_int32_t), np.float32)
+    assert_type(remquof(a_float32, a_float32, g_int32_t), NDArray[np.float32])
+    assert_type(remquof(np.float32(1), np.float32(1), g_int32_t), np.float32)  # numpy scalars
+    # sincosf: every legal combination (scalars, arrays, Python numbers)
+    sincosf(1.5, g_float32_t, g_float32_t)  # scalars
+    sincosf(a_float32, g_float32_t, g_float32_t)  # arrays
+    # sincospif: every legal combination (scalars, arrays, Python numbers)
+    sincospif(1.5, g_float32_t, g_float32_t)  # scalars
+    sincospif(a_float32, g_float32_t, g_float32_t)  # arrays
+    # normf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(normf(1, g_float32_t), np.float32)
+    assert_type(normf(a_int32, g_float32_t), NDArray[np.float32])
+    # rnormf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(rnormf(1, g_float32_t), np.float32)
+    assert_type(rnormf(a_int32, g_float32_t), NDArray[np.float32])
+    # __float2float_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2float_rn(1.5), np.float32)
+    assert_type(__float2float_rn(a_float32), NDArray[np.float32])
+    assert_type(__float2float_rn(np.float32(1)), np.float32)  # numpy scalars
+    # __float2int_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2int_rn(1.5), np.int32)
+    assert_type(__float2int_rn(a_float32), NDArray[np.int32])
+    assert_type(__float2int_rn(np.float32(1)), np.int32)  # numpy scalars
+    # __int2float_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2float_rn(1), np.float32)
+    assert_type(__int2float_rn(a_int32), NDArray[np.float32])
+    # __float2uint_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2uint_rn(1.5), np.uint32)
+    assert_type(__float2uint_rn(a_float32), NDArray[np.uint32])
+    assert_type(__float2uint_rn(np.float32(1)), np.uint32)  # numpy scalars
+    # __uint2float_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2float_rn(1), np.float32)
+    assert_type(__uint2float_rn(a_uint32), NDArray[np.float32])
+    # __float2ll_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ll_rn(1.5), np.int64)
+    assert_type(__float2ll_rn(a_float32), NDArray[np.int64])
+    assert_type(__float2ll_rn(np.float32(1)), np.int64)  # numpy scalars
+    # __ll2float_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2float_rn(1), np.float32)
+    assert_type(__ll2float_rn(a_int64), NDArray[np.float32])
+    # __float2ull_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ull_rn(1.5), np.uint64)
+    assert_type(__float2ull_rn(a_float32), NDArray[np.uint64])
+    assert_type(__float2ull_rn(np.float32(1)), np.uint64)  # numpy scalars
+    # __ull2float_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2float_rn(1), np.float32)
+    assert_type(__ull2float_rn(a_uint64), NDArray[np.float32])
+    # __float2float_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2float_rz(1.5), np.float32)
+    assert_type(__float2float_rz(a_float32), NDArray[np.float32])
+    assert_type(__float2float_rz(np.float32(1)), np.float32)  # numpy scalars
+    # __float2int_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2int_rz(1.5), np.int32)
+    assert_type(__float2int_rz(a_float32), NDArray[np.int32])
+    assert_type(__float2int_rz(np.float32(1)), np.int32)  # numpy scalars
+    # __int2float_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2float_rz(1), np.float32)
+    assert_type(__int2float_rz(a_int32), NDArray[np.float32])
+    # __float2uint_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2uint_rz(1.5), np.uint32)
+    assert_type(__float2uint_rz(a_float32), NDArray[np.uint32])
+    assert_type(__float2uint_rz(np.float32(1)), np.uint32)  # numpy scalars
+    # __uint2float_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2float_rz(1), np.float32)
+    assert_type(__uint2float_rz(a_uint32), NDArray[np.float32])
+    # __float2ll_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ll_rz(1.5), np.int64)
+    assert_type(__float2ll_rz(a_float32), NDArray[np.int64])
+    assert_type(__float2ll_rz(np.float32(1)), np.int64)  # numpy scalars
+    # __ll2float_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2float_rz(1), np.float32)
+    assert_type(__ll2float_rz(a_int64), NDArray[np.float32])
+    # __float2ull_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ull_rz(1.5), np.uint64)
+    assert_type(__float2ull_rz(a_float32), NDArray[np.uint64])
+    assert_type(__float2ull_rz(np.float32(1)), np.uint64)  # numpy scalars
+    # __ull2float_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2float_rz(1), np.float32)
+    assert_type(__ull2float_rz(a_uint64), NDArray[np.float32])
+    # __float2float_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2float_ru(1.5), np.float32)
+    assert_type(__float2float_ru(a_float32), NDArray[np.float32])
+    assert_type(__float2float_ru(np.float32(1)), np.float32)  # numpy scalars
+    # __float2int_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2int_ru(1.5), np.int32)
+    assert_type(__float2int_ru(a_float32), NDArray[np.int32])
+    assert_type(__float2int_ru(np.float32(1)), np.int32)  # numpy scalars
+    # __int2float_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2float_ru(1), np.float32)
+    assert_type(__int2float_ru(a_int32), NDArray[np.float32])
+    # __float2uint_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2uint_ru(1.5), np.uint32)
+    assert_type(__float2uint_ru(a_float32), NDArray[np.uint32])
+    assert_type(__float2uint_ru(np.float32(1)), np.uint32)  # numpy scalars
+    # __uint2float_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2float_ru(1), np.float32)
+    assert_type(__uint2float_ru(a_uint32), NDArray[np.float32])
+    # __float2ll_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ll_ru(1.5), np.int64)
+    assert_type(__float2ll_ru(a_float32), NDArray[np.int64])
+    assert_type(__float2ll_ru(np.float32(1)), np.int64)  # numpy scalars
+    # __ll2float_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2float_ru(1), np.float32)
+    assert_type(__ll2float_ru(a_int64), NDArray[np.float32])
+    # __float2ull_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ull_ru(1.5), np.uint64)
+    assert_type(__float2ull_ru(a_float32), NDArray[np.uint64])
+    assert_type(__float2ull_ru(np.float32(1)), np.uint64)  # numpy scalars
+    # __ull2float_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2float_ru(1), np.float32)
+    assert_type(__ull2float_ru(a_uint64), NDArray[np.float32])
+    # __float2float_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2float_rd(1.5), np.float32)
+    assert_type(__float2float_rd(a_float32), NDArray[np.float32])
+    assert_type(__float2float_rd(np.float32(1)), np.float32)  # numpy scalars
+    # __float2int_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2int_rd(1.5), np.int32)
+    assert_type(__float2int_rd(a_float32), NDArray[np.int32])
+    assert_type(__float2int_rd(np.float32(1)), np.int32)  # numpy scalars
+    # __int2float_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2float_rd(1), np.float32)
+    assert_type(__int2float_rd(a_int32), NDArray[np.float32])
+    # __float2uint_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2uint_rd(1.5), np.uint32)
+    assert_type(__float2uint_rd(a_float32), NDArray[np.uint32])
+    assert_type(__float2uint_rd(np.float32(1)), np.uint32)  # numpy scalars
+    # __uint2float_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2float_rd(1), np.float32)
+    assert_type(__uint2float_rd(a_uint32), NDArray[np.float32])
+    # __float2ll_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ll_rd(1.5), np.int64)
+    assert_type(__float2ll_rd(a_float32), NDArray[np.int64])
+    assert_type(__float2ll_rd(np.float32(1)), np.int64)  # numpy scalars
+    # __ll2float_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2float_rd(1), np.float32)
+    assert_type(__ll2float_rd(a_int64), NDArray[np.float32])
+    # __float2ull_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ull_rd(1.5), np.uint64)
+    assert_type(__float2ull_rd(a_float32), NDArray[np.uint64])
+    assert_type(__float2ull_rd(np.float32(1)), np.uint64)  # numpy scalars
+    # __ull2float_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2float_rd(1), np.float32)
+    assert_type(__ull2float_rd(a_uint64), NDArray[np.float32])
+    # __float2float_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2float_rna(1.5), np.float32)
+    assert_type(__float2float_rna(a_float32), NDArray[np.float32])
+    assert_type(__float2float_rna(np.float32(1)), np.float32)  # numpy scalars
+    # __float2int_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2int_rna(1.5), np.int32)
+    assert_type(__float2int_rna(a_float32), NDArray[np.int32])
+    assert_type(__float2int_rna(np.float32(1)), np.int32)  # numpy scalars
+    # __int2float_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int2float_rna(1), np.float32)
+    assert_type(__int2float_rna(a_int32), NDArray[np.float32])
+    # __float2uint_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2uint_rna(1.5), np.uint32)
+    assert_type(__float2uint_rna(a_float32), NDArray[np.uint32])
+    assert_type(__float2uint_rna(np.float32(1)), np.uint32)  # numpy scalars
+    # __uint2float_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint2float_rna(1), np.float32)
+    assert_type(__uint2float_rna(a_uint32), NDArray[np.float32])
+    # __float2ll_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ll_rna(1.5), np.int64)
+    assert_type(__float2ll_rna(a_float32), NDArray[np.int64])
+    assert_type(__float2ll_rna(np.float32(1)), np.int64)  # numpy scalars
+    # __ll2float_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ll2float_rna(1), np.float32)
+    assert_type(__ll2float_rna(a_int64), NDArray[np.float32])
+    # __float2ull_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2ull_rna(1.5), np.uint64)
+    assert_type(__float2ull_rna(a_float32), NDArray[np.uint64])
+    assert_type(__float2ull_rna(np.float32(1)), np.uint64)  # numpy scalars
+    # __ull2float_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__ull2float_rna(1), np.float32)
+    assert_type(__ull2float_rna(a_uint64), NDArray[np.float32])
+    # __float_as_int: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float_as_int(1.5), np.int32)
+    assert_type(__float_as_int(a_float32), NDArray[np.int32])
+    assert_type(__float_as_int(np.float32(1)), np.int32)  # numpy scalars
+    # __float_as_uint: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float_as_uint(1.5), np.uint32)
+    assert_type(__float_as_uint(a_float32), NDArray[np.uint32])
+    assert_type(__float_as_uint(np.float32(1)), np.uint32)  # numpy scalars
+    # __int_as_float: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__int_as_float(1), np.float32)
+    assert_type(__int_as_float(a_int32), NDArray[np.float32])
+    # __uint_as_float: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__uint_as_float(1), np.float32)
+    assert_type(__uint_as_float(a_uint32), NDArray[np.float32])
     # __habs: every legal combination (scalars, arrays, Python numbers)
     assert_type(__habs(np.float16(1)), np.float16)  # (half)
     assert_type(__habs(a_float16), NDArray[np.float16])  # (half) arrays

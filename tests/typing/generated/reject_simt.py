@@ -84,6 +84,11 @@ from ascreg.simt import (
     __float2bfloat16_ru_sat,
     __float2bfloat16_rz,
     __float2bfloat16_rz_sat,
+    __float2float_rd,
+    __float2float_rn,
+    __float2float_rna,
+    __float2float_ru,
+    __float2float_rz,
     __float2half,
     __float2half_rd,
     __float2half_rd_sat,
@@ -97,6 +102,28 @@ from ascreg.simt import (
     __float2half_ru_sat,
     __float2half_rz,
     __float2half_rz_sat,
+    __float2int_rd,
+    __float2int_rn,
+    __float2int_rna,
+    __float2int_ru,
+    __float2int_rz,
+    __float2ll_rd,
+    __float2ll_rn,
+    __float2ll_rna,
+    __float2ll_ru,
+    __float2ll_rz,
+    __float2uint_rd,
+    __float2uint_rn,
+    __float2uint_rna,
+    __float2uint_ru,
+    __float2uint_rz,
+    __float2ull_rd,
+    __float2ull_rn,
+    __float2ull_rna,
+    __float2ull_ru,
+    __float2ull_rz,
+    __float_as_int,
+    __float_as_uint,
     __habs,
     __hadd,
     __half2bfloat16_rd,
@@ -159,6 +186,11 @@ from ascreg.simt import (
     __int2bfloat16_rna,
     __int2bfloat16_ru,
     __int2bfloat16_rz,
+    __int2float_rd,
+    __int2float_rn,
+    __int2float_rna,
+    __int2float_ru,
+    __int2float_rz,
     __int2half_rd,
     __int2half_rd_sat,
     __int2half_rn,
@@ -169,11 +201,17 @@ from ascreg.simt import (
     __int2half_ru_sat,
     __int2half_rz,
     __int2half_rz_sat,
+    __int_as_float,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
     __ll2bfloat16_rna,
     __ll2bfloat16_ru,
     __ll2bfloat16_rz,
+    __ll2float_rd,
+    __ll2float_rn,
+    __ll2float_rna,
+    __ll2float_ru,
+    __ll2float_rz,
     __ll2half_rd,
     __ll2half_rn,
     __ll2half_rna,
@@ -193,6 +231,11 @@ from ascreg.simt import (
     __uint2bfloat16_rna,
     __uint2bfloat16_ru,
     __uint2bfloat16_rz,
+    __uint2float_rd,
+    __uint2float_rn,
+    __uint2float_rna,
+    __uint2float_ru,
+    __uint2float_rz,
     __uint2half_rd,
     __uint2half_rd_sat,
     __uint2half_rn,
@@ -203,11 +246,17 @@ from ascreg.simt import (
     __uint2half_ru_sat,
     __uint2half_rz,
     __uint2half_rz_sat,
+    __uint_as_float,
     __ull2bfloat16_rd,
     __ull2bfloat16_rn,
     __ull2bfloat16_rna,
     __ull2bfloat16_ru,
     __ull2bfloat16_rz,
+    __ull2float_rd,
+    __ull2float_rn,
+    __ull2float_rna,
+    __ull2float_ru,
+    __ull2float_rz,
     __ull2half_rd,
     __ull2half_rn,
     __ull2half_rna,
@@ -220,6 +269,8 @@ from ascreg.simt import (
     __usad,
     __ushort_as_bfloat16,
     __ushort_as_half,
+    acosf,
+    acoshf,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -245,7 +296,37 @@ from ascreg.simt import (
     asc_shfl_xor,
     asc_stcg,
     asc_stwt,
+    asinf,
+    asinhf,
+    atan2f,
+    atanf,
+    atanhf,
+    cbrtf,
+    ceilf,
+    copysignf,
+    cosf,
+    coshf,
+    cospif,
+    cyl_bessel_i0f,
+    cyl_bessel_i1f,
+    erfcf,
+    erfcinvf,
+    erfcxf,
+    erff,
+    erfinvf,
+    exp10f,
+    exp2f,
+    expf,
+    expm1f,
+    fabsf,
+    fdimf,
     fdividef,
+    floorf,
+    fmaf,
+    fmaxf,
+    fminf,
+    fmodf,
+    frexpf,
     hceil,
     hcos,
     hexp,
@@ -262,12 +343,61 @@ from ascreg.simt import (
     hsqrt,
     htanh,
     htrunc,
+    hypotf,
+    ilogbf,
+    isfinite,
+    isinf,
+    isnan,
     labs,
+    ldexpf,
+    lgammaf,
     llabs,
     llmax,
     llmin,
+    llrintf,
+    llroundf,
+    log10f,
+    log1pf,
+    log2f,
+    logbf,
+    logf,
+    lrintf,
+    lroundf,
     max,
     min,
+    modff,
+    nearbyintf,
+    nextafterf,
+    norm3df,
+    norm4df,
+    normcdff,
+    normcdfinvf,
+    normf,
+    powf,
+    rcbrtf,
+    remainderf,
+    remquof,
+    rhypotf,
+    rintf,
+    rnorm3df,
+    rnorm4df,
+    rnormf,
+    roundf,
+    rsqrtf,
+    scalblnf,
+    scalbnf,
+    signbit,
+    sincosf,
+    sincospif,
+    sinf,
+    sinhf,
+    sinpif,
+    sqrtf,
+    tanf,
+    tanhf,
+    tanpif,
+    tgammaf,
+    truncf,
     ullmax,
     ullmin,
     umax,
@@ -860,6 +990,663 @@ def main() -> None:
     asc_stwt(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t
     asc_stwt(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
     asc_stwt(g_int8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+    # expf: floats, float arrays and too-wide or illegal dtypes are rejected
+    expf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    expf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    expf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    expf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # exp2f: floats, float arrays and too-wide or illegal dtypes are rejected
+    exp2f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    exp2f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    exp2f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    exp2f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # exp10f: floats, float arrays and too-wide or illegal dtypes are rejected
+    exp10f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    exp10f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    exp10f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    exp10f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # expm1f: floats, float arrays and too-wide or illegal dtypes are rejected
+    expm1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    expm1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    expm1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    expm1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # logf: floats, float arrays and too-wide or illegal dtypes are rejected
+    logf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    logf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    logf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    logf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # log2f: floats, float arrays and too-wide or illegal dtypes are rejected
+    log2f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    log2f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    log2f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    log2f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # log10f: floats, float arrays and too-wide or illegal dtypes are rejected
+    log10f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    log10f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    log10f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    log10f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # log1pf: floats, float arrays and too-wide or illegal dtypes are rejected
+    log1pf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    log1pf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    log1pf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    log1pf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # sqrtf: floats, float arrays and too-wide or illegal dtypes are rejected
+    sqrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    sqrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    sqrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    sqrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # rsqrtf: floats, float arrays and too-wide or illegal dtypes are rejected
+    rsqrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    rsqrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    rsqrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    rsqrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cbrtf: floats, float arrays and too-wide or illegal dtypes are rejected
+    cbrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cbrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cbrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cbrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # rcbrtf: floats, float arrays and too-wide or illegal dtypes are rejected
+    rcbrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    rcbrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    rcbrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    rcbrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # sinf: floats, float arrays and too-wide or illegal dtypes are rejected
+    sinf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    sinf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    sinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    sinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cosf: floats, float arrays and too-wide or illegal dtypes are rejected
+    cosf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cosf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cosf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cosf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # tanf: floats, float arrays and too-wide or illegal dtypes are rejected
+    tanf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    tanf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    tanf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    tanf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # sinpif: floats, float arrays and too-wide or illegal dtypes are rejected
+    sinpif(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    sinpif(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    sinpif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    sinpif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cospif: floats, float arrays and too-wide or illegal dtypes are rejected
+    cospif(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cospif(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cospif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cospif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # tanpif: floats, float arrays and too-wide or illegal dtypes are rejected
+    tanpif(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    tanpif(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    tanpif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    tanpif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # asinf: floats, float arrays and too-wide or illegal dtypes are rejected
+    asinf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    asinf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    asinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    asinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # acosf: floats, float arrays and too-wide or illegal dtypes are rejected
+    acosf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    acosf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    acosf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    acosf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # atanf: floats, float arrays and too-wide or illegal dtypes are rejected
+    atanf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    atanf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    atanf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    atanf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # sinhf: floats, float arrays and too-wide or illegal dtypes are rejected
+    sinhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    sinhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    sinhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    sinhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # coshf: floats, float arrays and too-wide or illegal dtypes are rejected
+    coshf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    coshf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    coshf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    coshf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # tanhf: floats, float arrays and too-wide or illegal dtypes are rejected
+    tanhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    tanhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    tanhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    tanhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # asinhf: floats, float arrays and too-wide or illegal dtypes are rejected
+    asinhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    asinhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    asinhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    asinhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # acoshf: floats, float arrays and too-wide or illegal dtypes are rejected
+    acoshf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    acoshf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    acoshf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    acoshf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # atanhf: floats, float arrays and too-wide or illegal dtypes are rejected
+    atanhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    atanhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    atanhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    atanhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # floorf: floats, float arrays and too-wide or illegal dtypes are rejected
+    floorf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    floorf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    floorf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    floorf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # ceilf: floats, float arrays and too-wide or illegal dtypes are rejected
+    ceilf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    ceilf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    ceilf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    ceilf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # truncf: floats, float arrays and too-wide or illegal dtypes are rejected
+    truncf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    truncf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    truncf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    truncf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # roundf: floats, float arrays and too-wide or illegal dtypes are rejected
+    roundf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    roundf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    roundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    roundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # rintf: floats, float arrays and too-wide or illegal dtypes are rejected
+    rintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    rintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    rintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    rintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # nearbyintf: floats, float arrays and too-wide or illegal dtypes are rejected
+    nearbyintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    nearbyintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    nearbyintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    nearbyintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # fabsf: floats, float arrays and too-wide or illegal dtypes are rejected
+    fabsf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    fabsf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    fabsf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    fabsf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # logbf: floats, float arrays and too-wide or illegal dtypes are rejected
+    logbf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    logbf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    logbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    logbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erff: floats, float arrays and too-wide or illegal dtypes are rejected
+    erff(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erff(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfcf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfcf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfcf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfcf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfcf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfcxf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfcxf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfcxf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfcxf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfcxf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # normcdff: floats, float arrays and too-wide or illegal dtypes are rejected
+    normcdff(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    normcdff(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    normcdff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    normcdff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # erfcinvf: floats, float arrays and too-wide or illegal dtypes are rejected
+    erfcinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    erfcinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    erfcinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    erfcinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # normcdfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
+    normcdfinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    normcdfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    normcdfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    normcdfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # tgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
+    tgammaf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    tgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    tgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    tgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # lgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
+    lgammaf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    lgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    lgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    lgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cyl_bessel_i0f: floats, float arrays and too-wide or illegal dtypes are rejected
+    cyl_bessel_i0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cyl_bessel_i0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cyl_bessel_i0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cyl_bessel_i0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # cyl_bessel_i1f: floats, float arrays and too-wide or illegal dtypes are rejected
+    cyl_bessel_i1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    cyl_bessel_i1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    cyl_bessel_i1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    cyl_bessel_i1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # powf: floats, float arrays and too-wide or illegal dtypes are rejected
+    powf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    powf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    powf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    powf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # atan2f: floats, float arrays and too-wide or illegal dtypes are rejected
+    atan2f(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    atan2f(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    atan2f(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    atan2f("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # hypotf: floats, float arrays and too-wide or illegal dtypes are rejected
+    hypotf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    hypotf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    hypotf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    hypotf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # rhypotf: floats, float arrays and too-wide or illegal dtypes are rejected
+    rhypotf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    rhypotf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    rhypotf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    rhypotf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # fmodf: floats, float arrays and too-wide or illegal dtypes are rejected
+    fmodf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    fmodf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    fmodf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    fmodf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # remainderf: floats, float arrays and too-wide or illegal dtypes are rejected
+    remainderf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    remainderf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    remainderf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    remainderf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # fminf: floats, float arrays and too-wide or illegal dtypes are rejected
+    fminf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    fminf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    fminf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    fminf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # fmaxf: floats, float arrays and too-wide or illegal dtypes are rejected
+    fmaxf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    fmaxf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    fmaxf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    fmaxf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # fdimf: floats, float arrays and too-wide or illegal dtypes are rejected
+    fdimf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    fdimf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    fdimf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    fdimf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # copysignf: floats, float arrays and too-wide or illegal dtypes are rejected
+    copysignf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    copysignf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    copysignf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    copysignf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # nextafterf: floats, float arrays and too-wide or illegal dtypes are rejected
+    nextafterf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    nextafterf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    nextafterf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    nextafterf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # fmaf: floats, float arrays and too-wide or illegal dtypes are rejected
+    fmaf(np.int32(1), 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    fmaf(a_int32, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    fmaf(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    fmaf("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # norm3df: floats, float arrays and too-wide or illegal dtypes are rejected
+    norm3df(np.int32(1), 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    norm3df(a_int32, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    norm3df(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    norm3df("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # rnorm3df: floats, float arrays and too-wide or illegal dtypes are rejected
+    rnorm3df(np.int32(1), 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    rnorm3df(a_int32, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    rnorm3df(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    rnorm3df("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # norm4df: floats, float arrays and too-wide or illegal dtypes are rejected
+    norm4df(np.int32(1), 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    norm4df(a_int32, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    norm4df(a_float64, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    norm4df("1", 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # rnorm4df: floats, float arrays and too-wide or illegal dtypes are rejected
+    rnorm4df(np.int32(1), 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    rnorm4df(a_int32, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    rnorm4df(a_float64, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    rnorm4df("1", 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # ldexpf: floats, float arrays and too-wide or illegal dtypes are rejected
+    ldexpf(np.int32(1), 1)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    ldexpf(a_int32, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    ldexpf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    ldexpf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # scalbnf: floats, float arrays and too-wide or illegal dtypes are rejected
+    scalbnf(np.int32(1), 1)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    scalbnf(a_int32, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    scalbnf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    scalbnf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # scalblnf: floats, float arrays and too-wide or illegal dtypes are rejected
+    scalblnf(np.int32(1), 1)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    scalblnf(a_int32, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    scalblnf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    scalblnf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # ilogbf: floats, float arrays and too-wide or illegal dtypes are rejected
+    ilogbf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    ilogbf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    ilogbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    ilogbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # lrintf: floats, float arrays and too-wide or illegal dtypes are rejected
+    lrintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    lrintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    lrintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    lrintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # llrintf: floats, float arrays and too-wide or illegal dtypes are rejected
+    llrintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    llrintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    llrintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    llrintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # lroundf: floats, float arrays and too-wide or illegal dtypes are rejected
+    lroundf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    lroundf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    lroundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    lroundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # llroundf: floats, float arrays and too-wide or illegal dtypes are rejected
+    llroundf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    llroundf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    llroundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    llroundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # isnan: floats, float arrays and too-wide or illegal dtypes are rejected
+    isnan(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    isnan(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    isnan(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    isnan("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # isinf: floats, float arrays and too-wide or illegal dtypes are rejected
+    isinf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    isinf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    isinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    isinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # isfinite: floats, float arrays and too-wide or illegal dtypes are rejected
+    isfinite(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    isfinite(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    isfinite(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    isfinite("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # signbit: floats, float arrays and too-wide or illegal dtypes are rejected
+    signbit(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    signbit(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    signbit(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    signbit("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # frexpf: floats, float arrays and too-wide or illegal dtypes are rejected
+    frexpf(np.int32(1), g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    frexpf(a_int32, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    frexpf(a_float64, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    frexpf("1", g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    frexpf(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # modff: floats, float arrays and too-wide or illegal dtypes are rejected
+    modff(np.int32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    modff(a_int32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    modff(a_float64, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    modff("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    modff(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # remquof: floats, float arrays and too-wide or illegal dtypes are rejected
+    remquof(np.int32(1), 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    remquof(a_int32, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    remquof(a_float64, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    remquof("1", 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    remquof(1.5, 1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # sincosf: floats, float arrays and too-wide or illegal dtypes are rejected
+    sincosf(np.int32(1), g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # np.int32(1)
+    sincosf(a_int32, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    sincosf(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    sincosf("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
+    sincosf(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # sincospif: floats, float arrays and too-wide or illegal dtypes are rejected
+    sincospif(np.int32(1), g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # np.int32(1)
+    sincospif(a_int32, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    sincospif(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    sincospif("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
+    sincospif(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # normf: floats, float arrays and too-wide or illegal dtypes are rejected
+    normf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    normf(np.float32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    normf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    normf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    normf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # rnormf: floats, float arrays and too-wide or illegal dtypes are rejected
+    rnormf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    rnormf(np.float32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    rnormf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    rnormf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rnormf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # __float2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2float_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2float_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2float_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2int_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2int_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2int_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2int_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __int2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __int2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __int2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __int2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2uint_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2uint_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2uint_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2uint_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __uint2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __uint2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __uint2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __uint2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ll_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ll_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ll_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ll_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ll2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ll2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ll2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ll2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ull_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ull_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ull_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ull_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ull2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ull2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ull2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ull2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2float_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2float_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2float_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2int_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2int_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2int_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2int_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __int2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __int2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __int2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __int2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2uint_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2uint_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2uint_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2uint_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __uint2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __uint2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __uint2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __uint2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ll_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ll_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ll_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ll_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ll2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ll2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ll2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ll2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ull_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ull_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ull_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ull_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ull2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ull2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ull2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ull2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2float_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2float_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2float_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2int_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2int_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2int_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2int_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __int2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __int2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __int2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __int2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2uint_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2uint_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2uint_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2uint_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __uint2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __uint2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __uint2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __uint2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ll_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ll_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ll_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ll_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ll2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ll2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ll2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ll2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ull_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ull_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ull_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ull_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ull2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ull2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ull2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ull2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2float_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2float_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2float_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2int_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2int_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2int_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2int_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __int2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __int2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __int2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __int2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2uint_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2uint_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2uint_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2uint_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __uint2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __uint2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __uint2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __uint2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ll_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ll_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ll_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ll_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ll2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ll2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ll2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ll2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ull_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ull_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ull_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ull_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ull2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ull2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ull2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ull2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2float_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2float_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2float_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2int_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2int_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2int_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2int_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __int2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __int2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __int2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __int2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2uint_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2uint_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2uint_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2uint_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __uint2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __uint2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __uint2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __uint2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ll_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ll_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ll_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ll_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ll2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ll2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ll2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ll2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ll2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float2ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2ull_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float2ull_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float2ull_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float2ull_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __ull2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __ull2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __ull2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __ull2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __ull2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float_as_int: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float_as_int(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float_as_int(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float_as_int(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float_as_int("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __float_as_uint: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float_as_uint(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    __float_as_uint(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    __float_as_uint(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    __float_as_uint("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __int_as_float: floats, float arrays and too-wide or illegal dtypes are rejected
+    __int_as_float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __int_as_float(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __int_as_float(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __int_as_float("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # __uint_as_float: floats, float arrays and too-wide or illegal dtypes are rejected
+    __uint_as_float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __uint_as_float(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    __uint_as_float(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    __uint_as_float("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __habs: floats, float arrays and too-wide or illegal dtypes are rejected
     __habs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __habs("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
