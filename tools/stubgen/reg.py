@@ -57,6 +57,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
@@ -74,6 +75,7 @@ from ascreg.enums import (
     HighLowPart,
     PairReduce,
     ReduceType,
+    RoundMode,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -115,6 +117,7 @@ B64_DECREASE_SPAN: int
 REDUCE_SPECS: dict[ReduceType, OpSpec]
 """,
     "reg/rearrange": "",
+    "reg/convert": "",
     "reg/unaligned": """\
 __all__ = [
     "DataCopyUnAlignPost",
@@ -136,6 +139,7 @@ MODULE_EXTRA_IMPORTS = {
     "reg/masks": "",
     "reg/arith": "from ascreg._spec import OpSpec\n",
     "reg/rearrange": "",
+    "reg/convert": "",
     "reg/unaligned": (
         "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore\n"
         "from ascreg.reg.datamove import AddrReg\n"

@@ -64,6 +64,8 @@ EXAMPLE_EXTRA = {
     "OFFSET": "1",
     "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
+    "CastTrait": "Reg.castTrait",
+    "RoundMode": "Reg.RoundMode.CAST_RINT",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"
         for op in ("Div", "Sqrt", "Exp", "Ln", "Log", "Log2", "Log10")

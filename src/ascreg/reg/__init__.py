@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from ascreg._frontend.missing import module_getattr
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     DivAlgo,
     DivSpecificMode,
@@ -48,9 +49,13 @@ from ascreg.enums import (
     PairReduce,
     PostLiteral,
     ReduceType,
+    RegLayout,
+    RoundMode,
+    SatMode,
     SqrtAlgo,
     SqrtSpecificMode,
     StoreDist,
+    castTrait,
 )
 from ascreg.machine.registers import (
     AddrReg,
@@ -113,6 +118,7 @@ from ascreg.reg.compute import (
     Sub,
     Xor,
 )
+from ascreg.reg.convert import Cast, Truncate
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, MaskGenWithRegTensor, UpdateMask
 from ascreg.reg.rearrange import DeInterleave, Gather, Interleave, Pack, Squeeze, UnPack
@@ -137,6 +143,8 @@ __all__ = [
     "Adds",
     "And",
     "Arange",
+    "Cast",
+    "CastTrait",
     "Compare",
     "CompareScalar",
     "Compares",
@@ -209,11 +217,14 @@ __all__ = [
     "ReduceMin",
     "ReduceSum",
     "ReduceType",
+    "RegLayout",
     "RegTensor",
     "RegTrait",
     "RegTraitNumOne",
     "RegTraitNumTwo",
     "Relu",
+    "RoundMode",
+    "SatMode",
     "Select",
     "ShiftLeft",
     "ShiftLefts",
@@ -229,11 +240,13 @@ __all__ = [
     "StoreUnAlign",
     "StoreUnAlignPost",
     "Sub",
+    "Truncate",
     "UnPack",
     "UnalignRegForLoad",
     "UnalignRegForStore",
     "UpdateMask",
     "Xor",
+    "castTrait",
 ]
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist

@@ -32,6 +32,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
@@ -49,6 +50,7 @@ from ascreg.enums import (
     HighLowPart,
     PairReduce,
     ReduceType,
+    RoundMode,
     SqrtSpecificMode,
     StoreDist,
 )
