@@ -16,6 +16,7 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from ascreg._dtypes import (
@@ -106,6 +107,7 @@ _TABLE: tuple[CastPair, ...] = (
     CastPair(bfloat16_t, fp4x2_e1m2_t, 4, False, _R5),
     CastPair(bfloat16_t, fp8_e8m0_t, 2, False, ()),
     CastPair(bfloat16_t, float32_t, 2, False, ()),
+    CastPair(half, float32_t, 2, False, ()),  # in table 3 (and the C API), not in table 7
     CastPair(float32_t, hifloat8_t, 4, True, _HIF8),
     CastPair(float32_t, fp8_e4m3fn_t, 4, True, _RINT),
     CastPair(float32_t, fp8_e5m2_t, 4, True, _RINT),
@@ -153,3 +155,79 @@ TRUNCATE_TYPES: tuple[type[Scalar], ...] = (half, bfloat16_t, float32_t)
 
 TRUNCATE_ROUNDS: tuple[RoundMode, ...] = _R5
 """``Reg.Truncate``'s documented rounding modes (``CAST_NONE`` rounds as ``CAST_RINT``)."""
+
+
+# ---- the C API spellings: asc_<src>2<dst>[_<round>][_sat][_v<part+1>] ---------------------------
+
+C_TYPE_NAMES: dict[type[Scalar], str] = {
+    half: "half", float32_t: "float", bfloat16_t: "bfloat16", int8_t: "int8", uint8_t: "uint8",
+    int16_t: "int16", uint16_t: "uint16", int32_t: "int32", uint32_t: "uint32", int64_t: "int64",
+    hifloat8_t: "hif8", fp8_e4m3fn_t: "e4m3", fp8_e5m2_t: "e5m2", int4x2_t: "int4x2",
+    fp4x2_e2m1_t: "e2m1x2", fp4x2_e1m2_t: "e1m2x2",
+}  # fmt: skip
+"""How a C conversion name spells each type."""
+
+C_ROUND_SUFFIXES: dict[RoundMode, str] = {
+    RoundMode.CAST_RINT: "rn", RoundMode.CAST_ROUND: "rna", RoundMode.CAST_FLOOR: "rd",
+    RoundMode.CAST_CEIL: "ru", RoundMode.CAST_TRUNC: "rz", RoundMode.CAST_ODD: "ro",
+    RoundMode.CAST_HYBRID: "rh",
+}  # fmt: skip
+"""The rounding suffix of a C conversion name (the C API's rounding page)."""
+
+C_TRUNCATES: dict[str, RoundMode] = {
+    "asc_rint": RoundMode.CAST_RINT, "asc_round": RoundMode.CAST_ROUND,
+    "asc_floor": RoundMode.CAST_FLOOR, "asc_ceil": RoundMode.CAST_CEIL,
+    "asc_trunc": RoundMode.CAST_TRUNC,
+}  # fmt: skip
+"""The C twins of ``Reg.Truncate``, one per rounding mode."""
+
+C_WITHOUT_TWIN = frozenset(
+    {(bfloat16_t, fp8_e8m0_t), (fp8_e8m0_t, bfloat16_t), (int16_t, int4x2_t)}
+)
+"""Cast pairs the C API has no function for (include/c_api/reg_compute/reg_convert.h)."""
+
+
+C_DEPRECATED_PAGES = frozenset({
+    "asc_bfloat162e1m2x2", "asc_bfloat162e2m1x2", "asc_e1m2x22bfloat16", "asc_e2m1x22bfloat16",
+    "asc_e4m32float", "asc_e5m22float", "asc_float2e4m3", "asc_float2e5m2", "asc_float2hif8",
+    "asc_half2int4x2", "asc_hif82float", "asc_int322uint8", "asc_int4x22bfloat16",
+    "asc_int4x22half", "asc_int4x22int16", "asc_int82int32", "asc_uint322uint8", "asc_uint82uint32",
+})  # fmt: skip
+"""Conversions whose page is marked deprecated (``<name>_deprecated.md``, no replacement named)."""
+
+
+class CConversion(NamedTuple):
+    """One C conversion function: its name and the Cast it is (pair, rounding, saturation, part)."""
+
+    name: str
+    pair: CastPair
+    rounding: RoundMode
+    saturate: bool
+    part: int
+
+    @property
+    def page(self) -> str:
+        """The function's page under ``docs/zh/api/SIMD-API/C-API/reg/data_type_convert/``."""
+        base = f"asc_{C_TYPE_NAMES[self.pair.src]}2{C_TYPE_NAMES[self.pair.dst]}"
+        return f"{base}_deprecated.md" if base in C_DEPRECATED_PAGES else f"{base}.md"
+
+
+def c_conversions() -> Iterator[CConversion]:
+    """Every ``asc_<src>2<dst>...`` function, generated from the Cast table.
+
+    Examples
+    --------
+    >>> names = [c.name for c in c_conversions()]
+    >>> len(names), names[:3]
+    (437, ['asc_half2int4x2_rn', 'asc_half2int4x2_rn_v2', 'asc_half2int4x2_rn_v3'])
+    """
+    for pair in _TABLE:
+        if (pair.src, pair.dst) in C_WITHOUT_TWIN:
+            continue
+        base = f"asc_{C_TYPE_NAMES[pair.src]}2{C_TYPE_NAMES[pair.dst]}"
+        for rounding in pair.rounds or (RoundMode.UNKNOWN,):
+            suffix = f"_{C_ROUND_SUFFIXES[rounding]}" if pair.rounds else ""
+            for saturate in (False, True) if pair.sat else (False,):
+                for part in range(pair.parts):
+                    name = f"{base}{suffix}{'_sat' if saturate else ''}{f'_v{part + 1}' if part else ''}"
+                    yield CConversion(name, pair, rounding, saturate, part)

@@ -47,6 +47,7 @@ from ascreg._dtypes import (
     uint64_t,
 )
 from ascreg._frontend.missing import module_getattr
+from ascreg.c_api import convert as _convert
 from ascreg.c_api._types import (
     VECTOR_TYPES,
     vector_bfloat16_t,
@@ -514,6 +515,11 @@ __all__ = [
     "vector_uint32_t",
     "vector_uint64_t",
 ]
+
+# The conversions (issue 11): ~440 functions generated from the Cast table.
+from ascreg.c_api.convert import *  # noqa: F403
+
+__all__ += _convert.__all__
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.c_api", "c_api")

@@ -144,6 +144,8 @@ class _Cast_float32_t:
     @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (float32_t, bfloat16_t)
     @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[half], mask: MaskReg) -> None: ...  # (float32_t, half)
+    @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (float32_t, int16_t)
     @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (float32_t, int32_t)
@@ -269,6 +271,9 @@ class _Cast_fp8_e8m0_t_bfloat16_t:
 
 class _Cast_float32_t_bfloat16_t:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (float32_t, bfloat16_t)
+
+class _Cast_float32_t_half:
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[half], mask: MaskReg) -> None: ...  # (float32_t, half)
 
 class _Cast_hifloat8_t_float32_t:
     def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (hifloat8_t, float32_t)
@@ -450,6 +455,8 @@ class _Cast:
     @overload
     def __getitem__(self, items: tuple[type[float32_t], type[bfloat16_t]] | tuple[type[float32_t], type[bfloat16_t], CastTrait]) -> _Cast_float32_t_bfloat16_t: ...  # (float32_t, bfloat16_t)
     @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[half]] | tuple[type[float32_t], type[half], CastTrait]) -> _Cast_float32_t_half: ...  # (float32_t, half)
+    @overload
     def __getitem__(self, items: tuple[type[hifloat8_t], type[float32_t]] | tuple[type[hifloat8_t], type[float32_t], CastTrait]) -> _Cast_hifloat8_t_float32_t: ...  # (hifloat8_t, float32_t)
     @overload
     def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], type[float32_t]] | tuple[type[fp8_e4m3fn_t], type[float32_t], CastTrait]) -> _Cast_fp8_e4m3fn_t_float32_t: ...  # (fp8_e4m3fn_t, float32_t)
@@ -559,6 +566,8 @@ class _Cast:
     def __call__(self, dst: RegTensor[fp8_e8m0_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (fp8_e8m0_t, bfloat16_t)
     @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (float32_t, bfloat16_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[half], mask: MaskReg) -> None: ...  # (float32_t, half)
     @overload
     def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (hifloat8_t, float32_t)
     @overload
