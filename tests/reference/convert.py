@@ -406,3 +406,25 @@ def cast_register(lanes: Sequence[int], mask: Sequence[int], src: type[Scalar],
             enabled = mask[i * ws // 8]
             out[(ws // wd) * i + layout] = conv(b) if enabled else 0
     return join(out, dst)
+
+
+def muls_cast_register(values: Sequence[int], scalar_bits: int, mask: Sequence[int],
+                       layout: int) -> list[int]:  # fmt: skip
+    """``MulsCast``: half(x * scalar) rounded once (CAST_ROUND, no saturation) into part *layout*.
+
+    A NaN product is 0x7E00 (decision); the mask is the float source's (bit 4i).
+    """
+    out = [0] * 128
+    s_negative, s_value = decode(scalar_bits, float32_t)
+    for i, bits in enumerate(values):
+        if not mask[4 * i]:
+            continue
+        x_negative, x_value = decode(bits, float32_t)
+        negative = x_negative != s_negative
+        if NAN in (x_value, s_value) or {x_value, s_value} == {math.inf, Fraction(0)}:
+            out[2 * i + layout] = 0x7E00
+            continue
+        product = math.inf if math.inf in (x_value, s_value) else x_value * s_value  # type: ignore[operator]
+        n, r = to_float(negative, product, half, RoundMode.CAST_ROUND, saturate=False)
+        out[2 * i + layout] = encode(n, r, half)
+    return out

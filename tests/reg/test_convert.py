@@ -286,3 +286,28 @@ def test_cast_documented_cases() -> None:
         Reg.CreateMask[float32_t](),
     )
     assert int(np.asarray(hif8)[0]) == 0x6E
+
+
+@pytest.mark.rows("Reg.MulsCast")
+@pytest.mark.parametrize("layout", [RegLayout.ZERO, RegLayout.ONE], ids=lambda m: m.name)
+@settings(max_examples=10)
+@given(data=st.data())
+def test_muls_cast_matches_reference(layout: RegLayout, data: Any) -> None:
+    values = _random_lanes(data, float32_t, 64)
+    scalar = data.draw(st.sampled_from([0x3F800000, 0x40490FDB, 0xC2C80000, 0x7F000000, 0x00000001,
+                                        0x7F800000, 0x7FC00000, 0x80000000, 0x3A83126F]))  # fmt: skip
+    bits = data.draw(mask_bits())
+    dst = new_reg(half)
+    value = from_bits([scalar], float32_t)[0]
+    Reg.MulsCast[half, float32_t, float32_t, layout](
+        dst, make_reg(float32_t, values), value, make_mask(bits)
+    )
+    assert reg_bits(dst) == ref.muls_cast_register(values, scalar, bits, layout.value)
+
+
+def test_muls_cast_rejects_other_layouts() -> None:
+    with pytest.raises(AscregTypeError, match="ZERO and ONE"):
+        Reg.MulsCast[half, float32_t, float32_t, RegLayout.TWO](
+            new_reg(half), make_reg(float32_t, [0] * 64), 1.0, Reg.CreateMask[float32_t]()
+        )
+    assert Reg.FusedMulsCast is Reg.MulsCast

@@ -75,6 +75,7 @@ from ascreg.enums import (
     HighLowPart,
     PairReduce,
     ReduceType,
+    RegLayout,
     RoundMode,
     SqrtSpecificMode,
     StoreDist,

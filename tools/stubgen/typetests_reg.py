@@ -66,6 +66,7 @@ EXAMPLE_EXTRA = {
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     "CastTrait": "Reg.castTrait",
     "RoundMode": "Reg.RoundMode.CAST_RINT",
+    "RegLayout": "Reg.RegLayout.ONE",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"
         for op in ("Div", "Sqrt", "Exp", "Ln", "Log", "Log2", "Log10")

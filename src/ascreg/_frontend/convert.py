@@ -91,6 +91,21 @@ def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
     d.put(result)
 
 
+def muls_cast(op: Any, dst: Any, src: Any, scalar: Any, mask: Any, layout: RegLayout) -> None:
+    """``dst = half(src * scalar)`` (one rounding, ``CAST_ROUND``) into part *layout*."""
+    d = operands.register(dst, "dst", op.surface)
+    s = operands.register(src, "src", op.surface)
+    template_pair(op, d, s)
+    op.spec.check(d.dtype, s.dtype, s.dtype)
+    if layout not in (RegLayout.ZERO, RegLayout.ONE):
+        raise AscregTypeError(
+            f"MulsCast supports RegLayout ZERO and ONE only, got {layout!r} (C++: static_assert)"
+        )
+    value = operands.scalar(scalar, s.dtype, "scalarValue")
+    bits = operands.mask(mask, "mask", op.surface).bits()
+    d.put(convert.muls_cast(s.get(), value, bits, layout.value))
+
+
 def truncate(op: Any, dst: Any, src: Any, mask: Any, rounding: RoundMode) -> None:
     """``dst = round_integral(src)`` on the selected lanes, 0 elsewhere (ZEROING only)."""
     d = operands.register(dst, "dst", op.surface)

@@ -568,10 +568,36 @@ def cast_lanes(
         chosen = source.reshape(-1, unit)[picked].reshape(-1)
         converted = convert(chosen, src, dst, rounding, saturate)
         return _lanes(np.where(enabled, converted, np.zeros_like(converted)), dst)
-    ratio = src_unit // dst_unit
-    enabled = np.repeat(mask_bits[::src_unit], unit)
     converted = convert(source, src, dst, rounding, saturate)
+    return _narrowed(converted, mask_bits, src_unit, dst_unit, unit, layout, dst)
+
+
+def _narrowed(converted: Lanes, mask_bits: Lanes, src_unit: int, dst_unit: int, unit: int,
+              layout: int, dst: type[Scalar]) -> Lanes:  # fmt: skip
+    """Place narrowed units at ``ratio * j + layout``; 0 for the others and masked-off units."""
+    enabled = np.repeat(mask_bits[::src_unit], unit)
     kept = np.where(enabled, converted, np.zeros_like(converted)).reshape(-1, unit)
     placed = np.zeros((256 // dst_unit, unit), dtype=converted.dtype)
-    placed[np.arange(kept.shape[0]) * ratio + layout] = kept
+    placed[np.arange(kept.shape[0]) * (src_unit // dst_unit) + layout] = kept
     return _lanes(placed.reshape(-1), dst)
+
+
+def muls_cast(lanes: Lanes, scalar: Any, mask_bits: Lanes, layout: int) -> Lanes:
+    """``MulsCast``: ``half(src * scalar)`` of float lanes, one rounding (``CAST_ROUND``).
+
+    The product is exact (float64 holds every float32 product), so the fused operation rounds
+    once; overflow is inf (no saturation), a NaN result is ``0x7E00``. Placement and mask as
+    the float -> half ``Cast`` (source mask, part *layout*, 0 elsewhere).
+
+    Examples
+    --------
+    >>> bits = np.ones(256, bool)
+    >>> muls_cast(np.float32([1.0 + 2.0**-11] * 64), np.float32(1.0), bits, 0)[:2]
+    array([1.001, 0.   ], dtype=float16)
+    """
+    with np.errstate(all="ignore"):
+        product = lanes.astype(np.float64) * np.float64(scalar)
+        rounded = _to_float(product, half, RoundMode.CAST_ROUND, saturate=False)
+        halves = np.where(np.isnan(rounded), np.float16(np.nan), rounded.astype(np.float16))
+    result = np.where(np.isnan(rounded), np.uint16(0x7E00), halves.view(np.uint16))
+    return _narrowed(result.view(np.float16), mask_bits, 4, 2, 1, layout, half)

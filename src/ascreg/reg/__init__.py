@@ -118,7 +118,7 @@ from ascreg.reg.compute import (
     Sub,
     Xor,
 )
-from ascreg.reg.convert import Cast, Truncate
+from ascreg.reg.convert import Cast, FusedMulsCast, MulsCast, Truncate
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, MaskGenWithRegTensor, UpdateMask
 from ascreg.reg.rearrange import DeInterleave, Gather, Interleave, Pack, Squeeze, UnPack
@@ -162,6 +162,7 @@ __all__ = [
     "Exp",
     "ExpAlgo",
     "ExpSpecificMode",
+    "FusedMulsCast",
     "Gather",
     "GatherMaskMode",
     "HighLowPart",
@@ -203,6 +204,7 @@ __all__ = [
     "Move",
     "Mul",
     "Muls",
+    "MulsCast",
     "Neg",
     "Not",
     "Or",

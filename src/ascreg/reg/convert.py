@@ -19,7 +19,7 @@ from typing import Any
 
 from ascreg._frontend import convert as shared
 from ascreg._frontend.template import define
-from ascreg.enums import CastTrait, MaskMergeMode, RoundMode, castTrait
+from ascreg.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, castTrait
 
 
 def _cast(op: Any, dst: Any, src: Any, mask: Any) -> None:
@@ -94,3 +94,33 @@ Truncate = define(
     -3.0
     """,
 )(_truncate)
+
+
+def _muls_cast(op: Any, dst: Any, src: Any, scalarValue: Any, mask: Any) -> None:
+    shared.muls_cast(op, dst, src, scalarValue, mask, op.t.enum(RegLayout, RegLayout.ZERO))
+
+
+MulsCast = define(
+    "Reg.MulsCast",
+    enum_kinds=(RegLayout,),
+    max_dtypes=3,
+    doc="""``MulsCast<T0, T1, T2, RegLayout layout = ZERO>(T3& dst, T4& src, T2 scalarValue, MaskReg& mask)``.
+
+    ``dst = cast_round_to_half(src * scalarValue)`` for float ``src`` and scalar, half
+    ``dst``: the product is rounded once (``CAST_ROUND``; decision: fused, exact product, no
+    saturation, a NaN result is ``0x7E00``) and written to part ``layout`` (``ZERO`` or
+    ``ONE``) of each pair of half lanes, the other 0, as the float -> half ``Cast``.
+    ``FusedMulsCast`` is the same op.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, float32_t, half
+    >>> src, dst = Reg.RegTensor[float32_t](), Reg.RegTensor[half]()
+    >>> src.set(np.full(64, 3.0, np.float32))
+    >>> Reg.MulsCast[half, float32_t, float32_t, Reg.RegLayout.ONE](dst, src, 0.5, Reg.CreateMask[float32_t]())
+    >>> np.asarray(dst)[:4].tolist()
+    [0.0, 1.5, 0.0, 1.5]
+    """,
+)(_muls_cast)
+FusedMulsCast = MulsCast

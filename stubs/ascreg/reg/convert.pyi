@@ -50,6 +50,7 @@ from ascreg.enums import (
     HighLowPart,
     PairReduce,
     ReduceType,
+    RegLayout,
     RoundMode,
     SqrtSpecificMode,
     StoreDist,
@@ -661,3 +662,27 @@ class _Truncate:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 Truncate: _Truncate
+
+class _MulsCast_half:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)
+
+class _MulsCast_half_float32_t:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)
+
+class _MulsCast_half_float32_t_float32_t:
+    def __call__(self, dst: RegTensor[half], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)
+
+class _MulsCast:
+    """``Reg.MulsCast``: legal (T0, T1, T2) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], RegLayout]) -> _MulsCast_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[float32_t]] | tuple[type[half], type[float32_t], RegLayout]) -> _MulsCast_half_float32_t: ...  # (half, float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[float32_t], type[float32_t]] | tuple[type[half], type[float32_t], type[float32_t], RegLayout]) -> _MulsCast_half_float32_t_float32_t: ...  # (half, float32_t, float32_t)
+    def __call__(self, dst: RegTensor[half], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)
+
+MulsCast: _MulsCast
+
+FusedMulsCast: _MulsCast

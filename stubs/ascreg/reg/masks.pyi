@@ -50,6 +50,7 @@ from ascreg.enums import (
     HighLowPart,
     PairReduce,
     ReduceType,
+    RegLayout,
     RoundMode,
     SqrtSpecificMode,
     StoreDist,

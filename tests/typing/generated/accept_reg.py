@@ -4008,3 +4008,11 @@ def main() -> None:
     Reg.Truncate[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Truncate[float32_t, Reg.RoundMode.CAST_RINT](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Truncate[float32_t, Reg.RoundMode.CAST_RINT, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
+    # Reg.MulsCast: every legal T0, T1, T2 combination
+    Reg.MulsCast(r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
+    Reg.MulsCast[half](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
+    Reg.MulsCast[half, Reg.RegLayout.ONE](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
+    Reg.MulsCast[half, float32_t](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
+    Reg.MulsCast[half, float32_t, Reg.RegLayout.ONE](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
+    Reg.MulsCast[half, float32_t, float32_t](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
+    Reg.MulsCast[half, float32_t, float32_t, Reg.RegLayout.ONE](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
