@@ -27,6 +27,8 @@ EXAMPLES: tuple[str, ...] = (
     "c_api_arange",
     "c_api_compare",
     "c_api_mergemode",
+    "c_api_cast",
+    "c_api_truncate",
     "select_vf",
     "shiftright_vf",
     "tail_vf",
