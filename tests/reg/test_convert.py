@@ -29,7 +29,6 @@ from ascreg import (
     hifloat8_t,
     int4x2_t,
     int8_t,
-    int16_t,
     int32_t,
     int64_t,
     uint8_t,
@@ -258,11 +257,11 @@ def test_cast_documented_cases() -> None:
         dst = new_reg(uint8_t)
         Reg.Cast[uint8_t, half, CastTrait(RegLayout.ZERO, sat)](dst, src, mask)
         assert np.asarray(dst)[0:8:2].tolist() == want
-    narrow = new_reg(int16_t)  # int32 256 -> uint8 keeps the low bits
+    # int32 256 -> uint8 keeps the low bits (the page's example)
     Reg.Cast[uint8_t, int32_t, CastTrait(RegLayout.ZERO, SatMode.NO_SAT)](
         dst := new_reg(uint8_t), make_reg(int32_t, [256] * 64), Reg.CreateMask[int32_t]()
     )
-    assert int(np.asarray(dst)[0]) == 0 and narrow is not None
+    assert int(np.asarray(dst)[0]) == 0
     e4 = new_reg(fp8_e4m3fn_t)
     Reg.Cast[
         fp8_e4m3fn_t, float32_t, CastTrait(satMode=SatMode.NO_SAT, roundMode=RoundMode.CAST_RINT)
