@@ -38,6 +38,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     GatherMaskMode,
     HighLowPart,
@@ -49,6 +50,9 @@ from ascreg.enums import (
     PairReduce,
     PostLiteral,
     ReduceType,
+    RegLayout,
+    RoundMode,
+    SatMode,
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
@@ -75,6 +79,7 @@ __all__ = [
     "CMPMODE",
     "UB_BYTES",
     "VL",
+    "CastTrait",
     "DataCopyMode",
     "GatherMaskMode",
     "GlobalMemory",
@@ -93,9 +98,12 @@ __all__ = [
     "ReduceType",
     "Ref",
     "Reg",
+    "RegLayout",
     "RegTensor",
     "RegTraitNumOne",
     "RegTraitNumTwo",
+    "RoundMode",
+    "SatMode",
     "Scalar",
     "StoreDist",
     "TemplateFunction",

@@ -409,19 +409,64 @@ SpecificMode = ExpSpecificMode | DivSpecificMode | SqrtSpecificMode
 """Any of the precision-mode structs."""
 
 
-# ---- RegLayout (used by Reg.ExpSub; Cast uses the same enum) ------------------------------------
-class RegLayout(enum.IntEnum):
-    """``AscendC::Reg::RegLayout``: which narrow element of each group a widening op reads.
+# ---- conversions (Reg.Cast, Reg.Truncate, the C API asc_<src>2<dst>_<round> family) -----------
 
-    When source and destination widths differ, one instruction covers as many lanes as the wider
-    type holds; ``ZERO`` .. ``THREE`` pick the narrow element of each group of two (or four).
+
+class RoundMode(enum.IntEnum):
+    """``AscendC::RoundMode``: how a conversion rounds an inexact value.
+
+    ``CAST_RINT`` nearest, ties to even; ``CAST_ROUND`` nearest, ties away from zero;
+    ``CAST_FLOOR`` / ``CAST_CEIL`` toward -inf / +inf; ``CAST_TRUNC`` toward zero;
+    ``CAST_ODD`` to odd (an inexact result gets its last bit set); ``CAST_HYBRID`` the
+    hifloat8 rounding whose threshold is the source's low bits. ``CAST_NONE`` (and
+    ``UNKNOWN``, the default of :class:`CastTrait`) round as ``CAST_RINT`` where a conversion
+    can lose precision.
+
+    Examples
+    --------
+    >>> from ascreg import RoundMode
+    >>> RoundMode.CAST_ROUND.value, RoundMode.UNKNOWN.value
+    (4, 255)
+    """
+
+    CAST_NONE = 0
+    CAST_RINT = 1
+    CAST_FLOOR = 2
+    CAST_CEIL = 3
+    CAST_ROUND = 4
+    CAST_TRUNC = 5
+    CAST_ODD = 6
+    CAST_HYBRID = 7
+    UNKNOWN = 0xFF
+
+
+class SatMode(enum.IntEnum):
+    """``AscendC::Reg::SatMode``: whether an out-of-range conversion saturates.
+
+    Examples
+    --------
+    >>> from ascreg import SatMode
+    >>> SatMode.SAT.value
+    1
+    """
+
+    UNKNOWN = -1
+    NO_SAT = 0
+    SAT = 1
+
+
+class RegLayout(enum.IntEnum):
+    """``AscendC::Reg::RegLayout``: which narrow element of each group a width-changing cast uses.
+
+    Widening: the narrow source element ``k`` of each group of 2 (or 4) is converted;
+    narrowing: the result goes to position ``k`` of each group and the others become 0.
     ``Reg.ExpSub`` with half sources reads source lanes ``2 * i + layout`` (ZERO: even, ONE: odd).
 
     Examples
     --------
-    >>> from ascreg import Reg
-    >>> Reg.RegLayout.ONE.value
-    1
+    >>> from ascreg import RegLayout
+    >>> RegLayout.TWO.value
+    2
     """
 
     UNKNOWN = -1
@@ -429,3 +474,28 @@ class RegLayout(enum.IntEnum):
     ONE = 1
     TWO = 2
     THREE = 3
+
+
+@attrs.frozen
+class CastTrait:
+    """``AscendC::Reg::CastTrait{layoutMode, satMode, mrgMode, roundMode}``: ``Reg.Cast``'s mode.
+
+    Every field defaults to ``UNKNOWN``, as the C++ ``castTrait`` constant does; ``castTrait``
+    is this default instance.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> trait = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, roundMode=Reg.RoundMode.CAST_ROUND)
+    >>> trait.satMode, trait.mrgMode
+    (<SatMode.SAT: 1>, <MaskMergeMode.UNKNOWN: 0>)
+    """
+
+    layoutMode: RegLayout = RegLayout.UNKNOWN
+    satMode: SatMode = SatMode.UNKNOWN
+    mrgMode: MaskMergeMode = MaskMergeMode.UNKNOWN
+    roundMode: RoundMode = RoundMode.UNKNOWN
+
+
+castTrait = CastTrait()
+"""``AscendC::Reg::castTrait``: the default :class:`CastTrait` (every field ``UNKNOWN``)."""

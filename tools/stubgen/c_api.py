@@ -131,6 +131,10 @@ C_MODULE_SURFACE = {
         "    def atomic_op(self, value: int) -> None: ...",
         "",
     ],
+    "c_api/convert": [
+        "CONVERSIONS: dict[str, Callable[..., None]]",
+        "TRUNCATIONS: dict[str, Callable[..., None]]",
+    ],
     "c_api/masks": [
         "WIDTHS: dict[str, int]",
         "def asc_get_mask_spr_b16() -> vector_bool: ...",

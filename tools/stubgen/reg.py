@@ -57,6 +57,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
@@ -75,6 +76,8 @@ from ascreg.enums import (
     RegLayout,
     PairReduce,
     ReduceType,
+    RegLayout,
+    RoundMode,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -117,6 +120,7 @@ REDUCE_SPECS: dict[ReduceType, OpSpec]
 """,
     "reg/rearrange": "",
     "reg/compound": "",
+    "reg/convert": "",
     "reg/unaligned": """\
 __all__ = [
     "DataCopyUnAlignPost",
@@ -139,6 +143,7 @@ MODULE_EXTRA_IMPORTS = {
     "reg/arith": "from ascreg._spec import OpSpec\n",
     "reg/rearrange": "",
     "reg/compound": "",
+    "reg/convert": "",
     "reg/unaligned": (
         "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore\n"
         "from ascreg.reg.datamove import AddrReg\n"

@@ -64,6 +64,8 @@ EXAMPLE_EXTRA = {
     "OFFSET": "1",
     "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
+    "CastTrait": "Reg.castTrait",
+    "RoundMode": "Reg.RoundMode.CAST_RINT",
     "RegLayout": "Reg.RegLayout.ONE",
     **{
         f"{op}SpecificMode": f"Reg.{op}SpecificMode()"

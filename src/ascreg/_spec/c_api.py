@@ -710,3 +710,36 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_memory_vector_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""
+
+
+# ---- conversions: asc_<src>2<dst>_<round>[_sat][_v<n>] and asc_rint/round/floor/ceil/trunc ------
+# (issue 11) One row per C function, generated from the Cast table in ascreg._spec.convert; the
+# family is the Reg twin's ("Cast", "Truncate"), the core the same.
+from ascreg._spec.convert import C_TRUNCATES, TRUNCATE_TYPES, c_conversions  # noqa: E402
+
+_CONVERT_SHAPE = CShape(
+    "c_api/convert", (CForm("", _params("vec dst", "vec src:1", "cmask mask")),)
+)
+
+
+def _conversion_rows() -> list[OpSpec]:
+    """``asc_<src>2<dst>...``: each is ``Reg.Cast`` with one fixed CastTrait."""
+    rows = [
+        _c(c.name, ("dst", "src"), ((c.pair.dst, c.pair.src),), MaskRule.ZEROING,
+           f"data_type_convert/{c.page}",
+           family="Cast", shape=_CONVERT_SHAPE, core=_CORE + "convert:cast_lanes")
+        for c in c_conversions()
+    ]  # fmt: skip
+    same = CShape("c_api/convert", (CForm("", _params("vec dst", "vec src", "cmask mask")),))
+    rows += [
+        _c(name, ("T",), singles(*TRUNCATE_TYPES), MaskRule.ZEROING,
+           f"data_type_convert/{name}.md", family="Truncate", shape=same,
+           core=_CORE + "convert:round_integral")
+        for name in C_TRUNCATES
+    ]  # fmt: skip
+    return rows
+
+
+CONVERT_ROWS: tuple[OpSpec, ...] = tuple(_conversion_rows())
+"""The C conversion rows (``ascreg.c_api.convert``)."""
+C_API_ROWS = C_API_ROWS + CONVERT_ROWS

@@ -575,3 +575,31 @@ REG_ROWS: tuple[OpSpec, ...] = (
     *_compound_rows(),
 )  # fmt: skip
 """The Reg rows, in the order the stubs and type tests list them."""
+
+
+# ---- conversions: Cast, Truncate (issue 10) -------------------------------------------------------
+# Cast's legal pairs and their CastTrait controls are the table in ascreg._spec.convert.
+from ascreg._dtypes import float32_t, half  # noqa: E402
+from ascreg._spec.convert import CAST_COMBOS, TRUNCATE_TYPES  # noqa: E402
+
+ALIASES["MulsCast"] = (("FusedMulsCast",), "vec_fused")
+
+_CONVERT_FORM = RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK))
+CONVERT_ROWS: tuple[OpSpec, ...] = (
+    _reg("Cast", ("T", "U"), CAST_COMBOS, MaskRule.ZEROING, "类型转换/Cast.md",
+         _shape("Cast", "convert", _CONVERT_FORM, template_dtypes=2,
+                subscripts=(("plain", ((), ("CastTrait",))),)),
+         _CORE + "convert:cast_lanes"),
+    _reg("Truncate", ("T",), singles(*TRUNCATE_TYPES), MaskRule.ZEROING, "类型转换/Truncate.md",
+         _shape("Truncate", "convert", RegForm("", (*_regs("dst", "src"), MASK)),
+                subscripts=(("plain", ((), ("RoundMode",), ("RoundMode", "MaskMergeMode"))),)),
+         _CORE + "convert:round_integral"),
+    _reg("MulsCast", ("T0", "T1", "T2"), ((half, float32_t, float32_t),), MaskRule.ZEROING,
+         "复合计算/MulsCast.md",
+         _shape("MulsCast", "convert",
+                RegForm("", (*_regs("dst"), Param("src", "regr", 1), Param("scalar", "scalar", 2), MASK)),
+                template_dtypes=3, subscripts=(("plain", ((), ("RegLayout",))),)),
+         _CORE + "convert:muls_cast"),
+)  # fmt: skip
+"""The conversion rows (``ascreg.reg.convert``)."""
+REG_ROWS = REG_ROWS + CONVERT_ROWS

@@ -47,6 +47,7 @@ from ascreg._dtypes import (
     uint64_t,
 )
 from ascreg._frontend.missing import module_getattr
+from ascreg.c_api import convert as _convert
 from ascreg.c_api._types import (
     VECTOR_TYPES,
     vector_bfloat16_t,
@@ -146,6 +147,7 @@ from ascreg.c_api.compute import (
     asc_unpack_upper,
     asc_xor,
 )
+from ascreg.c_api.convert import *  # noqa: F403  (the conversions, generated from the Cast table)
 from ascreg.c_api.coresync import (
     asc_get_store_atomic_config,
     asc_set_atomic_add_bfloat,
@@ -746,6 +748,8 @@ __all__ += [  # deprecated spellings (ascreg.c_api.deprecated): they warn, then 
     "asc_storealign_pack_postupdate_v2",
     "asc_storealign_pack_v2",
 ]
+
+__all__ += _convert.__all__  # the conversions: ~440 functions generated from the Cast table
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.c_api", "c_api")

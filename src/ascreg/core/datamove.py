@@ -227,6 +227,21 @@ def store_mode(dist: str, dtype_size: int, *, dual: bool) -> StoreMode:
     return _checked_mode(STORE_MODES, "StoreDist", "StoreAlign", dist, dtype_size, dual)
 
 
+def _as_pack_source(values: Lanes, active: Lanes | None, dist: str) -> tuple[Lanes, Lanes | None]:
+    """View a register of the *narrowed* type stored with a pack mode as the mode's wide lanes.
+
+    Decision (the cast example stores an ``int16_t`` register with ``DIST_PACK_B32``, which the
+    StoreAlign page lists for b32 data): the register's bits are read as b32 (b16, b64) lanes,
+    the mask by those lanes, and the low part of each is stored, as for the wide type.
+    """
+    mode = STORE_MODES.get(dist)
+    size = values.dtype.itemsize
+    if mode is None or mode.narrow != size or mode.width is None:
+        return values, active
+    wide = values.view(f"<u{mode.width}")
+    return wide, None if active is None else active[:: mode.width // size]
+
+
 def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> None:
     """Write *values* to *dst* with distribution *dist*; masked-off lanes leave UB untouched.
 
@@ -241,6 +256,7 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     >>> p.read(4)
     array([0, 1, 9, 9], dtype=uint16)
     """
+    values, active = _as_pack_source(values, active, dist)
     size = values.dtype.itemsize
     mode = store_mode(dist, size, dual=False)
     if dst.address % mode.align:

@@ -31,6 +31,8 @@ EXAMPLES: tuple[str, ...] = (
     "c_api_reduce_block",
     "c_api_reduce_pair",
     "c_api_simd_add",
+    "c_api_cast",
+    "c_api_truncate",
     "select_vf",
     "shiftright_vf",
     "tail_vf",

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from ascreg._frontend.missing import module_getattr
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     DivAlgo,
     DivSpecificMode,
@@ -49,9 +50,12 @@ from ascreg.enums import (
     PostLiteral,
     ReduceType,
     RegLayout,
+    RoundMode,
+    SatMode,
     SqrtAlgo,
     SqrtSpecificMode,
     StoreDist,
+    castTrait,
 )
 from ascreg.machine.registers import (
     AddrReg,
@@ -132,6 +136,7 @@ from ascreg.reg.compute import (
     SubCarryOut,
     Xor,
 )
+from ascreg.reg.convert import Cast, FusedMulsCast, MulsCast, Truncate
 from ascreg.reg.datamove import CreateAddrReg, LoadAlign, StoreAlign
 from ascreg.reg.masks import CreateMask, MaskGenWithRegTensor, UpdateMask
 from ascreg.reg.rearrange import DeInterleave, Gather, Interleave, Pack, Squeeze, UnPack
@@ -161,6 +166,8 @@ __all__ = [
     "And",
     "Arange",
     "Axpy",
+    "Cast",
+    "CastTrait",
     "Compare",
     "CompareScalar",
     "Compares",
@@ -182,6 +189,7 @@ __all__ = [
     "FusedAbsSub",
     "FusedExpSub",
     "FusedMulDstAdd",
+    "FusedMulsCast",
     "Gather",
     "GatherMaskMode",
     "HighLowPart",
@@ -227,6 +235,7 @@ __all__ = [
     "Mula",
     "Mull",
     "Muls",
+    "MulsCast",
     "Neg",
     "Not",
     "Or",
@@ -247,6 +256,8 @@ __all__ = [
     "RegTraitNumOne",
     "RegTraitNumTwo",
     "Relu",
+    "RoundMode",
+    "SatMode",
     "Select",
     "ShiftLeft",
     "ShiftLefts",
@@ -265,11 +276,13 @@ __all__ = [
     "SubC",
     "SubCarryOut",
     "SubCarryOuts",
+    "Truncate",
     "UnPack",
     "UnalignRegForLoad",
     "UnalignRegForStore",
     "UpdateMask",
     "Xor",
+    "castTrait",
 ]
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist

@@ -32,6 +32,7 @@ from ascreg._dtypes import (
 )
 from ascreg.enums import (
     CMPMODE,
+    CastTrait,
     DataCopyMode,
     DivSpecificMode,
     ExpSpecificMode,
@@ -50,6 +51,8 @@ from ascreg.enums import (
     RegLayout,
     PairReduce,
     ReduceType,
+    RegLayout,
+    RoundMode,
     SqrtSpecificMode,
     StoreDist,
 )

@@ -44,6 +44,79 @@ from ascreg.c_api import (
     asc_arange,
     asc_arange_descend,
     asc_axpy,
+    asc_bfloat162e1m2x2_rd,
+    asc_bfloat162e1m2x2_rd_v2,
+    asc_bfloat162e1m2x2_rd_v3,
+    asc_bfloat162e1m2x2_rd_v4,
+    asc_bfloat162e1m2x2_rn,
+    asc_bfloat162e1m2x2_rn_v2,
+    asc_bfloat162e1m2x2_rn_v3,
+    asc_bfloat162e1m2x2_rn_v4,
+    asc_bfloat162e1m2x2_rna,
+    asc_bfloat162e1m2x2_rna_v2,
+    asc_bfloat162e1m2x2_rna_v3,
+    asc_bfloat162e1m2x2_rna_v4,
+    asc_bfloat162e1m2x2_ru,
+    asc_bfloat162e1m2x2_ru_v2,
+    asc_bfloat162e1m2x2_ru_v3,
+    asc_bfloat162e1m2x2_ru_v4,
+    asc_bfloat162e1m2x2_rz,
+    asc_bfloat162e1m2x2_rz_v2,
+    asc_bfloat162e1m2x2_rz_v3,
+    asc_bfloat162e1m2x2_rz_v4,
+    asc_bfloat162e2m1x2_rd,
+    asc_bfloat162e2m1x2_rd_v2,
+    asc_bfloat162e2m1x2_rd_v3,
+    asc_bfloat162e2m1x2_rd_v4,
+    asc_bfloat162e2m1x2_rn,
+    asc_bfloat162e2m1x2_rn_v2,
+    asc_bfloat162e2m1x2_rn_v3,
+    asc_bfloat162e2m1x2_rn_v4,
+    asc_bfloat162e2m1x2_rna,
+    asc_bfloat162e2m1x2_rna_v2,
+    asc_bfloat162e2m1x2_rna_v3,
+    asc_bfloat162e2m1x2_rna_v4,
+    asc_bfloat162e2m1x2_ru,
+    asc_bfloat162e2m1x2_ru_v2,
+    asc_bfloat162e2m1x2_ru_v3,
+    asc_bfloat162e2m1x2_ru_v4,
+    asc_bfloat162e2m1x2_rz,
+    asc_bfloat162e2m1x2_rz_v2,
+    asc_bfloat162e2m1x2_rz_v3,
+    asc_bfloat162e2m1x2_rz_v4,
+    asc_bfloat162float,
+    asc_bfloat162float_v2,
+    asc_bfloat162half_rd,
+    asc_bfloat162half_rd_sat,
+    asc_bfloat162half_rn,
+    asc_bfloat162half_rn_sat,
+    asc_bfloat162half_rna,
+    asc_bfloat162half_rna_sat,
+    asc_bfloat162half_ru,
+    asc_bfloat162half_ru_sat,
+    asc_bfloat162half_rz,
+    asc_bfloat162half_rz_sat,
+    asc_bfloat162int32_rd,
+    asc_bfloat162int32_rd_sat,
+    asc_bfloat162int32_rd_sat_v2,
+    asc_bfloat162int32_rd_v2,
+    asc_bfloat162int32_rn,
+    asc_bfloat162int32_rn_sat,
+    asc_bfloat162int32_rn_sat_v2,
+    asc_bfloat162int32_rn_v2,
+    asc_bfloat162int32_rna,
+    asc_bfloat162int32_rna_sat,
+    asc_bfloat162int32_rna_sat_v2,
+    asc_bfloat162int32_rna_v2,
+    asc_bfloat162int32_ru,
+    asc_bfloat162int32_ru_sat,
+    asc_bfloat162int32_ru_sat_v2,
+    asc_bfloat162int32_ru_v2,
+    asc_bfloat162int32_rz,
+    asc_bfloat162int32_rz_sat,
+    asc_bfloat162int32_rz_sat_v2,
+    asc_bfloat162int32_rz_v2,
+    asc_ceil,
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
@@ -61,6 +134,22 @@ from ascreg.c_api import (
     asc_div,
     asc_duplicate,
     asc_duplicate_scalar,
+    asc_e1m2x22bfloat16,
+    asc_e1m2x22bfloat16_v2,
+    asc_e1m2x22bfloat16_v3,
+    asc_e1m2x22bfloat16_v4,
+    asc_e2m1x22bfloat16,
+    asc_e2m1x22bfloat16_v2,
+    asc_e2m1x22bfloat16_v3,
+    asc_e2m1x22bfloat16_v4,
+    asc_e4m32float,
+    asc_e4m32float_v2,
+    asc_e4m32float_v3,
+    asc_e4m32float_v4,
+    asc_e5m22float,
+    asc_e5m22float_v2,
+    asc_e5m22float_v3,
+    asc_e5m22float_v4,
     asc_eq,
     asc_eq_scalar,
     asc_exp,
@@ -68,6 +157,133 @@ from ascreg.c_api import (
     asc_exp_sub_v2,
     asc_ffs,
     asc_ffz,
+    asc_float2bfloat16_rd,
+    asc_float2bfloat16_rd_sat,
+    asc_float2bfloat16_rd_sat_v2,
+    asc_float2bfloat16_rd_v2,
+    asc_float2bfloat16_rn,
+    asc_float2bfloat16_rn_sat,
+    asc_float2bfloat16_rn_sat_v2,
+    asc_float2bfloat16_rn_v2,
+    asc_float2bfloat16_rna,
+    asc_float2bfloat16_rna_sat,
+    asc_float2bfloat16_rna_sat_v2,
+    asc_float2bfloat16_rna_v2,
+    asc_float2bfloat16_ru,
+    asc_float2bfloat16_ru_sat,
+    asc_float2bfloat16_ru_sat_v2,
+    asc_float2bfloat16_ru_v2,
+    asc_float2bfloat16_rz,
+    asc_float2bfloat16_rz_sat,
+    asc_float2bfloat16_rz_sat_v2,
+    asc_float2bfloat16_rz_v2,
+    asc_float2e4m3_rn,
+    asc_float2e4m3_rn_sat,
+    asc_float2e4m3_rn_sat_v2,
+    asc_float2e4m3_rn_sat_v3,
+    asc_float2e4m3_rn_sat_v4,
+    asc_float2e4m3_rn_v2,
+    asc_float2e4m3_rn_v3,
+    asc_float2e4m3_rn_v4,
+    asc_float2e5m2_rn,
+    asc_float2e5m2_rn_sat,
+    asc_float2e5m2_rn_sat_v2,
+    asc_float2e5m2_rn_sat_v3,
+    asc_float2e5m2_rn_sat_v4,
+    asc_float2e5m2_rn_v2,
+    asc_float2e5m2_rn_v3,
+    asc_float2e5m2_rn_v4,
+    asc_float2half_rd,
+    asc_float2half_rd_sat,
+    asc_float2half_rd_sat_v2,
+    asc_float2half_rd_v2,
+    asc_float2half_rn,
+    asc_float2half_rn_sat,
+    asc_float2half_rn_sat_v2,
+    asc_float2half_rn_v2,
+    asc_float2half_rna,
+    asc_float2half_rna_sat,
+    asc_float2half_rna_sat_v2,
+    asc_float2half_rna_v2,
+    asc_float2half_ro,
+    asc_float2half_ro_sat,
+    asc_float2half_ro_sat_v2,
+    asc_float2half_ro_v2,
+    asc_float2half_ru,
+    asc_float2half_ru_sat,
+    asc_float2half_ru_sat_v2,
+    asc_float2half_ru_v2,
+    asc_float2half_rz,
+    asc_float2half_rz_sat,
+    asc_float2half_rz_sat_v2,
+    asc_float2half_rz_v2,
+    asc_float2hif8_rh,
+    asc_float2hif8_rh_sat,
+    asc_float2hif8_rh_sat_v2,
+    asc_float2hif8_rh_sat_v3,
+    asc_float2hif8_rh_sat_v4,
+    asc_float2hif8_rh_v2,
+    asc_float2hif8_rh_v3,
+    asc_float2hif8_rh_v4,
+    asc_float2hif8_rna,
+    asc_float2hif8_rna_sat,
+    asc_float2hif8_rna_sat_v2,
+    asc_float2hif8_rna_sat_v3,
+    asc_float2hif8_rna_sat_v4,
+    asc_float2hif8_rna_v2,
+    asc_float2hif8_rna_v3,
+    asc_float2hif8_rna_v4,
+    asc_float2int16_rd,
+    asc_float2int16_rd_sat,
+    asc_float2int16_rd_sat_v2,
+    asc_float2int16_rd_v2,
+    asc_float2int16_rn,
+    asc_float2int16_rn_sat,
+    asc_float2int16_rn_sat_v2,
+    asc_float2int16_rn_v2,
+    asc_float2int16_rna,
+    asc_float2int16_rna_sat,
+    asc_float2int16_rna_sat_v2,
+    asc_float2int16_rna_v2,
+    asc_float2int16_ru,
+    asc_float2int16_ru_sat,
+    asc_float2int16_ru_sat_v2,
+    asc_float2int16_ru_v2,
+    asc_float2int16_rz,
+    asc_float2int16_rz_sat,
+    asc_float2int16_rz_sat_v2,
+    asc_float2int16_rz_v2,
+    asc_float2int32_rd,
+    asc_float2int32_rd_sat,
+    asc_float2int32_rn,
+    asc_float2int32_rn_sat,
+    asc_float2int32_rna,
+    asc_float2int32_rna_sat,
+    asc_float2int32_ru,
+    asc_float2int32_ru_sat,
+    asc_float2int32_rz,
+    asc_float2int32_rz_sat,
+    asc_float2int64_rd,
+    asc_float2int64_rd_sat,
+    asc_float2int64_rd_sat_v2,
+    asc_float2int64_rd_v2,
+    asc_float2int64_rn,
+    asc_float2int64_rn_sat,
+    asc_float2int64_rn_sat_v2,
+    asc_float2int64_rn_v2,
+    asc_float2int64_rna,
+    asc_float2int64_rna_sat,
+    asc_float2int64_rna_sat_v2,
+    asc_float2int64_rna_v2,
+    asc_float2int64_ru,
+    asc_float2int64_ru_sat,
+    asc_float2int64_ru_sat_v2,
+    asc_float2int64_ru_v2,
+    asc_float2int64_rz,
+    asc_float2int64_rz_sat,
+    asc_float2int64_rz_sat_v2,
+    asc_float2int64_rz_v2,
+    asc_floor,
     asc_gather,
     asc_ge,
     asc_ge_scalar,
@@ -88,7 +304,200 @@ from ascreg.c_api import (
     asc_get_system_cycle,
     asc_gt,
     asc_gt_scalar,
+    asc_half2bfloat16_rd,
+    asc_half2bfloat16_rn,
+    asc_half2bfloat16_rna,
+    asc_half2bfloat16_ru,
+    asc_half2bfloat16_rz,
+    asc_half2float,
+    asc_half2float_v2,
+    asc_half2hif8_rh,
+    asc_half2hif8_rh_sat,
+    asc_half2hif8_rh_sat_v2,
+    asc_half2hif8_rh_v2,
+    asc_half2hif8_rna,
+    asc_half2hif8_rna_sat,
+    asc_half2hif8_rna_sat_v2,
+    asc_half2hif8_rna_v2,
+    asc_half2int16_rd,
+    asc_half2int16_rd_sat,
+    asc_half2int16_rn,
+    asc_half2int16_rn_sat,
+    asc_half2int16_rna,
+    asc_half2int16_rna_sat,
+    asc_half2int16_ru,
+    asc_half2int16_ru_sat,
+    asc_half2int16_rz,
+    asc_half2int16_rz_sat,
+    asc_half2int32_rd,
+    asc_half2int32_rd_v2,
+    asc_half2int32_rn,
+    asc_half2int32_rn_v2,
+    asc_half2int32_rna,
+    asc_half2int32_rna_v2,
+    asc_half2int32_ru,
+    asc_half2int32_ru_v2,
+    asc_half2int32_rz,
+    asc_half2int32_rz_v2,
+    asc_half2int4x2_rd,
+    asc_half2int4x2_rd_sat,
+    asc_half2int4x2_rd_sat_v2,
+    asc_half2int4x2_rd_sat_v3,
+    asc_half2int4x2_rd_sat_v4,
+    asc_half2int4x2_rd_v2,
+    asc_half2int4x2_rd_v3,
+    asc_half2int4x2_rd_v4,
+    asc_half2int4x2_rn,
+    asc_half2int4x2_rn_sat,
+    asc_half2int4x2_rn_sat_v2,
+    asc_half2int4x2_rn_sat_v3,
+    asc_half2int4x2_rn_sat_v4,
+    asc_half2int4x2_rn_v2,
+    asc_half2int4x2_rn_v3,
+    asc_half2int4x2_rn_v4,
+    asc_half2int4x2_rna,
+    asc_half2int4x2_rna_sat,
+    asc_half2int4x2_rna_sat_v2,
+    asc_half2int4x2_rna_sat_v3,
+    asc_half2int4x2_rna_sat_v4,
+    asc_half2int4x2_rna_v2,
+    asc_half2int4x2_rna_v3,
+    asc_half2int4x2_rna_v4,
+    asc_half2int4x2_ru,
+    asc_half2int4x2_ru_sat,
+    asc_half2int4x2_ru_sat_v2,
+    asc_half2int4x2_ru_sat_v3,
+    asc_half2int4x2_ru_sat_v4,
+    asc_half2int4x2_ru_v2,
+    asc_half2int4x2_ru_v3,
+    asc_half2int4x2_ru_v4,
+    asc_half2int4x2_rz,
+    asc_half2int4x2_rz_sat,
+    asc_half2int4x2_rz_sat_v2,
+    asc_half2int4x2_rz_sat_v3,
+    asc_half2int4x2_rz_sat_v4,
+    asc_half2int4x2_rz_v2,
+    asc_half2int4x2_rz_v3,
+    asc_half2int4x2_rz_v4,
+    asc_half2int8_rd,
+    asc_half2int8_rd_sat,
+    asc_half2int8_rd_sat_v2,
+    asc_half2int8_rd_v2,
+    asc_half2int8_rn,
+    asc_half2int8_rn_sat,
+    asc_half2int8_rn_sat_v2,
+    asc_half2int8_rn_v2,
+    asc_half2int8_rna,
+    asc_half2int8_rna_sat,
+    asc_half2int8_rna_sat_v2,
+    asc_half2int8_rna_v2,
+    asc_half2int8_ru,
+    asc_half2int8_ru_sat,
+    asc_half2int8_ru_sat_v2,
+    asc_half2int8_ru_v2,
+    asc_half2int8_rz,
+    asc_half2int8_rz_sat,
+    asc_half2int8_rz_sat_v2,
+    asc_half2int8_rz_v2,
+    asc_half2uint8_rd,
+    asc_half2uint8_rd_sat,
+    asc_half2uint8_rd_sat_v2,
+    asc_half2uint8_rd_v2,
+    asc_half2uint8_rn,
+    asc_half2uint8_rn_sat,
+    asc_half2uint8_rn_sat_v2,
+    asc_half2uint8_rn_v2,
+    asc_half2uint8_rna,
+    asc_half2uint8_rna_sat,
+    asc_half2uint8_rna_sat_v2,
+    asc_half2uint8_rna_v2,
+    asc_half2uint8_ru,
+    asc_half2uint8_ru_sat,
+    asc_half2uint8_ru_sat_v2,
+    asc_half2uint8_ru_v2,
+    asc_half2uint8_rz,
+    asc_half2uint8_rz_sat,
+    asc_half2uint8_rz_sat_v2,
+    asc_half2uint8_rz_v2,
+    asc_hif82float,
+    asc_hif82float_v2,
+    asc_hif82float_v3,
+    asc_hif82float_v4,
+    asc_hif82half,
+    asc_hif82half_v2,
     asc_icache_preload,
+    asc_int162float,
+    asc_int162float_v2,
+    asc_int162half_rd,
+    asc_int162half_rn,
+    asc_int162half_rna,
+    asc_int162half_ru,
+    asc_int162half_rz,
+    asc_int162int32,
+    asc_int162int32_v2,
+    asc_int162uint32,
+    asc_int162uint32_v2,
+    asc_int162uint8,
+    asc_int162uint8_sat,
+    asc_int162uint8_sat_v2,
+    asc_int162uint8_v2,
+    asc_int322float_rd,
+    asc_int322float_rn,
+    asc_int322float_rna,
+    asc_int322float_ru,
+    asc_int322float_rz,
+    asc_int322int16,
+    asc_int322int16_sat,
+    asc_int322int16_sat_v2,
+    asc_int322int16_v2,
+    asc_int322int64,
+    asc_int322int64_v2,
+    asc_int322uint16,
+    asc_int322uint16_sat,
+    asc_int322uint16_sat_v2,
+    asc_int322uint16_v2,
+    asc_int322uint8,
+    asc_int322uint8_sat,
+    asc_int322uint8_sat_v2,
+    asc_int322uint8_sat_v3,
+    asc_int322uint8_sat_v4,
+    asc_int322uint8_v2,
+    asc_int322uint8_v3,
+    asc_int322uint8_v4,
+    asc_int4x22bfloat16,
+    asc_int4x22bfloat16_v2,
+    asc_int4x22bfloat16_v3,
+    asc_int4x22bfloat16_v4,
+    asc_int4x22half,
+    asc_int4x22half_v2,
+    asc_int4x22half_v3,
+    asc_int4x22half_v4,
+    asc_int4x22int16,
+    asc_int4x22int16_v2,
+    asc_int4x22int16_v3,
+    asc_int4x22int16_v4,
+    asc_int642float_rd,
+    asc_int642float_rd_v2,
+    asc_int642float_rn,
+    asc_int642float_rn_v2,
+    asc_int642float_rna,
+    asc_int642float_rna_v2,
+    asc_int642float_ru,
+    asc_int642float_ru_v2,
+    asc_int642float_rz,
+    asc_int642float_rz_v2,
+    asc_int642int32,
+    asc_int642int32_sat,
+    asc_int642int32_sat_v2,
+    asc_int642int32_v2,
+    asc_int82half,
+    asc_int82half_v2,
+    asc_int82int16,
+    asc_int82int16_v2,
+    asc_int82int32,
+    asc_int82int32_v2,
+    asc_int82int32_v3,
+    asc_int82int32_v4,
     asc_le,
     asc_le_scalar,
     asc_leakyrelu,
@@ -145,6 +554,8 @@ from ascreg.c_api import (
     asc_reduce_sum,
     asc_reduce_sum_datablock,
     asc_relu,
+    asc_rint,
+    asc_round,
     asc_select,
     asc_set_atomic_add_bfloat,
     asc_set_atomic_add_float,
@@ -218,7 +629,38 @@ from ascreg.c_api import (
     asc_sync_vec,
     asc_transpose,
     asc_transpose_sync,
+    asc_trunc,
     asc_ub_dcci_single,
+    asc_uint162uint32,
+    asc_uint162uint32_v2,
+    asc_uint162uint8,
+    asc_uint162uint8_sat,
+    asc_uint162uint8_sat_v2,
+    asc_uint162uint8_v2,
+    asc_uint322int16,
+    asc_uint322int16_sat,
+    asc_uint322int16_sat_v2,
+    asc_uint322int16_v2,
+    asc_uint322uint16,
+    asc_uint322uint16_sat,
+    asc_uint322uint16_sat_v2,
+    asc_uint322uint16_v2,
+    asc_uint322uint8,
+    asc_uint322uint8_sat,
+    asc_uint322uint8_sat_v2,
+    asc_uint322uint8_sat_v3,
+    asc_uint322uint8_sat_v4,
+    asc_uint322uint8_v2,
+    asc_uint322uint8_v3,
+    asc_uint322uint8_v4,
+    asc_uint82half,
+    asc_uint82half_v2,
+    asc_uint82uint16,
+    asc_uint82uint16_v2,
+    asc_uint82uint32,
+    asc_uint82uint32_v2,
+    asc_uint82uint32_v3,
+    asc_uint82uint32_v4,
     asc_unpack_lower,
     asc_unpack_upper,
     asc_update_mask_b16,
@@ -10017,3 +10459,1984 @@ def main() -> None:
     # asc_transpose_sync: every illegal T combination, every form
     asc_transpose_sync(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_transpose_sync(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    # asc_half2int4x2_rn: every illegal dst, src combination, every form
+    asc_half2int4x2_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2int4x2_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2int4x2_rn(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2int4x2_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2int4x2_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2int4x2_rn(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2int4x2_rn(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2int4x2_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2int4x2_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2int4x2_rn(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2int4x2_rn(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2int4x2_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2int4x2_rn(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2int4x2_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2int4x2_rn(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2int4x2_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2int4x2_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2int4x2_rn(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2int4x2_rn(v_int4x2_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bool_)
+    asc_half2int4x2_rn(v_int4x2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e8m0_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
+    asc_half2int4x2_rn(v_int4x2_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t)
+    # asc_half2int8_rn: every illegal dst, src combination, every form
+    asc_half2int8_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2int8_rn(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2int8_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2int8_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2int8_rn(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2int8_rn(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2int8_rn(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2int8_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2int8_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2int8_rn(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2int8_rn(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2int8_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2int8_rn(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2int8_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2int8_rn(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2int8_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2int8_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2int8_rn(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2int8_rn(v_int8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bool_)
+    asc_half2int8_rn(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    asc_half2int8_rn(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
+    asc_half2int8_rn(v_int8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t)
+    asc_half2int8_rn(v_int8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t)
+    asc_half2int8_rn(v_int8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e8m0_t)
+    asc_half2int8_rn(v_int8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
+    asc_half2int8_rn(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    asc_half2int8_rn(v_int8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t)
+    asc_half2int8_rn(v_int8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t)
+    asc_half2int8_rn(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    asc_half2int8_rn(v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
+    asc_half2int8_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    asc_half2int8_rn(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    asc_half2int8_rn(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    asc_half2int8_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_half2int8_rn(v_int8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
+    asc_half2int8_rn(v_int8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t)
+    # asc_half2uint8_rn: every illegal dst, src combination, every form
+    asc_half2uint8_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2uint8_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2uint8_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2uint8_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2uint8_rn(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2uint8_rn(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2uint8_rn(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2uint8_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2uint8_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2uint8_rn(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2uint8_rn(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2uint8_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2uint8_rn(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2uint8_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2uint8_rn(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2uint8_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2uint8_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2uint8_rn(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2uint8_rn(v_uint8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    asc_half2uint8_rn(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_half2uint8_rn(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_half2uint8_rn(v_uint8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    asc_half2uint8_rn(v_uint8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    asc_half2uint8_rn(v_uint8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    asc_half2uint8_rn(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_half2uint8_rn(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_half2uint8_rn(v_uint8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    asc_half2uint8_rn(v_uint8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    asc_half2uint8_rn(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_half2uint8_rn(v_uint8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    asc_half2uint8_rn(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_half2uint8_rn(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_half2uint8_rn(v_uint8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    asc_half2uint8_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_half2uint8_rn(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_half2uint8_rn(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    # asc_half2int16_rn: every illegal dst, src combination, every form
+    asc_half2int16_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2int16_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2int16_rn(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2int16_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2int16_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2int16_rn(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2int16_rn(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2int16_rn(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2int16_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2int16_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2int16_rn(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2int16_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2int16_rn(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2int16_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2int16_rn(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2int16_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2int16_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2int16_rn(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2int16_rn(v_int16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    asc_half2int16_rn(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_half2int16_rn(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_half2int16_rn(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_half2int16_rn(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_half2int16_rn(v_int16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    asc_half2int16_rn(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_half2int16_rn(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_half2int16_rn(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_half2int16_rn(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_half2int16_rn(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_half2int16_rn(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_half2int16_rn(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_half2int16_rn(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_half2int16_rn(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_half2int16_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_half2int16_rn(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_half2int16_rn(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    # asc_half2int32_rn: every illegal dst, src combination, every form
+    asc_half2int32_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2int32_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2int32_rn(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2int32_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2int32_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2int32_rn(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2int32_rn(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2int32_rn(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2int32_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2int32_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2int32_rn(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2int32_rn(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2int32_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2int32_rn(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2int32_rn(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2int32_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2int32_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2int32_rn(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2int32_rn(v_int32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    asc_half2int32_rn(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_half2int32_rn(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_half2int32_rn(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_half2int32_rn(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_half2int32_rn(v_int32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    asc_half2int32_rn(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_half2int32_rn(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_half2int32_rn(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_half2int32_rn(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_half2int32_rn(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_half2int32_rn(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_half2int32_rn(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_half2int32_rn(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_half2int32_rn(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_half2int32_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_half2int32_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    asc_half2int32_rn(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    # asc_bfloat162int32_rn: every illegal dst, src combination, every form
+    asc_bfloat162int32_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    asc_bfloat162int32_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_fp8_e4m3fn_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_fp8_e5m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_fp8_e8m0_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_int4x2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_bfloat162int32_rn(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_uint64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    asc_bfloat162int32_rn(v_int32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    asc_bfloat162int32_rn(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_bfloat162int32_rn(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_bfloat162int32_rn(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_bfloat162int32_rn(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_bfloat162int32_rn(v_int32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    asc_bfloat162int32_rn(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_bfloat162int32_rn(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_bfloat162int32_rn(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_bfloat162int32_rn(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_bfloat162int32_rn(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_bfloat162int32_rn(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_bfloat162int32_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_bfloat162int32_rn(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_bfloat162int32_rn(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_bfloat162int32_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_bfloat162int32_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    asc_bfloat162int32_rn(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    # asc_float2int16_rn: every illegal dst, src combination, every form
+    asc_float2int16_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2int16_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2int16_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2int16_rn(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2int16_rn(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2int16_rn(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2int16_rn(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2int16_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2int16_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2int16_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2int16_rn(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2int16_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2int16_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2int16_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2int16_rn(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2int16_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2int16_rn(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2int16_rn(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2int16_rn(v_int16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    asc_float2int16_rn(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_float2int16_rn(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_float2int16_rn(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_float2int16_rn(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_float2int16_rn(v_int16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    asc_float2int16_rn(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_float2int16_rn(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_float2int16_rn(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_float2int16_rn(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_float2int16_rn(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_float2int16_rn(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_float2int16_rn(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_float2int16_rn(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_float2int16_rn(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_float2int16_rn(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_float2int16_rn(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_float2int16_rn(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    # asc_float2int32_rn: every illegal dst, src combination, every form
+    asc_float2int32_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2int32_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2int32_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2int32_rn(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2int32_rn(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2int32_rn(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2int32_rn(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2int32_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2int32_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2int32_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2int32_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2int32_rn(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2int32_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2int32_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2int32_rn(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2int32_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2int32_rn(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2int32_rn(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2int32_rn(v_int32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    asc_float2int32_rn(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_float2int32_rn(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_float2int32_rn(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_float2int32_rn(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_float2int32_rn(v_int32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    asc_float2int32_rn(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_float2int32_rn(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_float2int32_rn(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_float2int32_rn(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_float2int32_rn(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_float2int32_rn(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_float2int32_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_float2int32_rn(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_float2int32_rn(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_float2int32_rn(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_float2int32_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    asc_float2int32_rn(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    # asc_float2int64_rn: every illegal dst, src combination, every form
+    asc_float2int64_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2int64_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2int64_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2int64_rn(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2int64_rn(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2int64_rn(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2int64_rn(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2int64_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2int64_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2int64_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2int64_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2int64_rn(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2int64_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2int64_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2int64_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2int64_rn(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2int64_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2int64_rn(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2int64_rn(v_int64_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_)
+    asc_float2int64_rn(v_int64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    asc_float2int64_rn(v_int64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    asc_float2int64_rn(v_int64_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t)
+    asc_float2int64_rn(v_int64_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t)
+    asc_float2int64_rn(v_int64_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t)
+    asc_float2int64_rn(v_int64_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    asc_float2int64_rn(v_int64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    asc_float2int64_rn(v_int64_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t)
+    asc_float2int64_rn(v_int64_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t)
+    asc_float2int64_rn(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_float2int64_rn(v_int64_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    asc_float2int64_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_float2int64_rn(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_float2int64_rn(v_int64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    asc_float2int64_rn(v_int64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    asc_float2int64_rn(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
+    asc_float2int64_rn(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+    # asc_hif82half: every illegal dst, src combination, every form
+    asc_hif82half(b, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
+    asc_hif82half(v_int8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
+    asc_hif82half(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_hif82half(v_fp8_e4m3fn_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t)
+    asc_hif82half(v_fp8_e5m2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t)
+    asc_hif82half(v_fp8_e8m0_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t)
+    asc_hif82half(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    asc_hif82half(v_int4x2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t)
+    asc_hif82half(v_fp4x2_e2m1_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t)
+    asc_hif82half(v_fp4x2_e1m2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t)
+    asc_hif82half(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_hif82half(v_uint16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    asc_hif82half(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_hif82half(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_hif82half(v_uint32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    asc_hif82half(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_hif82half(v_int64_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    asc_hif82half(v_uint64_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t)
+    asc_hif82half(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_hif82half(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_hif82half(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_hif82half(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_hif82half(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_hif82half(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_hif82half(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_hif82half(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_hif82half(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_hif82half(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_hif82half(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_hif82half(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_hif82half(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_hif82half(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_hif82half(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_hif82half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_hif82half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_hif82half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_hif82float: every illegal dst, src combination, every form
+    asc_hif82float(b, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
+    asc_hif82float(v_int8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
+    asc_hif82float(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_hif82float(v_fp8_e4m3fn_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t)
+    asc_hif82float(v_fp8_e5m2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t)
+    asc_hif82float(v_fp8_e8m0_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t)
+    asc_hif82float(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    asc_hif82float(v_int4x2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t)
+    asc_hif82float(v_fp4x2_e2m1_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t)
+    asc_hif82float(v_fp4x2_e1m2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t)
+    asc_hif82float(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_hif82float(v_uint16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    asc_hif82float(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_hif82float(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_hif82float(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_hif82float(v_uint32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    asc_hif82float(v_int64_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    asc_hif82float(v_uint64_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t)
+    asc_hif82float(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_hif82float(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_hif82float(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_hif82float(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_hif82float(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_hif82float(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_hif82float(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_hif82float(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_hif82float(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_hif82float(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_hif82float(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_hif82float(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_hif82float(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_hif82float(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_hif82float(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_hif82float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_hif82float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_hif82float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_e4m32float: every illegal dst, src combination, every form
+    asc_e4m32float(b, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t)
+    asc_e4m32float(v_int8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_uint8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_fp8_e5m2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_fp8_e8m0_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_hifloat8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_int4x2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_fp4x2_e2m1_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_fp4x2_e1m2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_uint16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_e4m32float(v_bfloat16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_uint32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_int64_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_uint64_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e4m3fn_t)
+    asc_e4m32float(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_e4m32float(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_e4m32float(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_e4m32float(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_e4m32float(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_e4m32float(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_e4m32float(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_e4m32float(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_e4m32float(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_e4m32float(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_e4m32float(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_e4m32float(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_e4m32float(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_e4m32float(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_e4m32float(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_e4m32float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_e4m32float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_e4m32float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_e5m22float: every illegal dst, src combination, every form
+    asc_e5m22float(b, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t)
+    asc_e5m22float(v_int8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t)
+    asc_e5m22float(v_uint8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    asc_e5m22float(v_fp8_e4m3fn_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t)
+    asc_e5m22float(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t)
+    asc_e5m22float(v_fp8_e8m0_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e5m2_t)
+    asc_e5m22float(v_hifloat8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t)
+    asc_e5m22float(v_int4x2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t)
+    asc_e5m22float(v_fp4x2_e2m1_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t)
+    asc_e5m22float(v_fp4x2_e1m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t)
+    asc_e5m22float(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_e5m22float(v_uint16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    asc_e5m22float(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_e5m22float(v_bfloat16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    asc_e5m22float(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_e5m22float(v_uint32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    asc_e5m22float(v_int64_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t)
+    asc_e5m22float(v_uint64_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e5m2_t)
+    asc_e5m22float(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_e5m22float(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_e5m22float(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_e5m22float(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_e5m22float(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_e5m22float(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_e5m22float(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_e5m22float(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_e5m22float(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_e5m22float(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_e5m22float(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_e5m22float(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_e5m22float(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_e5m22float(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_e5m22float(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_e5m22float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_e5m22float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_e5m22float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_e2m1x22bfloat16: every illegal dst, src combination, every form
+    asc_e2m1x22bfloat16(b, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_int8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_uint8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_fp8_e4m3fn_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_fp8_e5m2_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_fp8_e8m0_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_hifloat8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_int4x2_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_fp4x2_e1m2_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_uint16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_uint32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_int64_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_uint64_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e2m1_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_e2m1x22bfloat16(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    # asc_e1m2x22bfloat16: every illegal dst, src combination, every form
+    asc_e1m2x22bfloat16(b, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_int8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_uint8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_fp8_e4m3fn_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_fp8_e5m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_fp8_e8m0_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_hifloat8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_int4x2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_fp4x2_e2m1_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_uint16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_uint32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_int64_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_uint64_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e1m2_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_e1m2x22bfloat16(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    # asc_half2hif8_rna: every illegal dst, src combination, every form
+    asc_half2hif8_rna(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2hif8_rna(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2hif8_rna(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2hif8_rna(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2hif8_rna(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2hif8_rna(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2hif8_rna(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2hif8_rna(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2hif8_rna(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2hif8_rna(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2hif8_rna(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2hif8_rna(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2hif8_rna(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2hif8_rna(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2hif8_rna(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2hif8_rna(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2hif8_rna(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2hif8_rna(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2hif8_rna(v_hifloat8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_)
+    asc_half2hif8_rna(v_hifloat8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    asc_half2hif8_rna(v_hifloat8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+    # asc_half2bfloat16_rn: every illegal dst, src combination, every form
+    asc_half2bfloat16_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2bfloat16_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2bfloat16_rn(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2bfloat16_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2bfloat16_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2bfloat16_rn(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2bfloat16_rn(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2bfloat16_rn(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2bfloat16_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2bfloat16_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2bfloat16_rn(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2bfloat16_rn(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2bfloat16_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2bfloat16_rn(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2bfloat16_rn(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2bfloat16_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_half2bfloat16_rn(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2bfloat16_rn(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2bfloat16_rn(v_bfloat16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_half2bfloat16_rn(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    # asc_bfloat162half_rn: every illegal dst, src combination, every form
+    asc_bfloat162half_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    asc_bfloat162half_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    asc_bfloat162half_rn(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_bfloat162half_rn(v_fp8_e4m3fn_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    asc_bfloat162half_rn(v_fp8_e5m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    asc_bfloat162half_rn(v_fp8_e8m0_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    asc_bfloat162half_rn(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_bfloat162half_rn(v_int4x2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    asc_bfloat162half_rn(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    asc_bfloat162half_rn(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    asc_bfloat162half_rn(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_bfloat162half_rn(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_bfloat162half_rn(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_bfloat162half_rn(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_bfloat162half_rn(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_bfloat162half_rn(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_bfloat162half_rn(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_bfloat162half_rn(v_uint64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    asc_bfloat162half_rn(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_bfloat162half_rn(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_bfloat162half_rn(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_bfloat162half_rn(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_bfloat162half_rn(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_bfloat162half_rn(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_bfloat162half_rn(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_bfloat162half_rn(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_bfloat162half_rn(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_bfloat162half_rn(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_bfloat162half_rn(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_bfloat162half_rn(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_bfloat162half_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_bfloat162half_rn(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_bfloat162half_rn(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_bfloat162half_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_bfloat162half_rn(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_bfloat162half_rn(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_bfloat162e2m1x2_rn: every illegal dst, src combination, every form
+    asc_bfloat162e2m1x2_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_fp8_e4m3fn_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_fp8_e5m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_fp8_e8m0_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_int4x2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_uint64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bool_)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e8m0_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
+    asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t)
+    # asc_bfloat162e1m2x2_rn: every illegal dst, src combination, every form
+    asc_bfloat162e1m2x2_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_fp8_e4m3fn_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_fp8_e5m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_fp8_e8m0_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_int4x2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_uint64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bool_)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e8m0_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
+    asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t)
+    # asc_bfloat162float: every illegal dst, src combination, every form
+    asc_bfloat162float(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
+    asc_bfloat162float(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
+    asc_bfloat162float(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_bfloat162float(v_fp8_e4m3fn_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    asc_bfloat162float(v_fp8_e5m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    asc_bfloat162float(v_fp8_e8m0_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t)
+    asc_bfloat162float(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_bfloat162float(v_int4x2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t)
+    asc_bfloat162float(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t)
+    asc_bfloat162float(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t)
+    asc_bfloat162float(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_bfloat162float(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_bfloat162float(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_bfloat162float(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_bfloat162float(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_bfloat162float(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_bfloat162float(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_bfloat162float(v_uint64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t)
+    asc_bfloat162float(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_bfloat162float(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_bfloat162float(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_bfloat162float(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_bfloat162float(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_bfloat162float(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_bfloat162float(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_bfloat162float(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_bfloat162float(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_bfloat162float(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_bfloat162float(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_bfloat162float(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_bfloat162float(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_bfloat162float(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_bfloat162float(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_bfloat162float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_bfloat162float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_bfloat162float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_half2float: every illegal dst, src combination, every form
+    asc_half2float(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
+    asc_half2float(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
+    asc_half2float(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_half2float(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_half2float(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_half2float(v_fp8_e8m0_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half)
+    asc_half2float(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_half2float(v_int4x2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half)
+    asc_half2float(v_fp4x2_e2m1_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half)
+    asc_half2float(v_fp4x2_e1m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half)
+    asc_half2float(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_half2float(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_half2float(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_half2float(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_half2float(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_half2float(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_half2float(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_half2float(v_uint64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half)
+    asc_half2float(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_half2float(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_half2float(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_half2float(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_half2float(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_half2float(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_half2float(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_half2float(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_half2float(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_half2float(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_half2float(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_half2float(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_half2float(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_half2float(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_half2float(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_half2float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_half2float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_half2float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_float2hif8_rna: every illegal dst, src combination, every form
+    asc_float2hif8_rna(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2hif8_rna(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2hif8_rna(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2hif8_rna(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2hif8_rna(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2hif8_rna(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2hif8_rna(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2hif8_rna(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2hif8_rna(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2hif8_rna(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2hif8_rna(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2hif8_rna(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2hif8_rna(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2hif8_rna(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2hif8_rna(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2hif8_rna(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2hif8_rna(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2hif8_rna(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2hif8_rna(v_hifloat8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_)
+    asc_float2hif8_rna(v_hifloat8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half)
+    asc_float2hif8_rna(v_hifloat8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    asc_float2hif8_rna(v_hifloat8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+    # asc_float2e4m3_rn: every illegal dst, src combination, every form
+    asc_float2e4m3_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2e4m3_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2e4m3_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2e4m3_rn(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2e4m3_rn(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2e4m3_rn(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2e4m3_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2e4m3_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2e4m3_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2e4m3_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2e4m3_rn(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2e4m3_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2e4m3_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2e4m3_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2e4m3_rn(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2e4m3_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2e4m3_rn(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2e4m3_rn(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bool_)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e8m0_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
+    asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t)
+    # asc_float2e5m2_rn: every illegal dst, src combination, every form
+    asc_float2e5m2_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2e5m2_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2e5m2_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2e5m2_rn(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2e5m2_rn(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2e5m2_rn(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2e5m2_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2e5m2_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2e5m2_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2e5m2_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2e5m2_rn(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2e5m2_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2e5m2_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2e5m2_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2e5m2_rn(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2e5m2_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2e5m2_rn(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2e5m2_rn(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bool_)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e8m0_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
+    asc_float2e5m2_rn(v_fp8_e5m2_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t)
+    # asc_float2half_ro: every illegal dst, src combination, every form
+    asc_float2half_ro(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2half_ro(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2half_ro(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2half_ro(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2half_ro(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2half_ro(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2half_ro(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2half_ro(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2half_ro(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2half_ro(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2half_ro(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2half_ro(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2half_ro(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_float2half_ro(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2half_ro(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2half_ro(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2half_ro(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2half_ro(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2half_ro(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_float2half_ro(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_float2half_ro(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_float2half_ro(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_float2half_ro(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_float2half_ro(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_float2half_ro(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_float2half_ro(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_float2half_ro(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_float2half_ro(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_float2half_ro(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_float2half_ro(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_float2half_ro(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_float2half_ro(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_float2half_ro(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_float2half_ro(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_float2half_ro(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_float2half_ro(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_float2bfloat16_rn: every illegal dst, src combination, every form
+    asc_float2bfloat16_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
+    asc_float2bfloat16_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
+    asc_float2bfloat16_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_float2bfloat16_rn(v_fp8_e4m3fn_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t)
+    asc_float2bfloat16_rn(v_fp8_e5m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t)
+    asc_float2bfloat16_rn(v_fp8_e8m0_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t)
+    asc_float2bfloat16_rn(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
+    asc_float2bfloat16_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
+    asc_float2bfloat16_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
+    asc_float2bfloat16_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
+    asc_float2bfloat16_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_float2bfloat16_rn(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_float2bfloat16_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_float2bfloat16_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_float2bfloat16_rn(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_float2bfloat16_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_float2bfloat16_rn(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_float2bfloat16_rn(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_float2bfloat16_rn(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    # asc_int4x22half: every illegal dst, src combination, every form
+    asc_int4x22half(b, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
+    asc_int4x22half(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    asc_int4x22half(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_int4x22half(v_fp8_e4m3fn_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    asc_int4x22half(v_fp8_e5m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    asc_int4x22half(v_fp8_e8m0_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t)
+    asc_int4x22half(v_hifloat8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    asc_int4x22half(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    asc_int4x22half(v_fp4x2_e2m1_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    asc_int4x22half(v_fp4x2_e1m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    asc_int4x22half(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_int4x22half(v_uint16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    asc_int4x22half(v_bfloat16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    asc_int4x22half(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_int4x22half(v_uint32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    asc_int4x22half(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_int4x22half(v_int64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    asc_int4x22half(v_uint64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t)
+    asc_int4x22half(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_int4x22half(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_int4x22half(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_int4x22half(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_int4x22half(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_int4x22half(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_int4x22half(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_int4x22half(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_int4x22half(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_int4x22half(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_int4x22half(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_int4x22half(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_int4x22half(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_int4x22half(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int4x22half(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_int4x22half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_int4x22half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_int4x22half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_int4x22bfloat16: every illegal dst, src combination, every form
+    asc_int4x22bfloat16(b, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
+    asc_int4x22bfloat16(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    asc_int4x22bfloat16(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_int4x22bfloat16(v_fp8_e4m3fn_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    asc_int4x22bfloat16(v_fp8_e5m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    asc_int4x22bfloat16(v_fp8_e8m0_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t)
+    asc_int4x22bfloat16(v_hifloat8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    asc_int4x22bfloat16(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    asc_int4x22bfloat16(v_fp4x2_e2m1_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    asc_int4x22bfloat16(v_fp4x2_e1m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    asc_int4x22bfloat16(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_int4x22bfloat16(v_uint16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    asc_int4x22bfloat16(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_int4x22bfloat16(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_int4x22bfloat16(v_uint32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    asc_int4x22bfloat16(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_int4x22bfloat16(v_int64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    asc_int4x22bfloat16(v_uint64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t)
+    asc_int4x22bfloat16(v_bfloat16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_)
+    asc_int4x22bfloat16(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half)
+    asc_int4x22bfloat16(v_bfloat16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_int4x22bfloat16(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+    # asc_int82half: every illegal dst, src combination, every form
+    asc_int82half(b, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
+    asc_int82half(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    asc_int82half(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_int82half(v_fp8_e4m3fn_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    asc_int82half(v_fp8_e5m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    asc_int82half(v_fp8_e8m0_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t)
+    asc_int82half(v_hifloat8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    asc_int82half(v_int4x2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    asc_int82half(v_fp4x2_e2m1_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    asc_int82half(v_fp4x2_e1m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    asc_int82half(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_int82half(v_uint16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    asc_int82half(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_int82half(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_int82half(v_uint32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    asc_int82half(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_int82half(v_int64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    asc_int82half(v_uint64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t)
+    asc_int82half(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_int82half(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_int82half(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_int82half(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_int82half(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_int82half(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_int82half(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_int82half(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_int82half(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_int82half(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_int82half(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_int82half(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_int82half(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_int82half(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int82half(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_int82half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_int82half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_int82half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_uint82half: every illegal dst, src combination, every form
+    asc_uint82half(b, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
+    asc_uint82half(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
+    asc_uint82half(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_uint82half(v_fp8_e4m3fn_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t)
+    asc_uint82half(v_fp8_e5m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t)
+    asc_uint82half(v_fp8_e8m0_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t)
+    asc_uint82half(v_hifloat8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    asc_uint82half(v_int4x2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t)
+    asc_uint82half(v_fp4x2_e2m1_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t)
+    asc_uint82half(v_fp4x2_e1m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t)
+    asc_uint82half(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_uint82half(v_uint16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    asc_uint82half(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_uint82half(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_uint82half(v_uint32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    asc_uint82half(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_uint82half(v_int64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    asc_uint82half(v_uint64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t)
+    asc_uint82half(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_uint82half(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_uint82half(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_uint82half(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_uint82half(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_uint82half(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_uint82half(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_uint82half(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_uint82half(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_uint82half(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_uint82half(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_uint82half(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_uint82half(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_uint82half(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_uint82half(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_uint82half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_uint82half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_uint82half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_int162half_rn: every illegal dst, src combination, every form
+    asc_int162half_rn(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    asc_int162half_rn(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    asc_int162half_rn(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_int162half_rn(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    asc_int162half_rn(v_fp8_e5m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    asc_int162half_rn(v_fp8_e8m0_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    asc_int162half_rn(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_int162half_rn(v_int4x2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    asc_int162half_rn(v_fp4x2_e2m1_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    asc_int162half_rn(v_fp4x2_e1m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    asc_int162half_rn(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int162half_rn(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_int162half_rn(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_int162half_rn(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_int162half_rn(v_uint32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    asc_int162half_rn(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_int162half_rn(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_int162half_rn(v_uint64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    asc_int162half_rn(v_half, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_)
+    asc_int162half_rn(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_int162half_rn(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_int162half_rn(v_half, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t)
+    asc_int162half_rn(v_half, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t)
+    asc_int162half_rn(v_half, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t)
+    asc_int162half_rn(v_half, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t)
+    asc_int162half_rn(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_int162half_rn(v_half, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t)
+    asc_int162half_rn(v_half, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t)
+    asc_int162half_rn(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_int162half_rn(v_half, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half)
+    asc_int162half_rn(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t)
+    asc_int162half_rn(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int162half_rn(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_int162half_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
+    asc_int162half_rn(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_int162half_rn(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+    # asc_int162float: every illegal dst, src combination, every form
+    asc_int162float(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    asc_int162float(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    asc_int162float(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_int162float(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    asc_int162float(v_fp8_e5m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    asc_int162float(v_fp8_e8m0_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    asc_int162float(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_int162float(v_int4x2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    asc_int162float(v_fp4x2_e2m1_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    asc_int162float(v_fp4x2_e1m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    asc_int162float(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int162float(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_int162float(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_int162float(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_int162float(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_int162float(v_uint32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    asc_int162float(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_int162float(v_uint64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    asc_int162float(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_int162float(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_int162float(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_int162float(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_int162float(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_int162float(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_int162float(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_int162float(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_int162float(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_int162float(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_int162float(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_int162float(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_int162float(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_int162float(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_int162float(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_int162float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_int162float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_int162float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_int322float_rn: every illegal dst, src combination, every form
+    asc_int322float_rn(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    asc_int322float_rn(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    asc_int322float_rn(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_int322float_rn(v_fp8_e4m3fn_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    asc_int322float_rn(v_fp8_e5m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    asc_int322float_rn(v_fp8_e8m0_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    asc_int322float_rn(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_int322float_rn(v_int4x2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    asc_int322float_rn(v_fp4x2_e2m1_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    asc_int322float_rn(v_fp4x2_e1m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    asc_int322float_rn(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_int322float_rn(v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    asc_int322float_rn(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int322float_rn(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_int322float_rn(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int322float_rn(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_int322float_rn(v_int64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    asc_int322float_rn(v_uint64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    asc_int322float_rn(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_int322float_rn(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_int322float_rn(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_int322float_rn(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_int322float_rn(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_int322float_rn(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_int322float_rn(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_int322float_rn(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_int322float_rn(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_int322float_rn(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_int322float_rn(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_int322float_rn(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_int322float_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_int322float_rn(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_int322float_rn(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_int322float_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_int322float_rn(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_int322float_rn(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_int642float_rn: every illegal dst, src combination, every form
+    asc_int642float_rn(b, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
+    asc_int642float_rn(v_int8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
+    asc_int642float_rn(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_int642float_rn(v_fp8_e4m3fn_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
+    asc_int642float_rn(v_fp8_e5m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
+    asc_int642float_rn(v_fp8_e8m0_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t)
+    asc_int642float_rn(v_hifloat8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    asc_int642float_rn(v_int4x2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
+    asc_int642float_rn(v_fp4x2_e2m1_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
+    asc_int642float_rn(v_fp4x2_e1m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
+    asc_int642float_rn(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_int642float_rn(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    asc_int642float_rn(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_int642float_rn(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_int642float_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    asc_int642float_rn(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    asc_int642float_rn(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
+    asc_int642float_rn(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+    asc_int642float_rn(v_float32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_)
+    asc_int642float_rn(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_int642float_rn(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_int642float_rn(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t)
+    asc_int642float_rn(v_float32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t)
+    asc_int642float_rn(v_float32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t)
+    asc_int642float_rn(v_float32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t)
+    asc_int642float_rn(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_int642float_rn(v_float32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t)
+    asc_int642float_rn(v_float32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t)
+    asc_int642float_rn(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_int642float_rn(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_int642float_rn(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half)
+    asc_int642float_rn(v_float32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t)
+    asc_int642float_rn(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_int642float_rn(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_int642float_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
+    asc_int642float_rn(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+    # asc_int4x22int16: every illegal dst, src combination, every form
+    asc_int4x22int16(b, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
+    asc_int4x22int16(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
+    asc_int4x22int16(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_int4x22int16(v_fp8_e4m3fn_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t)
+    asc_int4x22int16(v_fp8_e5m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t)
+    asc_int4x22int16(v_fp8_e8m0_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t)
+    asc_int4x22int16(v_hifloat8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t)
+    asc_int4x22int16(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t)
+    asc_int4x22int16(v_fp4x2_e2m1_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t)
+    asc_int4x22int16(v_fp4x2_e1m2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t)
+    asc_int4x22int16(v_uint16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    asc_int4x22int16(v_half, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t)
+    asc_int4x22int16(v_bfloat16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t)
+    asc_int4x22int16(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_int4x22int16(v_uint32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    asc_int4x22int16(v_float32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t)
+    asc_int4x22int16(v_int64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    asc_int4x22int16(v_uint64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t)
+    asc_int4x22int16(v_int16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    asc_int4x22int16(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_int4x22int16(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_int4x22int16(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_int4x22int16(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_int4x22int16(v_int16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    asc_int4x22int16(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_int4x22int16(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_int4x22int16(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_int4x22int16(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int4x22int16(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_int4x22int16(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_int4x22int16(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_int4x22int16(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_int4x22int16(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_int4x22int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_int4x22int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_int4x22int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    # asc_int82int16: every illegal dst, src combination, every form
+    asc_int82int16(b, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
+    asc_int82int16(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    asc_int82int16(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_int82int16(v_fp8_e4m3fn_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    asc_int82int16(v_fp8_e5m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    asc_int82int16(v_fp8_e8m0_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t)
+    asc_int82int16(v_hifloat8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    asc_int82int16(v_int4x2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    asc_int82int16(v_fp4x2_e2m1_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    asc_int82int16(v_fp4x2_e1m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    asc_int82int16(v_uint16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    asc_int82int16(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_int82int16(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_int82int16(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_int82int16(v_uint32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    asc_int82int16(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_int82int16(v_int64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    asc_int82int16(v_uint64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t)
+    asc_int82int16(v_int16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    asc_int82int16(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_int82int16(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_int82int16(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_int82int16(v_int16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    asc_int82int16(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_int82int16(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_int82int16(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_int82int16(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_int82int16(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int82int16(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_int82int16(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_int82int16(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_int82int16(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_int82int16(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_int82int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_int82int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_int82int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    # asc_int82int32: every illegal dst, src combination, every form
+    asc_int82int32(b, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
+    asc_int82int32(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
+    asc_int82int32(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_int82int32(v_fp8_e4m3fn_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t)
+    asc_int82int32(v_fp8_e5m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t)
+    asc_int82int32(v_fp8_e8m0_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t)
+    asc_int82int32(v_hifloat8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t)
+    asc_int82int32(v_int4x2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t)
+    asc_int82int32(v_fp4x2_e2m1_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t)
+    asc_int82int32(v_fp4x2_e1m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t)
+    asc_int82int32(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_int82int32(v_uint16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    asc_int82int32(v_half, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t)
+    asc_int82int32(v_bfloat16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t)
+    asc_int82int32(v_uint32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    asc_int82int32(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t)
+    asc_int82int32(v_int64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    asc_int82int32(v_uint64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t)
+    asc_int82int32(v_int32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    asc_int82int32(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_int82int32(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_int82int32(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_int82int32(v_int32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    asc_int82int32(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_int82int32(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_int82int32(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_int82int32(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_int82int32(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_int82int32(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_int82int32(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_int82int32(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_int82int32(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int82int32(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_int82int32(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_int82int32(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    asc_int82int32(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    # asc_uint82uint16: every illegal dst, src combination, every form
+    asc_uint82uint16(b, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
+    asc_uint82uint16(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
+    asc_uint82uint16(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_uint82uint16(v_fp8_e4m3fn_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t)
+    asc_uint82uint16(v_fp8_e5m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t)
+    asc_uint82uint16(v_fp8_e8m0_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t)
+    asc_uint82uint16(v_hifloat8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    asc_uint82uint16(v_int4x2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t)
+    asc_uint82uint16(v_fp4x2_e2m1_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t)
+    asc_uint82uint16(v_fp4x2_e1m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t)
+    asc_uint82uint16(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_uint82uint16(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_uint82uint16(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_uint82uint16(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_uint82uint16(v_uint32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    asc_uint82uint16(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_uint82uint16(v_int64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    asc_uint82uint16(v_uint64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t)
+    asc_uint82uint16(v_uint16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_)
+    asc_uint82uint16(v_uint16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    asc_uint82uint16(v_uint16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    asc_uint82uint16(v_uint16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    asc_uint82uint16(v_uint16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t)
+    asc_uint82uint16(v_uint16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    asc_uint82uint16(v_uint16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    asc_uint82uint16(v_uint16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    asc_uint82uint16(v_uint16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    asc_uint82uint16(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_uint82uint16(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    asc_uint82uint16(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_uint82uint16(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_uint82uint16(v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    asc_uint82uint16(v_uint16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    asc_uint82uint16(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_uint82uint16(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    asc_uint82uint16(v_uint16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+    # asc_uint82uint32: every illegal dst, src combination, every form
+    asc_uint82uint32(b, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
+    asc_uint82uint32(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
+    asc_uint82uint32(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_uint82uint32(v_fp8_e4m3fn_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t)
+    asc_uint82uint32(v_fp8_e5m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t)
+    asc_uint82uint32(v_fp8_e8m0_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t)
+    asc_uint82uint32(v_hifloat8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t)
+    asc_uint82uint32(v_int4x2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t)
+    asc_uint82uint32(v_fp4x2_e2m1_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t)
+    asc_uint82uint32(v_fp4x2_e1m2_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t)
+    asc_uint82uint32(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_uint82uint32(v_uint16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    asc_uint82uint32(v_half, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t)
+    asc_uint82uint32(v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t)
+    asc_uint82uint32(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_uint82uint32(v_float32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t)
+    asc_uint82uint32(v_int64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    asc_uint82uint32(v_uint64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t)
+    asc_uint82uint32(v_uint32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_)
+    asc_uint82uint32(v_uint32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    asc_uint82uint32(v_uint32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    asc_uint82uint32(v_uint32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    asc_uint82uint32(v_uint32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t)
+    asc_uint82uint32(v_uint32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    asc_uint82uint32(v_uint32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    asc_uint82uint32(v_uint32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    asc_uint82uint32(v_uint32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    asc_uint82uint32(v_uint32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    asc_uint82uint32(v_uint32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    asc_uint82uint32(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_uint82uint32(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_uint82uint32(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_uint82uint32(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    asc_uint82uint32(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_uint82uint32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    asc_uint82uint32(v_uint32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+    # asc_int162uint8: every illegal dst, src combination, every form
+    asc_int162uint8(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    asc_int162uint8(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    asc_int162uint8(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    asc_int162uint8(v_fp8_e5m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    asc_int162uint8(v_fp8_e8m0_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    asc_int162uint8(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_int162uint8(v_int4x2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    asc_int162uint8(v_fp4x2_e2m1_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    asc_int162uint8(v_fp4x2_e1m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    asc_int162uint8(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int162uint8(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_int162uint8(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_int162uint8(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_int162uint8(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_int162uint8(v_uint32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    asc_int162uint8(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_int162uint8(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_int162uint8(v_uint64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    asc_int162uint8(v_uint8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    asc_int162uint8(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_int162uint8(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_int162uint8(v_uint8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    asc_int162uint8(v_uint8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    asc_int162uint8(v_uint8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    asc_int162uint8(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_int162uint8(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_int162uint8(v_uint8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    asc_int162uint8(v_uint8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    asc_int162uint8(v_uint8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    asc_int162uint8(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_int162uint8(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_int162uint8(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_int162uint8(v_uint8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    asc_int162uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_int162uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_int162uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    # asc_int162int32: every illegal dst, src combination, every form
+    asc_int162int32(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    asc_int162int32(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    asc_int162int32(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_int162int32(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    asc_int162int32(v_fp8_e5m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    asc_int162int32(v_fp8_e8m0_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    asc_int162int32(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_int162int32(v_int4x2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    asc_int162int32(v_fp4x2_e2m1_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    asc_int162int32(v_fp4x2_e1m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    asc_int162int32(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int162int32(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_int162int32(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_int162int32(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_int162int32(v_uint32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    asc_int162int32(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_int162int32(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_int162int32(v_uint64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    asc_int162int32(v_int32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    asc_int162int32(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_int162int32(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_int162int32(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_int162int32(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_int162int32(v_int32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    asc_int162int32(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_int162int32(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_int162int32(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_int162int32(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_int162int32(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_int162int32(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_int162int32(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_int162int32(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int162int32(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_int162int32(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_int162int32(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
+    asc_int162int32(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    # asc_int162uint32: every illegal dst, src combination, every form
+    asc_int162uint32(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
+    asc_int162uint32(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
+    asc_int162uint32(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_int162uint32(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
+    asc_int162uint32(v_fp8_e5m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t)
+    asc_int162uint32(v_fp8_e8m0_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t)
+    asc_int162uint32(v_hifloat8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t)
+    asc_int162uint32(v_int4x2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t)
+    asc_int162uint32(v_fp4x2_e2m1_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t)
+    asc_int162uint32(v_fp4x2_e1m2_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t)
+    asc_int162uint32(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int162uint32(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_int162uint32(v_half, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
+    asc_int162uint32(v_bfloat16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
+    asc_int162uint32(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_int162uint32(v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+    asc_int162uint32(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_int162uint32(v_uint64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t)
+    asc_int162uint32(v_uint32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_)
+    asc_int162uint32(v_uint32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    asc_int162uint32(v_uint32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    asc_int162uint32(v_uint32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    asc_int162uint32(v_uint32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    asc_int162uint32(v_uint32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t)
+    asc_int162uint32(v_uint32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    asc_int162uint32(v_uint32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    asc_int162uint32(v_uint32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    asc_int162uint32(v_uint32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    asc_int162uint32(v_uint32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    asc_int162uint32(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_int162uint32(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_int162uint32(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_int162uint32(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    asc_int162uint32(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_int162uint32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    asc_int162uint32(v_uint32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+    # asc_uint162uint8: every illegal dst, src combination, every form
+    asc_uint162uint8(b, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
+    asc_uint162uint8(v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
+    asc_uint162uint8(v_fp8_e4m3fn_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t)
+    asc_uint162uint8(v_fp8_e5m2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t)
+    asc_uint162uint8(v_fp8_e8m0_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t)
+    asc_uint162uint8(v_hifloat8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    asc_uint162uint8(v_int4x2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t)
+    asc_uint162uint8(v_fp4x2_e2m1_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t)
+    asc_uint162uint8(v_fp4x2_e1m2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t)
+    asc_uint162uint8(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_uint162uint8(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    asc_uint162uint8(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_uint162uint8(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_uint162uint8(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_uint162uint8(v_uint32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+    asc_uint162uint8(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_uint162uint8(v_int64_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    asc_uint162uint8(v_uint64_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t)
+    asc_uint162uint8(v_uint8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    asc_uint162uint8(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_uint162uint8(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_uint162uint8(v_uint8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    asc_uint162uint8(v_uint8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    asc_uint162uint8(v_uint8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    asc_uint162uint8(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_uint162uint8(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_uint162uint8(v_uint8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    asc_uint162uint8(v_uint8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    asc_uint162uint8(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_uint162uint8(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_uint162uint8(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_uint162uint8(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_uint162uint8(v_uint8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    asc_uint162uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_uint162uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_uint162uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    # asc_uint162uint32: every illegal dst, src combination, every form
+    asc_uint162uint32(b, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
+    asc_uint162uint32(v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
+    asc_uint162uint32(v_uint8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    asc_uint162uint32(v_fp8_e4m3fn_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t)
+    asc_uint162uint32(v_fp8_e5m2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t)
+    asc_uint162uint32(v_fp8_e8m0_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t)
+    asc_uint162uint32(v_hifloat8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t)
+    asc_uint162uint32(v_int4x2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t)
+    asc_uint162uint32(v_fp4x2_e2m1_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t)
+    asc_uint162uint32(v_fp4x2_e1m2_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t)
+    asc_uint162uint32(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_uint162uint32(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    asc_uint162uint32(v_half, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t)
+    asc_uint162uint32(v_bfloat16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t)
+    asc_uint162uint32(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_uint162uint32(v_float32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t)
+    asc_uint162uint32(v_int64_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    asc_uint162uint32(v_uint64_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t)
+    asc_uint162uint32(v_uint32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_)
+    asc_uint162uint32(v_uint32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t)
+    asc_uint162uint32(v_uint32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t)
+    asc_uint162uint32(v_uint32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t)
+    asc_uint162uint32(v_uint32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t)
+    asc_uint162uint32(v_uint32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t)
+    asc_uint162uint32(v_uint32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t)
+    asc_uint162uint32(v_uint32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t)
+    asc_uint162uint32(v_uint32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t)
+    asc_uint162uint32(v_uint32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t)
+    asc_uint162uint32(v_uint32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t)
+    asc_uint162uint32(v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half)
+    asc_uint162uint32(v_uint32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t)
+    asc_uint162uint32(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_uint162uint32(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    asc_uint162uint32(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
+    asc_uint162uint32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    asc_uint162uint32(v_uint32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+    # asc_int322uint8: every illegal dst, src combination, every form
+    asc_int322uint8(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    asc_int322uint8(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    asc_int322uint8(v_fp8_e4m3fn_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    asc_int322uint8(v_fp8_e5m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    asc_int322uint8(v_fp8_e8m0_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    asc_int322uint8(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_int322uint8(v_int4x2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    asc_int322uint8(v_fp4x2_e2m1_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    asc_int322uint8(v_fp4x2_e1m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    asc_int322uint8(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_int322uint8(v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    asc_int322uint8(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int322uint8(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_int322uint8(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int322uint8(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_int322uint8(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_int322uint8(v_int64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    asc_int322uint8(v_uint64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    asc_int322uint8(v_uint8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    asc_int322uint8(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_int322uint8(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_int322uint8(v_uint8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    asc_int322uint8(v_uint8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    asc_int322uint8(v_uint8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    asc_int322uint8(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_int322uint8(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_int322uint8(v_uint8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    asc_int322uint8(v_uint8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    asc_int322uint8(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_int322uint8(v_uint8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    asc_int322uint8(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_int322uint8(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_int322uint8(v_uint8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    asc_int322uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_int322uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_int322uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    # asc_int322int16: every illegal dst, src combination, every form
+    asc_int322int16(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    asc_int322int16(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    asc_int322int16(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_int322int16(v_fp8_e4m3fn_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    asc_int322int16(v_fp8_e5m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    asc_int322int16(v_fp8_e8m0_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    asc_int322int16(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_int322int16(v_int4x2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    asc_int322int16(v_fp4x2_e2m1_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    asc_int322int16(v_fp4x2_e1m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    asc_int322int16(v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    asc_int322int16(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int322int16(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_int322int16(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int322int16(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_int322int16(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_int322int16(v_int64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    asc_int322int16(v_uint64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    asc_int322int16(v_int16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    asc_int322int16(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_int322int16(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_int322int16(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_int322int16(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_int322int16(v_int16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    asc_int322int16(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_int322int16(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_int322int16(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_int322int16(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_int322int16(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_int322int16(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_int322int16(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_int322int16(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_int322int16(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_int322int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_int322int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_int322int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    # asc_int322uint16: every illegal dst, src combination, every form
+    asc_int322uint16(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    asc_int322uint16(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    asc_int322uint16(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_int322uint16(v_fp8_e4m3fn_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    asc_int322uint16(v_fp8_e5m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    asc_int322uint16(v_fp8_e8m0_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    asc_int322uint16(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_int322uint16(v_int4x2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    asc_int322uint16(v_fp4x2_e2m1_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    asc_int322uint16(v_fp4x2_e1m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    asc_int322uint16(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_int322uint16(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int322uint16(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_int322uint16(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int322uint16(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_int322uint16(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_int322uint16(v_int64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t)
+    asc_int322uint16(v_uint64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    asc_int322uint16(v_uint16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_)
+    asc_int322uint16(v_uint16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    asc_int322uint16(v_uint16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    asc_int322uint16(v_uint16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    asc_int322uint16(v_uint16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    asc_int322uint16(v_uint16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t)
+    asc_int322uint16(v_uint16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    asc_int322uint16(v_uint16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    asc_int322uint16(v_uint16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    asc_int322uint16(v_uint16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    asc_int322uint16(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_int322uint16(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    asc_int322uint16(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_int322uint16(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_int322uint16(v_uint16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    asc_int322uint16(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_int322uint16(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    asc_int322uint16(v_uint16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+    # asc_int322int64: every illegal dst, src combination, every form
+    asc_int322int64(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
+    asc_int322int64(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
+    asc_int322int64(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_int322int64(v_fp8_e4m3fn_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t)
+    asc_int322int64(v_fp8_e5m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t)
+    asc_int322int64(v_fp8_e8m0_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t)
+    asc_int322int64(v_hifloat8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t)
+    asc_int322int64(v_int4x2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t)
+    asc_int322int64(v_fp4x2_e2m1_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t)
+    asc_int322int64(v_fp4x2_e1m2_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t)
+    asc_int322int64(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_int322int64(v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    asc_int322int64(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t)
+    asc_int322int64(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t)
+    asc_int322int64(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int322int64(v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t)
+    asc_int322int64(v_float32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t)
+    asc_int322int64(v_uint64_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
+    asc_int322int64(v_int64_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_)
+    asc_int322int64(v_int64_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t)
+    asc_int322int64(v_int64_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t)
+    asc_int322int64(v_int64_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t)
+    asc_int322int64(v_int64_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t)
+    asc_int322int64(v_int64_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t)
+    asc_int322int64(v_int64_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t)
+    asc_int322int64(v_int64_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t)
+    asc_int322int64(v_int64_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t)
+    asc_int322int64(v_int64_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t)
+    asc_int322int64(v_int64_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t)
+    asc_int322int64(v_int64_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t)
+    asc_int322int64(v_int64_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half)
+    asc_int322int64(v_int64_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t)
+    asc_int322int64(v_int64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    asc_int322int64(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
+    asc_int322int64(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
+    asc_int322int64(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+    # asc_uint322uint8: every illegal dst, src combination, every form
+    asc_uint322uint8(b, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
+    asc_uint322uint8(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    asc_uint322uint8(v_fp8_e4m3fn_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    asc_uint322uint8(v_fp8_e5m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    asc_uint322uint8(v_fp8_e8m0_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t)
+    asc_uint322uint8(v_hifloat8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    asc_uint322uint8(v_int4x2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    asc_uint322uint8(v_fp4x2_e2m1_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    asc_uint322uint8(v_fp4x2_e1m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    asc_uint322uint8(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_uint322uint8(v_uint16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    asc_uint322uint8(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_uint322uint8(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_uint322uint8(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_uint322uint8(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    asc_uint322uint8(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_uint322uint8(v_int64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    asc_uint322uint8(v_uint64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
+    asc_uint322uint8(v_uint8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_)
+    asc_uint322uint8(v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t)
+    asc_uint322uint8(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t)
+    asc_uint322uint8(v_uint8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t)
+    asc_uint322uint8(v_uint8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t)
+    asc_uint322uint8(v_uint8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t)
+    asc_uint322uint8(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t)
+    asc_uint322uint8(v_uint8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t)
+    asc_uint322uint8(v_uint8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t)
+    asc_uint322uint8(v_uint8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t)
+    asc_uint322uint8(v_uint8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t)
+    asc_uint322uint8(v_uint8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t)
+    asc_uint322uint8(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
+    asc_uint322uint8(v_uint8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t)
+    asc_uint322uint8(v_uint8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t)
+    asc_uint322uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
+    asc_uint322uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_uint322uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+    # asc_uint322int16: every illegal dst, src combination, every form
+    asc_uint322int16(b, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
+    asc_uint322int16(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    asc_uint322int16(v_uint8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    asc_uint322int16(v_fp8_e4m3fn_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    asc_uint322int16(v_fp8_e5m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    asc_uint322int16(v_fp8_e8m0_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t)
+    asc_uint322int16(v_hifloat8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    asc_uint322int16(v_int4x2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    asc_uint322int16(v_fp4x2_e2m1_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    asc_uint322int16(v_fp4x2_e1m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    asc_uint322int16(v_uint16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t)
+    asc_uint322int16(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_uint322int16(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_uint322int16(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_uint322int16(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    asc_uint322int16(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_uint322int16(v_int64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    asc_uint322int16(v_uint64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
+    asc_uint322int16(v_int16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_)
+    asc_uint322int16(v_int16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t)
+    asc_uint322int16(v_int16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t)
+    asc_uint322int16(v_int16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t)
+    asc_uint322int16(v_int16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t)
+    asc_uint322int16(v_int16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t)
+    asc_uint322int16(v_int16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t)
+    asc_uint322int16(v_int16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t)
+    asc_uint322int16(v_int16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t)
+    asc_uint322int16(v_int16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t)
+    asc_uint322int16(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
+    asc_uint322int16(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t)
+    asc_uint322int16(v_int16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half)
+    asc_uint322int16(v_int16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t)
+    asc_uint322int16(v_int16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t)
+    asc_uint322int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
+    asc_uint322int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_uint322int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+    # asc_uint322uint16: every illegal dst, src combination, every form
+    asc_uint322uint16(b, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
+    asc_uint322uint16(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
+    asc_uint322uint16(v_uint8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t)
+    asc_uint322uint16(v_fp8_e4m3fn_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
+    asc_uint322uint16(v_fp8_e5m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
+    asc_uint322uint16(v_fp8_e8m0_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t)
+    asc_uint322uint16(v_hifloat8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
+    asc_uint322uint16(v_int4x2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t)
+    asc_uint322uint16(v_fp4x2_e2m1_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t)
+    asc_uint322uint16(v_fp4x2_e1m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t)
+    asc_uint322uint16(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
+    asc_uint322uint16(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
+    asc_uint322uint16(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
+    asc_uint322uint16(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_uint322uint16(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t)
+    asc_uint322uint16(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
+    asc_uint322uint16(v_int64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
+    asc_uint322uint16(v_uint64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
+    asc_uint322uint16(v_uint16_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_)
+    asc_uint322uint16(v_uint16_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t)
+    asc_uint322uint16(v_uint16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t)
+    asc_uint322uint16(v_uint16_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t)
+    asc_uint322uint16(v_uint16_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t)
+    asc_uint322uint16(v_uint16_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t)
+    asc_uint322uint16(v_uint16_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t)
+    asc_uint322uint16(v_uint16_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t)
+    asc_uint322uint16(v_uint16_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t)
+    asc_uint322uint16(v_uint16_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t)
+    asc_uint322uint16(v_uint16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t)
+    asc_uint322uint16(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+    asc_uint322uint16(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half)
+    asc_uint322uint16(v_uint16_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t)
+    asc_uint322uint16(v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t)
+    asc_uint322uint16(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
+    asc_uint322uint16(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    asc_uint322uint16(v_uint16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+    # asc_int642int32: every illegal dst, src combination, every form
+    asc_int642int32(b, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
+    asc_int642int32(v_int8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
+    asc_int642int32(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
+    asc_int642int32(v_fp8_e4m3fn_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
+    asc_int642int32(v_fp8_e5m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
+    asc_int642int32(v_fp8_e8m0_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t)
+    asc_int642int32(v_hifloat8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
+    asc_int642int32(v_int4x2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
+    asc_int642int32(v_fp4x2_e2m1_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
+    asc_int642int32(v_fp4x2_e1m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
+    asc_int642int32(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
+    asc_int642int32(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
+    asc_int642int32(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
+    asc_int642int32(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
+    asc_int642int32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
+    asc_int642int32(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
+    asc_int642int32(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
+    asc_int642int32(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+    asc_int642int32(v_int32_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_)
+    asc_int642int32(v_int32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t)
+    asc_int642int32(v_int32_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t)
+    asc_int642int32(v_int32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t)
+    asc_int642int32(v_int32_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t)
+    asc_int642int32(v_int32_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t)
+    asc_int642int32(v_int32_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t)
+    asc_int642int32(v_int32_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t)
+    asc_int642int32(v_int32_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t)
+    asc_int642int32(v_int32_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t)
+    asc_int642int32(v_int32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
+    asc_int642int32(v_int32_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t)
+    asc_int642int32(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half)
+    asc_int642int32(v_int32_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t)
+    asc_int642int32(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t)
+    asc_int642int32(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
+    asc_int642int32(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
+    asc_int642int32(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+    # asc_rint: every illegal T combination, every form
+    asc_rint(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_rint(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
+    asc_rint(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
+    asc_rint(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
+    asc_rint(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
+    asc_rint(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
+    asc_rint(v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
+    asc_rint(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_rint(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_rint(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_rint(v_int16_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
+    asc_rint(v_uint16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t)
+    asc_rint(v_int32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
+    asc_rint(v_uint32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+    asc_rint(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_rint(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_rint(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    asc_rint(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
+    asc_rint(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
