@@ -136,8 +136,6 @@ PLAIN_SIZE_LIMIT = 1 << 16
 length, so a size of 64 KiB or more would be truncated: ascreg rejects it."""
 
 
-
-
 def asc_init() -> None:
     """``asc_init()``: reset the core's modes at the start of a kernel.
 
