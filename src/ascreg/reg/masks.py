@@ -141,8 +141,8 @@ def MoveMask(op: Any) -> MaskReg:
     >>> from ascreg.machine.block import BlockContext, block
     >>> from ascreg.machine.spr import write_mask_spr
     >>> with block(BlockContext()) as ctx, ctx.simd_vf():
-    ...     write_mask_spr(0b101); print(Reg.MoveMask[half]())
-    MaskReg(b16: lanes 0, 2 on, 2 of 128)
+    ...     write_mask_spr(0b101); Reg.MoveMask[half]().bits()[:6].astype(int).tolist()
+    [1, 1, 0, 0, 1, 1]
     """
     dtypes = op.t.dtypes
     if not dtypes:
