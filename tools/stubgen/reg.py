@@ -31,6 +31,7 @@ KIND_TYPES = {
     "count": "Ref[int]",
     "anyptr": "UbPtr[Any]",
     "anyptrref": "Ref[UbPtr[Any]]",
+    "anyreg": "RegTensor[Any, Any]",
     "uload": "UnalignRegForLoad",
     "ustore": "UnalignRegForStore",
     "int?": "_IntLike | None = None",
@@ -61,6 +62,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -70,10 +73,12 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     PairReduce,
     ReduceType,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -107,6 +112,21 @@ class _CreateAddrReg:
     def __call__(self, *indices_and_strides: int) -> AddrReg: ...
 
 CreateAddrReg: _CreateAddrReg
+
+class _LocalMemBar:
+    name: ClassVar[str]
+    def __getitem__(self, items: tuple[MemType, MemType]) -> _LocalMemBar: ...
+    def __call__(self) -> None: ...
+
+LocalMemBar: _LocalMemBar
+
+class _DataCopy:
+    \"\"\"``Reg.DataCopy``: ``LoadAlign`` (a register first) or ``StoreAlign`` (an address first).\"\"\"
+    name: str
+    def __getitem__(self, items: Any) -> _DataCopy: ...
+    def __call__(self, *args: Any) -> None: ...
+
+DataCopy: _DataCopy
 """,
     "reg/masks": "",
     "reg/arith": """\
@@ -114,9 +134,26 @@ Lanes: TypeAlias = np.ndarray[Any, Any]
 B64_DECREASE_SPAN: int
 REDUCE_SPECS: dict[ReduceType, OpSpec]
 """,
-    "reg/rearrange": "",
+    "reg/rearrange": """\
+class _ClearSpr:
+    name: ClassVar[str]
+    def __getitem__(self, items: SpecialPurposeReg) -> _ClearSpr: ...
+    def __call__(self) -> None: ...
+
+ClearSpr: _ClearSpr
+""",
+    "reg/discrete": "",
     "reg/unaligned": """\
+class _DataCopyUnAlign:
+    \"\"\"``Reg.DataCopyUnAlign``: ``LoadUnAlign`` or ``StoreUnAlign``, by the unaligned register.\"\"\"
+    name: str
+    def __getitem__(self, items: Any) -> _DataCopyUnAlign: ...
+    def __call__(self, *args: Any) -> None: ...
+
+DataCopyUnAlign: _DataCopyUnAlign
+
 __all__ = [
+    "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "Load",
@@ -136,6 +173,7 @@ MODULE_EXTRA_IMPORTS = {
     "reg/masks": "",
     "reg/arith": "from ascreg._spec import OpSpec\n",
     "reg/rearrange": "",
+    "reg/discrete": "",
     "reg/unaligned": (
         "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore\n"
         "from ascreg.reg.datamove import AddrReg\n"

@@ -323,7 +323,8 @@ def gather(op: Any, dst: Any, src: Any, index: Any) -> None:
             f"template dtype U={op.t.dtypes[1].cpp_name} does not match the index register "
             f"{type(i).__name__} (C++: static_assert 'Gather U data type is not correct')"
         )
-    op.spec.check(d.dtype, i.dtype)
+    # Reg.Gather's row is (T, U); asc_gather's (dst, src, index) covers its UB form too.
+    op.spec.check(*((d.dtype, i.dtype) if len(op.spec.roles) == 2 else (d.dtype, s.dtype, i.dtype)))
     d.put(rearrange.gather(s.get(), i.get()))
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import Scalar, uint8_t
+from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
 from ascreg.core import histogram as histogram_core
 from ascreg.core import rearrange
@@ -214,6 +215,25 @@ def mask_interleave(
     first, second = interleave_bits(bits[0], bits[1], group, inverse=inverse)
     outs[0].set_bits(first)
     outs[1].set_bits(second)
+
+
+def interleave_registers(op: Any, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
+    """``op.formula`` (``rearrange.interleave`` / ``deinterleave``) of two registers into two.
+
+    64-bit lanes need RegTraitNumTwo registers (C++: static_assert); both sources are read
+    before either destination is written, so they may alias.
+    """
+    d0, d1, a, b = shared.vectors(
+        op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1")
+    )
+    if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
+        raise AscregTypeError(
+            f"{op.name} of 64-bit lanes needs RegTraitNumTwo registers, got "
+            f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
+        )
+    first, second = op.formula(a.get(), b.get())
+    d0.put(first)
+    d1.put(second)
 
 
 def is_mask(obj: Any) -> bool:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._frontend import compute as shared
-from ascreg._frontend import operands
+from ascreg._frontend import movement, operands
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
@@ -493,12 +493,15 @@ asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "
 
 
 @define("asc_gather")
-def asc_gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+def asc_gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
 
     The register form (``Reg.Gather``): ``U`` is the unsigned type of ``T``'s width; an index
     past the register wraps modulo the lane count. The UB form
-    ``asc_gather(dst, __ubuf__ T* src, index, mask)`` is not emulated.
+    ``asc_gather(vector_T0& dst, __ubuf__ T1* src, vector_U index, vector_bool mask)``
+    (``Reg.Gather``'s UB form) reads ``src[index[i]]`` into the selected lanes, 0 elsewhere;
+    a b8 source lands zero-extended in 16-bit slots, a uint32 index fills 32-bit slots (the
+    element in the low bytes). ``src`` is 32-byte aligned.
 
     Examples
     --------
@@ -508,7 +511,15 @@ def asc_gather(op: Any, dst: Any, src: Any, index: Any) -> None:
     >>> s.set(np.arange(64) * 10); i.set(np.arange(64) + 62)
     >>> asc_gather(d, s, i); np.asarray(d)[:3]
     array([620, 630,   0], dtype=int32)
+    >>> from ascreg import UnifiedBuffer, int8_t
+    >>> p = UnifiedBuffer().alloc(int8_t, 256); p.write(np.arange(256) - 128)
+    >>> d16, i16 = vector_int16_t(), vector_uint16_t(); i16.set(np.arange(128) + 88)
+    >>> asc_gather(d16, p, i16, asc_create_mask_b16(PAT_ALL)); np.asarray(d16)[:2]
+    array([216, 217], dtype=int16)
     """
+    if mask is not None or not isinstance(src, RegTensor):
+        movement.gather_ub(op, dst, src, index, mask, legal=op.spec.check)
+        return
     shared.gather(op, dst, src, index)
 
 

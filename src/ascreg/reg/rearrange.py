@@ -31,7 +31,7 @@ from ascreg.enums import (
 )
 from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine import spr
-from ascreg.machine.registers import RegTensor, RegTraitNumOne
+from ascreg.machine.registers import RegTensor
 
 
 def _rearrange(op: Any, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
@@ -49,17 +49,7 @@ def _rearrange(op: Any, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
         group = op.t.dtypes[0].size
         movement.mask_interleave(op, group, dst0, dst1, src0, src1, inverse=op.inverse)
         return
-    d0, d1, a, b = shared.vectors(
-        op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1")
-    )
-    if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
-        raise AscregTypeError(
-            f"{op.name} of 64-bit lanes needs RegTraitNumTwo registers, got "
-            f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
-        )
-    first, second = op.formula(a.get(), b.get())
-    d0.put(first)
-    d1.put(second)
+    movement.interleave_registers(op, dst0, dst1, src0, src1)
 
 
 Interleave = define(

@@ -63,6 +63,7 @@ from ascreg.machine.registers import (
 )
 
 __all__ = [
+    "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "Load",
