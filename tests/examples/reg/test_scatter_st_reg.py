@@ -55,7 +55,11 @@ def ScatterVF(dstAddr: UbPtr[half], srcAddr: UbPtr[half], indexAddr: UbPtr[uint1
 
 class KernelScatterReg:
     def Init(self, src: GmPtr[uint8_t], index: GmPtr[uint8_t], dst: GmPtr[uint8_t]) -> None:
-        self.srcGm, self.indexGm, self.dstGm = GlobalTensor[T](), GlobalTensor[U](), GlobalTensor[T]()
+        self.srcGm, self.indexGm, self.dstGm = (
+            GlobalTensor[T](),
+            GlobalTensor[U](),
+            GlobalTensor[T](),
+        )
         self.srcGm.SetGlobalBuffer(src.cast(T))
         self.indexGm.SetGlobalBuffer(index.cast(U))
         self.dstGm.SetGlobalBuffer(dst.cast(T))
