@@ -136,6 +136,9 @@ def c_param_shapes(p: Param, combo: tuple[type[Scalar], ...]) -> set[str]:
 
 def c_error_code(spec: OpSpec, args: list[str]) -> str:
     """The mypy error code of a rejected call whose argument shapes are *args*."""
+    signatures = sum(c_applies(f, c) for f in c_shape(spec).forms for c in spec.combos)
+    if signatures == 1:  # a lone signature is no overload: mypy reports each bad argument
+        return "arg-type"
     for form in c_shape(spec).forms:
         for combo in spec.combos:
             if not c_applies(form, combo) or len(form.params) != len(args):

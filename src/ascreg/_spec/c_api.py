@@ -337,7 +337,8 @@ def _rearrange_rows() -> list[OpSpec]:
     return [
         _c("asc_gather", ("dst", "src", "index"),
            (*in_register, *(c for c in C_GATHER_UB if c not in in_register)), MaskRule.NONE,
-           "reg_load/asc_gather.md", family="Gather", shape=CShape("c_api/compute", gather),
+           "reg_load/asc_gather.md", family="Gather",
+           shape=CShape("c_api/compute", gather, positional=True),
            core=_CORE + "rearrange:gather"),
         _c("asc_squeeze", ("T",), singles(*C_SQUEEZE), MaskRule.SQUEEZE,
            "compare_and_select/asc_squeeze.md", family="Squeeze",
@@ -433,7 +434,7 @@ def _movement_rows() -> list[OpSpec]:
            shape=CShape(module, (CForm("", _params("vptr dst", "vec src", "vec index:1", "cmask mask")),))),
         _c("asc_gather_datablock", ("T", "U"), tuple((d, uint32_t) for d in C_GATHER_BLOCK),
            MaskRule.ZEROING, "reg_load/asc_gather_datablock.md", family="GatherB",
-           shape=CShape(module, blocks), core=_CORE + "rearrange:gather_blocks"),
+           shape=CShape(module, blocks, positional=True), core=_CORE + "rearrange:gather_blocks"),
     ]  # fmt: skip
     for kind in ("frequency", "cumulative"):
         for part in ("bin0", "bin1"):

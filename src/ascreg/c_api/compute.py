@@ -493,7 +493,7 @@ asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "
 
 
 @define("asc_gather")
-def asc_gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
+def asc_gather(op: Any, dst: Any, src: Any, index: Any, *mask: Any) -> None:
     """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
 
     The register form (``Reg.Gather``): ``U`` is the unsigned type of ``T``'s width; an index
@@ -517,8 +517,10 @@ def asc_gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> Non
     >>> asc_gather(d16, p, i16, asc_create_mask_b16(PAT_ALL)); np.asarray(d16)[:2]
     array([216, 217], dtype=int16)
     """
-    if mask is not None or not isinstance(src, RegTensor):
-        movement.gather_ub(op, dst, src, index, mask, legal=op.spec.check)
+    if len(mask) > 1:
+        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {3 + len(mask)} arguments")
+    if mask or not isinstance(src, RegTensor):  # the UB form: (dst, src, index, mask)
+        movement.gather_ub(op, dst, src, index, *(mask or (None,)), legal=op.spec.check)
         return
     shared.gather(op, dst, src, index)
 

@@ -23,6 +23,7 @@ from typing import Any
 from ascreg._frontend import movement
 from ascreg._frontend.template import define
 from ascreg.core import rearrange
+from ascreg.errors import AscregTypeError
 from ascreg.machine import spr
 
 __all__ = [
@@ -68,7 +69,7 @@ def asc_scatter(op: Any, dst: Any, src: Any, index: Any, mask: Any) -> None:
 
 
 @define("asc_gather_datablock")
-def asc_gather_datablock(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
+def asc_gather_datablock(op: Any, dst: Any, src: Any, index: Any, *mask: Any) -> None:
     """``void asc_gather_datablock(vector_T& dst, __ubuf__ T* src, vector_uint32_t index[, mask])``.
 
     DataBlock k (32 bytes, k < 8) of ``dst`` is read from ``src + index[k]`` bytes (each a
@@ -85,7 +86,9 @@ def asc_gather_datablock(op: Any, dst: Any, src: Any, index: Any, mask: Any = No
     >>> asc_gather_datablock(d, p, i); np.asarray(d)[[0, 32, 255]].tolist()
     [224, 192, 31]
     """
-    movement.gather_blocks(op, dst, src, index, mask)
+    if len(mask) > 1:
+        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {3 + len(mask)} arguments")
+    movement.gather_blocks(op, dst, src, index, *(mask or (None,)))
 
 
 def _histogram(op: Any, dst: Any, src: Any, mask: Any) -> None:

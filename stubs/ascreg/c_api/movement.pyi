@@ -102,77 +102,77 @@ def asc_scatter(dst: UbPtr[float32_t], src: RegTensor[float32_t], index: RegTens
 
 # asc_gather_datablock: legal (T, U) in table order, per form
 @overload
-def asc_gather_datablock(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (int4x2_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (int4x2_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int8_t], src: UbPtr[int8_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (int8_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int8_t], src: UbPtr[int8_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (int8_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint8_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint8_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (fp4x2_e2m1_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (fp4x2_e2m1_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (fp4x2_e1m2_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (fp4x2_e1m2_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (hifloat8_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (hifloat8_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (fp8_e8m0_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (fp8_e8m0_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (fp8_e5m2_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (fp8_e5m2_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (fp8_e4m3fn_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (fp8_e4m3fn_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int16_t], src: UbPtr[int16_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (int16_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int16_t], src: UbPtr[int16_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (int16_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint16_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint16_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[half], src: UbPtr[half], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (half, uint32_t)
+def asc_gather_datablock(dst: RegTensor[half], src: UbPtr[half], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (half, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (bfloat16_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (bfloat16_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (int32_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (int32_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint32_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (float32_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (float32_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int64_t], src: UbPtr[int64_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (int64_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int64_t], src: UbPtr[int64_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (int64_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint64_t], src: UbPtr[uint64_t], index: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint64_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint64_t], src: UbPtr[uint64_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # (uint64_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (int4x2_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int4x2_t], src: UbPtr[int4x2_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (int4x2_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int8_t], src: UbPtr[int8_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (int8_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int8_t], src: UbPtr[int8_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (int8_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (uint8_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint8_t], src: UbPtr[uint8_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (uint8_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (fp4x2_e2m1_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp4x2_e2m1_t], src: UbPtr[fp4x2_e2m1_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (fp4x2_e2m1_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (fp4x2_e1m2_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp4x2_e1m2_t], src: UbPtr[fp4x2_e1m2_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (fp4x2_e1m2_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (hifloat8_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (hifloat8_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (fp8_e8m0_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (fp8_e8m0_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (fp8_e5m2_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (fp8_e5m2_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (fp8_e4m3fn_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (fp8_e4m3fn_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int16_t], src: UbPtr[int16_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (int16_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int16_t], src: UbPtr[int16_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (int16_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (uint16_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (uint16_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[half], src: UbPtr[half], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (half, uint32_t)
+def asc_gather_datablock(dst: RegTensor[half], src: UbPtr[half], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (half, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (bfloat16_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (bfloat16_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (int32_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int32_t], src: UbPtr[int32_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (int32_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (uint32_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (uint32_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (float32_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[float32_t], src: UbPtr[float32_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (float32_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[int64_t], src: UbPtr[int64_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (int64_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[int64_t], src: UbPtr[int64_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (int64_t, uint32_t)
 @overload
-def asc_gather_datablock(dst: RegTensor[uint64_t], src: UbPtr[uint64_t], index: RegTensor[uint32_t]) -> None: ...  # unmasked: (uint64_t, uint32_t)
+def asc_gather_datablock(dst: RegTensor[uint64_t], src: UbPtr[uint64_t], index: RegTensor[uint32_t], /) -> None: ...  # unmasked: (uint64_t, uint32_t)
 
 # asc_frequency_histogram_bin0: legal (T, U) in table order, per form
 def asc_frequency_histogram_bin0(dst: RegTensor[uint16_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t, uint16_t)
