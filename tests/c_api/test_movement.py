@@ -25,8 +25,8 @@ from movement_cases import (
     scatter_case,
     unsqueeze_case,
 )
-from reference.rearrange import deinterleave, interleave
-from strategies import lane_bits, make_reg, reg_bits
+from reference.rearrange import deinterleave, interleave, squeeze
+from strategies import lane_bits, make_mask, make_reg, mask_bits, reg_bits
 
 SETTINGS = settings(max_examples=5, suppress_health_check=[HealthCheck.large_base_example])
 
@@ -129,3 +129,21 @@ def test_clear_ar_spr() -> None:
         spr.add_ar(64)
         C.asc_clear_ar_spr()
         assert spr.read_ar() == 0
+
+
+@pytest.mark.rows("asc_squeeze_with_status")
+@pytest.mark.parametrize("combo", SPECS["asc_squeeze_with_status"].combos, ids=_ids)
+@SETTINGS
+@given(st.data())
+def test_squeeze_with_status_counts_into_ar(combo: Any, data: Any) -> None:
+    (dtype,) = combo
+    lanes = 256 // dtype.size
+    src, bits = data.draw(lane_bits(dtype, lanes)), data.draw(mask_bits())
+    dst = make_reg(dtype, [0] * lanes)
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        C.asc_clear_ar_spr()
+        C.asc_squeeze_with_status(dst, make_reg(dtype, src), make_mask(bits))
+        C.asc_squeeze_with_status(dst, make_reg(dtype, src), make_mask(bits))
+        kept = sum(bits[i * dtype.size] for i in range(lanes))
+        assert C.asc_get_squeeze_status() == 2 * kept * dtype.size  # AR accumulates
+    assert reg_bits(dst) == squeeze(src, bits, dtype.size)

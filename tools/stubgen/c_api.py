@@ -98,7 +98,10 @@ C_MODULE_SURFACE = {
         "class vector_store_unalign(UnalignRegForStore): ...",
         "",
     ],
-    "c_api/movement": ["def asc_clear_ar_spr() -> None: ..."],
+    "c_api/movement": [
+        "def asc_clear_ar_spr() -> None: ...",
+        "def asc_get_squeeze_status() -> int: ...",
+    ],
     "c_api/masks": [
         "WIDTHS: dict[str, int]",
         "def asc_get_mask_spr_b16() -> vector_bool: ...",

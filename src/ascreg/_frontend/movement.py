@@ -43,6 +43,7 @@ from ascreg.errors import (
     UndefinedBehaviourError,
     undefined_behaviour,
 )
+from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
 
@@ -187,6 +188,18 @@ def histogram(op: Any, dst: Any, src: Any, mask: Any, *, high: bool, cumulative:
     _check_template(op, ("T", s.dtype), ("U", d.dtype))
     enabled = operands.lane_enables(operands.mask(mask, "mask", op.surface), s)
     d.put(histogram_core.histogram(d.get(), s.get(), enabled, high=high, cumulative=cumulative))
+
+
+def squeeze_counting(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``Squeeze`` that also adds the bytes it kept to the running block's AR register.
+
+    Decision: AR accumulates (``+=``), as the pages' "total bytes of the valid elements" and the
+    ``ClearSpr<AR>`` / ``asc_clear_ar_spr`` before a squeeze loop imply.
+    """
+    d, s = shared.vectors(op, (dst, "dst"), (src, "src"))
+    enabled = shared.enables(op, mask, s)
+    d.put(rearrange.squeeze(s.get(), enabled))
+    spr.add_ar(int(enabled.sum()) * s.dtype.size)
 
 
 def unsqueeze(op: Any, dst: Any, mask: Any) -> None:

@@ -456,6 +456,10 @@ def _movement_rows() -> list[OpSpec]:
                core=_CORE + "masks:interleave_bits")
             for width in ("b8", "b16", "b32")
         ]  # fmt: skip
+    rows.append(_c("asc_squeeze_with_status", ("T",), singles(*C_SQUEEZE), MaskRule.SQUEEZE,
+                   "compare_and_select/asc_squeeze_with_status.md", family="Squeeze",
+                   shape=CShape(module, (CForm("", _params("vec dst", "vec src", "cmask mask")),)),
+                   core=_CORE + "rearrange:squeeze"))  # fmt: skip
     rows.append(_c("asc_unsqueeze", ("T",), singles(*UNSQUEEZE_TYPES), MaskRule.NONE,
                    "data_compress/asc_unsqueeze.md", family="Unsqueeze",
                    shape=CShape(module, (CForm("", _params("vec dst", "cmask mask")),)),

@@ -5,6 +5,8 @@
 ``_b8/_b16/_b32`` mask forms), ``asc_unsqueeze`` and ``asc_clear_ar_spr``: the twins of
 ``Reg.Scatter``, ``Reg.GatherB``, ``Reg.Histograms``, ``Reg.Interleave`` /
 ``Reg.DeInterleave``, ``Reg.Unsqueeze`` and ``Reg.ClearSpr``, on the same implementations.
+``asc_squeeze_with_status`` squeezes and adds the kept bytes to AR, which
+``asc_get_squeeze_status`` reads.
 
 Examples
 --------
@@ -37,11 +39,13 @@ __all__ = [
     "asc_frequency_histogram_bin0",
     "asc_frequency_histogram_bin1",
     "asc_gather_datablock",
+    "asc_get_squeeze_status",
     "asc_intlv",
     "asc_intlv_b8",
     "asc_intlv_b16",
     "asc_intlv_b32",
     "asc_scatter",
+    "asc_squeeze_with_status",
     "asc_unsqueeze",
 ]
 
@@ -165,7 +169,7 @@ def _interleave_doc(name: str, width: str | None) -> str:
     >>> from ascreg.c_api import *
     >>> d0, d1 = vector_bool(), vector_bool()
     >>> asc_{base.removeprefix("asc_")}_b16(d0, d1, {make}); d0.count(), d1.count()
-    ({128 if base == "asc_intlv" else 256}, {128 if base == "asc_intlv" else 0})
+    (64, 64)
     """
 
 
@@ -221,3 +225,45 @@ def asc_clear_ar_spr(op: Any) -> None:
     0
     """
     spr.clear_ar()
+
+
+@define("asc_squeeze_with_status")
+def asc_squeeze_with_status(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``void asc_squeeze_with_status(vector_T& dst, vector_T src, vector_bool mask)``.
+
+    ``asc_squeeze`` (the selected lanes packed from lane 0, the rest 0) that also adds the bytes
+    it kept to the AR register (decision: AR accumulates, so clear it with
+    ``asc_clear_ar_spr`` first; read it with :func:`asc_get_squeeze_status`). AR belongs to the
+    running block: outside a kernel there is none (error).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.c_api import *
+    >>> s, d = vector_int32_t(), vector_int32_t(); s.set(np.arange(64))
+    >>> with block(BlockContext()) as ctx, ctx.simd_vf():
+    ...     asc_clear_ar_spr(); asc_squeeze_with_status(d, s, asc_create_mask_b32(PAT_VL3))
+    ...     asc_squeeze_with_status(d, s, asc_create_mask_b32(PAT_VL2)); asc_get_squeeze_status()
+    20
+    >>> np.asarray(d)[:3].tolist()
+    [0, 1, 0]
+    """
+    movement.squeeze_counting(op, dst, src, mask)
+
+
+def asc_get_squeeze_status() -> int:
+    """``int64_t asc_get_squeeze_status()``: the AR register (bytes the squeezes kept).
+
+    Scalar code (``PIPE_S``): it runs in the kernel body as well as in a VF.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine import spr
+    >>> with block(BlockContext()):
+    ...     spr.add_ar(20); asc_get_squeeze_status()
+    20
+    """
+    _ascreg_call = "asc_get_squeeze_status"
+    return spr.read_ar()

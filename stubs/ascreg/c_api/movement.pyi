@@ -70,15 +70,18 @@ __all__ = [
     "asc_frequency_histogram_bin0",
     "asc_frequency_histogram_bin1",
     "asc_gather_datablock",
+    "asc_get_squeeze_status",
     "asc_intlv",
     "asc_intlv_b8",
     "asc_intlv_b16",
     "asc_intlv_b32",
     "asc_scatter",
+    "asc_squeeze_with_status",
     "asc_unsqueeze",
 ]
 
 def asc_clear_ar_spr() -> None: ...
+def asc_get_squeeze_status() -> int: ...
 
 # asc_scatter: legal (T, U) in table order, per form
 @overload
@@ -259,6 +262,34 @@ def asc_deintlv_b16(dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) 
 
 # asc_deintlv_b32: legal (dst) in table order, per form
 def asc_deintlv_b32(dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # (bool_)
+
+# asc_squeeze_with_status: legal (T) in table order, per form
+@overload
+def asc_squeeze_with_status(dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], mask: MaskReg) -> None: ...  # (hifloat8_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], mask: MaskReg) -> None: ...  # (fp8_e8m0_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], mask: MaskReg) -> None: ...  # (fp8_e5m2_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], mask: MaskReg) -> None: ...  # (fp8_e4m3fn_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[int16_t], src: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[int32_t], src: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+@overload
+def asc_squeeze_with_status(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 # asc_unsqueeze: legal (T) in table order, per form
 @overload

@@ -123,6 +123,7 @@ from ascreg.c_api import (
     asc_shiftright_scalar,
     asc_sqrt,
     asc_squeeze,
+    asc_squeeze_with_status,
     asc_store,
     asc_storealign,
     asc_storealign_1st,
@@ -1977,6 +1978,20 @@ def main() -> None:
     asc_deintlv_b16(m, m, m, m)  # (bool_)
     # asc_deintlv_b32: every legal dst combination, every form
     asc_deintlv_b32(m, m, m, m)  # (bool_)
+    # asc_squeeze_with_status: every legal T combination, every form
+    asc_squeeze_with_status(v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_squeeze_with_status(v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_squeeze_with_status(v_hifloat8_t, v_hifloat8_t, m)  # (hifloat8_t)
+    asc_squeeze_with_status(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # (fp8_e8m0_t)
+    asc_squeeze_with_status(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # (fp8_e5m2_t)
+    asc_squeeze_with_status(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # (fp8_e4m3fn_t)
+    asc_squeeze_with_status(v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_squeeze_with_status(v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_squeeze_with_status(v_half, v_half, m)  # (half)
+    asc_squeeze_with_status(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_squeeze_with_status(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_squeeze_with_status(v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_squeeze_with_status(v_float32_t, v_float32_t, m)  # (float32_t)
     # asc_unsqueeze: every legal T combination, every form
     asc_unsqueeze(v_int8_t, m)  # (int8_t)
     asc_unsqueeze(v_uint8_t, m)  # (uint8_t)

@@ -123,6 +123,7 @@ from ascreg.c_api import (
     asc_shiftright_scalar,
     asc_sqrt,
     asc_squeeze,
+    asc_squeeze_with_status,
     asc_store,
     asc_storealign,
     asc_storealign_1st,
@@ -23661,6 +23662,26 @@ def main() -> None:
     asc_deintlv(v_int32_t, v_int32_t, v_int32_t, v_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_deintlv(v_uint32_t, v_uint32_t, v_uint32_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_deintlv(v_float32_t, v_float32_t, v_float32_t, v_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+    # asc_squeeze_with_status: every illegal T combination, every form
+    asc_squeeze_with_status(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_squeeze_with_status(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
+    asc_squeeze_with_status(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
+    asc_squeeze_with_status(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+    asc_squeeze_with_status(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
+    asc_squeeze_with_status(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_squeeze_with_status(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
+    asc_squeeze_with_status(v_uint8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with hifloat8_t
+    asc_squeeze_with_status(v_hifloat8_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t) with fp8_e8m0_t
+    asc_squeeze_with_status(v_fp8_e8m0_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t) with fp8_e5m2_t
+    asc_squeeze_with_status(v_fp8_e5m2_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t) with fp8_e4m3fn_t
+    asc_squeeze_with_status(v_fp8_e4m3fn_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t) with int16_t
+    asc_squeeze_with_status(v_int16_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
+    asc_squeeze_with_status(v_uint16_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
+    asc_squeeze_with_status(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
+    asc_squeeze_with_status(v_bfloat16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int32_t
+    asc_squeeze_with_status(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+    asc_squeeze_with_status(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
+    asc_squeeze_with_status(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
     # asc_unsqueeze: every illegal T combination, every form
     asc_unsqueeze(b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_unsqueeze(v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
