@@ -493,7 +493,7 @@ asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "
 
 
 @define("asc_gather")
-def asc_gather(op: Any, dst: Any, src: Any, index: Any, *mask: Any) -> None:
+def asc_gather(op: Any, *args: Any) -> None:
     """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
 
     The register form (``Reg.Gather``): ``U`` is the unsigned type of ``T``'s width; an index
@@ -517,8 +517,9 @@ def asc_gather(op: Any, dst: Any, src: Any, index: Any, *mask: Any) -> None:
     >>> asc_gather(d16, p, i16, asc_create_mask_b16(PAT_ALL)); np.asarray(d16)[:2]
     array([216, 217], dtype=int16)
     """
-    if len(mask) > 1:
-        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {3 + len(mask)} arguments")
+    if len(args) not in (3, 4):
+        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {len(args)} arguments")
+    dst, src, index, *mask = args
     if mask or not isinstance(src, RegTensor):  # the UB form: (dst, src, index, mask)
         movement.gather_ub(op, dst, src, index, *(mask or (None,)), legal=op.spec.check)
         return

@@ -73,7 +73,7 @@ def asc_scatter(op: Any, dst: Any, src: Any, index: Any, mask: Any) -> None:
 
 
 @define("asc_gather_datablock")
-def asc_gather_datablock(op: Any, dst: Any, src: Any, index: Any, *mask: Any) -> None:
+def asc_gather_datablock(op: Any, *args: Any) -> None:
     """``void asc_gather_datablock(vector_T& dst, __ubuf__ T* src, vector_uint32_t index[, mask])``.
 
     DataBlock k (32 bytes, k < 8) of ``dst`` is read from ``src + index[k]`` bytes (each a
@@ -90,8 +90,9 @@ def asc_gather_datablock(op: Any, dst: Any, src: Any, index: Any, *mask: Any) ->
     >>> asc_gather_datablock(d, p, i); np.asarray(d)[[0, 32, 255]].tolist()
     [224, 192, 31]
     """
-    if len(mask) > 1:
-        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {3 + len(mask)} arguments")
+    if len(args) not in (3, 4):
+        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {len(args)} arguments")
+    dst, src, index, *mask = args
     movement.gather_blocks(op, dst, src, index, *(mask or (None,)))
 
 
