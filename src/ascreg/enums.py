@@ -475,3 +475,20 @@ class SpecialPurposeReg(enum.IntEnum):
     """
 
     AR = 0
+
+
+class StoreMode(enum.IntEnum):
+    """``AscendC::Reg::StoreMode``: whether a squeeze stores its count (the intrinsic's spelling).
+
+    ``NOSTORED`` / ``STORED`` are the values ``GatherMaskMode`` ``NO_STORE_REG`` / ``STORE_REG``
+    forward to (kernel_reg_compute_utils.h); ``Reg.Squeeze`` takes ``GatherMaskMode``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.StoreMode.STORED.value == Reg.GatherMaskMode.STORE_REG.value
+    True
+    """
+
+    NOSTORED = 0
+    STORED = 1

@@ -32,7 +32,7 @@ from ascreg._frontend import movement, operands
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
-from ascreg._spec.dtypes import C_SCALAR, C_SIGN
+from ascreg._spec.dtypes import C_GATHER, C_GATHER_UB, C_SCALAR, C_SIGN
 from ascreg.c_api._types import vector_of
 from ascreg.core import arith, pack
 from ascreg.core import masks as mask_core
@@ -492,6 +492,13 @@ asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "
 # -- gather, squeeze --------------------------------------------------------------------------
 
 
+_GATHER_FORMS = {
+    "register": movement.check_triple("asc_gather", tuple((t, t, u) for t, u in C_GATHER)),
+    "UB": movement.check_triple("asc_gather", C_GATHER_UB),
+}
+"""The (dst, src, index) dtypes of each ``asc_gather`` form (the row lists their union)."""
+
+
 @define("asc_gather")
 def asc_gather(op: Any, *args: Any) -> None:
     """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
@@ -521,9 +528,9 @@ def asc_gather(op: Any, *args: Any) -> None:
         raise AscregTypeError(f"takes (dst, src, index[, mask]), got {len(args)} arguments")
     dst, src, index, *mask = args
     if mask or not isinstance(src, RegTensor):  # the UB form: (dst, src, index, mask)
-        movement.gather_ub(op, dst, src, index, *(mask or (None,)), legal=op.spec.check)
+        movement.gather_ub(op, dst, src, index, *(mask or (None,)), legal=_GATHER_FORMS["UB"])
         return
-    shared.gather(op, dst, src, index)
+    shared.gather(op, dst, src, index, legal=_GATHER_FORMS["register"])
 
 
 @define("asc_squeeze")

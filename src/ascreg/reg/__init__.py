@@ -55,6 +55,7 @@ from ascreg.enums import (
     SqrtAlgo,
     SqrtSpecificMode,
     StoreDist,
+    StoreMode,
 )
 from ascreg.machine.kernel import asc_vf_call
 from ascreg.machine.registers import (
@@ -279,6 +280,7 @@ __all__ = [
     "Store",
     "StoreAlign",
     "StoreDist",
+    "StoreMode",
     "StoreUnAlign",
     "StoreUnAlignPost",
     "Sub",
