@@ -499,3 +499,88 @@ class CastTrait:
 
 castTrait = CastTrait()
 """``AscendC::Reg::castTrait``: the default :class:`CastTrait` (every field ``UNKNOWN``)."""
+
+
+# ---- rearrangement, histograms and system registers (issue 10) -----------------------------------
+
+
+class HistogramsBinType(enum.IntEnum):
+    """``AscendC::Reg::HistogramsBinType``: which half of the uint8 range ``Histograms`` counts.
+
+    ``BIN0`` counts the values 0-127, ``BIN1`` the values 128-255 (one uint16 lane each).
+
+    Examples
+    --------
+    >>> from ascreg import HistogramsBinType
+    >>> HistogramsBinType.BIN1.value
+    1
+    """
+
+    BIN0 = 0
+    BIN1 = 1
+
+
+class HistogramsType(enum.IntEnum):
+    """``AscendC::Reg::HistogramsType``: per-value counts or running (cumulative) counts.
+
+    Examples
+    --------
+    >>> from ascreg import HistogramsType
+    >>> HistogramsType.ACCUMULATE.name
+    'ACCUMULATE'
+    """
+
+    FREQUENCY = 0
+    ACCUMULATE = 1
+
+
+class MemType(enum.IntEnum):
+    """``AscendC::Reg::MemType``: the in-VF UB access streams ``LocalMemBar`` orders.
+
+    The numeric values are placeholders (the compiler's are not published).
+
+    Examples
+    --------
+    >>> from ascreg import MemType
+    >>> MemType.VEC_STORE.name
+    'VEC_STORE'
+    """
+
+    VEC_STORE = 0
+    VEC_LOAD = 1
+    SCALAR_STORE = 2
+    SCALAR_LOAD = 3
+    VEC_ALL = 4
+    SCALAR_ALL = 5
+
+
+class SpecialPurposeReg(enum.IntEnum):
+    """``AscendC::SpecialPurposeReg``: the special registers ``ClearSpr`` can zero.
+
+    ``AR`` is the byte counter ``Squeeze<T, GatherMaskMode::STORE_REG>`` adds to.
+
+    Examples
+    --------
+    >>> from ascreg import SpecialPurposeReg
+    >>> SpecialPurposeReg.AR.name
+    'AR'
+    """
+
+    AR = 0
+
+
+class StoreMode(enum.IntEnum):
+    """``AscendC::Reg::StoreMode``: whether a squeeze stores its count (the intrinsic's spelling).
+
+    ``NOSTORED`` / ``STORED`` are the values ``GatherMaskMode`` ``NO_STORE_REG`` / ``STORE_REG``
+    forward to (kernel_reg_compute_utils.h); ``Reg.Squeeze`` takes ``GatherMaskMode``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> Reg.StoreMode.STORED.value == Reg.GatherMaskMode.STORE_REG.value
+    True
+    """
+
+    NOSTORED = 0
+    STORED = 1

@@ -14,15 +14,23 @@ from ascreg._frontend.missing import documented_names, not_on_950
 from ascreg.errors import MissingApiError
 
 
+def _first_missing(module: object, surface: str) -> str:
+    """A documented name *module* lacks (the surface's gaps shrink as ascreg grows)."""
+    for name in sorted(documented_names()[surface]):
+        try:
+            getattr(module, name)
+        except MissingApiError:
+            return name
+    pytest.skip(f"ascreg.{surface} has every documented name")
+
+
 @pytest.mark.parametrize(
-    ("module", "name", "spelled"),
-    [
-        (ascreg.reg, "Scatter", "Reg.Scatter"),
-        (ascreg.c_api, "asc_scatter", "asc_scatter"),
-        (ascreg.simt, "__hgtx2", "__hgtx2"),
-    ],
+    ("module", "surface", "prefix"),
+    [(ascreg.reg, "reg", "Reg."), (ascreg.c_api, "c_api", ""), (ascreg.simt, "simt", "")],
 )
-def test_documented_but_missing_names_say_so(module: object, name: str, spelled: str) -> None:
+def test_documented_but_missing_names_say_so(module: object, surface: str, prefix: str) -> None:
+    name = _first_missing(module, surface)
+    spelled = prefix + name
     with pytest.raises(MissingApiError) as info:
         getattr(module, name)
     assert isinstance(info.value, AttributeError)

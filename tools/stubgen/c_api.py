@@ -135,6 +135,10 @@ C_MODULE_SURFACE = {
         "CONVERSIONS: dict[str, Callable[..., None]]",
         "TRUNCATIONS: dict[str, Callable[..., None]]",
     ],
+    "c_api/movement": [
+        "def asc_clear_ar_spr() -> None: ...",
+        "def asc_get_squeeze_status() -> int: ...",
+    ],
     "c_api/masks": [
         "WIDTHS: dict[str, int]",
         "def asc_get_mask_spr_b16() -> vector_bool: ...",

@@ -31,6 +31,7 @@ KIND_TYPES = {
     "count": "Ref[int]",
     "anyptr": "UbPtr[Any]",
     "anyptrref": "Ref[UbPtr[Any]]",
+    "anyreg": "RegTensor[Any, Any]",
     "uload": "UnalignRegForLoad",
     "ustore": "UnalignRegForStore",
     "int?": "_IntLike | None = None",
@@ -62,6 +63,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -71,6 +74,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     RegLayout,
@@ -78,6 +82,7 @@ from ascreg.enums import (
     ReduceType,
     RegLayout,
     RoundMode,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -111,6 +116,21 @@ class _CreateAddrReg:
     def __call__(self, *indices_and_strides: int) -> AddrReg: ...
 
 CreateAddrReg: _CreateAddrReg
+
+class _LocalMemBar:
+    name: ClassVar[str]
+    def __getitem__(self, items: tuple[MemType, MemType]) -> _LocalMemBar: ...
+    def __call__(self) -> None: ...
+
+LocalMemBar: _LocalMemBar
+
+class _DataCopy:
+    \"\"\"``Reg.DataCopy``: ``LoadAlign`` (a register first) or ``StoreAlign`` (an address first).\"\"\"
+    name: str
+    def __getitem__(self, items: Any) -> _DataCopy: ...
+    def __call__(self, *args: Any) -> None: ...
+
+DataCopy: _DataCopy
 """,
     "reg/masks": "",
     "reg/arith": """\
@@ -118,11 +138,28 @@ Lanes: TypeAlias = np.ndarray[Any, Any]
 B64_DECREASE_SPAN: int
 REDUCE_SPECS: dict[ReduceType, OpSpec]
 """,
-    "reg/rearrange": "",
+    "reg/rearrange": """\
+class _ClearSpr:
+    name: ClassVar[str]
+    def __getitem__(self, items: SpecialPurposeReg) -> _ClearSpr: ...
+    def __call__(self) -> None: ...
+
+ClearSpr: _ClearSpr
+""",
+    "reg/discrete": "",
     "reg/compound": "",
     "reg/convert": "",
     "reg/unaligned": """\
+class _DataCopyUnAlign:
+    \"\"\"``Reg.DataCopyUnAlign``: ``LoadUnAlign`` or ``StoreUnAlign``, by the unaligned register.\"\"\"
+    name: str
+    def __getitem__(self, items: Any) -> _DataCopyUnAlign: ...
+    def __call__(self, *args: Any) -> None: ...
+
+DataCopyUnAlign: _DataCopyUnAlign
+
 __all__ = [
+    "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "Load",
@@ -144,6 +181,7 @@ MODULE_EXTRA_IMPORTS = {
     "reg/rearrange": "",
     "reg/compound": "",
     "reg/convert": "",
+    "reg/discrete": "",
     "reg/unaligned": (
         "from ascreg.core.unaligned import UnalignRegForLoad, UnalignRegForStore\n"
         "from ascreg.reg.datamove import AddrReg\n"

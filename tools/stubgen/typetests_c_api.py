@@ -15,7 +15,6 @@ from ascreg._spec import REG_TYPES, CForm, OpSpec, Param
 from stubgen.c_api import (
     MASK_POINTER_DTYPES,
     c_applies,
-    c_overloads,
     c_returns,
     c_shape,
     vector_name,
@@ -156,11 +155,9 @@ def c_param_shapes(p: Param, combo: tuple[type[Scalar], ...]) -> set[str]:
 
 
 def c_error_code(spec: OpSpec, args: list[str]) -> str:
-    """The mypy error code of a rejected call whose argument shapes are *args*.
-
-    A function with a single signature is no overload: mypy reports every misfit as `arg-type`.
-    """
-    if len(c_overloads(spec)) == 1:
+    """The mypy error code of a rejected call whose argument shapes are *args*."""
+    signatures = sum(c_applies(f, c) for f in c_shape(spec).forms for c in spec.combos)
+    if signatures == 1:  # a lone signature is no overload: mypy reports each bad argument
         return "arg-type"
     for form in c_shape(spec).forms:
         for combo in spec.combos:

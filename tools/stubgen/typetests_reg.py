@@ -21,6 +21,8 @@ from ascreg import (
     CMPMODE,
     DataCopyMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LoadDist,
     MaskDist,
@@ -63,6 +65,8 @@ EXAMPLE_EXTRA = {
     "HighLowPart": "HighLowPart.HIGHEST",
     "OFFSET": "1",
     "GatherMaskMode": "GatherMaskMode.NO_STORE_REG",
+    "HistogramsBinType": "HistogramsBinType.BIN1",
+    "HistogramsType": "HistogramsType.ACCUMULATE",
     "DataCopyMode": "DataCopyMode.DATA_BLOCK_COPY",
     "CastTrait": "Reg.castTrait",
     "RoundMode": "Reg.RoundMode.CAST_RINT",
@@ -106,6 +110,7 @@ def argument(
         "ptrval": f"pr_{n}",
         "anyptr": f"p_{n}",
         "anyptrref": f"pr_{n}",
+        "anyreg": f"r_{n}",
         "addr": "ar",
         "int": "0",
         "int?": "1",
@@ -244,10 +249,12 @@ def reject_lines(spec: OpSpec) -> Iterator[str]:
             yield f"    {line}{ignore.format(code='arg-type')}  # {pyname(other)} vs {combo_text(combo)}"
         yield f"    # {spec.name}: a template dtype no combination allows"
         allowed = {c[0] for c in spec.combos}
+        patterns = shape.patterns("plain")  # spell the tokens a subscript needs
+        extra = [] if () in patterns else [EXAMPLE_EXTRA[t] for t in patterns[0]]
         for d in REG_TYPES:
             if d not in allowed:
                 combo = (d, *spec.combos[0][1:])
-                line = f"Reg.{shape.attr}[{pyname(d)}]"
+                line = f"Reg.{shape.attr}[{', '.join([pyname(d), *extra])}]"
                 yield f"    {line}{ignore.format(code='index')}  # {pyname(d)}"
 
 

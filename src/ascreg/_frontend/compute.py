@@ -314,8 +314,12 @@ def halves(op: Any, dst: Any, src: Any, *, high: bool) -> None:
     d.put(op.formula(s.get(), d.dtype.np_dtype, d.lanes, high=high))
 
 
-def gather(op: Any, dst: Any, src: Any, index: Any) -> None:
-    """``dst[i] = src[index[i] % lanes]``: *index* an unsigned register of the data's width."""
+def gather(op: Any, dst: Any, src: Any, index: Any, legal: Any = None) -> None:
+    """``dst[i] = src[index[i] % lanes]``: *index* an unsigned register of the data's width.
+
+    *legal* checks (dst, src, index) dtypes when the row also has other forms (``asc_gather``);
+    by default the row's (T, U) pairs are checked.
+    """
     d, s = vectors(op, (dst, "dst"), (src, "src"), check=False)
     i = operands.register(index, "index", op.surface)
     if len(op.t.dtypes) > 1 and op.t.dtypes[1] is not i.dtype:
@@ -323,7 +327,10 @@ def gather(op: Any, dst: Any, src: Any, index: Any) -> None:
             f"template dtype U={op.t.dtypes[1].cpp_name} does not match the index register "
             f"{type(i).__name__} (C++: static_assert 'Gather U data type is not correct')"
         )
-    op.spec.check(d.dtype, i.dtype)
+    if legal is None:
+        op.spec.check(d.dtype, i.dtype)
+    else:
+        legal(d.dtype, s.dtype, i.dtype)
     d.put(rearrange.gather(s.get(), i.get()))
 
 

@@ -41,12 +41,16 @@ from ascreg._spec.dtypes import (
     C_COMPOUND_TYPES,
     C_COPY_MASK_PART,
     C_GATHER,
+    C_GATHER_BLOCK,
+    C_GATHER_UB,
+    C_INTERLEAVE,
     C_LOAD_FAMILY,
     C_LOGIC,
     C_MULL_TYPES,
     C_PACK,
     C_REDUCE_COMBOS,
     C_SCALAR,
+    C_SCATTER,
     C_SELECT,
     C_SHIFT_PAIRS,
     C_SIGN,
@@ -56,9 +60,11 @@ from ascreg._spec.dtypes import (
     C_UNARY,
     C_UNPACK,
     EXP_SUB_COMBOS,
+    HISTOGRAM_PAIRS,
     PAIR_REDUCE_TYPES,
     PRELU_TYPES,
     REDUCE_BLOCK_COMBOS,
+    UNSQUEEZE_TYPES,
     Combos,
     singles,
 )
@@ -346,12 +352,18 @@ def _fill_rows() -> list[OpSpec]:
 
 
 def _rearrange_rows() -> list[OpSpec]:
-    """``asc_gather`` (its register form) and ``asc_squeeze``."""
-    gather = CForm("", _params("vec dst", "vec src", "vec index:1"))
+    """``asc_gather`` (register and UB forms: (dst, src, index) triples) and ``asc_squeeze``."""
+    in_register = tuple((t, t, u) for t, u in C_GATHER)
+    gather = (
+        CForm("", _params("vec dst", "vec src:1", "vec index:2"), combos=in_register),
+        CForm("UB", _params("vec dst", "vptr src:1", "vec index:2", "cmask mask"), combos=C_GATHER_UB),
+    )  # fmt: skip
     squeeze = CForm("", _params("vec dst", "vec src", "cmask mask"))
     return [
-        _c("asc_gather", ("T", "U"), C_GATHER, MaskRule.NONE, "reg_load/asc_gather.md",
-           family="Gather", shape=CShape("c_api/compute", (gather,)),
+        _c("asc_gather", ("dst", "src", "index"),
+           (*in_register, *(c for c in C_GATHER_UB if c not in in_register)), MaskRule.NONE,
+           "reg_load/asc_gather.md", family="Gather",
+           shape=CShape("c_api/compute", gather, positional=True),
            core=_CORE + "rearrange:gather"),
         _c("asc_squeeze", ("T",), singles(*C_SQUEEZE), MaskRule.SQUEEZE,
            "compare_and_select/asc_squeeze.md", family="Squeeze",
@@ -684,6 +696,58 @@ def _store_atomic_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- data movement and rearrangement: scatter, DataBlock gather, histograms (issue 11) -----------
+
+
+def _movement_rows() -> list[OpSpec]:
+    """Build the rows of ``c_api/movement``: scatter, DataBlock gather, histograms, intlv.
+
+    ``asc_intlv`` / ``asc_deintlv`` also have the ``_b8/_b16/_b32`` mask forms.
+    """
+    module = "c_api/movement"
+    blocks = (
+        CForm("", _params("vec dst", "vptr src", "vec index:1", "cmask mask")),
+        CForm("unmasked", _params("vec dst", "vptr src", "vec index:1")),
+    )
+    rows = [
+        _c("asc_scatter", ("T", "U"), C_SCATTER, MaskRule.STORE, "reg_store/asc_scatter.md",
+           family="Scatter", core=_CORE + "rearrange:slot_elements",
+           shape=CShape(module, (CForm("", _params("vptr dst", "vec src", "vec index:1", "cmask mask")),))),
+        _c("asc_gather_datablock", ("T", "U"), tuple((d, uint32_t) for d in C_GATHER_BLOCK),
+           MaskRule.ZEROING, "reg_load/asc_gather_datablock.md", family="GatherB",
+           shape=CShape(module, blocks, positional=True), core=_CORE + "rearrange:gather_blocks"),
+    ]  # fmt: skip
+    for kind in ("frequency", "cumulative"):
+        for part in ("bin0", "bin1"):
+            form = CForm("", _params("vec dst:1", "vec src", "cmask mask"))
+            rows.append(_c(f"asc_{kind}_histogram_{part}", ("T", "U"), HISTOGRAM_PAIRS,
+                           MaskRule.REDUCE, f"histogram_compute/asc_{kind}_histogram.md",
+                           family="Histograms", shape=CShape(module, (form,)),
+                           core=_CORE + "histogram:histogram"))  # fmt: skip
+    for name, family, core in (("intlv", "Interleave", "interleave"),
+                               ("deintlv", "DeInterleave", "deinterleave")):  # fmt: skip
+        vector = CForm("", _params("vec dst0", "vec dst1", "vec src0", "vec src1"))
+        rows.append(_c(f"asc_{name}", ("T",), singles(*C_INTERLEAVE), MaskRule.NONE,
+                       f"data_rearrange/asc_{name}.md", family=family,
+                       shape=CShape(module, (vector,)), core=f"{_CORE}rearrange:{core}"))  # fmt: skip
+        masks = CForm("", _params("cmask dst0", "cmask dst1", "cmask src0", "cmask src1"))
+        rows += [
+            _c(f"asc_{name}_{width}", ("dst",), ((bool_,),), MaskRule.NONE,
+               f"data_rearrange/asc_{name}.md", family=family, shape=CShape(module, (masks,)),
+               core=_CORE + "masks:interleave_bits")
+            for width in ("b8", "b16", "b32")
+        ]  # fmt: skip
+    rows.append(_c("asc_squeeze_with_status", ("T",), singles(*C_SQUEEZE), MaskRule.SQUEEZE,
+                   "compare_and_select/asc_squeeze_with_status.md", family="Squeeze",
+                   shape=CShape(module, (CForm("", _params("vec dst", "vec src", "cmask mask")),)),
+                   core=_CORE + "rearrange:squeeze"))  # fmt: skip
+    rows.append(_c("asc_unsqueeze", ("T",), singles(*UNSQUEEZE_TYPES), MaskRule.NONE,
+                   "data_compress/asc_unsqueeze.md", family="Unsqueeze",
+                   shape=CShape(module, (CForm("", _params("vec dst", "cmask mask")),)),
+                   core=_CORE + "rearrange:unsqueeze"))  # fmt: skip
+    return rows
+
+
 C_API_ROWS: tuple[OpSpec, ...] = (
     *_mask_rows(),
     *_load_rows(),
@@ -708,6 +772,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_scalar_memory_rows(),
     *_dma_config_rows(),
     *_memory_vector_rows(),
+    *_movement_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""
 

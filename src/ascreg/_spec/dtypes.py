@@ -262,6 +262,48 @@ C_CARRY_TYPES = (uint32_t,)
 declares uint32_t only)."""
 C_MULL_TYPES = (uint32_t, int32_t)
 """``asc_mull``."""
+# ==== data movement and rearrangement (issues 10 and 11: UB gathers, scatter, histograms) =======
+GATHER_UB_COMBOS: Combos = (
+    (int16_t, int8_t, uint16_t), (int16_t, int16_t, uint16_t), (uint16_t, uint8_t, uint16_t),
+    (uint16_t, uint16_t, uint16_t), (half, half, uint16_t), (bfloat16_t, bfloat16_t, uint16_t),
+    (int32_t, int32_t, uint32_t), (uint32_t, uint32_t, uint32_t), (float32_t, float32_t, uint32_t),
+    (int64_t, int64_t, uint32_t), (int64_t, int64_t, uint64_t), (uint64_t, uint64_t, uint32_t),
+    (uint64_t, uint64_t, uint64_t),
+)  # fmt: skip
+"""``Gather<T0 = dst, T1 = src, T2 = index>(dst, __ubuf__ T1* base, index, mask)``, the UB form
+(Reg数据搬入/离散搬入（Gather）.md table 3): a b8 source lands zero-extended in b16 lanes."""
+SCATTER_PAIRS: Combos = (
+    (int8_t, uint16_t), (uint8_t, uint16_t), (int16_t, uint16_t), (uint16_t, uint16_t),
+    (half, uint16_t), (bfloat16_t, uint16_t), (int32_t, uint32_t), (uint32_t, uint32_t),
+    (float32_t, uint32_t), (int64_t, uint32_t), (int64_t, uint64_t), (uint64_t, uint32_t),
+    (uint64_t, uint64_t),
+)  # fmt: skip
+"""``Scatter<T = data, U = index>`` (Reg数据搬出/离散搬出（Scatter）.md table 3)."""
+GATHERB_PAIRS: Combos = tuple((d, uint32_t) for d in REG_TYPES if d is not bool_)
+"""``GatherB<T>(dst, base, index, mask)``: any b8/b16/b32/b64 ``T``; the index is uint32_t."""
+HISTOGRAM_PAIRS: Combos = ((uint8_t, uint16_t),)
+"""``Histograms<T = src, U = dst, mode, type>``: uint8 values counted in uint16 lanes."""
+UNSQUEEZE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t)
+"""``Unsqueeze`` / ``asc_unsqueeze`` (the older ``PrefixSum``)."""
+MOVE_MASK_TYPES = (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+"""``MoveMask<T>``: b16 and b32 layouts."""
+C_GATHER_UB: Combos = (
+    (int16_t, int8_t, uint16_t), (uint16_t, uint8_t, uint16_t),
+    *((d, d, uint16_t) for d in (hifloat8_t, fp8_e8m0_t, fp8_e5m2_t, fp8_e4m3fn_t)),
+    *((d, d, uint16_t) for d in (int16_t, uint16_t, half, bfloat16_t)),
+    *((d, d, uint32_t) for d in (int32_t, uint32_t, float32_t)),
+    *((d, d, uint32_t) for d in (int16_t, uint16_t, half, bfloat16_t)),
+)  # fmt: skip
+"""``asc_gather(vector_T0& dst, __ubuf__ T1* src, vector_U index, mask)``: (dst, src, index)."""
+C_SCATTER: Combos = ((int8_t, uint16_t), (uint8_t, uint16_t), (int16_t, uint16_t),
+                     (uint16_t, uint16_t), (int32_t, uint32_t), (uint32_t, uint32_t),
+                     (bfloat16_t, uint16_t), (half, uint16_t), (float32_t, uint32_t))  # fmt: skip
+"""``asc_scatter(__ubuf__ T* dst, vector_T src, vector_U index, mask)``: (T, U)."""
+C_GATHER_BLOCK = (int4x2_t, int8_t, uint8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, hifloat8_t, fp8_e8m0_t,
+                  fp8_e5m2_t, fp8_e4m3fn_t, *C_B16, *C_B32, *C_B64)  # fmt: skip
+"""``asc_gather_datablock(vector_T& dst, __ubuf__ T* src, vector_uint32_t index[, mask])``."""
+C_INTERLEAVE = (int8_t, uint8_t, hifloat8_t, fp8_e8m0_t, fp8_e5m2_t, fp8_e4m3fn_t, *C_B16, *C_B32)
+"""``asc_intlv`` / ``asc_deintlv`` on vector registers (no 64-bit form)."""
 
 # ==== SIMT device functions =======================================================================
 SIMT_SHFL_TYPES = (int32_t, uint32_t, float32_t, int64_t, uint64_t, half, bfloat16_t)

@@ -26,12 +26,15 @@ from ascreg._spec.dtypes import (
     DUP_TYPES,
     EXP_SUB_COMBOS,
     GATHER_PAIRS,
+    GATHERB_PAIRS,
+    HISTOGRAM_PAIRS,
     INTERLEAVE_TYPES,
     LOGIC_TYPES,
     MASK_GEN_TYPES,
     MASK_TYPES,
     MATH_TYPES,
     MAXMIN_TYPES,
+    MOVE_MASK_TYPES,
     MUL_ADD_DST_TYPES,
     MUL_DST_ADD_TYPES,
     MUL_TYPES,
@@ -45,11 +48,13 @@ from ascreg._spec.dtypes import (
     REDUCE_COMBOS,
     REG_TYPES,
     RELU_TYPES,
+    SCATTER_PAIRS,
     SELECT_TYPES,
     SHIFT_DATA,
     SHIFT_PAIRS,
     SQUEEZE_TYPES,
     UNPACK_COMBOS,
+    UNSQUEEZE_TYPES,
     Combos,
     singles,
 )
@@ -140,12 +145,22 @@ def _precise(name: str, mode: str, binary: bool) -> RegShape:
     return _shape(name, "arith", form, subscripts=(("plain", ((), ("MaskMergeMode",), (mode,))),))
 
 
-def _reduce_row(name: str, combos: Mapping[str, Combos], enum: str, doc: str, core: str) -> OpSpec:
-    """``Reduce``-like rows: ``Op[<enum>.X, T, U, mode](dst, src, mask)``, combos per member."""
+def _reduce_row(
+    name: str,
+    combos: Mapping[str, Combos],
+    enum: str,
+    doc: str,
+    core: str,
+    fixed: tuple[tuple[str, str], ...] = (),
+) -> OpSpec:
+    """``Reduce``-like rows: ``Op[<enum>.X, T, U, mode](dst, src, mask)``, combos per member.
+
+    *fixed*: the older spellings with the lead member fixed (``RegShape.fixed``).
+    """
     union = tuple(dict.fromkeys(c for member in combos.values() for c in member))
     form = RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK))
     shape = _shape(name, "arith", form, subscripts=MERGE, template_dtypes=2,
-                   lead=tuple((f"{enum}.{k}", v) for k, v in combos.items()))  # fmt: skip
+                   lead=tuple((f"{enum}.{k}", v) for k, v in combos.items()), fixed=fixed)  # fmt: skip
     return _reg(name, ("T", "U"), union, MaskRule.REDUCE, f"归约计算/{doc}", shape, _CORE + core)
 
 
@@ -179,9 +194,15 @@ def _precise_rows() -> tuple[OpSpec, ...]:
 
 
 def _interleave(name: str) -> RegShape:
-    """No mask; 64-bit lanes only as RegTraitNumTwo registers (kind ``reg2``)."""
+    """No mask; 64-bit lanes only as RegTraitNumTwo registers (kind ``reg2``).
+
+    The MaskReg form ``Op<T>(MaskReg& dst0, dst1, src0, src1)`` needs ``T`` written (b8/b16/b32:
+    the bits moved together).
+    """
+    masks = RegForm("MaskReg", tuple(Param(n, "mask") for n in ("dst0", "dst1", "src0", "src1")),
+                    deduced=False, per_combo=False)  # fmt: skip
     return _shape(
-        name, "rearrange", RegForm("", _regs("dst0", "dst1", "src0", "src1", kind="reg2"))
+        name, "rearrange", RegForm("", _regs("dst0", "dst1", "src0", "src1", kind="reg2")), masks
     )
 
 
@@ -340,6 +361,26 @@ ALIASES: dict[str, tuple[tuple[str, ...], str]] = {
 """The older spellings of each op, and the header (``_MI + <key> + "_intf_impl.h"``) that
 forwards them to the same implementation. An older name of two ops (``DataCopy``) is not here."""
 
+# ---- older spellings of the data-movement and rearrangement ops (issue 10) ------------------------
+ALIASES.update({
+    "Gather": (("DataCopyGather",), "datacopy"),  # the UB form's older name (same overload set)
+    "GatherB": (("DataCopyGatherB",), "datacopy"),
+    "Scatter": (("DataCopyScatter",), "datacopy"),
+    "Pack": (("MaskPack",), "maskreg"),  # the MaskReg form's older name
+    "UnPack": (("MaskUnPack",), "maskreg"),
+    "Interleave": (("MaskInterleave",), "maskreg"),
+    "DeInterleave": (("MaskDeInterleave",), "maskreg"),
+    "Squeeze": (("GatherMask",), "gather_mask"),
+    "Unsqueeze": (("PrefixSum",), "gather_mask"),
+    "ReduceDataBlock": (("ReduceSumWithDataBlock", "ReduceMaxWithDataBlock",
+                         "ReduceMinWithDataBlock"), "vec_reduce"),
+    "PairReduceElem": (("PairReduceSum",), "vec_reduce"),
+})  # fmt: skip
+_BLOCK_REDUCE_ALIASES = tuple(
+    (f"Reg.Reduce{k.capitalize()}WithDataBlock", f"ReduceType.{k}") for k in REDUCE_BLOCK_COMBOS
+)
+"""``ReduceSumWithDataBlock`` is ``ReduceDataBlock[ReduceType.SUM]`` (its lead fixed)."""
+
 _REDUCE_ALIASES = tuple((f"Reg.Reduce{k.capitalize()}", f"ReduceType.{k}") for k in REDUCE_COMBOS)
 """``ReduceSum`` is ``Reduce[ReduceType.SUM]``: an alias with the leading template argument fixed."""
 
@@ -476,6 +517,44 @@ def _compound_rows() -> tuple[OpSpec, ...]:
     )  # fmt: skip
 
 
+# ---- data movement and rearrangement: UB gathers, scatter, histograms (issue 10) -----------------
+_GATHER_UB_FORM = RegForm(
+    "UB",
+    (Param("dst", "anyreg"), Param("base", "anyptr"), Param("index", "anyreg"), MASK),
+    per_combo=False,
+)
+"""``Gather(T3& dst, __ubuf__ T1* base, T4& index, MaskReg& mask)``: typed loosely, its
+(dst, src, index) triples (``GATHER_UB_COMBOS``) are checked at run time."""
+
+
+def _rearr_rows() -> tuple[OpSpec, ...]:
+    """``Scatter``, ``GatherB``, ``Histograms``, ``Unsqueeze`` and ``MoveMask``."""
+    scatter = RegForm(
+        "", (Param("dst", "ptr"), Param("src", "regr"), Param("index", "regr", 1), MASK)
+    )
+    gather_b = RegForm(
+        "", (Param("dst", "reg"), Param("base", "ptr"), Param("index", "reg", 1), MASK)
+    )
+    histograms = RegForm("", (Param("dst", "regr", 1), Param("src", "regr"), MASK), deduced=False)
+    return (
+        _reg("Scatter", ("T", "U"), SCATTER_PAIRS, MaskRule.STORE, "Reg数据搬出/离散搬出（Scatter）.md",
+             _shape("Scatter", "discrete", scatter, template_dtypes=2),
+             _CORE + "rearrange:slot_elements"),
+        _reg("GatherB", ("T", "U"), GATHERB_PAIRS, MaskRule.ZEROING,
+             "Reg数据搬入/离散搬入（GatherB）.md", _shape("GatherB", "discrete", gather_b),
+             _CORE + "rearrange:gather_blocks"),
+        _reg("Histograms", ("T", "U"), HISTOGRAM_PAIRS, MaskRule.REDUCE, "直方图计算/Histograms.md",
+             _shape("Histograms", "rearrange", histograms, template_dtypes=2, needs_template=True,
+                    subscripts=(("plain", (("HistogramsBinType", "HistogramsType"),)),)),
+             _CORE + "histogram:histogram"),
+        _reg("Unsqueeze", ("T",), singles(*UNSQUEEZE_TYPES), MaskRule.NONE, "数据压缩/Unsqueeze.md",
+             _shape("Unsqueeze", "rearrange", RegForm("", (Param("dst", "regr"), MASK))),
+             _CORE + "rearrange:unsqueeze"),
+        _reg("MoveMask", ("T",), singles(*MOVE_MASK_TYPES), MaskRule.NONE, "MaskReg计算/MoveMask.md",
+             _masks("MoveMask", (), ((),)), _CORE + "masks:spr_bits"),
+    )  # fmt: skip
+
+
 REG_ROWS: tuple[OpSpec, ...] = (
     _reg("CreateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
          _masks("CreateMask", (), ((), ("MaskPattern",), ("MaskPattern", "TRAIT"))),
@@ -540,7 +619,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _reg("Gather", ("T", "U"), GATHER_PAIRS, MaskRule.NONE, "离散操作/Gather.md",
          _shape("Gather", "rearrange",
                 RegForm("", (Param("dst", "reg"), Param("src", "reg"), Param("index", "reg", 1))),
-                template_dtypes=2),
+                _GATHER_UB_FORM, template_dtypes=2),
          _CORE + "rearrange:gather"),
     _reg("Squeeze", ("T",), singles(*SQUEEZE_TYPES), MaskRule.SQUEEZE, "比较与选择/Squeeze.md",
          _shape("Squeeze", "rearrange", RegForm("", (*_regs("dst", "src", kind="reg"), MASK)),
@@ -562,9 +641,10 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _pack_row("Pack", PACK_COMBOS, "pack"),
     _pack_row("UnPack", UNPACK_COMBOS, "unpack"),
     _reduce_row("ReduceDataBlock", REDUCE_BLOCK_COMBOS, "ReduceType", "ReduceDataBlock.md",
-                "reduce:reduce_blocks"),
+                "reduce:reduce_blocks", _BLOCK_REDUCE_ALIASES),
     _reduce_row("PairReduceElem", {"SUM": tuple((t, t) for t in PAIR_REDUCE_TYPES)},
-                "PairReduce", "PairReduceElem.md", "reduce:pair_reduce"),
+                "PairReduce", "PairReduceElem.md", "reduce:pair_reduce",
+                (("Reg.PairReduceSum", "PairReduce.SUM"),)),
     _reg("MaskGenWithRegTensor", ("T",), singles(*MASK_GEN_TYPES), MaskRule.NONE,
          "Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）.md",
          _shape("MaskGenWithRegTensor", "masks",
@@ -573,6 +653,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _CORE + "masks:spread_block_bits"),
     *_unaligned_rows(),
     *_compound_rows(),
+    *_rearr_rows(),
 )  # fmt: skip
 """The Reg rows, in the order the stubs and type tests list them."""
 

@@ -68,6 +68,9 @@ class ParamKind(enum.StrEnum):
     """``UbPtr[Any]``, a pointer of any element type (MaskReg loads and stores)."""
     ANYPTRREF = "anyptrref"
     """``Ref[UbPtr[Any]]``, the post-update form of ``anyptr``."""
+    ANYREG = "anyreg"
+    """``RegTensor[Any, Any]``, a register of any element type (a form whose dtypes the runtime
+    checks against its own table: ``Gather``'s UB form)."""
     ULOAD = "uload"
     """The unaligned-load state register ``UnalignRegForLoad``."""
     USTORE = "ustore"
@@ -277,6 +280,9 @@ class CForm:
     dtypes
         When given, the form exists only for combinations whose first dtype is listed
         (``asc_copy(vector_bool&, vector_T, part)`` takes b16/b32 sources).
+    combos
+        When given, the form exists only for these combinations (``asc_gather``'s register and
+        UB forms take different (dst, src, index) triples).
 
     Examples
     --------
@@ -289,9 +295,12 @@ class CForm:
     returns: str = "None"
     only: str = "all"
     dtypes: tuple[type[Scalar], ...] | None = None
+    combos: tuple[tuple[type[Scalar], ...], ...] | None = None
 
     def applies(self, combo: tuple[type[Scalar], ...]) -> bool:
         """Return True when the form exists for *combo* (a ``bool_`` one is ``vector_bool``)."""
+        if self.combos is not None:
+            return combo in self.combos
         if self.dtypes is not None:
             return combo[0] in self.dtypes
         is_bool = combo[0] is bool_

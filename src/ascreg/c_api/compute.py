@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 
 from ascreg._frontend import compute as shared
-from ascreg._frontend import operands
+from ascreg._frontend import movement, operands
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
-from ascreg._spec.dtypes import C_SCALAR, C_SIGN
+from ascreg._spec.dtypes import C_GATHER, C_GATHER_UB, C_SCALAR, C_SIGN
 from ascreg._spec.row import C_API_QUALIFIER
 from ascreg.c_api._types import vector_of
 from ascreg.core import arith, pack
@@ -513,13 +513,23 @@ asc_and, asc_or, asc_xor, asc_not = (_logic(op) for op in ("and", "or", "xor", "
 # -- gather, squeeze --------------------------------------------------------------------------
 
 
+_GATHER_FORMS = {
+    "register": movement.check_triple("asc_gather", tuple((t, t, u) for t, u in C_GATHER)),
+    "UB": movement.check_triple("asc_gather", C_GATHER_UB),
+}
+"""The (dst, src, index) dtypes of each ``asc_gather`` form (the row lists their union)."""
+
+
 @define("asc_gather")
-def asc_gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+def asc_gather(op: Any, *args: Any) -> None:
     """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
 
     The register form (``Reg.Gather``): ``U`` is the unsigned type of ``T``'s width; an index
     past the register wraps modulo the lane count. The UB form
-    ``asc_gather(dst, __ubuf__ T* src, index, mask)`` is not emulated.
+    ``asc_gather(vector_T0& dst, __ubuf__ T1* src, vector_U index, vector_bool mask)``
+    (``Reg.Gather``'s UB form) reads ``src[index[i]]`` into the selected lanes, 0 elsewhere;
+    a b8 source lands zero-extended in 16-bit slots, a uint32 index fills 32-bit slots (the
+    element in the low bytes). ``src`` is 32-byte aligned.
 
     Examples
     --------
@@ -529,8 +539,19 @@ def asc_gather(op: Any, dst: Any, src: Any, index: Any) -> None:
     >>> s.set(np.arange(64) * 10); i.set(np.arange(64) + 62)
     >>> asc_gather(d, s, i); np.asarray(d)[:3]
     array([620, 630,   0], dtype=int32)
+    >>> from ascreg import UnifiedBuffer, int8_t
+    >>> p = UnifiedBuffer().alloc(int8_t, 256); p.write(np.arange(256) - 128)
+    >>> d16, i16 = vector_int16_t(), vector_uint16_t(); i16.set(np.arange(128) + 88)
+    >>> asc_gather(d16, p, i16, asc_create_mask_b16(PAT_ALL)); np.asarray(d16)[:2]
+    array([216, 217], dtype=int16)
     """
-    shared.gather(op, dst, src, index)
+    if len(args) not in (3, 4):
+        raise AscregTypeError(f"takes (dst, src, index[, mask]), got {len(args)} arguments")
+    dst, src, index, *mask = args
+    if mask or not isinstance(src, RegTensor):  # the UB form: (dst, src, index, mask)
+        movement.gather_ub(op, dst, src, index, *(mask or (None,)), legal=_GATHER_FORMS["UB"])
+        return
+    shared.gather(op, dst, src, index, legal=_GATHER_FORMS["register"])
 
 
 @define("asc_squeeze")

@@ -63,6 +63,9 @@ from ascreg.machine.kernel import (
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
 from ascreg.machine.races import atomic_access
+from ascreg.machine.spr import MASK_SPR_INIT as MASK_SPR_INIT
+from ascreg.machine.spr import MASK_SPR_STATE as MASK_SPR_STATE
+from ascreg.machine.spr import write_mask_spr
 from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples here use them)
     EVENT_ID0,
     EVENT_ID1,
@@ -137,12 +140,6 @@ PLAIN_SIZE_LIMIT = 1 << 16
 length, so a size of 64 KiB or more would be truncated: ascreg rejects it."""
 
 
-MASK_SPR_STATE = "mask_spr"
-"""Block-state key of the 128-bit mask special-purpose register (``asc_get_mask_spr_*``)."""
-MASK_SPR_INIT = (1 << 128) - 1
-"""What ``asc_init()`` writes into the mask SPR (``set_vector_mask(-1, -1)``)."""
-
-
 def asc_init() -> None:
     """``asc_init()``: reset the core's modes at the start of a kernel.
 
@@ -158,7 +155,7 @@ def asc_init() -> None:
     _ascreg_call = "asc_init"
     state = current_block().state
     state["pad_value"] = 0
-    state[MASK_SPR_STATE] = MASK_SPR_INIT
+    write_mask_spr(MASK_SPR_INIT)
     system_registers().atomic = None
 
 

@@ -22,13 +22,12 @@ import numpy as np
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
 from ascreg.c_api._types import vector_bool
-from ascreg.c_api.kernel import MASK_SPR_STATE
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
-from ascreg.errors import AscregError, AscregTypeError
-from ascreg.machine.block import current_block
+from ascreg.errors import AscregTypeError
 from ascreg.machine.ref import require_ref
 from ascreg.machine.registers import VL
+from ascreg.machine.spr import read_mask_spr
 
 (
     PAT_ALL, PAT_VL1, PAT_VL2, PAT_VL3, PAT_VL4, PAT_VL8, PAT_VL16, PAT_VL32, PAT_VL64, PAT_VL128,
@@ -109,13 +108,7 @@ def _get_mask_spr(width: str) -> Callable[[], vector_bool]:
 
     def get() -> vector_bool:
         _ascreg_call = name
-        value = current_block().state.get(MASK_SPR_STATE)
-        if value is None:
-            raise AscregError(
-                "the mask SPR is read before asc_init() set it (its value would be whatever "
-                "the previous kernel left there)"
-            )
-        return vector_bool.from_bits(core.spr_bits(value, size))  # type: ignore[return-value]
+        return vector_bool.from_bits(core.spr_bits(read_mask_spr(), size))  # type: ignore[return-value]
 
     get.__name__ = get.__qualname__ = name
     get.__doc__ = f"""``vector_bool {name}()``: the mask SPR, each of its low {256 // size} bits

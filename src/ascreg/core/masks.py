@@ -262,3 +262,24 @@ def spr_bits(value: int, factor: int) -> Bits:
     """
     raw = np.frombuffer(int(value).to_bytes(16, "little"), np.uint8)
     return spread_block_bits(raw, 0, factor)
+
+
+def interleave_bits(bits0: Bits, bits1: Bits, group: int, *, inverse: bool) -> tuple[Bits, Bits]:
+    """Interleave (or, *inverse*, de-interleave) two masks in groups of *group* bits.
+
+    A group is one lane of a ``group``-byte type (``MaskInterleave<uint32_t>`` moves 4 bits at
+    a time): the register Interleave / DeInterleave lane permutation applied to mask lanes.
+
+    Examples
+    --------
+    >>> a, b = np.ones(8, bool), np.zeros(8, bool)
+    >>> [x.astype(int).tolist() for x in interleave_bits(a, b, 2, inverse=False)]
+    [[1, 1, 0, 0, 1, 1, 0, 0], [1, 1, 0, 0, 1, 1, 0, 0]]
+    """
+    a, b = bits0.reshape(-1, group), bits1.reshape(-1, group)
+    n = a.shape[0]
+    if inverse:
+        both = np.concatenate([a, b])
+        return both[0::2].ravel().copy(), both[1::2].ravel().copy()
+    zipped = np.stack([a, b], axis=1).reshape(-1, group)
+    return zipped[:n].ravel().copy(), zipped[n:].ravel().copy()

@@ -8,6 +8,9 @@ All are pure lane moves (bit-exact for every type, NaN payloads included):
   (the inverse of Interleave).
 * Gather: ``dst[i] = src[index[i] % lanes]``.
 * Squeeze: the lanes the mask selects, packed from lane 0 up in order; the tail is 0.
+* Unsqueeze: lane i counts the enabled lanes before it (an exclusive prefix count).
+* The UB gathers and scatter (``Gather`` from UB, ``GatherB``, ``Scatter``): which element of
+  a register's *slots* (``slot`` bytes each) goes where; the front end does the memory access.
 
 Examples
 --------
@@ -56,3 +59,83 @@ def squeeze(src: Lanes, enables: Lanes) -> Lanes:
     out = np.zeros_like(src)
     out[: kept.size] = kept
     return out
+
+
+def unsqueeze(enables: Lanes, dtype: np.dtype[Any]) -> Lanes:
+    """Return lane i = the number of enabled lanes before lane i, wrapped to *dtype*.
+
+    The last lane's enable is never counted (the documented "highest bit ignored").
+
+    Examples
+    --------
+    >>> unsqueeze(np.array([True, False, True, True]), np.dtype(np.uint8))
+    array([0, 1, 1, 2], dtype=uint8)
+    """
+    counts = np.concatenate([[0], np.cumsum(enables[:-1], dtype=np.int64)])
+    return counts.astype(np.uint64).astype(dtype)
+
+
+def gather_slots(picked: Lanes, enables: Lanes, slot: int) -> Lanes:
+    """Return register bytes: slot i holds the next *picked* element if lane i is enabled.
+
+    *picked* holds the gathered elements of the enabled slots, in order; each is zero-extended
+    to *slot* bytes (a b8 element in a b16 slot keeps its bits in the low byte); the slots of
+    disabled lanes are 0.
+
+    Examples
+    --------
+    >>> gather_slots(np.array([-40, 40], np.int8), np.array([True, False, True]), 2)
+    array([216,   0,   0,   0,  40,   0], dtype=uint8)
+    """
+    out = np.zeros((enables.size, slot), dtype=np.uint8)
+    size = picked.dtype.itemsize
+    out[enables, :size] = picked.view(np.uint8).reshape(-1, size)
+    return out.ravel()
+
+
+def slot_elements(register_bytes: Lanes, slots: int, size: int) -> Lanes:
+    """Return the low *size* bytes of each of the first *slots* slots of a register, as rows.
+
+    A register of ``len(register_bytes)`` bytes has slots of ``len // slots`` bytes (a scatter
+    of b8 data with uint16 indices reads the even bytes).
+
+    Examples
+    --------
+    >>> slot_elements(np.arange(8, dtype=np.uint8), 4, 1).ravel().tolist()
+    [0, 2, 4, 6]
+    """
+    slot = register_bytes.size // slots
+    return register_bytes.reshape(slots, slot)[:, :size].copy()
+
+
+def last_writer(index: Lanes) -> tuple[Lanes, Lanes]:
+    """Return ``(keep, repeated)``: which lanes' writes survive, and the repeated indices.
+
+    Of lanes writing the same index the highest lane is kept (ascreg's choice for the
+    undocumented winner, used only when the policy lets the undefined case run).
+
+    Examples
+    --------
+    >>> keep, repeated = last_writer(np.array([3, 1, 3]))
+    >>> keep.tolist(), repeated.tolist()
+    ([False, True, True], [3])
+    """
+    reverse_first = np.unique(index[::-1], return_index=True)[1]
+    keep = np.zeros(index.size, dtype=np.bool_)
+    keep[index.size - 1 - reverse_first] = True
+    values, counts = np.unique(index, return_counts=True)
+    return keep, values[counts > 1]
+
+
+def gather_blocks(blocks: list[Lanes], enables: Lanes, block: int = 32) -> Lanes:
+    """Return the bytes of a register whose block k is ``blocks`` next item, or 0 if disabled.
+
+    Examples
+    --------
+    >>> gather_blocks([np.full(2, 7, np.uint8)], np.array([False, True]), 2).tolist()
+    [0, 0, 7, 7]
+    """
+    out = np.zeros((enables.size, block), dtype=np.uint8)
+    if blocks:
+        out[enables] = np.stack(blocks)
+    return out.ravel()

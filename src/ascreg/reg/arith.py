@@ -501,3 +501,9 @@ def PairReduceElem(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
 ReduceSum = Reduce.fixing("Reg.ReduceSum", ReduceType.SUM)
 ReduceMax = Reduce.fixing("Reg.ReduceMax", ReduceType.MAX)
 ReduceMin = Reduce.fixing("Reg.ReduceMin", ReduceType.MIN)
+
+# The older spellings of ReduceDataBlock and PairReduceElem (their rows' ``aliases``).
+ReduceSumWithDataBlock = ReduceDataBlock.fixing("Reg.ReduceSumWithDataBlock", ReduceType.SUM)
+ReduceMaxWithDataBlock = ReduceDataBlock.fixing("Reg.ReduceMaxWithDataBlock", ReduceType.MAX)
+ReduceMinWithDataBlock = ReduceDataBlock.fixing("Reg.ReduceMinWithDataBlock", ReduceType.MIN)
+PairReduceSum = PairReduceElem.fixing("Reg.PairReduceSum", PairReduce.SUM)

@@ -1,4 +1,6 @@
-"""``LoadAlign`` / ``StoreAlign`` (vector and MaskReg forms) and ``CreateAddrReg``.
+"""``LoadAlign`` / ``StoreAlign``, ``CreateAddrReg``, ``LocalMemBar`` and ``DataCopy``.
+
+``DataCopy`` is the older name of both accesses (the operand kinds pick one).
 
 The C++ overload is picked from the arguments, as the compiler does:
 
@@ -36,11 +38,13 @@ from __future__ import annotations
 from typing import Any
 
 from ascreg._frontend import operands
+from ascreg._frontend.dispatch import KindDispatch
 from ascreg._frontend.operands import REG
-from ascreg._frontend.template import define
+from ascreg._frontend.template import TemplateArgs, define
 from ascreg.core import datamove as core
-from ascreg.enums import DataCopyMode, LoadDist, MaskDist, PostLiteral, StoreDist
+from ascreg.enums import DataCopyMode, LoadDist, MaskDist, MemType, PostLiteral, StoreDist
 from ascreg.errors import AscregTypeError
+from ascreg.machine.block import running_block
 from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
@@ -339,3 +343,91 @@ def _store_mask(op: Any, dst: Any, src: MaskReg, args: tuple[Any, ...]) -> None:
     core.store_mask(ptr, src.bits(), op.mask_dist)
     if ref is not None:
         ref.value = ptr.offset_bytes(stride)
+
+
+# -- LocalMemBar: the in-VF barrier between UB access streams --------------------------------
+
+_MEM_BAR_PAIRS = frozenset(
+    {
+        (MemType.VEC_STORE, MemType.VEC_LOAD),
+        (MemType.VEC_LOAD, MemType.VEC_STORE),
+        (MemType.VEC_STORE, MemType.VEC_STORE),
+        (MemType.VEC_STORE, MemType.SCALAR_LOAD),
+        (MemType.VEC_STORE, MemType.SCALAR_STORE),
+        (MemType.VEC_LOAD, MemType.SCALAR_STORE),
+        (MemType.SCALAR_STORE, MemType.VEC_LOAD),
+        (MemType.SCALAR_STORE, MemType.VEC_STORE),
+        (MemType.SCALAR_LOAD, MemType.VEC_STORE),
+        (MemType.VEC_ALL, MemType.VEC_ALL),
+        (MemType.VEC_ALL, MemType.SCALAR_ALL),
+        (MemType.SCALAR_ALL, MemType.VEC_ALL),
+    }
+)
+"""The documented ``(src, dst)`` pairs of ``LocalMemBar`` (LocalMemBar.md table 3)."""
+_STORES = frozenset({MemType.VEC_STORE, MemType.SCALAR_STORE, MemType.VEC_ALL, MemType.SCALAR_ALL})
+_LOADS = frozenset({MemType.VEC_LOAD, MemType.SCALAR_LOAD, MemType.VEC_ALL, MemType.SCALAR_ALL})
+
+
+def _mem_bar_parse(self: Any, items: tuple[Any, ...]) -> TemplateArgs:
+    """Keep ``LocalMemBar``'s two ``MemType`` arguments in order (src, dst)."""
+    if not all(isinstance(m, MemType) for m in items):
+        raise AscregTypeError(
+            f"takes two MemType template arguments (src, dst), got {items!r}", call=self.name
+        )
+    return TemplateArgs(enums={MemType: items})
+
+
+def _mem_bar_setup(op: Any) -> None:
+    op.pair = op.t.enums.get(MemType, ())
+
+
+@define("Reg.LocalMemBar", _parse=_mem_bar_parse, _setup=_mem_bar_setup)
+def LocalMemBar(op: Any) -> None:
+    """``LocalMemBar<MemType src, MemType dst>()``: inside a VF, stream ``dst`` waits for ``src``.
+
+    Written ``Reg.LocalMemBar[MemType.VEC_STORE, MemType.VEC_LOAD]()``; the pair must be one of
+    the 12 documented ones. A pair that orders stores before loads (``VEC_STORE`` /
+    ``SCALAR_STORE`` / ``*_ALL`` before ``VEC_LOAD`` / ``SCALAR_LOAD`` / ``*_ALL``) clears the
+    running block's store-to-load check, exactly as ``asc_mem_bar(VST_VLD)`` does: without it
+    a VF that loads UB bytes it stored earlier is a :class:`~ascreg.errors.SyncError`. Inside a
+    kernel it runs only in a ``__simd_vf__`` function; outside any kernel it checks the pair.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, MemType
+    >>> Reg.LocalMemBar[MemType.VEC_STORE, MemType.VEC_LOAD]()
+    >>> Reg.LocalMemBar[MemType.VEC_LOAD, MemType.VEC_LOAD]()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: Reg.LocalMemBar: (VEC_LOAD, VEC_LOAD) is not a documented (src, dst) pair: ...
+    """
+    pair = op.pair
+    if pair not in _MEM_BAR_PAIRS:
+        shown = ", ".join(f"({a.name}, {b.name})" for a, b in sorted(_MEM_BAR_PAIRS))
+        written = "(" + ", ".join(getattr(m, "name", repr(m)) for m in pair) + ")"
+        raise AscregTypeError(f"{written} is not a documented (src, dst) pair: {shown}")
+    ctx = running_block()
+    if ctx is not None and pair[0] in _STORES and pair[1] in _LOADS:
+        ctx.mem_bar()
+
+
+# -- DataCopy: the older name of LoadAlign and StoreAlign --------------------------------------
+
+
+def _register_first(args: tuple[Any, ...]) -> bool:
+    return bool(args) and isinstance(args[0], RegTensor | MaskReg)
+
+
+def _address_first(args: tuple[Any, ...]) -> bool:
+    return bool(args) and isinstance(args[0], Pointer | Ref)
+
+
+DataCopy = KindDispatch(
+    "Reg.DataCopy",
+    (
+        ("DataCopy(dst register or MaskReg, src address, ...) -> LoadAlign", _register_first, LoadAlign),
+        ("DataCopy(dst address, src register or MaskReg, ...) -> StoreAlign", _address_first, StoreAlign),
+    ),
+)  # fmt: skip
+"""``DataCopy``: the older name of both ``LoadAlign`` (a register or MaskReg first) and
+``StoreAlign`` (an address first), as the C++ overloads of ``DataCopy`` forward."""

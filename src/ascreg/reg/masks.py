@@ -1,4 +1,4 @@
-"""Mask creation: ``CreateMask`` and ``UpdateMask``.
+"""Mask creation: ``CreateMask``, ``UpdateMask``, ``MaskGenWithRegTensor`` and ``MoveMask``.
 
 Examples
 --------
@@ -20,6 +20,7 @@ from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
 from ascreg.machine.ref import require_ref
 from ascreg.machine.registers import MASK_BITS, MaskReg, lane_geometry
+from ascreg.machine.spr import read_mask_spr
 
 
 def _geometry_setup(op: Any) -> None:
@@ -126,3 +127,28 @@ def MaskGenWithRegTensor(op: Any, dst: MaskReg, src: Any) -> None:
         )
     raw = reg.get().view(np.uint8)
     dst.set_bits(core.spread_block_bits(raw, op.offset, dtype.size))
+
+
+@define("Reg.MoveMask")
+def MoveMask(op: Any) -> MaskReg:
+    """``MaskReg MoveMask<T>()``: the mask SPR ``{MASK1, MASK0}`` in ``T``'s lane layout.
+
+    b16: the 128 bits of ``{MASK1, MASK0}``, each repeated twice; b32: the 64 bits of ``MASK0``,
+    each repeated four times. The SPR is the running block's (``ascreg.machine.spr``), written by
+    ``asc_init()`` (all ones); reading it before anything wrote it, or outside a kernel, is an
+    error. A compatibility interface: prefer ``CreateMask`` / ``UpdateMask``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.spr import write_mask_spr
+    >>> with block(BlockContext()) as ctx, ctx.simd_vf():
+    ...     write_mask_spr(0b101); Reg.MoveMask[half]().bits()[:6].astype(int).tolist()
+    [1, 1, 0, 0, 1, 1]
+    """
+    dtypes = op.t.dtypes
+    if not dtypes:
+        raise AscregTypeError("needs its element type (C++ cannot deduce T): MoveMask[T]()")
+    op.spec.check(dtypes[0])
+    return _mask(core.spr_bits(read_mask_spr(), dtypes[0].size))

@@ -1,4 +1,6 @@
-"""Register rearrangement: Interleave / DeInterleave, Gather, Squeeze and Pack / UnPack.
+"""Register rearrangement: Interleave, Gather, Squeeze, Pack, Unsqueeze, Histograms, ClearSpr.
+
+``ClearSpr`` zeroes the AR register that ``Squeeze`` can count into.
 
 Examples
 --------
@@ -16,26 +18,38 @@ from __future__ import annotations
 from typing import Any
 
 from ascreg._frontend import compute as shared
+from ascreg._frontend import movement
 from ascreg._frontend.template import define
+from ascreg._spec.dtypes import GATHER_UB_COMBOS
 from ascreg.core import pack, rearrange
-from ascreg.enums import GatherMaskMode, HighLowPart
+from ascreg.enums import (
+    GatherMaskMode,
+    HighLowPart,
+    HistogramsBinType,
+    HistogramsType,
+    SpecialPurposeReg,
+)
 from ascreg.errors import AscregTypeError, UnsupportedError
-from ascreg.machine.registers import RegTraitNumOne
+from ascreg.machine import spr
+from ascreg.machine.registers import RegTensor
 
 
 def _rearrange(op: Any, dst0: Any, dst1: Any, src0: Any, src1: Any) -> None:
-    """Shared body of Interleave and DeInterleave: ``op.formula`` maps the sources to dst0, dst1."""
-    d0, d1, a, b = shared.vectors(
-        op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1")
-    )
-    if d0.dtype.size == 8 and d0.trait is RegTraitNumOne:
-        raise AscregTypeError(
-            f"{op.name} of 64-bit lanes needs RegTraitNumTwo registers, got "
-            f"{type(d0).__name__} (C++: static_assert 'only support RegTraitNumTwo')"
-        )
-    first, second = op.formula(a.get(), b.get())
-    d0.put(first)
-    d1.put(second)
+    """Shared body of Interleave and DeInterleave: ``op.formula`` maps the sources to dst0, dst1.
+
+    MaskReg operands take the MaskReg form ``Op<T>``: the same permutation on groups of
+    ``sizeof(T)`` mask bits (``T`` must be written: C++ cannot deduce it).
+    """
+    if movement.is_mask(dst0):
+        if not op.t.dtypes:
+            raise AscregTypeError(
+                f"the MaskReg form needs its element type (C++ cannot deduce T): "
+                f"{op.name}[T](dst0, dst1, src0, src1)"
+            )
+        group = op.t.dtypes[0].size
+        movement.mask_interleave(op, group, dst0, dst1, src0, src1, inverse=op.inverse)
+        return
+    movement.interleave_registers(op, dst0, dst1, src0, src1)
 
 
 Interleave = define(
@@ -49,6 +63,10 @@ Interleave = define(
     permutation); ``RegTraitNumOne`` 64-bit registers are rejected, as the C++ static_assert
     does. Both sources are read before either destination is written, so they may alias.
 
+    ``Interleave[T](MaskReg& dst0, dst1, src0, src1)`` is the MaskReg form: the same zip over
+    groups of ``sizeof(T)`` bits (b8/b16/b32; ``T`` is required). ``dst0`` and ``dst1`` must
+    differ.
+
     Examples
     --------
     >>> import numpy as np
@@ -60,13 +78,15 @@ Interleave = define(
     [1, -1, 1, -1]
     """,
     formula=staticmethod(rearrange.interleave),
+    inverse=False,
 )(_rearrange)
 DeInterleave = define(
     "Reg.DeInterleave",
     doc="""``DeInterleave(U& dst0, U& dst1, U& src0, U& src1)``: split even and odd lanes.
 
     ``dst0`` gets the even lanes and ``dst1`` the odd lanes of ``concat(src0, src1)``: the
-    inverse of :data:`Interleave`. Same types and rules as ``Interleave``.
+    inverse of :data:`Interleave`. Same types and rules as ``Interleave``, MaskReg form
+    included (``DeInterleave[T](MaskReg& dst0, dst1, src0, src1)``).
 
     Examples
     --------
@@ -79,11 +99,16 @@ DeInterleave = define(
     (0, 1)
     """,
     formula=staticmethod(rearrange.deinterleave),
+    inverse=True,
 )(_rearrange)
 
 
+_GATHER_UB = movement.check_triple("Reg.Gather", GATHER_UB_COMBOS)
+"""The (dst, src, index) dtypes of Gather's UB form."""
+
+
 @define("Reg.Gather", max_dtypes=2)
-def Gather(op: Any, dst: Any, src: Any, index: Any) -> None:
+def Gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     """``Gather<T, U>(S& dst, S& src, V& index)``: ``dst[i] = src[index[i]]``, no mask.
 
     ``T`` is any b8/b16/b32 type, ``U`` the unsigned index type of the same width (uint8_t,
@@ -101,7 +126,24 @@ def Gather(op: Any, dst: Any, src: Any, index: Any) -> None:
     >>> Reg.Gather[half, uint16_t](dst, src, idx)
     >>> np.asarray(dst)[:3].tolist()
     [39.0, 38.0, 37.0]
+
+    The UB form ``Gather(T3& dst, __ubuf__ T1* base, T4& index, MaskReg& mask)`` (older name
+    ``DataCopyGather``) reads ``base[index[i]]`` (indices in elements, repeats allowed) into the
+    enabled lanes; the others become 0, and their indices are never dereferenced. ``base`` is
+    32-byte aligned. A b8 source fills b16 lanes zero-extended (int8 -40 reads as 216); 64-bit
+    data takes uint32 or uint64 indices (a RegTraitNumOne register uses the first 32). Call it
+    without template arguments (its dtypes are deduced and checked against the table).
+
+    >>> from ascreg import UnifiedBuffer, uint32_t, float32_t
+    >>> base = UnifiedBuffer().alloc(float32_t, 64); base.write(np.arange(64) * 0.5)
+    >>> out, at = Reg.RegTensor[float32_t](), Reg.RegTensor[uint32_t](); at.set(np.arange(64)[::-1])
+    >>> Reg.Gather(out, base, at, Reg.CreateMask[float32_t, Reg.MaskPattern.VL2]())
+    >>> np.asarray(out)[:3].tolist()
+    [31.5, 31.0, 0.0]
     """
+    if mask is not None or not isinstance(src, RegTensor):
+        movement.gather_ub(op, dst, src, index, mask, legal=_GATHER_UB)
+        return
     shared.gather(op, dst, src, index)
 
 
@@ -203,3 +245,82 @@ UnPack = define(
     (4, [1, 0, 1, 0])
     """,
 )(_halves)
+
+
+@define("Reg.Unsqueeze")
+def Unsqueeze(op: Any, dst: Any, mask: Any) -> None:
+    """``Unsqueeze<T>(U& dst, MaskReg& mask)``: lane i = how many lanes before i the mask selects.
+
+    ``dst[0] = 0`` and ``dst[i] = dst[i-1] + mask[i-1]``: the inverse bookkeeping of
+    :data:`Squeeze` (the last lane's mask bit is never counted). int8/uint8/int16/uint16/
+    int32/uint32; the count wraps in 8-bit lanes (it reaches 255). Older name ``PrefixSum``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, int32_t
+    >>> dst = Reg.RegTensor[int32_t]()
+    >>> Reg.Unsqueeze(dst, Reg.CreateMask[int32_t, Reg.MaskPattern.M3]())
+    >>> np.asarray(dst)[:7].tolist()
+    [0, 1, 1, 1, 2, 2, 2]
+    """
+    movement.unsqueeze(op, dst, mask)
+
+
+@define("Reg.Histograms", max_dtypes=2, enum_kinds=(HistogramsBinType, HistogramsType))
+def Histograms(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``Histograms<T, U, HistogramsBinType mode, HistogramsType type>(V& dst, S& src, MaskReg& mask)``.
+
+    Adds to the uint16 lanes of ``dst`` the histogram of the uint8 lanes of ``src`` the mask
+    selects: ``BIN0`` counts the values 0-127 (lane n: value n), ``BIN1`` 128-255 (lane n:
+    value 128 + n). ``FREQUENCY`` counts each value; ``ACCUMULATE`` counts the values from the
+    start of the half up to lane n's value (decision: the running count restarts at 128 for
+    ``BIN1``, "in the corresponding interval" as the page says). The counts wrap at 65536.
+    ``mode`` and ``type`` must be written (C++ has no default for them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, HistogramsBinType, HistogramsType, uint8_t, uint16_t
+    >>> src, dst = Reg.RegTensor[uint8_t](), Reg.RegTensor[uint16_t]()
+    >>> src.set(np.arange(256) % 4); dst.set(0)
+    >>> mask = Reg.CreateMask[uint8_t]()
+    >>> Reg.Histograms[uint8_t, uint16_t, HistogramsBinType.BIN0, HistogramsType.FREQUENCY](dst, src, mask)
+    >>> np.asarray(dst)[:5].tolist()
+    [64, 64, 64, 64, 0]
+    """
+    modes = op.t.enums
+    if HistogramsBinType not in modes or HistogramsType not in modes:
+        raise AscregTypeError(
+            "needs its HistogramsBinType and HistogramsType template arguments: "
+            "Histograms[uint8_t, uint16_t, HistogramsBinType.BIN0, HistogramsType.FREQUENCY]"
+        )
+    high = modes[HistogramsBinType] is HistogramsBinType.BIN1
+    cumulative = modes[HistogramsType] is HistogramsType.ACCUMULATE
+    movement.histogram(op, dst, src, mask, high=high, cumulative=cumulative)
+
+
+@define("Reg.ClearSpr", enum_kinds=(SpecialPurposeReg,))
+def ClearSpr(op: Any) -> None:
+    """``ClearSpr<SpecialPurposeReg spr>()``: zero a special register (only ``AR`` exists).
+
+    AR is the running block's byte counter (``ascreg.machine.spr``), the one
+    ``Squeeze<T, GatherMaskMode::STORE_REG>`` adds to; outside a kernel there is none (error).
+
+    Examples
+    --------
+    >>> from ascreg import Reg, SpecialPurposeReg
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine import spr
+    >>> with block(BlockContext()) as ctx, ctx.simd_vf():
+    ...     spr.add_ar(96); Reg.ClearSpr[SpecialPurposeReg.AR](); spr.read_ar()
+    0
+    """
+    if SpecialPurposeReg not in op.t.enums:
+        raise AscregTypeError("needs its register: ClearSpr[SpecialPurposeReg.AR]()")
+    spr.clear_ar()
+
+
+# The older spellings (each row's ``aliases``): the same op objects.
+DataCopyGather, GatherMask, PrefixSum = Gather, Squeeze, Unsqueeze
+MaskPack, MaskUnPack, MaskInterleave, MaskDeInterleave = Pack, UnPack, Interleave, DeInterleave

@@ -46,6 +46,7 @@ from typing import Any
 
 from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
+from ascreg._frontend.dispatch import KindDispatch
 from ascreg._frontend.operands import REG
 from ascreg._frontend.template import define
 from ascreg.core import unaligned as core
@@ -62,6 +63,7 @@ from ascreg.machine.registers import (
 )
 
 __all__ = [
+    "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "Load",
@@ -298,3 +300,22 @@ def Store(op: Any, dst: Any, src: Any, count: Any = None) -> None:
 # The older spellings (the rows' ``aliases``): the same op objects.
 DataCopyUnAlignPre = LoadUnAlignPre
 DataCopyUnAlignPost = StoreUnAlignPost
+
+
+def _load_stream(args: tuple[Any, ...]) -> bool:
+    return len(args) > 1 and isinstance(args[1], UnalignRegForLoad)
+
+
+def _store_stream(args: tuple[Any, ...]) -> bool:
+    return len(args) > 2 and isinstance(args[2], UnalignRegForStore)
+
+
+DataCopyUnAlign = KindDispatch(
+    "Reg.DataCopyUnAlign",
+    (
+        ("DataCopyUnAlign(dst register, UnalignRegForLoad, src[, stride]) -> LoadUnAlign", _load_stream, LoadUnAlign),
+        ("DataCopyUnAlign(dst address, src register, UnalignRegForStore, stride) -> StoreUnAlign", _store_stream, StoreUnAlign),
+    ),
+)  # fmt: skip
+"""``DataCopyUnAlign``: the older name of ``LoadUnAlign`` (an ``UnalignRegForLoad`` second) and
+``StoreUnAlign`` (an ``UnalignRegForStore`` third), as its C++ overloads forward."""

@@ -1053,31 +1053,65 @@ def asc_unpack_upper(dst: RegTensor[int32_t], src: RegTensor[int16_t]) -> None: 
 @overload
 def asc_unpack_upper(dst: MaskReg, src: MaskReg) -> None: ...  # vector_bool: (bool_, bool_)
 
-# asc_gather: legal (T, U) in table order, per form
+# asc_gather: legal (dst, src, index) in table order, per form
 @overload
-def asc_gather(dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+def asc_gather(dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t], /) -> None: ...  # (int8_t, int8_t, uint8_t)
 @overload
-def asc_gather(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+def asc_gather(dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t], /) -> None: ...  # (uint8_t, uint8_t, uint8_t)
 @overload
-def asc_gather(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+def asc_gather(dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t], /) -> None: ...  # (hifloat8_t, hifloat8_t, uint8_t)
 @overload
-def asc_gather(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+def asc_gather(dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t], /) -> None: ...  # (fp8_e8m0_t, fp8_e8m0_t, uint8_t)
 @overload
-def asc_gather(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+def asc_gather(dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t], /) -> None: ...  # (fp8_e5m2_t, fp8_e5m2_t, uint8_t)
 @overload
-def asc_gather(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+def asc_gather(dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t], /) -> None: ...  # (fp8_e4m3fn_t, fp8_e4m3fn_t, uint8_t)
 @overload
-def asc_gather(dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+def asc_gather(dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t], /) -> None: ...  # (int16_t, int16_t, uint16_t)
 @overload
-def asc_gather(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+def asc_gather(dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t], /) -> None: ...  # (uint16_t, uint16_t, uint16_t)
 @overload
-def asc_gather(dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+def asc_gather(dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t], /) -> None: ...  # (half, half, uint16_t)
 @overload
-def asc_gather(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+def asc_gather(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t], /) -> None: ...  # (bfloat16_t, bfloat16_t, uint16_t)
 @overload
-def asc_gather(dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+def asc_gather(dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t], /) -> None: ...  # (int32_t, int32_t, uint32_t)
 @overload
-def asc_gather(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+def asc_gather(dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t], /) -> None: ...  # (uint32_t, uint32_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[int16_t], src: UbPtr[int16_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (int16_t, int16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (uint16_t, uint16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[half], src: UbPtr[half], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (half, half, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (bfloat16_t, bfloat16_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[int32_t], src: UbPtr[int32_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (int32_t, int32_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[uint32_t], src: UbPtr[uint32_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (uint32_t, uint32_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[int16_t], src: UbPtr[int8_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (int16_t, int8_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[uint16_t], src: UbPtr[uint8_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (uint16_t, uint8_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[hifloat8_t], src: UbPtr[hifloat8_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (hifloat8_t, hifloat8_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e8m0_t], src: UbPtr[fp8_e8m0_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (fp8_e8m0_t, fp8_e8m0_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e5m2_t], src: UbPtr[fp8_e5m2_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (fp8_e5m2_t, fp8_e5m2_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[fp8_e4m3fn_t], src: UbPtr[fp8_e4m3fn_t], index: RegTensor[uint16_t], mask: MaskReg, /) -> None: ...  # UB: (fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t)
+@overload
+def asc_gather(dst: RegTensor[float32_t], src: UbPtr[float32_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (float32_t, float32_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[int16_t], src: UbPtr[int16_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (int16_t, int16_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[uint16_t], src: UbPtr[uint16_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (uint16_t, uint16_t, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[half], src: UbPtr[half], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (half, half, uint32_t)
+@overload
+def asc_gather(dst: RegTensor[bfloat16_t], src: UbPtr[bfloat16_t], index: RegTensor[uint32_t], mask: MaskReg, /) -> None: ...  # UB: (bfloat16_t, bfloat16_t, uint32_t)
 
 # asc_squeeze: legal (T) in table order, per form
 @overload

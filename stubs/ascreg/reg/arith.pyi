@@ -37,6 +37,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -46,6 +48,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     RegLayout,
@@ -53,6 +56,7 @@ from ascreg.enums import (
     ReduceType,
     RegLayout,
     RoundMode,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -1439,6 +1443,92 @@ class _ReduceDataBlock:
 
 ReduceDataBlock: _ReduceDataBlock
 
+class _ReduceSumWithDataBlock(_ReduceDataBlock_SUM):
+    """``Reg.ReduceSumWithDataBlock``: ``Reg.ReduceDataBlock[ReduceType.SUM]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _ReduceDataBlock_SUM_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _ReduceDataBlock_SUM_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int32_t]] | tuple[type[int32_t], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_int32_t_int32_t: ...  # (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int16_t]] | tuple[type[int32_t], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_int32_t_int16_t: ...  # (int32_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]] | tuple[type[uint32_t], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint16_t]] | tuple[type[uint32_t], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_uint32_t_uint16_t: ...  # (uint32_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_float32_t_float32_t: ...  # (float32_t, float32_t)
+
+ReduceSumWithDataBlock: _ReduceSumWithDataBlock
+
+class _ReduceMaxWithDataBlock(_ReduceDataBlock_MAX):
+    """``Reg.ReduceMaxWithDataBlock``: ``Reg.ReduceDataBlock[ReduceType.MAX]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _ReduceDataBlock_MAX_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _ReduceDataBlock_MAX_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], type[int16_t]] | tuple[type[int16_t], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int16_t_int16_t: ...  # (int16_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint16_t]] | tuple[type[uint16_t], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint16_t_uint16_t: ...  # (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int32_t]] | tuple[type[int32_t], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_int32_t_int32_t: ...  # (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]] | tuple[type[uint32_t], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_float32_t_float32_t: ...  # (float32_t, float32_t)
+
+ReduceMaxWithDataBlock: _ReduceMaxWithDataBlock
+
+class _ReduceMinWithDataBlock(_ReduceDataBlock_MIN):
+    """``Reg.ReduceMinWithDataBlock``: ``Reg.ReduceDataBlock[ReduceType.MIN]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _ReduceDataBlock_MIN_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _ReduceDataBlock_MIN_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[int16_t], type[int16_t]] | tuple[type[int16_t], type[int16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int16_t_int16_t: ...  # (int16_t, int16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint16_t], type[uint16_t]] | tuple[type[uint16_t], type[uint16_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint16_t_uint16_t: ...  # (uint16_t, uint16_t)
+    @overload
+    def __getitem__(self, items: tuple[type[int32_t], type[int32_t]] | tuple[type[int32_t], type[int32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_int32_t_int32_t: ...  # (int32_t, int32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]] | tuple[type[uint32_t], type[uint32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MIN_float32_t_float32_t: ...  # (float32_t, float32_t)
+
+ReduceMinWithDataBlock: _ReduceMinWithDataBlock
+
 class _PairReduceElem_SUM:
     @overload
     def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
@@ -1476,3 +1566,17 @@ class _PairReduceElem:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
 
 PairReduceElem: _PairReduceElem
+
+class _PairReduceSum(_PairReduceElem_SUM):
+    """``Reg.PairReduceSum``: ``Reg.PairReduceElem[PairReduce.SUM]``."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t: ...  # (float32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half_half: ...  # (half, half)
+    @overload
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t_float32_t: ...  # (float32_t, float32_t)
+
+PairReduceSum: _PairReduceSum

@@ -37,6 +37,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -46,6 +48,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     RegLayout,
@@ -53,6 +56,7 @@ from ascreg.enums import (
     ReduceType,
     RegLayout,
     RoundMode,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -79,6 +83,21 @@ class _CreateAddrReg:
     def __call__(self, *indices_and_strides: int) -> AddrReg: ...
 
 CreateAddrReg: _CreateAddrReg
+
+class _LocalMemBar:
+    name: ClassVar[str]
+    def __getitem__(self, items: tuple[MemType, MemType]) -> _LocalMemBar: ...
+    def __call__(self) -> None: ...
+
+LocalMemBar: _LocalMemBar
+
+class _DataCopy:
+    """``Reg.DataCopy``: ``LoadAlign`` (a register first) or ``StoreAlign`` (an address first)."""
+    name: str
+    def __getitem__(self, items: Any) -> _DataCopy: ...
+    def __call__(self, *args: Any) -> None: ...
+
+DataCopy: _DataCopy
 
 class _LoadAlign_bool_:
     @overload

@@ -37,6 +37,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -46,6 +48,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     RegLayout,
@@ -53,6 +56,7 @@ from ascreg.enums import (
     ReduceType,
     RegLayout,
     RoundMode,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -240,3 +244,45 @@ class _MaskGenWithRegTensor:
     # no __call__: write MaskGenWithRegTensor[T](...)
 
 MaskGenWithRegTensor: _MaskGenWithRegTensor
+
+class _MoveMask_int16_t:
+    def __call__(self) -> MaskReg: ...  # (int16_t)
+
+class _MoveMask_uint16_t:
+    def __call__(self) -> MaskReg: ...  # (uint16_t)
+
+class _MoveMask_half:
+    def __call__(self) -> MaskReg: ...  # (half)
+
+class _MoveMask_bfloat16_t:
+    def __call__(self) -> MaskReg: ...  # (bfloat16_t)
+
+class _MoveMask_int32_t:
+    def __call__(self) -> MaskReg: ...  # (int32_t)
+
+class _MoveMask_uint32_t:
+    def __call__(self) -> MaskReg: ...  # (uint32_t)
+
+class _MoveMask_float32_t:
+    def __call__(self) -> MaskReg: ...  # (float32_t)
+
+class _MoveMask:
+    """``Reg.MoveMask``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int16_t]) -> _MoveMask_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t]) -> _MoveMask_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[half]) -> _MoveMask_half: ...  # (half)
+    @overload
+    def __getitem__(self, items: type[bfloat16_t]) -> _MoveMask_bfloat16_t: ...  # (bfloat16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t]) -> _MoveMask_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t]) -> _MoveMask_uint32_t: ...  # (uint32_t)
+    @overload
+    def __getitem__(self, items: type[float32_t]) -> _MoveMask_float32_t: ...  # (float32_t)
+    # no __call__: write MoveMask[T](...)
+
+MoveMask: _MoveMask

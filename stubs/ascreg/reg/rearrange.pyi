@@ -37,6 +37,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -46,6 +48,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     RegLayout,
@@ -53,6 +56,7 @@ from ascreg.enums import (
     ReduceType,
     RegLayout,
     RoundMode,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -65,62 +69,126 @@ _IntLike: TypeAlias = int | np.integer[Any]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
 _BoolLike: TypeAlias = bool | np.bool_
 
+class _ClearSpr:
+    name: ClassVar[str]
+    def __getitem__(self, items: SpecialPurposeReg) -> _ClearSpr: ...
+    def __call__(self) -> None: ...
+
+ClearSpr: _ClearSpr
+
 class _Interleave_bool_:
+    @overload
     def __call__(self, dst0: RegTensor[bool_], dst1: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_]) -> None: ...  # (bool_)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_int8_t:
+    @overload
     def __call__(self, dst0: RegTensor[int8_t], dst1: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t]) -> None: ...  # (int8_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_uint8_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint8_t], dst1: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t]) -> None: ...  # (uint8_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_fp8_e4m3fn_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp8_e4m3fn_t], dst1: RegTensor[fp8_e4m3fn_t], src0: RegTensor[fp8_e4m3fn_t], src1: RegTensor[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_fp8_e5m2_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp8_e5m2_t], dst1: RegTensor[fp8_e5m2_t], src0: RegTensor[fp8_e5m2_t], src1: RegTensor[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_fp8_e8m0_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp8_e8m0_t], dst1: RegTensor[fp8_e8m0_t], src0: RegTensor[fp8_e8m0_t], src1: RegTensor[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_hifloat8_t:
+    @overload
     def __call__(self, dst0: RegTensor[hifloat8_t], dst1: RegTensor[hifloat8_t], src0: RegTensor[hifloat8_t], src1: RegTensor[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_int4x2_t:
+    @overload
     def __call__(self, dst0: RegTensor[int4x2_t], dst1: RegTensor[int4x2_t], src0: RegTensor[int4x2_t], src1: RegTensor[int4x2_t]) -> None: ...  # (int4x2_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_fp4x2_e2m1_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp4x2_e2m1_t], dst1: RegTensor[fp4x2_e2m1_t], src0: RegTensor[fp4x2_e2m1_t], src1: RegTensor[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_fp4x2_e1m2_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp4x2_e1m2_t], dst1: RegTensor[fp4x2_e1m2_t], src0: RegTensor[fp4x2_e1m2_t], src1: RegTensor[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_int16_t:
+    @overload
     def __call__(self, dst0: RegTensor[int16_t], dst1: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t]) -> None: ...  # (int16_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_uint16_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint16_t], dst1: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t]) -> None: ...  # (uint16_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_half:
+    @overload
     def __call__(self, dst0: RegTensor[half], dst1: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half]) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_bfloat16_t:
+    @overload
     def __call__(self, dst0: RegTensor[bfloat16_t], dst1: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_int32_t:
+    @overload
     def __call__(self, dst0: RegTensor[int32_t], dst1: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t]) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_uint32_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint32_t], dst1: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t]) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_float32_t:
+    @overload
     def __call__(self, dst0: RegTensor[float32_t], dst1: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t]) -> None: ...  # (float32_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_int64_t:
+    @overload
     def __call__(self, dst0: RegTensor[int64_t, RegTraitNumTwo], dst1: RegTensor[int64_t, RegTraitNumTwo], src0: RegTensor[int64_t, RegTraitNumTwo], src1: RegTensor[int64_t, RegTraitNumTwo]) -> None: ...  # (int64_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave_uint64_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint64_t, RegTraitNumTwo], dst1: RegTensor[uint64_t, RegTraitNumTwo], src0: RegTensor[uint64_t, RegTraitNumTwo], src1: RegTensor[uint64_t, RegTraitNumTwo]) -> None: ...  # (uint64_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _Interleave:
     """``Reg.Interleave``: legal (T) in table order below."""
@@ -204,62 +272,121 @@ class _Interleave:
 
 Interleave: _Interleave
 
+MaskInterleave: _Interleave
+
 class _DeInterleave_bool_:
+    @overload
     def __call__(self, dst0: RegTensor[bool_], dst1: RegTensor[bool_], src0: RegTensor[bool_], src1: RegTensor[bool_]) -> None: ...  # (bool_)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_int8_t:
+    @overload
     def __call__(self, dst0: RegTensor[int8_t], dst1: RegTensor[int8_t], src0: RegTensor[int8_t], src1: RegTensor[int8_t]) -> None: ...  # (int8_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_uint8_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint8_t], dst1: RegTensor[uint8_t], src0: RegTensor[uint8_t], src1: RegTensor[uint8_t]) -> None: ...  # (uint8_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_fp8_e4m3fn_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp8_e4m3fn_t], dst1: RegTensor[fp8_e4m3fn_t], src0: RegTensor[fp8_e4m3fn_t], src1: RegTensor[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_fp8_e5m2_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp8_e5m2_t], dst1: RegTensor[fp8_e5m2_t], src0: RegTensor[fp8_e5m2_t], src1: RegTensor[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_fp8_e8m0_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp8_e8m0_t], dst1: RegTensor[fp8_e8m0_t], src0: RegTensor[fp8_e8m0_t], src1: RegTensor[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_hifloat8_t:
+    @overload
     def __call__(self, dst0: RegTensor[hifloat8_t], dst1: RegTensor[hifloat8_t], src0: RegTensor[hifloat8_t], src1: RegTensor[hifloat8_t]) -> None: ...  # (hifloat8_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_int4x2_t:
+    @overload
     def __call__(self, dst0: RegTensor[int4x2_t], dst1: RegTensor[int4x2_t], src0: RegTensor[int4x2_t], src1: RegTensor[int4x2_t]) -> None: ...  # (int4x2_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_fp4x2_e2m1_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp4x2_e2m1_t], dst1: RegTensor[fp4x2_e2m1_t], src0: RegTensor[fp4x2_e2m1_t], src1: RegTensor[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_fp4x2_e1m2_t:
+    @overload
     def __call__(self, dst0: RegTensor[fp4x2_e1m2_t], dst1: RegTensor[fp4x2_e1m2_t], src0: RegTensor[fp4x2_e1m2_t], src1: RegTensor[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_int16_t:
+    @overload
     def __call__(self, dst0: RegTensor[int16_t], dst1: RegTensor[int16_t], src0: RegTensor[int16_t], src1: RegTensor[int16_t]) -> None: ...  # (int16_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_uint16_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint16_t], dst1: RegTensor[uint16_t], src0: RegTensor[uint16_t], src1: RegTensor[uint16_t]) -> None: ...  # (uint16_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_half:
+    @overload
     def __call__(self, dst0: RegTensor[half], dst1: RegTensor[half], src0: RegTensor[half], src1: RegTensor[half]) -> None: ...  # (half)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_bfloat16_t:
+    @overload
     def __call__(self, dst0: RegTensor[bfloat16_t], dst1: RegTensor[bfloat16_t], src0: RegTensor[bfloat16_t], src1: RegTensor[bfloat16_t]) -> None: ...  # (bfloat16_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_int32_t:
+    @overload
     def __call__(self, dst0: RegTensor[int32_t], dst1: RegTensor[int32_t], src0: RegTensor[int32_t], src1: RegTensor[int32_t]) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_uint32_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint32_t], dst1: RegTensor[uint32_t], src0: RegTensor[uint32_t], src1: RegTensor[uint32_t]) -> None: ...  # (uint32_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_float32_t:
+    @overload
     def __call__(self, dst0: RegTensor[float32_t], dst1: RegTensor[float32_t], src0: RegTensor[float32_t], src1: RegTensor[float32_t]) -> None: ...  # (float32_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_int64_t:
+    @overload
     def __call__(self, dst0: RegTensor[int64_t, RegTraitNumTwo], dst1: RegTensor[int64_t, RegTraitNumTwo], src0: RegTensor[int64_t, RegTraitNumTwo], src1: RegTensor[int64_t, RegTraitNumTwo]) -> None: ...  # (int64_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave_uint64_t:
+    @overload
     def __call__(self, dst0: RegTensor[uint64_t, RegTraitNumTwo], dst1: RegTensor[uint64_t, RegTraitNumTwo], src0: RegTensor[uint64_t, RegTraitNumTwo], src1: RegTensor[uint64_t, RegTraitNumTwo]) -> None: ...  # (uint64_t)
+    @overload
+    def __call__(self, dst0: MaskReg, dst1: MaskReg, src0: MaskReg, src1: MaskReg) -> None: ...  # MaskReg
 
 class _DeInterleave:
     """``Reg.DeInterleave``: legal (T) in table order below."""
@@ -343,107 +470,211 @@ class _DeInterleave:
 
 DeInterleave: _DeInterleave
 
+MaskDeInterleave: _DeInterleave
+
 class _Gather_bool_:
+    @overload
     def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], index: RegTensor[uint8_t]) -> None: ...  # (bool_, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int8_t:
+    @overload
     def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp8_e4m3fn_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp8_e5m2_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp8_e8m0_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_hifloat8_t:
+    @overload
     def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int4x2_t:
+    @overload
     def __call__(self, dst: RegTensor[int4x2_t], src: RegTensor[int4x2_t], index: RegTensor[uint8_t]) -> None: ...  # (int4x2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp4x2_e2m1_t:
+    @overload
     def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e2m1_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp4x2_e1m2_t:
+    @overload
     def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e1m2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int16_t:
+    @overload
     def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_uint16_t:
+    @overload
     def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_half:
+    @overload
     def __call__(self, dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_bfloat16_t:
+    @overload
     def __call__(self, dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int32_t:
+    @overload
     def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_float32_t:
+    @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], index: RegTensor[uint32_t]) -> None: ...  # (float32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_bool__uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], index: RegTensor[uint8_t]) -> None: ...  # (bool_, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int8_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], index: RegTensor[uint8_t]) -> None: ...  # (int8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_uint8_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], index: RegTensor[uint8_t]) -> None: ...  # (uint8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp8_e4m3fn_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e4m3fn_t], src: RegTensor[fp8_e4m3fn_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e4m3fn_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp8_e5m2_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e5m2_t], src: RegTensor[fp8_e5m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e5m2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp8_e8m0_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[fp8_e8m0_t], src: RegTensor[fp8_e8m0_t], index: RegTensor[uint8_t]) -> None: ...  # (fp8_e8m0_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_hifloat8_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[hifloat8_t], src: RegTensor[hifloat8_t], index: RegTensor[uint8_t]) -> None: ...  # (hifloat8_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int4x2_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[int4x2_t], src: RegTensor[int4x2_t], index: RegTensor[uint8_t]) -> None: ...  # (int4x2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp4x2_e2m1_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[fp4x2_e2m1_t], src: RegTensor[fp4x2_e2m1_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e2m1_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_fp4x2_e1m2_t_uint8_t:
+    @overload
     def __call__(self, dst: RegTensor[fp4x2_e1m2_t], src: RegTensor[fp4x2_e1m2_t], index: RegTensor[uint8_t]) -> None: ...  # (fp4x2_e1m2_t, uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int16_t_uint16_t:
+    @overload
     def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], index: RegTensor[uint16_t]) -> None: ...  # (int16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_uint16_t_uint16_t:
+    @overload
     def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint16_t], index: RegTensor[uint16_t]) -> None: ...  # (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_half_uint16_t:
+    @overload
     def __call__(self, dst: RegTensor[half], src: RegTensor[half], index: RegTensor[uint16_t]) -> None: ...  # (half, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_bfloat16_t_uint16_t:
+    @overload
     def __call__(self, dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], index: RegTensor[uint16_t]) -> None: ...  # (bfloat16_t, uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_int32_t_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[int32_t], src: RegTensor[int32_t], index: RegTensor[uint32_t]) -> None: ...  # (int32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_uint32_t_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather_float32_t_uint32_t:
+    @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], index: RegTensor[uint32_t]) -> None: ...  # (float32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 class _Gather:
     """``Reg.Gather``: legal (T, U) in table order below."""
@@ -550,8 +781,12 @@ class _Gather:
     def __call__(self, dst: RegTensor[uint32_t], src: RegTensor[uint32_t], index: RegTensor[uint32_t]) -> None: ...  # (uint32_t, uint32_t)
     @overload
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], index: RegTensor[uint32_t]) -> None: ...  # (float32_t, uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
 Gather: _Gather
+
+DataCopyGather: _Gather
 
 class _Squeeze_int8_t:
     def __call__(self, dst: RegTensor[int8_t], src: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
@@ -614,6 +849,8 @@ class _Squeeze:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
 
 Squeeze: _Squeeze
+
+GatherMask: _Squeeze
 
 class _Pack_uint8_t:
     @overload
@@ -717,6 +954,8 @@ class _Pack:
     def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
 
 Pack: _Pack
+
+MaskPack: _Pack
 
 class _UnPack_int16_t:
     @overload
@@ -838,3 +1077,72 @@ class _UnPack:
     def __call__(self, dst: MaskReg, src: MaskReg) -> None: ...  # MaskReg
 
 UnPack: _UnPack
+
+MaskUnPack: _UnPack
+
+class _Histograms_uint8_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t, uint16_t)
+
+class _Histograms_uint8_t_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t, uint16_t)
+
+class _Histograms:
+    """``Reg.Histograms``: legal (T, U) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], HistogramsBinType, HistogramsType]) -> _Histograms_uint8_t: ...  # (uint8_t)
+    @overload
+    def __getitem__(self, items: tuple[type[uint8_t], type[uint16_t], HistogramsBinType, HistogramsType]) -> _Histograms_uint8_t_uint16_t: ...  # (uint8_t, uint16_t)
+    # no __call__: write Histograms[T](...)
+
+Histograms: _Histograms
+
+class _Unsqueeze_int8_t:
+    def __call__(self, dst: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+
+class _Unsqueeze_uint8_t:
+    def __call__(self, dst: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+
+class _Unsqueeze_int16_t:
+    def __call__(self, dst: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+
+class _Unsqueeze_uint16_t:
+    def __call__(self, dst: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+
+class _Unsqueeze_int32_t:
+    def __call__(self, dst: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+
+class _Unsqueeze_uint32_t:
+    def __call__(self, dst: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+
+class _Unsqueeze:
+    """``Reg.Unsqueeze``: legal (T) in table order below."""
+    name: ClassVar[str]
+    @overload
+    def __getitem__(self, items: type[int8_t]) -> _Unsqueeze_int8_t: ...  # (int8_t)
+    @overload
+    def __getitem__(self, items: type[uint8_t]) -> _Unsqueeze_uint8_t: ...  # (uint8_t)
+    @overload
+    def __getitem__(self, items: type[int16_t]) -> _Unsqueeze_int16_t: ...  # (int16_t)
+    @overload
+    def __getitem__(self, items: type[uint16_t]) -> _Unsqueeze_uint16_t: ...  # (uint16_t)
+    @overload
+    def __getitem__(self, items: type[int32_t]) -> _Unsqueeze_int32_t: ...  # (int32_t)
+    @overload
+    def __getitem__(self, items: type[uint32_t]) -> _Unsqueeze_uint32_t: ...  # (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], mask: MaskReg) -> None: ...  # (int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], mask: MaskReg) -> None: ...  # (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], mask: MaskReg) -> None: ...  # (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], mask: MaskReg) -> None: ...  # (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], mask: MaskReg) -> None: ...  # (uint32_t)
+
+Unsqueeze: _Unsqueeze
+
+PrefixSum: _Unsqueeze

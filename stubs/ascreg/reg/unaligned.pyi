@@ -37,6 +37,8 @@ from ascreg.enums import (
     DivSpecificMode,
     ExpSpecificMode,
     GatherMaskMode,
+    HistogramsBinType,
+    HistogramsType,
     IndexOrder,
     LnSpecificMode,
     Log2SpecificMode,
@@ -46,6 +48,7 @@ from ascreg.enums import (
     MaskDist,
     MaskMergeMode,
     MaskPattern,
+    MemType,
     PostLiteral,
     HighLowPart,
     RegLayout,
@@ -53,6 +56,7 @@ from ascreg.enums import (
     ReduceType,
     RegLayout,
     RoundMode,
+    SpecialPurposeReg,
     SqrtSpecificMode,
     StoreDist,
 )
@@ -67,7 +71,16 @@ _IntLike: TypeAlias = int | np.integer[Any]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
 _BoolLike: TypeAlias = bool | np.bool_
 
+class _DataCopyUnAlign:
+    """``Reg.DataCopyUnAlign``: ``LoadUnAlign`` or ``StoreUnAlign``, by the unaligned register."""
+    name: str
+    def __getitem__(self, items: Any) -> _DataCopyUnAlign: ...
+    def __call__(self, *args: Any) -> None: ...
+
+DataCopyUnAlign: _DataCopyUnAlign
+
 __all__ = [
+    "DataCopyUnAlign",
     "DataCopyUnAlignPost",
     "DataCopyUnAlignPre",
     "Load",

@@ -8,8 +8,7 @@ input is made as scripts/gen_data.py's scenario 1 makes it (1024 float32 from ``
 zeros with ``x[1:129]`` at 1..128) and checked as the example's ``CompareResult`` checks it for
 scenario 1 (an element is wrong when ``|a - b| > 1e-3``).
 
-Scenario 2 (``KernelScenario2``) is not ported: it needs Reg ``ReduceDataBlock``, which ascreg
-does not have yet.
+Scenario 2 (``KernelScenario2``) is ported in ``test_ld_st_reg_unalign_scenario2.py``.
 """
 
 from __future__ import annotations

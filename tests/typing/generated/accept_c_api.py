@@ -125,12 +125,18 @@ from ascreg.c_api import (
     asc_create_mask_b16,
     asc_create_mask_b32,
     asc_create_mask_b8,
+    asc_cumulative_histogram_bin0,
+    asc_cumulative_histogram_bin1,
     asc_datacache_preload,
     asc_dcci_entire_all,
     asc_dcci_entire_atomic,
     asc_dcci_entire_out,
     asc_dcci_single,
     asc_dci,
+    asc_deintlv,
+    asc_deintlv_b16,
+    asc_deintlv_b32,
+    asc_deintlv_b8,
     asc_div,
     asc_duplicate,
     asc_duplicate_scalar,
@@ -284,7 +290,10 @@ from ascreg.c_api import (
     asc_float2int64_rz_sat_v2,
     asc_float2int64_rz_v2,
     asc_floor,
+    asc_frequency_histogram_bin0,
+    asc_frequency_histogram_bin1,
     asc_gather,
+    asc_gather_datablock,
     asc_ge,
     asc_ge_scalar,
     asc_get_arch_ver,
@@ -498,6 +507,10 @@ from ascreg.c_api import (
     asc_int82int32_v2,
     asc_int82int32_v3,
     asc_int82int32_v4,
+    asc_intlv,
+    asc_intlv_b16,
+    asc_intlv_b32,
+    asc_intlv_b8,
     asc_le,
     asc_le_scalar,
     asc_leakyrelu,
@@ -556,6 +569,7 @@ from ascreg.c_api import (
     asc_relu,
     asc_rint,
     asc_round,
+    asc_scatter,
     asc_select,
     asc_set_atomic_add_bfloat,
     asc_set_atomic_add_float,
@@ -599,6 +613,7 @@ from ascreg.c_api import (
     asc_shiftright_scalar,
     asc_sqrt,
     asc_squeeze,
+    asc_squeeze_with_status,
     asc_store,
     asc_store_dev,
     asc_storealign,
@@ -663,6 +678,7 @@ from ascreg.c_api import (
     asc_uint82uint32_v4,
     asc_unpack_lower,
     asc_unpack_upper,
+    asc_unsqueeze,
     asc_update_mask_b16,
     asc_update_mask_b32,
     asc_update_mask_b8,
@@ -2208,19 +2224,36 @@ def main() -> None:
     asc_unpack_upper(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
     asc_unpack_upper(v_int32_t, v_int16_t)  # (int32_t, int16_t)
     asc_unpack_upper(b, b)  # vector_bool (bool_, bool_)
-    # asc_gather: every legal T, U combination, every form
-    asc_gather(v_int8_t, v_int8_t, v_uint8_t)  # (int8_t, uint8_t)
-    asc_gather(v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t, uint8_t)
-    asc_gather(v_hifloat8_t, v_hifloat8_t, v_uint8_t)  # (hifloat8_t, uint8_t)
-    asc_gather(v_fp8_e8m0_t, v_fp8_e8m0_t, v_uint8_t)  # (fp8_e8m0_t, uint8_t)
-    asc_gather(v_fp8_e5m2_t, v_fp8_e5m2_t, v_uint8_t)  # (fp8_e5m2_t, uint8_t)
-    asc_gather(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_uint8_t)  # (fp8_e4m3fn_t, uint8_t)
-    asc_gather(v_int16_t, v_int16_t, v_uint16_t)  # (int16_t, uint16_t)
-    asc_gather(v_uint16_t, v_uint16_t, v_uint16_t)  # (uint16_t, uint16_t)
-    asc_gather(v_half, v_half, v_uint16_t)  # (half, uint16_t)
-    asc_gather(v_bfloat16_t, v_bfloat16_t, v_uint16_t)  # (bfloat16_t, uint16_t)
-    asc_gather(v_int32_t, v_int32_t, v_uint32_t)  # (int32_t, uint32_t)
-    asc_gather(v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t, uint32_t)
+    # asc_gather: every legal dst, src, index combination, every form
+    asc_gather(v_int8_t, v_int8_t, v_uint8_t)  # (int8_t, int8_t, uint8_t)
+    asc_gather(v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t, uint8_t, uint8_t)
+    asc_gather(v_hifloat8_t, v_hifloat8_t, v_uint8_t)  # (hifloat8_t, hifloat8_t, uint8_t)
+    asc_gather(v_fp8_e8m0_t, v_fp8_e8m0_t, v_uint8_t)  # (fp8_e8m0_t, fp8_e8m0_t, uint8_t)
+    asc_gather(v_fp8_e5m2_t, v_fp8_e5m2_t, v_uint8_t)  # (fp8_e5m2_t, fp8_e5m2_t, uint8_t)
+    asc_gather(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_uint8_t)  # (fp8_e4m3fn_t, fp8_e4m3fn_t, uint8_t)
+    asc_gather(v_int16_t, v_int16_t, v_uint16_t)  # (int16_t, int16_t, uint16_t)
+    asc_gather(v_uint16_t, v_uint16_t, v_uint16_t)  # (uint16_t, uint16_t, uint16_t)
+    asc_gather(v_half, v_half, v_uint16_t)  # (half, half, uint16_t)
+    asc_gather(v_bfloat16_t, v_bfloat16_t, v_uint16_t)  # (bfloat16_t, bfloat16_t, uint16_t)
+    asc_gather(v_int32_t, v_int32_t, v_uint32_t)  # (int32_t, int32_t, uint32_t)
+    asc_gather(v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t, uint32_t, uint32_t)
+    asc_gather(v_int16_t, p_int16_t, v_uint16_t, m)  # UB (int16_t, int16_t, uint16_t)
+    asc_gather(v_uint16_t, p_uint16_t, v_uint16_t, m)  # UB (uint16_t, uint16_t, uint16_t)
+    asc_gather(v_half, p_half, v_uint16_t, m)  # UB (half, half, uint16_t)
+    asc_gather(v_bfloat16_t, p_bfloat16_t, v_uint16_t, m)  # UB (bfloat16_t, bfloat16_t, uint16_t)
+    asc_gather(v_int32_t, p_int32_t, v_uint32_t, m)  # UB (int32_t, int32_t, uint32_t)
+    asc_gather(v_uint32_t, p_uint32_t, v_uint32_t, m)  # UB (uint32_t, uint32_t, uint32_t)
+    asc_gather(v_int16_t, p_int8_t, v_uint16_t, m)  # UB (int16_t, int8_t, uint16_t)
+    asc_gather(v_uint16_t, p_uint8_t, v_uint16_t, m)  # UB (uint16_t, uint8_t, uint16_t)
+    asc_gather(v_hifloat8_t, p_hifloat8_t, v_uint16_t, m)  # UB (hifloat8_t, hifloat8_t, uint16_t)
+    asc_gather(v_fp8_e8m0_t, p_fp8_e8m0_t, v_uint16_t, m)  # UB (fp8_e8m0_t, fp8_e8m0_t, uint16_t)
+    asc_gather(v_fp8_e5m2_t, p_fp8_e5m2_t, v_uint16_t, m)  # UB (fp8_e5m2_t, fp8_e5m2_t, uint16_t)
+    asc_gather(v_fp8_e4m3fn_t, p_fp8_e4m3fn_t, v_uint16_t, m)  # UB (fp8_e4m3fn_t, fp8_e4m3fn_t, uint16_t)
+    asc_gather(v_float32_t, p_float32_t, v_uint32_t, m)  # UB (float32_t, float32_t, uint32_t)
+    asc_gather(v_int16_t, p_int16_t, v_uint32_t, m)  # UB (int16_t, int16_t, uint32_t)
+    asc_gather(v_uint16_t, p_uint16_t, v_uint32_t, m)  # UB (uint16_t, uint16_t, uint32_t)
+    asc_gather(v_half, p_half, v_uint32_t, m)  # UB (half, half, uint32_t)
+    asc_gather(v_bfloat16_t, p_bfloat16_t, v_uint32_t, m)  # UB (bfloat16_t, bfloat16_t, uint32_t)
     # asc_squeeze: every legal T combination, every form
     asc_squeeze(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_squeeze(v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2640,6 +2673,122 @@ def main() -> None:
     # asc_transpose_sync: every legal T combination, every form
     asc_transpose_sync(p_int16_t, p_int16_t)  # (int16_t)
     asc_transpose_sync(p_uint16_t, p_uint16_t)  # (uint16_t)
+    # asc_scatter: every legal T, U combination, every form
+    asc_scatter(p_int8_t, v_int8_t, v_uint16_t, m)  # (int8_t, uint16_t)
+    asc_scatter(p_uint8_t, v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)
+    asc_scatter(p_int16_t, v_int16_t, v_uint16_t, m)  # (int16_t, uint16_t)
+    asc_scatter(p_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
+    asc_scatter(p_int32_t, v_int32_t, v_uint32_t, m)  # (int32_t, uint32_t)
+    asc_scatter(p_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_scatter(p_bfloat16_t, v_bfloat16_t, v_uint16_t, m)  # (bfloat16_t, uint16_t)
+    asc_scatter(p_half, v_half, v_uint16_t, m)  # (half, uint16_t)
+    asc_scatter(p_float32_t, v_float32_t, v_uint32_t, m)  # (float32_t, uint32_t)
+    # asc_gather_datablock: every legal T, U combination, every form
+    asc_gather_datablock(v_int4x2_t, p_int4x2_t, v_uint32_t, m)  # (int4x2_t, uint32_t)
+    asc_gather_datablock(v_int8_t, p_int8_t, v_uint32_t, m)  # (int8_t, uint32_t)
+    asc_gather_datablock(v_uint8_t, p_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+    asc_gather_datablock(v_fp4x2_e2m1_t, p_fp4x2_e2m1_t, v_uint32_t, m)  # (fp4x2_e2m1_t, uint32_t)
+    asc_gather_datablock(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t, v_uint32_t, m)  # (fp4x2_e1m2_t, uint32_t)
+    asc_gather_datablock(v_hifloat8_t, p_hifloat8_t, v_uint32_t, m)  # (hifloat8_t, uint32_t)
+    asc_gather_datablock(v_fp8_e8m0_t, p_fp8_e8m0_t, v_uint32_t, m)  # (fp8_e8m0_t, uint32_t)
+    asc_gather_datablock(v_fp8_e5m2_t, p_fp8_e5m2_t, v_uint32_t, m)  # (fp8_e5m2_t, uint32_t)
+    asc_gather_datablock(v_fp8_e4m3fn_t, p_fp8_e4m3fn_t, v_uint32_t, m)  # (fp8_e4m3fn_t, uint32_t)
+    asc_gather_datablock(v_int16_t, p_int16_t, v_uint32_t, m)  # (int16_t, uint32_t)
+    asc_gather_datablock(v_uint16_t, p_uint16_t, v_uint32_t, m)  # (uint16_t, uint32_t)
+    asc_gather_datablock(v_half, p_half, v_uint32_t, m)  # (half, uint32_t)
+    asc_gather_datablock(v_bfloat16_t, p_bfloat16_t, v_uint32_t, m)  # (bfloat16_t, uint32_t)
+    asc_gather_datablock(v_int32_t, p_int32_t, v_uint32_t, m)  # (int32_t, uint32_t)
+    asc_gather_datablock(v_uint32_t, p_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
+    asc_gather_datablock(v_float32_t, p_float32_t, v_uint32_t, m)  # (float32_t, uint32_t)
+    asc_gather_datablock(v_int64_t, p_int64_t, v_uint32_t, m)  # (int64_t, uint32_t)
+    asc_gather_datablock(v_uint64_t, p_uint64_t, v_uint32_t, m)  # (uint64_t, uint32_t)
+    asc_gather_datablock(v_int4x2_t, p_int4x2_t, v_uint32_t)  # unmasked (int4x2_t, uint32_t)
+    asc_gather_datablock(v_int8_t, p_int8_t, v_uint32_t)  # unmasked (int8_t, uint32_t)
+    asc_gather_datablock(v_uint8_t, p_uint8_t, v_uint32_t)  # unmasked (uint8_t, uint32_t)
+    asc_gather_datablock(v_fp4x2_e2m1_t, p_fp4x2_e2m1_t, v_uint32_t)  # unmasked (fp4x2_e2m1_t, uint32_t)
+    asc_gather_datablock(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t, v_uint32_t)  # unmasked (fp4x2_e1m2_t, uint32_t)
+    asc_gather_datablock(v_hifloat8_t, p_hifloat8_t, v_uint32_t)  # unmasked (hifloat8_t, uint32_t)
+    asc_gather_datablock(v_fp8_e8m0_t, p_fp8_e8m0_t, v_uint32_t)  # unmasked (fp8_e8m0_t, uint32_t)
+    asc_gather_datablock(v_fp8_e5m2_t, p_fp8_e5m2_t, v_uint32_t)  # unmasked (fp8_e5m2_t, uint32_t)
+    asc_gather_datablock(v_fp8_e4m3fn_t, p_fp8_e4m3fn_t, v_uint32_t)  # unmasked (fp8_e4m3fn_t, uint32_t)
+    asc_gather_datablock(v_int16_t, p_int16_t, v_uint32_t)  # unmasked (int16_t, uint32_t)
+    asc_gather_datablock(v_uint16_t, p_uint16_t, v_uint32_t)  # unmasked (uint16_t, uint32_t)
+    asc_gather_datablock(v_half, p_half, v_uint32_t)  # unmasked (half, uint32_t)
+    asc_gather_datablock(v_bfloat16_t, p_bfloat16_t, v_uint32_t)  # unmasked (bfloat16_t, uint32_t)
+    asc_gather_datablock(v_int32_t, p_int32_t, v_uint32_t)  # unmasked (int32_t, uint32_t)
+    asc_gather_datablock(v_uint32_t, p_uint32_t, v_uint32_t)  # unmasked (uint32_t, uint32_t)
+    asc_gather_datablock(v_float32_t, p_float32_t, v_uint32_t)  # unmasked (float32_t, uint32_t)
+    asc_gather_datablock(v_int64_t, p_int64_t, v_uint32_t)  # unmasked (int64_t, uint32_t)
+    asc_gather_datablock(v_uint64_t, p_uint64_t, v_uint32_t)  # unmasked (uint64_t, uint32_t)
+    # asc_frequency_histogram_bin0: every legal T, U combination, every form
+    asc_frequency_histogram_bin0(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+    # asc_frequency_histogram_bin1: every legal T, U combination, every form
+    asc_frequency_histogram_bin1(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+    # asc_cumulative_histogram_bin0: every legal T, U combination, every form
+    asc_cumulative_histogram_bin0(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+    # asc_cumulative_histogram_bin1: every legal T, U combination, every form
+    asc_cumulative_histogram_bin1(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+    # asc_intlv: every legal T combination, every form
+    asc_intlv(v_int8_t, v_int8_t, v_int8_t, v_int8_t)  # (int8_t)
+    asc_intlv(v_uint8_t, v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t)
+    asc_intlv(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, v_hifloat8_t)  # (hifloat8_t)
+    asc_intlv(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t)  # (fp8_e8m0_t)
+    asc_intlv(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t)  # (fp8_e5m2_t)
+    asc_intlv(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t)  # (fp8_e4m3fn_t)
+    asc_intlv(v_int16_t, v_int16_t, v_int16_t, v_int16_t)  # (int16_t)
+    asc_intlv(v_uint16_t, v_uint16_t, v_uint16_t, v_uint16_t)  # (uint16_t)
+    asc_intlv(v_half, v_half, v_half, v_half)  # (half)
+    asc_intlv(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, v_bfloat16_t)  # (bfloat16_t)
+    asc_intlv(v_int32_t, v_int32_t, v_int32_t, v_int32_t)  # (int32_t)
+    asc_intlv(v_uint32_t, v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t)
+    asc_intlv(v_float32_t, v_float32_t, v_float32_t, v_float32_t)  # (float32_t)
+    # asc_intlv_b8: every legal dst combination, every form
+    asc_intlv_b8(m, m, m, m)  # (bool_)
+    # asc_intlv_b16: every legal dst combination, every form
+    asc_intlv_b16(m, m, m, m)  # (bool_)
+    # asc_intlv_b32: every legal dst combination, every form
+    asc_intlv_b32(m, m, m, m)  # (bool_)
+    # asc_deintlv: every legal T combination, every form
+    asc_deintlv(v_int8_t, v_int8_t, v_int8_t, v_int8_t)  # (int8_t)
+    asc_deintlv(v_uint8_t, v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t)
+    asc_deintlv(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, v_hifloat8_t)  # (hifloat8_t)
+    asc_deintlv(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t)  # (fp8_e8m0_t)
+    asc_deintlv(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t)  # (fp8_e5m2_t)
+    asc_deintlv(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t)  # (fp8_e4m3fn_t)
+    asc_deintlv(v_int16_t, v_int16_t, v_int16_t, v_int16_t)  # (int16_t)
+    asc_deintlv(v_uint16_t, v_uint16_t, v_uint16_t, v_uint16_t)  # (uint16_t)
+    asc_deintlv(v_half, v_half, v_half, v_half)  # (half)
+    asc_deintlv(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, v_bfloat16_t)  # (bfloat16_t)
+    asc_deintlv(v_int32_t, v_int32_t, v_int32_t, v_int32_t)  # (int32_t)
+    asc_deintlv(v_uint32_t, v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t)
+    asc_deintlv(v_float32_t, v_float32_t, v_float32_t, v_float32_t)  # (float32_t)
+    # asc_deintlv_b8: every legal dst combination, every form
+    asc_deintlv_b8(m, m, m, m)  # (bool_)
+    # asc_deintlv_b16: every legal dst combination, every form
+    asc_deintlv_b16(m, m, m, m)  # (bool_)
+    # asc_deintlv_b32: every legal dst combination, every form
+    asc_deintlv_b32(m, m, m, m)  # (bool_)
+    # asc_squeeze_with_status: every legal T combination, every form
+    asc_squeeze_with_status(v_int8_t, v_int8_t, m)  # (int8_t)
+    asc_squeeze_with_status(v_uint8_t, v_uint8_t, m)  # (uint8_t)
+    asc_squeeze_with_status(v_hifloat8_t, v_hifloat8_t, m)  # (hifloat8_t)
+    asc_squeeze_with_status(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # (fp8_e8m0_t)
+    asc_squeeze_with_status(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # (fp8_e5m2_t)
+    asc_squeeze_with_status(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # (fp8_e4m3fn_t)
+    asc_squeeze_with_status(v_int16_t, v_int16_t, m)  # (int16_t)
+    asc_squeeze_with_status(v_uint16_t, v_uint16_t, m)  # (uint16_t)
+    asc_squeeze_with_status(v_half, v_half, m)  # (half)
+    asc_squeeze_with_status(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+    asc_squeeze_with_status(v_int32_t, v_int32_t, m)  # (int32_t)
+    asc_squeeze_with_status(v_uint32_t, v_uint32_t, m)  # (uint32_t)
+    asc_squeeze_with_status(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_unsqueeze: every legal T combination, every form
+    asc_unsqueeze(v_int8_t, m)  # (int8_t)
+    asc_unsqueeze(v_uint8_t, m)  # (uint8_t)
+    asc_unsqueeze(v_int16_t, m)  # (int16_t)
+    asc_unsqueeze(v_uint16_t, m)  # (uint16_t)
+    asc_unsqueeze(v_int32_t, m)  # (int32_t)
+    asc_unsqueeze(v_uint32_t, m)  # (uint32_t)
     # asc_half2int4x2_rn: every legal dst, src combination, every form
     asc_half2int4x2_rn(v_int4x2_t, v_half, m)  # (int4x2_t, half)
     # asc_half2int4x2_rn_v2: every legal dst, src combination, every form
