@@ -330,6 +330,17 @@ class SimtKind(enum.StrEnum):
     """A cache-hinted load from ``T* address``."""
     STORE = "store"
     """A cache-hinted store to ``T* address``."""
+    # -- half2 / bfloat16x2_t and the vector types (issue 12) --
+    PAIR = "pair"
+    """A ``half2``/``bfloat16x2_t`` function returning the pair type of its arguments (the row's
+    combinations name the element types: ``(half, half)`` is ``(half2, half2)``)."""
+    PAIR_BOOL = "pair_bool"
+    """A pair comparison returning one ``bool`` for both components (``__hbeqx2``)."""
+    PAIR_MASK = "pair_mask"
+    """A pair comparison returning an ``unsigned int`` mask (``__heqx2_mask``)."""
+    MAKE = "make"
+    """A vector constructor ``make_<type>(x, y, ...)`` (the combination: one element type per
+    component; the result is the vector type named by the row)."""
 
 
 @attrs.frozen
