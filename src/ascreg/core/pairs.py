@@ -127,12 +127,12 @@ def fma_relu(a: Arr, b: Arr, c: Arr) -> Arr:
 
 def neg(a: Arr) -> Arr:
     """Componentwise ``-a`` (the sign bit flips, NaN too)."""
-    return np.negative(np.asarray(a))
+    return np.asarray(np.negative(np.asarray(a)))
 
 
 def absolute(a: Arr) -> Arr:
     """Componentwise ``|a|`` (the sign bit clears, NaN too)."""
-    return np.abs(np.asarray(a))
+    return np.asarray(np.abs(np.asarray(a)))
 
 
 def cmadd(x: Arr, y: Arr, z: Arr) -> Arr:
@@ -210,7 +210,7 @@ def as_numbers(flags: Arr, dtype: np.dtype[Any]) -> Arr:
 
 def both(flags: Arr) -> Arr:
     """Return, per pair, whether both components hold (the ``__hbeqx2`` result form)."""
-    return np.asarray(flags).all(axis=-1)
+    return np.asarray(np.asarray(flags).all(axis=-1))
 
 
 def as_mask(flags: Arr) -> Arr:

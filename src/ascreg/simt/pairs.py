@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -210,14 +211,14 @@ _MATH_EXAMPLES: dict[str, tuple[float, float]] = {
     "ceil": (-1.5, 2.5), "trunc": (-1.5, 2.5),
 }  # fmt: skip
 """Each math function's example arguments (its expected result comes from Python's math)."""
-_MATH_REFERENCE = {
+_MATH_REFERENCE: dict[str, Callable[[float], float]] = {
     "exp10": lambda v: 10.0**v, "rsqrt": lambda v: 1 / math.sqrt(v), "rcp": lambda v: 1 / v,
     "rint": round,
 }  # fmt: skip
 
 
 def _reference(function: str, v: float) -> float:
-    compute = _MATH_REFERENCE.get(function) or getattr(math, function)
+    compute: Callable[[float], float] = _MATH_REFERENCE.get(function) or getattr(math, function)
     return float(compute(v))
 
 

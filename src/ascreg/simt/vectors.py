@@ -46,9 +46,9 @@ from ascreg._dtypes import (
 from ascreg._frontend.template import define
 from ascreg._spec.simt import VECTOR_TYPES
 from ascreg.core.vectors import assemble
-from ascreg.machine.simt.vectors import VectorValue, is_vector_type, vector_type
-
-__all__ = ["VectorValue", "is_vector_type"]
+from ascreg.machine.simt.vectors import VectorValue as VectorValue
+from ascreg.machine.simt.vectors import is_vector_type as is_vector_type
+from ascreg.machine.simt.vectors import vector_type
 
 half2 = vector_type("half2", half, 2)
 bfloat16x2_t = vector_type("bfloat16x2_t", bfloat16_t, 2)

@@ -218,7 +218,7 @@ def vector_type(name: str, element: type[Scalar], count: int) -> Any:
         "size": np_dtype.itemsize,
         "bits": 8 * np_dtype.itemsize,
         "__doc__": f"C ``{name}``: {count} components of ``{element.cpp_name}``.",
-        "__module__": "ascreg.simt",
+        "__module__": "ascreg.simt.vectors",
     }
     return type(name, (_BASES[count],), attributes)
 
