@@ -28,6 +28,7 @@ array([ 1., inf], dtype=float16)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,17 @@ import numpy as np
 Arr = np.ndarray[Any, Any]
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F64 = np.dtype(np.float64)
+
+
+def _quiet(function: Callable[..., Arr]) -> Callable[..., Arr]:
+    """Run *function* with numpy's floating-point warnings off (NaN and inf are results here)."""
+
+    @functools.wraps(function)
+    def quiet(*args: Any, **kwargs: Any) -> Arr:
+        with np.errstate(all="ignore"):
+            return function(*args, **kwargs)
+
+    return quiet
 
 
 def _wide(a: Arr) -> Arr:
@@ -64,6 +76,7 @@ def _odd32(value: Arr) -> Arr:
     return bits.astype(np.uint32).view(np.float32)
 
 
+@_quiet
 def round_to(dtype: np.dtype[Any], value: Arr, error: Arr | None = None) -> Arr:
     """Round the exact value ``value + error`` (float64 arrays) once to *dtype*.
 
@@ -90,28 +103,33 @@ def _two_sum(a: Arr, b: Arr) -> tuple[Arr, Arr]:
     return total, np.where(np.isfinite(total), error, 0.0)
 
 
+@_quiet
 def add(a: Arr, b: Arr) -> Arr:
     """Componentwise ``a + b``, rounded once."""
     return round_to(np.asarray(a).dtype, *_two_sum(_wide(a), _wide(b)))
 
 
+@_quiet
 def sub(a: Arr, b: Arr) -> Arr:
     """Componentwise ``a - b``, rounded once."""
     return round_to(np.asarray(a).dtype, *_two_sum(_wide(a), -_wide(b)))
 
 
+@_quiet
 def mul(a: Arr, b: Arr) -> Arr:
     """Componentwise ``a * b`` (exact in float64), rounded once."""
     with np.errstate(invalid="ignore"):
         return round_to(np.asarray(a).dtype, _wide(a) * _wide(b))
 
 
+@_quiet
 def div(a: Arr, b: Arr) -> Arr:
     """Componentwise ``a / b``, rounded once (IEEE: ``x/0`` is ±inf, ``0/0`` NaN)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return round_to(np.asarray(a).dtype, _wide(a) / _wide(b))
 
 
+@_quiet
 def fma(a: Arr, b: Arr, c: Arr) -> Arr:
     """Componentwise ``a * b + c`` with one rounding."""
     with np.errstate(invalid="ignore"):
@@ -119,22 +137,27 @@ def fma(a: Arr, b: Arr, c: Arr) -> Arr:
     return round_to(np.asarray(a).dtype, *_two_sum(product, _wide(c)))
 
 
+@_quiet
 def fma_relu(a: Arr, b: Arr, c: Arr) -> Arr:
     """:func:`fma`, then results ``<= 0`` become +0 (NaN stays NaN)."""
     result = fma(a, b, c)
-    return np.where(result <= 0, np.zeros_like(result), result)
+    with np.errstate(invalid="ignore"):
+        return np.where(result <= 0, np.zeros_like(result), result)
 
 
+@_quiet
 def neg(a: Arr) -> Arr:
     """Componentwise ``-a`` (the sign bit flips, NaN too)."""
     return np.asarray(np.negative(np.asarray(a)))
 
 
+@_quiet
 def absolute(a: Arr) -> Arr:
     """Componentwise ``|a|`` (the sign bit clears, NaN too)."""
     return np.asarray(np.abs(np.asarray(a)))
 
 
+@_quiet
 def cmadd(x: Arr, y: Arr, z: Arr) -> Arr:
     """Complex ``x * y + z`` of pairs (component 0 real, 1 imaginary), as documented.
 
@@ -154,6 +177,7 @@ def cmadd(x: Arr, y: Arr, z: Arr) -> Arr:
     return np.stack([real, imag], axis=-1)
 
 
+@_quiet
 def maximum(a: Arr, b: Arr) -> Arr:
     """Componentwise maximum; NaN if either is NaN (the documented table); max(+0, -0) = +0."""
     a, b = np.asarray(a), np.asarray(b)
@@ -161,6 +185,7 @@ def maximum(a: Arr, b: Arr) -> Arr:
     return np.where(a == b, zeros, np.maximum(a, b))
 
 
+@_quiet
 def minimum(a: Arr, b: Arr) -> Arr:
     """Componentwise minimum; NaN if either is NaN; min(+0, -0) = -0."""
     a, b = np.asarray(a), np.asarray(b)
@@ -168,6 +193,7 @@ def minimum(a: Arr, b: Arr) -> Arr:
     return np.where(a == b, zeros, np.minimum(a, b))
 
 
+@_quiet
 def isnan(a: Arr) -> Arr:
     """Componentwise NaN test (``bool``)."""
     return np.isnan(np.asarray(a).astype(np.float32))
@@ -180,6 +206,7 @@ _ORDERED: dict[str, Callable[[Arr, Arr], Arr]] = {
 """The ordered comparisons (false when either component is NaN; ``ne`` too)."""
 
 
+@_quiet
 def compare(op: str, a: Arr, b: Arr, *, unordered: bool = False) -> Arr:
     """Componentwise comparison *op* (``"eq"``, ``"lt"`` ...) as ``bool``.
 
@@ -203,6 +230,7 @@ def _ordered(op: str) -> Callable[[Arr, Arr], Arr]:
     return _ORDERED[op]
 
 
+@_quiet
 def as_numbers(flags: Arr, dtype: np.dtype[Any]) -> Arr:
     """1.0 where *flags* holds, else 0.0, as *dtype* (the ``__heqx2`` result form)."""
     return np.asarray(flags).astype(dtype)
@@ -249,6 +277,7 @@ MATH: dict[str, Callable[[Arr], Arr]] = {
 """The float64 function of each ``h2<name>`` math function."""
 
 
+@_quiet
 def math_function(name: str, a: Arr) -> Arr:
     """Componentwise ``h2<name>`` (:data:`MATH`), computed in float64 and rounded once.
 
