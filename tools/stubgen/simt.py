@@ -250,6 +250,7 @@ SIMT_MODULE_SURFACE = {
 SIMT_MODULE_EXTRA_IMPORTS = {
     "simt/pairs": "from ascreg.simt.vectors import bfloat16x2_t, half2\n",
     "simt/vectors": (
+        "from typing import Self\n"
         "from ascreg.machine.simt.vectors import Vector2, Vector3, Vector4\n"
         "from ascreg.machine.simt.vectors import VectorValue as VectorValue\n"
         "from ascreg.machine.simt.vectors import is_vector_type as is_vector_type\n"
@@ -264,8 +265,28 @@ def vector_classes() -> list[str]:
 
     kinds = {PAIR_CLASSES[pyname(d)]: 2 for d in PAIR_ELEMENTS}
     kinds.update({name: count for name, (_element, count) in VECTOR_TYPES.items()})
-    lines = [f"class {name}(Vector{count}): ..." for name, count in kinds.items()]
-    return [*lines, "", "VECTOR_CLASSES: dict[str, Any]"]
+    pair = ["class PairValue(Vector2):"] + [
+        f"    def {method}(self, other: Self) -> Self: ...  # type: ignore[override]"
+        for method in ("__add__", "__sub__", "__mul__", "__truediv__")
+    ]
+    pair += [  # numpy's reflected operators would accept the other pair type: narrowed here
+        f"    def {method}(self, value: Self, /) -> Self: ...  # type: ignore[override]"
+        for method in ("__radd__", "__rsub__", "__rmul__", "__rtruediv__")
+    ]
+    pair.append("    def __neg__(self) -> Self: ...")
+    lines = [
+        f"class {name}({'PairValue' if name in PAIR_CLASSES.values() else f'Vector{count}'}): ..."
+        for name, count in kinds.items()
+    ]
+    return [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "",
+        *pair,
+        "",
+        *lines,
+        "",
+        "VECTOR_CLASSES: dict[str, Any]",
+    ]
 
 
 def render_simt_module(module: str) -> str:

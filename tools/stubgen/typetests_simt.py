@@ -204,6 +204,20 @@ def pair_reject_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    {spec.name}({mixed}){IGNORE.format(code='call-overload')}  # half2 with bfloat16x2_t"
 
 
+def vector_class_lines(kind: str) -> Iterator[str]:
+    """The vector classes: construction, components, and the pair operators."""
+    yield "    # the vector and pair classes: construction, components, C++ operators of the pairs"
+    if kind == "accept":
+        yield "    assert_type(half2(1, 2) + half2(1, 2), half2)"
+        yield "    assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)"
+        yield "    v = int4(1, 2, 3, 4)"
+        yield "    v.w = 5"
+        yield "    assert_type(v, int4)"
+        return
+    yield f"    half2(1, 2) + bfloat16x2_t(1, 2){IGNORE.format(code='operator')}  # two pair types"
+    yield f"    __haddx2(int2(1, 2), int2(1, 2)){IGNORE.format(code='call-overload')}  # int2 is no pair"
+
+
 def render_simt_tests(kind: str) -> str:
     """The accept (*kind* ``"accept"``) or reject type-test file of the SIMT functions."""
     rows = surface_rows("simt")
@@ -218,4 +232,5 @@ def render_simt_tests(kind: str) -> str:
     lines = [TEST_HEADER, prelude.rstrip("\n")]
     for row in rows:
         lines += list(simt_accept_lines(row) if kind == "accept" else simt_reject_lines(row))
+    lines += list(vector_class_lines(kind))
     return "\n".join(lines) + "\n"

@@ -27,7 +27,10 @@ np.float16(0.1)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from ascreg._dtypes import (
     bfloat16_t,
@@ -45,13 +48,57 @@ from ascreg._dtypes import (
 )
 from ascreg._frontend.template import define
 from ascreg._spec.simt import VECTOR_TYPES
+from ascreg.core import pairs
 from ascreg.core.vectors import assemble
+from ascreg.errors import AscregTypeError
+from ascreg.machine.simt.vectors import Vector2, vector_type
 from ascreg.machine.simt.vectors import VectorValue as VectorValue
 from ascreg.machine.simt.vectors import is_vector_type as is_vector_type
-from ascreg.machine.simt.vectors import vector_type
 
-half2 = vector_type("half2", half, 2)
-bfloat16x2_t = vector_type("bfloat16x2_t", bfloat16_t, 2)
+Arr = np.ndarray[Any, Any]
+
+
+class PairValue(Vector2):
+    """Base of ``half2`` and ``bfloat16x2_t``: C++'s operators on the pair types.
+
+    ``a + b``, ``a - b``, ``a * b``, ``a / b`` and ``-a`` work per component, rounded once, as
+    ``__haddx2``, ``__hsubx2``, ``__hmulx2``, ``__hdivx2`` and ``__hnegx2`` do; both operands must
+    be of the same pair type (C++ converts nothing to a pair implicitly).
+
+    Examples
+    --------
+    >>> from ascreg.simt import half2
+    >>> half2(1, 2) + half2(0.5, 0.25), -half2(1, -0.0)
+    (half2(x=1.5, y=2.25), half2(x=-1.0, y=0.0))
+    """
+
+    def _apply(self, formula: Callable[[Arr, Arr], Arr], other: Any) -> Any:
+        if type(other) is not type(self):
+            raise AscregTypeError(
+                f"{self.cpp_name} and {type(other).__name__}: the operators of {self.cpp_name} "
+                f"take two {self.cpp_name} values",
+                call=f"{self.cpp_name} operator",
+            )
+        return type(self).from_components(formula(self.components(), other.components()))
+
+    def __add__(self, other: Any) -> Any:
+        return self._apply(pairs.add, other)
+
+    def __sub__(self, other: Any) -> Any:
+        return self._apply(pairs.sub, other)
+
+    def __mul__(self, other: Any) -> Any:
+        return self._apply(pairs.mul, other)
+
+    def __truediv__(self, other: Any) -> Any:
+        return self._apply(pairs.div, other)
+
+    def __neg__(self) -> Any:
+        return type(self).from_components(pairs.neg(self.components()))
+
+
+half2 = vector_type("half2", half, 2, PairValue)
+bfloat16x2_t = vector_type("bfloat16x2_t", bfloat16_t, 2, PairValue)
 char2 = vector_type("char2", int8_t, 2)
 char3 = vector_type("char3", int8_t, 3)
 char4 = vector_type("char4", int8_t, 4)

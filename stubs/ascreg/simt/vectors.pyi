@@ -32,6 +32,7 @@ from ascreg._dtypes import (
 from ascreg.machine.memory import Pointer
 from ascreg.simt.engine import LanePointer
 from ascreg.simt.lanes import Lanes
+from typing import Self
 from ascreg.machine.simt.vectors import Vector2, Vector3, Vector4
 from ascreg.machine.simt.vectors import VectorValue as VectorValue
 from ascreg.machine.simt.vectors import is_vector_type as is_vector_type
@@ -42,8 +43,21 @@ _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
 _Float32: TypeAlias = float | np.float32 | np.float16
 _Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
 
-class half2(Vector2): ...
-class bfloat16x2_t(Vector2): ...
+Arr: TypeAlias = np.ndarray[Any, Any]
+
+class PairValue(Vector2):
+    def __add__(self, other: Self) -> Self: ...  # type: ignore[override]
+    def __sub__(self, other: Self) -> Self: ...  # type: ignore[override]
+    def __mul__(self, other: Self) -> Self: ...  # type: ignore[override]
+    def __truediv__(self, other: Self) -> Self: ...  # type: ignore[override]
+    def __radd__(self, value: Self, /) -> Self: ...  # type: ignore[override]
+    def __rsub__(self, value: Self, /) -> Self: ...  # type: ignore[override]
+    def __rmul__(self, value: Self, /) -> Self: ...  # type: ignore[override]
+    def __rtruediv__(self, value: Self, /) -> Self: ...  # type: ignore[override]
+    def __neg__(self) -> Self: ...
+
+class half2(PairValue): ...
+class bfloat16x2_t(PairValue): ...
 class char2(Vector2): ...
 class char3(Vector3): ...
 class char4(Vector4): ...

@@ -1002,3 +1002,9 @@ def main() -> None:
     assert_type(make_float4(1, 1, 1, 1), float4)
     assert_type(make_float4(1.5, 1.5, 1.5, 1.5), float4)
     assert_type(make_float4(a_float32, a_float32, a_float32, a_float32), float4)  # per thread
+    # the vector and pair classes: construction, components, C++ operators of the pairs
+    assert_type(half2(1, 2) + half2(1, 2), half2)
+    assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)
+    v = int4(1, 2, 3, 4)
+    v.w = 5
+    assert_type(v, int4)

@@ -1151,3 +1151,6 @@ def main() -> None:
     # make_float4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_float4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_float4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # the vector and pair classes: construction, components, C++ operators of the pairs
+    half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
+    __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair

@@ -198,8 +198,13 @@ class Vector4(Vector3):
 _BASES: dict[int, type[VectorValue]] = {2: Vector2, 3: Vector3, 4: Vector4}
 
 
-def vector_type(name: str, element: type[Scalar], count: int) -> Any:
+def vector_type(
+    name: str, element: type[Scalar], count: int, base: type[VectorValue] | None = None
+) -> Any:
     """Return a new vector value class *name* of *count* components of *element*.
+
+    *base* (default: :class:`Vector2`, :class:`Vector3` or :class:`Vector4` by *count*) adds
+    behaviour, such as the C++ operators of ``half2``.
 
     Examples
     --------
@@ -220,7 +225,7 @@ def vector_type(name: str, element: type[Scalar], count: int) -> Any:
         "__doc__": f"C ``{name}``: {count} components of ``{element.cpp_name}``.",
         "__module__": "ascreg.simt.vectors",
     }
-    return type(name, (_BASES[count],), attributes)
+    return type(name, (base or _BASES[count],), attributes)
 
 
 def is_vector_type(obj: object) -> bool:
