@@ -19,7 +19,7 @@ from ascreg.errors import MissingApiError
     [
         (ascreg.reg, "Scatter", "Reg.Scatter"),
         (ascreg.c_api, "asc_scatter", "asc_scatter"),
-        (ascreg.simt, "__hgtx2", "__hgtx2"),
+        (ascreg.simt, "__isGlobal", "__isGlobal"),
     ],
 )
 def test_documented_but_missing_names_say_so(module: object, name: str, spelled: str) -> None:

@@ -103,6 +103,20 @@ def test_fused_multiply_add_rounds_once(name: str, fmt: str, data: st.DataObject
         assert same(g, TERNARY[name](a, b, c, fmt)), (name, a, b, c, g)
 
 
+@pytest.mark.rows("__hcmadd")
+@pytest.mark.parametrize("fmt", ["half", "bfloat16"])
+@settings(max_examples=60)
+@given(data=st.data())
+def test_complex_multiply_add_is_four_fused_steps(fmt: str, data: st.DataObject) -> None:
+    bits = data.draw(st.lists(element_bits(fmt), min_size=6, max_size=6))
+    x, y, z = (pairs_of(fmt, bits[i : i + 2]) for i in (0, 2, 4))
+    (xr, xi), (yr, yi), (zr, zi) = components(x), components(y), components(z)
+    real = ref_fma(-xi, yi, ref_fma(xr, yr, zr, fmt), fmt)
+    imag = ref_fma(xi, yr, ref_fma(xr, yi, zi, fmt), fmt)
+    got = components(simt.__hcmadd(x, y, z))
+    assert same(got[0], real) and same(got[1], imag), (x, y, z, got)
+
+
 @pytest.mark.rows(
     "__hmaxx2", "__hmaxx2_nan", "__hminx2", "__hminx2_nan", "__habsx2", "__hnegx2", "__isnanx2"
 )

@@ -113,8 +113,9 @@ def _where(call: str | None) -> str | None:
 
 def _structs(values: Any, dtype: type[Scalar], call: str | None) -> Arr:
     """Return *values* (of the struct type *dtype*, such as ``half2``) as a plain array."""
-    if isinstance(values, np.ndarray) and values.dtype == dtype.np_dtype:
-        return np.asarray(values).view(np.ndarray)
+    array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if array.dtype == dtype.np_dtype:
+        return np.asarray(array).view(np.ndarray)
     raise AscregTypeError(
         f"cannot store {values!r:.60} ({type(values).__name__}) as {dtype.cpp_name}: a "
         f"{dtype.cpp_name} element takes {dtype.cpp_name} values",

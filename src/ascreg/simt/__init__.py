@@ -84,9 +84,12 @@ Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. Float funct
 (``__saturatef``, ``__fdividef``, ``fdividef``): :mod:`ascreg.simt.floatmath`. Cache-hinted
 loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
 
-Not available: the packed pair types ``half2`` and ``bfloat16x2_t`` (and the other CUDA-style
-vector types ``int2``, ``float4`` ...) do not exist in ascreg, so the shuffles, atomics and
-cache-hinted accesses take only their scalar element types.
+The pair types ``half2`` and ``bfloat16x2_t`` with their arithmetic, comparisons and math
+(``__haddx2``, ``__heqx2``, ``__hbltux2``, ``__hgex2_mask``, ``h2sin`` ...):
+:mod:`ascreg.simt.pairs`. The vector types ``int2`` ... ``float4`` and their ``make_*``
+constructors: :mod:`ascreg.simt.vectors`; all are real classes, one value per thread in a kernel,
+and a pointer cast to one (``p.cast(half2)``) reads and writes whole structs. The shuffles,
+atomics and cache-hinted accesses still take only their scalar element types.
 
 Examples
 --------

@@ -198,6 +198,18 @@ class Vector4(Vector3):
 _BASES: dict[int, type[VectorValue]] = {2: Vector2, 3: Vector3, 4: Vector4}
 
 
+def _class_doc(name: str, element: type[Scalar], fields: tuple[str, ...]) -> str:
+    number = "{}.0" if element.kind is Kind.FLOAT else "{}"
+    shown = ", ".join(f"{f}={number.format(i + 1)}" for i, f in enumerate(fields))
+    args = ", ".join(str(i + 1) for i in range(len(fields)))
+    return (
+        f"C ``{name}``: {len(fields)} components of ``{element.cpp_name}`` "
+        f"({', '.join(f'``.{f}``' for f in fields)}), one value per thread in a SIMT kernel.\n\n"
+        f"Examples\n--------\n>>> from ascreg.simt import {name}\n>>> {name}({args})\n"
+        f"{name}({shown})\n"
+    )
+
+
 def vector_type(
     name: str, element: type[Scalar], count: int, base: type[VectorValue] | None = None
 ) -> Any:
@@ -222,7 +234,7 @@ def vector_type(
         "np_dtype": np_dtype,
         "size": np_dtype.itemsize,
         "bits": 8 * np_dtype.itemsize,
-        "__doc__": f"C ``{name}``: {count} components of ``{element.cpp_name}``.",
+        "__doc__": _class_doc(name, element, fields),
         "__module__": "ascreg.simt.vectors",
     }
     return type(name, (base or _BASES[count],), attributes)
