@@ -251,7 +251,9 @@ SIMT_MODULE_EXTRA_IMPORTS = {
     "simt/pairs": "from ascreg.simt.vectors import bfloat16x2_t, half2\n",
     "simt/vectors": (
         "from typing import Self\n"
-        "from ascreg.machine.simt.vectors import Vector2, Vector3, Vector4\n"
+        "from ascreg.machine.simt.vectors import Vector2 as Vector2\n"
+        "from ascreg.machine.simt.vectors import Vector3 as Vector3\n"
+        "from ascreg.machine.simt.vectors import Vector4 as Vector4\n"
         "from ascreg.machine.simt.vectors import VectorValue as VectorValue\n"
         "from ascreg.machine.simt.vectors import is_vector_type as is_vector_type\n"
     ),

@@ -267,6 +267,11 @@ from ascreg.simt.pairs import (
     h2trunc,
 )
 from ascreg.simt.vectors import (
+    PairValue,
+    Vector2,
+    Vector3,
+    Vector4,
+    VectorValue,
     bfloat16x2_t,
     char2,
     char3,
@@ -363,6 +368,11 @@ __all__ = [
     "DivergentBranchError",
     "LanePointer",
     "Lanes",
+    "PairValue",
+    "Vector2",
+    "Vector3",
+    "Vector4",
+    "VectorValue",
     "__brev",
     "__byte_perm",
     "__clz",

@@ -270,7 +270,7 @@ class _TiledPartition:
 
 
 tiled_partition = _TiledPartition()
-"""Tiles of the block (see :class:`_TiledPartition`)."""
+"""Tiles of the block: ``tiled_partition(block, n)`` or ``tiled_partition[n](block)``."""
 
 
 class coalesced_group:

@@ -51,9 +51,12 @@ from ascreg._spec.simt import VECTOR_TYPES
 from ascreg.core import pairs
 from ascreg.core.vectors import assemble
 from ascreg.errors import AscregTypeError
-from ascreg.machine.simt.vectors import Vector2, vector_type
+from ascreg.machine.simt.vectors import Vector2 as Vector2
+from ascreg.machine.simt.vectors import Vector3 as Vector3
+from ascreg.machine.simt.vectors import Vector4 as Vector4
 from ascreg.machine.simt.vectors import VectorValue as VectorValue
 from ascreg.machine.simt.vectors import is_vector_type as is_vector_type
+from ascreg.machine.simt.vectors import vector_type
 
 Arr = np.ndarray[Any, Any]
 

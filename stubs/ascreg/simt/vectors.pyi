@@ -33,7 +33,9 @@ from ascreg.machine.memory import Pointer
 from ascreg.simt.engine import LanePointer
 from ascreg.simt.lanes import Lanes
 from typing import Self
-from ascreg.machine.simt.vectors import Vector2, Vector3, Vector4
+from ascreg.machine.simt.vectors import Vector2 as Vector2
+from ascreg.machine.simt.vectors import Vector3 as Vector3
+from ascreg.machine.simt.vectors import Vector4 as Vector4
 from ascreg.machine.simt.vectors import VectorValue as VectorValue
 from ascreg.machine.simt.vectors import is_vector_type as is_vector_type
 
