@@ -291,6 +291,23 @@ def is_scalar_type(obj: object) -> bool:
     return isinstance(obj, type) and issubclass(obj, Scalar) and obj is not Scalar
 
 
+def is_struct_type(obj: object) -> bool:
+    """Return True when *obj* is a struct element type (a SIMT vector type such as ``half2``).
+
+    Such a type is a class with a structured ``np_dtype`` (one field per component) and the
+    markers' ``cpp_name``/``size``/``kind``; pointers can be cast to it (C's ``(half2*)p``).
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> from ascreg.simt import half2
+    >>> is_struct_type(half2), is_struct_type(half)
+    (True, False)
+    """
+    dtype = getattr(obj, "np_dtype", None)
+    return isinstance(obj, type) and isinstance(dtype, np.dtype) and dtype.names is not None
+
+
 def bits_view(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """View *values* as unsigned integers of the same width (for bit-exact comparisons).
 

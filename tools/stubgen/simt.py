@@ -173,10 +173,40 @@ def libm_stub(spec: OpSpec) -> list[str]:
     return lines
 
 
+PAIR_CLASSES = {"half": "half2", "bfloat16_t": "bfloat16x2_t"}
+"""The pair class of each element type of the half2 / bfloat16x2_t rows."""
+PAIR_RESULTS = {"pair_bool": "np.bool_ | Lanes", "pair_mask": "np.uint32 | Lanes"}
+"""The result of the pair comparisons that do not return a pair: one per thread or a scalar."""
+_COMPONENT = "float | np.number[Any] | np.bool_ | NDArray[np.number[Any] | np.bool_]"
+"""A ``make_*`` argument: any arithmetic value (C converts it to the parameter type)."""
+
+
+def pair_stub(spec: OpSpec, kind: str) -> list[str]:
+    """One def per pair type: ``(half2, half2) -> half2`` and the ``bfloat16x2_t`` twin."""
+    lines = []
+    for combo in spec.combos:
+        cls = PAIR_CLASSES[pyname(combo[0])]
+        params = ", ".join(f"{r}: {cls}" for r in spec.roles)
+        lines.append(f"def {spec.name}({params}) -> {PAIR_RESULTS.get(kind, cls)}: ...  # {cls}")
+    return lines
+
+
+def make_stub(spec: OpSpec) -> list[str]:
+    """``make_int2(x, y) -> int2``: any arithmetic components, the named vector type."""
+    params = ", ".join(f"{r}: {_COMPONENT}" for r in spec.roles)
+    return [
+        f"def {spec.name}({params}) -> {spec.name.removeprefix('make_')}: ...  # {combo_text(spec.combos[0])}"
+    ]
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
     name = spec.name
+    if shape.kind in ("pair", "pair_bool", "pair_mask"):
+        return pair_stub(spec, shape.kind)
+    if shape.kind == "make":
+        return make_stub(spec)
     if shape.kind == "int":
         return simt_int_stub(name)
     if shape.kind == "half":
@@ -313,13 +343,59 @@ SIMT_MODULE_SURFACE = {
         "",
         *int_alias_defs(),
     ],
+    "simt/pairs": ["Arr: TypeAlias = np.ndarray[Any, Any]", "PAIR_TYPES: dict[str, Any]"],
+    "simt/vectors": [],
 }
+SIMT_MODULE_EXTRA_IMPORTS = {
+    "simt/pairs": "from ascreg.simt.vectors import bfloat16x2_t, half2\n",
+    "simt/vectors": (
+        "from typing import Self\n"
+        "from ascreg.machine.simt.vectors import Vector2 as Vector2\n"
+        "from ascreg.machine.simt.vectors import Vector3 as Vector3\n"
+        "from ascreg.machine.simt.vectors import Vector4 as Vector4\n"
+        "from ascreg.machine.simt.vectors import VectorValue as VectorValue\n"
+        "from ascreg.machine.simt.vectors import is_vector_type as is_vector_type\n"
+    ),
+}
+"""Imports only one module's stub needs (the pair and vector classes)."""
+
+
+def vector_classes() -> list[str]:
+    """The class of each vector type (``class int2(Vector2): ...``), table order, pairs first."""
+    from ascreg._spec.simt import PAIR_ELEMENTS, VECTOR_TYPES
+
+    kinds = {PAIR_CLASSES[pyname(d)]: 2 for d in PAIR_ELEMENTS}
+    kinds.update({name: count for name, (_element, count) in VECTOR_TYPES.items()})
+    pair = ["class PairValue(Vector2):"] + [
+        f"    def {method}(self, other: Self) -> Self: ...  # type: ignore[override]"
+        for method in ("__add__", "__sub__", "__mul__", "__truediv__")
+    ]
+    pair += [  # numpy's reflected operators would accept the other pair type: narrowed here
+        f"    def {method}(self, value: Self, /) -> Self: ...  # type: ignore[override]"
+        for method in ("__radd__", "__rsub__", "__rmul__", "__rtruediv__")
+    ]
+    pair.append("    def __neg__(self) -> Self: ...")
+    lines = [
+        f"class {name}({'PairValue' if name in PAIR_CLASSES.values() else f'Vector{count}'}): ..."
+        for name, count in kinds.items()
+    ]
+    return [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "",
+        *pair,
+        "",
+        *lines,
+        "",
+        "VECTOR_CLASSES: dict[str, Any]",
+    ]
 
 
 def render_simt_module(module: str) -> str:
     """The stub of one SIMT module (``"simt/warp"``): its surface, then its rows' functions."""
     head = SIMT_MODULE_IMPORTS.format(dtypes=dtype_imports() + "\n    Scalar,")
-    body = ["\n".join(SIMT_MODULE_SURFACE[module])] if SIMT_MODULE_SURFACE[module] else []
+    head = head.replace("\n_IntLike", SIMT_MODULE_EXTRA_IMPORTS.get(module, "") + "\n_IntLike", 1)
+    surface = SIMT_MODULE_SURFACE[module] + (vector_classes() if module == "simt/vectors" else [])
+    body = ["\n".join(surface)] if surface else []
     for spec in module_rows("simt", module):
         shape = simt_shape(spec)
         doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) from the table"

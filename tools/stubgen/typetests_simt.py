@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec
 from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
-from stubgen.simt import np_name, simt_int_overloads, simt_shape
+from stubgen.simt import PAIR_CLASSES, PAIR_RESULTS, np_name, simt_int_overloads, simt_shape
 
 _HALF_BAD = {"f": ("a_float64", '"1"'), "i": ("a_float64", '"1"'), "u": ("a_float64", '"1"')}
 """Bad arguments for a half-kind parameter, by dtype kind (``"V"``: bfloat16 takes any numpy)."""
@@ -88,11 +88,37 @@ def simt_array(d: type[Scalar] | str) -> str:
     return "a_" + name.removeprefix("np.")
 
 
+def pair_value(d: type[Scalar]) -> str:
+    """A value of the pair type of element *d* (``half2(1, 2)``)."""
+    return f"{PAIR_CLASSES[pyname(d)]}(1, 2)"
+
+
+def pair_accept_lines(spec: OpSpec, kind: str) -> Iterator[str]:
+    for combo in spec.combos:
+        cls = PAIR_CLASSES[pyname(combo[0])]
+        args = ", ".join(pair_value(d) for d in combo)
+        yield f"    assert_type({spec.name}({args}), {PAIR_RESULTS.get(kind, cls)})  # {cls}"
+
+
+def make_accept_lines(spec: OpSpec) -> Iterator[str]:
+    result = spec.name.removeprefix("make_")
+    yield f"    assert_type({spec.name}({', '.join('1' for _ in spec.roles)}), {result})"
+    yield f"    assert_type({spec.name}({', '.join('1.5' for _ in spec.roles)}), {result})"
+    array = simt_array(spec.combos[0][0])
+    yield f"    assert_type({spec.name}({', '.join(array for _ in spec.roles)}), {result})  # per thread"
+
+
 def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Every legal call of one device function."""
     shape = simt_shape(spec)
     name = spec.name
     yield f"    # {name}: every legal combination (scalars, arrays, Python numbers)"
+    if shape.kind in ("pair", "pair_bool", "pair_mask"):
+        yield from pair_accept_lines(spec, shape.kind)
+        return
+    if shape.kind == "make":
+        yield from make_accept_lines(spec)
+        return
     if shape.kind == "int":
         done_py = False
         for combo, _aliases, ret in simt_int_overloads(name):
@@ -208,6 +234,14 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
     # erased (an ndarray, a numpy integer, a Pointer), `call-overload` when it fits none.
     unfit = {"int": ("1.5", "np.float32(1)"), "float": ("np.int32(1)", '"1"')}.get(shape.kind, ())
     yield f"    # {name}: floats, float arrays and too-wide or illegal dtypes are rejected"
+    if shape.kind in ("pair", "pair_bool", "pair_mask"):
+        yield from pair_reject_lines(spec)
+        return
+    if shape.kind == "make":
+        for bad in ('"1"', "None"):
+            args = ", ".join([bad, *("1" for _ in spec.roles[1:])])
+            yield f"    {name}({args}){ignore.format(code='arg-type')}  # {bad}: not a number"
+        return
     if shape.kind == "int":
         overloads = simt_int_overloads(name)
         first = overloads[0][0]
@@ -268,10 +302,40 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    {name}({args}){ignore.format(code=floats)}  # a float value through an integer pointer"
 
 
+def pair_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """Numbers, numpy arrays and mixed pair types are no pairs (C++ converts none of them)."""
+    first = spec.combos[0]
+    for bad in ("1.5", "a_float16"):
+        args = ", ".join([bad, *(pair_value(d) for d in first[1:])])
+        yield f"    {spec.name}({args}){IGNORE.format(code='call-overload')}  # {bad}"
+    if len(spec.roles) > 1:
+        mixed = ", ".join(pair_value(c[0]) for c in spec.combos[: len(spec.roles)])
+        mixed = mixed if len(spec.roles) == 2 else f"{mixed}, {pair_value(first[0])}"
+        yield f"    {spec.name}({mixed}){IGNORE.format(code='call-overload')}  # half2 with bfloat16x2_t"
+
+
+def vector_class_lines(kind: str) -> Iterator[str]:
+    """The vector classes: construction, components, and the pair operators."""
+    yield "    # the vector and pair classes: construction, components, C++ operators of the pairs"
+    if kind == "accept":
+        yield "    assert_type(half2(1, 2) + half2(1, 2), half2)"
+        yield "    assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)"
+        yield "    v = int4(1, 2, 3, 4)"
+        yield "    v.w = 5"
+        yield "    assert_type(v, int4)"
+        return
+    yield f"    half2(1, 2) + bfloat16x2_t(1, 2){IGNORE.format(code='operator')}  # two pair types"
+    yield f"    __haddx2(int2(1, 2), int2(1, 2)){IGNORE.format(code='call-overload')}  # int2 is no pair"
+
+
 def render_simt_tests(kind: str) -> str:
     """The accept (*kind* ``"accept"``) or reject type-test file of the SIMT functions."""
     rows = surface_rows("simt")
-    names = "\n".join(f"    {n}," for n in sorted(["Lanes", *(row.name for row in rows)]))
+    classes = [
+        *PAIR_CLASSES.values(),
+        *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
+    ]
+    names = "\n".join(f"    {n}," for n in sorted(["Lanes", *classes, *(row.name for row in rows)]))
     arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
     arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
     arrays += "\n    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)\n    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)"
@@ -279,4 +343,5 @@ def render_simt_tests(kind: str) -> str:
     lines = [TEST_HEADER, prelude.rstrip("\n")]
     for row in rows:
         lines += list(simt_accept_lines(row) if kind == "accept" else simt_reject_lines(row))
+    lines += list(vector_class_lines(kind))
     return "\n".join(lines) + "\n"

@@ -367,6 +367,17 @@ class SimtKind(enum.StrEnum):
     """A math library function or a conversion, with ``float`` and integer parameters of the
     row's types; the last :attr:`SimtShape.pointers` parameters pointers, the result of the C
     return type in :attr:`SimtShape.results` (none: ``void``)."""
+    # -- half2 / bfloat16x2_t and the vector types (issue 12) --
+    PAIR = "pair"
+    """A ``half2``/``bfloat16x2_t`` function returning the pair type of its arguments (the row's
+    combinations name the element types: ``(half, half)`` is ``(half2, half2)``)."""
+    PAIR_BOOL = "pair_bool"
+    """A pair comparison returning one ``bool`` for both components (``__hbeqx2``)."""
+    PAIR_MASK = "pair_mask"
+    """A pair comparison returning an ``unsigned int`` mask (``__heqx2_mask``)."""
+    MAKE = "make"
+    """A vector constructor ``make_<type>(x, y, ...)`` (the combination: one element type per
+    component; the result is the vector type named by the row)."""
 
 
 @attrs.frozen

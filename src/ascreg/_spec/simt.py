@@ -381,11 +381,90 @@ def _libm_rows() -> list[OpSpec]:
     return rows
 
 
+# ==== half2 / bfloat16x2_t and the vector types (issue 12) =========================================
+PAIR_ELEMENTS = (half, bfloat16_t)
+"""The element types of the pair types: ``half`` (``half2``) and ``bfloat16_t`` (``bfloat16x2_t``)."""
+PAIR_ARITHMETIC: dict[str, tuple[tuple[str, ...], str]] = {
+    "__haddx2": (("x", "y"), "add"), "__hsubx2": (("x", "y"), "sub"),
+    "__hmulx2": (("x", "y"), "mul"), "__hdivx2": (("x", "y"), "div"),
+    "__habsx2": (("x",), "absolute"), "__hnegx2": (("x",), "neg"),
+    "__hfmax2": (("x", "y", "z"), "fma"), "__hfmax2_relu": (("x", "y", "z"), "fma_relu"),
+    "__hcmadd": (("x", "y", "z"), "cmadd"),
+    "__hmaxx2": (("x", "y"), "maximum"), "__hmaxx2_nan": (("x", "y"), "maximum"),
+    "__hminx2": (("x", "y"), "minimum"), "__hminx2_nan": (("x", "y"), "minimum"),
+    "__isnanx2": (("x",), "isnan"),
+}  # fmt: skip
+"""The pair functions returning a pair: parameter names and their ``ascreg.core.pairs`` function."""
+PAIR_COMPARES = ("eq", "ne", "lt", "le", "gt", "ge")
+"""The comparison operators; each has an ordered and an unordered (``u``) form in three result
+forms: ``__h<op>[u]x2`` (a pair of 1.0/0.0), ``__hb<op>[u]x2`` (``bool``: both components) and
+``__h<op>[u]x2_mask`` (``unsigned int``: 0xFFFF per component)."""
+PAIR_MATH = ("tanh", "exp", "exp2", "exp10", "log", "log2", "log10", "cos", "sin", "sqrt",
+             "rsqrt", "rcp", "rint", "floor", "ceil", "trunc")  # fmt: skip
+"""The ``h2<name>`` math functions (``ascreg.core.pairs.MATH``)."""
+
+
+def pair_compare_names() -> dict[str, tuple[str, bool, SimtKind]]:
+    """Every pair comparison: name -> (operator, unordered, result kind).
+
+    Examples
+    --------
+    >>> pair_compare_names()["__hbltux2"]
+    ('lt', True, <SimtKind.PAIR_BOOL: 'pair_bool'>)
+    """
+    names = {}
+    for op in PAIR_COMPARES:
+        for u in ("", "u"):
+            names[f"__h{op}{u}x2"] = (op, u == "u", SimtKind.PAIR)
+            names[f"__hb{op}{u}x2"] = (op, u == "u", SimtKind.PAIR_BOOL)
+            names[f"__h{op}{u}x2_mask"] = (op, u == "u", SimtKind.PAIR_MASK)
+    return names
+
+
+def _pair_rows() -> list[OpSpec]:
+    pairs, module, header = "ascreg.core.pairs:", "simt/pairs", "asc_fp16.h"
+    rows = []
+    for name, (roles, function) in PAIR_ARITHMETIC.items():
+        rows.append(_simt(name, roles, each(*PAIR_ELEMENTS, arity=len(roles)), header,
+                          SimtShape(module, SimtKind.PAIR), pairs + function))  # fmt: skip
+    for name, (_op, _unordered, kind) in pair_compare_names().items():
+        rows.append(_simt(name, ("x", "y"), each(*PAIR_ELEMENTS, arity=2), header,
+                          SimtShape(module, kind), pairs + "compare"))  # fmt: skip
+    for function in PAIR_MATH:
+        rows.append(_simt(f"h2{function}", ("x",), singles(*PAIR_ELEMENTS), header,
+                          SimtShape(module, SimtKind.PAIR), pairs + "math_function"))  # fmt: skip
+    return rows
+
+
+VECTOR_ELEMENTS: dict[str, type[Scalar]] = {
+    "char": int8_t, "uchar": uint8_t, "short": int16_t, "ushort": uint16_t, "int": int32_t,
+    "uint": uint32_t, "long": int64_t, "ulong": uint64_t, "longlong": int64_t,
+    "ulonglong": uint64_t, "float": float32_t,
+}  # fmt: skip
+"""The vector type families of ``vector_functions.h`` and their element type (``long`` is 64-bit)."""
+VECTOR_TYPES: dict[str, tuple[type[Scalar], int]] = {
+    f"{base}{n}": (element, n) for base, element in VECTOR_ELEMENTS.items() for n in (2, 3, 4)
+}
+"""Every vector type (``int2`` ... ``float4``): element type and component count."""
+
+
+def _make_rows() -> list[OpSpec]:
+    rows = []
+    for name, (element, count) in VECTOR_TYPES.items():
+        roles = ("x", "y", "z", "w")[:count]
+        rows.append(_simt(f"make_{name}", roles, each(element, arity=count),
+                          "vector_functions.h", SimtShape("simt/vectors", SimtKind.MAKE),
+                          "ascreg.core.vectors:assemble"))  # fmt: skip
+    return rows
+
+
 SIMT_ROWS: tuple[OpSpec, ...] = (
     *_math_rows(),
     *_warp_rows(),
     *_memory_rows(),
     *_libm_rows(),
     *_half_rows(),
+    *_pair_rows(),
+    *_make_rows(),
 )
 """The SIMT rows, in the order the stubs and type tests list them."""

@@ -84,6 +84,8 @@ def to_dtype(values: Any, dtype: type[Scalar], *, call: str | None = None) -> Ar
     ascreg.errors.AscregTypeError: RegTensor.set: cannot convert None (NoneType) to half: a lane takes a number (a Python or numpy int, float or bool)
     """
     target = dtype.np_dtype
+    if target.names is not None:
+        return _structs(values, dtype, call)
     source = _numbers(values, dtype, call)
     if source.dtype == target:
         return source
@@ -107,6 +109,18 @@ def _where(call: str | None) -> str | None:
     Looked up only when an error is raised: walking the stack costs more than a conversion.
     """
     return current_call() or call
+
+
+def _structs(values: Any, dtype: type[Scalar], call: str | None) -> Arr:
+    """Return *values* (of the struct type *dtype*, such as ``half2``) as a plain array."""
+    array = values if isinstance(values, np.ndarray) else np.asarray(values)
+    if array.dtype == dtype.np_dtype:
+        return np.asarray(array).view(np.ndarray)
+    raise AscregTypeError(
+        f"cannot store {values!r:.60} ({type(values).__name__}) as {dtype.cpp_name}: a "
+        f"{dtype.cpp_name} element takes {dtype.cpp_name} values",
+        call=_where(call),
+    )
 
 
 def _numbers(values: Any, dtype: type[Scalar], call: str | None) -> Arr:

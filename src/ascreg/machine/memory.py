@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 import numpy as np
 
-from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._dtypes import Scalar, is_scalar_type, is_struct_type
 from ascreg.errors import (
     AlignmentError,
     AscregTypeError,
@@ -481,7 +481,8 @@ class Pointer(Generic[T]):
     def __getitem__(self, index: Any) -> Any:
         idx = np.asarray(index)
         if idx.ndim == 0:
-            return (self + _offset(index, "p[i]")).view(1)[0]
+            one = (self + _offset(index, "p[i]")).view(1)
+            return element_view(one.reshape(()).copy(), self.dtype) if one.dtype.names else one[0]
         span, low = self._gather_view(idx)
         return span[np.asarray(idx, dtype=np.int64) - low]
 
@@ -538,9 +539,23 @@ def _offset(n: Any, call: str) -> int:
 
 
 def _scalar(dtype: Any) -> Any:
-    if not is_scalar_type(dtype):
+    if not (is_scalar_type(dtype) or is_struct_type(dtype)):
         raise TypeError(f"{dtype!r} is not an ascreg scalar type such as uint16_t")
     return dtype
+
+
+def element_view(values: np.ndarray[Any, Any], dtype: Any) -> Any:
+    """View loaded *values* as their element type: a struct type's class, else unchanged.
+
+    Examples
+    --------
+    >>> from ascreg.simt import int2
+    >>> element_view(np.zeros(2, int2.np_dtype), int2).y
+    Lanes([0, 0], dtype=int32)
+    """
+    if is_struct_type(dtype):
+        return np.asarray(values).view(np.ndarray).view(dtype)
+    return values
 
 
 class UbPtr(Pointer[T]):

@@ -125,7 +125,9 @@ from ascreg.simt import (
     __float_as_int,
     __float_as_uint,
     __habs,
+    __habsx2,
     __hadd,
+    __haddx2,
     __half2bfloat16_rd,
     __half2bfloat16_rn,
     __half2bfloat16_rna,
@@ -157,30 +159,77 @@ from ascreg.simt import (
     __half2ull_rna,
     __half2ull_ru,
     __half2ull_rz,
+    __hbequx2,
+    __hbeqx2,
+    __hbgeux2,
+    __hbgex2,
+    __hbgtux2,
+    __hbgtx2,
+    __hbleux2,
+    __hblex2,
+    __hbltux2,
+    __hbltx2,
+    __hbneux2,
+    __hbnex2,
+    __hcmadd,
     __hdiv,
+    __hdivx2,
     __heq,
     __hequ,
+    __hequx2,
+    __hequx2_mask,
+    __heqx2,
+    __heqx2_mask,
     __hfma,
     __hfma_relu,
+    __hfmax2,
+    __hfmax2_relu,
     __hge,
     __hgeu,
+    __hgeux2,
+    __hgeux2_mask,
+    __hgex2,
+    __hgex2_mask,
     __hgt,
     __hgtu,
+    __hgtux2,
+    __hgtux2_mask,
+    __hgtx2,
+    __hgtx2_mask,
     __hisinf,
     __hisnan,
     __hle,
     __hleu,
+    __hleux2,
+    __hleux2_mask,
+    __hlex2,
+    __hlex2_mask,
     __hlt,
     __hltu,
+    __hltux2,
+    __hltux2_mask,
+    __hltx2,
+    __hltx2_mask,
     __hmax,
     __hmax_nan,
+    __hmaxx2,
+    __hmaxx2_nan,
     __hmin,
     __hmin_nan,
+    __hminx2,
+    __hminx2_nan,
     __hmul,
+    __hmulx2,
     __hne,
     __hneg,
+    __hnegx2,
     __hneu,
+    __hneux2,
+    __hneux2_mask,
+    __hnex2,
+    __hnex2_mask,
     __hsub,
+    __hsubx2,
     __int2bfloat16_rd,
     __int2bfloat16_rn,
     __int2bfloat16_rna,
@@ -202,6 +251,7 @@ from ascreg.simt import (
     __int2half_rz,
     __int2half_rz_sat,
     __int_as_float,
+    __isnanx2,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
     __ll2bfloat16_rna,
@@ -301,8 +351,12 @@ from ascreg.simt import (
     atan2f,
     atanf,
     atanhf,
+    bfloat16x2_t,
     cbrtf,
     ceilf,
+    char2,
+    char3,
+    char4,
     copysignf,
     cosf,
     coshf,
@@ -321,12 +375,32 @@ from ascreg.simt import (
     fabsf,
     fdimf,
     fdividef,
+    float2,
+    float3,
+    float4,
     floorf,
     fmaf,
     fmaxf,
     fminf,
     fmodf,
     frexpf,
+    h2ceil,
+    h2cos,
+    h2exp,
+    h2exp10,
+    h2exp2,
+    h2floor,
+    h2log,
+    h2log10,
+    h2log2,
+    h2rcp,
+    h2rint,
+    h2rsqrt,
+    h2sin,
+    h2sqrt,
+    h2tanh,
+    h2trunc,
+    half2,
     hceil,
     hcos,
     hexp,
@@ -345,6 +419,9 @@ from ascreg.simt import (
     htrunc,
     hypotf,
     ilogbf,
+    int2,
+    int3,
+    int4,
     isfinite,
     isinf,
     isnan,
@@ -361,8 +438,47 @@ from ascreg.simt import (
     log2f,
     logbf,
     logf,
+    long2,
+    long3,
+    long4,
+    longlong2,
+    longlong3,
+    longlong4,
     lrintf,
     lroundf,
+    make_char2,
+    make_char3,
+    make_char4,
+    make_float2,
+    make_float3,
+    make_float4,
+    make_int2,
+    make_int3,
+    make_int4,
+    make_long2,
+    make_long3,
+    make_long4,
+    make_longlong2,
+    make_longlong3,
+    make_longlong4,
+    make_short2,
+    make_short3,
+    make_short4,
+    make_uchar2,
+    make_uchar3,
+    make_uchar4,
+    make_uint2,
+    make_uint3,
+    make_uint4,
+    make_ulong2,
+    make_ulong3,
+    make_ulong4,
+    make_ulonglong2,
+    make_ulonglong3,
+    make_ulonglong4,
+    make_ushort2,
+    make_ushort3,
+    make_ushort4,
     max,
     min,
     modff,
@@ -386,6 +502,9 @@ from ascreg.simt import (
     rsqrtf,
     scalblnf,
     scalbnf,
+    short2,
+    short3,
+    short4,
     signbit,
     sincosf,
     sincospif,
@@ -398,10 +517,25 @@ from ascreg.simt import (
     tanpif,
     tgammaf,
     truncf,
+    uchar2,
+    uchar3,
+    uchar4,
+    uint2,
+    uint3,
+    uint4,
     ullmax,
     ullmin,
+    ulong2,
+    ulong3,
+    ulong4,
+    ulonglong2,
+    ulonglong3,
+    ulonglong4,
     umax,
     umin,
+    ushort2,
+    ushort3,
+    ushort4,
 )
 
 
@@ -1901,3 +2035,339 @@ def main() -> None:
     # __ushort_as_bfloat16: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ushort_as_bfloat16(np.uint16(1)), Any)  # (uint16_t)
     assert_type(__ushort_as_bfloat16(a_uint16), NDArray[Any])  # (uint16_t) arrays
+    # __haddx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__haddx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__haddx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hsubx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hsubx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hsubx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hmulx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmulx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hmulx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hdivx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hdivx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hdivx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __habsx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__habsx2(half2(1, 2)), half2)  # half2
+    assert_type(__habsx2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hnegx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hnegx2(half2(1, 2)), half2)  # half2
+    assert_type(__hnegx2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hfmax2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hfmax2(half2(1, 2), half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hfmax2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hfmax2_relu: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hfmax2_relu(half2(1, 2), half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hfmax2_relu(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hcmadd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hcmadd(half2(1, 2), half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hcmadd(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hmaxx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmaxx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hmaxx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hmaxx2_nan: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hmaxx2_nan(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hmaxx2_nan(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hminx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hminx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hminx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hminx2_nan: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hminx2_nan(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hminx2_nan(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __isnanx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isnanx2(half2(1, 2)), half2)  # half2
+    assert_type(__isnanx2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __heqx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__heqx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__heqx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbeqx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbeqx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbeqx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __heqx2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__heqx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__heqx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hequx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hequx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hequx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbequx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbequx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbequx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hequx2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hequx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hequx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hnex2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hnex2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hnex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbnex2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbnex2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbnex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hnex2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hnex2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hnex2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hneux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hneux2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hneux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbneux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbneux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbneux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hneux2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hneux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hneux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hltx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hltx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hltx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbltx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbltx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbltx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hltx2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hltx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hltx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hltux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hltux2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hltux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbltux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbltux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbltux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hltux2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hltux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hltux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hlex2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hlex2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hlex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hblex2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hblex2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hblex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hlex2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hlex2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hlex2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hleux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hleux2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hleux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbleux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbleux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbleux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hleux2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hleux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hleux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hgtx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgtx2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hgtx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbgtx2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbgtx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbgtx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hgtx2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgtx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hgtx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hgtux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgtux2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hgtux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbgtux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbgtux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbgtux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hgtux2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgtux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hgtux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hgex2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgex2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hgex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbgex2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbgex2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbgex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hgex2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgex2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hgex2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # __hgeux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgeux2(half2(1, 2), half2(1, 2)), half2)  # half2
+    assert_type(__hgeux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __hbgeux2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hbgeux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
+    assert_type(__hbgeux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+    # __hgeux2_mask: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hgeux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
+    assert_type(__hgeux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+    # h2tanh: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2tanh(half2(1, 2)), half2)  # half2
+    assert_type(h2tanh(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2exp: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2exp(half2(1, 2)), half2)  # half2
+    assert_type(h2exp(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2exp2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2exp2(half2(1, 2)), half2)  # half2
+    assert_type(h2exp2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2exp10: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2exp10(half2(1, 2)), half2)  # half2
+    assert_type(h2exp10(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2log: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2log(half2(1, 2)), half2)  # half2
+    assert_type(h2log(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2log2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2log2(half2(1, 2)), half2)  # half2
+    assert_type(h2log2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2log10: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2log10(half2(1, 2)), half2)  # half2
+    assert_type(h2log10(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2cos: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2cos(half2(1, 2)), half2)  # half2
+    assert_type(h2cos(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2sin: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2sin(half2(1, 2)), half2)  # half2
+    assert_type(h2sin(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2sqrt: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2sqrt(half2(1, 2)), half2)  # half2
+    assert_type(h2sqrt(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2rsqrt: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2rsqrt(half2(1, 2)), half2)  # half2
+    assert_type(h2rsqrt(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2rcp: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2rcp(half2(1, 2)), half2)  # half2
+    assert_type(h2rcp(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2rint: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2rint(half2(1, 2)), half2)  # half2
+    assert_type(h2rint(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2floor: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2floor(half2(1, 2)), half2)  # half2
+    assert_type(h2floor(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2ceil: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2ceil(half2(1, 2)), half2)  # half2
+    assert_type(h2ceil(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # h2trunc: every legal combination (scalars, arrays, Python numbers)
+    assert_type(h2trunc(half2(1, 2)), half2)  # half2
+    assert_type(h2trunc(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # make_char2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_char2(1, 1), char2)
+    assert_type(make_char2(1.5, 1.5), char2)
+    assert_type(make_char2(a_int8, a_int8), char2)  # per thread
+    # make_char3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_char3(1, 1, 1), char3)
+    assert_type(make_char3(1.5, 1.5, 1.5), char3)
+    assert_type(make_char3(a_int8, a_int8, a_int8), char3)  # per thread
+    # make_char4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_char4(1, 1, 1, 1), char4)
+    assert_type(make_char4(1.5, 1.5, 1.5, 1.5), char4)
+    assert_type(make_char4(a_int8, a_int8, a_int8, a_int8), char4)  # per thread
+    # make_uchar2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_uchar2(1, 1), uchar2)
+    assert_type(make_uchar2(1.5, 1.5), uchar2)
+    assert_type(make_uchar2(a_uint8, a_uint8), uchar2)  # per thread
+    # make_uchar3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_uchar3(1, 1, 1), uchar3)
+    assert_type(make_uchar3(1.5, 1.5, 1.5), uchar3)
+    assert_type(make_uchar3(a_uint8, a_uint8, a_uint8), uchar3)  # per thread
+    # make_uchar4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_uchar4(1, 1, 1, 1), uchar4)
+    assert_type(make_uchar4(1.5, 1.5, 1.5, 1.5), uchar4)
+    assert_type(make_uchar4(a_uint8, a_uint8, a_uint8, a_uint8), uchar4)  # per thread
+    # make_short2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_short2(1, 1), short2)
+    assert_type(make_short2(1.5, 1.5), short2)
+    assert_type(make_short2(a_int16, a_int16), short2)  # per thread
+    # make_short3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_short3(1, 1, 1), short3)
+    assert_type(make_short3(1.5, 1.5, 1.5), short3)
+    assert_type(make_short3(a_int16, a_int16, a_int16), short3)  # per thread
+    # make_short4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_short4(1, 1, 1, 1), short4)
+    assert_type(make_short4(1.5, 1.5, 1.5, 1.5), short4)
+    assert_type(make_short4(a_int16, a_int16, a_int16, a_int16), short4)  # per thread
+    # make_ushort2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ushort2(1, 1), ushort2)
+    assert_type(make_ushort2(1.5, 1.5), ushort2)
+    assert_type(make_ushort2(a_uint16, a_uint16), ushort2)  # per thread
+    # make_ushort3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ushort3(1, 1, 1), ushort3)
+    assert_type(make_ushort3(1.5, 1.5, 1.5), ushort3)
+    assert_type(make_ushort3(a_uint16, a_uint16, a_uint16), ushort3)  # per thread
+    # make_ushort4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ushort4(1, 1, 1, 1), ushort4)
+    assert_type(make_ushort4(1.5, 1.5, 1.5, 1.5), ushort4)
+    assert_type(make_ushort4(a_uint16, a_uint16, a_uint16, a_uint16), ushort4)  # per thread
+    # make_int2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_int2(1, 1), int2)
+    assert_type(make_int2(1.5, 1.5), int2)
+    assert_type(make_int2(a_int32, a_int32), int2)  # per thread
+    # make_int3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_int3(1, 1, 1), int3)
+    assert_type(make_int3(1.5, 1.5, 1.5), int3)
+    assert_type(make_int3(a_int32, a_int32, a_int32), int3)  # per thread
+    # make_int4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_int4(1, 1, 1, 1), int4)
+    assert_type(make_int4(1.5, 1.5, 1.5, 1.5), int4)
+    assert_type(make_int4(a_int32, a_int32, a_int32, a_int32), int4)  # per thread
+    # make_uint2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_uint2(1, 1), uint2)
+    assert_type(make_uint2(1.5, 1.5), uint2)
+    assert_type(make_uint2(a_uint32, a_uint32), uint2)  # per thread
+    # make_uint3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_uint3(1, 1, 1), uint3)
+    assert_type(make_uint3(1.5, 1.5, 1.5), uint3)
+    assert_type(make_uint3(a_uint32, a_uint32, a_uint32), uint3)  # per thread
+    # make_uint4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_uint4(1, 1, 1, 1), uint4)
+    assert_type(make_uint4(1.5, 1.5, 1.5, 1.5), uint4)
+    assert_type(make_uint4(a_uint32, a_uint32, a_uint32, a_uint32), uint4)  # per thread
+    # make_long2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_long2(1, 1), long2)
+    assert_type(make_long2(1.5, 1.5), long2)
+    assert_type(make_long2(a_int64, a_int64), long2)  # per thread
+    # make_long3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_long3(1, 1, 1), long3)
+    assert_type(make_long3(1.5, 1.5, 1.5), long3)
+    assert_type(make_long3(a_int64, a_int64, a_int64), long3)  # per thread
+    # make_long4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_long4(1, 1, 1, 1), long4)
+    assert_type(make_long4(1.5, 1.5, 1.5, 1.5), long4)
+    assert_type(make_long4(a_int64, a_int64, a_int64, a_int64), long4)  # per thread
+    # make_ulong2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ulong2(1, 1), ulong2)
+    assert_type(make_ulong2(1.5, 1.5), ulong2)
+    assert_type(make_ulong2(a_uint64, a_uint64), ulong2)  # per thread
+    # make_ulong3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ulong3(1, 1, 1), ulong3)
+    assert_type(make_ulong3(1.5, 1.5, 1.5), ulong3)
+    assert_type(make_ulong3(a_uint64, a_uint64, a_uint64), ulong3)  # per thread
+    # make_ulong4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ulong4(1, 1, 1, 1), ulong4)
+    assert_type(make_ulong4(1.5, 1.5, 1.5, 1.5), ulong4)
+    assert_type(make_ulong4(a_uint64, a_uint64, a_uint64, a_uint64), ulong4)  # per thread
+    # make_longlong2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_longlong2(1, 1), longlong2)
+    assert_type(make_longlong2(1.5, 1.5), longlong2)
+    assert_type(make_longlong2(a_int64, a_int64), longlong2)  # per thread
+    # make_longlong3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_longlong3(1, 1, 1), longlong3)
+    assert_type(make_longlong3(1.5, 1.5, 1.5), longlong3)
+    assert_type(make_longlong3(a_int64, a_int64, a_int64), longlong3)  # per thread
+    # make_longlong4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_longlong4(1, 1, 1, 1), longlong4)
+    assert_type(make_longlong4(1.5, 1.5, 1.5, 1.5), longlong4)
+    assert_type(make_longlong4(a_int64, a_int64, a_int64, a_int64), longlong4)  # per thread
+    # make_ulonglong2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ulonglong2(1, 1), ulonglong2)
+    assert_type(make_ulonglong2(1.5, 1.5), ulonglong2)
+    assert_type(make_ulonglong2(a_uint64, a_uint64), ulonglong2)  # per thread
+    # make_ulonglong3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ulonglong3(1, 1, 1), ulonglong3)
+    assert_type(make_ulonglong3(1.5, 1.5, 1.5), ulonglong3)
+    assert_type(make_ulonglong3(a_uint64, a_uint64, a_uint64), ulonglong3)  # per thread
+    # make_ulonglong4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_ulonglong4(1, 1, 1, 1), ulonglong4)
+    assert_type(make_ulonglong4(1.5, 1.5, 1.5, 1.5), ulonglong4)
+    assert_type(make_ulonglong4(a_uint64, a_uint64, a_uint64, a_uint64), ulonglong4)  # per thread
+    # make_float2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_float2(1, 1), float2)
+    assert_type(make_float2(1.5, 1.5), float2)
+    assert_type(make_float2(a_float32, a_float32), float2)  # per thread
+    # make_float3: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_float3(1, 1, 1), float3)
+    assert_type(make_float3(1.5, 1.5, 1.5), float3)
+    assert_type(make_float3(a_float32, a_float32, a_float32), float3)  # per thread
+    # make_float4: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_float4(1, 1, 1, 1), float4)
+    assert_type(make_float4(1.5, 1.5, 1.5, 1.5), float4)
+    assert_type(make_float4(a_float32, a_float32, a_float32, a_float32), float4)  # per thread
+    # the vector and pair classes: construction, components, C++ operators of the pairs
+    assert_type(half2(1, 2) + half2(1, 2), half2)
+    assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)
+    v = int4(1, 2, 3, 4)
+    v.w = 5
+    assert_type(v, int4)

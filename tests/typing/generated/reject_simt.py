@@ -125,7 +125,9 @@ from ascreg.simt import (
     __float_as_int,
     __float_as_uint,
     __habs,
+    __habsx2,
     __hadd,
+    __haddx2,
     __half2bfloat16_rd,
     __half2bfloat16_rn,
     __half2bfloat16_rna,
@@ -157,30 +159,77 @@ from ascreg.simt import (
     __half2ull_rna,
     __half2ull_ru,
     __half2ull_rz,
+    __hbequx2,
+    __hbeqx2,
+    __hbgeux2,
+    __hbgex2,
+    __hbgtux2,
+    __hbgtx2,
+    __hbleux2,
+    __hblex2,
+    __hbltux2,
+    __hbltx2,
+    __hbneux2,
+    __hbnex2,
+    __hcmadd,
     __hdiv,
+    __hdivx2,
     __heq,
     __hequ,
+    __hequx2,
+    __hequx2_mask,
+    __heqx2,
+    __heqx2_mask,
     __hfma,
     __hfma_relu,
+    __hfmax2,
+    __hfmax2_relu,
     __hge,
     __hgeu,
+    __hgeux2,
+    __hgeux2_mask,
+    __hgex2,
+    __hgex2_mask,
     __hgt,
     __hgtu,
+    __hgtux2,
+    __hgtux2_mask,
+    __hgtx2,
+    __hgtx2_mask,
     __hisinf,
     __hisnan,
     __hle,
     __hleu,
+    __hleux2,
+    __hleux2_mask,
+    __hlex2,
+    __hlex2_mask,
     __hlt,
     __hltu,
+    __hltux2,
+    __hltux2_mask,
+    __hltx2,
+    __hltx2_mask,
     __hmax,
     __hmax_nan,
+    __hmaxx2,
+    __hmaxx2_nan,
     __hmin,
     __hmin_nan,
+    __hminx2,
+    __hminx2_nan,
     __hmul,
+    __hmulx2,
     __hne,
     __hneg,
+    __hnegx2,
     __hneu,
+    __hneux2,
+    __hneux2_mask,
+    __hnex2,
+    __hnex2_mask,
     __hsub,
+    __hsubx2,
     __int2bfloat16_rd,
     __int2bfloat16_rn,
     __int2bfloat16_rna,
@@ -202,6 +251,7 @@ from ascreg.simt import (
     __int2half_rz,
     __int2half_rz_sat,
     __int_as_float,
+    __isnanx2,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
     __ll2bfloat16_rna,
@@ -301,8 +351,12 @@ from ascreg.simt import (
     atan2f,
     atanf,
     atanhf,
+    bfloat16x2_t,
     cbrtf,
     ceilf,
+    char2,
+    char3,
+    char4,
     copysignf,
     cosf,
     coshf,
@@ -321,12 +375,32 @@ from ascreg.simt import (
     fabsf,
     fdimf,
     fdividef,
+    float2,
+    float3,
+    float4,
     floorf,
     fmaf,
     fmaxf,
     fminf,
     fmodf,
     frexpf,
+    h2ceil,
+    h2cos,
+    h2exp,
+    h2exp10,
+    h2exp2,
+    h2floor,
+    h2log,
+    h2log10,
+    h2log2,
+    h2rcp,
+    h2rint,
+    h2rsqrt,
+    h2sin,
+    h2sqrt,
+    h2tanh,
+    h2trunc,
+    half2,
     hceil,
     hcos,
     hexp,
@@ -345,6 +419,9 @@ from ascreg.simt import (
     htrunc,
     hypotf,
     ilogbf,
+    int2,
+    int3,
+    int4,
     isfinite,
     isinf,
     isnan,
@@ -361,8 +438,47 @@ from ascreg.simt import (
     log2f,
     logbf,
     logf,
+    long2,
+    long3,
+    long4,
+    longlong2,
+    longlong3,
+    longlong4,
     lrintf,
     lroundf,
+    make_char2,
+    make_char3,
+    make_char4,
+    make_float2,
+    make_float3,
+    make_float4,
+    make_int2,
+    make_int3,
+    make_int4,
+    make_long2,
+    make_long3,
+    make_long4,
+    make_longlong2,
+    make_longlong3,
+    make_longlong4,
+    make_short2,
+    make_short3,
+    make_short4,
+    make_uchar2,
+    make_uchar3,
+    make_uchar4,
+    make_uint2,
+    make_uint3,
+    make_uint4,
+    make_ulong2,
+    make_ulong3,
+    make_ulong4,
+    make_ulonglong2,
+    make_ulonglong3,
+    make_ulonglong4,
+    make_ushort2,
+    make_ushort3,
+    make_ushort4,
     max,
     min,
     modff,
@@ -386,6 +502,9 @@ from ascreg.simt import (
     rsqrtf,
     scalblnf,
     scalbnf,
+    short2,
+    short3,
+    short4,
     signbit,
     sincosf,
     sincospif,
@@ -398,10 +517,25 @@ from ascreg.simt import (
     tanpif,
     tgammaf,
     truncf,
+    uchar2,
+    uchar3,
+    uchar4,
+    uint2,
+    uint3,
+    uint4,
     ullmax,
     ullmin,
+    ulong2,
+    ulong3,
+    ulong4,
+    ulonglong2,
+    ulonglong3,
+    ulonglong4,
     umax,
     umin,
+    ushort2,
+    ushort3,
+    ushort4,
 )
 
 
@@ -2209,3 +2343,350 @@ def main() -> None:
     # __ushort_as_bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
     __ushort_as_bfloat16(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ushort_as_bfloat16("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+    # __haddx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __haddx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __haddx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __haddx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hsubx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hsubx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hsubx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hsubx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hmulx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmulx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hmulx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hmulx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hdivx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hdivx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hdivx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hdivx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __habsx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __habsx2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __habsx2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # __hnegx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hnegx2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hnegx2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # __hfmax2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hfmax2(1.5, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hfmax2(a_float16, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hfmax2(half2(1, 2), bfloat16x2_t(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hfmax2_relu: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hfmax2_relu(1.5, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hfmax2_relu(a_float16, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hfmax2_relu(half2(1, 2), bfloat16x2_t(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hcmadd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hcmadd(1.5, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hcmadd(a_float16, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hcmadd(half2(1, 2), bfloat16x2_t(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hmaxx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmaxx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hmaxx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hmaxx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hmaxx2_nan: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hmaxx2_nan(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hmaxx2_nan(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hmaxx2_nan(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hminx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hminx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hminx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hminx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hminx2_nan: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hminx2_nan(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hminx2_nan(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hminx2_nan(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __isnanx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isnanx2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __isnanx2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # __heqx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __heqx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __heqx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __heqx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbeqx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbeqx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbeqx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbeqx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __heqx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __heqx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __heqx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __heqx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hequx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hequx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hequx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hequx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbequx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbequx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbequx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbequx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hequx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hequx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hequx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hequx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hnex2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hnex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hnex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hnex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbnex2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbnex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbnex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbnex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hnex2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hnex2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hnex2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hnex2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hneux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hneux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hneux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hneux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbneux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbneux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbneux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbneux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hneux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hneux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hneux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hneux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hltx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hltx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hltx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hltx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbltx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbltx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbltx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbltx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hltx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hltx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hltx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hltx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hltux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hltux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hltux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hltux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbltux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbltux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbltux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbltux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hltux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hltux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hltux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hltux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hlex2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hlex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hlex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hlex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hblex2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hblex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hblex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hblex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hlex2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hlex2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hlex2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hlex2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hleux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hleux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hleux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hleux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbleux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbleux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbleux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbleux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hleux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hleux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hleux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hleux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgtx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgtx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgtx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgtx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbgtx2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbgtx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbgtx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbgtx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgtx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgtx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgtx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgtx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgtux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgtux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgtux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgtux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbgtux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbgtux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbgtux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbgtux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgtux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgtux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgtux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgtux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgex2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbgex2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbgex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbgex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbgex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgex2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgex2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgex2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgex2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgeux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgeux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgeux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgeux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hbgeux2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hbgeux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hbgeux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hbgeux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # __hgeux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hgeux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    __hgeux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    __hgeux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+    # h2tanh: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2tanh(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2tanh(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2exp: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2exp(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2exp(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2exp2: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2exp2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2exp2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2exp10: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2exp10(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2exp10(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2log: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2log(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2log(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2log2: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2log2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2log2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2log10: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2log10(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2log10(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2cos: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2cos(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2cos(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2sin: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2sin(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2sin(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2sqrt: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2sqrt(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2sqrt(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2rsqrt: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2rsqrt(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2rsqrt(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2rcp: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2rcp(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2rcp(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2rint: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2rint(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2rint(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2floor: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2floor(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2floor(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2ceil: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2ceil(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2ceil(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # h2trunc: floats, float arrays and too-wide or illegal dtypes are rejected
+    h2trunc(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    h2trunc(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+    # make_char2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_char2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_char2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_char3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_char3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_char3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_char4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_char4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_char4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_uchar2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_uchar2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_uchar2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_uchar3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_uchar3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_uchar3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_uchar4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_uchar4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_uchar4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_short2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_short2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_short2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_short3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_short3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_short3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_short4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_short4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_short4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ushort2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ushort2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ushort2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ushort3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ushort3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ushort3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ushort4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ushort4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ushort4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_int2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_int2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_int2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_int3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_int3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_int3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_int4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_int4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_int4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_uint2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_uint2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_uint2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_uint3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_uint3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_uint3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_uint4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_uint4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_uint4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_long2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_long2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_long2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_long3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_long3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_long3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_long4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_long4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_long4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ulong2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ulong2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ulong2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ulong3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ulong3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ulong3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ulong4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ulong4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ulong4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_longlong2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_longlong2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_longlong2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_longlong3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_longlong3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_longlong3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_longlong4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_longlong4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_longlong4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ulonglong2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ulonglong2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ulonglong2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ulonglong3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ulonglong3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ulonglong3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_ulonglong4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_ulonglong4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_ulonglong4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_float2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_float2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_float2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_float3: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_float3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_float3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # make_float4: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_float4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
+    make_float4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # the vector and pair classes: construction, components, C++ operators of the pairs
+    half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
+    __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair

@@ -50,7 +50,7 @@ from ascreg.errors import AscregError, LaunchError, SyncError
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
-from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, live_memories
+from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.masked import masked_version, tell_once, why_not_rewritten
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
@@ -329,8 +329,10 @@ class _SimtPointer:
             # the other lanes hold an active lane's value: no spurious 0 divisor in them
             value = np.full(active.size, chosen[0] if chosen.size else 0, dtype=chosen.dtype)
             value[active] = chosen
-            return value.view(Lanes)
+            return element_view(value, self.dtype) if value.dtype.names else value.view(Lanes)  # type: ignore[attr-defined]
         value = promote(super().__getitem__(index))  # type: ignore[misc]
+        if value.dtype.names is not None:  # a struct type (half2, int2 ...): its class
+            return element_view(value, self.dtype)  # type: ignore[attr-defined]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
     def __setitem__(self, index: Any, value: Any) -> None:

@@ -73,6 +73,7 @@ import numpy as np
 
 from ascreg.machine.memory import Pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+from ascreg.machine.simt.vectors import VectorValue
 
 Arr = np.ndarray[Any, Any]
 LOG = logging.getLogger("ascreg.simt")
@@ -452,7 +453,8 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
     Lanes([1, 2], dtype=int32)
     """
     if _is_value(new, mask.size) and _is_value(old, mask.size):
-        return np.where(mask, new, old).view(Lanes)
+        kind = type(new) if isinstance(new, VectorValue) else Lanes
+        return np.where(mask, new, old).view(kind)
     if new is old:
         return new
     offsets = _pointer_offsets(new, old)

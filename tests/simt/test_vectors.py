@@ -1,0 +1,80 @@
+"""The vector types and ``make_*`` against the C conversion of each component
+(``reference.vectors``), pointers cast to them, and the masked merge in kernels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ascreg.simt as simt
+from ascreg import GlobalMemory, int32_t
+from ascreg._spec.simt import VECTOR_ELEMENTS, VECTOR_TYPES
+from ascreg.errors import AscregTypeError
+from ascreg.simt import dim3, int2, run_simt_kernel, threadIdx
+from reference.vectors import INTEGER_BITS, ref_component
+
+
+def base_of(name: str) -> str:
+    return name.rstrip("234")
+
+
+@pytest.mark.rows(*(f"make_{n}" for n in VECTOR_TYPES))
+@pytest.mark.parametrize("name", list(VECTOR_TYPES))
+@settings(max_examples=20)
+@given(data=st.data())
+def test_make_converts_each_component_as_c(name: str, data: st.DataObject) -> None:
+    base, (_element, count) = base_of(name), VECTOR_TYPES[name]
+    if base == "float":
+        number = st.floats(-3e38, 3e38, allow_nan=False) | st.integers(-(2**24), 2**24)
+    else:
+        bits = INTEGER_BITS[base][0]
+        number = st.integers(-(2 ** (bits + 2)), 2 ** (bits + 2))
+    args = data.draw(st.lists(number, min_size=count, max_size=count))
+    value = getattr(simt, f"make_{name}")(*args)
+    assert type(value) is getattr(simt, name)
+    for field, arg in zip("xyzw", args, strict=False):
+        assert getattr(value, field) == ref_component(base, arg), (name, field, arg)
+
+
+def test_vector_types_are_the_c_structs() -> None:
+    for name, (element, count) in VECTOR_TYPES.items():
+        cls = getattr(simt, name)
+        assert cls.size == element.size * count and cls.element is VECTOR_ELEMENTS[base_of(name)]
+        assert cls.np_dtype.names == tuple("xyzw"[:count])
+    with pytest.raises(TypeError, match="int2 takes 2 components"):
+        int2(1, 2, 3)
+
+
+def test_a_pointer_cast_to_a_vector_type_reads_and_writes_structs() -> None:
+    gm = GlobalMemory()
+    p = gm.alloc(int32_t, 8)
+    p.write(np.arange(8))
+    q = p.cast(int2)
+    assert (q[1].x, q[1].y) == (2, 3)
+    q[3] = int2(-1, -2)
+    assert p.read(8).tolist() == [0, 1, 2, 3, 4, 5, -1, -2]
+    with pytest.raises(AscregTypeError, match="int2 element takes int2 values"):
+        q[0] = 5
+
+
+def test_vectors_in_a_divergent_kernel_merge_per_lane() -> None:
+    gm = GlobalMemory()
+    out = gm.alloc(int32_t, 64)
+
+    def kernel(out: Any) -> None:
+        i = threadIdx.x
+        v = simt.make_int2(i, 2 * i)
+        if i % 2 == 0:
+            v = simt.make_int2(-i, 7)
+        v.y = v.y + 1
+        out.cast(int2)[i] = v
+
+    run_simt_kernel(kernel, dim3(1), dim3(32), 0, (out,))
+    got = out.read(64).reshape(32, 2)
+    i = np.arange(32)
+    assert np.array_equal(got[:, 0], np.where(i % 2 == 0, -i, i))
+    assert np.array_equal(got[:, 1], np.where(i % 2 == 0, 8, 2 * i + 1))
