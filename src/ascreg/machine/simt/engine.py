@@ -42,7 +42,7 @@ import threading
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -447,7 +447,7 @@ class BlockRun:
         pure_simt: bool,
     ) -> None:
         self.func = func
-        self.args = tuple(wrap_pointer(a) for a in args)
+        self.args = args if type(args) is _Wrapped else tuple(wrap_pointer(a) for a in args)
         self.block_dim = block_dim
         self.grid_dim = grid_dim
         self.block_idx = block_idx
@@ -457,21 +457,53 @@ class BlockRun:
         self.shared_allocs: list[Any] = []
 
 
-_INDEX_CACHE: dict[dim3, tuple[Lanes, Lanes, Lanes]] = {}
+class _ThreadIndex(NamedTuple):
+    """The ``threadIdx`` components of a group's lanes (read-only ``uint32`` lanes)."""
+
+    x: Lanes
+    y: Lanes
+    z: Lanes
 
 
-def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> tuple[Lanes, Lanes, Lanes]:
+class _Wrapped(tuple):  # type: ignore[type-arg]
+    """Arguments already made lane-aware by :func:`wrap_pointer` (reused by every block)."""
+
+    __slots__ = ()
+
+
+def _launch_args(args: tuple[Any, ...], ctx: Any) -> tuple[Any, ...]:
+    """*args* with their pointers made lane-aware, made once per launch of the vector kernel.
+
+    The wrapped pointers are kept in the launch's state every block shares (``ctx.shared``,
+    dropped when the launch ends), reused while a block passes the same argument objects.
+    """
+    if ctx is None:
+        return args
+    cached = ctx.shared.get("simt_vf_args")
+    if cached is not None and len(cached[0]) == len(args):
+        if all(a is b for a, b in zip(cached[0], args, strict=True)):
+            return cached[1]  # type: ignore[no-any-return]
+    wrapped = _Wrapped(wrap_pointer(a) for a in args)
+    ctx.shared["simt_vf_args"] = (args, wrapped)
+    return wrapped
+
+
+_INDEX_CACHE: dict[tuple[int, int, int], _ThreadIndex] = {}
+
+
+def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> _ThreadIndex:
     whole = tids.size == block_dim.count  # the vectorised tier: cache per block shape
-    found = _INDEX_CACHE.get(block_dim) if whole else None
+    shape = (block_dim.x, block_dim.y, block_dim.z)
+    found = _INDEX_CACHE.get(shape) if whole else None
     if found is None:
         t = tids.astype(np.uint32)
         dx, dy = np.uint32(block_dim.x), np.uint32(block_dim.y)
         parts = [t % dx, (t // dx) % dy, t // (dx * dy)]
         for p in parts:
             p.flags.writeable = False  # shared by every block: `t += 1` must not corrupt it
-        found = (parts[0].view(Lanes), parts[1].view(Lanes), parts[2].view(Lanes))
+        found = _ThreadIndex(*(p.view(Lanes) for p in parts))
         if whole:
-            _INDEX_CACHE[block_dim] = found
+            _INDEX_CACHE[shape] = found
     return found
 
 
@@ -485,7 +517,8 @@ class Group:
         self.pure_simt = run.pure_simt
         self.fiber: Fiber | None = None
         self.allocs_done = 0
-        self.tid_x, self.tid_y, self.tid_z = _thread_indices(run.block_dim, tids)
+        self.thread_idx = _thread_indices(run.block_dim, tids)
+        self.block_idx, self.block_dim, self.grid_dim = run.block_idx, run.block_dim, run.grid_dim
         self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
         self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
 
@@ -541,21 +574,29 @@ def current_group(what: str) -> Group:
     return group  # type: ignore[no-any-return]
 
 
+_INDEX_FIELDS = {
+    "threadIdx": "thread_idx",
+    "blockIdx": "block_idx",
+    "blockDim": "block_dim",
+    "gridDim": "grid_dim",
+}
+"""The :class:`Group` attribute each built-in index reads."""
+
+
 class _Index:
     """``threadIdx`` / ``blockIdx`` / ``blockDim`` / ``gridDim``: reads the running group."""
 
-    __slots__ = ("_name",)
+    __slots__ = ("_field", "_name")
 
     def __init__(self, name: str) -> None:
         self._name = name
+        self._field = _INDEX_FIELDS[name]
 
     def _dim(self, axis: str) -> Any:
-        group = current_group(f"{self._name}.{axis}")
-        run = group.run
-        if self._name == "threadIdx":
-            return getattr(group, f"tid_{axis}")
-        source = {"blockIdx": run.block_idx, "blockDim": run.block_dim, "gridDim": run.grid_dim}
-        return getattr(source[self._name], axis)
+        group = STATE.group
+        if group is None:
+            group = current_group(f"{self._name}.{axis}")  # raises, naming the index
+        return getattr(getattr(group, self._field), axis)
 
     @property
     def x(self) -> Any:
@@ -968,8 +1009,10 @@ def run_simt_vf(
         raise LaunchError(f"{getattr(func, '__name__', func)!r} is not a __simt_vf__ function")
     block_dim = as_dim3(block_dim)
     _check_threads(func, block_dim, _ascreg_call)
-    run = BlockRun(func, args, block_dim, as_dim3(grid_dim), as_dim3(block_idx), pure_simt=False)
-    run_block(run, running_block())
+    ctx = running_block()
+    wrapped = _launch_args(args, ctx)
+    run = BlockRun(func, wrapped, block_dim, as_dim3(grid_dim), as_dim3(block_idx), pure_simt=False)
+    run_block(run, ctx)
 
 
 def run_simt_kernel(
