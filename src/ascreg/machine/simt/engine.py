@@ -480,9 +480,12 @@ def _launch_args(args: tuple[Any, ...], ctx: Any) -> tuple[Any, ...]:
     if ctx is None:
         return args
     cached = ctx.shared.get("simt_vf_args")
-    if cached is not None and len(cached[0]) == len(args):
-        if all(a is b for a, b in zip(cached[0], args, strict=True)):
-            return cached[1]  # type: ignore[no-any-return]
+    if (
+        cached is not None
+        and len(cached[0]) == len(args)
+        and all(a is b for a, b in zip(cached[0], args, strict=True))
+    ):
+        return cached[1]  # type: ignore[no-any-return]
     wrapped = _Wrapped(wrap_pointer(a) for a in args)
     ctx.shared["simt_vf_args"] = (args, wrapped)
     return wrapped

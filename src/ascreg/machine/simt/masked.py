@@ -979,7 +979,7 @@ def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 
 
 def _untouched(own: tuple[tuple[types.CellType, Any], ...]) -> bool:
-    """True when no run rebound a variable in the cells made for the masked version."""
+    """Tell whether no run rebound a variable in the cells made for the masked version."""
     try:
         return all(cell.cell_contents is value for cell, value in own)
     except ValueError:  # a run deleted one
