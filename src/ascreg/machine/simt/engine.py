@@ -471,23 +471,29 @@ class _Wrapped(tuple):  # type: ignore[type-arg]
     __slots__ = ()
 
 
-def _launch_args(args: tuple[Any, ...], ctx: Any) -> tuple[Any, ...]:
-    """*args* with their pointers made lane-aware, made once per launch of the vector kernel.
+def _launch_args(
+    func: Callable[..., Any], block_dim: dim3, args: tuple[Any, ...], ctx: Any, call: str
+) -> tuple[Any, ...]:
+    """Check the thread count and make *args*' pointers lane-aware, once per vector launch.
 
-    The wrapped pointers are kept in the launch's state every block shares (``ctx.shared``,
-    dropped when the launch ends), reused while a block passes the same argument objects.
+    What a block of the vector kernel checked and wrapped is kept in the launch's state every
+    block shares (``ctx.shared``, dropped when the launch ends) and reused while a block starts
+    the same function with the same thread count and the same argument objects.
     """
-    if ctx is None:
-        return args
-    cached = ctx.shared.get("simt_vf_args")
+    shape = (block_dim.x, block_dim.y, block_dim.z)
+    cached = None if ctx is None else ctx.shared.get("simt_vf_launch")
     if (
         cached is not None
-        and len(cached[0]) == len(args)
-        and all(a is b for a, b in zip(cached[0], args, strict=True))
+        and cached[0] is func
+        and cached[1] == shape
+        and len(cached[2]) == len(args)
+        and all(a is b for a, b in zip(cached[2], args, strict=True))
     ):
-        return cached[1]  # type: ignore[no-any-return]
+        return cached[3]  # type: ignore[no-any-return]
+    _check_threads(func, block_dim, call)
     wrapped = _Wrapped(wrap_pointer(a) for a in args)
-    ctx.shared["simt_vf_args"] = (args, wrapped)
+    if ctx is not None:
+        ctx.shared["simt_vf_launch"] = (func, shape, args, wrapped)
     return wrapped
 
 
@@ -810,22 +816,6 @@ def _ub_restore(ub: Any, mark: tuple[int, int] | None) -> None:
     ub.top = top
 
 
-@contextmanager
-def _simt_ub(ctx: Any) -> Iterator[None]:
-    """Route the block's ``__ubuf__`` arrays through :func:`shared_alloc` and wrap its pointers."""
-    if ctx is None:
-        yield
-        return
-    dynamic = ctx.dynamic
-    ctx.dynamic = wrap_pointer(dynamic)
-    ctx.array_allocator = lambda dtype, count: shared_alloc(lambda: ctx.ub.alloc(dtype, count))
-    try:
-        yield
-    finally:
-        ctx.array_allocator = None
-        ctx.dynamic = dynamic
-
-
 DIVERGENCE_MODES = ("masked", "unmasked", "per-thread")
 """How a block runs (:func:`divergence`): ``masked`` (the default) runs divergent control flow
 vectorised under active masks; ``unmasked`` runs the kernel as written and re-runs the block one
@@ -869,22 +859,36 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
     allocations released, and what it printed to ``sys.stdout`` is dropped. Output of an attempt
     that completes, or that fails with a real error, is written out when it ends.
     """
-    ub = None if ctx is None else ctx.ub
-    with _simt_ub(ctx):
-        mode = _MODE[-1]
-        if mode != "per-thread":
-            journal = Journal()
-            group = Group(run, _all_tids(run.nthreads), journal)
-            mark = _ub_mark(ub)
-            func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
-            memories = [ub, *live_memories()] if ub else live_memories()
-            if _attempt(run, func, group, journal, memories):
-                return
-            journal.rollback()
-            _ub_restore(ub, mark)
-            run.shared_allocs.clear()
-        run.scheduler = Scheduler(run)
-        run.scheduler.execute()
+    if ctx is None:
+        _run_tiers(run, None)
+        return
+    # route the block's __ubuf__ arrays through shared_alloc and make its pointers lane-aware
+    dynamic = ctx.dynamic
+    ctx.dynamic = wrap_pointer(dynamic)
+    ctx.array_allocator = lambda dtype, count: shared_alloc(lambda: ctx.ub.alloc(dtype, count))
+    try:
+        _run_tiers(run, ctx.ub)
+    finally:
+        ctx.array_allocator = None
+        ctx.dynamic = dynamic
+
+
+def _run_tiers(run: BlockRun, ub: Any) -> None:
+    """Run the block vectorised, else (its writes undone) one thread at a time."""
+    mode = _MODE[-1]
+    if mode != "per-thread":
+        journal = Journal()
+        group = Group(run, _all_tids(run.nthreads), journal)
+        mark = _ub_mark(ub)
+        func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
+        memories = [ub, *live_memories()] if ub is not None else live_memories()
+        if _attempt(run, func, group, journal, memories):
+            return
+        journal.rollback()
+        _ub_restore(ub, mark)
+        run.shared_allocs.clear()
+    run.scheduler = Scheduler(run)
+    run.scheduler.execute()
 
 
 def _attempt(
@@ -1011,9 +1015,8 @@ def run_simt_vf(
     if getattr(func, KIND_ATTR, None) != "simt_vf":
         raise LaunchError(f"{getattr(func, '__name__', func)!r} is not a __simt_vf__ function")
     block_dim = as_dim3(block_dim)
-    _check_threads(func, block_dim, _ascreg_call)
     ctx = running_block()
-    wrapped = _launch_args(args, ctx)
+    wrapped = _launch_args(func, block_dim, args, ctx, _ascreg_call)
     run = BlockRun(func, wrapped, block_dim, as_dim3(grid_dim), as_dim3(block_idx), pure_simt=False)
     run_block(run, ctx)
 
