@@ -59,7 +59,7 @@ def byte_perm(x: Arr, y: Arr, s: Arr) -> Arr:
     table[..., 0], table[..., 1] = xs, ys
     # result byte n of lane k is byte 8k + ((s >> 4n) & 7) of the table
     picks = ((ss.reshape(-1, 1) >> _NIBBLE_SHIFTS) & np.uint32(7)) + _row_starts(xs.size)
-    result = table.view(np.uint8).reshape(-1)[picks].view(_LE32).reshape(xs.shape)
+    result: Arr = table.view(np.uint8).reshape(-1)[picks].view(_LE32).reshape(xs.shape)
     return result[()] if result.ndim == 0 else result.astype(U32, copy=False)
 
 

@@ -121,7 +121,7 @@ def pages_of(start: int, end: int) -> range:
     return range(start >> PAGE_BITS, ((max(end, start + 1) - 1) >> PAGE_BITS) + 1)
 
 
-_ZEROS = dict.fromkeys(_PIPES, 0)
+_ZEROS: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
 
 
 class PipeTracker:
