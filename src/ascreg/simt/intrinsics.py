@@ -45,7 +45,7 @@ from ascreg._frontend.operands import Signature
 from ascreg._frontend.template import define
 from ascreg._spec import SIMT_INT_ROWS, SPECS
 from ascreg.errors import UnsupportedError
-from ascreg.machine.simt.lanes import STATE, apply_lanewise
+from ascreg.machine.simt.lanes import STATE, Lanes, apply_lanewise
 
 Arr = np.ndarray[Any, Any]
 
@@ -78,6 +78,10 @@ _RESOLVED: dict[tuple[Any, ...], Signature] = {}
 
 def _lanewise(op: Any, *values: Any) -> Any:
     """Resolve the C overload of *op*'s row, convert the arguments, apply the row's formula."""
+    key = (op.name, *(v.dtype if type(v) is Lanes else None for v in values))
+    sig = _RESOLVED.get(key)
+    if sig is not None and sig.dtypes == key[1:]:  # per-thread values of the parameter types
+        return apply_lanewise(values, [np.asarray(v) for v in values], _FORMULAS[op.name])
     names, overloads = _OVERLOADS[op.name]
     args = [operands.c_integer(op.name, n, v) for n, v in zip(names, values, strict=True)]
     arrays_only = not any(isinstance(a, int) for a in args)
