@@ -16,6 +16,7 @@ np.uint32(16843008)
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -30,8 +31,8 @@ U32, U64, I32, I64 = (
 )
 _LOW32 = np.uint64(0xFFFFFFFF)
 _SHIFT32 = np.uint64(32)
-_BYTE = np.uint64(0xFF)
-_SEL = np.uint64(0x38)  # a 3-bit byte selector already multiplied by 8
+_LE32 = np.dtype("<u4")  # byte k of a little-endian uint32 is bits 8k..8k+7
+_NIBBLE_SHIFTS = np.array([0, 4, 8, 12], dtype=np.uint32)  # the selector of result byte n
 # Bit-reversed value of every byte (bit n <- bit 7-n), for __brev.
 _BREV_BYTE = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
 
@@ -51,14 +52,23 @@ def byte_perm(x: Arr, y: Arr, s: Arr) -> Arr:
     >>> hex(int(byte_perm(np.uint32(0x03020100), np.uint32(0x07060504), np.uint32(0x4567))))
     '0x4050607'
     """
-    v = (_u64(y) << _SHIFT32) | _u64(x)
-    s64 = _u64(s)
-    # selector n times 8 = (s >> 4n) & 7, shifted left by 3: one shift and one mask per byte.
-    result = (v >> ((s64 << np.uint64(3)) & _SEL)) & _BYTE
-    for n in (1, 2, 3):
-        shift = (s64 >> np.uint64(4 * n - 3)) & _SEL
-        result |= ((v >> shift) & _BYTE) << np.uint64(8 * n)
-    return result.astype(U32)
+    xs, ys, ss = (np.asarray(v, U32) for v in (x, y, s))
+    if not xs.shape == ys.shape == ss.shape:
+        xs, ys, ss = np.broadcast_arrays(xs, ys, ss)
+    table = np.empty((*xs.shape, 2), dtype=_LE32)  # per lane the 8 bytes of (y << 32) | x
+    table[..., 0], table[..., 1] = xs, ys
+    # result byte n of lane k is byte 8k + ((s >> 4n) & 7) of the table
+    picks = ((ss.reshape(-1, 1) >> _NIBBLE_SHIFTS) & np.uint32(7)) + _row_starts(xs.size)
+    result: Arr = table.view(np.uint8).reshape(-1)[picks].view(_LE32).reshape(xs.shape)
+    return result[()] if result.ndim == 0 else result.astype(U32, copy=False)
+
+
+@functools.lru_cache(maxsize=8)
+def _row_starts(lanes: int) -> Arr:
+    """``[[0], [8], [16], ...]``: the first table byte of each of *lanes* lanes (read-only)."""
+    starts = np.arange(0, 8 * lanes, 8, dtype=np.intp).reshape(lanes, 1)
+    starts.flags.writeable = False
+    return starts
 
 
 def mulhi(x: Arr, y: Arr) -> Arr:

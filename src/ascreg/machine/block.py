@@ -71,12 +71,13 @@ class BlockContext:
         self.array_allocator: Callable[[Any, int], UbPtr[Any]] | None = None
         """Set by an engine that allocates ``__ubuf__`` arrays its own way (SIMT blocks share
         one array among their threads); None: :meth:`alloc_array` takes them from ``ub``."""
-        # Both byte marks cover what the UB's data array covers and grow with it: a block that
-        # touches little UB never pays for 2 x 248 KiB of marks (above the allocator's mmap
-        # threshold, zeroing them would cost more than the rest of a small block).
-        self.written = np.zeros(self.ub.data.size, dtype=np.bool_)
+        # Both byte marks grow to what the UB's data array covers at the block's first UB
+        # access: a block that touches little UB never pays for 2 x 248 KiB of marks (above the
+        # allocator's mmap threshold, zeroing them would cost more than the rest of a small
+        # block), and one that touches none (a SIMT VF on GM) pays for none.
+        self.written = np.zeros(0, dtype=np.bool_)
         """Which UB bytes the block has written (reads of the others are undefined)."""
-        self.vf_stored = np.zeros(self.ub.data.size, dtype=np.bool_)
+        self.vf_stored = np.zeros(0, dtype=np.bool_)
         """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
         store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
         self.vf_ranges: list[tuple[int, int]] = []

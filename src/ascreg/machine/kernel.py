@@ -314,7 +314,8 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
         ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
-        with ctx.on_pipe(Pipe.PIPE_V):
+        previous, ctx.pipe = ctx.pipe, Pipe.PIPE_V  # ctx.on_pipe, without a generator per block
+        try:
             run_simt_vf(
                 func,
                 args[0],
@@ -322,6 +323,8 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
                 grid_dim=dim3(ctx.block_num),
                 block_idx=dim3(ctx.block_idx),
             )
+        finally:
+            ctx.pipe = previous
         ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
         return
     if kind != "simd_vf":

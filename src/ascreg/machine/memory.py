@@ -491,7 +491,9 @@ class Pointer(Generic[T]):
         if idx.ndim == 0:
             (self + _offset(index, "p[i] = v")).write([value], call="p[i] = v")
             return
-        values = np.broadcast_to(to_dtype(value, self.dtype, call="p[i] = v"), idx.shape)
+        values = to_dtype(value, self.dtype, call="p[i] = v")
+        if values.shape != idx.shape:
+            values = np.broadcast_to(values, idx.shape)
         span, low = self._gather_view(idx, "writes")
         span[np.asarray(idx, dtype=np.int64) - low] = values
 
@@ -507,10 +509,13 @@ class Pointer(Generic[T]):
                 "pointers with integers)",
                 call=current_call() or "p[i]",
             )
-        low, high = int(idx.min()), int(idx.max())
+        low, high = int(_MIN(idx)), int(_MAX(idx))
         # "gathers": the span between the indices is not all read (no unwritten-UB check).
         span = (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
         return span, low
+
+
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce  # ndarray.min/max without their wrappers
 
 
 def _offset(n: Any, call: str) -> int:

@@ -121,6 +121,9 @@ def pages_of(start: int, end: int) -> range:
     return range(start >> PAGE_BITS, ((max(end, start + 1) - 1) >> PAGE_BITS) + 1)
 
 
+_ZEROS: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
+
+
 class PipeTracker:
     """Flags, vector clocks and recorded UB accesses of one block (see the module docstring).
 
@@ -129,12 +132,13 @@ class PipeTracker:
     """
 
     def __init__(self) -> None:
-        self.seq: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
-        self.clock: dict[Pipe, dict[Pipe, int]] = {p: dict.fromkeys(_PIPES, 0) for p in _PIPES}
+        zeros = _ZEROS  # one block's tracker is made per block: copy, do not rebuild
+        self.seq: dict[Pipe, int] = zeros.copy()
+        self.clock: dict[Pipe, dict[Pipe, int]] = {p: zeros.copy() for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
         # Per pipe: (space, page) -> that pipe's records touching the page, oldest first.
         self.pages: dict[Pipe, dict[tuple[int, int], list[Access]]] = {p: {} for p in _PIPES}
-        self.floor: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
+        self.floor: dict[Pipe, int] = zeros.copy()
         """The sequence number of each pipe up to which its records are dropped (every pipe is past
         them)."""
         self.last: Access | None = None

@@ -45,7 +45,7 @@ from ascreg._frontend.operands import Signature
 from ascreg._frontend.template import define
 from ascreg._spec import SIMT_INT_ROWS, SPECS
 from ascreg.errors import UnsupportedError
-from ascreg.machine.simt.lanes import STATE, apply_lanewise
+from ascreg.machine.simt.lanes import STATE, Lanes, apply_lanewise
 from ascreg.simt import halfmath
 
 Arr = np.ndarray[Any, Any]
@@ -73,11 +73,25 @@ _FORMULAS: dict[str, Callable[..., Arr]] = {
 """The lane formula of each intrinsic: its row's core function (``ascreg.core.intrinsics``)."""
 
 
+_RESOLVED: dict[tuple[Any, ...], Signature] = {}
+"""The overload of each (row, argument dtypes) met so far, for calls without Python ints."""
+
+
 def _lanewise(op: Any, *values: Any) -> Any:
     """Resolve the C overload of *op*'s row, convert the arguments, apply the row's formula."""
+    key = (op.name, *(v.dtype if type(v) is Lanes else None for v in values))
+    sig = _RESOLVED.get(key)
+    if sig is not None and sig.dtypes == key[1:]:  # per-thread values of the parameter types
+        return apply_lanewise(values, [np.asarray(v) for v in values], _FORMULAS[op.name])
     names, overloads = _OVERLOADS[op.name]
     args = [operands.c_integer(op.name, n, v) for n, v in zip(names, values, strict=True)]
-    sig = operands.c_overload(op.name, names, args, overloads)
+    arrays_only = not any(isinstance(a, int) for a in args)
+    key = (op.name, *(getattr(a, "dtype", None) for a in args))
+    sig = _RESOLVED.get(key) if arrays_only else None
+    if sig is None:
+        sig = operands.c_overload(op.name, names, args, overloads)
+        if arrays_only:  # the overload of array arguments depends on their dtypes alone
+            _RESOLVED[key] = sig
     converted = [operands.c_convert(a, d) for a, d in zip(args, sig.dtypes, strict=True)]
     return apply_lanewise(values, converted, _FORMULAS[op.name])
 

@@ -42,7 +42,7 @@ import threading
 import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -449,7 +449,7 @@ class BlockRun:
         pure_simt: bool,
     ) -> None:
         self.func = func
-        self.args = tuple(wrap_pointer(a) for a in args)
+        self.args = args if type(args) is _Wrapped else tuple(wrap_pointer(a) for a in args)
         self.block_dim = block_dim
         self.grid_dim = grid_dim
         self.block_idx = block_idx
@@ -459,21 +459,62 @@ class BlockRun:
         self.shared_allocs: list[Any] = []
 
 
-_INDEX_CACHE: dict[dim3, tuple[Lanes, Lanes, Lanes]] = {}
+class _ThreadIndex(NamedTuple):
+    """The ``threadIdx`` components of a group's lanes (read-only ``uint32`` lanes)."""
+
+    x: Lanes
+    y: Lanes
+    z: Lanes
 
 
-def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> tuple[Lanes, Lanes, Lanes]:
+class _Wrapped(tuple):  # type: ignore[type-arg]
+    """Arguments already made lane-aware by :func:`wrap_pointer` (reused by every block)."""
+
+    __slots__ = ()
+
+
+def _launch_args(
+    func: Callable[..., Any], block_dim: dim3, args: tuple[Any, ...], ctx: Any, call: str
+) -> tuple[Any, ...]:
+    """Check the thread count and make *args*' pointers lane-aware, once per vector launch.
+
+    What a block of the vector kernel checked and wrapped is kept in the launch's state every
+    block shares (``ctx.shared``, dropped when the launch ends) and reused while a block starts
+    the same function with the same thread count and the same argument objects.
+    """
+    shape = (block_dim.x, block_dim.y, block_dim.z)
+    cached = None if ctx is None else ctx.shared.get("simt_vf_launch")
+    if (
+        cached is not None
+        and cached[0] is func
+        and cached[1] == shape
+        and len(cached[2]) == len(args)
+        and all(a is b for a, b in zip(cached[2], args, strict=True))
+    ):
+        return cached[3]  # type: ignore[no-any-return]
+    _check_threads(func, block_dim, call)
+    wrapped = _Wrapped(wrap_pointer(a) for a in args)
+    if ctx is not None:
+        ctx.shared["simt_vf_launch"] = (func, shape, args, wrapped)
+    return wrapped
+
+
+_INDEX_CACHE: dict[tuple[int, int, int], _ThreadIndex] = {}
+
+
+def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> _ThreadIndex:
     whole = tids.size == block_dim.count  # the vectorised tier: cache per block shape
-    found = _INDEX_CACHE.get(block_dim) if whole else None
+    shape = (block_dim.x, block_dim.y, block_dim.z)
+    found = _INDEX_CACHE.get(shape) if whole else None
     if found is None:
         t = tids.astype(np.uint32)
         dx, dy = np.uint32(block_dim.x), np.uint32(block_dim.y)
         parts = [t % dx, (t // dx) % dy, t // (dx * dy)]
         for p in parts:
             p.flags.writeable = False  # shared by every block: `t += 1` must not corrupt it
-        found = (parts[0].view(Lanes), parts[1].view(Lanes), parts[2].view(Lanes))
+        found = _ThreadIndex(*(p.view(Lanes) for p in parts))
         if whole:
-            _INDEX_CACHE[block_dim] = found
+            _INDEX_CACHE[shape] = found
     return found
 
 
@@ -487,7 +528,8 @@ class Group:
         self.pure_simt = run.pure_simt
         self.fiber: Fiber | None = None
         self.allocs_done = 0
-        self.tid_x, self.tid_y, self.tid_z = _thread_indices(run.block_dim, tids)
+        self.thread_idx = _thread_indices(run.block_dim, tids)
+        self.block_idx, self.block_dim, self.grid_dim = run.block_idx, run.block_dim, run.grid_dim
         self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
         self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
 
@@ -543,21 +585,29 @@ def current_group(what: str) -> Group:
     return group  # type: ignore[no-any-return]
 
 
+_INDEX_FIELDS = {
+    "threadIdx": "thread_idx",
+    "blockIdx": "block_idx",
+    "blockDim": "block_dim",
+    "gridDim": "grid_dim",
+}
+"""The :class:`Group` attribute each built-in index reads."""
+
+
 class _Index:
     """``threadIdx`` / ``blockIdx`` / ``blockDim`` / ``gridDim``: reads the running group."""
 
-    __slots__ = ("_name",)
+    __slots__ = ("_field", "_name")
 
     def __init__(self, name: str) -> None:
         self._name = name
+        self._field = _INDEX_FIELDS[name]
 
     def _dim(self, axis: str) -> Any:
-        group = current_group(f"{self._name}.{axis}")
-        run = group.run
-        if self._name == "threadIdx":
-            return getattr(group, f"tid_{axis}")
-        source = {"blockIdx": run.block_idx, "blockDim": run.block_dim, "gridDim": run.grid_dim}
-        return getattr(source[self._name], axis)
+        group = STATE.group
+        if group is None:
+            group = current_group(f"{self._name}.{axis}")  # raises, naming the index
+        return getattr(getattr(group, self._field), axis)
 
     @property
     def x(self) -> Any:
@@ -768,22 +818,6 @@ def _ub_restore(ub: Any, mark: tuple[int, int] | None) -> None:
     ub.top = top
 
 
-@contextmanager
-def _simt_ub(ctx: Any) -> Iterator[None]:
-    """Route the block's ``__ubuf__`` arrays through :func:`shared_alloc` and wrap its pointers."""
-    if ctx is None:
-        yield
-        return
-    dynamic = ctx.dynamic
-    ctx.dynamic = wrap_pointer(dynamic)
-    ctx.array_allocator = lambda dtype, count: shared_alloc(lambda: ctx.ub.alloc(dtype, count))
-    try:
-        yield
-    finally:
-        ctx.array_allocator = None
-        ctx.dynamic = dynamic
-
-
 DIVERGENCE_MODES = ("masked", "unmasked", "per-thread")
 """How a block runs (:func:`divergence`): ``masked`` (the default) runs divergent control flow
 vectorised under active masks; ``unmasked`` runs the kernel as written and re-runs the block one
@@ -827,22 +861,36 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
     allocations released, and what it printed to ``sys.stdout`` is dropped. Output of an attempt
     that completes, or that fails with a real error, is written out when it ends.
     """
-    ub = None if ctx is None else ctx.ub
-    with _simt_ub(ctx):
-        mode = _MODE[-1]
-        if mode != "per-thread":
-            journal = Journal()
-            group = Group(run, _all_tids(run.nthreads), journal)
-            mark = _ub_mark(ub)
-            func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
-            memories = [ub, *live_memories()] if ub else live_memories()
-            if _attempt(run, func, group, journal, memories):
-                return
-            journal.rollback()
-            _ub_restore(ub, mark)
-            run.shared_allocs.clear()
-        run.scheduler = Scheduler(run)
-        run.scheduler.execute()
+    if ctx is None:
+        _run_tiers(run, None)
+        return
+    # route the block's __ubuf__ arrays through shared_alloc and make its pointers lane-aware
+    dynamic = ctx.dynamic
+    ctx.dynamic = wrap_pointer(dynamic)
+    ctx.array_allocator = lambda dtype, count: shared_alloc(lambda: ctx.ub.alloc(dtype, count))
+    try:
+        _run_tiers(run, ctx.ub)
+    finally:
+        ctx.array_allocator = None
+        ctx.dynamic = dynamic
+
+
+def _run_tiers(run: BlockRun, ub: Any) -> None:
+    """Run the block vectorised, else (its writes undone) one thread at a time."""
+    mode = _MODE[-1]
+    if mode != "per-thread":
+        journal = Journal()
+        group = Group(run, _all_tids(run.nthreads), journal)
+        mark = _ub_mark(ub)
+        func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
+        memories = [ub, *live_memories()] if ub is not None else live_memories()
+        if _attempt(run, func, group, journal, memories):
+            return
+        journal.rollback()
+        _ub_restore(ub, mark)
+        run.shared_allocs.clear()
+    run.scheduler = Scheduler(run)
+    run.scheduler.execute()
 
 
 def _attempt(
@@ -969,9 +1017,10 @@ def run_simt_vf(
     if getattr(func, KIND_ATTR, None) != "simt_vf":
         raise LaunchError(f"{getattr(func, '__name__', func)!r} is not a __simt_vf__ function")
     block_dim = as_dim3(block_dim)
-    _check_threads(func, block_dim, _ascreg_call)
-    run = BlockRun(func, args, block_dim, as_dim3(grid_dim), as_dim3(block_idx), pure_simt=False)
-    run_block(run, running_block())
+    ctx = running_block()
+    wrapped = _launch_args(func, block_dim, args, ctx, _ascreg_call)
+    run = BlockRun(func, wrapped, block_dim, as_dim3(grid_dim), as_dim3(block_idx), pure_simt=False)
+    run_block(run, ctx)
 
 
 def run_simt_kernel(

@@ -193,8 +193,9 @@ def apply_lanewise(values: Any, converted: Any, impl: Any) -> Any:
     >>> apply_lanewise([1, 2], [np.asarray(1), np.asarray(2)], np.add)
     np.int64(3)
     """
-    shape = np.broadcast_shapes(*(c.shape for c in converted))
-    result = np.asarray(impl(*(np.atleast_1d(c) for c in converted))).reshape(shape)
+    shapes = [c.shape for c in converted]
+    shape = shapes[0] if shapes.count(shapes[0]) == len(shapes) else np.broadcast_shapes(*shapes)
+    result = np.asarray(impl(*(c if c.ndim else c.reshape(1) for c in converted))).reshape(shape)
     if any(isinstance(v, Lanes) for v in values):
         return result.view(Lanes)
     if result.ndim == 0:
