@@ -53,6 +53,7 @@ from ascreg.machine.block import BlockContext
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+from ascreg.machine.sync import PIPE_V, RowsAccess
 
 LOG = logging.getLogger("ascreg.batch")
 """Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
@@ -500,26 +501,38 @@ class Batch:
             raise fallback("a memory watched by another checker")
 
     def report(self) -> None:
-        """Report the accesses to the blocks' checks in eager order (iteration by iteration).
+        """Report the accesses to the blocks' checks in aggregate, one group per op.
 
-        The unwritten-UB, store-then-load and pipe-hazard checks then see exactly the
-        sequence eager execution shows them; an error they raise undoes the batch.
+        :meth:`BlockContext.access_rows` checks them as eager order would see them (why that
+        is the same outcome is explained there) or says it is unsure; then this raises
+        :class:`Fallback`, the batch is undone, and the eager run meets (and raises) the
+        exact error of the first failing access.
         """
-        events = []
-        for order, (memory, rows, nbytes, write, which, _step) in enumerate(self.accesses):
+        groups: dict[int, tuple[BlockContext, list[RowsAccess], list[int]]] = {}
+        flat: list[RowsAccess] = []
+        iterations, positions = [], []
+        for position, (memory, rows, nbytes, write, which, _step) in enumerate(self.accesses):
             hook = memory.on_access
             if hook is None:
                 continue
             ctx = hook.__self__  # type: ignore[attr-defined]
             if id(ctx) not in self.contexts:
                 self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
-            action = "writes" if write else "reads"
-            iterations = range(rows.size) if which is None else which.tolist()
-            for k, start in zip(iterations, rows.tolist(), strict=True):
-                events.append((k, order, hook, start, start + nbytes, action))
-        events.sort(key=lambda event: event[:2])
-        for _, _, hook, start, end, action in events:
-            hook(start, end, action)
+            low, high = int(rows.min()), int(rows.max()) + nbytes
+            group = RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes)
+            groups.setdefault(id(ctx), (ctx, [], []))[1].append(group)
+            groups[id(ctx)][2].append(position)
+            flat.append(group)
+            iterations.append(np.arange(rows.size) if which is None else which)
+            positions.append(np.full(rows.size, position))
+        if not groups:
+            return
+        if len(groups) > 1:
+            raise fallback("accesses to the UB of more than one block")
+        _eager_ranks(flat, iterations, positions)
+        for ctx, found, where in groups.values():
+            if not ctx.access_rows(found, where):
+                raise fallback("the block's checks need the accesses one by one")
 
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
@@ -609,6 +622,26 @@ def _cross_iteration(store: Access, other: Access) -> bool:
     second = np.arange(others.size) if theirs is None else theirs
     overlap &= first[:, None] != second[None, :]
     return bool(overlap.any())
+
+
+def _eager_ranks(groups: list[RowsAccess], iterations: list[Lanes], positions: list[Lanes]) -> None:
+    """Give each group's rows their place (from 1) in eager order: by iteration, then op.
+
+    Raises :class:`Fallback` when two accesses in a row are identical (eager order would
+    merge their records).
+    """
+    k, p = np.concatenate(iterations), np.concatenate(positions)
+    order = np.lexsort((p, k))
+    ranks = np.empty(order.size, dtype=np.int64)
+    ranks[order] = np.arange(1, order.size + 1)
+    starts = np.concatenate([g.rows for g in groups])[order]
+    kinds = np.concatenate([np.full(g.rows.size, g.width * 2 + g.write) for g in groups])[order]
+    if ((starts[1:] == starts[:-1]) & (kinds[1:] == kinds[:-1])).any():
+        raise fallback("two accesses in a row touch the same bytes")
+    offset = 0
+    for group in groups:
+        group.seqs = group.orders = ranks[offset : offset + group.rows.size]
+        offset += group.rows.size
 
 
 def enter(where: str, iterations: Any) -> Batch | None:

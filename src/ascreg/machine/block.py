@@ -32,7 +32,7 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
-from ascreg.machine.sync import Pipe, PipeTracker, pages_of
+from ascreg.machine.sync import Pipe, PipeTracker, RowsAccess, pages_of
 
 T = TypeVar("T", bound=Scalar)
 
@@ -141,6 +141,47 @@ class BlockContext:
                 self._store_then_load(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
 
+    def access_rows(self, groups: list[RowsAccess], positions: list[int]) -> bool:
+        """Report a batched VF loop's UB accesses at once (one group per op); False if unsure.
+
+        ``groups[j]`` holds the rows op number ``positions[j]`` of the loop body accessed, one
+        per iteration (:meth:`PipeTracker.access_rows`). Eager order would report them one by
+        one, iteration by iteration; the aggregate gives the same outcome because, inside one
+        VF, the written marks only grow, the pipe tracker sees no flag, wait or barrier and no
+        other pipe's access, and the batch has already refused stores that another iteration
+        accesses. So: a load whose bytes were all unwritten, or stored by the VF before the
+        loop, would fail in eager order too (False here: the caller reruns eagerly, which
+        raises the exact error); a load after a store of the same iteration (same bytes, no
+        barrier between) is refused the same way; the pipe hazards are
+        :meth:`PipeTracker.access_rows`'s. If every check passes here it passes for each
+        access in eager order, and the marks and records left are the eager ones.
+        """
+        if self.pipe is not Pipe.PIPE_V or not self.in_simd_vf:
+            return False
+        if max(g.end for g in groups) > self.written.size:
+            self._cover()
+        for group, position in zip(groups, positions, strict=True):
+            if group.write:
+                continue
+            if not _row_bytes(self.written, group).any(axis=1).all():
+                return False
+            if _row_bytes(self.vf_stored, group).any():
+                return False
+            if any(
+                other.write and before < position and _overlap(other, group)
+                for other, before in zip(groups, positions, strict=True)
+            ):
+                return False  # the same iteration may load what it has just stored
+        if not self.tracker.access_rows(Pipe.PIPE_V, groups):
+            return False
+        for group in groups:
+            if group.write:
+                _mark_rows(self.written, group)
+                _mark_rows(self.vf_stored, group)
+                self.vf_ranges.append((group.start, group.end))
+                self.vf_pages.update(pages_of(group.start, group.end))
+        return True
+
     def _cover(self) -> None:
         """Grow the byte marks to the size of the UB's data array (which the access grew)."""
         self.written = _grown(self.written, self.ub.data.size)
@@ -245,6 +286,31 @@ class BlockContext:
             yield
         finally:
             self.pipe = previous
+
+
+def _overlap(one: RowsAccess, other: RowsAccess) -> bool:
+    return one.start < other.end and other.start < one.end
+
+
+def _row_bytes(marks: np.ndarray[Any, Any], group: RowsAccess) -> np.ndarray[Any, Any]:
+    """Return ``marks[row : row + width]`` for each row of *group* (a ``rows x width`` array)."""
+    rows, width = group.rows, group.width
+    step = int(rows[1] - rows[0]) if rows.size > 1 else width
+    if step >= width and (rows.size < 3 or (np.diff(rows) == step).all()):
+        return np.lib.stride_tricks.as_strided(
+            marks[int(rows[0]) :], shape=(rows.size, width), strides=(step, 1)
+        )
+    picked: np.ndarray[Any, Any] = marks[rows[:, None] + np.arange(width)]
+    return picked
+
+
+def _mark_rows(marks: np.ndarray[Any, Any], group: RowsAccess) -> None:
+    """Set the bytes of every row of *group* in *marks*."""
+    rows, width = group.rows, group.width
+    if rows.size and int(rows.max()) - int(rows.min()) + width == rows.size * width:
+        marks[int(rows.min()) : int(rows.min()) + rows.size * width] = True  # one contiguous span
+    else:
+        marks[(rows[:, None] + np.arange(width)).ravel()] = True
 
 
 def _grown(marks: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:
