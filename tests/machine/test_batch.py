@@ -517,3 +517,76 @@ def test_post_update_addresses(caplog: pytest.LogCaptureFixture) -> None:
     assert reg.reshape(4, L16)[:, 99].tolist() == [100, 228, 356, 484]
     assert not reg.reshape(4, L16)[:, 100:].any()
     assert c_api[-7:].tolist() == [0] * 7
+
+
+# -- a kernel's checks see a batched loop's accesses as eager order would -------------------------
+
+HAZARDS = ["none", "no MTE2->V flag", "no V->MTE3 flag", "unwritten UB", "partly unwritten UB"]
+
+
+def kernel_scenario(hazard: str) -> Callable[[UnifiedBuffer], Any]:
+    """A one-block kernel: copy in (MTE2), the select/shift VF (V), copy out (MTE3)."""
+    from ascreg import GlobalMemory
+    from ascreg.c_api import (
+        EVENT_ID0,
+        PIPE_MTE2,
+        PIPE_MTE3,
+        PIPE_V,
+        __global__,
+        __ubuf__,
+        __vector__,
+        asc_copy_gm2ub_align,
+        asc_copy_ub2gm_align,
+        asc_sync_notify,
+        asc_sync_wait,
+        asc_vf_call,
+    )
+
+    count = 5 * L16 - 7
+
+    @__global__
+    @__vector__
+    def kernel(dst: Any, a: Any, b: Any, s: Any) -> None:
+        pa, pb, pd = (__ubuf__(uint16_t, 5 * L16) for _ in range(3))
+        ps = __ubuf__(int16_t, 5 * L16)
+        nbytes = 5 * L16 * 2
+        asc_copy_gm2ub_align(pa, a, nbytes)
+        asc_copy_gm2ub_align(pb, b, nbytes)
+        if hazard != "unwritten UB":
+            asc_copy_gm2ub_align(ps, s, nbytes if hazard != "partly unwritten UB" else 2 * L16)
+        if hazard != "no MTE2->V flag":
+            asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0)
+            asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0)
+        asc_vf_call[select_shift](pd, pa, pb, ps, count)
+        if hazard != "no V->MTE3 flag":
+            asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0)
+            asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0)
+        asc_copy_ub2gm_align(dst, pd + L16, 1, count * 2 - 2 * L16, 0, 0, 0)
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        gm = GlobalMemory()
+        a, b, d = (gm.alloc(uint16_t, 5 * L16) for _ in range(3))
+        s = gm.alloc(int16_t, 5 * L16)
+        a.write(np.arange(5 * L16) * 37)
+        b.write(np.arange(5 * L16)[::-1] * 11)
+        s.write(np.arange(5 * L16) % 17)
+        kernel[1, 0, None](d, a, b, s)
+        return d.read(5 * L16)
+
+    return scenario
+
+
+@pytest.mark.parametrize("hazard", HAZARDS)
+def test_kernel_hazards_are_the_eager_errors(hazard: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Missing flags and unwritten UB give the eager error, whether or not the loop batched."""
+    _, error, lines = differential(kernel_scenario(hazard), caplog)
+    expected = {
+        "none": "",
+        "no MTE2->V flag": "PIPE_V reads UB [0x0, 0x100) that PIPE_MTE2 wrote",
+        "no V->MTE3 flag": "that PIPE_V wrote (overlap [0xb00, 0xc00))",
+        "unwritten UB": "UninitializedMemoryError",
+        "partly unwritten UB": "UninitializedMemoryError",
+    }[hazard]
+    assert expected in error if expected else not error, error
+    # the loop batches unless its own accesses are hazardous (then it reruns eagerly)
+    assert ran_batched(lines) == (hazard in ("none", "no V->MTE3 flag"))
