@@ -41,6 +41,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import logging
 import operator
 from collections.abc import Callable
@@ -508,31 +509,34 @@ class Batch:
         :class:`Fallback`, the batch is undone, and the eager run meets (and raises) the
         exact error of the first failing access.
         """
-        groups: dict[int, tuple[BlockContext, list[RowsAccess], list[int]]] = {}
-        flat: list[RowsAccess] = []
-        iterations, positions = [], []
-        for position, (memory, rows, nbytes, write, which, _step) in enumerate(self.accesses):
+        context: BlockContext | None = None
+        groups: list[RowsAccess] = []
+        positions: list[int] = []
+        for position, (memory, rows, nbytes, write, which, step) in enumerate(self.accesses):
             hook = memory.on_access
             if hook is None:
                 continue
             ctx = hook.__self__  # type: ignore[attr-defined]
-            if id(ctx) not in self.contexts:
-                self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
-            low, high = int(rows.min()), int(rows.max()) + nbytes
+            if context is None:
+                context = ctx
+            elif ctx is not context:
+                raise fallback("accesses to the UB of more than one block")
+            if step is not None and rows.size > 1:
+                first, last = int(rows[0]), int(rows[-1])
+                low, high = min(first, last), max(first, last) + nbytes
+            else:
+                low, high = int(rows.min()), int(rows.max()) + nbytes
             group = RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes)
-            groups.setdefault(id(ctx), (ctx, [], []))[1].append(group)
-            groups[id(ctx)][2].append(position)
-            flat.append(group)
-            iterations.append(np.arange(rows.size) if which is None else which)
-            positions.append(np.full(rows.size, position))
-        if not groups:
+            group.which, group.step = which, step
+            groups.append(group)
+            positions.append(position)
+        if context is None:
             return
-        if len(groups) > 1:
-            raise fallback("accesses to the UB of more than one block")
-        _eager_ranks(flat, iterations, positions)
-        for ctx, found, where in groups.values():
-            if not ctx.access_rows(found, where):
-                raise fallback("the block's checks need the accesses one by one")
+        stores = [(g.start, g.end) for g in groups if g.write]
+        self.contexts[id(context)] = (context, context.checkpoint(stores))
+        _eager_ranks(groups, self.count)
+        if not context.access_rows(groups, positions):
+            raise fallback("the block's checks need the accesses one by one")
 
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
@@ -624,13 +628,25 @@ def _cross_iteration(store: Access, other: Access) -> bool:
     return bool(overlap.any())
 
 
-def _eager_ranks(groups: list[RowsAccess], iterations: list[Lanes], positions: list[Lanes]) -> None:
+def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     """Give each group's rows their place (from 1) in eager order: by iteration, then op.
 
     Raises :class:`Fallback` when two accesses in a row are identical (eager order would
     merge their records).
     """
-    k, p = np.concatenate(iterations), np.concatenate(positions)
+    if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
+        ops = len(groups)
+        for j, group in enumerate(groups):
+            group.seqs = group.orders = np.arange(j + 1, count * ops + 1, ops)
+        pairs = [(a.rows, b.rows) for a, b in itertools.pairwise(groups)]
+        pairs.append((groups[-1].rows[:-1], groups[0].rows[1:]))  # iteration k's last, k+1's first
+        kind = [(g.width, g.write) for g in groups]
+        same = [kind[j] == kind[(j + 1) % ops] for j in range(ops)]
+        if any(s and (a == b).any() for s, (a, b) in zip(same, pairs, strict=True)):
+            raise fallback("two accesses in a row touch the same bytes")
+        return
+    k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
+    p = np.concatenate([np.full(g.rows.size, j) for j, g in enumerate(groups)])
     order = np.lexsort((p, k))
     ranks = np.empty(order.size, dtype=np.int64)
     ranks[order] = np.arange(1, order.size + 1)

@@ -235,11 +235,12 @@ class BlockContext:
         self.vf_ranges.clear()
         self.vf_pages.clear()
 
-    def checkpoint(self) -> tuple[Any, ...]:
+    def checkpoint(self, spans: list[tuple[int, int]] | None = None) -> tuple[Any, ...]:
         """Return the state UB accesses change (byte marks, pipe tracker), for :meth:`restore`.
 
         A batched VF loop (:mod:`ascreg.machine.batch`) that has to run again eagerly puts
-        the block back as it was before the attempt.
+        the block back as it was before the attempt. *spans*: only these byte ranges of the
+        marks will change (the others are not saved); None saves them all.
 
         Examples
         --------
@@ -249,19 +250,22 @@ class BlockContext:
         >>> ctx.restore(state); bool(ctx.written[0]), ctx.tracker.records
         (False, [])
         """
-        return (
-            self.written.copy(),
-            self.vf_stored.copy(),
-            list(self.vf_ranges),
-            set(self.vf_pages),
-            self.tracker.checkpoint(),
-        )
+        whole = spans is None
+        if spans is None:
+            spans = [(0, self.written.size)]
+        elif spans and max(end for _, end in spans) > self.written.size:
+            self._cover()
+        marks = [(a, self.written[a:b].copy(), self.vf_stored[a:b].copy()) for a, b in spans]
+        return whole, marks, list(self.vf_ranges), set(self.vf_pages), self.tracker.checkpoint()
 
     def restore(self, state: tuple[Any, ...]) -> None:
         """Put back the state a :meth:`checkpoint` returned."""
-        written, stored, ranges, pages, tracker = state
-        self.written = _grown(written, self.written.size)
-        self.vf_stored = _grown(stored, self.vf_stored.size)
+        whole, marks, ranges, pages, tracker = state
+        for start, written, stored in marks:
+            self.written[start : start + written.size] = written
+            self.vf_stored[start : start + stored.size] = stored
+            if whole:  # the marks grew since: the new bytes were not written before
+                self.written[written.size :] = self.vf_stored[stored.size :] = False
         self.vf_ranges, self.vf_pages = ranges, pages
         self.tracker.restore(tracker)
 
@@ -294,9 +298,10 @@ def _overlap(one: RowsAccess, other: RowsAccess) -> bool:
 
 def _row_bytes(marks: np.ndarray[Any, Any], group: RowsAccess) -> np.ndarray[Any, Any]:
     """Return ``marks[row : row + width]`` for each row of *group* (a ``rows x width`` array)."""
-    rows, width = group.rows, group.width
-    step = int(rows[1] - rows[0]) if rows.size > 1 else width
-    if step >= width and (rows.size < 3 or (np.diff(rows) == step).all()):
+    rows, width, step = group.rows, group.width, group.step
+    if step == width or rows.size == 1:  # consecutive rows: one span
+        return marks[group.start : group.end].reshape(rows.size, width)
+    if step is not None and step > width:
         return np.lib.stride_tricks.as_strided(
             marks[int(rows[0]) :], shape=(rows.size, width), strides=(step, 1)
         )
@@ -307,8 +312,8 @@ def _row_bytes(marks: np.ndarray[Any, Any], group: RowsAccess) -> np.ndarray[Any
 def _mark_rows(marks: np.ndarray[Any, Any], group: RowsAccess) -> None:
     """Set the bytes of every row of *group* in *marks*."""
     rows, width = group.rows, group.width
-    if rows.size and int(rows.max()) - int(rows.min()) + width == rows.size * width:
-        marks[int(rows.min()) : int(rows.min()) + rows.size * width] = True  # one contiguous span
+    if group.step == width or rows.size == 1:
+        marks[group.start : group.end] = True  # consecutive rows: one span
     else:
         marks[(rows[:, None] + np.arange(width)).ravel()] = True
 

@@ -133,6 +133,10 @@ class RowsAccess(Access):
     width: int = 0
     seqs: Any = None
     orders: Any = None
+    which: Any = None
+    """The iteration of each row (None: every iteration, in order)."""
+    step: int | None = None
+    """Bytes between consecutive rows when constant and known."""
 
     def part(self, start: int, end: int, bound: int) -> Access | None:
         """Return the earliest row access after *bound* that overlaps ``[start, end)``."""
