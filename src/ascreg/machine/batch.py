@@ -116,12 +116,21 @@ def _rows_of(value: Any) -> Any:
 def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
     """Return the binary operator *name* of :class:`RowInts` (integer semantics, as Python)."""
     apply = getattr(operator, name)
+    affine = name in ("add", "sub", "mul")
 
     def method(self: RowInts, other: Any) -> Any:
         if isinstance(other, Pointer):
             if name == "add":
                 return RowPointer.moved(other, self)
             return NotImplemented
+        if affine and self.step is not None and type(other) is int:
+            # an affine index op an int stays affine: its extremes are its first and last values
+            values = self.values
+            ends = [int(values[0]), int(values[-1])]
+            if max(abs(apply(other, e) if swap else apply(e, other)) for e in ends) >= _LIMIT:
+                raise fallback("loop-index arithmetic beyond 62 bits")
+            result = apply(other, values) if swap else apply(values, other)
+            return RowInts(result, _step(name, self.step, other, swap))
         left, right = (_rows_of(other), self.values) if swap else (self.values, _rows_of(other))
         _check_operands(name, left, right)
         result = apply(left, right)
@@ -228,14 +237,19 @@ class RowPointer(UbPtr[Any]):
         if not isinstance(base, UbPtr):
             raise fallback(f"per-iteration offsets of {base!r}")
         size = base.dtype.size
-        step = getattr(base, "step", 0)
+        start: Any = base.address
+        step: int | None = 0
+        if isinstance(base, RowPointer):
+            start, step = base.rows, base.step
         if isinstance(offset, RowInts):
             elements: Any = offset.values
             step = None if step is None or offset.step is None else step + offset.step * size
         else:
             elements = offset
-        rows = getattr(base, "rows", base.address) + elements * size
-        return cls.at(base, np.asarray(rows, dtype=np.int64), step)
+        rows = start + elements * size
+        if type(rows) is not np.ndarray or rows.dtype != np.int64:
+            rows = np.asarray(rows, dtype=np.int64)
+        return cls.at(base, rows, step)
 
     @classmethod
     def at(cls, base: Pointer[Any], rows: Lanes, step: int | None = None) -> RowPointer:
@@ -302,7 +316,8 @@ class RowPointer(UbPtr[Any]):
         step = self.step if rows.size > 1 else 0
         if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
             step = self.step = int(rows[1] - rows[0])
-        if (step is None and ((rows - rows[0]) % 32).any()) or (step or 0) % 32 or rows[0] % size:
+        address = self.address  # rows[0]
+        if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
             raise fallback("the addresses differ in alignment between iterations")
         low, high = self._span(nbytes)
         if not self._holds(low, high):
@@ -318,12 +333,11 @@ class RowPointer(UbPtr[Any]):
         if step is None or step < 0:
             gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
             return gathered
-        first = rows[:1] // size
+        start = address // size
         if step == nbytes:  # consecutive rows: one contiguous span
-            start = int(first[0])
             return typed[start : start + rows.size * count].reshape(rows.size, count)
         return np.lib.stride_tricks.as_strided(
-            typed[int(first[0]) :],
+            typed[start:],
             shape=(rows.size, count),
             strides=(step, typed.itemsize),
             writeable=write,
