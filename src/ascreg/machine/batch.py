@@ -397,6 +397,8 @@ class Batch:
         self.index = RowInts(
             np.arange(iterations.start, iterations.stop, iterations.step), iterations.step
         )
+        self.index_steps = np.arange(self.count, dtype=np.int64)
+        """0, 1, ... one per iteration."""
         self.registers: dict[int, tuple[Any, Any]] = {}
         """For each register written in the batch (by id), the register and its pre-loop content."""
         self.read_first: dict[int, Any] = {}
@@ -466,8 +468,10 @@ class Batch:
         if isinstance(value, RowInts):
             rows = value.values
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
-            steps = np.arange(self.count, dtype=np.int64) * (lanes if carried else 0)
-            rows = np.maximum(int(value) - steps, 0)
+            start, step = int(value), lanes if carried else 0
+            if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
+                raise fallback("a count outside uint32_t")
+            return np.maximum(start - self.index_steps * step, 0)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
