@@ -128,6 +128,24 @@ def test_tail_mask_per_iteration(caplog: pytest.LogCaptureFixture) -> None:
     assert not result[300:].any()
 
 
+@pytest.mark.parametrize("count", [300, 1000])
+def test_tail_store_past_an_exact_buffer(count: int, caplog: pytest.LogCaptureFixture) -> None:
+    """The destination holds exactly *count* elements: the last store's off lanes lie past it."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        padded = -(-count // L16) * L16
+        a, b = ub.alloc(uint16_t, padded), ub.alloc(uint16_t, padded)
+        s, d = ub.alloc(int16_t, padded), ub.alloc(uint16_t, count)
+        a.write(np.arange(padded) * 7)
+        b.write(np.arange(padded)[::-1].copy())
+        s.write(np.arange(padded) % 5)
+        select_shift(d, a, b, s, count)
+        return d.read(count)
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines)
+
+
 @ascreg.__simd_vf__
 def c_api_add_shift(dst: UbPtr[uint32_t], a: UbPtr[uint32_t], count: int) -> None:
     """The C API form: returned registers, asc_update_mask_b32 over a running count."""

@@ -294,6 +294,23 @@ class RowPointer(UbPtr[Any]):
         single.which = self.iterations()[k : k + 1]
         return single
 
+    def head(self, k: int) -> RowPointer:
+        """Return the pointer of the first *k* rows alone."""
+        part = RowPointer.at(self, self.rows[:k], self.step)
+        part.which = self.iterations()[:k]
+        return part
+
+    def rows_fitting(self, nbytes: int) -> int:
+        """Return how many leading rows' accesses of *nbytes* fit their allocation (or memory)."""
+        block, rows = self.block, self.rows
+        if block is None:
+            inside = (rows >= 0) & (rows + nbytes <= self.memory.capacity)
+        elif block.live:
+            inside = (rows >= block.start) & (rows + nbytes <= block.end)
+        else:
+            return 0
+        return int(inside.size if inside.all() else np.argmin(inside))
+
     def iterations(self) -> Lanes:
         """Return the iteration of each address (all, in order, unless this is one row)."""
         which = self.which
