@@ -195,8 +195,14 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     >>> bits.sum(axis=1).tolist(), rest.tolist()
     ([128, 72], [72, 0])
     """
-    bits = spread_lanes(np.arange(lanes) < counts[:, None], stride)
-    return bits, np.where(counts < lanes, 0, counts - lanes)
+    lane = _LANE_NUMBERS.get(lanes)
+    if lane is None:
+        lane = _LANE_NUMBERS[lanes] = np.arange(lanes)
+    bits = spread_lanes(lane < counts[:, None], stride)
+    return bits, np.maximum(counts, lanes) - lanes  # saturates at 0
+
+
+_LANE_NUMBERS: dict[int, Bits] = {}
 
 
 MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {
