@@ -664,20 +664,21 @@ def _cross_iteration(store: Access, other: Access) -> bool:
 
 
 def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
-    """Give each group's rows their place (from 1) in eager order: by iteration, then op.
+    """Rank each group's rows in eager order (by iteration, then op), from 1.
 
-    Raises :class:`Fallback` when two accesses in a row are identical (eager order would
-    merge their records).
+    Sets each group's ``ranks``, and its ``seq`` and ``order`` to its highest and lowest rank.
+    Raises :class:`Fallback` when two accesses in a row are identical (eager order would merge
+    their records).
     """
+    ops = len(groups)
     if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
-        ops = len(groups)
+        grid = np.arange(1, count * ops + 1).reshape(count, ops)
         for j, group in enumerate(groups):
-            group.seqs = group.orders = np.arange(j + 1, count * ops + 1, ops)
-        pairs = [(a.rows, b.rows) for a, b in itertools.pairwise(groups)]
-        pairs.append((groups[-1].rows[:-1], groups[0].rows[1:]))  # iteration k's last, k+1's first
-        kind = [(g.width, g.write) for g in groups]
-        same = [kind[j] == kind[(j + 1) % ops] for j in range(ops)]
-        if any(s and (a == b).any() for s, (a, b) in zip(same, pairs, strict=True)):
+            group.ranks = grid[:, j]
+            group.order, group.seq = j + 1, (count - 1) * ops + j + 1
+        pairs = [(a, b, 0) for a, b in itertools.pairwise(groups)]
+        pairs.append((groups[-1], groups[0], 1))  # iteration k's last access, then k+1's first
+        if any(_meets(a, b, shift) for a, b, shift in pairs):
             raise fallback("two accesses in a row touch the same bytes")
         return
     k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
@@ -691,8 +692,19 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         raise fallback("two accesses in a row touch the same bytes")
     offset = 0
     for group in groups:
-        group.seqs = group.orders = ranks[offset : offset + group.rows.size]
+        group.ranks = ranks[offset : offset + group.rows.size]
+        group.order, group.seq = int(group.ranks.min()), int(group.ranks.max())
         offset += group.rows.size
+
+
+def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
+    """Return True if row k of *one* and row k + *shift* of *then* are the same access."""
+    if (one.width, one.write) != (then.width, then.write):
+        return False
+    if one.step is not None and one.step == then.step:  # two evenly spaced rows: compare one
+        return int(one.rows[0]) == int(then.rows[0]) + shift * one.step
+    size = one.rows.size - shift
+    return bool((one.rows[:size] == then.rows[shift : shift + size]).any())
 
 
 def enter(where: str, iterations: Any) -> Batch | None:

@@ -115,24 +115,27 @@ class Access:
 class RowsAccess(Access):
     """The accesses of one op of a batched VF loop, one row of bytes per iteration, in one record.
 
-    ``start`` and ``end`` span every row; ``seq`` is the highest of ``seqs`` and ``order`` the
-    lowest of ``orders`` (the sequence numbers and record positions the iterations' accesses
-    would have had, one record each, in eager order). :meth:`part` gives back the one access a
-    check meets first, so errors and :attr:`PipeTracker.records` read as in eager order.
+    ``ranks`` numbers the rows' accesses in eager order (iteration by iteration, from 1, among
+    all accesses of the batch); the access of rank r would have had the sequence number
+    ``base_seq + r`` and the record position ``base_order + r``. ``start`` and ``end`` span
+    every row, ``seq`` is the highest sequence number and ``order`` the lowest position.
+    :meth:`part` gives back the one access a check meets first, so errors and
+    :attr:`PipeTracker.records` read as in eager order.
 
     Examples
     --------
     >>> import numpy as np
     >>> rec = RowsAccess(Pipe.PIPE_V, 0, 768, True, 3, rows=np.array([0, 256, 512]), width=256,
-    ...                  seqs=np.array([1, 2, 3]), orders=np.array([1, 2, 3]))
+    ...                  ranks=np.array([1, 2, 3]))
     >>> rec.part(300, 600, 1)
     Access(pipe=<Pipe.PIPE_V: 2>, start=256, end=512, write=True, seq=2, space=0, copy=0, order=2)
     """
 
     rows: Any = None
     width: int = 0
-    seqs: Any = None
-    orders: Any = None
+    ranks: Any = None
+    base_seq: int = 0
+    base_order: int = 0
     which: Any = None
     """The iteration of each row (None: every iteration, in order)."""
     step: int | None = None
@@ -140,24 +143,25 @@ class RowsAccess(Access):
 
     def part(self, start: int, end: int, bound: int) -> Access | None:
         """Return the earliest row access after *bound* that overlaps ``[start, end)``."""
-        rows = self.rows
-        hit = (rows < end) & (rows + self.width > start) & (self.seqs > bound)
+        rows, ranks = self.rows, self.ranks
+        hit = (rows < end) & (rows + self.width > start) & (ranks > bound - self.base_seq)
         if not hit.any():
             return None
-        k = int(np.argmin(np.where(hit, self.orders, np.iinfo(np.int64).max)))
-        first = int(rows[k])
+        k = int(np.argmin(np.where(hit, ranks, np.iinfo(np.int64).max)))
+        first, rank = int(rows[k]), int(ranks[k])
         return Access(
-            self.pipe, first, first + self.width, self.write, int(self.seqs[k]), self.space,
-            self.copy, int(self.orders[k]),
+            self.pipe, first, first + self.width, self.write, self.base_seq + rank, self.space,
+            self.copy, self.base_order + rank,
         )  # fmt: skip
 
     def parts(self) -> list[Access]:
         """Return every row access as its own record."""
+        seq, order = self.base_seq, self.base_order
         return [
-            Access(self.pipe, r, r + self.width, self.write, s, self.space, self.copy, o)
-            for r, s, o in zip(
-                self.rows.tolist(), self.seqs.tolist(), self.orders.tolist(), strict=True
+            Access(
+                self.pipe, r, r + self.width, self.write, seq + k, self.space, self.copy, order + k
             )
+            for r, k in zip(self.rows.tolist(), self.ranks.tolist(), strict=True)
         ]
 
 
@@ -371,8 +375,8 @@ class PipeTracker:
     def access_rows(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
         """Check and record at once the accesses of a batched loop on *pipe*; False if unsure.
 
-        Each group is one op's accesses (:class:`RowsAccess`, ``seqs`` and ``orders`` counted
-        from 1 within the batch, in eager order). *pipe* is not a copy pipe, so its own records
+        Each group is one op's accesses (:class:`RowsAccess`, its ``ranks`` counted from 1
+        within the batch in eager order, ``seq`` and ``order`` its highest and lowest rank). *pipe* is not a copy pipe, so its own records
         never conflict with it, and no flag, wait or barrier runs between the accesses: each
         eager access would be checked against the same records of the other pipes with the same
         bounds. An access conflicts only with records overlapping its bytes, so when the span of
@@ -386,10 +390,10 @@ class PipeTracker:
         for group in groups:
             if self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0):
                 return False
-        first = min(groups, key=lambda g: int(g.orders.min()))
+        first = min(groups, key=lambda g: g.order)
         last = self.last
         if last is not None and last.pipe is pipe and last.write == first.write:
-            k = int(np.argmin(first.orders))
+            k = int(np.argmin(first.ranks))
             if last.start == int(first.rows[k]) and last.end == int(first.rows[k]) + first.width:
                 return False  # eager order would extend that record
         total = sum(int(g.rows.size) for g in groups)
@@ -399,11 +403,11 @@ class PipeTracker:
         self.seq[pipe] += total
         self.count += total
         self.last = None
-        for group in sorted(groups, key=lambda g: int(g.seqs.max())):
+        for group in sorted(groups, key=lambda g: g.seq):
             group.pipe, group.space, group.copy = pipe, UB, 0
-            group.seqs = group.seqs + base_seq
-            group.orders = group.orders + base_order
-            group.seq, group.order = int(group.seqs.max()), int(group.orders.min())
+            group.base_seq, group.base_order = base_seq, base_order
+            group.seq += base_seq
+            group.order += base_order
             self._file(group)
         return True
 
