@@ -608,3 +608,20 @@ def test_kernel_hazards_are_the_eager_errors(hazard: str, caplog: pytest.LogCapt
     assert expected in error if expected else not error, error
     # the loop batches unless its own accesses are hazardous (then it reruns eagerly)
     assert ran_batched(lines) == (hazard in ("none", "no V->MTE3 flag"))
+
+
+@pytest.mark.parametrize("dtype", ["u1", "i2", "f2", "bf16", "f4", "u8", "f8", "e4m3"])
+def test_select_on_rows_is_the_bitwise_copy(dtype: str) -> None:
+    """core.compare.select on batched rows (raw-bit select) equals np.where, NaN payloads too."""
+    import ml_dtypes
+
+    from ascreg.core.compare import BITWISE_SELECT_FROM, select
+
+    dt = np.dtype({"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}.get(dtype, dtype))
+    rng = np.random.default_rng(7)
+    rows = BITWISE_SELECT_FROM // 128
+    a, b = (rng.integers(0, 256, (rows, 128 * dt.itemsize), dtype=np.uint8).view(dt) for _ in "ab")
+    sel = rng.integers(0, 2, (rows, 128)).astype(bool)
+    for first in (a, a[0]):
+        got, expected = select(sel, first, b), np.where(sel, first, b)
+        assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
