@@ -137,7 +137,7 @@ class RowsAccess(Access):
     base_seq: int = 0
     base_order: int = 0
     which: Any = None
-    """The iteration of each row (None: every iteration, in order)."""
+    """The iteration of each row, or None when the rows are every iteration in order."""
     step: int | None = None
     """Bytes between consecutive rows when constant and known."""
 
