@@ -21,6 +21,7 @@ from ascreg.c_api import (
     asc_add,
     asc_loadalign,
     asc_loadalign_postupdate,
+    asc_popc,
     asc_shiftright_scalar,
     asc_storealign,
     asc_storealign_postupdate,
@@ -625,3 +626,25 @@ def test_select_on_rows_is_the_bitwise_copy(dtype: str) -> None:
     for first in (a, a[0]):
         got, expected = select(sel, first, b), np.where(sel, first, b)
         assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+
+
+@ascreg.__simd_vf__
+def with_kernel_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        asc_popc(i + 7)
+        Reg.LoadAlign(r, src + i * L16)
+        Reg.StoreAlign(dst + i * L16, r, full)
+
+
+def test_kernel_level_ops_run_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    """A kernel-level op in the body runs once per iteration: the loop runs eagerly."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        a, d = ub.alloc(uint16_t, 3 * L16), ub.alloc(uint16_t, 3 * L16)
+        a.write(np.arange(3 * L16))
+        with_kernel_op(d, a, 3)
+        return d.read(3 * L16)
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error and "asc_popc is a kernel-level op" in eager_reason(lines)
