@@ -71,7 +71,7 @@ class Allocation:
         self.start = start
         self.size = size
         self.end = start + size
-        """One past the last byte (an attribute: every bounds check reads it)."""
+        """One past the last byte (an attribute, as every bounds check reads it)."""
         self.label = label
         self.element_size = element_size
         self.live = True
