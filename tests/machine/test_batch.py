@@ -21,6 +21,7 @@ from ascreg.c_api import (
     asc_add,
     asc_loadalign,
     asc_loadalign_postupdate,
+    asc_popc,
     asc_shiftright_scalar,
     asc_storealign,
     asc_storealign_postupdate,
@@ -126,6 +127,24 @@ def test_tail_mask_per_iteration(caplog: pytest.LogCaptureFixture) -> None:
     result, _, lines = differential(select_shift_scenario(300, capacity=512), caplog)
     assert ran_batched(lines)
     assert not result[300:].any()
+
+
+@pytest.mark.parametrize("count", [300, 1000])
+def test_tail_store_past_an_exact_buffer(count: int, caplog: pytest.LogCaptureFixture) -> None:
+    """The destination holds exactly *count* elements: the last store's off lanes lie past it."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        padded = -(-count // L16) * L16
+        a, b = ub.alloc(uint16_t, padded), ub.alloc(uint16_t, padded)
+        s, d = ub.alloc(int16_t, padded), ub.alloc(uint16_t, count)
+        a.write(np.arange(padded) * 7)
+        b.write(np.arange(padded)[::-1].copy())
+        s.write(np.arange(padded) % 5)
+        select_shift(d, a, b, s, count)
+        return d.read(count)
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines)
 
 
 @ascreg.__simd_vf__
@@ -517,3 +536,115 @@ def test_post_update_addresses(caplog: pytest.LogCaptureFixture) -> None:
     assert reg.reshape(4, L16)[:, 99].tolist() == [100, 228, 356, 484]
     assert not reg.reshape(4, L16)[:, 100:].any()
     assert c_api[-7:].tolist() == [0] * 7
+
+
+# -- a kernel's checks see a batched loop's accesses as eager order would -------------------------
+
+HAZARDS = ["none", "no MTE2->V flag", "no V->MTE3 flag", "unwritten UB", "partly unwritten UB"]
+
+
+def kernel_scenario(hazard: str) -> Callable[[UnifiedBuffer], Any]:
+    """A one-block kernel: copy in (MTE2), the select/shift VF (V), copy out (MTE3)."""
+    from ascreg import GlobalMemory
+    from ascreg.c_api import (
+        EVENT_ID0,
+        PIPE_MTE2,
+        PIPE_MTE3,
+        PIPE_V,
+        __global__,
+        __ubuf__,
+        __vector__,
+        asc_copy_gm2ub_align,
+        asc_copy_ub2gm_align,
+        asc_sync_notify,
+        asc_sync_wait,
+        asc_vf_call,
+    )
+
+    count = 5 * L16 - 7
+
+    @__global__
+    @__vector__
+    def kernel(dst: Any, a: Any, b: Any, s: Any) -> None:
+        pa, pb, pd = (__ubuf__(uint16_t, 5 * L16) for _ in range(3))
+        ps = __ubuf__(int16_t, 5 * L16)
+        nbytes = 5 * L16 * 2
+        asc_copy_gm2ub_align(pa, a, nbytes)
+        asc_copy_gm2ub_align(pb, b, nbytes)
+        if hazard != "unwritten UB":
+            asc_copy_gm2ub_align(ps, s, nbytes if hazard != "partly unwritten UB" else 2 * L16)
+        if hazard != "no MTE2->V flag":
+            asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0)
+            asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0)
+        asc_vf_call[select_shift](pd, pa, pb, ps, count)
+        if hazard != "no V->MTE3 flag":
+            asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0)
+            asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0)
+        asc_copy_ub2gm_align(dst, pd + L16, 1, count * 2 - 2 * L16, 0, 0, 0)
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        gm = GlobalMemory()
+        a, b, d = (gm.alloc(uint16_t, 5 * L16) for _ in range(3))
+        s = gm.alloc(int16_t, 5 * L16)
+        a.write(np.arange(5 * L16) * 37)
+        b.write(np.arange(5 * L16)[::-1] * 11)
+        s.write(np.arange(5 * L16) % 17)
+        kernel[1, 0, None](d, a, b, s)
+        return d.read(5 * L16)
+
+    return scenario
+
+
+@pytest.mark.parametrize("hazard", HAZARDS)
+def test_kernel_hazards_are_the_eager_errors(hazard: str, caplog: pytest.LogCaptureFixture) -> None:
+    """Missing flags and unwritten UB give the eager error, whether or not the loop batched."""
+    _, error, lines = differential(kernel_scenario(hazard), caplog)
+    expected = {
+        "none": "",
+        "no MTE2->V flag": "PIPE_V reads UB [0x0, 0x100) that PIPE_MTE2 wrote",
+        "no V->MTE3 flag": "that PIPE_V wrote (overlap [0xb00, 0xc00))",
+        "unwritten UB": "UninitializedMemoryError",
+        "partly unwritten UB": "UninitializedMemoryError",
+    }[hazard]
+    assert expected in error if expected else not error, error
+    # the loop batches unless its own accesses are hazardous (then it reruns eagerly)
+    assert ran_batched(lines) == (hazard in ("none", "no V->MTE3 flag"))
+
+
+@pytest.mark.parametrize("dtype", ["u1", "i2", "f2", "bf16", "f4", "u8", "f8", "e4m3"])
+def test_select_on_rows_is_the_bitwise_copy(dtype: str) -> None:
+    """core.compare.select on batched rows (raw-bit select) equals np.where, NaN payloads too."""
+    import ml_dtypes
+
+    from ascreg.core.compare import BITWISE_SELECT_FROM, select
+
+    dt = np.dtype({"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}.get(dtype, dtype))
+    rng = np.random.default_rng(7)
+    rows = BITWISE_SELECT_FROM // 128
+    a, b = (rng.integers(0, 256, (rows, 128 * dt.itemsize), dtype=np.uint8).view(dt) for _ in "ab")
+    sel = rng.integers(0, 2, (rows, 128)).astype(bool)
+    for first in (a, a[0]):
+        got, expected = select(sel, first, b), np.where(sel, first, b)
+        assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+
+
+@ascreg.__simd_vf__
+def with_kernel_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        asc_popc(i + 7)
+        Reg.LoadAlign(r, src + i * L16)
+        Reg.StoreAlign(dst + i * L16, r, full)
+
+
+def test_kernel_level_ops_run_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    """A kernel-level op in the body runs once per iteration: the loop runs eagerly."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        a, d = ub.alloc(uint16_t, 3 * L16), ub.alloc(uint16_t, 3 * L16)
+        a.write(np.arange(3 * L16))
+        with_kernel_op(d, a, 3)
+        return d.read(3 * L16)
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error and "asc_popc is a kernel-level op" in eager_reason(lines)

@@ -7,8 +7,9 @@ loads and stores in :data:`MEMORY` take pointers with one address per iteration
 (:class:`~ascreg.machine.batch.RowPointer`) in their plain form. ``UpdateMask`` and its C twins
 take the running count of the tail idiom (:meth:`~ascreg.machine.batch.Batch.carried_count`).
 Any other op runs only on operands that are the same in every iteration (no pointer, ``Ref``,
-loop-index value or per-iteration register), where one call stands for all iterations; otherwise
-the batch is undone and the loop runs eagerly.
+loop-index value or per-iteration register), where one call stands for all iterations, and
+never when it is a kernel-level op (its row's shape says ``kernel``: it changes the block's
+state per call); otherwise the batch is undone and the loop runs eagerly.
 
 Examples
 --------
@@ -169,6 +170,10 @@ def admit(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) 
             admitted = special(op, args)
             if admitted is not None:
                 return admitted
+    if getattr(getattr(op.spec, "shape", None), "kernel", False):
+        # a kernel-level (scalar) op: flags, barriers, copies, system registers; run once for
+        # all iterations it would change the block's state once instead of once per iteration
+        raise fallback(f"{name} is a kernel-level op")
     if any(map(_per_iteration, (*args, *(kwargs or {}).values()))):
         raise fallback(f"{name} is not known to compute row-wise in this form")
     return args

@@ -46,6 +46,7 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
+from ascreg.core import masks as mask_core
 from ascreg.core.datamove import check_in_ub
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
@@ -183,7 +184,7 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     [True, True, False]
     """
     stride = reg.mask_stride
-    enables: Lanes = mask_reg.bits()[..., 0 : reg.lanes * stride : stride]
+    enables: Lanes = mask_core.enables_of(mask_reg.bits(), reg.lanes, stride)
     return enables
 
 

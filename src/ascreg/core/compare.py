@@ -65,7 +65,19 @@ def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
     >>> select(np.array([True, False]), np.array([1, 2]), np.array([3, 4]))
     array([1, 4])
     """
+    if selector.size >= BITWISE_SELECT_FROM and a.dtype == b.dtype and selector.dtype == np.bool_:
+        # rows of a batched loop: b ^ ((a ^ b) & all-ones-where-selected) on the raw bits is
+        # the same copy, at about half the cost of np.where on a large unpredictable selector
+        bits = np.dtype(f"u{a.dtype.itemsize}")
+        ones = np.negative(selector.view(np.uint8).astype(bits))
+        x, y = a.view(bits), b.view(bits)
+        chosen: Lanes = (y ^ ((x ^ y) & ones)).view(a.dtype)
+        return chosen
     return np.where(selector, a, b)
+
+
+BITWISE_SELECT_FROM = 4096
+"""Selectors with this many lanes or more (batched rows) select on the raw bits."""
 
 
 def zero_masked(values: Lanes, active: Lanes) -> Lanes:

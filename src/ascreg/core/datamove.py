@@ -305,9 +305,7 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         return
     if not dst.fits(count * dst.dtype.size):
         if active.ndim > 1:  # one mask per iteration of a batched loop: each row's own tail
-            row = getattr(dst, "row")  # noqa: B009 (only pointers with one address per row)
-            for k, enables in enumerate(active):
-                write_lanes(row(k), values[k] if values.ndim > 1 else values, enables)
+            _write_rows(dst, values, active)
             return
         enabled = np.flatnonzero(active)
         if enabled.size == 0:
@@ -315,6 +313,20 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
     target = dst.view(count, "writes")  # rows of lanes (a batched loop) keep their leading axis
     np.copyto(target, values[..., :count].view(target.dtype), where=active[..., :count])
+
+
+def _write_rows(dst: Any, values: Lanes, active: Lanes) -> None:
+    """:func:`write_lanes` for rows of a batched loop whose last rows leave the buffer.
+
+    The leading rows that fit are written at once; each row after them (the tail, usually
+    one) on its own, up to its last enabled lane.
+    """
+    count = values.shape[-1]
+    fit = dst.rows_fitting(count * dst.dtype.size)
+    if fit:
+        write_lanes(dst.head(fit), values[:fit] if values.ndim > 1 else values, active[:fit])
+    for k in range(fit, active.shape[0]):
+        write_lanes(dst.row(k), values[k] if values.ndim > 1 else values, active[k])
 
 
 def store_interleaved(dst: Pointer[Any], first: Lanes, second: Lanes, dist: str) -> None:

@@ -108,7 +108,47 @@ def spread_lanes(enables: Bits, stride: int) -> Bits:
     >>> spread_lanes(np.array([[True, False], [False, True]]), 2).astype(int).tolist()
     [[1, 0, 0, 0], [0, 0, 1, 0]]
     """
-    return enables.astype(f"<u{stride}").view(np.bool_)
+    bits = enables.astype(f"<u{stride}").view(np.bool_)
+    if bits.ndim > 1:  # rows of a batched loop: later ops read these enables, not strided bits
+        _remember(bits, stride, enables)
+    return bits
+
+
+def enables_of(bits: Bits, lanes: int, stride: int) -> Bits:
+    """Return the enables of the first *lanes* lanes of *bits* (lane i is bit ``i * stride``).
+
+    A view of *bits* (rows of them in a batched loop); for rows that :func:`spread_lanes`
+    made, the contiguous enables they were made from (numpy reads those several times faster).
+
+    Examples
+    --------
+    >>> enables_of(spread_lanes(np.array([True, False, True]), 2), 3, 2).tolist()
+    [True, False, True]
+    """
+    if bits.ndim > 1:
+        known = _SPREAD.get(id(bits))
+        if known is not None and known[0] is bits and known[1] == stride:
+            enables = known[2]
+            if enables.shape[-1] == lanes:
+                return enables
+    view: Bits = bits[..., 0 : lanes * stride : stride]
+    return view
+
+
+_SPREAD: dict[int, tuple[Bits, int, Bits]] = {}
+"""The latest rows of bits :func:`spread_lanes` made, by id, with their stride and enables."""
+
+
+def _remember(bits: Bits, stride: int, enables: Bits) -> None:
+    if len(_SPREAD) >= 8:
+        _SPREAD.pop(next(iter(_SPREAD)))
+    if enables.base is not None or not enables.flags.c_contiguous:
+        enables = np.ascontiguousarray(enables)
+        if enables.base is not None:
+            enables = enables.copy()
+    # shared by every op reading the mask: neither may change (an attempt undoes the batch)
+    enables.flags.writeable = bits.flags.writeable = False
+    _SPREAD[id(bits)] = (bits, stride, enables)
 
 
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
@@ -155,8 +195,14 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     >>> bits.sum(axis=1).tolist(), rest.tolist()
     ([128, 72], [72, 0])
     """
-    bits = spread_lanes(np.arange(lanes) < counts[:, None], stride)
-    return bits, np.where(counts < lanes, 0, counts - lanes)
+    lane = _LANE_NUMBERS.get(lanes)
+    if lane is None:
+        lane = _LANE_NUMBERS[lanes] = np.arange(lanes)
+    bits = spread_lanes(lane < counts[:, None], stride)
+    return bits, np.maximum(counts, lanes) - lanes  # saturates at 0
+
+
+_LANE_NUMBERS: dict[int, Bits] = {}
 
 
 MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {

@@ -41,6 +41,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import logging
 import operator
 from collections.abc import Callable
@@ -53,6 +54,7 @@ from ascreg.machine.block import BlockContext
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+from ascreg.machine.sync import PIPE_V, RowsAccess
 
 LOG = logging.getLogger("ascreg.batch")
 """Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
@@ -114,12 +116,21 @@ def _rows_of(value: Any) -> Any:
 def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
     """Return the binary operator *name* of :class:`RowInts` (integer semantics, as Python)."""
     apply = getattr(operator, name)
+    affine = name in ("add", "sub", "mul")
 
     def method(self: RowInts, other: Any) -> Any:
         if isinstance(other, Pointer):
             if name == "add":
                 return RowPointer.moved(other, self)
             return NotImplemented
+        if affine and self.step is not None and type(other) is int:
+            # an affine index op an int stays affine: its extremes are its first and last values
+            values = self.values
+            ends = [int(values[0]), int(values[-1])]
+            if max(abs(apply(other, e) if swap else apply(e, other)) for e in ends) >= _LIMIT:
+                raise fallback("loop-index arithmetic beyond 62 bits")
+            result = apply(other, values) if swap else apply(values, other)
+            return RowInts(result, _step(name, self.step, other, swap))
         left, right = (_rows_of(other), self.values) if swap else (self.values, _rows_of(other))
         _check_operands(name, left, right)
         result = apply(left, right)
@@ -226,14 +237,19 @@ class RowPointer(UbPtr[Any]):
         if not isinstance(base, UbPtr):
             raise fallback(f"per-iteration offsets of {base!r}")
         size = base.dtype.size
-        step = getattr(base, "step", 0)
+        start: Any = base.address
+        step: int | None = 0
+        if isinstance(base, RowPointer):
+            start, step = base.rows, base.step
         if isinstance(offset, RowInts):
             elements: Any = offset.values
             step = None if step is None or offset.step is None else step + offset.step * size
         else:
             elements = offset
-        rows = getattr(base, "rows", base.address) + elements * size
-        return cls.at(base, np.asarray(rows, dtype=np.int64), step)
+        rows = start + elements * size
+        if type(rows) is not np.ndarray or rows.dtype != np.int64:
+            rows = np.asarray(rows, dtype=np.int64)
+        return cls.at(base, rows, step)
 
     @classmethod
     def at(cls, base: Pointer[Any], rows: Lanes, step: int | None = None) -> RowPointer:
@@ -278,6 +294,23 @@ class RowPointer(UbPtr[Any]):
         single.which = self.iterations()[k : k + 1]
         return single
 
+    def head(self, k: int) -> RowPointer:
+        """Return the pointer of the first *k* rows alone."""
+        part = RowPointer.at(self, self.rows[:k], self.step)
+        part.which = self.iterations()[:k]
+        return part
+
+    def rows_fitting(self, nbytes: int) -> int:
+        """Return how many leading rows' accesses of *nbytes* fit their allocation (or memory)."""
+        block, rows = self.block, self.rows
+        if block is None:
+            inside = (rows >= 0) & (rows + nbytes <= self.memory.capacity)
+        elif block.live:
+            inside = (rows >= block.start) & (rows + nbytes <= block.end)
+        else:
+            return 0
+        return int(inside.size if inside.all() else np.argmin(inside))
+
     def iterations(self) -> Lanes:
         """Return the iteration of each address (all, in order, unless this is one row)."""
         which = self.which
@@ -300,7 +333,8 @@ class RowPointer(UbPtr[Any]):
         step = self.step if rows.size > 1 else 0
         if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
             step = self.step = int(rows[1] - rows[0])
-        if (step is None and ((rows - rows[0]) % 32).any()) or (step or 0) % 32 or rows[0] % size:
+        address = self.address  # rows[0]
+        if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
             raise fallback("the addresses differ in alignment between iterations")
         low, high = self._span(nbytes)
         if not self._holds(low, high):
@@ -316,12 +350,11 @@ class RowPointer(UbPtr[Any]):
         if step is None or step < 0:
             gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
             return gathered
-        first = rows[:1] // size
+        start = address // size
         if step == nbytes:  # consecutive rows: one contiguous span
-            start = int(first[0])
             return typed[start : start + rows.size * count].reshape(rows.size, count)
         return np.lib.stride_tricks.as_strided(
-            typed[int(first[0]) :],
+            typed[start:],
             shape=(rows.size, count),
             strides=(step, typed.itemsize),
             writeable=write,
@@ -381,6 +414,8 @@ class Batch:
         self.index = RowInts(
             np.arange(iterations.start, iterations.stop, iterations.step), iterations.step
         )
+        self.index_steps = np.arange(self.count, dtype=np.int64)
+        """0, 1, ... one per iteration."""
         self.registers: dict[int, tuple[Any, Any]] = {}
         """For each register written in the batch (by id), the register and its pre-loop content."""
         self.read_first: dict[int, Any] = {}
@@ -450,8 +485,10 @@ class Batch:
         if isinstance(value, RowInts):
             rows = value.values
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
-            steps = np.arange(self.count, dtype=np.int64) * (lanes if carried else 0)
-            rows = np.maximum(int(value) - steps, 0)
+            start, step = int(value), lanes if carried else 0
+            if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
+                raise fallback("a count outside uint32_t")
+            return np.maximum(start - self.index_steps * step, 0)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
@@ -500,26 +537,41 @@ class Batch:
             raise fallback("a memory watched by another checker")
 
     def report(self) -> None:
-        """Report the accesses to the blocks' checks in eager order (iteration by iteration).
+        """Report the accesses to the blocks' checks in aggregate, one group per op.
 
-        The unwritten-UB, store-then-load and pipe-hazard checks then see exactly the
-        sequence eager execution shows them; an error they raise undoes the batch.
+        :meth:`BlockContext.access_rows` checks them as eager order would see them (why that
+        is the same outcome is explained there) or says it is unsure; then this raises
+        :class:`Fallback`, the batch is undone, and the eager run meets (and raises) the
+        exact error of the first failing access.
         """
-        events = []
-        for order, (memory, rows, nbytes, write, which, _step) in enumerate(self.accesses):
+        context: BlockContext | None = None
+        groups: list[RowsAccess] = []
+        positions: list[int] = []
+        for position, (memory, rows, nbytes, write, which, step) in enumerate(self.accesses):
             hook = memory.on_access
             if hook is None:
                 continue
             ctx = hook.__self__  # type: ignore[attr-defined]
-            if id(ctx) not in self.contexts:
-                self.contexts[id(ctx)] = (ctx, ctx.checkpoint())
-            action = "writes" if write else "reads"
-            iterations = range(rows.size) if which is None else which.tolist()
-            for k, start in zip(iterations, rows.tolist(), strict=True):
-                events.append((k, order, hook, start, start + nbytes, action))
-        events.sort(key=lambda event: event[:2])
-        for _, _, hook, start, end, action in events:
-            hook(start, end, action)
+            if context is None:
+                context = ctx
+            elif ctx is not context:
+                raise fallback("accesses to the UB of more than one block")
+            if step is not None and rows.size > 1:
+                first, last = int(rows[0]), int(rows[-1])
+                low, high = min(first, last), max(first, last) + nbytes
+            else:
+                low, high = int(rows.min()), int(rows.max()) + nbytes
+            group = RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes)
+            group.which, group.step = which, step
+            groups.append(group)
+            positions.append(position)
+        if context is None:
+            return
+        stores = [(g.start, g.end) for g in groups if g.write]
+        self.contexts[id(context)] = (context, context.checkpoint(stores))
+        _eager_ranks(groups, self.count)
+        if not context.access_rows(groups, positions):
+            raise fallback("the block's checks need the accesses one by one")
 
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
@@ -609,6 +661,50 @@ def _cross_iteration(store: Access, other: Access) -> bool:
     second = np.arange(others.size) if theirs is None else theirs
     overlap &= first[:, None] != second[None, :]
     return bool(overlap.any())
+
+
+def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
+    """Rank each group's rows in eager order (by iteration, then op), from 1.
+
+    Sets each group's ``ranks``, and its ``seq`` and ``order`` to its highest and lowest rank.
+    Raises :class:`Fallback` when two accesses in a row are identical (eager order would merge
+    their records).
+    """
+    ops = len(groups)
+    if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
+        grid = np.arange(1, count * ops + 1).reshape(count, ops)
+        for j, group in enumerate(groups):
+            group.ranks = grid[:, j]
+            group.order, group.seq = j + 1, (count - 1) * ops + j + 1
+        pairs = [(a, b, 0) for a, b in itertools.pairwise(groups)]
+        pairs.append((groups[-1], groups[0], 1))  # iteration k's last access, then k+1's first
+        if any(_meets(a, b, shift) for a, b, shift in pairs):
+            raise fallback("two accesses in a row touch the same bytes")
+        return
+    k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
+    p = np.concatenate([np.full(g.rows.size, j) for j, g in enumerate(groups)])
+    order = np.lexsort((p, k))
+    ranks = np.empty(order.size, dtype=np.int64)
+    ranks[order] = np.arange(1, order.size + 1)
+    starts = np.concatenate([g.rows for g in groups])[order]
+    kinds = np.concatenate([np.full(g.rows.size, g.width * 2 + g.write) for g in groups])[order]
+    if ((starts[1:] == starts[:-1]) & (kinds[1:] == kinds[:-1])).any():
+        raise fallback("two accesses in a row touch the same bytes")
+    offset = 0
+    for group in groups:
+        group.ranks = ranks[offset : offset + group.rows.size]
+        group.order, group.seq = int(group.ranks.min()), int(group.ranks.max())
+        offset += group.rows.size
+
+
+def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
+    """Return True if row k of *one* and row k + *shift* of *then* are the same access."""
+    if (one.width, one.write) != (then.width, then.write):
+        return False
+    if one.step is not None and one.step == then.step:  # two evenly spaced rows: compare one
+        return int(one.rows[0]) == int(then.rows[0]) + shift * one.step
+    size = one.rows.size - shift
+    return bool((one.rows[:size] == then.rows[shift : shift + size]).any())
 
 
 def enter(where: str, iterations: Any) -> Batch | None:

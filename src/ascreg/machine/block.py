@@ -32,7 +32,7 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
-from ascreg.machine.sync import Pipe, PipeTracker, pages_of
+from ascreg.machine.sync import Pipe, PipeTracker, RowsAccess, pages_of
 
 T = TypeVar("T", bound=Scalar)
 
@@ -142,6 +142,48 @@ class BlockContext:
                 self._store_then_load(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
 
+    def access_rows(self, groups: list[RowsAccess], positions: list[int]) -> bool:
+        """Report a batched VF loop's UB accesses at once (one group per op); False if unsure.
+
+        ``groups[j]`` holds the rows op number ``positions[j]`` of the loop body accessed, one
+        per iteration (:meth:`PipeTracker.access_rows`). Eager order would report them one by
+        one, iteration by iteration; the aggregate gives the same outcome because, inside one
+        VF, the written marks only grow, the pipe tracker sees no flag, wait or barrier and no
+        other pipe's access, and the batch has already refused stores that another iteration
+        accesses. So: a load whose bytes were all unwritten, or stored by the VF before the
+        loop, would fail in eager order too (False here: the caller reruns eagerly, which
+        raises the exact error); a load after a store of the same iteration (same bytes, no
+        barrier between) is refused the same way; the pipe hazards are
+        :meth:`PipeTracker.access_rows`'s. If every check passes here it passes for each
+        access in eager order, and the marks and records left are the eager ones.
+        """
+        if self.pipe is not Pipe.PIPE_V or not self.in_simd_vf:
+            return False
+        if max(g.end for g in groups) > self.written.size:
+            self._cover()
+        for group, position in zip(groups, positions, strict=True):
+            if group.write:
+                continue
+            span = self.written[group.start : group.end]
+            if not span.all() and not _row_bytes(self.written, group).any(axis=1).all():
+                return False  # some iteration's load reads no written byte
+            if _row_bytes(self.vf_stored, group).any():
+                return False
+            if any(
+                other.write and before < position and _overlap(other, group)
+                for other, before in zip(groups, positions, strict=True)
+            ):
+                return False  # the same iteration may load what it has just stored
+        if not self.tracker.access_rows(Pipe.PIPE_V, groups):
+            return False
+        for group in groups:
+            if group.write:
+                _mark_rows(self.written, group)
+                _mark_rows(self.vf_stored, group)
+                self.vf_ranges.append((group.start, group.end))
+                self.vf_pages.update(pages_of(group.start, group.end))
+        return True
+
     def _cover(self) -> None:
         """Grow the byte marks to the size of the UB's data array (which the access grew)."""
         self.written = _grown(self.written, self.ub.data.size)
@@ -195,11 +237,12 @@ class BlockContext:
         self.vf_ranges.clear()
         self.vf_pages.clear()
 
-    def checkpoint(self) -> tuple[Any, ...]:
+    def checkpoint(self, spans: list[tuple[int, int]] | None = None) -> tuple[Any, ...]:
         """Return the state UB accesses change (byte marks, pipe tracker), for :meth:`restore`.
 
         A batched VF loop (:mod:`ascreg.machine.batch`) that has to run again eagerly puts
-        the block back as it was before the attempt.
+        the block back as it was before the attempt. *spans*: only these byte ranges of the
+        marks will change (the others are not saved); None saves them all.
 
         Examples
         --------
@@ -209,19 +252,22 @@ class BlockContext:
         >>> ctx.restore(state); bool(ctx.written[0]), ctx.tracker.records
         (False, [])
         """
-        return (
-            self.written.copy(),
-            self.vf_stored.copy(),
-            list(self.vf_ranges),
-            set(self.vf_pages),
-            self.tracker.checkpoint(),
-        )
+        whole = spans is None
+        if spans is None:
+            spans = [(0, self.written.size)]
+        elif spans and max(end for _, end in spans) > self.written.size:
+            self._cover()
+        marks = [(a, self.written[a:b].copy(), self.vf_stored[a:b].copy()) for a, b in spans]
+        return whole, marks, list(self.vf_ranges), set(self.vf_pages), self.tracker.checkpoint()
 
     def restore(self, state: tuple[Any, ...]) -> None:
         """Put back the state a :meth:`checkpoint` returned."""
-        written, stored, ranges, pages, tracker = state
-        self.written = _grown(written, self.written.size)
-        self.vf_stored = _grown(stored, self.vf_stored.size)
+        whole, marks, ranges, pages, tracker = state
+        for start, written, stored in marks:
+            self.written[start : start + written.size] = written
+            self.vf_stored[start : start + stored.size] = stored
+            if whole:  # the marks grew since: the new bytes were not written before
+                self.written[written.size :] = self.vf_stored[stored.size :] = False
         self.vf_ranges, self.vf_pages = ranges, pages
         self.tracker.restore(tracker)
 
@@ -246,6 +292,32 @@ class BlockContext:
             yield
         finally:
             self.pipe = previous
+
+
+def _overlap(one: RowsAccess, other: RowsAccess) -> bool:
+    return one.start < other.end and other.start < one.end
+
+
+def _row_bytes(marks: np.ndarray[Any, Any], group: RowsAccess) -> np.ndarray[Any, Any]:
+    """Return ``marks[row : row + width]`` for each row of *group* (a ``rows x width`` array)."""
+    rows, width, step = group.rows, group.width, group.step
+    if step == width or rows.size == 1:  # consecutive rows: one span
+        return marks[group.start : group.end].reshape(rows.size, width)
+    if step is not None and step > width:
+        return np.lib.stride_tricks.as_strided(
+            marks[int(rows[0]) :], shape=(rows.size, width), strides=(step, 1)
+        )
+    picked: np.ndarray[Any, Any] = marks[rows[:, None] + np.arange(width)]
+    return picked
+
+
+def _mark_rows(marks: np.ndarray[Any, Any], group: RowsAccess) -> None:
+    """Set the bytes of every row of *group* in *marks*."""
+    rows, width = group.rows, group.width
+    if group.step == width or rows.size == 1:
+        marks[group.start : group.end] = True  # consecutive rows: one span
+    else:
+        marks[(rows[:, None] + np.arange(width)).ravel()] = True
 
 
 def _grown(marks: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:

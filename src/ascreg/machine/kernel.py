@@ -291,8 +291,16 @@ def run_on_vector(
 ) -> Any:
     """Run *func* on PIPE_V: ordered after the scalar code before it, complete when it returns."""
     ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
-    with ctx.simd_vf():
+    # BlockContext.simd_vf() spelled out (a VF call is hot: two generator contexts cost more
+    # than a short VF's batched loop)
+    outer, previous = ctx.in_simd_vf, ctx.pipe
+    ctx.mem_bar()
+    ctx.in_simd_vf, ctx.pipe = True, Pipe.PIPE_V
+    try:
         result = func(*args, **kwargs)
+    finally:
+        ctx.pipe, ctx.in_simd_vf = previous, outer
+        ctx.mem_bar()
     ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
     return result
 

@@ -65,19 +65,16 @@ class Allocation:
     (96, "'buf' [0x40, 0x60)")
     """
 
-    __slots__ = ("element_size", "label", "live", "size", "start")
+    __slots__ = ("element_size", "end", "label", "live", "size", "start")
 
     def __init__(self, start: int, size: int, label: str, element_size: int) -> None:
         self.start = start
         self.size = size
+        self.end = start + size
+        """One past the last byte (an attribute, as every bounds check reads it)."""
         self.label = label
         self.element_size = element_size
         self.live = True
-
-    @property
-    def end(self) -> int:
-        """One past the last byte."""
-        return self.start + self.size
 
     def describe(self) -> str:
         """Return ``'label' [start, end)`` for error messages."""

@@ -37,6 +37,7 @@ import enum
 from typing import Any
 
 import attrs
+import numpy as np
 
 from ascreg.errors import SyncError
 
@@ -108,6 +109,60 @@ class Access:
     """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
     order: int = 0
     """Position in the tracker's record order (the earliest conflicting record is reported)."""
+
+
+@attrs.define
+class RowsAccess(Access):
+    """The accesses of one op of a batched VF loop, one row of bytes per iteration, in one record.
+
+    ``ranks`` numbers the rows' accesses in eager order (iteration by iteration, from 1, among
+    all accesses of the batch); the access of rank r would have had the sequence number
+    ``base_seq + r`` and the record position ``base_order + r``. ``start`` and ``end`` span
+    every row, ``seq`` is the highest sequence number and ``order`` the lowest position.
+    :meth:`part` gives back the one access a check meets first, so errors and
+    :attr:`PipeTracker.records` read as in eager order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rec = RowsAccess(Pipe.PIPE_V, 0, 768, True, 3, rows=np.array([0, 256, 512]), width=256,
+    ...                  ranks=np.array([1, 2, 3]))
+    >>> rec.part(300, 600, 1)
+    Access(pipe=<Pipe.PIPE_V: 2>, start=256, end=512, write=True, seq=2, space=0, copy=0, order=2)
+    """
+
+    rows: Any = None
+    width: int = 0
+    ranks: Any = None
+    base_seq: int = 0
+    base_order: int = 0
+    which: Any = None
+    """The iteration of each row, or None when the rows are every iteration in order."""
+    step: int | None = None
+    """Bytes between consecutive rows when constant and known."""
+
+    def part(self, start: int, end: int, bound: int) -> Access | None:
+        """Return the earliest row access after *bound* that overlaps ``[start, end)``."""
+        rows, ranks = self.rows, self.ranks
+        hit = (rows < end) & (rows + self.width > start) & (ranks > bound - self.base_seq)
+        if not hit.any():
+            return None
+        k = int(np.argmin(np.where(hit, ranks, np.iinfo(np.int64).max)))
+        first, rank = int(rows[k]), int(ranks[k])
+        return Access(
+            self.pipe, first, first + self.width, self.write, self.base_seq + rank, self.space,
+            self.copy, self.base_order + rank,
+        )  # fmt: skip
+
+    def parts(self) -> list[Access]:
+        """Return every row access as its own record."""
+        seq, order = self.base_seq, self.base_order
+        return [
+            Access(
+                self.pipe, r, r + self.width, self.write, seq + k, self.space, self.copy, order + k
+            )
+            for r, k in zip(self.rows.tolist(), self.ranks.tolist(), strict=True)
+        ]
 
 
 def pages_of(start: int, end: int) -> range:
@@ -298,8 +353,17 @@ class PipeTracker:
         not ordered before *pipe* by a flag chain or barrier, and came from another pipe, or
         from another copy on the same copy pipe (:data:`COPY_PIPES`).
         """
-        known = self.clock[pipe]
         copy = self.copies.get(pipe, 0)
+        conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
+        if conflict is not None:
+            raise SyncError(self._hazard(conflict, pipe, start, end, write))
+        self._record(pipe, start, end, write, space, copy)
+
+    def _earliest_conflict(
+        self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int
+    ) -> Access | None:
+        """Return the earliest record the access would conflict with, or None."""
+        known = self.clock[pipe]
         seq, floor = self.seq, self.floor
         conflict: Access | None = None
         for other in self.active:
@@ -310,9 +374,46 @@ class PipeTracker:
             found = self._conflict(other, bound, start, end, write, space, copy, other is pipe)
             if found is not None and (conflict is None or found.order < conflict.order):
                 conflict = found
-        if conflict is not None:
-            raise SyncError(self._hazard(conflict, pipe, start, end, write))
-        self._record(pipe, start, end, write, space, copy)
+        return conflict
+
+    def access_rows(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
+        """Check and record at once the accesses of a batched loop on *pipe*; False if unsure.
+
+        Each group is one op's accesses (:class:`RowsAccess`, its ``ranks`` counted from 1
+        within the batch in eager order, ``seq`` and ``order`` its highest and lowest rank). *pipe* is not a copy pipe, so its own records
+        never conflict with it, and no flag, wait or barrier runs between the accesses: each
+        eager access would be checked against the same records of the other pipes with the same
+        bounds. An access conflicts only with records overlapping its bytes, so when the span of
+        every group (``start`` .. ``end``, covering all its rows) is free of conflicts, every
+        access in it is too. Otherwise (a conflict, or a record the first access would merge
+        with) this returns False and records nothing: the caller runs the loop eagerly, whose
+        checks then raise the exact error of the first hazardous access.
+        """
+        if pipe in self.copies:
+            return False
+        for group in groups:
+            if self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0):
+                return False
+        first = min(groups, key=lambda g: g.order)
+        last = self.last
+        if last is not None and last.pipe is pipe and last.write == first.write:
+            k = int(np.argmin(first.ranks))
+            if last.start == int(first.rows[k]) and last.end == int(first.rows[k]) + first.width:
+                return False  # eager order would extend that record
+        total = sum(int(g.rows.size) for g in groups)
+        base_seq, base_order = self.seq[pipe], self.count
+        if not base_seq:
+            self.active.append(pipe)
+        self.seq[pipe] += total
+        self.count += total
+        self.last = None
+        for group in sorted(groups, key=lambda g: g.seq):
+            group.pipe, group.space, group.copy = pipe, UB, 0
+            group.base_seq, group.base_order = base_seq, base_order
+            group.seq += base_seq
+            group.order += base_order
+            self._file(group)
+        return True
 
     def _record(self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int) -> None:
         """File the access under its pipe and pages (or extend the identical last record)."""
@@ -333,8 +434,12 @@ class PipeTracker:
             return
         self.count += 1
         self.last = rec = Access(pipe, start, end, write, seq[pipe], space, copy, self.count)
-        pages, lowest = self.pages[pipe], self.floor[pipe]
-        for page in pages_of(start, end):
+        self._file(rec)
+
+    def _file(self, rec: Access) -> None:
+        """File *rec* under the pages its bytes touch."""
+        pages, lowest, space = self.pages[rec.pipe], self.floor[rec.pipe], rec.space
+        for page in pages_of(rec.start, rec.end):
             filed = pages.get((space, page))
             if filed is None:
                 pages[space, page] = [rec]
@@ -371,6 +476,11 @@ class PipeTracker:
                     and (not same or rec.copy != copy)
                     and (found is None or rec.order < found.order)
                 ):
+                    if isinstance(rec, RowsAccess):
+                        part = rec.part(start, end, bound)
+                        if part is None or (found is not None and part.order >= found.order):
+                            continue
+                        rec = part
                     found = rec
         return found
 
@@ -404,7 +514,10 @@ class PipeTracker:
     def records(self) -> list[Access]:
         """The records not yet dropped, in the order they were made."""
         unique = {id(r): r for pages in self.pages.values() for f in pages.values() for r in f}
-        kept = [r for r in unique.values() if r.seq > self.floor[r.pipe]]
+        split = [
+            p for r in unique.values() for p in (r.parts() if isinstance(r, RowsAccess) else [r])
+        ]
+        kept = [r for r in split if r.seq > self.floor[r.pipe]]
         return sorted(kept, key=lambda r: r.order)
 
     @staticmethod

@@ -36,7 +36,9 @@ Lanes = np.ndarray[Any, Any]
 
 
 def _mode(op: Any) -> str:
-    mode: str = op.t.enum(CMPMODE, CMPMODE.EQ).name
+    mode: str | None = op.__dict__.get("_cmp_mode")
+    if mode is None:  # once per subscript
+        mode = op._cmp_mode = op.t.enum(CMPMODE, CMPMODE.EQ).name
     return mode
 
 
@@ -104,6 +106,11 @@ def Select(op: Any, dst: Any, src0: Any, src1: Any, mask: MaskReg) -> None:
 
 def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
     """Shared body of the four shifts (vector or scalar count, left or right)."""
+    form = ("shift", type(dst), type(src), type(count))
+    if form in op._checked:  # this op with these operand types passed every check before
+        counts = shared.scalar_count(op, count, dst.dtype) if op.scalar else count.get()
+        shared.shift(op, dst, src, counts, mask, left=op.left)
+        return
     d, s = shared.vectors(op, (dst, "dst"), (src, "src0"), check=False)
     if op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is not MaskMergeMode.ZEROING:
         raise AscregTypeError("shifts support MaskMergeMode.ZEROING only on dav-3510")
@@ -114,6 +121,7 @@ def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
         op.spec.check(d.dtype, c.dtype)
         counts = c.get()  # b64 too: the whole int64 count (see core.shifts.B64_COUNT_RULE)
     shared.shift(op, d, s, counts, mask, left=op.left)
+    op._checked.add(form)
 
 
 _SHIFT_OPTIONS: dict[str, Any] = {"enum_kinds": (MaskMergeMode,), "max_dtypes": 2}
