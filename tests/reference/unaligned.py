@@ -18,3 +18,13 @@ def unaligned_store_visible(
     out = bytearray(original)
     out[stream_start:visible_end] = written[: visible_end - stream_start]
     return bytes(out)
+
+
+def squeezed_bytes(src: list[int], mask: list[int], size: int) -> bytes:
+    """The bytes ``Squeeze<T, STORE_REG>`` keeps (lanes whose mask bit ``i * size`` is 1, in order).
+
+    The AR form of ``StoreUnAlign`` that follows writes exactly these bytes, after the bytes of
+    the earlier squeezes of the stream.
+    """
+    kept = [value for i, value in enumerate(src) if mask[i * size]]
+    return b"".join(value.to_bytes(size, "little") for value in kept)

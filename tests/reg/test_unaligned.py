@@ -15,18 +15,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import PostLiteral, Ref, Reg, UnifiedBuffer, policy, uint8_t, uint32_t, uint64_t
+from ascreg import (
+    GatherMaskMode,
+    PostLiteral,
+    Ref,
+    Reg,
+    SpecialPurposeReg,
+    UnifiedBuffer,
+    int16_t,
+    policy,
+    uint8_t,
+    uint32_t,
+    uint64_t,
+)
 from ascreg._spec import SPECS
 from ascreg.errors import (
+    AscregError,
     AscregTypeError,
     RefRequiredError,
     UndefinedBehaviourError,
     UninitializedRegisterError,
     UnsupportedError,
 )
+from ascreg.machine import spr
+from ascreg.machine.block import BlockContext, block
 from reference.common import elements
-from reference.unaligned import unaligned_store_visible
-from strategies import lane_bits, make_reg, new_reg, reg_bits
+from reference.unaligned import squeezed_bytes, unaligned_store_visible
+from strategies import lane_bits, make_mask, make_reg, mask_bits, new_reg, reg_bits
 
 REGION = 2048
 TYPES = [combo[0] for combo in SPECS["Reg.LoadUnAlign"].combos]
@@ -155,8 +170,8 @@ def test_misuse_is_reported() -> None:
         )
     with pytest.raises(AscregTypeError, match="outside"):
         Reg.StoreUnAlign(Ref(p), r, Reg.UnalignRegForStore(), 65)
-    with pytest.raises(UnsupportedError):
-        Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())
+    with pytest.raises(AscregError, match="no kernel is running"):
+        Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())  # the AR form needs a block's AR
     with pytest.raises(UnsupportedError):
         Reg.LoadUnAlignPre(u, p, Reg.CreateAddrReg[uint32_t](1, 1))
     us = Reg.UnalignRegForStore()
@@ -213,3 +228,52 @@ def test_ref_is_accepted_where_cpp_passes_the_pointer_by_value() -> None:
     Reg.Load(r, src)
     Reg.Store(Ref(out + 1), r, 2)
     assert out.read(3).tolist() == [0, 131, 132]
+
+
+# ---- the AR form: Squeeze<T, STORE_REG> + StoreUnAlign(dst, src, ureg) (issue 10) ----
+
+SQUEEZE_TYPES = [combo[0] for combo in SPECS["Reg.Squeeze"].combos]
+
+
+@pytest.mark.rows("Reg.Squeeze", "Reg.StoreUnAlign", "Reg.StoreUnAlignPost", "Reg.ClearSpr")
+@pytest.mark.parametrize("dtype", SQUEEZE_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_squeeze_ar_store_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    lanes, size = 256 // dtype.size, dtype.size
+    repeats = st_data.draw(st.integers(1, 4))
+    start = st_data.draw(st.integers(0, (REGION - 256 * repeats) // size)) * size
+    base = _ub(data)
+    dst = base.cast(dtype) + start // size
+    u, kept = Reg.UnalignRegForStore(), new_reg(dtype)
+    written = b""
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        spr.add_ar(4096)  # stale: ClearSpr<AR> starts the stream
+        Reg.ClearSpr[SpecialPurposeReg.AR]()
+        for _ in range(repeats):
+            src, mask = st_data.draw(lane_bits(dtype, lanes)), st_data.draw(mask_bits())
+            Reg.Squeeze[dtype, GatherMaskMode.STORE_REG](
+                kept, make_reg(dtype, src), make_mask(mask)
+            )
+            Reg.StoreUnAlign[dtype, PostLiteral.POST_MODE_UPDATE](dst, kept, u)
+            written += squeezed_bytes(src, mask, size)
+            assert spr.read_ar() == len(written)
+            assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
+        Reg.StoreUnAlignPost(dst, u)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
+    assert not u.pending
+
+
+def test_ar_store_must_alternate_with_squeeze() -> None:
+    p = UnifiedBuffer().alloc(int16_t, 512)
+    r, m = make_reg(int16_t, [7] * 128), Reg.CreateMask[int16_t]()
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        with pytest.raises(UndefinedBehaviourError, match="found 0"):
+            Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
+        with pytest.raises(UndefinedBehaviourError, match="found 2"):
+            Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
+        with pytest.raises(UnsupportedError, match="POST_MODE_NORMAL"):
+            Reg.StoreUnAlign[int16_t, PostLiteral.POST_MODE_NORMAL](p, r, Reg.UnalignRegForStore())

@@ -285,6 +285,19 @@ def _unaligned(name: str, *forms: RegForm, post: bool = False) -> RegShape:
     return _shape(name, "unaligned", *forms, subscripts=subscripts)
 
 
+# ---- the AR forms of the unaligned stores (issue 10: Squeeze<T, STORE_REG>) ----
+
+_AR_STORE_FORMS: dict[str, tuple[RegForm, ...]] = {
+    # StoreUnAlign(T* dst, U& src, UnalignRegForStore& ureg): the offset comes from AR.
+    "StoreUnAlign": _post_twice(
+        RegForm("AR", (Param("dst", "ptrval"), Param("src", "reg"), Param("ureg", "ustore")))
+    ),
+    # StoreUnAlignPost(T* dst, UnalignRegForStore& ureg): no PostLiteral.
+    "StoreUnAlignPost": (RegForm("AR", (Param("dst", "ptrval"), Param("ureg", "ustore"))),),
+}
+"""The AR forms ``_unaligned_shapes`` adds to StoreUnAlign / StoreUnAlignPost."""
+
+
 def _unaligned_shapes() -> dict[str, RegShape]:
     ureg, sreg, stride = Param("ureg", "uload"), Param("ureg", "ustore"), Param("stride", "int")
     return {
@@ -307,11 +320,13 @@ def _unaligned_shapes() -> dict[str, RegShape]:
             *_post_twice(
                 RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), sreg, stride))
             ),
+            *_AR_STORE_FORMS["StoreUnAlign"],
             post=True,
         ),
         "StoreUnAlignPost": _unaligned(
             "StoreUnAlignPost",
             *_post_twice(RegForm("post-update", (Param("dst", "ptrref"), sreg, stride))),
+            *_AR_STORE_FORMS["StoreUnAlignPost"],
             post=True,
         ),
         "Load": _unaligned("Load", RegForm("", (Param("dst", "reg"), Param("src", "ptrval")))),

@@ -224,6 +224,42 @@ def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count
     store(reg, dst, values.view(np.uint8)[: count * values.dtype.itemsize])
 
 
+def store_squeezed(
+    reg: UnalignRegForStore, base: Pointer[Any], values: Bytes, ar: int, kept: int
+) -> None:
+    """``vstur`` (POST_UPDATE): :func:`store` the *kept* bytes of *values* at ``base + ar - kept``.
+
+    *ar* is the AR register after the ``Squeeze<T, STORE_REG>`` that kept *kept* bytes: AR
+    already counts them, so the stream continues at the bytes kept before that squeeze.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); u = UnalignRegForStore()
+    >>> store_squeezed(u, p, np.arange(256, dtype=np.uint8), 40, 8)
+    >>> store_post_at_ar(u, p, 40); p.read(41)[30:].tolist()
+    [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 0]
+    """
+    start = base.offset_bytes(ar - kept)
+    store(reg, start, values.view(np.uint8)[:kept])
+
+
+def store_post_at_ar(reg: UnalignRegForStore, base: Pointer[Any], ar: int) -> None:
+    """``vstar``: :func:`store_post` a stream of AR stores from *base*; it ends at ``base + ar``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); u = UnalignRegForStore()
+    >>> store_squeezed(u, p + 1, np.full(256, 3, np.uint8), 4, 4)
+    >>> store_post_at_ar(u, p + 1, 4); p.read(6).tolist()
+    [0, 3, 3, 3, 3, 0]
+    """
+    store_post(reg, base.offset_bytes(ar))
+
+
 def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:
     """One-shot unaligned load (``Load``): prime a fresh register at *src*, then :func:`load_lanes`.
 

@@ -15,11 +15,15 @@ call                                                       C++ overload
 ``StoreUnAlign(Ref(dst), src, ureg, stride)``              the first ``stride`` lanes; ``dst +=
                                                            stride``
 ``StoreUnAlignPost(Ref(dst), ureg, stride)``               write the held bytes; ``dst += stride``
+``StoreUnAlign(dst, src, ureg)`` (AR form)                 the bytes the ``Squeeze<T, STORE_REG>``
+                                                           before it kept, at ``dst`` + the bytes
+                                                           earlier squeezes kept
+``StoreUnAlignPost(dst, ureg)`` (AR form)                  write the held bytes (the stream ends
+                                                           at ``dst`` + AR bytes)
 ``Load(dst, src)`` / ``Store(dst, src[, count])``          one-shot unaligned VL load / store
 =========================================================  =======================================
 
-The AddrReg and AR-register (``Squeeze``) overloads are not modelled: they raise
-:class:`~ascreg.errors.UnsupportedError`.
+The AddrReg overloads are not modelled: they raise :class:`~ascreg.errors.UnsupportedError`.
 
 Examples
 --------
@@ -52,6 +56,7 @@ from ascreg._frontend.template import define
 from ascreg.core import unaligned as core
 from ascreg.enums import PostLiteral
 from ascreg.errors import AscregTypeError, TemplateMismatchError, UnsupportedError
+from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
@@ -192,6 +197,11 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     next ``StoreUnAlign`` continuing at the new ``dst`` or ``StoreUnAlignPost`` writes them. A
     store elsewhere while bytes are held is an error (they would be lost).
 
+    The AR form ``StoreUnAlign(dst, src, ureg)`` follows a ``Squeeze<T, STORE_REG>`` (they
+    alternate): it stores the bytes that squeeze kept at ``dst`` plus the bytes the earlier
+    squeezes kept (AR before that squeeze); ``dst`` itself does not move, and
+    ``StoreUnAlignPost(dst, ureg)`` ends the stream at ``dst`` + AR. POST_MODE_UPDATE only.
+
     Examples
     --------
     >>> import numpy as np
@@ -206,10 +216,8 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     """
     _no_addr_reg(rest)
     if not rest:
-        raise UnsupportedError(
-            "the AR-register overload StoreUnAlign(dst, src, ureg) (after Squeeze) is not "
-            "modelled; pass Ref(dst) and a postUpdateStride"
-        )
+        _store_squeezed(op, dst, src, ureg)
+        return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, src, ureg, stride), got {3 + len(rest)} arguments")
     ptr, ref = _moving_address(op, dst, "dst")
@@ -217,6 +225,25 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     count = operands.in_range(rest[0], "postUpdateStride", 0, reg.lanes, "the register's lanes")
     core.store_lanes(operands.instance(ureg, UnalignRegForStore, "ureg"), ptr, reg.get(), count)
     ref.value = ptr + count
+
+
+def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:
+    """Store what the squeeze before it kept (the AR form ``StoreUnAlign(dst, src, ureg)``).
+
+    Decision (docs/semantics.md): the offset from ``dst`` is AR minus the bytes of the
+    ``Squeeze<T, STORE_REG>`` this store follows, i.e. the bytes every earlier squeeze kept.
+    """
+    if op.normal:
+        raise UnsupportedError(
+            "the AR form of StoreUnAlign with POST_MODE_NORMAL is not modelled (which address "
+            "it writes is not documented); use POST_MODE_UPDATE"
+        )
+    ptr = operands.value_address(dst, "dst", REG)
+    reg = _register_at(op, src, "src", ptr)
+    if reg.trait is RegTraitNumTwo:
+        raise AscregTypeError("the AR form of StoreUnAlign takes RegTraitNumOne registers")
+    u = operands.instance(ureg, UnalignRegForStore, "ureg")
+    core.store_squeezed(u, ptr, reg.get(), spr.read_ar(), spr.take_squeeze())
 
 
 @define("Reg.StoreUnAlignPost", **_OPTIONS)
@@ -238,10 +265,10 @@ def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     """
     _no_addr_reg(rest)
     if not rest:
-        raise UnsupportedError(
-            "the AR-register overload StoreUnAlignPost(dst, ureg) is not modelled; pass "
-            "Ref(dst) and a postUpdateStride"
-        )
+        ptr = _typed_pointer(op, operands.value_address(dst, "dst", REG))
+        u = operands.instance(ureg, UnalignRegForStore, "ureg")
+        core.store_post_at_ar(u, ptr, spr.read_ar())
+        return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, ureg, stride), got {2 + len(rest)} arguments")
     ptr, ref = _moving_address(op, dst, "dst")
