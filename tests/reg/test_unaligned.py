@@ -172,8 +172,8 @@ def test_misuse_is_reported() -> None:
         Reg.StoreUnAlign(Ref(p), r, Reg.UnalignRegForStore(), 65)
     with pytest.raises(AscregError, match="no kernel is running"):
         Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())  # the AR form needs a block's AR
-    with pytest.raises(UnsupportedError):
-        Reg.LoadUnAlignPre(u, p, Reg.CreateAddrReg[uint32_t](1, 1))
+    with pytest.raises(AscregTypeError, match="AddrReg form takes 2"):
+        Reg.LoadUnAlign(r, u, p, Reg.CreateAddrReg[uint32_t](1, 1))  # no inc
     us = Reg.UnalignRegForStore()
     with pytest.raises(UninitializedRegisterError):
         Reg.StoreUnAlignPost(Ref(p + 3), us, 0)
@@ -235,7 +235,7 @@ def test_ref_is_accepted_where_cpp_passes_the_pointer_by_value() -> None:
 SQUEEZE_TYPES = [combo[0] for combo in SPECS["Reg.Squeeze"].combos]
 
 
-@pytest.mark.rows("Reg.Squeeze", "Reg.StoreUnAlign", "Reg.StoreUnAlignPost", "Reg.ClearSpr")
+@pytest.mark.rows("Reg.Squeeze", "Reg.StoreUnAlign", "Reg.StoreUnAlignPost")
 @pytest.mark.parametrize("dtype", SQUEEZE_TYPES, ids=lambda t: t.cpp_name)
 @SOME
 @given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
@@ -277,3 +277,51 @@ def test_ar_store_must_alternate_with_squeeze() -> None:
         Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
         with pytest.raises(UnsupportedError, match="POST_MODE_NORMAL"):
             Reg.StoreUnAlign[int16_t, PostLiteral.POST_MODE_NORMAL](p, r, Reg.UnalignRegForStore())
+
+
+# ---- the AddrReg forms (issue 10) ----
+
+
+@pytest.mark.rows(
+    "Reg.LoadUnAlignPre", "Reg.LoadUnAlign", "Reg.StoreUnAlign", "Reg.StoreUnAlignPost"
+)
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_addr_reg_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    """The pages' AddrReg loop: CreateAddrReg(i, VL elements) each repeat; the bases never move."""
+    lanes, size = 256 // dtype.size, dtype.size
+    repeats = st_data.draw(st.integers(1, 3))
+    room = (REGION - 256 * repeats) // size
+    src_at, dst_at = (st_data.draw(st.integers(0, room)) for _ in range(2))
+    source, target = _ub(data), _ub(bytes(REGION))
+    src, dst = source.cast(dtype) + src_at, target.cast(dtype) + dst_at
+    u0, u1, reg = Reg.UnalignRegForLoad(), Reg.UnalignRegForStore(), new_reg(dtype)
+    written = b""
+    for i in range(repeats):
+        areg = Reg.CreateAddrReg[dtype](i, lanes)
+        Reg.LoadUnAlignPre(u0, src, areg)
+        Reg.LoadUnAlign(reg, u0, src, areg, 0)
+        assert reg_bits(reg) == elements(data, (src_at + i * lanes) * size, lanes, size)
+        Reg.StoreUnAlign(dst, reg, u1, areg)
+        written += data[(src_at + i * lanes) * size : (src_at + (i + 1) * lanes) * size]
+        visible = unaligned_store_visible(bytes(REGION), dst_at * size, written, False)
+        assert bytes(target.read(REGION)) == visible
+    Reg.StoreUnAlignPost(dst, u1, areg)
+    assert bytes(target.read(REGION)) == unaligned_store_visible(
+        bytes(REGION), dst_at * size, written, True
+    )
+    assert not u1.pending
+
+
+def test_addr_reg_forms_take_trait_one_and_check_the_stream() -> None:
+    p = UnifiedBuffer().alloc(uint32_t, 512)
+    r = make_reg(uint32_t, [1] * 64)
+    us = Reg.UnalignRegForStore()
+    Reg.StoreUnAlign(p, r, us, Reg.CreateAddrReg[uint32_t](1, 3))  # ends at element 67: held
+    with pytest.raises(UndefinedBehaviourError, match="stream stopped"):
+        Reg.StoreUnAlignPost(p, us, Reg.CreateAddrReg[uint32_t](0, 3))  # not the same areg
+    two = Reg.RegTensor[uint64_t, Reg.RegTraitNumTwo]()
+    two.set(0)
+    with pytest.raises(AscregTypeError, match="RegTraitNumOne"):
+        Reg.StoreUnAlign(p.cast(uint64_t), two, us, Reg.CreateAddrReg[uint64_t](0, 1))

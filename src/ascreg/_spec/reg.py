@@ -297,6 +297,42 @@ _AR_STORE_FORMS: dict[str, tuple[RegForm, ...]] = {
 }
 """The AR forms ``_unaligned_shapes`` adds to StoreUnAlign / StoreUnAlignPost."""
 
+_ADDR_REG_FORMS: dict[str, tuple[RegForm, ...]] = {
+    # LoadUnAlign(U& dst, UnalignRegForLoad& ureg, T*& src, AddrReg& areg, uint32_t inc): no
+    # PostLiteral; inc is unused.
+    "LoadUnAlign": (
+        RegForm(
+            "AddrReg",
+            (
+                Param("dst", "reg"),
+                Param("ureg", "uload"),
+                Param("src", "ptrval"),
+                Param("offset", "addr"),
+                Param("inc", "int"),
+            ),
+        ),
+    ),
+    # StoreUnAlign(T*& dst, U& src, UnalignRegForStore& ureg, AddrReg& areg)
+    "StoreUnAlign": _post_twice(
+        RegForm(
+            "AddrReg",
+            (
+                Param("dst", "ptrval"),
+                Param("src", "reg"),
+                Param("ureg", "ustore"),
+                Param("offset", "addr"),
+            ),
+        )
+    ),
+    # StoreUnAlignPost(T*& dst, UnalignRegForStore& ureg, AddrReg& areg): no PostLiteral.
+    "StoreUnAlignPost": (
+        RegForm(
+            "AddrReg", (Param("dst", "ptrval"), Param("ureg", "ustore"), Param("offset", "addr"))
+        ),
+    ),
+}
+"""The AddrReg forms of the unaligned family (issue 10)."""
+
 
 def _unaligned_shapes() -> dict[str, RegShape]:
     ureg, sreg, stride = Param("ureg", "uload"), Param("ureg", "ustore"), Param("stride", "int")
@@ -304,7 +340,6 @@ def _unaligned_shapes() -> dict[str, RegShape]:
         "LoadUnAlignPre": _unaligned(
             "LoadUnAlignPre",
             RegForm("", (ureg, Param("src", "ptrval"))),
-            # The C++ AddrReg overload: typed, but the runtime raises UnsupportedError.
             RegForm("AddrReg", (ureg, Param("src", "ptrval"), Param("offset", "addr"))),
         ),
         "LoadUnAlign": _unaligned(
@@ -313,6 +348,7 @@ def _unaligned_shapes() -> dict[str, RegShape]:
             *_post_twice(
                 RegForm("post-update", (Param("dst", "regr"), ureg, Param("src", "ptrref"), stride))
             ),
+            *_ADDR_REG_FORMS["LoadUnAlign"],
             post=True,
         ),
         "StoreUnAlign": _unaligned(
@@ -321,12 +357,14 @@ def _unaligned_shapes() -> dict[str, RegShape]:
                 RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), sreg, stride))
             ),
             *_AR_STORE_FORMS["StoreUnAlign"],
+            *_ADDR_REG_FORMS["StoreUnAlign"],
             post=True,
         ),
         "StoreUnAlignPost": _unaligned(
             "StoreUnAlignPost",
             *_post_twice(RegForm("post-update", (Param("dst", "ptrref"), sreg, stride))),
             *_AR_STORE_FORMS["StoreUnAlignPost"],
+            *_ADDR_REG_FORMS["StoreUnAlignPost"],
             post=True,
         ),
         "Load": _unaligned("Load", RegForm("", (Param("dst", "reg"), Param("src", "ptrval")))),

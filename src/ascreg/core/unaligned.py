@@ -49,6 +49,7 @@ import numpy as np
 
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.registers import VL
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
 
@@ -258,6 +259,24 @@ def store_post_at_ar(reg: UnalignRegForStore, base: Pointer[Any], ar: int) -> No
     [0, 3, 3, 3, 3, 0]
     """
     store_post(reg, base.offset_bytes(ar))
+
+
+def store_post_after_register(reg: UnalignRegForStore, last: Pointer[Any]) -> None:
+    """``vsta`` with an AddrReg: end the stream whose last store was VL bytes at *last*.
+
+    :func:`store_post` at ``last + VL``, where that whole-register store ended.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300); u = UnalignRegForStore()
+    >>> store(u, p + 2, np.full(VL, 1, np.uint8)); int(p.read(258)[257])
+    0
+    >>> store_post_after_register(u, p + 2); int(p.read(258)[257])
+    1
+    """
+    store_post(reg, last.offset_bytes(VL))
 
 
 def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:

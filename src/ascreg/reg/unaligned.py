@@ -20,10 +20,16 @@ call                                                       C++ overload
                                                            earlier squeezes kept
 ``StoreUnAlignPost(dst, ureg)`` (AR form)                  write the held bytes (the stream ends
                                                            at ``dst`` + AR bytes)
+``LoadUnAlignPre(ureg, src, areg)``                        prime at ``src + areg``
+``LoadUnAlign(dst, ureg, src, areg, 0)``                   VL bytes at ``src + areg``
+``StoreUnAlign(dst, src, ureg, areg)``                     the whole register at ``dst + areg``
+``StoreUnAlignPost(dst, ureg, areg)``                      write the bytes held by the store at
+                                                           ``dst + areg`` (the same ``areg``)
 ``Load(dst, src)`` / ``Store(dst, src[, count])``          one-shot unaligned VL load / store
 =========================================================  =======================================
 
-The AddrReg overloads are not modelled: they raise :class:`~ascreg.errors.UnsupportedError`.
+The AddrReg forms never move ``src`` / ``dst`` (a loop recomputes the AddrReg from its
+counter, as the pages' example does); they take RegTraitNumOne registers.
 
 Examples
 --------
@@ -95,9 +101,23 @@ _OPTIONS: dict[str, Any] = {"enum_kinds": (PostLiteral,), "_setup": _post_setup}
 """The template arguments every unaligned op takes: ``T`` and a PostLiteral."""
 
 
-def _no_addr_reg(args: tuple[Any, ...]) -> None:
-    if any(isinstance(a, AddrReg) for a in args):
-        raise UnsupportedError("the AddrReg overloads of the unaligned accesses are not modelled")
+def _addr_reg(args: tuple[Any, ...], extra: int = 0) -> AddrReg | None:
+    """Return the AddrReg of an AddrReg form (``args`` = the arguments after the fixed ones).
+
+    *extra* is how many arguments follow it (``LoadUnAlign``'s unused ``inc``).
+    """
+    if not args or not isinstance(args[0], AddrReg):
+        return None
+    if len(args) != 1 + extra:
+        raise AscregTypeError(
+            f"the AddrReg form takes {1 + extra} argument(s) after the address, got {len(args)}"
+        )
+    return args[0]
+
+
+def _one_trait(reg: RegTensor[Any, Any], form: str) -> None:
+    if reg.trait is RegTraitNumTwo:
+        raise AscregTypeError(f"the {form} form takes RegTraitNumOne registers")
 
 
 def _moving_address(op: Any, obj: Any, role: str) -> tuple[Pointer[Any], Ref[Any]]:
@@ -133,7 +153,9 @@ def _typed_pointer(op: Any, ptr: Pointer[Any]) -> Pointer[Any]:
 
 @define("Reg.LoadUnAlignPre", **_OPTIONS)
 def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
-    """``LoadUnAlignPre(ureg, src)``: prime a load stream with the 32-byte block holding ``src``.
+    """``LoadUnAlignPre(ureg, src[, areg])``: prime a load stream at ``src`` (+ ``areg``).
+
+    Fills ``ureg`` with the 32-byte block holding the address.
 
     Examples
     --------
@@ -142,11 +164,12 @@ def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
     >>> Reg.LoadUnAlignPre(u, UnifiedBuffer().alloc(half, 256) + 40); u
     UnalignRegForLoad(block at 0x40)
     """
-    _no_addr_reg(rest)
-    if rest:
-        raise AscregTypeError(f"takes (ureg, src), got {2 + len(rest)} arguments")
+    areg = _addr_reg(rest)
+    if rest and areg is None:
+        raise AscregTypeError(f"takes (ureg, src[, areg]), got {2 + len(rest)} arguments")
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
-    core.load_pre(u, _typed_pointer(op, operands.value_address(src, "src", REG)))
+    ptr = _typed_pointer(op, operands.value_address(src, "src", REG))
+    core.load_pre(u, ptr + areg.offset if areg is not None else ptr)
 
 
 @define("Reg.LoadUnAlign", **_OPTIONS)
@@ -157,6 +180,8 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     ``src`` by ``stride`` elements; ``LoadUnAlign(dst, ureg, src)`` leaves it. ``ureg`` must
     hold the block of ``src``: call ``LoadUnAlignPre`` once before a stream whose stride is the
     register's size. RegTraitNumTwo registers take the post-update form only.
+    ``LoadUnAlign(dst, ureg, src, areg, inc)`` loads at ``src + areg`` (primed there by
+    ``LoadUnAlignPre(ureg, src, areg)``) and leaves ``src``; ``inc`` is unused (0).
 
     Examples
     --------
@@ -168,7 +193,10 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     >>> int(r.get()[0]), src.value - p
     (7, 135)
     """
-    _no_addr_reg(rest)
+    areg = _addr_reg(rest, extra=1)
+    if areg is not None:
+        _load_at_addr_reg(op, dst, ureg, src, areg, rest[1])
+        return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, ureg, src[, stride]), got {3 + len(rest)} arguments")
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
@@ -189,6 +217,16 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
         ref.value = ptr + stride
 
 
+def _load_at_addr_reg(op: Any, dst: Any, ureg: Any, src: Any, areg: AddrReg, inc: Any) -> None:
+    """``LoadUnAlign(dst, ureg, src, areg, inc)``: VL bytes at ``src + areg``; ``src`` stays."""
+    operands.in_range(inc, "inc", 0, operands.UINT32_MAX, "a uint32_t (unused: 0)")
+    u = operands.instance(ureg, UnalignRegForLoad, "ureg")
+    ptr = operands.value_address(src, "src", REG)
+    reg = _register_at(op, dst, "dst", ptr)
+    _one_trait(reg, "AddrReg")
+    reg.put(core.load_lanes(u, ptr + areg.offset, reg.dtype.np_dtype, reg.lanes))
+
+
 @define("Reg.StoreUnAlign", **_OPTIONS)
 def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlign(Ref(dst), src, ureg, stride)``: store the first ``stride`` lanes at ``dst``.
@@ -202,6 +240,10 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     squeezes kept (AR before that squeeze); ``dst`` itself does not move, and
     ``StoreUnAlignPost(dst, ureg)`` ends the stream at ``dst`` + AR. POST_MODE_UPDATE only.
 
+    The AddrReg form ``StoreUnAlign(dst, src, ureg, areg)`` stores the whole register at
+    ``dst + areg`` and leaves ``dst``; ``StoreUnAlignPost(dst, ureg, areg)`` with the same
+    ``areg`` ends that stream.
+
     Examples
     --------
     >>> import numpy as np
@@ -214,7 +256,10 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     >>> Reg.StoreUnAlignPost(dst, u, 0); p.read(41)[29:41].tolist()
     [0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0]
     """
-    _no_addr_reg(rest)
+    areg = _addr_reg(rest)
+    if areg is not None:
+        _store_at_addr_reg(op, dst, src, ureg, areg)
+        return
     if not rest:
         _store_squeezed(op, dst, src, ureg)
         return
@@ -225,6 +270,15 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     count = operands.in_range(rest[0], "postUpdateStride", 0, reg.lanes, "the register's lanes")
     core.store_lanes(operands.instance(ureg, UnalignRegForStore, "ureg"), ptr, reg.get(), count)
     ref.value = ptr + count
+
+
+def _store_at_addr_reg(op: Any, dst: Any, src: Any, ureg: Any, areg: AddrReg) -> None:
+    """``StoreUnAlign(dst, src, ureg, areg)``: the whole register at ``dst + areg``; ``dst`` stays."""
+    ptr = operands.value_address(dst, "dst", REG)
+    reg = _register_at(op, src, "src", ptr)
+    _one_trait(reg, "AddrReg")
+    u = operands.instance(ureg, UnalignRegForStore, "ureg")
+    core.store_lanes(u, ptr + areg.offset, reg.get(), reg.lanes)
 
 
 def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:
@@ -240,8 +294,7 @@ def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:
         )
     ptr = operands.value_address(dst, "dst", REG)
     reg = _register_at(op, src, "src", ptr)
-    if reg.trait is RegTraitNumTwo:
-        raise AscregTypeError("the AR form of StoreUnAlign takes RegTraitNumOne registers")
+    _one_trait(reg, "AR")
     u = operands.instance(ureg, UnalignRegForStore, "ureg")
     core.store_squeezed(u, ptr, reg.get(), spr.read_ar(), spr.take_squeeze())
 
@@ -250,7 +303,9 @@ def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:
 def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlignPost(Ref(dst), ureg, stride)``: write the bytes ``ureg`` holds; ``dst += stride``.
 
-    ``dst`` must be where the store stream stopped.
+    ``dst`` must be where the store stream stopped. The AR form ``StoreUnAlignPost(dst, ureg)``
+    ends a stream of AR stores (at ``dst`` + AR bytes); the AddrReg form ``(dst, ureg, areg)``
+    one whose last ``StoreUnAlign(dst, src, ureg, areg)`` used the same ``areg``.
 
     Examples
     --------
@@ -263,11 +318,14 @@ def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     >>> Reg.StoreUnAlignPost(dst, u, 0); p.read(5).tolist()
     [0, 5, 5, 5, 0]
     """
-    _no_addr_reg(rest)
-    if not rest:
+    areg = _addr_reg(rest)
+    if areg is not None or not rest:
         ptr = _typed_pointer(op, operands.value_address(dst, "dst", REG))
         u = operands.instance(ureg, UnalignRegForStore, "ureg")
-        core.store_post_at_ar(u, ptr, spr.read_ar())
+        if areg is not None:
+            core.store_post_after_register(u, ptr + areg.offset)
+        else:
+            core.store_post_at_ar(u, ptr, spr.read_ar())
         return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, ureg, stride), got {2 + len(rest)} arguments")
