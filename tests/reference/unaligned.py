@@ -28,3 +28,15 @@ def squeezed_bytes(src: list[int], mask: list[int], size: int) -> bytes:
     """
     kept = [value for i, value in enumerate(src) if mask[i * size]]
     return b"".join(value.to_bytes(size, "little") for value in kept)
+
+
+def mask_store_bytes(mask: list[int], size: int) -> bytes:
+    """The bytes a MaskReg ``StoreUnAlign`` streams for ``size``-byte elements.
+
+    Element i's bit is mask bit ``i * size`` (the lowest of its ``size`` bits); bit i goes to
+    bit ``i % 8`` of byte ``i // 8``: 16 bytes for b16, 8 for b32.
+    """
+    kept = mask[::size]
+    return bytes(
+        sum(kept[8 * byte + bit] << bit for bit in range(8)) for byte in range(len(kept) // 8)
+    )

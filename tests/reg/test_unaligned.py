@@ -30,8 +30,10 @@ from ascreg import (
 )
 from ascreg._spec import SPECS
 from ascreg.errors import (
+    AlignmentError,
     AscregError,
     AscregTypeError,
+    IllegalDtypeError,
     RefRequiredError,
     UndefinedBehaviourError,
     UninitializedRegisterError,
@@ -40,7 +42,7 @@ from ascreg.errors import (
 from ascreg.machine import spr
 from ascreg.machine.block import BlockContext, block
 from reference.common import elements
-from reference.unaligned import squeezed_bytes, unaligned_store_visible
+from reference.unaligned import mask_store_bytes, squeezed_bytes, unaligned_store_visible
 from strategies import lane_bits, make_mask, make_reg, mask_bits, new_reg, reg_bits
 
 REGION = 2048
@@ -325,3 +327,39 @@ def test_addr_reg_forms_take_trait_one_and_check_the_stream() -> None:
     two.set(0)
     with pytest.raises(AscregTypeError, match="RegTraitNumOne"):
         Reg.StoreUnAlign(p.cast(uint64_t), two, us, Reg.CreateAddrReg[uint64_t](0, 1))
+
+
+# ---- the MaskReg form of StoreUnAlign (issue 10) ----
+
+MASK_STORE_TYPES = [dtype for dtype in TYPES if dtype.size in (2, 4)]
+
+
+@pytest.mark.rows("Reg.StoreUnAlign", "Reg.StoreUnAlignPost")
+@pytest.mark.parametrize("dtype", MASK_STORE_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_mask_store_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    step = 32 // dtype.size  # bytes per store: 16 (b16) or 8 (b32), the required alignment
+    repeats = st_data.draw(st.integers(1, 6))
+    start = st_data.draw(st.integers(0, (REGION - step * repeats) // step)) * step
+    base = _ub(data)
+    dst = Ref(base.cast(dtype) + start // dtype.size)
+    u = Reg.UnalignRegForStore()
+    written = b""
+    for _ in range(repeats):
+        bits = st_data.draw(mask_bits())
+        Reg.StoreUnAlign(dst, make_mask(bits), u)
+        written += mask_store_bytes(bits, dtype.size)
+        assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
+    assert dst.value == base.cast(dtype) + (start + len(written)) // dtype.size
+    Reg.StoreUnAlignPost(dst, u, 0)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
+
+
+def test_mask_store_checks_alignment_and_width() -> None:
+    p = UnifiedBuffer().alloc(uint32_t, 64)
+    mask = Reg.CreateMask[uint32_t]()
+    with pytest.raises(AlignmentError, match="8-byte alignment"):
+        Reg.StoreUnAlign(Ref(p + 1), mask, Reg.UnalignRegForStore())
+    with pytest.raises(IllegalDtypeError, match="b16 or b32"):
+        Reg.StoreUnAlign(Ref(p.cast(uint8_t)), mask, Reg.UnalignRegForStore())

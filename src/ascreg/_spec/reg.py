@@ -333,6 +333,13 @@ _ADDR_REG_FORMS: dict[str, tuple[RegForm, ...]] = {
 }
 """The AddrReg forms of the unaligned family (issue 10)."""
 
+_MASK_STORE_UNALIGN = RegForm(
+    "MaskReg",
+    (Param("dst", "anyptrref"), Param("src", "mask"), Param("ureg", "ustore")),
+    per_combo=False,
+)
+"""``StoreUnAlign<T>(T*& dst, MaskReg& mask, UnalignRegForStore& ureg)`` (b16 / b32 ``T``)."""
+
 
 def _unaligned_shapes() -> dict[str, RegShape]:
     ureg, sreg, stride = Param("ureg", "uload"), Param("ureg", "ustore"), Param("stride", "int")
@@ -358,6 +365,7 @@ def _unaligned_shapes() -> dict[str, RegShape]:
             ),
             *_AR_STORE_FORMS["StoreUnAlign"],
             *_ADDR_REG_FORMS["StoreUnAlign"],
+            _MASK_STORE_UNALIGN,
             post=True,
         ),
         "StoreUnAlignPost": _unaligned(

@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.masks import bytes_from_bits
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
 from ascreg.machine.registers import VL
@@ -277,6 +278,31 @@ def store_post_after_register(reg: UnalignRegForStore, last: Pointer[Any]) -> No
     1
     """
     store_post(reg, last.offset_bytes(VL))
+
+
+def store_mask_bits(reg: UnalignRegForStore, dst: Pointer[Any], bits: Bytes, size: int) -> int:
+    """``StoreUnAlign`` of a MaskReg for ``size``-byte elements; return the bytes it streamed.
+
+    Keeps the lowest bit of each element's ``size`` mask bits (b16: 128 bits, 16 bytes; b32: 64
+    bits, 8 bytes) and :func:`store` s them at *dst*, which must be aligned to that many bytes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); u = UnalignRegForStore()
+    >>> store_mask_bits(u, p + 8, np.arange(256) % 4 == 0, 4)
+    8
+    >>> store_post(u, p + 16); p.read(17)[8:].tolist()
+    [255, 255, 255, 255, 255, 255, 255, 255, 0]
+    """
+    payload = bytes_from_bits(bits[::size])
+    dst.require_alignment(
+        payload.size,
+        f"a MaskReg StoreUnAlign of b{8 * size} elements needs {payload.size}-byte alignment",
+    )
+    store(reg, dst, payload)
+    return int(payload.size)
 
 
 def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:

@@ -25,6 +25,8 @@ call                                                       C++ overload
 ``StoreUnAlign(dst, src, ureg, areg)``                     the whole register at ``dst + areg``
 ``StoreUnAlignPost(dst, ureg, areg)``                      write the bytes held by the store at
                                                            ``dst + areg`` (the same ``areg``)
+``StoreUnAlign(Ref(dst), mask, ureg)``                     one bit per b16 / b32 element: 16 / 8
+                                                           bytes; ``dst`` moves past them
 ``Load(dst, src)`` / ``Store(dst, src[, count])``          one-shot unaligned VL load / store
 =========================================================  =======================================
 
@@ -61,12 +63,18 @@ from ascreg._frontend.operands import REG
 from ascreg._frontend.template import define
 from ascreg.core import unaligned as core
 from ascreg.enums import PostLiteral
-from ascreg.errors import AscregTypeError, TemplateMismatchError, UnsupportedError
+from ascreg.errors import (
+    AscregTypeError,
+    IllegalDtypeError,
+    TemplateMismatchError,
+    UnsupportedError,
+)
 from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
     AddrReg,
+    MaskReg,
     RegTensor,
     RegTraitNumTwo,
     UnalignRegForLoad,
@@ -242,7 +250,9 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
 
     The AddrReg form ``StoreUnAlign(dst, src, ureg, areg)`` stores the whole register at
     ``dst + areg`` and leaves ``dst``; ``StoreUnAlignPost(dst, ureg, areg)`` with the same
-    ``areg`` ends that stream.
+    ``areg`` ends that stream. The MaskReg form ``StoreUnAlign(Ref(dst), mask, ureg)`` streams
+    the lowest mask bit of each b16 (16 bytes) or b32 (8 bytes) element, ``dst`` aligned to
+    that size, and advances ``dst`` past them; ``StoreUnAlignPost`` ends it as usual.
 
     Examples
     --------
@@ -259,6 +269,9 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     areg = _addr_reg(rest)
     if areg is not None:
         _store_at_addr_reg(op, dst, src, ureg, areg)
+        return
+    if isinstance(src, MaskReg) and not rest:
+        _store_mask(op, dst, src, ureg)
         return
     if not rest:
         _store_squeezed(op, dst, src, ureg)
@@ -279,6 +292,22 @@ def _store_at_addr_reg(op: Any, dst: Any, src: Any, ureg: Any, areg: AddrReg) ->
     _one_trait(reg, "AddrReg")
     u = operands.instance(ureg, UnalignRegForStore, "ureg")
     core.store_lanes(u, ptr + areg.offset, reg.get(), reg.lanes)
+
+
+def _store_mask(op: Any, dst: Any, mask: MaskReg, ureg: Any) -> None:
+    """``StoreUnAlign(Ref(dst), mask, ureg)``: one mask bit per b16 / b32 element of ``dst``.
+
+    Streams 16 (b16) or 8 (b32) bytes at ``dst`` and advances it past them.
+    """
+    ptr, ref = _moving_address(op, dst, "dst")
+    _typed_pointer(op, ptr)
+    if ptr.dtype.size not in (2, 4):
+        raise IllegalDtypeError(
+            f"a MaskReg StoreUnAlign writes b16 or b32 elements, not {ptr.dtype.cpp_name}"
+        )
+    u = operands.instance(ureg, UnalignRegForStore, "ureg")
+    written = core.store_mask_bits(u, ptr, mask.bits(), ptr.dtype.size)
+    ref.value = ptr.offset_bytes(written)
 
 
 def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:

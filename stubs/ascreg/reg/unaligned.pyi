@@ -741,6 +741,8 @@ class _StoreUnAlign_bool_:
     def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore) -> None: ...  # AR: (bool_)
     @overload
     def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bool_)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int8_t:
     @overload
@@ -749,6 +751,8 @@ class _StoreUnAlign_int8_t:
     def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int8_t)
     @overload
     def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint8_t:
     @overload
@@ -757,6 +761,8 @@ class _StoreUnAlign_uint8_t:
     def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint8_t)
     @overload
     def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp8_e4m3fn_t:
     @overload
@@ -765,6 +771,8 @@ class _StoreUnAlign_fp8_e4m3fn_t:
     def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e4m3fn_t)
     @overload
     def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp8_e5m2_t:
     @overload
@@ -773,6 +781,8 @@ class _StoreUnAlign_fp8_e5m2_t:
     def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e5m2_t)
     @overload
     def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp8_e8m0_t:
     @overload
@@ -781,6 +791,8 @@ class _StoreUnAlign_fp8_e8m0_t:
     def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e8m0_t)
     @overload
     def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_hifloat8_t:
     @overload
@@ -789,6 +801,8 @@ class _StoreUnAlign_hifloat8_t:
     def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (hifloat8_t)
     @overload
     def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int4x2_t:
     @overload
@@ -797,6 +811,8 @@ class _StoreUnAlign_int4x2_t:
     def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int4x2_t)
     @overload
     def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp4x2_e2m1_t:
     @overload
@@ -805,6 +821,8 @@ class _StoreUnAlign_fp4x2_e2m1_t:
     def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e2m1_t)
     @overload
     def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp4x2_e1m2_t:
     @overload
@@ -813,6 +831,8 @@ class _StoreUnAlign_fp4x2_e1m2_t:
     def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e1m2_t)
     @overload
     def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int16_t:
     @overload
@@ -821,6 +841,8 @@ class _StoreUnAlign_int16_t:
     def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int16_t)
     @overload
     def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint16_t:
     @overload
@@ -829,6 +851,8 @@ class _StoreUnAlign_uint16_t:
     def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint16_t)
     @overload
     def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_half:
     @overload
@@ -837,6 +861,8 @@ class _StoreUnAlign_half:
     def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore) -> None: ...  # AR: (half)
     @overload
     def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (half)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_bfloat16_t:
     @overload
@@ -845,6 +871,8 @@ class _StoreUnAlign_bfloat16_t:
     def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (bfloat16_t)
     @overload
     def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int32_t:
     @overload
@@ -853,6 +881,8 @@ class _StoreUnAlign_int32_t:
     def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int32_t)
     @overload
     def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint32_t:
     @overload
@@ -861,6 +891,8 @@ class _StoreUnAlign_uint32_t:
     def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint32_t)
     @overload
     def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_float32_t:
     @overload
@@ -869,6 +901,8 @@ class _StoreUnAlign_float32_t:
     def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (float32_t)
     @overload
     def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int64_t:
     @overload
@@ -877,6 +911,8 @@ class _StoreUnAlign_int64_t:
     def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int64_t)
     @overload
     def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint64_t:
     @overload
@@ -885,6 +921,8 @@ class _StoreUnAlign_uint64_t:
     def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint64_t)
     @overload
     def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_bool__post:
     @overload
@@ -1231,6 +1269,8 @@ class _StoreUnAlign:
     def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
     @overload
     def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 StoreUnAlign: _StoreUnAlign
 

@@ -3749,6 +3749,8 @@ def main() -> None:
     Reg.StoreUnAlign[float32_t, PostLiteral.POST_MODE_UPDATE](pr_float32_t, r_float32_t, us, ar)  # AddrReg (float32_t)
     Reg.StoreUnAlign[int64_t, PostLiteral.POST_MODE_UPDATE](pr_int64_t, r_int64_t, us, ar)  # AddrReg (int64_t)
     Reg.StoreUnAlign[uint64_t, PostLiteral.POST_MODE_UPDATE](pr_uint64_t, r_uint64_t, us, ar)  # AddrReg (uint64_t)
+    Reg.StoreUnAlign(pr_bool_, m, us)  # MaskReg (bool_)
+    Reg.StoreUnAlign[bool_](pr_bool_, m, us)  # MaskReg (bool_)
     # Reg.StoreUnAlignPost: every legal T combination
     Reg.StoreUnAlignPost(pr_bool_, us, 0)  # post-update (bool_)
     Reg.StoreUnAlignPost[bool_](pr_bool_, us, 0)  # post-update (bool_)
