@@ -170,8 +170,8 @@ class MaskMergeMode(enum.IntEnum):
 class GatherMaskMode(enum.IntEnum):
     """``AscendC::Reg::GatherMaskMode``: whether ``Reg.Squeeze`` writes its byte count to AR.
 
-    ``STORE_REG`` needs the AR special register, which ascreg does not model (``Reg.Squeeze``
-    raises :class:`~ascreg.errors.UnsupportedError` for it).
+    ``STORE_REG`` adds the bytes the squeeze kept to the running block's AR register, the
+    offset of the AR form of ``Reg.StoreUnAlign`` (``ascreg.machine.spr``).
 
     Examples
     --------

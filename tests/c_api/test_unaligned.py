@@ -16,14 +16,17 @@ from hypothesis import strategies as st
 from ascreg import Ref, UnifiedBuffer, uint8_t, uint32_t, uint64_t
 from ascreg._spec import SPECS
 from ascreg.errors import (
+    AscregError,
     AscregTypeError,
     RefRequiredError,
     UninitializedRegisterError,
     UnsupportedError,
 )
+from ascreg.machine import spr
+from ascreg.machine.block import BlockContext, block
 from reference.common import elements, from_bits
-from reference.unaligned import unaligned_store_visible
-from strategies import lane_bits, reg_bits
+from reference.unaligned import squeezed_bytes, unaligned_store_visible
+from strategies import lane_bits, make_mask, make_reg, mask_bits, reg_bits
 
 REGION = 2048
 SOME = settings(max_examples=max(4, settings.default.max_examples // 8))
@@ -106,8 +109,8 @@ def test_c_api_misuse() -> None:
         c_api.asc_loadunalign(r, c_api.vector_load_unalign(), p + 1)
     with pytest.raises(AscregTypeError, match="vector_store_unalign"):
         c_api.asc_storeunalign(p, c_api.vector_load_unalign(), r, 4)
-    with pytest.raises(UnsupportedError):
-        c_api.asc_storeunalign_postupdate(Ref(p), c_api.vector_store_unalign(), r)
+    with pytest.raises(AscregError, match="no kernel is running"):
+        c_api.asc_storeunalign_postupdate(Ref(p), c_api.vector_store_unalign(), r)  # AR form
     for _ in c_api.hw_range(1):
         areg = c_api.asc_update_addr_reg_b32(1)
         with pytest.raises(UnsupportedError):
@@ -165,3 +168,33 @@ def test_ref_is_accepted_where_c_passes_the_pointer_by_value() -> None:
     asc_storeunalign_post(dst, us, 2)
     asc_store(Ref(out + 4), r, 1)
     assert out.read(5).tolist() == [0, 133, 134, 0, 133]
+
+
+@pytest.mark.rows("asc_squeeze_with_status", "asc_storeunalign_postupdate", "asc_storeunalign_post")
+@pytest.mark.parametrize(
+    "combo", SPECS["asc_squeeze_with_status"].combos, ids=lambda c: c[0].cpp_name
+)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_c_api_ar_store_stream(combo: Any, data: bytes, st_data: Any) -> None:
+    """The AR form after asc_squeeze_with_status: the same stream as Reg.StoreUnAlign's."""
+    from ascreg import c_api
+
+    (dtype,) = combo
+    lanes, size = 256 // dtype.size, dtype.size
+    repeats = st_data.draw(st.integers(1, 3))
+    start = st_data.draw(st.integers(0, (REGION - 256 * repeats) // size)) * size
+    base = _ub(data)
+    dst = base.cast(dtype) + start // size
+    us, kept, written = c_api.vector_store_unalign(), c_api.VECTOR_TYPES[dtype](), b""
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        c_api.asc_clear_ar_spr()
+        for _ in range(repeats):
+            src, mask = st_data.draw(lane_bits(dtype, lanes)), st_data.draw(mask_bits())
+            c_api.asc_squeeze_with_status(kept, make_reg(dtype, src), make_mask(mask))
+            c_api.asc_storeunalign_postupdate(dst, us, kept)
+            written += squeezed_bytes(src, mask, size)
+            assert spr.read_ar() == len(written)
+            assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
+        c_api.asc_storeunalign_post(dst, us)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)

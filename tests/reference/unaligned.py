@@ -18,3 +18,25 @@ def unaligned_store_visible(
     out = bytearray(original)
     out[stream_start:visible_end] = written[: visible_end - stream_start]
     return bytes(out)
+
+
+def squeezed_bytes(src: list[int], mask: list[int], size: int) -> bytes:
+    """The bytes ``Squeeze<T, STORE_REG>`` keeps (lanes whose mask bit ``i * size`` is 1, in order).
+
+    The AR form of ``StoreUnAlign`` that follows writes exactly these bytes, after the bytes of
+    the earlier squeezes of the stream.
+    """
+    kept = [value for i, value in enumerate(src) if mask[i * size]]
+    return b"".join(value.to_bytes(size, "little") for value in kept)
+
+
+def mask_store_bytes(mask: list[int], size: int) -> bytes:
+    """The bytes a MaskReg ``StoreUnAlign`` streams for ``size``-byte elements.
+
+    Element i's bit is mask bit ``i * size`` (the lowest of its ``size`` bits); bit i goes to
+    bit ``i % 8`` of byte ``i // 8``: 16 bytes for b16, 8 for b32.
+    """
+    kept = mask[::size]
+    return bytes(
+        sum(kept[8 * byte + bit] << bit for bit in range(8)) for byte in range(len(kept) // 8)
+    )

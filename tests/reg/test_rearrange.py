@@ -12,6 +12,7 @@ from ascreg import (
     GatherMaskMode,
     HighLowPart,
     Reg,
+    SpecialPurposeReg,
     half,
     int8_t,
     int16_t,
@@ -25,8 +26,9 @@ from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
     TemplateMismatchError,
-    UnsupportedError,
 )
+from ascreg.machine import spr
+from ascreg.machine.block import BlockContext, block
 from reference.common import SIGNED
 from reference.rearrange import (
     deinterleave,
@@ -187,7 +189,13 @@ def test_squeeze(dtype: Any, two: bool, data: Any) -> None:
     assert reg_bits(dst) == squeeze(src, mask, dtype.size)
 
 
-def test_squeeze_store_reg_is_unsupported() -> None:
-    reg = make_reg(int16_t, [1] * 128)
-    with pytest.raises(UnsupportedError, match="AR"):
-        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](reg, reg, Reg.CreateMask[int16_t]())
+def test_squeeze_store_reg_adds_the_kept_bytes_to_ar() -> None:
+    reg, dst = make_reg(int16_t, list(range(128))), new_reg(int16_t)
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        Reg.ClearSpr[SpecialPurposeReg.AR]()
+        for _ in range(2):
+            Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](
+                dst, reg, Reg.CreateMask[int16_t, Reg.MaskPattern.H]()
+            )
+        assert spr.read_ar() == 2 * 64 * 2
+    assert reg_bits(dst) == list(range(64)) + [0] * 64

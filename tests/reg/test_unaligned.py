@@ -15,18 +15,35 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import PostLiteral, Ref, Reg, UnifiedBuffer, policy, uint8_t, uint32_t, uint64_t
+from ascreg import (
+    GatherMaskMode,
+    PostLiteral,
+    Ref,
+    Reg,
+    SpecialPurposeReg,
+    UnifiedBuffer,
+    int16_t,
+    policy,
+    uint8_t,
+    uint32_t,
+    uint64_t,
+)
 from ascreg._spec import SPECS
 from ascreg.errors import (
+    AlignmentError,
+    AscregError,
     AscregTypeError,
+    IllegalDtypeError,
     RefRequiredError,
     UndefinedBehaviourError,
     UninitializedRegisterError,
     UnsupportedError,
 )
+from ascreg.machine import spr
+from ascreg.machine.block import BlockContext, block
 from reference.common import elements
-from reference.unaligned import unaligned_store_visible
-from strategies import lane_bits, make_reg, new_reg, reg_bits
+from reference.unaligned import mask_store_bytes, squeezed_bytes, unaligned_store_visible
+from strategies import lane_bits, make_mask, make_reg, mask_bits, new_reg, reg_bits
 
 REGION = 2048
 TYPES = [combo[0] for combo in SPECS["Reg.LoadUnAlign"].combos]
@@ -155,10 +172,10 @@ def test_misuse_is_reported() -> None:
         )
     with pytest.raises(AscregTypeError, match="outside"):
         Reg.StoreUnAlign(Ref(p), r, Reg.UnalignRegForStore(), 65)
-    with pytest.raises(UnsupportedError):
-        Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())
-    with pytest.raises(UnsupportedError):
-        Reg.LoadUnAlignPre(u, p, Reg.CreateAddrReg[uint32_t](1, 1))
+    with pytest.raises(AscregError, match="no kernel is running"):
+        Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())  # the AR form needs a block's AR
+    with pytest.raises(AscregTypeError, match="AddrReg form takes 2"):
+        Reg.LoadUnAlign(r, u, p, Reg.CreateAddrReg[uint32_t](1, 1))  # no inc
     us = Reg.UnalignRegForStore()
     with pytest.raises(UninitializedRegisterError):
         Reg.StoreUnAlignPost(Ref(p + 3), us, 0)
@@ -213,3 +230,136 @@ def test_ref_is_accepted_where_cpp_passes_the_pointer_by_value() -> None:
     Reg.Load(r, src)
     Reg.Store(Ref(out + 1), r, 2)
     assert out.read(3).tolist() == [0, 131, 132]
+
+
+# ---- the AR form: Squeeze<T, STORE_REG> + StoreUnAlign(dst, src, ureg) (issue 10) ----
+
+SQUEEZE_TYPES = [combo[0] for combo in SPECS["Reg.Squeeze"].combos]
+
+
+@pytest.mark.rows("Reg.Squeeze", "Reg.StoreUnAlign", "Reg.StoreUnAlignPost")
+@pytest.mark.parametrize("dtype", SQUEEZE_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_squeeze_ar_store_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    lanes, size = 256 // dtype.size, dtype.size
+    repeats = st_data.draw(st.integers(1, 4))
+    start = st_data.draw(st.integers(0, (REGION - 256 * repeats) // size)) * size
+    base = _ub(data)
+    dst = base.cast(dtype) + start // size
+    u, kept = Reg.UnalignRegForStore(), new_reg(dtype)
+    written = b""
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        spr.add_ar(4096)  # stale: ClearSpr<AR> starts the stream
+        Reg.ClearSpr[SpecialPurposeReg.AR]()
+        for _ in range(repeats):
+            src, mask = st_data.draw(lane_bits(dtype, lanes)), st_data.draw(mask_bits())
+            Reg.Squeeze[dtype, GatherMaskMode.STORE_REG](
+                kept, make_reg(dtype, src), make_mask(mask)
+            )
+            Reg.StoreUnAlign[dtype, PostLiteral.POST_MODE_UPDATE](dst, kept, u)
+            written += squeezed_bytes(src, mask, size)
+            assert spr.read_ar() == len(written)
+            assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
+        Reg.StoreUnAlignPost(dst, u)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
+    assert not u.pending
+
+
+def test_ar_store_must_alternate_with_squeeze() -> None:
+    p = UnifiedBuffer().alloc(int16_t, 512)
+    r, m = make_reg(int16_t, [7] * 128), Reg.CreateMask[int16_t]()
+    with block(BlockContext()) as ctx, ctx.simd_vf():
+        with pytest.raises(UndefinedBehaviourError, match="found 0"):
+            Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
+        with pytest.raises(UndefinedBehaviourError, match="found 2"):
+            Reg.StoreUnAlign(p, r, Reg.UnalignRegForStore())
+        Reg.Squeeze[int16_t, GatherMaskMode.STORE_REG](r, r, m)
+        with pytest.raises(UnsupportedError, match="POST_MODE_NORMAL"):
+            Reg.StoreUnAlign[int16_t, PostLiteral.POST_MODE_NORMAL](p, r, Reg.UnalignRegForStore())
+
+
+# ---- the AddrReg forms (issue 10) ----
+
+
+@pytest.mark.rows(
+    "Reg.LoadUnAlignPre", "Reg.LoadUnAlign", "Reg.StoreUnAlign", "Reg.StoreUnAlignPost"
+)
+@pytest.mark.parametrize("dtype", TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_addr_reg_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    """The pages' AddrReg loop: CreateAddrReg(i, VL elements) each repeat; the bases never move."""
+    lanes, size = 256 // dtype.size, dtype.size
+    repeats = st_data.draw(st.integers(1, 3))
+    room = (REGION - 256 * repeats) // size
+    src_at, dst_at = (st_data.draw(st.integers(0, room)) for _ in range(2))
+    source, target = _ub(data), _ub(bytes(REGION))
+    src, dst = source.cast(dtype) + src_at, target.cast(dtype) + dst_at
+    u0, u1, reg = Reg.UnalignRegForLoad(), Reg.UnalignRegForStore(), new_reg(dtype)
+    written = b""
+    for i in range(repeats):
+        areg = Reg.CreateAddrReg[dtype](i, lanes)
+        Reg.LoadUnAlignPre(u0, src, areg)
+        Reg.LoadUnAlign(reg, u0, src, areg, 0)
+        assert reg_bits(reg) == elements(data, (src_at + i * lanes) * size, lanes, size)
+        Reg.StoreUnAlign(dst, reg, u1, areg)
+        written += data[(src_at + i * lanes) * size : (src_at + (i + 1) * lanes) * size]
+        visible = unaligned_store_visible(bytes(REGION), dst_at * size, written, False)
+        assert bytes(target.read(REGION)) == visible
+    Reg.StoreUnAlignPost(dst, u1, areg)
+    assert bytes(target.read(REGION)) == unaligned_store_visible(
+        bytes(REGION), dst_at * size, written, True
+    )
+    assert not u1.pending
+
+
+def test_addr_reg_forms_take_trait_one_and_check_the_stream() -> None:
+    p = UnifiedBuffer().alloc(uint32_t, 512)
+    r = make_reg(uint32_t, [1] * 64)
+    us = Reg.UnalignRegForStore()
+    Reg.StoreUnAlign(p, r, us, Reg.CreateAddrReg[uint32_t](1, 3))  # ends at element 67: held
+    with pytest.raises(UndefinedBehaviourError, match="stream stopped"):
+        Reg.StoreUnAlignPost(p, us, Reg.CreateAddrReg[uint32_t](0, 3))  # not the same areg
+    two = Reg.RegTensor[uint64_t, Reg.RegTraitNumTwo]()
+    two.set(0)
+    with pytest.raises(AscregTypeError, match="RegTraitNumOne"):
+        Reg.StoreUnAlign(p.cast(uint64_t), two, us, Reg.CreateAddrReg[uint64_t](0, 1))
+
+
+# ---- the MaskReg form of StoreUnAlign (issue 10) ----
+
+MASK_STORE_TYPES = [dtype for dtype in TYPES if dtype.size in (2, 4)]
+
+
+@pytest.mark.rows("Reg.StoreUnAlign", "Reg.StoreUnAlignPost")
+@pytest.mark.parametrize("dtype", MASK_STORE_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_mask_store_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    step = 32 // dtype.size  # bytes per store: 16 (b16) or 8 (b32), the required alignment
+    repeats = st_data.draw(st.integers(1, 6))
+    start = st_data.draw(st.integers(0, (REGION - step * repeats) // step)) * step
+    base = _ub(data)
+    dst = Ref(base.cast(dtype) + start // dtype.size)
+    u = Reg.UnalignRegForStore()
+    written = b""
+    for _ in range(repeats):
+        bits = st_data.draw(mask_bits())
+        Reg.StoreUnAlign(dst, make_mask(bits), u)
+        written += mask_store_bytes(bits, dtype.size)
+        assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
+    assert dst.value == base.cast(dtype) + (start + len(written)) // dtype.size
+    Reg.StoreUnAlignPost(dst, u, 0)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
+
+
+def test_mask_store_checks_alignment_and_width() -> None:
+    p = UnifiedBuffer().alloc(uint32_t, 64)
+    mask = Reg.CreateMask[uint32_t]()
+    with pytest.raises(AlignmentError, match="8-byte alignment"):
+        Reg.StoreUnAlign(Ref(p + 1), mask, Reg.UnalignRegForStore())
+    with pytest.raises(IllegalDtypeError, match="b16 or b32"):
+        Reg.StoreUnAlign(Ref(p.cast(uint8_t)), mask, Reg.UnalignRegForStore())

@@ -199,7 +199,7 @@ def squeeze_counting(op: Any, dst: Any, src: Any, mask: Any) -> None:
     d, s = shared.vectors(op, (dst, "dst"), (src, "src"))
     enabled = shared.enables(op, mask, s)
     d.put(rearrange.squeeze(s.get(), enabled))
-    spr.add_ar(int(enabled.sum()) * s.dtype.size)
+    spr.note_squeeze(int(enabled.sum()) * s.dtype.size)
 
 
 def unsqueeze(op: Any, dst: Any, mask: Any) -> None:

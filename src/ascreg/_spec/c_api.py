@@ -393,6 +393,17 @@ _UNALIGNED_CALLS: dict[str, tuple[str, str, tuple[tuple[str, ...], ...]]] = {
 """Per unaligned function: its family, its ``ascreg.core.unaligned`` function and its forms
 (the runtime raises UnsupportedError for the ``addr_reg`` forms)."""
 
+# ---- the AR forms of the unaligned stores (issue 10: after asc_squeeze_with_status) ----
+
+_AR_FORMS: dict[str, tuple[str, ...]] = {
+    "asc_storeunalign_postupdate": ("vptrval dst", "custore src0", "vec src1"),
+    "asc_storeunalign_post": ("vptrval dst", "custore src"),
+}
+"""The AR form of each unaligned store (its ``dst`` is by value in the implementation)."""
+for _name, _form in _AR_FORMS.items():
+    _family, _core, _forms = _UNALIGNED_CALLS[_name]
+    _UNALIGNED_CALLS[_name] = (_family, _core, (*_forms, _form))
+
 
 def _reduce_rows() -> list[OpSpec]:
     """``asc_reduce_{sum,max,min}[_datablock]`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""

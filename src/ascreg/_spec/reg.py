@@ -285,13 +285,68 @@ def _unaligned(name: str, *forms: RegForm, post: bool = False) -> RegShape:
     return _shape(name, "unaligned", *forms, subscripts=subscripts)
 
 
+# ---- the AR forms of the unaligned stores (issue 10: Squeeze<T, STORE_REG>) ----
+
+_AR_STORE_FORMS: dict[str, tuple[RegForm, ...]] = {
+    # StoreUnAlign(T* dst, U& src, UnalignRegForStore& ureg): the offset comes from AR.
+    "StoreUnAlign": _post_twice(
+        RegForm("AR", (Param("dst", "ptrval"), Param("src", "reg"), Param("ureg", "ustore")))
+    ),
+    # StoreUnAlignPost(T* dst, UnalignRegForStore& ureg): no PostLiteral.
+    "StoreUnAlignPost": (RegForm("AR", (Param("dst", "ptrval"), Param("ureg", "ustore"))),),
+}
+"""The AR forms ``_unaligned_shapes`` adds to StoreUnAlign / StoreUnAlignPost."""
+
+_ADDR_REG_FORMS: dict[str, tuple[RegForm, ...]] = {
+    # LoadUnAlign(U& dst, UnalignRegForLoad& ureg, T*& src, AddrReg& areg, uint32_t inc): no
+    # PostLiteral; inc is unused.
+    "LoadUnAlign": (
+        RegForm(
+            "AddrReg",
+            (
+                Param("dst", "reg"),
+                Param("ureg", "uload"),
+                Param("src", "ptrval"),
+                Param("offset", "addr"),
+                Param("inc", "int"),
+            ),
+        ),
+    ),
+    # StoreUnAlign(T*& dst, U& src, UnalignRegForStore& ureg, AddrReg& areg)
+    "StoreUnAlign": _post_twice(
+        RegForm(
+            "AddrReg",
+            (
+                Param("dst", "ptrval"),
+                Param("src", "reg"),
+                Param("ureg", "ustore"),
+                Param("offset", "addr"),
+            ),
+        )
+    ),
+    # StoreUnAlignPost(T*& dst, UnalignRegForStore& ureg, AddrReg& areg): no PostLiteral.
+    "StoreUnAlignPost": (
+        RegForm(
+            "AddrReg", (Param("dst", "ptrval"), Param("ureg", "ustore"), Param("offset", "addr"))
+        ),
+    ),
+}
+"""The AddrReg forms of the unaligned family (issue 10)."""
+
+_MASK_STORE_UNALIGN = RegForm(
+    "MaskReg",
+    (Param("dst", "anyptrref"), Param("src", "mask"), Param("ureg", "ustore")),
+    per_combo=False,
+)
+"""``StoreUnAlign<T>(T*& dst, MaskReg& mask, UnalignRegForStore& ureg)`` (b16 / b32 ``T``)."""
+
+
 def _unaligned_shapes() -> dict[str, RegShape]:
     ureg, sreg, stride = Param("ureg", "uload"), Param("ureg", "ustore"), Param("stride", "int")
     return {
         "LoadUnAlignPre": _unaligned(
             "LoadUnAlignPre",
             RegForm("", (ureg, Param("src", "ptrval"))),
-            # The C++ AddrReg overload: typed, but the runtime raises UnsupportedError.
             RegForm("AddrReg", (ureg, Param("src", "ptrval"), Param("offset", "addr"))),
         ),
         "LoadUnAlign": _unaligned(
@@ -300,6 +355,7 @@ def _unaligned_shapes() -> dict[str, RegShape]:
             *_post_twice(
                 RegForm("post-update", (Param("dst", "regr"), ureg, Param("src", "ptrref"), stride))
             ),
+            *_ADDR_REG_FORMS["LoadUnAlign"],
             post=True,
         ),
         "StoreUnAlign": _unaligned(
@@ -307,11 +363,16 @@ def _unaligned_shapes() -> dict[str, RegShape]:
             *_post_twice(
                 RegForm("post-update", (Param("dst", "ptrref"), Param("src", "regr"), sreg, stride))
             ),
+            *_AR_STORE_FORMS["StoreUnAlign"],
+            *_ADDR_REG_FORMS["StoreUnAlign"],
+            _MASK_STORE_UNALIGN,
             post=True,
         ),
         "StoreUnAlignPost": _unaligned(
             "StoreUnAlignPost",
             *_post_twice(RegForm("post-update", (Param("dst", "ptrref"), sreg, stride))),
+            *_AR_STORE_FORMS["StoreUnAlignPost"],
+            *_ADDR_REG_FORMS["StoreUnAlignPost"],
             post=True,
         ),
         "Load": _unaligned("Load", RegForm("", (Param("dst", "reg"), Param("src", "ptrval")))),

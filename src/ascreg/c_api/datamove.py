@@ -48,6 +48,7 @@ from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
 from ascreg.core import unaligned
 from ascreg.errors import AscregTypeError, UnsupportedError
+from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
@@ -542,8 +543,10 @@ def asc_storeunalign(op: Any, dst: Any, src0: Any, src1: Any, count: Any) -> Non
 def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     """``asc_storeunalign_postupdate(__ubuf__ T*& dst, src0, src1, uint32_t count)``: then ``dst += count``.
 
-    The AR-register form (no count; after ``asc_squeeze_with_status``) raises
-    :class:`~ascreg.errors.UnsupportedError`.
+    The AR form ``asc_storeunalign_postupdate(dst, src0, src1)`` (no count) follows an
+    ``asc_squeeze_with_status`` and stores the bytes it kept at ``dst`` plus the bytes the
+    earlier squeezes kept, as ``Reg.StoreUnAlign``'s AR form (docs/semantics.md); ``dst``
+    does not move (the implementation takes it by value).
 
     Examples
     --------
@@ -555,11 +558,14 @@ def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: 
     (30, 37)
     """
     _no_areg(rest)
+    if not rest:
+        ptr = operands.value_address(dst, "dst")
+        reg = _vector_at(op, src1, "src1", ptr)
+        stream = operands.instance(src0, vector_store_unalign, "src0")
+        unaligned.store_squeezed(stream, ptr, reg.get(), spr.read_ar(), spr.take_squeeze())
+        return
     if len(rest) != 1:
-        raise UnsupportedError(
-            "the AR-register form asc_storeunalign_postupdate(dst, src0, src1) is not modelled; "
-            "pass a count"
-        )
+        raise AscregTypeError(f"takes (dst, src0, src1[, count]), got {3 + len(rest)} arguments")
     ptr, ref = operands.address(dst, True, "dst")
     n = _store_unaligned(op, ptr, src0, src1, rest[0])
     if ref is not None:
@@ -576,7 +582,8 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     """``asc_storeunalign_post(__ubuf__ T* dst, vector_store_unalign src, int32_t offset)``.
 
     Writes the bytes ``src`` holds; the stream must have stopped at ``dst + offset`` (elements,
-    the C API's plain-offset rule). The addr_reg and AR forms raise
+    the C API's plain-offset rule). The AR form ``asc_storeunalign_post(dst, src)`` ends a
+    stream of AR stores at ``dst`` + AR bytes. The addr_reg form raises
     :class:`~ascreg.errors.UnsupportedError`.
 
     Examples
@@ -589,11 +596,14 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     [0, -2, -2, 0]
     """
     _no_areg(rest)
-    if len(rest) != 1:
-        raise UnsupportedError(
-            "the AR-register form asc_storeunalign_post(dst, src) is not modelled; pass an offset"
-        )
     ptr = operands.value_address(dst, "dst")
+    if not rest:
+        op.spec.check(ptr.dtype)
+        stream = operands.instance(src, vector_store_unalign, "src")
+        unaligned.store_post_at_ar(stream, ptr, spr.read_ar())
+        return
+    if len(rest) != 1:
+        raise AscregTypeError(f"takes (dst, src[, offset]), got {2 + len(rest)} arguments")
     _flush(op, ptr + operands.integer(rest[0], "offset"), src)
 
 

@@ -47,8 +47,10 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.masks import bytes_from_bits
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.registers import VL
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
 
@@ -222,6 +224,85 @@ def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count
     8
     """
     store(reg, dst, values.view(np.uint8)[: count * values.dtype.itemsize])
+
+
+def store_squeezed(
+    reg: UnalignRegForStore, base: Pointer[Any], values: Bytes, ar: int, kept: int
+) -> None:
+    """``vstur`` (POST_UPDATE): :func:`store` the *kept* bytes of *values* at ``base + ar - kept``.
+
+    *ar* is the AR register after the ``Squeeze<T, STORE_REG>`` that kept *kept* bytes: AR
+    already counts them, so the stream continues at the bytes kept before that squeeze.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); u = UnalignRegForStore()
+    >>> store_squeezed(u, p, np.arange(256, dtype=np.uint8), 40, 8)
+    >>> store_post_at_ar(u, p, 40); p.read(41)[30:].tolist()
+    [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 0]
+    """
+    start = base.offset_bytes(ar - kept)
+    store(reg, start, values.view(np.uint8)[:kept])
+
+
+def store_post_at_ar(reg: UnalignRegForStore, base: Pointer[Any], ar: int) -> None:
+    """``vstar``: :func:`store_post` a stream of AR stores from *base*; it ends at ``base + ar``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); u = UnalignRegForStore()
+    >>> store_squeezed(u, p + 1, np.full(256, 3, np.uint8), 4, 4)
+    >>> store_post_at_ar(u, p + 1, 4); p.read(6).tolist()
+    [0, 3, 3, 3, 3, 0]
+    """
+    store_post(reg, base.offset_bytes(ar))
+
+
+def store_post_after_register(reg: UnalignRegForStore, last: Pointer[Any]) -> None:
+    """``vsta`` with an AddrReg: end the stream whose last store was VL bytes at *last*.
+
+    :func:`store_post` at ``last + VL``, where that whole-register store ended.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 300); u = UnalignRegForStore()
+    >>> store(u, p + 2, np.full(VL, 1, np.uint8)); int(p.read(258)[257])
+    0
+    >>> store_post_after_register(u, p + 2); int(p.read(258)[257])
+    1
+    """
+    store_post(reg, last.offset_bytes(VL))
+
+
+def store_mask_bits(reg: UnalignRegForStore, dst: Pointer[Any], bits: Bytes, size: int) -> int:
+    """``StoreUnAlign`` of a MaskReg for ``size``-byte elements; return the bytes it streamed.
+
+    Keeps the lowest bit of each element's ``size`` mask bits (b16: 128 bits, 16 bytes; b32: 64
+    bits, 8 bytes) and :func:`store` s them at *dst*, which must be aligned to that many bytes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import UnifiedBuffer, uint8_t
+    >>> p = UnifiedBuffer().alloc(uint8_t, 64); u = UnalignRegForStore()
+    >>> store_mask_bits(u, p + 8, np.arange(256) % 4 == 0, 4)
+    8
+    >>> store_post(u, p + 16); p.read(17)[8:].tolist()
+    [255, 255, 255, 255, 255, 255, 255, 255, 0]
+    """
+    payload = bytes_from_bits(bits[::size])
+    dst.require_alignment(
+        payload.size,
+        f"a MaskReg StoreUnAlign of b{8 * size} elements needs {payload.size}-byte alignment",
+    )
+    store(reg, dst, payload)
+    return int(payload.size)
 
 
 def load_anywhere(src: Pointer[Any], dtype: np.dtype[Any], lanes: int) -> Bytes:

@@ -9,6 +9,9 @@ write the same block state, as both compile to the same registers.
 * AR counts the bytes ``Squeeze<T, GatherMaskMode::STORE_REG>`` kept; ``ClearSpr<AR>`` /
   ``asc_clear_ar_spr`` zero it. A block starts with AR = 0 (ascreg's decision: the chip's reset
   value is not documented, and every documented use clears it first).
+* Each ``STORE_REG`` squeeze also leaves its byte count for the AR form of ``StoreUnAlign``
+  (``StoreUnAlign(dst, src, ureg)``), which takes it: the two must alternate (the Squeeze page),
+  so that store finds exactly one squeeze waiting.
 
 Examples
 --------
@@ -23,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from ascreg.errors import AscregError
+from ascreg.errors import AscregError, UndefinedBehaviourError, undefined_behaviour
 from ascreg.machine.block import current_block
 
 MASK_SPR_STATE = "mask_spr"
@@ -32,6 +35,8 @@ MASK_SPR_INIT = (1 << 128) - 1
 """What ``asc_init()`` writes into the mask SPR (``set_vector_mask(-1, -1)``)."""
 AR_STATE = "ar_spr"
 """Block-state key of the AR special register (a byte count)."""
+SQUEEZED_STATE = "ar_squeezed"
+"""Block-state key of the byte counts of the ``STORE_REG`` squeezes no AR store has taken."""
 
 
 def write_mask_spr(value: int) -> None:
@@ -64,3 +69,47 @@ def add_ar(nbytes: int) -> None:
 def clear_ar() -> None:
     """Zero the running block's AR register (``ClearSpr<AR>``, ``asc_clear_ar_spr``)."""
     current_block().state[AR_STATE] = 0
+
+
+def note_squeeze(nbytes: int) -> None:
+    """Record a ``STORE_REG`` squeeze that kept *nbytes*: add them to AR, leave them for the store.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     note_squeeze(12); read_ar(), take_squeeze()
+    (12, 12)
+    """
+    add_ar(nbytes)
+    state = current_block().state
+    state[SQUEEZED_STATE] = [*state.get(SQUEEZED_STATE, ()), int(nbytes)]
+
+
+def take_squeeze() -> int:
+    """Return the byte count of the one squeeze the AR form of ``StoreUnAlign`` follows.
+
+    Squeeze and that store must alternate: none or two squeezes waiting is undefined behaviour
+    (under a warning policy the last squeeze counts, 0 bytes when there is none).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     take_squeeze()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.UndefinedBehaviourError: the AR form of StoreUnAlign must follow ...
+    """
+    state = current_block().state
+    waiting = list(state.get(SQUEEZED_STATE, ()))
+    state[SQUEEZED_STATE] = []
+    if len(waiting) != 1:
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                "the AR form of StoreUnAlign must follow exactly one Squeeze<T, "
+                f"GatherMaskMode::STORE_REG> (the two alternate); found {len(waiting)} since "
+                "the last such store"
+            )
+        )
+    return waiting[-1] if waiting else 0

@@ -29,7 +29,7 @@ from ascreg.enums import (
     HistogramsType,
     SpecialPurposeReg,
 )
-from ascreg.errors import AscregTypeError, UnsupportedError
+from ascreg.errors import AscregTypeError
 from ascreg.machine import spr
 from ascreg.machine.registers import RegTensor
 
@@ -152,9 +152,10 @@ def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``Squeeze<T, GatherMaskMode store = NO_STORE_REG>(U& dst, U& src, MaskReg& mask)``.
 
     Copies the lanes of ``src`` that ``mask`` selects to ``dst``, in order, from lane 0 up;
-    the remaining lanes of ``dst`` become 0. ``store=GatherMaskMode.STORE_REG`` (write the
-    byte count to the AR register for ``StoreUnAlign``) is not modelled: it raises
-    :class:`~ascreg.errors.UnsupportedError`.
+    the remaining lanes of ``dst`` become 0. ``store=GatherMaskMode.STORE_REG`` also adds the
+    bytes it kept to the running block's AR register (``ascreg.machine.spr``), which the AR
+    form of ``StoreUnAlign`` (``StoreUnAlign(dst, src, ureg)``, next) uses as its offset; the
+    two must alternate, and a kernel clears AR first with ``ClearSpr<AR>``.
 
     Examples
     --------
@@ -167,10 +168,8 @@ def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     [0, 1, 31, 0]
     """
     if op.t.enum(GatherMaskMode, GatherMaskMode.NO_STORE_REG) is GatherMaskMode.STORE_REG:
-        raise UnsupportedError(
-            "GatherMaskMode.STORE_REG writes the AR special register, which ascreg does not "
-            "model; use NO_STORE_REG and pass the count to StoreUnAlign explicitly"
-        )
+        movement.squeeze_counting(op, dst, src, mask)
+        return
     shared.squeeze(op, dst, src, mask)
 
 

@@ -15,11 +15,23 @@ call                                                       C++ overload
 ``StoreUnAlign(Ref(dst), src, ureg, stride)``              the first ``stride`` lanes; ``dst +=
                                                            stride``
 ``StoreUnAlignPost(Ref(dst), ureg, stride)``               write the held bytes; ``dst += stride``
+``StoreUnAlign(dst, src, ureg)`` (AR form)                 the bytes the ``Squeeze<T, STORE_REG>``
+                                                           before it kept, at ``dst`` + the bytes
+                                                           earlier squeezes kept
+``StoreUnAlignPost(dst, ureg)`` (AR form)                  write the held bytes (the stream ends
+                                                           at ``dst`` + AR bytes)
+``LoadUnAlignPre(ureg, src, areg)``                        prime at ``src + areg``
+``LoadUnAlign(dst, ureg, src, areg, 0)``                   VL bytes at ``src + areg``
+``StoreUnAlign(dst, src, ureg, areg)``                     the whole register at ``dst + areg``
+``StoreUnAlignPost(dst, ureg, areg)``                      write the bytes held by the store at
+                                                           ``dst + areg`` (the same ``areg``)
+``StoreUnAlign(Ref(dst), mask, ureg)``                     one bit per b16 / b32 element: 16 / 8
+                                                           bytes; ``dst`` moves past them
 ``Load(dst, src)`` / ``Store(dst, src[, count])``          one-shot unaligned VL load / store
 =========================================================  =======================================
 
-The AddrReg and AR-register (``Squeeze``) overloads are not modelled: they raise
-:class:`~ascreg.errors.UnsupportedError`.
+The AddrReg forms never move ``src`` / ``dst`` (a loop recomputes the AddrReg from its
+counter, as the pages' example does); they take RegTraitNumOne registers.
 
 Examples
 --------
@@ -51,11 +63,18 @@ from ascreg._frontend.operands import REG
 from ascreg._frontend.template import define
 from ascreg.core import unaligned as core
 from ascreg.enums import PostLiteral
-from ascreg.errors import AscregTypeError, TemplateMismatchError, UnsupportedError
+from ascreg.errors import (
+    AscregTypeError,
+    IllegalDtypeError,
+    TemplateMismatchError,
+    UnsupportedError,
+)
+from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
     AddrReg,
+    MaskReg,
     RegTensor,
     RegTraitNumTwo,
     UnalignRegForLoad,
@@ -90,9 +109,23 @@ _OPTIONS: dict[str, Any] = {"enum_kinds": (PostLiteral,), "_setup": _post_setup}
 """The template arguments every unaligned op takes: ``T`` and a PostLiteral."""
 
 
-def _no_addr_reg(args: tuple[Any, ...]) -> None:
-    if any(isinstance(a, AddrReg) for a in args):
-        raise UnsupportedError("the AddrReg overloads of the unaligned accesses are not modelled")
+def _addr_reg(args: tuple[Any, ...], extra: int = 0) -> AddrReg | None:
+    """Return the AddrReg of an AddrReg form (``args`` = the arguments after the fixed ones).
+
+    *extra* is how many arguments follow it (``LoadUnAlign``'s unused ``inc``).
+    """
+    if not args or not isinstance(args[0], AddrReg):
+        return None
+    if len(args) != 1 + extra:
+        raise AscregTypeError(
+            f"the AddrReg form takes {1 + extra} argument(s) after the address, got {len(args)}"
+        )
+    return args[0]
+
+
+def _one_trait(reg: RegTensor[Any, Any], form: str) -> None:
+    if reg.trait is RegTraitNumTwo:
+        raise AscregTypeError(f"the {form} form takes RegTraitNumOne registers")
 
 
 def _moving_address(op: Any, obj: Any, role: str) -> tuple[Pointer[Any], Ref[Any]]:
@@ -128,7 +161,9 @@ def _typed_pointer(op: Any, ptr: Pointer[Any]) -> Pointer[Any]:
 
 @define("Reg.LoadUnAlignPre", **_OPTIONS)
 def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
-    """``LoadUnAlignPre(ureg, src)``: prime a load stream with the 32-byte block holding ``src``.
+    """``LoadUnAlignPre(ureg, src[, areg])``: prime a load stream at ``src`` (+ ``areg``).
+
+    Fills ``ureg`` with the 32-byte block holding the address.
 
     Examples
     --------
@@ -137,11 +172,12 @@ def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
     >>> Reg.LoadUnAlignPre(u, UnifiedBuffer().alloc(half, 256) + 40); u
     UnalignRegForLoad(block at 0x40)
     """
-    _no_addr_reg(rest)
-    if rest:
-        raise AscregTypeError(f"takes (ureg, src), got {2 + len(rest)} arguments")
+    areg = _addr_reg(rest)
+    if rest and areg is None:
+        raise AscregTypeError(f"takes (ureg, src[, areg]), got {2 + len(rest)} arguments")
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
-    core.load_pre(u, _typed_pointer(op, operands.value_address(src, "src", REG)))
+    ptr = _typed_pointer(op, operands.value_address(src, "src", REG))
+    core.load_pre(u, ptr + areg.offset if areg is not None else ptr)
 
 
 @define("Reg.LoadUnAlign", **_OPTIONS)
@@ -152,6 +188,8 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     ``src`` by ``stride`` elements; ``LoadUnAlign(dst, ureg, src)`` leaves it. ``ureg`` must
     hold the block of ``src``: call ``LoadUnAlignPre`` once before a stream whose stride is the
     register's size. RegTraitNumTwo registers take the post-update form only.
+    ``LoadUnAlign(dst, ureg, src, areg, inc)`` loads at ``src + areg`` (primed there by
+    ``LoadUnAlignPre(ureg, src, areg)``) and leaves ``src``; ``inc`` is unused (0).
 
     Examples
     --------
@@ -163,7 +201,10 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
     >>> int(r.get()[0]), src.value - p
     (7, 135)
     """
-    _no_addr_reg(rest)
+    areg = _addr_reg(rest, extra=1)
+    if areg is not None:
+        _load_at_addr_reg(op, dst, ureg, src, areg, rest[1])
+        return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, ureg, src[, stride]), got {3 + len(rest)} arguments")
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
@@ -184,6 +225,16 @@ def LoadUnAlign(op: Any, dst: Any, ureg: Any, src: Any, *rest: Any) -> None:
         ref.value = ptr + stride
 
 
+def _load_at_addr_reg(op: Any, dst: Any, ureg: Any, src: Any, areg: AddrReg, inc: Any) -> None:
+    """``LoadUnAlign(dst, ureg, src, areg, inc)``: VL bytes at ``src + areg``; ``src`` stays."""
+    operands.in_range(inc, "inc", 0, operands.UINT32_MAX, "a uint32_t (unused: 0)")
+    u = operands.instance(ureg, UnalignRegForLoad, "ureg")
+    ptr = operands.value_address(src, "src", REG)
+    reg = _register_at(op, dst, "dst", ptr)
+    _one_trait(reg, "AddrReg")
+    reg.put(core.load_lanes(u, ptr + areg.offset, reg.dtype.np_dtype, reg.lanes))
+
+
 @define("Reg.StoreUnAlign", **_OPTIONS)
 def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlign(Ref(dst), src, ureg, stride)``: store the first ``stride`` lanes at ``dst``.
@@ -191,6 +242,17 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     The bytes up to the last 32-byte boundary are written; the rest stay in ``ureg`` until the
     next ``StoreUnAlign`` continuing at the new ``dst`` or ``StoreUnAlignPost`` writes them. A
     store elsewhere while bytes are held is an error (they would be lost).
+
+    The AR form ``StoreUnAlign(dst, src, ureg)`` follows a ``Squeeze<T, STORE_REG>`` (they
+    alternate): it stores the bytes that squeeze kept at ``dst`` plus the bytes the earlier
+    squeezes kept (AR before that squeeze); ``dst`` itself does not move, and
+    ``StoreUnAlignPost(dst, ureg)`` ends the stream at ``dst`` + AR. POST_MODE_UPDATE only.
+
+    The AddrReg form ``StoreUnAlign(dst, src, ureg, areg)`` stores the whole register at
+    ``dst + areg`` and leaves ``dst``; ``StoreUnAlignPost(dst, ureg, areg)`` with the same
+    ``areg`` ends that stream. The MaskReg form ``StoreUnAlign(Ref(dst), mask, ureg)`` streams
+    the lowest mask bit of each b16 (16 bytes) or b32 (8 bytes) element, ``dst`` aligned to
+    that size, and advances ``dst`` past them; ``StoreUnAlignPost`` ends it as usual.
 
     Examples
     --------
@@ -204,12 +266,16 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     >>> Reg.StoreUnAlignPost(dst, u, 0); p.read(41)[29:41].tolist()
     [0, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0]
     """
-    _no_addr_reg(rest)
+    areg = _addr_reg(rest)
+    if areg is not None:
+        _store_at_addr_reg(op, dst, src, ureg, areg)
+        return
+    if isinstance(src, MaskReg) and not rest:
+        _store_mask(op, dst, src, ureg)
+        return
     if not rest:
-        raise UnsupportedError(
-            "the AR-register overload StoreUnAlign(dst, src, ureg) (after Squeeze) is not "
-            "modelled; pass Ref(dst) and a postUpdateStride"
-        )
+        _store_squeezed(op, dst, src, ureg)
+        return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, src, ureg, stride), got {3 + len(rest)} arguments")
     ptr, ref = _moving_address(op, dst, "dst")
@@ -219,11 +285,56 @@ def StoreUnAlign(op: Any, dst: Any, src: Any, ureg: Any, *rest: Any) -> None:
     ref.value = ptr + count
 
 
+def _store_at_addr_reg(op: Any, dst: Any, src: Any, ureg: Any, areg: AddrReg) -> None:
+    """``StoreUnAlign(dst, src, ureg, areg)``: the whole register at ``dst + areg``; ``dst`` stays."""
+    ptr = operands.value_address(dst, "dst", REG)
+    reg = _register_at(op, src, "src", ptr)
+    _one_trait(reg, "AddrReg")
+    u = operands.instance(ureg, UnalignRegForStore, "ureg")
+    core.store_lanes(u, ptr + areg.offset, reg.get(), reg.lanes)
+
+
+def _store_mask(op: Any, dst: Any, mask: MaskReg, ureg: Any) -> None:
+    """``StoreUnAlign(Ref(dst), mask, ureg)``: one mask bit per b16 / b32 element of ``dst``.
+
+    Streams 16 (b16) or 8 (b32) bytes at ``dst`` and advances it past them.
+    """
+    ptr, ref = _moving_address(op, dst, "dst")
+    _typed_pointer(op, ptr)
+    if ptr.dtype.size not in (2, 4):
+        raise IllegalDtypeError(
+            f"a MaskReg StoreUnAlign writes b16 or b32 elements, not {ptr.dtype.cpp_name}"
+        )
+    u = operands.instance(ureg, UnalignRegForStore, "ureg")
+    written = core.store_mask_bits(u, ptr, mask.bits(), ptr.dtype.size)
+    ref.value = ptr.offset_bytes(written)
+
+
+def _store_squeezed(op: Any, dst: Any, src: Any, ureg: Any) -> None:
+    """Store what the squeeze before it kept (the AR form ``StoreUnAlign(dst, src, ureg)``).
+
+    Decision (docs/semantics.md): the offset from ``dst`` is AR minus the bytes of the
+    ``Squeeze<T, STORE_REG>`` this store follows, i.e. the bytes every earlier squeeze kept.
+    """
+    if op.normal:
+        raise UnsupportedError(
+            "the AR form of StoreUnAlign with POST_MODE_NORMAL is not modelled (which address "
+            "it writes is not documented); use POST_MODE_UPDATE"
+        )
+    ptr = operands.value_address(dst, "dst", REG)
+    reg = _register_at(op, src, "src", ptr)
+    _one_trait(reg, "AR")
+    u = operands.instance(ureg, UnalignRegForStore, "ureg")
+    core.store_squeezed(u, ptr, reg.get(), spr.read_ar(), spr.take_squeeze())
+
+
 @define("Reg.StoreUnAlignPost", **_OPTIONS)
 def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     """``StoreUnAlignPost(Ref(dst), ureg, stride)``: write the bytes ``ureg`` holds; ``dst += stride``.
 
-    ``dst`` must be where the store stream stopped.
+    ``dst`` must be where the store stream stopped. The AR form ``StoreUnAlignPost(dst, ureg)``
+    ends a stream of AR stores (at ``dst`` + AR bytes); the AddrReg form ``(dst, ureg, areg)``
+    one whose last ``StoreUnAlign(dst, src, ureg, areg)`` used the same ``areg``.
 
     Examples
     --------
@@ -236,12 +347,15 @@ def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
     >>> Reg.StoreUnAlignPost(dst, u, 0); p.read(5).tolist()
     [0, 5, 5, 5, 0]
     """
-    _no_addr_reg(rest)
-    if not rest:
-        raise UnsupportedError(
-            "the AR-register overload StoreUnAlignPost(dst, ureg) is not modelled; pass "
-            "Ref(dst) and a postUpdateStride"
-        )
+    areg = _addr_reg(rest)
+    if areg is not None or not rest:
+        ptr = _typed_pointer(op, operands.value_address(dst, "dst", REG))
+        u = operands.instance(ureg, UnalignRegForStore, "ureg")
+        if areg is not None:
+            core.store_post_after_register(u, ptr + areg.offset)
+        else:
+            core.store_post_at_ar(u, ptr, spr.read_ar())
+        return
     if len(rest) > 1:
         raise AscregTypeError(f"takes (dst, ureg, stride), got {2 + len(rest)} arguments")
     ptr, ref = _moving_address(op, dst, "dst")

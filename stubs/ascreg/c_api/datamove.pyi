@@ -2058,6 +2058,40 @@ def asc_storeunalign_postupdate(dst: Ref[UbPtr[uint32_t]], src0: vector_store_un
 def asc_storeunalign_postupdate(dst: Ref[UbPtr[float32_t]], src0: vector_store_unalign, src1: RegTensor[float32_t], count: _IntLike) -> None: ...  # (float32_t)
 @overload
 def asc_storeunalign_postupdate(dst: Ref[UbPtr[int64_t]], src0: vector_store_unalign, src1: RegTensor[int64_t], count: _IntLike) -> None: ...  # (int64_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src0: vector_store_unalign, src1: RegTensor[int8_t]) -> None: ...  # (int8_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src0: vector_store_unalign, src1: RegTensor[uint8_t]) -> None: ...  # (uint8_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e4m3fn_t]) -> None: ...  # (fp8_e4m3fn_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e5m2_t]) -> None: ...  # (fp8_e5m2_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e8m0_t]) -> None: ...  # (fp8_e8m0_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src0: vector_store_unalign, src1: RegTensor[hifloat8_t]) -> None: ...  # (hifloat8_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src0: vector_store_unalign, src1: RegTensor[int4x2_t]) -> None: ...  # (int4x2_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src0: vector_store_unalign, src1: RegTensor[fp4x2_e2m1_t]) -> None: ...  # (fp4x2_e2m1_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src0: vector_store_unalign, src1: RegTensor[fp4x2_e1m2_t]) -> None: ...  # (fp4x2_e1m2_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src0: vector_store_unalign, src1: RegTensor[int16_t]) -> None: ...  # (int16_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src0: vector_store_unalign, src1: RegTensor[uint16_t]) -> None: ...  # (uint16_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[half] | Ref[UbPtr[half]], src0: vector_store_unalign, src1: RegTensor[half]) -> None: ...  # (half)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src0: vector_store_unalign, src1: RegTensor[bfloat16_t]) -> None: ...  # (bfloat16_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src0: vector_store_unalign, src1: RegTensor[int32_t]) -> None: ...  # (int32_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src0: vector_store_unalign, src1: RegTensor[uint32_t]) -> None: ...  # (uint32_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src0: vector_store_unalign, src1: RegTensor[float32_t]) -> None: ...  # (float32_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src0: vector_store_unalign, src1: RegTensor[int64_t]) -> None: ...  # (int64_t)
 
 # asc_storeunalign_post: legal (T) in table order, per form
 @overload
@@ -2094,6 +2128,40 @@ def asc_storeunalign_post(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: vect
 def asc_storeunalign_post(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (float32_t)
 @overload
 def asc_storeunalign_post(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: vector_store_unalign, offset: _IntLike) -> None: ...  # (int64_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: vector_store_unalign) -> None: ...  # (int8_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: vector_store_unalign) -> None: ...  # (uint8_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: vector_store_unalign) -> None: ...  # (fp8_e4m3fn_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: vector_store_unalign) -> None: ...  # (fp8_e5m2_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: vector_store_unalign) -> None: ...  # (fp8_e8m0_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: vector_store_unalign) -> None: ...  # (hifloat8_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: vector_store_unalign) -> None: ...  # (int4x2_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: vector_store_unalign) -> None: ...  # (fp4x2_e2m1_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: vector_store_unalign) -> None: ...  # (fp4x2_e1m2_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: vector_store_unalign) -> None: ...  # (int16_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: vector_store_unalign) -> None: ...  # (uint16_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[half] | Ref[UbPtr[half]], src: vector_store_unalign) -> None: ...  # (half)
+@overload
+def asc_storeunalign_post(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: vector_store_unalign) -> None: ...  # (bfloat16_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: vector_store_unalign) -> None: ...  # (int32_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: vector_store_unalign) -> None: ...  # (uint32_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: vector_store_unalign) -> None: ...  # (float32_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: vector_store_unalign) -> None: ...  # (int64_t)
 
 # asc_storeunalign_post_postupdate: legal (T) in table order, per form
 @overload

@@ -334,114 +334,152 @@ class _LoadUnAlign_bool_:
     def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
     def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: Ref[UbPtr[bool_]], stride: int) -> None: ...  # post-update: (bool_)
+    @overload
+    def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (bool_)
 
 class _LoadUnAlign_int8_t:
     @overload
     def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]]) -> None: ...  # (int8_t)
     @overload
     def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int8_t]], stride: int) -> None: ...  # post-update: (int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int8_t)
 
 class _LoadUnAlign_uint8_t:
     @overload
     def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]]) -> None: ...  # (uint8_t)
     @overload
     def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint8_t]], stride: int) -> None: ...  # post-update: (uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint8_t)
 
 class _LoadUnAlign_fp8_e4m3fn_t:
     @overload
     def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]]) -> None: ...  # (fp8_e4m3fn_t)
     @overload
     def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp8_e4m3fn_t]], stride: int) -> None: ...  # post-update: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
 
 class _LoadUnAlign_fp8_e5m2_t:
     @overload
     def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]]) -> None: ...  # (fp8_e5m2_t)
     @overload
     def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp8_e5m2_t]], stride: int) -> None: ...  # post-update: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp8_e5m2_t)
 
 class _LoadUnAlign_fp8_e8m0_t:
     @overload
     def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]]) -> None: ...  # (fp8_e8m0_t)
     @overload
     def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp8_e8m0_t]], stride: int) -> None: ...  # post-update: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp8_e8m0_t)
 
 class _LoadUnAlign_hifloat8_t:
     @overload
     def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]]) -> None: ...  # (hifloat8_t)
     @overload
     def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[hifloat8_t]], stride: int) -> None: ...  # post-update: (hifloat8_t)
+    @overload
+    def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (hifloat8_t)
 
 class _LoadUnAlign_int4x2_t:
     @overload
     def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]]) -> None: ...  # (int4x2_t)
     @overload
     def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int4x2_t]], stride: int) -> None: ...  # post-update: (int4x2_t)
+    @overload
+    def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int4x2_t)
 
 class _LoadUnAlign_fp4x2_e2m1_t:
     @overload
     def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]]) -> None: ...  # (fp4x2_e2m1_t)
     @overload
     def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp4x2_e2m1_t]], stride: int) -> None: ...  # post-update: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
 
 class _LoadUnAlign_fp4x2_e1m2_t:
     @overload
     def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]]) -> None: ...  # (fp4x2_e1m2_t)
     @overload
     def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[fp4x2_e1m2_t]], stride: int) -> None: ...  # post-update: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
 
 class _LoadUnAlign_int16_t:
     @overload
     def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]]) -> None: ...  # (int16_t)
     @overload
     def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int16_t]], stride: int) -> None: ...  # post-update: (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int16_t)
 
 class _LoadUnAlign_uint16_t:
     @overload
     def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]]) -> None: ...  # (uint16_t)
     @overload
     def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint16_t]], stride: int) -> None: ...  # post-update: (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint16_t)
 
 class _LoadUnAlign_half:
     @overload
     def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]]) -> None: ...  # (half)
     @overload
     def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: Ref[UbPtr[half]], stride: int) -> None: ...  # post-update: (half)
+    @overload
+    def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (half)
 
 class _LoadUnAlign_bfloat16_t:
     @overload
     def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]]) -> None: ...  # (bfloat16_t)
     @overload
     def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[bfloat16_t]], stride: int) -> None: ...  # post-update: (bfloat16_t)
+    @overload
+    def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (bfloat16_t)
 
 class _LoadUnAlign_int32_t:
     @overload
     def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]]) -> None: ...  # (int32_t)
     @overload
     def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[int32_t]], stride: int) -> None: ...  # post-update: (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int32_t)
 
 class _LoadUnAlign_uint32_t:
     @overload
     def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]]) -> None: ...  # (uint32_t)
     @overload
     def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint32_t]], stride: int) -> None: ...  # post-update: (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint32_t)
 
 class _LoadUnAlign_float32_t:
     @overload
     def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]]) -> None: ...  # (float32_t)
     @overload
     def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: Ref[UbPtr[float32_t]], stride: int) -> None: ...  # post-update: (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (float32_t)
 
 class _LoadUnAlign_int64_t:
     @overload
     def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]]) -> None: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[int64_t, _R], ureg: UnalignRegForLoad, src: Ref[UbPtr[int64_t]], stride: int) -> None: ...  # post-update: (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int64_t)
 
 class _LoadUnAlign_uint64_t:
     @overload
     def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]]) -> None: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[uint64_t, _R], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint64_t]], stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint64_t)
 
 class _LoadUnAlign_bool__post:
     def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: Ref[UbPtr[bool_]], stride: int) -> None: ...  # post-update: (bool_)
@@ -655,122 +693,388 @@ class _LoadUnAlign:
     def __call__(self, dst: RegTensor[int64_t, _R], ureg: UnalignRegForLoad, src: Ref[UbPtr[int64_t]], stride: int) -> None: ...  # post-update: (int64_t)
     @overload
     def __call__(self, dst: RegTensor[uint64_t, _R], ureg: UnalignRegForLoad, src: Ref[UbPtr[uint64_t]], stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (bool_)
+    @overload
+    def __call__(self, dst: RegTensor[int8_t], ureg: UnalignRegForLoad, src: UbPtr[int8_t] | Ref[UbPtr[int8_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int8_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint8_t], ureg: UnalignRegForLoad, src: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint8_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e5m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp8_e8m0_t], ureg: UnalignRegForLoad, src: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: RegTensor[hifloat8_t], ureg: UnalignRegForLoad, src: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (hifloat8_t)
+    @overload
+    def __call__(self, dst: RegTensor[int4x2_t], ureg: UnalignRegForLoad, src: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int4x2_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForLoad, src: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: RegTensor[int16_t], ureg: UnalignRegForLoad, src: UbPtr[int16_t] | Ref[UbPtr[int16_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int16_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint16_t], ureg: UnalignRegForLoad, src: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint16_t)
+    @overload
+    def __call__(self, dst: RegTensor[half], ureg: UnalignRegForLoad, src: UbPtr[half] | Ref[UbPtr[half]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (half)
+    @overload
+    def __call__(self, dst: RegTensor[bfloat16_t], ureg: UnalignRegForLoad, src: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (bfloat16_t)
+    @overload
+    def __call__(self, dst: RegTensor[int32_t], ureg: UnalignRegForLoad, src: UbPtr[int32_t] | Ref[UbPtr[int32_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int32_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint32_t], ureg: UnalignRegForLoad, src: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint32_t)
+    @overload
+    def __call__(self, dst: RegTensor[float32_t], ureg: UnalignRegForLoad, src: UbPtr[float32_t] | Ref[UbPtr[float32_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (float32_t)
+    @overload
+    def __call__(self, dst: RegTensor[int64_t], ureg: UnalignRegForLoad, src: UbPtr[int64_t] | Ref[UbPtr[int64_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (int64_t)
+    @overload
+    def __call__(self, dst: RegTensor[uint64_t], ureg: UnalignRegForLoad, src: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], offset: AddrReg, inc: int) -> None: ...  # AddrReg: (uint64_t)
 
 LoadUnAlign: _LoadUnAlign
 
 class _StoreUnAlign_bool_:
+    @overload
     def __call__(self, dst: Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore) -> None: ...  # AR: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bool_)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int8_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint8_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp8_e4m3fn_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp8_e5m2_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp8_e8m0_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_hifloat8_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int4x2_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp4x2_e2m1_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_fp4x2_e1m2_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int16_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint16_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_half:
+    @overload
     def __call__(self, dst: Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (half)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore) -> None: ...  # AR: (half)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (half)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_bfloat16_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int32_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint32_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_float32_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_int64_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int64_t]], src: RegTensor[int64_t, _R], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_uint64_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t, _R], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 class _StoreUnAlign_bool__post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore) -> None: ...  # AR: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bool_)
 
 class _StoreUnAlign_int8_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
 
 class _StoreUnAlign_uint8_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
 
 class _StoreUnAlign_fp8_e4m3fn_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
 
 class _StoreUnAlign_fp8_e5m2_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
 
 class _StoreUnAlign_fp8_e8m0_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
 
 class _StoreUnAlign_hifloat8_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
 
 class _StoreUnAlign_int4x2_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
 
 class _StoreUnAlign_fp4x2_e2m1_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
 
 class _StoreUnAlign_fp4x2_e1m2_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
 
 class _StoreUnAlign_int16_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
 
 class _StoreUnAlign_uint16_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
 
 class _StoreUnAlign_half_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (half)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore) -> None: ...  # AR: (half)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (half)
 
 class _StoreUnAlign_bfloat16_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
 
 class _StoreUnAlign_int32_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
 
 class _StoreUnAlign_uint32_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
 
 class _StoreUnAlign_float32_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
 
 class _StoreUnAlign_int64_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int64_t]], src: RegTensor[int64_t, _R], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
 
 class _StoreUnAlign_uint64_t_post:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t, _R], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
 
 class _StoreUnAlign:
     """``Reg.StoreUnAlign``: legal (T) in table order below."""
@@ -889,65 +1193,238 @@ class _StoreUnAlign:
     def __call__(self, dst: Ref[UbPtr[int64_t]], src: RegTensor[int64_t, _R], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int64_t)
     @overload
     def __call__(self, dst: Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t, _R], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore) -> None: ...  # AR: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore) -> None: ...  # AR: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore) -> None: ...  # AR: (half)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore) -> None: ...  # AR: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore) -> None: ...  # AR: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore) -> None: ...  # AR: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: RegTensor[int8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: RegTensor[uint8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: RegTensor[fp8_e4m3fn_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: RegTensor[fp8_e5m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: RegTensor[fp8_e8m0_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: RegTensor[hifloat8_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: RegTensor[int4x2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: RegTensor[fp4x2_e2m1_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: RegTensor[fp4x2_e1m2_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: RegTensor[int16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: RegTensor[uint16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], src: RegTensor[half], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (half)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: RegTensor[bfloat16_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: RegTensor[int32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: RegTensor[uint32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: RegTensor[float32_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: RegTensor[int64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], src: RegTensor[uint64_t], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
+    @overload
+    def __call__(self, dst: Ref[UbPtr[Any]], src: MaskReg, ureg: UnalignRegForStore) -> None: ...  # MaskReg
 
 StoreUnAlign: _StoreUnAlign
 
 class _StoreUnAlignPost_bool_:
+    @overload
     def __call__(self, dst: Ref[UbPtr[bool_]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], ureg: UnalignRegForStore) -> None: ...  # AR: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bool_)
 
 class _StoreUnAlignPost_int8_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int8_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
 
 class _StoreUnAlignPost_uint8_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint8_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
 
 class _StoreUnAlignPost_fp8_e4m3fn_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e4m3fn_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
 
 class _StoreUnAlignPost_fp8_e5m2_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e5m2_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
 
 class _StoreUnAlignPost_fp8_e8m0_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp8_e8m0_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
 
 class _StoreUnAlignPost_hifloat8_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[hifloat8_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
 
 class _StoreUnAlignPost_int4x2_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int4x2_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
 
 class _StoreUnAlignPost_fp4x2_e2m1_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp4x2_e2m1_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
 
 class _StoreUnAlignPost_fp4x2_e1m2_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[fp4x2_e1m2_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
 
 class _StoreUnAlignPost_int16_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int16_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
 
 class _StoreUnAlignPost_uint16_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint16_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
 
 class _StoreUnAlignPost_half:
+    @overload
     def __call__(self, dst: Ref[UbPtr[half]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (half)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], ureg: UnalignRegForStore) -> None: ...  # AR: (half)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (half)
 
 class _StoreUnAlignPost_bfloat16_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[bfloat16_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
 
 class _StoreUnAlignPost_int32_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int32_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
 
 class _StoreUnAlignPost_uint32_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint32_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
 
 class _StoreUnAlignPost_float32_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[float32_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
 
 class _StoreUnAlignPost_int64_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[int64_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
 
 class _StoreUnAlignPost_uint64_t:
+    @overload
     def __call__(self, dst: Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
 
 class _StoreUnAlignPost_bool__post:
     def __call__(self, dst: Ref[UbPtr[bool_]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bool_)
@@ -1123,6 +1600,82 @@ class _StoreUnAlignPost:
     def __call__(self, dst: Ref[UbPtr[int64_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (int64_t)
     @overload
     def __call__(self, dst: Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], ureg: UnalignRegForStore) -> None: ...  # AR: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], ureg: UnalignRegForStore) -> None: ...  # AR: (half)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore) -> None: ...  # AR: (uint64_t)
+    @overload
+    def __call__(self, dst: UbPtr[bool_] | Ref[UbPtr[bool_]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bool_)
+    @overload
+    def __call__(self, dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int8_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint8_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e4m3fn_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e5m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp8_e8m0_t)
+    @overload
+    def __call__(self, dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (hifloat8_t)
+    @overload
+    def __call__(self, dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int4x2_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e2m1_t)
+    @overload
+    def __call__(self, dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (fp4x2_e1m2_t)
+    @overload
+    def __call__(self, dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int16_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint16_t)
+    @overload
+    def __call__(self, dst: UbPtr[half] | Ref[UbPtr[half]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (half)
+    @overload
+    def __call__(self, dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (bfloat16_t)
+    @overload
+    def __call__(self, dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int32_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint32_t)
+    @overload
+    def __call__(self, dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (float32_t)
+    @overload
+    def __call__(self, dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (int64_t)
+    @overload
+    def __call__(self, dst: UbPtr[uint64_t] | Ref[UbPtr[uint64_t]], ureg: UnalignRegForStore, offset: AddrReg) -> None: ...  # AddrReg: (uint64_t)
 
 StoreUnAlignPost: _StoreUnAlignPost
 

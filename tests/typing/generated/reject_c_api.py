@@ -22790,8 +22790,11 @@ def main() -> None:
     # asc_storeunalign_postupdate: every illegal T combination, every form
     asc_storeunalign_postupdate(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_postupdate(pr_uint16_t, us, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
+    asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_post: every illegal T combination, every form
     asc_storeunalign_post(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_post(pr_uint64_t, us)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_post_postupdate: every illegal T combination, every form
     asc_storeunalign_post_postupdate(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_load: every illegal T combination, every form
