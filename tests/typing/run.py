@@ -86,6 +86,7 @@ def main() -> int:
             str(HERE / "pyrightconfig.json"),
             "--pythonpath",
             sys.executable,
+            "--threads",  # one checker thread per core (the generated files are large)
             *FILES,
             cwd=cwd,
         )
