@@ -4,17 +4,10 @@ Every function takes element arrays (``float16`` or ``bfloat16``; the front end 
 components of each pair along the last axis) and returns an array of the same shape: element
 values, ``bool`` for the comparisons, or, for the reductions over the pair, one value per pair.
 
-Rounding: each result component is rounded **once**, to nearest even, from the exact value:
-sums and fused multiply-adds are computed as a float64 value plus its exact error (TwoSum),
-made round-to-odd in float64, then rounded to the element type (round-to-odd with at least two
-extra bits makes the second rounding correct); bfloat16 goes through a round-to-odd float32
-step because ``ml_dtypes`` narrows float64 through float32 with two roundings. Products of two
-elements are exact in float64; quotients, square roots and reciprocals of 11- or 8-bit
-operands cannot fall within one float64 ulp of an element-type midpoint unless exact, so one
-float64 operation then one rounding is correctly rounded. The transcendental functions
-(``sin``, ``exp``, ``log`` ...) are numpy's float64 functions (error below one float64 ulp)
-rounded once to the element type: correctly rounded unless the float64 result lies within one
-float64 ulp of a midpoint, which the tests check for every half input of the reference grid.
+Rounding: each result component is rounded **once**, to nearest even, from the exact value,
+by the scalar functions of :mod:`ascreg.core.halfmath` (``__hadd`` ... ``hsin``), which this
+module applies componentwise. Only ``div`` and ``math_function`` differ from their scalar twins:
+they never flush bfloat16 subnormals (the scalar ``__hdiv``, ``hexp`` ... do, per their pages).
 
 Special values are IEEE 754 (the documented non-saturating mode); the saturation mode of the
 global saturation register is not modelled.
@@ -32,12 +25,18 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 
+from ascreg.core import halfmath as scalar
+
 Arr = np.ndarray[Any, Any]
-BF16 = np.dtype(ml_dtypes.bfloat16)
-F64 = np.dtype(np.float64)
+BF16 = scalar.BF16.dtype
+MATH = scalar.MATH
+"""The float64 function of each ``h2<name>`` math function (the scalar ``h<name>`` table)."""
+
+# The componentwise arithmetic is the scalar ``half`` / ``bfloat16_t`` functions' own.
+add, sub, mul, fma = scalar.add, scalar.sub, scalar.mul, scalar.fma
+neg, absolute, isnan = scalar.neg, scalar.absolute, scalar.isnan
 
 
 def _quiet(function: Callable[..., Arr]) -> Callable[..., Arr]:
@@ -51,34 +50,8 @@ def _quiet(function: Callable[..., Arr]) -> Callable[..., Arr]:
     return quiet
 
 
-def _wide(a: Arr) -> Arr:
-    return np.asarray(a).astype(F64)
-
-
-def _odd64(value: Arr, error: Arr) -> Arr:
-    """Round-to-odd of ``value + error`` (exact) at float64 precision."""
-    even = (value.view(np.uint64) & np.uint64(1)) == 0
-    nudge = (error != 0) & even & np.isfinite(value)
-    toward = np.where(error > 0, np.inf, -np.inf)
-    return np.where(nudge, np.nextafter(value, toward), value)
-
-
-def _odd32(value: Arr) -> Arr:
-    """Round-to-odd of float64 *value* to float32 (finite values; inf and NaN pass)."""
-    with np.errstate(over="ignore"):
-        near = value.astype(np.float32)
-    back = near.astype(F64)
-    inexact = np.isfinite(value) & (back != value)
-    toward_zero = np.where(
-        inexact & (np.abs(back) > np.abs(value)), np.nextafter(near, np.float32(0)), near
-    )
-    bits = toward_zero.view(np.uint32) | np.where(inexact, np.uint32(1), np.uint32(0))
-    return bits.astype(np.uint32).view(np.float32)
-
-
-@_quiet
 def round_to(dtype: np.dtype[Any], value: Arr, error: Arr | None = None) -> Arr:
-    """Round the exact value ``value + error`` (float64 arrays) once to *dtype*.
+    """Round the exact value ``value + error`` (float64 arrays) once to *dtype*, nearest even.
 
     Examples
     --------
@@ -86,75 +59,28 @@ def round_to(dtype: np.dtype[Any], value: Arr, error: Arr | None = None) -> Arr:
     >>> round_to(BF16, np.array([1 + 2**-8]), np.array([2**-30]))  # just above a tie: up
     array([1.00781], dtype=bfloat16)
     """
-    value = np.asarray(value, dtype=F64)
-    if error is not None:
-        value = _odd64(value, np.asarray(error, dtype=F64))
-    if np.dtype(dtype) == BF16:
-        return np.asarray(_odd32(value).astype(BF16))
-    with np.errstate(over="ignore"):
-        return np.asarray(value.astype(dtype))
-
-
-def _two_sum(a: Arr, b: Arr) -> tuple[Arr, Arr]:
-    with np.errstate(invalid="ignore", over="ignore"):
-        total = a + b
-        b_part = total - a
-        error = (a - (total - b_part)) + (b - b_part)
-    return total, np.where(np.isfinite(total), error, 0.0)
-
-
-@_quiet
-def add(a: Arr, b: Arr) -> Arr:
-    """Componentwise ``a + b``, rounded once."""
-    return round_to(np.asarray(a).dtype, *_two_sum(_wide(a), _wide(b)))
-
-
-@_quiet
-def sub(a: Arr, b: Arr) -> Arr:
-    """Componentwise ``a - b``, rounded once."""
-    return round_to(np.asarray(a).dtype, *_two_sum(_wide(a), -_wide(b)))
-
-
-@_quiet
-def mul(a: Arr, b: Arr) -> Arr:
-    """Componentwise ``a * b`` (exact in float64), rounded once."""
-    with np.errstate(invalid="ignore"):
-        return round_to(np.asarray(a).dtype, _wide(a) * _wide(b))
+    fmt = scalar.FORMATS[np.dtype(dtype)]
+    if error is None:
+        return scalar.round_to(value, fmt)
+    return scalar.round_exact(value, error, fmt)
 
 
 @_quiet
 def div(a: Arr, b: Arr) -> Arr:
-    """Componentwise ``a / b``, rounded once (IEEE: ``x/0`` is ±inf, ``0/0`` NaN)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return round_to(np.asarray(a).dtype, _wide(a) / _wide(b))
+    """Componentwise ``a / b``, rounded once (IEEE: ``x/0`` is ±inf, ``0/0`` NaN).
 
-
-@_quiet
-def fma(a: Arr, b: Arr, c: Arr) -> Arr:
-    """Componentwise ``a * b + c`` with one rounding."""
-    with np.errstate(invalid="ignore"):
-        product = _wide(a) * _wide(b)
-    return round_to(np.asarray(a).dtype, *_two_sum(product, _wide(c)))
+    Unlike the scalar bfloat16 ``__hdiv``, subnormals are not flushed (the pair pages say
+    nothing of it).
+    """
+    a = np.asarray(a)
+    return round_to(a.dtype, a.astype(np.float64) / np.asarray(b).astype(np.float64))
 
 
 @_quiet
 def fma_relu(a: Arr, b: Arr, c: Arr) -> Arr:
     """:func:`fma`, then results ``<= 0`` become +0 (NaN stays NaN)."""
     result = fma(a, b, c)
-    with np.errstate(invalid="ignore"):
-        return np.where(result <= 0, np.zeros_like(result), result)
-
-
-@_quiet
-def neg(a: Arr) -> Arr:
-    """Componentwise ``-a`` (the sign bit flips, NaN too)."""
-    return np.asarray(np.negative(np.asarray(a)))
-
-
-@_quiet
-def absolute(a: Arr) -> Arr:
-    """Componentwise ``|a|`` (the sign bit clears, NaN too)."""
-    return np.asarray(np.abs(np.asarray(a)))
+    return np.where(result <= 0, np.zeros_like(result), result)
 
 
 @_quiet
@@ -194,24 +120,11 @@ def minimum(a: Arr, b: Arr) -> Arr:
 
 
 @_quiet
-def isnan(a: Arr) -> Arr:
-    """Componentwise NaN test (``bool``)."""
-    return np.isnan(np.asarray(a).astype(np.float32))
-
-
-_ORDERED: dict[str, Callable[[Arr, Arr], Arr]] = {
-    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-    "gt": np.greater, "ge": np.greater_equal,
-}  # fmt: skip
-"""The ordered comparisons (false when either component is NaN; ``ne`` too)."""
-
-
-@_quiet
 def compare(op: str, a: Arr, b: Arr, *, unordered: bool = False) -> Arr:
     """Componentwise comparison *op* (``"eq"``, ``"lt"`` ...) as ``bool``.
 
     Ordered comparisons are false where either component is NaN (``ne`` included); the
-    *unordered* forms (``__hequx2`` ...) are true there.
+    *unordered* forms (``__hequx2`` ...) are true there: the scalar ``__heq`` ... tables.
 
     Examples
     --------
@@ -220,14 +133,7 @@ def compare(op: str, a: Arr, b: Arr, *, unordered: bool = False) -> Arr:
     >>> compare("ne", a, b), compare("ne", a, b, unordered=True)
     (array([False, False]), array([False,  True]))
     """
-    wa, wb = _wide(a), _wide(b)
-    with np.errstate(invalid="ignore"):
-        ordered = np.asarray(_ordered(op)(wa, wb)) & ~(np.isnan(wa) | np.isnan(wb))
-    return ordered | (np.isnan(wa) | np.isnan(wb)) if unordered else ordered
-
-
-def _ordered(op: str) -> Callable[[Arr, Arr], Arr]:
-    return _ORDERED[op]
+    return scalar.COMPARES[op + ("u" if unordered else "")](a, b)
 
 
 @_quiet
@@ -256,30 +162,11 @@ def as_mask(flags: Arr) -> Arr:
     return (low | high).astype(np.uint32)
 
 
-def _rsqrt(x: Arr) -> Arr:
-    return 1.0 / np.sqrt(x)
-
-
-def _rcp(x: Arr) -> Arr:
-    return 1.0 / x
-
-
-def _exp10(x: Arr) -> Arr:
-    return np.power(10.0, x)
-
-
-MATH: dict[str, Callable[[Arr], Arr]] = {
-    "sin": np.sin, "cos": np.cos, "tanh": np.tanh, "exp": np.exp, "exp2": np.exp2,
-    "exp10": _exp10, "log": np.log, "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt,
-    "rsqrt": _rsqrt, "rcp": _rcp, "floor": np.floor, "rint": np.rint, "ceil": np.ceil,
-    "trunc": np.trunc,
-}  # fmt: skip
-"""The float64 function of each ``h2<name>`` math function."""
-
-
 @_quiet
 def math_function(name: str, a: Arr) -> Arr:
     """Componentwise ``h2<name>`` (:data:`MATH`), computed in float64 and rounded once.
+
+    Unlike some scalar bfloat16 functions, subnormals are not flushed.
 
     Examples
     --------
@@ -287,5 +174,5 @@ def math_function(name: str, a: Arr) -> Arr:
     >>> math_function("sqrt", np.array([2, -1], np.float16))
     array([1.414,   nan], dtype=float16)
     """
-    with np.errstate(all="ignore"):
-        return round_to(np.asarray(a).dtype, MATH[name](_wide(a)))
+    a = np.asarray(a)
+    return round_to(a.dtype, MATH[name](a.astype(np.float64)))
