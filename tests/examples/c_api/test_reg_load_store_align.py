@@ -207,7 +207,13 @@ def reg_load_store_align(src0: GmPtr[half], src1: GmPtr[half], dst: GmPtr[half])
         )
     elif scenarioNum == 4:
         asc_vf_call[add_with_datablock](
-            dst_ub, src0_ub, src1_ub, half_elements_per_vf, input_repeat_times // 2, output_length, 2
+            dst_ub,
+            src0_ub,
+            src1_ub,
+            half_elements_per_vf,
+            input_repeat_times // 2,
+            output_length,
+            2,
         )
     elif scenarioNum == 5:
         asc_vf_call[add_with_broadcast](dst_ub, src0_ub, src1_ub, half_elements_per_vf, input_repeat_times)  # fmt: skip

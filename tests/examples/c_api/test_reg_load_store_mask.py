@@ -119,7 +119,10 @@ def reg_load_store_mask(src0: GmPtr[uint8_t], src1: GmPtr[uint8_t] | None, mask:
         asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0)
         asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0)
         asc_vf_call[load_store_mask_register](
-            dst_ub, src_ub, ceil_division(SCENARIO1_LENGTH, byte_elements_per_vf), byte_elements_per_vf
+            dst_ub,
+            src_ub,
+            ceil_division(SCENARIO1_LENGTH, byte_elements_per_vf),
+            byte_elements_per_vf,
         )
         asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0)
         asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0)

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from ascreg import GmPtr, UbPtr, acl, half, uint8_t
+from ascreg import GmPtr, Ref, UbPtr, acl, half, uint8_t
 from ascreg.c_api import (
     EVENT_ID0,
     EVENT_ID1,
@@ -59,7 +59,6 @@ from ascreg.c_api import (
     PIPE_MTE2,
     PIPE_MTE3,
     PIPE_V,
-    __aicore__,
     __global__,
     __simd_vf__,
     __ubuf__,
@@ -81,7 +80,6 @@ from ascreg.c_api import (
     vector_bool,
     vector_half,
 )
-from ascreg import Ref
 from ascreg.errors import AscregError, SyncError
 
 scenarioNum = 3  # SCENARIO_NUM, a compile-time define in the example

@@ -44,7 +44,11 @@ def GatherVF(dstAddr: UbPtr[half], srcAddr: UbPtr[half], indexAddr: UbPtr[uint16
     indexReg = Reg.RegTensor[U]()
     mask = Reg.CreateMask[T, Reg.MaskPattern.ALL]()
     repeatTimes = DivCeil(count, oneRepeatSize)
-    dst, src, index = Ref(dstAddr), Ref(srcAddr), Ref(indexAddr)  # the pointers the post-updates move
+    dst, src, index = (
+        Ref(dstAddr),
+        Ref(srcAddr),
+        Ref(indexAddr),
+    )  # the pointers the post-updates move
     for _i in range(repeatTimes):
         Reg.LoadAlign[T, Reg.PostLiteral.POST_MODE_UPDATE](srcReg, src, oneRepeatSize)
         Reg.LoadAlign[U, Reg.PostLiteral.POST_MODE_UPDATE](indexReg, index, oneRepeatSize)
