@@ -39,8 +39,7 @@ _WIDENED = frozenset(
 )  # fmt: skip
 
 
-def _comparable(values: Lanes) -> Lanes:
-    return values.astype(np.float32) if values.dtype in _WIDENED else values
+_WIDENED_TYPES = frozenset(d.type for d in _WIDENED)  # scalar types hash faster than dtypes
 
 
 def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
@@ -51,9 +50,11 @@ def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
     >>> compare("GE", np.array([-0.0, 1.0], np.float16), np.array([0.0, 2.0], np.float16))
     array([ True, False])
     """
-    if not isinstance(b, np.ndarray) or b.dtype != a.dtype:
+    if not isinstance(b, np.ndarray) or (b.dtype is not a.dtype and b.dtype != a.dtype):
         b = np.asarray(b, dtype=a.dtype)
-    result: Lanes = CMP_MODES[mode](_comparable(a), _comparable(b))
+    if a.dtype.type in _WIDENED_TYPES:
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    result: Lanes = CMP_MODES[mode](a, b)
     return result
 
 

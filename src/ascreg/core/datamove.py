@@ -110,6 +110,10 @@ def _checked_mode(
     table: dict[str, M], enum_name: str, op: str, dist: str, dtype_size: int, dual: bool
 ) -> M:
     """Look *dist* up in *table*, checking it exists, fits the element width and the form."""
+    key = (id(table), dist, dtype_size, dual)  # the tables live as long as the module
+    known = _CHECKED.get(key)
+    if known is not None:  # this combination passed the checks before
+        return known  # type: ignore[no-any-return]
     mode = table.get(dist)
     if mode is None:
         raise IllegalDtypeError(f"{dist} is not a {enum_name} that dav-3510 supports")
@@ -120,7 +124,12 @@ def _checked_mode(
     if mode.dual != dual:
         form = "the dual (two-register) form" if mode.dual else "the single-register form"
         raise IllegalDtypeError(f"{dist} is only valid in {form} of {op}")
+    _CHECKED[key] = mode
     return mode
+
+
+_CHECKED: dict[tuple[int, str, int, bool], Any] = {}
+"""The modes already checked, by (table, dist, element size, dual)."""
 
 
 def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lanes:
@@ -312,7 +321,11 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
             return
         count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
     target = dst.view(count, "writes")  # rows of lanes (a batched loop) keep their leading axis
-    np.copyto(target, values[..., :count].view(target.dtype), where=active[..., :count])
+    if count != values.shape[-1]:
+        values, active = values[..., :count], active[..., :count]
+    if values.dtype is not target.dtype:
+        values = values.view(target.dtype)
+    np.copyto(target, values, where=active)
 
 
 def _write_rows(dst: Any, values: Lanes, active: Lanes) -> None:

@@ -108,10 +108,15 @@ def spread_lanes(enables: Bits, stride: int) -> Bits:
     >>> spread_lanes(np.array([[True, False], [False, True]]), 2).astype(int).tolist()
     [[1, 0, 0, 0], [0, 0, 1, 0]]
     """
-    bits = enables.astype(f"<u{stride}").view(np.bool_)
+    word = _LANE_WORDS.get(stride)
+    bits = enables.astype(f"<u{stride}" if word is None else word).view(np.bool_)
     if bits.ndim > 1:  # rows of a batched loop: later ops read these enables, not strided bits
         _remember(bits, stride, enables)
     return bits
+
+
+_LANE_WORDS = {n: np.dtype(f"<u{n}") for n in (1, 2, 4, 8)}
+"""The little-endian unsigned type of each mask stride (one lane's bits as one integer)."""
 
 
 def enables_of(bits: Bits, lanes: int, stride: int) -> Bits:

@@ -131,7 +131,8 @@ def masked_shift(
         clamped = np.clip(counts.astype(np.int64), -width, width)  # same result, fits the width
         counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
     signed = counts.view(_SIGNED[size])
-    if np.minimum.reduce(signed, axis=None) < 0:  # a negative count somewhere: the rare, slow path
+    # the lowest count (argmin and one element: cheaper than a reduction on a register's lanes)
+    if signed.flat[signed.argmin()] < 0:  # a negative count somewhere: the rare, slow path
         wide = signed.astype(np.int64)
         return np.where(active, shift(values, wide, left=left), 0), (wide < 0) & active
     # numpy defines shifts by the width or more as the chip does (0, or the sign fill of a
@@ -144,7 +145,7 @@ def masked_shift(
         if values.dtype.kind == "i":  # the sign bit stays; a count of width or more gives 0
             sign = _SIGN[size].view(values.dtype)
             result = (values & sign) | (result & ~sign)
-            if np.maximum.reduce(signed, axis=None) >= width:
+            if signed.flat[signed.argmax()] >= width:
                 active = active & (signed < width)
     return np.multiply(result, active, out=result), None  # zeroing; cheaper than np.where
 
