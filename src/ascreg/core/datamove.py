@@ -89,6 +89,8 @@ LOAD_MODES: dict[str, LoadMode] = {
 }  # fmt: skip
 """Every ``LoadDist`` dav-3510 accepts (BDINTLV and the SPLT*CHN modes are rejected there)."""
 
+_NORM_LOAD = LOAD_MODES["DIST_NORM"]  # any width, one element per lane, unchanged
+
 
 def load_mode(dist: str, dtype_size: int, *, dual: bool) -> LoadMode:
     """Return the mode for *dist*, checking it exists, fits the element width and the form.
@@ -147,6 +149,12 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     array([0, 0, 1, 1], dtype=uint32)
     """
     size = src.dtype.size
+    if dist == "DIST_NORM" and not dual:  # the common load: one element per lane, as stored
+        mode = _NORM_LOAD
+        align = mode.align or size
+        if src.address % align:
+            src.require_alignment(align, f"LoadAlign with {dist} needs {align}-byte alignment")
+        return src.view(lanes).copy()
     mode = load_mode(dist, size, dual=dual)
     align = mode.align or size
     if src.address % align:
@@ -219,6 +227,8 @@ STORE_MODES: dict[str, StoreMode] = {
 }
 """Every ``StoreDist`` dav-3510 accepts (the MRG*CHN modes are rejected there)."""
 
+_NORM_STORE = STORE_MODES["DIST_NORM"]  # any width, masked, whole lanes
+
 PACK_IS_POSITIONAL = True
 """Decision: a PACK store writes the low part of lane i at packed position i (only enabled
 lanes are written) rather than compacting the enabled lanes. The Reg docs' byte example is
@@ -265,6 +275,12 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     >>> p.read(4)
     array([0, 1, 9, 9], dtype=uint16)
     """
+    if dist == "DIST_NORM":  # the common store: every enabled lane, whole, at its place
+        align = _NORM_STORE.align
+        if dst.address % align:
+            dst.require_alignment(align, f"StoreAlign with {dist} needs {align}-byte alignment")
+        write_lanes(dst, values, active)
+        return
     values, active = _as_pack_source(values, active, dist)
     size = values.dtype.itemsize
     mode = store_mode(dist, size, dual=False)

@@ -92,7 +92,12 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    bits = spread_lanes(np.logical_and(predicate, active), stride)
+    both = np.logical_and(predicate, active)
+    word = _LANE_WORDS.get(stride)
+    if both.ndim == 1 and word is not None:  # one register: spread_lanes without its call
+        bits = both.astype(word).view(np.bool_)
+    else:
+        bits = spread_lanes(both, stride)
     short = MASK_BITS - bits.shape[-1]  # fewer lanes than a register: the other bits are 0
     return np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)]) if short else bits
 
