@@ -510,7 +510,10 @@ class Pointer(Generic[T]):
                 "pointers with integers)",
                 call=current_call() or "p[i]",
             )
-        low, high = int(_MIN(idx)), int(_MAX(idx))
+        if idx.ndim == 1:  # argmin/argmax and an element: cheaper than two reductions
+            low, high = int(idx[idx.argmin()]), int(idx[idx.argmax()])
+        else:
+            low, high = int(_MIN(idx)), int(_MAX(idx))
         # "gathers": the span between the indices is not all read (no unwritten-UB check).
         span = (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
         return span, low
