@@ -84,8 +84,7 @@ def select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
         return
     d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
     d.put(cmp.select(operands.lane_enables(selector, d), a.get(), b.get()))
-    if type(mask) is MaskReg:
-        op._forms.add(form)
+    op._forms.add(form)  # every operand passed its check: the next call of this form skips them
 
 
 def mask_logic(op: Any, logic: str, dst: MaskReg, sources: list[Any], mask: Any) -> None:
@@ -128,7 +127,7 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
         a, other = vectors(op, (src0, "src0"), (src1, "src1"))
         b = other.get()
     out.set_bits(cmp.compare_bits(mode, a.get(), b, enables(op, mask, a), a.mask_stride))
-    if type(mask) is MaskReg and not scalar:
+    if not scalar:  # every operand passed its check: the next call of this form skips them
         op._forms.add(form)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ascreg.core.masks import predicate_bits
+from ascreg.core.masks import _ALL_ON_IDS, predicate_bits
 
 Lanes = np.ndarray[Any, Any]
 
@@ -74,6 +74,9 @@ def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
         x, y = a.view(bits), b.view(bits)
         chosen: Lanes = (y ^ ((x ^ y) & ones)).view(a.dtype)
         return chosen
+    if id(selector) in _ALL_ON_IDS and a.dtype is b.dtype and a.shape == b.shape == selector.shape:
+        # every lane selected: a itself
+        return a.copy()
     return np.where(selector, a, b)
 
 

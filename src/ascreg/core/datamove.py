@@ -23,7 +23,7 @@ import attrs
 import numpy as np
 
 from ascreg._dtypes import UNSIGNED_OF_WIDTH
-from ascreg.core.masks import bits_from_bytes, bytes_from_bits
+from ascreg.core.masks import _ALL_ON_IDS, bits_from_bytes, bytes_from_bits
 from ascreg.errors import AddressSpaceError, IllegalDtypeError
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.registers import MASK_BITS, VL
@@ -341,6 +341,9 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         values, active = values[..., :count], active[..., :count]
     if values.dtype is not target.dtype:
         values = values.view(target.dtype)
+    if id(active) in _ALL_ON_IDS and target.shape == active.shape:
+        np.copyto(target, values)  # every lane on
+        return
     np.copyto(target, values, where=active)
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.masks import _ALL_ON_IDS
 from ascreg.errors import NegativeShiftError, undefined_behaviour
 
 Lanes = np.ndarray[Any, Any]
@@ -147,6 +148,8 @@ def masked_shift(
             result = (values & sign) | (result & ~sign)
             if signed.flat[signed.argmax()] >= width:
                 active = active & (signed < width)
+    if id(active) in _ALL_ON_IDS and result.shape == active.shape:
+        return result, None  # every lane on: nothing to zero
     return np.multiply(result, active, out=result), None  # zeroing; cheaper than np.where
 
 

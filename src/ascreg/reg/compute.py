@@ -109,7 +109,7 @@ def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
     """Shared body of the four shifts (vector or scalar count, left or right)."""
     form = ("shift", type(dst), type(src), type(count))
     if form in op._checked:  # this op with these operand types passed every check before
-        if not op.scalar and type(mask) is MaskReg:  # the vector form: no check left to make
+        if not op.scalar and isinstance(mask, MaskReg):  # the vector form: no check left to make
             counts = count.get()
             values = src.get()
             active = operands.lane_enables(mask, dst)
