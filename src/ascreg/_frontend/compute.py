@@ -114,10 +114,10 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
     """``dst`` bit i = ``src0[i] <mode> src1[i]`` (or the scalar) on the selected lanes."""
     form = (type(dst), type(src0), type(src1), type(mask))
     if not scalar and form in op._forms:  # these operand types passed every check before
-        b = src1.get()
-        a = src0.get()
+        right = src1.get()
+        left = src0.get()
         active = operands.lane_enables(mask, src0)
-        dst.set_bits(cmp.compare_bits(mode, a, b, active, src0.mask_stride))
+        dst.set_bits(cmp.compare_bits(mode, left, right, active, src0.mask_stride))
         return
     out = operands.mask(dst, "dst", op.surface)
     if scalar:

@@ -221,11 +221,11 @@ def _load_op(suffix: str, post: bool) -> Any:
 
 
 def _store(op: Any, dst: Any, src: Any, *rest: Any) -> None:
-    if len(rest) == 1 and (type(dst), type(src), type(rest[0])) in op._forms:
-        if dst.dtype is src.dtype:  # a plain masked form checked before: only the address is new
-            enabled = operands.lane_enables(rest[0], src)
-            core.store(dst, src.get(), enabled, op.dist(src.dtype.size))
-            return
+    form = (type(dst), type(src), type(rest[0])) if len(rest) == 1 else None
+    if form in op._forms and dst.dtype is src.dtype:  # a plain masked form checked before
+        enabled = operands.lane_enables(rest[0], src)
+        core.store(dst, src.get(), enabled, op.dist(src.dtype.size))
+        return
     ptr, ref = operands.address(dst, op.post, "dst")
     if isinstance(src, MaskReg):
         _store_mask(op, ptr, ref, src, rest)
