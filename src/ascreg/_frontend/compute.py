@@ -67,6 +67,11 @@ def mask_bits(op: Any, obj: Any, role: str) -> Lanes:
 
 def select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     """``dst = mask ? src0 : src1`` on registers (lane-wise) or on masks (bit-wise)."""
+    form = (type(dst), type(src0), type(src1), type(mask))
+    if form in op._forms:  # register operands of these types passed every check before
+        active = operands.lane_enables(mask, dst)
+        dst.put(cmp.select(active, src0.get(), src1.get()))
+        return
     selector = operands.mask(mask, "mask", op.surface)
     if isinstance(dst, MaskReg):
         if op.surface is operands.C_API:
@@ -79,6 +84,7 @@ def select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
         return
     d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
     d.put(cmp.select(operands.lane_enables(selector, d), a.get(), b.get()))
+    op._forms.add(form)  # every operand passed its check: the next call of this form skips them
 
 
 def mask_logic(op: Any, logic: str, dst: MaskReg, sources: list[Any], mask: Any) -> None:
@@ -106,6 +112,13 @@ def logic(op: Any, logic: str, dst: Any, sources: list[Any], mask: Any) -> None:
 
 def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scalar: bool) -> None:
     """``dst`` bit i = ``src0[i] <mode> src1[i]`` (or the scalar) on the selected lanes."""
+    form = (type(dst), type(src0), type(src1), type(mask))
+    if not scalar and form in op._forms:  # these operand types passed every check before
+        right = src1.get()
+        left = src0.get()
+        active = operands.lane_enables(mask, src0)
+        dst.set_bits(cmp.compare_bits(mode, left, right, active, src0.mask_stride))
+        return
     out = operands.mask(dst, "dst", op.surface)
     if scalar:
         (a,) = vectors(op, (src0, "src" if op.surface is operands.C_API else "register"))
@@ -114,6 +127,8 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
         a, other = vectors(op, (src0, "src0"), (src1, "src1"))
         b = other.get()
     out.set_bits(cmp.compare_bits(mode, a.get(), b, enables(op, mask, a), a.mask_stride))
+    if not scalar:  # every operand passed its check: the next call of this form skips them
+        op._forms.add(form)
 
 
 def shift(op: Any, dst: Any, src: Any, counts: Lanes, mask: Any, *, left: bool) -> None:

@@ -97,6 +97,8 @@ class Template:
         self._instances: dict[Any, Self] = {}
         self.spec: OpSpec | None = SPECS.get(self.key or self.name)
         self._checked: set[tuple[type, ...]] = set()
+        # operand-type tuples of whole calls that passed every check (an op's fast path)
+        self._forms: set[tuple[type, ...]] = set()
         self._setup()
 
     def _setup(self) -> None:

@@ -40,6 +40,7 @@ from ascreg.core import masks as mask_core
 from ascreg.core import reduce as red
 from ascreg.core.arith import BINARY_OPS, SIGN_OPS
 from ascreg.core.elementary import UNARY_OPS
+from ascreg.core.shifts import zeroing_shift
 from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
@@ -113,6 +114,12 @@ __all__ = [
 
 
 def _shift_impl(op: Any, *args: Any) -> Any:
+    if len(args) == 4 and tuple(map(type, args)) in op._forms:  # a vector form checked before
+        dst, src, count, mask = args
+        counts = count.get()
+        values = src.get()
+        dst.put(zeroing_shift(values, counts, operands.lane_enables(mask, dst), left=op.left))
+        return None
     if len(args) == 4:
         dst, src, count, mask = args
     elif len(args) == 3:
@@ -132,6 +139,8 @@ def _shift_impl(op: Any, *args: Any) -> Any:
         op.spec.check(s.dtype, c.dtype)
         counts = c.get()
     shared.shift(op, d, s, counts, mask, left=op.left)
+    if dst is not None and not op.scalar:  # every operand passed its check
+        op._forms.add(tuple(map(type, args)))
     return d if dst is None else None
 
 

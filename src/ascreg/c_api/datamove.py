@@ -150,6 +150,11 @@ def _strides(rest: tuple[Any, ...]) -> tuple[int, int]:
 
 
 def _load(op: Any, *args: Any) -> None:
+    if len(args) == 2 and (type(args[0]), type(args[1])) in op._forms:
+        dst, src = args  # a plain (dst, src) form checked before: only the address is new
+        if src.dtype is dst.dtype:
+            dst.put(core.load(src, op.dist(dst.dtype.size), dst.lanes))
+            return
     if args and isinstance(args[0], MaskReg):
         _load_mask(op, args)
         return
@@ -167,6 +172,8 @@ def _load(op: Any, *args: Any) -> None:
     lanes = core.load(at, op.dist(dsts[0].dtype.size), dsts[0].lanes, dual=op.dual)
     for dst, part in zip(dsts, core.deinterleave(lanes) if op.dual else (lanes,), strict=True):
         dst.put(part)
+    if len(args) == 2 and not op.dual and not op.post:  # the plain form passed every check
+        op._forms.add((type(args[0]), type(args[1])))
 
 
 def _load_blocks(
@@ -214,6 +221,11 @@ def _load_op(suffix: str, post: bool) -> Any:
 
 
 def _store(op: Any, dst: Any, src: Any, *rest: Any) -> None:
+    form = (type(dst), type(src), type(rest[0])) if len(rest) == 1 else None
+    if form in op._forms and dst.dtype is src.dtype:  # a plain masked form checked before
+        enabled = operands.lane_enables(rest[0], src)
+        core.store(dst, src.get(), enabled, op.dist(src.dtype.size))
+        return
     ptr, ref = operands.address(dst, op.post, "dst")
     if isinstance(src, MaskReg):
         _store_mask(op, ptr, ref, src, rest)
@@ -248,6 +260,8 @@ def _store_vector(
             return
     at = _access_address(op, ptr, ref, rest, "source")
     core.store(at, reg.get(), enabled, op.dist(reg.dtype.size))
+    if enabled is not None and not rest and ref is None:  # the plain masked form passed
+        op._forms.add((type(ptr), type(src), type(mask)))
 
 
 def _store_blocks(

@@ -56,7 +56,9 @@ def _update(op: Any, count: Any) -> Any:
     if not operands.is_integer(value) or not 0 <= value < 1 << 32:
         raise AscregTypeError(f"count {value!r} is not a uint32_t value")
     bits, box.value = core.update_mask(int(value), VL // op.stride, op.stride)
-    return vector_bool.from_bits(bits)
+    mask = vector_bool()
+    mask.set_bits(bits)  # the shared read-only prefix, as Reg.UpdateMask holds it (no copy)
+    return mask
 
 
 def _create_doc(name: str, width: str, size: int) -> str:

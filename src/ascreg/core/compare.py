@@ -18,7 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ascreg.core.masks import predicate_bits
+from ascreg.core.masks import _ALL_ON_IDS, predicate_bits
 
 Lanes = np.ndarray[Any, Any]
 
@@ -39,8 +39,7 @@ _WIDENED = frozenset(
 )  # fmt: skip
 
 
-def _comparable(values: Lanes) -> Lanes:
-    return values.astype(np.float32) if values.dtype in _WIDENED else values
+_WIDENED_TYPES = frozenset(d.type for d in _WIDENED)  # scalar types hash faster than dtypes
 
 
 def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
@@ -51,9 +50,11 @@ def compare(mode: str, a: Lanes, b: Lanes | Any) -> Lanes:
     >>> compare("GE", np.array([-0.0, 1.0], np.float16), np.array([0.0, 2.0], np.float16))
     array([ True, False])
     """
-    if not isinstance(b, np.ndarray) or b.dtype != a.dtype:
+    if not isinstance(b, np.ndarray) or (b.dtype is not a.dtype and b.dtype != a.dtype):
         b = np.asarray(b, dtype=a.dtype)
-    result: Lanes = CMP_MODES[mode](_comparable(a), _comparable(b))
+    if a.dtype.type in _WIDENED_TYPES:
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    result: Lanes = CMP_MODES[mode](a, b)
     return result
 
 
@@ -73,6 +74,9 @@ def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
         x, y = a.view(bits), b.view(bits)
         chosen: Lanes = (y ^ ((x ^ y) & ones)).view(a.dtype)
         return chosen
+    if id(selector) in _ALL_ON_IDS and a.dtype is b.dtype and a.shape == b.shape == selector.shape:
+        # every lane selected: a itself
+        return a.copy()
     return np.where(selector, a, b)
 
 

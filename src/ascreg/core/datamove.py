@@ -23,7 +23,7 @@ import attrs
 import numpy as np
 
 from ascreg._dtypes import UNSIGNED_OF_WIDTH
-from ascreg.core.masks import bits_from_bytes, bytes_from_bits
+from ascreg.core.masks import _ALL_ON_IDS, bits_from_bytes, bytes_from_bits
 from ascreg.errors import AddressSpaceError, IllegalDtypeError
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.registers import MASK_BITS, VL
@@ -89,6 +89,8 @@ LOAD_MODES: dict[str, LoadMode] = {
 }  # fmt: skip
 """Every ``LoadDist`` dav-3510 accepts (BDINTLV and the SPLT*CHN modes are rejected there)."""
 
+_NORM_LOAD = LOAD_MODES["DIST_NORM"]  # any width, one element per lane, unchanged
+
 
 def load_mode(dist: str, dtype_size: int, *, dual: bool) -> LoadMode:
     """Return the mode for *dist*, checking it exists, fits the element width and the form.
@@ -110,6 +112,10 @@ def _checked_mode(
     table: dict[str, M], enum_name: str, op: str, dist: str, dtype_size: int, dual: bool
 ) -> M:
     """Look *dist* up in *table*, checking it exists, fits the element width and the form."""
+    key = (id(table), dist, dtype_size, dual)  # the tables live as long as the module
+    known = _CHECKED.get(key)
+    if known is not None:  # this combination passed the checks before
+        return known  # type: ignore[no-any-return]
     mode = table.get(dist)
     if mode is None:
         raise IllegalDtypeError(f"{dist} is not a {enum_name} that dav-3510 supports")
@@ -120,7 +126,12 @@ def _checked_mode(
     if mode.dual != dual:
         form = "the dual (two-register) form" if mode.dual else "the single-register form"
         raise IllegalDtypeError(f"{dist} is only valid in {form} of {op}")
+    _CHECKED[key] = mode
     return mode
+
+
+_CHECKED: dict[tuple[int, str, int, bool], Any] = {}
+"""The modes already checked, by (table, dist, element size, dual)."""
 
 
 def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lanes:
@@ -138,6 +149,12 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     array([0, 0, 1, 1], dtype=uint32)
     """
     size = src.dtype.size
+    if dist == "DIST_NORM" and not dual:  # the common load: one element per lane, as stored
+        mode = _NORM_LOAD
+        align = mode.align or size
+        if src.address % align:
+            src.require_alignment(align, f"LoadAlign with {dist} needs {align}-byte alignment")
+        return src.view(lanes).copy()
     mode = load_mode(dist, size, dual=dual)
     align = mode.align or size
     if src.address % align:
@@ -210,6 +227,8 @@ STORE_MODES: dict[str, StoreMode] = {
 }
 """Every ``StoreDist`` dav-3510 accepts (the MRG*CHN modes are rejected there)."""
 
+_NORM_STORE = STORE_MODES["DIST_NORM"]  # any width, masked, whole lanes
+
 PACK_IS_POSITIONAL = True
 """Decision: a PACK store writes the low part of lane i at packed position i (only enabled
 lanes are written) rather than compacting the enabled lanes. The Reg docs' byte example is
@@ -256,6 +275,12 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     >>> p.read(4)
     array([0, 1, 9, 9], dtype=uint16)
     """
+    if dist == "DIST_NORM":  # the common store: every enabled lane, whole, at its place
+        align = _NORM_STORE.align
+        if dst.address % align:
+            dst.require_alignment(align, f"StoreAlign with {dist} needs {align}-byte alignment")
+        write_lanes(dst, values, active)
+        return
     values, active = _as_pack_source(values, active, dist)
     size = values.dtype.itemsize
     mode = store_mode(dist, size, dual=False)
@@ -312,7 +337,14 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
             return
         count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
     target = dst.view(count, "writes")  # rows of lanes (a batched loop) keep their leading axis
-    np.copyto(target, values[..., :count].view(target.dtype), where=active[..., :count])
+    if count != values.shape[-1]:
+        values, active = values[..., :count], active[..., :count]
+    if values.dtype is not target.dtype:
+        values = values.view(target.dtype)
+    if id(active) in _ALL_ON_IDS and target.shape == active.shape:
+        np.copyto(target, values)  # every lane on
+        return
+    np.copyto(target, values, where=active)
 
 
 def _write_rows(dst: Any, values: Lanes, active: Lanes) -> None:

@@ -92,7 +92,13 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    bits = spread_lanes(np.logical_and(predicate, active), stride)
+    all_lanes = id(active) in _ALL_ON_IDS and predicate.dtype.type is np.bool_
+    both = predicate if all_lanes else np.logical_and(predicate, active)
+    word = _LANE_WORDS.get(stride)
+    if both.ndim == 1 and word is not None:  # one register: spread_lanes without its call
+        bits = both.astype(word).view(np.bool_)
+    else:
+        bits = spread_lanes(both, stride)
     short = MASK_BITS - bits.shape[-1]  # fewer lanes than a register: the other bits are 0
     return np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)]) if short else bits
 
@@ -108,10 +114,15 @@ def spread_lanes(enables: Bits, stride: int) -> Bits:
     >>> spread_lanes(np.array([[True, False], [False, True]]), 2).astype(int).tolist()
     [[1, 0, 0, 0], [0, 0, 1, 0]]
     """
-    bits = enables.astype(f"<u{stride}").view(np.bool_)
+    word = _LANE_WORDS.get(stride)
+    bits = enables.astype(f"<u{stride}" if word is None else word).view(np.bool_)
     if bits.ndim > 1:  # rows of a batched loop: later ops read these enables, not strided bits
         _remember(bits, stride, enables)
     return bits
+
+
+_LANE_WORDS = {n: np.dtype(f"<u{n}") for n in (1, 2, 4, 8)}
+"""The little-endian unsigned type of each mask stride (one lane's bits as one integer)."""
 
 
 def enables_of(bits: Bits, lanes: int, stride: int) -> Bits:
@@ -125,6 +136,10 @@ def enables_of(bits: Bits, lanes: int, stride: int) -> Bits:
     >>> enables_of(spread_lanes(np.array([True, False, True]), 2), 3, 2).tolist()
     [True, False, True]
     """
+    prefix = _PREFIX_OF.get(id(bits))
+    covered = prefix is not None and prefix[0] is bits and prefix[2] == stride
+    if covered and prefix[1] >= lanes and lanes * stride <= MASK_BITS:  # type: ignore[index]
+        return all_on(lanes)  # an UpdateMask / CreateMask prefix covering every lane
     if bits.ndim > 1:
         known = _SPREAD.get(id(bits))
         if known is not None and known[0] is bits and known[1] == stride:
@@ -166,7 +181,40 @@ def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
         bits[0 : key[0] * stride : stride] = True
         bits.flags.writeable = False  # shared between masks: ops replace bits, never edit them
         _PREFIXES[key] = bits
+        _PREFIX_OF[id(bits)] = (bits, key[0], stride)
     return bits
+
+
+_PREFIX_OF: dict[int, tuple[Bits, int, int]] = {}
+"""Each shared prefix mask (alive for the whole run) by id: itself, its lane count, its stride."""
+
+
+def all_on(lanes: int) -> Bits:
+    """Return the shared, read-only enables of *lanes* lanes that are all on.
+
+    :func:`enables_of` hands it out for a prefix mask that covers every lane, so that an op
+    can skip its masking step (:func:`is_all_on`) with the same result.
+
+    Examples
+    --------
+    >>> all_on(4).tolist(), is_all_on(all_on(4)), is_all_on(np.ones(4, bool))
+    ([True, True, True, True], True, False)
+    """
+    found = _ALL_ON.get(lanes)
+    if found is None:
+        found = _ALL_ON[lanes] = np.ones(lanes, dtype=np.bool_)
+        found.flags.writeable = False
+        _ALL_ON_IDS.add(id(found))
+    return found
+
+
+def is_all_on(enables: Bits) -> bool:
+    """Return True when *enables* is an :func:`all_on` array (every lane on, known for free)."""
+    return id(enables) in _ALL_ON_IDS
+
+
+_ALL_ON: dict[int, Bits] = {}
+_ALL_ON_IDS: set[int] = set()  # the arrays of _ALL_ON live for the whole run: ids stay theirs
 
 
 _PREFIXES: dict[tuple[int, int], Bits] = {}

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.masks import _ALL_ON_IDS
 from ascreg.errors import NegativeShiftError, undefined_behaviour
 
 Lanes = np.ndarray[Any, Any]
@@ -131,7 +132,8 @@ def masked_shift(
         clamped = np.clip(counts.astype(np.int64), -width, width)  # same result, fits the width
         counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
     signed = counts.view(_SIGNED[size])
-    if np.minimum.reduce(signed, axis=None) < 0:  # a negative count somewhere: the rare, slow path
+    # the lowest count (argmin and one element: cheaper than a reduction on a register's lanes)
+    if signed.flat[signed.argmin()] < 0:  # a negative count somewhere: the rare, slow path
         wide = signed.astype(np.int64)
         return np.where(active, shift(values, wide, left=left), 0), (wide < 0) & active
     # numpy defines shifts by the width or more as the chip does (0, or the sign fill of a
@@ -144,8 +146,10 @@ def masked_shift(
         if values.dtype.kind == "i":  # the sign bit stays; a count of width or more gives 0
             sign = _SIGN[size].view(values.dtype)
             result = (values & sign) | (result & ~sign)
-            if np.maximum.reduce(signed, axis=None) >= width:
+            if signed.flat[signed.argmax()] >= width:
                 active = active & (signed < width)
+    if id(active) in _ALL_ON_IDS and result.shape == active.shape:
+        return result, None  # every lane on: nothing to zero
     return np.multiply(result, active, out=result), None  # zeroing; cheaper than np.where
 
 

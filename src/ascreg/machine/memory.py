@@ -440,11 +440,15 @@ class Pointer(Generic[T]):
     def view(self, count: int, action: str = "reads") -> np.ndarray[Any, Any]:
         """Bounds-checked writable view of the next *count* elements as the pointer's dtype."""
         size = self.dtype.size
-        start = self.memory.check(self, count * size, action)
+        memory = self.memory
+        start = memory.check(self, count * size, action)
         if start % size:  # misaligned for its own type: view the bytes
-            return self.memory.data[start : start + count * size].view(self.dtype.np_dtype)
+            return memory.data[start : start + count * size].view(self.dtype.np_dtype)
         first = start // size
-        return self.memory.typed(self.dtype.np_dtype)[first : first + count]
+        whole = memory._typed.get(self.dtype.np_dtype)  # the cached typed view (Memory.typed)
+        if whole is None:
+            whole = memory.typed(self.dtype.np_dtype)
+        return whole[first : first + count]
 
     def read(self, count: int = 1) -> np.ndarray[Any, Any]:
         """Return a copy of the next *count* elements.
@@ -506,7 +510,10 @@ class Pointer(Generic[T]):
                 "pointers with integers)",
                 call=current_call() or "p[i]",
             )
-        low, high = int(_MIN(idx)), int(_MAX(idx))
+        if idx.ndim == 1:  # argmin/argmax and an element: cheaper than two reductions
+            low, high = int(idx[idx.argmin()]), int(idx[idx.argmax()])
+        else:
+            low, high = int(_MIN(idx)), int(_MAX(idx))
         # "gathers": the span between the indices is not all read (no unwritten-UB check).
         span = (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
         return span, low

@@ -132,6 +132,8 @@ class RegTensor(Generic[T, R]):
     trait: ClassVar[type[RegTrait]]
     lanes: ClassVar[int]
     mask_stride: ClassVar[int]
+    _shape: ClassVar[tuple[int]]  # (lanes,), for the cheap check in put
+    _np_dtype: ClassVar[np.dtype[Any]]
     _specialised: ClassVar[dict[tuple[Any, ...], type[RegTensor[Any, Any]]]] = {}
 
     def __class_getitem__(cls, params: Any) -> Any:
@@ -163,6 +165,8 @@ class RegTensor(Generic[T, R]):
             "trait": trait,
             "lanes": lanes,
             "mask_stride": stride,
+            "_shape": (lanes,),
+            "_np_dtype": dtype.np_dtype,
             "__qualname__": name,
         }
         specialised = type(name, (RegTensor,), attrs)
@@ -243,7 +247,9 @@ class RegTensor(Generic[T, R]):
         """
         if BATCHING:
             BATCHING[-1].write(self, self._lanes, lanes)
-        elif lanes.shape != (self.lanes,) or lanes.dtype != self.dtype.np_dtype:
+        elif lanes.shape != self._shape or (
+            lanes.dtype is not self._np_dtype and lanes.dtype != self._np_dtype
+        ):
             raise AscregTypeError(
                 f"internal: {type(self).__name__}.put got {lanes.dtype}[{lanes.shape}], "
                 f"not {self.dtype.np_dtype}[{self.lanes}]"

@@ -28,6 +28,7 @@ from ascreg._frontend import operands
 from ascreg._frontend.template import define
 from ascreg._spec import SPECS
 from ascreg.core.arith import BINARY_OPS
+from ascreg.core.shifts import zeroing_shift
 from ascreg.enums import CMPMODE, MaskMergeMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.registers import MaskReg, RegTensor
@@ -108,6 +109,12 @@ def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
     """Shared body of the four shifts (vector or scalar count, left or right)."""
     form = ("shift", type(dst), type(src), type(count))
     if form in op._checked:  # this op with these operand types passed every check before
+        if not op.scalar and isinstance(mask, MaskReg):  # the vector form: no check left to make
+            counts = count.get()
+            values = src.get()
+            active = operands.lane_enables(mask, dst)
+            dst.put(zeroing_shift(values, counts, active, left=op.left))
+            return
         counts = shared.scalar_count(op, count, dst.dtype) if op.scalar else count.get()
         shared.shift(op, dst, src, counts, mask, left=op.left)
         return

@@ -18,7 +18,7 @@ from ascreg._frontend.template import define, trait_of
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
 from ascreg.errors import AscregTypeError
-from ascreg.machine.ref import require_ref
+from ascreg.machine.ref import Ref, require_ref
 from ascreg.machine.registers import MASK_BITS, MaskReg, lane_geometry
 from ascreg.machine.spr import read_mask_spr
 
@@ -80,6 +80,11 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
     >>> [Reg.UpdateMask[uint16_t](count).count() for _ in range(4)], count.value
     ([128, 128, 64, 0], 0)
     """
+    if type(count) is Ref and type(count.value) is int and op.geometry is not None:
+        value = count.value  # a plain int count: only its range is left to check
+        if 0 <= value <= operands.UINT32_MAX:
+            bits, count.value = core.update_mask(value, *op.geometry)
+            return _mask(bits)
     box = require_ref(count, "uint32_t& scalarValue")
     lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
     if isinstance(box.value, np.ndarray):  # one count per iteration of a batched loop
