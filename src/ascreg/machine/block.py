@@ -161,18 +161,18 @@ class BlockContext:
             return False
         if max(g.end for g in groups) > self.written.size:
             self._cover()
+        stored_before = bool(self.vf_ranges)  # else vf_stored is all False (a barrier cleared it)
+        stores: list[tuple[int, RowsAccess]] = []
         for group, position in zip(groups, positions, strict=True):
             if group.write:
+                stores.append((position, group))
                 continue
             span = self.written[group.start : group.end]
             if not span.all() and not _row_bytes(self.written, group).any(axis=1).all():
                 return False  # some iteration's load reads no written byte
-            if _row_bytes(self.vf_stored, group).any():
+            if stored_before and _row_bytes(self.vf_stored, group).any():
                 return False
-            if any(
-                other.write and before < position and _overlap(other, group)
-                for other, before in zip(groups, positions, strict=True)
-            ):
+            if any(before < position and _overlap(other, group) for before, other in stores):
                 return False  # the same iteration may load what it has just stored
         if not self.tracker.access_rows(Pipe.PIPE_V, groups):
             return False
