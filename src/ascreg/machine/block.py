@@ -284,14 +284,35 @@ class BlockContext:
             self.in_simd_vf = outer
             self.mem_bar()
 
-    @contextlib.contextmanager
-    def on_pipe(self, pipe: Pipe) -> Iterator[None]:
-        """Attribute the UB accesses inside the ``with`` block to *pipe*."""
-        previous, self.pipe = self.pipe, pipe
-        try:
-            yield
-        finally:
-            self.pipe = previous
+    def on_pipe(self, pipe: Pipe) -> OnPipe:
+        """Attribute the UB accesses inside the ``with`` block to *pipe*.
+
+        Examples
+        --------
+        >>> ctx = BlockContext()
+        >>> with ctx.on_pipe(Pipe.PIPE_MTE2):
+        ...     ctx.pipe.name
+        'PIPE_MTE2'
+        >>> ctx.pipe.name
+        'PIPE_S'
+        """
+        return OnPipe(self, pipe)
+
+
+class OnPipe:
+    """The context manager of :meth:`BlockContext.on_pipe` (a class: copies enter one per call)."""
+
+    __slots__ = ("ctx", "pipe", "previous")
+
+    def __init__(self, ctx: BlockContext, pipe: Pipe) -> None:
+        self.ctx, self.pipe = ctx, pipe
+
+    def __enter__(self) -> None:
+        ctx = self.ctx
+        self.previous, ctx.pipe = ctx.pipe, self.pipe
+
+    def __exit__(self, *exc: object) -> None:
+        self.ctx.pipe = self.previous
 
 
 def _overlap(one: RowsAccess, other: RowsAccess) -> bool:

@@ -89,6 +89,10 @@ COPY_PIPES = (Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
 """Pipes whose instructions (copies) may overlap one another: two copies on one of them that
 touch the same bytes (one writing) need an in-pipe barrier (``asc_sync_pipe``) or a flag chain
 between them. The scalar unit and a VF (complete when it returns) run in order."""
+_WATCHERS = tuple(
+    (q, tuple(p for p in _UB_PIPES if p is not q or q in COPY_PIPES)) for q in _UB_PIPES
+)
+"""For each UB pipe, the pipes whose order after it lets its records go (:meth:`PipeTracker._prune`)."""
 UB = 0
 """The ``space`` of UB records (GM records use the id of their memory)."""
 PAGE_BITS = 14
@@ -545,8 +549,9 @@ class PipeTracker:
 
     def _prune(self) -> None:
         """Drop records every other pipe is already ordered after."""
-        for q in _UB_PIPES:
-            lowest = min(self.clock[p][q] for p in _UB_PIPES if p is not q or q in COPY_PIPES)
+        clock = self.clock
+        for q, watchers in _WATCHERS:
+            lowest = min([clock[p][q] for p in watchers])
             if lowest > self.floor[q]:
                 self.floor[q] = lowest
                 if lowest >= self.seq[q]:
