@@ -452,8 +452,10 @@ _COUNTS: dict[tuple[int, int, int], Lanes] = {}
 
 
 def _counts(start: int, step: int, count: int) -> Lanes:
-    """Return ``max(start - k * step, 0)`` for each iteration k (a VF called per tile asks
-    for the same counts each time; the array is shared, read-only)."""
+    """Return ``max(start - k * step, 0)`` for each iteration k, shared and read-only.
+
+    A VF called once per tile asks for the same counts each time.
+    """
     key = (start, step, count)
     counts = _COUNTS.get(key)
     if counts is None:
@@ -675,15 +677,16 @@ class Batch:
         """Check what only the whole batch shows, then leave the last iteration's state."""
         self.check_memory()
         self.report()
-        for reg, _old, _layout in self.registers.values():
-            if isinstance(reg, MaskReg):
+        # the last row, a view: ops replace a register's array, never write into it
+        for reg, _old, (_lanes, dtype) in self.registers.values():
+            if dtype is None:
                 bits = reg._bits
                 if bits is not None and bits.ndim == 2:
-                    reg._bits = bits[-1].copy()
+                    reg._bits = bits[-1]
             else:
                 lanes = reg._lanes
                 if lanes is not None and lanes.ndim == 2:
-                    reg._lanes = lanes[-1].copy()
+                    reg._lanes = lanes[-1]
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
         _ACTIVE.pop()
@@ -767,7 +770,7 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     """
     ops = len(groups)
     if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
-        grid = np.arange(1, count * ops + 1).reshape(count, ops)
+        grid = _grid(count, ops)
         for j, group in enumerate(groups):
             group.ranks = grid[:, j]
             group.order, group.seq = j + 1, (count - 1) * ops + j + 1
@@ -790,6 +793,20 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         group.ranks = ranks[offset : offset + group.rows.size]
         group.order, group.seq = int(group.ranks.min()), int(group.ranks.max())
         offset += group.rows.size
+
+
+_GRIDS: dict[tuple[int, int], Lanes] = {}
+
+
+def _grid(count: int, ops: int) -> Lanes:
+    """Return the eager ranks ``1 .. count * ops`` as ``count x ops`` (shared, read-only)."""
+    grid = _GRIDS.get((count, ops))
+    if grid is None:
+        if len(_GRIDS) >= 64:
+            _GRIDS.clear()
+        grid = _GRIDS[count, ops] = np.arange(1, count * ops + 1).reshape(count, ops)
+        grid.flags.writeable = False
+    return grid
 
 
 def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
