@@ -643,9 +643,11 @@ class Batch:
             elif ctx is not context:
                 raise fallback("accesses to the UB of more than one block")
             low, high = span
-            group = RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes)
-            group.which, group.step = which, step
-            groups.append(group)
+            groups.append(
+                RowsAccess(
+                    PIPE_V, low, high, write, 0, rows=rows, width=nbytes, which=which, step=step
+                )
+            )
             positions.append(position)
         if context is None:
             return
@@ -770,9 +772,8 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     """
     ops = len(groups)
     if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
-        grid = _grid(count, ops)
-        for j, group in enumerate(groups):
-            group.ranks = grid[:, j]
+        for j, (group, column) in enumerate(zip(groups, _grid(count, ops), strict=True)):
+            group.ranks = column
             group.order, group.seq = j + 1, (count - 1) * ops + j + 1
         pairs = [(a, b, 0) for a, b in itertools.pairwise(groups)]
         pairs.append((groups[-1], groups[0], 1))  # iteration k's last access, then k+1's first
@@ -795,23 +796,28 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         offset += group.rows.size
 
 
-_GRIDS: dict[tuple[int, int], Lanes] = {}
+_GRIDS: dict[tuple[int, int], list[Lanes]] = {}
 
 
-def _grid(count: int, ops: int) -> Lanes:
-    """Return the eager ranks ``1 .. count * ops`` as ``count x ops`` (shared, read-only)."""
-    grid = _GRIDS.get((count, ops))
-    if grid is None:
+def _grid(count: int, ops: int) -> list[Lanes]:
+    """Return the eager ranks of *ops* accesses per iteration, one column per op.
+
+    Rank ``k * ops + j + 1`` is op *j*'s access in iteration *k*; the columns are shared
+    between batches (read-only).
+    """
+    columns = _GRIDS.get((count, ops))
+    if columns is None:
         if len(_GRIDS) >= 64:
             _GRIDS.clear()
-        grid = _GRIDS[count, ops] = np.arange(1, count * ops + 1).reshape(count, ops)
+        grid = np.arange(1, count * ops + 1).reshape(count, ops)
         grid.flags.writeable = False
-    return grid
+        columns = _GRIDS[count, ops] = [grid[:, j] for j in range(ops)]
+    return columns
 
 
 def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
     """Return True if row k of *one* and row k + *shift* of *then* are the same access."""
-    if (one.width, one.write) != (then.width, then.write):
+    if one.write != then.write or one.width != then.width:
         return False
     if one.step is not None and one.step == then.step:  # two evenly spaced rows: compare one
         return int(one.rows[0]) == int(then.rows[0]) + shift * one.step
