@@ -648,3 +648,131 @@ def test_kernel_level_ops_run_eagerly(caplog: pytest.LogCaptureFixture) -> None:
 
     _, error, lines = differential(scenario, caplog)
     assert not error and "asc_popc is a kernel-level op" in eager_reason(lines)
+
+
+# -- values shared between calls of a VF (the per-tile fast paths) --------------------------------
+
+
+def test_calls_share_index_offsets_and_counts_not_addresses(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A VF called per tile reuses its loop index, offsets and tail counts between calls.
+
+    The shared values depend on the loop's range and the count alone: other buffers (other
+    addresses) and another count with the same number of iterations must give their own rows.
+    """
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        size = 3 * L16
+        bufs = [[ub.alloc(uint16_t, size) for _ in range(3)] for _ in range(2)]
+        shifts = [ub.alloc(int16_t, size) for _ in range(2)]
+        rng = np.random.default_rng(5)
+        for (a, b, _), s in zip(bufs, shifts, strict=True):
+            a.write(rng.integers(0, 1 << 16, size))
+            b.write(rng.integers(0, 1 << 16, size))
+            s.write(rng.integers(0, 18, size))
+        results = []
+        for (a, b, d), s, count in zip(bufs * 2, shifts * 2, (300, 300, 260, 257), strict=True):
+            select_shift(d, a, b, s, count)
+            results.append(d.read(size))
+        return results
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error and sum(ran_batched([line]) for line in lines) == 4
+    # the shorter counts leave the tail of the earlier call's output where it was
+    assert result[2][260:].tolist() == result[0][260:].tolist()
+    assert result[3][257:].tolist() == result[1][257:].tolist()
+    assert result[2][:260].tolist() == result[0][:260].tolist()
+
+
+def test_shared_rows_are_read_only() -> None:
+    """Shared index rows cannot be written: an op that tried would fall back, not corrupt."""
+    from ascreg.machine import batch
+
+    index = batch._index(range(3))
+    offset = index * L16
+    assert index is batch._index(range(3)) and offset is index * L16  # shared, remembered
+    assert not index.values.flags.writeable and not offset.values.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        offset.values[0] = 1
+
+
+@ascreg.__simd_vf__
+def zigzag(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    """Offsets that are not affine in the index (no shared fast path for them)."""
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        offset = (i % 2) * (n // 2) * L16 + (i // 2) * L16
+        Reg.LoadAlign(r, src + offset)
+        Reg.Adds(r, r, 1, full)
+        Reg.StoreAlign(dst + i * L16, r, full)
+
+
+def test_offsets_outside_the_shared_fast_path(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        zigzag(dst, src, 4)
+        first = dst.read(4 * L16)
+        zigzag(dst, src + 0, 4)  # the same again: nothing remembered from the first call
+        return first, dst.read(4 * L16)
+
+    result, error, lines = differential(scenario, caplog)
+    assert not error and ran_batched(lines)
+    assert result[0][L16 : 2 * L16].tolist() == list(range(2 * L16 + 1, 3 * L16 + 1))
+
+
+def test_update_mask_rows_remembers_shared_counts_only() -> None:
+    from ascreg.core import masks
+
+    writable = np.array([200, 72, 0])
+    first = masks.update_mask_rows(writable, 128, 2)
+    assert id(writable) not in masks._ROWS  # a count the body computed: never remembered
+    shared = np.array([200, 72, 0])
+    shared.flags.writeable = False
+    bits, rest = masks.update_mask_rows(shared, 128, 2)
+    again = masks.update_mask_rows(shared, 128, 2)
+    assert again[0] is bits and again[1] is rest
+    assert np.array_equal(bits, first[0]) and rest.tolist() == [72, 0, 0]
+    other = masks.update_mask_rows(shared, 64, 4)  # the same counts, another lane geometry
+    assert other[0] is not bits and other[0].sum(axis=1).tolist() == [64, 64, 0]
+
+
+@ascreg.__simd_vf__
+def store_then_load(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        Reg.LoadAlign(r, src + i * L16)
+        Reg.StoreAlign(dst + i * L16, r, full)
+    for i in range(n):  # loads what the first loop stored, with no barrier between
+        Reg.LoadAlign(r, dst + i * L16)
+        Reg.StoreAlign(src + i * L16, r, full)
+
+
+def test_a_loop_loading_what_an_earlier_loop_stored(caplog: pytest.LogCaptureFixture) -> None:
+    """The aggregate check skips the VF-stored marks only while the VF has stored nothing."""
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        ctx = BlockContext()
+        with block(ctx):
+            src, dst = ctx.ub.alloc(uint16_t, 3 * L16), ctx.ub.alloc(uint16_t, 3 * L16)
+            with ctx.simd_vf():
+                src.write(np.arange(3 * L16))
+            store_then_load(dst, src, 3)
+
+    _, error, lines = differential(scenario, caplog)
+    assert "after storing byte 0x300" in error and ran_batched(lines)
+
+
+def test_wholly_written_spans_are_forgotten_on_restore() -> None:
+    ctx = BlockContext()
+    p = ctx.ub.alloc(uint16_t, 64)
+    p.write(np.arange(32))
+    state = ctx.checkpoint([(0, 64), (64, 128)])  # one span all written, one not
+    assert ctx.all_written(0, 64) and not ctx.all_written(0, 128)
+    with ctx.simd_vf():
+        (p + 32).write(np.arange(32))
+    assert ctx.all_written(0, 128)
+    ctx.restore(state)
+    assert ctx.all_written(0, 64) and not ctx.all_written(64, 65)
+    assert not ctx.vf_stored[:128].any()

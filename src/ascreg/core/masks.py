@@ -243,14 +243,28 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     >>> bits.sum(axis=1).tolist(), rest.tolist()
     ([128, 72], [72, 0])
     """
+    known = _ROWS.get(id(counts))
+    if known is not None and known[0] is counts and known[1] == (lanes, stride):
+        _, _, bits, enables, rest = known  # the same (shared, read-only) counts as last time
+        _remember(bits, stride, enables)
+        return bits, rest
     lane = _LANE_NUMBERS.get(lanes)
     if lane is None:
         lane = _LANE_NUMBERS[lanes] = np.arange(lanes)
-    bits = spread_lanes(lane < counts[:, None], stride)
-    return bits, np.maximum(counts, lanes) - lanes  # saturates at 0
+    enables = lane < counts[:, None]
+    bits = spread_lanes(enables, stride)
+    rest = np.maximum(counts, lanes) - lanes  # saturates at 0
+    if not counts.flags.writeable:  # shared counts (a VF run per tile): remember the answer
+        if len(_ROWS) >= 8:
+            _ROWS.pop(next(iter(_ROWS)))
+        rest.flags.writeable = False
+        _ROWS[id(counts)] = (counts, (lanes, stride), bits, _SPREAD[id(bits)][2], rest)
+    return bits, rest
 
 
 _LANE_NUMBERS: dict[int, Bits] = {}
+_ROWS: dict[int, tuple[Bits, tuple[int, int], Bits, Bits, Bits]] = {}
+"""The latest results of :func:`update_mask_rows` for read-only (shared) counts, by id."""
 
 
 MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {

@@ -125,12 +125,19 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
             return NotImplemented
         if affine and self.step is not None and type(other) is int:
             # an affine index op an int stays affine: its extremes are its first and last values
+            memo, key = self.derived, (name, swap, other)
+            if memo is not None and key in memo:
+                known: RowInts = memo[key]
+                return known
             values = self.values
             ends = [int(values[0]), int(values[-1])]
             if max(abs(apply(other, e) if swap else apply(e, other)) for e in ends) >= _LIMIT:
                 raise fallback("loop-index arithmetic beyond 62 bits")
             result = apply(other, values) if swap else apply(values, other)
-            return RowInts(result, _step(name, self.step, other, swap))
+            made = RowInts(result, _step(name, self.step, other, swap))
+            if memo is not None:
+                _share(memo, key, made)
+            return made
         left, right = (_rows_of(other), self.values) if swap else (self.values, _rows_of(other))
         _check_operands(name, left, right)
         result = apply(left, right)
@@ -144,6 +151,42 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
 
 _LIMIT = 1 << 62
 """Loop-index arithmetic stays below this magnitude (int64 then gives Python's results)."""
+_SHARED = 16
+"""At most this many values are remembered per shared value (:attr:`RowInts.derived`)."""
+
+
+def _share(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -> None:
+    """Remember *value* (a RowInts, or an array of addresses) as ``memo[key]``, shared.
+
+    Shared arrays are read-only: an op that wrote into one would raise (and the loop would
+    run eagerly) instead of changing what a later batch reads.
+    """
+    if len(memo) >= _SHARED:
+        memo.clear()
+    if isinstance(value, RowInts):
+        value.values.flags.writeable = False
+        value.derived = {}
+    else:
+        value.flags.writeable = False
+    memo[key] = value
+
+
+_INDEXES: dict[tuple[int, int, int], RowInts] = {}
+"""Loop indexes by their range (shared between batches: see :attr:`RowInts.derived`)."""
+
+
+def _index(iterations: range) -> RowInts:
+    """Return the loop index of *iterations* (one value per iteration), shared."""
+    key = (iterations.start, iterations.stop, iterations.step)
+    index = _INDEXES.get(key)
+    if index is None:
+        if len(_INDEXES) >= 64:
+            _INDEXES.clear()
+        values = np.arange(iterations.start, iterations.stop, iterations.step)
+        values.flags.writeable = False
+        index = _INDEXES[key] = RowInts(values, iterations.step)
+        index.derived = {}
+    return index
 
 
 def _magnitude(value: Any) -> int:
@@ -185,7 +228,7 @@ class RowInts:
     ([1, 129, 257, 385], 128, [-3, -2, -2, -1])
     """
 
-    __slots__ = ("step", "values")
+    __slots__ = ("derived", "step", "values")
     __ascreg_rows__ = True
 
     def __init__(self, values: Lanes, step: int | None = None) -> None:
@@ -193,6 +236,10 @@ class RowInts:
         self.step = step
         """The difference between consecutive iterations' values when it is constant and known
         (the loop index and affine expressions of it), else None."""
+        self.derived: dict[tuple[Any, ...], Any] | None = None
+        """For a value shared between batches (a loop index, :func:`_index`, and the affine
+        values and pointers made from it), what its arithmetic gave before: a VF called once
+        per tile computes the same offsets and addresses every time. None: not shared."""
 
     def __neg__(self) -> RowInts:
         return RowInts(-self.values, None if self.step is None else -self.step)
@@ -241,14 +288,24 @@ class RowPointer(UbPtr[Any]):
         step: int | None = 0
         if isinstance(base, RowPointer):
             start, step = base.rows, base.step
+        key: tuple[Any, ...] = ()
+        memo = None
         if isinstance(offset, RowInts):
-            elements: Any = offset.values
+            memo = offset.derived
             step = None if step is None or offset.step is None else step + offset.step * size
+            if memo is not None and not isinstance(start, np.ndarray):
+                key = ("rows", start, size)  # the addresses depend on these alone
+                known = memo.get(key)
+                if known is not None:
+                    return cls.at(base, known, step)
+            elements: Any = offset.values
         else:
             elements = offset
         rows = start + elements * size
         if type(rows) is not np.ndarray or rows.dtype != np.int64:
             rows = np.asarray(rows, dtype=np.int64)
+        if memo is not None and key:
+            _share(memo, key, rows)
         return cls.at(base, rows, step)
 
     @classmethod
@@ -336,7 +393,11 @@ class RowPointer(UbPtr[Any]):
         address = self.address  # rows[0]
         if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
             raise fallback("the addresses differ in alignment between iterations")
-        low, high = self._span(nbytes)
+        if step is None:
+            low, high = int(rows.min()), int(rows.max()) + nbytes
+        else:  # :meth:`_span`, inline (every batched load and store comes here)
+            last = int(rows[-1])
+            low, high = min(address, last), max(address, last) + nbytes
         if not self._holds(low, high):
             raise fallback("an access leaves its allocation in some iteration")
         memory = self.memory
@@ -345,7 +406,7 @@ class RowPointer(UbPtr[Any]):
         write = action == "writes"
         if write and rows.size > 1 and (step is None or step < nbytes):
             raise fallback("stores of different iterations overlap")
-        current().access(memory, rows, nbytes, write, self.which, step)
+        _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, (low, high))
         typed = memory.typed(self.dtype.np_dtype)
         if step is None or step < 0:
             gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
@@ -386,6 +447,26 @@ class RowPointer(UbPtr[Any]):
         return f"<{self.space} {self.dtype.cpp_name}* one address per iteration from {self.address:#x}>"
 
 
+_COUNTS: dict[tuple[int, int, int], Lanes] = {}
+"""Running counts by (start, step, iterations), shared between batches (read-only)."""
+
+
+def _counts(start: int, step: int, count: int) -> Lanes:
+    """Return ``max(start - k * step, 0)`` for each iteration k, shared and read-only.
+
+    A VF called once per tile asks for the same counts each time.
+    """
+    key = (start, step, count)
+    counts = _COUNTS.get(key)
+    if counts is None:
+        if len(_COUNTS) >= 64:
+            _COUNTS.clear()
+        counts = np.maximum(start - _index(range(count)).values * step, 0)
+        counts.flags.writeable = False
+        _COUNTS[key] = counts
+    return counts
+
+
 def current() -> Batch:
     """Return the running batch (only called while one runs)."""
     return _ACTIVE[-1]
@@ -411,13 +492,12 @@ class Batch:
         self.where = where
         self.iterations = iterations
         self.count = len(iterations)
-        self.index = RowInts(
-            np.arange(iterations.start, iterations.stop, iterations.step), iterations.step
-        )
-        self.index_steps = np.arange(self.count, dtype=np.int64)
+        self.index = _index(iterations)
+        self.index_steps = _index(range(self.count)).values
         """0, 1, ... one per iteration."""
-        self.registers: dict[int, tuple[Any, Any]] = {}
-        """For each register written in the batch (by id), the register and its pre-loop content."""
+        self.registers: dict[int, tuple[Any, Any, tuple[int, Any]]] = {}
+        """For each register written in the batch (by id), the register, its pre-loop content
+        and its lane count and dtype (None for a mask)."""
         self.read_first: dict[int, Any] = {}
         """The registers (by id) read before the batch wrote them (their pre-loop value)."""
         self.refs: dict[int, tuple[Ref[Any], Any]] = {}
@@ -445,21 +525,23 @@ class Batch:
 
         *new* must be one row of the register's lanes, or one row per iteration.
         """
-        expected = reg.lanes if isinstance(reg, RegTensor) else MASK_BITS
+        key = id(reg)
+        known = self.registers.get(key)
+        lanes, dtype = _layout(reg) if known is None else known[2]
+        shape = new.shape
         if (
-            new.shape[-1:] != (expected,)
-            or new.ndim > 2
-            or (isinstance(reg, RegTensor) and new.dtype != reg.dtype.np_dtype)
+            len(shape) not in (1, 2)
+            or shape[-1] != lanes
+            or (dtype is not None and new.dtype != dtype)
         ):
             raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
-        key = id(reg)
-        if key in self.registers:
+        if known is not None:
             return
         if key in self.read_first:
             raise fallback(
                 f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
             )
-        self.registers[key] = (reg, old)
+        self.registers[key] = (reg, old, (lanes, dtype))
 
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
@@ -488,7 +570,7 @@ class Batch:
             start, step = int(value), lanes if carried else 0
             if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
                 raise fallback("a count outside uint32_t")
-            return np.maximum(start - self.index_steps * step, 0)
+            return _counts(start, step, self.count)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
@@ -523,15 +605,19 @@ class Batch:
         write: bool,
         which: Lanes | None = None,
         step: int | None = None,
+        span: tuple[int, int] | None = None,
     ) -> None:
         """Record one access per iteration (*which*: their iterations, None: all in order).
 
         Journals the bytes a store overwrites and reports the access to the block's checks.
+        *span*: the lowest address and one past the highest byte, when the caller knows them.
         """
+        if span is None:
+            span = int(rows.min()), int(rows.max()) + nbytes
         if write:
-            low, high = int(rows.min()), int(rows.max()) + nbytes
+            low, high = span
             self.saved.append((memory, low, memory.data[low:high].copy()))
-        self.accesses.append((memory, rows, nbytes, write, which, step))
+        self.accesses.append((memory, rows, nbytes, write, which, step, span))
         hook = memory.on_access
         if hook is not None and not isinstance(getattr(hook, "__self__", None), BlockContext):
             raise fallback("a memory watched by another checker")
@@ -547,7 +633,7 @@ class Batch:
         context: BlockContext | None = None
         groups: list[RowsAccess] = []
         positions: list[int] = []
-        for position, (memory, rows, nbytes, write, which, step) in enumerate(self.accesses):
+        for position, (memory, rows, nbytes, write, which, step, span) in enumerate(self.accesses):
             hook = memory.on_access
             if hook is None:
                 continue
@@ -556,14 +642,12 @@ class Batch:
                 context = ctx
             elif ctx is not context:
                 raise fallback("accesses to the UB of more than one block")
-            if step is not None and rows.size > 1:
-                first, last = int(rows[0]), int(rows[-1])
-                low, high = min(first, last), max(first, last) + nbytes
-            else:
-                low, high = int(rows.min()), int(rows.max()) + nbytes
-            group = RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes)
-            group.which, group.step = which, step
-            groups.append(group)
+            low, high = span
+            groups.append(
+                RowsAccess(
+                    PIPE_V, low, high, write, 0, rows=rows, width=nbytes, which=which, step=step
+                )
+            )
             positions.append(position)
         if context is None:
             return
@@ -575,11 +659,19 @@ class Batch:
 
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
-        for store in self.accesses:
-            if store[3]:
-                for other in self.accesses:
-                    if other[0] is store[0] and _cross_iteration(store, other):
-                        raise fallback("an iteration accesses UB bytes another iteration stores")
+        accesses = self.accesses
+        for store in accesses:
+            if not store[3]:
+                continue
+            low, high = store[6]
+            for other in accesses:
+                # a store's own rows never overlap (view() refuses overlapping rows), and
+                # accesses whose whole spans are apart cannot overlap in any iteration
+                if other is store or other[0] is not store[0]:
+                    continue
+                start, end = other[6]
+                if start < high and low < end and _cross_iteration(store, other):
+                    raise fallback("an iteration accesses UB bytes another iteration stores")
 
     # -- ending --
 
@@ -587,15 +679,16 @@ class Batch:
         """Check what only the whole batch shows, then leave the last iteration's state."""
         self.check_memory()
         self.report()
-        for reg, _old in self.registers.values():
-            if isinstance(reg, MaskReg):
+        # the last row, a view: ops replace a register's array, never write into it
+        for reg, _old, (_lanes, dtype) in self.registers.values():
+            if dtype is None:
                 bits = reg._bits
                 if bits is not None and bits.ndim == 2:
-                    reg._bits = bits[-1].copy()
+                    reg._bits = bits[-1]
             else:
                 lanes = reg._lanes
                 if lanes is not None and lanes.ndim == 2:
-                    reg._lanes = lanes[-1].copy()
+                    reg._lanes = lanes[-1]
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
         _ACTIVE.pop()
@@ -624,7 +717,7 @@ class Batch:
             memory.data[start : start + old.size] = old
         for ctx, state in self.contexts.values():
             ctx.restore(state)
-        for reg, old in self.registers.values():
+        for reg, old, _layout in self.registers.values():
             if isinstance(reg, MaskReg):
                 reg._bits = old
             else:
@@ -638,13 +731,20 @@ class Batch:
             raise error
 
 
-Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None]
+def _layout(reg: Any) -> tuple[int, Any]:
+    """Return the lane count and numpy dtype of a register (``(256, None)`` for a mask)."""
+    if isinstance(reg, RegTensor):
+        return reg.lanes, reg.dtype.np_dtype
+    return MASK_BITS, None
+
+
+Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None, tuple[int, int]]
 
 
 def _cross_iteration(store: Access, other: Access) -> bool:
     """Return True if iteration k's *store* overlaps iteration j's *other* access, j != k."""
-    _, rows, width, _, mine, step = store
-    _, others, other_width, _, theirs, other_step = other
+    _, rows, width, _, mine, step, _ = store
+    _, others, other_width, _, theirs, other_step, _ = other
     count = rows.size
     regular = mine is None and theirs is None and others.size == count
     if count > 1 and regular and step is not None and step > 0 and other_step == step:
@@ -672,9 +772,8 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     """
     ops = len(groups)
     if all(g.which is None and g.rows.size == count for g in groups):  # every op, every iteration
-        grid = np.arange(1, count * ops + 1).reshape(count, ops)
-        for j, group in enumerate(groups):
-            group.ranks = grid[:, j]
+        for j, (group, column) in enumerate(zip(groups, _grid(count, ops), strict=True)):
+            group.ranks = column
             group.order, group.seq = j + 1, (count - 1) * ops + j + 1
         pairs = [(a, b, 0) for a, b in itertools.pairwise(groups)]
         pairs.append((groups[-1], groups[0], 1))  # iteration k's last access, then k+1's first
@@ -697,9 +796,28 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         offset += group.rows.size
 
 
+_GRIDS: dict[tuple[int, int], list[Lanes]] = {}
+
+
+def _grid(count: int, ops: int) -> list[Lanes]:
+    """Return the eager ranks of *ops* accesses per iteration, one column per op.
+
+    Rank ``k * ops + j + 1`` is op *j*'s access in iteration *k*; the columns are shared
+    between batches (read-only).
+    """
+    columns = _GRIDS.get((count, ops))
+    if columns is None:
+        if len(_GRIDS) >= 64:
+            _GRIDS.clear()
+        grid = np.arange(1, count * ops + 1).reshape(count, ops)
+        grid.flags.writeable = False
+        columns = _GRIDS[count, ops] = [grid[:, j] for j in range(ops)]
+    return columns
+
+
 def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
     """Return True if row k of *one* and row k + *shift* of *then* are the same access."""
-    if (one.width, one.write) != (then.width, then.write):
+    if one.write != then.write or one.width != then.width:
         return False
     if one.step is not None and one.step == then.step:  # two evenly spaced rows: compare one
         return int(one.rows[0]) == int(then.rows[0]) + shift * one.step

@@ -77,6 +77,9 @@ class BlockContext:
         # block), and one that touches none (a SIMT VF on GM) pays for none.
         self.written = np.zeros(0, dtype=np.bool_)
         """Which UB bytes the block has written (reads of the others are undefined)."""
+        self.full: set[tuple[int, int]] = set()
+        """Byte ranges found wholly written (marks only grow, so they stay so until
+        :meth:`restore`): a tile loaded again and again is scanned once."""
         self.vf_stored = np.zeros(0, dtype=np.bool_)
         """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
         store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
@@ -161,18 +164,20 @@ class BlockContext:
             return False
         if max(g.end for g in groups) > self.written.size:
             self._cover()
+        stored_before = bool(self.vf_ranges)  # else vf_stored is all False (a barrier cleared it)
+        stores: list[tuple[int, RowsAccess]] = []
         for group, position in zip(groups, positions, strict=True):
             if group.write:
+                stores.append((position, group))
                 continue
-            span = self.written[group.start : group.end]
-            if not span.all() and not _row_bytes(self.written, group).any(axis=1).all():
-                return False  # some iteration's load reads no written byte
-            if _row_bytes(self.vf_stored, group).any():
-                return False
-            if any(
-                other.write and before < position and _overlap(other, group)
-                for other, before in zip(groups, positions, strict=True)
+            if (
+                not self.all_written(group.start, group.end)
+                and not _row_bytes(self.written, group).any(axis=1).all()
             ):
+                return False  # some iteration's load reads no written byte
+            if stored_before and _row_bytes(self.vf_stored, group).any():
+                return False
+            if any(before < position and _overlap(other, group) for before, other in stores):
                 return False  # the same iteration may load what it has just stored
         if not self.tracker.access_rows(Pipe.PIPE_V, groups):
             return False
@@ -182,6 +187,25 @@ class BlockContext:
                 _mark_rows(self.vf_stored, group)
                 self.vf_ranges.append((group.start, group.end))
                 self.vf_pages.update(pages_of(group.start, group.end))
+        return True
+
+    def all_written(self, start: int, end: int) -> bool:
+        """Return True when every byte of ``[start, end)`` has been written.
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); ctx.ub.alloc(uint8_t, 64).write([1] * 32)
+        >>> ctx.all_written(0, 32), ctx.all_written(0, 33)
+        (True, False)
+        """
+        full = self.full
+        if (start, end) in full:
+            return True
+        if not self.written[start:end].all():
+            return False
+        if len(full) >= 256:
+            full.clear()
+        full.add((start, end))
         return True
 
     def _cover(self) -> None:
@@ -198,7 +222,7 @@ class BlockContext:
         """
         span = self.written[start:end]
         vector = self.pipe is Pipe.PIPE_V
-        if (span.any() if vector else span.all()) or start >= end:
+        if (span.any() if vector else self.all_written(start, end)) or start >= end:
             return
         first = start + int(np.argmin(span))
         block = self.ub.allocation_at(first)
@@ -257,17 +281,30 @@ class BlockContext:
             spans = [(0, self.written.size)]
         elif spans and max(end for _, end in spans) > self.written.size:
             self._cover()
-        marks = [(a, self.written[a:b].copy(), self.vf_stored[a:b].copy()) for a, b in spans]
+        marks = [(a, b, *self._marks(a, b, whole)) for a, b in spans]
         return whole, marks, list(self.vf_ranges), set(self.vf_pages), self.tracker.checkpoint()
+
+    def _marks(self, start: int, end: int, whole: bool) -> tuple[Any, Any]:
+        """Return the written and VF-stored marks of ``[start, end)`` to put back later.
+
+        A span whose marks are all set (data the block wrote before) or, for the VF-stored
+        ones, all clear (nothing stored since the VF's last barrier) is kept as that one value.
+        """
+        written: Any = True
+        if whole or not self.all_written(start, end):
+            written = self.written[start:end].copy()
+        stored = self.vf_stored[start:end].copy() if whole or self.vf_ranges else False
+        return written, stored
 
     def restore(self, state: tuple[Any, ...]) -> None:
         """Put back the state a :meth:`checkpoint` returned."""
         whole, marks, ranges, pages, tracker = state
-        for start, written, stored in marks:
-            self.written[start : start + written.size] = written
-            self.vf_stored[start : start + stored.size] = stored
+        self.full.clear()  # marks may be cleared again
+        for start, end, written, stored in marks:
+            self.written[start:end] = written
+            self.vf_stored[start:end] = stored
             if whole:  # the marks grew since: the new bytes were not written before
-                self.written[written.size :] = self.vf_stored[stored.size :] = False
+                self.written[end:] = self.vf_stored[end:] = False
         self.vf_ranges, self.vf_pages = ranges, pages
         self.tracker.restore(tracker)
 
@@ -284,14 +321,35 @@ class BlockContext:
             self.in_simd_vf = outer
             self.mem_bar()
 
-    @contextlib.contextmanager
-    def on_pipe(self, pipe: Pipe) -> Iterator[None]:
-        """Attribute the UB accesses inside the ``with`` block to *pipe*."""
-        previous, self.pipe = self.pipe, pipe
-        try:
-            yield
-        finally:
-            self.pipe = previous
+    def on_pipe(self, pipe: Pipe) -> OnPipe:
+        """Attribute the UB accesses inside the ``with`` block to *pipe*.
+
+        Examples
+        --------
+        >>> ctx = BlockContext()
+        >>> with ctx.on_pipe(Pipe.PIPE_MTE2):
+        ...     ctx.pipe.name
+        'PIPE_MTE2'
+        >>> ctx.pipe.name
+        'PIPE_S'
+        """
+        return OnPipe(self, pipe)
+
+
+class OnPipe:
+    """The context manager of :meth:`BlockContext.on_pipe` (a class: copies enter one per call)."""
+
+    __slots__ = ("ctx", "pipe", "previous")
+
+    def __init__(self, ctx: BlockContext, pipe: Pipe) -> None:
+        self.ctx, self.pipe = ctx, pipe
+
+    def __enter__(self) -> None:
+        ctx = self.ctx
+        self.previous, ctx.pipe = ctx.pipe, self.pipe
+
+    def __exit__(self, *exc: object) -> None:
+        self.ctx.pipe = self.previous
 
 
 def _overlap(one: RowsAccess, other: RowsAccess) -> bool:

@@ -390,6 +390,8 @@ class Pointer(Generic[T]):
         >>> UnifiedBuffer().alloc(uint32_t, 16).offset_bytes(32).address
         32
         """
+        if not nbytes:
+            return self  # pointers are values: the same address is the same pointer
         return type(self)(self.memory, self.dtype, self.address + int(nbytes), self.block)
 
     def cast(self, dtype: type[U]) -> Pointer[U]:

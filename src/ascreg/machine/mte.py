@@ -112,7 +112,8 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     with _pipe(Pipe.PIPE_MTE2):
         for i in range(burst.n_burst):
             _track_gm(src.offset_bytes(i * burst.src_stride), burst.len_burst, write=False)
-            data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
+            # a view: the target is UB, another memory, so writing it cannot change the source
+            data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst)
             target = dst.offset_bytes(i * burst.dst_stride).bytes(padded + dummy, "writes")
             target[left : left + burst.len_burst] = data
             if left or right:
@@ -156,7 +157,7 @@ def ub_to_gm(
         )
     with _pipe(Pipe.PIPE_MTE3):
         for i in range(burst.n_burst):
-            data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst).copy()
+            data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst)  # UB: not GM
             _track_gm(dst.offset_bytes(i * burst.dst_stride), burst.len_burst, write=True)
             target = dst.offset_bytes(i * burst.dst_stride).bytes(burst.len_burst, "writes")
             target[:] = data if combine is None else combine(target.copy(), data)

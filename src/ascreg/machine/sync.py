@@ -13,7 +13,7 @@ makes it visible instead:
   clocks, so transitive chains (MTE2 -> V, then V -> MTE3) order MTE2 before MTE3 as they do on
   the chip.
 
-The check costs O(1) amortised per access: records are filed per pipe and per 4 KiB page of
+The check costs O(1) amortised per access: records are filed per pipe and per 16 KiB page of
 their address range, a pipe whose every access is already ordered before the accessing pipe is
 skipped with one comparison, and a page's records are scanned newest first only while they are
 still unordered. Waits and barriers drop the records every pipe is ordered after.
@@ -89,10 +89,16 @@ COPY_PIPES = (Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
 """Pipes whose instructions (copies) may overlap one another: two copies on one of them that
 touch the same bytes (one writing) need an in-pipe barrier (``asc_sync_pipe``) or a flag chain
 between them. The scalar unit and a VF (complete when it returns) run in order."""
+_WATCHERS = tuple(
+    (q, tuple(p for p in _UB_PIPES if p is not q or q in COPY_PIPES)) for q in _UB_PIPES
+)
+"""For each UB pipe, the pipes whose order after it lets its records go (:meth:`PipeTracker._prune`)."""
 UB = 0
 """The ``space`` of UB records (GM records use the id of their memory)."""
-PAGE_BITS = 12
-"""Records are filed under the ``2**PAGE_BITS``-byte pages their byte range touches."""
+PAGE_BITS = 14
+"""Records are filed under the ``2**PAGE_BITS``-byte (16 KiB) pages their byte range touches
+(a tile of a few KiB touches one or two; a scan meets only the still unordered records of a
+page)."""
 
 
 @attrs.define
@@ -170,7 +176,7 @@ def pages_of(start: int, end: int) -> range:
 
     Examples
     --------
-    >>> list(pages_of(4000, 4200)), list(pages_of(64, 64))
+    >>> list(pages_of(16000, 16600)), list(pages_of(64, 64))
     ([0, 1], [0])
     """
     return range(start >> PAGE_BITS, ((max(end, start + 1) - 1) >> PAGE_BITS) + 1)
@@ -543,8 +549,9 @@ class PipeTracker:
 
     def _prune(self) -> None:
         """Drop records every other pipe is already ordered after."""
-        for q in _UB_PIPES:
-            lowest = min(self.clock[p][q] for p in _UB_PIPES if p is not q or q in COPY_PIPES)
+        clock = self.clock
+        for q, watchers in _WATCHERS:
+            lowest = min([clock[p][q] for p in watchers])
             if lowest > self.floor[q]:
                 self.floor[q] = lowest
                 if lowest >= self.seq[q]:

@@ -67,6 +67,11 @@ class CopyLoops:
 
     def offsets(self) -> Iterator[tuple[int, int]]:
         """Yield ``(src, dst)`` byte offsets of every repetition, inner loop fastest."""
+        if self.sizes == (1, 1):  # the reset state: one copy (the common case, kept cheap)
+            return iter(_ONE_COPY)
+        return self._repetitions()
+
+    def _repetitions(self) -> Iterator[tuple[int, int]]:
         for outer in range(self.sizes[1]):
             for inner in range(self.sizes[0]):
                 yield (
@@ -74,6 +79,8 @@ class CopyLoops:
                     inner * self.dst_strides[0] + outer * self.dst_strides[1],
                 )
 
+
+_ONE_COPY = ((0, 0),)
 
 NDIM = 5
 """Dimensions of ``asc_ndim_copy_gm2ub`` (loop 0 innermost)."""
