@@ -854,3 +854,42 @@ def _conversion_rows() -> list[OpSpec]:
 CONVERT_ROWS: tuple[OpSpec, ...] = tuple(_conversion_rows())
 """The C conversion rows (``ascreg.c_api.convert``)."""
 C_API_ROWS = C_API_ROWS + CONVERT_ROWS
+
+
+# ---- asc_muls / asc_muls_v2 (issue 11, C API complete) -------------------------------------------
+# arithmetic_compute/asc_muls_deprecated.md: ``asc_muls(vector_half& dst, vector_float src, float
+# value, vector_bool mask)`` is ``Reg.MulsCast`` (``vmulscvt``) with part EVEN (``asc_muls``) or
+# ODD (``asc_muls_v2``); the page is marked deprecated, the header declares both without notice.
+C_MULS_PARTS = {"asc_muls": 0, "asc_muls_v2": 1}
+"""``asc_muls[_v2]``: the half part (``RegLayout`` value) each writes."""
+
+
+def _muls_rows() -> list[OpSpec]:
+    form = CForm("", _params("vec dst", "vec src:1", "scalar value:2", "cmask mask"))
+    return [
+        _c(name, ("dst", "src", "value"), ((half, float32_t, float32_t),), MaskRule.ZEROING,
+           "arithmetic_compute/asc_muls_deprecated.md", family="MulsCast",
+           shape=CShape("c_api/convert", (form,)), core=_CORE + "convert:muls_cast")
+        for name in C_MULS_PARTS
+    ]  # fmt: skip
+
+
+C_API_ROWS = C_API_ROWS + tuple(_muls_rows())
+
+
+# ---- asc_set_store_atomic_config_v2 (deprecated; issue 11, C API complete) -----------------------
+# simd_atomic/asc_set_store_atomic_config_v2_deprecated.md: ``(uint16_t type, uint16_t op)``; the
+# documented codes enable the copy engine's store atomic (the same state as
+# ``asc_set_atomic_add_<type>``).
+STORE_ATOMIC_V2_TYPES: dict[int, type[Scalar]] = {
+    1: int32_t, 4: half, 5: float32_t, 7: bfloat16_t, 9: int16_t, 10: int8_t,
+}  # fmt: skip
+"""``asc_set_store_atomic_config_v2``: the element type each documented ``type`` code enables."""
+STORE_ATOMIC_V2_OPS: dict[int, str] = {2: "add"}
+"""``asc_set_store_atomic_config_v2``: the documented ``op`` codes (2: sum)."""
+
+C_API_ROWS = (
+    *C_API_ROWS,
+    _kernel("asc_set_store_atomic_config_v2", "simd_atomic", ("scalar atomic_type", "scalar atomic_op"),
+            (uint16_t,), page="asc_set_store_atomic_config_v2_deprecated"),
+)  # fmt: skip

@@ -560,6 +560,8 @@ from ascreg.c_api import (
     asc_mul,
     asc_mul_scalar,
     asc_mull,
+    asc_muls,
+    asc_muls_v2,
     asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
@@ -614,6 +616,7 @@ from ascreg.c_api import (
     asc_set_ndim_pad_count,
     asc_set_ndim_pad_value,
     asc_set_nthbit,
+    asc_set_store_atomic_config_v2,
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
@@ -3785,3 +3788,9 @@ def main() -> None:
     asc_trunc(v_half, v_half, m)  # (half)
     asc_trunc(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_trunc(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_muls: every legal dst, src, value combination, every form
+    asc_muls(v_half, v_float32_t, 1.5, m)  # (half, float32_t, float32_t)
+    # asc_muls_v2: every legal dst, src, value combination, every form
+    asc_muls_v2(v_half, v_float32_t, 1.5, m)  # (half, float32_t, float32_t)
+    # asc_set_store_atomic_config_v2: every legal atomic_type combination, every form
+    asc_set_store_atomic_config_v2(1, 1)  # (uint16_t)
