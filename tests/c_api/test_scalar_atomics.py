@@ -106,6 +106,24 @@ def test_atomic_after_an_unsynchronised_copy_to_gm_is_a_hazard() -> None:
     assert dst.read(8).tolist() == [0, 1, 3, 3, 4, 5, 6, 8]
 
 
+@pytest.mark.rows("c_api.asc_atomic_exch")
+def test_copy_from_gm_after_an_unsynchronised_atomic_is_a_hazard() -> None:
+    src = GlobalMemory().alloc(int32_t, 8)
+    with block(BlockContext()):
+        dst = __ubuf__(int32_t, 8)
+        C.asc_atomic_exch(src + 1, 5)
+        with pytest.raises(SyncError, match=r"PIPE_MTE2 reads GM .* PIPE_S wrote"):
+            C.asc_copy_gm2ub(dst, src, 32)
+    with block(BlockContext()):
+        dst = __ubuf__(int32_t, 8)
+        C.asc_atomic_exch(src + 1, 7)
+        C.asc_sync_notify(C.PIPE_S, C.PIPE_MTE2, C.EVENT_ID0)
+        C.asc_sync_wait(C.PIPE_S, C.PIPE_MTE2, C.EVENT_ID0)
+        C.asc_copy_gm2ub(dst, src, 32)
+        C.asc_sync()
+        assert dst.read(2).tolist() == [0, 7]
+
+
 @pytest.mark.rows("c_api.asc_atomic_add", "c_api.asc_atomic_max")
 def test_blocks_combine_results_through_atomics_without_a_race() -> None:
     total, peak = GlobalMemory().alloc(uint32_t, 1), GlobalMemory().alloc(int32_t, 1)
