@@ -10180,202 +10180,202 @@ def main() -> None:
     asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
     # asc_atomic_add: every illegal combination of address, every form
-    c_api.asc_atomic_add(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_add(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_add(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_add(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_add(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_add(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_add(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_add(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_add(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_add(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_add(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_add(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_add(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_add(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_add(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_add(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_add(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_add(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_add(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_add(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_add(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_add(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_add(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_add(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_add(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_add(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_add(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_add(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_add(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_add(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_add(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_add(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
     # asc_atomic_sub: every illegal combination of address, every form
-    c_api.asc_atomic_sub(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_sub(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_sub(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_sub(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_sub(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_sub(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_sub(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_sub(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_sub(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_sub(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_sub(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_sub(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_sub(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_sub(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_sub(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_sub(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_sub(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_sub(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_sub(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_sub(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_sub(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_sub(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_sub(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_sub(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_sub(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_sub(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_sub(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_sub(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_sub(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_sub(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_sub(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_sub(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
     # asc_atomic_exch: every illegal combination of address, every form
-    c_api.asc_atomic_exch(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_exch(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_exch(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_exch(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_exch(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_exch(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_exch(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_exch(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_exch(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_exch(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_exch(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_exch(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_exch(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_exch(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_exch(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_exch(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_exch(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_exch(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_exch(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_exch(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_exch(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_exch(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_exch(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_exch(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_exch(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_exch(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_exch(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_exch(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_exch(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_exch(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_exch(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_exch(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
     # asc_atomic_max: every illegal combination of address, every form
-    c_api.asc_atomic_max(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_max(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_max(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_max(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_max(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_max(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_max(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_max(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_max(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_max(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_max(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_max(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_max(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_max(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_max(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_max(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_max(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_max(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_max(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_max(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_max(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_max(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_max(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_max(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_max(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_max(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_max(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_max(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_max(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_max(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_max(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_max(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
     # asc_atomic_min: every illegal combination of address, every form
-    c_api.asc_atomic_min(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_min(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_min(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_min(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_min(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_min(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_min(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_min(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_min(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_min(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_min(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_min(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_min(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_min(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_min(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_min(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_min(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_min(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_min(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_min(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_min(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_min(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_min(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_min(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_min(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_min(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_min(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_min(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_min(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_min(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_min(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_min(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
     # asc_atomic_cas: every illegal combination of address, every form
-    c_api.asc_atomic_cas(g_bool_, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_cas(g_int8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_cas(g_uint8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_cas(g_fp8_e4m3fn_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_cas(g_fp8_e5m2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_cas(g_fp8_e8m0_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_cas(g_hifloat8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_cas(g_int4x2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_cas(g_fp4x2_e2m1_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_cas(g_fp4x2_e1m2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_cas(g_int16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_cas(g_uint16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_cas(g_half, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_cas(g_bfloat16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_cas(p_uint64_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_cas(g_int32_t, 1.5, 1)  # type: ignore[call-overload]  # pyright: ignore  # compare: 1.5
-    c_api.asc_atomic_cas(g_int32_t, 1, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_cas(g_bool_, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_cas(g_int8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_cas(g_uint8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_cas(g_fp8_e4m3fn_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_cas(g_fp8_e5m2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_cas(g_fp8_e8m0_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_cas(g_hifloat8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_cas(g_int4x2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_cas(g_fp4x2_e2m1_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_cas(g_fp4x2_e1m2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_cas(g_int16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_cas(g_uint16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_cas(g_half, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_cas(g_bfloat16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_cas(p_uint64_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_cas(g_int32_t, None, 1)  # type: ignore[call-overload]  # pyright: ignore  # compare: None
+    asc_atomic_cas(g_int32_t, 1, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
     # asc_atomic_and: every illegal combination of address, every form
-    c_api.asc_atomic_and(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_and(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_and(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_and(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_and(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_and(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_and(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_and(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_and(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_and(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_and(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_and(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_and(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_and(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_and(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
-    c_api.asc_atomic_and(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_and(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_and(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_and(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_and(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_and(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_and(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_and(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_and(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_and(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_and(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_and(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_and(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_and(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_and(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_and(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_and(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_and(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_and(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
     # asc_atomic_or: every illegal combination of address, every form
-    c_api.asc_atomic_or(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_or(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_or(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_or(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_or(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_or(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_or(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_or(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_or(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_or(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_or(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_or(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_or(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_or(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_or(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
-    c_api.asc_atomic_or(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_or(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_or(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_or(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_or(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_or(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_or(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_or(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_or(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_or(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_or(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_or(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_or(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_or(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_or(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_or(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_or(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_or(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_or(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
     # asc_atomic_xor: every illegal combination of address, every form
-    c_api.asc_atomic_xor(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_xor(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_xor(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_xor(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_xor(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_xor(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_xor(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_xor(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_xor(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_xor(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_xor(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_xor(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_xor(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_xor(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_xor(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
-    c_api.asc_atomic_xor(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_xor(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_xor(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_xor(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_xor(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_xor(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_xor(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_xor(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_xor(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_xor(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_xor(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_xor(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_xor(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_xor(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_xor(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_xor(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_xor(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_xor(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_xor(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
     # asc_atomic_inc: every illegal combination of address, every form
-    c_api.asc_atomic_inc(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_inc(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_inc(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_inc(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_inc(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_inc(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_inc(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_inc(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_inc(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_inc(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_inc(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_inc(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_inc(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_inc(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_inc(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
-    c_api.asc_atomic_inc(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
-    c_api.asc_atomic_inc(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
-    c_api.asc_atomic_inc(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_inc(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_inc(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_inc(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_inc(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_inc(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_inc(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_inc(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_inc(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_inc(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_inc(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_inc(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_inc(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_inc(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_inc(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_inc(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_inc(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
+    asc_atomic_inc(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_inc(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
+    asc_atomic_inc(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_inc(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
     # asc_atomic_dec: every illegal combination of address, every form
-    c_api.asc_atomic_dec(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
-    c_api.asc_atomic_dec(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
-    c_api.asc_atomic_dec(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
-    c_api.asc_atomic_dec(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
-    c_api.asc_atomic_dec(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
-    c_api.asc_atomic_dec(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
-    c_api.asc_atomic_dec(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
-    c_api.asc_atomic_dec(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
-    c_api.asc_atomic_dec(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
-    c_api.asc_atomic_dec(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
-    c_api.asc_atomic_dec(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
-    c_api.asc_atomic_dec(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
-    c_api.asc_atomic_dec(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
-    c_api.asc_atomic_dec(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
-    c_api.asc_atomic_dec(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
-    c_api.asc_atomic_dec(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
-    c_api.asc_atomic_dec(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
-    c_api.asc_atomic_dec(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
-    c_api.asc_atomic_dec(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    asc_atomic_dec(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_dec(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_dec(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_dec(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_dec(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_dec(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_dec(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_dec(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_dec(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_dec(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_dec(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_dec(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_dec(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_dec(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_dec(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
+    asc_atomic_dec(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_dec(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
+    asc_atomic_dec(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_dec(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
     # asc_set_gm2ub_loop_size: every illegal combination of loop1_size, every form
     asc_set_gm2ub_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
     asc_set_gm2ub_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
@@ -10411,6 +10411,8 @@ def main() -> None:
     asc_set_ndim_loop4_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
     # asc_set_ndim_pad_count: every illegal combination of T, every form
     asc_set_ndim_pad_count(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+    # asc_set_ndim_pad_value: every illegal combination of pad_value, every form
+    asc_set_ndim_pad_value(None)  # type: ignore[arg-type]  # pyright: ignore  # pad_value: None
     # asc_ndim_copy_gm2ub: every illegal combination of src, loop0_size, loop0_lp_count, every form
     asc_ndim_copy_gm2ub(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_ndim_copy_gm2ub(p_int8_t, g_bool_, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
