@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 import ascreg.c_api as C  # noqa: N812 (the C namespace)
-from ascreg import RoundMode
-from ascreg._spec import SPECS
+from ascreg import RoundMode, float32_t
+from ascreg._spec import C_MULS_PARTS, SPECS
 from ascreg._spec.convert import C_TRUNCATES, TRUNCATE_TYPES, CConversion, c_conversions
+from ascreg.errors import AscregTypeError, IllegalDtypeError
 from reference import convert as ref
 from reference.common import from_bits, to_bits
 
@@ -76,3 +77,33 @@ def test_c_names_are_the_header_names() -> None:
                  "asc_bfloat162half_rz_sat", "asc_int162uint32_v2", "asc_int322int64"):  # fmt: skip
         assert callable(getattr(C, name)) and name in C.__all__
     assert len(NAMES) == len(set(NAMES)) == 437
+
+
+# ---- asc_muls / asc_muls_v2 (Reg.MulsCast with a fixed part) -----------------------------------
+
+MULS_SCALARS = [0x3F800000, 0x40490FDB, 0xC2C80000, 0x7F000000, 0x00000001, 0x7F800000,
+                0x7FC00000, 0x80000000, 0x3A83126F]  # fmt: skip
+
+
+@pytest.mark.rows(*C_MULS_PARTS)
+@pytest.mark.parametrize("name", list(C_MULS_PARTS))
+@pytest.mark.parametrize("scalar", MULS_SCALARS, ids=hex)
+def test_muls_is_muls_cast_with_its_part(name: str, scalar: int) -> None:
+    rng = np.random.default_rng(scalar % 1000 + len(name))
+    values = _lanes(rng, float32_t)
+    bits = rng.integers(0, 2, 256).astype(bool)
+    src, dst = C.vector_float(), C.vector_half()
+    src.set(from_bits(values, float32_t))
+    getattr(C, name)(dst, src, from_bits([scalar], float32_t)[0], C.vector_bool.from_bits(bits))
+    want = ref.muls_cast_register(values, scalar, [int(b) for b in bits], C_MULS_PARTS[name])
+    assert to_bits(np.asarray(dst)) == want
+    assert SPECS[name].family == SPECS["Reg.MulsCast"].family
+
+
+@pytest.mark.rows("asc_muls", "asc_muls_v2")
+def test_muls_rejects_other_registers_and_values() -> None:
+    mask = C.asc_create_mask_b32(C.PAT_ALL)
+    with pytest.raises(IllegalDtypeError, match="asc_muls: illegal dtypes"):
+        C.asc_muls(C.vector_float(), C.vector_float(), 1.0, mask)
+    with pytest.raises(AscregTypeError, match="asc_muls_v2: value must be a scalar"):
+        C.asc_muls_v2(C.vector_half(), C.vector_float(), [1.0], mask)

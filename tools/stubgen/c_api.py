@@ -177,7 +177,10 @@ def c_applies(form: CForm, combo: tuple[type[Scalar], ...]) -> bool:
 
 
 def c_returns(form: CForm, combo: tuple[type[Scalar], ...]) -> str:
-    return form.returns.format(vec0=vector_name(combo[0]))
+    """The return annotation: ``{vec0}`` is the first role's register class, ``{py0}`` the
+    Python number type of its scalar (``float`` or ``int``)."""
+    py0 = "float" if combo[0].kind.value == "float" else "int"
+    return form.returns.format(vec0=vector_name(combo[0]), py0=py0)
 
 
 def c_shape(spec: OpSpec) -> CShape:

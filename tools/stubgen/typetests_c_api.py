@@ -193,11 +193,13 @@ def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:
             legal = {c[p.arg] for c in spec.combos}
             wrongs = [(f"g_{pyname(d)}", "arg-type") for d in REG_TYPES if d not in legal]
             wrongs.append(("p_uint64_t", code))
+        elif p.kind == "scalar" and any(c[p.arg].kind.value == "float" for c in spec.combos):
+            wrongs = [("None", code)]  # 1.5 fits the float overload (asc_atomic_add)
         else:
             wrongs = [(KERNEL_WRONG[p.kind], code)]
         for wrong, error in wrongs:
             text = ", ".join([*args[:i], wrong, *args[i + 1 :]])
-            yield f"    {spec.name}({text}){IGNORE.format(code=error)}  # {p.name}: {wrong}"
+            yield f"    {spec.spelling}({text}){IGNORE.format(code=error)}  # {p.name}: {wrong}"
 
 
 def c_reject_lines(spec: OpSpec, accepted: set[str]) -> Iterator[str]:

@@ -91,8 +91,19 @@ def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
     d.put(result)
 
 
-def muls_cast(op: Any, dst: Any, src: Any, scalar: Any, mask: Any, layout: RegLayout) -> None:
-    """``dst = half(src * scalar)`` (one rounding, ``CAST_ROUND``) into part *layout*."""
+def muls_cast(
+    op: Any,
+    dst: Any,
+    src: Any,
+    scalar: Any,
+    mask: Any,
+    layout: RegLayout,
+    scalar_role: str = "scalarValue",
+) -> None:
+    """``dst = half(src * scalar)`` (one rounding, ``CAST_ROUND``) into part *layout*.
+
+    *scalar_role* names the scalar in messages (``scalarValue``; the C API's ``value``).
+    """
     d = operands.register(dst, "dst", op.surface)
     s = operands.register(src, "src", op.surface)
     template_pair(op, d, s)
@@ -101,7 +112,7 @@ def muls_cast(op: Any, dst: Any, src: Any, scalar: Any, mask: Any, layout: RegLa
         raise AscregTypeError(
             f"MulsCast supports RegLayout ZERO and ONE only, got {layout!r} (C++: static_assert)"
         )
-    value = operands.scalar(scalar, s.dtype, "scalarValue")
+    value = operands.scalar(scalar, s.dtype, scalar_role)
     bits = operands.mask(mask, "mask", op.surface).bits()
     d.put(convert.muls_cast(s.get(), value, bits, layout.value))
 

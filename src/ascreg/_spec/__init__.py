@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from ascreg._spec.c_api import C_API_ROWS as C_API_ROWS
 from ascreg._spec.c_api import C_COMPARES as C_COMPARES
+from ascreg._spec.c_api import C_MULS_PARTS as C_MULS_PARTS
+from ascreg._spec.c_api import C_SCALAR_ATOMIC_TYPES as C_SCALAR_ATOMIC_TYPES
 from ascreg._spec.c_api import C_UNALIGNED_NAMES as C_UNALIGNED_NAMES
 from ascreg._spec.dtypes import ABS_TYPES as ABS_TYPES
 from ascreg._spec.dtypes import ADD_TYPES as ADD_TYPES

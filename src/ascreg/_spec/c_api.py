@@ -561,11 +561,14 @@ def _kernel(
     *,
     more_combos: tuple[tuple[type[Scalar], ...], ...] = (),
     more_forms: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    family: str = "",
 ) -> OpSpec:
     """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's).
 
     *more_combos* are further legal combinations (C overloads by type), *more_forms* further
     ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional).
+    A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
+    the C name, the page and the runtime function are the spelling's.
     """
     forms = [CForm("", _params(*params), returns=returns)]
     forms += [CForm(tag, _params(*extra), returns=returns) for tag, extra in more_forms]
@@ -573,10 +576,11 @@ def _kernel(
     roles = tuple(next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo)))
     module = _KERNEL_MODULES[folder]
     shape = CShape(f"c_api/{module}", tuple(forms), positional=bool(more_forms), kernel=True)
-    return OpSpec(name, name, roles, (combo, *more_combos), MaskRule.NONE,
-                  f"{_KERNEL_DOCS}{folder}/{page or name}.md", surface="c_api",
-                  family=name.removeprefix("asc_"), shape=shape,
-                  core=core or f"ascreg.c_api.{module}:{name}")  # fmt: skip
+    cpp = name.removeprefix(C_API_QUALIFIER)
+    return OpSpec(name, cpp, roles, (combo, *more_combos), MaskRule.NONE,
+                  f"{_KERNEL_DOCS}{folder}/{page or cpp}.md", surface="c_api",
+                  family=family or cpp.removeprefix("asc_"), shape=shape,
+                  core=core or f"ascreg.c_api.{module}:{cpp}")  # fmt: skip
 
 
 _KERNEL_MODULES = {"scalar_compute": "scalar", "sys_var": "scalar", "cache_ctrl": "scalar",
@@ -620,6 +624,36 @@ def _scalar_memory_rows() -> list[OpSpec]:
         _kernel("asc_copy_ub2ub_sync", "vector_datamove", size, (uint32_t,),
                 page="asc_copy_ub2ub"),
     ]  # fmt: skip
+
+
+# ---- scalar GM atomics: asc_atomic_<op> (issue 11, C API complete) -------------------------------
+# The C API's scalar-unit atomics on one GM element (scalar_compute/asc_atomic_<op>.md, declared
+# in include/c_api/scalar_compute/scalar_compute.h). SIMT has functions of the same names (more
+# types, per-thread addresses), so these rows are keyed ``c_api.asc_atomic_<op>``; each shares
+# the SIMT row's family and its core update (``ascreg.core.atomics:UPDATES``).
+
+_ATOMIC_WIDE = (int32_t, uint32_t, float32_t, int64_t, uint64_t)
+_ATOMIC_BITS = (int32_t, uint32_t, int64_t, uint64_t)
+C_SCALAR_ATOMIC_TYPES: dict[str, tuple[type[Scalar], ...]] = {
+    "add": _ATOMIC_WIDE, "sub": _ATOMIC_WIDE, "exch": _ATOMIC_WIDE, "max": _ATOMIC_WIDE,
+    "min": _ATOMIC_WIDE, "cas": _ATOMIC_WIDE, "and": _ATOMIC_BITS, "or": _ATOMIC_BITS,
+    "xor": _ATOMIC_BITS, "inc": (uint32_t, uint64_t), "dec": (uint32_t, uint64_t),
+}  # fmt: skip
+"""``T asc_atomic_<op>(__gm__ T* address, T val)`` (``cas``: ``T compare, T val``) on the C API:
+the element types, in the header's order (no half/bfloat16_t, unlike the SIMT functions)."""
+
+
+def _scalar_atomic_rows() -> list[OpSpec]:
+    """Build ``c_api.asc_atomic_<op>``: one GM element, read-modify-write on ``PIPE_S``."""
+    rows = []
+    for op, types in C_SCALAR_ATOMIC_TYPES.items():
+        values = ("scalar compare", "scalar val") if op == "cas" else ("scalar val",)
+        rows.append(_kernel(f"{C_API_QUALIFIER}asc_atomic_{op}", "scalar_compute",
+                            ("gptr address", *values), (types[0],), "{py0}",
+                            f"{_CORE}atomics:UPDATES.{op}",
+                            more_combos=tuple((t,) for t in types[1:]),
+                            family=f"asc_atomic_{op}"))  # fmt: skip
+    return rows
 
 
 NDIM_COPY_TYPES = (int8_t, uint8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, fp8_e8m0_t, fp8_e5m2_t,
@@ -781,6 +815,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_core_sync_rows(),
     *_store_atomic_rows(),
     *_scalar_memory_rows(),
+    *_scalar_atomic_rows(),
     *_dma_config_rows(),
     *_memory_vector_rows(),
     *_movement_rows(),
@@ -819,3 +854,42 @@ def _conversion_rows() -> list[OpSpec]:
 CONVERT_ROWS: tuple[OpSpec, ...] = tuple(_conversion_rows())
 """The C conversion rows (``ascreg.c_api.convert``)."""
 C_API_ROWS = C_API_ROWS + CONVERT_ROWS
+
+
+# ---- asc_muls / asc_muls_v2 (issue 11, C API complete) -------------------------------------------
+# arithmetic_compute/asc_muls_deprecated.md: ``asc_muls(vector_half& dst, vector_float src, float
+# value, vector_bool mask)`` is ``Reg.MulsCast`` (``vmulscvt``) with part EVEN (``asc_muls``) or
+# ODD (``asc_muls_v2``); the page is marked deprecated, the header declares both without notice.
+C_MULS_PARTS = {"asc_muls": 0, "asc_muls_v2": 1}
+"""``asc_muls[_v2]``: the half part (``RegLayout`` value) each writes."""
+
+
+def _muls_rows() -> list[OpSpec]:
+    form = CForm("", _params("vec dst", "vec src:1", "scalar value:2", "cmask mask"))
+    return [
+        _c(name, ("dst", "src", "value"), ((half, float32_t, float32_t),), MaskRule.ZEROING,
+           "arithmetic_compute/asc_muls_deprecated.md", family="MulsCast",
+           shape=CShape("c_api/convert", (form,)), core=_CORE + "convert:muls_cast")
+        for name in C_MULS_PARTS
+    ]  # fmt: skip
+
+
+C_API_ROWS = C_API_ROWS + tuple(_muls_rows())
+
+
+# ---- asc_set_store_atomic_config_v2 (deprecated; issue 11, C API complete) -----------------------
+# simd_atomic/asc_set_store_atomic_config_v2_deprecated.md: ``(uint16_t type, uint16_t op)``; the
+# documented codes enable the copy engine's store atomic (the same state as
+# ``asc_set_atomic_add_<type>``).
+STORE_ATOMIC_V2_TYPES: dict[int, type[Scalar]] = {
+    1: int32_t, 4: half, 5: float32_t, 7: bfloat16_t, 9: int16_t, 10: int8_t,
+}  # fmt: skip
+"""``asc_set_store_atomic_config_v2``: the element type each documented ``type`` code enables."""
+STORE_ATOMIC_V2_OPS: dict[int, str] = {2: "add"}
+"""``asc_set_store_atomic_config_v2``: the documented ``op`` codes (2: sum)."""
+
+C_API_ROWS = (
+    *C_API_ROWS,
+    _kernel("asc_set_store_atomic_config_v2", "simd_atomic", ("scalar atomic_type", "scalar atomic_op"),
+            (uint16_t,), page="asc_set_store_atomic_config_v2_deprecated"),
+)  # fmt: skip

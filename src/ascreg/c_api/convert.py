@@ -23,6 +23,7 @@ from typing import Any
 
 from ascreg._frontend import convert as shared
 from ascreg._frontend.template import define
+from ascreg._spec import C_MULS_PARTS
 from ascreg._spec.convert import C_TRUNCATES, CConversion, c_conversions
 from ascreg.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode
 
@@ -100,4 +101,39 @@ TRUNCATIONS: dict[str, Any] = {name: _truncation(name, r) for name, r in C_TRUNC
 globals().update(CONVERSIONS)
 globals().update(TRUNCATIONS)
 
-__all__ = sorted([*CONVERSIONS, *TRUNCATIONS])
+
+# ---- asc_muls / asc_muls_v2: Reg.MulsCast with a fixed part (issue 11, C API complete) ----------
+
+
+def _muls(op: Any, dst: Any, src: Any, value: Any, mask: Any) -> None:
+    shared.muls_cast(op, dst, src, value, mask, RegLayout(op.part), "value")
+
+
+def _muls_doc(name: str, part: int) -> str:
+    parity, lanes = (
+        ("even", "[1.5, 0.0, 1.5, 0.0]") if part == 0 else ("odd", "[0.0, 1.5, 0.0, 1.5]")
+    )
+    return f"""``void {name}(vector_half& dst, vector_float src, float value, vector_bool mask)``.
+
+    ``dst = round_to_half(src * value)`` written to the {parity} half lanes (``Reg.MulsCast``
+    with ``RegLayout::{RegLayout(part).name}``; the instruction is ``vmulscvt``): the product is
+    rounded once (``CAST_ROUND``), the other half lanes and masked-off lanes are 0. The page
+    marks ``asc_muls`` deprecated; the header declares it without a notice, so no warning.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg.c_api import vector_float, vector_half, asc_create_mask_b32, PAT_ALL
+    >>> src, dst = vector_float(), vector_half()
+    >>> src.set(np.full(64, 3.0, np.float32))
+    >>> {name}(dst, src, 0.5, asc_create_mask_b32(PAT_ALL))
+    >>> np.asarray(dst)[:4].tolist()
+    {lanes}
+    """
+
+
+asc_muls, asc_muls_v2 = (
+    define(name, doc=_muls_doc(name, part), part=part)(_muls) for name, part in C_MULS_PARTS.items()
+)
+
+__all__ = sorted([*CONVERSIONS, *TRUNCATIONS, "asc_muls", "asc_muls_v2"])

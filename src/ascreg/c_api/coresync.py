@@ -49,8 +49,8 @@ from typing import Any
 from ascreg._dtypes import bfloat16_t, float32_t, half, int8_t, int16_t, int32_t
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
-from ascreg._spec.c_api import STORE_ATOMIC_TYPES
-from ascreg.errors import SyncError
+from ascreg._spec.c_api import STORE_ATOMIC_TYPES, STORE_ATOMIC_V2_OPS, STORE_ATOMIC_V2_TYPES
+from ascreg.errors import SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.sync import EVENT_COUNT, Pipe
 from ascreg.machine.sysregs import FLAG_IDS, core_sync_counters, system_registers
@@ -76,6 +76,7 @@ __all__ = [
     "asc_set_atomic_min_int8",
     "asc_set_atomic_min_int16",
     "asc_set_atomic_none",
+    "asc_set_store_atomic_config_v2",
     "asc_store_atomic_config",
     "asc_sync_block_arrive",
     "asc_sync_block_wait",
@@ -389,3 +390,48 @@ def asc_get_store_atomic_config(op: Any, config: Any) -> None:
     mode = system_registers().atomic
     target.atomic_type = _TYPE_CODES[mode[1] if mode else None]
     target.atomic_op = _OP_CODES[mode[0]] if mode else 0
+
+
+# ---- asc_set_store_atomic_config_v2 (deprecated; issue 11, C API complete) -----------------------
+
+
+@define("asc_set_store_atomic_config_v2")
+def asc_set_store_atomic_config_v2(op: Any, atomic_type: Any, atomic_op: Any) -> None:
+    """``asc_set_store_atomic_config_v2(uint16_t type, uint16_t op)``: enable the store atomic.
+
+    Deprecated (the header's notice names ``asc_atomic_add`` for atomic additions): it warns
+    with a ``DeprecationWarning``, then sets the same state as ``asc_set_atomic_add_<type>``.
+    Documented codes: ``type`` 1 int32_t, 4 half, 5 float, 7 bfloat16_t, 9 int16_t,
+    10 int8_t; ``op`` 2 (sum). The page gives the other values no meaning, so ascreg rejects
+    them (decision) instead of guessing a register layout. The C parameters ``type`` and ``op``
+    are spelled ``atomic_type`` and ``atomic_op`` (the union ``asc_store_atomic_config``'s
+    field names): ``type`` is a Python builtin and ``op`` the name ascreg's ops reserve.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()), warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     asc_set_store_atomic_config_v2(5, 2); system_registers().atomic
+    ('add', <class 'ascreg._dtypes.float32_t'>)
+    """
+    warnings.warn(
+        "asc_set_store_atomic_config_v2 is deprecated on dav-3510: use asc_atomic_add for "
+        "atomic additions",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    element = _v2_code(atomic_type, "atomic_type", STORE_ATOMIC_V2_TYPES)
+    operation = _v2_code(atomic_op, "atomic_op", STORE_ATOMIC_V2_OPS)
+    system_registers().atomic = (operation, element)
+
+
+def _v2_code(value: Any, role: str, table: dict[int, Any]) -> Any:
+    """Return the meaning of a documented ``asc_set_store_atomic_config_v2`` code, or raise."""
+    code = operands.integer(value, role)
+    if code not in table:
+        legal = ", ".join(f"{k} ({getattr(v, 'cpp_name', v)})" for k, v in table.items())
+        raise UnsupportedError(f"{role} {code} is not a documented code (documented: {legal})")
+    return table[code]

@@ -24,13 +24,14 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ascreg.c_api import addr, compute, datamove, kernel
+from ascreg.c_api import addr, compute, datamove, kernel, movement
 
 __all__ = [
     "DEPRECATED",
     "asc_create_iter_reg_b8",
     "asc_create_iter_reg_b16",
     "asc_create_iter_reg_b32",
+    "asc_get_ar_spr",
     "asc_loadalign_brc_postupdate_v2",
     "asc_loadalign_brc_postupdate_v3",
     "asc_loadalign_brc_v2",
@@ -40,6 +41,7 @@ __all__ = [
     "asc_pack",
     "asc_pack_v2",
     "asc_set_gm2ub_pad",
+    "asc_squeeze_v2",
     "asc_storealign_pack_postupdate_v2",
     "asc_storealign_pack_v2",
 ]
@@ -59,14 +61,17 @@ DEPRECATED: dict[str, str] = {
     "asc_storealign_pack_v2": "asc_storealign_pack_quarter",
     "asc_storealign_pack_postupdate_v2": "asc_storealign_pack_quarter_postupdate",
     "asc_set_gm2ub_pad": "asc_set_copy_pad_val",
+    # issue 11 (C API complete): the dav-3510 impl of each current function calls the old one
+    "asc_get_ar_spr": "asc_get_squeeze_status",
+    "asc_squeeze_v2": "asc_squeeze_with_status",
 }
-"""Each deprecated spelling and the current function the header's notice names (the headers
-also deprecate ``asc_get_ar_spr``, ``asc_squeeze_v2`` and ``asc_set_store_atomic_config_v2``,
-whose current functions ascreg lacks)."""
+"""Each deprecated spelling and the current function the header's notice names (the header
+also deprecates ``asc_set_store_atomic_config_v2``, whose notice names no drop-in replacement:
+it is a function of its own in :mod:`ascreg.c_api.coresync`)."""
 
 
 def _current(name: str) -> Callable[..., Any]:
-    for module in (addr, compute, datamove, kernel):
+    for module in (addr, compute, datamove, kernel, movement):
         if hasattr(module, name):
             found: Callable[..., Any] = getattr(module, name)
             return found
@@ -97,6 +102,7 @@ def _alias(old: str) -> Callable[..., Any]:
 (asc_create_iter_reg_b8, asc_create_iter_reg_b16, asc_create_iter_reg_b32, asc_loadalign_brc_v2,
  asc_loadalign_brc_postupdate_v2, asc_loadalign_brc_v3, asc_loadalign_brc_postupdate_v3,
  asc_loadalign_unpack_v2, asc_loadalign_unpack_postupdate_v2, asc_pack, asc_pack_v2,
- asc_storealign_pack_v2, asc_storealign_pack_postupdate_v2, asc_set_gm2ub_pad) = (
+ asc_storealign_pack_v2, asc_storealign_pack_postupdate_v2, asc_set_gm2ub_pad, asc_get_ar_spr,
+ asc_squeeze_v2) = (
     _alias(old) for old in DEPRECATED
 )  # fmt: skip

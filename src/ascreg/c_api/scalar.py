@@ -21,14 +21,30 @@ from typing import Any
 
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
+from ascreg._spec import C_SCALAR_ATOMIC_TYPES
+from ascreg._spec.row import C_API_QUALIFIER
+from ascreg.core import atomics
 from ascreg.core.bits import SCALAR_BITS, as_u64
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import UB_BYTES, GmPtr, UbPtr
+from ascreg.machine.races import atomic_access
 from ascreg.machine.ref import Ref
+from ascreg.machine.sync import Pipe
 from ascreg.machine.sysregs import ARCH_VERSION, CONSTANT_REGISTERS, system_registers
 
 __all__ = [
+    "asc_atomic_add",
+    "asc_atomic_and",
+    "asc_atomic_cas",
+    "asc_atomic_dec",
+    "asc_atomic_exch",
+    "asc_atomic_inc",
+    "asc_atomic_max",
+    "asc_atomic_min",
+    "asc_atomic_or",
+    "asc_atomic_sub",
+    "asc_atomic_xor",
     "asc_clear_nthbit",
     "asc_clz",
     "asc_datacache_preload",
@@ -129,6 +145,88 @@ def asc_store_dev(op: Any, addr: Any, value: Any) -> None:
     gm = operands.instance(addr, GmPtr, "addr")
     op.spec.check(gm.dtype)
     gm.write([operands.integer(value, "value")], call=op.name)
+
+
+# ---- scalar GM atomics (issue 11, C API complete) ------------------------------------------------
+
+
+def _atomic(op: Any, address: Any, *values: Any) -> int | float:
+    """Check *address* and the operands against the row, then update the one GM element.
+
+    The read-modify-write runs on ``PIPE_S`` and is reported to the block's pipe tracker as a
+    GM write: the compiler inserts no synchronisation between a scalar atomic and the copy
+    engines (the pages' constraint), so an unsynchronised MTE2/MTE3 access of the same bytes
+    is a hazard. It is exempt from the cross-block race check (that is what atomics are for).
+    """
+    ctx = current_block()
+    gm = operands.instance(address, GmPtr, "address")
+    op.spec.check(gm.dtype)
+    params = op.spec.shape.forms[0].params[1:]
+    if len(values) != len(params):
+        names = ", ".join(p.name for p in op.spec.shape.forms[0].params)
+        raise AscregTypeError(f"takes ({names}); got {len(values) + 1} argument(s)")
+    converted = [operands.scalar(v, gm.dtype, p.name) for v, p in zip(values, params, strict=True)]
+    gm.view(1)  # bounds first: an address outside its allocation names the call
+    start = gm.address
+    ctx.tracker.access(Pipe.PIPE_S, start, start + gm.dtype.size, write=True, space=id(gm.memory))
+    with atomic_access():
+        old = atomics.read_modify_write(op.update, gm, 1, converted)
+    return old[0].item()  # type: ignore[no-any-return]
+
+
+def _atomic_doc(update: str, formula: str, example: str, result: str) -> str:
+    """Return the docstring of the C API ``asc_atomic_<update>``."""
+    legal = ", ".join(t.cpp_name for t in C_SCALAR_ATOMIC_TYPES[update])
+    operands_ = "T compare, T val" if update == "cas" else "T val"
+    return f"""``T asc_atomic_{update}(__gm__ T* address, {operands_})``: store ``{formula}``.
+
+    Returns the old value (a Python ``int``, or ``float`` for ``float``). One GM element,
+    updated atomically by the scalar unit (``PIPE_S``; ``ascreg.core.atomics.UPDATES``).
+    Legal T: {legal}. The compiler does not synchronise a scalar atomic with the copy engines:
+    order it after an ``asc_copy_ub2gm`` of the same bytes with
+    ``asc_sync_notify/asc_sync_wait(PIPE_MTE3, PIPE_S, ...)`` (ascreg reports the hazard
+    otherwise). ascreg has no data cache, so the ``asc_dcci_*`` calls the page asks for
+    change nothing.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> dst = GlobalMemory().alloc(uint32_t, 1); dst.write([6])
+    >>> with block(BlockContext()):
+    ...     asc_atomic_{update}(dst, {example})
+    6
+    >>> int(dst.read(1)[0])
+    {result}
+    """
+
+
+def _atomic_function(update: str, formula: str, example: str, result: str) -> Any:
+    return define(
+        f"{C_API_QUALIFIER}asc_atomic_{update}",
+        doc=_atomic_doc(update, formula, example, result),
+        update=update,
+    )(_atomic)
+
+
+_ATOMIC_DOCS = {
+    "add": ("old + val", "3", "9"),
+    "sub": ("old - val", "3", "3"),
+    "exch": ("val", "3", "3"),
+    "max": ("max(old, val)", "3", "6"),
+    "min": ("min(old, val)", "3", "3"),
+    "cas": ("old == compare ? val : old", "6, 3", "3"),
+    "and": ("old & val", "3", "2"),
+    "or": ("old | val", "3", "7"),
+    "xor": ("old ^ val", "3", "5"),
+    "inc": ("old >= val ? 0 : old + 1", "3", "0"),
+    "dec": ("(old == 0 || old > val) ? val : old - 1", "3", "3"),
+}
+"""Per C API atomic: what it stores, and its example's operands (old value 6) and new value."""
+
+(asc_atomic_add, asc_atomic_sub, asc_atomic_exch, asc_atomic_max, asc_atomic_min, asc_atomic_cas,
+ asc_atomic_and, asc_atomic_or, asc_atomic_xor, asc_atomic_inc,
+ asc_atomic_dec) = (_atomic_function(u, *_ATOMIC_DOCS[u]) for u in C_SCALAR_ATOMIC_TYPES)  # fmt: skip
 
 
 # ---- system variables ----------------------------------------------------------------------------

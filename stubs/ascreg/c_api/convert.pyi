@@ -471,6 +471,8 @@ __all__ = [
     "asc_int82int32_v2",
     "asc_int82int32_v3",
     "asc_int82int32_v4",
+    "asc_muls",
+    "asc_muls_v2",
     "asc_rint",
     "asc_round",
     "asc_trunc",
@@ -1859,3 +1861,9 @@ def asc_trunc(dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None
 def asc_trunc(dst: RegTensor[bfloat16_t], src: RegTensor[bfloat16_t], mask: MaskReg) -> None: ...  # (bfloat16_t)
 @overload
 def asc_trunc(dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t)
+
+# asc_muls: legal (dst, src, value) in table order, per form
+def asc_muls(dst: RegTensor[half], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)
+
+# asc_muls_v2: legal (dst, src, value) in table order, per form
+def asc_muls_v2(dst: RegTensor[half], src: RegTensor[float32_t], value: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)

@@ -82,6 +82,7 @@ __all__ = [
     "asc_set_atomic_min_int8",
     "asc_set_atomic_min_int16",
     "asc_set_atomic_none",
+    "asc_set_store_atomic_config_v2",
     "asc_store_atomic_config",
     "asc_sync_block_arrive",
     "asc_sync_block_wait",
@@ -201,3 +202,6 @@ def asc_set_atomic_none() -> None: ...  # (uint64_t)
 
 # asc_get_store_atomic_config: legal (T) in table order, per form
 def asc_get_store_atomic_config(config: asc_store_atomic_config) -> None: ...  # (uint64_t)
+
+# asc_set_store_atomic_config_v2: legal (atomic_type) in table order, per form
+def asc_set_store_atomic_config_v2(atomic_type: _IntLike, atomic_op: _IntLike) -> None: ...  # (uint16_t)

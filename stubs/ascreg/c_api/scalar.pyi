@@ -62,6 +62,17 @@ _MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
 _MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
 
 __all__ = [
+    "asc_atomic_add",
+    "asc_atomic_and",
+    "asc_atomic_cas",
+    "asc_atomic_dec",
+    "asc_atomic_exch",
+    "asc_atomic_inc",
+    "asc_atomic_max",
+    "asc_atomic_min",
+    "asc_atomic_or",
+    "asc_atomic_sub",
+    "asc_atomic_xor",
     "asc_clear_nthbit",
     "asc_clz",
     "asc_datacache_preload",
@@ -211,3 +222,117 @@ def asc_store_dev(addr: GmPtr[uint32_t], value: _IntLike) -> None: ...  # (uint3
 def asc_store_dev(addr: GmPtr[int64_t], value: _IntLike) -> None: ...  # (int64_t)
 @overload
 def asc_store_dev(addr: GmPtr[uint64_t], value: _IntLike) -> None: ...  # (uint64_t)
+
+# asc_atomic_add: legal (address) in table order, per form
+@overload
+def asc_atomic_add(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_add(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_add(address: GmPtr[float32_t], val: _FloatLike) -> float: ...  # (float32_t)
+@overload
+def asc_atomic_add(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_add(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_sub: legal (address) in table order, per form
+@overload
+def asc_atomic_sub(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_sub(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_sub(address: GmPtr[float32_t], val: _FloatLike) -> float: ...  # (float32_t)
+@overload
+def asc_atomic_sub(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_sub(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_exch: legal (address) in table order, per form
+@overload
+def asc_atomic_exch(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_exch(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_exch(address: GmPtr[float32_t], val: _FloatLike) -> float: ...  # (float32_t)
+@overload
+def asc_atomic_exch(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_exch(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_max: legal (address) in table order, per form
+@overload
+def asc_atomic_max(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_max(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_max(address: GmPtr[float32_t], val: _FloatLike) -> float: ...  # (float32_t)
+@overload
+def asc_atomic_max(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_max(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_min: legal (address) in table order, per form
+@overload
+def asc_atomic_min(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_min(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_min(address: GmPtr[float32_t], val: _FloatLike) -> float: ...  # (float32_t)
+@overload
+def asc_atomic_min(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_min(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_cas: legal (address) in table order, per form
+@overload
+def asc_atomic_cas(address: GmPtr[int32_t], compare: _IntLike, val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_cas(address: GmPtr[uint32_t], compare: _IntLike, val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_cas(address: GmPtr[float32_t], compare: _FloatLike, val: _FloatLike) -> float: ...  # (float32_t)
+@overload
+def asc_atomic_cas(address: GmPtr[int64_t], compare: _IntLike, val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_cas(address: GmPtr[uint64_t], compare: _IntLike, val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_and: legal (address) in table order, per form
+@overload
+def asc_atomic_and(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_and(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_and(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_and(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_or: legal (address) in table order, per form
+@overload
+def asc_atomic_or(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_or(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_or(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_or(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_xor: legal (address) in table order, per form
+@overload
+def asc_atomic_xor(address: GmPtr[int32_t], val: _IntLike) -> int: ...  # (int32_t)
+@overload
+def asc_atomic_xor(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_xor(address: GmPtr[int64_t], val: _IntLike) -> int: ...  # (int64_t)
+@overload
+def asc_atomic_xor(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_inc: legal (address) in table order, per form
+@overload
+def asc_atomic_inc(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_inc(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)
+
+# asc_atomic_dec: legal (address) in table order, per form
+@overload
+def asc_atomic_dec(address: GmPtr[uint32_t], val: _IntLike) -> int: ...  # (uint32_t)
+@overload
+def asc_atomic_dec(address: GmPtr[uint64_t], val: _IntLike) -> int: ...  # (uint64_t)

@@ -43,6 +43,17 @@ from ascreg.c_api import (
     asc_and,
     asc_arange,
     asc_arange_descend,
+    asc_atomic_add,
+    asc_atomic_and,
+    asc_atomic_cas,
+    asc_atomic_dec,
+    asc_atomic_exch,
+    asc_atomic_inc,
+    asc_atomic_max,
+    asc_atomic_min,
+    asc_atomic_or,
+    asc_atomic_sub,
+    asc_atomic_xor,
     asc_axpy,
     asc_bfloat162e1m2x2_rd,
     asc_bfloat162e1m2x2_rd_v2,
@@ -549,6 +560,8 @@ from ascreg.c_api import (
     asc_mul,
     asc_mul_scalar,
     asc_mull,
+    asc_muls,
+    asc_muls_v2,
     asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
@@ -603,6 +616,7 @@ from ascreg.c_api import (
     asc_set_ndim_pad_count,
     asc_set_ndim_pad_value,
     asc_set_nthbit,
+    asc_set_store_atomic_config_v2,
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
@@ -2660,6 +2674,63 @@ def main() -> None:
     asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
     # asc_copy_ub2ub_sync: every legal size combination, every form
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1)  # (uint32_t)
+    # asc_atomic_add: every legal address combination, every form
+    assert_type(asc_atomic_add(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_add(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_add(g_float32_t, 1.5), float)  # (float32_t)
+    assert_type(asc_atomic_add(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_add(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_sub: every legal address combination, every form
+    assert_type(asc_atomic_sub(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_sub(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_sub(g_float32_t, 1.5), float)  # (float32_t)
+    assert_type(asc_atomic_sub(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_sub(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_exch: every legal address combination, every form
+    assert_type(asc_atomic_exch(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_exch(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_exch(g_float32_t, 1.5), float)  # (float32_t)
+    assert_type(asc_atomic_exch(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_exch(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_max: every legal address combination, every form
+    assert_type(asc_atomic_max(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_max(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_max(g_float32_t, 1.5), float)  # (float32_t)
+    assert_type(asc_atomic_max(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_max(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_min: every legal address combination, every form
+    assert_type(asc_atomic_min(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_min(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_min(g_float32_t, 1.5), float)  # (float32_t)
+    assert_type(asc_atomic_min(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_min(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_cas: every legal address combination, every form
+    assert_type(asc_atomic_cas(g_int32_t, 1, 1), int)  # (int32_t)
+    assert_type(asc_atomic_cas(g_uint32_t, 1, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_cas(g_float32_t, 1.5, 1.5), float)  # (float32_t)
+    assert_type(asc_atomic_cas(g_int64_t, 1, 1), int)  # (int64_t)
+    assert_type(asc_atomic_cas(g_uint64_t, 1, 1), int)  # (uint64_t)
+    # asc_atomic_and: every legal address combination, every form
+    assert_type(asc_atomic_and(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_and(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_and(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_and(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_or: every legal address combination, every form
+    assert_type(asc_atomic_or(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_or(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_or(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_or(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_xor: every legal address combination, every form
+    assert_type(asc_atomic_xor(g_int32_t, 1), int)  # (int32_t)
+    assert_type(asc_atomic_xor(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_xor(g_int64_t, 1), int)  # (int64_t)
+    assert_type(asc_atomic_xor(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_inc: every legal address combination, every form
+    assert_type(asc_atomic_inc(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_inc(g_uint64_t, 1), int)  # (uint64_t)
+    # asc_atomic_dec: every legal address combination, every form
+    assert_type(asc_atomic_dec(g_uint32_t, 1), int)  # (uint32_t)
+    assert_type(asc_atomic_dec(g_uint64_t, 1), int)  # (uint64_t)
     # asc_set_gm2ub_loop_size: every legal loop1_size combination, every form
     asc_set_gm2ub_loop_size(1, 1)  # (uint64_t)
     # asc_set_gm2ub_loop1_stride: every legal loop1_src_stride combination, every form
@@ -3717,3 +3788,9 @@ def main() -> None:
     asc_trunc(v_half, v_half, m)  # (half)
     asc_trunc(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_trunc(v_float32_t, v_float32_t, m)  # (float32_t)
+    # asc_muls: every legal dst, src, value combination, every form
+    asc_muls(v_half, v_float32_t, 1.5, m)  # (half, float32_t, float32_t)
+    # asc_muls_v2: every legal dst, src, value combination, every form
+    asc_muls_v2(v_half, v_float32_t, 1.5, m)  # (half, float32_t, float32_t)
+    # asc_set_store_atomic_config_v2: every legal atomic_type combination, every form
+    asc_set_store_atomic_config_v2(1, 1)  # (uint16_t)

@@ -43,6 +43,17 @@ from ascreg.c_api import (
     asc_and,
     asc_arange,
     asc_arange_descend,
+    asc_atomic_add,
+    asc_atomic_and,
+    asc_atomic_cas,
+    asc_atomic_dec,
+    asc_atomic_exch,
+    asc_atomic_inc,
+    asc_atomic_max,
+    asc_atomic_min,
+    asc_atomic_or,
+    asc_atomic_sub,
+    asc_atomic_xor,
     asc_axpy,
     asc_bfloat162e1m2x2_rd,
     asc_bfloat162e1m2x2_rd_v2,
@@ -549,6 +560,8 @@ from ascreg.c_api import (
     asc_mul,
     asc_mul_scalar,
     asc_mull,
+    asc_muls,
+    asc_muls_v2,
     asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
@@ -603,6 +616,7 @@ from ascreg.c_api import (
     asc_set_ndim_pad_count,
     asc_set_ndim_pad_value,
     asc_set_nthbit,
+    asc_set_store_atomic_config_v2,
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
@@ -10165,6 +10179,203 @@ def main() -> None:
     asc_copy_ub2ub_sync(g_uint8_t, p_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+    # asc_atomic_add: every illegal combination of address, every form
+    asc_atomic_add(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_add(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_add(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_add(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_add(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_add(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_add(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_add(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_add(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_add(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_add(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_add(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_add(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_add(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_add(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_add(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+    # asc_atomic_sub: every illegal combination of address, every form
+    asc_atomic_sub(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_sub(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_sub(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_sub(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_sub(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_sub(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_sub(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_sub(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_sub(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_sub(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_sub(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_sub(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_sub(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_sub(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_sub(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_sub(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+    # asc_atomic_exch: every illegal combination of address, every form
+    asc_atomic_exch(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_exch(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_exch(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_exch(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_exch(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_exch(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_exch(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_exch(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_exch(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_exch(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_exch(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_exch(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_exch(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_exch(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_exch(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_exch(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+    # asc_atomic_max: every illegal combination of address, every form
+    asc_atomic_max(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_max(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_max(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_max(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_max(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_max(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_max(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_max(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_max(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_max(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_max(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_max(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_max(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_max(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_max(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_max(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+    # asc_atomic_min: every illegal combination of address, every form
+    asc_atomic_min(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_min(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_min(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_min(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_min(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_min(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_min(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_min(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_min(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_min(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_min(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_min(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_min(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_min(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_min(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_min(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+    # asc_atomic_cas: every illegal combination of address, every form
+    asc_atomic_cas(g_bool_, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_cas(g_int8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_cas(g_uint8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_cas(g_fp8_e4m3fn_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_cas(g_fp8_e5m2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_cas(g_fp8_e8m0_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_cas(g_hifloat8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_cas(g_int4x2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_cas(g_fp4x2_e2m1_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_cas(g_fp4x2_e1m2_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_cas(g_int16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_cas(g_uint16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_cas(g_half, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_cas(g_bfloat16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_cas(p_uint64_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_cas(g_int32_t, None, 1)  # type: ignore[call-overload]  # pyright: ignore  # compare: None
+    asc_atomic_cas(g_int32_t, 1, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+    # asc_atomic_and: every illegal combination of address, every form
+    asc_atomic_and(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_and(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_and(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_and(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_and(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_and(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_and(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_and(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_and(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_and(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_and(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_and(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_and(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_and(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_and(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_and(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_and(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    # asc_atomic_or: every illegal combination of address, every form
+    asc_atomic_or(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_or(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_or(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_or(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_or(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_or(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_or(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_or(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_or(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_or(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_or(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_or(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_or(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_or(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_or(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_or(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_or(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    # asc_atomic_xor: every illegal combination of address, every form
+    asc_atomic_xor(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_xor(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_xor(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_xor(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_xor(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_xor(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_xor(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_xor(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_xor(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_xor(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_xor(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_xor(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_xor(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_xor(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_xor(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_xor(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_xor(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    # asc_atomic_inc: every illegal combination of address, every form
+    asc_atomic_inc(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_inc(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_inc(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_inc(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_inc(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_inc(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_inc(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_inc(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_inc(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_inc(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_inc(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_inc(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_inc(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_inc(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_inc(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
+    asc_atomic_inc(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_inc(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
+    asc_atomic_inc(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_inc(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+    # asc_atomic_dec: every illegal combination of address, every form
+    asc_atomic_dec(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
+    asc_atomic_dec(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
+    asc_atomic_dec(g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint8_t
+    asc_atomic_dec(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e4m3fn_t
+    asc_atomic_dec(g_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e5m2_t
+    asc_atomic_dec(g_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp8_e8m0_t
+    asc_atomic_dec(g_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_hifloat8_t
+    asc_atomic_dec(g_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int4x2_t
+    asc_atomic_dec(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e2m1_t
+    asc_atomic_dec(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_fp4x2_e1m2_t
+    asc_atomic_dec(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int16_t
+    asc_atomic_dec(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_uint16_t
+    asc_atomic_dec(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_half
+    asc_atomic_dec(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
+    asc_atomic_dec(g_int32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int32_t
+    asc_atomic_dec(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
+    asc_atomic_dec(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
+    asc_atomic_dec(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
+    asc_atomic_dec(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
     # asc_set_gm2ub_loop_size: every illegal combination of loop1_size, every form
     asc_set_gm2ub_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
     asc_set_gm2ub_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
@@ -10200,6 +10411,8 @@ def main() -> None:
     asc_set_ndim_loop4_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
     # asc_set_ndim_pad_count: every illegal combination of T, every form
     asc_set_ndim_pad_count(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+    # asc_set_ndim_pad_value: every illegal combination of pad_value, every form
+    asc_set_ndim_pad_value(None)  # type: ignore[arg-type]  # pyright: ignore  # pad_value: None
     # asc_ndim_copy_gm2ub: every illegal combination of src, loop0_size, loop0_lp_count, every form
     asc_ndim_copy_gm2ub(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_ndim_copy_gm2ub(p_int8_t, g_bool_, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
@@ -14762,3 +14975,728 @@ def main() -> None:
     asc_rint(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
     asc_rint(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
     asc_rint(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+    # asc_muls: every illegal combination of dst, src, value, every form
+    asc_muls(b, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_, float32_t)
+    asc_muls(b, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t, float32_t)
+    asc_muls(b, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t, float32_t)
+    asc_muls(b, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t, float32_t)
+    asc_muls(b, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t, float32_t)
+    asc_muls(b, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e8m0_t, float32_t)
+    asc_muls(b, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t, float32_t)
+    asc_muls(b, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t, float32_t)
+    asc_muls(b, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t, float32_t)
+    asc_muls(b, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t, float32_t)
+    asc_muls(b, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t, float32_t)
+    asc_muls(b, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t, float32_t)
+    asc_muls(b, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half, float32_t)
+    asc_muls(b, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t, float32_t)
+    asc_muls(b, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t, float32_t)
+    asc_muls(b, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t, float32_t)
+    asc_muls(b, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t, float32_t)
+    asc_muls(b, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t, float32_t)
+    asc_muls(b, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint64_t, float32_t)
+    asc_muls(v_int8_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bool_, float32_t)
+    asc_muls(v_int8_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t, float32_t)
+    asc_muls(v_int8_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t, float32_t)
+    asc_muls(v_int8_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_int8_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_int8_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_int8_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t, float32_t)
+    asc_muls(v_int8_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t, float32_t)
+    asc_muls(v_int8_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_int8_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_int8_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t, float32_t)
+    asc_muls(v_int8_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t, float32_t)
+    asc_muls(v_int8_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half, float32_t)
+    asc_muls(v_int8_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t, float32_t)
+    asc_muls(v_int8_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t, float32_t)
+    asc_muls(v_int8_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t, float32_t)
+    asc_muls(v_int8_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t, float32_t)
+    asc_muls(v_int8_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t, float32_t)
+    asc_muls(v_int8_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t, float32_t)
+    asc_muls(v_uint8_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_, float32_t)
+    asc_muls(v_uint8_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t, float32_t)
+    asc_muls(v_uint8_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t, float32_t)
+    asc_muls(v_uint8_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_uint8_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_uint8_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_uint8_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t, float32_t)
+    asc_muls(v_uint8_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t, float32_t)
+    asc_muls(v_uint8_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_uint8_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_uint8_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t, float32_t)
+    asc_muls(v_uint8_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t, float32_t)
+    asc_muls(v_uint8_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half, float32_t)
+    asc_muls(v_uint8_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t, float32_t)
+    asc_muls(v_uint8_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t, float32_t)
+    asc_muls(v_uint8_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t, float32_t)
+    asc_muls(v_uint8_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t, float32_t)
+    asc_muls(v_uint8_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t, float32_t)
+    asc_muls(v_uint8_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bool_, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t, float32_t)
+    asc_muls(v_fp8_e4m3fn_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bool_, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t, float32_t)
+    asc_muls(v_fp8_e5m2_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bool_, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t, float32_t)
+    asc_muls(v_fp8_e8m0_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint64_t, float32_t)
+    asc_muls(v_hifloat8_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_, float32_t)
+    asc_muls(v_hifloat8_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t, float32_t)
+    asc_muls(v_hifloat8_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t, float32_t)
+    asc_muls(v_hifloat8_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_hifloat8_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_hifloat8_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_hifloat8_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t, float32_t)
+    asc_muls(v_hifloat8_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t, float32_t)
+    asc_muls(v_hifloat8_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_hifloat8_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_hifloat8_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t, float32_t)
+    asc_muls(v_hifloat8_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t, float32_t)
+    asc_muls(v_hifloat8_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half, float32_t)
+    asc_muls(v_hifloat8_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t, float32_t)
+    asc_muls(v_hifloat8_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t, float32_t)
+    asc_muls(v_hifloat8_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t, float32_t)
+    asc_muls(v_hifloat8_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t, float32_t)
+    asc_muls(v_hifloat8_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t, float32_t)
+    asc_muls(v_hifloat8_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t, float32_t)
+    asc_muls(v_int4x2_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bool_, float32_t)
+    asc_muls(v_int4x2_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t, float32_t)
+    asc_muls(v_int4x2_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t, float32_t)
+    asc_muls(v_int4x2_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_int4x2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_int4x2_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_int4x2_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t, float32_t)
+    asc_muls(v_int4x2_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t, float32_t)
+    asc_muls(v_int4x2_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_int4x2_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_int4x2_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t, float32_t)
+    asc_muls(v_int4x2_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t, float32_t)
+    asc_muls(v_int4x2_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half, float32_t)
+    asc_muls(v_int4x2_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t, float32_t)
+    asc_muls(v_int4x2_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t, float32_t)
+    asc_muls(v_int4x2_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t, float32_t)
+    asc_muls(v_int4x2_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t, float32_t)
+    asc_muls(v_int4x2_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t, float32_t)
+    asc_muls(v_int4x2_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bool_, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t, float32_t)
+    asc_muls(v_fp4x2_e2m1_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bool_, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t, float32_t)
+    asc_muls(v_fp4x2_e1m2_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t, float32_t)
+    asc_muls(v_int16_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_, float32_t)
+    asc_muls(v_int16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t, float32_t)
+    asc_muls(v_int16_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t, float32_t)
+    asc_muls(v_int16_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_int16_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_int16_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_int16_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t, float32_t)
+    asc_muls(v_int16_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t, float32_t)
+    asc_muls(v_int16_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_int16_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_int16_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t, float32_t)
+    asc_muls(v_int16_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t, float32_t)
+    asc_muls(v_int16_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half, float32_t)
+    asc_muls(v_int16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t, float32_t)
+    asc_muls(v_int16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t, float32_t)
+    asc_muls(v_int16_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t, float32_t)
+    asc_muls(v_int16_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t, float32_t)
+    asc_muls(v_int16_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t, float32_t)
+    asc_muls(v_int16_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t, float32_t)
+    asc_muls(v_uint16_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_, float32_t)
+    asc_muls(v_uint16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t, float32_t)
+    asc_muls(v_uint16_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t, float32_t)
+    asc_muls(v_uint16_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_uint16_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_uint16_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_uint16_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t, float32_t)
+    asc_muls(v_uint16_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t, float32_t)
+    asc_muls(v_uint16_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_uint16_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_uint16_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t, float32_t)
+    asc_muls(v_uint16_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t, float32_t)
+    asc_muls(v_uint16_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half, float32_t)
+    asc_muls(v_uint16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t, float32_t)
+    asc_muls(v_uint16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t, float32_t)
+    asc_muls(v_uint16_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t, float32_t)
+    asc_muls(v_uint16_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t, float32_t)
+    asc_muls(v_uint16_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t, float32_t)
+    asc_muls(v_uint16_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t, float32_t)
+    asc_muls(v_half, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_, float32_t)
+    asc_muls(v_half, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t, float32_t)
+    asc_muls(v_half, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t, float32_t)
+    asc_muls(v_half, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_half, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t, float32_t)
+    asc_muls(v_half, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t, float32_t)
+    asc_muls(v_half, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t, float32_t)
+    asc_muls(v_half, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t, float32_t)
+    asc_muls(v_half, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_half, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_half, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t, float32_t)
+    asc_muls(v_half, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t, float32_t)
+    asc_muls(v_half, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half, float32_t)
+    asc_muls(v_half, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t, float32_t)
+    asc_muls(v_half, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t, float32_t)
+    asc_muls(v_half, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t, float32_t)
+    asc_muls(v_half, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t, float32_t)
+    asc_muls(v_half, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t, float32_t)
+    asc_muls(v_bfloat16_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_, float32_t)
+    asc_muls(v_bfloat16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t, float32_t)
+    asc_muls(v_bfloat16_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t, float32_t)
+    asc_muls(v_bfloat16_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_bfloat16_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_bfloat16_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_bfloat16_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t, float32_t)
+    asc_muls(v_bfloat16_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t, float32_t)
+    asc_muls(v_bfloat16_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_bfloat16_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_bfloat16_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t, float32_t)
+    asc_muls(v_bfloat16_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t, float32_t)
+    asc_muls(v_bfloat16_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half, float32_t)
+    asc_muls(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t, float32_t)
+    asc_muls(v_bfloat16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t, float32_t)
+    asc_muls(v_bfloat16_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t, float32_t)
+    asc_muls(v_bfloat16_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t, float32_t)
+    asc_muls(v_bfloat16_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t, float32_t)
+    asc_muls(v_bfloat16_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t, float32_t)
+    asc_muls(v_int32_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_, float32_t)
+    asc_muls(v_int32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t, float32_t)
+    asc_muls(v_int32_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t, float32_t)
+    asc_muls(v_int32_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_int32_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_int32_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_int32_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t, float32_t)
+    asc_muls(v_int32_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t, float32_t)
+    asc_muls(v_int32_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_int32_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_int32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t, float32_t)
+    asc_muls(v_int32_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t, float32_t)
+    asc_muls(v_int32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half, float32_t)
+    asc_muls(v_int32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t, float32_t)
+    asc_muls(v_int32_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t, float32_t)
+    asc_muls(v_int32_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t, float32_t)
+    asc_muls(v_int32_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t, float32_t)
+    asc_muls(v_int32_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t, float32_t)
+    asc_muls(v_int32_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t, float32_t)
+    asc_muls(v_uint32_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_, float32_t)
+    asc_muls(v_uint32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t, float32_t)
+    asc_muls(v_uint32_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t, float32_t)
+    asc_muls(v_uint32_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_uint32_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_uint32_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_uint32_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t, float32_t)
+    asc_muls(v_uint32_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t, float32_t)
+    asc_muls(v_uint32_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_uint32_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_uint32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t, float32_t)
+    asc_muls(v_uint32_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t, float32_t)
+    asc_muls(v_uint32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half, float32_t)
+    asc_muls(v_uint32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t, float32_t)
+    asc_muls(v_uint32_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t, float32_t)
+    asc_muls(v_uint32_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t, float32_t)
+    asc_muls(v_uint32_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t, float32_t)
+    asc_muls(v_uint32_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t, float32_t)
+    asc_muls(v_uint32_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t, float32_t)
+    asc_muls(v_float32_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_, float32_t)
+    asc_muls(v_float32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t, float32_t)
+    asc_muls(v_float32_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t, float32_t)
+    asc_muls(v_float32_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_float32_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_float32_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_float32_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t, float32_t)
+    asc_muls(v_float32_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t, float32_t)
+    asc_muls(v_float32_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_float32_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_float32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t, float32_t)
+    asc_muls(v_float32_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t, float32_t)
+    asc_muls(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half, float32_t)
+    asc_muls(v_float32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t, float32_t)
+    asc_muls(v_float32_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t, float32_t)
+    asc_muls(v_float32_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t, float32_t)
+    asc_muls(v_float32_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t, float32_t)
+    asc_muls(v_float32_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t, float32_t)
+    asc_muls(v_float32_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t, float32_t)
+    asc_muls(v_int64_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_, float32_t)
+    asc_muls(v_int64_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t, float32_t)
+    asc_muls(v_int64_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t, float32_t)
+    asc_muls(v_int64_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_int64_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_int64_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_int64_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t, float32_t)
+    asc_muls(v_int64_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t, float32_t)
+    asc_muls(v_int64_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_int64_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_int64_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t, float32_t)
+    asc_muls(v_int64_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t, float32_t)
+    asc_muls(v_int64_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half, float32_t)
+    asc_muls(v_int64_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t, float32_t)
+    asc_muls(v_int64_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t, float32_t)
+    asc_muls(v_int64_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t, float32_t)
+    asc_muls(v_int64_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t, float32_t)
+    asc_muls(v_int64_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t, float32_t)
+    asc_muls(v_int64_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t, float32_t)
+    asc_muls(v_uint64_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bool_, float32_t)
+    asc_muls(v_uint64_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t, float32_t)
+    asc_muls(v_uint64_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t, float32_t)
+    asc_muls(v_uint64_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e4m3fn_t, float32_t)
+    asc_muls(v_uint64_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e5m2_t, float32_t)
+    asc_muls(v_uint64_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e8m0_t, float32_t)
+    asc_muls(v_uint64_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t, float32_t)
+    asc_muls(v_uint64_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t, float32_t)
+    asc_muls(v_uint64_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e2m1_t, float32_t)
+    asc_muls(v_uint64_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e1m2_t, float32_t)
+    asc_muls(v_uint64_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t, float32_t)
+    asc_muls(v_uint64_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t, float32_t)
+    asc_muls(v_uint64_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half, float32_t)
+    asc_muls(v_uint64_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t, float32_t)
+    asc_muls(v_uint64_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t, float32_t)
+    asc_muls(v_uint64_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t, float32_t)
+    asc_muls(v_uint64_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t, float32_t)
+    asc_muls(v_uint64_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t, float32_t)
+    asc_muls(v_uint64_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t, float32_t)
+    # asc_muls_v2: every illegal combination of dst, src, value, every form
+    asc_muls_v2(b, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_, float32_t)
+    asc_muls_v2(b, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t, float32_t)
+    asc_muls_v2(b, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t, float32_t)
+    asc_muls_v2(b, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(b, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t, float32_t)
+    asc_muls_v2(b, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e8m0_t, float32_t)
+    asc_muls_v2(b, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t, float32_t)
+    asc_muls_v2(b, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t, float32_t)
+    asc_muls_v2(b, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(b, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(b, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t, float32_t)
+    asc_muls_v2(b, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t, float32_t)
+    asc_muls_v2(b, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half, float32_t)
+    asc_muls_v2(b, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t, float32_t)
+    asc_muls_v2(b, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t, float32_t)
+    asc_muls_v2(b, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t, float32_t)
+    asc_muls_v2(b, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t, float32_t)
+    asc_muls_v2(b, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t, float32_t)
+    asc_muls_v2(b, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint64_t, float32_t)
+    asc_muls_v2(v_int8_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bool_, float32_t)
+    asc_muls_v2(v_int8_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t, float32_t)
+    asc_muls_v2(v_int8_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t, float32_t)
+    asc_muls_v2(v_int8_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_int8_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_int8_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_int8_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_int8_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t, float32_t)
+    asc_muls_v2(v_int8_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_int8_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_int8_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t, float32_t)
+    asc_muls_v2(v_int8_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t, float32_t)
+    asc_muls_v2(v_int8_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half, float32_t)
+    asc_muls_v2(v_int8_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_int8_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t, float32_t)
+    asc_muls_v2(v_int8_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t, float32_t)
+    asc_muls_v2(v_int8_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t, float32_t)
+    asc_muls_v2(v_int8_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t, float32_t)
+    asc_muls_v2(v_int8_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t, float32_t)
+    asc_muls_v2(v_uint8_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bool_, float32_t)
+    asc_muls_v2(v_uint8_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint8_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int4x2_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint16_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half, float32_t)
+    asc_muls_v2(v_uint8_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int32_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint32_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t, float32_t)
+    asc_muls_v2(v_uint8_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bool_, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int8_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint8_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int4x2_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint16_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, half, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int32_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, float32_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t, float32_t)
+    asc_muls_v2(v_fp8_e4m3fn_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bool_, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int8_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint8_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int4x2_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int16_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint16_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, half, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int32_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, float32_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t, float32_t)
+    asc_muls_v2(v_fp8_e5m2_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bool_, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int8_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint8_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int4x2_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int16_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint16_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, half, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int32_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint32_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, float32_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, int64_t, float32_t)
+    asc_muls_v2(v_fp8_e8m0_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t, uint64_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bool_, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int8_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint8_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int4x2_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int16_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint16_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, half, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int32_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t, float32_t)
+    asc_muls_v2(v_hifloat8_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t, float32_t)
+    asc_muls_v2(v_int4x2_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bool_, float32_t)
+    asc_muls_v2(v_int4x2_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int8_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint8_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int4x2_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int16_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint16_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, half, float32_t)
+    asc_muls_v2(v_int4x2_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int32_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint32_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t, float32_t)
+    asc_muls_v2(v_int4x2_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bool_, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int8_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint8_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int4x2_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int16_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint16_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, half, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int32_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint32_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t, float32_t)
+    asc_muls_v2(v_fp4x2_e2m1_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bool_, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int8_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint8_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int4x2_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int16_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint16_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, half, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int32_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint32_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t, float32_t)
+    asc_muls_v2(v_fp4x2_e1m2_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t, float32_t)
+    asc_muls_v2(v_int16_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bool_, float32_t)
+    asc_muls_v2(v_int16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int8_t, float32_t)
+    asc_muls_v2(v_int16_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint8_t, float32_t)
+    asc_muls_v2(v_int16_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_int16_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_int16_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_int16_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_int16_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int4x2_t, float32_t)
+    asc_muls_v2(v_int16_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_int16_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_int16_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t, float32_t)
+    asc_muls_v2(v_int16_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint16_t, float32_t)
+    asc_muls_v2(v_int16_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, half, float32_t)
+    asc_muls_v2(v_int16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_int16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int32_t, float32_t)
+    asc_muls_v2(v_int16_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t, float32_t)
+    asc_muls_v2(v_int16_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t, float32_t)
+    asc_muls_v2(v_int16_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t, float32_t)
+    asc_muls_v2(v_int16_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t, float32_t)
+    asc_muls_v2(v_uint16_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bool_, float32_t)
+    asc_muls_v2(v_uint16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int8_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint8_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int4x2_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int16_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, half, float32_t)
+    asc_muls_v2(v_uint16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int32_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint32_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t, float32_t)
+    asc_muls_v2(v_uint16_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t, float32_t)
+    asc_muls_v2(v_half, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bool_, float32_t)
+    asc_muls_v2(v_half, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int8_t, float32_t)
+    asc_muls_v2(v_half, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint8_t, float32_t)
+    asc_muls_v2(v_half, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_half, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_half, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_half, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, hifloat8_t, float32_t)
+    asc_muls_v2(v_half, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int4x2_t, float32_t)
+    asc_muls_v2(v_half, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_half, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_half, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t, float32_t)
+    asc_muls_v2(v_half, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint16_t, float32_t)
+    asc_muls_v2(v_half, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, half, float32_t)
+    asc_muls_v2(v_half, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, bfloat16_t, float32_t)
+    asc_muls_v2(v_half, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int32_t, float32_t)
+    asc_muls_v2(v_half, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t, float32_t)
+    asc_muls_v2(v_half, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t, float32_t)
+    asc_muls_v2(v_half, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bool_, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int8_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint8_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int4x2_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint16_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, half, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int32_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t, float32_t)
+    asc_muls_v2(v_bfloat16_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t, float32_t)
+    asc_muls_v2(v_int32_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bool_, float32_t)
+    asc_muls_v2(v_int32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int8_t, float32_t)
+    asc_muls_v2(v_int32_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint8_t, float32_t)
+    asc_muls_v2(v_int32_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_int32_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_int32_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_int32_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_int32_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int4x2_t, float32_t)
+    asc_muls_v2(v_int32_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_int32_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_int32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t, float32_t)
+    asc_muls_v2(v_int32_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint16_t, float32_t)
+    asc_muls_v2(v_int32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, half, float32_t)
+    asc_muls_v2(v_int32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_int32_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int32_t, float32_t)
+    asc_muls_v2(v_int32_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t, float32_t)
+    asc_muls_v2(v_int32_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t, float32_t)
+    asc_muls_v2(v_int32_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t, float32_t)
+    asc_muls_v2(v_int32_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t, float32_t)
+    asc_muls_v2(v_uint32_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bool_, float32_t)
+    asc_muls_v2(v_uint32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int8_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint8_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int4x2_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, half, float32_t)
+    asc_muls_v2(v_uint32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t, float32_t)
+    asc_muls_v2(v_uint32_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t, float32_t)
+    asc_muls_v2(v_float32_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bool_, float32_t)
+    asc_muls_v2(v_float32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int8_t, float32_t)
+    asc_muls_v2(v_float32_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint8_t, float32_t)
+    asc_muls_v2(v_float32_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_float32_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_float32_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_float32_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_float32_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int4x2_t, float32_t)
+    asc_muls_v2(v_float32_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_float32_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_float32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t, float32_t)
+    asc_muls_v2(v_float32_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint16_t, float32_t)
+    asc_muls_v2(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, half, float32_t)
+    asc_muls_v2(v_float32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_float32_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int32_t, float32_t)
+    asc_muls_v2(v_float32_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t, float32_t)
+    asc_muls_v2(v_float32_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t, float32_t)
+    asc_muls_v2(v_float32_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t, float32_t)
+    asc_muls_v2(v_float32_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t, float32_t)
+    asc_muls_v2(v_int64_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bool_, float32_t)
+    asc_muls_v2(v_int64_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int8_t, float32_t)
+    asc_muls_v2(v_int64_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint8_t, float32_t)
+    asc_muls_v2(v_int64_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_int64_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_int64_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_int64_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_int64_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int4x2_t, float32_t)
+    asc_muls_v2(v_int64_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_int64_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_int64_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t, float32_t)
+    asc_muls_v2(v_int64_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint16_t, float32_t)
+    asc_muls_v2(v_int64_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, half, float32_t)
+    asc_muls_v2(v_int64_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_int64_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int32_t, float32_t)
+    asc_muls_v2(v_int64_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t, float32_t)
+    asc_muls_v2(v_int64_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t, float32_t)
+    asc_muls_v2(v_int64_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t, float32_t)
+    asc_muls_v2(v_int64_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t, float32_t)
+    asc_muls_v2(v_uint64_t, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bool_, float32_t)
+    asc_muls_v2(v_uint64_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int8_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_uint8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint8_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e4m3fn_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e5m2_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_fp8_e8m0_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp8_e8m0_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_hifloat8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, hifloat8_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_int4x2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int4x2_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_fp4x2_e2m1_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e2m1_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_fp4x2_e1m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, fp4x2_e1m2_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint16_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, half, float32_t)
+    asc_muls_v2(v_uint64_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, bfloat16_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_uint32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t, float32_t)
+    asc_muls_v2(v_uint64_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t, float32_t)
+    # asc_set_store_atomic_config_v2: every illegal combination of atomic_type, every form
+    asc_set_store_atomic_config_v2(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # atomic_type: 1.5
+    asc_set_store_atomic_config_v2(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # atomic_op: 1.5
