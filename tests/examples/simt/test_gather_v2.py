@@ -276,10 +276,7 @@ def numpy_gather(
     """An independent golden: ``numpy.take`` per batch, zeros for out-of-range indices."""
     data = input.reshape(input_shape)
     idx = indices.reshape(indices_shape).astype(np.int64)
-    if batch_dims == 0:
-        batches = [(data, idx)]
-    else:
-        batches = list(zip(data, idx, strict=True))
+    batches = [(data, idx)] if batch_dims == 0 else list(zip(data, idx, strict=True))
     parts = []
     for batch_data, batch_idx in batches:
         axis_in_batch = axis - batch_dims
