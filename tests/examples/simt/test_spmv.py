@@ -14,8 +14,8 @@ generator and distribution are re-expressed in ``tests/stdrandom.py``. Golden fr
 ``compute_spmv_cpu``, compared with ``std::equal`` (bit-exact: every value is a small integer,
 so the sums are exact in any order). Full size: 8192 rows, 1024 columns.
 
-Both kernels' loops have per-thread bounds; they run vectorised under active masks. The C++
-``for`` loops with per-thread bounds are written ``while`` (Python's ``range`` takes one bound).
+Both kernels' loops have per-thread bounds (``range`` over lane values); they run vectorised
+under active masks.
 """
 
 from __future__ import annotations
@@ -54,10 +54,8 @@ def kernel_spmv_thread(
     sum = float32_t(0.0)
     row_start = row_ptr[row]
     row_end = row_ptr[row + 1]
-    j = row_start
-    while j < row_end:
+    for j in range(row_start, row_end):
         sum += values[j] * x[col_idx[j]]
-        j += 1
     y[row] = sum
 
 
@@ -75,19 +73,15 @@ def kernel_spmv_warp(
     global_warp_id = uint32_t((blockIdx.x * blockDim.x + threadIdx.x) // warpSize)
     num_warps = (blockDim.x // warpSize) * gridDim.x
 
-    row = global_warp_id
-    while row < num_rows:
+    for row in range(global_warp_id, num_rows, num_warps):
         sum = float32_t(0.0)
         row_start = row_ptr[row]
         row_end = row_ptr[row + 1]
-        j = row_start + lane_id
-        while j < row_end:
+        for j in range(row_start + lane_id, row_end, warpSize):
             sum += values[j] * x[col_idx[j]]
-            j += warpSize
         sum = asc_reduce_add(sum)
         if lane_id == 0:
             y[row] = sum
-        row += num_warps
 
 
 def generate_sparse_matrix(
