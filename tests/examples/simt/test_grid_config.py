@@ -12,6 +12,9 @@ block from ``resolve_thread_num``: the elements per block, at most 2048) on the 
 
 Not line for line: the example seeds ``rand`` with ``srand(time(nullptr))``; the port uses
 ``srand(2026)`` (glibc's generator, ``tests/stdrandom.py``) so a run is reproducible.
+
+Finding: ``rand() % 2100000`` is always a valid index, so the kernels' ``gather_idx >=
+input_total_length`` branch never runs (the tests pass with it writing 1 instead of 0).
 """
 
 from __future__ import annotations
