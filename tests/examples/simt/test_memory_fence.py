@@ -19,7 +19,8 @@ the block-strided partials, then ``host_block_reduce`` of those. Both check as t
 
 Smaller: ``memory_fence`` runs 64 blocks (65536 elements) instead of 1024 blocks (1024 * 1024);
 ``sync_barrier`` is full size. ascreg runs the blocks one after the other, so block 63 draws the
-last ticket; the result shows that it summed every block's partial.
+last ticket; the result shows that it summed every block's partial. A second length (64536)
+leaves the last block partly past the input (those threads add 0).
 
 Findings: every value is a small integer and every sum stays below 2**24, so both reductions
 are exact in any order and the tolerance never matters; ``abs_err < 1e-4`` on a sum near
