@@ -27,6 +27,7 @@ import numpy as np
 from ascreg import GmPtr, acl, uint32_t
 from ascreg.c_api import __global__, __ubuf__
 from ascreg.simt import asc_atomic_add, asc_syncthreads, blockDim, blockIdx, gridDim, threadIdx
+from stdrandom import glibc_rand
 
 HISTOGRAM_BIN_COUNT = 256
 WARP_SHIFT = 5
@@ -38,25 +39,6 @@ REDUCE_BLOCK_SIZE = 128
 PARTIAL_HISTOGRAM_COUNT = 72
 FIXED_INPUT_BYTE_COUNT = 72 * 1024 * 4
 FIXED_SEED = 2009
-
-
-def glibc_rand(seed: int, count: int) -> list[int]:
-    """``std::srand(seed)`` then *count* ``std::rand()`` calls, as glibc computes them.
-
-    glibc's default generator (TYPE_3): 34 seeded words ``r[i] = 16807 * r[i-1] mod (2**31 -
-    1)`` for ``i < 31``, ``r[i] = r[i-31]`` for ``31 <= i < 34``, then ``r[i] = r[i-31] +
-    r[i-3]`` (mod 2**32); the first 310 words past the seed words are discarded and each call
-    returns ``r[i] >> 1``.
-    """
-    r = [seed or 1]
-    for i in range(1, 31):
-        hi, lo = divmod(r[i - 1], 127773)
-        word = 16807 * lo - 2836 * hi
-        r.append(word + 2147483647 if word < 0 else word)
-    r.extend(r[i - 31] for i in range(31, 34))
-    for i in range(34, 344 + count):
-        r.append((r[i - 31] + r[i - 3]) & 0xFFFFFFFF)
-    return [word >> 1 for word in r[344:]]
 
 
 def compute_histogram_cpu(byte_data: np.ndarray, byte_count: int) -> np.ndarray:
