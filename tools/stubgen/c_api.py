@@ -109,7 +109,12 @@ C_MODULE_SURFACE = {
         "",
     ],
     "c_api/scalar": [],
-    "c_api/memvector": [],
+    "c_api/memvector": [
+        "from collections.abc import Sequence",
+        "",
+        "ASC_C_API_MRGSORT_ELEMENT_LEN: int",
+        "",
+    ],
     "c_api/dma": [
         "class asc_ndim_pad_count_config:",
         "    config: int",
@@ -165,6 +170,7 @@ def c_param_type(p: Param, combo: tuple[type[Scalar], ...]) -> str:
         "vec": f"RegTensor[{pyname(d)}]",
         "vptr": f"UbPtr[{pyname(d)}]",
         "vptrref": f"Ref[UbPtr[{pyname(d)}]]",
+        "vptrs": f"Sequence[UbPtr[{pyname(d)}] | None]",
         "vptrval": f"UbPtr[{pyname(d)}] | Ref[UbPtr[{pyname(d)}]]",
         "scalar": scalar_type(d),
         "gptr": f"GmPtr[{pyname(d)}]",

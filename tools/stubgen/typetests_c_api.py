@@ -101,7 +101,7 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
         return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}",
                 "vptrval": f"pr_{mask_ptr}"}[p.kind]  # fmt: skip
     return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}", "vptrval": f"pr_{n}",
-            "gptr": f"g_{n}"}[p.kind]  # fmt: skip
+            "gptr": f"g_{n}", "vptrs": f"[p_{n}, p_{n}, None, None]"}[p.kind]  # fmt: skip
 
 
 def c_call(
@@ -176,7 +176,7 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 # mypy reports `arg-type`): a float for an integer, a UB pointer for a GM one, and so on.
 KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
                 "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
-                "l2load": "1.5"}  # fmt: skip
+                "l2load": "1.5", "idx": "1.5", "vptrs": "p_uint8_t"}  # fmt: skip
 
 
 def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:

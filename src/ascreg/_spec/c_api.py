@@ -561,16 +561,20 @@ def _kernel(
     *,
     more_combos: tuple[tuple[type[Scalar], ...], ...] = (),
     more_forms: tuple[tuple[str, tuple[str, ...]], ...] = (),
+    roles: tuple[str, ...] = (),
 ) -> OpSpec:
     """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's).
 
     *more_combos* are further legal combinations (C overloads by type), *more_forms* further
-    ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional).
+    ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional);
+    *roles* names the roles when the rule above would not (several pointer types).
     """
     forms = [CForm("", _params(*params), returns=returns)]
     forms += [CForm(tag, _params(*extra), returns=returns) for tag, extra in more_forms]
     typed = [p for f in forms for p in f.params if p.kind in ("scalar", "gptr", "count")]
-    roles = tuple(next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo)))
+    roles = roles or tuple(
+        next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo))
+    )
     module = _KERNEL_MODULES[folder]
     shape = CShape(f"c_api/{module}", tuple(forms), positional=bool(more_forms), kernel=True)
     return OpSpec(name, name, roles, (combo, *more_combos), MaskRule.NONE,
@@ -670,6 +674,28 @@ def _memory_vector_rows() -> list[OpSpec]:
                 more_combos=((uint16_t,),))
         for name in ("asc_transpose", "asc_transpose_sync")
     ]  # fmt: skip
+
+
+# ---- memory-level sorting: asc_bitsort[_sync], asc_mrgsort4[_sync] ------------------------------
+
+
+def _memory_sort_rows() -> list[OpSpec]:
+    """``asc_bitsort[_sync]`` and ``asc_mrgsort4[_sync]`` (region proposals, ``PIPE_V``)."""
+    bitsort = ("vptr dst", "vptr src0", "vptr src1:1", "idx repeat")
+    mrgsort = ("vptr dst", "vptrs src", "idx repeat",
+               *(f"idx element_length_{i}" for i in range(4)),
+               "flag if_exhausted_suspension", "idx valid_bit")  # fmt: skip
+    rows = [
+        _kernel(name, "vector_compute", bitsort, (half, uint32_t), core=f"{_CORE}sort:bitsort32",
+                page="asc_bitsort", more_combos=((float32_t, uint32_t),), roles=("T", "index"))
+        for name in ("asc_bitsort", "asc_bitsort_sync")
+    ]  # fmt: skip
+    rows += [
+        _kernel(name, "vector_compute", mrgsort, (half,), core=f"{_CORE}sort:merge_queues",
+                page="asc_mrgsort4", more_combos=((float32_t,),))
+        for name in ("asc_mrgsort4", "asc_mrgsort4_sync")
+    ]  # fmt: skip
+    return rows
 
 
 def _core_sync_rows() -> list[OpSpec]:
@@ -783,6 +809,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_scalar_memory_rows(),
     *_dma_config_rows(),
     *_memory_vector_rows(),
+    *_memory_sort_rows(),
     *_movement_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

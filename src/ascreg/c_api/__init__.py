@@ -330,7 +330,15 @@ from ascreg.c_api.masks import (
     asc_update_mask_b16,
     asc_update_mask_b32,
 )
-from ascreg.c_api.memvector import asc_transpose, asc_transpose_sync
+from ascreg.c_api.memvector import (
+    ASC_C_API_MRGSORT_ELEMENT_LEN,
+    asc_bitsort,
+    asc_bitsort_sync,
+    asc_mrgsort4,
+    asc_mrgsort4_sync,
+    asc_transpose,
+    asc_transpose_sync,
+)
 from ascreg.c_api.movement import (
     asc_clear_ar_spr,
     asc_cumulative_histogram_bin0,
@@ -419,6 +427,7 @@ from ascreg.machine.sync import (
 )
 
 __all__ = [
+    "ASC_C_API_MRGSORT_ELEMENT_LEN",
     "ASC_LOCK_BLOCK",
     "ASC_LOCK_NON_BLOCK",
     "EVENT_ID0",
@@ -684,6 +693,8 @@ __all__ = [
     "vector_uint64_t",
 ]
 __all__ += [  # kernel level: scalar compute, system variables, cache control, sync, store atomics
+    "asc_bitsort",
+    "asc_bitsort_sync",
     "asc_clear_nthbit",
     "asc_clz",
     "asc_copy_ub2ub",
@@ -712,6 +723,8 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_get_sys_virtual_base",
     "asc_get_system_cycle",
     "asc_icache_preload",
+    "asc_mrgsort4",
+    "asc_mrgsort4_sync",
     "asc_ndim_copy_gm2ub",
     "asc_ndim_pad_count_config",
     "asc_popc",

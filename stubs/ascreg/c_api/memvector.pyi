@@ -62,9 +62,18 @@ _MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
 _MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
 
 __all__ = [
+    "ASC_C_API_MRGSORT_ELEMENT_LEN",
+    "asc_bitsort",
+    "asc_bitsort_sync",
+    "asc_mrgsort4",
+    "asc_mrgsort4_sync",
     "asc_transpose",
     "asc_transpose_sync",
 ]
+
+from collections.abc import Sequence
+
+ASC_C_API_MRGSORT_ELEMENT_LEN: int
 
 
 # asc_transpose: legal (T) in table order, per form
@@ -78,3 +87,27 @@ def asc_transpose(dst: UbPtr[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (u
 def asc_transpose_sync(dst: UbPtr[int16_t], src: UbPtr[int16_t]) -> None: ...  # (int16_t)
 @overload
 def asc_transpose_sync(dst: UbPtr[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+
+# asc_bitsort: legal (T, index) in table order, per form
+@overload
+def asc_bitsort(dst: UbPtr[half], src0: UbPtr[half], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (half, uint32_t)
+@overload
+def asc_bitsort(dst: UbPtr[float32_t], src0: UbPtr[float32_t], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (float32_t, uint32_t)
+
+# asc_bitsort_sync: legal (T, index) in table order, per form
+@overload
+def asc_bitsort_sync(dst: UbPtr[half], src0: UbPtr[half], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (half, uint32_t)
+@overload
+def asc_bitsort_sync(dst: UbPtr[float32_t], src0: UbPtr[float32_t], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (float32_t, uint32_t)
+
+# asc_mrgsort4: legal (T) in table order, per form
+@overload
+def asc_mrgsort4(dst: UbPtr[half], src: Sequence[UbPtr[half] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (half)
+@overload
+def asc_mrgsort4(dst: UbPtr[float32_t], src: Sequence[UbPtr[float32_t] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (float32_t)
+
+# asc_mrgsort4_sync: legal (T) in table order, per form
+@overload
+def asc_mrgsort4_sync(dst: UbPtr[half], src: Sequence[UbPtr[half] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (half)
+@overload
+def asc_mrgsort4_sync(dst: UbPtr[float32_t], src: Sequence[UbPtr[float32_t] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (float32_t)

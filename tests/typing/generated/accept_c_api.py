@@ -116,6 +116,8 @@ from ascreg.c_api import (
     asc_bfloat162int32_rz_sat,
     asc_bfloat162int32_rz_sat_v2,
     asc_bfloat162int32_rz_v2,
+    asc_bitsort,
+    asc_bitsort_sync,
     asc_ceil,
     asc_clear_nthbit,
     asc_clz,
@@ -546,6 +548,8 @@ from ascreg.c_api import (
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
+    asc_mrgsort4,
+    asc_mrgsort4_sync,
     asc_mul,
     asc_mul_scalar,
     asc_mull,
@@ -2707,6 +2711,18 @@ def main() -> None:
     # asc_transpose_sync: every legal T combination, every form
     asc_transpose_sync(p_int16_t, p_int16_t)  # (int16_t)
     asc_transpose_sync(p_uint16_t, p_uint16_t)  # (uint16_t)
+    # asc_bitsort: every legal T, index combination, every form
+    asc_bitsort(p_half, p_half, p_uint32_t, 0)  # (half, uint32_t)
+    asc_bitsort(p_float32_t, p_float32_t, p_uint32_t, 0)  # (float32_t, uint32_t)
+    # asc_bitsort_sync: every legal T, index combination, every form
+    asc_bitsort_sync(p_half, p_half, p_uint32_t, 0)  # (half, uint32_t)
+    asc_bitsort_sync(p_float32_t, p_float32_t, p_uint32_t, 0)  # (float32_t, uint32_t)
+    # asc_mrgsort4: every legal T combination, every form
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
+    asc_mrgsort4(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
+    # asc_mrgsort4_sync: every legal T combination, every form
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
+    asc_mrgsort4_sync(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
     # asc_scatter: every legal T, U combination, every form
     asc_scatter(p_int8_t, v_int8_t, v_uint16_t, m)  # (int8_t, uint16_t)
     asc_scatter(p_uint8_t, v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)

@@ -116,6 +116,8 @@ from ascreg.c_api import (
     asc_bfloat162int32_rz_sat,
     asc_bfloat162int32_rz_sat_v2,
     asc_bfloat162int32_rz_v2,
+    asc_bitsort,
+    asc_bitsort_sync,
     asc_ceil,
     asc_clear_nthbit,
     asc_clz,
@@ -546,6 +548,8 @@ from ascreg.c_api import (
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
+    asc_mrgsort4,
+    asc_mrgsort4_sync,
     asc_mul,
     asc_mul_scalar,
     asc_mull,
@@ -10223,6 +10227,36 @@ def main() -> None:
     # asc_transpose_sync: every illegal combination of T, every form
     asc_transpose_sync(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_transpose_sync(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    # asc_bitsort: every illegal combination of T, index, every form
+    asc_bitsort(g_uint8_t, p_half, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_bitsort(p_half, g_uint8_t, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src0: g_uint8_t
+    asc_bitsort(p_half, p_half, g_uint8_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src1: g_uint8_t
+    asc_bitsort(p_half, p_half, p_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    # asc_bitsort_sync: every illegal combination of T, index, every form
+    asc_bitsort_sync(g_uint8_t, p_half, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_bitsort_sync(p_half, g_uint8_t, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src0: g_uint8_t
+    asc_bitsort_sync(p_half, p_half, g_uint8_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src1: g_uint8_t
+    asc_bitsort_sync(p_half, p_half, p_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    # asc_mrgsort4: every illegal combination of T, every form
+    asc_mrgsort4(g_uint8_t, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_mrgsort4(p_half, p_uint8_t, 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint8_t
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 1.5, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 1.5, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_0: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 1.5, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_1: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 1.5, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_2: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
+    # asc_mrgsort4_sync: every illegal combination of T, every form
+    asc_mrgsort4_sync(g_uint8_t, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_mrgsort4_sync(p_half, p_uint8_t, 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint8_t
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 1.5, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 1.5, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_0: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 1.5, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_1: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 1.5, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_2: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
     # asc_scatter: every illegal combination of T, U, every form
     asc_scatter(p_uint16_t, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_scatter(p_uint16_t, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
