@@ -30,6 +30,7 @@ C_KIND_TYPES = {
     "count": "Ref[int]",
     "pattern": "MaskPattern",
     "areg": "addr_reg",
+    "vareg": "ub_addr8_t",
     "idx?": "_IntLike | None = None",
     "cuload": "vector_load_unalign",
     "custore": "vector_store_unalign",
@@ -111,6 +112,8 @@ C_MODULE_SURFACE = {
     "c_api/scalar": [],
     "c_api/memvector": [
         "from collections.abc import Sequence",
+        "",
+        "from ascreg.c_api.vareg import ub_addr8_t",
         "",
         "ASC_C_API_MRGSORT_ELEMENT_LEN: int",
         "",

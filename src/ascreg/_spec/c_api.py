@@ -698,6 +698,26 @@ def _memory_sort_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- NCHW -> NC1HWC0: asc_set_va_reg, asc_transto5hd_b8/_b16/_b32[_sync] ----------------------
+
+
+def _transto5hd_rows() -> list[OpSpec]:
+    """``asc_set_va_reg`` and ``asc_transto5hd_b*[_sync]`` (VA address registers, ``PIPE_V``)."""
+    va_types = (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float32_t)
+    rows = [_kernel("asc_set_va_reg", "vector_compute", ("vareg addr", "vptrs src_array"),
+                    (va_types[0],), more_combos=tuple((t,) for t in va_types[1:]))]  # fmt: skip
+    common = ("vareg dst", "vareg src", "idx repeat", "idx dst_stride", "idx src_stride")
+    b8 = ("flag dst_high_half", "flag src_high_half")
+    rows += [
+        _kernel(f"asc_transto5hd_b{width}{sync}", "vector_compute",
+                (*common, *(b8 if width == 8 else ())), (unsigned,),
+                core=f"{_CORE}transpose:to_5hd", page="asc_transto5hd")
+        for width, unsigned in ((8, uint8_t), (16, uint16_t), (32, uint32_t))
+        for sync in ("", "_sync")
+    ]  # fmt: skip
+    return rows
+
+
 def _core_sync_rows() -> list[OpSpec]:
     """``asc_sync_<kind>_arrive/wait``, ``asc_sync_mte2/mte3`` and ``asc_sync_vec``."""
     rows = [
@@ -810,6 +830,7 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_dma_config_rows(),
     *_memory_vector_rows(),
     *_memory_sort_rows(),
+    *_transto5hd_rows(),
     *_movement_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

@@ -98,6 +98,8 @@ class ParamKind(enum.StrEnum):
     """(C API) a ``PAT_*`` constant (``MaskPattern``)."""
     AREG = "areg"
     """(C API) an ``addr_reg`` (``asc_update_addr_reg_b8/_b16/_b32``)."""
+    VAREG = "vareg"
+    """(C API) a VA address register ``ub_addr8_t`` (``VA0`` .. ``VA7``)."""
     CULOAD = "cuload"
     """(C API) the unaligned-load register ``vector_load_unalign``."""
     CUSTORE = "custore"

@@ -4,7 +4,8 @@ They are called from the kernel body, like the copies: order their UB accesses a
 other pipes with notify/wait or a barrier. ``asc_transpose`` transposes one 16 x 16 block of
 16-bit elements (``ascreg.core.transpose``); ``asc_bitsort`` sorts (score, index) pairs into
 region proposals and ``asc_mrgsort4`` merges up to four sorted queues of them
-(``ascreg.core.sort``).
+(``ascreg.core.sort``); ``asc_transto5hd_b8/_b16/_b32`` gather 16 data blocks position by
+position (NCHW -> NC1HWC0) through the VA address registers ``asc_set_va_reg`` fills.
 
 Examples
 --------
@@ -23,19 +24,21 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
+from ascreg.c_api.vareg import ub_addr8_t
 from ascreg.core.sort import RECORD_BYTES, SORT_GROUP, bitsort32, merge_queues
-from ascreg.core.transpose import SIDE, transpose16
-from ascreg.errors import AscregTypeError
+from ascreg.core.transpose import SIDE, to_5hd, transpose16
+from ascreg.errors import AscregTypeError, UninitializedRegisterError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, UbPtr
 from ascreg.machine.sync import Pipe
+from ascreg.machine.sysregs import VA_REGISTERS, system_registers
 
 __all__ = [
     "ASC_C_API_MRGSORT_ELEMENT_LEN",
@@ -43,8 +46,15 @@ __all__ = [
     "asc_bitsort_sync",
     "asc_mrgsort4",
     "asc_mrgsort4_sync",
+    "asc_set_va_reg",
     "asc_transpose",
     "asc_transpose_sync",
+    "asc_transto5hd_b8",
+    "asc_transto5hd_b8_sync",
+    "asc_transto5hd_b16",
+    "asc_transto5hd_b16_sync",
+    "asc_transto5hd_b32",
+    "asc_transto5hd_b32_sync",
 ]
 
 
@@ -274,3 +284,199 @@ asc_mrgsort4, asc_mrgsort4_sync = (
         ("asc_mrgsort4_sync", ", then a ``PIPE_ALL`` barrier"),
     )
 )
+
+
+# ---- asc_set_va_reg / asc_transto5hd_b8/_b16/_b32: NCHW -> NC1HWC0 -------------------------------
+
+
+_VA_LEN = 8
+"""Addresses one VA register holds (``asc_set_va_reg`` reads this many array entries)."""
+
+
+def _va_register(value: Any, role: str) -> ub_addr8_t:
+    if not isinstance(value, ub_addr8_t):
+        raise AscregTypeError(f"{role} must be a ub_addr8_t (VA0 .. VA7), got {value!r:.40}")
+    return value
+
+
+def _set_va_reg(op: Any, addr: Any, src_array: Any) -> None:
+    register = _va_register(addr, "addr")
+    if isinstance(src_array, str | bytes) or not isinstance(src_array, Sequence):
+        raise AscregTypeError(
+            f"src_array must be a sequence of __ubuf__ pointers, got {src_array!r:.60}"
+        )
+    if len(src_array) < _VA_LEN:
+        raise AscregTypeError(
+            f"src_array holds {len(src_array)} pointers; a VA register takes {_VA_LEN}"
+        )
+    pointers = [
+        operands.instance(p, UbPtr, f"src_array[{i}]") for i, p in enumerate(src_array[:_VA_LEN])
+    ]
+    op.spec.check(pointers[0].dtype)
+    for i, ptr in enumerate(pointers):
+        if ptr.dtype is not pointers[0].dtype:
+            raise AscregTypeError(
+                f"src_array[0] is {pointers[0]!r} but src_array[{i}] is {ptr!r} (one element type)"
+            )
+    system_registers().va[register] = tuple(pointers)
+
+
+asc_set_va_reg = define(
+    "asc_set_va_reg",
+    doc="""``asc_set_va_reg(ub_addr8_t addr, __ubuf__ T** src_array)``: load VA register *addr* with the
+    first eight pointers of *src_array* (``PIPE_V``).
+
+    ``asc_transto5hd_*`` reads a register and the next one as its 16 block addresses, so the first
+    eight and the last eight addresses go to two registers (``VA0`` and ``VA1``, ...). The pointers
+    share one element type ``T`` (8-, 16- or 32-bit); a VA register only keeps their addresses.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> from ascreg.c_api import VA0, VA1, __ubuf__
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     src = __ubuf__(half, 256)
+    ...     blocks = [src + 16 * i for i in range(16)]
+    ...     asc_set_va_reg(VA0, blocks); asc_set_va_reg(VA1, blocks[8:])
+    """,
+)(_set_va_reg)
+
+
+def _block_addresses(op: Any, register: ub_addr8_t, role: str) -> list[UbPtr[Any]]:
+    """Return the 16 block pointers of VA *register* and the next one (checked: 32-byte aligned)."""
+    if register + 1 >= VA_REGISTERS:
+        raise AscregTypeError(f"{role} {register.name} has no next register (VA0 .. VA6)")
+    registers = system_registers().va
+    pointers: list[UbPtr[Any]] = []
+    for number in (register, register + 1):
+        held = registers[number]
+        if held is None:
+            raise UninitializedRegisterError(
+                f"{role} needs VA{number}, which asc_set_va_reg has not set"
+            )
+        pointers += [
+            _ub_operand(op, ptr, f"{role} address {len(pointers) + k} (VA{number})")
+            for k, ptr in enumerate(held)
+        ]
+    return pointers
+
+
+def _iteration_offsets(times: int, stride: int) -> list[int]:
+    """Byte offsets of the iterations: ``r * stride`` blocks, or one stride when *times* is 1."""
+    if times == 1:
+        return [stride * DATA_BLOCK]
+    return [r * stride * DATA_BLOCK for r in range(times)]
+
+
+def _transto5hd(op: Any, dst: Any, src: Any, repeat: Any, dst_stride: Any, src_stride: Any) -> None:
+    _run_transto5hd(op, dst, src, repeat, (dst_stride, src_stride), (False, False))
+
+
+def _transto5hd_b8(
+    op: Any,
+    dst: Any,
+    src: Any,
+    repeat: Any,
+    dst_stride: Any,
+    src_stride: Any,
+    dst_high_half: Any,
+    src_high_half: Any,
+) -> None:
+    halves = (_flag(dst_high_half, "dst_high_half"), _flag(src_high_half, "src_high_half"))
+    _run_transto5hd(op, dst, src, repeat, (dst_stride, src_stride), halves)
+
+
+def _run_transto5hd(
+    op: Any, dst: Any, src: Any, repeat: Any, strides: tuple[Any, Any], halves: tuple[bool, bool]
+) -> None:
+    """Gather 16 blocks per iteration (a half block each for b8: *halves* picks dst's, src's)."""
+    ctx = current_block()
+    targets = _block_addresses(op, _va_register(dst, "dst"), "dst")
+    sources = _block_addresses(op, _va_register(src, "src"), "src")
+    times = operands.in_range(repeat, "repeat", 0, _MAX_REPEAT)
+    dst_offsets, src_offsets = (
+        _iteration_offsets(times, operands.in_range(n, role, 0, 0xFFFF))
+        for n, role in zip(strides, ("dst_stride", "src_stride"), strict=True)
+    )
+    span = DATA_BLOCK // 2 if op.width == 1 else DATA_BLOCK
+    dst_at, src_at = (int(h) * span if op.width == 1 else 0 for h in halves)
+    unsigned = np.dtype(f"u{op.width}")
+    with ctx.on_pipe(Pipe.PIPE_V):
+        for dst_off, src_off in zip(dst_offsets, src_offsets, strict=True):
+            read = [p.offset_bytes(src_off + src_at).bytes(span).copy() for p in sources]
+            out = to_5hd(np.stack(read).view(unsigned)).view(np.uint8)
+            for ptr, row in zip(targets, out, strict=True):
+                ptr.offset_bytes(dst_off + dst_at).bytes(span, "writes")[:] = row
+    _finish(op)
+
+
+_TRANSTO5HD_DOC = """``{name}(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat, uint16_t dst_stride,
+    uint16_t src_stride{b8_params})``: gather 16 data blocks position by position, {width}-bit
+    elements (``PIPE_V``){sync}.
+
+    *src* and *dst* name VA registers (``asc_set_va_reg``); each with the next register gives 16
+    block addresses (32-byte aligned). Pass ``j`` takes element ``j`` of each source block in
+    order and writes the 16 values to {layout}. Iteration ``r`` of *repeat* (``[0, 255]``) moves
+    every address by ``r`` strides (in 32-byte blocks); a *repeat* of 1 moves them by one stride,
+    as the page says.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import {dtype}
+    >>> from ascreg.c_api import VA0, VA1, VA2, VA3, __ubuf__, asc_set_va_reg, asc_sync
+    >>> from ascreg.machine.kernel import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     dst, src = __ubuf__({dtype}, 512 // {size}), __ubuf__({dtype}, 512 // {size})
+    ...     src.write(np.arange(512 // {size}) % 256); asc_sync()
+    ...     blocks = 32 // {size}
+    ...     asc_set_va_reg(VA0, [dst + blocks * i for i in range(8)])
+    ...     asc_set_va_reg(VA1, [dst + blocks * i for i in range(8, 16)])
+    ...     asc_set_va_reg(VA2, [src + blocks * i for i in range(8)])
+    ...     asc_set_va_reg(VA3, [src + blocks * i for i in range(8, 16)])
+    ...     {name}(VA0, VA2, 1, 0, 0{b8_args}); asc_sync()
+    ...     dst.read(4).tolist()
+    {result}
+    """
+
+_TRANSTO5HD_FORMS: dict[int, tuple[Callable[..., None], str, str, str]] = {
+    8: (_transto5hd_b8, "uint8_t", "[0, 32, 64, 96]",
+        "half a destination block: bytes 16-31 when *dst_high_half*, else 0-15 (the other half "
+        "stays); *src_high_half* likewise picks which half of each source block is read"),
+    16: (_transto5hd, "uint16_t", "[0, 16, 32, 48]", "one destination block per pass"),
+    32: (_transto5hd, "uint32_t", "[0, 8, 16, 24]",
+         "two destination blocks per pass (sources 0-7, then 8-15)"),
+}  # fmt: skip
+"""Per element width: the implementation, the example's element type and result, the layout."""
+
+
+def _define_transto5hd(width: int, sync: str) -> Any:
+    impl, dtype, result, layout = _TRANSTO5HD_FORMS[width]
+    name = f"asc_transto5hd_b{width}{sync and '_sync'}"
+    doc = _TRANSTO5HD_DOC.format(
+        name=name, width=width, dtype=dtype, size=width // 8, result=result, layout=layout,
+        sync=sync, b8_params=", bool dst_high_half, bool src_high_half" if width == 8 else "",
+        b8_args=", False, False" if width == 8 else "",
+    )  # fmt: skip
+    return define(name, doc=doc, synced=bool(sync), width=width // 8)(impl)
+
+
+(
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+) = (
+    _define_transto5hd(width, sync)
+    for width in (8, 16, 32)
+    for sync in ("", ", then a ``PIPE_ALL`` barrier")
+)
+
+
+def _flag(value: Any, role: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise AscregTypeError(f"{role} must be a bool, got {value!r:.40}")
+    return bool(value)

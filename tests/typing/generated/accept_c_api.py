@@ -29,6 +29,7 @@ from ascreg._dtypes import (
 from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
+    VA0,
     addr_reg,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
@@ -610,6 +611,7 @@ from ascreg.c_api import (
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
+    asc_set_va_reg,
     asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -648,6 +650,12 @@ from ascreg.c_api import (
     asc_sync_vec,
     asc_transpose,
     asc_transpose_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
     asc_trunc,
     asc_ub_dcci_single,
     asc_uint162uint32,
@@ -2723,6 +2731,27 @@ def main() -> None:
     # asc_mrgsort4_sync: every legal T combination, every form
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
     asc_mrgsort4_sync(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
+    # asc_set_va_reg: every legal T combination, every form
+    asc_set_va_reg(VA0, [p_int8_t, p_int8_t, None, None])  # (int8_t)
+    asc_set_va_reg(VA0, [p_uint8_t, p_uint8_t, None, None])  # (uint8_t)
+    asc_set_va_reg(VA0, [p_int16_t, p_int16_t, None, None])  # (int16_t)
+    asc_set_va_reg(VA0, [p_uint16_t, p_uint16_t, None, None])  # (uint16_t)
+    asc_set_va_reg(VA0, [p_half, p_half, None, None])  # (half)
+    asc_set_va_reg(VA0, [p_int32_t, p_int32_t, None, None])  # (int32_t)
+    asc_set_va_reg(VA0, [p_uint32_t, p_uint32_t, None, None])  # (uint32_t)
+    asc_set_va_reg(VA0, [p_float32_t, p_float32_t, None, None])  # (float32_t)
+    # asc_transto5hd_b8: every legal T combination, every form
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 0, True, True)  # (uint8_t)
+    # asc_transto5hd_b8_sync: every legal T combination, every form
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, True, True)  # (uint8_t)
+    # asc_transto5hd_b16: every legal T combination, every form
+    asc_transto5hd_b16(VA0, VA0, 0, 0, 0)  # (uint16_t)
+    # asc_transto5hd_b16_sync: every legal T combination, every form
+    asc_transto5hd_b16_sync(VA0, VA0, 0, 0, 0)  # (uint16_t)
+    # asc_transto5hd_b32: every legal T combination, every form
+    asc_transto5hd_b32(VA0, VA0, 0, 0, 0)  # (uint32_t)
+    # asc_transto5hd_b32_sync: every legal T combination, every form
+    asc_transto5hd_b32_sync(VA0, VA0, 0, 0, 0)  # (uint32_t)
     # asc_scatter: every legal T, U combination, every form
     asc_scatter(p_int8_t, v_int8_t, v_uint16_t, m)  # (int8_t, uint16_t)
     asc_scatter(p_uint8_t, v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)

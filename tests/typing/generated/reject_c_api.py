@@ -29,6 +29,7 @@ from ascreg._dtypes import (
 from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
+    VA0,
     addr_reg,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
@@ -610,6 +611,7 @@ from ascreg.c_api import (
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
+    asc_set_va_reg,
     asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -648,6 +650,12 @@ from ascreg.c_api import (
     asc_sync_vec,
     asc_transpose,
     asc_transpose_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
     asc_trunc,
     asc_ub_dcci_single,
     asc_uint162uint32,
@@ -10257,6 +10265,49 @@ def main() -> None:
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
+    # asc_set_va_reg: every illegal combination of T, every form
+    asc_set_va_reg(1.5, [p_int8_t, p_int8_t, None, None])  # type: ignore[call-overload]  # pyright: ignore  # addr: 1.5
+    asc_set_va_reg(VA0, p_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src_array: p_uint8_t
+    # asc_transto5hd_b8: every illegal combination of T, every form
+    asc_transto5hd_b8(1.5, VA0, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b8(VA0, 1.5, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b8(VA0, VA0, 1.5, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 1.5, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 0, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_high_half: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 0, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_high_half: 1.5
+    # asc_transto5hd_b8_sync: every illegal combination of T, every form
+    asc_transto5hd_b8_sync(1.5, VA0, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b8_sync(VA0, 1.5, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 1.5, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 1.5, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_high_half: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_high_half: 1.5
+    # asc_transto5hd_b16: every illegal combination of T, every form
+    asc_transto5hd_b16(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b16(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b16(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b16(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b16(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_transto5hd_b16_sync: every illegal combination of T, every form
+    asc_transto5hd_b16_sync(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b16_sync(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b16_sync(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b16_sync(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b16_sync(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_transto5hd_b32: every illegal combination of T, every form
+    asc_transto5hd_b32(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b32(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b32(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b32(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b32(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_transto5hd_b32_sync: every illegal combination of T, every form
+    asc_transto5hd_b32_sync(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b32_sync(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b32_sync(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b32_sync(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b32_sync(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
     # asc_scatter: every illegal combination of T, U, every form
     asc_scatter(p_uint16_t, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_scatter(p_uint16_t, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
