@@ -404,6 +404,24 @@ for _name, _form in _AR_FORMS.items():
     _family, _core, _forms = _UNALIGNED_CALLS[_name]
     _UNALIGNED_CALLS[_name] = (_family, _core, (*_forms, _form))
 
+# ---- the addr_reg forms of the unaligned accesses and the vector_bool unaligned store ----
+
+_ADDR_REG_FORMS: dict[str, tuple[str, ...]] = {
+    "asc_loadunalign_postupdate": ("vec dst", "cuload src0", "vptrval src1", "areg offset",
+                                   "idx inc"),
+    "asc_storeunalign_postupdate": ("vptrval dst", "custore src0", "vec src1", "areg count"),
+    "asc_storeunalign_post": ("vptrval dst", "custore src", "areg offset"),
+}  # fmt: skip
+"""The addr_reg form of each unaligned access that lacked one (``asc_loadunalign_pre`` has it)."""
+for _name, _form in _ADDR_REG_FORMS.items():
+    _family, _core, _forms = _UNALIGNED_CALLS[_name]
+    _UNALIGNED_CALLS[_name] = (_family, _core, (*_forms, _form))
+
+_MASK_UNALIGNED_FORMS: dict[str, tuple[str, ...]] = {
+    "asc_storeunalign_postupdate": ("vptrref dst", "custore src0", "vec src1"),
+}
+"""The ``vector_bool`` form of an unaligned store (uint8/16/32 pointers; ``bool_`` combination)."""
+
 
 def _reduce_rows() -> list[OpSpec]:
     """``asc_reduce_{sum,max,min}[_datablock]`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""
@@ -449,9 +467,17 @@ def _unaligned_rows() -> list[OpSpec]:
     rows = []
     for name in C_UNALIGNED_NAMES:
         family, core, calls = _UNALIGNED_CALLS[name]
-        forms = tuple(CForm("addr_reg" if "areg offset" in c else "", _params(*c)) for c in calls)
+        forms = tuple(
+            CForm("addr_reg" if any(p.startswith("areg ") for p in c) else "", _params(*c),
+                  only="vector")
+            for c in calls
+        )  # fmt: skip
+        combos = singles(*C_UNALIGNED)
+        if name in _MASK_UNALIGNED_FORMS:
+            forms += (CForm("vector_bool", _params(*_MASK_UNALIGNED_FORMS[name]), only="bool"),)
+            combos += ((bool_,),)
         folder = "reg_load" if name.startswith("asc_load") else "reg_store"
-        rows.append(_c(name, ("T",), singles(*C_UNALIGNED), MaskRule.NONE, f"{folder}/{name}.md",
+        rows.append(_c(name, ("T",), combos, MaskRule.NONE, f"{folder}/{name}.md",
                        family=family, shape=CShape("c_api/datamove", forms),
                        core=f"{_CORE}unaligned:{core}"))  # fmt: skip
     return rows

@@ -9215,17 +9215,22 @@ def main() -> None:
     # asc_loadunalign_postupdate: every illegal combination of T, every form
     asc_loadunalign_postupdate(b, ul, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_loadunalign_postupdate(b, ul, pr_uint16_t, a, 0)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, a, 0)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_storeunalign: every illegal combination of T, every form
     asc_storeunalign(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_postupdate: every illegal combination of T, every form
     asc_storeunalign_postupdate(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
-    asc_storeunalign_postupdate(pr_uint16_t, us, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_postupdate(pr_uint16_t, us, b, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+    asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t)
     # asc_storeunalign_post: every illegal combination of T, every form
     asc_storeunalign_post(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_storeunalign_post(pr_uint64_t, us)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_post(pr_uint64_t, us, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_storeunalign_post_postupdate: every illegal combination of T, every form
     asc_storeunalign_post_postupdate(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_load: every illegal combination of T, every form
