@@ -13,19 +13,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ascreg import Ref, UnifiedBuffer, uint8_t, uint32_t, uint64_t
+from ascreg import Ref, Reg, UnifiedBuffer, uint8_t, uint16_t, uint32_t, uint64_t
 from ascreg._spec import SPECS
 from ascreg.errors import (
+    AlignmentError,
     AscregError,
     AscregTypeError,
     RefRequiredError,
+    UndefinedBehaviourError,
     UninitializedRegisterError,
-    UnsupportedError,
 )
 from ascreg.machine import spr
 from ascreg.machine.block import BlockContext, block
 from reference.common import elements, from_bits
-from reference.unaligned import squeezed_bytes, unaligned_store_visible
+from reference.unaligned import mask_store_bytes, squeezed_bytes, unaligned_store_visible
 from strategies import lane_bits, make_mask, make_reg, mask_bits, reg_bits
 
 REGION = 2048
@@ -111,10 +112,8 @@ def test_c_api_misuse() -> None:
         c_api.asc_storeunalign(p, c_api.vector_load_unalign(), r, 4)
     with pytest.raises(AscregError, match="no kernel is running"):
         c_api.asc_storeunalign_postupdate(Ref(p), c_api.vector_store_unalign(), r)  # AR form
-    for _ in c_api.hw_range(1):
-        areg = c_api.asc_update_addr_reg_b32(1)
-        with pytest.raises(UnsupportedError):
-            c_api.asc_loadunalign_pre(c_api.vector_load_unalign(), p, areg)
+    with pytest.raises(AscregTypeError, match="without a unit"):  # the addr_reg form is modelled
+        c_api.asc_loadunalign_pre(c_api.vector_load_unalign(), p, Reg.CreateAddrReg[uint32_t](1, 1))
     with pytest.raises(RefRequiredError):
         c_api.asc_loadunalign_postupdate(r, c_api.vector_load_unalign(), p, 64)
     with pytest.raises(Exception, match="uint64_t"):
@@ -198,3 +197,103 @@ def test_c_api_ar_store_stream(combo: Any, data: bytes, st_data: Any) -> None:
             assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
         c_api.asc_storeunalign_post(dst, us)
     assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
+
+
+# ---- the addr_reg forms and the vector_bool store (the C twins of the Reg AddrReg / MaskReg forms) ----
+
+AREG_UPDATES = {
+    1: "asc_update_addr_reg_b8",
+    2: "asc_update_addr_reg_b16",
+    4: "asc_update_addr_reg_b32",
+}
+
+
+@pytest.mark.rows(
+    "asc_loadunalign_pre",
+    "asc_loadunalign_postupdate",
+    "asc_storeunalign_postupdate",
+    "asc_storeunalign_post",
+)
+@pytest.mark.parametrize("dtype", C_TYPES, ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_c_api_addr_reg_stream(dtype: Any, data: bytes, st_data: Any) -> None:
+    """asc_loadunalign_postupdate.md's addr_reg loop: the offset grows by VL each hardware-loop
+    iteration; neither base pointer nor the offset moves by itself."""
+    from ascreg import c_api
+
+    lanes, size = 256 // dtype.size, dtype.size
+    unit = min(size, 4)  # the addr_reg unit (b8 / b16 / b32): 64-bit elements step in b32 units
+    repeats = st_data.draw(st.integers(1, 3))
+    room = (REGION - 256 * repeats) // size
+    src_at, dst_at = (st_data.draw(st.integers(0, room)) for _ in range(2))
+    source, target = _ub(data), _ub(bytes(REGION))
+    src, dst = source.cast(dtype) + src_at, target.cast(dtype) + dst_at
+    u0, u1 = c_api.vector_load_unalign(), c_api.vector_store_unalign()
+    reg = c_api.VECTOR_TYPES[dtype]()
+    written = b""
+    for i in c_api.hw_range(repeats):
+        areg = getattr(c_api, AREG_UPDATES[unit])(256 // unit)
+        c_api.asc_loadunalign_pre(u0, src, areg)
+        c_api.asc_loadunalign_postupdate(reg, u0, src, areg, 0)
+        assert reg_bits(reg) == elements(data, (src_at + i * lanes) * size, lanes, size)
+        c_api.asc_storeunalign_postupdate(dst, u1, reg, areg)
+        written += data[(src_at + i * lanes) * size : (src_at + (i + 1) * lanes) * size]
+        visible = unaligned_store_visible(bytes(REGION), dst_at * size, written, False)
+        assert bytes(target.read(REGION)) == visible
+        if i == repeats - 1:
+            c_api.asc_storeunalign_post(dst, u1, areg)
+    flushed = unaligned_store_visible(bytes(REGION), dst_at * size, written, True)
+    assert bytes(target.read(REGION)) == flushed
+    assert not u1.pending
+
+
+MASK_POINTERS = {uint8_t: 4, uint16_t: 2, uint32_t: 4}
+"""The pointer types of the vector_bool unaligned store and the element size each stands for."""
+
+
+@pytest.mark.rows("asc_storeunalign_postupdate", "asc_storeunalign_post_postupdate")
+@pytest.mark.parametrize("pointer", list(MASK_POINTERS), ids=lambda t: t.cpp_name)
+@SOME
+@given(data=st.binary(min_size=REGION, max_size=REGION), st_data=st.data())
+def test_c_api_mask_store_stream(pointer: Any, data: bytes, st_data: Any) -> None:
+    from ascreg import c_api
+
+    element = MASK_POINTERS[pointer]
+    step = 32 // element  # bytes per store: 16 (b16) or 8 (b32), the required alignment
+    repeats = st_data.draw(st.integers(1, 6))
+    start = st_data.draw(st.integers(0, (REGION - step * repeats) // step)) * step
+    base = _ub(data)
+    dst = Ref(base.cast(pointer) + start // pointer.size)
+    u = c_api.vector_store_unalign()
+    written = b""
+    for _ in range(repeats):
+        bits = st_data.draw(mask_bits())
+        c_api.asc_storeunalign_postupdate(dst, u, make_mask(bits))
+        written += mask_store_bytes(bits, element)
+        assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, False)
+    assert dst.value.address == base.address + start + len(written)
+    c_api.asc_storeunalign_post_postupdate(dst, u, 0)
+    assert bytes(base.read(REGION)) == unaligned_store_visible(data, start, written, True)
+
+
+def test_c_api_addr_reg_and_mask_forms_check_their_operands() -> None:
+    from ascreg import c_api
+
+    p = UnifiedBuffer().alloc(uint32_t, 512)
+    r = c_api.vector_uint32_t()
+    r.set(1)
+    us = c_api.vector_store_unalign()
+    for _ in c_api.hw_range(2):
+        areg = c_api.asc_update_addr_reg_b32(3)  # the last iteration's: 3 elements
+    with pytest.raises(AscregTypeError, match="takes \\(dst, src0, src1, count\\) or"):
+        c_api.asc_loadunalign_postupdate(r, c_api.vector_load_unalign(), p, areg)  # no inc
+    with pytest.raises(AscregTypeError, match="inc must be an integer"):
+        c_api.asc_loadunalign_postupdate(r, c_api.vector_load_unalign(), p, areg, 0.5)
+    c_api.asc_storeunalign_postupdate(p, us, r, areg)  # at element 3: ends at 67, bytes held
+    with pytest.raises(UndefinedBehaviourError, match="stream stopped"):
+        c_api.asc_storeunalign_post(p, us, 0)  # not where the addr_reg store ended
+    with pytest.raises(AscregTypeError, match="uint8_t/uint16_t/uint32_t"):
+        c_api.asc_storeunalign_postupdate(Ref(p.cast(uint64_t)), us, c_api.vector_bool())
+    with pytest.raises(AlignmentError, match="8-byte alignment"):
+        c_api.asc_storeunalign_postupdate(Ref(p + 1), us, make_mask([1] * 256))

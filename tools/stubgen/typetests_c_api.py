@@ -40,6 +40,7 @@ from ascreg._dtypes import (
 from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
+    VA0,
     addr_reg,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
@@ -88,6 +89,7 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
     if p.kind in ("cmask", "cmask?"):
         return "m"
     fixed = {"idx": "0", "idx?": "1", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a",
+             "vareg": "VA0",
              "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
              "anyub": "p_uint8_t", "atomiccfg": "asc_store_atomic_config()",
              "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0"}  # fmt: skip
@@ -101,7 +103,7 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
         return {"vec": "b", "vptr": f"p_{mask_ptr}", "vptrref": f"pr_{mask_ptr}",
                 "vptrval": f"pr_{mask_ptr}"}[p.kind]  # fmt: skip
     return {"vec": f"v_{n}", "vptr": f"p_{n}", "vptrref": f"pr_{n}", "vptrval": f"pr_{n}",
-            "gptr": f"g_{n}"}[p.kind]  # fmt: skip
+            "gptr": f"g_{n}", "vptrs": f"[p_{n}, p_{n}, None, None]"}[p.kind]  # fmt: skip
 
 
 def c_call(
@@ -176,7 +178,8 @@ def c_error_code(spec: OpSpec, args: list[str]) -> str:
 # mypy reports `arg-type`): a float for an integer, a UB pointer for a GM one, and so on.
 KERNEL_WRONG = {"scalar": "1.5", "pipe": "1", "count": "1", "atomiccfg": "1", "ndimcfg": "1",
                 "anygm": "p_uint8_t", "anyub": "g_uint8_t", "vptr": "g_uint8_t", "flag": "1.5",
-                "l2load": "1.5"}  # fmt: skip
+                "l2load": "1.5", "idx": "1.5", "vptrs": "p_uint8_t",
+                "vareg": "1.5"}  # fmt: skip
 
 
 def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:

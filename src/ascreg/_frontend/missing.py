@@ -1,18 +1,18 @@
 """Say so when a kernel uses an API the asc-devkit documents but ascreg does not have yet.
 
-``asc_bitsort`` (documented, not emulated) raises :class:`~ascreg.errors.MissingApiError`, an
+``asc_transto5hd`` (documented, not emulated) raises :class:`~ascreg.errors.MissingApiError`, an
 ``AttributeError`` that names the API and points to the limitations page, instead of Python's
-bare ``module 'ascreg.c_api' has no attribute 'asc_bitsort'``. The documented names come from
+bare ``module 'ascreg.c_api' has no attribute 'asc_transto5hd'``. The documented names come from
 ``ascreg/_data/documented_names.txt``, written once from the asc-devkit documents by
 ``tools/gen_documented_names.py``.
 
 Examples
 --------
 >>> from ascreg import Reg, c_api
->>> c_api.asc_bitsort
+>>> c_api.asc_transto5hd
 Traceback (most recent call last):
 ...
-ascreg.errors.MissingApiError: asc_bitsort is documented by the asc-devkit but ascreg does not emulate it yet; see docs/limitations.md
+ascreg.errors.MissingApiError: asc_transto5hd is documented by the asc-devkit but ascreg does not emulate it yet; see docs/limitations.md
 >>> Reg.NoSuchThing
 Traceback (most recent call last):
 ...

@@ -404,6 +404,24 @@ for _name, _form in _AR_FORMS.items():
     _family, _core, _forms = _UNALIGNED_CALLS[_name]
     _UNALIGNED_CALLS[_name] = (_family, _core, (*_forms, _form))
 
+# ---- the addr_reg forms of the unaligned accesses and the vector_bool unaligned store ----
+
+_ADDR_REG_FORMS: dict[str, tuple[str, ...]] = {
+    "asc_loadunalign_postupdate": ("vec dst", "cuload src0", "vptrval src1", "areg offset",
+                                   "idx inc"),
+    "asc_storeunalign_postupdate": ("vptrval dst", "custore src0", "vec src1", "areg count"),
+    "asc_storeunalign_post": ("vptrval dst", "custore src", "areg offset"),
+}  # fmt: skip
+"""The addr_reg form of each unaligned access that lacked one (``asc_loadunalign_pre`` has it)."""
+for _name, _form in _ADDR_REG_FORMS.items():
+    _family, _core, _forms = _UNALIGNED_CALLS[_name]
+    _UNALIGNED_CALLS[_name] = (_family, _core, (*_forms, _form))
+
+_MASK_UNALIGNED_FORMS: dict[str, tuple[str, ...]] = {
+    "asc_storeunalign_postupdate": ("vptrref dst", "custore src0", "vec src1"),
+}
+"""The ``vector_bool`` form of an unaligned store (uint8/16/32 pointers; ``bool_`` combination)."""
+
 
 def _reduce_rows() -> list[OpSpec]:
     """``asc_reduce_{sum,max,min}[_datablock]`` and ``asc_pair_reduce_sum`` (``dst``, ``src``)."""
@@ -449,9 +467,17 @@ def _unaligned_rows() -> list[OpSpec]:
     rows = []
     for name in C_UNALIGNED_NAMES:
         family, core, calls = _UNALIGNED_CALLS[name]
-        forms = tuple(CForm("addr_reg" if "areg offset" in c else "", _params(*c)) for c in calls)
+        forms = tuple(
+            CForm("addr_reg" if any(p.startswith("areg ") for p in c) else "", _params(*c),
+                  only="vector")
+            for c in calls
+        )  # fmt: skip
+        combos = singles(*C_UNALIGNED)
+        if name in _MASK_UNALIGNED_FORMS:
+            forms += (CForm("vector_bool", _params(*_MASK_UNALIGNED_FORMS[name]), only="bool"),)
+            combos += ((bool_,),)
         folder = "reg_load" if name.startswith("asc_load") else "reg_store"
-        rows.append(_c(name, ("T",), singles(*C_UNALIGNED), MaskRule.NONE, f"{folder}/{name}.md",
+        rows.append(_c(name, ("T",), combos, MaskRule.NONE, f"{folder}/{name}.md",
                        family=family, shape=CShape("c_api/datamove", forms),
                        core=f"{_CORE}unaligned:{core}"))  # fmt: skip
     return rows
@@ -562,18 +588,22 @@ def _kernel(
     more_combos: tuple[tuple[type[Scalar], ...], ...] = (),
     more_forms: tuple[tuple[str, tuple[str, ...]], ...] = (),
     family: str = "",
+    roles: tuple[str, ...] = (),
 ) -> OpSpec:
     """Build a kernel-level row: one role per C type it names (an argument's, or ``T``: its result's).
 
     *more_combos* are further legal combinations (C overloads by type), *more_forms* further
-    ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional).
+    ``(tag, params)`` call forms (then the runtime takes ``*args``: the stub is positional);
+    *roles* names the roles when the rule above would not (several pointer types).
     A *name* keyed ``c_api.<spelling>`` (a SIMT function has the spelling too) keeps the key;
     the C name, the page and the runtime function are the spelling's.
     """
     forms = [CForm("", _params(*params), returns=returns)]
     forms += [CForm(tag, _params(*extra), returns=returns) for tag, extra in more_forms]
     typed = [p for f in forms for p in f.params if p.kind in ("scalar", "gptr", "count")]
-    roles = tuple(next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo)))
+    roles = roles or tuple(
+        next((p.name for p in typed if p.arg == i), "T") for i in range(len(combo))
+    )
     module = _KERNEL_MODULES[folder]
     shape = CShape(f"c_api/{module}", tuple(forms), positional=bool(more_forms), kernel=True)
     cpp = name.removeprefix(C_API_QUALIFIER)
@@ -706,6 +736,48 @@ def _memory_vector_rows() -> list[OpSpec]:
     ]  # fmt: skip
 
 
+# ---- memory-level sorting: asc_bitsort[_sync], asc_mrgsort4[_sync] ------------------------------
+
+
+def _memory_sort_rows() -> list[OpSpec]:
+    """``asc_bitsort[_sync]`` and ``asc_mrgsort4[_sync]`` (region proposals, ``PIPE_V``)."""
+    bitsort = ("vptr dst", "vptr src0", "vptr src1:1", "idx repeat")
+    mrgsort = ("vptr dst", "vptrs src", "idx repeat",
+               *(f"idx element_length_{i}" for i in range(4)),
+               "flag if_exhausted_suspension", "idx valid_bit")  # fmt: skip
+    rows = [
+        _kernel(name, "vector_compute", bitsort, (half, uint32_t), core=f"{_CORE}sort:bitsort32",
+                page="asc_bitsort", more_combos=((float32_t, uint32_t),), roles=("T", "index"))
+        for name in ("asc_bitsort", "asc_bitsort_sync")
+    ]  # fmt: skip
+    rows += [
+        _kernel(name, "vector_compute", mrgsort, (half,), core=f"{_CORE}sort:merge_queues",
+                page="asc_mrgsort4", more_combos=((float32_t,),))
+        for name in ("asc_mrgsort4", "asc_mrgsort4_sync")
+    ]  # fmt: skip
+    return rows
+
+
+# ---- NCHW -> NC1HWC0: asc_set_va_reg, asc_transto5hd_b8/_b16/_b32[_sync] ----------------------
+
+
+def _transto5hd_rows() -> list[OpSpec]:
+    """``asc_set_va_reg`` and ``asc_transto5hd_b*[_sync]`` (VA address registers, ``PIPE_V``)."""
+    va_types = (int8_t, uint8_t, int16_t, uint16_t, half, int32_t, uint32_t, float32_t)
+    rows = [_kernel("asc_set_va_reg", "vector_compute", ("vareg addr", "vptrs src_array"),
+                    (va_types[0],), more_combos=tuple((t,) for t in va_types[1:]))]  # fmt: skip
+    common = ("vareg dst", "vareg src", "idx repeat", "idx dst_stride", "idx src_stride")
+    b8 = ("flag dst_high_half", "flag src_high_half")
+    rows += [
+        _kernel(f"asc_transto5hd_b{width}{sync}", "vector_compute",
+                (*common, *(b8 if width == 8 else ())), (unsigned,),
+                core=f"{_CORE}transpose:to_5hd", page="asc_transto5hd")
+        for width, unsigned in ((8, uint8_t), (16, uint16_t), (32, uint32_t))
+        for sync in ("", "_sync")
+    ]  # fmt: skip
+    return rows
+
+
 def _core_sync_rows() -> list[OpSpec]:
     """``asc_sync_<kind>_arrive/wait``, ``asc_sync_mte2/mte3`` and ``asc_sync_vec``."""
     rows = [
@@ -818,6 +890,8 @@ C_API_ROWS: tuple[OpSpec, ...] = (
     *_scalar_atomic_rows(),
     *_dma_config_rows(),
     *_memory_vector_rows(),
+    *_memory_sort_rows(),
+    *_transto5hd_rows(),
     *_movement_rows(),
 )
 """The C API rows, in the order the stubs and type tests list them."""

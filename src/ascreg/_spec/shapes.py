@@ -81,6 +81,9 @@ class ParamKind(enum.StrEnum):
     """(C API) ``UbPtr[D]``, or a uint8/16/32 pointer when D is ``bool_`` (mask loads/stores)."""
     VPTRREF = "vptrref"
     """(C API) ``Ref[...]`` of the ``vptr`` type (``_postupdate`` forms)."""
+    VPTRS = "vptrs"
+    """(C API) a C array of ``vptr`` (``asc_mrgsort4``'s four queues): a sequence of
+    ``UbPtr[D] | None``."""
     VPTRVAL = "vptrval"
     """(C API) the ``vptr`` type passed by value, or the ``Ref`` holding it."""
     CMASK = "cmask"
@@ -95,6 +98,8 @@ class ParamKind(enum.StrEnum):
     """(C API) a ``PAT_*`` constant (``MaskPattern``)."""
     AREG = "areg"
     """(C API) an ``addr_reg`` (``asc_update_addr_reg_b8/_b16/_b32``)."""
+    VAREG = "vareg"
+    """(C API) a VA address register ``ub_addr8_t`` (``VA0`` .. ``VA7``)."""
     CULOAD = "cuload"
     """(C API) the unaligned-load register ``vector_load_unalign``."""
     CUSTORE = "custore"

@@ -333,7 +333,22 @@ from ascreg.c_api.masks import (
     asc_update_mask_b16,
     asc_update_mask_b32,
 )
-from ascreg.c_api.memvector import asc_transpose, asc_transpose_sync
+from ascreg.c_api.memvector import (
+    ASC_C_API_MRGSORT_ELEMENT_LEN,
+    asc_bitsort,
+    asc_bitsort_sync,
+    asc_mrgsort4,
+    asc_mrgsort4_sync,
+    asc_set_va_reg,
+    asc_transpose,
+    asc_transpose_sync,
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+)
 from ascreg.c_api.movement import (
     asc_clear_ar_spr,
     asc_cumulative_histogram_bin0,
@@ -400,6 +415,7 @@ from ascreg.c_api.scalar import (
     asc_ub_dcci_single,
     asc_zero_bits_cnt,
 )
+from ascreg.c_api.vareg import VA0, VA1, VA2, VA3, VA4, VA5, VA6, VA7, ub_addr8_t
 from ascreg.machine.kernel import (
     __aicore__,
     __global__,
@@ -433,6 +449,7 @@ from ascreg.machine.sync import (
 )
 
 __all__ = [
+    "ASC_C_API_MRGSORT_ELEMENT_LEN",
     "ASC_LOCK_BLOCK",
     "ASC_LOCK_NON_BLOCK",
     "EVENT_ID0",
@@ -475,6 +492,14 @@ __all__ = [
     "ST_VLD",
     "ST_VST",
     "SV_ALL",
+    "VA0",
+    "VA1",
+    "VA2",
+    "VA3",
+    "VA4",
+    "VA5",
+    "VA6",
+    "VA7",
     "VECTOR_TYPES",
     "VLD_ST",
     "VLD_VST",
@@ -670,6 +695,7 @@ __all__ = [
     "int32_t",
     "int64_t",
     "mem_dsb_t",
+    "ub_addr8_t",
     "uint8_t",
     "uint16_t",
     "uint32_t",
@@ -709,6 +735,8 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_atomic_or",
     "asc_atomic_sub",
     "asc_atomic_xor",
+    "asc_bitsort",
+    "asc_bitsort_sync",
     "asc_clear_nthbit",
     "asc_clz",
     "asc_copy_ub2ub",
@@ -737,6 +765,8 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_get_sys_virtual_base",
     "asc_get_system_cycle",
     "asc_icache_preload",
+    "asc_mrgsort4",
+    "asc_mrgsort4_sync",
     "asc_ndim_copy_gm2ub",
     "asc_ndim_pad_count_config",
     "asc_popc",
@@ -776,6 +806,7 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_set_ub2gm_loop1_stride",
     "asc_set_ub2gm_loop2_stride",
     "asc_set_ub2gm_loop_size",
+    "asc_set_va_reg",
     "asc_sflbits",
     "asc_store_atomic_config",
     "asc_store_dev",
@@ -792,6 +823,12 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_sync_vec",
     "asc_transpose",
     "asc_transpose_sync",
+    "asc_transto5hd_b8",
+    "asc_transto5hd_b8_sync",
+    "asc_transto5hd_b16",
+    "asc_transto5hd_b16_sync",
+    "asc_transto5hd_b32",
+    "asc_transto5hd_b32_sync",
     "asc_ub_dcci_single",
     "asc_zero_bits_cnt",
 ]

@@ -47,7 +47,7 @@ from ascreg._spec import C_LOAD_FAMILY, SPECS
 from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
 from ascreg.core import unaligned
-from ascreg.errors import AscregTypeError, UnsupportedError
+from ascreg.errors import AscregTypeError
 from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
@@ -446,17 +446,28 @@ def _vector_at(op: Any, reg: Any, role: str, ptr: Pointer[Any]) -> RegTensor[Any
     return vector
 
 
-def _no_areg(args: tuple[Any, ...]) -> None:
-    if any(isinstance(a, addr_reg) for a in args):
-        raise UnsupportedError("the addr_reg form is not modelled")
+def _areg(value: Any, role: str) -> addr_reg:
+    """Return *value* if it is an ``addr_reg`` (a unitless Reg ``AddrReg`` is explained)."""
+    if isinstance(value, addr_reg):
+        return value
+    _offset(value, False)  # raises its own message for a Reg.CreateAddrReg register
+    raise AscregTypeError(
+        f"{role} must be an addr_reg (asc_update_addr_reg_b8/_b16/_b32), got {value!r:.40}"
+    )
+
+
+def _plus_areg(ptr: Pointer[Any], value: Any, role: str) -> Pointer[Any]:
+    """Return *ptr* moved by the ``addr_reg`` *value* (its offset times its unit, in bytes)."""
+    return ptr.offset_bytes(_areg(value, role).byte_offset)
 
 
 @define("asc_loadunalign_pre")
 def asc_loadunalign_pre(op: Any, dst: Any, src: Any, *rest: Any) -> None:
-    """``asc_loadunalign_pre(vector_load_unalign& dst, __ubuf__ T* src)``: prime a load stream.
+    """``asc_loadunalign_pre(vector_load_unalign& dst, __ubuf__ T* src[, addr_reg offset])``: prime a load stream.
 
-    Legal element types: see ``SPECS["asc_loadunalign_pre"]``. The addr_reg form raises
-    :class:`~ascreg.errors.UnsupportedError`.
+    Legal element types: see ``SPECS["asc_loadunalign_pre"]``. The addr_reg form primes at
+    ``src`` + the ``addr_reg`` offset (in its own unit), for the addr_reg form of
+    ``asc_loadunalign_postupdate``; ``src`` does not move.
 
     Examples
     --------
@@ -465,12 +476,12 @@ def asc_loadunalign_pre(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     >>> u = vector_load_unalign(); asc_loadunalign_pre(u, UnifiedBuffer().alloc(half, 64) + 17); u
     vector_load_unalign(block at 0x20)
     """
-    _no_areg(rest)
-    if rest:
-        raise AscregTypeError(f"takes (dst, src), got {2 + len(rest)} arguments")
+    if len(rest) > 1:
+        raise AscregTypeError(f"takes (dst, src[, offset]), got {2 + len(rest)} arguments")
     ptr = operands.value_address(src, "src")
     op.spec.check(ptr.dtype)
-    unaligned.load_pre(operands.instance(dst, vector_load_unalign, "dst"), ptr)
+    at = _plus_areg(ptr, rest[0], "offset") if rest else ptr
+    unaligned.load_pre(operands.instance(dst, vector_load_unalign, "dst"), at)
 
 
 def _load_unaligned(op: Any, dst: Any, ureg: Any, ptr: Pointer[Any]) -> None:
@@ -501,8 +512,14 @@ def asc_loadunalign(op: Any, dst: Any, src0: Any, src1: Any) -> None:
 
 
 @define("asc_loadunalign_postupdate")
-def asc_loadunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, count: Any) -> None:
+def asc_loadunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     """``asc_loadunalign_postupdate(dst, src0, __ubuf__ T*& src1, uint32_t count)``: then ``src1 += count``.
+
+    The addr_reg form ``asc_loadunalign_postupdate(dst, src0, __ubuf__ T* src1, addr_reg& offset,
+    uint32_t inc)`` loads VL bytes at ``src1`` + the ``addr_reg`` offset (primed there by the
+    addr_reg form of ``asc_loadunalign_pre``) and moves neither ``src1`` nor the offset: the
+    hardware loop recomputes the ``addr_reg`` each iteration; ``inc`` is unused (the page
+    advises 0), as for ``Reg.LoadUnAlign``'s AddrReg form.
 
     Examples
     --------
@@ -515,9 +532,19 @@ def asc_loadunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, count: A
     >>> int(r.get()[0]), src.value - p
     (129, 257)
     """
-    _no_areg((count,))
+    if len(rest) == 2:
+        ptr = operands.value_address(src1, "src1")
+        at = _plus_areg(ptr, rest[0], "offset")
+        operands.integer(rest[1], "inc")
+        _load_unaligned(op, dst, src0, at)
+        return
+    if len(rest) != 1 or isinstance(rest[0], addr_reg):
+        raise AscregTypeError(
+            "takes (dst, src0, src1, count) or (dst, src0, src1, offset, inc) with an addr_reg "
+            f"offset, got {3 + len(rest)} arguments"
+        )
     ptr, ref = operands.address(src1, True, "src1")
-    step = operands.integer(count, "count")
+    step = operands.integer(rest[0], "count")
     _load_unaligned(op, dst, src0, ptr)
     if ref is not None:
         ref.value = ptr + step
@@ -562,6 +589,15 @@ def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: 
     earlier squeezes kept, as ``Reg.StoreUnAlign``'s AR form (docs/semantics.md); ``dst``
     does not move (the implementation takes it by value).
 
+    The addr_reg form ``asc_storeunalign_postupdate(__ubuf__ T* dst, src0, src1, addr_reg&
+    count)`` stores the whole register at ``dst`` + the ``addr_reg`` offset and moves neither;
+    ``asc_storeunalign_post(dst, src, offset)`` with the same ``addr_reg`` ends that stream. The
+    vector_bool form ``asc_storeunalign_postupdate(__ubuf__ uintN_t*& dst, src0, vector_bool
+    src1)`` streams the lowest mask bit of each element: 16 bytes through a ``uint16_t``
+    pointer, 8 through a ``uint32_t`` or (as the implementation casts it) a ``uint8_t`` one,
+    ``dst`` aligned to that many bytes and advanced past them (``Reg.StoreUnAlign``'s MaskReg
+    form).
+
     Examples
     --------
     >>> from ascreg import Ref, UnifiedBuffer, uint8_t
@@ -571,7 +607,15 @@ def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: 
     >>> asc_storeunalign_post_postupdate(dst, u, 0); int(p.read(64).sum()), dst.value - p
     (30, 37)
     """
-    _no_areg(rest)
+    if isinstance(src1, MaskReg) and not rest:
+        _store_mask_unaligned(dst, src0, src1)
+        return
+    if len(rest) == 1 and isinstance(rest[0], addr_reg):
+        ptr = operands.value_address(dst, "dst")
+        reg = _vector_at(op, src1, "src1", ptr)
+        stream = operands.instance(src0, vector_store_unalign, "src0")
+        unaligned.store_lanes(stream, _plus_areg(ptr, rest[0], "count"), reg.get(), reg.lanes)
+        return
     if not rest:
         ptr = operands.value_address(dst, "dst")
         reg = _vector_at(op, src1, "src1", ptr)
@@ -586,6 +630,22 @@ def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: 
         ref.value = ptr + n
 
 
+_MASK_STORE_BYTES = {"uint8_t": 4, "uint16_t": 2, "uint32_t": 4}
+"""Element size a ``vector_bool`` unaligned store assumes per pointer type (the uint8_t
+overload is the uint32_t one on a cast pointer)."""
+
+
+def _store_mask_unaligned(dst: Any, ureg: Any, mask: MaskReg) -> None:
+    """``asc_storeunalign_postupdate(uintN_t*& dst, src0, vector_bool src1)``: see its docstring."""
+    ptr, ref = operands.address(dst, True, "dst")
+    _mask_pointer(ptr)
+    stream = operands.instance(ureg, vector_store_unalign, "src0")
+    size = _MASK_STORE_BYTES[ptr.dtype.cpp_name]
+    written = unaligned.store_mask_bits(stream, ptr, mask.bits(), size)
+    if ref is not None:
+        ref.value = ptr.offset_bytes(written)
+
+
 def _flush(op: Any, ptr: Pointer[Any], ureg: Any) -> None:
     op.spec.check(ptr.dtype)
     unaligned.store_post(operands.instance(ureg, vector_store_unalign, "src"), ptr)
@@ -597,8 +657,10 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
 
     Writes the bytes ``src`` holds; the stream must have stopped at ``dst + offset`` (elements,
     the C API's plain-offset rule). The AR form ``asc_storeunalign_post(dst, src)`` ends a
-    stream of AR stores at ``dst`` + AR bytes. The addr_reg form raises
-    :class:`~ascreg.errors.UnsupportedError`.
+    stream of AR stores at ``dst`` + AR bytes. The addr_reg form ``asc_storeunalign_post(dst,
+    src, addr_reg offset)`` ends the stream whose last store was the addr_reg form of
+    ``asc_storeunalign_postupdate`` with the same ``addr_reg`` (a whole register at
+    ``dst`` + offset).
 
     Examples
     --------
@@ -609,8 +671,12 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     >>> asc_storeunalign_post(p, u, 3); p.read(4).tolist()
     [0, -2, -2, 0]
     """
-    _no_areg(rest)
     ptr = operands.value_address(dst, "dst")
+    if len(rest) == 1 and isinstance(rest[0], addr_reg):
+        op.spec.check(ptr.dtype)
+        stream = operands.instance(src, vector_store_unalign, "src")
+        unaligned.store_post_after_register(stream, _plus_areg(ptr, rest[0], "offset"))
+        return
     if not rest:
         op.spec.check(ptr.dtype)
         stream = operands.instance(src, vector_store_unalign, "src")

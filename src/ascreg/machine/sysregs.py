@@ -41,6 +41,8 @@ PC_BASE = 0x1000
 instruction addresses, so each call reads the address of the next 4-byte instruction)."""
 CONSTANT_REGISTERS = {"phy_stack_base": 0, "sys_virtual_base": 0, "smmu_tag_version": 0}
 """Registers that ascreg reports as 0 (no MMU, no stack in the emulator)."""
+VA_REGISTERS = 8
+"""The VA address registers (``VA0`` .. ``VA7``), eight UB addresses each."""
 FLAG_IDS = 16
 """Flag ids of the cross-core sync instructions (0..15)."""
 COUNTER_MAX = 15
@@ -129,6 +131,10 @@ class SystemRegisters:
         The loop registers of the GM -> UB (``"gm2ub"``) and UB -> GM (``"ub2gm"``) copies.
     ndim
         The configuration of ``asc_ndim_copy_gm2ub``.
+    va
+        The eight VA address registers (``asc_set_va_reg``, read by ``asc_transto5hd_*``):
+        eight UB addresses each, kept as the pointers they came from (so accesses through them
+        stay bounds-checked), or ``None`` until set.
     """
 
     ctrl: int = CTRL_RESET
@@ -140,6 +146,7 @@ class SystemRegisters:
         factory=lambda: {"gm2ub": CopyLoops(), "ub2gm": CopyLoops()}
     )
     ndim: NdimConfig = attrs.field(factory=NdimConfig)
+    va: list[tuple[Any, ...] | None] = attrs.field(factory=lambda: [None] * VA_REGISTERS)
     ctx: BlockContext | None = attrs.field(default=None, repr=False)
 
     def next_cycle(self) -> int:

@@ -1986,6 +1986,40 @@ def asc_loadunalign_postupdate(dst: RegTensor[uint32_t], src0: vector_load_unali
 def asc_loadunalign_postupdate(dst: RegTensor[float32_t], src0: vector_load_unalign, src1: Ref[UbPtr[float32_t]], count: _IntLike) -> None: ...  # (float32_t)
 @overload
 def asc_loadunalign_postupdate(dst: RegTensor[int64_t], src0: vector_load_unalign, src1: Ref[UbPtr[int64_t]], count: _IntLike) -> None: ...  # (int64_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[int8_t], src0: vector_load_unalign, src1: UbPtr[int8_t] | Ref[UbPtr[int8_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[uint8_t], src0: vector_load_unalign, src1: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[fp8_e4m3fn_t], src0: vector_load_unalign, src1: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[fp8_e5m2_t], src0: vector_load_unalign, src1: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[fp8_e8m0_t], src0: vector_load_unalign, src1: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[hifloat8_t], src0: vector_load_unalign, src1: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[int4x2_t], src0: vector_load_unalign, src1: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[fp4x2_e2m1_t], src0: vector_load_unalign, src1: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[fp4x2_e1m2_t], src0: vector_load_unalign, src1: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[int16_t], src0: vector_load_unalign, src1: UbPtr[int16_t] | Ref[UbPtr[int16_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[uint16_t], src0: vector_load_unalign, src1: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[half], src0: vector_load_unalign, src1: UbPtr[half] | Ref[UbPtr[half]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (half)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[bfloat16_t], src0: vector_load_unalign, src1: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[int32_t], src0: vector_load_unalign, src1: UbPtr[int32_t] | Ref[UbPtr[int32_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[uint32_t], src0: vector_load_unalign, src1: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[float32_t], src0: vector_load_unalign, src1: UbPtr[float32_t] | Ref[UbPtr[float32_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (float32_t)
+@overload
+def asc_loadunalign_postupdate(dst: RegTensor[int64_t], src0: vector_load_unalign, src1: UbPtr[int64_t] | Ref[UbPtr[int64_t]], offset: addr_reg, inc: _IntLike) -> None: ...  # addr_reg: (int64_t)
 
 # asc_storeunalign: legal (T) in table order, per form
 @overload
@@ -2092,6 +2126,42 @@ def asc_storeunalign_postupdate(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src
 def asc_storeunalign_postupdate(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src0: vector_store_unalign, src1: RegTensor[float32_t]) -> None: ...  # (float32_t)
 @overload
 def asc_storeunalign_postupdate(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src0: vector_store_unalign, src1: RegTensor[int64_t]) -> None: ...  # (int64_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src0: vector_store_unalign, src1: RegTensor[int8_t], count: addr_reg) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src0: vector_store_unalign, src1: RegTensor[uint8_t], count: addr_reg) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e4m3fn_t], count: addr_reg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e5m2_t], count: addr_reg) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src0: vector_store_unalign, src1: RegTensor[fp8_e8m0_t], count: addr_reg) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src0: vector_store_unalign, src1: RegTensor[hifloat8_t], count: addr_reg) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src0: vector_store_unalign, src1: RegTensor[int4x2_t], count: addr_reg) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src0: vector_store_unalign, src1: RegTensor[fp4x2_e2m1_t], count: addr_reg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src0: vector_store_unalign, src1: RegTensor[fp4x2_e1m2_t], count: addr_reg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src0: vector_store_unalign, src1: RegTensor[int16_t], count: addr_reg) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src0: vector_store_unalign, src1: RegTensor[uint16_t], count: addr_reg) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[half] | Ref[UbPtr[half]], src0: vector_store_unalign, src1: RegTensor[half], count: addr_reg) -> None: ...  # addr_reg: (half)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src0: vector_store_unalign, src1: RegTensor[bfloat16_t], count: addr_reg) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src0: vector_store_unalign, src1: RegTensor[int32_t], count: addr_reg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src0: vector_store_unalign, src1: RegTensor[uint32_t], count: addr_reg) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src0: vector_store_unalign, src1: RegTensor[float32_t], count: addr_reg) -> None: ...  # addr_reg: (float32_t)
+@overload
+def asc_storeunalign_postupdate(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src0: vector_store_unalign, src1: RegTensor[int64_t], count: addr_reg) -> None: ...  # addr_reg: (int64_t)
+@overload
+def asc_storeunalign_postupdate(dst: _MaskPtrRef, src0: vector_store_unalign, src1: MaskReg) -> None: ...  # vector_bool: (bool_)
 
 # asc_storeunalign_post: legal (T) in table order, per form
 @overload
@@ -2162,6 +2232,40 @@ def asc_storeunalign_post(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: vect
 def asc_storeunalign_post(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: vector_store_unalign) -> None: ...  # (float32_t)
 @overload
 def asc_storeunalign_post(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: vector_store_unalign) -> None: ...  # (int64_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int8_t] | Ref[UbPtr[int8_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (int8_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[uint8_t] | Ref[UbPtr[uint8_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (uint8_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp8_e4m3fn_t] | Ref[UbPtr[fp8_e4m3fn_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (fp8_e4m3fn_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp8_e5m2_t] | Ref[UbPtr[fp8_e5m2_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (fp8_e5m2_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp8_e8m0_t] | Ref[UbPtr[fp8_e8m0_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (fp8_e8m0_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[hifloat8_t] | Ref[UbPtr[hifloat8_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (hifloat8_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int4x2_t] | Ref[UbPtr[int4x2_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (int4x2_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp4x2_e2m1_t] | Ref[UbPtr[fp4x2_e2m1_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e2m1_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[fp4x2_e1m2_t] | Ref[UbPtr[fp4x2_e1m2_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (fp4x2_e1m2_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int16_t] | Ref[UbPtr[int16_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (int16_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[uint16_t] | Ref[UbPtr[uint16_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (uint16_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[half] | Ref[UbPtr[half]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (half)
+@overload
+def asc_storeunalign_post(dst: UbPtr[bfloat16_t] | Ref[UbPtr[bfloat16_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (bfloat16_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int32_t] | Ref[UbPtr[int32_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (int32_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[uint32_t] | Ref[UbPtr[uint32_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (uint32_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[float32_t] | Ref[UbPtr[float32_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (float32_t)
+@overload
+def asc_storeunalign_post(dst: UbPtr[int64_t] | Ref[UbPtr[int64_t]], src: vector_store_unalign, offset: addr_reg) -> None: ...  # addr_reg: (int64_t)
 
 # asc_storeunalign_post_postupdate: legal (T) in table order, per form
 @overload

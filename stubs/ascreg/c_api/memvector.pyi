@@ -62,9 +62,27 @@ _MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
 _MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
 
 __all__ = [
+    "ASC_C_API_MRGSORT_ELEMENT_LEN",
+    "asc_bitsort",
+    "asc_bitsort_sync",
+    "asc_mrgsort4",
+    "asc_mrgsort4_sync",
+    "asc_set_va_reg",
     "asc_transpose",
     "asc_transpose_sync",
+    "asc_transto5hd_b8",
+    "asc_transto5hd_b8_sync",
+    "asc_transto5hd_b16",
+    "asc_transto5hd_b16_sync",
+    "asc_transto5hd_b32",
+    "asc_transto5hd_b32_sync",
 ]
+
+from collections.abc import Sequence
+
+from ascreg.c_api.vareg import ub_addr8_t
+
+ASC_C_API_MRGSORT_ELEMENT_LEN: int
 
 
 # asc_transpose: legal (T) in table order, per form
@@ -78,3 +96,63 @@ def asc_transpose(dst: UbPtr[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (u
 def asc_transpose_sync(dst: UbPtr[int16_t], src: UbPtr[int16_t]) -> None: ...  # (int16_t)
 @overload
 def asc_transpose_sync(dst: UbPtr[uint16_t], src: UbPtr[uint16_t]) -> None: ...  # (uint16_t)
+
+# asc_bitsort: legal (T, index) in table order, per form
+@overload
+def asc_bitsort(dst: UbPtr[half], src0: UbPtr[half], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (half, uint32_t)
+@overload
+def asc_bitsort(dst: UbPtr[float32_t], src0: UbPtr[float32_t], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (float32_t, uint32_t)
+
+# asc_bitsort_sync: legal (T, index) in table order, per form
+@overload
+def asc_bitsort_sync(dst: UbPtr[half], src0: UbPtr[half], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (half, uint32_t)
+@overload
+def asc_bitsort_sync(dst: UbPtr[float32_t], src0: UbPtr[float32_t], src1: UbPtr[uint32_t], repeat: _IntLike) -> None: ...  # (float32_t, uint32_t)
+
+# asc_mrgsort4: legal (T) in table order, per form
+@overload
+def asc_mrgsort4(dst: UbPtr[half], src: Sequence[UbPtr[half] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (half)
+@overload
+def asc_mrgsort4(dst: UbPtr[float32_t], src: Sequence[UbPtr[float32_t] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (float32_t)
+
+# asc_mrgsort4_sync: legal (T) in table order, per form
+@overload
+def asc_mrgsort4_sync(dst: UbPtr[half], src: Sequence[UbPtr[half] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (half)
+@overload
+def asc_mrgsort4_sync(dst: UbPtr[float32_t], src: Sequence[UbPtr[float32_t] | None], repeat: _IntLike, element_length_0: _IntLike, element_length_1: _IntLike, element_length_2: _IntLike, element_length_3: _IntLike, if_exhausted_suspension: bool, valid_bit: _IntLike) -> None: ...  # (float32_t)
+
+# asc_set_va_reg: legal (T) in table order, per form
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[int8_t] | None]) -> None: ...  # (int8_t)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[uint8_t] | None]) -> None: ...  # (uint8_t)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[int16_t] | None]) -> None: ...  # (int16_t)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[uint16_t] | None]) -> None: ...  # (uint16_t)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[half] | None]) -> None: ...  # (half)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[int32_t] | None]) -> None: ...  # (int32_t)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[uint32_t] | None]) -> None: ...  # (uint32_t)
+@overload
+def asc_set_va_reg(addr: ub_addr8_t, src_array: Sequence[UbPtr[float32_t] | None]) -> None: ...  # (float32_t)
+
+# asc_transto5hd_b8: legal (T) in table order, per form
+def asc_transto5hd_b8(dst: ub_addr8_t, src: ub_addr8_t, repeat: _IntLike, dst_stride: _IntLike, src_stride: _IntLike, dst_high_half: bool, src_high_half: bool) -> None: ...  # (uint8_t)
+
+# asc_transto5hd_b8_sync: legal (T) in table order, per form
+def asc_transto5hd_b8_sync(dst: ub_addr8_t, src: ub_addr8_t, repeat: _IntLike, dst_stride: _IntLike, src_stride: _IntLike, dst_high_half: bool, src_high_half: bool) -> None: ...  # (uint8_t)
+
+# asc_transto5hd_b16: legal (T) in table order, per form
+def asc_transto5hd_b16(dst: ub_addr8_t, src: ub_addr8_t, repeat: _IntLike, dst_stride: _IntLike, src_stride: _IntLike) -> None: ...  # (uint16_t)
+
+# asc_transto5hd_b16_sync: legal (T) in table order, per form
+def asc_transto5hd_b16_sync(dst: ub_addr8_t, src: ub_addr8_t, repeat: _IntLike, dst_stride: _IntLike, src_stride: _IntLike) -> None: ...  # (uint16_t)
+
+# asc_transto5hd_b32: legal (T) in table order, per form
+def asc_transto5hd_b32(dst: ub_addr8_t, src: ub_addr8_t, repeat: _IntLike, dst_stride: _IntLike, src_stride: _IntLike) -> None: ...  # (uint32_t)
+
+# asc_transto5hd_b32_sync: legal (T) in table order, per form
+def asc_transto5hd_b32_sync(dst: ub_addr8_t, src: ub_addr8_t, repeat: _IntLike, dst_stride: _IntLike, src_stride: _IntLike) -> None: ...  # (uint32_t)

@@ -29,6 +29,7 @@ from ascreg._dtypes import (
 from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
+    VA0,
     addr_reg,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
@@ -127,6 +128,8 @@ from ascreg.c_api import (
     asc_bfloat162int32_rz_sat,
     asc_bfloat162int32_rz_sat_v2,
     asc_bfloat162int32_rz_v2,
+    asc_bitsort,
+    asc_bitsort_sync,
     asc_ceil,
     asc_clear_nthbit,
     asc_clz,
@@ -557,6 +560,8 @@ from ascreg.c_api import (
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
+    asc_mrgsort4,
+    asc_mrgsort4_sync,
     asc_mul,
     asc_mul_scalar,
     asc_mull,
@@ -620,6 +625,7 @@ from ascreg.c_api import (
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
+    asc_set_va_reg,
     asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -658,6 +664,12 @@ from ascreg.c_api import (
     asc_sync_vec,
     asc_transpose,
     asc_transpose_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
     asc_trunc,
     asc_ub_dcci_single,
     asc_uint162uint32,
@@ -2353,6 +2365,23 @@ def main() -> None:
     asc_loadunalign_postupdate(v_uint32_t, ul, pr_uint32_t, 0)  # (uint32_t)
     asc_loadunalign_postupdate(v_float32_t, ul, pr_float32_t, 0)  # (float32_t)
     asc_loadunalign_postupdate(v_int64_t, ul, pr_int64_t, 0)  # (int64_t)
+    asc_loadunalign_postupdate(v_int8_t, ul, pr_int8_t, a, 0)  # addr_reg (int8_t)
+    asc_loadunalign_postupdate(v_uint8_t, ul, pr_uint8_t, a, 0)  # addr_reg (uint8_t)
+    asc_loadunalign_postupdate(v_fp8_e4m3fn_t, ul, pr_fp8_e4m3fn_t, a, 0)  # addr_reg (fp8_e4m3fn_t)
+    asc_loadunalign_postupdate(v_fp8_e5m2_t, ul, pr_fp8_e5m2_t, a, 0)  # addr_reg (fp8_e5m2_t)
+    asc_loadunalign_postupdate(v_fp8_e8m0_t, ul, pr_fp8_e8m0_t, a, 0)  # addr_reg (fp8_e8m0_t)
+    asc_loadunalign_postupdate(v_hifloat8_t, ul, pr_hifloat8_t, a, 0)  # addr_reg (hifloat8_t)
+    asc_loadunalign_postupdate(v_int4x2_t, ul, pr_int4x2_t, a, 0)  # addr_reg (int4x2_t)
+    asc_loadunalign_postupdate(v_fp4x2_e2m1_t, ul, pr_fp4x2_e2m1_t, a, 0)  # addr_reg (fp4x2_e2m1_t)
+    asc_loadunalign_postupdate(v_fp4x2_e1m2_t, ul, pr_fp4x2_e1m2_t, a, 0)  # addr_reg (fp4x2_e1m2_t)
+    asc_loadunalign_postupdate(v_int16_t, ul, pr_int16_t, a, 0)  # addr_reg (int16_t)
+    asc_loadunalign_postupdate(v_uint16_t, ul, pr_uint16_t, a, 0)  # addr_reg (uint16_t)
+    asc_loadunalign_postupdate(v_half, ul, pr_half, a, 0)  # addr_reg (half)
+    asc_loadunalign_postupdate(v_bfloat16_t, ul, pr_bfloat16_t, a, 0)  # addr_reg (bfloat16_t)
+    asc_loadunalign_postupdate(v_int32_t, ul, pr_int32_t, a, 0)  # addr_reg (int32_t)
+    asc_loadunalign_postupdate(v_uint32_t, ul, pr_uint32_t, a, 0)  # addr_reg (uint32_t)
+    asc_loadunalign_postupdate(v_float32_t, ul, pr_float32_t, a, 0)  # addr_reg (float32_t)
+    asc_loadunalign_postupdate(v_int64_t, ul, pr_int64_t, a, 0)  # addr_reg (int64_t)
     # asc_storeunalign: every legal T combination, every form
     asc_storeunalign(pr_int8_t, us, v_int8_t, 0)  # (int8_t)
     asc_storeunalign(pr_uint8_t, us, v_uint8_t, 0)  # (uint8_t)
@@ -2406,6 +2435,26 @@ def main() -> None:
     asc_storeunalign_postupdate(pr_uint32_t, us, v_uint32_t)  # (uint32_t)
     asc_storeunalign_postupdate(pr_float32_t, us, v_float32_t)  # (float32_t)
     asc_storeunalign_postupdate(pr_int64_t, us, v_int64_t)  # (int64_t)
+    asc_storeunalign_postupdate(pr_int8_t, us, v_int8_t, a)  # addr_reg (int8_t)
+    asc_storeunalign_postupdate(pr_uint8_t, us, v_uint8_t, a)  # addr_reg (uint8_t)
+    asc_storeunalign_postupdate(pr_fp8_e4m3fn_t, us, v_fp8_e4m3fn_t, a)  # addr_reg (fp8_e4m3fn_t)
+    asc_storeunalign_postupdate(pr_fp8_e5m2_t, us, v_fp8_e5m2_t, a)  # addr_reg (fp8_e5m2_t)
+    asc_storeunalign_postupdate(pr_fp8_e8m0_t, us, v_fp8_e8m0_t, a)  # addr_reg (fp8_e8m0_t)
+    asc_storeunalign_postupdate(pr_hifloat8_t, us, v_hifloat8_t, a)  # addr_reg (hifloat8_t)
+    asc_storeunalign_postupdate(pr_int4x2_t, us, v_int4x2_t, a)  # addr_reg (int4x2_t)
+    asc_storeunalign_postupdate(pr_fp4x2_e2m1_t, us, v_fp4x2_e2m1_t, a)  # addr_reg (fp4x2_e2m1_t)
+    asc_storeunalign_postupdate(pr_fp4x2_e1m2_t, us, v_fp4x2_e1m2_t, a)  # addr_reg (fp4x2_e1m2_t)
+    asc_storeunalign_postupdate(pr_int16_t, us, v_int16_t, a)  # addr_reg (int16_t)
+    asc_storeunalign_postupdate(pr_uint16_t, us, v_uint16_t, a)  # addr_reg (uint16_t)
+    asc_storeunalign_postupdate(pr_half, us, v_half, a)  # addr_reg (half)
+    asc_storeunalign_postupdate(pr_bfloat16_t, us, v_bfloat16_t, a)  # addr_reg (bfloat16_t)
+    asc_storeunalign_postupdate(pr_int32_t, us, v_int32_t, a)  # addr_reg (int32_t)
+    asc_storeunalign_postupdate(pr_uint32_t, us, v_uint32_t, a)  # addr_reg (uint32_t)
+    asc_storeunalign_postupdate(pr_float32_t, us, v_float32_t, a)  # addr_reg (float32_t)
+    asc_storeunalign_postupdate(pr_int64_t, us, v_int64_t, a)  # addr_reg (int64_t)
+    asc_storeunalign_postupdate(pr_uint8_t, us, b)  # vector_bool (bool_)
+    asc_storeunalign_postupdate(pr_uint16_t, us, b)  # vector_bool (bool_)
+    asc_storeunalign_postupdate(pr_uint32_t, us, b)  # vector_bool (bool_)
     # asc_storeunalign_post: every legal T combination, every form
     asc_storeunalign_post(pr_int8_t, us, 0)  # (int8_t)
     asc_storeunalign_post(pr_uint8_t, us, 0)  # (uint8_t)
@@ -2441,6 +2490,23 @@ def main() -> None:
     asc_storeunalign_post(pr_uint32_t, us)  # (uint32_t)
     asc_storeunalign_post(pr_float32_t, us)  # (float32_t)
     asc_storeunalign_post(pr_int64_t, us)  # (int64_t)
+    asc_storeunalign_post(pr_int8_t, us, a)  # addr_reg (int8_t)
+    asc_storeunalign_post(pr_uint8_t, us, a)  # addr_reg (uint8_t)
+    asc_storeunalign_post(pr_fp8_e4m3fn_t, us, a)  # addr_reg (fp8_e4m3fn_t)
+    asc_storeunalign_post(pr_fp8_e5m2_t, us, a)  # addr_reg (fp8_e5m2_t)
+    asc_storeunalign_post(pr_fp8_e8m0_t, us, a)  # addr_reg (fp8_e8m0_t)
+    asc_storeunalign_post(pr_hifloat8_t, us, a)  # addr_reg (hifloat8_t)
+    asc_storeunalign_post(pr_int4x2_t, us, a)  # addr_reg (int4x2_t)
+    asc_storeunalign_post(pr_fp4x2_e2m1_t, us, a)  # addr_reg (fp4x2_e2m1_t)
+    asc_storeunalign_post(pr_fp4x2_e1m2_t, us, a)  # addr_reg (fp4x2_e1m2_t)
+    asc_storeunalign_post(pr_int16_t, us, a)  # addr_reg (int16_t)
+    asc_storeunalign_post(pr_uint16_t, us, a)  # addr_reg (uint16_t)
+    asc_storeunalign_post(pr_half, us, a)  # addr_reg (half)
+    asc_storeunalign_post(pr_bfloat16_t, us, a)  # addr_reg (bfloat16_t)
+    asc_storeunalign_post(pr_int32_t, us, a)  # addr_reg (int32_t)
+    asc_storeunalign_post(pr_uint32_t, us, a)  # addr_reg (uint32_t)
+    asc_storeunalign_post(pr_float32_t, us, a)  # addr_reg (float32_t)
+    asc_storeunalign_post(pr_int64_t, us, a)  # addr_reg (int64_t)
     # asc_storeunalign_post_postupdate: every legal T combination, every form
     asc_storeunalign_post_postupdate(pr_int8_t, us, 0)  # (int8_t)
     asc_storeunalign_post_postupdate(pr_uint8_t, us, 0)  # (uint8_t)
@@ -2778,6 +2844,39 @@ def main() -> None:
     # asc_transpose_sync: every legal T combination, every form
     asc_transpose_sync(p_int16_t, p_int16_t)  # (int16_t)
     asc_transpose_sync(p_uint16_t, p_uint16_t)  # (uint16_t)
+    # asc_bitsort: every legal T, index combination, every form
+    asc_bitsort(p_half, p_half, p_uint32_t, 0)  # (half, uint32_t)
+    asc_bitsort(p_float32_t, p_float32_t, p_uint32_t, 0)  # (float32_t, uint32_t)
+    # asc_bitsort_sync: every legal T, index combination, every form
+    asc_bitsort_sync(p_half, p_half, p_uint32_t, 0)  # (half, uint32_t)
+    asc_bitsort_sync(p_float32_t, p_float32_t, p_uint32_t, 0)  # (float32_t, uint32_t)
+    # asc_mrgsort4: every legal T combination, every form
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
+    asc_mrgsort4(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
+    # asc_mrgsort4_sync: every legal T combination, every form
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
+    asc_mrgsort4_sync(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
+    # asc_set_va_reg: every legal T combination, every form
+    asc_set_va_reg(VA0, [p_int8_t, p_int8_t, None, None])  # (int8_t)
+    asc_set_va_reg(VA0, [p_uint8_t, p_uint8_t, None, None])  # (uint8_t)
+    asc_set_va_reg(VA0, [p_int16_t, p_int16_t, None, None])  # (int16_t)
+    asc_set_va_reg(VA0, [p_uint16_t, p_uint16_t, None, None])  # (uint16_t)
+    asc_set_va_reg(VA0, [p_half, p_half, None, None])  # (half)
+    asc_set_va_reg(VA0, [p_int32_t, p_int32_t, None, None])  # (int32_t)
+    asc_set_va_reg(VA0, [p_uint32_t, p_uint32_t, None, None])  # (uint32_t)
+    asc_set_va_reg(VA0, [p_float32_t, p_float32_t, None, None])  # (float32_t)
+    # asc_transto5hd_b8: every legal T combination, every form
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 0, True, True)  # (uint8_t)
+    # asc_transto5hd_b8_sync: every legal T combination, every form
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, True, True)  # (uint8_t)
+    # asc_transto5hd_b16: every legal T combination, every form
+    asc_transto5hd_b16(VA0, VA0, 0, 0, 0)  # (uint16_t)
+    # asc_transto5hd_b16_sync: every legal T combination, every form
+    asc_transto5hd_b16_sync(VA0, VA0, 0, 0, 0)  # (uint16_t)
+    # asc_transto5hd_b32: every legal T combination, every form
+    asc_transto5hd_b32(VA0, VA0, 0, 0, 0)  # (uint32_t)
+    # asc_transto5hd_b32_sync: every legal T combination, every form
+    asc_transto5hd_b32_sync(VA0, VA0, 0, 0, 0)  # (uint32_t)
     # asc_scatter: every legal T, U combination, every form
     asc_scatter(p_int8_t, v_int8_t, v_uint16_t, m)  # (int8_t, uint16_t)
     asc_scatter(p_uint8_t, v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)

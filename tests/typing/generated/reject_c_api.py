@@ -29,6 +29,7 @@ from ascreg._dtypes import (
 from ascreg.c_api import (
     PAT_ALL,
     PIPE_S,
+    VA0,
     addr_reg,
     asc_ndim_pad_count_config,
     asc_store_atomic_config,
@@ -127,6 +128,8 @@ from ascreg.c_api import (
     asc_bfloat162int32_rz_sat,
     asc_bfloat162int32_rz_sat_v2,
     asc_bfloat162int32_rz_v2,
+    asc_bitsort,
+    asc_bitsort_sync,
     asc_ceil,
     asc_clear_nthbit,
     asc_clz,
@@ -557,6 +560,8 @@ from ascreg.c_api import (
     asc_max_scalar,
     asc_min,
     asc_min_scalar,
+    asc_mrgsort4,
+    asc_mrgsort4_sync,
     asc_mul,
     asc_mul_scalar,
     asc_mull,
@@ -620,6 +625,7 @@ from ascreg.c_api import (
     asc_set_ub2gm_loop1_stride,
     asc_set_ub2gm_loop2_stride,
     asc_set_ub2gm_loop_size,
+    asc_set_va_reg,
     asc_sflbits,
     asc_shiftleft,
     asc_shiftleft_scalar,
@@ -658,6 +664,12 @@ from ascreg.c_api import (
     asc_sync_vec,
     asc_transpose,
     asc_transpose_sync,
+    asc_transto5hd_b16,
+    asc_transto5hd_b16_sync,
+    asc_transto5hd_b32,
+    asc_transto5hd_b32_sync,
+    asc_transto5hd_b8,
+    asc_transto5hd_b8_sync,
     asc_trunc,
     asc_ub_dcci_single,
     asc_uint162uint32,
@@ -9217,17 +9229,22 @@ def main() -> None:
     # asc_loadunalign_postupdate: every illegal combination of T, every form
     asc_loadunalign_postupdate(b, ul, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_loadunalign_postupdate(b, ul, pr_uint16_t, a, 0)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, a, 0)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_storeunalign: every illegal combination of T, every form
     asc_storeunalign(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_storeunalign_postupdate: every illegal combination of T, every form
     asc_storeunalign_postupdate(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
-    asc_storeunalign_postupdate(pr_uint16_t, us, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_postupdate(pr_uint16_t, us, b, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
+    asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+    asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t)
     # asc_storeunalign_post: every illegal combination of T, every form
     asc_storeunalign_post(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_storeunalign_post(pr_uint64_t, us)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+    asc_storeunalign_post(pr_uint64_t, us, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     # asc_storeunalign_post_postupdate: every illegal combination of T, every form
     asc_storeunalign_post_postupdate(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     # asc_load: every illegal combination of T, every form
@@ -10436,6 +10453,79 @@ def main() -> None:
     # asc_transpose_sync: every illegal combination of T, every form
     asc_transpose_sync(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_transpose_sync(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    # asc_bitsort: every illegal combination of T, index, every form
+    asc_bitsort(g_uint8_t, p_half, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_bitsort(p_half, g_uint8_t, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src0: g_uint8_t
+    asc_bitsort(p_half, p_half, g_uint8_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src1: g_uint8_t
+    asc_bitsort(p_half, p_half, p_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    # asc_bitsort_sync: every illegal combination of T, index, every form
+    asc_bitsort_sync(g_uint8_t, p_half, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_bitsort_sync(p_half, g_uint8_t, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src0: g_uint8_t
+    asc_bitsort_sync(p_half, p_half, g_uint8_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src1: g_uint8_t
+    asc_bitsort_sync(p_half, p_half, p_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    # asc_mrgsort4: every illegal combination of T, every form
+    asc_mrgsort4(g_uint8_t, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_mrgsort4(p_half, p_uint8_t, 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint8_t
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 1.5, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 1.5, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_0: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 1.5, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_1: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 1.5, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_2: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
+    asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
+    # asc_mrgsort4_sync: every illegal combination of T, every form
+    asc_mrgsort4_sync(g_uint8_t, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
+    asc_mrgsort4_sync(p_half, p_uint8_t, 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint8_t
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 1.5, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 1.5, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_0: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 1.5, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_1: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 1.5, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_2: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
+    asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
+    # asc_set_va_reg: every illegal combination of T, every form
+    asc_set_va_reg(1.5, [p_int8_t, p_int8_t, None, None])  # type: ignore[call-overload]  # pyright: ignore  # addr: 1.5
+    asc_set_va_reg(VA0, p_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src_array: p_uint8_t
+    # asc_transto5hd_b8: every illegal combination of T, every form
+    asc_transto5hd_b8(1.5, VA0, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b8(VA0, 1.5, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b8(VA0, VA0, 1.5, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 1.5, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 0, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_high_half: 1.5
+    asc_transto5hd_b8(VA0, VA0, 0, 0, 0, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_high_half: 1.5
+    # asc_transto5hd_b8_sync: every illegal combination of T, every form
+    asc_transto5hd_b8_sync(1.5, VA0, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b8_sync(VA0, 1.5, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 1.5, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 1.5, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_high_half: 1.5
+    asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_high_half: 1.5
+    # asc_transto5hd_b16: every illegal combination of T, every form
+    asc_transto5hd_b16(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b16(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b16(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b16(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b16(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_transto5hd_b16_sync: every illegal combination of T, every form
+    asc_transto5hd_b16_sync(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b16_sync(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b16_sync(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b16_sync(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b16_sync(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_transto5hd_b32: every illegal combination of T, every form
+    asc_transto5hd_b32(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b32(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b32(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b32(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b32(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+    # asc_transto5hd_b32_sync: every illegal combination of T, every form
+    asc_transto5hd_b32_sync(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
+    asc_transto5hd_b32_sync(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
+    asc_transto5hd_b32_sync(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
+    asc_transto5hd_b32_sync(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
+    asc_transto5hd_b32_sync(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
     # asc_scatter: every illegal combination of T, U, every form
     asc_scatter(p_uint16_t, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_scatter(p_uint16_t, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
