@@ -139,10 +139,12 @@ def _hankel(n: Arr, x: Arr, second_kind: bool) -> tuple[Arr, Arr]:
     last = np.maximum(_HANKEL_TERMS, 2 * n + 4)
     mu = 4.0 * n * n
     term, p, q, omitted = np.ones_like(x), np.ones_like(x), np.zeros_like(x), np.zeros_like(x)
+    weighted = np.full_like(x, 4.0)
     for k in range(1, int(last.max(initial=_HANKEL_TERMS)) + 2):
         term = term * (mu - (2 * k - 1) ** 2) / (8 * k * x)
         signed = term if k % 4 in (0, 1) else -term
         keep = k < last
+        weighted = weighted + np.where(keep, (4 * k + 4) * np.abs(term), 0.0)
         p = p + np.where(keep & (k % 2 == 0), signed, 0.0)
         q = q + np.where(keep & (k % 2 == 1), signed, 0.0)
         omitted = omitted + np.where((k == last) | (k == last + 1), np.abs(term), 0.0)
@@ -153,7 +155,8 @@ def _hankel(n: Arr, x: Arr, second_kind: bool) -> tuple[Arr, Arr]:
     bracket = p * sin_chi + q * cos_chi if second_kind else p * cos_chi - q * sin_chi
     prefactor = np.sqrt(2 / (np.pi * x))
     value = prefactor * bracket
-    bound = prefactor * ((np.abs(p) + np.abs(q)) * 2.0**-47 + omitted) + 2.0**-50 * np.abs(value)
+    rounding = (np.abs(p) + np.abs(q)) * 2.0**-47 + EPS * weighted  # sin, cos: a few ulps
+    bound = prefactor * (rounding + omitted) + 2.0**-50 * np.abs(value)
     return value, bound
 
 

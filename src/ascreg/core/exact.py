@@ -698,7 +698,8 @@ def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
     sin, cos = _sin_cos(+reduced)
     bracket = p * sin + q * cos if second_kind else p * cos - q * sin
     prefactor = (2 / (_pi_to(prec + 10) * x)).sqrt()
-    error = prefactor * (omitted + (abs(p) + abs(q)) * Decimal(10) ** (8 - prec))
+    rounding = sum(((k + 8) * abs(t) for k, t in enumerate(terms)), Decimal(0))  # P, Q cancel
+    error = prefactor * (omitted + (rounding + abs(p) + abs(q)) * Decimal(10) ** (8 - prec))
     return prefactor * bracket, error
 
 
