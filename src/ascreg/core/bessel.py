@@ -82,6 +82,8 @@ _HANKEL_TERMS = 50
 _EULER_GAMMA = 0.5772156649015329
 """Euler's constant (rounded to float64)."""
 _UNBOUNDED = np.inf
+_UNDERFLOW = 2.0**-1000
+"""An absolute error allowed for float64 underflow; far below half the smallest float32."""
 
 
 def _harmonic(k: int) -> float:
@@ -98,6 +100,7 @@ def _series_j(n: Arr, x: Arr) -> tuple[Arr, Arr]:
         term = -term * q / (k * (k + n))
         total, weighted = total + term, weighted + (4 * k + 4) * np.abs(term)
     bound = EPS * (weighted + 8 * np.abs(total)) * prefactor  # term k: 4k + 4 roundings at most
+    bound += _UNDERFLOW  # (x/2)**n / n! may underflow float64: the value is then below this
     return total * prefactor, bound
 
 

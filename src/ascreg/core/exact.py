@@ -692,12 +692,12 @@ def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
     q = sum((t if k % 4 == 1 else -t for k, t in enumerate(terms) if k % 2 == 1), Decimal(0))
     with decimal.localcontext() as ctx:
         ctx.prec = prec + len(str(int(x))) + 10
-        pi = _pi_to(ctx.prec + 10)
+        pi = _pi_to(-(-ctx.prec // 64) * 64 + 10)
         chi = x - (2 * n + 1) * pi / 4
         reduced = chi - (chi / (2 * pi)).to_integral_value() * 2 * pi
     sin, cos = _sin_cos(+reduced)
     bracket = p * sin + q * cos if second_kind else p * cos - q * sin
-    prefactor = (2 / (_pi_to(prec + 10) * x)).sqrt()
+    prefactor = (2 / (_pi_to(-(-prec // 64) * 64 + 10) * x)).sqrt()
     rounding = sum(((k + 8) * abs(t) for k, t in enumerate(terms)), Decimal(0))  # P, Q cancel
     error = prefactor * (omitted + (rounding + abs(p) + abs(q)) * Decimal(10) ** (8 - prec))
     return prefactor * bracket, error
@@ -711,7 +711,7 @@ def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
         half, q = x / 2, -(x * x) / 4
         unit = Decimal(10) ** (5 - ctx.prec)
         term = half**n / math.factorial(n)  # (x/2)**n (-x**2/4)**k / (k! (n+k)!)
-        gamma = euler_gamma(ctx.prec)
+        gamma = euler_gamma(-(-ctx.prec // 64) * 64)  # cached: a few precisions only
         harmonic_k, harmonic_nk = Decimal(0), sum((Decimal(1) / j for j in range(1, n + 1)), Decimal(0))
         j = y = Decimal(0)
         weight = Decimal(0)
@@ -729,7 +729,7 @@ def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
         omitted = abs(term) * (1 + 2 * abs(harmonic_k + harmonic_nk + 2 * gamma) + 2 * abs(half.ln()))
         if not second_kind:
             return +j, omitted + unit * weight
-        pi = _pi_to(ctx.prec + 10)
+        pi = _pi_to(-(-ctx.prec // 64) * 64 + 10)
         finite = sum(
             (Decimal(math.factorial(n - i - 1)) / math.factorial(i) * half ** (2 * i - n)
              for i in range(n)),
@@ -741,7 +741,12 @@ def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
 
 
 def _decided(value: Decimal, error: Decimal) -> bool:
-    low, high = to_float32(value - error), to_float32(value + error)
+    """Whether every value within *error* of *value* rounds to one float32 (sums made exactly)."""
+    error += abs(value) * Decimal(10) ** (1 - decimal.getcontext().prec)  # the final rounding
+    span = max(value.adjusted(), error.adjusted()) - min(value.adjusted(), error.adjusted())
+    with decimal.localcontext() as ctx:
+        ctx.prec = span + 2 * decimal.getcontext().prec + 10
+        low, high = to_float32(value - error), to_float32(value + error)
     return bool(low.view(np.uint32) == high.view(np.uint32))
 
 
@@ -752,7 +757,7 @@ def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
     Ziv's strategy: each method returns a value and a bound on its error (rounding of the
     working precision, and the first omitted term); the precision grows until the whole
     interval rounds to one float32, and an undecided lane is an error, never a guess.
-    Hankel's expansion is tried first for ``x >= 25``, then the power series.
+    Hankel's expansion is tried first for ``x >= max(25, n**2 / 4)``, then the power series.
 
     Examples
     --------
@@ -765,7 +770,7 @@ def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
     a = abs(x)
     for digits in _ZIV_DIGITS:
         with decimal.localcontext(decimal.Context(prec=digits, Emax=10**6, Emin=-(10**6))):
-            methods = [_hankel_jy] if a >= 25 else []
+            methods = [_hankel_jy] if a >= max(25, order * order / 4) else []
             methods.append(_series_jy)
             for method in methods:
                 if method is _series_jy and a > 2000:

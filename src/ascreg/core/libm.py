@@ -632,7 +632,7 @@ def bessel_jy(n: Arr, x: Arr, *, second_kind: bool, name: str = "jnf") -> Arr:
     usable = np.isfinite(x64) & (n64 >= 0) & ((x64 > 0) if second_kind else True)
     order, magnitude = np.where(usable, n64, 0), np.where(usable, np.abs(x64), 1.0)
     approx, bound = bessel.bessel_jy(order, magnitude, second_kind=second_kind)
-    approx = np.where((x64 < 0) & (order % 2 == 1), -approx, approx)
+    approx = np.where(np.signbit(x64) & (order % 2 == 1), -approx, approx)
     with np.errstate(all="ignore"):
         force = usable & ~(bound <= _PROVEN * np.abs(approx)) & (approx != 0)
     placeholder = np.where(usable & ~force, approx, 1.0)
