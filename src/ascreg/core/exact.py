@@ -704,7 +704,7 @@ def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
 
 
 def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]:
-    """The power series (DLMF 10.2.2, 10.8.1) with a bound; the digits its cancellation needs."""
+    """Sum the power series (DLMF 10.2.2, 10.8.1) with the digits its cancellation needs."""
     prec = decimal.getcontext().prec
     with decimal.localcontext() as ctx:
         ctx.prec = prec + int(x / Decimal("2.3")) + 10
@@ -712,7 +712,8 @@ def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
         unit = Decimal(10) ** (5 - ctx.prec)
         term = half**n / math.factorial(n)  # (x/2)**n (-x**2/4)**k / (k! (n+k)!)
         gamma = euler_gamma(-(-ctx.prec // 64) * 64)  # cached: a few precisions only
-        harmonic_k, harmonic_nk = Decimal(0), sum((Decimal(1) / j for j in range(1, n + 1)), Decimal(0))
+        harmonic_k = Decimal(0)
+        harmonic_nk = sum((Decimal(1) / j for j in range(1, n + 1)), Decimal(0))
         j = y = Decimal(0)
         weight = Decimal(0)
         k = 0
@@ -726,7 +727,9 @@ def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
             harmonic_nk += Decimal(1) / (k + n)
             if k > half and abs(term) * (1 + abs(harmonic_k + harmonic_nk)) < unit * weight:
                 break
-        omitted = abs(term) * (1 + 2 * abs(harmonic_k + harmonic_nk + 2 * gamma) + 2 * abs(half.ln()))
+        omitted = abs(term) * (
+            1 + 2 * abs(harmonic_k + harmonic_nk + 2 * gamma) + 2 * abs(half.ln())
+        )
         if not second_kind:
             return +j, omitted + unit * weight
         pi = _pi_to(-(-ctx.prec // 64) * 64 + 10)
@@ -751,8 +754,9 @@ def _decided(value: Decimal, error: Decimal) -> bool:
 
 
 def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
-    """``J_n(x)`` or ``Y_n(x)`` (``0 <= n <= 128``, ``x > 0``; J also x <= 0), close enough to
-    decide its float32 rounding.
+    """``J_n(x)`` or ``Y_n(x)`` close enough to decide its float32 rounding.
+
+    ``0 <= n <= 128``, finite x; ``x > 0`` for Y (``J_n(-x) = (-1)**n J_n(x)``).
 
     Ziv's strategy: each method returns a value and a bound on its error (rounding of the
     working precision, and the first omitted term); the precision grows until the whole
@@ -762,7 +766,7 @@ def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
     Examples
     --------
     >>> with context():
-    ...     float(to_float32(bessel_jy(Decimal(0), Decimal("2.4048255"), False)))
+    ...     print(to_float32(bessel_jy(Decimal(0), Decimal("2.4048255"), False)))
     2.9952616e-08
     """
     order = int(n)

@@ -79,8 +79,7 @@ def correctly_rounded(
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg import errors
-from ascreg.core import bessel, erf, exact, gamma
+    >>> from ascreg.core import bessel, erf, exact, gamma
     >>> x = np.array([1 + 2.0**-24], np.float64)  # a midpoint: recomputed, ties to even
     >>> correctly_rounded(x, lambda v: v, (x,))
     array([1.], dtype=float32)
@@ -625,9 +624,9 @@ def bessel_jy(n: Arr, x: Arr, *, second_kind: bool, name: str = "jnf") -> Arr:
     x64 = _f64(x)
     n64, x64 = np.broadcast_arrays(n64, x64)
     if (n64 > MAX_BESSEL_ORDER).any():
-        order = int(n64.max())
+        largest = int(n64.max())
         raise errors.UnsupportedError(
-            f"{name}: n = {order} is above the documented maximum order {MAX_BESSEL_ORDER}"
+            f"{name}: n = {largest} is above the documented maximum order {MAX_BESSEL_ORDER}"
         )
     usable = np.isfinite(x64) & (n64 >= 0) & ((x64 > 0) if second_kind else True)
     order, magnitude = np.where(usable, n64, 0), np.where(usable, np.abs(x64), 1.0)
