@@ -174,8 +174,8 @@ def bessel_jy(n: Arr, x: Arr, *, second_kind: bool) -> tuple[Arr, Arr]:
     --------
     >>> import numpy as np
     >>> v, b = bessel_jy(np.array([0, 1, 3]), np.array([1.0, 30.0, 10.0]), second_kind=False)
-    >>> v[:2].round(12).tolist(), bool(b[0] < 1e-15), float(b[2])
-    ([0.765197686558, -0.118751062616], True, inf)
+    >>> v[:2].round(10).tolist(), bool(b[0] < 2**-46 * v[0]), float(b[2])
+    ([0.7651976866, -0.1187510626], True, inf)
     """
     n = np.asarray(n, dtype=np.int64)
     x = np.asarray(x, dtype=np.float64)

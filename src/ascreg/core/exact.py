@@ -675,7 +675,12 @@ def _sin_cos(r: Decimal) -> tuple[Decimal, Decimal]:
 
 
 def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]:
-    """Hankel's expansion (x >= 25) and a bound: the first omitted term once ``2k > n - 1/2``."""
+    """Hankel's expansion (x >= 25) and a bound.
+
+    For real x the remainders of P and Q are below their first omitted terms once each holds
+    more than ``(n - 1/2) / 2`` terms (Watson, 7.32); the sum stops at its smallest term or
+    below the working precision, and the rounding error counts every (cancelling) term.
+    """
     prec = decimal.getcontext().prec
     eps = Decimal(10) ** -(prec + 3)
     mu = 4 * n * n
@@ -683,8 +688,9 @@ def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
     while True:
         k = len(terms)
         term = terms[-1] * (mu - (2 * k - 1) ** 2) / (8 * k * x)
-        growing = abs(term) > abs(terms[-1]) and 2 * k > n + 2
-        if growing or (abs(term) < eps and 2 * k > n + 2) or k > 4 * prec + 2 * n:
+        watson = k > n + 2  # P and Q each hold more than (n - 1/2) / 2 terms
+        growing = abs(term) > abs(terms[-1]) and watson
+        if growing or (abs(term) < eps and watson) or k > 4 * prec + 2 * n:
             omitted = abs(term) + abs(terms[-1] * (mu - (2 * k + 1) ** 2) / (8 * (k + 1) * x))
             break
         terms.append(term)
@@ -704,7 +710,11 @@ def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
 
 
 def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]:
-    """Sum the power series (DLMF 10.2.2, 10.8.1) with the digits its cancellation needs."""
+    """Sum the power series (DLMF 10.2.2, 10.8.1) with the digits its cancellation needs.
+
+    The sum stops past ``k = x`` (each term then at most half the previous one, so the tail is
+    below twice the first omitted term) once the terms are below the working precision.
+    """
     prec = decimal.getcontext().prec
     with decimal.localcontext() as ctx:
         ctx.prec = prec + int(x / Decimal("2.3")) + 10
@@ -725,7 +735,7 @@ def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]
             term = term * q / (k * (k + n))
             harmonic_k += Decimal(1) / k
             harmonic_nk += Decimal(1) / (k + n)
-            if k > half and abs(term) * (1 + abs(harmonic_k + harmonic_nk)) < unit * weight:
+            if k > 2 * half and abs(term) * (1 + abs(harmonic_k + harmonic_nk)) < unit * weight:
                 break
         omitted = abs(term) * (
             1 + 2 * abs(harmonic_k + harmonic_nk + 2 * gamma) + 2 * abs(half.ln())
