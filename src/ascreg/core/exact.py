@@ -763,6 +763,21 @@ def _decided(value: Decimal, error: Decimal) -> bool:
     return bool(low.view(np.uint32) == high.view(np.uint32))
 
 
+_SERIES_LIMIT = 2000
+"""Beyond this x the power series would need too many digits; Hankel's expansion decides."""
+
+
+def _methods(
+    order: int, a: Decimal
+) -> list[Callable[[int, Decimal, bool], tuple[Decimal, Decimal]]]:
+    """Hankel's expansion first where it converges fast (``x >= max(25, n**2 / 4)``)."""
+    if a > _SERIES_LIMIT:
+        return [_hankel_jy]
+    if a < 25:
+        return [_series_jy]
+    return [_hankel_jy, _series_jy] if a >= order * order / 4 else [_series_jy, _hankel_jy]
+
+
 def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
     """``J_n(x)`` or ``Y_n(x)`` close enough to decide its float32 rounding.
 
@@ -771,7 +786,8 @@ def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
     Ziv's strategy: each method returns a value and a bound on its error (rounding of the
     working precision, and the first omitted term); the precision grows until the whole
     interval rounds to one float32, and an undecided lane is an error, never a guess.
-    Hankel's expansion is tried first for ``x >= max(25, n**2 / 4)``, then the power series.
+    Hankel's expansion is tried first for ``x >= max(25, n**2 / 4)``, then the power series
+    (for x <= 2000), or the other way round.
 
     Examples
     --------
@@ -784,11 +800,7 @@ def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
     a = abs(x)
     for digits in _ZIV_DIGITS:
         with decimal.localcontext(decimal.Context(prec=digits, Emax=10**6, Emin=-(10**6))):
-            methods = [_hankel_jy] if a >= max(25, order * order / 4) else []
-            methods.append(_series_jy)
-            for method in methods:
-                if method is _series_jy and a > 2000:
-                    continue
+            for method in _methods(order, a):
                 value, error = method(order, a, second_kind)
                 if _decided(value, error):
                     return sign * value
