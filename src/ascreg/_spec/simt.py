@@ -299,6 +299,7 @@ _UNARY = (
     "atanf", "sinhf", "coshf", "tanhf", "asinhf", "acoshf", "atanhf", "floorf", "ceilf", "truncf",
     "roundf", "rintf", "nearbyintf", "fabsf", "logbf", "erff", "erfcf", "erfcxf", "normcdff",
     "erfinvf", "erfcinvf", "normcdfinvf", "tgammaf", "lgammaf", "cyl_bessel_i0f", "cyl_bessel_i1f",
+    "j0f", "j1f", "y0f", "y1f",
 )  # fmt: skip
 """``float f(float x)``."""
 _BINARY = {
@@ -332,6 +333,8 @@ _SPECIAL: dict[str, LibmRow] = {
     "sincospif": (("x", "s", "c"), (_F, _F, _F), None, 2),
     "normf": (("n", "a"), (_I, _F), _F, 1),
     "rnormf": (("n", "a"), (_I, _F), _F, 1),
+    "jnf": (("n", "x"), (_I, _F), _F, 0),
+    "ynf": (("n", "x"), (_I, _F), _F, 0),
 }
 """The math functions with other parameter or return types, or output pointers."""
 

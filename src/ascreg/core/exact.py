@@ -623,3 +623,185 @@ def bessel_i(x: Decimal, order: int) -> Decimal:
         total += term
         k += 1
     return total
+
+
+# -- Bessel functions of the first and second kind (with a proven rounding) -------------------
+
+_ZIV_DIGITS = (40, 80, 160, 320, 640)
+"""Working precisions tried in turn until the error bound decides the float32 rounding."""
+
+
+@cache
+def _pi_to(digits: int) -> Decimal:
+    return _pi_digits(digits)
+
+
+@cache
+def euler_gamma(digits: int) -> Decimal:
+    """Euler's constant to about *digits* digits (Brent and McMillan: error below ``e**-4N``).
+
+    ``gamma = A / B - log N`` with ``B = sum (N**k / k!)**2`` and ``A = sum (N**k / k!)**2 H_k``.
+
+    Examples
+    --------
+    >>> str(euler_gamma(30))[:14]
+    '0.577215664901'
+    """
+    with decimal.localcontext(decimal.Context(prec=digits + 20, Emax=10**6, Emin=-(10**6))):
+        big = Decimal(int(digits * 0.6) + 2)
+        term, harmonic, a, b, k = Decimal(1), Decimal(0), Decimal(0), Decimal(1), 0
+        eps = Decimal(10) ** -(digits + 15)
+        while k < 4 * big or term > eps * b:
+            k += 1
+            term *= big * big / (k * k)
+            harmonic += Decimal(1) / k
+            a += term * harmonic
+            b += term
+        return a / b - big.ln()
+
+
+def _sin_cos(r: Decimal) -> tuple[Decimal, Decimal]:
+    """``sin r`` and ``cos r`` for ``|r| <= 4`` by their Taylor series at the context precision."""
+    eps = Decimal(10) ** -(decimal.getcontext().prec + 3)
+    sin, cos, term, k = Decimal(0), Decimal(0), Decimal(1), 0
+    while abs(term) > eps or k < 2:
+        if k % 2:
+            sin += term if k % 4 == 1 else -term
+        else:
+            cos += term if k % 4 == 0 else -term
+        k += 1
+        term = term * r / k
+    return sin, cos
+
+
+def _hankel_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]:
+    """Hankel's expansion (x >= 25) and a bound.
+
+    For real x the remainders of P and Q are below their first omitted terms once each holds
+    more than ``(n - 1/2) / 2`` terms (Watson, 7.32); the sum stops at its smallest term or
+    below the working precision, and the rounding error counts every (cancelling) term.
+    """
+    prec = decimal.getcontext().prec
+    eps = Decimal(10) ** -(prec + 3)
+    mu = 4 * n * n
+    terms = [Decimal(1)]
+    while True:
+        k = len(terms)
+        term = terms[-1] * (mu - (2 * k - 1) ** 2) / (8 * k * x)
+        watson = k > n + 2  # P and Q each hold more than (n - 1/2) / 2 terms
+        growing = abs(term) > abs(terms[-1]) and watson
+        if growing or (abs(term) < eps and watson) or k > 4 * prec + 2 * n:
+            omitted = abs(term) + abs(terms[-1] * (mu - (2 * k + 1) ** 2) / (8 * (k + 1) * x))
+            break
+        terms.append(term)
+    p = sum((t if k % 4 == 0 else -t for k, t in enumerate(terms) if k % 2 == 0), Decimal(0))
+    q = sum((t if k % 4 == 1 else -t for k, t in enumerate(terms) if k % 2 == 1), Decimal(0))
+    with decimal.localcontext() as ctx:
+        ctx.prec = prec + len(str(int(x))) + 10
+        pi = _pi_to(-(-ctx.prec // 64) * 64 + 10)
+        chi = x - (2 * n + 1) * pi / 4
+        reduced = chi - (chi / (2 * pi)).to_integral_value() * 2 * pi
+    sin, cos = _sin_cos(+reduced)
+    bracket = p * sin + q * cos if second_kind else p * cos - q * sin
+    prefactor = (2 / (_pi_to(-(-prec // 64) * 64 + 10) * x)).sqrt()
+    rounding = sum(((k + 8) * abs(t) for k, t in enumerate(terms)), Decimal(0))  # P, Q cancel
+    error = prefactor * (omitted + (rounding + abs(p) + abs(q)) * Decimal(10) ** (8 - prec))
+    return prefactor * bracket, error
+
+
+def _series_jy(n: int, x: Decimal, second_kind: bool) -> tuple[Decimal, Decimal]:
+    """Sum the power series (DLMF 10.2.2, 10.8.1) with the digits its cancellation needs.
+
+    The sum stops past ``k = x`` (each term then at most half the previous one, so the tail is
+    below twice the first omitted term) once the terms are below the working precision.
+    """
+    prec = decimal.getcontext().prec
+    with decimal.localcontext() as ctx:
+        ctx.prec = prec + int(x / Decimal("2.3")) + 10
+        half, q = x / 2, -(x * x) / 4
+        unit = Decimal(10) ** (5 - ctx.prec)
+        term = half**n / math.factorial(n)  # (x/2)**n (-x**2/4)**k / (k! (n+k)!)
+        gamma = euler_gamma(-(-ctx.prec // 64) * 64)  # cached: a few precisions only
+        harmonic_k = Decimal(0)
+        harmonic_nk = sum((Decimal(1) / j for j in range(1, n + 1)), Decimal(0))
+        j = y = Decimal(0)
+        weight = Decimal(0)
+        k = 0
+        while True:
+            weight_j = term if not second_kind else term * (harmonic_k + harmonic_nk - 2 * gamma)
+            j, y = j + term, y + weight_j
+            weight += (k + 4) * abs(weight_j) + (k + 4) * abs(term)
+            k += 1
+            term = term * q / (k * (k + n))
+            harmonic_k += Decimal(1) / k
+            harmonic_nk += Decimal(1) / (k + n)
+            if k > 2 * half and abs(term) * (1 + abs(harmonic_k + harmonic_nk)) < unit * weight:
+                break
+        omitted = abs(term) * (
+            1 + 2 * abs(harmonic_k + harmonic_nk + 2 * gamma) + 2 * abs(half.ln())
+        )
+        if not second_kind:
+            return +j, omitted + unit * weight
+        pi = _pi_to(-(-ctx.prec // 64) * 64 + 10)
+        finite = sum(
+            (Decimal(math.factorial(n - i - 1)) / math.factorial(i) * half ** (2 * i - n)
+             for i in range(n)),
+            Decimal(0),
+        )  # fmt: skip
+        value = -finite / pi + 2 / pi * half.ln() * j - y / pi
+        scale = abs(finite) + 2 * abs(half.ln() * j) + weight
+        return +value, omitted + unit * (scale + 2 * abs(half.ln()) * weight)
+
+
+def _decided(value: Decimal, error: Decimal) -> bool:
+    """Whether every value within *error* of *value* rounds to one float32 (sums made exactly)."""
+    error += abs(value) * Decimal(10) ** (1 - decimal.getcontext().prec)  # the final rounding
+    span = max(value.adjusted(), error.adjusted()) - min(value.adjusted(), error.adjusted())
+    with decimal.localcontext() as ctx:
+        ctx.prec = span + 2 * decimal.getcontext().prec + 10
+        low, high = to_float32(value - error), to_float32(value + error)
+    return bool(low.view(np.uint32) == high.view(np.uint32))
+
+
+_SERIES_LIMIT = 2000
+"""Beyond this x the power series would need too many digits; Hankel's expansion decides."""
+
+
+def _methods(
+    order: int, a: Decimal
+) -> list[Callable[[int, Decimal, bool], tuple[Decimal, Decimal]]]:
+    """Hankel's expansion first where it converges fast (``x >= max(25, n**2 / 4)``)."""
+    if a > _SERIES_LIMIT:
+        return [_hankel_jy]
+    if a < 25:
+        return [_series_jy]
+    return [_hankel_jy, _series_jy] if a >= order * order / 4 else [_series_jy, _hankel_jy]
+
+
+def bessel_jy(n: Decimal, x: Decimal, second_kind: bool) -> Decimal:
+    """``J_n(x)`` or ``Y_n(x)`` close enough to decide its float32 rounding.
+
+    ``0 <= n <= 128``, finite x; ``x > 0`` for Y (``J_n(-x) = (-1)**n J_n(x)``).
+
+    Ziv's strategy: each method returns a value and a bound on its error (rounding of the
+    working precision, and the first omitted term); the precision grows until the whole
+    interval rounds to one float32, and an undecided lane is an error, never a guess.
+    Hankel's expansion is tried first for ``x >= max(25, n**2 / 4)``, then the power series
+    (for x <= 2000), or the other way round.
+
+    Examples
+    --------
+    >>> with context():
+    ...     print(to_float32(bessel_jy(Decimal(0), Decimal("2.4048255"), False)))
+    2.9952616e-08
+    """
+    order = int(n)
+    sign = -1 if x < 0 and order % 2 else 1
+    a = abs(x)
+    for digits in _ZIV_DIGITS:
+        with decimal.localcontext(decimal.Context(prec=digits, Emax=10**6, Emin=-(10**6))):
+            for method in _methods(order, a):
+                value, error = method(order, a, second_kind)
+                if _decided(value, error):
+                    return sign * value
+    raise ArithmeticError(f"bessel_jy({n}, {x}): the rounding was not decided")  # pragma: no cover

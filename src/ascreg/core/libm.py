@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg import errors
 from ascreg.core import bessel, erf, exact, gamma
 
 Arr = np.ndarray[Any, Any]
@@ -592,7 +593,89 @@ def _exact_norm(reciprocal: bool) -> Callable[..., Decimal]:
     return evaluate
 
 
+# -- Bessel functions of the first and second kind -----------------------------------------------
+
+MAX_BESSEL_ORDER = 128
+"""The documented largest order n of ``jnf`` and ``ynf``."""
+_PROVEN = 2.0**-46
+"""A float64 lane whose error bound is below this (relative) is decided by the midpoint check."""
+
+
+def bessel_jy(n: Arr, x: Arr, *, second_kind: bool, name: str = "jnf") -> Arr:
+    """``J_n(x)`` or ``Y_n(x)`` per lane, correctly rounded to float32.
+
+    :func:`ascreg.core.bessel.bessel_jy` gives a float64 value and a bound on its error; a lane
+    whose bound is not below 2**-46 of its value (near a zero of the function, or in the middle
+    range ``2 < x < max(25, n**2)``) is computed by :func:`ascreg.core.exact.bessel_jy`, which
+    raises its precision until the rounding is decided. Special values (documented): n < 0 and
+    NaN give NaN, ±inf gives +0 for J; for Y, x < 0 gives NaN, ±0 gives -inf, +inf gives +0.
+    ``J_n(-x) = (-1)**n J_n(x)``. An order above 128 (the documented maximum) is an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([1.0, -1.0, 0.0, np.inf], np.float32)
+    >>> bessel_jy(np.array([1, 1, 0, 0]), x, second_kind=False)
+    array([ 0.44005057, -0.44005057,  1.        ,  0.        ], dtype=float32)
+    >>> bessel_jy(np.array([0, 0, 0, 0]), x, second_kind=True)
+    array([0.08825696,        nan,       -inf,  0.        ], dtype=float32)
+    """
+    n64 = np.asarray(n).astype(I64)
+    x64 = _f64(x)
+    n64, x64 = np.broadcast_arrays(n64, x64)
+    if (n64 > MAX_BESSEL_ORDER).any():
+        largest = int(n64.max())
+        raise errors.UnsupportedError(
+            f"{name}: n = {largest} is above the documented maximum order {MAX_BESSEL_ORDER}"
+        )
+    usable = np.isfinite(x64) & (n64 >= 0) & ((x64 > 0) if second_kind else True)
+    order, magnitude = np.where(usable, n64, 0), np.where(usable, np.abs(x64), 1.0)
+    approx, bound = bessel.bessel_jy(order, magnitude, second_kind=second_kind)
+    approx = np.where(np.signbit(x64) & (order % 2 == 1), -approx, approx)
+    with np.errstate(all="ignore"):
+        force = usable & ~(bound <= _PROVEN * np.abs(approx)) & (approx != 0)
+    placeholder = np.where(usable & ~force, approx, 1.0)
+
+    def exact_value(order: Decimal, value: Decimal) -> Decimal:
+        return exact.bessel_jy(order, value, second_kind)
+
+    result = correctly_rounded(placeholder, exact_value, (order, x64), force)
+    return _bessel_special(n64, x64, result, second_kind)
+
+
+def _bessel_special(n: Arr, x: Arr, result: Arr, second_kind: bool) -> Arr:
+    nan, zero = np.float32(np.nan), np.float32(0)
+    if second_kind:
+        result = np.where(x == 0, np.float32(-np.inf), np.where(x == np.inf, zero, result))
+        result = np.where(x < 0, nan, result)
+    else:
+        result = np.where(np.isinf(x), zero, result)
+    return np.where((n < 0) | np.isnan(x), nan, result).astype(F32)
+
+
+def _bessel(order: int | None, second_kind: bool, name: str) -> Callable[..., Arr]:
+    def evaluate(*args: Arr) -> Arr:
+        n, x = (np.full(np.shape(args[0]), order), args[0]) if order is not None else args
+        return bessel_jy(n, x, second_kind=second_kind, name=name)
+
+    evaluate.__name__ = evaluate.__qualname__ = name
+    evaluate.__doc__ = f"``{name}``: correctly rounded float32 lanes (see :func:`bessel_jy`)."
+    return evaluate
+
+
+BESSEL: dict[str, Callable[..., Arr]] = {
+    "j0f": _bessel(0, False, "j0f"),
+    "j1f": _bessel(1, False, "j1f"),
+    "jnf": _bessel(None, False, "jnf"),
+    "y0f": _bessel(0, True, "y0f"),
+    "y1f": _bessel(1, True, "y1f"),
+    "ynf": _bessel(None, True, "ynf"),
+}
+"""The Bessel functions of the first and second kind, by C name."""
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
+    **BESSEL,
     **TRANSCENDENTAL,
     "floorf": _integral("rd"),
     "ceilf": _integral("ru"),

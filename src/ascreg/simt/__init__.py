@@ -264,6 +264,9 @@ from ascreg.simt.floatmath import (
     isfinite,
     isinf,
     isnan,
+    j0f,
+    j1f,
+    jnf,
     ldexpf,
     lgammaf,
     llrintf,
@@ -308,6 +311,9 @@ from ascreg.simt.floatmath import (
     tanpif,
     tgammaf,
     truncf,
+    y0f,
+    y1f,
+    ynf,
 )
 from ascreg.simt.halfmath import *  # noqa: F403  (the ~180 half / bfloat16 rows, by table)
 from ascreg.simt.intrinsics import (
@@ -742,6 +748,9 @@ __all__ = [
     "isfinite",
     "isinf",
     "isnan",
+    "j0f",
+    "j1f",
+    "jnf",
     "labs",
     "laneid",
     "lanemask_eq",
@@ -878,6 +887,9 @@ __all__ = [
     "ushort3",
     "ushort4",
     "warpSize",
+    "y0f",
+    "y1f",
+    "ynf",
 ]
 __all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers read this form)
 

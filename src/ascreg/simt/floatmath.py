@@ -157,6 +157,12 @@ _LIBRARY: dict[str, tuple[str, str | None]] = {
     "nextafterf": ("The next float after x in the direction of y (y if x == y; NaN if either is).", "nextafterf(1.0, 2.0)"),
     "fmodf": ("``x - n*y`` with n = trunc(x / y), exactly; y == 0 or infinite x gives NaN, infinite y gives x.", "fmodf(5.5, 2.0)"),
     "remainderf": ("``x - n*y`` with n the integer nearest x / y (ties to even), exactly; y == 0 or infinite x gives NaN, infinite y gives x.", "remainderf(5.0, 2.0)"),
+    "j0f": ("The Bessel function of the first kind of order 0, ``J0(x)``; ±inf gives +0.", "j0f(2.0)"),
+    "j1f": ("The Bessel function of the first kind of order 1, ``J1(x)`` (odd); ±inf gives +0.", "j1f(-2.0)"),
+    "jnf": ("The Bessel function of the first kind of order n, ``Jn(x)`` (``Jn(-x) = (-1)**n Jn(x)``); n < 0 gives NaN, ±inf gives +0. The documented maximum order is 128: a larger n is an :class:`~ascreg.errors.UnsupportedError`. Documented Ascend 950 quirk (not modelled): the device's internal expf does not support subnormals, so in rare cases the device returns 0 where this returns the (tiny) correctly rounded value.", "jnf(3, 2.5)"),
+    "y0f": ("The Bessel function of the second kind of order 0, ``Y0(x)``; x < 0 gives NaN, ±0 gives -inf, +inf gives +0.", "y0f(2.0)"),
+    "y1f": ("The Bessel function of the second kind of order 1, ``Y1(x)``; x < 0 gives NaN, ±0 gives -inf, +inf gives +0.", "y1f(0.5)"),
+    "ynf": ("The Bessel function of the second kind of order n, ``Yn(x)``; n < 0 or x < 0 gives NaN, ±0 gives -inf, +inf gives +0 (overflow gives -inf). The documented maximum order is 128: a larger n is an :class:`~ascreg.errors.UnsupportedError`. Documented Ascend 950 quirk (not modelled): a division by a subnormal inside the device code makes rare results ±inf; this returns the correctly rounded value.", "ynf(2, 1.5)"),
     "fminf": ("The smaller of x and y; a NaN argument is ignored (both NaN: NaN); ``fminf(-0, +0)`` is -0.", "fminf(float('nan'), 1.0)"),
     "fmaxf": ("The larger of x and y; a NaN argument is ignored (both NaN: NaN); ``fmaxf(-0, +0)`` is +0.", "fmaxf(-0.0, 0.0)"),
     "fdimf": ("``x - y`` if x > y, else +0; NaN if either is NaN.", "fdimf(1.0, 3.0)"),
@@ -265,6 +271,12 @@ def _define_library() -> dict[str, Callable[..., Any]]:
 
 
 _RESULTS: dict[str, str] = {
+    "j0f": "np.float32(0.22389078)",
+    "j1f": "np.float32(-0.5767248)",
+    "jnf": "np.float32(0.21660039)",
+    "y0f": "np.float32(0.5103757)",
+    "y1f": "np.float32(-1.4714724)",
+    "ynf": "np.float32(-0.93219376)",
     "cyl_bessel_i0f": "np.float32(1.2660658)",
     "cyl_bessel_i1f": "np.float32(-1.5906368)",
     "tgammaf": "np.float32(11.631728)",

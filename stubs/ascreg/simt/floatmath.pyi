@@ -360,6 +360,30 @@ def cyl_bessel_i1f(x: _Float32) -> np.float32: ...  # type: ignore[overload-over
 @overload
 def cyl_bessel_i1f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
 
+# j0f: legal (x) from the table
+@overload
+def j0f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def j0f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# j1f: legal (x) from the table
+@overload
+def j1f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def j1f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# y0f: legal (x) from the table
+@overload
+def y0f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def y0f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
+# y1f: legal (x) from the table
+@overload
+def y1f(x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t)
+@overload
+def y1f(x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (float32_t)
+
 # powf: legal (x, y) from the table
 @overload
 def powf(x: _Float32, y: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (float32_t, float32_t)
@@ -563,3 +587,15 @@ def normf(n: _Int32 | _Int32Array, a: Pointer[float32_t] | LanePointer) -> NDArr
 def rnormf(n: _Int32, a: Pointer[float32_t] | LanePointer) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
 @overload
 def rnormf(n: _Int32 | _Int32Array, a: Pointer[float32_t] | LanePointer) -> NDArray[np.float32]: ...  # (int32_t, float32_t)
+
+# jnf: legal (n, x) from the table
+@overload
+def jnf(n: _Int32, x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
+@overload
+def jnf(n: _Int32 | _Int32Array, x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (int32_t, float32_t)
+
+# ynf: legal (n, x) from the table
+@overload
+def ynf(n: _Int32, x: _Float32) -> np.float32: ...  # type: ignore[overload-overlap]  # (int32_t, float32_t)
+@overload
+def ynf(n: _Int32 | _Int32Array, x: _Float32 | _Float32Array) -> NDArray[np.float32]: ...  # (int32_t, float32_t)

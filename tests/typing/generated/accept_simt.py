@@ -425,6 +425,9 @@ from ascreg.simt import (
     isfinite,
     isinf,
     isnan,
+    j0f,
+    j1f,
+    jnf,
     labs,
     ldexpf,
     lgammaf,
@@ -536,6 +539,9 @@ from ascreg.simt import (
     ushort2,
     ushort3,
     ushort4,
+    y0f,
+    y1f,
+    ynf,
 )
 
 
@@ -1173,6 +1179,22 @@ def main() -> None:
     assert_type(cyl_bessel_i1f(1.5), np.float32)
     assert_type(cyl_bessel_i1f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i1f(np.float32(1)), np.float32)  # numpy scalars
+    # j0f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(j0f(1.5), np.float32)
+    assert_type(j0f(a_float32), NDArray[np.float32])
+    assert_type(j0f(np.float32(1)), np.float32)  # numpy scalars
+    # j1f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(j1f(1.5), np.float32)
+    assert_type(j1f(a_float32), NDArray[np.float32])
+    assert_type(j1f(np.float32(1)), np.float32)  # numpy scalars
+    # y0f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(y0f(1.5), np.float32)
+    assert_type(y0f(a_float32), NDArray[np.float32])
+    assert_type(y0f(np.float32(1)), np.float32)  # numpy scalars
+    # y1f: every legal combination (scalars, arrays, Python numbers)
+    assert_type(y1f(1.5), np.float32)
+    assert_type(y1f(a_float32), NDArray[np.float32])
+    assert_type(y1f(np.float32(1)), np.float32)  # numpy scalars
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])
@@ -1309,6 +1331,12 @@ def main() -> None:
     # rnormf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnormf(1, g_float32_t), np.float32)
     assert_type(rnormf(a_int32, g_float32_t), NDArray[np.float32])
+    # jnf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(jnf(1, 1.5), np.float32)
+    assert_type(jnf(a_int32, a_float32), NDArray[np.float32])
+    # ynf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(ynf(1, 1.5), np.float32)
+    assert_type(ynf(a_int32, a_float32), NDArray[np.float32])
     # __float2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_rn(1.5), np.float32)
     assert_type(__float2float_rn(a_float32), NDArray[np.float32])

@@ -425,6 +425,9 @@ from ascreg.simt import (
     isfinite,
     isinf,
     isnan,
+    j0f,
+    j1f,
+    jnf,
     labs,
     ldexpf,
     lgammaf,
@@ -536,6 +539,9 @@ from ascreg.simt import (
     ushort2,
     ushort3,
     ushort4,
+    y0f,
+    y1f,
+    ynf,
 )
 
 
@@ -1354,6 +1360,26 @@ def main() -> None:
     cyl_bessel_i1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     cyl_bessel_i1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cyl_bessel_i1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # j0f: floats, float arrays and too-wide or illegal dtypes are rejected
+    j0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    j0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    j0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    j0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # j1f: floats, float arrays and too-wide or illegal dtypes are rejected
+    j1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    j1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    j1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    j1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # y0f: floats, float arrays and too-wide or illegal dtypes are rejected
+    y0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    y0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    y0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    y0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # y1f: floats, float arrays and too-wide or illegal dtypes are rejected
+    y1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
+    y1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
+    y1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
+    y1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # powf: floats, float arrays and too-wide or illegal dtypes are rejected
     powf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     powf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
@@ -1536,6 +1562,16 @@ def main() -> None:
     rnormf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     rnormf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rnormf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+    # jnf: floats, float arrays and too-wide or illegal dtypes are rejected
+    jnf(1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    jnf(np.float32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    jnf(a_float32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    jnf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    # ynf: floats, float arrays and too-wide or illegal dtypes are rejected
+    ynf(1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
+    ynf(np.float32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
+    ynf(a_float32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+    ynf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
     __float2float_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
