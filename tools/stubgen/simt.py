@@ -110,9 +110,10 @@ def half_param(d: type[Scalar]) -> tuple[str, str]:
     """
     if d.np_dtype.name == "bfloat16":
         return "float | np.generic", "NDArray[Any]"
+    if d.np_dtype.kind == "f" and d.np_dtype.itemsize == 4:  # C converts integers to float
+        return "_Float32", "_Float32Array"
     if d.np_dtype.kind == "f":
-        names = "np.float16" if d.np_dtype.itemsize == 2 else "np.float32 | np.float16"
-        return f"float | {names}", f"NDArray[{names}]"
+        return "float | np.float16", "NDArray[np.float16]"
     alias = int_alias("iu", d.size)
     return (alias if d.size >= 4 else f"int | {alias}"), f"{alias}Array"
 
@@ -267,8 +268,8 @@ from ascreg.simt.lanes import Lanes
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 """
 
 SIMT_MODULE_SURFACE = {

@@ -140,6 +140,8 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    assert_type({name}({', '.join('1.5' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('np.float16(1)' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('a_float32' for _ in spec.roles)}), NDArray[np.float32])"
+        yield f"    assert_type({name}({', '.join('np.int64(1)' for _ in spec.roles)}), np.float32)  # C converts integers"
+        yield f"    assert_type({name}({', '.join('a_int32' for _ in spec.roles)}), NDArray[np.float32])"
         return
     if shape.kind == "half":
         yield from half_accept_lines(spec)
@@ -197,6 +199,8 @@ def libm_accept_lines(spec: OpSpec) -> Iterator[str]:
         args = _libm_arguments(spec, [simt_scalar(d) for d in combo[:count]])
         if ret is not None:
             yield f"    assert_type({name}({args}), {ret})  # numpy scalars"
+            args = _libm_arguments(spec, ["np.int64(1)", *(simt_scalar(d) for d in combo[1:count])])
+            yield f"    assert_type({name}({args}), {ret})  # C converts an integer to float"
 
 
 def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
@@ -207,8 +211,7 @@ def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
     rest = [_libm_value(d, False) for d in combo[1:count]]
     first = combo[0]
     bads = (
-        [("np.int32(1)", "call-overload"), ("a_int32", "arg-type"), ("a_float64", "arg-type"),
-         ('"1"', "call-overload")]
+        [("a_float64", "arg-type"), ('"1"', "call-overload"), ("None", "call-overload")]
         if first.kind.value == "float"
         else [("1.5", "call-overload"), ("np.float32(1)", "call-overload"),
               ("a_float32", "arg-type"), ('"1"', "call-overload")]
@@ -232,7 +235,7 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
     ignore = IGNORE
     # mypy's code: `arg-type` when the argument fits some overload once type arguments are
     # erased (an ndarray, a numpy integer, a Pointer), `call-overload` when it fits none.
-    unfit = {"int": ("1.5", "np.float32(1)"), "float": ("np.int32(1)", '"1"')}.get(shape.kind, ())
+    unfit = {"int": ("1.5", "np.float32(1)"), "float": ('"1"', "None")}.get(shape.kind, ())
     yield f"    # {name}: floats, float arrays and too-wide or illegal dtypes are rejected"
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_reject_lines(spec)
@@ -272,7 +275,7 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
         yield from libm_reject_lines(spec)
         return
     if shape.kind == "float":
-        for bad in ("np.int32(1)", "a_int32", "a_float64", '"1"'):
+        for bad in ("a_float64", '"1"', "None"):
             args = ", ".join([bad, *("1.0" for _ in spec.roles[1:])])
             code = "call-overload" if bad in unfit else "arg-type"
             yield f"    {name}({args}){ignore.format(code=code)}  # {bad}"

@@ -768,14 +768,20 @@ def main() -> None:
     assert_type(__saturatef(1.5), np.float32)
     assert_type(__saturatef(np.float16(1)), np.float32)
     assert_type(__saturatef(a_float32), NDArray[np.float32])
+    assert_type(__saturatef(np.int64(1)), np.float32)  # C converts integers
+    assert_type(__saturatef(a_int32), NDArray[np.float32])
     # __fdividef: every legal combination (scalars, arrays, Python numbers)
     assert_type(__fdividef(1.5, 1.5), np.float32)
     assert_type(__fdividef(np.float16(1), np.float16(1)), np.float32)
     assert_type(__fdividef(a_float32, a_float32), NDArray[np.float32])
+    assert_type(__fdividef(np.int64(1), np.int64(1)), np.float32)  # C converts integers
+    assert_type(__fdividef(a_int32, a_int32), NDArray[np.float32])
     # fdividef: every legal combination (scalars, arrays, Python numbers)
     assert_type(fdividef(1.5, 1.5), np.float32)
     assert_type(fdividef(np.float16(1), np.float16(1)), np.float32)
     assert_type(fdividef(a_float32, a_float32), NDArray[np.float32])
+    assert_type(fdividef(np.int64(1), np.int64(1)), np.float32)  # C converts integers
+    assert_type(fdividef(a_int32, a_int32), NDArray[np.float32])
     # asc_shfl: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_shfl(np.int32(1), 1), Lanes)  # int32_t
     assert_type(asc_shfl(a_int32, 1), Lanes)  # int32_t array
@@ -993,310 +999,387 @@ def main() -> None:
     assert_type(expf(1.5), np.float32)
     assert_type(expf(a_float32), NDArray[np.float32])
     assert_type(expf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(expf(np.int64(1)), np.float32)  # C converts an integer to float
     # exp2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(exp2f(1.5), np.float32)
     assert_type(exp2f(a_float32), NDArray[np.float32])
     assert_type(exp2f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(exp2f(np.int64(1)), np.float32)  # C converts an integer to float
     # exp10f: every legal combination (scalars, arrays, Python numbers)
     assert_type(exp10f(1.5), np.float32)
     assert_type(exp10f(a_float32), NDArray[np.float32])
     assert_type(exp10f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(exp10f(np.int64(1)), np.float32)  # C converts an integer to float
     # expm1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(expm1f(1.5), np.float32)
     assert_type(expm1f(a_float32), NDArray[np.float32])
     assert_type(expm1f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(expm1f(np.int64(1)), np.float32)  # C converts an integer to float
     # logf: every legal combination (scalars, arrays, Python numbers)
     assert_type(logf(1.5), np.float32)
     assert_type(logf(a_float32), NDArray[np.float32])
     assert_type(logf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(logf(np.int64(1)), np.float32)  # C converts an integer to float
     # log2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(log2f(1.5), np.float32)
     assert_type(log2f(a_float32), NDArray[np.float32])
     assert_type(log2f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(log2f(np.int64(1)), np.float32)  # C converts an integer to float
     # log10f: every legal combination (scalars, arrays, Python numbers)
     assert_type(log10f(1.5), np.float32)
     assert_type(log10f(a_float32), NDArray[np.float32])
     assert_type(log10f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(log10f(np.int64(1)), np.float32)  # C converts an integer to float
     # log1pf: every legal combination (scalars, arrays, Python numbers)
     assert_type(log1pf(1.5), np.float32)
     assert_type(log1pf(a_float32), NDArray[np.float32])
     assert_type(log1pf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(log1pf(np.int64(1)), np.float32)  # C converts an integer to float
     # sqrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sqrtf(1.5), np.float32)
     assert_type(sqrtf(a_float32), NDArray[np.float32])
     assert_type(sqrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sqrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # rsqrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rsqrtf(1.5), np.float32)
     assert_type(rsqrtf(a_float32), NDArray[np.float32])
     assert_type(rsqrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rsqrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # cbrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(cbrtf(1.5), np.float32)
     assert_type(cbrtf(a_float32), NDArray[np.float32])
     assert_type(cbrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cbrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # rcbrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rcbrtf(1.5), np.float32)
     assert_type(rcbrtf(a_float32), NDArray[np.float32])
     assert_type(rcbrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rcbrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # sinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinf(1.5), np.float32)
     assert_type(sinf(a_float32), NDArray[np.float32])
     assert_type(sinf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sinf(np.int64(1)), np.float32)  # C converts an integer to float
     # cosf: every legal combination (scalars, arrays, Python numbers)
     assert_type(cosf(1.5), np.float32)
     assert_type(cosf(a_float32), NDArray[np.float32])
     assert_type(cosf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cosf(np.int64(1)), np.float32)  # C converts an integer to float
     # tanf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanf(1.5), np.float32)
     assert_type(tanf(a_float32), NDArray[np.float32])
     assert_type(tanf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tanf(np.int64(1)), np.float32)  # C converts an integer to float
     # sinpif: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinpif(1.5), np.float32)
     assert_type(sinpif(a_float32), NDArray[np.float32])
     assert_type(sinpif(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sinpif(np.int64(1)), np.float32)  # C converts an integer to float
     # cospif: every legal combination (scalars, arrays, Python numbers)
     assert_type(cospif(1.5), np.float32)
     assert_type(cospif(a_float32), NDArray[np.float32])
     assert_type(cospif(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cospif(np.int64(1)), np.float32)  # C converts an integer to float
     # tanpif: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanpif(1.5), np.float32)
     assert_type(tanpif(a_float32), NDArray[np.float32])
     assert_type(tanpif(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tanpif(np.int64(1)), np.float32)  # C converts an integer to float
     # asinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(asinf(1.5), np.float32)
     assert_type(asinf(a_float32), NDArray[np.float32])
     assert_type(asinf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(asinf(np.int64(1)), np.float32)  # C converts an integer to float
     # acosf: every legal combination (scalars, arrays, Python numbers)
     assert_type(acosf(1.5), np.float32)
     assert_type(acosf(a_float32), NDArray[np.float32])
     assert_type(acosf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(acosf(np.int64(1)), np.float32)  # C converts an integer to float
     # atanf: every legal combination (scalars, arrays, Python numbers)
     assert_type(atanf(1.5), np.float32)
     assert_type(atanf(a_float32), NDArray[np.float32])
     assert_type(atanf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(atanf(np.int64(1)), np.float32)  # C converts an integer to float
     # sinhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinhf(1.5), np.float32)
     assert_type(sinhf(a_float32), NDArray[np.float32])
     assert_type(sinhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sinhf(np.int64(1)), np.float32)  # C converts an integer to float
     # coshf: every legal combination (scalars, arrays, Python numbers)
     assert_type(coshf(1.5), np.float32)
     assert_type(coshf(a_float32), NDArray[np.float32])
     assert_type(coshf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(coshf(np.int64(1)), np.float32)  # C converts an integer to float
     # tanhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanhf(1.5), np.float32)
     assert_type(tanhf(a_float32), NDArray[np.float32])
     assert_type(tanhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tanhf(np.int64(1)), np.float32)  # C converts an integer to float
     # asinhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(asinhf(1.5), np.float32)
     assert_type(asinhf(a_float32), NDArray[np.float32])
     assert_type(asinhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(asinhf(np.int64(1)), np.float32)  # C converts an integer to float
     # acoshf: every legal combination (scalars, arrays, Python numbers)
     assert_type(acoshf(1.5), np.float32)
     assert_type(acoshf(a_float32), NDArray[np.float32])
     assert_type(acoshf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(acoshf(np.int64(1)), np.float32)  # C converts an integer to float
     # atanhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(atanhf(1.5), np.float32)
     assert_type(atanhf(a_float32), NDArray[np.float32])
     assert_type(atanhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(atanhf(np.int64(1)), np.float32)  # C converts an integer to float
     # floorf: every legal combination (scalars, arrays, Python numbers)
     assert_type(floorf(1.5), np.float32)
     assert_type(floorf(a_float32), NDArray[np.float32])
     assert_type(floorf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(floorf(np.int64(1)), np.float32)  # C converts an integer to float
     # ceilf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ceilf(1.5), np.float32)
     assert_type(ceilf(a_float32), NDArray[np.float32])
     assert_type(ceilf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(ceilf(np.int64(1)), np.float32)  # C converts an integer to float
     # truncf: every legal combination (scalars, arrays, Python numbers)
     assert_type(truncf(1.5), np.float32)
     assert_type(truncf(a_float32), NDArray[np.float32])
     assert_type(truncf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(truncf(np.int64(1)), np.float32)  # C converts an integer to float
     # roundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(roundf(1.5), np.float32)
     assert_type(roundf(a_float32), NDArray[np.float32])
     assert_type(roundf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(roundf(np.int64(1)), np.float32)  # C converts an integer to float
     # rintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rintf(1.5), np.float32)
     assert_type(rintf(a_float32), NDArray[np.float32])
     assert_type(rintf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rintf(np.int64(1)), np.float32)  # C converts an integer to float
     # nearbyintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(nearbyintf(1.5), np.float32)
     assert_type(nearbyintf(a_float32), NDArray[np.float32])
     assert_type(nearbyintf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(nearbyintf(np.int64(1)), np.float32)  # C converts an integer to float
     # fabsf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fabsf(1.5), np.float32)
     assert_type(fabsf(a_float32), NDArray[np.float32])
     assert_type(fabsf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fabsf(np.int64(1)), np.float32)  # C converts an integer to float
     # logbf: every legal combination (scalars, arrays, Python numbers)
     assert_type(logbf(1.5), np.float32)
     assert_type(logbf(a_float32), NDArray[np.float32])
     assert_type(logbf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(logbf(np.int64(1)), np.float32)  # C converts an integer to float
     # erff: every legal combination (scalars, arrays, Python numbers)
     assert_type(erff(1.5), np.float32)
     assert_type(erff(a_float32), NDArray[np.float32])
     assert_type(erff(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erff(np.int64(1)), np.float32)  # C converts an integer to float
     # erfcf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcf(1.5), np.float32)
     assert_type(erfcf(a_float32), NDArray[np.float32])
     assert_type(erfcf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfcf(np.int64(1)), np.float32)  # C converts an integer to float
     # erfcxf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcxf(1.5), np.float32)
     assert_type(erfcxf(a_float32), NDArray[np.float32])
     assert_type(erfcxf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfcxf(np.int64(1)), np.float32)  # C converts an integer to float
     # normcdff: every legal combination (scalars, arrays, Python numbers)
     assert_type(normcdff(1.5), np.float32)
     assert_type(normcdff(a_float32), NDArray[np.float32])
     assert_type(normcdff(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(normcdff(np.int64(1)), np.float32)  # C converts an integer to float
     # erfinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfinvf(1.5), np.float32)
     assert_type(erfinvf(a_float32), NDArray[np.float32])
     assert_type(erfinvf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfinvf(np.int64(1)), np.float32)  # C converts an integer to float
     # erfcinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcinvf(1.5), np.float32)
     assert_type(erfcinvf(a_float32), NDArray[np.float32])
     assert_type(erfcinvf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfcinvf(np.int64(1)), np.float32)  # C converts an integer to float
     # normcdfinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(normcdfinvf(1.5), np.float32)
     assert_type(normcdfinvf(a_float32), NDArray[np.float32])
     assert_type(normcdfinvf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(normcdfinvf(np.int64(1)), np.float32)  # C converts an integer to float
     # tgammaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tgammaf(1.5), np.float32)
     assert_type(tgammaf(a_float32), NDArray[np.float32])
     assert_type(tgammaf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tgammaf(np.int64(1)), np.float32)  # C converts an integer to float
     # lgammaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lgammaf(1.5), np.float32)
     assert_type(lgammaf(a_float32), NDArray[np.float32])
     assert_type(lgammaf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(lgammaf(np.int64(1)), np.float32)  # C converts an integer to float
     # cyl_bessel_i0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(cyl_bessel_i0f(1.5), np.float32)
     assert_type(cyl_bessel_i0f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i0f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cyl_bessel_i0f(np.int64(1)), np.float32)  # C converts an integer to float
     # cyl_bessel_i1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(cyl_bessel_i1f(1.5), np.float32)
     assert_type(cyl_bessel_i1f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i1f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cyl_bessel_i1f(np.int64(1)), np.float32)  # C converts an integer to float
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])
     assert_type(powf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(powf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # atan2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(atan2f(1.5, 1.5), np.float32)
     assert_type(atan2f(a_float32, a_float32), NDArray[np.float32])
     assert_type(atan2f(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(atan2f(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # hypotf: every legal combination (scalars, arrays, Python numbers)
     assert_type(hypotf(1.5, 1.5), np.float32)
     assert_type(hypotf(a_float32, a_float32), NDArray[np.float32])
     assert_type(hypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(hypotf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # rhypotf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rhypotf(1.5, 1.5), np.float32)
     assert_type(rhypotf(a_float32, a_float32), NDArray[np.float32])
     assert_type(rhypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rhypotf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fmodf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmodf(1.5, 1.5), np.float32)
     assert_type(fmodf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fmodf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fmodf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # remainderf: every legal combination (scalars, arrays, Python numbers)
     assert_type(remainderf(1.5, 1.5), np.float32)
     assert_type(remainderf(a_float32, a_float32), NDArray[np.float32])
     assert_type(remainderf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(remainderf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fminf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fminf(1.5, 1.5), np.float32)
     assert_type(fminf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fminf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fminf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fmaxf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmaxf(1.5, 1.5), np.float32)
     assert_type(fmaxf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fmaxf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fmaxf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fdimf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fdimf(1.5, 1.5), np.float32)
     assert_type(fdimf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fdimf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fdimf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # copysignf: every legal combination (scalars, arrays, Python numbers)
     assert_type(copysignf(1.5, 1.5), np.float32)
     assert_type(copysignf(a_float32, a_float32), NDArray[np.float32])
     assert_type(copysignf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(copysignf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # nextafterf: every legal combination (scalars, arrays, Python numbers)
     assert_type(nextafterf(1.5, 1.5), np.float32)
     assert_type(nextafterf(a_float32, a_float32), NDArray[np.float32])
     assert_type(nextafterf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(nextafterf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fmaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmaf(1.5, 1.5, 1.5), np.float32)
     assert_type(fmaf(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(fmaf(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fmaf(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # norm3df: every legal combination (scalars, arrays, Python numbers)
     assert_type(norm3df(1.5, 1.5, 1.5), np.float32)
     assert_type(norm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(norm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(norm3df(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # rnorm3df: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnorm3df(1.5, 1.5, 1.5), np.float32)
     assert_type(rnorm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(rnorm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rnorm3df(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # norm4df: every legal combination (scalars, arrays, Python numbers)
     assert_type(norm4df(1.5, 1.5, 1.5, 1.5), np.float32)
     assert_type(norm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(norm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(norm4df(np.int64(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # rnorm4df: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnorm4df(1.5, 1.5, 1.5, 1.5), np.float32)
     assert_type(rnorm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(rnorm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rnorm4df(np.int64(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # ldexpf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ldexpf(1.5, 1), np.float32)
     assert_type(ldexpf(a_float32, a_int32), NDArray[np.float32])
     assert_type(ldexpf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
+    assert_type(ldexpf(np.int64(1), np.int32(1)), np.float32)  # C converts an integer to float
     # scalbnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(scalbnf(1.5, 1), np.float32)
     assert_type(scalbnf(a_float32, a_int32), NDArray[np.float32])
     assert_type(scalbnf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
+    assert_type(scalbnf(np.int64(1), np.int32(1)), np.float32)  # C converts an integer to float
     # scalblnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(scalblnf(1.5, 1), np.float32)
     assert_type(scalblnf(a_float32, a_int64), NDArray[np.float32])
     assert_type(scalblnf(np.float32(1), np.int64(1)), np.float32)  # numpy scalars
+    assert_type(scalblnf(np.int64(1), np.int64(1)), np.float32)  # C converts an integer to float
     # ilogbf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ilogbf(1.5), np.int32)
     assert_type(ilogbf(a_float32), NDArray[np.int32])
     assert_type(ilogbf(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(ilogbf(np.int64(1)), np.int32)  # C converts an integer to float
     # lrintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lrintf(1.5), np.int64)
     assert_type(lrintf(a_float32), NDArray[np.int64])
     assert_type(lrintf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(lrintf(np.int64(1)), np.int64)  # C converts an integer to float
     # llrintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(llrintf(1.5), np.int64)
     assert_type(llrintf(a_float32), NDArray[np.int64])
     assert_type(llrintf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(llrintf(np.int64(1)), np.int64)  # C converts an integer to float
     # lroundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lroundf(1.5), np.int64)
     assert_type(lroundf(a_float32), NDArray[np.int64])
     assert_type(lroundf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(lroundf(np.int64(1)), np.int64)  # C converts an integer to float
     # llroundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(llroundf(1.5), np.int64)
     assert_type(llroundf(a_float32), NDArray[np.int64])
     assert_type(llroundf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(llroundf(np.int64(1)), np.int64)  # C converts an integer to float
     # isnan: every legal combination (scalars, arrays, Python numbers)
     assert_type(isnan(1.5), np.bool_)
     assert_type(isnan(a_float32), NDArray[np.bool_])
     assert_type(isnan(np.float32(1)), np.bool_)  # numpy scalars
+    assert_type(isnan(np.int64(1)), np.bool_)  # C converts an integer to float
     # isinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(isinf(1.5), np.bool_)
     assert_type(isinf(a_float32), NDArray[np.bool_])
     assert_type(isinf(np.float32(1)), np.bool_)  # numpy scalars
+    assert_type(isinf(np.int64(1)), np.bool_)  # C converts an integer to float
     # isfinite: every legal combination (scalars, arrays, Python numbers)
     assert_type(isfinite(1.5), np.bool_)
     assert_type(isfinite(a_float32), NDArray[np.bool_])
     assert_type(isfinite(np.float32(1)), np.bool_)  # numpy scalars
+    assert_type(isfinite(np.int64(1)), np.bool_)  # C converts an integer to float
     # signbit: every legal combination (scalars, arrays, Python numbers)
     assert_type(signbit(1.5), np.int32)
     assert_type(signbit(a_float32), NDArray[np.int32])
     assert_type(signbit(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(signbit(np.int64(1)), np.int32)  # C converts an integer to float
     # frexpf: every legal combination (scalars, arrays, Python numbers)
     assert_type(frexpf(1.5, g_int32_t), np.float32)
     assert_type(frexpf(a_float32, g_int32_t), NDArray[np.float32])
     assert_type(frexpf(np.float32(1), g_int32_t), np.float32)  # numpy scalars
+    assert_type(frexpf(np.int64(1), g_int32_t), np.float32)  # C converts an integer to float
     # modff: every legal combination (scalars, arrays, Python numbers)
     assert_type(modff(1.5, g_float32_t), np.float32)
     assert_type(modff(a_float32, g_float32_t), NDArray[np.float32])
     assert_type(modff(np.float32(1), g_float32_t), np.float32)  # numpy scalars
+    assert_type(modff(np.int64(1), g_float32_t), np.float32)  # C converts an integer to float
     # remquof: every legal combination (scalars, arrays, Python numbers)
     assert_type(remquof(1.5, 1.5, g_int32_t), np.float32)
     assert_type(remquof(a_float32, a_float32, g_int32_t), NDArray[np.float32])
     assert_type(remquof(np.float32(1), np.float32(1), g_int32_t), np.float32)  # numpy scalars
+    assert_type(remquof(np.int64(1), np.float32(1), g_int32_t), np.float32)  # C converts an integer to float
     # sincosf: every legal combination (scalars, arrays, Python numbers)
     sincosf(1.5, g_float32_t, g_float32_t)  # scalars
     sincosf(a_float32, g_float32_t, g_float32_t)  # arrays
@@ -1313,10 +1396,12 @@ def main() -> None:
     assert_type(__float2float_rn(1.5), np.float32)
     assert_type(__float2float_rn(a_float32), NDArray[np.float32])
     assert_type(__float2float_rn(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rn(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rn(1.5), np.int32)
     assert_type(__float2int_rn(a_float32), NDArray[np.int32])
     assert_type(__float2int_rn(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rn(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rn(1), np.float32)
     assert_type(__int2float_rn(a_int32), NDArray[np.float32])
@@ -1324,6 +1409,7 @@ def main() -> None:
     assert_type(__float2uint_rn(1.5), np.uint32)
     assert_type(__float2uint_rn(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rn(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rn(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rn(1), np.float32)
     assert_type(__uint2float_rn(a_uint32), NDArray[np.float32])
@@ -1331,6 +1417,7 @@ def main() -> None:
     assert_type(__float2ll_rn(1.5), np.int64)
     assert_type(__float2ll_rn(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rn(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rn(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rn(1), np.float32)
     assert_type(__ll2float_rn(a_int64), NDArray[np.float32])
@@ -1338,6 +1425,7 @@ def main() -> None:
     assert_type(__float2ull_rn(1.5), np.uint64)
     assert_type(__float2ull_rn(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rn(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rn(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rn(1), np.float32)
     assert_type(__ull2float_rn(a_uint64), NDArray[np.float32])
@@ -1345,10 +1433,12 @@ def main() -> None:
     assert_type(__float2float_rz(1.5), np.float32)
     assert_type(__float2float_rz(a_float32), NDArray[np.float32])
     assert_type(__float2float_rz(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rz(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rz(1.5), np.int32)
     assert_type(__float2int_rz(a_float32), NDArray[np.int32])
     assert_type(__float2int_rz(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rz(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rz(1), np.float32)
     assert_type(__int2float_rz(a_int32), NDArray[np.float32])
@@ -1356,6 +1446,7 @@ def main() -> None:
     assert_type(__float2uint_rz(1.5), np.uint32)
     assert_type(__float2uint_rz(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rz(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rz(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rz(1), np.float32)
     assert_type(__uint2float_rz(a_uint32), NDArray[np.float32])
@@ -1363,6 +1454,7 @@ def main() -> None:
     assert_type(__float2ll_rz(1.5), np.int64)
     assert_type(__float2ll_rz(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rz(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rz(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rz(1), np.float32)
     assert_type(__ll2float_rz(a_int64), NDArray[np.float32])
@@ -1370,6 +1462,7 @@ def main() -> None:
     assert_type(__float2ull_rz(1.5), np.uint64)
     assert_type(__float2ull_rz(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rz(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rz(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rz(1), np.float32)
     assert_type(__ull2float_rz(a_uint64), NDArray[np.float32])
@@ -1377,10 +1470,12 @@ def main() -> None:
     assert_type(__float2float_ru(1.5), np.float32)
     assert_type(__float2float_ru(a_float32), NDArray[np.float32])
     assert_type(__float2float_ru(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_ru(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_ru(1.5), np.int32)
     assert_type(__float2int_ru(a_float32), NDArray[np.int32])
     assert_type(__float2int_ru(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_ru(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_ru(1), np.float32)
     assert_type(__int2float_ru(a_int32), NDArray[np.float32])
@@ -1388,6 +1483,7 @@ def main() -> None:
     assert_type(__float2uint_ru(1.5), np.uint32)
     assert_type(__float2uint_ru(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_ru(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_ru(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_ru(1), np.float32)
     assert_type(__uint2float_ru(a_uint32), NDArray[np.float32])
@@ -1395,6 +1491,7 @@ def main() -> None:
     assert_type(__float2ll_ru(1.5), np.int64)
     assert_type(__float2ll_ru(a_float32), NDArray[np.int64])
     assert_type(__float2ll_ru(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_ru(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_ru(1), np.float32)
     assert_type(__ll2float_ru(a_int64), NDArray[np.float32])
@@ -1402,6 +1499,7 @@ def main() -> None:
     assert_type(__float2ull_ru(1.5), np.uint64)
     assert_type(__float2ull_ru(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_ru(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_ru(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_ru(1), np.float32)
     assert_type(__ull2float_ru(a_uint64), NDArray[np.float32])
@@ -1409,10 +1507,12 @@ def main() -> None:
     assert_type(__float2float_rd(1.5), np.float32)
     assert_type(__float2float_rd(a_float32), NDArray[np.float32])
     assert_type(__float2float_rd(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rd(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rd(1.5), np.int32)
     assert_type(__float2int_rd(a_float32), NDArray[np.int32])
     assert_type(__float2int_rd(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rd(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rd(1), np.float32)
     assert_type(__int2float_rd(a_int32), NDArray[np.float32])
@@ -1420,6 +1520,7 @@ def main() -> None:
     assert_type(__float2uint_rd(1.5), np.uint32)
     assert_type(__float2uint_rd(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rd(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rd(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rd(1), np.float32)
     assert_type(__uint2float_rd(a_uint32), NDArray[np.float32])
@@ -1427,6 +1528,7 @@ def main() -> None:
     assert_type(__float2ll_rd(1.5), np.int64)
     assert_type(__float2ll_rd(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rd(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rd(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rd(1), np.float32)
     assert_type(__ll2float_rd(a_int64), NDArray[np.float32])
@@ -1434,6 +1536,7 @@ def main() -> None:
     assert_type(__float2ull_rd(1.5), np.uint64)
     assert_type(__float2ull_rd(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rd(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rd(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rd(1), np.float32)
     assert_type(__ull2float_rd(a_uint64), NDArray[np.float32])
@@ -1441,10 +1544,12 @@ def main() -> None:
     assert_type(__float2float_rna(1.5), np.float32)
     assert_type(__float2float_rna(a_float32), NDArray[np.float32])
     assert_type(__float2float_rna(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rna(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rna(1.5), np.int32)
     assert_type(__float2int_rna(a_float32), NDArray[np.int32])
     assert_type(__float2int_rna(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rna(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rna(1), np.float32)
     assert_type(__int2float_rna(a_int32), NDArray[np.float32])
@@ -1452,6 +1557,7 @@ def main() -> None:
     assert_type(__float2uint_rna(1.5), np.uint32)
     assert_type(__float2uint_rna(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rna(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rna(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rna(1), np.float32)
     assert_type(__uint2float_rna(a_uint32), NDArray[np.float32])
@@ -1459,6 +1565,7 @@ def main() -> None:
     assert_type(__float2ll_rna(1.5), np.int64)
     assert_type(__float2ll_rna(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rna(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rna(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rna(1), np.float32)
     assert_type(__ll2float_rna(a_int64), NDArray[np.float32])
@@ -1466,6 +1573,7 @@ def main() -> None:
     assert_type(__float2ull_rna(1.5), np.uint64)
     assert_type(__float2ull_rna(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rna(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rna(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rna(1), np.float32)
     assert_type(__ull2float_rna(a_uint64), NDArray[np.float32])
@@ -1473,10 +1581,12 @@ def main() -> None:
     assert_type(__float_as_int(1.5), np.int32)
     assert_type(__float_as_int(a_float32), NDArray[np.int32])
     assert_type(__float_as_int(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float_as_int(np.int64(1)), np.int32)  # C converts an integer to float
     # __float_as_uint: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float_as_uint(1.5), np.uint32)
     assert_type(__float_as_uint(a_float32), NDArray[np.uint32])
     assert_type(__float_as_uint(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float_as_uint(np.int64(1)), np.uint32)  # C converts an integer to float
     # __int_as_float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int_as_float(1), np.float32)
     assert_type(__int_as_float(a_int32), NDArray[np.float32])
