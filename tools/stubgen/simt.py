@@ -56,9 +56,13 @@ def simt_int_overloads(name: str) -> list[tuple[tuple[type[Scalar], ...], list[s
     overload that matches.
     """
     spec = SPECS[name]
-    combos = spec.combos
+    overloads = [
+        (c, r)
+        for c, r in zip(spec.combos, simt_shape(spec).results, strict=True)
+        if c[0].kind.value in ("int", "uint")
+    ]
+    combos = [c for c, _r in overloads]
     out = []
-    overloads = zip(combos, simt_shape(spec).results, strict=True)
     for combo, result in sorted(overloads, key=lambda o: max(d.size for d in o[0])):
         width = max(d.size for d in combo)
         split = len({c[0].kind for c in combos if max(d.size for d in c) == width}) > 1
@@ -81,6 +85,27 @@ def simt_int_stub(name: str) -> list[str]:
                 for j, (r, a) in enumerate(zip(spec.roles, aliases, strict=True))
             ]
             lines.append(f"def {name}({', '.join(params)}) -> NDArray[{ret}]: ...  # {tag} array")
+    return lines + simt_half_overload_stub(spec)
+
+
+def simt_half_overload_stub(spec: OpSpec) -> list[str]:
+    """The half overloads of an integer function (``__hadd``); bfloat16 cannot be named.
+
+    The runtime takes the half overload when an argument is a half value, so each form needs
+    one: a half scalar ``x`` (``y`` any number), a half scalar ``y`` after a Python number, then
+    the array forms as for the integer overloads.
+    """
+    lines = []
+    for combo in (c for c in spec.combos if c[0].kind.value == "float" and np_name(c[0])):
+        ret, tag = np_name(combo[0]), combo_text(combo)
+        scalar, array = f"float | {ret}", f"NDArray[{ret}]"
+        x, y = spec.roles
+        lines += [
+            f"def {spec.name}({x}: {ret}, {y}: {scalar}) -> {ret}: ...  # {tag}",
+            f"def {spec.name}({x}: float, {y}: {ret}) -> {ret}: ...  # {tag} Python number {x}",
+            f"def {spec.name}({x}: {array}, {y}: {scalar} | {array}) -> {array}: ...  # {tag} array",
+            f"def {spec.name}({x}: {scalar} | {array}, {y}: {array}) -> {array}: ...  # {tag} array",
+        ]
     return lines
 
 

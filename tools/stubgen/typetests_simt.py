@@ -38,6 +38,28 @@ def half_accept_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    assert_type({spec.name}({arrays}), {rets})  # {combo_text(combo)} arrays"
 
 
+def half_overload_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """The half overloads of an integer function (``__hadd``): half scalars, a Python number
+    with a half value, arrays."""
+    for combo in (c for c in spec.combos if c[0].kind.value == "float" and np_name(c[0])):
+        ret, tag = np_name(combo[0]), combo_text(combo)
+        s, a = simt_scalar(combo[0]), simt_array(combo[0])
+        yield f"    assert_type({spec.name}({s}, {s}), {ret})  # {tag}"
+        yield f"    assert_type({spec.name}(1, {s}), {ret})  # {tag} Python number x"
+        yield f"    assert_type({spec.name}({s}, 1.5), {ret})  # {tag} Python number y"
+        yield f"    assert_type({spec.name}({a}, {s}), NDArray[{ret}])  # {tag} array x"
+        yield f"    assert_type({spec.name}(1, {a}), NDArray[{ret}])  # {tag} array y"
+
+
+def half_overload_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """Mixing a half value with an integer or float32 numpy value has no overload."""
+    for combo in (c for c in spec.combos if c[0].kind.value == "float" and np_name(c[0])):
+        s = simt_scalar(combo[0])
+        # mypy: a float32 fits the half overload once type arguments are erased (arg-type)
+        for bad, code in (("np.int32(1)", "call-overload"), ("np.float32(1)", "arg-type")):
+            yield f"    {spec.name}({s}, {bad}){IGNORE.format(code=code)}  # {bad} with half"
+
+
 def half_reject_lines(spec: OpSpec) -> Iterator[str]:
     shape = simt_shape(spec)
     pairs = list(zip(spec.combos, shape.results, strict=True))
@@ -132,6 +154,7 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
             if not done_py and min(d.size for d in combo) >= 4:
                 done_py = True
                 yield f"    assert_type({name}({', '.join('1' for _ in combo)}), {ret})  # Python ints"
+        yield from half_overload_accept_lines(spec)
         return
     if shape.kind == "libm":
         yield from libm_accept_lines(spec)
@@ -267,6 +290,7 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
         ):
             s = splits[0]
             yield f"    {name}({simt_scalar(s[0]).replace('np.u', 'np.')}, {simt_scalar(s[0])}){ignore.format(code='call-overload')}  # signed with unsigned: ambiguous in C++"
+        yield from half_overload_reject_lines(spec)
         return
     if shape.kind == "half":
         yield from half_reject_lines(spec)

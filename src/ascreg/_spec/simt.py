@@ -78,6 +78,11 @@ SIMT_INT_ROWS: dict[str, tuple[tuple[str, ...], Combos]] = {
     "llabs": (("x",), singles(int64_t)),
 }
 """The integer device functions (``device_functions.h``): parameter names and C overloads."""
+SIMT_HALF_OVERLOADS: dict[str, Combos] = {"__hadd": ((half, half), (bfloat16_t, bfloat16_t))}
+"""Integer device functions whose name C++ also overloads for ``half`` and ``bfloat16_t``
+(``asc_fp16.h``, ``asc_bf16.h``): the extra combinations, each returning its argument type.
+They follow the integer overloads in the row; the runtime picks them when an argument is a half
+or bfloat16 value (``ascreg.simt.halfmath.add_half``)."""
 SIMT_FLOAT_ROWS = {
     "__saturatef": (("x",), singles(float32_t)),
     "__fdividef": (("x", "y"), each(float32_t, arity=2)),
@@ -134,8 +139,11 @@ def _lane_math(name: str) -> str:
 
 def _math_rows() -> list[OpSpec]:
     rows = []
-    for name, (roles, combos) in SIMT_INT_ROWS.items():
-        results = SIMT_INT_RESULTS.get(name, tuple(c[0] for c in combos))
+    for name, (roles, integer_combos) in SIMT_INT_ROWS.items():
+        extra = SIMT_HALF_OVERLOADS.get(name, ())
+        combos = (*integer_combos, *extra)
+        results = SIMT_INT_RESULTS.get(name, tuple(c[0] for c in integer_combos))
+        results = (*results, *(c[0] for c in extra))
         shape = SimtShape("simt/intrinsics", SimtKind.INT, results)
         rows.append(_simt(name, roles, combos, "device_functions.h", shape, _lane_math(name)))
     floatmath = SimtShape("simt/floatmath", SimtKind.FLOAT)

@@ -659,6 +659,11 @@ def main() -> None:
     assert_type(__hadd(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
     assert_type(__hadd(np.int32(1), a_int32), NDArray[np.int32])  # (int32_t, int32_t) array y
     assert_type(__hadd(1, 1), np.int32)  # Python ints
+    assert_type(__hadd(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hadd(1, np.float16(1)), np.float16)  # (half, half) Python number x
+    assert_type(__hadd(np.float16(1), 1.5), np.float16)  # (half, half) Python number y
+    assert_type(__hadd(a_float16, np.float16(1)), NDArray[np.float16])  # (half, half) array x
+    assert_type(__hadd(1, a_float16), NDArray[np.float16])  # (half, half) array y
     # __rhadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__rhadd(np.int32(1), np.int32(1)), np.int32)  # (int32_t, int32_t)
     assert_type(__rhadd(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x

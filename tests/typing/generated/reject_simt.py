@@ -727,6 +727,8 @@ def main() -> None:
     __hadd(np.int32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __hadd(np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hadd(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+    __hadd(np.float16(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1) with half
+    __hadd(np.float16(1), np.float32(1))  # type: ignore[arg-type]  # pyright: ignore  # np.float32(1) with half
     # __rhadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __rhadd(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __rhadd(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x

@@ -887,7 +887,11 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
         journal = Journal()
         group = Group(run, _all_tids(run.nthreads), journal)
         mark = _ub_mark(ub)
-        func = masked_version(run.func, wrap_pointer) if mode == "masked" else copying_version(run.func)
+        func = (
+            masked_version(run.func, wrap_pointer)
+            if mode == "masked"
+            else copying_version(run.func)
+        )
         memories = [ub, *live_memories()] if ub is not None else live_memories()
         if _attempt(run, func, group, journal, memories):
             return

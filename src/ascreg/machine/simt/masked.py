@@ -894,7 +894,7 @@ def _rewrite_tree(
 
 
 def _factory(func: ast.FunctionDef, name: str, freevars: tuple[str, ...]) -> ast.Module:
-    """A module defining ``_ascreg_factory(_ascreg_rt, *freevars)`` that returns *func*."""
+    """Return a module defining ``_ascreg_factory(_ascreg_rt, *freevars)``, which returns *func*."""
     params = [ast.arg(PREFIX + "rt"), *(ast.arg(v) for v in freevars)]
     factory = ast.FunctionDef(
         name=PREFIX + "factory",
@@ -943,9 +943,7 @@ def _rewritten_code(func: types.FunctionType, masked: bool) -> types.CodeType | 
     made: types.CodeType | None = None
     try:
         lines, first = inspect.getsourcelines(func)
-        module = _rewrite_tree(
-            "".join(lines), code.co_name, first, code.co_freevars, masked=masked
-        )
+        module = _rewrite_tree("".join(lines), code.co_name, first, code.co_freevars, masked=masked)
         factory = compile(module, code.co_filename, "exec", dont_inherit=True)
         outer = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
         made = next(
