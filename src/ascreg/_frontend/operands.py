@@ -623,7 +623,11 @@ def c_float(call: str, name: str, value: Any) -> Arr:
     )
 
 
-_WIDE_INTEGER = {"b": np.dtype(np.int32), "i": np.dtype(np.int64), "u": np.dtype(np.uint64)}
+_WIDE_INTEGER: dict[str, np.dtype[Any]] = {
+    "b": np.dtype(np.int32),
+    "i": np.dtype(np.int64),
+    "u": np.dtype(np.uint64),
+}
 """The integer type an integer or bool array widens to (exactly) before it rounds to float."""
 
 
