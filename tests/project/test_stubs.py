@@ -117,6 +117,8 @@ def test_simt_overloads_follow_the_table(shape: object) -> None:
         assert defs == [gen.combo_text(c) for c in spec.combos] + ["p + idx"]
         for combo in spec.combos:
             assert f"address: Pointer[{combo[0].__name__}]" in stub
+    elif spec.name == "tiled_partition":  # an object: tiled_partition(b, n), tiled_partition[n](b)
+        assert "\ntiled_partition: _TiledPartition\n" in stub
     else:
         assert defs, f"no stub for {spec.name}"
 

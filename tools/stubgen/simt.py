@@ -225,10 +225,88 @@ def make_stub(spec: OpSpec) -> list[str]:
     ]
 
 
+_SHFL_VALUE = "int | float | np.int32 | np.uint32 | np.float32 | np.int64 | np.uint64 | np.float16 | NDArray[Any]"
+_GROUP_PARAMETERS = {"var": _SHFL_VALUE, "tilesz": "int"}
+"""The annotation of a cooperative-groups value parameter (default ``_IntLike | _IntArray``)."""
+GROUP_METHODS: dict[str, dict[str, str]] = {
+    "thread_block": {
+        "sync": "None", "thread_rank": "Lanes", "group_index": "dim3", "thread_index": "Any",
+        "dim_threads": "dim3", "group_dim": "dim3", "num_threads": "int", "size": "int",
+    },
+    "thread_block_tile": {
+        "sync": "None", "thread_rank": "Lanes", "num_threads": "int", "size": "int",
+        "meta_group_rank": "Lanes", "meta_group_size": "int", "shfl": "Any", "shfl_up": "Any",
+        "shfl_down": "Any", "shfl_xor": "Any", "ballot": "Lanes", "any": "Lanes", "all": "Lanes",
+    },
+    "coalesced_group": {
+        "sync": "None", "num_threads": "Lanes", "size": "Lanes", "thread_rank": "Lanes",
+        "meta_group_rank": "int", "meta_group_size": "int", "shfl": "Lanes", "shfl_up": "Lanes",
+        "shfl_down": "Lanes", "ballot": "Lanes", "any": "Lanes", "all": "Lanes",
+    },
+}  # fmt: skip
+"""What each member of each group class returns (a one-thread tile's shuffle returns its
+argument: ``Any``)."""
+GROUP_MADE = {"this_thread_block": "thread_block", "coalesced_threads": "coalesced_group",
+              "binary_partition": "coalesced_group"}  # fmt: skip
+
+
+def group_parameters(spec: OpSpec) -> list[str]:
+    """The value parameters of a cooperative-groups row, annotated."""
+    return [f"{r}: {_GROUP_PARAMETERS.get(r, '_IntLike | _IntArray')}" for r in spec.roles]
+
+
+def group_class_lines() -> list[str]:
+    """The group classes with their members (each member's parameters from its row)."""
+    lines = ["MAX_TILE: int", ""]
+    for cls, members in GROUP_METHODS.items():
+        lines.append(f"class {cls}:")
+        if cls == "thread_block_tile":
+            lines.append("    parent: thread_block")
+            lines.append("    def __init__(self, size: int, parent: thread_block) -> None: ...")
+        if cls == "coalesced_group":
+            lines.append("    mask: Lanes")
+            lines.append(
+                "    def __init__(self, mask: Any, meta_rank: int = 0, meta_size: int = 1) -> None: ..."
+            )
+        for member, returns in members.items():
+            params = ", ".join(["self", *group_parameters(SPECS[member])])
+            lines.append(f"    def {member}({params}) -> {returns}: ...")
+        lines.append("")
+    lines += [
+        "class _TiledPartition:",
+        "    def __call__(self, parent: thread_block, tilesz: int) -> thread_block_tile: ...",
+        "    def __getitem__(self, size: int) -> Callable[[thread_block], thread_block_tile]: ...",
+    ]
+    return lines
+
+
+def group_stub(spec: OpSpec) -> list[str]:
+    """A cooperative-groups function: one def per group class whose member returns differ."""
+    name, groups = spec.name, simt_shape(spec).groups
+    if name == "tiled_partition":
+        return ["tiled_partition: _TiledPartition"]
+    values = group_parameters(spec)
+    if not groups:
+        return [f"def {name}({', '.join(values)}) -> {GROUP_MADE[name]}: ...  # ()"]
+    if name in GROUP_MADE:
+        params = ", ".join([f"g: {' | '.join(groups)}", *values])
+        return [f"def {name}({params}) -> {GROUP_MADE[name]}: ...  # {', '.join(groups)}"]
+    returns = {g: GROUP_METHODS[g][name] for g in groups}
+    if len(set(returns.values())) == 1:
+        params = ", ".join([f"g: {' | '.join(groups)}", *values])
+        return [f"def {name}({params}) -> {returns[groups[0]]}: ...  # {', '.join(groups)}"]
+    return [
+        f"def {name}({', '.join([f'g: {g}', *values])}) -> {ret}: ...  # {g}"
+        for g, ret in returns.items()
+    ]
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
     name = spec.name
+    if shape.kind == "group":
+        return group_stub(spec)
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         return pair_stub(spec, shape.kind)
     if shape.kind == "make":
@@ -371,8 +449,10 @@ SIMT_MODULE_SURFACE = {
     ],
     "simt/pairs": ["Arr: TypeAlias = np.ndarray[Any, Any]", "PAIR_TYPES: dict[str, Any]"],
     "simt/vectors": [],
+    "simt/cooperative_groups": [],
 }
 SIMT_MODULE_EXTRA_IMPORTS = {
+    "simt/cooperative_groups": "from ascreg.machine.simt.engine import dim3\n",
     "simt/pairs": "from ascreg.simt.vectors import bfloat16x2_t, half2\n",
     "simt/vectors": (
         "from typing import Self\n"
@@ -421,6 +501,7 @@ def render_simt_module(module: str) -> str:
     head = SIMT_MODULE_IMPORTS.format(dtypes=dtype_imports() + "\n    Scalar,")
     head = head.replace("\n_IntLike", SIMT_MODULE_EXTRA_IMPORTS.get(module, "") + "\n_IntLike", 1)
     surface = SIMT_MODULE_SURFACE[module] + (vector_classes() if module == "simt/vectors" else [])
+    surface += group_class_lines() if module == "simt/cooperative_groups" else []
     body = ["\n".join(surface)] if surface else []
     for spec in module_rows("simt", module):
         shape = simt_shape(spec)

@@ -12,7 +12,16 @@ from collections.abc import Iterator
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec
 from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
-from stubgen.simt import PAIR_CLASSES, PAIR_RESULTS, np_name, simt_int_overloads, simt_shape
+from stubgen.simt import (
+    GROUP_MADE,
+    GROUP_METHODS,
+    PAIR_CLASSES,
+    PAIR_RESULTS,
+    group_stub,
+    np_name,
+    simt_int_overloads,
+    simt_shape,
+)
 
 _HALF_BAD = {"f": ("a_float64", '"1"'), "i": ("a_float64", '"1"'), "u": ("a_float64", '"1"')}
 """Bad arguments for a half-kind parameter, by dtype kind (``"V"``: bfloat16 takes any numpy)."""
@@ -130,11 +139,61 @@ def make_accept_lines(spec: OpSpec) -> Iterator[str]:
     yield f"    assert_type({spec.name}({', '.join(array for _ in spec.roles)}), {result})  # per thread"
 
 
+GROUP_VARIABLES = {"thread_block": "block", "thread_block_tile": "tile", "coalesced_group": "warp"}
+"""The variable holding a group of each class in the type tests' ``main``."""
+
+
+def _group_arguments(spec: OpSpec) -> list[str]:
+    return ["4" if r == "tilesz" else "1" for r in spec.roles]
+
+
+def group_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """A cooperative-groups function on each group class it takes, and the member method."""
+    name, groups = spec.name, simt_shape(spec).groups
+    args = _group_arguments(spec)
+    if name == "tiled_partition":
+        yield "    assert_type(tiled_partition(block, 4), thread_block_tile)"
+        yield "    assert_type(tiled_partition[4](block), thread_block_tile)"
+        return
+    if not groups or name in GROUP_MADE:
+        made = GROUP_MADE[name]
+        for g in groups or ("",):
+            call = ", ".join([GROUP_VARIABLES[g], *args] if g else args)
+            yield f"    assert_type({name}({call}), {made})"
+        return
+    for g in groups:
+        ret, var = GROUP_METHODS[g][name], GROUP_VARIABLES[g]
+        yield f"    assert_type({name}({', '.join([var, *args])}), {ret})  # {g}"
+        yield f"    assert_type({var}.{name}({', '.join(args)}), {ret})  # the member"
+
+
+def group_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """A group class the function does not take, and a value that is not one."""
+    name, groups = spec.name, simt_shape(spec).groups
+    args = _group_arguments(spec)
+    overloaded = len(group_stub(spec)) > 1
+    if name == "tiled_partition":
+        yield f"    tiled_partition(tile, 4){IGNORE.format(code='arg-type')}  # only a thread_block"
+        return
+    for g in (g for g in GROUP_VARIABLES if groups and g not in groups):
+        code = "call-overload" if overloaded else "arg-type"
+        yield f"    {name}({', '.join([GROUP_VARIABLES[g], *args])}){IGNORE.format(code=code)}  # {g}"
+    if groups and args:
+        code = "call-overload" if overloaded else "arg-type"
+        bad = ", ".join([GROUP_VARIABLES[groups[0]], '"1"', *args[1:]])
+        yield f"    {name}({bad}){IGNORE.format(code=code)}  # a str value"
+    if not groups:
+        yield f"    {name}(1){IGNORE.format(code='call-arg')}  # takes no argument"
+
+
 def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Every legal call of one device function."""
     shape = simt_shape(spec)
     name = spec.name
     yield f"    # {name}: every legal combination (scalars, arrays, Python numbers)"
+    if shape.kind == "group":
+        yield from group_accept_lines(spec)
+        return
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_accept_lines(spec, shape.kind)
         return
@@ -260,6 +319,9 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
     # erased (an ndarray, a numpy integer, a Pointer), `call-overload` when it fits none.
     unfit = {"int": ("1.5", "np.float32(1)"), "float": ('"1"', "None")}.get(shape.kind, ())
     yield f"    # {name}: floats, float arrays and too-wide or illegal dtypes are rejected"
+    if shape.kind == "group":
+        yield from group_reject_lines(spec)
+        return
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_reject_lines(spec)
         return
@@ -359,6 +421,8 @@ def render_simt_tests(kind: str) -> str:
     """The accept (*kind* ``"accept"``) or reject type-test file of the SIMT functions."""
     rows = surface_rows("simt")
     classes = [
+        *GROUP_METHODS,
+        "dim3",
         *PAIR_CLASSES.values(),
         *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
     ]
@@ -366,6 +430,10 @@ def render_simt_tests(kind: str) -> str:
     arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
     arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
     arrays += "\n    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)\n    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)"
+    arrays += (
+        "\n    block = this_thread_block()\n    tile = tiled_partition(block, 4)"
+        "\n    warp = coalesced_threads()"
+    )
     prelude = SIMT_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names, arrays=arrays)
     lines = [TEST_HEADER, prelude.rstrip("\n")]
     for row in rows:

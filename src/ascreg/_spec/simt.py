@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+import attrs
+
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -466,6 +468,58 @@ def _make_rows() -> list[OpSpec]:
     return rows
 
 
+# ==== cooperative groups (cooperative_groups.h, issue 12) ========================================
+_BLOCK, _TILE, _COALESCED = "thread_block", "thread_block_tile", "coalesced_group"
+_WARP_GROUPS = (_TILE, _COALESCED)
+_ANY_GROUP = (_BLOCK, _TILE, _COALESCED)
+_SHFL = tuple((t, uint32_t) for t in SIMT_SHFL_TYPES)
+GROUP_FUNCTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Combos]] = {
+    "this_thread_block": ((), (), ((),)),
+    "coalesced_threads": ((), (), ((),)),
+    "tiled_partition": ((_BLOCK,), ("tilesz",), ((uint32_t,),)),
+    "binary_partition": (_WARP_GROUPS, ("pred",), ((bool_,),)),
+    "sync": (_ANY_GROUP, (), ((),)),
+    "thread_rank": (_ANY_GROUP, (), ((),)),
+    "num_threads": (_ANY_GROUP, (), ((),)),
+    "size": (_ANY_GROUP, (), ((),)),
+    "meta_group_rank": (_WARP_GROUPS, (), ((),)),
+    "meta_group_size": (_WARP_GROUPS, (), ((),)),
+    "shfl": (_WARP_GROUPS, ("var", "src_rank"), _SHFL),
+    "shfl_up": (_WARP_GROUPS, ("var", "delta"), _SHFL),
+    "shfl_down": (_WARP_GROUPS, ("var", "delta"), _SHFL),
+    "shfl_xor": ((_TILE,), ("var", "lane_mask"), _SHFL),
+    "ballot": (_WARP_GROUPS, ("predicate",), ((int32_t,),)),
+    "any": (_WARP_GROUPS, ("predicate",), ((int32_t,),)),
+    "all": (_WARP_GROUPS, ("predicate",), ((int32_t,),)),
+    "group_index": ((_BLOCK,), (), ((),)),
+    "thread_index": ((_BLOCK,), (), ((),)),
+    "dim_threads": ((_BLOCK,), (), ((),)),
+    "group_dim": ((_BLOCK,), (), ((),)),
+}  # fmt: skip
+"""Every cooperative-groups function: (group classes its first parameter takes — empty for the
+functions that make a group from nothing —, the value parameters after it, their legal types).
+The members are also methods of the group classes (``g.shfl(var, 1)`` is ``shfl(g, var, 1)``);
+``any`` and ``all`` are on ``ascreg.simt`` but not in its ``__all__``, so that
+``from ascreg.simt import *`` keeps Python's built-ins."""
+GROUP_MAKERS = {"this_thread_block": "thread_block", "coalesced_threads": "coalesced_group",
+                "tiled_partition": "thread_block_tile", "binary_partition": "coalesced_group"}  # fmt: skip
+"""The functions that make a group: the class they make. A member's work is done by the method
+of its first group class (its row's ``core``)."""
+GROUP_FAMILIES = {"num_threads": "size", "group_dim": "dim_threads"}
+"""The older and newer spellings of one member (family: the newer)."""
+
+
+def _group_rows() -> list[OpSpec]:
+    rows = []
+    for name, (groups, roles, combos) in GROUP_FUNCTIONS.items():
+        shape = SimtShape("simt/cooperative_groups", SimtKind.GROUP, groups=groups)
+        maker = GROUP_MAKERS.get(name)
+        core = "ascreg.simt.cooperative_groups:" + (maker or f"{groups[0]}.{name}")
+        row = _simt(name, roles, combos, "cooperative_groups.h", shape, core)
+        rows.append(attrs.evolve(row, family=GROUP_FAMILIES.get(name, name)))
+    return rows
+
+
 SIMT_ROWS: tuple[OpSpec, ...] = (
     *_math_rows(),
     *_warp_rows(),
@@ -474,5 +528,6 @@ SIMT_ROWS: tuple[OpSpec, ...] = (
     *_half_rows(),
     *_pair_rows(),
     *_make_rows(),
+    *_group_rows(),
 )
 """The SIMT rows, in the order the stubs and type tests list them."""

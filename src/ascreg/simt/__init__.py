@@ -199,6 +199,8 @@ from ascreg.simt.conversions import (
     __ull2float_ru,
     __ull2float_rz,
 )
+from ascreg.simt.cooperative_groups import all as all  # the C++ name; not in __all__ (a star
+from ascreg.simt.cooperative_groups import any as any  # import keeps Python's built-ins)
 from ascreg.simt.cooperative_groups import (
     ballot,
     binary_partition,
@@ -880,6 +882,9 @@ __all__ = [
     "warpSize",
 ]
 __all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers read this form)
+_PUBLIC_NOT_STARRED = ("all", "any")
+"""Public names kept out of ``__all__``: the cooperative-groups ``all(g, p)`` / ``any(g, p)``
+(``from ascreg.simt import *`` keeps Python's built-ins; the API reference lists them)."""
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.simt", "simt")

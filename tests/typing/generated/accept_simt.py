@@ -321,6 +321,8 @@ from ascreg.simt import (
     __ushort_as_half,
     acosf,
     acoshf,
+    all,
+    any,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -351,18 +353,24 @@ from ascreg.simt import (
     atan2f,
     atanf,
     atanhf,
+    ballot,
     bfloat16x2_t,
+    binary_partition,
     cbrtf,
     ceilf,
     char2,
     char3,
     char4,
+    coalesced_group,
+    coalesced_threads,
     copysignf,
     cosf,
     coshf,
     cospif,
     cyl_bessel_i0f,
     cyl_bessel_i1f,
+    dim3,
+    dim_threads,
     erfcf,
     erfcinvf,
     erfcxf,
@@ -384,6 +392,8 @@ from ascreg.simt import (
     fminf,
     fmodf,
     frexpf,
+    group_dim,
+    group_index,
     h2ceil,
     h2cos,
     h2exp,
@@ -480,6 +490,8 @@ from ascreg.simt import (
     make_ushort3,
     make_ushort4,
     max,
+    meta_group_rank,
+    meta_group_size,
     min,
     modff,
     nearbyintf,
@@ -489,6 +501,7 @@ from ascreg.simt import (
     normcdff,
     normcdfinvf,
     normf,
+    num_threads,
     powf,
     rcbrtf,
     remainderf,
@@ -502,6 +515,10 @@ from ascreg.simt import (
     rsqrtf,
     scalblnf,
     scalbnf,
+    shfl,
+    shfl_down,
+    shfl_up,
+    shfl_xor,
     short2,
     short3,
     short4,
@@ -511,11 +528,19 @@ from ascreg.simt import (
     sinf,
     sinhf,
     sinpif,
+    size,
     sqrtf,
+    sync,
     tanf,
     tanhf,
     tanpif,
     tgammaf,
+    this_thread_block,
+    thread_block,
+    thread_block_tile,
+    thread_index,
+    thread_rank,
+    tiled_partition,
     truncf,
     uchar2,
     uchar3,
@@ -574,6 +599,9 @@ def main() -> None:
     g_uint64_t = gm.alloc(uint64_t, 4)
     b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
     s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
+    block = this_thread_block()
+    tile = tiled_partition(block, 4)
+    warp = coalesced_threads()
     # __byte_perm: every legal combination (scalars, arrays, Python numbers)
     assert_type(__byte_perm(np.uint32(1), np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t, uint32_t)
     assert_type(__byte_perm(a_uint32, np.uint32(1), np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array x
@@ -2480,6 +2508,99 @@ def main() -> None:
     assert_type(make_float4(1, 1, 1, 1), float4)
     assert_type(make_float4(1.5, 1.5, 1.5, 1.5), float4)
     assert_type(make_float4(a_float32, a_float32, a_float32, a_float32), float4)  # per thread
+    # this_thread_block: every legal combination (scalars, arrays, Python numbers)
+    assert_type(this_thread_block(), thread_block)
+    # coalesced_threads: every legal combination (scalars, arrays, Python numbers)
+    assert_type(coalesced_threads(), coalesced_group)
+    # tiled_partition: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tiled_partition(block, 4), thread_block_tile)
+    assert_type(tiled_partition[4](block), thread_block_tile)
+    # binary_partition: every legal combination (scalars, arrays, Python numbers)
+    assert_type(binary_partition(tile, 1), coalesced_group)
+    assert_type(binary_partition(warp, 1), coalesced_group)
+    # sync: every legal combination (scalars, arrays, Python numbers)
+    assert_type(sync(block), None)  # thread_block
+    assert_type(block.sync(), None)  # the member
+    assert_type(sync(tile), None)  # thread_block_tile
+    assert_type(tile.sync(), None)  # the member
+    assert_type(sync(warp), None)  # coalesced_group
+    assert_type(warp.sync(), None)  # the member
+    # thread_rank: every legal combination (scalars, arrays, Python numbers)
+    assert_type(thread_rank(block), Lanes)  # thread_block
+    assert_type(block.thread_rank(), Lanes)  # the member
+    assert_type(thread_rank(tile), Lanes)  # thread_block_tile
+    assert_type(tile.thread_rank(), Lanes)  # the member
+    assert_type(thread_rank(warp), Lanes)  # coalesced_group
+    assert_type(warp.thread_rank(), Lanes)  # the member
+    # num_threads: every legal combination (scalars, arrays, Python numbers)
+    assert_type(num_threads(block), int)  # thread_block
+    assert_type(block.num_threads(), int)  # the member
+    assert_type(num_threads(tile), int)  # thread_block_tile
+    assert_type(tile.num_threads(), int)  # the member
+    assert_type(num_threads(warp), Lanes)  # coalesced_group
+    assert_type(warp.num_threads(), Lanes)  # the member
+    # size: every legal combination (scalars, arrays, Python numbers)
+    assert_type(size(block), int)  # thread_block
+    assert_type(block.size(), int)  # the member
+    assert_type(size(tile), int)  # thread_block_tile
+    assert_type(tile.size(), int)  # the member
+    assert_type(size(warp), Lanes)  # coalesced_group
+    assert_type(warp.size(), Lanes)  # the member
+    # meta_group_rank: every legal combination (scalars, arrays, Python numbers)
+    assert_type(meta_group_rank(tile), Lanes)  # thread_block_tile
+    assert_type(tile.meta_group_rank(), Lanes)  # the member
+    assert_type(meta_group_rank(warp), int)  # coalesced_group
+    assert_type(warp.meta_group_rank(), int)  # the member
+    # meta_group_size: every legal combination (scalars, arrays, Python numbers)
+    assert_type(meta_group_size(tile), int)  # thread_block_tile
+    assert_type(tile.meta_group_size(), int)  # the member
+    assert_type(meta_group_size(warp), int)  # coalesced_group
+    assert_type(warp.meta_group_size(), int)  # the member
+    # shfl: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl(1, 1), Any)  # the member
+    assert_type(shfl(warp, 1, 1), Lanes)  # coalesced_group
+    assert_type(warp.shfl(1, 1), Lanes)  # the member
+    # shfl_up: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl_up(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl_up(1, 1), Any)  # the member
+    assert_type(shfl_up(warp, 1, 1), Lanes)  # coalesced_group
+    assert_type(warp.shfl_up(1, 1), Lanes)  # the member
+    # shfl_down: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl_down(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl_down(1, 1), Any)  # the member
+    assert_type(shfl_down(warp, 1, 1), Lanes)  # coalesced_group
+    assert_type(warp.shfl_down(1, 1), Lanes)  # the member
+    # shfl_xor: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl_xor(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl_xor(1, 1), Any)  # the member
+    # ballot: every legal combination (scalars, arrays, Python numbers)
+    assert_type(ballot(tile, 1), Lanes)  # thread_block_tile
+    assert_type(tile.ballot(1), Lanes)  # the member
+    assert_type(ballot(warp, 1), Lanes)  # coalesced_group
+    assert_type(warp.ballot(1), Lanes)  # the member
+    # any: every legal combination (scalars, arrays, Python numbers)
+    assert_type(any(tile, 1), Lanes)  # thread_block_tile
+    assert_type(tile.any(1), Lanes)  # the member
+    assert_type(any(warp, 1), Lanes)  # coalesced_group
+    assert_type(warp.any(1), Lanes)  # the member
+    # all: every legal combination (scalars, arrays, Python numbers)
+    assert_type(all(tile, 1), Lanes)  # thread_block_tile
+    assert_type(tile.all(1), Lanes)  # the member
+    assert_type(all(warp, 1), Lanes)  # coalesced_group
+    assert_type(warp.all(1), Lanes)  # the member
+    # group_index: every legal combination (scalars, arrays, Python numbers)
+    assert_type(group_index(block), dim3)  # thread_block
+    assert_type(block.group_index(), dim3)  # the member
+    # thread_index: every legal combination (scalars, arrays, Python numbers)
+    assert_type(thread_index(block), Any)  # thread_block
+    assert_type(block.thread_index(), Any)  # the member
+    # dim_threads: every legal combination (scalars, arrays, Python numbers)
+    assert_type(dim_threads(block), dim3)  # thread_block
+    assert_type(block.dim_threads(), dim3)  # the member
+    # group_dim: every legal combination (scalars, arrays, Python numbers)
+    assert_type(group_dim(block), dim3)  # thread_block
+    assert_type(block.group_dim(), dim3)  # the member
     # the vector and pair classes: construction, components, C++ operators of the pairs
     assert_type(half2(1, 2) + half2(1, 2), half2)
     assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)

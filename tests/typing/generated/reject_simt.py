@@ -321,6 +321,8 @@ from ascreg.simt import (
     __ushort_as_half,
     acosf,
     acoshf,
+    all,
+    any,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -351,18 +353,24 @@ from ascreg.simt import (
     atan2f,
     atanf,
     atanhf,
+    ballot,
     bfloat16x2_t,
+    binary_partition,
     cbrtf,
     ceilf,
     char2,
     char3,
     char4,
+    coalesced_group,
+    coalesced_threads,
     copysignf,
     cosf,
     coshf,
     cospif,
     cyl_bessel_i0f,
     cyl_bessel_i1f,
+    dim3,
+    dim_threads,
     erfcf,
     erfcinvf,
     erfcxf,
@@ -384,6 +392,8 @@ from ascreg.simt import (
     fminf,
     fmodf,
     frexpf,
+    group_dim,
+    group_index,
     h2ceil,
     h2cos,
     h2exp,
@@ -480,6 +490,8 @@ from ascreg.simt import (
     make_ushort3,
     make_ushort4,
     max,
+    meta_group_rank,
+    meta_group_size,
     min,
     modff,
     nearbyintf,
@@ -489,6 +501,7 @@ from ascreg.simt import (
     normcdff,
     normcdfinvf,
     normf,
+    num_threads,
     powf,
     rcbrtf,
     remainderf,
@@ -502,6 +515,10 @@ from ascreg.simt import (
     rsqrtf,
     scalblnf,
     scalbnf,
+    shfl,
+    shfl_down,
+    shfl_up,
+    shfl_xor,
     short2,
     short3,
     short4,
@@ -511,11 +528,19 @@ from ascreg.simt import (
     sinf,
     sinhf,
     sinpif,
+    size,
     sqrtf,
+    sync,
     tanf,
     tanhf,
     tanpif,
     tgammaf,
+    this_thread_block,
+    thread_block,
+    thread_block_tile,
+    thread_index,
+    thread_rank,
+    tiled_partition,
     truncf,
     uchar2,
     uchar3,
@@ -574,6 +599,9 @@ def main() -> None:
     g_uint64_t = gm.alloc(uint64_t, 4)
     b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
     s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
+    block = this_thread_block()
+    tile = tiled_partition(block, 4)
+    warp = coalesced_threads()
     # __byte_perm: floats, float arrays and too-wide or illegal dtypes are rejected
     __byte_perm(1.5, np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __byte_perm(np.float32(1), np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -2580,6 +2608,57 @@ def main() -> None:
     # make_float4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_float4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_float4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # this_thread_block: floats, float arrays and too-wide or illegal dtypes are rejected
+    this_thread_block(1)  # type: ignore[call-arg]  # pyright: ignore  # takes no argument
+    # coalesced_threads: floats, float arrays and too-wide or illegal dtypes are rejected
+    coalesced_threads(1)  # type: ignore[call-arg]  # pyright: ignore  # takes no argument
+    # tiled_partition: floats, float arrays and too-wide or illegal dtypes are rejected
+    tiled_partition(tile, 4)  # type: ignore[arg-type]  # pyright: ignore  # only a thread_block
+    # binary_partition: floats, float arrays and too-wide or illegal dtypes are rejected
+    binary_partition(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    binary_partition(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # sync: floats, float arrays and too-wide or illegal dtypes are rejected
+    # thread_rank: floats, float arrays and too-wide or illegal dtypes are rejected
+    # num_threads: floats, float arrays and too-wide or illegal dtypes are rejected
+    # size: floats, float arrays and too-wide or illegal dtypes are rejected
+    # meta_group_rank: floats, float arrays and too-wide or illegal dtypes are rejected
+    meta_group_rank(block)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    # meta_group_size: floats, float arrays and too-wide or illegal dtypes are rejected
+    meta_group_size(block)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    # shfl: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    shfl(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+    # shfl_up: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl_up(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    shfl_up(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+    # shfl_down: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl_down(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    shfl_down(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+    # shfl_xor: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl_xor(block, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    shfl_xor(warp, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    shfl_xor(tile, "1", 1)  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # ballot: floats, float arrays and too-wide or illegal dtypes are rejected
+    ballot(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    ballot(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # any: floats, float arrays and too-wide or illegal dtypes are rejected
+    any(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    any(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # all: floats, float arrays and too-wide or illegal dtypes are rejected
+    all(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    all(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # group_index: floats, float arrays and too-wide or illegal dtypes are rejected
+    group_index(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    group_index(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # thread_index: floats, float arrays and too-wide or illegal dtypes are rejected
+    thread_index(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    thread_index(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # dim_threads: floats, float arrays and too-wide or illegal dtypes are rejected
+    dim_threads(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    dim_threads(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # group_dim: floats, float arrays and too-wide or illegal dtypes are rejected
+    group_dim(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    group_dim(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
     # the vector and pair classes: construction, components, C++ operators of the pairs
     half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
     __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair
