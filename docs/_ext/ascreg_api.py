@@ -318,6 +318,11 @@ def _setup_block(home: str) -> str:
 
 def dtype_table(spec: Any) -> str:
     """Render one ``OpSpec`` row as a reST list-table: one line per legal dtype combination."""
+    if not spec.roles:  # asc_nop(), this_thread_block(): no value parameters
+        return (
+            f"``{spec.name}`` (C++ ``{spec.cpp}``) takes no value parameters. "
+            f"Source: ``{spec.source}`` in the asc-devkit repository.\n"
+        )
     header = "   * - " + "\n     - ".join(f"``{r}``" for r in spec.roles)
     rows = [
         "   * - " + "\n     - ".join(f"``{d.cpp_name}``" for d in combo) for combo in spec.combos

@@ -97,7 +97,7 @@ def test_simt_overloads_follow_the_table(shape: object) -> None:
     """Every combination of a SIMT row is in its stub (intrinsics: narrowest overload first)."""
     spec = SPECS[shape.spec]  # type: ignore[attr-defined]
     stub = OUTPUTS[ROOT / "stubs" / "ascreg" / f"{shape.module}.pyi"]  # type: ignore[attr-defined]
-    defs = re.findall(rf"^def {spec.name}\(.*# (.*)$", stub, re.M)
+    defs = re.findall(rf"^def {spec.spelling}\(.*# (.*)$", stub, re.M)
     if shape.kind == "int":  # type: ignore[attr-defined]
         integer = [c for c in spec.combos if c[0].kind.value in ("int", "uint")]
         order = sorted(integer, key=lambda c: max(d.size for d in c))

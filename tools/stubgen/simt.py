@@ -301,12 +301,35 @@ def group_stub(spec: OpSpec) -> list[str]:
     ]
 
 
+_GENERIC = "Pointer[Any] | LanePointer | GenericPointer | None"
+"""What a ``const void*`` parameter takes (an ascreg pointer, ``p + idx``, a generic pointer,
+``None`` for nullptr)."""
+
+
+def address_stub(spec: OpSpec) -> list[str]:
+    """An address-space function: a pointer or a raw value in; ``void`` functions give None."""
+    shape = simt_shape(spec)
+    if shape.kind == "void":
+        params = ", ".join(f"{r}: {_GENERIC.removesuffix(' | None')}" for r in spec.roles)
+        return [f"def {spec.spelling}({params}) -> None: ...  # void"]
+    (role,), (result,) = spec.roles, shape.results
+    if role == "rawbits":
+        return [f"def {spec.name}(rawbits: _IntLike | _IntArray) -> GenericPointer: ...  # void*"]
+    ret = np_name(result)
+    return [
+        f"def {spec.name}(ptr: Pointer[Any] | GenericPointer | None) -> {ret} | Lanes: ...  # {pyname(result)}",
+        f"def {spec.name}(ptr: LanePointer) -> Lanes: ...  # {pyname(result)} per thread",
+    ]
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
     name = spec.name
     if shape.kind == "group":
         return group_stub(spec)
+    if shape.kind in ("address", "void"):
+        return address_stub(spec)
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         return pair_stub(spec, shape.kind)
     if shape.kind == "make":
@@ -450,6 +473,15 @@ SIMT_MODULE_SURFACE = {
     "simt/pairs": ["Arr: TypeAlias = np.ndarray[Any, Any]", "PAIR_TYPES: dict[str, Any]"],
     "simt/vectors": [],
     "simt/cooperative_groups": [],
+    "simt/address": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "",
+        "class GenericPointer:",
+        "    value: Any",
+        "    def __init__(self, value: Any) -> None: ...",
+        "    def __eq__(self, other: object) -> bool: ...",
+        "    def __hash__(self) -> int: ...",
+    ],
 }
 SIMT_MODULE_EXTRA_IMPORTS = {
     "simt/cooperative_groups": "from ascreg.machine.simt.engine import dim3\n",
@@ -505,7 +537,7 @@ def render_simt_module(module: str) -> str:
     body = ["\n".join(surface)] if surface else []
     for spec in module_rows("simt", module):
         shape = simt_shape(spec)
-        doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) from the table"
+        doc = f"# {spec.spelling}: legal ({', '.join(spec.roles)}) from the table"
         defs = simt_stub(spec)
         lines = [doc]
         for i, line in enumerate(defs):

@@ -186,6 +186,33 @@ def group_reject_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    {name}(1){IGNORE.format(code='call-arg')}  # takes no argument"
 
 
+def address_lines(spec: OpSpec, kind: str) -> Iterator[str]:
+    """An address-space function on each kind of pointer (accept), or on a number (reject)."""
+    shape, name = simt_shape(spec), spec.spelling
+    if shape.kind == "void":
+        call = f"{name}(g_uint32_t)" if spec.roles else f"{name}()"
+        yield (
+            f"    {call}"
+            if kind == "accept"
+            else f"    {name}(1.5){IGNORE.format(code='arg-type' if spec.roles else 'call-arg')}  # not a pointer"
+        )
+        return
+    if spec.roles == ("rawbits",):
+        if kind == "accept":
+            yield f"    assert_type({name}(0x400000), GenericPointer)"
+            yield f"    assert_type({name}(a_uint64), GenericPointer)  # per thread"
+        else:
+            yield f"    {name}(1.5){IGNORE.format(code='arg-type')}  # a float"
+        return
+    ret = np_name(shape.results[0])
+    if kind == "accept":
+        for ptr in ("g_uint32_t", "None", "__cvta_global_to_generic(0x400000)"):
+            yield f"    assert_type({name}({ptr}), {ret} | Lanes)"
+        yield f"    assert_type({name}(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx"
+    else:
+        yield f"    {name}(1){IGNORE.format(code='call-overload')}  # an int is no pointer"
+
+
 def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Every legal call of one device function."""
     shape = simt_shape(spec)
@@ -193,6 +220,9 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
     yield f"    # {name}: every legal combination (scalars, arrays, Python numbers)"
     if shape.kind == "group":
         yield from group_accept_lines(spec)
+        return
+    if shape.kind in ("address", "void"):
+        yield from address_lines(spec, "accept")
         return
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_accept_lines(spec, shape.kind)
@@ -322,6 +352,9 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
     if shape.kind == "group":
         yield from group_reject_lines(spec)
         return
+    if shape.kind in ("address", "void"):
+        yield from address_lines(spec, "reject")
+        return
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_reject_lines(spec)
         return
@@ -423,10 +456,14 @@ def render_simt_tests(kind: str) -> str:
     classes = [
         *GROUP_METHODS,
         "dim3",
+        "GenericPointer",
+        "LanePointer",
         *PAIR_CLASSES.values(),
         *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
     ]
-    names = "\n".join(f"    {n}," for n in sorted(["Lanes", *classes, *(row.name for row in rows)]))
+    names = "\n".join(
+        f"    {n}," for n in sorted(["Lanes", *classes, *(row.spelling for row in rows)])
+    )
     arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
     arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
     arrays += "\n    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)\n    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)"

@@ -379,6 +379,13 @@ class SimtKind(enum.StrEnum):
     """A cooperative-groups function (``cooperative_groups.h``): a group constructor, or a
     member as a free function taking the group first; :attr:`SimtShape.groups` names the group
     classes it takes (the row's roles and combinations are the value parameters after it)."""
+    ADDRESS = "address"
+    """An address-space predicate or conversion (``__isGlobal``, ``__cvta_generic_to_ubuf``,
+    ``__cvta_ubuf_to_generic`` ...): a generic pointer (``const void*``, the row's ``uint64_t``)
+    or a raw address (``size_t rawbits``) in, ``results`` out."""
+    VOID = "void"
+    """A ``void`` function of a Global Memory address or of nothing (``asc_dcci_entire``,
+    ``asc_nop``)."""
     MAKE = "make"
     """A vector constructor ``make_<type>(x, y, ...)`` (the combination: one element type per
     component; the result is the vector type named by the row)."""

@@ -520,6 +520,51 @@ def _group_rows() -> list[OpSpec]:
     return rows
 
 
+# ==== address spaces, cache maintenance and asc_nop (device_functions.h, issue 12) ===============
+ADDRESS_SPACES = {"global": "Global", "ubuf": "Ubuf", "local": "Local"}
+"""The generic address space's parts: the spelling in the conversions and in the predicates."""
+
+
+def address_functions() -> dict[str, tuple[str, str, str]]:
+    """Every address-space function: name -> (parameter, ``ascreg.core.address`` function, space).
+
+    Examples
+    --------
+    >>> address_functions()["__cvta_ubuf_to_generic"]
+    ('rawbits', 'to_generic', 'ubuf')
+    """
+    table = {}
+    for space, title in ADDRESS_SPACES.items():
+        table[f"__is{title}"] = ("ptr", "classify", space)
+        table[f"__cvta_generic_to_{space}"] = ("ptr", "from_generic", space)
+        table[f"__cvta_{space}_to_generic"] = ("rawbits", "to_generic", space)
+    return table
+
+
+ADDRESS_FUNCTIONS = address_functions()
+_ADDRESS_RESULTS = {"classify": uint32_t, "from_generic": uint64_t, "to_generic": uint64_t}
+"""``unsigned int`` (the predicates), ``size_t`` (an address value), ``void*`` (a generic
+pointer, 64 bits)."""
+VOID_FUNCTIONS = {"asc_dcci_entire": ("dst",), "asc_dcci_single": ("dst",), "asc_nop": ()}
+"""``void`` functions: the Data Cache flushes of a Global Memory address, and ``asc_nop()``.
+(The C API ``asc_dcci_single`` row is keyed ``c_api.asc_dcci_single``.)"""
+
+
+def _address_rows() -> list[OpSpec]:
+    rows, core = [], "ascreg.core.address:"
+    for name, (role, function, _space) in ADDRESS_FUNCTIONS.items():
+        shape = SimtShape("simt/address", SimtKind.ADDRESS, (_ADDRESS_RESULTS[function],))
+        rows.append(
+            _simt(name, (role,), ((uint64_t,),), "device_functions.h", shape, core + function)
+        )
+    for name, roles in VOID_FUNCTIONS.items():
+        shape = SimtShape("simt/address", SimtKind.VOID)
+        function = "flush_cache" if roles else "idle"
+        combos = ((uint64_t,),) if roles else ((),)
+        rows.append(_simt(name, roles, combos, "device_functions.h", shape, core + function))
+    return rows
+
+
 SIMT_ROWS: tuple[OpSpec, ...] = (
     *_math_rows(),
     *_warp_rows(),
@@ -529,5 +574,6 @@ SIMT_ROWS: tuple[OpSpec, ...] = (
     *_pair_rows(),
     *_make_rows(),
     *_group_rows(),
+    *_address_rows(),
 )
 """The SIMT rows, in the order the stubs and type tests list them."""

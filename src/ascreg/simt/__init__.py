@@ -135,6 +135,21 @@ from ascreg.machine.simt.engine import (
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
 from ascreg.simt import halfmath as _halfmath
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
+from ascreg.simt.address import (
+    GenericPointer,
+    __cvta_generic_to_global,
+    __cvta_generic_to_local,
+    __cvta_generic_to_ubuf,
+    __cvta_global_to_generic,
+    __cvta_local_to_generic,
+    __cvta_ubuf_to_generic,
+    __isGlobal,
+    __isLocal,
+    __isUbuf,
+    asc_dcci_entire,
+    asc_dcci_single,
+    asc_nop,
+)
 from ascreg.simt.atomics import (
     asc_atomic_add,
     asc_atomic_and,
@@ -510,6 +525,7 @@ from ascreg.simt.warp import (
 
 __all__ = [
     "DivergentBranchError",
+    "GenericPointer",
     "LanePointer",
     "Lanes",
     "PairValue",
@@ -520,6 +536,12 @@ __all__ = [
     "__brev",
     "__byte_perm",
     "__clz",
+    "__cvta_generic_to_global",
+    "__cvta_generic_to_local",
+    "__cvta_generic_to_ubuf",
+    "__cvta_global_to_generic",
+    "__cvta_local_to_generic",
+    "__cvta_ubuf_to_generic",
     "__fdividef",
     "__ffs",
     "__float2float_rd",
@@ -605,6 +627,9 @@ __all__ = [
     "__int2float_ru",
     "__int2float_rz",
     "__int_as_float",
+    "__isGlobal",
+    "__isLocal",
+    "__isUbuf",
     "__isnanx2",
     "__launch_bounds__",
     "__ll2float_rd",
@@ -656,8 +681,11 @@ __all__ = [
     "asc_atomic_sub",
     "asc_atomic_xor",
     "asc_ballot",
+    "asc_dcci_entire",
+    "asc_dcci_single",
     "asc_ldca",
     "asc_ldcg",
+    "asc_nop",
     "asc_reduce_add",
     "asc_reduce_max",
     "asc_reduce_min",

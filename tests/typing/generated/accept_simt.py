@@ -31,6 +31,8 @@ from ascreg._dtypes import (
     uint8_t,
 )
 from ascreg.simt import (
+    GenericPointer,
+    LanePointer,
     Lanes,
     __bfloat162bfloat16_rd,
     __bfloat162bfloat16_rn,
@@ -71,6 +73,12 @@ from ascreg.simt import (
     __brev,
     __byte_perm,
     __clz,
+    __cvta_generic_to_global,
+    __cvta_generic_to_local,
+    __cvta_generic_to_ubuf,
+    __cvta_global_to_generic,
+    __cvta_local_to_generic,
+    __cvta_ubuf_to_generic,
     __fdividef,
     __ffs,
     __float2bfloat16,
@@ -251,6 +259,9 @@ from ascreg.simt import (
     __int2half_rz,
     __int2half_rz_sat,
     __int_as_float,
+    __isGlobal,
+    __isLocal,
+    __isUbuf,
     __isnanx2,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
@@ -337,8 +348,11 @@ from ascreg.simt import (
     asc_atomic_sub,
     asc_atomic_xor,
     asc_ballot,
+    asc_dcci_entire,
+    asc_dcci_single,
     asc_ldca,
     asc_ldcg,
+    asc_nop,
     asc_reduce_add,
     asc_reduce_max,
     asc_reduce_min,
@@ -2601,6 +2615,51 @@ def main() -> None:
     # group_dim: every legal combination (scalars, arrays, Python numbers)
     assert_type(group_dim(block), dim3)  # thread_block
     assert_type(block.group_dim(), dim3)  # the member
+    # __isGlobal: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isGlobal(g_uint32_t), np.uint32 | Lanes)
+    assert_type(__isGlobal(None), np.uint32 | Lanes)
+    assert_type(__isGlobal(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
+    assert_type(__isGlobal(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_generic_to_global: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_generic_to_global(g_uint32_t), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_global(None), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_global(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_global(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_global_to_generic: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_global_to_generic(0x400000), GenericPointer)
+    assert_type(__cvta_global_to_generic(a_uint64), GenericPointer)  # per thread
+    # __isUbuf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isUbuf(g_uint32_t), np.uint32 | Lanes)
+    assert_type(__isUbuf(None), np.uint32 | Lanes)
+    assert_type(__isUbuf(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
+    assert_type(__isUbuf(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_generic_to_ubuf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_generic_to_ubuf(g_uint32_t), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_ubuf(None), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_ubuf(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_ubuf(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_ubuf_to_generic: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_ubuf_to_generic(0x400000), GenericPointer)
+    assert_type(__cvta_ubuf_to_generic(a_uint64), GenericPointer)  # per thread
+    # __isLocal: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isLocal(g_uint32_t), np.uint32 | Lanes)
+    assert_type(__isLocal(None), np.uint32 | Lanes)
+    assert_type(__isLocal(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
+    assert_type(__isLocal(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_generic_to_local: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_generic_to_local(g_uint32_t), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_local(None), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_local(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_local(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_local_to_generic: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_local_to_generic(0x400000), GenericPointer)
+    assert_type(__cvta_local_to_generic(a_uint64), GenericPointer)  # per thread
+    # asc_dcci_entire: every legal combination (scalars, arrays, Python numbers)
+    asc_dcci_entire(g_uint32_t)
+    # asc_dcci_single: every legal combination (scalars, arrays, Python numbers)
+    asc_dcci_single(g_uint32_t)
+    # asc_nop: every legal combination (scalars, arrays, Python numbers)
+    asc_nop()
     # the vector and pair classes: construction, components, C++ operators of the pairs
     assert_type(half2(1, 2) + half2(1, 2), half2)
     assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)

@@ -10086,7 +10086,7 @@ def main() -> None:
     # asc_set_ffts_base_addr: every illegal combination of config, every form
     asc_set_ffts_base_addr(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
     # asc_dcci_single: every illegal combination of T, every form
-    asc_dcci_single(p_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: p_uint8_t
+    c_api.asc_dcci_single(p_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: p_uint8_t
     # asc_ub_dcci_single: every illegal combination of T, every form
     asc_ub_dcci_single(g_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
     # asc_datacache_preload: every illegal combination of address, offset, every form

@@ -31,6 +31,8 @@ from ascreg._dtypes import (
     uint8_t,
 )
 from ascreg.simt import (
+    GenericPointer,
+    LanePointer,
     Lanes,
     __bfloat162bfloat16_rd,
     __bfloat162bfloat16_rn,
@@ -71,6 +73,12 @@ from ascreg.simt import (
     __brev,
     __byte_perm,
     __clz,
+    __cvta_generic_to_global,
+    __cvta_generic_to_local,
+    __cvta_generic_to_ubuf,
+    __cvta_global_to_generic,
+    __cvta_local_to_generic,
+    __cvta_ubuf_to_generic,
     __fdividef,
     __ffs,
     __float2bfloat16,
@@ -251,6 +259,9 @@ from ascreg.simt import (
     __int2half_rz,
     __int2half_rz_sat,
     __int_as_float,
+    __isGlobal,
+    __isLocal,
+    __isUbuf,
     __isnanx2,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
@@ -337,8 +348,11 @@ from ascreg.simt import (
     asc_atomic_sub,
     asc_atomic_xor,
     asc_ballot,
+    asc_dcci_entire,
+    asc_dcci_single,
     asc_ldca,
     asc_ldcg,
+    asc_nop,
     asc_reduce_add,
     asc_reduce_max,
     asc_reduce_min,
@@ -2659,6 +2673,30 @@ def main() -> None:
     # group_dim: floats, float arrays and too-wide or illegal dtypes are rejected
     group_dim(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
     group_dim(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # __isGlobal: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isGlobal(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_generic_to_global: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_generic_to_global(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_global_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_global_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+    # __isUbuf: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isUbuf(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_generic_to_ubuf: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_generic_to_ubuf(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_ubuf_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_ubuf_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+    # __isLocal: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isLocal(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_generic_to_local: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_generic_to_local(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_local_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_local_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+    # asc_dcci_entire: floats, float arrays and too-wide or illegal dtypes are rejected
+    asc_dcci_entire(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
+    # asc_dcci_single: floats, float arrays and too-wide or illegal dtypes are rejected
+    asc_dcci_single(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
+    # asc_nop: floats, float arrays and too-wide or illegal dtypes are rejected
+    asc_nop(1.5)  # type: ignore[call-arg]  # pyright: ignore  # not a pointer
     # the vector and pair classes: construction, components, C++ operators of the pairs
     half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
     __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair
