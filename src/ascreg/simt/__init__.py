@@ -87,13 +87,16 @@ scalar functions (``__hmul``, ``hsin``, ``__float2half_rn``, ``__half2int_rz`` .
 correctly rounded): :mod:`ascreg.simt.floatmath`. Conversions and bit casts (``__float2int_rn``
 ... ``__uint_as_float``): :mod:`ascreg.simt.conversions`. Cache-hinted
 loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
+Address spaces (``__isGlobal``, ``__cvta_generic_to_ubuf`` ...), the Data Cache flushes
+``asc_dcci_entire`` / ``asc_dcci_single`` and ``asc_nop``: :mod:`ascreg.simt.address`.
 
 The pair types ``half2`` and ``bfloat16x2_t`` with their arithmetic, comparisons and math
 (``__haddx2``, ``__heqx2``, ``__hbltux2``, ``__hgex2_mask``, ``h2sin`` ...):
 :mod:`ascreg.simt.pairs`. The vector types ``int2`` ... ``float4`` and their ``make_*``
 constructors: :mod:`ascreg.simt.vectors`. Cooperative groups (``this_thread_block``,
 ``tiled_partition``, ``coalesced_threads``, ``binary_partition`` and their members):
-:mod:`ascreg.simt.cooperative_groups`. The pair and vector types are real classes, one value per thread in a kernel,
+:mod:`ascreg.simt.cooperative_groups` (``ascreg.simt.all`` / ``any`` are not in ``__all__``,
+so a star import keeps Python's built-ins). The pair and vector types are real classes, one value per thread in a kernel,
 and a pointer cast to one (``p.cast(half2)``) reads and writes whole structs. The shuffles,
 atomics and cache-hinted accesses still take only their scalar element types.
 
