@@ -44,6 +44,22 @@ def page_name(path: str) -> str | None:
     return name
 
 
+TITLE = re.compile(r"^# (\S+)\s*$", re.M)
+"""A page's first heading: the API name it documents."""
+
+
+def titled(name: str, page: str) -> str:
+    """Return the API *page* documents when its file *name* only adds a digit to it.
+
+    Pages of a C++ overload set share a title; their files are told apart by a digit
+    (``max1.md`` and ``isnan1.md`` document ``max`` and ``isnan``).
+    """
+    title = TITLE.search(page)
+    if title and title.group(1) != name and re.sub(r"\d+$", "", name) == title.group(1):
+        return title.group(1)
+    return name
+
+
 def list_files(repo: str) -> list[str]:
     """Every file of the newest commit of *repo* (a work tree or a bare repository)."""
     out = subprocess.run(
@@ -89,6 +105,7 @@ def main(repo: str) -> None:
         if f.startswith(folder) and (name := page_name(f))
     ]
     pages = read_pages(repo, [f for _, _, f in found])
+    found = [(surface, titled(name, pages[f]), f) for surface, name, f in found]
     found += [  # a C API page declares a family: asc_half2int32 has _rd, _rn, ..., _sat forms
         ("c_api", declared, f)
         for surface, _, f in list(found)

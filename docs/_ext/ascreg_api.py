@@ -110,10 +110,14 @@ def is_public(name: str) -> bool:
 
 
 def public_names(module: types.ModuleType) -> list[str]:
-    """Return ``__all__``, or (without one) the public names the module or its package defines."""
+    """Return ``__all__``, or (without one) the public names the module or its package defines.
+
+    Names a module keeps out of ``__all__`` on purpose (``ascreg.simt.all``: a star import must
+    not replace the built-in) are listed in its ``_PUBLIC_NOT_STARRED`` and documented too.
+    """
     names = getattr(module, "__all__", None)
     if names is not None:
-        return list(names)
+        return [*names, *getattr(module, "_PUBLIC_NOT_STARRED", ())]
     own = module.__name__
     found = []
     for name, value in vars(module).items():
@@ -314,6 +318,11 @@ def _setup_block(home: str) -> str:
 
 def dtype_table(spec: Any) -> str:
     """Render one ``OpSpec`` row as a reST list-table: one line per legal dtype combination."""
+    if not spec.roles:  # asc_nop(), this_thread_block(): no value parameters
+        return (
+            f"``{spec.name}`` (C++ ``{spec.cpp}``) takes no value parameters. "
+            f"Source: ``{spec.source}`` in the asc-devkit repository.\n"
+        )
     header = "   * - " + "\n     - ".join(f"``{r}``" for r in spec.roles)
     rows = [
         "   * - " + "\n     - ".join(f"``{d.cpp_name}``" for d in combo) for combo in spec.combos

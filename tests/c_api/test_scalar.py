@@ -180,7 +180,7 @@ def test_system_variables_need_a_running_block() -> None:
 # ---- cache control -------------------------------------------------------------------------------
 
 
-CACHE_ROWS = ("asc_dcci_single", "asc_ub_dcci_single", "asc_dcci_entire_all",
+CACHE_ROWS = ("c_api.asc_dcci_single", "asc_ub_dcci_single", "asc_dcci_entire_all",
               "asc_dcci_entire_out", "asc_dcci_entire_atomic", "asc_dci",
               "asc_datacache_preload", "asc_icache_preload", "asc_get_icache_preload_status")  # fmt: skip
 

@@ -107,7 +107,7 @@ def surface(row: str) -> tuple[str, str]:
     if row in C_API_NAMES:
         return "ascreg.c_api", SPECS[row].spelling
     if row in SIMT_NAMES:
-        return "ascreg.simt", row
+        return "ascreg.simt", SPECS[row].spelling
     raise AssertionError(f"{row}: neither a Reg row nor in C_API_NAMES / SIMT_NAMES")
 
 

@@ -97,18 +97,28 @@ def test_simt_overloads_follow_the_table(shape: object) -> None:
     """Every combination of a SIMT row is in its stub (intrinsics: narrowest overload first)."""
     spec = SPECS[shape.spec]  # type: ignore[attr-defined]
     stub = OUTPUTS[ROOT / "stubs" / "ascreg" / f"{shape.module}.pyi"]  # type: ignore[attr-defined]
-    defs = re.findall(rf"^def {spec.name}\(.*# (.*)$", stub, re.M)
+    defs = re.findall(rf"^def {spec.spelling}\(.*# (.*)$", stub, re.M)
     if shape.kind == "int":  # type: ignore[attr-defined]
-        order = sorted(spec.combos, key=lambda c: max(d.size for d in c))
+        integer = [c for c in spec.combos if c[0].kind.value in ("int", "uint")]
+        order = sorted(integer, key=lambda c: max(d.size for d in c))
         forms = 1 + len(spec.roles)  # the scalar form, then one array form per parameter
         expected = [
             gen.combo_text(c) + suffix for c in order for suffix in [""] + [" array"] * (forms - 1)
+        ]
+        # then the nameable half overloads of the name (__hadd): four forms each
+        halves = [c for c in spec.combos if c not in integer and c[0].__name__ == "half"]
+        expected += [
+            gen.combo_text(c) + suffix
+            for c in halves
+            for suffix in ("", f" Python number {spec.roles[0]}", " array", " array")
         ]
         assert defs == expected
     elif shape.kind in ("atomic", "load", "store"):  # type: ignore[attr-defined]
         assert defs == [gen.combo_text(c) for c in spec.combos] + ["p + idx"]
         for combo in spec.combos:
             assert f"address: Pointer[{combo[0].__name__}]" in stub
+    elif spec.name == "tiled_partition":  # an object: tiled_partition(b, n), tiled_partition[n](b)
+        assert "\ntiled_partition: _TiledPartition\n" in stub
     else:
         assert defs, f"no stub for {spec.name}"
 

@@ -37,3 +37,13 @@ def ref_fdividef(x: float, y: float) -> float:
         return math.inf if (math.copysign(1, x) > 0) == (math.copysign(1, y) > 0) else -math.inf
     # float32 operands: the double quotient rounded once more to float is correctly rounded
     return flush(ctypes.c_float(x / y).value)
+
+
+def ref_int_to_float(value: int) -> float:
+    """C's conversion of an integer to ``float``: round once to 24 significant bits, ties to even."""
+    magnitude, shift = abs(value), max(abs(value).bit_length() - 24, 0)
+    quotient, rest = divmod(magnitude, 1 << shift)
+    half = (1 << shift) >> 1
+    if shift and (rest > half or (rest == half and quotient & 1)):
+        quotient += 1
+    return math.copysign(float(quotient << shift), value)

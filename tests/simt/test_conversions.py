@@ -136,5 +136,7 @@ def test_integer_arguments_follow_the_c_parameter_rules() -> None:
         simt.__int2float_rn(np.int64(1))  # wider than the parameter
     with pytest.raises(AscregTypeError, match="integer"):
         simt.__int2float_rn(1.5)
+    # an integer argument to a float parameter converts as in C (round to nearest even)
+    assert simt.__float2int_rn(np.array([2**24 + 1], dtype=np.int32)).tolist() == [2**24]
     with pytest.raises(AscregTypeError, match="float"):
-        simt.__float2int_rn(np.array([1], dtype=np.int32))
+        simt.__float2int_rn("1")

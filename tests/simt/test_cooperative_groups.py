@@ -11,22 +11,38 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ascreg import GlobalMemory, int32_t, uint32_t, uint64_t
+from ascreg._spec.simt import GROUP_FUNCTIONS
 from ascreg.c_api import __ubuf__
 from ascreg.core import groups
-from ascreg.errors import AscregError, UnsupportedError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.simt.engine import divergence
+from ascreg.simt import all as group_all
+from ascreg.simt import any as group_any
 from ascreg.simt import (
+    ballot,
     binary_partition,
     coalesced_threads,
     dim3,
+    dim_threads,
+    group_dim,
+    group_index,
+    meta_group_rank,
+    meta_group_size,
+    num_threads,
     run_simt_kernel,
+    shfl,
+    shfl_down,
+    shfl_up,
+    shfl_xor,
+    size,
     sync,
     this_thread_block,
+    thread_index,
     thread_rank,
     threadIdx,
     tiled_partition,
 )
-from reference.groups import ref_compact, ref_lane_of, ref_rank_of
+from reference.groups import ref_coalesced, ref_compact, ref_lane_of, ref_rank_of, ref_tile
 
 masks = st.integers(0, 2**32 - 1)
 
@@ -158,3 +174,81 @@ def test_what_is_not_modelled_says_so() -> None:
 
     with pytest.raises(AscregError, match=r"power of two in 1\.\.2048"):
         run_simt_kernel(bad_size, dim3(1), dim3(64), 0, ())
+
+
+TILE_MEMBERS = ("thread_rank", "meta_group_rank", "shfl", "shfl_up", "shfl_down", "shfl_xor",
+                "ballot", "any", "all")  # fmt: skip
+WARP_MEMBERS = ("thread_rank", "size", "shfl", "shfl_up", "shfl_down", "ballot", "any", "all",
+                "partition")  # fmt: skip
+
+
+@pytest.mark.rows(*GROUP_FUNCTIONS)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("active", [0xFFFFFFFF, 0xB6E15F0D])
+def test_free_functions_match_the_lane_references(mode: str, active: int) -> None:
+    n, tile_size = 64, 8
+    rows = 4 + len(TILE_MEMBERS) + len(WARP_MEMBERS)
+    out = GlobalMemory().alloc(uint32_t, n * rows)
+    var = [(7 * t + 3) % 100 for t in range(n)]
+    pred = [t % 3 == 0 or t == 41 for t in range(n)]
+
+    def kernel(out: Any) -> None:
+        t = threadIdx.x
+        v, p = np.uint32([(7 * i + 3) % 100 for i in range(64)])[t], (t % 3 == 0) | (t == 41)
+        block = this_thread_block()
+        tile = tiled_partition(block, 8)
+        sync(block)
+        sync(tile)
+        out[t] = thread_rank(block) + 1000 * size(block) + 100000 * num_threads(block)
+        out[n + t] = group_index(block).x + 10 * dim_threads(block).x + 1000 * group_dim(block).x
+        out[2 * n + t] = thread_index(block).x
+        out[3 * n + t] = num_threads(tile) + 100 * size(tile) + 10000 * meta_group_size(tile)
+        tiles = (thread_rank(tile), meta_group_rank(tile), shfl(tile, v, 3), shfl_up(tile, v, 1),
+                 shfl_down(tile, v, 2), shfl_xor(tile, v, 5), ballot(tile, p),
+                 group_any(tile, p), group_all(tile, p))  # fmt: skip
+        for k, value in enumerate(tiles):
+            out[(4 + k) * n + t] = value
+        if (active >> (t % 32)) & 1:
+            g = coalesced_threads()
+            sync(g)
+            part = binary_partition(g, t % 2 == 0)
+            assert meta_group_rank(g) == 0 and meta_group_size(g) == 1
+            warps = (thread_rank(g), size(g), shfl(g, v, 3), shfl_up(g, v, 1), shfl_down(g, v, 2),
+                     ballot(g, p), group_any(g, p), group_all(g, p),
+                     thread_rank(part) + 100 * num_threads(part))  # fmt: skip
+            for k, value in enumerate(warps):
+                out[(4 + len(tiles) + k) * n + t] = value
+
+    run(kernel, dim3(n), out, mode=mode)
+    got = out.read(n * rows).reshape(rows, n)
+    threads = range(n)
+    assert got[0].tolist() == [t + 1000 * n + 100000 * n for t in threads]
+    assert got[1].tolist() == [10 * n + 1000 * n] * n
+    assert got[2].tolist() == list(threads)
+    assert got[3].tolist() == [tile_size + 100 * tile_size + 10000 * (n // tile_size)] * n
+    for k, member in enumerate(TILE_MEMBERS):
+        assert got[4 + k].tolist() == [ref_tile(tile_size, t, var, pred)[member] for t in threads]
+    for k, member in enumerate(WARP_MEMBERS):
+        row = 4 + len(TILE_MEMBERS) + k
+        for t in (t for t in threads if active >> (t % 32) & 1):
+            base = t - t % 32
+            want = ref_coalesced(active, t % 32, var[base : base + 32], pred[base : base + 32])
+            assert got[row, t] == want[member], (member, t)
+
+
+def test_a_free_function_checks_the_group_class() -> None:
+    seen: list[str] = []
+
+    def kernel() -> None:
+        for call, group in (
+            (shfl_xor, coalesced_threads()),
+            (group_index, tiled_partition(this_thread_block(), 4)),
+        ):
+            try:
+                call(group, 1, 1) if call is shfl_xor else call(group)
+            except AscregTypeError as error:
+                seen.append(str(error))
+
+    run_simt_kernel(kernel, dim3(1), dim3(8), 0, ())
+    assert "shfl_xor" in seen[0] and "takes a thread_block_tile" in seen[0]
+    assert "group_index" in seen[1] and "takes a thread_block" in seen[1]

@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 from ascreg import GlobalMemory, float32_t
 from ascreg.errors import AscregTypeError
 from ascreg.simt import Lanes, __fdividef, __saturatef, dim3, fdividef, run_simt_kernel, threadIdx
-from reference.floatmath import SMALLEST_NORMAL, bits_of, ref_fdividef, ref_saturatef
+from reference.floatmath import (
+    SMALLEST_NORMAL,
+    bits_of,
+    ref_fdividef,
+    ref_int_to_float,
+    ref_saturatef,
+)
 
 
 def same(got: Any, want: float) -> bool:
@@ -97,7 +103,7 @@ def test_float_arguments_and_result_kinds() -> None:
     ("call", "args", "pattern"),
     [
         (__saturatef, (np.array([0.5]),), "float64"),
-        (__saturatef, (np.array([1], dtype=np.int32),), "cast float64 or integer"),
+        (__saturatef, (np.array([1], dtype=np.float64),), "cast float64 arrays"),
         (__fdividef, (1e39, 1.0), "outside the float range"),
         (__saturatef, (10**400,), "outside the float range"),
         (__fdividef, ("1", 1.0), "the C parameter is a float"),
@@ -108,6 +114,32 @@ def test_bad_float_arguments(call: Any, args: Any, pattern: str) -> None:
     with pytest.raises(AscregTypeError, match=pattern) as info:
         call(*args)
     assert call.__name__ in str(info.value)
+
+
+int64_values = st.one_of(
+    st.integers(-(2**63), 2**63 - 1),
+    st.builds(lambda e, m: m << e, st.integers(0, 40), st.integers(-(2**24), 2**24)),
+)
+
+
+@pytest.mark.rows("fdividef")
+@settings(max_examples=150)
+@given(st.lists(int64_values, min_size=1, max_size=20))
+def test_integer_arguments_round_once_to_nearest_even(values: list[int]) -> None:
+    # C converts an integer argument to a float parameter: one rounding, ties to even
+    want = [ref_int_to_float(v) for v in values]
+    assert fdividef(np.array(values, dtype=np.int64), 1).tolist() == want
+    assert [float(fdividef(v, 1)) for v in values] == want
+
+
+def test_integer_arguments_of_every_width() -> None:
+    double_rounding = 2**62 + 2**38 + 1  # via double it would tie and round down
+    assert float(fdividef(double_rounding, 1)) == 2.0**62 + 2.0**39
+    assert float(fdividef(np.uint64(2**64 - 1), 1)) == 2.0**64
+    assert __saturatef(np.array([-3, 0, 7], dtype=np.int8)).tolist() == [0.0, 0.0, 1.0]
+    assert __saturatef(np.array([True, False])).dtype == np.float32
+    assert float(fdividef(2**100 + 2**76 + 1, 2**76)) == 2.0**24 + 2  # wider than 64 bits
+    assert isinstance(__fdividef(np.array([1, 2], dtype=np.int32).view(Lanes), 1), Lanes)
 
 
 def test_float_functions_in_a_kernel() -> None:

@@ -14,6 +14,7 @@ import ascreg.simt as simt
 from ascreg import GlobalMemory, int32_t
 from ascreg._spec.simt import VECTOR_ELEMENTS, VECTOR_TYPES
 from ascreg.errors import AscregTypeError
+from ascreg.machine.simt.engine import divergence
 from ascreg.simt import dim3, int2, run_simt_kernel, threadIdx
 from reference.vectors import INTEGER_BITS, ref_component
 
@@ -78,3 +79,29 @@ def test_vectors_in_a_divergent_kernel_merge_per_lane() -> None:
     i = np.arange(32)
     assert np.array_equal(got[:, 0], np.where(i % 2 == 0, -i, i))
     assert np.array_equal(got[:, 1], np.where(i % 2 == 0, 8, 2 * i + 1))
+
+
+@pytest.mark.parametrize("mode", ["masked", "unmasked", "per-thread"])
+def test_assignment_copies_a_vector_value_as_c_does(mode: str) -> None:
+    # int2 b = a; b.x = ...; leaves a unchanged (C structs are values), in every tier
+    gm = GlobalMemory()
+    out = gm.alloc(int32_t, 16)
+
+    def kernel(out: Any) -> None:
+        t = threadIdx.x
+        a = simt.make_int2(t, 10 * t)
+        b = a
+        b.x = 100
+        c: Any = b
+        if t % 2 == 0:
+            c = a
+            c.y = -1
+        out[4 * t] = a.x
+        out[4 * t + 1] = a.y
+        out[4 * t + 2] = b.x
+        out[4 * t + 3] = c.y
+
+    with divergence(mode):
+        run_simt_kernel(kernel, dim3(1), dim3(4), 0, (out,))
+    want = [[t, 10 * t, 100, -1 if t % 2 == 0 else 10 * t] for t in range(4)]
+    assert out.read(16).reshape(4, 4).tolist() == want

@@ -56,9 +56,13 @@ def simt_int_overloads(name: str) -> list[tuple[tuple[type[Scalar], ...], list[s
     overload that matches.
     """
     spec = SPECS[name]
-    combos = spec.combos
+    overloads = [
+        (c, r)
+        for c, r in zip(spec.combos, simt_shape(spec).results, strict=True)
+        if c[0].kind.value in ("int", "uint")
+    ]
+    combos = [c for c, _r in overloads]
     out = []
-    overloads = zip(combos, simt_shape(spec).results, strict=True)
     for combo, result in sorted(overloads, key=lambda o: max(d.size for d in o[0])):
         width = max(d.size for d in combo)
         split = len({c[0].kind for c in combos if max(d.size for d in c) == width}) > 1
@@ -81,6 +85,27 @@ def simt_int_stub(name: str) -> list[str]:
                 for j, (r, a) in enumerate(zip(spec.roles, aliases, strict=True))
             ]
             lines.append(f"def {name}({', '.join(params)}) -> NDArray[{ret}]: ...  # {tag} array")
+    return lines + simt_half_overload_stub(spec)
+
+
+def simt_half_overload_stub(spec: OpSpec) -> list[str]:
+    """The half overloads of an integer function (``__hadd``); bfloat16 cannot be named.
+
+    The runtime takes the half overload when an argument is a half value, so each form needs
+    one: a half scalar ``x`` (``y`` any number), a half scalar ``y`` after a Python number, then
+    the array forms as for the integer overloads.
+    """
+    lines = []
+    for combo in (c for c in spec.combos if c[0].kind.value == "float" and np_name(c[0])):
+        ret, tag = np_name(combo[0]), combo_text(combo)
+        scalar, array = f"float | {ret}", f"NDArray[{ret}]"
+        x, y = spec.roles
+        lines += [
+            f"def {spec.name}({x}: {ret}, {y}: {scalar}) -> {ret}: ...  # {tag}",
+            f"def {spec.name}({x}: float, {y}: {ret}) -> {ret}: ...  # {tag} Python number {x}",
+            f"def {spec.name}({x}: {array}, {y}: {scalar} | {array}) -> {array}: ...  # {tag} array",
+            f"def {spec.name}({x}: {scalar} | {array}, {y}: {array}) -> {array}: ...  # {tag} array",
+        ]
     return lines
 
 
@@ -110,9 +135,10 @@ def half_param(d: type[Scalar]) -> tuple[str, str]:
     """
     if d.np_dtype.name == "bfloat16":
         return "float | np.generic", "NDArray[Any]"
+    if d.np_dtype.kind == "f" and d.np_dtype.itemsize == 4:  # C converts integers to float
+        return "_Float32", "_Float32Array"
     if d.np_dtype.kind == "f":
-        names = "np.float16" if d.np_dtype.itemsize == 2 else "np.float32 | np.float16"
-        return f"float | {names}", f"NDArray[{names}]"
+        return "float | np.float16", "NDArray[np.float16]"
     alias = int_alias("iu", d.size)
     return (alias if d.size >= 4 else f"int | {alias}"), f"{alias}Array"
 
@@ -199,10 +225,111 @@ def make_stub(spec: OpSpec) -> list[str]:
     ]
 
 
+_SHFL_VALUE = "int | float | np.int32 | np.uint32 | np.float32 | np.int64 | np.uint64 | np.float16 | NDArray[Any]"
+_GROUP_PARAMETERS = {"var": _SHFL_VALUE, "tilesz": "int"}
+"""The annotation of a cooperative-groups value parameter (default ``_IntLike | _IntArray``)."""
+GROUP_METHODS: dict[str, dict[str, str]] = {
+    "thread_block": {
+        "sync": "None", "thread_rank": "Lanes", "group_index": "dim3", "thread_index": "Any",
+        "dim_threads": "dim3", "group_dim": "dim3", "num_threads": "int", "size": "int",
+    },
+    "thread_block_tile": {
+        "sync": "None", "thread_rank": "Lanes", "num_threads": "int", "size": "int",
+        "meta_group_rank": "Lanes", "meta_group_size": "int", "shfl": "Any", "shfl_up": "Any",
+        "shfl_down": "Any", "shfl_xor": "Any", "ballot": "Lanes", "any": "Lanes", "all": "Lanes",
+    },
+    "coalesced_group": {
+        "sync": "None", "num_threads": "Lanes", "size": "Lanes", "thread_rank": "Lanes",
+        "meta_group_rank": "int", "meta_group_size": "int", "shfl": "Lanes", "shfl_up": "Lanes",
+        "shfl_down": "Lanes", "ballot": "Lanes", "any": "Lanes", "all": "Lanes",
+    },
+}  # fmt: skip
+"""What each member of each group class returns (a one-thread tile's shuffle returns its
+argument: ``Any``)."""
+GROUP_MADE = {"this_thread_block": "thread_block", "coalesced_threads": "coalesced_group",
+              "binary_partition": "coalesced_group"}  # fmt: skip
+
+
+def group_parameters(spec: OpSpec) -> list[str]:
+    """The value parameters of a cooperative-groups row, annotated."""
+    return [f"{r}: {_GROUP_PARAMETERS.get(r, '_IntLike | _IntArray')}" for r in spec.roles]
+
+
+def group_class_lines() -> list[str]:
+    """The group classes with their members (each member's parameters from its row)."""
+    lines = ["MAX_TILE: int", ""]
+    for cls, members in GROUP_METHODS.items():
+        lines.append(f"class {cls}:")
+        if cls == "thread_block_tile":
+            lines.append("    parent: thread_block")
+            lines.append("    def __init__(self, size: int, parent: thread_block) -> None: ...")
+        if cls == "coalesced_group":
+            lines.append("    mask: Lanes")
+            lines.append(
+                "    def __init__(self, mask: Any, meta_rank: int = 0, meta_size: int = 1) -> None: ..."
+            )
+        for member, returns in members.items():
+            params = ", ".join(["self", *group_parameters(SPECS[member])])
+            lines.append(f"    def {member}({params}) -> {returns}: ...")
+        lines.append("")
+    lines += [
+        "class _TiledPartition:",
+        "    def __call__(self, parent: thread_block, tilesz: int) -> thread_block_tile: ...",
+        "    def __getitem__(self, size: int) -> Callable[[thread_block], thread_block_tile]: ...",
+    ]
+    return lines
+
+
+def group_stub(spec: OpSpec) -> list[str]:
+    """A cooperative-groups function: one def per group class whose member returns differ."""
+    name, groups = spec.name, simt_shape(spec).groups
+    if name == "tiled_partition":
+        return ["tiled_partition: _TiledPartition"]
+    values = group_parameters(spec)
+    if not groups:
+        return [f"def {name}({', '.join(values)}) -> {GROUP_MADE[name]}: ...  # ()"]
+    if name in GROUP_MADE:
+        params = ", ".join([f"g: {' | '.join(groups)}", *values])
+        return [f"def {name}({params}) -> {GROUP_MADE[name]}: ...  # {', '.join(groups)}"]
+    returns = {g: GROUP_METHODS[g][name] for g in groups}
+    if len(set(returns.values())) == 1:
+        params = ", ".join([f"g: {' | '.join(groups)}", *values])
+        return [f"def {name}({params}) -> {returns[groups[0]]}: ...  # {', '.join(groups)}"]
+    return [
+        f"def {name}({', '.join([f'g: {g}', *values])}) -> {ret}: ...  # {g}"
+        for g, ret in returns.items()
+    ]
+
+
+_GENERIC = "Pointer[Any] | LanePointer | GenericPointer | None"
+"""What a ``const void*`` parameter takes (an ascreg pointer, ``p + idx``, a generic pointer,
+``None`` for nullptr)."""
+
+
+def address_stub(spec: OpSpec) -> list[str]:
+    """An address-space function: a pointer or a raw value in; ``void`` functions give None."""
+    shape = simt_shape(spec)
+    if shape.kind == "void":
+        params = ", ".join(f"{r}: {_GENERIC.removesuffix(' | None')}" for r in spec.roles)
+        return [f"def {spec.spelling}({params}) -> None: ...  # void"]
+    (role,), (result,) = spec.roles, shape.results
+    if role == "rawbits":
+        return [f"def {spec.name}(rawbits: _IntLike | _IntArray) -> GenericPointer: ...  # void*"]
+    ret = np_name(result)
+    return [
+        f"def {spec.name}(ptr: Pointer[Any] | GenericPointer | None) -> {ret} | Lanes: ...  # {pyname(result)}",
+        f"def {spec.name}(ptr: LanePointer) -> Lanes: ...  # {pyname(result)} per thread",
+    ]
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
     name = spec.name
+    if shape.kind == "group":
+        return group_stub(spec)
+    if shape.kind in ("address", "void"):
+        return address_stub(spec)
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         return pair_stub(spec, shape.kind)
     if shape.kind == "make":
@@ -267,8 +394,8 @@ from ascreg.simt.lanes import Lanes
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 """
 
 SIMT_MODULE_SURFACE = {
@@ -345,8 +472,19 @@ SIMT_MODULE_SURFACE = {
     ],
     "simt/pairs": ["Arr: TypeAlias = np.ndarray[Any, Any]", "PAIR_TYPES: dict[str, Any]"],
     "simt/vectors": [],
+    "simt/cooperative_groups": [],
+    "simt/address": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "",
+        "class GenericPointer:",
+        "    value: Any",
+        "    def __init__(self, value: Any) -> None: ...",
+        "    def __eq__(self, other: object) -> bool: ...",
+        "    def __hash__(self) -> int: ...",
+    ],
 }
 SIMT_MODULE_EXTRA_IMPORTS = {
+    "simt/cooperative_groups": "from ascreg.machine.simt.engine import dim3\n",
     "simt/pairs": "from ascreg.simt.vectors import bfloat16x2_t, half2\n",
     "simt/vectors": (
         "from typing import Self\n"
@@ -395,10 +533,11 @@ def render_simt_module(module: str) -> str:
     head = SIMT_MODULE_IMPORTS.format(dtypes=dtype_imports() + "\n    Scalar,")
     head = head.replace("\n_IntLike", SIMT_MODULE_EXTRA_IMPORTS.get(module, "") + "\n_IntLike", 1)
     surface = SIMT_MODULE_SURFACE[module] + (vector_classes() if module == "simt/vectors" else [])
+    surface += group_class_lines() if module == "simt/cooperative_groups" else []
     body = ["\n".join(surface)] if surface else []
     for spec in module_rows("simt", module):
         shape = simt_shape(spec)
-        doc = f"# {spec.name}: legal ({', '.join(spec.roles)}) from the table"
+        doc = f"# {spec.spelling}: legal ({', '.join(spec.roles)}) from the table"
         defs = simt_stub(spec)
         lines = [doc]
         for i, line in enumerate(defs):

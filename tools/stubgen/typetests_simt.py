@@ -12,7 +12,16 @@ from collections.abc import Iterator
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec
 from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
-from stubgen.simt import PAIR_CLASSES, PAIR_RESULTS, np_name, simt_int_overloads, simt_shape
+from stubgen.simt import (
+    GROUP_MADE,
+    GROUP_METHODS,
+    PAIR_CLASSES,
+    PAIR_RESULTS,
+    group_stub,
+    np_name,
+    simt_int_overloads,
+    simt_shape,
+)
 
 _HALF_BAD = {"f": ("a_float64", '"1"'), "i": ("a_float64", '"1"'), "u": ("a_float64", '"1"')}
 """Bad arguments for a half-kind parameter, by dtype kind (``"V"``: bfloat16 takes any numpy)."""
@@ -36,6 +45,28 @@ def half_accept_lines(spec: OpSpec) -> Iterator[str]:
         arrays = ", ".join(half_value(d, True) for d in combo)
         yield f"    assert_type({spec.name}({scalars}), {ret})  # {combo_text(combo)}"
         yield f"    assert_type({spec.name}({arrays}), {rets})  # {combo_text(combo)} arrays"
+
+
+def half_overload_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """The half overloads of an integer function (``__hadd``): half scalars, a Python number
+    with a half value, arrays."""
+    for combo in (c for c in spec.combos if c[0].kind.value == "float" and np_name(c[0])):
+        ret, tag = np_name(combo[0]), combo_text(combo)
+        s, a = simt_scalar(combo[0]), simt_array(combo[0])
+        yield f"    assert_type({spec.name}({s}, {s}), {ret})  # {tag}"
+        yield f"    assert_type({spec.name}(1, {s}), {ret})  # {tag} Python number x"
+        yield f"    assert_type({spec.name}({s}, 1.5), {ret})  # {tag} Python number y"
+        yield f"    assert_type({spec.name}({a}, {s}), NDArray[{ret}])  # {tag} array x"
+        yield f"    assert_type({spec.name}(1, {a}), NDArray[{ret}])  # {tag} array y"
+
+
+def half_overload_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """Mixing a half value with an integer or float32 numpy value has no overload."""
+    for combo in (c for c in spec.combos if c[0].kind.value == "float" and np_name(c[0])):
+        s = simt_scalar(combo[0])
+        # mypy: a float32 fits the half overload once type arguments are erased (arg-type)
+        for bad, code in (("np.int32(1)", "call-overload"), ("np.float32(1)", "arg-type")):
+            yield f"    {spec.name}({s}, {bad}){IGNORE.format(code=code)}  # {bad} with half"
 
 
 def half_reject_lines(spec: OpSpec) -> Iterator[str]:
@@ -108,11 +139,91 @@ def make_accept_lines(spec: OpSpec) -> Iterator[str]:
     yield f"    assert_type({spec.name}({', '.join(array for _ in spec.roles)}), {result})  # per thread"
 
 
+GROUP_VARIABLES = {"thread_block": "block", "thread_block_tile": "tile", "coalesced_group": "warp"}
+"""The variable holding a group of each class in the type tests' ``main``."""
+
+
+def _group_arguments(spec: OpSpec) -> list[str]:
+    return ["4" if r == "tilesz" else "1" for r in spec.roles]
+
+
+def group_accept_lines(spec: OpSpec) -> Iterator[str]:
+    """A cooperative-groups function on each group class it takes, and the member method."""
+    name, groups = spec.name, simt_shape(spec).groups
+    args = _group_arguments(spec)
+    if name == "tiled_partition":
+        yield "    assert_type(tiled_partition(block, 4), thread_block_tile)"
+        yield "    assert_type(tiled_partition[4](block), thread_block_tile)"
+        return
+    if not groups or name in GROUP_MADE:
+        made = GROUP_MADE[name]
+        for g in groups or ("",):
+            call = ", ".join([GROUP_VARIABLES[g], *args] if g else args)
+            yield f"    assert_type({name}({call}), {made})"
+        return
+    for g in groups:
+        ret, var = GROUP_METHODS[g][name], GROUP_VARIABLES[g]
+        yield f"    assert_type({name}({', '.join([var, *args])}), {ret})  # {g}"
+        yield f"    assert_type({var}.{name}({', '.join(args)}), {ret})  # the member"
+
+
+def group_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """A group class the function does not take, and a value that is not one."""
+    name, groups = spec.name, simt_shape(spec).groups
+    args = _group_arguments(spec)
+    overloaded = len(group_stub(spec)) > 1
+    if name == "tiled_partition":
+        yield f"    tiled_partition(tile, 4){IGNORE.format(code='arg-type')}  # only a thread_block"
+        return
+    for g in (g for g in GROUP_VARIABLES if groups and g not in groups):
+        code = "call-overload" if overloaded else "arg-type"
+        yield f"    {name}({', '.join([GROUP_VARIABLES[g], *args])}){IGNORE.format(code=code)}  # {g}"
+    if groups and args:
+        code = "call-overload" if overloaded else "arg-type"
+        bad = ", ".join([GROUP_VARIABLES[groups[0]], '"1"', *args[1:]])
+        yield f"    {name}({bad}){IGNORE.format(code=code)}  # a str value"
+    if not groups:
+        yield f"    {name}(1){IGNORE.format(code='call-arg')}  # takes no argument"
+
+
+def address_lines(spec: OpSpec, kind: str) -> Iterator[str]:
+    """An address-space function on each kind of pointer (accept), or on a number (reject)."""
+    shape, name = simt_shape(spec), spec.spelling
+    if shape.kind == "void":
+        call = f"{name}(g_uint32_t)" if spec.roles else f"{name}()"
+        yield (
+            f"    {call}"
+            if kind == "accept"
+            else f"    {name}(1.5){IGNORE.format(code='arg-type' if spec.roles else 'call-arg')}  # not a pointer"
+        )
+        return
+    if spec.roles == ("rawbits",):
+        if kind == "accept":
+            yield f"    assert_type({name}(0x400000), GenericPointer)"
+            yield f"    assert_type({name}(a_uint64), GenericPointer)  # per thread"
+        else:
+            yield f"    {name}(1.5){IGNORE.format(code='arg-type')}  # a float"
+        return
+    ret = np_name(shape.results[0])
+    if kind == "accept":
+        for ptr in ("g_uint32_t", "None", "__cvta_global_to_generic(0x400000)"):
+            yield f"    assert_type({name}({ptr}), {ret} | Lanes)"
+        yield f"    assert_type({name}(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx"
+    else:
+        yield f"    {name}(1){IGNORE.format(code='call-overload')}  # an int is no pointer"
+
+
 def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Every legal call of one device function."""
     shape = simt_shape(spec)
     name = spec.name
     yield f"    # {name}: every legal combination (scalars, arrays, Python numbers)"
+    if shape.kind == "group":
+        yield from group_accept_lines(spec)
+        return
+    if shape.kind in ("address", "void"):
+        yield from address_lines(spec, "accept")
+        return
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_accept_lines(spec, shape.kind)
         return
@@ -132,6 +243,7 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
             if not done_py and min(d.size for d in combo) >= 4:
                 done_py = True
                 yield f"    assert_type({name}({', '.join('1' for _ in combo)}), {ret})  # Python ints"
+        yield from half_overload_accept_lines(spec)
         return
     if shape.kind == "libm":
         yield from libm_accept_lines(spec)
@@ -140,6 +252,8 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
         yield f"    assert_type({name}({', '.join('1.5' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('np.float16(1)' for _ in spec.roles)}), np.float32)"
         yield f"    assert_type({name}({', '.join('a_float32' for _ in spec.roles)}), NDArray[np.float32])"
+        yield f"    assert_type({name}({', '.join('np.int64(1)' for _ in spec.roles)}), np.float32)  # C converts integers"
+        yield f"    assert_type({name}({', '.join('a_int32' for _ in spec.roles)}), NDArray[np.float32])"
         return
     if shape.kind == "half":
         yield from half_accept_lines(spec)
@@ -197,6 +311,8 @@ def libm_accept_lines(spec: OpSpec) -> Iterator[str]:
         args = _libm_arguments(spec, [simt_scalar(d) for d in combo[:count]])
         if ret is not None:
             yield f"    assert_type({name}({args}), {ret})  # numpy scalars"
+            args = _libm_arguments(spec, ["np.int64(1)", *(simt_scalar(d) for d in combo[1:count])])
+            yield f"    assert_type({name}({args}), {ret})  # C converts an integer to float"
 
 
 def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
@@ -207,8 +323,7 @@ def libm_reject_lines(spec: OpSpec) -> Iterator[str]:
     rest = [_libm_value(d, False) for d in combo[1:count]]
     first = combo[0]
     bads = (
-        [("np.int32(1)", "call-overload"), ("a_int32", "arg-type"), ("a_float64", "arg-type"),
-         ('"1"', "call-overload")]
+        [("a_float64", "arg-type"), ('"1"', "call-overload"), ("None", "call-overload")]
         if first.kind.value == "float"
         else [("1.5", "call-overload"), ("np.float32(1)", "call-overload"),
               ("a_float32", "arg-type"), ('"1"', "call-overload")]
@@ -232,8 +347,14 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
     ignore = IGNORE
     # mypy's code: `arg-type` when the argument fits some overload once type arguments are
     # erased (an ndarray, a numpy integer, a Pointer), `call-overload` when it fits none.
-    unfit = {"int": ("1.5", "np.float32(1)"), "float": ("np.int32(1)", '"1"')}.get(shape.kind, ())
+    unfit = {"int": ("1.5", "np.float32(1)"), "float": ('"1"', "None")}.get(shape.kind, ())
     yield f"    # {name}: floats, float arrays and too-wide or illegal dtypes are rejected"
+    if shape.kind == "group":
+        yield from group_reject_lines(spec)
+        return
+    if shape.kind in ("address", "void"):
+        yield from address_lines(spec, "reject")
+        return
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_reject_lines(spec)
         return
@@ -264,6 +385,7 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
         ):
             s = splits[0]
             yield f"    {name}({simt_scalar(s[0]).replace('np.u', 'np.')}, {simt_scalar(s[0])}){ignore.format(code='call-overload')}  # signed with unsigned: ambiguous in C++"
+        yield from half_overload_reject_lines(spec)
         return
     if shape.kind == "half":
         yield from half_reject_lines(spec)
@@ -272,7 +394,7 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
         yield from libm_reject_lines(spec)
         return
     if shape.kind == "float":
-        for bad in ("np.int32(1)", "a_int32", "a_float64", '"1"'):
+        for bad in ("a_float64", '"1"', "None"):
             args = ", ".join([bad, *("1.0" for _ in spec.roles[1:])])
             code = "call-overload" if bad in unfit else "arg-type"
             yield f"    {name}({args}){ignore.format(code=code)}  # {bad}"
@@ -332,13 +454,23 @@ def render_simt_tests(kind: str) -> str:
     """The accept (*kind* ``"accept"``) or reject type-test file of the SIMT functions."""
     rows = surface_rows("simt")
     classes = [
+        *GROUP_METHODS,
+        "dim3",
+        "GenericPointer",
+        "LanePointer",
         *PAIR_CLASSES.values(),
         *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
     ]
-    names = "\n".join(f"    {n}," for n in sorted(["Lanes", *classes, *(row.name for row in rows)]))
+    names = "\n".join(
+        f"    {n}," for n in sorted(["Lanes", *classes, *(row.spelling for row in rows)])
+    )
     arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
     arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
     arrays += "\n    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)\n    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)"
+    arrays += (
+        "\n    block = this_thread_block()\n    tile = tiled_partition(block, 4)"
+        "\n    warp = coalesced_threads()"
+    )
     prelude = SIMT_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names, arrays=arrays)
     lines = [TEST_HEADER, prelude.rstrip("\n")]
     for row in rows:

@@ -46,6 +46,7 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
+from ascreg.core import conversions
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import check_in_ub
 from ascreg.errors import AscregTypeError, RefRequiredError
@@ -567,43 +568,78 @@ _WIDENED = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 _FLOAT_MAX = float(np.finfo(np.float32).max)
 
 
+def _int_to_float(value: int) -> Arr:
+    """Round a Python int of any size once to nearest-even float32 (inf beyond the range).
+
+    A value of 64 bits or fewer is the C conversion of ``long long`` / ``unsigned long long``;
+    a wider one keeps its top 64 bits plus a sticky bit (round to odd), which rounds to float32
+    exactly as the whole value would.
+    """
+    magnitude, shift = abs(value), max(abs(value).bit_length() - 64, 0)
+    top = magnitude >> shift
+    if shift and magnitude & ((1 << shift) - 1):
+        top |= 1
+    rounded = conversions.integer_to_float(np.asarray(top, np.uint64), "rn")
+    with np.errstate(over="ignore"):
+        scaled = np.ldexp(rounded.astype(np.float64), shift).astype(_F32)
+    return np.asarray(-scaled if value < 0 else scaled)
+
+
 def c_float(call: str, name: str, value: Any) -> Arr:
     """Convert one argument to a float32 array (0-d for scalars) or raise naming the rule.
+
+    C converts an argument to a ``float`` parameter: a Python float (a ``double``) rounds to
+    nearest; an integer (a Python int, a numpy integer or bool value or array) rounds once to
+    nearest-even (``16777217`` gives ``16777216.0``); ``half`` and ``bfloat16`` widen exactly.
+    A finite value beyond the float range is an error (undefined in C), never a silent inf.
 
     Examples
     --------
     >>> c_float("__saturatef", "x", 0.5)
     array(0.5, dtype=float32)
+    >>> c_float("sinf", "x", np.array([2**24 + 1, 2**62 + 2**38 + 1], np.int64)).tolist()
+    [16777216.0, 4.611686568183202e+18]
     """
-    if isinstance(value, bool | int | float) and not isinstance(value, np.generic):
-        try:
-            as_double = float(value)
-        except OverflowError:  # a Python int beyond even double
-            as_double = float("inf")
-            value_is_finite = True
-        else:
-            value_is_finite = np.isfinite(as_double)
+    if isinstance(value, bool | int) and not isinstance(value, np.generic):
+        return _within_float(call, name, value, _int_to_float(int(value)))
+    if isinstance(value, float) and not isinstance(value, np.generic):
         with np.errstate(over="ignore"):
-            converted = np.asarray(as_double, dtype=np.float64).astype(_F32)
-        if value_is_finite and not np.isfinite(converted):
-            raise AscregTypeError(
-                f"argument '{name}' is {value!r}, outside the float range (±{_FLOAT_MAX:.6g}); "
-                "converting it to float is undefined in C",
-                call=call,
-            )
-        return converted
+            converted = np.asarray(value, dtype=np.float64).astype(_F32)
+        return _within_float(call, name, value, converted) if math.isfinite(value) else converted
     array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
     if array is not None and array.dtype == _F32:
         return array
     if array is not None and array.dtype in _WIDENED:
         return array.astype(_F32)
+    if array is not None and array.dtype.kind in "biu":
+        wide = array.astype(_WIDE_INTEGER[array.dtype.kind])
+        return np.asarray(conversions.integer_to_float(wide, "rn"))
     kind = array.dtype if array is not None else type(value).__name__
     raise AscregTypeError(
-        f"argument '{name}' is {value!r:.60} ({kind}); the C parameter is a float: pass a Python "
-        "number or float32 values (half/bfloat16 widen exactly; cast float64 or integer arrays "
-        "explicitly, ascreg never narrows silently)",
+        f"argument '{name}' is {value!r:.60} ({kind}); the C parameter is a float: pass a number, "
+        "integer values or float32 values (integers round to nearest, half/bfloat16 widen exactly; "
+        "cast float64 arrays explicitly, ascreg never narrows silently)",
         call=call,
     )
+
+
+_WIDE_INTEGER: dict[str, np.dtype[Any]] = {
+    "b": np.dtype(np.int32),
+    "i": np.dtype(np.int64),
+    "u": np.dtype(np.uint64),
+}
+"""The integer type an integer or bool array widens to (exactly) before it rounds to float."""
+
+
+def _within_float(call: str, name: str, value: Any, converted: Arr) -> Arr:
+    """Return *converted*, or raise if the finite *value* rounded beyond the float range."""
+    if not np.isfinite(converted):
+        raise AscregTypeError(
+            f"argument '{name}' is {value!r:.60}, outside the float range (±{_FLOAT_MAX:.6g}); "
+            "converting it to float is undefined in C",
+            call=call,
+        )
+    return converted
 
 
 def c_template_value(call: str, name: str, value: Any, legal: Sequence[np.dtype[Any]]) -> Arr:

@@ -13,6 +13,8 @@ Examples
 
 from __future__ import annotations
 
+import attrs
+
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -631,9 +633,22 @@ def _scalar_compute_rows() -> list[OpSpec]:
 def _system_rows() -> list[OpSpec]:
     """Build the system-variable and cache-control rows (``ascreg.machine.sysregs`` state)."""
     return [
-        _kernel(name, folder, params, combo, returns)
+        _simt_twin(_kernel(name, folder, params, combo, returns))
         for name, (folder, params, combo, returns) in SYSTEM_CALLS.items()
     ]  # fmt: skip
+
+
+# -- C API rows whose name a SIMT function has too (issue 12) -----------------------------------
+SIMT_TWIN_NAMES = frozenset({"asc_dcci_single"})
+"""C API functions whose name is also a SIMT device function (``asc_dcci_single``): their rows
+are keyed ``c_api.<name>`` (see ``OpSpec.spelling``)."""
+
+
+def _simt_twin(row: OpSpec) -> OpSpec:
+    """*row*, keyed ``c_api.<name>`` if a SIMT function has its name."""
+    if row.name in SIMT_TWIN_NAMES:
+        return attrs.evolve(row, name=C_API_QUALIFIER + row.name)
+    return row
 
 
 STORE_DEV_TYPES = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t)

@@ -380,6 +380,17 @@ class SimtKind(enum.StrEnum):
     """A pair comparison returning one ``bool`` for both components (``__hbeqx2``)."""
     PAIR_MASK = "pair_mask"
     """A pair comparison returning an ``unsigned int`` mask (``__heqx2_mask``)."""
+    GROUP = "group"
+    """A cooperative-groups function (``cooperative_groups.h``): a group constructor, or a
+    member as a free function taking the group first; :attr:`SimtShape.groups` names the group
+    classes it takes (the row's roles and combinations are the value parameters after it)."""
+    ADDRESS = "address"
+    """An address-space predicate or conversion (``__isGlobal``, ``__cvta_generic_to_ubuf``,
+    ``__cvta_ubuf_to_generic`` ...): a generic pointer (``const void*``, the row's ``uint64_t``)
+    or a raw address (``size_t rawbits``) in, ``results`` out."""
+    VOID = "void"
+    """A ``void`` function of a Global Memory address or of nothing (``asc_dcci_entire``,
+    ``asc_nop``)."""
     MAKE = "make"
     """A vector constructor ``make_<type>(x, y, ...)`` (the combination: one element type per
     component; the result is the vector type named by the row)."""
@@ -402,6 +413,9 @@ class SimtShape:
     pointers
         ``LIBM``: how many trailing parameters are pointers (``sincosf``'s outputs ``s`` and
         ``c``; ``normf``'s input array ``a``).
+    groups
+        ``GROUP``: the group classes the first parameter takes (``("thread_block_tile",
+        "coalesced_group")``); empty for a function that makes a group from nothing.
 
     Examples
     --------
@@ -414,6 +428,7 @@ class SimtShape:
     kind: SimtKind = attrs.field(converter=SimtKind)
     results: tuple[type[Scalar], ...] = attrs.field(default=(), repr=False)
     pointers: int = attrs.field(default=0, repr=False)
+    groups: tuple[str, ...] = attrs.field(default=(), repr=False)
 
 
 Shape = RegShape | CShape | SimtShape

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+import attrs
+
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -78,6 +80,11 @@ SIMT_INT_ROWS: dict[str, tuple[tuple[str, ...], Combos]] = {
     "llabs": (("x",), singles(int64_t)),
 }
 """The integer device functions (``device_functions.h``): parameter names and C overloads."""
+SIMT_HALF_OVERLOADS: dict[str, Combos] = {"__hadd": ((half, half), (bfloat16_t, bfloat16_t))}
+"""Integer device functions whose name C++ also overloads for ``half`` and ``bfloat16_t``
+(``asc_fp16.h``, ``asc_bf16.h``): the extra combinations, each returning its argument type.
+They follow the integer overloads in the row; the runtime picks them when an argument is a half
+or bfloat16 value (``ascreg.simt.halfmath.add_half``)."""
 SIMT_FLOAT_ROWS = {
     "__saturatef": (("x",), singles(float32_t)),
     "__fdividef": (("x", "y"), each(float32_t, arity=2)),
@@ -134,8 +141,11 @@ def _lane_math(name: str) -> str:
 
 def _math_rows() -> list[OpSpec]:
     rows = []
-    for name, (roles, combos) in SIMT_INT_ROWS.items():
-        results = SIMT_INT_RESULTS.get(name, tuple(c[0] for c in combos))
+    for name, (roles, integer_combos) in SIMT_INT_ROWS.items():
+        extra = SIMT_HALF_OVERLOADS.get(name, ())
+        combos = (*integer_combos, *extra)
+        results = SIMT_INT_RESULTS.get(name, tuple(c[0] for c in integer_combos))
+        results = (*results, *(c[0] for c in extra))
         shape = SimtShape("simt/intrinsics", SimtKind.INT, results)
         rows.append(_simt(name, roles, combos, "device_functions.h", shape, _lane_math(name)))
     floatmath = SimtShape("simt/floatmath", SimtKind.FLOAT)
@@ -461,6 +471,103 @@ def _make_rows() -> list[OpSpec]:
     return rows
 
 
+# ==== cooperative groups (cooperative_groups.h, issue 12) ========================================
+_BLOCK, _TILE, _COALESCED = "thread_block", "thread_block_tile", "coalesced_group"
+_WARP_GROUPS = (_TILE, _COALESCED)
+_ANY_GROUP = (_BLOCK, _TILE, _COALESCED)
+_SHFL = tuple((t, uint32_t) for t in SIMT_SHFL_TYPES)
+GROUP_FUNCTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], Combos]] = {
+    "this_thread_block": ((), (), ((),)),
+    "coalesced_threads": ((), (), ((),)),
+    "tiled_partition": ((_BLOCK,), ("tilesz",), ((uint32_t,),)),
+    "binary_partition": (_WARP_GROUPS, ("pred",), ((bool_,),)),
+    "sync": (_ANY_GROUP, (), ((),)),
+    "thread_rank": (_ANY_GROUP, (), ((),)),
+    "num_threads": (_ANY_GROUP, (), ((),)),
+    "size": (_ANY_GROUP, (), ((),)),
+    "meta_group_rank": (_WARP_GROUPS, (), ((),)),
+    "meta_group_size": (_WARP_GROUPS, (), ((),)),
+    "shfl": (_WARP_GROUPS, ("var", "src_rank"), _SHFL),
+    "shfl_up": (_WARP_GROUPS, ("var", "delta"), _SHFL),
+    "shfl_down": (_WARP_GROUPS, ("var", "delta"), _SHFL),
+    "shfl_xor": ((_TILE,), ("var", "lane_mask"), _SHFL),
+    "ballot": (_WARP_GROUPS, ("predicate",), ((int32_t,),)),
+    "any": (_WARP_GROUPS, ("predicate",), ((int32_t,),)),
+    "all": (_WARP_GROUPS, ("predicate",), ((int32_t,),)),
+    "group_index": ((_BLOCK,), (), ((),)),
+    "thread_index": ((_BLOCK,), (), ((),)),
+    "dim_threads": ((_BLOCK,), (), ((),)),
+    "group_dim": ((_BLOCK,), (), ((),)),
+}  # fmt: skip
+"""Every cooperative-groups function: (group classes its first parameter takes — empty for the
+functions that make a group from nothing —, the value parameters after it, their legal types).
+The members are also methods of the group classes (``g.shfl(var, 1)`` is ``shfl(g, var, 1)``);
+``any`` and ``all`` are on ``ascreg.simt`` but not in its ``__all__``, so that
+``from ascreg.simt import *`` keeps Python's built-ins."""
+GROUP_MAKERS = {"this_thread_block": "thread_block", "coalesced_threads": "coalesced_group",
+                "tiled_partition": "thread_block_tile", "binary_partition": "coalesced_group"}  # fmt: skip
+"""The functions that make a group: the class they make. A member's work is done by the method
+of its first group class (its row's ``core``)."""
+GROUP_FAMILIES = {"num_threads": "size", "group_dim": "dim_threads"}
+"""The older and newer spellings of one member (family: the newer)."""
+
+
+def _group_rows() -> list[OpSpec]:
+    rows = []
+    for name, (groups, roles, combos) in GROUP_FUNCTIONS.items():
+        shape = SimtShape("simt/cooperative_groups", SimtKind.GROUP, groups=groups)
+        maker = GROUP_MAKERS.get(name)
+        core = "ascreg.simt.cooperative_groups:" + (maker or f"{groups[0]}.{name}")
+        row = _simt(name, roles, combos, "cooperative_groups.h", shape, core)
+        rows.append(attrs.evolve(row, family=GROUP_FAMILIES.get(name, name)))
+    return rows
+
+
+# ==== address spaces, cache maintenance and asc_nop (device_functions.h, issue 12) ===============
+ADDRESS_SPACES = {"global": "Global", "ubuf": "Ubuf", "local": "Local"}
+"""The generic address space's parts: the spelling in the conversions and in the predicates."""
+
+
+def address_functions() -> dict[str, tuple[str, str, str]]:
+    """Every address-space function: name -> (parameter, ``ascreg.core.address`` function, space).
+
+    Examples
+    --------
+    >>> address_functions()["__cvta_ubuf_to_generic"]
+    ('rawbits', 'to_generic', 'ubuf')
+    """
+    table = {}
+    for space, title in ADDRESS_SPACES.items():
+        table[f"__is{title}"] = ("ptr", "classify", space)
+        table[f"__cvta_generic_to_{space}"] = ("ptr", "from_generic", space)
+        table[f"__cvta_{space}_to_generic"] = ("rawbits", "to_generic", space)
+    return table
+
+
+ADDRESS_FUNCTIONS = address_functions()
+_ADDRESS_RESULTS = {"classify": uint32_t, "from_generic": uint64_t, "to_generic": uint64_t}
+"""``unsigned int`` (the predicates), ``size_t`` (an address value), ``void*`` (a generic
+pointer, 64 bits)."""
+VOID_FUNCTIONS = {"asc_dcci_entire": ("dst",), "asc_dcci_single": ("dst",), "asc_nop": ()}
+"""``void`` functions: the Data Cache flushes of a Global Memory address, and ``asc_nop()``.
+(The C API ``asc_dcci_single`` row is keyed ``c_api.asc_dcci_single``.)"""
+
+
+def _address_rows() -> list[OpSpec]:
+    rows, core = [], "ascreg.core.address:"
+    for name, (role, function, _space) in ADDRESS_FUNCTIONS.items():
+        shape = SimtShape("simt/address", SimtKind.ADDRESS, (_ADDRESS_RESULTS[function],))
+        rows.append(
+            _simt(name, (role,), ((uint64_t,),), "device_functions.h", shape, core + function)
+        )
+    for name, roles in VOID_FUNCTIONS.items():
+        shape = SimtShape("simt/address", SimtKind.VOID)
+        function = "flush_cache" if roles else "idle"
+        combos = ((uint64_t,),) if roles else ((),)
+        rows.append(_simt(name, roles, combos, "device_functions.h", shape, core + function))
+    return rows
+
+
 SIMT_ROWS: tuple[OpSpec, ...] = (
     *_math_rows(),
     *_warp_rows(),
@@ -469,5 +576,7 @@ SIMT_ROWS: tuple[OpSpec, ...] = (
     *_half_rows(),
     *_pair_rows(),
     *_make_rows(),
+    *_group_rows(),
+    *_address_rows(),
 )
 """The SIMT rows, in the order the stubs and type tests list them."""

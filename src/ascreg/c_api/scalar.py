@@ -462,7 +462,7 @@ def asc_get_ffts_base_addr(op: Any) -> int:
 # ---- cache control -------------------------------------------------------------------------------
 
 
-@define("asc_dcci_single")
+@define("c_api.asc_dcci_single")
 def asc_dcci_single(op: Any, dst: Any) -> None:
     """``asc_dcci_single(__gm__ void* dst)``: flush the data-cache line holding *dst*.
 

@@ -87,13 +87,16 @@ scalar functions (``__hmul``, ``hsin``, ``__float2half_rn``, ``__half2int_rz`` .
 correctly rounded): :mod:`ascreg.simt.floatmath`. Conversions and bit casts (``__float2int_rn``
 ... ``__uint_as_float``): :mod:`ascreg.simt.conversions`. Cache-hinted
 loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:`ascreg.simt.access`.
+Address spaces (``__isGlobal``, ``__cvta_generic_to_ubuf`` ...), the Data Cache flushes
+``asc_dcci_entire`` / ``asc_dcci_single`` and ``asc_nop``: :mod:`ascreg.simt.address`.
 
 The pair types ``half2`` and ``bfloat16x2_t`` with their arithmetic, comparisons and math
 (``__haddx2``, ``__heqx2``, ``__hbltux2``, ``__hgex2_mask``, ``h2sin`` ...):
 :mod:`ascreg.simt.pairs`. The vector types ``int2`` ... ``float4`` and their ``make_*``
 constructors: :mod:`ascreg.simt.vectors`. Cooperative groups (``this_thread_block``,
 ``tiled_partition``, ``coalesced_threads``, ``binary_partition`` and their members):
-:mod:`ascreg.simt.cooperative_groups`. The pair and vector types are real classes, one value per thread in a kernel,
+:mod:`ascreg.simt.cooperative_groups` (``ascreg.simt.all`` / ``any`` are not in ``__all__``,
+so a star import keeps Python's built-ins). The pair and vector types are real classes, one value per thread in a kernel,
 and a pointer cast to one (``p.cast(half2)``) reads and writes whole structs. The shuffles,
 atomics and cache-hinted accesses still take only their scalar element types.
 
@@ -135,6 +138,21 @@ from ascreg.machine.simt.engine import (
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
 from ascreg.simt import halfmath as _halfmath
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
+from ascreg.simt.address import (
+    GenericPointer,
+    __cvta_generic_to_global,
+    __cvta_generic_to_local,
+    __cvta_generic_to_ubuf,
+    __cvta_global_to_generic,
+    __cvta_local_to_generic,
+    __cvta_ubuf_to_generic,
+    __isGlobal,
+    __isLocal,
+    __isUbuf,
+    asc_dcci_entire,
+    asc_dcci_single,
+    asc_nop,
+)
 from ascreg.simt.atomics import (
     asc_atomic_add,
     asc_atomic_and,
@@ -199,6 +217,8 @@ from ascreg.simt.conversions import (
     __ull2float_ru,
     __ull2float_rz,
 )
+from ascreg.simt.cooperative_groups import all as all  # the C++ name; not in __all__ (a star
+from ascreg.simt.cooperative_groups import any as any  # import keeps Python's built-ins)
 from ascreg.simt.cooperative_groups import (
     ballot,
     binary_partition,
@@ -514,6 +534,7 @@ from ascreg.simt.warp import (
 
 __all__ = [
     "DivergentBranchError",
+    "GenericPointer",
     "LanePointer",
     "Lanes",
     "PairValue",
@@ -524,6 +545,12 @@ __all__ = [
     "__brev",
     "__byte_perm",
     "__clz",
+    "__cvta_generic_to_global",
+    "__cvta_generic_to_local",
+    "__cvta_generic_to_ubuf",
+    "__cvta_global_to_generic",
+    "__cvta_local_to_generic",
+    "__cvta_ubuf_to_generic",
     "__fdividef",
     "__ffs",
     "__float2float_rd",
@@ -609,6 +636,9 @@ __all__ = [
     "__int2float_ru",
     "__int2float_rz",
     "__int_as_float",
+    "__isGlobal",
+    "__isLocal",
+    "__isUbuf",
     "__isnanx2",
     "__launch_bounds__",
     "__ll2float_rd",
@@ -660,8 +690,11 @@ __all__ = [
     "asc_atomic_sub",
     "asc_atomic_xor",
     "asc_ballot",
+    "asc_dcci_entire",
+    "asc_dcci_single",
     "asc_ldca",
     "asc_ldcg",
+    "asc_nop",
     "asc_reduce_add",
     "asc_reduce_max",
     "asc_reduce_min",
@@ -892,6 +925,9 @@ __all__ = [
     "ynf",
 ]
 __all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers read this form)
+_PUBLIC_NOT_STARRED = ("all", "any")
+"""Public names kept out of ``__all__``: the cooperative-groups ``all(g, p)`` / ``any(g, p)``
+(``from ascreg.simt import *`` keeps Python's built-ins; the API reference lists them)."""
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.simt", "simt")

@@ -23,8 +23,10 @@ through the block's scratch memory, ``block_tile_memory``; ascreg raises
 :class:`~ascreg.errors.UnsupportedError`), ``tiled_partition`` of a coalesced group.
 
 The members are also free functions taking the group first (``sync(g)`` is ``g.sync()``, as
-``cg::sync(g)`` in CUDA); ``all`` and ``any`` are only members, so that ``from ascreg.simt
-import *`` keeps Python's built-ins.
+``cg::sync(g)`` in CUDA), one row each (:data:`ascreg._spec.simt.GROUP_FUNCTIONS`); a group of
+a class the member does not have is an :class:`~ascreg.errors.AscregTypeError`. ``all(g, p)``
+and ``any(g, p)`` are ``ascreg.simt.all`` / ``ascreg.simt.any`` but not in ``__all__``, so
+that ``from ascreg.simt import *`` keeps Python's built-ins.
 
 Examples
 --------
@@ -41,12 +43,15 @@ Examples
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
 
+from ascreg._frontend.template import define
+from ascreg._spec import SPECS
 from ascreg.core import groups
-from ascreg.errors import AscregError, UnsupportedError
+from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.simt.engine import blockDim, blockIdx, current_group, dim3, threadIdx
 from ascreg.machine.simt.lanes import Lanes
 from ascreg.machine.simt.rendezvous import WARP_SIZE
@@ -127,7 +132,8 @@ class thread_block:
         return self.num_threads()
 
 
-def this_thread_block() -> thread_block:
+@define("this_thread_block")
+def this_thread_block(op: Any) -> thread_block:
     """``thread_block this_thread_block()``: the running block as a group.
 
     Examples
@@ -352,7 +358,8 @@ class coalesced_group:
         return _lanes((np.asarray(asc_ballot(predicate)) & self.mask) == self.mask, np.int32)
 
 
-def coalesced_threads() -> coalesced_group:
+@define("coalesced_threads")
+def coalesced_threads(op: Any) -> coalesced_group:
     """``coalesced_group coalesced_threads()``: the active threads of the caller's warp.
 
     Examples
@@ -370,7 +377,8 @@ def coalesced_threads() -> coalesced_group:
     return coalesced_group(asc_activemask())
 
 
-def binary_partition(g: Any, pred: Any) -> coalesced_group:
+@define("binary_partition")
+def binary_partition(op: Any, g: Any, pred: Any) -> coalesced_group:
     """``coalesced_group binary_partition(g, bool pred)``: the members of *g* with the same *pred*.
 
     *g* is a :class:`coalesced_group` or a :class:`thread_block_tile` of at most 32 threads.
@@ -407,64 +415,99 @@ def binary_partition(g: Any, pred: Any) -> coalesced_group:
     return coalesced_group(mask & same)
 
 
-# -- the members as free functions (cg::sync(g) ...) -------------------------------------------------
+# -- the members as free functions (cg::sync(g) ...): one row each, defined in a loop ------------
 
 
-def _free(member: str, returns: str) -> Any:
-    def call(group: Any, *args: Any) -> Any:
-        return getattr(group, member)(*args)
+def _group(op: Any, group: Any) -> Any:
+    """Return *group* if its class is one the row of *op* takes, else raise naming them."""
+    legal = op.spec.shape.groups
+    if type(group).__name__ not in legal or not isinstance(group, _GROUP_CLASSES):
+        raise AscregTypeError(
+            f"g is {type(group).__name__} {group!r:.40}; {op.name}(g, ...) takes a "
+            f"{' or a '.join(legal)}",
+            call=op.name,
+        )
+    return group
 
-    call.__name__ = call.__qualname__ = member
-    call.__doc__ = (
-        f"``{member}(g, ...)``: ``g.{member}(...)`` for any group *g* ({returns}).\n\n"
+
+def _member(op: Any, g: Any, *args: Any) -> Any:
+    """``name(g, ...)``: the member of the same name of the checked group *g*."""
+    return getattr(_group(op, g), op.name)(*args)
+
+
+_FREE: dict[str, tuple[str, str]] = {
+    "sync": ("synchronise the group", ""),
+    "thread_rank": ("the caller's rank in the group", ""),
+    "num_threads": ("the number of threads", ""),
+    "size": ("the number of threads", ""),
+    "meta_group_rank": ("the group's index in its parent", ""),
+    "meta_group_size": ("the number of such groups in the parent", ""),
+    "shfl": ("a value from another member", ", 1, 2"),
+    "shfl_up": ("a value from a lower rank", ", 1, 1"),
+    "shfl_down": ("a value from a higher rank", ", 1, 1"),
+    "shfl_xor": ("a value from rank ``rank ^ mask``", ", 1, 1"),
+    "ballot": ("the members' votes, by rank", ", 1"),
+    "any": ("1 when some member's predicate is nonzero", ", 1"),
+    "all": ("1 when every member's predicate is nonzero", ", 1"),
+}
+"""The members of the warp-sized groups (and of every group: ``sync`` ... ``size``): what they
+return, the example's arguments."""
+_BLOCK_EXAMPLES = {"group_index": "[dim3(0, 0, 0)]", "dim_threads": "[dim3(2, 3, 1)]",
+                   "group_dim": "[dim3(2, 3, 1)]", "thread_index": "[threadIdx]"}  # fmt: skip
+"""The members only :class:`thread_block` has: what the example shows."""
+
+
+def _member_doc(member: str) -> str:
+    """Return the docstring of the free function *member* (its example compares the method)."""
+    if member in _BLOCK_EXAMPLES:
+        return (
+            f"``{member}(block)``: ``block.{member}()`` of a :class:`thread_block`.\n\n"
+            "Examples\n--------\n"
+            ">>> from ascreg.simt import dim3, run_simt_kernel\n"
+            ">>> seen = []\n"
+            f">>> run_simt_kernel(lambda: seen.append({member}(this_thread_block())), dim3(1), "
+            "dim3(2, 3), 0, ())\n"
+            f">>> seen\n{_BLOCK_EXAMPLES[member]}\n"
+        )
+    returns, args = _FREE[member]
+    return (
+        f"``{member}(g, ...)``: ``g.{member}(...)`` for a group *g* ({returns}).\n\n"
         "Examples\n--------\n"
         ">>> from ascreg.simt import dim3, run_simt_kernel\n"
         ">>> seen = []\n"
         f">>> def kernel():\n...     g = tiled_partition(this_thread_block(), 4)\n"
-        f"...     seen.append(repr({member}(g{_EXAMPLE_ARGS.get(member, '')})) == "
-        f"repr(g.{member}({_EXAMPLE_ARGS.get(member, '').lstrip(', ')})))\n"
+        f"...     seen.append(repr({member}(g{args})) == repr(g.{member}({args.lstrip(', ')})))\n"
         ">>> run_simt_kernel(kernel, dim3(1), dim3(8), 0, ()); seen\n[True]\n"
     )
-    return call
 
 
-_EXAMPLE_ARGS = {"shfl": ", 1, 2", "shfl_up": ", 1, 1", "shfl_down": ", 1, 1", "shfl_xor": ", 1, 1",
-                 "ballot": ", 1"}  # fmt: skip
-
-sync = _free("sync", "synchronise the group")
-thread_rank = _free("thread_rank", "the caller's rank in the group")
-num_threads = _free("num_threads", "the number of threads")
-size = _free("size", "the number of threads")
-meta_group_rank = _free("meta_group_rank", "the group's index in its parent")
-meta_group_size = _free("meta_group_size", "the number of such groups in the parent")
-shfl = _free("shfl", "a value from another member")
-shfl_up = _free("shfl_up", "a value from a lower rank")
-shfl_down = _free("shfl_down", "a value from a higher rank")
-shfl_xor = _free("shfl_xor", "a value from rank ``rank ^ mask``")
-ballot = _free("ballot", "the members' votes, by rank")
+_GROUP_CLASSES = (thread_block, thread_block_tile, coalesced_group)
 
 
-def _block_member(member: str) -> Any:
-    def call(group: thread_block) -> Any:
-        return getattr(group, member)()
-
-    call.__name__ = call.__qualname__ = member
-    call.__doc__ = (
-        f"``{member}(block)``: ``block.{member}()`` of a :class:`thread_block`.\n\n"
-        "Examples\n--------\n"
-        ">>> from ascreg.simt import dim3, run_simt_kernel\n"
-        ">>> seen = []\n"
-        f">>> run_simt_kernel(lambda: seen.append({member}(this_thread_block())), dim3(1), "
-        "dim3(2, 3), 0, ())\n"
-        f">>> seen\n{_BLOCK_EXAMPLES[member]}\n"
-    )
-    return call
+def _free_function(member: str) -> Any:
+    """Define the row of *member*; its signature is ``(g, <the row's value parameters>)``."""
+    function = define(member, doc=_member_doc(member))(_member)
+    names = ("g", *SPECS[member].roles)
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    function.__signature__ = inspect.Signature([inspect.Parameter(n, kind) for n in names])
+    return function
 
 
-_BLOCK_EXAMPLES = {"group_index": "[dim3(0, 0, 0)]", "dim_threads": "[dim3(2, 3, 1)]",
-                   "group_dim": "[dim3(2, 3, 1)]", "thread_index": "[threadIdx]"}  # fmt: skip
-
-group_index = _block_member("group_index")
-thread_index = _block_member("thread_index")
-dim_threads = _block_member("dim_threads")
-group_dim = _block_member("group_dim")
+_MEMBERS = {name: _free_function(name) for name in (*_FREE, *_BLOCK_EXAMPLES)}
+sync = _MEMBERS["sync"]
+thread_rank = _MEMBERS["thread_rank"]
+num_threads = _MEMBERS["num_threads"]
+size = _MEMBERS["size"]
+meta_group_rank = _MEMBERS["meta_group_rank"]
+meta_group_size = _MEMBERS["meta_group_size"]
+shfl = _MEMBERS["shfl"]
+shfl_up = _MEMBERS["shfl_up"]
+shfl_down = _MEMBERS["shfl_down"]
+shfl_xor = _MEMBERS["shfl_xor"]
+ballot = _MEMBERS["ballot"]
+any = _MEMBERS["any"]  # the C++ name; not in ascreg.simt.__all__
+all = _MEMBERS["all"]  # the C++ name; not in ascreg.simt.__all__
+group_index = _MEMBERS["group_index"]
+thread_index = _MEMBERS["thread_index"]
+dim_threads = _MEMBERS["dim_threads"]
+group_dim = _MEMBERS["group_dim"]

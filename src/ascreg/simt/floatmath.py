@@ -6,12 +6,15 @@ is one row per function in :data:`ascreg._spec.SIMT_LIBM_ROWS`, defined by one l
 documentation gives no error bound; each docstring says so). Output pointers (``frexpf``'s
 ``int *exp``, ``sincosf``'s ``float *s``) take a pointer or ``p + idx`` with a per-thread idx.
 
-Arguments are C ``float`` parameters. Accepted: Python ints and floats (converted as C converts a
-``double`` to ``float``: rounded to nearest; a finite value beyond the float range is an error,
-never a silent inf), and numpy float32 values or arrays (including per-thread
-:class:`~ascreg.simt.Lanes`); ``half`` and ``bfloat16`` arrays are widened exactly, as C++
-promotes them. A float64 or integer numpy array is an
-:class:`~ascreg.errors.AscregTypeError`: cast it explicitly (ascreg never narrows silently).
+Arguments are C ``float`` parameters and convert as C converts them: a Python float (a
+``double``) rounds to nearest; an integer — a Python int, a numpy integer or bool scalar or array
+(including per-thread :class:`~ascreg.simt.Lanes`) — rounds once to nearest-even float (an int64
+beyond 2**24 that float cannot hold exactly, e.g. ``2**62 + 2**38 + 1``, gives the float C
+gives, never a double-rounded one); ``half`` and ``bfloat16`` arrays widen exactly, as C++
+promotes them. A finite value beyond the float range is an error (undefined in C), never a
+silent inf. A float64 numpy array, or anything that is not a number, is an
+:class:`~ascreg.errors.AscregTypeError`: cast a float64 array explicitly (ascreg never narrows
+floats silently).
 Results are float32 (``Lanes`` if an argument was, a numpy scalar if every argument was a scalar).
 
 Precision: ``__fdividef`` is implemented as the correctly rounded IEEE float32 quotient of the

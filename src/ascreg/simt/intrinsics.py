@@ -44,6 +44,7 @@ from ascreg._frontend.operands import C_NAMES as C_NAMES
 from ascreg._frontend.operands import Signature
 from ascreg._frontend.template import define
 from ascreg._spec import SIMT_INT_ROWS, SPECS
+from ascreg._spec.simt import SIMT_HALF_OVERLOADS
 from ascreg.errors import UnsupportedError
 from ascreg.machine.simt.lanes import STATE, Lanes, apply_lanewise
 from ascreg.simt import halfmath
@@ -61,7 +62,8 @@ def overloads_of(name: str) -> tuple[tuple[str, ...], tuple[Signature, ...]]:
     (('x',), ['(int x)', '(long long x)'])
     """
     spec = SPECS[name]
-    return spec.roles, tuple(Signature(*combo) for combo in spec.combos)
+    integer = [c for c in spec.combos if c not in SIMT_HALF_OVERLOADS.get(name, ())]
+    return spec.roles, tuple(Signature(*combo) for combo in integer)
 
 
 _OVERLOADS = {name: overloads_of(name) for name in SIMT_INT_ROWS}

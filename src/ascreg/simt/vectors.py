@@ -11,6 +11,10 @@ Components convert as C converts a ``make_*`` argument to its parameter type: in
 modulo 2**N, floats to an integer type truncate toward zero (out of range: an error, undefined
 in C), values to ``float`` / ``half`` / ``bfloat16`` round once to nearest even.
 
+Assignment copies, as for a C struct: in a SIMT kernel ``b = a; b.x = 1`` leaves ``a``
+unchanged in every divergence tier (the kernel's assignments store a copy of a vector value;
+``a.x = 1`` writes in place). Outside a kernel Python's sharing applies: write ``b = a.copy()``.
+
 ``long`` is 64-bit (the LP64 data model of the device compiler), so ``long2`` and
 ``longlong2`` hold the same components.
 

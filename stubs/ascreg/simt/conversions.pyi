@@ -36,8 +36,8 @@ from ascreg.simt.lanes import Lanes
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 
 CONVERSIONS: dict[str, Callable[..., Any]]
 _Int8: TypeAlias = np.bool_ | np.int8 | np.uint8

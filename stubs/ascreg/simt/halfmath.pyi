@@ -36,8 +36,8 @@ from ascreg.simt.lanes import Lanes
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 CTRL_SATURATION: bool
@@ -504,147 +504,147 @@ def htrunc(x: float | np.float16 | NDArray[np.float16]) -> NDArray[np.float16]: 
 
 # __float2half: legal (x) from the table
 @overload
-def __float2half(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rn: legal (x) from the table
 @overload
-def __float2half_rn(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rn(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rn(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rn(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rn_sat: legal (x) from the table
 @overload
-def __float2half_rn_sat(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rn_sat(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rn_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rn_sat(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rz: legal (x) from the table
 @overload
-def __float2half_rz(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rz(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rz(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rz(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rz_sat: legal (x) from the table
 @overload
-def __float2half_rz_sat(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rz_sat(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rz_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rz_sat(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rd: legal (x) from the table
 @overload
-def __float2half_rd(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rd(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rd(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rd(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rd_sat: legal (x) from the table
 @overload
-def __float2half_rd_sat(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rd_sat(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rd_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rd_sat(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_ru: legal (x) from the table
 @overload
-def __float2half_ru(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_ru(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_ru(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_ru(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_ru_sat: legal (x) from the table
 @overload
-def __float2half_ru_sat(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_ru_sat(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_ru_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_ru_sat(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rna: legal (x) from the table
 @overload
-def __float2half_rna(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rna(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rna(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rna(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_rna_sat: legal (x) from the table
 @overload
-def __float2half_rna_sat(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_rna_sat(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_rna_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_rna_sat(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_ro: legal (x) from the table
 @overload
-def __float2half_ro(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_ro(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_ro(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_ro(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2half_ro_sat: legal (x) from the table
 @overload
-def __float2half_ro_sat(x: float | np.float32 | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2half_ro_sat(x: _Float32) -> np.float16: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2half_ro_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[np.float16]: ...  # (float32_t) arrays
+def __float2half_ro_sat(x: _Float32 | _Float32Array) -> NDArray[np.float16]: ...  # (float32_t) arrays
 
 # __float2bfloat16: legal (x) from the table
 @overload
-def __float2bfloat16(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rn: legal (x) from the table
 @overload
-def __float2bfloat16_rn(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rn(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rn(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rn(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rn_sat: legal (x) from the table
 @overload
-def __float2bfloat16_rn_sat(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rn_sat(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rn_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rn_sat(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rz: legal (x) from the table
 @overload
-def __float2bfloat16_rz(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rz(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rz(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rz(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rz_sat: legal (x) from the table
 @overload
-def __float2bfloat16_rz_sat(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rz_sat(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rz_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rz_sat(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rd: legal (x) from the table
 @overload
-def __float2bfloat16_rd(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rd(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rd(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rd(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rd_sat: legal (x) from the table
 @overload
-def __float2bfloat16_rd_sat(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rd_sat(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rd_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rd_sat(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_ru: legal (x) from the table
 @overload
-def __float2bfloat16_ru(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_ru(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_ru(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_ru(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_ru_sat: legal (x) from the table
 @overload
-def __float2bfloat16_ru_sat(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_ru_sat(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_ru_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_ru_sat(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rna: legal (x) from the table
 @overload
-def __float2bfloat16_rna(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rna(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rna(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rna(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __float2bfloat16_rna_sat: legal (x) from the table
 @overload
-def __float2bfloat16_rna_sat(x: float | np.float32 | np.float16) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
+def __float2bfloat16_rna_sat(x: _Float32) -> Any: ...  # type: ignore[overload-overlap]  # (float32_t)
 @overload
-def __float2bfloat16_rna_sat(x: float | np.float32 | np.float16 | NDArray[np.float32 | np.float16]) -> NDArray[Any]: ...  # (float32_t) arrays
+def __float2bfloat16_rna_sat(x: _Float32 | _Float32Array) -> NDArray[Any]: ...  # (float32_t) arrays
 
 # __half2half_rn: legal (x) from the table
 @overload

@@ -36,8 +36,8 @@ from ascreg.simt.lanes import Lanes
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 C_NAMES: dict[type[Scalar], str]
@@ -215,7 +215,15 @@ def __hadd(x: _Int32, y: _Int32) -> np.int32: ...  # type: ignore[overload-overl
 @overload
 def __hadd(x: _Int32Array, y: _Int32 | _Int32Array) -> NDArray[np.int32]: ...  # type: ignore[overload-overlap]  # (int32_t, int32_t) array
 @overload
-def __hadd(x: _Int32 | _Int32Array, y: _Int32Array) -> NDArray[np.int32]: ...  # (int32_t, int32_t) array
+def __hadd(x: _Int32 | _Int32Array, y: _Int32Array) -> NDArray[np.int32]: ...  # type: ignore[overload-overlap]  # (int32_t, int32_t) array
+@overload
+def __hadd(x: np.float16, y: float | np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (half, half)
+@overload
+def __hadd(x: float, y: np.float16) -> np.float16: ...  # type: ignore[overload-overlap]  # (half, half) Python number x
+@overload
+def __hadd(x: NDArray[np.float16], y: float | np.float16 | NDArray[np.float16]) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]  # (half, half) array
+@overload
+def __hadd(x: float | np.float16 | NDArray[np.float16], y: NDArray[np.float16]) -> NDArray[np.float16]: ...  # (half, half) array
 
 # __rhadd: legal (x, y) from the table
 @overload

@@ -37,8 +37,8 @@ from ascreg.simt.vectors import bfloat16x2_t, half2
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 PAIR_TYPES: dict[str, Any]

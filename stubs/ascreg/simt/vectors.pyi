@@ -42,8 +42,8 @@ from ascreg.machine.simt.vectors import is_vector_type as is_vector_type
 _IntLike: TypeAlias = int | np.integer[Any] | np.bool_
 _IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
 _FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16]
+_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
+_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 

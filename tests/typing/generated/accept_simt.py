@@ -31,6 +31,8 @@ from ascreg._dtypes import (
     uint8_t,
 )
 from ascreg.simt import (
+    GenericPointer,
+    LanePointer,
     Lanes,
     __bfloat162bfloat16_rd,
     __bfloat162bfloat16_rn,
@@ -71,6 +73,12 @@ from ascreg.simt import (
     __brev,
     __byte_perm,
     __clz,
+    __cvta_generic_to_global,
+    __cvta_generic_to_local,
+    __cvta_generic_to_ubuf,
+    __cvta_global_to_generic,
+    __cvta_local_to_generic,
+    __cvta_ubuf_to_generic,
     __fdividef,
     __ffs,
     __float2bfloat16,
@@ -251,6 +259,9 @@ from ascreg.simt import (
     __int2half_rz,
     __int2half_rz_sat,
     __int_as_float,
+    __isGlobal,
+    __isLocal,
+    __isUbuf,
     __isnanx2,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
@@ -321,6 +332,8 @@ from ascreg.simt import (
     __ushort_as_half,
     acosf,
     acoshf,
+    all,
+    any,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -335,8 +348,11 @@ from ascreg.simt import (
     asc_atomic_sub,
     asc_atomic_xor,
     asc_ballot,
+    asc_dcci_entire,
+    asc_dcci_single,
     asc_ldca,
     asc_ldcg,
+    asc_nop,
     asc_reduce_add,
     asc_reduce_max,
     asc_reduce_min,
@@ -351,18 +367,24 @@ from ascreg.simt import (
     atan2f,
     atanf,
     atanhf,
+    ballot,
     bfloat16x2_t,
+    binary_partition,
     cbrtf,
     ceilf,
     char2,
     char3,
     char4,
+    coalesced_group,
+    coalesced_threads,
     copysignf,
     cosf,
     coshf,
     cospif,
     cyl_bessel_i0f,
     cyl_bessel_i1f,
+    dim3,
+    dim_threads,
     erfcf,
     erfcinvf,
     erfcxf,
@@ -384,6 +406,8 @@ from ascreg.simt import (
     fminf,
     fmodf,
     frexpf,
+    group_dim,
+    group_index,
     h2ceil,
     h2cos,
     h2exp,
@@ -483,6 +507,8 @@ from ascreg.simt import (
     make_ushort3,
     make_ushort4,
     max,
+    meta_group_rank,
+    meta_group_size,
     min,
     modff,
     nearbyintf,
@@ -492,6 +518,7 @@ from ascreg.simt import (
     normcdff,
     normcdfinvf,
     normf,
+    num_threads,
     powf,
     rcbrtf,
     remainderf,
@@ -505,6 +532,10 @@ from ascreg.simt import (
     rsqrtf,
     scalblnf,
     scalbnf,
+    shfl,
+    shfl_down,
+    shfl_up,
+    shfl_xor,
     short2,
     short3,
     short4,
@@ -514,11 +545,19 @@ from ascreg.simt import (
     sinf,
     sinhf,
     sinpif,
+    size,
     sqrtf,
+    sync,
     tanf,
     tanhf,
     tanpif,
     tgammaf,
+    this_thread_block,
+    thread_block,
+    thread_block_tile,
+    thread_index,
+    thread_rank,
+    tiled_partition,
     truncf,
     uchar2,
     uchar3,
@@ -580,6 +619,9 @@ def main() -> None:
     g_uint64_t = gm.alloc(uint64_t, 4)
     b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
     s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
+    block = this_thread_block()
+    tile = tiled_partition(block, 4)
+    warp = coalesced_threads()
     # __byte_perm: every legal combination (scalars, arrays, Python numbers)
     assert_type(__byte_perm(np.uint32(1), np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t, uint32_t)
     assert_type(__byte_perm(a_uint32, np.uint32(1), np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array x
@@ -665,6 +707,11 @@ def main() -> None:
     assert_type(__hadd(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
     assert_type(__hadd(np.int32(1), a_int32), NDArray[np.int32])  # (int32_t, int32_t) array y
     assert_type(__hadd(1, 1), np.int32)  # Python ints
+    assert_type(__hadd(np.float16(1), np.float16(1)), np.float16)  # (half, half)
+    assert_type(__hadd(1, np.float16(1)), np.float16)  # (half, half) Python number x
+    assert_type(__hadd(np.float16(1), 1.5), np.float16)  # (half, half) Python number y
+    assert_type(__hadd(a_float16, np.float16(1)), NDArray[np.float16])  # (half, half) array x
+    assert_type(__hadd(1, a_float16), NDArray[np.float16])  # (half, half) array y
     # __rhadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__rhadd(np.int32(1), np.int32(1)), np.int32)  # (int32_t, int32_t)
     assert_type(__rhadd(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
@@ -774,14 +821,20 @@ def main() -> None:
     assert_type(__saturatef(1.5), np.float32)
     assert_type(__saturatef(np.float16(1)), np.float32)
     assert_type(__saturatef(a_float32), NDArray[np.float32])
+    assert_type(__saturatef(np.int64(1)), np.float32)  # C converts integers
+    assert_type(__saturatef(a_int32), NDArray[np.float32])
     # __fdividef: every legal combination (scalars, arrays, Python numbers)
     assert_type(__fdividef(1.5, 1.5), np.float32)
     assert_type(__fdividef(np.float16(1), np.float16(1)), np.float32)
     assert_type(__fdividef(a_float32, a_float32), NDArray[np.float32])
+    assert_type(__fdividef(np.int64(1), np.int64(1)), np.float32)  # C converts integers
+    assert_type(__fdividef(a_int32, a_int32), NDArray[np.float32])
     # fdividef: every legal combination (scalars, arrays, Python numbers)
     assert_type(fdividef(1.5, 1.5), np.float32)
     assert_type(fdividef(np.float16(1), np.float16(1)), np.float32)
     assert_type(fdividef(a_float32, a_float32), NDArray[np.float32])
+    assert_type(fdividef(np.int64(1), np.int64(1)), np.float32)  # C converts integers
+    assert_type(fdividef(a_int32, a_int32), NDArray[np.float32])
     # asc_shfl: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_shfl(np.int32(1), 1), Lanes)  # int32_t
     assert_type(asc_shfl(a_int32, 1), Lanes)  # int32_t array
@@ -999,326 +1052,407 @@ def main() -> None:
     assert_type(expf(1.5), np.float32)
     assert_type(expf(a_float32), NDArray[np.float32])
     assert_type(expf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(expf(np.int64(1)), np.float32)  # C converts an integer to float
     # exp2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(exp2f(1.5), np.float32)
     assert_type(exp2f(a_float32), NDArray[np.float32])
     assert_type(exp2f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(exp2f(np.int64(1)), np.float32)  # C converts an integer to float
     # exp10f: every legal combination (scalars, arrays, Python numbers)
     assert_type(exp10f(1.5), np.float32)
     assert_type(exp10f(a_float32), NDArray[np.float32])
     assert_type(exp10f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(exp10f(np.int64(1)), np.float32)  # C converts an integer to float
     # expm1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(expm1f(1.5), np.float32)
     assert_type(expm1f(a_float32), NDArray[np.float32])
     assert_type(expm1f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(expm1f(np.int64(1)), np.float32)  # C converts an integer to float
     # logf: every legal combination (scalars, arrays, Python numbers)
     assert_type(logf(1.5), np.float32)
     assert_type(logf(a_float32), NDArray[np.float32])
     assert_type(logf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(logf(np.int64(1)), np.float32)  # C converts an integer to float
     # log2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(log2f(1.5), np.float32)
     assert_type(log2f(a_float32), NDArray[np.float32])
     assert_type(log2f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(log2f(np.int64(1)), np.float32)  # C converts an integer to float
     # log10f: every legal combination (scalars, arrays, Python numbers)
     assert_type(log10f(1.5), np.float32)
     assert_type(log10f(a_float32), NDArray[np.float32])
     assert_type(log10f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(log10f(np.int64(1)), np.float32)  # C converts an integer to float
     # log1pf: every legal combination (scalars, arrays, Python numbers)
     assert_type(log1pf(1.5), np.float32)
     assert_type(log1pf(a_float32), NDArray[np.float32])
     assert_type(log1pf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(log1pf(np.int64(1)), np.float32)  # C converts an integer to float
     # sqrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sqrtf(1.5), np.float32)
     assert_type(sqrtf(a_float32), NDArray[np.float32])
     assert_type(sqrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sqrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # rsqrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rsqrtf(1.5), np.float32)
     assert_type(rsqrtf(a_float32), NDArray[np.float32])
     assert_type(rsqrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rsqrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # cbrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(cbrtf(1.5), np.float32)
     assert_type(cbrtf(a_float32), NDArray[np.float32])
     assert_type(cbrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cbrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # rcbrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rcbrtf(1.5), np.float32)
     assert_type(rcbrtf(a_float32), NDArray[np.float32])
     assert_type(rcbrtf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rcbrtf(np.int64(1)), np.float32)  # C converts an integer to float
     # sinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinf(1.5), np.float32)
     assert_type(sinf(a_float32), NDArray[np.float32])
     assert_type(sinf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sinf(np.int64(1)), np.float32)  # C converts an integer to float
     # cosf: every legal combination (scalars, arrays, Python numbers)
     assert_type(cosf(1.5), np.float32)
     assert_type(cosf(a_float32), NDArray[np.float32])
     assert_type(cosf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cosf(np.int64(1)), np.float32)  # C converts an integer to float
     # tanf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanf(1.5), np.float32)
     assert_type(tanf(a_float32), NDArray[np.float32])
     assert_type(tanf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tanf(np.int64(1)), np.float32)  # C converts an integer to float
     # sinpif: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinpif(1.5), np.float32)
     assert_type(sinpif(a_float32), NDArray[np.float32])
     assert_type(sinpif(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sinpif(np.int64(1)), np.float32)  # C converts an integer to float
     # cospif: every legal combination (scalars, arrays, Python numbers)
     assert_type(cospif(1.5), np.float32)
     assert_type(cospif(a_float32), NDArray[np.float32])
     assert_type(cospif(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cospif(np.int64(1)), np.float32)  # C converts an integer to float
     # tanpif: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanpif(1.5), np.float32)
     assert_type(tanpif(a_float32), NDArray[np.float32])
     assert_type(tanpif(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tanpif(np.int64(1)), np.float32)  # C converts an integer to float
     # asinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(asinf(1.5), np.float32)
     assert_type(asinf(a_float32), NDArray[np.float32])
     assert_type(asinf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(asinf(np.int64(1)), np.float32)  # C converts an integer to float
     # acosf: every legal combination (scalars, arrays, Python numbers)
     assert_type(acosf(1.5), np.float32)
     assert_type(acosf(a_float32), NDArray[np.float32])
     assert_type(acosf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(acosf(np.int64(1)), np.float32)  # C converts an integer to float
     # atanf: every legal combination (scalars, arrays, Python numbers)
     assert_type(atanf(1.5), np.float32)
     assert_type(atanf(a_float32), NDArray[np.float32])
     assert_type(atanf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(atanf(np.int64(1)), np.float32)  # C converts an integer to float
     # sinhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinhf(1.5), np.float32)
     assert_type(sinhf(a_float32), NDArray[np.float32])
     assert_type(sinhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(sinhf(np.int64(1)), np.float32)  # C converts an integer to float
     # coshf: every legal combination (scalars, arrays, Python numbers)
     assert_type(coshf(1.5), np.float32)
     assert_type(coshf(a_float32), NDArray[np.float32])
     assert_type(coshf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(coshf(np.int64(1)), np.float32)  # C converts an integer to float
     # tanhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanhf(1.5), np.float32)
     assert_type(tanhf(a_float32), NDArray[np.float32])
     assert_type(tanhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tanhf(np.int64(1)), np.float32)  # C converts an integer to float
     # asinhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(asinhf(1.5), np.float32)
     assert_type(asinhf(a_float32), NDArray[np.float32])
     assert_type(asinhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(asinhf(np.int64(1)), np.float32)  # C converts an integer to float
     # acoshf: every legal combination (scalars, arrays, Python numbers)
     assert_type(acoshf(1.5), np.float32)
     assert_type(acoshf(a_float32), NDArray[np.float32])
     assert_type(acoshf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(acoshf(np.int64(1)), np.float32)  # C converts an integer to float
     # atanhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(atanhf(1.5), np.float32)
     assert_type(atanhf(a_float32), NDArray[np.float32])
     assert_type(atanhf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(atanhf(np.int64(1)), np.float32)  # C converts an integer to float
     # floorf: every legal combination (scalars, arrays, Python numbers)
     assert_type(floorf(1.5), np.float32)
     assert_type(floorf(a_float32), NDArray[np.float32])
     assert_type(floorf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(floorf(np.int64(1)), np.float32)  # C converts an integer to float
     # ceilf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ceilf(1.5), np.float32)
     assert_type(ceilf(a_float32), NDArray[np.float32])
     assert_type(ceilf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(ceilf(np.int64(1)), np.float32)  # C converts an integer to float
     # truncf: every legal combination (scalars, arrays, Python numbers)
     assert_type(truncf(1.5), np.float32)
     assert_type(truncf(a_float32), NDArray[np.float32])
     assert_type(truncf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(truncf(np.int64(1)), np.float32)  # C converts an integer to float
     # roundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(roundf(1.5), np.float32)
     assert_type(roundf(a_float32), NDArray[np.float32])
     assert_type(roundf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(roundf(np.int64(1)), np.float32)  # C converts an integer to float
     # rintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rintf(1.5), np.float32)
     assert_type(rintf(a_float32), NDArray[np.float32])
     assert_type(rintf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rintf(np.int64(1)), np.float32)  # C converts an integer to float
     # nearbyintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(nearbyintf(1.5), np.float32)
     assert_type(nearbyintf(a_float32), NDArray[np.float32])
     assert_type(nearbyintf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(nearbyintf(np.int64(1)), np.float32)  # C converts an integer to float
     # fabsf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fabsf(1.5), np.float32)
     assert_type(fabsf(a_float32), NDArray[np.float32])
     assert_type(fabsf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fabsf(np.int64(1)), np.float32)  # C converts an integer to float
     # logbf: every legal combination (scalars, arrays, Python numbers)
     assert_type(logbf(1.5), np.float32)
     assert_type(logbf(a_float32), NDArray[np.float32])
     assert_type(logbf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(logbf(np.int64(1)), np.float32)  # C converts an integer to float
     # erff: every legal combination (scalars, arrays, Python numbers)
     assert_type(erff(1.5), np.float32)
     assert_type(erff(a_float32), NDArray[np.float32])
     assert_type(erff(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erff(np.int64(1)), np.float32)  # C converts an integer to float
     # erfcf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcf(1.5), np.float32)
     assert_type(erfcf(a_float32), NDArray[np.float32])
     assert_type(erfcf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfcf(np.int64(1)), np.float32)  # C converts an integer to float
     # erfcxf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcxf(1.5), np.float32)
     assert_type(erfcxf(a_float32), NDArray[np.float32])
     assert_type(erfcxf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfcxf(np.int64(1)), np.float32)  # C converts an integer to float
     # normcdff: every legal combination (scalars, arrays, Python numbers)
     assert_type(normcdff(1.5), np.float32)
     assert_type(normcdff(a_float32), NDArray[np.float32])
     assert_type(normcdff(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(normcdff(np.int64(1)), np.float32)  # C converts an integer to float
     # erfinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfinvf(1.5), np.float32)
     assert_type(erfinvf(a_float32), NDArray[np.float32])
     assert_type(erfinvf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfinvf(np.int64(1)), np.float32)  # C converts an integer to float
     # erfcinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcinvf(1.5), np.float32)
     assert_type(erfcinvf(a_float32), NDArray[np.float32])
     assert_type(erfcinvf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(erfcinvf(np.int64(1)), np.float32)  # C converts an integer to float
     # normcdfinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(normcdfinvf(1.5), np.float32)
     assert_type(normcdfinvf(a_float32), NDArray[np.float32])
     assert_type(normcdfinvf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(normcdfinvf(np.int64(1)), np.float32)  # C converts an integer to float
     # tgammaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tgammaf(1.5), np.float32)
     assert_type(tgammaf(a_float32), NDArray[np.float32])
     assert_type(tgammaf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(tgammaf(np.int64(1)), np.float32)  # C converts an integer to float
     # lgammaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lgammaf(1.5), np.float32)
     assert_type(lgammaf(a_float32), NDArray[np.float32])
     assert_type(lgammaf(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(lgammaf(np.int64(1)), np.float32)  # C converts an integer to float
     # cyl_bessel_i0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(cyl_bessel_i0f(1.5), np.float32)
     assert_type(cyl_bessel_i0f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i0f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cyl_bessel_i0f(np.int64(1)), np.float32)  # C converts an integer to float
     # cyl_bessel_i1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(cyl_bessel_i1f(1.5), np.float32)
     assert_type(cyl_bessel_i1f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i1f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(cyl_bessel_i1f(np.int64(1)), np.float32)  # C converts an integer to float
     # j0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(j0f(1.5), np.float32)
     assert_type(j0f(a_float32), NDArray[np.float32])
     assert_type(j0f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(j0f(np.int64(1)), np.float32)  # C converts an integer to float
     # j1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(j1f(1.5), np.float32)
     assert_type(j1f(a_float32), NDArray[np.float32])
     assert_type(j1f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(j1f(np.int64(1)), np.float32)  # C converts an integer to float
     # y0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(y0f(1.5), np.float32)
     assert_type(y0f(a_float32), NDArray[np.float32])
     assert_type(y0f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(y0f(np.int64(1)), np.float32)  # C converts an integer to float
     # y1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(y1f(1.5), np.float32)
     assert_type(y1f(a_float32), NDArray[np.float32])
     assert_type(y1f(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(y1f(np.int64(1)), np.float32)  # C converts an integer to float
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])
     assert_type(powf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(powf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # atan2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(atan2f(1.5, 1.5), np.float32)
     assert_type(atan2f(a_float32, a_float32), NDArray[np.float32])
     assert_type(atan2f(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(atan2f(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # hypotf: every legal combination (scalars, arrays, Python numbers)
     assert_type(hypotf(1.5, 1.5), np.float32)
     assert_type(hypotf(a_float32, a_float32), NDArray[np.float32])
     assert_type(hypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(hypotf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # rhypotf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rhypotf(1.5, 1.5), np.float32)
     assert_type(rhypotf(a_float32, a_float32), NDArray[np.float32])
     assert_type(rhypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rhypotf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fmodf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmodf(1.5, 1.5), np.float32)
     assert_type(fmodf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fmodf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fmodf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # remainderf: every legal combination (scalars, arrays, Python numbers)
     assert_type(remainderf(1.5, 1.5), np.float32)
     assert_type(remainderf(a_float32, a_float32), NDArray[np.float32])
     assert_type(remainderf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(remainderf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fminf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fminf(1.5, 1.5), np.float32)
     assert_type(fminf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fminf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fminf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fmaxf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmaxf(1.5, 1.5), np.float32)
     assert_type(fmaxf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fmaxf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fmaxf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fdimf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fdimf(1.5, 1.5), np.float32)
     assert_type(fdimf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fdimf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fdimf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # copysignf: every legal combination (scalars, arrays, Python numbers)
     assert_type(copysignf(1.5, 1.5), np.float32)
     assert_type(copysignf(a_float32, a_float32), NDArray[np.float32])
     assert_type(copysignf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(copysignf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # nextafterf: every legal combination (scalars, arrays, Python numbers)
     assert_type(nextafterf(1.5, 1.5), np.float32)
     assert_type(nextafterf(a_float32, a_float32), NDArray[np.float32])
     assert_type(nextafterf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(nextafterf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
     # fmaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmaf(1.5, 1.5, 1.5), np.float32)
     assert_type(fmaf(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(fmaf(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(fmaf(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # norm3df: every legal combination (scalars, arrays, Python numbers)
     assert_type(norm3df(1.5, 1.5, 1.5), np.float32)
     assert_type(norm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(norm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(norm3df(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # rnorm3df: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnorm3df(1.5, 1.5, 1.5), np.float32)
     assert_type(rnorm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(rnorm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rnorm3df(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # norm4df: every legal combination (scalars, arrays, Python numbers)
     assert_type(norm4df(1.5, 1.5, 1.5, 1.5), np.float32)
     assert_type(norm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(norm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(norm4df(np.int64(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # rnorm4df: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnorm4df(1.5, 1.5, 1.5, 1.5), np.float32)
     assert_type(rnorm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(rnorm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
+    assert_type(rnorm4df(np.int64(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
     # ldexpf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ldexpf(1.5, 1), np.float32)
     assert_type(ldexpf(a_float32, a_int32), NDArray[np.float32])
     assert_type(ldexpf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
+    assert_type(ldexpf(np.int64(1), np.int32(1)), np.float32)  # C converts an integer to float
     # scalbnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(scalbnf(1.5, 1), np.float32)
     assert_type(scalbnf(a_float32, a_int32), NDArray[np.float32])
     assert_type(scalbnf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
+    assert_type(scalbnf(np.int64(1), np.int32(1)), np.float32)  # C converts an integer to float
     # scalblnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(scalblnf(1.5, 1), np.float32)
     assert_type(scalblnf(a_float32, a_int64), NDArray[np.float32])
     assert_type(scalblnf(np.float32(1), np.int64(1)), np.float32)  # numpy scalars
+    assert_type(scalblnf(np.int64(1), np.int64(1)), np.float32)  # C converts an integer to float
     # ilogbf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ilogbf(1.5), np.int32)
     assert_type(ilogbf(a_float32), NDArray[np.int32])
     assert_type(ilogbf(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(ilogbf(np.int64(1)), np.int32)  # C converts an integer to float
     # lrintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lrintf(1.5), np.int64)
     assert_type(lrintf(a_float32), NDArray[np.int64])
     assert_type(lrintf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(lrintf(np.int64(1)), np.int64)  # C converts an integer to float
     # llrintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(llrintf(1.5), np.int64)
     assert_type(llrintf(a_float32), NDArray[np.int64])
     assert_type(llrintf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(llrintf(np.int64(1)), np.int64)  # C converts an integer to float
     # lroundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lroundf(1.5), np.int64)
     assert_type(lroundf(a_float32), NDArray[np.int64])
     assert_type(lroundf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(lroundf(np.int64(1)), np.int64)  # C converts an integer to float
     # llroundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(llroundf(1.5), np.int64)
     assert_type(llroundf(a_float32), NDArray[np.int64])
     assert_type(llroundf(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(llroundf(np.int64(1)), np.int64)  # C converts an integer to float
     # isnan: every legal combination (scalars, arrays, Python numbers)
     assert_type(isnan(1.5), np.bool_)
     assert_type(isnan(a_float32), NDArray[np.bool_])
     assert_type(isnan(np.float32(1)), np.bool_)  # numpy scalars
+    assert_type(isnan(np.int64(1)), np.bool_)  # C converts an integer to float
     # isinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(isinf(1.5), np.bool_)
     assert_type(isinf(a_float32), NDArray[np.bool_])
     assert_type(isinf(np.float32(1)), np.bool_)  # numpy scalars
+    assert_type(isinf(np.int64(1)), np.bool_)  # C converts an integer to float
     # isfinite: every legal combination (scalars, arrays, Python numbers)
     assert_type(isfinite(1.5), np.bool_)
     assert_type(isfinite(a_float32), NDArray[np.bool_])
     assert_type(isfinite(np.float32(1)), np.bool_)  # numpy scalars
+    assert_type(isfinite(np.int64(1)), np.bool_)  # C converts an integer to float
     # signbit: every legal combination (scalars, arrays, Python numbers)
     assert_type(signbit(1.5), np.int32)
     assert_type(signbit(a_float32), NDArray[np.int32])
     assert_type(signbit(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(signbit(np.int64(1)), np.int32)  # C converts an integer to float
     # frexpf: every legal combination (scalars, arrays, Python numbers)
     assert_type(frexpf(1.5, g_int32_t), np.float32)
     assert_type(frexpf(a_float32, g_int32_t), NDArray[np.float32])
     assert_type(frexpf(np.float32(1), g_int32_t), np.float32)  # numpy scalars
+    assert_type(frexpf(np.int64(1), g_int32_t), np.float32)  # C converts an integer to float
     # modff: every legal combination (scalars, arrays, Python numbers)
     assert_type(modff(1.5, g_float32_t), np.float32)
     assert_type(modff(a_float32, g_float32_t), NDArray[np.float32])
     assert_type(modff(np.float32(1), g_float32_t), np.float32)  # numpy scalars
+    assert_type(modff(np.int64(1), g_float32_t), np.float32)  # C converts an integer to float
     # remquof: every legal combination (scalars, arrays, Python numbers)
     assert_type(remquof(1.5, 1.5, g_int32_t), np.float32)
     assert_type(remquof(a_float32, a_float32, g_int32_t), NDArray[np.float32])
     assert_type(remquof(np.float32(1), np.float32(1), g_int32_t), np.float32)  # numpy scalars
+    assert_type(remquof(np.int64(1), np.float32(1), g_int32_t), np.float32)  # C converts an integer to float
     # sincosf: every legal combination (scalars, arrays, Python numbers)
     sincosf(1.5, g_float32_t, g_float32_t)  # scalars
     sincosf(a_float32, g_float32_t, g_float32_t)  # arrays
@@ -1341,10 +1475,12 @@ def main() -> None:
     assert_type(__float2float_rn(1.5), np.float32)
     assert_type(__float2float_rn(a_float32), NDArray[np.float32])
     assert_type(__float2float_rn(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rn(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rn(1.5), np.int32)
     assert_type(__float2int_rn(a_float32), NDArray[np.int32])
     assert_type(__float2int_rn(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rn(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rn(1), np.float32)
     assert_type(__int2float_rn(a_int32), NDArray[np.float32])
@@ -1352,6 +1488,7 @@ def main() -> None:
     assert_type(__float2uint_rn(1.5), np.uint32)
     assert_type(__float2uint_rn(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rn(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rn(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rn(1), np.float32)
     assert_type(__uint2float_rn(a_uint32), NDArray[np.float32])
@@ -1359,6 +1496,7 @@ def main() -> None:
     assert_type(__float2ll_rn(1.5), np.int64)
     assert_type(__float2ll_rn(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rn(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rn(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rn(1), np.float32)
     assert_type(__ll2float_rn(a_int64), NDArray[np.float32])
@@ -1366,6 +1504,7 @@ def main() -> None:
     assert_type(__float2ull_rn(1.5), np.uint64)
     assert_type(__float2ull_rn(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rn(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rn(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rn(1), np.float32)
     assert_type(__ull2float_rn(a_uint64), NDArray[np.float32])
@@ -1373,10 +1512,12 @@ def main() -> None:
     assert_type(__float2float_rz(1.5), np.float32)
     assert_type(__float2float_rz(a_float32), NDArray[np.float32])
     assert_type(__float2float_rz(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rz(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rz(1.5), np.int32)
     assert_type(__float2int_rz(a_float32), NDArray[np.int32])
     assert_type(__float2int_rz(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rz(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rz(1), np.float32)
     assert_type(__int2float_rz(a_int32), NDArray[np.float32])
@@ -1384,6 +1525,7 @@ def main() -> None:
     assert_type(__float2uint_rz(1.5), np.uint32)
     assert_type(__float2uint_rz(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rz(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rz(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rz(1), np.float32)
     assert_type(__uint2float_rz(a_uint32), NDArray[np.float32])
@@ -1391,6 +1533,7 @@ def main() -> None:
     assert_type(__float2ll_rz(1.5), np.int64)
     assert_type(__float2ll_rz(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rz(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rz(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rz(1), np.float32)
     assert_type(__ll2float_rz(a_int64), NDArray[np.float32])
@@ -1398,6 +1541,7 @@ def main() -> None:
     assert_type(__float2ull_rz(1.5), np.uint64)
     assert_type(__float2ull_rz(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rz(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rz(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rz(1), np.float32)
     assert_type(__ull2float_rz(a_uint64), NDArray[np.float32])
@@ -1405,10 +1549,12 @@ def main() -> None:
     assert_type(__float2float_ru(1.5), np.float32)
     assert_type(__float2float_ru(a_float32), NDArray[np.float32])
     assert_type(__float2float_ru(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_ru(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_ru(1.5), np.int32)
     assert_type(__float2int_ru(a_float32), NDArray[np.int32])
     assert_type(__float2int_ru(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_ru(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_ru(1), np.float32)
     assert_type(__int2float_ru(a_int32), NDArray[np.float32])
@@ -1416,6 +1562,7 @@ def main() -> None:
     assert_type(__float2uint_ru(1.5), np.uint32)
     assert_type(__float2uint_ru(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_ru(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_ru(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_ru(1), np.float32)
     assert_type(__uint2float_ru(a_uint32), NDArray[np.float32])
@@ -1423,6 +1570,7 @@ def main() -> None:
     assert_type(__float2ll_ru(1.5), np.int64)
     assert_type(__float2ll_ru(a_float32), NDArray[np.int64])
     assert_type(__float2ll_ru(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_ru(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_ru(1), np.float32)
     assert_type(__ll2float_ru(a_int64), NDArray[np.float32])
@@ -1430,6 +1578,7 @@ def main() -> None:
     assert_type(__float2ull_ru(1.5), np.uint64)
     assert_type(__float2ull_ru(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_ru(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_ru(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_ru(1), np.float32)
     assert_type(__ull2float_ru(a_uint64), NDArray[np.float32])
@@ -1437,10 +1586,12 @@ def main() -> None:
     assert_type(__float2float_rd(1.5), np.float32)
     assert_type(__float2float_rd(a_float32), NDArray[np.float32])
     assert_type(__float2float_rd(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rd(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rd(1.5), np.int32)
     assert_type(__float2int_rd(a_float32), NDArray[np.int32])
     assert_type(__float2int_rd(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rd(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rd(1), np.float32)
     assert_type(__int2float_rd(a_int32), NDArray[np.float32])
@@ -1448,6 +1599,7 @@ def main() -> None:
     assert_type(__float2uint_rd(1.5), np.uint32)
     assert_type(__float2uint_rd(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rd(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rd(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rd(1), np.float32)
     assert_type(__uint2float_rd(a_uint32), NDArray[np.float32])
@@ -1455,6 +1607,7 @@ def main() -> None:
     assert_type(__float2ll_rd(1.5), np.int64)
     assert_type(__float2ll_rd(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rd(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rd(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rd(1), np.float32)
     assert_type(__ll2float_rd(a_int64), NDArray[np.float32])
@@ -1462,6 +1615,7 @@ def main() -> None:
     assert_type(__float2ull_rd(1.5), np.uint64)
     assert_type(__float2ull_rd(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rd(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rd(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rd(1), np.float32)
     assert_type(__ull2float_rd(a_uint64), NDArray[np.float32])
@@ -1469,10 +1623,12 @@ def main() -> None:
     assert_type(__float2float_rna(1.5), np.float32)
     assert_type(__float2float_rna(a_float32), NDArray[np.float32])
     assert_type(__float2float_rna(np.float32(1)), np.float32)  # numpy scalars
+    assert_type(__float2float_rna(np.int64(1)), np.float32)  # C converts an integer to float
     # __float2int_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rna(1.5), np.int32)
     assert_type(__float2int_rna(a_float32), NDArray[np.int32])
     assert_type(__float2int_rna(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float2int_rna(np.int64(1)), np.int32)  # C converts an integer to float
     # __int2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rna(1), np.float32)
     assert_type(__int2float_rna(a_int32), NDArray[np.float32])
@@ -1480,6 +1636,7 @@ def main() -> None:
     assert_type(__float2uint_rna(1.5), np.uint32)
     assert_type(__float2uint_rna(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rna(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float2uint_rna(np.int64(1)), np.uint32)  # C converts an integer to float
     # __uint2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rna(1), np.float32)
     assert_type(__uint2float_rna(a_uint32), NDArray[np.float32])
@@ -1487,6 +1644,7 @@ def main() -> None:
     assert_type(__float2ll_rna(1.5), np.int64)
     assert_type(__float2ll_rna(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rna(np.float32(1)), np.int64)  # numpy scalars
+    assert_type(__float2ll_rna(np.int64(1)), np.int64)  # C converts an integer to float
     # __ll2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rna(1), np.float32)
     assert_type(__ll2float_rna(a_int64), NDArray[np.float32])
@@ -1494,6 +1652,7 @@ def main() -> None:
     assert_type(__float2ull_rna(1.5), np.uint64)
     assert_type(__float2ull_rna(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rna(np.float32(1)), np.uint64)  # numpy scalars
+    assert_type(__float2ull_rna(np.int64(1)), np.uint64)  # C converts an integer to float
     # __ull2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rna(1), np.float32)
     assert_type(__ull2float_rna(a_uint64), NDArray[np.float32])
@@ -1501,10 +1660,12 @@ def main() -> None:
     assert_type(__float_as_int(1.5), np.int32)
     assert_type(__float_as_int(a_float32), NDArray[np.int32])
     assert_type(__float_as_int(np.float32(1)), np.int32)  # numpy scalars
+    assert_type(__float_as_int(np.int64(1)), np.int32)  # C converts an integer to float
     # __float_as_uint: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float_as_uint(1.5), np.uint32)
     assert_type(__float_as_uint(a_float32), NDArray[np.uint32])
     assert_type(__float_as_uint(np.float32(1)), np.uint32)  # numpy scalars
+    assert_type(__float_as_uint(np.int64(1)), np.uint32)  # C converts an integer to float
     # __int_as_float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int_as_float(1), np.float32)
     assert_type(__int_as_float(a_int32), NDArray[np.float32])
@@ -2393,6 +2554,144 @@ def main() -> None:
     assert_type(make_float4(1, 1, 1, 1), float4)
     assert_type(make_float4(1.5, 1.5, 1.5, 1.5), float4)
     assert_type(make_float4(a_float32, a_float32, a_float32, a_float32), float4)  # per thread
+    # this_thread_block: every legal combination (scalars, arrays, Python numbers)
+    assert_type(this_thread_block(), thread_block)
+    # coalesced_threads: every legal combination (scalars, arrays, Python numbers)
+    assert_type(coalesced_threads(), coalesced_group)
+    # tiled_partition: every legal combination (scalars, arrays, Python numbers)
+    assert_type(tiled_partition(block, 4), thread_block_tile)
+    assert_type(tiled_partition[4](block), thread_block_tile)
+    # binary_partition: every legal combination (scalars, arrays, Python numbers)
+    assert_type(binary_partition(tile, 1), coalesced_group)
+    assert_type(binary_partition(warp, 1), coalesced_group)
+    # sync: every legal combination (scalars, arrays, Python numbers)
+    assert_type(sync(block), None)  # thread_block
+    assert_type(block.sync(), None)  # the member
+    assert_type(sync(tile), None)  # thread_block_tile
+    assert_type(tile.sync(), None)  # the member
+    assert_type(sync(warp), None)  # coalesced_group
+    assert_type(warp.sync(), None)  # the member
+    # thread_rank: every legal combination (scalars, arrays, Python numbers)
+    assert_type(thread_rank(block), Lanes)  # thread_block
+    assert_type(block.thread_rank(), Lanes)  # the member
+    assert_type(thread_rank(tile), Lanes)  # thread_block_tile
+    assert_type(tile.thread_rank(), Lanes)  # the member
+    assert_type(thread_rank(warp), Lanes)  # coalesced_group
+    assert_type(warp.thread_rank(), Lanes)  # the member
+    # num_threads: every legal combination (scalars, arrays, Python numbers)
+    assert_type(num_threads(block), int)  # thread_block
+    assert_type(block.num_threads(), int)  # the member
+    assert_type(num_threads(tile), int)  # thread_block_tile
+    assert_type(tile.num_threads(), int)  # the member
+    assert_type(num_threads(warp), Lanes)  # coalesced_group
+    assert_type(warp.num_threads(), Lanes)  # the member
+    # size: every legal combination (scalars, arrays, Python numbers)
+    assert_type(size(block), int)  # thread_block
+    assert_type(block.size(), int)  # the member
+    assert_type(size(tile), int)  # thread_block_tile
+    assert_type(tile.size(), int)  # the member
+    assert_type(size(warp), Lanes)  # coalesced_group
+    assert_type(warp.size(), Lanes)  # the member
+    # meta_group_rank: every legal combination (scalars, arrays, Python numbers)
+    assert_type(meta_group_rank(tile), Lanes)  # thread_block_tile
+    assert_type(tile.meta_group_rank(), Lanes)  # the member
+    assert_type(meta_group_rank(warp), int)  # coalesced_group
+    assert_type(warp.meta_group_rank(), int)  # the member
+    # meta_group_size: every legal combination (scalars, arrays, Python numbers)
+    assert_type(meta_group_size(tile), int)  # thread_block_tile
+    assert_type(tile.meta_group_size(), int)  # the member
+    assert_type(meta_group_size(warp), int)  # coalesced_group
+    assert_type(warp.meta_group_size(), int)  # the member
+    # shfl: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl(1, 1), Any)  # the member
+    assert_type(shfl(warp, 1, 1), Lanes)  # coalesced_group
+    assert_type(warp.shfl(1, 1), Lanes)  # the member
+    # shfl_up: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl_up(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl_up(1, 1), Any)  # the member
+    assert_type(shfl_up(warp, 1, 1), Lanes)  # coalesced_group
+    assert_type(warp.shfl_up(1, 1), Lanes)  # the member
+    # shfl_down: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl_down(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl_down(1, 1), Any)  # the member
+    assert_type(shfl_down(warp, 1, 1), Lanes)  # coalesced_group
+    assert_type(warp.shfl_down(1, 1), Lanes)  # the member
+    # shfl_xor: every legal combination (scalars, arrays, Python numbers)
+    assert_type(shfl_xor(tile, 1, 1), Any)  # thread_block_tile
+    assert_type(tile.shfl_xor(1, 1), Any)  # the member
+    # ballot: every legal combination (scalars, arrays, Python numbers)
+    assert_type(ballot(tile, 1), Lanes)  # thread_block_tile
+    assert_type(tile.ballot(1), Lanes)  # the member
+    assert_type(ballot(warp, 1), Lanes)  # coalesced_group
+    assert_type(warp.ballot(1), Lanes)  # the member
+    # any: every legal combination (scalars, arrays, Python numbers)
+    assert_type(any(tile, 1), Lanes)  # thread_block_tile
+    assert_type(tile.any(1), Lanes)  # the member
+    assert_type(any(warp, 1), Lanes)  # coalesced_group
+    assert_type(warp.any(1), Lanes)  # the member
+    # all: every legal combination (scalars, arrays, Python numbers)
+    assert_type(all(tile, 1), Lanes)  # thread_block_tile
+    assert_type(tile.all(1), Lanes)  # the member
+    assert_type(all(warp, 1), Lanes)  # coalesced_group
+    assert_type(warp.all(1), Lanes)  # the member
+    # group_index: every legal combination (scalars, arrays, Python numbers)
+    assert_type(group_index(block), dim3)  # thread_block
+    assert_type(block.group_index(), dim3)  # the member
+    # thread_index: every legal combination (scalars, arrays, Python numbers)
+    assert_type(thread_index(block), Any)  # thread_block
+    assert_type(block.thread_index(), Any)  # the member
+    # dim_threads: every legal combination (scalars, arrays, Python numbers)
+    assert_type(dim_threads(block), dim3)  # thread_block
+    assert_type(block.dim_threads(), dim3)  # the member
+    # group_dim: every legal combination (scalars, arrays, Python numbers)
+    assert_type(group_dim(block), dim3)  # thread_block
+    assert_type(block.group_dim(), dim3)  # the member
+    # __isGlobal: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isGlobal(g_uint32_t), np.uint32 | Lanes)
+    assert_type(__isGlobal(None), np.uint32 | Lanes)
+    assert_type(__isGlobal(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
+    assert_type(__isGlobal(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_generic_to_global: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_generic_to_global(g_uint32_t), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_global(None), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_global(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_global(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_global_to_generic: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_global_to_generic(0x400000), GenericPointer)
+    assert_type(__cvta_global_to_generic(a_uint64), GenericPointer)  # per thread
+    # __isUbuf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isUbuf(g_uint32_t), np.uint32 | Lanes)
+    assert_type(__isUbuf(None), np.uint32 | Lanes)
+    assert_type(__isUbuf(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
+    assert_type(__isUbuf(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_generic_to_ubuf: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_generic_to_ubuf(g_uint32_t), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_ubuf(None), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_ubuf(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_ubuf(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_ubuf_to_generic: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_ubuf_to_generic(0x400000), GenericPointer)
+    assert_type(__cvta_ubuf_to_generic(a_uint64), GenericPointer)  # per thread
+    # __isLocal: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__isLocal(g_uint32_t), np.uint32 | Lanes)
+    assert_type(__isLocal(None), np.uint32 | Lanes)
+    assert_type(__isLocal(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
+    assert_type(__isLocal(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_generic_to_local: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_generic_to_local(g_uint32_t), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_local(None), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_local(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
+    assert_type(__cvta_generic_to_local(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+    # __cvta_local_to_generic: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__cvta_local_to_generic(0x400000), GenericPointer)
+    assert_type(__cvta_local_to_generic(a_uint64), GenericPointer)  # per thread
+    # asc_dcci_entire: every legal combination (scalars, arrays, Python numbers)
+    asc_dcci_entire(g_uint32_t)
+    # asc_dcci_single: every legal combination (scalars, arrays, Python numbers)
+    asc_dcci_single(g_uint32_t)
+    # asc_nop: every legal combination (scalars, arrays, Python numbers)
+    asc_nop()
     # the vector and pair classes: construction, components, C++ operators of the pairs
     assert_type(half2(1, 2) + half2(1, 2), half2)
     assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)

@@ -31,6 +31,8 @@ from ascreg._dtypes import (
     uint8_t,
 )
 from ascreg.simt import (
+    GenericPointer,
+    LanePointer,
     Lanes,
     __bfloat162bfloat16_rd,
     __bfloat162bfloat16_rn,
@@ -71,6 +73,12 @@ from ascreg.simt import (
     __brev,
     __byte_perm,
     __clz,
+    __cvta_generic_to_global,
+    __cvta_generic_to_local,
+    __cvta_generic_to_ubuf,
+    __cvta_global_to_generic,
+    __cvta_local_to_generic,
+    __cvta_ubuf_to_generic,
     __fdividef,
     __ffs,
     __float2bfloat16,
@@ -251,6 +259,9 @@ from ascreg.simt import (
     __int2half_rz,
     __int2half_rz_sat,
     __int_as_float,
+    __isGlobal,
+    __isLocal,
+    __isUbuf,
     __isnanx2,
     __ll2bfloat16_rd,
     __ll2bfloat16_rn,
@@ -321,6 +332,8 @@ from ascreg.simt import (
     __ushort_as_half,
     acosf,
     acoshf,
+    all,
+    any,
     asc_all,
     asc_any,
     asc_atomic_add,
@@ -335,8 +348,11 @@ from ascreg.simt import (
     asc_atomic_sub,
     asc_atomic_xor,
     asc_ballot,
+    asc_dcci_entire,
+    asc_dcci_single,
     asc_ldca,
     asc_ldcg,
+    asc_nop,
     asc_reduce_add,
     asc_reduce_max,
     asc_reduce_min,
@@ -351,18 +367,24 @@ from ascreg.simt import (
     atan2f,
     atanf,
     atanhf,
+    ballot,
     bfloat16x2_t,
+    binary_partition,
     cbrtf,
     ceilf,
     char2,
     char3,
     char4,
+    coalesced_group,
+    coalesced_threads,
     copysignf,
     cosf,
     coshf,
     cospif,
     cyl_bessel_i0f,
     cyl_bessel_i1f,
+    dim3,
+    dim_threads,
     erfcf,
     erfcinvf,
     erfcxf,
@@ -384,6 +406,8 @@ from ascreg.simt import (
     fminf,
     fmodf,
     frexpf,
+    group_dim,
+    group_index,
     h2ceil,
     h2cos,
     h2exp,
@@ -483,6 +507,8 @@ from ascreg.simt import (
     make_ushort3,
     make_ushort4,
     max,
+    meta_group_rank,
+    meta_group_size,
     min,
     modff,
     nearbyintf,
@@ -492,6 +518,7 @@ from ascreg.simt import (
     normcdff,
     normcdfinvf,
     normf,
+    num_threads,
     powf,
     rcbrtf,
     remainderf,
@@ -505,6 +532,10 @@ from ascreg.simt import (
     rsqrtf,
     scalblnf,
     scalbnf,
+    shfl,
+    shfl_down,
+    shfl_up,
+    shfl_xor,
     short2,
     short3,
     short4,
@@ -514,11 +545,19 @@ from ascreg.simt import (
     sinf,
     sinhf,
     sinpif,
+    size,
     sqrtf,
+    sync,
     tanf,
     tanhf,
     tanpif,
     tgammaf,
+    this_thread_block,
+    thread_block,
+    thread_block_tile,
+    thread_index,
+    thread_rank,
+    tiled_partition,
     truncf,
     uchar2,
     uchar3,
@@ -580,6 +619,9 @@ def main() -> None:
     g_uint64_t = gm.alloc(uint64_t, 4)
     b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
     s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
+    block = this_thread_block()
+    tile = tiled_partition(block, 4)
+    warp = coalesced_threads()
     # __byte_perm: floats, float arrays and too-wide or illegal dtypes are rejected
     __byte_perm(1.5, np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __byte_perm(np.float32(1), np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -733,6 +775,8 @@ def main() -> None:
     __hadd(np.int32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __hadd(np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hadd(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+    __hadd(np.float16(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1) with half
+    __hadd(np.float16(1), np.float32(1))  # type: ignore[arg-type]  # pyright: ignore  # np.float32(1) with half
     # __rhadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __rhadd(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __rhadd(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -855,20 +899,17 @@ def main() -> None:
     llabs(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     llabs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     # __saturatef: floats, float arrays and too-wide or illegal dtypes are rejected
-    __saturatef(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __saturatef(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __saturatef(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __saturatef("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __saturatef(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __fdividef: floats, float arrays and too-wide or illegal dtypes are rejected
-    __fdividef(np.int32(1), 1.0)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __fdividef(a_int32, 1.0)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __fdividef(a_float64, 1.0)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __fdividef("1", 1.0)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __fdividef(None, 1.0)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fdividef: floats, float arrays and too-wide or illegal dtypes are rejected
-    fdividef(np.int32(1), 1.0)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fdividef(a_int32, 1.0)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fdividef(a_float64, 1.0)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fdividef("1", 1.0)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fdividef(None, 1.0)  # type: ignore[call-overload]  # pyright: ignore  # None
     # asc_shfl: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_shfl("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_shfl(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
@@ -1131,424 +1172,341 @@ def main() -> None:
     asc_stwt(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
     asc_stwt(g_int8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
     # expf: floats, float arrays and too-wide or illegal dtypes are rejected
-    expf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    expf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     expf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     expf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    expf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # exp2f: floats, float arrays and too-wide or illegal dtypes are rejected
-    exp2f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    exp2f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     exp2f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     exp2f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    exp2f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # exp10f: floats, float arrays and too-wide or illegal dtypes are rejected
-    exp10f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    exp10f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     exp10f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     exp10f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    exp10f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # expm1f: floats, float arrays and too-wide or illegal dtypes are rejected
-    expm1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    expm1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     expm1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     expm1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    expm1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # logf: floats, float arrays and too-wide or illegal dtypes are rejected
-    logf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    logf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     logf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     logf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    logf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # log2f: floats, float arrays and too-wide or illegal dtypes are rejected
-    log2f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    log2f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     log2f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     log2f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    log2f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # log10f: floats, float arrays and too-wide or illegal dtypes are rejected
-    log10f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    log10f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     log10f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     log10f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    log10f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # log1pf: floats, float arrays and too-wide or illegal dtypes are rejected
-    log1pf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    log1pf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     log1pf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     log1pf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    log1pf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # sqrtf: floats, float arrays and too-wide or illegal dtypes are rejected
-    sqrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    sqrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     sqrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sqrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    sqrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # rsqrtf: floats, float arrays and too-wide or illegal dtypes are rejected
-    rsqrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    rsqrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     rsqrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rsqrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rsqrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # cbrtf: floats, float arrays and too-wide or illegal dtypes are rejected
-    cbrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    cbrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     cbrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cbrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    cbrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # rcbrtf: floats, float arrays and too-wide or illegal dtypes are rejected
-    rcbrtf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    rcbrtf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     rcbrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rcbrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rcbrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # sinf: floats, float arrays and too-wide or illegal dtypes are rejected
-    sinf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    sinf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     sinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    sinf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # cosf: floats, float arrays and too-wide or illegal dtypes are rejected
-    cosf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    cosf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     cosf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cosf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    cosf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # tanf: floats, float arrays and too-wide or illegal dtypes are rejected
-    tanf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    tanf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     tanf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tanf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    tanf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # sinpif: floats, float arrays and too-wide or illegal dtypes are rejected
-    sinpif(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    sinpif(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     sinpif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sinpif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    sinpif(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # cospif: floats, float arrays and too-wide or illegal dtypes are rejected
-    cospif(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    cospif(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     cospif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cospif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    cospif(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # tanpif: floats, float arrays and too-wide or illegal dtypes are rejected
-    tanpif(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    tanpif(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     tanpif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tanpif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    tanpif(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # asinf: floats, float arrays and too-wide or illegal dtypes are rejected
-    asinf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    asinf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     asinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    asinf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # acosf: floats, float arrays and too-wide or illegal dtypes are rejected
-    acosf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    acosf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     acosf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     acosf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    acosf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # atanf: floats, float arrays and too-wide or illegal dtypes are rejected
-    atanf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    atanf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     atanf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     atanf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    atanf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # sinhf: floats, float arrays and too-wide or illegal dtypes are rejected
-    sinhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    sinhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     sinhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sinhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    sinhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # coshf: floats, float arrays and too-wide or illegal dtypes are rejected
-    coshf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    coshf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     coshf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     coshf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    coshf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # tanhf: floats, float arrays and too-wide or illegal dtypes are rejected
-    tanhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    tanhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     tanhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tanhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    tanhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # asinhf: floats, float arrays and too-wide or illegal dtypes are rejected
-    asinhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    asinhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     asinhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asinhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    asinhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # acoshf: floats, float arrays and too-wide or illegal dtypes are rejected
-    acoshf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    acoshf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     acoshf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     acoshf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    acoshf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # atanhf: floats, float arrays and too-wide or illegal dtypes are rejected
-    atanhf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    atanhf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     atanhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     atanhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    atanhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # floorf: floats, float arrays and too-wide or illegal dtypes are rejected
-    floorf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    floorf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     floorf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     floorf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    floorf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # ceilf: floats, float arrays and too-wide or illegal dtypes are rejected
-    ceilf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    ceilf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     ceilf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     ceilf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    ceilf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # truncf: floats, float arrays and too-wide or illegal dtypes are rejected
-    truncf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    truncf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     truncf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     truncf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    truncf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # roundf: floats, float arrays and too-wide or illegal dtypes are rejected
-    roundf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    roundf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     roundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     roundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    roundf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # rintf: floats, float arrays and too-wide or illegal dtypes are rejected
-    rintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    rintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     rintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # nearbyintf: floats, float arrays and too-wide or illegal dtypes are rejected
-    nearbyintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    nearbyintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     nearbyintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     nearbyintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    nearbyintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fabsf: floats, float arrays and too-wide or illegal dtypes are rejected
-    fabsf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fabsf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fabsf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fabsf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fabsf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # logbf: floats, float arrays and too-wide or illegal dtypes are rejected
-    logbf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    logbf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     logbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     logbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    logbf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # erff: floats, float arrays and too-wide or illegal dtypes are rejected
-    erff(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    erff(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     erff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    erff(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # erfcf: floats, float arrays and too-wide or illegal dtypes are rejected
-    erfcf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    erfcf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     erfcf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfcf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    erfcf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # erfcxf: floats, float arrays and too-wide or illegal dtypes are rejected
-    erfcxf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    erfcxf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     erfcxf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfcxf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    erfcxf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # normcdff: floats, float arrays and too-wide or illegal dtypes are rejected
-    normcdff(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    normcdff(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     normcdff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     normcdff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    normcdff(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # erfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
-    erfinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    erfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     erfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    erfinvf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # erfcinvf: floats, float arrays and too-wide or illegal dtypes are rejected
-    erfcinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    erfcinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     erfcinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfcinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    erfcinvf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # normcdfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
-    normcdfinvf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    normcdfinvf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     normcdfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     normcdfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    normcdfinvf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # tgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
-    tgammaf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    tgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     tgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    tgammaf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # lgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
-    lgammaf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    lgammaf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     lgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    lgammaf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # cyl_bessel_i0f: floats, float arrays and too-wide or illegal dtypes are rejected
-    cyl_bessel_i0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    cyl_bessel_i0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     cyl_bessel_i0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cyl_bessel_i0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    cyl_bessel_i0f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # cyl_bessel_i1f: floats, float arrays and too-wide or illegal dtypes are rejected
-    cyl_bessel_i1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    cyl_bessel_i1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     cyl_bessel_i1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cyl_bessel_i1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    cyl_bessel_i1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # j0f: floats, float arrays and too-wide or illegal dtypes are rejected
-    j0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    j0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     j0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     j0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    j0f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # j1f: floats, float arrays and too-wide or illegal dtypes are rejected
-    j1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    j1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     j1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     j1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    j1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # y0f: floats, float arrays and too-wide or illegal dtypes are rejected
-    y0f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    y0f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     y0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     y0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    y0f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # y1f: floats, float arrays and too-wide or illegal dtypes are rejected
-    y1f(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    y1f(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     y1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     y1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    y1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # powf: floats, float arrays and too-wide or illegal dtypes are rejected
-    powf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    powf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     powf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     powf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    powf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # atan2f: floats, float arrays and too-wide or illegal dtypes are rejected
-    atan2f(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    atan2f(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     atan2f(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     atan2f("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    atan2f(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # hypotf: floats, float arrays and too-wide or illegal dtypes are rejected
-    hypotf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    hypotf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     hypotf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     hypotf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    hypotf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # rhypotf: floats, float arrays and too-wide or illegal dtypes are rejected
-    rhypotf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    rhypotf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     rhypotf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rhypotf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rhypotf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fmodf: floats, float arrays and too-wide or illegal dtypes are rejected
-    fmodf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fmodf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fmodf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fmodf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fmodf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # remainderf: floats, float arrays and too-wide or illegal dtypes are rejected
-    remainderf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    remainderf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     remainderf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     remainderf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    remainderf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fminf: floats, float arrays and too-wide or illegal dtypes are rejected
-    fminf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fminf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fminf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fminf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fminf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fmaxf: floats, float arrays and too-wide or illegal dtypes are rejected
-    fmaxf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fmaxf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fmaxf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fmaxf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fmaxf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fdimf: floats, float arrays and too-wide or illegal dtypes are rejected
-    fdimf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fdimf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fdimf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fdimf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fdimf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # copysignf: floats, float arrays and too-wide or illegal dtypes are rejected
-    copysignf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    copysignf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     copysignf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     copysignf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    copysignf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # nextafterf: floats, float arrays and too-wide or illegal dtypes are rejected
-    nextafterf(np.int32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    nextafterf(a_int32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     nextafterf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     nextafterf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    nextafterf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # fmaf: floats, float arrays and too-wide or illegal dtypes are rejected
-    fmaf(np.int32(1), 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    fmaf(a_int32, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     fmaf(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fmaf("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    fmaf(None, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # norm3df: floats, float arrays and too-wide or illegal dtypes are rejected
-    norm3df(np.int32(1), 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    norm3df(a_int32, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     norm3df(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     norm3df("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    norm3df(None, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # rnorm3df: floats, float arrays and too-wide or illegal dtypes are rejected
-    rnorm3df(np.int32(1), 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    rnorm3df(a_int32, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     rnorm3df(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rnorm3df("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rnorm3df(None, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # norm4df: floats, float arrays and too-wide or illegal dtypes are rejected
-    norm4df(np.int32(1), 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    norm4df(a_int32, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     norm4df(a_float64, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     norm4df("1", 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    norm4df(None, 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # rnorm4df: floats, float arrays and too-wide or illegal dtypes are rejected
-    rnorm4df(np.int32(1), 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    rnorm4df(a_int32, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     rnorm4df(a_float64, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rnorm4df("1", 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    rnorm4df(None, 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
     # ldexpf: floats, float arrays and too-wide or illegal dtypes are rejected
-    ldexpf(np.int32(1), 1)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    ldexpf(a_int32, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     ldexpf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     ldexpf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    ldexpf(None, 1)  # type: ignore[call-overload]  # pyright: ignore  # None
     # scalbnf: floats, float arrays and too-wide or illegal dtypes are rejected
-    scalbnf(np.int32(1), 1)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    scalbnf(a_int32, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     scalbnf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     scalbnf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    scalbnf(None, 1)  # type: ignore[call-overload]  # pyright: ignore  # None
     # scalblnf: floats, float arrays and too-wide or illegal dtypes are rejected
-    scalblnf(np.int32(1), 1)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    scalblnf(a_int32, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     scalblnf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     scalblnf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    scalblnf(None, 1)  # type: ignore[call-overload]  # pyright: ignore  # None
     # ilogbf: floats, float arrays and too-wide or illegal dtypes are rejected
-    ilogbf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    ilogbf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     ilogbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     ilogbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    ilogbf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # lrintf: floats, float arrays and too-wide or illegal dtypes are rejected
-    lrintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    lrintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     lrintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lrintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    lrintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # llrintf: floats, float arrays and too-wide or illegal dtypes are rejected
-    llrintf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    llrintf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     llrintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     llrintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    llrintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # lroundf: floats, float arrays and too-wide or illegal dtypes are rejected
-    lroundf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    lroundf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     lroundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lroundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    lroundf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # llroundf: floats, float arrays and too-wide or illegal dtypes are rejected
-    llroundf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    llroundf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     llroundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     llroundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    llroundf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # isnan: floats, float arrays and too-wide or illegal dtypes are rejected
-    isnan(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    isnan(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     isnan(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     isnan("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    isnan(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # isinf: floats, float arrays and too-wide or illegal dtypes are rejected
-    isinf(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    isinf(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     isinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     isinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    isinf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # isfinite: floats, float arrays and too-wide or illegal dtypes are rejected
-    isfinite(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    isfinite(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     isfinite(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     isfinite("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    isfinite(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # signbit: floats, float arrays and too-wide or illegal dtypes are rejected
-    signbit(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    signbit(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     signbit(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     signbit("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    signbit(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # frexpf: floats, float arrays and too-wide or illegal dtypes are rejected
-    frexpf(np.int32(1), g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    frexpf(a_int32, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     frexpf(a_float64, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     frexpf("1", g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    frexpf(None, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # None
     frexpf(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # modff: floats, float arrays and too-wide or illegal dtypes are rejected
-    modff(np.int32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    modff(a_int32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     modff(a_float64, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     modff("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    modff(None, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # None
     modff(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # remquof: floats, float arrays and too-wide or illegal dtypes are rejected
-    remquof(np.int32(1), 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    remquof(a_int32, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     remquof(a_float64, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     remquof("1", 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    remquof(None, 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # None
     remquof(1.5, 1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # sincosf: floats, float arrays and too-wide or illegal dtypes are rejected
-    sincosf(np.int32(1), g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # np.int32(1)
-    sincosf(a_int32, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     sincosf(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sincosf("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
+    sincosf(None, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # None
     sincosf(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # sincospif: floats, float arrays and too-wide or illegal dtypes are rejected
-    sincospif(np.int32(1), g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # np.int32(1)
-    sincospif(a_int32, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     sincospif(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sincospif("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
+    sincospif(None, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # None
     sincospif(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
     # normf: floats, float arrays and too-wide or illegal dtypes are rejected
     normf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
@@ -1573,240 +1531,213 @@ def main() -> None:
     ynf(a_float32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     ynf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2float_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2float_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2float_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2float_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __float2int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2int_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2int_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2int_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2int_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __int2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2uint_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2uint_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2uint_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2uint_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __uint2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ll_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ll_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ll_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ll_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ll2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ull_rn(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ull_rn(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ull_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ull_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ull2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2float_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2float_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2float_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2float_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __float2int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2int_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2int_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2int_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2int_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __int2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2uint_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2uint_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2uint_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2uint_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __uint2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ll_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ll_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ll_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ll_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ll2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ull_rz(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ull_rz(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ull_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ull_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ull2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2float_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2float_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2float_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2float_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __float2int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2int_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2int_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2int_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2int_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __int2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2uint_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2uint_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2uint_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2uint_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __uint2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ll_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ll_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ll_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ll_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ll2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ull_ru(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ull_ru(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ull_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ull_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ull2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2float_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2float_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2float_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2float_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __float2int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2int_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2int_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2int_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2int_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __int2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2uint_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2uint_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2uint_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2uint_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __uint2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ll_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ll_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ll_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ll_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ll2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ull_rd(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ull_rd(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ull_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ull_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ull2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2float_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2float_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2float_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2float_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __float2int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2int_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2int_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2int_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2int_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __int2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2uint_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2uint_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2uint_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2uint_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __uint2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ll_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ll_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ll_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ll_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ll2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float2ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float2ull_rna(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float2ull_rna(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float2ull_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float2ull_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __ull2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     # __float_as_int: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float_as_int(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float_as_int(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float_as_int(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float_as_int("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float_as_int(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __float_as_uint: floats, float arrays and too-wide or illegal dtypes are rejected
-    __float_as_uint(np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1)
-    __float_as_uint(a_int32)  # type: ignore[arg-type]  # pyright: ignore  # a_int32
     __float_as_uint(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float_as_uint("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+    __float_as_uint(None)  # type: ignore[call-overload]  # pyright: ignore  # None
     # __int_as_float: floats, float arrays and too-wide or illegal dtypes are rejected
     __int_as_float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int_as_float(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
@@ -2723,6 +2654,81 @@ def main() -> None:
     # make_float4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_float4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_float4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+    # this_thread_block: floats, float arrays and too-wide or illegal dtypes are rejected
+    this_thread_block(1)  # type: ignore[call-arg]  # pyright: ignore  # takes no argument
+    # coalesced_threads: floats, float arrays and too-wide or illegal dtypes are rejected
+    coalesced_threads(1)  # type: ignore[call-arg]  # pyright: ignore  # takes no argument
+    # tiled_partition: floats, float arrays and too-wide or illegal dtypes are rejected
+    tiled_partition(tile, 4)  # type: ignore[arg-type]  # pyright: ignore  # only a thread_block
+    # binary_partition: floats, float arrays and too-wide or illegal dtypes are rejected
+    binary_partition(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    binary_partition(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # sync: floats, float arrays and too-wide or illegal dtypes are rejected
+    # thread_rank: floats, float arrays and too-wide or illegal dtypes are rejected
+    # num_threads: floats, float arrays and too-wide or illegal dtypes are rejected
+    # size: floats, float arrays and too-wide or illegal dtypes are rejected
+    # meta_group_rank: floats, float arrays and too-wide or illegal dtypes are rejected
+    meta_group_rank(block)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    # meta_group_size: floats, float arrays and too-wide or illegal dtypes are rejected
+    meta_group_size(block)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    # shfl: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    shfl(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+    # shfl_up: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl_up(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    shfl_up(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+    # shfl_down: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl_down(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+    shfl_down(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+    # shfl_xor: floats, float arrays and too-wide or illegal dtypes are rejected
+    shfl_xor(block, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    shfl_xor(warp, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    shfl_xor(tile, "1", 1)  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # ballot: floats, float arrays and too-wide or illegal dtypes are rejected
+    ballot(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    ballot(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # any: floats, float arrays and too-wide or illegal dtypes are rejected
+    any(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    any(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # all: floats, float arrays and too-wide or illegal dtypes are rejected
+    all(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+    all(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+    # group_index: floats, float arrays and too-wide or illegal dtypes are rejected
+    group_index(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    group_index(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # thread_index: floats, float arrays and too-wide or illegal dtypes are rejected
+    thread_index(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    thread_index(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # dim_threads: floats, float arrays and too-wide or illegal dtypes are rejected
+    dim_threads(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    dim_threads(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # group_dim: floats, float arrays and too-wide or illegal dtypes are rejected
+    group_dim(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
+    group_dim(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+    # __isGlobal: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isGlobal(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_generic_to_global: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_generic_to_global(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_global_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_global_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+    # __isUbuf: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isUbuf(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_generic_to_ubuf: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_generic_to_ubuf(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_ubuf_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_ubuf_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+    # __isLocal: floats, float arrays and too-wide or illegal dtypes are rejected
+    __isLocal(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_generic_to_local: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_generic_to_local(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+    # __cvta_local_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
+    __cvta_local_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+    # asc_dcci_entire: floats, float arrays and too-wide or illegal dtypes are rejected
+    asc_dcci_entire(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
+    # asc_dcci_single: floats, float arrays and too-wide or illegal dtypes are rejected
+    asc_dcci_single(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
+    # asc_nop: floats, float arrays and too-wide or illegal dtypes are rejected
+    asc_nop(1.5)  # type: ignore[call-arg]  # pyright: ignore  # not a pointer
     # the vector and pair classes: construction, components, C++ operators of the pairs
     half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
     __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair

@@ -52,7 +52,12 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
-from ascreg.machine.simt.masked import masked_version, tell_once, why_not_rewritten
+from ascreg.machine.simt.masked import (
+    copying_version,
+    masked_version,
+    tell_once,
+    why_not_rewritten,
+)
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -691,7 +696,7 @@ class Fiber:
         STATE.group = group
         try:
             if not self.scheduler.aborted:
-                run.func(*run.args)
+                copying_version(run.func)(*run.args)
         except _Abort:
             pass
         except BaseException as exc:  # reported by the scheduler in the launching thread
@@ -882,7 +887,11 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
         journal = Journal()
         group = Group(run, _all_tids(run.nthreads), journal)
         mark = _ub_mark(ub)
-        func = masked_version(run.func, wrap_pointer) if mode == "masked" else run.func
+        func = (
+            masked_version(run.func, wrap_pointer)
+            if mode == "masked"
+            else copying_version(run.func)
+        )
         memories = [ub, *live_memories()] if ub is not None else live_memories()
         if _attempt(run, func, group, journal, memories):
             return

@@ -415,8 +415,10 @@ class Frame:
     def merge(self, new: Any, old: Any) -> Any:
         """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes."""
         active = self.group.active
-        if active is None or old is UNBOUND or new is old:
+        if new is old:
             return new
+        if active is None or old is UNBOUND:
+            return value_copy(new)
         return blend(active, new, old)
 
     def setitem(self, target: Any, index: Any, value: Any) -> None:
@@ -813,6 +815,45 @@ def _local_names(func: ast.FunctionDef) -> list[str]:
     return [n for n in bound if n not in params and n not in declared]
 
 
+def value_copy(value: Any) -> Any:
+    """Return what C's ``b = a`` stores in ``b``: a copy of a vector value, else *value* itself.
+
+    Vector values (``int2``, ``half2`` ...) are C structs: assignment copies them, so writing
+    ``b.x`` after ``b = a`` leaves ``a`` unchanged. Numbers and lanes are never written in place
+    and pointers are values already, so they are not copied.
+
+    Examples
+    --------
+    >>> from ascreg import int32_t
+    >>> from ascreg.machine.simt.vectors import vector_type
+    >>> a = vector_type("int2", int32_t, 2)(1, 2)
+    >>> b = value_copy(a); b.x = 5; a.x, b.x
+    (np.int32(1), np.int32(5))
+    """
+    return value.copy() if isinstance(value, VectorValue) else value
+
+
+class _CopyOnAssign(ast.NodeTransformer):
+    """``name = v`` -> ``name = _ascreg_rt.copy(v)`` (the tiers that run a kernel as written)."""
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        self.generic_visit(node)
+        if any(isinstance(t, ast.Name) for t in node.targets):
+            node.value = _runtime_call("copy", node.value)
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        self.generic_visit(node)
+        if node.value is not None and isinstance(node.target, ast.Name):
+            node.value = _runtime_call("copy", node.value)
+        return node
+
+
+def _runtime_call(method: str, *args: ast.expr) -> ast.Call:
+    runtime = ast.Name(PREFIX + "rt", ast.Load())
+    return ast.Call(ast.Attribute(runtime, method, ast.Load()), list(args), [])
+
+
 def _strip_annotations(func: ast.FunctionDef) -> None:
     args = func.args
     for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
@@ -822,7 +863,9 @@ def _strip_annotations(func: ast.FunctionDef) -> None:
     func.decorator_list = []
 
 
-def _rewrite_tree(source: str, name: str, first_line: int, freevars: tuple[str, ...]) -> ast.Module:
+def _rewrite_tree(
+    source: str, name: str, first_line: int, freevars: tuple[str, ...], *, masked: bool = True
+) -> ast.Module:
     tree = ast.parse(textwrap.dedent(source))
     ast.increment_lineno(tree, first_line - 1)
     found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
@@ -830,6 +873,9 @@ def _rewrite_tree(source: str, name: str, first_line: int, freevars: tuple[str, 
         raise NotRewritable("its source is not a plain 'def'")
     func = found[0]
     _strip_annotations(func)
+    if not masked:
+        func.body = [_CopyOnAssign().visit(stmt) for stmt in func.body]
+        return _factory(func, name, freevars)
     locals_ = _local_names(func)
     body = _Statements().block(func.body, in_loop=False)
     start = ast.Assign(
@@ -844,6 +890,11 @@ def _rewrite_tree(source: str, name: str, first_line: int, freevars: tuple[str, 
     for stmt in [*prologue, body[-1]]:
         ast.copy_location(stmt, func)
     func.body = [*prologue, *body]
+    return _factory(func, name, freevars)
+
+
+def _factory(func: ast.FunctionDef, name: str, freevars: tuple[str, ...]) -> ast.Module:
+    """Return a module defining ``_ascreg_factory(_ascreg_rt, *freevars)``, which returns *func*."""
     params = [ast.arg(PREFIX + "rt"), *(ast.arg(v) for v in freevars)]
     factory = ast.FunctionDef(
         name=PREFIX + "factory",
@@ -861,6 +912,7 @@ class _Runtime:
     """What the rewritten code's ``_ascreg_rt`` is: calling it makes a :class:`Frame`."""
 
     UNBOUND = UNBOUND
+    copy = staticmethod(value_copy)
 
     def __call__(self) -> Frame:
         return Frame()
@@ -880,18 +932,18 @@ def _captured(cell: types.CellType, wrap: Callable[[Any], Any] | None) -> types.
     return types.CellType(wrap(value)) if isinstance(value, Pointer) else cell
 
 
-_CODE: dict[types.CodeType, types.CodeType | None] = {}
+_CODE: dict[tuple[types.CodeType, bool], types.CodeType | None] = {}
 _WHY: dict[types.CodeType, str] = {}
 
 
-def _rewritten_code(func: types.FunctionType) -> types.CodeType | None:
+def _rewritten_code(func: types.FunctionType, masked: bool) -> types.CodeType | None:
     code = func.__code__
-    if code in _CODE:
-        return _CODE[code]
+    if (code, masked) in _CODE:
+        return _CODE[code, masked]
     made: types.CodeType | None = None
     try:
         lines, first = inspect.getsourcelines(func)
-        module = _rewrite_tree("".join(lines), code.co_name, first, code.co_freevars)
+        module = _rewrite_tree("".join(lines), code.co_name, first, code.co_freevars, masked=masked)
         factory = compile(module, code.co_filename, "exec", dont_inherit=True)
         outer = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
         made = next(
@@ -900,8 +952,11 @@ def _rewritten_code(func: types.FunctionType) -> types.CodeType | None:
             if isinstance(c, types.CodeType) and c.co_name == code.co_name
         )
     except (OSError, TypeError, SyntaxError, NotRewritable, StopIteration, IndexError) as exc:
-        _WHY[code] = str(exc) if isinstance(exc, NotRewritable) else "its source is not available"
-    _CODE[code] = made
+        if masked:
+            _WHY[code] = (
+                str(exc) if isinstance(exc, NotRewritable) else "its source is not available"
+            )
+    _CODE[code, masked] = made
     return made
 
 
@@ -918,12 +973,36 @@ def why_not_rewritten(func: Any) -> str | None:
     return _WHY.get(code) if code is not None else "it is not a Python function"
 
 
-def masked_version(func: Any, wrap: Callable[[Any], Any] | None = None) -> Any:
+def copying_version(func: Any) -> Any:
+    """Return *func* with C's copy on assignment of vector values (cached), or *func* itself.
+
+    The tiers that run a kernel as written (``per-thread``, ``unmasked``) use this: every
+    ``name = value`` stores :func:`value_copy` of the value, as the masked form's merges do.
+
+    Examples
+    --------
+    >>> from ascreg import int32_t
+    >>> from ascreg.machine.simt.vectors import vector_type
+    >>> int2 = vector_type("int2", int32_t, 2)
+    >>> def f(a):
+    ...     b = a
+    ...     b.x = 7
+    ...     return a.x
+    >>> int(copying_version(f)(int2(1, 2))), int(f(int2(1, 2)))
+    (1, 7)
+    """
+    return masked_version(func, None, masked=False)
+
+
+def masked_version(
+    func: Any, wrap: Callable[[Any], Any] | None = None, *, masked: bool = True
+) -> Any:
     """Return *func* rewritten into masked form (cached), or *func* itself if it cannot be.
 
     *wrap* is applied to the values the function captures from enclosing scopes (the engine
     passes the function that makes a pointer lane-aware, so that its loads and stores honour
-    the active mask).
+    the active mask). With ``masked=False`` only the copy on assignment is added
+    (:func:`copying_version`).
 
     Examples
     --------
@@ -936,12 +1015,13 @@ def masked_version(func: Any, wrap: Callable[[Any], Any] | None = None) -> Any:
     if not isinstance(func, types.FunctionType):
         return func
     key = _made_from(func, wrap)
-    cached = _MADE.get(func)
+    made_before = _MADE[masked]
+    cached = made_before.get(func)
     if cached is not None and _same(cached[0], key) and _untouched(cached[1]):
         return cached[2]  # every block of a launch reuses one function
-    code = _rewritten_code(func)
+    code = _rewritten_code(func, masked)
     if code is None:
-        _MADE[func] = (key, (), func)
+        made_before[func] = (key, (), func)
         return func
     cells = dict(zip(func.__code__.co_freevars, func.__closure__ or (), strict=True))
     closure = tuple(
@@ -952,15 +1032,16 @@ def masked_version(func: Any, wrap: Callable[[Any], Any] | None = None) -> Any:
     made.__kwdefaults__ = func.__kwdefaults__
     shared = {id(cell) for cell in func.__closure__ or ()}
     own = tuple((cell, cell.cell_contents) for cell in closure if id(cell) not in shared)
-    _MADE[func] = (key, own, made)
+    made_before[func] = (key, own, made)
     return made
 
 
-_MADE: weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], Any, Any]] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per kernel function: what its masked version was made from, the cells made for it with their
-values, and the masked version (rebuilt when any of them changed)."""
+_MADE: dict[bool, weakref.WeakKeyDictionary[Any, tuple[tuple[Any, ...], Any, Any]]] = {
+    masked: weakref.WeakKeyDictionary() for masked in (True, False)
+}
+"""Per form (masked, or copy on assignment only) and kernel function: what its rewritten version
+was made from, the cells made for it with their values, and the rewritten version (rebuilt when
+any of them changed)."""
 _EMPTY = object()
 
 

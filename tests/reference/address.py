@@ -1,0 +1,25 @@
+"""The generic address model of ``ascreg.core.address``, one Python int at a time."""
+
+from __future__ import annotations
+
+UB, LOCAL, GLOBAL = 0x80000, 0x100000, 0x200000
+MASK64, MASK32 = 2**64 - 1, 2**32 - 1
+
+
+def ref_space(generic: int) -> str | None:
+    """The space a generic address is in: ``"ubuf"``, ``"local"``, ``"global"`` or None."""
+    if generic >= GLOBAL:
+        return "global"
+    if generic >= LOCAL:
+        return "local"
+    return "ubuf" if generic >= UB else None
+
+
+def ref_to_generic(space: str, raw: int) -> int:
+    return (raw + {"global": 0, "ubuf": UB, "local": LOCAL}[space]) & MASK64
+
+
+def ref_from_generic(space: str, generic: int) -> int:
+    if space == "global":
+        return generic
+    return (generic - (UB if space == "ubuf" else LOCAL)) & MASK32
