@@ -134,6 +134,7 @@ from ascreg.machine.simt.engine import (
 )
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
 from ascreg.simt import halfmath as _halfmath
+from ascreg.simt import packing as _packing
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
 from ascreg.simt.atomics import (
     asc_atomic_add,
@@ -340,6 +341,7 @@ from ascreg.simt.intrinsics import (
     umax,
     umin,
 )
+from ascreg.simt.packing import *  # noqa: F403  (the pair conversions and packing, by table)
 from ascreg.simt.pairs import (
     __habsx2,
     __haddx2,
@@ -409,6 +411,7 @@ from ascreg.simt.pairs import (
     h2trunc,
 )
 from ascreg.simt.vectors import (
+    CodePairValue,
     PairValue,
     Vector2,
     Vector3,
@@ -421,7 +424,10 @@ from ascreg.simt.vectors import (
     float2,
     float3,
     float4,
+    float8_e4m3x2_t,
+    float8_e5m2x2_t,
     half2,
+    hifloat8x2_t,
     int2,
     int3,
     int4,
@@ -880,6 +886,8 @@ __all__ = [
     "warpSize",
 ]
 __all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers read this form)
+__all__ += _packing.__all__  # the pair conversions and packing functions
+__all__ += ["CodePairValue", "float8_e4m3x2_t", "float8_e5m2x2_t", "hifloat8x2_t"]
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.simt", "simt")
