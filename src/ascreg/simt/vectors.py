@@ -28,7 +28,7 @@ np.float16(0.1)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -117,7 +117,7 @@ class CodePairValue(Vector2):
     float2(x=1.0, y=inf)
     """
 
-    def __new__(cls, *components: Any) -> Any:
+    def __new__(cls, *components: Any) -> Self:
         """``hifloat8x2_t(x, y)`` from the two codes (per-thread integer arrays allowed)."""
         if len(components) != len(cls.fields):
             raise TypeError(f"{cls.cpp_name} takes 2 components (x, y), got {len(components)}")
