@@ -2,9 +2,15 @@
 
 A packing function picks its result's components from its arguments (:func:`gather`: a scalar
 argument, or one component of a pair argument) and converts them, each once, to the result's
-element type with :func:`ascreg.core.convert.convert` (the exact-rounding conversion shared with
-``Reg.Cast`` and the C API: every rounding mode, hifloat8 and fp8 included). Where the
-destination holds the value exactly (a selection, a widening) the conversion is exact.
+element type with an existing exact-rounding core (no rounding code of its own):
+
+* float to half / bfloat16 (``__float22half2_<mode>``, ``__floats2half2_rn`` ...):
+  :func:`ascreg.core.halfmath.to_float`, the core of the scalar twins ``__float2half_<mode>``,
+  so each component is bit for bit the scalar conversion of it (NaN bits and the ``ro``
+  overflow to inf included, as the pages document);
+* everything else (hifloat8, fp8, the widenings): :func:`ascreg.core.convert.convert`, the
+  conversion shared with ``Reg.Cast`` and the C API. Where the destination holds the value
+  exactly (a selection, a widening) the conversion is exact.
 
 Rounding suffixes (:data:`ROUNDINGS`): ``rn`` nearest-even, ``rz`` toward zero, ``rd`` down,
 ``ru`` up, ``rna`` nearest-away, ``ro`` to odd, ``rh`` hybrid (hifloat8's ``CAST_HYBRID``).
@@ -26,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import Scalar, float32_t, fp8_e4m3fn_t, fp8_e5m2_t
+from ascreg._dtypes import Scalar, bfloat16_t, float32_t, fp8_e4m3fn_t, fp8_e5m2_t, half
+from ascreg.core import halfmath
 from ascreg.core.convert import convert
 from ascreg.enums import RoundMode
 
@@ -80,6 +87,9 @@ def pack(
     if src is dst:
         return gathered
     flat = np.ascontiguousarray(gathered).reshape(-1)
+    if src is float32_t and dst in (half, bfloat16_t):  # the scalar twins' core
+        narrowed = halfmath.to_float(flat, dst.np_dtype, rounding, saturate=saturate)
+        return np.asarray(narrowed).reshape(gathered.shape)
     return convert(flat, src, dst, ROUNDINGS[rounding], saturate).reshape(gathered.shape)
 
 
