@@ -576,9 +576,8 @@ def _pack_spec_rows() -> list[OpSpec]:
     rows = []
     for name, row in PACK_ROWS.items():
         combos = tuple(tuple(PACK_TYPES[t][0] for t in o[:-1]) for o in row.overloads)
-        results = tuple(PACK_TYPES[o[-1]][0] for o in row.overloads)
         core = "float2_to_fp8x2" if name == "__asc_cvt_float2_to_fp8x2" else "pack"
-        shape = SimtShape("simt/packing", SimtKind.PACK, results)
+        shape = SimtShape("simt/packing", SimtKind.PACK)  # result types: PACK_ROWS
         rows.append(_simt(name, row.roles, combos, _pack_header(row.overloads[0]), shape,
                           "ascreg.core.packing:" + core))  # fmt: skip
     return rows

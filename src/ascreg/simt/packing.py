@@ -57,11 +57,31 @@ Arr = np.ndarray[Any, Any]
 __asc_saturation_t = enum.IntEnum(
     "__asc_saturation_t", [("__ASC_NOSAT", 0), ("__ASC_SATFINITE", 1)], module=__name__
 )
-"""C ``__asc_saturation_t``: ``__ASC_NOSAT`` or ``__ASC_SATFINITE``."""
 __asc_fp8_interpretation_t = enum.IntEnum(
     "__asc_fp8_interpretation_t", [("__ASC_E4M3", 0), ("__ASC_E5M2", 1)], module=__name__
 )
-"""C ``__asc_fp8_interpretation_t``: ``__ASC_E4M3`` or ``__ASC_E5M2``."""
+__asc_saturation_t.__doc__ = """C ``__asc_saturation_t`` (``asc_fp8.h``): ``__ASC_NOSAT`` or ``__ASC_SATFINITE``.
+
+The ``saturate`` argument of :func:`__asc_cvt_float2_to_fp8x2` (its members' names start with
+two underscores, as in C: reach them as the module constants ``__ASC_NOSAT`` ...).
+
+Examples
+--------
+>>> from ascreg.simt import __ASC_SATFINITE
+>>> int(__ASC_SATFINITE), type(__ASC_SATFINITE).__name__
+(1, '__asc_saturation_t')
+"""
+__asc_fp8_interpretation_t.__doc__ = """C ``__asc_fp8_interpretation_t`` (``asc_fp8.h``): ``__ASC_E4M3`` or ``__ASC_E5M2``.
+
+The ``fp8_interpretation`` argument of :func:`__asc_cvt_float2_to_fp8x2`: float8_e4m3 or
+float8_e5m2 codes.
+
+Examples
+--------
+>>> from ascreg.simt import __ASC_E5M2
+>>> int(__ASC_E5M2), type(__ASC_E5M2).__name__
+(1, '__asc_fp8_interpretation_t')
+"""
 __ASC_NOSAT = __asc_saturation_t["__ASC_NOSAT"]
 __ASC_SATFINITE = __asc_saturation_t["__ASC_SATFINITE"]
 __ASC_E4M3 = __asc_fp8_interpretation_t["__ASC_E4M3"]
