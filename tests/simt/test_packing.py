@@ -127,7 +127,9 @@ def test_halves_and_splat_match_the_reference(a: int, b: int) -> None:
 @pytest.mark.parametrize("name", FLOAT22)
 @settings(max_examples=25, deadline=None)
 @given(st.lists(bits32, min_size=2, max_size=8).filter(lambda v: len(v) % 2 == 0))
-def test_float2_to_pair_matches_the_reference_and_the_scalar_twin(name: str, bits: list[int]) -> None:
+def test_float2_to_pair_matches_the_reference_and_the_scalar_twin(
+    name: str, bits: list[int]
+) -> None:
     family, _, rest = name.removeprefix("__float22").partition("2_")
     mode = rest.removesuffix("_sat")
     element, cls, _ = FAMILIES[family]
@@ -151,7 +153,9 @@ def test_floats_to_pair_matches_the_reference(a: int, b: int) -> None:
     assert same_values(splat.components(), [ref.narrow(a, bfloat16_t, "rn")] * 2)
 
 
-@pytest.mark.rows("__half22hif82_rh", "__half22hif82_rna", "__half22hif82_rh_sat", "__half22hif82_rna_sat")
+@pytest.mark.rows(
+    "__half22hif82_rh", "__half22hif82_rna", "__half22hif82_rh_sat", "__half22hif82_rna_sat"
+)
 @pytest.mark.parametrize("mode", HIF8_ROUNDINGS)
 def test_half2_to_hifloat8_is_exhaustively_the_reference(mode: str) -> None:
     every = np.arange(0x10000, dtype=np.uint16)
@@ -166,14 +170,18 @@ def test_half2_to_hifloat8_is_exhaustively_the_reference(mode: str) -> None:
     assert np.array_equal(saturating, codes)  # CTRL[60] = 1: no saturation
 
 
-@pytest.mark.rows("__float22hif82_rh", "__float22hif82_rna", "__float22hif82_rh_sat", "__float22hif82_rna_sat")
+@pytest.mark.rows(
+    "__float22hif82_rh", "__float22hif82_rna", "__float22hif82_rh_sat", "__float22hif82_rna_sat"
+)
 @pytest.mark.parametrize("name", HIF8_FROM[:4])
 @settings(max_examples=30, deadline=None)
 @given(st.lists(bits32, min_size=2, max_size=8).filter(lambda v: len(v) % 2 == 0))
 def test_float2_to_hifloat8_matches_the_reference(name: str, bits: list[int]) -> None:
     mode = name.removeprefix("__float22hif82_").removesuffix("_sat")
     got = getattr(simt, name)(pair_of(float2, bits))
-    assert got.components().reshape(-1).tolist() == [ref.convert(b, float32_t, hifloat8_t, mode) for b in bits]
+    assert got.components().reshape(-1).tolist() == [
+        ref.convert(b, float32_t, hifloat8_t, mode) for b in bits
+    ]
 
 
 @pytest.mark.rows("__hif822float2", "__hif822half2", "__e4m3x22float2", "__e5m2x22float2")
@@ -184,7 +192,9 @@ def test_float2_to_hifloat8_matches_the_reference(name: str, bits: list[int]) ->
      ("__e4m3x22float2", float8_e4m3x2_t, fp8_e4m3fn_t, float32_t),
      ("__e5m2x22float2", float8_e5m2x2_t, fp8_e5m2_t, float32_t)],
 )  # fmt: skip
-def test_8_bit_pairs_widen_exhaustively_as_the_reference(name: str, cls: Any, source: Any, dst: Any) -> None:
+def test_8_bit_pairs_widen_exhaustively_as_the_reference(
+    name: str, cls: Any, source: Any, dst: Any
+) -> None:
     codes = np.arange(256, dtype=np.uint8)
     x = cls.from_components(np.stack([codes, codes[::-1]], axis=-1).view(source.np_dtype))
     got = getattr(simt, name)(x)
@@ -224,18 +234,20 @@ def test_documented_special_values() -> None:
     e5m2 = simt.__asc_cvt_float2_to_fp8x2(float2(-inf, 1e6), simt.__ASC_NOSAT, simt.__ASC_E5M2)
     assert int(e5m2) == 0x7CFC  # -inf low, +inf high
     assert simt.__float22hif82_rna(float2(nan, -inf)).components().tolist() == [0x80, 0xEF]
-    assert simt.__hif822half2(hifloat8x2_t(0x80, 0x6F)).components().astype(float).tolist()[1] == inf
+    assert (
+        simt.__hif822half2(hifloat8x2_t(0x80, 0x6F)).components().astype(float).tolist()[1] == inf
+    )
     assert simt.__float22half2_rz(float2(1e6, -1e6)).components().tolist() == [65504.0, -65504.0]
 
 
 def test_arguments_must_have_the_parameter_type() -> None:
-    with pytest.raises(AscregTypeError, match="__high2half.*takes a half2"):
+    with pytest.raises(AscregTypeError, match=r"__high2half.*takes a half2"):
         simt.__high2half(bfloat16x2_t(1, 2))
-    with pytest.raises(AscregTypeError, match="__lowhigh2highlow.*half2 or bfloat16x2_t"):
+    with pytest.raises(AscregTypeError, match=r"__lowhigh2highlow.*half2 or bfloat16x2_t"):
         simt.__lowhigh2highlow(float2(1, 2))
-    with pytest.raises(AscregTypeError, match="__float22half2_rn.*takes a float2"):
+    with pytest.raises(AscregTypeError, match=r"__float22half2_rn.*takes a float2"):
         simt.__float22half2_rn(half2(1, 2))
-    with pytest.raises(AscregTypeError, match="saturate is 0.*__asc_saturation_t"):
+    with pytest.raises(AscregTypeError, match=r"saturate is 0.*__asc_saturation_t"):
         simt.__asc_cvt_float2_to_fp8x2(float2(1, 2), 0, simt.__ASC_E4M3)
     with pytest.raises(AscregTypeError, match="fp8_interpretation"):
         simt.__asc_cvt_float2_to_fp8x2(float2(1, 2), simt.__ASC_NOSAT, simt.__ASC_NOSAT)

@@ -376,10 +376,24 @@ SIMT_MODULE_SURFACE = {
         "PACKING: dict[str, Callable[..., Any]]",
         "PACK_ROWS_HEADER: dict[str, str]",
         "__all__ = [",
-        *(f"    {name!r}," for name in sorted([
-            *(r.name for r in SPECS.values() if getattr(r.shape, "module", "") == "simt/packing"),
-            "__asc_saturation_t", "__asc_fp8_interpretation_t", "__ASC_NOSAT", "__ASC_SATFINITE",
-            "__ASC_E4M3", "__ASC_E5M2"])),
+        *(
+            f"    {name!r},"
+            for name in sorted(
+                [
+                    *(
+                        r.name
+                        for r in SPECS.values()
+                        if getattr(r.shape, "module", "") == "simt/packing"
+                    ),
+                    "__asc_saturation_t",
+                    "__asc_fp8_interpretation_t",
+                    "__ASC_NOSAT",
+                    "__ASC_SATFINITE",
+                    "__ASC_E4M3",
+                    "__ASC_E5M2",
+                ]
+            )
+        ),
         "]",
         "",
         # the members' C names start with "__": private (not enum members) to a type checker
@@ -390,7 +404,7 @@ SIMT_MODULE_SURFACE = {
         "__ASC_SATFINITE: __asc_saturation_t",
         "__ASC_E4M3: __asc_fp8_interpretation_t",
         "__ASC_E5M2: __asc_fp8_interpretation_t",
-    ],  # fmt: skip
+    ],
     "simt/vectors": [],
 }
 SIMT_MODULE_EXTRA_IMPORTS = {

@@ -384,7 +384,9 @@ def render_simt_tests(kind: str) -> str:
     classes = [
         *PAIR_CLASSES.values(),
         *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
-        *FP8_PAIR_CLASSES, "__ASC_NOSAT", "__ASC_E4M3",
+        *FP8_PAIR_CLASSES,
+        "__ASC_NOSAT",
+        "__ASC_E4M3",
     ]
     names = "\n".join(f"    {n}," for n in sorted(["Lanes", *classes, *(row.name for row in rows)]))
     arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)

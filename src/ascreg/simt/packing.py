@@ -235,33 +235,49 @@ def _selection_example(name: str) -> tuple[str, str]:
     return f"{name}({', '.join(shown_args)})", shown
 
 
-def _what(name: str) -> tuple[str, str, str]:
-    """The rule of row *name*, its example call and the example's result."""
+def _float2_conversion(name: str) -> tuple[str, str, str]:
+    """``__float22half2_<mode>`` ...: the rule, the example call and its result."""
+    row = PACK_ROWS[name]
+    result = row.overloads[0][-1]
+    argument, per_mode = _CONVERSION_EXAMPLES[result]
+    x, y = per_mode[row.rounding].split(", ")
+    what = (f"Each component of ``x`` converted to {PACK_TYPES[result][0].cpp_name}, rounding "
+            f"{_MODES[row.rounding]}; a value beyond the range gives ±inf (±max where the "
+            "rounding goes toward zero; to odd: ±inf, as the page says), NaN stays NaN.")  # fmt: skip
+    return what + (_SAT if row.saturating else ""), f"{name}({argument})", f"{result}(x={x}, y={y})"
+
+
+def _hif8_conversion(name: str) -> tuple[str, str, str]:
+    """``__float22hif82_<mode>`` ...: the rule, the example call and its result."""
+    row = PACK_ROWS[name]
+    what = (f"Each component of ``x`` converted to hifloat8, rounding {_MODES[row.rounding]}: "
+            "the codes (``.x``, ``.y``); beyond the range ±inf (0x6F, 0xEF), NaN the code 0x80.")  # fmt: skip
+    call = f"{name}({_HIF8_ARGUMENT[row.overloads[0][0]]})"
+    return what + (_SAT if row.saturating else ""), call, "hifloat8x2_t(x=12, y=111)"
+
+
+def _fixed(name: str) -> tuple[str, str, str]:
+    """Describe a row with an example of its own (``__floats2half2_rn``, ``__hif822float2`` ...)."""
     row = PACK_ROWS[name]
     source, result = row.overloads[0][0], row.overloads[0][-1]
-    rounding = f"rounding {_MODES[row.rounding]}"
+    argument, shown = _FIXED_EXAMPLES[name]
+    if result in ("half2", "bfloat16x2_t") and source == "float":
+        what = f"``{result}({', '.join(row.picks)})``, each converted rounding {_MODES['rn']}."
+    else:
+        what = "Each component converted exactly (a widening; NaN stays NaN, ±inf stay)."
+    return what, f"{name}({argument})", shown
+
+
+def _what(name: str) -> tuple[str, str, str]:
+    """Return the rule of row *name*, its example call and the example's result."""
+    row = PACK_ROWS[name]
+    result = row.overloads[0][-1]
     if name.startswith("__float22") and result in _CONVERSION_EXAMPLES:
-        argument, shown = _CONVERSION_EXAMPLES[result]
-        what = (f"Each component of ``x`` converted to {PACK_TYPES[result][0].cpp_name}, "
-                f"{rounding}; a value beyond the range gives ±inf (±max where the rounding "
-                "goes toward zero), NaN stays NaN.")  # fmt: skip
-        return what + (_SAT if row.saturating else ""), f"{name}({argument})", (
-            f"{result}(x={shown[row.rounding].split(', ')[0]}, "
-            f"y={shown[row.rounding].split(', ')[1]})"
-        )
+        return _float2_conversion(name)
     if result == "hifloat8x2_t":
-        what = (f"Each component of ``x`` converted to hifloat8, {rounding}: the codes (``.x``, "
-                "``.y``); beyond the range ±inf (0x6F, 0xEF), NaN the code 0x80.")  # fmt: skip
-        return what + (_SAT if row.saturating else ""), (
-            f"{name}({_HIF8_ARGUMENT[source]})"
-        ), "hifloat8x2_t(x=12, y=111)"
+        return _hif8_conversion(name)
     if name in _FIXED_EXAMPLES:
-        argument, shown = _FIXED_EXAMPLES[name]
-        if row.rounding == "rn" and result in ("half2", "bfloat16x2_t") and "float" in source:
-            what = f"``{result}({', '.join(row.picks)})``, each converted {rounding}."
-        else:
-            what = "Each component converted exactly (a widening; NaN stays NaN, ±inf stay)."
-        return what, f"{name}({argument})", shown
+        return _fixed(name)
     picks = " and ".join(_PICKED[p] for p in row.picks)
     exact = " (exactly)" if result in ("float", "float2") else ""
     kind = "The pair of" if result in VECTOR_CLASSES else "The value of"

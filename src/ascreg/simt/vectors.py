@@ -124,7 +124,7 @@ class CodePairValue(Vector2):
         parts = [np.asarray(c) for c in components]
         for name, part in zip(cls.fields, parts, strict=True):
             integral = part.dtype.kind in "iu"  # bool is kind "b": no code
-            if not integral or part.size and (part.min() < 0 or part.max() > 0xFF):
+            if not integral or (part.size and (part.min() < 0 or part.max() > 0xFF)):
                 raise AscregTypeError(
                     f"component {name} is {part!r:.60}; {cls.cpp_name} takes the 8-bit codes "
                     "of its components, integers in [0, 255]",
