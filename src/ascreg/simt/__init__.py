@@ -90,7 +90,10 @@ loads and stores (``asc_ldcg``, ``asc_ldca``, ``asc_stcg``, ``asc_stwt``): :mod:
 
 The pair types ``half2`` and ``bfloat16x2_t`` with their arithmetic, comparisons and math
 (``__haddx2``, ``__heqx2``, ``__hbltux2``, ``__hgex2_mask``, ``h2sin`` ...):
-:mod:`ascreg.simt.pairs`. The vector types ``int2`` ... ``float4`` and their ``make_*``
+:mod:`ascreg.simt.pairs`. Their conversions and packing (``__float22half2_rn``, ``__halves2half2``,
+``__high2float``, ``__lowhigh2highlow``) and the 8-bit float pairs ``hifloat8x2_t``,
+``float8_e4m3x2_t``, ``float8_e5m2x2_t`` (``__float22hif82_rh``, ``__e4m3x22float2``,
+``__asc_cvt_float2_to_fp8x2``): :mod:`ascreg.simt.packing`. The vector types ``int2`` ... ``float4`` and their ``make_*``
 constructors: :mod:`ascreg.simt.vectors`. Cooperative groups (``this_thread_block``,
 ``tiled_partition``, ``coalesced_threads``, ``binary_partition`` and their members):
 :mod:`ascreg.simt.cooperative_groups`. The pair and vector types are real classes, one value per thread in a kernel,
