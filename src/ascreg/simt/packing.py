@@ -5,7 +5,7 @@ Building and taking apart ``half2`` / ``bfloat16x2_t`` values (``__halves2half2`
 pair with a rounding suffix (``__float22half2_rz``, ``__float22bfloat162_rna_sat`` ...) and
 back (``__half22float2``), and the 8-bit float pairs: ``hifloat8x2_t`` (``__float22hif82_rh``,
 ``__hif822half2`` ...), ``float8_e4m3x2_t`` / ``float8_e5m2x2_t`` (``__e4m3x22float2``,
-``__asc_cvt_float2_to_fp8x2``). One row per function in :data:`ascreg._spec.simt.PACK_ROWS`,
+``__asc_cvt_float2_to_fp8x2``). One row per function in ``ascreg._spec.simt.PACK_ROWS``,
 defined by a loop; the lanes are :func:`ascreg.core.packing.pack`, which converts with the
 exact-rounding core shared by every conversion of ascreg (:mod:`ascreg.core.convert`).
 
