@@ -7,7 +7,8 @@ back (``__half22float2``), and the 8-bit float pairs: ``hifloat8x2_t`` (``__floa
 ``__hif822half2`` ...), ``float8_e4m3x2_t`` / ``float8_e5m2x2_t`` (``__e4m3x22float2``,
 ``__asc_cvt_float2_to_fp8x2``). One row per function in ``ascreg._spec.simt.PACK_ROWS``,
 defined by a loop; the lanes are :func:`ascreg.core.packing.pack`, which converts with the
-exact-rounding core shared by every conversion of ascreg (:mod:`ascreg.core.convert`).
+existing exact-rounding cores: the scalar twins' (``__float2half_<mode>``) for float to half /
+bfloat16, :mod:`ascreg.core.convert` (``Cast``'s) for hifloat8, fp8 and the widenings.
 
 Arguments: a pair parameter takes a value of exactly that class (C++ converts no number and
 no other pair type to it); ``float`` parameters follow :mod:`ascreg.simt.floatmath`, ``half`` /
