@@ -322,6 +322,31 @@ def address_stub(spec: OpSpec) -> list[str]:
     ]
 
 
+PACK_PARAMETERS = {
+    "float": "_Float32 | _Float32Array",
+    "half": "float | np.float16 | NDArray[np.float16]",
+    "bfloat16_t": "float | np.generic | NDArray[Any]",
+}
+"""The static type of a scalar parameter of a packing function (pairs and enums: their class)."""
+PACK_RESULTS = {"float": "np.float32 | Lanes", "half": "np.float16 | Lanes", "bfloat16_t": "Any",
+                "unsigned short": "np.uint16 | Lanes"}  # fmt: skip
+"""The static result of a packing function returning one value (pairs: their class)."""
+
+
+def pack_stub(spec: OpSpec) -> list[str]:
+    """One def per C overload: the pair classes, enumerations and scalar types of the row."""
+    from ascreg._spec.simt import PACK_ROWS
+
+    lines = []
+    for overload in PACK_ROWS[spec.name].overloads:
+        params = ", ".join(
+            f"{r}: {PACK_PARAMETERS.get(t, t)}" for r, t in zip(spec.roles, overload, strict=False)
+        )
+        result = PACK_RESULTS.get(overload[-1], overload[-1])
+        lines.append(f"def {spec.name}({params}) -> {result}: ...  # {overload[0]}")
+    return lines
+
+
 def simt_stub(spec: OpSpec) -> list[str]:
     """The stub lines of one SIMT row (each line a def, tagged with its combination)."""
     shape = simt_shape(spec)
@@ -334,6 +359,8 @@ def simt_stub(spec: OpSpec) -> list[str]:
         return pair_stub(spec, shape.kind)
     if shape.kind == "make":
         return make_stub(spec)
+    if shape.kind == "pack":
+        return pack_stub(spec)
     if shape.kind == "int":
         return simt_int_stub(name)
     if shape.kind == "half":
@@ -471,6 +498,40 @@ SIMT_MODULE_SURFACE = {
         *int_alias_defs(),
     ],
     "simt/pairs": ["Arr: TypeAlias = np.ndarray[Any, Any]", "PAIR_TYPES: dict[str, Any]"],
+    "simt/packing": [
+        "Arr: TypeAlias = np.ndarray[Any, Any]",
+        "PACKING: dict[str, Callable[..., Any]]",
+        "PACK_ROWS_HEADER: dict[str, str]",
+        "__all__ = [",
+        *(
+            f"    {name!r},"
+            for name in sorted(
+                [
+                    *(
+                        r.name
+                        for r in SPECS.values()
+                        if getattr(r.shape, "module", "") == "simt/packing"
+                    ),
+                    "__asc_saturation_t",
+                    "__asc_fp8_interpretation_t",
+                    "__ASC_NOSAT",
+                    "__ASC_SATFINITE",
+                    "__ASC_E4M3",
+                    "__ASC_E5M2",
+                ]
+            )
+        ),
+        "]",
+        "",
+        # the members' C names start with "__": private (not enum members) to a type checker
+        "class __asc_saturation_t(enum.IntEnum): ...  # type: ignore[misc]",
+        "class __asc_fp8_interpretation_t(enum.IntEnum): ...  # type: ignore[misc]",
+        "",
+        "__ASC_NOSAT: __asc_saturation_t",
+        "__ASC_SATFINITE: __asc_saturation_t",
+        "__ASC_E4M3: __asc_fp8_interpretation_t",
+        "__ASC_E5M2: __asc_fp8_interpretation_t",
+    ],
     "simt/vectors": [],
     "simt/cooperative_groups": [],
     "simt/address": [
@@ -486,6 +547,11 @@ SIMT_MODULE_SURFACE = {
 SIMT_MODULE_EXTRA_IMPORTS = {
     "simt/cooperative_groups": "from ascreg.machine.simt.engine import dim3\n",
     "simt/pairs": "from ascreg.simt.vectors import bfloat16x2_t, half2\n",
+    "simt/packing": (
+        "import enum\n"
+        "from ascreg.simt.vectors import (bfloat16x2_t, float2, float8_e4m3x2_t, "
+        "float8_e5m2x2_t, half2, hifloat8x2_t)\n"
+    ),
     "simt/vectors": (
         "from typing import Self\n"
         "from ascreg.machine.simt.vectors import Vector2 as Vector2\n"
@@ -516,6 +582,17 @@ def vector_classes() -> list[str]:
     lines = [
         f"class {name}({'PairValue' if name in PAIR_CLASSES.values() else f'Vector{count}'}): ..."
         for name, count in kinds.items()
+    ]
+    lines += [  # the 8-bit float pairs (asc_fp8.h)
+        "",
+        "class CodePairValue(Vector2):",
+        "    def __new__(cls, *components: Any) -> Self: ...",
+        "",
+        "class hifloat8x2_t(CodePairValue): ...",
+        "class float8_e4m3x2_t(Vector2): ...",
+        "class float8_e5m2x2_t(Vector2): ...",
+        "",
+        "FP8_PAIRS: tuple[Any, ...]",
     ]
     return [
         "Arr: TypeAlias = np.ndarray[Any, Any]",

@@ -15,6 +15,7 @@ from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pynam
 from stubgen.simt import (
     GROUP_MADE,
     GROUP_METHODS,
+    PACK_RESULTS,
     PAIR_CLASSES,
     PAIR_RESULTS,
     group_stub,
@@ -213,6 +214,43 @@ def address_lines(spec: OpSpec, kind: str) -> Iterator[str]:
         yield f"    {name}(1){IGNORE.format(code='call-overload')}  # an int is no pointer"
 
 
+PACK_VALUES = {
+    "float": "1.5", "half": "np.float16(1)", "bfloat16_t": "s_bfloat16",
+    "__asc_saturation_t": "__ASC_NOSAT", "__asc_fp8_interpretation_t": "__ASC_E4M3",
+}  # fmt: skip
+"""A legal argument of each non-pair C type of the packing functions (a pair: ``cls(1, 2)``)."""
+FP8_PAIR_CLASSES = ("hifloat8x2_t", "float8_e4m3x2_t", "float8_e5m2x2_t")
+
+
+def pack_value(ctype: str) -> str:
+    return PACK_VALUES.get(ctype, f"{ctype}(1, 2)")
+
+
+def pack_accept_lines(spec: OpSpec) -> Iterator[str]:
+    from ascreg._spec.simt import PACK_ROWS
+
+    for overload in PACK_ROWS[spec.name].overloads:
+        args = ", ".join(pack_value(t) for t in overload[:-1])
+        result = PACK_RESULTS.get(overload[-1], overload[-1])
+        yield f"    assert_type({spec.name}({args}), {result})  # {overload[0]}"
+
+
+def pack_reject_lines(spec: OpSpec) -> Iterator[str]:
+    """A number or string for each parameter; the other pair types for a pair parameter."""
+    from ascreg._spec.simt import PACK_ROWS
+
+    overloads = PACK_ROWS[spec.name].overloads
+    first = overloads[0][:-1]
+    code = "call-overload" if len(overloads) > 1 else "arg-type"
+    for i, ctype in enumerate(first):
+        bads = ['"1"'] if ctype in PACK_VALUES else ["1.5", "int2(1, 2)"]
+        if ctype.startswith("__asc"):
+            bads.append("0")
+        for bad in bads:
+            args = ", ".join(bad if j == i else pack_value(t) for j, t in enumerate(first))
+            yield f"    {spec.name}({args}){IGNORE.format(code=code)}  # {bad} as {spec.roles[i]}"
+
+
 def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
     """Every legal call of one device function."""
     shape = simt_shape(spec)
@@ -229,6 +267,9 @@ def simt_accept_lines(spec: OpSpec) -> Iterator[str]:
         return
     if shape.kind == "make":
         yield from make_accept_lines(spec)
+        return
+    if shape.kind == "pack":
+        yield from pack_accept_lines(spec)
         return
     if shape.kind == "int":
         done_py = False
@@ -358,6 +399,9 @@ def simt_reject_lines(spec: OpSpec) -> Iterator[str]:
     if shape.kind in ("pair", "pair_bool", "pair_mask"):
         yield from pair_reject_lines(spec)
         return
+    if shape.kind == "pack":
+        yield from pack_reject_lines(spec)
+        return
     if shape.kind == "make":
         for bad in ('"1"', "None"):
             args = ", ".join([bad, *("1" for _ in spec.roles[1:])])
@@ -460,6 +504,9 @@ def render_simt_tests(kind: str) -> str:
         "LanePointer",
         *PAIR_CLASSES.values(),
         *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
+        *FP8_PAIR_CLASSES,
+        "__ASC_NOSAT",
+        "__ASC_E4M3",
     ]
     names = "\n".join(
         f"    {n}," for n in sorted(["Lanes", *classes, *(row.spelling for row in rows)])

@@ -391,6 +391,10 @@ class SimtKind(enum.StrEnum):
     VOID = "void"
     """A ``void`` function of a Global Memory address or of nothing (``asc_dcci_entire``,
     ``asc_nop``)."""
+    PACK = "pack"
+    """A pair conversion or packing function (``__float22half2_rn``, ``__high2half``,
+    ``__hif822float2`` ...): its C parameter and result types are the entry of
+    ``ascreg._spec.simt.PACK_ROWS`` (the row's combinations name their element types)."""
     MAKE = "make"
     """A vector constructor ``make_<type>(x, y, ...)`` (the combination: one element type per
     component; the result is the vector type named by the row)."""

@@ -14,7 +14,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 import attrs
 
@@ -23,7 +23,10 @@ from ascreg._dtypes import (
     bfloat16_t,
     bool_,
     float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
     half,
+    hifloat8_t,
     int8_t,
     int16_t,
     int32_t,
@@ -568,6 +571,128 @@ def _address_rows() -> list[OpSpec]:
     return rows
 
 
+# ==== pair conversions and packing, hifloat8 / fp8 pairs (issue 12: SIMT complete) =============
+PACK_TYPES: dict[str, tuple[type[Scalar], int]] = {
+    "float": (float32_t, 1), "half": (half, 1), "bfloat16_t": (bfloat16_t, 1),
+    "unsigned short": (uint16_t, 1), "__asc_saturation_t": (int32_t, 1),
+    "__asc_fp8_interpretation_t": (int32_t, 1), "float2": (float32_t, 2), "half2": (half, 2),
+    "bfloat16x2_t": (bfloat16_t, 2), "hifloat8x2_t": (hifloat8_t, 2),
+    "float8_e4m3x2_t": (fp8_e4m3fn_t, 2), "float8_e5m2x2_t": (fp8_e5m2_t, 2),
+}  # fmt: skip
+"""The C types of the packing functions: element type and component count (1: a scalar; the
+two enums of ``__asc_cvt_float2_to_fp8x2`` are C ``int``-sized)."""
+
+
+class PackRow(NamedTuple):
+    """One pair conversion or packing function (``asc_fp16.h``, ``asc_bf16.h``, ``asc_fp8.h``).
+
+    ``overloads``: each the C parameter types, then the C result type (:data:`PACK_TYPES`);
+    ``picks``: the result's components in order, ``"x"`` the scalar argument ``x``, ``"x.y"``
+    component ``y`` of the pair argument ``x``; ``rounding``: the conversion's suffix (``rn``
+    where the value is exact); ``saturating``: a ``_sat`` form.
+    """
+
+    roles: tuple[str, ...]
+    overloads: tuple[tuple[str, ...], ...]
+    picks: tuple[str, ...]
+    rounding: str = "rn"
+    saturating: bool = False
+
+
+_PACK_ELEMENTS = {"half": ("half", "half2"), "bfloat16": ("bfloat16_t", "bfloat16x2_t")}
+"""The name part, the scalar type and the pair type of the two 16-bit float families."""
+_SELECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+    "__low2{h}": (("x",), ("{P}", "{E}"), ("x.x",)),
+    "__high2{h}": (("x",), ("{P}", "{E}"), ("x.y",)),
+    "__low2{h}2": (("x",), ("{P}", "{P}"), ("x.x", "x.x")),
+    "__high2{h}2": (("x",), ("{P}", "{P}"), ("x.y", "x.y")),
+    "__lows2{h}2": (("x", "y"), ("{P}", "{P}", "{P}"), ("x.x", "y.x")),
+    "__highs2{h}2": (("x", "y"), ("{P}", "{P}", "{P}"), ("x.y", "y.y")),
+    "__halves2{h}2": (("x", "y"), ("{E}", "{E}", "{P}"), ("x", "y")),
+    "__lowhigh2highlow": (("x",), ("{P}", "{P}"), ("x.y", "x.x")),
+    "__low2float": (("x",), ("{P}", "float"), ("x.x",)),
+    "__high2float": (("x",), ("{P}", "float"), ("x.y",)),
+    "__{h}22float2": (("x",), ("{P}", "float2"), ("x.x", "x.y")),
+    "__floats2{h}2_rn": (("x", "y"), ("float", "float", "{P}"), ("x", "y")),
+}
+"""The packing functions of both families (``{h}`` the name part, ``{E}`` the scalar type,
+``{P}`` the pair type): roles, parameter and result types, picks. A name without ``{h}`` is one
+function overloaded for ``half2`` and ``bfloat16x2_t``."""
+FLOAT2_ROUNDINGS = {"half": (*ROUNDING_MODES, "ro"), "bfloat16": ROUNDING_MODES}
+"""The rounding suffixes of ``__float22half2_*`` and ``__float22bfloat162_*``."""
+HIF8_ROUNDINGS = ("rh", "rna")
+"""The hifloat8 rounding suffixes: ``rh`` hybrid (CAST_HYBRID), ``rna`` nearest-away."""
+_BOTH = ("x.x", "x.y")
+
+
+def _add(rows: dict[str, PackRow], name: str, row: PackRow) -> None:
+    """Add *row*, or its overloads to the row of the same name."""
+    if name in rows:
+        row = rows[name]._replace(overloads=rows[name].overloads + row.overloads)
+    rows[name] = row
+
+
+def pack_rows() -> dict[str, PackRow]:
+    """Every pair conversion and packing function, by C name.
+
+    Examples
+    --------
+    >>> rows = pack_rows()
+    >>> rows["__highs2bfloat162"].picks, rows["__float22half2_ro_sat"][3:], len(rows)
+    (('x.y', 'y.y'), ('ro', True), 58)
+    >>> rows["__high2float"].overloads
+    (('half2', 'float'), ('bfloat16x2_t', 'float'))
+    """
+    rows: dict[str, PackRow] = {}
+    for h, (element, pair) in _PACK_ELEMENTS.items():
+        for template, (roles, types, picks) in _SELECTIONS.items():
+            overload = tuple(t.format(E=element, P=pair) for t in types)
+            _add(rows, template.format(h=h), PackRow(roles, (overload,), picks))
+        for mode in FLOAT2_ROUNDINGS[h]:
+            for sat in (False, True):
+                name = f"__float22{h}2_{mode}{'_sat' if sat else ''}"
+                rows[name] = PackRow(("x",), (("float2", pair),), _BOTH, mode, sat)
+    rows["__float2bfloat162_rn"] = PackRow(("x",), (("float", "bfloat16x2_t"),), ("x", "x"))
+    rows["__bfloat162bfloat162"] = PackRow(("x",), (("bfloat16_t", "bfloat16x2_t"),), ("x", "x"))
+    for source in ("float2", "half2"):
+        for mode in HIF8_ROUNDINGS:
+            for sat in (False, True):
+                name = f"__{source}2hif82_{mode}{'_sat' if sat else ''}"
+                rows[name] = PackRow(("x",), ((source, "hifloat8x2_t"),), _BOTH, mode, sat)
+    for name, source, result in (("__hif822float2", "hifloat8x2_t", "float2"),
+                                 ("__hif822half2", "hifloat8x2_t", "half2"),
+                                 ("__e4m3x22float2", "float8_e4m3x2_t", "float2"),
+                                 ("__e5m2x22float2", "float8_e5m2x2_t", "float2")):  # fmt: skip
+        rows[name] = PackRow(("x",), ((source, result),), _BOTH)
+    rows["__asc_cvt_float2_to_fp8x2"] = PackRow(
+        ("x", "saturate", "fp8_interpretation"),
+        (("float2", "__asc_saturation_t", "__asc_fp8_interpretation_t", "unsigned short"),),
+        _BOTH,
+    )
+    return rows
+
+
+PACK_ROWS: dict[str, PackRow] = pack_rows()
+"""The pair conversions and packing functions (``SimtKind.PACK``)."""
+
+
+def _pack_header(types: tuple[str, ...]) -> str:
+    if any("8" in t for t in types):
+        return "asc_fp8.h"
+    return "asc_bf16.h" if any("bfloat16" in t for t in types) else "asc_fp16.h"
+
+
+def _pack_spec_rows() -> list[OpSpec]:
+    rows = []
+    for name, row in PACK_ROWS.items():
+        combos = tuple(tuple(PACK_TYPES[t][0] for t in o[:-1]) for o in row.overloads)
+        core = "float2_to_fp8x2" if name == "__asc_cvt_float2_to_fp8x2" else "pack"
+        shape = SimtShape("simt/packing", SimtKind.PACK)  # result types: PACK_ROWS
+        rows.append(_simt(name, row.roles, combos, _pack_header(row.overloads[0]), shape,
+                          "ascreg.core.packing:" + core))  # fmt: skip
+    return rows
+
+
 SIMT_ROWS: tuple[OpSpec, ...] = (
     *_math_rows(),
     *_warp_rows(),
@@ -578,5 +703,6 @@ SIMT_ROWS: tuple[OpSpec, ...] = (
     *_make_rows(),
     *_group_rows(),
     *_address_rows(),
+    *_pack_spec_rows(),
 )
 """The SIMT rows, in the order the stubs and type tests list them."""

@@ -92,7 +92,10 @@ Address spaces (``__isGlobal``, ``__cvta_generic_to_ubuf`` ...), the Data Cache 
 
 The pair types ``half2`` and ``bfloat16x2_t`` with their arithmetic, comparisons and math
 (``__haddx2``, ``__heqx2``, ``__hbltux2``, ``__hgex2_mask``, ``h2sin`` ...):
-:mod:`ascreg.simt.pairs`. The vector types ``int2`` ... ``float4`` and their ``make_*``
+:mod:`ascreg.simt.pairs`. Their conversions and packing (``__float22half2_rn``, ``__halves2half2``,
+``__high2float``, ``__lowhigh2highlow``) and the 8-bit float pairs ``hifloat8x2_t``,
+``float8_e4m3x2_t``, ``float8_e5m2x2_t`` (``__float22hif82_rh``, ``__e4m3x22float2``,
+``__asc_cvt_float2_to_fp8x2``): :mod:`ascreg.simt.packing`. The vector types ``int2`` ... ``float4`` and their ``make_*``
 constructors: :mod:`ascreg.simt.vectors`. Cooperative groups (``this_thread_block``,
 ``tiled_partition``, ``coalesced_threads``, ``binary_partition`` and their members):
 :mod:`ascreg.simt.cooperative_groups` (``ascreg.simt.all`` / ``any`` are not in ``__all__``,
@@ -137,6 +140,7 @@ from ascreg.machine.simt.engine import (
 )
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
 from ascreg.simt import halfmath as _halfmath
+from ascreg.simt import packing as _packing
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
 from ascreg.simt.address import (
     GenericPointer,
@@ -366,6 +370,7 @@ from ascreg.simt.intrinsics import (
     umax,
     umin,
 )
+from ascreg.simt.packing import *  # noqa: F403  (the pair conversions and packing, by table)
 from ascreg.simt.pairs import (
     __habsx2,
     __haddx2,
@@ -435,6 +440,7 @@ from ascreg.simt.pairs import (
     h2trunc,
 )
 from ascreg.simt.vectors import (
+    CodePairValue,
     PairValue,
     Vector2,
     Vector3,
@@ -447,7 +453,10 @@ from ascreg.simt.vectors import (
     float2,
     float3,
     float4,
+    float8_e4m3x2_t,
+    float8_e5m2x2_t,
     half2,
+    hifloat8x2_t,
     int2,
     int3,
     int4,
@@ -928,6 +937,8 @@ __all__ += _halfmath.__all__  # the half / bfloat16 functions (type checkers rea
 _PUBLIC_NOT_STARRED = ("all", "any")
 """Public names kept out of ``__all__``: the cooperative-groups ``all(g, p)`` / ``any(g, p)``
 (``from ascreg.simt import *`` keeps Python's built-ins; the API reference lists them)."""
+__all__ += _packing.__all__  # the pair conversions and packing functions
+__all__ += ["CodePairValue", "float8_e4m3x2_t", "float8_e5m2x2_t", "hifloat8x2_t"]
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist
     __getattr__ = module_getattr("ascreg.simt", "simt")

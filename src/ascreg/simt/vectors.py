@@ -32,7 +32,7 @@ np.float16(0.1)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -40,7 +40,10 @@ from ascreg._dtypes import (
     bfloat16_t,
     c_cast,
     float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
     half,
+    hifloat8_t,
     int8_t,
     int16_t,
     int32_t,
@@ -104,6 +107,37 @@ class PairValue(Vector2):
         return type(self).from_components(pairs.neg(self.components()))
 
 
+class CodePairValue(Vector2):
+    """Base of ``hifloat8x2_t``: two raw 8-bit codes (hifloat8 has no numpy arithmetic type).
+
+    ``hifloat8x2_t(x, y)`` takes the components' codes, integers in ``[0, 255]`` (``0x08`` is
+    1.0, ``0x6F`` +inf, ``0x80`` NaN); the conversion functions (``__float22hif82_rna`` ...)
+    make them from numbers, ``__hif822float2`` reads them back.
+
+    Examples
+    --------
+    >>> from ascreg.simt import hifloat8x2_t, __hif822float2
+    >>> __hif822float2(hifloat8x2_t(0x08, 0x6F))
+    float2(x=1.0, y=inf)
+    """
+
+    def __new__(cls, *components: Any) -> Self:
+        """``hifloat8x2_t(x, y)`` from the two codes (per-thread integer arrays allowed)."""
+        if len(components) != len(cls.fields):
+            raise TypeError(f"{cls.cpp_name} takes 2 components (x, y), got {len(components)}")
+        parts = [np.asarray(c) for c in components]
+        for name, part in zip(cls.fields, parts, strict=True):
+            integral = part.dtype.kind in "iu"  # bool is kind "b": no code
+            if not integral or (part.size and (part.min() < 0 or part.max() > 0xFF)):
+                raise AscregTypeError(
+                    f"component {name} is {part!r:.60}; {cls.cpp_name} takes the 8-bit codes "
+                    "of its components, integers in [0, 255]",
+                    call=cls.cpp_name,
+                )
+        stacked = np.stack(np.broadcast_arrays(*parts), axis=-1).astype(np.uint8)
+        return cls.from_components(stacked)
+
+
 half2 = vector_type("half2", half, 2, PairValue)
 bfloat16x2_t = vector_type("bfloat16x2_t", bfloat16_t, 2, PairValue)
 char2 = vector_type("char2", int8_t, 2)
@@ -137,12 +171,23 @@ ulonglong2 = vector_type("ulonglong2", uint64_t, 2)
 ulonglong3 = vector_type("ulonglong3", uint64_t, 3)
 ulonglong4 = vector_type("ulonglong4", uint64_t, 4)
 float2 = vector_type("float2", float32_t, 2)
+hifloat8x2_t = vector_type("hifloat8x2_t", hifloat8_t, 2, CodePairValue)
+hifloat8x2_t.__doc__ = (
+    "C ``hifloat8x2_t``: two hifloat8 codes (``.x``, ``.y``, ``uint8``), one value per thread "
+    "in a SIMT kernel.\n\nExamples\n--------\n>>> from ascreg.simt import hifloat8x2_t\n"
+    ">>> hifloat8x2_t(0x08, 0x80)\nhifloat8x2_t(x=8, y=128)\n"
+)
+float8_e4m3x2_t = vector_type("float8_e4m3x2_t", fp8_e4m3fn_t, 2)
+float8_e5m2x2_t = vector_type("float8_e5m2x2_t", fp8_e5m2_t, 2)
+FP8_PAIRS = (hifloat8x2_t, float8_e4m3x2_t, float8_e5m2x2_t)
+"""The 8-bit float pair types of ``asc_fp8.h``."""
 float3 = vector_type("float3", float32_t, 3)
 float4 = vector_type("float4", float32_t, 4)
 
 
 VECTOR_CLASSES: dict[str, Any] = {
-    cls.cpp_name: cls for cls in (half2, bfloat16x2_t, *(globals()[n] for n in VECTOR_TYPES))
+    cls.cpp_name: cls
+    for cls in (half2, bfloat16x2_t, *(globals()[n] for n in VECTOR_TYPES), *FP8_PAIRS)
 }
 """Every vector value class by its C name."""
 

@@ -34,6 +34,11 @@ from ascreg.simt import (
     GenericPointer,
     LanePointer,
     Lanes,
+    __ASC_E4M3,
+    __ASC_NOSAT,
+    __asc_cvt_float2_to_fp8x2,
+    __bfloat1622float2,
+    __bfloat162bfloat162,
     __bfloat162bfloat16_rd,
     __bfloat162bfloat16_rn,
     __bfloat162bfloat16_rna,
@@ -79,9 +84,38 @@ from ascreg.simt import (
     __cvta_global_to_generic,
     __cvta_local_to_generic,
     __cvta_ubuf_to_generic,
+    __e4m3x22float2,
+    __e5m2x22float2,
     __fdividef,
     __ffs,
+    __float22bfloat162_rd,
+    __float22bfloat162_rd_sat,
+    __float22bfloat162_rn,
+    __float22bfloat162_rn_sat,
+    __float22bfloat162_rna,
+    __float22bfloat162_rna_sat,
+    __float22bfloat162_ru,
+    __float22bfloat162_ru_sat,
+    __float22bfloat162_rz,
+    __float22bfloat162_rz_sat,
+    __float22half2_rd,
+    __float22half2_rd_sat,
+    __float22half2_rn,
+    __float22half2_rn_sat,
+    __float22half2_rna,
+    __float22half2_rna_sat,
+    __float22half2_ro,
+    __float22half2_ro_sat,
+    __float22half2_ru,
+    __float22half2_ru_sat,
+    __float22half2_rz,
+    __float22half2_rz_sat,
+    __float22hif82_rh,
+    __float22hif82_rh_sat,
+    __float22hif82_rna,
+    __float22hif82_rna_sat,
     __float2bfloat16,
+    __float2bfloat162_rn,
     __float2bfloat16_rd,
     __float2bfloat16_rd_sat,
     __float2bfloat16_rn,
@@ -132,10 +166,17 @@ from ascreg.simt import (
     __float2ull_rz,
     __float_as_int,
     __float_as_uint,
+    __floats2bfloat162_rn,
+    __floats2half2_rn,
     __habs,
     __habsx2,
     __hadd,
     __haddx2,
+    __half22float2,
+    __half22hif82_rh,
+    __half22hif82_rh_sat,
+    __half22hif82_rna,
+    __half22hif82_rna_sat,
     __half2bfloat16_rd,
     __half2bfloat16_rn,
     __half2bfloat16_rna,
@@ -167,6 +208,8 @@ from ascreg.simt import (
     __half2ull_rna,
     __half2ull_ru,
     __half2ull_rz,
+    __halves2bfloat162,
+    __halves2half2,
     __hbequx2,
     __hbeqx2,
     __hbgeux2,
@@ -204,6 +247,15 @@ from ascreg.simt import (
     __hgtux2_mask,
     __hgtx2,
     __hgtx2_mask,
+    __hif822float2,
+    __hif822half2,
+    __high2bfloat16,
+    __high2bfloat162,
+    __high2float,
+    __high2half,
+    __high2half2,
+    __highs2bfloat162,
+    __highs2half2,
     __hisinf,
     __hisnan,
     __hle,
@@ -278,6 +330,14 @@ from ascreg.simt import (
     __ll2half_rna,
     __ll2half_ru,
     __ll2half_rz,
+    __low2bfloat16,
+    __low2bfloat162,
+    __low2float,
+    __low2half,
+    __low2half2,
+    __lowhigh2highlow,
+    __lows2bfloat162,
+    __lows2half2,
     __mul24,
     __mul64hi,
     __mul_i32toi64,
@@ -400,6 +460,8 @@ from ascreg.simt import (
     float2,
     float3,
     float4,
+    float8_e4m3x2_t,
+    float8_e5m2x2_t,
     floorf,
     fmaf,
     fmaxf,
@@ -431,6 +493,7 @@ from ascreg.simt import (
     hexp10,
     hexp2,
     hfloor,
+    hifloat8x2_t,
     hlog,
     hlog10,
     hlog2,
@@ -2692,6 +2755,125 @@ def main() -> None:
     asc_dcci_single(g_uint32_t)
     # asc_nop: every legal combination (scalars, arrays, Python numbers)
     asc_nop()
+    # __low2half: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__low2half(half2(1, 2)), np.float16 | Lanes)  # half2
+    # __high2half: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__high2half(half2(1, 2)), np.float16 | Lanes)  # half2
+    # __low2half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__low2half2(half2(1, 2)), half2)  # half2
+    # __high2half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__high2half2(half2(1, 2)), half2)  # half2
+    # __lows2half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__lows2half2(half2(1, 2), half2(1, 2)), half2)  # half2
+    # __highs2half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__highs2half2(half2(1, 2), half2(1, 2)), half2)  # half2
+    # __halves2half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__halves2half2(np.float16(1), np.float16(1)), half2)  # half
+    # __lowhigh2highlow: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__lowhigh2highlow(half2(1, 2)), half2)  # half2
+    assert_type(__lowhigh2highlow(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __low2float: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__low2float(half2(1, 2)), np.float32 | Lanes)  # half2
+    assert_type(__low2float(bfloat16x2_t(1, 2)), np.float32 | Lanes)  # bfloat16x2_t
+    # __high2float: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__high2float(half2(1, 2)), np.float32 | Lanes)  # half2
+    assert_type(__high2float(bfloat16x2_t(1, 2)), np.float32 | Lanes)  # bfloat16x2_t
+    # __half22float2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half22float2(half2(1, 2)), float2)  # half2
+    # __floats2half2_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__floats2half2_rn(1.5, 1.5), half2)  # float
+    # __float22half2_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rn(float2(1, 2)), half2)  # float2
+    # __float22half2_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rn_sat(float2(1, 2)), half2)  # float2
+    # __float22half2_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rz(float2(1, 2)), half2)  # float2
+    # __float22half2_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rz_sat(float2(1, 2)), half2)  # float2
+    # __float22half2_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rd(float2(1, 2)), half2)  # float2
+    # __float22half2_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rd_sat(float2(1, 2)), half2)  # float2
+    # __float22half2_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_ru(float2(1, 2)), half2)  # float2
+    # __float22half2_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_ru_sat(float2(1, 2)), half2)  # float2
+    # __float22half2_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rna(float2(1, 2)), half2)  # float2
+    # __float22half2_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_rna_sat(float2(1, 2)), half2)  # float2
+    # __float22half2_ro: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_ro(float2(1, 2)), half2)  # float2
+    # __float22half2_ro_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22half2_ro_sat(float2(1, 2)), half2)  # float2
+    # __low2bfloat16: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__low2bfloat16(bfloat16x2_t(1, 2)), Any)  # bfloat16x2_t
+    # __high2bfloat16: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__high2bfloat16(bfloat16x2_t(1, 2)), Any)  # bfloat16x2_t
+    # __low2bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__low2bfloat162(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __high2bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__high2bfloat162(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __lows2bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__lows2bfloat162(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __highs2bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__highs2bfloat162(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+    # __halves2bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__halves2bfloat162(s_bfloat16, s_bfloat16), bfloat16x2_t)  # bfloat16_t
+    # __bfloat1622float2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat1622float2(bfloat16x2_t(1, 2)), float2)  # bfloat16x2_t
+    # __floats2bfloat162_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__floats2bfloat162_rn(1.5, 1.5), bfloat16x2_t)  # float
+    # __float22bfloat162_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rn(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rn_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rn_sat(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rz: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rz(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rz_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rz_sat(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rd: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rd(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rd_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rd_sat(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_ru: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_ru(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_ru_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_ru_sat(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rna(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float22bfloat162_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22bfloat162_rna_sat(float2(1, 2)), bfloat16x2_t)  # float2
+    # __float2bfloat162_rn: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float2bfloat162_rn(1.5), bfloat16x2_t)  # float
+    # __bfloat162bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__bfloat162bfloat162(s_bfloat16), bfloat16x2_t)  # bfloat16_t
+    # __float22hif82_rh: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22hif82_rh(float2(1, 2)), hifloat8x2_t)  # float2
+    # __float22hif82_rh_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22hif82_rh_sat(float2(1, 2)), hifloat8x2_t)  # float2
+    # __float22hif82_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22hif82_rna(float2(1, 2)), hifloat8x2_t)  # float2
+    # __float22hif82_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__float22hif82_rna_sat(float2(1, 2)), hifloat8x2_t)  # float2
+    # __half22hif82_rh: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half22hif82_rh(half2(1, 2)), hifloat8x2_t)  # half2
+    # __half22hif82_rh_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half22hif82_rh_sat(half2(1, 2)), hifloat8x2_t)  # half2
+    # __half22hif82_rna: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half22hif82_rna(half2(1, 2)), hifloat8x2_t)  # half2
+    # __half22hif82_rna_sat: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__half22hif82_rna_sat(half2(1, 2)), hifloat8x2_t)  # half2
+    # __hif822float2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hif822float2(hifloat8x2_t(1, 2)), float2)  # hifloat8x2_t
+    # __hif822half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__hif822half2(hifloat8x2_t(1, 2)), half2)  # hifloat8x2_t
+    # __e4m3x22float2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__e4m3x22float2(float8_e4m3x2_t(1, 2)), float2)  # float8_e4m3x2_t
+    # __e5m2x22float2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__e5m2x22float2(float8_e5m2x2_t(1, 2)), float2)  # float8_e5m2x2_t
+    # __asc_cvt_float2_to_fp8x2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(__asc_cvt_float2_to_fp8x2(float2(1, 2), __ASC_NOSAT, __ASC_E4M3), np.uint16 | Lanes)  # float2
     # the vector and pair classes: construction, components, C++ operators of the pairs
     assert_type(half2(1, 2) + half2(1, 2), half2)
     assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)

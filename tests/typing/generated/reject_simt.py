@@ -34,6 +34,11 @@ from ascreg.simt import (
     GenericPointer,
     LanePointer,
     Lanes,
+    __ASC_E4M3,
+    __ASC_NOSAT,
+    __asc_cvt_float2_to_fp8x2,
+    __bfloat1622float2,
+    __bfloat162bfloat162,
     __bfloat162bfloat16_rd,
     __bfloat162bfloat16_rn,
     __bfloat162bfloat16_rna,
@@ -79,9 +84,38 @@ from ascreg.simt import (
     __cvta_global_to_generic,
     __cvta_local_to_generic,
     __cvta_ubuf_to_generic,
+    __e4m3x22float2,
+    __e5m2x22float2,
     __fdividef,
     __ffs,
+    __float22bfloat162_rd,
+    __float22bfloat162_rd_sat,
+    __float22bfloat162_rn,
+    __float22bfloat162_rn_sat,
+    __float22bfloat162_rna,
+    __float22bfloat162_rna_sat,
+    __float22bfloat162_ru,
+    __float22bfloat162_ru_sat,
+    __float22bfloat162_rz,
+    __float22bfloat162_rz_sat,
+    __float22half2_rd,
+    __float22half2_rd_sat,
+    __float22half2_rn,
+    __float22half2_rn_sat,
+    __float22half2_rna,
+    __float22half2_rna_sat,
+    __float22half2_ro,
+    __float22half2_ro_sat,
+    __float22half2_ru,
+    __float22half2_ru_sat,
+    __float22half2_rz,
+    __float22half2_rz_sat,
+    __float22hif82_rh,
+    __float22hif82_rh_sat,
+    __float22hif82_rna,
+    __float22hif82_rna_sat,
     __float2bfloat16,
+    __float2bfloat162_rn,
     __float2bfloat16_rd,
     __float2bfloat16_rd_sat,
     __float2bfloat16_rn,
@@ -132,10 +166,17 @@ from ascreg.simt import (
     __float2ull_rz,
     __float_as_int,
     __float_as_uint,
+    __floats2bfloat162_rn,
+    __floats2half2_rn,
     __habs,
     __habsx2,
     __hadd,
     __haddx2,
+    __half22float2,
+    __half22hif82_rh,
+    __half22hif82_rh_sat,
+    __half22hif82_rna,
+    __half22hif82_rna_sat,
     __half2bfloat16_rd,
     __half2bfloat16_rn,
     __half2bfloat16_rna,
@@ -167,6 +208,8 @@ from ascreg.simt import (
     __half2ull_rna,
     __half2ull_ru,
     __half2ull_rz,
+    __halves2bfloat162,
+    __halves2half2,
     __hbequx2,
     __hbeqx2,
     __hbgeux2,
@@ -204,6 +247,15 @@ from ascreg.simt import (
     __hgtux2_mask,
     __hgtx2,
     __hgtx2_mask,
+    __hif822float2,
+    __hif822half2,
+    __high2bfloat16,
+    __high2bfloat162,
+    __high2float,
+    __high2half,
+    __high2half2,
+    __highs2bfloat162,
+    __highs2half2,
     __hisinf,
     __hisnan,
     __hle,
@@ -278,6 +330,14 @@ from ascreg.simt import (
     __ll2half_rna,
     __ll2half_ru,
     __ll2half_rz,
+    __low2bfloat16,
+    __low2bfloat162,
+    __low2float,
+    __low2half,
+    __low2half2,
+    __lowhigh2highlow,
+    __lows2bfloat162,
+    __lows2half2,
     __mul24,
     __mul64hi,
     __mul_i32toi64,
@@ -400,6 +460,8 @@ from ascreg.simt import (
     float2,
     float3,
     float4,
+    float8_e4m3x2_t,
+    float8_e5m2x2_t,
     floorf,
     fmaf,
     fmaxf,
@@ -431,6 +493,7 @@ from ascreg.simt import (
     hexp10,
     hexp2,
     hfloor,
+    hifloat8x2_t,
     hlog,
     hlog10,
     hlog2,
@@ -2729,6 +2792,190 @@ def main() -> None:
     asc_dcci_single(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
     # asc_nop: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_nop(1.5)  # type: ignore[call-arg]  # pyright: ignore  # not a pointer
+    # __low2half: floats, float arrays and too-wide or illegal dtypes are rejected
+    __low2half(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __low2half(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __high2half: floats, float arrays and too-wide or illegal dtypes are rejected
+    __high2half(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __high2half(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __low2half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __low2half2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __low2half2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __high2half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __high2half2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __high2half2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __lows2half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __lows2half2(1.5, half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __lows2half2(int2(1, 2), half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    __lows2half2(half2(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
+    __lows2half2(half2(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+    # __highs2half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __highs2half2(1.5, half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __highs2half2(int2(1, 2), half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    __highs2half2(half2(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
+    __highs2half2(half2(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+    # __halves2half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __halves2half2("1", np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    __halves2half2(np.float16(1), "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+    # __lowhigh2highlow: floats, float arrays and too-wide or illegal dtypes are rejected
+    __lowhigh2highlow(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
+    __lowhigh2highlow(int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2(1, 2) as x
+    # __low2float: floats, float arrays and too-wide or illegal dtypes are rejected
+    __low2float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
+    __low2float(int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2(1, 2) as x
+    # __high2float: floats, float arrays and too-wide or illegal dtypes are rejected
+    __high2float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
+    __high2float(int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2(1, 2) as x
+    # __half22float2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half22float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __half22float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __floats2half2_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __floats2half2_rn("1", 1.5)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    __floats2half2_rn(1.5, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+    # __float22half2_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rn(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rn(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rn_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rn_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rz(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rz_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rz_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rd(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rd(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rd_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rd_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_ru(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_ru(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_ru_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_ru_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_ro: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_ro(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_ro(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22half2_ro_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22half2_ro_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22half2_ro_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __low2bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
+    __low2bfloat16(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __low2bfloat16(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __high2bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
+    __high2bfloat16(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __high2bfloat16(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __low2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    __low2bfloat162(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __low2bfloat162(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __high2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    __high2bfloat162(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __high2bfloat162(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __lows2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    __lows2bfloat162(1.5, bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __lows2bfloat162(int2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    __lows2bfloat162(bfloat16x2_t(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
+    __lows2bfloat162(bfloat16x2_t(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+    # __highs2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    __highs2bfloat162(1.5, bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __highs2bfloat162(int2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    __highs2bfloat162(bfloat16x2_t(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
+    __highs2bfloat162(bfloat16x2_t(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+    # __halves2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    __halves2bfloat162("1", s_bfloat16)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    __halves2bfloat162(s_bfloat16, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+    # __bfloat1622float2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat1622float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __bfloat1622float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __floats2bfloat162_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __floats2bfloat162_rn("1", 1.5)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    __floats2bfloat162_rn(1.5, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+    # __float22bfloat162_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rn(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rn(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rn_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rn_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rz: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rz(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rz_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rz_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rd: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rd(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rd(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rd_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rd_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_ru: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_ru(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_ru(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_ru_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_ru_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22bfloat162_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22bfloat162_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22bfloat162_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float2bfloat162_rn: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float2bfloat162_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __bfloat162bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    __bfloat162bfloat162("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    # __float22hif82_rh: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22hif82_rh(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22hif82_rh(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22hif82_rh_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22hif82_rh_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22hif82_rh_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22hif82_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22hif82_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22hif82_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __float22hif82_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __float22hif82_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __float22hif82_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __half22hif82_rh: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half22hif82_rh(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __half22hif82_rh(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __half22hif82_rh_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half22hif82_rh_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __half22hif82_rh_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __half22hif82_rna: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half22hif82_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __half22hif82_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __half22hif82_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
+    __half22hif82_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __half22hif82_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __hif822float2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hif822float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __hif822float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __hif822half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __hif822half2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __hif822half2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __e4m3x22float2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __e4m3x22float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __e4m3x22float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __e5m2x22float2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __e5m2x22float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __e5m2x22float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    # __asc_cvt_float2_to_fp8x2: floats, float arrays and too-wide or illegal dtypes are rejected
+    __asc_cvt_float2_to_fp8x2(1.5, __ASC_NOSAT, __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
+    __asc_cvt_float2_to_fp8x2(int2(1, 2), __ASC_NOSAT, __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+    __asc_cvt_float2_to_fp8x2(float2(1, 2), "1", __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # "1" as saturate
+    __asc_cvt_float2_to_fp8x2(float2(1, 2), 0, __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # 0 as saturate
+    __asc_cvt_float2_to_fp8x2(float2(1, 2), __ASC_NOSAT, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as fp8_interpretation
+    __asc_cvt_float2_to_fp8x2(float2(1, 2), __ASC_NOSAT, 0)  # type: ignore[arg-type]  # pyright: ignore  # 0 as fp8_interpretation
     # the vector and pair classes: construction, components, C++ operators of the pairs
     half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
     __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair
