@@ -160,6 +160,26 @@ def test_reading_unwritten_ub() -> None:
     launch(tail_read)
 
 
+def test_unwritten_ub_through_index_arrays_counts_the_elements_only() -> None:
+    # a scatter writes its elements, not the gaps; a gather reads its elements, not the gaps
+    def body(read_gap: bool, gather_gap: bool) -> None:
+        buf = C.__ubuf__(uint32_t, 8)
+        buf[np.array([0, 4, 2])] = 1
+        assert buf[np.array([4, 0])].tolist() == [1, 1]
+        if gather_gap:
+            buf[np.array([0, 3])]
+        if read_gap:
+            (buf + 1).read(1)
+
+    launch(body, False, False)
+    raises_naming(UninitializedMemoryError, "body<<<1, 0, None>>>", r"UB \[0x4, 0x8\)", "byte 0x4")(
+        lambda: launch(body, True, False)
+    )
+    raises_naming(
+        UninitializedMemoryError, "body<<<1, 0, None>>>", r"UB \[0xc, 0x10\)", "byte 0xc"
+    )(lambda: launch(body, False, True))
+
+
 def test_unwritten_ub_under_warn_reads_zeros_and_warns_once() -> None:
     seen: list[int] = []
 
