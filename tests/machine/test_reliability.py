@@ -160,6 +160,26 @@ def test_reading_unwritten_ub() -> None:
     launch(tail_read)
 
 
+def test_unwritten_ub_through_index_arrays_counts_the_elements_only() -> None:
+    # a scatter writes its elements, not the gaps; a gather reads its elements, not the gaps
+    def body(read_gap: bool, gather_gap: bool) -> None:
+        buf = C.__ubuf__(uint32_t, 8)
+        buf[np.array([0, 4, 2])] = 1
+        assert buf[np.array([4, 0])].tolist() == [1, 1]
+        if gather_gap:
+            buf[np.array([0, 3])]
+        if read_gap:
+            (buf + 1).read(1)
+
+    launch(body, False, False)
+    raises_naming(UninitializedMemoryError, "body<<<1, 0, None>>>", r"UB \[0x4, 0x8\)", "byte 0x4")(
+        lambda: launch(body, True, False)
+    )
+    raises_naming(
+        UninitializedMemoryError, "body<<<1, 0, None>>>", r"UB \[0xc, 0x10\)", "byte 0xc"
+    )(lambda: launch(body, False, True))
+
+
 def test_unwritten_ub_under_warn_reads_zeros_and_warns_once() -> None:
     seen: list[int] = []
 
@@ -188,6 +208,63 @@ def test_two_blocks_writing_the_same_gm_bytes() -> None:
         lambda: launch(body, out, True, blocks=4)
     )
     assert out.memory.on_access is None  # the check is detached after the launch
+
+
+def test_interleaved_scattered_gm_stores_of_two_blocks_are_no_race() -> None:
+    # block b writes columns b, b + 2, ... of a 4 x 4 matrix: the index spans overlap, the bytes not
+    out = GlobalMemory().alloc(uint32_t, 16)
+
+    def body(out: GmPtr[uint32_t]) -> None:
+        columns = np.arange(int(C.block_idx), 4, 2)
+        out[(np.arange(4)[:, None] * 4 + columns).ravel()] = int(C.block_idx) + 1
+
+    launch(body, out, blocks=2)
+    assert out.read(16).tolist() == [1, 2] * 8
+
+
+def test_scattered_gm_stores_of_two_blocks_sharing_one_element_race() -> None:
+    out = GlobalMemory().alloc(uint32_t, 16)
+
+    def body(out: GmPtr[uint32_t], index: int) -> None:
+        block = int(C.block_idx)
+        out[np.array([block, 8 + block, index if block else 13])] = 7  # block 0: 0, 8, 13
+
+    launch(body, out, 15, blocks=2)  # block 1: 1, 9, 15 (15 lies in block 0's span, unwritten)
+    out.memory.data[out.address : out.address + 64] = 0
+    launch(body, out, 6, blocks=2)  # block 1's contiguous store of element 1 would also be fine
+    raises_naming(SyncError, "body", r"block 1 writes __gm__ \[0x34, 0x38\) that block 0 wrote")(
+        lambda: launch(body, out, 13, blocks=2)
+    )
+    # a contiguous store onto one element of another block's scatter is caught the same way
+    message = r"block 1 writes __gm__ \[0x1c, 0x24\) that block 0 wrote"
+    raises_naming(SyncError, "_scatter_then_write", message)(
+        lambda: launch(_scatter_then_write, out, blocks=2)
+    )
+
+
+def _scatter_then_write(out: GmPtr[uint32_t]) -> None:
+    if C.block_idx == 0:
+        out[np.array([0, 8, 4])] = 1
+    else:
+        (out + 7).write([2, 3])  # elements 7 and 8: 8 was scattered by block 0
+
+
+def test_gathers_and_scatters_inside_one_block_are_unaffected() -> None:
+    out = GlobalMemory().alloc(uint32_t, 16)
+
+    def body(out: GmPtr[uint32_t]) -> None:
+        if C.block_idx == 0:
+            out[np.array([0, 2, 4])] = 1
+            out[np.array([1, 2, 3, 3])] = np.array([5, 6, 7, 7])  # its own bytes again
+            out[np.array([5, 5, 6])] = 9  # duplicates covering the whole span
+            assert out[np.array([4, 0, 2])].tolist() == [1, 1, 6]
+        else:
+            out[np.array([15, 10, 12])] = 3
+            assert out[np.array([0, 15])].tolist() == [1, 3]  # loads are not writes
+
+    launch(body, out, blocks=2)
+    assert out.read(16).tolist() == [1, 5, 6, 7, 1, 9, 9, 0, 0, 0, 3, 0, 3, 0, 0, 3]
+    assert out.memory.on_access is None and out.memory.scatter is None
 
 
 def test_same_pipe_copies_need_a_pipe_barrier() -> None:

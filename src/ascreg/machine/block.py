@@ -128,7 +128,7 @@ class BlockContext:
         if end > self.written.size:
             self._cover()
         if action == "writes":
-            self.written[start:end] = True
+            self._mark_written(start, end)
             if self.in_simd_vf:
                 self.vf_stored[start:end] = True
                 self.vf_ranges.append((start, end))
@@ -143,7 +143,35 @@ class BlockContext:
                 and self.vf_stored[start:end].any()
             ):
                 self._store_then_load(start, end)
+        elif action == "gathers":
+            self._check_gathered(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
+
+    def _touched(self, start: int, end: int) -> np.ndarray[Any, Any] | None:
+        """Return which bytes of ``[start, end)`` a gather or scatter touches; None: all."""
+        scatter = self.ub.scatter
+        return None if scatter is None else scatter.byte_mask(end - start)
+
+    def _mark_written(self, start: int, end: int) -> None:
+        touched = self._touched(start, end)
+        if touched is None:
+            self.written[start:end] = True
+        else:  # a scatter writes its elements, not the gaps between them
+            self.written[start:end][touched] = True
+
+    def _check_gathered(self, start: int, end: int) -> None:
+        """Check the elements a load through an index array reads (not the gaps between them)."""
+        scatter = self.ub.scatter
+        if scatter is None:
+            return
+        touched = scatter.byte_mask(end - start)
+        unwritten = ~self.written[start:end]
+        if touched is not None:
+            unwritten &= touched
+        if unwritten.any():  # the first element read with an unwritten byte
+            first = int(np.argmax(unwritten))
+            element = start + first - first % scatter.size
+            self._check_written(element, element + scatter.size)
 
     def access_rows(self, groups: list[RowsAccess], positions: list[int]) -> bool:
         """Report a batched VF loop's UB accesses at once (one group per op); False if unsure.

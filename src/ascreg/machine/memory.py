@@ -81,6 +81,34 @@ class Allocation:
         return f"'{self.label}' [{self.start:#x}, {self.end:#x})"
 
 
+class Scatter:
+    """The elements a gather or scatter through an index array touches (:attr:`Memory.scatter`).
+
+    *offsets* are element indices from the start of the reported span, each of *size* bytes.
+
+    Examples
+    --------
+    >>> Scatter(np.array([0, 2]), 2).byte_mask(6)
+    array([ True,  True, False, False,  True,  True])
+    >>> Scatter(np.array([1, 0, 1]), 2).byte_mask(4) is None  # every byte: contiguous
+    True
+    """
+
+    __slots__ = ("offsets", "size")
+
+    def __init__(self, offsets: np.ndarray[Any, Any], size: int) -> None:
+        self.offsets = offsets
+        self.size = size
+
+    def byte_mask(self, nbytes: int) -> np.ndarray[Any, Any] | None:
+        """Return which of the span's *nbytes* bytes are touched; None when all of them are."""
+        hit = np.zeros(nbytes // self.size, dtype=np.bool_)
+        hit[self.offsets] = True
+        if hit.all():
+            return None
+        return np.repeat(hit, self.size)
+
+
 class Memory:
     """A flat byte-addressed memory with a bump allocator and bounds-checked typed pointers.
 
@@ -115,6 +143,10 @@ class Memory:
         """Called as ``on_access(start, end, action)`` after each bounds-checked access (the
         kernel runtime's pipe-hazard check, the SIMT write journal); None (the default) costs
         one attribute test. A second user chains: it saves the old hook and calls it."""
+        self.scatter: Scatter | None = None
+        """While a gather or scatter through an index array (``p[idx]``) is reported to
+        :attr:`on_access` as its span from the lowest to the highest index: the elements it
+        touches (:meth:`Scatter.byte_mask`); None during every other access."""
         _LIVE.add(self)
 
     def __repr__(self) -> str:
@@ -486,8 +518,8 @@ class Pointer(Generic[T]):
         if idx.ndim == 0:
             one = (self + _offset(index, "p[i]")).view(1)
             return element_view(one.reshape(()).copy(), self.dtype) if one.dtype.names else one[0]
-        span, low = self._gather_view(idx)
-        return span[np.asarray(idx, dtype=np.int64) - low]
+        span, offsets = self._gather_view(idx)
+        return span[offsets]
 
     def __setitem__(self, index: Any, value: Any) -> None:
         idx = np.asarray(index)
@@ -497,15 +529,19 @@ class Pointer(Generic[T]):
         values = to_dtype(value, self.dtype, call="p[i] = v")
         if values.shape != idx.shape:
             values = np.broadcast_to(values, idx.shape)
-        span, low = self._gather_view(idx, "writes")
-        span[np.asarray(idx, dtype=np.int64) - low] = values
+        span, offsets = self._gather_view(idx, "writes")
+        span[offsets] = values
 
     def _gather_view(
         self, idx: np.ndarray[Any, Any], action: str = "reads"
-    ) -> tuple[np.ndarray[Any, Any], int]:
-        """Return the view from the lowest to the highest index of *idx*, and the lowest."""
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Return the view from the lowest to the highest index of *idx*, and *idx* in it.
+
+        The access is reported to the memory's hook as that span, with :attr:`Memory.scatter`
+        naming the elements it touches (the gaps between the indices are not accessed).
+        """
         if idx.size == 0:
-            return np.empty(0, dtype=self.dtype.np_dtype), 0
+            return np.empty(0, dtype=self.dtype.np_dtype), np.empty(0, dtype=np.int64)
         if idx.dtype.kind not in "iu":
             raise AscregTypeError(
                 f"index array of dtype {idx.dtype} is not an integer index (C indexes "
@@ -516,9 +552,16 @@ class Pointer(Generic[T]):
             low, high = int(idx[idx.argmin()]), int(idx[idx.argmax()])
         else:
             low, high = int(_MIN(idx)), int(_MAX(idx))
-        # "gathers": the span between the indices is not all read (no unwritten-UB check).
-        span = (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
-        return span, low
+        offsets = np.asarray(idx, dtype=np.int64) - low
+        memory = self.memory
+        if memory.on_access is not None:
+            memory.scatter = Scatter(offsets, self.dtype.size)
+        try:
+            # "gathers": the span between the indices is not all read (no unwritten-UB check).
+            span = (self + low).view(high - low + 1, "gathers" if action == "reads" else action)
+        finally:
+            memory.scatter = None
+        return span, offsets
 
 
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce  # ndarray.min/max without their wrappers

@@ -114,13 +114,26 @@ class _OwnerHook:
             self.owner = grown
         span = self.owner[start:end]
         me = self.check.block
-        other = span[(span != UNWRITTEN) & (span != me + 1)]
-        if other.size:
-            raise SyncError(
-                f"block {me} writes __gm__ [{start:#x}, {end:#x}) that block {int(other[0]) - 1} "
-                "wrote: blocks of one launch run concurrently on the chip, so the bytes end up "
-                "holding whichever block wrote last; give each block its own range or use an "
-                "atomic (asc_atomic_*)",
-                call=self.check.kernel,
-            )
-        span[:] = me + 1
+        scatter = self.memory.scatter
+        touched = None if scatter is None else scatter.byte_mask(end - start)
+        if scatter is None or touched is None:  # every byte of the span
+            clash = (span != UNWRITTEN) & (span != me + 1)
+            if clash.any():
+                self._raise(start, end, int(span[clash][0]))
+            span[:] = me + 1
+            return
+        clash = touched & (span != UNWRITTEN) & (span != me + 1)
+        if clash.any():  # a scattered access: name the first element both blocks wrote
+            first = int(np.argmax(clash))
+            element = start + first - first % scatter.size
+            self._raise(element, element + scatter.size, int(span[first]))
+        span[touched] = me + 1
+
+    def _raise(self, start: int, end: int, owner: int) -> None:
+        raise SyncError(
+            f"block {self.check.block} writes __gm__ [{start:#x}, {end:#x}) that block "
+            f"{owner - 1} wrote: blocks of one launch run concurrently on the chip, so the bytes "
+            "end up holding whichever block wrote last; give each block its own range or use an "
+            "atomic (asc_atomic_*)",
+            call=self.check.kernel,
+        )

@@ -15,13 +15,6 @@ instead of the default 1024 x 1024 (the size is the example's ``argv[1]``): 256 
 looping scenarios run two tile pairs per block and scenario 4 uses both buffers (about 4 s a
 scenario at full size, 1 s here).
 
-Scenario 0 is marked ``xfail``: ascreg's cross-block GM race check reports a false race. A SIMT
-store through an index array (``output[col * height + row] = ...``) reports the whole span from
-its lowest to its highest index as written (``Pointer.__setitem__`` -> ``_gather_view(idx,
-"writes")``), so two blocks whose scattered stores interleave look as if they wrote the same
-bytes. (The pure SIMT transpose in ``tests/examples/simt/test_matrix_transpose.py`` has the
-same store pattern and passes: the race check watches vector-kernel launches.)
-
 Not line for line: the multi-dimensional ``__ubuf__`` arrays are flat (``in_tile +
 curr_buffer * TILES_PER_BLOCK * TILE_PAD_ELEMENTS`` for ``&in_tile[curr_buffer][0][0][0]``).
 """
@@ -52,7 +45,6 @@ from ascreg.c_api import (
     block_idx,
     block_num,
 )
-from ascreg.errors import SyncError
 from ascreg.simt import (
     __launch_bounds__,
     __simt_vf__,
@@ -408,14 +400,7 @@ def run_case(kernel_kind: int, input_host: np.ndarray, input_shape: list[int]) -
     return output_host
 
 
-SPAN_RACE = pytest.mark.xfail(
-    raises=SyncError,
-    strict=True,
-    reason="a scattered SIMT GM store is recorded as its whole index span (false cross-block race)",
-)
-
-
-@pytest.mark.parametrize("kernel_kind", [pytest.param(0, marks=SPAN_RACE), 1, 2, 3, 4])
+@pytest.mark.parametrize("kernel_kind", [0, 1, 2, 3, 4])
 def test_simd_simt_matrix_transpose_matches_the_golden(kernel_kind: int) -> None:
     matrix_size = MATRIX_SIZE
     assert matrix_size % TILE_DIM == 0
