@@ -53,6 +53,7 @@ from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.masked import (
+    LockstepSpinError,
     copying_version,
     masked_version,
     tell_once,
@@ -921,6 +922,8 @@ def _attempt(
     except DivergenceSignal as signal:
         diverged = True
         _tell_fallback(run, str(signal), signal)
+    except LockstepSpinError:
+        raise  # the per-thread tier could hang on the same spin
     except Exception as exc:
         if group.active is None:
             raise

@@ -36,6 +36,12 @@ result), ``asc_syncthreads`` reached by part of the block, a helper function tha
 thread-varying value (only the kernel itself is rewritten), and any exception raised while only
 part of the block is active (the one-thread tier then reports it exactly as it always did).
 
+A ``while`` loop that runs :data:`SPIN_ITERATIONS` iterations in a row without progress (the same
+running lanes, the same values of every name its body assigns, no store that changed memory)
+spins on something that only another warp of the block, which the lockstep run holds at the
+end of the same loop, could change; it raises :class:`LockstepSpinError` instead of hanging
+(the chip schedules warps independently, so such a kernel finishes there).
+
 Examples
 --------
 >>> import numpy as np
@@ -72,6 +78,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.errors import AscregError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.vectors import VectorValue
@@ -82,6 +89,8 @@ LOG = logging.getLogger("ascreg.simt")
 PREFIX = "_ascreg_"
 """Prefix of every name the rewrite introduces (no double underscore: no name mangling)."""
 _told: set[tuple[Any, ...]] = set()
+SPIN_ITERATIONS = 1000
+"""Iterations in a row without progress after which a masked ``while`` loop counts as a spin."""
 
 
 def tell_once(key: tuple[Any, ...], message: str) -> None:
@@ -111,16 +120,38 @@ UNBOUND = Unbound()
 # -- the runtime of a rewritten kernel --------------------------------------------------------------
 
 
-class Loop:
-    """The lanes of one running loop: at entry, still iterating, left with ``break``/``continue``."""
+class LockstepSpinError(AscregError):
+    """A ``while`` loop of a block run in lockstep spins: only another warp could end it.
 
-    __slots__ = ("broken", "continued", "entry", "running")
+    Raised by the masked tier after :data:`SPIN_ITERATIONS` iterations without progress (see the
+    module docstring); the chip schedules the warps of a block independently, ascreg runs them
+    in lockstep, so the warp that would release the spinning lanes never gets there.
+
+    Examples
+    --------
+    >>> issubclass(LockstepSpinError, AscregError)
+    True
+    """
+
+
+class Loop:
+    """The lanes of one running loop: at entry, still iterating, left with ``break``/``continue``.
+
+    A ``while`` loop also keeps what its last iteration left (``state``: a fingerprint of the
+    names its body assigns, ``stored``: the journal length, ``still``: iterations in a row
+    without progress) for the spin check of :meth:`Frame.next`.
+    """
+
+    __slots__ = ("broken", "continued", "entry", "running", "state", "still", "stored")
 
     def __init__(self, entry: Arr | None, running: Arr) -> None:
         self.entry = entry
         self.running = running
         self.broken = np.zeros_like(running)
         self.continued = np.zeros_like(running)
+        self.state: tuple[Any, ...] | None = None
+        self.still = 0
+        self.stored = 0
 
 
 class LaneRange:
@@ -351,15 +382,36 @@ class Frame:
         self._set(holds)
         return True
 
-    def next(self, loop: Loop) -> bool:
-        """End an iteration: lanes that continued come back; return whether any lane runs."""
+    def next(self, loop: Loop, state: tuple[Any, ...] | None = None, line: int = 0) -> bool:
+        """End an iteration: lanes that continued come back; return whether any lane runs.
+
+        A ``while`` loop passes *state*, the values of the names its body assigns, and its
+        *line*: an iteration that changed neither them, the running lanes nor memory counts
+        towards :data:`SPIN_ITERATIONS` (then :class:`LockstepSpinError`).
+        """
         running = loop.running & ~loop.broken
         if self.returned is not None:
             running &= ~self.returned
         loop.running = running
         loop.continued[:] = False
         self._set(running)
+        if state is not None:
+            self._check_spin(loop, (running.tobytes(), *state), line)
         return bool(running.any())
+
+    def _check_spin(self, loop: Loop, state: tuple[Any, ...], line: int) -> None:
+        journal = self.group.journal
+        entries = journal.entries if journal is not None else []
+        fingerprint = _fingerprint(state)
+        stored = any(
+            not np.array_equal(memory.data[start : start + old.size], old)
+            for memory, start, old in entries[loop.stored :]
+        )
+        same = fingerprint is not None and not stored and fingerprint == loop.state
+        loop.still = loop.still + 1 if same else 0
+        loop.state, loop.stored = fingerprint, len(entries)
+        if loop.still >= SPIN_ITERATIONS:
+            raise _spin_error(self.group, line)
 
     def end(self, loop: Loop) -> bool:
         """Leave the loop: its entry lanes that did not return or break (for an ``else``)."""
@@ -438,6 +490,38 @@ class Frame:
         if self.group.active is not None:
             value = self.merge(value, getattr(target, name, UNBOUND))
         setattr(target, name, value)
+
+
+def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """Return comparable copies of *values* (lanes, scalars, pointers); None if one is opaque."""
+    out: list[Any] = []
+    for value in values:
+        if isinstance(value, np.ndarray | np.generic):
+            out.append((value.dtype.str, np.shape(value), value.tobytes()))
+        elif isinstance(value, Pointer):
+            out.append(("pointer", id(value.memory), value.address))
+        elif value is None or value is UNBOUND or isinstance(value, int | float | str | bytes):
+            out.append(value)
+        else:
+            return None  # cannot tell whether it changed: count as progress
+    return tuple(out)
+
+
+def _spin_error(group: Any, line: int) -> LockstepSpinError:
+    frame = inspect.currentframe()
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back  # up to the rewritten function that runs the loop
+    code = frame.f_code if frame is not None else None
+    where = f"{code.co_filename}:{line}" if code is not None else f"line {line}"
+    function = code.co_name if code is not None else "?"
+    kernel = getattr(group.run.func, "__name__", repr(group.run.func))
+    return LockstepSpinError(
+        f"{kernel}: the while loop at {where} (in {function}) spins: {SPIN_ITERATIONS} "
+        "iterations in a row changed no lane's loop state and stored nothing. Warps spin on "
+        "each other: a lane waits for another warp of the block, which the chip schedules "
+        "independently but ascreg runs in lockstep with the spinning warp (it waits at the end "
+        "of the same loop), so the kernel cannot finish in ascreg; see docs/limitations.md"
+    )
 
 
 def _is_value(x: Any, lanes: int) -> bool:
@@ -735,14 +819,16 @@ class _Statements:
             ast.Expr(_call("done", name)),
         ]
 
-    def _next(self, loop: str) -> ast.stmt:
-        more = _call("next", ast.Name(loop, ast.Load()))
+    def _next(self, loop: str, *spin: ast.expr) -> ast.stmt:
+        more = _call("next", ast.Name(loop, ast.Load()), *spin)
         return ast.If(test=ast.UnaryOp(ast.Not(), more), body=[ast.Break()], orelse=[])
 
     def do_While(self, node: ast.While, in_loop: bool) -> list[ast.stmt]:
         loop = self.temp()
         test = _call("keep", ast.Name(loop, ast.Load()), self.expr(node.test))
-        body = [*self.block(node.body, in_loop=True), self._next(loop)]
+        state = ast.Tuple([ast.Name(n, ast.Load()) for n in _assigned(node.body)], ast.Load())
+        spin = (state, ast.Constant(node.lineno))
+        body = [*self.block(node.body, in_loop=True), self._next(loop, *spin)]
         return [
             ast.Assign([ast.Name(loop, ast.Store())], _call("loop")),
             ast.While(test=test, body=body, orelse=[]),
@@ -784,6 +870,36 @@ class _Statements:
         node.orelse = self.block(node.orelse, in_loop=in_loop)
         node.finalbody = self.block(node.finalbody, in_loop=in_loop)
         return [node]
+
+
+def _assigned(body: list[ast.stmt]) -> list[str]:
+    """Names a loop body binds or stores into (``x = ..``, ``x.a = ..``, ``x[i] = ..``), in order.
+
+    Nested functions, lambdas and comprehensions are their own scopes and are skipped.
+    """
+    found: dict[str, None] = {}
+    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+    scopes += (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, scopes):
+                continue
+            target = child
+            if isinstance(child, ast.Attribute | ast.Subscript) and isinstance(
+                child.ctx, ast.Store
+            ):
+                while isinstance(target, ast.Attribute | ast.Subscript):
+                    target = target.value
+            if isinstance(target, ast.Name) and (
+                isinstance(target.ctx, ast.Store) or target is not child
+            ):
+                found[target.id] = None
+            visit(child)
+
+    for stmt in body:
+        visit(stmt)
+    return list(found)
 
 
 def _local_names(func: ast.FunctionDef) -> list[str]:
