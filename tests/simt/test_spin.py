@@ -1,4 +1,4 @@
-"""Spin loops in the masked tier: a lockstep spin raises, a spin that makes progress finishes."""
+"""Spin loops: a warp waiting for another warp finishes, a spin nobody can end raises."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from ascreg import GlobalMemory, int32_t
+from ascreg.machine.simt import masked
 from ascreg.machine.simt.engine import divergence
-from ascreg.machine.simt.masked import LockstepSpinError
+from ascreg.machine.simt.masked import SpinError
 from ascreg.simt import asc_atomic_cas, asc_atomic_exch, dim3, run_simt_kernel, threadIdx
 
 TIMEOUT_SECONDS = 60.0
@@ -47,8 +48,7 @@ def flag_spin(flag: Any, out: Any) -> None:
 def cas_spin(lock: Any, out: Any) -> None:
     t = threadIdx.x
     if t >= 32:
-        lock[0] = 1  # warp 1 holds the lock while it counts
-        n = 0
+        n = 0  # warp 1 holds the lock from the start (lock[0] == 1) until it has counted
         while n < 4:
             n += 1
         out[t] = n
@@ -56,7 +56,8 @@ def cas_spin(lock: Any, out: Any) -> None:
     else:
         while asc_atomic_cas(lock, 0, 1) != 0:  # warp 0 spins on warp 1's lock
             pass
-        out[t] = 1
+        out[t] = out[t] + 1
+        asc_atomic_exch(lock, 0)
 
 
 def take_turns(lock: Any, total: Any) -> None:
@@ -68,30 +69,62 @@ def take_turns(lock: Any, total: Any) -> None:
             done = True
 
 
-@pytest.mark.parametrize(
-    ("kernel", "line"), [(flag_spin, "while flag[0]"), (cas_spin, "while asc")]
-)
-def test_a_spin_on_another_warp_raises_naming_the_loop(kernel: Any, line: str) -> None:
+def deadlock(flags: Any, out: Any) -> None:
+    t = threadIdx.x
+    mine, theirs = t // 32, 1 - t // 32
+    while flags[theirs] == 0:  # each warp waits for the other one
+        pass
+    flags[mine] = 1
+    out[t] = 1
+
+
+MODES = ["masked", "unmasked", "per-thread"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_warp_waiting_for_a_flag_of_another_warp_finishes(mode: str) -> None:
     gm = GlobalMemory()
-    error = run_guarded(kernel, 64, gm.alloc(int32_t, 1), gm.alloc(int32_t, 64))
-    assert isinstance(error, LockstepSpinError)
-    message = str(error)
-    lineno = int(message.split(f"{__file__}:")[1].split(" ")[0])
-    with open(__file__) as source:
-        assert source.readlines()[lineno - 1].strip().startswith(line)
-    assert kernel.__name__ in message
-    assert "lockstep" in message and "spin" in message
+    flag, out = gm.alloc(int32_t, 1), gm.alloc(int32_t, 64)
+    with divergence(mode):
+        assert run_guarded(flag_spin, 64, flag, out) is None
+    assert out.read(64).tolist() == [7] * 32 + [1] * 32
 
 
-def test_the_error_is_not_left_to_the_per_thread_tier(caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_a_warp_waiting_for_a_lock_of_another_warp_finishes(mode: str) -> None:
+    gm = GlobalMemory()
+    lock, out = gm.alloc(int32_t, 1), gm.alloc(int32_t, 64)
+    with divergence(mode):
+        lock.write([1])
+        assert run_guarded(cas_spin, 64, lock, out) is None
+    assert out.read(64).tolist() == [1] * 32 + [4] * 32
+    assert lock.read(1).tolist() == [0]
+
+
+def test_the_masked_tier_says_it_falls_back(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(masked, "_told", set())  # said once per place: say it again here
     gm = GlobalMemory()
     with caplog.at_level("INFO", logger="ascreg.simt"):
-        error = run_guarded(flag_spin, 64, gm.alloc(int32_t, 1), gm.alloc(int32_t, 64))
-    assert isinstance(error, LockstepSpinError)
-    assert "one thread at a time" not in caplog.text
+        assert run_guarded(flag_spin, 64, gm.alloc(int32_t, 1), gm.alloc(int32_t, 64)) is None
+    assert "spins on another warp" in caplog.text
 
 
-@pytest.mark.parametrize("mode", ["masked", "per-thread"])
+@pytest.mark.parametrize("mode", MODES)
+def test_a_spin_no_thread_can_end_raises_naming_the_loop(mode: str) -> None:
+    gm = GlobalMemory()
+    with divergence(mode):
+        error = run_guarded(deadlock, 64, gm.alloc(int32_t, 2), gm.alloc(int32_t, 64))
+    assert isinstance(error, SpinError)
+    message = str(error)
+    assert "deadlock" in message and "spin" in message and "the block hangs" in message
+    lineno = int(message.split("at line(s) ")[1].split(" ")[0])
+    with open(__file__) as source:
+        assert source.readlines()[lineno - 1].strip().startswith("while flags[theirs]")
+
+
+@pytest.mark.parametrize("mode", MODES)
 def test_a_lock_taken_in_turn_makes_progress(mode: str) -> None:
     gm = GlobalMemory()
     lock, total = gm.alloc(int32_t, 1), gm.alloc(int32_t, 1)

@@ -38,9 +38,11 @@ part of the block is active (the one-thread tier then reports it exactly as it a
 
 A ``while`` loop that runs :data:`SPIN_ITERATIONS` iterations in a row without progress (the same
 running lanes, the same values of every name its body assigns, no store that changed memory)
-spins on something that only another warp of the block, which the lockstep run holds at the
-end of the same loop, could change; it raises :class:`LockstepSpinError` instead of hanging
-(the chip schedules warps independently, so such a kernel finishes there).
+spins on something that only another warp of the block could change, and the lockstep run holds
+that warp at the end of the same loop. The block then runs one thread at a time, where a thread
+whose loop makes no progress for :data:`YIELD_AFTER` iterations lets the other threads run
+(:meth:`_Runtime.turn`) as the chip's independent warp scheduling does; if no thread can make
+progress any more, the block raises :class:`SpinError` instead of hanging.
 
 Examples
 --------
@@ -89,8 +91,10 @@ LOG = logging.getLogger("ascreg.simt")
 PREFIX = "_ascreg_"
 """Prefix of every name the rewrite introduces (no double underscore: no name mangling)."""
 _told: set[tuple[Any, ...]] = set()
-SPIN_ITERATIONS = 1000
+SPIN_ITERATIONS = 200
 """Iterations in a row without progress after which a masked ``while`` loop counts as a spin."""
+YIELD_AFTER = 8
+"""Iterations in a row without progress after which a thread of the per-thread tier yields."""
 
 
 def tell_once(key: tuple[Any, ...], message: str) -> None:
@@ -120,18 +124,35 @@ UNBOUND = Unbound()
 # -- the runtime of a rewritten kernel --------------------------------------------------------------
 
 
-class LockstepSpinError(AscregError):
-    """A ``while`` loop of a block run in lockstep spins: only another warp could end it.
+class SpinError(AscregError):
+    """Every running thread of a block spins in a ``while`` loop that no thread can end.
 
-    Raised by the masked tier after :data:`SPIN_ITERATIONS` iterations without progress (see the
-    module docstring); the chip schedules the warps of a block independently, ascreg runs them
-    in lockstep, so the warp that would release the spinning lanes never gets there.
+    Raised by the per-thread tier when the threads that have not exited all spin (or wait at
+    ``asc_syncthreads``) and a whole round of them changed neither memory nor a loop's state:
+    the block would hang on the chip too (see the module docstring).
 
     Examples
     --------
-    >>> issubclass(LockstepSpinError, AscregError)
+    >>> issubclass(SpinError, AscregError)
     True
     """
+
+
+class SpinWatch:
+    """What a ``while`` loop of the per-thread tier left last time round (see :meth:`_Runtime.turn`).
+
+    Examples
+    --------
+    >>> SpinWatch().still
+    0
+    """
+
+    __slots__ = ("changes", "state", "still")
+
+    def __init__(self) -> None:
+        self.state: tuple[Any, ...] | None = None
+        self.changes = -1
+        self.still = 0
 
 
 class Loop:
@@ -387,7 +408,7 @@ class Frame:
 
         A ``while`` loop passes *state*, the values of the names its body assigns, and its
         *line*: an iteration that changed neither them, the running lanes nor memory counts
-        towards :data:`SPIN_ITERATIONS` (then :class:`LockstepSpinError`).
+        towards :data:`SPIN_ITERATIONS`, after which the block runs one thread at a time.
         """
         running = loop.running & ~loop.broken
         if self.returned is not None:
@@ -411,7 +432,7 @@ class Frame:
         loop.still = loop.still + 1 if same else 0
         loop.state, loop.stored = fingerprint, len(entries)
         if loop.still >= SPIN_ITERATIONS:
-            raise _spin_error(self.group, line)
+            raise DivergenceSignal(f"the while loop at line {line} spins on another warp")
 
     def end(self, loop: Loop) -> bool:
         """Leave the loop: its entry lanes that did not return or break (for an ``else``)."""
@@ -505,23 +526,6 @@ def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
         else:
             return None  # cannot tell whether it changed: count as progress
     return tuple(out)
-
-
-def _spin_error(group: Any, line: int) -> LockstepSpinError:
-    frame = inspect.currentframe()
-    while frame is not None and frame.f_code.co_filename == __file__:
-        frame = frame.f_back  # up to the rewritten function that runs the loop
-    code = frame.f_code if frame is not None else None
-    where = f"{code.co_filename}:{line}" if code is not None else f"line {line}"
-    function = code.co_name if code is not None else "?"
-    kernel = getattr(group.run.func, "__name__", repr(group.run.func))
-    return LockstepSpinError(
-        f"{kernel}: the while loop at {where} (in {function}) spins: {SPIN_ITERATIONS} "
-        "iterations in a row changed no lane's loop state and stored nothing. Warps spin on "
-        "each other: a lane waits for another warp of the block, which the chip schedules "
-        "independently but ascreg runs in lockstep with the spinning warp (it waits at the end "
-        "of the same loop), so the kernel cannot finish in ascreg; see docs/limitations.md"
-    )
 
 
 def _is_value(x: Any, lanes: int) -> bool:
@@ -878,8 +882,8 @@ def _assigned(body: list[ast.stmt]) -> list[str]:
     Nested functions, lambdas and comprehensions are their own scopes and are skipped.
     """
     found: dict[str, None] = {}
-    scopes = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
-    scopes += (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    scopes: tuple[type[ast.AST], ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    scopes += (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
@@ -950,7 +954,26 @@ def value_copy(value: Any) -> Any:
 
 
 class _CopyOnAssign(ast.NodeTransformer):
-    """``name = v`` -> ``name = _ascreg_rt.copy(v)`` (the tiers that run a kernel as written)."""
+    """``name = v`` -> ``name = _ascreg_rt.copy(v)`` (the tiers that run a kernel as written).
+
+    ``while c:`` becomes ``w = _ascreg_rt.watch()`` and ``while _ascreg_rt.turn(w, locals(),
+    names, line) and c:`` (the spin check of :meth:`_Runtime.turn`).
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_While(self, node: ast.While) -> list[ast.stmt]:
+        self.generic_visit(node)
+        self.count += 1
+        watch = f"{PREFIX}w{self.count}"
+        assigned = ast.Tuple([ast.Constant(n) for n in _assigned(node.body)], ast.Load())
+        local = ast.Call(ast.Name("locals", ast.Load()), [], [])
+        turn = _runtime_call("turn", ast.Name(watch, ast.Load()), local, assigned)
+        turn.args.append(ast.Constant(node.lineno))
+        node.test = ast.BoolOp(ast.And(), [turn, node.test])
+        start = ast.Assign([ast.Name(watch, ast.Store())], _runtime_call("watch"))
+        return [ast.copy_location(start, node), node]
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         self.generic_visit(node)
@@ -990,7 +1013,9 @@ def _rewrite_tree(
     func = found[0]
     _strip_annotations(func)
     if not masked:
-        func.body = [_CopyOnAssign().visit(stmt) for stmt in func.body]
+        copying = _CopyOnAssign()
+        module = copying.visit(ast.Module(body=func.body, type_ignores=[]))
+        func.body = module.body
         return _factory(func, name, freevars)
     locals_ = _local_names(func)
     body = _Statements().block(func.body, in_loop=False)
@@ -1029,6 +1054,30 @@ class _Runtime:
 
     UNBOUND = UNBOUND
     copy = staticmethod(value_copy)
+    watch = SpinWatch
+
+    @staticmethod
+    def turn(watch: SpinWatch, names: dict[str, Any], assigned: tuple[str, ...], line: int) -> bool:
+        """Before a ``while`` test as written: yield the thread if its loop makes no progress.
+
+        Progress is a change of a name in *assigned* (taken from *names*, the caller's
+        ``locals()``) or of memory since the last test; after :data:`YIELD_AFTER` tests without
+        it the group yields (``Group.spin``) so that other threads may run. Returns True.
+        """
+        group = STATE.group
+        fingerprint = _fingerprint(tuple(names.get(n, UNBOUND) for n in assigned))
+        changes = group.changes()
+        same = fingerprint is not None and fingerprint == watch.state
+        if same and changes == watch.changes:
+            watch.still += 1
+            if watch.still >= YIELD_AFTER:
+                watch.still = 0
+                group.spin(line)
+        else:
+            watch.still = 0
+            group.moved()
+        watch.state, watch.changes = fingerprint, changes
+        return True
 
     def __call__(self) -> Frame:
         return Frame()
