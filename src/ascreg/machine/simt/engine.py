@@ -780,8 +780,10 @@ class Fiber:
 class Scheduler:
     """Runs the fibers of one block one at a time and completes their rendezvous points."""
 
-    def __init__(self, run: BlockRun) -> None:
+    def __init__(self, run: BlockRun, memories: list[Memory] | None = None) -> None:
         self.run = run
+        self.memories = memories or []  # changing writes to them are progress for spinners
+        self.hooks: list[_WriteHook] = []  # on them once a thread first spins
         self.back = threading.Semaphore(0)
         self.aborted = False
         self.fibers = [Fiber(self, t) for t in range(run.nthreads)]
@@ -790,11 +792,8 @@ class Scheduler:
         self.rendezvous = 0  # completed warp calls and asc_syncthreads
         self.spun: tuple[int, ...] | None = None  # the progress when spinners last resumed
 
-    def execute(self, memories: list[Memory] | None = None) -> None:
-        """Run every fiber to completion; re-raise the first error of any of them.
-
-        Writes to *memories* that change them count as progress for spinning threads.
-        """
+    def execute(self) -> None:
+        """Run every fiber to completion; re-raise the first error of any of them."""
         size = threading.stack_size()
         threading.stack_size(_FIBER_STACK_BYTES)
         try:
@@ -802,11 +801,10 @@ class Scheduler:
                 fiber.thread.start()
         finally:
             threading.stack_size(size)
-        hooks = self.changes.hook(memories or [], any_thread=True)
         try:
             self._loop()
         finally:
-            Changes.unhook(hooks)
+            Changes.unhook(self.hooks)
             self._stop()
 
     def _step(self, fiber: Fiber) -> None:
@@ -848,6 +846,8 @@ class Scheduler:
                 "and a whole round changed no memory and no loop state): a deadlock, the block hangs"
             )
         self.spun = progress
+        if not self.hooks:  # count changing writes from now on (blocks that never spin: no cost)
+            self.hooks = self.changes.hook(self.memories, any_thread=True)
         for fiber in spinning:
             fiber.waiting = None
 
@@ -991,8 +991,9 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
         journal.rollback()
         _ub_restore(ub, mark)
         run.shared_allocs.clear()
-    run.scheduler = Scheduler(run)
-    run.scheduler.execute([ub, *live_memories()] if ub is not None else list(live_memories()))
+    memories = [ub, *live_memories()] if ub is not None else live_memories()
+    run.scheduler = Scheduler(run, memories)
+    run.scheduler.execute()
 
 
 def _attempt(
