@@ -10,7 +10,7 @@ import pytest
 
 from ascreg import GlobalMemory, int32_t
 from ascreg.machine.simt import masked
-from ascreg.machine.simt.engine import divergence
+from ascreg.machine.simt.engine import __simt_callee__, divergence
 from ascreg.machine.simt.masked import SpinError
 from ascreg.simt import asc_atomic_cas, asc_atomic_exch, dim3, run_simt_kernel, threadIdx
 
@@ -154,3 +154,29 @@ def test_long_loops_that_progress_are_no_spins(kernel: Any) -> None:
     assert run_guarded(kernel, 64, out) is None
     expected = np.full(64, 2000 if kernel is counts_to else 0)
     assert out.read(64).tolist() == expected.tolist()
+
+
+@__simt_callee__
+def wait_for(flag: Any) -> Any:
+    seen = flag[0]
+    while seen == 0:  # a helper's loop spins too
+        seen = flag[0]
+    return seen
+
+
+def helper_spin(flag: Any, out: Any) -> None:
+    t = threadIdx.x
+    if t < 32:
+        out[t] = wait_for(flag)
+    else:
+        flag[0] = 5
+        out[t] = 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_spin_in_a_simt_callee_finishes(mode: str) -> None:
+    gm = GlobalMemory()
+    flag, out = gm.alloc(int32_t, 1), gm.alloc(int32_t, 64)
+    with divergence(mode):
+        assert run_guarded(helper_spin, 64, flag, out) is None
+    assert out.read(64).tolist() == [5] * 32 + [1] * 32

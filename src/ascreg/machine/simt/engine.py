@@ -151,7 +151,8 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     Called from a block that runs vectorised, the helper runs in masked form too (see
     :mod:`~ascreg.machine.simt.masked`): it may branch on thread-varying values and return a
     different value per thread. A helper without the mark that branches on such a value makes
-    the block run one thread at a time.
+    the block run one thread at a time; there the helper runs as written, with C's copy on
+    assignment and the spin check of its ``while`` loops (see ``copying_version``).
 
     Examples
     --------
@@ -168,6 +169,8 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     @functools.wraps(func)
     def callee(*args: Any, **kwargs: Any) -> Any:
         group = STATE.group
+        if group is not None and group.fiber is not None:  # its while loops yield when they spin
+            return copying_version(func)(*args, **kwargs)
         if group is None or group.journal is None or _MODE[-1] != "masked":
             return func(*args, **kwargs)
         if not masked:
