@@ -53,6 +53,7 @@ from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.masked import (
+    SpinError,
     copying_version,
     masked_version,
     tell_once,
@@ -150,7 +151,8 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     Called from a block that runs vectorised, the helper runs in masked form too (see
     :mod:`~ascreg.machine.simt.masked`): it may branch on thread-varying values and return a
     different value per thread. A helper without the mark that branches on such a value makes
-    the block run one thread at a time.
+    the block run one thread at a time; there the helper runs as written, with C's copy on
+    assignment and the spin check of its ``while`` loops (see ``copying_version``).
 
     Examples
     --------
@@ -167,6 +169,8 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     @functools.wraps(func)
     def callee(*args: Any, **kwargs: Any) -> Any:
         group = STATE.group
+        if group is not None and group.fiber is not None:  # its while loops yield when they spin
+            return copying_version(func)(*args, **kwargs)
         if group is None or group.journal is None or _MODE[-1] != "masked":
             return func(*args, **kwargs)
         if not masked:
@@ -257,11 +261,16 @@ class Journal:
         finally:
             self.unhook(hooks)
 
-    def hook(self, memories: Iterator[Memory] | list[Memory]) -> list[_WriteHook]:
-        """Chain a journaling hook onto each of *memories* (once each); see :meth:`watching`."""
+    def hook(
+        self, memories: Iterator[Memory] | list[Memory], *, any_thread: bool = False
+    ) -> list[_WriteHook]:
+        """Chain a journaling hook onto each of *memories* (once each); see :meth:`watching`.
+
+        The hooks record the writes of this Python thread, or of every thread if *any_thread*.
+        """
         hooks: list[_WriteHook] = []
         seen: set[int] = set()
-        thread = threading.get_ident()
+        thread = None if any_thread else threading.get_ident()
         for memory in memories:
             if id(memory) not in seen:
                 seen.add(id(memory))
@@ -283,17 +292,52 @@ class _WriteHook:
 
     __slots__ = ("journal", "memory", "previous", "thread")
 
-    def __init__(self, journal: Journal, memory: Memory, thread: int) -> None:
+    def __init__(self, journal: Journal, memory: Memory, thread: int | None) -> None:
         self.journal = journal
         self.memory = memory
         self.previous = memory.on_access
         self.thread = thread  # other Python threads' writes are not this block's
 
     def __call__(self, start: int, end: int, action: str) -> None:
-        if action == "writes" and threading.get_ident() == self.thread:
+        if action == "writes" and (self.thread is None or threading.get_ident() == self.thread):
             self.journal.record(self.memory, start, end - start)
         if self.previous is not None:
             self.previous(start, end, action)
+
+
+class Changes(Journal):
+    """Counts the writes that changed memory (the per-thread tier's spin check).
+
+    Each write is compared with the bytes it overwrote at the next write or :meth:`count` call.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> gm = GlobalMemory(); p = gm.alloc(uint8_t, 2); changes = Changes()
+    >>> hooks = changes.hook([gm])
+    >>> p.write([0, 0]); p.write([0, 5]); Changes.unhook(hooks)
+    >>> changes.count()
+    1
+    """
+
+    __slots__ = ("changed",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = 0
+
+    def record(self, memory: Memory, start: int, nbytes: int) -> None:
+        """Settle the previous write, then keep the bytes this one overwrites."""
+        self.count()
+        super().record(memory, start, nbytes)
+
+    def count(self) -> int:
+        """Return how many writes so far changed the bytes they wrote."""
+        for memory, start, old in self.entries:
+            if not np.array_equal(memory.data[start : start + old.size], old):
+                self.changed += 1
+        self.entries.clear()
+        return self.changed
 
 
 def promote(value: Any) -> Any:
@@ -561,6 +605,26 @@ class Group:
         own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
         return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
 
+    def changes(self) -> int:
+        """Return a count that grows with the block's writes (the spin check, see ``turn``)."""
+        if self.fiber is not None:
+            return self.fiber.scheduler.changes.count()
+        return len(self.journal.entries) if self.journal is not None else 0
+
+    def moved(self) -> None:
+        """Note that a ``while`` loop of this thread made progress."""
+        if self.fiber is not None:
+            self.fiber.scheduler.moves += 1
+
+    def spin(self, line: int) -> None:
+        """Let the other threads run first: the ``while`` loop at *line* makes no progress.
+
+        Run vectorised (the ``unmasked`` tier), the block moves to the per-thread tier.
+        """
+        if self.fiber is None:
+            raise DivergenceSignal(f"the while loop at line {line} spins")
+        self.fiber.block(("spin", line))
+
     def sync_threads(self) -> None:
         """Wait until every thread of the block that has not exited arrives here.
 
@@ -682,7 +746,7 @@ class Fiber:
         self.scheduler = scheduler
         self.tid = tid
         self.go = threading.Semaphore(0)
-        self.waiting: tuple[str, Any] | None = None  # ("sync", None) or ("warp", request)
+        self.waiting: tuple[str, Any] | None = None  # ("sync"|"warp"|"spin", None|request|line)
         self.reply: Any = None
         self.done = False
         self.error: BaseException | None = None
@@ -719,11 +783,17 @@ class Fiber:
 class Scheduler:
     """Runs the fibers of one block one at a time and completes their rendezvous points."""
 
-    def __init__(self, run: BlockRun) -> None:
+    def __init__(self, run: BlockRun, memories: list[Memory] | None = None) -> None:
         self.run = run
+        self.memories = memories or []  # changing writes to them are progress for spinners
+        self.hooks: list[_WriteHook] = []  # on them once a thread first spins
         self.back = threading.Semaphore(0)
         self.aborted = False
         self.fibers = [Fiber(self, t) for t in range(run.nthreads)]
+        self.changes = Changes()
+        self.moves = 0  # while iterations that made progress
+        self.rendezvous = 0  # completed warp calls and asc_syncthreads
+        self.spun: tuple[int, ...] | None = None  # the progress when spinners last resumed
 
     def execute(self) -> None:
         """Run every fiber to completion; re-raise the first error of any of them."""
@@ -737,6 +807,7 @@ class Scheduler:
         try:
             self._loop()
         finally:
+            Changes.unhook(self.hooks)
             self._stop()
 
     def _step(self, fiber: Fiber) -> None:
@@ -755,8 +826,33 @@ class Scheduler:
             live = [f for f in self.fibers if not f.done]
             if not live:
                 return
-            if not self._complete_warp_ops(live):
+            if self._complete_warp_ops(live):
+                self.rendezvous += 1
+            elif any(f.waiting is not None and f.waiting[0] == "spin" for f in live):
+                self._resume_spinners(live)
+            else:
+                self.rendezvous += 1
                 self._release_sync(live)
+
+    def _resume_spinners(self, live: list[Fiber]) -> None:
+        """Let the threads whose loop spins try again, unless nothing moved since last time."""
+        done = sum(f.done for f in self.fibers)
+        progress = (self.changes.count(), self.moves, self.rendezvous, done)
+        spinning = [f for f in live if f.waiting is not None and f.waiting[0] == "spin"]
+        if progress == self.spun:
+            lines = sorted({f.waiting[1] for f in spinning})  # type: ignore[index]
+            name = getattr(self.run.func, "__name__", repr(self.run.func))
+            raise SpinError(
+                f"{name}: thread(s) {_tids([f.tid for f in spinning])} spin in the while "
+                f"loop(s) at line(s) {', '.join(map(str, lines))} and no thread of the block "
+                "can change what they wait for (the others exited or wait at asc_syncthreads, "
+                "and a whole round changed no memory and no loop state): a deadlock, the block hangs"
+            )
+        self.spun = progress
+        if not self.hooks:  # count changing writes from now on (blocks that never spin: no cost)
+            self.hooks = self.changes.hook(self.memories, any_thread=True)
+        for fiber in spinning:
+            fiber.waiting = None
 
     def _release_sync(self, live: list[Fiber]) -> None:
         """Every live thread waits at ``asc_syncthreads``: release them, or report the deadlock.
@@ -898,7 +994,8 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
         journal.rollback()
         _ub_restore(ub, mark)
         run.shared_allocs.clear()
-    run.scheduler = Scheduler(run)
+    memories = [ub, *live_memories()] if ub is not None else live_memories()
+    run.scheduler = Scheduler(run, memories)
     run.scheduler.execute()
 
 

@@ -36,6 +36,14 @@ result), ``asc_syncthreads`` reached by part of the block, a helper function tha
 thread-varying value (only the kernel itself is rewritten), and any exception raised while only
 part of the block is active (the one-thread tier then reports it exactly as it always did).
 
+A ``while`` loop that runs :data:`SPIN_ITERATIONS` iterations in a row without progress (the same
+running lanes, the same values of every name its body assigns, no store that changed memory)
+spins on something that only another warp of the block could change, and the lockstep run holds
+that warp at the end of the same loop. The block then runs one thread at a time, where a thread
+whose loop makes no progress for :data:`YIELD_AFTER` iterations lets the other threads run
+(:meth:`_Runtime.turn`) as the chip's independent warp scheduling does; if no thread can make
+progress any more, the block raises :class:`SpinError` instead of hanging.
+
 Examples
 --------
 >>> import numpy as np
@@ -72,6 +80,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.errors import AscregError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.vectors import VectorValue
@@ -82,6 +91,10 @@ LOG = logging.getLogger("ascreg.simt")
 PREFIX = "_ascreg_"
 """Prefix of every name the rewrite introduces (no double underscore: no name mangling)."""
 _told: set[tuple[Any, ...]] = set()
+SPIN_ITERATIONS = 200
+"""Iterations in a row without progress after which a masked ``while`` loop counts as a spin."""
+YIELD_AFTER = 8
+"""Iterations in a row without progress after which a thread of the per-thread tier yields."""
 
 
 def tell_once(key: tuple[Any, ...], message: str) -> None:
@@ -111,16 +124,55 @@ UNBOUND = Unbound()
 # -- the runtime of a rewritten kernel --------------------------------------------------------------
 
 
-class Loop:
-    """The lanes of one running loop: at entry, still iterating, left with ``break``/``continue``."""
+class SpinError(AscregError):
+    """Every running thread of a block spins in a ``while`` loop that no thread can end.
 
-    __slots__ = ("broken", "continued", "entry", "running")
+    Raised by the per-thread tier when the threads that have not exited all spin (or wait at
+    ``asc_syncthreads``) and a whole round of them changed neither memory nor a loop's state:
+    the block would hang on the chip too (see the module docstring).
+
+    Examples
+    --------
+    >>> issubclass(SpinError, AscregError)
+    True
+    """
+
+
+class SpinWatch:
+    """What a ``while`` loop of the per-thread tier left last time round (see :meth:`_Runtime.turn`).
+
+    Examples
+    --------
+    >>> SpinWatch().still
+    0
+    """
+
+    __slots__ = ("changes", "state", "still")
+
+    def __init__(self) -> None:
+        self.state: tuple[Any, ...] | None = None
+        self.changes = -1
+        self.still = 0
+
+
+class Loop:
+    """The lanes of one running loop: at entry, still iterating, left with ``break``/``continue``.
+
+    A ``while`` loop also keeps what its last iteration left (``state``: a fingerprint of the
+    names its body assigns, ``stored``: the journal length, ``still``: iterations in a row
+    without progress) for the spin check of :meth:`Frame.next`.
+    """
+
+    __slots__ = ("broken", "continued", "entry", "running", "state", "still", "stored")
 
     def __init__(self, entry: Arr | None, running: Arr) -> None:
         self.entry = entry
         self.running = running
         self.broken = np.zeros_like(running)
         self.continued = np.zeros_like(running)
+        self.state: tuple[Any, ...] | None = None
+        self.still = 0
+        self.stored = 0
 
 
 class LaneRange:
@@ -351,15 +403,36 @@ class Frame:
         self._set(holds)
         return True
 
-    def next(self, loop: Loop) -> bool:
-        """End an iteration: lanes that continued come back; return whether any lane runs."""
+    def next(self, loop: Loop, state: tuple[Any, ...] | None = None, line: int = 0) -> bool:
+        """End an iteration: lanes that continued come back; return whether any lane runs.
+
+        A ``while`` loop passes *state*, the values of the names its body assigns, and its
+        *line*: an iteration that changed neither them, the running lanes nor memory counts
+        towards :data:`SPIN_ITERATIONS`, after which the block runs one thread at a time.
+        """
         running = loop.running & ~loop.broken
         if self.returned is not None:
             running &= ~self.returned
         loop.running = running
         loop.continued[:] = False
         self._set(running)
+        if state is not None:
+            self._check_spin(loop, (running.tobytes(), *state), line)
         return bool(running.any())
+
+    def _check_spin(self, loop: Loop, state: tuple[Any, ...], line: int) -> None:
+        journal = self.group.journal
+        entries = journal.entries if journal is not None else []
+        fingerprint = _fingerprint(state)
+        stored = any(
+            not np.array_equal(memory.data[start : start + old.size], old)
+            for memory, start, old in entries[loop.stored :]
+        )
+        same = fingerprint is not None and not stored and fingerprint == loop.state
+        loop.still = loop.still + 1 if same else 0
+        loop.state, loop.stored = fingerprint, len(entries)
+        if loop.still >= SPIN_ITERATIONS:
+            raise DivergenceSignal(f"the while loop at line {line} spins on another warp")
 
     def end(self, loop: Loop) -> bool:
         """Leave the loop: its entry lanes that did not return or break (for an ``else``)."""
@@ -438,6 +511,21 @@ class Frame:
         if self.group.active is not None:
             value = self.merge(value, getattr(target, name, UNBOUND))
         setattr(target, name, value)
+
+
+def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """Return comparable copies of *values* (lanes, scalars, pointers); None if one is opaque."""
+    out: list[Any] = []
+    for value in values:
+        if isinstance(value, np.ndarray | np.generic):
+            out.append((value.dtype.str, np.shape(value), value.tobytes()))
+        elif isinstance(value, Pointer):
+            out.append(("pointer", id(value.memory), value.address))
+        elif value is None or value is UNBOUND or isinstance(value, int | float | str | bytes):
+            out.append(value)
+        else:
+            return None  # cannot tell whether it changed: count as progress
+    return tuple(out)
 
 
 def _is_value(x: Any, lanes: int) -> bool:
@@ -735,14 +823,16 @@ class _Statements:
             ast.Expr(_call("done", name)),
         ]
 
-    def _next(self, loop: str) -> ast.stmt:
-        more = _call("next", ast.Name(loop, ast.Load()))
+    def _next(self, loop: str, *spin: ast.expr) -> ast.stmt:
+        more = _call("next", ast.Name(loop, ast.Load()), *spin)
         return ast.If(test=ast.UnaryOp(ast.Not(), more), body=[ast.Break()], orelse=[])
 
     def do_While(self, node: ast.While, in_loop: bool) -> list[ast.stmt]:
         loop = self.temp()
         test = _call("keep", ast.Name(loop, ast.Load()), self.expr(node.test))
-        body = [*self.block(node.body, in_loop=True), self._next(loop)]
+        state = ast.Tuple([ast.Name(n, ast.Load()) for n in _assigned(node.body)], ast.Load())
+        spin = (state, ast.Constant(node.lineno))
+        body = [*self.block(node.body, in_loop=True), self._next(loop, *spin)]
         return [
             ast.Assign([ast.Name(loop, ast.Store())], _call("loop")),
             ast.While(test=test, body=body, orelse=[]),
@@ -784,6 +874,36 @@ class _Statements:
         node.orelse = self.block(node.orelse, in_loop=in_loop)
         node.finalbody = self.block(node.finalbody, in_loop=in_loop)
         return [node]
+
+
+def _assigned(body: list[ast.stmt]) -> list[str]:
+    """Names a loop body binds or stores into (``x = ..``, ``x.a = ..``, ``x[i] = ..``), in order.
+
+    Nested functions, lambdas and comprehensions are their own scopes and are skipped.
+    """
+    found: dict[str, None] = {}
+    scopes: tuple[type[ast.AST], ...] = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    scopes += (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, scopes):
+                continue
+            target = child
+            if isinstance(child, ast.Attribute | ast.Subscript) and isinstance(
+                child.ctx, ast.Store
+            ):
+                while isinstance(target, ast.Attribute | ast.Subscript):
+                    target = target.value
+            if isinstance(target, ast.Name) and (
+                isinstance(target.ctx, ast.Store) or target is not child
+            ):
+                found[target.id] = None
+            visit(child)
+
+    for stmt in body:
+        visit(stmt)
+    return list(found)
 
 
 def _local_names(func: ast.FunctionDef) -> list[str]:
@@ -834,7 +954,26 @@ def value_copy(value: Any) -> Any:
 
 
 class _CopyOnAssign(ast.NodeTransformer):
-    """``name = v`` -> ``name = _ascreg_rt.copy(v)`` (the tiers that run a kernel as written)."""
+    """``name = v`` -> ``name = _ascreg_rt.copy(v)`` (the tiers that run a kernel as written).
+
+    ``while c:`` becomes ``w = _ascreg_rt.watch()`` and ``while _ascreg_rt.turn(w, locals(),
+    names, line) and c:`` (the spin check of :meth:`_Runtime.turn`).
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_While(self, node: ast.While) -> list[ast.stmt]:
+        self.generic_visit(node)
+        self.count += 1
+        watch = f"{PREFIX}w{self.count}"
+        assigned = ast.Tuple([ast.Constant(n) for n in _assigned(node.body)], ast.Load())
+        local = ast.Call(ast.Name("locals", ast.Load()), [], [])
+        turn = _runtime_call("turn", ast.Name(watch, ast.Load()), local, assigned)
+        turn.args.append(ast.Constant(node.lineno))
+        node.test = ast.BoolOp(ast.And(), [turn, node.test])
+        start = ast.Assign([ast.Name(watch, ast.Store())], _runtime_call("watch"))
+        return [ast.copy_location(start, node), node]
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         self.generic_visit(node)
@@ -874,7 +1013,9 @@ def _rewrite_tree(
     func = found[0]
     _strip_annotations(func)
     if not masked:
-        func.body = [_CopyOnAssign().visit(stmt) for stmt in func.body]
+        copying = _CopyOnAssign()
+        module = copying.visit(ast.Module(body=func.body, type_ignores=[]))
+        func.body = module.body
         return _factory(func, name, freevars)
     locals_ = _local_names(func)
     body = _Statements().block(func.body, in_loop=False)
@@ -913,6 +1054,30 @@ class _Runtime:
 
     UNBOUND = UNBOUND
     copy = staticmethod(value_copy)
+    watch = SpinWatch
+
+    @staticmethod
+    def turn(watch: SpinWatch, names: dict[str, Any], assigned: tuple[str, ...], line: int) -> bool:
+        """Before a ``while`` test as written: yield the thread if its loop makes no progress.
+
+        Progress is a change of a name in *assigned* (taken from *names*, the caller's
+        ``locals()``) or of memory since the last test; after :data:`YIELD_AFTER` tests without
+        it the group yields (``Group.spin``) so that other threads may run. Returns True.
+        """
+        group = STATE.group
+        fingerprint = _fingerprint(tuple(names.get(n, UNBOUND) for n in assigned))
+        changes = group.changes()
+        same = fingerprint is not None and fingerprint == watch.state
+        if same and changes == watch.changes:
+            watch.still += 1
+            if watch.still >= YIELD_AFTER:
+                watch.still = 0
+                group.spin(line)
+        else:
+            watch.still = 0
+            group.moved()
+        watch.state, watch.changes = fingerprint, changes
+        return True
 
     def __call__(self) -> Frame:
         return Frame()
