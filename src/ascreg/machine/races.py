@@ -76,12 +76,18 @@ class GmRaceCheck:
     def __init__(self, kernel: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         self.kernel = kernel
         self.block = 0
+        self.paused = False
+        """True while a SIMT block batch runs: it claims each block's spans itself afterwards."""
         memories = {
             id(a.memory): a.memory
             for a in (*args, *kwargs.values())
             if isinstance(a, Pointer) and isinstance(a.memory, GlobalMemory)
         }
         self.hooks = [_OwnerHook(self, memory) for memory in memories.values()]
+
+    def hook_of(self, memory: Any) -> _OwnerHook | None:
+        """Return the hook watching *memory*, or None when the launch does not watch it."""
+        return next((hook for hook in self.hooks if hook.memory is memory), None)
 
     def detach(self) -> None:
         """Restore every hooked memory's previous ``on_access``."""
@@ -102,12 +108,13 @@ class _OwnerHook:
         memory.on_access = self
 
     def __call__(self, start: int, end: int, action: str) -> None:
-        if action == "writes" and not _ATOMIC[0]:
-            self._record(start, end)
+        if action == "writes" and not _ATOMIC[0] and not self.check.paused:
+            self.record(start, end)
         if self.previous is not None:
             self.previous(start, end, action)
 
-    def _record(self, start: int, end: int) -> None:
+    def record(self, start: int, end: int) -> None:
+        """Mark ``[start, end)`` as written by the check's current block; raise on another's."""
         if end > self.owner.size:
             grown = np.zeros(max(end, 2 * self.owner.size), dtype=np.int32)
             grown[: self.owner.size] = self.owner
