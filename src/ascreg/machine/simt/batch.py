@@ -170,6 +170,8 @@ def _statement(
     if why:
         return why
     if isinstance(target, ast.Name) and target.id not in plan.params:
+        if target.id in _INDICES or target.id in scope:
+            return f"it assigns to {target.id}, which names a global"
         local.add(target.id)
         return None
     if (
