@@ -491,8 +491,10 @@ class Kernel(Generic[P]):
     def _run_batches(
         self, blocks: int, args: tuple[Any, ...], kwargs: dict[str, Any], races: GmRaceCheck
     ) -> int:
-        """Run the leading blocks in SIMT block batches where that is provably the same
-        (:mod:`ascreg.machine.simt.batch`); return the first block still to run one at a time.
+        """Run the leading blocks in batches; return the first block still to run alone.
+
+        Batches (:mod:`ascreg.machine.simt.batch`) run only where that is provably the same as
+        running the blocks one after another.
         """
         launch = batch.vf_launch(self.func)
         if launch is None:
@@ -505,7 +507,9 @@ class Kernel(Generic[P]):
         size = max(1, batch.BATCH_LANES // launch.threads)
         for first in range(0, blocks, size):
             count = min(size, blocks - first)
-            if not batch.run_batched(launch, wrapped, first, count, blocks, races, self.func.__name__):
+            if not batch.run_batched(
+                launch, wrapped, first, count, blocks, races, self.func.__name__
+            ):
                 return first
         return blocks
 

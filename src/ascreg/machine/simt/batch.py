@@ -255,7 +255,7 @@ def _lanewise(name: str, scope: dict[str, Any]) -> str | None:
 
 
 def _global_index(node: ast.Attribute, parents: dict[int, Any]) -> bool:
-    """True when *node* (``blockIdx.x``) sits in ``threadIdx.x + blockIdx.x * blockDim.x``."""
+    """Tell whether *node* (``blockIdx.x``) sits in ``threadIdx.x + blockIdx.x * blockDim.x``."""
     product = parents.get(id(node))
     total = parents.get(id(product))
     return (
@@ -340,7 +340,7 @@ def _vf_launch(kernel: Callable[..., Any]) -> VfLaunch | None:
 
 
 def _thread_count(node: ast.expr, scope: dict[str, Any]) -> int | None:
-    """The *n* of ``dim3(n)`` (a literal or a module-level int), else None."""
+    """Return the *n* of ``dim3(n)`` (a literal or a module-level int), else None."""
     if not (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
@@ -379,8 +379,8 @@ def _recording(ptr: Any) -> Any:
             _STORES.append((self, index))
             cls.__setitem__(self, index, value)
 
-        sub = _RECORDING[cls] = type("Recording" + cls.__name__, (cls,), {"__slots__": ()})
-        sub.__setitem__ = setitem  # type: ignore[method-assign]
+        body = {"__slots__": (), "__setitem__": setitem}
+        sub = _RECORDING[cls] = type("Recording" + cls.__name__, (cls,), body)
     return sub(ptr.memory, ptr.dtype, ptr.address, ptr.block)
 
 
@@ -388,7 +388,7 @@ _RECORDING: dict[type, type] = {}
 
 
 def launch_args(launch: VfLaunch, values: list[Any], call: str) -> tuple[Any, ...] | None:
-    """The batch's wrapped arguments, or None when the run-time conditions do not hold."""
+    """Return the batch's wrapped arguments, or None when a run-time condition fails."""
     plan = launch.plan
     if not BATCHING[0] or _MODE[-1] != "masked" or len(values) != len(plan.params):
         return None
