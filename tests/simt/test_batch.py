@@ -270,13 +270,34 @@ def _pointer_arithmetic(dst: Any) -> None:
 @pytest.mark.parametrize(
     ("func", "reason"),
     [
-        (_branches, "If statement"),
+        (_branches, "(If)"),
         (_shuffles, "calls asc_shfl"),
         (_block_plus, "blockIdx outside"),
-        (_prints, "Expr statement"),
+        (_prints, "(Expr)"),
         (_pointer_arithmetic, "assigns to something other"),
     ],
 )
 def test_what_does_not_batch(func: Callable[..., Any], reason: str) -> None:
     why = batch.why_not_batched(func)
     assert why is not None and reason in why
+
+
+def test_the_switch_and_the_reference_tiers_turn_batching_off(small_batches: list[int]) -> None:
+    from ascreg.simt import divergence
+
+    dst, x = GlobalMemory().alloc(uint32_t, 4 * THREADS), GlobalMemory().alloc(uint32_t, 4)
+    x.write([0, 1, 2, 3])
+    where = GlobalMemory().alloc(uint32_t, 4 * THREADS)
+    where.write(np.arange(4 * THREADS, dtype=np.uint32) % 4)
+    batch.BATCHING[0] = False
+    try:
+        gather_kernel[4, 0, None](dst, x, where)
+    finally:
+        batch.BATCHING[0] = True
+    for mode in ("unmasked", "per-thread"):
+        with divergence(mode):
+            gather_kernel[4, 0, None](dst, x, where)
+    assert small_batches == []
+    gather_kernel[4, 0, None](dst, x, where)
+    assert small_batches == [1]
+    assert dst.read(4 * THREADS).tolist() == [3 * (i % 4) + 1 for i in range(4 * THREADS)]

@@ -31,7 +31,7 @@ True
 >>> def shared(dst):
 ...     asc_syncthreads()
 >>> why_not_batched(shared)
-'calls asc_syncthreads, which is not a lane-wise math function'
+'it has a statement other than an assignment (Expr)'
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def _statement(
     elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
         target, value = stmt.target, stmt.value
     else:
-        return f"it has a {type(stmt).__name__} statement (only assignments batch)"
+        return f"it has a statement other than an assignment ({type(stmt).__name__})"
     why = _expression(value, plan, local, scope, parents)
     if why:
         return why
