@@ -283,7 +283,7 @@ def test_what_does_not_batch(func: Callable[..., Any], reason: str) -> None:
 
 
 def test_the_switch_and_the_reference_tiers_turn_batching_off(small_batches: list[int]) -> None:
-    from ascreg.simt import divergence
+    from ascreg.machine.simt.engine import divergence
 
     dst, x = GlobalMemory().alloc(uint32_t, 4 * THREADS), GlobalMemory().alloc(uint32_t, 4)
     x.write([0, 1, 2, 3])
