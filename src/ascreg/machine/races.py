@@ -113,12 +113,34 @@ class _OwnerHook:
         if self.previous is not None:
             self.previous(start, end, action)
 
-    def record(self, start: int, end: int) -> None:
-        """Mark ``[start, end)`` as written by the check's current block; raise on another's."""
+    def record_runs(
+        self, starts: np.ndarray[Any, Any], ends: np.ndarray[Any, Any], first: int
+    ) -> bool:
+        """Mark back-to-back spans of blocks *first*, *first* + 1, ... at once.
+
+        Only when the spans follow each other without gap or overlap and no block has written
+        any of their bytes (where :meth:`record`, block by block, cannot raise); False
+        (nothing marked) otherwise.
+        """
+        if not (np.array_equal(starts[1:], ends[:-1]) and (ends > starts).all()):
+            return False
+        low, high = int(starts[0]), int(ends[-1])
+        self._grow(high)
+        if self.owner[low:high].any():
+            return False
+        marks = np.arange(first + 1, first + 1 + starts.size, dtype=np.int32)
+        self.owner[low:high] = np.repeat(marks, ends - starts)
+        return True
+
+    def _grow(self, end: int) -> None:
         if end > self.owner.size:
             grown = np.zeros(max(end, 2 * self.owner.size), dtype=np.int32)
             grown[: self.owner.size] = self.owner
             self.owner = grown
+
+    def record(self, start: int, end: int) -> None:
+        """Mark ``[start, end)`` as written by the check's current block; raise on another's."""
+        self._grow(end)
         span = self.owner[start:end]
         me = self.check.block
         other = span[(span != UNWRITTEN) & (span != me + 1)]

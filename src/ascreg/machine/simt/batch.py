@@ -456,9 +456,12 @@ def _claim(races: GmRaceCheck, first: int, count: int, n: int) -> bool:
     """Apply the race check to each block's store spans in block order; undo it on a race.
 
     A block's store through ``p[idx]`` claims ``[p + min(idx), p + max(idx) + 1)`` elements,
-    exactly as the same store made by the block alone does.
+    exactly as the same store made by the block alone does. Spans that follow each other and
+    were unwritten are marked at once; the others block by block (the order of the marks does
+    not matter: a race anywhere undoes them all and the batch runs again block by block).
     """
     spans = []
+    undo: list[tuple[Any, int, int, np.ndarray[Any, Any] | None]] = []
     for ptr, index in _STORES:
         hook = races.hook_of(ptr.memory)
         if hook is None:
@@ -467,8 +470,11 @@ def _claim(races: GmRaceCheck, first: int, count: int, n: int) -> bool:
         size = ptr.dtype.size
         starts = ptr.address + idx.min(axis=1) * size
         ends = ptr.address + (idx.max(axis=1) + 1) * size
+        undo.append((hook, int(starts.min()), int(ends.max()), None))
+        if hook.record_runs(starts, ends, first):  # the common case, at once
+            continue
+        undo.pop()
         spans.append((hook, starts.tolist(), ends.tolist()))
-    undo: list[tuple[Any, int, int, np.ndarray[Any, Any]]] = []
     try:
         for b in range(count):
             races.block = first + b
@@ -478,7 +484,9 @@ def _claim(races: GmRaceCheck, first: int, count: int, n: int) -> bool:
                 hook.record(start, end)
     except Exception:
         for hook, start, end, old in reversed(undo):
-            hook.owner[start : start + old.size] = old
-            hook.owner[start + old.size : end] = 0
+            size = 0 if old is None else old.size  # None: the span was unwritten
+            if old is not None:
+                hook.owner[start : start + size] = old
+            hook.owner[start + size : end] = 0
         return False
     return True
