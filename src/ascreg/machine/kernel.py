@@ -39,6 +39,7 @@ from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
+from ascreg.machine.simt import batch
 from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
 from ascreg.machine.sync import Pipe
 from ascreg.machine.template import qualifier
@@ -472,7 +473,8 @@ class Kernel(Generic[P]):
         races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
         shared: dict[str, Any] = {}
         try:
-            for index in range(int(blocks)):
+            start = 0 if races is None else self._run_batches(int(blocks), args, kwargs, races)
+            for index in range(start, int(blocks)):
                 ctx = BlockContext(index, int(blocks), dyn_bytes, name, shared=shared)
                 if races is not None:
                     races.block = index
@@ -485,6 +487,31 @@ class Kernel(Generic[P]):
         finally:
             if races is not None:
                 races.detach()
+
+    def _run_batches(
+        self, blocks: int, args: tuple[Any, ...], kwargs: dict[str, Any], races: GmRaceCheck
+    ) -> int:
+        """Run the leading blocks in batches; return the first block still to run alone.
+
+        Batches (:mod:`ascreg.machine.simt.batch`) run only where that is provably the same as
+        running the blocks one after another.
+        """
+        launch = batch.vf_launch(self.func)
+        if launch is None:
+            return 0
+        params = inspect.signature(self.func).bind(*args, **kwargs).arguments
+        call = f"asc_vf_call<{getattr(launch.func, '__name__', launch.func)}>"
+        wrapped = batch.launch_args(launch, list(params.values()), call)
+        if wrapped is None:
+            return 0
+        size = max(1, batch.BATCH_LANES // launch.threads)
+        for first in range(0, blocks, size):
+            count = min(size, blocks - first)
+            if not batch.run_batched(
+                launch, wrapped, first, count, blocks, races, self.func.__name__
+            ):
+                return first
+        return blocks
 
     def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self._hints is None:

@@ -76,12 +76,18 @@ class GmRaceCheck:
     def __init__(self, kernel: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         self.kernel = kernel
         self.block = 0
+        self.paused = False
+        """True while a SIMT block batch runs: it claims each block's spans itself afterwards."""
         memories = {
             id(a.memory): a.memory
             for a in (*args, *kwargs.values())
             if isinstance(a, Pointer) and isinstance(a.memory, GlobalMemory)
         }
         self.hooks = [_OwnerHook(self, memory) for memory in memories.values()]
+
+    def hook_of(self, memory: Any) -> _OwnerHook | None:
+        """Return the hook watching *memory*, or None when the launch does not watch it."""
+        return next((hook for hook in self.hooks if hook.memory is memory), None)
 
     def detach(self) -> None:
         """Restore every hooked memory's previous ``on_access``."""
@@ -102,16 +108,39 @@ class _OwnerHook:
         memory.on_access = self
 
     def __call__(self, start: int, end: int, action: str) -> None:
-        if action == "writes" and not _ATOMIC[0]:
-            self._record(start, end)
+        if action == "writes" and not _ATOMIC[0] and not self.check.paused:
+            self.record(start, end)
         if self.previous is not None:
             self.previous(start, end, action)
 
-    def _record(self, start: int, end: int) -> None:
+    def record_runs(
+        self, starts: np.ndarray[Any, Any], ends: np.ndarray[Any, Any], first: int
+    ) -> bool:
+        """Mark back-to-back spans of blocks *first*, *first* + 1, ... at once.
+
+        Only when the spans follow each other without gap or overlap and no block has written
+        any of their bytes (where :meth:`record`, block by block, cannot raise); False
+        (nothing marked) otherwise.
+        """
+        if not (np.array_equal(starts[1:], ends[:-1]) and (ends > starts).all()):
+            return False
+        low, high = int(starts[0]), int(ends[-1])
+        self._grow(high)
+        if self.owner[low:high].any():
+            return False
+        marks = np.arange(first + 1, first + 1 + starts.size, dtype=np.int32)
+        self.owner[low:high] = np.repeat(marks, ends - starts)
+        return True
+
+    def _grow(self, end: int) -> None:
         if end > self.owner.size:
             grown = np.zeros(max(end, 2 * self.owner.size), dtype=np.int32)
             grown[: self.owner.size] = self.owner
             self.owner = grown
+
+    def record(self, start: int, end: int) -> None:
+        """Mark ``[start, end)`` as written by the check's current block; raise on another's."""
+        self._grow(end)
         span = self.owner[start:end]
         me = self.check.block
         scatter = self.memory.scatter
