@@ -437,12 +437,13 @@ SIMT_ALIASES = {
 }
 """The shared aliases (see stubgen.shared) the SIMT stubs use: name there -> definition."""
 SIMT_LOCAL_NAMES = {
-    "_IntLike": "_LaneIntLike",
-    "_IntArray": "_LaneIntArray",
-    "_Float32": "_LaneFloat32",
-    "_Float32Array": "_LaneFloat32Array",
+    "_LaneIntLike": "_IntLike",
+    "_LaneIntArray": "_IntArray",
+    "_LaneFloat32": "_Float32",
+    "_LaneFloat32Array": "_Float32Array",
 }
-"""The SIMT stubs' own names of shared aliases (the Reg ``_IntLike`` takes no ``np.bool_``)."""
+"""The name a SIMT stub gives a shared alias, where it differs (the Reg ``_IntLike`` takes no
+``np.bool_``)."""
 
 SIMT_MODULE_SURFACE = {
     "simt/intrinsics": [
@@ -642,7 +643,5 @@ def render_simt_module(module: str) -> str:
                 line = f"{code}  # type: ignore[overload-overlap]  # {tag}"
             lines.append(line)
         body.append("\n".join(lines))
-    aliases = {name: name for name in SIMT_ALIASES} | {
-        local: shared for local, shared in SIMT_LOCAL_NAMES.items()
-    }
+    aliases = {SIMT_LOCAL_NAMES.get(name, name): name for name in SIMT_ALIASES}
     return stub_text(head, body, "\n\n", aliases)

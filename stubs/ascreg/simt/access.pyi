@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 from ascreg._dtypes import bfloat16_t, float32_t, half, int16_t, int32_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
 from ascreg.machine.memory import Pointer
 from ascreg.simt.engine import LanePointer
-from ascreg._typing import _FloatLike, _LaneIntLike as _IntLike
+from ascreg._typing import _LaneIntLike as _IntLike, _FloatLike
 
 LEGAL: tuple[np.dtype[Any], ...]
 

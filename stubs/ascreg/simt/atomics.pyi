@@ -10,7 +10,7 @@ from ascreg._dtypes import bfloat16_t, float32_t, half, int32_t, int64_t, uint32
 from ascreg.machine.memory import Pointer
 from ascreg.simt.engine import LanePointer
 from ascreg.simt.lanes import Lanes
-from ascreg._typing import _FloatLike, _LaneIntLike as _IntLike
+from ascreg._typing import _LaneIntLike as _IntLike, _FloatLike
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 LEGAL: dict[str, tuple[np.dtype[Any], ...]]

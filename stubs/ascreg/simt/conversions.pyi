@@ -6,7 +6,7 @@ from typing import Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
-from ascreg._typing import _Int32, _Int32Array, _Int64, _Int64Array, _LaneFloat32 as _Float32, _LaneFloat32Array as _Float32Array
+from ascreg._typing import _LaneFloat32 as _Float32, _LaneFloat32Array as _Float32Array, _Int32, _Int32Array, _Int64, _Int64Array
 
 CONVERSIONS: dict[str, Callable[..., Any]]
 

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from ascreg._dtypes import bool_, float32_t, int32_t
 from ascreg.machine.memory import Pointer
 from ascreg.simt.engine import LanePointer
-from ascreg._typing import _Int32, _Int32Array, _Int64, _Int64Array, _LaneFloat32 as _Float32, _LaneFloat32Array as _Float32Array
+from ascreg._typing import _LaneFloat32 as _Float32, _LaneFloat32Array as _Float32Array, _Int32, _Int32Array, _Int64, _Int64Array
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 LIBRARY: dict[str, Callable[..., Any]]

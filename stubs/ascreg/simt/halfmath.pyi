@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ascreg._dtypes import bool_
-from ascreg._typing import _Int16, _Int16Array, _Int32, _Int32Array, _Int64, _Int64Array, _LaneFloat32 as _Float32, _LaneFloat32Array as _Float32Array
+from ascreg._typing import _LaneFloat32 as _Float32, _LaneFloat32Array as _Float32Array, _Int16, _Int16Array, _Int32, _Int32Array, _Int64, _Int64Array
 
 Arr: TypeAlias = np.ndarray[Any, Any]
 CTRL_SATURATION: bool
