@@ -30,7 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("machine", ("ascreg.machine",), False),
     ("core", ("ascreg.core",), False),
     ("spec", ("ascreg._spec",), False),
-    ("front-end support", ("ascreg._frontend",), False),
+    ("front-end support", ("ascreg._frontend", "ascreg._typing"), False),  # _typing: stub aliases
     ("front end", ("ascreg.reg", "ascreg.c_api", "ascreg.simt", "ascreg.basic"), True),
     ("host", ("ascreg.acl",), False),
     ("top", ("ascreg", "ascreg.examples", "ascreg.testing"), False),

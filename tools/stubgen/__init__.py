@@ -3,6 +3,7 @@
 * :mod:`stubgen.reg`, :mod:`stubgen.c_api`, :mod:`stubgen.simt` render ``stubs/ascreg/<surface>/``.
 * :mod:`stubgen.typetests_reg`, ``typetests_c_api``, ``typetests_simt`` render
   ``tests/typing/generated/{accept,reject}_<surface>.py``.
+* :mod:`stubgen.shared` renders ``stubs/ascreg/_typing.pyi``, the aliases the stub modules share.
 * :mod:`stubgen.common` holds what they share.
 
 Every per-op fact comes from ``ascreg._spec.SPECS`` (each row's dtypes and its ``shape``); the
@@ -19,6 +20,7 @@ from ascreg._spec import SPECS, CShape, RegShape, SimtShape
 from stubgen.c_api import render_c_module
 from stubgen.common import ROOT, stub_modules, surface_rows
 from stubgen.reg import render_module
+from stubgen.shared import render_shared_module
 from stubgen.simt import render_simt_module
 from stubgen.typetests_c_api import render_c_tests
 from stubgen.typetests_reg import render_tests
@@ -32,7 +34,7 @@ def outputs() -> dict[Path, str]:
     """Every generated file and its content."""
     stubs = ROOT / "stubs" / "ascreg"
     gen = ROOT / "tests" / "typing" / "generated"
-    files: dict[Path, str] = {}
+    files: dict[Path, str] = {stubs / "_typing.pyi": render_shared_module()}
     for module in stub_modules("reg"):
         files[stubs / f"{module}.pyi"] = render_module(module)
     for module in stub_modules("c_api"):

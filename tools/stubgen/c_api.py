@@ -11,6 +11,7 @@ import importlib
 from ascreg._dtypes import Scalar, bool_
 from ascreg._spec import REG_TYPES, CForm, CShape, OpSpec, Param
 from stubgen.common import (
+    SHARED_ALIASES,
     combo_text,
     dtype_imports,
     module_rows,
@@ -64,12 +65,15 @@ from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg.machine.sync import Pipe
-
-_IntLike: TypeAlias = int | np.integer[Any]
-_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_MaskPtr: TypeAlias = {mask_ptr}
-_MaskPtrRef: TypeAlias = {mask_ptr_ref}
 """
+
+C_ALIASES = {
+    "_IntLike": SHARED_ALIASES["_IntLike"],
+    "_FloatLike": SHARED_ALIASES["_FloatLike"],
+    "_MaskPtr": " | ".join(f"UbPtr[{n}]" for n in MASK_POINTER_DTYPES),
+    "_MaskPtrRef": " | ".join(f"Ref[UbPtr[{n}]]" for n in MASK_POINTER_DTYPES),
+}
+"""The shared aliases (see stubgen.shared) the C API stubs use, by their name there and in a stub."""
 
 
 def c_module_surface(module: str) -> str:
@@ -218,16 +222,11 @@ def c_overloads(spec: OpSpec) -> list[tuple[str, str]]:
 def render_c_module(module: str) -> str:
     """The stub of one C API module (``"c_api/compute"``): its surface, then its functions."""
     vectors = sorted({vector_name(d) for d in REG_TYPES})
-    mask_ptr = " | ".join(f"UbPtr[{n}]" for n in MASK_POINTER_DTYPES)
-    mask_ptr_ref = " | ".join(f"Ref[UbPtr[{n}]]" for n in MASK_POINTER_DTYPES)
     head = C_MODULE_IMPORTS.format(
-        dtypes=dtype_imports(),
-        vectors="\n".join(f"    {v}," for v in vectors),
-        mask_ptr=mask_ptr,
-        mask_ptr_ref=mask_ptr_ref,
+        dtypes=dtype_imports(), vectors="\n".join(f"    {v}," for v in vectors)
     )
     body = [c_module_surface(module)]
     for spec in module_rows("c_api", module):
         doc = f"# {spec.spelling}: legal ({', '.join(spec.roles)}) in table order, per form"
         body.append("\n".join([doc, *overloads(c_overloads(spec), indent="")]))
-    return stub_text(head, body, "\n\n")
+    return stub_text(head, body, "\n\n", {name: name for name in C_ALIASES})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import ast
+import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ascreg._dtypes import Scalar
@@ -69,7 +71,67 @@ def overloads(sigs: list[tuple[str, str]], indent: str = "    ") -> list[str]:
     return lines
 
 
-def stub_text(head: str, body: Iterable[str], joiner: str) -> str:
-    """A whole stub file: the header, the module's imports, then its declarations."""
-    text = STUB_HEADER + "\n" + head + "\n" + joiner.join(body)
+SHARED_MODULE = "ascreg._typing"
+"""The private stub module that holds the aliases every stub module shares (one definition each)."""
+
+SHARED_ALIASES = {
+    "_IntLike": "int | np.integer[Any]",
+    "_FloatLike": "float | np.floating[Any] | np.integer[Any]",
+}
+"""The aliases of more than one surface: name in the shared module -> definition."""
+
+
+def used_names(code: str) -> set[str]:
+    """Every word of *code* outside its comments (the names its declarations may use)."""
+    return set(re.findall(r"\w+", re.sub(r"#.*", "", code)))
+
+
+def alias_imports(aliases: Mapping[str, str], used: set[str]) -> list[str]:
+    """The import of the shared aliases in *used* (``aliases``: local name -> shared name).
+
+    A local name other than the shared one is imported ``as`` it (the SIMT ``_IntLike`` takes
+    ``np.bool_`` too, so it is ``_LaneIntLike`` in the shared module). Neither form re-exports the
+    alias (a stub re-exports only ``import X as X``).
+    """
+    names = [
+        shared if local == shared else f"{shared} as {local}"
+        for local, shared in aliases.items()
+        if local in used
+    ]
+    return [f"from {SHARED_MODULE} import {', '.join(names)}"] if names else []
+
+
+def used_imports(imports: str, used: set[str]) -> list[str]:
+    """The import statements of *imports* cut to the names in *used*, one line each.
+
+    Re-exports (``import X as X``) stay; a blank line between two statements stays too.
+    """
+    lines: list[str] = []
+    end = 0
+    for node in ast.parse(imports).body:
+        assert isinstance(node, ast.Import | ast.ImportFrom), ast.unparse(node)
+        kept = {
+            alias.name + (f" as {alias.asname}" if alias.asname else ""): None
+            for alias in node.names
+            if (alias.asname or alias.name) in used or alias.asname == alias.name
+        }
+        gap, end = node.lineno > end + 1, node.end_lineno or node.lineno
+        if not kept:
+            continue
+        if gap and lines and lines[-1]:
+            lines.append("")
+        prefix = f"from {node.module} " if isinstance(node, ast.ImportFrom) else ""
+        lines.append(f"{prefix}import {', '.join(kept)}")
+    return lines
+
+
+def stub_text(
+    head: str, body: Iterable[str], joiner: str, aliases: Mapping[str, str] | None = None
+) -> str:
+    """A whole stub file: the header, the imports its declarations use (from the statements in
+    *head*, and the shared aliases of *aliases*), then its declarations."""
+    code = joiner.join(body)
+    used = used_names(code)
+    imports = used_imports(head, used) + alias_imports(aliases or {}, used)
+    text = STUB_HEADER + "\n" + "\n".join(imports) + "\n\n" + code
     return text.rstrip("\n") + "\n"

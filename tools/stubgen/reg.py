@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from ascreg._dtypes import Scalar
 from ascreg._spec import OpSpec, Param, RegForm, RegShape
 from stubgen.common import (
+    SHARED_ALIASES,
     combo_text,
     dtype_imports,
     is64,
@@ -90,11 +91,15 @@ from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne, RegTraitNumTwo
 {extra_imports}
-_R = TypeVar("_R", bound=RegTrait)
-_IntLike: TypeAlias = int | np.integer[Any]
-_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_BoolLike: TypeAlias = bool | np.bool_
 """
+
+REG_ALIASES = {
+    "_R": 'TypeVar("_R", bound=RegTrait)',
+    "_IntLike": SHARED_ALIASES["_IntLike"],
+    "_FloatLike": SHARED_ALIASES["_FloatLike"],
+    "_BoolLike": "bool | np.bool_",
+}
+"""The shared aliases (see stubgen.shared) the Reg stubs use, by their name there and in a stub."""
 
 MODULE_SURFACE = {
     "reg/compute": """\
@@ -356,4 +361,4 @@ def render_module(module: str) -> str:
     head = MODULE_IMPORTS.format(dtypes=dtype_imports(), extra_imports=MODULE_EXTRA_IMPORTS[module])
     body = [MODULE_SURFACE[module]] if MODULE_SURFACE[module] else []
     body += ["\n".join(render_op(row)) for row in module_rows("reg", module)]
-    return stub_text(head, body, "\n")
+    return stub_text(head, body, "\n", {name: name for name in REG_ALIASES})

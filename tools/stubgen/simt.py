@@ -13,7 +13,14 @@ from collections.abc import Iterable
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import SPECS, OpSpec, SimtShape
-from stubgen.common import combo_text, dtype_imports, module_rows, pyname, stub_text
+from stubgen.common import (
+    SHARED_ALIASES,
+    combo_text,
+    dtype_imports,
+    module_rows,
+    pyname,
+    stub_text,
+)
 
 # numpy scalar classes by (kind, bytes); ml_dtypes.bfloat16 is typed `type[np.generic]` by
 # ml_dtypes, so bfloat16 values cannot be named in a stub (see docs/typing.md).
@@ -34,8 +41,9 @@ def int_alias(kinds: str, width: int) -> str:
     return f"_{label}{8 * width}"
 
 
-def int_alias_defs() -> list[str]:
-    lines = []
+def int_alias_defs() -> dict[str, str]:
+    """The integer aliases (``_Int8``, ``_Signed32Array``, ...) and their definitions."""
+    aliases = {}
     for kinds in ("iu", "i", "u"):
         for width in (1, 2, 4, 8):
             types = ["np.bool_"] + [
@@ -43,9 +51,9 @@ def int_alias_defs() -> list[str]:
             ]
             name = int_alias(kinds, width)
             pyint = ["int"] if width >= 4 else []
-            lines.append(f"{name}: TypeAlias = {' | '.join(pyint + types)}")
-            lines.append(f"{name}Array: TypeAlias = NDArray[{' | '.join(types)}]")
-    return lines
+            aliases[name] = " | ".join(pyint + types)
+            aliases[f"{name}Array"] = f"NDArray[{' | '.join(types)}]"
+    return aliases
 
 
 def simt_int_overloads(name: str) -> list[tuple[tuple[type[Scalar], ...], list[str], str]]:
@@ -417,13 +425,25 @@ from ascreg._dtypes import (
 from ascreg.machine.memory import Pointer
 from ascreg.simt.engine import LanePointer
 from ascreg.simt.lanes import Lanes
-
-_IntLike: TypeAlias = int | np.integer[Any] | np.bool_
-_IntArray: TypeAlias = NDArray[np.integer[Any] | np.bool_]
-_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_Float32: TypeAlias = float | np.float32 | np.float16 | np.integer[Any] | np.bool_
-_Float32Array: TypeAlias = NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]
 """
+
+SIMT_ALIASES = {
+    "_LaneIntLike": "int | np.integer[Any] | np.bool_",
+    "_LaneIntArray": "NDArray[np.integer[Any] | np.bool_]",
+    "_FloatLike": SHARED_ALIASES["_FloatLike"],
+    "_LaneFloat32": "float | np.float32 | np.float16 | np.integer[Any] | np.bool_",
+    "_LaneFloat32Array": "NDArray[np.float32 | np.float16 | np.integer[Any] | np.bool_]",
+    **int_alias_defs(),
+}
+"""The shared aliases (see stubgen.shared) the SIMT stubs use: name there -> definition."""
+SIMT_LOCAL_NAMES = {
+    "_LaneIntLike": "_IntLike",
+    "_LaneIntArray": "_IntArray",
+    "_LaneFloat32": "_Float32",
+    "_LaneFloat32Array": "_Float32Array",
+}
+"""The name a SIMT stub gives a shared alias, where it differs (the Reg ``_IntLike`` takes no
+``np.bool_``)."""
 
 SIMT_MODULE_SURFACE = {
     "simt/intrinsics": [
@@ -440,16 +460,13 @@ SIMT_MODULE_SURFACE = {
         "def overloads_of(name: str) -> tuple[tuple[str, ...], tuple[Signature, ...]]: ...",
         "",
         "INTRINSICS: tuple[str, ...]",
-        *int_alias_defs(),
     ],
     "simt/floatmath": [
         "Arr: TypeAlias = np.ndarray[Any, Any]",
         "LIBRARY: dict[str, Callable[..., Any]]",
-        *int_alias_defs(),
     ],
     "simt/conversions": [
         "CONVERSIONS: dict[str, Callable[..., Any]]",
-        *int_alias_defs(),
     ],
     "simt/warp": [
         "Arr: TypeAlias = np.ndarray[Any, Any]",
@@ -495,7 +512,6 @@ SIMT_MODULE_SURFACE = {
         "def add_half(x: Any, y: Any) -> Any: ...",
         "def is_half_call(*values: Any) -> bool: ...",
         "",
-        *int_alias_defs(),
     ],
     "simt/pairs": ["Arr: TypeAlias = np.ndarray[Any, Any]", "PAIR_TYPES: dict[str, Any]"],
     "simt/packing": [
@@ -608,7 +624,7 @@ def vector_classes() -> list[str]:
 def render_simt_module(module: str) -> str:
     """The stub of one SIMT module (``"simt/warp"``): its surface, then its rows' functions."""
     head = SIMT_MODULE_IMPORTS.format(dtypes=dtype_imports() + "\n    Scalar,")
-    head = head.replace("\n_IntLike", SIMT_MODULE_EXTRA_IMPORTS.get(module, "") + "\n_IntLike", 1)
+    head += "\n" + SIMT_MODULE_EXTRA_IMPORTS.get(module, "")
     surface = SIMT_MODULE_SURFACE[module] + (vector_classes() if module == "simt/vectors" else [])
     surface += group_class_lines() if module == "simt/cooperative_groups" else []
     body = ["\n".join(surface)] if surface else []
@@ -627,4 +643,5 @@ def render_simt_module(module: str) -> str:
                 line = f"{code}  # type: ignore[overload-overlap]  # {tag}"
             lines.append(line)
         body.append("\n".join(lines))
-    return stub_text(head, body, "\n\n")
+    aliases = {SIMT_LOCAL_NAMES.get(name, name): name for name in SIMT_ALIASES}
+    return stub_text(head, body, "\n\n", aliases)

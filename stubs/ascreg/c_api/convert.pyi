@@ -2,64 +2,11 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeAlias, overload
+from typing import overload
 
-import numpy as np
-
-from ascreg._dtypes import (
-    bfloat16_t,
-    bool_,
-    float32_t,
-    fp4x2_e1m2_t,
-    fp4x2_e2m1_t,
-    fp8_e4m3fn_t,
-    fp8_e5m2_t,
-    fp8_e8m0_t,
-    half,
-    hifloat8_t,
-    int16_t,
-    int32_t,
-    int4x2_t,
-    int64_t,
-    int8_t,
-    uint16_t,
-    uint32_t,
-    uint64_t,
-    uint8_t,
-)
-from ascreg.c_api._types import (
-    vector_bfloat16_t,
-    vector_bool,
-    vector_float,
-    vector_fp4x2_e1m2_t,
-    vector_fp4x2_e2m1_t,
-    vector_fp8_e4m3fn_t,
-    vector_fp8_e5m2_t,
-    vector_fp8_e8m0_t,
-    vector_half,
-    vector_hifloat8_t,
-    vector_int16_t,
-    vector_int32_t,
-    vector_int4x2_t,
-    vector_int64_t,
-    vector_int8_t,
-    vector_uint16_t,
-    vector_uint32_t,
-    vector_uint64_t,
-    vector_uint8_t,
-)
-from ascreg.c_api.addr import addr_reg
-from ascreg.c_api.kernel import asc_load_l2_cache_mode
-from ascreg.enums import MaskPattern
-from ascreg.machine.memory import GmPtr, UbPtr
-from ascreg.machine.ref import Ref
+from ascreg._dtypes import bfloat16_t, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t, int16_t, int32_t, int4x2_t, int64_t, int8_t, uint16_t, uint32_t, uint8_t
 from ascreg.machine.registers import MaskReg, RegTensor
-from ascreg.machine.sync import Pipe
-
-_IntLike: TypeAlias = int | np.integer[Any]
-_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_MaskPtr: TypeAlias = UbPtr[uint8_t] | UbPtr[uint16_t] | UbPtr[uint32_t]
-_MaskPtrRef: TypeAlias = Ref[UbPtr[uint8_t]] | Ref[UbPtr[uint16_t]] | Ref[UbPtr[uint32_t]]
+from ascreg._typing import _FloatLike
 
 __all__ = [
     "asc_bfloat162e1m2x2_rd",

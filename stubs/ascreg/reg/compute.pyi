@@ -2,72 +2,14 @@
 # Regenerate with `nox -s stubs` (or `python tools/gen_stubs.py`).
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal, TypeAlias, TypeVar, overload
-
-import enum
+from typing import Any, ClassVar, TypeAlias, overload
 
 import numpy as np
 
-from ascreg._dtypes import (
-    Scalar,
-    bfloat16_t,
-    bool_,
-    float32_t,
-    fp4x2_e1m2_t,
-    fp4x2_e2m1_t,
-    fp8_e4m3fn_t,
-    fp8_e5m2_t,
-    fp8_e8m0_t,
-    half,
-    hifloat8_t,
-    int16_t,
-    int32_t,
-    int4x2_t,
-    int64_t,
-    int8_t,
-    uint16_t,
-    uint32_t,
-    uint64_t,
-    uint8_t,
-)
-from ascreg.enums import (
-    CMPMODE,
-    CastTrait,
-    DataCopyMode,
-    DivSpecificMode,
-    ExpSpecificMode,
-    GatherMaskMode,
-    HistogramsBinType,
-    HistogramsType,
-    IndexOrder,
-    LnSpecificMode,
-    Log2SpecificMode,
-    Log10SpecificMode,
-    LogSpecificMode,
-    LoadDist,
-    MaskDist,
-    MaskMergeMode,
-    MaskPattern,
-    MemType,
-    PostLiteral,
-    HighLowPart,
-    RegLayout,
-    PairReduce,
-    ReduceType,
-    RegLayout,
-    RoundMode,
-    SpecialPurposeReg,
-    SqrtSpecificMode,
-    StoreDist,
-)
-from ascreg.machine.memory import UbPtr
-from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor, RegTrait, RegTraitNumOne, RegTraitNumTwo
-
-_R = TypeVar("_R", bound=RegTrait)
-_IntLike: TypeAlias = int | np.integer[Any]
-_FloatLike: TypeAlias = float | np.floating[Any] | np.integer[Any]
-_BoolLike: TypeAlias = bool | np.bool_
+from ascreg._dtypes import bfloat16_t, bool_, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, half, hifloat8_t, int16_t, int32_t, int4x2_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
+from ascreg.enums import CMPMODE, MaskMergeMode
+from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg._typing import _R, _IntLike, _FloatLike, _BoolLike
 
 Lanes: TypeAlias = np.ndarray[Any, Any]
 BINARY_OPS: dict[str, Callable[[Lanes, Lanes], Lanes]]
