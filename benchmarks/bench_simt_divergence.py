@@ -16,6 +16,7 @@ Figures, each the best of a few runs, each divided by whole-array numpy doing th
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,13 @@ REPEATS = 3
 
 
 def histogram_port() -> Any:
-    """Import the histogram256 port (a test module) by its path."""
+    """Import the histogram256 port (a test module) by its path.
+
+    The port imports ``stdrandom`` from ``tests/`` as the test run does (tests/conftest.py puts
+    ``tests/`` on ``sys.path``).
+    """
+    if str(PORT.parents[2]) not in sys.path:
+        sys.path.insert(0, str(PORT.parents[2]))
     spec = importlib.util.spec_from_file_location("_bench_histogram256", PORT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -66,7 +73,7 @@ def ub_counts(out: GmPtr[uint32_t]) -> None:
     h[threadIdx.x] = 0
     asc_syncthreads()
     for r in range(4):
-        asc_atomic_add(h + (threadIdx.x * 7 + r) % 256, uint32_t(1))
+        asc_atomic_add(h + (threadIdx.x * 7 + r) % blockDim.x, uint32_t(1))  # counters all cleared
     asc_syncthreads()
     out[threadIdx.x] = h[threadIdx.x]
 
