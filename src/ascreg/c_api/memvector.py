@@ -92,13 +92,23 @@ _DOC = """``{name}(__ubuf__ T* dst, __ubuf__ T* src)``: transpose one 16 x 16 bl
     [16, 1]
     """
 
-asc_transpose, asc_transpose_sync = (
-    define(name, doc=_DOC.format(name=name, sync=sync), synced=bool(sync))(_transpose)
-    for name, sync in (
-        ("asc_transpose", ""),
-        ("asc_transpose_sync", ", then a ``PIPE_ALL`` barrier"),
+_SYNC_SUFFIX = ", then a ``PIPE_ALL`` barrier"
+"""What a ``_sync`` twin's docstring adds after its description (see :func:`_finish`)."""
+
+
+def _with_sync_twin(name: str, doc: str, impl: Any) -> tuple[Any, Any]:
+    """Define *name* and its ``_sync`` twin from one implementation.
+
+    *doc* is formatted with ``name`` and ``sync`` (empty, or :data:`_SYNC_SUFFIX` for the twin);
+    the twin's op has ``synced`` set, which :func:`_finish` reads.
+    """
+    return tuple(
+        define(spelling, doc=doc.format(name=spelling, sync=sync), synced=bool(sync))(impl)
+        for spelling, sync in ((name, ""), (f"{name}_sync", _SYNC_SUFFIX))
     )
-)
+
+
+asc_transpose, asc_transpose_sync = _with_sync_twin("asc_transpose", _DOC, _transpose)
 
 
 # ---- asc_bitsort / asc_mrgsort4: region-proposal sorting ------------------------------------------
@@ -164,13 +174,7 @@ _BITSORT_DOC = """``{name}(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ uint32_t*
     ([4.0, 4.0, 4.0], [4, 9, 14])
     """
 
-asc_bitsort, asc_bitsort_sync = (
-    define(name, doc=_BITSORT_DOC.format(name=name, sync=sync), synced=bool(sync))(_bitsort)
-    for name, sync in (
-        ("asc_bitsort", ""),
-        ("asc_bitsort_sync", ", then a ``PIPE_ALL`` barrier"),
-    )
-)
+asc_bitsort, asc_bitsort_sync = _with_sync_twin("asc_bitsort", _BITSORT_DOC, _bitsort)
 
 
 def _mrgsort_sources(op: Any, dst: Any, src: Any, valid: int) -> list[UbPtr[Any]]:
@@ -277,13 +281,7 @@ _MRGSORT_DOC = """``{name}(__ubuf__ T* dst, __ubuf__ T* src[4], uint8_t repeat, 
     [5.0, 4.0, 2.0, 1.0]
     """
 
-asc_mrgsort4, asc_mrgsort4_sync = (
-    define(name, doc=_MRGSORT_DOC.format(name=name, sync=sync), synced=bool(sync))(_mrgsort4)
-    for name, sync in (
-        ("asc_mrgsort4", ""),
-        ("asc_mrgsort4_sync", ", then a ``PIPE_ALL`` barrier"),
-    )
-)
+asc_mrgsort4, asc_mrgsort4_sync = _with_sync_twin("asc_mrgsort4", _MRGSORT_DOC, _mrgsort4)
 
 
 # ---- asc_set_va_reg / asc_transto5hd_b8/_b16/_b32: NCHW -> NC1HWC0 -------------------------------
@@ -469,11 +467,7 @@ def _define_transto5hd(width: int, sync: str) -> Any:
     asc_transto5hd_b16_sync,
     asc_transto5hd_b32,
     asc_transto5hd_b32_sync,
-) = (
-    _define_transto5hd(width, sync)
-    for width in (8, 16, 32)
-    for sync in ("", ", then a ``PIPE_ALL`` barrier")
-)
+) = (_define_transto5hd(width, sync) for width in (8, 16, 32) for sync in ("", _SYNC_SUFFIX))
 
 
 def _flag(value: Any, role: str) -> bool:
