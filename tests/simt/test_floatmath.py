@@ -118,7 +118,8 @@ def test_bad_float_arguments(call: Any, args: Any, pattern: str) -> None:
 
 int64_values = st.one_of(
     st.integers(-(2**63), 2**63 - 1),
-    st.builds(lambda e, m: m << e, st.integers(0, 40), st.integers(-(2**24), 2**24)),
+    # a 25-bit significand (ties need one bit past float32's 24) shifted: |m << e| <= 2**62
+    st.builds(lambda e, m: m << e, st.integers(0, 38), st.integers(-(2**24), 2**24)),
 )
 
 
