@@ -238,7 +238,22 @@ def _typed_pair(dst: Any, src: Any) -> None:
         )
 
 
+_SIZE_BURSTS: dict[tuple[int, int | None], Burst] = {}
+"""The checked burst of each (size, limit) of a size form seen so far (bursts are frozen)."""
+
+
 def _size(size: Any, limit: int | None = None) -> Burst:
+    if type(size) is int:  # a plain int: its burst is checked once
+        burst = _SIZE_BURSTS.get((size, limit))
+        if burst is None:
+            if len(_SIZE_BURSTS) >= 1024:
+                _SIZE_BURSTS.clear()
+            burst = _SIZE_BURSTS[size, limit] = _size_burst(size, limit)
+        return burst
+    return _size_burst(size, limit)
+
+
+def _size_burst(size: Any, limit: int | None) -> Burst:
     if not isinstance(size, int) or size <= 0 or size % DATA_BLOCK:
         raise AscregError(f"size {size!r} must be a positive multiple of 32 bytes (size form)")
     if limit is not None and size >= limit:
@@ -253,6 +268,13 @@ def _forms(call: str, forms: dict[int, str], args: tuple[Any, ...]) -> None:
     if len(args) not in forms:
         shapes = " or ".join(f"(dst, src, {f})" for f in forms.values())
         raise AscregTypeError(f"takes {shapes}; got {len(args) + 2} arguments")
+
+
+_GM2UB_FORMS = {
+    1: "size",
+    8: "n_burst, len_burst, left_pad, right_pad, constant_pad, l2_cache_mode, src_stride, dst_stride",
+}
+_UB2GM_FORMS = {1: "size", 5: "n_burst, len_burst, l2_cache_mode, dst_stride, src_stride"}
 
 
 def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
@@ -277,14 +299,7 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     [1, 1, 2, 3, 1]
     """
     _ascreg_call = "asc_copy_gm2ub_align"
-    _forms(
-        _ascreg_call,
-        {
-            1: "size",
-            8: "n_burst, len_burst, left_pad, right_pad, constant_pad, l2_cache_mode, src_stride, dst_stride",
-        },
-        args,
-    )
+    _forms(_ascreg_call, _GM2UB_FORMS, args)
     _typed_pair(dst, src)
     if len(args) == 1:
         burst = _size(args[0])
@@ -315,11 +330,7 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     [0, 1, 0, 8, 9, 0]
     """
     _ascreg_call = "asc_copy_ub2gm_align"
-    _forms(
-        _ascreg_call,
-        {1: "size", 5: "n_burst, len_burst, l2_cache_mode, dst_stride, src_stride"},
-        args,
-    )
+    _forms(_ascreg_call, _UB2GM_FORMS, args)
     _typed_pair(dst, src)
     if len(args) == 1:
         burst = _size(args[0])

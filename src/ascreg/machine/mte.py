@@ -94,18 +94,55 @@ def _aligned(ptr: Pointer[Any], role: str, call: str) -> None:
         )
 
 
+GM_TO_UB, UB_TO_GM = "gm2ub", "ub2gm"
+"""The directions of :func:`gm_to_ub` and :func:`ub_to_gm` (keys of the form cache)."""
+_FORMS: set[tuple[Any, ...]] = set()
+"""Copy forms already validated: (direction, dst and src pointer classes and element types,
+burst). Every check but alignment depends on these alone, so a known form skips them."""
+_MAX_FORMS = 1024
+
+
+def _form_key(dst: Any, src: Any, burst: Burst, direction: str) -> tuple[Any, ...]:
+    return (direction, type(dst), type(src), dst.dtype, src.dtype, burst)
+
+
+def _known_form(dst: Any, src: Any, burst: Burst, direction: str) -> bool:
+    """Return True when this copy's form (all but its addresses) was validated before."""
+    try:
+        return _form_key(dst, src, burst, direction) in _FORMS
+    except (AttributeError, TypeError):  # not pointers, or an unhashable pad value
+        return False
+
+
+def _remember_form(dst: Any, src: Any, burst: Burst, direction: str) -> None:
+    """Note that the form of a copy whose checks all passed is valid."""
+    if len(_FORMS) >= _MAX_FORMS:
+        _FORMS.clear()
+    with contextlib.suppress(TypeError):  # an unhashable pad value: not cached
+        _FORMS.add(_form_key(dst, src, burst, direction))
+
+
+def _stride_rule(stride: int, name: str, burst: Burst, call: str) -> None:
+    """Raise unless the UB stride of a multi-burst copy is ``len_burst`` or a multiple of 32."""
+    if stride != burst.len_burst and stride % DATA_BLOCK and burst.n_burst > 1:
+        raise AscregError(
+            f"{name} {stride} differs from len_burst and is not a multiple of 32 ({call})"
+        )
+
+
 def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
     """MTE2: copy *burst* from GM *src* to UB *dst* (see the module docstring)."""
-    _spaces(dst, src, UbPtr, GmPtr, call)
-    _aligned(dst, "dst", call)
-    _aligned(src, "src", call)
+    if not _known_form(dst, src, burst, GM_TO_UB):
+        _spaces(dst, src, UbPtr, GmPtr, call)
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
+        burst.check(dst.dtype.size, call)
+        _stride_rule(burst.dst_stride, "dst_stride", burst, call)
+        _remember_form(dst, src, burst, GM_TO_UB)
+    elif dst.address % DATA_BLOCK or src.address % src.dtype.size:  # only alignment left
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
     size = dst.dtype.size
-    burst.check(size, call)
-    if burst.dst_stride != burst.len_burst and burst.dst_stride % DATA_BLOCK and burst.n_burst > 1:
-        raise AscregError(
-            f"dst_stride {burst.dst_stride} differs from len_burst and is not a multiple of 32 "
-            f"({call})"
-        )
     left, right = burst.left_pad * size, burst.right_pad * size
     padded = left + burst.len_burst + right
     dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
@@ -146,15 +183,16 @@ def ub_to_gm(
     With *combine* (a store-atomic mode, see ``ascreg.core.store_atomic``) each burst is merged
     into the GM bytes it lands on instead of replacing them.
     """
-    _spaces(dst, src, GmPtr, UbPtr, call)
-    _aligned(dst, "dst", call)
-    _aligned(src, "src", call)
-    burst.check(src.dtype.size, call)
-    if burst.src_stride != burst.len_burst and burst.src_stride % DATA_BLOCK and burst.n_burst > 1:
-        raise AscregError(
-            f"src_stride {burst.src_stride} differs from len_burst and is not a multiple of 32 "
-            f"({call})"
-        )
+    if not _known_form(dst, src, burst, UB_TO_GM):
+        _spaces(dst, src, GmPtr, UbPtr, call)
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
+        burst.check(src.dtype.size, call)
+        _stride_rule(burst.src_stride, "src_stride", burst, call)
+        _remember_form(dst, src, burst, UB_TO_GM)
+    elif dst.address % dst.dtype.size or src.address % DATA_BLOCK:  # only alignment left
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
     with _pipe(Pipe.PIPE_MTE3):
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst)  # UB: not GM

@@ -184,6 +184,25 @@ def pages_of(start: int, end: int) -> range:
 
 _ZEROS: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
 
+_VALID_FLAGS = frozenset(
+    (src, dst, event) for src in _PIPES for dst in _PIPES if src is not dst
+    for event in range(EVENT_COUNT)
+)  # fmt: skip
+
+
+def _valid_flag(src: Any, dst: Any, event: Any) -> bool:
+    """Return True for two distinct single pipes and a plain ``int`` event id in range.
+
+    Anything else goes through :meth:`PipeTracker._check_pair`, which names what is wrong
+    (an ``int`` equal to a pipe is not a pipe, so the types are compared first).
+    """
+    return (
+        type(src) is Pipe
+        and type(dst) is Pipe
+        and type(event) is int
+        and (src, dst, event) in _VALID_FLAGS
+    )
+
 
 class PipeTracker:
     """Flags, vector clocks and recorded UB accesses of one block (see the module docstring).
@@ -207,6 +226,11 @@ class PipeTracker:
         self.active: list[Pipe] = []
         """The pipes that have made an access (the others have no records to check)."""
         self.copies: dict[Pipe, int] = dict.fromkeys(COPY_PIPES, 0)
+        self.copy_seq: dict[Pipe, int] = dict.fromkeys(COPY_PIPES, 0)
+        """Each copy pipe's sequence number when its current copy began: its records after
+        that belong to the current copy."""
+        self.stale: set[Pipe] = set()
+        """The pipes whose watchers' clocks of them rose since the last :meth:`_prune`."""
         # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
         # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
@@ -216,7 +240,8 @@ class PipeTracker:
 
     def notify(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``set_flag(src, dst, event)``: *dst* may go on once *src*'s work so far is done."""
-        self._check_pair(src, dst, event)
+        if not _valid_flag(src, dst, event):
+            self._check_pair(src, dst, event)
         self.flags.setdefault((src, dst, event), []).append(self.token(src))
 
     def token(self, src: Pipe) -> dict[Pipe, int]:
@@ -243,11 +268,13 @@ class PipeTracker:
         for pipe, value in known.items():
             if value > mine[pipe]:
                 mine[pipe] = value
+                self.stale.add(pipe)
         self._prune()
 
     def wait(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``wait_flag(src, dst, event)``: consume the oldest matching flag or report a hang."""
-        self._check_pair(src, dst, event)
+        if not _valid_flag(src, dst, event):
+            self._check_pair(src, dst, event)
         pending = self.flags.get((src, dst, event))
         if not pending:
             raise SyncError(
@@ -271,15 +298,20 @@ class PipeTracker:
         Its next instruction starts after them (this orders two copies on one pipe).
         """
         self.clock[pipe][pipe] = self.seq[pipe]
+        self.stale.add(pipe)
         self._prune()
 
     def begin_copy(self, pipe: Pipe) -> None:
         """Start a new copy on *pipe*: its accesses are one unit for the same-pipe check."""
         self.copies[pipe] += 1
+        self.copy_seq[pipe] = self.seq[pipe]
 
     def complete(self, src: Pipe, dst: Pipe) -> None:
         """Order all of *src*'s work so far before *dst* (a VF returning to the scalar unit)."""
-        self.clock[dst][src] = max(self.clock[dst][src], self.seq[src])
+        mine = self.clock[dst]
+        if self.seq[src] > mine[src]:
+            mine[src] = self.seq[src]
+            self.stale.add(src)
 
     # -- mutexes (asc_lock / asc_unlock, dav-3510) ------------------------------------------
 
@@ -301,6 +333,7 @@ class PipeTracker:
             for other, value in self.released.get(mutex, {}).items():
                 if value > mine[other]:
                     mine[other] = value
+                    self.stale.add(other)
             self._prune()
 
     def unlock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:
@@ -373,10 +406,15 @@ class PipeTracker:
         seq, floor = self.seq, self.floor
         conflict: Access | None = None
         for other in self.active:
-            done = seq[other]
-            if done <= known[other] or done <= floor[other] or (other is pipe and not copy):
+            bound, lowest = known[other], floor[other]
+            if lowest > bound:
+                bound = lowest
+            if seq[other] <= bound:
                 continue
-            bound = max(known[other], floor[other])
+            # on its own pipe, only records of earlier copies count: those after copy_seq are
+            # all of this copy (only begin_copy changes the copy a record carries)
+            if other is pipe and (not copy or bound >= self.copy_seq[pipe]):
+                continue
             found = self._conflict(other, bound, start, end, write, space, copy, other is pipe)
             if found is not None and (conflict is None or found.order < conflict.order):
                 conflict = found
@@ -445,7 +483,10 @@ class PipeTracker:
     def _file(self, rec: Access) -> None:
         """File *rec* under the pages its bytes touch."""
         pages, lowest, space = self.pages[rec.pipe], self.floor[rec.pipe], rec.space
-        for page in pages_of(rec.start, rec.end):
+        start, end = rec.start, rec.end
+        for page in range(
+            start >> PAGE_BITS, ((end if end > start else start + 1) - 1 >> PAGE_BITS) + 1
+        ):
             filed = pages.get((space, page))
             if filed is None:
                 pages[space, page] = [rec]
@@ -471,7 +512,9 @@ class PipeTracker:
         """
         pages = self.pages[other]
         found: Access | None = None
-        for page in pages_of(start, end):
+        for page in range(
+            start >> PAGE_BITS, ((end if end > start else start + 1) - 1 >> PAGE_BITS) + 1
+        ):
             for rec in reversed(pages.get((space, page), ())):
                 if rec.seq <= bound:
                     break
@@ -548,9 +591,17 @@ class PipeTracker:
         )
 
     def _prune(self) -> None:
-        """Drop records every other pipe is already ordered after."""
-        clock = self.clock
+        """Drop records every other pipe is already ordered after.
+
+        Only a pipe in :attr:`stale` can have a new floor: the floor is the lowest of the
+        watchers' clocks of it, and clocks only rise (:meth:`barrier` sets floors directly).
+        """
+        clock, stale = self.clock, self.stale
+        if not stale:
+            return
         for q, watchers in _WATCHERS:
+            if q not in stale:
+                continue
             lowest = min([clock[p][q] for p in watchers])
             if lowest > self.floor[q]:
                 self.floor[q] = lowest
@@ -558,3 +609,4 @@ class PipeTracker:
                     self.pages[q].clear()
                     if self.last is not None and self.last.pipe is q:
                         self.last = None
+        stale.clear()
