@@ -506,8 +506,6 @@ class Batch:
         """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
-        self.contexts: dict[int, tuple[BlockContext, Any]] = {}
-        """Block contexts the batch reported accesses to, with their state before it."""
 
     # -- registers and refs --
 
@@ -651,9 +649,9 @@ class Batch:
             positions.append(position)
         if context is None:
             return
-        stores = [(g.start, g.end) for g in groups if g.write]
-        self.contexts[id(context)] = (context, context.checkpoint(stores))
         _eager_ranks(groups, self.count)
+        # no checkpoint to undo: access_rows changes the block only when it returns True, and
+        # nothing after it in commit() can fail
         if not context.access_rows(groups, positions):
             raise fallback("the block's checks need the accesses one by one")
 
@@ -715,8 +713,6 @@ class Batch:
         """Undo everything the attempt changed; the caller then runs the loop eagerly."""
         for memory, start, old in reversed(self.saved):
             memory.data[start : start + old.size] = old
-        for ctx, state in self.contexts.values():
-            ctx.restore(state)
         for reg, old, _layout in self.registers.values():
             if isinstance(reg, MaskReg):
                 reg._bits = old

@@ -342,12 +342,16 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
             "a __simt_vf__ one)"
         )
     for i, arg in enumerate(args, 1):
-        if isinstance(arg, Ref | list | tuple | dict | np.ndarray):
+        if isinstance(arg, _NOT_VF_ARGUMENTS):
             raise AscregTypeError(
                 f"argument {i} is a {type(arg).__name__}: asc_vf_call passes only raw pointers "
                 "and scalars (no references, arrays or structs)"
             )
     func(*args)
+
+
+_NOT_VF_ARGUMENTS = (Ref, list, tuple, dict, np.ndarray)
+"""What ``asc_vf_call`` cannot pass: references, arrays and structs."""
 
 
 class VfCall:
@@ -367,8 +371,10 @@ class VfCall:
     """
 
     def __getitem__(self, func: Callable[..., Any]) -> Callable[..., None]:
+        name = f"asc_vf_call<{getattr(func, '__name__', func)}>"
+
         def call(*args: Any) -> None:
-            vf_call(func, args, f"asc_vf_call<{getattr(func, '__name__', func)}>")
+            vf_call(func, args, name)
 
         return call
 

@@ -27,7 +27,7 @@ import attrs
 import numpy as np
 
 from ascreg.errors import AddressSpaceError, AlignmentError, AscregError, undefined_behaviour
-from ascreg.machine.block import running_block
+from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
 from ascreg.machine.sync import Pipe
 
@@ -146,6 +146,10 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
     left, right = burst.left_pad * size, burst.right_pad * size
     padded = left + burst.len_burst + right
     dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
+    ctx = running_block()
+    if ctx is not None and burst.n_burst == 1 and padded + dummy == burst.len_burst:
+        _burst_in(ctx, dst, src, burst.len_burst)
+        return
     with _pipe(Pipe.PIPE_MTE2):
         for i in range(burst.n_burst):
             _track_gm(src.offset_bytes(i * burst.src_stride), burst.len_burst, write=False)
@@ -160,6 +164,43 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
             if dummy:
                 value = burst.pad_value if left or right else None
                 target[padded:] = np.resize(_pad_bytes(data, dst, value), dummy)
+
+
+def _burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int) -> None:
+    """One unpadded GM -> UB burst in a running block: :func:`gm_to_ub`'s loop for one burst.
+
+    The same steps in the same order (start a copy on MTE2, record the GM read, bounds-check
+    both sides, copy), without the loop and the context managers.
+    """
+    tracker, pipe = ctx.tracker, Pipe.PIPE_MTE2
+    tracker.begin_copy(pipe)
+    previous, ctx.pipe = ctx.pipe, pipe
+    try:
+        start = src.address
+        if src.fits(nbytes):
+            tracker.access(pipe, start, start + nbytes, write=False, space=id(src.memory))
+        data = src.bytes(nbytes)  # a view: the target is UB, another memory
+        dst.bytes(nbytes, "writes")[:] = data
+    finally:
+        ctx.pipe = previous
+
+
+def _burst_out(
+    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, combine: Combine | None
+) -> None:
+    """One UB -> GM burst in a running block: :func:`ub_to_gm`'s loop for one burst."""
+    tracker, pipe = ctx.tracker, Pipe.PIPE_MTE3
+    tracker.begin_copy(pipe)
+    previous, ctx.pipe = ctx.pipe, pipe
+    try:
+        data = src.bytes(nbytes)  # UB: not GM
+        start = dst.address
+        if dst.fits(nbytes):
+            tracker.access(pipe, start, start + nbytes, write=True, space=id(dst.memory))
+        target = dst.bytes(nbytes, "writes")
+        target[:] = data if combine is None else combine(target.copy(), data)
+    finally:
+        ctx.pipe = previous
 
 
 def _pad_bytes(data: np.ndarray[Any, Any], dst: Pointer[Any], value: Any) -> np.ndarray[Any, Any]:
@@ -193,6 +234,10 @@ def ub_to_gm(
     elif dst.address % dst.dtype.size or src.address % DATA_BLOCK:  # only alignment left
         _aligned(dst, "dst", call)
         _aligned(src, "src", call)
+    ctx = running_block()
+    if ctx is not None and burst.n_burst == 1:
+        _burst_out(ctx, dst, src, burst.len_burst, combine)
+        return
     with _pipe(Pipe.PIPE_MTE3):
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst)  # UB: not GM

@@ -435,14 +435,19 @@ class PipeTracker:
         """
         if pipe in self.copies:
             return False
-        for group in groups:
-            if self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0):
-                return False
-        first = min(groups, key=lambda g: g.order)
+        if not self._ordered_after_all(pipe):
+            for group in groups:
+                if self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0):
+                    return False
         last = self.last
-        if last is not None and last.pipe is pipe and last.write == first.write:
+        if last is not None and last.pipe is pipe:
+            first = min(groups, key=lambda g: g.order)
             k = int(np.argmin(first.ranks))
-            if last.start == int(first.rows[k]) and last.end == int(first.rows[k]) + first.width:
+            if (
+                last.write == first.write
+                and last.start == int(first.rows[k])
+                and last.end == int(first.rows[k]) + first.width
+            ):
                 return False  # eager order would extend that record
         total = sum(int(g.rows.size) for g in groups)
         base_seq, base_order = self.seq[pipe], self.count
@@ -458,6 +463,18 @@ class PipeTracker:
             group.order += base_order
             self._file(group)
         return True
+
+    def _ordered_after_all(self, pipe: Pipe) -> bool:
+        """Return True when every record of the other pipes is ordered before *pipe*.
+
+        Then no access of *pipe* (not a copy pipe) can conflict, whatever its bytes: this is
+        the test :meth:`_earliest_conflict` makes first for each pipe.
+        """
+        known, seq, floor = self.clock[pipe], self.seq, self.floor
+        return all(
+            other is pipe or seq[other] <= known[other] or seq[other] <= floor[other]
+            for other in self.active
+        )
 
     def _record(self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int) -> None:
         """File the access under its pipe and pages (or extend the identical last record)."""
