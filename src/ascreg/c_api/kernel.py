@@ -135,6 +135,7 @@ class asc_store_l2_cache_mode(enum.IntEnum):
 ALIGN_COPY_TYPES = (int8_t, uint8_t, hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, int16_t, uint16_t, half,
                     bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
 """Element types of ``asc_copy_gm2ub_align`` / ``asc_copy_ub2gm_align``."""
+_ALIGN_COPY_SET = frozenset(ALIGN_COPY_TYPES)
 PLAIN_SIZE_LIMIT = 1 << 16
 """dav-3510 forwards the size of ``asc_copy_gm2ub/ub2gm(dst, src, size)`` into a 16-bit burst
 length, so a size of 64 KiB or more would be truncated: ascreg rejects it."""
@@ -226,6 +227,13 @@ def asc_set_copy_pad_val(value: Any) -> None:
 
 
 def _typed_pair(dst: Any, src: Any) -> None:
+    if (
+        isinstance(dst, Pointer)
+        and isinstance(src, Pointer)
+        and dst.dtype is src.dtype
+        and dst.dtype in _ALIGN_COPY_SET
+    ):
+        return  # the common case, where none of the checks below can fail
     for ptr in (dst, src):
         if isinstance(ptr, Pointer) and ptr.dtype not in ALIGN_COPY_TYPES:
             raise AscregTypeError(

@@ -36,7 +36,7 @@ MAX_LEN_BURST = 2097151
 MAX_PAD_BYTES = 32
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)  # a key of the form cache: hashed once
 class Burst:
     """The shape of one burst copy (all sizes and strides in bytes, pads in elements)."""
 

@@ -204,6 +204,23 @@ def _valid_flag(src: Any, dst: Any, event: Any) -> bool:
     )
 
 
+def _raised_floor(
+    clock: dict[Pipe, dict[Pipe, int]], q: Pipe, watchers: tuple[Pipe, ...], floor: int
+) -> int:
+    """Return the lowest of the *watchers*' clocks of *q* if it is above *floor*, else 0.
+
+    Stops at the first watcher not past *floor* (then the lowest is not above it either).
+    """
+    lowest = 0
+    for p in watchers:
+        known = clock[p][q]
+        if known <= floor:
+            return 0
+        if not lowest or known < lowest:
+            lowest = known
+    return lowest
+
+
 class PipeTracker:
     """Flags, vector clocks and recorded UB accesses of one block (see the module docstring).
 
@@ -616,12 +633,13 @@ class PipeTracker:
         clock, stale = self.clock, self.stale
         if not stale:
             return
+        floor = self.floor
         for q, watchers in _WATCHERS:
             if q not in stale:
                 continue
-            lowest = min([clock[p][q] for p in watchers])
-            if lowest > self.floor[q]:
-                self.floor[q] = lowest
+            lowest = _raised_floor(clock, q, watchers, floor[q])
+            if lowest:
+                floor[q] = lowest
                 if lowest >= self.seq[q]:
                     self.pages[q].clear()
                     if self.last is not None and self.last.pipe is q:
