@@ -26,7 +26,6 @@ Examples
 
 from __future__ import annotations
 
-import contextlib
 import enum
 from collections.abc import Callable
 from typing import Any
@@ -183,10 +182,18 @@ def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     """
     regs = system_registers() if running_block() is not None else None
     mode = regs.atomic if regs is not None else None
-    with atomic_access() if mode is not None else contextlib.nullcontext():
-        for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
-            target, origin = dst.offset_bytes(dst_off), src.offset_bytes(src_off)
-            ub_to_gm(target, origin, burst, call, combine=combiner(*mode) if mode else None)
+    if mode is None:
+        _copies_out(dst, src, burst, call, regs, None)
+        return
+    with atomic_access():
+        _copies_out(dst, src, burst, call, regs, mode)
+
+
+def _copies_out(dst: Any, src: Any, burst: Burst, call: str, regs: Any, mode: Any) -> None:
+    """Make the UB -> GM copy once per repetition of the copy loop registers."""
+    for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
+        target, origin = dst.offset_bytes(dst_off), src.offset_bytes(src_off)
+        ub_to_gm(target, origin, burst, call, combine=combiner(*mode) if mode else None)
 
 
 def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
@@ -278,6 +285,28 @@ def _forms(call: str, forms: dict[int, str], args: tuple[Any, ...]) -> None:
         raise AscregTypeError(f"takes {shapes}; got {len(args) + 2} arguments")
 
 
+_OUT_BURSTS: dict[tuple[int, ...], Burst] = {}
+"""The burst of each all-``int`` ``(n_burst, len_burst, l2_cache_mode, dst_stride, src_stride)``
+of ``asc_copy_ub2gm_align`` seen so far (bursts are frozen values)."""
+
+
+def _out_burst(args: tuple[Any, ...]) -> Burst:
+    """Return the burst of ``asc_copy_ub2gm_align``'s burst form (the GM stride comes first)."""
+    if all(type(a) is int for a in args):  # plain ints: one burst per distinct tuple
+        burst = _OUT_BURSTS.get(args)
+        if burst is None:
+            if len(_OUT_BURSTS) >= 1024:
+                _OUT_BURSTS.clear()
+            burst = _OUT_BURSTS[args] = _out_burst_of(args)
+        return burst
+    return _out_burst_of(args)
+
+
+def _out_burst_of(args: tuple[Any, ...]) -> Burst:
+    n_burst, len_burst, _l2, dst_stride, src_stride = args
+    return Burst(n_burst, len_burst, src_stride, dst_stride)
+
+
 _GM2UB_FORMS = {
     1: "size",
     8: "n_burst, len_burst, left_pad, right_pad, constant_pad, l2_cache_mode, src_stride, dst_stride",
@@ -340,11 +369,7 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_ub2gm_align"
     _forms(_ascreg_call, _UB2GM_FORMS, args)
     _typed_pair(dst, src)
-    if len(args) == 1:
-        burst = _size(args[0])
-    else:
-        n_burst, len_burst, _l2, dst_stride, src_stride = args
-        burst = Burst(n_burst, len_burst, src_stride, dst_stride)
+    burst = _size(args[0]) if len(args) == 1 else _out_burst(args)
     store_to_gm(dst, src, burst, _ascreg_call)
 
 

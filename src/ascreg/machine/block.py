@@ -205,7 +205,9 @@ class BlockContext:
                 return False  # some iteration's load reads no written byte
             if stored_before and _row_bytes(self.vf_stored, group).any():
                 return False
-            if any(before < position and _overlap(other, group) for before, other in stores):
+            if stores and any(
+                before < position and _overlap(other, group) for before, other in stores
+            ):
                 return False  # the same iteration may load what it has just stored
         if not self.tracker.access_rows(Pipe.PIPE_V, groups):
             return False

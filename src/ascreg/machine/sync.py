@@ -34,6 +34,7 @@ ascreg.errors.SyncError: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID0) that no 
 from __future__ import annotations
 
 import enum
+import itertools
 from typing import Any
 
 import attrs
@@ -473,7 +474,9 @@ class PipeTracker:
         self.seq[pipe] += total
         self.count += total
         self.last = None
-        for group in sorted(groups, key=lambda g: g.seq):
+        if any(a.seq > b.seq for a, b in itertools.pairwise(groups)):
+            groups = sorted(groups, key=lambda g: g.seq)
+        for group in groups:
             group.pipe, group.space, group.copy = pipe, UB, 0
             group.base_seq, group.base_order = base_seq, base_order
             group.seq += base_seq
