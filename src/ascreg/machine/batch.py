@@ -41,7 +41,6 @@ Examples
 
 from __future__ import annotations
 
-import itertools
 import logging
 import operator
 from collections.abc import Callable
@@ -771,10 +770,12 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         for j, (group, column) in enumerate(zip(groups, _grid(count, ops), strict=True)):
             group.ranks = column
             group.order, group.seq = j + 1, (count - 1) * ops + j + 1
-        pairs = [(a, b, 0) for a, b in itertools.pairwise(groups)]
-        pairs.append((groups[-1], groups[0], 1))  # iteration k's last access, then k+1's first
-        if any(_meets(a, b, shift) for a, b, shift in pairs):
-            raise fallback("two accesses in a row touch the same bytes")
+        # each op's access, then the next op's; iteration k's last, then k + 1's first
+        previous, shift = groups[-1], 1
+        for group in groups:
+            if _meets(previous, group, shift):
+                raise fallback("two accesses in a row touch the same bytes")
+            previous, shift = group, 0
         return
     k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
     p = np.concatenate([np.full(g.rows.size, j) for j, g in enumerate(groups)])
