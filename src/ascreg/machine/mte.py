@@ -94,7 +94,7 @@ def _aligned(ptr: Pointer[Any], role: str, call: str) -> None:
         )
 
 
-GM_TO_UB, UB_TO_GM = "gm2ub", "ub2gm"
+_GM_TO_UB, _UB_TO_GM = "gm2ub", "ub2gm"
 """The directions of :func:`gm_to_ub` and :func:`ub_to_gm` (keys of the form cache)."""
 _FORMS: set[tuple[Any, ...]] = set()
 """Copy forms already validated: (direction, dst and src pointer classes and element types,
@@ -132,13 +132,13 @@ def _stride_rule(stride: int, name: str, burst: Burst, call: str) -> None:
 
 def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
     """MTE2: copy *burst* from GM *src* to UB *dst* (see the module docstring)."""
-    if not _known_form(dst, src, burst, GM_TO_UB):
+    if not _known_form(dst, src, burst, _GM_TO_UB):
         _spaces(dst, src, UbPtr, GmPtr, call)
         _aligned(dst, "dst", call)
         _aligned(src, "src", call)
         burst.check(dst.dtype.size, call)
         _stride_rule(burst.dst_stride, "dst_stride", burst, call)
-        _remember_form(dst, src, burst, GM_TO_UB)
+        _remember_form(dst, src, burst, _GM_TO_UB)
     elif dst.address % DATA_BLOCK or src.address % src.dtype.size:  # only alignment left
         _aligned(dst, "dst", call)
         _aligned(src, "src", call)
@@ -224,13 +224,13 @@ def ub_to_gm(
     With *combine* (a store-atomic mode, see ``ascreg.core.store_atomic``) each burst is merged
     into the GM bytes it lands on instead of replacing them.
     """
-    if not _known_form(dst, src, burst, UB_TO_GM):
+    if not _known_form(dst, src, burst, _UB_TO_GM):
         _spaces(dst, src, GmPtr, UbPtr, call)
         _aligned(dst, "dst", call)
         _aligned(src, "src", call)
         burst.check(src.dtype.size, call)
         _stride_rule(burst.src_stride, "src_stride", burst, call)
-        _remember_form(dst, src, burst, UB_TO_GM)
+        _remember_form(dst, src, burst, _UB_TO_GM)
     elif dst.address % dst.dtype.size or src.address % DATA_BLOCK:  # only alignment left
         _aligned(dst, "dst", call)
         _aligned(src, "src", call)
