@@ -191,6 +191,9 @@ def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
 
 def _copies_out(dst: Any, src: Any, burst: Burst, call: str, regs: Any, mode: Any) -> None:
     """Make the UB -> GM copy once per repetition of the copy loop registers."""
+    if _single_copy(regs, "ub2gm", dst, src):
+        ub_to_gm(dst, src, burst, call, combine=combiner(*mode) if mode else None)
+        return
     for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
         target, origin = dst.offset_bytes(dst_off), src.offset_bytes(src_off)
         ub_to_gm(target, origin, burst, call, combine=combiner(*mode) if mode else None)
@@ -211,8 +214,24 @@ def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     31
     """
     regs = system_registers() if running_block() is not None else None
+    if _single_copy(regs, "gm2ub", dst, src):
+        gm_to_ub(dst, src, burst, call)
+        return
     for src_off, dst_off in _loop_offsets(regs, "gm2ub"):
         gm_to_ub(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
+
+
+def _single_copy(regs: Any, direction: str, dst: Any, src: Any) -> bool:
+    """Return True when the loop registers make one copy at offset 0 of two pointers.
+
+    That copy is the loop's only repetition, and ``p.offset_bytes(0)`` is ``p`` itself.
+    """
+    loops = regs.copy_loops[direction] if regs is not None else None
+    return (
+        (loops is None or loops.sizes == (1, 1))
+        and isinstance(dst, Pointer)
+        and isinstance(src, Pointer)
+    )
 
 
 def _loop_offsets(regs: Any, direction: str) -> Any:

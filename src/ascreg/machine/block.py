@@ -153,6 +153,9 @@ class BlockContext:
         return None if scatter is None else scatter.byte_mask(end - start)
 
     def _mark_written(self, start: int, end: int) -> None:
+        if self.ub.scatter is None:  # a plain access: every byte (what _touched says too)
+            self.written[start:end] = True
+            return
         touched = self._touched(start, end)
         if touched is None:
             self.written[start:end] = True
