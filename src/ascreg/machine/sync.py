@@ -245,10 +245,10 @@ class PipeTracker:
         """The pipes that have made an access (the others have no records to check)."""
         self.copies: dict[Pipe, int] = dict.fromkeys(COPY_PIPES, 0)
         self.copy_seq: dict[Pipe, int] = dict.fromkeys(COPY_PIPES, 0)
-        """Each copy pipe's sequence number when its current copy began: its records after
-        that belong to the current copy."""
+        """The sequence number of each copy pipe when its current copy began (its records
+        after that number belong to the current copy)."""
         self.stale: set[Pipe] = set()
-        """The pipes whose watchers' clocks of them rose since the last :meth:`_prune`."""
+        """The pipes whose watchers' clocks of them rose since records were last pruned."""
         # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
         # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
@@ -520,10 +520,7 @@ class PipeTracker:
     def _file(self, rec: Access) -> None:
         """File *rec* under the pages its bytes touch."""
         pages, lowest, space = self.pages[rec.pipe], self.floor[rec.pipe], rec.space
-        start, end = rec.start, rec.end
-        for page in range(
-            start >> PAGE_BITS, ((end if end > start else start + 1) - 1 >> PAGE_BITS) + 1
-        ):
+        for page in pages_of(rec.start, rec.end):
             filed = pages.get((space, page))
             if filed is None:
                 pages[space, page] = [rec]
@@ -549,9 +546,7 @@ class PipeTracker:
         """
         pages = self.pages[other]
         found: Access | None = None
-        for page in range(
-            start >> PAGE_BITS, ((end if end > start else start + 1) - 1 >> PAGE_BITS) + 1
-        ):
+        for page in pages_of(start, end):
             for rec in reversed(pages.get((space, page), ())):
                 if rec.seq <= bound:
                     break
