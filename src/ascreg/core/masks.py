@@ -92,7 +92,11 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    all_lanes = id(active) in _ALL_ON_IDS and predicate.dtype.type is np.bool_
+    all_lanes = (
+        id(active) in _ALL_ON_IDS
+        and predicate.dtype.type is np.bool_
+        and (active.ndim == 1 or predicate.shape == active.shape)
+    )
     both = predicate if all_lanes else np.logical_and(predicate, active)
     word = _LANE_WORDS.get(stride)
     if both.ndim == 1 and word is not None:  # one register: spread_lanes without its call
@@ -208,12 +212,41 @@ def all_on(lanes: int) -> Bits:
     return found
 
 
+def all_on_rows(rows: int, lanes: int) -> Bits:
+    """Return shared, read-only enables of *rows* rows of *lanes* lanes, all on.
+
+    :func:`update_mask_rows` hands them out when every iteration's count covers every lane;
+    the ops that skip masking for :func:`all_on` arrays (:func:`is_all_on`) then skip it for
+    every row, with the same result. At most :data:`ALL_ON_ROW_SHAPES` shapes are kept (they
+    live for the whole run, so their ids stay theirs); others are plain arrays.
+
+    Examples
+    --------
+    >>> rows = all_on_rows(3, 4)
+    >>> rows.shape, bool(rows.all()), is_all_on(rows), all_on_rows(3, 4) is rows
+    ((3, 4), True, True, True)
+    """
+    key = (rows, lanes)
+    found = _ALL_ON.get(key)
+    if found is None:
+        found = np.ones(key, dtype=np.bool_)
+        found.flags.writeable = False
+        if len(_ALL_ON) < ALL_ON_ROW_SHAPES:
+            _ALL_ON[key] = found
+            _ALL_ON_IDS.add(id(found))
+    return found
+
+
+ALL_ON_ROW_SHAPES = 256
+"""How many shapes of :func:`all_on_rows` (and lane counts of :func:`all_on`) are kept."""
+
+
 def is_all_on(enables: Bits) -> bool:
     """Return True when *enables* is an :func:`all_on` array (every lane on, known for free)."""
     return id(enables) in _ALL_ON_IDS
 
 
-_ALL_ON: dict[int, Bits] = {}
+_ALL_ON: dict[Any, Bits] = {}
 _ALL_ON_IDS: set[int] = set()  # the arrays of _ALL_ON live for the whole run: ids stay theirs
 
 
@@ -251,7 +284,9 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     lane = _LANE_NUMBERS.get(lanes)
     if lane is None:
         lane = _LANE_NUMBERS[lanes] = np.arange(lanes)
-    enables = lane < counts[:, None]
+    full = counts.size > 0 and int(counts.min()) >= lanes
+    # every row covers every lane (a whole tile): the shared all-on rows let ops skip masking
+    enables = all_on_rows(counts.size, lanes) if full else lane < counts[:, None]
     bits = spread_lanes(enables, stride)
     rest = np.maximum(counts, lanes) - lanes  # saturates at 0
     if not counts.flags.writeable:  # shared counts (a VF run per tile): remember the answer
