@@ -387,7 +387,8 @@ class RowPointer(UbPtr[Any]):
         size = self.dtype.size
         nbytes = count * size
         rows = self.rows
-        step = self.step if rows.size > 1 else 0
+        n = rows.size
+        step = self.step if n > 1 else 0
         if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
             step = self.step = int(rows[1] - rows[0])
         address = self.address  # rows[0]
@@ -395,10 +396,15 @@ class RowPointer(UbPtr[Any]):
             raise fallback("the addresses differ in alignment between iterations")
         if step is None:
             low, high = int(rows.min()), int(rows.max()) + nbytes
-        else:  # :meth:`_span`, inline (every batched load and store comes here)
-            last = int(rows[-1])
-            low, high = min(address, last), max(address, last) + nbytes
-        if not self._holds(low, high):
+        else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
+            last = address + (n - 1) * step
+            low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
+        block = self.block  # :meth:`_holds`, inline
+        if not (
+            low >= 0 and high <= self.memory.capacity
+            if block is None
+            else block.live and block.start <= low and high <= block.end
+        ):
             raise fallback("an access leaves its allocation in some iteration")
         memory = self.memory
         if high > memory.data.size:
@@ -426,8 +432,9 @@ class RowPointer(UbPtr[Any]):
         rows, step = self.rows, self.step
         if step is None:
             return int(rows.min()), int(rows.max()) + nbytes
-        first, last = int(rows[0]), int(rows[-1])
-        return min(first, last), max(first, last) + nbytes
+        first = self.address  # rows[0]; evenly spaced rows end (n - 1) * step further on
+        last = first + (rows.size - 1) * step
+        return (first, last + nbytes) if step >= 0 else (last, first + nbytes)
 
     def _inside(self, nbytes: int) -> bool:
         return self._holds(*self._span(nbytes))
@@ -532,7 +539,7 @@ class Batch:
         if (
             len(shape) not in (1, 2)
             or shape[-1] != lanes
-            or (dtype is not None and new.dtype != dtype)
+            or (dtype is not None and new.dtype is not dtype and new.dtype != dtype)
         ):
             raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
         if known is not None:
