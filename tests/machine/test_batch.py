@@ -776,6 +776,25 @@ def test_bitwise_select_broadcasts_one_register_over_rows() -> None:
         assert np.array_equal(select(selector, left, right), np.where(selector, left, right))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64])
+def test_bitwise_select_with_spread_enables(dtype: Any) -> None:
+    """A selector spread with its lanes' width selects through its bits, bit for bit."""
+    from ascreg.core import masks
+    from ascreg.core.compare import BITWISE_SELECT_FROM, select
+
+    rng = np.random.default_rng(2)
+    size = np.dtype(dtype).itemsize
+    lanes = 256 // size
+    shape = (BITWISE_SELECT_FROM // lanes + 1, lanes)
+    raw = rng.integers(0, 256, (2, shape[0], lanes * size), dtype=np.uint8)
+    a, b = (r.view(dtype) for r in raw)  # any bits, NaN payloads too
+    selector = rng.integers(0, 2, shape).astype(bool)
+    masks.spread_lanes(selector, size)
+    assert masks.lane_words(selector, size) is not None
+    chosen = select(selector, a, b)
+    assert np.array_equal(chosen.view(np.uint8), np.where(selector, a, b).view(np.uint8))
+
+
 @ascreg.__simd_vf__
 def store_then_load(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
     r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()

@@ -159,6 +159,9 @@ _SPREAD: dict[int, tuple[Bits, int, Bits]] = {}
 
 
 def _remember(bits: Bits, stride: int, enables: Bits) -> None:
+    known = _SPREAD.get(id(bits))
+    if known is not None and known[0] is bits and known[1] == stride and known[2] is enables:
+        return  # remembered already (the shared rows of an UpdateMask run once per tile)
     if len(_SPREAD) >= 8:
         _SPREAD.pop(next(iter(_SPREAD)))
     if enables.base is not None or not enables.flags.c_contiguous:
@@ -166,8 +169,39 @@ def _remember(bits: Bits, stride: int, enables: Bits) -> None:
         if enables.base is not None:
             enables = enables.copy()
     # shared by every op reading the mask: neither may change (an attempt undoes the batch)
-    enables.flags.writeable = bits.flags.writeable = False
+    enables.setflags(write=False)
+    bits.setflags(write=False)
     _SPREAD[id(bits)] = (bits, stride, enables)
+    if len(_WORDS) >= 8:
+        _WORDS.pop(next(iter(_WORDS)))
+    _WORDS[id(enables)] = (enables, bits, stride)
+
+
+_WORDS: dict[int, tuple[Bits, Bits, int]] = {}
+"""The enables :func:`_remember` saw, by id, with the bits spread from them and their stride."""
+
+
+def lane_words(enables: Bits, width: int) -> Bits | None:
+    """Return *enables* as one unsigned integer of *width* bytes per lane (1 on, 0 off), if free.
+
+    Rows of enables that :func:`spread_lanes` spread with a stride of *width* bytes are, viewed
+    as such integers, exactly those values (each lane's bits are a little-endian 1 or 0); for
+    any other array this returns None.
+
+    Examples
+    --------
+    >>> enables = np.array([[True, False, True]])
+    >>> lane_words(enables, 2) is None  # not spread yet
+    True
+    >>> bits = spread_lanes(enables, 2)
+    >>> lane_words(enables, 2).tolist(), lane_words(enables, 4) is None
+    ([[1, 0, 1]], True)
+    """
+    known = _WORDS.get(id(enables))
+    if known is None or known[0] is not enables or known[2] != width:
+        return None
+    words: Bits = known[1].view(_LANE_WORDS[width])
+    return words
 
 
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
