@@ -776,6 +776,29 @@ def test_bitwise_select_broadcasts_one_register_over_rows() -> None:
         assert np.array_equal(select(selector, left, right), np.where(selector, left, right))
 
 
+def test_shared_pointers_are_per_memory_and_type() -> None:
+    """Two UBs laid out alike: each batch loads and stores through its own UB's pointers."""
+    from ascreg.machine import batch
+
+    results = []
+    for seed in (1, 2):
+        ub = UnifiedBuffer()
+        a, b, d = (ub.alloc(uint16_t, 1024) for _ in range(3))
+        s = ub.alloc(int16_t, 1024)
+        for p in (a, b):
+            p.write(np.random.default_rng(seed).integers(0, 1 << 16, 1024))
+        s.write(np.full(1024, seed))
+        select_shift(d, a, b, s, 1000)
+        results.append(d.read(1024))
+        if seed == 1:
+            i = batch._index(range(8)) * L16  # the VF's shared offsets, with pointers remembered
+            assert any(key[0] == "pointer" for key in (i.derived or {}))
+    assert results[0][:1000].tolist() != results[1][:1000].tolist()
+    for seed, result in zip((1, 2), results, strict=True):
+        a = np.random.default_rng(seed).integers(0, 1 << 16, 1024).astype(np.uint16)
+        assert result[:1000].tolist() == (a[:1000] >> seed).tolist()
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64])
 def test_bitwise_select_with_spread_enables(dtype: Any) -> None:
     """A selector spread with its lanes' width selects through its bits, bit for bit."""

@@ -171,6 +171,14 @@ def _share(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -
     memo[key] = value
 
 
+def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], pointer: RowPointer) -> RowPointer:
+    """Remember *pointer* as ``memo[key]`` (a shared value's pointers) and return it."""
+    if len(memo) >= _SHARED:
+        memo.clear()
+    memo[key] = pointer
+    return pointer
+
+
 _INDEXES: dict[tuple[int, int, int], RowInts] = {}
 """Loop indexes by their range (shared between batches: see :attr:`RowInts.derived`)."""
 
@@ -293,11 +301,17 @@ class RowPointer(UbPtr[Any]):
         if isinstance(offset, RowInts):
             memo = offset.derived
             step = None if step is None or offset.step is None else step + offset.step * size
-            if memo is not None and not isinstance(start, np.ndarray):
+            if memo is not None and not isinstance(start, np.ndarray) and step is not None:
+                # a pointer with a known step is never changed: the same one serves every batch
+                # (it keeps its memory and allocation alive, so their ids stay theirs)
+                made_key = ("pointer", start, size, id(base.memory), base.dtype, id(base.block))
+                made: RowPointer | None = memo.get(made_key)
+                if made is not None:
+                    return made
                 key = ("rows", start, size)  # the addresses depend on these alone
                 known = memo.get(key)
                 if known is not None:
-                    return cls.at(base, known, step)
+                    return _keep(memo, made_key, cls.at(base, known, step))
             elements: Any = offset.values
         else:
             elements = offset
@@ -306,6 +320,7 @@ class RowPointer(UbPtr[Any]):
             rows = np.asarray(rows, dtype=np.int64)
         if memo is not None and key:
             _share(memo, key, rows)
+            return _keep(memo, made_key, cls.at(base, rows, step))
         return cls.at(base, rows, step)
 
     @classmethod
