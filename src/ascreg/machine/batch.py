@@ -428,7 +428,10 @@ class RowPointer(UbPtr[Any]):
         if write and rows.size > 1 and (step is None or step < nbytes):
             raise fallback("stores of different iterations overlap")
         _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, (low, high))
-        typed = memory.typed(self.dtype.np_dtype)
+        np_dtype = self.dtype.np_dtype
+        typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
+        if typed is None:
+            typed = memory.typed(np_dtype)
         if step is None or step < 0:
             gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
             return gathered
