@@ -81,7 +81,8 @@ def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
             ones = selector.view(np.uint8).astype(bits)
             np.negative(ones, out=ones)
             if chosen.shape != ones.shape:  # a selector broadcast over rows: no in-place ops
-                return (y ^ (chosen & ones)).view(a.dtype)
+                broadcast: Lanes = y ^ (chosen & ones)
+                return broadcast.view(a.dtype)
             chosen &= ones  # in place on the fresh temporaries: the same values
         chosen ^= y
         return chosen.view(a.dtype)

@@ -171,7 +171,9 @@ def _share(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -
     memo[key] = value
 
 
-def _keep(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], pointer: RowPointer) -> RowPointer:
+def _keep(
+    memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], pointer: RowPointer
+) -> RowPointer:
     """Remember *pointer* as ``memo[key]`` (a shared value's pointers) and return it."""
     if len(memo) >= _SHARED:
         memo.clear()
