@@ -360,7 +360,7 @@ class RowPointer(UbPtr[Any]):
 
     def fits(self, nbytes: int) -> bool:
         """Return True when every iteration's access fits its allocation (or memory)."""
-        return self._inside(nbytes)
+        return self._holds(*self._span(nbytes))
 
     def row(self, k: int) -> RowPointer:
         """Return the pointer of iteration *k* alone (a masked tail store, one row at a time)."""
@@ -455,9 +455,6 @@ class RowPointer(UbPtr[Any]):
         first = self.address  # rows[0]; evenly spaced rows end (n - 1) * step further on
         last = first + (rows.size - 1) * step
         return (first, last + nbytes) if step >= 0 else (last, first + nbytes)
-
-    def _inside(self, nbytes: int) -> bool:
-        return self._holds(*self._span(nbytes))
 
     def _holds(self, low: int, high: int) -> bool:
         block = self.block
