@@ -766,6 +766,15 @@ def test_whole_rows_share_all_on_enables(caplog: pytest.LogCaptureFixture) -> No
     assert error.startswith("NegativeShiftError") and not ran_batched(lines)
 
 
+def test_all_on_rows_beyond_the_budget_are_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ascreg.core import masks
+
+    monkeypatch.setattr(masks, "ALL_ON_ROW_BYTES", masks._KEPT_ROW_BYTES[0])
+    rows = masks.all_on_rows(4095, 3)  # a shape no test asks for
+    assert rows.all() and not rows.flags.writeable and not masks.is_all_on(rows)
+    assert masks.all_on_rows(4095, 3) is not rows
+
+
 def test_bitwise_select_broadcasts_one_register_over_rows() -> None:
     from ascreg.core.compare import BITWISE_SELECT_FROM, select
 

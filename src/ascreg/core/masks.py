@@ -251,8 +251,9 @@ def all_on_rows(rows: int, lanes: int) -> Bits:
 
     :func:`update_mask_rows` hands them out when every iteration's count covers every lane;
     the ops that skip masking for :func:`all_on` arrays (:func:`is_all_on`) then skip it for
-    every row, with the same result. At most :data:`ALL_ON_ROW_SHAPES` shapes are kept (they
-    live for the whole run, so their ids stay theirs); others are plain arrays.
+    every row, with the same result. They are kept for the whole run (so their ids stay
+    theirs), at most :data:`ALL_ON_ROW_BYTES` bytes of them; beyond that they are plain
+    arrays.
 
     Examples
     --------
@@ -265,14 +266,16 @@ def all_on_rows(rows: int, lanes: int) -> Bits:
     if found is None:
         found = np.ones(key, dtype=np.bool_)
         found.flags.writeable = False
-        if len(_ALL_ON) < ALL_ON_ROW_SHAPES:
+        if _KEPT_ROW_BYTES[0] + found.nbytes <= ALL_ON_ROW_BYTES:
+            _KEPT_ROW_BYTES[0] += found.nbytes
             _ALL_ON[key] = found
             _ALL_ON_IDS.add(id(found))
     return found
 
 
-ALL_ON_ROW_SHAPES = 256
-"""How many shapes of :func:`all_on_rows` (and lane counts of :func:`all_on`) are kept."""
+ALL_ON_ROW_BYTES = 16 << 20
+"""How many bytes of :func:`all_on_rows` arrays are kept (shared) at most."""
+_KEPT_ROW_BYTES = [0]
 
 
 def is_all_on(enables: Bits) -> bool:
