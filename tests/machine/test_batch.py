@@ -115,7 +115,7 @@ def select_shift_scenario(count: int, capacity: int | None = None, shifts: int =
     return scenario
 
 
-@pytest.mark.parametrize("count", [1, 128, 300, 1000, 16 * 1024 - 45])
+@pytest.mark.parametrize("count", [1, 128, 300, 1000, 1024, 16 * 1024 - 45, 16 * 1024])
 def test_select_shift_batched_matches_eager(count: int, caplog: pytest.LogCaptureFixture) -> None:
     _, error, lines = differential(select_shift_scenario(count), caplog)
     assert not error
@@ -736,6 +736,95 @@ def test_update_mask_rows_remembers_shared_counts_only() -> None:
     assert np.array_equal(bits, first[0]) and rest.tolist() == [72, 0, 0]
     other = masks.update_mask_rows(shared, 64, 4)  # the same counts, another lane geometry
     assert other[0] is not bits and other[0].sum(axis=1).tolist() == [64, 64, 0]
+
+
+def test_whole_rows_share_all_on_enables(caplog: pytest.LogCaptureFixture) -> None:
+    """Counts covering every lane of every row give the shared all-on rows (ops skip masking).
+
+    A tile of whole registers, with a negative shift count in its last iteration, still
+    raises the eager error in that iteration.
+    """
+    from ascreg.core import masks
+
+    counts = np.array([1024 - 128 * k for k in range(8)])
+    bits, _ = masks.update_mask_rows(counts, 128, 2)
+    enables = masks.enables_of(bits, 128, 2)
+    assert masks.is_all_on(enables) and enables.shape == (8, 128)
+    assert not masks.is_all_on(
+        masks.enables_of(masks.update_mask_rows(counts - 1, 128, 2)[0], 128, 2)
+    )
+
+    def scenario(ub: UnifiedBuffer) -> Any:
+        a, b, d = (ub.alloc(uint16_t, 1024) for _ in range(3))
+        s = ub.alloc(int16_t, 1024)
+        a.write(np.arange(1024) * 7)
+        b.write(np.arange(1024)[::-1].copy())
+        s.write(np.where(np.arange(1024) == 1000, -1, np.arange(1024) % 17))
+        select_shift(d, a, b, s, 1024)
+
+    _, error, lines = differential(scenario, caplog)
+    assert error.startswith("NegativeShiftError") and not ran_batched(lines)
+
+
+def test_all_on_rows_beyond_the_budget_are_plain(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ascreg.core import masks
+
+    monkeypatch.setattr(masks, "ALL_ON_ROW_BYTES", masks._KEPT_ROW_BYTES[0])
+    rows = masks.all_on_rows(4095, 3)  # a shape no test asks for
+    assert rows.all() and not rows.flags.writeable and not masks.is_all_on(rows)
+    assert masks.all_on_rows(4095, 3) is not rows
+
+
+def test_bitwise_select_broadcasts_one_register_over_rows() -> None:
+    from ascreg.core.compare import BITWISE_SELECT_FROM, select
+
+    rows = BITWISE_SELECT_FROM // 128
+    selector = np.random.default_rng(1).integers(0, 2, (rows, 128)).astype(bool)
+    a, b = np.arange(128, dtype=np.uint16), np.arange(128, dtype=np.uint16)[::-1].copy()
+    for left, right in ((a, b), (np.tile(a, (rows, 1)), b), (a, np.tile(b, (rows, 1)))):
+        assert np.array_equal(select(selector, left, right), np.where(selector, left, right))
+
+
+def test_shared_pointers_are_per_memory_and_type() -> None:
+    """Two UBs laid out alike: each batch loads and stores through its own UB's pointers."""
+    from ascreg.machine import batch
+
+    results = []
+    for seed in (1, 2):
+        ub = UnifiedBuffer()
+        a, b, d = (ub.alloc(uint16_t, 1024) for _ in range(3))
+        s = ub.alloc(int16_t, 1024)
+        for p in (a, b):
+            p.write(np.random.default_rng(seed).integers(0, 1 << 16, 1024))
+        s.write(np.full(1024, seed))
+        select_shift(d, a, b, s, 1000)
+        results.append(d.read(1024))
+        if seed == 1:
+            i = batch._index(range(8)) * L16  # the VF's shared offsets, with pointers remembered
+            assert any(key[0] == "pointer" for key in (i.derived or {}))
+    assert results[0][:1000].tolist() != results[1][:1000].tolist()
+    for seed, result in zip((1, 2), results, strict=True):
+        a = np.random.default_rng(seed).integers(0, 1 << 16, 1024).astype(np.uint16)
+        assert result[:1000].tolist() == (a[:1000] >> seed).tolist()
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64])
+def test_bitwise_select_with_spread_enables(dtype: Any) -> None:
+    """A selector spread with its lanes' width selects through its bits, bit for bit."""
+    from ascreg.core import masks
+    from ascreg.core.compare import BITWISE_SELECT_FROM, select
+
+    rng = np.random.default_rng(2)
+    size = np.dtype(dtype).itemsize
+    lanes = 256 // size
+    shape = (BITWISE_SELECT_FROM // lanes + 1, lanes)
+    raw = rng.integers(0, 256, (2, shape[0], lanes * size), dtype=np.uint8)
+    a, b = (r.view(dtype) for r in raw)  # any bits, NaN payloads too
+    selector = rng.integers(0, 2, shape).astype(bool)
+    masks.spread_lanes(selector, size)
+    assert masks.lane_words(selector, size) is not None
+    chosen = select(selector, a, b)
+    assert np.array_equal(chosen.view(np.uint8), np.where(selector, a, b).view(np.uint8))
 
 
 @ascreg.__simd_vf__

@@ -99,6 +99,8 @@ def _load(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         plain = len(args) == 2 + op.post or (len(args) == 3 and _integer(args[2]))
     if not (plain and isinstance(args[0], RegTensor) and args[0].trait is RegTraitNumOne):
         return None
+    if len(args) == 2 and isinstance(args[1], RowPointer) and not op.post:
+        return args  # what _address would return: the per-iteration pointer itself
     return (args[0], _address(op, args[1], args[2:]), *args[2:])
 
 
@@ -111,6 +113,8 @@ def _store(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
         return None
     if args[1].trait is not RegTraitNumOne:
         return None
+    if len(args) == 3 and isinstance(args[0], RowPointer) and not op.post:
+        return args  # what _address would return: the per-iteration pointer itself
     return (_address(op, args[0], args[2:-1]), *args[1:])
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ascreg.core.masks import _ALL_ON_IDS, predicate_bits
+from ascreg.core.masks import _ALL_ON_IDS, lane_words, predicate_bits
 
 Lanes = np.ndarray[Any, Any]
 
@@ -69,11 +69,23 @@ def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
     if selector.size >= BITWISE_SELECT_FROM and a.dtype == b.dtype and selector.dtype == np.bool_:
         # rows of a batched loop: b ^ ((a ^ b) & all-ones-where-selected) on the raw bits is
         # the same copy, at about half the cost of np.where on a large unpredictable selector
-        bits = np.dtype(f"u{a.dtype.itemsize}")
-        ones = np.negative(selector.view(np.uint8).astype(bits))
+        size = a.dtype.itemsize
+        bits = np.dtype(f"u{size}")
         x, y = a.view(bits), b.view(bits)
-        chosen: Lanes = (y ^ ((x ^ y) & ones)).view(a.dtype)
-        return chosen
+        chosen: Lanes = np.bitwise_xor(x, y)
+        words = lane_words(selector, size)  # the selector as 1/0 integers of the lanes' width
+        if words is not None and chosen.shape == words.shape:
+            # (x ^ y) * 1 or 0 is (x ^ y) & all-ones or 0: the same bits, two passes fewer
+            np.multiply(chosen, words, out=chosen)
+        else:
+            ones = selector.view(np.uint8).astype(bits)
+            np.negative(ones, out=ones)
+            if chosen.shape != ones.shape:  # a selector broadcast over rows: no in-place ops
+                broadcast: Lanes = y ^ (chosen & ones)
+                return broadcast.view(a.dtype)
+            chosen &= ones  # in place on the fresh temporaries: the same values
+        chosen ^= y
+        return chosen.view(a.dtype)
     if id(selector) in _ALL_ON_IDS and a.dtype is b.dtype and a.shape == b.shape == selector.shape:
         # every lane selected: a itself
         return a.copy()

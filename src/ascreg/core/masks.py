@@ -92,7 +92,11 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    all_lanes = id(active) in _ALL_ON_IDS and predicate.dtype.type is np.bool_
+    all_lanes = (
+        id(active) in _ALL_ON_IDS
+        and predicate.dtype.type is np.bool_
+        and (active.ndim == 1 or predicate.shape == active.shape)
+    )
     both = predicate if all_lanes else np.logical_and(predicate, active)
     word = _LANE_WORDS.get(stride)
     if both.ndim == 1 and word is not None:  # one register: spread_lanes without its call
@@ -155,6 +159,9 @@ _SPREAD: dict[int, tuple[Bits, int, Bits]] = {}
 
 
 def _remember(bits: Bits, stride: int, enables: Bits) -> None:
+    known = _SPREAD.get(id(bits))
+    if known is not None and known[0] is bits and known[1] == stride and known[2] is enables:
+        return  # remembered already (the shared rows of an UpdateMask run once per tile)
     if len(_SPREAD) >= 8:
         _SPREAD.pop(next(iter(_SPREAD)))
     if enables.base is not None or not enables.flags.c_contiguous:
@@ -162,8 +169,39 @@ def _remember(bits: Bits, stride: int, enables: Bits) -> None:
         if enables.base is not None:
             enables = enables.copy()
     # shared by every op reading the mask: neither may change (an attempt undoes the batch)
-    enables.flags.writeable = bits.flags.writeable = False
+    enables.setflags(write=False)
+    bits.setflags(write=False)
     _SPREAD[id(bits)] = (bits, stride, enables)
+    if len(_WORDS) >= 8:
+        _WORDS.pop(next(iter(_WORDS)))
+    _WORDS[id(enables)] = (enables, bits, stride)
+
+
+_WORDS: dict[int, tuple[Bits, Bits, int]] = {}
+"""The enables :func:`_remember` saw, by id, with the bits spread from them and their stride."""
+
+
+def lane_words(enables: Bits, width: int) -> Bits | None:
+    """Return *enables* as one unsigned integer of *width* bytes per lane (1 on, 0 off), if free.
+
+    Rows of enables that :func:`spread_lanes` spread with a stride of *width* bytes are, viewed
+    as such integers, exactly those values (each lane's bits are a little-endian 1 or 0); for
+    any other array this returns None.
+
+    Examples
+    --------
+    >>> enables = np.array([[True, False, True]])
+    >>> lane_words(enables, 2) is None  # not spread yet
+    True
+    >>> bits = spread_lanes(enables, 2)
+    >>> lane_words(enables, 2).tolist(), lane_words(enables, 4) is None
+    ([[1, 0, 1]], True)
+    """
+    known = _WORDS.get(id(enables))
+    if known is None or known[0] is not enables or known[2] != width:
+        return None
+    words: Bits = known[1].view(_LANE_WORDS[width])
+    return words
 
 
 def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
@@ -208,12 +246,44 @@ def all_on(lanes: int) -> Bits:
     return found
 
 
+def all_on_rows(rows: int, lanes: int) -> Bits:
+    """Return shared, read-only enables of *rows* rows of *lanes* lanes, all on.
+
+    :func:`update_mask_rows` hands them out when every iteration's count covers every lane;
+    the ops that skip masking for :func:`all_on` arrays (:func:`is_all_on`) then skip it for
+    every row, with the same result. They are kept for the whole run (so their ids stay
+    theirs), at most :data:`ALL_ON_ROW_BYTES` bytes of them; beyond that they are plain
+    arrays.
+
+    Examples
+    --------
+    >>> rows = all_on_rows(3, 4)
+    >>> rows.shape, bool(rows.all()), is_all_on(rows), all_on_rows(3, 4) is rows
+    ((3, 4), True, True, True)
+    """
+    key = (rows, lanes)
+    found = _ALL_ON.get(key)
+    if found is None:
+        found = np.ones(key, dtype=np.bool_)
+        found.flags.writeable = False
+        if _KEPT_ROW_BYTES[0] + found.nbytes <= ALL_ON_ROW_BYTES:
+            _KEPT_ROW_BYTES[0] += found.nbytes
+            _ALL_ON[key] = found
+            _ALL_ON_IDS.add(id(found))
+    return found
+
+
+ALL_ON_ROW_BYTES = 16 << 20
+"""How many bytes of :func:`all_on_rows` arrays are kept (shared) at most."""
+_KEPT_ROW_BYTES = [0]
+
+
 def is_all_on(enables: Bits) -> bool:
     """Return True when *enables* is an :func:`all_on` array (every lane on, known for free)."""
     return id(enables) in _ALL_ON_IDS
 
 
-_ALL_ON: dict[int, Bits] = {}
+_ALL_ON: dict[Any, Bits] = {}
 _ALL_ON_IDS: set[int] = set()  # the arrays of _ALL_ON live for the whole run: ids stay theirs
 
 
@@ -251,7 +321,9 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     lane = _LANE_NUMBERS.get(lanes)
     if lane is None:
         lane = _LANE_NUMBERS[lanes] = np.arange(lanes)
-    enables = lane < counts[:, None]
+    full = counts.size > 0 and int(counts.min()) >= lanes
+    # every row covers every lane (a whole tile): the shared all-on rows let ops skip masking
+    enables = all_on_rows(counts.size, lanes) if full else lane < counts[:, None]
     bits = spread_lanes(enables, stride)
     rest = np.maximum(counts, lanes) - lanes  # saturates at 0
     if not counts.flags.writeable:  # shared counts (a VF run per tile): remember the answer

@@ -131,7 +131,7 @@ def masked_shift(
     if counts.ndim == 0 or counts.dtype.itemsize != size:
         clamped = np.clip(counts.astype(np.int64), -width, width)  # same result, fits the width
         counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
-    signed = counts.view(_SIGNED[size])
+    signed = counts if counts.dtype.kind == "i" else counts.view(_SIGNED[size])
     # the lowest count (argmin and one element: cheaper than a reduction on a register's lanes)
     if signed.flat[signed.argmin()] < 0:  # a negative count somewhere: the rare, slow path
         wide = signed.astype(np.int64)

@@ -170,6 +170,16 @@ def _share(memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], value: Any) -
     memo[key] = value
 
 
+def _keep(
+    memo: dict[tuple[Any, ...], Any], key: tuple[Any, ...], pointer: RowPointer
+) -> RowPointer:
+    """Remember *pointer* as ``memo[key]`` (a shared value's pointers) and return it."""
+    if len(memo) >= _SHARED:
+        memo.clear()
+    memo[key] = pointer
+    return pointer
+
+
 _INDEXES: dict[tuple[int, int, int], RowInts] = {}
 """Loop indexes by their range (shared between batches: see :attr:`RowInts.derived`)."""
 
@@ -292,11 +302,17 @@ class RowPointer(UbPtr[Any]):
         if isinstance(offset, RowInts):
             memo = offset.derived
             step = None if step is None or offset.step is None else step + offset.step * size
-            if memo is not None and not isinstance(start, np.ndarray):
+            if memo is not None and not isinstance(start, np.ndarray) and step is not None:
+                # a pointer with a known step is never changed: the same one serves every batch
+                # (it keeps its memory and allocation alive, so their ids stay theirs)
+                made_key = ("pointer", start, size, id(base.memory), base.dtype, id(base.block))
+                made: RowPointer | None = memo.get(made_key)
+                if made is not None:
+                    return made
                 key = ("rows", start, size)  # the addresses depend on these alone
                 known = memo.get(key)
                 if known is not None:
-                    return cls.at(base, known, step)
+                    return _keep(memo, made_key, cls.at(base, known, step))
             elements: Any = offset.values
         else:
             elements = offset
@@ -305,6 +321,7 @@ class RowPointer(UbPtr[Any]):
             rows = np.asarray(rows, dtype=np.int64)
         if memo is not None and key:
             _share(memo, key, rows)
+            return _keep(memo, made_key, cls.at(base, rows, step))
         return cls.at(base, rows, step)
 
     @classmethod
@@ -342,7 +359,7 @@ class RowPointer(UbPtr[Any]):
 
     def fits(self, nbytes: int) -> bool:
         """Return True when every iteration's access fits its allocation (or memory)."""
-        return self._inside(nbytes)
+        return self._holds(*self._span(nbytes))
 
     def row(self, k: int) -> RowPointer:
         """Return the pointer of iteration *k* alone (a masked tail store, one row at a time)."""
@@ -386,7 +403,8 @@ class RowPointer(UbPtr[Any]):
         size = self.dtype.size
         nbytes = count * size
         rows = self.rows
-        step = self.step if rows.size > 1 else 0
+        n = rows.size
+        step = self.step if n > 1 else 0
         if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
             step = self.step = int(rows[1] - rows[0])
         address = self.address  # rows[0]
@@ -394,10 +412,15 @@ class RowPointer(UbPtr[Any]):
             raise fallback("the addresses differ in alignment between iterations")
         if step is None:
             low, high = int(rows.min()), int(rows.max()) + nbytes
-        else:  # :meth:`_span`, inline (every batched load and store comes here)
-            last = int(rows[-1])
-            low, high = min(address, last), max(address, last) + nbytes
-        if not self._holds(low, high):
+        else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
+            last = address + (n - 1) * step
+            low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
+        block = self.block  # :meth:`_holds`, inline
+        if not (
+            low >= 0 and high <= self.memory.capacity
+            if block is None
+            else block.live and block.start <= low and high <= block.end
+        ):
             raise fallback("an access leaves its allocation in some iteration")
         memory = self.memory
         if high > memory.data.size:
@@ -406,7 +429,10 @@ class RowPointer(UbPtr[Any]):
         if write and rows.size > 1 and (step is None or step < nbytes):
             raise fallback("stores of different iterations overlap")
         _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, (low, high))
-        typed = memory.typed(self.dtype.np_dtype)
+        np_dtype = self.dtype.np_dtype
+        typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
+        if typed is None:
+            typed = memory.typed(np_dtype)
         if step is None or step < 0:
             gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
             return gathered
@@ -425,11 +451,9 @@ class RowPointer(UbPtr[Any]):
         rows, step = self.rows, self.step
         if step is None:
             return int(rows.min()), int(rows.max()) + nbytes
-        first, last = int(rows[0]), int(rows[-1])
-        return min(first, last), max(first, last) + nbytes
-
-    def _inside(self, nbytes: int) -> bool:
-        return self._holds(*self._span(nbytes))
+        first = self.address  # rows[0]; evenly spaced rows end (n - 1) * step further on
+        last = first + (rows.size - 1) * step
+        return (first, last + nbytes) if step >= 0 else (last, first + nbytes)
 
     def _holds(self, low: int, high: int) -> bool:
         block = self.block
@@ -529,7 +553,7 @@ class Batch:
         if (
             len(shape) not in (1, 2)
             or shape[-1] != lanes
-            or (dtype is not None and new.dtype != dtype)
+            or (dtype is not None and new.dtype is not dtype and new.dtype != dtype)
         ):
             raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
         if known is not None:

@@ -194,7 +194,7 @@ class RegTensor(Generic[T, R]):
         Under ``undefined="warn"`` an unwritten register reads as zeros.
         """
         lanes = self._lanes
-        if BATCHING:
+        if BATCHING and id(self) not in BATCHING[-1].registers:  # read() ignores those
             BATCHING[-1].read(self, lanes)
         if lanes is None:
             undefined_behaviour(
@@ -339,7 +339,7 @@ class MaskReg:
     def bits(self) -> np.ndarray[Any, Any]:
         """Return the 256 bits (no copy) or raise if the mask was never written."""
         bits = self._bits
-        if BATCHING:
+        if BATCHING and id(self) not in BATCHING[-1].registers:  # read() ignores those
             BATCHING[-1].read(self, bits)
         if bits is None:
             undefined_behaviour(

@@ -80,11 +80,14 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
     >>> [Reg.UpdateMask[uint16_t](count).count() for _ in range(4)], count.value
     ([128, 128, 64, 0], 0)
     """
-    if type(count) is Ref and type(count.value) is int and op.geometry is not None:
-        value = count.value  # a plain int count: only its range is left to check
-        if 0 <= value <= operands.UINT32_MAX:
+    if type(count) is Ref and op.geometry is not None:
+        value = count.value
+        if type(value) is int and 0 <= value <= operands.UINT32_MAX:  # only the range to check
             bits, count.value = core.update_mask(value, *op.geometry)
             return _mask(bits)
+        if type(value) is np.ndarray:  # one count per iteration of a batched loop (as below)
+            rows, count.value = core.update_mask_rows(value, *op.geometry)
+            return _mask(rows)
     box = require_ref(count, "uint32_t& scalarValue")
     lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
     if isinstance(box.value, np.ndarray):  # one count per iteration of a batched loop
