@@ -116,8 +116,9 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
     if not scalar and form in op._forms:  # these operand types passed every check before
         right = src1.get()
         left = src0.get()
-        active = operands.lane_enables(mask, src0)
-        dst.set_bits(cmp.compare_bits(mode, left, right, active, src0.mask_stride))
+        stride = src0.mask_stride
+        bits, lanes = cmp.compare_mask(mode, left, right, operands.lane_enables(mask, src0), stride)
+        dst.set_bits(bits, lanes, stride)
         return
     out = operands.mask(dst, "dst", op.surface)
     if scalar:
@@ -126,7 +127,9 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
     else:
         a, other = vectors(op, (src0, "src0"), (src1, "src1"))
         b = other.get()
-    out.set_bits(cmp.compare_bits(mode, a.get(), b, enables(op, mask, a), a.mask_stride))
+    stride = a.mask_stride
+    bits, lanes = cmp.compare_mask(mode, a.get(), b, enables(op, mask, a), stride)
+    out.set_bits(bits, lanes, stride)
     if not scalar:  # every operand passed its check: the next call of this form skips them
         op._forms.add(form)
 

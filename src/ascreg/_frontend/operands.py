@@ -185,7 +185,11 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     [True, True, False]
     """
     stride = reg.mask_stride
-    enables: Lanes = mask_core.enables_of(mask_reg.bits(), reg.lanes, stride)
+    bits = mask_reg.bits()
+    known = mask_reg._enables  # the enables a compare made these bits from (MaskReg.set_bits)
+    if known is not None and known[0] is bits and known[1] == stride:
+        return known[2]
+    enables: Lanes = mask_core.enables_of(bits, reg.lanes, stride)
     return enables
 
 

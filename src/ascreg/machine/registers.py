@@ -304,10 +304,13 @@ class MaskReg:
     100
     """
 
-    __slots__ = ("_bits",)
+    __slots__ = ("_bits", "_enables")
 
     def __init__(self) -> None:
         self._bits: np.ndarray[Any, Any] | None = None
+        # (bits, stride, enables): the contiguous lane enables *bits* were made from, so that
+        # an op reading this mask at that stride skips the strided view (see set_bits)
+        self._enables: tuple[np.ndarray[Any, Any], int, np.ndarray[Any, Any]] | None = None
 
     @classmethod
     def from_bits(cls, bits: np.ndarray[Any, Any]) -> MaskReg:
@@ -351,11 +354,28 @@ class MaskReg:
             bits = self._bits = np.zeros(MASK_BITS, dtype=np.bool_)
         return bits
 
-    def set_bits(self, bits: np.ndarray[Any, Any]) -> None:
-        """Replace the 256 bits."""
+    def set_bits(
+        self,
+        bits: np.ndarray[Any, Any],
+        enables: np.ndarray[Any, Any] | None = None,
+        stride: int = 0,
+    ) -> None:
+        """Replace the 256 bits; *enables* (optional) are the lanes of stride *stride* they hold.
+
+        An op that made *bits* from contiguous lane enables (a compare) passes them along:
+        :func:`~ascreg._frontend.operands.lane_enables` then hands them to the next op at that
+        stride instead of a strided view of the bits (the same values, read faster).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MaskReg(); m.set_bits(np.ones(256, bool)); m.count()
+        256
+        """
         if BATCHING:
             BATCHING[-1].write(self, self._bits, bits)
         self._bits = bits
+        self._enables = None if enables is None else (bits, stride, enables)
 
     def active(self, dtype: type[Scalar] = bool_, trait: type[RegTrait] = RegTraitNumOne) -> Any:
         """Return the lane-enable view (a bool array of the lane count) for an op on *dtype*.

@@ -37,9 +37,9 @@ def _geometry(op: Any, spelling: str) -> tuple[int, int]:
     return geometry
 
 
-def _mask(bits: core.Bits) -> MaskReg:
+def _mask(bits: core.Bits, enables: core.Bits | None = None, stride: int = 0) -> MaskReg:
     mask = MaskReg()
-    mask.set_bits(bits)
+    mask.set_bits(bits, enables, stride)
     return mask
 
 
@@ -83,8 +83,9 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
     if type(count) is Ref and type(count.value) is int and op.geometry is not None:
         value = count.value  # a plain int count: only its range is left to check
         if 0 <= value <= operands.UINT32_MAX:
-            bits, count.value = core.update_mask(value, *op.geometry)
-            return _mask(bits)
+            lanes, stride = op.geometry
+            bits, count.value = core.update_mask(value, lanes, stride)
+            return _mask(bits, core.prefix_enables(value, lanes), stride)
     box = require_ref(count, "uint32_t& scalarValue")
     lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
     if isinstance(box.value, np.ndarray):  # one count per iteration of a batched loop
