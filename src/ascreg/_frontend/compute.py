@@ -29,7 +29,7 @@ from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.enums import MaskMergeMode, RegLayout
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import BATCHING, MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
 
@@ -117,7 +117,11 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
         right = src1.get()
         left = src0.get()
         stride = src0.mask_stride
-        bits, lanes = cmp.compare_mask(mode, left, right, operands.lane_enables(mask, src0), stride)
+        active = operands.lane_enables(mask, src0)
+        if not BATCHING:  # one whole register: its bits are spread only if something reads them
+            dst.set_enables(cmp.compare_enables(mode, left, right, active), stride)
+            return
+        bits, lanes = cmp.compare_mask(mode, left, right, active, stride)
         dst.set_bits(bits, lanes, stride)
         return
     out = operands.mask(dst, "dst", op.surface)

@@ -109,6 +109,22 @@ def compare_bits(mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int
     return predicate_mask(compare(mode, a, b), active, stride)[0]
 
 
+def compare_enables(mode: str, a: Lanes, b: Lanes | Any, active: Lanes) -> Lanes:
+    """Return the lane enables ``(a <mode> b) & active`` of a compare's result (one register).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> compare_enables("GT", np.array([1, 5], np.int16), 3, np.array([True, False]))
+    array([False, False])
+    """
+    predicate = compare(mode, a, b)
+    if id(active) in _ALL_ON_IDS and predicate.shape == active.shape:
+        return predicate
+    both: Lanes = np.logical_and(predicate, active)
+    return both
+
+
 def compare_mask(
     mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int
 ) -> tuple[Lanes, Lanes | None]:
