@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import bench_simt_divergence, bench_vf  # noqa: E402
+from benchmarks import bench_checking, bench_simt_divergence, bench_vf  # noqa: E402
 
 
 def test_histogram_port_loads_and_matches_its_cpu_golden() -> None:
@@ -54,3 +54,17 @@ def test_vf_benchmark_vfs_agree_with_numpy_batched_and_eager() -> None:
             with ascreg.policy(execution=execution):
                 vf(pd, pa, pb, ps, count)
             assert np.array_equal(pd.read(count), expected), (vf.__name__, execution)
+
+
+def test_checking_benchmark_kernels_give_their_results() -> None:
+    gm = GlobalMemory()
+    tiles = 3
+    src, dst = (gm.alloc(uint16_t, tiles * bench_checking.TILE) for _ in range(2))
+    values = np.arange(tiles * bench_checking.TILE, dtype=np.uint16) * 3
+    src.write(values)
+    bench_checking.run_streamed(dst, src, tiles)
+    assert np.array_equal(dst.read(values.size), values + values)
+    out = gm.alloc(uint32_t, bench_checking.THREADS)
+    bench_checking.run_neighbours(out, 3)
+    assert np.array_equal(out.read(bench_checking.THREADS), bench_checking.expected_neighbours(3))
+    assert bench_checking.expected_neighbours(3)[0] == 1 * 3 + 3  # neighbour 1, rounds 0+1+2
