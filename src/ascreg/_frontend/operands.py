@@ -318,6 +318,17 @@ def scalar(
     ...
     ascreg.errors.AscregTypeError: value must be a scalar, got list of 2 values ([1, 2])
     """
+    kind = type(value)
+    if kind is int or kind is float:  # a Python number: converted once per value and type
+        key = (dtype, kind, value, math.copysign(1.0, value) if kind is float else 0)  # -0.0 != 0.0
+        converted = _CONVERTED.get(key)
+        if converted is None:
+            converted = to_dtype(value, dtype)
+            converted.flags.writeable = False  # shared by every call with this value
+            if len(_CONVERTED) >= 4096:
+                _CONVERTED.clear()
+            _CONVERTED[key] = converted
+        return converted
     if isinstance(value, RegTensor | MaskReg):
         raise AscregTypeError(f"{role} must be a scalar, got {type(value).__name__}")
     if not per_thread and np.ndim(value) != 0 and not isinstance(value, str | bytes):
@@ -326,6 +337,10 @@ def scalar(
             f"({value!r:.40})"
         )
     return to_dtype(value, dtype)
+
+
+_CONVERTED: dict[tuple[Any, ...], Any] = {}
+"""Python numbers already converted by :func:`scalar` (a conversion depends on nothing else)."""
 
 
 def ub_pointer(obj: Any, role: str, surface: Surface = C_API) -> Pointer[Any]:

@@ -73,6 +73,21 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
     return bits
 
 
+def pattern_mask(code: int, lanes: int, stride: int) -> tuple[Bits, Bits]:
+    """Return :func:`pattern_bits` and the lane enables they hold (:func:`all_on` for ``ALL``).
+
+    Examples
+    --------
+    >>> bits, enables = pattern_mask(PATTERN_CODES["ALL"], 64, 4)
+    >>> int(bits.sum()), is_all_on(enables)
+    (64, True)
+    """
+    enables = pattern_lanes(code, lanes)
+    if code == 0:  # ALL: the shared all-on enables, so that ops skip their masking step
+        enables = all_on(lanes)
+    return lanes_to_bits(enables, stride), enables
+
+
 def pattern_bits(code: int, lanes: int, stride: int) -> Bits:
     """Return the 256 mask bits of pattern *code* over *lanes* lanes of *stride* bits each.
 

@@ -62,7 +62,8 @@ def CreateMask(op: Any) -> MaskReg:
     """
     lanes, stride = _geometry(op, "CreateMask[uint16_t]()")
     pattern = op.t.enum(MaskPattern, MaskPattern.ALL)
-    return _mask(core.pattern_bits(pattern.value, lanes, stride))
+    bits, enables = core.pattern_mask(pattern.value, lanes, stride)
+    return _mask(bits, enables if lanes * stride == MASK_BITS else None, stride)
 
 
 @define("Reg.UpdateMask", traits=True, _setup=_geometry_setup)
