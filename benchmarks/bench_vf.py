@@ -7,7 +7,8 @@ Figures, each the best of several runs, each divided by whole-array numpy (the f
   default ``execution="batched"`` policy), against whole-array numpy: target 2x (aim 1.5x);
 * (a') the same call under ``ascreg.policy(execution="eager")`` (one iteration at a time),
   against a hand-written numpy loop over the same 128-lane slices (what a careful prototype
-  costs): target 2x;
+  costs): target 2x; the same for the VF written with the C API (``asc_loadalign``, ``asc_gt``,
+  ``asc_select``, ``asc_shiftright``, ``asc_storealign`` under ``asc_update_mask_b16``);
 * (b) the same VF inside a ``__global__`` kernel that streams the data through UB in 16K-element
   tiles (``asc_copy_gm2ub_align`` on MTE2, the VF on V, ``asc_copy_ub2gm_align`` on MTE3, flags
   between them), against the host-tiled direct call: the price of the kernel runtime's checks
@@ -44,9 +45,18 @@ from ascreg.c_api import (
     __vector__,
     asc_copy_gm2ub_align,
     asc_copy_ub2gm_align,
+    asc_gt,
+    asc_loadalign,
+    asc_select,
+    asc_shiftright,
+    asc_storealign,
     asc_sync_notify,
     asc_sync_wait,
+    asc_update_mask_b16,
     asc_vf_call,
+    vector_bool,
+    vector_int16_t,
+    vector_uint16_t,
 )
 from benchmarks.report import Figure, best_times
 
@@ -76,7 +86,27 @@ def ascreg_vf(
         Reg.StoreAlign(dst + offset, out, mask)
 
 
-def run_ascreg(a: Any, b: Any, s: Any) -> Any:
+@__simd_vf__
+def c_api_vf(
+    dst: UbPtr[uint16_t], a: UbPtr[uint16_t], b: UbPtr[uint16_t], s: UbPtr[int16_t], count: int
+) -> None:
+    """:func:`ascreg_vf` written with the C API."""
+    ra, rb, rs = vector_uint16_t(), vector_uint16_t(), vector_int16_t()
+    sel, out, gt = vector_uint16_t(), vector_uint16_t(), vector_bool()
+    remaining = Ref(count)
+    for i in range(-(-count // LANES)):
+        mask = asc_update_mask_b16(remaining)
+        offset = i * LANES
+        asc_loadalign(ra, a + offset)
+        asc_loadalign(rb, b + offset)
+        asc_loadalign(rs, s + offset)
+        asc_gt(gt, ra, rb, mask)
+        asc_select(sel, ra, rb, gt)
+        asc_shiftright(out, sel, rs, mask)
+        asc_storealign(dst + offset, out, mask)
+
+
+def run_ascreg(a: Any, b: Any, s: Any, vf: Any = ascreg_vf) -> Any:
     """Tile the data through a UnifiedBuffer on the host and call the VF on each tile."""
     ub = UnifiedBuffer()
     pa, pb, pd = (ub.alloc(uint16_t, TILE) for _ in range(3))
@@ -88,7 +118,7 @@ def run_ascreg(a: Any, b: Any, s: Any) -> Any:
         pa.write(a[start : start + padded])
         pb.write(b[start : start + padded])
         ps.write(s[start : start + padded])
-        ascreg_vf(pd, pa, pb, ps, n)
+        vf(pd, pa, pb, ps, n)
         out[start : start + n] = pd.read(n)
     return out
 
@@ -118,10 +148,10 @@ def streamed_kernel(
         asc_sync_wait(PIPE_MTE3, PIPE_MTE2, EVENT_ID0)
 
 
-def run_eager(a: Any, b: Any, s: Any) -> Any:
+def run_eager(a: Any, b: Any, s: Any, vf: Any = ascreg_vf) -> Any:
     """:func:`run_ascreg` with the VF's loop run one iteration at a time."""
     with ascreg.policy(execution="eager"):
-        return run_ascreg(a, b, s)
+        return run_ascreg(a, b, s, vf)
 
 
 def run_numpy_loop(a: Any, b: Any, s: Any) -> Any:
@@ -166,6 +196,7 @@ def run() -> list[Figure]:
     expected = run_numpy_whole(a, b, s)
     assert np.array_equal(run_ascreg(a, b, s), expected)
     assert np.array_equal(run_eager(a, b, s), expected)
+    assert np.array_equal(run_eager(a, b, s, c_api_vf), expected)
     assert np.array_equal(run_numpy_loop(a, b, s), expected)
     streamed_kernel[1, 0, None](gd, ga, gb, gs, COUNT)
     assert np.array_equal(gd.read(COUNT), expected)
@@ -175,6 +206,7 @@ def run() -> list[Figure]:
             "loop": lambda: run_numpy_loop(a, b, s),
             "direct": lambda: run_ascreg(a, b, s),
             "eager": lambda: run_eager(a, b, s),
+            "c_eager": lambda: run_eager(a, b, s, c_api_vf),
             "kernel": lambda: streamed_kernel[1, 0, None](gd, ga, gb, gs, COUNT),
         },
         REPEATS,
@@ -200,6 +232,15 @@ def run() -> list[Figure]:
             numpy,
             "numpy 128-lane loop",
             best["eager"] / loop,
+            2,
+        ),
+        Figure(
+            vf,
+            "(a') the C API form, execution='eager'",
+            best["c_eager"],
+            numpy,
+            "numpy 128-lane loop",
+            best["c_eager"] / loop,
             2,
         ),
         Figure(

@@ -49,6 +49,11 @@ HEADER = (
 )
 
 
+def _duration(seconds: float) -> str:
+    """Render a time in ms, or in us below a millisecond (three significant digits at most)."""
+    return f"{seconds * 1e3:.1f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.0f} us"
+
+
 def table(figures: list[Figure]) -> list[str]:
     """Format *figures* as the lines of a markdown table (readable as plain text too)."""
     rows = []
@@ -61,7 +66,7 @@ def table(figures: list[Figure]) -> list[str]:
         )
         target = "" if f.target is None else f"<= {f.target:g}x{met}"
         rows.append(
-            f"| {f.benchmark} | {f.name} | {f.seconds * 1e3:.1f} ms | {f.seconds / f.numpy:.1f}x "
+            f"| {f.benchmark} | {f.name} | {_duration(f.seconds)} | {f.seconds / f.numpy:.1f}x "
             f"| {f.versus} | {ratio} | {target} |"
         )
     return [*HEADER, *rows]

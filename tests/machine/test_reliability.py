@@ -180,6 +180,41 @@ def test_unwritten_ub_through_index_arrays_counts_the_elements_only() -> None:
     )(lambda: launch(body, False, True))
 
 
+@C.__simd_vf__
+def _scatter_two(buf: UbPtr[uint32_t], load_gap: bool) -> None:
+    """``Reg.Scatter`` of elements 0 and 128; then, if asked, a load of elements 8..71 between."""
+    src, index, r = Reg.RegTensor[uint32_t](), Reg.RegTensor[uint32_t](), Reg.RegTensor[uint32_t]()
+    src.set(7)
+    index.set(np.where(np.arange(64) == 1, 128, 0))
+    Reg.Scatter(buf, src, index, Reg.CreateMask[uint32_t, Reg.MaskPattern.VL2]())
+    if load_gap:
+        Reg.LoadAlign(r, buf + 8)
+
+
+def test_a_vector_scatter_marks_its_elements_only() -> None:
+    # the span from element 0 to 128 is not all stored: loading the gap in the same VF is no
+    # store-then-load, and copying the gap out reads bytes nothing wrote
+    def load_between() -> None:
+        buf = C.__ubuf__(uint32_t, 256)
+        buf.write(np.arange(256))
+        C.asc_sync()
+        _scatter_two(buf, True)
+
+    launch(load_between)
+    gm = GlobalMemory().alloc(uint32_t, 256)
+
+    def copy_out(gm: GmPtr[uint32_t]) -> None:
+        buf = C.__ubuf__(uint32_t, 256)
+        _scatter_two(buf, False)
+        C.asc_sync_notify(C.PIPE_V, C.PIPE_MTE3, C.EVENT_ID0)
+        C.asc_sync_wait(C.PIPE_V, C.PIPE_MTE3, C.EVENT_ID0)
+        C.asc_copy_ub2gm_align(gm, buf, 1, 129 * 4, 0, 0, 0)
+
+    raises_naming(UninitializedMemoryError, "asc_copy_ub2gm_align", "byte 0x4 was not")(
+        lambda: launch(copy_out, gm)
+    )
+
+
 def test_unwritten_ub_under_warn_reads_zeros_and_warns_once() -> None:
     seen: list[int] = []
 

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ascreg import GlobalMemory, uint32_t
+import ascreg
+from ascreg import GlobalMemory, UnifiedBuffer, int16_t, uint16_t, uint32_t
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import bench_simt_divergence  # noqa: E402
+from benchmarks import bench_checking, bench_simt_divergence, bench_vf  # noqa: E402
 
 
 def test_histogram_port_loads_and_matches_its_cpu_golden() -> None:
@@ -35,3 +36,35 @@ def test_per_thread_kernel_counts_four_per_thread() -> None:
         counts = np.array([out[i] for i in range(threads)], dtype=np.uint32)
         assert counts.sum() == 4 * threads
         assert np.array_equal(counts, np.full(threads, 4, np.uint32))
+
+
+def test_vf_benchmark_vfs_agree_with_numpy_batched_and_eager() -> None:
+    count = 3 * 128 + 45  # whole iterations and a tail, as in the benchmark
+    rng = np.random.default_rng(1)
+    a, b = (rng.integers(0, 1 << 16, 512).astype(np.uint16) for _ in range(2))
+    s = rng.integers(0, 18, 512).astype(np.int16)
+    sel = np.maximum(a, b)[:count]
+    expected = np.where(s[:count] >= 16, 0, sel >> np.minimum(s[:count], 15).astype(np.uint16))
+    for vf in (bench_vf.ascreg_vf, bench_vf.c_api_vf):
+        for execution in ("batched", "eager"):
+            ub = UnifiedBuffer()
+            pa, pb, pd = (ub.alloc(uint16_t, 512) for _ in range(3))
+            ps = ub.alloc(int16_t, 512)
+            pa.write(a), pb.write(b), ps.write(s)
+            with ascreg.policy(execution=execution):
+                vf(pd, pa, pb, ps, count)
+            assert np.array_equal(pd.read(count), expected), (vf.__name__, execution)
+
+
+def test_checking_benchmark_kernels_give_their_results() -> None:
+    gm = GlobalMemory()
+    tiles = 3
+    src, dst = (gm.alloc(uint16_t, tiles * bench_checking.TILE) for _ in range(2))
+    values = np.arange(tiles * bench_checking.TILE, dtype=np.uint16) * 3
+    src.write(values)
+    bench_checking.run_streamed(dst, src, tiles)
+    assert np.array_equal(dst.read(values.size), values + values)
+    out = gm.alloc(uint32_t, bench_checking.THREADS)
+    bench_checking.run_neighbours(out, 3)
+    assert np.array_equal(out.read(bench_checking.THREADS), bench_checking.expected_neighbours(3))
+    assert bench_checking.expected_neighbours(3)[0] == 1 * 3 + 3  # neighbour 1, rounds 0+1+2

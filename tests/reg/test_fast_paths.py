@@ -151,3 +151,53 @@ def test_all_on_shortcuts_match_the_masked_computation() -> None:
         shifts.zeroing_shift(a.view(np.int16), counts, on, left=True),
         shifts.zeroing_shift(a.view(np.int16), counts, ones, left=True),
     )
+
+
+def test_a_compare_mask_held_as_enables_reads_the_same_at_every_width() -> None:
+    """An eager compare keeps its lane enables; bits are spread only when something reads them."""
+    a, b, d = _regs(uint16_t)
+    b.set(np.arange(128) * 37 % 11)
+    tail = Reg.UpdateMask[uint16_t](Ref(100))
+    gt = Reg.MaskReg()
+    for _ in range(2):  # the second call takes the cached form
+        Reg.Compare[uint16_t, CMPMODE.GT](gt, a, b, tail)
+    expected = (a.get() > b.get()) & (np.arange(128) < 100)
+    Reg.Select(d, a, b, gt)  # reads the enables at the compare's own width
+    assert np.array_equal(d.get(), np.where(expected, a.get(), b.get()))
+    bits = np.zeros(256, dtype=bool)
+    bits[0::2] = expected
+    assert np.array_equal(gt.bits(), bits)
+    assert np.array_equal(gt.active(uint16_t), expected)
+    assert expected.any() and not expected.all()
+    assert np.array_equal(gt.active(float32_t), bits[0::4])  # another width: lane i is bit 4i
+
+
+def test_a_loop_carrying_a_compare_mask_reads_what_the_eager_compare_left() -> None:
+    """A batch that reads a mask an eager compare left as lane enables, then undoes itself."""
+    import ascreg
+
+    ub = UnifiedBuffer()
+    src, dst = ub.alloc(uint16_t, 512), ub.alloc(uint16_t, 512)
+    values = np.arange(512, dtype=np.uint16) * 7 % 300
+    src.write(values)
+    a = Reg.RegTensor[uint16_t]()
+    a.set(150)
+    gt = Reg.MaskReg()
+    full = Reg.CreateMask[uint16_t]()
+    for _ in range(2):  # the second call takes the cached form: enables only
+        Reg.Compare[uint16_t, CMPMODE.LT](gt, a, a, full)  # all off
+
+    @ascreg.__simd_vf__
+    def body(n: int) -> None:
+        r = Reg.RegTensor[uint16_t]()
+        for i in range(n):
+            Reg.LoadAlign(r, src + i * 128)
+            Reg.StoreAlign(dst + i * 128, r, gt)  # the previous iteration's mask: loop-carried
+            Reg.Compare[uint16_t, CMPMODE.GT](gt, r, a, full)
+
+    body(4)  # the batched attempt finds the carried mask, undoes, runs eagerly
+    rows = values.reshape(4, 128)
+    expected = np.zeros((4, 128), dtype=np.uint16)  # row 0: the all-off mask from before
+    expected[1:] = np.where(rows[:-1] > 150, rows[1:], 0)
+    assert np.array_equal(dst.read(512).reshape(4, 128), expected)
+    assert np.array_equal(gt.active(uint16_t), rows[3] > 150)

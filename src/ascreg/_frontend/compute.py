@@ -29,7 +29,7 @@ from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.enums import MaskMergeMode, RegLayout
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import BATCHING, MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
 
@@ -116,8 +116,13 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
     if not scalar and form in op._forms:  # these operand types passed every check before
         right = src1.get()
         left = src0.get()
+        stride = src0.mask_stride
         active = operands.lane_enables(mask, src0)
-        dst.set_bits(cmp.compare_bits(mode, left, right, active, src0.mask_stride))
+        if not BATCHING:  # one whole register: its bits are spread only if something reads them
+            dst.set_enables(cmp.compare_enables(mode, left, right, active), stride)
+            return
+        bits, lanes = cmp.compare_mask(mode, left, right, active, stride)
+        dst.set_bits(bits, lanes, stride)
         return
     out = operands.mask(dst, "dst", op.surface)
     if scalar:
@@ -126,7 +131,9 @@ def compare(op: Any, mode: str, dst: Any, src0: Any, src1: Any, mask: Any, scala
     else:
         a, other = vectors(op, (src0, "src0"), (src1, "src1"))
         b = other.get()
-    out.set_bits(cmp.compare_bits(mode, a.get(), b, enables(op, mask, a), a.mask_stride))
+    stride = a.mask_stride
+    bits, lanes = cmp.compare_mask(mode, a.get(), b, enables(op, mask, a), stride)
+    out.set_bits(bits, lanes, stride)
     if not scalar:  # every operand passed its check: the next call of this form skips them
         op._forms.add(form)
 

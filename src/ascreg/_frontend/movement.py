@@ -148,10 +148,8 @@ def scatter(op: Any, base: Any, src: Any, index: Any, mask: Any) -> None:
                 "keeps one of the values, which one is not defined (indices must be unique)"
             )
         )
-    if indices.size:
-        low = int(indices.min())
-        span = (ptr + low).view(int(indices.max()) - low + 1, "writes")
-        span[indices[keep] - low] = values[keep]
+    if indices.size:  # through the index array: the checks see the elements, not the gaps
+        ptr[indices[keep]] = values[keep]
 
 
 def gather_blocks(op: Any, dst: Any, base: Any, index: Any, mask: Any) -> None:

@@ -53,7 +53,7 @@ from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 Lanes = np.ndarray[Any, Any]
@@ -185,6 +185,9 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     [True, True, False]
     """
     stride = reg.mask_stride
+    known = mask_reg._lanes_of  # the enables the mask was made from (MaskReg.set_bits)
+    if known is not None and known[1] == stride and not BATCHING:
+        return known[0]
     enables: Lanes = mask_core.enables_of(mask_reg.bits(), reg.lanes, stride)
     return enables
 
@@ -315,6 +318,17 @@ def scalar(
     ...
     ascreg.errors.AscregTypeError: value must be a scalar, got list of 2 values ([1, 2])
     """
+    kind = type(value)
+    if kind is int or kind is float:  # a Python number: converted once per value and type
+        key = (dtype, kind, value, math.copysign(1.0, value) if kind is float else 0)  # -0.0 != 0.0
+        converted = _CONVERTED.get(key)
+        if converted is None:
+            converted = to_dtype(value, dtype)
+            converted.flags.writeable = False  # shared by every call with this value
+            if len(_CONVERTED) >= 4096:
+                _CONVERTED.clear()
+            _CONVERTED[key] = converted
+        return converted
     if isinstance(value, RegTensor | MaskReg):
         raise AscregTypeError(f"{role} must be a scalar, got {type(value).__name__}")
     if not per_thread and np.ndim(value) != 0 and not isinstance(value, str | bytes):
@@ -323,6 +337,10 @@ def scalar(
             f"({value!r:.40})"
         )
     return to_dtype(value, dtype)
+
+
+_CONVERTED: dict[tuple[Any, ...], Any] = {}
+"""Python numbers already converted by :func:`scalar` (a conversion depends on nothing else)."""
 
 
 def ub_pointer(obj: Any, role: str, surface: Surface = C_API) -> Pointer[Any]:

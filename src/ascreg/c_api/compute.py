@@ -114,14 +114,13 @@ __all__ = [
 
 
 def _shift_impl(op: Any, *args: Any) -> Any:
-    if len(args) == 4 and tuple(map(type, args)) in op._forms:  # a vector form checked before
-        dst, src, count, mask = args
-        counts = count.get()
-        values = src.get()
-        dst.put(zeroing_shift(values, counts, operands.lane_enables(mask, dst), left=op.left))
-        return None
     if len(args) == 4:
         dst, src, count, mask = args
+        if (type(dst), type(src), type(count), type(mask)) in op._forms:  # checked before
+            counts = count.get()  # read before src, as the checked path does
+            values = src.get()
+            dst.put(zeroing_shift(values, counts, operands.lane_enables(mask, dst), left=op.left))
+            return None
     elif len(args) == 3:
         dst, (src, count, mask) = None, args
     else:

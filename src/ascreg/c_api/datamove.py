@@ -63,7 +63,8 @@ Dist = Callable[[int], str]
 
 
 def _sized(template: str) -> Dist:
-    return lambda size: template.format(bits=8 * size)
+    names = {size: template.format(bits=8 * size) for size in (1, 2, 4, 8)}  # named once
+    return lambda size: names.get(size) or template.format(bits=8 * size)
 
 
 LOAD_DISTS: dict[str, tuple[Dist, str | None]] = {

@@ -20,8 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._dtypes import bfloat16_t
 from ascreg.core.bitwise import bitwise
 from ascreg.core.elementary import divide
+
+_BFLOAT16 = bfloat16_t.np_dtype  # compared by equality: dtype.name is slow in numpy
 
 Lanes = np.ndarray[Any, Any]
 
@@ -126,7 +129,7 @@ def _float_minmax(
     def op(a: Lanes, b: Lanes) -> Lanes:
         with np.errstate(all="ignore"):  # NaN operands are data here, not numpy warnings
             result = pick(a, b)
-            if a.dtype.kind == "f" or a.dtype.name == "bfloat16":
+            if a.dtype.kind == "f" or a.dtype == _BFLOAT16:
                 both_zero = (a == 0) & (b == 0)
                 if both_zero.any():
                     bits = a.view(f"u{a.itemsize}")
@@ -141,8 +144,10 @@ def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], La
     """Compute bfloat16 in float32 and round to nearest even, as the hardware does."""
 
     def run(a: Lanes, b: Lanes) -> Lanes:
+        if a.dtype.kind in "iu":  # integers wrap without a warning: no error state to set
+            return op(a, b)
         with np.errstate(all="ignore"):  # IEEE overflow/NaN results are data, not warnings
-            if a.dtype.name == "bfloat16":
+            if a.dtype == _BFLOAT16:
                 return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
             return op(a, b)
 

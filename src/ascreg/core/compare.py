@@ -18,7 +18,8 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ascreg.core.masks import _ALL_ON_IDS, lane_words, predicate_bits
+from ascreg.core.masks import _ALL_ON_IDS, lane_words, predicate_mask
+from ascreg.machine.registers import MASK_BITS
 
 Lanes = np.ndarray[Any, Any]
 
@@ -104,6 +105,8 @@ def zero_masked(values: Lanes, active: Lanes) -> Lanes:
     >>> zero_masked(np.array([5, 6], np.int8), np.array([False, True]))
     array([0, 6], dtype=int8)
     """
+    if id(active) in _ALL_ON_IDS and active.shape == values.shape:
+        return values  # every lane on: nothing to zero
     return np.where(active, values, np.zeros((), dtype=values.dtype))
 
 
@@ -117,7 +120,46 @@ def compare_bits(mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int
     >>> bits[:4].astype(int)
     array([1, 0, 0, 0])
     """
-    return predicate_bits(compare(mode, a, b), active, stride)
+    return predicate_mask(compare(mode, a, b), active, stride)[0]
+
+
+def compare_enables(mode: str, a: Lanes, b: Lanes | Any, active: Lanes) -> Lanes:
+    """Return the lane enables ``(a <mode> b) & active`` of a compare's result (one register).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> compare_enables("GT", np.array([1, 5], np.int16), 3, np.array([True, False]))
+    array([False, False])
+    """
+    predicate = compare(mode, a, b)
+    if id(active) in _ALL_ON_IDS and predicate.shape == active.shape:
+        return predicate
+    both: Lanes = np.logical_and(predicate, active)
+    return both
+
+
+def compare_mask(
+    mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int
+) -> tuple[Lanes, Lanes | None]:
+    """Return :func:`compare_bits` and, for one whole register, the lane enables of the bits.
+
+    The enables (None for rows or a short register) let the next op reading the mask at
+    *stride* skip the strided view of the bits (``MaskReg.set_bits``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> a, on = np.arange(128, dtype=np.int16), np.ones(128, bool)
+    >>> bits, enables = compare_mask("LT", a, 3, on, 2)  # a whole int16 register
+    >>> int(bits.sum()), enables[:4].tolist()
+    (3, [True, True, True, False])
+    >>> compare_mask("LT", a[:2], 3, on[:2], 2)[1] is None  # two lanes: a short register
+    True
+    """
+    bits, enables = predicate_mask(compare(mode, a, b), active, stride)
+    whole = enables.ndim == 1 and enables.shape[0] * stride == MASK_BITS
+    return bits, enables if whole else None
 
 
 def merge_masked(result: Lanes, active: Lanes, old: Lanes | None) -> Lanes:

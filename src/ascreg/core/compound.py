@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._dtypes import bfloat16_t
 from ascreg.core.arith import BINARY_OPS, abs_lanes
 from ascreg.core.compare import zero_masked
 from ascreg.core.elementary import elementary
@@ -80,7 +81,7 @@ def fused_multiply_add(a: Lanes, b: Lanes, c: Lanes) -> Lanes:
         back = total - product
         error = (product - (total - back)) + (addend - back)  # TwoSum: the exact error
         error = np.where(np.isfinite(error), error, 0.0)
-        narrow = np.dtype(np.float32) if a.dtype.name == "bfloat16" else a.dtype
+        narrow = np.dtype(np.float32) if a.dtype == bfloat16_t.np_dtype else a.dtype
         odd = _round_to_odd(total, error, np.dtype(np.float64))
         if narrow != a.dtype:  # bfloat16: round to odd in float32 first, then to nearest
             odd = _round_to_odd(odd, np.zeros_like(odd), narrow)

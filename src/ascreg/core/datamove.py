@@ -228,6 +228,8 @@ STORE_MODES: dict[str, StoreMode] = {
 """Every ``StoreDist`` dav-3510 accepts (the MRG*CHN modes are rejected there)."""
 
 _NORM_STORE = STORE_MODES["DIST_NORM"]  # any width, masked, whole lanes
+_SIZED_NORM = {f"DIST_NORM_B{8 * n}": n for n in (1, 2, 4)}
+"""The NORM stores of one element width (bytes): on lanes of that width they are NORM."""
 
 PACK_IS_POSITIONAL = True
 """Decision: a PACK store writes the low part of lane i at packed position i (only enabled
@@ -275,7 +277,8 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     >>> p.read(4)
     array([0, 1, 9, 9], dtype=uint16)
     """
-    if dist == "DIST_NORM":  # the common store: every enabled lane, whole, at its place
+    if dist == "DIST_NORM" or _SIZED_NORM.get(dist) == values.dtype.itemsize:
+        # the common store (NORM_B<n> of n-bit lanes is NORM): every enabled lane, whole
         align = _NORM_STORE.align
         if dst.address % align:
             dst.require_alignment(align, f"StoreAlign with {dist} needs {align}-byte alignment")

@@ -73,6 +73,21 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
     return bits
 
 
+def pattern_mask(code: int, lanes: int, stride: int) -> tuple[Bits, Bits]:
+    """Return :func:`pattern_bits` and the lane enables they hold (:func:`all_on` for ``ALL``).
+
+    Examples
+    --------
+    >>> bits, enables = pattern_mask(PATTERN_CODES["ALL"], 64, 4)
+    >>> int(bits.sum()), is_all_on(enables)
+    (64, True)
+    """
+    enables = pattern_lanes(code, lanes)
+    if code == 0:  # ALL: the shared all-on enables, so that ops skip their masking step
+        enables = all_on(lanes)
+    return lanes_to_bits(enables, stride), enables
+
+
 def pattern_bits(code: int, lanes: int, stride: int) -> Bits:
     """Return the 256 mask bits of pattern *code* over *lanes* lanes of *stride* bits each.
 
@@ -92,6 +107,18 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     >>> predicate_bits(np.array([True, True]), np.array([True, False]), 2)[:4].astype(int)
     array([1, 0, 0, 0])
     """
+    return predicate_mask(predicate, active, stride)[0]
+
+
+def predicate_mask(predicate: Bits, active: Bits, stride: int) -> tuple[Bits, Bits]:
+    """Return :func:`predicate_bits` and the lane enables ``predicate & active`` it spread.
+
+    Examples
+    --------
+    >>> bits, enables = predicate_mask(np.array([True, True]), np.array([True, False]), 2)
+    >>> bits[:4].astype(int), enables
+    (array([1, 0, 0, 0]), array([ True, False]))
+    """
     all_lanes = (
         id(active) in _ALL_ON_IDS
         and predicate.dtype.type is np.bool_
@@ -104,7 +131,9 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     else:
         bits = spread_lanes(both, stride)
     short = MASK_BITS - bits.shape[-1]  # fewer lanes than a register: the other bits are 0
-    return np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)]) if short else bits
+    if short:
+        bits = np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)])
+    return bits, both
 
 
 def spread_lanes(enables: Bits, stride: int) -> Bits:
@@ -222,6 +251,30 @@ def prefix_bits(count: int, lanes: int, stride: int) -> Bits:
         _PREFIX_OF[id(bits)] = (bits, key[0], stride)
     return bits
 
+
+def prefix_enables(count: int, lanes: int) -> Bits:
+    """Return the (read-only, shared) enables of the first ``min(count, lanes)`` of *lanes* lanes.
+
+    Every lane on gives the :func:`all_on` array, so that ops skip their masking step.
+
+    Examples
+    --------
+    >>> prefix_enables(2, 4).tolist(), is_all_on(prefix_enables(9, 4))
+    ([True, True, False, False], True)
+    """
+    if count >= lanes:
+        return all_on(lanes)
+    key = (count, lanes)
+    enables = _PREFIX_ENABLES.get(key)
+    if enables is None:
+        enables = np.zeros(lanes, dtype=np.bool_)
+        enables[:count] = True
+        enables.flags.writeable = False  # shared between masks, like the prefix bits
+        _PREFIX_ENABLES[key] = enables
+    return enables
+
+
+_PREFIX_ENABLES: dict[tuple[int, int], Bits] = {}
 
 _PREFIX_OF: dict[int, tuple[Bits, int, int]] = {}
 """Each shared prefix mask (alive for the whole run) by id: itself, its lane count, its stride."""

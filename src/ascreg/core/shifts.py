@@ -133,12 +133,12 @@ def masked_shift(
         counts = np.broadcast_to(clamped, values.shape).astype(_SIGNED[size])
     signed = counts if counts.dtype.kind == "i" else counts.view(_SIGNED[size])
     # the lowest count (argmin and one element: cheaper than a reduction on a register's lanes)
-    if signed.flat[signed.argmin()] < 0:  # a negative count somewhere: the rare, slow path
+    if signed.item(signed.argmin()) < 0:  # a negative count somewhere: the rare, slow path
         wide = signed.astype(np.int64)
         return np.where(active, shift(values, wide, left=left), 0), (wide < 0) & active
     # numpy defines shifts by the width or more as the chip does (0, or the sign fill of a
     # signed right shift), so non-negative counts need no clamping.
-    amounts = counts.view(values.dtype)
+    amounts = counts if counts.dtype is values.dtype else counts.view(values.dtype)
     if not left:
         result = np.right_shift(values, amounts)
     else:
@@ -146,7 +146,7 @@ def masked_shift(
         if values.dtype.kind == "i":  # the sign bit stays; a count of width or more gives 0
             sign = _SIGN[size].view(values.dtype)
             result = (values & sign) | (result & ~sign)
-            if signed.flat[signed.argmax()] >= width:
+            if signed.item(signed.argmax()) >= width:
                 active = active & (signed < width)
     if id(active) in _ALL_ON_IDS and result.shape == active.shape:
         return result, None  # every lane on: nothing to zero

@@ -705,7 +705,7 @@ class Batch:
             if dtype is None:
                 bits = reg._bits
                 if bits is not None and bits.ndim == 2:
-                    reg._bits = bits[-1]
+                    reg.restore(bits[-1])
             else:
                 lanes = reg._lanes
                 if lanes is not None and lanes.ndim == 2:
@@ -738,7 +738,7 @@ class Batch:
             memory.data[start : start + old.size] = old
         for reg, old, _layout in self.registers.values():
             if isinstance(reg, MaskReg):
-                reg._bits = old
+                reg.restore(old)
             else:
                 reg._lanes = old
         for ref, old in self.refs.values():

@@ -128,9 +128,12 @@ class BlockContext:
         if end > self.written.size:
             self._cover()
         if action == "writes":
-            self._mark_written(start, end)
+            touched = self._mark_written(start, end)
             if self.in_simd_vf:
-                self.vf_stored[start:end] = True
+                if touched is None:
+                    self.vf_stored[start:end] = True
+                else:  # a scatter stores its elements, not the gaps between them
+                    self.vf_stored[start:end][touched] = True
                 self.vf_ranges.append((start, end))
                 self.vf_pages.update(pages_of(start, end))
         elif action == "reads":
@@ -152,15 +155,17 @@ class BlockContext:
         scatter = self.ub.scatter
         return None if scatter is None else scatter.byte_mask(end - start)
 
-    def _mark_written(self, start: int, end: int) -> None:
+    def _mark_written(self, start: int, end: int) -> np.ndarray[Any, Any] | None:
+        """Mark what a write of ``[start, end)`` wrote; return its bytes (None: all of them)."""
         if self.ub.scatter is None:  # a plain access: every byte (what _touched says too)
             self.written[start:end] = True
-            return
+            return None
         touched = self._touched(start, end)
         if touched is None:
             self.written[start:end] = True
         else:  # a scatter writes its elements, not the gaps between them
             self.written[start:end][touched] = True
+        return touched
 
     def _check_gathered(self, start: int, end: int) -> None:
         """Check the elements a load through an index array reads (not the gaps between them)."""

@@ -96,6 +96,21 @@ T = TypeVar("T", bound=Scalar)
 R = TypeVar("R", bound=RegTrait, default=RegTraitNumOne)
 
 
+def spread_enables(enables: np.ndarray[Any, Any], stride: int) -> np.ndarray[Any, Any]:
+    """Return the 256 mask bits of a whole register's lane *enables* (lane i is bit i * stride).
+
+    The inverse of :meth:`MaskReg.active`: each enable as a little-endian integer of *stride*
+    bytes (1 or 0) is the lane's *stride* bits.
+
+    Examples
+    --------
+    >>> spread_enables(np.array([True, False] * 64), 2)[:4].astype(int).tolist()
+    [1, 0, 0, 0]
+    """
+    bits: np.ndarray[Any, Any] = enables.astype(f"<u{stride}").view(np.bool_)
+    return bits
+
+
 def lane_geometry(dtype: type[Scalar], trait: type[RegTrait] = RegTraitNumOne) -> tuple[int, int]:
     """Return ``(lanes, mask_bits_per_lane)`` for a register of *dtype* in layout *trait*.
 
@@ -304,10 +319,14 @@ class MaskReg:
     100
     """
 
-    __slots__ = ("_bits",)
+    __slots__ = ("_bits", "_lanes_of")
 
     def __init__(self) -> None:
         self._bits: np.ndarray[Any, Any] | None = None
+        # (enables, stride): the contiguous lane enables at that stride that the bits hold, so
+        # that an op reading the mask at that stride skips the strided view; while _bits is
+        # None (an eager compare's result), the bits are spread from them on first read
+        self._lanes_of: tuple[np.ndarray[Any, Any], int] | None = None
 
     @classmethod
     def from_bits(cls, bits: np.ndarray[Any, Any]) -> MaskReg:
@@ -334,11 +353,13 @@ class MaskReg:
     @property
     def written(self) -> bool:
         """True once the mask was produced by an op or a load."""
-        return self._bits is not None
+        return self._bits is not None or self._lanes_of is not None
 
     def bits(self) -> np.ndarray[Any, Any]:
         """Return the 256 bits (no copy) or raise if the mask was never written."""
         bits = self._bits
+        if bits is None and self._lanes_of is not None:
+            bits = self._bits = spread_enables(*self._lanes_of)
         if BATCHING and id(self) not in BATCHING[-1].registers:  # read() ignores those
             BATCHING[-1].read(self, bits)
         if bits is None:
@@ -351,11 +372,52 @@ class MaskReg:
             bits = self._bits = np.zeros(MASK_BITS, dtype=np.bool_)
         return bits
 
-    def set_bits(self, bits: np.ndarray[Any, Any]) -> None:
-        """Replace the 256 bits."""
+    def set_bits(
+        self,
+        bits: np.ndarray[Any, Any],
+        enables: np.ndarray[Any, Any] | None = None,
+        stride: int = 0,
+    ) -> None:
+        """Replace the 256 bits; *enables* (optional) are the lanes of stride *stride* they hold.
+
+        An op that made *bits* from the contiguous enables of a whole register (a compare, an
+        ``UpdateMask``) passes them along: an op reading the mask at that stride gets them
+        instead of a strided view of the bits (the same values, read faster).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MaskReg(); m.set_bits(np.ones(256, bool)); m.count()
+        256
+        """
         if BATCHING:
-            BATCHING[-1].write(self, self._bits, bits)
+            old = self._bits
+            if old is None and self._lanes_of is not None:  # what it held, without a read
+                old = spread_enables(*self._lanes_of)
+            BATCHING[-1].write(self, old, bits)
         self._bits = bits
+        self._lanes_of = None if enables is None else (enables, stride)
+
+    def set_enables(self, enables: np.ndarray[Any, Any], stride: int) -> None:
+        """Replace the mask by the lane enables of a whole register at *stride* bits per lane.
+
+        The bits are spread from them only when something reads them; an op reading the mask
+        at the same stride uses *enables* directly. Outside a batched loop only.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MaskReg(); m.set_enables(np.arange(128) < 3, 2)
+        >>> print(m)
+        MaskReg(b16: lanes 0-2 on, 3 of 128)
+        """
+        self._bits = None
+        self._lanes_of = (enables, stride)
+
+    def restore(self, bits: np.ndarray[Any, Any] | None) -> None:
+        """Put back *bits* as they were (a batched loop's commit or undo), with no enables."""
+        self._bits = bits
+        self._lanes_of = None
 
     def active(self, dtype: type[Scalar] = bool_, trait: type[RegTrait] = RegTraitNumOne) -> Any:
         """Return the lane-enable view (a bool array of the lane count) for an op on *dtype*.
@@ -383,9 +445,9 @@ class MaskReg:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        if self._bits is None:
+        if not self.written:
             return "MaskReg(<never written>)"
-        on = np.flatnonzero(self._bits)
+        on = np.flatnonzero(self.bits())
         if on.size == 0:
             return "MaskReg(all off)"
         width = next(s for s in (8, 4, 2, 1) if not (on % s).any())

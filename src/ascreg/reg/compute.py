@@ -36,14 +36,12 @@ from ascreg.machine.registers import MaskReg, RegTensor
 Lanes = np.ndarray[Any, Any]
 
 
-def _mode(op: Any) -> str:
-    mode: str | None = op.__dict__.get("_cmp_mode")
-    if mode is None:  # once per subscript
-        mode = op._cmp_mode = op.t.enum(CMPMODE, CMPMODE.EQ).name
-    return mode
+def _mode_setup(op: Any) -> None:
+    """Name the subscript's ``CMPMODE`` once (``EQ`` when none is given)."""
+    op.cmp_mode = op.t.enum(CMPMODE, CMPMODE.EQ).name
 
 
-@define("Reg.Compare", enum_kinds=(CMPMODE,))
+@define("Reg.Compare", enum_kinds=(CMPMODE,), _setup=_mode_setup)
 def Compare(op: Any, dst: MaskReg, src0: Any, src1: Any, mask: MaskReg) -> None:
     """``Compare<T, CMPMODE mode = EQ>(MaskReg& dst, U& src0, U& src1, MaskReg& mask)``.
 
@@ -62,10 +60,10 @@ def Compare(op: Any, dst: MaskReg, src0: Any, src1: Any, mask: MaskReg) -> None:
     >>> out.count()
     64
     """
-    shared.compare(op, _mode(op), dst, src0, src1, mask, scalar=False)
+    shared.compare(op, op.cmp_mode, dst, src0, src1, mask, scalar=False)
 
 
-@define("Reg.Compares", enum_kinds=(CMPMODE,))
+@define("Reg.Compares", enum_kinds=(CMPMODE,), _setup=_mode_setup)
 def Compares(op: Any, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> None:
     """``Compares<T, CMPMODE mode = EQ>(MaskReg& dst, U& src, T scalar, MaskReg& mask)``.
 
@@ -82,7 +80,7 @@ def Compares(op: Any, dst: MaskReg, src0: Any, scalar: Any, mask: MaskReg) -> No
     >>> print(out)
     MaskReg(b32: lanes 0-31 on, 32 of 64)
     """
-    shared.compare(op, _mode(op), dst, src0, scalar, mask, scalar=True)
+    shared.compare(op, op.cmp_mode, dst, src0, scalar, mask, scalar=True)
 
 
 @define("Reg.Select")

@@ -37,9 +37,9 @@ def _geometry(op: Any, spelling: str) -> tuple[int, int]:
     return geometry
 
 
-def _mask(bits: core.Bits) -> MaskReg:
+def _mask(bits: core.Bits, enables: core.Bits | None = None, stride: int = 0) -> MaskReg:
     mask = MaskReg()
-    mask.set_bits(bits)
+    mask.set_bits(bits, enables, stride)
     return mask
 
 
@@ -62,7 +62,8 @@ def CreateMask(op: Any) -> MaskReg:
     """
     lanes, stride = _geometry(op, "CreateMask[uint16_t]()")
     pattern = op.t.enum(MaskPattern, MaskPattern.ALL)
-    return _mask(core.pattern_bits(pattern.value, lanes, stride))
+    bits, enables = core.pattern_mask(pattern.value, lanes, stride)
+    return _mask(bits, enables if lanes * stride == MASK_BITS else None, stride)
 
 
 @define("Reg.UpdateMask", traits=True, _setup=_geometry_setup)
@@ -83,8 +84,9 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
     if type(count) is Ref and op.geometry is not None:
         value = count.value
         if type(value) is int and 0 <= value <= operands.UINT32_MAX:  # only the range to check
-            bits, count.value = core.update_mask(value, *op.geometry)
-            return _mask(bits)
+            lanes, stride = op.geometry
+            bits, count.value = core.update_mask(value, lanes, stride)
+            return _mask(bits, core.prefix_enables(value, lanes), stride)
         if type(value) is np.ndarray:  # one count per iteration of a batched loop (as below)
             rows, count.value = core.update_mask_rows(value, *op.geometry)
             return _mask(rows)
