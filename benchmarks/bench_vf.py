@@ -63,7 +63,7 @@ from benchmarks.report import Figure, best_times
 LANES = VL // uint16_t.size
 COUNT = 1_048_576 - LANES + 45  # 8192 iterations, the last one with 45 lanes
 TILE = 16 * 1024  # elements per UB tile (4 buffers x 32 KiB)
-REPEATS = 5
+REPEATS = 9
 
 
 @__simd_vf__
