@@ -130,18 +130,33 @@ def _stride_rule(stride: int, name: str, burst: Burst, call: str) -> None:
         )
 
 
+def _validate(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> None:
+    """Check a copy: its whole form the first time, then only the two addresses' alignment.
+
+    Every check but alignment depends only on the form (:func:`_known_form`), so a form that
+    passed once is checked again for alignment alone, with the same calls and messages.
+    """
+    into_ub = direction == _GM_TO_UB
+    ub, gm = (dst, src) if into_ub else (src, dst)
+    if not _known_form(dst, src, burst, direction):
+        dst_cls, src_cls = (UbPtr, GmPtr) if into_ub else (GmPtr, UbPtr)
+        _spaces(dst, src, dst_cls, src_cls, call)
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
+        burst.check(ub.dtype.size, call)
+        if into_ub:
+            _stride_rule(burst.dst_stride, "dst_stride", burst, call)
+        else:
+            _stride_rule(burst.src_stride, "src_stride", burst, call)
+        _remember_form(dst, src, burst, direction)
+    elif ub.address % DATA_BLOCK or gm.address % gm.dtype.size:  # only alignment left
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
+
+
 def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
     """MTE2: copy *burst* from GM *src* to UB *dst* (see the module docstring)."""
-    if not _known_form(dst, src, burst, _GM_TO_UB):
-        _spaces(dst, src, UbPtr, GmPtr, call)
-        _aligned(dst, "dst", call)
-        _aligned(src, "src", call)
-        burst.check(dst.dtype.size, call)
-        _stride_rule(burst.dst_stride, "dst_stride", burst, call)
-        _remember_form(dst, src, burst, _GM_TO_UB)
-    elif dst.address % DATA_BLOCK or src.address % src.dtype.size:  # only alignment left
-        _aligned(dst, "dst", call)
-        _aligned(src, "src", call)
+    _validate(dst, src, burst, _GM_TO_UB, call)
     size = dst.dtype.size
     left, right = burst.left_pad * size, burst.right_pad * size
     padded = left + burst.len_burst + right
@@ -224,16 +239,7 @@ def ub_to_gm(
     With *combine* (a store-atomic mode, see ``ascreg.core.store_atomic``) each burst is merged
     into the GM bytes it lands on instead of replacing them.
     """
-    if not _known_form(dst, src, burst, _UB_TO_GM):
-        _spaces(dst, src, GmPtr, UbPtr, call)
-        _aligned(dst, "dst", call)
-        _aligned(src, "src", call)
-        burst.check(src.dtype.size, call)
-        _stride_rule(burst.src_stride, "src_stride", burst, call)
-        _remember_form(dst, src, burst, _UB_TO_GM)
-    elif dst.address % dst.dtype.size or src.address % DATA_BLOCK:  # only alignment left
-        _aligned(dst, "dst", call)
-        _aligned(src, "src", call)
+    _validate(dst, src, burst, _UB_TO_GM, call)
     ctx = running_block()
     if ctx is not None and burst.n_burst == 1:
         _burst_out(ctx, dst, src, burst.len_burst, combine)
