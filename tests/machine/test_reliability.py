@@ -215,6 +215,37 @@ def test_a_vector_scatter_marks_its_elements_only() -> None:
     )
 
 
+def test_a_vector_gather_of_elements_the_vf_stored_needs_mem_bar() -> None:
+    # a gather reads its elements: the stored element 128 without a barrier is an error, the
+    # gap element 8 is not, and a barrier orders the store before the gather
+    @C.__simd_vf__
+    def vf(buf: UbPtr[uint32_t], element: int, barrier: bool) -> None:
+        src, index, out = (
+            Reg.RegTensor[uint32_t](),
+            Reg.RegTensor[uint32_t](),
+            Reg.RegTensor[uint32_t](),
+        )
+        src.set(7)
+        index.set(np.where(np.arange(64) == 1, 128, 0))
+        Reg.Scatter(buf, src, index, Reg.CreateMask[uint32_t, Reg.MaskPattern.VL2]())
+        if barrier:
+            C.asc_mem_bar(C.VST_VLD)
+        index.set(element)
+        Reg.Gather(out, buf, index, Reg.CreateMask[uint32_t, Reg.MaskPattern.VL1]())
+
+    def body(element: int, barrier: bool) -> None:
+        buf = C.__ubuf__(uint32_t, 256)
+        buf.write(np.arange(256))
+        C.asc_sync()
+        vf(buf, element, barrier)
+
+    raises_naming(SyncError, "Reg.Gather", "after storing byte 0x200", "asc_mem_bar")(
+        lambda: launch(body, 128, False)
+    )
+    launch(body, 8, False)
+    launch(body, 128, True)
+
+
 def test_unwritten_ub_under_warn_reads_zeros_and_warns_once() -> None:
     seen: list[int] = []
 

@@ -145,9 +145,11 @@ class BlockContext:
                 and not self.vf_pages.isdisjoint(pages_of(start, end))
                 and self.vf_stored[start:end].any()
             ):
-                self._store_then_load(start, end)
+                self._store_then_load(start, end, self.vf_stored[start:end])
         elif action == "gathers":
             self._check_gathered(start, end)
+            if self.in_simd_vf and not self.vf_pages.isdisjoint(pages_of(start, end)):
+                self._gathered_after_store(start, end)
         self.tracker.access(self.pipe, start, end, write=action == "writes")
 
     def _touched(self, start: int, end: int) -> np.ndarray[Any, Any] | None:
@@ -276,8 +278,17 @@ class BlockContext:
         # undefined="warn": unwritten bytes hold the zeros of the allocation; warn once for it
         (self.written[block.start : block.end] if block else span)[:] = True
 
-    def _store_then_load(self, start: int, end: int) -> None:
-        first = start + int(np.argmax(self.vf_stored[start:end]))
+    def _gathered_after_store(self, start: int, end: int) -> None:
+        """Raise when a load through an index array reads elements this VF stored (no barrier)."""
+        stored = self.vf_stored[start:end]
+        touched = self._touched(start, end)
+        if touched is not None:  # the gathered elements only, not the gaps between them
+            stored = stored & touched
+        if stored.any():
+            self._store_then_load(start, end, stored)
+
+    def _store_then_load(self, start: int, end: int, stored: np.ndarray[Any, Any]) -> None:
+        first = start + int(np.argmax(stored))
         raise SyncError(
             f"a __simd_vf__ loads UB [{start:#x}, {end:#x}) after storing byte {first:#x} in "
             "the same VF with no barrier between: inside a VF, loads and stores are separate "
