@@ -146,6 +146,8 @@ def lgamma(x: Arr) -> Arr:
     >>> import numpy as np
     >>> lgamma(np.array([1.0, 2.0, 0.5, -np.inf])).round(12).tolist()
     [0.0, 0.0, 0.572364942925, inf]
+    >>> round(float(lgamma(np.array([-142.43239212036133]))[0]), 4)  # by reflection
+    -566.1025
     """
     with np.errstate(all="ignore"):
         return _lgamma(x)
@@ -160,17 +162,26 @@ def _lgamma(x: Arr) -> Arr:
     series_two = _log_gamma_series(
         np.where(np.abs(z2) < _SERIES_RADIUS, z2, 0.0), near_two, 1 - _EULER_GAMMA
     )
-    large = np.where(x > 30, x, 30.0)
-    stirling = (
-        (large - 0.5) * np.log(large) - large + 0.5 * math.log(2 * math.pi) + _stirling_tail(large)
-    )
-    general = np.log(np.abs(_tgamma(np.where((x > 30) | (x == 0), 1.5, x))))
-    value = np.where(x > 30, stirling, general)
+    far = (x > 30) | (x < -30)
+    general = np.log(np.abs(_tgamma(np.where(far | (x == 0), 1.5, x))))
+    value = np.where(x > 30, _log_stirling(np.where(x > 30, x, 30.0)), general)
+    # x < -30: the reflection log|gamma(x)| = log(pi) - log|sin(pi x)| - lgamma(1 - x), in
+    # logarithms (gamma(x) itself leaves float64 below x = -170 and loses digits before)
+    reflected = np.where(x < -30, x, -30.5)
+    sine = np.abs(np.sin(math.pi * (reflected - np.round(reflected))))  # exact reduction
+    mirrored = math.log(math.pi) - np.log(sine) - _log_stirling(1 - reflected)
+    value = np.where(x < -30, mirrored, value)
     value = np.where(np.abs(z2) < _SERIES_RADIUS, series_two, value)
     value = np.where(np.abs(z1) < _SERIES_RADIUS, series_one, value)
     pole = (x <= 0) & (x == np.floor(x))
     value = np.where(pole | np.isinf(x), np.inf, np.where(value == 0, 0.0, value))
     return np.where(np.isnan(x), x, value)
+
+
+def _log_stirling(x: Arr) -> Arr:
+    """Stirling's series for ``log gamma(x)``, x >= 30 (float64 accurate there)."""
+    result: Arr = (x - 0.5) * np.log(x) - x + 0.5 * math.log(2 * math.pi) + _stirling_tail(x)
+    return result
 
 
 def lgamma_needs_exact(x: Arr, value: Arr) -> Arr:
