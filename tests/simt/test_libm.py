@@ -144,7 +144,8 @@ def test_exact_functions_match_the_reference(name: str, data: Any) -> None:
     ]
     got = getattr(simt, name)(*columns)
     for k, lane in enumerate(zip(*columns, strict=True)):
-        want = EXACT_ROWS[name](*map(float, lane))
+        with np.errstate(all="ignore"):  # the reference's own IEEE overflow (FLT_MAX up) is data
+            want = EXACT_ROWS[name](*map(float, lane))
         assert same(got[k], want), (name, [float(v) for v in lane], got[k], want)
 
 
