@@ -334,9 +334,9 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
     shape = op.spec.shape if op.spec is not None else None
     vector = op.surface is C_API and not getattr(shape, "kernel", False)
-    call: Any = _forwarder(impl, op.name, bound=op, vector=vector)
-    if call is None:
-        call = _generic(impl, op, vector=vector)
+    call: Any = _forwarder(impl, op.name, bound=op, vector=vector) or _generic(
+        impl, op, vector=vector
+    )
     call.__name__ = call.__qualname__ = op.name
     setattr(call, CALL_MARKER, op.name)  # an op: a batched VF loop may call it
     call.__doc__ = op.__doc__
@@ -348,9 +348,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
 
 _FORWARDER = """\
 def {name}({head}{formal}):
-    if {vector}_STACK and _STACK[-1].pipe is not PIPE_V:
-        check_in_vector_function(op.name)
-    if _BATCHING:
+{vector_check}    if _BATCHING:
         return impl(op, *admit(op, ({packed}), None))
     return impl(op, {actual})
 """
@@ -360,7 +358,16 @@ A call through ``*args, **kwargs`` costs about 0.15 us more per op call (packing
 the arguments): with eight ops per iteration that is most of what an eager VF loop spends in
 calls. The generated function does the same checks as the generic one."""
 
-_RESERVED = frozenset({"op", "impl", "admit", "check_in_vector_function", "PIPE_V"})
+_VECTOR_CHECK = """\
+    if _STACK and _STACK[-1].pipe is not PIPE_V:
+        check_in_vector_function(op.name)
+"""
+"""The first lines of a vector op's forwarder: it runs only inside a ``__simd_vf__``."""
+
+_RESERVED = frozenset(
+    {"op", "impl", "admit", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
+)
+"""The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
 
 
 def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -> Any:
@@ -385,7 +392,7 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
         name=name,
         head="op, " if bound is None else "",
         formal=", ".join(written),
-        vector="" if vector else "False and ",
+        vector_check=_VECTOR_CHECK if vector else "",
         packed="".join(f"{w}, " for w in written),
         actual=", ".join(written),
     )

@@ -44,7 +44,10 @@ def _create(op: Any, pattern: Any) -> Any:
     if code not in core.PATTERN_CODES.values():
         raise AscregTypeError(f"{pattern!r} is not a PAT_* pattern (PAT_ALL ... PAT_ALLF)")
     assert code is not None
-    return vector_bool.from_bits(core.pattern_bits(code, VL // op.stride, op.stride))
+    bits, enables = core.pattern_mask(code, VL // op.stride, op.stride)
+    mask = vector_bool()
+    mask.set_bits(bits, enables, op.stride)  # fresh bits; the enables as Reg.CreateMask keeps them
+    return mask
 
 
 def _update(op: Any, count: Any) -> Any:
@@ -55,9 +58,11 @@ def _update(op: Any, count: Any) -> Any:
         return vector_bool.from_bits(rows)
     if not operands.is_integer(value) or not 0 <= value < 1 << 32:
         raise AscregTypeError(f"count {value!r} is not a uint32_t value")
-    bits, box.value = core.update_mask(int(value), VL // op.stride, op.stride)
+    lanes = VL // op.stride
+    bits, box.value = core.update_mask(int(value), lanes, op.stride)
     mask = vector_bool()
-    mask.set_bits(bits)  # the shared read-only prefix, as Reg.UpdateMask holds it (no copy)
+    # the shared read-only prefix and its enables, as Reg.UpdateMask holds them (no copy)
+    mask.set_bits(bits, core.prefix_enables(int(value), lanes), op.stride)
     return mask
 
 

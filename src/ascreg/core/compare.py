@@ -18,7 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from ascreg.core.masks import _ALL_ON_IDS, lane_words, predicate_mask
+from ascreg.core.masks import _ALL_ON_IDS, enabled, lane_words, predicate_mask
 from ascreg.machine.registers import MASK_BITS
 
 Lanes = np.ndarray[Any, Any]
@@ -132,11 +132,7 @@ def compare_enables(mode: str, a: Lanes, b: Lanes | Any, active: Lanes) -> Lanes
     >>> compare_enables("GT", np.array([1, 5], np.int16), 3, np.array([True, False]))
     array([False, False])
     """
-    predicate = compare(mode, a, b)
-    if id(active) in _ALL_ON_IDS and predicate.shape == active.shape:
-        return predicate
-    both: Lanes = np.logical_and(predicate, active)
-    return both
+    return enabled(compare(mode, a, b), active)
 
 
 def compare_mask(

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.machine.registers import MASK_BITS
+from ascreg.machine.registers import LANE_WORDS, MASK_BITS, spread_enables
 
 Bits = np.ndarray[Any, Any]
 
@@ -110,6 +110,25 @@ def predicate_bits(predicate: Bits, active: Bits, stride: int) -> Bits:
     return predicate_mask(predicate, active, stride)[0]
 
 
+def enabled(predicate: Bits, active: Bits) -> Bits:
+    """Return ``predicate & active`` per lane: *predicate* itself when *active* is all on.
+
+    Examples
+    --------
+    >>> enabled(np.array([True, True]), np.array([True, False])).tolist()
+    [True, False]
+    >>> p = np.array([True, False, True]); enabled(p, all_on(3)) is p
+    True
+    """
+    all_lanes = (
+        id(active) in _ALL_ON_IDS
+        and predicate.dtype.type is np.bool_
+        and (active.ndim == 1 or predicate.shape == active.shape)
+    )
+    both: Bits = predicate if all_lanes else np.logical_and(predicate, active)
+    return both
+
+
 def predicate_mask(predicate: Bits, active: Bits, stride: int) -> tuple[Bits, Bits]:
     """Return :func:`predicate_bits` and the lane enables ``predicate & active`` it spread.
 
@@ -119,17 +138,9 @@ def predicate_mask(predicate: Bits, active: Bits, stride: int) -> tuple[Bits, Bi
     >>> bits[:4].astype(int), enables
     (array([1, 0, 0, 0]), array([ True, False]))
     """
-    all_lanes = (
-        id(active) in _ALL_ON_IDS
-        and predicate.dtype.type is np.bool_
-        and (active.ndim == 1 or predicate.shape == active.shape)
-    )
-    both = predicate if all_lanes else np.logical_and(predicate, active)
-    word = _LANE_WORDS.get(stride)
-    if both.ndim == 1 and word is not None:  # one register: spread_lanes without its call
-        bits = both.astype(word).view(np.bool_)
-    else:
-        bits = spread_lanes(both, stride)
+    both = enabled(predicate, active)
+    # one register: nothing to remember (spread_lanes does that for rows)
+    bits = spread_enables(both, stride) if both.ndim == 1 else spread_lanes(both, stride)
     short = MASK_BITS - bits.shape[-1]  # fewer lanes than a register: the other bits are 0
     if short:
         bits = np.pad(bits, [(0, 0)] * (bits.ndim - 1) + [(0, short)])
@@ -147,15 +158,10 @@ def spread_lanes(enables: Bits, stride: int) -> Bits:
     >>> spread_lanes(np.array([[True, False], [False, True]]), 2).astype(int).tolist()
     [[1, 0, 0, 0], [0, 0, 1, 0]]
     """
-    word = _LANE_WORDS.get(stride)
-    bits = enables.astype(f"<u{stride}" if word is None else word).view(np.bool_)
+    bits = spread_enables(enables, stride)
     if bits.ndim > 1:  # rows of a batched loop: later ops read these enables, not strided bits
         _remember(bits, stride, enables)
     return bits
-
-
-_LANE_WORDS = {n: np.dtype(f"<u{n}") for n in (1, 2, 4, 8)}
-"""The little-endian unsigned type of each mask stride (one lane's bits as one integer)."""
 
 
 def enables_of(bits: Bits, lanes: int, stride: int) -> Bits:
@@ -229,7 +235,7 @@ def lane_words(enables: Bits, width: int) -> Bits | None:
     known = _WORDS.get(id(enables))
     if known is None or known[0] is not enables or known[2] != width:
         return None
-    words: Bits = known[1].view(_LANE_WORDS[width])
+    words: Bits = known[1].view(LANE_WORDS[width])
     return words
 
 

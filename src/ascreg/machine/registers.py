@@ -97,18 +97,24 @@ R = TypeVar("R", bound=RegTrait, default=RegTraitNumOne)
 
 
 def spread_enables(enables: np.ndarray[Any, Any], stride: int) -> np.ndarray[Any, Any]:
-    """Return the 256 mask bits of a whole register's lane *enables* (lane i is bit i * stride).
+    """Return the mask bits of lane *enables* (or rows of them): lane i is bit ``i * stride``.
 
     The inverse of :meth:`MaskReg.active`: each enable as a little-endian integer of *stride*
-    bytes (1 or 0) is the lane's *stride* bits.
+    bytes (1 or 0) is the lane's *stride* bits (one pass, no strided writes); the other bits
+    are 0.
 
     Examples
     --------
     >>> spread_enables(np.array([True, False] * 64), 2)[:4].astype(int).tolist()
     [1, 0, 0, 0]
     """
-    bits: np.ndarray[Any, Any] = enables.astype(f"<u{stride}").view(np.bool_)
-    return bits
+    word = LANE_WORDS.get(stride)
+    bits: np.ndarray[Any, Any] = enables.astype(f"<u{stride}" if word is None else word)
+    return bits.view(np.bool_)
+
+
+LANE_WORDS = {n: np.dtype(f"<u{n}") for n in (1, 2, 4, 8)}
+"""The little-endian unsigned type of each mask stride (one lane's bits as one integer)."""
 
 
 def lane_geometry(dtype: type[Scalar], trait: type[RegTrait] = RegTraitNumOne) -> tuple[int, int]:
