@@ -33,6 +33,9 @@ import attrs
 
 CALL_MARKER = "_ascreg_call"
 """Name of the local variable through which a public entry point names itself on the stack."""
+FORWARDER_MARKER = "_ascreg_forwarder"
+"""Attribute (True) of an op's own entry point, the function every call of the op goes through
+(a batched VF loop's plan records those calls, :mod:`ascreg.machine.plans`)."""
 OP_LOCAL = "op"
 """Name of the op-object parameter of an op implementation (it names the call through its
 ``_ascreg_call`` attribute)."""

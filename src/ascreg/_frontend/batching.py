@@ -19,11 +19,13 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from ascreg._frontend import steps
 from ascreg.machine.batch import RowInts, RowPointer, current, fallback
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
@@ -157,6 +159,42 @@ SPECIAL: dict[str, Callable[[Any, tuple[Any, ...]], tuple[Any, ...] | None]] = {
 }
 """Ops with per-iteration pointers or counts: each returns the arguments to run with, or None
 when the form it was called in does not batch."""
+
+
+def batched(op: Any, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None) -> Any:
+    """Call *op* (through its implementation *impl*) on *args* inside the running batch.
+
+    The arguments are :func:`admit`-ted first. When the batch records a plan
+    (:mod:`ascreg.machine.plans`), the call is recorded, unless another recorded call makes it.
+    """
+    recorder = current().recorder
+    if recorder is None or recorder.inside:
+        admitted = admit(op, args, kwargs)
+        return impl(op, *admitted, **kwargs) if kwargs else impl(op, *admitted)
+    recorder.inside = True
+    try:
+        admitted = admit(op, args, kwargs)
+        result = impl(op, *admitted, **kwargs) if kwargs else impl(op, *admitted)
+    finally:
+        recorder.inside = False
+    recorder.call(step_for, op, impl, args, kwargs, result)
+    return result
+
+
+def step_for(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
+    """Return the step a plan replays for the recorded call ``op(*args)`` that gave *result*.
+
+    A short step of :mod:`ascreg._frontend.steps` where the form has one, else the call
+    itself: its operands admitted, then *impl*, as :func:`batched` runs it. (*args* and
+    *result* serve to choose the step by their form; the step does not keep them.)
+    """
+    maker = steps.MAKERS.get(op.name)
+    step = None if maker is None else maker(op, args, result)
+    return functools.partial(_call, op, impl) if step is None else step
+
+
+def _call(op: Any, impl: Any, *args: Any) -> Any:
+    return impl(op, *admit(op, args, None))
 
 
 def admit(op: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> tuple[Any, ...]:

@@ -33,7 +33,7 @@ from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend import batching
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
-from ascreg.errors import CALL_MARKER, AscregTypeError, TemplateMismatchError
+from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, AscregTypeError, TemplateMismatchError
 from ascreg.machine.batch import _ACTIVE as _BATCHING
 from ascreg.machine.block import _STACK, running_block
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
@@ -244,6 +244,7 @@ def define(
             "key": key,
             "surface": surface,
             CALL_MARKER: name,
+            FORWARDER_MARKER: True,
             "__doc__": with_aliases(impl.__doc__ if doc is None else doc, row),
             "__module__": module,
             "__qualname__": f"_{short}",
@@ -322,7 +323,7 @@ def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) 
             check_in_vector_function(op.name)
         passed = args if bound is not None else args[1:]
         if _BATCHING:
-            passed = batching.admit(op, passed, kwargs)
+            return batching.batched(op, impl, passed, kwargs)
         if kwargs:
             return impl(op, *passed, **kwargs)
         return impl(op, *passed)  # the same call: forwarding no keywords costs half as much
@@ -339,6 +340,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     )
     call.__name__ = call.__qualname__ = op.name
     setattr(call, CALL_MARKER, op.name)  # an op: a batched VF loop may call it
+    setattr(call, FORWARDER_MARKER, True)  # ... and a plan may record its calls
     call.__doc__ = op.__doc__
     call.__module__ = module
     parameters = list(inspect.signature(impl).parameters.values())[1:]
@@ -349,7 +351,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
 _FORWARDER = """\
 def {name}({head}{formal}):
 {vector_check}    if _BATCHING:
-        return impl(op, *admit(op, ({packed}), None))
+        return batched(op, impl, ({packed}), None)
     return impl(op, {actual})
 """
 """The call of an op whose implementation has plain parameters: they are forwarded as they are.
@@ -365,7 +367,7 @@ _VECTOR_CHECK = """\
 """The first lines of a vector op's forwarder: it runs only inside a ``__simd_vf__``."""
 
 _RESERVED = frozenset(
-    {"op", "impl", "admit", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
+    {"op", "impl", "batched", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
 
@@ -398,7 +400,7 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
     )
     namespace: dict[str, Any] = {
         "impl": impl,
-        "admit": batching.admit,
+        "batched": batching.batched,
         "check_in_vector_function": check_in_vector_function,
         "PIPE_V": Pipe.PIPE_V,
         "_STACK": _STACK,

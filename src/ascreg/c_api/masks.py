@@ -55,7 +55,9 @@ def _update(op: Any, count: Any) -> Any:
     value = box.value
     if isinstance(value, np.ndarray):  # one count per iteration of a batched loop
         rows, box.value = core.update_mask_rows(value, VL // op.stride, op.stride)
-        return vector_bool.from_bits(rows)
+        batched = vector_bool()
+        batched.set_bits(rows)  # the shared read-only rows, as Reg.UpdateMask holds them
+        return batched
     if not operands.is_integer(value) or not 0 <= value < 1 << 32:
         raise AscregTypeError(f"count {value!r} is not a uint32_t value")
     lanes = VL // op.stride

@@ -52,7 +52,7 @@ from ascreg.errors import get_policy
 from ascreg.machine.block import BlockContext
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
-from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, spread_enables
 from ascreg.machine.sync import PIPE_V, RowsAccess
 
 LOG = logging.getLogger("ascreg.batch")
@@ -529,6 +529,12 @@ class Batch:
         """The bytes the batch stored over, as (memory, start, old bytes), to put back."""
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
+        self.recorder: Any = None
+        """The :class:`~ascreg.machine.plans.Recorder` of this run's op calls, if it records a
+        plan (set by :func:`ascreg.machine.plans.start`), and the loop it records for."""
+        self.site: Any = None
+        self.replayed = False
+        """True when a plan's program runs in this batch instead of the loop body."""
 
     # -- registers and refs --
 
@@ -563,6 +569,28 @@ class Batch:
                 f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
             )
         self.registers[key] = (reg, old, (lanes, dtype))
+
+    def wrote(self, reg: Any) -> None:
+        """Journal *reg* before a plan's step writes a result of the op's own shape into it.
+
+        :meth:`write` for a step (:mod:`ascreg._frontend.steps`), which writes
+        ``_lanes``/``_bits`` itself: the pre-loop content is kept once, and a register the
+        batch read before writing it is loop-carried.
+        """
+        key = id(reg)
+        if key in self.registers:
+            return
+        if key in self.read_first:
+            raise fallback(
+                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
+            )
+        if isinstance(reg, MaskReg):
+            old = reg._bits
+            if old is None and reg._lanes_of is not None:  # what it held, without a read
+                old = spread_enables(*reg._lanes_of)
+            self.registers[key] = (reg, old, (MASK_BITS, None))
+        else:
+            self.registers[key] = (reg, reg._lanes, (reg.lanes, reg.dtype.np_dtype))
 
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
@@ -713,7 +741,24 @@ class Batch:
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
         _ACTIVE.pop()
-        LOG.debug("%s: batched over %d iterations", self.where, self.count)
+        LOG.debug(
+            "%s: batched over %d iterations%s",
+            self.where, self.count, " (a recorded plan)" if self.replayed else "",
+        )  # fmt: skip
+
+    def finish(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
+        """:meth:`commit`, then return the loop variable's and *values*' final values.
+
+        *values* are what the names the body assigns hold after the batched body. A run that
+        recorded its op calls leaves its plan with the loop (:mod:`ascreg.machine.plans`).
+        """
+        recorder = self.recorder
+        plan = None if recorder is None else recorder.plan(self, values)  # before commit: an
+        self.commit()  # error in either undoes the batch
+        self.recorder = None
+        if plan is not None:
+            self.site.keep(plan)
+        return (self.final_index(), *[self.last(v) for v in values])
 
     def last(self, value: Any) -> Any:
         """Return what *value* (a loop variable) holds after the last iteration."""
@@ -732,8 +777,12 @@ class Batch:
         """Return the loop variable after the loop (the last iteration's index)."""
         return self.iterations[-1]
 
-    def abandon(self, error: BaseException) -> None:
-        """Undo everything the attempt changed; the caller then runs the loop eagerly."""
+    def abandon(self, error: BaseException, *, replay: bool = False) -> None:
+        """Undo everything the attempt changed; the caller then runs the loop eagerly.
+
+        *replay*: the attempt replayed a plan (the caller then runs the loop without it).
+        """
+        self.recorder = None
         for memory, start, old in reversed(self.saved):
             memory.data[start : start + old.size] = old
         for reg, old, _layout in self.registers.values():
@@ -745,7 +794,8 @@ class Batch:
             ref.value = old
         _ACTIVE.pop()
         reason = error if isinstance(error, Fallback) else f"{type(error).__name__}: {error}"
-        LOG.debug("%s: runs eagerly (%s)", self.where, reason)
+        what = "its plan is not replayed" if replay else "runs eagerly"
+        LOG.debug("%s: %s (%s)", self.where, what, reason)
         if not isinstance(error, Exception):
             raise error
 
@@ -846,17 +896,22 @@ def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
     return bool((one.rows[:size] == then.rows[shift : shift + size]).any())
 
 
-def enter(where: str, iterations: Any) -> Batch | None:
-    """Start a batched attempt at a loop over *iterations*, or return None to run it eagerly."""
+def enter(where: str, iterations: Any, *, quiet: bool = False) -> Batch | None:
+    """Start a batched attempt at a loop over *iterations*, or return None to run it eagerly.
+
+    *quiet*: do not log why it runs eagerly (a plan's replay asks first, then the loop itself).
+    """
     if not isinstance(iterations, range) or _ACTIVE:
         return None
     policy = get_policy()
     if policy.execution == "eager" or policy.undefined != "error":
-        LOG.debug("%s: runs eagerly (the policy says execution=%r, undefined=%r)",
-                  where, policy.execution, policy.undefined)  # fmt: skip
+        if not quiet:
+            LOG.debug("%s: runs eagerly (the policy says execution=%r, undefined=%r)",
+                      where, policy.execution, policy.undefined)  # fmt: skip
         return None
     if not MIN_ITERATIONS <= len(iterations) <= MAX_ITERATIONS:
-        LOG.debug("%s: runs eagerly (%d iterations)", where, len(iterations))
+        if not quiet:
+            LOG.debug("%s: runs eagerly (%d iterations)", where, len(iterations))
         return None
     batch = Batch(where, iterations)
     _ACTIVE.append(batch)

@@ -43,8 +43,8 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ascreg.errors import CALL_MARKER
-from ascreg.machine import batch
+from ascreg.errors import CALL_MARKER, FORWARDER_MARKER
+from ascreg.machine import batch, plans
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
 
@@ -53,17 +53,21 @@ SAFE_BUILTINS = frozenset({int, min, max, abs})
 ALLOWED_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
 """The statements of a batchable loop body."""
 HELPER = "__ascreg_batch__"
-"""The name under which the rewritten function reaches :func:`~ascreg.machine.batch.enter`."""
+"""The name under which the rewritten function reaches :func:`~ascreg.machine.plans.start`."""
 
 
 class _Loop:
-    """The decision about one ``for`` loop: batchable or why not, and what the body assigns."""
+    """The decision about one ``for`` loop: batchable or why not, what the body assigns and reads."""
 
     def __init__(self, node: ast.For, where: str) -> None:
         self.node = node
         self.where = where
         self.reason: str | None = None
         self.assigned: list[str] = []
+        self.inputs: list[str] | None = None
+        """The names the body reads and never assigns (what it takes from outside), sorted;
+        None when a call in the body is not an op's own entry point (then no plan is recorded,
+        :mod:`ascreg.machine.plans`)."""
 
     def describe(self) -> str:
         """Return ``"<where>: batched ..."`` or ``"<where>: eager: <reason>"``."""
@@ -97,7 +101,7 @@ def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[_Loop]] | No
         if isinstance(node, ast.For):
             loop = _Loop(node, f"{func.__name__} line {node.lineno}")
             try:
-                loop.assigned = _judge(node, func, local)
+                loop.assigned, loop.inputs = _judge(node, func, local)
             except _Refusal as refusal:
                 loop.reason = str(refusal)
             loops.append(loop)
@@ -116,8 +120,13 @@ def _local_names(definition: ast.FunctionDef) -> set[str]:
     return names
 
 
-def _judge(node: ast.For, func: Callable[..., Any], local: set[str]) -> list[str]:
-    """Return the names the body assigns, or raise :class:`_Refusal` with the reason."""
+def _judge(
+    node: ast.For, func: Callable[..., Any], local: set[str]
+) -> tuple[list[str], list[str] | None]:
+    """Return the names the body assigns and its inputs (see :class:`_Loop`).
+
+    Raises :class:`_Refusal` with the reason when the loop cannot run batched.
+    """
     if not isinstance(node.target, ast.Name):
         raise _Refusal("the loop variable is not a plain name")
     if node.orelse:
@@ -133,16 +142,20 @@ def _judge(node: ast.For, func: Callable[..., Any], local: set[str]) -> list[str
     ):
         raise _Refusal("it does not iterate over range(...)")
     assigned: list[str] = [node.target.id]
+    read: set[str] = set()
+    recordable = True
     for statement in node.body:
         if not isinstance(statement, ALLOWED_STATEMENTS):
             raise _Refusal(f"the body has a {type(statement).__name__.lower()} statement")
-        _check_expressions(statement, func, local)
+        recordable &= _check_expressions(statement, func, local)
         loads, stores = _names(statement)
         carried = loads & set(_stored_names(node.body)) - set(assigned)
         if carried:
             raise _Refusal(f"{sorted(carried)[0]} is read before the body assigns it")
+        read |= loads
         assigned += [s for s in stores if s not in assigned]
-    return assigned[1:]
+    inputs = sorted(read - set(assigned)) if recordable else None
+    return assigned[1:], inputs
 
 
 def _stored_names(body: list[ast.stmt]) -> Iterator[str]:
@@ -172,10 +185,12 @@ def _names(statement: ast.stmt) -> tuple[set[str], list[str]]:
     return loads, stores
 
 
-def _check_expressions(statement: ast.stmt, func: Callable[..., Any], local: set[str]) -> None:
+def _check_expressions(statement: ast.stmt, func: Callable[..., Any], local: set[str]) -> bool:
+    """Refuse what a batched body may not contain; return False if a call is not recordable."""
+    recordable = True
     for node in ast.walk(statement):
         if isinstance(node, ast.Call):
-            _check_call(node, func, local)
+            recordable &= _check_call(node, func, local)
         elif isinstance(node, ast.Attribute) and node.attr == "value":
             raise _Refusal("it reads or assigns a Ref's .value")
         elif isinstance(
@@ -184,12 +199,21 @@ def _check_expressions(statement: ast.stmt, func: Callable[..., Any], local: set
             | ast.Yield | ast.YieldFrom | ast.Await | ast.NamedExpr,
         ):  # fmt: skip
             raise _Refusal(f"the body has a {type(node).__name__} expression")
+    return recordable
 
 
-def _check_call(call: ast.Call, func: Callable[..., Any], local: set[str]) -> None:
+def _check_call(call: ast.Call, func: Callable[..., Any], local: set[str]) -> bool:
+    """Refuse a call a batched body may not make; return True if a plan may record it.
+
+    A plan records the calls of ops' own entry points (:data:`FORWARDER_MARKER`); a wrapper
+    around one (a deprecated spelling, which also warns) is batched but not recorded.
+    """
     target = _resolve(call.func, func, local)
     if not _allowed(target):
         raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
+    if isinstance(target, type) or any(target is b for b in SAFE_BUILTINS):
+        return True
+    return getattr(target, FORWARDER_MARKER, None) is True and not hasattr(target, "__wrapped__")
 
 
 _MISSING = object()
@@ -223,23 +247,34 @@ def _allowed(target: Any) -> bool:
 
 
 def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
-    """Return the statements that try *loop* batched, then eagerly if the attempt is undone."""
+    """Return the statements that replay or try *loop* batched, else run it eagerly.
+
+    The helper returns the loop's final values when a recorded plan replayed it
+    (:mod:`ascreg.machine.plans`), a :class:`~ascreg.machine.batch.Batch` to run the body in,
+    or None (eager); an attempt that cannot give the eager result is undone and the loop runs
+    eagerly.
+    """
     node = loop.node
     assert isinstance(node.target, ast.Name)
     index, rng, attempt = node.target.id, f"__ascreg_range{key}", f"__ascreg_batch{key}"
-    names = ", ".join(loop.assigned)
-    finish = f"    {names}, = {', '.join(f'{attempt}.last({n})' for n in loop.assigned)},\n"
+    inputs = f"__ascreg_inputs{key}"
+    targets = ", ".join([index, *loop.assigned]) + ","
+    values = "".join(f"{n}, " for n in loop.assigned)
+    if loop.inputs is None:
+        read = f"{inputs} = None\n"
+    else:  # an unbound name is the body's error to raise (eagerly), not the replay's
+        names = "".join(f"{n}, " for n in loop.inputs)
+        read = f"try:\n  {inputs} = ({names})\nexcept NameError:\n  {inputs} = None\n"
     template = (
-        f"{rng} = range()\n"
-        f"{attempt} = {HELPER}({key}, {rng})\n"
-        f"if {attempt} is not None:\n"
+        f"{rng} = range()\n" + read + f"{attempt} = {HELPER}({key}, {rng}, {inputs})\n"
+        f"if type({attempt}) is tuple:\n"
+        f"  {targets} = {attempt}\n"
+        f"elif {attempt} is not None:\n"
         f"  try:\n"
         f"    {index} = {attempt}.index\n"
         f"    pass\n"
-        f"    {attempt}.commit()\n"
-        f"    {index} = {attempt}.final_index()\n"
-        + (finish if loop.assigned else "")
-        + f"  except BaseException as __ascreg_error:\n"
+        f"    {targets} = {attempt}.finish(({values}))\n"
+        f"  except BaseException as __ascreg_error:\n"
         f"    {attempt}.abandon(__ascreg_error)\n"
         f"    {attempt} = None\n"
         f"if {attempt} is None:\n"
@@ -254,8 +289,10 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     assign = statements[0]
     assert isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Call)
     assign.value.args = node.iter.args  # type: ignore[attr-defined]
-    attempt_if, eager_if = statements[2], statements[3]
-    assert isinstance(attempt_if, ast.If) and isinstance(eager_if, ast.If)
+    chosen, eager_if = statements[-2], statements[-1]
+    assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
+    attempt_if = chosen.orelse[0]
+    assert isinstance(attempt_if, ast.If)
     trial = attempt_if.body[0]
     assert isinstance(trial, ast.Try)
     trial.body[1:2] = [_copy(s) for s in node.body]
@@ -294,9 +331,9 @@ def batched(func: Callable[..., Any]) -> Callable[..., Any]:
     chosen = {id(loop.node): (key, loop) for key, loop in enumerate(loops) if loop.reason is None}
     if not chosen:
         return func
-    wheres = [loop.where for loop in loops]
+    sites = [plans.Site(loop.where, loop.inputs is not None) for loop in loops]
     _Replace(chosen).visit(definition)
-    return _compile(func, definition, lambda key, rng: batch.enter(wheres[key], rng))
+    return _compile(func, definition, lambda key, rng, inputs: plans.start(sites[key], rng, inputs))
 
 
 def _compile(

@@ -1,0 +1,373 @@
+"""Recorded plans: a batched VF loop run again with the same inputs replays its op calls.
+
+A batched loop (:mod:`ascreg.machine.batch`) runs its body once, in Python, with one row per
+iteration. Its body is straight-line code whose only calls are ops, register and ``Ref``
+constructors and ``int``/``min``/``max``/``abs`` (:mod:`ascreg.machine.loops`), so every
+value it computes other than through an op -- loop-index arithmetic, pointers plus offsets,
+template subscripts -- is a pure function of the loop's range and of its *inputs*, the names
+it reads from outside (the enclosing function's registers, pointers and counts, the module's
+``Reg``, ``uint16_t``, constants). Two runs of the body with equal inputs therefore make the
+same op calls on operands that are the same registers (or new ones of the same types), the
+same pointers and the same constants; only the data differ.
+
+A *plan* is the list of op calls one successful batched run made, each operand written as
+"input k", "the register call j returned" or a constant, with a *guard* on the inputs: the
+same range; the same modules, classes, functions and enum members (by identity); equal
+integers, floats (bit for bit), strings and pointers (memory, address, element type and
+allocation); ``Ref`` boxes holding equal values; registers and masks of the same classes, no
+two of them the same object. A later run of the loop whose inputs pass the guard replays the
+calls (each admitted and run exactly as the body would call it) without running the body,
+inside an ordinary :class:`~ascreg.machine.batch.Batch`, so what the batch checks at the end
+(memory shared between iterations, the kernel's checks) and undoes on failure is unchanged.
+If anything goes wrong -- an op refuses the batch, an error, a check -- the replay is undone
+and the loop runs as without a plan (batched, or eagerly with the eager error).
+
+A plan is recorded only when every call in the body is an op's own entry point
+(:data:`~ascreg.errors.FORWARDER_MARKER`) and every operand is an input, an earlier call's
+result or an immutable value (a number, an enum member, a pointer, a per-iteration index or
+pointer); each loop keeps its :data:`PLANS_PER_LOOP` most recent plans. A front end may give
+an op a faster *step* than the admitted call for forms whose outcome it knows
+(``step_for`` of :func:`start`'s caller, :mod:`ascreg._frontend.batching`).
+
+Set ``ASCREG_PLANS=0`` in the environment to turn plans off.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import Reg, UnifiedBuffer, uint16_t
+>>> from ascreg.machine.kernel import __simd_vf__
+>>> @__simd_vf__
+... def double(dst, src, n):
+...     r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+...     for i in range(n // 128):
+...         Reg.LoadAlign(r, src + i * 128)
+...         Reg.Add(r, r, r, full)
+...         Reg.StoreAlign(dst + i * 128, r, full)
+>>> ub = UnifiedBuffer(); a, b = ub.alloc(uint16_t, 512), ub.alloc(uint16_t, 512)
+>>> for k in range(3):  # the first call records a plan, the next two replay it
+...     a.write(np.arange(512) + k); double(b, a, 512)
+>>> b.read(3).tolist()
+[4, 6, 8]
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import struct
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.errors import CALL_MARKER
+from ascreg.machine import batch as batching
+from ascreg.machine.batch import LOG, Batch, RowInts
+from ascreg.machine.block import _STACK
+from ascreg.machine.memory import Pointer
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.sync import Pipe
+
+PLANS_PER_LOOP = 8
+"""How many plans one loop keeps (the most recently used first)."""
+ENABLED = os.environ.get("ASCREG_PLANS", "1") != "0"
+"""False when ``ASCREG_PLANS=0``: loops run batched every time, without recording plans."""
+
+Step = Callable[..., Any]
+"""One recorded call: called with the call's operands, it makes the call (admitted, checked,
+run) and returns what the op returns."""
+StepMaker = Callable[[Any, Any, tuple[Any, ...], Any], Step]
+"""``maker(op, impl, args, result) -> step``: the front end's step for a recorded call."""
+
+Call = tuple[StepMaker, Any, Any, tuple[Any, ...], Any, list[tuple[bool, Any]], int | None]
+"""A recorded call: the step maker, op, implementation, arguments, result, operands (as
+``(True, slot)`` or ``(False, constant)``) and the slot of the result (or None)."""
+
+_STATE = (RegTensor, MaskReg, Ref)
+"""The mutable operands: a plan refers to them by their place among the inputs and results."""
+_IMMUTABLE = (int, float, str, bytes, type, enum.Enum, np.generic, Pointer, RowInts)
+"""Operands a plan keeps as constants (equal inputs give equal ones: see the module docstring)."""
+_BY_IDENTITY = (
+    types.ModuleType,
+    type,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    enum.Enum,
+)
+"""Inputs the guard compares by identity (besides ops, None and the booleans)."""
+
+
+class Site:
+    """One batchable loop of a VF: its name for the log and its plans.
+
+    Parameters
+    ----------
+    where
+        ``"<function> line <n>"``.
+    recordable
+        False when a call in the body is not an op's entry point (no plan is ever recorded).
+    """
+
+    __slots__ = ("plans", "recordable", "where")
+
+    def __init__(self, where: str, recordable: bool) -> None:
+        self.where = where
+        self.recordable = recordable and ENABLED
+        self.plans: list[Plan] = []
+
+    def keep(self, plan: Plan) -> None:
+        """Put *plan* first, dropping the least recently used beyond :data:`PLANS_PER_LOOP`."""
+        self.plans.insert(0, plan)
+        del self.plans[PLANS_PER_LOOP:]
+
+
+# -- recording ------------------------------------------------------------------------------------
+
+
+class Recorder:
+    """The op calls of one batched run, written against the run's inputs (see the module).
+
+    Parameters
+    ----------
+    inputs
+        The values of the names the body reads from outside, in the order of the loop's
+        ``inputs`` (:mod:`ascreg.machine.loops`).
+    """
+
+    __slots__ = ("calls", "failed", "inputs", "inside", "kept", "slots", "values")
+
+    def __init__(self, inputs: tuple[Any, ...]) -> None:
+        self.inputs = inputs
+        self.values = [v.value if type(v) is Ref else None for v in inputs]
+        """The value of each input ``Ref`` before the loop (what the guard compares)."""
+        self.slots = {id(v): k for k, v in enumerate(inputs) if isinstance(v, _STATE)}
+        self.kept: list[Any] = []
+        """The registers calls returned (held, so that their ids stay theirs)."""
+        self.calls: list[Call] = []
+        self.failed: str | None = None
+        self.inside = False
+        """True while a recorded call runs (the op calls it makes in turn are not recorded)."""
+
+    def call(
+        self, maker: StepMaker, op: Any, impl: Any, args: tuple[Any, ...], kwargs: Any, result: Any
+    ) -> None:
+        """Record the call ``op(*args)`` (run through *impl*) that returned *result*."""
+        if self.failed is not None:
+            return
+        if kwargs:
+            self.failed = f"{op.name} is called with keyword arguments"
+            return
+        operands = [self._operand(a) for a in args]
+        if self.failed is not None:
+            return
+        slot: int | None = None
+        if isinstance(result, _STATE):
+            slot = self.slots.get(id(result))
+            if slot is None:
+                slot = self.slots[id(result)] = len(self.inputs) + len(self.kept)
+                self.kept.append(result)
+        elif result is not None:
+            self.failed = f"{op.name} returns a {type(result).__name__}"
+            return
+        self.calls.append((maker, op, impl, args, result, operands, slot))
+
+    def _operand(self, value: Any) -> tuple[bool, Any]:
+        """Return ``(True, slot)`` for an input or result, ``(False, value)`` for a constant."""
+        slot = self.slots.get(id(value))
+        if slot is not None:
+            return True, slot
+        if value is not None and not isinstance(value, _IMMUTABLE):
+            self.failed = f"an operand of type {type(value).__name__} made in the loop body"
+        return False, value
+
+    def output(self, value: Any) -> tuple[bool, Any] | None:
+        """Return how a plan gives a name the body assigns its final value (None: it cannot)."""
+        slot = self.slots.get(id(value))
+        if slot is not None:
+            return True, slot
+        if value is not None and not isinstance(value, _IMMUTABLE):
+            return None
+        return False, value
+
+    def plan(self, batch: Batch, values: tuple[Any, ...]) -> Plan | None:
+        """Return the plan of the run about to commit, or None when it cannot be replayed.
+
+        *values* are the final values of the names the body assigns, before :meth:`Batch.last`.
+        """
+        if self.failed is not None:
+            LOG.debug("%s: no plan recorded (%s)", batch.where, self.failed)
+            return None
+        outputs = [self.output(v) for v in values]
+        guard = _guard(self.inputs, self.values, batch.iterations)
+        if guard is None or any(o is None for o in outputs):
+            LOG.debug("%s: no plan recorded (an input or a result it cannot compare)", batch.where)
+            return None
+        steps = [
+            (maker(op, impl, args, result), operands, slot)
+            for maker, op, impl, args, result, operands, slot in self.calls
+        ]
+        finals = [(is_slot, v if is_slot else batch.last(v)) for is_slot, v in outputs]  # type: ignore[misc]
+        return Plan(guard, _program(steps), len(self.kept), finals)
+
+
+# -- the guard ------------------------------------------------------------------------------------
+
+
+def _guard(
+    inputs: tuple[Any, ...], ref_values: list[Any], iterations: range
+) -> Callable[[range, tuple[Any, ...]], bool] | None:
+    """Return the guard of a plan recorded with *inputs* (see the module), or None."""
+    names: dict[str, Any] = {"Ref": Ref, "_bits": _float_bits}
+    checks = [f"r.start == {iterations.start}", f"r.stop == {iterations.stop}",
+              f"r.step == {iterations.step}"]  # fmt: skip
+    state: list[str] = []
+    for k, value in enumerate(inputs):
+        item = f"i[{k}]"
+        if isinstance(value, RegTensor | MaskReg):
+            names[f"t{k}"] = type(value)
+            checks.append(f"type({item}) is t{k}")
+            state.append(item)
+        elif type(value) is Ref:
+            held = _equal(f"{item}.value", ref_values[k], f"v{k}", names)
+            if held is None:
+                return None
+            checks += [f"type({item}) is Ref", held]
+            state.append(item)
+        else:
+            check = _equal(item, value, f"c{k}", names)
+            if check is None:
+                return None
+            checks.append(check)
+    if len(state) > 1:  # no two registers, masks or Refs the same object (as when recorded)
+        checks.append(f"len({{{', '.join(f'id({s})' for s in state)}}}) == {len(state)}")
+    source = (
+        "def guard(r, i):\n    return (\n        " + "\n        and ".join(checks) + "\n    )\n"
+    )
+    exec(compile(source, "<ascreg plan guard>", "exec"), names)
+    guard: Callable[[range, tuple[Any, ...]], bool] = names["guard"]
+    return guard
+
+
+def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | None:
+    """Return the test that *item* equals the recorded *value* (as a plan needs), or None."""
+    names[name] = value
+    kind = type(value)
+    if value is None or kind is bool or isinstance(value, _BY_IDENTITY):
+        return f"{item} is {name}"
+    if isinstance(getattr(value, CALL_MARKER, None), str):  # an op (a template or C function)
+        return f"{item} is {name}"
+    if kind is int or kind is str:
+        names[f"{name}_t"] = kind
+        return f"(type({item}) is {name}_t and {item} == {name})"
+    if kind is float:
+        names[f"{name}_b"] = _float_bits(value)
+        return f"(type({item}) is float and _bits({item}) == {name}_b)"
+    if isinstance(value, Pointer) and not isinstance(value, batching.RowPointer):
+        for part in ("memory", "dtype", "block"):
+            names[f"{name}_{part}"] = getattr(value, part)
+        names[f"{name}_t"] = kind
+        return (
+            f"(type({item}) is {name}_t and {item}.memory is {name}_memory and "
+            f"{item}.address == {value.address} and {item}.dtype is {name}_dtype and "
+            f"{item}.block is {name}_block)"
+        )
+    return None
+
+
+def _float_bits(value: float) -> bytes:
+    """Return the 8 bytes of *value* (so that -0.0 and 0.0, and NaN payloads, differ)."""
+    return struct.pack("<d", value)
+
+
+# -- the program ----------------------------------------------------------------------------------
+
+
+def _program(
+    steps: list[tuple[Step, list[tuple[bool, Any]], int | None]],
+) -> Callable[[list[Any]], None]:
+    """Return ``run(env)``: the recorded calls, one line each, on the slots of *env*."""
+    names: dict[str, Any] = {}
+    lines = ["def run(e):"]
+    for j, (step, operands, slot) in enumerate(steps):
+        names[f"s{j}"] = step
+        args = []
+        for m, (is_slot, value) in enumerate(operands):
+            if is_slot:
+                args.append(f"e[{value}]")
+            else:
+                names[f"c{j}_{m}"] = value
+                args.append(f"c{j}_{m}")
+        call = f"s{j}({', '.join(args)})"
+        lines.append(f"    e[{slot}] = {call}" if slot is not None else f"    {call}")
+    if not steps:
+        lines.append("    pass")
+    exec(compile("\n".join(lines) + "\n", "<ascreg plan>", "exec"), names)
+    run: Callable[[list[Any]], None] = names["run"]
+    return run
+
+
+class Plan:
+    """A recorded loop: its guard, its program, its extra slots and its final values."""
+
+    __slots__ = ("extra", "finals", "guard", "run")
+
+    def __init__(
+        self,
+        guard: Callable[[range, tuple[Any, ...]], bool],
+        run: Callable[[list[Any]], None],
+        extra: int,
+        finals: list[tuple[bool, Any]],
+    ) -> None:
+        self.guard = guard
+        self.run = run
+        self.extra = extra
+        self.finals = finals
+
+
+# -- running a loop -------------------------------------------------------------------------------
+
+
+def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
+    """Replay a plan of *site*, or start a batched attempt at it, or say it runs eagerly.
+
+    Returns the loop variable's and the assigned names' final values (a tuple) when a plan
+    replayed the loop, a :class:`~ascreg.machine.batch.Batch` (recording a plan when it can)
+    to run the body in, or None to run it eagerly.
+    """
+    if inputs is not None and site.plans:
+        done = _replay(site, iterations, inputs)
+        if done is not None:
+            return done
+    attempt = batching.enter(site.where, iterations)
+    if attempt is not None and inputs is not None and site.recordable:
+        attempt.recorder = Recorder(inputs)
+        attempt.site = site
+    return attempt
+
+
+def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """Replay the first plan of *site* whose guard passes; None if none did."""
+    if type(iterations) is not range or batching._ACTIVE:
+        return None
+    if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
+        return None  # an op would refuse to run outside a VF: let the body say so
+    position = next((k for k, p in enumerate(site.plans) if p.guard(iterations, inputs)), None)
+    if position is None:
+        return None
+    plan = site.plans[position]
+    attempt = batching.enter(site.where, iterations, quiet=True)
+    if attempt is None:
+        return None
+    attempt.replayed = True
+    env = [*inputs, *([None] * plan.extra)]
+    try:
+        plan.run(env)
+        attempt.commit()
+    except BaseException as error:
+        attempt.abandon(error, replay=True)
+        return None
+    if position:
+        site.plans.insert(0, site.plans.pop(position))
+    return (attempt.final_index(), *[attempt.last(env[v]) if s else v for s, v in plan.finals])
