@@ -1,9 +1,12 @@
 """Timing and reporting shared by the benchmarks.
 
 Every figure is the minimum of repeated runs, measured in the same process as the numpy
-baseline it is divided by. The candidates of one comparison are run round-robin (a, b, a, b,
-...), so a burst of load from other jobs on a shared machine slows one run of each rather than
-every run of one.
+baseline it is divided by. A run's time is the CPU time of this process (the work is
+single-threaded: numpy's element-wise calls do not start threads), so other jobs on a shared
+machine, which take the CPU away from it, add little to it; wall-clock time would count every
+moment the process waited for a core. The candidates of one comparison are also run
+round-robin (a, b, a, b, ...), so what load remains (caches and memory bandwidth shared with
+other jobs) slows one run of each rather than every run of one.
 """
 
 from __future__ import annotations
@@ -33,13 +36,13 @@ class Figure:
 
 
 def best_times(candidates: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Run the candidates round-robin *repeats* times; return each one's minimum wall time."""
+    """Run the candidates round-robin *repeats* times; return each one's minimum CPU time."""
     best = dict.fromkeys(candidates, float("inf"))
     for _ in range(repeats):
         for name, fn in candidates.items():
-            start = time.perf_counter()
+            start = time.process_time()
             fn()
-            best[name] = min(best[name], time.perf_counter() - start)
+            best[name] = min(best[name], time.process_time() - start)
     return best
 
 

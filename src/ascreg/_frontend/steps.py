@@ -33,7 +33,15 @@ from ascreg.core.datamove import write_lanes
 from ascreg.core.shifts import zeroing_shift
 from ascreg.machine.batch import RowPointer, fallback
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import BATCHING, VL, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import (
+    BATCHING,
+    LANE_WORDS,
+    VL,
+    MaskReg,
+    RegTensor,
+    RegTraitNumOne,
+    spread_enables,
+)
 
 Step = Callable[..., Any]
 Lanes = Any
@@ -50,11 +58,19 @@ def _lanes(reg: RegTensor[Any, Any]) -> Lanes:
 
 
 def _enables(mask: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
-    """Return the lane enables of *mask* for an op on *reg*, as ``operands.lane_enables`` does."""
+    """Return the lane enables of *mask* for an op on *reg*, as ``operands.lane_enables`` does.
+
+    A mask a step made holds the enables its bits were spread from (``_lanes_of``): the same
+    values as the strided view of the bits at that stride.
+    """
+    known = mask._lanes_of
+    stride = reg.mask_stride
     bits = mask._bits
+    if known is not None and known[1] == stride and bits is not None:
+        return known[0]
     if bits is None:
         bits = mask.bits()  # enables kept unspread, or unwritten (which raises)
-    return mask_core.enables_of(bits, reg.lanes, reg.mask_stride)
+    return mask_core.enables_of(bits, reg.lanes, stride)
 
 
 def _put(reg: RegTensor[Any, Any], lanes: Lanes) -> None:
@@ -137,12 +153,12 @@ def _update_mask(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
 
     def update_mask(count: Any) -> Any:
         batch = BATCHING[-1]
-        rows, count.value = mask_core.update_mask_rows(
+        bits, enables, count.value = mask_core.tail_rows(
             batch.carried_count(count, lanes), lanes, stride
         )
         mask = make()
         batch.wrote(mask)
-        mask._bits = rows
+        mask._bits, mask._lanes_of = bits, (enables, stride)
         return mask
 
     return update_mask
@@ -161,10 +177,10 @@ def _compare(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     stride = src0.mask_stride
 
     def compare(out: Any, a: Any, b: Any, predicate: Any) -> None:
-        right, left = _lanes(b), _lanes(a)
-        bits, enables = cmp.compare_mask(mode, left, right, _enables(predicate, a), stride)
+        right, left = _lanes(b), _lanes(a)  # cmp.compare_mask, without remembering the rows
+        enables = mask_core.enabled(cmp.compare(mode, left, right), _enables(predicate, a))
         BATCHING[-1].wrote(out)
-        out._bits, out._lanes_of = bits, None if enables is None else (enables, stride)
+        out._bits, out._lanes_of = spread_enables(enables, stride), (enables, stride)
 
     return compare
 
@@ -175,9 +191,19 @@ def _select(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
         return None
     if tuple(map(type, args)) not in op._forms:
         return None
+    width = args[0].mask_stride
+    words = LANE_WORDS[width]
 
     def select(dst: Any, a: Any, b: Any, mask: Any) -> None:
-        _put(dst, cmp.select(_enables(mask, dst), _lanes(a), _lanes(b)))
+        left, right = _lanes(a), _lanes(b)
+        known, bits = mask._lanes_of, mask._bits
+        if known is not None and known[1] == width and bits is not None:
+            # bits spread from enables at the lanes' width: as integers, 1 or 0 per lane
+            selector = bits.view(words)
+            if selector.shape == left.shape == right.shape:
+                _put(dst, cmp.select_words(selector, left, right))
+                return
+        _put(dst, cmp.select(_enables(mask, dst), left, right))
 
     return select
 

@@ -71,26 +71,43 @@ def select(selector: Lanes, a: Lanes, b: Lanes) -> Lanes:
         # rows of a batched loop: b ^ ((a ^ b) & all-ones-where-selected) on the raw bits is
         # the same copy, at about half the cost of np.where on a large unpredictable selector
         size = a.dtype.itemsize
+        words = lane_words(selector, size)  # the selector as 1/0 integers of the lanes' width
+        if words is not None and a.shape == words.shape:
+            return select_words(words, a, b)
         bits = np.dtype(f"u{size}")
         x, y = a.view(bits), b.view(bits)
         chosen: Lanes = np.bitwise_xor(x, y)
-        words = lane_words(selector, size)  # the selector as 1/0 integers of the lanes' width
-        if words is not None and chosen.shape == words.shape:
-            # (x ^ y) * 1 or 0 is (x ^ y) & all-ones or 0: the same bits, two passes fewer
-            np.multiply(chosen, words, out=chosen)
-        else:
-            ones = selector.view(np.uint8).astype(bits)
-            np.negative(ones, out=ones)
-            if chosen.shape != ones.shape:  # a selector broadcast over rows: no in-place ops
-                broadcast: Lanes = y ^ (chosen & ones)
-                return broadcast.view(a.dtype)
-            chosen &= ones  # in place on the fresh temporaries: the same values
+        ones = selector.view(np.uint8).astype(bits)
+        np.negative(ones, out=ones)
+        if chosen.shape != ones.shape:  # a selector broadcast over rows: no in-place ops
+            broadcast: Lanes = y ^ (chosen & ones)
+            return broadcast.view(a.dtype)
+        chosen &= ones  # in place on the fresh temporaries: the same values
         chosen ^= y
         return chosen.view(a.dtype)
     if id(selector) in _ALL_ON_IDS and a.dtype is b.dtype and a.shape == b.shape == selector.shape:
         # every lane selected: a itself
         return a.copy()
     return np.where(selector, a, b)
+
+
+def select_words(words: Lanes, a: Lanes, b: Lanes) -> Lanes:
+    """:func:`select` with the selector as *words*: 1 or 0 per lane, unsigned, of *a*'s width.
+
+    ``b ^ ((a ^ b) * words)`` on the raw bits, where ``* 1 or 0`` is ``& all-ones or 0``: the
+    same bit-exact copy in three passes (*a* and *b* of one dtype and shape).
+
+    Examples
+    --------
+    >>> select_words(np.array([1, 0], np.uint16), np.float16([1.5, 2]), np.float16([3, 4]))
+    array([1.5, 4. ], dtype=float16)
+    """
+    bits = words.dtype
+    y = b.view(bits)
+    chosen: Lanes = np.bitwise_xor(a.view(bits), y)
+    np.multiply(chosen, words, out=chosen)
+    chosen ^= y
+    return chosen.view(a.dtype)
 
 
 BITWISE_SELECT_FROM = 4096

@@ -372,11 +372,24 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     >>> bits.sum(axis=1).tolist(), rest.tolist()
     ([128, 72], [72, 0])
     """
+    bits, _enables, rest = tail_rows(counts, lanes, stride)
+    return bits, rest
+
+
+def tail_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits, Bits]:
+    """Return :func:`update_mask_rows`' bits and counts, and the lane enables the bits spread.
+
+    Examples
+    --------
+    >>> bits, enables, rest = tail_rows(np.array([200, 72]), 128, 2)
+    >>> enables.sum(axis=1).tolist(), bool((bits[:, ::2] == enables).all())
+    ([128, 72], True)
+    """
     known = _ROWS.get(id(counts))
     if known is not None and known[0] is counts and known[1] == (lanes, stride):
         _, _, bits, enables, rest = known  # the same (shared, read-only) counts as last time
         _remember(bits, stride, enables)
-        return bits, rest
+        return bits, enables, rest
     lane = _LANE_NUMBERS.get(lanes)
     if lane is None:
         lane = _LANE_NUMBERS[lanes] = np.arange(lanes)
@@ -384,13 +397,14 @@ def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]
     # every row covers every lane (a whole tile): the shared all-on rows let ops skip masking
     enables = all_on_rows(counts.size, lanes) if full else lane < counts[:, None]
     bits = spread_lanes(enables, stride)
+    enables = _SPREAD[id(bits)][2]  # as remembered (contiguous, read-only)
     rest = np.maximum(counts, lanes) - lanes  # saturates at 0
     if not counts.flags.writeable:  # shared counts (a VF run per tile): remember the answer
         if len(_ROWS) >= 8:
             _ROWS.pop(next(iter(_ROWS)))
         rest.flags.writeable = False
-        _ROWS[id(counts)] = (counts, (lanes, stride), bits, _SPREAD[id(bits)][2], rest)
-    return bits, rest
+        _ROWS[id(counts)] = (counts, (lanes, stride), bits, enables, rest)
+    return bits, enables, rest
 
 
 _LANE_NUMBERS: dict[int, Bits] = {}
