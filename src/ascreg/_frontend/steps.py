@@ -9,7 +9,7 @@ its implementation would go straight to its fast path, whose work is what the st
 
 * the same core calls on the same operand arrays (the results are the same arrays);
 * the same batch bookkeeping (:meth:`~ascreg.machine.batch.Batch.wrote` journals a register's
-  pre-loop content; loads and stores report their rows through the pointer's ``view``);
+  pre-loop content before its first write; loads and stores report their rows through the pointer's ``view``);
 * the same refusals: an unwritten operand, a negative shift count or any error stops the
   replay, which is undone; the loop then runs as without a plan and raises the eager error.
 
@@ -24,8 +24,11 @@ Examples
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
@@ -73,12 +76,6 @@ def _enables(mask: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     return mask_core.enables_of(bits, reg.lanes, stride)
 
 
-def _put(reg: RegTensor[Any, Any], lanes: Lanes) -> None:
-    """Write an op's result rows to *reg* (journaling its pre-loop content once)."""
-    BATCHING[-1].wrote(reg)
-    reg._lanes = lanes
-
-
 def _registers(*operands: Any) -> bool:
     """Return True when every operand is a plain (one hardware register) vector register."""
     return all(isinstance(r, RegTensor) and r.trait is RegTraitNumOne for r in operands)
@@ -96,8 +93,13 @@ def _formed(op: Any) -> Any:
 
 
 def _plain_access(op: Any) -> bool:
-    """Return True for a load or store op without post-update, DataBlock or dual forms."""
-    return not any(getattr(op, flag, False) for flag in ("post", "blocks", "dual", "interleave"))
+    """Return True for a load or store op without post-update, DataBlock or dual forms.
+
+    (A C op's ``blocks`` says it also takes the DataBlock arguments, which a plain call has
+    not; a Reg op's says its dist is a DataBlock one.)
+    """
+    flags = ("post", "dual", "interleave", "blocks" if op.name.startswith("Reg.") else "post")
+    return not any(getattr(op, flag, False) for flag in flags)
 
 
 # -- makers ---------------------------------------------------------------------------------------
@@ -115,7 +117,11 @@ def _load(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     lanes = dst.lanes
 
     def load(reg: Any, pointer: Any) -> None:
-        _put(reg, pointer.view(lanes).copy())
+        loaded = pointer.view(lanes).copy()
+        batch = BATCHING[-1]  # _put, inline
+        if id(reg) not in batch.registers:
+            batch.wrote(reg)
+        reg._lanes = loaded
 
     return load
 
@@ -175,12 +181,19 @@ def _compare(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
         return None
     mode = op.cmp_mode if op.name == "Reg.Compare" else op.mode
     stride = src0.mask_stride
+    word = LANE_WORDS[stride]
+    # cmp.compare on two registers of one dtype is the mode's ufunc, unless the type widens
+    widened = src0.dtype.np_dtype.type in cmp._WIDENED_TYPES
+    predicate_of = functools.partial(cmp.compare, mode) if widened else cmp.CMP_MODES[mode]
 
-    def compare(out: Any, a: Any, b: Any, predicate: Any) -> None:
+    def compare(out: Any, a: Any, b: Any, mask: Any) -> None:
         right, left = _lanes(b), _lanes(a)  # cmp.compare_mask, without remembering the rows
-        enables = mask_core.enabled(cmp.compare(mode, left, right), _enables(predicate, a))
-        BATCHING[-1].wrote(out)
-        out._bits, out._lanes_of = spread_enables(enables, stride), (enables, stride)
+        enables = mask_core.enabled(predicate_of(left, right), _enables(mask, a))
+        batch = BATCHING[-1]
+        if id(out) not in batch.registers:
+            batch.wrote(out)
+        # spread_enables, inline: each enable a little-endian 1 or 0 of the lane's width
+        out._bits, out._lanes_of = enables.astype(word).view(np.bool_), (enables, stride)
 
     return compare
 
@@ -201,9 +214,15 @@ def _select(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
             # bits spread from enables at the lanes' width: as integers, 1 or 0 per lane
             selector = bits.view(words)
             if selector.shape == left.shape == right.shape:
-                _put(dst, cmp.select_words(selector, left, right))
-                return
-        _put(dst, cmp.select(_enables(mask, dst), left, right))
+                selected = cmp.select_words(selector, left, right)
+            else:
+                selected = cmp.select(_enables(mask, dst), left, right)
+        else:
+            selected = cmp.select(_enables(mask, dst), left, right)
+        batch = BATCHING[-1]  # _put, inline
+        if id(dst) not in batch.registers:
+            batch.wrote(dst)
+        dst._lanes = selected
 
     return select
 
@@ -224,7 +243,11 @@ def _shift(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
 
     def shift(dst: Any, src: Any, counts: Any, mask: Any) -> None:
         amounts = _lanes(counts)
-        _put(dst, zeroing_shift(_lanes(src), amounts, _enables(mask, dst), left=left))
+        shifted = zeroing_shift(_lanes(src), amounts, _enables(mask, dst), left=left)
+        batch = BATCHING[-1]  # _put, inline
+        if id(dst) not in batch.registers:
+            batch.wrote(dst)
+        dst._lanes = shifted
 
     return shift
 

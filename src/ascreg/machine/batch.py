@@ -281,11 +281,14 @@ class RowPointer(UbPtr[Any]):
     :class:`Fallback`.
     """
 
-    __slots__ = ("rows", "step", "which")
+    __slots__ = ("known", "rows", "step", "which")
     rows: Lanes
     step: int | None
     """Bytes between consecutive iterations' addresses when constant and known, else None."""
     which: Lanes | None
+    known: dict[Any, Any] | None
+    """What depends on the rows alone: for each ``(count, write)`` what :meth:`view` worked
+    out (:meth:`_layout`), for each byte count whether :meth:`fits` (when live)."""
 
     @classmethod
     def moved(cls, base: Pointer[Any], offset: RowInts | int) -> RowPointer:
@@ -332,6 +335,7 @@ class RowPointer(UbPtr[Any]):
         moved.rows = rows
         moved.step = step
         moved.which = None
+        moved.known = None
         moved.address = int(rows[0])
         return moved
 
@@ -359,7 +363,14 @@ class RowPointer(UbPtr[Any]):
 
     def fits(self, nbytes: int) -> bool:
         """Return True when every iteration's access fits its allocation (or memory)."""
-        return self._holds(*self._span(nbytes))
+        known = self.known
+        if known is None:
+            known = self.known = {}
+        inside = known.get(nbytes)
+        if inside is None:  # the span depends on the rows alone; liveness is checked each time
+            inside = known[nbytes] = self._inside(*self._span(nbytes))
+        block = self.block
+        return inside and (block is None or block.live)
 
     def row(self, k: int) -> RowPointer:
         """Return the pointer of iteration *k* alone (a masked tail store, one row at a time)."""
@@ -399,7 +410,59 @@ class RowPointer(UbPtr[Any]):
         return not (self.rows % nbytes).any()
 
     def view(self, count: int, action: str = "reads") -> Lanes:
-        """Return ``iterations x count`` elements at the addresses (a view to write through)."""
+        """Return ``iterations x count`` elements at the addresses (a view to write through).
+
+        The access is reported to the batch (:meth:`Batch.access`). What depends on the
+        addresses alone (their alignment, span and layout) is worked out once per pointer,
+        count and direction; the allocation's liveness and the memory's size every time.
+        """
+        write = action == "writes"
+        known = self.known
+        facts = None if known is None else known.get((count, write))
+        if facts is None:
+            facts = self._layout(count, write)
+        low, high, step, nbytes, start, span, last = facts
+        block = self.block
+        if block is not None and not block.live:
+            raise fallback("an access leaves its allocation in some iteration")
+        memory = self.memory
+        data = memory.data
+        if high > data.size:
+            memory._grow(high)
+            data = memory.data
+        rows = self.rows
+        _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, span)
+        if last is not None and last[0] is data:  # the same array as last time: its view
+            return last[1]
+        np_dtype = self.dtype.np_dtype
+        typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
+        if typed is None:
+            typed = memory.typed(np_dtype)
+        if step is None or step < 0:
+            gathered: Lanes = typed[(rows // self.dtype.size)[:, None] + np.arange(count)]
+            return gathered
+        if step == nbytes:  # consecutive rows: one contiguous span
+            view = typed[start : start + rows.size * count].reshape(rows.size, count)
+            facts = (*facts[:-1], (data, view))  # for the next call (a plan's replay)
+            self.known[count, write] = facts  # type: ignore[index]
+            return view
+        return np.lib.stride_tricks.as_strided(
+            typed[start:],
+            shape=(rows.size, count),
+            strides=(step, typed.itemsize),
+            writeable=write,
+        )
+
+    def _layout(self, count: int, write: bool) -> tuple[Any, ...]:
+        """Check the rows of a *count*-element access; return what :meth:`view` needs.
+
+        That is the span (as two ints and as a tuple), the step, the bytes per row, the first
+        element and the contiguous view of the rows made last (with the memory's array it is
+        a view of; None until one is made).
+
+        Raises :class:`Fallback` where :meth:`view` cannot give one row per iteration (the
+        rows differ in alignment, overlap in a store, or leave the allocation).
+        """
         size = self.dtype.size
         nbytes = count * size
         rows = self.rows
@@ -415,36 +478,15 @@ class RowPointer(UbPtr[Any]):
         else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
             last = address + (n - 1) * step
             low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
-        block = self.block  # :meth:`_holds`, inline
-        if not (
-            low >= 0 and high <= self.memory.capacity
-            if block is None
-            else block.live and block.start <= low and high <= block.end
-        ):
+        if not self._holds(low, high):
             raise fallback("an access leaves its allocation in some iteration")
-        memory = self.memory
-        if high > memory.data.size:
-            memory._grow(high)
-        write = action == "writes"
-        if write and rows.size > 1 and (step is None or step < nbytes):
+        if write and n > 1 and (step is None or step < nbytes):
             raise fallback("stores of different iterations overlap")
-        _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, (low, high))
-        np_dtype = self.dtype.np_dtype
-        typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
-        if typed is None:
-            typed = memory.typed(np_dtype)
-        if step is None or step < 0:
-            gathered: Lanes = typed[(rows // size)[:, None] + np.arange(count)]
-            return gathered
-        start = address // size
-        if step == nbytes:  # consecutive rows: one contiguous span
-            return typed[start : start + rows.size * count].reshape(rows.size, count)
-        return np.lib.stride_tricks.as_strided(
-            typed[start:],
-            shape=(rows.size, count),
-            strides=(step, typed.itemsize),
-            writeable=write,
-        )
+        facts = (low, high, step, nbytes, address // size, (low, high), None)
+        if self.known is None:
+            self.known = {}
+        self.known[count, write] = facts
+        return facts
 
     def _span(self, nbytes: int) -> tuple[int, int]:
         """Return the lowest address and one past the highest byte the rows access."""
@@ -457,9 +499,14 @@ class RowPointer(UbPtr[Any]):
 
     def _holds(self, low: int, high: int) -> bool:
         block = self.block
+        return self._inside(low, high) and (block is None or block.live)
+
+    def _inside(self, low: int, high: int) -> bool:
+        """Return True when ``[low, high)`` lies in the allocation (or memory), live or not."""
+        block = self.block
         if block is None:
             return low >= 0 and high <= self.memory.capacity
-        return block.live and block.start <= low and high <= block.end
+        return block.start <= low and high <= block.end
 
     def _refuse(self, *args: Any, **kwargs: Any) -> Any:
         raise fallback("a per-iteration pointer used outside a vector load or store")
@@ -516,8 +563,6 @@ class Batch:
         self.iterations = iterations
         self.count = len(iterations)
         self.index = _index(iterations)
-        self.index_steps = _index(range(self.count)).values
-        """0, 1, ... one per iteration."""
         self.registers: dict[int, tuple[Any, Any, tuple[int, Any]]] = {}
         """For each register written in the batch (by id), the register, its pre-loop content
         and its lane count and dtype (None for a mask)."""
@@ -535,6 +580,8 @@ class Batch:
         self.site: Any = None
         self.replayed = False
         """True when a plan's program runs in this batch instead of the loop body."""
+        self.watched = False
+        """True once an access reached a memory with a hook (a running block's UB)."""
 
     # -- registers and refs --
 
@@ -668,8 +715,10 @@ class Batch:
             self.saved.append((memory, low, memory.data[low:high].copy()))
         self.accesses.append((memory, rows, nbytes, write, which, step, span))
         hook = memory.on_access
-        if hook is not None and not isinstance(getattr(hook, "__self__", None), BlockContext):
-            raise fallback("a memory watched by another checker")
+        if hook is not None:
+            if not isinstance(getattr(hook, "__self__", None), BlockContext):
+                raise fallback("a memory watched by another checker")
+            self.watched = True
 
     def report(self) -> None:
         """Report the accesses to the blocks' checks in aggregate, one group per op.
@@ -727,13 +776,14 @@ class Batch:
     def commit(self) -> None:
         """Check what only the whole batch shows, then leave the last iteration's state."""
         self.check_memory()
-        self.report()
+        if self.watched:  # a block's UB: its checks see the accesses (else there are none)
+            self.report()
         # the last row, a view: ops replace a register's array, never write into it
-        for reg, _old, (_lanes, dtype) in self.registers.values():
-            if dtype is None:
+        for reg, _old, layout in self.registers.values():
+            if layout[1] is None:  # a mask: MaskReg.restore, inline
                 bits = reg._bits
                 if bits is not None and bits.ndim == 2:
-                    reg.restore(bits[-1])
+                    reg._bits, reg._lanes_of = bits[-1], None
             else:
                 lanes = reg._lanes
                 if lanes is not None and lanes.ndim == 2:
@@ -741,10 +791,11 @@ class Batch:
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
         _ACTIVE.pop()
-        LOG.debug(
-            "%s: batched over %d iterations%s",
-            self.where, self.count, " (a recorded plan)" if self.replayed else "",
-        )  # fmt: skip
+        if LOG.isEnabledFor(logging.DEBUG):
+            LOG.debug(
+                "%s: batched over %d iterations%s",
+                self.where, self.count, " (a recorded plan)" if self.replayed else "",
+            )  # fmt: skip
 
     def finish(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
         """:meth:`commit`, then return the loop variable's and *values*' final values.

@@ -219,9 +219,8 @@ def _guard(
     inputs: tuple[Any, ...], ref_values: list[Any], iterations: range
 ) -> Callable[[range, tuple[Any, ...]], bool] | None:
     """Return the guard of a plan recorded with *inputs* (see the module), or None."""
-    names: dict[str, Any] = {"Ref": Ref, "_bits": _float_bits}
-    checks = [f"r.start == {iterations.start}", f"r.stop == {iterations.stop}",
-              f"r.step == {iterations.step}"]  # fmt: skip
+    names: dict[str, Any] = {"Ref": Ref, "_bits": _float_bits, "rng": iterations}
+    checks = ["r == rng"]
     state: list[str] = []
     for k, value in enumerate(inputs):
         item = f"i[{k}]"
@@ -245,8 +244,7 @@ def _guard(
     source = (
         "def guard(r, i):\n    return (\n        " + "\n        and ".join(checks) + "\n    )\n"
     )
-    exec(compile(source, "<ascreg plan guard>", "exec"), names)
-    guard: Callable[[range, tuple[Any, ...]], bool] = names["guard"]
+    guard: Callable[[range, tuple[Any, ...]], bool] = _function(source, "guard", names)
     return guard
 
 
@@ -267,13 +265,29 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
     if isinstance(value, Pointer) and not isinstance(value, batching.RowPointer):
         for part in ("memory", "dtype", "block"):
             names[f"{name}_{part}"] = getattr(value, part)
-        names[f"{name}_t"] = kind
+        names[f"{name}_t"], names[f"{name}_address"] = kind, value.address
         return (
             f"(type({item}) is {name}_t and {item}.memory is {name}_memory and "
-            f"{item}.address == {value.address} and {item}.dtype is {name}_dtype and "
+            f"{item}.address == {name}_address and {item}.dtype is {name}_dtype and "
             f"{item}.block is {name}_block)"
         )
     return None
+
+
+_CODE: dict[str, types.CodeType] = {}
+"""The compiled guards and programs, by source: their constants are names of the namespace
+each plan binds, so loops of the same shape (another tile's pointers) compile once."""
+
+
+def _function(source: str, name: str, names: dict[str, Any]) -> Any:
+    """Return the function *name* that *source* defines, with *names* as its globals."""
+    code = _CODE.get(source)
+    if code is None:
+        if len(_CODE) >= 256:
+            _CODE.clear()
+        module = compile(source, f"<ascreg plan {name}>", "exec")
+        code = _CODE[source] = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+    return types.FunctionType(code, names, name)
 
 
 def _float_bits(value: float) -> bytes:
@@ -303,8 +317,7 @@ def _program(
         lines.append(f"    e[{slot}] = {call}" if slot is not None else f"    {call}")
     if not steps:
         lines.append("    pass")
-    exec(compile("\n".join(lines) + "\n", "<ascreg plan>", "exec"), names)
-    run: Callable[[list[Any]], None] = names["run"]
+    run: Callable[[list[Any]], None] = _function("\n".join(lines) + "\n", "run", names)
     return run
 
 
@@ -322,7 +335,8 @@ class Plan:
     ) -> None:
         self.guard = guard
         self.run = run
-        self.extra = extra
+        self.extra = [None] * extra
+        """The slots after the inputs (the results of calls), empty until the program runs."""
         self.finals = finals
 
 
@@ -353,21 +367,27 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         return None
     if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
         return None  # an op would refuse to run outside a VF: let the body say so
-    position = next((k for k, p in enumerate(site.plans) if p.guard(iterations, inputs)), None)
-    if position is None:
+    plans = site.plans
+    for plan in plans:
+        if plan.guard(iterations, inputs):
+            break
+    else:
         return None
-    plan = site.plans[position]
     attempt = batching.enter(site.where, iterations, quiet=True)
     if attempt is None:
         return None
     attempt.replayed = True
-    env = [*inputs, *([None] * plan.extra)]
+    env = list(inputs)
+    if plan.extra:
+        env += plan.extra
     try:
         plan.run(env)
         attempt.commit()
     except BaseException as error:
         attempt.abandon(error, replay=True)
         return None
-    if position:
-        site.plans.insert(0, site.plans.pop(position))
-    return (attempt.final_index(), *[attempt.last(env[v]) if s else v for s, v in plan.finals])
+    if plan is not plans[0]:
+        plans.remove(plan)
+        plans.insert(0, plan)
+    # a slot holds a register, mask or Ref: Batch.last gives it back as it is
+    return (iterations[-1], *[env[v] if s else v for s, v in plan.finals])

@@ -155,9 +155,13 @@ class RegTensor(Generic[T, R]):
     mask_stride: ClassVar[int]
     _shape: ClassVar[tuple[int]]  # (lanes,), for the cheap check in put
     _np_dtype: ClassVar[np.dtype[Any]]
-    _specialised: ClassVar[dict[tuple[Any, ...], type[RegTensor[Any, Any]]]] = {}
+    _specialised: ClassVar[dict[Any, type[RegTensor[Any, Any]]]] = {}
 
     def __class_getitem__(cls, params: Any) -> Any:
+        if cls is RegTensor:  # RegTensor[T] in a VF's prologue: one lookup (keyed T as well)
+            found = RegTensor._specialised.get(params)
+            if found is not None:
+                return found
         key = params if isinstance(params, tuple) else (params,)
         found = RegTensor._specialised.get(key)
         if found is not None:
@@ -194,6 +198,7 @@ class RegTensor(Generic[T, R]):
         RegTensor._specialised[key] = specialised
         if trait is RegTraitNumOne:
             RegTensor._specialised[(dtype, RegTraitNumOne)] = specialised
+            RegTensor._specialised[dtype] = specialised
         return specialised
 
     def __init__(self) -> None:
