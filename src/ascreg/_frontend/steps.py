@@ -43,7 +43,6 @@ from ascreg.machine.registers import (
     MaskReg,
     RegTensor,
     RegTraitNumOne,
-    spread_enables,
 )
 
 Step = Callable[..., Any]

@@ -421,7 +421,7 @@ class RowPointer(UbPtr[Any]):
         facts = None if known is None else known.get((count, write))
         if facts is None:
             facts = self._layout(count, write)
-        low, high, step, nbytes, start, span, last = facts
+        _low, high, step, nbytes, start, span, last = facts
         block = self.block
         if block is not None and not block.live:
             raise fallback("an access leaves its allocation in some iteration")
@@ -433,7 +433,8 @@ class RowPointer(UbPtr[Any]):
         rows = self.rows
         _ACTIVE[-1].access(memory, rows, nbytes, write, self.which, step, span)
         if last is not None and last[0] is data:  # the same array as last time: its view
-            return last[1]
+            cached: Lanes = last[1]
+            return cached
         np_dtype = self.dtype.np_dtype
         typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
         if typed is None:
@@ -638,6 +639,22 @@ class Batch:
             self.registers[key] = (reg, old, (MASK_BITS, None))
         else:
             self.registers[key] = (reg, reg._lanes, (reg.lanes, reg.dtype.np_dtype))
+
+    def journal(self, regs: list[Any]) -> None:
+        """Journal every register of *regs* at once, as :meth:`wrote` would before each write.
+
+        A plan's replay journals its input registers up front (a register it only reads is
+        journaled as it is: the commit and the undo leave it as it was).
+        """
+        registers = self.registers
+        for reg in regs:
+            if isinstance(reg, MaskReg):
+                old = reg._bits
+                if old is None and reg._lanes_of is not None:  # what it held, without a read
+                    old = spread_enables(*reg._lanes_of)
+                registers[id(reg)] = (reg, old, (MASK_BITS, None))
+            else:
+                registers[id(reg)] = (reg, reg._lanes, (reg.lanes, reg._np_dtype))
 
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.

@@ -510,7 +510,10 @@ class Pointer(Generic[T]):
         ...
         ascreg.errors.AscregError: Pointer.write: cannot store 300 as uint8_t: ...
         """
-        array = to_dtype(values, self.dtype, call=call)
+        if type(values) is np.ndarray and values.dtype is self.dtype.np_dtype:
+            array = values  # what to_dtype returns for an array of the element type itself
+        else:
+            array = to_dtype(values, self.dtype, call=call)
         self.view(array.size, "writes")[:] = array.ravel()
 
     def __getitem__(self, index: Any) -> Any:

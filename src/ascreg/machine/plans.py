@@ -53,6 +53,7 @@ Examples
 from __future__ import annotations
 
 import enum
+import operator
 import os
 import struct
 import types
@@ -209,7 +210,8 @@ class Recorder:
             for maker, op, impl, args, result, operands, slot in self.calls
         ]
         finals = [(is_slot, v if is_slot else batch.last(v)) for is_slot, v in outputs]  # type: ignore[misc]
-        return Plan(guard, _program(steps), len(self.kept), finals)
+        registers = [k for k, v in enumerate(self.inputs) if isinstance(v, RegTensor | MaskReg)]
+        return Plan(guard, _program(steps), len(self.kept), finals, registers)
 
 
 # -- the guard ------------------------------------------------------------------------------------
@@ -324,7 +326,7 @@ def _program(
 class Plan:
     """A recorded loop: its guard, its program, its extra slots and its final values."""
 
-    __slots__ = ("extra", "finals", "guard", "run")
+    __slots__ = ("extra", "finals", "guard", "register", "registers", "run")
 
     def __init__(
         self,
@@ -332,12 +334,16 @@ class Plan:
         run: Callable[[list[Any]], None],
         extra: int,
         finals: list[tuple[bool, Any]],
+        registers: list[int],
     ) -> None:
         self.guard = guard
         self.run = run
         self.extra = [None] * extra
         """The slots after the inputs (the results of calls), empty until the program runs."""
         self.finals = finals
+        self.registers = operator.itemgetter(*registers) if len(registers) > 1 else None
+        """The input registers and masks (journaled at once, :meth:`Batch.journal`)."""
+        self.register = registers[0] if len(registers) == 1 else None
 
 
 # -- running a loop -------------------------------------------------------------------------------
@@ -380,6 +386,10 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
     env = list(inputs)
     if plan.extra:
         env += plan.extra
+    if plan.registers is not None:
+        attempt.journal(plan.registers(inputs))
+    elif plan.register is not None:
+        attempt.journal([inputs[plan.register]])
     try:
         plan.run(env)
         attempt.commit()
