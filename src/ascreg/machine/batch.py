@@ -795,6 +795,21 @@ class Batch:
         self.check_memory()
         if self.watched:  # a block's UB: its checks see the accesses (else there are none)
             self.report()
+        self._last_rows()
+        self._close()
+
+    def end(self) -> None:
+        """:meth:`commit` for a batch whose registers and ``Ref`` boxes nobody reads after it.
+
+        A whole VF's replay (:class:`ascreg.machine.plans.Whole`): its registers die with it.
+        """
+        self.check_memory()
+        if self.watched:
+            self.report()
+        self._close()
+
+    def _last_rows(self) -> None:
+        """Leave every register and ``Ref`` the batch wrote holding its last iteration's value."""
         # the last row, a view: ops replace a register's array, never write into it
         for reg, _old, layout in self.registers.values():
             if layout[1] is None:  # a mask: MaskReg.restore, inline
@@ -807,6 +822,8 @@ class Batch:
                     reg._lanes = lanes[-1]
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
+
+    def _close(self) -> None:
         _ACTIVE.pop()
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug(
@@ -825,7 +842,7 @@ class Batch:
         self.commit()  # error in either undoes the batch
         self.recorder = None
         if plan is not None:
-            self.site.keep(plan)
+            self.site.keep(plan, recorder, self.iterations)
         return (self.final_index(), *[self.last(v) for v in values])
 
     def last(self, value: Any) -> Any:

@@ -52,6 +52,8 @@ SAFE_BUILTINS = frozenset({int, min, max, abs})
 """Builtins a batched body may call (on a loop index they raise ``Fallback``, not a wrong value)."""
 ALLOWED_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
 """The statements of a batchable loop body."""
+WHOLE = "__ascreg_whole__"
+"""The name under which the rewritten function reaches :meth:`~ascreg.machine.plans.Whole.start`."""
 HELPER = "__ascreg_batch__"
 """The name under which the rewritten function reaches :func:`~ascreg.machine.plans.start`."""
 
@@ -243,6 +245,80 @@ def _allowed(target: Any) -> bool:
     return isinstance(getattr(target, CALL_MARKER, None), str)
 
 
+# -- the whole function ---------------------------------------------------------------------------
+
+_PROLOGUE_NODES = (
+    ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.Load, ast.Store,
+    ast.operator, ast.unaryop, ast.Call,
+)  # fmt: skip
+"""What a VF's prologue may be made of (besides the call targets): names, numbers, arithmetic."""
+
+
+def _whole(
+    definition: ast.FunctionDef, loops: list[_Loop], func: Callable[..., Any], local: set[str]
+) -> tuple[list[str], list[str]] | None:
+    """Return the parameters and global names of a VF a plan may replay whole, else None.
+
+    That is a function whose body, after its docstring, is a *prologue* -- assignments to
+    plain names of numbers, arithmetic on names, and register, mask and ``Ref`` constructors
+    -- and then one batchable, recordable loop over ``range`` of arithmetic (its last
+    statement), with plain parameters and no free variables. Everything such a call does
+    before its loop is a pure function of its arguments and the module's names, and nothing
+    it makes outlives it (:class:`ascreg.machine.plans.Whole`).
+    """
+    params = definition.args
+    if params.posonlyargs or params.vararg or params.kwarg or params.kwonlyargs:
+        return None
+    if func.__code__.co_freevars:
+        return None
+    body = list(definition.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if not body or not isinstance(body[-1], ast.For):
+        return None
+    loop = next((candidate for candidate in loops if candidate.node is body[-1]), None)
+    if loop is None or loop.reason is not None or loop.inputs is None:
+        return None
+    header = loop.node.iter
+    if not all(_pure(arg, func, local) for arg in header.args):  # type: ignore[attr-defined]
+        return None
+    for statement in body[:-1]:
+        if not isinstance(statement, ast.Assign) or not _pure(statement.value, func, local):
+            return None
+        try:
+            _names(statement)  # plain names only
+        except _Refusal:
+            return None
+    names = [a.arg for a in params.args]
+    read = {
+        n.id for n in ast.walk(definition) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    return names, sorted(read - local)
+
+
+def _pure(expr: ast.expr, func: Callable[..., Any], local: set[str]) -> bool:
+    """Return True for an expression of names, numbers, arithmetic and constructor calls."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call):
+            target = _resolve(node.func, func, local)
+            constructor = isinstance(target, type) and issubclass(target, RegTensor | MaskReg | Ref)
+            if not (constructor or any(target is b for b in SAFE_BUILTINS)) or node.keywords:
+                return False
+            if not all(_pure(arg, func, local) for arg in node.args):
+                return False
+        elif not isinstance(node, _PROLOGUE_NODES) and not _in_call_target(node, expr):
+            return False
+    return True
+
+
+def _in_call_target(node: ast.AST, expr: ast.expr) -> bool:
+    """Return True when *node* is part of the target of a call in *expr* (``Reg.RegTensor[T]``)."""
+    for call in ast.walk(expr):
+        if isinstance(call, ast.Call) and any(n is node for n in ast.walk(call.func)):
+            return True
+    return False
+
+
 # -- rewriting ------------------------------------------------------------------------------------
 
 
@@ -332,16 +408,30 @@ def batched(func: Callable[..., Any]) -> Callable[..., Any]:
     if not chosen:
         return func
     sites = [plans.Site(loop.where, loop.inputs is not None) for loop in loops]
+    whole = _whole(definition, loops, func, _local_names(definition))
+    helpers: dict[str, Callable[..., Any]] = {
+        HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs)
+    }
+    if whole is not None:
+        params, names = whole
+        last = next(k for k, loop in enumerate(loops) if loop.node is definition.body[-1])
+        start = plans.Whole(func, sites[last], names).start
+        helpers[WHOLE] = start
+        replayed = ast.parse(f"if {WHOLE}(({''.join(f'{p}, ' for p in params)})):\n  return None")
+        first = definition.body[0]
+        documented = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        at = 1 if documented else 0
+        definition.body[at:at] = replayed.body
     _Replace(chosen).visit(definition)
-    return _compile(func, definition, lambda key, rng, inputs: plans.start(sites[key], rng, inputs))
+    return _compile(func, definition, helpers)
 
 
 def _compile(
-    func: types.FunctionType, definition: ast.FunctionDef, helper: Callable[..., Any]
+    func: types.FunctionType, definition: ast.FunctionDef, helpers: dict[str, Callable[..., Any]]
 ) -> Callable[..., Any]:
     """Compile the rewritten *definition* with *func*'s globals, closure and defaults."""
     free = list(func.__code__.co_freevars)
-    outer = ast.parse(f"def __ascreg_factory__({', '.join([*free, HELPER])}): pass").body[0]
+    outer = ast.parse(f"def __ascreg_factory__({', '.join([*free, *helpers])}): pass").body[0]
     assert isinstance(outer, ast.FunctionDef)
     outer.body = [definition, ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))]
     module = ast.Module(body=[outer], type_ignores=[])
@@ -350,7 +440,7 @@ def _compile(
     factory = next(c for c in code.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
     cells = dict(zip(free, func.__closure__ or (), strict=True))
-    cells[HELPER] = types.CellType(helper)
+    cells.update({name: types.CellType(helper) for name, helper in helpers.items()})
     closure = tuple(cells[name] for name in inner.co_freevars)
     rewritten = types.FunctionType(
         inner, func.__globals__, func.__name__, func.__defaults__, closure

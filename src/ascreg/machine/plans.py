@@ -52,6 +52,7 @@ Examples
 
 from __future__ import annotations
 
+import builtins
 import enum
 import operator
 import os
@@ -111,17 +112,24 @@ class Site:
         False when a call in the body is not an op's entry point (no plan is ever recorded).
     """
 
-    __slots__ = ("plans", "recordable", "where")
+    __slots__ = ("plans", "recordable", "where", "whole")
 
     def __init__(self, where: str, recordable: bool) -> None:
         self.where = where
         self.recordable = recordable and ENABLED
         self.plans: list[Plan] = []
+        self.whole: Whole | None = None
+        """The VF this loop ends, when a plan may replay the VF whole."""
 
-    def keep(self, plan: Plan) -> None:
-        """Put *plan* first, dropping the least recently used beyond :data:`PLANS_PER_LOOP`."""
+    def keep(self, plan: Plan, recorder: Recorder, iterations: range) -> None:
+        """Put *plan* first, dropping the least recently used beyond :data:`PLANS_PER_LOOP`.
+
+        The loop of a VF replayed whole also gives the VF the plan (:meth:`Whole.adopt`).
+        """
         self.plans.insert(0, plan)
         del self.plans[PLANS_PER_LOOP:]
+        if self.whole is not None:
+            self.whole.adopt(plan, recorder, iterations)
 
 
 # -- recording ------------------------------------------------------------------------------------
@@ -401,3 +409,143 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         plans.insert(0, plan)
     # a slot holds a register, mask or Ref: Batch.last gives it back as it is
     return (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
+
+
+# -- the whole VF ---------------------------------------------------------------------------------
+
+
+class Whole:
+    """A VF that a plan replays whole: a prologue and one batched loop (``loops._whole``).
+
+    Before its loop such a function makes only registers, masks, ``Ref`` boxes and numbers,
+    from its arguments and its module's names; nothing it makes outlives the call. So a call
+    whose arguments and module names equal those of a call whose loop recorded a plan would
+    make registers of the same classes, boxes holding the same values, the same numbers and
+    the same range, and then make the same op calls. It replays the plan on the registers and
+    boxes of the recording call (adopted: nothing else holds them), made anew -- unwritten,
+    holding their values before the loop -- without running the function's body, and checks
+    and undoes as a replayed loop does. When the replay cannot finish, the body runs.
+
+    Parameters
+    ----------
+    func
+        The VF as written (its module's names are read from its globals).
+    site
+        Its loop.
+    names
+        The module names (and builtins) the function reads.
+    """
+
+    __slots__ = ("func", "names", "pending", "plans", "site")
+
+    def __init__(self, func: Any, site: Site, names: list[str]) -> None:
+        self.func = func
+        self.site = site
+        site.whole = self
+        self.names = names
+        self.plans: list[WholePlan] = []
+        self.pending: tuple[Any, ...] | None = None
+        """The arguments of the call running the body (the one that may record a plan)."""
+
+    def start(self, args: tuple[Any, ...]) -> bool:
+        """Replay the call with arguments *args* if a plan can; return True if it did."""
+        if self.plans and _replay_whole(self, args):
+            return True
+        self.pending = args
+        return False
+
+    def adopt(self, plan: Plan, recorder: Recorder, iterations: range) -> None:
+        """Keep *plan*, just recorded by the loop of the call now running, for the whole VF."""
+        args, self.pending = self.pending, None
+        if args is None:
+            return
+        guard = _whole_guard(args, self.names, self.func.__globals__)
+        if guard is None:
+            return
+        self.plans.insert(0, WholePlan(guard, plan, recorder, iterations))
+        del self.plans[PLANS_PER_LOOP:]
+
+
+class WholePlan:
+    """A whole VF's plan: its guard, its loop's plan, and the registers and boxes it adopted."""
+
+    __slots__ = ("env", "guard", "iterations", "journal", "masks", "plan", "refs", "vectors")
+
+    def __init__(
+        self,
+        guard: Callable[[tuple[Any, ...], dict[str, Any]], bool],
+        plan: Plan,
+        recorder: Recorder,
+        iterations: range,
+    ) -> None:
+        inputs = recorder.inputs
+        self.guard = guard
+        self.plan = plan
+        self.iterations = iterations
+        self.env = [*inputs, *plan.extra]
+        self.vectors = [v for v in inputs if isinstance(v, RegTensor)]
+        self.masks = [v for v in inputs if isinstance(v, MaskReg)]
+        self.refs = [(v, recorder.values[k]) for k, v in enumerate(inputs) if type(v) is Ref]
+        # each register unwritten before the loop (as made anew): what an undo puts back
+        self.journal = {id(r): (r, None, (r.lanes, r._np_dtype)) for r in self.vectors}
+        self.journal.update({id(m): (m, None, (256, None)) for m in self.masks})
+
+
+def _whole_guard(
+    args: tuple[Any, ...], names: list[str], module: dict[str, Any]
+) -> Callable[[tuple[Any, ...], dict[str, Any]], bool] | None:
+    """Return the guard of a whole VF's plan: equal arguments and module names, or None."""
+    table: dict[str, Any] = {"_bits": _float_bits}
+    checks = [f"len(a) == {len(args)}"]
+    for k, value in enumerate(args):
+        check = _equal(f"a[{k}]", value, f"a{k}", table)
+        if check is None:
+            return None
+        checks.append(check)
+    for n, name in enumerate(names):
+        value = module[name] if name in module else getattr(builtins, name, _MISSING)
+        table[f"d{n}"] = value  # a builtin, unless the module shadows it
+        check = _equal(f"g.get({name!r}, d{n})", value, f"g{n}", table)
+        if check is None or value is _MISSING:
+            return None
+        checks.append(check)
+    source = "def guard(a, g):\n    return (\n        " + "\n        and ".join(checks) + "\n    )\n"
+    guard: Callable[[tuple[Any, ...], dict[str, Any]], bool] = _function(source, "guard", table)
+    return guard
+
+
+_MISSING = object()
+
+
+def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
+    """Replay the first plan of *whole* whose guard passes; False if none did."""
+    if batching._ACTIVE or (_STACK and _STACK[-1].pipe is not Pipe.PIPE_V):
+        return False
+    module = whole.func.__globals__
+    plans = whole.plans
+    for chosen in plans:
+        if chosen.guard(args, module):
+            break
+    else:
+        return False
+    attempt = batching.enter(whole.site.where, chosen.iterations, quiet=True)
+    if attempt is None:
+        return False
+    attempt.replayed = True
+    for vector in chosen.vectors:  # made anew
+        vector._lanes = None
+    for mask in chosen.masks:
+        mask._bits = mask._lanes_of = None
+    for ref, value in chosen.refs:
+        ref.value = value
+    attempt.registers = dict(chosen.journal)
+    try:
+        chosen.plan.run(list(chosen.env))
+        attempt.end()
+    except BaseException as error:
+        attempt.abandon(error, replay=True)
+        return False
+    if chosen is not plans[0]:
+        plans.remove(chosen)
+        plans.insert(0, chosen)
+    return True
