@@ -291,7 +291,9 @@ def _whole(
             return None
     names = [a.arg for a in params.args]
     read = {
-        n.id for n in ast.walk(definition) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        n.id
+        for n in ast.walk(definition)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
     }
     return names, sorted(read - local)
 

@@ -334,6 +334,14 @@ def _program(
 class Plan:
     """A recorded loop: its guard, its program, its extra slots and its final values."""
 
+    def rebound(self, run: Callable[[list[Any]], None]) -> Plan:
+        """Return this plan with the program *run* (the same calls on other constants)."""
+        plan = object.__new__(Plan)
+        for name in Plan.__slots__:
+            setattr(plan, name, getattr(self, name))
+        plan.run = run
+        return plan
+
     __slots__ = ("extra", "finals", "guard", "register", "registers", "run")
 
     def __init__(
@@ -451,7 +459,30 @@ class Whole:
         """Replay the call with arguments *args* if a plan can; return True if it did."""
         if self.plans and _replay_whole(self, args):
             return True
+        if self.plans and self._translate(args) and _replay_whole(self, args):
+            return True
         self.pending = args
+        return False
+
+    def _translate(self, args: tuple[Any, ...]) -> bool:
+        """Keep a plan for *args* made from one for the same addresses in other memories.
+
+        A call on new memory (another ``UnifiedBuffer``, a kernel launch's new block) with
+        pointers at the same addresses, into allocations of the same bounds, and equal other
+        arguments and module names, makes the same calls on pointers that differ only in the
+        memory and allocation they belong to: the plan of the earlier call, with each pointer
+        moved to the new memory and allocation, is the plan this call would record.
+        """
+        module = self.func.__globals__
+        for known in self.plans:
+            places = _places(known.args, args)
+            if places is None or not known.guard(known.args, module):  # its module names
+                continue
+            translated = known.translated(places, args, self.names, module)
+            if translated is not None:
+                self.plans.insert(0, translated)
+                del self.plans[PLANS_PER_LOOP:]
+                return True
         return False
 
     def adopt(self, plan: Plan, recorder: Recorder, iterations: range) -> None:
@@ -462,33 +493,129 @@ class Whole:
         guard = _whole_guard(args, self.names, self.func.__globals__)
         if guard is None:
             return
-        self.plans.insert(0, WholePlan(guard, plan, recorder, iterations))
+        inputs, values = recorder.inputs, recorder.values
+        self.plans.insert(0, WholePlan(guard, args, plan, inputs, values, iterations))
         del self.plans[PLANS_PER_LOOP:]
 
 
 class WholePlan:
     """A whole VF's plan: its guard, its loop's plan, and the registers and boxes it adopted."""
 
-    __slots__ = ("env", "guard", "iterations", "journal", "masks", "plan", "refs", "vectors")
+    __slots__ = (
+        "args", "env", "guard", "iterations", "journal", "masks", "plan", "refs", "values",
+        "vectors",
+    )  # fmt: skip
 
     def __init__(
         self,
         guard: Callable[[tuple[Any, ...], dict[str, Any]], bool],
+        args: tuple[Any, ...],
         plan: Plan,
-        recorder: Recorder,
+        inputs: tuple[Any, ...],
+        values: list[Any],
         iterations: range,
     ) -> None:
-        inputs = recorder.inputs
         self.guard = guard
+        self.args = args
+        """The arguments it was recorded (or translated) for."""
         self.plan = plan
         self.iterations = iterations
+        self.values = values
         self.env = [*inputs, *plan.extra]
         self.vectors = [v for v in inputs if isinstance(v, RegTensor)]
         self.masks = [v for v in inputs if isinstance(v, MaskReg)]
-        self.refs = [(v, recorder.values[k]) for k, v in enumerate(inputs) if type(v) is Ref]
+        self.refs = [(v, values[k]) for k, v in enumerate(inputs) if type(v) is Ref]
         # each register unwritten before the loop (as made anew): what an undo puts back
-        self.journal = {id(r): (r, None, (r.lanes, r._np_dtype)) for r in self.vectors}
+        self.journal: dict[int, tuple[Any, None, tuple[int, Any]]] = {
+            id(r): (r, None, (r.lanes, r._np_dtype)) for r in self.vectors
+        }
         self.journal.update({id(m): (m, None, (256, None)) for m in self.masks})
+
+    def translated(
+        self, places: Places, args: tuple[Any, ...], names: list[str], module: dict[str, Any]
+    ) -> WholePlan | None:
+        """Return this plan with its pointers moved by *places*, for *args* (or None)."""
+        guard = _whole_guard(args, names, module)
+        if guard is None:
+            return None
+        try:
+            program = self.plan.run
+            constants = {k: _moved(v, places) for k, v in program.__globals__.items()}
+            inputs = tuple(
+                _moved(v, places) for v in self.env[: len(self.env) - len(self.plan.extra)]
+            )
+        except KeyError:  # a pointer into a memory none of the arguments points into
+            return None
+        run = types.FunctionType(program.__code__, constants, "run")
+        plan = self.plan.rebound(run)
+        return WholePlan(guard, args, plan, inputs, self.values, self.iterations)
+
+
+Places = dict[tuple[int, int], tuple[Any, Any]]
+"""For each (memory, allocation) of a recorded call's pointer arguments (by id), where the new
+call's argument at the same place points: its memory and allocation."""
+
+
+def _places(old: tuple[Any, ...], new: tuple[Any, ...]) -> Places | None:
+    """Return how *new* arguments move *old* pointer arguments, if they differ in nothing else.
+
+    The same classes, addresses, element types and allocation bounds, memories of one class
+    and capacity, the same pattern of shared memories and allocations, equal other values.
+    """
+    if len(old) != len(new):
+        return None
+    places: Places = {}
+    for was, now in zip(old, new, strict=True):
+        if type(now) is not type(was):
+            return None
+        if not isinstance(was, Pointer) or isinstance(was, batching.RowPointer):
+            if not _same_value(was, now):
+                return None
+            continue
+        if now.address != was.address or now.dtype is not was.dtype:
+            return None
+        memory, block = now.memory, now.block
+        if type(memory) is not type(was.memory) or memory.capacity != was.memory.capacity:
+            return None
+        bounds = None if block is None else (block.start, block.end)
+        if bounds != (None if was.block is None else (was.block.start, was.block.end)):
+            return None
+        key = (id(was.memory), id(was.block))
+        if places.setdefault(key, (memory, block)) != (memory, block):
+            return None
+    targets = list(places.values())
+    memories = {id(m) for m, _ in targets}
+    if len(memories) != len({k[0] for k in places}) or len({id(b) for _, b in targets}) != len(
+        {k[1] for k in places}
+    ):
+        return None  # not the same pattern of shared memories and allocations
+    return places
+
+
+def _same_value(was: Any, now: Any) -> bool:
+    """Return True when *now* passes the guard *was* would get (:func:`_equal`)."""
+    if type(was) is float:
+        return _float_bits(was) == _float_bits(now)
+    if type(was) in (int, str):
+        return bool(was == now)
+    return now is was
+
+
+def _moved(value: Any, places: Places) -> Any:
+    """Return *value*, or the same pointer in the new memory and allocation (KeyError: none)."""
+    if not isinstance(value, Pointer):
+        return value
+    memory, block = places[id(value.memory), id(value.block)]
+    moved: Pointer[Any]
+    if isinstance(value, batching.RowPointer):
+        rows = batching.RowPointer.at(value, value.rows, value.step)
+        rows.which = value.which
+        moved = rows
+    else:
+        moved = object.__new__(type(value))
+        moved.dtype, moved.address = value.dtype, value.address
+    moved.memory, moved.block = memory, block
+    return moved
 
 
 def _whole_guard(
@@ -509,7 +636,9 @@ def _whole_guard(
         if check is None or value is _MISSING:
             return None
         checks.append(check)
-    source = "def guard(a, g):\n    return (\n        " + "\n        and ".join(checks) + "\n    )\n"
+    source = (
+        "def guard(a, g):\n    return (\n        " + "\n        and ".join(checks) + "\n    )\n"
+    )
     guard: Callable[[tuple[Any, ...], dict[str, Any]], bool] = _function(source, "guard", table)
     return guard
 
