@@ -155,12 +155,21 @@ def _update_mask(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
         return None
     lanes, stride = geometry
     make = type(result)  # MaskReg, or the C API's vector_bool
+    known: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
+    """The shared (read-only) rows of each count, carried or not, and iteration count."""
 
     def update_mask(count: Any) -> Any:
         batch = BATCHING[-1]
-        bits, enables, count.value = mask_core.tail_rows(
-            batch.carried_count(count, lanes), lanes, stride
-        )
+        value = count.value
+        key = (value, count.born != batch.epoch, batch.count) if type(value) is int else None
+        rows = None if key is None else known.get(key)
+        if rows is None:
+            rows = mask_core.tail_rows(batch.carried_count(count, lanes), lanes, stride)
+            if key is not None and len(known) < 16:
+                known[key] = rows
+        else:  # what carried_count and tail_rows gave for this count before
+            batch.claim(count)
+        bits, enables, count.value = rows
         mask = make()
         batch.wrote(mask)
         mask._bits, mask._lanes_of = bits, (enables, stride)

@@ -656,6 +656,13 @@ class Batch:
             else:
                 registers[id(reg)] = (reg, reg._lanes, (reg.lanes, reg._np_dtype))
 
+    def claim(self, ref: Ref[Any]) -> None:
+        """Journal a ``Ref`` an op updates, as :meth:`carried_count` does.
+
+        For a step that knows the counts :meth:`carried_count` would give.
+        """
+        self._claim(ref)
+
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
 

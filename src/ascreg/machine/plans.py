@@ -661,15 +661,14 @@ def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
     if attempt is None:
         return False
     attempt.replayed = True
-    for vector in chosen.vectors:  # made anew
-        vector._lanes = None
-    for mask in chosen.masks:
-        mask._bits = mask._lanes_of = None
+    # The adopted registers hold what the last replay left: no step reads a register before
+    # a step of the same replay wrote it (a read of an unwritten one stopped the recording),
+    # so they stand for registers made anew. A Ref is read first: it gets its value back.
     for ref, value in chosen.refs:
         ref.value = value
     attempt.registers = dict(chosen.journal)
     try:
-        chosen.plan.run(list(chosen.env))
+        chosen.plan.run(chosen.env)  # results overwrite the last replay's (never read)
         attempt.end()
     except BaseException as error:
         attempt.abandon(error, replay=True)
