@@ -70,7 +70,7 @@ def select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     form = (type(dst), type(src0), type(src1), type(mask))
     if form in op._forms:  # register operands of these types passed every check before
         active = operands.lane_enables(mask, dst)
-        dst.put(cmp.select(active, src0.get(), src1.get()))
+        dst.put_known(cmp.select(active, src0.get(), src1.get()))
         return
     selector = operands.mask(mask, "mask", op.surface)
     if isinstance(dst, MaskReg):

@@ -108,7 +108,12 @@ class Template:
         # Keyed by identity, not equality: members of different IntEnums compare equal by value
         # (PostLiteral.POST_MODE_UPDATE == StoreDist.DIST_NORM_B16 == 1) and must not share an
         # entry. Every cached argument (dtype, RegTrait, enum member) lives for the whole run.
-        key = tuple(map(id, items)) if isinstance(items, tuple) else id(items)
+        if not isinstance(items, tuple):
+            key: Any = id(items)
+        elif len(items) == 2:  # Compare[T, mode], Cast[D, S]: the common tuple, without a map
+            key = (id(items[0]), id(items[1]))
+        else:
+            key = tuple(map(id, items))
         found = self._instances.get(key)
         if found is None:
             written = items if isinstance(items, tuple) else (items,)

@@ -119,7 +119,9 @@ def _shift_impl(op: Any, *args: Any) -> Any:
         if (type(dst), type(src), type(count), type(mask)) in op._forms:  # checked before
             counts = count.get()  # read before src, as the checked path does
             values = src.get()
-            dst.put(zeroing_shift(values, counts, operands.lane_enables(mask, dst), left=op.left))
+            dst.put_known(
+                zeroing_shift(values, counts, operands.lane_enables(mask, dst), left=op.left)
+            )
             return None
     elif len(args) == 3:
         dst, (src, count, mask) = None, args

@@ -154,7 +154,7 @@ def _load(op: Any, *args: Any) -> None:
     if len(args) == 2 and (type(args[0]), type(args[1])) in op._forms:
         dst, src = args  # a plain (dst, src) form checked before: only the address is new
         if src.dtype is dst.dtype:
-            dst.put(core.load(src, op.dist(dst.dtype.size), dst.lanes))
+            dst.put_known(core.load(src, op.dist(dst.dtype.size), dst.lanes))
             return
     if args and isinstance(args[0], MaskReg):
         _load_mask(op, args)

@@ -579,8 +579,9 @@ class Batch:
         """The :class:`~ascreg.machine.plans.Recorder` of this run's op calls, if it records a
         plan (set by :func:`ascreg.machine.plans.start`), and the loop it records for."""
         self.site: Any = None
-        self.replayed = False
-        """True when a plan's program runs in this batch instead of the loop body."""
+        self.replayed = ""
+        """What a plan's program replays in this batch instead of the loop body: ``"loop"``,
+        ``"whole"`` (the whole VF), or nothing."""
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
 
@@ -835,7 +836,7 @@ class Batch:
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug(
                 "%s: batched over %d iterations%s",
-                self.where, self.count, " (a recorded plan)" if self.replayed else "",
+                self.where, self.count, _REPLAYED[self.replayed],
             )  # fmt: skip
 
     def finish(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -890,6 +891,10 @@ class Batch:
         LOG.debug("%s: %s (%s)", self.where, what, reason)
         if not isinstance(error, Exception):
             raise error
+
+
+_REPLAYED = {"": "", "loop": " (a recorded plan)", "whole": " (a recorded plan of the whole VF)"}
+"""How the log says what a batch ran (:attr:`Batch.replayed`)."""
 
 
 def _layout(reg: Any) -> tuple[int, Any]:

@@ -398,7 +398,7 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
     attempt = batching.enter(site.where, iterations, quiet=True)
     if attempt is None:
         return None
-    attempt.replayed = True
+    attempt.replayed = "loop"
     env = list(inputs)
     if plan.extra:
         env += plan.extra
@@ -660,7 +660,7 @@ def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
     attempt = batching.enter(whole.site.where, chosen.iterations, quiet=True)
     if attempt is None:
         return False
-    attempt.replayed = True
+    attempt.replayed = "whole"
     # The adopted registers hold what the last replay left: no step reads a register before
     # a step of the same replay wrote it (a read of an unwritten one stopped the recording),
     # so they stand for registers made anew. A Ref is read first: it gets its value back.

@@ -282,6 +282,23 @@ class RegTensor(Generic[T, R]):
             )
         self._lanes = lanes
 
+    def put_known(self, lanes: np.ndarray[Any, Any]) -> None:
+        """:meth:`put` for a result the op's validated form gives this register's shape and type.
+
+        An op's fast path, taken only for a form whose checks passed before, skips the
+        consistency check (about 1 us a call; a VF loop makes several per iteration).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import Reg, int16_t
+        >>> r = Reg.RegTensor[int16_t](); r.put_known(np.zeros(128, np.int16)); r.written
+        True
+        """
+        if BATCHING:
+            BATCHING[-1].write(self, self._lanes, lanes)
+        self._lanes = lanes
+
     @property
     def reg(self) -> tuple[np.ndarray[Any, Any], ...]:
         """The hardware registers as ``uint32`` word arrays (TraitTwo: low words, high words).

@@ -111,7 +111,7 @@ def _shift(op: Any, dst: Any, src: Any, count: Any, mask: MaskReg) -> None:
             counts = count.get()
             values = src.get()
             active = operands.lane_enables(mask, dst)
-            dst.put(zeroing_shift(values, counts, active, left=op.left))
+            dst.put_known(zeroing_shift(values, counts, active, left=op.left))
             return
         counts = shared.scalar_count(op, count, dst.dtype) if op.scalar else count.get()
         shared.shift(op, dst, src, counts, mask, left=op.left)

@@ -191,7 +191,7 @@ def LoadAlign(op: Any, dst: Any, *args: Any) -> None:
     if len(args) == 1 and (type(dst), type(args[0])) in op.plain:
         src = args[0]
         if src.dtype is dst.dtype:  # a form already validated: only the address is new
-            dst.put(core.load(src, op.dist, dst.lanes))
+            dst.put_known(core.load(src, op.dist, dst.lanes))
             return
     if isinstance(dst, MaskReg):
         _load_mask(op, dst, args)

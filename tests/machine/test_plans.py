@@ -1,0 +1,301 @@
+"""Recorded plans: a batched loop (or a whole VF) called again replays its recorded op calls.
+
+Every scenario calls the same VF object several times, with new data, other counts, other
+buffers, and compares each call with the same call under ``execution="eager"``: UB bytes,
+returned registers and error messages. The ``ascreg.batch`` log says what ran: a batched
+body, a recorded plan of the loop, or a recorded plan of the whole VF.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ascreg
+from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t
+from ascreg.c_api import (
+    EVENT_ID0,
+    PIPE_MTE2,
+    PIPE_MTE3,
+    PIPE_V,
+    __global__,
+    __ubuf__,
+    __vector__,
+    asc_copy_gm2ub_align,
+    asc_copy_ub2gm_align,
+    asc_sync_notify,
+    asc_sync_wait,
+    asc_vf_call,
+)
+from ascreg.machine import loops
+
+L16 = 128
+SHIFT = 3
+"""A module name the VFs below read (a test changes it between calls)."""
+
+
+@ascreg.__simd_vf__
+def select_shift(
+    dst: UbPtr[uint16_t], a: UbPtr[uint16_t], b: UbPtr[uint16_t], s: UbPtr[int16_t], count: int
+) -> None:
+    """The benchmark's VF: a prologue and one loop, so a plan replays it whole."""
+    ra, rb, rs = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[int16_t]()
+    sel, out, gt = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.MaskReg()
+    remaining = Ref(count)
+    for i in range(-(-count // L16)):
+        mask = Reg.UpdateMask[uint16_t](remaining)
+        offset = i * L16
+        Reg.LoadAlign(ra, a + offset)
+        Reg.LoadAlign(rb, b + offset)
+        Reg.LoadAlign(rs, s + offset)
+        Reg.Compare[uint16_t, CMPMODE.GT](gt, ra, rb, mask)
+        Reg.Select(sel, ra, rb, gt)
+        Reg.ShiftRight(out, sel, rs, mask)
+        Reg.StoreAlign(dst + offset, out, mask)
+
+
+@ascreg.__simd_vf__
+def shift_and_keep(dst: UbPtr[uint16_t], a: UbPtr[uint16_t], count: int) -> Any:
+    """A loop whose registers, mask and count the function returns (no whole replay)."""
+    x, y = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    remaining = Ref(count)
+    for i in range(-(-count // L16)):
+        mask = Reg.UpdateMask[uint16_t](remaining)
+        Reg.LoadAlign(x, a + i * L16)
+        Reg.ShiftRights(y, x, SHIFT, mask)
+        Reg.StoreAlign(dst + i * L16, y, mask)
+    return x, y, mask, remaining.value
+
+
+def calls(
+    vf_calls: list[Callable[[], Any]], caplog: pytest.LogCaptureFixture
+) -> tuple[list[Any], list[str]]:
+    """Run each call batched (in order, on the same VF), then again eagerly; compare each.
+
+    Returns the batched results (or error texts) and the batch log lines.
+    """
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="ascreg.batch"):
+        batched = [_outcome(call) for call in vf_calls]
+    lines = [r.getMessage() for r in caplog.records if r.name == "ascreg.batch"]
+    with ascreg.policy(execution="eager"):
+        eager = [_outcome(call) for call in vf_calls]
+    for k, (mine, theirs) in enumerate(zip(batched, eager, strict=True)):
+        assert _same(mine, theirs), f"call {k} differs from its eager run"
+    return batched, lines
+
+
+def _outcome(call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except ascreg.errors.AscregError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, np.ndarray | Reg.RegTensor | Reg.MaskReg):
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    return bool(a == b)
+
+
+def ran(lines: list[str], what: str) -> int:
+    """Return how many loops the log says ran as *what* (``body``, ``loop``, ``whole``)."""
+    endings = {
+        "body": "iterations",
+        "loop": "iterations (a recorded plan)",
+        "whole": "iterations (a recorded plan of the whole VF)",
+    }
+    return sum(line.endswith(endings[what]) and "batched over" in line for line in lines)
+
+
+class Tile:
+    """Buffers of one UnifiedBuffer for :func:`select_shift`, allocated once."""
+
+    def __init__(self, ub: UnifiedBuffer | None = None, capacity: int = 2048) -> None:
+        ub = UnifiedBuffer() if ub is None else ub
+        self.a, self.b, self.d = (ub.alloc(uint16_t, capacity) for _ in range(3))
+        self.s = ub.alloc(int16_t, capacity)
+        self.capacity = capacity
+
+    def call(self, count: int, seed: int, *, shifts: int = 18) -> Callable[[], Any]:
+        """Return a call on fresh data (a negative *shifts*: some counts are negative)."""
+        rng = np.random.default_rng(seed)
+        size = self.capacity
+        values = [rng.integers(0, 1 << 16, size) for _ in range(2)]
+        counts = rng.integers(-1 if shifts < 0 else 0, abs(shifts), size)
+
+        def call() -> Any:
+            self.d.write(np.zeros(size, np.int64))
+            self.a.write(values[0])
+            self.b.write(values[1])
+            self.s.write(counts)
+            select_shift(self.d, self.a, self.b, self.s, count)
+            return self.d.read(size)
+
+        return call
+
+
+def test_a_whole_vf_replays_on_new_data(caplog: pytest.LogCaptureFixture) -> None:
+    tile = Tile()
+    _, lines = calls([tile.call(1000, seed) for seed in range(4)], caplog)
+    assert ran(lines, "body") <= 1 and ran(lines, "whole") >= 3
+
+
+def test_other_counts_record_their_own_plans(caplog: pytest.LogCaptureFixture) -> None:
+    tile = Tile()
+    full, tail = tile.call(1024, 2), tile.call(1000, 3)
+    _, lines = calls([full, tail, full, tail, full], caplog)
+    assert ran(lines, "whole") >= 3
+
+
+def test_plans_move_to_new_memory_at_the_same_addresses(caplog: pytest.LogCaptureFixture) -> None:
+    """A new UnifiedBuffer with the same allocations replays; another layout records anew."""
+    calls([Tile().call(900, 4)], caplog)
+    _, lines = calls([Tile().call(900, seed) for seed in (5, 6)], caplog)
+    assert ran(lines, "body") == 0 and ran(lines, "whole") == 2
+    _, lines = calls([Tile(capacity=1024).call(900, 7)], caplog)
+    assert ran(lines, "body") == 1  # other allocation bounds: not the same call
+
+
+def test_a_replay_that_fails_raises_the_eager_error(caplog: pytest.LogCaptureFixture) -> None:
+    """A negative shift count in a later call's data: that call's eager error; then replays."""
+    tile = Tile()
+    good, bad = tile.call(1000, 8), tile.call(1000, 9, shifts=-18)
+    results, lines = calls([good, good, bad, good], caplog)
+    assert isinstance(results[2], str) and "NegativeShiftError" in results[2]
+    assert "its plan is not replayed" in " ".join(lines)
+    assert lines[-1].endswith("(a recorded plan of the whole VF)")
+
+
+def test_a_loop_plan_leaves_the_last_iteration(caplog: pytest.LogCaptureFixture) -> None:
+    """After a replayed loop, registers, the mask and the count hold the last iteration's."""
+    ub = UnifiedBuffer()
+    a, d = ub.alloc(uint16_t, 1024), ub.alloc(uint16_t, 1024)
+
+    def call(seed: int) -> Callable[[], Any]:
+        def run() -> Any:
+            a.write(np.random.default_rng(seed).integers(0, 1 << 16, 1024))
+            kept = shift_and_keep(d, a, 1000)
+            return (*kept, d.read(1024))
+
+        return run
+
+    results, lines = calls([call(k) for k in range(4)], caplog)
+    assert ran(lines, "loop") == 3
+    assert results[3][3] == 0  # the count ran out
+
+
+def test_a_module_name_changed_between_calls(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guard compares the module names the loop reads: a new value is not replayed stale."""
+    ub = UnifiedBuffer()
+    a, d = ub.alloc(uint16_t, 512), ub.alloc(uint16_t, 512)
+    a.write(np.full(512, 64))
+    shift_and_keep(d, a, 512)
+    shift_and_keep(d, a, 512)
+    monkeypatch.setattr(sys.modules[__name__], "SHIFT", 5)
+    shift_and_keep(d, a, 512)
+    assert int(d.read(1)[0]) == 64 >> 5
+
+
+def test_calls_in_kernel_launches(caplog: pytest.LogCaptureFixture) -> None:
+    """Each launch has a block of its own: the plan moves to it; a missing flag still fails."""
+    gm = ascreg.GlobalMemory()
+    size = 4 * 1024
+    src = gm.alloc(uint16_t, size)
+    shifts, dst = gm.alloc(int16_t, size), gm.alloc(uint16_t, size)
+
+    def launch(synced: bool) -> Callable[[], Any]:
+        @__global__
+        @__vector__
+        def kernel() -> None:
+            pa, pb, pd = (__ubuf__(uint16_t, 1024) for _ in range(3))
+            ps = __ubuf__(int16_t, 1024)
+            for start in range(0, size, 1024):
+                asc_copy_gm2ub_align(pa, src + start, 2048)
+                asc_copy_gm2ub_align(pb, src + size - 1024 - start, 2048)
+                asc_copy_gm2ub_align(ps, shifts + start, 2048)
+                if synced:
+                    asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0)
+                    asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0)
+                asc_vf_call[select_shift](pd, pa, pb, ps, 1000)
+                asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0)
+                asc_sync_wait(PIPE_V, PIPE_MTE3, EVENT_ID0)
+                asc_copy_ub2gm_align(dst + start, pd, 1, 2000, 0, 0, 0)
+                asc_sync_notify(PIPE_MTE3, PIPE_MTE2, EVENT_ID0)
+                asc_sync_wait(PIPE_MTE3, PIPE_MTE2, EVENT_ID0)
+
+        def run() -> Any:
+            src.write(np.arange(size) * 5 % 65536)
+            shifts.write(np.arange(size) % 17)
+            kernel[1, 0, None]()
+            return dst.read(size)
+
+        return run
+
+    results, lines = calls([launch(True), launch(True), launch(False), launch(True)], caplog)
+    assert "SyncError" in results[2]
+    assert ran(lines, "whole") >= 6
+
+
+@ascreg.__simd_vf__
+def through_a_wrapper(dst: UbPtr[uint16_t], a: UbPtr[uint16_t], n: int) -> None:
+    x = Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    for i in range(n):
+        Reg.LoadAlign(x, a + i * L16)
+        wrapped(x, x, x, full)
+        Reg.StoreAlign(dst + i * L16, x, full)
+
+
+def _add(dst: Any, a: Any, b: Any, mask: Any) -> None:
+    Reg.Add(dst, a, b, mask)
+
+
+wrapped = __import__("functools").wraps(Reg.Add.__call__)(_add)
+wrapped._ascreg_call = "Reg.Add"  # type: ignore[attr-defined]
+
+
+def test_a_wrapper_around_an_op_batches_but_records_no_plan() -> None:
+    """A call that is not an op's own entry point (it may do more) is never replayed."""
+    loop = loops._loops(through_a_wrapper.__wrapped__)[1][0]  # type: ignore[attr-defined,index]
+    assert loop.reason is None and loop.inputs is None
+
+
+def test_plans_can_be_turned_off() -> None:
+    code = (
+        "import logging, numpy as np, ascreg\n"
+        "from ascreg import Reg, UnifiedBuffer, uint16_t\n"
+        "logging.basicConfig(level=logging.DEBUG, format='%(message)s')\n"
+        "@ascreg.__simd_vf__\n"
+        "def vf(dst, src, n):\n"
+        "    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()\n"
+        "    for i in range(n):\n"
+        "        Reg.LoadAlign(r, src + i * 128)\n"
+        "        Reg.StoreAlign(dst + i * 128, r, full)\n"
+        "ub = UnifiedBuffer(); a, b = ub.alloc(uint16_t, 512), ub.alloc(uint16_t, 512)\n"
+        "for _ in range(3): vf(b, a, 4)\n"
+    )
+    import os
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write(code)
+    try:
+        env = {**os.environ, "ASCREG_PLANS": "0"}
+        out = subprocess.run(
+            [sys.executable, script.name], env=env, capture_output=True, text=True, check=True
+        ).stderr
+    finally:
+        os.unlink(script.name)
+    assert out.count("batched over 4 iterations\n") == 3
+    assert "recorded plan" not in out
