@@ -48,6 +48,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
     ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
     ("ascreg.machine.batch", "ascreg.machine.batch", "Internals: running a VF loop batched"),
+    ("ascreg.machine.plans", "ascreg.machine.plans", "Internals: recorded plans of VF loops"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

@@ -287,8 +287,8 @@ class RowPointer(UbPtr[Any]):
     """Bytes between consecutive iterations' addresses when constant and known, else None."""
     which: Lanes | None
     known: dict[Any, Any] | None
-    """What depends on the rows alone: for each ``(count, write)`` what :meth:`view` worked
-    out (:meth:`_layout`), for each byte count whether :meth:`fits` (when live)."""
+    """The facts that depend on the rows alone, worked out once (for each ``(count, write)``
+    what :meth:`view` needs, see :meth:`_layout`; for each byte count whether :meth:`fits`)."""
 
     @classmethod
     def moved(cls, base: Pointer[Any], offset: RowInts | int) -> RowPointer:
@@ -580,8 +580,8 @@ class Batch:
         plan (set by :func:`ascreg.machine.plans.start`), and the loop it records for."""
         self.site: Any = None
         self.replayed = ""
-        """What a plan's program replays in this batch instead of the loop body: ``"loop"``,
-        ``"whole"`` (the whole VF), or nothing."""
+        """Which plan's program runs in this batch instead of the loop body, if any (``"loop"``,
+        or ``"whole"`` for the whole VF)."""
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
 

@@ -75,22 +75,22 @@ from ascreg.machine.sync import Pipe
 PLANS_PER_LOOP = 8
 """How many plans one loop keeps (the most recently used first)."""
 ENABLED = os.environ.get("ASCREG_PLANS", "1") != "0"
-"""False when ``ASCREG_PLANS=0``: loops run batched every time, without recording plans."""
+"""False when ``ASCREG_PLANS=0`` (loops then run batched every time, recording no plans)."""
 
 Step = Callable[..., Any]
-"""One recorded call: called with the call's operands, it makes the call (admitted, checked,
+"""One recorded call, as a function of the call's operands that makes the call (admitted, checked,
 run) and returns what the op returns."""
 StepMaker = Callable[[Any, Any, tuple[Any, ...], Any], Step]
-"""``maker(op, impl, args, result) -> step``: the front end's step for a recorded call."""
+"""The front end's ``maker(op, impl, args, result) -> step`` of the step of a recorded call."""
 
 Call = tuple[StepMaker, Any, Any, tuple[Any, ...], Any, list[tuple[bool, Any]], int | None]
-"""A recorded call: the step maker, op, implementation, arguments, result, operands (as
+"""A recorded call, as the step maker, op, implementation, arguments, result, operands (as
 ``(True, slot)`` or ``(False, constant)``) and the slot of the result (or None)."""
 
 _STATE = (RegTensor, MaskReg, Ref)
-"""The mutable operands: a plan refers to them by their place among the inputs and results."""
+"""The mutable operands (a plan refers to them by their place among the inputs and results)."""
 _IMMUTABLE = (int, float, str, bytes, type, enum.Enum, np.generic, Pointer, RowInts)
-"""Operands a plan keeps as constants (equal inputs give equal ones: see the module docstring)."""
+"""Operands a plan keeps as constants (equal inputs give equal ones, see the module docstring)."""
 _BY_IDENTITY = (
     types.ModuleType,
     type,
@@ -285,7 +285,7 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
 
 
 _CODE: dict[str, types.CodeType] = {}
-"""The compiled guards and programs, by source: their constants are names of the namespace
+"""The compiled guards and programs, by source. Their constants are names of the namespace
 each plan binds, so loops of the same shape (another tile's pointers) compile once."""
 
 
