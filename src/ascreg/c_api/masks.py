@@ -61,10 +61,10 @@ def _update(op: Any, count: Any) -> Any:
     if not operands.is_integer(value) or not 0 <= value < 1 << 32:
         raise AscregTypeError(f"count {value!r} is not a uint32_t value")
     lanes = VL // op.stride
-    bits, box.value = core.update_mask(int(value), lanes, op.stride)
+    bits, enables, box.value = core.update_mask_enables(int(value), lanes, op.stride)
     mask = vector_bool()
     # the shared read-only prefix and its enables, as Reg.UpdateMask holds them (no copy)
-    mask.set_bits(bits, core.prefix_enables(int(value), lanes), op.stride)
+    mask.set_bits(bits, enables, op.stride)
     return mask
 
 

@@ -90,6 +90,7 @@ LOAD_MODES: dict[str, LoadMode] = {
 """Every ``LoadDist`` dav-3510 accepts (BDINTLV and the SPLT*CHN modes are rejected there)."""
 
 _NORM_LOAD = LOAD_MODES["DIST_NORM"]  # any width, one element per lane, unchanged
+_NORM_ALIGN: int = _NORM_LOAD.align  # 32 (a DataBlock; a mode with 0 would mean its element size)
 
 
 def load_mode(dist: str, dtype_size: int, *, dual: bool) -> LoadMode:
@@ -148,13 +149,13 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     >>> load(p, "DIST_E2B_B32", 64)[6:10]
     array([0, 0, 1, 1], dtype=uint32)
     """
-    size = src.dtype.size
     if dist == "DIST_NORM" and not dual:  # the common load: one element per lane, as stored
-        mode = _NORM_LOAD
-        align = mode.align or size
-        if src.address % align:
-            src.require_alignment(align, f"LoadAlign with {dist} needs {align}-byte alignment")
+        if src.address % _NORM_ALIGN:
+            src.require_alignment(
+                _NORM_ALIGN, f"LoadAlign with {dist} needs {_NORM_ALIGN}-byte alignment"
+            )
         return src.view(lanes).copy()
+    size = src.dtype.size
     mode = load_mode(dist, size, dual=dual)
     align = mode.align or size
     if src.address % align:

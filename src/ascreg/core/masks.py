@@ -363,6 +363,27 @@ def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:
     return prefix_bits(count, lanes, stride), (0 if count < lanes else count - lanes)
 
 
+def update_mask_enables(count: int, lanes: int, stride: int) -> tuple[Bits, Bits, int]:
+    """Return :func:`update_mask`'s bits and count and :func:`prefix_enables`' enables at once.
+
+    Examples
+    --------
+    >>> bits, enables, rest = update_mask_enables(200, 128, 2)
+    >>> int(bits.sum()), is_all_on(enables), rest
+    (128, True, 72)
+    """
+    enabled = count if count < lanes else lanes
+    key = (enabled, lanes, stride)
+    known = _UPDATES.get(key)
+    if known is None:
+        known = _UPDATES[key] = prefix_bits(enabled, lanes, stride), prefix_enables(enabled, lanes)
+    return known[0], known[1], 0 if count < lanes else count - lanes
+
+
+_UPDATES: dict[tuple[int, int, int], tuple[Bits, Bits]] = {}
+"""The shared bits and enables of each ``UpdateMask`` prefix (a few hundred at most)."""
+
+
 def update_mask_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits]:
     """:func:`update_mask` for one count per iteration of a batched loop (rows of bits).
 

@@ -85,8 +85,8 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
         value = count.value
         if type(value) is int and 0 <= value <= operands.UINT32_MAX:  # only the range to check
             lanes, stride = op.geometry
-            bits, count.value = core.update_mask(value, lanes, stride)
-            return _mask(bits, core.prefix_enables(value, lanes), stride)
+            bits, enables, count.value = core.update_mask_enables(value, lanes, stride)
+            return _mask(bits, enables, stride)
         if type(value) is np.ndarray:  # one count per iteration of a batched loop (as below)
             rows, count.value = core.update_mask_rows(value, *op.geometry)
             return _mask(rows)
