@@ -475,7 +475,21 @@ class Pointer(Generic[T]):
         """Bounds-checked writable view of the next *count* elements as the pointer's dtype."""
         size = self.dtype.size
         memory = self.memory
-        start = memory.check(self, count * size, action)
+        start = self.address
+        end = start + count * size
+        block = self.block
+        if (
+            block is not None
+            and block.live
+            and block.start <= start
+            and end <= block.end
+            and end <= memory.data.size
+        ):  # what Memory.check finds for an access inside a live allocation: report it
+            hook = memory.on_access
+            if hook is not None:
+                hook(start, end, action)
+        else:  # the general check (its errors, or the memory growing)
+            start = memory.check(self, count * size, action)
         if start % size:  # misaligned for its own type: view the bytes
             return memory.data[start : start + count * size].view(self.dtype.np_dtype)
         first = start // size
