@@ -216,17 +216,9 @@ def run_calls(
 
 
 def differential(
-    program: vp.Program,
-    calls: Sequence[vp.Call],
-    runner: Any = run_calls,
-    *,
-    leaked_names: bool = True,
+    program: vp.Program, calls: Sequence[vp.Call], runner: Any = run_calls
 ) -> list[Outcome]:
-    """Run *calls* eagerly and batched; assert each outcome is the same; return the batched.
-
-    *leaked_names*: after an error, ignore the locals that only the batched run has (a known
-    bug: see :func:`test_an_undone_attempt_leaves_no_names_bound`).
-    """
+    """Run *calls* eagerly and batched; assert each outcome is the same; return the batched."""
     recorder = Recorder()
     vf = vp.compile_vf(program, recorder)
     eager = runner(program, vf, recorder, calls, eager=True)
@@ -237,9 +229,6 @@ def differential(
         assert got.error == want.error, where
         assert got.memory == want.memory, f"{where}: memory{difference(got.memory, want.memory)}"
         states = got.states
-        if leaked_names and want.error:
-            pairs = zip(states, want.states, strict=False)
-            states = [{k: v for k, v in g.items() if k in w} for g, w in pairs]
         assert states == want.states, f"{where}: {local_difference(states, want.states)}"
     return batched
 
@@ -579,54 +568,36 @@ def test_a_negative_shift_in_the_third_call_only(surface: str, dtype: Any) -> No
     assert [o.error.split(":")[0] for o in outcomes] == ["", "", "NegativeShiftError", "", "", ""]
 
 
-# -- known gaps: loops the documentation says batch, which run eagerly -----------------------------
+# -- forms the documentation says batch ----------------------------------------------------------
 
-GAPS = {
+FORMS = {
     "asc_loadalign offset": (
         "c_api", ["r, full = vector_uint16_t(), asc_create_mask_b16(PAT_ALL)"],
         ["asc_loadalign(r, p0, i * 128)", "asc_storealign(p2 + i * 128, r, full)"],
-        "asc_loadalign(dst, src, offset) with a loop-index offset runs eagerly: "
-        "batching.SPECIAL admits the per-iteration offset, then the front end's "
-        "operands.integer() rejects it (AscregTypeError: offset must be an integer, got "
-        "RowInts), although docs/performance.md lists the offset form as batched",
     ),
     "asc_storealign offset": (
         "c_api", ["r, full = vector_uint16_t(), asc_create_mask_b16(PAT_ALL)"],
         ["asc_loadalign(r, p0 + i * 128)", "asc_storealign(p2, r, i * 128, full)"],
-        "asc_storealign(dst, src, offset, mask) with a loop-index offset runs eagerly, as "
-        "asc_loadalign's offset form does",
     ),
     "reversed StoreAlign": (
         "reg", ["r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()"],
         ["Reg.LoadAlign(r, p0 + i * 128)", "Reg.StoreAlign(p2 + (n - 1 - i) * 128, r, full)"],
-        "stores at dst + (n - 1 - i) * lanes (one whole row each, descending) run eagerly "
-        "with 'stores of different iterations overlap': RowPointer.view() refuses every "
-        "negative step for a store, though these rows do not overlap",
     ),
     "ShiftRights of a loop-invariant register": (
         "reg", ["r, y, full = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), "
                 "Reg.CreateMask[uint16_t]()", "Reg.Duplicate(r, 5, full)"],
         ["m = Reg.UpdateMask[uint16_t](remaining)", "Reg.ShiftRights(y, r, 1, m)",
          "Reg.StoreAlign(p2 + i * 128, y, m)"],
-        "a scalar-count shift of a register written before the loop under a per-iteration "
-        "mask raises numpy's ValueError (non-broadcastable output operand with shape (128,) "
-        "... (n, 128)) in core.shifts.masked_shift (np.multiply(result, active, out=result) "
-        "with a one-row result), so the loop runs eagerly; ShiftRights is in ROW_WISE",
     ),
 }  # fmt: skip
-"""Loops that docs/performance.md says run batched and that run eagerly (the right result,
-only slower): (surface, prelude, body, why)."""
+"""Loops that docs/performance.md says run batched, as (surface, prelude, body): the C API's
+offset forms with a loop-index offset, descending stores, and a scalar shift of a register
+written before the loop under a per-iteration mask (each ran eagerly once)."""
 
 
-@pytest.mark.parametrize(
-    "gap",
-    [
-        pytest.param(gap, marks=pytest.mark.xfail(strict=True, reason=why))
-        for gap, (*_, why) in GAPS.items()
-    ],
-)
+@pytest.mark.parametrize("gap", FORMS)
 def test_documented_batched_forms_run_batched(gap: str) -> None:
-    surface, prelude, body, _ = GAPS[gap]
+    surface, prelude, body = FORMS[gap]
     accesses = [vp.Access("p0", "i * 128", False), vp.Access("p2", "i * 128", True)]
     name = "gap_" + "_".join(gap.split()).replace("-", "_")
     program = vp.make_program(
@@ -647,14 +618,6 @@ def test_documented_batched_forms_run_batched(gap: str) -> None:
     assert outcome.batched, outcome.log
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the undone batched attempt leaves the names its body bound (t: a register the "
-    "attempt made) bound when the eager rerun raises before binding them, so after the error "
-    "the VF's locals differ from eager execution's: the except branch that loops._rewrite "
-    "writes restores registers, Refs and UB bytes, not Python names (when fixed, drop "
-    "differential()'s leaked_names allowance too)",
-)
 def test_an_undone_attempt_leaves_no_names_bound() -> None:
     """A name the body binds (``t = asc_shiftright_scalar(...)``) is unbound after the VF
     raises in iteration 0 before binding it, as in eager execution.
@@ -675,5 +638,5 @@ def test_an_undone_attempt_leaves_no_names_bound() -> None:
     def runner(*args: Any, eager: bool) -> list[Outcome]:
         return run_kernel(*args, eager=eager, hazard=hazard)
 
-    (outcome,) = differential(program, [call], runner, leaked_names=False)
+    (outcome,) = differential(program, [call], runner)
     assert outcome.error.startswith("SyncError")

@@ -148,7 +148,9 @@ def masked_shift(
             result = (values & sign) | (result & ~sign)
             if signed.item(signed.argmax()) >= width:
                 active = active & (signed < width)
-    if id(active) in _ALL_ON_IDS and result.shape == active.shape:
+    if result.shape != active.shape:  # one register's lanes under rows of enables (a batch)
+        return np.multiply(result, active), None
+    if id(active) in _ALL_ON_IDS:
         return result, None  # every lane on: nothing to zero
     return np.multiply(result, active, out=result), None  # zeroing; cheaper than np.where
 

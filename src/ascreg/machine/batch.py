@@ -421,7 +421,7 @@ class RowPointer(UbPtr[Any]):
         facts = None if known is None else known.get((count, write))
         if facts is None:
             facts = self._layout(count, write)
-        _low, high, step, nbytes, start, span, last = facts
+        low, high, step, nbytes, start, span, last = facts
         block = self.block
         if block is not None and not block.live:
             raise fallback("an access leaves its allocation in some iteration")
@@ -439,9 +439,15 @@ class RowPointer(UbPtr[Any]):
         typed = memory._typed.get(np_dtype)  # the cached typed view (Memory.typed)
         if typed is None:
             typed = memory.typed(np_dtype)
-        if step is None or step < 0:
+        if step is None:
             gathered: Lanes = typed[(rows // self.dtype.size)[:, None] + np.arange(count)]
             return gathered
+        if step < 0:  # descending rows: the ascending view of the same rows, upside down
+            ascending = typed[low // self.dtype.size :]
+            return np.lib.stride_tricks.as_strided(
+                ascending, shape=(rows.size, count), strides=(-step, typed.itemsize),
+                writeable=write,
+            )[::-1]  # fmt: skip
         if step == nbytes:  # consecutive rows: one contiguous span
             view = typed[start : start + rows.size * count].reshape(rows.size, count)
             facts = (*facts[:-1], (data, view))  # for the next call (a plan's replay)
@@ -481,7 +487,7 @@ class RowPointer(UbPtr[Any]):
             low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
         if not self._holds(low, high):
             raise fallback("an access leaves its allocation in some iteration")
-        if write and n > 1 and (step is None or step < nbytes):
+        if write and n > 1 and (step is None or abs(step) < nbytes):
             raise fallback("stores of different iterations overlap")
         facts = (low, high, step, nbytes, address // size, (low, high), None)
         if self.known is None:

@@ -343,19 +343,28 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     else:  # an unbound name is the body's error to raise (eagerly), not the replay's
         names = "".join(f"{n}, " for n in loop.inputs)
         read = f"try:\n  {inputs} = ({names})\nexcept NameError:\n  {inputs} = None\n"
+    before = f"__ascreg_before{key}"
+    bound = (index, *loop.assigned)
+    # an undone attempt leaves the names the body bound as they were before it: the eager
+    # rerun binds them again, or raises before it does (then they must not hold batch values)
+    put_back = "".join(
+        f"    if {n!r} in {before}:\n      {n} = {before}[{n!r}]\n"
+        f"    else:\n      try:\n        del {n}\n      except NameError:\n        pass\n"
+        for n in bound
+    )
     template = (
         f"{rng} = range()\n" + read + f"{attempt} = {HELPER}({key}, {rng}, {inputs})\n"
         f"if type({attempt}) is tuple:\n"
         f"  {targets} = {attempt}\n"
         f"elif {attempt} is not None:\n"
+        f"  {before} = {{k: v for k, v in locals().items() if k in {bound!r}}}\n"
         f"  try:\n"
         f"    {index} = {attempt}.index\n"
         f"    pass\n"
         f"    {targets} = {attempt}.finish(({values}))\n"
         f"  except BaseException as __ascreg_error:\n"
         f"    {attempt}.abandon(__ascreg_error)\n"
-        f"    {attempt} = None\n"
-        f"if {attempt} is None:\n"
+        f"    {attempt} = None\n" + put_back + f"if {attempt} is None:\n"
         f"  for {index} in {rng}:\n"
         f"    pass\n"
     )
@@ -371,7 +380,7 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
     attempt_if = chosen.orelse[0]
     assert isinstance(attempt_if, ast.If)
-    trial = attempt_if.body[0]
+    trial = attempt_if.body[1]
     assert isinstance(trial, ast.Try)
     trial.body[1:2] = [_copy(s) for s in node.body]
     eager = eager_if.body[0]
