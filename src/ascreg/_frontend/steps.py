@@ -32,9 +32,10 @@ import numpy as np
 
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
-from ascreg.core.datamove import write_lanes
+from ascreg.core.datamove import _NORM_ALIGN, write_lanes
 from ascreg.core.shifts import zeroing_shift
 from ascreg.machine.batch import RowPointer, fallback
+from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
     BATCHING,
@@ -101,36 +102,31 @@ def _plain_access(op: Any) -> bool:
     return not any(getattr(op, flag, False) for flag in flags)
 
 
-# -- makers ---------------------------------------------------------------------------------------
+# -- the forms ------------------------------------------------------------------------------------
+#
+# Each form function checks that a call (op, args, result) is of a form the op has validated and
+# that a short step covers, and returns what the step needs (None: not such a form). The row
+# steps (a batch's, for plans) and the lane steps (eager calls) are built from it.
 
 
-def _load(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    """``LoadAlign(dst, rows)`` / ``asc_loadalign(dst, rows)`` with ``DIST_NORM``: one copy."""
+def _load_form(op: Any, args: tuple[Any, ...], pointers: Any) -> tuple[Any, int] | None:
+    """``LoadAlign(dst, p)`` / ``asc_loadalign(dst, p)`` with ``DIST_NORM``: (dtype, lanes)."""
     if len(args) != 2 or not _plain_access(op):
         return None
     dst, src = args
-    if type(src) is not RowPointer or not _registers(dst) or src.dtype is not dst.dtype:
+    if type(src) is not pointers or not _registers(dst) or src.dtype is not dst.dtype:
         return None
     if _dist(op, dst.dtype.size) != "DIST_NORM" or (type(dst), type(src)) not in _formed(op):
         return None
-    lanes = dst.lanes
-
-    def load(reg: Any, pointer: Any) -> None:
-        loaded = pointer.view(lanes).copy()
-        batch = BATCHING[-1]  # _put, inline
-        if id(reg) not in batch.registers:
-            batch.wrote(reg)
-        reg._lanes = loaded
-
-    return load
+    return dst.dtype, dst.lanes
 
 
-def _store(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    """``StoreAlign(rows, src, mask)`` / ``asc_storealign(rows, src, mask)``, NORM: one write."""
+def _store_form(op: Any, args: tuple[Any, ...], pointers: Any) -> tuple[Any] | None:
+    """``StoreAlign(p, src, mask)`` / ``asc_storealign(p, src, mask)``, NORM: (dtype,)."""
     if len(args) != 3 or not _plain_access(op) or not getattr(op, "masked", True):
         return None
     dst, src, mask = args
-    if type(dst) is not RowPointer or not _registers(src) or not isinstance(mask, MaskReg):
+    if type(dst) is not pointers or not _registers(src) or not isinstance(mask, MaskReg):
         return None
     size = src.dtype.size
     dist = _dist(op, size)
@@ -139,6 +135,89 @@ def _store(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     form = (type(src), type(dst)) if op.name == "Reg.StoreAlign" else (type(dst), type(src))
     if (*form, type(mask)) not in _formed(op):
         return None
+    return (src.dtype,)
+
+
+def _update_mask_form(op: Any, args: tuple[Any, ...], result: Any) -> tuple[int, int, type] | None:
+    """``UpdateMask[T](count)`` / ``asc_update_mask_b<n>(count)``: (lanes, stride, mask class)."""
+    geometry = getattr(op, "geometry", None)
+    if geometry is None and hasattr(op, "stride"):
+        geometry = (VL // op.stride, op.stride)
+    if len(args) != 1 or geometry is None or type(args[0]) is not Ref:
+        return None
+    return (*geometry, type(result))  # MaskReg, or the C API's vector_bool
+
+
+def _compare_form(op: Any, args: tuple[Any, ...]) -> tuple[str, int, Any] | None:
+    """``Compare[T, mode](dst, a, b, mask)`` / ``asc_<mode>(dst, a, b, mask)`` on registers.
+
+    Returns the mode, the mask stride and the predicate of two lane arrays: ``cmp.compare``,
+    which on two registers of one dtype is the mode's ufunc unless the type widens.
+    """
+    if len(args) != 4 or getattr(op, "scalar", False):
+        return None
+    dst, src0, src1, mask = args
+    if not (isinstance(dst, MaskReg) and isinstance(mask, MaskReg) and _registers(src0, src1)):
+        return None
+    if (type(dst), type(src0), type(src1), type(mask)) not in op._forms:
+        return None
+    mode = op.cmp_mode if op.name == "Reg.Compare" else op.mode
+    widened = src0.dtype.np_dtype.type in cmp._WIDENED_TYPES
+    predicate = functools.partial(cmp.compare, mode) if widened else cmp.CMP_MODES[mode]
+    return mode, src0.mask_stride, predicate
+
+
+def _select_form(op: Any, args: tuple[Any, ...]) -> tuple[int] | None:
+    """``Select(dst, a, b, mask)`` / ``asc_select(dst, a, b, mask)`` on vector registers."""
+    if len(args) != 4 or not _registers(*args[:3]) or not isinstance(args[3], MaskReg):
+        return None
+    if tuple(map(type, args)) not in op._forms:
+        return None
+    return (args[0].mask_stride,)
+
+
+def _shift_form(op: Any, args: tuple[Any, ...]) -> tuple[bool] | None:
+    """``ShiftRight(dst, src, counts, mask)`` and the left, C API twins: register counts."""
+    if len(args) != 4 or op.scalar or not _registers(*args[:3]):
+        return None
+    if not isinstance(args[3], MaskReg):
+        return None
+    if op.name.startswith("Reg."):
+        formed = ("shift", *map(type, args[:3])) in op._checked
+    else:
+        formed = tuple(map(type, args)) in op._forms
+    return (op.left,) if formed else None
+
+
+# -- the row steps (a recorded plan's) -----------------------------------------------------------
+
+
+def _journaled(reg: Any) -> None:
+    """Journal *reg* in the running batch before a step's first write to it."""
+    batch = BATCHING[-1]
+    if id(reg) not in batch.registers:
+        batch.wrote(reg)
+
+
+def _load_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _load_form(op, args, RowPointer)
+    if form is None:
+        return None
+    lanes = form[1]
+
+    def load(reg: Any, pointer: Any) -> None:
+        loaded = pointer.view(lanes).copy()
+        batch = BATCHING[-1]  # _journaled, inline
+        if id(reg) not in batch.registers:
+            batch.wrote(reg)
+        reg._lanes = loaded
+
+    return load
+
+
+def _store_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    if _store_form(op, args, RowPointer) is None:
+        return None
 
     def store(pointer: Any, reg: Any, predicate: Any) -> None:
         write_lanes(pointer, _lanes(reg), _enables(predicate, reg))
@@ -146,15 +225,11 @@ def _store(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     return store
 
 
-def _update_mask(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    """``UpdateMask[T](count)`` / ``asc_update_mask_b<n>(count)``: the tail rows of a count."""
-    geometry = getattr(op, "geometry", None)
-    if geometry is None and hasattr(op, "stride"):
-        geometry = (VL // op.stride, op.stride)
-    if len(args) != 1 or geometry is None or type(args[0]) is not Ref:
+def _update_mask_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _update_mask_form(op, args, result)
+    if form is None:
         return None
-    lanes, stride = geometry
-    make = type(result)  # MaskReg, or the C API's vector_bool
+    lanes, stride, make = form
     known: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
     """The shared (read-only) rows of each count, carried or not, and iteration count."""
 
@@ -178,41 +253,28 @@ def _update_mask(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     return update_mask
 
 
-def _compare(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    """``Compare[T, mode](dst, a, b, mask)`` / ``asc_<mode>(dst, a, b, mask)`` on registers."""
-    if len(args) != 4 or getattr(op, "scalar", False):
+def _compare_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _compare_form(op, args)
+    if form is None:
         return None
-    dst, src0, src1, mask = args
-    if not (isinstance(dst, MaskReg) and isinstance(mask, MaskReg) and _registers(src0, src1)):
-        return None
-    if (type(dst), type(src0), type(src1), type(mask)) not in op._forms:
-        return None
-    mode = op.cmp_mode if op.name == "Reg.Compare" else op.mode
-    stride = src0.mask_stride
+    _mode, stride, predicate_of = form
     word = LANE_WORDS[stride]
-    # cmp.compare on two registers of one dtype is the mode's ufunc, unless the type widens
-    widened = src0.dtype.np_dtype.type in cmp._WIDENED_TYPES
-    predicate_of = functools.partial(cmp.compare, mode) if widened else cmp.CMP_MODES[mode]
 
     def compare(out: Any, a: Any, b: Any, mask: Any) -> None:
         right, left = _lanes(b), _lanes(a)  # cmp.compare_mask, without remembering the rows
         enables = mask_core.enabled(predicate_of(left, right), _enables(mask, a))
-        batch = BATCHING[-1]
-        if id(out) not in batch.registers:
-            batch.wrote(out)
+        _journaled(out)
         # spread_enables, inline: each enable a little-endian 1 or 0 of the lane's width
         out._bits, out._lanes_of = enables.astype(word).view(np.bool_), (enables, stride)
 
     return compare
 
 
-def _select(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    """``Select(dst, a, b, mask)`` / ``asc_select(dst, a, b, mask)`` on vector registers."""
-    if len(args) != 4 or not _registers(*args[:3]) or not isinstance(args[3], MaskReg):
+def _select_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _select_form(op, args)
+    if form is None:
         return None
-    if tuple(map(type, args)) not in op._forms:
-        return None
-    width = args[0].mask_stride
+    (width,) = form
     words = LANE_WORDS[width]
 
     def select(dst: Any, a: Any, b: Any, mask: Any) -> None:
@@ -227,53 +289,187 @@ def _select(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
                 selected = cmp.select(_enables(mask, dst), left, right)
         else:
             selected = cmp.select(_enables(mask, dst), left, right)
-        batch = BATCHING[-1]  # _put, inline
-        if id(dst) not in batch.registers:
-            batch.wrote(dst)
+        _journaled(dst)
         dst._lanes = selected
 
     return select
 
 
-def _shift(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    """``ShiftRight(dst, src, counts, mask)`` and the left, C API twins: register counts."""
-    if len(args) != 4 or op.scalar or not _registers(*args[:3]):
+def _shift_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _shift_form(op, args)
+    if form is None:
         return None
-    if not isinstance(args[3], MaskReg):
-        return None
-    if op.name.startswith("Reg."):
-        formed = ("shift", *map(type, args[:3])) in op._checked
-    else:
-        formed = tuple(map(type, args)) in op._forms
-    if not formed:
-        return None
-    left = op.left
+    (left,) = form
 
     def shift(dst: Any, src: Any, counts: Any, mask: Any) -> None:
         amounts = _lanes(counts)
         shifted = zeroing_shift(_lanes(src), amounts, _enables(mask, dst), left=left)
-        batch = BATCHING[-1]  # _put, inline
-        if id(dst) not in batch.registers:
-            batch.wrote(dst)
+        _journaled(dst)
         dst._lanes = shifted
 
     return shift
 
 
-MAKERS: dict[str, Callable[[Any, tuple[Any, ...], Any], Step | None]] = {
-    "Reg.LoadAlign": _load,
-    "asc_loadalign": _load,
-    "Reg.StoreAlign": _store,
-    "asc_storealign": _store,
-    "Reg.UpdateMask": _update_mask,
-    **{f"asc_update_mask_b{bits}": _update_mask for bits in (8, 16, 32)},
-    "Reg.Compare": _compare,
-    **{f"asc_{mode}": _compare for mode in _COMPARES},
-    "Reg.Select": _select,
-    "asc_select": _select,
-    "Reg.ShiftRight": _shift,
-    "Reg.ShiftLeft": _shift,
-    "asc_shiftright": _shift,
-    "asc_shiftleft": _shift,
+# -- the lane steps (eager calls) ------------------------------------------------------------------
+#
+# An eager call of a form the op validated runs the op's fast path, which the lane step is,
+# without the front end's layers. Anything the form does not fix (the pointer's element type
+# and alignment, an unwritten operand, the count's range) the step checks each call: then it
+# makes the call through the implementation, which decides (and names the call in an error).
+
+
+def _eager_enables(mask: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
+    """``operands.lane_enables`` outside a batch: the enables a mask holds, or its bits'."""
+    known = mask._lanes_of
+    if known is not None and known[1] == reg.mask_stride:
+        return known[0]
+    return mask_core.enables_of(mask.bits(), reg.lanes, reg.mask_stride)
+
+
+def _load_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _load_form(op, args, UbPtr)
+    if form is None:
+        return None
+    dtype, lanes = form
+
+    def load(reg: Any, pointer: Any) -> None:
+        if pointer.dtype is not dtype or pointer.address % _NORM_ALIGN:
+            impl(op, reg, pointer)
+            return
+        reg._lanes = pointer.view(lanes).copy()
+
+    return load
+
+
+def _store_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _store_form(op, args, UbPtr)
+    if form is None:
+        return None
+    (dtype,) = form
+
+    def store(pointer: Any, reg: Any, mask: Any) -> None:
+        values = reg._lanes
+        if values is None or not mask.written or pointer.dtype is not dtype or pointer.address % 32:
+            impl(op, pointer, reg, mask)
+            return
+        write_lanes(pointer, values, _eager_enables(mask, reg))
+
+    return store
+
+
+def _update_mask_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _update_mask_form(op, args, result)
+    if form is None:
+        return None
+    lanes, stride, make = form
+
+    def update_mask(count: Any) -> Any:
+        value = count.value
+        if type(value) is not int or not 0 <= value < 1 << 32:
+            return impl(op, count)
+        bits, enables, count.value = mask_core.update_mask_enables(value, lanes, stride)
+        mask = make()
+        mask._bits, mask._lanes_of = bits, (enables, stride)  # MaskReg.set_bits, inline
+        return mask
+
+    return update_mask
+
+
+def _compare_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _compare_form(op, args)
+    if form is None:
+        return None
+    _mode, stride, predicate_of = form
+
+    def compare(out: Any, a: Any, b: Any, mask: Any) -> None:
+        left, right = a._lanes, b._lanes
+        if left is None or right is None or not mask.written:  # the op says why
+            impl(op, out, a, b, mask)
+            return
+        # cmp.compare_enables; the bits are spread when something reads them (set_enables)
+        enables = mask_core.enabled(predicate_of(left, right), _eager_enables(mask, a))
+        out._bits, out._lanes_of = None, (enables, stride)
+
+    return compare
+
+
+def _select_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    if _select_form(op, args) is None:
+        return None
+
+    def select(dst: Any, a: Any, b: Any, mask: Any) -> None:
+        left, right = a._lanes, b._lanes
+        if left is None or right is None or not mask.written:  # the op says why
+            impl(op, dst, a, b, mask)
+            return
+        dst._lanes = cmp.select(_eager_enables(mask, dst), left, right)
+
+    return select
+
+
+def _shift_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+    form = _shift_form(op, args)
+    if form is None:
+        return None
+    (left,) = form
+
+    def shift(dst: Any, src: Any, counts: Any, mask: Any) -> None:
+        values, amounts = src._lanes, counts._lanes
+        if values is None or amounts is None or not mask.written:  # the op says why
+            impl(op, dst, src, counts, mask)
+            return
+        dst._lanes = zeroing_shift(values, amounts, _eager_enables(mask, dst), left=left)
+
+    return shift
+
+
+_KINDS: dict[str, tuple[Any, Any]] = {
+    "load": (_load_rows, _load_lanes),
+    "store": (_store_rows, _store_lanes),
+    "update_mask": (_update_mask_rows, _update_mask_lanes),
+    "compare": (_compare_rows, _compare_lanes),
+    "select": (_select_rows, _select_lanes),
+    "shift": (_shift_rows, _shift_lanes),
 }
-"""The step maker of each op that has short steps (see the module docstring)."""
+_OPS = {
+    "Reg.LoadAlign": "load",
+    "asc_loadalign": "load",
+    "Reg.StoreAlign": "store",
+    "asc_storealign": "store",
+    "Reg.UpdateMask": "update_mask",
+    **{f"asc_update_mask_b{bits}": "update_mask" for bits in (8, 16, 32)},
+    "Reg.Compare": "compare",
+    **{f"asc_{mode}": "compare" for mode in _COMPARES},
+    "Reg.Select": "select",
+    "asc_select": "select",
+    "Reg.ShiftRight": "shift",
+    "Reg.ShiftLeft": "shift",
+    "asc_shiftright": "shift",
+    "asc_shiftleft": "shift",
+}
+MAKERS: dict[str, Callable[[Any, tuple[Any, ...], Any], Step | None]] = {
+    name: _KINDS[kind][0] for name, kind in _OPS.items()
+}
+"""The row-step maker of each op that has short steps (see the module docstring)."""
+EAGER: dict[str, Callable[[Any, Any, tuple[Any, ...], Any], Step | None]] = {
+    name: _KINDS[kind][1] for name, kind in _OPS.items()
+}
+"""The lane-step maker of each op that has short steps: ``maker(op, impl, args, result)``."""
+
+
+def first_call(op: Any, impl: Any, cache: dict[Any, Step], args: tuple[Any, ...]) -> Any:
+    """Make an eager call of a form *cache* has no step for, then keep the form's step.
+
+    The step is the lane step of :data:`EAGER` for a form the call validated, else the call
+    through *impl* itself. The next eager call of the op with operands of the same classes
+    makes it (the op's forwarder looks it up).
+    """
+    result = impl(op, *args)
+    key = tuple(map(type, args))
+    if key not in cache:
+        if len(cache) >= 32:
+            cache.clear()
+        maker = EAGER.get(op.name)
+        step = None if maker is None else maker(op, impl, args, result)
+        cache[key] = functools.partial(impl, op) if step is None else step
+    return result

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
-from ascreg._frontend import batching
+from ascreg._frontend import batching, steps
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, AscregTypeError, TemplateMismatchError
@@ -99,6 +99,8 @@ class Template:
         self._checked: set[tuple[type, ...]] = set()
         # operand-type tuples of whole calls that passed every check (an op's fast path)
         self._forms: set[tuple[type, ...]] = set()
+        self._eager_steps: dict[tuple[type, ...], Any] = {}
+        """The eager call of each operand-class tuple seen (:func:`steps.first_call`)."""
         self._setup()
 
     def _setup(self) -> None:
@@ -256,7 +258,7 @@ def define(
             **attributes,
         }
         if surface is REG:
-            namespace["__call__"] = _vector_only(impl)
+            namespace["__call__"] = _vector_only(impl, name)
             return type(f"_{short}", (base,), namespace)()
         op = type(f"_{short}", (base,), namespace)()
         return _c_function(op, impl, module)
@@ -313,9 +315,13 @@ def check_in_vector_function(call: str) -> None:
         )
 
 
-def _vector_only(impl: Impl) -> Impl:
-    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``)."""
-    call: Impl = _forwarder(impl, impl.__name__, bound=None, vector=True) or _generic(impl)
+def _vector_only(impl: Impl, name: str) -> Impl:
+    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``).
+
+    *name* is the op's row name (which says whether it has eager steps).
+    """
+    forwarder = _forwarder(impl, impl.__name__, bound=None, vector=True, row=name)
+    call: Impl = forwarder or _generic(impl)
     return functools.wraps(impl)(call)
 
 
@@ -340,7 +346,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
     shape = op.spec.shape if op.spec is not None else None
     vector = op.surface is C_API and not getattr(shape, "kernel", False)
-    call: Any = _forwarder(impl, op.name, bound=op, vector=vector) or _generic(
+    call: Any = _forwarder(impl, op.name, bound=op, vector=vector, row=op.name) or _generic(
         impl, op, vector=vector
     )
     call.__name__ = call.__qualname__ = op.name
@@ -365,6 +371,19 @@ A call through ``*args, **kwargs`` costs about 0.15 us more per op call (packing
 the arguments): with eight ops per iteration that is most of what an eager VF loop spends in
 calls. The generated function does the same checks as the generic one."""
 
+_FORWARDER_STEPS = """\
+def {name}({head}{formal}):
+{vector_check}    if _BATCHING:
+        return batched(op, impl, ({packed}), None)
+    step = {cache}.get(({types}))
+    if step is not None:
+        return step({actual})
+    return first_call(op, impl, {cache}, ({packed}))
+"""
+"""The forwarder of an op with eager steps (:data:`ascreg._frontend.steps.EAGER`): an eager
+call of operand classes seen before makes that form's step (its fast path without the front
+end's layers, or the call itself); the first call of a form goes through the implementation."""
+
 _VECTOR_CHECK = """\
     if _STACK and _STACK[-1].pipe is not PIPE_V:
         check_in_vector_function(op.name)
@@ -373,11 +392,14 @@ _VECTOR_CHECK = """\
 
 _RESERVED = frozenset(
     {"op", "impl", "batched", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
+    | {"step", "steps", "first_call"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
 
 
-def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -> Any:
+def _forwarder(
+    impl: Impl, name: str, *, bound: Template | None, vector: bool, row: str = ""
+) -> Any:
     """Return a function taking *impl*'s parameters (after ``op``) that checks, then calls *impl*.
 
     *bound* is the op object of a C function (None for a Reg ``__call__``, which receives the
@@ -395,13 +417,16 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
     ):
         return None
     written = [f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name for p in parameters]
-    source = _FORWARDER.format(
+    stepped = row in steps.EAGER
+    source = (_FORWARDER_STEPS if stepped else _FORWARDER).format(
         name=name,
         head="op, " if bound is None else "",
         formal=", ".join(written),
         vector_check=_VECTOR_CHECK if vector else "",
         packed="".join(f"{w}, " for w in written),
         actual=", ".join(written),
+        types="".join(f"*map(type, {w[1:]}), " if w[0] == "*" else f"type({w}), " for w in written),
+        cache="op._eager_steps" if bound is None else "steps",
     )
     namespace: dict[str, Any] = {
         "impl": impl,
@@ -411,7 +436,9 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
         "_STACK": _STACK,
         "_BATCHING": _BATCHING,
     }
+    namespace["first_call"] = steps.first_call
     if bound is not None:
         namespace["op"] = bound
+        namespace["steps"] = bound._eager_steps
     exec(compile(source, f"<ascreg op {name}>", "exec"), namespace)
     return namespace[name]
