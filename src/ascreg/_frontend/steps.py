@@ -33,7 +33,7 @@ import numpy as np
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import _NORM_ALIGN, write_lanes
-from ascreg.core.shifts import zeroing_shift
+from ascreg.core.shifts import masked_shift, zeroing_shift
 from ascreg.machine.batch import RowPointer, fallback
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
@@ -349,7 +349,12 @@ def _store_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step
 
     def store(pointer: Any, reg: Any, mask: Any) -> None:
         values = reg._lanes
-        if values is None or not mask.written or pointer.dtype is not dtype or pointer.address % 32:
+        if (
+            values is None
+            or (mask._bits is None and mask._lanes_of is None)  # unwritten: the op says so
+            or pointer.dtype is not dtype
+            or pointer.address % 32
+        ):
             impl(op, pointer, reg, mask)
             return
         write_lanes(pointer, values, _eager_enables(mask, reg))
@@ -383,7 +388,9 @@ def _compare_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> St
 
     def compare(out: Any, a: Any, b: Any, mask: Any) -> None:
         left, right = a._lanes, b._lanes
-        if left is None or right is None or not mask.written:  # the op says why
+        if (
+            left is None or right is None or (mask._bits is None and mask._lanes_of is None)
+        ):  # the op says why
             impl(op, out, a, b, mask)
             return
         # cmp.compare_enables; the bits are spread when something reads them (set_enables)
@@ -399,7 +406,9 @@ def _select_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Ste
 
     def select(dst: Any, a: Any, b: Any, mask: Any) -> None:
         left, right = a._lanes, b._lanes
-        if left is None or right is None or not mask.written:  # the op says why
+        if (
+            left is None or right is None or (mask._bits is None and mask._lanes_of is None)
+        ):  # the op says why
             impl(op, dst, a, b, mask)
             return
         dst._lanes = cmp.select(_eager_enables(mask, dst), left, right)
@@ -415,10 +424,16 @@ def _shift_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step
 
     def shift(dst: Any, src: Any, counts: Any, mask: Any) -> None:
         values, amounts = src._lanes, counts._lanes
-        if values is None or amounts is None or not mask.written:  # the op says why
+        if (
+            values is None or amounts is None or (mask._bits is None and mask._lanes_of is None)
+        ):  # the op says why
             impl(op, dst, src, counts, mask)
             return
-        dst._lanes = zeroing_shift(values, amounts, _eager_enables(mask, dst), left=left)
+        shifted, negative = masked_shift(values, amounts, _eager_enables(mask, dst), left=left)
+        if negative is not None:  # a negative count: the op's rule (an error, or a warning)
+            impl(op, dst, src, counts, mask)
+            return
+        dst._lanes = shifted
 
     return shift
 

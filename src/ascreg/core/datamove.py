@@ -346,7 +346,7 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
     if values.dtype is not target.dtype:
         values = values.view(target.dtype)
     if id(active) in _ALL_ON_IDS and target.shape == active.shape:
-        np.copyto(target, values)  # every lane on
+        target[...] = values  # every lane on (an assignment: np.copyto's dispatch costs more)
         return
     np.copyto(target, values, where=active)
 
