@@ -33,11 +33,11 @@ ascreg.errors.SyncError: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID0) that no 
 
 from __future__ import annotations
 
+import bisect
 import enum
-import itertools
-from typing import Any
+import operator
+from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 
 from ascreg.errors import SyncError
@@ -94,31 +94,69 @@ _WATCHERS = tuple(
     (q, tuple(p for p in _UB_PIPES if p is not q or q in COPY_PIPES)) for q in _UB_PIPES
 )
 """For each UB pipe, the pipes whose order after it lets its records go (:meth:`PipeTracker._prune`)."""
+_WATCHERS_OF = dict(_WATCHERS)
 UB = 0
 """The ``space`` of UB records (GM records use the id of their memory)."""
+LOG_SCAN = 16
+"""A conflict scan reads at most this many records of a pipe's log after the bound before it
+files the log under its pages (:meth:`PipeTracker._conflict`)."""
 PAGE_BITS = 14
 """Records are filed under the ``2**PAGE_BITS``-byte (16 KiB) pages their byte range touches
 (a tile of a few KiB touches one or two; a scan meets only the still unordered records of a
 page)."""
 
 
-@attrs.define
 class Access:
-    """One recorded UB access: byte range, pipe, kind and the pipe's sequence number."""
+    """One recorded UB access: byte range, pipe, kind and the pipe's sequence number.
 
-    pipe: Pipe
-    start: int
-    end: int
-    write: bool
-    seq: int
-    space: int = UB
-    copy: int = 0
-    """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
-    order: int = 0
-    """Position in the tracker's record order (the earliest conflicting record is reported)."""
+    A plain ``__slots__`` class compared and printed as a record of its fields (the tracker
+    makes one per access; :class:`RowsAccess` adds the rows of a batched loop's op).
+    """
+
+    __slots__ = ("copy", "end", "order", "pipe", "seq", "space", "start", "write")
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "pipe", "start", "end", "write", "seq", "space", "copy", "order",
+    )  # fmt: skip
+    """The fields in their constructor order (what :meth:`__repr__` and ``==`` read)."""
+
+    def __init__(
+        self,
+        pipe: Pipe,
+        start: int,
+        end: int,
+        write: bool,
+        seq: int,
+        space: int = UB,
+        copy: int = 0,
+        order: int = 0,
+    ) -> None:
+        self.pipe = pipe
+        self.start = start
+        self.end = end
+        self.write = write
+        self.seq = seq
+        self.space = space
+        self.copy = copy
+        """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
+        self.order = order
+        """Position in the tracker's record order (the earliest conflicting record is reported)."""
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Access)
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: the last record is extended
 
 
-@attrs.define
 class RowsAccess(Access):
     """The accesses of one op of a batched VF loop, one row of bytes per iteration, in one record.
 
@@ -138,38 +176,139 @@ class RowsAccess(Access):
     Access(pipe=<Pipe.PIPE_V: 2>, start=256, end=512, write=True, seq=2, space=0, copy=0, order=2)
     """
 
-    rows: Any = None
-    width: int = 0
-    ranks: Any = None
-    base_seq: int = 0
-    base_order: int = 0
-    which: Any = None
-    """The iteration of each row, or None when the rows are every iteration in order."""
-    step: int | None = None
-    """Bytes between consecutive rows when constant and known."""
+    __slots__ = ("base_order", "base_seq", "ranks", "rows", "step", "which", "width")
+    FIELDS = (*Access.FIELDS, "rows", "width", "ranks", "base_seq", "base_order", "which", "step")
 
-    def part(self, start: int, end: int, bound: int) -> Access | None:
-        """Return the earliest row access after *bound* that overlaps ``[start, end)``."""
+    def __init__(
+        self,
+        pipe: Pipe,
+        start: int,
+        end: int,
+        write: bool,
+        seq: int,
+        space: int = UB,
+        copy: int = 0,
+        order: int = 0,
+        *,
+        rows: Any = None,
+        width: int = 0,
+        ranks: Any = None,
+        which: Any = None,
+        step: int | None = None,
+    ) -> None:
+        super().__init__(pipe, start, end, write, seq, space, copy, order)
+        self.rows = rows
+        self.width = width
+        self.ranks = ranks
+        self.base_seq = 0
+        self.base_order = 0
+        self.which = which
+        """The iteration of each row, or None when the rows are every iteration in order."""
+        self.step = step
+        """Bytes between consecutive rows when constant and known."""
+
+    def part(self, start: int, end: int, bound: int, write: bool = True) -> Access | None:
+        """Return the earliest row access after *bound* that overlaps ``[start, end)``.
+
+        *write*: the checking access writes (else only written rows could conflict; the
+        caller has seen that this record's rows are, or that the access writes).
+        """
+        return self.part_after(start, end, bound, self.base_seq, self.base_order)
+
+    def part_after(
+        self, start: int, end: int, bound: int, base_seq: int, base_order: int
+    ) -> Access | None:
+        """:meth:`part` of the rows numbered after *base_seq* and *base_order*."""
         rows, ranks = self.rows, self.ranks
-        hit = (rows < end) & (rows + self.width > start) & (ranks > bound - self.base_seq)
+        hit = (rows < end) & (rows + self.width > start) & (ranks > bound - base_seq)
         if not hit.any():
             return None
         k = int(np.argmin(np.where(hit, ranks, np.iinfo(np.int64).max)))
         first, rank = int(rows[k]), int(ranks[k])
         return Access(
-            self.pipe, first, first + self.width, self.write, self.base_seq + rank, self.space,
-            self.copy, self.base_order + rank,
+            self.pipe, first, first + self.width, self.write, base_seq + rank, self.space,
+            self.copy, base_order + rank,
         )  # fmt: skip
 
     def parts(self) -> list[Access]:
         """Return every row access as its own record."""
-        seq, order = self.base_seq, self.base_order
+        return self.parts_after(self.base_seq, self.base_order)
+
+    def parts_after(self, seq: int, order: int) -> list[Access]:
+        """:meth:`parts` of the rows numbered after *seq* and *order*."""
         return [
             Access(
                 self.pipe, r, r + self.width, self.write, seq + k, self.space, self.copy, order + k
             )
             for r, k in zip(self.rows.tolist(), self.ranks.tolist(), strict=True)
         ]
+
+
+class LoopAccess(Access):
+    """The accesses of one batched VF loop on one pipe, in one record: a group per op.
+
+    Each group (:class:`RowsAccess`) ranks its rows among all of the loop's accesses; here they
+    are numbered after ``base_seq`` and ``base_order`` (the pipe's sequence number and the
+    tracker's record count before the loop). ``start`` and ``end`` span every group, ``write``
+    says whether any group writes, ``seq`` is the highest sequence number and ``order`` the
+    lowest position. The groups are shared, never changed: a VF called once per tile gives
+    the same ones every call.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> load = RowsAccess(Pipe.PIPE_V, 0, 512, False, 3, 0, 0, 1, rows=np.array([0, 256]),
+    ...                   width=256, ranks=np.array([1, 3]))
+    >>> store = RowsAccess(Pipe.PIPE_V, 1024, 1536, True, 4, 0, 0, 2,
+    ...                    rows=np.array([1024, 1280]), width=256, ranks=np.array([2, 4]))
+    >>> rec = LoopAccess([load, store]).after(10, 20)
+    >>> rec.start, rec.end, rec.seq, rec.order, rec.part(0, 2048, 12, False).start
+    (0, 1536, 14, 21, 1280)
+    """
+
+    __slots__ = ("base_order", "base_seq", "groups", "total")
+    FIELDS = (*Access.FIELDS, "groups", "base_seq", "base_order")
+
+    def __init__(self, groups: list[RowsAccess]) -> None:
+        """Make the record of *groups* numbered from 0 (see :meth:`after`)."""
+        first = groups[0]
+        super().__init__(first.pipe, first.start, first.end, first.write, first.seq, UB, 0,
+                         first.order)  # fmt: skip
+        for group in groups:
+            self.start = min(self.start, group.start)
+            self.end = max(self.end, group.end)
+            self.write = self.write or group.write
+            self.seq, self.order = max(self.seq, group.seq), min(self.order, group.order)
+        self.groups = groups
+        self.base_seq = self.base_order = 0
+        self.total = sum(group.rows.size for group in groups)
+        """How many accesses the groups hold."""
+
+    def after(self, base_seq: int, base_order: int) -> LoopAccess:
+        """Return this record (numbered from 0) numbered after *base_seq* and *base_order*."""
+        new = object.__new__(LoopAccess)  # __init__ skipped: one per batched call
+        new.pipe, new.start, new.end, new.write = self.pipe, self.start, self.end, self.write
+        new.seq, new.order = base_seq + self.seq, base_order + self.order
+        new.space, new.copy, new.groups, new.total = self.space, self.copy, self.groups, self.total
+        new.base_seq, new.base_order = base_seq, base_order
+        return new
+
+    def part(self, start: int, end: int, bound: int, write: bool = True) -> Access | None:
+        """Return the earliest access after *bound* that conflicts with ``[start, end)``.
+
+        *write*: the checking access writes (else only the written rows could conflict).
+        """
+        found: Access | None = None
+        for group in self.groups:
+            if (write or group.write) and group.start < end and start < group.end:
+                part = group.part_after(start, end, bound, self.base_seq, self.base_order)
+                if part is not None and (found is None or part.order < found.order):
+                    found = part
+        return found
+
+    def parts(self) -> list[Access]:
+        """Return every row access of every group as its own record."""
+        return [p for g in self.groups for p in g.parts_after(self.base_seq, self.base_order)]
 
 
 def pages_of(start: int, end: int) -> range:
@@ -180,46 +319,54 @@ def pages_of(start: int, end: int) -> range:
     >>> list(pages_of(16000, 16600)), list(pages_of(64, 64))
     ([0, 1], [0])
     """
-    return range(start >> PAGE_BITS, ((max(end, start + 1) - 1) >> PAGE_BITS) + 1)
+    return range(start >> PAGE_BITS, ((end - 1 if end > start else start) >> PAGE_BITS) + 1)
 
 
 _ZEROS: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
+_SEQ = operator.attrgetter("seq")
 
 _VALID_FLAGS = frozenset(
     (src, dst, event) for src in _PIPES for dst in _PIPES if src is not dst
     for event in range(EVENT_COUNT)
 )  # fmt: skip
+"""The flags of two distinct single pipes and an event id in range. A flag is valid when it is
+one of these *and* its pipes are ``Pipe`` members and its id an ``int`` (an ``int`` equal to a
+pipe is not a pipe); anything else goes through :meth:`PipeTracker._check_pair`, which names
+what is wrong."""
 
 
-def _valid_flag(src: Any, dst: Any, event: Any) -> bool:
-    """Return True for two distinct single pipes and a plain ``int`` event id in range.
+def _earlier(
+    rec: Access,
+    found: Access | None,
+    start: int,
+    end: int,
+    write: bool,
+    space: int,
+    copy: int,
+    same: bool,
+    bound: int,
+) -> Access | None:
+    """Return the earlier of *found* and *rec*'s access after *bound* conflicting with the access.
 
-    Anything else goes through :meth:`PipeTracker._check_pair`, which names what is wrong
-    (an ``int`` equal to a pipe is not a pipe, so the types are compared first).
+    The access is ``[start, end)`` of *space* (a write if *write*); *same*: *rec* is of the
+    accessing copy pipe, whose records of the current *copy* do not count. For a
+    :class:`RowsAccess`, the row access a check meets first.
     """
-    return (
-        type(src) is Pipe
-        and type(dst) is Pipe
-        and type(event) is int
-        and (src, dst, event) in _VALID_FLAGS
-    )
-
-
-def _raised_floor(
-    clock: dict[Pipe, dict[Pipe, int]], q: Pipe, watchers: tuple[Pipe, ...], floor: int
-) -> int:
-    """Return the lowest of the *watchers*' clocks of *q* if it is above *floor*, else 0.
-
-    Stops at the first watcher not past *floor* (then the lowest is not above it either).
-    """
-    lowest = 0
-    for p in watchers:
-        known = clock[p][q]
-        if known <= floor:
-            return 0
-        if not lowest or known < lowest:
-            lowest = known
-    return lowest
+    if not (
+        (write or rec.write)
+        and rec.start < end
+        and start < rec.end
+        and rec.space == space
+        and (not same or rec.copy != copy)
+        and (found is None or rec.order < found.order)
+    ):
+        return found
+    if isinstance(rec, RowsAccess | LoopAccess):
+        part = rec.part(start, end, bound, write)
+        if part is None or (found is not None and part.order >= found.order):
+            return found
+        return part
+    return rec
 
 
 class PipeTracker:
@@ -234,8 +381,14 @@ class PipeTracker:
         self.seq: dict[Pipe, int] = zeros.copy()
         self.clock: dict[Pipe, dict[Pipe, int]] = {p: zeros.copy() for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
-        # Per pipe: (space, page) -> that pipe's records touching the page, oldest first.
+        # Per pipe: its newest records, oldest first, not yet filed under their pages; and
+        # (space, page) -> its older records touching the page, oldest first. Every filed
+        # record is older than every logged one, so a scan that meets a record the accessing
+        # pipe is ordered after in the log has nothing left to see in the pages.
+        self.logs: dict[Pipe, list[Access]] = {p: [] for p in _PIPES}
         self.pages: dict[Pipe, dict[tuple[int, int], list[Access]]] = {p: {} for p in _PIPES}
+        self.filed: dict[Pipe, int] = zeros.copy()
+        """The highest sequence number of each pipe's filed records (0: none)."""
         self.floor: dict[Pipe, int] = zeros.copy()
         """The sequence number of each pipe up to which its records are dropped (every pipe is past
         them)."""
@@ -249,6 +402,11 @@ class PipeTracker:
         after that number belong to the current copy)."""
         self.stale: set[Pipe] = set()
         """The pipes whose watchers' clocks of them rose since records were last pruned."""
+        self.clear: Pipe | None = None
+        """A pipe found ordered after every record of the other pipes (and, on a copy pipe,
+        after its own records of earlier copies) by its last check, when nothing since could
+        have changed that: only another pipe's access, or a new copy on the pipe itself, can
+        (clocks and floors only rise). Its next accesses skip the conflict check."""
         # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
         # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
@@ -258,9 +416,16 @@ class PipeTracker:
 
     def notify(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``set_flag(src, dst, event)``: *dst* may go on once *src*'s work so far is done."""
-        if not _valid_flag(src, dst, event):
-            self._check_pair(src, dst, event)
-        self.flags.setdefault((src, dst, event), []).append(self.token(src))
+        flag = (src, dst, event)
+        if not (type(src) is type(dst) is Pipe and type(event) is int and flag in _VALID_FLAGS):
+            self._check_pair(src, dst, event)  # names what is wrong (see _VALID_FLAGS)
+        known = dict(self.clock[src])  # self.token(src), inline: flags are hot
+        known[src] = self.seq[src]
+        pending = self.flags.get(flag)
+        if pending is None:
+            self.flags[flag] = [known]
+        else:
+            pending.append(known)
 
     def token(self, src: Pipe) -> dict[Pipe, int]:
         """Return what *src* has done so far, for a later :meth:`acquire` (a flag with no id).
@@ -282,24 +447,33 @@ class PipeTracker:
 
     def acquire(self, dst: Pipe, known: dict[Pipe, int]) -> None:
         """Order *dst* after the work a :meth:`token` recorded (the wait half of a flag)."""
-        mine = self.clock[dst]
-        for pipe, value in known.items():
+        self._order_after(dst, known, known)
+
+    def _order_after(self, dst: Pipe, known: dict[Pipe, int], pipes: Any) -> None:
+        """Raise *dst*'s clocks of *pipes* to what *known* says of them, then prune."""
+        mine, stale = self.clock[dst], self.stale
+        for pipe in pipes:
+            value = known[pipe]
             if value > mine[pipe]:
                 mine[pipe] = value
-                self.stale.add(pipe)
-        self._prune()
+                stale.add(pipe)
+        if stale:
+            self._prune()
 
     def wait(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``wait_flag(src, dst, event)``: consume the oldest matching flag or report a hang."""
-        if not _valid_flag(src, dst, event):
+        flag = (src, dst, event)
+        if not (type(src) is type(dst) is Pipe and type(event) is int and flag in _VALID_FLAGS):
             self._check_pair(src, dst, event)
-        pending = self.flags.get((src, dst, event))
+        pending = self.flags.get(flag)
         if not pending:
             raise SyncError(
                 f"wait for flag ({src.name} -> {dst.name}, EVENT_ID{event}) that no earlier "
                 "notify set: the kernel would hang on the chip"
             )
-        self.acquire(dst, pending.pop(0))
+        # a token of this tracker's own notify knows 0 of a pipe that has made no access yet
+        # (an access is what raises a sequence number), so only the active pipes can rise
+        self._order_after(dst, pending.pop(0), self.active)
 
     def barrier(self) -> None:
         """``pipe_barrier(PIPE_ALL)``: every pipe's work so far completes before anything else."""
@@ -308,6 +482,8 @@ class PipeTracker:
         self.floor.update(self.seq)
         for pages in self.pages.values():
             pages.clear()
+        for log in self.logs.values():
+            log.clear()
         self.last = None
 
     def pipe_barrier(self, pipe: Pipe) -> None:
@@ -323,6 +499,8 @@ class PipeTracker:
         """Start a new copy on *pipe*: its accesses are one unit for the same-pipe check."""
         self.copies[pipe] += 1
         self.copy_seq[pipe] = self.seq[pipe]
+        if self.clear is pipe:  # its records of the copy before are now an earlier copy's
+            self.clear = None
 
     def complete(self, src: Pipe, dst: Pipe) -> None:
         """Order all of *src*'s work so far before *dst* (a VF returning to the scalar unit)."""
@@ -403,26 +581,53 @@ class PipeTracker:
 
     # -- accesses --------------------------------------------------------------------------
 
-    def access(self, pipe: Pipe, start: int, end: int, *, write: bool, space: int = UB) -> None:
+    def access(self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB) -> None:
         """Record an access by *pipe* to bytes ``[start, end)`` of *space* after checking it.
 
         An earlier access conflicts when it overlaps (same space, one of the two a write), is
         not ordered before *pipe* by a flag chain or barrier, and came from another pipe, or
-        from another copy on the same copy pipe (:data:`COPY_PIPES`).
+        from another copy on the same copy pipe (:data:`COPY_PIPES`). The access is logged
+        under its pipe, or extends the last record when that is the same access.
         """
         copy = self.copies.get(pipe, 0)
-        conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
-        if conflict is not None:
-            raise SyncError(self._hazard(conflict, pipe, start, end, write))
-        self._record(pipe, start, end, write, space, copy)
+        if pipe is not self.clear:
+            conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
+            if conflict is not None:
+                raise SyncError(self._hazard(conflict, pipe, start, end, write))
+        seq = self.seq
+        done = seq[pipe] = seq[pipe] + 1
+        if done == 1:
+            self.active.append(pipe)
+        if self.clear is not pipe:  # the other pipes now have a record after their bounds
+            self.clear = None
+        last = self.last
+        if (
+            last is not None
+            and last.pipe is pipe
+            and last.start == start
+            and last.end == end
+            and last.write == write
+            and last.space == space
+        ):
+            last.seq, last.copy = done, copy
+            if not self.logs[pipe]:  # *last* is filed (the newest there): keep filed right
+                self.filed[pipe] = done
+            return
+        self.count += 1
+        self.last = rec = Access(pipe, start, end, write, done, space, copy, self.count)
+        self.logs[pipe].append(rec)
 
     def _earliest_conflict(
         self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int
     ) -> Access | None:
-        """Return the earliest record the access would conflict with, or None."""
+        """Return the earliest record the access would conflict with, or None.
+
+        When no pipe needs its records scanned, *pipe* becomes :attr:`clear`.
+        """
         known = self.clock[pipe]
         seq, floor = self.seq, self.floor
         conflict: Access | None = None
+        scanned = False
         for other in self.active:
             bound, lowest = known[other], floor[other]
             if lowest > bound:
@@ -433,17 +638,22 @@ class PipeTracker:
             # all of this copy (only begin_copy changes the copy a record carries)
             if other is pipe and (not copy or bound >= self.copy_seq[pipe]):
                 continue
+            scanned = True
             found = self._conflict(other, bound, start, end, write, space, copy, other is pipe)
             if found is not None and (conflict is None or found.order < conflict.order):
                 conflict = found
+        if not scanned:
+            self.clear = pipe
         return conflict
 
-    def access_rows(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
+    def access_rows(self, pipe: Pipe, loop: LoopAccess) -> bool:
         """Check and record at once the accesses of a batched loop on *pipe*; False if unsure.
 
-        Each group is one op's accesses (:class:`RowsAccess`, its ``ranks`` counted from 1
-        within the batch in eager order, ``seq`` and ``order`` its highest and lowest rank). *pipe* is not a copy pipe, so its own records
-        never conflict with it, and no flag, wait or barrier runs between the accesses: each
+        *loop* is numbered from 0 (:meth:`LoopAccess.after` numbers it after the earlier
+        accesses); each of its groups is one op's accesses on *pipe* (:class:`RowsAccess`, its
+        ``ranks`` counted from 1 within the batch in eager order, ``seq`` and ``order`` its
+        highest and lowest rank). *pipe* is not a
+        copy pipe, so its own records never conflict with it, and no flag, wait or barrier runs between the accesses: each
         eager access would be checked against the same records of the other pipes with the same
         bounds. An access conflicts only with records overlapping its bytes, so when the span of
         every group (``start`` .. ``end``, covering all its rows) is free of conflicts, every
@@ -451,12 +661,9 @@ class PipeTracker:
         with) this returns False and records nothing: the caller runs the loop eagerly, whose
         checks then raise the exact error of the first hazardous access.
         """
-        if pipe in self.copies:
+        groups = loop.groups
+        if pipe in self.copies or not self._rows_free(pipe, groups):
             return False
-        if not self._ordered_after_all(pipe):
-            for group in groups:
-                if self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0):
-                    return False
         last = self.last
         if last is not None and last.pipe is pipe:
             first = min(groups, key=lambda g: g.order)
@@ -467,22 +674,31 @@ class PipeTracker:
                 and last.end == int(first.rows[k]) + first.width
             ):
                 return False  # eager order would extend that record
-        total = sum(int(g.rows.size) for g in groups)
+        self._log_rows(pipe, loop)
+        return True
+
+    def _rows_free(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
+        """Return True when no group's span conflicts with a record of another pipe."""
+        if pipe is self.clear or self._ordered_after_all(pipe):
+            self.clear = pipe
+            return True
+        return not any(
+            self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0)
+            for group in groups
+        )
+
+    def _log_rows(self, pipe: Pipe, loop: LoopAccess) -> None:
+        """Log *loop*, numbered after *pipe*'s earlier accesses."""
+        total = loop.total
         base_seq, base_order = self.seq[pipe], self.count
         if not base_seq:
             self.active.append(pipe)
+        if self.clear is not pipe:
+            self.clear = None
         self.seq[pipe] += total
         self.count += total
         self.last = None
-        if any(a.seq > b.seq for a, b in itertools.pairwise(groups)):
-            groups = sorted(groups, key=lambda g: g.seq)
-        for group in groups:
-            group.pipe, group.space, group.copy = pipe, UB, 0
-            group.base_seq, group.base_order = base_seq, base_order
-            group.seq += base_seq
-            group.order += base_order
-            self._file(group)
-        return True
+        self.logs[pipe].append(loop.after(base_seq, base_order))
 
     def _ordered_after_all(self, pipe: Pipe) -> bool:
         """Return True when every record of the other pipes is ordered before *pipe*.
@@ -491,35 +707,25 @@ class PipeTracker:
         the test :meth:`_earliest_conflict` makes first for each pipe.
         """
         known, seq, floor = self.clock[pipe], self.seq, self.floor
-        return all(
-            other is pipe or seq[other] <= known[other] or seq[other] <= floor[other]
-            for other in self.active
-        )
+        for other in self.active:
+            done = seq[other]
+            if other is not pipe and done > known[other] and done > floor[other]:
+                return False
+        return True
 
-    def _record(self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int) -> None:
-        """File the access under its pipe and pages (or extend the identical last record)."""
-        seq = self.seq
-        if not seq[pipe]:
-            self.active.append(pipe)
-        seq[pipe] += 1
-        last = self.last
-        if (
-            last is not None
-            and last.pipe is pipe
-            and last.start == start
-            and last.end == end
-            and last.write == write
-            and last.space == space
-        ):
-            last.seq, last.copy = seq[pipe], copy
-            return
-        self.count += 1
-        self.last = rec = Access(pipe, start, end, write, seq[pipe], space, copy, self.count)
-        self._file(rec)
+    def _flush(self, pipe: Pipe) -> None:
+        """File *pipe*'s logged records under their pages (each record is filed once)."""
+        log = self.logs[pipe]
+        for rec in log:
+            self._file(rec)
+        self.filed[pipe] = log[-1].seq
+        log.clear()
 
     def _file(self, rec: Access) -> None:
         """File *rec* under the pages its bytes touch."""
         pages, lowest, space = self.pages[rec.pipe], self.floor[rec.pipe], rec.space
+        if rec.seq <= lowest:  # every pipe is already past it
+            return
         for page in pages_of(rec.start, rec.end):
             filed = pages.get((space, page))
             if filed is None:
@@ -543,26 +749,26 @@ class PipeTracker:
         """Return *other*'s earliest record after *bound* that the access conflicts with.
 
         *same*: *other* is the accessing (copy) pipe, whose records of this copy do not count.
+        The log is scanned newest first down to *bound*; one that holds more than
+        :data:`LOG_SCAN` records after it is filed first, so a scan costs O(1) amortised.
         """
-        pages = self.pages[other]
+        log = self.logs[other]
+        if len(log) > LOG_SCAN and log[-LOG_SCAN - 1].seq > bound:
+            self._flush(other)
         found: Access | None = None
+        for rec in reversed(log):
+            if rec.seq <= bound:
+                return found  # the filed records are older still
+            if rec.start < end and start < rec.end and rec.space == space:  # else no conflict
+                found = _earlier(rec, found, start, end, write, space, copy, same, bound)
+        if self.filed[other] <= bound:
+            return found
+        pages = self.pages[other]
         for page in pages_of(start, end):
             for rec in reversed(pages.get((space, page), ())):
                 if rec.seq <= bound:
                     break
-                if (
-                    (write or rec.write)
-                    and rec.start < end
-                    and start < rec.end
-                    and (not same or rec.copy != copy)
-                    and (found is None or rec.order < found.order)
-                ):
-                    if isinstance(rec, RowsAccess):
-                        part = rec.part(start, end, bound)
-                        if part is None or (found is not None and part.order >= found.order):
-                            continue
-                        rec = part
-                    found = rec
+                found = _earlier(rec, found, start, end, write, space, copy, same, bound)
         return found
 
     def checkpoint(self) -> tuple[Any, ...]:
@@ -582,8 +788,12 @@ class PipeTracker:
         """Drop the accesses recorded since :meth:`checkpoint` returned *state*."""
         seq, count, last, mutable, active = state
         self.seq, self.count, self.last, self.active = seq, count, last, active
+        self.clear = None
         if last is not None:
             last.seq, last.copy = mutable
+        for log in self.logs.values():
+            while log and log[-1].order > count:
+                log.pop()
         for pages in self.pages.values():
             for key, filed in list(pages.items()):
                 while filed and filed[-1].order > count:
@@ -595,8 +805,11 @@ class PipeTracker:
     def records(self) -> list[Access]:
         """The records not yet dropped, in the order they were made."""
         unique = {id(r): r for pages in self.pages.values() for f in pages.values() for r in f}
+        unique.update((id(r), r) for log in self.logs.values() for r in log)
         split = [
-            p for r in unique.values() for p in (r.parts() if isinstance(r, RowsAccess) else [r])
+            p
+            for r in unique.values()
+            for p in (r.parts() if isinstance(r, RowsAccess | LoopAccess) else [r])
         ]
         kept = [r for r in split if r.seq > self.floor[r.pipe]]
         return sorted(kept, key=lambda r: r.order)
@@ -628,18 +841,30 @@ class PipeTracker:
         Only a pipe in :attr:`stale` can have a new floor: the floor is the lowest of the
         watchers' clocks of it, and clocks only rise (:meth:`barrier` sets floors directly).
         """
-        clock, stale = self.clock, self.stale
-        if not stale:
-            return
-        floor = self.floor
-        for q, watchers in _WATCHERS:
-            if q not in stale:
+        clock, stale, floor = self.clock, self.stale, self.floor
+        for q in stale:
+            watchers = _WATCHERS_OF.get(q)
+            if watchers is None:  # a pipe that does not touch UB has no records
                 continue
-            lowest = _raised_floor(clock, q, watchers, floor[q])
-            if lowest:
-                floor[q] = lowest
-                if lowest >= self.seq[q]:
-                    self.pages[q].clear()
-                    if self.last is not None and self.last.pipe is q:
-                        self.last = None
+            current, lowest = floor[q], 0
+            for p in watchers:  # the lowest watcher's clock of q, if every one is past the floor
+                known = clock[p][q]
+                if known <= current:
+                    break
+                if not lowest or known < lowest:
+                    lowest = known
+            else:
+                self._drop(q, lowest)
         stale.clear()
+
+    def _drop(self, q: Pipe, floor: int) -> None:
+        """Raise *q*'s floor to *floor*: drop its records up to that sequence number."""
+        self.floor[q] = floor
+        log = self.logs[q]
+        if floor >= self.seq[q]:
+            self.pages[q].clear()
+            log.clear()
+            if self.last is not None and self.last.pipe is q:
+                self.last = None
+        elif log and log[0].seq <= floor:  # the filed ones go as their pages are next filed
+            del log[: bisect.bisect_right(log, floor, key=_SEQ)]
