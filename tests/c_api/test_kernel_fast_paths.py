@@ -17,6 +17,7 @@ import pytest
 
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import GlobalMemory, uint8_t, uint16_t
+from ascreg.c_api import kernel as c_kernel
 from ascreg.errors import AlignmentError, AscregError, OutOfBoundsError, SyncError
 from ascreg.machine import mte
 from ascreg.machine.sync import Pipe, PipeTracker
@@ -30,6 +31,7 @@ def _cached_then(body: Callable[[], None], error: type[Exception], match: str) -
     messages = []
     for cached in (True, False):
         mte._FORMS.clear()
+        c_kernel._PLAIN_FORMS.clear()
 
         def kernel(cached: bool = cached) -> None:
             warm, out = C.__ubuf__(uint16_t, 256), C.__ubuf__(uint16_t, 256)  # same UB layout
@@ -40,7 +42,7 @@ def _cached_then(body: Callable[[], None], error: type[Exception], match: str) -
                 C.asc_sync()
                 C.asc_copy_ub2gm_align(GM + 128, out, 64)
                 C.asc_sync()
-                assert len(mte._FORMS) == 2  # both forms are cached now
+                assert len(mte._FORMS) == len(c_kernel._PLAIN_FORMS) == 2  # both forms cached
             body()
 
         with pytest.raises(error) as caught:
