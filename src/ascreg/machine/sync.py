@@ -245,14 +245,14 @@ class RowsAccess(Access):
 
 
 class LoopAccess(Access):
-    """The accesses of one batched VF loop on one pipe, in one record: a group per op.
+    """The accesses of one batched VF loop on one pipe: a group per op, numbered from 0.
 
-    Each group (:class:`RowsAccess`) ranks its rows among all of the loop's accesses; here they
-    are numbered after ``base_seq`` and ``base_order`` (the pipe's sequence number and the
-    tracker's record count before the loop). ``start`` and ``end`` span every group, ``write``
-    says whether any group writes, ``seq`` is the highest sequence number and ``order`` the
-    lowest position. The groups are shared, never changed: a VF called once per tile gives
-    the same ones every call.
+    Each group (:class:`RowsAccess`) ranks its rows among all of the loop's accesses. ``start``
+    and ``end`` span every group, ``write`` says whether any group writes, ``seq`` is the
+    highest rank and ``order`` the lowest. The tracker logs the loop numbered after the
+    accesses before it (``base_seq``: the pipe's sequence number, ``base_order``: the record
+    count); the groups are shared and never changed: a VF called once per tile gives the same
+    ones every call.
 
     Examples
     --------
@@ -261,16 +261,15 @@ class LoopAccess(Access):
     ...                   width=256, ranks=np.array([1, 3]))
     >>> store = RowsAccess(Pipe.PIPE_V, 1024, 1536, True, 4, 0, 0, 2,
     ...                    rows=np.array([1024, 1280]), width=256, ranks=np.array([2, 4]))
-    >>> rec = LoopAccess([load, store]).after(10, 20)
-    >>> rec.start, rec.end, rec.seq, rec.order, rec.part(0, 2048, 12, False).start
-    (0, 1536, 14, 21, 1280)
+    >>> loop = LoopAccess([load, store])
+    >>> loop.start, loop.end, loop.seq, loop.order, loop.part(0, 2048, 12, False, 10, 20).start
+    (0, 1536, 4, 1, 1280)
     """
 
-    __slots__ = ("base_order", "base_seq", "groups", "total")
-    FIELDS = (*Access.FIELDS, "groups", "base_seq", "base_order")
+    __slots__ = ("groups", "total")
+    FIELDS = (*Access.FIELDS, "groups")
 
     def __init__(self, groups: list[RowsAccess]) -> None:
-        """Make the record of *groups* numbered from 0 (see :meth:`after`)."""
         first = groups[0]
         super().__init__(first.pipe, first.start, first.end, first.write, first.seq, UB, 0,
                          first.order)  # fmt: skip
@@ -280,35 +279,43 @@ class LoopAccess(Access):
             self.write = self.write or group.write
             self.seq, self.order = max(self.seq, group.seq), min(self.order, group.order)
         self.groups = groups
-        self.base_seq = self.base_order = 0
         self.total = sum(group.rows.size for group in groups)
         """How many accesses the groups hold."""
 
-    def after(self, base_seq: int, base_order: int) -> LoopAccess:
-        """Return this record (numbered from 0) numbered after *base_seq* and *base_order*."""
-        new = object.__new__(LoopAccess)  # __init__ skipped: one per batched call
-        new.pipe, new.start, new.end, new.write = self.pipe, self.start, self.end, self.write
-        new.seq, new.order = base_seq + self.seq, base_order + self.order
-        new.space, new.copy, new.groups, new.total = self.space, self.copy, self.groups, self.total
-        new.base_seq, new.base_order = base_seq, base_order
-        return new
-
-    def part(self, start: int, end: int, bound: int, write: bool = True) -> Access | None:
+    def part(
+        self, start: int, end: int, bound: int, write: bool, base_seq: int, base_order: int
+    ) -> Access | None:
         """Return the earliest access after *bound* that conflicts with ``[start, end)``.
 
-        *write*: the checking access writes (else only the written rows could conflict).
+        *write*: the checking access writes (else only the written rows could conflict); the
+        rows are numbered after *base_seq* and *base_order*.
         """
         found: Access | None = None
         for group in self.groups:
             if (write or group.write) and group.start < end and start < group.end:
-                part = group.part_after(start, end, bound, self.base_seq, self.base_order)
+                part = group.part_after(start, end, bound, base_seq, base_order)
                 if part is not None and (found is None or part.order < found.order):
                     found = part
         return found
 
-    def parts(self) -> list[Access]:
+    def parts(self, base_seq: int, base_order: int) -> list[Access]:
         """Return every row access of every group as its own record."""
-        return [p for g in self.groups for p in g.parts_after(self.base_seq, self.base_order)]
+        return [p for g in self.groups for p in g.parts_after(base_seq, base_order)]
+
+
+Record = tuple[Any, ...]
+"""A record of the tracker: ``(pipe, start, end, write, seq, space, copy, order, loop)``, the
+fields of an :class:`Access` (a tuple: one is made per access), and ``loop`` None, or for the
+accesses of a batched loop ``(LoopAccess, base_seq, base_order)`` (the other fields span
+them, numbered after the bases)."""
+_PIPE, _START, _END, _WRITE, _SEQ, _SPACE, _COPY, _ORDER, _LOOP = range(9)
+"""The fields of a :data:`Record`."""
+_BY_SEQ = operator.itemgetter(_SEQ)
+
+
+def _as_access(rec: Record) -> Access:
+    """Return the :class:`Access` of a record of one access."""
+    return Access(*rec[:_LOOP])
 
 
 def pages_of(start: int, end: int) -> range:
@@ -323,7 +330,6 @@ def pages_of(start: int, end: int) -> range:
 
 
 _ZEROS: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
-_SEQ = operator.attrgetter("seq")
 
 _VALID_FLAGS = frozenset(
     (src, dst, event) for src in _PIPES for dst in _PIPES if src is not dst
@@ -336,37 +342,34 @@ what is wrong."""
 
 
 def _earlier(
-    rec: Access,
+    rec: Record,
     found: Access | None,
     start: int,
     end: int,
     write: bool,
-    space: int,
     copy: int,
     same: bool,
     bound: int,
 ) -> Access | None:
     """Return the earlier of *found* and *rec*'s access after *bound* conflicting with the access.
 
-    The access is ``[start, end)`` of *space* (a write if *write*); *same*: *rec* is of the
-    accessing copy pipe, whose records of the current *copy* do not count. For a
-    :class:`RowsAccess`, the row access a check meets first.
+    The access is ``[start, end)`` of the record's space (a write if *write*); *same*: *rec* is
+    of the accessing copy pipe, whose records of the current *copy* do not count. For a batched
+    loop's record, the row access a check meets first.
     """
     if not (
-        (write or rec.write)
-        and rec.start < end
-        and start < rec.end
-        and rec.space == space
-        and (not same or rec.copy != copy)
-        and (found is None or rec.order < found.order)
+        (write or rec[_WRITE])
+        and (not same or rec[_COPY] != copy)
+        and (found is None or rec[_ORDER] < found.order)
     ):
         return found
-    if isinstance(rec, RowsAccess | LoopAccess):
-        part = rec.part(start, end, bound, write)
-        if part is None or (found is not None and part.order >= found.order):
-            return found
-        return part
-    return rec
+    loop = rec[_LOOP]
+    if loop is None:
+        return _as_access(rec)
+    part: Access | None = loop[0].part(start, end, bound, write, loop[1], loop[2])
+    if part is None or (found is not None and part.order >= found.order):
+        return found
+    return part
 
 
 class PipeTracker:
@@ -385,14 +388,14 @@ class PipeTracker:
         # (space, page) -> its older records touching the page, oldest first. Every filed
         # record is older than every logged one, so a scan that meets a record the accessing
         # pipe is ordered after in the log has nothing left to see in the pages.
-        self.logs: dict[Pipe, list[Access]] = {p: [] for p in _PIPES}
-        self.pages: dict[Pipe, dict[tuple[int, int], list[Access]]] = {p: {} for p in _PIPES}
+        self.logs: dict[Pipe, list[Record]] = {p: [] for p in _PIPES}
+        self.pages: dict[Pipe, dict[tuple[int, int], list[Record]]] = {p: {} for p in _PIPES}
         self.filed: dict[Pipe, int] = zeros.copy()
         """The highest sequence number of each pipe's filed records (0: none)."""
         self.floor: dict[Pipe, int] = zeros.copy()
         """The sequence number of each pipe up to which its records are dropped (every pipe is past
         them)."""
-        self.last: Access | None = None
+        self.last: Record | None = None
         self.count = 0
         self.active: list[Pipe] = []
         """The pipes that have made an access (the others have no records to check)."""
@@ -401,7 +404,10 @@ class PipeTracker:
         """The sequence number of each copy pipe when its current copy began (its records
         after that number belong to the current copy)."""
         self.stale: set[Pipe] = set()
-        """The pipes whose watchers' clocks of them rose since records were last pruned."""
+        """The pipes whose floors may have risen since records were last pruned."""
+        self.lagging: dict[Pipe, Pipe] = {}
+        """For a pipe, a watcher whose clock of it was at its floor when last looked at: the
+        floor cannot rise before that clock does (a rise of another watcher's leaves it)."""
         self.clear: Pipe | None = None
         """A pipe found ordered after every record of the other pipes (and, on a copy pipe,
         after its own records of earlier copies) by its last check, when nothing since could
@@ -450,13 +456,27 @@ class PipeTracker:
         self._order_after(dst, known, known)
 
     def _order_after(self, dst: Pipe, known: dict[Pipe, int], pipes: Any) -> None:
-        """Raise *dst*'s clocks of *pipes* to what *known* says of them, then prune."""
-        mine, stale = self.clock[dst], self.stale
+        """Raise *dst*'s clocks of *pipes* to what *known* says of them, then prune.
+
+        When *pipes* is :attr:`active` and *dst* is then ordered after all their records (its
+        own too, on a copy pipe), it becomes :attr:`clear`: the test of
+        :meth:`_earliest_conflict`, made here in the same pass.
+        """
+        mine, stale, seq, floor = self.clock[dst], self.stale, self.seq, self.floor
+        lagging = self.lagging
+        ordered = True
         for pipe in pipes:
-            value = known[pipe]
-            if value > mine[pipe]:
-                mine[pipe] = value
-                stale.add(pipe)
+            value, bound = known[pipe], mine[pipe]
+            if value > bound:
+                mine[pipe] = bound = value
+                lag = lagging.get(pipe)  # self._rose(pipe, dst), inline
+                if lag is None or lag is dst:
+                    stale.add(pipe)
+            done = seq[pipe]
+            if done > bound and done > floor[pipe] and (pipe is not dst or dst in self.copies):
+                ordered = False
+        if ordered and pipes is self.active:
+            self.clear = dst
         if stale:
             self._prune()
 
@@ -480,6 +500,7 @@ class PipeTracker:
         for mine in self.clock.values():
             mine.update(self.seq)
         self.floor.update(self.seq)
+        self.lagging.clear()  # every watcher is at every floor: any may lag
         for pages in self.pages.values():
             pages.clear()
         for log in self.logs.values():
@@ -492,14 +513,16 @@ class PipeTracker:
         Its next instruction starts after them (this orders two copies on one pipe).
         """
         self.clock[pipe][pipe] = self.seq[pipe]
-        self.stale.add(pipe)
+        self._rose(pipe, pipe)
         self._prune()
 
     def begin_copy(self, pipe: Pipe) -> None:
         """Start a new copy on *pipe*: its accesses are one unit for the same-pipe check."""
         self.copies[pipe] += 1
-        self.copy_seq[pipe] = self.seq[pipe]
-        if self.clear is pipe:  # its records of the copy before are now an earlier copy's
+        done = self.copy_seq[pipe] = self.seq[pipe]
+        # its records of the copy before are now an earlier copy's: still clear if it is
+        # ordered after all of them
+        if self.clear is pipe and done > self.clock[pipe][pipe] and done > self.floor[pipe]:
             self.clear = None
 
     def complete(self, src: Pipe, dst: Pipe) -> None:
@@ -507,7 +530,13 @@ class PipeTracker:
         mine = self.clock[dst]
         if self.seq[src] > mine[src]:
             mine[src] = self.seq[src]
-            self.stale.add(src)
+            self._rose(src, dst)
+
+    def _rose(self, q: Pipe, dst: Pipe) -> None:
+        """Note that *dst*'s clock of *q* rose: *q*'s floor may rise, unless another lags."""
+        lag = self.lagging.get(q)
+        if lag is None or lag is dst:
+            self.stale.add(q)
 
     # -- mutexes (asc_lock / asc_unlock, dav-3510) ------------------------------------------
 
@@ -525,12 +554,8 @@ class PipeTracker:
             )
         self.held[mutex] = (pipe, blocking)
         if blocking:
-            mine = self.clock[pipe]
-            for other, value in self.released.get(mutex, {}).items():
-                if value > mine[other]:
-                    mine[other] = value
-                    self.stale.add(other)
-            self._prune()
+            done = self.released.get(mutex, {})
+            self._order_after(pipe, done, done)
 
     def unlock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:
         """``asc_unlock(pipe, id)``: release the mutex once *pipe*'s work so far is done."""
@@ -603,18 +628,17 @@ class PipeTracker:
         last = self.last
         if (
             last is not None
-            and last.pipe is pipe
-            and last.start == start
-            and last.end == end
-            and last.write == write
-            and last.space == space
+            and last[_PIPE] is pipe
+            and last[_START] == start
+            and last[_END] == end
+            and last[_WRITE] == write
+            and last[_SPACE] == space
         ):
-            last.seq, last.copy = done, copy
-            if not self.logs[pipe]:  # *last* is filed (the newest there): keep filed right
-                self.filed[pipe] = done
+            self.last = rec = (pipe, start, end, write, done, space, copy, last[_ORDER], None)
+            self._put(rec)
             return
-        self.count += 1
-        self.last = rec = Access(pipe, start, end, write, done, space, copy, self.count)
+        self.count = count = self.count + 1
+        self.last = rec = (pipe, start, end, write, done, space, copy, count, None)
         self.logs[pipe].append(rec)
 
     def _earliest_conflict(
@@ -629,11 +653,14 @@ class PipeTracker:
         conflict: Access | None = None
         scanned = False
         for other in self.active:
-            bound, lowest = known[other], floor[other]
+            done, bound = seq[other], known[other]
+            if done <= bound:
+                continue
+            lowest = floor[other]
+            if done <= lowest:
+                continue
             if lowest > bound:
                 bound = lowest
-            if seq[other] <= bound:
-                continue
             # on its own pipe, only records of earlier copies count: those after copy_seq are
             # all of this copy (only begin_copy changes the copy a record carries)
             if other is pipe and (not copy or bound >= self.copy_seq[pipe]):
@@ -649,29 +676,29 @@ class PipeTracker:
     def access_rows(self, pipe: Pipe, loop: LoopAccess) -> bool:
         """Check and record at once the accesses of a batched loop on *pipe*; False if unsure.
 
-        *loop* is numbered from 0 (:meth:`LoopAccess.after` numbers it after the earlier
-        accesses); each of its groups is one op's accesses on *pipe* (:class:`RowsAccess`, its
+        Each group of *loop* is one op's accesses on *pipe* (:class:`RowsAccess`, its
         ``ranks`` counted from 1 within the batch in eager order, ``seq`` and ``order`` its
-        highest and lowest rank). *pipe* is not a
-        copy pipe, so its own records never conflict with it, and no flag, wait or barrier runs between the accesses: each
-        eager access would be checked against the same records of the other pipes with the same
-        bounds. An access conflicts only with records overlapping its bytes, so when the span of
-        every group (``start`` .. ``end``, covering all its rows) is free of conflicts, every
-        access in it is too. Otherwise (a conflict, or a record the first access would merge
-        with) this returns False and records nothing: the caller runs the loop eagerly, whose
-        checks then raise the exact error of the first hazardous access.
+        highest and lowest rank); the loop is logged numbered after the earlier accesses.
+        *pipe* is not a copy pipe, so its own records never conflict with it, and no flag,
+        wait or barrier runs between the accesses: each eager access would be checked against
+        the same records of the other pipes with the same bounds. An access conflicts only
+        with records overlapping its bytes, so when the span of every group (``start`` ..
+        ``end``, covering all its rows) is free of conflicts, every access in it is too.
+        Otherwise (a conflict, or a record the first access would merge with) this returns
+        False and records nothing: the caller runs the loop eagerly, whose checks then raise
+        the exact error of the first hazardous access.
         """
         groups = loop.groups
         if pipe in self.copies or not self._rows_free(pipe, groups):
             return False
         last = self.last
-        if last is not None and last.pipe is pipe:
+        if last is not None and last[_PIPE] is pipe:
             first = min(groups, key=lambda g: g.order)
             k = int(np.argmin(first.ranks))
             if (
-                last.write == first.write
-                and last.start == int(first.rows[k])
-                and last.end == int(first.rows[k]) + first.width
+                last[_WRITE] == first.write
+                and last[_START] == int(first.rows[k])
+                and last[_END] == int(first.rows[k]) + first.width
             ):
                 return False  # eager order would extend that record
         self._log_rows(pipe, loop)
@@ -689,16 +716,18 @@ class PipeTracker:
 
     def _log_rows(self, pipe: Pipe, loop: LoopAccess) -> None:
         """Log *loop*, numbered after *pipe*'s earlier accesses."""
-        total = loop.total
         base_seq, base_order = self.seq[pipe], self.count
         if not base_seq:
             self.active.append(pipe)
         if self.clear is not pipe:
             self.clear = None
-        self.seq[pipe] += total
-        self.count += total
+        self.seq[pipe] += loop.total
+        self.count += loop.total
         self.last = None
-        self.logs[pipe].append(loop.after(base_seq, base_order))
+        self.logs[pipe].append(
+            (pipe, loop.start, loop.end, loop.write, base_seq + loop.seq, UB, 0,
+             base_order + loop.order, (loop, base_seq, base_order))
+        )  # fmt: skip
 
     def _ordered_after_all(self, pipe: Pipe) -> bool:
         """Return True when every record of the other pipes is ordered before *pipe*.
@@ -713,26 +742,46 @@ class PipeTracker:
                 return False
         return True
 
+    def _put(self, rec: Record) -> None:
+        """Put *rec* in place of its pipe's newest record, one of the same order (and bytes).
+
+        An access that extends the last record, and :meth:`restore`, change that record's
+        sequence number (and copy); the record may still be logged or already filed.
+        """
+        pipe, order = rec[_PIPE], rec[_ORDER]
+        log = self.logs[pipe]
+        if log:
+            if log[-1][_ORDER] == order:
+                log[-1] = rec
+            return
+        self.filed[pipe] = max(self.filed[pipe], rec[_SEQ])
+        pages = self.pages[pipe]
+        for page in pages_of(rec[_START], rec[_END]):
+            filed = pages.get((rec[_SPACE], page))
+            if filed and filed[-1][_ORDER] == order:
+                filed[-1] = rec
+
     def _flush(self, pipe: Pipe) -> None:
         """File *pipe*'s logged records under their pages (each record is filed once)."""
         log = self.logs[pipe]
         for rec in log:
             self._file(rec)
-        self.filed[pipe] = log[-1].seq
+        self.filed[pipe] = max(self.filed[pipe], log[-1][_SEQ])
         log.clear()
 
-    def _file(self, rec: Access) -> None:
+    def _file(self, rec: Record) -> None:
         """File *rec* under the pages its bytes touch."""
-        pages, lowest, space = self.pages[rec.pipe], self.floor[rec.pipe], rec.space
-        if rec.seq <= lowest:  # every pipe is already past it
+        pipe, space = rec[_PIPE], rec[_SPACE]
+        pages, lowest = self.pages[pipe], self.floor[pipe]
+        if rec[_SEQ] <= lowest:  # every pipe is already past it
             return
-        for page in pages_of(rec.start, rec.end):
+        for page in pages_of(rec[_START], rec[_END]):
             filed = pages.get((space, page))
             if filed is None:
                 pages[space, page] = [rec]
                 continue
-            if filed[0].seq <= lowest:  # drop what every pipe is already past
-                filed[:] = [r for r in filed if r.seq > lowest]
+            if filed[0][_SEQ] <= lowest:  # drop what every pipe is already past
+                filed[:] = [r for r in filed if r[_SEQ] > lowest]
             filed.append(rec)
 
     def _conflict(
@@ -753,22 +802,23 @@ class PipeTracker:
         :data:`LOG_SCAN` records after it is filed first, so a scan costs O(1) amortised.
         """
         log = self.logs[other]
-        if len(log) > LOG_SCAN and log[-LOG_SCAN - 1].seq > bound:
+        if len(log) > LOG_SCAN and log[-LOG_SCAN - 1][_SEQ] > bound:
             self._flush(other)
         found: Access | None = None
         for rec in reversed(log):
-            if rec.seq <= bound:
+            if rec[_SEQ] <= bound:
                 return found  # the filed records are older still
-            if rec.start < end and start < rec.end and rec.space == space:  # else no conflict
-                found = _earlier(rec, found, start, end, write, space, copy, same, bound)
+            if rec[_START] < end and start < rec[_END] and rec[_SPACE] == space:
+                found = _earlier(rec, found, start, end, write, copy, same, bound)
         if self.filed[other] <= bound:
             return found
         pages = self.pages[other]
         for page in pages_of(start, end):
             for rec in reversed(pages.get((space, page), ())):
-                if rec.seq <= bound:
+                if rec[_SEQ] <= bound:
                     break
-                found = _earlier(rec, found, start, end, write, space, copy, same, bound)
+                if rec[_START] < end and start < rec[_END]:
+                    found = _earlier(rec, found, start, end, write, copy, same, bound)
         return found
 
     def checkpoint(self) -> tuple[Any, ...]:
@@ -780,26 +830,24 @@ class PipeTracker:
         >>> t.access(Pipe.PIPE_V, 0, 256, write=True); t.restore(state); t.records
         []
         """
-        last = self.last
-        mutable = None if last is None else (last.seq, last.copy)
-        return dict(self.seq), self.count, last, mutable, list(self.active)
+        return dict(self.seq), self.count, self.last, list(self.active)
 
     def restore(self, state: tuple[Any, ...]) -> None:
         """Drop the accesses recorded since :meth:`checkpoint` returned *state*."""
-        seq, count, last, mutable, active = state
+        seq, count, last, active = state
         self.seq, self.count, self.last, self.active = seq, count, last, active
         self.clear = None
-        if last is not None:
-            last.seq, last.copy = mutable
         for log in self.logs.values():
-            while log and log[-1].order > count:
+            while log and log[-1][_ORDER] > count:
                 log.pop()
         for pages in self.pages.values():
             for key, filed in list(pages.items()):
-                while filed and filed[-1].order > count:
+                while filed and filed[-1][_ORDER] > count:
                     filed.pop()
                 if not filed:
                     del pages[key]
+        if last is not None:  # as it was: an access since may have extended it
+            self._put(last)
 
     @property
     def records(self) -> list[Access]:
@@ -809,7 +857,7 @@ class PipeTracker:
         split = [
             p
             for r in unique.values()
-            for p in (r.parts() if isinstance(r, RowsAccess | LoopAccess) else [r])
+            for p in ([_as_access(r)] if r[_LOOP] is None else r[_LOOP][0].parts(*r[_LOOP][1:]))
         ]
         kept = [r for r in split if r.seq > self.floor[r.pipe]]
         return sorted(kept, key=lambda r: r.order)
@@ -846,14 +894,16 @@ class PipeTracker:
             watchers = _WATCHERS_OF.get(q)
             if watchers is None:  # a pipe that does not touch UB has no records
                 continue
-            current, lowest = floor[q], 0
+            current, lowest, lowest_at = floor[q], 0, q
             for p in watchers:  # the lowest watcher's clock of q, if every one is past the floor
                 known = clock[p][q]
                 if known <= current:
+                    self.lagging[q] = p
                     break
                 if not lowest or known < lowest:
-                    lowest = known
+                    lowest, lowest_at = known, p
             else:
+                self.lagging[q] = lowest_at
                 self._drop(q, lowest)
         stale.clear()
 
@@ -864,7 +914,7 @@ class PipeTracker:
         if floor >= self.seq[q]:
             self.pages[q].clear()
             log.clear()
-            if self.last is not None and self.last.pipe is q:
+            if self.last is not None and self.last[_PIPE] is q:
                 self.last = None
-        elif log and log[0].seq <= floor:  # the filed ones go as their pages are next filed
-            del log[: bisect.bisect_right(log, floor, key=_SEQ)]
+        elif log and log[0][_SEQ] <= floor:  # the filed ones go as their pages are next filed
+            del log[: bisect.bisect_right(log, floor, key=_BY_SEQ)]
