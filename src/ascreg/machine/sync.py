@@ -499,8 +499,7 @@ class PipeTracker:
         """``pipe_barrier(PIPE_ALL)``: every pipe's work so far completes before anything else."""
         for mine in self.clock.values():
             mine.update(self.seq)
-        self.floor.update(self.seq)
-        self.lagging.clear()  # every watcher is at every floor: any may lag
+        self.floor.update(self.seq)  # (every watcher is at every floor: a lagging one still is)
         for pages in self.pages.values():
             pages.clear()
         for log in self.logs.values():
