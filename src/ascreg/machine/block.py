@@ -87,14 +87,14 @@ class BlockContext:
         self.vf_ranges: list[tuple[int, int]] = []
         """The byte ranges set in ``vf_stored`` (what a barrier clears)."""
         self.vf_pending: list[RowsAccess] = []
-        """Stores of batched loops not yet set in ``vf_stored``: they are set only when a load
-        of their pages needs them (:meth:`_stored`), which most VFs never make."""
+        """Stores of batched loops not yet set in ``vf_stored``, which are set only when a load
+        of their pages needs them (``_stored()``); most VFs never make one."""
         self.vf_pages: set[int] = set()
         """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` and
         ``vf_pending`` (a load of other pages skips the byte check)."""
         self.in_simd_vf = False
         self.hook = self._on_access
-        """The ``on_access`` of the block's UB (one bound method: a copy compares it)."""
+        """The ``on_access`` of the block's UB, one bound method (a copy compares it)."""
         self.ub.on_access = self.hook
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 

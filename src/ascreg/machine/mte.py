@@ -53,8 +53,8 @@ class Burst:
     elements (the burst's first element when it has no pads, else the pad value), as the basic
     API's ``DataCopyPad`` does."""
     plain: bool = attrs.field(init=False, eq=False, repr=False)
-    """One burst that lands in UB as it is (no pads, no dummy elements): a GM -> UB copy of
-    it is one span copied; derived from the fields above."""
+    """One burst that lands in UB as it is, with no pads or dummy elements (a GM -> UB copy
+    of it is one span copied); derived from the fields above."""
 
     def __attrs_post_init__(self) -> None:
         # plain ints only (anything else takes the general path, where check() names it)

@@ -391,7 +391,7 @@ class PipeTracker:
         self.logs: dict[Pipe, list[Record]] = {p: [] for p in _PIPES}
         self.pages: dict[Pipe, dict[tuple[int, int], list[Record]]] = {p: {} for p in _PIPES}
         self.filed: dict[Pipe, int] = zeros.copy()
-        """The highest sequence number of each pipe's filed records (0: none)."""
+        """The highest sequence number of each pipe's filed records, 0 when there are none."""
         self.floor: dict[Pipe, int] = zeros.copy()
         """The sequence number of each pipe up to which its records are dropped (every pipe is past
         them)."""
@@ -406,7 +406,7 @@ class PipeTracker:
         self.stale: set[Pipe] = set()
         """The pipes whose floors may have risen since records were last pruned."""
         self.lagging: dict[Pipe, Pipe] = {}
-        """For a pipe, a watcher whose clock of it was at its floor when last looked at: the
+        """Per pipe, a watcher whose clock of it was at its floor when last looked at; the
         floor cannot rise before that clock does (a rise of another watcher's leaves it)."""
         self.clear: Pipe | None = None
         """A pipe found ordered after every record of the other pipes (and, on a copy pipe,
