@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Literal
 
 import numpy as np
 import pytest
 
+import ascreg
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
-from ascreg import GlobalMemory, uint8_t, uint16_t
+from ascreg import GlobalMemory, Reg, UbPtr, int16_t, uint8_t, uint16_t
+from ascreg.c_api import kernel as c_kernel
 from ascreg.errors import AlignmentError, AscregError, OutOfBoundsError, SyncError
-from ascreg.machine import mte
+from ascreg.machine import batch, mte
+from ascreg.machine.block import current_block
 from ascreg.machine.sync import Pipe, PipeTracker
 from helpers import launch
 
@@ -30,6 +34,7 @@ def _cached_then(body: Callable[[], None], error: type[Exception], match: str) -
     messages = []
     for cached in (True, False):
         mte._FORMS.clear()
+        c_kernel._PLAIN_FORMS.clear()
 
         def kernel(cached: bool = cached) -> None:
             warm, out = C.__ubuf__(uint16_t, 256), C.__ubuf__(uint16_t, 256)  # same UB layout
@@ -40,7 +45,7 @@ def _cached_then(body: Callable[[], None], error: type[Exception], match: str) -
                 C.asc_sync()
                 C.asc_copy_ub2gm_align(GM + 128, out, 64)
                 C.asc_sync()
-                assert len(mte._FORMS) == 2  # both forms are cached now
+                assert len(mte._FORMS) == len(c_kernel._PLAIN_FORMS) == 2  # both forms cached
             body()
 
         with pytest.raises(error) as caught:
@@ -199,3 +204,179 @@ def test_a_vf_return_orders_v_for_the_scalar_unit_before_the_next_prune() -> Non
         tracker.notify(Pipe.PIPE_V, dst, 0)
         tracker.wait(Pipe.PIPE_V, dst, 0)
     assert tracker.records == []
+
+
+# -- known plain copy forms ----------------------------------------------------------------------
+
+
+def test_a_cached_copy_form_still_checks_freed_and_ended_memory() -> None:
+    freed = GlobalMemory().alloc(uint16_t, 256)
+    freed.memory.free(freed)
+
+    def from_freed() -> None:
+        C.asc_copy_gm2ub_align(C.__ubuf__(uint16_t, 256), freed, 64)
+
+    _cached_then(from_freed, OutOfBoundsError, "which was freed")
+    ended: list[object] = []
+    launch(lambda: ended.append(C.__ubuf__(uint16_t, 256)))
+
+    def into_ended() -> None:
+        C.asc_copy_gm2ub_align(ended[0], GM, 64)
+
+    _cached_then(into_ended, AscregError, "which has ended")
+
+
+def _loops_and_atomics(dst: object, src: object) -> None:
+    """Copies whose plain forms are cached first, then made under loop registers and atomics."""
+    buf = C.__ubuf__(int16_t, 64)
+    C.asc_copy_gm2ub_align(buf, src, 32)
+    C.asc_sync()
+    C.asc_set_gm2ub_loop_size(2, 1)  # two copies of 32 bytes, 32 bytes apart on both sides
+    C.asc_set_gm2ub_loop1_stride(32, 32)
+    C.asc_copy_gm2ub_align(buf, src, 32)
+    C.asc_set_gm2ub_loop_size(1, 1)
+    C.asc_sync()
+    C.asc_copy_ub2gm_align(dst, buf, 64)
+    C.asc_sync()
+    C.asc_set_atomic_add_int16()
+    C.asc_copy_ub2gm_align(dst, buf, 64)
+    C.asc_set_atomic_none()
+    C.asc_sync()
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_a_cached_plain_form_repeats_under_loop_registers_and_merges_atomics(
+    cached: bool,
+) -> None:
+    src, dst = GlobalMemory().alloc(int16_t, 64), GlobalMemory().alloc(int16_t, 64)
+    src.write(np.arange(64, dtype=np.int16))
+    c_kernel._PLAIN_FORMS.clear()
+    if cached:
+        launch(_loops_and_atomics, dst, src)
+        assert len(c_kernel._PLAIN_FORMS) == 2
+    dst.write(np.zeros(64, np.int16))
+    launch(_loops_and_atomics, dst, src)
+    assert dst.read(32).tolist() == [2 * k for k in range(32)]
+
+
+def test_only_plain_int_bursts_are_plain() -> None:
+    assert mte.Burst(1, 64).plain
+    assert not mte.Burst(2, 64, 64, 64).plain
+    assert not mte.Burst(1, 64, left_pad=1).plain
+    assert not mte.Burst(True, 64).plain
+    assert not mte.Burst(1, 60, fill_to_block=True).plain
+    assert mte.Burst(1, 64, fill_to_block=True).plain
+    assert mte.Burst(1, 64) == mte.Burst(1, 64, pad_value=None) and "plain" not in repr(
+        mte.Burst(1, 64)
+    )
+
+
+# -- VF calls and the aggregate report of a batched loop -----------------------------------------
+
+L16 = 128
+
+
+@C.__simd_vf__
+def _load_store(dst: UbPtr[uint16_t], src: UbPtr[uint16_t]) -> None:
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(4):
+        Reg.LoadAlign(r, src + i * L16)
+        Reg.StoreAlign(dst + i * L16, r, full)
+
+
+@C.__simd_vf__
+def _load_load(dst: UbPtr[uint16_t], src: UbPtr[uint16_t]) -> None:
+    """The same rows as :func:`_load_store` (shared arrays), loads only."""
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(4):
+        Reg.LoadAlign(r, src + i * L16)
+        Reg.LoadAlign(r, dst + i * L16)
+        Reg.StoreAlign(src + i * L16, r, full)
+
+
+def _records_after_vfs(forget: bool) -> list[tuple[object, ...]]:
+    """The tracker's records after VF calls (forget: drop the report plans before each)."""
+    seen: list[tuple[object, ...]] = []
+
+    def kernel() -> None:
+        src, dst = C.__ubuf__(uint16_t, 4 * L16), C.__ubuf__(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        dst.write(np.zeros(4 * L16, np.uint16))
+        C.asc_sync()
+        for vf in (_load_store, _load_store, _load_load, _load_store):
+            if forget:
+                batch._PLANS.clear()
+            C.asc_vf_call[vf](dst, src)
+            C.asc_sync_notify(C.PIPE_V, C.PIPE_S, C.EVENT_ID0)  # the records stay (MTE2 lags)
+            C.asc_sync_wait(C.PIPE_V, C.PIPE_S, C.EVENT_ID0)
+        records = current_block().tracker.records
+        seen.extend((r.pipe, r.start, r.end, r.write, r.seq, r.order) for r in records)
+
+    launch(kernel)
+    return seen
+
+
+def test_a_kept_report_plan_gives_the_records_of_a_new_one() -> None:
+    assert _records_after_vfs(forget=False) == _records_after_vfs(forget=True) != []
+    assert batch._PLANS
+
+
+def _loop_then_copy(write: bool) -> None:
+    src, dst = C.__ubuf__(uint16_t, 4 * L16), C.__ubuf__(uint16_t, 4 * L16)
+    src.write(np.arange(4 * L16))
+    C.asc_sync()
+    C.asc_vf_call[_load_store](dst, src)
+    if write:
+        C.asc_copy_gm2ub_align(src + 16, GM, 64)  # V read these bytes; MTE2 did not wait
+    else:
+        C.asc_copy_ub2gm_align(GM + 128, src + 16, 64)  # a read after V's read: no hazard
+
+
+@pytest.mark.parametrize("execution", ["batched", "eager"])
+def test_a_batched_loop_record_conflicts_only_through_its_writes(
+    execution: Literal["batched", "eager"],
+) -> None:
+    with ascreg.policy(execution=execution):
+        launch(_loop_then_copy, False)
+        with pytest.raises(SyncError) as caught:
+            launch(_loop_then_copy, True)
+    assert "PIPE_MTE2 writes UB [0x20, 0x60) that PIPE_V read (overlap [0x20, 0x60))" in str(
+        caught.value
+    )
+
+
+@C.__simd_vf__
+def _store_then_load(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], barrier: bool) -> None:
+    r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()
+    for i in range(4):
+        Reg.LoadAlign(r, src + i * L16)
+        Reg.StoreAlign(dst + i * L16, r, full)
+    if barrier:
+        C.asc_mem_bar(C.VST_VLD)
+    Reg.LoadAlign(r, dst + 2 * L16)
+
+
+@pytest.mark.parametrize("barrier", [False, True])
+def test_a_load_after_a_batched_store_in_the_same_vf_needs_a_barrier(barrier: bool) -> None:
+    def kernel() -> None:
+        src, dst = C.__ubuf__(uint16_t, 4 * L16), C.__ubuf__(uint16_t, 4 * L16)
+        src.write(np.arange(4 * L16))
+        C.asc_sync()
+        C.asc_vf_call[_store_then_load](dst, src, barrier)
+
+    messages = []
+    for execution in ("batched", "eager"):
+        with ascreg.policy(execution=execution):
+            try:
+                launch(kernel)
+                messages.append("")
+            except SyncError as error:
+                messages.append(str(error))
+    assert messages[0] == messages[1]
+    assert ("after storing byte 0x600" in messages[0]) != barrier, messages
+
+
+def test_asc_vf_call_is_made_once_per_function() -> None:
+    assert C.asc_vf_call[_load_store] is C.asc_vf_call[_load_store]
+    with pytest.raises(AscregError, match=r"\[1\] is not a __simd_vf__ function"):
+        launch(lambda: C.asc_vf_call[[1]]())  # type: ignore[index]

@@ -60,7 +60,7 @@ from ascreg.machine.kernel import (
     get_vec_len,
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
-from ascreg.machine.mte import Burst, gm_to_ub, ub_to_gm
+from ascreg.machine.mte import GM_TO_UB, UB_TO_GM, Burst, gm_to_ub, plain_copy, ub_to_gm
 from ascreg.machine.races import atomic_access
 from ascreg.machine.spr import MASK_SPR_INIT as MASK_SPR_INIT
 from ascreg.machine.spr import MASK_SPR_STATE as MASK_SPR_STATE
@@ -84,7 +84,7 @@ from ascreg.machine.sync import (  # noqa: F401 (pipe_t / event_t: the examples 
     PIPE_V,
     Pipe,
 )
-from ascreg.machine.sysregs import system_registers
+from ascreg.machine.sysregs import SYSREGS_STATE, SystemRegisters, system_registers
 
 
 class asc_load_l2_cache_mode(enum.IntEnum):
@@ -180,7 +180,7 @@ def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     >>> g.read(4).tolist()
     [5, 6, 7, 8]
     """
-    regs = system_registers() if running_block() is not None else None
+    regs = _registers()
     mode = regs.atomic if regs is not None else None
     if mode is None:
         _copies_out(dst, src, burst, call, regs, None)
@@ -213,12 +213,25 @@ def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     ...     int(u.read(32)[31])
     31
     """
-    regs = system_registers() if running_block() is not None else None
+    regs = _registers()
     if _single_copy(regs, "gm2ub", dst, src):
         gm_to_ub(dst, src, burst, call)
         return
     for src_off, dst_off in _loop_offsets(regs, "gm2ub"):
         gm_to_ub(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
+
+
+def _registers() -> SystemRegisters | None:
+    """Return the running block's system registers; None outside a kernel or before any use.
+
+    Registers not made yet are in their reset state (no store atomic, one copy per copy
+    loop), which is what None means to the copies.
+    """
+    ctx = running_block()
+    if ctx is None:
+        return None
+    regs: SystemRegisters | None = ctx.state.get(SYSREGS_STATE)
+    return regs
 
 
 def _single_copy(regs: Any, direction: str, dst: Any, src: Any) -> bool:
@@ -326,6 +339,53 @@ def _out_burst_of(args: tuple[Any, ...]) -> Burst:
     return Burst(n_burst, len_burst, src_stride, dst_stride)
 
 
+_PLAIN_FORMS: dict[tuple[Any, ...], Burst] = {}
+"""The plain one-burst forms of ``asc_copy_gm2ub_align`` / ``asc_copy_ub2gm_align`` made in
+full before: (direction, dst and src pointer classes and element types, argument types,
+arguments) -> their burst. Every check of those calls but the addresses' (alignment, bounds,
+hazards) depends on these alone, and so does the burst (a plain burst's pad value is never
+used), so a known form goes straight to :func:`~ascreg.machine.mte.plain_copy`."""
+
+
+def _form_of(direction: str, dst: Any, src: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return direction, type(dst), type(src), dst.dtype, src.dtype, tuple(map(type, args)), args
+
+
+def _plain_copy(direction: str, dst: Any, src: Any, args: tuple[Any, ...], call: str) -> bool:
+    """Make the copy if its form is a known plain one and the registers make it plain; True then.
+
+    In a running block whose copy loop registers (and, out of UB, store-atomic mode) are at
+    reset, as :func:`load_from_gm` / :func:`store_to_gm` find them before they make one plain
+    burst.
+    """
+    try:
+        burst = _PLAIN_FORMS.get(_form_of(direction, dst, src, args))
+    except (AttributeError, TypeError):  # not pointers, or unhashable arguments
+        return False
+    ctx = running_block() if burst is not None else None
+    if ctx is None:
+        return False
+    regs: SystemRegisters | None = ctx.state.get(SYSREGS_STATE)
+    if regs is not None and (
+        regs.copy_loops[direction].sizes != (1, 1)
+        or (direction == UB_TO_GM and regs.atomic is not None)
+    ):
+        return False
+    assert burst is not None
+    plain_copy(ctx, dst, src, burst, direction, call)
+    return True
+
+
+def _remember_plain(
+    direction: str, dst: Any, src: Any, args: tuple[Any, ...], burst: Burst
+) -> None:
+    """Keep the form of a copy made in full if it is a plain one (see :data:`_PLAIN_FORMS`)."""
+    if burst.plain and all(type(a) in (int, bool) for a in args):
+        if len(_PLAIN_FORMS) >= 1024:
+            _PLAIN_FORMS.clear()
+        _PLAIN_FORMS[_form_of(direction, dst, src, args)] = burst
+
+
 _GM2UB_FORMS = {
     1: "size",
     8: "n_burst, len_burst, left_pad, right_pad, constant_pad, l2_cache_mode, src_stride, dst_stride",
@@ -355,6 +415,8 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     [1, 1, 2, 3, 1]
     """
     _ascreg_call = "asc_copy_gm2ub_align"
+    if _plain_copy(GM_TO_UB, dst, src, args, _ascreg_call):
+        return
     _forms(_ascreg_call, _GM2UB_FORMS, args)
     _typed_pair(dst, src)
     if len(args) == 1:
@@ -364,6 +426,7 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
         pad = current_block().state.get("pad_value", 0) if constant else None
         burst = Burst(n_burst, len_burst, src_stride, dst_stride, left, right, pad)
     load_from_gm(dst, src, burst, _ascreg_call)
+    _remember_plain(GM_TO_UB, dst, src, args, burst)
 
 
 def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
@@ -386,10 +449,13 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     [0, 1, 0, 8, 9, 0]
     """
     _ascreg_call = "asc_copy_ub2gm_align"
+    if _plain_copy(UB_TO_GM, dst, src, args, _ascreg_call):
+        return
     _forms(_ascreg_call, _UB2GM_FORMS, args)
     _typed_pair(dst, src)
     burst = _size(args[0]) if len(args) == 1 else _out_burst(args)
     store_to_gm(dst, src, burst, _ascreg_call)
+    _remember_plain(UB_TO_GM, dst, src, args, burst)
 
 
 def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:

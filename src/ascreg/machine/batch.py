@@ -41,6 +41,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import logging
 import operator
 from collections.abc import Callable
@@ -49,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.errors import get_policy
-from ascreg.machine.block import BlockContext
+from ascreg.machine.block import BlockContext, RowsPlan
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, spread_enables
@@ -757,13 +758,31 @@ class Batch:
         :meth:`BlockContext.access_rows` checks them as eager order would see them (why that
         is the same outcome is explained there) or says it is unsure; then this raises
         :class:`Fallback`, the batch is undone, and the eager run meets (and raises) the
-        exact error of the first failing access.
+        exact error of the first failing access. What depends on the accesses alone (their
+        groups, eager ranks and static checks) is planned once (:func:`_known_plan`).
         """
+        plan = _known_plan(self.accesses, self.count)
+        if plan is None:
+            context, positions = self._reported()
+            if context is None:
+                return
+            plan = _new_plan(self, positions)
+        else:  # every access is to one memory: its hook is the one to report to
+            hook = self.accesses[0][0].on_access
+            if hook is None:
+                return
+            context = hook.__self__  # type: ignore[attr-defined]
+        # no checkpoint to undo: access_rows changes the block only when it returns True, and
+        # nothing after it in commit() can fail
+        if not context.access_rows(plan):
+            raise fallback("the block's checks need the accesses one by one")
+
+    def _reported(self) -> tuple[BlockContext | None, list[int]]:
+        """Return the block the accesses report to and their positions (those it watches)."""
         context: BlockContext | None = None
-        groups: list[RowsAccess] = []
-        positions: list[int] = []
-        for position, (memory, rows, nbytes, write, which, step, span) in enumerate(self.accesses):
-            hook = memory.on_access
+        positions = []
+        for position, access in enumerate(self.accesses):
+            hook = access[0].on_access
             if hook is None:
                 continue
             ctx = hook.__self__  # type: ignore[attr-defined]
@@ -771,20 +790,8 @@ class Batch:
                 context = ctx
             elif ctx is not context:
                 raise fallback("accesses to the UB of more than one block")
-            low, high = span
-            groups.append(
-                RowsAccess(
-                    PIPE_V, low, high, write, 0, rows=rows, width=nbytes, which=which, step=step
-                )
-            )
             positions.append(position)
-        if context is None:
-            return
-        _eager_ranks(groups, self.count)
-        # no checkpoint to undo: access_rows changes the block only when it returns True, and
-        # nothing after it in commit() can fail
-        if not context.access_rows(groups, positions):
-            raise fallback("the block's checks need the accesses one by one")
+        return context, positions
 
     def check_memory(self) -> None:
         """Raise :class:`Fallback` if an iteration stores bytes another iteration accesses."""
@@ -933,6 +940,66 @@ def _cross_iteration(store: Access, other: Access) -> bool:
     second = np.arange(others.size) if theirs is None else theirs
     overlap &= first[:, None] != second[None, :]
     return bool(overlap.any())
+
+
+_PLANS: dict[tuple[int, int], tuple[list[Any], list[Any], list[Any], RowsPlan]] = {}
+"""Report plans of batches whose accesses are all to one memory through read-only (shared)
+arrays, by (id of the first access's rows, iteration count): each with what it was made of,
+per access its rows, its iterations (``which``) and its (width, kind, step, span). A kept plan
+keeps its arrays alive, so an id always names the same unchanged array."""
+_MEMORY, _ROWS, _WHICH, _SHAPE = (operator.itemgetter(0), operator.itemgetter(1),
+                                  operator.itemgetter(4), operator.itemgetter(2, 3, 5, 6))  # fmt: skip
+"""The parts of an access (:data:`Access`) a kept plan is compared by."""
+
+
+def _known_plan(accesses: list[Access], count: int) -> RowsPlan | None:
+    """Return the kept plan of *accesses* if one was made of the same accesses, else None.
+
+    The same arrays (by identity), widths, kinds, steps and spans, all to one memory: the
+    plan :func:`_new_plan` would make now (it depends on nothing else), for every access.
+    """
+    if not accesses:
+        return None
+    found = _PLANS.get((id(accesses[0][1]), count))
+    if found is None:
+        return None
+    rows, which, shapes, plan = found
+    same = (
+        list(map(_SHAPE, accesses)) == shapes  # compares the lengths too
+        and all(map(operator.is_, map(_ROWS, accesses), rows))
+        and all(map(operator.is_, map(_WHICH, accesses), which))
+        and all(map(operator.is_, map(_MEMORY, accesses), itertools.repeat(accesses[0][0])))
+    )
+    return plan if same else None
+
+
+def _new_plan(batch: Batch, positions: list[int]) -> RowsPlan:
+    """Make the report plan of the accesses at *positions*; keep it if :func:`_known_plan` can."""
+    accesses = batch.accesses
+    groups = []
+    for position in positions:
+        _, rows, nbytes, write, which, step, (low, high) = accesses[position]
+        groups.append(
+            RowsAccess(PIPE_V, low, high, write, 0, rows=rows, width=nbytes, which=which, step=step)
+        )
+    _eager_ranks(groups, batch.count)
+    plan = RowsPlan(groups, positions)
+    keep = len(positions) == len(accesses) and all(
+        access[0] is accesses[0][0]
+        and _shared(access[1])
+        and (access[4] is None or _shared(access[4]))
+        for access in accesses
+    )
+    if keep:
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        made = (list(map(_ROWS, accesses)), list(map(_WHICH, accesses)))
+        _PLANS[id(accesses[0][1]), batch.count] = (*made, list(map(_SHAPE, accesses)), plan)
+    return plan
+
+
+def _shared(values: Lanes) -> bool:
+    return not values.flags.writeable
 
 
 def _eager_ranks(groups: list[RowsAccess], count: int) -> None:

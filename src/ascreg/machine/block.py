@@ -32,7 +32,7 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
-from ascreg.machine.sync import Pipe, PipeTracker, RowsAccess, pages_of
+from ascreg.machine.sync import PIPE_V, LoopAccess, Pipe, PipeTracker, RowsAccess, pages_of
 
 T = TypeVar("T", bound=Scalar)
 
@@ -78,17 +78,24 @@ class BlockContext:
         self.written = np.zeros(0, dtype=np.bool_)
         """Which UB bytes the block has written (reads of the others are undefined)."""
         self.full: set[tuple[int, int]] = set()
-        """Byte ranges found wholly written (marks only grow, so they stay so until
-        :meth:`restore`): a tile loaded again and again is scanned once."""
+        """Byte ranges found or made wholly written (marks only grow, so they stay so until
+        :meth:`restore`): a tile loaded again and again is scanned once, and one written again
+        and again is marked once."""
         self.vf_stored = np.zeros(0, dtype=np.bool_)
         """UB bytes stored by the running ``__simd_vf__`` since it began or since its last
         store-to-load ``asc_mem_bar`` (a load of them needs that barrier first)."""
         self.vf_ranges: list[tuple[int, int]] = []
+        """The byte ranges set in ``vf_stored`` (what a barrier clears)."""
+        self.vf_pending: list[RowsAccess] = []
+        """Stores of batched loops not yet set in ``vf_stored``, which are set only when a load
+        of their pages needs them (``_stored()``); most VFs never make one."""
         self.vf_pages: set[int] = set()
-        """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` (a load of other pages skips the
-        byte check)."""
+        """The pages (:func:`~ascreg.machine.sync.pages_of`) of ``vf_ranges`` and
+        ``vf_pending`` (a load of other pages skips the byte check)."""
         self.in_simd_vf = False
-        self.ub.on_access = self._on_access
+        self.hook = self._on_access
+        """The ``on_access`` of the block's UB, one bound method (a copy compares it)."""
+        self.ub.on_access = self.hook
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
 
     def alloc_array(self, dtype: type[T], count: int) -> UbPtr[T]:
@@ -138,12 +145,12 @@ class BlockContext:
                 self.vf_pages.update(pages_of(start, end))
         elif action == "reads":
             # a vector read needs one written byte: its first one is the common answer
-            if not (self.pipe is Pipe.PIPE_V and start < end and self.written[start]):
+            if not (self.pipe is PIPE_V and start < end and self.written[start]):
                 self._check_written(start, end)
             if (
                 self.in_simd_vf
                 and not self.vf_pages.isdisjoint(pages_of(start, end))
-                and self.vf_stored[start:end].any()
+                and self._stored()[start:end].any()
             ):
                 self._store_then_load(start, end, self.vf_stored[start:end])
         elif action == "gathers":
@@ -160,7 +167,7 @@ class BlockContext:
     def _mark_written(self, start: int, end: int) -> np.ndarray[Any, Any] | None:
         """Mark what a write of ``[start, end)`` wrote; return its bytes (None: all of them)."""
         if self.ub.scatter is None:  # a plain access: every byte (what _touched says too)
-            self.written[start:end] = True
+            self.mark_written(start, end)
             return None
         touched = self._touched(start, end)
         if touched is None:
@@ -168,6 +175,23 @@ class BlockContext:
         else:  # a scatter writes its elements, not the gaps between them
             self.written[start:end][touched] = True
         return touched
+
+    def mark_written(self, start: int, end: int) -> None:
+        """Mark bytes ``[start, end)`` written (nothing to do for a range known to be so).
+
+        Examples
+        --------
+        >>> ctx = BlockContext(); _ = ctx.ub.alloc(uint8_t, 64); ctx._cover()
+        >>> ctx.mark_written(0, 32); ctx.all_written(0, 32), ctx.all_written(0, 33)
+        (True, False)
+        """
+        full = self.full
+        if (start, end) in full:
+            return
+        self.written[start:end] = True
+        if len(full) >= _FULL_RANGES:
+            full.clear()
+        full.add((start, end))
 
     def _check_gathered(self, start: int, end: int) -> None:
         """Check the elements a load through an index array reads (not the gaps between them)."""
@@ -183,51 +207,56 @@ class BlockContext:
             element = start + first - first % scatter.size
             self._check_written(element, element + scatter.size)
 
-    def access_rows(self, groups: list[RowsAccess], positions: list[int]) -> bool:
+    def access_rows(self, plan: RowsPlan) -> bool:
         """Report a batched VF loop's UB accesses at once (one group per op); False if unsure.
 
-        ``groups[j]`` holds the rows op number ``positions[j]`` of the loop body accessed, one
-        per iteration (:meth:`PipeTracker.access_rows`). Eager order would report them one by
-        one, iteration by iteration; the aggregate gives the same outcome because, inside one
-        VF, the written marks only grow, the pipe tracker sees no flag, wait or barrier and no
-        other pipe's access, and the batch has already refused stores that another iteration
-        accesses. So: a load whose bytes were all unwritten, or stored by the VF before the
-        loop, would fail in eager order too (False here: the caller reruns eagerly, which
-        raises the exact error); a load after a store of the same iteration (same bytes, no
-        barrier between) is refused the same way; the pipe hazards are
-        :meth:`PipeTracker.access_rows`'s. If every check passes here it passes for each
-        access in eager order, and the marks and records left are the eager ones.
+        ``plan.groups[j]`` holds the rows op number ``plan.positions[j]`` of the loop body
+        accessed, one per iteration (:meth:`PipeTracker.access_rows`). Eager order would report
+        them one by one, iteration by iteration; the aggregate gives the same outcome because,
+        inside one VF, the written marks only grow, the pipe tracker sees no flag, wait or
+        barrier and no other pipe's access, and the batch has already refused stores that
+        another iteration accesses. So: a load whose bytes were all unwritten, or stored by the
+        VF before the loop, would fail in eager order too (False here: the caller reruns
+        eagerly, which raises the exact error); a load after a store of the same iteration
+        (same bytes, no barrier between, :attr:`RowsPlan.same_iteration`) is refused the same
+        way; the pipe hazards are :meth:`PipeTracker.access_rows`'s. If every check passes here
+        it passes for each access in eager order, and the marks and records left are the eager
+        ones.
         """
-        if self.pipe is not Pipe.PIPE_V or not self.in_simd_vf:
+        if self.pipe is not PIPE_V or not self.in_simd_vf or plan.same_iteration:
             return False
-        if max(g.end for g in groups) > self.written.size:
+        if plan.end > self.written.size:
             self._cover()
-        stored_before = bool(self.vf_ranges)  # else vf_stored is all False (a barrier cleared it)
-        stores: list[tuple[int, RowsAccess]] = []
-        for group, position in zip(groups, positions, strict=True):
-            if group.write:
-                stores.append((position, group))
-                continue
+        # else vf_stored is all False (a barrier cleared it)
+        stored_before = bool(self.vf_ranges or self.vf_pending)
+        full = self.full
+        for group, span in plan.loads:
             if (
-                not self.all_written(group.start, group.end)
+                span not in full  # all_written(), its common answer first
+                and not self.all_written(*span)
                 and not _row_bytes(self.written, group).any(axis=1).all()
             ):
                 return False  # some iteration's load reads no written byte
-            if stored_before and _row_bytes(self.vf_stored, group).any():
+            if stored_before and _row_bytes(self._stored(), group).any():
                 return False
-            if stores and any(
-                before < position and _overlap(other, group) for before, other in stores
-            ):
-                return False  # the same iteration may load what it has just stored
-        if not self.tracker.access_rows(Pipe.PIPE_V, groups):
+        if not self.tracker.access_rows(PIPE_V, plan.loop):
             return False
-        for group in groups:
-            if group.write:
+        for group, one in plan.stores:
+            if one is None:
                 _mark_rows(self.written, group)
-                _mark_rows(self.vf_stored, group)
-                self.vf_ranges.append((group.start, group.end))
-                self.vf_pages.update(pages_of(group.start, group.end))
+            elif one not in full:
+                self.mark_written(*one)
+        self.vf_pending += plan.store_groups
+        self.vf_pages.update(plan.pages)
         return True
+
+    def _stored(self) -> np.ndarray[Any, Any]:
+        """Return ``vf_stored`` with the pending batched stores set in it."""
+        for group in self.vf_pending:
+            _mark_rows(self.vf_stored, group)
+            self.vf_ranges.append((group.start, group.end))
+        self.vf_pending.clear()
+        return self.vf_stored
 
     def all_written(self, start: int, end: int) -> bool:
         """Return True when every byte of ``[start, end)`` has been written.
@@ -243,7 +272,7 @@ class BlockContext:
             return True
         if not self.written[start:end].all():
             return False
-        if len(full) >= 256:
+        if len(full) >= _FULL_RANGES:
             full.clear()
         full.add((start, end))
         return True
@@ -280,7 +309,7 @@ class BlockContext:
 
     def _gathered_after_store(self, start: int, end: int) -> None:
         """Raise when a load through an index array reads elements this VF stored (no barrier)."""
-        stored = self.vf_stored[start:end]
+        stored = self._stored()[start:end]
         touched = self._touched(start, end)
         if touched is not None:  # the gathered elements only, not the gaps between them
             stored = stored & touched
@@ -305,9 +334,11 @@ class BlockContext:
         >>> ctx.mem_bar(); bool(ctx.vf_stored.any())
         False
         """
-        for start, end in self.vf_ranges:
-            self.vf_stored[start:end] = False
-        self.vf_ranges.clear()
+        if self.vf_ranges:
+            for start, end in self.vf_ranges:
+                self.vf_stored[start:end] = False
+            self.vf_ranges.clear()
+        self.vf_pending.clear()  # never set in vf_stored: nothing to clear
         self.vf_pages.clear()
 
     def checkpoint(self, spans: list[tuple[int, int]] | None = None) -> tuple[Any, ...]:
@@ -330,6 +361,7 @@ class BlockContext:
             spans = [(0, self.written.size)]
         elif spans and max(end for _, end in spans) > self.written.size:
             self._cover()
+        self._stored()  # the pending stores too
         marks = [(a, b, *self._marks(a, b, whole)) for a, b in spans]
         return whole, marks, list(self.vf_ranges), set(self.vf_pages), self.tracker.checkpoint()
 
@@ -354,7 +386,7 @@ class BlockContext:
             self.vf_stored[start:end] = stored
             if whole:  # the marks grew since: the new bytes were not written before
                 self.written[end:] = self.vf_stored[end:] = False
-        self.vf_ranges, self.vf_pages = ranges, pages
+        self.vf_ranges, self.vf_pages, self.vf_pending = ranges, pages, []
         self.tracker.restore(tracker)
 
     @contextlib.contextmanager
@@ -399,6 +431,56 @@ class OnPipe:
 
     def __exit__(self, *exc: object) -> None:
         self.ctx.pipe = self.previous
+
+
+class RowsPlan:
+    """A batched VF loop's UB accesses, with the checks that depend on them alone made once.
+
+    One group (:class:`~ascreg.machine.sync.RowsAccess`, ranked in eager order) per op of the
+    loop body that accessed UB, in body order (``positions``). A VF called once per tile makes
+    the same accesses through the same shared, read-only row arrays every call, so
+    :mod:`ascreg.machine.batch` keeps its plan, and :meth:`BlockContext.access_rows` makes only
+    the checks that depend on the block's state.
+    """
+
+    __slots__ = (
+        "end", "groups", "loads", "loop", "pages", "positions", "same_iteration", "store_groups",
+        "stores",
+    )  # fmt: skip
+
+    def __init__(self, groups: list[RowsAccess], positions: list[int]) -> None:
+        self.groups = groups
+        self.loop = LoopAccess(groups)
+        """The groups as one pipe-tracker record (numbered from 0)."""
+        self.positions = positions
+        self.loads = [(g, (g.start, g.end)) for g in groups if not g.write]
+        """The loads, each with its span."""
+        self.store_groups = [g for g in groups if g.write]
+        self.stores = [(g, _one_span(g)) for g in self.store_groups]
+        """The stores, each with its span if its rows are one span, else None."""
+        self.pages = frozenset(p for g in groups if g.write for p in pages_of(g.start, g.end))
+        """The pages the stores touch."""
+        self.end = max(group.end for group in groups)
+        self.same_iteration = _loads_after_stores(groups, positions)
+        """True when a load may read what a store before it in the same iteration wrote."""
+
+
+def _one_span(group: RowsAccess) -> tuple[int, int] | None:
+    """Return the span of *group*'s rows if they are one run of bytes (:func:`_mark_rows`)."""
+    if group.step == group.width or group.rows.size == 1:
+        return group.start, group.end
+    return None
+
+
+def _loads_after_stores(groups: list[RowsAccess], positions: list[int]) -> bool:
+    """Return True when a load's span overlaps a store's earlier in the loop body."""
+    stores: list[tuple[int, RowsAccess]] = []
+    for group, position in zip(groups, positions, strict=True):
+        if group.write:
+            stores.append((position, group))
+        elif any(before < position and _overlap(other, group) for before, other in stores):
+            return True
+    return False
 
 
 def _overlap(one: RowsAccess, other: RowsAccess) -> bool:
@@ -453,6 +535,8 @@ class RetiredUb:
         )
 
 
+_FULL_RANGES = 256
+"""At most this many ranges are remembered in :attr:`BlockContext.full`."""
 _STACK: list[BlockContext] = []
 
 

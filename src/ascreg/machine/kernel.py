@@ -23,6 +23,7 @@ array([ 0, 10, 20, 30], dtype=uint32)
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import typing
@@ -41,7 +42,7 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
 from ascreg.machine.simt import batch
 from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
-from ascreg.machine.sync import Pipe
+from ascreg.machine.sync import PIPE_S, PIPE_V, Pipe  # noqa: F401 (the doctests use Pipe)
 from ascreg.machine.template import qualifier
 
 P = ParamSpec("P")
@@ -276,7 +277,8 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
             return body(*args, **kwargs)
         _ascreg_call = func.__name__
         for i, arg in enumerate((*args, *kwargs.values()), 1):
-            if isinstance(arg, Pointer) and not isinstance(arg, UbPtr):
+            plain = type(arg) in _PLAIN_ARGUMENTS
+            if not plain and isinstance(arg, Pointer) and not isinstance(arg, UbPtr):
                 raise AddressSpaceError(
                     f"argument {i} is {arg!r}: the pointer parameters of a __simd_vf__ function "
                     "must be __ubuf__ (a VF cannot address GM)"
@@ -287,22 +289,28 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     return cast(F, vf)
 
 
+_PLAIN_ARGUMENTS = frozenset({int, float, bool, UbPtr})
+"""Exact argument types that are neither GM pointers nor what ``asc_vf_call`` refuses (the
+common arguments skip the ``isinstance`` tests)."""
+
+
 def run_on_vector(
     ctx: BlockContext, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
     """Run *func* on PIPE_V: ordered after the scalar code before it, complete when it returns."""
-    ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
+    tracker = ctx.tracker
+    tracker.complete(PIPE_S, PIPE_V)
     # BlockContext.simd_vf() spelled out (a VF call is hot: two generator contexts cost more
     # than a short VF's batched loop)
     outer, previous = ctx.in_simd_vf, ctx.pipe
     ctx.mem_bar()
-    ctx.in_simd_vf, ctx.pipe = True, Pipe.PIPE_V
+    ctx.in_simd_vf, ctx.pipe = True, PIPE_V
     try:
         result = func(*args, **kwargs)
     finally:
         ctx.pipe, ctx.in_simd_vf = previous, outer
         ctx.mem_bar()
-    ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
+    tracker.complete(PIPE_V, PIPE_S)
     return result
 
 
@@ -322,8 +330,8 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
         ctx = current_block()
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
-        ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
-        previous, ctx.pipe = ctx.pipe, Pipe.PIPE_V  # ctx.on_pipe, without a generator per block
+        ctx.tracker.complete(PIPE_S, PIPE_V)
+        previous, ctx.pipe = ctx.pipe, PIPE_V  # ctx.on_pipe, without a generator per block
         try:
             run_simt_vf(
                 func,
@@ -334,7 +342,7 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
             )
         finally:
             ctx.pipe = previous
-        ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
+        ctx.tracker.complete(PIPE_V, PIPE_S)
         return
     if kind != "simd_vf":
         raise AscregTypeError(
@@ -342,7 +350,7 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
             "a __simt_vf__ one)"
         )
     for i, arg in enumerate(args, 1):
-        if isinstance(arg, _NOT_VF_ARGUMENTS):
+        if type(arg) not in _PLAIN_ARGUMENTS and isinstance(arg, _NOT_VF_ARGUMENTS):
             raise AscregTypeError(
                 f"argument {i} is a {type(arg).__name__}: asc_vf_call passes only raw pointers "
                 "and scalars (no references, arrays or structs)"
@@ -352,6 +360,8 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
 
 _NOT_VF_ARGUMENTS = (Ref, list, tuple, dict, np.ndarray)
 """What ``asc_vf_call`` cannot pass: references, arrays and structs."""
+_VF_CALLS: dict[Any, Callable[..., None]] = {}
+"""``asc_vf_call[f]`` of each ``f`` seen so far (a kernel names the same VF every tile)."""
 
 
 class VfCall:
@@ -371,11 +381,21 @@ class VfCall:
     """
 
     def __getitem__(self, func: Callable[..., Any]) -> Callable[..., None]:
+        try:
+            known = _VF_CALLS.get(func)
+        except TypeError:  # an unhashable object: vf_call names what is wrong with it
+            known = None
+        if known is not None:
+            return known
         name = f"asc_vf_call<{getattr(func, '__name__', func)}>"
 
         def call(*args: Any) -> None:
             vf_call(func, args, name)
 
+        with contextlib.suppress(TypeError):
+            if len(_VF_CALLS) >= 256:
+                _VF_CALLS.clear()
+            _VF_CALLS[func] = call
         return call
 
     def __repr__(self) -> str:

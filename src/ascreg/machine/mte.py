@@ -29,7 +29,7 @@ import numpy as np
 from ascreg.errors import AddressSpaceError, AlignmentError, AscregError, undefined_behaviour
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
-from ascreg.machine.sync import Pipe
+from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3, PIPE_V, Pipe
 
 MAX_N_BURST = 4095
 MAX_LEN_BURST = 2097151
@@ -52,6 +52,17 @@ class Burst:
     """GM -> UB only: extend each padded burst in UB to the next 32-byte boundary with dummy
     elements (the burst's first element when it has no pads, else the pad value), as the basic
     API's ``DataCopyPad`` does."""
+    plain: bool = attrs.field(init=False, eq=False, repr=False)
+    """One burst that lands in UB as it is, with no pads or dummy elements (a GM -> UB copy
+    of it is one span copied); derived from the fields above."""
+
+    def __attrs_post_init__(self) -> None:
+        # plain ints only (anything else takes the general path, where check() names it)
+        ints = type(self.n_burst) is type(self.left_pad) is type(self.right_pad) is int
+        plain = ints and self.n_burst == 1 and self.left_pad == self.right_pad == 0
+        if self.fill_to_block is not False:
+            plain = plain and type(self.len_burst) is int and not self.len_burst % DATA_BLOCK
+        object.__setattr__(self, "plain", plain)  # frozen: set once, here
 
     def check(self, element_size: int, rule: str) -> None:
         """Raise unless every field is inside its documented range."""
@@ -154,18 +165,41 @@ def _validate(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> No
         _aligned(src, "src", call)
 
 
+GM_TO_UB, UB_TO_GM = _GM_TO_UB, _UB_TO_GM
+"""The directions of :func:`plain_copy` (and of the C API's copy loop registers)."""
+
+
+def plain_copy(
+    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], burst: Burst, direction: str, call: str
+) -> None:
+    """Make a plain one-burst copy whose form passed :func:`_validate` before, in block *ctx*.
+
+    What :func:`gm_to_ub` and :func:`ub_to_gm` (without a store-atomic *combine*) do then: check
+    the two addresses' alignment (all the form leaves to check), then copy the burst.
+    """
+    into_ub = direction == _GM_TO_UB
+    ub, gm = (dst, src) if into_ub else (src, dst)
+    if ub.address % DATA_BLOCK or gm.address % gm.dtype.size:
+        _aligned(dst, "dst", call)
+        _aligned(src, "src", call)
+    if into_ub:
+        _burst_in(ctx, dst, src, burst.len_burst)
+    else:
+        _burst_out(ctx, dst, src, burst.len_burst, None)
+
+
 def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
     """MTE2: copy *burst* from GM *src* to UB *dst* (see the module docstring)."""
     _validate(dst, src, burst, _GM_TO_UB, call)
+    ctx = running_block()
+    if ctx is not None and burst.plain:
+        _burst_in(ctx, dst, src, burst.len_burst)
+        return
     size = dst.dtype.size
     left, right = burst.left_pad * size, burst.right_pad * size
     padded = left + burst.len_burst + right
     dummy = -padded % DATA_BLOCK if burst.fill_to_block else 0
-    ctx = running_block()
-    if ctx is not None and burst.n_burst == 1 and padded + dummy == burst.len_burst:
-        _burst_in(ctx, dst, src, burst.len_burst)
-        return
-    with _pipe(Pipe.PIPE_MTE2):
+    with _pipe(PIPE_MTE2):
         for i in range(burst.n_burst):
             _track_gm(src.offset_bytes(i * burst.src_stride), burst.len_burst, write=False)
             # a view: the target is UB, another memory, so writing it cannot change the source
@@ -181,13 +215,62 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
                 target[padded:] = np.resize(_pad_bytes(data, dst, value), dummy)
 
 
+def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) -> bool:
+    """Return True when a one-burst copy may skip the memories' own bounds checks.
+
+    That is when both byte ranges are inside their allocations (or memories) and data arrays,
+    the UB reports to *ctx* (its own hook, outside a ``__simd_vf__``, no gather running) and
+    its byte marks cover the range: then :meth:`~ascreg.machine.memory.Memory.check` of each
+    side would pass and only call the hooks, which the direct paths call in the same order.
+    """
+    memory, block, start = ub.memory, ub.block, ub.address
+    end = start + nbytes
+    if (
+        block is None  # a raw pointer: checked against the memory's capacity
+        or not block.live
+        or start < block.start
+        or end > block.end
+        or end > ctx.written.size  # (and so > memory.data.size)
+        or memory.on_access is not ctx.hook
+        or ctx.in_simd_vf
+        or memory.scatter is not None
+    ):
+        return False
+    block, start = gm.block, gm.address
+    end = start + nbytes
+    return (
+        block is not None
+        and block.live
+        and block.start <= start
+        and end <= block.end
+        and end <= gm.memory.data.size
+    )
+
+
 def _burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int) -> None:
     """One unpadded GM -> UB burst in a running block: :func:`gm_to_ub`'s loop for one burst.
 
     The same steps in the same order (start a copy on MTE2, record the GM read, bounds-check
-    both sides, copy), without the loop and the context managers.
+    both sides, copy), without the loop and the context managers; when :func:`_direct`, the
+    bounds checks are known to pass and the UB side's hook is done here.
     """
-    tracker, pipe = ctx.tracker, Pipe.PIPE_MTE2
+    if not _direct(ctx, dst, src, nbytes):
+        _checked_burst_in(ctx, dst, src, nbytes)
+        return
+    tracker, gm, start, at = ctx.tracker, src.memory, src.address, dst.address
+    tracker.begin_copy(PIPE_MTE2)
+    tracker.access(PIPE_MTE2, start, start + nbytes, False, id(gm))
+    hook = gm.on_access
+    if hook is not None:  # the GM side's Memory.check, past its bounds
+        hook(start, start + nbytes, "reads")
+    ctx.mark_written(at, at + nbytes)  # the UB side's: BlockContext._on_access of a write
+    tracker.access(PIPE_MTE2, at, at + nbytes, True)
+    dst.memory.data[at : at + nbytes] = gm.data[start : start + nbytes]
+
+
+def _checked_burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int) -> None:
+    """:func:`_burst_in` through the memories' bounds checks and hooks."""
+    tracker, pipe = ctx.tracker, PIPE_MTE2
     tracker.begin_copy(pipe)
     previous, ctx.pipe = ctx.pipe, pipe
     try:
@@ -203,8 +286,32 @@ def _burst_in(ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: i
 def _burst_out(
     ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, combine: Combine | None
 ) -> None:
-    """One UB -> GM burst in a running block: :func:`ub_to_gm`'s loop for one burst."""
-    tracker, pipe = ctx.tracker, Pipe.PIPE_MTE3
+    """One UB -> GM burst in a running block: :func:`ub_to_gm`'s loop for one burst.
+
+    As :func:`_burst_in`: when :func:`_direct` and the UB bytes are all written (so the
+    unwritten-read check would pass), the UB side's hook is done here.
+    """
+    at = src.address
+    if not (_direct(ctx, src, dst, nbytes) and ctx.all_written(at, at + nbytes)):
+        _checked_burst_out(ctx, dst, src, nbytes, combine)
+        return
+    tracker, gm, start = ctx.tracker, dst.memory, dst.address
+    tracker.begin_copy(PIPE_MTE3)
+    tracker.access(PIPE_MTE3, at, at + nbytes, False)
+    tracker.access(PIPE_MTE3, start, start + nbytes, True, id(gm))
+    hook = gm.on_access
+    if hook is not None:
+        hook(start, start + nbytes, "writes")
+    data = src.memory.data[at : at + nbytes]
+    target = gm.data[start : start + nbytes]
+    target[:] = data if combine is None else combine(target.copy(), data)
+
+
+def _checked_burst_out(
+    ctx: BlockContext, dst: Pointer[Any], src: Pointer[Any], nbytes: int, combine: Combine | None
+) -> None:
+    """:func:`_burst_out` through the memories' bounds checks and hooks."""
+    tracker, pipe = ctx.tracker, PIPE_MTE3
     tracker.begin_copy(pipe)
     previous, ctx.pipe = ctx.pipe, pipe
     try:
@@ -244,7 +351,7 @@ def ub_to_gm(
     if ctx is not None and burst.n_burst == 1:
         _burst_out(ctx, dst, src, burst.len_burst, combine)
         return
-    with _pipe(Pipe.PIPE_MTE3):
+    with _pipe(PIPE_MTE3):
         for i in range(burst.n_burst):
             data = src.offset_bytes(i * burst.src_stride).bytes(burst.len_burst)  # UB: not GM
             _track_gm(dst.offset_bytes(i * burst.dst_stride), burst.len_burst, write=True)
@@ -291,7 +398,7 @@ def ub_to_ub(
         raise AscregError(f"negative gap ({call})")
     nbytes = len_blocks * DATA_BLOCK
     ctx = running_block()
-    with ctx.on_pipe(Pipe.PIPE_V) if ctx is not None else contextlib.nullcontext():
+    with ctx.on_pipe(PIPE_V) if ctx is not None else contextlib.nullcontext():
         for i in range(n_burst):
             data = src.offset_bytes(i * (nbytes + src_gap * DATA_BLOCK)).bytes(nbytes).copy()
             target = dst.offset_bytes(i * (nbytes + dst_gap * DATA_BLOCK))
@@ -355,7 +462,7 @@ def ndim_gm_to_ub(
         src_index += np.clip(relative, 0, loop.size - 1) * loop.src_stride
         dst_index += position * loop.dst_stride
     size = dst.dtype.size
-    with _pipe(Pipe.PIPE_MTE2):
+    with _pipe(PIPE_MTE2):
         count = int(src_index.max()) + 1
         _track_gm(src, count * size, write=False)
         values = src.view(count)[src_index.ravel()]

@@ -33,11 +33,11 @@ ascreg.errors.SyncError: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID0) that no 
 
 from __future__ import annotations
 
+import bisect
 import enum
-import itertools
-from typing import Any
+import operator
+from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 
 from ascreg.errors import SyncError
@@ -94,31 +94,69 @@ _WATCHERS = tuple(
     (q, tuple(p for p in _UB_PIPES if p is not q or q in COPY_PIPES)) for q in _UB_PIPES
 )
 """For each UB pipe, the pipes whose order after it lets its records go (:meth:`PipeTracker._prune`)."""
+_WATCHERS_OF = dict(_WATCHERS)
 UB = 0
 """The ``space`` of UB records (GM records use the id of their memory)."""
+LOG_SCAN = 16
+"""A conflict scan reads at most this many records of a pipe's log after the bound before it
+files the log under its pages (:meth:`PipeTracker._conflict`)."""
 PAGE_BITS = 14
 """Records are filed under the ``2**PAGE_BITS``-byte (16 KiB) pages their byte range touches
 (a tile of a few KiB touches one or two; a scan meets only the still unordered records of a
 page)."""
 
 
-@attrs.define
 class Access:
-    """One recorded UB access: byte range, pipe, kind and the pipe's sequence number."""
+    """One recorded UB access: byte range, pipe, kind and the pipe's sequence number.
 
-    pipe: Pipe
-    start: int
-    end: int
-    write: bool
-    seq: int
-    space: int = UB
-    copy: int = 0
-    """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
-    order: int = 0
-    """Position in the tracker's record order (the earliest conflicting record is reported)."""
+    A plain ``__slots__`` class compared and printed as a record of its fields (the tracker
+    makes one per access; :class:`RowsAccess` adds the rows of a batched loop's op).
+    """
+
+    __slots__ = ("copy", "end", "order", "pipe", "seq", "space", "start", "write")
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "pipe", "start", "end", "write", "seq", "space", "copy", "order",
+    )  # fmt: skip
+    """The fields in their constructor order (what :meth:`__repr__` and ``==`` read)."""
+
+    def __init__(
+        self,
+        pipe: Pipe,
+        start: int,
+        end: int,
+        write: bool,
+        seq: int,
+        space: int = UB,
+        copy: int = 0,
+        order: int = 0,
+    ) -> None:
+        self.pipe = pipe
+        self.start = start
+        self.end = end
+        self.write = write
+        self.seq = seq
+        self.space = space
+        self.copy = copy
+        """Which copy made the access, on a copy pipe (the bursts of one copy do not conflict)."""
+        self.order = order
+        """Position in the tracker's record order (the earliest conflicting record is reported)."""
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Access)
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: the last record is extended
 
 
-@attrs.define
 class RowsAccess(Access):
     """The accesses of one op of a batched VF loop, one row of bytes per iteration, in one record.
 
@@ -138,38 +176,146 @@ class RowsAccess(Access):
     Access(pipe=<Pipe.PIPE_V: 2>, start=256, end=512, write=True, seq=2, space=0, copy=0, order=2)
     """
 
-    rows: Any = None
-    width: int = 0
-    ranks: Any = None
-    base_seq: int = 0
-    base_order: int = 0
-    which: Any = None
-    """The iteration of each row, or None when the rows are every iteration in order."""
-    step: int | None = None
-    """Bytes between consecutive rows when constant and known."""
+    __slots__ = ("base_order", "base_seq", "ranks", "rows", "step", "which", "width")
+    FIELDS = (*Access.FIELDS, "rows", "width", "ranks", "base_seq", "base_order", "which", "step")
 
-    def part(self, start: int, end: int, bound: int) -> Access | None:
-        """Return the earliest row access after *bound* that overlaps ``[start, end)``."""
+    def __init__(
+        self,
+        pipe: Pipe,
+        start: int,
+        end: int,
+        write: bool,
+        seq: int,
+        space: int = UB,
+        copy: int = 0,
+        order: int = 0,
+        *,
+        rows: Any = None,
+        width: int = 0,
+        ranks: Any = None,
+        which: Any = None,
+        step: int | None = None,
+    ) -> None:
+        super().__init__(pipe, start, end, write, seq, space, copy, order)
+        self.rows = rows
+        self.width = width
+        self.ranks = ranks
+        self.base_seq = 0
+        self.base_order = 0
+        self.which = which
+        """The iteration of each row, or None when the rows are every iteration in order."""
+        self.step = step
+        """Bytes between consecutive rows when constant and known."""
+
+    def part(self, start: int, end: int, bound: int, write: bool = True) -> Access | None:
+        """Return the earliest row access after *bound* that overlaps ``[start, end)``.
+
+        *write*: the checking access writes (else only written rows could conflict; the
+        caller has seen that this record's rows are, or that the access writes).
+        """
+        return self.part_after(start, end, bound, self.base_seq, self.base_order)
+
+    def part_after(
+        self, start: int, end: int, bound: int, base_seq: int, base_order: int
+    ) -> Access | None:
+        """:meth:`part` of the rows numbered after *base_seq* and *base_order*."""
         rows, ranks = self.rows, self.ranks
-        hit = (rows < end) & (rows + self.width > start) & (ranks > bound - self.base_seq)
+        hit = (rows < end) & (rows + self.width > start) & (ranks > bound - base_seq)
         if not hit.any():
             return None
         k = int(np.argmin(np.where(hit, ranks, np.iinfo(np.int64).max)))
         first, rank = int(rows[k]), int(ranks[k])
         return Access(
-            self.pipe, first, first + self.width, self.write, self.base_seq + rank, self.space,
-            self.copy, self.base_order + rank,
+            self.pipe, first, first + self.width, self.write, base_seq + rank, self.space,
+            self.copy, base_order + rank,
         )  # fmt: skip
 
     def parts(self) -> list[Access]:
         """Return every row access as its own record."""
-        seq, order = self.base_seq, self.base_order
+        return self.parts_after(self.base_seq, self.base_order)
+
+    def parts_after(self, seq: int, order: int) -> list[Access]:
+        """:meth:`parts` of the rows numbered after *seq* and *order*."""
         return [
             Access(
                 self.pipe, r, r + self.width, self.write, seq + k, self.space, self.copy, order + k
             )
             for r, k in zip(self.rows.tolist(), self.ranks.tolist(), strict=True)
         ]
+
+
+class LoopAccess(Access):
+    """The accesses of one batched VF loop on one pipe: a group per op, numbered from 0.
+
+    Each group (:class:`RowsAccess`) ranks its rows among all of the loop's accesses. ``start``
+    and ``end`` span every group, ``write`` says whether any group writes, ``seq`` is the
+    highest rank and ``order`` the lowest. The tracker logs the loop numbered after the
+    accesses before it (``base_seq``: the pipe's sequence number, ``base_order``: the record
+    count); the groups are shared and never changed: a VF called once per tile gives the same
+    ones every call.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> load = RowsAccess(Pipe.PIPE_V, 0, 512, False, 3, 0, 0, 1, rows=np.array([0, 256]),
+    ...                   width=256, ranks=np.array([1, 3]))
+    >>> store = RowsAccess(Pipe.PIPE_V, 1024, 1536, True, 4, 0, 0, 2,
+    ...                    rows=np.array([1024, 1280]), width=256, ranks=np.array([2, 4]))
+    >>> loop = LoopAccess([load, store])
+    >>> loop.start, loop.end, loop.seq, loop.order, loop.part(0, 2048, 12, False, 10, 20).start
+    (0, 1536, 4, 1, 1280)
+    """
+
+    __slots__ = ("groups", "total")
+    FIELDS = (*Access.FIELDS, "groups")
+
+    def __init__(self, groups: list[RowsAccess]) -> None:
+        first = groups[0]
+        super().__init__(first.pipe, first.start, first.end, first.write, first.seq, UB, 0,
+                         first.order)  # fmt: skip
+        for group in groups:
+            self.start = min(self.start, group.start)
+            self.end = max(self.end, group.end)
+            self.write = self.write or group.write
+            self.seq, self.order = max(self.seq, group.seq), min(self.order, group.order)
+        self.groups = groups
+        self.total = sum(group.rows.size for group in groups)
+        """How many accesses the groups hold."""
+
+    def part(
+        self, start: int, end: int, bound: int, write: bool, base_seq: int, base_order: int
+    ) -> Access | None:
+        """Return the earliest access after *bound* that conflicts with ``[start, end)``.
+
+        *write*: the checking access writes (else only the written rows could conflict); the
+        rows are numbered after *base_seq* and *base_order*.
+        """
+        found: Access | None = None
+        for group in self.groups:
+            if (write or group.write) and group.start < end and start < group.end:
+                part = group.part_after(start, end, bound, base_seq, base_order)
+                if part is not None and (found is None or part.order < found.order):
+                    found = part
+        return found
+
+    def parts(self, base_seq: int, base_order: int) -> list[Access]:
+        """Return every row access of every group as its own record."""
+        return [p for g in self.groups for p in g.parts_after(base_seq, base_order)]
+
+
+Record = tuple[Any, ...]
+"""A record of the tracker: ``(pipe, start, end, write, seq, space, copy, order, loop)``, the
+fields of an :class:`Access` (a tuple: one is made per access), and ``loop`` None, or for the
+accesses of a batched loop ``(LoopAccess, base_seq, base_order)`` (the other fields span
+them, numbered after the bases)."""
+_PIPE, _START, _END, _WRITE, _SEQ, _SPACE, _COPY, _ORDER, _LOOP = range(9)
+"""The fields of a :data:`Record`."""
+_BY_SEQ = operator.itemgetter(_SEQ)
+
+
+def _as_access(rec: Record) -> Access:
+    """Return the :class:`Access` of a record of one access."""
+    return Access(*rec[:_LOOP])
 
 
 def pages_of(start: int, end: int) -> range:
@@ -180,7 +326,7 @@ def pages_of(start: int, end: int) -> range:
     >>> list(pages_of(16000, 16600)), list(pages_of(64, 64))
     ([0, 1], [0])
     """
-    return range(start >> PAGE_BITS, ((max(end, start + 1) - 1) >> PAGE_BITS) + 1)
+    return range(start >> PAGE_BITS, ((end - 1 if end > start else start) >> PAGE_BITS) + 1)
 
 
 _ZEROS: dict[Pipe, int] = dict.fromkeys(_PIPES, 0)
@@ -189,37 +335,41 @@ _VALID_FLAGS = frozenset(
     (src, dst, event) for src in _PIPES for dst in _PIPES if src is not dst
     for event in range(EVENT_COUNT)
 )  # fmt: skip
+"""The flags of two distinct single pipes and an event id in range. A flag is valid when it is
+one of these *and* its pipes are ``Pipe`` members and its id an ``int`` (an ``int`` equal to a
+pipe is not a pipe); anything else goes through :meth:`PipeTracker._check_pair`, which names
+what is wrong."""
 
 
-def _valid_flag(src: Any, dst: Any, event: Any) -> bool:
-    """Return True for two distinct single pipes and a plain ``int`` event id in range.
+def _earlier(
+    rec: Record,
+    found: Access | None,
+    start: int,
+    end: int,
+    write: bool,
+    copy: int,
+    same: bool,
+    bound: int,
+) -> Access | None:
+    """Return the earlier of *found* and *rec*'s access after *bound* conflicting with the access.
 
-    Anything else goes through :meth:`PipeTracker._check_pair`, which names what is wrong
-    (an ``int`` equal to a pipe is not a pipe, so the types are compared first).
+    The access is ``[start, end)`` of the record's space (a write if *write*); *same*: *rec* is
+    of the accessing copy pipe, whose records of the current *copy* do not count. For a batched
+    loop's record, the row access a check meets first.
     """
-    return (
-        type(src) is Pipe
-        and type(dst) is Pipe
-        and type(event) is int
-        and (src, dst, event) in _VALID_FLAGS
-    )
-
-
-def _raised_floor(
-    clock: dict[Pipe, dict[Pipe, int]], q: Pipe, watchers: tuple[Pipe, ...], floor: int
-) -> int:
-    """Return the lowest of the *watchers*' clocks of *q* if it is above *floor*, else 0.
-
-    Stops at the first watcher not past *floor* (then the lowest is not above it either).
-    """
-    lowest = 0
-    for p in watchers:
-        known = clock[p][q]
-        if known <= floor:
-            return 0
-        if not lowest or known < lowest:
-            lowest = known
-    return lowest
+    if not (
+        (write or rec[_WRITE])
+        and (not same or rec[_COPY] != copy)
+        and (found is None or rec[_ORDER] < found.order)
+    ):
+        return found
+    loop = rec[_LOOP]
+    if loop is None:
+        return _as_access(rec)
+    part: Access | None = loop[0].part(start, end, bound, write, loop[1], loop[2])
+    if part is None or (found is not None and part.order >= found.order):
+        return found
+    return part
 
 
 class PipeTracker:
@@ -234,12 +384,18 @@ class PipeTracker:
         self.seq: dict[Pipe, int] = zeros.copy()
         self.clock: dict[Pipe, dict[Pipe, int]] = {p: zeros.copy() for p in _PIPES}
         self.flags: dict[tuple[Pipe, Pipe, int], list[dict[Pipe, int]]] = {}
-        # Per pipe: (space, page) -> that pipe's records touching the page, oldest first.
-        self.pages: dict[Pipe, dict[tuple[int, int], list[Access]]] = {p: {} for p in _PIPES}
+        # Per pipe: its newest records, oldest first, not yet filed under their pages; and
+        # (space, page) -> its older records touching the page, oldest first. Every filed
+        # record is older than every logged one, so a scan that meets a record the accessing
+        # pipe is ordered after in the log has nothing left to see in the pages.
+        self.logs: dict[Pipe, list[Record]] = {p: [] for p in _PIPES}
+        self.pages: dict[Pipe, dict[tuple[int, int], list[Record]]] = {p: {} for p in _PIPES}
+        self.filed: dict[Pipe, int] = zeros.copy()
+        """The highest sequence number of each pipe's filed records, 0 when there are none."""
         self.floor: dict[Pipe, int] = zeros.copy()
         """The sequence number of each pipe up to which its records are dropped (every pipe is past
         them)."""
-        self.last: Access | None = None
+        self.last: Record | None = None
         self.count = 0
         self.active: list[Pipe] = []
         """The pipes that have made an access (the others have no records to check)."""
@@ -248,7 +404,15 @@ class PipeTracker:
         """The sequence number of each copy pipe when its current copy began (its records
         after that number belong to the current copy)."""
         self.stale: set[Pipe] = set()
-        """The pipes whose watchers' clocks of them rose since records were last pruned."""
+        """The pipes whose floors may have risen since records were last pruned."""
+        self.lagging: dict[Pipe, Pipe] = {}
+        """Per pipe, a watcher whose clock of it was at its floor when last looked at; the
+        floor cannot rise before that clock does (a rise of another watcher's leaves it)."""
+        self.clear: Pipe | None = None
+        """A pipe found ordered after every record of the other pipes (and, on a copy pipe,
+        after its own records of earlier copies) by its last check, when nothing since could
+        have changed that: only another pipe's access, or a new copy on the pipe itself, can
+        (clocks and floors only rise). Its next accesses skip the conflict check."""
         # Mutexes locked and not yet unlocked: id -> (pipe, blocking mode); and per mutex id,
         # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
@@ -258,9 +422,16 @@ class PipeTracker:
 
     def notify(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``set_flag(src, dst, event)``: *dst* may go on once *src*'s work so far is done."""
-        if not _valid_flag(src, dst, event):
-            self._check_pair(src, dst, event)
-        self.flags.setdefault((src, dst, event), []).append(self.token(src))
+        flag = (src, dst, event)
+        if not (type(src) is type(dst) is Pipe and type(event) is int and flag in _VALID_FLAGS):
+            self._check_pair(src, dst, event)  # names what is wrong (see _VALID_FLAGS)
+        known = dict(self.clock[src])  # self.token(src), inline: flags are hot
+        known[src] = self.seq[src]
+        pending = self.flags.get(flag)
+        if pending is None:
+            self.flags[flag] = [known]
+        else:
+            pending.append(known)
 
     def token(self, src: Pipe) -> dict[Pipe, int]:
         """Return what *src* has done so far, for a later :meth:`acquire` (a flag with no id).
@@ -282,32 +453,57 @@ class PipeTracker:
 
     def acquire(self, dst: Pipe, known: dict[Pipe, int]) -> None:
         """Order *dst* after the work a :meth:`token` recorded (the wait half of a flag)."""
-        mine = self.clock[dst]
-        for pipe, value in known.items():
-            if value > mine[pipe]:
-                mine[pipe] = value
-                self.stale.add(pipe)
-        self._prune()
+        self._order_after(dst, known, known)
+
+    def _order_after(self, dst: Pipe, known: dict[Pipe, int], pipes: Any) -> None:
+        """Raise *dst*'s clocks of *pipes* to what *known* says of them, then prune.
+
+        When *pipes* is :attr:`active` and *dst* is then ordered after all their records (its
+        own too, on a copy pipe), it becomes :attr:`clear`: the test of
+        :meth:`_earliest_conflict`, made here in the same pass.
+        """
+        mine, stale, seq, floor = self.clock[dst], self.stale, self.seq, self.floor
+        lagging = self.lagging
+        ordered = True
+        for pipe in pipes:
+            value, bound = known[pipe], mine[pipe]
+            if value > bound:
+                mine[pipe] = bound = value
+                lag = lagging.get(pipe)  # self._rose(pipe, dst), inline
+                if lag is None or lag is dst:
+                    stale.add(pipe)
+            done = seq[pipe]
+            if done > bound and done > floor[pipe] and (pipe is not dst or dst in self.copies):
+                ordered = False
+        if ordered and pipes is self.active:
+            self.clear = dst
+        if stale:
+            self._prune()
 
     def wait(self, src: Pipe, dst: Pipe, event: int) -> None:
         """``wait_flag(src, dst, event)``: consume the oldest matching flag or report a hang."""
-        if not _valid_flag(src, dst, event):
+        flag = (src, dst, event)
+        if not (type(src) is type(dst) is Pipe and type(event) is int and flag in _VALID_FLAGS):
             self._check_pair(src, dst, event)
-        pending = self.flags.get((src, dst, event))
+        pending = self.flags.get(flag)
         if not pending:
             raise SyncError(
                 f"wait for flag ({src.name} -> {dst.name}, EVENT_ID{event}) that no earlier "
                 "notify set: the kernel would hang on the chip"
             )
-        self.acquire(dst, pending.pop(0))
+        # a token of this tracker's own notify knows 0 of a pipe that has made no access yet
+        # (an access is what raises a sequence number), so only the active pipes can rise
+        self._order_after(dst, pending.pop(0), self.active)
 
     def barrier(self) -> None:
         """``pipe_barrier(PIPE_ALL)``: every pipe's work so far completes before anything else."""
         for mine in self.clock.values():
             mine.update(self.seq)
-        self.floor.update(self.seq)
+        self.floor.update(self.seq)  # (every watcher is at every floor: a lagging one still is)
         for pages in self.pages.values():
             pages.clear()
+        for log in self.logs.values():
+            log.clear()
         self.last = None
 
     def pipe_barrier(self, pipe: Pipe) -> None:
@@ -316,20 +512,30 @@ class PipeTracker:
         Its next instruction starts after them (this orders two copies on one pipe).
         """
         self.clock[pipe][pipe] = self.seq[pipe]
-        self.stale.add(pipe)
+        self._rose(pipe, pipe)
         self._prune()
 
     def begin_copy(self, pipe: Pipe) -> None:
         """Start a new copy on *pipe*: its accesses are one unit for the same-pipe check."""
         self.copies[pipe] += 1
-        self.copy_seq[pipe] = self.seq[pipe]
+        done = self.copy_seq[pipe] = self.seq[pipe]
+        # its records of the copy before are now an earlier copy's: still clear if it is
+        # ordered after all of them
+        if self.clear is pipe and done > self.clock[pipe][pipe] and done > self.floor[pipe]:
+            self.clear = None
 
     def complete(self, src: Pipe, dst: Pipe) -> None:
         """Order all of *src*'s work so far before *dst* (a VF returning to the scalar unit)."""
         mine = self.clock[dst]
         if self.seq[src] > mine[src]:
             mine[src] = self.seq[src]
-            self.stale.add(src)
+            self._rose(src, dst)
+
+    def _rose(self, q: Pipe, dst: Pipe) -> None:
+        """Note that *dst*'s clock of *q* rose: *q*'s floor may rise, unless another lags."""
+        lag = self.lagging.get(q)
+        if lag is None or lag is dst:
+            self.stale.add(q)
 
     # -- mutexes (asc_lock / asc_unlock, dav-3510) ------------------------------------------
 
@@ -347,12 +553,8 @@ class PipeTracker:
             )
         self.held[mutex] = (pipe, blocking)
         if blocking:
-            mine = self.clock[pipe]
-            for other, value in self.released.get(mutex, {}).items():
-                if value > mine[other]:
-                    mine[other] = value
-                    self.stale.add(other)
-            self._prune()
+            done = self.released.get(mutex, {})
+            self._order_after(pipe, done, done)
 
     def unlock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:
         """``asc_unlock(pipe, id)``: release the mutex once *pipe*'s work so far is done."""
@@ -403,86 +605,128 @@ class PipeTracker:
 
     # -- accesses --------------------------------------------------------------------------
 
-    def access(self, pipe: Pipe, start: int, end: int, *, write: bool, space: int = UB) -> None:
+    def access(self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB) -> None:
         """Record an access by *pipe* to bytes ``[start, end)`` of *space* after checking it.
 
         An earlier access conflicts when it overlaps (same space, one of the two a write), is
         not ordered before *pipe* by a flag chain or barrier, and came from another pipe, or
-        from another copy on the same copy pipe (:data:`COPY_PIPES`).
+        from another copy on the same copy pipe (:data:`COPY_PIPES`). The access is logged
+        under its pipe, or extends the last record when that is the same access.
         """
         copy = self.copies.get(pipe, 0)
-        conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
-        if conflict is not None:
-            raise SyncError(self._hazard(conflict, pipe, start, end, write))
-        self._record(pipe, start, end, write, space, copy)
+        if pipe is not self.clear:
+            conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
+            if conflict is not None:
+                raise SyncError(self._hazard(conflict, pipe, start, end, write))
+        seq = self.seq
+        done = seq[pipe] = seq[pipe] + 1
+        if done == 1:
+            self.active.append(pipe)
+        if self.clear is not pipe:  # the other pipes now have a record after their bounds
+            self.clear = None
+        last = self.last
+        if (
+            last is not None
+            and last[_PIPE] is pipe
+            and last[_START] == start
+            and last[_END] == end
+            and last[_WRITE] == write
+            and last[_SPACE] == space
+        ):
+            self.last = rec = (pipe, start, end, write, done, space, copy, last[_ORDER], None)
+            self._put(rec)
+            return
+        self.count = count = self.count + 1
+        self.last = rec = (pipe, start, end, write, done, space, copy, count, None)
+        self.logs[pipe].append(rec)
 
     def _earliest_conflict(
         self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int
     ) -> Access | None:
-        """Return the earliest record the access would conflict with, or None."""
+        """Return the earliest record the access would conflict with, or None.
+
+        When no pipe needs its records scanned, *pipe* becomes :attr:`clear`.
+        """
         known = self.clock[pipe]
         seq, floor = self.seq, self.floor
         conflict: Access | None = None
+        scanned = False
         for other in self.active:
-            bound, lowest = known[other], floor[other]
+            done, bound = seq[other], known[other]
+            if done <= bound:
+                continue
+            lowest = floor[other]
+            if done <= lowest:
+                continue
             if lowest > bound:
                 bound = lowest
-            if seq[other] <= bound:
-                continue
             # on its own pipe, only records of earlier copies count: those after copy_seq are
             # all of this copy (only begin_copy changes the copy a record carries)
             if other is pipe and (not copy or bound >= self.copy_seq[pipe]):
                 continue
+            scanned = True
             found = self._conflict(other, bound, start, end, write, space, copy, other is pipe)
             if found is not None and (conflict is None or found.order < conflict.order):
                 conflict = found
+        if not scanned:
+            self.clear = pipe
         return conflict
 
-    def access_rows(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
+    def access_rows(self, pipe: Pipe, loop: LoopAccess) -> bool:
         """Check and record at once the accesses of a batched loop on *pipe*; False if unsure.
 
-        Each group is one op's accesses (:class:`RowsAccess`, its ``ranks`` counted from 1
-        within the batch in eager order, ``seq`` and ``order`` its highest and lowest rank). *pipe* is not a copy pipe, so its own records
-        never conflict with it, and no flag, wait or barrier runs between the accesses: each
-        eager access would be checked against the same records of the other pipes with the same
-        bounds. An access conflicts only with records overlapping its bytes, so when the span of
-        every group (``start`` .. ``end``, covering all its rows) is free of conflicts, every
-        access in it is too. Otherwise (a conflict, or a record the first access would merge
-        with) this returns False and records nothing: the caller runs the loop eagerly, whose
-        checks then raise the exact error of the first hazardous access.
+        Each group of *loop* is one op's accesses on *pipe* (:class:`RowsAccess`, its
+        ``ranks`` counted from 1 within the batch in eager order, ``seq`` and ``order`` its
+        highest and lowest rank); the loop is logged numbered after the earlier accesses.
+        *pipe* is not a copy pipe, so its own records never conflict with it, and no flag,
+        wait or barrier runs between the accesses: each eager access would be checked against
+        the same records of the other pipes with the same bounds. An access conflicts only
+        with records overlapping its bytes, so when the span of every group (``start`` ..
+        ``end``, covering all its rows) is free of conflicts, every access in it is too.
+        Otherwise (a conflict, or a record the first access would merge with) this returns
+        False and records nothing: the caller runs the loop eagerly, whose checks then raise
+        the exact error of the first hazardous access.
         """
-        if pipe in self.copies:
+        groups = loop.groups
+        if pipe in self.copies or not self._rows_free(pipe, groups):
             return False
-        if not self._ordered_after_all(pipe):
-            for group in groups:
-                if self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0):
-                    return False
         last = self.last
-        if last is not None and last.pipe is pipe:
+        if last is not None and last[_PIPE] is pipe:
             first = min(groups, key=lambda g: g.order)
             k = int(np.argmin(first.ranks))
             if (
-                last.write == first.write
-                and last.start == int(first.rows[k])
-                and last.end == int(first.rows[k]) + first.width
+                last[_WRITE] == first.write
+                and last[_START] == int(first.rows[k])
+                and last[_END] == int(first.rows[k]) + first.width
             ):
                 return False  # eager order would extend that record
-        total = sum(int(g.rows.size) for g in groups)
+        self._log_rows(pipe, loop)
+        return True
+
+    def _rows_free(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
+        """Return True when no group's span conflicts with a record of another pipe."""
+        if pipe is self.clear or self._ordered_after_all(pipe):
+            self.clear = pipe
+            return True
+        return not any(
+            self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0)
+            for group in groups
+        )
+
+    def _log_rows(self, pipe: Pipe, loop: LoopAccess) -> None:
+        """Log *loop*, numbered after *pipe*'s earlier accesses."""
         base_seq, base_order = self.seq[pipe], self.count
         if not base_seq:
             self.active.append(pipe)
-        self.seq[pipe] += total
-        self.count += total
+        if self.clear is not pipe:
+            self.clear = None
+        self.seq[pipe] += loop.total
+        self.count += loop.total
         self.last = None
-        if any(a.seq > b.seq for a, b in itertools.pairwise(groups)):
-            groups = sorted(groups, key=lambda g: g.seq)
-        for group in groups:
-            group.pipe, group.space, group.copy = pipe, UB, 0
-            group.base_seq, group.base_order = base_seq, base_order
-            group.seq += base_seq
-            group.order += base_order
-            self._file(group)
-        return True
+        self.logs[pipe].append(
+            (pipe, loop.start, loop.end, loop.write, base_seq + loop.seq, UB, 0,
+             base_order + loop.order, (loop, base_seq, base_order))
+        )  # fmt: skip
 
     def _ordered_after_all(self, pipe: Pipe) -> bool:
         """Return True when every record of the other pipes is ordered before *pipe*.
@@ -491,42 +735,52 @@ class PipeTracker:
         the test :meth:`_earliest_conflict` makes first for each pipe.
         """
         known, seq, floor = self.clock[pipe], self.seq, self.floor
-        return all(
-            other is pipe or seq[other] <= known[other] or seq[other] <= floor[other]
-            for other in self.active
-        )
+        for other in self.active:
+            done = seq[other]
+            if other is not pipe and done > known[other] and done > floor[other]:
+                return False
+        return True
 
-    def _record(self, pipe: Pipe, start: int, end: int, write: bool, space: int, copy: int) -> None:
-        """File the access under its pipe and pages (or extend the identical last record)."""
-        seq = self.seq
-        if not seq[pipe]:
-            self.active.append(pipe)
-        seq[pipe] += 1
-        last = self.last
-        if (
-            last is not None
-            and last.pipe is pipe
-            and last.start == start
-            and last.end == end
-            and last.write == write
-            and last.space == space
-        ):
-            last.seq, last.copy = seq[pipe], copy
+    def _put(self, rec: Record) -> None:
+        """Put *rec* in place of its pipe's newest record, one of the same order (and bytes).
+
+        An access that extends the last record, and :meth:`restore`, change that record's
+        sequence number (and copy); the record may still be logged or already filed.
+        """
+        pipe, order = rec[_PIPE], rec[_ORDER]
+        log = self.logs[pipe]
+        if log:
+            if log[-1][_ORDER] == order:
+                log[-1] = rec
             return
-        self.count += 1
-        self.last = rec = Access(pipe, start, end, write, seq[pipe], space, copy, self.count)
-        self._file(rec)
+        self.filed[pipe] = max(self.filed[pipe], rec[_SEQ])
+        pages = self.pages[pipe]
+        for page in pages_of(rec[_START], rec[_END]):
+            filed = pages.get((rec[_SPACE], page))
+            if filed and filed[-1][_ORDER] == order:
+                filed[-1] = rec
 
-    def _file(self, rec: Access) -> None:
+    def _flush(self, pipe: Pipe) -> None:
+        """File *pipe*'s logged records under their pages (each record is filed once)."""
+        log = self.logs[pipe]
+        for rec in log:
+            self._file(rec)
+        self.filed[pipe] = max(self.filed[pipe], log[-1][_SEQ])
+        log.clear()
+
+    def _file(self, rec: Record) -> None:
         """File *rec* under the pages its bytes touch."""
-        pages, lowest, space = self.pages[rec.pipe], self.floor[rec.pipe], rec.space
-        for page in pages_of(rec.start, rec.end):
+        pipe, space = rec[_PIPE], rec[_SPACE]
+        pages, lowest = self.pages[pipe], self.floor[pipe]
+        if rec[_SEQ] <= lowest:  # every pipe is already past it
+            return
+        for page in pages_of(rec[_START], rec[_END]):
             filed = pages.get((space, page))
             if filed is None:
                 pages[space, page] = [rec]
                 continue
-            if filed[0].seq <= lowest:  # drop what every pipe is already past
-                filed[:] = [r for r in filed if r.seq > lowest]
+            if filed[0][_SEQ] <= lowest:  # drop what every pipe is already past
+                filed[:] = [r for r in filed if r[_SEQ] > lowest]
             filed.append(rec)
 
     def _conflict(
@@ -543,26 +797,27 @@ class PipeTracker:
         """Return *other*'s earliest record after *bound* that the access conflicts with.
 
         *same*: *other* is the accessing (copy) pipe, whose records of this copy do not count.
+        The log is scanned newest first down to *bound*; one that holds more than
+        :data:`LOG_SCAN` records after it is filed first, so a scan costs O(1) amortised.
         """
-        pages = self.pages[other]
+        log = self.logs[other]
+        if len(log) > LOG_SCAN and log[-LOG_SCAN - 1][_SEQ] > bound:
+            self._flush(other)
         found: Access | None = None
+        for rec in reversed(log):
+            if rec[_SEQ] <= bound:
+                return found  # the filed records are older still
+            if rec[_START] < end and start < rec[_END] and rec[_SPACE] == space:
+                found = _earlier(rec, found, start, end, write, copy, same, bound)
+        if self.filed[other] <= bound:
+            return found
+        pages = self.pages[other]
         for page in pages_of(start, end):
             for rec in reversed(pages.get((space, page), ())):
-                if rec.seq <= bound:
+                if rec[_SEQ] <= bound:
                     break
-                if (
-                    (write or rec.write)
-                    and rec.start < end
-                    and start < rec.end
-                    and (not same or rec.copy != copy)
-                    and (found is None or rec.order < found.order)
-                ):
-                    if isinstance(rec, RowsAccess):
-                        part = rec.part(start, end, bound)
-                        if part is None or (found is not None and part.order >= found.order):
-                            continue
-                        rec = part
-                    found = rec
+                if rec[_START] < end and start < rec[_END]:
+                    found = _earlier(rec, found, start, end, write, copy, same, bound)
         return found
 
     def checkpoint(self) -> tuple[Any, ...]:
@@ -574,29 +829,34 @@ class PipeTracker:
         >>> t.access(Pipe.PIPE_V, 0, 256, write=True); t.restore(state); t.records
         []
         """
-        last = self.last
-        mutable = None if last is None else (last.seq, last.copy)
-        return dict(self.seq), self.count, last, mutable, list(self.active)
+        return dict(self.seq), self.count, self.last, list(self.active)
 
     def restore(self, state: tuple[Any, ...]) -> None:
         """Drop the accesses recorded since :meth:`checkpoint` returned *state*."""
-        seq, count, last, mutable, active = state
+        seq, count, last, active = state
         self.seq, self.count, self.last, self.active = seq, count, last, active
-        if last is not None:
-            last.seq, last.copy = mutable
+        self.clear = None
+        for log in self.logs.values():
+            while log and log[-1][_ORDER] > count:
+                log.pop()
         for pages in self.pages.values():
             for key, filed in list(pages.items()):
-                while filed and filed[-1].order > count:
+                while filed and filed[-1][_ORDER] > count:
                     filed.pop()
                 if not filed:
                     del pages[key]
+        if last is not None:  # as it was: an access since may have extended it
+            self._put(last)
 
     @property
     def records(self) -> list[Access]:
         """The records not yet dropped, in the order they were made."""
         unique = {id(r): r for pages in self.pages.values() for f in pages.values() for r in f}
+        unique.update((id(r), r) for log in self.logs.values() for r in log)
         split = [
-            p for r in unique.values() for p in (r.parts() if isinstance(r, RowsAccess) else [r])
+            p
+            for r in unique.values()
+            for p in ([_as_access(r)] if r[_LOOP] is None else r[_LOOP][0].parts(*r[_LOOP][1:]))
         ]
         kept = [r for r in split if r.seq > self.floor[r.pipe]]
         return sorted(kept, key=lambda r: r.order)
@@ -628,18 +888,32 @@ class PipeTracker:
         Only a pipe in :attr:`stale` can have a new floor: the floor is the lowest of the
         watchers' clocks of it, and clocks only rise (:meth:`barrier` sets floors directly).
         """
-        clock, stale = self.clock, self.stale
-        if not stale:
-            return
-        floor = self.floor
-        for q, watchers in _WATCHERS:
-            if q not in stale:
+        clock, stale, floor = self.clock, self.stale, self.floor
+        for q in stale:
+            watchers = _WATCHERS_OF.get(q)
+            if watchers is None:  # a pipe that does not touch UB has no records
                 continue
-            lowest = _raised_floor(clock, q, watchers, floor[q])
-            if lowest:
-                floor[q] = lowest
-                if lowest >= self.seq[q]:
-                    self.pages[q].clear()
-                    if self.last is not None and self.last.pipe is q:
-                        self.last = None
+            current, lowest, lowest_at = floor[q], 0, q
+            for p in watchers:  # the lowest watcher's clock of q, if every one is past the floor
+                known = clock[p][q]
+                if known <= current:
+                    self.lagging[q] = p
+                    break
+                if not lowest or known < lowest:
+                    lowest, lowest_at = known, p
+            else:
+                self.lagging[q] = lowest_at
+                self._drop(q, lowest)
         stale.clear()
+
+    def _drop(self, q: Pipe, floor: int) -> None:
+        """Raise *q*'s floor to *floor*: drop its records up to that sequence number."""
+        self.floor[q] = floor
+        log = self.logs[q]
+        if floor >= self.seq[q]:
+            self.pages[q].clear()
+            log.clear()
+            if self.last is not None and self.last[_PIPE] is q:
+                self.last = None
+        elif log and log[0][_SEQ] <= floor:  # the filed ones go as their pages are next filed
+            del log[: bisect.bisect_right(log, floor, key=_BY_SEQ)]
