@@ -109,7 +109,9 @@ def _plain_access(op: Any) -> bool:
 # steps (a batch's, for plans) and the lane steps (eager calls) are built from it.
 
 
-def _load_form(op: Any, args: tuple[Any, ...], pointers: Any) -> tuple[Any, int] | None:
+def _load_form(
+    op: Any, args: tuple[Any, ...], result: Any, pointers: Any
+) -> tuple[Any, int] | None:
     """``LoadAlign(dst, p)`` / ``asc_loadalign(dst, p)`` with ``DIST_NORM``: (dtype, lanes)."""
     if len(args) != 2 or not _plain_access(op):
         return None
@@ -121,7 +123,7 @@ def _load_form(op: Any, args: tuple[Any, ...], pointers: Any) -> tuple[Any, int]
     return dst.dtype, dst.lanes
 
 
-def _store_form(op: Any, args: tuple[Any, ...], pointers: Any) -> tuple[Any] | None:
+def _store_form(op: Any, args: tuple[Any, ...], result: Any, pointers: Any) -> tuple[Any] | None:
     """``StoreAlign(p, src, mask)`` / ``asc_storealign(p, src, mask)``, NORM: (dtype,)."""
     if len(args) != 3 or not _plain_access(op) or not getattr(op, "masked", True):
         return None
@@ -138,7 +140,9 @@ def _store_form(op: Any, args: tuple[Any, ...], pointers: Any) -> tuple[Any] | N
     return (src.dtype,)
 
 
-def _update_mask_form(op: Any, args: tuple[Any, ...], result: Any) -> tuple[int, int, type] | None:
+def _update_mask_form(
+    op: Any, args: tuple[Any, ...], result: Any, pointers: Any
+) -> tuple[int, int, type] | None:
     """``UpdateMask[T](count)`` / ``asc_update_mask_b<n>(count)``: (lanes, stride, mask class)."""
     geometry = getattr(op, "geometry", None)
     if geometry is None and hasattr(op, "stride"):
@@ -148,7 +152,9 @@ def _update_mask_form(op: Any, args: tuple[Any, ...], result: Any) -> tuple[int,
     return (*geometry, type(result))  # MaskReg, or the C API's vector_bool
 
 
-def _compare_form(op: Any, args: tuple[Any, ...]) -> tuple[str, int, Any] | None:
+def _compare_form(
+    op: Any, args: tuple[Any, ...], result: Any, pointers: Any
+) -> tuple[str, int, Any] | None:
     """``Compare[T, mode](dst, a, b, mask)`` / ``asc_<mode>(dst, a, b, mask)`` on registers.
 
     Returns the mode, the mask stride and the predicate of two lane arrays: ``cmp.compare``,
@@ -167,7 +173,7 @@ def _compare_form(op: Any, args: tuple[Any, ...]) -> tuple[str, int, Any] | None
     return mode, src0.mask_stride, predicate
 
 
-def _select_form(op: Any, args: tuple[Any, ...]) -> tuple[int] | None:
+def _select_form(op: Any, args: tuple[Any, ...], result: Any, pointers: Any) -> tuple[int] | None:
     """``Select(dst, a, b, mask)`` / ``asc_select(dst, a, b, mask)`` on vector registers."""
     if len(args) != 4 or not _registers(*args[:3]) or not isinstance(args[3], MaskReg):
         return None
@@ -176,7 +182,7 @@ def _select_form(op: Any, args: tuple[Any, ...]) -> tuple[int] | None:
     return (args[0].mask_stride,)
 
 
-def _shift_form(op: Any, args: tuple[Any, ...]) -> tuple[bool] | None:
+def _shift_form(op: Any, args: tuple[Any, ...], result: Any, pointers: Any) -> tuple[bool] | None:
     """``ShiftRight(dst, src, counts, mask)`` and the left, C API twins: register counts."""
     if len(args) != 4 or op.scalar or not _registers(*args[:3]):
         return None
@@ -189,6 +195,38 @@ def _shift_form(op: Any, args: tuple[Any, ...]) -> tuple[bool] | None:
     return (op.left,) if formed else None
 
 
+Form = Callable[[Any, tuple[Any, ...], Any, Any], Any]
+"""``form(op, args, result, pointer class)``: what a step needs, or None (not such a form)."""
+RowMaker = Callable[[Any, tuple[Any, ...], Any], Step | None]
+LaneMaker = Callable[[Any, Any, tuple[Any, ...], Any], Step | None]
+
+
+def _rows(form_of: Form) -> Callable[[Callable[[Any], Step]], RowMaker]:
+    """Make a row-step maker from *form_of* and a builder of the step from the form."""
+
+    def decorate(build: Callable[[Any], Step]) -> RowMaker:
+        def maker(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+            form = form_of(op, args, result, RowPointer)
+            return None if form is None else build(form)
+
+        return maker
+
+    return decorate
+
+
+def _lanes_of(form_of: Form) -> Callable[[Callable[[Any, Any, Any], Step]], LaneMaker]:
+    """Make a lane-step maker from *form_of* and a builder of the step (op, impl, form)."""
+
+    def decorate(build: Callable[[Any, Any, Any], Step]) -> LaneMaker:
+        def maker(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
+            form = form_of(op, args, result, UbPtr)
+            return None if form is None else build(op, impl, form)
+
+        return maker
+
+    return decorate
+
+
 # -- the row steps (a recorded plan's) -----------------------------------------------------------
 
 
@@ -199,10 +237,8 @@ def _journaled(reg: Any) -> None:
         batch.wrote(reg)
 
 
-def _load_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _load_form(op, args, RowPointer)
-    if form is None:
-        return None
+@_rows(_load_form)
+def _load_rows(form: tuple[Any, int]) -> Step:
     lanes = form[1]
 
     def load(reg: Any, pointer: Any) -> None:
@@ -215,20 +251,16 @@ def _load_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     return load
 
 
-def _store_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    if _store_form(op, args, RowPointer) is None:
-        return None
-
+@_rows(_store_form)
+def _store_rows(form: tuple[Any]) -> Step:
     def store(pointer: Any, reg: Any, predicate: Any) -> None:
         write_lanes(pointer, _lanes(reg), _enables(predicate, reg))
 
     return store
 
 
-def _update_mask_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _update_mask_form(op, args, result)
-    if form is None:
-        return None
+@_rows(_update_mask_form)
+def _update_mask_rows(form: tuple[int, int, type]) -> Step:
     lanes, stride, make = form
     known: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
     """The shared (read-only) rows of each count, carried or not, and iteration count."""
@@ -253,10 +285,8 @@ def _update_mask_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | Non
     return update_mask
 
 
-def _compare_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _compare_form(op, args)
-    if form is None:
-        return None
+@_rows(_compare_form)
+def _compare_rows(form: tuple[str, int, Any]) -> Step:
     _mode, stride, predicate_of = form
     word = LANE_WORDS[stride]
 
@@ -270,10 +300,8 @@ def _compare_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     return compare
 
 
-def _select_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _select_form(op, args)
-    if form is None:
-        return None
+@_rows(_select_form)
+def _select_rows(form: tuple[int]) -> Step:
     (width,) = form
     words = LANE_WORDS[width]
 
@@ -295,10 +323,8 @@ def _select_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
     return select
 
 
-def _shift_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _shift_form(op, args)
-    if form is None:
-        return None
+@_rows(_shift_form)
+def _shift_rows(form: tuple[bool]) -> Step:
     (left,) = form
 
     def shift(dst: Any, src: Any, counts: Any, mask: Any) -> None:
@@ -318,6 +344,11 @@ def _shift_rows(op: Any, args: tuple[Any, ...], result: Any) -> Step | None:
 # makes the call through the implementation, which decides (and names the call in an error).
 
 
+def _unset(mask: MaskReg) -> bool:
+    """Return True for a mask nothing has written (the op's implementation raises for it)."""
+    return mask._bits is None and mask._lanes_of is None
+
+
 def _eager_enables(mask: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     """``operands.lane_enables`` outside a batch: the enables a mask holds, or its bits'."""
     known = mask._lanes_of
@@ -326,10 +357,8 @@ def _eager_enables(mask: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     return mask_core.enables_of(mask.bits(), reg.lanes, reg.mask_stride)
 
 
-def _load_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _load_form(op, args, UbPtr)
-    if form is None:
-        return None
+@_lanes_of(_load_form)
+def _load_lanes(op: Any, impl: Any, form: tuple[Any, int]) -> Step:
     dtype, lanes = form
 
     def load(reg: Any, pointer: Any) -> None:
@@ -341,20 +370,13 @@ def _load_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step 
     return load
 
 
-def _store_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _store_form(op, args, UbPtr)
-    if form is None:
-        return None
+@_lanes_of(_store_form)
+def _store_lanes(op: Any, impl: Any, form: tuple[Any]) -> Step:
     (dtype,) = form
 
     def store(pointer: Any, reg: Any, mask: Any) -> None:
         values = reg._lanes
-        if (
-            values is None
-            or (mask._bits is None and mask._lanes_of is None)  # unwritten: the op says so
-            or pointer.dtype is not dtype
-            or pointer.address % 32
-        ):
+        if values is None or _unset(mask) or pointer.dtype is not dtype or pointer.address % 32:
             impl(op, pointer, reg, mask)
             return
         write_lanes(pointer, values, _eager_enables(mask, reg))
@@ -362,10 +384,8 @@ def _store_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step
     return store
 
 
-def _update_mask_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _update_mask_form(op, args, result)
-    if form is None:
-        return None
+@_lanes_of(_update_mask_form)
+def _update_mask_lanes(op: Any, impl: Any, form: tuple[int, int, type]) -> Step:
     lanes, stride, make = form
 
     def update_mask(count: Any) -> Any:
@@ -380,17 +400,13 @@ def _update_mask_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -
     return update_mask
 
 
-def _compare_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _compare_form(op, args)
-    if form is None:
-        return None
+@_lanes_of(_compare_form)
+def _compare_lanes(op: Any, impl: Any, form: tuple[str, int, Any]) -> Step:
     _mode, stride, predicate_of = form
 
     def compare(out: Any, a: Any, b: Any, mask: Any) -> None:
         left, right = a._lanes, b._lanes
-        if (
-            left is None or right is None or (mask._bits is None and mask._lanes_of is None)
-        ):  # the op says why
+        if left is None or right is None or _unset(mask):  # the op says why
             impl(op, out, a, b, mask)
             return
         # cmp.compare_enables; the bits are spread when something reads them (set_enables)
@@ -400,15 +416,11 @@ def _compare_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> St
     return compare
 
 
-def _select_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    if _select_form(op, args) is None:
-        return None
-
+@_lanes_of(_select_form)
+def _select_lanes(op: Any, impl: Any, form: tuple[int]) -> Step:
     def select(dst: Any, a: Any, b: Any, mask: Any) -> None:
         left, right = a._lanes, b._lanes
-        if (
-            left is None or right is None or (mask._bits is None and mask._lanes_of is None)
-        ):  # the op says why
+        if left is None or right is None or _unset(mask):  # the op says why
             impl(op, dst, a, b, mask)
             return
         dst._lanes = cmp.select(_eager_enables(mask, dst), left, right)
@@ -416,17 +428,13 @@ def _select_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Ste
     return select
 
 
-def _shift_lanes(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Step | None:
-    form = _shift_form(op, args)
-    if form is None:
-        return None
+@_lanes_of(_shift_form)
+def _shift_lanes(op: Any, impl: Any, form: tuple[bool]) -> Step:
     (left,) = form
 
     def shift(dst: Any, src: Any, counts: Any, mask: Any) -> None:
         values, amounts = src._lanes, counts._lanes
-        if (
-            values is None or amounts is None or (mask._bits is None and mask._lanes_of is None)
-        ):  # the op says why
+        if values is None or amounts is None or _unset(mask):  # the op says why
             impl(op, dst, src, counts, mask)
             return
         shifted, negative = masked_shift(values, amounts, _eager_enables(mask, dst), left=left)
@@ -462,13 +470,9 @@ _OPS = {
     "asc_shiftright": "shift",
     "asc_shiftleft": "shift",
 }
-MAKERS: dict[str, Callable[[Any, tuple[Any, ...], Any], Step | None]] = {
-    name: _KINDS[kind][0] for name, kind in _OPS.items()
-}
+MAKERS: dict[str, RowMaker] = {name: _KINDS[kind][0] for name, kind in _OPS.items()}
 """The row-step maker of each op that has short steps (see the module docstring)."""
-EAGER: dict[str, Callable[[Any, Any, tuple[Any, ...], Any], Step | None]] = {
-    name: _KINDS[kind][1] for name, kind in _OPS.items()
-}
+EAGER: dict[str, LaneMaker] = {name: _KINDS[kind][1] for name, kind in _OPS.items()}
 """The lane-step maker of each op that has short steps: ``maker(op, impl, args, result)``."""
 
 

@@ -406,17 +406,29 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         attempt.journal(plan.registers(inputs))
     elif plan.register is not None:
         attempt.journal([inputs[plan.register]])
+    if not _ran(attempt, plan.run, env, attempt.commit):
+        return None
+    _to_front(plans, plan)
+    # a slot holds a register, mask or Ref: Batch.last gives it back as it is
+    return (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
+
+
+def _ran(attempt: Batch, run: Callable[[list[Any]], None], env: list[Any], finish: Any) -> bool:
+    """Run a plan's program on *env* in *attempt*, then *finish* it; undo it on any error."""
     try:
-        plan.run(env)
-        attempt.commit()
+        run(env)
+        finish()
     except BaseException as error:
         attempt.abandon(error, replay=True)
-        return None
+        return False
+    return True
+
+
+def _to_front(plans: list[Any], plan: Any) -> None:
+    """Make *plan* the first of *plans* (the most recently used is tried first)."""
     if plan is not plans[0]:
         plans.remove(plan)
         plans.insert(0, plan)
-    # a slot holds a register, mask or Ref: Batch.last gives it back as it is
-    return (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
 
 
 # -- the whole VF ---------------------------------------------------------------------------------
@@ -667,13 +679,8 @@ def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
     for ref, value in chosen.refs:
         ref.value = value
     attempt.registers = dict(chosen.journal)
-    try:
-        chosen.plan.run(chosen.env)  # results overwrite the last replay's (never read)
-        attempt.end()
-    except BaseException as error:
-        attempt.abandon(error, replay=True)
+    # the results overwrite the last replay's (which nothing reads)
+    if not _ran(attempt, chosen.plan.run, chosen.env, attempt.end):
         return False
-    if chosen is not plans[0]:
-        plans.remove(chosen)
-        plans.insert(0, chosen)
+    _to_front(plans, chosen)
     return True

@@ -271,16 +271,15 @@ class RegTensor(Generic[T, R]):
         >>> r = Reg.RegTensor[int16_t](); r.put(np.zeros(128, np.int16)); r.written
         True
         """
-        if BATCHING:
-            BATCHING[-1].write(self, self._lanes, lanes)
-        elif lanes.shape != self._shape or (
-            lanes.dtype is not self._np_dtype and lanes.dtype != self._np_dtype
+        if not BATCHING and (
+            lanes.shape != self._shape
+            or (lanes.dtype is not self._np_dtype and lanes.dtype != self._np_dtype)
         ):
             raise AscregTypeError(
                 f"internal: {type(self).__name__}.put got {lanes.dtype}[{lanes.shape}], "
                 f"not {self.dtype.np_dtype}[{self.lanes}]"
             )
-        self._lanes = lanes
+        self.put_known(lanes)  # (in a batch, Batch.write checks the shape and type)
 
     def put_known(self, lanes: np.ndarray[Any, Any]) -> None:
         """:meth:`put` for a result the op's validated form gives this register's shape and type.
