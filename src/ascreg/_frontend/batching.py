@@ -29,7 +29,7 @@ from ascreg._frontend import steps
 from ascreg.machine.batch import RowInts, RowPointer, current, fallback
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 
 _COMPARES = ("eq", "ne", "lt", "gt", "ge", "le")
 _REG_BINARY = ("Add", "Sub", "Mul", "Max", "Min", "And", "Or", "Xor")
@@ -134,16 +134,10 @@ def _integer(offset: Any) -> bool:
 
 
 def _update_mask(op: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    if len(args) != 1 or not isinstance(args[0], Ref):
+    geometry = steps.mask_geometry(op)
+    if len(args) != 1 or not isinstance(args[0], Ref) or geometry is None:
         return None
-    geometry = getattr(op, "geometry", None)
-    if geometry:
-        lanes = geometry[0]
-    elif hasattr(op, "stride"):
-        lanes = VL // op.stride
-    else:
-        return None
-    args[0].value = current().carried_count(args[0], lanes)
+    args[0].value = current().carried_count(args[0], geometry[0])
     return args
 
 

@@ -28,11 +28,9 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
-from ascreg.core.datamove import _NORM_ALIGN, write_lanes
+from ascreg.core.datamove import _NORM_ALIGN, _NORM_STORE, write_lanes
 from ascreg.core.shifts import masked_shift, zeroing_shift
 from ascreg.machine.batch import RowPointer, fallback
 from ascreg.machine.memory import UbPtr
@@ -44,6 +42,7 @@ from ascreg.machine.registers import (
     MaskReg,
     RegTensor,
     RegTraitNumOne,
+    spread_enables,
 )
 
 Step = Callable[..., Any]
@@ -140,13 +139,19 @@ def _store_form(op: Any, args: tuple[Any, ...], result: Any, pointers: Any) -> t
     return (src.dtype,)
 
 
+def mask_geometry(op: Any) -> tuple[int, int] | None:
+    """Return (lanes, mask stride) of an ``UpdateMask`` op (Reg: its ``T``; C: its width)."""
+    geometry: tuple[int, int] | None = getattr(op, "geometry", None)
+    if geometry is None and hasattr(op, "stride"):
+        return VL // op.stride, op.stride
+    return geometry
+
+
 def _update_mask_form(
     op: Any, args: tuple[Any, ...], result: Any, pointers: Any
 ) -> tuple[int, int, type] | None:
     """``UpdateMask[T](count)`` / ``asc_update_mask_b<n>(count)``: (lanes, stride, mask class)."""
-    geometry = getattr(op, "geometry", None)
-    if geometry is None and hasattr(op, "stride"):
-        geometry = (VL // op.stride, op.stride)
+    geometry = mask_geometry(op)
     if len(args) != 1 or geometry is None or type(args[0]) is not Ref:
         return None
     return (*geometry, type(result))  # MaskReg, or the C API's vector_bool
@@ -243,9 +248,7 @@ def _load_rows(form: tuple[Any, int]) -> Step:
 
     def load(reg: Any, pointer: Any) -> None:
         loaded = pointer.view(lanes).copy()
-        batch = BATCHING[-1]  # _journaled, inline
-        if id(reg) not in batch.registers:
-            batch.wrote(reg)
+        _journaled(reg)
         reg._lanes = loaded
 
     return load
@@ -288,14 +291,12 @@ def _update_mask_rows(form: tuple[int, int, type]) -> Step:
 @_rows(_compare_form)
 def _compare_rows(form: tuple[str, int, Any]) -> Step:
     _mode, stride, predicate_of = form
-    word = LANE_WORDS[stride]
 
     def compare(out: Any, a: Any, b: Any, mask: Any) -> None:
         right, left = _lanes(b), _lanes(a)  # cmp.compare_mask, without remembering the rows
         enables = mask_core.enabled(predicate_of(left, right), _enables(mask, a))
         _journaled(out)
-        # spread_enables, inline: each enable a little-endian 1 or 0 of the lane's width
-        out._bits, out._lanes_of = enables.astype(word).view(np.bool_), (enables, stride)
+        out._bits, out._lanes_of = spread_enables(enables, stride), (enables, stride)
 
     return compare
 
@@ -308,13 +309,11 @@ def _select_rows(form: tuple[int]) -> Step:
     def select(dst: Any, a: Any, b: Any, mask: Any) -> None:
         left, right = _lanes(a), _lanes(b)
         known, bits = mask._lanes_of, mask._bits
-        if known is not None and known[1] == width and bits is not None:
-            # bits spread from enables at the lanes' width: as integers, 1 or 0 per lane
-            selector = bits.view(words)
-            if selector.shape == left.shape == right.shape:
-                selected = cmp.select_words(selector, left, right)
-            else:
-                selected = cmp.select(_enables(mask, dst), left, right)
+        # bits spread from enables at the lanes' width: as integers, 1 or 0 per lane
+        spread = known is not None and known[1] == width and bits is not None
+        selector = bits.view(words) if spread else None
+        if selector is not None and selector.shape == left.shape == right.shape:
+            selected = cmp.select_words(selector, left, right)
         else:
             selected = cmp.select(_enables(mask, dst), left, right)
         _journaled(dst)
@@ -373,10 +372,11 @@ def _load_lanes(op: Any, impl: Any, form: tuple[Any, int]) -> Step:
 @_lanes_of(_store_form)
 def _store_lanes(op: Any, impl: Any, form: tuple[Any]) -> Step:
     (dtype,) = form
+    align = _NORM_STORE.align
 
     def store(pointer: Any, reg: Any, mask: Any) -> None:
         values = reg._lanes
-        if values is None or _unset(mask) or pointer.dtype is not dtype or pointer.address % 32:
+        if values is None or _unset(mask) or pointer.dtype is not dtype or pointer.address % align:
             impl(op, pointer, reg, mask)
             return
         write_lanes(pointer, values, _eager_enables(mask, reg))

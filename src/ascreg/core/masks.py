@@ -360,7 +360,8 @@ def update_mask(count: int, lanes: int, stride: int) -> tuple[Bits, int]:
     >>> int(bits.sum()), rest
     (128, 192)
     """
-    return prefix_bits(count, lanes, stride), (0 if count < lanes else count - lanes)
+    bits, _enables, rest = update_mask_enables(count, lanes, stride)
+    return bits, rest
 
 
 def update_mask_enables(count: int, lanes: int, stride: int) -> tuple[Bits, Bits, int]:

@@ -53,7 +53,7 @@ from ascreg.errors import get_policy
 from ascreg.machine.block import BlockContext, RowsPlan
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
-from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, spread_enables
+from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
 from ascreg.machine.sync import PIPE_V, RowsAccess
 
 LOG = logging.getLogger("ascreg.batch")
@@ -640,13 +640,7 @@ class Batch:
             raise fallback(
                 f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
             )
-        if isinstance(reg, MaskReg):
-            old = reg._bits
-            if old is None and reg._lanes_of is not None:  # what it held, without a read
-                old = spread_enables(*reg._lanes_of)
-            self.registers[key] = (reg, old, (MASK_BITS, None))
-        else:
-            self.registers[key] = (reg, reg._lanes, (reg.lanes, reg.dtype.np_dtype))
+        self.registers[key] = _entry(reg)
 
     def journal(self, regs: list[Any]) -> None:
         """Journal every register of *regs* at once, as :meth:`wrote` would before each write.
@@ -654,15 +648,7 @@ class Batch:
         A plan's replay journals its input registers up front (a register it only reads is
         journaled as it is: the commit and the undo leave it as it was).
         """
-        registers = self.registers
-        for reg in regs:
-            if isinstance(reg, MaskReg):
-                old = reg._bits
-                if old is None and reg._lanes_of is not None:  # what it held, without a read
-                    old = spread_enables(*reg._lanes_of)
-                registers[id(reg)] = (reg, old, (MASK_BITS, None))
-            else:
-                registers[id(reg)] = (reg, reg._lanes, (reg.lanes, reg._np_dtype))
+        self.registers.update({id(reg): _entry(reg) for reg in regs})
 
     def claim(self, ref: Ref[Any]) -> None:
         """Journal a ``Ref`` an op updates, as :meth:`carried_count` does.
@@ -915,6 +901,13 @@ def _layout(reg: Any) -> tuple[int, Any]:
     if isinstance(reg, RegTensor):
         return reg.lanes, reg.dtype.np_dtype
     return MASK_BITS, None
+
+
+def _entry(reg: Any) -> tuple[Any, Any, tuple[int, Any]]:
+    """Return the journal entry of *reg* as it is now: itself, its content, its layout."""
+    if isinstance(reg, MaskReg):
+        return reg, reg.held(), (MASK_BITS, None)
+    return reg, reg._lanes, (reg.lanes, reg._np_dtype)
 
 
 Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None, tuple[int, int]]

@@ -213,7 +213,7 @@ def _check_call(call: ast.Call, func: Callable[..., Any], local: set[str]) -> bo
     target = _resolve(call.func, func, local)
     if not _allowed(target):
         raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
-    if isinstance(target, type) or any(target is b for b in SAFE_BUILTINS):
+    if _constructs(target):
         return True
     return getattr(target, FORWARDER_MARKER, None) is True and not hasattr(target, "__wrapped__")
 
@@ -238,11 +238,16 @@ def _allowed(target: Any) -> bool:
     """Return True for the callables a batched body may call."""
     if target is _MISSING:
         return False
+    if isinstance(target, type):  # a class: only the register, mask and Ref constructors
+        return _constructs(target)
+    return _constructs(target) or isinstance(getattr(target, CALL_MARKER, None), str)
+
+
+def _constructs(target: Any) -> bool:
+    """Return True for a register, mask or ``Ref`` class, or ``int``/``min``/``max``/``abs``."""
     if isinstance(target, type):
         return issubclass(target, RegTensor | MaskReg | Ref)
-    if any(target is b for b in SAFE_BUILTINS):
-        return True
-    return isinstance(getattr(target, CALL_MARKER, None), str)
+    return any(target is b for b in SAFE_BUILTINS)
 
 
 # -- the whole function ---------------------------------------------------------------------------
@@ -299,26 +304,20 @@ def _whole(
 
 
 def _pure(expr: ast.expr, func: Callable[..., Any], local: set[str]) -> bool:
-    """Return True for an expression of names, numbers, arithmetic and constructor calls."""
+    """Return True for an expression of names, numbers, arithmetic and constructor calls.
+
+    A call's target (``Reg.RegTensor[T]``) may hold any node: it is resolved, not evaluated
+    as an operand.
+    """
+    calls = [node for node in ast.walk(expr) if isinstance(node, ast.Call)]
+    targets = {id(node) for call in calls for node in ast.walk(call.func)}
     for node in ast.walk(expr):
         if isinstance(node, ast.Call):
-            target = _resolve(node.func, func, local)
-            constructor = isinstance(target, type) and issubclass(target, RegTensor | MaskReg | Ref)
-            if not (constructor or any(target is b for b in SAFE_BUILTINS)) or node.keywords:
+            if not _constructs(_resolve(node.func, func, local)) or node.keywords:
                 return False
-            if not all(_pure(arg, func, local) for arg in node.args):
-                return False
-        elif not isinstance(node, _PROLOGUE_NODES) and not _in_call_target(node, expr):
+        elif not isinstance(node, _PROLOGUE_NODES) and id(node) not in targets:
             return False
     return True
-
-
-def _in_call_target(node: ast.AST, expr: ast.expr) -> bool:
-    """Return True when *node* is part of the target of a call in *expr* (``Reg.RegTensor[T]``)."""
-    for call in ast.walk(expr):
-        if isinstance(call, ast.Call) and any(n is node for n in ast.walk(call.func)):
-            return True
-    return False
 
 
 # -- rewriting ------------------------------------------------------------------------------------

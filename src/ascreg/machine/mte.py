@@ -223,27 +223,14 @@ def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) 
     its byte marks cover the range: then :meth:`~ascreg.machine.memory.Memory.check` of each
     side would pass and only call the hooks, which the direct paths call in the same order.
     """
-    memory, block, start = ub.memory, ub.block, ub.address
-    end = start + nbytes
-    if (
-        block is None  # a raw pointer: checked against the memory's capacity
-        or not block.live
-        or start < block.start
-        or end > block.end
-        or end > ctx.written.size  # (and so > memory.data.size)
-        or memory.on_access is not ctx.hook
-        or ctx.in_simd_vf
-        or memory.scatter is not None
-    ):
-        return False
-    block, start = gm.block, gm.address
-    end = start + nbytes
+    memory = ub.memory
     return (
-        block is not None
-        and block.live
-        and block.start <= start
-        and end <= block.end
-        and end <= gm.memory.data.size
+        ub.inside_data(nbytes)
+        and ub.address + nbytes <= ctx.written.size  # the byte marks cover it
+        and memory.on_access is ctx.hook
+        and not ctx.in_simd_vf
+        and memory.scatter is None
+        and gm.inside_data(nbytes)
     )
 
 

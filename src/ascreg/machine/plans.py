@@ -538,10 +538,7 @@ class WholePlan:
         self.masks = [v for v in inputs if isinstance(v, MaskReg)]
         self.refs = [(v, values[k]) for k, v in enumerate(inputs) if type(v) is Ref]
         # each register unwritten before the loop (as made anew): what an undo puts back
-        self.journal: dict[int, tuple[Any, None, tuple[int, Any]]] = {
-            id(r): (r, None, (r.lanes, r._np_dtype)) for r in self.vectors
-        }
-        self.journal.update({id(m): (m, None, (256, None)) for m in self.masks})
+        self.journal = {id(r): (r, None, batching._layout(r)) for r in (*self.vectors, *self.masks)}
 
     def translated(
         self, places: Places, args: tuple[Any, ...], names: list[str], module: dict[str, Any]

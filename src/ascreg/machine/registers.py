@@ -418,12 +418,28 @@ class MaskReg:
         256
         """
         if BATCHING:
-            old = self._bits
-            if old is None and self._lanes_of is not None:  # what it held, without a read
-                old = spread_enables(*self._lanes_of)
-            BATCHING[-1].write(self, old, bits)
+            BATCHING[-1].write(self, self.held(), bits)
         self._bits = bits
         self._lanes_of = None if enables is None else (enables, stride)
+
+    def held(self) -> np.ndarray[Any, Any] | None:
+        """Return the bits the mask holds (None: unwritten), without reading it as an op does.
+
+        The enables of an eager compare are spread into bits for the answer; the mask keeps
+        them unspread (what a batched loop journals, to put back if it is undone).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MaskReg(); m.held() is None
+        True
+        >>> m.set_enables(np.arange(128) < 3, 2); int(m.held().sum())
+        3
+        """
+        bits = self._bits
+        if bits is None and self._lanes_of is not None:
+            return spread_enables(*self._lanes_of)
+        return bits
 
     def set_enables(self, enables: np.ndarray[Any, Any], stride: int) -> None:
         """Replace the mask by the lane enables of a whole register at *stride* bits per lane.
