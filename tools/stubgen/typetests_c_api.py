@@ -23,6 +23,7 @@ from stubgen.c_api import (
 from stubgen.common import (
     IGNORE,
     TEST_HEADER,
+    check_functions,
     combo_text,
     dtype_imports,
     pyname,
@@ -50,8 +51,8 @@ from ascreg.c_api import (
 {names}
 )
 
-
-def main() -> None:
+"""
+C_TEST_SETUP = """\
     ub = UnifiedBuffer()
     gm = GlobalMemory()
     m = asc_create_mask_b16(PAT_ALL)
@@ -278,8 +279,7 @@ def c_test_names() -> str:
 def render_c_tests(kind: str) -> str:
     """The accept (*kind* ``"accept"``) or reject type-test file of the C API."""
     prelude = C_TEST_PRELUDE.format(dtypes=dtype_imports(), names=c_test_names())
-    lines = [TEST_HEADER, prelude.rstrip("\n")]
-    lines += c_variables()
+    lines = [*C_TEST_SETUP.splitlines(), *c_variables()]
     rows = surface_rows("c_api")
     accepted = [line for row in rows for line in c_accept_lines(row)]
     if kind == "accept":
@@ -294,4 +294,4 @@ def render_c_tests(kind: str) -> str:
                 continue  # the same signature as a spelling already rejected
             seen.add(key)
             lines += list(c_reject_lines(row, texts))
-    return "\n".join(lines) + "\n"
+    return "\n".join([TEST_HEADER, prelude, *check_functions(lines)]) + "\n"

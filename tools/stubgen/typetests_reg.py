@@ -12,7 +12,15 @@ from collections.abc import Iterable, Iterator
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec, Param, RegForm, RegShape
-from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, is64, pyname
+from stubgen.common import (
+    IGNORE,
+    TEST_HEADER,
+    check_functions,
+    combo_text,
+    dtype_imports,
+    is64,
+    pyname,
+)
 
 TEST_PRELUDE = """\
 from typing import assert_type
@@ -43,8 +51,8 @@ from ascreg import (
 from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg.reg.datamove import AddrReg
 
-
-def main() -> None:
+"""
+SETUP = """\
     ub = UnifiedBuffer()
     m = Reg.MaskReg()
     ar = Reg.CreateAddrReg[uint8_t](1, 32)
@@ -284,12 +292,12 @@ def lead_reject_lines(spec: OpSpec, form: RegForm) -> Iterator[str]:
 
 def render_tests(kind: str, rows: Iterable[OpSpec]) -> str:
     """The accept (*kind* ``"accept"``) or reject type-test file of *rows*."""
-    lines = [TEST_HEADER, TEST_PRELUDE.format(dtypes=dtype_imports()).rstrip("\n")]
-    lines += variables(REG_TYPES)
-    lines.append("    assert_type(m, MaskReg)")
-    lines.append("    assert_type(ar, AddrReg)")
-    lines.append("    assert_type(r2_int64_t, RegTensor[int64_t, RegTraitNumTwo])")
-    lines.append("    assert_type(Reg.RegTensor[int64_t, RegTraitNumOne](), RegTensor[int64_t])")
+    body = [*SETUP.splitlines(), *variables(REG_TYPES)]
+    body.append("    assert_type(m, MaskReg)")
+    body.append("    assert_type(ar, AddrReg)")
+    body.append("    assert_type(r2_int64_t, RegTensor[int64_t, RegTraitNumTwo])")
+    body.append("    assert_type(Reg.RegTensor[int64_t, RegTraitNumOne](), RegTensor[int64_t])")
     for row in rows:
-        lines += list(accept_lines(row) if kind == "accept" else reject_lines(row))
-    return "\n".join(lines) + "\n"
+        body += accept_lines(row) if kind == "accept" else reject_lines(row)
+    prelude = TEST_PRELUDE.format(dtypes=dtype_imports())
+    return "\n".join([TEST_HEADER, prelude, *check_functions(body)]) + "\n"

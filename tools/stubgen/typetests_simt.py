@@ -11,7 +11,15 @@ from collections.abc import Iterator
 
 from ascreg._dtypes import Scalar
 from ascreg._spec import REG_TYPES, OpSpec
-from stubgen.common import IGNORE, TEST_HEADER, combo_text, dtype_imports, pyname, surface_rows
+from stubgen.common import (
+    IGNORE,
+    TEST_HEADER,
+    check_functions,
+    combo_text,
+    dtype_imports,
+    pyname,
+    surface_rows,
+)
 from stubgen.simt import (
     GROUP_MADE,
     GROUP_METHODS,
@@ -100,10 +108,6 @@ from ascreg.simt import (
 {names}
 )
 
-
-def main() -> None:
-    gm = GlobalMemory()
-{arrays}
 """
 # Arrays are held in variables: mypy infers ``np.ones(4, np.float32)`` written as an argument
 # against the parameter's type and lets it pass (see docs/typing.md).
@@ -511,16 +515,17 @@ def render_simt_tests(kind: str) -> str:
     names = "\n".join(
         f"    {n}," for n in sorted(["Lanes", *classes, *(row.spelling for row in rows)])
     )
-    arrays = "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
+    arrays = "    gm = GlobalMemory()\n"
+    arrays += "\n".join(f"    a_{n} = np.ones(4, np.{n})" for n in ARRAY_VARIABLES)
     arrays += "\n" + "\n".join(f"    g_{pyname(d)} = gm.alloc({pyname(d)}, 4)" for d in REG_TYPES)
     arrays += "\n    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)\n    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)"
     arrays += (
         "\n    block = this_thread_block()\n    tile = tiled_partition(block, 4)"
         "\n    warp = coalesced_threads()"
     )
-    prelude = SIMT_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names, arrays=arrays)
-    lines = [TEST_HEADER, prelude.rstrip("\n")]
+    prelude = SIMT_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names)
+    lines = arrays.splitlines()
     for row in rows:
-        lines += list(simt_accept_lines(row) if kind == "accept" else simt_reject_lines(row))
-    lines += list(vector_class_lines(kind))
-    return "\n".join(lines) + "\n"
+        lines += simt_accept_lines(row) if kind == "accept" else simt_reject_lines(row)
+    lines += vector_class_lines(kind)
+    return "\n".join([TEST_HEADER, prelude, *check_functions(lines)]) + "\n"

@@ -732,121 +732,141 @@ from ascreg.c_api import (
 )
 
 
-def main() -> None:
-    ub = UnifiedBuffer()
-    gm = GlobalMemory()
-    m = asc_create_mask_b16(PAT_ALL)
-    assert_type(m, vector_bool)
-    b = vector_bool()
-    a = asc_update_addr_reg_b16(128)
-    assert_type(a, addr_reg)
-    ul = vector_load_unalign()
-    us = vector_store_unalign()
-    p_bool_ = ub.alloc(bool_, 256)
-    pr_bool_ = Ref(p_bool_)
-    g_bool_ = gm.alloc(bool_, 256)
-    v_int8_t = vector_int8_t()
-    assert_type(v_int8_t, vector_int8_t)
-    p_int8_t = ub.alloc(int8_t, 256)
-    pr_int8_t = Ref(p_int8_t)
-    g_int8_t = gm.alloc(int8_t, 256)
-    v_uint8_t = vector_uint8_t()
-    assert_type(v_uint8_t, vector_uint8_t)
-    p_uint8_t = ub.alloc(uint8_t, 256)
-    pr_uint8_t = Ref(p_uint8_t)
-    g_uint8_t = gm.alloc(uint8_t, 256)
-    v_fp8_e4m3fn_t = vector_fp8_e4m3fn_t()
-    assert_type(v_fp8_e4m3fn_t, vector_fp8_e4m3fn_t)
-    p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
-    pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
-    g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 256)
-    v_fp8_e5m2_t = vector_fp8_e5m2_t()
-    assert_type(v_fp8_e5m2_t, vector_fp8_e5m2_t)
-    p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
-    pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
-    g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 256)
-    v_fp8_e8m0_t = vector_fp8_e8m0_t()
-    assert_type(v_fp8_e8m0_t, vector_fp8_e8m0_t)
-    p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
-    pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
-    g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 256)
-    v_hifloat8_t = vector_hifloat8_t()
-    assert_type(v_hifloat8_t, vector_hifloat8_t)
-    p_hifloat8_t = ub.alloc(hifloat8_t, 256)
-    pr_hifloat8_t = Ref(p_hifloat8_t)
-    g_hifloat8_t = gm.alloc(hifloat8_t, 256)
-    v_int4x2_t = vector_int4x2_t()
-    assert_type(v_int4x2_t, vector_int4x2_t)
-    p_int4x2_t = ub.alloc(int4x2_t, 256)
-    pr_int4x2_t = Ref(p_int4x2_t)
-    g_int4x2_t = gm.alloc(int4x2_t, 256)
-    v_fp4x2_e2m1_t = vector_fp4x2_e2m1_t()
-    assert_type(v_fp4x2_e2m1_t, vector_fp4x2_e2m1_t)
-    p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
-    pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
-    g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 256)
-    v_fp4x2_e1m2_t = vector_fp4x2_e1m2_t()
-    assert_type(v_fp4x2_e1m2_t, vector_fp4x2_e1m2_t)
-    p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
-    pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
-    g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 256)
-    v_int16_t = vector_int16_t()
-    assert_type(v_int16_t, vector_int16_t)
-    p_int16_t = ub.alloc(int16_t, 256)
-    pr_int16_t = Ref(p_int16_t)
-    g_int16_t = gm.alloc(int16_t, 256)
-    v_uint16_t = vector_uint16_t()
-    assert_type(v_uint16_t, vector_uint16_t)
-    p_uint16_t = ub.alloc(uint16_t, 256)
-    pr_uint16_t = Ref(p_uint16_t)
-    g_uint16_t = gm.alloc(uint16_t, 256)
-    v_half = vector_half()
-    assert_type(v_half, vector_half)
-    p_half = ub.alloc(half, 256)
-    pr_half = Ref(p_half)
-    g_half = gm.alloc(half, 256)
-    v_bfloat16_t = vector_bfloat16_t()
-    assert_type(v_bfloat16_t, vector_bfloat16_t)
-    p_bfloat16_t = ub.alloc(bfloat16_t, 256)
-    pr_bfloat16_t = Ref(p_bfloat16_t)
-    g_bfloat16_t = gm.alloc(bfloat16_t, 256)
-    v_int32_t = vector_int32_t()
-    assert_type(v_int32_t, vector_int32_t)
-    p_int32_t = ub.alloc(int32_t, 256)
-    pr_int32_t = Ref(p_int32_t)
-    g_int32_t = gm.alloc(int32_t, 256)
-    v_uint32_t = vector_uint32_t()
-    assert_type(v_uint32_t, vector_uint32_t)
-    p_uint32_t = ub.alloc(uint32_t, 256)
-    pr_uint32_t = Ref(p_uint32_t)
-    g_uint32_t = gm.alloc(uint32_t, 256)
-    v_float32_t = vector_float()
-    assert_type(v_float32_t, vector_float)
-    p_float32_t = ub.alloc(float32_t, 256)
-    pr_float32_t = Ref(p_float32_t)
-    g_float32_t = gm.alloc(float32_t, 256)
-    v_int64_t = vector_int64_t()
-    assert_type(v_int64_t, vector_int64_t)
-    p_int64_t = ub.alloc(int64_t, 256)
-    pr_int64_t = Ref(p_int64_t)
-    g_int64_t = gm.alloc(int64_t, 256)
-    v_uint64_t = vector_uint64_t()
-    assert_type(v_uint64_t, vector_uint64_t)
-    p_uint64_t = ub.alloc(uint64_t, 256)
-    pr_uint64_t = Ref(p_uint64_t)
-    g_uint64_t = gm.alloc(uint64_t, 256)
+ub = UnifiedBuffer()
+gm = GlobalMemory()
+m = asc_create_mask_b16(PAT_ALL)
+assert_type(m, vector_bool)
+b = vector_bool()
+a = asc_update_addr_reg_b16(128)
+assert_type(a, addr_reg)
+ul = vector_load_unalign()
+us = vector_store_unalign()
+p_bool_ = ub.alloc(bool_, 256)
+pr_bool_ = Ref(p_bool_)
+g_bool_ = gm.alloc(bool_, 256)
+v_int8_t = vector_int8_t()
+assert_type(v_int8_t, vector_int8_t)
+p_int8_t = ub.alloc(int8_t, 256)
+pr_int8_t = Ref(p_int8_t)
+g_int8_t = gm.alloc(int8_t, 256)
+v_uint8_t = vector_uint8_t()
+assert_type(v_uint8_t, vector_uint8_t)
+p_uint8_t = ub.alloc(uint8_t, 256)
+pr_uint8_t = Ref(p_uint8_t)
+g_uint8_t = gm.alloc(uint8_t, 256)
+v_fp8_e4m3fn_t = vector_fp8_e4m3fn_t()
+assert_type(v_fp8_e4m3fn_t, vector_fp8_e4m3fn_t)
+p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
+pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
+g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 256)
+v_fp8_e5m2_t = vector_fp8_e5m2_t()
+assert_type(v_fp8_e5m2_t, vector_fp8_e5m2_t)
+p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
+pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
+g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 256)
+v_fp8_e8m0_t = vector_fp8_e8m0_t()
+assert_type(v_fp8_e8m0_t, vector_fp8_e8m0_t)
+p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
+pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
+g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 256)
+v_hifloat8_t = vector_hifloat8_t()
+assert_type(v_hifloat8_t, vector_hifloat8_t)
+p_hifloat8_t = ub.alloc(hifloat8_t, 256)
+pr_hifloat8_t = Ref(p_hifloat8_t)
+g_hifloat8_t = gm.alloc(hifloat8_t, 256)
+v_int4x2_t = vector_int4x2_t()
+assert_type(v_int4x2_t, vector_int4x2_t)
+p_int4x2_t = ub.alloc(int4x2_t, 256)
+pr_int4x2_t = Ref(p_int4x2_t)
+g_int4x2_t = gm.alloc(int4x2_t, 256)
+v_fp4x2_e2m1_t = vector_fp4x2_e2m1_t()
+assert_type(v_fp4x2_e2m1_t, vector_fp4x2_e2m1_t)
+p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
+pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
+g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 256)
+v_fp4x2_e1m2_t = vector_fp4x2_e1m2_t()
+assert_type(v_fp4x2_e1m2_t, vector_fp4x2_e1m2_t)
+p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
+pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
+g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 256)
+v_int16_t = vector_int16_t()
+assert_type(v_int16_t, vector_int16_t)
+p_int16_t = ub.alloc(int16_t, 256)
+pr_int16_t = Ref(p_int16_t)
+g_int16_t = gm.alloc(int16_t, 256)
+v_uint16_t = vector_uint16_t()
+assert_type(v_uint16_t, vector_uint16_t)
+p_uint16_t = ub.alloc(uint16_t, 256)
+pr_uint16_t = Ref(p_uint16_t)
+g_uint16_t = gm.alloc(uint16_t, 256)
+v_half = vector_half()
+assert_type(v_half, vector_half)
+p_half = ub.alloc(half, 256)
+pr_half = Ref(p_half)
+g_half = gm.alloc(half, 256)
+v_bfloat16_t = vector_bfloat16_t()
+assert_type(v_bfloat16_t, vector_bfloat16_t)
+p_bfloat16_t = ub.alloc(bfloat16_t, 256)
+pr_bfloat16_t = Ref(p_bfloat16_t)
+g_bfloat16_t = gm.alloc(bfloat16_t, 256)
+v_int32_t = vector_int32_t()
+assert_type(v_int32_t, vector_int32_t)
+p_int32_t = ub.alloc(int32_t, 256)
+pr_int32_t = Ref(p_int32_t)
+g_int32_t = gm.alloc(int32_t, 256)
+v_uint32_t = vector_uint32_t()
+assert_type(v_uint32_t, vector_uint32_t)
+p_uint32_t = ub.alloc(uint32_t, 256)
+pr_uint32_t = Ref(p_uint32_t)
+g_uint32_t = gm.alloc(uint32_t, 256)
+v_float32_t = vector_float()
+assert_type(v_float32_t, vector_float)
+p_float32_t = ub.alloc(float32_t, 256)
+pr_float32_t = Ref(p_float32_t)
+g_float32_t = gm.alloc(float32_t, 256)
+v_int64_t = vector_int64_t()
+assert_type(v_int64_t, vector_int64_t)
+p_int64_t = ub.alloc(int64_t, 256)
+pr_int64_t = Ref(p_int64_t)
+g_int64_t = gm.alloc(int64_t, 256)
+v_uint64_t = vector_uint64_t()
+assert_type(v_uint64_t, vector_uint64_t)
+p_uint64_t = ub.alloc(uint64_t, 256)
+pr_uint64_t = Ref(p_uint64_t)
+g_uint64_t = gm.alloc(uint64_t, 256)
+
+
+def check_asc_create_mask_b8() -> None:
     # asc_create_mask_b8: every legal dst combination, every form
     assert_type(asc_create_mask_b8(PAT_ALL), vector_bool)  # (bool_)
+
+
+def check_asc_update_mask_b8() -> None:
     # asc_update_mask_b8: every legal dst combination, every form
     assert_type(asc_update_mask_b8(Ref(100)), vector_bool)  # (bool_)
+
+
+def check_asc_create_mask_b16() -> None:
     # asc_create_mask_b16: every legal dst combination, every form
     assert_type(asc_create_mask_b16(PAT_ALL), vector_bool)  # (bool_)
+
+
+def check_asc_update_mask_b16() -> None:
     # asc_update_mask_b16: every legal dst combination, every form
     assert_type(asc_update_mask_b16(Ref(100)), vector_bool)  # (bool_)
+
+
+def check_asc_create_mask_b32() -> None:
     # asc_create_mask_b32: every legal dst combination, every form
     assert_type(asc_create_mask_b32(PAT_ALL), vector_bool)  # (bool_)
+
+
+def check_asc_update_mask_b32() -> None:
     # asc_update_mask_b32: every legal dst combination, every form
     assert_type(asc_update_mask_b32(Ref(100)), vector_bool)  # (bool_)
+
+
+def check_asc_loadalign() -> None:
     # asc_loadalign: every legal T combination, every form
     asc_loadalign(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -929,6 +949,9 @@ def main() -> None:
     asc_loadalign(v_float32_t, p_float32_t, 0, 0, m)  # DataBlock (float32_t)
     asc_loadalign(v_int64_t, p_int64_t, 0, 0, m)  # DataBlock (int64_t)
     asc_loadalign(v_uint64_t, p_uint64_t, 0, 0, m)  # DataBlock (uint64_t)
+
+
+def check_asc_loadalign_postupdate() -> None:
     # asc_loadalign_postupdate: every legal T combination, every form
     asc_loadalign_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -969,6 +992,9 @@ def main() -> None:
     asc_loadalign_postupdate(v_float32_t, pr_float32_t, 0, 0, m)  # DataBlock (float32_t)
     asc_loadalign_postupdate(v_int64_t, pr_int64_t, 0, 0, m)  # DataBlock (int64_t)
     asc_loadalign_postupdate(v_uint64_t, pr_uint64_t, 0, 0, m)  # DataBlock (uint64_t)
+
+
+def check_asc_loadalign_brc() -> None:
     # asc_loadalign_brc: every legal T combination, every form
     asc_loadalign_brc(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_brc(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1018,6 +1044,9 @@ def main() -> None:
     asc_loadalign_brc(v_int32_t, p_int32_t, a)  # addr_reg (int32_t)
     asc_loadalign_brc(v_uint32_t, p_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadalign_brc(v_float32_t, p_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_loadalign_brc_postupdate() -> None:
     # asc_loadalign_brc_postupdate: every legal T combination, every form
     asc_loadalign_brc_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_brc_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1035,6 +1064,9 @@ def main() -> None:
     asc_loadalign_brc_postupdate(v_int32_t, pr_int32_t, 0)  # post-update (int32_t)
     asc_loadalign_brc_postupdate(v_uint32_t, pr_uint32_t, 0)  # post-update (uint32_t)
     asc_loadalign_brc_postupdate(v_float32_t, pr_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_loadalign_brc_elem() -> None:
     # asc_loadalign_brc_elem: every legal T combination, every form
     asc_loadalign_brc_elem(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_brc_elem(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1084,6 +1116,9 @@ def main() -> None:
     asc_loadalign_brc_elem(v_int32_t, p_int32_t, a)  # addr_reg (int32_t)
     asc_loadalign_brc_elem(v_uint32_t, p_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadalign_brc_elem(v_float32_t, p_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_loadalign_brc_elem_postupdate() -> None:
     # asc_loadalign_brc_elem_postupdate: every legal T combination, every form
     asc_loadalign_brc_elem_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_brc_elem_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1101,6 +1136,9 @@ def main() -> None:
     asc_loadalign_brc_elem_postupdate(v_int32_t, pr_int32_t, 0)  # post-update (int32_t)
     asc_loadalign_brc_elem_postupdate(v_uint32_t, pr_uint32_t, 0)  # post-update (uint32_t)
     asc_loadalign_brc_elem_postupdate(v_float32_t, pr_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_loadalign_brc_datablock() -> None:
     # asc_loadalign_brc_datablock: every legal T combination, every form
     asc_loadalign_brc_datablock(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_brc_datablock(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1150,6 +1188,9 @@ def main() -> None:
     asc_loadalign_brc_datablock(v_int32_t, p_int32_t, a)  # addr_reg (int32_t)
     asc_loadalign_brc_datablock(v_uint32_t, p_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadalign_brc_datablock(v_float32_t, p_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_loadalign_brc_datablock_postupdate() -> None:
     # asc_loadalign_brc_datablock_postupdate: every legal T combination, every form
     asc_loadalign_brc_datablock_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_brc_datablock_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1167,6 +1208,9 @@ def main() -> None:
     asc_loadalign_brc_datablock_postupdate(v_int32_t, pr_int32_t, 0)  # post-update (int32_t)
     asc_loadalign_brc_datablock_postupdate(v_uint32_t, pr_uint32_t, 0)  # post-update (uint32_t)
     asc_loadalign_brc_datablock_postupdate(v_float32_t, pr_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_loadalign_brc_elem2datablock() -> None:
     # asc_loadalign_brc_elem2datablock: every legal T combination, every form
     asc_loadalign_brc_elem2datablock(v_int16_t, p_int16_t)  # (int16_t)
     asc_loadalign_brc_elem2datablock(v_uint16_t, p_uint16_t)  # (uint16_t)
@@ -1189,6 +1233,9 @@ def main() -> None:
     asc_loadalign_brc_elem2datablock(v_int32_t, p_int32_t, a)  # addr_reg (int32_t)
     asc_loadalign_brc_elem2datablock(v_uint32_t, p_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadalign_brc_elem2datablock(v_float32_t, p_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_loadalign_brc_elem2datablock_postupdate() -> None:
     # asc_loadalign_brc_elem2datablock_postupdate: every legal T combination, every form
     asc_loadalign_brc_elem2datablock_postupdate(v_int16_t, pr_int16_t, 0)  # post-update (int16_t)
     asc_loadalign_brc_elem2datablock_postupdate(v_uint16_t, pr_uint16_t, 0)  # post-update (uint16_t)
@@ -1197,6 +1244,9 @@ def main() -> None:
     asc_loadalign_brc_elem2datablock_postupdate(v_int32_t, pr_int32_t, 0)  # post-update (int32_t)
     asc_loadalign_brc_elem2datablock_postupdate(v_uint32_t, pr_uint32_t, 0)  # post-update (uint32_t)
     asc_loadalign_brc_elem2datablock_postupdate(v_float32_t, pr_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_loadalign_upsample() -> None:
     # asc_loadalign_upsample: every legal T combination, every form
     asc_loadalign_upsample(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_upsample(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1246,6 +1296,9 @@ def main() -> None:
     asc_loadalign_upsample(b, p_uint8_t, a)  # addr_reg (bool_)
     asc_loadalign_upsample(b, p_uint16_t, a)  # addr_reg (bool_)
     asc_loadalign_upsample(b, p_uint32_t, a)  # addr_reg (bool_)
+
+
+def check_asc_loadalign_upsample_postupdate() -> None:
     # asc_loadalign_upsample_postupdate: every legal T combination, every form
     asc_loadalign_upsample_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_upsample_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1263,6 +1316,9 @@ def main() -> None:
     asc_loadalign_upsample_postupdate(b, pr_uint8_t, 0)  # post-update (bool_)
     asc_loadalign_upsample_postupdate(b, pr_uint16_t, 0)  # post-update (bool_)
     asc_loadalign_upsample_postupdate(b, pr_uint32_t, 0)  # post-update (bool_)
+
+
+def check_asc_loadalign_downsample() -> None:
     # asc_loadalign_downsample: every legal T combination, every form
     asc_loadalign_downsample(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_downsample(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1312,6 +1368,9 @@ def main() -> None:
     asc_loadalign_downsample(b, p_uint8_t, a)  # addr_reg (bool_)
     asc_loadalign_downsample(b, p_uint16_t, a)  # addr_reg (bool_)
     asc_loadalign_downsample(b, p_uint32_t, a)  # addr_reg (bool_)
+
+
+def check_asc_loadalign_downsample_postupdate() -> None:
     # asc_loadalign_downsample_postupdate: every legal T combination, every form
     asc_loadalign_downsample_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_downsample_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1329,6 +1388,9 @@ def main() -> None:
     asc_loadalign_downsample_postupdate(b, pr_uint8_t, 0)  # post-update (bool_)
     asc_loadalign_downsample_postupdate(b, pr_uint16_t, 0)  # post-update (bool_)
     asc_loadalign_downsample_postupdate(b, pr_uint32_t, 0)  # post-update (bool_)
+
+
+def check_asc_loadalign_unpack() -> None:
     # asc_loadalign_unpack: every legal T combination, every form
     asc_loadalign_unpack(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_unpack(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1378,6 +1440,9 @@ def main() -> None:
     asc_loadalign_unpack(v_int32_t, p_int32_t, a)  # addr_reg (int32_t)
     asc_loadalign_unpack(v_uint32_t, p_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadalign_unpack(v_float32_t, p_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_loadalign_unpack_postupdate() -> None:
     # asc_loadalign_unpack_postupdate: every legal T combination, every form
     asc_loadalign_unpack_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_unpack_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1395,6 +1460,9 @@ def main() -> None:
     asc_loadalign_unpack_postupdate(v_int32_t, pr_int32_t, 0)  # post-update (int32_t)
     asc_loadalign_unpack_postupdate(v_uint32_t, pr_uint32_t, 0)  # post-update (uint32_t)
     asc_loadalign_unpack_postupdate(v_float32_t, pr_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_loadalign_unpack4() -> None:
     # asc_loadalign_unpack4: every legal T combination, every form
     asc_loadalign_unpack4(v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_unpack4(v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1423,6 +1491,9 @@ def main() -> None:
     asc_loadalign_unpack4(v_int4x2_t, p_int4x2_t, a)  # addr_reg (int4x2_t)
     asc_loadalign_unpack4(v_fp4x2_e2m1_t, p_fp4x2_e2m1_t, a)  # addr_reg (fp4x2_e2m1_t)
     asc_loadalign_unpack4(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t, a)  # addr_reg (fp4x2_e1m2_t)
+
+
+def check_asc_loadalign_unpack4_postupdate() -> None:
     # asc_loadalign_unpack4_postupdate: every legal T combination, every form
     asc_loadalign_unpack4_postupdate(v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_unpack4_postupdate(v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1433,6 +1504,9 @@ def main() -> None:
     asc_loadalign_unpack4_postupdate(v_int4x2_t, pr_int4x2_t, 0)  # post-update (int4x2_t)
     asc_loadalign_unpack4_postupdate(v_fp4x2_e2m1_t, pr_fp4x2_e2m1_t, 0)  # post-update (fp4x2_e2m1_t)
     asc_loadalign_unpack4_postupdate(v_fp4x2_e1m2_t, pr_fp4x2_e1m2_t, 0)  # post-update (fp4x2_e1m2_t)
+
+
+def check_asc_loadalign_deintlv() -> None:
     # asc_loadalign_deintlv: every legal T combination, every form
     asc_loadalign_deintlv(v_int8_t, v_int8_t, p_int8_t)  # (int8_t)
     asc_loadalign_deintlv(v_uint8_t, v_uint8_t, p_uint8_t)  # (uint8_t)
@@ -1482,6 +1556,9 @@ def main() -> None:
     asc_loadalign_deintlv(v_int32_t, v_int32_t, p_int32_t, a)  # addr_reg (int32_t)
     asc_loadalign_deintlv(v_uint32_t, v_uint32_t, p_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadalign_deintlv(v_float32_t, v_float32_t, p_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_loadalign_deintlv_postupdate() -> None:
     # asc_loadalign_deintlv_postupdate: every legal T combination, every form
     asc_loadalign_deintlv_postupdate(v_int8_t, v_int8_t, pr_int8_t, 0)  # post-update (int8_t)
     asc_loadalign_deintlv_postupdate(v_uint8_t, v_uint8_t, pr_uint8_t, 0)  # post-update (uint8_t)
@@ -1499,6 +1576,9 @@ def main() -> None:
     asc_loadalign_deintlv_postupdate(v_int32_t, v_int32_t, pr_int32_t, 0)  # post-update (int32_t)
     asc_loadalign_deintlv_postupdate(v_uint32_t, v_uint32_t, pr_uint32_t, 0)  # post-update (uint32_t)
     asc_loadalign_deintlv_postupdate(v_float32_t, v_float32_t, pr_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_storealign() -> None:
     # asc_storealign: every legal T combination, every form
     asc_storealign(p_int8_t, v_int8_t, m)  # (int8_t)
     asc_storealign(p_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -1573,6 +1653,9 @@ def main() -> None:
     asc_storealign(p_uint8_t, b, a)  # vector_bool addr_reg (bool_)
     asc_storealign(p_uint16_t, b, a)  # vector_bool addr_reg (bool_)
     asc_storealign(p_uint32_t, b, a)  # vector_bool addr_reg (bool_)
+
+
+def check_asc_storealign_postupdate() -> None:
     # asc_storealign_postupdate: every legal T combination, every form
     asc_storealign_postupdate(pr_int8_t, v_int8_t, 0, m)  # post-update (int8_t)
     asc_storealign_postupdate(pr_uint8_t, v_uint8_t, 0, m)  # post-update (uint8_t)
@@ -1603,6 +1686,9 @@ def main() -> None:
     asc_storealign_postupdate(pr_uint8_t, b, 0)  # vector_bool post-update (bool_)
     asc_storealign_postupdate(pr_uint16_t, b, 0)  # vector_bool post-update (bool_)
     asc_storealign_postupdate(pr_uint32_t, b, 0)  # vector_bool post-update (bool_)
+
+
+def check_asc_storealign_1st() -> None:
     # asc_storealign_1st: every legal T combination, every form
     asc_storealign_1st(p_int8_t, v_int8_t)  # (int8_t)
     asc_storealign_1st(p_uint8_t, v_uint8_t)  # (uint8_t)
@@ -1652,6 +1738,9 @@ def main() -> None:
     asc_storealign_1st(p_int32_t, v_int32_t, a)  # addr_reg (int32_t)
     asc_storealign_1st(p_uint32_t, v_uint32_t, a)  # addr_reg (uint32_t)
     asc_storealign_1st(p_float32_t, v_float32_t, a)  # addr_reg (float32_t)
+
+
+def check_asc_storealign_1st_postupdate() -> None:
     # asc_storealign_1st_postupdate: every legal T combination, every form
     asc_storealign_1st_postupdate(pr_int8_t, v_int8_t, 0)  # post-update (int8_t)
     asc_storealign_1st_postupdate(pr_uint8_t, v_uint8_t, 0)  # post-update (uint8_t)
@@ -1662,6 +1751,9 @@ def main() -> None:
     asc_storealign_1st_postupdate(pr_int32_t, v_int32_t, 0)  # post-update (int32_t)
     asc_storealign_1st_postupdate(pr_uint32_t, v_uint32_t, 0)  # post-update (uint32_t)
     asc_storealign_1st_postupdate(pr_float32_t, v_float32_t, 0)  # post-update (float32_t)
+
+
+def check_asc_storealign_pack() -> None:
     # asc_storealign_pack: every legal T combination, every form
     asc_storealign_pack(p_int16_t, v_int16_t, m)  # (int16_t)
     asc_storealign_pack(p_uint16_t, v_uint16_t, m)  # (uint16_t)
@@ -1699,6 +1791,9 @@ def main() -> None:
     asc_storealign_pack(p_uint8_t, b, a)  # vector_bool addr_reg (bool_)
     asc_storealign_pack(p_uint16_t, b, a)  # vector_bool addr_reg (bool_)
     asc_storealign_pack(p_uint32_t, b, a)  # vector_bool addr_reg (bool_)
+
+
+def check_asc_storealign_pack_postupdate() -> None:
     # asc_storealign_pack_postupdate: every legal T combination, every form
     asc_storealign_pack_postupdate(pr_int16_t, v_int16_t, 0, m)  # post-update (int16_t)
     asc_storealign_pack_postupdate(pr_uint16_t, v_uint16_t, 0, m)  # post-update (uint16_t)
@@ -1712,6 +1807,9 @@ def main() -> None:
     asc_storealign_pack_postupdate(pr_uint8_t, b, 0)  # vector_bool post-update (bool_)
     asc_storealign_pack_postupdate(pr_uint16_t, b, 0)  # vector_bool post-update (bool_)
     asc_storealign_pack_postupdate(pr_uint32_t, b, 0)  # vector_bool post-update (bool_)
+
+
+def check_asc_storealign_pack_quarter() -> None:
     # asc_storealign_pack_quarter: every legal T combination, every form
     asc_storealign_pack_quarter(p_int32_t, v_int32_t, m)  # (int32_t)
     asc_storealign_pack_quarter(p_uint32_t, v_uint32_t, m)  # (uint32_t)
@@ -1722,10 +1820,16 @@ def main() -> None:
     asc_storealign_pack_quarter(p_int32_t, v_int32_t, a, m)  # addr_reg (int32_t)
     asc_storealign_pack_quarter(p_uint32_t, v_uint32_t, a, m)  # addr_reg (uint32_t)
     asc_storealign_pack_quarter(p_float32_t, v_float32_t, a, m)  # addr_reg (float32_t)
+
+
+def check_asc_storealign_pack_quarter_postupdate() -> None:
     # asc_storealign_pack_quarter_postupdate: every legal T combination, every form
     asc_storealign_pack_quarter_postupdate(pr_int32_t, v_int32_t, 0, m)  # post-update (int32_t)
     asc_storealign_pack_quarter_postupdate(pr_uint32_t, v_uint32_t, 0, m)  # post-update (uint32_t)
     asc_storealign_pack_quarter_postupdate(pr_float32_t, v_float32_t, 0, m)  # post-update (float32_t)
+
+
+def check_asc_storealign_intlv() -> None:
     # asc_storealign_intlv: every legal T combination, every form
     asc_storealign_intlv(p_int8_t, v_int8_t, v_int8_t)  # (int8_t)
     asc_storealign_intlv(p_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t)
@@ -1772,6 +1876,9 @@ def main() -> None:
     asc_storealign_intlv(p_bfloat16_t, v_bfloat16_t, v_bfloat16_t, a)  # addr_reg (bfloat16_t)
     asc_storealign_intlv(p_int32_t, v_int32_t, v_int32_t, a)  # addr_reg (int32_t)
     asc_storealign_intlv(p_uint32_t, v_uint32_t, v_uint32_t, a)  # addr_reg (uint32_t)
+
+
+def check_asc_shiftright() -> None:
     # asc_shiftright: every legal src, shift combination, every form
     asc_shiftright(v_int8_t, v_int8_t, v_int8_t, m)  # dst (int8_t, int8_t)
     asc_shiftright(v_uint8_t, v_uint8_t, v_int8_t, m)  # dst (uint8_t, int8_t)
@@ -1785,6 +1892,9 @@ def main() -> None:
     assert_type(asc_shiftright(v_uint16_t, v_int16_t, m), vector_uint16_t)  # returning (uint16_t, int16_t)
     assert_type(asc_shiftright(v_int32_t, v_int32_t, m), vector_int32_t)  # returning (int32_t, int32_t)
     assert_type(asc_shiftright(v_uint32_t, v_int32_t, m), vector_uint32_t)  # returning (uint32_t, int32_t)
+
+
+def check_asc_shiftright_scalar() -> None:
     # asc_shiftright_scalar: every legal src, scalar combination, every form
     asc_shiftright_scalar(v_int8_t, v_int8_t, 1, m)  # dst (int8_t, int16_t)
     asc_shiftright_scalar(v_uint8_t, v_uint8_t, 1, m)  # dst (uint8_t, int16_t)
@@ -1798,6 +1908,9 @@ def main() -> None:
     assert_type(asc_shiftright_scalar(v_uint16_t, 1, m), vector_uint16_t)  # returning (uint16_t, int16_t)
     assert_type(asc_shiftright_scalar(v_int32_t, 1, m), vector_int32_t)  # returning (int32_t, int16_t)
     assert_type(asc_shiftright_scalar(v_uint32_t, 1, m), vector_uint32_t)  # returning (uint32_t, int16_t)
+
+
+def check_asc_shiftleft() -> None:
     # asc_shiftleft: every legal src, shift combination, every form
     asc_shiftleft(v_int8_t, v_int8_t, v_int8_t, m)  # dst (int8_t, int8_t)
     asc_shiftleft(v_uint8_t, v_uint8_t, v_int8_t, m)  # dst (uint8_t, int8_t)
@@ -1811,6 +1924,9 @@ def main() -> None:
     assert_type(asc_shiftleft(v_uint16_t, v_int16_t, m), vector_uint16_t)  # returning (uint16_t, int16_t)
     assert_type(asc_shiftleft(v_int32_t, v_int32_t, m), vector_int32_t)  # returning (int32_t, int32_t)
     assert_type(asc_shiftleft(v_uint32_t, v_int32_t, m), vector_uint32_t)  # returning (uint32_t, int32_t)
+
+
+def check_asc_shiftleft_scalar() -> None:
     # asc_shiftleft_scalar: every legal src, scalar combination, every form
     asc_shiftleft_scalar(v_int8_t, v_int8_t, 1, m)  # dst (int8_t, int16_t)
     asc_shiftleft_scalar(v_uint8_t, v_uint8_t, 1, m)  # dst (uint8_t, int16_t)
@@ -1824,6 +1940,9 @@ def main() -> None:
     assert_type(asc_shiftleft_scalar(v_uint16_t, 1, m), vector_uint16_t)  # returning (uint16_t, int16_t)
     assert_type(asc_shiftleft_scalar(v_int32_t, 1, m), vector_int32_t)  # returning (int32_t, int16_t)
     assert_type(asc_shiftleft_scalar(v_uint32_t, 1, m), vector_uint32_t)  # returning (uint32_t, int16_t)
+
+
+def check_asc_add() -> None:
     # asc_add: every legal T combination, every form
     asc_add(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_add(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
@@ -1835,6 +1954,9 @@ def main() -> None:
     asc_add(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_add(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_add(m, v_uint32_t, v_uint32_t, v_uint32_t, m)  # carry (uint32_t)
+
+
+def check_asc_sub() -> None:
     # asc_sub: every legal T combination, every form
     asc_sub(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_sub(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
@@ -1846,6 +1968,9 @@ def main() -> None:
     asc_sub(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_sub(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_sub(m, v_uint32_t, v_uint32_t, v_uint32_t, m)  # carry (uint32_t)
+
+
+def check_asc_mul() -> None:
     # asc_mul: every legal T combination, every form
     asc_mul(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
     asc_mul(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
@@ -1854,6 +1979,9 @@ def main() -> None:
     asc_mul(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_mul(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_mul(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_max() -> None:
     # asc_max: every legal T combination, every form
     asc_max(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_max(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
@@ -1864,6 +1992,9 @@ def main() -> None:
     asc_max(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
     asc_max(v_half, v_half, v_half, m)  # (half)
     asc_max(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
+
+
+def check_asc_min() -> None:
     # asc_min: every legal T combination, every form
     asc_min(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_min(v_int16_t, v_int16_t, v_int16_t, m)  # (int16_t)
@@ -1874,9 +2005,15 @@ def main() -> None:
     asc_min(v_half, v_half, v_half, m)  # (half)
     asc_min(v_bfloat16_t, v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_min(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_prelu() -> None:
     # asc_prelu: every legal T combination, every form
     asc_prelu(v_half, v_half, v_half, m)  # (half)
     asc_prelu(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_div() -> None:
     # asc_div: every legal T combination, every form
     asc_div(v_half, v_half, v_half, m)  # (half)
     asc_div(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
@@ -1884,31 +2021,52 @@ def main() -> None:
     asc_div(v_uint16_t, v_uint16_t, v_uint16_t, m)  # (uint16_t)
     asc_div(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_div(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
+
+
+def check_asc_exp() -> None:
     # asc_exp: every legal T combination, every form
     asc_exp(v_half, v_half, m)  # (half)
     asc_exp(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_ln() -> None:
     # asc_ln: every legal T combination, every form
     asc_ln(v_half, v_half, m)  # (half)
     asc_ln(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_sqrt() -> None:
     # asc_sqrt: every legal T combination, every form
     asc_sqrt(v_half, v_half, m)  # (half)
     asc_sqrt(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_abs() -> None:
     # asc_abs: every legal T combination, every form
     asc_abs(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_abs(v_int16_t, v_int16_t, m)  # (int16_t)
     asc_abs(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_abs(v_half, v_half, m)  # (half)
     asc_abs(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_neg() -> None:
     # asc_neg: every legal T combination, every form
     asc_neg(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_neg(v_int16_t, v_int16_t, m)  # (int16_t)
     asc_neg(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_neg(v_half, v_half, m)  # (half)
     asc_neg(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_relu() -> None:
     # asc_relu: every legal T combination, every form
     asc_relu(v_half, v_half, m)  # (half)
     asc_relu(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_relu(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_add_scalar() -> None:
     # asc_add_scalar: every legal T combination, every form
     asc_add_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
     asc_add_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
@@ -1919,6 +2077,9 @@ def main() -> None:
     asc_add_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
     asc_add_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
     asc_add_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_mul_scalar() -> None:
     # asc_mul_scalar: every legal T combination, every form
     asc_mul_scalar(v_int16_t, v_int16_t, 1, m)  # (int16_t)
     asc_mul_scalar(v_uint16_t, v_uint16_t, 1, m)  # (uint16_t)
@@ -1926,6 +2087,9 @@ def main() -> None:
     asc_mul_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
     asc_mul_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
     asc_mul_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_max_scalar() -> None:
     # asc_max_scalar: every legal T combination, every form
     asc_max_scalar(v_int8_t, v_int8_t, 1, m)  # (int8_t)
     asc_max_scalar(v_int16_t, v_int16_t, 1, m)  # (int16_t)
@@ -1936,6 +2100,9 @@ def main() -> None:
     asc_max_scalar(v_half, v_half, 1.5, m)  # (half)
     asc_max_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     asc_max_scalar(v_bfloat16_t, v_bfloat16_t, 1.5, m)  # (bfloat16_t)
+
+
+def check_asc_min_scalar() -> None:
     # asc_min_scalar: every legal T combination, every form
     asc_min_scalar(v_int32_t, v_int32_t, 1, m)  # (int32_t)
     asc_min_scalar(v_uint32_t, v_uint32_t, 1, m)  # (uint32_t)
@@ -1945,21 +2112,33 @@ def main() -> None:
     asc_min_scalar(v_uint8_t, v_uint8_t, 1, m)  # (uint8_t)
     asc_min_scalar(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
     asc_min_scalar(v_half, v_half, 1.5, m)  # (half)
+
+
+def check_asc_leakyrelu() -> None:
     # asc_leakyrelu: every legal T combination, every form
     asc_leakyrelu(v_half, v_half, 1.5, m)  # (half)
     asc_leakyrelu(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_arange() -> None:
     # asc_arange: every legal T combination, every form
     asc_arange(v_int8_t, 1)  # (int8_t)
     asc_arange(v_int16_t, 1)  # (int16_t)
     asc_arange(v_int32_t, 1)  # (int32_t)
     asc_arange(v_half, 1.5)  # (half)
     asc_arange(v_float32_t, 1.5)  # (float32_t)
+
+
+def check_asc_arange_descend() -> None:
     # asc_arange_descend: every legal T combination, every form
     asc_arange_descend(v_int8_t, 1)  # (int8_t)
     asc_arange_descend(v_int16_t, 1)  # (int16_t)
     asc_arange_descend(v_int32_t, 1)  # (int32_t)
     asc_arange_descend(v_half, 1.5)  # (half)
     asc_arange_descend(v_float32_t, 1.5)  # (float32_t)
+
+
+def check_asc_eq() -> None:
     # asc_eq: every legal T combination, every form
     asc_eq(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_eq(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -1970,6 +2149,9 @@ def main() -> None:
     asc_eq(m, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_eq(m, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_eq(m, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_eq_scalar() -> None:
     # asc_eq_scalar: every legal T combination, every form
     asc_eq_scalar(m, v_int8_t, 1, m)  # (int8_t)
     asc_eq_scalar(m, v_uint8_t, 1, m)  # (uint8_t)
@@ -1980,6 +2162,9 @@ def main() -> None:
     asc_eq_scalar(m, v_int32_t, 1, m)  # (int32_t)
     asc_eq_scalar(m, v_uint32_t, 1, m)  # (uint32_t)
     asc_eq_scalar(m, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_ne() -> None:
     # asc_ne: every legal T combination, every form
     asc_ne(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_ne(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -1989,6 +2174,9 @@ def main() -> None:
     asc_ne(m, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_ne(m, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_ne(m, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_ne_scalar() -> None:
     # asc_ne_scalar: every legal T combination, every form
     asc_ne_scalar(m, v_int8_t, 1, m)  # (int8_t)
     asc_ne_scalar(m, v_uint8_t, 1, m)  # (uint8_t)
@@ -1999,6 +2187,9 @@ def main() -> None:
     asc_ne_scalar(m, v_int32_t, 1, m)  # (int32_t)
     asc_ne_scalar(m, v_uint32_t, 1, m)  # (uint32_t)
     asc_ne_scalar(m, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_lt() -> None:
     # asc_lt: every legal T combination, every form
     asc_lt(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_lt(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2009,6 +2200,9 @@ def main() -> None:
     asc_lt(m, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_lt(m, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_lt(m, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_lt_scalar() -> None:
     # asc_lt_scalar: every legal T combination, every form
     asc_lt_scalar(m, v_int8_t, 1, m)  # (int8_t)
     asc_lt_scalar(m, v_uint8_t, 1, m)  # (uint8_t)
@@ -2019,6 +2213,9 @@ def main() -> None:
     asc_lt_scalar(m, v_int32_t, 1, m)  # (int32_t)
     asc_lt_scalar(m, v_uint32_t, 1, m)  # (uint32_t)
     asc_lt_scalar(m, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_gt() -> None:
     # asc_gt: every legal T combination, every form
     asc_gt(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_gt(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2029,6 +2226,9 @@ def main() -> None:
     asc_gt(m, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_gt(m, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_gt(m, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_gt_scalar() -> None:
     # asc_gt_scalar: every legal T combination, every form
     asc_gt_scalar(m, v_int8_t, 1, m)  # (int8_t)
     asc_gt_scalar(m, v_uint8_t, 1, m)  # (uint8_t)
@@ -2039,6 +2239,9 @@ def main() -> None:
     asc_gt_scalar(m, v_int32_t, 1, m)  # (int32_t)
     asc_gt_scalar(m, v_uint32_t, 1, m)  # (uint32_t)
     asc_gt_scalar(m, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_ge() -> None:
     # asc_ge: every legal T combination, every form
     asc_ge(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_ge(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2049,6 +2252,9 @@ def main() -> None:
     asc_ge(m, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_ge(m, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_ge(m, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_ge_scalar() -> None:
     # asc_ge_scalar: every legal T combination, every form
     asc_ge_scalar(m, v_int8_t, 1, m)  # (int8_t)
     asc_ge_scalar(m, v_uint8_t, 1, m)  # (uint8_t)
@@ -2059,6 +2265,9 @@ def main() -> None:
     asc_ge_scalar(m, v_int32_t, 1, m)  # (int32_t)
     asc_ge_scalar(m, v_uint32_t, 1, m)  # (uint32_t)
     asc_ge_scalar(m, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_le() -> None:
     # asc_le: every legal T combination, every form
     asc_le(m, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_le(m, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2069,6 +2278,9 @@ def main() -> None:
     asc_le(m, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_le(m, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_le(m, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_le_scalar() -> None:
     # asc_le_scalar: every legal T combination, every form
     asc_le_scalar(m, v_int8_t, 1, m)  # (int8_t)
     asc_le_scalar(m, v_uint8_t, 1, m)  # (uint8_t)
@@ -2079,6 +2291,9 @@ def main() -> None:
     asc_le_scalar(m, v_int32_t, 1, m)  # (int32_t)
     asc_le_scalar(m, v_uint32_t, 1, m)  # (uint32_t)
     asc_le_scalar(m, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_select() -> None:
     # asc_select: every legal T combination, every form
     asc_select(b, b, b, m)  # (bool_)
     asc_select(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2093,6 +2308,9 @@ def main() -> None:
     asc_select(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_select(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_select(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_and() -> None:
     # asc_and: every legal T combination, every form
     asc_and(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_and(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
@@ -2106,6 +2324,9 @@ def main() -> None:
     asc_and(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_and(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
     asc_and(b, b, b, m)  # (bool_)
+
+
+def check_asc_or() -> None:
     # asc_or: every legal T combination, every form
     asc_or(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_or(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2116,6 +2337,9 @@ def main() -> None:
     asc_or(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_or(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
     asc_or(b, b, b, m)  # (bool_)
+
+
+def check_asc_xor() -> None:
     # asc_xor: every legal T combination, every form
     asc_xor(v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
     asc_xor(v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
@@ -2124,6 +2348,9 @@ def main() -> None:
     asc_xor(v_uint8_t, v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_xor(v_int8_t, v_int8_t, v_int8_t, m)  # (int8_t)
     asc_xor(b, b, b, m)  # (bool_)
+
+
+def check_asc_not() -> None:
     # asc_not: every legal T combination, every form
     asc_not(v_uint8_t, v_uint8_t, m)  # (uint8_t)
     asc_not(v_int8_t, v_int8_t, m)  # (int8_t)
@@ -2134,6 +2361,9 @@ def main() -> None:
     asc_not(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_not(v_float32_t, v_float32_t, m)  # (float32_t)
     asc_not(b, b, m)  # (bool_)
+
+
+def check_asc_duplicate_scalar() -> None:
     # asc_duplicate_scalar: every legal T combination, every form
     asc_duplicate_scalar(v_int8_t, 1, m)  # (int8_t)
     asc_duplicate_scalar(v_int8_t, 1)  # (int8_t)
@@ -2159,6 +2389,9 @@ def main() -> None:
     asc_duplicate_scalar(v_fp8_e5m2_t, 1.5)  # (fp8_e5m2_t)
     asc_duplicate_scalar(v_fp8_e8m0_t, 1.5, m)  # (fp8_e8m0_t)
     asc_duplicate_scalar(v_fp8_e8m0_t, 1.5)  # (fp8_e8m0_t)
+
+
+def check_asc_duplicate() -> None:
     # asc_duplicate: every legal T combination, every form
     asc_duplicate(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_duplicate(v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2171,6 +2404,9 @@ def main() -> None:
     asc_duplicate(v_float32_t, v_float32_t, m)  # (float32_t)
     asc_duplicate(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # (fp8_e4m3fn_t)
     asc_duplicate(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # (fp8_e5m2_t)
+
+
+def check_asc_copy() -> None:
     # asc_copy: every legal T combination, every form
     asc_copy(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_copy(v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2185,6 +2421,9 @@ def main() -> None:
     asc_copy(b, b)  # vector_bool (bool_)
     asc_copy(m, v_uint16_t, 0)  # vector_bool from a block (uint16_t)
     asc_copy(m, v_uint32_t, 0)  # vector_bool from a block (uint32_t)
+
+
+def check_asc_reduce_sum() -> None:
     # asc_reduce_sum: every legal dst, src combination, every form
     asc_reduce_sum(v_int32_t, v_int16_t, m)  # (int32_t, int16_t)
     asc_reduce_sum(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
@@ -2192,6 +2431,9 @@ def main() -> None:
     asc_reduce_sum(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
     asc_reduce_sum(v_half, v_half, m)  # (half, half)
     asc_reduce_sum(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_reduce_max() -> None:
     # asc_reduce_max: every legal dst, src combination, every form
     asc_reduce_max(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
     asc_reduce_max(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
@@ -2199,6 +2441,9 @@ def main() -> None:
     asc_reduce_max(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
     asc_reduce_max(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
     asc_reduce_max(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_reduce_min() -> None:
     # asc_reduce_min: every legal dst, src combination, every form
     asc_reduce_min(v_uint16_t, v_uint16_t, m)  # (uint16_t, uint16_t)
     asc_reduce_min(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
@@ -2206,6 +2451,9 @@ def main() -> None:
     asc_reduce_min(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
     asc_reduce_min(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
     asc_reduce_min(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_reduce_sum_datablock() -> None:
     # asc_reduce_sum_datablock: every legal dst, src combination, every form
     asc_reduce_sum_datablock(v_half, v_half, m)  # (half, half)
     asc_reduce_sum_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
@@ -2213,6 +2461,9 @@ def main() -> None:
     asc_reduce_sum_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
     asc_reduce_sum_datablock(v_uint32_t, v_uint16_t, m)  # (uint32_t, uint16_t)
     asc_reduce_sum_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_reduce_max_datablock() -> None:
     # asc_reduce_max_datablock: every legal dst, src combination, every form
     asc_reduce_max_datablock(v_half, v_half, m)  # (half, half)
     asc_reduce_max_datablock(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
@@ -2220,6 +2471,9 @@ def main() -> None:
     asc_reduce_max_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
     asc_reduce_max_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
     asc_reduce_max_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_reduce_min_datablock() -> None:
     # asc_reduce_min_datablock: every legal dst, src combination, every form
     asc_reduce_min_datablock(v_half, v_half, m)  # (half, half)
     asc_reduce_min_datablock(v_int16_t, v_int16_t, m)  # (int16_t, int16_t)
@@ -2227,29 +2481,47 @@ def main() -> None:
     asc_reduce_min_datablock(v_int32_t, v_int32_t, m)  # (int32_t, int32_t)
     asc_reduce_min_datablock(v_uint32_t, v_uint32_t, m)  # (uint32_t, uint32_t)
     asc_reduce_min_datablock(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_pair_reduce_sum() -> None:
     # asc_pair_reduce_sum: every legal dst, src combination, every form
     asc_pair_reduce_sum(v_half, v_half, m)  # (half, half)
     asc_pair_reduce_sum(v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_pack_to_low() -> None:
     # asc_pack_to_low: every legal dst, src combination, every form
     asc_pack_to_low(v_uint8_t, v_uint16_t)  # (uint8_t, uint16_t)
     asc_pack_to_low(v_uint16_t, v_uint32_t)  # (uint16_t, uint32_t)
     asc_pack_to_low(b, b)  # vector_bool (bool_, bool_)
+
+
+def check_asc_pack_to_high() -> None:
     # asc_pack_to_high: every legal dst, src combination, every form
     asc_pack_to_high(v_uint8_t, v_uint16_t)  # (uint8_t, uint16_t)
     asc_pack_to_high(v_uint16_t, v_uint32_t)  # (uint16_t, uint32_t)
     asc_pack_to_high(b, b)  # vector_bool (bool_, bool_)
+
+
+def check_asc_unpack_lower() -> None:
     # asc_unpack_lower: every legal dst, src combination, every form
     asc_unpack_lower(v_uint16_t, v_uint8_t)  # (uint16_t, uint8_t)
     asc_unpack_lower(v_int16_t, v_int8_t)  # (int16_t, int8_t)
     asc_unpack_lower(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
     asc_unpack_lower(v_int32_t, v_int16_t)  # (int32_t, int16_t)
     asc_unpack_lower(b, b)  # vector_bool (bool_, bool_)
+
+
+def check_asc_unpack_upper() -> None:
     # asc_unpack_upper: every legal dst, src combination, every form
     asc_unpack_upper(v_uint16_t, v_uint8_t)  # (uint16_t, uint8_t)
     asc_unpack_upper(v_int16_t, v_int8_t)  # (int16_t, int8_t)
     asc_unpack_upper(v_uint32_t, v_uint16_t)  # (uint32_t, uint16_t)
     asc_unpack_upper(v_int32_t, v_int16_t)  # (int32_t, int16_t)
     asc_unpack_upper(b, b)  # vector_bool (bool_, bool_)
+
+
+def check_asc_gather() -> None:
     # asc_gather: every legal dst, src, index combination, every form
     asc_gather(v_int8_t, v_int8_t, v_uint8_t)  # (int8_t, int8_t, uint8_t)
     asc_gather(v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t, uint8_t, uint8_t)
@@ -2280,6 +2552,9 @@ def main() -> None:
     asc_gather(v_uint16_t, p_uint16_t, v_uint32_t, m)  # UB (uint16_t, uint16_t, uint32_t)
     asc_gather(v_half, p_half, v_uint32_t, m)  # UB (half, half, uint32_t)
     asc_gather(v_bfloat16_t, p_bfloat16_t, v_uint32_t, m)  # UB (bfloat16_t, bfloat16_t, uint32_t)
+
+
+def check_asc_squeeze() -> None:
     # asc_squeeze: every legal T combination, every form
     asc_squeeze(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_squeeze(v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2294,6 +2569,9 @@ def main() -> None:
     asc_squeeze(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_squeeze(v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_squeeze(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_loadunalign_pre() -> None:
     # asc_loadunalign_pre: every legal T combination, every form
     asc_loadunalign_pre(ul, pr_int8_t)  # (int8_t)
     asc_loadunalign_pre(ul, pr_uint8_t)  # (uint8_t)
@@ -2329,6 +2607,9 @@ def main() -> None:
     asc_loadunalign_pre(ul, pr_uint32_t, a)  # addr_reg (uint32_t)
     asc_loadunalign_pre(ul, pr_float32_t, a)  # addr_reg (float32_t)
     asc_loadunalign_pre(ul, pr_int64_t, a)  # addr_reg (int64_t)
+
+
+def check_asc_loadunalign() -> None:
     # asc_loadunalign: every legal T combination, every form
     asc_loadunalign(v_int8_t, ul, pr_int8_t)  # (int8_t)
     asc_loadunalign(v_uint8_t, ul, pr_uint8_t)  # (uint8_t)
@@ -2347,6 +2628,9 @@ def main() -> None:
     asc_loadunalign(v_uint32_t, ul, pr_uint32_t)  # (uint32_t)
     asc_loadunalign(v_float32_t, ul, pr_float32_t)  # (float32_t)
     asc_loadunalign(v_int64_t, ul, pr_int64_t)  # (int64_t)
+
+
+def check_asc_loadunalign_postupdate() -> None:
     # asc_loadunalign_postupdate: every legal T combination, every form
     asc_loadunalign_postupdate(v_int8_t, ul, pr_int8_t, 0)  # (int8_t)
     asc_loadunalign_postupdate(v_uint8_t, ul, pr_uint8_t, 0)  # (uint8_t)
@@ -2382,6 +2666,9 @@ def main() -> None:
     asc_loadunalign_postupdate(v_uint32_t, ul, pr_uint32_t, a, 0)  # addr_reg (uint32_t)
     asc_loadunalign_postupdate(v_float32_t, ul, pr_float32_t, a, 0)  # addr_reg (float32_t)
     asc_loadunalign_postupdate(v_int64_t, ul, pr_int64_t, a, 0)  # addr_reg (int64_t)
+
+
+def check_asc_storeunalign() -> None:
     # asc_storeunalign: every legal T combination, every form
     asc_storeunalign(pr_int8_t, us, v_int8_t, 0)  # (int8_t)
     asc_storeunalign(pr_uint8_t, us, v_uint8_t, 0)  # (uint8_t)
@@ -2400,6 +2687,9 @@ def main() -> None:
     asc_storeunalign(pr_uint32_t, us, v_uint32_t, 0)  # (uint32_t)
     asc_storeunalign(pr_float32_t, us, v_float32_t, 0)  # (float32_t)
     asc_storeunalign(pr_int64_t, us, v_int64_t, 0)  # (int64_t)
+
+
+def check_asc_storeunalign_postupdate() -> None:
     # asc_storeunalign_postupdate: every legal T combination, every form
     asc_storeunalign_postupdate(pr_int8_t, us, v_int8_t, 0)  # (int8_t)
     asc_storeunalign_postupdate(pr_uint8_t, us, v_uint8_t, 0)  # (uint8_t)
@@ -2455,6 +2745,9 @@ def main() -> None:
     asc_storeunalign_postupdate(pr_uint8_t, us, b)  # vector_bool (bool_)
     asc_storeunalign_postupdate(pr_uint16_t, us, b)  # vector_bool (bool_)
     asc_storeunalign_postupdate(pr_uint32_t, us, b)  # vector_bool (bool_)
+
+
+def check_asc_storeunalign_post() -> None:
     # asc_storeunalign_post: every legal T combination, every form
     asc_storeunalign_post(pr_int8_t, us, 0)  # (int8_t)
     asc_storeunalign_post(pr_uint8_t, us, 0)  # (uint8_t)
@@ -2507,6 +2800,9 @@ def main() -> None:
     asc_storeunalign_post(pr_uint32_t, us, a)  # addr_reg (uint32_t)
     asc_storeunalign_post(pr_float32_t, us, a)  # addr_reg (float32_t)
     asc_storeunalign_post(pr_int64_t, us, a)  # addr_reg (int64_t)
+
+
+def check_asc_storeunalign_post_postupdate() -> None:
     # asc_storeunalign_post_postupdate: every legal T combination, every form
     asc_storeunalign_post_postupdate(pr_int8_t, us, 0)  # (int8_t)
     asc_storeunalign_post_postupdate(pr_uint8_t, us, 0)  # (uint8_t)
@@ -2525,6 +2821,9 @@ def main() -> None:
     asc_storeunalign_post_postupdate(pr_uint32_t, us, 0)  # (uint32_t)
     asc_storeunalign_post_postupdate(pr_float32_t, us, 0)  # (float32_t)
     asc_storeunalign_post_postupdate(pr_int64_t, us, 0)  # (int64_t)
+
+
+def check_asc_load() -> None:
     # asc_load: every legal T combination, every form
     asc_load(v_int8_t, pr_int8_t)  # (int8_t)
     asc_load(v_uint8_t, pr_uint8_t)  # (uint8_t)
@@ -2543,6 +2842,9 @@ def main() -> None:
     asc_load(v_uint32_t, pr_uint32_t)  # (uint32_t)
     asc_load(v_float32_t, pr_float32_t)  # (float32_t)
     asc_load(v_int64_t, pr_int64_t)  # (int64_t)
+
+
+def check_asc_store() -> None:
     # asc_store: every legal T combination, every form
     asc_store(pr_int8_t, v_int8_t, 1)  # (int8_t)
     asc_store(pr_int8_t, v_int8_t)  # (int8_t)
@@ -2578,154 +2880,370 @@ def main() -> None:
     asc_store(pr_float32_t, v_float32_t)  # (float32_t)
     asc_store(pr_int64_t, v_int64_t, 1)  # (int64_t)
     asc_store(pr_int64_t, v_int64_t)  # (int64_t)
+
+
+def check_asc_abs_sub() -> None:
     # asc_abs_sub: every legal T combination, every form
     asc_abs_sub(v_half, v_half, v_half, m)  # (half)
     asc_abs_sub(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_axpy() -> None:
     # asc_axpy: every legal T combination, every form
     asc_axpy(v_half, v_half, 1.5, m)  # (half)
     asc_axpy(v_float32_t, v_float32_t, 1.5, m)  # (float32_t)
+
+
+def check_asc_madd() -> None:
     # asc_madd: every legal T combination, every form
     asc_madd(v_half, v_half, v_half, m)  # (half)
     asc_madd(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_mull() -> None:
     # asc_mull: every legal T combination, every form
     asc_mull(v_uint32_t, v_uint32_t, v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_mull(v_int32_t, v_int32_t, v_int32_t, v_int32_t, m)  # (int32_t)
+
+
+def check_asc_addc() -> None:
     # asc_addc: every legal T combination, every form
     asc_addc(m, v_uint32_t, v_uint32_t, v_uint32_t, m, m)  # (uint32_t)
+
+
+def check_asc_subc() -> None:
     # asc_subc: every legal T combination, every form
     asc_subc(m, v_uint32_t, v_uint32_t, v_uint32_t, m, m)  # (uint32_t)
+
+
+def check_asc_exp_sub() -> None:
     # asc_exp_sub: every legal dst, src combination, every form
     asc_exp_sub(v_float32_t, v_half, v_half, m)  # (float32_t, half)
     asc_exp_sub(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_exp_sub_v2() -> None:
     # asc_exp_sub_v2: every legal dst, src combination, every form
     asc_exp_sub_v2(v_float32_t, v_half, v_half, m)  # (float32_t, half)
     asc_exp_sub_v2(v_float32_t, v_float32_t, v_float32_t, m)  # (float32_t, float32_t)
+
+
+def check_asc_clz() -> None:
     # asc_clz: every legal value_in combination, every form
     assert_type(asc_clz(1), int)  # (uint64_t)
+
+
+def check_asc_ffs() -> None:
     # asc_ffs: every legal value combination, every form
     assert_type(asc_ffs(1), int)  # (uint64_t)
+
+
+def check_asc_ffz() -> None:
     # asc_ffz: every legal value combination, every form
     assert_type(asc_ffz(1), int)  # (uint64_t)
+
+
+def check_asc_popc() -> None:
     # asc_popc: every legal value combination, every form
     assert_type(asc_popc(1), int)  # (uint64_t)
+
+
+def check_asc_zero_bits_cnt() -> None:
     # asc_zero_bits_cnt: every legal value combination, every form
     assert_type(asc_zero_bits_cnt(1), int)  # (uint64_t)
+
+
+def check_asc_sflbits() -> None:
     # asc_sflbits: every legal value combination, every form
     assert_type(asc_sflbits(1), int)  # (int64_t)
+
+
+def check_asc_set_nthbit() -> None:
     # asc_set_nthbit: every legal bits, idx combination, every form
     assert_type(asc_set_nthbit(1, 1), int)  # (uint64_t, int64_t)
+
+
+def check_asc_clear_nthbit() -> None:
     # asc_clear_nthbit: every legal bits, idx combination, every form
     assert_type(asc_clear_nthbit(1, 1), int)  # (uint64_t, int64_t)
+
+
+def check_asc_get_ctrl() -> None:
     # asc_get_ctrl: every legal T combination, every form
     assert_type(asc_get_ctrl(), int)  # (int64_t)
+
+
+def check_asc_set_ctrl() -> None:
     # asc_set_ctrl: every legal config combination, every form
     asc_set_ctrl(1)  # (uint64_t)
+
+
+def check_asc_get_core_id() -> None:
     # asc_get_core_id: every legal T combination, every form
     assert_type(asc_get_core_id(), int)  # (int64_t)
+
+
+def check_asc_get_sub_block_id() -> None:
     # asc_get_sub_block_id: every legal T combination, every form
     assert_type(asc_get_sub_block_id(), int)  # (int64_t)
+
+
+def check_asc_get_sub_block_num() -> None:
     # asc_get_sub_block_num: every legal T combination, every form
     assert_type(asc_get_sub_block_num(), int)  # (int64_t)
+
+
+def check_asc_get_system_cycle() -> None:
     # asc_get_system_cycle: every legal T combination, every form
     assert_type(asc_get_system_cycle(), int)  # (int64_t)
+
+
+def check_asc_get_program_counter() -> None:
     # asc_get_program_counter: every legal T combination, every form
     assert_type(asc_get_program_counter(), int)  # (int64_t)
+
+
+def check_asc_get_phy_buf_addr() -> None:
     # asc_get_phy_buf_addr: every legal offset combination, every form
     assert_type(asc_get_phy_buf_addr(1), int)  # (uint64_t)
+
+
+def check_asc_get_arch_ver() -> None:
     # asc_get_arch_ver: every legal core_version combination, every form
     asc_get_arch_ver(Ref(100))  # (uint32_t)
+
+
+def check_asc_get_status() -> None:
     # asc_get_status: every legal T combination, every form
     assert_type(asc_get_status(), int)  # (int64_t)
+
+
+def check_asc_get_phy_stack_base() -> None:
     # asc_get_phy_stack_base: every legal T combination, every form
     assert_type(asc_get_phy_stack_base(), int)  # (int64_t)
+
+
+def check_asc_get_sys_virtual_base() -> None:
     # asc_get_sys_virtual_base: every legal T combination, every form
     assert_type(asc_get_sys_virtual_base(), int)  # (int64_t)
+
+
+def check_asc_get_smmu_tag_version() -> None:
     # asc_get_smmu_tag_version: every legal T combination, every form
     assert_type(asc_get_smmu_tag_version(), int)  # (int64_t)
+
+
+def check_asc_get_ffts_base_addr() -> None:
     # asc_get_ffts_base_addr: every legal T combination, every form
     assert_type(asc_get_ffts_base_addr(), int)  # (int64_t)
+
+
+def check_asc_set_ffts_base_addr() -> None:
     # asc_set_ffts_base_addr: every legal config combination, every form
     asc_set_ffts_base_addr(1)  # (uint64_t)
+
+
+def check_asc_dcci_single() -> None:
     # asc_dcci_single: every legal T combination, every form
     asc_dcci_single(g_uint8_t)  # (uint64_t)
+
+
+def check_asc_ub_dcci_single() -> None:
     # asc_ub_dcci_single: every legal T combination, every form
     asc_ub_dcci_single(p_uint8_t)  # (uint64_t)
+
+
+def check_asc_dcci_entire_all() -> None:
     # asc_dcci_entire_all: every legal T combination, every form
     asc_dcci_entire_all()  # (uint64_t)
+
+
+def check_asc_dcci_entire_out() -> None:
     # asc_dcci_entire_out: every legal T combination, every form
     asc_dcci_entire_out()  # (uint64_t)
+
+
+def check_asc_dcci_entire_atomic() -> None:
     # asc_dcci_entire_atomic: every legal T combination, every form
     asc_dcci_entire_atomic()  # (uint64_t)
+
+
+def check_asc_dci() -> None:
     # asc_dci: every legal T combination, every form
     asc_dci()  # (uint64_t)
+
+
+def check_asc_datacache_preload() -> None:
     # asc_datacache_preload: every legal address, offset combination, every form
     asc_datacache_preload(g_uint64_t, 1)  # (uint64_t, int64_t)
+
+
+def check_asc_icache_preload() -> None:
     # asc_icache_preload: every legal addr combination, every form
     asc_icache_preload(1, 1)  # (int64_t)
+
+
+def check_asc_get_icache_preload_status() -> None:
     # asc_get_icache_preload_status: every legal T combination, every form
     assert_type(asc_get_icache_preload_status(), int)  # (int64_t)
+
+
+def check_asc_sync_block_arrive() -> None:
     # asc_sync_block_arrive: every legal flag_id combination, every form
     asc_sync_block_arrive(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_block_wait() -> None:
     # asc_sync_block_wait: every legal flag_id combination, every form
     asc_sync_block_wait(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_subblock_arrive() -> None:
     # asc_sync_subblock_arrive: every legal flag_id combination, every form
     asc_sync_subblock_arrive(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_subblock_wait() -> None:
     # asc_sync_subblock_wait: every legal flag_id combination, every form
     asc_sync_subblock_wait(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_inter_arrive() -> None:
     # asc_sync_inter_arrive: every legal flag_id combination, every form
     asc_sync_inter_arrive(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_inter_wait() -> None:
     # asc_sync_inter_wait: every legal flag_id combination, every form
     asc_sync_inter_wait(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_intra_arrive() -> None:
     # asc_sync_intra_arrive: every legal sync_id combination, every form
     asc_sync_intra_arrive(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_intra_wait() -> None:
     # asc_sync_intra_wait: every legal sync_id combination, every form
     asc_sync_intra_wait(PIPE_S, 1)  # (int64_t)
+
+
+def check_asc_sync_mte2() -> None:
     # asc_sync_mte2: every legal id combination, every form
     asc_sync_mte2(1)  # (int32_t)
+
+
+def check_asc_sync_mte3() -> None:
     # asc_sync_mte3: every legal id combination, every form
     asc_sync_mte3(1)  # (int32_t)
+
+
+def check_asc_sync_vec() -> None:
     # asc_sync_vec: every legal T combination, every form
     asc_sync_vec()  # (int64_t)
+
+
+def check_asc_set_atomic_add_int8() -> None:
     # asc_set_atomic_add_int8: every legal T combination, every form
     asc_set_atomic_add_int8()  # (int8_t)
+
+
+def check_asc_set_atomic_add_int16() -> None:
     # asc_set_atomic_add_int16: every legal T combination, every form
     asc_set_atomic_add_int16()  # (int16_t)
+
+
+def check_asc_set_atomic_add_int() -> None:
     # asc_set_atomic_add_int: every legal T combination, every form
     asc_set_atomic_add_int()  # (int32_t)
+
+
+def check_asc_set_atomic_add_bfloat() -> None:
     # asc_set_atomic_add_bfloat: every legal T combination, every form
     asc_set_atomic_add_bfloat()  # (bfloat16_t)
+
+
+def check_asc_set_atomic_add_float16() -> None:
     # asc_set_atomic_add_float16: every legal T combination, every form
     asc_set_atomic_add_float16()  # (half)
+
+
+def check_asc_set_atomic_add_float() -> None:
     # asc_set_atomic_add_float: every legal T combination, every form
     asc_set_atomic_add_float()  # (float32_t)
+
+
+def check_asc_set_atomic_max_int8() -> None:
     # asc_set_atomic_max_int8: every legal T combination, every form
     asc_set_atomic_max_int8()  # (int8_t)
+
+
+def check_asc_set_atomic_max_int16() -> None:
     # asc_set_atomic_max_int16: every legal T combination, every form
     asc_set_atomic_max_int16()  # (int16_t)
+
+
+def check_asc_set_atomic_max_int() -> None:
     # asc_set_atomic_max_int: every legal T combination, every form
     asc_set_atomic_max_int()  # (int32_t)
+
+
+def check_asc_set_atomic_max_bfloat() -> None:
     # asc_set_atomic_max_bfloat: every legal T combination, every form
     asc_set_atomic_max_bfloat()  # (bfloat16_t)
+
+
+def check_asc_set_atomic_max_float16() -> None:
     # asc_set_atomic_max_float16: every legal T combination, every form
     asc_set_atomic_max_float16()  # (half)
+
+
+def check_asc_set_atomic_max_float() -> None:
     # asc_set_atomic_max_float: every legal T combination, every form
     asc_set_atomic_max_float()  # (float32_t)
+
+
+def check_asc_set_atomic_min_int8() -> None:
     # asc_set_atomic_min_int8: every legal T combination, every form
     asc_set_atomic_min_int8()  # (int8_t)
+
+
+def check_asc_set_atomic_min_int16() -> None:
     # asc_set_atomic_min_int16: every legal T combination, every form
     asc_set_atomic_min_int16()  # (int16_t)
+
+
+def check_asc_set_atomic_min_int() -> None:
     # asc_set_atomic_min_int: every legal T combination, every form
     asc_set_atomic_min_int()  # (int32_t)
+
+
+def check_asc_set_atomic_min_bfloat() -> None:
     # asc_set_atomic_min_bfloat: every legal T combination, every form
     asc_set_atomic_min_bfloat()  # (bfloat16_t)
+
+
+def check_asc_set_atomic_min_float16() -> None:
     # asc_set_atomic_min_float16: every legal T combination, every form
     asc_set_atomic_min_float16()  # (half)
+
+
+def check_asc_set_atomic_min_float() -> None:
     # asc_set_atomic_min_float: every legal T combination, every form
     asc_set_atomic_min_float()  # (float32_t)
+
+
+def check_asc_set_atomic_none() -> None:
     # asc_set_atomic_none: every legal T combination, every form
     asc_set_atomic_none()  # (uint64_t)
+
+
+def check_asc_get_store_atomic_config() -> None:
     # asc_get_store_atomic_config: every legal T combination, every form
     asc_get_store_atomic_config(asc_store_atomic_config())  # (uint64_t)
+
+
+def check_asc_store_dev() -> None:
     # asc_store_dev: every legal addr combination, every form
     asc_store_dev(g_int8_t, 1)  # (int8_t)
     asc_store_dev(g_uint8_t, 1)  # (uint8_t)
@@ -2735,94 +3253,175 @@ def main() -> None:
     asc_store_dev(g_uint32_t, 1)  # (uint32_t)
     asc_store_dev(g_int64_t, 1)  # (int64_t)
     asc_store_dev(g_uint64_t, 1)  # (uint64_t)
+
+
+def check_asc_copy_ub2ub() -> None:
     # asc_copy_ub2ub: every legal size, n_burst combination, every form
     asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1)  # (uint32_t, uint16_t)
     asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
+
+
+def check_asc_copy_ub2ub_sync() -> None:
     # asc_copy_ub2ub_sync: every legal size combination, every form
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1)  # (uint32_t)
+
+
+def check_asc_atomic_add() -> None:
     # asc_atomic_add: every legal address combination, every form
     assert_type(asc_atomic_add(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_add(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_add(g_float32_t, 1.5), float)  # (float32_t)
     assert_type(asc_atomic_add(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_add(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_sub() -> None:
     # asc_atomic_sub: every legal address combination, every form
     assert_type(asc_atomic_sub(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_sub(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_sub(g_float32_t, 1.5), float)  # (float32_t)
     assert_type(asc_atomic_sub(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_sub(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_exch() -> None:
     # asc_atomic_exch: every legal address combination, every form
     assert_type(asc_atomic_exch(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_exch(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_exch(g_float32_t, 1.5), float)  # (float32_t)
     assert_type(asc_atomic_exch(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_exch(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_max() -> None:
     # asc_atomic_max: every legal address combination, every form
     assert_type(asc_atomic_max(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_max(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_max(g_float32_t, 1.5), float)  # (float32_t)
     assert_type(asc_atomic_max(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_max(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_min() -> None:
     # asc_atomic_min: every legal address combination, every form
     assert_type(asc_atomic_min(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_min(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_min(g_float32_t, 1.5), float)  # (float32_t)
     assert_type(asc_atomic_min(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_min(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_cas() -> None:
     # asc_atomic_cas: every legal address combination, every form
     assert_type(asc_atomic_cas(g_int32_t, 1, 1), int)  # (int32_t)
     assert_type(asc_atomic_cas(g_uint32_t, 1, 1), int)  # (uint32_t)
     assert_type(asc_atomic_cas(g_float32_t, 1.5, 1.5), float)  # (float32_t)
     assert_type(asc_atomic_cas(g_int64_t, 1, 1), int)  # (int64_t)
     assert_type(asc_atomic_cas(g_uint64_t, 1, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_and() -> None:
     # asc_atomic_and: every legal address combination, every form
     assert_type(asc_atomic_and(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_and(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_and(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_and(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_or() -> None:
     # asc_atomic_or: every legal address combination, every form
     assert_type(asc_atomic_or(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_or(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_or(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_or(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_xor() -> None:
     # asc_atomic_xor: every legal address combination, every form
     assert_type(asc_atomic_xor(g_int32_t, 1), int)  # (int32_t)
     assert_type(asc_atomic_xor(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_xor(g_int64_t, 1), int)  # (int64_t)
     assert_type(asc_atomic_xor(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_inc() -> None:
     # asc_atomic_inc: every legal address combination, every form
     assert_type(asc_atomic_inc(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_inc(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_atomic_dec() -> None:
     # asc_atomic_dec: every legal address combination, every form
     assert_type(asc_atomic_dec(g_uint32_t, 1), int)  # (uint32_t)
     assert_type(asc_atomic_dec(g_uint64_t, 1), int)  # (uint64_t)
+
+
+def check_asc_set_gm2ub_loop_size() -> None:
     # asc_set_gm2ub_loop_size: every legal loop1_size combination, every form
     asc_set_gm2ub_loop_size(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2ub_loop1_stride() -> None:
     # asc_set_gm2ub_loop1_stride: every legal loop1_src_stride combination, every form
     asc_set_gm2ub_loop1_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_gm2ub_loop2_stride() -> None:
     # asc_set_gm2ub_loop2_stride: every legal loop2_src_stride combination, every form
     asc_set_gm2ub_loop2_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ub2gm_loop_size() -> None:
     # asc_set_ub2gm_loop_size: every legal loop1_size combination, every form
     asc_set_ub2gm_loop_size(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ub2gm_loop1_stride() -> None:
     # asc_set_ub2gm_loop1_stride: every legal loop1_src_stride combination, every form
     asc_set_ub2gm_loop1_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ub2gm_loop2_stride() -> None:
     # asc_set_ub2gm_loop2_stride: every legal loop2_src_stride combination, every form
     asc_set_ub2gm_loop2_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ndim_loop0_stride() -> None:
     # asc_set_ndim_loop0_stride: every legal dst_stride combination, every form
     asc_set_ndim_loop0_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ndim_loop1_stride() -> None:
     # asc_set_ndim_loop1_stride: every legal dst_stride combination, every form
     asc_set_ndim_loop1_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ndim_loop2_stride() -> None:
     # asc_set_ndim_loop2_stride: every legal dst_stride combination, every form
     asc_set_ndim_loop2_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ndim_loop3_stride() -> None:
     # asc_set_ndim_loop3_stride: every legal dst_stride combination, every form
     asc_set_ndim_loop3_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ndim_loop4_stride() -> None:
     # asc_set_ndim_loop4_stride: every legal dst_stride combination, every form
     asc_set_ndim_loop4_stride(1, 1)  # (uint64_t)
+
+
+def check_asc_set_ndim_pad_count() -> None:
     # asc_set_ndim_pad_count: every legal T combination, every form
     asc_set_ndim_pad_count(asc_ndim_pad_count_config())  # (uint64_t)
+
+
+def check_asc_set_ndim_pad_value() -> None:
     # asc_set_ndim_pad_value: every legal pad_value combination, every form
     asc_set_ndim_pad_value(1.5)  # (float32_t)
+
+
+def check_asc_ndim_copy_gm2ub() -> None:
     # asc_ndim_copy_gm2ub: every legal src, loop0_size, loop0_lp_count combination, every form
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int8_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_uint8_t, g_uint8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint8_t, uint32_t, uint8_t)
@@ -2838,24 +3437,45 @@ def main() -> None:
     asc_ndim_copy_gm2ub(p_int32_t, g_int32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int32_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint32_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_float32_t, g_float32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (float32_t, uint32_t, uint8_t)
+
+
+def check_asc_transpose() -> None:
     # asc_transpose: every legal T combination, every form
     asc_transpose(p_int16_t, p_int16_t)  # (int16_t)
     asc_transpose(p_uint16_t, p_uint16_t)  # (uint16_t)
+
+
+def check_asc_transpose_sync() -> None:
     # asc_transpose_sync: every legal T combination, every form
     asc_transpose_sync(p_int16_t, p_int16_t)  # (int16_t)
     asc_transpose_sync(p_uint16_t, p_uint16_t)  # (uint16_t)
+
+
+def check_asc_bitsort() -> None:
     # asc_bitsort: every legal T, index combination, every form
     asc_bitsort(p_half, p_half, p_uint32_t, 0)  # (half, uint32_t)
     asc_bitsort(p_float32_t, p_float32_t, p_uint32_t, 0)  # (float32_t, uint32_t)
+
+
+def check_asc_bitsort_sync() -> None:
     # asc_bitsort_sync: every legal T, index combination, every form
     asc_bitsort_sync(p_half, p_half, p_uint32_t, 0)  # (half, uint32_t)
     asc_bitsort_sync(p_float32_t, p_float32_t, p_uint32_t, 0)  # (float32_t, uint32_t)
+
+
+def check_asc_mrgsort4() -> None:
     # asc_mrgsort4: every legal T combination, every form
     asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
     asc_mrgsort4(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
+
+
+def check_asc_mrgsort4_sync() -> None:
     # asc_mrgsort4_sync: every legal T combination, every form
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # (half)
     asc_mrgsort4_sync(p_float32_t, [p_float32_t, p_float32_t, None, None], 0, 0, 0, 0, 0, True, 0)  # (float32_t)
+
+
+def check_asc_set_va_reg() -> None:
     # asc_set_va_reg: every legal T combination, every form
     asc_set_va_reg(VA0, [p_int8_t, p_int8_t, None, None])  # (int8_t)
     asc_set_va_reg(VA0, [p_uint8_t, p_uint8_t, None, None])  # (uint8_t)
@@ -2865,18 +3485,39 @@ def main() -> None:
     asc_set_va_reg(VA0, [p_int32_t, p_int32_t, None, None])  # (int32_t)
     asc_set_va_reg(VA0, [p_uint32_t, p_uint32_t, None, None])  # (uint32_t)
     asc_set_va_reg(VA0, [p_float32_t, p_float32_t, None, None])  # (float32_t)
+
+
+def check_asc_transto5hd_b8() -> None:
     # asc_transto5hd_b8: every legal T combination, every form
     asc_transto5hd_b8(VA0, VA0, 0, 0, 0, True, True)  # (uint8_t)
+
+
+def check_asc_transto5hd_b8_sync() -> None:
     # asc_transto5hd_b8_sync: every legal T combination, every form
     asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, True, True)  # (uint8_t)
+
+
+def check_asc_transto5hd_b16() -> None:
     # asc_transto5hd_b16: every legal T combination, every form
     asc_transto5hd_b16(VA0, VA0, 0, 0, 0)  # (uint16_t)
+
+
+def check_asc_transto5hd_b16_sync() -> None:
     # asc_transto5hd_b16_sync: every legal T combination, every form
     asc_transto5hd_b16_sync(VA0, VA0, 0, 0, 0)  # (uint16_t)
+
+
+def check_asc_transto5hd_b32() -> None:
     # asc_transto5hd_b32: every legal T combination, every form
     asc_transto5hd_b32(VA0, VA0, 0, 0, 0)  # (uint32_t)
+
+
+def check_asc_transto5hd_b32_sync() -> None:
     # asc_transto5hd_b32_sync: every legal T combination, every form
     asc_transto5hd_b32_sync(VA0, VA0, 0, 0, 0)  # (uint32_t)
+
+
+def check_asc_scatter() -> None:
     # asc_scatter: every legal T, U combination, every form
     asc_scatter(p_int8_t, v_int8_t, v_uint16_t, m)  # (int8_t, uint16_t)
     asc_scatter(p_uint8_t, v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)
@@ -2887,6 +3528,9 @@ def main() -> None:
     asc_scatter(p_bfloat16_t, v_bfloat16_t, v_uint16_t, m)  # (bfloat16_t, uint16_t)
     asc_scatter(p_half, v_half, v_uint16_t, m)  # (half, uint16_t)
     asc_scatter(p_float32_t, v_float32_t, v_uint32_t, m)  # (float32_t, uint32_t)
+
+
+def check_asc_gather_datablock() -> None:
     # asc_gather_datablock: every legal T, U combination, every form
     asc_gather_datablock(v_int4x2_t, p_int4x2_t, v_uint32_t, m)  # (int4x2_t, uint32_t)
     asc_gather_datablock(v_int8_t, p_int8_t, v_uint32_t, m)  # (int8_t, uint32_t)
@@ -2924,14 +3568,29 @@ def main() -> None:
     asc_gather_datablock(v_float32_t, p_float32_t, v_uint32_t)  # unmasked (float32_t, uint32_t)
     asc_gather_datablock(v_int64_t, p_int64_t, v_uint32_t)  # unmasked (int64_t, uint32_t)
     asc_gather_datablock(v_uint64_t, p_uint64_t, v_uint32_t)  # unmasked (uint64_t, uint32_t)
+
+
+def check_asc_frequency_histogram_bin0() -> None:
     # asc_frequency_histogram_bin0: every legal T, U combination, every form
     asc_frequency_histogram_bin0(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_frequency_histogram_bin1() -> None:
     # asc_frequency_histogram_bin1: every legal T, U combination, every form
     asc_frequency_histogram_bin1(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_cumulative_histogram_bin0() -> None:
     # asc_cumulative_histogram_bin0: every legal T, U combination, every form
     asc_cumulative_histogram_bin0(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_cumulative_histogram_bin1() -> None:
     # asc_cumulative_histogram_bin1: every legal T, U combination, every form
     asc_cumulative_histogram_bin1(v_uint16_t, v_uint8_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_intlv() -> None:
     # asc_intlv: every legal T combination, every form
     asc_intlv(v_int8_t, v_int8_t, v_int8_t, v_int8_t)  # (int8_t)
     asc_intlv(v_uint8_t, v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t)
@@ -2946,12 +3605,24 @@ def main() -> None:
     asc_intlv(v_int32_t, v_int32_t, v_int32_t, v_int32_t)  # (int32_t)
     asc_intlv(v_uint32_t, v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t)
     asc_intlv(v_float32_t, v_float32_t, v_float32_t, v_float32_t)  # (float32_t)
+
+
+def check_asc_intlv_b8() -> None:
     # asc_intlv_b8: every legal dst combination, every form
     asc_intlv_b8(m, m, m, m)  # (bool_)
+
+
+def check_asc_intlv_b16() -> None:
     # asc_intlv_b16: every legal dst combination, every form
     asc_intlv_b16(m, m, m, m)  # (bool_)
+
+
+def check_asc_intlv_b32() -> None:
     # asc_intlv_b32: every legal dst combination, every form
     asc_intlv_b32(m, m, m, m)  # (bool_)
+
+
+def check_asc_deintlv() -> None:
     # asc_deintlv: every legal T combination, every form
     asc_deintlv(v_int8_t, v_int8_t, v_int8_t, v_int8_t)  # (int8_t)
     asc_deintlv(v_uint8_t, v_uint8_t, v_uint8_t, v_uint8_t)  # (uint8_t)
@@ -2966,12 +3637,24 @@ def main() -> None:
     asc_deintlv(v_int32_t, v_int32_t, v_int32_t, v_int32_t)  # (int32_t)
     asc_deintlv(v_uint32_t, v_uint32_t, v_uint32_t, v_uint32_t)  # (uint32_t)
     asc_deintlv(v_float32_t, v_float32_t, v_float32_t, v_float32_t)  # (float32_t)
+
+
+def check_asc_deintlv_b8() -> None:
     # asc_deintlv_b8: every legal dst combination, every form
     asc_deintlv_b8(m, m, m, m)  # (bool_)
+
+
+def check_asc_deintlv_b16() -> None:
     # asc_deintlv_b16: every legal dst combination, every form
     asc_deintlv_b16(m, m, m, m)  # (bool_)
+
+
+def check_asc_deintlv_b32() -> None:
     # asc_deintlv_b32: every legal dst combination, every form
     asc_deintlv_b32(m, m, m, m)  # (bool_)
+
+
+def check_asc_squeeze_with_status() -> None:
     # asc_squeeze_with_status: every legal T combination, every form
     asc_squeeze_with_status(v_int8_t, v_int8_t, m)  # (int8_t)
     asc_squeeze_with_status(v_uint8_t, v_uint8_t, m)  # (uint8_t)
@@ -2986,6 +3669,9 @@ def main() -> None:
     asc_squeeze_with_status(v_int32_t, v_int32_t, m)  # (int32_t)
     asc_squeeze_with_status(v_uint32_t, v_uint32_t, m)  # (uint32_t)
     asc_squeeze_with_status(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_unsqueeze() -> None:
     # asc_unsqueeze: every legal T combination, every form
     asc_unsqueeze(v_int8_t, m)  # (int8_t)
     asc_unsqueeze(v_uint8_t, m)  # (uint8_t)
@@ -2993,903 +3679,2238 @@ def main() -> None:
     asc_unsqueeze(v_uint16_t, m)  # (uint16_t)
     asc_unsqueeze(v_int32_t, m)  # (int32_t)
     asc_unsqueeze(v_uint32_t, m)  # (uint32_t)
+
+
+def check_asc_half2int4x2_rn() -> None:
     # asc_half2int4x2_rn: every legal dst, src combination, every form
     asc_half2int4x2_rn(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_v2() -> None:
     # asc_half2int4x2_rn_v2: every legal dst, src combination, every form
     asc_half2int4x2_rn_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_v3() -> None:
     # asc_half2int4x2_rn_v3: every legal dst, src combination, every form
     asc_half2int4x2_rn_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_v4() -> None:
     # asc_half2int4x2_rn_v4: every legal dst, src combination, every form
     asc_half2int4x2_rn_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_sat() -> None:
     # asc_half2int4x2_rn_sat: every legal dst, src combination, every form
     asc_half2int4x2_rn_sat(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_sat_v2() -> None:
     # asc_half2int4x2_rn_sat_v2: every legal dst, src combination, every form
     asc_half2int4x2_rn_sat_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_sat_v3() -> None:
     # asc_half2int4x2_rn_sat_v3: every legal dst, src combination, every form
     asc_half2int4x2_rn_sat_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rn_sat_v4() -> None:
     # asc_half2int4x2_rn_sat_v4: every legal dst, src combination, every form
     asc_half2int4x2_rn_sat_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna() -> None:
     # asc_half2int4x2_rna: every legal dst, src combination, every form
     asc_half2int4x2_rna(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_v2() -> None:
     # asc_half2int4x2_rna_v2: every legal dst, src combination, every form
     asc_half2int4x2_rna_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_v3() -> None:
     # asc_half2int4x2_rna_v3: every legal dst, src combination, every form
     asc_half2int4x2_rna_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_v4() -> None:
     # asc_half2int4x2_rna_v4: every legal dst, src combination, every form
     asc_half2int4x2_rna_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_sat() -> None:
     # asc_half2int4x2_rna_sat: every legal dst, src combination, every form
     asc_half2int4x2_rna_sat(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_sat_v2() -> None:
     # asc_half2int4x2_rna_sat_v2: every legal dst, src combination, every form
     asc_half2int4x2_rna_sat_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_sat_v3() -> None:
     # asc_half2int4x2_rna_sat_v3: every legal dst, src combination, every form
     asc_half2int4x2_rna_sat_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rna_sat_v4() -> None:
     # asc_half2int4x2_rna_sat_v4: every legal dst, src combination, every form
     asc_half2int4x2_rna_sat_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd() -> None:
     # asc_half2int4x2_rd: every legal dst, src combination, every form
     asc_half2int4x2_rd(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_v2() -> None:
     # asc_half2int4x2_rd_v2: every legal dst, src combination, every form
     asc_half2int4x2_rd_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_v3() -> None:
     # asc_half2int4x2_rd_v3: every legal dst, src combination, every form
     asc_half2int4x2_rd_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_v4() -> None:
     # asc_half2int4x2_rd_v4: every legal dst, src combination, every form
     asc_half2int4x2_rd_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_sat() -> None:
     # asc_half2int4x2_rd_sat: every legal dst, src combination, every form
     asc_half2int4x2_rd_sat(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_sat_v2() -> None:
     # asc_half2int4x2_rd_sat_v2: every legal dst, src combination, every form
     asc_half2int4x2_rd_sat_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_sat_v3() -> None:
     # asc_half2int4x2_rd_sat_v3: every legal dst, src combination, every form
     asc_half2int4x2_rd_sat_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rd_sat_v4() -> None:
     # asc_half2int4x2_rd_sat_v4: every legal dst, src combination, every form
     asc_half2int4x2_rd_sat_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru() -> None:
     # asc_half2int4x2_ru: every legal dst, src combination, every form
     asc_half2int4x2_ru(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_v2() -> None:
     # asc_half2int4x2_ru_v2: every legal dst, src combination, every form
     asc_half2int4x2_ru_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_v3() -> None:
     # asc_half2int4x2_ru_v3: every legal dst, src combination, every form
     asc_half2int4x2_ru_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_v4() -> None:
     # asc_half2int4x2_ru_v4: every legal dst, src combination, every form
     asc_half2int4x2_ru_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_sat() -> None:
     # asc_half2int4x2_ru_sat: every legal dst, src combination, every form
     asc_half2int4x2_ru_sat(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_sat_v2() -> None:
     # asc_half2int4x2_ru_sat_v2: every legal dst, src combination, every form
     asc_half2int4x2_ru_sat_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_sat_v3() -> None:
     # asc_half2int4x2_ru_sat_v3: every legal dst, src combination, every form
     asc_half2int4x2_ru_sat_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_ru_sat_v4() -> None:
     # asc_half2int4x2_ru_sat_v4: every legal dst, src combination, every form
     asc_half2int4x2_ru_sat_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz() -> None:
     # asc_half2int4x2_rz: every legal dst, src combination, every form
     asc_half2int4x2_rz(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_v2() -> None:
     # asc_half2int4x2_rz_v2: every legal dst, src combination, every form
     asc_half2int4x2_rz_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_v3() -> None:
     # asc_half2int4x2_rz_v3: every legal dst, src combination, every form
     asc_half2int4x2_rz_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_v4() -> None:
     # asc_half2int4x2_rz_v4: every legal dst, src combination, every form
     asc_half2int4x2_rz_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_sat() -> None:
     # asc_half2int4x2_rz_sat: every legal dst, src combination, every form
     asc_half2int4x2_rz_sat(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_sat_v2() -> None:
     # asc_half2int4x2_rz_sat_v2: every legal dst, src combination, every form
     asc_half2int4x2_rz_sat_v2(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_sat_v3() -> None:
     # asc_half2int4x2_rz_sat_v3: every legal dst, src combination, every form
     asc_half2int4x2_rz_sat_v3(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int4x2_rz_sat_v4() -> None:
     # asc_half2int4x2_rz_sat_v4: every legal dst, src combination, every form
     asc_half2int4x2_rz_sat_v4(v_int4x2_t, v_half, m)  # (int4x2_t, half)
+
+
+def check_asc_half2int8_rn() -> None:
     # asc_half2int8_rn: every legal dst, src combination, every form
     asc_half2int8_rn(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rn_v2() -> None:
     # asc_half2int8_rn_v2: every legal dst, src combination, every form
     asc_half2int8_rn_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rn_sat() -> None:
     # asc_half2int8_rn_sat: every legal dst, src combination, every form
     asc_half2int8_rn_sat(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rn_sat_v2() -> None:
     # asc_half2int8_rn_sat_v2: every legal dst, src combination, every form
     asc_half2int8_rn_sat_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rna() -> None:
     # asc_half2int8_rna: every legal dst, src combination, every form
     asc_half2int8_rna(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rna_v2() -> None:
     # asc_half2int8_rna_v2: every legal dst, src combination, every form
     asc_half2int8_rna_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rna_sat() -> None:
     # asc_half2int8_rna_sat: every legal dst, src combination, every form
     asc_half2int8_rna_sat(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rna_sat_v2() -> None:
     # asc_half2int8_rna_sat_v2: every legal dst, src combination, every form
     asc_half2int8_rna_sat_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rd() -> None:
     # asc_half2int8_rd: every legal dst, src combination, every form
     asc_half2int8_rd(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rd_v2() -> None:
     # asc_half2int8_rd_v2: every legal dst, src combination, every form
     asc_half2int8_rd_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rd_sat() -> None:
     # asc_half2int8_rd_sat: every legal dst, src combination, every form
     asc_half2int8_rd_sat(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rd_sat_v2() -> None:
     # asc_half2int8_rd_sat_v2: every legal dst, src combination, every form
     asc_half2int8_rd_sat_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_ru() -> None:
     # asc_half2int8_ru: every legal dst, src combination, every form
     asc_half2int8_ru(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_ru_v2() -> None:
     # asc_half2int8_ru_v2: every legal dst, src combination, every form
     asc_half2int8_ru_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_ru_sat() -> None:
     # asc_half2int8_ru_sat: every legal dst, src combination, every form
     asc_half2int8_ru_sat(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_ru_sat_v2() -> None:
     # asc_half2int8_ru_sat_v2: every legal dst, src combination, every form
     asc_half2int8_ru_sat_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rz() -> None:
     # asc_half2int8_rz: every legal dst, src combination, every form
     asc_half2int8_rz(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rz_v2() -> None:
     # asc_half2int8_rz_v2: every legal dst, src combination, every form
     asc_half2int8_rz_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rz_sat() -> None:
     # asc_half2int8_rz_sat: every legal dst, src combination, every form
     asc_half2int8_rz_sat(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2int8_rz_sat_v2() -> None:
     # asc_half2int8_rz_sat_v2: every legal dst, src combination, every form
     asc_half2int8_rz_sat_v2(v_int8_t, v_half, m)  # (int8_t, half)
+
+
+def check_asc_half2uint8_rn() -> None:
     # asc_half2uint8_rn: every legal dst, src combination, every form
     asc_half2uint8_rn(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rn_v2() -> None:
     # asc_half2uint8_rn_v2: every legal dst, src combination, every form
     asc_half2uint8_rn_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rn_sat() -> None:
     # asc_half2uint8_rn_sat: every legal dst, src combination, every form
     asc_half2uint8_rn_sat(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rn_sat_v2() -> None:
     # asc_half2uint8_rn_sat_v2: every legal dst, src combination, every form
     asc_half2uint8_rn_sat_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rna() -> None:
     # asc_half2uint8_rna: every legal dst, src combination, every form
     asc_half2uint8_rna(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rna_v2() -> None:
     # asc_half2uint8_rna_v2: every legal dst, src combination, every form
     asc_half2uint8_rna_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rna_sat() -> None:
     # asc_half2uint8_rna_sat: every legal dst, src combination, every form
     asc_half2uint8_rna_sat(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rna_sat_v2() -> None:
     # asc_half2uint8_rna_sat_v2: every legal dst, src combination, every form
     asc_half2uint8_rna_sat_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rd() -> None:
     # asc_half2uint8_rd: every legal dst, src combination, every form
     asc_half2uint8_rd(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rd_v2() -> None:
     # asc_half2uint8_rd_v2: every legal dst, src combination, every form
     asc_half2uint8_rd_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rd_sat() -> None:
     # asc_half2uint8_rd_sat: every legal dst, src combination, every form
     asc_half2uint8_rd_sat(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rd_sat_v2() -> None:
     # asc_half2uint8_rd_sat_v2: every legal dst, src combination, every form
     asc_half2uint8_rd_sat_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_ru() -> None:
     # asc_half2uint8_ru: every legal dst, src combination, every form
     asc_half2uint8_ru(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_ru_v2() -> None:
     # asc_half2uint8_ru_v2: every legal dst, src combination, every form
     asc_half2uint8_ru_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_ru_sat() -> None:
     # asc_half2uint8_ru_sat: every legal dst, src combination, every form
     asc_half2uint8_ru_sat(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_ru_sat_v2() -> None:
     # asc_half2uint8_ru_sat_v2: every legal dst, src combination, every form
     asc_half2uint8_ru_sat_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rz() -> None:
     # asc_half2uint8_rz: every legal dst, src combination, every form
     asc_half2uint8_rz(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rz_v2() -> None:
     # asc_half2uint8_rz_v2: every legal dst, src combination, every form
     asc_half2uint8_rz_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rz_sat() -> None:
     # asc_half2uint8_rz_sat: every legal dst, src combination, every form
     asc_half2uint8_rz_sat(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2uint8_rz_sat_v2() -> None:
     # asc_half2uint8_rz_sat_v2: every legal dst, src combination, every form
     asc_half2uint8_rz_sat_v2(v_uint8_t, v_half, m)  # (uint8_t, half)
+
+
+def check_asc_half2int16_rn() -> None:
     # asc_half2int16_rn: every legal dst, src combination, every form
     asc_half2int16_rn(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rn_sat() -> None:
     # asc_half2int16_rn_sat: every legal dst, src combination, every form
     asc_half2int16_rn_sat(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rna() -> None:
     # asc_half2int16_rna: every legal dst, src combination, every form
     asc_half2int16_rna(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rna_sat() -> None:
     # asc_half2int16_rna_sat: every legal dst, src combination, every form
     asc_half2int16_rna_sat(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rd() -> None:
     # asc_half2int16_rd: every legal dst, src combination, every form
     asc_half2int16_rd(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rd_sat() -> None:
     # asc_half2int16_rd_sat: every legal dst, src combination, every form
     asc_half2int16_rd_sat(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_ru() -> None:
     # asc_half2int16_ru: every legal dst, src combination, every form
     asc_half2int16_ru(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_ru_sat() -> None:
     # asc_half2int16_ru_sat: every legal dst, src combination, every form
     asc_half2int16_ru_sat(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rz() -> None:
     # asc_half2int16_rz: every legal dst, src combination, every form
     asc_half2int16_rz(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int16_rz_sat() -> None:
     # asc_half2int16_rz_sat: every legal dst, src combination, every form
     asc_half2int16_rz_sat(v_int16_t, v_half, m)  # (int16_t, half)
+
+
+def check_asc_half2int32_rn() -> None:
     # asc_half2int32_rn: every legal dst, src combination, every form
     asc_half2int32_rn(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rn_v2() -> None:
     # asc_half2int32_rn_v2: every legal dst, src combination, every form
     asc_half2int32_rn_v2(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rna() -> None:
     # asc_half2int32_rna: every legal dst, src combination, every form
     asc_half2int32_rna(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rna_v2() -> None:
     # asc_half2int32_rna_v2: every legal dst, src combination, every form
     asc_half2int32_rna_v2(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rd() -> None:
     # asc_half2int32_rd: every legal dst, src combination, every form
     asc_half2int32_rd(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rd_v2() -> None:
     # asc_half2int32_rd_v2: every legal dst, src combination, every form
     asc_half2int32_rd_v2(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_ru() -> None:
     # asc_half2int32_ru: every legal dst, src combination, every form
     asc_half2int32_ru(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_ru_v2() -> None:
     # asc_half2int32_ru_v2: every legal dst, src combination, every form
     asc_half2int32_ru_v2(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rz() -> None:
     # asc_half2int32_rz: every legal dst, src combination, every form
     asc_half2int32_rz(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_half2int32_rz_v2() -> None:
     # asc_half2int32_rz_v2: every legal dst, src combination, every form
     asc_half2int32_rz_v2(v_int32_t, v_half, m)  # (int32_t, half)
+
+
+def check_asc_bfloat162int32_rn() -> None:
     # asc_bfloat162int32_rn: every legal dst, src combination, every form
     asc_bfloat162int32_rn(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rn_v2() -> None:
     # asc_bfloat162int32_rn_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rn_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rn_sat() -> None:
     # asc_bfloat162int32_rn_sat: every legal dst, src combination, every form
     asc_bfloat162int32_rn_sat(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rn_sat_v2() -> None:
     # asc_bfloat162int32_rn_sat_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rn_sat_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rna() -> None:
     # asc_bfloat162int32_rna: every legal dst, src combination, every form
     asc_bfloat162int32_rna(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rna_v2() -> None:
     # asc_bfloat162int32_rna_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rna_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rna_sat() -> None:
     # asc_bfloat162int32_rna_sat: every legal dst, src combination, every form
     asc_bfloat162int32_rna_sat(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rna_sat_v2() -> None:
     # asc_bfloat162int32_rna_sat_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rna_sat_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rd() -> None:
     # asc_bfloat162int32_rd: every legal dst, src combination, every form
     asc_bfloat162int32_rd(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rd_v2() -> None:
     # asc_bfloat162int32_rd_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rd_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rd_sat() -> None:
     # asc_bfloat162int32_rd_sat: every legal dst, src combination, every form
     asc_bfloat162int32_rd_sat(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rd_sat_v2() -> None:
     # asc_bfloat162int32_rd_sat_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rd_sat_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_ru() -> None:
     # asc_bfloat162int32_ru: every legal dst, src combination, every form
     asc_bfloat162int32_ru(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_ru_v2() -> None:
     # asc_bfloat162int32_ru_v2: every legal dst, src combination, every form
     asc_bfloat162int32_ru_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_ru_sat() -> None:
     # asc_bfloat162int32_ru_sat: every legal dst, src combination, every form
     asc_bfloat162int32_ru_sat(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_ru_sat_v2() -> None:
     # asc_bfloat162int32_ru_sat_v2: every legal dst, src combination, every form
     asc_bfloat162int32_ru_sat_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rz() -> None:
     # asc_bfloat162int32_rz: every legal dst, src combination, every form
     asc_bfloat162int32_rz(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rz_v2() -> None:
     # asc_bfloat162int32_rz_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rz_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rz_sat() -> None:
     # asc_bfloat162int32_rz_sat: every legal dst, src combination, every form
     asc_bfloat162int32_rz_sat(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_bfloat162int32_rz_sat_v2() -> None:
     # asc_bfloat162int32_rz_sat_v2: every legal dst, src combination, every form
     asc_bfloat162int32_rz_sat_v2(v_int32_t, v_bfloat16_t, m)  # (int32_t, bfloat16_t)
+
+
+def check_asc_float2int16_rn() -> None:
     # asc_float2int16_rn: every legal dst, src combination, every form
     asc_float2int16_rn(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rn_v2() -> None:
     # asc_float2int16_rn_v2: every legal dst, src combination, every form
     asc_float2int16_rn_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rn_sat() -> None:
     # asc_float2int16_rn_sat: every legal dst, src combination, every form
     asc_float2int16_rn_sat(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rn_sat_v2() -> None:
     # asc_float2int16_rn_sat_v2: every legal dst, src combination, every form
     asc_float2int16_rn_sat_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rna() -> None:
     # asc_float2int16_rna: every legal dst, src combination, every form
     asc_float2int16_rna(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rna_v2() -> None:
     # asc_float2int16_rna_v2: every legal dst, src combination, every form
     asc_float2int16_rna_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rna_sat() -> None:
     # asc_float2int16_rna_sat: every legal dst, src combination, every form
     asc_float2int16_rna_sat(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rna_sat_v2() -> None:
     # asc_float2int16_rna_sat_v2: every legal dst, src combination, every form
     asc_float2int16_rna_sat_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rd() -> None:
     # asc_float2int16_rd: every legal dst, src combination, every form
     asc_float2int16_rd(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rd_v2() -> None:
     # asc_float2int16_rd_v2: every legal dst, src combination, every form
     asc_float2int16_rd_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rd_sat() -> None:
     # asc_float2int16_rd_sat: every legal dst, src combination, every form
     asc_float2int16_rd_sat(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rd_sat_v2() -> None:
     # asc_float2int16_rd_sat_v2: every legal dst, src combination, every form
     asc_float2int16_rd_sat_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_ru() -> None:
     # asc_float2int16_ru: every legal dst, src combination, every form
     asc_float2int16_ru(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_ru_v2() -> None:
     # asc_float2int16_ru_v2: every legal dst, src combination, every form
     asc_float2int16_ru_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_ru_sat() -> None:
     # asc_float2int16_ru_sat: every legal dst, src combination, every form
     asc_float2int16_ru_sat(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_ru_sat_v2() -> None:
     # asc_float2int16_ru_sat_v2: every legal dst, src combination, every form
     asc_float2int16_ru_sat_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rz() -> None:
     # asc_float2int16_rz: every legal dst, src combination, every form
     asc_float2int16_rz(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rz_v2() -> None:
     # asc_float2int16_rz_v2: every legal dst, src combination, every form
     asc_float2int16_rz_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rz_sat() -> None:
     # asc_float2int16_rz_sat: every legal dst, src combination, every form
     asc_float2int16_rz_sat(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int16_rz_sat_v2() -> None:
     # asc_float2int16_rz_sat_v2: every legal dst, src combination, every form
     asc_float2int16_rz_sat_v2(v_int16_t, v_float32_t, m)  # (int16_t, float32_t)
+
+
+def check_asc_float2int32_rn() -> None:
     # asc_float2int32_rn: every legal dst, src combination, every form
     asc_float2int32_rn(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rn_sat() -> None:
     # asc_float2int32_rn_sat: every legal dst, src combination, every form
     asc_float2int32_rn_sat(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rna() -> None:
     # asc_float2int32_rna: every legal dst, src combination, every form
     asc_float2int32_rna(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rna_sat() -> None:
     # asc_float2int32_rna_sat: every legal dst, src combination, every form
     asc_float2int32_rna_sat(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rd() -> None:
     # asc_float2int32_rd: every legal dst, src combination, every form
     asc_float2int32_rd(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rd_sat() -> None:
     # asc_float2int32_rd_sat: every legal dst, src combination, every form
     asc_float2int32_rd_sat(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_ru() -> None:
     # asc_float2int32_ru: every legal dst, src combination, every form
     asc_float2int32_ru(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_ru_sat() -> None:
     # asc_float2int32_ru_sat: every legal dst, src combination, every form
     asc_float2int32_ru_sat(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rz() -> None:
     # asc_float2int32_rz: every legal dst, src combination, every form
     asc_float2int32_rz(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int32_rz_sat() -> None:
     # asc_float2int32_rz_sat: every legal dst, src combination, every form
     asc_float2int32_rz_sat(v_int32_t, v_float32_t, m)  # (int32_t, float32_t)
+
+
+def check_asc_float2int64_rn() -> None:
     # asc_float2int64_rn: every legal dst, src combination, every form
     asc_float2int64_rn(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rn_v2() -> None:
     # asc_float2int64_rn_v2: every legal dst, src combination, every form
     asc_float2int64_rn_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rn_sat() -> None:
     # asc_float2int64_rn_sat: every legal dst, src combination, every form
     asc_float2int64_rn_sat(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rn_sat_v2() -> None:
     # asc_float2int64_rn_sat_v2: every legal dst, src combination, every form
     asc_float2int64_rn_sat_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rna() -> None:
     # asc_float2int64_rna: every legal dst, src combination, every form
     asc_float2int64_rna(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rna_v2() -> None:
     # asc_float2int64_rna_v2: every legal dst, src combination, every form
     asc_float2int64_rna_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rna_sat() -> None:
     # asc_float2int64_rna_sat: every legal dst, src combination, every form
     asc_float2int64_rna_sat(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rna_sat_v2() -> None:
     # asc_float2int64_rna_sat_v2: every legal dst, src combination, every form
     asc_float2int64_rna_sat_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rd() -> None:
     # asc_float2int64_rd: every legal dst, src combination, every form
     asc_float2int64_rd(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rd_v2() -> None:
     # asc_float2int64_rd_v2: every legal dst, src combination, every form
     asc_float2int64_rd_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rd_sat() -> None:
     # asc_float2int64_rd_sat: every legal dst, src combination, every form
     asc_float2int64_rd_sat(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rd_sat_v2() -> None:
     # asc_float2int64_rd_sat_v2: every legal dst, src combination, every form
     asc_float2int64_rd_sat_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_ru() -> None:
     # asc_float2int64_ru: every legal dst, src combination, every form
     asc_float2int64_ru(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_ru_v2() -> None:
     # asc_float2int64_ru_v2: every legal dst, src combination, every form
     asc_float2int64_ru_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_ru_sat() -> None:
     # asc_float2int64_ru_sat: every legal dst, src combination, every form
     asc_float2int64_ru_sat(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_ru_sat_v2() -> None:
     # asc_float2int64_ru_sat_v2: every legal dst, src combination, every form
     asc_float2int64_ru_sat_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rz() -> None:
     # asc_float2int64_rz: every legal dst, src combination, every form
     asc_float2int64_rz(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rz_v2() -> None:
     # asc_float2int64_rz_v2: every legal dst, src combination, every form
     asc_float2int64_rz_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rz_sat() -> None:
     # asc_float2int64_rz_sat: every legal dst, src combination, every form
     asc_float2int64_rz_sat(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_float2int64_rz_sat_v2() -> None:
     # asc_float2int64_rz_sat_v2: every legal dst, src combination, every form
     asc_float2int64_rz_sat_v2(v_int64_t, v_float32_t, m)  # (int64_t, float32_t)
+
+
+def check_asc_hif82half() -> None:
     # asc_hif82half: every legal dst, src combination, every form
     asc_hif82half(v_half, v_hifloat8_t, m)  # (half, hifloat8_t)
+
+
+def check_asc_hif82half_v2() -> None:
     # asc_hif82half_v2: every legal dst, src combination, every form
     asc_hif82half_v2(v_half, v_hifloat8_t, m)  # (half, hifloat8_t)
+
+
+def check_asc_hif82float() -> None:
     # asc_hif82float: every legal dst, src combination, every form
     asc_hif82float(v_float32_t, v_hifloat8_t, m)  # (float32_t, hifloat8_t)
+
+
+def check_asc_hif82float_v2() -> None:
     # asc_hif82float_v2: every legal dst, src combination, every form
     asc_hif82float_v2(v_float32_t, v_hifloat8_t, m)  # (float32_t, hifloat8_t)
+
+
+def check_asc_hif82float_v3() -> None:
     # asc_hif82float_v3: every legal dst, src combination, every form
     asc_hif82float_v3(v_float32_t, v_hifloat8_t, m)  # (float32_t, hifloat8_t)
+
+
+def check_asc_hif82float_v4() -> None:
     # asc_hif82float_v4: every legal dst, src combination, every form
     asc_hif82float_v4(v_float32_t, v_hifloat8_t, m)  # (float32_t, hifloat8_t)
+
+
+def check_asc_e4m32float() -> None:
     # asc_e4m32float: every legal dst, src combination, every form
     asc_e4m32float(v_float32_t, v_fp8_e4m3fn_t, m)  # (float32_t, fp8_e4m3fn_t)
+
+
+def check_asc_e4m32float_v2() -> None:
     # asc_e4m32float_v2: every legal dst, src combination, every form
     asc_e4m32float_v2(v_float32_t, v_fp8_e4m3fn_t, m)  # (float32_t, fp8_e4m3fn_t)
+
+
+def check_asc_e4m32float_v3() -> None:
     # asc_e4m32float_v3: every legal dst, src combination, every form
     asc_e4m32float_v3(v_float32_t, v_fp8_e4m3fn_t, m)  # (float32_t, fp8_e4m3fn_t)
+
+
+def check_asc_e4m32float_v4() -> None:
     # asc_e4m32float_v4: every legal dst, src combination, every form
     asc_e4m32float_v4(v_float32_t, v_fp8_e4m3fn_t, m)  # (float32_t, fp8_e4m3fn_t)
+
+
+def check_asc_e5m22float() -> None:
     # asc_e5m22float: every legal dst, src combination, every form
     asc_e5m22float(v_float32_t, v_fp8_e5m2_t, m)  # (float32_t, fp8_e5m2_t)
+
+
+def check_asc_e5m22float_v2() -> None:
     # asc_e5m22float_v2: every legal dst, src combination, every form
     asc_e5m22float_v2(v_float32_t, v_fp8_e5m2_t, m)  # (float32_t, fp8_e5m2_t)
+
+
+def check_asc_e5m22float_v3() -> None:
     # asc_e5m22float_v3: every legal dst, src combination, every form
     asc_e5m22float_v3(v_float32_t, v_fp8_e5m2_t, m)  # (float32_t, fp8_e5m2_t)
+
+
+def check_asc_e5m22float_v4() -> None:
     # asc_e5m22float_v4: every legal dst, src combination, every form
     asc_e5m22float_v4(v_float32_t, v_fp8_e5m2_t, m)  # (float32_t, fp8_e5m2_t)
+
+
+def check_asc_e2m1x22bfloat16() -> None:
     # asc_e2m1x22bfloat16: every legal dst, src combination, every form
     asc_e2m1x22bfloat16(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # (bfloat16_t, fp4x2_e2m1_t)
+
+
+def check_asc_e2m1x22bfloat16_v2() -> None:
     # asc_e2m1x22bfloat16_v2: every legal dst, src combination, every form
     asc_e2m1x22bfloat16_v2(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # (bfloat16_t, fp4x2_e2m1_t)
+
+
+def check_asc_e2m1x22bfloat16_v3() -> None:
     # asc_e2m1x22bfloat16_v3: every legal dst, src combination, every form
     asc_e2m1x22bfloat16_v3(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # (bfloat16_t, fp4x2_e2m1_t)
+
+
+def check_asc_e2m1x22bfloat16_v4() -> None:
     # asc_e2m1x22bfloat16_v4: every legal dst, src combination, every form
     asc_e2m1x22bfloat16_v4(v_bfloat16_t, v_fp4x2_e2m1_t, m)  # (bfloat16_t, fp4x2_e2m1_t)
+
+
+def check_asc_e1m2x22bfloat16() -> None:
     # asc_e1m2x22bfloat16: every legal dst, src combination, every form
     asc_e1m2x22bfloat16(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # (bfloat16_t, fp4x2_e1m2_t)
+
+
+def check_asc_e1m2x22bfloat16_v2() -> None:
     # asc_e1m2x22bfloat16_v2: every legal dst, src combination, every form
     asc_e1m2x22bfloat16_v2(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # (bfloat16_t, fp4x2_e1m2_t)
+
+
+def check_asc_e1m2x22bfloat16_v3() -> None:
     # asc_e1m2x22bfloat16_v3: every legal dst, src combination, every form
     asc_e1m2x22bfloat16_v3(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # (bfloat16_t, fp4x2_e1m2_t)
+
+
+def check_asc_e1m2x22bfloat16_v4() -> None:
     # asc_e1m2x22bfloat16_v4: every legal dst, src combination, every form
     asc_e1m2x22bfloat16_v4(v_bfloat16_t, v_fp4x2_e1m2_t, m)  # (bfloat16_t, fp4x2_e1m2_t)
+
+
+def check_asc_half2hif8_rna() -> None:
     # asc_half2hif8_rna: every legal dst, src combination, every form
     asc_half2hif8_rna(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rna_v2() -> None:
     # asc_half2hif8_rna_v2: every legal dst, src combination, every form
     asc_half2hif8_rna_v2(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rna_sat() -> None:
     # asc_half2hif8_rna_sat: every legal dst, src combination, every form
     asc_half2hif8_rna_sat(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rna_sat_v2() -> None:
     # asc_half2hif8_rna_sat_v2: every legal dst, src combination, every form
     asc_half2hif8_rna_sat_v2(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rh() -> None:
     # asc_half2hif8_rh: every legal dst, src combination, every form
     asc_half2hif8_rh(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rh_v2() -> None:
     # asc_half2hif8_rh_v2: every legal dst, src combination, every form
     asc_half2hif8_rh_v2(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rh_sat() -> None:
     # asc_half2hif8_rh_sat: every legal dst, src combination, every form
     asc_half2hif8_rh_sat(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2hif8_rh_sat_v2() -> None:
     # asc_half2hif8_rh_sat_v2: every legal dst, src combination, every form
     asc_half2hif8_rh_sat_v2(v_hifloat8_t, v_half, m)  # (hifloat8_t, half)
+
+
+def check_asc_half2bfloat16_rn() -> None:
     # asc_half2bfloat16_rn: every legal dst, src combination, every form
     asc_half2bfloat16_rn(v_bfloat16_t, v_half, m)  # (bfloat16_t, half)
+
+
+def check_asc_half2bfloat16_rna() -> None:
     # asc_half2bfloat16_rna: every legal dst, src combination, every form
     asc_half2bfloat16_rna(v_bfloat16_t, v_half, m)  # (bfloat16_t, half)
+
+
+def check_asc_half2bfloat16_rd() -> None:
     # asc_half2bfloat16_rd: every legal dst, src combination, every form
     asc_half2bfloat16_rd(v_bfloat16_t, v_half, m)  # (bfloat16_t, half)
+
+
+def check_asc_half2bfloat16_ru() -> None:
     # asc_half2bfloat16_ru: every legal dst, src combination, every form
     asc_half2bfloat16_ru(v_bfloat16_t, v_half, m)  # (bfloat16_t, half)
+
+
+def check_asc_half2bfloat16_rz() -> None:
     # asc_half2bfloat16_rz: every legal dst, src combination, every form
     asc_half2bfloat16_rz(v_bfloat16_t, v_half, m)  # (bfloat16_t, half)
+
+
+def check_asc_bfloat162half_rn() -> None:
     # asc_bfloat162half_rn: every legal dst, src combination, every form
     asc_bfloat162half_rn(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rn_sat() -> None:
     # asc_bfloat162half_rn_sat: every legal dst, src combination, every form
     asc_bfloat162half_rn_sat(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rna() -> None:
     # asc_bfloat162half_rna: every legal dst, src combination, every form
     asc_bfloat162half_rna(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rna_sat() -> None:
     # asc_bfloat162half_rna_sat: every legal dst, src combination, every form
     asc_bfloat162half_rna_sat(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rd() -> None:
     # asc_bfloat162half_rd: every legal dst, src combination, every form
     asc_bfloat162half_rd(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rd_sat() -> None:
     # asc_bfloat162half_rd_sat: every legal dst, src combination, every form
     asc_bfloat162half_rd_sat(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_ru() -> None:
     # asc_bfloat162half_ru: every legal dst, src combination, every form
     asc_bfloat162half_ru(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_ru_sat() -> None:
     # asc_bfloat162half_ru_sat: every legal dst, src combination, every form
     asc_bfloat162half_ru_sat(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rz() -> None:
     # asc_bfloat162half_rz: every legal dst, src combination, every form
     asc_bfloat162half_rz(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162half_rz_sat() -> None:
     # asc_bfloat162half_rz_sat: every legal dst, src combination, every form
     asc_bfloat162half_rz_sat(v_half, v_bfloat16_t, m)  # (half, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rn() -> None:
     # asc_bfloat162e2m1x2_rn: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rn_v2() -> None:
     # asc_bfloat162e2m1x2_rn_v2: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rn_v2(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rn_v3() -> None:
     # asc_bfloat162e2m1x2_rn_v3: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rn_v3(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rn_v4() -> None:
     # asc_bfloat162e2m1x2_rn_v4: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rn_v4(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rna() -> None:
     # asc_bfloat162e2m1x2_rna: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rna(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rna_v2() -> None:
     # asc_bfloat162e2m1x2_rna_v2: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rna_v2(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rna_v3() -> None:
     # asc_bfloat162e2m1x2_rna_v3: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rna_v3(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rna_v4() -> None:
     # asc_bfloat162e2m1x2_rna_v4: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rna_v4(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rd() -> None:
     # asc_bfloat162e2m1x2_rd: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rd(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rd_v2() -> None:
     # asc_bfloat162e2m1x2_rd_v2: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rd_v2(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rd_v3() -> None:
     # asc_bfloat162e2m1x2_rd_v3: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rd_v3(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rd_v4() -> None:
     # asc_bfloat162e2m1x2_rd_v4: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rd_v4(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_ru() -> None:
     # asc_bfloat162e2m1x2_ru: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_ru(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_ru_v2() -> None:
     # asc_bfloat162e2m1x2_ru_v2: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_ru_v2(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_ru_v3() -> None:
     # asc_bfloat162e2m1x2_ru_v3: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_ru_v3(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_ru_v4() -> None:
     # asc_bfloat162e2m1x2_ru_v4: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_ru_v4(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rz() -> None:
     # asc_bfloat162e2m1x2_rz: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rz(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rz_v2() -> None:
     # asc_bfloat162e2m1x2_rz_v2: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rz_v2(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rz_v3() -> None:
     # asc_bfloat162e2m1x2_rz_v3: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rz_v3(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e2m1x2_rz_v4() -> None:
     # asc_bfloat162e2m1x2_rz_v4: every legal dst, src combination, every form
     asc_bfloat162e2m1x2_rz_v4(v_fp4x2_e2m1_t, v_bfloat16_t, m)  # (fp4x2_e2m1_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rn() -> None:
     # asc_bfloat162e1m2x2_rn: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rn_v2() -> None:
     # asc_bfloat162e1m2x2_rn_v2: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rn_v2(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rn_v3() -> None:
     # asc_bfloat162e1m2x2_rn_v3: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rn_v3(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rn_v4() -> None:
     # asc_bfloat162e1m2x2_rn_v4: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rn_v4(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rna() -> None:
     # asc_bfloat162e1m2x2_rna: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rna(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rna_v2() -> None:
     # asc_bfloat162e1m2x2_rna_v2: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rna_v2(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rna_v3() -> None:
     # asc_bfloat162e1m2x2_rna_v3: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rna_v3(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rna_v4() -> None:
     # asc_bfloat162e1m2x2_rna_v4: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rna_v4(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rd() -> None:
     # asc_bfloat162e1m2x2_rd: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rd(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rd_v2() -> None:
     # asc_bfloat162e1m2x2_rd_v2: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rd_v2(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rd_v3() -> None:
     # asc_bfloat162e1m2x2_rd_v3: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rd_v3(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rd_v4() -> None:
     # asc_bfloat162e1m2x2_rd_v4: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rd_v4(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_ru() -> None:
     # asc_bfloat162e1m2x2_ru: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_ru(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_ru_v2() -> None:
     # asc_bfloat162e1m2x2_ru_v2: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_ru_v2(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_ru_v3() -> None:
     # asc_bfloat162e1m2x2_ru_v3: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_ru_v3(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_ru_v4() -> None:
     # asc_bfloat162e1m2x2_ru_v4: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_ru_v4(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rz() -> None:
     # asc_bfloat162e1m2x2_rz: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rz(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rz_v2() -> None:
     # asc_bfloat162e1m2x2_rz_v2: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rz_v2(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rz_v3() -> None:
     # asc_bfloat162e1m2x2_rz_v3: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rz_v3(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162e1m2x2_rz_v4() -> None:
     # asc_bfloat162e1m2x2_rz_v4: every legal dst, src combination, every form
     asc_bfloat162e1m2x2_rz_v4(v_fp4x2_e1m2_t, v_bfloat16_t, m)  # (fp4x2_e1m2_t, bfloat16_t)
+
+
+def check_asc_bfloat162float() -> None:
     # asc_bfloat162float: every legal dst, src combination, every form
     asc_bfloat162float(v_float32_t, v_bfloat16_t, m)  # (float32_t, bfloat16_t)
+
+
+def check_asc_bfloat162float_v2() -> None:
     # asc_bfloat162float_v2: every legal dst, src combination, every form
     asc_bfloat162float_v2(v_float32_t, v_bfloat16_t, m)  # (float32_t, bfloat16_t)
+
+
+def check_asc_half2float() -> None:
     # asc_half2float: every legal dst, src combination, every form
     asc_half2float(v_float32_t, v_half, m)  # (float32_t, half)
+
+
+def check_asc_half2float_v2() -> None:
     # asc_half2float_v2: every legal dst, src combination, every form
     asc_half2float_v2(v_float32_t, v_half, m)  # (float32_t, half)
+
+
+def check_asc_float2hif8_rna() -> None:
     # asc_float2hif8_rna: every legal dst, src combination, every form
     asc_float2hif8_rna(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_v2() -> None:
     # asc_float2hif8_rna_v2: every legal dst, src combination, every form
     asc_float2hif8_rna_v2(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_v3() -> None:
     # asc_float2hif8_rna_v3: every legal dst, src combination, every form
     asc_float2hif8_rna_v3(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_v4() -> None:
     # asc_float2hif8_rna_v4: every legal dst, src combination, every form
     asc_float2hif8_rna_v4(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_sat() -> None:
     # asc_float2hif8_rna_sat: every legal dst, src combination, every form
     asc_float2hif8_rna_sat(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_sat_v2() -> None:
     # asc_float2hif8_rna_sat_v2: every legal dst, src combination, every form
     asc_float2hif8_rna_sat_v2(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_sat_v3() -> None:
     # asc_float2hif8_rna_sat_v3: every legal dst, src combination, every form
     asc_float2hif8_rna_sat_v3(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rna_sat_v4() -> None:
     # asc_float2hif8_rna_sat_v4: every legal dst, src combination, every form
     asc_float2hif8_rna_sat_v4(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh() -> None:
     # asc_float2hif8_rh: every legal dst, src combination, every form
     asc_float2hif8_rh(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_v2() -> None:
     # asc_float2hif8_rh_v2: every legal dst, src combination, every form
     asc_float2hif8_rh_v2(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_v3() -> None:
     # asc_float2hif8_rh_v3: every legal dst, src combination, every form
     asc_float2hif8_rh_v3(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_v4() -> None:
     # asc_float2hif8_rh_v4: every legal dst, src combination, every form
     asc_float2hif8_rh_v4(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_sat() -> None:
     # asc_float2hif8_rh_sat: every legal dst, src combination, every form
     asc_float2hif8_rh_sat(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_sat_v2() -> None:
     # asc_float2hif8_rh_sat_v2: every legal dst, src combination, every form
     asc_float2hif8_rh_sat_v2(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_sat_v3() -> None:
     # asc_float2hif8_rh_sat_v3: every legal dst, src combination, every form
     asc_float2hif8_rh_sat_v3(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2hif8_rh_sat_v4() -> None:
     # asc_float2hif8_rh_sat_v4: every legal dst, src combination, every form
     asc_float2hif8_rh_sat_v4(v_hifloat8_t, v_float32_t, m)  # (hifloat8_t, float32_t)
+
+
+def check_asc_float2e4m3_rn() -> None:
     # asc_float2e4m3_rn: every legal dst, src combination, every form
     asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_v2() -> None:
     # asc_float2e4m3_rn_v2: every legal dst, src combination, every form
     asc_float2e4m3_rn_v2(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_v3() -> None:
     # asc_float2e4m3_rn_v3: every legal dst, src combination, every form
     asc_float2e4m3_rn_v3(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_v4() -> None:
     # asc_float2e4m3_rn_v4: every legal dst, src combination, every form
     asc_float2e4m3_rn_v4(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_sat() -> None:
     # asc_float2e4m3_rn_sat: every legal dst, src combination, every form
     asc_float2e4m3_rn_sat(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_sat_v2() -> None:
     # asc_float2e4m3_rn_sat_v2: every legal dst, src combination, every form
     asc_float2e4m3_rn_sat_v2(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_sat_v3() -> None:
     # asc_float2e4m3_rn_sat_v3: every legal dst, src combination, every form
     asc_float2e4m3_rn_sat_v3(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e4m3_rn_sat_v4() -> None:
     # asc_float2e4m3_rn_sat_v4: every legal dst, src combination, every form
     asc_float2e4m3_rn_sat_v4(v_fp8_e4m3fn_t, v_float32_t, m)  # (fp8_e4m3fn_t, float32_t)
+
+
+def check_asc_float2e5m2_rn() -> None:
     # asc_float2e5m2_rn: every legal dst, src combination, every form
     asc_float2e5m2_rn(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_v2() -> None:
     # asc_float2e5m2_rn_v2: every legal dst, src combination, every form
     asc_float2e5m2_rn_v2(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_v3() -> None:
     # asc_float2e5m2_rn_v3: every legal dst, src combination, every form
     asc_float2e5m2_rn_v3(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_v4() -> None:
     # asc_float2e5m2_rn_v4: every legal dst, src combination, every form
     asc_float2e5m2_rn_v4(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_sat() -> None:
     # asc_float2e5m2_rn_sat: every legal dst, src combination, every form
     asc_float2e5m2_rn_sat(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_sat_v2() -> None:
     # asc_float2e5m2_rn_sat_v2: every legal dst, src combination, every form
     asc_float2e5m2_rn_sat_v2(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_sat_v3() -> None:
     # asc_float2e5m2_rn_sat_v3: every legal dst, src combination, every form
     asc_float2e5m2_rn_sat_v3(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2e5m2_rn_sat_v4() -> None:
     # asc_float2e5m2_rn_sat_v4: every legal dst, src combination, every form
     asc_float2e5m2_rn_sat_v4(v_fp8_e5m2_t, v_float32_t, m)  # (fp8_e5m2_t, float32_t)
+
+
+def check_asc_float2half_ro() -> None:
     # asc_float2half_ro: every legal dst, src combination, every form
     asc_float2half_ro(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ro_v2() -> None:
     # asc_float2half_ro_v2: every legal dst, src combination, every form
     asc_float2half_ro_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ro_sat() -> None:
     # asc_float2half_ro_sat: every legal dst, src combination, every form
     asc_float2half_ro_sat(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ro_sat_v2() -> None:
     # asc_float2half_ro_sat_v2: every legal dst, src combination, every form
     asc_float2half_ro_sat_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rn() -> None:
     # asc_float2half_rn: every legal dst, src combination, every form
     asc_float2half_rn(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rn_v2() -> None:
     # asc_float2half_rn_v2: every legal dst, src combination, every form
     asc_float2half_rn_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rn_sat() -> None:
     # asc_float2half_rn_sat: every legal dst, src combination, every form
     asc_float2half_rn_sat(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rn_sat_v2() -> None:
     # asc_float2half_rn_sat_v2: every legal dst, src combination, every form
     asc_float2half_rn_sat_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rna() -> None:
     # asc_float2half_rna: every legal dst, src combination, every form
     asc_float2half_rna(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rna_v2() -> None:
     # asc_float2half_rna_v2: every legal dst, src combination, every form
     asc_float2half_rna_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rna_sat() -> None:
     # asc_float2half_rna_sat: every legal dst, src combination, every form
     asc_float2half_rna_sat(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rna_sat_v2() -> None:
     # asc_float2half_rna_sat_v2: every legal dst, src combination, every form
     asc_float2half_rna_sat_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rd() -> None:
     # asc_float2half_rd: every legal dst, src combination, every form
     asc_float2half_rd(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rd_v2() -> None:
     # asc_float2half_rd_v2: every legal dst, src combination, every form
     asc_float2half_rd_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rd_sat() -> None:
     # asc_float2half_rd_sat: every legal dst, src combination, every form
     asc_float2half_rd_sat(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rd_sat_v2() -> None:
     # asc_float2half_rd_sat_v2: every legal dst, src combination, every form
     asc_float2half_rd_sat_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ru() -> None:
     # asc_float2half_ru: every legal dst, src combination, every form
     asc_float2half_ru(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ru_v2() -> None:
     # asc_float2half_ru_v2: every legal dst, src combination, every form
     asc_float2half_ru_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ru_sat() -> None:
     # asc_float2half_ru_sat: every legal dst, src combination, every form
     asc_float2half_ru_sat(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_ru_sat_v2() -> None:
     # asc_float2half_ru_sat_v2: every legal dst, src combination, every form
     asc_float2half_ru_sat_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rz() -> None:
     # asc_float2half_rz: every legal dst, src combination, every form
     asc_float2half_rz(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rz_v2() -> None:
     # asc_float2half_rz_v2: every legal dst, src combination, every form
     asc_float2half_rz_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rz_sat() -> None:
     # asc_float2half_rz_sat: every legal dst, src combination, every form
     asc_float2half_rz_sat(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2half_rz_sat_v2() -> None:
     # asc_float2half_rz_sat_v2: every legal dst, src combination, every form
     asc_float2half_rz_sat_v2(v_half, v_float32_t, m)  # (half, float32_t)
+
+
+def check_asc_float2bfloat16_rn() -> None:
     # asc_float2bfloat16_rn: every legal dst, src combination, every form
     asc_float2bfloat16_rn(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rn_v2() -> None:
     # asc_float2bfloat16_rn_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rn_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rn_sat() -> None:
     # asc_float2bfloat16_rn_sat: every legal dst, src combination, every form
     asc_float2bfloat16_rn_sat(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rn_sat_v2() -> None:
     # asc_float2bfloat16_rn_sat_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rn_sat_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rna() -> None:
     # asc_float2bfloat16_rna: every legal dst, src combination, every form
     asc_float2bfloat16_rna(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rna_v2() -> None:
     # asc_float2bfloat16_rna_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rna_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rna_sat() -> None:
     # asc_float2bfloat16_rna_sat: every legal dst, src combination, every form
     asc_float2bfloat16_rna_sat(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rna_sat_v2() -> None:
     # asc_float2bfloat16_rna_sat_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rna_sat_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rd() -> None:
     # asc_float2bfloat16_rd: every legal dst, src combination, every form
     asc_float2bfloat16_rd(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rd_v2() -> None:
     # asc_float2bfloat16_rd_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rd_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rd_sat() -> None:
     # asc_float2bfloat16_rd_sat: every legal dst, src combination, every form
     asc_float2bfloat16_rd_sat(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rd_sat_v2() -> None:
     # asc_float2bfloat16_rd_sat_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rd_sat_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_ru() -> None:
     # asc_float2bfloat16_ru: every legal dst, src combination, every form
     asc_float2bfloat16_ru(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_ru_v2() -> None:
     # asc_float2bfloat16_ru_v2: every legal dst, src combination, every form
     asc_float2bfloat16_ru_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_ru_sat() -> None:
     # asc_float2bfloat16_ru_sat: every legal dst, src combination, every form
     asc_float2bfloat16_ru_sat(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_ru_sat_v2() -> None:
     # asc_float2bfloat16_ru_sat_v2: every legal dst, src combination, every form
     asc_float2bfloat16_ru_sat_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rz() -> None:
     # asc_float2bfloat16_rz: every legal dst, src combination, every form
     asc_float2bfloat16_rz(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rz_v2() -> None:
     # asc_float2bfloat16_rz_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rz_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rz_sat() -> None:
     # asc_float2bfloat16_rz_sat: every legal dst, src combination, every form
     asc_float2bfloat16_rz_sat(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_float2bfloat16_rz_sat_v2() -> None:
     # asc_float2bfloat16_rz_sat_v2: every legal dst, src combination, every form
     asc_float2bfloat16_rz_sat_v2(v_bfloat16_t, v_float32_t, m)  # (bfloat16_t, float32_t)
+
+
+def check_asc_int4x22half() -> None:
     # asc_int4x22half: every legal dst, src combination, every form
     asc_int4x22half(v_half, v_int4x2_t, m)  # (half, int4x2_t)
+
+
+def check_asc_int4x22half_v2() -> None:
     # asc_int4x22half_v2: every legal dst, src combination, every form
     asc_int4x22half_v2(v_half, v_int4x2_t, m)  # (half, int4x2_t)
+
+
+def check_asc_int4x22half_v3() -> None:
     # asc_int4x22half_v3: every legal dst, src combination, every form
     asc_int4x22half_v3(v_half, v_int4x2_t, m)  # (half, int4x2_t)
+
+
+def check_asc_int4x22half_v4() -> None:
     # asc_int4x22half_v4: every legal dst, src combination, every form
     asc_int4x22half_v4(v_half, v_int4x2_t, m)  # (half, int4x2_t)
+
+
+def check_asc_int4x22bfloat16() -> None:
     # asc_int4x22bfloat16: every legal dst, src combination, every form
     asc_int4x22bfloat16(v_bfloat16_t, v_int4x2_t, m)  # (bfloat16_t, int4x2_t)
+
+
+def check_asc_int4x22bfloat16_v2() -> None:
     # asc_int4x22bfloat16_v2: every legal dst, src combination, every form
     asc_int4x22bfloat16_v2(v_bfloat16_t, v_int4x2_t, m)  # (bfloat16_t, int4x2_t)
+
+
+def check_asc_int4x22bfloat16_v3() -> None:
     # asc_int4x22bfloat16_v3: every legal dst, src combination, every form
     asc_int4x22bfloat16_v3(v_bfloat16_t, v_int4x2_t, m)  # (bfloat16_t, int4x2_t)
+
+
+def check_asc_int4x22bfloat16_v4() -> None:
     # asc_int4x22bfloat16_v4: every legal dst, src combination, every form
     asc_int4x22bfloat16_v4(v_bfloat16_t, v_int4x2_t, m)  # (bfloat16_t, int4x2_t)
+
+
+def check_asc_int82half() -> None:
     # asc_int82half: every legal dst, src combination, every form
     asc_int82half(v_half, v_int8_t, m)  # (half, int8_t)
+
+
+def check_asc_int82half_v2() -> None:
     # asc_int82half_v2: every legal dst, src combination, every form
     asc_int82half_v2(v_half, v_int8_t, m)  # (half, int8_t)
+
+
+def check_asc_uint82half() -> None:
     # asc_uint82half: every legal dst, src combination, every form
     asc_uint82half(v_half, v_uint8_t, m)  # (half, uint8_t)
+
+
+def check_asc_uint82half_v2() -> None:
     # asc_uint82half_v2: every legal dst, src combination, every form
     asc_uint82half_v2(v_half, v_uint8_t, m)  # (half, uint8_t)
+
+
+def check_asc_int162half_rn() -> None:
     # asc_int162half_rn: every legal dst, src combination, every form
     asc_int162half_rn(v_half, v_int16_t, m)  # (half, int16_t)
+
+
+def check_asc_int162half_rna() -> None:
     # asc_int162half_rna: every legal dst, src combination, every form
     asc_int162half_rna(v_half, v_int16_t, m)  # (half, int16_t)
+
+
+def check_asc_int162half_rd() -> None:
     # asc_int162half_rd: every legal dst, src combination, every form
     asc_int162half_rd(v_half, v_int16_t, m)  # (half, int16_t)
+
+
+def check_asc_int162half_ru() -> None:
     # asc_int162half_ru: every legal dst, src combination, every form
     asc_int162half_ru(v_half, v_int16_t, m)  # (half, int16_t)
+
+
+def check_asc_int162half_rz() -> None:
     # asc_int162half_rz: every legal dst, src combination, every form
     asc_int162half_rz(v_half, v_int16_t, m)  # (half, int16_t)
+
+
+def check_asc_int162float() -> None:
     # asc_int162float: every legal dst, src combination, every form
     asc_int162float(v_float32_t, v_int16_t, m)  # (float32_t, int16_t)
+
+
+def check_asc_int162float_v2() -> None:
     # asc_int162float_v2: every legal dst, src combination, every form
     asc_int162float_v2(v_float32_t, v_int16_t, m)  # (float32_t, int16_t)
+
+
+def check_asc_int322float_rn() -> None:
     # asc_int322float_rn: every legal dst, src combination, every form
     asc_int322float_rn(v_float32_t, v_int32_t, m)  # (float32_t, int32_t)
+
+
+def check_asc_int322float_rna() -> None:
     # asc_int322float_rna: every legal dst, src combination, every form
     asc_int322float_rna(v_float32_t, v_int32_t, m)  # (float32_t, int32_t)
+
+
+def check_asc_int322float_rd() -> None:
     # asc_int322float_rd: every legal dst, src combination, every form
     asc_int322float_rd(v_float32_t, v_int32_t, m)  # (float32_t, int32_t)
+
+
+def check_asc_int322float_ru() -> None:
     # asc_int322float_ru: every legal dst, src combination, every form
     asc_int322float_ru(v_float32_t, v_int32_t, m)  # (float32_t, int32_t)
+
+
+def check_asc_int322float_rz() -> None:
     # asc_int322float_rz: every legal dst, src combination, every form
     asc_int322float_rz(v_float32_t, v_int32_t, m)  # (float32_t, int32_t)
+
+
+def check_asc_int642float_rn() -> None:
     # asc_int642float_rn: every legal dst, src combination, every form
     asc_int642float_rn(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rn_v2() -> None:
     # asc_int642float_rn_v2: every legal dst, src combination, every form
     asc_int642float_rn_v2(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rna() -> None:
     # asc_int642float_rna: every legal dst, src combination, every form
     asc_int642float_rna(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rna_v2() -> None:
     # asc_int642float_rna_v2: every legal dst, src combination, every form
     asc_int642float_rna_v2(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rd() -> None:
     # asc_int642float_rd: every legal dst, src combination, every form
     asc_int642float_rd(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rd_v2() -> None:
     # asc_int642float_rd_v2: every legal dst, src combination, every form
     asc_int642float_rd_v2(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_ru() -> None:
     # asc_int642float_ru: every legal dst, src combination, every form
     asc_int642float_ru(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_ru_v2() -> None:
     # asc_int642float_ru_v2: every legal dst, src combination, every form
     asc_int642float_ru_v2(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rz() -> None:
     # asc_int642float_rz: every legal dst, src combination, every form
     asc_int642float_rz(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int642float_rz_v2() -> None:
     # asc_int642float_rz_v2: every legal dst, src combination, every form
     asc_int642float_rz_v2(v_float32_t, v_int64_t, m)  # (float32_t, int64_t)
+
+
+def check_asc_int4x22int16() -> None:
     # asc_int4x22int16: every legal dst, src combination, every form
     asc_int4x22int16(v_int16_t, v_int4x2_t, m)  # (int16_t, int4x2_t)
+
+
+def check_asc_int4x22int16_v2() -> None:
     # asc_int4x22int16_v2: every legal dst, src combination, every form
     asc_int4x22int16_v2(v_int16_t, v_int4x2_t, m)  # (int16_t, int4x2_t)
+
+
+def check_asc_int4x22int16_v3() -> None:
     # asc_int4x22int16_v3: every legal dst, src combination, every form
     asc_int4x22int16_v3(v_int16_t, v_int4x2_t, m)  # (int16_t, int4x2_t)
+
+
+def check_asc_int4x22int16_v4() -> None:
     # asc_int4x22int16_v4: every legal dst, src combination, every form
     asc_int4x22int16_v4(v_int16_t, v_int4x2_t, m)  # (int16_t, int4x2_t)
+
+
+def check_asc_int82int16() -> None:
     # asc_int82int16: every legal dst, src combination, every form
     asc_int82int16(v_int16_t, v_int8_t, m)  # (int16_t, int8_t)
+
+
+def check_asc_int82int16_v2() -> None:
     # asc_int82int16_v2: every legal dst, src combination, every form
     asc_int82int16_v2(v_int16_t, v_int8_t, m)  # (int16_t, int8_t)
+
+
+def check_asc_int82int32() -> None:
     # asc_int82int32: every legal dst, src combination, every form
     asc_int82int32(v_int32_t, v_int8_t, m)  # (int32_t, int8_t)
+
+
+def check_asc_int82int32_v2() -> None:
     # asc_int82int32_v2: every legal dst, src combination, every form
     asc_int82int32_v2(v_int32_t, v_int8_t, m)  # (int32_t, int8_t)
+
+
+def check_asc_int82int32_v3() -> None:
     # asc_int82int32_v3: every legal dst, src combination, every form
     asc_int82int32_v3(v_int32_t, v_int8_t, m)  # (int32_t, int8_t)
+
+
+def check_asc_int82int32_v4() -> None:
     # asc_int82int32_v4: every legal dst, src combination, every form
     asc_int82int32_v4(v_int32_t, v_int8_t, m)  # (int32_t, int8_t)
+
+
+def check_asc_uint82uint16() -> None:
     # asc_uint82uint16: every legal dst, src combination, every form
     asc_uint82uint16(v_uint16_t, v_uint8_t, m)  # (uint16_t, uint8_t)
+
+
+def check_asc_uint82uint16_v2() -> None:
     # asc_uint82uint16_v2: every legal dst, src combination, every form
     asc_uint82uint16_v2(v_uint16_t, v_uint8_t, m)  # (uint16_t, uint8_t)
+
+
+def check_asc_uint82uint32() -> None:
     # asc_uint82uint32: every legal dst, src combination, every form
     asc_uint82uint32(v_uint32_t, v_uint8_t, m)  # (uint32_t, uint8_t)
+
+
+def check_asc_uint82uint32_v2() -> None:
     # asc_uint82uint32_v2: every legal dst, src combination, every form
     asc_uint82uint32_v2(v_uint32_t, v_uint8_t, m)  # (uint32_t, uint8_t)
+
+
+def check_asc_uint82uint32_v3() -> None:
     # asc_uint82uint32_v3: every legal dst, src combination, every form
     asc_uint82uint32_v3(v_uint32_t, v_uint8_t, m)  # (uint32_t, uint8_t)
+
+
+def check_asc_uint82uint32_v4() -> None:
     # asc_uint82uint32_v4: every legal dst, src combination, every form
     asc_uint82uint32_v4(v_uint32_t, v_uint8_t, m)  # (uint32_t, uint8_t)
+
+
+def check_asc_int162uint8() -> None:
     # asc_int162uint8: every legal dst, src combination, every form
     asc_int162uint8(v_uint8_t, v_int16_t, m)  # (uint8_t, int16_t)
+
+
+def check_asc_int162uint8_v2() -> None:
     # asc_int162uint8_v2: every legal dst, src combination, every form
     asc_int162uint8_v2(v_uint8_t, v_int16_t, m)  # (uint8_t, int16_t)
+
+
+def check_asc_int162uint8_sat() -> None:
     # asc_int162uint8_sat: every legal dst, src combination, every form
     asc_int162uint8_sat(v_uint8_t, v_int16_t, m)  # (uint8_t, int16_t)
+
+
+def check_asc_int162uint8_sat_v2() -> None:
     # asc_int162uint8_sat_v2: every legal dst, src combination, every form
     asc_int162uint8_sat_v2(v_uint8_t, v_int16_t, m)  # (uint8_t, int16_t)
+
+
+def check_asc_int162int32() -> None:
     # asc_int162int32: every legal dst, src combination, every form
     asc_int162int32(v_int32_t, v_int16_t, m)  # (int32_t, int16_t)
+
+
+def check_asc_int162int32_v2() -> None:
     # asc_int162int32_v2: every legal dst, src combination, every form
     asc_int162int32_v2(v_int32_t, v_int16_t, m)  # (int32_t, int16_t)
+
+
+def check_asc_int162uint32() -> None:
     # asc_int162uint32: every legal dst, src combination, every form
     asc_int162uint32(v_uint32_t, v_int16_t, m)  # (uint32_t, int16_t)
+
+
+def check_asc_int162uint32_v2() -> None:
     # asc_int162uint32_v2: every legal dst, src combination, every form
     asc_int162uint32_v2(v_uint32_t, v_int16_t, m)  # (uint32_t, int16_t)
+
+
+def check_asc_uint162uint8() -> None:
     # asc_uint162uint8: every legal dst, src combination, every form
     asc_uint162uint8(v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_uint162uint8_v2() -> None:
     # asc_uint162uint8_v2: every legal dst, src combination, every form
     asc_uint162uint8_v2(v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_uint162uint8_sat() -> None:
     # asc_uint162uint8_sat: every legal dst, src combination, every form
     asc_uint162uint8_sat(v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_uint162uint8_sat_v2() -> None:
     # asc_uint162uint8_sat_v2: every legal dst, src combination, every form
     asc_uint162uint8_sat_v2(v_uint8_t, v_uint16_t, m)  # (uint8_t, uint16_t)
+
+
+def check_asc_uint162uint32() -> None:
     # asc_uint162uint32: every legal dst, src combination, every form
     asc_uint162uint32(v_uint32_t, v_uint16_t, m)  # (uint32_t, uint16_t)
+
+
+def check_asc_uint162uint32_v2() -> None:
     # asc_uint162uint32_v2: every legal dst, src combination, every form
     asc_uint162uint32_v2(v_uint32_t, v_uint16_t, m)  # (uint32_t, uint16_t)
+
+
+def check_asc_int322uint8() -> None:
     # asc_int322uint8: every legal dst, src combination, every form
     asc_int322uint8(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_v2() -> None:
     # asc_int322uint8_v2: every legal dst, src combination, every form
     asc_int322uint8_v2(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_v3() -> None:
     # asc_int322uint8_v3: every legal dst, src combination, every form
     asc_int322uint8_v3(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_v4() -> None:
     # asc_int322uint8_v4: every legal dst, src combination, every form
     asc_int322uint8_v4(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_sat() -> None:
     # asc_int322uint8_sat: every legal dst, src combination, every form
     asc_int322uint8_sat(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_sat_v2() -> None:
     # asc_int322uint8_sat_v2: every legal dst, src combination, every form
     asc_int322uint8_sat_v2(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_sat_v3() -> None:
     # asc_int322uint8_sat_v3: every legal dst, src combination, every form
     asc_int322uint8_sat_v3(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322uint8_sat_v4() -> None:
     # asc_int322uint8_sat_v4: every legal dst, src combination, every form
     asc_int322uint8_sat_v4(v_uint8_t, v_int32_t, m)  # (uint8_t, int32_t)
+
+
+def check_asc_int322int16() -> None:
     # asc_int322int16: every legal dst, src combination, every form
     asc_int322int16(v_int16_t, v_int32_t, m)  # (int16_t, int32_t)
+
+
+def check_asc_int322int16_v2() -> None:
     # asc_int322int16_v2: every legal dst, src combination, every form
     asc_int322int16_v2(v_int16_t, v_int32_t, m)  # (int16_t, int32_t)
+
+
+def check_asc_int322int16_sat() -> None:
     # asc_int322int16_sat: every legal dst, src combination, every form
     asc_int322int16_sat(v_int16_t, v_int32_t, m)  # (int16_t, int32_t)
+
+
+def check_asc_int322int16_sat_v2() -> None:
     # asc_int322int16_sat_v2: every legal dst, src combination, every form
     asc_int322int16_sat_v2(v_int16_t, v_int32_t, m)  # (int16_t, int32_t)
+
+
+def check_asc_int322uint16() -> None:
     # asc_int322uint16: every legal dst, src combination, every form
     asc_int322uint16(v_uint16_t, v_int32_t, m)  # (uint16_t, int32_t)
+
+
+def check_asc_int322uint16_v2() -> None:
     # asc_int322uint16_v2: every legal dst, src combination, every form
     asc_int322uint16_v2(v_uint16_t, v_int32_t, m)  # (uint16_t, int32_t)
+
+
+def check_asc_int322uint16_sat() -> None:
     # asc_int322uint16_sat: every legal dst, src combination, every form
     asc_int322uint16_sat(v_uint16_t, v_int32_t, m)  # (uint16_t, int32_t)
+
+
+def check_asc_int322uint16_sat_v2() -> None:
     # asc_int322uint16_sat_v2: every legal dst, src combination, every form
     asc_int322uint16_sat_v2(v_uint16_t, v_int32_t, m)  # (uint16_t, int32_t)
+
+
+def check_asc_int322int64() -> None:
     # asc_int322int64: every legal dst, src combination, every form
     asc_int322int64(v_int64_t, v_int32_t, m)  # (int64_t, int32_t)
+
+
+def check_asc_int322int64_v2() -> None:
     # asc_int322int64_v2: every legal dst, src combination, every form
     asc_int322int64_v2(v_int64_t, v_int32_t, m)  # (int64_t, int32_t)
+
+
+def check_asc_uint322uint8() -> None:
     # asc_uint322uint8: every legal dst, src combination, every form
     asc_uint322uint8(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_v2() -> None:
     # asc_uint322uint8_v2: every legal dst, src combination, every form
     asc_uint322uint8_v2(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_v3() -> None:
     # asc_uint322uint8_v3: every legal dst, src combination, every form
     asc_uint322uint8_v3(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_v4() -> None:
     # asc_uint322uint8_v4: every legal dst, src combination, every form
     asc_uint322uint8_v4(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_sat() -> None:
     # asc_uint322uint8_sat: every legal dst, src combination, every form
     asc_uint322uint8_sat(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_sat_v2() -> None:
     # asc_uint322uint8_sat_v2: every legal dst, src combination, every form
     asc_uint322uint8_sat_v2(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_sat_v3() -> None:
     # asc_uint322uint8_sat_v3: every legal dst, src combination, every form
     asc_uint322uint8_sat_v3(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322uint8_sat_v4() -> None:
     # asc_uint322uint8_sat_v4: every legal dst, src combination, every form
     asc_uint322uint8_sat_v4(v_uint8_t, v_uint32_t, m)  # (uint8_t, uint32_t)
+
+
+def check_asc_uint322int16() -> None:
     # asc_uint322int16: every legal dst, src combination, every form
     asc_uint322int16(v_int16_t, v_uint32_t, m)  # (int16_t, uint32_t)
+
+
+def check_asc_uint322int16_v2() -> None:
     # asc_uint322int16_v2: every legal dst, src combination, every form
     asc_uint322int16_v2(v_int16_t, v_uint32_t, m)  # (int16_t, uint32_t)
+
+
+def check_asc_uint322int16_sat() -> None:
     # asc_uint322int16_sat: every legal dst, src combination, every form
     asc_uint322int16_sat(v_int16_t, v_uint32_t, m)  # (int16_t, uint32_t)
+
+
+def check_asc_uint322int16_sat_v2() -> None:
     # asc_uint322int16_sat_v2: every legal dst, src combination, every form
     asc_uint322int16_sat_v2(v_int16_t, v_uint32_t, m)  # (int16_t, uint32_t)
+
+
+def check_asc_uint322uint16() -> None:
     # asc_uint322uint16: every legal dst, src combination, every form
     asc_uint322uint16(v_uint16_t, v_uint32_t, m)  # (uint16_t, uint32_t)
+
+
+def check_asc_uint322uint16_v2() -> None:
     # asc_uint322uint16_v2: every legal dst, src combination, every form
     asc_uint322uint16_v2(v_uint16_t, v_uint32_t, m)  # (uint16_t, uint32_t)
+
+
+def check_asc_uint322uint16_sat() -> None:
     # asc_uint322uint16_sat: every legal dst, src combination, every form
     asc_uint322uint16_sat(v_uint16_t, v_uint32_t, m)  # (uint16_t, uint32_t)
+
+
+def check_asc_uint322uint16_sat_v2() -> None:
     # asc_uint322uint16_sat_v2: every legal dst, src combination, every form
     asc_uint322uint16_sat_v2(v_uint16_t, v_uint32_t, m)  # (uint16_t, uint32_t)
+
+
+def check_asc_int642int32() -> None:
     # asc_int642int32: every legal dst, src combination, every form
     asc_int642int32(v_int32_t, v_int64_t, m)  # (int32_t, int64_t)
+
+
+def check_asc_int642int32_v2() -> None:
     # asc_int642int32_v2: every legal dst, src combination, every form
     asc_int642int32_v2(v_int32_t, v_int64_t, m)  # (int32_t, int64_t)
+
+
+def check_asc_int642int32_sat() -> None:
     # asc_int642int32_sat: every legal dst, src combination, every form
     asc_int642int32_sat(v_int32_t, v_int64_t, m)  # (int32_t, int64_t)
+
+
+def check_asc_int642int32_sat_v2() -> None:
     # asc_int642int32_sat_v2: every legal dst, src combination, every form
     asc_int642int32_sat_v2(v_int32_t, v_int64_t, m)  # (int32_t, int64_t)
+
+
+def check_asc_rint() -> None:
     # asc_rint: every legal T combination, every form
     asc_rint(v_half, v_half, m)  # (half)
     asc_rint(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_rint(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_round() -> None:
     # asc_round: every legal T combination, every form
     asc_round(v_half, v_half, m)  # (half)
     asc_round(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_round(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_floor() -> None:
     # asc_floor: every legal T combination, every form
     asc_floor(v_half, v_half, m)  # (half)
     asc_floor(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_floor(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_ceil() -> None:
     # asc_ceil: every legal T combination, every form
     asc_ceil(v_half, v_half, m)  # (half)
     asc_ceil(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_ceil(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_trunc() -> None:
     # asc_trunc: every legal T combination, every form
     asc_trunc(v_half, v_half, m)  # (half)
     asc_trunc(v_bfloat16_t, v_bfloat16_t, m)  # (bfloat16_t)
     asc_trunc(v_float32_t, v_float32_t, m)  # (float32_t)
+
+
+def check_asc_muls() -> None:
     # asc_muls: every legal dst, src, value combination, every form
     asc_muls(v_half, v_float32_t, 1.5, m)  # (half, float32_t, float32_t)
+
+
+def check_asc_muls_v2() -> None:
     # asc_muls_v2: every legal dst, src, value combination, every form
     asc_muls_v2(v_half, v_float32_t, 1.5, m)  # (half, float32_t, float32_t)
+
+
+def check_asc_set_store_atomic_config_v2() -> None:
     # asc_set_store_atomic_config_v2: every legal atomic_type combination, every form
     asc_set_store_atomic_config_v2(1, 1)  # (uint16_t)

@@ -49,94 +49,96 @@ from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg.reg.datamove import AddrReg
 
 
-def main() -> None:
-    ub = UnifiedBuffer()
-    m = Reg.MaskReg()
-    ar = Reg.CreateAddrReg[uint8_t](1, 32)
-    ul = Reg.UnalignRegForLoad()
-    us = Reg.UnalignRegForStore()
-    r_bool_ = Reg.RegTensor[bool_]()
-    assert_type(r_bool_, RegTensor[bool_])
-    p_bool_ = ub.alloc(bool_, 256)
-    pr_bool_ = Ref(p_bool_)
-    r_int8_t = Reg.RegTensor[int8_t]()
-    assert_type(r_int8_t, RegTensor[int8_t])
-    p_int8_t = ub.alloc(int8_t, 256)
-    pr_int8_t = Ref(p_int8_t)
-    r_uint8_t = Reg.RegTensor[uint8_t]()
-    assert_type(r_uint8_t, RegTensor[uint8_t])
-    p_uint8_t = ub.alloc(uint8_t, 256)
-    pr_uint8_t = Ref(p_uint8_t)
-    r_fp8_e4m3fn_t = Reg.RegTensor[fp8_e4m3fn_t]()
-    assert_type(r_fp8_e4m3fn_t, RegTensor[fp8_e4m3fn_t])
-    p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
-    pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
-    r_fp8_e5m2_t = Reg.RegTensor[fp8_e5m2_t]()
-    assert_type(r_fp8_e5m2_t, RegTensor[fp8_e5m2_t])
-    p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
-    pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
-    r_fp8_e8m0_t = Reg.RegTensor[fp8_e8m0_t]()
-    assert_type(r_fp8_e8m0_t, RegTensor[fp8_e8m0_t])
-    p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
-    pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
-    r_hifloat8_t = Reg.RegTensor[hifloat8_t]()
-    assert_type(r_hifloat8_t, RegTensor[hifloat8_t])
-    p_hifloat8_t = ub.alloc(hifloat8_t, 256)
-    pr_hifloat8_t = Ref(p_hifloat8_t)
-    r_int4x2_t = Reg.RegTensor[int4x2_t]()
-    assert_type(r_int4x2_t, RegTensor[int4x2_t])
-    p_int4x2_t = ub.alloc(int4x2_t, 256)
-    pr_int4x2_t = Ref(p_int4x2_t)
-    r_fp4x2_e2m1_t = Reg.RegTensor[fp4x2_e2m1_t]()
-    assert_type(r_fp4x2_e2m1_t, RegTensor[fp4x2_e2m1_t])
-    p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
-    pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
-    r_fp4x2_e1m2_t = Reg.RegTensor[fp4x2_e1m2_t]()
-    assert_type(r_fp4x2_e1m2_t, RegTensor[fp4x2_e1m2_t])
-    p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
-    pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
-    r_int16_t = Reg.RegTensor[int16_t]()
-    assert_type(r_int16_t, RegTensor[int16_t])
-    p_int16_t = ub.alloc(int16_t, 256)
-    pr_int16_t = Ref(p_int16_t)
-    r_uint16_t = Reg.RegTensor[uint16_t]()
-    assert_type(r_uint16_t, RegTensor[uint16_t])
-    p_uint16_t = ub.alloc(uint16_t, 256)
-    pr_uint16_t = Ref(p_uint16_t)
-    r_half = Reg.RegTensor[half]()
-    assert_type(r_half, RegTensor[half])
-    p_half = ub.alloc(half, 256)
-    pr_half = Ref(p_half)
-    r_bfloat16_t = Reg.RegTensor[bfloat16_t]()
-    assert_type(r_bfloat16_t, RegTensor[bfloat16_t])
-    p_bfloat16_t = ub.alloc(bfloat16_t, 256)
-    pr_bfloat16_t = Ref(p_bfloat16_t)
-    r_int32_t = Reg.RegTensor[int32_t]()
-    assert_type(r_int32_t, RegTensor[int32_t])
-    p_int32_t = ub.alloc(int32_t, 256)
-    pr_int32_t = Ref(p_int32_t)
-    r_uint32_t = Reg.RegTensor[uint32_t]()
-    assert_type(r_uint32_t, RegTensor[uint32_t])
-    p_uint32_t = ub.alloc(uint32_t, 256)
-    pr_uint32_t = Ref(p_uint32_t)
-    r_float32_t = Reg.RegTensor[float32_t]()
-    assert_type(r_float32_t, RegTensor[float32_t])
-    p_float32_t = ub.alloc(float32_t, 256)
-    pr_float32_t = Ref(p_float32_t)
-    r_int64_t = Reg.RegTensor[int64_t]()
-    assert_type(r_int64_t, RegTensor[int64_t])
-    r2_int64_t = Reg.RegTensor[int64_t, RegTraitNumTwo]()
-    p_int64_t = ub.alloc(int64_t, 256)
-    pr_int64_t = Ref(p_int64_t)
-    r_uint64_t = Reg.RegTensor[uint64_t]()
-    assert_type(r_uint64_t, RegTensor[uint64_t])
-    r2_uint64_t = Reg.RegTensor[uint64_t, RegTraitNumTwo]()
-    p_uint64_t = ub.alloc(uint64_t, 256)
-    pr_uint64_t = Ref(p_uint64_t)
-    assert_type(m, MaskReg)
-    assert_type(ar, AddrReg)
-    assert_type(r2_int64_t, RegTensor[int64_t, RegTraitNumTwo])
-    assert_type(Reg.RegTensor[int64_t, RegTraitNumOne](), RegTensor[int64_t])
+ub = UnifiedBuffer()
+m = Reg.MaskReg()
+ar = Reg.CreateAddrReg[uint8_t](1, 32)
+ul = Reg.UnalignRegForLoad()
+us = Reg.UnalignRegForStore()
+r_bool_ = Reg.RegTensor[bool_]()
+assert_type(r_bool_, RegTensor[bool_])
+p_bool_ = ub.alloc(bool_, 256)
+pr_bool_ = Ref(p_bool_)
+r_int8_t = Reg.RegTensor[int8_t]()
+assert_type(r_int8_t, RegTensor[int8_t])
+p_int8_t = ub.alloc(int8_t, 256)
+pr_int8_t = Ref(p_int8_t)
+r_uint8_t = Reg.RegTensor[uint8_t]()
+assert_type(r_uint8_t, RegTensor[uint8_t])
+p_uint8_t = ub.alloc(uint8_t, 256)
+pr_uint8_t = Ref(p_uint8_t)
+r_fp8_e4m3fn_t = Reg.RegTensor[fp8_e4m3fn_t]()
+assert_type(r_fp8_e4m3fn_t, RegTensor[fp8_e4m3fn_t])
+p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
+pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
+r_fp8_e5m2_t = Reg.RegTensor[fp8_e5m2_t]()
+assert_type(r_fp8_e5m2_t, RegTensor[fp8_e5m2_t])
+p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
+pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
+r_fp8_e8m0_t = Reg.RegTensor[fp8_e8m0_t]()
+assert_type(r_fp8_e8m0_t, RegTensor[fp8_e8m0_t])
+p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
+pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
+r_hifloat8_t = Reg.RegTensor[hifloat8_t]()
+assert_type(r_hifloat8_t, RegTensor[hifloat8_t])
+p_hifloat8_t = ub.alloc(hifloat8_t, 256)
+pr_hifloat8_t = Ref(p_hifloat8_t)
+r_int4x2_t = Reg.RegTensor[int4x2_t]()
+assert_type(r_int4x2_t, RegTensor[int4x2_t])
+p_int4x2_t = ub.alloc(int4x2_t, 256)
+pr_int4x2_t = Ref(p_int4x2_t)
+r_fp4x2_e2m1_t = Reg.RegTensor[fp4x2_e2m1_t]()
+assert_type(r_fp4x2_e2m1_t, RegTensor[fp4x2_e2m1_t])
+p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
+pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
+r_fp4x2_e1m2_t = Reg.RegTensor[fp4x2_e1m2_t]()
+assert_type(r_fp4x2_e1m2_t, RegTensor[fp4x2_e1m2_t])
+p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
+pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
+r_int16_t = Reg.RegTensor[int16_t]()
+assert_type(r_int16_t, RegTensor[int16_t])
+p_int16_t = ub.alloc(int16_t, 256)
+pr_int16_t = Ref(p_int16_t)
+r_uint16_t = Reg.RegTensor[uint16_t]()
+assert_type(r_uint16_t, RegTensor[uint16_t])
+p_uint16_t = ub.alloc(uint16_t, 256)
+pr_uint16_t = Ref(p_uint16_t)
+r_half = Reg.RegTensor[half]()
+assert_type(r_half, RegTensor[half])
+p_half = ub.alloc(half, 256)
+pr_half = Ref(p_half)
+r_bfloat16_t = Reg.RegTensor[bfloat16_t]()
+assert_type(r_bfloat16_t, RegTensor[bfloat16_t])
+p_bfloat16_t = ub.alloc(bfloat16_t, 256)
+pr_bfloat16_t = Ref(p_bfloat16_t)
+r_int32_t = Reg.RegTensor[int32_t]()
+assert_type(r_int32_t, RegTensor[int32_t])
+p_int32_t = ub.alloc(int32_t, 256)
+pr_int32_t = Ref(p_int32_t)
+r_uint32_t = Reg.RegTensor[uint32_t]()
+assert_type(r_uint32_t, RegTensor[uint32_t])
+p_uint32_t = ub.alloc(uint32_t, 256)
+pr_uint32_t = Ref(p_uint32_t)
+r_float32_t = Reg.RegTensor[float32_t]()
+assert_type(r_float32_t, RegTensor[float32_t])
+p_float32_t = ub.alloc(float32_t, 256)
+pr_float32_t = Ref(p_float32_t)
+r_int64_t = Reg.RegTensor[int64_t]()
+assert_type(r_int64_t, RegTensor[int64_t])
+r2_int64_t = Reg.RegTensor[int64_t, RegTraitNumTwo]()
+p_int64_t = ub.alloc(int64_t, 256)
+pr_int64_t = Ref(p_int64_t)
+r_uint64_t = Reg.RegTensor[uint64_t]()
+assert_type(r_uint64_t, RegTensor[uint64_t])
+r2_uint64_t = Reg.RegTensor[uint64_t, RegTraitNumTwo]()
+p_uint64_t = ub.alloc(uint64_t, 256)
+pr_uint64_t = Ref(p_uint64_t)
+assert_type(m, MaskReg)
+assert_type(ar, AddrReg)
+assert_type(r2_int64_t, RegTensor[int64_t, RegTraitNumTwo])
+assert_type(Reg.RegTensor[int64_t, RegTraitNumOne](), RegTensor[int64_t])
+
+
+def check_Reg_CreateMask() -> None:
     # Reg.CreateMask: every legal T combination
     assert_type(Reg.CreateMask[int8_t](), MaskReg)  #  (int8_t)
     assert_type(Reg.CreateMask[int8_t, MaskPattern.H](), MaskReg)  #  (int8_t)
@@ -176,6 +178,9 @@ def main() -> None:
     assert_type(Reg.CreateMask[uint64_t, MaskPattern.H](), MaskReg)  #  (uint64_t)
     assert_type(Reg.CreateMask[uint64_t, MaskPattern.H, RegTraitNumOne](), MaskReg)  #  (uint64_t)
     assert_type(Reg.CreateMask[uint64_t, MaskPattern.ALL, RegTraitNumTwo](), MaskReg)  # RegTraitNumTwo (uint64_t)
+
+
+def check_Reg_UpdateMask() -> None:
     # Reg.UpdateMask: every legal T combination
     assert_type(Reg.UpdateMask[int8_t](Ref(100)), MaskReg)  #  (int8_t)
     assert_type(Reg.UpdateMask[int8_t, RegTraitNumOne](Ref(100)), MaskReg)  #  (int8_t)
@@ -203,6 +208,9 @@ def main() -> None:
     assert_type(Reg.UpdateMask[uint64_t](Ref(100)), MaskReg)  #  (uint64_t)
     assert_type(Reg.UpdateMask[uint64_t, RegTraitNumOne](Ref(100)), MaskReg)  #  (uint64_t)
     assert_type(Reg.UpdateMask[uint64_t, RegTraitNumTwo](Ref(100)), MaskReg)  # RegTraitNumTwo (uint64_t)
+
+
+def check_Reg_LoadAlign() -> None:
     # Reg.LoadAlign: every legal T combination
     Reg.LoadAlign(r_bool_, p_bool_)  #  (bool_)
     Reg.LoadAlign[bool_](r_bool_, p_bool_)  #  (bool_)
@@ -944,6 +952,9 @@ def main() -> None:
     Reg.LoadAlign[float32_t, DataCopyMode.DATA_BLOCK_COPY, PostLiteral.POST_MODE_UPDATE](r_float32_t, pr_float32_t, 0, 0, m)  # DataBlock post-update (float32_t)
     Reg.LoadAlign[int64_t, DataCopyMode.DATA_BLOCK_COPY, PostLiteral.POST_MODE_UPDATE](r_int64_t, pr_int64_t, 0, 0, m)  # DataBlock post-update (int64_t)
     Reg.LoadAlign[uint64_t, DataCopyMode.DATA_BLOCK_COPY, PostLiteral.POST_MODE_UPDATE](r_uint64_t, pr_uint64_t, 0, 0, m)  # DataBlock post-update (uint64_t)
+
+
+def check_Reg_StoreAlign() -> None:
     # Reg.StoreAlign: every legal T combination
     Reg.StoreAlign(p_bool_, r_bool_, m)  #  (bool_)
     Reg.StoreAlign[bool_](p_bool_, r_bool_, m)  #  (bool_)
@@ -1628,6 +1639,9 @@ def main() -> None:
     Reg.StoreAlign[float32_t, DataCopyMode.DATA_BLOCK_COPY, PostLiteral.POST_MODE_UPDATE](pr_float32_t, r_float32_t, 0, 0, m)  # DataBlock post-update (float32_t)
     Reg.StoreAlign[int64_t, DataCopyMode.DATA_BLOCK_COPY, PostLiteral.POST_MODE_UPDATE](pr_int64_t, r_int64_t, 0, 0, m)  # DataBlock post-update (int64_t)
     Reg.StoreAlign[uint64_t, DataCopyMode.DATA_BLOCK_COPY, PostLiteral.POST_MODE_UPDATE](pr_uint64_t, r_uint64_t, 0, 0, m)  # DataBlock post-update (uint64_t)
+
+
+def check_Reg_Compare() -> None:
     # Reg.Compare: every legal T combination
     Reg.Compare(m, r_int8_t, r_int8_t, m)  #  (int8_t)
     Reg.Compare[int8_t](m, r_int8_t, r_int8_t, m)  #  (int8_t)
@@ -1668,6 +1682,9 @@ def main() -> None:
     Reg.Compare(m, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
     Reg.Compare[uint64_t](m, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
     Reg.Compare[uint64_t, CMPMODE.GT](m, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
+
+
+def check_Reg_Compares() -> None:
     # Reg.Compares: every legal T combination
     Reg.Compares(m, r_int8_t, 1, m)  #  (int8_t)
     Reg.Compares[int8_t](m, r_int8_t, 1, m)  #  (int8_t)
@@ -1708,6 +1725,9 @@ def main() -> None:
     Reg.Compares(m, r2_uint64_t, 1, m)  #  (uint64_t)
     Reg.Compares[uint64_t](m, r2_uint64_t, 1, m)  #  (uint64_t)
     Reg.Compares[uint64_t, CMPMODE.GT](m, r2_uint64_t, 1, m)  #  (uint64_t)
+
+
+def check_Reg_Select() -> None:
     # Reg.Select: every legal T combination
     Reg.Select(r_bool_, r_bool_, r_bool_, m)  #  (bool_)
     Reg.Select[bool_](r_bool_, r_bool_, r_bool_, m)  #  (bool_)
@@ -1739,6 +1759,9 @@ def main() -> None:
     Reg.Select[int64_t](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Select(m, m, m, m)  # MaskReg operands (bool_)
     Reg.Select[bool_](m, m, m, m)  # MaskReg operands (bool_)
+
+
+def check_Reg_ShiftRight() -> None:
     # Reg.ShiftRight: every legal src, shift combination
     Reg.ShiftRight(r_int8_t, r_int8_t, r_int8_t, m)  #  (int8_t, int8_t)
     Reg.ShiftRight[int8_t](r_int8_t, r_int8_t, r_int8_t, m)  #  (int8_t, int8_t)
@@ -1790,6 +1813,9 @@ def main() -> None:
     Reg.ShiftRight[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, r2_int64_t, m)  #  (uint64_t, int64_t)
     Reg.ShiftRight[uint64_t, int64_t](r2_uint64_t, r2_uint64_t, r2_int64_t, m)  #  (uint64_t, int64_t)
     Reg.ShiftRight[uint64_t, int64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, r2_int64_t, m)  #  (uint64_t, int64_t)
+
+
+def check_Reg_ShiftLeft() -> None:
     # Reg.ShiftLeft: every legal src, shift combination
     Reg.ShiftLeft(r_int8_t, r_int8_t, r_int8_t, m)  #  (int8_t, int8_t)
     Reg.ShiftLeft[int8_t](r_int8_t, r_int8_t, r_int8_t, m)  #  (int8_t, int8_t)
@@ -1841,6 +1867,9 @@ def main() -> None:
     Reg.ShiftLeft[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, r2_int64_t, m)  #  (uint64_t, int64_t)
     Reg.ShiftLeft[uint64_t, int64_t](r2_uint64_t, r2_uint64_t, r2_int64_t, m)  #  (uint64_t, int64_t)
     Reg.ShiftLeft[uint64_t, int64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, r2_int64_t, m)  #  (uint64_t, int64_t)
+
+
+def check_Reg_ShiftRights() -> None:
     # Reg.ShiftRights: every legal src, scalar combination
     Reg.ShiftRights(r_int8_t, r_int8_t, 1, m)  #  (int8_t, int16_t)
     Reg.ShiftRights[int8_t](r_int8_t, r_int8_t, 1, m)  #  (int8_t, int16_t)
@@ -1882,6 +1911,9 @@ def main() -> None:
     Reg.ShiftRights[uint64_t, MaskMergeMode.ZEROING](r_uint64_t, r_uint64_t, 1, m)  #  (uint64_t, int16_t)
     Reg.ShiftRights[uint64_t, int16_t](r_uint64_t, r_uint64_t, 1, m)  #  (uint64_t, int16_t)
     Reg.ShiftRights[uint64_t, int16_t, MaskMergeMode.ZEROING](r_uint64_t, r_uint64_t, 1, m)  #  (uint64_t, int16_t)
+
+
+def check_Reg_ShiftLefts() -> None:
     # Reg.ShiftLefts: every legal src, scalar combination
     Reg.ShiftLefts(r_int8_t, r_int8_t, 1, m)  #  (int8_t, int16_t)
     Reg.ShiftLefts[int8_t](r_int8_t, r_int8_t, 1, m)  #  (int8_t, int16_t)
@@ -1923,6 +1955,9 @@ def main() -> None:
     Reg.ShiftLefts[uint64_t, MaskMergeMode.ZEROING](r_uint64_t, r_uint64_t, 1, m)  #  (uint64_t, int16_t)
     Reg.ShiftLefts[uint64_t, int16_t](r_uint64_t, r_uint64_t, 1, m)  #  (uint64_t, int16_t)
     Reg.ShiftLefts[uint64_t, int16_t, MaskMergeMode.ZEROING](r_uint64_t, r_uint64_t, 1, m)  #  (uint64_t, int16_t)
+
+
+def check_Reg_Add() -> None:
     # Reg.Add: every legal T combination
     Reg.Add(r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
     Reg.Add[uint8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
@@ -1969,6 +2004,9 @@ def main() -> None:
     Reg.Add(m, r_int32_t, r_int32_t, r_int32_t, m)  # carry (int32_t)
     Reg.Add[int32_t](m, r_int32_t, r_int32_t, r_int32_t, m)  # carry (int32_t)
     Reg.Add[int32_t, MaskMergeMode.ZEROING](m, r_int32_t, r_int32_t, r_int32_t, m)  # carry (int32_t)
+
+
+def check_Reg_Sub() -> None:
     # Reg.Sub: every legal T combination
     Reg.Sub(r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
     Reg.Sub[uint8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
@@ -2015,6 +2053,9 @@ def main() -> None:
     Reg.Sub(m, r_int32_t, r_int32_t, r_int32_t, m)  # carry (int32_t)
     Reg.Sub[int32_t](m, r_int32_t, r_int32_t, r_int32_t, m)  # carry (int32_t)
     Reg.Sub[int32_t, MaskMergeMode.ZEROING](m, r_int32_t, r_int32_t, r_int32_t, m)  # carry (int32_t)
+
+
+def check_Reg_Mul() -> None:
     # Reg.Mul: every legal T combination
     Reg.Mul(r_uint16_t, r_uint16_t, r_uint16_t, m)  #  (uint16_t)
     Reg.Mul[uint16_t](r_uint16_t, r_uint16_t, r_uint16_t, m)  #  (uint16_t)
@@ -2049,6 +2090,9 @@ def main() -> None:
     Reg.Mul(r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Mul[int64_t](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Mul[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
+
+
+def check_Reg_Max() -> None:
     # Reg.Max: every legal T combination
     Reg.Max(r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
     Reg.Max[uint8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
@@ -2089,6 +2133,9 @@ def main() -> None:
     Reg.Max(r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Max[int64_t](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Max[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
+
+
+def check_Reg_Min() -> None:
     # Reg.Min: every legal T combination
     Reg.Min(r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
     Reg.Min[uint8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  #  (uint8_t)
@@ -2129,6 +2176,9 @@ def main() -> None:
     Reg.Min(r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Min[int64_t](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Min[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
+
+
+def check_Reg_And() -> None:
     # Reg.And: every legal T combination
     Reg.And(r_bool_, r_bool_, r_bool_, m)  #  (bool_)
     Reg.And[bool_](r_bool_, r_bool_, r_bool_, m)  #  (bool_)
@@ -2166,6 +2216,9 @@ def main() -> None:
     Reg.And(m, m, m, m)  # MaskReg operands (bool_)
     Reg.And[bool_](m, m, m, m)  # MaskReg operands (bool_)
     Reg.And[bool_, MaskMergeMode.ZEROING](m, m, m, m)  # MaskReg operands (bool_)
+
+
+def check_Reg_Or() -> None:
     # Reg.Or: every legal T combination
     Reg.Or(r_bool_, r_bool_, r_bool_, m)  #  (bool_)
     Reg.Or[bool_](r_bool_, r_bool_, r_bool_, m)  #  (bool_)
@@ -2203,6 +2256,9 @@ def main() -> None:
     Reg.Or(m, m, m, m)  # MaskReg operands (bool_)
     Reg.Or[bool_](m, m, m, m)  # MaskReg operands (bool_)
     Reg.Or[bool_, MaskMergeMode.ZEROING](m, m, m, m)  # MaskReg operands (bool_)
+
+
+def check_Reg_Xor() -> None:
     # Reg.Xor: every legal T combination
     Reg.Xor(r_bool_, r_bool_, r_bool_, m)  #  (bool_)
     Reg.Xor[bool_](r_bool_, r_bool_, r_bool_, m)  #  (bool_)
@@ -2240,6 +2296,9 @@ def main() -> None:
     Reg.Xor(m, m, m, m)  # MaskReg operands (bool_)
     Reg.Xor[bool_](m, m, m, m)  # MaskReg operands (bool_)
     Reg.Xor[bool_, MaskMergeMode.ZEROING](m, m, m, m)  # MaskReg operands (bool_)
+
+
+def check_Reg_Prelu() -> None:
     # Reg.Prelu: every legal T combination
     Reg.Prelu(r_half, r_half, r_half, m)  #  (half)
     Reg.Prelu[half](r_half, r_half, r_half, m)  #  (half)
@@ -2247,6 +2306,9 @@ def main() -> None:
     Reg.Prelu(r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Prelu[float32_t](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Prelu[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Not() -> None:
     # Reg.Not: every legal T combination
     Reg.Not(r_uint8_t, r_uint8_t, m)  #  (uint8_t)
     Reg.Not[uint8_t](r_uint8_t, r_uint8_t, m)  #  (uint8_t)
@@ -2274,6 +2336,9 @@ def main() -> None:
     Reg.Not[int64_t](r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Not(m, m, m)  # MaskReg operands (uint8_t)
     Reg.Not[uint8_t](m, m, m)  # MaskReg operands (uint8_t)
+
+
+def check_Reg_Move() -> None:
     # Reg.Move: every legal T combination
     Reg.Move(r_bool_, r_bool_, m)  #  (bool_)
     Reg.Move[bool_](r_bool_, r_bool_, m)  #  (bool_)
@@ -2320,6 +2385,9 @@ def main() -> None:
     Reg.Move(m, m, m)  # MaskReg operands (bool_)
     Reg.Move[bool_](m, m, m)  # MaskReg operands (bool_)
     Reg.Move[bool_, MaskMergeMode.ZEROING](m, m, m)  # MaskReg operands (bool_)
+
+
+def check_Reg_Duplicate() -> None:
     # Reg.Duplicate: every legal T combination
     Reg.Duplicate(r_bool_, True, m)  #  (bool_)
     Reg.Duplicate[bool_](r_bool_, True, m)  #  (bool_)
@@ -2447,6 +2515,9 @@ def main() -> None:
     Reg.Duplicate(r2_uint64_t, r2_uint64_t, m)  # srcReg (uint64_t)
     Reg.Duplicate[uint64_t](r2_uint64_t, r2_uint64_t, m)  # srcReg (uint64_t)
     Reg.Duplicate[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, m)  # srcReg (uint64_t)
+
+
+def check_Reg_Adds() -> None:
     # Reg.Adds: every legal T combination
     Reg.Adds(r_uint8_t, r_uint8_t, 1, m)  #  (uint8_t)
     Reg.Adds[uint8_t](r_uint8_t, r_uint8_t, 1, m)  #  (uint8_t)
@@ -2487,6 +2558,9 @@ def main() -> None:
     Reg.Adds(r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
     Reg.Adds[int64_t](r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
     Reg.Adds[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
+
+
+def check_Reg_Muls() -> None:
     # Reg.Muls: every legal T combination
     Reg.Muls(r_int16_t, r_int16_t, 1, m)  #  (int16_t)
     Reg.Muls[int16_t](r_int16_t, r_int16_t, 1, m)  #  (int16_t)
@@ -2518,6 +2592,9 @@ def main() -> None:
     Reg.Muls(r2_uint64_t, r2_uint64_t, 1, m)  #  (uint64_t)
     Reg.Muls[uint64_t](r2_uint64_t, r2_uint64_t, 1, m)  #  (uint64_t)
     Reg.Muls[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, 1, m)  #  (uint64_t)
+
+
+def check_Reg_Maxs() -> None:
     # Reg.Maxs: every legal T combination
     Reg.Maxs(r_uint8_t, r_uint8_t, 1, m)  #  (uint8_t)
     Reg.Maxs[uint8_t](r_uint8_t, r_uint8_t, 1, m)  #  (uint8_t)
@@ -2558,6 +2635,9 @@ def main() -> None:
     Reg.Maxs(r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
     Reg.Maxs[int64_t](r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
     Reg.Maxs[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
+
+
+def check_Reg_Mins() -> None:
     # Reg.Mins: every legal T combination
     Reg.Mins(r_uint8_t, r_uint8_t, 1, m)  #  (uint8_t)
     Reg.Mins[uint8_t](r_uint8_t, r_uint8_t, 1, m)  #  (uint8_t)
@@ -2598,6 +2678,9 @@ def main() -> None:
     Reg.Mins(r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
     Reg.Mins[int64_t](r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
     Reg.Mins[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, 1, m)  #  (int64_t)
+
+
+def check_Reg_Abs() -> None:
     # Reg.Abs: every legal T combination
     Reg.Abs(r_int8_t, r_int8_t, m)  #  (int8_t)
     Reg.Abs[int8_t](r_int8_t, r_int8_t, m)  #  (int8_t)
@@ -2620,6 +2703,9 @@ def main() -> None:
     Reg.Abs(r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Abs[int64_t](r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Abs[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, m)  #  (int64_t)
+
+
+def check_Reg_Neg() -> None:
     # Reg.Neg: every legal T combination
     Reg.Neg(r_int8_t, r_int8_t, m)  #  (int8_t)
     Reg.Neg[int8_t](r_int8_t, r_int8_t, m)  #  (int8_t)
@@ -2642,6 +2728,9 @@ def main() -> None:
     Reg.Neg(r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Neg[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Neg[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Relu() -> None:
     # Reg.Relu: every legal T combination
     Reg.Relu(r_half, r_half, m)  #  (half)
     Reg.Relu[half](r_half, r_half, m)  #  (half)
@@ -2658,6 +2747,9 @@ def main() -> None:
     Reg.Relu(r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Relu[int64_t](r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.Relu[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, m)  #  (int64_t)
+
+
+def check_Reg_LeakyRelu() -> None:
     # Reg.LeakyRelu: every legal T combination
     Reg.LeakyRelu(r_half, r_half, 1.5, m)  #  (half)
     Reg.LeakyRelu[half](r_half, r_half, 1.5, m)  #  (half)
@@ -2665,6 +2757,9 @@ def main() -> None:
     Reg.LeakyRelu(r_float32_t, r_float32_t, 1.5, m)  #  (float32_t)
     Reg.LeakyRelu[float32_t](r_float32_t, r_float32_t, 1.5, m)  #  (float32_t)
     Reg.LeakyRelu[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, 1.5, m)  #  (float32_t)
+
+
+def check_Reg_Div() -> None:
     # Reg.Div: every legal T combination
     Reg.Div(r_int16_t, r_int16_t, r_int16_t, m)  #  (int16_t)
     Reg.Div[int16_t](r_int16_t, r_int16_t, r_int16_t, m)  #  (int16_t)
@@ -2706,6 +2801,9 @@ def main() -> None:
     Reg.Div[uint64_t](r2_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
     Reg.Div[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
     Reg.Div[uint64_t, Reg.DivSpecificMode()](r2_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
+
+
+def check_Reg_Sqrt() -> None:
     # Reg.Sqrt: every legal T combination
     Reg.Sqrt(r_half, r_half, m)  #  (half)
     Reg.Sqrt[half](r_half, r_half, m)  #  (half)
@@ -2715,6 +2813,9 @@ def main() -> None:
     Reg.Sqrt[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Sqrt[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Sqrt[float32_t, Reg.SqrtSpecificMode()](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Exp() -> None:
     # Reg.Exp: every legal T combination
     Reg.Exp(r_half, r_half, m)  #  (half)
     Reg.Exp[half](r_half, r_half, m)  #  (half)
@@ -2724,6 +2825,9 @@ def main() -> None:
     Reg.Exp[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Exp[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Exp[float32_t, Reg.ExpSpecificMode()](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Ln() -> None:
     # Reg.Ln: every legal T combination
     Reg.Ln(r_half, r_half, m)  #  (half)
     Reg.Ln[half](r_half, r_half, m)  #  (half)
@@ -2733,6 +2837,9 @@ def main() -> None:
     Reg.Ln[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Ln[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Ln[float32_t, Reg.LnSpecificMode()](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Log() -> None:
     # Reg.Log: every legal T combination
     Reg.Log(r_half, r_half, m)  #  (half)
     Reg.Log[half](r_half, r_half, m)  #  (half)
@@ -2742,6 +2849,9 @@ def main() -> None:
     Reg.Log[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Log[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Log[float32_t, Reg.LogSpecificMode()](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Log2() -> None:
     # Reg.Log2: every legal T combination
     Reg.Log2(r_half, r_half, m)  #  (half)
     Reg.Log2[half](r_half, r_half, m)  #  (half)
@@ -2751,6 +2861,9 @@ def main() -> None:
     Reg.Log2[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Log2[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Log2[float32_t, Reg.Log2SpecificMode()](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Log10() -> None:
     # Reg.Log10: every legal T combination
     Reg.Log10(r_half, r_half, m)  #  (half)
     Reg.Log10[half](r_half, r_half, m)  #  (half)
@@ -2760,6 +2873,9 @@ def main() -> None:
     Reg.Log10[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Log10[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Log10[float32_t, Reg.Log10SpecificMode()](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Interleave() -> None:
     # Reg.Interleave: every legal T combination
     Reg.Interleave(r_bool_, r_bool_, r_bool_, r_bool_)  #  (bool_)
     Reg.Interleave[bool_](r_bool_, r_bool_, r_bool_, r_bool_)  #  (bool_)
@@ -2800,6 +2916,9 @@ def main() -> None:
     Reg.Interleave(r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  #  (uint64_t)
     Reg.Interleave[uint64_t](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  #  (uint64_t)
     Reg.Interleave[bool_](m, m, m, m)  # MaskReg (bool_)
+
+
+def check_Reg_DeInterleave() -> None:
     # Reg.DeInterleave: every legal T combination
     Reg.DeInterleave(r_bool_, r_bool_, r_bool_, r_bool_)  #  (bool_)
     Reg.DeInterleave[bool_](r_bool_, r_bool_, r_bool_, r_bool_)  #  (bool_)
@@ -2840,6 +2959,9 @@ def main() -> None:
     Reg.DeInterleave(r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  #  (uint64_t)
     Reg.DeInterleave[uint64_t](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  #  (uint64_t)
     Reg.DeInterleave[bool_](m, m, m, m)  # MaskReg (bool_)
+
+
+def check_Reg_Gather() -> None:
     # Reg.Gather: every legal T, U combination
     Reg.Gather(r_bool_, r_bool_, r_uint8_t)  #  (bool_, uint8_t)
     Reg.Gather[bool_](r_bool_, r_bool_, r_uint8_t)  #  (bool_, uint8_t)
@@ -2895,6 +3017,9 @@ def main() -> None:
     Reg.Gather(r_bool_, p_bool_, r_bool_, m)  # UB (bool_, uint8_t)
     Reg.Gather[bool_](r_bool_, p_bool_, r_bool_, m)  # UB (bool_, uint8_t)
     Reg.Gather[bool_, uint8_t](r_bool_, p_bool_, r_bool_, m)  # UB (bool_, uint8_t)
+
+
+def check_Reg_Squeeze() -> None:
     # Reg.Squeeze: every legal T combination
     Reg.Squeeze(r_int8_t, r_int8_t, m)  #  (int8_t)
     Reg.Squeeze[int8_t](r_int8_t, r_int8_t, m)  #  (int8_t)
@@ -2920,6 +3045,9 @@ def main() -> None:
     Reg.Squeeze(r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Squeeze[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Squeeze[float32_t, GatherMaskMode.NO_STORE_REG](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Arange() -> None:
     # Reg.Arange: every legal T combination
     Reg.Arange(r_int8_t, 1)  #  (int8_t)
     Reg.Arange[int8_t](r_int8_t, 1)  #  (int8_t)
@@ -2942,6 +3070,9 @@ def main() -> None:
     Reg.Arange(r2_int64_t, 1)  #  (int64_t)
     Reg.Arange[int64_t](r2_int64_t, 1)  #  (int64_t)
     Reg.Arange[int64_t, IndexOrder.DECREASE_ORDER](r2_int64_t, 1)  #  (int64_t)
+
+
+def check_Reg_Reduce() -> None:
     # Reg.Reduce: every legal T, U combination
     Reg.Reduce(r_half, r_half, m)  #  (half, half)
     Reg.Reduce[ReduceType.SUM](r_half, r_half, m)  #  (half, half)
@@ -3135,6 +3266,9 @@ def main() -> None:
     Reg.Reduce[ReduceType.MIN, uint16_t, MaskMergeMode.ZEROING](r_uint16_t, r_uint16_t, m)  #  (uint16_t, uint16_t)
     Reg.Reduce[ReduceType.MIN, uint16_t, uint16_t](r_uint16_t, r_uint16_t, m)  #  (uint16_t, uint16_t)
     Reg.Reduce[ReduceType.MIN, uint16_t, uint16_t, MaskMergeMode.ZEROING](r_uint16_t, r_uint16_t, m)  #  (uint16_t, uint16_t)
+
+
+def check_Reg_Pack() -> None:
     # Reg.Pack: every legal T, U combination
     Reg.Pack(r_uint8_t, r_int16_t)  #  (uint8_t, int16_t)
     Reg.Pack[uint8_t](r_uint8_t, r_int16_t)  #  (uint8_t, int16_t)
@@ -3171,6 +3305,9 @@ def main() -> None:
     Reg.Pack[uint8_t, HighLowPart.HIGHEST](m, m)  # MaskReg (uint8_t, int16_t)
     Reg.Pack[uint8_t, int16_t](m, m)  # MaskReg (uint8_t, int16_t)
     Reg.Pack[uint8_t, int16_t, HighLowPart.HIGHEST](m, m)  # MaskReg (uint8_t, int16_t)
+
+
+def check_Reg_UnPack() -> None:
     # Reg.UnPack: every legal T, U combination
     Reg.UnPack(r_int16_t, r_int8_t)  #  (int16_t, int8_t)
     Reg.UnPack[int16_t](r_int16_t, r_int8_t)  #  (int16_t, int8_t)
@@ -3207,6 +3344,9 @@ def main() -> None:
     Reg.UnPack[int16_t, HighLowPart.HIGHEST](m, m)  # MaskReg (int16_t, int8_t)
     Reg.UnPack[int16_t, int8_t](m, m)  # MaskReg (int16_t, int8_t)
     Reg.UnPack[int16_t, int8_t, HighLowPart.HIGHEST](m, m)  # MaskReg (int16_t, int8_t)
+
+
+def check_Reg_ReduceDataBlock() -> None:
     # Reg.ReduceDataBlock: every legal T, U combination
     Reg.ReduceDataBlock(r_half, r_half, m)  #  (half, half)
     Reg.ReduceDataBlock[ReduceType.SUM](r_half, r_half, m)  #  (half, half)
@@ -3324,6 +3464,9 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.MIN, uint16_t, MaskMergeMode.ZEROING](r_uint16_t, r_uint16_t, m)  #  (uint16_t, uint16_t)
     Reg.ReduceDataBlock[ReduceType.MIN, uint16_t, uint16_t](r_uint16_t, r_uint16_t, m)  #  (uint16_t, uint16_t)
     Reg.ReduceDataBlock[ReduceType.MIN, uint16_t, uint16_t, MaskMergeMode.ZEROING](r_uint16_t, r_uint16_t, m)  #  (uint16_t, uint16_t)
+
+
+def check_Reg_PairReduceElem() -> None:
     # Reg.PairReduceElem: every legal T, U combination
     Reg.PairReduceElem(r_half, r_half, m)  #  (half, half)
     Reg.PairReduceElem[PairReduce.SUM](r_half, r_half, m)  #  (half, half)
@@ -3339,6 +3482,9 @@ def main() -> None:
     Reg.PairReduceElem[PairReduce.SUM, float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t, float32_t)
     Reg.PairReduceElem[PairReduce.SUM, float32_t, float32_t](r_float32_t, r_float32_t, m)  #  (float32_t, float32_t)
     Reg.PairReduceElem[PairReduce.SUM, float32_t, float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t, float32_t)
+
+
+def check_Reg_MaskGenWithRegTensor() -> None:
     # Reg.MaskGenWithRegTensor: every legal T combination
     Reg.MaskGenWithRegTensor[int16_t](m, r_int16_t)  #  (int16_t)
     Reg.MaskGenWithRegTensor[int16_t, 1](m, r_int16_t)  #  (int16_t)
@@ -3354,6 +3500,9 @@ def main() -> None:
     Reg.MaskGenWithRegTensor[uint32_t, 1](m, r_uint32_t)  #  (uint32_t)
     Reg.MaskGenWithRegTensor[float32_t](m, r_float32_t)  #  (float32_t)
     Reg.MaskGenWithRegTensor[float32_t, 1](m, r_float32_t)  #  (float32_t)
+
+
+def check_Reg_LoadUnAlignPre() -> None:
     # Reg.LoadUnAlignPre: every legal T combination
     Reg.LoadUnAlignPre(ul, pr_bool_)  #  (bool_)
     Reg.LoadUnAlignPre[bool_](ul, pr_bool_)  #  (bool_)
@@ -3431,6 +3580,9 @@ def main() -> None:
     Reg.LoadUnAlignPre[int64_t](ul, pr_int64_t, ar)  # AddrReg (int64_t)
     Reg.LoadUnAlignPre(ul, pr_uint64_t, ar)  # AddrReg (uint64_t)
     Reg.LoadUnAlignPre[uint64_t](ul, pr_uint64_t, ar)  # AddrReg (uint64_t)
+
+
+def check_Reg_LoadUnAlign() -> None:
     # Reg.LoadUnAlign: every legal T combination
     Reg.LoadUnAlign(r_bool_, ul, pr_bool_)  #  (bool_)
     Reg.LoadUnAlign[bool_](r_bool_, ul, pr_bool_)  #  (bool_)
@@ -3571,6 +3723,9 @@ def main() -> None:
     Reg.LoadUnAlign[int64_t](r_int64_t, ul, pr_int64_t, ar, 0)  # AddrReg (int64_t)
     Reg.LoadUnAlign(r_uint64_t, ul, pr_uint64_t, ar, 0)  # AddrReg (uint64_t)
     Reg.LoadUnAlign[uint64_t](r_uint64_t, ul, pr_uint64_t, ar, 0)  # AddrReg (uint64_t)
+
+
+def check_Reg_StoreUnAlign() -> None:
     # Reg.StoreUnAlign: every legal T combination
     Reg.StoreUnAlign(pr_bool_, r_bool_, us, 0)  # post-update (bool_)
     Reg.StoreUnAlign[bool_](pr_bool_, r_bool_, us, 0)  # post-update (bool_)
@@ -3751,6 +3906,9 @@ def main() -> None:
     Reg.StoreUnAlign[uint64_t, PostLiteral.POST_MODE_UPDATE](pr_uint64_t, r_uint64_t, us, ar)  # AddrReg (uint64_t)
     Reg.StoreUnAlign(pr_bool_, m, us)  # MaskReg (bool_)
     Reg.StoreUnAlign[bool_](pr_bool_, m, us)  # MaskReg (bool_)
+
+
+def check_Reg_StoreUnAlignPost() -> None:
     # Reg.StoreUnAlignPost: every legal T combination
     Reg.StoreUnAlignPost(pr_bool_, us, 0)  # post-update (bool_)
     Reg.StoreUnAlignPost[bool_](pr_bool_, us, 0)  # post-update (bool_)
@@ -3885,6 +4043,9 @@ def main() -> None:
     Reg.StoreUnAlignPost[int64_t](pr_int64_t, us, ar)  # AddrReg (int64_t)
     Reg.StoreUnAlignPost(pr_uint64_t, us, ar)  # AddrReg (uint64_t)
     Reg.StoreUnAlignPost[uint64_t](pr_uint64_t, us, ar)  # AddrReg (uint64_t)
+
+
+def check_Reg_Load() -> None:
     # Reg.Load: every legal T combination
     Reg.Load(r_bool_, pr_bool_)  #  (bool_)
     Reg.Load[bool_](r_bool_, pr_bool_)  #  (bool_)
@@ -3924,6 +4085,9 @@ def main() -> None:
     Reg.Load[int64_t](r_int64_t, pr_int64_t)  #  (int64_t)
     Reg.Load(r_uint64_t, pr_uint64_t)  #  (uint64_t)
     Reg.Load[uint64_t](r_uint64_t, pr_uint64_t)  #  (uint64_t)
+
+
+def check_Reg_Store() -> None:
     # Reg.Store: every legal T combination
     Reg.Store(pr_bool_, r_bool_, 1)  #  (bool_)
     Reg.Store[bool_](pr_bool_, r_bool_, 1)  #  (bool_)
@@ -3963,6 +4127,9 @@ def main() -> None:
     Reg.Store[int64_t](pr_int64_t, r_int64_t, 1)  #  (int64_t)
     Reg.Store(pr_uint64_t, r_uint64_t, 1)  #  (uint64_t)
     Reg.Store[uint64_t](pr_uint64_t, r_uint64_t, 1)  #  (uint64_t)
+
+
+def check_Reg_AbsSub() -> None:
     # Reg.AbsSub: every legal T combination
     Reg.AbsSub(r_half, r_half, r_half, m)  #  (half)
     Reg.AbsSub[half](r_half, r_half, r_half, m)  #  (half)
@@ -3976,6 +4143,9 @@ def main() -> None:
     Reg.AbsSub(r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.AbsSub[int64_t](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
     Reg.AbsSub[int64_t, MaskMergeMode.ZEROING](r2_int64_t, r2_int64_t, r2_int64_t, m)  #  (int64_t)
+
+
+def check_Reg_MulAddDst() -> None:
     # Reg.MulAddDst: every legal T combination
     Reg.MulAddDst(r_int16_t, r_int16_t, r_int16_t, m)  #  (int16_t)
     Reg.MulAddDst[int16_t](r_int16_t, r_int16_t, r_int16_t, m)  #  (int16_t)
@@ -4010,6 +4180,9 @@ def main() -> None:
     Reg.MulAddDst(r2_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
     Reg.MulAddDst[uint64_t](r2_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
     Reg.MulAddDst[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t)
+
+
+def check_Reg_MulDstAdd() -> None:
     # Reg.MulDstAdd: every legal T combination
     Reg.MulDstAdd(r_half, r_half, r_half, m)  #  (half)
     Reg.MulDstAdd[half](r_half, r_half, r_half, m)  #  (half)
@@ -4020,6 +4193,9 @@ def main() -> None:
     Reg.MulDstAdd(r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.MulDstAdd[float32_t](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.MulDstAdd[float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_Axpy() -> None:
     # Reg.Axpy: every legal T combination
     Reg.Axpy(r_half, r_half, 1.5, m)  #  (half)
     Reg.Axpy[half](r_half, r_half, 1.5, m)  #  (half)
@@ -4039,6 +4215,9 @@ def main() -> None:
     Reg.Axpy(r2_uint64_t, r2_uint64_t, 1, m)  #  (uint64_t)
     Reg.Axpy[uint64_t](r2_uint64_t, r2_uint64_t, 1, m)  #  (uint64_t)
     Reg.Axpy[uint64_t, MaskMergeMode.ZEROING](r2_uint64_t, r2_uint64_t, 1, m)  #  (uint64_t)
+
+
+def check_Reg_ExpSub() -> None:
     # Reg.ExpSub: every legal T, U combination
     Reg.ExpSub(r_float32_t, r_half, r_half, m)  #  (float32_t, half)
     Reg.ExpSub[float32_t](r_float32_t, r_half, r_half, m)  #  (float32_t, half)
@@ -4058,21 +4237,33 @@ def main() -> None:
     Reg.ExpSub[float32_t, float32_t, Reg.RegLayout.ONE](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t, float32_t)
     Reg.ExpSub[float32_t, float32_t, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t, float32_t)
     Reg.ExpSub[float32_t, float32_t, Reg.RegLayout.ONE, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, r_float32_t, m)  #  (float32_t, float32_t)
+
+
+def check_Reg_Mull() -> None:
     # Reg.Mull: every legal T combination
     Reg.Mull(r_int32_t, r_int32_t, r_int32_t, r_int32_t, m)  #  (int32_t)
     Reg.Mull[int32_t](r_int32_t, r_int32_t, r_int32_t, r_int32_t, m)  #  (int32_t)
     Reg.Mull(r_uint32_t, r_uint32_t, r_uint32_t, r_uint32_t, m)  #  (uint32_t)
     Reg.Mull[uint32_t](r_uint32_t, r_uint32_t, r_uint32_t, r_uint32_t, m)  #  (uint32_t)
+
+
+def check_Reg_AddC() -> None:
     # Reg.AddC: every legal T combination
     Reg.AddC(m, r_int32_t, r_int32_t, r_int32_t, m, m)  #  (int32_t)
     Reg.AddC[int32_t](m, r_int32_t, r_int32_t, r_int32_t, m, m)  #  (int32_t)
     Reg.AddC(m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  #  (uint32_t)
     Reg.AddC[uint32_t](m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  #  (uint32_t)
+
+
+def check_Reg_SubC() -> None:
     # Reg.SubC: every legal T combination
     Reg.SubC(m, r_int32_t, r_int32_t, r_int32_t, m, m)  #  (int32_t)
     Reg.SubC[int32_t](m, r_int32_t, r_int32_t, r_int32_t, m, m)  #  (int32_t)
     Reg.SubC(m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  #  (uint32_t)
     Reg.SubC[uint32_t](m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  #  (uint32_t)
+
+
+def check_Reg_Scatter() -> None:
     # Reg.Scatter: every legal T, U combination
     Reg.Scatter(p_int8_t, r_int8_t, r_uint16_t, m)  #  (int8_t, uint16_t)
     Reg.Scatter[int8_t](p_int8_t, r_int8_t, r_uint16_t, m)  #  (int8_t, uint16_t)
@@ -4119,6 +4310,9 @@ def main() -> None:
     Reg.Scatter(p_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t, uint64_t)
     Reg.Scatter[uint64_t](p_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t, uint64_t)
     Reg.Scatter[uint64_t, uint64_t](p_uint64_t, r2_uint64_t, r2_uint64_t, m)  #  (uint64_t, uint64_t)
+
+
+def check_Reg_GatherB() -> None:
     # Reg.GatherB: every legal T, U combination
     Reg.GatherB(r_int8_t, p_int8_t, r_uint32_t, m)  #  (int8_t, uint32_t)
     Reg.GatherB[int8_t](r_int8_t, p_int8_t, r_uint32_t, m)  #  (int8_t, uint32_t)
@@ -4156,9 +4350,15 @@ def main() -> None:
     Reg.GatherB[int64_t](r_int64_t, p_int64_t, r_uint32_t, m)  #  (int64_t, uint32_t)
     Reg.GatherB(r_uint64_t, p_uint64_t, r_uint32_t, m)  #  (uint64_t, uint32_t)
     Reg.GatherB[uint64_t](r_uint64_t, p_uint64_t, r_uint32_t, m)  #  (uint64_t, uint32_t)
+
+
+def check_Reg_Histograms() -> None:
     # Reg.Histograms: every legal T, U combination
     Reg.Histograms[uint8_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE](r_uint16_t, r_uint8_t, m)  #  (uint8_t, uint16_t)
     Reg.Histograms[uint8_t, uint16_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE](r_uint16_t, r_uint8_t, m)  #  (uint8_t, uint16_t)
+
+
+def check_Reg_Unsqueeze() -> None:
     # Reg.Unsqueeze: every legal T combination
     Reg.Unsqueeze(r_int8_t, m)  #  (int8_t)
     Reg.Unsqueeze[int8_t](r_int8_t, m)  #  (int8_t)
@@ -4172,6 +4372,9 @@ def main() -> None:
     Reg.Unsqueeze[int32_t](r_int32_t, m)  #  (int32_t)
     Reg.Unsqueeze(r_uint32_t, m)  #  (uint32_t)
     Reg.Unsqueeze[uint32_t](r_uint32_t, m)  #  (uint32_t)
+
+
+def check_Reg_MoveMask() -> None:
     # Reg.MoveMask: every legal T combination
     assert_type(Reg.MoveMask[int16_t](), MaskReg)  #  (int16_t)
     assert_type(Reg.MoveMask[uint16_t](), MaskReg)  #  (uint16_t)
@@ -4180,6 +4383,9 @@ def main() -> None:
     assert_type(Reg.MoveMask[int32_t](), MaskReg)  #  (int32_t)
     assert_type(Reg.MoveMask[uint32_t](), MaskReg)  #  (uint32_t)
     assert_type(Reg.MoveMask[float32_t](), MaskReg)  #  (float32_t)
+
+
+def check_Reg_Cast() -> None:
     # Reg.Cast: every legal T, U combination
     Reg.Cast(r_int4x2_t, r_half, m)  #  (int4x2_t, half)
     Reg.Cast[int4x2_t](r_int4x2_t, r_half, m)  #  (int4x2_t, half)
@@ -4461,6 +4667,9 @@ def main() -> None:
     Reg.Cast[int32_t, Reg.castTrait](r_int32_t, r_int64_t, m)  #  (int32_t, int64_t)
     Reg.Cast[int32_t, int64_t](r_int32_t, r_int64_t, m)  #  (int32_t, int64_t)
     Reg.Cast[int32_t, int64_t, Reg.castTrait](r_int32_t, r_int64_t, m)  #  (int32_t, int64_t)
+
+
+def check_Reg_Truncate() -> None:
     # Reg.Truncate: every legal T combination
     Reg.Truncate(r_half, r_half, m)  #  (half)
     Reg.Truncate[half](r_half, r_half, m)  #  (half)
@@ -4474,6 +4683,9 @@ def main() -> None:
     Reg.Truncate[float32_t](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Truncate[float32_t, Reg.RoundMode.CAST_RINT](r_float32_t, r_float32_t, m)  #  (float32_t)
     Reg.Truncate[float32_t, Reg.RoundMode.CAST_RINT, MaskMergeMode.ZEROING](r_float32_t, r_float32_t, m)  #  (float32_t)
+
+
+def check_Reg_MulsCast() -> None:
     # Reg.MulsCast: every legal T0, T1, T2 combination
     Reg.MulsCast(r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)
     Reg.MulsCast[half](r_half, r_float32_t, 1.5, m)  #  (half, float32_t, float32_t)

@@ -647,70 +647,87 @@ from ascreg.simt import (
 )
 
 
-def main() -> None:
-    gm = GlobalMemory()
-    a_bool_ = np.ones(4, np.bool_)
-    a_int8 = np.ones(4, np.int8)
-    a_uint8 = np.ones(4, np.uint8)
-    a_int16 = np.ones(4, np.int16)
-    a_uint16 = np.ones(4, np.uint16)
-    a_int32 = np.ones(4, np.int32)
-    a_uint32 = np.ones(4, np.uint32)
-    a_int64 = np.ones(4, np.int64)
-    a_uint64 = np.ones(4, np.uint64)
-    a_float16 = np.ones(4, np.float16)
-    a_float32 = np.ones(4, np.float32)
-    a_float64 = np.ones(4, np.float64)
-    g_bool_ = gm.alloc(bool_, 4)
-    g_int8_t = gm.alloc(int8_t, 4)
-    g_uint8_t = gm.alloc(uint8_t, 4)
-    g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 4)
-    g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 4)
-    g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 4)
-    g_hifloat8_t = gm.alloc(hifloat8_t, 4)
-    g_int4x2_t = gm.alloc(int4x2_t, 4)
-    g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 4)
-    g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 4)
-    g_int16_t = gm.alloc(int16_t, 4)
-    g_uint16_t = gm.alloc(uint16_t, 4)
-    g_half = gm.alloc(half, 4)
-    g_bfloat16_t = gm.alloc(bfloat16_t, 4)
-    g_int32_t = gm.alloc(int32_t, 4)
-    g_uint32_t = gm.alloc(uint32_t, 4)
-    g_float32_t = gm.alloc(float32_t, 4)
-    g_int64_t = gm.alloc(int64_t, 4)
-    g_uint64_t = gm.alloc(uint64_t, 4)
-    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
-    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
-    block = this_thread_block()
-    tile = tiled_partition(block, 4)
-    warp = coalesced_threads()
+gm = GlobalMemory()
+a_bool_ = np.ones(4, np.bool_)
+a_int8 = np.ones(4, np.int8)
+a_uint8 = np.ones(4, np.uint8)
+a_int16 = np.ones(4, np.int16)
+a_uint16 = np.ones(4, np.uint16)
+a_int32 = np.ones(4, np.int32)
+a_uint32 = np.ones(4, np.uint32)
+a_int64 = np.ones(4, np.int64)
+a_uint64 = np.ones(4, np.uint64)
+a_float16 = np.ones(4, np.float16)
+a_float32 = np.ones(4, np.float32)
+a_float64 = np.ones(4, np.float64)
+g_bool_ = gm.alloc(bool_, 4)
+g_int8_t = gm.alloc(int8_t, 4)
+g_uint8_t = gm.alloc(uint8_t, 4)
+g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 4)
+g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 4)
+g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 4)
+g_hifloat8_t = gm.alloc(hifloat8_t, 4)
+g_int4x2_t = gm.alloc(int4x2_t, 4)
+g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 4)
+g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 4)
+g_int16_t = gm.alloc(int16_t, 4)
+g_uint16_t = gm.alloc(uint16_t, 4)
+g_half = gm.alloc(half, 4)
+g_bfloat16_t = gm.alloc(bfloat16_t, 4)
+g_int32_t = gm.alloc(int32_t, 4)
+g_uint32_t = gm.alloc(uint32_t, 4)
+g_float32_t = gm.alloc(float32_t, 4)
+g_int64_t = gm.alloc(int64_t, 4)
+g_uint64_t = gm.alloc(uint64_t, 4)
+b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
+s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
+block = this_thread_block()
+tile = tiled_partition(block, 4)
+warp = coalesced_threads()
+
+
+def check_byte_perm() -> None:
     # __byte_perm: every legal combination (scalars, arrays, Python numbers)
     assert_type(__byte_perm(np.uint32(1), np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t, uint32_t)
     assert_type(__byte_perm(a_uint32, np.uint32(1), np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array x
     assert_type(__byte_perm(np.uint32(1), a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array y
     assert_type(__byte_perm(np.uint32(1), np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array s
     assert_type(__byte_perm(1, 1, 1), np.uint32)  # Python ints
+
+
+def check_mulhi() -> None:
     # __mulhi: every legal combination (scalars, arrays, Python numbers)
     assert_type(__mulhi(np.int32(1), np.int32(1)), np.int32)  # (int32_t, int32_t)
     assert_type(__mulhi(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
     assert_type(__mulhi(np.int32(1), a_int32), NDArray[np.int32])  # (int32_t, int32_t) array y
     assert_type(__mulhi(1, 1), np.int32)  # Python ints
+
+
+def check_umulhi() -> None:
     # __umulhi: every legal combination (scalars, arrays, Python numbers)
     assert_type(__umulhi(np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t)
     assert_type(__umulhi(a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t) array x
     assert_type(__umulhi(np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t) array y
     assert_type(__umulhi(1, 1), np.uint32)  # Python ints
+
+
+def check_mul64hi() -> None:
     # __mul64hi: every legal combination (scalars, arrays, Python numbers)
     assert_type(__mul64hi(np.int64(1), np.int64(1)), np.int64)  # (int64_t, int64_t)
     assert_type(__mul64hi(a_int64, np.int64(1)), NDArray[np.int64])  # (int64_t, int64_t) array x
     assert_type(__mul64hi(np.int64(1), a_int64), NDArray[np.int64])  # (int64_t, int64_t) array y
     assert_type(__mul64hi(1, 1), np.int64)  # Python ints
+
+
+def check_umul64hi() -> None:
     # __umul64hi: every legal combination (scalars, arrays, Python numbers)
     assert_type(__umul64hi(np.uint64(1), np.uint64(1)), np.uint64)  # (uint64_t, uint64_t)
     assert_type(__umul64hi(a_uint64, np.uint64(1)), NDArray[np.uint64])  # (uint64_t, uint64_t) array x
     assert_type(__umul64hi(np.uint64(1), a_uint64), NDArray[np.uint64])  # (uint64_t, uint64_t) array y
     assert_type(__umul64hi(1, 1), np.uint64)  # Python ints
+
+
+def check_mul_i32toi64() -> None:
     # __mul_i32toi64: every legal combination (scalars, arrays, Python numbers)
     assert_type(__mul_i32toi64(np.int32(1), np.int32(1)), np.int64)  # (int32_t, int32_t)
     assert_type(__mul_i32toi64(a_int32, np.int32(1)), NDArray[np.int64])  # (int32_t, int32_t) array x
@@ -719,52 +736,79 @@ def main() -> None:
     assert_type(__mul_i32toi64(np.uint32(1), np.uint32(1)), np.uint64)  # (uint32_t, uint32_t)
     assert_type(__mul_i32toi64(a_uint32, np.uint32(1)), NDArray[np.uint64])  # (uint32_t, uint32_t) array x
     assert_type(__mul_i32toi64(np.uint32(1), a_uint32), NDArray[np.uint64])  # (uint32_t, uint32_t) array y
+
+
+def check_brev() -> None:
     # __brev: every legal combination (scalars, arrays, Python numbers)
     assert_type(__brev(np.uint32(1)), np.uint32)  # (uint32_t)
     assert_type(__brev(a_uint32), NDArray[np.uint32])  # (uint32_t) array x
     assert_type(__brev(1), np.uint32)  # Python ints
     assert_type(__brev(np.uint64(1)), np.uint64)  # (uint64_t)
     assert_type(__brev(a_uint64), NDArray[np.uint64])  # (uint64_t) array x
+
+
+def check_clz() -> None:
     # __clz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__clz(np.int32(1)), np.int32)  # (int32_t)
     assert_type(__clz(a_int32), NDArray[np.int32])  # (int32_t) array x
     assert_type(__clz(1), np.int32)  # Python ints
     assert_type(__clz(np.int64(1)), np.int32)  # (int64_t)
     assert_type(__clz(a_int64), NDArray[np.int32])  # (int64_t) array x
+
+
+def check_ffs() -> None:
     # __ffs: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ffs(np.int32(1)), np.int32)  # (int32_t)
     assert_type(__ffs(a_int32), NDArray[np.int32])  # (int32_t) array x
     assert_type(__ffs(1), np.int32)  # Python ints
     assert_type(__ffs(np.int64(1)), np.int32)  # (int64_t)
     assert_type(__ffs(a_int64), NDArray[np.int32])  # (int64_t) array x
+
+
+def check_popc() -> None:
     # __popc: every legal combination (scalars, arrays, Python numbers)
     assert_type(__popc(np.uint32(1)), np.int32)  # (uint32_t)
     assert_type(__popc(a_uint32), NDArray[np.int32])  # (uint32_t) array x
     assert_type(__popc(1), np.int32)  # Python ints
     assert_type(__popc(np.uint64(1)), np.int32)  # (uint64_t)
     assert_type(__popc(a_uint64), NDArray[np.int32])  # (uint64_t) array x
+
+
+def check_sad() -> None:
     # __sad: every legal combination (scalars, arrays, Python numbers)
     assert_type(__sad(np.int32(1), np.int32(1), np.uint32(1)), np.uint32)  # (int32_t, int32_t, uint32_t)
     assert_type(__sad(a_int32, np.int32(1), np.uint32(1)), NDArray[np.uint32])  # (int32_t, int32_t, uint32_t) array x
     assert_type(__sad(np.int32(1), a_int32, np.uint32(1)), NDArray[np.uint32])  # (int32_t, int32_t, uint32_t) array y
     assert_type(__sad(np.int32(1), np.int32(1), a_uint32), NDArray[np.uint32])  # (int32_t, int32_t, uint32_t) array z
     assert_type(__sad(1, 1, 1), np.uint32)  # Python ints
+
+
+def check_usad() -> None:
     # __usad: every legal combination (scalars, arrays, Python numbers)
     assert_type(__usad(np.uint32(1), np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t, uint32_t)
     assert_type(__usad(a_uint32, np.uint32(1), np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array x
     assert_type(__usad(np.uint32(1), a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array y
     assert_type(__usad(np.uint32(1), np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t, uint32_t) array z
     assert_type(__usad(1, 1, 1), np.uint32)  # Python ints
+
+
+def check_mul24() -> None:
     # __mul24: every legal combination (scalars, arrays, Python numbers)
     assert_type(__mul24(np.int32(1), np.int32(1)), np.int32)  # (int32_t, int32_t)
     assert_type(__mul24(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
     assert_type(__mul24(np.int32(1), a_int32), NDArray[np.int32])  # (int32_t, int32_t) array y
     assert_type(__mul24(1, 1), np.int32)  # Python ints
+
+
+def check_umul24() -> None:
     # __umul24: every legal combination (scalars, arrays, Python numbers)
     assert_type(__umul24(np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t)
     assert_type(__umul24(a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t) array x
     assert_type(__umul24(np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t) array y
     assert_type(__umul24(1, 1), np.uint32)  # Python ints
+
+
+def check_hadd() -> None:
     # __hadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hadd(np.int32(1), np.int32(1)), np.int32)  # (int32_t, int32_t)
     assert_type(__hadd(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
@@ -775,21 +819,33 @@ def main() -> None:
     assert_type(__hadd(np.float16(1), 1.5), np.float16)  # (half, half) Python number y
     assert_type(__hadd(a_float16, np.float16(1)), NDArray[np.float16])  # (half, half) array x
     assert_type(__hadd(1, a_float16), NDArray[np.float16])  # (half, half) array y
+
+
+def check_rhadd() -> None:
     # __rhadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__rhadd(np.int32(1), np.int32(1)), np.int32)  # (int32_t, int32_t)
     assert_type(__rhadd(a_int32, np.int32(1)), NDArray[np.int32])  # (int32_t, int32_t) array x
     assert_type(__rhadd(np.int32(1), a_int32), NDArray[np.int32])  # (int32_t, int32_t) array y
     assert_type(__rhadd(1, 1), np.int32)  # Python ints
+
+
+def check_uhadd() -> None:
     # __uhadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uhadd(np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t)
     assert_type(__uhadd(a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t) array x
     assert_type(__uhadd(np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t) array y
     assert_type(__uhadd(1, 1), np.uint32)  # Python ints
+
+
+def check_urhadd() -> None:
     # __urhadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__urhadd(np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t)
     assert_type(__urhadd(a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t) array x
     assert_type(__urhadd(np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t) array y
     assert_type(__urhadd(1, 1), np.uint32)  # Python ints
+
+
+def check_max() -> None:
     # max: every legal combination (scalars, arrays, Python numbers)
     assert_type(max(np.int8(1), np.int8(1)), np.int8)  # (int8_t, int8_t)
     assert_type(max(a_int8, np.int8(1)), NDArray[np.int8])  # (int8_t, int8_t) array x
@@ -816,6 +872,9 @@ def main() -> None:
     assert_type(max(np.uint64(1), np.uint64(1)), np.uint64)  # (uint64_t, uint64_t)
     assert_type(max(a_uint64, np.uint64(1)), NDArray[np.uint64])  # (uint64_t, uint64_t) array x
     assert_type(max(np.uint64(1), a_uint64), NDArray[np.uint64])  # (uint64_t, uint64_t) array y
+
+
+def check_min() -> None:
     # min: every legal combination (scalars, arrays, Python numbers)
     assert_type(min(np.int8(1), np.int8(1)), np.int8)  # (int8_t, int8_t)
     assert_type(min(a_int8, np.int8(1)), NDArray[np.int8])  # (int8_t, int8_t) array x
@@ -842,62 +901,98 @@ def main() -> None:
     assert_type(min(np.uint64(1), np.uint64(1)), np.uint64)  # (uint64_t, uint64_t)
     assert_type(min(a_uint64, np.uint64(1)), NDArray[np.uint64])  # (uint64_t, uint64_t) array x
     assert_type(min(np.uint64(1), a_uint64), NDArray[np.uint64])  # (uint64_t, uint64_t) array y
+
+
+def check_umax() -> None:
     # umax: every legal combination (scalars, arrays, Python numbers)
     assert_type(umax(np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t)
     assert_type(umax(a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t) array x
     assert_type(umax(np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t) array y
     assert_type(umax(1, 1), np.uint32)  # Python ints
+
+
+def check_umin() -> None:
     # umin: every legal combination (scalars, arrays, Python numbers)
     assert_type(umin(np.uint32(1), np.uint32(1)), np.uint32)  # (uint32_t, uint32_t)
     assert_type(umin(a_uint32, np.uint32(1)), NDArray[np.uint32])  # (uint32_t, uint32_t) array x
     assert_type(umin(np.uint32(1), a_uint32), NDArray[np.uint32])  # (uint32_t, uint32_t) array y
     assert_type(umin(1, 1), np.uint32)  # Python ints
+
+
+def check_llmax() -> None:
     # llmax: every legal combination (scalars, arrays, Python numbers)
     assert_type(llmax(np.int64(1), np.int64(1)), np.int64)  # (int64_t, int64_t)
     assert_type(llmax(a_int64, np.int64(1)), NDArray[np.int64])  # (int64_t, int64_t) array x
     assert_type(llmax(np.int64(1), a_int64), NDArray[np.int64])  # (int64_t, int64_t) array y
     assert_type(llmax(1, 1), np.int64)  # Python ints
+
+
+def check_llmin() -> None:
     # llmin: every legal combination (scalars, arrays, Python numbers)
     assert_type(llmin(np.int64(1), np.int64(1)), np.int64)  # (int64_t, int64_t)
     assert_type(llmin(a_int64, np.int64(1)), NDArray[np.int64])  # (int64_t, int64_t) array x
     assert_type(llmin(np.int64(1), a_int64), NDArray[np.int64])  # (int64_t, int64_t) array y
     assert_type(llmin(1, 1), np.int64)  # Python ints
+
+
+def check_ullmax() -> None:
     # ullmax: every legal combination (scalars, arrays, Python numbers)
     assert_type(ullmax(np.uint64(1), np.uint64(1)), np.uint64)  # (uint64_t, uint64_t)
     assert_type(ullmax(a_uint64, np.uint64(1)), NDArray[np.uint64])  # (uint64_t, uint64_t) array x
     assert_type(ullmax(np.uint64(1), a_uint64), NDArray[np.uint64])  # (uint64_t, uint64_t) array y
     assert_type(ullmax(1, 1), np.uint64)  # Python ints
+
+
+def check_ullmin() -> None:
     # ullmin: every legal combination (scalars, arrays, Python numbers)
     assert_type(ullmin(np.uint64(1), np.uint64(1)), np.uint64)  # (uint64_t, uint64_t)
     assert_type(ullmin(a_uint64, np.uint64(1)), NDArray[np.uint64])  # (uint64_t, uint64_t) array x
     assert_type(ullmin(np.uint64(1), a_uint64), NDArray[np.uint64])  # (uint64_t, uint64_t) array y
     assert_type(ullmin(1, 1), np.uint64)  # Python ints
+
+
+def check_labs() -> None:
     # labs: every legal combination (scalars, arrays, Python numbers)
     assert_type(labs(np.int64(1)), np.int64)  # (int64_t)
     assert_type(labs(a_int64), NDArray[np.int64])  # (int64_t) array x
     assert_type(labs(1), np.int64)  # Python ints
+
+
+def check_llabs() -> None:
     # llabs: every legal combination (scalars, arrays, Python numbers)
     assert_type(llabs(np.int64(1)), np.int64)  # (int64_t)
     assert_type(llabs(a_int64), NDArray[np.int64])  # (int64_t) array x
     assert_type(llabs(1), np.int64)  # Python ints
+
+
+def check_saturatef() -> None:
     # __saturatef: every legal combination (scalars, arrays, Python numbers)
     assert_type(__saturatef(1.5), np.float32)
     assert_type(__saturatef(np.float16(1)), np.float32)
     assert_type(__saturatef(a_float32), NDArray[np.float32])
     assert_type(__saturatef(np.int64(1)), np.float32)  # C converts integers
     assert_type(__saturatef(a_int32), NDArray[np.float32])
+
+
+def check_fdividef() -> None:
     # __fdividef: every legal combination (scalars, arrays, Python numbers)
     assert_type(__fdividef(1.5, 1.5), np.float32)
     assert_type(__fdividef(np.float16(1), np.float16(1)), np.float32)
     assert_type(__fdividef(a_float32, a_float32), NDArray[np.float32])
     assert_type(__fdividef(np.int64(1), np.int64(1)), np.float32)  # C converts integers
     assert_type(__fdividef(a_int32, a_int32), NDArray[np.float32])
+
+
+def check_fdividef_2() -> None:
     # fdividef: every legal combination (scalars, arrays, Python numbers)
     assert_type(fdividef(1.5, 1.5), np.float32)
     assert_type(fdividef(np.float16(1), np.float16(1)), np.float32)
     assert_type(fdividef(a_float32, a_float32), NDArray[np.float32])
     assert_type(fdividef(np.int64(1), np.int64(1)), np.float32)  # C converts integers
     assert_type(fdividef(a_int32, a_int32), NDArray[np.float32])
+
+
+def check_asc_shfl() -> None:
     # asc_shfl: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_shfl(np.int32(1), 1), Lanes)  # int32_t
     assert_type(asc_shfl(a_int32, 1), Lanes)  # int32_t array
@@ -913,6 +1008,9 @@ def main() -> None:
     assert_type(asc_shfl(a_float16, 1), Lanes)  # half array
     assert_type(asc_shfl(1, 1), Lanes)  # Python int
     assert_type(asc_shfl(1.5, 1), Lanes)  # Python float
+
+
+def check_asc_shfl_up() -> None:
     # asc_shfl_up: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_shfl_up(np.int32(1), 1), Lanes)  # int32_t
     assert_type(asc_shfl_up(a_int32, 1), Lanes)  # int32_t array
@@ -928,6 +1026,9 @@ def main() -> None:
     assert_type(asc_shfl_up(a_float16, 1), Lanes)  # half array
     assert_type(asc_shfl_up(1, 1), Lanes)  # Python int
     assert_type(asc_shfl_up(1.5, 1), Lanes)  # Python float
+
+
+def check_asc_shfl_down() -> None:
     # asc_shfl_down: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_shfl_down(np.int32(1), 1), Lanes)  # int32_t
     assert_type(asc_shfl_down(a_int32, 1), Lanes)  # int32_t array
@@ -943,6 +1044,9 @@ def main() -> None:
     assert_type(asc_shfl_down(a_float16, 1), Lanes)  # half array
     assert_type(asc_shfl_down(1, 1), Lanes)  # Python int
     assert_type(asc_shfl_down(1.5, 1), Lanes)  # Python float
+
+
+def check_asc_shfl_xor() -> None:
     # asc_shfl_xor: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_shfl_xor(np.int32(1), 1), Lanes)  # int32_t
     assert_type(asc_shfl_xor(a_int32, 1), Lanes)  # int32_t array
@@ -958,15 +1062,27 @@ def main() -> None:
     assert_type(asc_shfl_xor(a_float16, 1), Lanes)  # half array
     assert_type(asc_shfl_xor(1, 1), Lanes)  # Python int
     assert_type(asc_shfl_xor(1.5, 1), Lanes)  # Python float
+
+
+def check_asc_ballot() -> None:
     # asc_ballot: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_ballot(1), Lanes)
     assert_type(asc_ballot(a_bool_), Lanes)
+
+
+def check_asc_all() -> None:
     # asc_all: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_all(1), Lanes)
     assert_type(asc_all(a_bool_), Lanes)
+
+
+def check_asc_any() -> None:
     # asc_any: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_any(1), Lanes)
     assert_type(asc_any(a_bool_), Lanes)
+
+
+def check_asc_reduce_add() -> None:
     # asc_reduce_add: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_reduce_add(np.int32(1)), Lanes)  # int32_t
     assert_type(asc_reduce_add(a_int32), Lanes)  # int32_t array
@@ -978,6 +1094,9 @@ def main() -> None:
     assert_type(asc_reduce_add(a_float16), Lanes)  # half array
     assert_type(asc_reduce_add(1), Lanes)  # Python int
     assert_type(asc_reduce_add(1.5), Lanes)  # Python float
+
+
+def check_asc_reduce_max() -> None:
     # asc_reduce_max: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_reduce_max(np.int32(1)), Lanes)  # int32_t
     assert_type(asc_reduce_max(a_int32), Lanes)  # int32_t array
@@ -989,6 +1108,9 @@ def main() -> None:
     assert_type(asc_reduce_max(a_float16), Lanes)  # half array
     assert_type(asc_reduce_max(1), Lanes)  # Python int
     assert_type(asc_reduce_max(1.5), Lanes)  # Python float
+
+
+def check_asc_reduce_min() -> None:
     # asc_reduce_min: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_reduce_min(np.int32(1)), Lanes)  # int32_t
     assert_type(asc_reduce_min(a_int32), Lanes)  # int32_t array
@@ -1000,6 +1122,9 @@ def main() -> None:
     assert_type(asc_reduce_min(a_float16), Lanes)  # half array
     assert_type(asc_reduce_min(1), Lanes)  # Python int
     assert_type(asc_reduce_min(1.5), Lanes)  # Python float
+
+
+def check_asc_atomic_add() -> None:
     # asc_atomic_add: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_add(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_add(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
@@ -1008,24 +1133,36 @@ def main() -> None:
     assert_type(asc_atomic_add(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
     assert_type(asc_atomic_add(g_half, 1.5), Lanes)  # (half, half)
     assert_type(asc_atomic_add(g_bfloat16_t, 1.5), Lanes)  # (bfloat16_t, bfloat16_t)
+
+
+def check_asc_atomic_sub() -> None:
     # asc_atomic_sub: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_sub(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_sub(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_sub(g_float32_t, 1.5), Lanes)  # (float32_t, float32_t)
     assert_type(asc_atomic_sub(g_int64_t, 1), Lanes)  # (int64_t, int64_t)
     assert_type(asc_atomic_sub(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_atomic_exch() -> None:
     # asc_atomic_exch: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_exch(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_exch(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_exch(g_float32_t, 1.5), Lanes)  # (float32_t, float32_t)
     assert_type(asc_atomic_exch(g_int64_t, 1), Lanes)  # (int64_t, int64_t)
     assert_type(asc_atomic_exch(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_atomic_cas() -> None:
     # asc_atomic_cas: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_cas(g_int32_t, 1, 1), Lanes)  # (int32_t, int32_t, int32_t)
     assert_type(asc_atomic_cas(g_uint32_t, 1, 1), Lanes)  # (uint32_t, uint32_t, uint32_t)
     assert_type(asc_atomic_cas(g_float32_t, 1.5, 1.5), Lanes)  # (float32_t, float32_t, float32_t)
     assert_type(asc_atomic_cas(g_int64_t, 1, 1), Lanes)  # (int64_t, int64_t, int64_t)
     assert_type(asc_atomic_cas(g_uint64_t, 1, 1), Lanes)  # (uint64_t, uint64_t, uint64_t)
+
+
+def check_asc_atomic_max() -> None:
     # asc_atomic_max: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_max(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_max(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
@@ -1034,6 +1171,9 @@ def main() -> None:
     assert_type(asc_atomic_max(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
     assert_type(asc_atomic_max(g_half, 1.5), Lanes)  # (half, half)
     assert_type(asc_atomic_max(g_bfloat16_t, 1.5), Lanes)  # (bfloat16_t, bfloat16_t)
+
+
+def check_asc_atomic_min() -> None:
     # asc_atomic_min: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_min(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_min(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
@@ -1042,27 +1182,45 @@ def main() -> None:
     assert_type(asc_atomic_min(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
     assert_type(asc_atomic_min(g_half, 1.5), Lanes)  # (half, half)
     assert_type(asc_atomic_min(g_bfloat16_t, 1.5), Lanes)  # (bfloat16_t, bfloat16_t)
+
+
+def check_asc_atomic_inc() -> None:
     # asc_atomic_inc: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_inc(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_inc(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_atomic_dec() -> None:
     # asc_atomic_dec: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_dec(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_dec(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_atomic_and() -> None:
     # asc_atomic_and: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_and(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_and(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_and(g_int64_t, 1), Lanes)  # (int64_t, int64_t)
     assert_type(asc_atomic_and(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_atomic_or() -> None:
     # asc_atomic_or: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_or(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_or(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_or(g_int64_t, 1), Lanes)  # (int64_t, int64_t)
     assert_type(asc_atomic_or(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_atomic_xor() -> None:
     # asc_atomic_xor: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_atomic_xor(g_int32_t, 1), Lanes)  # (int32_t, int32_t)
     assert_type(asc_atomic_xor(g_uint32_t, 1), Lanes)  # (uint32_t, uint32_t)
     assert_type(asc_atomic_xor(g_int64_t, 1), Lanes)  # (int64_t, int64_t)
     assert_type(asc_atomic_xor(g_uint64_t, 1), Lanes)  # (uint64_t, uint64_t)
+
+
+def check_asc_ldcg() -> None:
     # asc_ldcg: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_ldcg(g_int8_t), Any)  # (int8_t)
     assert_type(asc_ldcg(g_uint8_t), Any)  # (uint8_t)
@@ -1075,6 +1233,9 @@ def main() -> None:
     assert_type(asc_ldcg(g_float32_t), Any)  # (float32_t)
     assert_type(asc_ldcg(g_half), Any)  # (half)
     assert_type(asc_ldcg(g_bfloat16_t), Any)  # (bfloat16_t)
+
+
+def check_asc_ldca() -> None:
     # asc_ldca: every legal combination (scalars, arrays, Python numbers)
     assert_type(asc_ldca(g_int8_t), Any)  # (int8_t)
     assert_type(asc_ldca(g_uint8_t), Any)  # (uint8_t)
@@ -1087,6 +1248,9 @@ def main() -> None:
     assert_type(asc_ldca(g_float32_t), Any)  # (float32_t)
     assert_type(asc_ldca(g_half), Any)  # (half)
     assert_type(asc_ldca(g_bfloat16_t), Any)  # (bfloat16_t)
+
+
+def check_asc_stcg() -> None:
     # asc_stcg: every legal combination (scalars, arrays, Python numbers)
     asc_stcg(g_int8_t, 1)  # (int8_t, int8_t)
     asc_stcg(g_uint8_t, 1)  # (uint8_t, uint8_t)
@@ -1099,6 +1263,9 @@ def main() -> None:
     asc_stcg(g_float32_t, 1.5)  # (float32_t, float32_t)
     asc_stcg(g_half, 1.5)  # (half, half)
     asc_stcg(g_bfloat16_t, 1.5)  # (bfloat16_t, bfloat16_t)
+
+
+def check_asc_stwt() -> None:
     # asc_stwt: every legal combination (scalars, arrays, Python numbers)
     asc_stwt(g_int8_t, 1)  # (int8_t, int8_t)
     asc_stwt(g_uint8_t, 1)  # (uint8_t, uint8_t)
@@ -1111,1522 +1278,2794 @@ def main() -> None:
     asc_stwt(g_float32_t, 1.5)  # (float32_t, float32_t)
     asc_stwt(g_half, 1.5)  # (half, half)
     asc_stwt(g_bfloat16_t, 1.5)  # (bfloat16_t, bfloat16_t)
+
+
+def check_expf() -> None:
     # expf: every legal combination (scalars, arrays, Python numbers)
     assert_type(expf(1.5), np.float32)
     assert_type(expf(a_float32), NDArray[np.float32])
     assert_type(expf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(expf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_exp2f() -> None:
     # exp2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(exp2f(1.5), np.float32)
     assert_type(exp2f(a_float32), NDArray[np.float32])
     assert_type(exp2f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(exp2f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_exp10f() -> None:
     # exp10f: every legal combination (scalars, arrays, Python numbers)
     assert_type(exp10f(1.5), np.float32)
     assert_type(exp10f(a_float32), NDArray[np.float32])
     assert_type(exp10f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(exp10f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_expm1f() -> None:
     # expm1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(expm1f(1.5), np.float32)
     assert_type(expm1f(a_float32), NDArray[np.float32])
     assert_type(expm1f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(expm1f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_logf() -> None:
     # logf: every legal combination (scalars, arrays, Python numbers)
     assert_type(logf(1.5), np.float32)
     assert_type(logf(a_float32), NDArray[np.float32])
     assert_type(logf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(logf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_log2f() -> None:
     # log2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(log2f(1.5), np.float32)
     assert_type(log2f(a_float32), NDArray[np.float32])
     assert_type(log2f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(log2f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_log10f() -> None:
     # log10f: every legal combination (scalars, arrays, Python numbers)
     assert_type(log10f(1.5), np.float32)
     assert_type(log10f(a_float32), NDArray[np.float32])
     assert_type(log10f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(log10f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_log1pf() -> None:
     # log1pf: every legal combination (scalars, arrays, Python numbers)
     assert_type(log1pf(1.5), np.float32)
     assert_type(log1pf(a_float32), NDArray[np.float32])
     assert_type(log1pf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(log1pf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_sqrtf() -> None:
     # sqrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sqrtf(1.5), np.float32)
     assert_type(sqrtf(a_float32), NDArray[np.float32])
     assert_type(sqrtf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(sqrtf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_rsqrtf() -> None:
     # rsqrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rsqrtf(1.5), np.float32)
     assert_type(rsqrtf(a_float32), NDArray[np.float32])
     assert_type(rsqrtf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(rsqrtf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_cbrtf() -> None:
     # cbrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(cbrtf(1.5), np.float32)
     assert_type(cbrtf(a_float32), NDArray[np.float32])
     assert_type(cbrtf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(cbrtf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_rcbrtf() -> None:
     # rcbrtf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rcbrtf(1.5), np.float32)
     assert_type(rcbrtf(a_float32), NDArray[np.float32])
     assert_type(rcbrtf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(rcbrtf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_sinf() -> None:
     # sinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinf(1.5), np.float32)
     assert_type(sinf(a_float32), NDArray[np.float32])
     assert_type(sinf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(sinf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_cosf() -> None:
     # cosf: every legal combination (scalars, arrays, Python numbers)
     assert_type(cosf(1.5), np.float32)
     assert_type(cosf(a_float32), NDArray[np.float32])
     assert_type(cosf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(cosf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_tanf() -> None:
     # tanf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanf(1.5), np.float32)
     assert_type(tanf(a_float32), NDArray[np.float32])
     assert_type(tanf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(tanf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_sinpif() -> None:
     # sinpif: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinpif(1.5), np.float32)
     assert_type(sinpif(a_float32), NDArray[np.float32])
     assert_type(sinpif(np.float32(1)), np.float32)  # numpy scalars
     assert_type(sinpif(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_cospif() -> None:
     # cospif: every legal combination (scalars, arrays, Python numbers)
     assert_type(cospif(1.5), np.float32)
     assert_type(cospif(a_float32), NDArray[np.float32])
     assert_type(cospif(np.float32(1)), np.float32)  # numpy scalars
     assert_type(cospif(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_tanpif() -> None:
     # tanpif: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanpif(1.5), np.float32)
     assert_type(tanpif(a_float32), NDArray[np.float32])
     assert_type(tanpif(np.float32(1)), np.float32)  # numpy scalars
     assert_type(tanpif(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_asinf() -> None:
     # asinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(asinf(1.5), np.float32)
     assert_type(asinf(a_float32), NDArray[np.float32])
     assert_type(asinf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(asinf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_acosf() -> None:
     # acosf: every legal combination (scalars, arrays, Python numbers)
     assert_type(acosf(1.5), np.float32)
     assert_type(acosf(a_float32), NDArray[np.float32])
     assert_type(acosf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(acosf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_atanf() -> None:
     # atanf: every legal combination (scalars, arrays, Python numbers)
     assert_type(atanf(1.5), np.float32)
     assert_type(atanf(a_float32), NDArray[np.float32])
     assert_type(atanf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(atanf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_sinhf() -> None:
     # sinhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(sinhf(1.5), np.float32)
     assert_type(sinhf(a_float32), NDArray[np.float32])
     assert_type(sinhf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(sinhf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_coshf() -> None:
     # coshf: every legal combination (scalars, arrays, Python numbers)
     assert_type(coshf(1.5), np.float32)
     assert_type(coshf(a_float32), NDArray[np.float32])
     assert_type(coshf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(coshf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_tanhf() -> None:
     # tanhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tanhf(1.5), np.float32)
     assert_type(tanhf(a_float32), NDArray[np.float32])
     assert_type(tanhf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(tanhf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_asinhf() -> None:
     # asinhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(asinhf(1.5), np.float32)
     assert_type(asinhf(a_float32), NDArray[np.float32])
     assert_type(asinhf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(asinhf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_acoshf() -> None:
     # acoshf: every legal combination (scalars, arrays, Python numbers)
     assert_type(acoshf(1.5), np.float32)
     assert_type(acoshf(a_float32), NDArray[np.float32])
     assert_type(acoshf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(acoshf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_atanhf() -> None:
     # atanhf: every legal combination (scalars, arrays, Python numbers)
     assert_type(atanhf(1.5), np.float32)
     assert_type(atanhf(a_float32), NDArray[np.float32])
     assert_type(atanhf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(atanhf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_floorf() -> None:
     # floorf: every legal combination (scalars, arrays, Python numbers)
     assert_type(floorf(1.5), np.float32)
     assert_type(floorf(a_float32), NDArray[np.float32])
     assert_type(floorf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(floorf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_ceilf() -> None:
     # ceilf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ceilf(1.5), np.float32)
     assert_type(ceilf(a_float32), NDArray[np.float32])
     assert_type(ceilf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(ceilf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_truncf() -> None:
     # truncf: every legal combination (scalars, arrays, Python numbers)
     assert_type(truncf(1.5), np.float32)
     assert_type(truncf(a_float32), NDArray[np.float32])
     assert_type(truncf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(truncf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_roundf() -> None:
     # roundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(roundf(1.5), np.float32)
     assert_type(roundf(a_float32), NDArray[np.float32])
     assert_type(roundf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(roundf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_rintf() -> None:
     # rintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rintf(1.5), np.float32)
     assert_type(rintf(a_float32), NDArray[np.float32])
     assert_type(rintf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(rintf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_nearbyintf() -> None:
     # nearbyintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(nearbyintf(1.5), np.float32)
     assert_type(nearbyintf(a_float32), NDArray[np.float32])
     assert_type(nearbyintf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(nearbyintf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_fabsf() -> None:
     # fabsf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fabsf(1.5), np.float32)
     assert_type(fabsf(a_float32), NDArray[np.float32])
     assert_type(fabsf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(fabsf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_logbf() -> None:
     # logbf: every legal combination (scalars, arrays, Python numbers)
     assert_type(logbf(1.5), np.float32)
     assert_type(logbf(a_float32), NDArray[np.float32])
     assert_type(logbf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(logbf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_erff() -> None:
     # erff: every legal combination (scalars, arrays, Python numbers)
     assert_type(erff(1.5), np.float32)
     assert_type(erff(a_float32), NDArray[np.float32])
     assert_type(erff(np.float32(1)), np.float32)  # numpy scalars
     assert_type(erff(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_erfcf() -> None:
     # erfcf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcf(1.5), np.float32)
     assert_type(erfcf(a_float32), NDArray[np.float32])
     assert_type(erfcf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(erfcf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_erfcxf() -> None:
     # erfcxf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcxf(1.5), np.float32)
     assert_type(erfcxf(a_float32), NDArray[np.float32])
     assert_type(erfcxf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(erfcxf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_normcdff() -> None:
     # normcdff: every legal combination (scalars, arrays, Python numbers)
     assert_type(normcdff(1.5), np.float32)
     assert_type(normcdff(a_float32), NDArray[np.float32])
     assert_type(normcdff(np.float32(1)), np.float32)  # numpy scalars
     assert_type(normcdff(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_erfinvf() -> None:
     # erfinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfinvf(1.5), np.float32)
     assert_type(erfinvf(a_float32), NDArray[np.float32])
     assert_type(erfinvf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(erfinvf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_erfcinvf() -> None:
     # erfcinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(erfcinvf(1.5), np.float32)
     assert_type(erfcinvf(a_float32), NDArray[np.float32])
     assert_type(erfcinvf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(erfcinvf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_normcdfinvf() -> None:
     # normcdfinvf: every legal combination (scalars, arrays, Python numbers)
     assert_type(normcdfinvf(1.5), np.float32)
     assert_type(normcdfinvf(a_float32), NDArray[np.float32])
     assert_type(normcdfinvf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(normcdfinvf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_tgammaf() -> None:
     # tgammaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(tgammaf(1.5), np.float32)
     assert_type(tgammaf(a_float32), NDArray[np.float32])
     assert_type(tgammaf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(tgammaf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_lgammaf() -> None:
     # lgammaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lgammaf(1.5), np.float32)
     assert_type(lgammaf(a_float32), NDArray[np.float32])
     assert_type(lgammaf(np.float32(1)), np.float32)  # numpy scalars
     assert_type(lgammaf(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_cyl_bessel_i0f() -> None:
     # cyl_bessel_i0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(cyl_bessel_i0f(1.5), np.float32)
     assert_type(cyl_bessel_i0f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i0f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(cyl_bessel_i0f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_cyl_bessel_i1f() -> None:
     # cyl_bessel_i1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(cyl_bessel_i1f(1.5), np.float32)
     assert_type(cyl_bessel_i1f(a_float32), NDArray[np.float32])
     assert_type(cyl_bessel_i1f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(cyl_bessel_i1f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_j0f() -> None:
     # j0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(j0f(1.5), np.float32)
     assert_type(j0f(a_float32), NDArray[np.float32])
     assert_type(j0f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(j0f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_j1f() -> None:
     # j1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(j1f(1.5), np.float32)
     assert_type(j1f(a_float32), NDArray[np.float32])
     assert_type(j1f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(j1f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_y0f() -> None:
     # y0f: every legal combination (scalars, arrays, Python numbers)
     assert_type(y0f(1.5), np.float32)
     assert_type(y0f(a_float32), NDArray[np.float32])
     assert_type(y0f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(y0f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_y1f() -> None:
     # y1f: every legal combination (scalars, arrays, Python numbers)
     assert_type(y1f(1.5), np.float32)
     assert_type(y1f(a_float32), NDArray[np.float32])
     assert_type(y1f(np.float32(1)), np.float32)  # numpy scalars
     assert_type(y1f(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_powf() -> None:
     # powf: every legal combination (scalars, arrays, Python numbers)
     assert_type(powf(1.5, 1.5), np.float32)
     assert_type(powf(a_float32, a_float32), NDArray[np.float32])
     assert_type(powf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(powf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_atan2f() -> None:
     # atan2f: every legal combination (scalars, arrays, Python numbers)
     assert_type(atan2f(1.5, 1.5), np.float32)
     assert_type(atan2f(a_float32, a_float32), NDArray[np.float32])
     assert_type(atan2f(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(atan2f(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_hypotf() -> None:
     # hypotf: every legal combination (scalars, arrays, Python numbers)
     assert_type(hypotf(1.5, 1.5), np.float32)
     assert_type(hypotf(a_float32, a_float32), NDArray[np.float32])
     assert_type(hypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(hypotf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_rhypotf() -> None:
     # rhypotf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rhypotf(1.5, 1.5), np.float32)
     assert_type(rhypotf(a_float32, a_float32), NDArray[np.float32])
     assert_type(rhypotf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(rhypotf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_fmodf() -> None:
     # fmodf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmodf(1.5, 1.5), np.float32)
     assert_type(fmodf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fmodf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(fmodf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_remainderf() -> None:
     # remainderf: every legal combination (scalars, arrays, Python numbers)
     assert_type(remainderf(1.5, 1.5), np.float32)
     assert_type(remainderf(a_float32, a_float32), NDArray[np.float32])
     assert_type(remainderf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(remainderf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_fminf() -> None:
     # fminf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fminf(1.5, 1.5), np.float32)
     assert_type(fminf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fminf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(fminf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_fmaxf() -> None:
     # fmaxf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmaxf(1.5, 1.5), np.float32)
     assert_type(fmaxf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fmaxf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(fmaxf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_fdimf() -> None:
     # fdimf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fdimf(1.5, 1.5), np.float32)
     assert_type(fdimf(a_float32, a_float32), NDArray[np.float32])
     assert_type(fdimf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(fdimf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_copysignf() -> None:
     # copysignf: every legal combination (scalars, arrays, Python numbers)
     assert_type(copysignf(1.5, 1.5), np.float32)
     assert_type(copysignf(a_float32, a_float32), NDArray[np.float32])
     assert_type(copysignf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(copysignf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_nextafterf() -> None:
     # nextafterf: every legal combination (scalars, arrays, Python numbers)
     assert_type(nextafterf(1.5, 1.5), np.float32)
     assert_type(nextafterf(a_float32, a_float32), NDArray[np.float32])
     assert_type(nextafterf(np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(nextafterf(np.int64(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_fmaf() -> None:
     # fmaf: every legal combination (scalars, arrays, Python numbers)
     assert_type(fmaf(1.5, 1.5, 1.5), np.float32)
     assert_type(fmaf(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(fmaf(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(fmaf(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_norm3df() -> None:
     # norm3df: every legal combination (scalars, arrays, Python numbers)
     assert_type(norm3df(1.5, 1.5, 1.5), np.float32)
     assert_type(norm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(norm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(norm3df(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_rnorm3df() -> None:
     # rnorm3df: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnorm3df(1.5, 1.5, 1.5), np.float32)
     assert_type(rnorm3df(a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(rnorm3df(np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(rnorm3df(np.int64(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_norm4df() -> None:
     # norm4df: every legal combination (scalars, arrays, Python numbers)
     assert_type(norm4df(1.5, 1.5, 1.5, 1.5), np.float32)
     assert_type(norm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(norm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(norm4df(np.int64(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_rnorm4df() -> None:
     # rnorm4df: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnorm4df(1.5, 1.5, 1.5, 1.5), np.float32)
     assert_type(rnorm4df(a_float32, a_float32, a_float32, a_float32), NDArray[np.float32])
     assert_type(rnorm4df(np.float32(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # numpy scalars
     assert_type(rnorm4df(np.int64(1), np.float32(1), np.float32(1), np.float32(1)), np.float32)  # C converts an integer to float
+
+
+def check_ldexpf() -> None:
     # ldexpf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ldexpf(1.5, 1), np.float32)
     assert_type(ldexpf(a_float32, a_int32), NDArray[np.float32])
     assert_type(ldexpf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
     assert_type(ldexpf(np.int64(1), np.int32(1)), np.float32)  # C converts an integer to float
+
+
+def check_scalbnf() -> None:
     # scalbnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(scalbnf(1.5, 1), np.float32)
     assert_type(scalbnf(a_float32, a_int32), NDArray[np.float32])
     assert_type(scalbnf(np.float32(1), np.int32(1)), np.float32)  # numpy scalars
     assert_type(scalbnf(np.int64(1), np.int32(1)), np.float32)  # C converts an integer to float
+
+
+def check_scalblnf() -> None:
     # scalblnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(scalblnf(1.5, 1), np.float32)
     assert_type(scalblnf(a_float32, a_int64), NDArray[np.float32])
     assert_type(scalblnf(np.float32(1), np.int64(1)), np.float32)  # numpy scalars
     assert_type(scalblnf(np.int64(1), np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_ilogbf() -> None:
     # ilogbf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ilogbf(1.5), np.int32)
     assert_type(ilogbf(a_float32), NDArray[np.int32])
     assert_type(ilogbf(np.float32(1)), np.int32)  # numpy scalars
     assert_type(ilogbf(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_lrintf() -> None:
     # lrintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lrintf(1.5), np.int64)
     assert_type(lrintf(a_float32), NDArray[np.int64])
     assert_type(lrintf(np.float32(1)), np.int64)  # numpy scalars
     assert_type(lrintf(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_llrintf() -> None:
     # llrintf: every legal combination (scalars, arrays, Python numbers)
     assert_type(llrintf(1.5), np.int64)
     assert_type(llrintf(a_float32), NDArray[np.int64])
     assert_type(llrintf(np.float32(1)), np.int64)  # numpy scalars
     assert_type(llrintf(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_lroundf() -> None:
     # lroundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(lroundf(1.5), np.int64)
     assert_type(lroundf(a_float32), NDArray[np.int64])
     assert_type(lroundf(np.float32(1)), np.int64)  # numpy scalars
     assert_type(lroundf(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_llroundf() -> None:
     # llroundf: every legal combination (scalars, arrays, Python numbers)
     assert_type(llroundf(1.5), np.int64)
     assert_type(llroundf(a_float32), NDArray[np.int64])
     assert_type(llroundf(np.float32(1)), np.int64)  # numpy scalars
     assert_type(llroundf(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_isnan() -> None:
     # isnan: every legal combination (scalars, arrays, Python numbers)
     assert_type(isnan(1.5), np.bool_)
     assert_type(isnan(a_float32), NDArray[np.bool_])
     assert_type(isnan(np.float32(1)), np.bool_)  # numpy scalars
     assert_type(isnan(np.int64(1)), np.bool_)  # C converts an integer to float
+
+
+def check_isinf() -> None:
     # isinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(isinf(1.5), np.bool_)
     assert_type(isinf(a_float32), NDArray[np.bool_])
     assert_type(isinf(np.float32(1)), np.bool_)  # numpy scalars
     assert_type(isinf(np.int64(1)), np.bool_)  # C converts an integer to float
+
+
+def check_isfinite() -> None:
     # isfinite: every legal combination (scalars, arrays, Python numbers)
     assert_type(isfinite(1.5), np.bool_)
     assert_type(isfinite(a_float32), NDArray[np.bool_])
     assert_type(isfinite(np.float32(1)), np.bool_)  # numpy scalars
     assert_type(isfinite(np.int64(1)), np.bool_)  # C converts an integer to float
+
+
+def check_signbit() -> None:
     # signbit: every legal combination (scalars, arrays, Python numbers)
     assert_type(signbit(1.5), np.int32)
     assert_type(signbit(a_float32), NDArray[np.int32])
     assert_type(signbit(np.float32(1)), np.int32)  # numpy scalars
     assert_type(signbit(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_frexpf() -> None:
     # frexpf: every legal combination (scalars, arrays, Python numbers)
     assert_type(frexpf(1.5, g_int32_t), np.float32)
     assert_type(frexpf(a_float32, g_int32_t), NDArray[np.float32])
     assert_type(frexpf(np.float32(1), g_int32_t), np.float32)  # numpy scalars
     assert_type(frexpf(np.int64(1), g_int32_t), np.float32)  # C converts an integer to float
+
+
+def check_modff() -> None:
     # modff: every legal combination (scalars, arrays, Python numbers)
     assert_type(modff(1.5, g_float32_t), np.float32)
     assert_type(modff(a_float32, g_float32_t), NDArray[np.float32])
     assert_type(modff(np.float32(1), g_float32_t), np.float32)  # numpy scalars
     assert_type(modff(np.int64(1), g_float32_t), np.float32)  # C converts an integer to float
+
+
+def check_remquof() -> None:
     # remquof: every legal combination (scalars, arrays, Python numbers)
     assert_type(remquof(1.5, 1.5, g_int32_t), np.float32)
     assert_type(remquof(a_float32, a_float32, g_int32_t), NDArray[np.float32])
     assert_type(remquof(np.float32(1), np.float32(1), g_int32_t), np.float32)  # numpy scalars
     assert_type(remquof(np.int64(1), np.float32(1), g_int32_t), np.float32)  # C converts an integer to float
+
+
+def check_sincosf() -> None:
     # sincosf: every legal combination (scalars, arrays, Python numbers)
     sincosf(1.5, g_float32_t, g_float32_t)  # scalars
     sincosf(a_float32, g_float32_t, g_float32_t)  # arrays
+
+
+def check_sincospif() -> None:
     # sincospif: every legal combination (scalars, arrays, Python numbers)
     sincospif(1.5, g_float32_t, g_float32_t)  # scalars
     sincospif(a_float32, g_float32_t, g_float32_t)  # arrays
+
+
+def check_normf() -> None:
     # normf: every legal combination (scalars, arrays, Python numbers)
     assert_type(normf(1, g_float32_t), np.float32)
     assert_type(normf(a_int32, g_float32_t), NDArray[np.float32])
+
+
+def check_rnormf() -> None:
     # rnormf: every legal combination (scalars, arrays, Python numbers)
     assert_type(rnormf(1, g_float32_t), np.float32)
     assert_type(rnormf(a_int32, g_float32_t), NDArray[np.float32])
+
+
+def check_jnf() -> None:
     # jnf: every legal combination (scalars, arrays, Python numbers)
     assert_type(jnf(1, 1.5), np.float32)
     assert_type(jnf(a_int32, a_float32), NDArray[np.float32])
+
+
+def check_ynf() -> None:
     # ynf: every legal combination (scalars, arrays, Python numbers)
     assert_type(ynf(1, 1.5), np.float32)
     assert_type(ynf(a_int32, a_float32), NDArray[np.float32])
+
+
+def check_float2float_rn() -> None:
     # __float2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_rn(1.5), np.float32)
     assert_type(__float2float_rn(a_float32), NDArray[np.float32])
     assert_type(__float2float_rn(np.float32(1)), np.float32)  # numpy scalars
     assert_type(__float2float_rn(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_float2int_rn() -> None:
     # __float2int_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rn(1.5), np.int32)
     assert_type(__float2int_rn(a_float32), NDArray[np.int32])
     assert_type(__float2int_rn(np.float32(1)), np.int32)  # numpy scalars
     assert_type(__float2int_rn(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_int2float_rn() -> None:
     # __int2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rn(1), np.float32)
     assert_type(__int2float_rn(a_int32), NDArray[np.float32])
+
+
+def check_float2uint_rn() -> None:
     # __float2uint_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2uint_rn(1.5), np.uint32)
     assert_type(__float2uint_rn(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rn(np.float32(1)), np.uint32)  # numpy scalars
     assert_type(__float2uint_rn(np.int64(1)), np.uint32)  # C converts an integer to float
+
+
+def check_uint2float_rn() -> None:
     # __uint2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rn(1), np.float32)
     assert_type(__uint2float_rn(a_uint32), NDArray[np.float32])
+
+
+def check_float2ll_rn() -> None:
     # __float2ll_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ll_rn(1.5), np.int64)
     assert_type(__float2ll_rn(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rn(np.float32(1)), np.int64)  # numpy scalars
     assert_type(__float2ll_rn(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_ll2float_rn() -> None:
     # __ll2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rn(1), np.float32)
     assert_type(__ll2float_rn(a_int64), NDArray[np.float32])
+
+
+def check_float2ull_rn() -> None:
     # __float2ull_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ull_rn(1.5), np.uint64)
     assert_type(__float2ull_rn(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rn(np.float32(1)), np.uint64)  # numpy scalars
     assert_type(__float2ull_rn(np.int64(1)), np.uint64)  # C converts an integer to float
+
+
+def check_ull2float_rn() -> None:
     # __ull2float_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rn(1), np.float32)
     assert_type(__ull2float_rn(a_uint64), NDArray[np.float32])
+
+
+def check_float2float_rz() -> None:
     # __float2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_rz(1.5), np.float32)
     assert_type(__float2float_rz(a_float32), NDArray[np.float32])
     assert_type(__float2float_rz(np.float32(1)), np.float32)  # numpy scalars
     assert_type(__float2float_rz(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_float2int_rz() -> None:
     # __float2int_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rz(1.5), np.int32)
     assert_type(__float2int_rz(a_float32), NDArray[np.int32])
     assert_type(__float2int_rz(np.float32(1)), np.int32)  # numpy scalars
     assert_type(__float2int_rz(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_int2float_rz() -> None:
     # __int2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rz(1), np.float32)
     assert_type(__int2float_rz(a_int32), NDArray[np.float32])
+
+
+def check_float2uint_rz() -> None:
     # __float2uint_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2uint_rz(1.5), np.uint32)
     assert_type(__float2uint_rz(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rz(np.float32(1)), np.uint32)  # numpy scalars
     assert_type(__float2uint_rz(np.int64(1)), np.uint32)  # C converts an integer to float
+
+
+def check_uint2float_rz() -> None:
     # __uint2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rz(1), np.float32)
     assert_type(__uint2float_rz(a_uint32), NDArray[np.float32])
+
+
+def check_float2ll_rz() -> None:
     # __float2ll_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ll_rz(1.5), np.int64)
     assert_type(__float2ll_rz(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rz(np.float32(1)), np.int64)  # numpy scalars
     assert_type(__float2ll_rz(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_ll2float_rz() -> None:
     # __ll2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rz(1), np.float32)
     assert_type(__ll2float_rz(a_int64), NDArray[np.float32])
+
+
+def check_float2ull_rz() -> None:
     # __float2ull_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ull_rz(1.5), np.uint64)
     assert_type(__float2ull_rz(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rz(np.float32(1)), np.uint64)  # numpy scalars
     assert_type(__float2ull_rz(np.int64(1)), np.uint64)  # C converts an integer to float
+
+
+def check_ull2float_rz() -> None:
     # __ull2float_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rz(1), np.float32)
     assert_type(__ull2float_rz(a_uint64), NDArray[np.float32])
+
+
+def check_float2float_ru() -> None:
     # __float2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_ru(1.5), np.float32)
     assert_type(__float2float_ru(a_float32), NDArray[np.float32])
     assert_type(__float2float_ru(np.float32(1)), np.float32)  # numpy scalars
     assert_type(__float2float_ru(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_float2int_ru() -> None:
     # __float2int_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_ru(1.5), np.int32)
     assert_type(__float2int_ru(a_float32), NDArray[np.int32])
     assert_type(__float2int_ru(np.float32(1)), np.int32)  # numpy scalars
     assert_type(__float2int_ru(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_int2float_ru() -> None:
     # __int2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_ru(1), np.float32)
     assert_type(__int2float_ru(a_int32), NDArray[np.float32])
+
+
+def check_float2uint_ru() -> None:
     # __float2uint_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2uint_ru(1.5), np.uint32)
     assert_type(__float2uint_ru(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_ru(np.float32(1)), np.uint32)  # numpy scalars
     assert_type(__float2uint_ru(np.int64(1)), np.uint32)  # C converts an integer to float
+
+
+def check_uint2float_ru() -> None:
     # __uint2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_ru(1), np.float32)
     assert_type(__uint2float_ru(a_uint32), NDArray[np.float32])
+
+
+def check_float2ll_ru() -> None:
     # __float2ll_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ll_ru(1.5), np.int64)
     assert_type(__float2ll_ru(a_float32), NDArray[np.int64])
     assert_type(__float2ll_ru(np.float32(1)), np.int64)  # numpy scalars
     assert_type(__float2ll_ru(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_ll2float_ru() -> None:
     # __ll2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_ru(1), np.float32)
     assert_type(__ll2float_ru(a_int64), NDArray[np.float32])
+
+
+def check_float2ull_ru() -> None:
     # __float2ull_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ull_ru(1.5), np.uint64)
     assert_type(__float2ull_ru(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_ru(np.float32(1)), np.uint64)  # numpy scalars
     assert_type(__float2ull_ru(np.int64(1)), np.uint64)  # C converts an integer to float
+
+
+def check_ull2float_ru() -> None:
     # __ull2float_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_ru(1), np.float32)
     assert_type(__ull2float_ru(a_uint64), NDArray[np.float32])
+
+
+def check_float2float_rd() -> None:
     # __float2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_rd(1.5), np.float32)
     assert_type(__float2float_rd(a_float32), NDArray[np.float32])
     assert_type(__float2float_rd(np.float32(1)), np.float32)  # numpy scalars
     assert_type(__float2float_rd(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_float2int_rd() -> None:
     # __float2int_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rd(1.5), np.int32)
     assert_type(__float2int_rd(a_float32), NDArray[np.int32])
     assert_type(__float2int_rd(np.float32(1)), np.int32)  # numpy scalars
     assert_type(__float2int_rd(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_int2float_rd() -> None:
     # __int2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rd(1), np.float32)
     assert_type(__int2float_rd(a_int32), NDArray[np.float32])
+
+
+def check_float2uint_rd() -> None:
     # __float2uint_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2uint_rd(1.5), np.uint32)
     assert_type(__float2uint_rd(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rd(np.float32(1)), np.uint32)  # numpy scalars
     assert_type(__float2uint_rd(np.int64(1)), np.uint32)  # C converts an integer to float
+
+
+def check_uint2float_rd() -> None:
     # __uint2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rd(1), np.float32)
     assert_type(__uint2float_rd(a_uint32), NDArray[np.float32])
+
+
+def check_float2ll_rd() -> None:
     # __float2ll_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ll_rd(1.5), np.int64)
     assert_type(__float2ll_rd(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rd(np.float32(1)), np.int64)  # numpy scalars
     assert_type(__float2ll_rd(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_ll2float_rd() -> None:
     # __ll2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rd(1), np.float32)
     assert_type(__ll2float_rd(a_int64), NDArray[np.float32])
+
+
+def check_float2ull_rd() -> None:
     # __float2ull_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ull_rd(1.5), np.uint64)
     assert_type(__float2ull_rd(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rd(np.float32(1)), np.uint64)  # numpy scalars
     assert_type(__float2ull_rd(np.int64(1)), np.uint64)  # C converts an integer to float
+
+
+def check_ull2float_rd() -> None:
     # __ull2float_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rd(1), np.float32)
     assert_type(__ull2float_rd(a_uint64), NDArray[np.float32])
+
+
+def check_float2float_rna() -> None:
     # __float2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2float_rna(1.5), np.float32)
     assert_type(__float2float_rna(a_float32), NDArray[np.float32])
     assert_type(__float2float_rna(np.float32(1)), np.float32)  # numpy scalars
     assert_type(__float2float_rna(np.int64(1)), np.float32)  # C converts an integer to float
+
+
+def check_float2int_rna() -> None:
     # __float2int_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2int_rna(1.5), np.int32)
     assert_type(__float2int_rna(a_float32), NDArray[np.int32])
     assert_type(__float2int_rna(np.float32(1)), np.int32)  # numpy scalars
     assert_type(__float2int_rna(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_int2float_rna() -> None:
     # __int2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2float_rna(1), np.float32)
     assert_type(__int2float_rna(a_int32), NDArray[np.float32])
+
+
+def check_float2uint_rna() -> None:
     # __float2uint_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2uint_rna(1.5), np.uint32)
     assert_type(__float2uint_rna(a_float32), NDArray[np.uint32])
     assert_type(__float2uint_rna(np.float32(1)), np.uint32)  # numpy scalars
     assert_type(__float2uint_rna(np.int64(1)), np.uint32)  # C converts an integer to float
+
+
+def check_uint2float_rna() -> None:
     # __uint2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2float_rna(1), np.float32)
     assert_type(__uint2float_rna(a_uint32), NDArray[np.float32])
+
+
+def check_float2ll_rna() -> None:
     # __float2ll_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ll_rna(1.5), np.int64)
     assert_type(__float2ll_rna(a_float32), NDArray[np.int64])
     assert_type(__float2ll_rna(np.float32(1)), np.int64)  # numpy scalars
     assert_type(__float2ll_rna(np.int64(1)), np.int64)  # C converts an integer to float
+
+
+def check_ll2float_rna() -> None:
     # __ll2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2float_rna(1), np.float32)
     assert_type(__ll2float_rna(a_int64), NDArray[np.float32])
+
+
+def check_float2ull_rna() -> None:
     # __float2ull_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2ull_rna(1.5), np.uint64)
     assert_type(__float2ull_rna(a_float32), NDArray[np.uint64])
     assert_type(__float2ull_rna(np.float32(1)), np.uint64)  # numpy scalars
     assert_type(__float2ull_rna(np.int64(1)), np.uint64)  # C converts an integer to float
+
+
+def check_ull2float_rna() -> None:
     # __ull2float_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2float_rna(1), np.float32)
     assert_type(__ull2float_rna(a_uint64), NDArray[np.float32])
+
+
+def check_float_as_int() -> None:
     # __float_as_int: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float_as_int(1.5), np.int32)
     assert_type(__float_as_int(a_float32), NDArray[np.int32])
     assert_type(__float_as_int(np.float32(1)), np.int32)  # numpy scalars
     assert_type(__float_as_int(np.int64(1)), np.int32)  # C converts an integer to float
+
+
+def check_float_as_uint() -> None:
     # __float_as_uint: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float_as_uint(1.5), np.uint32)
     assert_type(__float_as_uint(a_float32), NDArray[np.uint32])
     assert_type(__float_as_uint(np.float32(1)), np.uint32)  # numpy scalars
     assert_type(__float_as_uint(np.int64(1)), np.uint32)  # C converts an integer to float
+
+
+def check_int_as_float() -> None:
     # __int_as_float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int_as_float(1), np.float32)
     assert_type(__int_as_float(a_int32), NDArray[np.float32])
+
+
+def check_uint_as_float() -> None:
     # __uint_as_float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint_as_float(1), np.float32)
     assert_type(__uint_as_float(a_uint32), NDArray[np.float32])
+
+
+def check_habs() -> None:
     # __habs: every legal combination (scalars, arrays, Python numbers)
     assert_type(__habs(np.float16(1)), np.float16)  # (half)
     assert_type(__habs(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hneg() -> None:
     # __hneg: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hneg(np.float16(1)), np.float16)  # (half)
     assert_type(__hneg(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hsub() -> None:
     # __hsub: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hsub(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hsub(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_hmul() -> None:
     # __hmul: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmul(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hmul(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_hdiv() -> None:
     # __hdiv: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hdiv(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hdiv(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_hfma() -> None:
     # __hfma: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hfma(np.float16(1), np.float16(1), np.float16(1)), np.float16)  # (half, half, half)
     assert_type(__hfma(a_float16, a_float16, a_float16), NDArray[np.float16])  # (half, half, half) arrays
+
+
+def check_hfma_relu() -> None:
     # __hfma_relu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hfma_relu(np.float16(1), np.float16(1), np.float16(1)), np.float16)  # (half, half, half)
     assert_type(__hfma_relu(a_float16, a_float16, a_float16), NDArray[np.float16])  # (half, half, half) arrays
+
+
+def check_hmax() -> None:
     # __hmax: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmax(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hmax(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_hmin() -> None:
     # __hmin: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmin(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hmin(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_hmax_nan() -> None:
     # __hmax_nan: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmax_nan(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hmax_nan(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_hmin_nan() -> None:
     # __hmin_nan: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmin_nan(np.float16(1), np.float16(1)), np.float16)  # (half, half)
     assert_type(__hmin_nan(a_float16, a_float16), NDArray[np.float16])  # (half, half) arrays
+
+
+def check_heq() -> None:
     # __heq: every legal combination (scalars, arrays, Python numbers)
     assert_type(__heq(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__heq(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hne() -> None:
     # __hne: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hne(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hne(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hle() -> None:
     # __hle: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hle(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hle(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hge() -> None:
     # __hge: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hge(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hge(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hlt() -> None:
     # __hlt: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hlt(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hlt(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hgt() -> None:
     # __hgt: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgt(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hgt(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hequ() -> None:
     # __hequ: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hequ(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hequ(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hneu() -> None:
     # __hneu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hneu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hneu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hleu() -> None:
     # __hleu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hleu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hleu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hgeu() -> None:
     # __hgeu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgeu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hgeu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hltu() -> None:
     # __hltu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hltu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hltu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hgtu() -> None:
     # __hgtu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgtu(np.float16(1), np.float16(1)), np.bool_)  # (half, half)
     assert_type(__hgtu(a_float16, a_float16), NDArray[np.bool_])  # (half, half) arrays
+
+
+def check_hisnan() -> None:
     # __hisnan: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hisnan(np.float16(1)), np.bool_)  # (half)
     assert_type(__hisnan(a_float16), NDArray[np.bool_])  # (half) arrays
+
+
+def check_hisinf() -> None:
     # __hisinf: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hisinf(np.float16(1)), np.bool_)  # (half)
     assert_type(__hisinf(a_float16), NDArray[np.bool_])  # (half) arrays
+
+
+def check_hsin() -> None:
     # hsin: every legal combination (scalars, arrays, Python numbers)
     assert_type(hsin(np.float16(1)), np.float16)  # (half)
     assert_type(hsin(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hcos() -> None:
     # hcos: every legal combination (scalars, arrays, Python numbers)
     assert_type(hcos(np.float16(1)), np.float16)  # (half)
     assert_type(hcos(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_htanh() -> None:
     # htanh: every legal combination (scalars, arrays, Python numbers)
     assert_type(htanh(np.float16(1)), np.float16)  # (half)
     assert_type(htanh(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hexp() -> None:
     # hexp: every legal combination (scalars, arrays, Python numbers)
     assert_type(hexp(np.float16(1)), np.float16)  # (half)
     assert_type(hexp(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hexp2() -> None:
     # hexp2: every legal combination (scalars, arrays, Python numbers)
     assert_type(hexp2(np.float16(1)), np.float16)  # (half)
     assert_type(hexp2(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hexp10() -> None:
     # hexp10: every legal combination (scalars, arrays, Python numbers)
     assert_type(hexp10(np.float16(1)), np.float16)  # (half)
     assert_type(hexp10(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hlog() -> None:
     # hlog: every legal combination (scalars, arrays, Python numbers)
     assert_type(hlog(np.float16(1)), np.float16)  # (half)
     assert_type(hlog(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hlog2() -> None:
     # hlog2: every legal combination (scalars, arrays, Python numbers)
     assert_type(hlog2(np.float16(1)), np.float16)  # (half)
     assert_type(hlog2(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hlog10() -> None:
     # hlog10: every legal combination (scalars, arrays, Python numbers)
     assert_type(hlog10(np.float16(1)), np.float16)  # (half)
     assert_type(hlog10(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hsqrt() -> None:
     # hsqrt: every legal combination (scalars, arrays, Python numbers)
     assert_type(hsqrt(np.float16(1)), np.float16)  # (half)
     assert_type(hsqrt(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hrsqrt() -> None:
     # hrsqrt: every legal combination (scalars, arrays, Python numbers)
     assert_type(hrsqrt(np.float16(1)), np.float16)  # (half)
     assert_type(hrsqrt(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hrcp() -> None:
     # hrcp: every legal combination (scalars, arrays, Python numbers)
     assert_type(hrcp(np.float16(1)), np.float16)  # (half)
     assert_type(hrcp(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hfloor() -> None:
     # hfloor: every legal combination (scalars, arrays, Python numbers)
     assert_type(hfloor(np.float16(1)), np.float16)  # (half)
     assert_type(hfloor(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hrint() -> None:
     # hrint: every legal combination (scalars, arrays, Python numbers)
     assert_type(hrint(np.float16(1)), np.float16)  # (half)
     assert_type(hrint(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_hceil() -> None:
     # hceil: every legal combination (scalars, arrays, Python numbers)
     assert_type(hceil(np.float16(1)), np.float16)  # (half)
     assert_type(hceil(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_htrunc() -> None:
     # htrunc: every legal combination (scalars, arrays, Python numbers)
     assert_type(htrunc(np.float16(1)), np.float16)  # (half)
     assert_type(htrunc(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_float2half() -> None:
     # __float2half: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rn() -> None:
     # __float2half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rn(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rn(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rn_sat() -> None:
     # __float2half_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rn_sat(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rn_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rz() -> None:
     # __float2half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rz(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rz(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rz_sat() -> None:
     # __float2half_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rz_sat(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rz_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rd() -> None:
     # __float2half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rd(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rd(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rd_sat() -> None:
     # __float2half_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rd_sat(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rd_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_ru() -> None:
     # __float2half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_ru(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_ru(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_ru_sat() -> None:
     # __float2half_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_ru_sat(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_ru_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rna() -> None:
     # __float2half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rna(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rna(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_rna_sat() -> None:
     # __float2half_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_rna_sat(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_rna_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_ro() -> None:
     # __float2half_ro: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_ro(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_ro(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2half_ro_sat() -> None:
     # __float2half_ro_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2half_ro_sat(np.float32(1)), np.float16)  # (float32_t)
     assert_type(__float2half_ro_sat(a_float32), NDArray[np.float16])  # (float32_t) arrays
+
+
+def check_float2bfloat16() -> None:
     # __float2bfloat16: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rn() -> None:
     # __float2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rn(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rn(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rn_sat() -> None:
     # __float2bfloat16_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rn_sat(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rn_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rz() -> None:
     # __float2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rz(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rz(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rz_sat() -> None:
     # __float2bfloat16_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rz_sat(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rz_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rd() -> None:
     # __float2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rd(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rd(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rd_sat() -> None:
     # __float2bfloat16_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rd_sat(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rd_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_ru() -> None:
     # __float2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_ru(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_ru(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_ru_sat() -> None:
     # __float2bfloat16_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_ru_sat(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_ru_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rna() -> None:
     # __float2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rna(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rna(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_float2bfloat16_rna_sat() -> None:
     # __float2bfloat16_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat16_rna_sat(np.float32(1)), Any)  # (float32_t)
     assert_type(__float2bfloat16_rna_sat(a_float32), NDArray[Any])  # (float32_t) arrays
+
+
+def check_half2half_rn() -> None:
     # __half2half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2half_rn(np.float16(1)), np.float16)  # (half)
     assert_type(__half2half_rn(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_half2half_rz() -> None:
     # __half2half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2half_rz(np.float16(1)), np.float16)  # (half)
     assert_type(__half2half_rz(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_half2half_rd() -> None:
     # __half2half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2half_rd(np.float16(1)), np.float16)  # (half)
     assert_type(__half2half_rd(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_half2half_ru() -> None:
     # __half2half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2half_ru(np.float16(1)), np.float16)  # (half)
     assert_type(__half2half_ru(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_half2half_rna() -> None:
     # __half2half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2half_rna(np.float16(1)), np.float16)  # (half)
     assert_type(__half2half_rna(a_float16), NDArray[np.float16])  # (half) arrays
+
+
+def check_half2bfloat16_rn() -> None:
     # __half2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2bfloat16_rn(np.float16(1)), Any)  # (half)
     assert_type(__half2bfloat16_rn(a_float16), NDArray[Any])  # (half) arrays
+
+
+def check_half2bfloat16_rz() -> None:
     # __half2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2bfloat16_rz(np.float16(1)), Any)  # (half)
     assert_type(__half2bfloat16_rz(a_float16), NDArray[Any])  # (half) arrays
+
+
+def check_half2bfloat16_rd() -> None:
     # __half2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2bfloat16_rd(np.float16(1)), Any)  # (half)
     assert_type(__half2bfloat16_rd(a_float16), NDArray[Any])  # (half) arrays
+
+
+def check_half2bfloat16_ru() -> None:
     # __half2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2bfloat16_ru(np.float16(1)), Any)  # (half)
     assert_type(__half2bfloat16_ru(a_float16), NDArray[Any])  # (half) arrays
+
+
+def check_half2bfloat16_rna() -> None:
     # __half2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2bfloat16_rna(np.float16(1)), Any)  # (half)
     assert_type(__half2bfloat16_rna(a_float16), NDArray[Any])  # (half) arrays
+
+
+def check_bfloat162half_rn() -> None:
     # __bfloat162half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rn(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rn_sat() -> None:
     # __bfloat162half_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rn_sat(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rn_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rz() -> None:
     # __bfloat162half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rz(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rz_sat() -> None:
     # __bfloat162half_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rz_sat(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rz_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rd() -> None:
     # __bfloat162half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rd(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rd_sat() -> None:
     # __bfloat162half_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rd_sat(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rd_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_ru() -> None:
     # __bfloat162half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_ru(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_ru_sat() -> None:
     # __bfloat162half_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_ru_sat(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_ru_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rna() -> None:
     # __bfloat162half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rna(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162half_rna_sat() -> None:
     # __bfloat162half_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162half_rna_sat(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162half_rna_sat(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162bfloat16_rn() -> None:
     # __bfloat162bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162bfloat16_rn(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162bfloat16_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162bfloat16_rz() -> None:
     # __bfloat162bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162bfloat16_rz(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162bfloat16_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162bfloat16_rd() -> None:
     # __bfloat162bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162bfloat16_rd(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162bfloat16_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162bfloat16_ru() -> None:
     # __bfloat162bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162bfloat16_ru(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162bfloat16_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162bfloat16_rna() -> None:
     # __bfloat162bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162bfloat16_rna(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162bfloat16_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_half2int_rn() -> None:
     # __half2int_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2int_rn(np.float16(1)), np.int32)  # (half)
     assert_type(__half2int_rn(a_float16), NDArray[np.int32])  # (half) arrays
+
+
+def check_half2int_rz() -> None:
     # __half2int_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2int_rz(np.float16(1)), np.int32)  # (half)
     assert_type(__half2int_rz(a_float16), NDArray[np.int32])  # (half) arrays
+
+
+def check_half2int_rd() -> None:
     # __half2int_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2int_rd(np.float16(1)), np.int32)  # (half)
     assert_type(__half2int_rd(a_float16), NDArray[np.int32])  # (half) arrays
+
+
+def check_half2int_ru() -> None:
     # __half2int_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2int_ru(np.float16(1)), np.int32)  # (half)
     assert_type(__half2int_ru(a_float16), NDArray[np.int32])  # (half) arrays
+
+
+def check_half2int_rna() -> None:
     # __half2int_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2int_rna(np.float16(1)), np.int32)  # (half)
     assert_type(__half2int_rna(a_float16), NDArray[np.int32])  # (half) arrays
+
+
+def check_half2uint_rn() -> None:
     # __half2uint_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2uint_rn(np.float16(1)), np.uint32)  # (half)
     assert_type(__half2uint_rn(a_float16), NDArray[np.uint32])  # (half) arrays
+
+
+def check_half2uint_rz() -> None:
     # __half2uint_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2uint_rz(np.float16(1)), np.uint32)  # (half)
     assert_type(__half2uint_rz(a_float16), NDArray[np.uint32])  # (half) arrays
+
+
+def check_half2uint_rd() -> None:
     # __half2uint_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2uint_rd(np.float16(1)), np.uint32)  # (half)
     assert_type(__half2uint_rd(a_float16), NDArray[np.uint32])  # (half) arrays
+
+
+def check_half2uint_ru() -> None:
     # __half2uint_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2uint_ru(np.float16(1)), np.uint32)  # (half)
     assert_type(__half2uint_ru(a_float16), NDArray[np.uint32])  # (half) arrays
+
+
+def check_half2uint_rna() -> None:
     # __half2uint_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2uint_rna(np.float16(1)), np.uint32)  # (half)
     assert_type(__half2uint_rna(a_float16), NDArray[np.uint32])  # (half) arrays
+
+
+def check_half2ll_rn() -> None:
     # __half2ll_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ll_rn(np.float16(1)), np.int64)  # (half)
     assert_type(__half2ll_rn(a_float16), NDArray[np.int64])  # (half) arrays
+
+
+def check_half2ll_rz() -> None:
     # __half2ll_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ll_rz(np.float16(1)), np.int64)  # (half)
     assert_type(__half2ll_rz(a_float16), NDArray[np.int64])  # (half) arrays
+
+
+def check_half2ll_rd() -> None:
     # __half2ll_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ll_rd(np.float16(1)), np.int64)  # (half)
     assert_type(__half2ll_rd(a_float16), NDArray[np.int64])  # (half) arrays
+
+
+def check_half2ll_ru() -> None:
     # __half2ll_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ll_ru(np.float16(1)), np.int64)  # (half)
     assert_type(__half2ll_ru(a_float16), NDArray[np.int64])  # (half) arrays
+
+
+def check_half2ll_rna() -> None:
     # __half2ll_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ll_rna(np.float16(1)), np.int64)  # (half)
     assert_type(__half2ll_rna(a_float16), NDArray[np.int64])  # (half) arrays
+
+
+def check_half2ull_rn() -> None:
     # __half2ull_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ull_rn(np.float16(1)), np.uint64)  # (half)
     assert_type(__half2ull_rn(a_float16), NDArray[np.uint64])  # (half) arrays
+
+
+def check_half2ull_rz() -> None:
     # __half2ull_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ull_rz(np.float16(1)), np.uint64)  # (half)
     assert_type(__half2ull_rz(a_float16), NDArray[np.uint64])  # (half) arrays
+
+
+def check_half2ull_rd() -> None:
     # __half2ull_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ull_rd(np.float16(1)), np.uint64)  # (half)
     assert_type(__half2ull_rd(a_float16), NDArray[np.uint64])  # (half) arrays
+
+
+def check_half2ull_ru() -> None:
     # __half2ull_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ull_ru(np.float16(1)), np.uint64)  # (half)
     assert_type(__half2ull_ru(a_float16), NDArray[np.uint64])  # (half) arrays
+
+
+def check_half2ull_rna() -> None:
     # __half2ull_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2ull_rna(np.float16(1)), np.uint64)  # (half)
     assert_type(__half2ull_rna(a_float16), NDArray[np.uint64])  # (half) arrays
+
+
+def check_bfloat162int_rn() -> None:
     # __bfloat162int_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162int_rn(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162int_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162int_rz() -> None:
     # __bfloat162int_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162int_rz(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162int_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162int_rd() -> None:
     # __bfloat162int_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162int_rd(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162int_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162int_ru() -> None:
     # __bfloat162int_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162int_ru(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162int_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162int_rna() -> None:
     # __bfloat162int_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162int_rna(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162int_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162uint_rn() -> None:
     # __bfloat162uint_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162uint_rn(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162uint_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162uint_rz() -> None:
     # __bfloat162uint_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162uint_rz(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162uint_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162uint_rd() -> None:
     # __bfloat162uint_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162uint_rd(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162uint_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162uint_ru() -> None:
     # __bfloat162uint_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162uint_ru(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162uint_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162uint_rna() -> None:
     # __bfloat162uint_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162uint_rna(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162uint_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ll_rn() -> None:
     # __bfloat162ll_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ll_rn(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ll_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ll_rz() -> None:
     # __bfloat162ll_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ll_rz(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ll_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ll_rd() -> None:
     # __bfloat162ll_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ll_rd(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ll_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ll_ru() -> None:
     # __bfloat162ll_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ll_ru(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ll_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ll_rna() -> None:
     # __bfloat162ll_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ll_rna(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ll_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ull_rn() -> None:
     # __bfloat162ull_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ull_rn(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ull_rn(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ull_rz() -> None:
     # __bfloat162ull_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ull_rz(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ull_rz(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ull_rd() -> None:
     # __bfloat162ull_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ull_rd(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ull_rd(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ull_ru() -> None:
     # __bfloat162ull_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ull_ru(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ull_ru(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_bfloat162ull_rna() -> None:
     # __bfloat162ull_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162ull_rna(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162ull_rna(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_int2half_rn() -> None:
     # __int2half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rn(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rn(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rn_sat() -> None:
     # __int2half_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rn_sat(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rn_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rz() -> None:
     # __int2half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rz(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rz(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rz_sat() -> None:
     # __int2half_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rz_sat(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rz_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rd() -> None:
     # __int2half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rd(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rd(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rd_sat() -> None:
     # __int2half_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rd_sat(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rd_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_ru() -> None:
     # __int2half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_ru(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_ru(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_ru_sat() -> None:
     # __int2half_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_ru_sat(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_ru_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rna() -> None:
     # __int2half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rna(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rna(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_int2half_rna_sat() -> None:
     # __int2half_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2half_rna_sat(np.int32(1)), np.float16)  # (int32_t)
     assert_type(__int2half_rna_sat(a_int32), NDArray[np.float16])  # (int32_t) arrays
+
+
+def check_uint2half_rn() -> None:
     # __uint2half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rn(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rn(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rn_sat() -> None:
     # __uint2half_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rn_sat(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rn_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rz() -> None:
     # __uint2half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rz(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rz(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rz_sat() -> None:
     # __uint2half_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rz_sat(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rz_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rd() -> None:
     # __uint2half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rd(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rd(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rd_sat() -> None:
     # __uint2half_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rd_sat(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rd_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_ru() -> None:
     # __uint2half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_ru(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_ru(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_ru_sat() -> None:
     # __uint2half_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_ru_sat(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_ru_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rna() -> None:
     # __uint2half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rna(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rna(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_uint2half_rna_sat() -> None:
     # __uint2half_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2half_rna_sat(np.uint32(1)), np.float16)  # (uint32_t)
     assert_type(__uint2half_rna_sat(a_uint32), NDArray[np.float16])  # (uint32_t) arrays
+
+
+def check_ll2half_rn() -> None:
     # __ll2half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2half_rn(np.int64(1)), np.float16)  # (int64_t)
     assert_type(__ll2half_rn(a_int64), NDArray[np.float16])  # (int64_t) arrays
+
+
+def check_ll2half_rz() -> None:
     # __ll2half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2half_rz(np.int64(1)), np.float16)  # (int64_t)
     assert_type(__ll2half_rz(a_int64), NDArray[np.float16])  # (int64_t) arrays
+
+
+def check_ll2half_rd() -> None:
     # __ll2half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2half_rd(np.int64(1)), np.float16)  # (int64_t)
     assert_type(__ll2half_rd(a_int64), NDArray[np.float16])  # (int64_t) arrays
+
+
+def check_ll2half_ru() -> None:
     # __ll2half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2half_ru(np.int64(1)), np.float16)  # (int64_t)
     assert_type(__ll2half_ru(a_int64), NDArray[np.float16])  # (int64_t) arrays
+
+
+def check_ll2half_rna() -> None:
     # __ll2half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2half_rna(np.int64(1)), np.float16)  # (int64_t)
     assert_type(__ll2half_rna(a_int64), NDArray[np.float16])  # (int64_t) arrays
+
+
+def check_ull2half_rn() -> None:
     # __ull2half_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2half_rn(np.uint64(1)), np.float16)  # (uint64_t)
     assert_type(__ull2half_rn(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+
+
+def check_ull2half_rz() -> None:
     # __ull2half_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2half_rz(np.uint64(1)), np.float16)  # (uint64_t)
     assert_type(__ull2half_rz(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+
+
+def check_ull2half_rd() -> None:
     # __ull2half_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2half_rd(np.uint64(1)), np.float16)  # (uint64_t)
     assert_type(__ull2half_rd(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+
+
+def check_ull2half_ru() -> None:
     # __ull2half_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2half_ru(np.uint64(1)), np.float16)  # (uint64_t)
     assert_type(__ull2half_ru(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+
+
+def check_ull2half_rna() -> None:
     # __ull2half_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2half_rna(np.uint64(1)), np.float16)  # (uint64_t)
     assert_type(__ull2half_rna(a_uint64), NDArray[np.float16])  # (uint64_t) arrays
+
+
+def check_int2bfloat16_rn() -> None:
     # __int2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2bfloat16_rn(np.int32(1)), Any)  # (int32_t)
     assert_type(__int2bfloat16_rn(a_int32), NDArray[Any])  # (int32_t) arrays
+
+
+def check_int2bfloat16_rz() -> None:
     # __int2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2bfloat16_rz(np.int32(1)), Any)  # (int32_t)
     assert_type(__int2bfloat16_rz(a_int32), NDArray[Any])  # (int32_t) arrays
+
+
+def check_int2bfloat16_rd() -> None:
     # __int2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2bfloat16_rd(np.int32(1)), Any)  # (int32_t)
     assert_type(__int2bfloat16_rd(a_int32), NDArray[Any])  # (int32_t) arrays
+
+
+def check_int2bfloat16_ru() -> None:
     # __int2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2bfloat16_ru(np.int32(1)), Any)  # (int32_t)
     assert_type(__int2bfloat16_ru(a_int32), NDArray[Any])  # (int32_t) arrays
+
+
+def check_int2bfloat16_rna() -> None:
     # __int2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__int2bfloat16_rna(np.int32(1)), Any)  # (int32_t)
     assert_type(__int2bfloat16_rna(a_int32), NDArray[Any])  # (int32_t) arrays
+
+
+def check_uint2bfloat16_rn() -> None:
     # __uint2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2bfloat16_rn(np.uint32(1)), Any)  # (uint32_t)
     assert_type(__uint2bfloat16_rn(a_uint32), NDArray[Any])  # (uint32_t) arrays
+
+
+def check_uint2bfloat16_rz() -> None:
     # __uint2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2bfloat16_rz(np.uint32(1)), Any)  # (uint32_t)
     assert_type(__uint2bfloat16_rz(a_uint32), NDArray[Any])  # (uint32_t) arrays
+
+
+def check_uint2bfloat16_rd() -> None:
     # __uint2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2bfloat16_rd(np.uint32(1)), Any)  # (uint32_t)
     assert_type(__uint2bfloat16_rd(a_uint32), NDArray[Any])  # (uint32_t) arrays
+
+
+def check_uint2bfloat16_ru() -> None:
     # __uint2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2bfloat16_ru(np.uint32(1)), Any)  # (uint32_t)
     assert_type(__uint2bfloat16_ru(a_uint32), NDArray[Any])  # (uint32_t) arrays
+
+
+def check_uint2bfloat16_rna() -> None:
     # __uint2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__uint2bfloat16_rna(np.uint32(1)), Any)  # (uint32_t)
     assert_type(__uint2bfloat16_rna(a_uint32), NDArray[Any])  # (uint32_t) arrays
+
+
+def check_ll2bfloat16_rn() -> None:
     # __ll2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2bfloat16_rn(np.int64(1)), Any)  # (int64_t)
     assert_type(__ll2bfloat16_rn(a_int64), NDArray[Any])  # (int64_t) arrays
+
+
+def check_ll2bfloat16_rz() -> None:
     # __ll2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2bfloat16_rz(np.int64(1)), Any)  # (int64_t)
     assert_type(__ll2bfloat16_rz(a_int64), NDArray[Any])  # (int64_t) arrays
+
+
+def check_ll2bfloat16_rd() -> None:
     # __ll2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2bfloat16_rd(np.int64(1)), Any)  # (int64_t)
     assert_type(__ll2bfloat16_rd(a_int64), NDArray[Any])  # (int64_t) arrays
+
+
+def check_ll2bfloat16_ru() -> None:
     # __ll2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2bfloat16_ru(np.int64(1)), Any)  # (int64_t)
     assert_type(__ll2bfloat16_ru(a_int64), NDArray[Any])  # (int64_t) arrays
+
+
+def check_ll2bfloat16_rna() -> None:
     # __ll2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ll2bfloat16_rna(np.int64(1)), Any)  # (int64_t)
     assert_type(__ll2bfloat16_rna(a_int64), NDArray[Any])  # (int64_t) arrays
+
+
+def check_ull2bfloat16_rn() -> None:
     # __ull2bfloat16_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2bfloat16_rn(np.uint64(1)), Any)  # (uint64_t)
     assert_type(__ull2bfloat16_rn(a_uint64), NDArray[Any])  # (uint64_t) arrays
+
+
+def check_ull2bfloat16_rz() -> None:
     # __ull2bfloat16_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2bfloat16_rz(np.uint64(1)), Any)  # (uint64_t)
     assert_type(__ull2bfloat16_rz(a_uint64), NDArray[Any])  # (uint64_t) arrays
+
+
+def check_ull2bfloat16_rd() -> None:
     # __ull2bfloat16_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2bfloat16_rd(np.uint64(1)), Any)  # (uint64_t)
     assert_type(__ull2bfloat16_rd(a_uint64), NDArray[Any])  # (uint64_t) arrays
+
+
+def check_ull2bfloat16_ru() -> None:
     # __ull2bfloat16_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2bfloat16_ru(np.uint64(1)), Any)  # (uint64_t)
     assert_type(__ull2bfloat16_ru(a_uint64), NDArray[Any])  # (uint64_t) arrays
+
+
+def check_ull2bfloat16_rna() -> None:
     # __ull2bfloat16_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ull2bfloat16_rna(np.uint64(1)), Any)  # (uint64_t)
     assert_type(__ull2bfloat16_rna(a_uint64), NDArray[Any])  # (uint64_t) arrays
+
+
+def check_half2float() -> None:
     # __half2float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half2float(np.float16(1)), np.float32)  # (half)
     assert_type(__half2float(a_float16), NDArray[np.float32])  # (half) arrays
+
+
+def check_bfloat162float() -> None:
     # __bfloat162float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162float(s_bfloat16), Any)  # (bfloat16_t)
     assert_type(__bfloat162float(b_bfloat16), Any)  # (bfloat16_t) arrays
+
+
+def check_ushort_as_half() -> None:
     # __ushort_as_half: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ushort_as_half(np.uint16(1)), np.float16)  # (uint16_t)
     assert_type(__ushort_as_half(a_uint16), NDArray[np.float16])  # (uint16_t) arrays
+
+
+def check_ushort_as_bfloat16() -> None:
     # __ushort_as_bfloat16: every legal combination (scalars, arrays, Python numbers)
     assert_type(__ushort_as_bfloat16(np.uint16(1)), Any)  # (uint16_t)
     assert_type(__ushort_as_bfloat16(a_uint16), NDArray[Any])  # (uint16_t) arrays
+
+
+def check_haddx2() -> None:
     # __haddx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__haddx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__haddx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hsubx2() -> None:
     # __hsubx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hsubx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hsubx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hmulx2() -> None:
     # __hmulx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmulx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hmulx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hdivx2() -> None:
     # __hdivx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hdivx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hdivx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_habsx2() -> None:
     # __habsx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__habsx2(half2(1, 2)), half2)  # half2
     assert_type(__habsx2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hnegx2() -> None:
     # __hnegx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hnegx2(half2(1, 2)), half2)  # half2
     assert_type(__hnegx2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hfmax2() -> None:
     # __hfmax2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hfmax2(half2(1, 2), half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hfmax2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hfmax2_relu() -> None:
     # __hfmax2_relu: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hfmax2_relu(half2(1, 2), half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hfmax2_relu(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hcmadd() -> None:
     # __hcmadd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hcmadd(half2(1, 2), half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hcmadd(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hmaxx2() -> None:
     # __hmaxx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmaxx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hmaxx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hmaxx2_nan() -> None:
     # __hmaxx2_nan: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hmaxx2_nan(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hmaxx2_nan(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hminx2() -> None:
     # __hminx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hminx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hminx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hminx2_nan() -> None:
     # __hminx2_nan: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hminx2_nan(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hminx2_nan(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_isnanx2() -> None:
     # __isnanx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__isnanx2(half2(1, 2)), half2)  # half2
     assert_type(__isnanx2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_heqx2() -> None:
     # __heqx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__heqx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__heqx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbeqx2() -> None:
     # __hbeqx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbeqx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbeqx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_heqx2_mask() -> None:
     # __heqx2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__heqx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__heqx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hequx2() -> None:
     # __hequx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hequx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hequx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbequx2() -> None:
     # __hbequx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbequx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbequx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hequx2_mask() -> None:
     # __hequx2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hequx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hequx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hnex2() -> None:
     # __hnex2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hnex2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hnex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbnex2() -> None:
     # __hbnex2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbnex2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbnex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hnex2_mask() -> None:
     # __hnex2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hnex2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hnex2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hneux2() -> None:
     # __hneux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hneux2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hneux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbneux2() -> None:
     # __hbneux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbneux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbneux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hneux2_mask() -> None:
     # __hneux2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hneux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hneux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hltx2() -> None:
     # __hltx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hltx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hltx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbltx2() -> None:
     # __hbltx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbltx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbltx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hltx2_mask() -> None:
     # __hltx2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hltx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hltx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hltux2() -> None:
     # __hltux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hltux2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hltux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbltux2() -> None:
     # __hbltux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbltux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbltux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hltux2_mask() -> None:
     # __hltux2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hltux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hltux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hlex2() -> None:
     # __hlex2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hlex2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hlex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hblex2() -> None:
     # __hblex2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hblex2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hblex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hlex2_mask() -> None:
     # __hlex2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hlex2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hlex2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hleux2() -> None:
     # __hleux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hleux2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hleux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbleux2() -> None:
     # __hbleux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbleux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbleux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hleux2_mask() -> None:
     # __hleux2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hleux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hleux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hgtx2() -> None:
     # __hgtx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgtx2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hgtx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbgtx2() -> None:
     # __hbgtx2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbgtx2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbgtx2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hgtx2_mask() -> None:
     # __hgtx2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgtx2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hgtx2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hgtux2() -> None:
     # __hgtux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgtux2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hgtux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbgtux2() -> None:
     # __hbgtux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbgtux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbgtux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hgtux2_mask() -> None:
     # __hgtux2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgtux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hgtux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hgex2() -> None:
     # __hgex2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgex2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hgex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbgex2() -> None:
     # __hbgex2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbgex2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbgex2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hgex2_mask() -> None:
     # __hgex2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgex2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hgex2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_hgeux2() -> None:
     # __hgeux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgeux2(half2(1, 2), half2(1, 2)), half2)  # half2
     assert_type(__hgeux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_hbgeux2() -> None:
     # __hbgeux2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hbgeux2(half2(1, 2), half2(1, 2)), np.bool_ | Lanes)  # half2
     assert_type(__hbgeux2(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.bool_ | Lanes)  # bfloat16x2_t
+
+
+def check_hgeux2_mask() -> None:
     # __hgeux2_mask: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hgeux2_mask(half2(1, 2), half2(1, 2)), np.uint32 | Lanes)  # half2
     assert_type(__hgeux2_mask(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), np.uint32 | Lanes)  # bfloat16x2_t
+
+
+def check_h2tanh() -> None:
     # h2tanh: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2tanh(half2(1, 2)), half2)  # half2
     assert_type(h2tanh(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2exp() -> None:
     # h2exp: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2exp(half2(1, 2)), half2)  # half2
     assert_type(h2exp(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2exp2() -> None:
     # h2exp2: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2exp2(half2(1, 2)), half2)  # half2
     assert_type(h2exp2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2exp10() -> None:
     # h2exp10: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2exp10(half2(1, 2)), half2)  # half2
     assert_type(h2exp10(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2log() -> None:
     # h2log: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2log(half2(1, 2)), half2)  # half2
     assert_type(h2log(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2log2() -> None:
     # h2log2: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2log2(half2(1, 2)), half2)  # half2
     assert_type(h2log2(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2log10() -> None:
     # h2log10: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2log10(half2(1, 2)), half2)  # half2
     assert_type(h2log10(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2cos() -> None:
     # h2cos: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2cos(half2(1, 2)), half2)  # half2
     assert_type(h2cos(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2sin() -> None:
     # h2sin: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2sin(half2(1, 2)), half2)  # half2
     assert_type(h2sin(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2sqrt() -> None:
     # h2sqrt: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2sqrt(half2(1, 2)), half2)  # half2
     assert_type(h2sqrt(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2rsqrt() -> None:
     # h2rsqrt: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2rsqrt(half2(1, 2)), half2)  # half2
     assert_type(h2rsqrt(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2rcp() -> None:
     # h2rcp: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2rcp(half2(1, 2)), half2)  # half2
     assert_type(h2rcp(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2rint() -> None:
     # h2rint: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2rint(half2(1, 2)), half2)  # half2
     assert_type(h2rint(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2floor() -> None:
     # h2floor: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2floor(half2(1, 2)), half2)  # half2
     assert_type(h2floor(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2ceil() -> None:
     # h2ceil: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2ceil(half2(1, 2)), half2)  # half2
     assert_type(h2ceil(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_h2trunc() -> None:
     # h2trunc: every legal combination (scalars, arrays, Python numbers)
     assert_type(h2trunc(half2(1, 2)), half2)  # half2
     assert_type(h2trunc(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_make_char2() -> None:
     # make_char2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_char2(1, 1), char2)
     assert_type(make_char2(1.5, 1.5), char2)
     assert_type(make_char2(a_int8, a_int8), char2)  # per thread
+
+
+def check_make_char3() -> None:
     # make_char3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_char3(1, 1, 1), char3)
     assert_type(make_char3(1.5, 1.5, 1.5), char3)
     assert_type(make_char3(a_int8, a_int8, a_int8), char3)  # per thread
+
+
+def check_make_char4() -> None:
     # make_char4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_char4(1, 1, 1, 1), char4)
     assert_type(make_char4(1.5, 1.5, 1.5, 1.5), char4)
     assert_type(make_char4(a_int8, a_int8, a_int8, a_int8), char4)  # per thread
+
+
+def check_make_uchar2() -> None:
     # make_uchar2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_uchar2(1, 1), uchar2)
     assert_type(make_uchar2(1.5, 1.5), uchar2)
     assert_type(make_uchar2(a_uint8, a_uint8), uchar2)  # per thread
+
+
+def check_make_uchar3() -> None:
     # make_uchar3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_uchar3(1, 1, 1), uchar3)
     assert_type(make_uchar3(1.5, 1.5, 1.5), uchar3)
     assert_type(make_uchar3(a_uint8, a_uint8, a_uint8), uchar3)  # per thread
+
+
+def check_make_uchar4() -> None:
     # make_uchar4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_uchar4(1, 1, 1, 1), uchar4)
     assert_type(make_uchar4(1.5, 1.5, 1.5, 1.5), uchar4)
     assert_type(make_uchar4(a_uint8, a_uint8, a_uint8, a_uint8), uchar4)  # per thread
+
+
+def check_make_short2() -> None:
     # make_short2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_short2(1, 1), short2)
     assert_type(make_short2(1.5, 1.5), short2)
     assert_type(make_short2(a_int16, a_int16), short2)  # per thread
+
+
+def check_make_short3() -> None:
     # make_short3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_short3(1, 1, 1), short3)
     assert_type(make_short3(1.5, 1.5, 1.5), short3)
     assert_type(make_short3(a_int16, a_int16, a_int16), short3)  # per thread
+
+
+def check_make_short4() -> None:
     # make_short4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_short4(1, 1, 1, 1), short4)
     assert_type(make_short4(1.5, 1.5, 1.5, 1.5), short4)
     assert_type(make_short4(a_int16, a_int16, a_int16, a_int16), short4)  # per thread
+
+
+def check_make_ushort2() -> None:
     # make_ushort2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ushort2(1, 1), ushort2)
     assert_type(make_ushort2(1.5, 1.5), ushort2)
     assert_type(make_ushort2(a_uint16, a_uint16), ushort2)  # per thread
+
+
+def check_make_ushort3() -> None:
     # make_ushort3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ushort3(1, 1, 1), ushort3)
     assert_type(make_ushort3(1.5, 1.5, 1.5), ushort3)
     assert_type(make_ushort3(a_uint16, a_uint16, a_uint16), ushort3)  # per thread
+
+
+def check_make_ushort4() -> None:
     # make_ushort4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ushort4(1, 1, 1, 1), ushort4)
     assert_type(make_ushort4(1.5, 1.5, 1.5, 1.5), ushort4)
     assert_type(make_ushort4(a_uint16, a_uint16, a_uint16, a_uint16), ushort4)  # per thread
+
+
+def check_make_int2() -> None:
     # make_int2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_int2(1, 1), int2)
     assert_type(make_int2(1.5, 1.5), int2)
     assert_type(make_int2(a_int32, a_int32), int2)  # per thread
+
+
+def check_make_int3() -> None:
     # make_int3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_int3(1, 1, 1), int3)
     assert_type(make_int3(1.5, 1.5, 1.5), int3)
     assert_type(make_int3(a_int32, a_int32, a_int32), int3)  # per thread
+
+
+def check_make_int4() -> None:
     # make_int4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_int4(1, 1, 1, 1), int4)
     assert_type(make_int4(1.5, 1.5, 1.5, 1.5), int4)
     assert_type(make_int4(a_int32, a_int32, a_int32, a_int32), int4)  # per thread
+
+
+def check_make_uint2() -> None:
     # make_uint2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_uint2(1, 1), uint2)
     assert_type(make_uint2(1.5, 1.5), uint2)
     assert_type(make_uint2(a_uint32, a_uint32), uint2)  # per thread
+
+
+def check_make_uint3() -> None:
     # make_uint3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_uint3(1, 1, 1), uint3)
     assert_type(make_uint3(1.5, 1.5, 1.5), uint3)
     assert_type(make_uint3(a_uint32, a_uint32, a_uint32), uint3)  # per thread
+
+
+def check_make_uint4() -> None:
     # make_uint4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_uint4(1, 1, 1, 1), uint4)
     assert_type(make_uint4(1.5, 1.5, 1.5, 1.5), uint4)
     assert_type(make_uint4(a_uint32, a_uint32, a_uint32, a_uint32), uint4)  # per thread
+
+
+def check_make_long2() -> None:
     # make_long2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_long2(1, 1), long2)
     assert_type(make_long2(1.5, 1.5), long2)
     assert_type(make_long2(a_int64, a_int64), long2)  # per thread
+
+
+def check_make_long3() -> None:
     # make_long3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_long3(1, 1, 1), long3)
     assert_type(make_long3(1.5, 1.5, 1.5), long3)
     assert_type(make_long3(a_int64, a_int64, a_int64), long3)  # per thread
+
+
+def check_make_long4() -> None:
     # make_long4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_long4(1, 1, 1, 1), long4)
     assert_type(make_long4(1.5, 1.5, 1.5, 1.5), long4)
     assert_type(make_long4(a_int64, a_int64, a_int64, a_int64), long4)  # per thread
+
+
+def check_make_ulong2() -> None:
     # make_ulong2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ulong2(1, 1), ulong2)
     assert_type(make_ulong2(1.5, 1.5), ulong2)
     assert_type(make_ulong2(a_uint64, a_uint64), ulong2)  # per thread
+
+
+def check_make_ulong3() -> None:
     # make_ulong3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ulong3(1, 1, 1), ulong3)
     assert_type(make_ulong3(1.5, 1.5, 1.5), ulong3)
     assert_type(make_ulong3(a_uint64, a_uint64, a_uint64), ulong3)  # per thread
+
+
+def check_make_ulong4() -> None:
     # make_ulong4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ulong4(1, 1, 1, 1), ulong4)
     assert_type(make_ulong4(1.5, 1.5, 1.5, 1.5), ulong4)
     assert_type(make_ulong4(a_uint64, a_uint64, a_uint64, a_uint64), ulong4)  # per thread
+
+
+def check_make_longlong2() -> None:
     # make_longlong2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_longlong2(1, 1), longlong2)
     assert_type(make_longlong2(1.5, 1.5), longlong2)
     assert_type(make_longlong2(a_int64, a_int64), longlong2)  # per thread
+
+
+def check_make_longlong3() -> None:
     # make_longlong3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_longlong3(1, 1, 1), longlong3)
     assert_type(make_longlong3(1.5, 1.5, 1.5), longlong3)
     assert_type(make_longlong3(a_int64, a_int64, a_int64), longlong3)  # per thread
+
+
+def check_make_longlong4() -> None:
     # make_longlong4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_longlong4(1, 1, 1, 1), longlong4)
     assert_type(make_longlong4(1.5, 1.5, 1.5, 1.5), longlong4)
     assert_type(make_longlong4(a_int64, a_int64, a_int64, a_int64), longlong4)  # per thread
+
+
+def check_make_ulonglong2() -> None:
     # make_ulonglong2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ulonglong2(1, 1), ulonglong2)
     assert_type(make_ulonglong2(1.5, 1.5), ulonglong2)
     assert_type(make_ulonglong2(a_uint64, a_uint64), ulonglong2)  # per thread
+
+
+def check_make_ulonglong3() -> None:
     # make_ulonglong3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ulonglong3(1, 1, 1), ulonglong3)
     assert_type(make_ulonglong3(1.5, 1.5, 1.5), ulonglong3)
     assert_type(make_ulonglong3(a_uint64, a_uint64, a_uint64), ulonglong3)  # per thread
+
+
+def check_make_ulonglong4() -> None:
     # make_ulonglong4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_ulonglong4(1, 1, 1, 1), ulonglong4)
     assert_type(make_ulonglong4(1.5, 1.5, 1.5, 1.5), ulonglong4)
     assert_type(make_ulonglong4(a_uint64, a_uint64, a_uint64, a_uint64), ulonglong4)  # per thread
+
+
+def check_make_float2() -> None:
     # make_float2: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_float2(1, 1), float2)
     assert_type(make_float2(1.5, 1.5), float2)
     assert_type(make_float2(a_float32, a_float32), float2)  # per thread
+
+
+def check_make_float3() -> None:
     # make_float3: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_float3(1, 1, 1), float3)
     assert_type(make_float3(1.5, 1.5, 1.5), float3)
     assert_type(make_float3(a_float32, a_float32, a_float32), float3)  # per thread
+
+
+def check_make_float4() -> None:
     # make_float4: every legal combination (scalars, arrays, Python numbers)
     assert_type(make_float4(1, 1, 1, 1), float4)
     assert_type(make_float4(1.5, 1.5, 1.5, 1.5), float4)
     assert_type(make_float4(a_float32, a_float32, a_float32, a_float32), float4)  # per thread
+
+
+def check_this_thread_block() -> None:
     # this_thread_block: every legal combination (scalars, arrays, Python numbers)
     assert_type(this_thread_block(), thread_block)
+
+
+def check_coalesced_threads() -> None:
     # coalesced_threads: every legal combination (scalars, arrays, Python numbers)
     assert_type(coalesced_threads(), coalesced_group)
+
+
+def check_tiled_partition() -> None:
     # tiled_partition: every legal combination (scalars, arrays, Python numbers)
     assert_type(tiled_partition(block, 4), thread_block_tile)
     assert_type(tiled_partition[4](block), thread_block_tile)
+
+
+def check_binary_partition() -> None:
     # binary_partition: every legal combination (scalars, arrays, Python numbers)
     assert_type(binary_partition(tile, 1), coalesced_group)
     assert_type(binary_partition(warp, 1), coalesced_group)
+
+
+def check_sync() -> None:
     # sync: every legal combination (scalars, arrays, Python numbers)
     assert_type(sync(block), None)  # thread_block
     assert_type(block.sync(), None)  # the member
@@ -2634,6 +4073,9 @@ def main() -> None:
     assert_type(tile.sync(), None)  # the member
     assert_type(sync(warp), None)  # coalesced_group
     assert_type(warp.sync(), None)  # the member
+
+
+def check_thread_rank() -> None:
     # thread_rank: every legal combination (scalars, arrays, Python numbers)
     assert_type(thread_rank(block), Lanes)  # thread_block
     assert_type(block.thread_rank(), Lanes)  # the member
@@ -2641,6 +4083,9 @@ def main() -> None:
     assert_type(tile.thread_rank(), Lanes)  # the member
     assert_type(thread_rank(warp), Lanes)  # coalesced_group
     assert_type(warp.thread_rank(), Lanes)  # the member
+
+
+def check_num_threads() -> None:
     # num_threads: every legal combination (scalars, arrays, Python numbers)
     assert_type(num_threads(block), int)  # thread_block
     assert_type(block.num_threads(), int)  # the member
@@ -2648,6 +4093,9 @@ def main() -> None:
     assert_type(tile.num_threads(), int)  # the member
     assert_type(num_threads(warp), Lanes)  # coalesced_group
     assert_type(warp.num_threads(), Lanes)  # the member
+
+
+def check_size() -> None:
     # size: every legal combination (scalars, arrays, Python numbers)
     assert_type(size(block), int)  # thread_block
     assert_type(block.size(), int)  # the member
@@ -2655,225 +4103,477 @@ def main() -> None:
     assert_type(tile.size(), int)  # the member
     assert_type(size(warp), Lanes)  # coalesced_group
     assert_type(warp.size(), Lanes)  # the member
+
+
+def check_meta_group_rank() -> None:
     # meta_group_rank: every legal combination (scalars, arrays, Python numbers)
     assert_type(meta_group_rank(tile), Lanes)  # thread_block_tile
     assert_type(tile.meta_group_rank(), Lanes)  # the member
     assert_type(meta_group_rank(warp), int)  # coalesced_group
     assert_type(warp.meta_group_rank(), int)  # the member
+
+
+def check_meta_group_size() -> None:
     # meta_group_size: every legal combination (scalars, arrays, Python numbers)
     assert_type(meta_group_size(tile), int)  # thread_block_tile
     assert_type(tile.meta_group_size(), int)  # the member
     assert_type(meta_group_size(warp), int)  # coalesced_group
     assert_type(warp.meta_group_size(), int)  # the member
+
+
+def check_shfl() -> None:
     # shfl: every legal combination (scalars, arrays, Python numbers)
     assert_type(shfl(tile, 1, 1), Any)  # thread_block_tile
     assert_type(tile.shfl(1, 1), Any)  # the member
     assert_type(shfl(warp, 1, 1), Lanes)  # coalesced_group
     assert_type(warp.shfl(1, 1), Lanes)  # the member
+
+
+def check_shfl_up() -> None:
     # shfl_up: every legal combination (scalars, arrays, Python numbers)
     assert_type(shfl_up(tile, 1, 1), Any)  # thread_block_tile
     assert_type(tile.shfl_up(1, 1), Any)  # the member
     assert_type(shfl_up(warp, 1, 1), Lanes)  # coalesced_group
     assert_type(warp.shfl_up(1, 1), Lanes)  # the member
+
+
+def check_shfl_down() -> None:
     # shfl_down: every legal combination (scalars, arrays, Python numbers)
     assert_type(shfl_down(tile, 1, 1), Any)  # thread_block_tile
     assert_type(tile.shfl_down(1, 1), Any)  # the member
     assert_type(shfl_down(warp, 1, 1), Lanes)  # coalesced_group
     assert_type(warp.shfl_down(1, 1), Lanes)  # the member
+
+
+def check_shfl_xor() -> None:
     # shfl_xor: every legal combination (scalars, arrays, Python numbers)
     assert_type(shfl_xor(tile, 1, 1), Any)  # thread_block_tile
     assert_type(tile.shfl_xor(1, 1), Any)  # the member
+
+
+def check_ballot() -> None:
     # ballot: every legal combination (scalars, arrays, Python numbers)
     assert_type(ballot(tile, 1), Lanes)  # thread_block_tile
     assert_type(tile.ballot(1), Lanes)  # the member
     assert_type(ballot(warp, 1), Lanes)  # coalesced_group
     assert_type(warp.ballot(1), Lanes)  # the member
+
+
+def check_any() -> None:
     # any: every legal combination (scalars, arrays, Python numbers)
     assert_type(any(tile, 1), Lanes)  # thread_block_tile
     assert_type(tile.any(1), Lanes)  # the member
     assert_type(any(warp, 1), Lanes)  # coalesced_group
     assert_type(warp.any(1), Lanes)  # the member
+
+
+def check_all() -> None:
     # all: every legal combination (scalars, arrays, Python numbers)
     assert_type(all(tile, 1), Lanes)  # thread_block_tile
     assert_type(tile.all(1), Lanes)  # the member
     assert_type(all(warp, 1), Lanes)  # coalesced_group
     assert_type(warp.all(1), Lanes)  # the member
+
+
+def check_group_index() -> None:
     # group_index: every legal combination (scalars, arrays, Python numbers)
     assert_type(group_index(block), dim3)  # thread_block
     assert_type(block.group_index(), dim3)  # the member
+
+
+def check_thread_index() -> None:
     # thread_index: every legal combination (scalars, arrays, Python numbers)
     assert_type(thread_index(block), Any)  # thread_block
     assert_type(block.thread_index(), Any)  # the member
+
+
+def check_dim_threads() -> None:
     # dim_threads: every legal combination (scalars, arrays, Python numbers)
     assert_type(dim_threads(block), dim3)  # thread_block
     assert_type(block.dim_threads(), dim3)  # the member
+
+
+def check_group_dim() -> None:
     # group_dim: every legal combination (scalars, arrays, Python numbers)
     assert_type(group_dim(block), dim3)  # thread_block
     assert_type(block.group_dim(), dim3)  # the member
+
+
+def check_isGlobal() -> None:
     # __isGlobal: every legal combination (scalars, arrays, Python numbers)
     assert_type(__isGlobal(g_uint32_t), np.uint32 | Lanes)
     assert_type(__isGlobal(None), np.uint32 | Lanes)
     assert_type(__isGlobal(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
     assert_type(__isGlobal(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+
+
+def check_cvta_generic_to_global() -> None:
     # __cvta_generic_to_global: every legal combination (scalars, arrays, Python numbers)
     assert_type(__cvta_generic_to_global(g_uint32_t), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_global(None), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_global(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_global(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+
+
+def check_cvta_global_to_generic() -> None:
     # __cvta_global_to_generic: every legal combination (scalars, arrays, Python numbers)
     assert_type(__cvta_global_to_generic(0x400000), GenericPointer)
     assert_type(__cvta_global_to_generic(a_uint64), GenericPointer)  # per thread
+
+
+def check_isUbuf() -> None:
     # __isUbuf: every legal combination (scalars, arrays, Python numbers)
     assert_type(__isUbuf(g_uint32_t), np.uint32 | Lanes)
     assert_type(__isUbuf(None), np.uint32 | Lanes)
     assert_type(__isUbuf(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
     assert_type(__isUbuf(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+
+
+def check_cvta_generic_to_ubuf() -> None:
     # __cvta_generic_to_ubuf: every legal combination (scalars, arrays, Python numbers)
     assert_type(__cvta_generic_to_ubuf(g_uint32_t), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_ubuf(None), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_ubuf(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_ubuf(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+
+
+def check_cvta_ubuf_to_generic() -> None:
     # __cvta_ubuf_to_generic: every legal combination (scalars, arrays, Python numbers)
     assert_type(__cvta_ubuf_to_generic(0x400000), GenericPointer)
     assert_type(__cvta_ubuf_to_generic(a_uint64), GenericPointer)  # per thread
+
+
+def check_isLocal() -> None:
     # __isLocal: every legal combination (scalars, arrays, Python numbers)
     assert_type(__isLocal(g_uint32_t), np.uint32 | Lanes)
     assert_type(__isLocal(None), np.uint32 | Lanes)
     assert_type(__isLocal(__cvta_global_to_generic(0x400000)), np.uint32 | Lanes)
     assert_type(__isLocal(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+
+
+def check_cvta_generic_to_local() -> None:
     # __cvta_generic_to_local: every legal combination (scalars, arrays, Python numbers)
     assert_type(__cvta_generic_to_local(g_uint32_t), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_local(None), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_local(__cvta_global_to_generic(0x400000)), np.uint64 | Lanes)
     assert_type(__cvta_generic_to_local(LanePointer(g_uint32_t, a_int64)), Lanes)  # p + idx
+
+
+def check_cvta_local_to_generic() -> None:
     # __cvta_local_to_generic: every legal combination (scalars, arrays, Python numbers)
     assert_type(__cvta_local_to_generic(0x400000), GenericPointer)
     assert_type(__cvta_local_to_generic(a_uint64), GenericPointer)  # per thread
+
+
+def check_asc_dcci_entire() -> None:
     # asc_dcci_entire: every legal combination (scalars, arrays, Python numbers)
     asc_dcci_entire(g_uint32_t)
+
+
+def check_asc_dcci_single() -> None:
     # asc_dcci_single: every legal combination (scalars, arrays, Python numbers)
     asc_dcci_single(g_uint32_t)
+
+
+def check_asc_nop() -> None:
     # asc_nop: every legal combination (scalars, arrays, Python numbers)
     asc_nop()
+
+
+def check_low2half() -> None:
     # __low2half: every legal combination (scalars, arrays, Python numbers)
     assert_type(__low2half(half2(1, 2)), np.float16 | Lanes)  # half2
+
+
+def check_high2half() -> None:
     # __high2half: every legal combination (scalars, arrays, Python numbers)
     assert_type(__high2half(half2(1, 2)), np.float16 | Lanes)  # half2
+
+
+def check_low2half2() -> None:
     # __low2half2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__low2half2(half2(1, 2)), half2)  # half2
+
+
+def check_high2half2() -> None:
     # __high2half2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__high2half2(half2(1, 2)), half2)  # half2
+
+
+def check_lows2half2() -> None:
     # __lows2half2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__lows2half2(half2(1, 2), half2(1, 2)), half2)  # half2
+
+
+def check_highs2half2() -> None:
     # __highs2half2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__highs2half2(half2(1, 2), half2(1, 2)), half2)  # half2
+
+
+def check_halves2half2() -> None:
     # __halves2half2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__halves2half2(np.float16(1), np.float16(1)), half2)  # half
+
+
+def check_lowhigh2highlow() -> None:
     # __lowhigh2highlow: every legal combination (scalars, arrays, Python numbers)
     assert_type(__lowhigh2highlow(half2(1, 2)), half2)  # half2
     assert_type(__lowhigh2highlow(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_low2float() -> None:
     # __low2float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__low2float(half2(1, 2)), np.float32 | Lanes)  # half2
     assert_type(__low2float(bfloat16x2_t(1, 2)), np.float32 | Lanes)  # bfloat16x2_t
+
+
+def check_high2float() -> None:
     # __high2float: every legal combination (scalars, arrays, Python numbers)
     assert_type(__high2float(half2(1, 2)), np.float32 | Lanes)  # half2
     assert_type(__high2float(bfloat16x2_t(1, 2)), np.float32 | Lanes)  # bfloat16x2_t
+
+
+def check_half22float2() -> None:
     # __half22float2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half22float2(half2(1, 2)), float2)  # half2
+
+
+def check_floats2half2_rn() -> None:
     # __floats2half2_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__floats2half2_rn(1.5, 1.5), half2)  # float
+
+
+def check_float22half2_rn() -> None:
     # __float22half2_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rn(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rn_sat() -> None:
     # __float22half2_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rn_sat(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rz() -> None:
     # __float22half2_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rz(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rz_sat() -> None:
     # __float22half2_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rz_sat(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rd() -> None:
     # __float22half2_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rd(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rd_sat() -> None:
     # __float22half2_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rd_sat(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_ru() -> None:
     # __float22half2_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_ru(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_ru_sat() -> None:
     # __float22half2_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_ru_sat(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rna() -> None:
     # __float22half2_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rna(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_rna_sat() -> None:
     # __float22half2_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_rna_sat(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_ro() -> None:
     # __float22half2_ro: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_ro(float2(1, 2)), half2)  # float2
+
+
+def check_float22half2_ro_sat() -> None:
     # __float22half2_ro_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22half2_ro_sat(float2(1, 2)), half2)  # float2
+
+
+def check_low2bfloat16() -> None:
     # __low2bfloat16: every legal combination (scalars, arrays, Python numbers)
     assert_type(__low2bfloat16(bfloat16x2_t(1, 2)), Any)  # bfloat16x2_t
+
+
+def check_high2bfloat16() -> None:
     # __high2bfloat16: every legal combination (scalars, arrays, Python numbers)
     assert_type(__high2bfloat16(bfloat16x2_t(1, 2)), Any)  # bfloat16x2_t
+
+
+def check_low2bfloat162() -> None:
     # __low2bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__low2bfloat162(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_high2bfloat162() -> None:
     # __high2bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__high2bfloat162(bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_lows2bfloat162() -> None:
     # __lows2bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__lows2bfloat162(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_highs2bfloat162() -> None:
     # __highs2bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__highs2bfloat162(bfloat16x2_t(1, 2), bfloat16x2_t(1, 2)), bfloat16x2_t)  # bfloat16x2_t
+
+
+def check_halves2bfloat162() -> None:
     # __halves2bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__halves2bfloat162(s_bfloat16, s_bfloat16), bfloat16x2_t)  # bfloat16_t
+
+
+def check_bfloat1622float2() -> None:
     # __bfloat1622float2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat1622float2(bfloat16x2_t(1, 2)), float2)  # bfloat16x2_t
+
+
+def check_floats2bfloat162_rn() -> None:
     # __floats2bfloat162_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__floats2bfloat162_rn(1.5, 1.5), bfloat16x2_t)  # float
+
+
+def check_float22bfloat162_rn() -> None:
     # __float22bfloat162_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rn(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rn_sat() -> None:
     # __float22bfloat162_rn_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rn_sat(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rz() -> None:
     # __float22bfloat162_rz: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rz(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rz_sat() -> None:
     # __float22bfloat162_rz_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rz_sat(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rd() -> None:
     # __float22bfloat162_rd: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rd(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rd_sat() -> None:
     # __float22bfloat162_rd_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rd_sat(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_ru() -> None:
     # __float22bfloat162_ru: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_ru(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_ru_sat() -> None:
     # __float22bfloat162_ru_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_ru_sat(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rna() -> None:
     # __float22bfloat162_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rna(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float22bfloat162_rna_sat() -> None:
     # __float22bfloat162_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22bfloat162_rna_sat(float2(1, 2)), bfloat16x2_t)  # float2
+
+
+def check_float2bfloat162_rn() -> None:
     # __float2bfloat162_rn: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float2bfloat162_rn(1.5), bfloat16x2_t)  # float
+
+
+def check_bfloat162bfloat162() -> None:
     # __bfloat162bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__bfloat162bfloat162(s_bfloat16), bfloat16x2_t)  # bfloat16_t
+
+
+def check_float22hif82_rh() -> None:
     # __float22hif82_rh: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22hif82_rh(float2(1, 2)), hifloat8x2_t)  # float2
+
+
+def check_float22hif82_rh_sat() -> None:
     # __float22hif82_rh_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22hif82_rh_sat(float2(1, 2)), hifloat8x2_t)  # float2
+
+
+def check_float22hif82_rna() -> None:
     # __float22hif82_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22hif82_rna(float2(1, 2)), hifloat8x2_t)  # float2
+
+
+def check_float22hif82_rna_sat() -> None:
     # __float22hif82_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__float22hif82_rna_sat(float2(1, 2)), hifloat8x2_t)  # float2
+
+
+def check_half22hif82_rh() -> None:
     # __half22hif82_rh: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half22hif82_rh(half2(1, 2)), hifloat8x2_t)  # half2
+
+
+def check_half22hif82_rh_sat() -> None:
     # __half22hif82_rh_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half22hif82_rh_sat(half2(1, 2)), hifloat8x2_t)  # half2
+
+
+def check_half22hif82_rna() -> None:
     # __half22hif82_rna: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half22hif82_rna(half2(1, 2)), hifloat8x2_t)  # half2
+
+
+def check_half22hif82_rna_sat() -> None:
     # __half22hif82_rna_sat: every legal combination (scalars, arrays, Python numbers)
     assert_type(__half22hif82_rna_sat(half2(1, 2)), hifloat8x2_t)  # half2
+
+
+def check_hif822float2() -> None:
     # __hif822float2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hif822float2(hifloat8x2_t(1, 2)), float2)  # hifloat8x2_t
+
+
+def check_hif822half2() -> None:
     # __hif822half2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__hif822half2(hifloat8x2_t(1, 2)), half2)  # hifloat8x2_t
+
+
+def check_e4m3x22float2() -> None:
     # __e4m3x22float2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__e4m3x22float2(float8_e4m3x2_t(1, 2)), float2)  # float8_e4m3x2_t
+
+
+def check_e5m2x22float2() -> None:
     # __e5m2x22float2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__e5m2x22float2(float8_e5m2x2_t(1, 2)), float2)  # float8_e5m2x2_t
+
+
+def check_asc_cvt_float2_to_fp8x2() -> None:
     # __asc_cvt_float2_to_fp8x2: every legal combination (scalars, arrays, Python numbers)
     assert_type(__asc_cvt_float2_to_fp8x2(float2(1, 2), __ASC_NOSAT, __ASC_E4M3), np.uint16 | Lanes)  # float2
+
+
+def check_the_vector_and_pair_classes() -> None:
     # the vector and pair classes: construction, components, C++ operators of the pairs
     assert_type(half2(1, 2) + half2(1, 2), half2)
     assert_type(-bfloat16x2_t(1, 2) * bfloat16x2_t(1, 2), bfloat16x2_t)

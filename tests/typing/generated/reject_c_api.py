@@ -732,113 +732,121 @@ from ascreg.c_api import (
 )
 
 
-def main() -> None:
-    ub = UnifiedBuffer()
-    gm = GlobalMemory()
-    m = asc_create_mask_b16(PAT_ALL)
-    assert_type(m, vector_bool)
-    b = vector_bool()
-    a = asc_update_addr_reg_b16(128)
-    assert_type(a, addr_reg)
-    ul = vector_load_unalign()
-    us = vector_store_unalign()
-    p_bool_ = ub.alloc(bool_, 256)
-    pr_bool_ = Ref(p_bool_)
-    g_bool_ = gm.alloc(bool_, 256)
-    v_int8_t = vector_int8_t()
-    assert_type(v_int8_t, vector_int8_t)
-    p_int8_t = ub.alloc(int8_t, 256)
-    pr_int8_t = Ref(p_int8_t)
-    g_int8_t = gm.alloc(int8_t, 256)
-    v_uint8_t = vector_uint8_t()
-    assert_type(v_uint8_t, vector_uint8_t)
-    p_uint8_t = ub.alloc(uint8_t, 256)
-    pr_uint8_t = Ref(p_uint8_t)
-    g_uint8_t = gm.alloc(uint8_t, 256)
-    v_fp8_e4m3fn_t = vector_fp8_e4m3fn_t()
-    assert_type(v_fp8_e4m3fn_t, vector_fp8_e4m3fn_t)
-    p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
-    pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
-    g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 256)
-    v_fp8_e5m2_t = vector_fp8_e5m2_t()
-    assert_type(v_fp8_e5m2_t, vector_fp8_e5m2_t)
-    p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
-    pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
-    g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 256)
-    v_fp8_e8m0_t = vector_fp8_e8m0_t()
-    assert_type(v_fp8_e8m0_t, vector_fp8_e8m0_t)
-    p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
-    pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
-    g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 256)
-    v_hifloat8_t = vector_hifloat8_t()
-    assert_type(v_hifloat8_t, vector_hifloat8_t)
-    p_hifloat8_t = ub.alloc(hifloat8_t, 256)
-    pr_hifloat8_t = Ref(p_hifloat8_t)
-    g_hifloat8_t = gm.alloc(hifloat8_t, 256)
-    v_int4x2_t = vector_int4x2_t()
-    assert_type(v_int4x2_t, vector_int4x2_t)
-    p_int4x2_t = ub.alloc(int4x2_t, 256)
-    pr_int4x2_t = Ref(p_int4x2_t)
-    g_int4x2_t = gm.alloc(int4x2_t, 256)
-    v_fp4x2_e2m1_t = vector_fp4x2_e2m1_t()
-    assert_type(v_fp4x2_e2m1_t, vector_fp4x2_e2m1_t)
-    p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
-    pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
-    g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 256)
-    v_fp4x2_e1m2_t = vector_fp4x2_e1m2_t()
-    assert_type(v_fp4x2_e1m2_t, vector_fp4x2_e1m2_t)
-    p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
-    pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
-    g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 256)
-    v_int16_t = vector_int16_t()
-    assert_type(v_int16_t, vector_int16_t)
-    p_int16_t = ub.alloc(int16_t, 256)
-    pr_int16_t = Ref(p_int16_t)
-    g_int16_t = gm.alloc(int16_t, 256)
-    v_uint16_t = vector_uint16_t()
-    assert_type(v_uint16_t, vector_uint16_t)
-    p_uint16_t = ub.alloc(uint16_t, 256)
-    pr_uint16_t = Ref(p_uint16_t)
-    g_uint16_t = gm.alloc(uint16_t, 256)
-    v_half = vector_half()
-    assert_type(v_half, vector_half)
-    p_half = ub.alloc(half, 256)
-    pr_half = Ref(p_half)
-    g_half = gm.alloc(half, 256)
-    v_bfloat16_t = vector_bfloat16_t()
-    assert_type(v_bfloat16_t, vector_bfloat16_t)
-    p_bfloat16_t = ub.alloc(bfloat16_t, 256)
-    pr_bfloat16_t = Ref(p_bfloat16_t)
-    g_bfloat16_t = gm.alloc(bfloat16_t, 256)
-    v_int32_t = vector_int32_t()
-    assert_type(v_int32_t, vector_int32_t)
-    p_int32_t = ub.alloc(int32_t, 256)
-    pr_int32_t = Ref(p_int32_t)
-    g_int32_t = gm.alloc(int32_t, 256)
-    v_uint32_t = vector_uint32_t()
-    assert_type(v_uint32_t, vector_uint32_t)
-    p_uint32_t = ub.alloc(uint32_t, 256)
-    pr_uint32_t = Ref(p_uint32_t)
-    g_uint32_t = gm.alloc(uint32_t, 256)
-    v_float32_t = vector_float()
-    assert_type(v_float32_t, vector_float)
-    p_float32_t = ub.alloc(float32_t, 256)
-    pr_float32_t = Ref(p_float32_t)
-    g_float32_t = gm.alloc(float32_t, 256)
-    v_int64_t = vector_int64_t()
-    assert_type(v_int64_t, vector_int64_t)
-    p_int64_t = ub.alloc(int64_t, 256)
-    pr_int64_t = Ref(p_int64_t)
-    g_int64_t = gm.alloc(int64_t, 256)
-    v_uint64_t = vector_uint64_t()
-    assert_type(v_uint64_t, vector_uint64_t)
-    p_uint64_t = ub.alloc(uint64_t, 256)
-    pr_uint64_t = Ref(p_uint64_t)
-    g_uint64_t = gm.alloc(uint64_t, 256)
+ub = UnifiedBuffer()
+gm = GlobalMemory()
+m = asc_create_mask_b16(PAT_ALL)
+assert_type(m, vector_bool)
+b = vector_bool()
+a = asc_update_addr_reg_b16(128)
+assert_type(a, addr_reg)
+ul = vector_load_unalign()
+us = vector_store_unalign()
+p_bool_ = ub.alloc(bool_, 256)
+pr_bool_ = Ref(p_bool_)
+g_bool_ = gm.alloc(bool_, 256)
+v_int8_t = vector_int8_t()
+assert_type(v_int8_t, vector_int8_t)
+p_int8_t = ub.alloc(int8_t, 256)
+pr_int8_t = Ref(p_int8_t)
+g_int8_t = gm.alloc(int8_t, 256)
+v_uint8_t = vector_uint8_t()
+assert_type(v_uint8_t, vector_uint8_t)
+p_uint8_t = ub.alloc(uint8_t, 256)
+pr_uint8_t = Ref(p_uint8_t)
+g_uint8_t = gm.alloc(uint8_t, 256)
+v_fp8_e4m3fn_t = vector_fp8_e4m3fn_t()
+assert_type(v_fp8_e4m3fn_t, vector_fp8_e4m3fn_t)
+p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
+pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
+g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 256)
+v_fp8_e5m2_t = vector_fp8_e5m2_t()
+assert_type(v_fp8_e5m2_t, vector_fp8_e5m2_t)
+p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
+pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
+g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 256)
+v_fp8_e8m0_t = vector_fp8_e8m0_t()
+assert_type(v_fp8_e8m0_t, vector_fp8_e8m0_t)
+p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
+pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
+g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 256)
+v_hifloat8_t = vector_hifloat8_t()
+assert_type(v_hifloat8_t, vector_hifloat8_t)
+p_hifloat8_t = ub.alloc(hifloat8_t, 256)
+pr_hifloat8_t = Ref(p_hifloat8_t)
+g_hifloat8_t = gm.alloc(hifloat8_t, 256)
+v_int4x2_t = vector_int4x2_t()
+assert_type(v_int4x2_t, vector_int4x2_t)
+p_int4x2_t = ub.alloc(int4x2_t, 256)
+pr_int4x2_t = Ref(p_int4x2_t)
+g_int4x2_t = gm.alloc(int4x2_t, 256)
+v_fp4x2_e2m1_t = vector_fp4x2_e2m1_t()
+assert_type(v_fp4x2_e2m1_t, vector_fp4x2_e2m1_t)
+p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
+pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
+g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 256)
+v_fp4x2_e1m2_t = vector_fp4x2_e1m2_t()
+assert_type(v_fp4x2_e1m2_t, vector_fp4x2_e1m2_t)
+p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
+pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
+g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 256)
+v_int16_t = vector_int16_t()
+assert_type(v_int16_t, vector_int16_t)
+p_int16_t = ub.alloc(int16_t, 256)
+pr_int16_t = Ref(p_int16_t)
+g_int16_t = gm.alloc(int16_t, 256)
+v_uint16_t = vector_uint16_t()
+assert_type(v_uint16_t, vector_uint16_t)
+p_uint16_t = ub.alloc(uint16_t, 256)
+pr_uint16_t = Ref(p_uint16_t)
+g_uint16_t = gm.alloc(uint16_t, 256)
+v_half = vector_half()
+assert_type(v_half, vector_half)
+p_half = ub.alloc(half, 256)
+pr_half = Ref(p_half)
+g_half = gm.alloc(half, 256)
+v_bfloat16_t = vector_bfloat16_t()
+assert_type(v_bfloat16_t, vector_bfloat16_t)
+p_bfloat16_t = ub.alloc(bfloat16_t, 256)
+pr_bfloat16_t = Ref(p_bfloat16_t)
+g_bfloat16_t = gm.alloc(bfloat16_t, 256)
+v_int32_t = vector_int32_t()
+assert_type(v_int32_t, vector_int32_t)
+p_int32_t = ub.alloc(int32_t, 256)
+pr_int32_t = Ref(p_int32_t)
+g_int32_t = gm.alloc(int32_t, 256)
+v_uint32_t = vector_uint32_t()
+assert_type(v_uint32_t, vector_uint32_t)
+p_uint32_t = ub.alloc(uint32_t, 256)
+pr_uint32_t = Ref(p_uint32_t)
+g_uint32_t = gm.alloc(uint32_t, 256)
+v_float32_t = vector_float()
+assert_type(v_float32_t, vector_float)
+p_float32_t = ub.alloc(float32_t, 256)
+pr_float32_t = Ref(p_float32_t)
+g_float32_t = gm.alloc(float32_t, 256)
+v_int64_t = vector_int64_t()
+assert_type(v_int64_t, vector_int64_t)
+p_int64_t = ub.alloc(int64_t, 256)
+pr_int64_t = Ref(p_int64_t)
+g_int64_t = gm.alloc(int64_t, 256)
+v_uint64_t = vector_uint64_t()
+assert_type(v_uint64_t, vector_uint64_t)
+p_uint64_t = ub.alloc(uint64_t, 256)
+pr_uint64_t = Ref(p_uint64_t)
+g_uint64_t = gm.alloc(uint64_t, 256)
+
+
+def check_asc_loadalign() -> None:
     # asc_loadalign: every illegal combination of T, every form
     asc_loadalign(b, p_uint16_t, 0, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # DataBlock (bool_)
+
+
+def check_asc_loadalign_postupdate() -> None:
     # asc_loadalign_postupdate: every illegal combination of T, every form
     asc_loadalign_postupdate(b, pr_uint16_t, 0, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # DataBlock (bool_)
+
+
+def check_asc_loadalign_brc() -> None:
     # asc_loadalign_brc: every illegal combination of T, every form
     asc_loadalign_brc(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_brc(v_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -849,10 +857,16 @@ def main() -> None:
     asc_loadalign_brc(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_loadalign_brc(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_brc(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_brc_postupdate() -> None:
     # asc_loadalign_brc_postupdate: every illegal combination of T, every form
     asc_loadalign_brc_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_brc_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_brc_elem() -> None:
     # asc_loadalign_brc_elem: every illegal combination of T, every form
     asc_loadalign_brc_elem(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_brc_elem(v_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -863,10 +877,16 @@ def main() -> None:
     asc_loadalign_brc_elem(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_loadalign_brc_elem(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_brc_elem(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_brc_elem_postupdate() -> None:
     # asc_loadalign_brc_elem_postupdate: every illegal combination of T, every form
     asc_loadalign_brc_elem_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_elem_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_brc_elem_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_brc_datablock() -> None:
     # asc_loadalign_brc_datablock: every illegal combination of T, every form
     asc_loadalign_brc_datablock(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_brc_datablock(v_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -877,10 +897,16 @@ def main() -> None:
     asc_loadalign_brc_datablock(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_loadalign_brc_datablock(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_brc_datablock(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_brc_datablock_postupdate() -> None:
     # asc_loadalign_brc_datablock_postupdate: every illegal combination of T, every form
     asc_loadalign_brc_datablock_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_datablock_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_brc_datablock_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_brc_elem2datablock() -> None:
     # asc_loadalign_brc_elem2datablock: every illegal combination of T, every form
     asc_loadalign_brc_elem2datablock(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_brc_elem2datablock(v_int8_t, p_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -918,6 +944,9 @@ def main() -> None:
     asc_loadalign_brc_elem2datablock(v_fp4x2_e1m2_t, p_fp4x2_e1m2_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (fp4x2_e1m2_t)
     asc_loadalign_brc_elem2datablock(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_brc_elem2datablock(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_brc_elem2datablock_postupdate() -> None:
     # asc_loadalign_brc_elem2datablock_postupdate: every illegal combination of T, every form
     asc_loadalign_brc_elem2datablock_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_brc_elem2datablock_postupdate(v_int8_t, pr_int8_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int8_t)
@@ -931,6 +960,9 @@ def main() -> None:
     asc_loadalign_brc_elem2datablock_postupdate(v_fp4x2_e1m2_t, pr_fp4x2_e1m2_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (fp4x2_e1m2_t)
     asc_loadalign_brc_elem2datablock_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_brc_elem2datablock_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_upsample() -> None:
     # asc_loadalign_upsample: every illegal combination of T, every form
     asc_loadalign_upsample(v_int32_t, p_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
     asc_loadalign_upsample(v_uint32_t, p_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
@@ -947,12 +979,18 @@ def main() -> None:
     asc_loadalign_upsample(v_float32_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
     asc_loadalign_upsample(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_upsample(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_upsample_postupdate() -> None:
     # asc_loadalign_upsample_postupdate: every illegal combination of T, every form
     asc_loadalign_upsample_postupdate(v_int32_t, pr_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int32_t)
     asc_loadalign_upsample_postupdate(v_uint32_t, pr_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint32_t)
     asc_loadalign_upsample_postupdate(v_float32_t, pr_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (float32_t)
     asc_loadalign_upsample_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_upsample_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_downsample() -> None:
     # asc_loadalign_downsample: every illegal combination of T, every form
     asc_loadalign_downsample(v_int32_t, p_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
     asc_loadalign_downsample(v_uint32_t, p_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
@@ -969,12 +1007,18 @@ def main() -> None:
     asc_loadalign_downsample(v_float32_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
     asc_loadalign_downsample(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_downsample(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_downsample_postupdate() -> None:
     # asc_loadalign_downsample_postupdate: every illegal combination of T, every form
     asc_loadalign_downsample_postupdate(v_int32_t, pr_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int32_t)
     asc_loadalign_downsample_postupdate(v_uint32_t, pr_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint32_t)
     asc_loadalign_downsample_postupdate(v_float32_t, pr_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (float32_t)
     asc_loadalign_downsample_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_downsample_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_unpack() -> None:
     # asc_loadalign_unpack: every illegal combination of T, every form
     asc_loadalign_unpack(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_unpack(v_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -985,10 +1029,16 @@ def main() -> None:
     asc_loadalign_unpack(b, p_uint16_t, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_loadalign_unpack(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_unpack(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_unpack_postupdate() -> None:
     # asc_loadalign_unpack_postupdate: every illegal combination of T, every form
     asc_loadalign_unpack_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_unpack_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_unpack_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_unpack4() -> None:
     # asc_loadalign_unpack4: every illegal combination of T, every form
     asc_loadalign_unpack4(b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_unpack4(v_int16_t, p_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t)
@@ -1020,6 +1070,9 @@ def main() -> None:
     asc_loadalign_unpack4(v_float32_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t)
     asc_loadalign_unpack4(v_int64_t, p_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_loadalign_unpack4(v_uint64_t, p_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadalign_unpack4_postupdate() -> None:
     # asc_loadalign_unpack4_postupdate: every illegal combination of T, every form
     asc_loadalign_unpack4_postupdate(b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_unpack4_postupdate(v_int16_t, pr_int16_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int16_t)
@@ -1031,6 +1084,9 @@ def main() -> None:
     asc_loadalign_unpack4_postupdate(v_float32_t, pr_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (float32_t)
     asc_loadalign_unpack4_postupdate(v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_loadalign_unpack4_postupdate(v_uint64_t, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_loadalign_deintlv() -> None:
     # asc_loadalign_deintlv: every illegal combination of T, every form
     asc_loadalign_deintlv(b, b, p_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadalign_deintlv(v_int64_t, v_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -1089,6 +1145,9 @@ def main() -> None:
     asc_loadalign_deintlv(v_int32_t, v_uint32_t, p_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t) with uint32_t
     asc_loadalign_deintlv(v_uint32_t, v_float32_t, p_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t) with float32_t
     asc_loadalign_deintlv(v_float32_t, v_int8_t, p_float32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (float32_t) with int8_t
+
+
+def check_asc_loadalign_deintlv_postupdate() -> None:
     # asc_loadalign_deintlv_postupdate: every illegal combination of T, every form
     asc_loadalign_deintlv_postupdate(b, b, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_loadalign_deintlv_postupdate(v_int64_t, v_int64_t, pr_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
@@ -1109,6 +1168,9 @@ def main() -> None:
     asc_loadalign_deintlv_postupdate(v_int32_t, v_uint32_t, pr_int32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int32_t) with uint32_t
     asc_loadalign_deintlv_postupdate(v_uint32_t, v_float32_t, pr_uint32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint32_t) with float32_t
     asc_loadalign_deintlv_postupdate(v_float32_t, v_int8_t, pr_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (float32_t) with int8_t
+
+
+def check_asc_storealign() -> None:
     # asc_storealign: every illegal combination of T, every form
     asc_storealign(p_uint16_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storealign(p_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -1176,6 +1238,9 @@ def main() -> None:
     asc_storealign(p_float32_t, v_float32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (float32_t)
     asc_storealign(p_int64_t, v_int64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int64_t)
     asc_storealign(p_uint64_t, v_uint64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint64_t)
+
+
+def check_asc_storealign_postupdate() -> None:
     # asc_storealign_postupdate: every illegal combination of T, every form
     asc_storealign_postupdate(pr_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_postupdate(pr_int4x2_t, v_int4x2_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int4x2_t)
@@ -1207,6 +1272,9 @@ def main() -> None:
     asc_storealign_postupdate(pr_float32_t, v_float32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool post-update (float32_t)
     asc_storealign_postupdate(pr_int64_t, v_int64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool post-update (int64_t)
     asc_storealign_postupdate(pr_uint64_t, v_uint64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool post-update (uint64_t)
+
+
+def check_asc_storealign_1st() -> None:
     # asc_storealign_1st: every illegal combination of T, every form
     asc_storealign_1st(p_uint16_t, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storealign_1st(p_int64_t, v_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
@@ -1217,6 +1285,9 @@ def main() -> None:
     asc_storealign_1st(p_uint16_t, b, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_storealign_1st(p_int64_t, v_int64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_storealign_1st(p_uint64_t, v_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_storealign_1st_postupdate() -> None:
     # asc_storealign_1st_postupdate: every illegal combination of T, every form
     asc_storealign_1st_postupdate(pr_uint16_t, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_1st_postupdate(pr_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (fp8_e4m3fn_t)
@@ -1228,6 +1299,9 @@ def main() -> None:
     asc_storealign_1st_postupdate(pr_fp4x2_e1m2_t, v_fp4x2_e1m2_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (fp4x2_e1m2_t)
     asc_storealign_1st_postupdate(pr_int64_t, v_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_storealign_1st_postupdate(pr_uint64_t, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_storealign_pack() -> None:
     # asc_storealign_pack: every illegal combination of T, every form
     asc_storealign_pack(p_uint16_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storealign_pack(p_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1313,6 +1387,9 @@ def main() -> None:
     asc_storealign_pack(p_float32_t, v_float32_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (float32_t)
     asc_storealign_pack(p_int64_t, v_int64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (int64_t)
     asc_storealign_pack(p_uint64_t, v_uint64_t, a)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool addr_reg (uint64_t)
+
+
+def check_asc_storealign_pack_postupdate() -> None:
     # asc_storealign_pack_postupdate: every illegal combination of T, every form
     asc_storealign_pack_postupdate(pr_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_pack_postupdate(pr_int8_t, v_int8_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int8_t)
@@ -1342,6 +1419,9 @@ def main() -> None:
     asc_storealign_pack_postupdate(pr_float32_t, v_float32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool post-update (float32_t)
     asc_storealign_pack_postupdate(pr_int64_t, v_int64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool post-update (int64_t)
     asc_storealign_pack_postupdate(pr_uint64_t, v_uint64_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # vector_bool post-update (uint64_t)
+
+
+def check_asc_storealign_pack_quarter() -> None:
     # asc_storealign_pack_quarter: every illegal combination of T, every form
     asc_storealign_pack_quarter(p_uint16_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storealign_pack_quarter(p_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1391,6 +1471,9 @@ def main() -> None:
     asc_storealign_pack_quarter(p_bfloat16_t, v_bfloat16_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (bfloat16_t)
     asc_storealign_pack_quarter(p_int64_t, v_int64_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int64_t)
     asc_storealign_pack_quarter(p_uint64_t, v_uint64_t, a, m)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_storealign_pack_quarter_postupdate() -> None:
     # asc_storealign_pack_quarter_postupdate: every illegal combination of T, every form
     asc_storealign_pack_quarter_postupdate(pr_uint16_t, b, 0, m)  # type: ignore[call-overload]  # pyright: ignore  # post-update (bool_)
     asc_storealign_pack_quarter_postupdate(pr_int8_t, v_int8_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int8_t)
@@ -1408,6 +1491,9 @@ def main() -> None:
     asc_storealign_pack_quarter_postupdate(pr_bfloat16_t, v_bfloat16_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (bfloat16_t)
     asc_storealign_pack_quarter_postupdate(pr_int64_t, v_int64_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (int64_t)
     asc_storealign_pack_quarter_postupdate(pr_uint64_t, v_uint64_t, 0, m)  # type: ignore[arg-type]  # pyright: ignore  # post-update (uint64_t)
+
+
+def check_asc_storealign_intlv() -> None:
     # asc_storealign_intlv: every illegal combination of T, every form
     asc_storealign_intlv(p_uint16_t, b, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storealign_intlv(p_float32_t, v_float32_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
@@ -1466,6 +1552,9 @@ def main() -> None:
     asc_storealign_intlv(p_bfloat16_t, v_bfloat16_t, v_int32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (bfloat16_t) with int32_t
     asc_storealign_intlv(p_int32_t, v_int32_t, v_uint32_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (int32_t) with uint32_t
     asc_storealign_intlv(p_uint32_t, v_uint32_t, v_int8_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint32_t) with int8_t
+
+
+def check_asc_shiftright() -> None:
     # asc_shiftright: every illegal combination of src, shift, every form
     asc_shiftright(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, bool_)
     asc_shiftright(b, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, int8_t)
@@ -2183,6 +2272,9 @@ def main() -> None:
     asc_shiftright(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, float32_t)
     asc_shiftright(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, int64_t)
     asc_shiftright(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, uint64_t)
+
+
+def check_asc_shiftright_scalar() -> None:
     # asc_shiftright_scalar: every illegal combination of src, scalar, every form
     asc_shiftright_scalar(b, b, 1, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, int16_t)
     asc_shiftright_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # dst (fp8_e4m3fn_t, int16_t)
@@ -2216,6 +2308,9 @@ def main() -> None:
     asc_shiftright_scalar(v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (float32_t, int16_t)
     asc_shiftright_scalar(v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (int64_t, int16_t)
     asc_shiftright_scalar(v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, int16_t)
+
+
+def check_asc_shiftleft() -> None:
     # asc_shiftleft: every illegal combination of src, shift, every form
     asc_shiftleft(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, bool_)
     asc_shiftleft(b, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, int8_t)
@@ -2933,6 +3028,9 @@ def main() -> None:
     asc_shiftleft(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, float32_t)
     asc_shiftleft(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, int64_t)
     asc_shiftleft(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, uint64_t)
+
+
+def check_asc_shiftleft_scalar() -> None:
     # asc_shiftleft_scalar: every illegal combination of src, scalar, every form
     asc_shiftleft_scalar(b, b, 1, m)  # type: ignore[call-overload]  # pyright: ignore  # dst (bool_, int16_t)
     asc_shiftleft_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # dst (fp8_e4m3fn_t, int16_t)
@@ -2966,6 +3064,9 @@ def main() -> None:
     asc_shiftleft_scalar(v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (float32_t, int16_t)
     asc_shiftleft_scalar(v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (int64_t, int16_t)
     asc_shiftleft_scalar(v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # returning (uint64_t, int16_t)
+
+
+def check_asc_add() -> None:
     # asc_add: every illegal combination of T, every form
     asc_add(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_add(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3004,6 +3105,9 @@ def main() -> None:
     asc_add(m, v_float32_t, v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # carry (float32_t)
     asc_add(m, v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # carry (int64_t)
     asc_add(m, v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # carry (uint64_t)
+
+
+def check_asc_sub() -> None:
     # asc_sub: every illegal combination of T, every form
     asc_sub(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_sub(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3042,6 +3146,9 @@ def main() -> None:
     asc_sub(m, v_float32_t, v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # carry (float32_t)
     asc_sub(m, v_int64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # carry (int64_t)
     asc_sub(m, v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # carry (uint64_t)
+
+
+def check_asc_mul() -> None:
     # asc_mul: every illegal combination of T, every form
     asc_mul(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_mul(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3062,6 +3169,9 @@ def main() -> None:
     asc_mul(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_mul(v_uint32_t, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_mul(v_float32_t, v_float32_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int16_t
+
+
+def check_asc_max() -> None:
     # asc_max: every illegal combination of T, every form
     asc_max(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_max(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3082,6 +3192,9 @@ def main() -> None:
     asc_max(v_float32_t, v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
     asc_max(v_half, v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
     asc_max(v_bfloat16_t, v_bfloat16_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint8_t
+
+
+def check_asc_min() -> None:
     # asc_min: every illegal combination of T, every form
     asc_min(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_min(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3102,6 +3215,9 @@ def main() -> None:
     asc_min(v_half, v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
     asc_min(v_bfloat16_t, v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
     asc_min(v_float32_t, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_prelu() -> None:
     # asc_prelu: every illegal combination of T, every form
     asc_prelu(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_prelu(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3122,6 +3238,9 @@ def main() -> None:
     asc_prelu(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_prelu(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_prelu(v_float32_t, v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_div() -> None:
     # asc_div: every illegal combination of T, every form
     asc_div(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_div(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3142,6 +3261,9 @@ def main() -> None:
     asc_div(v_uint16_t, v_uint16_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int32_t
     asc_div(v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_div(v_uint32_t, v_uint32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with half
+
+
+def check_asc_exp() -> None:
     # asc_exp: every illegal combination of T, every form
     asc_exp(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_exp(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3162,6 +3284,9 @@ def main() -> None:
     asc_exp(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_exp(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_exp(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_ln() -> None:
     # asc_ln: every illegal combination of T, every form
     asc_ln(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_ln(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3182,6 +3307,9 @@ def main() -> None:
     asc_ln(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_ln(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_ln(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_sqrt() -> None:
     # asc_sqrt: every illegal combination of T, every form
     asc_sqrt(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_sqrt(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3202,6 +3330,9 @@ def main() -> None:
     asc_sqrt(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_sqrt(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_sqrt(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_abs() -> None:
     # asc_abs: every illegal combination of T, every form
     asc_abs(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_abs(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -3222,6 +3353,9 @@ def main() -> None:
     asc_abs(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
     asc_abs(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_abs(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_neg() -> None:
     # asc_neg: every illegal combination of T, every form
     asc_neg(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_neg(v_uint8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -3242,6 +3376,9 @@ def main() -> None:
     asc_neg(v_int32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with half
     asc_neg(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_neg(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_relu() -> None:
     # asc_relu: every illegal combination of T, every form
     asc_relu(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_relu(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -3262,6 +3399,9 @@ def main() -> None:
     asc_relu(v_half, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
     asc_relu(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
     asc_relu(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_add_scalar() -> None:
     # asc_add_scalar: every illegal combination of T, every form
     asc_add_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_add_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3281,6 +3421,9 @@ def main() -> None:
     asc_add_scalar(v_int32_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_add_scalar(v_uint32_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_add_scalar(v_float32_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_mul_scalar() -> None:
     # asc_mul_scalar: every illegal combination of T, every form
     asc_mul_scalar(v_int8_t, v_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
     asc_mul_scalar(v_uint8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -3300,6 +3443,9 @@ def main() -> None:
     asc_mul_scalar(v_int32_t, v_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_mul_scalar(v_uint32_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_mul_scalar(v_float32_t, v_int16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int16_t
+
+
+def check_asc_max_scalar() -> None:
     # asc_max_scalar: every illegal combination of T, every form
     asc_max_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_max_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3319,6 +3465,9 @@ def main() -> None:
     asc_max_scalar(v_half, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_max_scalar(v_float32_t, v_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with bfloat16_t
     asc_max_scalar(v_bfloat16_t, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with int8_t
+
+
+def check_asc_min_scalar() -> None:
     # asc_min_scalar: every illegal combination of T, every form
     asc_min_scalar(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_min_scalar(v_fp8_e5m2_t, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3338,6 +3487,9 @@ def main() -> None:
     asc_min_scalar(v_uint8_t, v_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with float32_t
     asc_min_scalar(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
     asc_min_scalar(v_half, v_int32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
+
+
+def check_asc_leakyrelu() -> None:
     # asc_leakyrelu: every illegal combination of T, every form
     asc_leakyrelu(v_int8_t, v_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
     asc_leakyrelu(v_uint8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -3357,6 +3509,9 @@ def main() -> None:
     asc_leakyrelu(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_leakyrelu(v_half, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_leakyrelu(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_arange() -> None:
     # asc_arange: every illegal combination of T, every form
     asc_arange(v_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
     asc_arange(v_fp8_e4m3fn_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3371,6 +3526,9 @@ def main() -> None:
     asc_arange(v_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     asc_arange(v_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_arange(v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_arange_descend() -> None:
     # asc_arange_descend: every illegal combination of T, every form
     asc_arange_descend(v_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
     asc_arange_descend(v_fp8_e4m3fn_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3385,6 +3543,9 @@ def main() -> None:
     asc_arange_descend(v_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     asc_arange_descend(v_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_arange_descend(v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_eq() -> None:
     # asc_eq: every illegal combination of T, every form
     asc_eq(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_eq(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3405,6 +3566,9 @@ def main() -> None:
     asc_eq(m, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_eq(m, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_eq(m, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_eq_scalar() -> None:
     # asc_eq_scalar: every illegal combination of T, every form
     asc_eq_scalar(m, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_eq_scalar(m, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3415,6 +3579,9 @@ def main() -> None:
     asc_eq_scalar(m, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_eq_scalar(m, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_eq_scalar(m, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_ne() -> None:
     # asc_ne: every illegal combination of T, every form
     asc_ne(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_ne(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3435,6 +3602,9 @@ def main() -> None:
     asc_ne(m, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_ne(m, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_ne(m, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_ne_scalar() -> None:
     # asc_ne_scalar: every illegal combination of T, every form
     asc_ne_scalar(m, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_ne_scalar(m, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3445,6 +3615,9 @@ def main() -> None:
     asc_ne_scalar(m, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_ne_scalar(m, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_ne_scalar(m, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_lt() -> None:
     # asc_lt: every illegal combination of T, every form
     asc_lt(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_lt(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3465,6 +3638,9 @@ def main() -> None:
     asc_lt(m, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_lt(m, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_lt(m, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_lt_scalar() -> None:
     # asc_lt_scalar: every illegal combination of T, every form
     asc_lt_scalar(m, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_lt_scalar(m, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3475,6 +3651,9 @@ def main() -> None:
     asc_lt_scalar(m, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_lt_scalar(m, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_lt_scalar(m, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_gt() -> None:
     # asc_gt: every illegal combination of T, every form
     asc_gt(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_gt(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3495,6 +3674,9 @@ def main() -> None:
     asc_gt(m, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_gt(m, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_gt(m, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_gt_scalar() -> None:
     # asc_gt_scalar: every illegal combination of T, every form
     asc_gt_scalar(m, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_gt_scalar(m, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3505,6 +3687,9 @@ def main() -> None:
     asc_gt_scalar(m, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_gt_scalar(m, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_gt_scalar(m, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_ge() -> None:
     # asc_ge: every illegal combination of T, every form
     asc_ge(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_ge(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3525,6 +3710,9 @@ def main() -> None:
     asc_ge(m, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_ge(m, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_ge(m, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_ge_scalar() -> None:
     # asc_ge_scalar: every illegal combination of T, every form
     asc_ge_scalar(m, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_ge_scalar(m, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3535,6 +3723,9 @@ def main() -> None:
     asc_ge_scalar(m, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_ge_scalar(m, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_ge_scalar(m, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_le() -> None:
     # asc_le: every illegal combination of T, every form
     asc_le(m, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_le(m, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -3555,6 +3746,9 @@ def main() -> None:
     asc_le(m, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_le(m, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_le(m, v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_le_scalar() -> None:
     # asc_le_scalar: every illegal combination of T, every form
     asc_le_scalar(m, v_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_le_scalar(m, v_fp8_e5m2_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3565,6 +3759,9 @@ def main() -> None:
     asc_le_scalar(m, v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_le_scalar(m, v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_le_scalar(m, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_select() -> None:
     # asc_select: every illegal combination of T, every form
     asc_select(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
     asc_select(v_int4x2_t, v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
@@ -3585,6 +3782,9 @@ def main() -> None:
     asc_select(v_uint32_t, v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
     asc_select(v_int32_t, v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
     asc_select(v_float32_t, v_float32_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (float32_t) with bool_
+
+
+def check_asc_and() -> None:
     # asc_and: every illegal combination of T, every form
     asc_and(v_fp8_e8m0_t, v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
     asc_and(v_hifloat8_t, v_hifloat8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
@@ -3605,6 +3805,9 @@ def main() -> None:
     asc_and(v_int32_t, v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
     asc_and(v_float32_t, v_float32_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (float32_t) with bool_
     asc_and(b, b, v_uint8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_) with uint8_t
+
+
+def check_asc_or() -> None:
     # asc_or: every illegal combination of T, every form
     asc_or(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_or(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3625,6 +3828,9 @@ def main() -> None:
     asc_or(v_uint32_t, v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_or(v_float32_t, v_float32_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (float32_t) with bool_
     asc_or(b, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_) with int8_t
+
+
+def check_asc_xor() -> None:
     # asc_xor: every illegal combination of T, every form
     asc_xor(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_xor(v_fp8_e5m2_t, v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3645,6 +3851,9 @@ def main() -> None:
     asc_xor(v_uint8_t, v_uint8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     asc_xor(v_int8_t, v_int8_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (int8_t) with bool_
     asc_xor(b, b, v_int32_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_) with int32_t
+
+
+def check_asc_not() -> None:
     # asc_not: every illegal combination of T, every form
     asc_not(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_not(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3665,6 +3874,9 @@ def main() -> None:
     asc_not(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
     asc_not(v_float32_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (float32_t) with bool_
     asc_not(b, v_uint8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_) with uint8_t
+
+
+def check_asc_duplicate_scalar() -> None:
     # asc_duplicate_scalar: every illegal combination of T, every form
     asc_duplicate_scalar(v_hifloat8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t)
     asc_duplicate_scalar(v_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
@@ -3672,6 +3884,9 @@ def main() -> None:
     asc_duplicate_scalar(v_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     asc_duplicate_scalar(v_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_duplicate_scalar(v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_duplicate() -> None:
     # asc_duplicate: every illegal combination of T, every form
     asc_duplicate(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_duplicate(v_fp8_e8m0_t, v_fp8_e8m0_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e8m0_t)
@@ -3692,6 +3907,9 @@ def main() -> None:
     asc_duplicate(v_float32_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with fp8_e4m3fn_t
     asc_duplicate(v_fp8_e4m3fn_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t) with fp8_e5m2_t
     asc_duplicate(v_fp8_e5m2_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t) with int8_t
+
+
+def check_asc_copy() -> None:
     # asc_copy: every illegal combination of T, every form
     asc_copy(v_fp8_e4m3fn_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     asc_copy(v_fp8_e5m2_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -3737,6 +3955,9 @@ def main() -> None:
     asc_copy(m, v_float32_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (float32_t)
     asc_copy(m, v_int64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (int64_t)
     asc_copy(m, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool from a block (uint64_t)
+
+
+def check_asc_reduce_sum() -> None:
     # asc_reduce_sum: every illegal combination of dst, src, every form
     asc_reduce_sum(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_reduce_sum(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -4093,6 +4314,9 @@ def main() -> None:
     asc_reduce_sum(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_reduce_sum(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_reduce_sum(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_reduce_max() -> None:
     # asc_reduce_max: every illegal combination of dst, src, every form
     asc_reduce_max(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_reduce_max(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -4449,6 +4673,9 @@ def main() -> None:
     asc_reduce_max(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_reduce_max(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_reduce_max(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_reduce_min() -> None:
     # asc_reduce_min: every illegal combination of dst, src, every form
     asc_reduce_min(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_reduce_min(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -4805,6 +5032,9 @@ def main() -> None:
     asc_reduce_min(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_reduce_min(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_reduce_min(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_reduce_sum_datablock() -> None:
     # asc_reduce_sum_datablock: every illegal combination of dst, src, every form
     asc_reduce_sum_datablock(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_reduce_sum_datablock(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -5161,6 +5391,9 @@ def main() -> None:
     asc_reduce_sum_datablock(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_reduce_sum_datablock(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_reduce_sum_datablock(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_reduce_max_datablock() -> None:
     # asc_reduce_max_datablock: every illegal combination of dst, src, every form
     asc_reduce_max_datablock(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_reduce_max_datablock(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -5517,6 +5750,9 @@ def main() -> None:
     asc_reduce_max_datablock(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_reduce_max_datablock(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_reduce_max_datablock(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_reduce_min_datablock() -> None:
     # asc_reduce_min_datablock: every illegal combination of dst, src, every form
     asc_reduce_min_datablock(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_reduce_min_datablock(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -5873,6 +6109,9 @@ def main() -> None:
     asc_reduce_min_datablock(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_reduce_min_datablock(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_reduce_min_datablock(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_pair_reduce_sum() -> None:
     # asc_pair_reduce_sum: every illegal combination of dst, src, every form
     asc_pair_reduce_sum(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_pair_reduce_sum(b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -6233,6 +6472,9 @@ def main() -> None:
     asc_pair_reduce_sum(v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_pair_reduce_sum(v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_pair_reduce_sum(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_pack_to_low() -> None:
     # asc_pack_to_low: every illegal combination of dst, src, every form
     asc_pack_to_low(b, v_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
     asc_pack_to_low(b, v_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, uint8_t)
@@ -6950,6 +7192,9 @@ def main() -> None:
     asc_pack_to_low(v_uint64_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, float32_t)
     asc_pack_to_low(v_uint64_t, v_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, int64_t)
     asc_pack_to_low(v_uint64_t, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, uint64_t)
+
+
+def check_asc_pack_to_high() -> None:
     # asc_pack_to_high: every illegal combination of dst, src, every form
     asc_pack_to_high(b, v_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
     asc_pack_to_high(b, v_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, uint8_t)
@@ -7667,6 +7912,9 @@ def main() -> None:
     asc_pack_to_high(v_uint64_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, float32_t)
     asc_pack_to_high(v_uint64_t, v_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, int64_t)
     asc_pack_to_high(v_uint64_t, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, uint64_t)
+
+
+def check_asc_unpack_lower() -> None:
     # asc_unpack_lower: every illegal combination of dst, src, every form
     asc_unpack_lower(b, v_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
     asc_unpack_lower(b, v_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, uint8_t)
@@ -8380,6 +8628,9 @@ def main() -> None:
     asc_unpack_lower(v_uint64_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, float32_t)
     asc_unpack_lower(v_uint64_t, v_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, int64_t)
     asc_unpack_lower(v_uint64_t, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, uint64_t)
+
+
+def check_asc_unpack_upper() -> None:
     # asc_unpack_upper: every illegal combination of dst, src, every form
     asc_unpack_upper(b, v_int8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
     asc_unpack_upper(b, v_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, uint8_t)
@@ -9093,6 +9344,9 @@ def main() -> None:
     asc_unpack_upper(v_uint64_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, float32_t)
     asc_unpack_upper(v_uint64_t, v_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, int64_t)
     asc_unpack_upper(v_uint64_t, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t, uint64_t)
+
+
+def check_asc_gather() -> None:
     # asc_gather: one wrong role at a time of dst, src, index, every form
     asc_gather(b, v_int8_t, v_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t, uint8_t)
     asc_gather(v_uint8_t, v_int8_t, v_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t, uint8_t)
@@ -9200,6 +9454,9 @@ def main() -> None:
     asc_gather(v_int16_t, p_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # UB (int16_t, int16_t, float32_t)
     asc_gather(v_int16_t, p_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # UB (int16_t, int16_t, int64_t)
     asc_gather(v_int16_t, p_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # UB (int16_t, int16_t, uint64_t)
+
+
+def check_asc_squeeze() -> None:
     # asc_squeeze: every illegal combination of T, every form
     asc_squeeze(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_squeeze(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
@@ -9220,20 +9477,35 @@ def main() -> None:
     asc_squeeze(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_squeeze(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_squeeze(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_loadunalign_pre() -> None:
     # asc_loadunalign_pre: every illegal combination of T, every form
     asc_loadunalign_pre(ul, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_loadunalign_pre(ul, pr_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_loadunalign() -> None:
     # asc_loadunalign: every illegal combination of T, every form
     asc_loadunalign(b, ul, pr_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadunalign(v_uint64_t, ul, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_loadunalign_postupdate() -> None:
     # asc_loadunalign_postupdate: every illegal combination of T, every form
     asc_loadunalign_postupdate(b, ul, pr_uint16_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_loadunalign_postupdate(b, ul, pr_uint16_t, a, 0)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_loadunalign_postupdate(v_uint64_t, ul, pr_uint64_t, a, 0)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_storeunalign() -> None:
     # asc_storeunalign: every illegal combination of T, every form
     asc_storeunalign(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_storeunalign_postupdate() -> None:
     # asc_storeunalign_postupdate: every illegal combination of T, every form
     asc_storeunalign_postupdate(pr_uint16_t, us, b, 0)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
@@ -9241,18 +9513,33 @@ def main() -> None:
     asc_storeunalign_postupdate(pr_uint16_t, us, b, a)  # type: ignore[call-overload]  # pyright: ignore  # addr_reg (bool_)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
     asc_storeunalign_postupdate(pr_uint64_t, us, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # vector_bool (uint64_t)
+
+
+def check_asc_storeunalign_post() -> None:
     # asc_storeunalign_post: every illegal combination of T, every form
     asc_storeunalign_post(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_storeunalign_post(pr_uint64_t, us)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_storeunalign_post(pr_uint64_t, us, a)  # type: ignore[arg-type]  # pyright: ignore  # addr_reg (uint64_t)
+
+
+def check_asc_storeunalign_post_postupdate() -> None:
     # asc_storeunalign_post_postupdate: every illegal combination of T, every form
     asc_storeunalign_post_postupdate(pr_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_load() -> None:
     # asc_load: every illegal combination of T, every form
     asc_load(b, pr_uint16_t)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_load(v_uint64_t, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_store() -> None:
     # asc_store: every illegal combination of T, every form
     asc_store(pr_uint16_t, b, 1)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_store(pr_uint64_t, v_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_abs_sub() -> None:
     # asc_abs_sub: every illegal combination of T, every form
     asc_abs_sub(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_abs_sub(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -9273,6 +9560,9 @@ def main() -> None:
     asc_abs_sub(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_abs_sub(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_abs_sub(v_float32_t, v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_axpy() -> None:
     # asc_axpy: every illegal combination of T, every form
     asc_axpy(v_int8_t, v_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
     asc_axpy(v_uint8_t, v_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -9292,6 +9582,9 @@ def main() -> None:
     asc_axpy(v_uint64_t, v_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_axpy(v_half, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_axpy(v_float32_t, v_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_madd() -> None:
     # asc_madd: every illegal combination of T, every form
     asc_madd(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_madd(v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -9312,6 +9605,9 @@ def main() -> None:
     asc_madd(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_madd(v_half, v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     asc_madd(v_float32_t, v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_mull() -> None:
     # asc_mull: every illegal combination of T, every form
     asc_mull(b, b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_mull(v_int8_t, v_int8_t, v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -9332,6 +9628,9 @@ def main() -> None:
     asc_mull(v_uint64_t, v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
     asc_mull(v_uint32_t, v_uint32_t, v_uint32_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
     asc_mull(v_int32_t, v_int32_t, v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
+
+
+def check_asc_addc() -> None:
     # asc_addc: every illegal combination of T, every form
     asc_addc(m, b, b, b, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     asc_addc(m, v_int8_t, v_int8_t, v_int8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -9351,6 +9650,9 @@ def main() -> None:
     asc_addc(m, v_float32_t, v_float32_t, v_float32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     asc_addc(m, v_int64_t, v_int64_t, v_int64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_addc(m, v_uint64_t, v_uint64_t, v_uint64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_subc() -> None:
     # asc_subc: every illegal combination of T, every form
     asc_subc(m, b, b, b, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     asc_subc(m, v_int8_t, v_int8_t, v_int8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -9370,6 +9672,9 @@ def main() -> None:
     asc_subc(m, v_float32_t, v_float32_t, v_float32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     asc_subc(m, v_int64_t, v_int64_t, v_int64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_subc(m, v_uint64_t, v_uint64_t, v_uint64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_exp_sub() -> None:
     # asc_exp_sub: every illegal combination of dst, src, every form
     asc_exp_sub(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_exp_sub(b, v_int8_t, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -9730,6 +10035,9 @@ def main() -> None:
     asc_exp_sub(v_uint64_t, v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_exp_sub(v_uint64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_exp_sub(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_exp_sub_v2() -> None:
     # asc_exp_sub_v2: every illegal combination of dst, src, every form
     asc_exp_sub_v2(b, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_exp_sub_v2(b, v_int8_t, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -10090,36 +10398,81 @@ def main() -> None:
     asc_exp_sub_v2(v_uint64_t, v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_exp_sub_v2(v_uint64_t, v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_exp_sub_v2(v_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_clz() -> None:
     # asc_clz: every illegal combination of value_in, every form
     asc_clz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value_in: 1.5
+
+
+def check_asc_ffs() -> None:
     # asc_ffs: every illegal combination of value, every form
     asc_ffs(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+
+
+def check_asc_ffz() -> None:
     # asc_ffz: every illegal combination of value, every form
     asc_ffz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+
+
+def check_asc_popc() -> None:
     # asc_popc: every illegal combination of value, every form
     asc_popc(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+
+
+def check_asc_zero_bits_cnt() -> None:
     # asc_zero_bits_cnt: every illegal combination of value, every form
     asc_zero_bits_cnt(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+
+
+def check_asc_sflbits() -> None:
     # asc_sflbits: every illegal combination of value, every form
     asc_sflbits(1.5)  # type: ignore[arg-type]  # pyright: ignore  # value: 1.5
+
+
+def check_asc_set_nthbit() -> None:
     # asc_set_nthbit: every illegal combination of bits, idx, every form
     asc_set_nthbit(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # bits: 1.5
     asc_set_nthbit(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # idx: 1.5
+
+
+def check_asc_clear_nthbit() -> None:
     # asc_clear_nthbit: every illegal combination of bits, idx, every form
     asc_clear_nthbit(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # bits: 1.5
     asc_clear_nthbit(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # idx: 1.5
+
+
+def check_asc_set_ctrl() -> None:
     # asc_set_ctrl: every illegal combination of config, every form
     asc_set_ctrl(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_get_phy_buf_addr() -> None:
     # asc_get_phy_buf_addr: every illegal combination of offset, every form
     asc_get_phy_buf_addr(1.5)  # type: ignore[arg-type]  # pyright: ignore  # offset: 1.5
+
+
+def check_asc_get_arch_ver() -> None:
     # asc_get_arch_ver: every illegal combination of core_version, every form
     asc_get_arch_ver(1)  # type: ignore[arg-type]  # pyright: ignore  # core_version: 1
+
+
+def check_asc_set_ffts_base_addr() -> None:
     # asc_set_ffts_base_addr: every illegal combination of config, every form
     asc_set_ffts_base_addr(1.5)  # type: ignore[arg-type]  # pyright: ignore  # config: 1.5
+
+
+def check_asc_dcci_single() -> None:
     # asc_dcci_single: every illegal combination of T, every form
     asc_dcci_single(p_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: p_uint8_t
+
+
+def check_asc_ub_dcci_single() -> None:
     # asc_ub_dcci_single: every illegal combination of T, every form
     asc_ub_dcci_single(g_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
+
+
+def check_asc_datacache_preload() -> None:
     # asc_datacache_preload: every illegal combination of address, offset, every form
     asc_datacache_preload(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_datacache_preload(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10141,39 +10494,78 @@ def main() -> None:
     asc_datacache_preload(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
     asc_datacache_preload(p_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: p_uint64_t
     asc_datacache_preload(g_uint64_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # offset: 1.5
+
+
+def check_asc_icache_preload() -> None:
     # asc_icache_preload: every illegal combination of addr, every form
     asc_icache_preload(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: 1.5
     asc_icache_preload(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # prefetch_len: 1.5
+
+
+def check_asc_sync_block_arrive() -> None:
     # asc_sync_block_arrive: every illegal combination of flag_id, every form
     asc_sync_block_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_block_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+
+
+def check_asc_sync_block_wait() -> None:
     # asc_sync_block_wait: every illegal combination of flag_id, every form
     asc_sync_block_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_block_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+
+
+def check_asc_sync_subblock_arrive() -> None:
     # asc_sync_subblock_arrive: every illegal combination of flag_id, every form
     asc_sync_subblock_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_subblock_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+
+
+def check_asc_sync_subblock_wait() -> None:
     # asc_sync_subblock_wait: every illegal combination of flag_id, every form
     asc_sync_subblock_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_subblock_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+
+
+def check_asc_sync_inter_arrive() -> None:
     # asc_sync_inter_arrive: every illegal combination of flag_id, every form
     asc_sync_inter_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_inter_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+
+
+def check_asc_sync_inter_wait() -> None:
     # asc_sync_inter_wait: every illegal combination of flag_id, every form
     asc_sync_inter_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_inter_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # flag_id: 1.5
+
+
+def check_asc_sync_intra_arrive() -> None:
     # asc_sync_intra_arrive: every illegal combination of sync_id, every form
     asc_sync_intra_arrive(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_intra_arrive(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # sync_id: 1.5
+
+
+def check_asc_sync_intra_wait() -> None:
     # asc_sync_intra_wait: every illegal combination of sync_id, every form
     asc_sync_intra_wait(1, 1)  # type: ignore[arg-type]  # pyright: ignore  # pipe: 1
     asc_sync_intra_wait(PIPE_S, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # sync_id: 1.5
+
+
+def check_asc_sync_mte2() -> None:
     # asc_sync_mte2: every illegal combination of id, every form
     asc_sync_mte2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # id: 1.5
+
+
+def check_asc_sync_mte3() -> None:
     # asc_sync_mte3: every illegal combination of id, every form
     asc_sync_mte3(1.5)  # type: ignore[arg-type]  # pyright: ignore  # id: 1.5
+
+
+def check_asc_get_store_atomic_config() -> None:
     # asc_get_store_atomic_config: every illegal combination of T, every form
     asc_get_store_atomic_config(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_store_dev() -> None:
     # asc_store_dev: every illegal combination of addr, every form
     asc_store_dev(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_bool_
     asc_store_dev(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_fp8_e4m3fn_t
@@ -10188,14 +10580,23 @@ def main() -> None:
     asc_store_dev(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # addr: g_float32_t
     asc_store_dev(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # addr: p_uint64_t
     asc_store_dev(g_int8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # value: 1.5
+
+
+def check_asc_copy_ub2ub() -> None:
     # asc_copy_ub2ub: every illegal combination of size, n_burst, every form
     asc_copy_ub2ub(g_uint8_t, p_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_copy_ub2ub(p_uint8_t, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
     asc_copy_ub2ub(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_ub2ub_sync() -> None:
     # asc_copy_ub2ub_sync: every illegal combination of size, every form
     asc_copy_ub2ub_sync(g_uint8_t, p_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_atomic_add() -> None:
     # asc_atomic_add: every illegal combination of address, every form
     asc_atomic_add(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_add(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10213,6 +10614,9 @@ def main() -> None:
     asc_atomic_add(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
     asc_atomic_add(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_add(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+
+
+def check_asc_atomic_sub() -> None:
     # asc_atomic_sub: every illegal combination of address, every form
     asc_atomic_sub(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_sub(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10230,6 +10634,9 @@ def main() -> None:
     asc_atomic_sub(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
     asc_atomic_sub(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_sub(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+
+
+def check_asc_atomic_exch() -> None:
     # asc_atomic_exch: every illegal combination of address, every form
     asc_atomic_exch(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_exch(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10247,6 +10654,9 @@ def main() -> None:
     asc_atomic_exch(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
     asc_atomic_exch(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_exch(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+
+
+def check_asc_atomic_max() -> None:
     # asc_atomic_max: every illegal combination of address, every form
     asc_atomic_max(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_max(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10264,6 +10674,9 @@ def main() -> None:
     asc_atomic_max(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
     asc_atomic_max(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_max(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+
+
+def check_asc_atomic_min() -> None:
     # asc_atomic_min: every illegal combination of address, every form
     asc_atomic_min(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_min(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10281,6 +10694,9 @@ def main() -> None:
     asc_atomic_min(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bfloat16_t
     asc_atomic_min(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_min(g_int32_t, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+
+
+def check_asc_atomic_cas() -> None:
     # asc_atomic_cas: every illegal combination of address, every form
     asc_atomic_cas(g_bool_, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_cas(g_int8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10299,6 +10715,9 @@ def main() -> None:
     asc_atomic_cas(p_uint64_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_cas(g_int32_t, None, 1)  # type: ignore[call-overload]  # pyright: ignore  # compare: None
     asc_atomic_cas(g_int32_t, 1, None)  # type: ignore[call-overload]  # pyright: ignore  # val: None
+
+
+def check_asc_atomic_and() -> None:
     # asc_atomic_and: every illegal combination of address, every form
     asc_atomic_and(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_and(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10317,6 +10736,9 @@ def main() -> None:
     asc_atomic_and(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
     asc_atomic_and(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_and(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+
+
+def check_asc_atomic_or() -> None:
     # asc_atomic_or: every illegal combination of address, every form
     asc_atomic_or(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_or(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10335,6 +10757,9 @@ def main() -> None:
     asc_atomic_or(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
     asc_atomic_or(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_or(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+
+
+def check_asc_atomic_xor() -> None:
     # asc_atomic_xor: every illegal combination of address, every form
     asc_atomic_xor(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_xor(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10353,6 +10778,9 @@ def main() -> None:
     asc_atomic_xor(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_float32_t
     asc_atomic_xor(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_xor(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+
+
+def check_asc_atomic_inc() -> None:
     # asc_atomic_inc: every illegal combination of address, every form
     asc_atomic_inc(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_inc(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10373,6 +10801,9 @@ def main() -> None:
     asc_atomic_inc(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
     asc_atomic_inc(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_inc(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+
+
+def check_asc_atomic_dec() -> None:
     # asc_atomic_dec: every illegal combination of address, every form
     asc_atomic_dec(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_bool_
     asc_atomic_dec(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int8_t
@@ -10393,43 +10824,85 @@ def main() -> None:
     asc_atomic_dec(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # address: g_int64_t
     asc_atomic_dec(p_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # address: p_uint64_t
     asc_atomic_dec(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # val: 1.5
+
+
+def check_asc_set_gm2ub_loop_size() -> None:
     # asc_set_gm2ub_loop_size: every illegal combination of loop1_size, every form
     asc_set_gm2ub_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
     asc_set_gm2ub_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+
+
+def check_asc_set_gm2ub_loop1_stride() -> None:
     # asc_set_gm2ub_loop1_stride: every illegal combination of loop1_src_stride, every form
     asc_set_gm2ub_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
     asc_set_gm2ub_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+
+
+def check_asc_set_gm2ub_loop2_stride() -> None:
     # asc_set_gm2ub_loop2_stride: every illegal combination of loop2_src_stride, every form
     asc_set_gm2ub_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
     asc_set_gm2ub_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+
+
+def check_asc_set_ub2gm_loop_size() -> None:
     # asc_set_ub2gm_loop_size: every illegal combination of loop1_size, every form
     asc_set_ub2gm_loop_size(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_size: 1.5
     asc_set_ub2gm_loop_size(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_size: 1.5
+
+
+def check_asc_set_ub2gm_loop1_stride() -> None:
     # asc_set_ub2gm_loop1_stride: every illegal combination of loop1_src_stride, every form
     asc_set_ub2gm_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop1_src_stride: 1.5
     asc_set_ub2gm_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop1_dst_stride: 1.5
+
+
+def check_asc_set_ub2gm_loop2_stride() -> None:
     # asc_set_ub2gm_loop2_stride: every illegal combination of loop2_src_stride, every form
     asc_set_ub2gm_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # loop2_src_stride: 1.5
     asc_set_ub2gm_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # loop2_dst_stride: 1.5
+
+
+def check_asc_set_ndim_loop0_stride() -> None:
     # asc_set_ndim_loop0_stride: every illegal combination of dst_stride, every form
     asc_set_ndim_loop0_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_set_ndim_loop0_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_set_ndim_loop1_stride() -> None:
     # asc_set_ndim_loop1_stride: every illegal combination of dst_stride, every form
     asc_set_ndim_loop1_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_set_ndim_loop1_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_set_ndim_loop2_stride() -> None:
     # asc_set_ndim_loop2_stride: every illegal combination of dst_stride, every form
     asc_set_ndim_loop2_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_set_ndim_loop2_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_set_ndim_loop3_stride() -> None:
     # asc_set_ndim_loop3_stride: every illegal combination of dst_stride, every form
     asc_set_ndim_loop3_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_set_ndim_loop3_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_set_ndim_loop4_stride() -> None:
     # asc_set_ndim_loop4_stride: every illegal combination of dst_stride, every form
     asc_set_ndim_loop4_stride(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_set_ndim_loop4_stride(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_set_ndim_pad_count() -> None:
     # asc_set_ndim_pad_count: every illegal combination of T, every form
     asc_set_ndim_pad_count(1)  # type: ignore[arg-type]  # pyright: ignore  # config: 1
+
+
+def check_asc_set_ndim_pad_value() -> None:
     # asc_set_ndim_pad_value: every illegal combination of pad_value, every form
     asc_set_ndim_pad_value(None)  # type: ignore[arg-type]  # pyright: ignore  # pad_value: None
+
+
+def check_asc_ndim_copy_gm2ub() -> None:
     # asc_ndim_copy_gm2ub: every illegal combination of src, loop0_size, loop0_lp_count, every form
     asc_ndim_copy_gm2ub(g_uint8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_ndim_copy_gm2ub(p_int8_t, g_bool_, 1, 1, 1, 1, 1, 1, 1, True, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: g_bool_
@@ -10447,22 +10920,37 @@ def main() -> None:
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # loop0_rp_count: 1.5
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # padding_mode: 1.5
     asc_ndim_copy_gm2ub(p_int8_t, g_int8_t, 1, 1, 1, 1, 1, 1, 1, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # l2_cache_mode: 1.5
+
+
+def check_asc_transpose() -> None:
     # asc_transpose: every illegal combination of T, every form
     asc_transpose(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_transpose(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+
+
+def check_asc_transpose_sync() -> None:
     # asc_transpose_sync: every illegal combination of T, every form
     asc_transpose_sync(g_uint8_t, p_int16_t)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_transpose_sync(p_int16_t, g_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+
+
+def check_asc_bitsort() -> None:
     # asc_bitsort: every illegal combination of T, index, every form
     asc_bitsort(g_uint8_t, p_half, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_bitsort(p_half, g_uint8_t, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src0: g_uint8_t
     asc_bitsort(p_half, p_half, g_uint8_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src1: g_uint8_t
     asc_bitsort(p_half, p_half, p_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+
+
+def check_asc_bitsort_sync() -> None:
     # asc_bitsort_sync: every illegal combination of T, index, every form
     asc_bitsort_sync(g_uint8_t, p_half, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_bitsort_sync(p_half, g_uint8_t, p_uint32_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src0: g_uint8_t
     asc_bitsort_sync(p_half, p_half, g_uint8_t, 0)  # type: ignore[call-overload]  # pyright: ignore  # src1: g_uint8_t
     asc_bitsort_sync(p_half, p_half, p_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # repeat: 1.5
+
+
+def check_asc_mrgsort4() -> None:
     # asc_mrgsort4: every illegal combination of T, every form
     asc_mrgsort4(g_uint8_t, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_mrgsort4(p_half, p_uint8_t, 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint8_t
@@ -10473,6 +10961,9 @@ def main() -> None:
     asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
     asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
     asc_mrgsort4(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
+
+
+def check_asc_mrgsort4_sync() -> None:
     # asc_mrgsort4_sync: every illegal combination of T, every form
     asc_mrgsort4_sync(g_uint8_t, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # dst: g_uint8_t
     asc_mrgsort4_sync(p_half, p_uint8_t, 0, 0, 0, 0, 0, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # src: p_uint8_t
@@ -10483,9 +10974,15 @@ def main() -> None:
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 1.5, True, 0)  # type: ignore[call-overload]  # pyright: ignore  # element_length_3: 1.5
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, 1.5, 0)  # type: ignore[call-overload]  # pyright: ignore  # if_exhausted_suspension: 1.5
     asc_mrgsort4_sync(p_half, [p_half, p_half, None, None], 0, 0, 0, 0, 0, True, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # valid_bit: 1.5
+
+
+def check_asc_set_va_reg() -> None:
     # asc_set_va_reg: every illegal combination of T, every form
     asc_set_va_reg(1.5, [p_int8_t, p_int8_t, None, None])  # type: ignore[call-overload]  # pyright: ignore  # addr: 1.5
     asc_set_va_reg(VA0, p_uint8_t)  # type: ignore[call-overload]  # pyright: ignore  # src_array: p_uint8_t
+
+
+def check_asc_transto5hd_b8() -> None:
     # asc_transto5hd_b8: every illegal combination of T, every form
     asc_transto5hd_b8(1.5, VA0, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
     asc_transto5hd_b8(VA0, 1.5, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
@@ -10494,6 +10991,9 @@ def main() -> None:
     asc_transto5hd_b8(VA0, VA0, 0, 0, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
     asc_transto5hd_b8(VA0, VA0, 0, 0, 0, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_high_half: 1.5
     asc_transto5hd_b8(VA0, VA0, 0, 0, 0, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_high_half: 1.5
+
+
+def check_asc_transto5hd_b8_sync() -> None:
     # asc_transto5hd_b8_sync: every illegal combination of T, every form
     asc_transto5hd_b8_sync(1.5, VA0, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
     asc_transto5hd_b8_sync(VA0, 1.5, 0, 0, 0, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
@@ -10502,30 +11002,45 @@ def main() -> None:
     asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 1.5, True, True)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
     asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, 1.5, True)  # type: ignore[arg-type]  # pyright: ignore  # dst_high_half: 1.5
     asc_transto5hd_b8_sync(VA0, VA0, 0, 0, 0, True, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_high_half: 1.5
+
+
+def check_asc_transto5hd_b16() -> None:
     # asc_transto5hd_b16: every illegal combination of T, every form
     asc_transto5hd_b16(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
     asc_transto5hd_b16(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
     asc_transto5hd_b16(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
     asc_transto5hd_b16(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_transto5hd_b16(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_transto5hd_b16_sync() -> None:
     # asc_transto5hd_b16_sync: every illegal combination of T, every form
     asc_transto5hd_b16_sync(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
     asc_transto5hd_b16_sync(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
     asc_transto5hd_b16_sync(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
     asc_transto5hd_b16_sync(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_transto5hd_b16_sync(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_transto5hd_b32() -> None:
     # asc_transto5hd_b32: every illegal combination of T, every form
     asc_transto5hd_b32(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
     asc_transto5hd_b32(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
     asc_transto5hd_b32(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
     asc_transto5hd_b32(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_transto5hd_b32(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_transto5hd_b32_sync() -> None:
     # asc_transto5hd_b32_sync: every illegal combination of T, every form
     asc_transto5hd_b32_sync(1.5, VA0, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst: 1.5
     asc_transto5hd_b32_sync(VA0, 1.5, 0, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # src: 1.5
     asc_transto5hd_b32_sync(VA0, VA0, 1.5, 0, 0)  # type: ignore[arg-type]  # pyright: ignore  # repeat: 1.5
     asc_transto5hd_b32_sync(VA0, VA0, 0, 1.5, 0)  # type: ignore[arg-type]  # pyright: ignore  # dst_stride: 1.5
     asc_transto5hd_b32_sync(VA0, VA0, 0, 0, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # src_stride: 1.5
+
+
+def check_asc_scatter() -> None:
     # asc_scatter: every illegal combination of T, U, every form
     asc_scatter(p_uint16_t, b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_scatter(p_uint16_t, b, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -10879,6 +11394,9 @@ def main() -> None:
     asc_scatter(p_uint64_t, v_uint64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_scatter(p_uint64_t, v_uint64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_scatter(p_uint64_t, v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_gather_datablock() -> None:
     # asc_gather_datablock: every illegal combination of T, U, every form
     asc_gather_datablock(b, p_uint16_t, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, bool_)
     asc_gather_datablock(b, p_uint16_t, v_int8_t, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_, int8_t)
@@ -11566,6 +12084,9 @@ def main() -> None:
     asc_gather_datablock(v_uint64_t, p_uint64_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # unmasked (uint64_t, float32_t)
     asc_gather_datablock(v_uint64_t, p_uint64_t, v_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # unmasked (uint64_t, int64_t)
     asc_gather_datablock(v_uint64_t, p_uint64_t, v_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # unmasked (uint64_t, uint64_t)
+
+
+def check_asc_frequency_histogram_bin0() -> None:
     # asc_frequency_histogram_bin0: every illegal combination of T, U, every form
     asc_frequency_histogram_bin0(b, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     asc_frequency_histogram_bin0(v_int8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -11927,6 +12448,9 @@ def main() -> None:
     asc_frequency_histogram_bin0(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_frequency_histogram_bin0(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_frequency_histogram_bin0(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_frequency_histogram_bin1() -> None:
     # asc_frequency_histogram_bin1: every illegal combination of T, U, every form
     asc_frequency_histogram_bin1(b, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     asc_frequency_histogram_bin1(v_int8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -12288,6 +12812,9 @@ def main() -> None:
     asc_frequency_histogram_bin1(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_frequency_histogram_bin1(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_frequency_histogram_bin1(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_cumulative_histogram_bin0() -> None:
     # asc_cumulative_histogram_bin0: every illegal combination of T, U, every form
     asc_cumulative_histogram_bin0(b, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     asc_cumulative_histogram_bin0(v_int8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -12649,6 +13176,9 @@ def main() -> None:
     asc_cumulative_histogram_bin0(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_cumulative_histogram_bin0(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_cumulative_histogram_bin0(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_cumulative_histogram_bin1() -> None:
     # asc_cumulative_histogram_bin1: every illegal combination of T, U, every form
     asc_cumulative_histogram_bin1(b, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     asc_cumulative_histogram_bin1(v_int8_t, b, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -13010,6 +13540,9 @@ def main() -> None:
     asc_cumulative_histogram_bin1(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     asc_cumulative_histogram_bin1(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     asc_cumulative_histogram_bin1(v_uint64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_asc_intlv() -> None:
     # asc_intlv: every illegal combination of T, every form
     asc_intlv(b, b, b, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_intlv(v_int4x2_t, v_int4x2_t, v_int4x2_t, v_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
@@ -13030,6 +13563,9 @@ def main() -> None:
     asc_intlv(v_int32_t, v_int32_t, v_int32_t, v_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_intlv(v_uint32_t, v_uint32_t, v_uint32_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_intlv(v_float32_t, v_float32_t, v_float32_t, v_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_deintlv() -> None:
     # asc_deintlv: every illegal combination of T, every form
     asc_deintlv(b, b, b, b)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_deintlv(v_int4x2_t, v_int4x2_t, v_int4x2_t, v_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
@@ -13050,6 +13586,9 @@ def main() -> None:
     asc_deintlv(v_int32_t, v_int32_t, v_int32_t, v_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_deintlv(v_uint32_t, v_uint32_t, v_uint32_t, v_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_deintlv(v_float32_t, v_float32_t, v_float32_t, v_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_squeeze_with_status() -> None:
     # asc_squeeze_with_status: every illegal combination of T, every form
     asc_squeeze_with_status(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_squeeze_with_status(v_int4x2_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
@@ -13070,6 +13609,9 @@ def main() -> None:
     asc_squeeze_with_status(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     asc_squeeze_with_status(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     asc_squeeze_with_status(v_float32_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_asc_unsqueeze() -> None:
     # asc_unsqueeze: every illegal combination of T, every form
     asc_unsqueeze(b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_unsqueeze(v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -13084,6 +13626,9 @@ def main() -> None:
     asc_unsqueeze(v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     asc_unsqueeze(v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     asc_unsqueeze(v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_asc_half2int4x2_rn() -> None:
     # asc_half2int4x2_rn: one wrong role at a time of dst, src, every form
     asc_half2int4x2_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2int4x2_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13121,6 +13666,9 @@ def main() -> None:
     asc_half2int4x2_rn(v_int4x2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, float32_t)
     asc_half2int4x2_rn(v_int4x2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, int64_t)
     asc_half2int4x2_rn(v_int4x2_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t, uint64_t)
+
+
+def check_asc_half2int8_rn() -> None:
     # asc_half2int8_rn: one wrong role at a time of dst, src, every form
     asc_half2int8_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2int8_rn(v_uint8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, half)
@@ -13158,6 +13706,9 @@ def main() -> None:
     asc_half2int8_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
     asc_half2int8_rn(v_int8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
     asc_half2int8_rn(v_int8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint64_t)
+
+
+def check_asc_half2uint8_rn() -> None:
     # asc_half2uint8_rn: one wrong role at a time of dst, src, every form
     asc_half2uint8_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2uint8_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13195,6 +13746,9 @@ def main() -> None:
     asc_half2uint8_rn(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
     asc_half2uint8_rn(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
     asc_half2uint8_rn(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+
+
+def check_asc_half2int16_rn() -> None:
     # asc_half2int16_rn: one wrong role at a time of dst, src, every form
     asc_half2int16_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2int16_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13232,6 +13786,9 @@ def main() -> None:
     asc_half2int16_rn(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
     asc_half2int16_rn(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
     asc_half2int16_rn(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+
+
+def check_asc_half2int32_rn() -> None:
     # asc_half2int32_rn: one wrong role at a time of dst, src, every form
     asc_half2int32_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2int32_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13269,6 +13826,9 @@ def main() -> None:
     asc_half2int32_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
     asc_half2int32_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
     asc_half2int32_rn(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+
+
+def check_asc_bfloat162int32_rn() -> None:
     # asc_bfloat162int32_rn: one wrong role at a time of dst, src, every form
     asc_bfloat162int32_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
     asc_bfloat162int32_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
@@ -13306,6 +13866,9 @@ def main() -> None:
     asc_bfloat162int32_rn(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
     asc_bfloat162int32_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
     asc_bfloat162int32_rn(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+
+
+def check_asc_float2int16_rn() -> None:
     # asc_float2int16_rn: one wrong role at a time of dst, src, every form
     asc_float2int16_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2int16_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -13343,6 +13906,9 @@ def main() -> None:
     asc_float2int16_rn(v_int16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint32_t)
     asc_float2int16_rn(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
     asc_float2int16_rn(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+
+
+def check_asc_float2int32_rn() -> None:
     # asc_float2int32_rn: one wrong role at a time of dst, src, every form
     asc_float2int32_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2int32_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -13380,6 +13946,9 @@ def main() -> None:
     asc_float2int32_rn(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
     asc_float2int32_rn(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
     asc_float2int32_rn(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+
+
+def check_asc_float2int64_rn() -> None:
     # asc_float2int64_rn: one wrong role at a time of dst, src, every form
     asc_float2int64_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2int64_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -13417,6 +13986,9 @@ def main() -> None:
     asc_float2int64_rn(v_int64_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint32_t)
     asc_float2int64_rn(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
     asc_float2int64_rn(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+
+
+def check_asc_hif82half() -> None:
     # asc_hif82half: one wrong role at a time of dst, src, every form
     asc_hif82half(b, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
     asc_hif82half(v_int8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
@@ -13454,6 +14026,9 @@ def main() -> None:
     asc_hif82half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
     asc_hif82half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_hif82half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_hif82float() -> None:
     # asc_hif82float: one wrong role at a time of dst, src, every form
     asc_hif82float(b, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, hifloat8_t)
     asc_hif82float(v_int8_t, v_hifloat8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, hifloat8_t)
@@ -13491,6 +14066,9 @@ def main() -> None:
     asc_hif82float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_hif82float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_hif82float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_e4m32float() -> None:
     # asc_e4m32float: one wrong role at a time of dst, src, every form
     asc_e4m32float(b, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e4m3fn_t)
     asc_e4m32float(v_int8_t, v_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e4m3fn_t)
@@ -13528,6 +14106,9 @@ def main() -> None:
     asc_e4m32float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_e4m32float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_e4m32float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_e5m22float() -> None:
     # asc_e5m22float: one wrong role at a time of dst, src, every form
     asc_e5m22float(b, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp8_e5m2_t)
     asc_e5m22float(v_int8_t, v_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp8_e5m2_t)
@@ -13565,6 +14146,9 @@ def main() -> None:
     asc_e5m22float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_e5m22float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_e5m22float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_e2m1x22bfloat16() -> None:
     # asc_e2m1x22bfloat16: one wrong role at a time of dst, src, every form
     asc_e2m1x22bfloat16(b, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e2m1_t)
     asc_e2m1x22bfloat16(v_int8_t, v_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e2m1_t)
@@ -13602,6 +14186,9 @@ def main() -> None:
     asc_e2m1x22bfloat16(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
     asc_e2m1x22bfloat16(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
     asc_e2m1x22bfloat16(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+
+
+def check_asc_e1m2x22bfloat16() -> None:
     # asc_e1m2x22bfloat16: one wrong role at a time of dst, src, every form
     asc_e1m2x22bfloat16(b, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, fp4x2_e1m2_t)
     asc_e1m2x22bfloat16(v_int8_t, v_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, fp4x2_e1m2_t)
@@ -13639,6 +14226,9 @@ def main() -> None:
     asc_e1m2x22bfloat16(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
     asc_e1m2x22bfloat16(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
     asc_e1m2x22bfloat16(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+
+
+def check_asc_half2hif8_rna() -> None:
     # asc_half2hif8_rna: one wrong role at a time of dst, src, every form
     asc_half2hif8_rna(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2hif8_rna(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13676,6 +14266,9 @@ def main() -> None:
     asc_half2hif8_rna(v_hifloat8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, float32_t)
     asc_half2hif8_rna(v_hifloat8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
     asc_half2hif8_rna(v_hifloat8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+
+
+def check_asc_half2bfloat16_rn() -> None:
     # asc_half2bfloat16_rn: one wrong role at a time of dst, src, every form
     asc_half2bfloat16_rn(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2bfloat16_rn(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13713,6 +14306,9 @@ def main() -> None:
     asc_half2bfloat16_rn(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
     asc_half2bfloat16_rn(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
     asc_half2bfloat16_rn(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+
+
+def check_asc_bfloat162half_rn() -> None:
     # asc_bfloat162half_rn: one wrong role at a time of dst, src, every form
     asc_bfloat162half_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
     asc_bfloat162half_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
@@ -13750,6 +14346,9 @@ def main() -> None:
     asc_bfloat162half_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
     asc_bfloat162half_rn(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_bfloat162half_rn(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_bfloat162e2m1x2_rn() -> None:
     # asc_bfloat162e2m1x2_rn: one wrong role at a time of dst, src, every form
     asc_bfloat162e2m1x2_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
     asc_bfloat162e2m1x2_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
@@ -13787,6 +14386,9 @@ def main() -> None:
     asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, float32_t)
     asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, int64_t)
     asc_bfloat162e2m1x2_rn(v_fp4x2_e2m1_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t, uint64_t)
+
+
+def check_asc_bfloat162e1m2x2_rn() -> None:
     # asc_bfloat162e1m2x2_rn: one wrong role at a time of dst, src, every form
     asc_bfloat162e1m2x2_rn(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
     asc_bfloat162e1m2x2_rn(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
@@ -13824,6 +14426,9 @@ def main() -> None:
     asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, float32_t)
     asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, int64_t)
     asc_bfloat162e1m2x2_rn(v_fp4x2_e1m2_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t, uint64_t)
+
+
+def check_asc_bfloat162float() -> None:
     # asc_bfloat162float: one wrong role at a time of dst, src, every form
     asc_bfloat162float(b, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bfloat16_t)
     asc_bfloat162float(v_int8_t, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, bfloat16_t)
@@ -13861,6 +14466,9 @@ def main() -> None:
     asc_bfloat162float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_bfloat162float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_bfloat162float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_half2float() -> None:
     # asc_half2float: one wrong role at a time of dst, src, every form
     asc_half2float(b, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, half)
     asc_half2float(v_int8_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, half)
@@ -13898,6 +14506,9 @@ def main() -> None:
     asc_half2float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_half2float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_half2float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_float2hif8_rna() -> None:
     # asc_float2hif8_rna: one wrong role at a time of dst, src, every form
     asc_float2hif8_rna(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2hif8_rna(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -13935,6 +14546,9 @@ def main() -> None:
     asc_float2hif8_rna(v_hifloat8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint32_t)
     asc_float2hif8_rna(v_hifloat8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, int64_t)
     asc_float2hif8_rna(v_hifloat8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (hifloat8_t, uint64_t)
+
+
+def check_asc_float2e4m3_rn() -> None:
     # asc_float2e4m3_rn: one wrong role at a time of dst, src, every form
     asc_float2e4m3_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2e4m3_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -13972,6 +14586,9 @@ def main() -> None:
     asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint32_t)
     asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int64_t)
     asc_float2e4m3_rn(v_fp8_e4m3fn_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, uint64_t)
+
+
+def check_asc_float2e5m2_rn() -> None:
     # asc_float2e5m2_rn: one wrong role at a time of dst, src, every form
     asc_float2e5m2_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2e5m2_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -14009,6 +14626,9 @@ def main() -> None:
     asc_float2e5m2_rn(v_fp8_e5m2_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint32_t)
     asc_float2e5m2_rn(v_fp8_e5m2_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, int64_t)
     asc_float2e5m2_rn(v_fp8_e5m2_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t, uint64_t)
+
+
+def check_asc_float2half_ro() -> None:
     # asc_float2half_ro: one wrong role at a time of dst, src, every form
     asc_float2half_ro(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2half_ro(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -14046,6 +14666,9 @@ def main() -> None:
     asc_float2half_ro(v_half, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint32_t)
     asc_float2half_ro(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_float2half_ro(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_float2bfloat16_rn() -> None:
     # asc_float2bfloat16_rn: one wrong role at a time of dst, src, every form
     asc_float2bfloat16_rn(b, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, float32_t)
     asc_float2bfloat16_rn(v_int8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, float32_t)
@@ -14083,6 +14706,9 @@ def main() -> None:
     asc_float2bfloat16_rn(v_bfloat16_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint32_t)
     asc_float2bfloat16_rn(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
     asc_float2bfloat16_rn(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+
+
+def check_asc_int4x22half() -> None:
     # asc_int4x22half: one wrong role at a time of dst, src, every form
     asc_int4x22half(b, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
     asc_int4x22half(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
@@ -14120,6 +14746,9 @@ def main() -> None:
     asc_int4x22half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
     asc_int4x22half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_int4x22half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_int4x22bfloat16() -> None:
     # asc_int4x22bfloat16: one wrong role at a time of dst, src, every form
     asc_int4x22bfloat16(b, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
     asc_int4x22bfloat16(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
@@ -14157,6 +14786,9 @@ def main() -> None:
     asc_int4x22bfloat16(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, float32_t)
     asc_int4x22bfloat16(v_bfloat16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int64_t)
     asc_int4x22bfloat16(v_bfloat16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, uint64_t)
+
+
+def check_asc_int82half() -> None:
     # asc_int82half: one wrong role at a time of dst, src, every form
     asc_int82half(b, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
     asc_int82half(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
@@ -14194,6 +14826,9 @@ def main() -> None:
     asc_int82half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
     asc_int82half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_int82half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_uint82half() -> None:
     # asc_uint82half: one wrong role at a time of dst, src, every form
     asc_uint82half(b, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
     asc_uint82half(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
@@ -14231,6 +14866,9 @@ def main() -> None:
     asc_uint82half(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
     asc_uint82half(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_uint82half(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_int162half_rn() -> None:
     # asc_int162half_rn: one wrong role at a time of dst, src, every form
     asc_int162half_rn(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     asc_int162half_rn(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
@@ -14268,6 +14906,9 @@ def main() -> None:
     asc_int162half_rn(v_half, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, float32_t)
     asc_int162half_rn(v_half, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int64_t)
     asc_int162half_rn(v_half, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, uint64_t)
+
+
+def check_asc_int162float() -> None:
     # asc_int162float: one wrong role at a time of dst, src, every form
     asc_int162float(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     asc_int162float(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
@@ -14305,6 +14946,9 @@ def main() -> None:
     asc_int162float(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_int162float(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_int162float(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_int322float_rn() -> None:
     # asc_int322float_rn: one wrong role at a time of dst, src, every form
     asc_int322float_rn(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
     asc_int322float_rn(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
@@ -14342,6 +14986,9 @@ def main() -> None:
     asc_int322float_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_int322float_rn(v_float32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int64_t)
     asc_int322float_rn(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_int642float_rn() -> None:
     # asc_int642float_rn: one wrong role at a time of dst, src, every form
     asc_int642float_rn(b, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
     asc_int642float_rn(v_int8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
@@ -14379,6 +15026,9 @@ def main() -> None:
     asc_int642float_rn(v_float32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t)
     asc_int642float_rn(v_float32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, float32_t)
     asc_int642float_rn(v_float32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint64_t)
+
+
+def check_asc_int4x22int16() -> None:
     # asc_int4x22int16: one wrong role at a time of dst, src, every form
     asc_int4x22int16(b, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int4x2_t)
     asc_int4x22int16(v_int8_t, v_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int4x2_t)
@@ -14416,6 +15066,9 @@ def main() -> None:
     asc_int4x22int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
     asc_int4x22int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
     asc_int4x22int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+
+
+def check_asc_int82int16() -> None:
     # asc_int82int16: one wrong role at a time of dst, src, every form
     asc_int82int16(b, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
     asc_int82int16(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
@@ -14453,6 +15106,9 @@ def main() -> None:
     asc_int82int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
     asc_int82int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
     asc_int82int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+
+
+def check_asc_int82int32() -> None:
     # asc_int82int32: one wrong role at a time of dst, src, every form
     asc_int82int32(b, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
     asc_int82int32(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t)
@@ -14490,6 +15146,9 @@ def main() -> None:
     asc_int82int32(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
     asc_int82int32(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
     asc_int82int32(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+
+
+def check_asc_uint82uint16() -> None:
     # asc_uint82uint16: one wrong role at a time of dst, src, every form
     asc_uint82uint16(b, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
     asc_uint82uint16(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
@@ -14527,6 +15186,9 @@ def main() -> None:
     asc_uint82uint16(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
     asc_uint82uint16(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
     asc_uint82uint16(v_uint16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+
+
+def check_asc_uint82uint32() -> None:
     # asc_uint82uint32: one wrong role at a time of dst, src, every form
     asc_uint82uint32(b, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t)
     asc_uint82uint32(v_int8_t, v_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t)
@@ -14564,6 +15226,9 @@ def main() -> None:
     asc_uint82uint32(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
     asc_uint82uint32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
     asc_uint82uint32(v_uint32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+
+
+def check_asc_int162uint8() -> None:
     # asc_int162uint8: one wrong role at a time of dst, src, every form
     asc_int162uint8(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     asc_int162uint8(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
@@ -14601,6 +15266,9 @@ def main() -> None:
     asc_int162uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
     asc_int162uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
     asc_int162uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+
+
+def check_asc_int162int32() -> None:
     # asc_int162int32: one wrong role at a time of dst, src, every form
     asc_int162int32(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     asc_int162int32(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
@@ -14638,6 +15306,9 @@ def main() -> None:
     asc_int162int32(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
     asc_int162int32(v_int32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int64_t)
     asc_int162int32(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+
+
+def check_asc_int162uint32() -> None:
     # asc_int162uint32: one wrong role at a time of dst, src, every form
     asc_int162uint32(b, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     asc_int162uint32(v_int8_t, v_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t)
@@ -14675,6 +15346,9 @@ def main() -> None:
     asc_int162uint32(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
     asc_int162uint32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
     asc_int162uint32(v_uint32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+
+
+def check_asc_uint162uint8() -> None:
     # asc_uint162uint8: one wrong role at a time of dst, src, every form
     asc_uint162uint8(b, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
     asc_uint162uint8(v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
@@ -14712,6 +15386,9 @@ def main() -> None:
     asc_uint162uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
     asc_uint162uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
     asc_uint162uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+
+
+def check_asc_uint162uint32() -> None:
     # asc_uint162uint32: one wrong role at a time of dst, src, every form
     asc_uint162uint32(b, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint16_t)
     asc_uint162uint32(v_int8_t, v_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint16_t)
@@ -14749,6 +15426,9 @@ def main() -> None:
     asc_uint162uint32(v_uint32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, float32_t)
     asc_uint162uint32(v_uint32_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int64_t)
     asc_uint162uint32(v_uint32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint64_t)
+
+
+def check_asc_int322uint8() -> None:
     # asc_int322uint8: one wrong role at a time of dst, src, every form
     asc_int322uint8(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
     asc_int322uint8(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
@@ -14786,6 +15466,9 @@ def main() -> None:
     asc_int322uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
     asc_int322uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
     asc_int322uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+
+
+def check_asc_int322int16() -> None:
     # asc_int322int16: one wrong role at a time of dst, src, every form
     asc_int322int16(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
     asc_int322int16(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
@@ -14823,6 +15506,9 @@ def main() -> None:
     asc_int322int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
     asc_int322int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
     asc_int322int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+
+
+def check_asc_int322uint16() -> None:
     # asc_int322uint16: one wrong role at a time of dst, src, every form
     asc_int322uint16(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
     asc_int322uint16(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
@@ -14860,6 +15546,9 @@ def main() -> None:
     asc_int322uint16(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
     asc_int322uint16(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
     asc_int322uint16(v_uint16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+
+
+def check_asc_int322int64() -> None:
     # asc_int322int64: one wrong role at a time of dst, src, every form
     asc_int322int64(b, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int32_t)
     asc_int322int64(v_int8_t, v_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int32_t)
@@ -14897,6 +15586,9 @@ def main() -> None:
     asc_int322int64(v_int64_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, float32_t)
     asc_int322int64(v_int64_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t)
     asc_int322int64(v_int64_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, uint64_t)
+
+
+def check_asc_uint322uint8() -> None:
     # asc_uint322uint8: one wrong role at a time of dst, src, every form
     asc_uint322uint8(b, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
     asc_uint322uint8(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
@@ -14934,6 +15626,9 @@ def main() -> None:
     asc_uint322uint8(v_uint8_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, float32_t)
     asc_uint322uint8(v_uint8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int64_t)
     asc_uint322uint8(v_uint8_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, uint64_t)
+
+
+def check_asc_uint322int16() -> None:
     # asc_uint322int16: one wrong role at a time of dst, src, every form
     asc_uint322int16(b, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
     asc_uint322int16(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
@@ -14971,6 +15666,9 @@ def main() -> None:
     asc_uint322int16(v_int16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, float32_t)
     asc_uint322int16(v_int16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int64_t)
     asc_uint322int16(v_int16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, uint64_t)
+
+
+def check_asc_uint322uint16() -> None:
     # asc_uint322uint16: one wrong role at a time of dst, src, every form
     asc_uint322uint16(b, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint32_t)
     asc_uint322uint16(v_int8_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint32_t)
@@ -15008,6 +15706,9 @@ def main() -> None:
     asc_uint322uint16(v_uint16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, float32_t)
     asc_uint322uint16(v_uint16_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, int64_t)
     asc_uint322uint16(v_uint16_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint64_t)
+
+
+def check_asc_int642int32() -> None:
     # asc_int642int32: one wrong role at a time of dst, src, every form
     asc_int642int32(b, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int64_t)
     asc_int642int32(v_int8_t, v_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int64_t)
@@ -15045,6 +15746,9 @@ def main() -> None:
     asc_int642int32(v_int32_t, v_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t)
     asc_int642int32(v_int32_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, float32_t)
     asc_int642int32(v_int32_t, v_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint64_t)
+
+
+def check_asc_rint() -> None:
     # asc_rint: every illegal combination of T, every form
     asc_rint(b, b, m)  # type: ignore[call-overload]  # pyright: ignore  # (bool_)
     asc_rint(v_int8_t, v_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -15065,6 +15769,9 @@ def main() -> None:
     asc_rint(v_half, v_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
     asc_rint(v_bfloat16_t, v_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
     asc_rint(v_float32_t, v_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_asc_muls() -> None:
     # asc_muls: every illegal combination of dst, src, value, every form
     asc_muls(b, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_, float32_t)
     asc_muls(b, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t, float32_t)
@@ -15426,6 +16133,9 @@ def main() -> None:
     asc_muls(v_uint64_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t, float32_t)
     asc_muls(v_uint64_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t, float32_t)
     asc_muls(v_uint64_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t, float32_t)
+
+
+def check_asc_muls_v2() -> None:
     # asc_muls_v2: every illegal combination of dst, src, value, every form
     asc_muls_v2(b, b, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_, float32_t)
     asc_muls_v2(b, v_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t, float32_t)
@@ -15787,6 +16497,9 @@ def main() -> None:
     asc_muls_v2(v_uint64_t, v_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t, float32_t)
     asc_muls_v2(v_uint64_t, v_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t, float32_t)
     asc_muls_v2(v_uint64_t, v_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t, float32_t)
+
+
+def check_asc_set_store_atomic_config_v2() -> None:
     # asc_set_store_atomic_config_v2: every illegal combination of atomic_type, every form
     asc_set_store_atomic_config_v2(1.5, 1)  # type: ignore[arg-type]  # pyright: ignore  # atomic_type: 1.5
     asc_set_store_atomic_config_v2(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # atomic_op: 1.5

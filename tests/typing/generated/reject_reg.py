@@ -49,95 +49,96 @@ from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg.reg.datamove import AddrReg
 
 
-def main() -> None:
-    ub = UnifiedBuffer()
-    m = Reg.MaskReg()
-    ar = Reg.CreateAddrReg[uint8_t](1, 32)
-    ul = Reg.UnalignRegForLoad()
-    us = Reg.UnalignRegForStore()
-    r_bool_ = Reg.RegTensor[bool_]()
-    assert_type(r_bool_, RegTensor[bool_])
-    p_bool_ = ub.alloc(bool_, 256)
-    pr_bool_ = Ref(p_bool_)
-    r_int8_t = Reg.RegTensor[int8_t]()
-    assert_type(r_int8_t, RegTensor[int8_t])
-    p_int8_t = ub.alloc(int8_t, 256)
-    pr_int8_t = Ref(p_int8_t)
-    r_uint8_t = Reg.RegTensor[uint8_t]()
-    assert_type(r_uint8_t, RegTensor[uint8_t])
-    p_uint8_t = ub.alloc(uint8_t, 256)
-    pr_uint8_t = Ref(p_uint8_t)
-    r_fp8_e4m3fn_t = Reg.RegTensor[fp8_e4m3fn_t]()
-    assert_type(r_fp8_e4m3fn_t, RegTensor[fp8_e4m3fn_t])
-    p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
-    pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
-    r_fp8_e5m2_t = Reg.RegTensor[fp8_e5m2_t]()
-    assert_type(r_fp8_e5m2_t, RegTensor[fp8_e5m2_t])
-    p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
-    pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
-    r_fp8_e8m0_t = Reg.RegTensor[fp8_e8m0_t]()
-    assert_type(r_fp8_e8m0_t, RegTensor[fp8_e8m0_t])
-    p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
-    pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
-    r_hifloat8_t = Reg.RegTensor[hifloat8_t]()
-    assert_type(r_hifloat8_t, RegTensor[hifloat8_t])
-    p_hifloat8_t = ub.alloc(hifloat8_t, 256)
-    pr_hifloat8_t = Ref(p_hifloat8_t)
-    r_int4x2_t = Reg.RegTensor[int4x2_t]()
-    assert_type(r_int4x2_t, RegTensor[int4x2_t])
-    p_int4x2_t = ub.alloc(int4x2_t, 256)
-    pr_int4x2_t = Ref(p_int4x2_t)
-    r_fp4x2_e2m1_t = Reg.RegTensor[fp4x2_e2m1_t]()
-    assert_type(r_fp4x2_e2m1_t, RegTensor[fp4x2_e2m1_t])
-    p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
-    pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
-    r_fp4x2_e1m2_t = Reg.RegTensor[fp4x2_e1m2_t]()
-    assert_type(r_fp4x2_e1m2_t, RegTensor[fp4x2_e1m2_t])
-    p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
-    pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
-    r_int16_t = Reg.RegTensor[int16_t]()
-    assert_type(r_int16_t, RegTensor[int16_t])
-    p_int16_t = ub.alloc(int16_t, 256)
-    pr_int16_t = Ref(p_int16_t)
-    r_uint16_t = Reg.RegTensor[uint16_t]()
-    assert_type(r_uint16_t, RegTensor[uint16_t])
-    p_uint16_t = ub.alloc(uint16_t, 256)
-    pr_uint16_t = Ref(p_uint16_t)
-    r_half = Reg.RegTensor[half]()
-    assert_type(r_half, RegTensor[half])
-    p_half = ub.alloc(half, 256)
-    pr_half = Ref(p_half)
-    r_bfloat16_t = Reg.RegTensor[bfloat16_t]()
-    assert_type(r_bfloat16_t, RegTensor[bfloat16_t])
-    p_bfloat16_t = ub.alloc(bfloat16_t, 256)
-    pr_bfloat16_t = Ref(p_bfloat16_t)
-    r_int32_t = Reg.RegTensor[int32_t]()
-    assert_type(r_int32_t, RegTensor[int32_t])
-    p_int32_t = ub.alloc(int32_t, 256)
-    pr_int32_t = Ref(p_int32_t)
-    r_uint32_t = Reg.RegTensor[uint32_t]()
-    assert_type(r_uint32_t, RegTensor[uint32_t])
-    p_uint32_t = ub.alloc(uint32_t, 256)
-    pr_uint32_t = Ref(p_uint32_t)
-    r_float32_t = Reg.RegTensor[float32_t]()
-    assert_type(r_float32_t, RegTensor[float32_t])
-    p_float32_t = ub.alloc(float32_t, 256)
-    pr_float32_t = Ref(p_float32_t)
-    r_int64_t = Reg.RegTensor[int64_t]()
-    assert_type(r_int64_t, RegTensor[int64_t])
-    r2_int64_t = Reg.RegTensor[int64_t, RegTraitNumTwo]()
-    p_int64_t = ub.alloc(int64_t, 256)
-    pr_int64_t = Ref(p_int64_t)
-    r_uint64_t = Reg.RegTensor[uint64_t]()
-    assert_type(r_uint64_t, RegTensor[uint64_t])
-    r2_uint64_t = Reg.RegTensor[uint64_t, RegTraitNumTwo]()
-    p_uint64_t = ub.alloc(uint64_t, 256)
-    pr_uint64_t = Ref(p_uint64_t)
-    assert_type(m, MaskReg)
-    assert_type(ar, AddrReg)
-    assert_type(r2_int64_t, RegTensor[int64_t, RegTraitNumTwo])
-    assert_type(Reg.RegTensor[int64_t, RegTraitNumOne](), RegTensor[int64_t])
-    # Reg.CreateMask: every illegal T combination
+ub = UnifiedBuffer()
+m = Reg.MaskReg()
+ar = Reg.CreateAddrReg[uint8_t](1, 32)
+ul = Reg.UnalignRegForLoad()
+us = Reg.UnalignRegForStore()
+r_bool_ = Reg.RegTensor[bool_]()
+assert_type(r_bool_, RegTensor[bool_])
+p_bool_ = ub.alloc(bool_, 256)
+pr_bool_ = Ref(p_bool_)
+r_int8_t = Reg.RegTensor[int8_t]()
+assert_type(r_int8_t, RegTensor[int8_t])
+p_int8_t = ub.alloc(int8_t, 256)
+pr_int8_t = Ref(p_int8_t)
+r_uint8_t = Reg.RegTensor[uint8_t]()
+assert_type(r_uint8_t, RegTensor[uint8_t])
+p_uint8_t = ub.alloc(uint8_t, 256)
+pr_uint8_t = Ref(p_uint8_t)
+r_fp8_e4m3fn_t = Reg.RegTensor[fp8_e4m3fn_t]()
+assert_type(r_fp8_e4m3fn_t, RegTensor[fp8_e4m3fn_t])
+p_fp8_e4m3fn_t = ub.alloc(fp8_e4m3fn_t, 256)
+pr_fp8_e4m3fn_t = Ref(p_fp8_e4m3fn_t)
+r_fp8_e5m2_t = Reg.RegTensor[fp8_e5m2_t]()
+assert_type(r_fp8_e5m2_t, RegTensor[fp8_e5m2_t])
+p_fp8_e5m2_t = ub.alloc(fp8_e5m2_t, 256)
+pr_fp8_e5m2_t = Ref(p_fp8_e5m2_t)
+r_fp8_e8m0_t = Reg.RegTensor[fp8_e8m0_t]()
+assert_type(r_fp8_e8m0_t, RegTensor[fp8_e8m0_t])
+p_fp8_e8m0_t = ub.alloc(fp8_e8m0_t, 256)
+pr_fp8_e8m0_t = Ref(p_fp8_e8m0_t)
+r_hifloat8_t = Reg.RegTensor[hifloat8_t]()
+assert_type(r_hifloat8_t, RegTensor[hifloat8_t])
+p_hifloat8_t = ub.alloc(hifloat8_t, 256)
+pr_hifloat8_t = Ref(p_hifloat8_t)
+r_int4x2_t = Reg.RegTensor[int4x2_t]()
+assert_type(r_int4x2_t, RegTensor[int4x2_t])
+p_int4x2_t = ub.alloc(int4x2_t, 256)
+pr_int4x2_t = Ref(p_int4x2_t)
+r_fp4x2_e2m1_t = Reg.RegTensor[fp4x2_e2m1_t]()
+assert_type(r_fp4x2_e2m1_t, RegTensor[fp4x2_e2m1_t])
+p_fp4x2_e2m1_t = ub.alloc(fp4x2_e2m1_t, 256)
+pr_fp4x2_e2m1_t = Ref(p_fp4x2_e2m1_t)
+r_fp4x2_e1m2_t = Reg.RegTensor[fp4x2_e1m2_t]()
+assert_type(r_fp4x2_e1m2_t, RegTensor[fp4x2_e1m2_t])
+p_fp4x2_e1m2_t = ub.alloc(fp4x2_e1m2_t, 256)
+pr_fp4x2_e1m2_t = Ref(p_fp4x2_e1m2_t)
+r_int16_t = Reg.RegTensor[int16_t]()
+assert_type(r_int16_t, RegTensor[int16_t])
+p_int16_t = ub.alloc(int16_t, 256)
+pr_int16_t = Ref(p_int16_t)
+r_uint16_t = Reg.RegTensor[uint16_t]()
+assert_type(r_uint16_t, RegTensor[uint16_t])
+p_uint16_t = ub.alloc(uint16_t, 256)
+pr_uint16_t = Ref(p_uint16_t)
+r_half = Reg.RegTensor[half]()
+assert_type(r_half, RegTensor[half])
+p_half = ub.alloc(half, 256)
+pr_half = Ref(p_half)
+r_bfloat16_t = Reg.RegTensor[bfloat16_t]()
+assert_type(r_bfloat16_t, RegTensor[bfloat16_t])
+p_bfloat16_t = ub.alloc(bfloat16_t, 256)
+pr_bfloat16_t = Ref(p_bfloat16_t)
+r_int32_t = Reg.RegTensor[int32_t]()
+assert_type(r_int32_t, RegTensor[int32_t])
+p_int32_t = ub.alloc(int32_t, 256)
+pr_int32_t = Ref(p_int32_t)
+r_uint32_t = Reg.RegTensor[uint32_t]()
+assert_type(r_uint32_t, RegTensor[uint32_t])
+p_uint32_t = ub.alloc(uint32_t, 256)
+pr_uint32_t = Ref(p_uint32_t)
+r_float32_t = Reg.RegTensor[float32_t]()
+assert_type(r_float32_t, RegTensor[float32_t])
+p_float32_t = ub.alloc(float32_t, 256)
+pr_float32_t = Ref(p_float32_t)
+r_int64_t = Reg.RegTensor[int64_t]()
+assert_type(r_int64_t, RegTensor[int64_t])
+r2_int64_t = Reg.RegTensor[int64_t, RegTraitNumTwo]()
+p_int64_t = ub.alloc(int64_t, 256)
+pr_int64_t = Ref(p_int64_t)
+r_uint64_t = Reg.RegTensor[uint64_t]()
+assert_type(r_uint64_t, RegTensor[uint64_t])
+r2_uint64_t = Reg.RegTensor[uint64_t, RegTraitNumTwo]()
+p_uint64_t = ub.alloc(uint64_t, 256)
+pr_uint64_t = Ref(p_uint64_t)
+assert_type(m, MaskReg)
+assert_type(ar, AddrReg)
+assert_type(r2_int64_t, RegTensor[int64_t, RegTraitNumTwo])
+assert_type(Reg.RegTensor[int64_t, RegTraitNumOne](), RegTensor[int64_t])
+
+
+def check_Reg_CreateMask() -> None:
     # Reg.CreateMask: a template dtype no combination allows
     Reg.CreateMask[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.CreateMask[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -146,7 +147,9 @@ def main() -> None:
     Reg.CreateMask[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.CreateMask[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.CreateMask[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
-    # Reg.UpdateMask: every illegal T combination
+
+
+def check_Reg_UpdateMask() -> None:
     # Reg.UpdateMask: a template dtype no combination allows
     Reg.UpdateMask[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.UpdateMask[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -155,7 +158,9 @@ def main() -> None:
     Reg.UpdateMask[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.UpdateMask[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.UpdateMask[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
-    # Reg.LoadAlign: every illegal T combination
+
+
+def check_Reg_LoadAlign() -> None:
     # Reg.LoadAlign: template dtype is not the operands' dtype
     Reg.LoadAlign[int8_t](r_bool_, p_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.LoadAlign[uint8_t](r_int8_t, p_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -176,8 +181,9 @@ def main() -> None:
     Reg.LoadAlign[int64_t](r_float32_t, p_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.LoadAlign[uint64_t](r_int64_t, p_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.LoadAlign[bool_](r_uint64_t, p_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.LoadAlign: a template dtype no combination allows
-    # Reg.StoreAlign: every illegal T combination
+
+
+def check_Reg_StoreAlign() -> None:
     # Reg.StoreAlign: template dtype is not the operands' dtype
     Reg.StoreAlign[int8_t](p_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.StoreAlign[uint8_t](p_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -198,7 +204,9 @@ def main() -> None:
     Reg.StoreAlign[int64_t](p_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.StoreAlign[uint64_t](p_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.StoreAlign[bool_](p_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.StoreAlign: a template dtype no combination allows
+
+
+def check_Reg_Compare() -> None:
     # Reg.Compare: every illegal T combination
     Reg.Compare(m, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Compare(m, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -208,6 +216,9 @@ def main() -> None:
     Reg.Compare(m, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Compare(m, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Compare(m, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Compare_2() -> None:
     # Reg.Compare: operands of two dtypes
     Reg.Compare(m, r_int8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
     Reg.Compare(m, r_uint8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int16_t
@@ -220,6 +231,9 @@ def main() -> None:
     Reg.Compare(m, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.Compare(m, r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.Compare(m, r_uint64_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int8_t
+
+
+def check_Reg_Compare_3() -> None:
     # Reg.Compare: template dtype is not the operands' dtype
     Reg.Compare[uint8_t](m, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
     Reg.Compare[int16_t](m, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t)
@@ -232,6 +246,9 @@ def main() -> None:
     Reg.Compare[int64_t](m, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Compare[uint64_t](m, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Compare[int8_t](m, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t)
+
+
+def check_Reg_Compare_4() -> None:
     # Reg.Compare: a template dtype no combination allows
     Reg.Compare[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Compare[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -241,6 +258,9 @@ def main() -> None:
     Reg.Compare[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Compare[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Compare[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Compares() -> None:
     # Reg.Compares: every illegal T combination
     Reg.Compares(m, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Compares(m, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -250,6 +270,9 @@ def main() -> None:
     Reg.Compares(m, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Compares(m, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Compares(m, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Compares_2() -> None:
     # Reg.Compares: template dtype is not the operands' dtype
     Reg.Compares[uint8_t](m, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
     Reg.Compares[int16_t](m, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t)
@@ -262,6 +285,9 @@ def main() -> None:
     Reg.Compares[int64_t](m, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Compares[uint64_t](m, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Compares[int8_t](m, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t)
+
+
+def check_Reg_Compares_3() -> None:
     # Reg.Compares: a template dtype no combination allows
     Reg.Compares[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Compares[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -271,6 +297,9 @@ def main() -> None:
     Reg.Compares[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Compares[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Compares[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Select() -> None:
     # Reg.Select: every illegal T combination
     Reg.Select(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     Reg.Select(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -279,6 +308,9 @@ def main() -> None:
     Reg.Select(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Select(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Select(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Select_2() -> None:
     # Reg.Select: operands of two dtypes
     Reg.Select(r_bool_, r_bool_, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with uint8_t
     Reg.Select(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
@@ -292,6 +324,9 @@ def main() -> None:
     Reg.Select(r_float32_t, r_float32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with uint64_t
     Reg.Select(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Select(r_int64_t, r_int64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with bool_
+
+
+def check_Reg_Select_3() -> None:
     # Reg.Select: template dtype is not the operands' dtype
     Reg.Select[uint8_t](r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (bool_)
     Reg.Select[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
@@ -305,6 +340,9 @@ def main() -> None:
     Reg.Select[uint64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (float32_t)
     Reg.Select[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Select[bool_](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (int64_t)
+
+
+def check_Reg_Select_4() -> None:
     # Reg.Select: a template dtype no combination allows
     Reg.Select[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.Select[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -313,6 +351,9 @@ def main() -> None:
     Reg.Select[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Select[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Select[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_ShiftRight() -> None:
     # Reg.ShiftRight: every illegal src, shift combination
     Reg.ShiftRight(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.ShiftRight(r_bool_, r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -667,6 +708,9 @@ def main() -> None:
     Reg.ShiftRight(r_uint64_t, r_uint64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
     Reg.ShiftRight(r_uint64_t, r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.ShiftRight(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_ShiftRight_2() -> None:
     # Reg.ShiftRight: operands of two dtypes
     Reg.ShiftRight(r_int8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t) with uint8_t
     Reg.ShiftRight(r_uint8_t, r_int16_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t) with int16_t
@@ -676,6 +720,9 @@ def main() -> None:
     Reg.ShiftRight(r_uint32_t, r_int64_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t) with int64_t
     Reg.ShiftRight(r_int64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t) with uint64_t
     Reg.ShiftRight(r_uint64_t, r_int8_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t) with int8_t
+
+
+def check_Reg_ShiftRight_3() -> None:
     # Reg.ShiftRight: template dtype is not the operands' dtype
     Reg.ShiftRight[uint8_t](r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, int8_t)
     Reg.ShiftRight[int16_t](r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t, int8_t)
@@ -685,6 +732,9 @@ def main() -> None:
     Reg.ShiftRight[int64_t](r_uint32_t, r_uint32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, int32_t)
     Reg.ShiftRight[uint64_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
     Reg.ShiftRight[int8_t](r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, int64_t)
+
+
+def check_Reg_ShiftRight_4() -> None:
     # Reg.ShiftRight: a template dtype no combination allows
     Reg.ShiftRight[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ShiftRight[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -697,6 +747,9 @@ def main() -> None:
     Reg.ShiftRight[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.ShiftRight[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ShiftRight[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_ShiftLeft() -> None:
     # Reg.ShiftLeft: every illegal src, shift combination
     Reg.ShiftLeft(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.ShiftLeft(r_bool_, r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -1051,6 +1104,9 @@ def main() -> None:
     Reg.ShiftLeft(r_uint64_t, r_uint64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
     Reg.ShiftLeft(r_uint64_t, r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.ShiftLeft(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_ShiftLeft_2() -> None:
     # Reg.ShiftLeft: operands of two dtypes
     Reg.ShiftLeft(r_int8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int8_t) with uint8_t
     Reg.ShiftLeft(r_uint8_t, r_int16_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int8_t) with int16_t
@@ -1060,6 +1116,9 @@ def main() -> None:
     Reg.ShiftLeft(r_uint32_t, r_int64_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int32_t) with int64_t
     Reg.ShiftLeft(r_int64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int64_t) with uint64_t
     Reg.ShiftLeft(r_uint64_t, r_int8_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t) with int8_t
+
+
+def check_Reg_ShiftLeft_3() -> None:
     # Reg.ShiftLeft: template dtype is not the operands' dtype
     Reg.ShiftLeft[uint8_t](r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, int8_t)
     Reg.ShiftLeft[int16_t](r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t, int8_t)
@@ -1069,6 +1128,9 @@ def main() -> None:
     Reg.ShiftLeft[int64_t](r_uint32_t, r_uint32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, int32_t)
     Reg.ShiftLeft[uint64_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
     Reg.ShiftLeft[int8_t](r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, int64_t)
+
+
+def check_Reg_ShiftLeft_4() -> None:
     # Reg.ShiftLeft: a template dtype no combination allows
     Reg.ShiftLeft[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ShiftLeft[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1081,6 +1143,9 @@ def main() -> None:
     Reg.ShiftLeft[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.ShiftLeft[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ShiftLeft[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_ShiftRights() -> None:
     # Reg.ShiftRights: every illegal src, scalar combination
     Reg.ShiftRights(r_bool_, r_bool_, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     Reg.ShiftRights(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
@@ -1093,6 +1158,9 @@ def main() -> None:
     Reg.ShiftRights(r_half, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
     Reg.ShiftRights(r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
     Reg.ShiftRights(r_float32_t, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+
+
+def check_Reg_ShiftRights_2() -> None:
     # Reg.ShiftRights: operands of two dtypes
     Reg.ShiftRights(r_int8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t) with uint8_t
     Reg.ShiftRights(r_uint8_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t) with int16_t
@@ -1102,6 +1170,9 @@ def main() -> None:
     Reg.ShiftRights(r_uint32_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t) with int64_t
     Reg.ShiftRights(r_int64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t) with uint64_t
     Reg.ShiftRights(r_uint64_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t) with int8_t
+
+
+def check_Reg_ShiftRights_3() -> None:
     # Reg.ShiftRights: template dtype is not the operands' dtype
     Reg.ShiftRights[uint8_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, int16_t)
     Reg.ShiftRights[int16_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t, int16_t)
@@ -1111,6 +1182,9 @@ def main() -> None:
     Reg.ShiftRights[int64_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, int16_t)
     Reg.ShiftRights[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int16_t)
     Reg.ShiftRights[int8_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, int16_t)
+
+
+def check_Reg_ShiftRights_4() -> None:
     # Reg.ShiftRights: a template dtype no combination allows
     Reg.ShiftRights[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ShiftRights[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1123,6 +1197,9 @@ def main() -> None:
     Reg.ShiftRights[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.ShiftRights[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ShiftRights[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_ShiftLefts() -> None:
     # Reg.ShiftLefts: every illegal src, scalar combination
     Reg.ShiftLefts(r_bool_, r_bool_, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int16_t)
     Reg.ShiftLefts(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t, int16_t)
@@ -1135,6 +1212,9 @@ def main() -> None:
     Reg.ShiftLefts(r_half, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (half, int16_t)
     Reg.ShiftLefts(r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t, int16_t)
     Reg.ShiftLefts(r_float32_t, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, int16_t)
+
+
+def check_Reg_ShiftLefts_2() -> None:
     # Reg.ShiftLefts: operands of two dtypes
     Reg.ShiftLefts(r_int8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, int16_t) with uint8_t
     Reg.ShiftLefts(r_uint8_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t, int16_t) with int16_t
@@ -1144,6 +1224,9 @@ def main() -> None:
     Reg.ShiftLefts(r_uint32_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, int16_t) with int64_t
     Reg.ShiftLefts(r_int64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t, int16_t) with uint64_t
     Reg.ShiftLefts(r_uint64_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int16_t) with int8_t
+
+
+def check_Reg_ShiftLefts_3() -> None:
     # Reg.ShiftLefts: template dtype is not the operands' dtype
     Reg.ShiftLefts[uint8_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, int16_t)
     Reg.ShiftLefts[int16_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t, int16_t)
@@ -1153,6 +1236,9 @@ def main() -> None:
     Reg.ShiftLefts[int64_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, int16_t)
     Reg.ShiftLefts[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int16_t)
     Reg.ShiftLefts[int8_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, int16_t)
+
+
+def check_Reg_ShiftLefts_4() -> None:
     # Reg.ShiftLefts: a template dtype no combination allows
     Reg.ShiftLefts[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ShiftLefts[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1165,6 +1251,9 @@ def main() -> None:
     Reg.ShiftLefts[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.ShiftLefts[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ShiftLefts[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_Add() -> None:
     # Reg.Add: every illegal T combination
     Reg.Add(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Add(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1174,6 +1263,9 @@ def main() -> None:
     Reg.Add(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Add(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Add(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Add_2() -> None:
     # Reg.Add: operands of two dtypes
     Reg.Add(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Add(r_int8_t, r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1186,6 +1278,9 @@ def main() -> None:
     Reg.Add(r_bfloat16_t, r_bfloat16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Add(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Add(r_int64_t, r_int64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Add_3() -> None:
     # Reg.Add: template dtype is not the operands' dtype
     Reg.Add[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Add[uint16_t](r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1198,6 +1293,9 @@ def main() -> None:
     Reg.Add[uint64_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Add[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Add[uint8_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Add_4() -> None:
     # Reg.Add: a template dtype no combination allows
     Reg.Add[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Add[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1207,6 +1305,9 @@ def main() -> None:
     Reg.Add[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Add[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Add[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Sub() -> None:
     # Reg.Sub: every illegal T combination
     Reg.Sub(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Sub(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1216,6 +1317,9 @@ def main() -> None:
     Reg.Sub(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Sub(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Sub(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Sub_2() -> None:
     # Reg.Sub: operands of two dtypes
     Reg.Sub(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Sub(r_int8_t, r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1228,6 +1332,9 @@ def main() -> None:
     Reg.Sub(r_bfloat16_t, r_bfloat16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Sub(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Sub(r_int64_t, r_int64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Sub_3() -> None:
     # Reg.Sub: template dtype is not the operands' dtype
     Reg.Sub[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Sub[uint16_t](r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1240,6 +1347,9 @@ def main() -> None:
     Reg.Sub[uint64_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Sub[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Sub[uint8_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Sub_4() -> None:
     # Reg.Sub: a template dtype no combination allows
     Reg.Sub[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Sub[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1249,6 +1359,9 @@ def main() -> None:
     Reg.Sub[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Sub[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Sub[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Mul() -> None:
     # Reg.Mul: every illegal T combination
     Reg.Mul(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Mul(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1260,6 +1373,9 @@ def main() -> None:
     Reg.Mul(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Mul(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Mul(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Mul_2() -> None:
     # Reg.Mul: operands of two dtypes
     Reg.Mul(r_uint16_t, r_uint16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with int16_t
     Reg.Mul(r_int16_t, r_int16_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint32_t
@@ -1270,6 +1386,9 @@ def main() -> None:
     Reg.Mul(r_bfloat16_t, r_bfloat16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Mul(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Mul(r_int64_t, r_int64_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint16_t
+
+
+def check_Reg_Mul_3() -> None:
     # Reg.Mul: template dtype is not the operands' dtype
     Reg.Mul[int16_t](r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint16_t)
     Reg.Mul[uint32_t](r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int16_t)
@@ -1280,6 +1399,9 @@ def main() -> None:
     Reg.Mul[uint64_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Mul[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Mul[uint16_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int64_t)
+
+
+def check_Reg_Mul_4() -> None:
     # Reg.Mul: a template dtype no combination allows
     Reg.Mul[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Mul[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -1291,6 +1413,9 @@ def main() -> None:
     Reg.Mul[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Mul[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Mul[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Max() -> None:
     # Reg.Max: every illegal T combination
     Reg.Max(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Max(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1300,6 +1425,9 @@ def main() -> None:
     Reg.Max(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Max(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Max(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Max_2() -> None:
     # Reg.Max: operands of two dtypes
     Reg.Max(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Max(r_int8_t, r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1312,6 +1440,9 @@ def main() -> None:
     Reg.Max(r_bfloat16_t, r_bfloat16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Max(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Max(r_int64_t, r_int64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Max_3() -> None:
     # Reg.Max: template dtype is not the operands' dtype
     Reg.Max[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Max[uint16_t](r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1324,6 +1455,9 @@ def main() -> None:
     Reg.Max[uint64_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Max[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Max[uint8_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Max_4() -> None:
     # Reg.Max: a template dtype no combination allows
     Reg.Max[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Max[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1333,6 +1467,9 @@ def main() -> None:
     Reg.Max[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Max[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Max[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Min() -> None:
     # Reg.Min: every illegal T combination
     Reg.Min(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Min(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1342,6 +1479,9 @@ def main() -> None:
     Reg.Min(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Min(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Min(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Min_2() -> None:
     # Reg.Min: operands of two dtypes
     Reg.Min(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Min(r_int8_t, r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1354,6 +1494,9 @@ def main() -> None:
     Reg.Min(r_bfloat16_t, r_bfloat16_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Min(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Min(r_int64_t, r_int64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Min_3() -> None:
     # Reg.Min: template dtype is not the operands' dtype
     Reg.Min[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Min[uint16_t](r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1366,6 +1509,9 @@ def main() -> None:
     Reg.Min[uint64_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Min[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Min[uint8_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Min_4() -> None:
     # Reg.Min: a template dtype no combination allows
     Reg.Min[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Min[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1375,6 +1521,9 @@ def main() -> None:
     Reg.Min[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Min[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Min[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_And() -> None:
     # Reg.And: every illegal T combination
     Reg.And(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     Reg.And(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -1386,6 +1535,9 @@ def main() -> None:
     Reg.And(r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half)
     Reg.And(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.And(r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
+
+
+def check_Reg_And_2() -> None:
     # Reg.And: operands of two dtypes
     Reg.And(r_bool_, r_bool_, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with uint8_t
     Reg.And(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
@@ -1396,6 +1548,9 @@ def main() -> None:
     Reg.And(r_int32_t, r_int32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint64_t
     Reg.And(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.And(r_int64_t, r_int64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with bool_
+
+
+def check_Reg_And_3() -> None:
     # Reg.And: template dtype is not the operands' dtype
     Reg.And[uint8_t](r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (bool_)
     Reg.And[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
@@ -1406,6 +1561,9 @@ def main() -> None:
     Reg.And[uint64_t](r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int32_t)
     Reg.And[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.And[bool_](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (int64_t)
+
+
+def check_Reg_And_4() -> None:
     # Reg.And: a template dtype no combination allows
     Reg.And[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.And[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -1417,6 +1575,9 @@ def main() -> None:
     Reg.And[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.And[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.And[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_Or() -> None:
     # Reg.Or: every illegal T combination
     Reg.Or(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     Reg.Or(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -1428,6 +1589,9 @@ def main() -> None:
     Reg.Or(r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half)
     Reg.Or(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Or(r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
+
+
+def check_Reg_Or_2() -> None:
     # Reg.Or: operands of two dtypes
     Reg.Or(r_bool_, r_bool_, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with uint8_t
     Reg.Or(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
@@ -1438,6 +1602,9 @@ def main() -> None:
     Reg.Or(r_int32_t, r_int32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint64_t
     Reg.Or(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Or(r_int64_t, r_int64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with bool_
+
+
+def check_Reg_Or_3() -> None:
     # Reg.Or: template dtype is not the operands' dtype
     Reg.Or[uint8_t](r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (bool_)
     Reg.Or[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
@@ -1448,6 +1615,9 @@ def main() -> None:
     Reg.Or[uint64_t](r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int32_t)
     Reg.Or[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Or[bool_](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (int64_t)
+
+
+def check_Reg_Or_4() -> None:
     # Reg.Or: a template dtype no combination allows
     Reg.Or[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.Or[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -1459,6 +1629,9 @@ def main() -> None:
     Reg.Or[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.Or[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Or[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_Xor() -> None:
     # Reg.Xor: every illegal T combination
     Reg.Xor(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     Reg.Xor(r_fp8_e5m2_t, r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -1470,6 +1643,9 @@ def main() -> None:
     Reg.Xor(r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (half)
     Reg.Xor(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Xor(r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
+
+
+def check_Reg_Xor_2() -> None:
     # Reg.Xor: operands of two dtypes
     Reg.Xor(r_bool_, r_bool_, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with uint8_t
     Reg.Xor(r_uint8_t, r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
@@ -1480,6 +1656,9 @@ def main() -> None:
     Reg.Xor(r_int32_t, r_int32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint64_t
     Reg.Xor(r_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Xor(r_int64_t, r_int64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with bool_
+
+
+def check_Reg_Xor_3() -> None:
     # Reg.Xor: template dtype is not the operands' dtype
     Reg.Xor[uint8_t](r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (bool_)
     Reg.Xor[int8_t](r_uint8_t, r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
@@ -1490,6 +1669,9 @@ def main() -> None:
     Reg.Xor[uint64_t](r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int32_t)
     Reg.Xor[int64_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Xor[bool_](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (int64_t)
+
+
+def check_Reg_Xor_4() -> None:
     # Reg.Xor: a template dtype no combination allows
     Reg.Xor[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.Xor[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -1501,6 +1683,9 @@ def main() -> None:
     Reg.Xor[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.Xor[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Xor[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_Prelu() -> None:
     # Reg.Prelu: every illegal T combination
     Reg.Prelu(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Prelu(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1519,12 +1704,21 @@ def main() -> None:
     Reg.Prelu(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Prelu(r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Prelu(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Prelu_2() -> None:
     # Reg.Prelu: operands of two dtypes
     Reg.Prelu(r_half, r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Prelu(r_float32_t, r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Prelu_3() -> None:
     # Reg.Prelu: template dtype is not the operands' dtype
     Reg.Prelu[float32_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Prelu[half](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Prelu_4() -> None:
     # Reg.Prelu: a template dtype no combination allows
     Reg.Prelu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Prelu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -1543,6 +1737,9 @@ def main() -> None:
     Reg.Prelu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Prelu[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Prelu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Not() -> None:
     # Reg.Not: every illegal T combination
     Reg.Not(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Not(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1553,6 +1750,9 @@ def main() -> None:
     Reg.Not(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Not(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     Reg.Not(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+
+
+def check_Reg_Not_2() -> None:
     # Reg.Not: operands of two dtypes
     Reg.Not(r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Not(r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1564,6 +1764,9 @@ def main() -> None:
     Reg.Not(r_float32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with uint64_t
     Reg.Not(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Not(r_int64_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Not_3() -> None:
     # Reg.Not: template dtype is not the operands' dtype
     Reg.Not[int8_t](r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Not[uint16_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1575,6 +1778,9 @@ def main() -> None:
     Reg.Not[uint64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (float32_t)
     Reg.Not[int64_t](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Not[uint8_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Not_4() -> None:
     # Reg.Not: a template dtype no combination allows
     Reg.Not[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Not[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1585,6 +1791,9 @@ def main() -> None:
     Reg.Not[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Not[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.Not[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+
+
+def check_Reg_Move() -> None:
     # Reg.Move: every illegal T combination
     Reg.Move(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
     Reg.Move(r_fp8_e5m2_t, r_fp8_e5m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e5m2_t)
@@ -1593,6 +1802,9 @@ def main() -> None:
     Reg.Move(r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Move(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Move(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Move_2() -> None:
     # Reg.Move: operands of two dtypes
     Reg.Move(r_bool_, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with uint8_t
     Reg.Move(r_uint8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
@@ -1606,6 +1818,9 @@ def main() -> None:
     Reg.Move(r_float32_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with uint64_t
     Reg.Move(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Move(r_int64_t, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with bool_
+
+
+def check_Reg_Move_3() -> None:
     # Reg.Move: template dtype is not the operands' dtype
     Reg.Move[uint8_t](r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (bool_)
     Reg.Move[int8_t](r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
@@ -1619,6 +1834,9 @@ def main() -> None:
     Reg.Move[uint64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (float32_t)
     Reg.Move[int64_t](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Move[bool_](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (int64_t)
+
+
+def check_Reg_Move_4() -> None:
     # Reg.Move: a template dtype no combination allows
     Reg.Move[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
     Reg.Move[fp8_e5m2_t]  # type: ignore[index]  # pyright: ignore  # fp8_e5m2_t
@@ -1627,7 +1845,9 @@ def main() -> None:
     Reg.Move[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Move[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Move[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
-    # Reg.Duplicate: every illegal T combination
+
+
+def check_Reg_Duplicate() -> None:
     # Reg.Duplicate: template dtype is not the operands' dtype
     Reg.Duplicate[int8_t](r_bool_, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.Duplicate[uint8_t](r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -1648,7 +1868,9 @@ def main() -> None:
     Reg.Duplicate[int64_t](r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Duplicate[uint64_t](r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Duplicate[bool_](r_uint64_t, True, m)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.Duplicate: a template dtype no combination allows
+
+
+def check_Reg_Adds() -> None:
     # Reg.Adds: every illegal T combination
     Reg.Adds(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Adds(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1658,6 +1880,9 @@ def main() -> None:
     Reg.Adds(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Adds(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Adds(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Adds_2() -> None:
     # Reg.Adds: operands of two dtypes
     Reg.Adds(r_uint8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Adds(r_int8_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1670,6 +1895,9 @@ def main() -> None:
     Reg.Adds(r_bfloat16_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Adds(r_uint64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Adds(r_int64_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Adds_3() -> None:
     # Reg.Adds: template dtype is not the operands' dtype
     Reg.Adds[int8_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Adds[uint16_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1682,6 +1910,9 @@ def main() -> None:
     Reg.Adds[uint64_t](r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Adds[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Adds[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Adds_4() -> None:
     # Reg.Adds: a template dtype no combination allows
     Reg.Adds[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Adds[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1691,6 +1922,9 @@ def main() -> None:
     Reg.Adds[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Adds[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Adds[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Muls() -> None:
     # Reg.Muls: every illegal T combination
     Reg.Muls(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Muls(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1703,6 +1937,9 @@ def main() -> None:
     Reg.Muls(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Muls(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     Reg.Muls(r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+
+
+def check_Reg_Muls_2() -> None:
     # Reg.Muls: operands of two dtypes
     Reg.Muls(r_int16_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
     Reg.Muls(r_uint16_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
@@ -1712,6 +1949,9 @@ def main() -> None:
     Reg.Muls(r_uint32_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int64_t
     Reg.Muls(r_int64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.Muls(r_uint64_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
+
+
+def check_Reg_Muls_3() -> None:
     # Reg.Muls: template dtype is not the operands' dtype
     Reg.Muls[uint16_t](r_int16_t, r_int16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
     Reg.Muls[half](r_uint16_t, r_uint16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
@@ -1721,6 +1961,9 @@ def main() -> None:
     Reg.Muls[int64_t](r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t)
     Reg.Muls[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Muls[int16_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t)
+
+
+def check_Reg_Muls_4() -> None:
     # Reg.Muls: a template dtype no combination allows
     Reg.Muls[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Muls[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -1733,6 +1976,9 @@ def main() -> None:
     Reg.Muls[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Muls[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.Muls[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+
+
+def check_Reg_Maxs() -> None:
     # Reg.Maxs: every illegal T combination
     Reg.Maxs(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Maxs(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1742,6 +1988,9 @@ def main() -> None:
     Reg.Maxs(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Maxs(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Maxs(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Maxs_2() -> None:
     # Reg.Maxs: operands of two dtypes
     Reg.Maxs(r_uint8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Maxs(r_int8_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1754,6 +2003,9 @@ def main() -> None:
     Reg.Maxs(r_bfloat16_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Maxs(r_uint64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Maxs(r_int64_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Maxs_3() -> None:
     # Reg.Maxs: template dtype is not the operands' dtype
     Reg.Maxs[int8_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Maxs[uint16_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1766,6 +2018,9 @@ def main() -> None:
     Reg.Maxs[uint64_t](r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Maxs[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Maxs[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Maxs_4() -> None:
     # Reg.Maxs: a template dtype no combination allows
     Reg.Maxs[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Maxs[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1775,6 +2030,9 @@ def main() -> None:
     Reg.Maxs[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Maxs[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Maxs[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Mins() -> None:
     # Reg.Mins: every illegal T combination
     Reg.Mins(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Mins(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -1784,6 +2042,9 @@ def main() -> None:
     Reg.Mins(r_int4x2_t, r_int4x2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.Mins(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Mins(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_Mins_2() -> None:
     # Reg.Mins: operands of two dtypes
     Reg.Mins(r_uint8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int8_t
     Reg.Mins(r_int8_t, r_uint16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint16_t
@@ -1796,6 +2057,9 @@ def main() -> None:
     Reg.Mins(r_bfloat16_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with uint64_t
     Reg.Mins(r_uint64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int64_t
     Reg.Mins(r_int64_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint8_t
+
+
+def check_Reg_Mins_3() -> None:
     # Reg.Mins: template dtype is not the operands' dtype
     Reg.Mins[int8_t](r_uint8_t, r_uint8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint8_t)
     Reg.Mins[uint16_t](r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int8_t)
@@ -1808,6 +2072,9 @@ def main() -> None:
     Reg.Mins[uint64_t](r_bfloat16_t, r_bfloat16_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (bfloat16_t)
     Reg.Mins[int64_t](r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint64_t)
     Reg.Mins[uint8_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int64_t)
+
+
+def check_Reg_Mins_4() -> None:
     # Reg.Mins: a template dtype no combination allows
     Reg.Mins[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Mins[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1817,6 +2084,9 @@ def main() -> None:
     Reg.Mins[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Mins[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Mins[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_Abs() -> None:
     # Reg.Abs: every illegal T combination
     Reg.Abs(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Abs(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -1831,6 +2101,9 @@ def main() -> None:
     Reg.Abs(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Abs(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Abs(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Abs_2() -> None:
     # Reg.Abs: operands of two dtypes
     Reg.Abs(r_int8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
     Reg.Abs(r_int16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
@@ -1838,6 +2111,9 @@ def main() -> None:
     Reg.Abs(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Abs(r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.Abs(r_int64_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with int8_t
+
+
+def check_Reg_Abs_3() -> None:
     # Reg.Abs: template dtype is not the operands' dtype
     Reg.Abs[int16_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
     Reg.Abs[int32_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
@@ -1845,6 +2121,9 @@ def main() -> None:
     Reg.Abs[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Abs[int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Abs[int8_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (int64_t)
+
+
+def check_Reg_Abs_4() -> None:
     # Reg.Abs: a template dtype no combination allows
     Reg.Abs[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Abs[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
@@ -1859,6 +2138,9 @@ def main() -> None:
     Reg.Abs[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Abs[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Abs[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Neg() -> None:
     # Reg.Neg: every illegal T combination
     Reg.Neg(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Neg(r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -1873,6 +2155,9 @@ def main() -> None:
     Reg.Neg(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Neg(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Neg(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Neg_2() -> None:
     # Reg.Neg: operands of two dtypes
     Reg.Neg(r_int8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with int16_t
     Reg.Neg(r_int16_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with int32_t
@@ -1880,6 +2165,9 @@ def main() -> None:
     Reg.Neg(r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
     Reg.Neg(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Neg(r_float32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_Reg_Neg_3() -> None:
     # Reg.Neg: template dtype is not the operands' dtype
     Reg.Neg[int16_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
     Reg.Neg[int32_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
@@ -1887,6 +2175,9 @@ def main() -> None:
     Reg.Neg[half](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
     Reg.Neg[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Neg[int8_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (float32_t)
+
+
+def check_Reg_Neg_4() -> None:
     # Reg.Neg: a template dtype no combination allows
     Reg.Neg[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Neg[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
@@ -1901,6 +2192,9 @@ def main() -> None:
     Reg.Neg[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Neg[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Neg[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Relu() -> None:
     # Reg.Relu: every illegal T combination
     Reg.Relu(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Relu(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1917,16 +2211,25 @@ def main() -> None:
     Reg.Relu(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Relu(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Relu(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Relu_2() -> None:
     # Reg.Relu: operands of two dtypes
     Reg.Relu(r_half, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with int32_t
     Reg.Relu(r_int32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with float32_t
     Reg.Relu(r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.Relu(r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
+
+
+def check_Reg_Relu_3() -> None:
     # Reg.Relu: template dtype is not the operands' dtype
     Reg.Relu[int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half)
     Reg.Relu[float32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (int32_t)
     Reg.Relu[int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Relu[half](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
+
+
+def check_Reg_Relu_4() -> None:
     # Reg.Relu: a template dtype no combination allows
     Reg.Relu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Relu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -1943,6 +2246,9 @@ def main() -> None:
     Reg.Relu[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Relu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Relu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_LeakyRelu() -> None:
     # Reg.LeakyRelu: every illegal T combination
     Reg.LeakyRelu(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.LeakyRelu(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1961,12 +2267,21 @@ def main() -> None:
     Reg.LeakyRelu(r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.LeakyRelu(r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.LeakyRelu(r_uint64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_LeakyRelu_2() -> None:
     # Reg.LeakyRelu: operands of two dtypes
     Reg.LeakyRelu(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.LeakyRelu(r_float32_t, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_LeakyRelu_3() -> None:
     # Reg.LeakyRelu: template dtype is not the operands' dtype
     Reg.LeakyRelu[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.LeakyRelu[half](r_float32_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_LeakyRelu_4() -> None:
     # Reg.LeakyRelu: a template dtype no combination allows
     Reg.LeakyRelu[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.LeakyRelu[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -1985,6 +2300,9 @@ def main() -> None:
     Reg.LeakyRelu[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.LeakyRelu[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.LeakyRelu[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Div() -> None:
     # Reg.Div: every illegal T combination
     Reg.Div(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Div(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -1997,6 +2315,9 @@ def main() -> None:
     Reg.Div(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.Div(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
     Reg.Div(r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
+
+
+def check_Reg_Div_2() -> None:
     # Reg.Div: operands of two dtypes
     Reg.Div(r_int16_t, r_int16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
     Reg.Div(r_uint16_t, r_uint16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
@@ -2006,6 +2327,9 @@ def main() -> None:
     Reg.Div(r_float32_t, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.Div(r_int64_t, r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.Div(r_uint64_t, r_uint64_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
+
+
+def check_Reg_Div_3() -> None:
     # Reg.Div: template dtype is not the operands' dtype
     Reg.Div[uint16_t](r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
     Reg.Div[half](r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
@@ -2015,6 +2339,9 @@ def main() -> None:
     Reg.Div[int64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Div[uint64_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Div[int16_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t)
+
+
+def check_Reg_Div_4() -> None:
     # Reg.Div: a template dtype no combination allows
     Reg.Div[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Div[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2027,6 +2354,9 @@ def main() -> None:
     Reg.Div[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Div[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.Div[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+
+
+def check_Reg_Sqrt() -> None:
     # Reg.Sqrt: every illegal T combination
     Reg.Sqrt(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Sqrt(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2045,12 +2375,21 @@ def main() -> None:
     Reg.Sqrt(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Sqrt(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Sqrt(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Sqrt_2() -> None:
     # Reg.Sqrt: operands of two dtypes
     Reg.Sqrt(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Sqrt(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Sqrt_3() -> None:
     # Reg.Sqrt: template dtype is not the operands' dtype
     Reg.Sqrt[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Sqrt[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Sqrt_4() -> None:
     # Reg.Sqrt: a template dtype no combination allows
     Reg.Sqrt[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Sqrt[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2069,6 +2408,9 @@ def main() -> None:
     Reg.Sqrt[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Sqrt[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Sqrt[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Exp() -> None:
     # Reg.Exp: every illegal T combination
     Reg.Exp(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Exp(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2087,12 +2429,21 @@ def main() -> None:
     Reg.Exp(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Exp(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Exp(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Exp_2() -> None:
     # Reg.Exp: operands of two dtypes
     Reg.Exp(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Exp(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Exp_3() -> None:
     # Reg.Exp: template dtype is not the operands' dtype
     Reg.Exp[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Exp[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Exp_4() -> None:
     # Reg.Exp: a template dtype no combination allows
     Reg.Exp[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Exp[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2111,6 +2462,9 @@ def main() -> None:
     Reg.Exp[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Exp[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Exp[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Ln() -> None:
     # Reg.Ln: every illegal T combination
     Reg.Ln(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Ln(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2129,12 +2483,21 @@ def main() -> None:
     Reg.Ln(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Ln(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Ln(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Ln_2() -> None:
     # Reg.Ln: operands of two dtypes
     Reg.Ln(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Ln(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Ln_3() -> None:
     # Reg.Ln: template dtype is not the operands' dtype
     Reg.Ln[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Ln[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Ln_4() -> None:
     # Reg.Ln: a template dtype no combination allows
     Reg.Ln[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Ln[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2153,6 +2516,9 @@ def main() -> None:
     Reg.Ln[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Ln[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Ln[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Log() -> None:
     # Reg.Log: every illegal T combination
     Reg.Log(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Log(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2171,12 +2537,21 @@ def main() -> None:
     Reg.Log(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Log(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Log(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Log_2() -> None:
     # Reg.Log: operands of two dtypes
     Reg.Log(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Log(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Log_3() -> None:
     # Reg.Log: template dtype is not the operands' dtype
     Reg.Log[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Log[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Log_4() -> None:
     # Reg.Log: a template dtype no combination allows
     Reg.Log[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Log[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2195,6 +2570,9 @@ def main() -> None:
     Reg.Log[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Log[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Log[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Log2() -> None:
     # Reg.Log2: every illegal T combination
     Reg.Log2(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Log2(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2213,12 +2591,21 @@ def main() -> None:
     Reg.Log2(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Log2(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Log2(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Log2_2() -> None:
     # Reg.Log2: operands of two dtypes
     Reg.Log2(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Log2(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Log2_3() -> None:
     # Reg.Log2: template dtype is not the operands' dtype
     Reg.Log2[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Log2[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Log2_4() -> None:
     # Reg.Log2: a template dtype no combination allows
     Reg.Log2[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Log2[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2237,6 +2624,9 @@ def main() -> None:
     Reg.Log2[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Log2[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Log2[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Log10() -> None:
     # Reg.Log10: every illegal T combination
     Reg.Log10(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Log10(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -2255,12 +2645,21 @@ def main() -> None:
     Reg.Log10(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Log10(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Log10(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Log10_2() -> None:
     # Reg.Log10: operands of two dtypes
     Reg.Log10(r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Log10(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Log10_3() -> None:
     # Reg.Log10: template dtype is not the operands' dtype
     Reg.Log10[float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Log10[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Log10_4() -> None:
     # Reg.Log10: a template dtype no combination allows
     Reg.Log10[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Log10[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -2279,7 +2678,9 @@ def main() -> None:
     Reg.Log10[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Log10[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Log10[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
-    # Reg.Interleave: every illegal T combination
+
+
+def check_Reg_Interleave() -> None:
     # Reg.Interleave: operands of two dtypes
     Reg.Interleave(r_bool_, r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with int8_t
     Reg.Interleave(r_int8_t, r_int8_t, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
@@ -2300,6 +2701,9 @@ def main() -> None:
     Reg.Interleave(r_float32_t, r_float32_t, r_float32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.Interleave(r2_int64_t, r2_int64_t, r2_int64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.Interleave(r2_uint64_t, r2_uint64_t, r2_uint64_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with bool_
+
+
+def check_Reg_Interleave_2() -> None:
     # Reg.Interleave: template dtype is not the operands' dtype
     Reg.Interleave[int8_t](r_bool_, r_bool_, r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.Interleave[uint8_t](r_int8_t, r_int8_t, r_int8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -2320,8 +2724,9 @@ def main() -> None:
     Reg.Interleave[int64_t](r_float32_t, r_float32_t, r_float32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Interleave[uint64_t](r2_int64_t, r2_int64_t, r2_int64_t, r2_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Interleave[bool_](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.Interleave: a template dtype no combination allows
-    # Reg.DeInterleave: every illegal T combination
+
+
+def check_Reg_DeInterleave() -> None:
     # Reg.DeInterleave: operands of two dtypes
     Reg.DeInterleave(r_bool_, r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_) with int8_t
     Reg.DeInterleave(r_int8_t, r_int8_t, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
@@ -2342,6 +2747,9 @@ def main() -> None:
     Reg.DeInterleave(r_float32_t, r_float32_t, r_float32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.DeInterleave(r2_int64_t, r2_int64_t, r2_int64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.DeInterleave(r2_uint64_t, r2_uint64_t, r2_uint64_t, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with bool_
+
+
+def check_Reg_DeInterleave_2() -> None:
     # Reg.DeInterleave: template dtype is not the operands' dtype
     Reg.DeInterleave[int8_t](r_bool_, r_bool_, r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.DeInterleave[uint8_t](r_int8_t, r_int8_t, r_int8_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -2362,7 +2770,9 @@ def main() -> None:
     Reg.DeInterleave[int64_t](r_float32_t, r_float32_t, r_float32_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.DeInterleave[uint64_t](r2_int64_t, r2_int64_t, r2_int64_t, r2_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.DeInterleave[bool_](r2_uint64_t, r2_uint64_t, r2_uint64_t, r2_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.DeInterleave: a template dtype no combination allows
+
+
+def check_Reg_Gather() -> None:
     # Reg.Gather: every illegal T, U combination
     Reg.Gather(r_bool_, r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.Gather(r_bool_, r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -2708,6 +3118,9 @@ def main() -> None:
     Reg.Gather(r_uint64_t, r_uint64_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.Gather(r_uint64_t, r_uint64_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.Gather(r_uint64_t, r_uint64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_Gather_2() -> None:
     # Reg.Gather: operands of two dtypes
     Reg.Gather(r_bool_, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, uint8_t) with int8_t
     Reg.Gather(r_int8_t, r_uint8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t, uint8_t) with uint8_t
@@ -2726,6 +3139,9 @@ def main() -> None:
     Reg.Gather(r_int32_t, r_uint32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, uint32_t) with uint32_t
     Reg.Gather(r_uint32_t, r_float32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint32_t) with float32_t
     Reg.Gather(r_float32_t, r_bool_, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t, uint32_t) with bool_
+
+
+def check_Reg_Gather_3() -> None:
     # Reg.Gather: template dtype is not the operands' dtype
     Reg.Gather[int8_t](r_bool_, r_bool_, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_, uint8_t)
     Reg.Gather[uint8_t](r_int8_t, r_int8_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, uint8_t)
@@ -2744,9 +3160,15 @@ def main() -> None:
     Reg.Gather[uint32_t](r_int32_t, r_int32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, uint32_t)
     Reg.Gather[float32_t](r_uint32_t, r_uint32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
     Reg.Gather[bool_](r_float32_t, r_float32_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (float32_t, uint32_t)
+
+
+def check_Reg_Gather_4() -> None:
     # Reg.Gather: a template dtype no combination allows
     Reg.Gather[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Gather[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Squeeze() -> None:
     # Reg.Squeeze: every illegal T combination
     Reg.Squeeze(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Squeeze(r_fp8_e4m3fn_t, r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -2759,6 +3181,9 @@ def main() -> None:
     Reg.Squeeze(r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Squeeze(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Squeeze(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Squeeze_2() -> None:
     # Reg.Squeeze: operands of two dtypes
     Reg.Squeeze(r_int8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t) with uint8_t
     Reg.Squeeze(r_uint8_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t) with int16_t
@@ -2768,6 +3193,9 @@ def main() -> None:
     Reg.Squeeze(r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     Reg.Squeeze(r_uint32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with float32_t
     Reg.Squeeze(r_float32_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int8_t
+
+
+def check_Reg_Squeeze_3() -> None:
     # Reg.Squeeze: template dtype is not the operands' dtype
     Reg.Squeeze[uint8_t](r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
     Reg.Squeeze[int16_t](r_uint8_t, r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t)
@@ -2777,6 +3205,9 @@ def main() -> None:
     Reg.Squeeze[uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.Squeeze[float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
     Reg.Squeeze[int8_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (float32_t)
+
+
+def check_Reg_Squeeze_4() -> None:
     # Reg.Squeeze: a template dtype no combination allows
     Reg.Squeeze[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Squeeze[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -2789,6 +3220,9 @@ def main() -> None:
     Reg.Squeeze[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Squeeze[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Squeeze[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Arange() -> None:
     # Reg.Arange: every illegal T combination
     Reg.Arange(r_bool_, True)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Arange(r_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint8_t)
@@ -2803,6 +3237,9 @@ def main() -> None:
     Reg.Arange(r_bfloat16_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Arange(r_uint32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Arange(r_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Arange_2() -> None:
     # Reg.Arange: template dtype is not the operands' dtype
     Reg.Arange[int16_t](r_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (int8_t)
     Reg.Arange[int32_t](r_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t)
@@ -2810,6 +3247,9 @@ def main() -> None:
     Reg.Arange[float32_t](r_half, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Arange[int64_t](r_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Arange[int8_t](r_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (int64_t)
+
+
+def check_Reg_Arange_3() -> None:
     # Reg.Arange: a template dtype no combination allows
     Reg.Arange[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Arange[uint8_t]  # type: ignore[index]  # pyright: ignore  # uint8_t
@@ -2824,6 +3264,9 @@ def main() -> None:
     Reg.Arange[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Arange[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Arange[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Reduce() -> None:
     # Reg.Reduce: every illegal T, U combination
     Reg.Reduce(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.Reduce(r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -3176,9 +3619,15 @@ def main() -> None:
     Reg.Reduce(r_uint64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint32_t)
     Reg.Reduce(r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.Reduce(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+
+
+def check_Reg_Reduce_ReduceType_SUM() -> None:
     # Reg.Reduce[ReduceType.SUM]: combinations only another member allows
     Reg.Reduce[ReduceType.SUM](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
     Reg.Reduce[ReduceType.SUM](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+
+
+def check_Reg_Reduce_ReduceType_SUM_2() -> None:
     # Reg.Reduce[ReduceType.SUM]: template dtype is not the operands' dtype
     Reg.Reduce[ReduceType.SUM, float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half, half)
     Reg.Reduce[ReduceType.SUM, int32_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (float32_t, float32_t)
@@ -3188,6 +3637,9 @@ def main() -> None:
     Reg.Reduce[ReduceType.SUM, int64_t](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, uint16_t)
     Reg.Reduce[ReduceType.SUM, uint64_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
     Reg.Reduce[ReduceType.SUM, half](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint64_t, uint64_t)
+
+
+def check_Reg_Reduce_ReduceType_SUM_3() -> None:
     # Reg.Reduce[ReduceType.SUM]: a template dtype no combination allows
     Reg.Reduce[ReduceType.SUM, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Reduce[ReduceType.SUM, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -3202,9 +3654,15 @@ def main() -> None:
     Reg.Reduce[ReduceType.SUM, int16_t]  # type: ignore[index]  # pyright: ignore  # int16_t
     Reg.Reduce[ReduceType.SUM, uint16_t]  # type: ignore[index]  # pyright: ignore  # uint16_t
     Reg.Reduce[ReduceType.SUM, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+
+
+def check_Reg_Reduce_ReduceType_MAX() -> None:
     # Reg.Reduce[ReduceType.MAX]: combinations only another member allows
     Reg.Reduce[ReduceType.MAX](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
     Reg.Reduce[ReduceType.MAX](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+
+
+def check_Reg_Reduce_ReduceType_MAX_2() -> None:
     # Reg.Reduce[ReduceType.MAX]: template dtype is not the operands' dtype
     Reg.Reduce[ReduceType.MAX, uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int16_t)
     Reg.Reduce[ReduceType.MAX, half](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t, uint16_t)
@@ -3214,6 +3672,9 @@ def main() -> None:
     Reg.Reduce[ReduceType.MAX, int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t, float32_t)
     Reg.Reduce[ReduceType.MAX, uint64_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
     Reg.Reduce[ReduceType.MAX, int16_t](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t, uint64_t)
+
+
+def check_Reg_Reduce_ReduceType_MAX_3() -> None:
     # Reg.Reduce[ReduceType.MAX]: a template dtype no combination allows
     Reg.Reduce[ReduceType.MAX, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Reduce[ReduceType.MAX, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -3226,9 +3687,15 @@ def main() -> None:
     Reg.Reduce[ReduceType.MAX, fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Reduce[ReduceType.MAX, fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.Reduce[ReduceType.MAX, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+
+
+def check_Reg_Reduce_ReduceType_MIN() -> None:
     # Reg.Reduce[ReduceType.MIN]: combinations only another member allows
     Reg.Reduce[ReduceType.MIN](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
     Reg.Reduce[ReduceType.MIN](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+
+
+def check_Reg_Reduce_ReduceType_MIN_2() -> None:
     # Reg.Reduce[ReduceType.MIN]: template dtype is not the operands' dtype
     Reg.Reduce[ReduceType.MIN, uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int16_t)
     Reg.Reduce[ReduceType.MIN, half](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t, uint16_t)
@@ -3238,6 +3705,9 @@ def main() -> None:
     Reg.Reduce[ReduceType.MIN, int64_t](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t, float32_t)
     Reg.Reduce[ReduceType.MIN, uint64_t](r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int64_t)
     Reg.Reduce[ReduceType.MIN, int16_t](r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t, uint64_t)
+
+
+def check_Reg_Reduce_ReduceType_MIN_3() -> None:
     # Reg.Reduce[ReduceType.MIN]: a template dtype no combination allows
     Reg.Reduce[ReduceType.MIN, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Reduce[ReduceType.MIN, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -3250,6 +3720,9 @@ def main() -> None:
     Reg.Reduce[ReduceType.MIN, fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Reduce[ReduceType.MIN, fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.Reduce[ReduceType.MIN, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
+
+
+def check_Reg_Pack() -> None:
     # Reg.Pack: every illegal T, U combination
     Reg.Pack(r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.Pack(r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -3606,6 +4079,9 @@ def main() -> None:
     Reg.Pack(r_uint64_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.Pack(r_uint64_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.Pack(r_uint64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_Pack_2() -> None:
     # Reg.Pack: template dtype is not the operands' dtype
     Reg.Pack[uint16_t](r_uint8_t, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (uint8_t, int16_t)
     Reg.Pack[uint16_t](r_uint8_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (uint8_t, uint16_t)
@@ -3613,6 +4089,9 @@ def main() -> None:
     Reg.Pack[uint32_t](r_uint16_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (uint16_t, uint32_t)
     Reg.Pack[uint8_t](r_uint32_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (uint32_t, int64_t)
     Reg.Pack[uint8_t](r_uint32_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (uint32_t, uint64_t)
+
+
+def check_Reg_Pack_3() -> None:
     # Reg.Pack: a template dtype no combination allows
     Reg.Pack[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Pack[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -3630,6 +4109,9 @@ def main() -> None:
     Reg.Pack[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
     Reg.Pack[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Pack[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_UnPack() -> None:
     # Reg.UnPack: every illegal T, U combination
     Reg.UnPack(r_bool_, r_bool_)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.UnPack(r_bool_, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -3986,6 +4468,9 @@ def main() -> None:
     Reg.UnPack(r_uint64_t, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.UnPack(r_uint64_t, r_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.UnPack(r_uint64_t, r_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_UnPack_2() -> None:
     # Reg.UnPack: template dtype is not the operands' dtype
     Reg.UnPack[uint16_t](r_int16_t, r_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int8_t)
     Reg.UnPack[int32_t](r_uint16_t, r_uint8_t)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint16_t, uint8_t)
@@ -3993,6 +4478,9 @@ def main() -> None:
     Reg.UnPack[int64_t](r_uint32_t, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (uint32_t, uint16_t)
     Reg.UnPack[uint64_t](r_int64_t, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, int32_t)
     Reg.UnPack[int16_t](r_uint64_t, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t, uint32_t)
+
+
+def check_Reg_UnPack_3() -> None:
     # Reg.UnPack: a template dtype no combination allows
     Reg.UnPack[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.UnPack[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4007,6 +4495,9 @@ def main() -> None:
     Reg.UnPack[half]  # type: ignore[index]  # pyright: ignore  # half
     Reg.UnPack[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.UnPack[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
+
+
+def check_Reg_ReduceDataBlock() -> None:
     # Reg.ReduceDataBlock: every illegal T, U combination
     Reg.ReduceDataBlock(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.ReduceDataBlock(r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -4361,9 +4852,15 @@ def main() -> None:
     Reg.ReduceDataBlock(r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.ReduceDataBlock(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.ReduceDataBlock(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_SUM() -> None:
     # Reg.ReduceDataBlock[ReduceType.SUM]: combinations only another member allows
     Reg.ReduceDataBlock[ReduceType.SUM](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t, int16_t)
     Reg.ReduceDataBlock[ReduceType.SUM](r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t, uint16_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_SUM_2() -> None:
     # Reg.ReduceDataBlock[ReduceType.SUM]: template dtype is not the operands' dtype
     Reg.ReduceDataBlock[ReduceType.SUM, int32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (half, half)
     Reg.ReduceDataBlock[ReduceType.SUM, uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int32_t)
@@ -4371,6 +4868,9 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.SUM, float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
     Reg.ReduceDataBlock[ReduceType.SUM, float32_t](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint16_t)
     Reg.ReduceDataBlock[ReduceType.SUM, half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t, float32_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_SUM_3() -> None:
     # Reg.ReduceDataBlock[ReduceType.SUM]: a template dtype no combination allows
     Reg.ReduceDataBlock[ReduceType.SUM, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ReduceDataBlock[ReduceType.SUM, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4387,9 +4887,15 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.SUM, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ReduceDataBlock[ReduceType.SUM, int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.ReduceDataBlock[ReduceType.SUM, uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_ReduceDataBlock_ReduceType_MAX() -> None:
     # Reg.ReduceDataBlock[ReduceType.MAX]: combinations only another member allows
     Reg.ReduceDataBlock[ReduceType.MAX](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
     Reg.ReduceDataBlock[ReduceType.MAX](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_MAX_2() -> None:
     # Reg.ReduceDataBlock[ReduceType.MAX]: template dtype is not the operands' dtype
     Reg.ReduceDataBlock[ReduceType.MAX, int16_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (half, half)
     Reg.ReduceDataBlock[ReduceType.MAX, uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int16_t)
@@ -4397,6 +4903,9 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.MAX, uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int32_t)
     Reg.ReduceDataBlock[ReduceType.MAX, float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
     Reg.ReduceDataBlock[ReduceType.MAX, half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t, float32_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_MAX_3() -> None:
     # Reg.ReduceDataBlock[ReduceType.MAX]: a template dtype no combination allows
     Reg.ReduceDataBlock[ReduceType.MAX, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ReduceDataBlock[ReduceType.MAX, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4411,9 +4920,15 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.MAX, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ReduceDataBlock[ReduceType.MAX, int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.ReduceDataBlock[ReduceType.MAX, uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_ReduceDataBlock_ReduceType_MIN() -> None:
     # Reg.ReduceDataBlock[ReduceType.MIN]: combinations only another member allows
     Reg.ReduceDataBlock[ReduceType.MIN](r_int32_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t, int16_t)
     Reg.ReduceDataBlock[ReduceType.MIN](r_uint32_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t, uint16_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_MIN_2() -> None:
     # Reg.ReduceDataBlock[ReduceType.MIN]: template dtype is not the operands' dtype
     Reg.ReduceDataBlock[ReduceType.MIN, int16_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (half, half)
     Reg.ReduceDataBlock[ReduceType.MIN, uint16_t](r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t, int16_t)
@@ -4421,6 +4936,9 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.MIN, uint32_t](r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t, int32_t)
     Reg.ReduceDataBlock[ReduceType.MIN, float32_t](r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t, uint32_t)
     Reg.ReduceDataBlock[ReduceType.MIN, half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t, float32_t)
+
+
+def check_Reg_ReduceDataBlock_ReduceType_MIN_3() -> None:
     # Reg.ReduceDataBlock[ReduceType.MIN]: a template dtype no combination allows
     Reg.ReduceDataBlock[ReduceType.MIN, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ReduceDataBlock[ReduceType.MIN, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4435,6 +4953,9 @@ def main() -> None:
     Reg.ReduceDataBlock[ReduceType.MIN, bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.ReduceDataBlock[ReduceType.MIN, int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.ReduceDataBlock[ReduceType.MIN, uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_PairReduceElem() -> None:
     # Reg.PairReduceElem: every illegal T, U combination
     Reg.PairReduceElem(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.PairReduceElem(r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -4795,10 +5316,15 @@ def main() -> None:
     Reg.PairReduceElem(r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.PairReduceElem(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.PairReduceElem(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
-    # Reg.PairReduceElem[PairReduce.SUM]: combinations only another member allows
+
+
+def check_Reg_PairReduceElem_PairReduce_SUM() -> None:
     # Reg.PairReduceElem[PairReduce.SUM]: template dtype is not the operands' dtype
     Reg.PairReduceElem[PairReduce.SUM, float32_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half, half)
     Reg.PairReduceElem[PairReduce.SUM, half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t, float32_t)
+
+
+def check_Reg_PairReduceElem_PairReduce_SUM_2() -> None:
     # Reg.PairReduceElem[PairReduce.SUM]: a template dtype no combination allows
     Reg.PairReduceElem[PairReduce.SUM, bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.PairReduceElem[PairReduce.SUM, int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4817,6 +5343,9 @@ def main() -> None:
     Reg.PairReduceElem[PairReduce.SUM, uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.PairReduceElem[PairReduce.SUM, int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.PairReduceElem[PairReduce.SUM, uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_MaskGenWithRegTensor() -> None:
     # Reg.MaskGenWithRegTensor: every illegal T combination
     Reg.MaskGenWithRegTensor[bool_]  # type: ignore[index]  # pyright: ignore  # (bool_)
     Reg.MaskGenWithRegTensor[int8_t]  # type: ignore[index]  # pyright: ignore  # (int8_t)
@@ -4830,6 +5359,9 @@ def main() -> None:
     Reg.MaskGenWithRegTensor[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # (fp4x2_e1m2_t)
     Reg.MaskGenWithRegTensor[int64_t]  # type: ignore[index]  # pyright: ignore  # (int64_t)
     Reg.MaskGenWithRegTensor[uint64_t]  # type: ignore[index]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_MaskGenWithRegTensor_2() -> None:
     # Reg.MaskGenWithRegTensor: template dtype is not the operands' dtype
     Reg.MaskGenWithRegTensor[uint16_t](m, r_int16_t)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
     Reg.MaskGenWithRegTensor[half](m, r_uint16_t)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
@@ -4838,6 +5370,9 @@ def main() -> None:
     Reg.MaskGenWithRegTensor[uint32_t](m, r_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.MaskGenWithRegTensor[float32_t](m, r_uint32_t)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (uint32_t)
     Reg.MaskGenWithRegTensor[int16_t](m, r_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (float32_t)
+
+
+def check_Reg_MaskGenWithRegTensor_3() -> None:
     # Reg.MaskGenWithRegTensor: a template dtype no combination allows
     Reg.MaskGenWithRegTensor[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.MaskGenWithRegTensor[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4851,9 +5386,9 @@ def main() -> None:
     Reg.MaskGenWithRegTensor[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.MaskGenWithRegTensor[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.MaskGenWithRegTensor[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
-    # Reg.LoadUnAlignPre: every illegal T combination
-    # Reg.LoadUnAlignPre: a template dtype no combination allows
-    # Reg.LoadUnAlign: every illegal T combination
+
+
+def check_Reg_LoadUnAlign() -> None:
     # Reg.LoadUnAlign: template dtype is not the operands' dtype
     Reg.LoadUnAlign[int8_t](r_bool_, ul, pr_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.LoadUnAlign[uint8_t](r_int8_t, ul, pr_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -4874,8 +5409,9 @@ def main() -> None:
     Reg.LoadUnAlign[int64_t](r_float32_t, ul, pr_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.LoadUnAlign[uint64_t](r_int64_t, ul, pr_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.LoadUnAlign[bool_](r_uint64_t, ul, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.LoadUnAlign: a template dtype no combination allows
-    # Reg.StoreUnAlign: every illegal T combination
+
+
+def check_Reg_StoreUnAlign() -> None:
     # Reg.StoreUnAlign: template dtype is not the operands' dtype
     Reg.StoreUnAlign[int8_t](pr_bool_, r_bool_, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.StoreUnAlign[uint8_t](pr_int8_t, r_int8_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -4896,10 +5432,9 @@ def main() -> None:
     Reg.StoreUnAlign[int64_t](pr_float32_t, r_float32_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.StoreUnAlign[uint64_t](pr_int64_t, r_int64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.StoreUnAlign[bool_](pr_uint64_t, r_uint64_t, us, 0)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.StoreUnAlign: a template dtype no combination allows
-    # Reg.StoreUnAlignPost: every illegal T combination
-    # Reg.StoreUnAlignPost: a template dtype no combination allows
-    # Reg.Load: every illegal T combination
+
+
+def check_Reg_Load() -> None:
     # Reg.Load: template dtype is not the operands' dtype
     Reg.Load[int8_t](r_bool_, pr_bool_)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.Load[uint8_t](r_int8_t, pr_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -4920,8 +5455,9 @@ def main() -> None:
     Reg.Load[int64_t](r_float32_t, pr_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Load[uint64_t](r_int64_t, pr_int64_t)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Load[bool_](r_uint64_t, pr_uint64_t)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.Load: a template dtype no combination allows
-    # Reg.Store: every illegal T combination
+
+
+def check_Reg_Store() -> None:
     # Reg.Store: template dtype is not the operands' dtype
     Reg.Store[int8_t](pr_bool_, r_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (bool_)
     Reg.Store[uint8_t](pr_int8_t, r_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
@@ -4942,7 +5478,9 @@ def main() -> None:
     Reg.Store[int64_t](pr_float32_t, r_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Store[uint64_t](pr_int64_t, r_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Store[bool_](pr_uint64_t, r_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_ vs (uint64_t)
-    # Reg.Store: a template dtype no combination allows
+
+
+def check_Reg_AbsSub() -> None:
     # Reg.AbsSub: every illegal T combination
     Reg.AbsSub(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.AbsSub(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -4960,14 +5498,23 @@ def main() -> None:
     Reg.AbsSub(r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
     Reg.AbsSub(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.AbsSub(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_AbsSub_2() -> None:
     # Reg.AbsSub: operands of two dtypes
     Reg.AbsSub(r_half, r_half, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.AbsSub(r_float32_t, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.AbsSub(r_int64_t, r_int64_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with half
+
+
+def check_Reg_AbsSub_3() -> None:
     # Reg.AbsSub: template dtype is not the operands' dtype
     Reg.AbsSub[float32_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.AbsSub[int64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.AbsSub[half](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (int64_t)
+
+
+def check_Reg_AbsSub_4() -> None:
     # Reg.AbsSub: a template dtype no combination allows
     Reg.AbsSub[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.AbsSub[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -4985,6 +5532,9 @@ def main() -> None:
     Reg.AbsSub[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
     Reg.AbsSub[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.AbsSub[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_MulAddDst() -> None:
     # Reg.MulAddDst: every illegal T combination
     Reg.MulAddDst(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.MulAddDst(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -4996,6 +5546,9 @@ def main() -> None:
     Reg.MulAddDst(r_int4x2_t, r_int4x2_t, r_int4x2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int4x2_t)
     Reg.MulAddDst(r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, r_fp4x2_e2m1_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e2m1_t)
     Reg.MulAddDst(r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, r_fp4x2_e1m2_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp4x2_e1m2_t)
+
+
+def check_Reg_MulAddDst_2() -> None:
     # Reg.MulAddDst: operands of two dtypes
     Reg.MulAddDst(r_int16_t, r_int16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int16_t) with uint16_t
     Reg.MulAddDst(r_uint16_t, r_uint16_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint16_t) with half
@@ -5006,6 +5559,9 @@ def main() -> None:
     Reg.MulAddDst(r_float32_t, r_float32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.MulAddDst(r_int64_t, r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.MulAddDst(r_uint64_t, r_uint64_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with int16_t
+
+
+def check_Reg_MulAddDst_3() -> None:
     # Reg.MulAddDst: template dtype is not the operands' dtype
     Reg.MulAddDst[uint16_t](r_int16_t, r_int16_t, r_int16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t vs (int16_t)
     Reg.MulAddDst[half](r_uint16_t, r_uint16_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint16_t)
@@ -5016,6 +5572,9 @@ def main() -> None:
     Reg.MulAddDst[int64_t](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.MulAddDst[uint64_t](r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.MulAddDst[int16_t](r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint64_t)
+
+
+def check_Reg_MulAddDst_4() -> None:
     # Reg.MulAddDst: a template dtype no combination allows
     Reg.MulAddDst[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.MulAddDst[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5027,6 +5586,9 @@ def main() -> None:
     Reg.MulAddDst[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.MulAddDst[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.MulAddDst[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_MulDstAdd() -> None:
     # Reg.MulDstAdd: every illegal T combination
     Reg.MulDstAdd(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.MulDstAdd(r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -5044,14 +5606,23 @@ def main() -> None:
     Reg.MulDstAdd(r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.MulDstAdd(r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.MulDstAdd(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_MulDstAdd_2() -> None:
     # Reg.MulDstAdd: operands of two dtypes
     Reg.MulDstAdd(r_half, r_half, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
     Reg.MulDstAdd(r_bfloat16_t, r_bfloat16_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
     Reg.MulDstAdd(r_float32_t, r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_MulDstAdd_3() -> None:
     # Reg.MulDstAdd: template dtype is not the operands' dtype
     Reg.MulDstAdd[bfloat16_t](r_half, r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
     Reg.MulDstAdd[float32_t](r_bfloat16_t, r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (bfloat16_t)
     Reg.MulDstAdd[half](r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_MulDstAdd_4() -> None:
     # Reg.MulDstAdd: a template dtype no combination allows
     Reg.MulDstAdd[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.MulDstAdd[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5069,6 +5640,9 @@ def main() -> None:
     Reg.MulDstAdd[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.MulDstAdd[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.MulDstAdd[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Axpy() -> None:
     # Reg.Axpy: every illegal T combination
     Reg.Axpy(r_bool_, r_bool_, True, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Axpy(r_int8_t, r_int8_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -5085,16 +5659,25 @@ def main() -> None:
     Reg.Axpy(r_bfloat16_t, r_bfloat16_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t)
     Reg.Axpy(r_int32_t, r_int32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t)
     Reg.Axpy(r_uint32_t, r_uint32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
+
+
+def check_Reg_Axpy_2() -> None:
     # Reg.Axpy: operands of two dtypes
     Reg.Axpy(r_half, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with float32_t
     Reg.Axpy(r_float32_t, r_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with int64_t
     Reg.Axpy(r_int64_t, r_uint64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t) with uint64_t
     Reg.Axpy(r_uint64_t, r_half, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t) with half
+
+
+def check_Reg_Axpy_3() -> None:
     # Reg.Axpy: template dtype is not the operands' dtype
     Reg.Axpy[float32_t](r_half, r_half, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (half)
     Reg.Axpy[int64_t](r_float32_t, r_float32_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t)
     Reg.Axpy[uint64_t](r_int64_t, r_int64_t, 1, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t)
     Reg.Axpy[half](r_uint64_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (uint64_t)
+
+
+def check_Reg_Axpy_4() -> None:
     # Reg.Axpy: a template dtype no combination allows
     Reg.Axpy[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Axpy[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5111,6 +5694,9 @@ def main() -> None:
     Reg.Axpy[bfloat16_t]  # type: ignore[index]  # pyright: ignore  # bfloat16_t
     Reg.Axpy[int32_t]  # type: ignore[index]  # pyright: ignore  # int32_t
     Reg.Axpy[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
+
+
+def check_Reg_ExpSub() -> None:
     # Reg.ExpSub: every illegal T, U combination
     Reg.ExpSub(r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.ExpSub(r_bool_, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -5471,7 +6057,9 @@ def main() -> None:
     Reg.ExpSub(r_uint64_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.ExpSub(r_uint64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.ExpSub(r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
-    # Reg.ExpSub: template dtype is not the operands' dtype
+
+
+def check_Reg_ExpSub_2() -> None:
     # Reg.ExpSub: a template dtype no combination allows
     Reg.ExpSub[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.ExpSub[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5491,6 +6079,9 @@ def main() -> None:
     Reg.ExpSub[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.ExpSub[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.ExpSub[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Mull() -> None:
     # Reg.Mull: every illegal T combination
     Reg.Mull(r_bool_, r_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Mull(r_int8_t, r_int8_t, r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -5509,12 +6100,21 @@ def main() -> None:
     Reg.Mull(r_float32_t, r_float32_t, r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     Reg.Mull(r_int64_t, r_int64_t, r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Mull(r_uint64_t, r_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Mull_2() -> None:
     # Reg.Mull: operands of two dtypes
     Reg.Mull(r_int32_t, r_int32_t, r_int32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     Reg.Mull(r_uint32_t, r_uint32_t, r_uint32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+
+
+def check_Reg_Mull_3() -> None:
     # Reg.Mull: template dtype is not the operands' dtype
     Reg.Mull[uint32_t](r_int32_t, r_int32_t, r_int32_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.Mull[int32_t](r_uint32_t, r_uint32_t, r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+
+
+def check_Reg_Mull_4() -> None:
     # Reg.Mull: a template dtype no combination allows
     Reg.Mull[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Mull[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5533,6 +6133,9 @@ def main() -> None:
     Reg.Mull[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
     Reg.Mull[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Mull[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_AddC() -> None:
     # Reg.AddC: every illegal T combination
     Reg.AddC(m, r_bool_, r_bool_, r_bool_, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.AddC(m, r_int8_t, r_int8_t, r_int8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -5551,12 +6154,21 @@ def main() -> None:
     Reg.AddC(m, r_float32_t, r_float32_t, r_float32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     Reg.AddC(m, r_int64_t, r_int64_t, r_int64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.AddC(m, r_uint64_t, r_uint64_t, r_uint64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_AddC_2() -> None:
     # Reg.AddC: operands of two dtypes
     Reg.AddC(m, r_int32_t, r_int32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     Reg.AddC(m, r_uint32_t, r_uint32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+
+
+def check_Reg_AddC_3() -> None:
     # Reg.AddC: template dtype is not the operands' dtype
     Reg.AddC[uint32_t](m, r_int32_t, r_int32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.AddC[int32_t](m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+
+
+def check_Reg_AddC_4() -> None:
     # Reg.AddC: a template dtype no combination allows
     Reg.AddC[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.AddC[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5575,6 +6187,9 @@ def main() -> None:
     Reg.AddC[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
     Reg.AddC[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.AddC[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_SubC() -> None:
     # Reg.SubC: every illegal T combination
     Reg.SubC(m, r_bool_, r_bool_, r_bool_, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.SubC(m, r_int8_t, r_int8_t, r_int8_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -5593,12 +6208,21 @@ def main() -> None:
     Reg.SubC(m, r_float32_t, r_float32_t, r_float32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     Reg.SubC(m, r_int64_t, r_int64_t, r_int64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.SubC(m, r_uint64_t, r_uint64_t, r_uint64_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_SubC_2() -> None:
     # Reg.SubC: operands of two dtypes
     Reg.SubC(m, r_int32_t, r_int32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (int32_t) with uint32_t
     Reg.SubC(m, r_uint32_t, r_uint32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t) with int32_t
+
+
+def check_Reg_SubC_3() -> None:
     # Reg.SubC: template dtype is not the operands' dtype
     Reg.SubC[uint32_t](m, r_int32_t, r_int32_t, r_int32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.SubC[int32_t](m, r_uint32_t, r_uint32_t, r_uint32_t, m, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint32_t)
+
+
+def check_Reg_SubC_4() -> None:
     # Reg.SubC: a template dtype no combination allows
     Reg.SubC[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.SubC[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -5617,6 +6241,9 @@ def main() -> None:
     Reg.SubC[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
     Reg.SubC[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.SubC[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Scatter() -> None:
     # Reg.Scatter: every illegal T, U combination
     Reg.Scatter(p_bool_, r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.Scatter(p_bool_, r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -5966,6 +6593,9 @@ def main() -> None:
     Reg.Scatter(p_uint64_t, r_uint64_t, r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int32_t)
     Reg.Scatter(p_uint64_t, r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.Scatter(p_uint64_t, r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
+
+
+def check_Reg_Scatter_2() -> None:
     # Reg.Scatter: template dtype is not the operands' dtype
     Reg.Scatter[uint8_t](p_int8_t, r_int8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, uint16_t)
     Reg.Scatter[int16_t](p_uint8_t, r_uint8_t, r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t, uint16_t)
@@ -5980,6 +6610,9 @@ def main() -> None:
     Reg.Scatter[uint64_t](p_int64_t, r_int64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, uint64_t)
     Reg.Scatter[int8_t](p_uint64_t, r_uint64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, uint32_t)
     Reg.Scatter[int8_t](p_uint64_t, r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, uint64_t)
+
+
+def check_Reg_Scatter_3() -> None:
     # Reg.Scatter: a template dtype no combination allows
     Reg.Scatter[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Scatter[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -5989,6 +6622,9 @@ def main() -> None:
     Reg.Scatter[int4x2_t]  # type: ignore[index]  # pyright: ignore  # int4x2_t
     Reg.Scatter[fp4x2_e2m1_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e2m1_t
     Reg.Scatter[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_Reg_GatherB() -> None:
     # Reg.GatherB: every illegal T, U combination
     Reg.GatherB(r_bool_, p_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.GatherB(r_bool_, p_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -6333,6 +6969,9 @@ def main() -> None:
     Reg.GatherB(r_uint64_t, p_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.GatherB(r_uint64_t, p_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.GatherB(r_uint64_t, p_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_GatherB_2() -> None:
     # Reg.GatherB: template dtype is not the operands' dtype
     Reg.GatherB[uint8_t](r_int8_t, p_int8_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, uint32_t)
     Reg.GatherB[fp8_e4m3fn_t](r_uint8_t, p_uint8_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t vs (uint8_t, uint32_t)
@@ -6352,8 +6991,14 @@ def main() -> None:
     Reg.GatherB[int64_t](r_float32_t, p_float32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (float32_t, uint32_t)
     Reg.GatherB[uint64_t](r_int64_t, p_int64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint64_t vs (int64_t, uint32_t)
     Reg.GatherB[int8_t](r_uint64_t, p_uint64_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint64_t, uint32_t)
+
+
+def check_Reg_GatherB_3() -> None:
     # Reg.GatherB: a template dtype no combination allows
     Reg.GatherB[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
+
+
+def check_Reg_Histograms() -> None:
     # Reg.Histograms: every illegal T, U combination
     Reg.Histograms[bool_, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # (bool_, bool_)
     Reg.Histograms[bool_, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # (bool_, int8_t)
@@ -6697,7 +7342,9 @@ def main() -> None:
     Reg.Histograms[uint64_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.Histograms[uint64_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.Histograms[uint64_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # (uint64_t, uint64_t)
-    # Reg.Histograms: template dtype is not the operands' dtype
+
+
+def check_Reg_Histograms_2() -> None:
     # Reg.Histograms: a template dtype no combination allows
     Reg.Histograms[bool_, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Histograms[int8_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -6717,6 +7364,9 @@ def main() -> None:
     Reg.Histograms[float32_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # float32_t
     Reg.Histograms[int64_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Histograms[uint64_t, HistogramsBinType.BIN1, HistogramsType.ACCUMULATE]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Unsqueeze() -> None:
     # Reg.Unsqueeze: every illegal T combination
     Reg.Unsqueeze(r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Unsqueeze(r_fp8_e4m3fn_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (fp8_e4m3fn_t)
@@ -6731,6 +7381,9 @@ def main() -> None:
     Reg.Unsqueeze(r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t)
     Reg.Unsqueeze(r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Unsqueeze(r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Unsqueeze_2() -> None:
     # Reg.Unsqueeze: template dtype is not the operands' dtype
     Reg.Unsqueeze[uint8_t](r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t)
     Reg.Unsqueeze[int16_t](r_uint8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int16_t vs (uint8_t)
@@ -6738,6 +7391,9 @@ def main() -> None:
     Reg.Unsqueeze[int32_t](r_uint16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (uint16_t)
     Reg.Unsqueeze[uint32_t](r_int32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (int32_t)
     Reg.Unsqueeze[int8_t](r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (uint32_t)
+
+
+def check_Reg_Unsqueeze_3() -> None:
     # Reg.Unsqueeze: a template dtype no combination allows
     Reg.Unsqueeze[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Unsqueeze[fp8_e4m3fn_t]  # type: ignore[index]  # pyright: ignore  # fp8_e4m3fn_t
@@ -6752,7 +7408,9 @@ def main() -> None:
     Reg.Unsqueeze[float32_t]  # type: ignore[index]  # pyright: ignore  # float32_t
     Reg.Unsqueeze[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Unsqueeze[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
-    # Reg.MoveMask: every illegal T combination
+
+
+def check_Reg_MoveMask() -> None:
     # Reg.MoveMask: a template dtype no combination allows
     Reg.MoveMask[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.MoveMask[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -6766,6 +7424,9 @@ def main() -> None:
     Reg.MoveMask[fp4x2_e1m2_t]  # type: ignore[index]  # pyright: ignore  # fp4x2_e1m2_t
     Reg.MoveMask[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.MoveMask[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Cast() -> None:
     # Reg.Cast: every illegal T, U combination
     Reg.Cast(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_)
     Reg.Cast(r_bool_, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t)
@@ -7072,6 +7733,9 @@ def main() -> None:
     Reg.Cast(r_uint64_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t)
     Reg.Cast(r_uint64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t)
     Reg.Cast(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t)
+
+
+def check_Reg_Cast_2() -> None:
     # Reg.Cast: template dtype is not the operands' dtype
     Reg.Cast[int8_t](r_int4x2_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # int8_t vs (int4x2_t, half)
     Reg.Cast[uint8_t](r_int8_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # uint8_t vs (int8_t, half)
@@ -7129,9 +7793,15 @@ def main() -> None:
     Reg.Cast[int32_t](r_int16_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int32_t vs (int16_t, uint32_t)
     Reg.Cast[uint32_t](r_uint16_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # uint32_t vs (uint16_t, uint32_t)
     Reg.Cast[int64_t](r_int32_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # int64_t vs (int32_t, int64_t)
+
+
+def check_Reg_Cast_3() -> None:
     # Reg.Cast: a template dtype no combination allows
     Reg.Cast[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Cast[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_Truncate() -> None:
     # Reg.Truncate: every illegal T combination
     Reg.Truncate(r_bool_, r_bool_, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_)
     Reg.Truncate(r_int8_t, r_int8_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int8_t)
@@ -7149,14 +7819,23 @@ def main() -> None:
     Reg.Truncate(r_uint32_t, r_uint32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint32_t)
     Reg.Truncate(r_int64_t, r_int64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (int64_t)
     Reg.Truncate(r_uint64_t, r_uint64_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t)
+
+
+def check_Reg_Truncate_2() -> None:
     # Reg.Truncate: operands of two dtypes
     Reg.Truncate(r_half, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (half) with bfloat16_t
     Reg.Truncate(r_bfloat16_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # (bfloat16_t) with float32_t
     Reg.Truncate(r_float32_t, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # (float32_t) with half
+
+
+def check_Reg_Truncate_3() -> None:
     # Reg.Truncate: template dtype is not the operands' dtype
     Reg.Truncate[bfloat16_t](r_half, r_half, m)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t vs (half)
     Reg.Truncate[float32_t](r_bfloat16_t, r_bfloat16_t, m)  # type: ignore[arg-type]  # pyright: ignore  # float32_t vs (bfloat16_t)
     Reg.Truncate[half](r_float32_t, r_float32_t, m)  # type: ignore[arg-type]  # pyright: ignore  # half vs (float32_t)
+
+
+def check_Reg_Truncate_4() -> None:
     # Reg.Truncate: a template dtype no combination allows
     Reg.Truncate[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.Truncate[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t
@@ -7174,6 +7853,9 @@ def main() -> None:
     Reg.Truncate[uint32_t]  # type: ignore[index]  # pyright: ignore  # uint32_t
     Reg.Truncate[int64_t]  # type: ignore[index]  # pyright: ignore  # int64_t
     Reg.Truncate[uint64_t]  # type: ignore[index]  # pyright: ignore  # uint64_t
+
+
+def check_Reg_MulsCast() -> None:
     # Reg.MulsCast: every illegal T0, T1, T2 combination
     Reg.MulsCast(r_bool_, r_bool_, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, bool_, float32_t)
     Reg.MulsCast(r_bool_, r_int8_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (bool_, int8_t, float32_t)
@@ -7535,7 +8217,9 @@ def main() -> None:
     Reg.MulsCast(r_uint64_t, r_float32_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, float32_t, float32_t)
     Reg.MulsCast(r_uint64_t, r_int64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, int64_t, float32_t)
     Reg.MulsCast(r_uint64_t, r_uint64_t, 1.5, m)  # type: ignore[arg-type]  # pyright: ignore  # (uint64_t, uint64_t, float32_t)
-    # Reg.MulsCast: template dtype is not the operands' dtype
+
+
+def check_Reg_MulsCast_2() -> None:
     # Reg.MulsCast: a template dtype no combination allows
     Reg.MulsCast[bool_]  # type: ignore[index]  # pyright: ignore  # bool_
     Reg.MulsCast[int8_t]  # type: ignore[index]  # pyright: ignore  # int8_t

@@ -647,44 +647,46 @@ from ascreg.simt import (
 )
 
 
-def main() -> None:
-    gm = GlobalMemory()
-    a_bool_ = np.ones(4, np.bool_)
-    a_int8 = np.ones(4, np.int8)
-    a_uint8 = np.ones(4, np.uint8)
-    a_int16 = np.ones(4, np.int16)
-    a_uint16 = np.ones(4, np.uint16)
-    a_int32 = np.ones(4, np.int32)
-    a_uint32 = np.ones(4, np.uint32)
-    a_int64 = np.ones(4, np.int64)
-    a_uint64 = np.ones(4, np.uint64)
-    a_float16 = np.ones(4, np.float16)
-    a_float32 = np.ones(4, np.float32)
-    a_float64 = np.ones(4, np.float64)
-    g_bool_ = gm.alloc(bool_, 4)
-    g_int8_t = gm.alloc(int8_t, 4)
-    g_uint8_t = gm.alloc(uint8_t, 4)
-    g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 4)
-    g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 4)
-    g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 4)
-    g_hifloat8_t = gm.alloc(hifloat8_t, 4)
-    g_int4x2_t = gm.alloc(int4x2_t, 4)
-    g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 4)
-    g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 4)
-    g_int16_t = gm.alloc(int16_t, 4)
-    g_uint16_t = gm.alloc(uint16_t, 4)
-    g_half = gm.alloc(half, 4)
-    g_bfloat16_t = gm.alloc(bfloat16_t, 4)
-    g_int32_t = gm.alloc(int32_t, 4)
-    g_uint32_t = gm.alloc(uint32_t, 4)
-    g_float32_t = gm.alloc(float32_t, 4)
-    g_int64_t = gm.alloc(int64_t, 4)
-    g_uint64_t = gm.alloc(uint64_t, 4)
-    b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
-    s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
-    block = this_thread_block()
-    tile = tiled_partition(block, 4)
-    warp = coalesced_threads()
+gm = GlobalMemory()
+a_bool_ = np.ones(4, np.bool_)
+a_int8 = np.ones(4, np.int8)
+a_uint8 = np.ones(4, np.uint8)
+a_int16 = np.ones(4, np.int16)
+a_uint16 = np.ones(4, np.uint16)
+a_int32 = np.ones(4, np.int32)
+a_uint32 = np.ones(4, np.uint32)
+a_int64 = np.ones(4, np.int64)
+a_uint64 = np.ones(4, np.uint64)
+a_float16 = np.ones(4, np.float16)
+a_float32 = np.ones(4, np.float32)
+a_float64 = np.ones(4, np.float64)
+g_bool_ = gm.alloc(bool_, 4)
+g_int8_t = gm.alloc(int8_t, 4)
+g_uint8_t = gm.alloc(uint8_t, 4)
+g_fp8_e4m3fn_t = gm.alloc(fp8_e4m3fn_t, 4)
+g_fp8_e5m2_t = gm.alloc(fp8_e5m2_t, 4)
+g_fp8_e8m0_t = gm.alloc(fp8_e8m0_t, 4)
+g_hifloat8_t = gm.alloc(hifloat8_t, 4)
+g_int4x2_t = gm.alloc(int4x2_t, 4)
+g_fp4x2_e2m1_t = gm.alloc(fp4x2_e2m1_t, 4)
+g_fp4x2_e1m2_t = gm.alloc(fp4x2_e1m2_t, 4)
+g_int16_t = gm.alloc(int16_t, 4)
+g_uint16_t = gm.alloc(uint16_t, 4)
+g_half = gm.alloc(half, 4)
+g_bfloat16_t = gm.alloc(bfloat16_t, 4)
+g_int32_t = gm.alloc(int32_t, 4)
+g_uint32_t = gm.alloc(uint32_t, 4)
+g_float32_t = gm.alloc(float32_t, 4)
+g_int64_t = gm.alloc(int64_t, 4)
+g_uint64_t = gm.alloc(uint64_t, 4)
+b_bfloat16 = np.ones(4, ml_dtypes.bfloat16)
+s_bfloat16: np.generic = ml_dtypes.bfloat16(1)
+block = this_thread_block()
+tile = tiled_partition(block, 4)
+warp = coalesced_threads()
+
+
+def check_byte_perm() -> None:
     # __byte_perm: floats, float arrays and too-wide or illegal dtypes are rejected
     __byte_perm(1.5, np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __byte_perm(np.float32(1), np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -701,6 +703,9 @@ def main() -> None:
     __byte_perm(np.uint32(1), np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as s
     __byte_perm(np.uint32(1), np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as s
     __byte_perm(np.uint32(1), np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_mulhi() -> None:
     # __mulhi: floats, float arrays and too-wide or illegal dtypes are rejected
     __mulhi(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __mulhi(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -712,6 +717,9 @@ def main() -> None:
     __mulhi(np.int32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __mulhi(np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __mulhi(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_umulhi() -> None:
     # __umulhi: floats, float arrays and too-wide or illegal dtypes are rejected
     __umulhi(1.5, np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __umulhi(np.float32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -723,6 +731,9 @@ def main() -> None:
     __umulhi(np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __umulhi(np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __umulhi(np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_mul64hi() -> None:
     # __mul64hi: floats, float arrays and too-wide or illegal dtypes are rejected
     __mul64hi(1.5, np.int64(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __mul64hi(np.float32(1), np.int64(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -732,6 +743,9 @@ def main() -> None:
     __mul64hi(np.int64(1), np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as y
     __mul64hi(np.int64(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __mul64hi(np.int64(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+
+
+def check_umul64hi() -> None:
     # __umul64hi: floats, float arrays and too-wide or illegal dtypes are rejected
     __umul64hi(1.5, np.uint64(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __umul64hi(np.float32(1), np.uint64(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -741,6 +755,9 @@ def main() -> None:
     __umul64hi(np.uint64(1), np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as y
     __umul64hi(np.uint64(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __umul64hi(np.uint64(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+
+
+def check_mul_i32toi64() -> None:
     # __mul_i32toi64: floats, float arrays and too-wide or illegal dtypes are rejected
     __mul_i32toi64(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __mul_i32toi64(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -753,26 +770,41 @@ def main() -> None:
     __mul_i32toi64(np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __mul_i32toi64(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
     __mul_i32toi64(np.int32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # signed with unsigned: ambiguous in C++
+
+
+def check_brev() -> None:
     # __brev: floats, float arrays and too-wide or illegal dtypes are rejected
     __brev(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __brev(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
     __brev(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     __brev(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+
+
+def check_clz() -> None:
     # __clz: floats, float arrays and too-wide or illegal dtypes are rejected
     __clz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __clz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
     __clz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     __clz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+
+
+def check_ffs() -> None:
     # __ffs: floats, float arrays and too-wide or illegal dtypes are rejected
     __ffs(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __ffs(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
     __ffs(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     __ffs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+
+
+def check_popc() -> None:
     # __popc: floats, float arrays and too-wide or illegal dtypes are rejected
     __popc(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __popc(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
     __popc(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     __popc(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+
+
+def check_sad() -> None:
     # __sad: floats, float arrays and too-wide or illegal dtypes are rejected
     __sad(1.5, np.int32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __sad(np.float32(1), np.int32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -789,6 +821,9 @@ def main() -> None:
     __sad(np.int32(1), np.int32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as z
     __sad(np.int32(1), np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as z
     __sad(np.int32(1), np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_usad() -> None:
     # __usad: floats, float arrays and too-wide or illegal dtypes are rejected
     __usad(1.5, np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __usad(np.float32(1), np.uint32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -805,6 +840,9 @@ def main() -> None:
     __usad(np.uint32(1), np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as z
     __usad(np.uint32(1), np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as z
     __usad(np.uint32(1), np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_mul24() -> None:
     # __mul24: floats, float arrays and too-wide or illegal dtypes are rejected
     __mul24(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __mul24(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -816,6 +854,9 @@ def main() -> None:
     __mul24(np.int32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __mul24(np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __mul24(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_umul24() -> None:
     # __umul24: floats, float arrays and too-wide or illegal dtypes are rejected
     __umul24(1.5, np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __umul24(np.float32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -827,6 +868,9 @@ def main() -> None:
     __umul24(np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __umul24(np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __umul24(np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_hadd() -> None:
     # __hadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __hadd(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __hadd(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -840,6 +884,9 @@ def main() -> None:
     __hadd(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
     __hadd(np.float16(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.int32(1) with half
     __hadd(np.float16(1), np.float32(1))  # type: ignore[arg-type]  # pyright: ignore  # np.float32(1) with half
+
+
+def check_rhadd() -> None:
     # __rhadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __rhadd(1.5, np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __rhadd(np.float32(1), np.int32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -851,6 +898,9 @@ def main() -> None:
     __rhadd(np.int32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __rhadd(np.int32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __rhadd(np.int32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_uhadd() -> None:
     # __uhadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __uhadd(1.5, np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __uhadd(np.float32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -862,6 +912,9 @@ def main() -> None:
     __uhadd(np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __uhadd(np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __uhadd(np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_urhadd() -> None:
     # __urhadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __urhadd(1.5, np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __urhadd(np.float32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -873,6 +926,9 @@ def main() -> None:
     __urhadd(np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     __urhadd(np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __urhadd(np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_max() -> None:
     # max: floats, float arrays and too-wide or illegal dtypes are rejected
     max(1.5, np.int8(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     max(np.float32(1), np.int8(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -883,6 +939,9 @@ def main() -> None:
     max(np.int8(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     max(np.int8(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     max(np.int8(1), np.uint8(1))  # type: ignore[call-overload]  # pyright: ignore  # signed with unsigned: ambiguous in C++
+
+
+def check_min() -> None:
     # min: floats, float arrays and too-wide or illegal dtypes are rejected
     min(1.5, np.int8(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     min(np.float32(1), np.int8(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -893,6 +952,9 @@ def main() -> None:
     min(np.int8(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     min(np.int8(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     min(np.int8(1), np.uint8(1))  # type: ignore[call-overload]  # pyright: ignore  # signed with unsigned: ambiguous in C++
+
+
+def check_umax() -> None:
     # umax: floats, float arrays and too-wide or illegal dtypes are rejected
     umax(1.5, np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     umax(np.float32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -904,6 +966,9 @@ def main() -> None:
     umax(np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     umax(np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     umax(np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_umin() -> None:
     # umin: floats, float arrays and too-wide or illegal dtypes are rejected
     umin(1.5, np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     umin(np.float32(1), np.uint32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -915,6 +980,9 @@ def main() -> None:
     umin(np.uint32(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     umin(np.uint32(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     umin(np.uint32(1), np.int64(1))  # type: ignore[arg-type]  # pyright: ignore  # int64 is wider than every overload
+
+
+def check_llmax() -> None:
     # llmax: floats, float arrays and too-wide or illegal dtypes are rejected
     llmax(1.5, np.int64(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     llmax(np.float32(1), np.int64(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -924,6 +992,9 @@ def main() -> None:
     llmax(np.int64(1), np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as y
     llmax(np.int64(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     llmax(np.int64(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+
+
+def check_llmin() -> None:
     # llmin: floats, float arrays and too-wide or illegal dtypes are rejected
     llmin(1.5, np.int64(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     llmin(np.float32(1), np.int64(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -933,6 +1004,9 @@ def main() -> None:
     llmin(np.int64(1), np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as y
     llmin(np.int64(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     llmin(np.int64(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+
+
+def check_ullmax() -> None:
     # ullmax: floats, float arrays and too-wide or illegal dtypes are rejected
     ullmax(1.5, np.uint64(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     ullmax(np.float32(1), np.uint64(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -942,6 +1016,9 @@ def main() -> None:
     ullmax(np.uint64(1), np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as y
     ullmax(np.uint64(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     ullmax(np.uint64(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+
+
+def check_ullmin() -> None:
     # ullmin: floats, float arrays and too-wide or illegal dtypes are rejected
     ullmin(1.5, np.uint64(1))  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     ullmin(np.float32(1), np.uint64(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
@@ -951,72 +1028,120 @@ def main() -> None:
     ullmin(np.uint64(1), np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as y
     ullmin(np.uint64(1), a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as y
     ullmin(np.uint64(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
+
+
+def check_labs() -> None:
     # labs: floats, float arrays and too-wide or illegal dtypes are rejected
     labs(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     labs(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
     labs(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     labs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+
+
+def check_llabs() -> None:
     # llabs: floats, float arrays and too-wide or illegal dtypes are rejected
     llabs(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     llabs(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1) as x
     llabs(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32 as x
     llabs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
+
+
+def check_saturatef() -> None:
     # __saturatef: floats, float arrays and too-wide or illegal dtypes are rejected
     __saturatef(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __saturatef("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __saturatef(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fdividef() -> None:
     # __fdividef: floats, float arrays and too-wide or illegal dtypes are rejected
     __fdividef(a_float64, 1.0)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __fdividef("1", 1.0)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __fdividef(None, 1.0)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fdividef_2() -> None:
     # fdividef: floats, float arrays and too-wide or illegal dtypes are rejected
     fdividef(a_float64, 1.0)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fdividef("1", 1.0)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fdividef(None, 1.0)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_asc_shfl() -> None:
     # asc_shfl: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_shfl("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_shfl(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_shfl(a_int8, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
     asc_shfl(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float lane
+
+
+def check_asc_shfl_up() -> None:
     # asc_shfl_up: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_shfl_up("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_shfl_up(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_shfl_up(a_int8, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
     asc_shfl_up(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float lane
+
+
+def check_asc_shfl_down() -> None:
     # asc_shfl_down: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_shfl_down("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_shfl_down(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_shfl_down(a_int8, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
     asc_shfl_down(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float lane
+
+
+def check_asc_shfl_xor() -> None:
     # asc_shfl_xor: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_shfl_xor("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_shfl_xor(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_shfl_xor(a_int8, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
     asc_shfl_xor(1, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float lane
+
+
+def check_asc_ballot() -> None:
     # asc_ballot: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_ballot("1")  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_ballot(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5
     asc_ballot(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+
+
+def check_asc_all() -> None:
     # asc_all: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_all("1")  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_all(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5
     asc_all(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+
+
+def check_asc_any() -> None:
     # asc_any: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_any("1")  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_any(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5
     asc_any(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
+
+
+def check_asc_reduce_add() -> None:
     # asc_reduce_add: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_reduce_add("1")  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_reduce_add(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_reduce_add(a_int8)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
+
+
+def check_asc_reduce_max() -> None:
     # asc_reduce_max: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_reduce_max("1")  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_reduce_max(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_reduce_max(a_int8)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
+
+
+def check_asc_reduce_min() -> None:
     # asc_reduce_min: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_reduce_min("1")  # type: ignore[arg-type]  # pyright: ignore  # "1"
     asc_reduce_min(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asc_reduce_min(a_int8)  # type: ignore[arg-type]  # pyright: ignore  # a_int8
+
+
+def check_asc_atomic_add() -> None:
     # asc_atomic_add: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_add(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_add(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1031,6 +1156,9 @@ def main() -> None:
     asc_atomic_add(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t
     asc_atomic_add(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t
     asc_atomic_add(g_int32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_sub() -> None:
     # asc_atomic_sub: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_sub(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_sub(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1047,6 +1175,9 @@ def main() -> None:
     asc_atomic_sub(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # half
     asc_atomic_sub(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t
     asc_atomic_sub(g_int32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_exch() -> None:
     # asc_atomic_exch: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_exch(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_exch(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1063,6 +1194,9 @@ def main() -> None:
     asc_atomic_exch(g_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # half
     asc_atomic_exch(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t
     asc_atomic_exch(g_int32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_cas() -> None:
     # asc_atomic_cas: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_cas(g_bool_, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_cas(g_int8_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1079,6 +1213,9 @@ def main() -> None:
     asc_atomic_cas(g_half, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # half
     asc_atomic_cas(g_bfloat16_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t
     asc_atomic_cas(g_int32_t, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_max() -> None:
     # asc_atomic_max: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_max(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_max(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1093,6 +1230,9 @@ def main() -> None:
     asc_atomic_max(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t
     asc_atomic_max(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t
     asc_atomic_max(g_int32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_min() -> None:
     # asc_atomic_min: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_min(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_min(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1107,6 +1247,9 @@ def main() -> None:
     asc_atomic_min(g_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int16_t
     asc_atomic_min(g_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # uint16_t
     asc_atomic_min(g_int32_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_inc() -> None:
     # asc_atomic_inc: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_inc(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_inc(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1126,6 +1269,9 @@ def main() -> None:
     asc_atomic_inc(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # float32_t
     asc_atomic_inc(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int64_t
     asc_atomic_inc(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_dec() -> None:
     # asc_atomic_dec: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_dec(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_dec(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1145,6 +1291,9 @@ def main() -> None:
     asc_atomic_dec(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # float32_t
     asc_atomic_dec(g_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int64_t
     asc_atomic_dec(g_uint32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_and() -> None:
     # asc_atomic_and: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_and(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_and(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1162,6 +1311,9 @@ def main() -> None:
     asc_atomic_and(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t
     asc_atomic_and(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # float32_t
     asc_atomic_and(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_or() -> None:
     # asc_atomic_or: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_or(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_or(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1179,6 +1331,9 @@ def main() -> None:
     asc_atomic_or(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t
     asc_atomic_or(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # float32_t
     asc_atomic_or(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_atomic_xor() -> None:
     # asc_atomic_xor: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_atomic_xor(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_atomic_xor(g_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # int8_t
@@ -1196,6 +1351,9 @@ def main() -> None:
     asc_atomic_xor(g_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # bfloat16_t
     asc_atomic_xor(g_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # float32_t
     asc_atomic_xor(g_int32_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_ldcg() -> None:
     # asc_ldcg: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_ldcg(g_bool_)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_ldcg(g_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1205,6 +1363,9 @@ def main() -> None:
     asc_ldcg(g_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t
     asc_ldcg(g_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t
     asc_ldcg(g_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_asc_ldca() -> None:
     # asc_ldca: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_ldca(g_bool_)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_ldca(g_fp8_e4m3fn_t)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1214,6 +1375,9 @@ def main() -> None:
     asc_ldca(g_int4x2_t)  # type: ignore[arg-type]  # pyright: ignore  # int4x2_t
     asc_ldca(g_fp4x2_e2m1_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t
     asc_ldca(g_fp4x2_e1m2_t)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
+
+
+def check_asc_stcg() -> None:
     # asc_stcg: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_stcg(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_stcg(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1224,6 +1388,9 @@ def main() -> None:
     asc_stcg(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t
     asc_stcg(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
     asc_stcg(g_int8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_asc_stwt() -> None:
     # asc_stwt: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_stwt(g_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # bool_
     asc_stwt(g_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp8_e4m3fn_t
@@ -1234,604 +1401,1030 @@ def main() -> None:
     asc_stwt(g_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e2m1_t
     asc_stwt(g_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # fp4x2_e1m2_t
     asc_stwt(g_int8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float value through an integer pointer
+
+
+def check_expf() -> None:
     # expf: floats, float arrays and too-wide or illegal dtypes are rejected
     expf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     expf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     expf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_exp2f() -> None:
     # exp2f: floats, float arrays and too-wide or illegal dtypes are rejected
     exp2f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     exp2f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     exp2f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_exp10f() -> None:
     # exp10f: floats, float arrays and too-wide or illegal dtypes are rejected
     exp10f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     exp10f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     exp10f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_expm1f() -> None:
     # expm1f: floats, float arrays and too-wide or illegal dtypes are rejected
     expm1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     expm1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     expm1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_logf() -> None:
     # logf: floats, float arrays and too-wide or illegal dtypes are rejected
     logf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     logf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     logf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_log2f() -> None:
     # log2f: floats, float arrays and too-wide or illegal dtypes are rejected
     log2f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     log2f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     log2f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_log10f() -> None:
     # log10f: floats, float arrays and too-wide or illegal dtypes are rejected
     log10f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     log10f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     log10f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_log1pf() -> None:
     # log1pf: floats, float arrays and too-wide or illegal dtypes are rejected
     log1pf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     log1pf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     log1pf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_sqrtf() -> None:
     # sqrtf: floats, float arrays and too-wide or illegal dtypes are rejected
     sqrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sqrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     sqrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_rsqrtf() -> None:
     # rsqrtf: floats, float arrays and too-wide or illegal dtypes are rejected
     rsqrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rsqrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rsqrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_cbrtf() -> None:
     # cbrtf: floats, float arrays and too-wide or illegal dtypes are rejected
     cbrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cbrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     cbrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_rcbrtf() -> None:
     # rcbrtf: floats, float arrays and too-wide or illegal dtypes are rejected
     rcbrtf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rcbrtf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rcbrtf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_sinf() -> None:
     # sinf: floats, float arrays and too-wide or illegal dtypes are rejected
     sinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     sinf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_cosf() -> None:
     # cosf: floats, float arrays and too-wide or illegal dtypes are rejected
     cosf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cosf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     cosf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_tanf() -> None:
     # tanf: floats, float arrays and too-wide or illegal dtypes are rejected
     tanf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tanf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     tanf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_sinpif() -> None:
     # sinpif: floats, float arrays and too-wide or illegal dtypes are rejected
     sinpif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sinpif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     sinpif(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_cospif() -> None:
     # cospif: floats, float arrays and too-wide or illegal dtypes are rejected
     cospif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cospif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     cospif(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_tanpif() -> None:
     # tanpif: floats, float arrays and too-wide or illegal dtypes are rejected
     tanpif(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tanpif("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     tanpif(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_asinf() -> None:
     # asinf: floats, float arrays and too-wide or illegal dtypes are rejected
     asinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     asinf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_acosf() -> None:
     # acosf: floats, float arrays and too-wide or illegal dtypes are rejected
     acosf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     acosf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     acosf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_atanf() -> None:
     # atanf: floats, float arrays and too-wide or illegal dtypes are rejected
     atanf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     atanf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     atanf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_sinhf() -> None:
     # sinhf: floats, float arrays and too-wide or illegal dtypes are rejected
     sinhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sinhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     sinhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_coshf() -> None:
     # coshf: floats, float arrays and too-wide or illegal dtypes are rejected
     coshf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     coshf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     coshf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_tanhf() -> None:
     # tanhf: floats, float arrays and too-wide or illegal dtypes are rejected
     tanhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tanhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     tanhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_asinhf() -> None:
     # asinhf: floats, float arrays and too-wide or illegal dtypes are rejected
     asinhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     asinhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     asinhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_acoshf() -> None:
     # acoshf: floats, float arrays and too-wide or illegal dtypes are rejected
     acoshf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     acoshf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     acoshf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_atanhf() -> None:
     # atanhf: floats, float arrays and too-wide or illegal dtypes are rejected
     atanhf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     atanhf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     atanhf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_floorf() -> None:
     # floorf: floats, float arrays and too-wide or illegal dtypes are rejected
     floorf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     floorf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     floorf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ceilf() -> None:
     # ceilf: floats, float arrays and too-wide or illegal dtypes are rejected
     ceilf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     ceilf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     ceilf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_truncf() -> None:
     # truncf: floats, float arrays and too-wide or illegal dtypes are rejected
     truncf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     truncf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     truncf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_roundf() -> None:
     # roundf: floats, float arrays and too-wide or illegal dtypes are rejected
     roundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     roundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     roundf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_rintf() -> None:
     # rintf: floats, float arrays and too-wide or illegal dtypes are rejected
     rintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_nearbyintf() -> None:
     # nearbyintf: floats, float arrays and too-wide or illegal dtypes are rejected
     nearbyintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     nearbyintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     nearbyintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fabsf() -> None:
     # fabsf: floats, float arrays and too-wide or illegal dtypes are rejected
     fabsf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fabsf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fabsf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_logbf() -> None:
     # logbf: floats, float arrays and too-wide or illegal dtypes are rejected
     logbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     logbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     logbf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_erff() -> None:
     # erff: floats, float arrays and too-wide or illegal dtypes are rejected
     erff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     erff(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_erfcf() -> None:
     # erfcf: floats, float arrays and too-wide or illegal dtypes are rejected
     erfcf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfcf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     erfcf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_erfcxf() -> None:
     # erfcxf: floats, float arrays and too-wide or illegal dtypes are rejected
     erfcxf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfcxf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     erfcxf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_normcdff() -> None:
     # normcdff: floats, float arrays and too-wide or illegal dtypes are rejected
     normcdff(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     normcdff("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     normcdff(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_erfinvf() -> None:
     # erfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
     erfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     erfinvf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_erfcinvf() -> None:
     # erfcinvf: floats, float arrays and too-wide or illegal dtypes are rejected
     erfcinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     erfcinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     erfcinvf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_normcdfinvf() -> None:
     # normcdfinvf: floats, float arrays and too-wide or illegal dtypes are rejected
     normcdfinvf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     normcdfinvf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     normcdfinvf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_tgammaf() -> None:
     # tgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
     tgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     tgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     tgammaf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_lgammaf() -> None:
     # lgammaf: floats, float arrays and too-wide or illegal dtypes are rejected
     lgammaf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lgammaf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     lgammaf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_cyl_bessel_i0f() -> None:
     # cyl_bessel_i0f: floats, float arrays and too-wide or illegal dtypes are rejected
     cyl_bessel_i0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cyl_bessel_i0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     cyl_bessel_i0f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_cyl_bessel_i1f() -> None:
     # cyl_bessel_i1f: floats, float arrays and too-wide or illegal dtypes are rejected
     cyl_bessel_i1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     cyl_bessel_i1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     cyl_bessel_i1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_j0f() -> None:
     # j0f: floats, float arrays and too-wide or illegal dtypes are rejected
     j0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     j0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     j0f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_j1f() -> None:
     # j1f: floats, float arrays and too-wide or illegal dtypes are rejected
     j1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     j1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     j1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_y0f() -> None:
     # y0f: floats, float arrays and too-wide or illegal dtypes are rejected
     y0f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     y0f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     y0f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_y1f() -> None:
     # y1f: floats, float arrays and too-wide or illegal dtypes are rejected
     y1f(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     y1f("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     y1f(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_powf() -> None:
     # powf: floats, float arrays and too-wide or illegal dtypes are rejected
     powf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     powf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     powf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_atan2f() -> None:
     # atan2f: floats, float arrays and too-wide or illegal dtypes are rejected
     atan2f(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     atan2f("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     atan2f(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_hypotf() -> None:
     # hypotf: floats, float arrays and too-wide or illegal dtypes are rejected
     hypotf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     hypotf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     hypotf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_rhypotf() -> None:
     # rhypotf: floats, float arrays and too-wide or illegal dtypes are rejected
     rhypotf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rhypotf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rhypotf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fmodf() -> None:
     # fmodf: floats, float arrays and too-wide or illegal dtypes are rejected
     fmodf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fmodf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fmodf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_remainderf() -> None:
     # remainderf: floats, float arrays and too-wide or illegal dtypes are rejected
     remainderf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     remainderf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     remainderf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fminf() -> None:
     # fminf: floats, float arrays and too-wide or illegal dtypes are rejected
     fminf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fminf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fminf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fmaxf() -> None:
     # fmaxf: floats, float arrays and too-wide or illegal dtypes are rejected
     fmaxf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fmaxf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fmaxf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fdimf() -> None:
     # fdimf: floats, float arrays and too-wide or illegal dtypes are rejected
     fdimf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fdimf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fdimf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_copysignf() -> None:
     # copysignf: floats, float arrays and too-wide or illegal dtypes are rejected
     copysignf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     copysignf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     copysignf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_nextafterf() -> None:
     # nextafterf: floats, float arrays and too-wide or illegal dtypes are rejected
     nextafterf(a_float64, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     nextafterf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     nextafterf(None, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_fmaf() -> None:
     # fmaf: floats, float arrays and too-wide or illegal dtypes are rejected
     fmaf(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     fmaf("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     fmaf(None, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_norm3df() -> None:
     # norm3df: floats, float arrays and too-wide or illegal dtypes are rejected
     norm3df(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     norm3df("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     norm3df(None, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_rnorm3df() -> None:
     # rnorm3df: floats, float arrays and too-wide or illegal dtypes are rejected
     rnorm3df(a_float64, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rnorm3df("1", 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rnorm3df(None, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_norm4df() -> None:
     # norm4df: floats, float arrays and too-wide or illegal dtypes are rejected
     norm4df(a_float64, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     norm4df("1", 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     norm4df(None, 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_rnorm4df() -> None:
     # rnorm4df: floats, float arrays and too-wide or illegal dtypes are rejected
     rnorm4df(a_float64, 1.5, 1.5, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     rnorm4df("1", 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rnorm4df(None, 1.5, 1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ldexpf() -> None:
     # ldexpf: floats, float arrays and too-wide or illegal dtypes are rejected
     ldexpf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     ldexpf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     ldexpf(None, 1)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_scalbnf() -> None:
     # scalbnf: floats, float arrays and too-wide or illegal dtypes are rejected
     scalbnf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     scalbnf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     scalbnf(None, 1)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_scalblnf() -> None:
     # scalblnf: floats, float arrays and too-wide or illegal dtypes are rejected
     scalblnf(a_float64, 1)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     scalblnf("1", 1)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     scalblnf(None, 1)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ilogbf() -> None:
     # ilogbf: floats, float arrays and too-wide or illegal dtypes are rejected
     ilogbf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     ilogbf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     ilogbf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_lrintf() -> None:
     # lrintf: floats, float arrays and too-wide or illegal dtypes are rejected
     lrintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lrintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     lrintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_llrintf() -> None:
     # llrintf: floats, float arrays and too-wide or illegal dtypes are rejected
     llrintf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     llrintf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     llrintf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_lroundf() -> None:
     # lroundf: floats, float arrays and too-wide or illegal dtypes are rejected
     lroundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     lroundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     lroundf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_llroundf() -> None:
     # llroundf: floats, float arrays and too-wide or illegal dtypes are rejected
     llroundf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     llroundf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     llroundf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_isnan() -> None:
     # isnan: floats, float arrays and too-wide or illegal dtypes are rejected
     isnan(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     isnan("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     isnan(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_isinf() -> None:
     # isinf: floats, float arrays and too-wide or illegal dtypes are rejected
     isinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     isinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     isinf(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_isfinite() -> None:
     # isfinite: floats, float arrays and too-wide or illegal dtypes are rejected
     isfinite(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     isfinite("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     isfinite(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_signbit() -> None:
     # signbit: floats, float arrays and too-wide or illegal dtypes are rejected
     signbit(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     signbit("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     signbit(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_frexpf() -> None:
     # frexpf: floats, float arrays and too-wide or illegal dtypes are rejected
     frexpf(a_float64, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     frexpf("1", g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     frexpf(None, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # None
     frexpf(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_modff() -> None:
     # modff: floats, float arrays and too-wide or illegal dtypes are rejected
     modff(a_float64, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     modff("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     modff(None, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # None
     modff(1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_remquof() -> None:
     # remquof: floats, float arrays and too-wide or illegal dtypes are rejected
     remquof(a_float64, 1.5, g_int32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     remquof("1", 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     remquof(None, 1.5, g_int32_t)  # type: ignore[call-overload]  # pyright: ignore  # None
     remquof(1.5, 1.5, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_sincosf() -> None:
     # sincosf: floats, float arrays and too-wide or illegal dtypes are rejected
     sincosf(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sincosf("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     sincosf(None, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # None
     sincosf(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_sincospif() -> None:
     # sincospif: floats, float arrays and too-wide or illegal dtypes are rejected
     sincospif(a_float64, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     sincospif("1", g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # "1"
     sincospif(None, g_float32_t, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # None
     sincospif(1.5, g_int8_t, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_normf() -> None:
     # normf: floats, float arrays and too-wide or illegal dtypes are rejected
     normf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     normf(np.float32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     normf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     normf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     normf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_rnormf() -> None:
     # rnormf: floats, float arrays and too-wide or illegal dtypes are rejected
     rnormf(1.5, g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     rnormf(np.float32(1), g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     rnormf(a_float32, g_float32_t)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     rnormf("1", g_float32_t)  # type: ignore[call-overload]  # pyright: ignore  # "1"
     rnormf(1, g_int8_t)  # type: ignore[arg-type]  # pyright: ignore  # an int8_t pointer
+
+
+def check_jnf() -> None:
     # jnf: floats, float arrays and too-wide or illegal dtypes are rejected
     jnf(1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     jnf(np.float32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     jnf(a_float32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     jnf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_ynf() -> None:
     # ynf: floats, float arrays and too-wide or illegal dtypes are rejected
     ynf(1.5, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     ynf(np.float32(1), 1.5)  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     ynf(a_float32, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     ynf("1", 1.5)  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2float_rn() -> None:
     # __float2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2float_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_float2int_rn() -> None:
     # __float2int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2int_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2int_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_int2float_rn() -> None:
     # __int2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2uint_rn() -> None:
     # __float2uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2uint_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2uint_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_uint2float_rn() -> None:
     # __uint2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ll_rn() -> None:
     # __float2ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ll_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ll_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ll2float_rn() -> None:
     # __ll2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ull_rn() -> None:
     # __float2ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ull_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ull_rn(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ull2float_rn() -> None:
     # __ull2float_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rn(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rn(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rn(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2float_rz() -> None:
     # __float2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2float_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_float2int_rz() -> None:
     # __float2int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2int_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2int_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_int2float_rz() -> None:
     # __int2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2uint_rz() -> None:
     # __float2uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2uint_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2uint_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_uint2float_rz() -> None:
     # __uint2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ll_rz() -> None:
     # __float2ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ll_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ll_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ll2float_rz() -> None:
     # __ll2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ull_rz() -> None:
     # __float2ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ull_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ull_rz(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ull2float_rz() -> None:
     # __ull2float_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rz(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rz(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rz(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2float_ru() -> None:
     # __float2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2float_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_float2int_ru() -> None:
     # __float2int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2int_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2int_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_int2float_ru() -> None:
     # __int2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2uint_ru() -> None:
     # __float2uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2uint_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2uint_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_uint2float_ru() -> None:
     # __uint2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ll_ru() -> None:
     # __float2ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ll_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ll_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ll2float_ru() -> None:
     # __ll2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ull_ru() -> None:
     # __float2ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ull_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ull_ru(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ull2float_ru() -> None:
     # __ull2float_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_ru(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_ru(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_ru(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2float_rd() -> None:
     # __float2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2float_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_float2int_rd() -> None:
     # __float2int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2int_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2int_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_int2float_rd() -> None:
     # __int2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2uint_rd() -> None:
     # __float2uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2uint_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2uint_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_uint2float_rd() -> None:
     # __uint2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ll_rd() -> None:
     # __float2ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ll_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ll_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ll2float_rd() -> None:
     # __ll2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ull_rd() -> None:
     # __float2ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ull_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ull_rd(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ull2float_rd() -> None:
     # __ull2float_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rd(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rd(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rd(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2float_rna() -> None:
     # __float2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2float_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2float_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_float2int_rna() -> None:
     # __float2int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2int_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2int_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2int_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_int2float_rna() -> None:
     # __int2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2uint_rna() -> None:
     # __float2uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2uint_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2uint_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2uint_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_uint2float_rna() -> None:
     # __uint2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ll_rna() -> None:
     # __float2ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ll_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ll_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ll_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ll2float_rna() -> None:
     # __ll2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ll2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ll2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ll2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float2ull_rna() -> None:
     # __float2ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2ull_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float2ull_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float2ull_rna(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_ull2float_rna() -> None:
     # __ull2float_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2float_rna(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __ull2float_rna(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __ull2float_rna(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __ull2float_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_float_as_int() -> None:
     # __float_as_int: floats, float arrays and too-wide or illegal dtypes are rejected
     __float_as_int(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float_as_int("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float_as_int(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_float_as_uint() -> None:
     # __float_as_uint: floats, float arrays and too-wide or illegal dtypes are rejected
     __float_as_uint(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64
     __float_as_uint("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
     __float_as_uint(None)  # type: ignore[call-overload]  # pyright: ignore  # None
+
+
+def check_int_as_float() -> None:
     # __int_as_float: floats, float arrays and too-wide or illegal dtypes are rejected
     __int_as_float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __int_as_float(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __int_as_float(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __int_as_float("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_uint_as_float() -> None:
     # __uint_as_float: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint_as_float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __uint_as_float(np.float32(1))  # type: ignore[call-overload]  # pyright: ignore  # np.float32(1)
     __uint_as_float(a_float32)  # type: ignore[arg-type]  # pyright: ignore  # a_float32
     __uint_as_float("1")  # type: ignore[call-overload]  # pyright: ignore  # "1"
+
+
+def check_habs() -> None:
     # __habs: floats, float arrays and too-wide or illegal dtypes are rejected
     __habs(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __habs("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hneg() -> None:
     # __hneg: floats, float arrays and too-wide or illegal dtypes are rejected
     __hneg(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hneg("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hsub() -> None:
     # __hsub: floats, float arrays and too-wide or illegal dtypes are rejected
     __hsub(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hsub("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hsub(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hsub(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hmul() -> None:
     # __hmul: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmul(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hmul("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hmul(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hmul(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hdiv() -> None:
     # __hdiv: floats, float arrays and too-wide or illegal dtypes are rejected
     __hdiv(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hdiv("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hdiv(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hdiv(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hfma() -> None:
     # __hfma: floats, float arrays and too-wide or illegal dtypes are rejected
     __hfma(a_float64, np.float16(1), np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hfma("1", np.float16(1), np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
@@ -1839,6 +2432,9 @@ def main() -> None:
     __hfma(np.float16(1), "1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
     __hfma(np.float16(1), np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as z
     __hfma(np.float16(1), np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as z
+
+
+def check_hfma_relu() -> None:
     # __hfma_relu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hfma_relu(a_float64, np.float16(1), np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hfma_relu("1", np.float16(1), np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
@@ -1846,1129 +2442,2214 @@ def main() -> None:
     __hfma_relu(np.float16(1), "1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
     __hfma_relu(np.float16(1), np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as z
     __hfma_relu(np.float16(1), np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as z
+
+
+def check_hmax() -> None:
     # __hmax: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmax(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hmax("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hmax(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hmax(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hmin() -> None:
     # __hmin: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmin(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hmin("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hmin(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hmin(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hmax_nan() -> None:
     # __hmax_nan: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmax_nan(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hmax_nan("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hmax_nan(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hmax_nan(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hmin_nan() -> None:
     # __hmin_nan: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmin_nan(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hmin_nan("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hmin_nan(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hmin_nan(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_heq() -> None:
     # __heq: floats, float arrays and too-wide or illegal dtypes are rejected
     __heq(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __heq("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __heq(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __heq(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hne() -> None:
     # __hne: floats, float arrays and too-wide or illegal dtypes are rejected
     __hne(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hne("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hne(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hne(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hle() -> None:
     # __hle: floats, float arrays and too-wide or illegal dtypes are rejected
     __hle(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hle("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hle(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hle(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hge() -> None:
     # __hge: floats, float arrays and too-wide or illegal dtypes are rejected
     __hge(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hge("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hge(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hge(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hlt() -> None:
     # __hlt: floats, float arrays and too-wide or illegal dtypes are rejected
     __hlt(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hlt("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hlt(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hlt(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hgt() -> None:
     # __hgt: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgt(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hgt("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hgt(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hgt(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hequ() -> None:
     # __hequ: floats, float arrays and too-wide or illegal dtypes are rejected
     __hequ(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hequ("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hequ(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hequ(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hneu() -> None:
     # __hneu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hneu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hneu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hneu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hneu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hleu() -> None:
     # __hleu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hleu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hleu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hleu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hleu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hgeu() -> None:
     # __hgeu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgeu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hgeu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hgeu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hgeu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hltu() -> None:
     # __hltu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hltu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hltu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hltu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hltu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hgtu() -> None:
     # __hgtu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgtu(a_float64, np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hgtu("1", np.float16(1))  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
     __hgtu(np.float16(1), a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as y
     __hgtu(np.float16(1), "1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as y
+
+
+def check_hisnan() -> None:
     # __hisnan: floats, float arrays and too-wide or illegal dtypes are rejected
     __hisnan(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hisnan("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hisinf() -> None:
     # __hisinf: floats, float arrays and too-wide or illegal dtypes are rejected
     __hisinf(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __hisinf("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hsin() -> None:
     # hsin: floats, float arrays and too-wide or illegal dtypes are rejected
     hsin(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hsin("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hcos() -> None:
     # hcos: floats, float arrays and too-wide or illegal dtypes are rejected
     hcos(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hcos("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_htanh() -> None:
     # htanh: floats, float arrays and too-wide or illegal dtypes are rejected
     htanh(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     htanh("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hexp() -> None:
     # hexp: floats, float arrays and too-wide or illegal dtypes are rejected
     hexp(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hexp("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hexp2() -> None:
     # hexp2: floats, float arrays and too-wide or illegal dtypes are rejected
     hexp2(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hexp2("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hexp10() -> None:
     # hexp10: floats, float arrays and too-wide or illegal dtypes are rejected
     hexp10(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hexp10("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hlog() -> None:
     # hlog: floats, float arrays and too-wide or illegal dtypes are rejected
     hlog(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hlog("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hlog2() -> None:
     # hlog2: floats, float arrays and too-wide or illegal dtypes are rejected
     hlog2(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hlog2("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hlog10() -> None:
     # hlog10: floats, float arrays and too-wide or illegal dtypes are rejected
     hlog10(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hlog10("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hsqrt() -> None:
     # hsqrt: floats, float arrays and too-wide or illegal dtypes are rejected
     hsqrt(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hsqrt("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hrsqrt() -> None:
     # hrsqrt: floats, float arrays and too-wide or illegal dtypes are rejected
     hrsqrt(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hrsqrt("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hrcp() -> None:
     # hrcp: floats, float arrays and too-wide or illegal dtypes are rejected
     hrcp(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hrcp("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hfloor() -> None:
     # hfloor: floats, float arrays and too-wide or illegal dtypes are rejected
     hfloor(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hfloor("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hrint() -> None:
     # hrint: floats, float arrays and too-wide or illegal dtypes are rejected
     hrint(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hrint("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_hceil() -> None:
     # hceil: floats, float arrays and too-wide or illegal dtypes are rejected
     hceil(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     hceil("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_htrunc() -> None:
     # htrunc: floats, float arrays and too-wide or illegal dtypes are rejected
     htrunc(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     htrunc("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half() -> None:
     # __float2half: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rn() -> None:
     # __float2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rn_sat() -> None:
     # __float2half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rz() -> None:
     # __float2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rz_sat() -> None:
     # __float2half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rd() -> None:
     # __float2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rd_sat() -> None:
     # __float2half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_ru() -> None:
     # __float2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_ru_sat() -> None:
     # __float2half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rna() -> None:
     # __float2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_rna_sat() -> None:
     # __float2half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_ro() -> None:
     # __float2half_ro: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_ro(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_ro("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2half_ro_sat() -> None:
     # __float2half_ro_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2half_ro_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2half_ro_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16() -> None:
     # __float2bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rn() -> None:
     # __float2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rn_sat() -> None:
     # __float2bfloat16_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rz() -> None:
     # __float2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rz_sat() -> None:
     # __float2bfloat16_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rd() -> None:
     # __float2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rd_sat() -> None:
     # __float2bfloat16_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_ru() -> None:
     # __float2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_ru_sat() -> None:
     # __float2bfloat16_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rna() -> None:
     # __float2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_float2bfloat16_rna_sat() -> None:
     # __float2bfloat16_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat16_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __float2bfloat16_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2half_rn() -> None:
     # __half2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2half_rz() -> None:
     # __half2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2half_rd() -> None:
     # __half2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2half_ru() -> None:
     # __half2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2half_rna() -> None:
     # __half2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2bfloat16_rn() -> None:
     # __half2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2bfloat16_rz() -> None:
     # __half2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2bfloat16_rd() -> None:
     # __half2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2bfloat16_ru() -> None:
     # __half2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2bfloat16_rna() -> None:
     # __half2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rn() -> None:
     # __bfloat162half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rn_sat() -> None:
     # __bfloat162half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rn_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rz() -> None:
     # __bfloat162half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rz_sat() -> None:
     # __bfloat162half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rz_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rd() -> None:
     # __bfloat162half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rd_sat() -> None:
     # __bfloat162half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rd_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_ru() -> None:
     # __bfloat162half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_ru_sat() -> None:
     # __bfloat162half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_ru_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rna() -> None:
     # __bfloat162half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162half_rna_sat() -> None:
     # __bfloat162half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162half_rna_sat("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162bfloat16_rn() -> None:
     # __bfloat162bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162bfloat16_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162bfloat16_rz() -> None:
     # __bfloat162bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162bfloat16_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162bfloat16_rd() -> None:
     # __bfloat162bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162bfloat16_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162bfloat16_ru() -> None:
     # __bfloat162bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162bfloat16_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162bfloat16_rna() -> None:
     # __bfloat162bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162bfloat16_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_half2int_rn() -> None:
     # __half2int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2int_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2int_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2int_rz() -> None:
     # __half2int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2int_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2int_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2int_rd() -> None:
     # __half2int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2int_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2int_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2int_ru() -> None:
     # __half2int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2int_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2int_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2int_rna() -> None:
     # __half2int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2int_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2int_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2uint_rn() -> None:
     # __half2uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2uint_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2uint_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2uint_rz() -> None:
     # __half2uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2uint_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2uint_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2uint_rd() -> None:
     # __half2uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2uint_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2uint_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2uint_ru() -> None:
     # __half2uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2uint_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2uint_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2uint_rna() -> None:
     # __half2uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2uint_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2uint_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ll_rn() -> None:
     # __half2ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ll_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ll_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ll_rz() -> None:
     # __half2ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ll_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ll_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ll_rd() -> None:
     # __half2ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ll_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ll_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ll_ru() -> None:
     # __half2ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ll_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ll_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ll_rna() -> None:
     # __half2ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ll_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ll_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ull_rn() -> None:
     # __half2ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ull_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ull_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ull_rz() -> None:
     # __half2ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ull_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ull_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ull_rd() -> None:
     # __half2ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ull_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ull_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ull_ru() -> None:
     # __half2ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ull_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ull_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2ull_rna() -> None:
     # __half2ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2ull_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2ull_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162int_rn() -> None:
     # __bfloat162int_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162int_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162int_rz() -> None:
     # __bfloat162int_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162int_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162int_rd() -> None:
     # __bfloat162int_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162int_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162int_ru() -> None:
     # __bfloat162int_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162int_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162int_rna() -> None:
     # __bfloat162int_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162int_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162uint_rn() -> None:
     # __bfloat162uint_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162uint_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162uint_rz() -> None:
     # __bfloat162uint_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162uint_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162uint_rd() -> None:
     # __bfloat162uint_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162uint_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162uint_ru() -> None:
     # __bfloat162uint_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162uint_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162uint_rna() -> None:
     # __bfloat162uint_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162uint_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ll_rn() -> None:
     # __bfloat162ll_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ll_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ll_rz() -> None:
     # __bfloat162ll_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ll_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ll_rd() -> None:
     # __bfloat162ll_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ll_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ll_ru() -> None:
     # __bfloat162ll_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ll_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ll_rna() -> None:
     # __bfloat162ll_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ll_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ull_rn() -> None:
     # __bfloat162ull_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ull_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ull_rz() -> None:
     # __bfloat162ull_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ull_rz("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ull_rd() -> None:
     # __bfloat162ull_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ull_rd("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ull_ru() -> None:
     # __bfloat162ull_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ull_ru("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162ull_rna() -> None:
     # __bfloat162ull_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162ull_rna("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rn() -> None:
     # __int2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rn_sat() -> None:
     # __int2half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rz() -> None:
     # __int2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rz_sat() -> None:
     # __int2half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rd() -> None:
     # __int2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rd_sat() -> None:
     # __int2half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_ru() -> None:
     # __int2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_ru_sat() -> None:
     # __int2half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rna() -> None:
     # __int2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2half_rna_sat() -> None:
     # __int2half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2half_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2half_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rn() -> None:
     # __uint2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rn_sat() -> None:
     # __uint2half_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rn_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rn_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rz() -> None:
     # __uint2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rz_sat() -> None:
     # __uint2half_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rz_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rz_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rd() -> None:
     # __uint2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rd_sat() -> None:
     # __uint2half_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rd_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rd_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_ru() -> None:
     # __uint2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_ru_sat() -> None:
     # __uint2half_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_ru_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_ru_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rna() -> None:
     # __uint2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2half_rna_sat() -> None:
     # __uint2half_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2half_rna_sat(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2half_rna_sat("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2half_rn() -> None:
     # __ll2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2half_rz() -> None:
     # __ll2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2half_rd() -> None:
     # __ll2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2half_ru() -> None:
     # __ll2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2half_rna() -> None:
     # __ll2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2half_rn() -> None:
     # __ull2half_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2half_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2half_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2half_rz() -> None:
     # __ull2half_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2half_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2half_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2half_rd() -> None:
     # __ull2half_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2half_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2half_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2half_ru() -> None:
     # __ull2half_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2half_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2half_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2half_rna() -> None:
     # __ull2half_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2half_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2half_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2bfloat16_rn() -> None:
     # __int2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2bfloat16_rz() -> None:
     # __int2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2bfloat16_rd() -> None:
     # __int2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2bfloat16_ru() -> None:
     # __int2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_int2bfloat16_rna() -> None:
     # __int2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __int2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __int2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2bfloat16_rn() -> None:
     # __uint2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2bfloat16_rz() -> None:
     # __uint2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2bfloat16_rd() -> None:
     # __uint2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2bfloat16_ru() -> None:
     # __uint2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_uint2bfloat16_rna() -> None:
     # __uint2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __uint2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __uint2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2bfloat16_rn() -> None:
     # __ll2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2bfloat16_rz() -> None:
     # __ll2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2bfloat16_rd() -> None:
     # __ll2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2bfloat16_ru() -> None:
     # __ll2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ll2bfloat16_rna() -> None:
     # __ll2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ll2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ll2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2bfloat16_rn() -> None:
     # __ull2bfloat16_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2bfloat16_rn(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2bfloat16_rn("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2bfloat16_rz() -> None:
     # __ull2bfloat16_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2bfloat16_rz(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2bfloat16_rz("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2bfloat16_rd() -> None:
     # __ull2bfloat16_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2bfloat16_rd(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2bfloat16_rd("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2bfloat16_ru() -> None:
     # __ull2bfloat16_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2bfloat16_ru(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2bfloat16_ru("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ull2bfloat16_rna() -> None:
     # __ull2bfloat16_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __ull2bfloat16_rna(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ull2bfloat16_rna("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_half2float() -> None:
     # __half2float: floats, float arrays and too-wide or illegal dtypes are rejected
     __half2float(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __half2float("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162float() -> None:
     # __bfloat162float: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162float("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_ushort_as_half() -> None:
     # __ushort_as_half: floats, float arrays and too-wide or illegal dtypes are rejected
     __ushort_as_half(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ushort_as_half("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_ushort_as_bfloat16() -> None:
     # __ushort_as_bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
     __ushort_as_bfloat16(a_float64)  # type: ignore[arg-type]  # pyright: ignore  # a_float64 as x
     __ushort_as_bfloat16("1")  # type: ignore[call-overload]  # pyright: ignore  # "1" as x
+
+
+def check_haddx2() -> None:
     # __haddx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __haddx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __haddx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __haddx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hsubx2() -> None:
     # __hsubx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hsubx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hsubx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hsubx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hmulx2() -> None:
     # __hmulx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmulx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hmulx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hmulx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hdivx2() -> None:
     # __hdivx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hdivx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hdivx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hdivx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_habsx2() -> None:
     # __habsx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __habsx2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __habsx2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_hnegx2() -> None:
     # __hnegx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hnegx2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hnegx2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_hfmax2() -> None:
     # __hfmax2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hfmax2(1.5, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hfmax2(a_float16, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hfmax2(half2(1, 2), bfloat16x2_t(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hfmax2_relu() -> None:
     # __hfmax2_relu: floats, float arrays and too-wide or illegal dtypes are rejected
     __hfmax2_relu(1.5, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hfmax2_relu(a_float16, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hfmax2_relu(half2(1, 2), bfloat16x2_t(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hcmadd() -> None:
     # __hcmadd: floats, float arrays and too-wide or illegal dtypes are rejected
     __hcmadd(1.5, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hcmadd(a_float16, half2(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hcmadd(half2(1, 2), bfloat16x2_t(1, 2), half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hmaxx2() -> None:
     # __hmaxx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmaxx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hmaxx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hmaxx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hmaxx2_nan() -> None:
     # __hmaxx2_nan: floats, float arrays and too-wide or illegal dtypes are rejected
     __hmaxx2_nan(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hmaxx2_nan(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hmaxx2_nan(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hminx2() -> None:
     # __hminx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hminx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hminx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hminx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hminx2_nan() -> None:
     # __hminx2_nan: floats, float arrays and too-wide or illegal dtypes are rejected
     __hminx2_nan(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hminx2_nan(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hminx2_nan(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_isnanx2() -> None:
     # __isnanx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __isnanx2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __isnanx2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_heqx2() -> None:
     # __heqx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __heqx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __heqx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __heqx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbeqx2() -> None:
     # __hbeqx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbeqx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbeqx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbeqx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_heqx2_mask() -> None:
     # __heqx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __heqx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __heqx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __heqx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hequx2() -> None:
     # __hequx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hequx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hequx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hequx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbequx2() -> None:
     # __hbequx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbequx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbequx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbequx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hequx2_mask() -> None:
     # __hequx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hequx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hequx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hequx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hnex2() -> None:
     # __hnex2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hnex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hnex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hnex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbnex2() -> None:
     # __hbnex2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbnex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbnex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbnex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hnex2_mask() -> None:
     # __hnex2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hnex2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hnex2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hnex2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hneux2() -> None:
     # __hneux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hneux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hneux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hneux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbneux2() -> None:
     # __hbneux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbneux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbneux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbneux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hneux2_mask() -> None:
     # __hneux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hneux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hneux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hneux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hltx2() -> None:
     # __hltx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hltx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hltx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hltx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbltx2() -> None:
     # __hbltx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbltx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbltx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbltx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hltx2_mask() -> None:
     # __hltx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hltx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hltx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hltx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hltux2() -> None:
     # __hltux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hltux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hltux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hltux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbltux2() -> None:
     # __hbltux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbltux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbltux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbltux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hltux2_mask() -> None:
     # __hltux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hltux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hltux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hltux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hlex2() -> None:
     # __hlex2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hlex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hlex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hlex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hblex2() -> None:
     # __hblex2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hblex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hblex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hblex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hlex2_mask() -> None:
     # __hlex2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hlex2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hlex2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hlex2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hleux2() -> None:
     # __hleux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hleux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hleux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hleux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbleux2() -> None:
     # __hbleux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbleux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbleux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbleux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hleux2_mask() -> None:
     # __hleux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hleux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hleux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hleux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgtx2() -> None:
     # __hgtx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgtx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgtx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgtx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbgtx2() -> None:
     # __hbgtx2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbgtx2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbgtx2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbgtx2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgtx2_mask() -> None:
     # __hgtx2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgtx2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgtx2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgtx2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgtux2() -> None:
     # __hgtux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgtux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgtux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgtux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbgtux2() -> None:
     # __hbgtux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbgtux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbgtux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbgtux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgtux2_mask() -> None:
     # __hgtux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgtux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgtux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgtux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgex2() -> None:
     # __hgex2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbgex2() -> None:
     # __hbgex2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbgex2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbgex2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbgex2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgex2_mask() -> None:
     # __hgex2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgex2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgex2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgex2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgeux2() -> None:
     # __hgeux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgeux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgeux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgeux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hbgeux2() -> None:
     # __hbgeux2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hbgeux2(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hbgeux2(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hbgeux2(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_hgeux2_mask() -> None:
     # __hgeux2_mask: floats, float arrays and too-wide or illegal dtypes are rejected
     __hgeux2_mask(1.5, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     __hgeux2_mask(a_float16, half2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # a_float16
     __hgeux2_mask(half2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # half2 with bfloat16x2_t
+
+
+def check_h2tanh() -> None:
     # h2tanh: floats, float arrays and too-wide or illegal dtypes are rejected
     h2tanh(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2tanh(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2exp() -> None:
     # h2exp: floats, float arrays and too-wide or illegal dtypes are rejected
     h2exp(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2exp(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2exp2() -> None:
     # h2exp2: floats, float arrays and too-wide or illegal dtypes are rejected
     h2exp2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2exp2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2exp10() -> None:
     # h2exp10: floats, float arrays and too-wide or illegal dtypes are rejected
     h2exp10(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2exp10(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2log() -> None:
     # h2log: floats, float arrays and too-wide or illegal dtypes are rejected
     h2log(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2log(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2log2() -> None:
     # h2log2: floats, float arrays and too-wide or illegal dtypes are rejected
     h2log2(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2log2(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2log10() -> None:
     # h2log10: floats, float arrays and too-wide or illegal dtypes are rejected
     h2log10(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2log10(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2cos() -> None:
     # h2cos: floats, float arrays and too-wide or illegal dtypes are rejected
     h2cos(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2cos(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2sin() -> None:
     # h2sin: floats, float arrays and too-wide or illegal dtypes are rejected
     h2sin(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2sin(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2sqrt() -> None:
     # h2sqrt: floats, float arrays and too-wide or illegal dtypes are rejected
     h2sqrt(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2sqrt(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2rsqrt() -> None:
     # h2rsqrt: floats, float arrays and too-wide or illegal dtypes are rejected
     h2rsqrt(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2rsqrt(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2rcp() -> None:
     # h2rcp: floats, float arrays and too-wide or illegal dtypes are rejected
     h2rcp(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2rcp(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2rint() -> None:
     # h2rint: floats, float arrays and too-wide or illegal dtypes are rejected
     h2rint(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2rint(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2floor() -> None:
     # h2floor: floats, float arrays and too-wide or illegal dtypes are rejected
     h2floor(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2floor(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2ceil() -> None:
     # h2ceil: floats, float arrays and too-wide or illegal dtypes are rejected
     h2ceil(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2ceil(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_h2trunc() -> None:
     # h2trunc: floats, float arrays and too-wide or illegal dtypes are rejected
     h2trunc(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5
     h2trunc(a_float16)  # type: ignore[call-overload]  # pyright: ignore  # a_float16
+
+
+def check_make_char2() -> None:
     # make_char2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_char2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_char2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_char3() -> None:
     # make_char3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_char3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_char3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_char4() -> None:
     # make_char4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_char4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_char4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_uchar2() -> None:
     # make_uchar2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_uchar2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_uchar2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_uchar3() -> None:
     # make_uchar3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_uchar3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_uchar3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_uchar4() -> None:
     # make_uchar4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_uchar4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_uchar4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_short2() -> None:
     # make_short2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_short2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_short2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_short3() -> None:
     # make_short3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_short3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_short3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_short4() -> None:
     # make_short4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_short4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_short4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ushort2() -> None:
     # make_ushort2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ushort2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ushort2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ushort3() -> None:
     # make_ushort3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ushort3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ushort3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ushort4() -> None:
     # make_ushort4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ushort4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ushort4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_int2() -> None:
     # make_int2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_int2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_int2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_int3() -> None:
     # make_int3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_int3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_int3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_int4() -> None:
     # make_int4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_int4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_int4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_uint2() -> None:
     # make_uint2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_uint2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_uint2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_uint3() -> None:
     # make_uint3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_uint3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_uint3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_uint4() -> None:
     # make_uint4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_uint4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_uint4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_long2() -> None:
     # make_long2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_long2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_long2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_long3() -> None:
     # make_long3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_long3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_long3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_long4() -> None:
     # make_long4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_long4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_long4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ulong2() -> None:
     # make_ulong2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ulong2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ulong2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ulong3() -> None:
     # make_ulong3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ulong3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ulong3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ulong4() -> None:
     # make_ulong4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ulong4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ulong4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_longlong2() -> None:
     # make_longlong2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_longlong2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_longlong2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_longlong3() -> None:
     # make_longlong3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_longlong3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_longlong3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_longlong4() -> None:
     # make_longlong4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_longlong4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_longlong4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ulonglong2() -> None:
     # make_ulonglong2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ulonglong2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ulonglong2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ulonglong3() -> None:
     # make_ulonglong3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ulonglong3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ulonglong3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_ulonglong4() -> None:
     # make_ulonglong4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_ulonglong4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_ulonglong4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_float2() -> None:
     # make_float2: floats, float arrays and too-wide or illegal dtypes are rejected
     make_float2("1", 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_float2(None, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_float3() -> None:
     # make_float3: floats, float arrays and too-wide or illegal dtypes are rejected
     make_float3("1", 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_float3(None, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_make_float4() -> None:
     # make_float4: floats, float arrays and too-wide or illegal dtypes are rejected
     make_float4("1", 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # "1": not a number
     make_float4(None, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # None: not a number
+
+
+def check_this_thread_block() -> None:
     # this_thread_block: floats, float arrays and too-wide or illegal dtypes are rejected
     this_thread_block(1)  # type: ignore[call-arg]  # pyright: ignore  # takes no argument
+
+
+def check_coalesced_threads() -> None:
     # coalesced_threads: floats, float arrays and too-wide or illegal dtypes are rejected
     coalesced_threads(1)  # type: ignore[call-arg]  # pyright: ignore  # takes no argument
+
+
+def check_tiled_partition() -> None:
     # tiled_partition: floats, float arrays and too-wide or illegal dtypes are rejected
     tiled_partition(tile, 4)  # type: ignore[arg-type]  # pyright: ignore  # only a thread_block
+
+
+def check_binary_partition() -> None:
     # binary_partition: floats, float arrays and too-wide or illegal dtypes are rejected
     binary_partition(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
     binary_partition(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
-    # sync: floats, float arrays and too-wide or illegal dtypes are rejected
-    # thread_rank: floats, float arrays and too-wide or illegal dtypes are rejected
-    # num_threads: floats, float arrays and too-wide or illegal dtypes are rejected
-    # size: floats, float arrays and too-wide or illegal dtypes are rejected
+
+
+def check_meta_group_rank() -> None:
     # meta_group_rank: floats, float arrays and too-wide or illegal dtypes are rejected
     meta_group_rank(block)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
+
+
+def check_meta_group_size() -> None:
     # meta_group_size: floats, float arrays and too-wide or illegal dtypes are rejected
     meta_group_size(block)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
+
+
+def check_shfl() -> None:
     # shfl: floats, float arrays and too-wide or illegal dtypes are rejected
     shfl(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
     shfl(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+
+
+def check_shfl_up() -> None:
     # shfl_up: floats, float arrays and too-wide or illegal dtypes are rejected
     shfl_up(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
     shfl_up(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+
+
+def check_shfl_down() -> None:
     # shfl_down: floats, float arrays and too-wide or illegal dtypes are rejected
     shfl_down(block, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # thread_block
     shfl_down(tile, "1", 1)  # type: ignore[call-overload]  # pyright: ignore  # a str value
+
+
+def check_shfl_xor() -> None:
     # shfl_xor: floats, float arrays and too-wide or illegal dtypes are rejected
     shfl_xor(block, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
     shfl_xor(warp, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
     shfl_xor(tile, "1", 1)  # type: ignore[arg-type]  # pyright: ignore  # a str value
+
+
+def check_ballot() -> None:
     # ballot: floats, float arrays and too-wide or illegal dtypes are rejected
     ballot(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
     ballot(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+
+
+def check_any() -> None:
     # any: floats, float arrays and too-wide or illegal dtypes are rejected
     any(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
     any(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+
+
+def check_all() -> None:
     # all: floats, float arrays and too-wide or illegal dtypes are rejected
     all(block, 1)  # type: ignore[arg-type]  # pyright: ignore  # thread_block
     all(tile, "1")  # type: ignore[arg-type]  # pyright: ignore  # a str value
+
+
+def check_group_index() -> None:
     # group_index: floats, float arrays and too-wide or illegal dtypes are rejected
     group_index(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
     group_index(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+
+
+def check_thread_index() -> None:
     # thread_index: floats, float arrays and too-wide or illegal dtypes are rejected
     thread_index(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
     thread_index(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+
+
+def check_dim_threads() -> None:
     # dim_threads: floats, float arrays and too-wide or illegal dtypes are rejected
     dim_threads(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
     dim_threads(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+
+
+def check_group_dim() -> None:
     # group_dim: floats, float arrays and too-wide or illegal dtypes are rejected
     group_dim(tile)  # type: ignore[arg-type]  # pyright: ignore  # thread_block_tile
     group_dim(warp)  # type: ignore[arg-type]  # pyright: ignore  # coalesced_group
+
+
+def check_isGlobal() -> None:
     # __isGlobal: floats, float arrays and too-wide or illegal dtypes are rejected
     __isGlobal(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+
+
+def check_cvta_generic_to_global() -> None:
     # __cvta_generic_to_global: floats, float arrays and too-wide or illegal dtypes are rejected
     __cvta_generic_to_global(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+
+
+def check_cvta_global_to_generic() -> None:
     # __cvta_global_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
     __cvta_global_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+
+
+def check_isUbuf() -> None:
     # __isUbuf: floats, float arrays and too-wide or illegal dtypes are rejected
     __isUbuf(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+
+
+def check_cvta_generic_to_ubuf() -> None:
     # __cvta_generic_to_ubuf: floats, float arrays and too-wide or illegal dtypes are rejected
     __cvta_generic_to_ubuf(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+
+
+def check_cvta_ubuf_to_generic() -> None:
     # __cvta_ubuf_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
     __cvta_ubuf_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+
+
+def check_isLocal() -> None:
     # __isLocal: floats, float arrays and too-wide or illegal dtypes are rejected
     __isLocal(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+
+
+def check_cvta_generic_to_local() -> None:
     # __cvta_generic_to_local: floats, float arrays and too-wide or illegal dtypes are rejected
     __cvta_generic_to_local(1)  # type: ignore[call-overload]  # pyright: ignore  # an int is no pointer
+
+
+def check_cvta_local_to_generic() -> None:
     # __cvta_local_to_generic: floats, float arrays and too-wide or illegal dtypes are rejected
     __cvta_local_to_generic(1.5)  # type: ignore[arg-type]  # pyright: ignore  # a float
+
+
+def check_asc_dcci_entire() -> None:
     # asc_dcci_entire: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_dcci_entire(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
+
+
+def check_asc_dcci_single() -> None:
     # asc_dcci_single: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_dcci_single(1.5)  # type: ignore[arg-type]  # pyright: ignore  # not a pointer
+
+
+def check_asc_nop() -> None:
     # asc_nop: floats, float arrays and too-wide or illegal dtypes are rejected
     asc_nop(1.5)  # type: ignore[call-arg]  # pyright: ignore  # not a pointer
+
+
+def check_low2half() -> None:
     # __low2half: floats, float arrays and too-wide or illegal dtypes are rejected
     __low2half(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __low2half(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_high2half() -> None:
     # __high2half: floats, float arrays and too-wide or illegal dtypes are rejected
     __high2half(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __high2half(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_low2half2() -> None:
     # __low2half2: floats, float arrays and too-wide or illegal dtypes are rejected
     __low2half2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __low2half2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_high2half2() -> None:
     # __high2half2: floats, float arrays and too-wide or illegal dtypes are rejected
     __high2half2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __high2half2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_lows2half2() -> None:
     # __lows2half2: floats, float arrays and too-wide or illegal dtypes are rejected
     __lows2half2(1.5, half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __lows2half2(int2(1, 2), half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
     __lows2half2(half2(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
     __lows2half2(half2(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+
+
+def check_highs2half2() -> None:
     # __highs2half2: floats, float arrays and too-wide or illegal dtypes are rejected
     __highs2half2(1.5, half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __highs2half2(int2(1, 2), half2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
     __highs2half2(half2(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
     __highs2half2(half2(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+
+
+def check_halves2half2() -> None:
     # __halves2half2: floats, float arrays and too-wide or illegal dtypes are rejected
     __halves2half2("1", np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
     __halves2half2(np.float16(1), "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+
+
+def check_lowhigh2highlow() -> None:
     # __lowhigh2highlow: floats, float arrays and too-wide or illegal dtypes are rejected
     __lowhigh2highlow(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __lowhigh2highlow(int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_low2float() -> None:
     # __low2float: floats, float arrays and too-wide or illegal dtypes are rejected
     __low2float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __low2float(int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_high2float() -> None:
     # __high2float: floats, float arrays and too-wide or illegal dtypes are rejected
     __high2float(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
     __high2float(int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_half22float2() -> None:
     # __half22float2: floats, float arrays and too-wide or illegal dtypes are rejected
     __half22float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __half22float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_floats2half2_rn() -> None:
     # __floats2half2_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __floats2half2_rn("1", 1.5)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
     __floats2half2_rn(1.5, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+
+
+def check_float22half2_rn() -> None:
     # __float22half2_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rn(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rn(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rn_sat() -> None:
     # __float22half2_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rn_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rn_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rz() -> None:
     # __float22half2_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rz(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rz_sat() -> None:
     # __float22half2_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rz_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rz_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rd() -> None:
     # __float22half2_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rd(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rd(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rd_sat() -> None:
     # __float22half2_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rd_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rd_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_ru() -> None:
     # __float22half2_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_ru(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_ru(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_ru_sat() -> None:
     # __float22half2_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_ru_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_ru_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rna() -> None:
     # __float22half2_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_rna_sat() -> None:
     # __float22half2_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_ro() -> None:
     # __float22half2_ro: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_ro(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_ro(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22half2_ro_sat() -> None:
     # __float22half2_ro_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22half2_ro_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22half2_ro_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_low2bfloat16() -> None:
     # __low2bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
     __low2bfloat16(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __low2bfloat16(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_high2bfloat16() -> None:
     # __high2bfloat16: floats, float arrays and too-wide or illegal dtypes are rejected
     __high2bfloat16(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __high2bfloat16(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_low2bfloat162() -> None:
     # __low2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __low2bfloat162(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __low2bfloat162(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_high2bfloat162() -> None:
     # __high2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __high2bfloat162(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __high2bfloat162(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_lows2bfloat162() -> None:
     # __lows2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __lows2bfloat162(1.5, bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __lows2bfloat162(int2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
     __lows2bfloat162(bfloat16x2_t(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
     __lows2bfloat162(bfloat16x2_t(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+
+
+def check_highs2bfloat162() -> None:
     # __highs2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __highs2bfloat162(1.5, bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __highs2bfloat162(int2(1, 2), bfloat16x2_t(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
     __highs2bfloat162(bfloat16x2_t(1, 2), 1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as y
     __highs2bfloat162(bfloat16x2_t(1, 2), int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as y
+
+
+def check_halves2bfloat162() -> None:
     # __halves2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __halves2bfloat162("1", s_bfloat16)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
     __halves2bfloat162(s_bfloat16, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+
+
+def check_bfloat1622float2() -> None:
     # __bfloat1622float2: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat1622float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __bfloat1622float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_floats2bfloat162_rn() -> None:
     # __floats2bfloat162_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __floats2bfloat162_rn("1", 1.5)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
     __floats2bfloat162_rn(1.5, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+
+
+def check_float22bfloat162_rn() -> None:
     # __float22bfloat162_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rn(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rn(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rn_sat() -> None:
     # __float22bfloat162_rn_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rn_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rn_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rz() -> None:
     # __float22bfloat162_rz: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rz(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rz(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rz_sat() -> None:
     # __float22bfloat162_rz_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rz_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rz_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rd() -> None:
     # __float22bfloat162_rd: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rd(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rd(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rd_sat() -> None:
     # __float22bfloat162_rd_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rd_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rd_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_ru() -> None:
     # __float22bfloat162_ru: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_ru(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_ru(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_ru_sat() -> None:
     # __float22bfloat162_ru_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_ru_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_ru_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rna() -> None:
     # __float22bfloat162_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22bfloat162_rna_sat() -> None:
     # __float22bfloat162_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22bfloat162_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22bfloat162_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float2bfloat162_rn() -> None:
     # __float2bfloat162_rn: floats, float arrays and too-wide or illegal dtypes are rejected
     __float2bfloat162_rn("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_bfloat162bfloat162() -> None:
     # __bfloat162bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __bfloat162bfloat162("1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+
+
+def check_float22hif82_rh() -> None:
     # __float22hif82_rh: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22hif82_rh(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22hif82_rh(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22hif82_rh_sat() -> None:
     # __float22hif82_rh_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22hif82_rh_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22hif82_rh_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22hif82_rna() -> None:
     # __float22hif82_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22hif82_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22hif82_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_float22hif82_rna_sat() -> None:
     # __float22hif82_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __float22hif82_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __float22hif82_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_half22hif82_rh() -> None:
     # __half22hif82_rh: floats, float arrays and too-wide or illegal dtypes are rejected
     __half22hif82_rh(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __half22hif82_rh(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_half22hif82_rh_sat() -> None:
     # __half22hif82_rh_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __half22hif82_rh_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __half22hif82_rh_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_half22hif82_rna() -> None:
     # __half22hif82_rna: floats, float arrays and too-wide or illegal dtypes are rejected
     __half22hif82_rna(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __half22hif82_rna(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_half22hif82_rna_sat() -> None:
     # __half22hif82_rna_sat: floats, float arrays and too-wide or illegal dtypes are rejected
     __half22hif82_rna_sat(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __half22hif82_rna_sat(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_hif822float2() -> None:
     # __hif822float2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hif822float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __hif822float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_hif822half2() -> None:
     # __hif822half2: floats, float arrays and too-wide or illegal dtypes are rejected
     __hif822half2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __hif822half2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_e4m3x22float2() -> None:
     # __e4m3x22float2: floats, float arrays and too-wide or illegal dtypes are rejected
     __e4m3x22float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __e4m3x22float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_e5m2x22float2() -> None:
     # __e5m2x22float2: floats, float arrays and too-wide or illegal dtypes are rejected
     __e5m2x22float2(1.5)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __e5m2x22float2(int2(1, 2))  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
+
+
+def check_asc_cvt_float2_to_fp8x2() -> None:
     # __asc_cvt_float2_to_fp8x2: floats, float arrays and too-wide or illegal dtypes are rejected
     __asc_cvt_float2_to_fp8x2(1.5, __ASC_NOSAT, __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # 1.5 as x
     __asc_cvt_float2_to_fp8x2(int2(1, 2), __ASC_NOSAT, __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # int2(1, 2) as x
@@ -2976,6 +4657,9 @@ def main() -> None:
     __asc_cvt_float2_to_fp8x2(float2(1, 2), 0, __ASC_E4M3)  # type: ignore[arg-type]  # pyright: ignore  # 0 as saturate
     __asc_cvt_float2_to_fp8x2(float2(1, 2), __ASC_NOSAT, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as fp8_interpretation
     __asc_cvt_float2_to_fp8x2(float2(1, 2), __ASC_NOSAT, 0)  # type: ignore[arg-type]  # pyright: ignore  # 0 as fp8_interpretation
+
+
+def check_the_vector_and_pair_classes() -> None:
     # the vector and pair classes: construction, components, C++ operators of the pairs
     half2(1, 2) + bfloat16x2_t(1, 2)  # type: ignore[operator]  # pyright: ignore  # two pair types
     __haddx2(int2(1, 2), int2(1, 2))  # type: ignore[call-overload]  # pyright: ignore  # int2 is no pair
