@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import bench_checking, bench_simt_divergence, bench_vf  # noqa: E402
+from benchmarks import bench_checking, bench_simt_divergence, bench_vf, vf_breakdown  # noqa: E402
 
 
 def test_histogram_port_loads_and_matches_its_cpu_golden() -> None:
@@ -68,3 +68,31 @@ def test_checking_benchmark_kernels_give_their_results() -> None:
     bench_checking.run_neighbours(out, 3)
     assert np.array_equal(out.read(bench_checking.THREADS), bench_checking.expected_neighbours(3))
     assert bench_checking.expected_neighbours(3)[0] == 1 * 3 + 3  # neighbour 1, rounds 0+1+2
+
+
+def test_vf_breakdown_times_every_phase_and_puts_the_calls_back() -> None:
+    total = -(-bench_vf.COUNT // bench_vf.LANES) * bench_vf.LANES
+    rng = np.random.default_rng(2)
+    a, b = (rng.integers(0, 1 << 16, total).astype(np.uint16) for _ in range(2))
+    s = rng.integers(0, 18, total).astype(np.int16)
+    expected = bench_vf.run_numpy_whole(a, b, s)
+    gm = GlobalMemory()
+    ga, gb, gd = (gm.alloc(uint16_t, total) for _ in range(3))
+    gs = gm.alloc(int16_t, total)
+    for ptr, values in ((ga, a), (gb, b), (gs, s)):
+        ptr.write(values)
+    count = bench_vf.TILE + 45  # a whole tile and a partial one
+    originals = {name: getattr(bench_vf, name) for name in vf_breakdown.KERNEL_PHASES}
+    kernel = vf_breakdown.Clock()
+    with vf_breakdown.kernel_timers(kernel):
+        bench_vf.streamed_kernel[1, 0, None](gd, ga, gb, gs, count)
+    assert np.array_equal(gd.read(count), expected[:count])
+    assert set(kernel.spent) == {"copies in (3)", "flags (3 pairs)", "VF call", "copy out"}
+    assert all(seconds > 0 for seconds in kernel.spent.values())
+    assert {name: getattr(bench_vf, name) for name in originals} == originals
+    host, methods = vf_breakdown.Clock(), (ascreg.UbPtr.write, ascreg.UbPtr.read)
+    with vf_breakdown.host_timers(host):
+        out = bench_vf.run_ascreg(a, b, s, host.timed("VF call", bench_vf.ascreg_vf))
+    assert np.array_equal(out, expected)
+    assert set(host.spent) == {"writes (3)", "VF call", "read"}
+    assert (ascreg.UbPtr.write, ascreg.UbPtr.read) == methods

@@ -1,0 +1,139 @@
+"""Where figure (b)'s time goes: the kernel's tile and the host-tiled call's, phase by phase.
+
+``python -m benchmarks.vf_breakdown`` runs :func:`~benchmarks.bench_vf.streamed_kernel` and
+:func:`~benchmarks.bench_vf.run_ascreg` with every call their tile loops make wrapped in a
+timer, and prints the time per tile of each phase: in the kernel the three copies in, the
+three notify/wait pairs, the VF call and the copy out; on the host the three ``write`` calls,
+the VF call and the ``read``. Each figure is the smallest of ``REPEATS`` runs' means. The
+timers are wall-clock (``time.perf_counter``: a CPU-time clock costs a system call per reading)
+and add about a microsecond per call; the rest of a tile (the loop, the pointer arithmetic) is
+the run's time less the phases'. Not part of ``python -m benchmarks``: it explains a ratio, it
+is not one.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
+
+import numpy as np
+
+from ascreg import GlobalMemory, UbPtr, int16_t, uint16_t
+from ascreg.c_api import asc_vf_call
+from benchmarks import bench_vf
+
+REPEATS = 5
+TILES = -(-bench_vf.COUNT // bench_vf.TILE)
+KERNEL_PHASES = {
+    "asc_copy_gm2ub_align": "copies in (3)",
+    "asc_sync_notify": "flags (3 pairs)",
+    "asc_sync_wait": "flags (3 pairs)",
+    "asc_copy_ub2gm_align": "copy out",
+}
+"""The kernel's calls by the phase they are counted in (the VF call is timed apart)."""
+ORDER = ("copies in (3)", "writes (3)", "flags (3 pairs)", "VF call", "copy out", "read", "the rest",
+         "tile")  # fmt: skip
+"""The table's rows: each host phase after the kernel phase it stands for."""
+
+
+class Clock:
+    """Time spent per phase by the calls :meth:`timed` wraps."""
+
+    def __init__(self) -> None:
+        self.spent: collections.defaultdict[str, float] = collections.defaultdict(float)
+
+    def timed(self, phase: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Return *fn* adding the time of each call to *phase*."""
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent[phase] += time.perf_counter() - start
+
+        return run
+
+
+class _TimedVfCall:
+    """``asc_vf_call`` whose ``asc_vf_call[f]`` is timed as the "VF call" phase."""
+
+    def __init__(self, clock: Clock, vf_call: Any) -> None:
+        self.clock, self.vf_call = clock, vf_call
+
+    def __getitem__(self, func: Any) -> Callable[..., Any]:
+        return self.clock.timed("VF call", self.vf_call[func])
+
+
+@contextmanager
+def kernel_timers(clock: Clock) -> Iterator[None]:
+    """Time the kernel body's calls (its globals are the module's, looked up per call)."""
+    names = {
+        name: clock.timed(phase, getattr(bench_vf, name)) for name, phase in KERNEL_PHASES.items()
+    }
+    vf_call = _TimedVfCall(clock, asc_vf_call)
+    with mock.patch.dict(bench_vf.__dict__, {**names, "asc_vf_call": vf_call}):
+        yield
+
+
+@contextmanager
+def host_timers(clock: Clock) -> Iterator[None]:
+    """Time the host loop's pointer writes and reads."""
+    with (
+        mock.patch.object(UbPtr, "write", clock.timed("writes (3)", UbPtr.write)),
+        mock.patch.object(UbPtr, "read", clock.timed("read", UbPtr.read)),
+    ):
+        yield
+
+
+def per_tile(run: Callable[[Clock], None]) -> dict[str, float]:
+    """Run *run* ``REPEATS`` times; return each phase's smallest time per tile, and the rest."""
+    best: dict[str, float] = {}
+    for _ in range(REPEATS):
+        clock = Clock()
+        start = time.perf_counter()
+        run(clock)
+        total = time.perf_counter() - start
+        times = {**clock.spent, "the rest": total - sum(clock.spent.values()), "tile": total}
+        for phase, spent in times.items():
+            best[phase] = min(best.get(phase, spent), spent / TILES)
+    return best
+
+
+def main() -> None:
+    """Measure both paths and print one table of microseconds per tile."""
+    rng = np.random.default_rng(0)
+    total = TILES * bench_vf.TILE
+    a, b = (rng.integers(0, 1 << 16, total).astype(np.uint16) for _ in range(2))
+    s = rng.integers(0, 18, total).astype(np.int16)
+    gm = GlobalMemory()
+    ga, gb, gd = (gm.alloc(uint16_t, total) for _ in range(3))
+    gs = gm.alloc(int16_t, total)
+    for ptr, values in ((ga, a), (gb, b), (gs, s)):
+        ptr.write(values)
+
+    def kernel(clock: Clock) -> None:
+        with kernel_timers(clock):
+            bench_vf.streamed_kernel[1, 0, None](gd, ga, gb, gs, bench_vf.COUNT)
+
+    def host(clock: Clock) -> None:
+        with host_timers(clock):
+            bench_vf.run_ascreg(a, b, s, clock.timed("VF call", bench_vf.ascreg_vf))
+
+    kernel(Clock())  # first calls: plans recorded, forms validated
+    host(Clock())
+    rows = {"(b) kernel": per_tile(kernel), "(a) host-tiled": per_tile(host)}
+    print(f"microseconds per {bench_vf.TILE}-element tile ({TILES} tiles), best of {REPEATS}")
+    print(f"| phase | {' | '.join(rows)} |")
+    print("|---|" + "---:|" * len(rows))
+    for phase in ORDER:
+        cells = (f"{times[phase] * 1e6:.1f}" if phase in times else "" for times in rows.values())
+        print(f"| {phase} | {' | '.join(cells)} |")
+
+
+if __name__ == "__main__":
+    main()
