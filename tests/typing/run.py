@@ -4,6 +4,8 @@
 2. mypy's stubtest compares the stubs with the runtime (allowlist: stubtest-allowlist.txt).
 3. mypy (pinned, strict, warn_unused_ignores) checks the accept and reject files.
 4. pyright (pinned, strict, reportUnnecessaryTypeIgnoreComment) checks the same files.
+5. Both must fail on canary.py, a legal call marked as rejected: what a reject line looks like
+   once its rejection has gone missing from the stubs.
 
 Usage (nox -s typing does all of this in a fresh venv)::
 
@@ -24,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 STUBS = ROOT / "stubs"
 FILES = [str(p) for p in sorted([*HERE.glob("generated/*.py"), *HERE.glob("cases/*.py")])]
+CANARY = str(HERE / "canary.py")
 
 
 def stub_modules() -> list[str]:
@@ -57,6 +60,15 @@ def run(*cmd: str, cwd: Path) -> None:
         sys.exit(f"type tests failed: {cmd[2]} reported errors (see above)")
 
 
+def run_canary(*cmd: str, cwd: Path, needle: str) -> None:
+    """Run a checker on :data:`CANARY`; exit unless it fails and names the needless ignore."""
+    print("+", " ".join(cmd), "(must fail)", flush=True)
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if not done.returncode or needle not in done.stdout:
+        print(done.stdout, done.stderr, sep="\n")
+        sys.exit(f"type tests failed: {cmd[2]} accepts a needless ignore ({needle} missing)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--wheel", help="the wheel that was installed (checked for the stubs)")
@@ -77,20 +89,14 @@ def main() -> int:
             cwd=cwd,
         )
         mypy = [sys.executable, "-m", "mypy", "--config-file", str(HERE / "mypy.ini")]
-        run(*mypy, "--cache-dir", str(cwd / "mypy-cache"), *FILES, cwd=cwd)
-        run(
-            sys.executable,
-            "-m",
-            "pyright",
-            "--project",
-            str(HERE / "pyrightconfig.json"),
-            "--pythonpath",
-            sys.executable,
-            "--threads",  # one checker thread per core (the generated files are large)
-            *FILES,
-            cwd=cwd,
-        )
-    print(f"type tests passed: {len(FILES)} files, mypy + pyright + stubtest")
+        mypy += ["--cache-dir", str(cwd / "mypy-cache")]
+        run(*mypy, *FILES, cwd=cwd)
+        pyright = [sys.executable, "-m", "pyright", "--project", str(HERE / "pyrightconfig.json")]
+        pyright += ["--pythonpath", sys.executable]
+        run(*pyright, "--threads", *FILES, cwd=cwd)  # one checker thread per core
+        run_canary(*mypy, CANARY, cwd=cwd, needle="[unused-ignore]")
+        run_canary(*pyright, CANARY, cwd=cwd, needle="reportUnnecessaryTypeIgnoreComment")
+    print(f"type tests passed: {len(FILES)} files, mypy + pyright + stubtest; the canary fails")
     return 0
 
 

@@ -34,7 +34,9 @@ def check_functions(body: Iterable[str]) -> list[str]:
     variables every call uses), then the sections, each opened by a :data:`SECTION` comment.
     One function per section keeps both checkers linear in the file's length: pyright's flow
     analysis of a single 15,000-call function took ten minutes, one function per row 40 s.
-    A section with no call under its comment is left out.
+    The setup sits under ``if TYPE_CHECKING:`` so that importing the file (pytest's doctest
+    collection does) runs nothing, as before. A section with no call under its comment is
+    left out.
     """
     setup: list[str] = []
     sections: list[list[str]] = []
@@ -44,8 +46,11 @@ def check_functions(body: Iterable[str]) -> list[str]:
         elif sections:
             sections[-1].append(line)
         else:
-            setup.append(line.removeprefix("    "))
-    lines, taken = setup, set()
+            setup.append(line)
+    lines, taken = (
+        ["if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing", *setup],
+        set(),
+    )
     for section in sections:
         if len(section) == 1:
             continue

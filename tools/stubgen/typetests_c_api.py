@@ -32,7 +32,7 @@ from stubgen.common import (
 )
 
 C_TEST_PRELUDE = """\
-from typing import assert_type
+from typing import TYPE_CHECKING, assert_type
 
 from ascreg import GlobalMemory, Ref, UnifiedBuffer
 from ascreg._dtypes import (

@@ -23,7 +23,7 @@ from stubgen.common import (
 )
 
 TEST_PRELUDE = """\
-from typing import assert_type
+from typing import TYPE_CHECKING, assert_type
 
 from ascreg import (
     CMPMODE,

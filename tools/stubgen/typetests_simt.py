@@ -94,7 +94,7 @@ def half_reject_lines(spec: OpSpec) -> Iterator[str]:
 
 
 SIMT_TEST_PRELUDE = """\
-from typing import Any, assert_type
+from typing import TYPE_CHECKING, Any, assert_type
 
 import ml_dtypes
 import numpy as np
