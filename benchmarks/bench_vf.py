@@ -181,18 +181,23 @@ def run_numpy_whole(a: Any, b: Any, s: Any) -> Any:
     return np.where(s >= 16, 0, sel >> np.minimum(s, 15).astype(np.uint16)).astype(np.uint16)
 
 
-def run() -> list[Figure]:
-    """Time the implementations (round-robin, best of ``REPEATS``) and return the figures."""
-    rng = np.random.default_rng(0)
+def operands(seed: int = 0) -> tuple[tuple[Any, Any, Any], tuple[Any, Any, Any, Any]]:
+    """Random inputs ``(a, b, s)`` padded to whole registers, and ``(dst, a, b, s)`` in GM."""
+    rng = np.random.default_rng(seed)
     total = -(-COUNT // LANES) * LANES
-    a = rng.integers(0, 1 << 16, total).astype(np.uint16)
-    b = rng.integers(0, 1 << 16, total).astype(np.uint16)
+    a, b = (rng.integers(0, 1 << 16, total).astype(np.uint16) for _ in range(2))
     s = rng.integers(0, 18, total).astype(np.int16)
     gm = GlobalMemory()
     ga, gb, gd = (gm.alloc(uint16_t, total) for _ in range(3))
     gs = gm.alloc(int16_t, total)
     for ptr, values in ((ga, a), (gb, b), (gs, s)):
         ptr.write(values)
+    return (a, b, s), (gd, ga, gb, gs)
+
+
+def run() -> list[Figure]:
+    """Time the implementations (round-robin, best of ``REPEATS``) and return the figures."""
+    (a, b, s), (gd, ga, gb, gs) = operands()
     expected = run_numpy_whole(a, b, s)
     assert np.array_equal(run_ascreg(a, b, s), expected)
     assert np.array_equal(run_eager(a, b, s), expected)

@@ -20,9 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
-import numpy as np
-
-from ascreg import GlobalMemory, UbPtr, int16_t, uint16_t
+from ascreg import UbPtr
 from ascreg.c_api import asc_vf_call
 from benchmarks import bench_vf
 
@@ -106,15 +104,7 @@ def per_tile(run: Callable[[Clock], None]) -> dict[str, float]:
 
 def main() -> None:
     """Measure both paths and print one table of microseconds per tile."""
-    rng = np.random.default_rng(0)
-    total = TILES * bench_vf.TILE
-    a, b = (rng.integers(0, 1 << 16, total).astype(np.uint16) for _ in range(2))
-    s = rng.integers(0, 18, total).astype(np.int16)
-    gm = GlobalMemory()
-    ga, gb, gd = (gm.alloc(uint16_t, total) for _ in range(3))
-    gs = gm.alloc(int16_t, total)
-    for ptr, values in ((ga, a), (gb, b), (gs, s)):
-        ptr.write(values)
+    (a, b, s), (gd, ga, gb, gs) = bench_vf.operands()
 
     def kernel(clock: Clock) -> None:
         with kernel_timers(clock):

@@ -71,16 +71,8 @@ def test_checking_benchmark_kernels_give_their_results() -> None:
 
 
 def test_vf_breakdown_times_every_phase_and_puts_the_calls_back() -> None:
-    total = -(-bench_vf.COUNT // bench_vf.LANES) * bench_vf.LANES
-    rng = np.random.default_rng(2)
-    a, b = (rng.integers(0, 1 << 16, total).astype(np.uint16) for _ in range(2))
-    s = rng.integers(0, 18, total).astype(np.int16)
+    (a, b, s), (gd, ga, gb, gs) = bench_vf.operands(seed=2)
     expected = bench_vf.run_numpy_whole(a, b, s)
-    gm = GlobalMemory()
-    ga, gb, gd = (gm.alloc(uint16_t, total) for _ in range(3))
-    gs = gm.alloc(int16_t, total)
-    for ptr, values in ((ga, a), (gb, b), (gs, s)):
-        ptr.write(values)
     count = bench_vf.TILE + 45  # a whole tile and a partial one
     originals = {name: getattr(bench_vf, name) for name in vf_breakdown.KERNEL_PHASES}
     kernel = vf_breakdown.Clock()
