@@ -36,10 +36,14 @@ def mypy(session: nox.Session) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Unit, property and C++-reference tests, doctests, and the bundled examples."""
+    """Unit, property and C++-reference tests, doctests, and the bundled examples.
+
+    The tests run on every core (pytest-xdist, ``-n auto``); ``nox -s tests -- -n 0 ...``
+    runs them in one process (for ``--pdb`` or ``-s``).
+    """
     install_group(session, "tests")
     session.install(".")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", "-n", "auto", *session.posargs)
     session.run("python", "-m", "ascreg.examples")
 
 
