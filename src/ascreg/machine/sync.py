@@ -161,9 +161,10 @@ class RowsAccess(Access):
     """The accesses of one op of a batched VF loop, one row of bytes per iteration, in one record.
 
     ``ranks`` numbers the rows' accesses in eager order (iteration by iteration, from 1, among
-    all accesses of the batch); the access of rank r would have had the sequence number
-    ``base_seq + r`` and the record position ``base_order + r``. ``start`` and ``end`` span
-    every row, ``seq`` is the highest sequence number and ``order`` the lowest position.
+    all accesses of the batch); logged after a pipe's sequence number ``base_seq`` and the
+    record count ``base_order`` (its :class:`LoopAccess`'s record holds them), the access of
+    rank r has the sequence number ``base_seq + r`` and the record position ``base_order + r``.
+    ``start`` and ``end`` span every row, ``seq`` is the highest rank and ``order`` the lowest.
     :meth:`part` gives back the one access a check meets first, so errors and
     :attr:`PipeTracker.records` read as in eager order.
 
@@ -176,8 +177,8 @@ class RowsAccess(Access):
     Access(pipe=<Pipe.PIPE_V: 2>, start=256, end=512, write=True, seq=2, space=0, copy=0, order=2)
     """
 
-    __slots__ = ("base_order", "base_seq", "ranks", "rows", "step", "which", "width")
-    FIELDS = (*Access.FIELDS, "rows", "width", "ranks", "base_seq", "base_order", "which", "step")
+    __slots__ = ("ranks", "rows", "step", "which", "width")
+    FIELDS = (*Access.FIELDS, "rows", "width", "ranks", "which", "step")
 
     def __init__(
         self,
@@ -200,25 +201,18 @@ class RowsAccess(Access):
         self.rows = rows
         self.width = width
         self.ranks = ranks
-        self.base_seq = 0
-        self.base_order = 0
         self.which = which
         """The iteration of each row, or None when the rows are every iteration in order."""
         self.step = step
         """Bytes between consecutive rows when constant and known."""
 
-    def part(self, start: int, end: int, bound: int, write: bool = True) -> Access | None:
+    def part(
+        self, start: int, end: int, bound: int, base_seq: int = 0, base_order: int = 0
+    ) -> Access | None:
         """Return the earliest row access after *bound* that overlaps ``[start, end)``.
 
-        *write*: the checking access writes (else only written rows could conflict; the
-        caller has seen that this record's rows are, or that the access writes).
+        The rows are numbered after *base_seq* and *base_order* (see the class docstring).
         """
-        return self.part_after(start, end, bound, self.base_seq, self.base_order)
-
-    def part_after(
-        self, start: int, end: int, bound: int, base_seq: int, base_order: int
-    ) -> Access | None:
-        """:meth:`part` of the rows numbered after *base_seq* and *base_order*."""
         rows, ranks = self.rows, self.ranks
         hit = (rows < end) & (rows + self.width > start) & (ranks > bound - base_seq)
         if not hit.any():
@@ -230,16 +224,11 @@ class RowsAccess(Access):
             self.copy, base_order + rank,
         )  # fmt: skip
 
-    def parts(self) -> list[Access]:
-        """Return every row access as its own record."""
-        return self.parts_after(self.base_seq, self.base_order)
-
-    def parts_after(self, seq: int, order: int) -> list[Access]:
-        """:meth:`parts` of the rows numbered after *seq* and *order*."""
+    def parts(self, base_seq: int = 0, base_order: int = 0) -> list[Access]:
+        """Return every row access as its own record, numbered after *base_seq*, *base_order*."""
+        pipe, width, write, space, copy = self.pipe, self.width, self.write, self.space, self.copy
         return [
-            Access(
-                self.pipe, r, r + self.width, self.write, seq + k, self.space, self.copy, order + k
-            )
+            Access(pipe, r, r + width, write, base_seq + k, space, copy, base_order + k)
             for r, k in zip(self.rows.tolist(), self.ranks.tolist(), strict=True)
         ]
 
@@ -293,14 +282,14 @@ class LoopAccess(Access):
         found: Access | None = None
         for group in self.groups:
             if (write or group.write) and group.start < end and start < group.end:
-                part = group.part_after(start, end, bound, base_seq, base_order)
+                part = group.part(start, end, bound, base_seq, base_order)
                 if part is not None and (found is None or part.order < found.order):
                     found = part
         return found
 
     def parts(self, base_seq: int, base_order: int) -> list[Access]:
         """Return every row access of every group as its own record."""
-        return [p for g in self.groups for p in g.parts_after(base_seq, base_order)]
+        return [p for g in self.groups for p in g.parts(base_seq, base_order)]
 
 
 Record = tuple[Any, ...]
