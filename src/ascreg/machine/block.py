@@ -185,10 +185,14 @@ class BlockContext:
         >>> ctx.mark_written(0, 32); ctx.all_written(0, 32), ctx.all_written(0, 33)
         (True, False)
         """
-        full = self.full
-        if (start, end) in full:
+        if (start, end) in self.full:
             return
         self.written[start:end] = True
+        self._keep_full(start, end)
+
+    def _keep_full(self, start: int, end: int) -> None:
+        """Remember ``[start, end)`` as wholly written (in :attr:`full`, which stays small)."""
+        full = self.full
         if len(full) >= _FULL_RANGES:
             full.clear()
         full.add((start, end))
@@ -267,14 +271,11 @@ class BlockContext:
         >>> ctx.all_written(0, 32), ctx.all_written(0, 33)
         (True, False)
         """
-        full = self.full
-        if (start, end) in full:
+        if (start, end) in self.full:
             return True
         if not self.written[start:end].all():
             return False
-        if len(full) >= _FULL_RANGES:
-            full.clear()
-        full.add((start, end))
+        self._keep_full(start, end)
         return True
 
     def _cover(self) -> None:
