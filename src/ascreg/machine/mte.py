@@ -148,19 +148,29 @@ def _validate(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> No
     passed once is checked again for alignment alone, with the same calls and messages.
     """
     into_ub = direction == _GM_TO_UB
+    if _known_form(dst, src, burst, direction):
+        _addresses_aligned(dst, src, into_ub, call)  # only alignment left
+        return
+    dst_cls, src_cls = (UbPtr, GmPtr) if into_ub else (GmPtr, UbPtr)
+    _spaces(dst, src, dst_cls, src_cls, call)
+    _aligned(dst, "dst", call)
+    _aligned(src, "src", call)
+    burst.check((dst if into_ub else src).dtype.size, call)
+    if into_ub:
+        _stride_rule(burst.dst_stride, "dst_stride", burst, call)
+    else:
+        _stride_rule(burst.src_stride, "src_stride", burst, call)
+    _remember_form(dst, src, burst, direction)
+
+
+def _addresses_aligned(dst: Pointer[Any], src: Pointer[Any], into_ub: bool, call: str) -> None:
+    """Check both addresses' alignment as :func:`_aligned` does.
+
+    Two remainders settle the common aligned case (a UB address on a 32-byte block, a GM one
+    on its element) before the two checks.
+    """
     ub, gm = (dst, src) if into_ub else (src, dst)
-    if not _known_form(dst, src, burst, direction):
-        dst_cls, src_cls = (UbPtr, GmPtr) if into_ub else (GmPtr, UbPtr)
-        _spaces(dst, src, dst_cls, src_cls, call)
-        _aligned(dst, "dst", call)
-        _aligned(src, "src", call)
-        burst.check(ub.dtype.size, call)
-        if into_ub:
-            _stride_rule(burst.dst_stride, "dst_stride", burst, call)
-        else:
-            _stride_rule(burst.src_stride, "src_stride", burst, call)
-        _remember_form(dst, src, burst, direction)
-    elif ub.address % DATA_BLOCK or gm.address % gm.dtype.size:  # only alignment left
+    if ub.address % DATA_BLOCK or gm.address % gm.dtype.size:
         _aligned(dst, "dst", call)
         _aligned(src, "src", call)
 
@@ -178,10 +188,7 @@ def plain_copy(
     the two addresses' alignment (all the form leaves to check), then copy the burst.
     """
     into_ub = direction == _GM_TO_UB
-    ub, gm = (dst, src) if into_ub else (src, dst)
-    if ub.address % DATA_BLOCK or gm.address % gm.dtype.size:
-        _aligned(dst, "dst", call)
-        _aligned(src, "src", call)
+    _addresses_aligned(dst, src, into_ub, call)
     if into_ub:
         _burst_in(ctx, dst, src, burst.len_burst)
     else:
