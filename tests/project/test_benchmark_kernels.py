@@ -88,3 +88,14 @@ def test_vf_breakdown_times_every_phase_and_puts_the_calls_back() -> None:
     assert np.array_equal(out, expected)
     assert set(host.spent) == {"writes (3)", "VF call", "read"}
     assert (ascreg.UbPtr.write, ascreg.UbPtr.read) == methods
+
+
+def test_checks_waived_keeps_the_result_and_puts_the_checks_back() -> None:
+    (a, b, s), (gd, ga, gb, gs) = bench_vf.operands(seed=3)
+    count = bench_vf.TILE + 45
+    originals = [getattr(cls, name) for cls, name, _ in vf_breakdown.WAIVED]
+    with vf_breakdown.checks_waived():
+        assert all(getattr(cls, name) is fake for cls, name, fake in vf_breakdown.WAIVED)
+        bench_vf.streamed_kernel[1, 0, None](gd, ga, gb, gs, count)
+    assert np.array_equal(gd.read(count), bench_vf.run_numpy_whole(a, b, s)[:count])
+    assert [getattr(cls, name) for cls, name, _ in vf_breakdown.WAIVED] == originals
