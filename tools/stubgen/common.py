@@ -47,10 +47,8 @@ def check_functions(body: Iterable[str]) -> list[str]:
             sections[-1].append(line)
         else:
             setup.append(line)
-    lines, taken = (
-        ["if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing", *setup],
-        set(),
-    )
+    lines = ["if TYPE_CHECKING:  # read by the checkers; importing the file runs nothing", *setup]
+    taken: set[str] = set()
     for section in sections:
         if len(section) == 1:
             continue
