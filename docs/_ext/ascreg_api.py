@@ -46,9 +46,11 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
-    ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
-    ("ascreg.machine.batch", "ascreg.machine.batch", "Internals: running a VF loop batched"),
-    ("ascreg.machine.plans", "ascreg.machine.plans", "Internals: recorded plans of VF loops"),
+    ("ascreg.machine.hook", "ascreg.machine.hook", "Internals: the model's hook to the engine"),
+    ("ascreg.engine", "ascreg.engine", "Internals: the execution engine"),
+    ("ascreg.engine.loops", "ascreg.engine.loops", "Internals: which VF loops run batched"),
+    ("ascreg.engine.batch", "ascreg.engine.batch", "Internals: running a VF loop batched"),
+    ("ascreg.engine.plans", "ascreg.engine.plans", "Internals: recorded plans of VF loops"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

@@ -12,6 +12,10 @@ Examples
 128
 """
 
+import importlib
+from collections.abc import Callable
+from typing import Any
+
 from ascreg import acl
 from ascreg import reg as Reg
 from ascreg._dtypes import (
@@ -60,8 +64,8 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine import hook as _hook
 from ascreg.machine.kernel import __simd_vf__
-from ascreg.machine.loops import explain as explain_loops
 from ascreg.machine.memory import (
     UB_BYTES,
     GlobalMemory,
@@ -73,6 +77,29 @@ from ascreg.machine.memory import (
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne, RegTraitNumTwo
 from ascreg.machine.template import TemplateFunction, template
+
+
+def _load_engine() -> None:
+    importlib.import_module("ascreg.engine")
+
+
+_hook.register_loader(_load_engine)
+
+
+def explain_loops(func: Callable[..., Any]) -> list[str]:
+    """Return, for each ``for`` loop of the VF *func*, whether it runs batched or why not.
+
+    Examples
+    --------
+    >>> def vf(n):
+    ...     for i in range(n):
+    ...         print(i)
+    >>> explain_loops(vf)
+    ['vf line 2: eager: calls print, which is not an ascreg operation']
+    """
+    found: list[str] = _hook.engine().explain(func)
+    return found
+
 
 MicroAPI = Reg
 """``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""

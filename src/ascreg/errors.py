@@ -35,7 +35,7 @@ CALL_MARKER = "_ascreg_call"
 """Name of the local variable through which a public entry point names itself on the stack."""
 FORWARDER_MARKER = "_ascreg_forwarder"
 """Attribute (True) of an op's own entry point, the function every call of the op goes through
-(a batched VF loop's plan records those calls, :mod:`ascreg.machine.plans`)."""
+(a batched VF loop's plan records those calls, :mod:`ascreg.engine.plans`)."""
 OP_LOCAL = "op"
 """Name of the op-object parameter of an op implementation (it names the call through its
 ``_ascreg_call`` attribute)."""
@@ -209,7 +209,7 @@ class Policy:
     execution
         ``"batched"`` (default) runs each ``for i in range(n)`` loop of a ``__simd_vf__``
         function as one computation over all iterations when that gives the same result and
-        errors as running it in order (see :mod:`ascreg.machine.loops`); ``"eager"`` always
+        errors as running it in order (see :mod:`ascreg.engine.loops`); ``"eager"`` always
         runs it in order, one iteration at a time (use it to step through a loop with print or
         pdb). Under ``undefined="warn"`` loops run eagerly too.
 

@@ -489,7 +489,7 @@ def test_control_flow_on_the_index_runs_eagerly(caplog: pytest.LogCaptureFixture
 
 
 def test_index_arithmetic_that_python_and_int64_disagree_on_is_eager() -> None:
-    from ascreg.machine.batch import Fallback, RowInts
+    from ascreg.engine.batch import Fallback, RowInts
 
     i = RowInts(np.arange(4), 1)
     assert (i * 3 - 1).values.tolist() == [-1, 2, 5, 8] and (i * 3 - 1).step == 3
@@ -687,7 +687,7 @@ def test_calls_share_index_offsets_and_counts_not_addresses(
 
 def test_shared_rows_are_read_only() -> None:
     """Shared index rows cannot be written: an op that tried would fall back, not corrupt."""
-    from ascreg.machine import batch
+    from ascreg.engine import batch
 
     index = batch._index(range(3))
     offset = index * L16
@@ -787,7 +787,7 @@ def test_bitwise_select_broadcasts_one_register_over_rows() -> None:
 
 def test_shared_pointers_are_per_memory_and_type() -> None:
     """Two UBs laid out alike: each batch loads and stores through its own UB's pointers."""
-    from ascreg.machine import batch
+    from ascreg.engine import batch
 
     results = []
     for seed in (1, 2):

@@ -1,6 +1,6 @@
 """Eager steps: the second eager call of a validated form skips the front end's layers.
 
-For every op with lane steps (``ascreg._frontend.steps.EAGER``), a call made through the step
+For every op with lane steps (``ascreg.engine.steps.EAGER``), a call made through the step
 must give what the same call through the implementation gives: the same registers, masks, UB
 bytes and ``Ref`` values, and for bad operands (an unwritten register or mask, a misaligned or
 foreign pointer, a negative shift count) the same error with the same message. Each case runs
@@ -18,7 +18,6 @@ import pytest
 
 import ascreg
 from ascreg import CMPMODE, Ref, Reg, UnifiedBuffer, int16_t, uint16_t, uint32_t
-from ascreg._frontend import steps
 from ascreg.c_api import (
     asc_gt,
     asc_loadalign,
@@ -30,6 +29,7 @@ from ascreg.c_api import (
     vector_int16_t,
     vector_uint16_t,
 )
+from ascreg.engine import steps
 
 Case = Callable[[UnifiedBuffer], Any]
 

@@ -30,12 +30,12 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
-from ascreg._frontend import batching, steps
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, AscregTypeError, TemplateMismatchError
-from ascreg.machine.batch import _ACTIVE as _BATCHING
 from ascreg.machine.block import _STACK, running_block
+from ascreg.machine.hook import ACTIVE as _BATCHING
+from ascreg.machine.hook import ENGINE
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
 from ascreg.machine.sync import Pipe
 
@@ -100,7 +100,7 @@ class Template:
         # operand-type tuples of whole calls that passed every check (an op's fast path)
         self._forms: set[tuple[type, ...]] = set()
         self._eager_steps: dict[tuple[type, ...], Any] = {}
-        """The eager call of each operand-class tuple seen (:func:`steps.first_call`)."""
+        """The eager call of each operand-class tuple seen (:func:`first_call`)."""
         self._setup()
 
     def _setup(self) -> None:
@@ -258,7 +258,7 @@ def define(
             **attributes,
         }
         if surface is REG:
-            namespace["__call__"] = _vector_only(impl, name)
+            namespace["__call__"] = _vector_only(impl)
             return type(f"_{short}", (base,), namespace)()
         op = type(f"_{short}", (base,), namespace)()
         return _c_function(op, impl, module)
@@ -315,12 +315,9 @@ def check_in_vector_function(call: str) -> None:
         )
 
 
-def _vector_only(impl: Impl, name: str) -> Impl:
-    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``).
-
-    *name* is the op's row name (which says whether it has eager steps).
-    """
-    forwarder = _forwarder(impl, impl.__name__, bound=None, vector=True, row=name)
+def _vector_only(impl: Impl) -> Impl:
+    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``)."""
+    forwarder = _forwarder(impl, impl.__name__, bound=None, vector=True)
     call: Impl = forwarder or _generic(impl)
     return functools.wraps(impl)(call)
 
@@ -334,7 +331,7 @@ def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) 
             check_in_vector_function(op.name)
         passed = args if bound is not None else args[1:]
         if _BATCHING:
-            return batching.batched(op, impl, passed, kwargs)
+            return ENGINE[0].batched(op, impl, passed, kwargs)
         if kwargs:
             return impl(op, *passed, **kwargs)
         return impl(op, *passed)  # the same call: forwarding no keywords costs half as much
@@ -346,7 +343,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
     shape = op.spec.shape if op.spec is not None else None
     vector = op.surface is C_API and not getattr(shape, "kernel", False)
-    call: Any = _forwarder(impl, op.name, bound=op, vector=vector, row=op.name) or _generic(
+    call: Any = _forwarder(impl, op.name, bound=op, vector=vector) or _generic(
         impl, op, vector=vector
     )
     call.__name__ = call.__qualname__ = op.name
@@ -362,27 +359,15 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
 _FORWARDER = """\
 def {name}({head}{formal}):
 {vector_check}    if _BATCHING:
-        return batched(op, impl, ({packed}), None)
-    return impl(op, {actual})
-"""
-"""The call of an op whose implementation has plain parameters: they are forwarded as they are.
-
-A call through ``*args, **kwargs`` costs about 0.15 us more per op call (packing and unpacking
-the arguments): with eight ops per iteration that is most of what an eager VF loop spends in
-calls. The generated function does the same checks as the generic one."""
-
-_FORWARDER_STEPS = """\
-def {name}({head}{formal}):
-{vector_check}    if _BATCHING:
-        return batched(op, impl, ({packed}), None)
+        return _ENGINE[0].batched(op, impl, ({packed}), None)
     step = {cache}.get(({types}))
     if step is not None:
         return step({actual})
     return first_call(op, impl, {cache}, ({packed}))
 """
-"""The forwarder of an op with eager steps (:data:`ascreg._frontend.steps.EAGER`): an eager
-call of operand classes seen before makes that form's step (its fast path without the front
-end's layers, or the call itself); the first call of a form goes through the implementation."""
+"""The forwarder of an op: an eager call of operand classes seen before makes that form's
+eager step (the engine's: its fast path without the front end's layers, or the call itself);
+the first call of a form goes through the implementation (:func:`first_call`)."""
 
 _VECTOR_CHECK = """\
     if _STACK and _STACK[-1].pipe is not PIPE_V:
@@ -391,15 +376,24 @@ _VECTOR_CHECK = """\
 """The first lines of a vector op's forwarder: it runs only inside a ``__simd_vf__``."""
 
 _RESERVED = frozenset(
-    {"op", "impl", "batched", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
+    {"op", "impl", "_ENGINE", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
     | {"step", "steps", "first_call"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
 
 
-def _forwarder(
-    impl: Impl, name: str, *, bound: Template | None, vector: bool, row: str = ""
-) -> Any:
+def first_call(op: Template, impl: Impl, cache: dict[Any, Any], args: tuple[Any, ...]) -> Any:
+    """Make an eager call of a form *cache* has no step for (the engine keeps the form's step).
+
+    Before the engine is loaded (plain Reg code outside any VF) the call goes through the
+    implementation and nothing is kept.
+    """
+    if ENGINE:
+        return ENGINE[0].first_call(op, impl, cache, args)
+    return impl(op, *args)
+
+
+def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -> Any:
     """Return a function taking *impl*'s parameters (after ``op``) that checks, then calls *impl*.
 
     *bound* is the op object of a C function (None for a Reg ``__call__``, which receives the
@@ -417,8 +411,7 @@ def _forwarder(
     ):
         return None
     written = [f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name for p in parameters]
-    stepped = row in steps.EAGER
-    source = (_FORWARDER_STEPS if stepped else _FORWARDER).format(
+    source = _FORWARDER.format(
         name=name,
         head="op, " if bound is None else "",
         formal=", ".join(written),
@@ -430,13 +423,13 @@ def _forwarder(
     )
     namespace: dict[str, Any] = {
         "impl": impl,
-        "batched": batching.batched,
+        "_ENGINE": ENGINE,
         "check_in_vector_function": check_in_vector_function,
         "PIPE_V": Pipe.PIPE_V,
         "_STACK": _STACK,
         "_BATCHING": _BATCHING,
     }
-    namespace["first_call"] = steps.first_call
+    namespace["first_call"] = first_call
     if bound is not None:
         namespace["op"] = bound
         namespace["steps"] = bound._eager_steps

@@ -49,7 +49,6 @@ from ascreg.core import datamove as core
 from ascreg.core import unaligned
 from ascreg.errors import AscregTypeError
 from ascreg.machine import spr
-from ascreg.machine.batch import RowInts
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
@@ -114,8 +113,8 @@ def _offset(value: Any, post: bool) -> int | addr_reg:
             f"{value!r} is a Reg.CreateAddrReg register without a unit: the C API takes the "
             "addr_reg of asc_update_addr_reg_b8/_b16/_b32"
         )
-    if isinstance(value, RowInts):  # one offset per iteration of a batched loop (integers)
-        return value  # type: ignore[return-value]
+    if hasattr(value, "__ascreg_rows__"):  # one offset per iteration of a batched loop
+        return value  # type: ignore[no-any-return]
     return operands.integer(value, "offset")
 
 

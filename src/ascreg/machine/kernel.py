@@ -34,13 +34,12 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError, SyncError
-from ascreg.machine import loops
+from ascreg.machine import hook
 from ascreg.machine.block import BlockContext, block, current_block, running_block
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
-from ascreg.machine.simt import batch
 from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
 from ascreg.machine.sync import PIPE_S, PIPE_V, Pipe  # noqa: F401 (the doctests use Pipe)
 from ascreg.machine.template import qualifier
@@ -247,7 +246,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
 
     Its ``for i in range(n)`` loops run as one batched computation over all iterations when
-    that gives the eager result (see :mod:`ascreg.machine.loops`), eagerly otherwise, or
+    that gives the eager result (see :mod:`ascreg.engine.loops`), eagerly otherwise, or
     always eagerly under ``ascreg.policy(execution="eager")``.
 
     Calling it (directly, as the Reg examples do, or through ``asc_vf_call``) inside a kernel
@@ -270,7 +269,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     @functools.wraps(func)
     def vf(*args: Any, **kwargs: Any) -> Any:
         if not runner:
-            runner.append(loops.batched(func))
+            runner.append(hook.engine().vf(func))
         body = runner[0]
         ctx = running_block()
         if ctx is None:
@@ -473,6 +472,7 @@ class Kernel(Generic[P]):
         """Validate the configuration and arguments, then run every block in order."""
         name = self.func.__name__
         _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
+        hook.engine()  # the first launch loads the execution engine
         if len(items) == 4 and self.core is None:
             self._check_args(args, kwargs)  # a pure SIMT kernel takes host-side pointers too
             grid, block_dim, dyn, stream = items
@@ -519,25 +519,11 @@ class Kernel(Generic[P]):
     ) -> int:
         """Run the leading blocks in batches; return the first block still to run alone.
 
-        Batches (:mod:`ascreg.machine.simt.batch`) run only where that is provably the same as
-        running the blocks one after another.
+        The engine's SIMT block batches (:mod:`ascreg.engine.simt.batch`) run only where that
+        is provably the same as running the blocks one after another.
         """
-        launch = batch.vf_launch(self.func)
-        if launch is None:
-            return 0
-        params = inspect.signature(self.func).bind(*args, **kwargs).arguments
-        call = f"asc_vf_call<{getattr(launch.func, '__name__', launch.func)}>"
-        wrapped = batch.launch_args(launch, list(params.values()), call)
-        if wrapped is None:
-            return 0
-        size = max(1, batch.BATCH_LANES // launch.threads)
-        for first in range(0, blocks, size):
-            count = min(size, blocks - first)
-            if not batch.run_batched(
-                launch, wrapped, first, count, blocks, races, self.func.__name__
-            ):
-                return first
-        return blocks
+        ran: int = hook.engine().run_block_batches(self.func, blocks, args, kwargs, races)
+        return ran
 
     def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self._hints is None:

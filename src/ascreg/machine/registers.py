@@ -36,6 +36,7 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.convert import to_dtype
+from ascreg.machine.hook import ACTIVE
 from ascreg.machine.memory import DATA_BLOCK, Memory
 
 VL = 256
@@ -49,9 +50,9 @@ Examples
 """
 MASK_BITS = VL
 """Bits in a mask register: one per byte of a vector register."""
-BATCHING: list[Any] = []
-"""The running batched loop (:mod:`ascreg.machine.batch`), which registers report their reads
-and writes to; empty (the common case, one test per access) when loops run eagerly."""
+BATCHING = ACTIVE
+"""The running batched loop (:data:`ascreg.machine.hook.ACTIVE`), which registers report their
+reads and writes to; empty (the common case, one test per access) when loops run eagerly."""
 
 
 class RegTrait:

@@ -1,14 +1,14 @@
 """The steps a recorded plan replays for the common forms of the row-wise ops.
 
-A plan (:mod:`ascreg.machine.plans`) replays each recorded op call with a *step*. The general
+A plan (:mod:`ascreg.engine.plans`) replays each recorded op call with a *step*. The general
 step is the call itself, admitted and run through the op's implementation
-(:func:`ascreg._frontend.batching.step_for`). For the forms below a shorter step does the same:
+(:func:`ascreg.engine.batching.step_for`). For the forms below a shorter step does the same:
 when the call was recorded, the op had validated the form (the operand classes, the template
 arguments, the pointer's alignment and bounds, all the same at replay by the plan's guard), so
 its implementation would go straight to its fast path, whose work is what the step does:
 
 * the same core calls on the same operand arrays (the results are the same arrays);
-* the same batch bookkeeping (:meth:`~ascreg.machine.batch.Batch.wrote` journals a register's
+* the same batch bookkeeping (:meth:`~ascreg.engine.batch.Batch.wrote` journals a register's
   pre-loop content before its first write; loads and stores report their rows through the pointer's ``view``);
 * the same refusals: an unwritten operand, a negative shift count or any error stops the
   replay, which is undone; the loop then runs as without a plan and raises the eager error.
@@ -32,7 +32,7 @@ from ascreg.core import compare as cmp
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import _NORM_ALIGN, _NORM_STORE, write_lanes
 from ascreg.core.shifts import masked_shift, zeroing_shift
-from ascreg.machine.batch import RowPointer, fallback
+from ascreg.engine.batch import RowPointer, fallback
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (

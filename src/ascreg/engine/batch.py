@@ -1,6 +1,6 @@
 """Batched hardware loops: one run of a VF loop's body over all of its iterations at once.
 
-:mod:`ascreg.machine.loops` rewrites each ``for i in range(n)`` loop of a ``__simd_vf__``
+:mod:`ascreg.engine.loops` rewrites each ``for i in range(n)`` loop of a ``__simd_vf__``
 function that may be batched (see there) into "try the body once with ``i`` standing for every
 iteration; if that cannot give the eager result, undo it and run the loop as written". This
 module is the run-time half: while a :class:`Batch` is active,
@@ -12,7 +12,7 @@ module is the run-time half: while a :class:`Batch` is active,
 * a register read before the loop body writes it (a loop-carried value, such as an
   accumulator), a memory byte stored by one iteration and accessed by another, a loop index
   used as a plain number (Python control flow that depends on the iteration), an op that is not
-  known to be row-wise (``ascreg._frontend.batching``), or *any* error raise :class:`Fallback`;
+  known to be row-wise (``ascreg.engine.batching``), or *any* error raise :class:`Fallback`;
 * :meth:`Batch.abandon` then restores every register, ``Ref``, UB byte and the block's
   bookkeeping (written-byte marks, pipe tracker) as they were before the loop, and the loop
   runs eagerly, so the result, and any error with its message, is exactly the eager one.
@@ -583,8 +583,8 @@ class Batch:
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.recorder: Any = None
-        """The :class:`~ascreg.machine.plans.Recorder` of this run's op calls, if it records a
-        plan (set by :func:`ascreg.machine.plans.start`), and the loop it records for."""
+        """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
+        plan (set by :func:`ascreg.engine.plans.start`), and the loop it records for."""
         self.site: Any = None
         self.replayed = ""
         """Which plan's program runs in this batch instead of the loop body, if any (``"loop"``,
@@ -629,7 +629,7 @@ class Batch:
     def wrote(self, reg: Any) -> None:
         """Journal *reg* before a plan's step writes a result of the op's own shape into it.
 
-        :meth:`write` for a step (:mod:`ascreg._frontend.steps`), which writes
+        :meth:`write` for a step (:mod:`ascreg.engine.steps`), which writes
         ``_lanes``/``_bits`` itself: the pre-loop content is kept once, and a register the
         batch read before writing it is loop-carried.
         """
@@ -808,7 +808,7 @@ class Batch:
     def end(self) -> None:
         """:meth:`commit` for a batch whose registers and ``Ref`` boxes nobody reads after it.
 
-        A whole VF's replay (:class:`ascreg.machine.plans.Whole`): its registers die with it.
+        A whole VF's replay (:class:`ascreg.engine.plans.Whole`): its registers die with it.
         """
         self.check_memory()
         if self.watched:
@@ -842,7 +842,7 @@ class Batch:
         """:meth:`commit`, then return the loop variable's and *values*' final values.
 
         *values* are what the names the body assigns hold after the batched body. A run that
-        recorded its op calls leaves its plan with the loop (:mod:`ascreg.machine.plans`).
+        recorded its op calls leaves its plan with the loop (:mod:`ascreg.engine.plans`).
         """
         recorder = self.recorder
         plan = None if recorder is None else recorder.plan(self, values)  # before commit: an

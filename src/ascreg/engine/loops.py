@@ -1,7 +1,7 @@
 """Which loops of a ``__simd_vf__`` function may run batched, and the rewritten function.
 
 A ``for NAME in range(...)`` loop of a VF is a *candidate* for batched execution
-(:mod:`ascreg.machine.batch`) when its body, read once from the syntax tree, is straight-line
+(:mod:`ascreg.engine.batch`) when its body, read once from the syntax tree, is straight-line
 register, mask, pointer and index code:
 
 * every statement is an assignment to plain names, an expression that is a call, or ``pass``
@@ -14,7 +14,7 @@ register, mask, pointer and index code:
   Python value such as ``total += 1``), and no ``Ref``'s ``.value`` is read or assigned.
 
 Run-time checks (loop-carried registers, memory shared between iterations, control flow on the
-loop index, ops not known to be row-wise, errors) make :mod:`~ascreg.machine.batch` undo the
+loop index, ops not known to be row-wise, errors) make :mod:`~ascreg.engine.batch` undo the
 attempt and run the candidate eagerly. The analysis runs once per function (the first call);
 :func:`explain` lists its decisions.
 
@@ -43,8 +43,8 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ascreg.engine import batch, plans
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER
-from ascreg.machine import batch, plans
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor
 
@@ -53,9 +53,9 @@ SAFE_BUILTINS = frozenset({int, min, max, abs})
 ALLOWED_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
 """The statements of a batchable loop body."""
 WHOLE = "__ascreg_whole__"
-"""The name under which the rewritten function reaches :meth:`~ascreg.machine.plans.Whole.start`."""
+"""The name under which the rewritten function reaches :meth:`~ascreg.engine.plans.Whole.start`."""
 HELPER = "__ascreg_batch__"
-"""The name under which the rewritten function reaches :func:`~ascreg.machine.plans.start`."""
+"""The name under which the rewritten function reaches :func:`~ascreg.engine.plans.start`."""
 
 
 class _Loop:
@@ -69,7 +69,7 @@ class _Loop:
         self.inputs: list[str] | None = None
         """The names the body reads and never assigns (what it takes from outside), sorted;
         None when a call in the body is not an op's own entry point (then no plan is recorded,
-        :mod:`ascreg.machine.plans`)."""
+        :mod:`ascreg.engine.plans`)."""
 
     def describe(self) -> str:
         """Return ``"<where>: batched ..."`` or ``"<where>: eager: <reason>"``."""
@@ -269,7 +269,7 @@ def _whole(
     -- and then one batchable, recordable loop over ``range`` of arithmetic (its last
     statement), with plain parameters and no free variables. Everything such a call does
     before its loop is a pure function of its arguments and the module's names, and nothing
-    it makes outlives it (:class:`ascreg.machine.plans.Whole`).
+    it makes outlives it (:class:`ascreg.engine.plans.Whole`).
     """
     params = definition.args
     if params.posonlyargs or params.vararg or params.kwarg or params.kwonlyargs:
@@ -327,7 +327,7 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     """Return the statements that replay or try *loop* batched, else run it eagerly.
 
     The helper returns the loop's final values when a recorded plan replayed it
-    (:mod:`ascreg.machine.plans`), a :class:`~ascreg.machine.batch.Batch` to run the body in,
+    (:mod:`ascreg.engine.plans`), a :class:`~ascreg.engine.batch.Batch` to run the body in,
     or None (eager); an attempt that cannot give the eager result is undone and the loop runs
     eagerly.
     """

@@ -1,8 +1,8 @@
 """Recorded plans: a batched VF loop run again with the same inputs replays its op calls.
 
-A batched loop (:mod:`ascreg.machine.batch`) runs its body once, in Python, with one row per
+A batched loop (:mod:`ascreg.engine.batch`) runs its body once, in Python, with one row per
 iteration. Its body is straight-line code whose only calls are ops, register and ``Ref``
-constructors and ``int``/``min``/``max``/``abs`` (:mod:`ascreg.machine.loops`), so every
+constructors and ``int``/``min``/``max``/``abs`` (:mod:`ascreg.engine.loops`), so every
 value it computes other than through an op -- loop-index arithmetic, pointers plus offsets,
 template subscripts -- is a pure function of the loop's range and of its *inputs*, the names
 it reads from outside (the enclosing function's registers, pointers and counts, the module's
@@ -17,7 +17,7 @@ integers, floats (bit for bit), strings and pointers (memory, address, element t
 allocation); ``Ref`` boxes holding equal values; registers and masks of the same classes, no
 two of them the same object. A later run of the loop whose inputs pass the guard replays the
 calls (each admitted and run exactly as the body would call it) without running the body,
-inside an ordinary :class:`~ascreg.machine.batch.Batch`, so what the batch checks at the end
+inside an ordinary :class:`~ascreg.engine.batch.Batch`, so what the batch checks at the end
 (memory shared between iterations, the kernel's checks) and undoes on failure is unchanged.
 If anything goes wrong -- an op refuses the batch, an error, a check -- the replay is undone
 and the loop runs as without a plan (batched, or eagerly with the eager error).
@@ -27,7 +27,7 @@ A plan is recorded only when every call in the body is an op's own entry point
 result or an immutable value (a number, an enum member, a pointer, a per-iteration index or
 pointer); each loop keeps its :data:`PLANS_PER_LOOP` most recent plans. A front end may give
 an op a faster *step* than the admitted call for forms whose outcome it knows
-(``step_for`` of :func:`start`'s caller, :mod:`ascreg._frontend.batching`).
+(``step_for`` of :func:`start`'s caller, :mod:`ascreg.engine.batching`).
 
 Set ``ASCREG_PLANS=0`` in the environment to turn plans off.
 
@@ -63,9 +63,9 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.engine import batch as batching
+from ascreg.engine.batch import LOG, Batch, RowInts
 from ascreg.errors import CALL_MARKER
-from ascreg.machine import batch as batching
-from ascreg.machine.batch import LOG, Batch, RowInts
 from ascreg.machine.block import _STACK
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
@@ -142,7 +142,7 @@ class Recorder:
     ----------
     inputs
         The values of the names the body reads from outside, in the order of the loop's
-        ``inputs`` (:mod:`ascreg.machine.loops`).
+        ``inputs`` (:mod:`ascreg.engine.loops`).
     """
 
     __slots__ = ("calls", "failed", "inputs", "inside", "kept", "slots", "values")
@@ -369,7 +369,7 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
     """Replay a plan of *site*, or start a batched attempt at it, or say it runs eagerly.
 
     Returns the loop variable's and the assigned names' final values (a tuple) when a plan
-    replayed the loop, a :class:`~ascreg.machine.batch.Batch` (recording a plan when it can)
+    replayed the loop, a :class:`~ascreg.engine.batch.Batch` (recording a plan when it can)
     to run the body in, or None to run it eagerly.
     """
     if inputs is not None and site.plans:

@@ -1,11 +1,11 @@
-"""Which ops run inside a batched VF loop, and on what operands (see :mod:`ascreg.machine.batch`).
+"""Which ops run inside a batched VF loop, and on what operands (see :mod:`ascreg.engine.batch`).
 
 While a loop runs batched, each op call passes :func:`admit` first. An op in :data:`ROW_WISE`
 computes with the same front-end code and core functions whether its registers hold one row of
 lanes or one row per iteration (numpy broadcasts over the leading axis), so it runs as it is. The
 loads and stores in :data:`MEMORY` take pointers with one address per iteration
-(:class:`~ascreg.machine.batch.RowPointer`) in their plain form. ``UpdateMask`` and its C twins
-take the running count of the tail idiom (:meth:`~ascreg.machine.batch.Batch.carried_count`).
+(:class:`~ascreg.engine.batch.RowPointer`) in their plain form. ``UpdateMask`` and its C twins
+take the running count of the tail idiom (:meth:`~ascreg.engine.batch.Batch.carried_count`).
 Any other op runs only on operands that are the same in every iteration (no pointer, ``Ref``,
 loop-index value or per-iteration register), where one call stands for all iterations, and
 never when it is a kernel-level op (its row's shape says ``kernel``: it changes the block's
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._frontend import steps
-from ascreg.machine.batch import RowInts, RowPointer, current, fallback
+from ascreg.engine import steps
+from ascreg.engine.batch import RowInts, RowPointer, current, fallback
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
@@ -159,7 +159,7 @@ def batched(op: Any, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | 
     """Call *op* (through its implementation *impl*) on *args* inside the running batch.
 
     The arguments are :func:`admit`-ted first. When the batch records a plan
-    (:mod:`ascreg.machine.plans`), the call is recorded, unless another recorded call makes it.
+    (:mod:`ascreg.engine.plans`), the call is recorded, unless another recorded call makes it.
     """
     recorder = current().recorder
     if recorder is None or recorder.inside:
@@ -178,7 +178,7 @@ def batched(op: Any, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | 
 def step_for(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
     """Return the step a plan replays for the recorded call ``op(*args)`` that gave *result*.
 
-    A short step of :mod:`ascreg._frontend.steps` where the form has one, else the call
+    A short step of :mod:`ascreg.engine.steps` where the form has one, else the call
     itself: its operands admitted, then *impl*, as :func:`batched` runs it. (*args* and
     *result* serve to choose the step by their form; the step does not keep them.)
     """
