@@ -53,7 +53,7 @@ from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 Lanes = np.ndarray[Any, Any]
@@ -185,9 +185,9 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     [True, True, False]
     """
     stride = reg.mask_stride
-    known = mask_reg._lanes_of  # the enables the mask was made from (MaskReg.set_bits)
-    if known is not None and known[1] == stride and not BATCHING:
-        return known[0]
+    known = mask_reg.kept_enables(stride)  # the enables the mask was made from (set_bits)
+    if known is not None and known.shape[-1] == reg.lanes:
+        return known
     enables: Lanes = mask_core.enables_of(mask_reg.bits(), reg.lanes, stride)
     return enables
 

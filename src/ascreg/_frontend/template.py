@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
+from ascreg._frontend.rules import BatchRule, rule_of
 from ascreg._spec import SPECS, OpSpec
 from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, AscregTypeError, TemplateMismatchError
 from ascreg.machine.block import _STACK, running_block
@@ -86,6 +87,10 @@ class Template:
 
     name: ClassVar[str]
     key: ClassVar[str | None] = None  # the row's key in SPECS when it differs from the name
+    batching: ClassVar[BatchRule | None] = None
+    """How the op runs on a batch of loop iterations (:func:`~ascreg._frontend.rules.rule_of`)."""
+    kernel: ClassVar[bool] = False
+    """True for a kernel-level (scalar unit) function: never run once for a batch."""
     enum_kinds: ClassVar[tuple[type[Any], ...]] = ()
     max_dtypes: ClassVar[int] = 1
     traits: ClassVar[bool] = False
@@ -99,8 +104,6 @@ class Template:
         self._checked: set[tuple[type, ...]] = set()
         # operand-type tuples of whole calls that passed every check (an op's fast path)
         self._forms: set[tuple[type, ...]] = set()
-        self._eager_steps: dict[tuple[type, ...], Any] = {}
-        """The eager call of each operand-class tuple seen (:func:`first_call`)."""
         self._setup()
 
     def _setup(self) -> None:
@@ -202,7 +205,12 @@ SURFACES = {"reg": REG, "c_api": C_API, "simt": SIMT}
 
 
 def define(
-    name: str, *, base: type[Template] = Template, doc: str | None = None, **attributes: Any
+    name: str,
+    *,
+    base: type[Template] = Template,
+    doc: str | None = None,
+    batch: BatchRule | None = None,
+    **attributes: Any,
 ) -> Callable[[Impl], Any]:
     """Define the op of row *name* from its implementation ``impl(op, *args)``.
 
@@ -215,6 +223,9 @@ def define(
         The :class:`Template` subclass to specialise (for ops that share helper methods).
     doc
         The docstring (default: *impl*'s).
+    batch
+        How the op runs on a batch of loop iterations (:mod:`ascreg._frontend.rules`); a
+        lane-wise row needs none (:data:`~ascreg._frontend.rules.ROWS` is derived from it).
     **attributes
         Class attributes of the op: ``enum_kinds``, ``max_dtypes``, ``traits``, and any
         constant or helper the implementation reads from ``op``.
@@ -252,6 +263,8 @@ def define(
             "surface": surface,
             CALL_MARKER: name,
             FORWARDER_MARKER: True,
+            "batching": rule_of(row, batch),
+            "kernel": bool(getattr(getattr(row, "shape", None), "kernel", False)),
             "__doc__": with_aliases(impl.__doc__ if doc is None else doc, row),
             "__module__": module,
             "__qualname__": f"_{short}",
@@ -360,14 +373,14 @@ _FORWARDER = """\
 def {name}({head}{formal}):
 {vector_check}    if _BATCHING:
         return _ENGINE[0].batched(op, impl, ({packed}), None)
-    step = {cache}.get(({types}))
-    if step is not None:
-        return step({actual})
-    return first_call(op, impl, {cache}, ({packed}))
+    return impl(op, {actual})
 """
-"""The forwarder of an op: an eager call of operand classes seen before makes that form's
-eager step (the engine's: its fast path without the front end's layers, or the call itself);
-the first call of a form goes through the implementation (:func:`first_call`)."""
+"""The call of an op whose implementation has plain parameters: they are forwarded as they are.
+
+A call through ``*args, **kwargs`` costs about 0.15 us more per op call (packing and unpacking
+the arguments): with eight ops per iteration that is most of what an eager VF loop spends in
+calls. The generated function does the same checks as the generic one; inside a batched loop
+the engine runs the call (:func:`ascreg.engine.batching.batched`)."""
 
 _VECTOR_CHECK = """\
     if _STACK and _STACK[-1].pipe is not PIPE_V:
@@ -377,20 +390,8 @@ _VECTOR_CHECK = """\
 
 _RESERVED = frozenset(
     {"op", "impl", "_ENGINE", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
-    | {"step", "steps", "first_call"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
-
-
-def first_call(op: Template, impl: Impl, cache: dict[Any, Any], args: tuple[Any, ...]) -> Any:
-    """Make an eager call of a form *cache* has no step for (the engine keeps the form's step).
-
-    Before the engine is loaded (plain Reg code outside any VF) the call goes through the
-    implementation and nothing is kept.
-    """
-    if ENGINE:
-        return ENGINE[0].first_call(op, impl, cache, args)
-    return impl(op, *args)
 
 
 def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -> Any:
@@ -418,8 +419,6 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
         vector_check=_VECTOR_CHECK if vector else "",
         packed="".join(f"{w}, " for w in written),
         actual=", ".join(written),
-        types="".join(f"*map(type, {w[1:]}), " if w[0] == "*" else f"type({w}), " for w in written),
-        cache="op._eager_steps" if bound is None else "steps",
     )
     namespace: dict[str, Any] = {
         "impl": impl,
@@ -429,9 +428,7 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
         "_STACK": _STACK,
         "_BATCHING": _BATCHING,
     }
-    namespace["first_call"] = first_call
     if bound is not None:
         namespace["op"] = bound
-        namespace["steps"] = bound._eager_steps
     exec(compile(source, f"<ascreg op {name}>", "exec"), namespace)
     return namespace[name]

@@ -6,9 +6,9 @@ same memory and the same first error:
 
 * :mod:`~ascreg.engine.loops` decides which ``for`` loops of a ``__simd_vf__`` function may
   run batched, and :mod:`~ascreg.engine.batch` runs such a loop's body once over all of its
-  iterations (:mod:`~ascreg.engine.batching` admits each op call);
+  iterations (:mod:`~ascreg.engine.batching` runs each op call by the op's own batching
+  rule, :mod:`ascreg._frontend.rules`);
 * :mod:`~ascreg.engine.plans` replays the op calls of a batched loop run again;
-* :mod:`~ascreg.engine.steps` gives recorded and eager calls their short steps;
 * :mod:`~ascreg.engine.simt.masked` runs divergent SIMT code in masked form and
   :mod:`~ascreg.engine.simt.batch` runs the blocks of a SIMT launch as wide batches.
 
@@ -33,7 +33,7 @@ Examples
 
 from __future__ import annotations
 
-from ascreg.engine import batching, loops, steps
+from ascreg.engine import batching, loops
 from ascreg.engine.simt import batch as simt_batch
 from ascreg.engine.simt import masked
 from ascreg.machine import hook
@@ -54,8 +54,6 @@ class Engine:
     """``explain(func)``: each loop's decision."""
     batched = staticmethod(batching.batched)
     """``batched(op, impl, args, kwargs)``: an op call inside a batched loop."""
-    first_call = staticmethod(steps.first_call)
-    """``first_call(op, impl, cache, args)``: an eager call of a form not seen before."""
     masked_version = staticmethod(masked.masked_version)
     """The masked form of a SIMT function (divergent control flow run vectorised)."""
     copying_version = staticmethod(masked.copying_version)

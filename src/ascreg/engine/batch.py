@@ -11,8 +11,9 @@ module is the run-time half: while a :class:`Batch` is active,
   lanes`` array), and the ops compute on those rows with the same core functions;
 * a register read before the loop body writes it (a loop-carried value, such as an
   accumulator), a memory byte stored by one iteration and accessed by another, a loop index
-  used as a plain number (Python control flow that depends on the iteration), an op that is not
-  known to be row-wise (``ascreg.engine.batching``), or *any* error raise :class:`Fallback`;
+  used as a plain number (Python control flow that depends on the iteration), an op whose
+  batching rule does not take the call (``ascreg.engine.batching``), or *any* error raise
+  :class:`Fallback`;
 * :meth:`Batch.abandon` then restores every register, ``Ref``, UB byte and the block's
   bookkeeping (written-byte marks, pipe tracker) as they were before the loop, and the loop
   runs eagerly, so the result, and any error with its message, is exactly the eager one.
@@ -592,6 +593,30 @@ class Batch:
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
 
+    # -- what the ops' batching rules ask (``ascreg._frontend.rules``) --
+
+    @staticmethod
+    def per_iteration(obj: Any) -> bool:
+        """Return True for an operand that may differ between iterations, or carries state.
+
+        Registers and masks holding one row per iteration, per-iteration integers and
+        pointers, but also every pointer, ``Ref`` and container: an op that is not known to
+        take them row by row must not run once for all iterations.
+        """
+        if isinstance(obj, Pointer | Ref | RowInts | list | tuple | dict):
+            return True
+        if isinstance(obj, RegTensor | MaskReg):
+            held = obj.held()
+            return held is not None and held.ndim > 1
+        return False
+
+    def address(self, pointer: Any) -> Any:
+        """Return *pointer* with one address per iteration (the same one when it is plain)."""
+        if isinstance(pointer, RowPointer) or not isinstance(pointer, Pointer):
+            return pointer
+        rows = np.full(self.count, pointer.address, dtype=np.int64)
+        return RowPointer.at(pointer, rows, 0)
+
     # -- registers and refs --
 
     def read(self, reg: Any, value: Any) -> None:
@@ -610,6 +635,8 @@ class Batch:
         """
         key = id(reg)
         known = self.registers.get(key)
+        if known is not None and self.replayed:
+            return  # a replay makes the calls its recording checked, on operands of one shape
         lanes, dtype = _layout(reg) if known is None else known[2]
         shape = new.shape
         if (
@@ -626,22 +653,6 @@ class Batch:
             )
         self.registers[key] = (reg, old, (lanes, dtype))
 
-    def wrote(self, reg: Any) -> None:
-        """Journal *reg* before a plan's step writes a result of the op's own shape into it.
-
-        :meth:`write` for a step (:mod:`ascreg.engine.steps`), which writes
-        ``_lanes``/``_bits`` itself: the pre-loop content is kept once, and a register the
-        batch read before writing it is loop-carried.
-        """
-        key = id(reg)
-        if key in self.registers:
-            return
-        if key in self.read_first:
-            raise fallback(
-                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
-            )
-        self.registers[key] = _entry(reg)
-
     def journal(self, regs: list[Any]) -> None:
         """Journal every register of *regs* at once, as :meth:`wrote` would before each write.
 
@@ -649,13 +660,6 @@ class Batch:
         journaled as it is: the commit and the undo leave it as it was).
         """
         self.registers.update({id(reg): _entry(reg) for reg in regs})
-
-    def claim(self, ref: Ref[Any]) -> None:
-        """Journal a ``Ref`` an op updates, as :meth:`carried_count` does.
-
-        For a step that knows the counts :meth:`carried_count` would give.
-        """
-        self._claim(ref)
 
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
@@ -818,15 +822,10 @@ class Batch:
     def _last_rows(self) -> None:
         """Leave every register and ``Ref`` the batch wrote holding its last iteration's value."""
         # the last row, a view: ops replace a register's array, never write into it
-        for reg, _old, layout in self.registers.values():
-            if layout[1] is None:  # a mask: MaskReg.restore, inline
-                bits = reg._bits
-                if bits is not None and bits.ndim == 2:
-                    reg._bits, reg._lanes_of = bits[-1], None
-            else:
-                lanes = reg._lanes
-                if lanes is not None and lanes.ndim == 2:
-                    reg._lanes = lanes[-1]
+        for reg, _old, _layout in self.registers.values():
+            held = reg.held()
+            if held is not None and held.ndim == 2:
+                reg.restore(held[-1])
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
 
@@ -878,10 +877,7 @@ class Batch:
         for memory, start, old in reversed(self.saved):
             memory.data[start : start + old.size] = old
         for reg, old, _layout in self.registers.values():
-            if isinstance(reg, MaskReg):
-                reg.restore(old)
-            else:
-                reg._lanes = old
+            reg.restore(old)
         for ref, old in self.refs.values():
             ref.value = old
         _ACTIVE.pop()
@@ -907,7 +903,7 @@ def _entry(reg: Any) -> tuple[Any, Any, tuple[int, Any]]:
     """Return the journal entry of *reg* as it is now: itself, its content, its layout."""
     if isinstance(reg, MaskReg):
         return reg, reg.held(), (MASK_BITS, None)
-    return reg, reg._lanes, (reg.lanes, reg._np_dtype)
+    return reg, reg.held(), (reg.lanes, reg.dtype.np_dtype)
 
 
 Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None, tuple[int, int]]

@@ -25,9 +25,8 @@ and the loop runs as without a plan (batched, or eagerly with the eager error).
 A plan is recorded only when every call in the body is an op's own entry point
 (:data:`~ascreg.errors.FORWARDER_MARKER`) and every operand is an input, an earlier call's
 result or an immutable value (a number, an enum member, a pointer, a per-iteration index or
-pointer); each loop keeps its :data:`PLANS_PER_LOOP` most recent plans. A front end may give
-an op a faster *step* than the admitted call for forms whose outcome it knows
-(``step_for`` of :func:`start`'s caller, :mod:`ascreg.engine.batching`).
+pointer); each loop keeps its :data:`PLANS_PER_LOOP` most recent plans. Each call replays
+through the step its op's batching rule gives (:func:`ascreg.engine.batching.step_for`).
 
 Set ``ASCREG_PLANS=0`` in the environment to turn plans off.
 
@@ -81,7 +80,7 @@ Step = Callable[..., Any]
 """One recorded call, as a function of the call's operands that makes the call (admitted, checked,
 run) and returns what the op returns."""
 StepMaker = Callable[[Any, Any, tuple[Any, ...], Any], Step]
-"""The front end's ``maker(op, impl, args, result) -> step`` of the step of a recorded call."""
+"""``maker(op, impl, args, result) -> step``: the step of a recorded call (:func:`ascreg.engine.batching.step_for`)."""
 
 Call = tuple[StepMaker, Any, Any, tuple[Any, ...], Any, list[tuple[bool, Any]], int | None]
 """A recorded call, as the step maker, op, implementation, arguments, result, operands (as

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.template import define, trait_of
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
@@ -66,7 +66,7 @@ def CreateMask(op: Any) -> MaskReg:
     return _mask(bits, enables if lanes * stride == MASK_BITS else None, stride)
 
 
-@define("Reg.UpdateMask", traits=True, _setup=_geometry_setup)
+@define("Reg.UpdateMask", traits=True, _setup=_geometry_setup, batch=rules.TAIL_COUNT)
 def UpdateMask(op: Any, count: Any) -> MaskReg:
     """``UpdateMask<T, RegTrait trait = RegTraitNumOne>(uint32_t& count)``.
 
@@ -88,13 +88,14 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
             bits, enables, count.value = core.update_mask_enables(value, lanes, stride)
             return _mask(bits, enables, stride)
         if type(value) is np.ndarray:  # one count per iteration of a batched loop (as below)
-            rows, count.value = core.update_mask_rows(value, *op.geometry)
-            return _mask(rows)
+            lanes, stride = op.geometry
+            rows, enables, count.value = core.tail_rows(value, lanes, stride)
+            return _mask(rows, enables, stride)
     box = require_ref(count, "uint32_t& scalarValue")
     lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
     if isinstance(box.value, np.ndarray):  # one count per iteration of a batched loop
-        rows, box.value = core.update_mask_rows(box.value, lanes, stride)
-        return _mask(rows)
+        rows, enables, box.value = core.tail_rows(box.value, lanes, stride)
+        return _mask(rows, enables, stride)
     value = operands.in_range(box.value, "count", 0, operands.UINT32_MAX, "a uint32_t value")
     bits, box.value = core.update_mask(value, lanes, stride)
     return _mask(bits)
