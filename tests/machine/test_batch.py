@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import ascreg
-from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, uint32_t
+from ascreg import CMPMODE, LoadDist, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, uint32_t
 from ascreg.c_api import (
     asc_add,
     asc_loadalign,
@@ -303,15 +303,15 @@ def test_explain_and_top_level_export() -> None:
 
 @ascreg.__simd_vf__
 def store_then_unknown_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
-    """Stores come first; then an op with no row-wise form (Gather) undoes the attempt."""
+    """Stores come first; then a form no batching rule takes (a BRC load) undoes the attempt."""
     x, idx, g = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
     full = Reg.CreateMask[uint16_t]()
     for i in range(n):
         Reg.LoadAlign(x, src + i * L16)
         Reg.Add(x, x, x, full)
         Reg.StoreAlign(dst + i * L16, x, full)
-        Reg.LoadAlign(idx, src + i * L16)
-        Reg.Gather(g, x, idx)
+        Reg.LoadAlign[uint16_t, LoadDist.DIST_BRC_B16](idx, src + i * L16)
+        Reg.Add(g, x, idx, full)
         Reg.StoreAlign(src + i * L16, g, full)
 
 
@@ -323,7 +323,7 @@ def test_rollback_then_eager(caplog: pytest.LogCaptureFixture) -> None:
         return src.read(3 * L16), dst.read(3 * L16)
 
     _, _, lines = differential(scenario, caplog)
-    assert "Reg.Gather does not run on a batch" in eager_reason(lines)
+    assert "Reg.LoadAlign does not run on a batch in this form" in eager_reason(lines)
 
 
 def test_rollback_restores_the_block_state(caplog: pytest.LogCaptureFixture) -> None:

@@ -105,7 +105,7 @@ def _offset_setup(op: Any) -> None:
     op.offset = op.t.enum(int, None)
 
 
-@define("Reg.MaskGenWithRegTensor", enum_kinds=(int,), _setup=_offset_setup)
+@define("Reg.MaskGenWithRegTensor", enum_kinds=(int,), _setup=_offset_setup, batch=rules.ROWS)
 def MaskGenWithRegTensor(op: Any, dst: MaskReg, src: Any) -> None:
     """``MaskGenWithRegTensor<T, int16_t offset>(MaskReg& dst, U& srcReg)``: a mask from bits.
 
