@@ -56,7 +56,10 @@ def gather(src: Lanes, index: Lanes) -> Lanes:
     if src.ndim == positions.ndim == 1:
         return src[positions]
     shape = np.broadcast_shapes(src.shape, positions.shape)  # rows of a batched loop
-    return np.take_along_axis(np.broadcast_to(src, shape), np.broadcast_to(positions, shape), -1)
+    taken: Lanes = np.take_along_axis(
+        np.broadcast_to(src, shape), np.broadcast_to(positions, shape), -1
+    )
+    return taken
 
 
 def squeeze(src: Lanes, enables: Lanes) -> Lanes:
