@@ -54,7 +54,8 @@ def gather(src: Lanes, index: Lanes) -> Lanes:
     """Return ``src[index[i] % lanes]`` for every lane i (an index wraps modulo the lane count)."""
     positions = index.astype(np.int64) % src.shape[-1]
     if src.ndim == positions.ndim == 1:
-        return src[positions]
+        picked: Lanes = src[positions]
+        return picked
     shape = np.broadcast_shapes(src.shape, positions.shape)  # rows of a batched loop
     taken: Lanes = np.take_along_axis(
         np.broadcast_to(src, shape), np.broadcast_to(positions, shape), -1
