@@ -63,7 +63,7 @@ from ascreg.enums import (
     SpecialPurposeReg,
     StoreDist,
 )
-from ascreg.errors import get_policy, policy, set_policy
+from ascreg.errors import EagerLoopWarning, get_policy, policy, set_policy
 from ascreg.machine import hook as _hook
 from ascreg.machine.kernel import __simd_vf__
 from ascreg.machine.memory import (
@@ -86,19 +86,29 @@ def _load_engine() -> None:
 _hook.register_loader(_load_engine)
 
 
-def explain_loops(func: Callable[..., Any]) -> list[str]:
-    """Return, for each ``for`` loop of the VF *func*, whether it runs batched or why not.
+def explain(func: Callable[..., Any]) -> list[str]:
+    """Return one line per ``for`` loop of the VF *func*: its decision and what its runs did.
+
+    The decision is read from the loop's body: batched when the run-time checks pass, or
+    eager and why. Once the VF has run, each line also says how its loop ran (batched,
+    replayed from a recorded plan, inside a batched outer loop, eagerly and why) and for how
+    many input forms a run-time check refused it. A loop that runs eagerly also says so once
+    with an :class:`EagerLoopWarning`.
 
     Examples
     --------
     >>> def vf(n):
     ...     for i in range(n):
     ...         print(i)
-    >>> explain_loops(vf)
+    >>> explain(vf)
     ['vf line 2: eager: calls print, which is not an ascreg operation']
     """
     found: list[str] = _hook.engine().explain(func)
     return found
+
+
+explain_loops = explain
+"""The older name of :func:`explain`."""
 
 
 MicroAPI = Reg
@@ -112,6 +122,7 @@ __all__ = [
     "VL",
     "CastTrait",
     "DataCopyMode",
+    "EagerLoopWarning",
     "GatherMaskMode",
     "GlobalMemory",
     "GmPtr",
@@ -148,6 +159,7 @@ __all__ = [
     "acl",
     "bfloat16_t",
     "bool_",
+    "explain",
     "explain_loops",
     "float32_t",
     "fp4x2_e1m2_t",

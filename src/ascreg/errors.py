@@ -172,6 +172,26 @@ class AscregWarning(UserWarning):
     """Issued instead of an :class:`UndefinedBehaviourError` under ``undefined="warn"``."""
 
 
+class EagerLoopWarning(UserWarning):
+    """A loop of a ``__simd_vf__`` function runs eagerly, one iteration at a time: the slow path.
+
+    Issued once per loop, with the reason, the first time the loop cannot run batched (its
+    body, or a run-time check; ``ascreg.explain(vf)`` lists every loop's decision). The results
+    are the same either way, only slower. Silence it, or make it an error to find every slow
+    loop, with the :mod:`warnings` filters::
+
+        warnings.simplefilter("error", ascreg.EagerLoopWarning)
+
+    A loop run eagerly because the policy asks (``execution="eager"``, ``undefined="warn"``)
+    or because it has a single iteration is not warned about.
+
+    Examples
+    --------
+    >>> issubclass(EagerLoopWarning, UserWarning), issubclass(EagerLoopWarning, AscregWarning)
+    (True, False)
+    """
+
+
 class PolicyError(AscregError, ValueError):
     """An unknown value given to :func:`set_policy` or :func:`policy`.
 

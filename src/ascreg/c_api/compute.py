@@ -390,6 +390,7 @@ def _arange(decrease: bool) -> Any:
     return define(
         name,
         decrease=decrease,
+        batch=rules.ROWS,
         doc=f"""``void {name}(vector_T& dst, T value)``: an index sequence, lane i = {order}.
 
     ``VL_T`` is the register's lane count; every lane is written (no mask). Integers wrap;

@@ -102,7 +102,7 @@ def _mask_op(kind: str, width: str) -> Any:
     name, size = f"asc_{kind}_mask_{width}", WIDTHS[width]
     doc = _create_doc(name, width, size) if kind == "create" else _update_doc(name, size)
     if kind == "create":
-        return define(name, doc=doc, stride=size)(_create)
+        return define(name, doc=doc, stride=size, batch=rules.ROWS)(_create)
     return define(name, doc=doc, stride=size, geometry=(VL // size, size), batch=rules.TAIL_COUNT)(
         _update
     )

@@ -228,7 +228,7 @@ def asc_clear_ar_spr(op: Any) -> None:
     spr.clear_ar()
 
 
-@define("asc_squeeze_with_status", batch=rules.ROWS)
+@define("asc_squeeze_with_status")  # no batching rule: each call adds its bytes to AR
 def asc_squeeze_with_status(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``void asc_squeeze_with_status(vector_T& dst, vector_T src, vector_bool mask)``.
 

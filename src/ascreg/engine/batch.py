@@ -69,16 +69,35 @@ Lanes = np.ndarray[Any, Any]
 
 
 class Fallback(Exception):
-    """Raised inside a batched attempt when only eager execution gives the right result."""
+    """Raised inside a batched attempt when only eager execution gives the right result.
+
+    ``scope`` says what the reason depends on, and so for which later calls the refusal is
+    remembered (:mod:`ascreg.engine.sites`): ``"form"`` (the body and the form of its inputs:
+    every call of that form), ``"layout"`` (the addresses, allocation bounds and values of
+    this call: calls with the same ones) or ``"state"`` (the block's or a register's state
+    before the loop: not remembered).
+    """
+
+    scope = "form"
 
 
 _ACTIVE: list[Batch] = BATCHING
 """The running batch (at most one: loops inside a batched body are never batched)."""
 
 
-def fallback(reason: str) -> Fallback:
-    """Return the :class:`Fallback` for *reason* (raise it)."""
-    return Fallback(reason)
+class Carried(Fallback):
+    """Raised when an op call writes a register it read first: a chain carried by one op.
+
+    :func:`ascreg.engine.batching.batched` catches it and scans the op over the iterations in
+    order; anything else undoes the batch, as for any :class:`Fallback`.
+    """
+
+
+def fallback(reason: str, *, scope: str = "form") -> Fallback:
+    """Return the :class:`Fallback` for *reason* (raise it); *scope*: see :class:`Fallback`."""
+    error = Fallback(reason)
+    error.scope = scope
+    return error
 
 
 # -- values with one entry per iteration --------------------------------------------------------
@@ -133,7 +152,7 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
             values = self.values
             ends = [int(values[0]), int(values[-1])]
             if max(abs(apply(other, e) if swap else apply(e, other)) for e in ends) >= _LIMIT:
-                raise fallback("loop-index arithmetic beyond 62 bits")
+                raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
             result = apply(other, values) if swap else apply(values, other)
             made = RowInts(result, _step(name, self.step, other, swap))
             if memo is not None:
@@ -143,7 +162,7 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
         _check_operands(name, left, right)
         result = apply(left, right)
         if np.abs(result).max(initial=0) >= _LIMIT:
-            raise fallback("loop-index arithmetic beyond 62 bits")
+            raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
         return RowInts(result, _step(name, self.step, other, swap))
 
     method.__name__ = f"__{'r' if swap else ''}{name}__"
@@ -211,14 +230,14 @@ def _check_operands(name: str, left: Any, right: Any) -> None:
     or wrap, so those cases run eagerly (where Python raises or computes them).
     """
     if name in ("floordiv", "mod") and not np.all(right != 0):
-        raise fallback("a division by zero in loop-index arithmetic")
+        raise fallback("a division by zero in loop-index arithmetic", scope="layout")
     if name in ("lshift", "rshift"):
         if np.min(right) < 0 or np.max(right) > 62:
-            raise fallback("a shift count outside [0, 62] in loop-index arithmetic")
+            raise fallback("a shift count outside [0, 62] in loop-index arithmetic", scope="layout")
         if name == "lshift" and _magnitude(left) << int(np.max(right)) >= _LIMIT:
-            raise fallback("loop-index arithmetic beyond 62 bits")
+            raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
     if name == "mul" and _magnitude(left) * _magnitude(right) >= _LIMIT:
-        raise fallback("loop-index arithmetic beyond 62 bits")
+        raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
 
 
 def _unusable(self: Any, *args: Any) -> Any:
@@ -405,7 +424,7 @@ class RowPointer(UbPtr[Any]):
     def require_alignment(self, nbytes: int, rule: str) -> None:
         """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
         if (self.rows % nbytes).any():
-            raise fallback(f"a misaligned address in some iteration ({rule})")
+            raise fallback(f"a misaligned address in some iteration ({rule})", scope="layout")
 
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when every iteration's address is a multiple of *nbytes*."""
@@ -426,7 +445,7 @@ class RowPointer(UbPtr[Any]):
         low, high, step, nbytes, start, span, last = facts
         block = self.block
         if block is not None and not block.live:
-            raise fallback("an access leaves its allocation in some iteration")
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
         memory = self.memory
         data = memory.data
         if high > data.size:
@@ -481,16 +500,16 @@ class RowPointer(UbPtr[Any]):
             step = self.step = int(rows[1] - rows[0])
         address = self.address  # rows[0]
         if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
-            raise fallback("the addresses differ in alignment between iterations")
+            raise fallback("the addresses differ in alignment between iterations", scope="layout")
         if step is None:
             low, high = int(rows.min()), int(rows.max()) + nbytes
         else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
             last = address + (n - 1) * step
             low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
         if not self._holds(low, high):
-            raise fallback("an access leaves its allocation in some iteration")
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
         if write and n > 1 and (step is None or abs(step) < nbytes):
-            raise fallback("stores of different iterations overlap")
+            raise fallback("stores of different iterations overlap", scope="layout")
         facts = (low, high, step, nbytes, address // size, (low, high), None)
         if self.known is None:
             self.known = {}
@@ -559,24 +578,33 @@ class Batch:
 
     Parameters
     ----------
-    where
-        The loop, for log messages (``"vf line 12"``).
+    site
+        The loop (its ``where`` names it in log messages: ``"vf line 12"``).
     iterations
         The loop's ``range``.
     """
 
-    def __init__(self, where: str, iterations: range) -> None:
+    def __init__(self, site: Any, iterations: range) -> None:
         EPOCH[0] += 1
         self.epoch = EPOCH[0]
-        self.where = where
+        self.site = site
+        """The loop (:class:`~ascreg.engine.sites.Site`)."""
+        self.where = site.where
         self.iterations = iterations
         self.count = len(iterations)
         self.index = _index(iterations)
         self.registers: dict[int, tuple[Any, Any, tuple[int, Any]]] = {}
         """For each register written in the batch (by id), the register, its pre-loop content
         and its lane count and dtype (None for a mask)."""
-        self.read_first: dict[int, Any] = {}
-        """The registers (by id) read before the batch wrote them (their pre-loop value)."""
+        self.read_first: dict[int, tuple[Any, int]] = {}
+        """The registers (by id) read before the batch wrote them, with the :attr:`serial` of
+        the op call that read them first."""
+        self.serial = 0
+        """The op call running (counted from 1 by :func:`ascreg.engine.batching.batched`)."""
+        self.touched: list[tuple[Any, Any]] = []
+        """The registers the running op call wrote, with what they held before it."""
+        self.scanned: dict[int, int] = {}
+        """The registers (by id) carried between iterations by one op's scan, by its serial."""
         self.refs: dict[int, tuple[Ref[Any], Any]] = {}
         """For each Ref the batch changed (by id), the Ref and its value before the loop."""
         self.saved: list[tuple[Memory, int, Lanes]] = []
@@ -585,8 +613,10 @@ class Batch:
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.recorder: Any = None
         """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
-        plan (set by :func:`ascreg.engine.plans.start`), and the loop it records for."""
-        self.site: Any = None
+        plan (set by :func:`ascreg.engine.plans.start`)."""
+        self.inputs: tuple[Any, ...] | None = None
+        """The values of the names the body reads from outside, if known (what a refusal at
+        run time is remembered for, :meth:`ascreg.engine.sites.Site.refuse`)."""
         self.replayed = ""
         """Which plan's program runs in this batch instead of the loop body, if any (``"loop"``,
         or ``"whole"`` for the whole VF)."""
@@ -625,8 +655,11 @@ class Batch:
         if key in self.registers:
             return
         if value is None:
-            raise fallback(f"{type(reg).__name__} is read before anything was written to it")
-        self.read_first[key] = reg
+            raise fallback(
+                f"{type(reg).__name__} is read before anything was written to it", scope="state"
+            )
+        if key not in self.read_first:
+            self.read_first[key] = (reg, self.serial)
 
     def write(self, reg: Any, old: Any, new: Any) -> None:
         """Note a register write, keeping its pre-loop content to restore.
@@ -634,6 +667,7 @@ class Batch:
         *new* must be one row of the register's lanes, or one row per iteration.
         """
         key = id(reg)
+        self.touched.append((reg, old))
         known = self.registers.get(key)
         if known is not None and self.replayed:
             return  # a replay makes the calls its recording checked, on operands of one shape
@@ -646,12 +680,32 @@ class Batch:
         ):
             raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
         if known is not None:
+            scanned = self.scanned.get(key)
+            if scanned is not None and scanned != self.serial:
+                raise fallback(
+                    f"{type(reg).__name__} is carried between iterations by one op and "
+                    "written by another"
+                )
             return
-        if key in self.read_first:
-            raise fallback(
-                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
-            )
+        first = self.read_first.get(key)
+        if first is not None:
+            name = type(reg).__name__
+            if first[1] == self.serial:  # read and written by this very call: a scan
+                raise Carried(f"{name} is carried between iterations by one op")
+            raise fallback(f"{name} is read before the loop body writes it (loop-carried)")
         self.registers[key] = (reg, old, (lanes, dtype))
+
+    def carried(self, reg: Any, old: Any, rows: Any) -> None:
+        """Give *reg* the *rows* a scan of the running op computed (:mod:`.batching`).
+
+        *old* is what the register held before the loop (journaled to undo); the register
+        may not be written by another op of the body after this one.
+        """
+        key = id(reg)
+        self.scanned[key] = self.serial
+        if key not in self.registers:
+            self.registers[key] = (reg, old, _layout(reg))
+        reg.restore(rows)
 
     def journal(self, regs: list[Any]) -> None:
         """Journal every register of *regs* at once, as :meth:`wrote` would before each write.
@@ -687,12 +741,12 @@ class Batch:
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
             start, step = int(value), lanes if carried else 0
             if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
-                raise fallback("a count outside uint32_t")
+                raise fallback("a count outside uint32_t", scope="layout")
             return _counts(start, step, self.count)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
-            raise fallback("a count outside uint32_t")
+            raise fallback("a count outside uint32_t", scope="layout")
         return np.asarray(rows, dtype=np.int64)
 
     def carried_pointer(self, ref: Ref[Any], stride: Any) -> None:
@@ -765,7 +819,7 @@ class Batch:
         # no checkpoint to undo: access_rows changes the block only when it returns True, and
         # nothing after it in commit() can fail
         if not context.access_rows(plan):
-            raise fallback("the block's checks need the accesses one by one")
+            raise fallback("the block's checks need the accesses one by one", scope="state")
 
     def _reported(self) -> tuple[BlockContext | None, list[int]]:
         """Return the block the accesses report to and their positions (those it watches)."""
@@ -779,7 +833,7 @@ class Batch:
             if context is None:
                 context = ctx
             elif ctx is not context:
-                raise fallback("accesses to the UB of more than one block")
+                raise fallback("accesses to the UB of more than one block", scope="state")
             positions.append(position)
         return context, positions
 
@@ -797,7 +851,9 @@ class Batch:
                     continue
                 start, end = other[6]
                 if start < high and low < end and _cross_iteration(store, other):
-                    raise fallback("an iteration accesses UB bytes another iteration stores")
+                    raise fallback(
+                        "an iteration accesses UB bytes another iteration stores", scope="layout"
+                    )
 
     # -- ending --
 
@@ -831,6 +887,7 @@ class Batch:
 
     def _close(self) -> None:
         _ACTIVE.pop()
+        self.site.ran("replayed" if self.replayed else "batched")
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug(
                 "%s: batched over %d iterations%s",
@@ -881,9 +938,14 @@ class Batch:
         for ref, old in self.refs.values():
             ref.value = old
         _ACTIVE.pop()
-        reason = error if isinstance(error, Fallback) else f"{type(error).__name__}: {error}"
+        refused = isinstance(error, Fallback)
+        reason = str(error) if refused else f"{type(error).__name__}: {error}"
         what = "its plan is not replayed" if replay else "runs eagerly"
         LOG.debug("%s: %s (%s)", self.where, what, reason)
+        if not replay:
+            if refused:  # remembered for the calls it depends on: no second attempt at them
+                self.site.refuse(self.iterations, self.inputs, error.scope, reason)  # type: ignore[attr-defined]
+            self.site.eager(reason, warn=refused)
         if not isinstance(error, Exception):
             raise error
 
@@ -1007,7 +1069,7 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         previous, shift = groups[-1], 1
         for group in groups:
             if _meets(previous, group, shift):
-                raise fallback("two accesses in a row touch the same bytes")
+                raise fallback("two accesses in a row touch the same bytes", scope="layout")
             previous, shift = group, 0
         return
     k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
@@ -1018,7 +1080,7 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     starts = np.concatenate([g.rows for g in groups])[order]
     kinds = np.concatenate([np.full(g.rows.size, g.width * 2 + g.write) for g in groups])[order]
     if ((starts[1:] == starts[:-1]) & (kinds[1:] == kinds[:-1])).any():
-        raise fallback("two accesses in a row touch the same bytes")
+        raise fallback("two accesses in a row touch the same bytes", scope="layout")
     offset = 0
     for group in groups:
         group.ranks = ranks[offset : offset + group.rows.size]
@@ -1055,23 +1117,36 @@ def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
     return bool((one.rows[:size] == then.rows[shift : shift + size]).any())
 
 
-def enter(where: str, iterations: Any, *, quiet: bool = False) -> Batch | None:
-    """Start a batched attempt at a loop over *iterations*, or return None to run it eagerly.
+def enter(site: Any, iterations: Any, *, quiet: bool = False) -> Batch | None:
+    """Start a batched attempt at the loop *site* over *iterations*, or return None (eager).
 
-    *quiet*: do not log why it runs eagerly (a plan's replay asks first, then the loop itself).
+    *site* is the loop's :class:`~ascreg.engine.sites.Site`, which counts an eager run and
+    says why (a loop inside a running batch runs inside it: not an eager run). *quiet*: say
+    nothing (a plan's replay asks first, then the loop itself).
     """
-    if not isinstance(iterations, range) or _ACTIVE:
+    if _ACTIVE:
+        if not quiet:
+            site.ran("inside")
+        return None
+    if not isinstance(iterations, range):
         return None
     policy = get_policy()
     if policy.execution == "eager" or policy.undefined != "error":
         if not quiet:
-            LOG.debug("%s: runs eagerly (the policy says execution=%r, undefined=%r)",
-                      where, policy.execution, policy.undefined)  # fmt: skip
+            reason = (
+                f"the policy says execution={policy.execution!r}, undefined={policy.undefined!r}"
+            )
+            LOG.debug("%s: runs eagerly (%s)", site.where, reason)
+            site.eager(reason, warn=False)
         return None
-    if not MIN_ITERATIONS <= len(iterations) <= MAX_ITERATIONS:
+    count = len(iterations)
+    if not MIN_ITERATIONS <= count <= MAX_ITERATIONS:
         if not quiet:
-            LOG.debug("%s: runs eagerly (%d iterations)", where, len(iterations))
+            LOG.debug("%s: runs eagerly (%d iterations)", site.where, count)
+            many = count > MAX_ITERATIONS
+            limit = f"more than {MAX_ITERATIONS}" if many else f"fewer than {MIN_ITERATIONS}"
+            site.eager(f"{count} iterations ({limit})", warn=many)
         return None
-    batch = Batch(where, iterations)
+    batch = Batch(site, iterations)
     _ACTIVE.append(batch)
     return batch

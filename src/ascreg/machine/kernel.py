@@ -285,6 +285,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
         return run_on_vector(ctx, body, args, kwargs)
 
     setattr(vf, KIND_ATTR, "simd_vf")
+    vf.__ascreg_runner__ = runner  # type: ignore[attr-defined]  # (what explain reads)
     return cast(F, vf)
 
 

@@ -308,7 +308,7 @@ as a 64-lane TraitTwo register (``vci`` on the int32 low words) and keeps its fi
 (``ArangeB64Impl`` + ``B64TraitTwoToTraitOne``)."""
 
 
-@define("Reg.Arange", enum_kinds=(IndexOrder,))
+@define("Reg.Arange", enum_kinds=(IndexOrder,), batch=rules.ROWS)
 def Arange(op: Any, dst: Any, start: Any) -> None:
     """``Arange<T, IndexOrder order = INCREASE_ORDER>(S& dst, U start)``: an index sequence.
 

@@ -60,7 +60,7 @@ _Address = tuple[Pointer[Any], Ref[Any] | None, int]
 post-update stride."""
 
 
-@define("Reg.CreateAddrReg")
+@define("Reg.CreateAddrReg", batch=rules.ROWS)  # a value of its integer arguments
 def CreateAddrReg(op: Any, *indices_and_strides: Any) -> AddrReg:
     """``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``: offset = sum of ``i_k * s_k``.
 

@@ -43,7 +43,13 @@ def _mask(bits: core.Bits, enables: core.Bits | None = None, stride: int = 0) ->
     return mask
 
 
-@define("Reg.CreateMask", enum_kinds=(MaskPattern,), traits=True, _setup=_geometry_setup)
+@define(
+    "Reg.CreateMask",
+    enum_kinds=(MaskPattern,),
+    traits=True,
+    _setup=_geometry_setup,
+    batch=rules.ROWS,
+)
 def CreateMask(op: Any) -> MaskReg:
     """``CreateMask<T, MaskPattern pattern = ALL, RegTrait trait = RegTraitNumOne>()``.
 
@@ -140,7 +146,7 @@ def MaskGenWithRegTensor(op: Any, dst: MaskReg, src: Any) -> None:
     dst.set_bits(core.spread_block_bits(raw, op.offset, dtype.size))
 
 
-@define("Reg.MoveMask")
+@define("Reg.MoveMask", batch=rules.ROWS)  # reads the mask SPR, which no VF op changes
 def MoveMask(op: Any) -> MaskReg:
     """``MaskReg MoveMask<T>()``: the mask SPR ``{MASK1, MASK0}`` in ``T``'s lane layout.
 

@@ -149,7 +149,19 @@ def Gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     shared.gather(op, dst, src, index)
 
 
-@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,), batch=rules.ROWS)
+def _squeeze_rows(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+    """Admit ``Squeeze`` row by row, but not ``STORE_REG`` (each call adds to AR, in order)."""
+    if op.t.enum(GatherMaskMode, GatherMaskMode.NO_STORE_REG) is GatherMaskMode.STORE_REG:
+        return None
+    return rules.ROWS.admit(op, args, batch)
+
+
+SQUEEZE_ROWS = rules.BatchRule(
+    "squeeze", "row by row, except STORE_REG (each call adds its bytes to AR)", _squeeze_rows
+)
+
+
+@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,), batch=SQUEEZE_ROWS)
 def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``Squeeze<T, GatherMaskMode store = NO_STORE_REG>(U& dst, U& src, MaskReg& mask)``.
 
