@@ -216,8 +216,9 @@ def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
         wide = values.astype(np.float64)
         approx = _FAST[name](wide)
         result: Lanes = approx.astype(values.dtype)
+    flat, exact = result.reshape(-1), wide.reshape(-1)  # (rows of a batched loop too)
     for lane in np.flatnonzero(_undecided(approx, p, emin)):  # rare: see the docstring
-        result[lane] = _correctly_rounded(name, float(wide[lane]), values.dtype)
+        flat[lane] = _correctly_rounded(name, float(exact[lane]), values.dtype)
     return flush_subnormals(result) if ftz else result
 
 

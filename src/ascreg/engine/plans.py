@@ -368,16 +368,16 @@ class Plan:
         if places is None:
             return None
         values = [v.value if type(v) is Ref else None for v in inputs]
-        guard = _guard(inputs, values, iterations)
-        if guard is None:
-            return None
+        # the same guard and program, their memories, allocations and pointers moved
+        parts: dict[int, Any] = {}
+        for (memory, block), (new_memory, new_block) in places.items():  # (ids of the old)
+            parts[memory], parts[block] = new_memory, new_block
         try:
-            program = self.run
-            constants = {k: _moved(v, places) for k, v in program.__globals__.items()}
+            guard = _rebound(self.guard, places, parts)
+            run = _rebound(self.run, places, parts)
             finals = [(s, v if s else _moved(v, places)) for s, v in self.finals]
         except KeyError:  # a pointer into a memory none of the inputs points into
             return None
-        run = types.FunctionType(program.__code__, constants, "run")
         return Plan(guard, run, len(self.extra), finals, self.slots, inputs, values, iterations)
 
 
@@ -671,6 +671,20 @@ def _same_value(was: Any, now: Any) -> bool:
     if isinstance(was, np.generic):
         return type(now) is type(was) and bool(now.tobytes() == was.tobytes())
     return now is was
+
+
+def _rebound(function: Any, places: Places, parts: dict[int, Any]) -> Any:
+    """Return *function* (a guard or a program) with the constants of its namespace moved.
+
+    Pointers move with :func:`_moved`; a memory or an allocation a guard compares by identity
+    becomes the new one (*parts*: by the id of the old one); the rest stays. The code is the
+    same (compiled once).
+    """
+    names = {
+        key: _moved(value, places) if isinstance(value, Pointer) else parts.get(id(value), value)
+        for key, value in function.__globals__.items()
+    }
+    return types.FunctionType(function.__code__, names, function.__name__)
 
 
 def _moved(value: Any, places: Places) -> Any:
