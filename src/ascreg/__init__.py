@@ -14,10 +14,8 @@ Examples
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ascreg import acl
-from ascreg import reg as Reg
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -78,6 +76,32 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne, RegTraitNumTwo
 from ascreg.machine.template import TemplateFunction, template
 
+if TYPE_CHECKING:
+    from ascreg import acl
+    from ascreg import reg as MicroAPI
+    from ascreg import reg as Reg
+
+_LAZY = {"Reg": "ascreg.reg", "MicroAPI": "ascreg.reg", "acl": "ascreg.acl"}
+"""The names made on first use: the Reg front end (and its op table) and the host runtime."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``Reg`` (``MicroAPI``) and the host runtime ``acl`` on first use.
+
+    ``import ascreg`` loads neither (nor the execution engine): the op table, the front ends
+    and the host runtime cost most of the import time.
+    """
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ascreg' has no attribute {name!r}")
+    value = importlib.import_module(module)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 def _load_engine() -> None:
     importlib.import_module("ascreg.engine")
@@ -110,9 +134,6 @@ def explain(func: Callable[..., Any]) -> list[str]:
 explain_loops = explain
 """The older name of :func:`explain`."""
 
-
-MicroAPI = Reg
-"""``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""
 
 __version__ = "0.1.0"
 

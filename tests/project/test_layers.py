@@ -123,3 +123,32 @@ def test_import_ascreg_loads_no_engine_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_import_ascreg_is_lazy() -> None:
+    """``import ascreg`` loads no front end, no op table, no host runtime and no SIMT engine;
+    ``Reg``, ``MicroAPI`` and ``acl`` are made on first use."""
+    import subprocess
+
+    script = "\n".join(
+        (
+            "import sys, ascreg",
+            "heavy = ('ascreg.reg', 'ascreg.acl', 'ascreg._spec', 'ascreg._frontend',",
+            "         'ascreg.core', 'ascreg.engine', 'ascreg.machine.simt')",
+            "print(sorted(m for m in sys.modules if m.startswith(heavy)))",
+            "from ascreg import Reg, acl",
+            "print(ascreg.MicroAPI is Reg is sys.modules['ascreg.reg'], acl.__name__)",
+            "print({'Reg', 'MicroAPI', 'acl'} <= set(dir(ascreg)))",
+            "try:",
+            "    ascreg.NoSuchName",
+            "except AttributeError as exc:",
+            "    print(exc)",
+        )
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "[]",
+        "True ascreg.acl",
+        "True",
+        "module 'ascreg' has no attribute 'NoSuchName'",
+    ], out.stdout + out.stderr

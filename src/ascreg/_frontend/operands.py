@@ -25,7 +25,7 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import ml_dtypes
@@ -46,7 +46,6 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
-from ascreg.core import conversions
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import check_in_ub
 from ascreg.errors import AscregTypeError, RefRequiredError
@@ -54,7 +53,9 @@ from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne
-from ascreg.machine.simt.engine import LanePointer, wrap_pointer
+
+if TYPE_CHECKING:
+    from ascreg.machine.simt.engine import LanePointer
 
 Lanes = np.ndarray[Any, Any]
 T = TypeVar("T")
@@ -597,6 +598,8 @@ def _int_to_float(value: int) -> Arr:
     top = magnitude >> shift
     if shift and magnitude & ((1 << shift) - 1):
         top |= 1
+    from ascreg.core import conversions  # (the SIMT math library: loaded when SIMT code runs)
+
     rounded = conversions.integer_to_float(np.asarray(top, np.uint64), "rn")
     with np.errstate(over="ignore"):
         scaled = np.ldexp(rounded.astype(np.float64), shift).astype(_F32)
@@ -630,6 +633,8 @@ def c_float(call: str, name: str, value: Any) -> Arr:
     if array is not None and array.dtype in _WIDENED:
         return array.astype(_F32)
     if array is not None and array.dtype.kind in "biu":
+        from ascreg.core import conversions  # (the SIMT math library: loaded when SIMT code runs)
+
         wide = array.astype(_WIDE_INTEGER[array.dtype.kind])
         return np.asarray(conversions.integer_to_float(wide, "rn"))
     kind = array.dtype if array is not None else type(value).__name__
@@ -710,6 +715,8 @@ def simt_address(
     ...
     ascreg.errors.AscregTypeError: asc_atomic_add: int8_t is not supported (legal: int32_t)
     """
+    from ascreg.machine.simt.engine import LanePointer, wrap_pointer  # (SIMT code: loaded)
+
     if isinstance(address, LanePointer):
         base: Pointer[Any] = address.base
         target: Pointer[Any] | LanePointer = address

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import typing
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, cast
@@ -40,7 +39,6 @@ from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
-from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
 from ascreg.machine.sync import PIPE_S, PIPE_V, Pipe  # noqa: F401 (the doctests use Pipe)
 from ascreg.machine.template import qualifier
 
@@ -327,6 +325,8 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
     _ascreg_call = call
     kind = getattr(func, KIND_ATTR, None)
     if args and type(args[0]).__name__ == "dim3":
+        from ascreg.machine.simt.engine import dim3, run_simt_vf  # (loaded by a SIMT launch)
+
         ctx = current_block()
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
@@ -475,6 +475,8 @@ class Kernel(Generic[P]):
         _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
         hook.engine()  # the first launch loads the execution engine
         if len(items) == 4 and self.core is None:
+            from ascreg.machine.simt.engine import dim3, run_simt_kernel  # (a SIMT launch)
+
             self._check_args(args, kwargs)  # a pure SIMT kernel takes host-side pointers too
             grid, block_dim, dyn, stream = items
             check_stream(stream)
@@ -530,6 +532,8 @@ class Kernel(Generic[P]):
         if self._hints is None:
             self._hints = resolve_hints(self.func)
         try:
+            import inspect  # (at the first launch: ``import ascreg`` does not need it)
+
             named = inspect.signature(self.func).bind(*args, **kwargs).arguments
         except TypeError as exc:
             raise LaunchError(
@@ -631,6 +635,8 @@ def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _parameters(func: Callable[..., Any]) -> str:
+    import inspect
+
     return f"({', '.join(inspect.signature(func).parameters)})"
 
 
