@@ -99,6 +99,8 @@ class Template:
         self._checked: set[tuple[type, ...]] = set()
         # operand-type tuples of whole calls that passed every check (an op's fast path)
         self._forms: set[tuple[type, ...]] = set()
+        # what the checks of such a validated form derived (a precise op's FTZ flag ...)
+        self._derived: dict[tuple[type, ...], Any] = {}
         self._eager_steps: dict[tuple[type, ...], Any] = {}
         """The eager call of each operand-class tuple seen (:func:`steps.first_call`)."""
         self._setup()

@@ -50,13 +50,14 @@ import attrs
 import numpy as np
 
 from ascreg.core import rounding
-from ascreg.core.fpenv import quiet
+from ascreg.core.fpenv import IGNORE, STATE, quietly
 
 Lanes = np.ndarray[Any, Any]
 
 _FORMATS = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126, 127)}
 """Precision p (bits, with the hidden one), minimum and maximum normal exponent per format."""
-_SMALLEST_NORMAL = {np.dtype(np.float16): np.float16(2.0**-14), np.dtype(np.float32): np.float32(2.0**-126)}  # fmt: skip
+_SMALLEST_NORMAL = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
+"""Per format, as 0-d arrays (a numpy scalar operand costs a conversion on every call)."""
 _HALF = np.dtype(np.float16)
 
 
@@ -109,16 +110,37 @@ def divide(a: Lanes, b: Lanes, *, ftz: bool = True) -> Lanes:
     """
     if a.dtype.kind in "iu":
         return _integer_divide(a, b)
-    with quiet():  # 0/0, x/0 and overflow are IEEE results, not warnings
-        if ftz:
-            a, b = flush_subnormals(a), flush_subnormals(b)
-        quotient: Lanes = (a.astype(np.float64) / b.astype(np.float64)).astype(a.dtype)
-        return flush_subnormals(quotient) if ftz else quotient
+    return _float_divide(a, b, ftz)
+
+
+_FLUSH_BELOW = {
+    np.dtype(np.float16): (np.array(2.0**-14), np.array(2.0**-14 - 2.0**-25)),
+    np.dtype(np.float32): (np.array(2.0**-126), np.array(2.0**-126 - 2.0**-150)),
+}
+"""Float64 thresholds of FTZ per format: an input below the first is subnormal; a value below
+the second rounds to a subnormal (the midpoint under the smallest normal ties to it, even)."""
+
+
+@quietly  # 0/0, x/0 and overflow are IEEE results, not warnings
+def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
+    """Float lanes in float64: flush there (fast for half too), one rounding at the end."""
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    if not ftz:
+        return (wide_a / wide_b).astype(a.dtype)
+    subnormal, rounds_subnormal = _FLUSH_BELOW[a.dtype]
+    wide_a = wide_a * (np.abs(wide_a) >= subnormal)  # x * 0 keeps the sign of zero and NaN
+    wide_b = wide_b * (np.abs(wide_b) >= subnormal)
+    quotient = wide_a / wide_b
+    kept: Lanes = (quotient * (np.abs(quotient) >= rounds_subnormal)).astype(a.dtype)
+    return kept
 
 
 @attrs.frozen
 class _Function:
-    """How one unary function is evaluated (see the module docstring for the FTZ facts)."""
+    """One unary function: how it is evaluated (the module docstring has the FTZ facts).
+
+    Calling it, ``f(lanes, *, ftz=True)``, gives the correctly rounded lanes.
+    """
 
     name: str
     fast: Callable[[Lanes], Lanes]
@@ -131,6 +153,45 @@ class _Function:
     """A subnormal input can give another result than its zero (all but exp)."""
     subnormal_results: bool = False
     """A result can be subnormal (exp only)."""
+
+    def __call__(self, values: Lanes, *, ftz: bool = True) -> Lanes:
+        """Return the correctly rounded lanes (half: one lookup in the function's table)."""
+        if values.dtype is _HALF or values.dtype == _HALF:
+            return rounding.lookup(self.table(ftz), values)
+        return self.evaluate(values, ftz)
+
+    def table(self, ftz: bool) -> Lanes:
+        """The results of all 65536 half inputs (built on the first use)."""
+        found = _HALF_TABLES.get((self.name, ftz))
+        if found is None:
+            found = rounding.table((self.name, ftz), _HALF, lambda every: self.evaluate(every, ftz))  # fmt: skip
+            _HALF_TABLES[self.name, ftz] = found
+        return found
+
+    def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
+        """The lanes by the float64 value, proven or settled exactly (float32 or half)."""
+        token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
+        try:
+            if ftz and self.flush_input:
+                values = flush_subnormals(values)
+            wide = values.astype(np.float64)
+            approx = self.fast(wide)
+            if self.rounded_in_float64:
+                return _flushed(approx.astype(values.dtype), ftz and self.subnormal_results)
+            result, undecided = rounding.round_decided(approx, values.dtype)
+            if undecided is not None:
+                _settle(self.name, wide, result, undecided)
+            return _flushed(result, ftz and self.subnormal_results)
+        finally:
+            STATE.reset(token)
+
+
+_HALF_TABLES: dict[tuple[str, bool], Lanes] = {}
+"""The half table of each (function, ftz) in use (:meth:`_Function.table`)."""
+
+
+def _flushed(result: Lanes, flush: bool) -> Lanes:
+    return flush_subnormals(result) if flush else result
 
 
 def _log2(ctx: decimal.Context, x: decimal.Decimal) -> decimal.Decimal:
@@ -240,24 +301,6 @@ def _settle(name: str, wide: Lanes, result: Lanes, undecided: Lanes) -> None:
         flat_out[lane] = _correctly_rounded(name, float(flat_in[lane]), result.dtype)
 
 
-def _evaluate(function: _Function, values: Lanes, ftz: bool) -> Lanes:
-    """*function* on float32 or half lanes: the float64 value, proven or settled exactly."""
-    with quiet():  # signalling NaNs, log(0), log(<0), overflow: IEEE data
-        if ftz and function.flush_input:
-            values = flush_subnormals(values)
-        wide = values.astype(np.float64)
-        approx = function.fast(wide)
-        if function.rounded_in_float64:
-            result: Lanes = approx.astype(values.dtype)
-        else:
-            result, undecided = rounding.round_decided(approx, values.dtype)
-            if undecided is not None:
-                _settle(function.name, wide, result, undecided)
-        if ftz and function.subnormal_results:
-            result = flush_subnormals(result)
-    return result
-
-
 def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
     """``exp``, ``ln``, ``log2``, ``log10`` or ``sqrt`` per half/float lane, correctly rounded.
 
@@ -272,11 +315,7 @@ def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
     >>> elementary("log2", np.array([1e-45], np.float32), ftz=False)
     array([-149.], dtype=float32)
     """
-    function = _FUNCTIONS[name]
-    if values.dtype == _HALF:
-        results = rounding.table(("elementary", name, ftz), _HALF, lambda every: _evaluate(function, every, ftz))  # fmt: skip
-        return rounding.lookup(results, values)
-    return _evaluate(function, values, ftz)
+    return _FUNCTIONS[name](values, ftz=ftz)
 
 
 def square_root(values: Lanes, *, ftz: bool = True) -> Lanes:
@@ -293,21 +332,13 @@ def square_root(values: Lanes, *, ftz: bool = True) -> Lanes:
     return elementary("sqrt", values, ftz=ftz)
 
 
-def _named(name: str) -> Callable[..., Lanes]:
-    def run(values: Lanes, *, ftz: bool = True) -> Lanes:
-        return elementary(name, values, ftz=ftz)
-
-    run.__name__ = run.__qualname__ = name
-    return run
-
-
 UNARY_OPS: dict[str, Callable[..., Lanes]] = {
-    "Sqrt": square_root,
-    "Exp": _named("exp"),
-    "Ln": _named("ln"),
-    "Log": _named("ln"),
-    "Log2": _named("log2"),
-    "Log10": _named("log10"),
+    "Sqrt": _FUNCTIONS["sqrt"],
+    "Exp": _FUNCTIONS["exp"],
+    "Ln": _FUNCTIONS["ln"],
+    "Log": _FUNCTIONS["ln"],
+    "Log2": _FUNCTIONS["log2"],
+    "Log10": _FUNCTIONS["log10"],
 }
 """The lane function of each correctly rounded unary op: ``f(lanes, *, ftz=True)``.
 

@@ -93,12 +93,14 @@ def round_decided(approx: Lanes, dtype: np.dtype[Any]) -> tuple[Lanes, Lanes | N
     >>> round_decided(np.array([[0.1, 2.0**-140]]), np.dtype(np.float16))
     (array([[0.1, 0. ]], dtype=float16), None)
     """
-    flat = approx.reshape(-1)
-    low, high = (flat * _SPREAD).astype(dtype)
+    flat = approx if approx.ndim == 1 else approx.reshape(-1)
+    ends = (flat * _SPREAD).astype(dtype)
+    low, high = ends[0], ends[1]
+    result = low if approx.ndim == 1 else low.reshape(approx.shape)
     if low.tobytes() == high.tobytes():
-        return low.reshape(approx.shape), None
+        return result, None
     unsigned = _UNSIGNED[dtype.itemsize]
-    return low.reshape(approx.shape), np.flatnonzero(low.view(unsigned) != high.view(unsigned))
+    return result, np.flatnonzero(low.view(unsigned) != high.view(unsigned))
 
 
 _TABLES: dict[Any, Lanes] = {}
@@ -135,5 +137,5 @@ def lookup(results: Lanes, values: Lanes) -> Lanes:
     >>> lookup(t, np.float16([1.5, -0.0]))
     array([-1.5,  0. ], dtype=float16)
     """
-    found: Lanes = results[values.view(np.uint16)]
+    found: Lanes = results[values.view(np.uint16).astype(np.intp)]  # intp: numpy's fast index
     return found

@@ -227,7 +227,7 @@ def _precise(name: str, mode: type, summary: str, example: str, more: str = "") 
         enum_kinds=(MaskMergeMode, mode),
         mode_type=mode,
         formula=staticmethod(elementary.UNARY_OPS[name]),
-    )(shared.precise)
+    )(shared.precise_unary)
 
 
 Sqrt = _precise(
@@ -298,7 +298,7 @@ Div = define(
     enum_kinds=(MaskMergeMode, DivSpecificMode),
     mode_type=DivSpecificMode,
     formula=staticmethod(elementary.divide),
-)(shared.precise)
+)(shared.precise_binary)
 
 
 B64_DECREASE_SPAN = 64
