@@ -276,7 +276,7 @@ def precise_binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
 
 
 def _precise(op: Any, dst: Any, sources: list[tuple[Any, str]], mask: Any) -> None:
-    """The checked call of :func:`precise_unary` / :func:`precise_binary` (remembers the form)."""
+    """Check and run :func:`precise_unary` / :func:`precise_binary`; remember the form."""
     d, *regs = vectors(op, (dst, "dst"), *sources)
     ftz = flushes_subnormals(op, d.dtype)
     result = op.formula(*(r.get() for r in regs), ftz=ftz)

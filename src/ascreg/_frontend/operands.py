@@ -49,6 +49,7 @@ from ascreg._dtypes import (
 from ascreg.core import conversions
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import check_in_ub
+from ascreg.core.fpenv import quiet
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
@@ -598,7 +599,7 @@ def _int_to_float(value: int) -> Arr:
     if shift and magnitude & ((1 << shift) - 1):
         top |= 1
     rounded = conversions.integer_to_float(np.asarray(top, np.uint64), "rn")
-    with np.errstate(over="ignore"):
+    with quiet():
         scaled = np.ldexp(rounded.astype(np.float64), shift).astype(_F32)
     return np.asarray(-scaled if value < 0 else scaled)
 
@@ -621,7 +622,7 @@ def c_float(call: str, name: str, value: Any) -> Arr:
     if isinstance(value, bool | int) and not isinstance(value, np.generic):
         return _within_float(call, name, value, _int_to_float(int(value)))
     if isinstance(value, float) and not isinstance(value, np.generic):
-        with np.errstate(over="ignore"):
+        with quiet():
             converted = np.asarray(value, dtype=np.float64).astype(_F32)
         return _within_float(call, name, value, converted) if math.isfinite(value) else converted
     array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
@@ -805,7 +806,7 @@ def c_half(call: str, name: str, value: Any, dtype: np.dtype[Any]) -> Arr:
             as_double = float(value)
         except OverflowError:
             as_double = math.inf
-        with np.errstate(over="ignore"):
+        with quiet():
             converted = np.asarray(as_double).astype(dtype)
         if math.isfinite(as_double) and not np.isfinite(converted):
             raise AscregTypeError(

@@ -46,6 +46,7 @@ from ascreg._dtypes import (
     hifloat8_t,
     int4x2_t,
 )
+from ascreg.core.fpenv import quiet
 from ascreg.enums import RoundMode
 
 Lanes = np.ndarray[Any, Any]
@@ -327,7 +328,7 @@ def round_integral(values: Lanes, rounding: RoundMode) -> Lanes:
     >>> round_integral(np.float32([2.5, -0.5]), RoundMode.CAST_CEIL)
     array([ 3., -0.], dtype=float32)
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         exact = values.astype(np.float64)
     negative = np.signbit(exact)
     finite = np.isfinite(exact)
@@ -484,7 +485,7 @@ def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundM
     >>> convert(np.int16([-5, 7]), int16_t, uint32_t, RoundMode.UNKNOWN, True)
     array([0, 7], dtype=uint32)
     """
-    with np.errstate(all="ignore"):  # NaN and out-of-range lanes are handled explicitly
+    with quiet():  # NaN and out-of-range lanes are handled explicitly
         return _convert(lanes, src, dst, rounding, saturate)
 
 
@@ -595,7 +596,7 @@ def muls_cast(lanes: Lanes, scalar: Any, mask_bits: Lanes, layout: int) -> Lanes
     >>> muls_cast(np.float32([1.0 + 2.0**-11] * 64), np.float32(1.0), bits, 0)[:2]
     array([1.001, 0.   ], dtype=float16)
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         product = lanes.astype(np.float64) * np.float64(scalar)
         rounded = _to_float(product, half, RoundMode.CAST_ROUND, saturate=False)
         halves = np.where(np.isnan(rounded), np.float16(np.nan), rounded.astype(np.float16))

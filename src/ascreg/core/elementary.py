@@ -152,7 +152,7 @@ class _Function:
     flush_input: bool = True
     """A subnormal input can give another result than its zero (all but exp)."""
     subnormal_results: bool = False
-    """A result can be subnormal (exp only)."""
+    """A result can be subnormal (exp only, whose results are never negative)."""
 
     def __call__(self, values: Lanes, *, ftz: bool = True) -> Lanes:
         """Return the correctly rounded lanes (half: one lookup in the function's table)."""
@@ -161,7 +161,7 @@ class _Function:
         return self.evaluate(values, ftz)
 
     def table(self, ftz: bool) -> Lanes:
-        """The results of all 65536 half inputs (built on the first use)."""
+        """Return the results of all 65536 half inputs (built on the first use)."""
         found = _HALF_TABLES.get((self.name, ftz))
         if found is None:
             found = rounding.table((self.name, ftz), _HALF, lambda every: self.evaluate(every, ftz))  # fmt: skip
@@ -169,7 +169,7 @@ class _Function:
         return found
 
     def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
-        """The lanes by the float64 value, proven or settled exactly (float32 or half)."""
+        """Return the lanes by the float64 value, proven or settled exactly (float32 or half)."""
         token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
         try:
             if ftz and self.flush_input:
@@ -191,7 +191,9 @@ _HALF_TABLES: dict[tuple[str, bool], Lanes] = {}
 
 
 def _flushed(result: Lanes, flush: bool) -> Lanes:
-    return flush_subnormals(result) if flush else result
+    """FTZ of the results of exp (never negative: no sign to keep; a NaN stays, NaN * 0)."""
+    kept: Lanes = result * (result >= _SMALLEST_NORMAL[result.dtype]) if flush else result
+    return kept
 
 
 def _log2(ctx: decimal.Context, x: decimal.Decimal) -> decimal.Decimal:
@@ -249,7 +251,7 @@ def _correctly_rounded(name: str, x: float, dtype: np.dtype[Any]) -> float:
 
 
 def _special(name: str, x: float) -> float | None:
-    """The IEEE 754 result of *name* at NaN, ±inf, ±0, outside the domain or far out of range."""
+    """Return *name* at NaN, ±inf, ±0, outside the domain or far out of range (IEEE 754)."""
     if math.isnan(x):
         return math.nan
     if name == "exp":  # e**200 > 2**128 overflows, e**-200 < 2**-150 rounds to +0 (half, float)
@@ -271,8 +273,7 @@ def exact_lane(name: str, x: float, dtype: np.dtype[Any], *, ftz: bool = True) -
     >>> exact_lane("log2", 2.0**-140, np.dtype(np.float32)), exact_lane("log2", 2.0**-140, np.dtype(np.float32), ftz=False)
     (-inf, -140.0)
     """
-    p, emin, _ = _FORMATS[dtype]
-    tiny = 2.0**emin
+    tiny = 2.0 ** _FORMATS[dtype][1]
     if ftz and abs(x) < tiny:
         x = math.copysign(0.0, x)
     special = _special(name, x)

@@ -32,25 +32,27 @@ R = TypeVar("R")
 
 
 class _Global:
-    """The stand-in for numpy's context variable where numpy does not expose it (not nested
-    per thread: ``np.seterr`` is process-wide)."""
+    """Numpy's error state as ``np.seterr`` (process-wide) where numpy hides its variable."""
 
-    def set(self, _value: Any) -> dict[str, str]:
+    def set(self, _value: Any) -> Any:
         return np.seterr(all="ignore")
 
-    def reset(self, token: dict[str, str]) -> None:
-        np.seterr(**token)  # type: ignore[arg-type]
+    def reset(self, token: Any) -> None:
+        np.seterr(**token)
 
 
 try:  # numpy >= 2.0 keeps the error state in this context variable
-    from numpy._core._ufunc_config import (
-        _extobj_contextvar as _VARIABLE,  # type: ignore[attr-defined,unused-ignore]
-    )
+    from numpy._core import _ufunc_config
+
+    _VARIABLE = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
 
     with np.errstate(all="ignore"):
         IGNORE: Any = _VARIABLE.get()
     STATE: Any = _VARIABLE
-except ImportError:  # pragma: no cover - another numpy layout: process-wide np.seterr
+except (
+    ImportError,
+    AttributeError,
+):  # pragma: no cover - another numpy layout: process-wide np.seterr
     IGNORE, STATE = None, _Global()
 """``token = STATE.set(IGNORE)`` ... ``STATE.reset(token)``: the section, written out in the
 hottest lane functions (where even the call of :func:`quietly`'s wrapper counts)."""

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
+
 Lanes = np.ndarray[Any, Any]
 
 
@@ -44,7 +46,7 @@ def tree_sum(values: Lanes) -> Any:
     >>> tree_sum(np.arange(8, dtype=np.int16).reshape(2, 4))
     array([ 6, 22], dtype=int16)
     """
-    with np.errstate(all="ignore"):  # wrap-around and IEEE overflow/NaN are results here
+    with quiet():  # wrap-around and IEEE overflow/NaN are results here
         while values.shape[-1] > 1:
             values = np.add(values[..., 0::2], values[..., 1::2], dtype=values.dtype)
     return values[..., 0][()]  # a scalar for 1-D input

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
 from ascreg.errors import AscregError
 
 Arr = np.ndarray[Any, Any]
@@ -74,7 +75,7 @@ def combine(op: str, dtype: Any, old: Arr, new: Arr) -> Arr:
             f"{dtype.cpp_name} elements (the store-atomic element type)"
         )
     np_dtype = np.dtype(dtype.np_dtype)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with quiet():
         merged = STORE_ATOMIC_OPS[op](old.view(np_dtype), new.view(np_dtype))
     return np.asarray(merged, dtype=np_dtype).view(np.uint8)
 
