@@ -74,6 +74,9 @@ _UNSIGNED = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
 def round_decided(approx: Lanes, dtype: np.dtype[Any]) -> tuple[Lanes, Lanes | None]:
     """Round float64 *approx* to *dtype* (float32 or half), proving each lane (module docstring).
 
+    Call it in a :func:`ascreg.core.fpenv.quiet` section (a lane format's overflow to inf is a
+    result, not a warning; the lane functions run in one already).
+
     Parameters
     ----------
     approx
