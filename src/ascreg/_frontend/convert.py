@@ -76,6 +76,16 @@ def _merging(pair: CastPair, trait: CastTrait) -> bool:
 
 def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
     """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``)."""
+    form = (type(dst), type(src), type(mask))  # (an op's trait is fixed: its template argument)
+    known = op._derived.get(form)
+    if known is not None:  # these operand classes passed every check before
+        layout, rounding, saturate, merging = known
+        result = convert.cast_lanes(src.get(), mask.bits(), src.dtype, dst.dtype, layout,
+                                    rounding, saturate)  # fmt: skip
+        if merging:
+            result = compare.select(operands.lane_enables(mask, dst), result, dst.get())
+        dst.put_known(result)
+        return
     d = operands.register(dst, "dst", op.surface)
     s = operands.register(src, "src", op.surface)
     template_pair(op, d, s)
@@ -83,12 +93,14 @@ def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
     pair = CAST_PAIRS[(s.dtype, d.dtype)]
     bits = operands.mask(mask, "mask", op.surface).bits()
     saturate = pair.fixed_saturation or (pair.sat and trait.satMode is SatMode.SAT)
-    result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, _layout(pair, trait, d, s),
-                                _rounding(pair, trait.roundMode), saturate)  # fmt: skip
-    if _merging(pair, trait):
+    layout, rounding = _layout(pair, trait, d, s), _rounding(pair, trait.roundMode)
+    result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, layout, rounding, saturate)
+    merging = _merging(pair, trait)
+    if merging:
         result = compare.select(operands.lane_enables(operands.mask(mask, "mask", op.surface), d),
                                 result, d.get())  # fmt: skip
     d.put(result)
+    op._derived[form] = (layout, rounding, saturate, merging)
 
 
 def muls_cast(
