@@ -23,6 +23,7 @@ from benchmarks.report import Figure, table
 
 BENCHMARKS = (
     "bench_kernels",
+    "bench_math_calls",
     "bench_vf",
     "bench_byte_perm",
     "bench_simt_divergence",

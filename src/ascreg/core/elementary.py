@@ -154,18 +154,22 @@ class _Function:
     subnormal_results: bool = False
     """A result can be subnormal (exp only, whose results are never negative)."""
 
+    tables: dict[bool, Lanes] = attrs.field(factory=dict, eq=False, repr=False)
+    """The half table of each FTZ mode in use (:meth:`table`)."""
+
     def __call__(self, values: Lanes, *, ftz: bool = True) -> Lanes:
         """Return the correctly rounded lanes (half: one lookup in the function's table)."""
         if values.dtype is _HALF or values.dtype == _HALF:
-            return rounding.lookup(self.table(ftz), values)
+            found = self.tables.get(ftz)
+            return (self.table(ftz) if found is None else found)[values.view(np.uint16).astype(np.intp)]  # fmt: skip
         return self.evaluate(values, ftz)
 
     def table(self, ftz: bool) -> Lanes:
         """Return the results of all 65536 half inputs (built on the first use)."""
-        found = _HALF_TABLES.get((self.name, ftz))
+        found = self.tables.get(ftz)
         if found is None:
             found = rounding.table((self.name, ftz), _HALF, lambda every: self.evaluate(every, ftz))  # fmt: skip
-            _HALF_TABLES[self.name, ftz] = found
+            self.tables[ftz] = found
         return found
 
     def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
@@ -184,10 +188,6 @@ class _Function:
             return _flushed(result, ftz and self.subnormal_results)
         finally:
             STATE.reset(token)
-
-
-_HALF_TABLES: dict[tuple[str, bool], Lanes] = {}
-"""The half table of each (function, ftz) in use (:meth:`_Function.table`)."""
 
 
 def _flushed(result: Lanes, flush: bool) -> Lanes:
