@@ -76,9 +76,10 @@ def correctly_rounded(
 
     *exact_value* gets the lane's arguments as :class:`~decimal.Decimal` (inside
     :func:`ascreg.core.exact.context`) and returns the exact result; it runs only for lanes with
-    finite arguments and a finite, nonzero float64 result within :data:`NEAR_MIDPOINT` of a
-    float32 midpoint, or marked in *force* (lanes whose float64 value is known to be less
-    accurate than that bound).
+    finite arguments whose rounding the interval test of
+    :func:`ascreg.core.rounding.round_decided` leaves undecided (a finite, nonzero float64
+    result within about twice :data:`NEAR_MIDPOINT` of a float32 midpoint), or marked in
+    *force* (lanes whose float64 value is known to be less accurate than that bound).
 
     Examples
     --------
