@@ -86,7 +86,17 @@ class Tree:
         """Every file path, relative and POSIX, sorted."""
         if self.git:
             out = subprocess.run(
-                ["git", "-C", str(self.root), "-c", "core.quotepath=off", "ls-tree", "-r", "--name-only", "HEAD"],
+                [
+                    "git",
+                    "-C",
+                    str(self.root),
+                    "-c",
+                    "core.quotepath=off",
+                    "ls-tree",
+                    "-r",
+                    "--name-only",
+                    "HEAD",
+                ],
                 check=True,
                 capture_output=True,
                 text=True,
@@ -202,7 +212,86 @@ def is_identifier(token: str) -> bool:
 
 
 CPP_KEYWORDS = frozenset(
-    ["alignas", "alignof", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "decltype", "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "nullptr", "operator", "private", "protected", "public", "register", "reinterpret_cast", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "override", "final", "__attribute__", "__restrict__", "restrict", "defined"]
+    [
+        "alignas",
+        "alignof",
+        "asm",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "class",
+        "const",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "const_cast",
+        "continue",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "nullptr",
+        "operator",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "while",
+        "override",
+        "final",
+        "__attribute__",
+        "__restrict__",
+        "restrict",
+        "defined",
+    ]
 )
 """C++ words that are never API names."""
 
@@ -230,11 +319,56 @@ SCALAR_TYPES = {
 }
 """C++ scalar type -> its ascreg dtype (a template argument of this kind is a dtype)."""
 LANGUAGE_TYPES = frozenset(
-    ["int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "size_t", "float", "double", "char", "int", "long", "short", "unsigned", "bool", "void"]
+    [
+        "int8_t",
+        "int16_t",
+        "int32_t",
+        "int64_t",
+        "uint8_t",
+        "uint16_t",
+        "uint32_t",
+        "uint64_t",
+        "size_t",
+        "float",
+        "double",
+        "char",
+        "int",
+        "long",
+        "short",
+        "unsigned",
+        "bool",
+        "void",
+    ]
 )
 """Scalar types of C++ itself: not AscendC names (``half``, ``bfloat16_t`` ... are)."""
 KERNEL_KEYWORDS = frozenset(
-    ["__aicore__", "__global__", "__gm__", "__ubuf__", "__simd_vf__", "__simd_callee__", "__simt_vf__", "__simt_callee__", "__vector__", "__cube__", "__mix__", "__inline__", "__sync_alias__", "__sync_noalias__", "__in_pipe__", "__out_pipe__", "__cce_simt_entry__", "LAUNCH_BOUND", "__CCE_AICORE__", "__CCE_KT_TEST__", "__NPU_ARCH__", "__DAV_C310__", "__DAV_C220_VEC__", "__DAV_C220_CUBE__", "__DAV_M200__"]
+    [
+        "__aicore__",
+        "__global__",
+        "__gm__",
+        "__ubuf__",
+        "__simd_vf__",
+        "__simd_callee__",
+        "__simt_vf__",
+        "__simt_callee__",
+        "__vector__",
+        "__cube__",
+        "__mix__",
+        "__inline__",
+        "__sync_alias__",
+        "__sync_noalias__",
+        "__in_pipe__",
+        "__out_pipe__",
+        "__cce_simt_entry__",
+        "LAUNCH_BOUND",
+        "__CCE_AICORE__",
+        "__CCE_KT_TEST__",
+        "__NPU_ARCH__",
+        "__DAV_C310__",
+        "__DAV_C220_VEC__",
+        "__DAV_C220_CUBE__",
+        "__DAV_M200__",
+    ]
 )
 """Kernel-language qualifiers and the compiler's own macros: spelled by decorators in ascreg."""
 
@@ -512,8 +646,8 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
                 continue
         if t in ("class", "struct", "union") and kind in ("ns", "class", "block"):
             j = i + 1
-            while (
-                (j < n and tokens[j] in ("alignas", "__attribute__")) or (j < n and tokens[j] == "(")
+            while (j < n and tokens[j] in ("alignas", "__attribute__")) or (
+                j < n and tokens[j] == "("
             ):
                 j = _match(tokens, j + 1, "(", ")") + 1 if tokens[j] != "(" else j + 1
             name = tokens[j] if j < n and is_identifier(tokens[j]) else ""
@@ -1394,7 +1528,8 @@ def form_shape(args: tuple[str, ...], local: Decls, api: ApiIndex) -> str:
         elif a in local.value_params:
             kinds.append(local.value_params[a])
         elif is_identifier(a) and a in local.variables:
-            kinds.append(local.variables[a])
+            type_ = local.variables[a]
+            kinds.append("int" if type_ in LANGUAGE_TYPES or not type_ else type_)
         elif re.fullmatch(r"-?\d+[uUlL]*", a) or (a.isupper() and "::" not in a):
             kinds.append("int")
         elif len(parts) == 2 and (parts[0] in api.enums or parts[0] in api.type_aliases):
