@@ -1,0 +1,230 @@
+"""Shared pieces of the production-kernel ports (``tests/production``).
+
+Each port re-expresses one ``op_kernel/arch35/`` kernel of hicann/ops-nn or hicann/ops-math line
+for line; this module holds what the ports share and the C++ does not spell:
+
+* the host side: device buffers (:func:`to_device`, :func:`from_device`) and the launch;
+* goldens: :func:`assert_ulp` (a float result within a few units in the last place of an
+  independent float64 reference rounded to the output type) and exact comparison;
+* stand-ins (:func:`stand_ins`) for spellings another helper of issue 25 is adding. A port is
+  written exactly as the C++ spells it, and its ``as written`` test is marked
+  ``xfail(strict=True)`` until those spellings land; its ``with stand-ins`` test runs the same
+  code with each missing name supplied here (only where ascreg lacks it), so the port and its
+  golden are checked today and the stand-ins name exactly what is missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ascreg import GlobalMemory, GmPtr, Reg, uint8_t
+from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._frontend.template import Template
+from ascreg.basic import LocalTensor, TPosition, TQueBind
+from ascreg.machine.block import current_block
+from ascreg.machine.sync import Pipe
+
+# -- host side ------------------------------------------------------------------------------
+
+
+def to_device(gm: GlobalMemory, array: np.ndarray[Any, Any], dtype: type[Scalar]) -> GmPtr[Any]:
+    """A ``GM_ADDR`` (``__gm__ uint8_t*``) holding *array* as *dtype*."""
+    ptr = gm.alloc(dtype, max(array.size, 1))
+    ptr.write(np.asarray(array).reshape(-1).astype(dtype.np_dtype))
+    return ptr.cast(uint8_t)
+
+
+def empty_device(gm: GlobalMemory, count: int, dtype: type[Scalar], fill: Any = 0) -> GmPtr[Any]:
+    """A ``GM_ADDR`` of *count* elements of *dtype*, each *fill*."""
+    ptr = gm.alloc(dtype, max(count, 1))
+    ptr.write(np.full(max(count, 1), fill, dtype=dtype.np_dtype))
+    return ptr.cast(uint8_t)
+
+
+def from_device(ptr: GmPtr[Any], count: int, dtype: type[Scalar]) -> np.ndarray[Any, Any]:
+    """*count* elements of *dtype* read back from a ``GM_ADDR``."""
+    return ptr.cast(dtype).read(count).copy()
+
+
+def ceil_div(a: int, b: int) -> int:
+    """``(a + b - 1) / b`` of the host tiling code."""
+    return -(-a // b)
+
+
+def align_up(a: int, b: int) -> int:
+    """*a* rounded up to a multiple of *b*."""
+    return ceil_div(a, b) * b
+
+
+# -- goldens --------------------------------------------------------------------------------
+
+
+def rounded(golden: np.ndarray[Any, Any], dtype: type[Scalar]) -> np.ndarray[Any, Any]:
+    """A float64 reference rounded to *dtype* (half and float directly; bfloat16 via ml_dtypes)."""
+    return np.asarray(golden, dtype=np.float64).astype(dtype.np_dtype)
+
+
+def _ordered(values: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Map floats to integers that count representable values (so ulps are differences)."""
+    width = values.dtype.itemsize * 8
+    bits = values.view({16: np.int16, 32: np.int32, 64: np.int64}[width]).astype(np.int64)
+    return np.where(bits < 0, -(bits & ((1 << (width - 1)) - 1)), bits)
+
+
+def ulp_distance(out: np.ndarray[Any, Any], golden: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """Units in the last place between two arrays of the same float dtype (NaN pairs: 0)."""
+    out, golden = np.asarray(out), np.asarray(golden)
+    assert out.dtype == golden.dtype, (out.dtype, golden.dtype)
+    distance = np.abs(_ordered(out) - _ordered(golden))
+    both_nan = np.isnan(out.astype(np.float64)) & np.isnan(golden.astype(np.float64))
+    return np.where(both_nan, 0, distance)
+
+
+def assert_ulp(
+    out: np.ndarray[Any, Any], golden: np.ndarray[Any, Any], ulps: int, *, atol: float = 0.0
+) -> None:
+    """Fail unless every element of *out* is within *ulps* of *golden* (same dtype), or within
+    *atol* of it (for results the output type can only hold as subnormals)."""
+    distance = ulp_distance(out, golden)
+    near = np.abs(out.astype(np.float64) - golden.astype(np.float64)) <= atol
+    distance = np.where(near, 0, distance)
+    worst = int(np.argmax(distance)) if distance.size else 0
+    assert distance.size == 0 or distance[worst] <= ulps, (
+        f"element {worst}: {out.reshape(-1)[worst]!r} vs golden {golden.reshape(-1)[worst]!r} "
+        f"({int(distance[worst])} ulp > {ulps}); {int(np.count_nonzero(distance > ulps))} of "
+        f"{distance.size} elements off"
+    )
+
+
+# -- stand-ins for what other helpers add ---------------------------------------------------
+
+
+class _VecScope:
+    """``__VEC_SCOPE__ { ... }``: its body runs on PIPE_V as a VF does (stand-in: glue)."""
+
+    def __enter__(self) -> None:
+        ctx = current_block()
+        ctx.tracker.complete(Pipe.PIPE_S, Pipe.PIPE_V)
+        self._saved = ctx.in_simd_vf, ctx.pipe
+        ctx.mem_bar()
+        ctx.in_simd_vf, ctx.pipe = True, Pipe.PIPE_V
+
+    def __exit__(self, *exc: object) -> None:
+        ctx = current_block()
+        ctx.in_simd_vf, ctx.pipe = self._saved
+        ctx.mem_bar()
+        ctx.tracker.complete(Pipe.PIPE_V, Pipe.PIPE_S)
+
+
+class _FullTemplate:
+    """A Reg op that also takes the C++'s full template list (stand-in: spell).
+
+    ``Muls<T, U, mode>``, ``Adds<T, U, mode>``, ``Duplicate<T, mode, U>``: when ascreg refuses
+    the full list, the op is subscripted with its first dtype and its enum arguments only (the
+    other dtypes are the scalar's, which the call deduces).
+    """
+
+    def __init__(self, op: Any) -> None:
+        self._op = op
+
+    def __getitem__(self, items: Any) -> Any:
+        try:
+            return self._op[items]
+        except Exception:
+            items = items if isinstance(items, tuple) else (items,)
+            dtypes = [i for i in items if is_scalar_type(i)]
+            others = [i for i in items if not is_scalar_type(i)]
+            kept = (*dtypes[:1], *others)
+            return self._op[kept if len(kept) != 1 else kept[0]]
+
+    def __call__(self, *args: Any) -> Any:
+        return self._op(*args)
+
+
+class _RegNamespace:
+    """``MicroAPI`` / ``Reg`` whose ops take the full template lists (stand-in: spell)."""
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(Reg, name)
+        return _FullTemplate(found) if isinstance(found, Template) else found
+
+
+VECTOR_REG_WIDTH = 256
+"""``AscendC::VECTOR_REG_WIDTH``: the vector register's bytes on dav-3510 (stand-in: glue)."""
+
+
+class _TemplateMethod:
+    """A member template called ``obj.Method[T](...)`` (stand-in: glue).
+
+    ``EnQue<T>(t)`` and ``FreeTensor<T>(t)`` deduce ``T`` from the tensor (the subscript is
+    dropped); ``ReinterpretCast<U>()`` passes ``U`` to ascreg's ``ReinterpretCast(U)``.
+    """
+
+    def __init__(self, method: Any, *, passes_type: bool) -> None:
+        self._method, self._passes_type = method, passes_type
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        bound = self._method.__get__(obj, owner)
+        passes_type = self._passes_type
+
+        class Bound:
+            def __call__(self, *args: Any) -> Any:
+                return bound(*args)
+
+            def __getitem__(self, dtype: Any) -> Any:
+                return (lambda *args: bound(dtype, *args)) if passes_type else bound
+
+        return Bound()
+
+
+TEMPLATE_METHODS = (
+    (TQueBind, "EnQue", False),
+    (TQueBind, "FreeTensor", False),
+    (LocalTensor, "ReinterpretCast", True),
+)
+"""(class, member template, whether the subscript's type is an argument of ascreg's call)."""
+
+
+STAND_INS: dict[str, tuple[Any, str]] = {
+    "QuePosition": (TPosition, "glue: QuePosition, the alias of TPosition"),
+    "VECTOR_REG_WIDTH": (VECTOR_REG_WIDTH, "glue: kernel constants"),
+    "__VEC_SCOPE__": (_VecScope(), "glue: __VEC_SCOPE__"),
+}
+"""name -> (its stand-in, who adds it)."""
+
+
+@contextlib.contextmanager
+def stand_ins(namespace: dict[str, Any], *, reg_names: tuple[str, ...] = ()) -> Iterator[list[str]]:
+    """Supply, in a port module's *namespace*, each :data:`STAND_INS` name it lacks.
+
+    *reg_names* are the module's names for the Reg namespace (``MicroAPI``): for the run they
+    take the full C++ template lists (:class:`_FullTemplate`). Yields the names supplied.
+    """
+    supplied = [name for name in STAND_INS if name not in namespace]
+    saved = {name: namespace[name] for name in reg_names}
+    methods = [
+        (cls, name, cls.__dict__[name])
+        for cls, name, _ in TEMPLATE_METHODS
+        if name in cls.__dict__
+        and not hasattr(cls.__dict__[name], "__getitem__")
+        and not isinstance(cls.__dict__[name], _TemplateMethod)
+    ]
+    for name in supplied:
+        namespace[name] = STAND_INS[name][0]
+    for name in reg_names:
+        namespace[name] = _RegNamespace()
+    for cls, name, method in methods:
+        passes = next(p for c, n, p in TEMPLATE_METHODS if c is cls and n == name)
+        setattr(cls, name, _TemplateMethod(method, passes_type=passes))
+    try:
+        yield supplied + [f"{cls.__name__}.{name}[T]" for cls, name, _ in methods]
+    finally:
+        for name in supplied:
+            del namespace[name]
+        namespace.update(saved)
+        for cls, name, method in methods:
+            setattr(cls, name, method)
