@@ -27,6 +27,7 @@ from ascreg._frontend.template import Template
 from ascreg.basic import LocalTensor, TPosition, TQueBind
 from ascreg.machine.block import current_block
 from ascreg.machine.sync import Pipe
+from ascreg.simt import __umulhi as _umulhi
 
 # -- host side ------------------------------------------------------------------------------
 
@@ -58,6 +59,25 @@ def ceil_div(a: int, b: int) -> int:
 def align_up(a: int, b: int) -> int:
     """*a* rounded up to a multiple of *b*."""
     return ceil_div(a, b) * b
+
+
+class ClassTemplate:
+    """``template <typename T> class C { ... };`` as ``C[T]``: a factory making the class for *T*.
+
+    The port writes the C++ class body inside ``def C(T): class C: ...; return C`` so the body
+    uses ``T`` as the C++ does; ``C[half]`` builds (once) and returns the class for ``half``.
+    """
+
+    def __init__(self, factory: Any) -> None:
+        self._factory = factory
+        self._made: dict[Any, Any] = {}
+        self.__name__ = factory.__name__
+
+    def __getitem__(self, arguments: Any) -> Any:
+        args = arguments if isinstance(arguments, tuple) else (arguments,)
+        if args not in self._made:
+            self._made[args] = self._factory(*args)
+        return self._made[args]
 
 
 # -- goldens --------------------------------------------------------------------------------
@@ -197,14 +217,60 @@ STAND_INS: dict[str, tuple[Any, str]] = {
 """name -> (its stand-in, who adds it)."""
 
 
+def GetUintDivMagicAndShift(magic: Any, shift: Any, divisor: Any) -> None:
+    """``GetUintDivMagicAndShift<T>(magic, shift, divisor)`` for ``uint32_t`` (stand-in: spell).
+
+    The asc-devkit's 950 formula: ``shift`` is the divisor's bit length (less one for a power
+    of two), ``magic = 2^32 * (2^shift - divisor) / divisor + 1`` in ``T``.
+    """
+    dtype = type(magic.value)
+    d = int(divisor)
+    pos = d.bit_length()
+    s = pos - 1 if d & (d - 1) == 0 else pos
+    shift.value = dtype(s)
+    magic.value = dtype(((1 << 32) * ((1 << s) - d) // d + 1) & 0xFFFFFFFF)
+
+
+class _Simt:
+    """``Simt::`` (stand-in: spell): ``Simt::UintDiv(dividend, magic, shift)`` for ``uint32_t``:
+    ``(dividend + __umulhi(dividend, magic)) >> shift``, the sum wrapping in ``T``."""
+
+    @staticmethod
+    def UintDiv(dividend: Any, magic: Any, shift: Any) -> Any:
+        dividend = type(magic)(dividend)  # C++: all three are T (a range() loop gives int64)
+        return (dividend + _umulhi(dividend, magic)) >> shift
+
+
+def unlikely(condition: Any) -> Any:
+    """``unlikely(x)``: the branch hint; its value is *condition* (stand-in: nobody's)."""
+    return condition
+
+
+SIMT_STAND_INS = {
+    "Simt": _Simt(),
+    "GetUintDivMagicAndShift": GetUintDivMagicAndShift,
+    "unlikely": unlikely,
+}
+"""The SIMT kernels' stand-ins: ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell) and the
+``unlikely`` branch hint (nobody's)."""
+
+
 @contextlib.contextmanager
-def stand_ins(namespace: dict[str, Any], *, reg_names: tuple[str, ...] = ()) -> Iterator[list[str]]:
+def stand_ins(
+    namespace: dict[str, Any],
+    *,
+    reg_names: tuple[str, ...] = (),
+    extra: dict[str, Any] | None = None,
+) -> Iterator[list[str]]:
     """Supply, in a port module's *namespace*, each :data:`STAND_INS` name it lacks.
 
     *reg_names* are the module's names for the Reg namespace (``MicroAPI``): for the run they
-    take the full C++ template lists (:class:`_FullTemplate`). Yields the names supplied.
+    take the full C++ template lists (:class:`_FullTemplate`). *extra* are the port's own
+    stand-ins (:data:`SIMT_STAND_INS`, ...), also supplied only where missing. Yields the names
+    supplied.
     """
-    supplied = [name for name in STAND_INS if name not in namespace]
+    table = {**{name: value for name, (value, _) in STAND_INS.items()}, **(extra or {})}
+    supplied = [name for name in table if name not in namespace]
     saved = {name: namespace[name] for name in reg_names}
     methods = [
         (cls, name, cls.__dict__[name])
@@ -214,7 +280,7 @@ def stand_ins(namespace: dict[str, Any], *, reg_names: tuple[str, ...] = ()) -> 
         and not isinstance(cls.__dict__[name], _TemplateMethod)
     ]
     for name in supplied:
-        namespace[name] = STAND_INS[name][0]
+        namespace[name] = table[name]
     for name in reg_names:
         namespace[name] = _RegNamespace()
     for cls, name, method in methods:
