@@ -1338,6 +1338,8 @@ def lookup(surface: Surface, name: str) -> Any:
         return getattr(ascreg, SCALAR_TYPES[parts[0]])
     for head in heads:
         found = _get(_module(surface), head)
+        if found is None and surface == "basic" and head[:1].isupper():
+            found = _get(importlib.import_module("ascreg"), head)  # RoundMode, CMPMODE: shared
         if found is None and surface == "simt":
             simt_ns = _get(_module("simt"), "Simt")
             found = _get(simt_ns, head) if simt_ns is not None else None
