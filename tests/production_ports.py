@@ -136,6 +136,42 @@ def run_elementwise(
     return from_device(yDevice, n, dtype)
 
 
+class _OpBase:
+    """The operator base library's helpers (``Ops::Base::``, ``ops::``, ``platform::``).
+
+    Not AscendC and not in the operator repositories (the kernels include
+    ``op_kernel/platform_util.h`` from it): the ports take them from here, re-expressed from
+    their names and uses. ``GetVRegSize`` and ``GetUbBlockSize`` are the dav-3510 sizes.
+    """
+
+    @staticmethod
+    def GetVRegSize() -> int:
+        return 256
+
+    @staticmethod
+    def GetUbBlockSize() -> int:
+        return 32
+
+    @staticmethod
+    def CeilDiv(a: Any, b: Any) -> Any:
+        return type(a)((int(a) + int(b) - 1) // int(b)) if int(b) else type(a)(0)
+
+    @staticmethod
+    def FloorDiv(a: Any, b: Any) -> Any:
+        return type(a)(int(a) // int(b)) if int(b) else type(a)(0)
+
+    @staticmethod
+    def CeilAlign(a: Any, b: Any) -> Any:
+        return type(a)(-(-int(a) // int(b)) * int(b)) if int(b) else type(a)(0)
+
+    Aligned = CeilAlign
+
+
+ops = Ops = platform = _OpBase()
+"""``ops::CeilDiv``, ``Ops::Base::GetVRegSize``, ``platform::GetUbBlockSize``: see :class:`_OpBase`."""
+GetVRegSize, GetUbBlockSize = _OpBase.GetVRegSize, _OpBase.GetUbBlockSize
+
+
 # -- goldens --------------------------------------------------------------------------------
 
 
