@@ -205,7 +205,7 @@ def assert_ulp(
     distance = ulp_distance(out, golden)
     with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are 0 ulp apart anyway
         near = np.abs(out.astype(np.float64) - golden.astype(np.float64)) <= atol
-    distance = np.where(near, 0, distance) - np.broadcast_to(ulps, distance.shape)
+    distance = (np.where(near, 0, distance) - np.broadcast_to(ulps, distance.shape)).reshape(-1)
     worst = int(np.argmax(distance)) if distance.size else 0
     assert distance.size == 0 or distance[worst] <= 0, (
         f"element {worst}: {out.reshape(-1)[worst]!r} vs golden {golden.reshape(-1)[worst]!r} "
