@@ -33,6 +33,7 @@ import numpy as np
 import pytest
 
 from ascreg import (
+    GlobalMemory,
     MicroAPI,
     Ref,
     RoundMode,
@@ -40,11 +41,10 @@ from ascreg import (
     float32_t,
     half,
     int64_t,
+    uint8_t,
     uint16_t,
     uint32_t,
-    uint8_t,
 )
-from ascreg import GlobalMemory
 from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__
 from ascreg.reg import LoadAlign, Move, Reduce, StoreAlign
@@ -542,7 +542,7 @@ TBUF_REAL: list[object] = []
 
 def _alloc_tensor(self: object) -> object:
     class Alloc:
-        def __getitem__(self_, dtype: object) -> object:
+        def __getitem__(_, dtype: object) -> object:  # noqa: N805 (self is the TBuf)
             return lambda: self.Get[dtype]()
 
     return Alloc()
