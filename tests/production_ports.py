@@ -340,6 +340,34 @@ def unlikely(condition: Any) -> Any:
     return condition
 
 
+class _RegisterCast:
+    """``(RegTensor<U>&)reg`` written ``RegTensor[U](reg)`` (stand-in: spell).
+
+    Where ascreg does not take a register in ``RegTensor[U](...)`` yet, the stand-in makes a
+    ``U`` register holding a copy of *reg*'s bytes: right where the cast register is only read
+    (an operand), not where it is written (spell's casts share the lanes).
+    """
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+
+    def __getitem__(self, items: Any) -> Any:
+        made = self._real[items]
+
+        def build(*args: Any) -> Any:
+            if not args:
+                return made()
+            try:
+                return made(*args)
+            except Exception:
+                (source,) = args
+                register = made()
+                register.set(np.asarray(source).view(register.dtype.np_dtype))
+                return register
+
+        return build
+
+
 SIMT_STAND_INS = {
     "Simt": _Simt(),
     "GetUintDivMagicAndShift": GetUintDivMagicAndShift,
@@ -354,8 +382,10 @@ def tail_over_read() -> Iterator[None]:
     """Let a read run past its allocation while it stays inside UB (stand-in: fixes).
 
     The chip loads whatever the bytes hold; kernels load whole registers past a tile's end and
-    mask the lanes off. Writes past an allocation stay errors. (The fixes helper's policy also
-    tracks the undefined lanes; this stand-in only lets the read through.)
+    mask the lanes off. Writes past an allocation stay errors. The bytes past the allocation are
+    not reported to the pipe/ordering checks (their lanes are never used: a kernel may have
+    stored them earlier in the same VF). (The fixes helper's policy also tracks the undefined
+    lanes; this stand-in only lets the read through.)
     """
     from ascreg.errors import OutOfBoundsError
     from ascreg.machine.memory import Memory
@@ -374,8 +404,8 @@ def tail_over_read() -> Iterator[None]:
                 raise
             if end > self.data.size:
                 self._grow(end)
-            if self.on_access is not None:
-                self.on_access(start, end, action)
+            if self.on_access is not None:  # the bytes past the allocation feed no used lane
+                self.on_access(start, min(end, block.end), action)
             return int(start)
 
     Memory.check = check  # type: ignore[method-assign]
