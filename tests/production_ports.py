@@ -167,8 +167,16 @@ class _OpBase:
     Aligned = CeilAlign
 
 
-ops = Ops = platform = _OpBase()
-"""``ops::CeilDiv``, ``Ops::Base::GetVRegSize``, ``platform::GetUbBlockSize``: see :class:`_OpBase`."""
+ops = platform = _OpBase()
+"""``ops::CeilDiv``, ``platform::GetUbBlockSize``: see :class:`_OpBase`."""
+
+
+class Ops:
+    """``Ops::`` of the operator base library: ``Ops::Base::CeilDiv`` is ``Ops.Base.CeilDiv``."""
+
+    Base = ops
+
+
 GetVRegSize, GetUbBlockSize = _OpBase.GetVRegSize, _OpBase.GetUbBlockSize
 
 
