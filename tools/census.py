@@ -6,7 +6,11 @@ they use (functions, types, enum members and constants, methods such as ``.EnQue
 their template argument forms, under ``AscendC::``, ``AscendC::Reg::``/``MicroAPI::``,
 ``Simt::`` or unqualified after ``using namespace``), counts the files using each and says whether
 ascreg has it under its Python spelling on the right surface (``Reg.X``, ``ascreg.c_api``,
-``ascreg.simt``, ``ascreg.basic``) and whether ascreg's subscript takes each template form.
+``ascreg.simt``, ``ascreg.basic``; the scalar types, and the enums ascreg shares between its
+surfaces such as ``RoundMode``, also on ``ascreg`` itself; a method or field on the class, on
+its base classes, or on an object the class's accepted subscript makes) and whether ascreg's
+subscript takes each template form (tried with the C++ arguments mapped to Python: dtypes,
+enum members, integers, a legal dtype of the op's row for a kernel's ``typename T``).
 
 What is an AscendC name comes from the asc-devkit (``--devkit``, a work tree or bare mirror):
 the names its headers declare (in ``AscendC``, ``AscendC::Reg``, ``AscendC::Simt`` or, for the C
@@ -1715,6 +1719,11 @@ class Census:
             return "cpp-std"
         return "undocumented"
 
+    def has_page(self, entry: Entry) -> bool:
+        """True when the API a documented entry names (its class, for a member) has a page."""
+        head = entry.name.replace("|", "::").split("::")[0]
+        return bool(self.docs.folders.get(head) or self.docs.folders.get(entry.name.split("::")[-1]))
+
     def summary(self) -> dict[str, Any]:
         counted = [e for e in self.entries.values() if e.status == "documented"]
         accepted = [e for e in counted if e.accepted]
@@ -1722,6 +1731,7 @@ class Census:
         forms_ok = [(e, f) for e, f in forms if e.form_results[f]]
         weight = sum(len(e.files) for e in counted)
         weight_ok = sum(len(e.files) for e in accepted)
+        paged = [e for e in counted if self.has_page(e)]
         return {
             "files": self.files,
             "identifiers": len(self.entries),
@@ -1729,6 +1739,8 @@ class Census:
             "accepted": len(accepted),
             "percent": 100.0 * len(accepted) / max(len(counted), 1),
             "uses_percent": 100.0 * weight_ok / max(weight, 1),
+            "paged": len(paged),
+            "paged_accepted": sum(e.accepted for e in paged),
             "forms": len(forms),
             "forms_accepted": len(forms_ok),
             "by_status": collections.Counter(e.status for e in self.entries.values()),
@@ -1753,7 +1765,9 @@ def render(census: Census, *, limit: int | None = None) -> str:
         f"({', '.join(f'{k} {v}' for k, v in sorted(s['by_status'].items()))}).",
         "",
         f"**Documented non-cube identifiers ascreg accepts: {s['accepted']} of {s['documented']} "
-        f"({s['percent']:.1f} %)**; weighted by the files using each: {s['uses_percent']:.1f} %. "
+        f"({s['percent']:.1f} %)**; weighted by the files using each: {s['uses_percent']:.1f} %; "
+        f"of those whose API has its own page: {s['paged_accepted']} of {s['paged']} "
+        f"({100.0 * s['paged_accepted'] / max(s['paged'], 1):.1f} %). "
         f"Template forms of those (decidable statically): {s['forms_accepted']} of {s['forms']} taken.",
         "",
         "| identifier | surface | kind | class | files | ascreg | template forms (files, taken) |",
