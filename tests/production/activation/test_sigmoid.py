@@ -254,7 +254,7 @@ def _check(n: int, tiling: dict[str, int]) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="needs QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue); Muls/Adds/Duplicate full template lists (spell)",
+    reason="needs QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__, EnQue<T> (glue); Muls/Adds/Duplicate full template lists (spell)",
 )
 @pytest.mark.parametrize(("n", "tiling"), SHAPES)
 def test_sigmoid_as_written(n: int, tiling: dict[str, int]) -> None:
