@@ -1722,7 +1722,9 @@ class Census:
     def has_page(self, entry: Entry) -> bool:
         """True when the API a documented entry names (its class, for a member) has a page."""
         head = entry.name.replace("|", "::").split("::")[0]
-        return bool(self.docs.folders.get(head) or self.docs.folders.get(entry.name.split("::")[-1]))
+        return bool(
+            self.docs.folders.get(head) or self.docs.folders.get(entry.name.split("::")[-1])
+        )
 
     def summary(self) -> dict[str, Any]:
         counted = [e for e in self.entries.values() if e.status == "documented"]
