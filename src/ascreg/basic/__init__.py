@@ -220,8 +220,12 @@ def CeilDivision(num1: int, num2: int) -> int:
     --------
     >>> CeilDivision(200, 64), CeilDivision(128, 64), CeilDivision(5, 0)
     (4, 2, 0)
+    >>> import numpy as np
+    >>> CeilDivision(np.uint32(512), np.uint32(64))  # unsigned values (a kernel's uint32_t)
+    8
     """
-    return 0 if num2 == 0 else -(-num1 // num2)
+    a, b = int(num1), int(num2)
+    return 0 if b == 0 else -(-a // b)
 
 
 class _Alloc:

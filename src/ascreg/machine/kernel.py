@@ -675,8 +675,13 @@ def _check_hint(param: str, value: Any, hint: Any) -> None:
         )
 
 
+@qualifier
 def __global__(func: Callable[P, None]) -> Kernel[P]:  # noqa: N807 (the C qualifier spelling)
     """``__global__``: a kernel entry, launched as ``kernel[blocks, dyn_ub_bytes, stream](args)``.
+
+    Above ``@template(...)`` it makes a kernel template: ``kernel[args]`` is the kernel of
+    those template arguments (C++ ``template <uint32_t schMode> __global__ void k(...)``,
+    launched ``k<0><<<...>>>(...)``), launched ``kernel[args][blocks, dyn_ub_bytes, stream]``.
 
     Examples
     --------
@@ -687,6 +692,16 @@ def __global__(func: Callable[P, None]) -> Kernel[P]:  # noqa: N807 (the C quali
     >>> hello[2, 0, None]()
     block 0 of 2
     block 1 of 2
+    >>> from typing import TypeVar
+    >>> from ascreg.machine.template import template
+    >>> MODE = TypeVar("MODE"); globals()["MODE"] = MODE
+    >>> @__global__
+    ... @__vector__
+    ... @template(MODE)
+    ... def mode_kernel() -> None:
+    ...     print("mode", MODE)
+    >>> mode_kernel[1][1, 0, None]()
+    mode 1
     """
     return Kernel(func)
 
