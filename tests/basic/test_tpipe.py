@@ -66,9 +66,8 @@ def test_queue_rules_name_the_call_the_value_and_the_rule() -> None:
             que.FreeTensor(LocalTensor[float32_t](TPosition.VECIN, 0, 8))
         with pytest.raises(AscregError, match="a view into a queue buffer"):
             que.FreeTensor(b[8])
-        with pytest.raises(AscregTypeError, match="LocalTensor<half>"):
-            que.EnQue(b)
-            que.DeQue[half]()
+        with pytest.raises(AscregTypeError, match="LocalTensor<float> does not hold T = half"):
+            que.EnQue[half](b)
 
 
 def test_depth_zero_is_the_in_place_form() -> None:
@@ -103,16 +102,20 @@ def test_init_buffer_rules() -> None:
         TQue[TPosition.A1, 1]()
 
 
-def test_at_most_eight_tensors_allocated_per_position() -> None:
+def test_at_most_eight_pending_enques_per_event() -> None:
+    """Each pending EnQue holds an id of its HardEvent; the pool has QUE_MAX_EVENT (8) ids."""
     with block(BlockContext()):
         pipe = TPipe()
         queues = [TQue[TPosition.VECIN, 1]() for _ in range(MAX_ALLOCATED_PER_POSITION + 1)]
         for que in queues:
             pipe.InitBuffer(que, 1, 32)
-        for que in queues[:-1]:
-            que.AllocTensor[float32_t]()
-        with pytest.raises(AscregError, match="8 tensors are already allocated on VECIN"):
-            queues[-1].AllocTensor[float32_t]()
+        tensors = [que.AllocTensor[float32_t]() for que in queues]  # allocating takes no id
+        for que, tensor in zip(queues[:-1], tensors, strict=False):
+            que.EnQue(tensor)
+        with pytest.raises(CapacityError, match="all 8 event ids of HardEvent::MTE2_V"):
+            queues[-1].EnQue(tensors[-1])
+        queues[0].DeQue[float32_t]()  # releases its id
+        assert queues[-1].EnQue(tensors[-1])
 
 
 def test_tbuf_get_and_get_with_offset() -> None:

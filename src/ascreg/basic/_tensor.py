@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend import operands
+from ascreg.basic._template import TYPENAME, Signature, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
@@ -53,6 +54,15 @@ class TPosition(enum.Enum):
     C2PIPE2LOCAL = 15
     MAX = 16
 
+
+QuePosition = TPosition
+"""``AscendC::QuePosition``: the C++ alias of :class:`TPosition` (``using QuePosition = TPosition``).
+
+Examples
+--------
+>>> QuePosition.VECIN is TPosition.VECIN
+True
+"""
 
 UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 """The positions that live in the Unified Buffer."""
@@ -207,6 +217,27 @@ class GlobalTensor(_Subscripted[T]):
         if self.size is not None and offset >= self.size:
             raise OutOfBoundsError(f"element {offset} of the {self.size}-element {self._cpp()}")
         return self.GetPhyAddr(offset)
+
+    @member_template(Signature(CAST_T=TYPENAME))
+    def ReinterpretCast(self, *, CAST_T: type[U] | None = None) -> GlobalTensor[U]:
+        """``ReinterpretCast<CAST_T>()``: the same GM bytes viewed as ``CAST_T`` elements.
+
+        The size in bytes stays (rounded down to whole ``CAST_T`` elements).
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, float32_t, uint8_t
+        >>> from ascreg.basic import GlobalTensor
+        >>> g = GlobalTensor[float32_t](); g.SetGlobalBuffer(GlobalMemory().alloc(float32_t, 8), 8)
+        >>> g.ReinterpretCast[uint8_t]().GetSize()
+        32
+        """
+        _ascreg_call = "GlobalTensor.ReinterpretCast"
+        dtype: type[U] = need("CAST_T", CAST_T, "ReinterpretCast[CAST_T]()")
+        view: GlobalTensor[U] = GlobalTensor[dtype]()  # type: ignore[valid-type]
+        view.ptr = self.GetPhyAddr().cast(dtype)
+        view.size = None if self.size is None else self.size * self._dtype().size // dtype.size
+        return view
 
 
 class LocalTensor(_Subscripted[T]):
@@ -371,8 +402,13 @@ class LocalTensor(_Subscripted[T]):
             raise OutOfBoundsError(f"element {index} of the {self._size}-element {self._cpp()}")
         return self.GetPhyAddr(index)
 
-    def ReinterpretCast(self, dtype: type[U]) -> LocalTensor[U]:
-        """``ReinterpretCast<U>()``: the same bytes viewed as *dtype* elements.
+    @member_template(Signature(CAST_T=TYPENAME))
+    def ReinterpretCast(self, *, CAST_T: type[U] | None = None) -> LocalTensor[U]:
+        """``ReinterpretCast<CAST_T>()``: the same UB bytes viewed as ``CAST_T`` elements.
+
+        The size in bytes stays (rounded down to whole ``CAST_T`` elements). The view belongs
+        to the same queue buffer as the tensor: ``que.FreeTensor(t.ReinterpretCast[U]())``
+        frees the buffer, as in C++.
 
         Examples
         --------
@@ -380,9 +416,14 @@ class LocalTensor(_Subscripted[T]):
         >>> from ascreg.basic import LocalTensor, TPosition
         >>> from ascreg.machine.block import BlockContext, block
         >>> with block(BlockContext()):
-        ...     LocalTensor[float32_t](TPosition.VECCALC, 0, 8).ReinterpretCast(uint8_t).GetSize()
+        ...     LocalTensor[float32_t](TPosition.VECCALC, 0, 8).ReinterpretCast[uint8_t]().GetSize()
         32
         """
+        _ascreg_call = "LocalTensor.ReinterpretCast"
+        dtype: type[U] = need("CAST_T", CAST_T, "ReinterpretCast[CAST_T]()")
         return self._view(
-            self.GetPhyAddr().cast(dtype), self.GetLength() // dtype.size, self._position
+            self.GetPhyAddr().cast(dtype),
+            self.GetLength() // dtype.size,
+            self._position,
+            self._owner,
         )
