@@ -36,6 +36,8 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
+from ascreg.basic import _constants
+from ascreg.basic._constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
 from ascreg.enums import (
     CMPMODE,
     CastTrait,
@@ -144,3 +146,4 @@ __all__ = [
     "uint32_t",
     "uint64_t",
 ]
+__all__ += _constants.__all__

@@ -40,6 +40,9 @@ from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
+from ascreg.basic import _constants
+from ascreg.basic._constants import *  # noqa: F403 (the constant table; its __all__ lists them)
+from ascreg.basic._constants import platform as platform
 from ascreg.basic._copy import (
     DataCopy,
     DataCopyExtParams,
@@ -146,6 +149,9 @@ __all__ = [
     "asc_vf_call",
     "event_t",
 ]
+__all__ += _constants.__all__
+_PUBLIC_NOT_STARRED = ("platform",)
+"""Public names a star import leaves out (``platform`` would shadow the standard library's)."""
 
 
 class Hardware(enum.Enum):
