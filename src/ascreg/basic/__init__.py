@@ -80,6 +80,7 @@ from ascreg.basic._tpipe import (
     TQue,
     TQueBind,
 )
+from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
@@ -118,6 +119,7 @@ __all__ = [
     "PIPE_S",
     "PIPE_V",
     "QUE_MAX_EVENT",
+    "__VEC_SCOPE__",
     "CeilDivision",
     "DataCopy",
     "DataCopyExtParams",
