@@ -60,6 +60,19 @@ from ascreg.basic._events import (
     WaitFlag,
     event_t,
 )
+from ascreg.basic._system import (
+    DEFAULT_SYNC_ALL_CONFIG,
+    DisableDmaAtomic,
+    GetSysWorkSpacePtr,
+    GetUserWorkspace,
+    SetAtomicAdd,
+    SetAtomicMax,
+    SetAtomicMin,
+    SetAtomicNone,
+    SetSysWorkspace,
+    SyncAll,
+    SyncAllConfig,
+)
 from ascreg.basic._template import (
     INTEGER,
     TYPENAME,
@@ -84,6 +97,7 @@ from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
+from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import (
     EVENT_ID0,
     EVENT_ID1,
@@ -99,10 +113,12 @@ from ascreg.machine.sync import (
     PIPE_S,
     PIPE_V,
 )
+from ascreg.machine.sysregs import system_registers
 
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "DEFAULT_SYNC_ALL_CONFIG",
     "EVENT_ID0",
     "EVENT_ID1",
     "EVENT_ID2",
@@ -126,10 +142,13 @@ __all__ = [
     "DataCopyPad",
     "DataCopyPadExtParams",
     "DataCopyParams",
+    "DisableDmaAtomic",
     "Duplicate",
     "GetBlockIdx",
     "GetBlockNum",
+    "GetSysWorkSpacePtr",
     "GetTPipePtr",
+    "GetUserWorkspace",
     "GetVecLen",
     "GlobalTensor",
     "HardEvent",
@@ -139,7 +158,14 @@ __all__ = [
     "LocalTensor",
     "PipeBarrier",
     "QuePosition",
+    "SetAtomicAdd",
+    "SetAtomicMax",
+    "SetAtomicMin",
+    "SetAtomicNone",
     "SetFlag",
+    "SetSysWorkspace",
+    "SyncAll",
+    "SyncAllConfig",
     "TBuf",
     "TBufHandle",
     "TEventID",
@@ -171,6 +197,8 @@ class Hardware(enum.Enum):
 def InitSocState() -> None:
     """``AscendC::InitSocState()``: reset the core's modes (as ``asc_init``).
 
+    The copy pad value becomes 0, the mask SPR all ones and the store-atomic mode none.
+
     Examples
     --------
     >>> from ascreg.machine.block import BlockContext, block
@@ -180,6 +208,8 @@ def InitSocState() -> None:
     """
     _ascreg_call = "InitSocState"
     current_block().state["pad_value"] = 0
+    write_mask_spr(MASK_SPR_INIT)
+    system_registers().atomic = None
 
 
 def GetBlockIdx() -> int:

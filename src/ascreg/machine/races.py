@@ -89,6 +89,23 @@ class GmRaceCheck:
         """Return the hook watching *memory*, or None when the launch does not watch it."""
         return next((hook for hook in self.hooks if hook.memory is memory), None)
 
+    def new_phase(self) -> None:
+        """Forget the writers so far: a ``SyncAll`` orders every write before it first.
+
+        Two blocks writing the same bytes race only within one phase between barriers.
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, uint32_t
+        >>> out = GlobalMemory().alloc(uint32_t, 2)
+        >>> check = GmRaceCheck("k", (out,), {})
+        >>> check.block = 0; out.write([1, 2])
+        >>> check.new_phase(); check.block = 1; out.write([3, 4])
+        >>> check.detach()
+        """
+        for hook in self.hooks:
+            hook.owner[:] = UNWRITTEN
+
     def detach(self) -> None:
         """Restore every hooked memory's previous ``on_access``."""
         for hook in self.hooks:
