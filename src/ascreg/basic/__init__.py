@@ -60,6 +60,17 @@ from ascreg.basic._events import (
     WaitFlag,
     event_t,
 )
+from ascreg.basic._nddma import (
+    MultiCopyConfig,
+    MultiCopyLoopInfo,
+    MultiCopyParams,
+    NdDmaConfig,
+    NdDmaDci,
+    NdDmaLoopInfo,
+    NdDmaParams,
+    kDefaultMultiCopyConfig,
+    kDefaultNdDmaConfig,
+)
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
     DisableDmaAtomic,
@@ -156,6 +167,13 @@ __all__ = [
     "InitSocState",
     "LocalMemAllocator",
     "LocalTensor",
+    "MultiCopyConfig",
+    "MultiCopyLoopInfo",
+    "MultiCopyParams",
+    "NdDmaConfig",
+    "NdDmaDci",
+    "NdDmaLoopInfo",
+    "NdDmaParams",
     "PipeBarrier",
     "QuePosition",
     "SetAtomicAdd",
@@ -176,6 +194,8 @@ __all__ = [
     "WaitFlag",
     "asc_vf_call",
     "event_t",
+    "kDefaultMultiCopyConfig",
+    "kDefaultNdDmaConfig",
 ]
 __all__ += _constants.__all__
 _PUBLIC_NOT_STARRED = ("platform",)

@@ -15,7 +15,15 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend import operands
-from ascreg.basic._template import TYPENAME, FunctionTemplate, Signature, function_template
+from ascreg.basic._nddma import NdDmaConfig, NdDmaParams, kDefaultNdDmaConfig, nddma_copy
+from ascreg.basic._template import (
+    INTEGER,
+    TYPENAME,
+    FunctionTemplate,
+    Signature,
+    function_template,
+    instance_of,
+)
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
@@ -131,13 +139,22 @@ def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
     (gm_to_ub if isinstance(d, UbPtr) else ub_to_gm)(d, s, burst, call)
 
 
-def _DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
-    """``DataCopy(dst, src, count | DataCopyParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
+def _DataCopy(
+    dst: Any,
+    src: Any,
+    count: int | DataCopyParams | NdDmaParams,
+    *,
+    dim: int | None = None,
+    config: NdDmaConfig | None = None,
+) -> None:
+    """``DataCopy(dst, src, count | DataCopyParams | NdDmaParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
 
     The count form copies *count* contiguous elements; ``count * sizeof(T)`` must be a
     multiple of 32 bytes (the chip silently rounds it down; ascreg refuses). The
     ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
     ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
+    The ``NdDmaParams<T, dim>`` form, ``DataCopy[T, dim, config](dst, src, params)``, is the
+    n-dimensional GM -> UB copy (NDDMA) of :mod:`ascreg.basic._nddma`.
 
     Examples
     --------
@@ -156,6 +173,13 @@ def _DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
     """
     _ascreg_call = "DataCopy"
     d, s = _pair(dst, src)
+    if isinstance(count, NdDmaParams):
+        if not isinstance(d, UbPtr) or not isinstance(src, GlobalTensor):
+            raise AscregTypeError("the NDDMA DataCopy copies GM -> UB: (LocalTensor, GlobalTensor)")
+        nddma_copy(dst, src, count, dim, config)
+        return
+    if dim is not None or config is not None:
+        raise AscregTypeError("DataCopy[T, dim, config] takes NdDmaParams<T, dim>")
     if isinstance(count, DataCopyParams):
         found = _blocks(count)
         if found is None:
@@ -173,7 +197,11 @@ def _DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
     _run(d, s, burst, _ascreg_call)
 
 
-DataCopy = _Deduced(_DataCopy)
+DataCopy = function_template(
+    Signature(T=TYPENAME),
+    Signature(T=TYPENAME, dim=INTEGER, config=(instance_of(NdDmaConfig), kDefaultNdDmaConfig)),
+    name="DataCopy",
+)(_DataCopy)
 
 
 def _extent(count: int, stride: int, length: int) -> int:

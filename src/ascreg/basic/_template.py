@@ -436,18 +436,19 @@ class _Instantiation(Generic[C]):
         self._cls = cls
         self._bound = bound
 
-    def __call__(self) -> C:
-        return self._cls(**self._bound)
+    def __call__(self, *args: Any, **kwargs: Any) -> C:
+        return self._cls(*args, **kwargs, **self._bound)
 
     def __repr__(self) -> str:
         return f"{self._cls.__name__}<{', '.join(map(_text, self._bound.values()))}>"
 
 
 class ClassTemplate(type):
-    """Metaclass of a C++ class template: ``C[args]()`` is ``C(**args)``.
+    """Metaclass of a C++ class template: ``C[args](...)`` is ``C(..., **args)``.
 
     The class lists its template parameter lists in ``template_signatures``; the constructor
-    takes the parameters as keyword arguments.
+    takes the parameters as keyword arguments (after its own, which a C++ braced initialiser
+    gives).
 
     Examples
     --------
