@@ -95,3 +95,30 @@ def test_basic_names_say_so_too() -> None:
         ascreg.basic.SyncAl  # noqa: B018
     assert not isinstance(info.value, MissingApiError)
     assert str(info.value) == "module 'ascreg.basic' has no attribute 'SyncAl'"
+
+
+def test_the_generator_reads_basic_api_page_names() -> None:
+    """tools/gen_documented_names.py on basic-API pages (synthetic paths and titles)."""
+    path = Path(__file__).resolve().parents[2] / "tools" / "gen_documented_names.py"
+    spec = importlib.util.spec_from_file_location("gen_documented_names", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    root = "docs/zh/api/SIMD-API/基础API/"
+    files = {f"{root}资源管理/TQue/TQue.md", f"{root}资源管理/TQue/EnQue.md"}
+    names = tool.basic_page_names
+    assert names(
+        f"{root}同步/SetFlag-WaitFlag(ISASI).md", "# SetFlag/WaitFlag\\(ISASI\\)\n", files
+    ) == [
+        "SetFlag",
+        "WaitFlag",
+    ]
+    assert names(f"{root}资源管理/TQue/EnQue.md", "# EnQue\n", files) == ["TQue.EnQue"]
+    assert names(f"{root}资源管理/TQue/TQue.md", "# TQue\n", files) == ["TQue"]
+    page = '# DataCopy（GMToUB多维数据搬运NDDMA）<a name="x"></a>\n'
+    assert names(f"{root}搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md", page, files) == ["DataCopy"]
+    page = "# SetSysWorkSpace\n__aicore__ inline void SetSysWorkspace(GM_ADDR workspace)\n"
+    assert names(f"{root}资源管理/workspace/SetSysWorkSpace.md", page, files) == ["SetSysWorkspace"]
+    assert names(f"{root}矩阵/F32-Channel-Split.md", "# F32 Channel Split\n", files) == []
+    assert tool.surface_of(f"{root}Reg矢量计算/Add.md") == "reg"
+    assert tool.surface_of(f"{root}资源管理/TQue/EnQue.md") == "basic"
