@@ -56,6 +56,10 @@ class HardEvent(enum.Enum):
     MTE3_S = (Pipe.PIPE_MTE3, Pipe.PIPE_S)
 
 
+for _slot, _event in enumerate(HardEvent):
+    _event.slot = _slot  # type: ignore[attr-defined]  # the pool's index (an enum hashes slowly)
+del _slot, _event
+
 QUE_MAX_EVENT = 8
 """``AscendC::QUE_MAX_EVENT``: event ids per ``HardEvent`` in a ``TPipe``'s pool (dav-3510: 8).
 
@@ -119,12 +123,12 @@ class EventPool:
     """
 
     def __init__(self) -> None:
-        self.occupied: dict[HardEvent, int] = {}
-        """Per event, the bit set of occupied ids (bit *i*: id *i*)."""
+        self.occupied = [0] * len(HardEvent)
+        """Per event (by its ``slot``), the bit set of occupied ids (bit *i*: id *i*)."""
 
     def fetch(self, event: HardEvent) -> int:
         """Return the lowest free id of *event* without occupying it (``FetchEventID``)."""
-        bits = self.occupied.get(event, 0)
+        bits = self.occupied[event.slot]  # type: ignore[attr-defined]
         free = (~bits & (bits + 1)).bit_length() - 1  # the lowest zero bit
         if free >= QUE_MAX_EVENT:
             raise CapacityError(
@@ -137,22 +141,24 @@ class EventPool:
     def alloc(self, event: HardEvent) -> int:
         """Occupy and return the lowest free id of *event* (``AllocEventID``)."""
         found = self.fetch(event)
-        self.occupied[event] = self.occupied.get(event, 0) | 1 << found
+        self.occupied[event.slot] |= 1 << found  # type: ignore[attr-defined]
         return found
 
     def release(self, event: HardEvent, event_id: Any) -> None:
         """Free id *event_id* of *event* (``ReleaseEventID``); it must be occupied."""
-        if isinstance(event_id, bool) or not isinstance(event_id, int):
+        if type(event_id) is not int and (
+            isinstance(event_id, bool) or not isinstance(event_id, int)
+        ):
             raise AscregTypeError(f"the event id must be an integer, got {event_id!r:.40}")
         if not 0 <= event_id < QUE_MAX_EVENT:
             raise AscregError(f"event id {event_id} is outside [0, {QUE_MAX_EVENT})")
-        bits = self.occupied.get(event, 0)
-        if not bits >> event_id & 1:
+        slot = event.slot  # type: ignore[attr-defined]
+        if not self.occupied[slot] >> event_id & 1:
             raise AscregError(
                 f"event id {event_id} of HardEvent::{event.name} is not occupied: release "
                 "only an id AllocEventID returned, once"
             )
-        self.occupied[event] = bits & ~(1 << event_id)
+        self.occupied[slot] &= ~(1 << event_id)
 
 
 def _flag(event_id: int, *, evt: HardEvent | None = None, wait: bool) -> None:

@@ -228,18 +228,20 @@ def _instance(
     function: Callable[..., R],
     bound: dict[str, Any],
     keywords: frozenset[str] | None,
+    skip: int = 0,
 ) -> Callable[..., R]:
     """Return *function* with the template arguments *bound* (checked against the tensors).
 
     An argument the implementation takes no parameter for is only checked (``T`` of a function
-    that reads the element type from its tensors).
+    that reads the element type from its tensors). The first *skip* arguments (a member
+    template's object) are not checked.
     """
     passed = {k: v for k, v in bound.items() if keywords is None or k in keywords}
     if not (spec.checks_tensors and "T" in bound):
         return functools.partial(function, **passed)
 
     def instance(*args: Any, **kwargs: Any) -> R:
-        spec.check_tensors(bound, args, kwargs)
+        spec.check_tensors(bound, args[skip:], kwargs)
         return function(*args, **passed, **kwargs)
 
     return instance
@@ -335,11 +337,20 @@ class BoundTemplate(Generic[P, R]):
         return self._method.function(self._owner, *args, **kwargs)
 
     def __getitem__(self, items: Any) -> Callable[P, R]:
-        method = self._method
-        bound = method.spec.parse(items)
-        return _instance(
-            method.spec, functools.partial(method.function, self._owner), bound, method.keywords
-        )
+        return _BoundCall(self._method.instance(items), self._owner)
+
+
+class _BoundCall:
+    """A member template instance called on one object: ``obj.M[args]``."""
+
+    __slots__ = ("_function", "_owner")
+
+    def __init__(self, function: Callable[..., Any], owner: object) -> None:
+        self._function = function
+        self._owner = owner
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._function(self._owner, *args, **kwargs)
 
 
 class MemberTemplate(Generic[O, P, R]):
@@ -359,12 +370,31 @@ class MemberTemplate(Generic[O, P, R]):
         self.signatures = signatures
         self.function = function
         self.keywords = _keywords(function)
+        self._instances: dict[Any, Callable[..., R]] = {}
         self.spec = TemplateSpec(function.__name__, signatures)
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
+        self.__signature__ = inspect.signature(function)
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.spec = TemplateSpec(f"{owner.__name__}.{name}", self.signatures)
+
+    def instance(self, items: Any) -> Callable[..., R]:
+        """Return the implementation with the template arguments *items* bound (cached).
+
+        It takes the object first; the tensors checked against ``T`` are the arguments after it.
+        """
+        key = tuple(map(id, items)) if isinstance(items, tuple) else id(items)
+        found = self._instances.get(key)
+        if found is None:
+            found = _instance(self.spec, self.function, self.spec.parse(items), self.keywords, 1)
+            if len(self._instances) < 512:
+                self._instances[key] = found
+        return found
+
+    def __call__(self, owner: O, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Call the template on *owner* with deduced arguments (``Class.Method(obj, ...)``)."""
+        return self.function(owner, *args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<member template {self.spec.name}>"

@@ -118,7 +118,7 @@ def queue_event(src: TPosition, dst: TPosition, call: str) -> HardEvent:
 class _Buffer:
     """One block of UB that ``InitBuffer`` gave a queue or TBuf."""
 
-    __slots__ = ("enque", "free", "nbytes", "ptr", "state", "token")
+    __slots__ = ("enque", "free", "nbytes", "ptr", "state", "token", "views")
 
     def __init__(self, ptr: UbPtr[Any], nbytes: int) -> None:
         self.ptr = ptr
@@ -129,6 +129,8 @@ class _Buffer:
         """The event and id a pending ``EnQue`` holds (released by ``DeQue``)."""
         self.free: tuple[HardEvent, int] | None = None
         """The event and id a ``FreeTensor`` holds (released by the next ``AllocTensor``)."""
+        self.views: dict[type[Scalar], UbPtr[Any]] = {}
+        """The buffer's pointer as each element type asked for so far."""
 
 
 class TPipe:
@@ -386,8 +388,10 @@ class TQueBind(metaclass=ClassTemplate):
 
     def _tensor(self, buffer: _Buffer, dtype: type[T]) -> LocalTensor[T]:
         """Return the buffer as ``LocalTensor<dtype>`` (the C++ ``Buf2Tensor<T>``)."""
-        size = buffer.nbytes // dtype.size
-        return LocalTensor._view(buffer.ptr.cast(dtype), size, self._position, buffer)
+        ptr = buffer.views.get(dtype)
+        if ptr is None:
+            ptr = buffer.views[dtype] = buffer.ptr.cast(dtype)
+        return LocalTensor._view(ptr, buffer.nbytes // dtype.size, self._position, buffer)
 
     def _rebind(self, tensor: LocalTensor[Any], taken: LocalTensor[Any]) -> LocalTensor[Any]:
         tensor._bind(taken.GetPhyAddr(), taken.GetSize(), taken.GetPosition(), taken._owner)
