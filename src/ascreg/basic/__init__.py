@@ -83,6 +83,7 @@ from ascreg.basic._system import (
     SetSysWorkspace,
     SyncAll,
     SyncAllConfig,
+    reset_soc_state,
 )
 from ascreg.basic._template import (
     INTEGER,
@@ -108,7 +109,6 @@ from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
-from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import (
     EVENT_ID0,
     EVENT_ID1,
@@ -124,7 +124,6 @@ from ascreg.machine.sync import (
     PIPE_S,
     PIPE_V,
 )
-from ascreg.machine.sysregs import system_registers
 
 T = TypeVar("T", bound=Scalar)
 
@@ -227,9 +226,7 @@ def InitSocState() -> None:
     0
     """
     _ascreg_call = "InitSocState"
-    current_block().state["pad_value"] = 0
-    write_mask_spr(MASK_SPR_INIT)
-    system_registers().atomic = None
+    reset_soc_state()
 
 
 def GetBlockIdx() -> int:

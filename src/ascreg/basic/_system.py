@@ -30,8 +30,25 @@ from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedEr
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.coop import RUNNER_STATE, Barrier, BlockRunner
 from ascreg.machine.memory import GmPtr
+from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import PIPE_ALL, PIPE_MTE2, PIPE_MTE3, Pipe
 from ascreg.machine.sysregs import system_registers
+
+
+def reset_soc_state() -> None:
+    """Reset the core's modes as ``InitSocState`` / ``asc_init``: pad value 0, mask SPR, no atomic.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     reset_soc_state(); ctx.state["pad_value"], system_registers().atomic
+    (0, None)
+    """
+    current_block().state["pad_value"] = 0
+    write_mask_spr(MASK_SPR_INIT)
+    system_registers().atomic = None
+
 
 # -- SyncAll -----------------------------------------------------------------------------------
 

@@ -37,6 +37,7 @@ from typing import Any, ClassVar, TypeVar, cast, overload
 from ascreg._dtypes import Scalar, uint8_t
 from ascreg._frontend import operands
 from ascreg.basic._events import EVENT_PARAM, QUE_MAX_EVENT, EventPool, HardEvent
+from ascreg.basic._system import reset_soc_state
 from ascreg.basic._template import (
     INTEGER,
     TYPENAME,
@@ -160,7 +161,10 @@ class TPipe:
         self._ctx: BlockContext = ctx
         self._buffers = 0
         self._queues: list[TQueBind] = []
+        self._owners: list[TQueBind | TBuf] = []
+        """Every queue and TBuf given buffers (what ``Destroy`` / ``Reset`` take back)."""
         self._events = EventPool()
+        self._destroyed = False
 
     def __repr__(self) -> str:
         return f"<TPipe: {self._buffers} buffers, {self._ctx.ub.free_bytes} UB bytes free>"
@@ -197,11 +201,14 @@ class TPipe:
             )
         else:
             raise AscregTypeError(f"InitBuffer takes a TQue, TQueBind or TBuf, got {que!r:.60}")
+        if self._destroyed:
+            raise AscregError("the TPipe was destroyed: Init() it, or make a new TPipe")
         if que._buffers:
             raise AscregError(f"{que!r} already has its buffers: InitBuffer once per queue")
         nbytes = -(-nbytes // DATA_BLOCK) * DATA_BLOCK
         self._reserve(count, nbytes)
         que._attach(self, [self._buffer(f"{que!r} buffer {i}", nbytes) for i in range(count)])
+        self._owners.append(que)
         return True
 
     def _buffer(self, label: str, nbytes: int) -> _Buffer:
@@ -223,6 +230,83 @@ class TPipe:
                 f"{ub.capacity - start} are free (the UB holds {ub.capacity})"
             )
         self._buffers += count
+
+    def Destroy(self) -> None:
+        """``TPipe::Destroy()``: release the pipe's buffers and event ids (after a PIPE_ALL barrier).
+
+        The queues and TBufs lose their buffers (a tensor taken from them is dead) and their UB
+        is reused; the kernel may then make another ``TPipe``, or call ``Init()`` on this one.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     first = TPipe(); buf = TBuf(); _ = first.InitBuffer(buf, 1024)
+        ...     first.Destroy()
+        ...     second = TPipe(); other = TBuf(); _ = second.InitBuffer(other, 64)
+        ...     other.Get[float32_t]().GetPhyAddr().address
+        0
+        """
+        _ascreg_call = "TPipe.Destroy"
+        self._release("Destroy")
+        self._destroyed = True
+        if self._ctx.state.get(_PIPE_STATE) is self:
+            self._ctx.state[_PIPE_STATE] = None
+
+    def Init(self) -> None:
+        """``TPipe::Init()``: make a destroyed pipe the kernel's pipe again, with fresh pools.
+
+        The constructor already initialises; ``Init`` pairs with ``Destroy`` to reuse the object.
+
+        Examples
+        --------
+        >>> from ascreg.basic import GetTPipePtr, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); pipe.Destroy(); pipe.Init(); GetTPipePtr() is pipe
+        True
+        """
+        _ascreg_call = "TPipe.Init"
+        if not self._destroyed:
+            raise AscregError("the TPipe is initialised already: Init() follows Destroy()")
+        if self._ctx.state.get(_PIPE_STATE) is not None:
+            raise AscregError("another TPipe is live: a kernel has one TPipe at a time")
+        self._ctx.state[_PIPE_STATE] = self
+        self._destroyed = False
+
+    def Reset(self) -> None:
+        """``TPipe::Reset()``: release every buffer and event id and reset the core's modes.
+
+        The pipe stays the kernel's; its queues and TBufs need ``InitBuffer`` again.
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf(); _ = pipe.InitBuffer(buf, 1024)
+        ...     pipe.Reset(); pipe.InitBuffer(buf, 64)
+        True
+        """
+        _ascreg_call = "TPipe.Reset"
+        self._release("Reset")
+        reset_soc_state()
+
+    def _release(self, call: str) -> None:
+        if self._destroyed:
+            raise AscregError(f"the TPipe was destroyed: Init() it before {call}()")
+        self._ctx.tracker.barrier()
+        for owner in self._owners:
+            for buffer in owner._buffers:
+                self._ctx.ub.free(buffer.ptr)
+            owner._detach()
+        self._owners.clear()
+        self._queues.clear()
+        self._buffers = 0
+        self._events = EventPool()
+        self._ctx.ub.trim()
 
     @member_template(EVENT_PARAM)
     def AllocEventID(self, *, evt: HardEvent | None = None) -> int:
@@ -365,14 +449,67 @@ class TQueBind(metaclass=ClassTemplate):
         self._name = name
         self._pipe: TPipe | None = None
         self._buffers: list[_Buffer] = []
+        self._cursor = 0
+        """The buffer ``AllocTensor`` tries first (buffers are handed out round-robin)."""
         self._queue: deque[tuple[_Buffer, HardEvent]] = deque()
 
     def __repr__(self) -> str:
         return self._name
 
     def _attach(self, pipe: TPipe, buffers: list[_Buffer]) -> None:
-        self._pipe, self._buffers = pipe, buffers
+        self._pipe, self._buffers, self._cursor = pipe, buffers, 0
         pipe._queues.append(self)
+
+    def _detach(self) -> None:
+        self._pipe, self._buffers = None, []
+        self._queue.clear()
+
+    def _next_idle(self) -> _Buffer | None:
+        """Return the next idle buffer in round-robin order (the C++ ``bufCursor``), or None."""
+        count = len(self._buffers)
+        for _ in range(count):
+            buffer = self._buffers[self._cursor]
+            self._cursor = (self._cursor + 1) % count
+            if buffer.state == "idle":
+                return buffer
+        return None
+
+    def FreeAllEvent(self) -> None:
+        """``FreeAllEvent()``: wait for and release the event ids the freed buffers hold.
+
+        Each buffer ``FreeTensor`` returned holds an id of the queue's backward event until its
+        next ``AllocTensor``; this settles them all now (the producer pipe is ordered after the
+        consumer's work), so other queues may take the ids. Not for depth 0 (C++
+        ``static_assert``).
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import HardEvent, TPipe, TPosition, TQue
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); que = TQue[TPosition.VECIN, 1]()
+        ...     _ = pipe.InitBuffer(que, 1, 64)
+        ...     _ = que.EnQue(que.AllocTensor[float32_t]()); que.FreeTensor(que.DeQue[float32_t]())
+        ...     held = pipe.FetchEventID(HardEvent.V_MTE2)
+        ...     que.FreeAllEvent(); held, pipe.FetchEventID(HardEvent.V_MTE2)
+        (1, 0)
+        """
+        _ascreg_call = f"{self._name}.FreeAllEvent"
+        if not self._depth:
+            raise AscregError("FreeAllEvent is not for a depth-0 (in-place) queue")
+        for buffer in self._buffers:
+            if buffer.enque is not None:
+                raise AscregError(
+                    "a tensor is still in the queue: DeQue it before FreeAllEvent (the chip "
+                    "asserts)"
+                )
+            if buffer.free is not None:
+                self._events().release(*buffer.free)
+                buffer.free = None
+                if buffer.token is not None:
+                    self._tracker().acquire(self._event.value[0], buffer.token)
+                buffer.token = None
 
     def _capacity(self) -> int:
         return self._depth or len(self._buffers)
@@ -430,7 +567,7 @@ class TQueBind(metaclass=ClassTemplate):
         self._check_form(inplace, "AllocTensor")
         if self._pipe is None:
             raise AscregError("the queue has no buffers: call pipe.InitBuffer(que, num, len)")
-        idle = next((b for b in self._buffers if b.state == "idle"), None)
+        idle = self._next_idle()
         if idle is None:
             raise AscregError(
                 f"no idle buffer: all {len(self._buffers)} buffer(s) of InitBuffer are taken; "
@@ -710,6 +847,9 @@ class TBuf(metaclass=ClassTemplate):
 
     def _attach(self, pipe: TPipe, buffers: list[_Buffer]) -> None:
         self._buffers = buffers
+
+    def _detach(self) -> None:
+        self._buffers = []
 
     @member_template(Signature(T=TYPENAME))
     def Get(self, len: int | None = None, *, T: type[Scalar] | None = None) -> LocalTensor[Any]:
