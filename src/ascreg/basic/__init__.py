@@ -41,6 +41,13 @@ from typing import Any, TypeVar
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
 from ascreg.basic import _constants
+from ascreg.basic._cache import (
+    CacheLine,
+    DataCacheCleanAndInvalid,
+    DataSyncBarrier,
+    DcciDst,
+    MemDsbT,
+)
 from ascreg.basic._constants import *  # noqa: F403 (the constant table; its __all__ lists them)
 from ascreg.basic._constants import platform as platform
 from ascreg.basic._copy import (
@@ -74,7 +81,13 @@ from ascreg.basic._nddma import (
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
     DisableDmaAtomic,
+    GetDataBlockSizeInBytes,
+    GetRuntimeUBSize,
+    GetSubBlockIdx,
+    GetSubBlockNum,
     GetSysWorkSpacePtr,
+    GetTaskRatio,
+    GetUBSizeInBytes,
     GetUserWorkspace,
     SetAtomicAdd,
     SetAtomicMax,
@@ -94,7 +107,14 @@ from ascreg.basic._template import (
     member_template,
     need,
 )
-from ascreg.basic._tensor import GlobalTensor, LocalTensor, QuePosition, TPosition
+from ascreg.basic._tensor import (
+    CacheMode,
+    CacheRwMode,
+    GlobalTensor,
+    LocalTensor,
+    QuePosition,
+    TPosition,
+)
 from ascreg.basic._tpipe import (
     MAX_ALLOCATED_PER_POSITION,
     MAX_BUFFERS,
@@ -146,18 +166,30 @@ __all__ = [
     "PIPE_V",
     "QUE_MAX_EVENT",
     "__VEC_SCOPE__",
+    "CacheLine",
+    "CacheMode",
+    "CacheRwMode",
     "CeilDivision",
+    "DataCacheCleanAndInvalid",
     "DataCopy",
     "DataCopyExtParams",
     "DataCopyPad",
     "DataCopyPadExtParams",
     "DataCopyParams",
+    "DataSyncBarrier",
+    "DcciDst",
     "DisableDmaAtomic",
     "Duplicate",
     "GetBlockIdx",
     "GetBlockNum",
+    "GetDataBlockSizeInBytes",
+    "GetRuntimeUBSize",
+    "GetSubBlockIdx",
+    "GetSubBlockNum",
     "GetSysWorkSpacePtr",
     "GetTPipePtr",
+    "GetTaskRatio",
+    "GetUBSizeInBytes",
     "GetUserWorkspace",
     "GetVecLen",
     "GlobalTensor",
@@ -166,6 +198,7 @@ __all__ = [
     "InitSocState",
     "LocalMemAllocator",
     "LocalTensor",
+    "MemDsbT",
     "MultiCopyConfig",
     "MultiCopyLoopInfo",
     "MultiCopyParams",

@@ -16,7 +16,7 @@ import attrs
 
 from ascreg._dtypes import Scalar, int32_t, uint8_t
 from ascreg._spec.c_api import STORE_ATOMIC_TYPES
-from ascreg.basic._constants import AIV_CORE_NUM, ONE_BLK_SIZE, RESERVED_WORKSPACE
+from ascreg.basic._constants import AIV_CORE_NUM, ONE_BLK_SIZE, RESERVED_WORKSPACE, TOTAL_UB_SIZE
 from ascreg.basic._template import (
     BOOLEAN,
     TYPENAME,
@@ -48,6 +48,93 @@ def reset_soc_state() -> None:
     current_block().state["pad_value"] = 0
     write_mask_spr(MASK_SPR_INIT)
     system_registers().atomic = None
+
+
+# -- system variables ----------------------------------------------------------------------------
+
+
+def GetSubBlockIdx() -> int:
+    """``AscendC::GetSubBlockIdx()``: the vector core's index in its AI Core (0: vector-only).
+
+    An ascreg launch runs one vector core per block (``KERNEL_TYPE_AIV_ONLY``), as
+    ``asc_get_sub_block_id`` reports.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext(block_idx=3, block_num=4)):
+    ...     GetSubBlockIdx(), GetSubBlockNum(), GetTaskRatio()
+    (0, 1, 1)
+    """
+    _ascreg_call = "GetSubBlockIdx"
+    current_block()
+    return 0
+
+
+def GetSubBlockNum() -> int:
+    """``AscendC::GetSubBlockNum()``: vector cores per AI Core of the launch (1, ``__vector__``).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetSubBlockNum()
+    1
+    """
+    _ascreg_call = "GetSubBlockNum"
+    current_block()
+    return 1
+
+
+def GetTaskRatio() -> int:
+    """``AscendC::GetTaskRatio()``: vector cores started per logical AI Core (1, AIV only).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetTaskRatio()
+    1
+    """
+    _ascreg_call = "GetTaskRatio"
+    current_block()
+    return 1
+
+
+def GetDataBlockSizeInBytes() -> int:
+    """``AscendC::GetDataBlockSizeInBytes()``: bytes in a DataBlock (32).
+
+    Examples
+    --------
+    >>> GetDataBlockSizeInBytes()
+    32
+    """
+    return ONE_BLK_SIZE
+
+
+def GetUBSizeInBytes() -> int:
+    """``AscendC::GetUBSizeInBytes()``: bytes of the Unified Buffer (248 KiB on dav-3510).
+
+    Examples
+    --------
+    >>> GetUBSizeInBytes() // 1024
+    248
+    """
+    return TOTAL_UB_SIZE
+
+
+def GetRuntimeUBSize() -> int:
+    """``AscendC::GetRuntimeUBSize()``: bytes of UB the kernel may use (248 KiB).
+
+    The chip reports 216 KiB in a kernel that mixes SIMD and SIMT (the SIMT data cache takes
+    the rest); ascreg's SIMT engine uses no UB for that, so it reports the whole UB.
+
+    Examples
+    --------
+    >>> GetRuntimeUBSize() == GetUBSizeInBytes()
+    True
+    """
+    return TOTAL_UB_SIZE
 
 
 # -- SyncAll -----------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend import operands
-from ascreg.basic._template import TYPENAME, Signature, member_template, need
+from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
@@ -63,6 +63,36 @@ Examples
 >>> QuePosition.VECIN is TPosition.VECIN
 True
 """
+
+
+class CacheMode(enum.Enum):
+    """``AscendC::CacheMode``: whether a GlobalTensor's data goes through the L2 cache.
+
+    Examples
+    --------
+    >>> CacheMode.CACHE_MODE_DISABLE.value
+    0
+    """
+
+    CACHE_MODE_DISABLE = 0
+    CACHE_MODE_NORMAL = 1
+    CACHE_MODE_LAST = 2
+    CACHE_MODE_PERSISTENT = 4
+
+
+class CacheRwMode(enum.Enum):
+    """``AscendC::CacheRwMode``: the L2 read/write mode of ``SetL2CacheHint`` (reserved).
+
+    Examples
+    --------
+    >>> CacheRwMode.RW.value
+    3
+    """
+
+    READ = 1
+    WRITE = 2
+    RW = 3
+
 
 UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 """The positions that live in the Unified Buffer."""
@@ -217,6 +247,25 @@ class GlobalTensor(_Subscripted[T]):
         if self.size is not None and offset >= self.size:
             raise OutOfBoundsError(f"element {offset} of the {self.size}-element {self._cpp()}")
         return self.GetPhyAddr(offset)
+
+    @member_template(Signature(rwMode=(member_of(CacheRwMode), CacheRwMode.RW)))
+    def SetL2CacheHint(
+        self, mode: CacheMode = CacheMode.CACHE_MODE_NORMAL, *, rwMode: CacheRwMode = CacheRwMode.RW
+    ) -> None:
+        """``SetL2CacheHint<rwMode>(mode)``: whether this tensor's GM goes through the L2 cache.
+
+        A performance hint: ascreg has no L2 cache, so it checks the mode and changes nothing.
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, float32_t
+        >>> from ascreg.basic import CacheMode, GlobalTensor
+        >>> g = GlobalTensor[float32_t](); g.SetGlobalBuffer(GlobalMemory().alloc(float32_t, 8))
+        >>> g.SetL2CacheHint(CacheMode.CACHE_MODE_DISABLE)
+        """
+        _ascreg_call = "GlobalTensor.SetL2CacheHint"
+        if not isinstance(mode, CacheMode):
+            raise AscregTypeError(f"mode must be a CacheMode, got {mode!r:.40}")
 
     @member_template(Signature(CAST_T=TYPENAME))
     def ReinterpretCast(self, *, CAST_T: type[U] | None = None) -> GlobalTensor[U]:
