@@ -36,8 +36,6 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
-from ascreg.basic import _constants
-from ascreg.basic._constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
 from ascreg.enums import (
     CMPMODE,
     CastTrait,
@@ -62,6 +60,8 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine import constants as _constants
+from ascreg.machine.constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
 from ascreg.machine.kernel import __simd_vf__
 from ascreg.machine.loops import explain as explain_loops
 from ascreg.machine.memory import (
