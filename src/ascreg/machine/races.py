@@ -77,7 +77,7 @@ class GmRaceCheck:
         self.kernel = kernel
         self.block = 0
         self.paused = False
-        """True while a SIMT block batch runs: it claims each block's spans itself afterwards."""
+        """Set while a SIMT block batch runs (the batch claims each block's spans afterwards)."""
         memories = {
             id(a.memory): a.memory
             for a in (*args, *kwargs.values())
