@@ -44,6 +44,8 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
+    ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
+    ("ascreg.machine.races", "ascreg.machine.races", "Internals: cross-block GM races"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
     ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
@@ -161,12 +163,15 @@ def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[
             return "", module.__name__
         if isinstance(node, ast.ImportFrom) and node.module and depth < 5:
             for alias in node.names:
-                if (alias.asname or alias.name) == name:
+                star = alias.name == "*"  # ``from m import *``: the names of m's __all__
+                if star or (alias.asname or alias.name) == name:
                     try:
                         source_module = importlib.import_module(node.module)
                     except ImportError:
                         return "", module.__name__
-                    return attribute_doc(source_module, alias.name, depth + 1)
+                    if star and name not in getattr(source_module, "__all__", ()):
+                        continue
+                    return attribute_doc(source_module, name if star else alias.name, depth + 1)
     return "", module.__name__
 
 

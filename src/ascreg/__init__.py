@@ -60,6 +60,8 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine import constants as _constants
+from ascreg.machine.constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
 from ascreg.machine.kernel import __simd_vf__
 from ascreg.machine.loops import explain as explain_loops
 from ascreg.machine.memory import (
@@ -144,3 +146,4 @@ __all__ = [
     "uint32_t",
     "uint64_t",
 ]
+__all__ += _constants.__all__

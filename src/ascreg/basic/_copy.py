@@ -7,15 +7,23 @@ template argument the plain call works; ``DataCopyPad[float32_t](...)`` checks i
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
-from typing import Any, Generic, ParamSpec, TypeVar, overload
+from typing import Any, Generic, ParamSpec, TypeVar
 
 import attrs
 import numpy as np
 
-from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._dtypes import Scalar
 from ascreg._frontend import operands
+from ascreg.basic._nddma import NdDmaConfig, NdDmaParams, kDefaultNdDmaConfig, nddma_copy
+from ascreg.basic._template import (
+    INTEGER,
+    TYPENAME,
+    FunctionTemplate,
+    Signature,
+    function_template,
+    instance_of,
+)
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
@@ -89,36 +97,9 @@ class DataCopyPadExtParams(Generic[T]):
     paddingValue: Any = 0
 
 
-class _Deduced(Generic[P, R]):
-    """A function template: ``f(args)`` deduces ``T``, ``f[T](args)`` checks it."""
-
-    def __init__(self, function: Callable[P, R]) -> None:
-        self._function = function
-        self.__name__ = self.__qualname__ = function.__name__.lstrip("_")
-        self.__doc__ = function.__doc__
-        self.__module__ = "ascreg.basic"
-        self.__signature__ = inspect.signature(function)
-
-    def __repr__(self) -> str:
-        return self.__name__
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        return self._function(*args, **kwargs)
-
-    def __getitem__(self, dtype: Any) -> Callable[P, R]:
-        name = f"{self.__name__}<{getattr(dtype, 'cpp_name', dtype)}>"
-        if not is_scalar_type(dtype):
-            raise AscregTypeError("the template argument must be a scalar type", call=name)
-
-        def instance(*args: P.args, **kwargs: P.kwargs) -> R:
-            for arg in (*args, *kwargs.values()):
-                if isinstance(arg, GlobalTensor | LocalTensor) and arg._dtype() is not dtype:
-                    raise AscregTypeError(
-                        f"{arg._cpp()} does not hold T = {dtype.cpp_name}", call=name
-                    )
-            return self._function(*args, **kwargs)
-
-        return instance
+def _Deduced(function: Callable[P, R]) -> FunctionTemplate[P, R]:
+    """Make *function* a template ``<typename T>``: ``f(args)`` deduces, ``f[T](args)`` checks."""
+    return function_template(Signature(T=TYPENAME))(function)
 
 
 def _pointer(obj: Any, role: str) -> Pointer[Any]:
@@ -158,19 +139,22 @@ def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
     (gm_to_ub if isinstance(d, UbPtr) else ub_to_gm)(d, s, burst, call)
 
 
-@overload
-def DataCopy(dst: LocalTensor[T], src: GlobalTensor[T], count: int | DataCopyParams) -> None: ...
-@overload
-def DataCopy(dst: GlobalTensor[T], src: LocalTensor[T], count: int | DataCopyParams) -> None: ...
-@overload
-def DataCopy(dst: Pointer[T], src: Pointer[T], count: int | DataCopyParams) -> None: ...
-def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
-    """``DataCopy(dst, src, count | DataCopyParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
+def _DataCopy(
+    dst: Any,
+    src: Any,
+    count: int | DataCopyParams | NdDmaParams,
+    *,
+    dim: int | None = None,
+    config: NdDmaConfig | None = None,
+) -> None:
+    """``DataCopy(dst, src, count | DataCopyParams | NdDmaParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
 
     The count form copies *count* contiguous elements; ``count * sizeof(T)`` must be a
     multiple of 32 bytes (the chip silently rounds it down; ascreg refuses). The
     ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
     ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
+    The ``NdDmaParams<T, dim>`` form, ``DataCopy[T, dim, config](dst, src, params)``, is the
+    n-dimensional GM -> UB copy (NDDMA) of :mod:`ascreg.basic._nddma`.
 
     Examples
     --------
@@ -189,6 +173,13 @@ def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
     """
     _ascreg_call = "DataCopy"
     d, s = _pair(dst, src)
+    if isinstance(count, NdDmaParams):
+        if not isinstance(d, UbPtr) or not isinstance(src, GlobalTensor):
+            raise AscregTypeError("the NDDMA DataCopy copies GM -> UB: (LocalTensor, GlobalTensor)")
+        nddma_copy(dst, src, count, dim, config)
+        return
+    if dim is not None or config is not None:
+        raise AscregTypeError("DataCopy[T, dim, config] takes NdDmaParams<T, dim>")
     if isinstance(count, DataCopyParams):
         found = _blocks(count)
         if found is None:
@@ -204,6 +195,13 @@ def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
     _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst")
     _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
     _run(d, s, burst, _ascreg_call)
+
+
+DataCopy = function_template(
+    Signature(T=TYPENAME),
+    Signature(T=TYPENAME, dim=INTEGER, config=(instance_of(NdDmaConfig), kDefaultNdDmaConfig)),
+    name="DataCopy",
+)(_DataCopy)
 
 
 def _extent(count: int, stride: int, length: int) -> int:

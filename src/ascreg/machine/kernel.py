@@ -33,9 +33,10 @@ from typing import Any, Generic, ParamSpec, TypeVar, cast
 import numpy as np
 
 from ascreg._dtypes import Scalar
-from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError, SyncError
+from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError
 from ascreg.machine import loops
 from ascreg.machine.block import BlockContext, block, current_block, running_block
+from ascreg.machine.coop import BlockRunner, check_sync_clean  # noqa: F401 (its old home)
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
@@ -497,20 +498,13 @@ class Kernel(Generic[P]):
         check_stream(stream)
         self._check_args(args, kwargs)
         races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
-        shared: dict[str, Any] = {}
+        runner = BlockRunner(self.func, args, kwargs, int(blocks), dyn_bytes, name, races, {})
         try:
             start = 0 if races is None else self._run_batches(int(blocks), args, kwargs, races)
-            for index in range(start, int(blocks)):
-                ctx = BlockContext(index, int(blocks), dyn_bytes, name, shared=shared)
-                if races is not None:
-                    races.block = index
-                try:
-                    with block(ctx):
-                        self.func(*args, **kwargs)
-                    check_sync_clean(ctx)
-                finally:
-                    ctx.release()
+            runner.done.extend(range(start))
+            runner.run_from(start)
         finally:
+            runner.close()
             if races is not None:
                 races.detach()
 
@@ -715,39 +709,6 @@ def get_vec_len() -> int:
     256
     """
     return VL
-
-
-def check_sync_clean(ctx: BlockContext) -> None:
-    """Raise if the block ended with a flag set that nobody waited for, or a mutex still held.
-
-    A launch calls this after each block returns. On the chip an event flag outlives the kernel:
-    a leftover ``asc_sync_notify`` would release a wait of the *next* kernel before its data is
-    ready, and a held mutex would block it. Kernels that pre-set flags (notify before the loop)
-    balance them with waits after the loop and pass.
-
-    Examples
-    --------
-    >>> ctx = BlockContext(block_idx=2, block_num=4)
-    >>> ctx.tracker.notify(Pipe.PIPE_MTE2, Pipe.PIPE_V, 1)
-    >>> check_sync_clean(ctx)
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.SyncError: block 2 ended with flags set but never waited for: (PIPE_MTE2 -> PIPE_V, EVENT_ID1) x1; on the chip a leftover flag releases a wait of the next kernel early: add the matching asc_sync_wait
-    """
-    pending = ctx.tracker.pending_flags()
-    if pending:
-        raise SyncError(
-            f"block {ctx.block_idx} ended with flags set but never waited for: "
-            + ", ".join(pending)
-            + "; on the chip a leftover flag releases a wait of the next kernel early: add the "
-            "matching asc_sync_wait"
-        )
-    held = ctx.tracker.held_mutexes()
-    if held:
-        raise SyncError(
-            f"block {ctx.block_idx} ended holding {', '.join(held)} with no asc_unlock "
-            "(lock and unlock are strictly paired)"
-        )
 
 
 __all__ = [

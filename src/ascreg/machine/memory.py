@@ -246,6 +246,20 @@ class Memory:
             raise OutOfBoundsError(f"{ptr!r} is not the start of a live allocation")
         ptr.block.live = False
 
+    def trim(self) -> None:
+        """Give the space of the freed allocations at the top back: the next ones reuse it.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> ub = UnifiedBuffer(); a = ub.alloc(uint8_t, 32); b = ub.alloc(uint8_t, 32)
+        >>> ub.free(b); ub.trim(); ub.alloc(uint8_t, 8).address
+        32
+        """
+        while self.allocations and not self.allocations[-1].live:
+            self.allocations.pop()
+        self.top = self.allocations[-1].end if self.allocations else 0
+
     def reset(self) -> None:
         """Forget every allocation and zero the memory.
 
