@@ -87,7 +87,6 @@ def _check(n: int, tile: int, highPrecisionDiv: bool) -> None:
     assert_ulp(out, expected, 4 + 2 * np.abs(z), atol=OVERFLOWED)
 
 
-@pytest.mark.xfail(strict=True, reason="needs VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue)")
 @pytest.mark.parametrize(("n", "tile", "hp"), CASES)
 def test_fast_gelu_as_written(n: int, tile: int, hp: bool) -> None:
     _check(n, tile, hp)

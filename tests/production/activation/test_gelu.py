@@ -90,7 +90,6 @@ def _check(n: int, tile: int) -> None:
     assert_ulp(out, expected, 4 + 4 * np.abs(z), atol=float(np.finfo(np.float32).tiny))
 
 
-@pytest.mark.xfail(strict=True, reason="needs VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue)")
 @pytest.mark.parametrize(("n", "tile"), CASES)
 def test_gelu_as_written(n: int, tile: int) -> None:
     _check(n, tile)

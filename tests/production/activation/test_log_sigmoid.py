@@ -106,7 +106,6 @@ def _check(n: int, tile: int) -> None:
     assert_ulp(out, golden(x), 4, atol=float(np.finfo(np.float32).tiny))
 
 
-@pytest.mark.xfail(strict=True, reason="needs VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue)")
 @pytest.mark.parametrize(("n", "tile"), CASES)
 def test_log_sigmoid_as_written(n: int, tile: int) -> None:
     _check(n, tile)

@@ -143,7 +143,6 @@ def _check(dtype: type[Scalar], n: int, tile: int, ulps: int) -> None:
     assert_ulp(out, golden(x, dtype), ulps, atol=float(np.finfo(dtype.np_dtype).tiny))
 
 
-@pytest.mark.xfail(strict=True, reason="needs VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue)")
 @pytest.mark.parametrize(("dtype", "n", "tile", "ulps"), CASES)
 def test_mish_as_written(dtype: type[Scalar], n: int, tile: int, ulps: int) -> None:
     _check(dtype, n, tile, ulps)

@@ -77,7 +77,6 @@ def _check(n: int, tile: int) -> None:
     assert_ulp(out, golden(x), 2)
 
 
-@pytest.mark.xfail(strict=True, reason="needs VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue)")
 @pytest.mark.parametrize(("n", "tile"), CASES)
 def test_rsqrt_as_written(n: int, tile: int) -> None:
     _check(n, tile)
