@@ -1646,8 +1646,9 @@ class Census:
                         continue
         return found
 
-    def member(self, entry: Entry) -> Any:
-        """The ascreg attribute a method or field entry names, or None."""
+    def members(self, entry: Entry) -> Iterator[Any]:
+        """Every ascreg attribute a method or field entry names, on each object standing for
+        its class (the class itself, what its subscripts made, an instance)."""
         owners, _, name = entry.name.rpartition("::")
         for owner in owners.split("|"):
             for obj in self.instances(entry.surface, owner):
@@ -1655,8 +1656,11 @@ class Census:
                 if found is None and not isinstance(obj, type):
                     found = _member(type(obj), name)
                 if found is not None:
-                    return found
-        return None
+                    yield found
+
+    def member(self, entry: Entry) -> Any:
+        """The first ascreg attribute a method or field entry names, or None."""
+        return next(self.members(entry), None)
 
     def classify(self) -> None:
         """Set each entry's class, whether ascreg has it and whether its method forms subscript."""
@@ -1664,8 +1668,9 @@ class Census:
             entry.status = self.status(entry)
             if entry.kind in ("method", "field"):
                 found = self.member(entry)
+                templated = any(map(subscriptable, self.members(entry)))
                 for shape in entry.forms:
-                    entry.form_results[shape] = found is not None and subscriptable(found)
+                    entry.form_results[shape] = templated
             elif entry.kind == "opbase":
                 found = lookup("basic", entry.name)
             else:
