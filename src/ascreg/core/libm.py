@@ -345,6 +345,12 @@ def fma(x: Arr, y: Arr, z: Arr) -> Arr:
         return np.where(tie, nudged, total).astype(F32)
 
 
+def _ignoring_nan(pick: Callable[[Arr, Arr], Arr], x: Arr, y: Arr) -> Arr:
+    """``pick(x, y)`` with a NaN operand ignored, signalling NaNs included (numpy's SIMD
+    ``fmin``/``fmax`` return a NaN for a signalling NaN operand on some machines)."""
+    return np.where(np.isnan(x), y, np.where(np.isnan(y), x, pick(x, y)))
+
+
 def fmin(x: Arr, y: Arr) -> Arr:
     """``fminf``: the smaller value; a NaN operand is ignored; ``fminf(-0, +0)`` is -0.
 
@@ -356,7 +362,7 @@ def fmin(x: Arr, y: Arr) -> Arr:
     """
     both_zero = (np.asarray(x) == 0) & (np.asarray(y) == 0)
     zero = np.where(np.signbit(x) | np.signbit(y), np.float32(-0.0), np.float32(0.0))
-    return np.where(both_zero, zero, np.fmin(x, y)).astype(F32)
+    return np.where(both_zero, zero, _ignoring_nan(np.fmin, x, y)).astype(F32)
 
 
 def fmax(x: Arr, y: Arr) -> Arr:
@@ -370,7 +376,7 @@ def fmax(x: Arr, y: Arr) -> Arr:
     """
     both_zero = (np.asarray(x) == 0) & (np.asarray(y) == 0)
     zero = np.where(np.signbit(x) & np.signbit(y), np.float32(-0.0), np.float32(0.0))
-    return np.where(both_zero, zero, np.fmax(x, y)).astype(F32)
+    return np.where(both_zero, zero, _ignoring_nan(np.fmax, x, y)).astype(F32)
 
 
 _EXPONENT_CLAMP = 512
