@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -57,8 +56,7 @@ REG_WIDTHS = (1, 2, 4, 8)  # CreateAddrReg<T>: b8 .. b64
 C_WIDTHS = (1, 2, 4)  # asc_update_addr_reg_b8/_b16/_b32
 
 
-@dataclass(frozen=True)
-class Draws:
+class Draws(NamedTuple):
     """What one example draws besides the UB bytes: register lanes and mask bits."""
 
     lanes: bytes  # 512 bytes: two registers' worth
@@ -75,8 +73,7 @@ class Draws:
         return elements(raw, 0, lane_count(dtype), dtype.size)
 
 
-@dataclass(frozen=True)
-class Consumer:
+class Consumer(NamedTuple):
     """One AddrReg consumer: its row and form, the access it makes, and its reference.
 
     ``run(base, areg, draws)`` makes the access through the AddrReg form on the uint8_t

@@ -37,6 +37,7 @@ from ascreg.errors import (
 )
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.undefined import plain, undefined_lanes
 
 VL = 256
 """Bytes in one vector register on dav-3510 (``GetVecLen()``).
@@ -318,14 +319,17 @@ class RegTensor(Generic[T, R]):
         return (words[0::2].copy(), words[1::2].copy())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
-        lanes = self.get().copy()
+        lanes: np.ndarray[Any, Any] = plain(self.get()).copy()
         return lanes if dtype is None else lanes.astype(dtype)
 
     def __repr__(self) -> str:
         name = type(self).__name__
         if self._lanes is None:
             return f"{name} <never written>"
-        body = np.array2string(self._lanes, max_line_width=100, threshold=1 << 12)
+        body = np.array2string(plain(self._lanes), max_line_width=100, threshold=1 << 12)
+        undefined = np.flatnonzero(undefined_lanes(self._lanes))
+        if undefined.size:
+            body += f"\n(undefined lanes {_ranges(undefined)}: loaded past an allocation)"
         return f"{name} =\n{body}"
 
     __str__ = __repr__
