@@ -113,6 +113,20 @@ class UnsupportedError(AscregError, NotImplementedError):
     """A legal C++ call that the emulator does not model (yet), or that dav-3510 rejects."""
 
 
+class UnsupportedModeError(UnsupportedError, AscregTypeError):
+    """A mode a call does not take on dav-3510 (a ``CastTrait`` layout a cast pair has not).
+
+    The C++ ``static_assert(..., "... is not supported on current device")``: both an
+    :class:`UnsupportedError` (dav-3510 rejects it) and an :class:`AscregTypeError` (the
+    compiler does).
+
+    Examples
+    --------
+    >>> issubclass(UnsupportedModeError, UnsupportedError), issubclass(UnsupportedModeError, TypeError)
+    (True, True)
+    """
+
+
 class MemoryAccessError(AscregError):
     """Base class of the UB and GM access errors."""
 

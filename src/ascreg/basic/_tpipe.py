@@ -29,7 +29,7 @@ from ascreg._frontend import operands
 from ascreg.basic._tensor import UB_POSITIONS, LocalTensor, TPosition
 from ascreg.errors import AscregError, AscregTypeError, CapacityError, SyncError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.memory import DATA_BLOCK, UbPtr
+from ascreg.machine.memory import DATA_BLOCK, Allocation, UbPtr
 from ascreg.machine.sync import Pipe
 
 T = TypeVar("T", bound=Scalar)
@@ -63,13 +63,29 @@ _PIPE_STATE = "basic.tpipe"
 class _Buffer:
     """One block of UB that ``InitBuffer`` gave a queue or TBuf."""
 
-    __slots__ = ("nbytes", "ptr", "state", "token")
+    __slots__ = ("lease", "nbytes", "ptr", "state", "token")
 
     def __init__(self, ptr: UbPtr[Any], nbytes: int) -> None:
         self.ptr = ptr
         self.nbytes = nbytes
         self.state = "idle"  # "idle" -> "allocated" -> "queued" -> "allocated" -> "idle"
         self.token: dict[Pipe, int] | None = None
+        self.lease: Allocation | None = None
+        """The allocation the tensors of the current ``AllocTensor`` point into: ``FreeTensor``
+        ends it, so a tensor used after it is an error, as after ``UnifiedBuffer.free``."""
+
+    def take(self, dtype: type[T]) -> UbPtr[T]:
+        """Hand the buffer out (``AllocTensor``): a pointer into a fresh lease of its bytes."""
+        block = self.ptr.block
+        label = block.label if block is not None else "queue buffer"
+        self.lease = Allocation(self.ptr.address, self.nbytes, label, dtype.size)
+        return UbPtr(self.ptr.memory, dtype, self.ptr.address, self.lease)
+
+    def release(self) -> None:
+        """Take the buffer back (``FreeTensor``): the tensors handed out can no longer access it."""
+        if self.lease is not None:
+            self.lease.live = False
+            self.lease.label += ", released by FreeTensor"
 
 
 class TPipe:
@@ -300,8 +316,7 @@ class TQueBind:
         if idle.token is not None:
             self._tracker_acquire(self._producer, idle.token)
         idle.state = "allocated"
-        ptr = idle.ptr.cast(dtype)
-        return LocalTensor._view(ptr, idle.nbytes // dtype.size, self._src, idle)
+        return LocalTensor._view(idle.take(dtype), idle.nbytes // dtype.size, self._src, idle)
 
     def EnQue(self, tensor: LocalTensor[T]) -> bool:
         """``EnQue(t)``: pass an allocated tensor to the consumer (raises when full).
@@ -374,6 +389,7 @@ class TQueBind:
         if buffer.state == "idle":
             raise AscregError(f"{tensor._describe()} was already freed (FreeTensor twice)")
         buffer.state = "idle"
+        buffer.release()
         buffer.token = self._tracker().token(self._consumer)
 
     def _buffer_of(self, tensor: Any, call: str) -> _Buffer:

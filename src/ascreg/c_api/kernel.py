@@ -44,6 +44,7 @@ from ascreg._dtypes import (
     uint16_t,
     uint32_t,
 )
+from ascreg._frontend import operands
 from ascreg.errors import AscregError, AscregTypeError, SyncError
 from ascreg.machine.block import current_block, running_block
 from ascreg.machine.kernel import (
@@ -251,6 +252,14 @@ def asc_set_copy_pad_val(value: Any) -> None:
     current_block().state["pad_value"] = value
 
 
+def _pointers(dst: Any, src: Any, into_ub: bool) -> None:
+    """Raise unless both copy operands are pointers (a host numpy array explained)."""
+    if not (isinstance(dst, Pointer) and isinstance(src, Pointer)):
+        spaces = ("__ubuf__", "__gm__") if into_ub else ("__gm__", "__ubuf__")
+        operands.device_pointer(dst, "dst", spaces[0])
+        operands.device_pointer(src, "src", spaces[1])
+
+
 def _typed_pair(dst: Any, src: Any) -> None:
     if (
         isinstance(dst, Pointer)
@@ -400,6 +409,7 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_gm2ub_align"
     if _plain_copy(GM_TO_UB, dst, src, args, _ascreg_call):
         return
+    _pointers(dst, src, True)
     _forms(_ascreg_call, _GM2UB_FORMS, args)
     _typed_pair(dst, src)
     if len(args) == 1:
@@ -434,6 +444,7 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_ub2gm_align"
     if _plain_copy(UB_TO_GM, dst, src, args, _ascreg_call):
         return
+    _pointers(dst, src, False)
     _forms(_ascreg_call, _UB2GM_FORMS, args)
     _typed_pair(dst, src)
     burst = _size(args[0]) if len(args) == 1 else _out_burst(args)
@@ -457,6 +468,7 @@ def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:
     63
     """
     _ascreg_call = "asc_copy_gm2ub"
+    _pointers(dst, src, True)
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
     load_from_gm(dst, src, burst, _ascreg_call)
@@ -477,6 +489,7 @@ def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:
     ascreg.errors.AscregError: asc_copy_ub2gm: size 65536 does not fit the 16-bit burst length this form uses on dav-3510 (< 65536); use the _align form or the burst form
     """
     _ascreg_call = "asc_copy_ub2gm"
+    _pointers(dst, src, False)
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
     store_to_gm(dst, src, burst, _ascreg_call)
