@@ -14,7 +14,8 @@ makes it visible instead:
   the chip;
 * the scalar unit dispatches every other pipe's instructions in program order, and a wait on
   ``PIPE_S`` blocks it: an instruction of any pipe issued after ``wait_flag(V, S)`` runs after
-  V's work before the flag (``V -> S`` then ``S -> MTE3`` is transitive, :meth:`_dispatch`).
+  V's work before the flag (``V -> S`` then ``S -> MTE3`` is transitive,
+  ``PipeTracker._dispatch``).
   The scalar unit's *own* accesses are not ordered before a later instruction of another pipe
   (a scalar store followed by a VF or a copy that reads it needs ``S_V`` / ``S_MTE3``), nor is
   a VF or SIMT function complete when the scalar code after its call runs (``V_S``).
@@ -414,9 +415,9 @@ class PipeTracker:
         self.held: dict[int, tuple[Pipe, bool]] = {}
         self.released: dict[int, dict[Pipe, int]] = {}
         self.scalar_waits = 0
-        """Counts the rises of the scalar pipe's clock (its waits): :meth:`_dispatch` merges it."""
+        """How many times the scalar pipe's clock rose (its waits), which ``_dispatch`` merges."""
         self.dispatched: dict[Pipe, int] = zeros.copy()
-        """Per pipe, the :attr:`scalar_waits` its clock last took the scalar pipe's from."""
+        """Per pipe, the ``scalar_waits`` count at which its clock last took the scalar pipe's."""
 
     # -- flags -----------------------------------------------------------------------------
 
