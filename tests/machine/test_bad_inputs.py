@@ -148,7 +148,7 @@ def test_a_float_in_an_integer_lane_names_the_value(value: Any) -> None:
     shown = repr(float(value))
     with pytest.raises(
         AscregError,
-        match=rf"^RegTensor.set: cannot store the float value {shown} as int32_t .*convert explicitly",
+        match=rf"^RegTensor.set: cannot store the float value {shown} as int32_t .*through an explicit cast",
     ):
         r.set(value)
     with pytest.raises(AscregError, match=rf"float value {shown} as uint8_t"):

@@ -151,8 +151,8 @@ def _float_to_integer(floats: Arr, dtype: type[Scalar], call: str | None) -> Non
     why = "it has no integer value" if special.size else "it is a float"
     raise AscregError(
         f"cannot store the float value {value!r} as {dtype.cpp_name} ({why}): an integer lane "
-        "takes integers; convert explicitly (Reg.Cast / Reg.Truncate on a register, or int() "
-        "of a Python number)",
+        "takes a float only through an explicit cast (Reg.Cast / Reg.Truncate on a register, "
+        "int() of a Python number)",
         call=_where(call),
     )
 
