@@ -48,6 +48,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.races", "ascreg.machine.races", "Internals: cross-block GM races"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
+    ("ascreg.machine.undefined", "ascreg.machine.undefined", "Internals: undefined lanes"),
     ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
     ("ascreg.machine.batch", "ascreg.machine.batch", "Internals: running a VF loop batched"),
     ("ascreg.machine.plans", "ascreg.machine.plans", "Internals: recorded plans of VF loops"),

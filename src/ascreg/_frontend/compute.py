@@ -30,6 +30,7 @@ from ascreg.core import masks as mask_core
 from ascreg.enums import MaskMergeMode, RegLayout
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
 from ascreg.machine.registers import BATCHING, MaskReg, RegTensor
+from ascreg.machine.undefined import require_defined
 
 Lanes = np.ndarray[Any, Any]
 
@@ -185,6 +186,7 @@ def duplicate_lane0(op: Any, dst: Any, src: Any, mask: Any, *, merging: bool = F
     ``Reg.Duplicate(dst, srcReg, mask)`` and ``asc_duplicate`` share it.
     """
     d, s = vectors(op, (dst, "dst"), (src, "src"))
+    require_defined(s.get()[:1], None, "a scalar read (lane 0)")
     broadcast(op, d, s.get()[0], mask, merging)
 
 

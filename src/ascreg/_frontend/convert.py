@@ -25,7 +25,7 @@ from ascreg._frontend.compute import template_pair
 from ascreg._spec.convert import CAST_PAIRS, TRUNCATE_ROUNDS, CastPair
 from ascreg.core import compare, convert
 from ascreg.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode
-from ascreg.errors import AscregTypeError, UnsupportedError
+from ascreg.errors import AscregTypeError, UnsupportedError, UnsupportedModeError
 from ascreg.machine.registers import RegTensor, RegTraitNumTwo
 
 DEFAULT_ROUNDS = (RoundMode.CAST_NONE, RoundMode.UNKNOWN)
@@ -34,29 +34,42 @@ DEFAULT_ROUNDS = (RoundMode.CAST_NONE, RoundMode.UNKNOWN)
 
 def _layout(pair: CastPair, trait: CastTrait, dst: RegTensor[Any, Any],
             src: RegTensor[Any, Any]) -> int | None:  # fmt: skip
-    """Return the part index of a width-changing cast (``UNKNOWN`` is ``ZERO``); None when 1:1."""
-    if pair.parts == 1 or RegTraitNumTwo in (dst.trait, src.trait):
+    """Return the part index of a width-changing cast (``UNKNOWN`` is ``ZERO``); None when 1:1.
+
+    A layout the pair does not take (a part past its width ratio; anything but ``UNKNOWN`` /
+    ``ZERO`` on a 1:1 pair, whose table row lists ``UNKNOWN`` and whose C++ ignores the field)
+    is an :class:`~ascreg.errors.UnsupportedModeError`. A ``RegTraitNumTwo`` side converts lane
+    i to lane i whatever the layout (the implementation's interleave / cast / deinterleave).
+    """
+    if RegTraitNumTwo in (dst.trait, src.trait):
         return None
     layout = trait.layoutMode
+    one_to_one = pair.parts == 1
     if layout is RegLayout.UNKNOWN:
-        return 0
-    if layout.value >= pair.parts:
-        raise AscregTypeError(
+        return None if one_to_one else 0
+    parts = 1 if one_to_one else pair.parts
+    if layout.value >= parts:
+        raise UnsupportedModeError(
             f"{layout!r} is not a layout of {pair.src.cpp_name} -> {pair.dst.cpp_name} "
-            f"(legal: {', '.join(m.name for m in list(RegLayout)[1 : pair.parts + 1])}; C++: "
+            f"(legal: {', '.join(m.name for m in list(RegLayout)[: parts + 1])}; C++: "
             "static_assert 'current cast api RegLayout Mode is not supported')"
         )
-    return layout.value
+    return None if one_to_one else layout.value
 
 
 def _rounding(pair: CastPair, mode: RoundMode) -> RoundMode:
-    """Return the pair's rounding: the written mode if documented, the default for NONE/UNKNOWN."""
-    if not pair.rounds or mode in DEFAULT_ROUNDS:
+    """Return the pair's rounding: the written mode if documented, the default for NONE/UNKNOWN.
+
+    A mode the page does not list for the pair (any mode, for a pair that takes none: an
+    integer widening, a float widening) is an :class:`~ascreg.errors.UnsupportedError`.
+    """
+    if mode in DEFAULT_ROUNDS:
         return pair.default_round
     if mode not in pair.rounds:
+        documented = ", ".join(m.name for m in pair.rounds) or "none: the conversion is exact"
         raise UnsupportedError(
             f"{mode!r} is not documented for {pair.src.cpp_name} -> {pair.dst.cpp_name} "
-            f"(documented: {', '.join(m.name for m in pair.rounds)})"
+            f"(documented: {documented}; leave roundMode UNKNOWN or CAST_NONE)"
         )
     return mode
 

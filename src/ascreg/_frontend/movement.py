@@ -46,6 +46,7 @@ from ascreg.errors import (
 from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.undefined import require_defined
 
 DATA_BLOCK = 32
 """Bytes per DataBlock: the alignment of every base address here, and GatherB's unit."""
@@ -148,6 +149,8 @@ def scatter(op: Any, base: Any, src: Any, index: Any, mask: Any) -> None:
                 "keeps one of the values, which one is not defined (indices must be unique)"
             )
         )
+    require_defined(values, None, "a store")
+    require_defined(indices, None, "a store's index")
     if indices.size:  # through the index array: the checks see the elements, not the gaps
         ptr[indices[keep]] = values[keep]
 

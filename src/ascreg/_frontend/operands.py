@@ -236,9 +236,14 @@ def in_range(value: Any, role: str, low: int, high: int, rule: str = "") -> int:
     ...
     ascreg.errors.AscregTypeError: count 129 is outside [0, 128] (the register's lanes)
     """
-    number = integer(value, role)
+    because = f" ({rule})" if rule else ""
+    if not is_integer(value):
+        raise AscregTypeError(
+            f"{role} must be an integer in [{low}, {high}]{because}, got "
+            f"{type(value).__name__} {value!r:.40}"
+        )
+    number = int(value)
     if not low <= number <= high:
-        because = f" ({rule})" if rule else ""
         raise AscregTypeError(f"{role} {number} is outside [{low}, {high}]{because}")
     return number
 
@@ -342,6 +347,34 @@ def scalar(
 
 _CONVERTED: dict[tuple[Any, ...], Any] = {}
 """Python numbers already converted by :func:`scalar` (a conversion depends on nothing else)."""
+
+
+HOST_ARRAY_RULE = (
+    "a kernel reaches device memory only: copy the host data to device memory "
+    "(acl.rt.malloc + acl.rt.memcpy, or GlobalMemory().alloc + write) and pass that __gm__ pointer"
+)
+"""Why a host numpy array is no device pointer (the end of the error that says so)."""
+
+
+def device_pointer(obj: Any, role: str, space: str = "__gm__") -> Pointer[Any]:
+    """Return *obj* if it is a device pointer, else raise naming it (a host array explained).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> device_pointer(np.zeros(4), "src")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: src is a host numpy array (float64[4]), not a __gm__ pointer: a kernel reaches device memory only: copy the host data to device memory (acl.rt.malloc + acl.rt.memcpy, or GlobalMemory().alloc + write) and pass that __gm__ pointer
+    """
+    if isinstance(obj, Pointer):
+        return obj
+    if isinstance(obj, np.ndarray):
+        raise AscregTypeError(
+            f"{role} is a host numpy array ({obj.dtype}{list(obj.shape)}), not a {space} "
+            f"pointer: {HOST_ARRAY_RULE}"
+        )
+    raise AscregTypeError(f"{role} must be a {space} pointer, got {type(obj).__name__} {obj!r:.60}")
 
 
 def ub_pointer(obj: Any, role: str, surface: Surface = C_API) -> Pointer[Any]:

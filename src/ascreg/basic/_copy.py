@@ -107,6 +107,11 @@ def _pointer(obj: Any, role: str) -> Pointer[Any]:
         return obj.GetPhyAddr()
     if isinstance(obj, Pointer):
         return obj
+    if isinstance(obj, np.ndarray):
+        raise AscregTypeError(
+            f"{role} is a host numpy array ({obj.dtype}{list(obj.shape)}), not a GlobalTensor: "
+            f"{operands.HOST_ARRAY_RULE} (GlobalTensor.SetGlobalBuffer)"
+        )
     raise AscregTypeError(f"{role} must be a GlobalTensor or LocalTensor, got {obj!r:.60}")
 
 

@@ -172,6 +172,7 @@ class GlobalTensor(_Subscripted[T]):
         """
         _ascreg_call = "GlobalTensor.SetGlobalBuffer"
         if not isinstance(buffer, GmPtr):
+            operands.device_pointer(buffer, "the buffer")  # names a host array's rule
             raise AscregTypeError(f"SetGlobalBuffer takes a __gm__ pointer, got {buffer!r:.60}")
         if buffer.dtype is not self._dtype():
             raise AscregTypeError(

@@ -51,7 +51,7 @@ from ascreg.basic._template import (
 from ascreg.basic._tensor import UB_POSITIONS, LocalTensor, TPosition
 from ascreg.errors import AscregError, AscregTypeError, CapacityError, SyncError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.memory import DATA_BLOCK, UbPtr
+from ascreg.machine.memory import DATA_BLOCK, Allocation, UbPtr
 from ascreg.machine.sync import Pipe
 
 T = TypeVar("T", bound=Scalar)
@@ -119,7 +119,7 @@ def queue_event(src: TPosition, dst: TPosition, call: str) -> HardEvent:
 class _Buffer:
     """One block of UB that ``InitBuffer`` gave a queue or TBuf."""
 
-    __slots__ = ("enque", "free", "nbytes", "ptr", "state", "token", "views")
+    __slots__ = ("enque", "free", "lease", "nbytes", "ptr", "state", "token", "views")
 
     def __init__(self, ptr: UbPtr[Any], nbytes: int) -> None:
         self.ptr = ptr
@@ -131,7 +131,30 @@ class _Buffer:
         self.free: tuple[HardEvent, int] | None = None
         """The event and id a ``FreeTensor`` holds (released by the next ``AllocTensor``)."""
         self.views: dict[type[Scalar], UbPtr[Any]] = {}
-        """The buffer's pointer as each element type asked for so far."""
+        """The buffer's pointer as each element type asked for since the last ``AllocTensor``."""
+        self.lease: Allocation | None = None
+        """The allocation the tensors of the current ``AllocTensor`` point into: ``FreeTensor``
+        ends it, so a tensor used after it is an error, as after ``UnifiedBuffer.free``."""
+
+    def take(self, dtype: type[Scalar]) -> None:
+        """Hand the buffer out (``AllocTensor``): later views point into a fresh lease of it."""
+        block = self.ptr.block
+        label = block.label if block is not None else "queue buffer"
+        self.lease = Allocation(self.ptr.address, self.nbytes, label, dtype.size)
+        self.views = {}
+
+    def view(self, dtype: type[T]) -> UbPtr[T]:
+        """Return the buffer as a pointer to *dtype* inside the current lease (``Buf2Tensor<T>``)."""
+        ptr = self.views.get(dtype)
+        if ptr is None:
+            ptr = self.views[dtype] = UbPtr(self.ptr.memory, dtype, self.ptr.address, self.lease)
+        return ptr
+
+    def release(self) -> None:
+        """Take the buffer back (``FreeTensor``): the tensors handed out can no longer access it."""
+        if self.lease is not None:
+            self.lease.live = False
+            self.lease.label += ", released by FreeTensor"
 
 
 class TPipe:
@@ -300,6 +323,7 @@ class TPipe:
         self._ctx.tracker.barrier()
         for owner in self._owners:
             for buffer in owner._buffers:
+                buffer.release()
                 self._ctx.ub.free(buffer.ptr)
             owner._detach()
         self._owners.clear()
@@ -525,10 +549,9 @@ class TQueBind(metaclass=ClassTemplate):
 
     def _tensor(self, buffer: _Buffer, dtype: type[T]) -> LocalTensor[T]:
         """Return the buffer as ``LocalTensor<dtype>`` (the C++ ``Buf2Tensor<T>``)."""
-        ptr = buffer.views.get(dtype)
-        if ptr is None:
-            ptr = buffer.views[dtype] = buffer.ptr.cast(dtype)
-        return LocalTensor._view(ptr, buffer.nbytes // dtype.size, self._position, buffer)
+        return LocalTensor._view(
+            buffer.view(dtype), buffer.nbytes // dtype.size, self._position, buffer
+        )
 
     def _rebind(self, tensor: LocalTensor[Any], taken: LocalTensor[Any]) -> LocalTensor[Any]:
         tensor._bind(taken.GetPhyAddr(), taken.GetSize(), taken.GetPosition(), taken._owner)
@@ -579,6 +602,7 @@ class TQueBind(metaclass=ClassTemplate):
         if idle.token is not None:
             self._tracker().acquire(self._event.value[0], idle.token)
         idle.state = "allocated"
+        idle.take(dtype)
         return self._tensor(idle, dtype)
 
     @member_template(
@@ -717,6 +741,7 @@ class TQueBind(metaclass=ClassTemplate):
         backward = _BACKWARD[self._event]
         buffer.free = (backward, self._events().alloc(backward))
         buffer.state = "idle"
+        buffer.release()
         buffer.token = self._tracker().token(self._event.value[1])
 
     def _buffer_of(self, tensor: Any, call: str) -> _Buffer:

@@ -346,8 +346,10 @@ def fma(x: Arr, y: Arr, z: Arr) -> Arr:
 
 
 def _ignoring_nan(pick: Callable[[Arr, Arr], Arr], x: Arr, y: Arr) -> Arr:
-    """``pick(x, y)`` with a NaN operand ignored, signalling NaNs included (numpy's SIMD
-    ``fmin``/``fmax`` return a NaN for a signalling NaN operand on some machines)."""
+    """Return ``pick(x, y)`` with a NaN operand ignored, signalling NaNs included.
+
+    numpy's SIMD ``fmin``/``fmax`` return a NaN for a signalling NaN operand on some machines.
+    """
     return np.where(np.isnan(x), y, np.where(np.isnan(y), x, pick(x, y)))
 
 

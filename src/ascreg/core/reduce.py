@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.core.fpenv import quiet
+from ascreg.machine.undefined import require_defined
 
 Lanes = np.ndarray[Any, Any]
 
@@ -149,6 +150,7 @@ def reduce(kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes
     >>> reduce("MAX", np.int32([3, 9, 9, 1]), np.ones(4, bool), np.dtype(np.int32), 4)
     array([9, 1, 0, 0], dtype=int32)
     """
+    require_defined(values, active, "a reduction")
     widened = values if values.dtype == target else values.astype(target)
     filled = fill_masked(widened, active, identity(kind, target))
     if kind == "SUM":
@@ -198,6 +200,7 @@ def reduce_blocks(
     >>> reduce_blocks("MIN", values, values > 2, np.dtype(np.int32), 16)[:3]
     array([3, 8, 0], dtype=int32)
     """
+    require_defined(values, active, "a reduction")
     per_block = DATA_BLOCK_BYTES // values.dtype.itemsize
     widened = values if values.dtype == target else values.astype(target)
     blocks = fill_masked(widened, active, identity(kind, target)).reshape(-1, per_block)
@@ -221,6 +224,7 @@ def pair_reduce(
     >>> pair_reduce("SUM", np.float16([1, 2, 3, 4]), active, np.dtype(np.float16), 4)
     array([3., 4., 0., 0.], dtype=float16)
     """
+    require_defined(values, active, "a reduction")
     filled = fill_masked(values.astype(target), active, identity(kind, target))
     pairs = tree_sum(filled.reshape(-1, 2))
     out = np.zeros(lanes, dtype=target)

@@ -53,6 +53,7 @@ from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
 from ascreg.machine.registers import VL
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
+from ascreg.machine.undefined import plain, require_defined
 
 Bytes = np.ndarray[Any, Any]
 ALIGN_BYTES = DATA_BLOCK
@@ -223,7 +224,8 @@ def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count
     >>> store_lanes(u, p + 1, np.full(64, 5, np.uint32), 2); u.held.size  # held, not in UB yet
     8
     """
-    store(reg, dst, values.view(np.uint8)[: count * values.dtype.itemsize])
+    require_defined(values[:count], None, "a store")
+    store(reg, dst, plain(values).view(np.uint8)[: count * values.dtype.itemsize])
 
 
 def store_squeezed(

@@ -55,6 +55,7 @@ from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
 from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
 from ascreg.machine.sync import PIPE_V, RowsAccess
+from ascreg.machine.undefined import UndefinedLanes
 
 LOG = logging.getLogger("ascreg.batch")
 """Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
@@ -601,6 +602,8 @@ class Batch:
             return
         if value is None:
             raise fallback(f"{type(reg).__name__} is read before anything was written to it")
+        if type(value) is UndefinedLanes:  # their masks follow the lanes in eager order only
+            raise fallback(f"{type(reg).__name__} holds undefined lanes")
         self.read_first[key] = reg
 
     def write(self, reg: Any, old: Any, new: Any) -> None:

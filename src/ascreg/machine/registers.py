@@ -36,7 +36,8 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.convert import to_dtype
-from ascreg.machine.memory import DATA_BLOCK, Memory
+from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.undefined import plain, undefined_lanes
 
 VL = 256
 """Bytes in one vector register on dav-3510 (``GetVecLen()``).
@@ -94,6 +95,7 @@ class RegTraitNumTwo(RegTrait):
 
 T = TypeVar("T", bound=Scalar)
 R = TypeVar("R", bound=RegTrait, default=RegTraitNumOne)
+P = TypeVar("P", bound=Pointer[Any])
 
 
 def spread_enables(enables: np.ndarray[Any, Any], stride: int) -> np.ndarray[Any, Any]:
@@ -317,14 +319,17 @@ class RegTensor(Generic[T, R]):
         return (words[0::2].copy(), words[1::2].copy())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
-        lanes = self.get().copy()
+        lanes: np.ndarray[Any, Any] = plain(self.get()).copy()
         return lanes if dtype is None else lanes.astype(dtype)
 
     def __repr__(self) -> str:
         name = type(self).__name__
         if self._lanes is None:
             return f"{name} <never written>"
-        body = np.array2string(self._lanes, max_line_width=100, threshold=1 << 12)
+        body = np.array2string(plain(self._lanes), max_line_width=100, threshold=1 << 12)
+        undefined = np.flatnonzero(undefined_lanes(self._lanes))
+        if undefined.size:
+            body += f"\n(undefined lanes {_ranges(undefined)}: loaded past an allocation)"
         return f"{name} =\n{body}"
 
     __str__ = __repr__
@@ -503,32 +508,60 @@ class MaskReg:
 
 @attrs.frozen
 class AddrReg:
-    """An address register: an element offset built by ``CreateAddrReg`` (C++ ``AddrReg``).
+    """An address register (C++ ``AddrReg``, C ``addr_reg``: the builtin ``vector_address``).
+
+    ``offset`` counts units of ``width`` bytes: ``CreateAddrReg<T>`` counts elements of ``T``
+    (``width = sizeof(T)``), ``asc_update_addr_reg_b8/_b16/_b32`` units of 1, 2 or 4 bytes.
+    Every consumer (the Reg and C API loads and stores, aligned and unaligned, register and
+    MaskReg forms) accesses its base pointer moved by ``offset * width`` bytes (:meth:`at`),
+    whatever the pointer's element type: the unit belongs to the register, as on the chip
+    (``vag_b8/_b16/_b32``).
 
     Examples
     --------
-    >>> AddrReg(64).offset
-    64
+    >>> a = AddrReg(32, 4)
+    >>> a.offset, a.width, a.byte_offset
+    (32, 4, 128)
     """
 
     offset: int
+    width: int = attrs.field(validator=attrs.validators.in_((1, 2, 4, 8)))
+
+    @property
+    def byte_offset(self) -> int:
+        """The offset in bytes (``offset * width``)."""
+        return self.offset * self.width
+
+    def at(self, ptr: P) -> P:
+        """Return *ptr* moved by this register's offset (``offset * width`` bytes).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> p = UnifiedBuffer().alloc(uint8_t, 512)
+        >>> AddrReg(32, 4).at(p) - p  # 32 b32 elements: 128 bytes of uint8_t
+        128
+        """
+        return ptr.offset_bytes(self.byte_offset)
 
 
-def create_addr_reg(*indices_and_strides: int) -> AddrReg:
+def create_addr_reg(width: int, *indices_and_strides: int) -> AddrReg:
     """Build the register of ``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``.
 
-    Its offset is the sum of ``i_k * s_k``: the ``i_k`` are the enclosing loop counters
-    (outermost first), the ``s_k`` strides; at most four pairs (four nested loops).
+    Its offset is the sum of ``i_k * s_k`` in elements of ``T`` (*width* = ``sizeof(T)``): the
+    ``i_k`` are the enclosing loop counters (outermost first), the ``s_k`` strides; at most four
+    pairs (four nested loops).
 
     Examples
     --------
-    >>> create_addr_reg(2, 128, 1, 16)
-    AddrReg(offset=272)
+    >>> create_addr_reg(2, 2, 128, 1, 16)
+    AddrReg(offset=272, width=2)
     """
     pairs = indices_and_strides
     if len(pairs) not in (2, 4, 6, 8):
         raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
-    return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
+    offset = sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True))
+    return AddrReg(offset, width)
 
 
 class UnalignRegForLoad:
