@@ -53,7 +53,7 @@ from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne, plain_class
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 Lanes = np.ndarray[Any, Any]
@@ -167,7 +167,7 @@ def same_type(surface: Surface, first: RegTensor[Any, Any], *others: RegTensor[A
                     f"registers of different types: {type(first).__name__} and "
                     f"{type(other).__name__}"
                 )
-        elif type(other) is not type(first):
+        elif type(other) is not type(first) and plain_class(other) is not plain_class(first):
             raise AscregTypeError(
                 f"registers of different types: {type(first).__name__} and "
                 f"{type(other).__name__} (C++ deduces one U for all of them)"

@@ -22,7 +22,7 @@ RegTensor[uint16_t] <never written>
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic
+from typing import Any, ClassVar, Generic, Self
 
 import attrs
 import numpy as np
@@ -94,6 +94,7 @@ class RegTraitNumTwo(RegTrait):
 
 T = TypeVar("T", bound=Scalar)
 R = TypeVar("R", bound=RegTrait, default=RegTraitNumOne)
+R_ = TypeVar("R_", bound="RegTensor[Any, Any]")
 
 
 def spread_enables(enables: np.ndarray[Any, Any], stride: int) -> np.ndarray[Any, Any]:
@@ -201,7 +202,13 @@ class RegTensor(Generic[T, R]):
             RegTensor._specialised[dtype] = specialised
         return specialised
 
-    def __init__(self) -> None:
+    def __new__(cls, src: RegTensor[Any, Any] | None = None) -> Self:
+        """Make a new unwritten register, or with *src* a view of it (:func:`reinterpret`)."""
+        if src is None:
+            return object.__new__(cls)
+        return reinterpret(src, cls)
+
+    def __init__(self, src: RegTensor[Any, Any] | None = None) -> None:
         if type(self) is RegTensor:
             raise AscregTypeError(
                 "a RegTensor needs its element type: write RegTensor[uint16_t]()",
@@ -328,6 +335,144 @@ class RegTensor(Generic[T, R]):
         return f"{name} =\n{body}"
 
     __str__ = __repr__
+
+
+# -- register reinterpret casts: (RegTensor<U>&)reg, (vector_int16_t)reg -------------------------
+
+
+class _RegisterView:
+    """The behaviour of a reinterpreted register (mixed into a view class of its target type).
+
+    A view owns no lanes: ``_lanes`` reads the bytes of the register it views (its *storage*,
+    ``_base``) as its own dtype and writes replace them, so both see every write. Reads and
+    writes go through the storage's :meth:`RegTensor.get` / :meth:`RegTensor.put_known`, so a
+    batched loop journals and checks the one register that holds the bytes.
+    """
+
+    __slots__ = ()
+    _base: RegTensor[Any, Any]
+    _np_dtype: ClassVar[np.dtype[Any]]
+
+    def __init__(self, src: Any = None) -> None:  # made by RegTensor.__new__: nothing to set
+        pass
+
+    @property
+    def _lanes(self) -> np.ndarray[Any, Any] | None:
+        held = self._base._lanes
+        return None if held is None else _as_dtype(held, self._np_dtype)
+
+    @_lanes.setter
+    def _lanes(self, lanes: np.ndarray[Any, Any] | None) -> None:
+        base = self._base
+        base._lanes = None if lanes is None else _as_dtype(lanes, base._np_dtype)
+
+    def get(self) -> np.ndarray[Any, Any]:
+        return _as_dtype(self._base.get(), self._np_dtype)
+
+    def put_known(self, lanes: np.ndarray[Any, Any]) -> None:
+        base = self._base
+        base.put_known(_as_dtype(lanes, base._np_dtype))
+
+    def __repr__(self) -> str:
+        text = RegTensor.__repr__(self)  # type: ignore[arg-type]
+        name = type(self).__name__
+        return text.replace(name, f"{name} (a view of {type(self._base).__name__})", 1)
+
+    __str__ = __repr__
+
+
+def _as_dtype(lanes: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """Return *lanes* (one row or one row per iteration) reinterpreted as *dtype*, no copy if can."""
+    if lanes.dtype is dtype:
+        return lanes
+    if lanes.dtype.itemsize != dtype.itemsize and not lanes.flags.c_contiguous:
+        lanes = np.ascontiguousarray(lanes)  # a broadcast row: its bytes laid out once
+    return lanes.view(dtype)
+
+
+_VIEW_CLASSES: dict[type[Any], type[Any]] = {}
+"""The view class of each register class (made on first use)."""
+
+
+def _view_class(cls: type[RegTensor[Any, Any]]) -> type[Any]:
+    """Return the class of views of type *cls*: a subclass named as *cls* (same checks, repr)."""
+    found = _VIEW_CLASSES.get(cls)
+    if found is None:
+        namespace = {"__slots__": ("_base",), "__qualname__": cls.__qualname__,
+                     "__module__": cls.__module__, "__doc__": cls.__doc__}  # fmt: skip
+        found = _VIEW_CLASSES[cls] = type(cls.__name__, (_RegisterView, cls), namespace)
+    return found
+
+
+def plain_class(reg: Any) -> type[Any]:
+    """Return the register type of *reg*: its class, or for a view the class it was cast to.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, uint16_t
+    >>> x = Reg.RegTensor[half]()
+    >>> plain_class(Reg.RegTensor[uint16_t](x)) is Reg.RegTensor[uint16_t]
+    True
+    """
+    cls = type(reg)
+    return cls.__mro__[2] if issubclass(cls, _RegisterView) else cls
+
+
+def storage(reg: Any) -> Any:
+    """Return the register that holds *reg*'s bytes: *reg* itself, or the register a view views.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, uint16_t
+    >>> x = Reg.RegTensor[half]()
+    >>> storage(Reg.RegTensor[uint16_t](x)) is x, storage(x) is x
+    (True, True)
+    """
+    return reg._base if isinstance(reg, _RegisterView) else reg
+
+
+def reinterpret(src: Any, cls: type[R_]) -> R_:
+    """Return *src* viewed as a register of type *cls*: C++ ``(RegTensor<U>&)src``.
+
+    Spelled ``Reg.RegTensor[U](src)`` (and ``vector_int16_t(src)`` for the C cast
+    ``(vector_int16_t)src``). The view shares *src*'s bytes: an op writing the view changes
+    *src* and the other way round, as the C++ reference does. Both hold the same total bits
+    (one 256-byte register, or two for ``RegTraitNumTwo``); the view is written exactly when
+    *src* is, and a mask given to an op on the view selects lanes of the view's type (bit
+    ``i * sizeof(U)`` for lane ``i``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, half, uint16_t
+    >>> x = Reg.RegTensor[half](); x.set(1.0)
+    >>> bits = Reg.RegTensor[uint16_t](x)
+    >>> hex(int(bits.get()[0]))
+    '0x3c00'
+    >>> bits.set(0); float(x.get()[0])
+    0.0
+    >>> Reg.RegTensor[uint16_t](Reg.MaskReg())
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: Reg.RegTensor: a register cast takes a vector register, got MaskReg MaskReg(<never written>)
+    """
+    call = "Reg.RegTensor" if cls.__module__.startswith("ascreg.machine") else cls.__name__
+    if not isinstance(src, RegTensor):
+        raise AscregTypeError(
+            f"a register cast takes a vector register, got {type(src).__name__} {src!r:.60}",
+            call=call,
+        )
+    if cls.lanes * cls.dtype.size != src.lanes * src.dtype.size:
+        raise AscregTypeError(
+            f"{cls.__name__} holds {cls.lanes * cls.dtype.size} bytes, {type(src).__name__} "
+            f"{src.lanes * src.dtype.size}: a register cast keeps the total bits (a "
+            "RegTraitNumTwo register is two registers; cast it to another 64-bit "
+            "RegTraitNumTwo type)",
+            call=call,
+        )
+    view = object.__new__(_view_class(cls))
+    view._base = storage(src)
+    return view  # type: ignore[no-any-return]
 
 
 class MaskReg:

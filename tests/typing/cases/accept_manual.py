@@ -94,4 +94,9 @@ def main() -> None:
     Reg.Duplicate(f, 1.5)
     Reg.Duplicate(f, np.float32(2))
     Reg.Duplicate(Reg.RegTensor[uint32_t](), np.uint32(7), m)
+
+    # Register casts: (RegTensor<uint32_t>&)f is a view of the same bytes.
+    bits = Reg.RegTensor[uint32_t](f)
+    assert_type(bits, RegTensor[uint32_t])
+    Reg.ShiftLefts(bits, Reg.RegTensor[uint32_t](f), 0, m)
     select_vf(ub.alloc(half, 256), ub.alloc(half, 256), ub.alloc(half, 256), 200)
