@@ -340,6 +340,30 @@ def scalar(
 
 
 _CONVERTED: dict[tuple[Any, ...], Any] = {}
+
+
+def template_scalar(op: Any, value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
+    """Convert a scalar operand of an op whose subscript may name its type (``Muls<T, U>``).
+
+    C++ converts the argument to the template's ``U`` first, then ``U`` to the register's
+    type ``T`` (one rounding each: ``Muls<half, float>(d, s, x)`` rounds ``x`` to float, then
+    that float to half). Without ``U`` (or with ``U`` = ``T``) this is :func:`scalar`.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, float32_t
+    >>> x = 1 + 2**-11 + 2**-30  # just above the half tie; float32 rounds it onto the tie
+    >>> float(template_scalar(Reg.Muls[half, float32_t], x, half))
+    1.0
+    >>> float(template_scalar(Reg.Muls[half], x, half))
+    1.0009765625
+    """
+    given = op.t.scalar
+    if given is not None and given is not dtype:
+        value = scalar(value, given, role)[()]
+    return scalar(value, dtype, role)
+
+
 """Python numbers already converted by :func:`scalar` (a conversion depends on nothing else)."""
 
 
