@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ascreg._dtypes import Kind, int4x2_t
 from ascreg._frontend import operands
 from ascreg._frontend.compute import template_pair
 from ascreg._spec.convert import CAST_PAIRS, TRUNCATE_ROUNDS, CastPair
@@ -27,6 +28,7 @@ from ascreg.core import compare, convert
 from ascreg.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode
 from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.registers import RegTensor, RegTraitNumTwo
+from ascreg.machine.sysregs import conversion_saturates
 
 DEFAULT_ROUNDS = (RoundMode.CAST_NONE, RoundMode.UNKNOWN)
 """The rounding values that mean "the conversion's default" (nearest-even; hifloat8 half away)."""
@@ -74,15 +76,26 @@ def _merging(pair: CastPair, trait: CastTrait) -> bool:
     return True
 
 
+def _to_integer(pair: CastPair) -> bool:
+    """Whether *pair* converts to an integer type (CTRL[59]'s conversions, not CTRL[48]'s)."""
+    return pair.dst.kind in (Kind.INT, Kind.UINT) or pair.dst is int4x2_t
+
+
 def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
-    """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``)."""
+    """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``).
+
+    The trait's ``satMode`` decides saturation when CTRL[60] = 0 (or outside a kernel); under
+    CTRL[60] = 1 CTRL[48] / CTRL[59] decide (:func:`~ascreg.machine.sysregs.conversion_saturates`).
+    """
     d = operands.register(dst, "dst", op.surface)
     s = operands.register(src, "src", op.surface)
     template_pair(op, d, s)
     op.spec.check(d.dtype, s.dtype)
     pair = CAST_PAIRS[(s.dtype, d.dtype)]
     bits = operands.mask(mask, "mask", op.surface).bits()
-    saturate = pair.fixed_saturation or (pair.sat and trait.satMode is SatMode.SAT)
+    saturate = pair.fixed_saturation or (
+        pair.sat and conversion_saturates(_to_integer(pair), trait.satMode is SatMode.SAT)
+    )
     result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, _layout(pair, trait, d, s),
                                 _rounding(pair, trait.roundMode), saturate)  # fmt: skip
     if _merging(pair, trait):

@@ -45,6 +45,7 @@ from ascreg.errors import (
     AscregTypeError,
     IllegalDtypeError,
     TemplateMismatchError,
+    UnsupportedError,
 )
 from ascreg.machine.batch import _ACTIVE as _BATCHING
 from ascreg.machine.block import _STACK, running_block
@@ -482,9 +483,9 @@ _SPECIAL = {
     "NORMAL": lambda item: item is PostLiteral.POST_MODE_NORMAL,
     "TRAIT": lambda item: isinstance(item, type) and issubclass(item, RegTrait),
     "OFFSET": lambda item: type(item) is int,
-    DTYPE: is_scalar_type,
-    SCALAR_TYPE: is_scalar_type,
-    OWN_DTYPE: is_scalar_type,
+    DTYPE: lambda item: item is enums.DefaultType or is_scalar_type(item),
+    SCALAR_TYPE: lambda item: item is enums.DefaultType or is_scalar_type(item),
+    OWN_DTYPE: lambda item: item is enums.DefaultType or is_scalar_type(item),
 }
 """How each token that is not an enum class name recognises its argument."""
 
@@ -549,6 +550,8 @@ def _arguments(
     trait: type[RegTrait] | None = None
     found = dict(lead)
     for token, item in zip(pattern, items, strict=True):
+        if item is enums.DefaultType and token == SCALAR_TYPE:
+            continue  # U deduced from the scalar, as when it is left out
         if token == DTYPE:
             dtypes.append(item)
         elif token == OWN_DTYPE:
@@ -559,7 +562,26 @@ def _arguments(
             trait = item
         else:
             found[int if token == "OFFSET" else type(item)] = item
-    return TemplateArgs(tuple(dtypes), trait, found, scalar, tuple(others))
+    return TemplateArgs(_deduced(dtypes), trait, found, scalar, _deduced(others))
+
+
+def _deduced(dtypes: list[Any]) -> tuple[type[Scalar], ...]:
+    """Return *dtypes* without their trailing ``DefaultType`` s (the dtypes left to deduce).
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> _deduced([half, enums.DefaultType])
+    (<class 'ascreg._dtypes.half'>,)
+    """
+    while dtypes and dtypes[-1] is enums.DefaultType:
+        dtypes.pop()
+    if enums.DefaultType in dtypes:
+        raise UnsupportedError(
+            "a written dtype after DefaultType: ascreg takes DefaultType in the trailing dtype "
+            "positions only (write the deduced dtype instead)"
+        )
+    return tuple(dtypes)
 
 
 def _item_text(item: Any) -> str:

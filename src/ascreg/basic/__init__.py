@@ -5,7 +5,8 @@
 ``TQue`` / ``TQueBind`` / ``TBuf`` (``InitBuffer``, ``AllocTensor``, ``EnQue``, ``DeQue``,
 ``FreeTensor``, ``Get``), ``DataCopy`` and ``DataCopyPad`` (GM <-> UB), ``Duplicate`` on a
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
-``GetBlockNum``, ``GetVecLen``, ``CeilDivision`` and ``asc_vf_call``. Template arguments are
+``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
+(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``). Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
 
@@ -48,6 +49,7 @@ from ascreg.basic._copy import (
     DataCopyParams,
     Duplicate,
 )
+from ascreg.basic._sysvar import GetCtrlSpr, GetSpr, ResetCtrlSpr, SetCtrlSpr
 from ascreg.basic._tensor import GlobalTensor, LocalTensor, TPosition
 from ascreg.basic._tpipe import (
     MAX_ALLOCATED_PER_POSITION,
@@ -105,6 +107,8 @@ __all__ = [
     "Duplicate",
     "GetBlockIdx",
     "GetBlockNum",
+    "GetCtrlSpr",
+    "GetSpr",
     "GetVecLen",
     "GlobalTensor",
     "HardEvent",
@@ -113,6 +117,8 @@ __all__ = [
     "LocalMemAllocator",
     "LocalTensor",
     "PipeBarrier",
+    "ResetCtrlSpr",
+    "SetCtrlSpr",
     "SetFlag",
     "TBuf",
     "TBufHandle",

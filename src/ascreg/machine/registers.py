@@ -31,6 +31,7 @@ from typing_extensions import TypeVar
 from ascreg._dtypes import Scalar, bool_, is_scalar_type, uint32_t
 from ascreg.errors import (
     AscregTypeError,
+    UndefinedBehaviourError,
     UninitializedRegisterError,
     current_call,
     undefined_behaviour,
@@ -676,7 +677,19 @@ def create_addr_reg(*indices_and_strides: int) -> AddrReg:
     return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
 
 
-class UnalignRegForLoad:
+class _UnalignState:
+    """The fields of the 32-byte unaligned register, as a load stream and as a store stream."""
+
+    __slots__ = ("address", "block", "held", "memory", "start", "used")
+    memory: Memory | None
+    address: int | None
+    block: np.ndarray[Any, Any]
+    start: int
+    held: np.ndarray[Any, Any]
+    used: bool
+
+
+class UnalignRegForLoad(_UnalignState):
     """The 32-byte unaligned load register (C++ ``UnalignRegForLoad``, C ``vector_load_unalign``).
 
     ``address`` is the UB address of the block it holds (None before ``LoadUnAlignPre``).
@@ -688,12 +701,12 @@ class UnalignRegForLoad:
     UnalignRegForLoad(<never filled>)
     """
 
-    __slots__ = ("address", "block", "memory")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.memory: Memory | None = None
-        self.address: int | None = None
-        self.block: np.ndarray[Any, Any] = np.zeros(DATA_BLOCK, dtype=np.uint8)
+        self.memory = None
+        self.address = None
+        self.block = np.zeros(DATA_BLOCK, dtype=np.uint8)
 
     def __repr__(self) -> str:
         if self.address is None:
@@ -701,7 +714,7 @@ class UnalignRegForLoad:
         return f"{type(self).__name__}(block at {self.address:#x})"
 
 
-class UnalignRegForStore:
+class UnalignRegForStore(_UnalignState):
     """The 32-byte unaligned store register (C++ ``UnalignRegForStore``, C ``vector_store_unalign``).
 
     ``held`` are the bytes a store kept back, to be written at ``start``; ``pending`` tells
@@ -714,12 +727,12 @@ class UnalignRegForStore:
     False
     """
 
-    __slots__ = ("held", "memory", "start", "used")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.memory: Memory | None = None
+        self.memory = None
         self.start = 0
-        self.held: np.ndarray[Any, Any] = np.zeros(0, dtype=np.uint8)
+        self.held = np.zeros(0, dtype=np.uint8)
         self.used = False
 
     @property
@@ -737,6 +750,53 @@ class UnalignRegForStore:
         if not self.pending:
             return f"{name}(<nothing held>)"
         return f"{name}({self.held.size} bytes held for [{self.start:#x}, {self.end:#x}))"
+
+
+class UnalignReg(UnalignRegForLoad, UnalignRegForStore):
+    """C++ ``Reg::UnalignReg`` (older ``MicroAPI::UnalignReg``): the one unaligned register.
+
+    In C++ ``UnalignReg``, ``UnalignRegForLoad`` and ``UnalignRegForStore`` are the same type
+    (``vector_align``): one 32-byte register that a load stream or a store stream uses. An
+    ``UnalignReg`` is accepted wherever either is. It is one register: a load into it while a
+    store stream holds bytes in it would lose them (an undefined-behaviour error), and a store
+    ends the load stream it held (the next ``LoadUnAlign`` needs a ``LoadUnAlignPre`` first).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> u = Reg.UnalignReg()
+    >>> isinstance(u, Reg.UnalignRegForLoad), isinstance(u, Reg.UnalignRegForStore)
+    (True, True)
+    >>> u
+    UnalignReg(<never filled>)
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        UnalignRegForLoad.__init__(self)
+        UnalignRegForStore.__init__(self)
+
+    def __repr__(self) -> str:
+        if self.pending:
+            return UnalignRegForStore.__repr__(self)
+        return UnalignRegForLoad.__repr__(self)
+
+    def start_load(self) -> None:
+        """Check that a load may fill the register: no store stream holds bytes in it."""
+        if self.pending:
+            undefined_behaviour(
+                UndefinedBehaviourError(
+                    f"a load into an UnalignReg that holds {self.held.size} bytes of a store "
+                    "stream (UnalignReg is one register: the load would lose them; finish the "
+                    "store with StoreUnAlignPost first)"
+                )
+            )
+            self.held = self.held[:0]
+
+    def start_store(self) -> None:
+        """End the load stream the register held (a store refills it)."""
+        self.address = None
 
 
 def _ranges(indices: np.ndarray[Any, Any]) -> str:
