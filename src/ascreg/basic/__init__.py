@@ -6,7 +6,8 @@
 ``FreeTensor``, ``Get``), ``DataCopy`` and ``DataCopyPad`` (GM <-> UB), ``Duplicate`` on a
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
 ``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
-(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``). Template arguments are
+(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``.
+Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
 
@@ -49,6 +50,7 @@ from ascreg.basic._copy import (
     DataCopyParams,
     Duplicate,
 )
+from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._sysvar import GetCtrlSpr, GetSpr, ResetCtrlSpr, SetCtrlSpr
 from ascreg.basic._tensor import GlobalTensor, LocalTensor, TPosition
 from ascreg.basic._tpipe import (
@@ -109,6 +111,7 @@ __all__ = [
     "GetBlockNum",
     "GetCtrlSpr",
     "GetSpr",
+    "GetUintDivMagicAndShift",
     "GetVecLen",
     "GlobalTensor",
     "HardEvent",
