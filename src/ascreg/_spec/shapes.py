@@ -113,6 +113,9 @@ class ParamKind(enum.StrEnum):
     """(C API) ``GmPtr[Any]``, a ``__gm__ void*``."""
     ANYUB = "anyub"
     """(C API) ``UbPtr[Any]``, a ``__ubuf__ void*``."""
+    ANYCBUF = "anycbuf"
+    """(C API) a ``__cbuf__ void*`` (the cube unit's L1 buffer, which ascreg does not emulate:
+    any value; the functions that take one raise :class:`~ascreg.errors.UnsupportedError`)."""
     ATOMIC_CONFIG = "atomiccfg"
     """(C API) an ``asc_store_atomic_config`` the call fills (C++ reference)."""
     NDIM_CONFIG = "ndimcfg"
