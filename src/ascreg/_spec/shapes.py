@@ -241,7 +241,7 @@ class RegShape:
     A subscript is one of the template argument lists C++ declares for the op, in its order
     (after the lead member, if any): a tuple of tokens. ``"T"`` is a dtype of the row (the k-th
     ``"T"`` is role k, and the ``"T"`` tokens come first), ``"U"`` the type of a scalar
-    operand (:data:`SCALAR_TYPE`), ``"X"`` a dtype the op checks itself (:data:`OWN_DTYPE`);
+    operand (``SCALAR_TYPE``), ``"X"`` a dtype the op checks itself (``OWN_DTYPE``);
     every other token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``,
     ``"LoadDist"``, ...: any member of it), ``"POST"`` / ``"NORMAL"``
     (``PostLiteral.POST_MODE_UPDATE`` / ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class)
@@ -261,7 +261,7 @@ class RegShape:
     subscripts
         ``(bound, patterns)`` pairs: each subscript kind a form can be bound to, and the
         template argument lists that spell it (``("plain", (("T",), ("T", "MaskMergeMode")))``;
-        :func:`cxx` writes a C++ list's prefixes).
+        ``cxx`` writes a C++ list's prefixes).
     needs_template
         C++ cannot deduce ``T``: the bare call is an error (the stub has no ``__call__``).
     positional

@@ -145,10 +145,8 @@ class SystemRegisters:
 
     Attributes
     ----------
-    ctrl
-        The CTRL register (``asc_get_ctrl`` / ``asc_set_ctrl``, ``GetCtrlSpr`` /
-        ``SetCtrlSpr``): its bits 6-10 are :attr:`atomic`, the others kept here; writing it
-        checks the value (:func:`check_ctrl`).
+    ctrl_bits
+        The CTRL register's bits but 6-10 (read and write the whole register as ``ctrl``).
     atomic
         The store-atomic mode of the copy engine: ``None`` (plain writes) or ``(op, dtype)``
         with *op* ``"add"``, ``"max"`` or ``"min"``.
@@ -180,7 +178,11 @@ class SystemRegisters:
 
     @property
     def ctrl(self) -> int:
-        """The 64-bit CTRL register, bits 6-10 from the store-atomic mode."""
+        """The 64-bit CTRL register (``asc_get_ctrl`` / ``asc_set_ctrl``, ``GetCtrlSpr`` / ``SetCtrlSpr``).
+
+        Its bits 6-10 are :attr:`atomic`, the others :attr:`ctrl_bits`; writing it checks the
+        value (:func:`check_ctrl`).
+        """
         bits = self.ctrl_bits & ~_ATOMIC_BITS
         if self.atomic is not None:
             operation, element = self.atomic
@@ -220,7 +222,7 @@ def check_ctrl(value: int) -> int:
     Modelled: the store-atomic mode (bits 6-10), the saturation switches of the conversions
     (CTRL[48], [59], [60]) and the bits that change no result here (CTRL[45], the cube's
     hifloat8 reading; CTRL[49], scalar reads through the data cache). Not modelled, an
-    :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53], [56] set (:data:`UNMODELLED_CTRL`),
+    :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53], [56] set (``UNMODELLED_CTRL``),
     saturating float arithmetic (CTRL[60] = 1 with CTRL[48] = 0: ascreg's float results keep
     inf and NaN), and the undocumented atomic codes (CTRL[8:6] = 7, CTRL[10:9] = 3).
 
