@@ -610,3 +610,42 @@ class StoreMode(enum.IntEnum):
 
     NOSTORED = 0
     STORED = 1
+
+
+class RoundControl(enum.IntEnum):
+    """``AscendC::Reg::RoundControl``: ``NO_ROUND`` / ``ROUND`` (kernel_reg_compute_utils.h).
+
+    The headers declare it in ``Reg``; no documented Reg API takes it as a parameter on
+    dav-3510 (the rounding of the conversions is ``RoundMode``), so ascreg provides the type for
+    code that names it and no op reads it.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> [m.name for m in Reg.RoundControl]
+    ['NO_ROUND', 'ROUND']
+    """
+
+    NO_ROUND = 0
+    ROUND = 1
+
+
+class DefaultType:
+    """``AscendC::Reg::DefaultType``: the default of an op's dtype template parameters.
+
+    ``Reg.Cast[Reg.DefaultType, Reg.DefaultType, trait]`` is ``Cast<DefaultType, DefaultType,
+    trait>``: the dtypes are deduced from the registers, as when they are left out. ascreg takes
+    it in the trailing dtype positions of a subscript (a written dtype after it is an
+    :class:`~ascreg.errors.UnsupportedError`), and for a scalar's type ``U``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half
+    >>> Reg.Muls[half, Reg.DefaultType]
+    <Reg.Muls[half]>
+    """
+
+    cpp_name = "DefaultType"
+
+    def __init__(self) -> None:
+        raise TypeError("DefaultType is a template argument: write Reg.DefaultType, not a call")

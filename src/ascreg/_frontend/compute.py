@@ -324,7 +324,8 @@ def scalar_binary(
         raise AscregTypeError(
             f"{op.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
         )
-    value = arith.fill(operands.scalar(scalar, d.dtype, roles[1]), d.dtype.np_dtype, d.lanes)
+    value = arith.fill(operands.template_scalar(op, scalar, d.dtype, roles[1]), d.dtype.np_dtype,
+                       d.lanes)  # fmt: skip
     d.put(cmp.zero_masked(op.formula(s.get(), value), enables(op, mask, d)))
     op._forms.add(form)
 
@@ -436,7 +437,7 @@ def axpy(op: Any, dst: Any, src: Any, scalar: Any, mask: Any) -> None:
     d, s = vectors(op, (dst, "dst"), (src, "src"))
     if isinstance(scalar, RegTensor | MaskReg):
         raise AscregTypeError(f"{op.name} takes a scalar, got {type(scalar).__name__}")
-    value = arith.fill(operands.scalar(scalar, d.dtype, "scalar"), d.dtype.np_dtype, d.lanes)
+    value = arith.fill(operands.template_scalar(op, scalar, d.dtype), d.dtype.np_dtype, d.lanes)
     d.put(cmp.zero_masked(op.formula(s.get(), value, d.get()), enables(op, mask, d)))
 
 

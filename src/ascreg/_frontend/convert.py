@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ascreg._dtypes import Kind, int4x2_t
 from ascreg._frontend import operands
 from ascreg._frontend.compute import template_pair
 from ascreg._spec.convert import CAST_PAIRS, TRUNCATE_ROUNDS, CastPair
@@ -27,6 +28,7 @@ from ascreg.core import compare, convert
 from ascreg.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode
 from ascreg.errors import AscregTypeError, UnsupportedError, UnsupportedModeError
 from ascreg.machine.registers import RegTensor, RegTraitNumTwo
+from ascreg.machine.sysregs import conversion_saturates
 
 DEFAULT_ROUNDS = (RoundMode.CAST_NONE, RoundMode.UNKNOWN)
 """The rounding values that mean "the conversion's default" (nearest-even; hifloat8 half away)."""
@@ -87,14 +89,31 @@ def _merging(pair: CastPair, trait: CastTrait) -> bool:
     return True
 
 
+def _to_integer(pair: CastPair) -> bool:
+    """Whether *pair* converts to an integer type (CTRL[59]'s conversions, not CTRL[48]'s)."""
+    return pair.dst.kind in (Kind.INT, Kind.UINT) or pair.dst is int4x2_t
+
+
+def _saturates(pair: CastPair, trait: CastTrait) -> bool:
+    """Whether the conversion *pair* under *trait* saturates in the running block."""
+    return pair.fixed_saturation or (
+        pair.sat and conversion_saturates(_to_integer(pair), trait.satMode is SatMode.SAT)
+    )
+
+
 def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
-    """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``)."""
+    """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``).
+
+    The trait's ``satMode`` decides saturation when CTRL[60] = 0 (or outside a kernel); under
+    CTRL[60] = 1 CTRL[48] / CTRL[59] decide (:func:`~ascreg.machine.sysregs.conversion_saturates`),
+    so saturation is decided on every call, also on the validated form's fast path.
+    """
     form = (type(dst), type(src), type(mask))  # (an op's trait is fixed: its template argument)
     known = op._derived.get(form)
     if known is not None:  # these operand classes passed every check before
-        layout, rounding, saturate, merging = known
+        layout, rounding, pair, merging = known
         result = convert.cast_lanes(src.get(), mask.bits(), src.dtype, dst.dtype, layout,
-                                    rounding, saturate)  # fmt: skip
+                                    rounding, _saturates(pair, trait))  # fmt: skip
         if merging:
             result = compare.select(operands.lane_enables(mask, dst), result, dst.get())
         dst.put_known(result)
@@ -105,15 +124,15 @@ def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
     op.spec.check(d.dtype, s.dtype)
     pair = CAST_PAIRS[(s.dtype, d.dtype)]
     bits = operands.mask(mask, "mask", op.surface).bits()
-    saturate = pair.fixed_saturation or (pair.sat and trait.satMode is SatMode.SAT)
     layout, rounding = _layout(pair, trait, d, s), _rounding(pair, trait.roundMode)
-    result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, layout, rounding, saturate)
+    result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, layout, rounding,
+                                _saturates(pair, trait))  # fmt: skip
     merging = _merging(pair, trait)
     if merging:
         result = compare.select(operands.lane_enables(operands.mask(mask, "mask", op.surface), d),
                                 result, d.get())  # fmt: skip
     d.put(result)
-    op._derived[form] = (layout, rounding, saturate, merging)
+    op._derived[form] = (layout, rounding, pair, merging)
 
 
 def muls_cast(

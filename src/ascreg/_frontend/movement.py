@@ -64,7 +64,8 @@ def _base(op: Any, base: Any, role: str) -> Pointer[Any]:
 
 def _check_template(op: Any, *pairs: tuple[str, type[Scalar]]) -> None:
     """Check the written template dtypes against the operands' (in template order)."""
-    for given, (role, actual) in zip(op.t.dtypes, pairs, strict=False):
+    written = (*op.t.dtypes, *op.t.others)  # Gather<T0, T1, T2>: "X" arguments
+    for given, (role, actual) in zip(written, pairs, strict=False):
         if given is not actual:
             raise TemplateMismatchError(
                 f"template dtype {role}={given.cpp_name} does not match the operand's "

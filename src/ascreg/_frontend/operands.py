@@ -54,7 +54,7 @@ from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne, plain_class
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 Lanes = np.ndarray[Any, Any]
@@ -168,7 +168,7 @@ def same_type(surface: Surface, first: RegTensor[Any, Any], *others: RegTensor[A
                     f"registers of different types: {type(first).__name__} and "
                     f"{type(other).__name__}"
                 )
-        elif type(other) is not type(first):
+        elif type(other) is not type(first) and plain_class(other) is not plain_class(first):
             raise AscregTypeError(
                 f"registers of different types: {type(first).__name__} and "
                 f"{type(other).__name__} (C++ deduces one U for all of them)"
@@ -346,6 +346,30 @@ def scalar(
 
 
 _CONVERTED: dict[tuple[Any, ...], Any] = {}
+
+
+def template_scalar(op: Any, value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
+    """Convert a scalar operand of an op whose subscript may name its type (``Muls<T, U>``).
+
+    C++ converts the argument to the template's ``U`` first, then ``U`` to the register's
+    type ``T`` (one rounding each: ``Muls<half, float>(d, s, x)`` rounds ``x`` to float, then
+    that float to half). Without ``U`` (or with ``U`` = ``T``) this is :func:`scalar`.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, float32_t
+    >>> x = 1 + 2**-11 + 2**-30  # just above the half tie; float32 rounds it onto the tie
+    >>> float(template_scalar(Reg.Muls[half, float32_t], x, half))
+    1.0
+    >>> float(template_scalar(Reg.Muls[half], x, half))
+    1.0009765625
+    """
+    given = op.t.scalar
+    if given is not None and given is not dtype:
+        value = scalar(value, given, role)[()]
+    return scalar(value, dtype, role)
+
+
 """Python numbers already converted by :func:`scalar` (a conversion depends on nothing else)."""
 
 

@@ -113,6 +113,9 @@ class ParamKind(enum.StrEnum):
     """(C API) ``GmPtr[Any]``, a ``__gm__ void*``."""
     ANYUB = "anyub"
     """(C API) ``UbPtr[Any]``, a ``__ubuf__ void*``."""
+    ANYCBUF = "anycbuf"
+    """(C API) a ``__cbuf__ void*`` (the cube unit's L1 buffer, which ascreg does not emulate:
+    any value; the functions that take one raise :class:`~ascreg.errors.UnsupportedError`)."""
     ATOMIC_CONFIG = "atomiccfg"
     """(C API) an ``asc_store_atomic_config`` the call fills (C++ reference)."""
     NDIM_CONFIG = "ndimcfg"
@@ -190,21 +193,60 @@ class RegForm:
 
 
 SubscriptPatterns = tuple[tuple[str, ...], ...]
-"""The non-dtype template arguments a subscript may add after the dtypes, one tuple per pattern."""
+"""The template argument lists a subscript may spell (after a lead), one tuple of tokens each."""
 
-PLAIN_ONLY: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((),)),)
-"""The subscripts of an op whose template arguments are its dtypes only (``Op[T]``)."""
+DTYPE = "T"
+"""The token of a dtype template argument: the k-th ``"T"`` of a list is the row's role k."""
+SCALAR_TYPE = "U"
+"""The token of the scalar operand's type (``Muls<T, U, mode>``'s ``U``): any scalar type; the
+value is converted to it, then to the register's type, as C++ converts the argument."""
+OWN_DTYPE = "X"
+"""The token of a dtype the op checks against its own table (``Gather``'s UB form
+``Gather<T0, T1, T2>``: destination, source and index types)."""
+
+PLAIN_ONLY: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((DTYPE,),)),)
+"""The subscripts of an op whose template arguments are one dtype (``Op[T]``)."""
+
+
+def cxx(*params: str, required: int = 1) -> SubscriptPatterns:
+    """Return the subscripts of one C++ template parameter list: its prefixes from *required* on.
+
+    *params* are the list's tokens up to its first register-type parameter (``S``, ``V``: the
+    operands' ``RegTensor`` types, which C++ deduces and ascreg never spells); *required* is
+    how many must be written (the parameters up to the last one with no default that the call
+    cannot deduce: ``Histograms<T, U, mode, type>`` needs all four).
+
+    Examples
+    --------
+    >>> cxx("T", "U", "MaskMergeMode")
+    (('T',), ('T', 'U'), ('T', 'U', 'MaskMergeMode'))
+    >>> cxx("T", "OFFSET", required=2)
+    (('T', 'OFFSET'),)
+    """
+    return tuple(params[:n] for n in range(required, len(params) + 1))
+
+
+def leading_dtypes(pattern: tuple[str, ...]) -> int:
+    """Return how many ``"T"`` tokens a pattern starts with (its dtype prefix)."""
+    n = 0
+    while n < len(pattern) and pattern[n] == DTYPE:
+        n += 1
+    return n
 
 
 @attrs.frozen
 class RegShape:
     """How a ``Reg.*`` op object is called: where it lives, its forms and its subscripts.
 
-    A subscript is ``Op[<dtypes>, <tokens>]``: a legal dtype prefix followed by one pattern of
-    tokens. A token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``, ``"LoadDist"``,
-    ...: any member of it), ``"POST"`` / ``"NORMAL"`` (``PostLiteral.POST_MODE_UPDATE`` /
-    ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class) or ``"OFFSET"`` (an ``int``
-    non-type template argument).
+    A subscript is one of the template argument lists C++ declares for the op, in its order
+    (after the lead member, if any): a tuple of tokens. ``"T"`` is a dtype of the row (the k-th
+    ``"T"`` is role k, and the ``"T"`` tokens come first), ``"U"`` the type of a scalar
+    operand (``SCALAR_TYPE``), ``"X"`` a dtype the op checks itself (``OWN_DTYPE``);
+    every other token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``,
+    ``"LoadDist"``, ...: any member of it), ``"POST"`` / ``"NORMAL"``
+    (``PostLiteral.POST_MODE_UPDATE`` / ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class)
+    or ``"OFFSET"`` (an ``int`` non-type template argument). The runtime accepts exactly these
+    lists (:mod:`ascreg._frontend.template`), and the stubs declare them.
 
     Attributes
     ----------
@@ -217,10 +259,9 @@ class RegShape:
     forms
         The overload families, in the order the stub lists them.
     subscripts
-        ``(bound, patterns)`` pairs: each subscript kind a form can be bound to, and the token
-        patterns that spell it (``("plain", ((), ("MaskMergeMode",)))``).
-    template_dtypes
-        How many dtype template arguments C++ lets you write.
+        ``(bound, patterns)`` pairs: each subscript kind a form can be bound to, and the
+        template argument lists that spell it (``("plain", (("T",), ("T", "MaskMergeMode")))``;
+        ``cxx`` writes a C++ list's prefixes).
     needs_template
         C++ cannot deduce ``T``: the bare call is an error (the stub has no ``__call__``).
     positional
@@ -228,11 +269,8 @@ class RegShape:
     lead
         Leading enum members that select the legal combinations
         (``Reduce[ReduceType.MAX, ...]``): ``(member spelling, its combinations)`` pairs. With a
-        lead, subscripts start with the member and dtype-only subscripts do not exist; the bare
-        call takes the row's union.
-    token_only
-        A subscript may also be the tokens alone, for the forms that are not per combination
-        (``Pack[HighLowPart.HIGHEST](mask_dst, mask_src)``, C++ ``Pack<part>``).
+        lead, subscripts start with the member (the pattern ``()`` is the member alone); the
+        bare call takes the row's union.
     fixed
         Aliases of the op with its lead fixed: ``(alias, lead member)`` pairs
         (``("Reg.ReduceSum", "ReduceType.SUM")``: ``ReduceSum[T, U]`` is
@@ -242,7 +280,9 @@ class RegShape:
     --------
     >>> from ascreg._spec import SPECS
     >>> SPECS["Reg.Compare"].shape.patterns("plain")
-    ((), ('CMPMODE',))
+    (('T',), ('T', 'CMPMODE'))
+    >>> SPECS["Reg.Muls"].shape.tails("plain", 1)
+    ((), ('U',), ('U', 'MaskMergeMode'))
     """
 
     module: str
@@ -250,16 +290,39 @@ class RegShape:
     cls: str
     forms: tuple[RegForm, ...]
     subscripts: tuple[tuple[str, SubscriptPatterns], ...] = PLAIN_ONLY
-    template_dtypes: int = 1
     needs_template: bool = False
     positional: bool = False
     lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
-    token_only: bool = False
     fixed: tuple[tuple[str, str], ...] = ()
 
     def patterns(self, bound: str) -> SubscriptPatterns:
-        """Return the token patterns of the subscript kind *bound* (``()``: none)."""
+        """Return the template argument lists of the subscript kind *bound* (``()``: none)."""
         return dict(self.subscripts).get(bound, ())
+
+    def all_patterns(self) -> SubscriptPatterns:
+        """Return every template argument list of every subscript kind, without repeats."""
+        return tuple(dict.fromkeys(p for _, patterns in self.subscripts for p in patterns))
+
+    def tails(self, bound: str, dtypes: int) -> SubscriptPatterns:
+        """Return what follows exactly *dtypes* leading dtypes in the lists of *bound*."""
+        return tuple(p[dtypes:] for p in self.patterns(bound) if leading_dtypes(p) == dtypes)
+
+    def dtype_counts(self, bound: str) -> tuple[int, ...]:
+        """Return the lengths of the dtype prefixes the lists of *bound* start with."""
+        return tuple(sorted({leading_dtypes(p) for p in self.patterns(bound)}))
+
+    @property
+    def template_dtypes(self) -> int:
+        """How many dtype template arguments (``"T"``) C++ lets you write, at most."""
+        return max((leading_dtypes(p) for p in self.all_patterns()), default=0)
+
+    @property
+    def token_only(self) -> bool:
+        """Whether a subscript may be tokens alone (``Pack[HighLowPart.HIGHEST]``).
+
+        C++ ``Pack<part>``, for the forms that are not per combination.
+        """
+        return not self.lead and any(p and p[0] != DTYPE for p in self.patterns("plain"))
 
     def uses_token(self, token: str) -> bool:
         """Return True when some subscript pattern contains *token* (``"TRAIT"``)."""

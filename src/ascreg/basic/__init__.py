@@ -5,7 +5,9 @@
 ``TQue`` / ``TQueBind`` / ``TBuf`` (``InitBuffer``, ``AllocTensor``, ``EnQue``, ``DeQue``,
 ``FreeTensor``, ``Get``), ``DataCopy`` and ``DataCopyPad`` (GM <-> UB), ``Duplicate`` on a
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
-``GetBlockNum``, ``GetVecLen``, ``CeilDivision`` and ``asc_vf_call``. Template arguments are
+``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
+(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``.
+Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
 
@@ -78,6 +80,7 @@ from ascreg.basic._nddma import (
     kDefaultMultiCopyConfig,
     kDefaultNdDmaConfig,
 )
+from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
     DisableDmaAtomic,
@@ -98,6 +101,7 @@ from ascreg.basic._system import (
     SyncAllConfig,
     reset_soc_state,
 )
+from ascreg.basic._sysvar import GetCtrlSpr, GetSpr, ResetCtrlSpr, SetCtrlSpr
 from ascreg.basic._template import (
     INTEGER,
     TYPENAME,
@@ -182,14 +186,17 @@ __all__ = [
     "Duplicate",
     "GetBlockIdx",
     "GetBlockNum",
+    "GetCtrlSpr",
     "GetDataBlockSizeInBytes",
     "GetRuntimeUBSize",
+    "GetSpr",
     "GetSubBlockIdx",
     "GetSubBlockNum",
     "GetSysWorkSpacePtr",
     "GetTPipePtr",
     "GetTaskRatio",
     "GetUBSizeInBytes",
+    "GetUintDivMagicAndShift",
     "GetUserWorkspace",
     "GetVecLen",
     "GlobalTensor",
@@ -208,10 +215,12 @@ __all__ = [
     "NdDmaParams",
     "PipeBarrier",
     "QuePosition",
+    "ResetCtrlSpr",
     "SetAtomicAdd",
     "SetAtomicMax",
     "SetAtomicMin",
     "SetAtomicNone",
+    "SetCtrlSpr",
     "SetFlag",
     "SetSysWorkspace",
     "SyncAll",

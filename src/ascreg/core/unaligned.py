@@ -50,7 +50,7 @@ import numpy as np
 from ascreg.core.masks import bytes_from_bits
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
-from ascreg.machine.registers import VL
+from ascreg.machine.registers import VL, UnalignReg
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
 from ascreg.machine.undefined import plain, require_defined
@@ -84,6 +84,8 @@ def load_pre(reg: UnalignRegForLoad, src: Pointer[Any]) -> None:
     """
     start = _floor(src.address)
     src.memory.check(src, 1, "reads")  # src itself must be readable
+    if isinstance(reg, UnalignReg):  # one register for loads and stores
+        reg.start_load()
     reg.memory, reg.address, reg.block = src.memory, start, _raw(src.memory, start, ALIGN_BYTES)
 
 
@@ -142,6 +144,8 @@ def store(reg: UnalignRegForStore, dst: Pointer[Any], payload: Bytes) -> None:
     >>> store_post(u, p + 50); int(p.read(96)[49])
     7
     """
+    if isinstance(reg, UnalignReg):  # one register for loads and stores
+        reg.start_store()
     if reg.pending and (reg.memory is not dst.memory or reg.end != dst.address):
         undefined_behaviour(
             UndefinedBehaviourError(

@@ -198,7 +198,8 @@ def round_float(source: Arr, dtype: type[Scalar]) -> Arr:
     target = dtype.np_dtype
     kind, size = _kind(source.dtype), source.dtype.itemsize
     if (kind == "f" and size <= 4) or (kind in "biu" and size <= 2):
-        return source.astype(target)  # exact in float32: the cast is the only rounding
+        with np.errstate(over="ignore"):  # past the largest finite value: inf, as documented
+            return source.astype(target)  # exact in float32: the cast is the only rounding
     wide = _odd_float64(source)
     with np.errstate(over="ignore"):
         if target == np.float32:

@@ -341,7 +341,7 @@ def Arange(op: Any, dst: Any, start: Any) -> None:
     wide = d.dtype.size == 8 and d.trait is RegTraitNumOne
     d.put(
         arith.arange(
-            operands.scalar(start, d.dtype, "start"),
+            operands.template_scalar(op, start, d.dtype, "start"),
             d.dtype.np_dtype,
             d.lanes,
             decrease=decrease,
