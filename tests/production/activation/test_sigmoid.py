@@ -252,10 +252,6 @@ def _check(n: int, tiling: dict[str, int]) -> None:
     assert_ulp(run(x, **tiling), golden(x), 4, atol=TINY)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__, EnQue<T> (glue); Muls/Adds/Duplicate full template lists (spell)",
-)
 @pytest.mark.parametrize(("n", "tiling"), SHAPES)
 def test_sigmoid_as_written(n: int, tiling: dict[str, int]) -> None:
     _check(n, tiling)

@@ -229,10 +229,6 @@ def _check(n: int, tiling: dict[str, int]) -> None:
     np.testing.assert_array_equal(run(x, **tiling).view(np.uint32), np.floor(x).view(np.uint32))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__, EnQue<T> (glue); RegTensor[U](reg) register casts (spell)",
-)
 @pytest.mark.parametrize(("n", "tiling"), SHAPES)
 def test_floor_as_written(n: int, tiling: dict[str, int]) -> None:
     _check(n, tiling)

@@ -706,10 +706,6 @@ def _check(dtype: type[Scalar], shape: tuple[int, int], ub_size: int) -> None:
     assert_ulp(y, y_golden, 8 if dtype is float32_t else 1)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the tail over-read (fixes); QuePosition, __VEC_SCOPE__ (glue); the register cast as a write target (spell)",
-)
 @pytest.mark.parametrize(("dtype", "shape", "ub_size"), CASES + CAST_WRITE_CASES)
 def test_rms_norm_as_written(dtype: type[Scalar], shape: tuple[int, int], ub_size: int) -> None:
     _check(dtype, shape, ub_size)
