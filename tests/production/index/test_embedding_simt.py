@@ -234,6 +234,10 @@ def test_embedding_simt_as_written(dtype: type, shape: tuple[int, int], count: i
     _check(dtype, shape, count)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="Simt::UintDiv now exists and deduces T from the int64 lanes of the per-lane range() counter: the counter needs its typed start's type in both SIMT tiers",
+)
 @pytest.mark.parametrize(("dtype", "shape", "count"), CASES)
 def test_embedding_simt_with_stand_ins(dtype: type, shape: tuple[int, int], count: int) -> None:
     with stand_ins(globals(), extra={**SIMT_STAND_INS, "LAUNCH_BOUND": __launch_bounds__}):

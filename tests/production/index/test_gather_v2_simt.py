@@ -300,6 +300,10 @@ def test_gather_v2_simt_as_written(
     _check(dtype, shape, count, negative)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="Simt::UintDiv now exists and deduces T from the int64 lanes of the per-lane range() counter: the counter needs its typed start's type in both SIMT tiers",
+)
 @pytest.mark.parametrize(("dtype", "shape", "count", "negative"), CASES)
 def test_gather_v2_simt_with_stand_ins(
     dtype: type, shape: tuple[int, int], count: int, negative: bool
