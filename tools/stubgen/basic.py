@@ -1,0 +1,141 @@
+"""The basic-API renderer: ``stubs/ascreg/basic/*.pyi`` from the memory-level rows and their shapes.
+
+Each op object ``Adds`` is declared as an instance of a stub class ``_Adds`` whose ``__call__``
+has one ``@overload`` per form and legal combination the form applies to (forms in order,
+combinations in table order), and whose ``__getitem__`` (the C++ template arguments) returns the
+same class: the tensors' element types select the overload, as C++ deduces ``T`` from them.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ascreg._dtypes import Scalar
+from ascreg._spec import BasicForm, BasicShape, OpSpec
+from stubgen.common import (
+    SHARED_ALIASES,
+    combo_text,
+    dtype_imports,
+    module_rows,
+    overloads,
+    pyname,
+    scalar_type,
+    stub_text,
+)
+
+BASIC_MODULE_IMPORTS = """\
+from collections.abc import Sequence
+from typing import Any, overload
+
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.basic._repeat import BinaryRepeatParams, UnaryRepeatParams
+from ascreg.basic._tensor import LocalTensor
+from ascreg.enums import DivAlgo as DivAlgo
+from ascreg.enums import ExpAlgo as ExpAlgo
+from ascreg.enums import SqrtAlgo as SqrtAlgo
+"""
+
+BASIC_ALIASES = {
+    "_IntLike": SHARED_ALIASES["_IntLike"],
+    "_FloatLike": SHARED_ALIASES["_FloatLike"],
+    "_BoolLike": "bool | np.bool_",
+}
+"""The shared aliases the basic-API stubs use."""
+
+
+def _config(name: str, algo: str) -> list[str]:
+    return [
+        f"class {name}:",
+        f"    algo: {algo}",
+        f"    def __init__(self, algo: {algo} = ...) -> None: ...",
+        "",
+    ]
+
+
+BASIC_MODULE_SURFACE: dict[str, list[str]] = {
+    "basic/_vector": [
+        "LnAlgo = ExpAlgo",
+        "ReciprocalAlgo = ExpAlgo",
+        "RsqrtAlgo = SqrtAlgo",
+        "",
+        *_config("DivConfig", "DivAlgo"),
+        *_config("ExpConfig", "ExpAlgo"),
+        *_config("LnConfig", "ExpAlgo"),
+        *_config("ReciprocalConfig", "ExpAlgo"),
+        *_config("SqrtConfig", "SqrtAlgo"),
+        *_config("RsqrtConfig", "SqrtAlgo"),
+        "class BinaryConfig:",
+        "    scalarTensorIndex: int",
+        "    def __init__(self, scalarTensorIndex: int = ...) -> None: ...",
+        "",
+        "DEFAULT_DIV_CONFIG: DivConfig",
+        "DEFAULT_EXP_CONFIG: ExpConfig",
+        "DEFAULT_LN_CONFIG: LnConfig",
+        "DEFAULT_RECIPROCAL_CONFIG: ReciprocalConfig",
+        "DEFAULT_SQRT_CONFIG: SqrtConfig",
+        "DEFAULT_RSQRT_CONFIG: RsqrtConfig",
+        "DEFAULT_BINARY_CONFIG: BinaryConfig",
+        "",
+    ],
+}
+"""Each module's declarations that are not table rows (configs, constants, aliases)."""
+
+
+def basic_shape(spec: OpSpec) -> BasicShape:
+    assert isinstance(spec.shape, BasicShape), spec.name
+    return spec.shape
+
+
+def annotation(text: str, combo: tuple[type[Scalar], ...]) -> str:
+    """Fill ``{T0}`` (the dtype's Python name) and ``{S0}`` (its scalar type) for *combo*.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> annotation("LocalTensor[{T0}] | {S0}", (half,))
+    'LocalTensor[half] | _FloatLike'
+    """
+    names = {f"T{i}": pyname(d) for i, d in enumerate(combo)}
+    names |= {f"S{i}": scalar_type(d) for i, d in enumerate(combo)}
+    return text.format(**names)
+
+
+def basic_signature(form: BasicForm, combo: tuple[type[Scalar], ...]) -> str:
+    parts = ["self", *(f"{name}: {annotation(text, combo)}" for name, text in form.params)]
+    return f"def __call__({', '.join(parts)}) -> None: ..."
+
+
+def basic_overloads(spec: OpSpec) -> list[tuple[str, str]]:
+    """Every (signature, tag) of one op: forms in order, combinations in table order."""
+    sigs = []
+    for form in basic_shape(spec).forms:
+        for combo in spec.combos:
+            if form.applies(combo):
+                sigs.append((basic_signature(form, combo), f"{form.tag}: {combo_text(combo)}"))
+    return sigs
+
+
+def basic_class(spec: OpSpec) -> str:
+    """The stub class of one op object and the op's declaration."""
+    name = basic_shape(spec).attr
+    lines = [f"class _{name}:", *overloads(basic_overloads(spec))]
+    lines.append(f"    def __getitem__(self, targs: Any) -> _{name}: ...")
+    return "\n".join([*lines, "", f"{name}: _{name}"])
+
+
+def basic_module_surface(module: str) -> str:
+    runtime = importlib.import_module("ascreg." + module.replace("/", "."))
+    lines = ["__all__ = [", *(f'    "{name}",' for name in runtime.__all__), "]", ""]
+    return "\n".join(lines + BASIC_MODULE_SURFACE[module])
+
+
+def render_basic_module(module: str) -> str:
+    """The stub of one basic-API module (``"basic/_vector"``): its surface, then its ops."""
+    head = BASIC_MODULE_IMPORTS.format(dtypes=dtype_imports())
+    body = [basic_module_surface(module)]
+    for spec in module_rows("basic", module):
+        doc = f"# {spec.spelling}: legal ({', '.join(spec.roles)}) in table order, per form"
+        body.append(f"{doc}\n{basic_class(spec)}")
+    return stub_text(head, body, "\n\n\n", {name: name for name in BASIC_ALIASES})

@@ -1,0 +1,116 @@
+"""The basic-API type tests: ``tests/typing/generated/{accept,reject}_basic.py`` from the rows.
+
+The accept file calls every form of every memory-level op with every combination it applies to
+(LocalTensors of the combination's types, a number of its kind for a scalar). The reject file
+calls the count form with the tensors of every type the op does not take, and a repeat form
+with every type that has the count form only; each line must be rejected (``call-overload``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ascreg._dtypes import Scalar
+from ascreg._spec import REG_TYPES, BasicForm, OpSpec
+from stubgen.basic import basic_shape
+from stubgen.common import (
+    IGNORE,
+    TEST_HEADER,
+    check_functions,
+    combo_text,
+    dtype_imports,
+    pyname,
+    scalar_type,
+    surface_rows,
+)
+
+BASIC_TEST_PRELUDE = """\
+from typing import TYPE_CHECKING
+
+from ascreg._dtypes import (
+{dtypes}
+)
+from ascreg.basic import (
+    BinaryRepeatParams,
+    LocalTensor,
+    UnaryRepeatParams,
+{names}
+)
+
+"""
+
+_VALUES = {"_FloatLike": "1.0", "_IntLike": "1", "_BoolLike": "True"}
+"""A literal of each scalar alias."""
+_ARGUMENTS = {
+    "_IntLike": "1",
+    "Sequence[_IntLike]": "[1, 0]",
+    "bool": "False",
+    "UnaryRepeatParams | tuple[_IntLike, ...]": "UnaryRepeatParams()",
+    "BinaryRepeatParams | tuple[_IntLike, ...]": "BinaryRepeatParams()",
+}
+"""The argument of each non-dtype annotation."""
+
+
+def basic_variables() -> list[str]:
+    """One LocalTensor variable per element type (``t_half = LocalTensor[half]()``)."""
+    return [f"    t_{pyname(d)} = LocalTensor[{pyname(d)}]()" for d in REG_TYPES]
+
+
+def argument(text: str, combo: tuple[type[Scalar], ...]) -> str:
+    """A value of the annotation *text* for *combo*: a tensor variable, a literal, a struct."""
+    if text in _ARGUMENTS:
+        return _ARGUMENTS[text]
+    for i, d in enumerate(combo):
+        if text.startswith(f"LocalTensor[{{T{i}}}]"):
+            return f"t_{pyname(d)}"
+        if text == f"{{S{i}}}":
+            return _VALUES[scalar_type(d)]
+    raise AssertionError(f"no test argument for {text!r}")
+
+
+def call(spec: OpSpec, form: BasicForm, combo: tuple[type[Scalar], ...]) -> str:
+    args = ", ".join(argument(text, combo) for _, text in form.params)
+    return f"{spec.spelling}({args})"
+
+
+def basic_accept_lines(spec: OpSpec) -> Iterator[str]:
+    yield f"    # {spec.spelling}: every legal combination of {', '.join(spec.roles)}, every form"
+    for form in basic_shape(spec).forms:
+        for combo in spec.combos:
+            if form.applies(combo):
+                yield f"    {call(spec, form, combo)}  # {form.tag} {combo_text(combo)}"
+
+
+def _wrong(spec: OpSpec, form: BasicForm) -> Iterator[tuple[type[Scalar], ...]]:
+    """The combinations the form must reject: every other type as the first role's.
+
+    The forms differ in their parameters, so a type legal in another form only (a count-form
+    type called with a repeat form's mask) is rejected as well.
+    """
+    legal = [c for c in spec.combos if form.applies(c)]
+    for d in REG_TYPES:
+        combo = (d, *legal[0][1:]) if legal else (d,) * len(spec.roles)
+        if combo not in legal:
+            yield combo
+
+
+def basic_reject_lines(spec: OpSpec) -> Iterator[str]:
+    lines = []
+    for form in basic_shape(spec).forms:
+        for combo in _wrong(spec, form):
+            ignore = IGNORE.format(code="call-overload")
+            lines.append(f"    {call(spec, form, combo)}{ignore}  # {form.tag} {combo_text(combo)}")
+    if lines:
+        yield f"    # {spec.spelling}: a wrong type of {spec.roles[0]}, every form"
+        yield from lines
+
+
+def render_basic_tests(kind: str) -> str:
+    """The accept (*kind* ``"accept"``) or reject type-test file of the basic API."""
+    rows = surface_rows("basic")
+    names = "\n".join(f"    {n}," for n in sorted({row.spelling for row in rows}))
+    prelude = BASIC_TEST_PRELUDE.format(dtypes=dtype_imports(), names=names)
+    lines = basic_variables()
+    for row in rows:
+        lines += list(basic_accept_lines(row) if kind == "accept" else basic_reject_lines(row))
+    return "\n".join([TEST_HEADER, prelude, *check_functions(lines)]) + "\n"
