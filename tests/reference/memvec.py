@@ -84,10 +84,12 @@ def run(
     *,
     lanes: int,
     count_form: bool,
+    where: bool = False,
 ) -> None:
     """Run an op repeat by repeat: load every active lane of *srcs*, then store *dsts*.
 
-    ``lane(*source_bits)`` returns the destination bits of one lane (one per destination).
+    ``lane(*source_bits)`` returns the destination bits of one lane (one per destination);
+    with *where* it is ``lane(r, j, *source_bits)`` (repeat and lane first).
     """
     for r, active in enumerate(plan):
         loaded = {
@@ -95,7 +97,8 @@ def run(
             for j in active
         }
         for j in active:
-            for d, value in zip(dsts, lane(*loaded[j]), strict=True):
+            results = lane(r, j, *loaded[j]) if where else lane(*loaded[j])
+            for d, value in zip(dsts, results, strict=True):
                 put(memory, address(d, r, j, lanes, count_form), value, d[1].size)
 
 
@@ -197,3 +200,33 @@ def vec_index(first: int, dtype: type[Scalar], lanes: int, repeats: int) -> list
     for _ in range(1, repeats):
         rows.append([binary("Add", dtype, x, step) for x in rows[-1]])
     return rows
+
+
+def compare_run(
+    memory: bytearray,
+    plan: Sequence[Sequence[int]],
+    srcs: Sequence[Operand],
+    test: Callable[..., bool],
+    dst: int,
+    *,
+    lanes: int,
+    count_form: bool,
+) -> None:
+    """``Compare`` / ``Compares`` (Compare.md: dst's bits from the left, one per element): each
+    repeat stores its ``lanes`` bits, LSB first, after the previous repeat's; a lane that is not
+    active gives 0."""
+    for r, active in enumerate(plan):
+        bits = [0] * lanes
+        for j in active:
+            bits[j] = int(
+                test(*(get(memory, address(s, r, j, lanes, count_form), s[1]) for s in srcs))
+            )
+        for i in range(lanes // 8):
+            memory[dst + r * lanes // 8 + i] = sum(bits[8 * i + k] << k for k in range(8))
+
+
+def sel_bit(memory: bytearray, sel: int, r: int, j: int, lanes: int, same_bits: bool) -> int:
+    """The ``selMask`` bit of lane *j* of repeat *r* (Select.md: mode 0 reuses the first
+    ``lanes`` bits in every repeat; modes 1 and 2 consume them repeat after repeat)."""
+    k = j if same_bits else r * lanes + j
+    return memory[sel + k // 8] >> (k % 8) & 1

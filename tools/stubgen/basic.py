@@ -24,6 +24,7 @@ from stubgen.common import (
 )
 
 BASIC_MODULE_IMPORTS = """\
+import enum
 from collections.abc import Sequence
 from typing import Any, overload
 
@@ -32,6 +33,7 @@ from ascreg._dtypes import (
 )
 from ascreg.basic._repeat import BinaryRepeatParams, UnaryRepeatParams
 from ascreg.basic._tensor import LocalTensor
+from ascreg.enums import CMPMODE, RoundMode
 from ascreg.enums import DivAlgo as DivAlgo
 from ascreg.enums import ExpAlgo as ExpAlgo
 from ascreg.enums import SqrtAlgo as SqrtAlgo
@@ -55,6 +57,14 @@ def _config(name: str, algo: str) -> list[str]:
 
 
 BASIC_MODULE_SURFACE: dict[str, list[str]] = {
+    "basic/_cast": ["def SetDeqScale(scale: _FloatLike) -> None: ...", ""],
+    "basic/_select": [
+        "class SELMODE(enum.IntEnum):",
+        "    VSEL_CMPMASK_SPR = 0",
+        "    VSEL_TENSOR_SCALAR_MODE = 1",
+        "    VSEL_TENSOR_TENSOR_MODE = 2",
+        "",
+    ],
     "basic/_vector": [
         "LnAlgo = ExpAlgo",
         "ReciprocalAlgo = ExpAlgo",

@@ -31,8 +31,11 @@ from ascreg._dtypes import (
 {dtypes}
 )
 from ascreg.basic import (
+    CMPMODE,
+    SELMODE,
     BinaryRepeatParams,
     LocalTensor,
+    RoundMode,
     UnaryRepeatParams,
 {names}
 )
@@ -45,6 +48,9 @@ _ARGUMENTS = {
     "_IntLike": "1",
     "Sequence[_IntLike]": "[1, 0]",
     "bool": "False",
+    "RoundMode": "RoundMode.CAST_RINT",
+    "CMPMODE": "CMPMODE.EQ",
+    "SELMODE": "SELMODE.VSEL_TENSOR_TENSOR_MODE",
     "UnaryRepeatParams | tuple[_IntLike, ...]": "UnaryRepeatParams()",
     "BinaryRepeatParams | tuple[_IntLike, ...]": "BinaryRepeatParams()",
 }

@@ -49,6 +49,7 @@ from ascreg._dtypes import (
 from ascreg._spec.dtypes import Combos, singles
 from ascreg._spec.row import BASIC_QUALIFIER, MaskRule, OpSpec
 from ascreg._spec.shapes import BasicForm, BasicShape
+from ascreg.enums import RoundMode
 
 _DOCS = "docs/zh/api/SIMD-API/基础API/Memory矢量计算/"
 _CORE = "ascreg.core."
@@ -107,6 +108,7 @@ def _row(
     *,
     family: str | None = None,
     mask: MaskRule = MaskRule.STORE,
+    module: str = _MODULE,
 ) -> OpSpec:
     return OpSpec(
         BASIC_QUALIFIER + name,
@@ -117,7 +119,7 @@ def _row(
         _DOCS + page,
         surface="basic",
         family=family or name,
-        shape=BasicShape(_MODULE, name, shape_forms),
+        shape=BasicShape(module, name, shape_forms),
         core=core,
     )
 
@@ -276,6 +278,93 @@ def _shift_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- conversions ------------------------------------------------------------------------------
+_R5 = (RoundMode.CAST_RINT, RoundMode.CAST_FLOOR, RoundMode.CAST_CEIL, RoundMode.CAST_ROUND,
+       RoundMode.CAST_TRUNC)  # fmt: skip
+_NONE = (RoundMode.CAST_NONE,)
+_HIF8 = (RoundMode.CAST_ROUND, RoundMode.CAST_HYBRID)
+MEMORY_CASTS: dict[tuple[type[Scalar], type[Scalar]], tuple[RoundMode, ...]] = {
+    (int8_t, int16_t): _NONE, (int8_t, half): _NONE, (int8_t, int32_t): _NONE,
+    (uint8_t, uint16_t): _NONE, (uint8_t, half): _NONE, (uint8_t, uint32_t): _NONE,
+    (hifloat8_t, half): _NONE, (hifloat8_t, float32_t): _NONE, (fp8_e5m2_t, float32_t): _NONE,
+    (fp8_e4m3fn_t, float32_t): _NONE, (int16_t, uint8_t): _NONE, (int16_t, half): _R5,
+    (int16_t, int32_t): _NONE, (int16_t, uint32_t): _NONE, (int16_t, float32_t): _NONE,
+    (uint16_t, uint8_t): _NONE, (uint16_t, uint32_t): _NONE, (half, int8_t): _R5,
+    (half, uint8_t): _R5, (half, hifloat8_t): _HIF8, (half, int16_t): _R5, (half, bfloat16_t): _R5,
+    (half, int32_t): _R5, (half, float32_t): _NONE, (bfloat16_t, half): _R5,
+    (bfloat16_t, int32_t): _R5, (bfloat16_t, float32_t): _NONE, (int32_t, uint8_t): _NONE,
+    (int32_t, int16_t): _NONE, (int32_t, uint16_t): _NONE, (int32_t, half): (*_NONE, *_R5, RoundMode.CAST_ODD, RoundMode.CAST_HYBRID),
+    (int32_t, float32_t): _R5, (int32_t, int64_t): _NONE, (uint32_t, uint8_t): _NONE,
+    (uint32_t, int16_t): _NONE, (uint32_t, uint16_t): _NONE, (float32_t, hifloat8_t): _HIF8,
+    (float32_t, fp8_e5m2_t): (RoundMode.CAST_RINT,), (float32_t, fp8_e4m3fn_t): (RoundMode.CAST_RINT,),
+    (float32_t, int16_t): _R5, (float32_t, half): (*_R5, RoundMode.CAST_ODD, RoundMode.CAST_NONE),
+    (float32_t, bfloat16_t): _R5, (float32_t, int32_t): _R5, (float32_t, float32_t): _R5,
+    (float32_t, int64_t): _R5, (int64_t, int32_t): _NONE, (int64_t, float32_t): _R5,
+}  # fmt: skip
+"""``(src, dst): round modes`` of the Cast page's Ascend 950 table, in its order (the 4-bit,
+complex and double pairs are not emulated). ``int32_t -> half`` takes any mode and ignores it
+(the ``SetDeqScale`` path)."""
+CAST_NONE_AS_RINT = frozenset({(half, int8_t), (half, uint8_t), (int16_t, half),
+                               (int32_t, float32_t)})  # fmt: skip
+"""Pairs whose ``CAST_NONE`` the 950 implementation also takes, rounding as ``CAST_RINT``
+(``using_cast_rint`` in ``kernel_operator_vec_vconv_impl.h``); the page's table lists it for
+``float -> half`` only."""
+CAST_WIDE = frozenset(pair for pair in MEMORY_CASTS if 8 in (pair[0].size, pair[1].size))
+"""The pairs with a 64-bit side: the count form only here (their repeat forms are not
+modelled)."""
+TRUNCATE_TYPES = (half, float32_t, bfloat16_t)
+"""``Truncate``'s types (the ISASI page)."""
+
+
+def _conversion_rows() -> list[OpSpec]:
+    combos = tuple((dst, src) for src, dst in MEMORY_CASTS)
+    narrow = tuple((dst, src) for src, dst in MEMORY_CASTS if (src, dst) not in CAST_WIDE)
+    operands = (("dst", TENSOR), ("src", "LocalTensor[{T1}]"), ("roundMode", "RoundMode"))
+    shape_forms = (
+        BasicForm("count", (*operands, COUNT)),
+        BasicForm("mask bits", (*operands, *MASK_BITS, UNARY_PARAMS), combos=narrow),
+        BasicForm("mask count", (*operands, *MASK_COUNT, UNARY_PARAMS), combos=narrow),
+    )
+    truncate = BasicForm("count", (("dst", TENSOR), ("src", TENSOR), COUNT))
+    return [
+        _row("Cast", "类型转换/Cast.md", ("dst", "src"), combos, shape_forms,
+             _CORE + "convert:convert", module="basic/_cast"),
+        _row("Truncate", "类型转换/Truncate(ISASI).md", ("T",), singles(*TRUNCATE_TYPES),
+             (truncate,), _CORE + "convert:round_integral", module="basic/_cast"),
+    ]  # fmt: skip
+
+
+# ---- compare and select -------------------------------------------------------------------------
+CMP_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t,
+             int64_t, uint64_t)  # fmt: skip
+"""``Compare`` / ``Compares`` / ``Select``'s element types (double and complex not emulated)."""
+CMP_REPEAT = (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+"""Their repeat forms' types (8- and 64-bit types have the count form only)."""
+SEL_MASK_TYPES = (uint8_t, uint16_t, uint32_t, uint64_t)
+"""``Select``'s ``selMask`` element types (the bits are what counts)."""
+
+
+def _compare_rows() -> list[OpSpec]:
+    mode = ("cmpMode", "CMPMODE")
+    either = f"{TENSOR} | {{S0}}"
+    compare = (("dst", "LocalTensor[{T1}]"), ("src0", TENSOR), ("src1", TENSOR), mode)
+    compares = (("dst", "LocalTensor[{T1}]"), ("src0", either), ("src1", either), mode)
+    select = (("dst", TENSOR), ("selMask", "LocalTensor[{T1}]"), ("src0", either),
+              ("src1", either), ("selMode", "SELMODE"))  # fmt: skip
+    pages = {"Compare": "比较与选择/Compare.md", "Compares": "比较与选择/Compares.md",
+             "Select": "比较与选择/Select.md"}  # fmt: skip
+    table = (
+        ("Compare", compare, BINARY_PARAMS, (int8_t, uint8_t), "compare:compare"),
+        ("Compares", compares, UNARY_PARAMS, (uint8_t,), "compare:compare"),
+        ("Select", select, BINARY_PARAMS, SEL_MASK_TYPES, "compare:select"),
+    )
+    return [
+        _row(name, pages[name], ("T", "U"), tuple((t, u) for t in CMP_TYPES for u in second),
+             forms(operands, CMP_REPEAT, params), _CORE + core, module="basic/_select")
+        for name, operands, params, second, core in table
+    ]  # fmt: skip
+
+
 def _fill_rows() -> list[OpSpec]:
     rows = []
     for name, (page, count, repeat, core) in FILL_OPS.items():
@@ -292,6 +381,7 @@ def _fill_rows() -> list[OpSpec]:
 
 
 BASIC_ROWS: tuple[OpSpec, ...] = (
-    *_unary_rows(), *_binary_rows(), *_scalar_rows(), *_shift_rows(), *_fill_rows()
+    *_unary_rows(), *_binary_rows(), *_scalar_rows(), *_shift_rows(), *_fill_rows(),
+    *_conversion_rows(), *_compare_rows(),
 )  # fmt: skip
 """Every row of the memory-level basic API, in table order."""

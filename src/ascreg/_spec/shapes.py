@@ -451,6 +451,9 @@ class BasicForm:
     dtypes
         When given, the form exists only for combinations whose first dtype is listed (the
         repeat forms of ``Adds`` take 16- and 32-bit types; the count form every type).
+    combos
+        When given, the form exists only for these combinations (``Cast``'s repeat forms take
+        the pairs without a 64-bit side).
 
     Examples
     --------
@@ -462,9 +465,15 @@ class BasicForm:
     tag: str
     params: tuple[tuple[str, str], ...]
     dtypes: tuple[type[Scalar], ...] | None = None
+    combos: tuple[tuple[type[Scalar], ...], ...] | None = None
 
     def applies(self, combo: tuple[type[Scalar], ...]) -> bool:
-        """Return True when the form exists for *combo* (see :attr:`dtypes`)."""
+        """Return True when the form exists for *combo* (see :attr:`dtypes`, :attr:`combos`).
+
+        A shorter *combo* (the leading roles) is matched against the combinations' prefixes.
+        """
+        if self.combos is not None:
+            return any(c[: len(combo)] == combo for c in self.combos)
         return self.dtypes is None or combo[0] in self.dtypes
 
 

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg.basic._cast import Cast, SetDeqScale, Truncate
 from ascreg.basic._copy import (
     DataCopy,
     DataCopyExtParams,
@@ -57,6 +58,7 @@ from ascreg.basic._repeat import (
     SetVectorMask,
     UnaryRepeatParams,
 )
+from ascreg.basic._select import SELMODE, Compare, Compares, Select
 from ascreg.basic._tensor import GlobalTensor, LocalTensor, TPosition
 from ascreg.basic._tpipe import (
     MAX_ALLOCATED_PER_POSITION,
@@ -125,6 +127,7 @@ from ascreg.basic._vector import (
     SubRelu,
     Subs,
 )
+from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
@@ -148,6 +151,7 @@ from ascreg.machine.sync import (
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "CMPMODE",
     "DEFAULT_BINARY_CONFIG",
     "DEFAULT_DIV_CONFIG",
     "DEFAULT_EXP_CONFIG",
@@ -171,6 +175,7 @@ __all__ = [
     "PIPE_MTE3",
     "PIPE_S",
     "PIPE_V",
+    "SELMODE",
     "Abs",
     "AbsSub",
     "Add",
@@ -180,7 +185,10 @@ __all__ = [
     "Ands",
     "BinaryConfig",
     "BinaryRepeatParams",
+    "Cast",
     "CeilDivision",
+    "Compare",
+    "Compares",
     "CreateVecIndex",
     "DataCopy",
     "DataCopyExtParams",
@@ -228,9 +236,12 @@ __all__ = [
     "ReciprocalConfig",
     "Relu",
     "ResetMask",
+    "RoundMode",
     "Rsqrt",
     "RsqrtAlgo",
     "RsqrtConfig",
+    "Select",
+    "SetDeqScale",
     "SetFlag",
     "SetMaskCount",
     "SetMaskNorm",
@@ -249,6 +260,7 @@ __all__ = [
     "TPosition",
     "TQue",
     "TQueBind",
+    "Truncate",
     "UnaryRepeatParams",
     "WaitFlag",
     "asc_vf_call",

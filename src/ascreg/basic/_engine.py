@@ -248,13 +248,16 @@ def run(
     compute: Compute,
     *,
     accumulate: Callable[[Overlap], bool] | None = None,
+    positions: bool = False,
 ) -> None:
     """Apply *compute* to the active lanes of *srcs* and store the results to *dsts* (PIPE_V).
 
     ``compute(*source_values)`` receives one 1-D array per source (the active lanes, repeat
-    by repeat) and returns one array per destination, in the same lane order. *accumulate*
-    says whether the overlap found lets a later repeat read back the destination (the op's
-    documented exception, see :func:`ordered`); None: it never does.
+    by repeat) and returns one array per destination, in the same lane order; with
+    *positions* it receives the repeat and the lane of each of those lanes first
+    (``compute(rep, lane, *source_values)``). *accumulate* says whether the overlap found lets
+    a later repeat read back the destination (the op's documented exception, see
+    :func:`ordered`); None: it never does.
     """
     rep, lane = np.nonzero(lanes.active)
     if rep.size == 0:
@@ -270,6 +273,6 @@ def run(
         groups = [rep == r for r in np.unique(rep)] if in_order else [slice(None)]
         for group in groups:
             values = [_gather(s, i[group]) for s, i in src_index]
-            results = compute(*values)
+            results = compute(rep[group], lane[group], *values) if positions else compute(*values)
             for (stream, index), result in zip(dst_index, results, strict=True):
                 _scatter(stream, index[group], result)

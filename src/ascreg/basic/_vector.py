@@ -44,25 +44,19 @@ from ascreg._spec.basic import (
     UNARY_OPS,
 )
 from ascreg.basic._engine import Overlap, Stream, run
+from ascreg.basic._forms import form_lanes, same_type, streams
 from ascreg.basic._op import BasicOp, basic_op
 from ascreg.basic._repeat import (
-    VL,
     BinaryRepeatParams,
     Lanes,
     UnaryRepeatParams,
-    count_lanes,
-    repeat_lanes,
-    repeat_params,
 )
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import arith, shifts
 from ascreg.enums import SUBNORMAL_ALGOS, DivAlgo, ExpAlgo, SqrtAlgo
 from ascreg.errors import (
     AscregTypeError,
-    IllegalDtypeError,
-    UndefinedBehaviourError,
     UnsupportedError,
-    undefined_behaviour,
 )
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK
@@ -222,96 +216,6 @@ def keeps_subnormals(op: BasicOp) -> bool:
     return op.t.value(kind, kind()).algo.name in _KEEPS_SUBNORMALS
 
 
-# ---- forms ----------------------------------------------------------------------------------------
-
-
-def width(dtype: type[Scalar], count_form: bool) -> int:
-    """Lanes per repeat: a register of *dtype*, two for a 64-bit count form (RegTraitNumTwo).
-
-    Examples
-    --------
-    >>> from ascreg import half, int64_t
-    >>> width(half, False), width(int64_t, True)
-    (128, 64)
-    """
-    return 2 * VL // 8 if count_form and dtype.size == 8 else VL // dtype.size
-
-
-def repeat_types(op: BasicOp) -> tuple[type[Scalar], ...]:
-    """Return the dtypes the op's repeat forms take (none when it has only the count form)."""
-    found = [f.dtypes for f in op.spec.shape.forms if f.tag == "mask bits"]  # type: ignore[union-attr]
-    return found[0] or () if found else ()
-
-
-def check_form(op: BasicOp, dtype: type[Scalar], repeat: bool) -> None:
-    """Raise ``IllegalDtypeError`` unless *dtype* is legal for the op and this form."""
-    if len(op.spec.roles) == 1:
-        op.spec.check(dtype)
-    else:
-        op.spec.check_prefix(dtype)
-    if repeat and dtype not in repeat_types(op):
-        legal = ", ".join(d.cpp_name for d in repeat_types(op)) or "none"
-        raise IllegalDtypeError(
-            f"{dtype.cpp_name} has the count form only on the 950 (the repeat forms "
-            f"(mask, repeatTime, ...) take {legal})",
-            call=op.name,
-        )
-
-
-def form_lanes(
-    op: BasicOp, dtype: type[Scalar], rest: tuple[Any, ...], kind: type[Any], shape: str
-) -> tuple[Lanes, tuple[tuple[int, int], ...]]:
-    """Decode the arguments after the operands: ``(count)`` or ``(mask, repeatTime, params)``.
-
-    Returns the lanes and each stream's ``(block, repeat)`` strides, dst first. *kind* is the
-    repeat-stride struct (``UnaryRepeatParams`` or ``BinaryRepeatParams``); *shape* describes
-    the operands for the error message.
-    """
-    if len(rest) == 1:
-        check_form(op, dtype, repeat=False)
-        return count_lanes(rest[0], width(dtype, True)), ()
-    if len(rest) != 3:
-        raise AscregTypeError(
-            f"takes ({shape}, count) or ({shape}, mask, repeatTime, {kind.__name__}); got "
-            f"{len(rest)} argument(s) after the operands",
-            call=op.name,
-        )
-    check_form(op, dtype, repeat=True)
-    mask, times, params = rest
-    lanes = repeat_lanes(dtype, mask, times, set_mask=op.t.flag(0, True))
-    strides = repeat_params(params, kind).strides()
-    if strides[0][0] == 0 and lanes.active.any():
-        undefined_behaviour(
-            UndefinedBehaviourError(
-                "dstBlkStride 0 is undefined on the chip (高维切分: 'dstBlkStride不支持设置为0')",
-                call=op.name,
-            )
-        )
-    return lanes, strides
-
-
-def streams(
-    tensors: tuple[tuple[LocalTensor[Any], str], ...], strides: tuple[tuple[int, int], ...]
-) -> list[Stream]:
-    """One :class:`Stream` per ``(tensor, role)``, with its strides (the count form: none)."""
-    if not strides:
-        return [Stream(t, role) for t, role in tensors]
-    return [Stream(t, role, b, r) for (t, role), (b, r) in zip(tensors, strides, strict=True)]
-
-
-def same_type(op: BasicOp, *tensors: tuple[Any, str]) -> type[Scalar]:
-    """Return the common element type of *tensors* (checked against the template argument)."""
-    found = op.dtypes(*tensors[:1])
-    for tensor, role in tensors[1:]:
-        other = op.tensor(tensor, role)._dtype()
-        if other is not found[0]:
-            raise AscregTypeError(
-                f"{role} is a {tensor._cpp()} but dst is a {tensors[0][0]._cpp()} (one T)",
-                call=op.name,
-            )
-    return found[0]
-
-
 # ---- unary and binary ------------------------------------------------------------------------------
 
 
@@ -351,7 +255,7 @@ def _elementwise(op: Any, dst: Any, *args: Any) -> None:
     dtype = same_type(op, *tensors)
     kind = UnaryRepeatParams if op.sources == 1 else BinaryRepeatParams
     lanes, strides = form_lanes(
-        op, dtype, args[op.sources :], kind, ", ".join(r for _, r in tensors)
+        op, (dtype,), args[op.sources :], kind, ", ".join(r for _, r in tensors)
     )
     formula = _formula(op, dtype, repeat=bool(strides))
     operands_ = streams(tensors, strides)
@@ -539,7 +443,7 @@ def _scalar_binary(op: BasicOp, dst: Any, src0: Any, src1: Any, *rest: Any) -> N
     (dtype,) = op.dtypes((dst, "dst"))
     vector, role, value, left = split_scalar(op, dtype, src0, src1)
     same_type(op, (dst, "dst"), (vector, role))
-    lanes, strides = form_lanes(op, dtype, rest, UnaryRepeatParams, "dst, src0, src1")
+    lanes, strides = form_lanes(op, (dtype,), rest, UnaryRepeatParams, "dst, src0, src1")
     core = op.spec.core_function()
 
     def compute(values: Array) -> list[Array]:
@@ -612,7 +516,7 @@ def _shift(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     if isinstance(src1, LocalTensor):
         counts_type = op.tensor(src1, "src1")._dtype()
         op.spec.check(dtype, counts_type)
-        lanes, _ = form_lanes(op, dtype, rest, UnaryRepeatParams, "dst, src0, src1")
+        lanes, _ = form_lanes(op, (dtype,), rest, UnaryRepeatParams, "dst, src0, src1")
         if not lanes.contiguous:
             raise AscregTypeError(
                 "the per-element shift counts (a LocalTensor src1) take the count form only"
@@ -628,7 +532,7 @@ def _shift(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
     op.spec.check_prefix(dtype)
     value = operands.scalar(src1, dtype, "scalarValue")
     count = np.array(int(np.asarray(value).astype(np.int64)), dtype=np.int64).astype(np.int16)
-    lanes, strides = form_lanes(op, dtype, rest, UnaryRepeatParams, "dst, src, scalarValue")
+    lanes, strides = form_lanes(op, (dtype,), rest, UnaryRepeatParams, "dst, src, scalarValue")
     run(op.name, lanes, streams(((dst, "dst"),), strides[:1]),
         streams(((src0, "src"),), strides[1:]),
         lambda v: [shifts.zeroing_shift(v, count, np.ones(v.shape, bool), left=op.left)])  # fmt: skip
@@ -689,14 +593,14 @@ def _fill_lanes(
         mask, times, block, repeat = rest
         params = UnaryRepeatParams(operands.integer(block, "dstBlockStride"), 1,
                                    operands.integer(repeat, "dstRepeatStride"), 8)  # fmt: skip
-        return form_lanes(op, dtype, (mask, times, params), UnaryRepeatParams, "")
+        return form_lanes(op, (dtype,), (mask, times, params), UnaryRepeatParams, "")
     if len(rest) != 1:
         raise AscregTypeError(
             "takes (dst, value, count) or (dst, value, mask, repeatTime, dstBlockStride, "
             f"dstRepeatStride); got {len(rest)} argument(s) after the value",
             call=op.name,
         )
-    return form_lanes(op, dtype, rest, UnaryRepeatParams, "dst, value")
+    return form_lanes(op, (dtype,), rest, UnaryRepeatParams, "dst, value")
 
 
 def _duplicate(op: BasicOp, dst: Any, scalarValue: Any, *rest: Any) -> None:

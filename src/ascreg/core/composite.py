@@ -22,10 +22,13 @@ from typing import Any
 
 import numpy as np
 
+from ascreg._dtypes import float32_t, half, int32_t
 from ascreg.core.arith import BINARY_OPS
 from ascreg.core.bitwise import bitwise
 from ascreg.core.compound import fused_multiply_add
+from ascreg.core.convert import convert
 from ascreg.core.elementary import divide, square_root
+from ascreg.enums import RoundMode
 
 Lanes = np.ndarray[Any, Any]
 
@@ -160,3 +163,26 @@ def rsqrt(values: Lanes, *, ftz: bool = True, newton: bool = False) -> Lanes:
     root = square_root(values, ftz=ftz)
     result = divide(np.ones_like(values), root, ftz=ftz)
     return np.where(values < 0, root, result) if ftz else result
+
+
+DEQ_SHIFT = 131072.0
+"""``DEQ_SHIFT_LEFT_17_BIT``: the 2**17 the 950's int32 -> half dequantisation scales by."""
+
+
+def dequantize_to_half(values: Lanes, scale: Any) -> Lanes:
+    """``Cast<half, int32_t>``'s 950 path: ``half(float(x) * 2**-17 * scale * 2**17)``.
+
+    ``float(x)`` rounds to nearest even (saturating); each ``Muls`` rounds in float32; the final
+    float -> half conversion rounds to nearest even without saturation (overflow is inf). *scale*
+    is the ``SetDeqScale(half)`` value (1 after the kernel starts).
+
+    Examples
+    --------
+    >>> dequantize_to_half(np.int32([3, 70000, -5]), np.float16(0.5)).tolist()
+    [1.5, 35008.0, -2.5]
+    """
+    mul = BINARY_OPS["Mul"]
+    wide = convert(values, int32_t, float32_t, RoundMode.CAST_RINT, True)
+    for factor in (1.0 / DEQ_SHIFT, float(np.float32(scale)), DEQ_SHIFT):
+        wide = mul(wide, np.full(wide.shape, factor, dtype=np.float32))
+    return convert(wide, float32_t, half, RoundMode.CAST_RINT, False)

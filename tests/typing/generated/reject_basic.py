@@ -26,8 +26,11 @@ from ascreg._dtypes import (
     uint8_t,
 )
 from ascreg.basic import (
+    CMPMODE,
+    SELMODE,
     BinaryRepeatParams,
     LocalTensor,
+    RoundMode,
     UnaryRepeatParams,
     Abs,
     AbsSub,
@@ -36,6 +39,9 @@ from ascreg.basic import (
     Adds,
     And,
     Ands,
+    Cast,
+    Compare,
+    Compares,
     CreateVecIndex,
     Div,
     Divs,
@@ -59,12 +65,14 @@ from ascreg.basic import (
     Reciprocal,
     Relu,
     Rsqrt,
+    Select,
     ShiftLeft,
     ShiftRight,
     Sqrt,
     Sub,
     SubRelu,
     Subs,
+    Truncate,
 )
 
 
@@ -1755,3 +1763,183 @@ def check_CreateVecIndex() -> None:
     CreateVecIndex(t_uint32_t, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint32_t)
     CreateVecIndex(t_int64_t, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t)
     CreateVecIndex(t_uint64_t, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t)
+
+
+def check_Cast() -> None:
+    # Cast: a wrong type of dst, every form
+    Cast(t_bool_, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_, int8_t)
+    Cast(t_int8_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int8_t, int8_t)
+    Cast(t_uint8_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint8_t, int8_t)
+    Cast(t_fp8_e4m3fn_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t, int8_t)
+    Cast(t_fp8_e5m2_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t, int8_t)
+    Cast(t_fp8_e8m0_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t, int8_t)
+    Cast(t_hifloat8_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t, int8_t)
+    Cast(t_int4x2_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t, int8_t)
+    Cast(t_fp4x2_e2m1_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t, int8_t)
+    Cast(t_fp4x2_e1m2_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t, int8_t)
+    Cast(t_uint16_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint16_t, int8_t)
+    Cast(t_bfloat16_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bfloat16_t, int8_t)
+    Cast(t_uint32_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint32_t, int8_t)
+    Cast(t_float32_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (float32_t, int8_t)
+    Cast(t_int64_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int64_t, int8_t)
+    Cast(t_uint64_t, t_int8_t, RoundMode.CAST_RINT, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint64_t, int8_t)
+    Cast(t_bool_, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_, int8_t)
+    Cast(t_int8_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t, int8_t)
+    Cast(t_uint8_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t, int8_t)
+    Cast(t_fp8_e4m3fn_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, int8_t)
+    Cast(t_fp8_e5m2_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t, int8_t)
+    Cast(t_fp8_e8m0_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t, int8_t)
+    Cast(t_hifloat8_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t, int8_t)
+    Cast(t_int4x2_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t, int8_t)
+    Cast(t_fp4x2_e2m1_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, int8_t)
+    Cast(t_fp4x2_e1m2_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, int8_t)
+    Cast(t_uint16_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint16_t, int8_t)
+    Cast(t_bfloat16_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bfloat16_t, int8_t)
+    Cast(t_uint32_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint32_t, int8_t)
+    Cast(t_float32_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (float32_t, int8_t)
+    Cast(t_int64_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t, int8_t)
+    Cast(t_uint64_t, t_int8_t, RoundMode.CAST_RINT, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t, int8_t)
+    Cast(t_bool_, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_, int8_t)
+    Cast(t_int8_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t, int8_t)
+    Cast(t_uint8_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t, int8_t)
+    Cast(t_fp8_e4m3fn_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t, int8_t)
+    Cast(t_fp8_e5m2_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t, int8_t)
+    Cast(t_fp8_e8m0_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t, int8_t)
+    Cast(t_hifloat8_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t, int8_t)
+    Cast(t_int4x2_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t, int8_t)
+    Cast(t_fp4x2_e2m1_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t, int8_t)
+    Cast(t_fp4x2_e1m2_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t, int8_t)
+    Cast(t_uint16_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint16_t, int8_t)
+    Cast(t_bfloat16_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bfloat16_t, int8_t)
+    Cast(t_uint32_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint32_t, int8_t)
+    Cast(t_float32_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (float32_t, int8_t)
+    Cast(t_int64_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t, int8_t)
+    Cast(t_uint64_t, t_int8_t, RoundMode.CAST_RINT, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t, int8_t)
+
+
+def check_Truncate() -> None:
+    # Truncate: a wrong type of T, every form
+    Truncate(t_bool_, t_bool_, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_)
+    Truncate(t_int8_t, t_int8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int8_t)
+    Truncate(t_uint8_t, t_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint8_t)
+    Truncate(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t)
+    Truncate(t_fp8_e5m2_t, t_fp8_e5m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t)
+    Truncate(t_fp8_e8m0_t, t_fp8_e8m0_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t)
+    Truncate(t_hifloat8_t, t_hifloat8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t)
+    Truncate(t_int4x2_t, t_int4x2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t)
+    Truncate(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t)
+    Truncate(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t)
+    Truncate(t_int16_t, t_int16_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int16_t)
+    Truncate(t_uint16_t, t_uint16_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint16_t)
+    Truncate(t_int32_t, t_int32_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int32_t)
+    Truncate(t_uint32_t, t_uint32_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint32_t)
+    Truncate(t_int64_t, t_int64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int64_t)
+    Truncate(t_uint64_t, t_uint64_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint64_t)
+
+
+def check_Compare() -> None:
+    # Compare: a wrong type of T, every form
+    Compare(t_int8_t, t_bool_, t_bool_, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_, int8_t)
+    Compare(t_int8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t, int8_t)
+    Compare(t_int8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t, int8_t)
+    Compare(t_int8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t, int8_t)
+    Compare(t_int8_t, t_hifloat8_t, t_hifloat8_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t, int8_t)
+    Compare(t_int8_t, t_int4x2_t, t_int4x2_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t, int8_t)
+    Compare(t_int8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t, int8_t)
+    Compare(t_int8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t, int8_t)
+    Compare(t_int8_t, t_bool_, t_bool_, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_, int8_t)
+    Compare(t_int8_t, t_int8_t, t_int8_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t, int8_t)
+    Compare(t_int8_t, t_uint8_t, t_uint8_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t, int8_t)
+    Compare(t_int8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, int8_t)
+    Compare(t_int8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t, int8_t)
+    Compare(t_int8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t, int8_t)
+    Compare(t_int8_t, t_hifloat8_t, t_hifloat8_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t, int8_t)
+    Compare(t_int8_t, t_int4x2_t, t_int4x2_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t, int8_t)
+    Compare(t_int8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, int8_t)
+    Compare(t_int8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, int8_t)
+    Compare(t_int8_t, t_int64_t, t_int64_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t, int8_t)
+    Compare(t_int8_t, t_uint64_t, t_uint64_t, CMPMODE.EQ, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t, int8_t)
+    Compare(t_int8_t, t_bool_, t_bool_, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_, int8_t)
+    Compare(t_int8_t, t_int8_t, t_int8_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t, int8_t)
+    Compare(t_int8_t, t_uint8_t, t_uint8_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t, int8_t)
+    Compare(t_int8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t, int8_t)
+    Compare(t_int8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t, int8_t)
+    Compare(t_int8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t, int8_t)
+    Compare(t_int8_t, t_hifloat8_t, t_hifloat8_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t, int8_t)
+    Compare(t_int8_t, t_int4x2_t, t_int4x2_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t, int8_t)
+    Compare(t_int8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t, int8_t)
+    Compare(t_int8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t, int8_t)
+    Compare(t_int8_t, t_int64_t, t_int64_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t, int8_t)
+    Compare(t_int8_t, t_uint64_t, t_uint64_t, CMPMODE.EQ, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t, int8_t)
+
+
+def check_Compares() -> None:
+    # Compares: a wrong type of T, every form
+    Compares(t_uint8_t, t_bool_, t_bool_, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_, uint8_t)
+    Compares(t_uint8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t, uint8_t)
+    Compares(t_uint8_t, t_hifloat8_t, t_hifloat8_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t, uint8_t)
+    Compares(t_uint8_t, t_int4x2_t, t_int4x2_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t, uint8_t)
+    Compares(t_uint8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t, uint8_t)
+    Compares(t_uint8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, CMPMODE.EQ, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t, uint8_t)
+    Compares(t_uint8_t, t_bool_, t_bool_, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_, uint8_t)
+    Compares(t_uint8_t, t_int8_t, t_int8_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t, uint8_t)
+    Compares(t_uint8_t, t_uint8_t, t_uint8_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t, uint8_t)
+    Compares(t_uint8_t, t_hifloat8_t, t_hifloat8_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t, uint8_t)
+    Compares(t_uint8_t, t_int4x2_t, t_int4x2_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t, uint8_t)
+    Compares(t_uint8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, uint8_t)
+    Compares(t_uint8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, uint8_t)
+    Compares(t_uint8_t, t_int64_t, t_int64_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t, uint8_t)
+    Compares(t_uint8_t, t_uint64_t, t_uint64_t, CMPMODE.EQ, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t, uint8_t)
+    Compares(t_uint8_t, t_bool_, t_bool_, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_, uint8_t)
+    Compares(t_uint8_t, t_int8_t, t_int8_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t, uint8_t)
+    Compares(t_uint8_t, t_uint8_t, t_uint8_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t, uint8_t)
+    Compares(t_uint8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t, uint8_t)
+    Compares(t_uint8_t, t_hifloat8_t, t_hifloat8_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t, uint8_t)
+    Compares(t_uint8_t, t_int4x2_t, t_int4x2_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t, uint8_t)
+    Compares(t_uint8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t, uint8_t)
+    Compares(t_uint8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t, uint8_t)
+    Compares(t_uint8_t, t_int64_t, t_int64_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t, uint8_t)
+    Compares(t_uint8_t, t_uint64_t, t_uint64_t, CMPMODE.EQ, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t, uint8_t)
+
+
+def check_Select() -> None:
+    # Select: a wrong type of T, every form
+    Select(t_bool_, t_uint8_t, t_bool_, t_bool_, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_, uint8_t)
+    Select(t_fp8_e4m3fn_t, t_uint8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t, uint8_t)
+    Select(t_fp8_e5m2_t, t_uint8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t, uint8_t)
+    Select(t_fp8_e8m0_t, t_uint8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t, uint8_t)
+    Select(t_hifloat8_t, t_uint8_t, t_hifloat8_t, t_hifloat8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t, uint8_t)
+    Select(t_int4x2_t, t_uint8_t, t_int4x2_t, t_int4x2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t, uint8_t)
+    Select(t_fp4x2_e2m1_t, t_uint8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t, uint8_t)
+    Select(t_fp4x2_e1m2_t, t_uint8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t, uint8_t)
+    Select(t_bool_, t_uint8_t, t_bool_, t_bool_, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_, uint8_t)
+    Select(t_int8_t, t_uint8_t, t_int8_t, t_int8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t, uint8_t)
+    Select(t_uint8_t, t_uint8_t, t_uint8_t, t_uint8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t, uint8_t)
+    Select(t_fp8_e4m3fn_t, t_uint8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, uint8_t)
+    Select(t_fp8_e5m2_t, t_uint8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t, uint8_t)
+    Select(t_fp8_e8m0_t, t_uint8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t, uint8_t)
+    Select(t_hifloat8_t, t_uint8_t, t_hifloat8_t, t_hifloat8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t, uint8_t)
+    Select(t_int4x2_t, t_uint8_t, t_int4x2_t, t_int4x2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t, uint8_t)
+    Select(t_fp4x2_e2m1_t, t_uint8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, uint8_t)
+    Select(t_fp4x2_e1m2_t, t_uint8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, uint8_t)
+    Select(t_int64_t, t_uint8_t, t_int64_t, t_int64_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t, uint8_t)
+    Select(t_uint64_t, t_uint8_t, t_uint64_t, t_uint64_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t, uint8_t)
+    Select(t_bool_, t_uint8_t, t_bool_, t_bool_, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_, uint8_t)
+    Select(t_int8_t, t_uint8_t, t_int8_t, t_int8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t, uint8_t)
+    Select(t_uint8_t, t_uint8_t, t_uint8_t, t_uint8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t, uint8_t)
+    Select(t_fp8_e4m3fn_t, t_uint8_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t, uint8_t)
+    Select(t_fp8_e5m2_t, t_uint8_t, t_fp8_e5m2_t, t_fp8_e5m2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t, uint8_t)
+    Select(t_fp8_e8m0_t, t_uint8_t, t_fp8_e8m0_t, t_fp8_e8m0_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t, uint8_t)
+    Select(t_hifloat8_t, t_uint8_t, t_hifloat8_t, t_hifloat8_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t, uint8_t)
+    Select(t_int4x2_t, t_uint8_t, t_int4x2_t, t_int4x2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t, uint8_t)
+    Select(t_fp4x2_e2m1_t, t_uint8_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t, uint8_t)
+    Select(t_fp4x2_e1m2_t, t_uint8_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t, uint8_t)
+    Select(t_int64_t, t_uint8_t, t_int64_t, t_int64_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t, uint8_t)
+    Select(t_uint64_t, t_uint8_t, t_uint64_t, t_uint64_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t, uint8_t)
