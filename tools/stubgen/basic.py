@@ -47,6 +47,11 @@ BASIC_ALIASES = {
 """The shared aliases the basic-API stubs use."""
 
 
+_PATTERNS = ("R", "RA", "AR", "ARA", "ARAR", "ARARA", "ARARAR", "ARARARA", "ARARARAR", "ARARARARA",
+             "RAR", "RARA", "RARAR", "RARARA", "RARARAR", "RARARARA")  # fmt: skip
+"""``AscendC::Pattern::Reduce``'s members (``ascreg.basic.ReducePattern``)."""
+
+
 def _config(name: str, algo: str) -> list[str]:
     return [
         f"class {name}:",
@@ -58,6 +63,20 @@ def _config(name: str, algo: str) -> list[str]:
 
 BASIC_MODULE_SURFACE: dict[str, list[str]] = {
     "basic/_cast": ["def SetDeqScale(scale: _FloatLike) -> None: ...", ""],
+    "basic/_reduce": [
+        "class ReduceOrder(enum.IntEnum):",
+        "    ORDER_VALUE_INDEX = 0",
+        "    ORDER_INDEX_VALUE = 1",
+        "    ORDER_ONLY_VALUE = 2",
+        "    ORDER_ONLY_INDEX = 3",
+        "",
+        "class ReducePattern(enum.Enum):",
+        *(f'    {name} = "{name}"' for name in _PATTERNS),
+        "",
+        "class Pattern:",
+        "    Reduce = ReducePattern",
+        "",
+    ],
     "basic/_select": [
         "class SELMODE(enum.IntEnum):",
         "    VSEL_CMPMASK_SPR = 0",

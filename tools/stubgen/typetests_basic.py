@@ -35,6 +35,7 @@ from ascreg.basic import (
     SELMODE,
     BinaryRepeatParams,
     LocalTensor,
+    ReduceOrder,
     RoundMode,
     UnaryRepeatParams,
 {names}
@@ -48,6 +49,10 @@ _ARGUMENTS = {
     "_IntLike": "1",
     "Sequence[_IntLike]": "[1, 0]",
     "bool": "False",
+    "_BoolLike": "True",
+    "_BoolLike = ...": "True",
+    "ReduceOrder = ...": "ReduceOrder.ORDER_VALUE_INDEX",
+    "LocalTensor[uint8_t]": "t_uint8_t",
     "RoundMode": "RoundMode.CAST_RINT",
     "CMPMODE": "CMPMODE.EQ",
     "SELMODE": "SELMODE.VSEL_TENSOR_TENSOR_MODE",

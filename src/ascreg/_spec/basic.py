@@ -109,6 +109,7 @@ def _row(
     family: str | None = None,
     mask: MaskRule = MaskRule.STORE,
     module: str = _MODULE,
+    docs: str = _DOCS,
 ) -> OpSpec:
     return OpSpec(
         BASIC_QUALIFIER + name,
@@ -116,7 +117,7 @@ def _row(
         roles,
         combos,
         mask,
-        _DOCS + page,
+        docs + page,
         surface="basic",
         family=family or name,
         shape=BasicShape(module, name, shape_forms),
@@ -380,8 +381,123 @@ def _fill_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- reductions ---------------------------------------------------------------------------------
+PATTERN_DOCS = "docs/zh/api/SIMD-API/高阶API/归约操作/"
+_MINMAX_PATTERN = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                   float32_t, int64_t, uint64_t)  # fmt: skip
+REDUCE_OPS: dict[str, tuple[str, tuple[type[Scalar], ...], tuple[type[Scalar], ...],
+                            tuple[type[Scalar], ...]]] = {
+    "ReduceSum": ("归约计算/ReduceSum.md", (half, float32_t, int32_t, uint32_t, int64_t, uint64_t),
+                  (half, float32_t, int32_t, uint32_t),
+                  (int32_t, uint32_t, float32_t, int64_t, uint64_t)),
+    "ReduceMax": ("归约计算/ReduceMax.md", (int16_t, uint16_t, half, int32_t, uint32_t, float32_t,
+                                          int64_t, uint64_t),
+                  (int16_t, uint16_t, half, int32_t, uint32_t, float32_t), _MINMAX_PATTERN),
+    "ReduceMin": ("归约计算/ReduceMin.md", (int16_t, uint16_t, half, int32_t, uint32_t, float32_t,
+                                          int64_t, uint64_t),
+                  (int16_t, uint16_t, half, int32_t, uint32_t, float32_t), _MINMAX_PATTERN),
+}  # fmt: skip
+"""``name: (page, count-form dtypes, repeat-form dtypes, pattern dtypes)``: the whole-tensor
+reductions. Without a ``Pattern`` template argument they are the basic API's
+(``kernel_operator_vec_reduce_intf.h``: ``Op(dst, src, sharedTmpBuffer, count)`` and the repeat
+forms with ``srcRepStride``; ``ReduceMax`` / ``ReduceMin`` add ``calIndex``); with
+``Pattern.Reduce.AR`` / ``RA`` the advanced API's 2-D reductions (高阶API/归约操作, the pattern
+forms ``Op[T, pattern, isReuseSource](dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``)."""
+REPEAT_SUM_PAIRS = ((int32_t, int16_t), (int32_t, int32_t), (uint32_t, uint16_t),
+                    (uint32_t, uint32_t), (half, half), (float32_t, float32_t))  # fmt: skip
+"""``ReduceRepeat<ReduceType::SUM, T, U>``'s ``(dst, src)`` pairs on the 950 (MAX / MIN: T == U)."""
+REPEAT_REDUCE_TYPES = (int16_t, uint16_t, half, int32_t, uint32_t, float32_t)
+"""``ReduceRepeat``'s element types on the 950."""
+REPEAT_REDUCE_OPS: dict[str, tuple[str, tuple[tuple[type[Scalar], ...], ...], bool]] = {
+    "ReduceRepeat": ("归约计算/ReduceRepeat.md",
+                     tuple(dict.fromkeys((*REPEAT_SUM_PAIRS,
+                                          *((t, t) for t in REPEAT_REDUCE_TYPES)))), True),
+    "ReduceDataBlock": ("归约计算/ReduceDataBlock.md", ((half, half), (float32_t, float32_t)),
+                        False),
+    "ReducePairElem": ("归约计算/ReducePairElem.md", ((half, half), (float32_t, float32_t)),
+                       False),
+}  # fmt: skip
+"""``name: (page, (T, U) pairs, takes ReduceOrder)``: the per-repeat reductions
+``Op<ReduceType, T, U, isSetMask>(dst, src, mask, repeatTime, dstRepStride, srcBlkStride,
+srcRepStride[, order])``."""
+REDUCE_CORES = {"ReduceRepeat": "reduce:reduce", "ReduceDataBlock": "reduce:reduce_blocks",
+                "ReducePairElem": "reduce:pair_reduce"}  # fmt: skip
+"""The core function of each per-repeat reduction (the register ``Reduce`` op it runs per repeat)."""
+_WHOLE = ("mask", "repeatTime", "dstRepStride", "srcBlkStride", "srcRepStride")
+_BLOCK = ("repeatTime", "mask", "dstRepStride", "srcBlkStride", "srcRepStride")
+REDUCE_ALIASES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "WholeReduceSum": ("ReduceRepeat", "SUM", _WHOLE),
+    "WholeReduceMax": ("ReduceRepeat", "MAX", (*_WHOLE, "order")),
+    "WholeReduceMin": ("ReduceRepeat", "MIN", (*_WHOLE, "order")),
+    "RepeatReduceSum": ("ReduceRepeat", "SUM", ("repeatTime", "mask", "dstBlkStride",
+                                                "srcBlkStride", "dstRepStride", "srcRepStride")),
+    "BlockReduceSum": ("ReduceDataBlock", "SUM", _BLOCK),
+    "BlockReduceMax": ("ReduceDataBlock", "MAX", _BLOCK),
+    "BlockReduceMin": ("ReduceDataBlock", "MIN", _BLOCK),
+    "PairReduceSum": ("ReducePairElem", "SUM", _BLOCK),
+}  # fmt: skip
+"""The deprecated spellings (``kernel_operator_vec_reduce_intf_impl.h``): ``name: (op it forwards
+to, reduce type, its parameters after dst and src)``. ``WholeReduceSum`` / ``RepeatReduceSum``
+are ``<T, isSetMask, U = T>`` with a ``LocalTensor<U>`` dst and a ``LocalTensor<T>`` src; the
+others take one ``T``. ``RepeatReduceSum``'s ``dstBlkStride`` is unused and its mask is the
+count form only."""
+_SHAPE = (("srcShape", "Sequence[_IntLike]"), ("srcInnerPad", "_BoolLike"))
+_PARAM_TYPES = {"mask": "Sequence[_IntLike]", "order": "ReduceOrder = ..."}
+
+
+def _reduce_rows() -> list[OpSpec]:
+    shape_forms: tuple[BasicForm, ...]
+    operands: tuple[tuple[str, str], ...]
+    tmp = ("sharedTmpBuffer", TENSOR)
+    stride = ("srcRepStride", "_IntLike")
+    rows = []
+    for name, (page, count, repeat, pattern) in REDUCE_OPS.items():
+        index = (("calIndex", "_BoolLike = ..."),) if name != "ReduceSum" else ()
+        operands = (("dst", TENSOR), ("src", TENSOR), tmp)
+        shape_forms = (
+            BasicForm("count", (*operands, COUNT, *index), dtypes=count),
+            BasicForm("mask bits", (*operands, *MASK_BITS, stride, *index), dtypes=repeat),
+            BasicForm("mask count", (*operands, *MASK_COUNT, stride, *index), dtypes=repeat),
+            BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE), dtypes=pattern),
+            BasicForm("pattern tmp", (("dst", TENSOR), ("src", TENSOR),
+                                      ("sharedTmpBuffer", "LocalTensor[uint8_t]"), *_SHAPE),
+                      dtypes=pattern),
+        )  # fmt: skip
+        legal = tuple(t for t in _MINMAX_PATTERN if t in count + pattern)
+        rows.append(_row(name, page, ("T",), singles(*legal), shape_forms,
+                         _CORE + "reduce:reduce", module="basic/_reduce"))  # fmt: skip
+    strides = (("dstRepStride", "_IntLike"), ("srcBlkStride", "_IntLike"),
+               ("srcRepStride", "_IntLike"))  # fmt: skip
+    operands = (("dst", TENSOR), ("src", "LocalTensor[{T1}]"))
+    for name, (page, pairs, ordered) in REPEAT_REDUCE_OPS.items():
+        order = (("order", _PARAM_TYPES["order"]),) if ordered else ()
+        shape_forms = (
+            BasicForm("mask bits", (*operands, *MASK_BITS, *strides, *order)),
+            BasicForm("mask count", (*operands, *MASK_COUNT, *strides, *order)),
+        )
+        rows.append(_row(name, page, ("T", "U"), pairs, shape_forms,
+                         _CORE + REDUCE_CORES[name], module="basic/_reduce"))  # fmt: skip
+    for name, (target, kind, params) in REDUCE_ALIASES.items():
+        page, pairs, _ = REPEAT_REDUCE_OPS[target]
+        two = target == "ReduceRepeat" and kind == "SUM"  # <T, isSetMask, U>: src T, dst U
+        dst, src = ("LocalTensor[{T1}]", TENSOR) if two else (TENSOR, TENSOR)
+        tags = ("mask count",) if name == "RepeatReduceSum" else ("mask bits", "mask count")
+        shape_forms = tuple(
+            BasicForm(tag, (("dst", dst), ("src", src),
+                            *((p, _PARAM_TYPES.get(p, "_IntLike") if p != "mask" or
+                               tag == "mask bits" else "_IntLike") for p in params)))
+            for tag in tags
+        )  # fmt: skip
+        combos = (tuple((u, t) for t, u in REPEAT_SUM_PAIRS) if two
+                  else singles(*(p[0] for p in pairs if p[0] is p[1])))  # fmt: skip
+        rows.append(_row(name, page, ("T", "U") if two else ("T",), combos, shape_forms,
+                         _CORE + REDUCE_CORES[target], family=target,
+                         module="basic/_reduce"))  # fmt: skip
+    return rows
+
+
 BASIC_ROWS: tuple[OpSpec, ...] = (
     *_unary_rows(), *_binary_rows(), *_scalar_rows(), *_shift_rows(), *_fill_rows(),
-    *_conversion_rows(), *_compare_rows(),
+    *_conversion_rows(), *_compare_rows(), *_reduce_rows(),
 )  # fmt: skip
 """Every row of the memory-level basic API, in table order."""

@@ -30,6 +30,7 @@ from ascreg.basic import (
     SELMODE,
     BinaryRepeatParams,
     LocalTensor,
+    ReduceOrder,
     RoundMode,
     UnaryRepeatParams,
     Abs,
@@ -39,6 +40,9 @@ from ascreg.basic import (
     Adds,
     And,
     Ands,
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
     Cast,
     Compare,
     Compares,
@@ -61,9 +65,17 @@ from ascreg.basic import (
     Not,
     Or,
     Ors,
+    PairReduceSum,
     Prelu,
     Reciprocal,
+    ReduceDataBlock,
+    ReduceMax,
+    ReduceMin,
+    ReducePairElem,
+    ReduceRepeat,
+    ReduceSum,
     Relu,
+    RepeatReduceSum,
     Rsqrt,
     Select,
     ShiftLeft,
@@ -73,6 +85,9 @@ from ascreg.basic import (
     SubRelu,
     Subs,
     Truncate,
+    WholeReduceMax,
+    WholeReduceMin,
+    WholeReduceSum,
 )
 
 
@@ -1098,3 +1113,249 @@ def check_Select() -> None:
     Select(t_float32_t, t_uint16_t, t_float32_t, t_float32_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # mask count (float32_t, uint16_t)
     Select(t_float32_t, t_uint32_t, t_float32_t, t_float32_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # mask count (float32_t, uint32_t)
     Select(t_float32_t, t_uint64_t, t_float32_t, t_float32_t, SELMODE.VSEL_TENSOR_TENSOR_MODE, 1, 1, BinaryRepeatParams())  # mask count (float32_t, uint64_t)
+
+
+def check_ReduceSum() -> None:
+    # ReduceSum: every legal combination of T, every form
+    ReduceSum(t_half, t_half, t_half, 1)  # count (half)
+    ReduceSum(t_int32_t, t_int32_t, t_int32_t, 1)  # count (int32_t)
+    ReduceSum(t_uint32_t, t_uint32_t, t_uint32_t, 1)  # count (uint32_t)
+    ReduceSum(t_float32_t, t_float32_t, t_float32_t, 1)  # count (float32_t)
+    ReduceSum(t_int64_t, t_int64_t, t_int64_t, 1)  # count (int64_t)
+    ReduceSum(t_uint64_t, t_uint64_t, t_uint64_t, 1)  # count (uint64_t)
+    ReduceSum(t_half, t_half, t_half, [1, 0], 1, 1)  # mask bits (half)
+    ReduceSum(t_int32_t, t_int32_t, t_int32_t, [1, 0], 1, 1)  # mask bits (int32_t)
+    ReduceSum(t_uint32_t, t_uint32_t, t_uint32_t, [1, 0], 1, 1)  # mask bits (uint32_t)
+    ReduceSum(t_float32_t, t_float32_t, t_float32_t, [1, 0], 1, 1)  # mask bits (float32_t)
+    ReduceSum(t_half, t_half, t_half, 1, 1, 1)  # mask count (half)
+    ReduceSum(t_int32_t, t_int32_t, t_int32_t, 1, 1, 1)  # mask count (int32_t)
+    ReduceSum(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1, 1)  # mask count (uint32_t)
+    ReduceSum(t_float32_t, t_float32_t, t_float32_t, 1, 1, 1)  # mask count (float32_t)
+    ReduceSum(t_int32_t, t_int32_t, [1, 0], True)  # pattern (int32_t)
+    ReduceSum(t_uint32_t, t_uint32_t, [1, 0], True)  # pattern (uint32_t)
+    ReduceSum(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceSum(t_int64_t, t_int64_t, [1, 0], True)  # pattern (int64_t)
+    ReduceSum(t_uint64_t, t_uint64_t, [1, 0], True)  # pattern (uint64_t)
+    ReduceSum(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # pattern tmp (int32_t)
+    ReduceSum(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint32_t)
+    ReduceSum(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+    ReduceSum(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # pattern tmp (int64_t)
+    ReduceSum(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint64_t)
+
+
+def check_ReduceMax() -> None:
+    # ReduceMax: every legal combination of T, every form
+    ReduceMax(t_int16_t, t_int16_t, t_int16_t, 1, True)  # count (int16_t)
+    ReduceMax(t_uint16_t, t_uint16_t, t_uint16_t, 1, True)  # count (uint16_t)
+    ReduceMax(t_half, t_half, t_half, 1, True)  # count (half)
+    ReduceMax(t_int32_t, t_int32_t, t_int32_t, 1, True)  # count (int32_t)
+    ReduceMax(t_uint32_t, t_uint32_t, t_uint32_t, 1, True)  # count (uint32_t)
+    ReduceMax(t_float32_t, t_float32_t, t_float32_t, 1, True)  # count (float32_t)
+    ReduceMax(t_int64_t, t_int64_t, t_int64_t, 1, True)  # count (int64_t)
+    ReduceMax(t_uint64_t, t_uint64_t, t_uint64_t, 1, True)  # count (uint64_t)
+    ReduceMax(t_int16_t, t_int16_t, t_int16_t, [1, 0], 1, 1, True)  # mask bits (int16_t)
+    ReduceMax(t_uint16_t, t_uint16_t, t_uint16_t, [1, 0], 1, 1, True)  # mask bits (uint16_t)
+    ReduceMax(t_half, t_half, t_half, [1, 0], 1, 1, True)  # mask bits (half)
+    ReduceMax(t_int32_t, t_int32_t, t_int32_t, [1, 0], 1, 1, True)  # mask bits (int32_t)
+    ReduceMax(t_uint32_t, t_uint32_t, t_uint32_t, [1, 0], 1, 1, True)  # mask bits (uint32_t)
+    ReduceMax(t_float32_t, t_float32_t, t_float32_t, [1, 0], 1, 1, True)  # mask bits (float32_t)
+    ReduceMax(t_int16_t, t_int16_t, t_int16_t, 1, 1, 1, True)  # mask count (int16_t)
+    ReduceMax(t_uint16_t, t_uint16_t, t_uint16_t, 1, 1, 1, True)  # mask count (uint16_t)
+    ReduceMax(t_half, t_half, t_half, 1, 1, 1, True)  # mask count (half)
+    ReduceMax(t_int32_t, t_int32_t, t_int32_t, 1, 1, 1, True)  # mask count (int32_t)
+    ReduceMax(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1, 1, True)  # mask count (uint32_t)
+    ReduceMax(t_float32_t, t_float32_t, t_float32_t, 1, 1, 1, True)  # mask count (float32_t)
+    ReduceMax(t_int8_t, t_int8_t, [1, 0], True)  # pattern (int8_t)
+    ReduceMax(t_uint8_t, t_uint8_t, [1, 0], True)  # pattern (uint8_t)
+    ReduceMax(t_int16_t, t_int16_t, [1, 0], True)  # pattern (int16_t)
+    ReduceMax(t_uint16_t, t_uint16_t, [1, 0], True)  # pattern (uint16_t)
+    ReduceMax(t_half, t_half, [1, 0], True)  # pattern (half)
+    ReduceMax(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # pattern (bfloat16_t)
+    ReduceMax(t_int32_t, t_int32_t, [1, 0], True)  # pattern (int32_t)
+    ReduceMax(t_uint32_t, t_uint32_t, [1, 0], True)  # pattern (uint32_t)
+    ReduceMax(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceMax(t_int64_t, t_int64_t, [1, 0], True)  # pattern (int64_t)
+    ReduceMax(t_uint64_t, t_uint64_t, [1, 0], True)  # pattern (uint64_t)
+    ReduceMax(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # pattern tmp (int8_t)
+    ReduceMax(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
+    ReduceMax(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # pattern tmp (int16_t)
+    ReduceMax(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint16_t)
+    ReduceMax(t_half, t_half, t_uint8_t, [1, 0], True)  # pattern tmp (half)
+    ReduceMax(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # pattern tmp (bfloat16_t)
+    ReduceMax(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # pattern tmp (int32_t)
+    ReduceMax(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint32_t)
+    ReduceMax(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+    ReduceMax(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # pattern tmp (int64_t)
+    ReduceMax(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint64_t)
+
+
+def check_ReduceMin() -> None:
+    # ReduceMin: every legal combination of T, every form
+    ReduceMin(t_int16_t, t_int16_t, t_int16_t, 1, True)  # count (int16_t)
+    ReduceMin(t_uint16_t, t_uint16_t, t_uint16_t, 1, True)  # count (uint16_t)
+    ReduceMin(t_half, t_half, t_half, 1, True)  # count (half)
+    ReduceMin(t_int32_t, t_int32_t, t_int32_t, 1, True)  # count (int32_t)
+    ReduceMin(t_uint32_t, t_uint32_t, t_uint32_t, 1, True)  # count (uint32_t)
+    ReduceMin(t_float32_t, t_float32_t, t_float32_t, 1, True)  # count (float32_t)
+    ReduceMin(t_int64_t, t_int64_t, t_int64_t, 1, True)  # count (int64_t)
+    ReduceMin(t_uint64_t, t_uint64_t, t_uint64_t, 1, True)  # count (uint64_t)
+    ReduceMin(t_int16_t, t_int16_t, t_int16_t, [1, 0], 1, 1, True)  # mask bits (int16_t)
+    ReduceMin(t_uint16_t, t_uint16_t, t_uint16_t, [1, 0], 1, 1, True)  # mask bits (uint16_t)
+    ReduceMin(t_half, t_half, t_half, [1, 0], 1, 1, True)  # mask bits (half)
+    ReduceMin(t_int32_t, t_int32_t, t_int32_t, [1, 0], 1, 1, True)  # mask bits (int32_t)
+    ReduceMin(t_uint32_t, t_uint32_t, t_uint32_t, [1, 0], 1, 1, True)  # mask bits (uint32_t)
+    ReduceMin(t_float32_t, t_float32_t, t_float32_t, [1, 0], 1, 1, True)  # mask bits (float32_t)
+    ReduceMin(t_int16_t, t_int16_t, t_int16_t, 1, 1, 1, True)  # mask count (int16_t)
+    ReduceMin(t_uint16_t, t_uint16_t, t_uint16_t, 1, 1, 1, True)  # mask count (uint16_t)
+    ReduceMin(t_half, t_half, t_half, 1, 1, 1, True)  # mask count (half)
+    ReduceMin(t_int32_t, t_int32_t, t_int32_t, 1, 1, 1, True)  # mask count (int32_t)
+    ReduceMin(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1, 1, True)  # mask count (uint32_t)
+    ReduceMin(t_float32_t, t_float32_t, t_float32_t, 1, 1, 1, True)  # mask count (float32_t)
+    ReduceMin(t_int8_t, t_int8_t, [1, 0], True)  # pattern (int8_t)
+    ReduceMin(t_uint8_t, t_uint8_t, [1, 0], True)  # pattern (uint8_t)
+    ReduceMin(t_int16_t, t_int16_t, [1, 0], True)  # pattern (int16_t)
+    ReduceMin(t_uint16_t, t_uint16_t, [1, 0], True)  # pattern (uint16_t)
+    ReduceMin(t_half, t_half, [1, 0], True)  # pattern (half)
+    ReduceMin(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # pattern (bfloat16_t)
+    ReduceMin(t_int32_t, t_int32_t, [1, 0], True)  # pattern (int32_t)
+    ReduceMin(t_uint32_t, t_uint32_t, [1, 0], True)  # pattern (uint32_t)
+    ReduceMin(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceMin(t_int64_t, t_int64_t, [1, 0], True)  # pattern (int64_t)
+    ReduceMin(t_uint64_t, t_uint64_t, [1, 0], True)  # pattern (uint64_t)
+    ReduceMin(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # pattern tmp (int8_t)
+    ReduceMin(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
+    ReduceMin(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # pattern tmp (int16_t)
+    ReduceMin(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint16_t)
+    ReduceMin(t_half, t_half, t_uint8_t, [1, 0], True)  # pattern tmp (half)
+    ReduceMin(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # pattern tmp (bfloat16_t)
+    ReduceMin(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # pattern tmp (int32_t)
+    ReduceMin(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint32_t)
+    ReduceMin(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+    ReduceMin(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # pattern tmp (int64_t)
+    ReduceMin(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint64_t)
+
+
+def check_ReduceRepeat() -> None:
+    # ReduceRepeat: every legal combination of T, U, every form
+    ReduceRepeat(t_int32_t, t_int16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int32_t, int16_t)
+    ReduceRepeat(t_int32_t, t_int32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int32_t, int32_t)
+    ReduceRepeat(t_uint32_t, t_uint16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint32_t, uint16_t)
+    ReduceRepeat(t_uint32_t, t_uint32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint32_t, uint32_t)
+    ReduceRepeat(t_half, t_half, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (half, half)
+    ReduceRepeat(t_float32_t, t_float32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (float32_t, float32_t)
+    ReduceRepeat(t_int16_t, t_int16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int16_t, int16_t)
+    ReduceRepeat(t_uint16_t, t_uint16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint16_t, uint16_t)
+    ReduceRepeat(t_int32_t, t_int16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int32_t, int16_t)
+    ReduceRepeat(t_int32_t, t_int32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int32_t, int32_t)
+    ReduceRepeat(t_uint32_t, t_uint16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint32_t, uint16_t)
+    ReduceRepeat(t_uint32_t, t_uint32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint32_t, uint32_t)
+    ReduceRepeat(t_half, t_half, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (half, half)
+    ReduceRepeat(t_float32_t, t_float32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (float32_t, float32_t)
+    ReduceRepeat(t_int16_t, t_int16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int16_t, int16_t)
+    ReduceRepeat(t_uint16_t, t_uint16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint16_t, uint16_t)
+
+
+def check_ReduceDataBlock() -> None:
+    # ReduceDataBlock: every legal combination of T, U, every form
+    ReduceDataBlock(t_half, t_half, [1, 0], 1, 1, 1, 1)  # mask bits (half, half)
+    ReduceDataBlock(t_float32_t, t_float32_t, [1, 0], 1, 1, 1, 1)  # mask bits (float32_t, float32_t)
+    ReduceDataBlock(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half, half)
+    ReduceDataBlock(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t, float32_t)
+
+
+def check_ReducePairElem() -> None:
+    # ReducePairElem: every legal combination of T, U, every form
+    ReducePairElem(t_half, t_half, [1, 0], 1, 1, 1, 1)  # mask bits (half, half)
+    ReducePairElem(t_float32_t, t_float32_t, [1, 0], 1, 1, 1, 1)  # mask bits (float32_t, float32_t)
+    ReducePairElem(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half, half)
+    ReducePairElem(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t, float32_t)
+
+
+def check_WholeReduceSum() -> None:
+    # WholeReduceSum: every legal combination of T, U, every form
+    WholeReduceSum(t_int32_t, t_int16_t, [1, 0], 1, 1, 1, 1)  # mask bits (int16_t, int32_t)
+    WholeReduceSum(t_int32_t, t_int32_t, [1, 0], 1, 1, 1, 1)  # mask bits (int32_t, int32_t)
+    WholeReduceSum(t_uint32_t, t_uint16_t, [1, 0], 1, 1, 1, 1)  # mask bits (uint16_t, uint32_t)
+    WholeReduceSum(t_uint32_t, t_uint32_t, [1, 0], 1, 1, 1, 1)  # mask bits (uint32_t, uint32_t)
+    WholeReduceSum(t_half, t_half, [1, 0], 1, 1, 1, 1)  # mask bits (half, half)
+    WholeReduceSum(t_float32_t, t_float32_t, [1, 0], 1, 1, 1, 1)  # mask bits (float32_t, float32_t)
+    WholeReduceSum(t_int32_t, t_int16_t, 1, 1, 1, 1, 1)  # mask count (int16_t, int32_t)
+    WholeReduceSum(t_int32_t, t_int32_t, 1, 1, 1, 1, 1)  # mask count (int32_t, int32_t)
+    WholeReduceSum(t_uint32_t, t_uint16_t, 1, 1, 1, 1, 1)  # mask count (uint16_t, uint32_t)
+    WholeReduceSum(t_uint32_t, t_uint32_t, 1, 1, 1, 1, 1)  # mask count (uint32_t, uint32_t)
+    WholeReduceSum(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half, half)
+    WholeReduceSum(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t, float32_t)
+
+
+def check_WholeReduceMax() -> None:
+    # WholeReduceMax: every legal combination of T, every form
+    WholeReduceMax(t_int32_t, t_int32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int32_t)
+    WholeReduceMax(t_uint32_t, t_uint32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint32_t)
+    WholeReduceMax(t_half, t_half, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (half)
+    WholeReduceMax(t_float32_t, t_float32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (float32_t)
+    WholeReduceMax(t_int16_t, t_int16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int16_t)
+    WholeReduceMax(t_uint16_t, t_uint16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint16_t)
+    WholeReduceMax(t_int32_t, t_int32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int32_t)
+    WholeReduceMax(t_uint32_t, t_uint32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint32_t)
+    WholeReduceMax(t_half, t_half, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (half)
+    WholeReduceMax(t_float32_t, t_float32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (float32_t)
+    WholeReduceMax(t_int16_t, t_int16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int16_t)
+    WholeReduceMax(t_uint16_t, t_uint16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint16_t)
+
+
+def check_WholeReduceMin() -> None:
+    # WholeReduceMin: every legal combination of T, every form
+    WholeReduceMin(t_int32_t, t_int32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int32_t)
+    WholeReduceMin(t_uint32_t, t_uint32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint32_t)
+    WholeReduceMin(t_half, t_half, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (half)
+    WholeReduceMin(t_float32_t, t_float32_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (float32_t)
+    WholeReduceMin(t_int16_t, t_int16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int16_t)
+    WholeReduceMin(t_uint16_t, t_uint16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (uint16_t)
+    WholeReduceMin(t_int32_t, t_int32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int32_t)
+    WholeReduceMin(t_uint32_t, t_uint32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint32_t)
+    WholeReduceMin(t_half, t_half, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (half)
+    WholeReduceMin(t_float32_t, t_float32_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (float32_t)
+    WholeReduceMin(t_int16_t, t_int16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (int16_t)
+    WholeReduceMin(t_uint16_t, t_uint16_t, 1, 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask count (uint16_t)
+
+
+def check_RepeatReduceSum() -> None:
+    # RepeatReduceSum: every legal combination of T, U, every form
+    RepeatReduceSum(t_int32_t, t_int16_t, 1, 1, 1, 1, 1, 1)  # mask count (int16_t, int32_t)
+    RepeatReduceSum(t_int32_t, t_int32_t, 1, 1, 1, 1, 1, 1)  # mask count (int32_t, int32_t)
+    RepeatReduceSum(t_uint32_t, t_uint16_t, 1, 1, 1, 1, 1, 1)  # mask count (uint16_t, uint32_t)
+    RepeatReduceSum(t_uint32_t, t_uint32_t, 1, 1, 1, 1, 1, 1)  # mask count (uint32_t, uint32_t)
+    RepeatReduceSum(t_half, t_half, 1, 1, 1, 1, 1, 1)  # mask count (half, half)
+    RepeatReduceSum(t_float32_t, t_float32_t, 1, 1, 1, 1, 1, 1)  # mask count (float32_t, float32_t)
+
+
+def check_BlockReduceSum() -> None:
+    # BlockReduceSum: every legal combination of T, every form
+    BlockReduceSum(t_half, t_half, 1, [1, 0], 1, 1, 1)  # mask bits (half)
+    BlockReduceSum(t_float32_t, t_float32_t, 1, [1, 0], 1, 1, 1)  # mask bits (float32_t)
+    BlockReduceSum(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half)
+    BlockReduceSum(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t)
+
+
+def check_BlockReduceMax() -> None:
+    # BlockReduceMax: every legal combination of T, every form
+    BlockReduceMax(t_half, t_half, 1, [1, 0], 1, 1, 1)  # mask bits (half)
+    BlockReduceMax(t_float32_t, t_float32_t, 1, [1, 0], 1, 1, 1)  # mask bits (float32_t)
+    BlockReduceMax(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half)
+    BlockReduceMax(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t)
+
+
+def check_BlockReduceMin() -> None:
+    # BlockReduceMin: every legal combination of T, every form
+    BlockReduceMin(t_half, t_half, 1, [1, 0], 1, 1, 1)  # mask bits (half)
+    BlockReduceMin(t_float32_t, t_float32_t, 1, [1, 0], 1, 1, 1)  # mask bits (float32_t)
+    BlockReduceMin(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half)
+    BlockReduceMin(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t)
+
+
+def check_PairReduceSum() -> None:
+    # PairReduceSum: every legal combination of T, every form
+    PairReduceSum(t_half, t_half, 1, [1, 0], 1, 1, 1)  # mask bits (half)
+    PairReduceSum(t_float32_t, t_float32_t, 1, [1, 0], 1, 1, 1)  # mask bits (float32_t)
+    PairReduceSum(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half)
+    PairReduceSum(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t)
