@@ -34,6 +34,7 @@ from ascreg._dtypes import (
 from ascreg.basic._repeat import BinaryRepeatParams, UnaryRepeatParams
 from ascreg.basic._tensor import LocalTensor
 from ascreg.enums import CMPMODE, RoundMode
+from ascreg.machine.memory import UbPtr
 from ascreg.enums import DivAlgo as DivAlgo
 from ascreg.enums import ExpAlgo as ExpAlgo
 from ascreg.enums import SqrtAlgo as SqrtAlgo
@@ -63,6 +64,28 @@ def _config(name: str, algo: str) -> list[str]:
 
 BASIC_MODULE_SURFACE: dict[str, list[str]] = {
     "basic/_cast": ["def SetDeqScale(scale: _FloatLike) -> None: ...", ""],
+    "basic/_layout": [
+        "NCHW_CONV_ADDR_LIST_SIZE: int",
+        "",
+        "class CopyRepeatParams:",
+        "    dstStride: int",
+        "    srcStride: int",
+        "    dstRepeatSize: int",
+        "    srcRepeatSize: int",
+        "    def __init__(self, dstStride: _IntLike = ..., srcStride: _IntLike = ..., "
+        "dstRepeatSize: _IntLike = ..., srcRepeatSize: _IntLike = ...) -> None: ...",
+        "",
+        "class TransDataTo5HDParams:",
+        "    dstHighHalf: bool",
+        "    srcHighHalf: bool",
+        "    repeatTimes: int",
+        "    dstRepStride: int",
+        "    srcRepStride: int",
+        "    def __init__(self, dstHighHalf: bool = ..., srcHighHalf: bool = ..., "
+        "repeatTimes: _IntLike = ..., dstRepStride: _IntLike = ..., "
+        "srcRepStride: _IntLike = ...) -> None: ...",
+        "",
+    ],
     "basic/_reduce": [
         "class ReduceOrder(enum.IntEnum):",
         "    ORDER_VALUE_INDEX = 0",
@@ -139,10 +162,13 @@ def basic_signature(form: BasicForm, combo: tuple[type[Scalar], ...]) -> str:
 def basic_overloads(spec: OpSpec) -> list[tuple[str, str]]:
     """Every (signature, tag) of one op: forms in order, combinations in table order."""
     sigs = []
+    seen = set()
     for form in basic_shape(spec).forms:
         for combo in spec.combos:
-            if form.applies(combo):
-                sigs.append((basic_signature(form, combo), f"{form.tag}: {combo_text(combo)}"))
+            signature = basic_signature(form, combo)
+            if form.applies(combo) and signature not in seen:  # a form without {T0}: once
+                seen.add(signature)
+                sigs.append((signature, f"{form.tag}: {combo_text(combo)}"))
     return sigs
 
 

@@ -34,9 +34,11 @@ from ascreg.basic import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    CopyRepeatParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
+    TransDataTo5HDParams,
     UnaryRepeatParams,
 {names}
 )
@@ -53,6 +55,10 @@ _ARGUMENTS = {
     "_BoolLike = ...": "True",
     "ReduceOrder = ...": "ReduceOrder.ORDER_VALUE_INDEX",
     "LocalTensor[uint8_t]": "t_uint8_t",
+    "LocalTensor[uint64_t]": "t_uint64_t",
+    "Sequence[_IntLike | UbPtr[Any]]": "[1, 0]",
+    "CopyRepeatParams | tuple[_IntLike, ...]": "CopyRepeatParams()",
+    "TransDataTo5HDParams | tuple[Any, ...]": "TransDataTo5HDParams()",
     "RoundMode": "RoundMode.CAST_RINT",
     "CMPMODE": "CMPMODE.EQ",
     "SELMODE": "SELMODE.VSEL_TENSOR_TENSOR_MODE",
@@ -74,6 +80,8 @@ def argument(text: str, combo: tuple[type[Scalar], ...]) -> str:
     for i, d in enumerate(combo):
         if text.startswith(f"LocalTensor[{{T{i}}}]"):
             return f"t_{pyname(d)}"
+        if text == f"Sequence[LocalTensor[{{T{i}}}]]":
+            return f"[t_{pyname(d)}]"
         if text == f"{{S{i}}}":
             return _VALUES[scalar_type(d)]
     raise AssertionError(f"no test argument for {text!r}")
@@ -86,10 +94,13 @@ def call(spec: OpSpec, form: BasicForm, combo: tuple[type[Scalar], ...]) -> str:
 
 def basic_accept_lines(spec: OpSpec) -> Iterator[str]:
     yield f"    # {spec.spelling}: every legal combination of {', '.join(spec.roles)}, every form"
+    seen = set()
     for form in basic_shape(spec).forms:
         for combo in spec.combos:
-            if form.applies(combo):
-                yield f"    {call(spec, form, combo)}  # {form.tag} {combo_text(combo)}"
+            line = call(spec, form, combo)
+            if form.applies(combo) and line not in seen:
+                seen.add(line)
+                yield f"    {line}  # {form.tag} {combo_text(combo)}"
 
 
 def _wrong(spec: OpSpec, form: BasicForm) -> Iterator[tuple[type[Scalar], ...]]:
@@ -108,6 +119,8 @@ def _wrong(spec: OpSpec, form: BasicForm) -> Iterator[tuple[type[Scalar], ...]]:
 def basic_reject_lines(spec: OpSpec) -> Iterator[str]:
     lines = []
     for form in basic_shape(spec).forms:
+        if not any("{T" in text for _, text in form.params):
+            continue  # the arguments carry no element type (TransDataTo5HD's address lists)
         for combo in _wrong(spec, form):
             ignore = IGNORE.format(code="call-overload")
             lines.append(f"    {call(spec, form, combo)}{ignore}  # {form.tag} {combo_text(combo)}")

@@ -496,8 +496,42 @@ def _reduce_rows() -> list[OpSpec]:
     return rows
 
 
+# ---- data movement and layout -------------------------------------------------------------------
+COPY_TYPES = (int8_t, uint8_t, fp4x2_e2m1_t, fp4x2_e1m2_t, hifloat8_t, fp8_e8m0_t, fp8_e5m2_t,
+              fp8_e4m3fn_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t,
+              int64_t, uint64_t)  # fmt: skip
+"""``Copy``'s types on the 950 (both pages)."""
+COPY_REPEAT = (int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float32_t)
+"""The types of ``Copy``'s repeat forms: the 950 implementation takes 16- and 32-bit types only
+("Copy from ubuf to ubuf only support type b16/b32"), though the page lists all."""
+TRANS5HD_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                  float32_t)  # fmt: skip
+"""``TransDataTo5HD``'s types on the 950."""
+
+
+def _layout_rows() -> list[OpSpec]:
+    copy_params = ("repeatParams", "CopyRepeatParams | tuple[_IntLike, ...]")
+    operands = (("dst", TENSOR), ("src", TENSOR))
+    params = ("nchwconvParams", "TransDataTo5HDParams | tuple[Any, ...]")
+    to5hd = (
+        BasicForm("address lists", (("dstList", "Sequence[_IntLike | UbPtr[Any]]"),
+                                    ("srcList", "Sequence[_IntLike | UbPtr[Any]]"), params)),
+        BasicForm("address tensors", (("dst", "LocalTensor[uint64_t]"),
+                                      ("src", "LocalTensor[uint64_t]"), params)),
+        BasicForm("tensor lists", (("dstList", "Sequence[LocalTensor[{T0}]]"),
+                                   ("srcList", "Sequence[LocalTensor[{T0}]]"), params)),
+    )  # fmt: skip
+    return [
+        _row("Copy", "数据搬运/Copy（UBToUB掩码式高维数据搬运）.md", ("T",), singles(*COPY_TYPES),
+             forms(operands, COPY_REPEAT, copy_params), _CORE + "datamove:store",
+             module="basic/_layout"),
+        _row("TransDataTo5HD", "数据排布转换/TransDataTo5HD.md", ("T",), singles(*TRANS5HD_TYPES),
+             to5hd, _CORE + "transpose:to_5hd", module="basic/_layout"),
+    ]  # fmt: skip
+
+
 BASIC_ROWS: tuple[OpSpec, ...] = (
     *_unary_rows(), *_binary_rows(), *_scalar_rows(), *_shift_rows(), *_fill_rows(),
-    *_conversion_rows(), *_compare_rows(), *_reduce_rows(),
+    *_conversion_rows(), *_compare_rows(), *_reduce_rows(), *_layout_rows(),
 )  # fmt: skip
 """Every row of the memory-level basic API, in table order."""

@@ -48,6 +48,13 @@ from ascreg.basic._copy import (
     DataCopyPadExtParams,
     DataCopyParams,
 )
+from ascreg.basic._layout import (
+    NCHW_CONV_ADDR_LIST_SIZE,
+    Copy,
+    CopyRepeatParams,
+    TransDataTo5HD,
+    TransDataTo5HDParams,
+)
 from ascreg.basic._reduce import (
     BlockReduceMax,
     BlockReduceMin,
@@ -189,6 +196,7 @@ __all__ = [
     "MASK_PLACEHOLDER",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
+    "NCHW_CONV_ADDR_LIST_SIZE",
     "PIPE_ALL",
     "PIPE_MTE2",
     "PIPE_MTE3",
@@ -211,6 +219,8 @@ __all__ = [
     "CeilDivision",
     "Compare",
     "Compares",
+    "Copy",
+    "CopyRepeatParams",
     "CreateVecIndex",
     "DataCopy",
     "DataCopyExtParams",
@@ -293,6 +303,8 @@ __all__ = [
     "TPosition",
     "TQue",
     "TQueBind",
+    "TransDataTo5HD",
+    "TransDataTo5HDParams",
     "Truncate",
     "UnaryRepeatParams",
     "WaitFlag",

@@ -39,7 +39,15 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 
-__all__ = ["UnaryRepeatParams", "check_form", "form_lanes", "same_type", "streams", "width"]
+__all__ = [
+    "UnaryRepeatParams",
+    "check_form",
+    "check_tag",
+    "form_lanes",
+    "same_type",
+    "streams",
+    "width",
+]
 
 
 def width(dtype: type[Scalar], count_form: bool) -> int:
@@ -80,6 +88,18 @@ def check_form(op: BasicOp, combo: tuple[type[Scalar], ...], repeat: bool) -> No
         raise IllegalDtypeError(
             f"{', '.join(d.cpp_name for d in combo)} has the count form only on the 950 (the "
             f"repeat forms (mask, repeatTime, ...) take {'; '.join(legal) or 'none'})",
+            call=op.name,
+        )
+
+
+def check_tag(op: BasicOp, dtype: type[Scalar], tag: str) -> None:
+    """Raise ``IllegalDtypeError`` unless the op's form *tag* (``"count"``, ...) takes *dtype*."""
+    op.spec.check(dtype)
+    form = next(f for f in op.spec.shape.forms if f.tag == tag)  # type: ignore[union-attr]
+    if not form.applies((dtype,)):
+        legal = ", ".join(c[0].cpp_name for c in op.spec.combos if form.applies(c))
+        raise IllegalDtypeError(
+            f"{dtype.cpp_name} is not a type of the {tag} form on the 950 (it takes {legal})",
             call=op.name,
         )
 

@@ -59,7 +59,7 @@ from ascreg._spec import SPECS
 from ascreg._spec.basic import REDUCE_ALIASES, REPEAT_SUM_PAIRS
 from ascreg.basic import _fold
 from ascreg.basic._engine import Stream, elements
-from ascreg.basic._forms import same_type
+from ascreg.basic._forms import check_tag, same_type
 from ascreg.basic._op import BasicOp, basic_op
 from ascreg.basic._repeat import VL, counter_mode, repeat_lanes
 from ascreg.basic._tensor import LocalTensor
@@ -217,18 +217,6 @@ def _aligned(op: BasicOp, tensor: LocalTensor[Any], role: str) -> None:
     tensor.GetPhyAddr().require_alignment(
         DATA_BLOCK, f"{op.name}: {role} of a vector op must be 32-byte aligned"
     )
-
-
-def _form(op: BasicOp, dtype: type[Scalar], tag: str) -> None:
-    """Raise ``IllegalDtypeError`` unless the op's *tag* form takes *dtype*."""
-    op.spec.check(dtype)
-    form = next(f for f in op.spec.shape.forms if f.tag == tag)  # type: ignore[union-attr]
-    if not form.applies((dtype,)):
-        legal = ", ".join(c[0].cpp_name for c in op.spec.combos if form.applies(c))
-        raise IllegalDtypeError(
-            f"{dtype.cpp_name} is not a type of the {tag} form on the 950 (it takes {legal})",
-            call=op.name,
-        )
 
 
 # ---- ReduceSum / ReduceMax / ReduceMin: the basic API ---------------------------------------------
@@ -398,13 +386,13 @@ def _whole(op: BasicOp, kind: str, dst: Any, src: Any, *rest: Any) -> None:
         _aligned(op, tensor, role)
     width = VL // dtype.size if dtype.size != 8 else 2 * VL // 8
     if len(args) == 1:
-        _form(op, dtype, "count")
+        check_tag(op, dtype, "count")
         count = operands.in_range(args[0], "count", 0, (1 << 31) - 1)
         rows, active = _count_rows(src, count, width, width)
         _whole_counter(kind, dst, work, rows, active, count, cal_index)
         return
     mask, times, stride = args
-    _form(op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count")
+    check_tag(op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count")
     stride = operands.in_range(stride, "srcRepStride", 0, MAX_STRIDE)
     if counter_mode():
         count = _counter_count(mask)
@@ -464,7 +452,7 @@ def _pattern(
         )
     shape, _pad = rest[-2:]
     dtype = same_type(op, (dst, "dst"), (src, "src"))
-    _form(op, dtype, "pattern" if tmp is None else "pattern tmp")
+    check_tag(op, dtype, "pattern" if tmp is None else "pattern tmp")
     if tmp is not None and op.tensor(tmp, "sharedTmpBuffer")._dtype() is not uint8_t:
         raise AscregTypeError(
             f"sharedTmpBuffer must be a LocalTensor<uint8_t>, got {tmp._cpp()}", call=op.name

@@ -29,9 +29,11 @@ from ascreg.basic import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    CopyRepeatParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
+    TransDataTo5HDParams,
     UnaryRepeatParams,
     Abs,
     AbsSub,
@@ -46,6 +48,7 @@ from ascreg.basic import (
     Cast,
     Compare,
     Compares,
+    Copy,
     CreateVecIndex,
     Div,
     Divs,
@@ -84,6 +87,7 @@ from ascreg.basic import (
     Sub,
     SubRelu,
     Subs,
+    TransDataTo5HD,
     Truncate,
     WholeReduceMax,
     WholeReduceMin,
@@ -1359,3 +1363,53 @@ def check_PairReduceSum() -> None:
     PairReduceSum(t_float32_t, t_float32_t, 1, [1, 0], 1, 1, 1)  # mask bits (float32_t)
     PairReduceSum(t_half, t_half, 1, 1, 1, 1, 1)  # mask count (half)
     PairReduceSum(t_float32_t, t_float32_t, 1, 1, 1, 1, 1)  # mask count (float32_t)
+
+
+def check_Copy() -> None:
+    # Copy: every legal combination of T, every form
+    Copy(t_int8_t, t_int8_t, 1)  # count (int8_t)
+    Copy(t_uint8_t, t_uint8_t, 1)  # count (uint8_t)
+    Copy(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1)  # count (fp4x2_e2m1_t)
+    Copy(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1)  # count (fp4x2_e1m2_t)
+    Copy(t_hifloat8_t, t_hifloat8_t, 1)  # count (hifloat8_t)
+    Copy(t_fp8_e8m0_t, t_fp8_e8m0_t, 1)  # count (fp8_e8m0_t)
+    Copy(t_fp8_e5m2_t, t_fp8_e5m2_t, 1)  # count (fp8_e5m2_t)
+    Copy(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1)  # count (fp8_e4m3fn_t)
+    Copy(t_int16_t, t_int16_t, 1)  # count (int16_t)
+    Copy(t_uint16_t, t_uint16_t, 1)  # count (uint16_t)
+    Copy(t_half, t_half, 1)  # count (half)
+    Copy(t_bfloat16_t, t_bfloat16_t, 1)  # count (bfloat16_t)
+    Copy(t_int32_t, t_int32_t, 1)  # count (int32_t)
+    Copy(t_uint32_t, t_uint32_t, 1)  # count (uint32_t)
+    Copy(t_float32_t, t_float32_t, 1)  # count (float32_t)
+    Copy(t_int64_t, t_int64_t, 1)  # count (int64_t)
+    Copy(t_uint64_t, t_uint64_t, 1)  # count (uint64_t)
+    Copy(t_int16_t, t_int16_t, [1, 0], 1, CopyRepeatParams())  # mask bits (int16_t)
+    Copy(t_uint16_t, t_uint16_t, [1, 0], 1, CopyRepeatParams())  # mask bits (uint16_t)
+    Copy(t_half, t_half, [1, 0], 1, CopyRepeatParams())  # mask bits (half)
+    Copy(t_bfloat16_t, t_bfloat16_t, [1, 0], 1, CopyRepeatParams())  # mask bits (bfloat16_t)
+    Copy(t_int32_t, t_int32_t, [1, 0], 1, CopyRepeatParams())  # mask bits (int32_t)
+    Copy(t_uint32_t, t_uint32_t, [1, 0], 1, CopyRepeatParams())  # mask bits (uint32_t)
+    Copy(t_float32_t, t_float32_t, [1, 0], 1, CopyRepeatParams())  # mask bits (float32_t)
+    Copy(t_int16_t, t_int16_t, 1, 1, CopyRepeatParams())  # mask count (int16_t)
+    Copy(t_uint16_t, t_uint16_t, 1, 1, CopyRepeatParams())  # mask count (uint16_t)
+    Copy(t_half, t_half, 1, 1, CopyRepeatParams())  # mask count (half)
+    Copy(t_bfloat16_t, t_bfloat16_t, 1, 1, CopyRepeatParams())  # mask count (bfloat16_t)
+    Copy(t_int32_t, t_int32_t, 1, 1, CopyRepeatParams())  # mask count (int32_t)
+    Copy(t_uint32_t, t_uint32_t, 1, 1, CopyRepeatParams())  # mask count (uint32_t)
+    Copy(t_float32_t, t_float32_t, 1, 1, CopyRepeatParams())  # mask count (float32_t)
+
+
+def check_TransDataTo5HD() -> None:
+    # TransDataTo5HD: every legal combination of T, every form
+    TransDataTo5HD([1, 0], [1, 0], TransDataTo5HDParams())  # address lists (int8_t)
+    TransDataTo5HD(t_uint64_t, t_uint64_t, TransDataTo5HDParams())  # address tensors (int8_t)
+    TransDataTo5HD([t_int8_t], [t_int8_t], TransDataTo5HDParams())  # tensor lists (int8_t)
+    TransDataTo5HD([t_uint8_t], [t_uint8_t], TransDataTo5HDParams())  # tensor lists (uint8_t)
+    TransDataTo5HD([t_int16_t], [t_int16_t], TransDataTo5HDParams())  # tensor lists (int16_t)
+    TransDataTo5HD([t_uint16_t], [t_uint16_t], TransDataTo5HDParams())  # tensor lists (uint16_t)
+    TransDataTo5HD([t_half], [t_half], TransDataTo5HDParams())  # tensor lists (half)
+    TransDataTo5HD([t_bfloat16_t], [t_bfloat16_t], TransDataTo5HDParams())  # tensor lists (bfloat16_t)
+    TransDataTo5HD([t_int32_t], [t_int32_t], TransDataTo5HDParams())  # tensor lists (int32_t)
+    TransDataTo5HD([t_uint32_t], [t_uint32_t], TransDataTo5HDParams())  # tensor lists (uint32_t)
+    TransDataTo5HD([t_float32_t], [t_float32_t], TransDataTo5HDParams())  # tensor lists (float32_t)

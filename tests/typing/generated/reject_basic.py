@@ -29,9 +29,11 @@ from ascreg.basic import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    CopyRepeatParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
+    TransDataTo5HDParams,
     UnaryRepeatParams,
     Abs,
     AbsSub,
@@ -46,6 +48,7 @@ from ascreg.basic import (
     Cast,
     Compare,
     Compares,
+    Copy,
     CreateVecIndex,
     Div,
     Divs,
@@ -84,6 +87,7 @@ from ascreg.basic import (
     Sub,
     SubRelu,
     Subs,
+    TransDataTo5HD,
     Truncate,
     WholeReduceMax,
     WholeReduceMin,
@@ -2536,3 +2540,47 @@ def check_PairReduceSum() -> None:
     PairReduceSum(t_uint32_t, t_uint32_t, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint32_t)
     PairReduceSum(t_int64_t, t_int64_t, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t)
     PairReduceSum(t_uint64_t, t_uint64_t, 1, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t)
+
+
+def check_Copy() -> None:
+    # Copy: a wrong type of T, every form
+    Copy(t_bool_, t_bool_, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_)
+    Copy(t_int4x2_t, t_int4x2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t)
+    Copy(t_bool_, t_bool_, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_)
+    Copy(t_int8_t, t_int8_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t)
+    Copy(t_uint8_t, t_uint8_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t)
+    Copy(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t)
+    Copy(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t)
+    Copy(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t)
+    Copy(t_hifloat8_t, t_hifloat8_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t)
+    Copy(t_int4x2_t, t_int4x2_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t)
+    Copy(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t)
+    Copy(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t)
+    Copy(t_int64_t, t_int64_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t)
+    Copy(t_uint64_t, t_uint64_t, [1, 0], 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t)
+    Copy(t_bool_, t_bool_, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_)
+    Copy(t_int8_t, t_int8_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t)
+    Copy(t_uint8_t, t_uint8_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t)
+    Copy(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t)
+    Copy(t_fp8_e5m2_t, t_fp8_e5m2_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t)
+    Copy(t_fp8_e8m0_t, t_fp8_e8m0_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t)
+    Copy(t_hifloat8_t, t_hifloat8_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t)
+    Copy(t_int4x2_t, t_int4x2_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t)
+    Copy(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
+    Copy(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t)
+    Copy(t_int64_t, t_int64_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t)
+    Copy(t_uint64_t, t_uint64_t, 1, 1, CopyRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t)
+
+
+def check_TransDataTo5HD() -> None:
+    # TransDataTo5HD: a wrong type of T, every form
+    TransDataTo5HD([t_bool_], [t_bool_], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (bool_)
+    TransDataTo5HD([t_fp8_e4m3fn_t], [t_fp8_e4m3fn_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (fp8_e4m3fn_t)
+    TransDataTo5HD([t_fp8_e5m2_t], [t_fp8_e5m2_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (fp8_e5m2_t)
+    TransDataTo5HD([t_fp8_e8m0_t], [t_fp8_e8m0_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (fp8_e8m0_t)
+    TransDataTo5HD([t_hifloat8_t], [t_hifloat8_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (hifloat8_t)
+    TransDataTo5HD([t_int4x2_t], [t_int4x2_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (int4x2_t)
+    TransDataTo5HD([t_fp4x2_e2m1_t], [t_fp4x2_e2m1_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (fp4x2_e2m1_t)
+    TransDataTo5HD([t_fp4x2_e1m2_t], [t_fp4x2_e1m2_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (fp4x2_e1m2_t)
+    TransDataTo5HD([t_int64_t], [t_int64_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (int64_t)
+    TransDataTo5HD([t_uint64_t], [t_uint64_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (uint64_t)
