@@ -65,7 +65,13 @@ def _config(name: str, algo: str) -> list[str]:
 BASIC_MODULE_SURFACE: dict[str, list[str]] = {
     "basic/_cast": ["def SetDeqScale(scale: _FloatLike) -> None: ...", ""],
     "basic/_layout": [
+        "BRCB_BROADCAST_NUMBER: int",
         "NCHW_CONV_ADDR_LIST_SIZE: int",
+        "",
+        "class BrcbRepeatParams:",
+        "    dstBlkStride: int",
+        "    dstRepStride: int",
+        "    def __init__(self, dstBlkStride: _IntLike = ..., dstRepStride: _IntLike = ...) -> None: ...",
         "",
         "class CopyRepeatParams:",
         "    dstStride: int",

@@ -530,8 +530,77 @@ def _layout_rows() -> list[OpSpec]:
     ]  # fmt: skip
 
 
+# ---- mixed-type multiply-adds, rearrangement, broadcast, gather ---------------------------------
+_MIXED = ((half, half), (float32_t, float32_t), (float32_t, half))
+MIXED_OPS: dict[str, tuple[str, tuple[tuple[type[Scalar], ...], ...],
+                           tuple[tuple[type[Scalar], ...], ...], str]] = {
+    "MulAddDst": ("复合计算/MulAddDst.md", (*_MIXED, (int64_t, int64_t), (uint64_t, uint64_t)),
+                  _MIXED, "compound:TERNARY_OPS.MulAddDst"),
+    "Axpy": ("复合计算/Axpy.md", (*_MIXED, (int64_t, int64_t), (uint64_t, uint64_t),
+                                (bfloat16_t, bfloat16_t)),
+             (*_MIXED, (bfloat16_t, bfloat16_t)), "compound:TERNARY_OPS.Axpy"),
+}  # fmt: skip
+"""``name: (page, count-form (T, U) pairs, repeat-form pairs, core)``: ``dst`` (``T``) plus a
+product of ``U`` values, ``half`` sources of a ``float`` dst converted exactly first
+(``MulAddDst(dst, src0, src1, ...)``: ``src0 * src1 + dst``; ``Axpy(dst, src, scalar, ...)``:
+``scalar * src + dst``), one rounding (the register ops' fused multiply-add)."""
+REARRANGE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                   float32_t, int64_t, uint64_t)  # fmt: skip
+"""``Interleave`` / ``DeInterleave`` / ``Brcb`` / ``Gather``'s types on the 950."""
+GATHER_REPEAT = REARRANGE_TYPES[2:]
+"""``Gather``'s repeat-form types (8-bit types: the count form only)."""
+
+
+def _misc_rows() -> list[OpSpec]:
+    rows = []
+    for name, (page, count, repeat, core) in MIXED_OPS.items():
+        second = (
+            (("src0", "LocalTensor[{T1}]"), ("src1", "LocalTensor[{T1}]"))
+            if (name == "MulAddDst")
+            else (("src", "LocalTensor[{T1}]"), ("scalarValue", "{S1}"))
+        )
+        params = BINARY_PARAMS if name == "MulAddDst" else UNARY_PARAMS
+        operands = (("dst", TENSOR), *second)
+        shape_forms = (
+            BasicForm("count", (*operands, COUNT)),
+            BasicForm("mask bits", (*operands, *MASK_BITS, params), combos=repeat),
+            BasicForm("mask count", (*operands, *MASK_COUNT, params), combos=repeat),
+        )
+        rows.append(_row(name, page, ("T", "U"), count, shape_forms, _CORE + core))
+    pair = (("dst0", TENSOR), ("dst1", TENSOR))
+    rows += [
+        _row("Interleave", "数据重排（ISASI）/Interleave.md", ("T",), singles(*REARRANGE_TYPES),
+             (BasicForm("count", (*pair, ("src0", TENSOR), ("src1", TENSOR), COUNT)),),
+             _CORE + "rearrange:interleave", module="basic/_layout"),
+        _row("DeInterleave", "数据重排（ISASI）/DeInterleave.md", ("T",),
+             singles(*REARRANGE_TYPES),
+             (BasicForm("two sources", (*pair, ("src0", TENSOR), ("src1", TENSOR), COUNT)),
+              BasicForm("one source", (*pair, ("src", TENSOR), ("srcCount", "_IntLike")))),
+             _CORE + "rearrange:deinterleave", module="basic/_layout"),
+        _row("Brcb", "数据填充/Brcb.md", ("T",), singles(*REARRANGE_TYPES),
+             (BasicForm("repeat", (("dst", TENSOR), ("src", TENSOR), ("repeatTime", "_IntLike"),
+                                   ("repeatParams", "BrcbRepeatParams | tuple[_IntLike, ...]"))),),
+             _CORE + "arith:fill", module="basic/_layout"),
+    ]  # fmt: skip
+    offset = (
+        ("dst", TENSOR),
+        ("src", TENSOR),
+        ("srcOffset", "LocalTensor[uint32_t]"),
+        ("srcBaseAddr", "_IntLike"),
+    )
+    stride = ("dstRepStride", "_IntLike")
+    rows.append(_row("Gather", "离散与聚合/Gather.md", ("T",), singles(*REARRANGE_TYPES),
+                     (BasicForm("count", (*offset, COUNT)),
+                      BasicForm("mask bits", (*offset, *MASK_BITS, stride), dtypes=GATHER_REPEAT),
+                      BasicForm("mask count", (*offset, *MASK_COUNT, stride),
+                                dtypes=GATHER_REPEAT)),
+                     _CORE + "rearrange:gather", module="basic/_layout"))  # fmt: skip
+    return rows
+
+
 BASIC_ROWS: tuple[OpSpec, ...] = (
     *_unary_rows(), *_binary_rows(), *_scalar_rows(), *_shift_rows(), *_fill_rows(),
     *_conversion_rows(), *_compare_rows(), *_reduce_rows(), *_layout_rows(),
+    *_misc_rows(),
 )  # fmt: skip
 """Every row of the memory-level basic API, in table order."""

@@ -715,6 +715,7 @@ __all__ = [
     "Adds",
     "And",
     "Ands",
+    "Axpy",
     "BinaryConfig",
     "CreateVecIndex",
     "Div",
@@ -735,6 +736,7 @@ __all__ = [
     "Min",
     "Mins",
     "Mul",
+    "MulAddDst",
     "MulAddRelu",
     "Muls",
     "Neg",
@@ -758,3 +760,93 @@ __all__ = [
     "SubRelu",
     "Subs",
 ]
+
+
+# ---- mixed-type multiply-adds ------------------------------------------------------------------------
+
+
+def _mixed(op: Any, dst: Any, src0: Any, src1: Any, *rest: Any) -> None:
+    """``MulAddDst(dst, src0, src1, ...)`` / ``Axpy(dst, src, scalarValue, ...)``: T dst, U sources."""
+    target, source = op.dtypes((dst, "dst"), (src0, "src0" if op.name == "MulAddDst" else "src"))
+    core = op.spec.core_function()
+    wide = target.np_dtype
+    tensors: tuple[tuple[Any, str], ...]
+    if op.name == "MulAddDst":
+        same_type(op, (src0, "src0"), (src1, "src1"))
+        tensors = ((dst, "dst"), (src0, "src0"), (src1, "src1"))
+        kind: type[Any] = BinaryRepeatParams
+        scalar = None
+    else:
+        tensors = ((dst, "dst"), (src0, "src"))
+        kind = UnaryRepeatParams
+        scalar = np.asarray(operands.scalar(src1, source, "scalarValue"), dtype=source.np_dtype)
+    lanes, strides = form_lanes(op, (target, source), rest, kind,
+                                ", ".join(r for _, r in tensors), target)  # fmt: skip
+    operands_ = streams(tensors, strides)
+
+    def compute(*values: Array) -> list[Array]:
+        *sources, old = values
+        widened = [v.astype(wide) for v in sources]  # half -> float is exact
+        if scalar is not None:
+            widened.append(np.full(old.shape, scalar.astype(wide), dtype=wide))
+        return [core(*widened, old)]
+
+    run(op.name, lanes, operands_[:1], [*operands_[1:], operands_[0]], compute,
+        accumulate=lambda found: found.sources == ("dst",))  # fmt: skip
+
+
+class _MixedOp(BasicOp):
+    max_dtypes = 2
+
+
+MulAddDst = basic_op(
+    "MulAddDst",
+    base=_MixedOp,
+    doc="""``MulAddDst<T, U>(dst, src0, src1, count)`` / ``(..., mask, repeatTime, BinaryRepeatParams)``.
+
+    ``dst = src0 * src1 + dst`` with one rounding (``Reg.MulAddDst``); ``half`` sources of a
+    ``float`` dst are converted exactly first and the mask counts float lanes. Pairs (T, U):
+    (half, half), (float, float), (float, half), and int64_t / uint64_t (count form only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     d = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     a.GetPhyAddr().write([0.5, 3.0, -2.0, 1.0]); d.GetPhyAddr().write([1.0, 1.0, 1.0, 1.0])
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     MulAddDst(d, a, a, 4); PipeBarrier[PIPE_ALL]()
+    ...     d.GetPhyAddr().read(4).tolist()
+    [1.25, 10.0, 5.0, 2.0]
+    """,
+)(_mixed)
+Axpy = basic_op(
+    "Axpy",
+    base=_MixedOp,
+    doc="""``Axpy<T, U>(dst, src, scalarValue, count)`` / ``(..., mask, repeatTime, UnaryRepeatParams)``.
+
+    ``dst = scalarValue * src + dst`` with one rounding (``Reg.Axpy``); a ``half`` source and
+    scalar of a ``float`` dst are converted exactly first. Pairs (T, U): (half, half),
+    (float, float), (float, half), (bfloat16_t, bfloat16_t), and int64_t / uint64_t (count form
+    only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     x.GetPhyAddr().write([1.0, 2.0, 3.0]); y.GetPhyAddr().write([10.0, 10.0, 10.0])
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     Axpy(y, x, 2.0, 3); PipeBarrier[PIPE_ALL]()
+    ...     y.GetPhyAddr().read(3).tolist()
+    [12.0, 14.0, 16.0]
+    """,
+)(_mixed)

@@ -13,14 +13,26 @@ from ascreg.enums import SqrtAlgo as SqrtAlgo
 from ascreg._typing import _IntLike
 
 __all__ = [
+    "BRCB_BROADCAST_NUMBER",
     "NCHW_CONV_ADDR_LIST_SIZE",
+    "Brcb",
+    "BrcbRepeatParams",
     "Copy",
     "CopyRepeatParams",
+    "DeInterleave",
+    "Gather",
+    "Interleave",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
 ]
 
+BRCB_BROADCAST_NUMBER: int
 NCHW_CONV_ADDR_LIST_SIZE: int
+
+class BrcbRepeatParams:
+    dstBlkStride: int
+    dstRepStride: int
+    def __init__(self, dstBlkStride: _IntLike = ..., dstRepStride: _IntLike = ...) -> None: ...
 
 class CopyRepeatParams:
     dstStride: int
@@ -135,3 +147,177 @@ class _TransDataTo5HD:
     def __getitem__(self, targs: Any) -> _TransDataTo5HD: ...
 
 TransDataTo5HD: _TransDataTo5HD
+
+
+# Interleave: legal (T) in table order, per form
+class _Interleave:
+    @overload
+    def __call__(self, dst0: LocalTensor[int8_t], dst1: LocalTensor[int8_t], src0: LocalTensor[int8_t], src1: LocalTensor[int8_t], count: _IntLike) -> None: ...  # count: (int8_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint8_t], dst1: LocalTensor[uint8_t], src0: LocalTensor[uint8_t], src1: LocalTensor[uint8_t], count: _IntLike) -> None: ...  # count: (uint8_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int16_t], dst1: LocalTensor[int16_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], count: _IntLike) -> None: ...  # count: (int16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint16_t], dst1: LocalTensor[uint16_t], src0: LocalTensor[uint16_t], src1: LocalTensor[uint16_t], count: _IntLike) -> None: ...  # count: (uint16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[half], dst1: LocalTensor[half], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (half)
+    @overload
+    def __call__(self, dst0: LocalTensor[bfloat16_t], dst1: LocalTensor[bfloat16_t], src0: LocalTensor[bfloat16_t], src1: LocalTensor[bfloat16_t], count: _IntLike) -> None: ...  # count: (bfloat16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int32_t], dst1: LocalTensor[int32_t], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], count: _IntLike) -> None: ...  # count: (int32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint32_t], dst1: LocalTensor[uint32_t], src0: LocalTensor[uint32_t], src1: LocalTensor[uint32_t], count: _IntLike) -> None: ...  # count: (uint32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[float32_t], dst1: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], count: _IntLike) -> None: ...  # count: (float32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int64_t], dst1: LocalTensor[int64_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (int64_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint64_t], dst1: LocalTensor[uint64_t], src0: LocalTensor[uint64_t], src1: LocalTensor[uint64_t], count: _IntLike) -> None: ...  # count: (uint64_t)
+    def __getitem__(self, targs: Any) -> _Interleave: ...
+
+Interleave: _Interleave
+
+
+# DeInterleave: legal (T) in table order, per form
+class _DeInterleave:
+    @overload
+    def __call__(self, dst0: LocalTensor[int8_t], dst1: LocalTensor[int8_t], src0: LocalTensor[int8_t], src1: LocalTensor[int8_t], count: _IntLike) -> None: ...  # two sources: (int8_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint8_t], dst1: LocalTensor[uint8_t], src0: LocalTensor[uint8_t], src1: LocalTensor[uint8_t], count: _IntLike) -> None: ...  # two sources: (uint8_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int16_t], dst1: LocalTensor[int16_t], src0: LocalTensor[int16_t], src1: LocalTensor[int16_t], count: _IntLike) -> None: ...  # two sources: (int16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint16_t], dst1: LocalTensor[uint16_t], src0: LocalTensor[uint16_t], src1: LocalTensor[uint16_t], count: _IntLike) -> None: ...  # two sources: (uint16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[half], dst1: LocalTensor[half], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # two sources: (half)
+    @overload
+    def __call__(self, dst0: LocalTensor[bfloat16_t], dst1: LocalTensor[bfloat16_t], src0: LocalTensor[bfloat16_t], src1: LocalTensor[bfloat16_t], count: _IntLike) -> None: ...  # two sources: (bfloat16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int32_t], dst1: LocalTensor[int32_t], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], count: _IntLike) -> None: ...  # two sources: (int32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint32_t], dst1: LocalTensor[uint32_t], src0: LocalTensor[uint32_t], src1: LocalTensor[uint32_t], count: _IntLike) -> None: ...  # two sources: (uint32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[float32_t], dst1: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], count: _IntLike) -> None: ...  # two sources: (float32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int64_t], dst1: LocalTensor[int64_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # two sources: (int64_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint64_t], dst1: LocalTensor[uint64_t], src0: LocalTensor[uint64_t], src1: LocalTensor[uint64_t], count: _IntLike) -> None: ...  # two sources: (uint64_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int8_t], dst1: LocalTensor[int8_t], src: LocalTensor[int8_t], srcCount: _IntLike) -> None: ...  # one source: (int8_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint8_t], dst1: LocalTensor[uint8_t], src: LocalTensor[uint8_t], srcCount: _IntLike) -> None: ...  # one source: (uint8_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int16_t], dst1: LocalTensor[int16_t], src: LocalTensor[int16_t], srcCount: _IntLike) -> None: ...  # one source: (int16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint16_t], dst1: LocalTensor[uint16_t], src: LocalTensor[uint16_t], srcCount: _IntLike) -> None: ...  # one source: (uint16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[half], dst1: LocalTensor[half], src: LocalTensor[half], srcCount: _IntLike) -> None: ...  # one source: (half)
+    @overload
+    def __call__(self, dst0: LocalTensor[bfloat16_t], dst1: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], srcCount: _IntLike) -> None: ...  # one source: (bfloat16_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int32_t], dst1: LocalTensor[int32_t], src: LocalTensor[int32_t], srcCount: _IntLike) -> None: ...  # one source: (int32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint32_t], dst1: LocalTensor[uint32_t], src: LocalTensor[uint32_t], srcCount: _IntLike) -> None: ...  # one source: (uint32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[float32_t], dst1: LocalTensor[float32_t], src: LocalTensor[float32_t], srcCount: _IntLike) -> None: ...  # one source: (float32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[int64_t], dst1: LocalTensor[int64_t], src: LocalTensor[int64_t], srcCount: _IntLike) -> None: ...  # one source: (int64_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint64_t], dst1: LocalTensor[uint64_t], src: LocalTensor[uint64_t], srcCount: _IntLike) -> None: ...  # one source: (uint64_t)
+    def __getitem__(self, targs: Any) -> _DeInterleave: ...
+
+DeInterleave: _DeInterleave
+
+
+# Brcb: legal (T) in table order, per form
+class _Brcb:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int8_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (int8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], repeatTime: _IntLike, repeatParams: BrcbRepeatParams | tuple[_IntLike, ...]) -> None: ...  # repeat: (uint64_t)
+    def __getitem__(self, targs: Any) -> _Brcb: ...
+
+Brcb: _Brcb
+
+
+# Gather: legal (T) in table order, per form
+class _Gather:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int8_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask bits: (uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], srcOffset: LocalTensor[uint32_t], srcBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, dstRepStride: _IntLike) -> None: ...  # mask count: (uint64_t)
+    def __getitem__(self, targs: Any) -> _Gather: ...
+
+Gather: _Gather

@@ -27,6 +27,7 @@ __all__ = [
     "Adds",
     "And",
     "Ands",
+    "Axpy",
     "BinaryConfig",
     "CreateVecIndex",
     "Div",
@@ -47,6 +48,7 @@ __all__ = [
     "Min",
     "Mins",
     "Mul",
+    "MulAddDst",
     "MulAddRelu",
     "Muls",
     "Neg",
@@ -1417,3 +1419,67 @@ class _CreateVecIndex:
     def __getitem__(self, targs: Any) -> _CreateVecIndex: ...
 
 CreateVecIndex: _CreateVecIndex
+
+
+# MulAddDst: legal (T, U) in table order, per form
+class _MulAddDst:
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (half, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], count: _IntLike) -> None: ...  # count: (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[half], src1: LocalTensor[half], count: _IntLike) -> None: ...  # count: (float32_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src0: LocalTensor[int64_t], src1: LocalTensor[int64_t], count: _IntLike) -> None: ...  # count: (int64_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src0: LocalTensor[uint64_t], src1: LocalTensor[uint64_t], count: _IntLike) -> None: ...  # count: (uint64_t, uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[half], src1: LocalTensor[half], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (float32_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[half], src1: LocalTensor[half], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1: LocalTensor[float32_t], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[half], src1: LocalTensor[half], mask: _IntLike, repeatTime: _IntLike, repeatParams: BinaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (float32_t, half)
+    def __getitem__(self, targs: Any) -> _MulAddDst: ...
+
+MulAddDst: _MulAddDst
+
+
+# Axpy: legal (T, U) in table order, per form
+class _Axpy:
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], scalarValue: _FloatLike, count: _IntLike) -> None: ...  # count: (half, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], scalarValue: _FloatLike, count: _IntLike) -> None: ...  # count: (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[half], scalarValue: _FloatLike, count: _IntLike) -> None: ...  # count: (float32_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], scalarValue: _IntLike, count: _IntLike) -> None: ...  # count: (int64_t, int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], scalarValue: _IntLike, count: _IntLike) -> None: ...  # count: (uint64_t, uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], scalarValue: _FloatLike, count: _IntLike) -> None: ...  # count: (bfloat16_t, bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], scalarValue: _FloatLike, mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (half, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], scalarValue: _FloatLike, mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[half], scalarValue: _FloatLike, mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (float32_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], scalarValue: _FloatLike, mask: Sequence[_IntLike], repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask bits: (bfloat16_t, bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], scalarValue: _FloatLike, mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (half, half)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], scalarValue: _FloatLike, mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (float32_t, float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[half], scalarValue: _FloatLike, mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (float32_t, half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], scalarValue: _FloatLike, mask: _IntLike, repeatTime: _IntLike, repeatParams: UnaryRepeatParams | tuple[_IntLike, ...]) -> None: ...  # mask count: (bfloat16_t, bfloat16_t)
+    def __getitem__(self, targs: Any) -> _Axpy: ...
+
+Axpy: _Axpy

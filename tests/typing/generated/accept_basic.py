@@ -29,6 +29,7 @@ from ascreg.basic import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    BrcbRepeatParams,
     CopyRepeatParams,
     LocalTensor,
     ReduceOrder,
@@ -42,19 +43,24 @@ from ascreg.basic import (
     Adds,
     And,
     Ands,
+    Axpy,
     BlockReduceMax,
     BlockReduceMin,
     BlockReduceSum,
+    Brcb,
     Cast,
     Compare,
     Compares,
     Copy,
     CreateVecIndex,
+    DeInterleave,
     Div,
     Divs,
     Duplicate,
     Exp,
     FusedMulAdd,
+    Gather,
+    Interleave,
     LeakyRelu,
     Ln,
     Max,
@@ -62,6 +68,7 @@ from ascreg.basic import (
     Min,
     Mins,
     Mul,
+    MulAddDst,
     MulAddRelu,
     Muls,
     Neg,
@@ -1413,3 +1420,125 @@ def check_TransDataTo5HD() -> None:
     TransDataTo5HD([t_int32_t], [t_int32_t], TransDataTo5HDParams())  # tensor lists (int32_t)
     TransDataTo5HD([t_uint32_t], [t_uint32_t], TransDataTo5HDParams())  # tensor lists (uint32_t)
     TransDataTo5HD([t_float32_t], [t_float32_t], TransDataTo5HDParams())  # tensor lists (float32_t)
+
+
+def check_MulAddDst() -> None:
+    # MulAddDst: every legal combination of T, U, every form
+    MulAddDst(t_half, t_half, t_half, 1)  # count (half, half)
+    MulAddDst(t_float32_t, t_float32_t, t_float32_t, 1)  # count (float32_t, float32_t)
+    MulAddDst(t_float32_t, t_half, t_half, 1)  # count (float32_t, half)
+    MulAddDst(t_int64_t, t_int64_t, t_int64_t, 1)  # count (int64_t, int64_t)
+    MulAddDst(t_uint64_t, t_uint64_t, t_uint64_t, 1)  # count (uint64_t, uint64_t)
+    MulAddDst(t_half, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (half, half)
+    MulAddDst(t_float32_t, t_float32_t, t_float32_t, [1, 0], 1, BinaryRepeatParams())  # mask bits (float32_t, float32_t)
+    MulAddDst(t_float32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # mask bits (float32_t, half)
+    MulAddDst(t_half, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (half, half)
+    MulAddDst(t_float32_t, t_float32_t, t_float32_t, 1, 1, BinaryRepeatParams())  # mask count (float32_t, float32_t)
+    MulAddDst(t_float32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # mask count (float32_t, half)
+
+
+def check_Axpy() -> None:
+    # Axpy: every legal combination of T, U, every form
+    Axpy(t_half, t_half, 1.0, 1)  # count (half, half)
+    Axpy(t_float32_t, t_float32_t, 1.0, 1)  # count (float32_t, float32_t)
+    Axpy(t_float32_t, t_half, 1.0, 1)  # count (float32_t, half)
+    Axpy(t_int64_t, t_int64_t, 1, 1)  # count (int64_t, int64_t)
+    Axpy(t_uint64_t, t_uint64_t, 1, 1)  # count (uint64_t, uint64_t)
+    Axpy(t_bfloat16_t, t_bfloat16_t, 1.0, 1)  # count (bfloat16_t, bfloat16_t)
+    Axpy(t_half, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # mask bits (half, half)
+    Axpy(t_float32_t, t_float32_t, 1.0, [1, 0], 1, UnaryRepeatParams())  # mask bits (float32_t, float32_t)
+    Axpy(t_float32_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # mask bits (float32_t, half)
+    Axpy(t_bfloat16_t, t_bfloat16_t, 1.0, [1, 0], 1, UnaryRepeatParams())  # mask bits (bfloat16_t, bfloat16_t)
+    Axpy(t_half, t_half, 1.0, 1, 1, UnaryRepeatParams())  # mask count (half, half)
+    Axpy(t_float32_t, t_float32_t, 1.0, 1, 1, UnaryRepeatParams())  # mask count (float32_t, float32_t)
+    Axpy(t_float32_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # mask count (float32_t, half)
+    Axpy(t_bfloat16_t, t_bfloat16_t, 1.0, 1, 1, UnaryRepeatParams())  # mask count (bfloat16_t, bfloat16_t)
+
+
+def check_Interleave() -> None:
+    # Interleave: every legal combination of T, every form
+    Interleave(t_int8_t, t_int8_t, t_int8_t, t_int8_t, 1)  # count (int8_t)
+    Interleave(t_uint8_t, t_uint8_t, t_uint8_t, t_uint8_t, 1)  # count (uint8_t)
+    Interleave(t_int16_t, t_int16_t, t_int16_t, t_int16_t, 1)  # count (int16_t)
+    Interleave(t_uint16_t, t_uint16_t, t_uint16_t, t_uint16_t, 1)  # count (uint16_t)
+    Interleave(t_half, t_half, t_half, t_half, 1)  # count (half)
+    Interleave(t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, 1)  # count (bfloat16_t)
+    Interleave(t_int32_t, t_int32_t, t_int32_t, t_int32_t, 1)  # count (int32_t)
+    Interleave(t_uint32_t, t_uint32_t, t_uint32_t, t_uint32_t, 1)  # count (uint32_t)
+    Interleave(t_float32_t, t_float32_t, t_float32_t, t_float32_t, 1)  # count (float32_t)
+    Interleave(t_int64_t, t_int64_t, t_int64_t, t_int64_t, 1)  # count (int64_t)
+    Interleave(t_uint64_t, t_uint64_t, t_uint64_t, t_uint64_t, 1)  # count (uint64_t)
+
+
+def check_DeInterleave() -> None:
+    # DeInterleave: every legal combination of T, every form
+    DeInterleave(t_int8_t, t_int8_t, t_int8_t, t_int8_t, 1)  # two sources (int8_t)
+    DeInterleave(t_uint8_t, t_uint8_t, t_uint8_t, t_uint8_t, 1)  # two sources (uint8_t)
+    DeInterleave(t_int16_t, t_int16_t, t_int16_t, t_int16_t, 1)  # two sources (int16_t)
+    DeInterleave(t_uint16_t, t_uint16_t, t_uint16_t, t_uint16_t, 1)  # two sources (uint16_t)
+    DeInterleave(t_half, t_half, t_half, t_half, 1)  # two sources (half)
+    DeInterleave(t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, 1)  # two sources (bfloat16_t)
+    DeInterleave(t_int32_t, t_int32_t, t_int32_t, t_int32_t, 1)  # two sources (int32_t)
+    DeInterleave(t_uint32_t, t_uint32_t, t_uint32_t, t_uint32_t, 1)  # two sources (uint32_t)
+    DeInterleave(t_float32_t, t_float32_t, t_float32_t, t_float32_t, 1)  # two sources (float32_t)
+    DeInterleave(t_int64_t, t_int64_t, t_int64_t, t_int64_t, 1)  # two sources (int64_t)
+    DeInterleave(t_uint64_t, t_uint64_t, t_uint64_t, t_uint64_t, 1)  # two sources (uint64_t)
+    DeInterleave(t_int8_t, t_int8_t, t_int8_t, 1)  # one source (int8_t)
+    DeInterleave(t_uint8_t, t_uint8_t, t_uint8_t, 1)  # one source (uint8_t)
+    DeInterleave(t_int16_t, t_int16_t, t_int16_t, 1)  # one source (int16_t)
+    DeInterleave(t_uint16_t, t_uint16_t, t_uint16_t, 1)  # one source (uint16_t)
+    DeInterleave(t_half, t_half, t_half, 1)  # one source (half)
+    DeInterleave(t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, 1)  # one source (bfloat16_t)
+    DeInterleave(t_int32_t, t_int32_t, t_int32_t, 1)  # one source (int32_t)
+    DeInterleave(t_uint32_t, t_uint32_t, t_uint32_t, 1)  # one source (uint32_t)
+    DeInterleave(t_float32_t, t_float32_t, t_float32_t, 1)  # one source (float32_t)
+    DeInterleave(t_int64_t, t_int64_t, t_int64_t, 1)  # one source (int64_t)
+    DeInterleave(t_uint64_t, t_uint64_t, t_uint64_t, 1)  # one source (uint64_t)
+
+
+def check_Brcb() -> None:
+    # Brcb: every legal combination of T, every form
+    Brcb(t_int8_t, t_int8_t, 1, BrcbRepeatParams())  # repeat (int8_t)
+    Brcb(t_uint8_t, t_uint8_t, 1, BrcbRepeatParams())  # repeat (uint8_t)
+    Brcb(t_int16_t, t_int16_t, 1, BrcbRepeatParams())  # repeat (int16_t)
+    Brcb(t_uint16_t, t_uint16_t, 1, BrcbRepeatParams())  # repeat (uint16_t)
+    Brcb(t_half, t_half, 1, BrcbRepeatParams())  # repeat (half)
+    Brcb(t_bfloat16_t, t_bfloat16_t, 1, BrcbRepeatParams())  # repeat (bfloat16_t)
+    Brcb(t_int32_t, t_int32_t, 1, BrcbRepeatParams())  # repeat (int32_t)
+    Brcb(t_uint32_t, t_uint32_t, 1, BrcbRepeatParams())  # repeat (uint32_t)
+    Brcb(t_float32_t, t_float32_t, 1, BrcbRepeatParams())  # repeat (float32_t)
+    Brcb(t_int64_t, t_int64_t, 1, BrcbRepeatParams())  # repeat (int64_t)
+    Brcb(t_uint64_t, t_uint64_t, 1, BrcbRepeatParams())  # repeat (uint64_t)
+
+
+def check_Gather() -> None:
+    # Gather: every legal combination of T, every form
+    Gather(t_int8_t, t_int8_t, t_uint32_t, 1, 1)  # count (int8_t)
+    Gather(t_uint8_t, t_uint8_t, t_uint32_t, 1, 1)  # count (uint8_t)
+    Gather(t_int16_t, t_int16_t, t_uint32_t, 1, 1)  # count (int16_t)
+    Gather(t_uint16_t, t_uint16_t, t_uint32_t, 1, 1)  # count (uint16_t)
+    Gather(t_half, t_half, t_uint32_t, 1, 1)  # count (half)
+    Gather(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, 1)  # count (bfloat16_t)
+    Gather(t_int32_t, t_int32_t, t_uint32_t, 1, 1)  # count (int32_t)
+    Gather(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1)  # count (uint32_t)
+    Gather(t_float32_t, t_float32_t, t_uint32_t, 1, 1)  # count (float32_t)
+    Gather(t_int64_t, t_int64_t, t_uint32_t, 1, 1)  # count (int64_t)
+    Gather(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1)  # count (uint64_t)
+    Gather(t_int16_t, t_int16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int16_t)
+    Gather(t_uint16_t, t_uint16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint16_t)
+    Gather(t_half, t_half, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (half)
+    Gather(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (bfloat16_t)
+    Gather(t_int32_t, t_int32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int32_t)
+    Gather(t_uint32_t, t_uint32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint32_t)
+    Gather(t_float32_t, t_float32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (float32_t)
+    Gather(t_int64_t, t_int64_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int64_t)
+    Gather(t_uint64_t, t_uint64_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint64_t)
+    Gather(t_int16_t, t_int16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int16_t)
+    Gather(t_uint16_t, t_uint16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint16_t)
+    Gather(t_half, t_half, t_uint32_t, 1, 1, 1, 1)  # mask count (half)
+    Gather(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (bfloat16_t)
+    Gather(t_int32_t, t_int32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int32_t)
+    Gather(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint32_t)
+    Gather(t_float32_t, t_float32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (float32_t)
+    Gather(t_int64_t, t_int64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int64_t)
+    Gather(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint64_t)

@@ -29,6 +29,7 @@ from ascreg.basic import (
     CMPMODE,
     SELMODE,
     BinaryRepeatParams,
+    BrcbRepeatParams,
     CopyRepeatParams,
     LocalTensor,
     ReduceOrder,
@@ -42,19 +43,24 @@ from ascreg.basic import (
     Adds,
     And,
     Ands,
+    Axpy,
     BlockReduceMax,
     BlockReduceMin,
     BlockReduceSum,
+    Brcb,
     Cast,
     Compare,
     Compares,
     Copy,
     CreateVecIndex,
+    DeInterleave,
     Div,
     Divs,
     Duplicate,
     Exp,
     FusedMulAdd,
+    Gather,
+    Interleave,
     LeakyRelu,
     Ln,
     Max,
@@ -62,6 +68,7 @@ from ascreg.basic import (
     Min,
     Mins,
     Mul,
+    MulAddDst,
     MulAddRelu,
     Muls,
     Neg,
@@ -2584,3 +2591,189 @@ def check_TransDataTo5HD() -> None:
     TransDataTo5HD([t_fp4x2_e1m2_t], [t_fp4x2_e1m2_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (fp4x2_e1m2_t)
     TransDataTo5HD([t_int64_t], [t_int64_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (int64_t)
     TransDataTo5HD([t_uint64_t], [t_uint64_t], TransDataTo5HDParams())  # type: ignore[call-overload]  # pyright: ignore  # tensor lists (uint64_t)
+
+
+def check_MulAddDst() -> None:
+    # MulAddDst: a wrong type of T, every form
+    MulAddDst(t_bool_, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_, half)
+    MulAddDst(t_int8_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int8_t, half)
+    MulAddDst(t_uint8_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint8_t, half)
+    MulAddDst(t_fp8_e4m3fn_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t, half)
+    MulAddDst(t_fp8_e5m2_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t, half)
+    MulAddDst(t_fp8_e8m0_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t, half)
+    MulAddDst(t_hifloat8_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t, half)
+    MulAddDst(t_int4x2_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t, half)
+    MulAddDst(t_fp4x2_e2m1_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t, half)
+    MulAddDst(t_fp4x2_e1m2_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t, half)
+    MulAddDst(t_int16_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int16_t, half)
+    MulAddDst(t_uint16_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint16_t, half)
+    MulAddDst(t_bfloat16_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bfloat16_t, half)
+    MulAddDst(t_int32_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int32_t, half)
+    MulAddDst(t_uint32_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint32_t, half)
+    MulAddDst(t_int64_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int64_t, half)
+    MulAddDst(t_uint64_t, t_half, t_half, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint64_t, half)
+    MulAddDst(t_bool_, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_, half)
+    MulAddDst(t_int8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t, half)
+    MulAddDst(t_uint8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t, half)
+    MulAddDst(t_fp8_e4m3fn_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, half)
+    MulAddDst(t_fp8_e5m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t, half)
+    MulAddDst(t_fp8_e8m0_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t, half)
+    MulAddDst(t_hifloat8_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t, half)
+    MulAddDst(t_int4x2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t, half)
+    MulAddDst(t_fp4x2_e2m1_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, half)
+    MulAddDst(t_fp4x2_e1m2_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, half)
+    MulAddDst(t_int16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int16_t, half)
+    MulAddDst(t_uint16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint16_t, half)
+    MulAddDst(t_bfloat16_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bfloat16_t, half)
+    MulAddDst(t_int32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int32_t, half)
+    MulAddDst(t_uint32_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint32_t, half)
+    MulAddDst(t_int64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t, half)
+    MulAddDst(t_uint64_t, t_half, t_half, [1, 0], 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t, half)
+    MulAddDst(t_bool_, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_, half)
+    MulAddDst(t_int8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t, half)
+    MulAddDst(t_uint8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t, half)
+    MulAddDst(t_fp8_e4m3fn_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t, half)
+    MulAddDst(t_fp8_e5m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t, half)
+    MulAddDst(t_fp8_e8m0_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t, half)
+    MulAddDst(t_hifloat8_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t, half)
+    MulAddDst(t_int4x2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t, half)
+    MulAddDst(t_fp4x2_e2m1_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t, half)
+    MulAddDst(t_fp4x2_e1m2_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t, half)
+    MulAddDst(t_int16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int16_t, half)
+    MulAddDst(t_uint16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint16_t, half)
+    MulAddDst(t_bfloat16_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bfloat16_t, half)
+    MulAddDst(t_int32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int32_t, half)
+    MulAddDst(t_uint32_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint32_t, half)
+    MulAddDst(t_int64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t, half)
+    MulAddDst(t_uint64_t, t_half, t_half, 1, 1, BinaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t, half)
+
+
+def check_Axpy() -> None:
+    # Axpy: a wrong type of T, every form
+    Axpy(t_bool_, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_, half)
+    Axpy(t_int8_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int8_t, half)
+    Axpy(t_uint8_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint8_t, half)
+    Axpy(t_fp8_e4m3fn_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t, half)
+    Axpy(t_fp8_e5m2_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t, half)
+    Axpy(t_fp8_e8m0_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t, half)
+    Axpy(t_hifloat8_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t, half)
+    Axpy(t_int4x2_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t, half)
+    Axpy(t_fp4x2_e2m1_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t, half)
+    Axpy(t_fp4x2_e1m2_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t, half)
+    Axpy(t_int16_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int16_t, half)
+    Axpy(t_uint16_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint16_t, half)
+    Axpy(t_bfloat16_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bfloat16_t, half)
+    Axpy(t_int32_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int32_t, half)
+    Axpy(t_uint32_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint32_t, half)
+    Axpy(t_int64_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int64_t, half)
+    Axpy(t_uint64_t, t_half, 1.0, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (uint64_t, half)
+    Axpy(t_bool_, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_, half)
+    Axpy(t_int8_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t, half)
+    Axpy(t_uint8_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t, half)
+    Axpy(t_fp8_e4m3fn_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t, half)
+    Axpy(t_fp8_e5m2_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t, half)
+    Axpy(t_fp8_e8m0_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t, half)
+    Axpy(t_hifloat8_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t, half)
+    Axpy(t_int4x2_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t, half)
+    Axpy(t_fp4x2_e2m1_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t, half)
+    Axpy(t_fp4x2_e1m2_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t, half)
+    Axpy(t_int16_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int16_t, half)
+    Axpy(t_uint16_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint16_t, half)
+    Axpy(t_bfloat16_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bfloat16_t, half)
+    Axpy(t_int32_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int32_t, half)
+    Axpy(t_uint32_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint32_t, half)
+    Axpy(t_int64_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int64_t, half)
+    Axpy(t_uint64_t, t_half, 1.0, [1, 0], 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint64_t, half)
+    Axpy(t_bool_, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_, half)
+    Axpy(t_int8_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t, half)
+    Axpy(t_uint8_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t, half)
+    Axpy(t_fp8_e4m3fn_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t, half)
+    Axpy(t_fp8_e5m2_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t, half)
+    Axpy(t_fp8_e8m0_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t, half)
+    Axpy(t_hifloat8_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t, half)
+    Axpy(t_int4x2_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t, half)
+    Axpy(t_fp4x2_e2m1_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t, half)
+    Axpy(t_fp4x2_e1m2_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t, half)
+    Axpy(t_int16_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int16_t, half)
+    Axpy(t_uint16_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint16_t, half)
+    Axpy(t_bfloat16_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (bfloat16_t, half)
+    Axpy(t_int32_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int32_t, half)
+    Axpy(t_uint32_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint32_t, half)
+    Axpy(t_int64_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (int64_t, half)
+    Axpy(t_uint64_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint64_t, half)
+
+
+def check_Interleave() -> None:
+    # Interleave: a wrong type of T, every form
+    Interleave(t_bool_, t_bool_, t_bool_, t_bool_, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_)
+    Interleave(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t)
+    Interleave(t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t)
+    Interleave(t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t)
+    Interleave(t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t)
+    Interleave(t_int4x2_t, t_int4x2_t, t_int4x2_t, t_int4x2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t)
+    Interleave(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t)
+    Interleave(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t)
+
+
+def check_DeInterleave() -> None:
+    # DeInterleave: a wrong type of T, every form
+    DeInterleave(t_bool_, t_bool_, t_bool_, t_bool_, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (bool_)
+    DeInterleave(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (fp8_e4m3fn_t)
+    DeInterleave(t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (fp8_e5m2_t)
+    DeInterleave(t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (fp8_e8m0_t)
+    DeInterleave(t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (hifloat8_t)
+    DeInterleave(t_int4x2_t, t_int4x2_t, t_int4x2_t, t_int4x2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (int4x2_t)
+    DeInterleave(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (fp4x2_e2m1_t)
+    DeInterleave(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # two sources (fp4x2_e1m2_t)
+    DeInterleave(t_bool_, t_bool_, t_bool_, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (bool_)
+    DeInterleave(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (fp8_e4m3fn_t)
+    DeInterleave(t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (fp8_e5m2_t)
+    DeInterleave(t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (fp8_e8m0_t)
+    DeInterleave(t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (hifloat8_t)
+    DeInterleave(t_int4x2_t, t_int4x2_t, t_int4x2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (int4x2_t)
+    DeInterleave(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (fp4x2_e2m1_t)
+    DeInterleave(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # one source (fp4x2_e1m2_t)
+
+
+def check_Brcb() -> None:
+    # Brcb: a wrong type of T, every form
+    Brcb(t_bool_, t_bool_, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (bool_)
+    Brcb(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (fp8_e4m3fn_t)
+    Brcb(t_fp8_e5m2_t, t_fp8_e5m2_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (fp8_e5m2_t)
+    Brcb(t_fp8_e8m0_t, t_fp8_e8m0_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (fp8_e8m0_t)
+    Brcb(t_hifloat8_t, t_hifloat8_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (hifloat8_t)
+    Brcb(t_int4x2_t, t_int4x2_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (int4x2_t)
+    Brcb(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (fp4x2_e2m1_t)
+    Brcb(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1, BrcbRepeatParams())  # type: ignore[call-overload]  # pyright: ignore  # repeat (fp4x2_e1m2_t)
+
+
+def check_Gather() -> None:
+    # Gather: a wrong type of T, every form
+    Gather(t_bool_, t_bool_, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (bool_)
+    Gather(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e4m3fn_t)
+    Gather(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e5m2_t)
+    Gather(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp8_e8m0_t)
+    Gather(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (hifloat8_t)
+    Gather(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (int4x2_t)
+    Gather(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e2m1_t)
+    Gather(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # count (fp4x2_e1m2_t)
+    Gather(t_bool_, t_bool_, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (bool_)
+    Gather(t_int8_t, t_int8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int8_t)
+    Gather(t_uint8_t, t_uint8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (uint8_t)
+    Gather(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e4m3fn_t)
+    Gather(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e5m2_t)
+    Gather(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp8_e8m0_t)
+    Gather(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (hifloat8_t)
+    Gather(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (int4x2_t)
+    Gather(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e2m1_t)
+    Gather(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask bits (fp4x2_e1m2_t)
+    Gather(t_bool_, t_bool_, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (bool_)
+    Gather(t_int8_t, t_int8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (int8_t)
+    Gather(t_uint8_t, t_uint8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (uint8_t)
+    Gather(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e4m3fn_t)
+    Gather(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e5m2_t)
+    Gather(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp8_e8m0_t)
+    Gather(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (hifloat8_t)
+    Gather(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (int4x2_t)
+    Gather(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
+    Gather(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[call-overload]  # pyright: ignore  # mask count (fp4x2_e1m2_t)
