@@ -53,43 +53,23 @@ _PATTERNS = ("R", "RA", "AR", "ARA", "ARAR", "ARARA", "ARARAR", "ARARARA", "ARAR
 """``AscendC::Pattern::Reduce``'s members (``ascreg.basic.ReducePattern``)."""
 
 
-def _config(name: str, algo: str) -> list[str]:
-    return [
-        f"class {name}:",
-        f"    algo: {algo}",
-        f"    def __init__(self, algo: {algo} = ...) -> None: ...",
-        "",
-    ]
+_STRUCTS = ("DEFAULT_BINARY_CONFIG", "DEFAULT_DIV_CONFIG", "DEFAULT_EXP_CONFIG",
+            "DEFAULT_LN_CONFIG", "DEFAULT_RECIPROCAL_CONFIG", "DEFAULT_RSQRT_CONFIG",
+            "DEFAULT_SQRT_CONFIG", "BinaryConfig", "DivConfig", "ExpConfig", "LnAlgo", "LnConfig",
+            "ReciprocalAlgo", "ReciprocalConfig", "RsqrtAlgo", "RsqrtConfig", "SqrtConfig")  # fmt: skip
+"""The names ``ascreg.basic._vector`` re-exports from ``ascreg.basic._structs`` (a module the
+stubs do not replace: its attrs classes are the runtime's own)."""
 
 
 BASIC_MODULE_SURFACE: dict[str, list[str]] = {
     "basic/_cast": ["def SetDeqScale(scale: _FloatLike) -> None: ...", ""],
     "basic/_layout": [
+        "from ascreg.basic._structs import BrcbRepeatParams as BrcbRepeatParams",
+        "from ascreg.basic._structs import CopyRepeatParams as CopyRepeatParams",
+        "from ascreg.basic._structs import TransDataTo5HDParams as TransDataTo5HDParams",
+        "",
         "BRCB_BROADCAST_NUMBER: int",
         "NCHW_CONV_ADDR_LIST_SIZE: int",
-        "",
-        "class BrcbRepeatParams:",
-        "    dstBlkStride: int",
-        "    dstRepStride: int",
-        "    def __init__(self, dstBlkStride: _IntLike = ..., dstRepStride: _IntLike = ...) -> None: ...",
-        "",
-        "class CopyRepeatParams:",
-        "    dstStride: int",
-        "    srcStride: int",
-        "    dstRepeatSize: int",
-        "    srcRepeatSize: int",
-        "    def __init__(self, dstStride: _IntLike = ..., srcStride: _IntLike = ..., "
-        "dstRepeatSize: _IntLike = ..., srcRepeatSize: _IntLike = ...) -> None: ...",
-        "",
-        "class TransDataTo5HDParams:",
-        "    dstHighHalf: bool",
-        "    srcHighHalf: bool",
-        "    repeatTimes: int",
-        "    dstRepStride: int",
-        "    srcRepStride: int",
-        "    def __init__(self, dstHighHalf: bool = ..., srcHighHalf: bool = ..., "
-        "repeatTimes: _IntLike = ..., dstRepStride: _IntLike = ..., "
-        "srcRepStride: _IntLike = ...) -> None: ...",
         "",
     ],
     "basic/_reduce": [
@@ -114,27 +94,7 @@ BASIC_MODULE_SURFACE: dict[str, list[str]] = {
         "",
     ],
     "basic/_vector": [
-        "LnAlgo = ExpAlgo",
-        "ReciprocalAlgo = ExpAlgo",
-        "RsqrtAlgo = SqrtAlgo",
-        "",
-        *_config("DivConfig", "DivAlgo"),
-        *_config("ExpConfig", "ExpAlgo"),
-        *_config("LnConfig", "ExpAlgo"),
-        *_config("ReciprocalConfig", "ExpAlgo"),
-        *_config("SqrtConfig", "SqrtAlgo"),
-        *_config("RsqrtConfig", "SqrtAlgo"),
-        "class BinaryConfig:",
-        "    scalarTensorIndex: int",
-        "    def __init__(self, scalarTensorIndex: int = ...) -> None: ...",
-        "",
-        "DEFAULT_DIV_CONFIG: DivConfig",
-        "DEFAULT_EXP_CONFIG: ExpConfig",
-        "DEFAULT_LN_CONFIG: LnConfig",
-        "DEFAULT_RECIPROCAL_CONFIG: ReciprocalConfig",
-        "DEFAULT_SQRT_CONFIG: SqrtConfig",
-        "DEFAULT_RSQRT_CONFIG: RsqrtConfig",
-        "DEFAULT_BINARY_CONFIG: BinaryConfig",
+        *(f"from ascreg.basic._structs import {name} as {name}" for name in _STRUCTS),
         "",
     ],
 }

@@ -55,6 +55,7 @@ from ascreg.basic._repeat import (
     counter_mode,
     repeat_lanes,
 )
+from ascreg.basic._structs import BrcbRepeatParams, CopyRepeatParams, TransDataTo5HDParams
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core.rearrange import deinterleave, interleave
 from ascreg.core.transpose import to_5hd
@@ -95,56 +96,8 @@ Examples
 >>> NCHW_CONV_ADDR_LIST_SIZE
 16
 """
-MAX_REPEAT_SIZE = 4095
-"""The largest ``dstRepeatSize`` / ``srcRepeatSize`` of ``CopyRepeatParams``."""
 VA_FIRST = 0
 """``TransDataTo5HD`` fills ``VA0``/``VA1`` (dst) and ``VA2``/``VA3`` (src)."""
-
-
-@attrs.define
-class CopyRepeatParams:
-    """``AscendC::CopyRepeatParams``: ``Copy``'s strides, in 32-byte DataBlocks.
-
-    ``dstStride`` / ``srcStride`` (``[0, 65535]``) separate the blocks of one repeat;
-    ``dstRepeatSize`` / ``srcRepeatSize`` (``[0, 4095]``) the starts of consecutive repeats.
-
-    Examples
-    --------
-    >>> CopyRepeatParams(1, 1, 8, 16).srcRepeatSize
-    16
-    """
-
-    dstStride: int = 1
-    srcStride: int = 1
-    dstRepeatSize: int = 8
-    srcRepeatSize: int = 8
-
-    def strides(self) -> tuple[tuple[int, int], tuple[int, int]]:
-        """Return ``((dst block, dst repeat), (src block, src repeat))``, checked."""
-        block = (1 << 16) - 1
-        return (
-            (operands.in_range(self.dstStride, "dstStride", 0, block),
-             operands.in_range(self.dstRepeatSize, "dstRepeatSize", 0, MAX_REPEAT_SIZE)),
-            (operands.in_range(self.srcStride, "srcStride", 0, block),
-             operands.in_range(self.srcRepeatSize, "srcRepeatSize", 0, MAX_REPEAT_SIZE)),
-        )  # fmt: skip
-
-
-@attrs.define
-class TransDataTo5HDParams:
-    """``AscendC::TransDataTo5HDParams``: the halves (8-bit types), repeats and strides.
-
-    Examples
-    --------
-    >>> TransDataTo5HDParams()
-    TransDataTo5HDParams(dstHighHalf=False, srcHighHalf=False, repeatTimes=1, dstRepStride=0, srcRepStride=0)
-    """
-
-    dstHighHalf: bool = False
-    srcHighHalf: bool = False
-    repeatTimes: int = 1
-    dstRepStride: int = 0
-    srcRepStride: int = 0
 
 
 def _struct(value: Any, kind: type[Any], role: str) -> Any:
@@ -447,22 +400,6 @@ def DeInterleave(op: BasicOp, dst0: Any, dst1: Any, *args: Any) -> None:
 # ---- Brcb --------------------------------------------------------------------------------------
 BRCB_BROADCAST_NUMBER = 8
 """Elements of ``src`` one ``Brcb`` repeat broadcasts, one per DataBlock of ``dst``."""
-
-
-@attrs.define
-class BrcbRepeatParams:
-    """``AscendC::BrcbRepeatParams(dstBlkStride, dstRepStride)``: ``Brcb``'s strides, in DataBlocks.
-
-    A ``dstBlkStride`` of 0 counts as 1 (the page's pseudo-code).
-
-    Examples
-    --------
-    >>> BrcbRepeatParams(1, 8)
-    BrcbRepeatParams(dstBlkStride=1, dstRepStride=8)
-    """
-
-    dstBlkStride: int = 1
-    dstRepStride: int = 8
 
 
 @basic_op("Brcb")

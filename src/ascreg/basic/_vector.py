@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import attrs
 import numpy as np
 
 from ascreg._dtypes import Scalar
@@ -51,6 +50,25 @@ from ascreg.basic._repeat import (
     Lanes,
     UnaryRepeatParams,
 )
+from ascreg.basic._structs import (
+    DEFAULT_BINARY_CONFIG,
+    DEFAULT_DIV_CONFIG,
+    DEFAULT_EXP_CONFIG,
+    DEFAULT_LN_CONFIG,
+    DEFAULT_RECIPROCAL_CONFIG,
+    DEFAULT_RSQRT_CONFIG,
+    DEFAULT_SQRT_CONFIG,
+    BinaryConfig,
+    DivConfig,
+    ExpConfig,
+    LnAlgo,
+    LnConfig,
+    ReciprocalAlgo,
+    ReciprocalConfig,
+    RsqrtAlgo,
+    RsqrtConfig,
+    SqrtConfig,
+)
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import arith, shifts
 from ascreg.enums import SUBNORMAL_ALGOS, DivAlgo, ExpAlgo, SqrtAlgo
@@ -63,138 +81,6 @@ from ascreg.machine.memory import DATA_BLOCK
 from ascreg.machine.sync import Pipe
 
 Array = np.ndarray[Any, Any]
-
-LnAlgo = ExpAlgo
-"""``AscendC::LnAlgo``: the members of :class:`~ascreg.enums.ExpAlgo`."""
-ReciprocalAlgo = ExpAlgo
-"""``AscendC::ReciprocalAlgo``: the members of :class:`~ascreg.enums.ExpAlgo`."""
-RsqrtAlgo = SqrtAlgo
-"""``AscendC::RsqrtAlgo``: the members of :class:`~ascreg.enums.SqrtAlgo`."""
-
-
-@attrs.frozen
-class DivConfig:
-    """``AscendC::DivConfig{algo}``: the ``config`` template argument of ``Div``.
-
-    ``PRECISION_0ULP_FTZ_FALSE`` and ``PRECISION_1ULP_FTZ_FALSE`` keep subnormal inputs and
-    results; the other algorithms flush them (ascreg's quotient is correctly rounded in every
-    mode).
-
-    Examples
-    --------
-    >>> DivConfig(DivAlgo.PRECISION_1ULP_FTZ_FALSE).algo.name
-    'PRECISION_1ULP_FTZ_FALSE'
-    """
-
-    algo: DivAlgo = DivAlgo.INTRINSIC
-
-
-@attrs.frozen
-class ExpConfig:
-    """``AscendC::ExpConfig{algo}`` (also ``LnConfig``, ``ReciprocalConfig``: the same members).
-
-    ``PRECISION_1ULP_FTZ_FALSE`` keeps subnormals; ``INTRINSIC`` and ``PRECISION_1ULP_FTZ_TRUE``
-    flush them.
-
-    Examples
-    --------
-    >>> ExpConfig().algo.name
-    'INTRINSIC'
-    """
-
-    algo: ExpAlgo = ExpAlgo.INTRINSIC
-
-
-@attrs.frozen
-class LnConfig:
-    """``AscendC::LnConfig{algo}``: ``Ln``'s ``config`` (see :class:`ExpConfig`).
-
-    Examples
-    --------
-    >>> LnConfig(LnAlgo.PRECISION_1ULP_FTZ_FALSE).algo.value
-    2
-    """
-
-    algo: ExpAlgo = ExpAlgo.INTRINSIC
-
-
-@attrs.frozen
-class ReciprocalConfig:
-    """``AscendC::ReciprocalConfig{algo}``: ``Reciprocal``'s ``config`` (see :class:`ExpConfig`).
-
-    Examples
-    --------
-    >>> ReciprocalConfig().algo.name
-    'INTRINSIC'
-    """
-
-    algo: ExpAlgo = ExpAlgo.INTRINSIC
-
-
-@attrs.frozen
-class SqrtConfig:
-    """``AscendC::SqrtConfig{algo}``: ``Sqrt``'s ``config``.
-
-    ``FAST_INVERSE``, ``PRECISION_0ULP_FTZ_FALSE`` and ``PRECISION_1ULP_FTZ_FALSE`` keep
-    subnormals; ``INTRINSIC`` and ``PRECISION_1ULP_FTZ_TRUE`` flush them.
-
-    Examples
-    --------
-    >>> SqrtConfig(SqrtAlgo.FAST_INVERSE).algo.value
-    1
-    """
-
-    algo: SqrtAlgo = SqrtAlgo.INTRINSIC
-
-
-@attrs.frozen
-class RsqrtConfig:
-    """``AscendC::RsqrtConfig{algo}``: ``Rsqrt``'s ``config``.
-
-    ``INTRINSIC`` and ``PRECISION_1ULP_FTZ_TRUE`` flush subnormals (``Sqrt`` then ``Div``);
-    the others are the precise paths: no flushing, and for float in the count form the 950's
-    0-ulp Newton algorithm.
-
-    Examples
-    --------
-    >>> RsqrtConfig(RsqrtAlgo.PRECISION_0ULP_FTZ_FALSE).algo.name
-    'PRECISION_0ULP_FTZ_FALSE'
-    """
-
-    algo: SqrtAlgo = SqrtAlgo.INTRINSIC
-
-
-@attrs.frozen
-class BinaryConfig:
-    """``AscendC::BinaryConfig{scalarTensorIndex}``: which LocalTensor source is the scalar.
-
-    When both sources of a tensor-and-scalar op (``Adds``, ``Subs``, ...) are LocalTensors,
-    element 0 of source ``scalarTensorIndex`` (0: ``src0``, 1: ``src1``, the default) is the
-    scalar.
-
-    Examples
-    --------
-    >>> DEFAULT_BINARY_CONFIG.scalarTensorIndex
-    1
-    """
-
-    scalarTensorIndex: int = 1
-
-
-DEFAULT_DIV_CONFIG = DivConfig()
-"""``AscendC::DEFAULT_DIV_CONFIG``: ``{DivAlgo::INTRINSIC}``."""
-DEFAULT_EXP_CONFIG = ExpConfig()
-"""``AscendC::DEFAULT_EXP_CONFIG``: ``{ExpAlgo::INTRINSIC}``."""
-DEFAULT_LN_CONFIG = LnConfig()
-"""``AscendC::DEFAULT_LN_CONFIG``: ``{LnAlgo::INTRINSIC}``."""
-DEFAULT_RECIPROCAL_CONFIG = ReciprocalConfig()
-"""``AscendC::DEFAULT_RECIPROCAL_CONFIG``: ``{ReciprocalAlgo::INTRINSIC}``."""
-DEFAULT_SQRT_CONFIG = SqrtConfig()
-"""``AscendC::DEFAULT_SQRT_CONFIG``: ``{SqrtAlgo::INTRINSIC}``."""
-DEFAULT_RSQRT_CONFIG = RsqrtConfig()
-"""``AscendC::DEFAULT_RSQRT_CONFIG``: ``{RsqrtAlgo::INTRINSIC}``."""
-DEFAULT_BINARY_CONFIG = BinaryConfig()
-"""``AscendC::DEFAULT_BINARY_CONFIG``: ``{1}`` (the right source is the scalar)."""
 
 CONFIGS: dict[str, type[Any]] = {"Div": DivConfig, "Exp": ExpConfig, "Ln": LnConfig,
                                  "Reciprocal": ReciprocalConfig, "Sqrt": SqrtConfig,

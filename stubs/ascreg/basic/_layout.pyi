@@ -26,28 +26,12 @@ __all__ = [
     "TransDataTo5HDParams",
 ]
 
+from ascreg.basic._structs import BrcbRepeatParams as BrcbRepeatParams
+from ascreg.basic._structs import CopyRepeatParams as CopyRepeatParams
+from ascreg.basic._structs import TransDataTo5HDParams as TransDataTo5HDParams
+
 BRCB_BROADCAST_NUMBER: int
 NCHW_CONV_ADDR_LIST_SIZE: int
-
-class BrcbRepeatParams:
-    dstBlkStride: int
-    dstRepStride: int
-    def __init__(self, dstBlkStride: _IntLike = ..., dstRepStride: _IntLike = ...) -> None: ...
-
-class CopyRepeatParams:
-    dstStride: int
-    srcStride: int
-    dstRepeatSize: int
-    srcRepeatSize: int
-    def __init__(self, dstStride: _IntLike = ..., srcStride: _IntLike = ..., dstRepeatSize: _IntLike = ..., srcRepeatSize: _IntLike = ...) -> None: ...
-
-class TransDataTo5HDParams:
-    dstHighHalf: bool
-    srcHighHalf: bool
-    repeatTimes: int
-    dstRepStride: int
-    srcRepStride: int
-    def __init__(self, dstHighHalf: bool = ..., srcHighHalf: bool = ..., repeatTimes: _IntLike = ..., dstRepStride: _IntLike = ..., srcRepStride: _IntLike = ...) -> None: ...
 
 
 

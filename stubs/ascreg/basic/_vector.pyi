@@ -73,45 +73,23 @@ __all__ = [
     "Subs",
 ]
 
-LnAlgo = ExpAlgo
-ReciprocalAlgo = ExpAlgo
-RsqrtAlgo = SqrtAlgo
-
-class DivConfig:
-    algo: DivAlgo
-    def __init__(self, algo: DivAlgo = ...) -> None: ...
-
-class ExpConfig:
-    algo: ExpAlgo
-    def __init__(self, algo: ExpAlgo = ...) -> None: ...
-
-class LnConfig:
-    algo: ExpAlgo
-    def __init__(self, algo: ExpAlgo = ...) -> None: ...
-
-class ReciprocalConfig:
-    algo: ExpAlgo
-    def __init__(self, algo: ExpAlgo = ...) -> None: ...
-
-class SqrtConfig:
-    algo: SqrtAlgo
-    def __init__(self, algo: SqrtAlgo = ...) -> None: ...
-
-class RsqrtConfig:
-    algo: SqrtAlgo
-    def __init__(self, algo: SqrtAlgo = ...) -> None: ...
-
-class BinaryConfig:
-    scalarTensorIndex: int
-    def __init__(self, scalarTensorIndex: int = ...) -> None: ...
-
-DEFAULT_DIV_CONFIG: DivConfig
-DEFAULT_EXP_CONFIG: ExpConfig
-DEFAULT_LN_CONFIG: LnConfig
-DEFAULT_RECIPROCAL_CONFIG: ReciprocalConfig
-DEFAULT_SQRT_CONFIG: SqrtConfig
-DEFAULT_RSQRT_CONFIG: RsqrtConfig
-DEFAULT_BINARY_CONFIG: BinaryConfig
+from ascreg.basic._structs import DEFAULT_BINARY_CONFIG as DEFAULT_BINARY_CONFIG
+from ascreg.basic._structs import DEFAULT_DIV_CONFIG as DEFAULT_DIV_CONFIG
+from ascreg.basic._structs import DEFAULT_EXP_CONFIG as DEFAULT_EXP_CONFIG
+from ascreg.basic._structs import DEFAULT_LN_CONFIG as DEFAULT_LN_CONFIG
+from ascreg.basic._structs import DEFAULT_RECIPROCAL_CONFIG as DEFAULT_RECIPROCAL_CONFIG
+from ascreg.basic._structs import DEFAULT_RSQRT_CONFIG as DEFAULT_RSQRT_CONFIG
+from ascreg.basic._structs import DEFAULT_SQRT_CONFIG as DEFAULT_SQRT_CONFIG
+from ascreg.basic._structs import BinaryConfig as BinaryConfig
+from ascreg.basic._structs import DivConfig as DivConfig
+from ascreg.basic._structs import ExpConfig as ExpConfig
+from ascreg.basic._structs import LnAlgo as LnAlgo
+from ascreg.basic._structs import LnConfig as LnConfig
+from ascreg.basic._structs import ReciprocalAlgo as ReciprocalAlgo
+from ascreg.basic._structs import ReciprocalConfig as ReciprocalConfig
+from ascreg.basic._structs import RsqrtAlgo as RsqrtAlgo
+from ascreg.basic._structs import RsqrtConfig as RsqrtConfig
+from ascreg.basic._structs import SqrtConfig as SqrtConfig
 
 
 
