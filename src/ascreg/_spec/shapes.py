@@ -9,6 +9,7 @@ shape into ``@overload`` declarations and type tests; nothing else describes an 
 * :class:`RegForm` / :class:`RegShape` describe a ``Reg.*`` op object (subscriptable, callable).
 * :class:`CForm` / :class:`CShape` describe a module-level ``asc_*`` C API function.
 * :class:`SimtShape` describes a SIMT device function by its :class:`SimtKind`.
+* :class:`BasicForm` / :class:`BasicShape` describe a memory-level basic-API op on LocalTensors.
 
 Examples
 --------
@@ -498,5 +499,75 @@ class SimtShape:
     groups: tuple[str, ...] = attrs.field(default=(), repr=False)
 
 
-Shape = RegShape | CShape | SimtShape
+@attrs.frozen
+class BasicForm:
+    """One overload family of a memory-level basic-API op (``ascreg.basic``).
+
+    Attributes
+    ----------
+    tag
+        A short label of the form (``"count"``, ``"mask bits"``, ``"mask count"``).
+    params
+        ``(name, annotation)`` pairs: the annotation as a stub spells it, where ``{T0}``,
+        ``{T1}``, ... are the combination's dtypes (``LocalTensor[{T0}]``) and ``{S0}``, ... the
+        scalar type of that dtype (a float or an integer).
+    dtypes
+        When given, the form exists only for combinations whose first dtype is listed (the
+        repeat forms of ``Adds`` take 16- and 32-bit types; the count form every type).
+    combos
+        When given, the form exists only for these combinations (``Cast``'s repeat forms take
+        the pairs without a 64-bit side).
+
+    Examples
+    --------
+    >>> form = BasicForm("count", (("dst", "LocalTensor[{T0}]"), ("count", "_IntLike")))
+    >>> form.applies((int,)), [name for name, _ in form.params]
+    (True, ['dst', 'count'])
+    """
+
+    tag: str
+    params: tuple[tuple[str, str], ...]
+    dtypes: tuple[type[Scalar], ...] | None = None
+    combos: tuple[tuple[type[Scalar], ...], ...] | None = None
+
+    def applies(self, combo: tuple[type[Scalar], ...]) -> bool:
+        """Return True when the form exists for *combo* (see :attr:`dtypes`, :attr:`combos`).
+
+        A shorter *combo* (the leading roles) is matched against the combinations' prefixes.
+        """
+        if self.combos is not None:
+            return any(c[: len(combo)] == combo for c in self.combos)
+        return self.dtypes is None or combo[0] in self.dtypes
+
+
+@attrs.frozen
+class BasicShape:
+    """How a memory-level basic-API op object (``ascreg.basic.Adds``) is called.
+
+    The op object is subscriptable with its C++ template arguments (``Adds[half]``,
+    ``Cast[float32_t, half]``) and callable with any of its forms.
+
+    Attributes
+    ----------
+    module
+        The stub module, relative to the package (``"basic/_vector"``).
+    attr
+        The op object's name in that module (``"Adds"``).
+    forms
+        The overload families, in the order the stub lists them.
+
+    Examples
+    --------
+    >>> from ascreg._spec import SPECS
+    >>> shape = SPECS["basic.Adds"].shape
+    >>> shape.module, [form.tag for form in shape.forms]
+    ('basic/_vector', ['count', 'mask bits', 'mask count'])
+    """
+
+    module: str
+    attr: str
+    forms: tuple[BasicForm, ...]
+
+
+Shape = RegShape | CShape | SimtShape | BasicShape
 """A row's call shape, one class per surface."""

@@ -1,7 +1,7 @@
-"""The basic API's data copies (``DataCopy``, ``DataCopyPad``) and ``Duplicate`` on tensors.
+"""The basic API's data copies (``DataCopy``, ``DataCopyPad``).
 
-GM -> UB copies run on MTE2, UB -> GM copies on MTE3 and ``Duplicate`` on the vector pipe, so
-the block's pipe tracker sees them like the Reg and C API accesses. Where C++ deduces the
+GM -> UB copies run on MTE2 and UB -> GM copies on MTE3, so the block's pipe tracker sees them
+like the Reg and C API accesses. Where C++ deduces the
 template argument the plain call works; ``DataCopyPad[float32_t](...)`` checks it.
 """
 
@@ -27,10 +27,8 @@ from ascreg.basic._template import (
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
-from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
 from ascreg.machine.mte import MAX_N_BURST, Burst, gm_to_ub, ub_to_gm
-from ascreg.machine.sync import Pipe
 
 T = TypeVar("T", bound=Scalar)
 P = ParamSpec("P")
@@ -330,46 +328,3 @@ def _ub_to_gm_burst(params: DataCopyExtParams) -> Burst:
 
 
 DataCopyPad = _Deduced(_DataCopyPad)
-
-
-def _Duplicate(
-    dst: LocalTensor[T], scalarValue: int | float | np.generic | LocalTensor[T], count: int
-) -> None:
-    """``Duplicate(dst, scalarValue | src, count)``: fill the first *count* elements (PIPE_V).
-
-    With a LocalTensor as the source, its first element is the value.
-
-    Examples
-    --------
-    >>> from ascreg import half
-    >>> from ascreg.basic import *
-    >>> from ascreg.machine.block import BlockContext, block
-    >>> with block(BlockContext()):
-    ...     yLocal = LocalMemAllocator[Hardware.UB]().Alloc[half, 32]()
-    ...     Duplicate[half](yLocal, 2.5, 20)
-    ...     PipeBarrier[PIPE_ALL]()
-    ...     yLocal.GetPhyAddr().read(20).tolist()[17:]
-    [2.5, 2.5, 2.5]
-    """
-    _ascreg_call = "Duplicate"
-    if not isinstance(dst, LocalTensor):
-        raise AscregTypeError(f"dst must be a LocalTensor, got {dst!r:.60}")
-    if operands.integer(count, "count") < 0:
-        raise AscregError(f"count {count!r} must be a non-negative integer")
-    if count > dst.GetSize():
-        raise OutOfBoundsError(
-            f"count {count} is more than the {dst.GetSize()} elements of {dst._cpp()}"
-        )
-    target = dst.GetPhyAddr()
-    target.require_alignment(DATA_BLOCK, "Duplicate: dst must be 32-byte aligned")
-    ctx = current_block()
-    with ctx.on_pipe(Pipe.PIPE_V):
-        if isinstance(scalarValue, LocalTensor):
-            if scalarValue._dtype() is not dst._dtype():
-                raise AscregTypeError(f"src is {scalarValue._cpp()} but dst is {dst._cpp()}")
-            scalarValue = scalarValue.GetPhyAddr().read(1)[0]
-        value = to_dtype([scalarValue], dst._dtype())
-        target.write(np.repeat(value, count))
-
-
-Duplicate = _Deduced(_Duplicate)
