@@ -79,6 +79,8 @@ from ascreg._spec.row import Combo as Combo
 from ascreg._spec.row import MaskRule as MaskRule
 from ascreg._spec.row import OpSpec as OpSpec
 from ascreg._spec.row import Surface as Surface
+from ascreg._spec.shapes import BasicForm as BasicForm
+from ascreg._spec.shapes import BasicShape as BasicShape
 from ascreg._spec.shapes import CForm as CForm
 from ascreg._spec.shapes import CShape as CShape
 from ascreg._spec.shapes import Param as Param
@@ -89,24 +91,32 @@ from ascreg._spec.shapes import Shape as Shape
 from ascreg._spec.shapes import SimtKind as SimtKind
 from ascreg._spec.shapes import SimtShape as SimtShape
 
-_LATER = {
-    "ascreg._spec.c_api": (
-        "C_API_ROWS", "C_COMPARES", "C_MULS_PARTS", "C_SCALAR_ATOMIC_TYPES", "C_UNALIGNED_NAMES",
+_LAZY_NAMES = {
+    **dict.fromkeys(
+        ("C_API_ROWS", "C_API_NAMES", "C_COMPARES", "C_MULS_PARTS", "C_SCALAR_ATOMIC_TYPES",
+         "C_UNALIGNED_NAMES"),
+        "ascreg._spec.c_api",
     ),
-    "ascreg._spec.simt": (
-        "SIMT_CONVERSION_ROWS", "SIMT_FLOAT_ROWS", "SIMT_INT_ROWS", "SIMT_LIBM_ROWS", "SIMT_ROWS",
-        "SIMT_SHFL_ROWS",
+    **dict.fromkeys(
+        ("SIMT_CONVERSION_ROWS", "SIMT_FLOAT_ROWS", "SIMT_INT_ROWS", "SIMT_LIBM_ROWS", "SIMT_ROWS",
+         "SIMT_NAMES", "SIMT_SHFL_ROWS"),
+        "ascreg._spec.simt",
     ),
+    **dict.fromkeys(("BASIC_ROWS", "BASIC_NAMES"), "ascreg._spec.basic"),
 }  # fmt: skip
-"""The names of the C API and SIMT row modules, made on first use (``import ascreg`` needs
-the Reg rows only): the module each comes from."""
+"""The names of the C API, SIMT and basic row modules, made on first use (the Reg front end
+needs the Reg rows only): the module that defines each (the docs read their docstrings there)."""
+
+_LATER = (("ascreg._spec.c_api", "C_API_ROWS"), ("ascreg._spec.simt", "SIMT_ROWS"),
+          ("ascreg._spec.basic", "BASIC_ROWS"))  # fmt: skip
+"""The rows :data:`SPECS` makes on first use, in table order after the Reg rows."""
 
 
 class _Table(MutableMapping[str, OpSpec]):
-    """:data:`SPECS`: the Reg rows at once, the C API and SIMT rows made when first asked for.
+    """:data:`SPECS`: the Reg rows at once, the others made when first asked for.
 
     A look-up of a Reg row costs a dict look-up; anything else (another row, iterating,
-    ``len``) makes the C API and SIMT rows first. Tests may add or replace rows.
+    ``len``) makes the C API, SIMT and basic rows first. Tests may add or replace rows.
     """
 
     def __init__(self) -> None:
@@ -116,8 +126,8 @@ class _Table(MutableMapping[str, OpSpec]):
     def _all(self) -> dict[str, OpSpec]:
         if not self._complete:
             self._complete = True
-            c_api, simt = (importlib.import_module(name) for name in _LATER)
-            later = {row.name: row for row in (*c_api.C_API_ROWS, *simt.SIMT_ROWS)}
+            rows = (getattr(importlib.import_module(m), name) for m, name in _LATER)
+            later = {row.name: row for row in (r for group in rows for r in group)}
             added = {k: v for k, v in self._rows.items() if k not in later and k not in _REG}
             self._rows = {**{k: self._rows[k] for k in _REG if k in self._rows}, **later, **added}
         return self._rows
@@ -157,23 +167,22 @@ class _Table(MutableMapping[str, OpSpec]):
 
 _REG = tuple(row.name for row in REG_ROWS)
 SPECS: MutableMapping[str, OpSpec] = _Table()
-"""Every row, keyed by the spelling users call: the Reg rows, then the C API's, then SIMT's
-(those two made on first use)."""
+"""Every row, keyed by the spelling users call: the Reg rows, then the C API's, then SIMT's, then
+the memory-level basic API's (keyed ``basic.<name>``); all but the Reg rows made on first use."""
 
 
 def __getattr__(name: str) -> Any:
-    """Make the C API and SIMT rows (and their names) on first use."""
-    if name in ("C_API_NAMES", "SIMT_NAMES"):
-        rows = __getattr__("C_API_ROWS" if name == "C_API_NAMES" else "SIMT_ROWS")
-        found = frozenset(row.name for row in rows)
-        globals()[name] = found
-        return found
-    for module, names in _LATER.items():
-        if name in names:
-            value = getattr(importlib.import_module(module), name)
-            globals()[name] = value
-            return value
-    raise AttributeError(f"module 'ascreg._spec' has no attribute {name!r}")
+    """Make the C API, SIMT and basic rows (and their names) on first use."""
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ascreg._spec' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_NAMES})
 
 
 def family_rows(family: str) -> tuple[OpSpec, ...]:

@@ -54,8 +54,9 @@ from ascreg.errors import get_policy
 from ascreg.machine.block import BlockContext, RowsPlan
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
-from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, storage
 from ascreg.machine.sync import PIPE_V, RowsAccess
+from ascreg.machine.undefined import UndefinedLanes
 
 LOG = logging.getLogger("ascreg.batch")
 """Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
@@ -658,6 +659,8 @@ class Batch:
             raise fallback(
                 f"{type(reg).__name__} is read before anything was written to it", scope="state"
             )
+        if type(value) is UndefinedLanes:  # their masks follow the lanes in eager order only
+            raise fallback(f"{type(reg).__name__} holds undefined lanes", scope="state")
         if key not in self.read_first:
             self.read_first[key] = (reg, self.serial)
 
@@ -698,8 +701,9 @@ class Batch:
     def carried(self, reg: Any, old: Any, rows: Any) -> None:
         """Give *reg* the *rows* a scan of the running op computed (:mod:`.batching`).
 
-        *old* is what the register held before the loop (journaled to undo); the register
-        may not be written by another op of the body after this one.
+        *reg* is a register that holds its bytes (never a view: :func:`.batching.scan` gives
+        the storage of each); *old* is what it held before the loop (journaled to undo); the
+        register may not be written by another op of the body after this one.
         """
         key = id(reg)
         self.scanned[key] = self.serial
@@ -713,7 +717,7 @@ class Batch:
         A plan's replay journals its input registers up front (a register it only reads is
         journaled as it is: the commit and the undo leave it as it was).
         """
-        self.registers.update({id(reg): _entry(reg) for reg in regs})
+        self.registers.update({id(r): _entry(r) for r in map(storage, regs)})
 
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.

@@ -39,7 +39,7 @@ import numpy as np
 from ascreg._frontend.rules import ROWS
 from ascreg.engine.batch import Carried, current, fallback
 from ascreg.machine.hook import ACTIVE
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import MaskReg, RegTensor, storage
 
 
 def batched(op: Any, impl: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None) -> Any:
@@ -98,7 +98,9 @@ def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Any) -> Any:
     """
     for reg, old in reversed(batch.touched):  # undo what the batched call wrote before it saw
         reg.restore(old)
-    registers = list({id(a): a for a in args if isinstance(a, RegTensor | MaskReg)}.values())
+    # the registers that hold the bytes: a view (RegTensor[U](x)) reads and writes its storage's
+    operands = (storage(a) for a in args if isinstance(a, RegTensor | MaskReg))
+    registers = list({id(a): a for a in operands}.values())
     held = [reg.held() for reg in registers]
     for reg, value in zip(registers, held, strict=True):
         reg.restore(value)  # as it is (a mask's bits made once): unchanged unless written
