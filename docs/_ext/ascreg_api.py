@@ -161,12 +161,15 @@ def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[
             return "", module.__name__
         if isinstance(node, ast.ImportFrom) and node.module and depth < 5:
             for alias in node.names:
-                if (alias.asname or alias.name) == name:
+                star = alias.name == "*"  # ``from m import *``: the names of m's __all__
+                if star or (alias.asname or alias.name) == name:
                     try:
                         source_module = importlib.import_module(node.module)
                     except ImportError:
                         return "", module.__name__
-                    return attribute_doc(source_module, alias.name, depth + 1)
+                    if star and name not in getattr(source_module, "__all__", ()):
+                        continue
+                    return attribute_doc(source_module, name if star else alias.name, depth + 1)
     return "", module.__name__
 
 

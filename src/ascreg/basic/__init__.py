@@ -357,3 +357,9 @@ Examples
 >>> with block(BlockContext()):
 ...     PipeBarrier[PIPE_ALL]()
 """
+
+# The kernel-source macros and the advanced API (one import group; see ascreg.basic._advanced).
+from ascreg.basic import _advanced  # noqa: E402
+from ascreg.basic._advanced import *  # noqa: E402, F403
+
+__all__ += _advanced.__all__

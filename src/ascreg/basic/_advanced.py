@@ -1,0 +1,11 @@
+"""The kernel-source macros and the advanced (高阶) API of ``ascreg.basic``.
+
+Gathered here for one star import in :mod:`ascreg.basic`.
+"""
+
+from __future__ import annotations
+
+from ascreg.basic import _kernel_source
+from ascreg.basic._kernel_source import *  # noqa: F403
+
+__all__ = [*_kernel_source.__all__]
