@@ -63,7 +63,7 @@ from typing import Any, TypeVar, cast
 import ml_dtypes
 import numpy as np
 
-from ascreg._dtypes import Scalar, int64_t, is_scalar_type, uint8_t
+from ascreg._dtypes import Scalar, int4b_t, int64_t, is_scalar_type, uint8_t
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import bits
 from ascreg.errors import AscregError, AscregTypeError, LaunchError, UnsupportedError
@@ -125,6 +125,7 @@ __all__ = [
     "REGISTER_TILING_FOR_TILINGKEY",
     "TILING_KEY_IS",
     "TILING_KEY_LIST",
+    "TILING_KEY_VAR",
     "CArray",
     "CountBitsCntSameAsSignBit",
     "CountLeadingZero",
@@ -138,6 +139,7 @@ __all__ = [
     "Struct",
     "ascendc_assert",
     "g_coreType",
+    "int4b_t",
     "likely",
     "unlikely",
 ]
@@ -329,6 +331,54 @@ def TILING_KEY_LIST(key1: int, key2: int) -> bool:
     keys = {_key_argument(key1, "key1"), _key_argument(key2, "key2")}
     current_block()
     return tiling_key() in keys
+
+
+class _TilingKeyVar:
+    """``TILING_KEY_VAR``: the tiling key the kernel runs with, for ``#if TILING_KEY_VAR == K``.
+
+    The C++ compiles one kernel per key with ``TILING_KEY_VAR`` defined as that key; the port's
+    ``if TILING_KEY_VAR == K:`` compares the launch's key (``ICPU_SET_TILING_KEY``) instead.
+    ``int(TILING_KEY_VAR)`` is the key.
+
+    Examples
+    --------
+    >>> ICPU_SET_TILING_KEY(2000000001)
+    >>> TILING_KEY_VAR == 2000000001, TILING_KEY_VAR != 5, int(TILING_KEY_VAR) % 10
+    (True, True, 1)
+    """
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return tiling_key() == other
+
+    def __ne__(self, other: object) -> bool:
+        return tiling_key() != other
+
+    def __lt__(self, other: int) -> bool:
+        return tiling_key() < other
+
+    def __le__(self, other: int) -> bool:
+        return tiling_key() <= other
+
+    def __gt__(self, other: int) -> bool:
+        return tiling_key() > other
+
+    def __ge__(self, other: int) -> bool:
+        return tiling_key() >= other
+
+    def __int__(self) -> int:
+        return tiling_key()
+
+    def __index__(self) -> int:
+        return tiling_key()
+
+    def __repr__(self) -> str:
+        return "TILING_KEY_VAR"
+
+
+TILING_KEY_VAR = _TilingKeyVar()
+"""``TILING_KEY_VAR``: the launch's tiling key in comparisons (see :class:`_TilingKeyVar`)."""
 
 
 # -- tiling structs ----------------------------------------------------------------------------

@@ -131,7 +131,9 @@ class Struct:
     field at its natural alignment, the size a multiple of the largest alignment (``sizeof``:
     :attr:`size`). A new struct is zero-filled (C++ value initialisation ``TilingData{}``);
     keyword or positional arguments set fields. Assigning a scalar field converts the value as
-    a C assignment does (integers wrap, floats round: :func:`ascreg.c_cast`).
+    a C assignment does (integers wrap, floats round: :func:`ascreg.c_cast`). An integer field
+    reads as a Python ``int`` (the value the field holds), a float field as a numpy scalar of
+    its type.
 
     Examples
     --------
@@ -142,7 +144,7 @@ class Struct:
     ...     n: uint64_t
     ...     inner: Inner
     >>> o = Outer(5); o.inner.a = -1
-    >>> Outer.size, Outer.frombytes(o.tobytes()).inner.a.item()
+    >>> Outer.size, Outer.frombytes(o.tobytes()).inner.a
     (16, -1)
     >>> o.n = -1; int(o.n)
     18446744073709551615
@@ -203,7 +205,10 @@ class Struct:
             inner._set_record(value)  # a view: writes through, as a C member does
             return inner
         if is_scalar_type(kind):
-            return value[()]
+            scalar = value[()]
+            # Integer fields read as Python ints (the value the C field holds; arithmetic on
+            # them then never meets numpy's mixed signed/unsigned promotion to float64).
+            return scalar.item() if kind.np_dtype.kind in "biu" else scalar
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -21,14 +21,13 @@ Spelling change: the class template's value parameter ``RoundMode`` hides the en
 ``RoundMode`` in Python (C++ looks names before ``::`` up among types only), so the enum is
 written ``AscendC.RoundMode``. Needs (as written): the tail over-read of a whole-register
 ``LoadAlign`` past the tile (fixes); ``QuePosition``, ``VECTOR_REG_WIDTH``,
-``__VEC_SCOPE__`` (glue); ``GetCtrlSpr`` / ``SetCtrlSpr`` (spell); ``int4b_t`` (nobody's).
+``__VEC_SCOPE__`` (glue); ``GetCtrlSpr`` / ``SetCtrlSpr`` (spell).
 ``GetUbBlockSize`` is the operator base library's (``using namespace Ops::Base``): the port takes
 it from ``production_ports``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -64,6 +63,7 @@ from production_ports import (
     from_device,
     stand_ins,
     tail_over_read,
+    tiling_to_device,
     to_device,
 )
 
@@ -87,16 +87,16 @@ DTYPE_X: type[Scalar] = float32_t
 DTYPE_Y: type[Scalar] = int8_t
 
 
-@dataclass
-class AscendQuantTilingData:
-    numCore: int = 0
-    dim0: int = 0
-    blockFactor: int = 0
-    blockTailFactor: int = 0
-    baseLen: int = 0
-    roundMode: int = 0
-    scale: float = 0.0
-    offset: float = 0.0
+# ---- op_kernel/arch35/ascend_quant_tilingdata.h ----------------------------------------------------
+class AscendQuantTilingData(Struct):
+    numCore: int64_t
+    dim0: int64_t
+    blockFactor: int64_t
+    blockTailFactor: int64_t
+    baseLen: int64_t
+    roundMode: int64_t
+    scale: float32_t
+    offset: float32_t
 
 
 @ClassTemplate
@@ -362,8 +362,11 @@ def AscendQuantPerTensorRegbase(T, U, RoundMode, OffsetZero):
 @__global__
 @__aicore__
 @template(RoundMode, ExtraBit, OffsetZero)
-def ascend_quant(x, y, workspace, tilingData: AscendQuantTilingData) -> None:
+def ascend_quant(x: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR) -> None:
     oriOverflowMode = int64_t(GetCtrlSpr[FLOAT_OVERFLOW_MODE_CTRL, FLOAT_OVERFLOW_MODE_CTRL]())
+    REGISTER_TILING_DEFAULT(AscendQuantTilingData)
+    tilingData = GET_TILING_DATA(tiling)
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
     op = AscendQuantPerTensorRegbase[DTYPE_X, DTYPE_Y, RoundMode, OffsetZero]()
     pipe = TPipe()
     op.Init(x, y, tilingData, pipe)
@@ -415,7 +418,7 @@ def run(
     gm = GlobalMemory()
     xDevice, yDevice = to_device(gm, x, dtype), empty_device(gm, x.size, int8_t, 99)
     ascend_quant[key][tilingData.numCore, 0, None](
-        xDevice, yDevice, empty_device(gm, 32, uint8_t), tilingData
+        xDevice, yDevice, empty_device(gm, 32, uint8_t), tiling_to_device(gm, tilingData)
     )
     return from_device(yDevice, x.size, int8_t)
 
@@ -451,7 +454,7 @@ def _check(dtype: type[Scalar], n: int, scale: float, offset: float, round_mode:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="needs the tail over-read (fixes); QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue); GetCtrlSpr/SetCtrlSpr (spell); int4b_t (nobody's)",
+    reason="needs the tail over-read (fixes); QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue); GetCtrlSpr/SetCtrlSpr (spell)",
 )
 @pytest.mark.parametrize(("dtype", "n", "scale", "offset", "round_mode"), CASES)
 def test_ascend_quant_as_written(
@@ -481,10 +484,6 @@ class _Sub:
         return self._make(bits)
 
 
-class _Int4b:
-    """``AscendC::int4b_t`` (stand-in: a type no other type is)."""
-
-
 @pytest.mark.parametrize(("dtype", "n", "scale", "offset", "round_mode"), CASES)
 def test_ascend_quant_with_stand_ins(
     dtype: type[Scalar], n: int, scale: float, offset: float, round_mode: str
@@ -493,7 +492,6 @@ def test_ascend_quant_with_stand_ins(
     extra = {
         "GetCtrlSpr": _Sub(spr.get),
         "SetCtrlSpr": _Sub(spr.set),
-        "int4b_t": _Int4b,
     }
     with stand_ins(globals(), extra=extra), tail_over_read():
         _check(dtype, n, scale, offset, round_mode)
