@@ -124,17 +124,33 @@ class Overload:
     match: Callable[[tuple[Any, ...]], bool]
     deduce: Callable[[tuple[Any, ...]], dict[str, Any]] = lambda args: {}
 
-    def bind(self, given: tuple[Any, ...]) -> TemplateArgs | None:
-        """Return the template arguments of the subscript *given*, or None if it does not fit."""
+    def bind(self, given: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """Return the subscript *given* if this overload's leading parameters take it, else None."""
         if len(given) > len(self.params):
             return None
+        if not all(p.takes(v) for p, v in zip(self.params, given, strict=False)):
+            return None
+        return given
+
+    def resolve(self, given: tuple[Any, ...], args: tuple[Any, ...], call: str) -> TemplateArgs:
+        """Return the template arguments: *given*, then deduced from *args*, then the defaults.
+
+        As in C++, parameters after the explicit ones are deduced from the operands where they
+        can be (``Rint<config>(dst, src, n)`` deduces ``T``), else take their defaults.
+        """
+        deduced = self.deduce(args)
         values = list(given)
         for param in self.params[len(given) :]:
-            if param.default is REQUIRED:
-                return None
-            values.append(param.default)
-        if not all(p.takes(v) for p, v in zip(self.params, values, strict=True)):
-            return None
+            if param.name in deduced:
+                values.append(deduced[param.name])
+            elif param.default is not REQUIRED:
+                values.append(param.default)
+            else:
+                raise AscregTypeError(
+                    f"the template argument {param.name} cannot be deduced from the operands: "
+                    f"write {call}[...](...) ({self.spelled()})",
+                    call=call,
+                )
         return TemplateArgs([p.name for p in self.params], values)
 
     def spelled(self) -> str:
@@ -172,7 +188,7 @@ class AdvancedApi:
             return self._bound[key]
         except (KeyError, TypeError):
             pass
-        fits = [(o, t) for o in self._overloads if (t := o.bind(given)) is not None]
+        fits = [(o, g) for o in self._overloads if (g := o.bind(given)) is not None]
         call = f"{self.__name__}<{', '.join(_shown(a) for a in given)}>"
         if not fits:
             raise AscregTypeError(
@@ -188,23 +204,8 @@ class AdvancedApi:
     def __call__(self, *args: Any) -> Any:
         call = self.__name__
         for overload in self._overloads:
-            if not overload.match(args):
-                continue
-            deduced = overload.deduce(args)
-            values = []
-            for param in overload.params:
-                if param.name in deduced:
-                    values.append(deduced[param.name])
-                elif param.default is not REQUIRED:
-                    values.append(param.default)
-                else:
-                    raise AscregTypeError(
-                        f"the template argument {param.name} cannot be deduced from the operands: "
-                        f"write {call}[...](...) ({overload.spelled()})",
-                        call=call,
-                    )
-            targs = TemplateArgs([p.name for p in overload.params], values)
-            return overload.impl(targs, *args)
+            if overload.match(args):
+                return overload.impl(overload.resolve((), args, call), *args)
         raise AscregTypeError(
             f"no overload takes these operands ({_operands(args)}); the C++ declares "
             f"{'; '.join(o.spelled() for o in self._overloads)}",
@@ -215,7 +216,7 @@ class AdvancedApi:
 class _Bound:
     """``F<args>``: the overloads the subscript fits, resolved on the operands at the call."""
 
-    def __init__(self, call: str, fits: list[tuple[Overload, TemplateArgs]]) -> None:
+    def __init__(self, call: str, fits: list[tuple[Overload, tuple[Any, ...]]]) -> None:
         self._call = call
         self._fits = fits
 
@@ -223,9 +224,9 @@ class _Bound:
         return f"<{self._call}>"
 
     def __call__(self, *args: Any) -> Any:
-        for overload, targs in self._fits:
+        for overload, given in self._fits:
             if overload.match(args):
-                return overload.impl(targs, *args)
+                return overload.impl(overload.resolve(given, args, self._call), *args)
         raise AscregTypeError(
             f"no overload takes these operands ({_operands(args)}) with these template arguments; "
             f"the C++ declares {'; '.join(o.spelled() for o, _ in self._fits)}",

@@ -1,0 +1,521 @@
+"""Lane semantics of the advanced API's math (数学计算) and activation functions.
+
+Each function re-expresses the dav-3510 implementation of the API (``impl/adv_api/detail/
+math/*/*_3510_impl.h`` of asc-devkit) with the core functions of the register ops it is built
+from, in the same order, so the result is the chip's wherever those ops are: ``Mul``, ``Add``,
+``Muls``, ``Adds`` (IEEE float32), ``Truncate`` (:func:`ascreg.core.convert.round_integral`),
+``FusedMulDstAdd`` / ``Mula`` (one rounding), ``Max`` / ``Min`` (their NaN rules), ``Div``,
+``Exp``, ``Ln``, ``Sqrt`` (correctly rounded here; the chip promises 1 ulp, see
+:mod:`ascreg.core.elementary`), the half <-> float ``Cast`` (``CAST_RINT``).
+
+A ``half`` input is computed in float32 when the implementation casts it up (most of the
+transcendental functions) and in half where the implementation computes on half registers.
+
+Examples
+--------
+>>> import numpy as np
+>>> ceil(np.float16([1.5, -1.5, -0.25])).tolist(), sign(np.float32([-3.0, -0.0, np.nan])).tolist()
+([2.0, -1.0, -0.0], [-1.0, 0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg._dtypes import float32_t, half
+from ascreg.core import arith, compound, convert, elementary
+from ascreg.core.bitwise import bitwise
+from ascreg.core.compare import compare
+from ascreg.enums import RoundMode
+
+Lanes = np.ndarray[Any, Any]
+
+F32 = np.dtype(np.float32)
+F16 = np.dtype(np.float16)
+
+
+# -- the register ops, as the implementations use them ---------------------------------------
+
+
+def mul(a: Lanes, b: Lanes) -> Lanes:
+    """``Reg::Mul``: IEEE products of the lanes."""
+    return arith.BINARY_OPS["Mul"](a, b)
+
+
+def add(a: Lanes, b: Lanes) -> Lanes:
+    """``Reg::Add``."""
+    return arith.BINARY_OPS["Add"](a, b)
+
+
+def sub(a: Lanes, b: Lanes) -> Lanes:
+    """``Reg::Sub``."""
+    return arith.BINARY_OPS["Sub"](a, b)
+
+
+def _scalar(a: Lanes, s: float) -> Lanes:
+    return np.full(a.shape, s, dtype=a.dtype)
+
+
+def muls(a: Lanes, s: float) -> Lanes:
+    """``Reg::Muls`` by the scalar *s* (of the lane type: a C++ ``constexpr float``)."""
+    return mul(a, _scalar(a, s))
+
+
+def adds(a: Lanes, s: float) -> Lanes:
+    """``Reg::Adds``."""
+    return add(a, _scalar(a, s))
+
+
+def maxs(a: Lanes, s: float) -> Lanes:
+    """``Reg::Maxs``."""
+    return arith.BINARY_OPS["Max"](a, _scalar(a, s))
+
+
+def mins(a: Lanes, s: float) -> Lanes:
+    """``Reg::Mins``."""
+    return arith.BINARY_OPS["Min"](a, _scalar(a, s))
+
+
+def fma(a: Lanes, b: Lanes, c: Lanes) -> Lanes:
+    """Return ``a * b + c`` rounded once (``FusedMulDstAdd``, ``Mula``, ``MulAddDst``)."""
+    return compound.fused_multiply_add(a, b, c)
+
+
+def div(a: Lanes, b: Lanes) -> Lanes:
+    """``Reg::Div`` (the default, flushing mode)."""
+    return elementary.divide(a, b)
+
+
+def exp(a: Lanes) -> Lanes:
+    """``Reg::Exp`` (the default mode)."""
+    return elementary.UNARY_OPS["Exp"](a)
+
+
+def ln(a: Lanes) -> Lanes:
+    """``Reg::Log`` / ``Ln`` (the default mode)."""
+    return elementary.UNARY_OPS["Ln"](a)
+
+
+def sqrt(a: Lanes) -> Lanes:
+    """``Reg::Sqrt`` (the default mode)."""
+    return elementary.UNARY_OPS["Sqrt"](a)
+
+
+def truncate(a: Lanes, mode: RoundMode) -> Lanes:
+    """``Reg::Truncate<T, mode>``: round to an integral value of the same type."""
+    return convert.round_integral(a, mode)
+
+
+def to_float(a: Lanes) -> Lanes:
+    """``Cast<float, half>`` (exact)."""
+    return a.astype(np.float32)
+
+
+def to_half(a: Lanes, *, saturate: bool = False) -> Lanes:
+    """``Cast<half, float>`` with ``CAST_RINT`` (``SatMode::SAT`` clamps to +-65504)."""
+    return convert.convert(a, float32_t, half, RoundMode.CAST_RINT, saturate)
+
+
+def in_float(
+    function: Callable[[Lanes], Lanes], *, saturate: bool = False
+) -> Callable[[Lanes], Lanes]:
+    """Return *function* (float32 lanes) applied to half lanes as the implementations do.
+
+    A half input is cast up (exact), computed in float32 and cast back (``CAST_RINT``).
+    """
+
+    def run(values: Lanes) -> Lanes:
+        if values.dtype == F16:
+            return to_half(function(to_float(values)), saturate=saturate)
+        return function(values)
+
+    run.__name__ = getattr(function, "__name__", "run")
+    run.__doc__ = function.__doc__
+    return run
+
+
+# -- rounding and predicates -----------------------------------------------------------------
+
+
+def ceil(values: Lanes) -> Lanes:
+    """``Ceil``: ``Truncate<T, CAST_CEIL>`` (half on half lanes; ``ceil(-0.25) = -0.0``).
+
+    Examples
+    --------
+    >>> ceil(np.float32([0.5, -0.5])).tolist()
+    [1.0, -0.0]
+    """
+    return truncate(values, RoundMode.CAST_CEIL)
+
+
+def floor(values: Lanes) -> Lanes:
+    """``Floor``: ``Truncate<T, CAST_FLOOR>``.
+
+    Examples
+    --------
+    >>> floor(np.float16([0.5, -0.5])).tolist()
+    [0.0, -1.0]
+    """
+    return truncate(values, RoundMode.CAST_FLOOR)
+
+
+def trunc(values: Lanes) -> Lanes:
+    """``Trunc``: ``Truncate<T, CAST_TRUNC>``.
+
+    Examples
+    --------
+    >>> trunc(np.float32([1.9, -1.9])).tolist()
+    [1.0, -1.0]
+    """
+    return truncate(values, RoundMode.CAST_TRUNC)
+
+
+def rint(values: Lanes) -> Lanes:
+    """``Rint`` and ``Round``: ``Truncate<T, CAST_RINT>`` (ties to even, on the 950 both).
+
+    Examples
+    --------
+    >>> rint(np.float32([0.5, 1.5, 2.5, -0.5])).tolist()
+    [0.0, 2.0, 2.0, -0.0]
+    """
+    return truncate(values, RoundMode.CAST_RINT)
+
+
+def sign(values: Lanes) -> Lanes:
+    """``Sign``: -1 where ``x < 0``, 1 where ``x > 0``, else 0 (NaN and -0.0 give +0).
+
+    Examples
+    --------
+    >>> sign(np.int64([-5, 0, 7])).tolist()
+    [-1, 0, 1]
+    """
+    negative = compare("LT", values, 0)
+    positive = compare("GT", values, 0)
+    out = np.where(negative, values.dtype.type(-1), values.dtype.type(0)).astype(values.dtype)
+    result: Lanes = np.where(positive, values.dtype.type(1), out).astype(values.dtype)
+    return result
+
+
+def _special(values: Lanes) -> tuple[Lanes, Lanes]:
+    """Return (NaN, +-inf) lane predicates by the implementations' compares (``x != x``, bits)."""
+    unsigned = values.view(f"u{values.dtype.itemsize}")
+    width = 8 * values.dtype.itemsize
+    mantissa = {16: 10 if values.dtype == F16 else 7, 32: 23}[width]
+    inf = ((1 << (width - 1 - mantissa)) - 1) << mantissa
+    infinite = (unsigned == inf) | (unsigned == (inf | (1 << (width - 1))))
+    nan = (unsigned & np.array((1 << (width - 1)) - 1, unsigned.dtype)) > inf
+    return nan, infinite
+
+
+def is_finite(values: Lanes) -> Lanes:
+    """``IsFinite``: whether each lane is neither NaN nor +-inf (bool lanes).
+
+    Examples
+    --------
+    >>> is_finite(np.float16([1.0, np.inf, np.nan, -0.0])).tolist()
+    [True, False, False, True]
+    """
+    nan, infinite = _special(values)
+    return ~(nan | infinite)
+
+
+def is_inf(values: Lanes) -> Lanes:
+    """``IsInf``: whether each lane is +-inf.
+
+    Examples
+    --------
+    >>> is_inf(np.float32([np.inf, -np.inf, np.nan, 1e38])).tolist()
+    [True, True, False, False]
+    """
+    return _special(values)[1]
+
+
+def is_nan(values: Lanes) -> Lanes:
+    """``IsNan``: whether each lane is a NaN.
+
+    Examples
+    --------
+    >>> is_nan(np.float32([np.nan, np.inf, 0.0])).tolist()
+    [True, False, False]
+    """
+    return _special(values)[0]
+
+
+def truth(values: Lanes) -> Lanes:
+    """Whether each lane is nonzero (the logical ops' ``CompareScalar<NE>`` with 0).
+
+    -0.0 is zero; NaN is not.
+
+    Examples
+    --------
+    >>> truth(np.float32([0.0, -0.0, np.nan, 2.0])).tolist()
+    [False, False, True, True]
+    """
+    if values.dtype == np.bool_:
+        flags: Lanes = values.view(np.uint8) != 0
+        return flags
+    nonzero: Lanes = compare("NE", values, 0)
+    return nonzero
+
+
+LOGICAL: dict[str, Callable[[Lanes, Lanes], Lanes]] = {
+    "LogicalAnd": np.logical_and,
+    "LogicalOr": np.logical_or,
+    "LogicalXor": np.logical_xor,
+}
+"""The binary logical ops on the operands' truth values (a bool result)."""
+
+BITWISE: dict[str, str] = {"BitwiseAnd": "and", "BitwiseOr": "or", "BitwiseXor": "xor"}
+"""The binary bitwise ops (on the integer lanes' bits)."""
+
+
+def bitwise_op(name: str, a: Lanes, b: Lanes | None = None) -> Lanes:
+    """``BitwiseAnd`` / ``Or`` / ``Xor`` (and ``BitwiseNot`` with no *b*) on integer lanes.
+
+    Examples
+    --------
+    >>> bitwise_op("BitwiseXor", np.int8([5, -1]), np.int8([3, 1])).tolist()
+    [6, -2]
+    >>> bitwise_op("BitwiseNot", np.uint16([0])).tolist()
+    [65535]
+    """
+    return bitwise("not", a) if b is None else bitwise(BITWISE[name], a, b)
+
+
+# -- logarithms --------------------------------------------------------------------------------
+
+LN2_RECIPROCAL = np.float32(1.4426950408889634)
+"""``Log2``'s ``1 / ln 2`` as the implementation's ``const float``."""
+LN10_RECIPROCAL = np.float32(0.4342944819032518)
+"""``Log10``'s ``1 / ln 10`` as the implementation's ``const float``."""
+
+
+def log(values: Lanes) -> Lanes:
+    """``Log``: the ``Log`` intrinsic on the lanes' own type (half on half).
+
+    Examples
+    --------
+    >>> log(np.float32([1.0, 4.0])).tolist()
+    [0.0, 1.3862943649291992]
+    """
+    return ln(values)
+
+
+def _log_scaled(reciprocal: np.float32) -> Callable[[Lanes], Lanes]:
+    def scaled(values: Lanes) -> Lanes:
+        if values.dtype == F16:  # cast up, Log, Muls, cast back saturating
+            return to_half(muls(ln(to_float(values)), float(reciprocal)), saturate=True)
+        return muls(ln(values), float(reciprocal))
+
+    return scaled
+
+
+log2 = _log_scaled(LN2_RECIPROCAL)
+"""``Log2``: ``Log`` times ``1 / ln 2`` in float32 (half cast up and back, saturating)."""
+log10 = _log_scaled(LN10_RECIPROCAL)
+"""``Log10``: ``Log`` times ``1 / ln 10`` in float32 (half cast up and back, saturating)."""
+
+
+# -- trigonometric and hyperbolic functions (float32 sequences of the 3510 implementations) ---
+
+_ONE_OVER_PI = 0.3183098733425140380859375
+_PI_PARTS = (3.140625, 0.0009670257568359375, 6.2771141529083251953125e-7,
+             1.21644916362129151821136474609375e-10)  # fmt: skip
+"""pi split into float parts for the Cody-Waite reduction ``x - k*pi``."""
+_COS_PI_PART_4 = -1.0290623200529979163359041220560e-13
+_HALF_PI_HIGH = 1.57079637050628662109375
+_HALF_PI_LOW = -0.00000004371139000189375
+_SIN_POLY = (2.604926501e-6, -0.0001980894471, 0.008333049340, -0.1666665792)
+"""The odd polynomial ``sin(x) = x (1 + x^2 (c3 + x^2 (c2 + x^2 (c1 + x^2 c0))))`` on [-pi/2, pi/2]."""
+
+
+def _sin_kernel(x: Lanes, k: Lanes) -> Lanes:
+    """Return ``(-1)^k sin(x)`` from the reduced *x* and the count *k* (Sin and Cos's tail).
+
+    The sign is ``floor(k / 2) * 4 - 2k + 1`` (1 for even k, -1 for odd), as the
+    implementation computes it.
+    """
+    x2 = mul(x, x)
+    sgn = truncate(muls(k, 0.5), RoundMode.CAST_FLOOR)
+    sgn = adds(add(muls(sgn, 4.0), muls(k, -2.0)), 1.0)
+    poly = adds(muls(x2, _SIN_POLY[0]), _SIN_POLY[1])
+    poly = adds(mul(poly, x2), _SIN_POLY[2])
+    poly = adds(mul(poly, x2), _SIN_POLY[3])
+    poly = adds(mul(poly, x2), 1.0)
+    return mul(mul(poly, x), sgn)
+
+
+def _sin32(x: Lanes) -> Lanes:
+    """``SinPolynomialApproximation`` on float32 lanes."""
+    k = truncate(muls(x, _ONE_OVER_PI), RoundMode.CAST_RINT)
+    r = x
+    for part in _PI_PARTS:
+        r = sub(r, muls(k, part))
+    return _sin_kernel(r, k)
+
+
+def _cos32(x: Lanes) -> Lanes:
+    """``CosPolynomialApproximation``: ``cos(x) = sin(x + pi/2)``, clamped to [-1, 1]."""
+    k = truncate(adds(muls(x, _ONE_OVER_PI), 0.5), RoundMode.CAST_RINT)
+    r = sub(x, muls(k, _PI_PARTS[0]))
+    r = sub(r, muls(k, _PI_PARTS[1]))
+    r = adds(r, _HALF_PI_HIGH)
+    for part in (*_PI_PARTS[2:], _COS_PI_PART_4):
+        r = sub(r, muls(k, part))
+    r = adds(r, _HALF_PI_LOW)
+    return maxs(mins(_sin_kernel(r, k), 1.0), -1.0)
+
+
+sin = in_float(_sin32)
+"""``Sin`` (``SinAlgo::POLYNOMIAL_APPROXIMATION``): Cody-Waite reduction by pi, then an odd
+polynomial; half lanes are computed in float.
+
+Examples
+--------
+>>> sin(np.float32([0.0, 1.0, 3.0])).tolist()
+[0.0, 0.8414709568023682, 0.14112000167369843]
+"""
+cos = in_float(_cos32)
+"""``Cos`` (``CosAlgo::POLYNOMIAL_APPROXIMATION``): ``sin(x + pi/2)`` clamped to [-1, 1].
+
+Examples
+--------
+>>> cos(np.float32([0.0, 1.0])).tolist()
+[1.0, 0.5403022766113281]
+"""
+
+_TANH_CLAMP = 8.8
+_TANH_POLY = (0.0157296831, -0.0523029624, 0.133152977, -0.333327681)
+_TANH_SWITCH = 0.55
+
+
+def _tanh_exp(x: Lanes) -> Lanes:
+    """``(e^2x - 1) / (e^2x + 1)``."""
+    e = exp(muls(x, 2.0))
+    return div(adds(e, -1.0), adds(e, 1.0))
+
+
+def _tanh_intrinsic(x: Lanes) -> Lanes:
+    """``TanhAlgo::INTRINSIC``: the input clamped to [-8.8, 8.8], then :func:`_tanh_exp`."""
+    return _tanh_exp(maxs(mins(x, _TANH_CLAMP), -_TANH_CLAMP))
+
+
+def _tanh_compensated(x: Lanes) -> Lanes:
+    """``TanhAlgo::SUBSECTION_COMPENSATION``: a polynomial below ``|x| < 0.55``, else e^2x.
+
+    The polynomial is ``x + x^3 (c3 + x^2 (c2 + x^2 (c1 + x^2 c0)))`` evaluated with fused
+    multiply-adds; the exponential path clamps x at 20 from above.
+    """
+    x2 = mul(x, x)
+    poly = adds(muls(x2, _TANH_POLY[0]), _TANH_POLY[1])
+    poly = fma(poly, x2, _scalar(x, _TANH_POLY[2]))
+    poly = fma(poly, x2, _scalar(x, _TANH_POLY[3]))
+    poly = fma(mul(poly, x2), x, x)
+    far = _tanh_exp(mins(x, 20.0))
+    return np.where(compare("LT", arith.abs_lanes(x), _TANH_SWITCH), poly, far)
+
+
+tanh = in_float(_tanh_intrinsic)
+"""``Tanh`` (``TanhAlgo::INTRINSIC``).
+
+Examples
+--------
+>>> tanh(np.float32([0.5, 100.0])).tolist()
+[0.46211716532707214, 1.0]
+"""
+tanh_compensated = in_float(_tanh_compensated)
+"""``Tanh`` with ``TanhAlgo::SUBSECTION_COMPENSATION``.
+
+Examples
+--------
+>>> tanh_compensated(np.float32([0.1, 1.0])).tolist()
+[0.0996679961681366, 0.7615941762924194]
+"""
+
+_NEG_LN2 = -0.6931472
+
+
+def _sinh32(x: Lanes) -> Lanes:
+    """``e^(x - ln 2) - 0.25 / e^(x - ln 2)``."""
+    e = exp(adds(x, _NEG_LN2))
+    return sub(e, div(_scalar(x, 0.25), e))
+
+
+def _cosh32(x: Lanes) -> Lanes:
+    """``e^(x - ln 2) + 0.25 / e^(x - ln 2)``."""
+    e = exp(adds(x, _NEG_LN2))
+    return add(e, div(_scalar(x, 0.25), e))
+
+
+def _acosh32(x: Lanes) -> Lanes:
+    """``ln(x + sqrt(x^2 - 1))``."""
+    return ln(add(sqrt(adds(mul(x, x), -1.0)), x))
+
+
+def _atanh32(x: Lanes) -> Lanes:
+    """``0.5 ln((1 + x) / (1 - x))``."""
+    return muls(ln(div(adds(x, 1.0), sub(_scalar(x, 1.0), x))), 0.5)
+
+
+def _sigmoid32(x: Lanes) -> Lanes:
+    """``1 / (1 + e^-x)``."""
+    return div(_scalar(x, 1.0), adds(exp(muls(x, -1.0)), 1.0))
+
+
+sinh = in_float(_sinh32)
+"""``Sinh``: ``e^(x - ln 2) - 0.25 e^-(x - ln 2)`` in float.
+
+Examples
+--------
+>>> sinh(np.float32([1.0])).tolist()
+[1.175201177597046]
+"""
+cosh = in_float(_cosh32)
+"""``Cosh``: ``e^(x - ln 2) + 0.25 e^-(x - ln 2)`` in float.
+
+Examples
+--------
+>>> cosh(np.float32([0.0])).tolist()
+[1.0]
+"""
+acosh = in_float(_acosh32)
+"""``Acosh``: ``ln(x + sqrt(x^2 - 1))`` in float.
+
+Examples
+--------
+>>> acosh(np.float32([1.0, 2.0])).tolist()
+[0.0, 1.316957950592041]
+"""
+atanh = in_float(_atanh32)
+"""``Atanh``: ``0.5 ln((1 + x) / (1 - x))`` in float.
+
+Examples
+--------
+>>> atanh(np.float32([0.5])).tolist()
+[0.5493061542510986]
+"""
+sigmoid = in_float(_sigmoid32)
+"""``Sigmoid``: ``1 / (1 + e^-x)`` in float.
+
+Examples
+--------
+>>> sigmoid(np.float32([0.0, 2.0])).tolist()
+[0.5, 0.8807970285415649]
+"""
+
+
+def swish(values: Lanes, beta: Any) -> Lanes:
+    """``Swish``: ``x / (1 + e^(-beta x))`` on the lanes' own type (half on half lanes).
+
+    The scalar is ``T(-1.0f * float(beta))``, as the implementation makes it.
+
+    Examples
+    --------
+    >>> swish(np.float32([1.0, -2.0]), 1.0).tolist()
+    [0.7310585975646973, -0.23840583860874176]
+    """
+    scalar = values.dtype.type(np.float32(-1.0) * np.float32(beta))
+    return div(values, adds(exp(muls(values, scalar)), 1.0))
