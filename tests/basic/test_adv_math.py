@@ -268,3 +268,89 @@ def test_float_functions_are_accurate(name: str, function: Any, tolerance: float
         run(globals()[name], float32_t, [(float32_t, to_bits(x))], x.size), np.uint32
     ).view(np.float32)
     assert np.max(np.abs(got - function(x.astype(np.float64)))) < tolerance
+
+
+POWER_FLOATS = [
+    (half, False),
+    (float32_t, False),
+    (half, True),
+    (float32_t, True),
+    (bfloat16_t, True),
+]
+
+
+@FEW
+@given(data=st.data(), case=st.sampled_from(POWER_FLOATS), form=st.sampled_from(["tt", "ts", "st"]))
+def test_power_float_matches_the_reference(case: tuple[Any, bool], form: str, data: Any) -> None:
+    dtype, double = case
+    n = data.draw(st.integers(1, 24))
+    if data.draw(st.booleans()):
+        a_vals = data.draw(st.lists(st.floats(-9, 9, width=16), min_size=n, max_size=n))
+        b_vals = data.draw(
+            st.lists(
+                st.sampled_from([0.5, 2.0, 3.0, -1.0, -2.5, 7.0]) | st.floats(-6, 6, width=16),
+                min_size=n,
+                max_size=n,
+            )
+        )
+        a, b = (to_bits(np.array(v, np.float32).astype(dtype.np_dtype)) for v in (a_vals, b_vals))
+    else:
+        a, b = data.draw(lane_bits(dtype, n)), data.draw(lane_bits(dtype, n))
+    if form == "ts":
+        b = [b[0]] * n
+    elif form == "st":
+        a = [a[0]] * n
+    config = PowerConfig(PowerAlgo.DOUBLE_FLOAT_TECH if double else PowerAlgo.INTRINSIC)
+    with block(BlockContext()) as ctx:
+        ub = Ub()
+        x, y, z = ub.tensor(dtype, n, a), ub.tensor(dtype, n, b), ub.tensor(dtype, n)
+        ctx.tracker.barrier()
+        scalar_a, scalar_b = (from_bits([v[0]], dtype)[0] for v in (a, b))
+        operands = {"tt": (x, y), "ts": (x, scalar_b), "st": (scalar_a, y)}[form]
+        Power[dtype, False, config](z, *operands, n)
+        ctx.tracker.barrier()
+        got = to_bits(z.GetPhyAddr().read(n))
+    want = [ref.power_float(p, q, dtype, double) for p, q in zip(a, b, strict=True)]
+    assert same_lanes(got, want, dtype)
+
+
+@FEW
+@given(
+    data=st.data(), dtype=st.sampled_from([uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t])
+)
+def test_power_int_matches_the_reference(dtype: Any, data: Any) -> None:
+    n = data.draw(st.integers(1, 40))
+    a = data.draw(lane_bits(dtype, n))
+    small = st.integers(-3 if dtype in (int8_t, int16_t, int32_t) else 0, 40)
+    b = to_bits(np.array(data.draw(st.lists(small, min_size=n, max_size=n))).astype(dtype.np_dtype))
+    got = run(Power, dtype, [(dtype, a), (dtype, b)], n)
+    assert got == [ref.power_int(p, q, dtype) for p, q in zip(a, b, strict=True)]
+
+
+def test_power_types_follow_the_algorithm() -> None:
+    with block(BlockContext()):
+        ub = Ub()
+        with pytest.raises(IllegalDtypeError, match="T = int32_t"):
+            Power[int32_t, False, PowerConfig(PowerAlgo.DOUBLE_FLOAT_TECH)](
+                ub.tensor(int32_t, 8), ub.tensor(int32_t, 8), 2, 8
+            )
+        with pytest.raises(IllegalDtypeError, match="T = bfloat16_t"):
+            Power(ub.tensor(bfloat16_t, 8), ub.tensor(bfloat16_t, 8), ub.tensor(bfloat16_t, 8), 8)
+
+
+def test_power_double_float_is_within_one_ulp() -> None:
+    rng = np.random.default_rng(7)
+    a = rng.uniform(0.01, 10, 2048).astype(np.float32)
+    b = rng.uniform(-8, 8, 2048).astype(np.float32)
+    config = PowerConfig(PowerAlgo.DOUBLE_FLOAT_TECH)
+    got = np.array(
+        run(
+            Power[float32_t, False, config],
+            float32_t,
+            [(float32_t, to_bits(a)), (float32_t, to_bits(b))],
+            2048,
+        ),
+        np.uint32,
+    ).view(np.float32)
+    want = np.power(a.astype(np.float64), b.astype(np.float64))
+    assert np.max(np.abs(got - want) / np.spacing(want.astype(np.float32))) < 1.0

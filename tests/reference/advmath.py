@@ -280,6 +280,106 @@ def swish(x: int, beta: float, dtype: type[Scalar]) -> int:
     return div_lane(x, op("Add", e, encode_float(1.0, dtype)), dtype)
 
 
+# -- Power --------------------------------------------------------------------------------------
+
+NAN_BITS = 0x7FC00000
+
+
+def _odd_integer(b: int) -> bool:
+    v = value(b)
+    return math.isfinite(v) and v == math.floor(v) and math.fmod(v, 2.0) != 0.0
+
+
+def power_special(r: int, a: int, b: int) -> int:
+    """Power.md's special cases over the computed power *r* (float32 bits), in the
+    implementation's order."""
+    va, vb = value(a), value(b)
+    if vb == 0 or va == 1:
+        return const(1.0)
+    if math.isnan(va) or math.isnan(vb):
+        return NAN_BITS
+    if math.isinf(va) or va == 0:
+        flipped = a ^ 0x7F800000 if vb < 0 else a
+        return flipped if _odd_integer(b) else flipped & 0x7FFFFFFF
+    if va < 0:
+        if math.isfinite(vb) and vb != math.floor(vb):
+            r = NAN_BITS
+        elif _odd_integer(b):
+            r ^= 0x80000000
+    if va == -1 and math.isinf(vb):
+        return const(1.0)
+    return r
+
+
+def power_intrinsic32(a: int, b: int) -> int:
+    """INTRINSIC: exp(b * ln|a|) (each step an intrinsic), then the special cases."""
+    return power_special(exp(mul(b, ln(a & 0x7FFFFFFF))), a, b)
+
+
+def _log_extended(a: int) -> tuple[int, int]:
+    """The extended logarithm of the implementation (GetLogFExtStepOne/Two), step by step."""
+    i = const(0.0)
+    if value(a) < value(const(1.175494351e-38)):
+        a, i = muls(a, 8388608.0), const(-23.0)
+    e = ((a - 0x3F3504F3) & 0xFF800000) & 0xFFFFFFFF
+    m = (a - e) & 0xFFFFFFFF
+    e_value = signed(e, 32)
+    i = fma(encode_float(float(e_value), F), const(1.19209290e-7), i)
+    p = adds(m, 1.0)
+    m = adds(m, -1.0)
+    r = div(const(1.0), p)
+    qhi = mul(m, r)
+    qhi1 = fma(m ^ 0x80000000, qhi, add(muls(qhi, -2.0), m))
+    qlo = mul(r, qhi1)
+    s = mul(qhi, qhi)
+    poly = fma(s, const(0.129394531), const(0.141957462))
+    poly = fma(poly, s, const(0.200015724))
+    poly = fma(poly, s, const(0.333333254))
+    poly = mul(poly, s)
+    qhi, qlo = add(qhi, qhi), add(qlo, qlo)
+    first_hi = add(muls(i, 6.93147182e-1), qhi)
+    first_lo = sub(qhi, fma(i, const(-6.93147182e-1), first_hi))
+    second_lo = fma(qhi, poly, first_lo)
+    last_lo = fma(muls(qlo, 3.0), poly, qlo)
+    sum_lo = add(fma(i, const(-1.90465421e-9), last_lo), second_lo)
+    high = add(first_hi, sum_lo)
+    return high, add(sub(first_hi, high), sum_lo)
+
+
+def power_double32(a: int, b: int) -> int:
+    """DOUBLE_FLOAT_TECH: the extended logarithm, exp with the product's error fed back."""
+    high, low = _log_extended(a & 0x7FFFFFFF)
+    phi = mul(high, b)
+    plo = fma(low, b, fma(high, b, phi ^ 0x80000000))
+    r = exp(phi)
+    r = fma(plo, r, r)
+    vphi = value(phi)
+    if vphi >= value(const(88.7228390)) or vphi < -104.0:
+        r = const(math.inf) if vphi >= 0 else const(0.0)
+    return power_special(r, a, b)
+
+
+def power_float(a: int, b: int, dtype: type[Scalar], double_float: bool) -> int:
+    """A half, bfloat16 or float lane: cast up, the float32 steps, cast back (CAST_RINT)."""
+    core = power_double32 if double_float else power_intrinsic32
+    if dtype is F:
+        return core(a, b)
+    up_ = lambda x: convert_element(x, dtype, F, RoundMode.CAST_RINT, False)  # noqa: E731
+    result = core(up_(a), up_(b))
+    return convert_element(result, F, dtype, RoundMode.CAST_RINT, False)
+
+
+def power_int(a: int, b: int, dtype: type[Scalar]) -> int:
+    """Integers: a ** b modulo 2**bits; b == 0 or a == 1: 1; signed b < 0: 0, or +-1 for a == -1."""
+    bits = width(dtype)
+    va, vb = value_of(a, dtype), value_of(b, dtype)
+    if vb == 0 or va == 1:
+        return 1
+    if vb < 0:
+        return (-1 if vb % 2 else 1) & ((1 << bits) - 1) if va == -1 else 0
+    return pow(va, vb, 1 << bits)
+
+
 def signed_value(x: int, dtype: type[Scalar]) -> int:
     return signed(x, width(dtype))
 

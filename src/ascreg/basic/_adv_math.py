@@ -602,7 +602,8 @@ __all__ = [
     "LogicalNot", "IsFinite", "IsInf", "IsNan",
     *(cls.__name__ for cls in CONFIGS.values()),
     "SinAlgo", "CosAlgo", "TanhAlgo", "SinConfig", "CosConfig", "TanhConfig", "defaultSinConfig",
-    "defaultCosConfig", "DEFAULT_TANH_CONFIG", "Swish",
+    "defaultCosConfig", "DEFAULT_TANH_CONFIG", "Swish", "Power", "PowerAlgo", "PowerConfig",
+    "defaultPowerConfig",
 ]  # fmt: skip
 
 
@@ -646,6 +647,129 @@ Swish = AdvancedApi(
                 and is_count(a[2])
                 and not is_tensor(a[3])
             ),
+            lambda a: {"T": tensor_dtype(a[0])},
+        )
+    ],
+)
+
+
+# -- Power --------------------------------------------------------------------------------------
+
+
+class PowerAlgo(enum.Enum):
+    """``AscendC::PowerAlgo``: ``INTRINSIC`` (the default) or ``DOUBLE_FLOAT_TECH``.
+
+    ``INTRINSIC``: integers by square-and-multiply, half and float as ``exp(y ln|x|)``;
+    ``DOUBLE_FLOAT_TECH``: half, bfloat16 and float with an extended-precision logarithm.
+
+    Examples
+    --------
+    >>> PowerAlgo.DOUBLE_FLOAT_TECH.value
+    1
+    """
+
+    INTRINSIC = 0
+    DOUBLE_FLOAT_TECH = 1
+
+
+@attrs.frozen
+class PowerConfig:
+    """``AscendC::PowerConfig{algo}``: the ``config`` template argument of ``Power``.
+
+    Examples
+    --------
+    >>> PowerConfig(PowerAlgo.DOUBLE_FLOAT_TECH).algo.name
+    'DOUBLE_FLOAT_TECH'
+    """
+
+    algo: PowerAlgo = PowerAlgo.INTRINSIC
+
+
+defaultPowerConfig = PowerConfig()
+"""``AscendC::defaultPowerConfig``: ``{PowerAlgo::INTRINSIC}``."""
+
+POWER_TYPES = {
+    PowerAlgo.INTRINSIC: (uint8_t, int8_t, uint16_t, int16_t, uint32_t, int32_t, half, float32_t),
+    PowerAlgo.DOUBLE_FLOAT_TECH: (half, float32_t, bfloat16_t),
+}
+"""The types of each algorithm (Power.md, PowCheckType)."""
+
+
+def _power_forms(args: tuple[Any, ...]) -> tuple[Any, Any, Any, Any, Any] | None:
+    """Return (dst, base, exponent, tmp, count) of the twelve forms, or None."""
+    if len(args) < 3 or not is_tensor(args[0]):
+        return None
+    base, exponent = args[1], args[2]
+    if not (is_tensor(base) or is_tensor(exponent)):
+        return None
+    rest = list(args[3:])
+    tmp = rest.pop(0) if rest and is_tensor(rest[0], uint8_t) else None
+    count = rest.pop(0) if rest and is_count(rest[0]) else None
+    return None if rest else (args[0], base, exponent, tmp, count)
+
+
+def _power(t: TemplateArgs, *args: Any) -> None:
+    config: PowerConfig = t.config
+    call = f"Power<{t.T.cpp_name}, {str(bool(t.isReuseSource)).lower()}, {config.algo.name}>"
+    check_dtype(call, "T", t.T, POWER_TYPES[config.algo])
+    forms = _power_forms(args)
+    assert forms is not None  # the overload matched these operands
+    dst, base, exponent, tmp, count = forms
+    check_tensor(call, "dstTensor", dst, t.T)
+    tensors = [("dstTensor", dst)]
+    for role, operand in (("src0Tensor", base), ("src1Tensor", exponent)):
+        if is_tensor(operand):
+            tensors.append((role, check_tensor(call, role, operand, t.T)))
+    if tmp is not None:
+        check_tmp(call, tmp)
+    source = tensors[1][1]
+    n = check_count(call, "calCount", source.GetSize() if count is None else count, *tensors)
+    a = read(base, n) if is_tensor(base) else np.full(n, t.T(base), t.T.np_dtype)
+    b = read(exponent, n) if is_tensor(exponent) else np.full(n, t.T(exponent), t.T.np_dtype)
+    if t.T in FLOATS or t.T is bfloat16_t:
+        result = advmath.power_float(a, b, double_float=config.algo is PowerAlgo.DOUBLE_FLOAT_TECH)
+    else:
+        result = advmath.power_int(a, b)
+    write(dst, result.astype(t.T.np_dtype))
+
+
+Power = AdvancedApi(
+    "Power",
+    """``Power<T, isReuseSource, config>(dst, src0, src1[, sharedTmpBuffer][, calCount])``: ``src0 ** src1``.
+
+    Either operand may be a scalar of T instead of a LocalTensor (``Power(dst, x, 2.0f, n)``,
+    ``Power(dst, 2.0f, y, n)``). Floats (half, bfloat16, float) are computed in float32 as the
+    dav-3510 implementation does, ``exp(y ln|x|)`` (``INTRINSIC``) or with an extended
+    logarithm and a corrected exponential (``DOUBLE_FLOAT_TECH``), followed by the IEEE special
+    cases (``pow(x, 0) = pow(1, y) = 1``, signed zeros and infinities, NaN for a negative base
+    and a non-integer exponent); integers by square-and-multiply, wrapping, with a negative
+    exponent giving 0 (or +-1 for a base of -1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, int32_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     x, y = (LocalTensor[float32_t](TPosition.VECCALC, 64 * k, 4) for k in range(2))
+    ...     i, j = (LocalTensor[int32_t](TPosition.VECCALC, 256 + 64 * k, 4) for k in range(2))
+    ...     x.GetPhyAddr().write([2.0, -2.0, 9.0, 0.0]); i.GetPhyAddr().write([3, -2, 10, 0])
+    ...     ctx.tracker.barrier()
+    ...     Power[float32_t, False, PowerConfig(PowerAlgo.DOUBLE_FLOAT_TECH)](y, x, 3.0, 4)
+    ...     Power(j, i, 2, 4); ctx.tracker.barrier()
+    ...     y.GetPhyAddr().read(4).tolist(), j.GetPhyAddr().read(4).tolist()
+    ([8.0, -8.0, 729.0, 0.0], [9, 4, 100, 0])
+    """,
+    [
+        Overload(
+            (
+                Param("T", TYPENAME),
+                Param("isReuseSource", bool, False),
+                Param("config", PowerConfig, defaultPowerConfig),
+            ),
+            _power,
+            lambda a: _power_forms(a) is not None,
             lambda a: {"T": tensor_dtype(a[0])},
         )
     ],

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import float32_t, half
+from ascreg._dtypes import bfloat16_t, float32_t, half
 from ascreg.core import arith, compound, convert, elementary
 from ascreg.core.bitwise import bitwise
 from ascreg.core.compare import compare
@@ -519,3 +519,190 @@ def swish(values: Lanes, beta: Any) -> Lanes:
     """
     scalar = values.dtype.type(np.float32(-1.0) * np.float32(beta))
     return div(values, adds(exp(muls(values, scalar)), 1.0))
+
+
+# -- Power ------------------------------------------------------------------------------------------
+
+_F32_NAN_BITS = np.int32(0x7FC00000)
+_F32_INF_BITS = 0x7F800000
+
+
+def _bits32(values: Lanes) -> Lanes:
+    bits: Lanes = np.ascontiguousarray(values, dtype=np.float32).view(np.int32)
+    return bits
+
+
+def _float32(bits: Lanes) -> Lanes:
+    values: Lanes = np.ascontiguousarray(bits, dtype=np.int32).view(np.float32)
+    return values
+
+
+def _odd_integer(b: Lanes) -> Lanes:
+    """``fmaf(-2.0f, floorf(0.5f * b), b) == 1.0f``: whether *b* is an odd integer."""
+    half_floor = truncate(muls(b, 0.5), RoundMode.CAST_FLOOR)
+    return compare("EQ", fma(half_floor, _scalar(b, -2.0), b), 1.0)
+
+
+def _power_special(r: Lanes, a: Lanes, b: Lanes) -> Lanes:
+    """``ProcessSpecialCaseForPowF``: the IEEE special cases over the computed power *r*.
+
+    In order (each on the lanes no earlier case took): ``b == 0`` or ``a == 1`` give 1; a NaN
+    operand gives the quiet NaN 0x7FC00000; ``a`` infinite or zero gives the signed zero or
+    infinity from *a*'s bits (``a ^ 0x7F800000`` for ``b < 0``, the sign kept only for an odd
+    integer ``b``); a negative ``a`` negates *r* for an odd integer ``b`` and gives NaN for a
+    non-integer ``b``; ``a == -1`` with an infinite ``b`` gives 1.
+    """
+    one = np.float32(1.0)
+    out = r.copy()
+    first = compare("EQ", b, 0.0) | compare("EQ", a, 1.0)
+    out[first] = one
+    rest = ~first
+    nan = (np.isnan(a) | np.isnan(b)) & rest
+    out[nan] = _float32(np.full(1, _F32_NAN_BITS))[0]
+    rest &= ~nan
+    a_bits = _bits32(a)
+    edge = ((a_bits & 0x7FFFFFFF) == _F32_INF_BITS) | compare("EQ", a, 0.0)
+    edge &= rest
+    odd = _odd_integer(b)
+    flipped = np.where(compare("LT", b, 0.0), a_bits ^ _F32_INF_BITS, a_bits)
+    signless = flipped & 0x7FFFFFFF
+    out[edge] = _float32(np.where(odd, flipped, signless))[edge]
+    rest &= ~edge
+    negated = np.where(odd, -out, out)
+    negated = np.where(
+        compare("NE", b, truncate(b, RoundMode.CAST_FLOOR)),
+        _float32(np.full(b.shape, _F32_NAN_BITS)),
+        negated,
+    )
+    negative = compare("LT", a, 0.0) & rest
+    out[negative] = negated[negative]
+    b_bits = _bits32(b)
+    unit = rest & ((b_bits & 0x7FFFFFFF) == _F32_INF_BITS) & compare("EQ", a, -1.0)
+    out[unit] = one
+    return out
+
+
+def _power_intrinsic32(a: Lanes, b: Lanes) -> Lanes:
+    """``PowerAlgo::INTRINSIC`` for floats: ``exp(b * ln|a|)`` with the special cases."""
+    r = exp(mul(b, ln(arith.abs_lanes(a))))
+    return _power_special(r, a, b)
+
+
+_LOG_SMALLEST = 1.175494351e-38
+_LOG_SCALE = 8388608.0
+_LOG_REDUCE = 0x3F3504F3  # __float_as_int(0.70710678f)
+_LOG_E_MASK = np.int32(-8388608)  # 0xff800000
+_LOG_E_SCALE = 1.19209290e-7
+_LOG_POLY = (0.129394531, 0.141957462, 0.200015724, 0.333333254)
+_LOG2_HI = 6.93147182e-1
+_LOG2_LO = -1.90465421e-9
+_EXP_HIGH = 88.7228390
+_EXP_LOW = -104.0
+
+
+def _log_extended(a: Lanes) -> tuple[Lanes, Lanes]:
+    """``GetLogFExtStepOne`` + ``StepTwo``: ``ln(a)`` of float32 *a* as a (high, low) pair."""
+    small = compare("LT", a, _LOG_SMALLEST)
+    a = np.where(small, muls(a, _LOG_SCALE), a)
+    i = np.where(small, np.float32(-23.0), np.float32(0.0)).astype(np.float32)
+    a_bits = _bits32(a)
+    e = ((a_bits.astype(np.int64) - _LOG_REDUCE).astype(np.int32)) & _LOG_E_MASK
+    m = _float32((a_bits.astype(np.int64) - e).astype(np.int32))
+    i = fma(e.astype(np.float32), _scalar(i, _LOG_E_SCALE), i)  # Axpy(i, float(e), 2^-23)
+    p = adds(m, 1.0)
+    m = adds(m, -1.0)
+    r = div(_scalar(p, 1.0), p)
+    qhi = mul(m, r)
+    t = add(muls(qhi, -2.0), m)
+    qhi1 = fma(arith.neg_lanes(m), qhi, t)  # FusedMulDstAdd(-m, qhi, t)
+    qlo = mul(r, qhi1)
+    s = mul(qhi, qhi)
+    poly = fma(s, _scalar(s, _LOG_POLY[0]), _scalar(s, _LOG_POLY[1]))  # Axpy(0.1419..., s, c0)
+    poly = fma(poly, s, _scalar(s, _LOG_POLY[2]))
+    poly = fma(poly, s, _scalar(s, _LOG_POLY[3]))
+    poly = mul(poly, s)
+    qhi = add(qhi, qhi)
+    qlo = add(qlo, qlo)
+    first_hi = add(muls(i, _LOG2_HI), qhi)
+    first_lo = sub(qhi, fma(i, _scalar(i, -_LOG2_HI), first_hi))
+    second_lo = fma(qhi, poly, first_lo)
+    last_lo = fma(muls(qlo, 3.0), poly, qlo)
+    sum_lo = add(fma(i, _scalar(i, _LOG2_LO), last_lo), second_lo)
+    high = add(first_hi, sum_lo)
+    low = add(sub(first_hi, high), sum_lo)
+    return high, low
+
+
+def _exp_extended(high: Lanes, low: Lanes, b: Lanes) -> Lanes:
+    """``GetExpCore``: ``exp(b * (high + low))`` with the product's rounding error fed back."""
+    phi = mul(high, b)
+    plo = fma(high, b, arith.neg_lanes(phi))
+    plo = fma(low, b, plo)
+    r = exp(phi)
+    r = fma(plo, r, r)
+    saturated = np.where(compare("GE", phi, 0.0), np.float32(np.inf), np.float32(0.0))
+    outside = compare("GE", phi, _EXP_HIGH) | compare("LT", phi, _EXP_LOW)
+    result: Lanes = np.where(outside, saturated, r).astype(np.float32)
+    return result
+
+
+def _power_double32(a: Lanes, b: Lanes) -> Lanes:
+    """``PowerAlgo::DOUBLE_FLOAT_TECH``: an extended-precision ``ln|a|``, ``exp`` with correction."""
+    high, low = _log_extended(arith.abs_lanes(a))
+    return _power_special(_exp_extended(high, low, b), a, b)
+
+
+def _to_type(values: Lanes, dtype: np.dtype[Any]) -> Lanes:
+    if dtype == F16:
+        return to_half(values)
+    if dtype == F32:
+        return values
+    return convert.convert(values, float32_t, bfloat16_t, RoundMode.CAST_RINT, False)
+
+
+def power_float(a: Lanes, b: Lanes, *, double_float: bool) -> Lanes:
+    """``Power`` of half, bfloat16 or float lanes: in float32, cast back with ``CAST_RINT``.
+
+    Examples
+    --------
+    >>> power_float(np.float32([2.0, -2.0, -8.0, 0.0]), np.float32([10.0, 3.0, 1 / 3, -1.0]), double_float=False).tolist()
+    [1024.0, -8.0, nan, inf]
+    >>> power_float(np.float32([3.0]), np.float32([2.5]), double_float=True).tolist()
+    [15.588457107543945]
+    """
+    dtype = a.dtype
+    core = _power_double32 if double_float else _power_intrinsic32
+    return _to_type(core(a.astype(np.float32), b.astype(np.float32)), dtype)
+
+
+def power_int(a: Lanes, b: Lanes) -> Lanes:
+    """``Power`` of integer lanes: square-and-multiply, wrapping, then the special cases.
+
+    ``b == 0`` or ``a == 1`` give 1; a signed ``b < 0`` gives 0, or +-1 for ``a == -1``.
+
+    The implementation runs as many rounds as the largest exponent has bits, so every
+    non-negative exponent is used whole: the result is ``a ** b`` modulo 2**bits.
+
+    Examples
+    --------
+    >>> power_int(np.int8([3, 2, -1, -1, 5, 7]), np.int8([4, 7, -3, -2, -1, 0])).tolist()
+    [81, -128, -1, 1, 0, 1]
+    """
+    bits = 8 * a.dtype.itemsize
+    base = a.copy()
+    exponent = b.copy()
+    result = np.ones_like(a)
+    with np.errstate(over="ignore"):
+        for _ in range(bits):
+            result = np.where((exponent & 1) == 1, (result * base).astype(a.dtype), result)
+            exponent = exponent >> 1
+            base = (base * base).astype(a.dtype)
+    result = np.where((b == 0) | (a == 1), a.dtype.type(1), result)
+    if a.dtype.kind == "i":
+        negative = (b < 0) & ~((b == 0) | (a == 1))
+        minus_one = a == -1
+        unit = np.where((b & 1) == 1, a.dtype.type(-1), a.dtype.type(1))
+        result = np.where(negative & ~minus_one, a.dtype.type(0), result)
+        result = np.where(negative & minus_one, unit, result)
+    out: Lanes = result.astype(a.dtype)
+    return out
