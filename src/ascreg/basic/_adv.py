@@ -296,10 +296,14 @@ def check_dtype(call: str, role: str, dtype: Any, legal: Sequence[type[Scalar]])
         )
 
 
-def check_tensor(call: str, role: str, value: Any, dtype: Any = None) -> LocalTensor[Any]:
+def check_tensor(
+    call: str, role: str, value: Any, dtype: Any = None, alignment: int = DATA_BLOCK
+) -> LocalTensor[Any]:
     """Return *value* after checking it is a UB LocalTensor with a buffer, 32-byte aligned.
 
-    With *dtype*, its element type must be that one (C++ would not compile otherwise).
+    With *dtype*, its element type must be that one (C++ would not compile otherwise). An
+    operand the implementation reads or writes one element at a time (``DIST_BRC_B32`` loads,
+    ``DIST_FIRST_ELEMENT_B32`` stores) needs only *alignment* = its element size.
     """
     if not isinstance(value, LocalTensor):
         raise AscregTypeError(f"{role} must be a LocalTensor, got {value!r:.60}", call=call)
@@ -309,7 +313,9 @@ def check_tensor(call: str, role: str, value: Any, dtype: Any = None) -> LocalTe
         )
     if value._position not in UB_POSITIONS:
         raise AscregTypeError(f"{role} must be VECIN/VECCALC/VECOUT, not {value._position.name}")
-    value.GetPhyAddr().require_alignment(DATA_BLOCK, f"{call}: {role} must be 32-byte aligned")
+    value.GetPhyAddr().require_alignment(
+        alignment, f"{call}: {role} must be {alignment}-byte aligned"
+    )
     return value
 
 
