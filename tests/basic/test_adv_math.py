@@ -3,6 +3,7 @@ references of tests/reference/advmath.py, on LocalTensors in a running block."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -354,3 +355,94 @@ def test_power_double_float_is_within_one_ulp() -> None:
     ).view(np.float32)
     want = np.power(a.astype(np.float64), b.astype(np.float64))
     assert np.max(np.abs(got - want) / np.spacing(want.astype(np.float32))) < 1.0
+
+
+INVERSE = {
+    ("Asin", None): lambda b, t: ref.asin_lane(b, t, False),
+    ("Acos", None): lambda b, t: ref.asin_lane(b, t, True),
+    ("Atan", None): lambda b, t: ref.float_function("Atan", b, t),
+    ("Atan", "poly"): lambda b, t: ref.float_function("AtanPolynomial", b, t),
+    ("Tan", None): lambda b, t: ref.float_function("Tan", b, t),
+    ("Erf", None): lambda b, t: ref.float_function("Erf", b, t),
+    ("Erf", "sub"): lambda b, t: ref.float_function("ErfSubsection", b, t),
+    ("Erfc", None): lambda b, t: ref.float_function("Erfc", b, t),
+}
+CONFIGS = {
+    ("Atan", "poly"): AtanConfig(AtanAlgo.POLYNOMIAL_APPROXIMATION),
+    ("Erf", "sub"): ErfConfig(ErfAlgo.SUBSECTION_POLYNOMIAL_APPROXIMATION),
+}
+RANGES = {"Asin": (-1.0, 1.0), "Acos": (-1.0, 1.0), "Atan": (-40.0, 40.0), "Tan": (-20.0, 20.0),
+          "Erf": (-5.0, 5.0), "Erfc": (-12.0, 12.0)}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(INVERSE), ids=lambda c: f"{c[0]}-{c[1]}")
+@FEW
+@given(data=st.data(), dtype=st.sampled_from([half, float32_t]), tmp=st.booleans())
+def test_more_float_functions_match_the_reference(
+    case: Any, dtype: Any, tmp: bool, data: Any
+) -> None:
+    name, variant = case
+    if variant == "poly":
+        dtype = float32_t
+    n = data.draw(st.integers(1, 24))
+    if data.draw(st.booleans()):
+        low, high = RANGES[name]
+        values = data.draw(st.lists(st.floats(low, high, width=32), min_size=n, max_size=n))
+        bits = to_bits(np.array(values, dtype=np.float32).astype(dtype.np_dtype))
+    else:
+        bits = data.draw(lane_bits(dtype, n))
+    api = globals()[name]
+    if case in CONFIGS:
+        api = api[dtype, False, CONFIGS[case]]
+    got = run(api, dtype, [(dtype, bits)], n, tmp=tmp)
+    assert same_lanes(got, [INVERSE[case](b, dtype) for b in bits], dtype)
+
+
+def test_atan_polynomial_is_float_only() -> None:
+    with pytest.raises(IllegalDtypeError, match="float only"):
+        run(
+            Atan[half, False, AtanConfig(AtanAlgo.POLYNOMIAL_APPROXIMATION)],
+            half,
+            [(half, [0] * 8)],
+            8,
+        )
+
+
+@pytest.mark.parametrize(
+    ("name", "function", "tolerance", "low", "high"),
+    [
+        ("Asin", np.arcsin, 6e-5, -1, 1),  # the 8-term series near 1/sqrt 2
+        ("Acos", np.arccos, 6e-5, -1, 1),
+        ("Atan", np.arctan, 2e-5, -50, 50),
+        ("Erfc", np.vectorize(math.erfc), 3e-7, -5, 5),
+        ("Erf", np.vectorize(math.erf), 3e-7, -5, 5),
+    ],
+)
+def test_more_float_functions_are_accurate(name: str, function: Any, tolerance: float,
+                                           low: float, high: float) -> None:  # fmt: skip
+    """The documented algorithms' accuracy against float64 (a sanity check of the series)."""
+    x = np.linspace(low, high, 2049).astype(np.float32)
+    got = np.array(
+        run(globals()[name], float32_t, [(float32_t, to_bits(x))], x.size), np.uint32
+    ).view(np.float32)
+    assert np.max(np.abs(got - function(x.astype(np.float64)))) < tolerance
+
+
+@pytest.mark.parametrize("name", ["Gelu", "FasterGelu", "FasterGeluV2"])
+@FEW
+@given(
+    data=st.data(), dtype=st.sampled_from([half, float32_t]), high=st.booleans(), tmp=st.booleans()
+)
+def test_gelus_match_the_reference(name: str, dtype: Any, high: bool, tmp: bool, data: Any) -> None:
+    n = data.draw(st.integers(1, 40))
+    if data.draw(st.booleans()):
+        values = data.draw(st.lists(st.floats(-8, 8, width=16), min_size=n, max_size=n))
+        bits = to_bits(np.array(values, dtype=np.float32).astype(dtype.np_dtype))
+    else:
+        bits = data.draw(lane_bits(dtype, n))
+    got = run(globals()[name][dtype, high], dtype, [(dtype, bits)], n, tmp=tmp)
+    if high and dtype is half:
+        want = [ref.in_float(lambda f: ref.gelu_lane(name, f, float32_t), half, b) for b in bits]
+    else:
+        want = [ref.gelu_lane(name, b, dtype) for b in bits]
+    assert same_lanes(got, want, dtype)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ascreg import RoundMode, bfloat16_t, bool_, float32_t, half
+from ascreg import RoundMode, bfloat16_t, bool_, float32_t, half, int8_t, int32_t
 from ascreg._dtypes import Scalar
 from reference.arith import binary
 from reference.common import decode_float, encode_float, is_float, signed, value_of, width
@@ -262,11 +262,14 @@ FLOAT_FUNCTIONS = {
     "Sin": sin32, "Cos": cos32, "Tanh": tanh32, "Sinh": sinh32, "Cosh": cosh32,
     "Acosh": acosh32, "Atanh": atanh32, "Sigmoid": sigmoid32,
 }  # fmt: skip
+
+SATURATING = {"Tan"}
+"""The float functions whose half result is cast back saturating."""
 """The functions computed in float32 (a half lane cast up and back)."""
 
 
 def float_function(name: str, x: int, dtype: type[Scalar]) -> int:
-    return in_float(FLOAT_FUNCTIONS[name], dtype, x)
+    return in_float(FLOAT_FUNCTIONS[name], dtype, x, saturate=name in SATURATING)
 
 
 def swish(x: int, beta: float, dtype: type[Scalar]) -> int:
@@ -278,6 +281,240 @@ def swish(x: int, beta: float, dtype: type[Scalar]) -> int:
 
     e = unary_lane("Exp", op("Mul", x, scalar), dtype)
     return div_lane(x, op("Add", e, encode_float(1.0, dtype)), dtype)
+
+
+# -- inverse trigonometric functions, Tan, Erf, Erfc, the Gelus ----------------------------------
+
+HALF_PI = 1.5707963267948966
+BOUNDARY = 0.7071067811865476
+ASIN_COEF = (1.0, 0.16666666666666666, 0.075, 0.04464285714285714, 0.030381944444444444,
+             0.022372159090909092, 0.017352764423076924, 0.01396484375)  # fmt: skip
+
+
+def _ops(dtype: type[Scalar]):  # type: ignore[no-untyped-def]
+    """Mul / Add / Muls / Adds / Mins / Div / Sqrt on *dtype* lanes (scalars rounded to it)."""
+    c = lambda v: encode_float(v, dtype)  # noqa: E731
+    return (
+        lambda a, b: binary("Mul", dtype, a, b),
+        lambda a, b: binary("Add", dtype, a, b),
+        lambda a, v: binary("Mul", dtype, a, c(v)),
+        lambda a, v: binary("Add", dtype, a, c(v)),
+        lambda a, v: binary("Min", dtype, a, c(v)),
+        lambda a, b: div_lane(a, b, dtype),
+        lambda a: unary_lane("Sqrt", a, dtype),
+    )
+
+
+def _abs(x: int, dtype: type[Scalar] = F) -> int:
+    return x & ~(1 << (width(dtype) - 1))
+
+
+def _asin_series(d: int, square: int, dtype: type[Scalar], coef) -> int:  # type: ignore[no-untyped-def]
+    mul_, _, muls_, adds_, _, _, _ = _ops(dtype)
+    d = adds_(muls_(d, coef(ASIN_COEF[7])), coef(ASIN_COEF[6]))
+    for k in (5, 4, 3, 2, 1, 0):
+        d = adds_(mul_(d, square), coef(ASIN_COEF[k]))
+    return d
+
+
+def _sign_ratio(x: int, dtype: type[Scalar]) -> int:
+    _, _, muls_, adds_, _, div_, _ = _ops(dtype)
+    big, small = (2.0**62, 2.0**-62) if dtype is F else (2.0**15, 2.0**-15)
+    scaled = muls_(x, big)
+    return div_(scaled, adds_(_abs(scaled, dtype), small))
+
+
+def _choice(magnitude: int, dtype: type[Scalar], integer: type[Scalar]) -> int:
+    """floor(min(|x|, 1/sqrt 2) - 1/sqrt 2) as *dtype*: -1 below the boundary, else 0."""
+    _, _, _, adds_, mins_, _, _ = _ops(dtype)
+    shifted = adds_(mins_(magnitude, BOUNDARY), -BOUNDARY)
+    whole = convert_element(shifted, dtype, integer, RoundMode.CAST_FLOOR, True)
+    return convert_element(whole, integer, dtype, RoundMode.CAST_RINT, False)
+
+
+def asin_lane(x: int, dtype: type[Scalar], acos: bool) -> int:
+    """Asin.md / Acos.md: blend of the near series and pi/2 - series(sqrt(1 - x^2))."""
+    f = float
+    h = lambda v: value_of(encode_float(v, half), half)  # noqa: E731  (static_cast<half>)
+    if dtype is F:
+        square = mul(x, x)
+        root = sqrt(adds(muls(mul(x, x), -1.0), 1.0))
+        far = mul(_asin_series(mul(root, root), mul(root, root), F, f), root)
+        far = adds(muls(far, -1.0), HALF_PI)
+        near = mul(_asin_series(muls(square, 1.0), square, F, f), sqrt(square))
+        choice = muls(_choice(sqrt(square), F, int32_t), -1.0)
+        blended = add(mul(near, choice), mul(far, adds(muls(choice, -1.0), 1.0)))
+        result = mul(blended, _sign_ratio(x, F))
+        return muls(adds(result, -HALF_PI), -1.0) if acos else result
+    hmul, _, hmuls, hadds, _, _, _ = _ops(half)
+    xf = up(x)
+    rest = adds(muls(mul(xf, xf), -1.0), 1.0)
+    far = mul(_asin_series(muls(rest, h(1.0)), rest, F, h), sqrt(rest))
+    far = adds(muls(far, -1.0), HALF_PI)
+    magnitude = _abs(x, half)
+    hsq = hmul(magnitude, magnitude)
+    near = hmul(_asin_series(hsq, hsq, half, f), magnitude)
+    choice = hmuls(_choice(magnitude, half, int8_t), -1.0)
+    near = hmul(near, choice)
+    other = up(hadds(hmuls(choice, -1.0), 1.0))
+    result = mul(add(up(near), mul(far, other)), up(_sign_ratio(x, half)))
+    if acos:
+        result = muls(adds(result, -HALF_PI), -1.0)
+    return down(result, saturate=True)
+
+
+ATAN_FACTORS = (1.0, -0.3333333333333333, 0.2, -0.14285714285714285, 0.1111111111111111,
+                -0.09090909090909091, 0.07692307692307693)  # fmt: skip
+
+
+def _atan_series(x: int, level: int) -> int:
+    square = mul(x, x)
+    d = muls(mul(x, x), ATAN_FACTORS[level])
+    if level == 6:
+        d = adds(mul(adds(d, ATAN_FACTORS[6]), square), ATAN_FACTORS[5])
+    d = adds(d, ATAN_FACTORS[4])
+    for k in (3, 2, 1, 0):
+        d = adds(mul(d, square), ATAN_FACTORS[k])
+    return mul(d, x)
+
+
+def _fmin(a: int, b: int) -> int:
+    return binary("Min", F, a, b)
+
+
+def _transform(x: int, factor: float) -> int:
+    return _abs(div(adds(x, -factor), adds(muls(x, factor), 1.0)))
+
+
+def atan32(x: int) -> int:
+    """Atan.md (TAYLOR_EXPANSION): the least of four range-reduced series, signed."""
+    clipped = maxs(mins(x, 10000.0), -10000.0)
+    a = _abs(clipped)
+    d = _atan_series(a, 4)
+    d = _fmin(d, adds(_atan_series(_transform(a, 0.4142135623730950), 4), 0.39269908169872414))
+    t = _abs(div(adds(a, -1.0), adds(a, 1.0)))
+    d = _fmin(d, adds(_atan_series(t, 4), 0.7853981633974483))
+    far = adds(adds(_atan_series(_transform(t, 0.4142135623730950), 6), 0.39269908169872414),
+               0.7853981633974483)  # fmt: skip
+    return mul(_fmin(d, far), _sign_ratio(clipped, F))
+
+
+ATAN_POLY = (-0.333329409, 0.199887753, -0.141718030, 0.105184801, -0.0725297481, 0.0398497507,
+             -0.0143969795, 0.00245002890)  # fmt: skip
+
+
+def atan_polynomial32(x: int) -> int:
+    """Atan (POLYNOMIAL_APPROXIMATION): fused odd polynomial of min(|x|, 1/|x|), sign bit ORed."""
+    a = _abs(x)
+    above = value(a) >= 1.0
+    xc = div(const(1.0), a) if above else a
+    s = mul(xc, xc)
+    y = fma(const(ATAN_POLY[7]), s, const(ATAN_POLY[6]))
+    for k in (5, 4, 3, 2, 1, 0):
+        y = fma(y, s, const(ATAN_POLY[k]))
+    t = fma(mul(y, s), xc, xc)
+    if above:
+        t = fma(const(1.68325555), const(0.933189452), t ^ 0x80000000)
+    return t | (x & 0x80000000)
+
+
+TAN_PI = (3.140625, 0.0009670257568359375, 6.2771141529083251953125e-7,
+          1.21644916362129151821136474609375e-10, -1.0291767438275201129727065563201904296875e-13)  # fmt: skip
+TAN_R = (0.0698520831551998762793, -6.8711573651634203789, 61.20362572811089435388,
+         -24.8048928861126769186219)  # fmt: skip
+
+
+def tan32(x: int) -> int:
+    """Tan.md: k = rint(x / pi), x - k pi in five parts with pi/2 +- x alongside, rational P/Q."""
+    k = truncate(muls(x, ONE_OVER_PI), RoundMode.CAST_RINT)
+    r = sub(sub(x, muls(k, TAN_PI[0])), muls(k, TAN_PI[1]))
+    hi, lo = adds(r, 1.57079637050628662109375), adds(r, -1.57079637050628662109375)
+    t = muls(k, TAN_PI[2])
+    r, hi, lo = sub(r, t), sub(hi, t), sub(lo, t)
+    hi, lo = adds(hi, -0.00000004371139000189375), adds(lo, 0.00000004371139000189375)
+    for part in TAN_PI[3:]:
+        t = muls(k, part)
+        r, hi, lo = sub(r, t), sub(hi, t), sub(lo, t)
+    s = mul(r, r)
+    p = mul(adds(mul(adds(muls(s, TAN_R[0]), TAN_R[1]), s), TAN_R[2]), r)
+    return div(p, mul(mul(adds(s, TAN_R[3]), hi), lo))
+
+
+ERF_P = (0.29639384698e5, 0.50637915060e4, 0.13938061484e4, 0.10162808918e3, 0.75517016694e1,
+         0.053443748819)  # fmt: skip
+ERF_Q = (0.26267224157e5, 0.13243365831e5, 0.30231248150e4, 0.39856963806e3, 0.31212858877e2)
+
+
+def erf_pade32(x: int) -> int:
+    """Erf.md (PADE_APPROXIMATION): P(c) / Q(c), c = x clamped to +-3.92."""
+    c = maxs(mins(x, 3.92), -3.92)
+    s = mul(c, c)
+    p = adds(muls(s, ERF_P[5]), ERF_P[4])
+    for k in (3, 2, 1, 0):
+        p = adds(mul(p, s), ERF_P[k])
+    q = adds(s, ERF_Q[4])
+    for k in (3, 2, 1, 0):
+        q = adds(mul(q, s), ERF_Q[k])
+    return div(mul(p, c), q)
+
+
+ERF_NEAR = (0x38B1E96A, 0xBA574D20, 0x3BAAD5EA, 0xBCDC1BE7, 0x3DE718AF, 0xBEC093AC, 0x3E0375D3)
+ERF_FAR = (0x38EB4C3A, 0xBAAE005B, 0x3C09919F, 0xBD24D99A, 0x3E235519, 0x3F69B4F9, 0x3F210A14)
+ERF_SPLIT = 0x3F8060FE
+
+
+def erf_subsection32(x: int) -> int:
+    """Erf (SUBSECTION_POLYNOMIAL_APPROXIMATION): near/far fused polynomials, 1 - 2^p far."""
+    a = _abs(x)
+    far = value(a) >= value(ERF_SPLIT)
+    coef = ERF_FAR if far else ERF_NEAR
+    f7 = a if far else mul(x, x)
+    f = coef[0]
+    for k in range(1, 7):
+        f = fma(f, f7, coef[k])
+    f22 = a ^ 0x80000000 if far else x
+    f26 = fma(f, f22, f22)
+    if value(a) < value(ERF_SPLIT):
+        return f26
+    f25 = sub(const(1.0), exp(mul(f26, ln(const(2.0)))))
+    return (x & 0x80000000) | f25
+
+
+ERFC_R = (0.1735313680e-7, -0.9856738394e-6, 0.2517003236e-4, -0.3848015171e-3, 0.5681528564e0,
+          0.5245623129e1, 0.2107740710e2, 0.4212761755e2, 0.4380524149e2)  # fmt: skip
+ERFC_S = (0.9349684299e1, 0.3756930664e2, 0.8058268949e2, 0.9155653738e2, 0.4380524152e2)
+
+
+def erfc32(x: int) -> int:
+    """Erfc.md: e^(-xa^2) (x / xa) R(z) / S(z) + (1 - x / xa)."""
+    c = maxs(mins(x, 10.0), -10.0)
+    xa = adds(_abs(c), 2.0**-62)
+    e = exp(mul(xa, xa) ^ 0x80000000)
+    z = mins(xa, 10.0)
+    xb = div(c, xa)
+    r = adds(mul(z, const(ERFC_R[0])), ERFC_R[1])
+    for k in range(2, 9):
+        r = adds(mul(r, z), ERFC_R[k])
+    s = adds(z, ERFC_S[0])
+    for k in range(1, 5):
+        s = adds(mul(s, z), ERFC_S[k])
+    return add(div(mul(mul(e, xb), r), s), sub(const(1.0), xb))
+
+
+def gelu_lane(name: str, x: int, dtype: type[Scalar]) -> int:
+    """Gelu / FasterGelu / FasterGeluV2 on *dtype* lanes (constants rounded to it)."""
+    mul_, add_, muls_, adds_, mins_, div_, _ = _ops(dtype)
+    exp_ = lambda a: unary_lane("Exp", a, dtype)  # noqa: E731
+    if name == "Gelu":
+        t = muls_(add_(muls_(mul_(mul_(x, x), x), 0.044715), x), 1.5957691216057308)
+        return mul_(exp_(mins_(t, 0.0)), div_(x, adds_(exp_(muls_(_abs(t, dtype), -1.0)), 1.0)))
+    if name == "FasterGelu":
+        return div_(x, adds_(exp_(muls_(x, -1.702)), 1.0))
+    a = adds_(mins_(_abs(muls_(x, 0.7071), dtype), 1.769), -1.769)
+    a = adds_(muls_(mul_(a, a), -0.1444), 0.5)
+    shifted = adds_(x, 0.000000000001)
+    a = adds_(mul_(a, div_(shifted, _abs(shifted, dtype))), 0.5)
+    return mul_(x, a)
 
 
 # -- Power --------------------------------------------------------------------------------------
@@ -385,3 +622,14 @@ def signed_value(x: int, dtype: type[Scalar]) -> int:
 
 
 __all__ = ["bfloat16_t"]  # (re-exported for the tests' dtype lists)
+
+FLOAT_FUNCTIONS.update(
+    {
+        "Atan": atan32,
+        "AtanPolynomial": atan_polynomial32,
+        "Tan": tan32,
+        "Erf": erf_pade32,
+        "ErfSubsection": erf_subsection32,
+        "Erfc": erfc32,
+    }
+)

@@ -63,7 +63,7 @@ from ascreg.basic._adv import (
     write,
 )
 from ascreg.core import advmath
-from ascreg.errors import UnsupportedError
+from ascreg.errors import IllegalDtypeError, UnsupportedError
 
 Lanes = np.ndarray[Any, Any]
 FLOATS = (half, float32_t)
@@ -275,6 +275,66 @@ DEFAULT_TANH_CONFIG = TanhConfig()
 """``AscendC::DEFAULT_TANH_CONFIG``: ``{TanhAlgo::INTRINSIC}``."""
 
 
+class AtanAlgo(enum.Enum):
+    """``AscendC::AtanAlgo``: ``TAYLOR_EXPANSION`` (the default) or ``POLYNOMIAL_APPROXIMATION``.
+
+    Examples
+    --------
+    >>> AtanAlgo.POLYNOMIAL_APPROXIMATION.value
+    1
+    """
+
+    TAYLOR_EXPANSION = 0
+    POLYNOMIAL_APPROXIMATION = 1
+
+
+class ErfAlgo(enum.Enum):
+    """``AscendC::ErfAlgo``: ``PADE_APPROXIMATION`` (the default) or the subsection one.
+
+    ``SUBSECTION_POLYNOMIAL_APPROXIMATION`` splits the range at ``|x| = 1.0029``.
+
+    Examples
+    --------
+    >>> ErfAlgo.SUBSECTION_POLYNOMIAL_APPROXIMATION.value
+    1
+    """
+
+    PADE_APPROXIMATION = 0
+    SUBSECTION_POLYNOMIAL_APPROXIMATION = 1
+
+
+@attrs.frozen
+class AtanConfig:
+    """``AscendC::AtanConfig{algo}``: the ``config`` template argument of ``Atan``.
+
+    Examples
+    --------
+    >>> AtanConfig().algo.name
+    'TAYLOR_EXPANSION'
+    """
+
+    algo: AtanAlgo = AtanAlgo.TAYLOR_EXPANSION
+
+
+@attrs.frozen
+class ErfConfig:
+    """``AscendC::ErfConfig{algo}``: the ``config`` template argument of ``Erf``.
+
+    Examples
+    --------
+    >>> ErfConfig(ErfAlgo.SUBSECTION_POLYNOMIAL_APPROXIMATION).algo.value
+    1
+    """
+
+    algo: ErfAlgo = ErfAlgo.PADE_APPROXIMATION
+
+
+defaultAtanConfig = AtanConfig()
+"""``AscendC::defaultAtanConfig``: ``{AtanAlgo::TAYLOR_EXPANSION}``."""
+defaultErfConfig = ErfConfig()
+"""``AscendC::defaultErfConfig``: ``{ErfAlgo::PADE_APPROXIMATION}``."""
+
+
 def _radian_reduction_missing(
     name: str, polynomial: Callable[[Lanes], Lanes]
 ) -> Callable[[Any, str], Any]:
@@ -292,6 +352,24 @@ def _radian_reduction_missing(
 
 def _tanh_pick(config: Any, call: str) -> Callable[[Lanes], Lanes]:
     return advmath.tanh if config.algo is TanhAlgo.INTRINSIC else advmath.tanh_compensated
+
+
+def _atan_pick(config: Any, call: str) -> Callable[[Lanes], Lanes]:
+    if config.algo is AtanAlgo.TAYLOR_EXPANSION:
+        return advmath.atan
+
+    def polynomial(values: Lanes) -> Lanes:
+        if values.dtype != np.float32:
+            raise IllegalDtypeError(
+                "AtanAlgo::POLYNOMIAL_APPROXIMATION supports T = float only", call=call
+            )
+        return advmath.atan_polynomial(values)
+
+    return polynomial
+
+
+def _erf_pick(config: Any, call: str) -> Callable[[Lanes], Lanes]:
+    return advmath.erf if config.algo is ErfAlgo.PADE_APPROXIMATION else advmath.erf_subsection
 
 
 UNARY = [
@@ -324,6 +402,23 @@ UNARY = [
     _Unary("Acosh", advmath.acosh, FLOATS, doc="``ln(x + sqrt(x^2 - 1))`` in float."),
     _Unary("Atanh", advmath.atanh, FLOATS, doc="``0.5 ln((1 + x) / (1 - x))`` in float."),
     _Unary("Sigmoid", advmath.sigmoid, FLOATS, doc="``1 / (1 + e^-x)`` in float."),
+    _Unary("Asin", advmath.asin, FLOATS,
+           doc="a Taylor series below ``|x| < 1/sqrt 2``, else ``pi/2 - series(sqrt(1 - x^2))``; "
+               "half partly on half lanes, as the implementation."),
+    _Unary("Acos", advmath.acos, FLOATS, doc="``pi/2 - Asin(x)`` on Asin's lanes."),
+    _Unary("Atan", advmath.atan, FLOATS, config=(AtanConfig, defaultAtanConfig, _atan_pick),
+           doc="the least of four range-reduced Taylor series (``TAYLOR_EXPANSION``), or a "
+               "fused polynomial of ``min(|x|, 1/|x|)`` (``POLYNOMIAL_APPROXIMATION``, float), "
+               "in float."),
+    _Unary("Tan", advmath.tan, FLOATS,
+           doc="reduction by pi in five parts, then ``x P(x^2) / ((pi/2 + x)(x - pi/2) Q)``, "
+               "in float (half cast back saturating)."),
+    _Unary("Erf", advmath.erf, FLOATS, config=(ErfConfig, defaultErfConfig, _erf_pick),
+           doc="``P(c)/Q(c)`` of x clamped to +-3.92 (``PADE_APPROXIMATION``), or a fused "
+               "polynomial split at ``|x| = 1.0029`` (``SUBSECTION_POLYNOMIAL_APPROXIMATION``), "
+               "in float."),
+    _Unary("Erfc", advmath.erfc, FLOATS,
+           doc="``e^(-xa^2) (x/xa) R(z)/S(z) + 1 - x/xa`` of x clamped to +-10, in float."),
 ]  # fmt: skip
 """The unary entries (table order is export order)."""
 
@@ -347,6 +442,12 @@ Cosh = API["Cosh"]
 Acosh = API["Acosh"]
 Atanh = API["Atanh"]
 Sigmoid = API["Sigmoid"]
+Asin = API["Asin"]
+Acos = API["Acos"]
+Atan = API["Atan"]
+Tan = API["Tan"]
+Erf = API["Erf"]
+Erfc = API["Erfc"]
 
 
 # -- the other forms ----------------------------------------------------------------------------
@@ -603,7 +704,8 @@ __all__ = [
     *(cls.__name__ for cls in CONFIGS.values()),
     "SinAlgo", "CosAlgo", "TanhAlgo", "SinConfig", "CosConfig", "TanhConfig", "defaultSinConfig",
     "defaultCosConfig", "DEFAULT_TANH_CONFIG", "Swish", "Power", "PowerAlgo", "PowerConfig",
-    "defaultPowerConfig",
+    "defaultPowerConfig", "AtanAlgo", "AtanConfig", "defaultAtanConfig", "ErfAlgo", "ErfConfig",
+    "defaultErfConfig", "Gelu", "FasterGelu", "FasterGeluV2",
 ]  # fmt: skip
 
 
@@ -773,4 +875,71 @@ Power = AdvancedApi(
             lambda a: {"T": tensor_dtype(a[0])},
         )
     ],
+)
+
+
+# -- Gelu, FasterGelu, FasterGeluV2 ----------------------------------------------------------
+
+
+def _gelu_forms(args: tuple[Any, ...]) -> bool:
+    if len(args) not in (3, 4) or not (is_tensor(args[0]) and is_tensor(args[1])):
+        return False
+    return (len(args) == 3 or is_tensor(args[2], uint8_t)) and is_count(args[-1])
+
+
+def _gelu_api(name: str, formula: str) -> AdvancedApi:
+    def run(t: TemplateArgs, *args: Any) -> None:
+        call = f"{name}<{t.T.cpp_name}>"
+        check_dtype(call, "T", t.T, FLOATS)
+        dst = check_tensor(call, "dstLocal", args[0], t.T)
+        src = check_tensor(call, "srcLocal", args[1], t.T)
+        if len(args) == 4:
+            check_tmp(call, args[2])
+        n = check_count(call, "dataSize", args[-1], ("srcLocal", src), ("dstLocal", dst))
+        write(dst, advmath.gelu(name, read(src, n), bool(t.highPrecision)).astype(t.T.np_dtype))
+
+    example = advmath.gelu(name, np.array([-1.0, 0.5, 2.0], np.float32), False).tolist()
+    return AdvancedApi(
+        name,
+        f"""``{name}<T, highPrecision, highPerformance>(dstLocal, srcLocal[, sharedTmpBuffer],
+        dataSize)``: {formula}.
+
+        Computed on T's lanes (half on half), or with ``highPrecision`` a half input in float
+        and cast back (``CAST_RINT``); ``highPerformance`` is not read on the 950. T: half, float.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()) as ctx:
+        ...     x, y = (LocalTensor[float32_t](TPosition.VECCALC, 64 * k, 8) for k in range(2))
+        ...     x.GetPhyAddr().write([-1.0, 0.5, 2.0]); ctx.tracker.barrier()
+        ...     {name}(y, x, 3); ctx.tracker.barrier(); y.GetPhyAddr().read(3).tolist()
+        {example}
+        """,
+        [
+            Overload(
+                (
+                    Param("T", TYPENAME),
+                    Param("highPrecision", bool, False),
+                    Param("highPerformance", bool, False),
+                ),
+                run,
+                _gelu_forms,
+                lambda a: {"T": tensor_dtype(a[0])},
+            )
+        ],
+    )
+
+
+Gelu = _gelu_api(
+    "Gelu", "``x e^min(t, 0) / (1 + e^-|t|)`` with ``t = 1.5957691 (x + 0.044715 x^3)``"
+)
+FasterGelu = _gelu_api("FasterGelu", "``x / (1 + e^(-1.702 x))``")
+FasterGeluV2 = _gelu_api(
+    "FasterGeluV2",
+    "``x (0.5 + sgn(x) (0.5 - 0.1444 (min(|0.7071 x|, 1.769) - 1.769)^2))`` with "
+    "``sgn(x) = (x + 1e-12) / |x + 1e-12|``",
 )

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._dtypes import bfloat16_t, float32_t, half
+from ascreg._dtypes import bfloat16_t, float32_t, half, int8_t, int32_t
 from ascreg.core import arith, compound, convert, elementary
 from ascreg.core.bitwise import bitwise
 from ascreg.core.compare import compare
@@ -706,3 +706,392 @@ def power_int(a: Lanes, b: Lanes) -> Lanes:
         result = np.where(negative & minus_one, unit, result)
     out: Lanes = result.astype(a.dtype)
     return out
+
+
+# -- Asin, Acos, Atan, Tan ---------------------------------------------------------------------
+
+
+def _abs(a: Lanes) -> Lanes:
+    return arith.abs_lanes(a)
+
+
+def _neg(a: Lanes) -> Lanes:
+    return arith.neg_lanes(a)
+
+
+def _min(a: Lanes, b: Lanes) -> Lanes:
+    return arith.BINARY_OPS["Min"](a, b)
+
+
+def _cast(a: Lanes, src: Any, dst: Any, mode: RoundMode, saturate: bool) -> Lanes:
+    return convert.convert(a, src, dst, mode, saturate)
+
+
+_ASIN_COEF = (1.0, 0.16666666666666666, 0.075, 0.04464285714285714, 0.030381944444444444,
+              0.022372159090909092, 0.017352764423076924, 0.01396484375)  # fmt: skip
+_HALF_PI = 1.5707963267948966
+_BOUNDARY = 0.7071067811865476
+
+
+def _half_constant(c: float) -> float:
+    """Return a ``static_cast<half>`` constant (used on float lanes)."""
+    return float(np.float16(c))
+
+
+def _asin_series(d: Lanes, square: Lanes, c: Callable[[float], float]) -> Lanes:
+    """``AsinTaylorComputeInner``: ``d * k7 + k6``, then ``* x^2 + k_i`` down to ``k0``."""
+    d = adds(muls(d, c(_ASIN_COEF[7])), c(_ASIN_COEF[6]))
+    for k in range(5, -1, -1):
+        d = adds(mul(d, square), c(_ASIN_COEF[k]))
+    return d
+
+
+def _asin_taylor(x: Lanes, c: Callable[[float], float]) -> Lanes:
+    """``AsinTaylorCompute``: ``x * series(x^2)``."""
+    square = mul(x, x)
+    return mul(_asin_series(square, square, c), x)
+
+
+def _asin_taylor_of_square(square: Lanes, c: Callable[[float], float]) -> Lanes:
+    """``AsinTaylorComputeBySquareValue``: ``series(s) * sqrt(s)`` of a square *s*."""
+    return mul(_asin_series(muls(square, c(1.0)), square, c), sqrt(square))
+
+
+def _sign_ratio(x: Lanes) -> Lanes:
+    """``GetSign`` / atan's ``Sign``: ``x M / (|x M| + m)`` (M, m = 2^62, 2^-62; half 2^15, 2^-15)."""
+    big, small = (2.0**62, 2.0**-62) if x.dtype == F32 else (2.0**15, 2.0**-15)
+    scaled = muls(x, big)
+    return div(scaled, adds(_abs(scaled), small))
+
+
+def _choice(magnitude: Lanes, integer: Any) -> Lanes:
+    """``floor(min(|x|, 1/sqrt 2) - 1/sqrt 2)``: -1 below the boundary, else 0 (same type)."""
+    shifted = adds(mins(magnitude, _BOUNDARY), -_BOUNDARY)
+    lanes = half if shifted.dtype == F16 else float32_t
+    whole = _cast(shifted, lanes, integer, RoundMode.CAST_FLOOR, True)
+    return _cast(whole, integer, lanes, RoundMode.CAST_RINT, False)
+
+
+def _asin32(x: Lanes, acos: bool) -> Lanes:
+    """Return ``AsinComputeVFF32``'s lanes: both branches, blended by the 0/1 choice."""
+    far = _asin_taylor(sqrt(adds(muls(mul(x, x), -1.0), 1.0)), float)
+    far = adds(muls(far, -1.0), _HALF_PI)
+    near = _asin_taylor_of_square(mul(x, x), float)
+    magnitude = sqrt(mul(x, x))
+    choice = muls(_choice(magnitude, int32_t), -1.0)
+    blended = add(mul(near, choice), mul(far, adds(muls(choice, -1.0), 1.0)))
+    result = mul(blended, _sign_ratio(x))
+    return muls(adds(result, -_HALF_PI), -1.0) if acos else result
+
+
+def _asin16(x: Lanes, acos: bool) -> Lanes:
+    """``AsinComputeVFF16``: the far branch in float, the near one on half lanes."""
+    xf = to_float(x)
+    far = _asin_taylor_of_square(adds(muls(mul(xf, xf), -1.0), 1.0), _half_constant)
+    far = adds(muls(far, -1.0), _HALF_PI)
+    magnitude = _abs(x)
+    near = _asin_taylor(magnitude, float)
+    choice = muls(_choice(magnitude, int8_t), -1.0)
+    near = mul(near, choice)
+    other = to_float(adds(muls(choice, -1.0), 1.0))
+    blended = add(to_float(near), mul(far, other))
+    result = mul(blended, to_float(_sign_ratio(x)))
+    if acos:
+        result = muls(adds(result, -_HALF_PI), -1.0)
+    return to_half(result, saturate=True)
+
+
+def asin(values: Lanes) -> Lanes:
+    """``Asin``: a Taylor series of ``x`` below ``|x| < 1/sqrt 2``, else ``pi/2 - series(sqrt(1 - x^2))``.
+
+    Half lanes compute the far branch in float and the near one in half (as the
+    implementation does); the result is cast back saturating.
+
+    Examples
+    --------
+    >>> asin(np.float32([0.5, -1.0, 0.0])).tolist()
+    [0.5235986709594727, -1.5707963705062866, 0.0]
+    """
+    return _asin16(values, False) if values.dtype == F16 else _asin32(values, False)
+
+
+def acos(values: Lanes) -> Lanes:
+    """``Acos``: ``-(asin(x) - pi/2)`` with asin's lanes (:func:`asin`).
+
+    Examples
+    --------
+    >>> acos(np.float32([1.0, 0.0])).tolist()
+    [-0.0, 1.5707963705062866]
+    """
+    return _asin16(values, True) if values.dtype == F16 else _asin32(values, True)
+
+
+_ATAN_FACTORS = (1.0, -0.3333333333333333, 0.2, -0.14285714285714285, 0.1111111111111111,
+                 -0.09090909090909091, 0.07692307692307693)  # fmt: skip
+_PI_BY_FOUR = 0.7853981633974483
+_PI_BY_EIGHT = 0.39269908169872414
+_TAN_PI_BY_EIGHT = 0.4142135623730950
+
+
+def _atan_series(x: Lanes, level: int) -> Lanes:
+    """``TaylorExpand``: the series in ``x^2`` from ``f[level]``, times x.
+
+    ``x^2 * f[level] + f[level]`` (level 6: then ``* x^2 + f5``), then ``* x^2 + f_k`` down to
+    ``f0``, as the implementation writes it.
+    """
+    square = mul(x, x)
+    d = muls(mul(x, x), _ATAN_FACTORS[level])
+    if level == 6:
+        d = adds(mul(adds(d, _ATAN_FACTORS[6]), square), _ATAN_FACTORS[5])
+    d = adds(d, _ATAN_FACTORS[4])
+    for k in (3, 2, 1, 0):
+        d = adds(mul(d, square), _ATAN_FACTORS[k])
+    return mul(d, x)
+
+
+def _atan_transform(x: Lanes, factor: float) -> Lanes:
+    """``|(x - f) / (x f + 1)|``."""
+    return _abs(div(adds(x, -factor), adds(muls(x, factor), 1.0)))
+
+
+def _atan32(x: Lanes) -> Lanes:
+    """``AtanCompute``: the least of four range-reduced series, with the sign ratio."""
+    clipped = maxs(mins(x, 10000.0), -10000.0)
+    a = _abs(clipped)
+    d = _atan_series(a, 4)
+    d = _min(d, adds(_atan_series(_atan_transform(a, _TAN_PI_BY_EIGHT), 4), _PI_BY_EIGHT))
+    t = _abs(div(adds(a, -1.0), adds(a, 1.0)))
+    d = _min(d, adds(_atan_series(t, 4), _PI_BY_FOUR))
+    far = adds(
+        adds(_atan_series(_atan_transform(t, _TAN_PI_BY_EIGHT), 6), _PI_BY_EIGHT), _PI_BY_FOUR
+    )
+    return mul(_min(d, far), _sign_ratio(clipped))
+
+
+atan = in_float(_atan32)
+"""``Atan`` (``AtanAlgo::TAYLOR_EXPANSION``): in float, half cast back without saturation.
+
+Examples
+--------
+>>> atan(np.float32([1.0, -0.5])).tolist()
+[0.7853981256484985, -0.46364763379096985]
+"""
+
+_ATAN_POLY = (-0.333329409, 0.199887753, -0.141718030, 0.105184801, -0.0725297481,
+              0.0398497507, -0.0143969795, 0.00245002890)  # fmt: skip
+_ATAN_B = (1.68325555, 0.933189452)
+
+
+def atan_polynomial(x: Lanes) -> Lanes:
+    """``Atan`` with ``AtanAlgo::POLYNOMIAL_APPROXIMATION`` (float only).
+
+    A fused odd polynomial of ``min(|x|, 1/|x|)``, ``b1 b2 - y`` above 1, the input's sign bit
+    ORed in.
+
+    Examples
+    --------
+    >>> atan_polynomial(np.float32([1.0, -3.0, 0.25])).tolist()
+    [0.7853981256484985, -1.249045729637146, 0.244978666305542]
+    """
+    a = _abs(x)
+    reciprocal = div(_scalar(x, 1.0), a)
+    above = compare("GE", a, np.float32(1.0))
+    xc = np.where(above, reciprocal, a).astype(np.float32)
+    s = mul(xc, xc)
+    y = fma(_scalar(x, _ATAN_POLY[7]), s, _scalar(x, _ATAN_POLY[6]))
+    for k in range(5, -1, -1):
+        y = fma(y, s, _scalar(x, _ATAN_POLY[k]))
+    t = fma(mul(y, s), xc, xc)
+    flipped = fma(_scalar(x, _ATAN_B[0]), _scalar(x, _ATAN_B[1]), _neg(t))
+    result = np.where(above, flipped, t).astype(np.float32)
+    sign = _bits32(x) & np.int32(-(2**31))
+    return _float32(sign | _bits32(result))
+
+
+_TAN_INV_PI = 0.3183098733425140380859375
+_TAN_PI = (3.140625, 0.0009670257568359375, 6.2771141529083251953125e-7,
+           1.21644916362129151821136474609375e-10, -1.0291767438275201129727065563201904296875e-13)  # fmt: skip
+_TAN_HALF_PI = 1.57079637050628662109375
+_TAN_HALF_PI_LOW = 0.00000004371139000189375
+_TAN_R = (0.0698520831551998762793, -6.8711573651634203789, 61.20362572811089435388,
+          -24.8048928861126769186219)  # fmt: skip
+
+
+def _tan32(x: Lanes) -> Lanes:
+    """``TanRound`` then ``TanPolynomialApproximation``: ``x P(x^2) / ((pi/2 + x)(x - pi/2) Q)``."""
+    k = truncate(muls(x, _TAN_INV_PI), RoundMode.CAST_RINT)
+    r = sub(sub(x, muls(k, _TAN_PI[0])), muls(k, _TAN_PI[1]))
+    up, down = adds(r, _TAN_HALF_PI), adds(r, -_TAN_HALF_PI)
+    t = muls(k, _TAN_PI[2])
+    r, up, down = sub(r, t), sub(up, t), sub(down, t)
+    up, down = adds(up, -_TAN_HALF_PI_LOW), adds(down, _TAN_HALF_PI_LOW)
+    for part in _TAN_PI[3:]:
+        t = muls(k, part)
+        r, up, down = sub(r, t), sub(up, t), sub(down, t)
+    s = mul(r, r)
+    p = mul(adds(mul(adds(muls(s, _TAN_R[0]), _TAN_R[1]), s), _TAN_R[2]), r)
+    q = mul(mul(adds(s, _TAN_R[3]), up), down)
+    return div(p, q)
+
+
+tan = in_float(_tan32, saturate=True)
+"""``Tan``: the reduction by pi in five parts and a rational approximation, in float.
+
+Examples
+--------
+>>> tan(np.float32([0.5, -1.0])).tolist()
+[0.5463024973869324, -1.5574077367782593]
+"""
+
+
+# -- Erf, Erfc ---------------------------------------------------------------------------------
+
+_ERF_P = (0.29639384698e5, 0.50637915060e4, 0.13938061484e4, 0.10162808918e3, 0.75517016694e1,
+          0.053443748819)  # fmt: skip
+_ERF_Q = (0.26267224157e5, 0.13243365831e5, 0.30231248150e4, 0.39856963806e3, 0.31212858877e2)
+
+
+def _erf_pade32(x: Lanes) -> Lanes:
+    """``ErfPadeCompute``: ``P(c) / Q(c)`` of ``c = clamp(x, -3.92, 3.92)``."""
+    c = maxs(mins(x, 3.92), -3.92)
+    s = mul(c, c)
+    p = adds(muls(s, _ERF_P[5]), _ERF_P[4])
+    for coefficient in _ERF_P[3::-1]:
+        p = adds(mul(p, s), coefficient)
+    return div(mul(p, c), _erf_q(s))
+
+
+def _erf_q(s: Lanes) -> Lanes:
+    q = adds(s, _ERF_Q[4])
+    for coefficient in _ERF_Q[3::-1]:
+        q = adds(mul(q, s), coefficient)
+    return q
+
+
+_ERF_SPLIT = 0x3F8060FE
+_ERF_NEAR = (0x38B1E96A, 0xBA574D20, 0x3BAAD5EA, 0xBCDC1BE7, 0x3DE718AF, 0xBEC093AC, 0x3E0375D3)
+_ERF_FAR = (0x38EB4C3A, 0xBAAE005B, 0x3C09919F, 0xBD24D99A, 0x3E235519, 0x3F69B4F9, 0x3F210A14)
+
+
+def _from_bits(value: int, like: Lanes) -> Lanes:
+    return np.full(like.shape, value, np.uint32).view(np.float32)
+
+
+def _erf_subsection32(x: Lanes) -> Lanes:
+    """``ErfSubsectionCompute``: a fused polynomial, past ``|x| = 1.0029`` as ``1 - 2^p``.
+
+    Below the split the polynomial is erf itself; above it is an exponent p, and the result
+    ``1 - 2^p`` takes x's sign bit.
+    """
+    a = _abs(x)
+    split = _from_bits(_ERF_SPLIT, x)
+    far = compare("GE", a, split)
+    f7 = np.where(far, a, mul(x, x)).astype(np.float32)
+
+    def coefficient(k: int) -> Lanes:
+        return np.where(far, _from_bits(_ERF_FAR[k], x), _from_bits(_ERF_NEAR[k], x))
+
+    f = coefficient(0).astype(np.float32)
+    for k in range(1, 7):
+        f = fma(f, f7, coefficient(k).astype(np.float32))
+    f22 = np.where(far, _neg(a), x).astype(np.float32)
+    f26 = fma(f, f22, f22)
+    near = compare("LT", a, split)
+    f23 = exp(mul(f26, ln(_scalar(x, 2.0))))
+    f25 = sub(_scalar(x, 1.0), f23)
+    signed = _float32((_bits32(x) & np.int32(-(2**31))) | _bits32(f25))
+    return np.where(near, f26, signed).astype(np.float32)
+
+
+erf = in_float(_erf_pade32)
+"""``Erf`` (``ErfAlgo::PADE_APPROXIMATION``): in float, half cast back without saturation.
+
+Examples
+--------
+>>> erf(np.float32([0.5, -4.0])).tolist()
+[0.5204998850822449, -1.0000001192092896]
+"""
+erf_subsection = in_float(_erf_subsection32)
+"""``Erf`` with ``ErfAlgo::SUBSECTION_POLYNOMIAL_APPROXIMATION``.
+
+Examples
+--------
+>>> erf_subsection(np.float32([0.5, -4.0])).tolist()
+[0.5204998850822449, -1.0]
+"""
+
+_ERFC_R = (0.1735313680e-7, -0.9856738394e-6, 0.2517003236e-4, -0.3848015171e-3, 0.5681528564e0,
+           0.5245623129e1, 0.2107740710e2, 0.4212761755e2, 0.4380524149e2)  # fmt: skip
+_ERFC_S = (0.9349684299e1, 0.3756930664e2, 0.8058268949e2, 0.9155653738e2, 0.4380524152e2)
+
+
+def _erfc32(x: Lanes) -> Lanes:
+    """``ErfcPublicSteps``: ``e^(-xa^2) (x/xa) R(z)/S(z) + (1 - x/xa)``."""
+    c = maxs(mins(x, 10.0), -10.0)
+    xa = adds(_abs(c), 2.0**-62)
+    e = exp(_neg(mul(xa, xa)))
+    z = mins(xa, 10.0)
+    xb = div(c, xa)
+    r = adds(mul(z, _scalar(z, _ERFC_R[0])), _ERFC_R[1])
+    for coefficient in _ERFC_R[2:]:
+        r = adds(mul(r, z), coefficient)
+    s = adds(z, _ERFC_S[0])
+    for coefficient in _ERFC_S[1:]:
+        s = adds(mul(s, z), coefficient)
+    result = div(mul(mul(e, xb), r), s)
+    return add(result, sub(_scalar(x, 1.0), xb))
+
+
+erfc = in_float(_erfc32)
+"""``Erfc``: in float, half cast back without saturation.
+
+Examples
+--------
+>>> erfc(np.float32([0.0, 1.0])).tolist()
+[1.0, 0.15729917585849762]
+"""
+
+
+# -- Gelu --------------------------------------------------------------------------------------
+
+
+def _gelu(x: Lanes) -> Lanes:
+    """``x e^min(t, 0) / (1 + e^-|t|)`` with ``t = 1.5957691 (x + 0.044715 x^3)``."""
+    t = muls(add(muls(mul(mul(x, x), x), 0.044715), x), 1.5957691216057308)
+    high = exp(mins(t, 0.0))
+    return mul(high, div(x, adds(exp(muls(_abs(t), -1.0)), 1.0)))
+
+
+def _faster_gelu(x: Lanes) -> Lanes:
+    """``x / (1 + e^(-1.702 x))``."""
+    return div(x, adds(exp(muls(x, -1.702)), 1.0))
+
+
+def _faster_gelu_v2(x: Lanes) -> Lanes:
+    """``x (0.5 + sign(x) (0.5 - 0.1444 (min(|0.7071 x|, 1.769) - 1.769)^2))``."""
+    a = adds(mins(_abs(muls(x, 0.7071)), 1.769), -1.769)
+    a = adds(muls(mul(a, a), -0.1444), 0.5)
+    shifted = adds(x, 0.000000000001)
+    a = adds(mul(a, div(shifted, _abs(shifted))), 0.5)
+    return mul(x, a)
+
+
+GELUS = {"Gelu": _gelu, "FasterGelu": _faster_gelu, "FasterGeluV2": _faster_gelu_v2}
+"""The Gelu family's lane functions on the lanes' own type."""
+
+
+def gelu(name: str, values: Lanes, high_precision: bool) -> Lanes:
+    """``Gelu`` / ``FasterGelu`` / ``FasterGeluV2`` of half or float lanes.
+
+    Half lanes are computed in half, or with *high_precision* in float and cast back
+    (``CAST_RINT``, no saturation).
+
+    Examples
+    --------
+    >>> gelu("Gelu", np.float32([1.0, -1.0]), False).tolist()
+    [0.8411920070648193, -0.15880799293518066]
+    """
+    function = GELUS[name]
+    if high_precision and values.dtype == F16:
+        return to_half(function(to_float(values)))
+    return function(values)
