@@ -141,3 +141,86 @@ def test_fill_needs_the_tpipe_and_orders_its_own_pipes() -> None:
     with block(BlockContext()), pytest.raises(OutOfBoundsError, match="size 65"):
         TPipe()
         Fill(gm, 65, 1.0)
+
+
+SHAPES = st.lists(st.tuples(st.integers(1, 5), st.booleans()), min_size=1, max_size=9).filter(
+    lambda spec: int(np.prod([d for d, _ in spec])) <= 1500
+)
+
+
+def _shapes(spec: list[tuple[int, bool]]) -> tuple[list[int], list[int]]:
+    dst = [d for d, _ in spec]
+    src = [1 if flag else d for d, flag in spec]
+    return dst, src
+
+
+@FEW
+@given(spec=SHAPES, dtype=st.sampled_from([uint8_t, half, float32_t, int64_t]), data=st.data())
+def test_broadcast_dynamic_matches_the_reference(spec: Any, dtype: Any, data: Any) -> None:
+    dst_shape, src_shape = _shapes(spec)
+    n_dst, n_src = int(np.prod(dst_shape)), int(np.prod(src_shape))
+    values = np.arange(n_src) % 120 + 1
+    tiling = BroadcastTiling()
+    GetBroadcastTilingInfo[dtype](len(spec), dst_shape, src_shape, False, tiling)
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[dtype](TPosition.VECCALC, 0, n_src)
+        y = LocalTensor[dtype](TPosition.VECCALC, -(-n_src * dtype.size // 32) * 32 + 32, n_dst)
+        x.GetPhyAddr().write(values.astype(dtype.np_dtype))
+        ctx.tracker.barrier()
+        Broadcast(y, x, dst_shape, src_shape, tiling)
+        ctx.tracker.barrier()
+        got = y.GetPhyAddr().read(n_dst).astype(np.int64).tolist()
+    assert got == [int(values[ref.broadcast_index(p, dst_shape, src_shape)]) for p in range(n_dst)]
+
+
+@settings(max_examples=60)
+@given(spec=SHAPES, size=st.sampled_from([1, 2, 4, 8]))
+def test_broadcast_tiling_strides_address_the_source(spec: Any, size: int) -> None:
+    """Walking dst with the tiling's fused shape and strides finds the reference source word."""
+    dst_shape, src_shape = _shapes(spec)
+    dtype = {1: uint8_t, 2: half, 4: float32_t, 8: int64_t}[size]
+    tiling = BroadcastTiling()
+    GetBroadcastTilingInfo[dtype](len(spec), dst_shape, src_shape, False, tiling)
+    rank, shape = int(tiling.rank), [int(v) for v in tiling.dstShape]
+    words = 2 if size == 8 and tiling.srcSize != int(np.prod(src_shape)) else 1
+    assert int(tiling.dstSize) == int(np.prod(dst_shape)) * words
+    loops = max(int(tiling.loopNum), 1)
+    inner = shape[:rank] if not tiling.loopNum else shape
+    per_loop = int(np.prod(inner))
+    for position in range(int(tiling.dstSize)):
+        loop, rest = divmod(position, per_loop)
+        offset = loop * int(tiling.srcStride[9])
+        for k in range(len(inner) - 1, -1, -1):
+            rest, coord = divmod(rest, inner[k])
+            offset += coord * int(tiling.srcStride[k])
+        element, word = divmod(position, words)
+        assert offset == ref.broadcast_index(element, dst_shape, src_shape) * words + word
+    assert loops >= 1
+
+
+def test_broadcast_static_form_and_checks() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[int16_t](TPosition.VECCALC, 0, 16)
+        y = LocalTensor[int16_t](TPosition.VECCALC, 64, 64)
+        x.GetPhyAddr().write(np.arange(16))
+        ctx.tracker.barrier()
+        Broadcast[int16_t, 2, 0](
+            y, x, (4, 16), (1, 16), LocalTensor[uint8_t](TPosition.VECCALC, 256, 64)
+        )
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(64).reshape(4, 16).tolist() == [list(range(16))] * 4
+        with pytest.raises(AscregError, match="does not broadcast"):
+            Broadcast[int16_t, 2, 1](y, x, (4, 16), (2, 16))
+        with pytest.raises(IllegalDtypeError):
+            z = LocalTensor[int64_t](TPosition.VECCALC, 512, 8)
+            Broadcast[int64_t, 1, 0](z, z, (8,), (1,))
+        with pytest.raises(AscregError, match="dim 3"):
+            Broadcast[int16_t, 3, 0](y, x, (1, 4, 16), (1, 1, 16))
+        with pytest.raises(Exception, match="overlap"):
+            Broadcast[int16_t, 2, 1](x, x, (1, 8), (1, 1))
+        tiling = BroadcastTiling()
+        GetBroadcastTilingInfo[int16_t](2, (4, 16), (1, 16), False, tiling)
+        with pytest.raises(AscregError, match="not the tiling's"):
+            Broadcast(y, x, (2, 16), (1, 16), tiling)
+        with pytest.raises(AscregError, match="srcInnerPad"):
+            GetBroadcastTilingInfo[int16_t](2, (4, 16), (1, 16), True, tiling)

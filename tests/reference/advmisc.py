@@ -59,3 +59,14 @@ def philox_element(
 def unit_float(word: int) -> int:
     """float32 bits of ``float(0x3F800000 | (w & 0x7FFFFF)) - 1.0`` (exact: Sterbenz)."""
     return binary("Add", float32_t, 0x3F800000 | (word & 0x7FFFFF), encode_float(-1.0, float32_t))
+
+
+def broadcast_index(position: int, dst_shape: list[int], src_shape: list[int]) -> int:
+    """The src element (dense) that dst element *position* (dense) copies."""
+    index, src_stride = 0, 1
+    for d, s in reversed(list(zip(dst_shape, src_shape, strict=True))):
+        coord = position % d
+        position //= d
+        index += (coord if s == d else 0) * src_stride
+        src_stride *= s
+    return index

@@ -48,11 +48,14 @@ from ascreg.basic._adv import (
     Overload,
     Param,
     TemplateArgs,
+    check_apart,
     check_count,
     check_dtype,
     check_tensor,
+    check_tmp,
     is_count,
     is_tensor,
+    read,
     tensor_dtype,
     view_as,
     write,
@@ -63,13 +66,16 @@ from ascreg.errors import AscregError, AscregTypeError, CapacityError, OutOfBoun
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK
 from ascreg.machine.sync import Pipe
-from ascreg.machine.tiling import Struct
+from ascreg.machine.tiling import CArray, Struct
 
 __all__ = [
     "PHILOX_COUNTER_SIZE",
     "PHILOX_KEY_SIZE",
     "Arange",
+    "Broadcast",
+    "BroadcastTiling",
     "Fill",
+    "GetBroadcastTilingInfo",
     "PhiloxRandom",
     "PhiloxRandomParams",
 ]
@@ -302,6 +308,219 @@ PhiloxRandom = AdvancedApi(
                 and (is_count(a[3]) or isinstance(a[3], PhiloxRandomParams))
             ),
             lambda a: {"T": tensor_dtype(a[0])},
+        )
+    ],
+)
+
+
+# -- Broadcast ---------------------------------------------------------------------------------
+
+
+class BroadcastTiling(Struct):
+    """``AscendC::BroadcastTiling``: what ``GetBroadcastTilingInfo`` computes for ``Broadcast``.
+
+    Examples
+    --------
+    >>> BroadcastTiling.size
+    204
+    """
+
+    oriRank: uint32_t
+    rank: uint32_t
+    dstSize: uint32_t
+    srcSize: uint32_t
+    loopNum: uint32_t
+    oriSrcShape: CArray[uint32_t, 9]  # type: ignore[type-arg, valid-type]
+    oriDstShape: CArray[uint32_t, 9]  # type: ignore[type-arg, valid-type]
+    dstShape: CArray[uint32_t, 9]  # type: ignore[type-arg, valid-type]
+    dstStride: CArray[uint32_t, 9]  # type: ignore[type-arg, valid-type]
+    srcStride: CArray[uint32_t, 10]  # type: ignore[type-arg, valid-type]
+
+
+STATIC_BROADCAST_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
+                          float32_t)  # fmt: skip
+BROADCAST_TYPES = (*STATIC_BROADCAST_TYPES, int64_t, uint64_t)
+
+
+def _shape(call: str, role: str, value: Any, rank: int) -> tuple[int, ...]:
+    try:
+        extents = tuple(int(v) for v in list(value)[:rank])
+    except TypeError:
+        extents = ()
+    if len(extents) != rank or any(v < 0 for v in extents):
+        raise AscregTypeError(f"{role} must hold {rank} extents, got {value!r:.60}", call=call)
+    return extents
+
+
+def _broadcast_values(call: str, dst: Any, src: Any, dst_shape: Any, src_shape: Any) -> None:
+    """Write src (``src_shape``, dense) broadcast to ``dst_shape`` (dense) into dst."""
+    if any(s not in (1, d) for s, d in zip(src_shape, dst_shape, strict=True)):
+        raise AscregError(
+            f"srcShape {list(src_shape)} does not broadcast to dstShape {list(dst_shape)} "
+            "(each src extent must be 1 or the dst extent)",
+            call=call,
+        )
+    n_src, n_dst = int(np.prod(src_shape)), int(np.prod(dst_shape))
+    check_count(call, "srcShape's size", n_src, ("src", src))
+    check_count(call, "dstShape's size", n_dst, ("dst", dst))
+    check_apart(call, ("dst", dst, n_dst), ("src", src, n_src))
+    values = read(src, n_src).reshape(src_shape)
+    write(dst, np.ascontiguousarray(np.broadcast_to(values, dst_shape)).reshape(-1))
+
+
+def _broadcast_static(
+    t: TemplateArgs, dst: Any, src: Any, dst_shape: Any, src_shape: Any, *tmp: Any
+) -> None:
+    dim, axis = int(t.dim), int(t.axis)
+    call = f"Broadcast<{t.T.cpp_name}, {dim}, {axis}>"
+    check_dtype(call, "T", t.T, STATIC_BROADCAST_TYPES)
+    if dim not in (1, 2) or axis not in (0, 1):
+        raise AscregError(
+            f"dim {dim} / axis {axis}: the 950 supports dim 1 or 2, axis 0 or 1", call=call
+        )
+    check_tensor(call, "dstLocal", dst, t.T)
+    check_tensor(call, "srcLocal", src, t.T)
+    if tmp:
+        check_tmp(call, tmp[0])
+    _broadcast_values(
+        call,
+        dst,
+        src,
+        _shape(call, "dstShape", dst_shape, dim),
+        _shape(call, "srcShape", src_shape, dim),
+    )
+
+
+def _broadcast_dynamic(
+    t: TemplateArgs, dst: Any, src: Any, dst_shape: Any, src_shape: Any, tiling: Any
+) -> None:
+    call = f"Broadcast<{t.T.cpp_name}>"
+    check_dtype(call, "T", t.T, BROADCAST_TYPES)
+    check_tensor(call, "dst", dst, t.T)
+    check_tensor(call, "src", src, t.T)
+    rank = int(tiling.oriRank)
+    if not 1 <= rank <= 9 or (int(t.constRank) != -1 and int(t.constRank) != rank):
+        raise AscregError(
+            f"tiling.oriRank {rank} (constRank {t.constRank}): fill the tiling "
+            "with GetBroadcastTilingInfo (rank 1..9)",
+            call=call,
+        )
+    shapes = (_shape(call, "dstShape", dst_shape, rank), _shape(call, "srcShape", src_shape, rank))
+    for role, given, kept in (
+        ("dstShape", shapes[0], tiling.oriDstShape),
+        ("srcShape", shapes[1], tiling.oriSrcShape),
+    ):
+        if list(given) != [int(v) for v in kept[:rank]]:
+            raise AscregError(
+                f"{role} {list(given)} is not the tiling's {list(kept[:rank])}", call=call
+            )
+    _broadcast_values(call, dst, src, *shapes)
+
+
+def _is_tmp(value: Any) -> bool:
+    return is_tensor(value, uint8_t)
+
+
+Broadcast = AdvancedApi(
+    "Broadcast",
+    """``Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape
+    [, sharedTmpBuffer])`` and ``Broadcast<T, constRank, ...>(dst, src, dstShape, srcShape,
+    tiling)``: copy a dense src of ``srcShape`` into a dense dst of ``dstShape``, repeating it
+    along every axis where the src extent is 1.
+
+    The first form takes dim 1 or 2 (b8/b16/b32); the second rank 1..9 (b8..b64) with a
+    :class:`BroadcastTiling` from :func:`GetBroadcastTilingInfo`. src and dst must not overlap.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     x = LocalTensor[float32_t](TPosition.VECCALC, 0, 8)
+    ...     y = LocalTensor[float32_t](TPosition.VECCALC, 64, 24)
+    ...     x.GetPhyAddr().write([1.0, 2.0, 3.0]); ctx.tracker.barrier()
+    ...     Broadcast[float32_t, 2, 1](y, x, (3, 8), (3, 1)); ctx.tracker.barrier()
+    ...     y.GetPhyAddr().read(24).reshape(3, 8)[:, :2].tolist()
+    [[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+    """,
+    [
+        Overload(
+            (
+                Param("T", TYPENAME),
+                Param("dim", int),
+                Param("axis", int),
+                Param("isReuseSource", bool, False),
+            ),
+            _broadcast_static,
+            lambda a: (len(a) == 4 or (len(a) == 5 and _is_tmp(a[4]))) and is_tensor(a[0]),
+            lambda a: {"T": tensor_dtype(a[0])},
+        ),
+        Overload(
+            (
+                Param("T", TYPENAME),
+                Param("constRank", int, -1),
+                Param("constDstShape", object, None),
+                Param("constSrcShape", object, None),
+                Param("constSrcInnerPad", bool, False),
+            ),
+            _broadcast_dynamic,
+            lambda a: len(a) == 5 and is_tensor(a[0]) and isinstance(a[4], BroadcastTiling),
+            lambda a: {"T": tensor_dtype(a[0])},
+        ),
+    ],
+)
+
+
+def _broadcast_tiling(
+    t: TemplateArgs, rank: Any, dst_shape: Any, src_shape: Any, src_inner_pad: Any, tiling: Any
+) -> None:
+    call = f"GetBroadcastTilingInfo<{t.T.cpp_name}>"
+    check_dtype(call, "T", t.T, BROADCAST_TYPES)
+    n = operands.integer(rank, "rank")
+    if not 1 <= n <= 9 or (int(t.constRank) != -1 and int(t.constRank) != n):
+        raise AscregError(f"rank {n} must be in [1, 9] (and equal constRank)", call=call)
+    if not isinstance(tiling, BroadcastTiling):
+        raise AscregTypeError("tiling must be a BroadcastTiling", call=call)
+    if src_inner_pad:
+        raise AscregError("srcInnerPad must be false (the only value the 950 supports)", call=call)
+    fields = advmisc.broadcast_tiling(
+        _shape(call, "dstShape", dst_shape, n), _shape(call, "srcShape", src_shape, n), t.T.size
+    )
+    for name, value in fields.items():
+        current = getattr(tiling, name)
+        if isinstance(current, np.ndarray):
+            current[: len(value)] = value
+        else:
+            setattr(tiling, name, value)
+
+
+GetBroadcastTilingInfo = AdvancedApi(
+    "GetBroadcastTilingInfo",
+    """``GetBroadcastTilingInfo<T, constRank, ...>(rank, dstShape, srcShape, srcInnerPad, tiling)``:
+    fill a :class:`BroadcastTiling` on the kernel side (axes fused, 64-bit types as word
+    pairs, :func:`ascreg.core.advmisc.broadcast_tiling`). T cannot be deduced: write
+    ``GetBroadcastTilingInfo[T](...)``.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> tiling = BroadcastTiling()
+    >>> GetBroadcastTilingInfo[half](3, (2, 3, 4), (2, 1, 1), False, tiling)
+    >>> tiling.rank, tiling.dstShape[:2].tolist(), tiling.srcStride[:2].tolist()
+    (2, [2, 12], [1, 0])
+    """,
+    [
+        Overload(
+            (
+                Param("T", TYPENAME),
+                Param("constRank", int, -1),
+                Param("constDstShape", object, None),
+                Param("constSrcShape", object, None),
+            ),
+            _broadcast_tiling,
+            lambda a: len(a) == 5,
         )
     ],
 )

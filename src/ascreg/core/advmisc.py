@@ -106,3 +106,84 @@ def unit_floats(words: Lanes) -> Lanes:
     ones = ((words & np.uint32(0x7FFFFF)) | np.uint32(0x3F800000)).view(np.float32)
     result: Lanes = arith.BINARY_OPS["Add"](ones, np.full(ones.shape, -1.0, np.float32))
     return result
+
+
+MAX_BROADCAST_RANK = 9
+
+
+def broadcast_tiling(
+    dst_shape: Sequence[int], src_shape: Sequence[int], itemsize: int
+) -> dict[str, Any]:
+    """Return the ``BroadcastTiling`` fields ``GetBroadcastTilingInfo`` computes (dynamic rank).
+
+    Runs of broadcast axes and of copied axes are fused; a 64-bit type is handled as pairs of
+    32-bit words (a last axis of 2 appended, or the last axis doubled); strides are row-major
+    with 0 on broadcast axes (``srcStride[9]`` for the 9-axis 64-bit loop).
+
+    Examples
+    --------
+    >>> t = broadcast_tiling([4, 3, 5], [4, 1, 1], 4)
+    >>> t["rank"], t["dstShape"][:2], t["srcStride"][:2]
+    (2, [4, 15], [1, 0])
+    """
+    rank = len(dst_shape)
+    dst = [int(v) for v in dst_shape] + [1] * (MAX_BROADCAST_RANK - rank)
+    src = [int(v) for v in src_shape] + [1] * (MAX_BROADCAST_RANK - rank)
+    src_size = int(np.prod(src[:rank], dtype=np.int64))
+    dst_size = int(np.prod(dst[:rank], dtype=np.int64))
+    out = {"oriRank": rank, "oriSrcShape": src[:], "oriDstShape": dst[:], "loopNum": 0}
+    new_dst, new_src, fused = [], [], rank
+    i = 0
+    while i < rank:
+        begin, size = i, 1
+        while i < rank and src[i] == 1 and dst[i] != 1:
+            size *= dst[i]
+            i += 1
+        if i > begin:
+            new_dst.append(size)
+            new_src.append(1)
+            fused -= i - begin - 1
+        begin, size = i, 1
+        while i < rank and src[i] == dst[i]:
+            size *= dst[i]
+            i += 1
+        if i > begin:
+            new_dst.append(size)
+            new_src.append(size)
+            fused -= i - begin - 1
+    new_dst += [1] * (MAX_BROADCAST_RANK - len(new_dst))
+    new_src += [1] * (MAX_BROADCAST_RANK - len(new_src))
+    rank = fused
+    src_stride = [0] * (MAX_BROADCAST_RANK + 1)
+    if itemsize == 8 and src_size != dst_size:
+        if new_src[rank - 1] == 1 and new_dst[rank - 1] != 1:
+            if rank < MAX_BROADCAST_RANK:
+                new_dst[rank], new_src[rank] = 2, 2
+                rank += 1
+            else:
+                out["loopNum"] = new_dst[0]
+        else:
+            new_src[rank - 1] *= 2
+            new_dst[rank - 1] *= 2
+        src_size, dst_size = src_size * 2, dst_size * 2
+    zero_outer = False
+    if out["loopNum"]:
+        if new_src[0] == 1 and new_dst[0] != 1:
+            zero_outer = True
+        new_dst = [*new_dst[1:], 2]
+        new_src = [*new_src[1:], 2]
+    dst_stride = [0] * MAX_BROADCAST_RANK
+    last_src = last_dst = 1
+    for k in range(min(rank, MAX_BROADCAST_RANK) - 1, -1, -1):
+        dst_stride[k] = last_dst
+        last_dst *= new_dst[k]
+        if new_src[k] == 1 and new_dst[k] != 1:
+            src_stride[k] = 0
+        else:
+            src_stride[k] = last_src
+            last_src *= new_src[k]
+    if out["loopNum"] and not zero_outer:
+        src_stride[MAX_BROADCAST_RANK] = last_src
+    out.update(rank=rank, dstSize=dst_size, srcSize=src_size, dstShape=new_dst,
+               dstStride=dst_stride, srcStride=src_stride)  # fmt: skip
+    return out
