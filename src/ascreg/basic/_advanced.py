@@ -11,6 +11,8 @@ from ascreg.basic._adv_misc import *  # noqa: F403
 from ascreg.basic._adv_norm import *  # noqa: F403
 from ascreg.basic._adv_sort import *  # noqa: F403
 from ascreg.basic._kernel_source import *  # noqa: F403
+from ascreg.machine import tiling_template
+from ascreg.machine.tiling_template import *  # noqa: F403
 
 __all__ = [
     *_kernel_source.__all__,
@@ -18,4 +20,5 @@ __all__ = [
     *_adv_math.__all__,
     *_adv_norm.__all__,
     *_adv_misc.__all__,
+    *tiling_template.__all__,
 ]

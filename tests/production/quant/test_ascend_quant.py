@@ -12,7 +12,9 @@ overflow mode (``GetCtrlSpr`` / ``SetCtrlSpr``) around the op.
 Tiling (ascend_quant_tiling_arch35.cpp, per tensor): 128-byte cache lines split over the
 cores, ``blockFactor`` whole cache lines of elements, ``baseLen`` the smaller of the block and
 what half the UB (less 2 KiB) holds of x and y double-buffered; tiling key
-``(roundMode + 1, 1, offset == 0)``.
+``GET_TPL_TILING_KEY(roundMode + 1, 1, offset == 0)`` under ascend_quant_struct.h's
+``ASCENDC_TPL_ARGS_DECL`` / ``ASCENDC_TPL_SEL``; the launch instantiates the kernel with the
+values the key encodes (``DecodeTilingKey``: the runtime's dispatch).
 
 Golden: the op's formula in numpy: ``x * scale + offset`` in IEEE float (each step rounded),
 rounded half to even (``round``) or down (``floor``), saturated to int8; compared exactly.
@@ -78,6 +80,23 @@ TPL_EXTRA_BIT_ZERO = 0
 TPL_EXTRA_BIT_ONE = 1
 TPL_OFFSET_NON_ZERO = 0
 TPL_OFFSET_ZERO = 1
+
+# ---- op_kernel/arch35/ascend_quant_struct.h (namespace AscendQuantOp) ---------------------------
+ASCENDC_TPL_ARGS_DECL(
+    "AscendQuant",
+    ASCENDC_TPL_UINT_DECL("roundMode", 3, ASCENDC_TPL_UI_LIST, TPL_ROUND_MODE_ROUND,
+                          TPL_ROUND_MODE_FLOOR, TPL_ROUND_MODE_CEIL, TPL_ROUND_MODE_TRUNC,
+                          TPL_ROUND_MODE_RINT, TPL_ROUND_MODE_HYBRID),
+    ASCENDC_TPL_UINT_DECL("extraBit", 1, ASCENDC_TPL_UI_LIST, TPL_EXTRA_BIT_ZERO, TPL_EXTRA_BIT_ONE),
+    ASCENDC_TPL_UINT_DECL("offsetZero", 1, ASCENDC_TPL_UI_LIST, TPL_OFFSET_NON_ZERO, TPL_OFFSET_ZERO),
+)  # fmt: skip
+
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(
+    ASCENDC_TPL_UINT_SEL("roundMode", ASCENDC_TPL_UI_LIST, TPL_ROUND_MODE_ROUND, TPL_ROUND_MODE_FLOOR,
+                         TPL_ROUND_MODE_CEIL, TPL_ROUND_MODE_TRUNC, TPL_ROUND_MODE_RINT,
+                         TPL_ROUND_MODE_HYBRID),
+    ASCENDC_TPL_UINT_SEL("extraBit", ASCENDC_TPL_UI_LIST, TPL_EXTRA_BIT_ZERO, TPL_EXTRA_BIT_ONE),
+    ASCENDC_TPL_UINT_SEL("offsetZero", ASCENDC_TPL_UI_LIST, TPL_OFFSET_NON_ZERO, TPL_OFFSET_ZERO)))  # fmt: skip
 
 RoundMode = TypeVar("RoundMode")
 ExtraBit = TypeVar("ExtraBit")
@@ -381,7 +400,7 @@ HOST_ROUND_MODES = {"round": 0, "floor": 1}
 
 def host_tiling(
     n: int, dtype: type[Scalar], scale: float, offset: float, round_mode: str
-) -> tuple[tuple[int, int, int], AscendQuantTilingData]:
+) -> tuple[int, AscendQuantTilingData]:
     cacheLineNum = ceil_div(n, CACHE_LINE // dtype.size)
     actCoreNum = ceil_div(cacheLineNum, ceil_div(cacheLineNum, CORE_NUM))
     blockFactor = ceil_div(cacheLineNum, actCoreNum) * CACHE_LINE // dtype.size
@@ -391,11 +410,9 @@ def host_tiling(
         (UB_SIZE - RESERVE_UB) // ((dtype.size + int8_t.size) * 2) // numPerCache * numPerCache
     )
     baseLen = min(align_up(blockFactor, numPerCache), maxBase)
-    key = (
-        HOST_ROUND_MODES[round_mode] + 1,
-        TPL_EXTRA_BIT_ONE,
-        TPL_OFFSET_ZERO if offset == 0 else TPL_OFFSET_NON_ZERO,
-    )
+    roundModeKey = HOST_ROUND_MODES[round_mode] + 1
+    offsetZeroKey = TPL_OFFSET_ZERO if offset == 0 else TPL_OFFSET_NON_ZERO
+    key = GET_TPL_TILING_KEY(roundModeKey, TPL_EXTRA_BIT_ONE, offsetZeroKey)
     data = AscendQuantTilingData(
         numCore=actCoreNum,
         dim0=n,
@@ -417,7 +434,8 @@ def run(
     key, tilingData = host_tiling(x.size, dtype, scale, offset, round_mode)
     gm = GlobalMemory()
     xDevice, yDevice = to_device(gm, x, dtype), empty_device(gm, x.size, int8_t, 99)
-    ascend_quant[key][tilingData.numCore, 0, None](
+    # the runtime instantiates the kernel template with the values the tiling key encodes
+    ascend_quant[DecodeTilingKey(g_tilingDeclareParams, key)][tilingData.numCore, 0, None](
         xDevice, yDevice, empty_device(gm, 32, uint8_t), tiling_to_device(gm, tilingData)
     )
     return from_device(yDevice, x.size, int8_t)
