@@ -598,4 +598,10 @@ class LocalMemAllocator(metaclass=ClassTemplate):
         return LocalTensor._view(ptr, n, position)
 
 
+# The kernel-source macros and the advanced API (one import group; see ascreg.basic._advanced).
+from ascreg.basic import _advanced  # noqa: E402
+from ascreg.basic._advanced import *  # noqa: E402, F403
+
+__all__ += _advanced.__all__
+
 __getattr__ = module_getattr("ascreg.basic", "basic")
