@@ -113,7 +113,6 @@ from ascreg.basic._reduce import (
     WholeReduceSum,
 )
 from ascreg.basic._repeat import (
-    MASK_PLACEHOLDER,
     BinaryRepeatParams,
     MaskMode,
     ResetMask,
@@ -274,7 +273,6 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
-    "MASK_PLACEHOLDER",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
     "NCHW_CONV_ADDR_LIST_SIZE",
