@@ -121,8 +121,8 @@ def test_transdatato5hd_matches_the_reference(data: st.DataObject) -> None:
     with block(BlockContext()) as ctx:
         src = tensor(uint8_t, data.draw(bit_values(uint8_t, reach)))
         dst = tensor(uint8_t, data.draw(bit_values(uint8_t, reach)))
-        srcs = [src.ReinterpretCast(dtype)[i * 32 // dtype.size] for i in range(16)]
-        dsts = [dst.ReinterpretCast(dtype)[i * 32 // dtype.size] for i in range(16)]
+        srcs = [src.ReinterpretCast[dtype]()[i * 32 // dtype.size] for i in range(16)]
+        dsts = [dst.ReinterpretCast[dtype]()[i * 32 // dtype.size] for i in range(16)]
         if form == "uint64 tensors":
             lists = [tensor(uint64_t, [t.GetPhyAddr().address for t in ts]) for ts in (dsts, srcs)]
         PipeBarrier[PIPE_ALL]()
@@ -166,7 +166,7 @@ def test_transdatato5hd_errors() -> None:
             i64 = [LocalMemAllocator[Hardware.UB]().Alloc[int64_t, 4]() for _ in range(16)]
             TransDataTo5HD(i64, i64, TransDataTo5HDParams())
         with pytest.raises(AscregTypeError):
-            TransDataTo5HD(blocks, [b.ReinterpretCast(int8_t) for b in blocks],
+            TransDataTo5HD(blocks, [b.ReinterpretCast[int8_t]() for b in blocks],
                            TransDataTo5HDParams())  # fmt: skip
         with pytest.raises(OutOfBoundsError):
             TransDataTo5HD(

@@ -171,7 +171,7 @@ def test_compare_and_select_rules() -> None:
         with pytest.raises(OutOfBoundsError, match="selMask reaches byte 31 of the 4-byte"):
             Select(w, small, w, w, SELMODE.VSEL_TENSOR_TENSOR_MODE, 256)
         with pytest.raises(UndefinedBehaviourError, match="dst overlaps src0"):
-            Compare(x.ReinterpretCast(uint8_t), x, x, CMPMODE.EQ, 64)
+            Compare(x.ReinterpretCast[uint8_t](), x, x, CMPMODE.EQ, 64)
         Select[float32_t, uint8_t, BinaryConfig(0)](
             x, bits, x, x, SELMODE.VSEL_TENSOR_SCALAR_MODE, 64
         )

@@ -102,7 +102,10 @@ def test_function_templates_check_t_against_the_tensors() -> None:
         DataCopyPad[float32_t](dst, src, (1, 64, 0, 0, 0), (False, 0, 0, 0))
         with pytest.raises(AscregTypeError, match=r"DataCopy<half>: LocalTensor<float> does"):
             DataCopy[half](dst, src, 16)
-        with pytest.raises(AscregTypeError, match=r"Duplicate<half>: LocalTensor<float> does"):
+        with pytest.raises(
+            AscregTypeError,
+            match=r"Duplicate: template argument half does not match dst, a LocalTensor<float>",
+        ):
             Duplicate[half](dst, 1.0, 8)
 
 

@@ -8,11 +8,13 @@ import pytest
 from ascreg import GlobalMemory, GmPtr, MicroAPI, UbPtr, float32_t
 from ascreg.basic import (
     __VEC_SCOPE__,
+    PIPE_ALL,
     DataCopy,
     GetTPipePtr,
     GetVRegSize,
     GlobalTensor,
     HardEvent,
+    PipeBarrier,
     SetFlag,
     TBuf,
     TPipe,
@@ -97,4 +99,5 @@ def test_the_decorator_form_is_simd_vf() -> None:
     with block(BlockContext()) as ctx:
         out = ctx.ub.alloc(float32_t, 64)
         body(out)
+        PipeBarrier[PIPE_ALL]()  # the scalar read below waits for the vector store
         assert out.read(64).tolist() == [1.5] * 64

@@ -111,7 +111,7 @@ def test_ctrl_reads_back_what_was_set() -> None:
         C.asc_set_ctrl(C.asc_get_ctrl() | 1 << 59 | 1 << 49 | 0b10_001 << 6)
         assert C.asc_get_ctrl() == CTRL_RESET | 1 << 59 | 1 << 49 | 0b10_001 << 6
         with pytest.raises(UnsupportedError, match="CTRL\\[50\\]"):
-            C.asc_set_ctrl(-1)  # every bit: CTRL[50], [53], [56] are not modelled
+            C.asc_set_ctrl(-1)  # every bit: CTRL[50], [53] are not modelled
         assert C.asc_get_ctrl() == CTRL_RESET | 1 << 59 | 1 << 49 | 0b10_001 << 6
     with block(BlockContext()):
         assert C.asc_get_ctrl() == CTRL_RESET  # per block (per core)

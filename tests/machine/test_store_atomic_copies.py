@@ -212,7 +212,6 @@ def test_reads_and_later_plain_copies_are_not_atomic() -> None:
     assert gm.read(8).tolist() == [2.0] * 8
 
 
-@pytest.mark.xfail(strict=True, reason="needs SetAtomicAdd<T> in ascreg.basic (glue)")
 def test_set_atomic_add_of_the_basic_api_sets_the_same_mode() -> None:
     gm = GlobalMemory().alloc(float32_t, 8)
     gm.write(np.full(8, 7.0, np.float32))

@@ -401,7 +401,8 @@ def _addr_reg_forms() -> set[tuple[str, str]]:
     found = set()
     for key, row in SPECS.items():
         for form in getattr(row.shape, "forms", ()):
-            if any(p.kind in (ParamKind.ADDR, ParamKind.AREG) for p in form.params):
+            kinds = {getattr(p, "kind", None) for p in form.params}  # memory-level forms: pairs
+            if kinds & {ParamKind.ADDR, ParamKind.AREG}:
                 found.add((key, form.tag))
     return found
 

@@ -22,7 +22,7 @@ Traceback (most recent call last):
 ...
 ascreg.errors.IllegalDtypeError: Reg.ShiftRight: illegal dtypes (src=uint16_t, shift=uint16_t); legal: ...
 >>> [row.name for row in family_rows("ShiftRight")]
-['Reg.ShiftRight', 'asc_shiftright']
+['Reg.ShiftRight', 'asc_shiftright', 'basic.ShiftRight']
 """
 
 from __future__ import annotations

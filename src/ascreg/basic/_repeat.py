@@ -38,7 +38,7 @@ from ascreg.errors import AscregError, AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK
 from ascreg.machine.spr import read_mask_spr, write_mask_spr
-from ascreg.machine.sysregs import system_registers
+from ascreg.machine.sysregs import COUNTER_MASK_MODE, system_registers
 
 VL = 256
 """Bytes of one repeat: eight 32-byte DataBlocks (one vector register)."""
@@ -46,10 +46,8 @@ BLOCKS = VL // DATA_BLOCK
 """DataBlocks per repeat."""
 MAX_REPEAT = 255
 """The largest ``repeatTime`` (a ``uint8_t``)."""
-CTRL_COUNTER = 56
+CTRL_COUNTER = COUNTER_MASK_MODE
 """The CTRL bit of the counter mask mode (``SetMaskCount``)."""
-MASK_PLACEHOLDER = 0
-"""``AscendC::MASK_PLACEHOLDER``: the *mask* argument of an ``isSetMask = false`` call."""
 FULL_MASK = (1 << 64) - 1
 """All 64 bits of one mask word (``ResetMask`` writes it to both halves of the SPR)."""
 

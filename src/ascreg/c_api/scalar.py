@@ -255,7 +255,7 @@ def asc_set_ctrl(op: Any, config: Any) -> None:
     the conversions' saturation (docs/semantics.md), CTRL[10:6] the store-atomic mode of the
     UB -> GM copies (as ``asc_set_atomic_*``), CTRL[49] (data-cache reads) changes no result.
     A value ascreg does not model is an :class:`~ascreg.errors.UnsupportedError`
-    (:func:`~ascreg.machine.sysregs.check_ctrl`: CTRL[53] or [56] set, saturating float
+    (:func:`~ascreg.machine.sysregs.check_ctrl`: CTRL[53] set, saturating float
     arithmetic, ...).
 
     Examples
@@ -268,7 +268,7 @@ def asc_set_ctrl(op: Any, config: Any) -> None:
     ...     asc_set_ctrl(1 << 53)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: asc_set_ctrl: CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps; ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), CTRL[45] and CTRL[49]
+    ascreg.errors.UnsupportedError: asc_set_ctrl: CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps; ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), CTRL[56] (the counter mask mode), CTRL[45] and CTRL[49]
     """
     system_registers().ctrl = as_u64(operands.integer(config, "config"))
 

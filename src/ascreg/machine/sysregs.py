@@ -48,10 +48,12 @@ GLOBAL_SATURATION, FLOAT_SATURATION, INTEGER_SATURATION = 60, 48, 59
 conversions: 0 saturates, 1 keeps inf/NaN) and CTRL[59] (float-to-integer and
 integer-to-integer conversions: 0 saturates, 1 truncates) act globally; CTRL[60] = 0 leaves
 it to each conversion's own control (``Cast``'s ``satMode``, the C API ``_sat`` suffix)."""
+COUNTER_MASK_MODE = 56
+"""CTRL[56]: the counter mask mode of the memory-level vector instructions (``SetMaskCount`` /
+``SetMaskNorm``; their repeat forms read it, see :mod:`ascreg.basic`)."""
 UNMODELLED_CTRL = {
     50: "CTRL[50] = 1 (a saturated fp8 NaN stays NaN): ascreg's saturated fp8 NaN is 0",
     53: "CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps",
-    56: "CTRL[56] = 1 (the counter mask mode of the memory-level vector instructions)",
 }
 """CTRL bits whose value 1 changes results in a way ascreg does not model: writing it is an
 :class:`~ascreg.errors.UnsupportedError` (never a silently different result)."""
@@ -221,8 +223,9 @@ def check_ctrl(value: int) -> int:
 
     Modelled: the store-atomic mode (bits 6-10), the saturation switches of the conversions
     (CTRL[48], [59], [60]) and the bits that change no result here (CTRL[45], the cube's
-    hifloat8 reading; CTRL[49], scalar reads through the data cache). Not modelled, an
-    :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53], [56] set (``UNMODELLED_CTRL``),
+    hifloat8 reading; CTRL[49], scalar reads through the data cache) and the counter mask mode
+    CTRL[56] of the memory-level vector instructions. Not modelled, an
+    :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53] set (``UNMODELLED_CTRL``),
     saturating float arithmetic (CTRL[60] = 1 with CTRL[48] = 0: ascreg's float results keep
     inf and NaN), and the undocumented atomic codes (CTRL[8:6] = 7, CTRL[10:9] = 3).
 
@@ -233,12 +236,12 @@ def check_ctrl(value: int) -> int:
     >>> check_ctrl(CTRL_RESET | 1 << 53)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps; ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), CTRL[45] and CTRL[49]
+    ascreg.errors.UnsupportedError: CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps; ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), CTRL[56] (the counter mask mode), CTRL[45] and CTRL[49]
     """
     value = int(value) & (1 << 64) - 1
     models = (
         "ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), "
-        "CTRL[45] and CTRL[49]"
+        "CTRL[56] (the counter mask mode), CTRL[45] and CTRL[49]"
     )
     for bit, what in UNMODELLED_CTRL.items():
         if value >> bit & 1:
