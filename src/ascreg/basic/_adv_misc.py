@@ -93,7 +93,8 @@ FILL_BURST_BYTES = 255 * 256
 
 
 def _fill(t: TemplateArgs, gm: Any, size: Any, value: Any) -> None:
-    from ascreg.basic._copy import DataCopyExtParams, DataCopyPad, Duplicate
+    from ascreg.basic._copy import DataCopyExtParams, DataCopyPad
+    from ascreg.basic._vector import Duplicate
 
     call = f"Fill<{t.T.cpp_name}>"
     check_dtype(call, "T", t.T, FILL_TYPES)

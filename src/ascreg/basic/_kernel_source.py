@@ -1025,7 +1025,7 @@ class _Limits:
                 raise AscregTypeError(
                     f"dst must be a LocalTensor[{dtype.cpp_name}], got {dst!r:.60}"
                 )
-            from ascreg.basic._copy import Duplicate
+            from ascreg.basic._vector import Duplicate
 
             Duplicate(dst, value(), count)
             return None
