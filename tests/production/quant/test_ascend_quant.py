@@ -470,10 +470,6 @@ def _check(dtype: type[Scalar], n: int, scale: float, offset: float, round_mode:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the tail over-read (fixes); QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue); GetCtrlSpr/SetCtrlSpr (spell)",
-)
 @pytest.mark.parametrize(("dtype", "n", "scale", "offset", "round_mode"), CASES)
 def test_ascend_quant_as_written(
     dtype: type[Scalar], n: int, scale: float, offset: float, round_mode: str
