@@ -172,6 +172,26 @@ class AscregWarning(UserWarning):
     """Issued instead of an :class:`UndefinedBehaviourError` under ``undefined="warn"``."""
 
 
+class SlowPathWarning(UserWarning):
+    """Code runs on a slow path of the engine: the result is exact, only the speed suffers.
+
+    Issued once per kernel with the reason, e.g. when a block of a SIMT kernel runs one
+    thread at a time instead of vectorised (``ascreg.simt``). It is not an
+    :class:`AscregWarning` (nothing is undefined): filter it on its own, or make it an error
+    to find the slow paths of a test suite::
+
+        warnings.filterwarnings("error", category=SlowPathWarning)
+
+    Examples
+    --------
+    >>> import warnings
+    >>> issubclass(SlowPathWarning, UserWarning), issubclass(SlowPathWarning, AscregWarning)
+    (True, False)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", SlowPathWarning)  # silence every slow-path warning
+    """
+
+
 class PolicyError(AscregError, ValueError):
     """An unknown value given to :func:`set_policy` or :func:`policy`.
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import re
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ import pytest
 
 from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint32_t
 from ascreg.engine.simt.masked import masked_version
-from ascreg.errors import AscregError, OutOfBoundsError, SyncError
+from ascreg.errors import AscregError, OutOfBoundsError, SlowPathWarning, SyncError
 from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import divergence
 from ascreg.simt import (
@@ -53,6 +55,15 @@ def per_thread_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     monkeypatch.setattr(engine.Scheduler, "execute", counted)
     yield runs
+
+
+@pytest.fixture
+def slow_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], list[str]]]:
+    """Return the SlowPathWarning messages so far (each kernel warns once per process)."""
+    monkeypatch.setattr(engine, "_WARNED", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SlowPathWarning)
+        yield lambda: [str(w.message) for w in caught if w.category is SlowPathWarning]
 
 
 def outcome(run: Callable[[], Any]) -> Any:
@@ -285,24 +296,55 @@ def divide_in_a_branch(out: Any, d: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("kernel", "error"),
+    ("kernel", "error", "slow"),
     [
-        (oob_in_one_lane, OutOfBoundsError),
-        (sync_in_a_branch, SyncError),
-        (sync_after_return, SyncError),
-        (sync_on_both_sides, None),
-        (divide_in_a_branch, None),
+        (oob_in_one_lane, OutOfBoundsError, False),
+        (sync_in_a_branch, SyncError, False),
+        (sync_after_return, SyncError, False),
+        (sync_on_both_sides, None, True),
+        (divide_in_a_branch, None, False),
     ],
 )
-def test_errors_and_sync_match_the_one_thread_tier(kernel: Any, error: Any) -> None:
+def test_errors_and_sync_match_the_one_thread_tier(
+    kernel: Any, error: Any, slow: bool, slow_paths: Callable[[], list[str]]
+) -> None:
     result = both_tiers(launch(kernel, 8, (int32_t, 8), (int32_t, 8)))
     if error is None:
         assert isinstance(result, list)
     else:
         assert result[0] == error.__name__
+    # an error path (the per-thread run raises the kernel's error) does not warn
+    assert len(slow_paths()) == slow
 
 
-def test_a_fallback_is_logged_with_its_reason_and_line(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_slow_path_warns_once_per_kernel(slow_paths: Callable[[], list[str]]) -> None:
+    for _ in range(3):
+        both_tiers(launch(sync_on_both_sides, 8, (int32_t, 8), (int32_t, 8)))
+    (said,) = slow_paths()
+    line = sync_on_both_sides.__code__.co_firstlineno + 3
+    assert said == (
+        f"sync_on_both_sides: asc_syncthreads() reached by part of the block (at {__file__}:"
+        f"{line}); blocks that meet it run one thread at a time"
+    )
+
+
+def test_a_slow_path_warning_made_an_error_leaves_the_memory_of_the_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engine, "_WARNED", set())
+    run = launch(sync_on_both_sides, 8, (int32_t, 8), (int32_t, 8))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SlowPathWarning)
+        for _ in range(2):  # raised every time: an error is not "said once"
+            with pytest.raises(
+                SlowPathWarning, match=re.escape("asc_syncthreads() reached by part")
+            ):
+                run()
+
+
+def test_a_fallback_is_logged_with_its_reason_and_line(
+    caplog: pytest.LogCaptureFixture, slow_paths: Callable[[], list[str]]
+) -> None:
     def helper_branches(t: Any) -> int:
         return 1 if t < 3 else 2  # a helper is not rewritten: runs per thread
 
@@ -320,7 +362,7 @@ def test_a_fallback_is_logged_with_its_reason_and_line(caplog: pytest.LogCapture
 
 
 def test_a_function_without_source_falls_back_and_says_why(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, slow_paths: Callable[[], list[str]]
 ) -> None:
     kernel = eval(
         "lambda out: out.__setitem__(threadIdx.x, 1 if threadIdx.x < 3 else 2)",
@@ -330,6 +372,7 @@ def test_a_function_without_source_falls_back_and_says_why(
         assert both_tiers(launch(kernel, 8, (int32_t, 8))) == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
     assert masked_version(kernel) is kernel
     assert any("its source is not available" in r.message for r in caplog.records)
+    assert len(slow_paths()) == 1
 
 
 # -- the example ports, small -------------------------------------------------------------------------

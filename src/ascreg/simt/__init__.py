@@ -49,8 +49,10 @@ Python cannot find (a lambda, code made by ``exec``) or that uses ``yield``, ``a
 that cannot be merged per lane (a list, an object); ``asc_syncthreads`` reached by part of the
 block; and any exception raised while only part of the block is active (the per-thread run
 then raises it, or not, exactly as the threads that really get there meet it). Each such case
-is logged once, with the kernel's file and line, at INFO level on the ``ascreg.simt`` logger
-(``logging.basicConfig(level=logging.INFO)`` shows it). Before the re-run the vectorised
+is reported: a :class:`~ascreg.errors.SlowPathWarning` once per kernel, attributed to the
+kernel's line where the vectorised run stopped, with the reason (``warnings.filterwarnings(
+"error", category=SlowPathWarning)`` turns it into an error raised after the block ran), and an
+INFO record once per place on the ``ascreg.simt`` logger. Before the re-run the vectorised
 attempt is undone: an internal ``DivergenceSignal`` (a ``BaseException``) stops it, every memory
 write it made is undone (writes are journaled at the memory level, whatever pointer they went
 through: kernel arguments, ``__ubuf__`` arrays, closures, raw addresses), what it printed is

@@ -29,7 +29,9 @@ Python construct                        masked form (``_ascreg_f`` is the call's
 Atomics, warp functions and ``asc_syncthreads`` read the same mask (see their modules).
 
 What the rewrite cannot express makes the block run one thread at a time, as before, and says
-so once through the ``ascreg.simt`` logger (``logging.getLogger("ascreg.simt")``): a function
+so: a :class:`~ascreg.errors.SlowPathWarning` once per kernel (after the block ran, so a
+warning filter set to ``"error"`` never hides the kernel's own error) and an INFO record once per
+place on the ``ascreg.simt`` logger (``logging.getLogger("ascreg.simt")``). The cases: a function
 whose source is not available (a lambda, code built at run time) or that uses ``yield``, ``await``
 or ``match``; at run time, a value that cannot be merged per lane (a list, a per-lane function
 result), ``asc_syncthreads`` reached by part of the block, a helper function that branches on a
@@ -191,7 +193,7 @@ class Frame:
     'Frame'
     """
 
-    __slots__ = ("entry", "group", "loops", "n", "result", "returned")
+    __slots__ = ("bound", "entry", "group", "loops", "n", "result", "returned")
 
     def __init__(self) -> None:
         group = STATE.group
@@ -201,6 +203,8 @@ class Frame:
         self.returned: Arr | None = None
         self.result: Any = UNBOUND
         self.loops: list[Loop] = []
+        self.bound: dict[str, Arr] = {}
+        """The lanes that hold a value of a local first bound in divergent code (by name)."""
 
     def value(self) -> Any:
         """Leave the function: the lanes active at the call are active again; return its result.
@@ -348,7 +352,7 @@ class Frame:
         """``return value`` by the active lanes; True when every lane of the call has returned."""
         active = self.group.active
         if value is not None or self.result is not UNBOUND:
-            self.result = value if active is None else self.merge(value, self.result)
+            self.result = value if active is None else self.merge(value, self.result, _RESULT)
         active = self.full(active)
         self.returned = active.copy() if self.returned is None else self.returned | active
         self._set(np.zeros(self.n, dtype=bool))
@@ -470,13 +474,31 @@ class Frame:
 
     # assignment ------------------------------------------------------------------------------
 
-    def merge(self, new: Any, old: Any) -> Any:
-        """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes."""
+    def merge(self, new: Any, old: Any, name: str | None = None) -> Any:
+        """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes.
+
+        *name* (the local's name) lets a local first bound in divergent code take *new*
+        whole, of any type, while no lane outside the active ones holds a value of it (C's
+        uninitialised variable: its other lanes are never read). Otherwise the lanes outside
+        the active mask keep *old* (:func:`blend`).
+        """
         active = self.group.active
         if new is old:
             return new
-        if active is None or old is UNBOUND:
+        if active is None:
+            if name is not None and self.bound:
+                self.bound.pop(name, None)
             return value_copy(new)
+        if old is UNBOUND:
+            if name is not None:
+                self.bound[name] = active.copy()
+            return value_copy(new)
+        if name is not None:
+            bound = self.bound.get(name)
+            if bound is not None:
+                self.bound[name] = bound | active
+                if not (bound & ~active).any():  # only active lanes hold a value: replace
+                    return value_copy(new)
         return blend(active, new, old)
 
     def setitem(self, target: Any, index: Any, value: Any) -> None:
@@ -514,25 +536,45 @@ def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
 
 
 def _is_value(x: Any, lanes: int) -> bool:
+    # np.ndarray.size, not x.size: a vector type's class attribute ``size`` is its sizeof
     return isinstance(x, np.generic | int | float | bool) or (
-        isinstance(x, np.ndarray) and x.size in (1, lanes)
+        isinstance(x, np.ndarray) and _SIZE(x) in (1, lanes)
     )
 
 
+_SIZE = np.ndarray.size.__get__
+
+
 def blend(mask: Arr, new: Any, old: Any) -> Any:
-    """Per lane: *new* where *mask* holds, else *old* (numbers, lanes or pointers).
+    """Per lane: *new* where *mask* holds, else *old* (numbers, lanes, pointers, tuples of them).
+
+    Two numpy values of different types share one array of their common type when that is an
+    integer type holding both exactly (``int32`` and ``uint32`` lanes become ``int64``, as
+    numpy's arithmetic on the two would); where the common type is a float type (``float32``
+    and ``float64``, ``int64`` and ``uint64``) later arithmetic would round differently in some
+    lanes: that is a :class:`DivergenceSignal`. A Python number takes the other side's type.
 
     Examples
     --------
     >>> import numpy as np
     >>> blend(np.array([True, False]), np.int32(1), np.int32(2))
     Lanes([1, 2], dtype=int32)
+    >>> blend(np.array([True, False]), (np.int32(1), 5), (np.int32(2), 6))
+    (Lanes([1, 2], dtype=int32), Lanes([5, 6]))
     """
     if _is_value(new, mask.size) and _is_value(old, mask.size):
+        a, b = getattr(new, "dtype", None), getattr(old, "dtype", None)
+        if a is not None and b is not None and a != b and not _exact_union(a, b):
+            raise DivergenceSignal(
+                f"a {a} and a {b} value cannot be merged per lane (one array holds one type, "
+                "and theirs would round)"
+            )
         kind = type(new) if isinstance(new, VectorValue) else Lanes
         return np.where(mask, new, old).view(kind)
     if new is old:
         return new
+    if type(new) is tuple and type(old) is tuple and len(new) == len(old):
+        return tuple(blend(mask, a, b) for a, b in zip(new, old, strict=True))
     offsets = _pointer_offsets(new, old)
     if offsets is None:
         raise DivergenceSignal(
@@ -540,6 +582,13 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
         )
     base, new_off, old_off = offsets
     return _lane_pointer(base, np.where(mask, new_off, old_off))
+
+
+def _exact_union(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
+    """Tell whether lanes of types *a* and *b* merge exactly (an integer common type)."""
+    if a.names is not None or b.names is not None:
+        return False
+    return a.kind in "biu" and b.kind in "biu" and np.promote_types(a, b).kind in "iu"
 
 
 def _as_lane_offsets(p: Any) -> tuple[Any, Any] | None:
@@ -576,6 +625,8 @@ class NotRewritable(Exception):
 
 
 _FRAME = PREFIX + "f"
+_RESULT = PREFIX + "result"
+"""The name under which :meth:`Frame.merge` tracks the lanes that returned a value."""
 
 
 def _call(method: str, *args: ast.expr) -> ast.Call:
@@ -708,7 +759,7 @@ class _Statements:
     def assign(self, target: ast.expr, value: ast.expr) -> list[ast.stmt]:
         """``target = value`` as merges (names), masked stores (subscripts) or attribute merges."""
         if isinstance(target, ast.Name):
-            merged = _call("merge", value, ast.Name(target.id, ast.Load()))
+            merged = _call("merge", value, ast.Name(target.id, ast.Load()), ast.Constant(target.id))
             return [ast.Assign([ast.Name(target.id, ast.Store())], merged)]
         if isinstance(target, ast.Subscript):
             return [

@@ -40,13 +40,14 @@ import os
 import sys
 import threading
 import types
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ascreg.errors import AscregError, LaunchError, SyncError
+from ascreg.errors import AscregError, LaunchError, SlowPathWarning, SyncError
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
@@ -973,6 +974,7 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
 def _run_tiers(run: BlockRun, ub: Any) -> None:
     """Run the block vectorised, else (its writes undone) one thread at a time."""
     mode = _MODE[-1]
+    fallback: tuple[str, BaseException] | None = None
     if mode != "per-thread":
         journal = Journal()
         group = Group(run, _all_tids(run.nthreads), journal)
@@ -983,7 +985,8 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
             else engine().copying_version(run.func)
         )
         memories = [ub, *live_memories()] if ub is not None else live_memories()
-        if _attempt(run, func, group, journal, memories):
+        fallback = _attempt(run, func, group, journal, memories)
+        if fallback is None:
             return
         journal.rollback()
         _ub_restore(ub, mark)
@@ -991,32 +994,33 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
     memories = [ub, *live_memories()] if ub is not None else live_memories()
     run.scheduler = Scheduler(run, memories)
     run.scheduler.execute()
+    if fallback is not None and mode == "masked":  # after the run: not before an error
+        _tell_fallback(run, *fallback)
 
 
 def _attempt(
     run: BlockRun, func: Callable[..., Any], group: Group, journal: Journal, memories: list[Memory]
-) -> bool:
-    """Run the block vectorised; False if it must run per thread (its writes are in *journal*).
+) -> tuple[str, BaseException] | None:
+    """Run the block vectorised; the reason it must run per thread, or None if it ran.
 
-    An exception raised while only part of the block is active counts as such a case: the
-    one-thread tier then raises it (or not) exactly as the threads that really run meet it.
+    The writes of an attempt that must run per thread are in *journal*. An exception raised
+    while only part of the block is active counts as such a case: the one-thread tier then
+    raises it (or not) exactly as the threads that really run meet it.
     Written out by hand (no ``with``): this is the per-block cost of the fast tier.
     """
     previous, STATE.group = STATE.group, group
     hooks = journal.hook(memories)
     held, buffer = sys.stdout, io.StringIO()
     sys.stdout = buffer
-    diverged = False
+    fallback: tuple[str, BaseException] | None = None
     try:
         func(*run.args)
     except DivergenceSignal as signal:
-        diverged = True
-        _tell_fallback(run, str(signal), signal)
+        fallback = (str(signal), signal)
     except Exception as exc:
         if group.active is None:
             raise
-        diverged = True
-        _tell_fallback(run, f"{type(exc).__name__} raised in divergent code", exc)
+        fallback = (f"{type(exc).__name__} raised in divergent code", exc)
     finally:
         if group.active is not None:
             np.seterr(**group.saved_err)
@@ -1025,13 +1029,23 @@ def _attempt(
         sys.stdout = held
         Journal.unhook(hooks)
         STATE.group = previous
-        if text and not diverged:
+        if text and fallback is None:
             held.write(text)
-    return not diverged
+    return fallback
+
+
+_WARNED: set[Any] = set()
+"""The kernels (code objects) whose per-thread fallback has been reported (:func:`_tell_fallback`)."""
 
 
 def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
-    """Say once per kernel line that a block runs one thread at a time, and why."""
+    """Say that a block runs one thread at a time, and why: once per kernel, as a warning.
+
+    A :class:`~ascreg.errors.SlowPathWarning` (once per kernel, attributed to the kernel's
+    line where the vectorised attempt stopped) and an INFO record on the ``ascreg.simt`` logger
+    (once per place). A warning filter that makes it an error raises it here, after the
+    attempt's writes were undone, every time the kernel falls back.
+    """
     code = getattr(run.func, "__code__", None)
     where = line = None
     tb = exc.__traceback__
@@ -1041,13 +1055,21 @@ def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
             where = f"{code.co_filename}:{line}"
         tb = tb.tb_next
     name = getattr(run.func, "__name__", repr(run.func))
-    why = engine().why_not_rewritten(run.func) if _MODE[-1] == "masked" else None
+    why = engine().why_not_rewritten(run.func)
     unmasked = f"; not run in masked form: {why}" if why else ""
-    engine().tell_once(
-        ("fallback", code, line, reason.split(":")[0]),
+    message = (
         f"{name}: {reason} (at {where or 'an unknown line'}{unmasked}); blocks that meet it "
-        "run one thread at a time",
+        "run one thread at a time"
     )
+    engine().tell_once(("fallback", code, line, reason.split(":")[0]), message)
+    key = code if code is not None else name
+    if key in _WARNED:
+        return
+    filename = code.co_filename if code is not None else "<unknown>"
+    lineno = line or (code.co_firstlineno if code is not None else 0)
+    module = getattr(run.func, "__module__", None) or "ascreg.simt"
+    warnings.warn_explicit(message, SlowPathWarning, filename, lineno, module=module)
+    _WARNED.add(key)  # not reached when a filter makes the warning an error: it raises again
 
 
 _TIDS: dict[int, np.ndarray[Any, Any]] = {}
