@@ -66,12 +66,13 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
     >>> read_lanes(values, active, LANE[None, :] ^ 1, None, "asc_shfl_xor")[0, :4]
     array([1, 0, 3, 2])
     """
-    rows = np.arange(values.shape[0])[:, None]
     inside = (source >= 0) & (source < WARP_SIZE)
     if use is not None:
         inside &= use
     safe = np.where(inside, source, LANE)
-    bad = active & inside & ~active[rows, safe]
+    # one flat take per array: cheaper than indexing with (rows, lanes) pairs
+    flat = (np.arange(0, values.size, WARP_SIZE)[:, None] + safe).reshape(-1)
+    bad = active & inside & ~np.take(active, flat).reshape(safe.shape)
     if bad.any():
         warp, lane = (int(v[0]) for v in np.nonzero(bad))
         undefined_behaviour(
@@ -82,7 +83,8 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
             )
         )
         safe = np.where(bad, LANE, safe)
-    result: Arr = values[rows, safe]
+        flat = (np.arange(0, values.size, WARP_SIZE)[:, None] + safe).reshape(-1)
+    result: Arr = np.take(values, flat).reshape(safe.shape)
     return result
 
 

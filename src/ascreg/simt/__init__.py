@@ -29,6 +29,14 @@ atomics work on all lanes in one numpy call, ``asc_syncthreads`` is free. ``bloc
 ``blockDim`` and ``gridDim`` are plain ints. A 1024-thread block costs a few tens of
 microseconds plus the numpy work.
 
+**Many blocks at once.** The blocks of a pure SIMT launch run in batches: one group of
+``blocks x threads`` lanes (``blockIdx`` holds each lane's block and behaves as the Python
+``int`` a block alone sees; each block keeps its own UB and its own warps), kept only where it
+is what the blocks leave run in turn — no block reads or writes bytes another block of the batch
+writes (atomics apart, which must meet each address in block order), nothing printed, no error.
+Otherwise the batch is undone and its blocks run one by one (see
+:mod:`ascreg.engine.simt.blocks`).
+
 **Divergent control flow stays vectorised.** The kernel function is rewritten once (per code
 object, cached) into masked form, as the hardware runs it: a thread-dependent ``if``/``elif``/
 ``else`` runs each side under the mask of the lanes that take it, ``while`` and ``for`` loops

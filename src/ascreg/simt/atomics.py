@@ -50,6 +50,9 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
     """Check the address and operands of *op* against its row, then update for every thread."""
     group = current_group(op.name)
     pointees = tuple(combo[0] for combo in op.spec.combos)
+    per_block = getattr(address, "atomic_target", None)  # UB of a batch of blocks
+    if per_block is not None:
+        address = per_block()
     base, target = operands.simt_address(op.name, address, pointees)
     if base.dtype.size == 8 and isinstance(base, UbPtr):
         raise AddressSpaceError(f"64-bit atomics work on GM only, not on {base!r}")
@@ -59,6 +62,8 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
         for v, r in zip(values, roles, strict=True)
     ]
     update = op.name.removeprefix("asc_atomic_")
+    if group.batch is not None:
+        group.batch.atomic(target)
     with atomic_access():  # blocks may combine results here: exempt from the GM race check
         old = atomics.read_modify_write(update, target, group.size, converted, group.active)
         return old.view(Lanes)

@@ -83,7 +83,8 @@ from typing import Any
 import numpy as np
 
 from ascreg.machine.memory import Pointer
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+from ascreg.machine.simt.engine import Journal
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, weak_to_match
 from ascreg.machine.simt.vectors import VectorValue
 
 Arr = np.ndarray[Any, Any]
@@ -414,7 +415,7 @@ class Frame:
         entries = journal.entries if journal is not None else []
         fingerprint = _fingerprint(state)
         stored = any(
-            not np.array_equal(memory.data[start : start + old.size], old)
+            not np.array_equal(Journal.now(memory, start, old), old)
             for memory, start, old in entries[loop.stored :]
         )
         same = fingerprint is not None and not stored and fingerprint == loop.state
@@ -563,6 +564,7 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
     (Lanes([1, 2], dtype=int32), Lanes([5, 6]))
     """
     if _is_value(new, mask.size) and _is_value(old, mask.size):
+        new, old = weak_to_match(new, old), weak_to_match(old, new)  # a Python int per lane
         a, b = getattr(new, "dtype", None), getattr(old, "dtype", None)
         if a is not None and b is not None and a != b and not _exact_union(a, b):
             raise DivergenceSignal(

@@ -228,18 +228,39 @@ class Journal:
     __slots__ = ("entries",)
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Memory, int, np.ndarray[Any, Any]]] = []
+        self.entries: list[tuple[Memory, Any, np.ndarray[Any, Any]]] = []
 
     def record(self, memory: Memory, start: int, nbytes: int) -> None:
-        """Save the bytes about to be overwritten."""
-        if nbytes > 0:
-            end = min(start + nbytes, memory.data.size)
-            self.entries.append((memory, start, memory.data[start:end].copy()))
+        """Save the bytes about to be overwritten.
+
+        A scatter (:attr:`~ascreg.machine.memory.Memory.scatter`) over a span much wider than
+        its elements saves those elements' bytes only (*start* is then their positions).
+        """
+        if nbytes <= 0:
+            return
+        end = min(start + nbytes, memory.data.size)
+        scatter = memory.scatter
+        if scatter is not None and scatter.offsets.size * scatter.size * 4 < end - start:
+            size = scatter.size
+            where = start + (scatter.offsets[:, None] * size + np.arange(size)).reshape(-1)
+            self.entries.append((memory, where, memory.data[where]))
+            return
+        self.entries.append((memory, start, memory.data[start:end].copy()))
+
+    @staticmethod
+    def now(memory: Memory, start: Any, old: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """Return the bytes an entry saved, as they are now."""
+        if isinstance(start, np.ndarray):
+            return memory.data[start]
+        return memory.data[start : start + old.size]
 
     def rollback(self) -> None:
         """Restore every saved range, newest first."""
         for memory, start, old in reversed(self.entries):
-            memory.data[start : start + old.size] = old
+            if isinstance(start, np.ndarray):
+                memory.data[start] = old
+            else:
+                memory.data[start : start + old.size] = old
         self.entries.clear()
 
     @contextmanager
@@ -329,7 +350,7 @@ class Changes(Journal):
     def count(self) -> int:
         """Return how many writes so far changed the bytes they wrote."""
         for memory, start, old in self.entries:
-            if not np.array_equal(memory.data[start : start + old.size], old):
+            if not np.array_equal(Journal.now(memory, start, old), old):
                 self.changed += 1
         self.entries.clear()
         return self.changed
@@ -367,6 +388,19 @@ class _SimtPointer:
         return self.__add__(n)
 
     def __getitem__(self, index: Any) -> Any:
+        group = STATE.group
+        if group is not None and group.batch is not None:
+            return group.batch.load(self, index, self._load)
+        return self._load(index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        group = STATE.group
+        if group is not None and group.batch is not None:
+            group.batch.store(self, index, value, self._store)
+            return
+        self._store(index, value)
+
+    def _load(self, index: Any) -> Any:
         active = _per_lane_mask(index)
         if active is not None:  # divergent code: only the active lanes load
             chosen = promote(super().__getitem__(np.asarray(index)[active]))  # type: ignore[misc]
@@ -379,7 +413,7 @@ class _SimtPointer:
             return element_view(value, self.dtype)  # type: ignore[attr-defined]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    def _store(self, index: Any, value: Any) -> None:
         uniform = not isinstance(index, np.ndarray) or index.ndim == 0
         active = _active_lanes()
         if active is not None:  # divergent code: only the active lanes store
@@ -576,6 +610,9 @@ class Group:
         self.block_idx, self.block_dim, self.grid_dim = run.block_idx, run.block_dim, run.grid_dim
         self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
         self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
+        self.batch: Any = None
+        """A batch of blocks run as one group (set by the engine): sees every memory access
+        of the group's SIMT pointers (``note``); None while one block runs."""
 
     @property
     def size(self) -> int:
@@ -596,7 +633,7 @@ class Group:
         its own lane of the result (see :mod:`~ascreg.machine.simt.rendezvous`).
         """
         if self.fiber is None:
-            return run_warps(values, params, compute, self.active)
+            return run_warps(values, params, compute, self.active, self.run.nthreads)
         own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
         return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
 
@@ -629,8 +666,19 @@ class Group:
         """
         if self.fiber is not None:
             self.fiber.block(("sync", None))
-        elif self.active is not None:
+        elif self.active is not None and not self._whole_blocks(self.active):
             raise DivergenceSignal("asc_syncthreads() reached by part of the block")
+
+    def _whole_blocks(self, active: np.ndarray[Any, Any]) -> bool:
+        """Tell whether *active* holds whole blocks of a batch (each all or none of its lanes).
+
+        A block of a batch none of whose threads is active has ended or waits elsewhere (at a
+        sync of its own branch, since the branch was the same for all of its threads).
+        """
+        if self.batch is None:
+            return False
+        rows = active.reshape(-1, self.run.nthreads)
+        return bool((rows.all(axis=1) | ~rows.any(axis=1)).all())
 
 
 def _tids(tids: list[int]) -> str:
@@ -1169,17 +1217,23 @@ def run_simt_kernel(
     if not 1 <= grid.count <= MAX_BLOCKS:
         raise LaunchError(f"{grid.count} blocks ({grid!r}) is outside [1, {MAX_BLOCKS}]")
     _check_threads(func, block, _ascreg_call)
-    for z in range(grid.z):
-        for y in range(grid.y):
-            for x in range(grid.x):
-                linear = x + grid.x * (y + grid.y * z)
-                ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
-                try:
-                    with running_as(ctx):
-                        run = BlockRun(func, args, block, grid, dim3(x, y, z), pure_simt=True)
-                        run_block(run, ctx)
-                finally:
-                    ctx.release()
+    args = _Wrapped(wrap_pointer(a) for a in args)
+
+    def run_one(linear: int) -> None:
+        x, rest = linear % grid.x, linear // grid.x
+        ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
+        try:
+            with running_as(ctx):
+                run = BlockRun(func, args, block, grid, dim3(x, rest % grid.y, rest // grid.y), pure_simt=True)
+                run_block(run, ctx)
+        finally:
+            ctx.release()
+
+    if grid.count > 1 and _MODE[-1] == "masked":  # blocks in order, in batches where exact
+        engine().run_simt_blocks(func, grid, block, int(dyn_ub_bytes), args, run_one)
+        return
+    for linear in range(grid.count):
+        run_one(linear)
 
 
 def convert_value(value: Any, dtype: Any) -> Any:
