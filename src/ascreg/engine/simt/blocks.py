@@ -347,6 +347,19 @@ _READ, _WRITE, _ATOMIC = 1, 2, 4
 """How a block touched a unit of memory (:class:`Marks`)."""
 
 
+READS_PENDING = 1 << 21
+"""Lanes of loads a :class:`Marks` keeps unmarked before it marks them."""
+_RAMPS: dict[int, Arr] = {}
+
+
+def _ramp(n: int) -> Arr:
+    """``np.arange(n)``, made once per length."""
+    ramp = _RAMPS.get(n)
+    if ramp is None:
+        ramp = _RAMPS[n] = np.arange(n, dtype=np.int64)
+    return ramp
+
+
 class Marks:
     """Which block of a batch touched each unit of one memory, and how.
 
@@ -367,11 +380,38 @@ class Marks:
         self.owner = np.zeros(units, dtype=np.int16)
         self.kinds = np.zeros(units, dtype=np.uint8)
         self.low, self.high = units, 0
+        self.written = (np.iinfo(np.int64).max, -1)
+        """The lowest and highest byte written (or updated by an atomic) in this batch."""
+        self.reads: list[tuple[Arr, int, Arr]] = []
+        """Loads not marked yet: most read memory no block writes (:meth:`shared` marks
+        those whose span meets a written byte)."""
+        self.pending = 0
 
     def mark(self, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         """Record that block ``blocks[i]`` touched the *size* bytes at ``addresses[i]``."""
         if addresses.size == 0:
             return
+        if kind == _READ:
+            self.reads.append((addresses, size, blocks))
+            self.pending += addresses.size
+            if self.pending > READS_PENDING:
+                self._flush()
+            return
+        low, high = self.written
+        self.written = (min(low, int(addresses.min())), max(high, int(addresses.max()) + size))
+        self._mark_now(addresses, size, blocks, kind)
+
+    def _flush(self, span: tuple[int, int] | None = None) -> None:
+        """Mark the pending reads (only those meeting *span*, when given)."""
+        reads, self.reads, self.pending = self.reads, [], 0
+        for addresses, size, blocks in reads:
+            if span is not None and (
+                int(addresses.max()) + size <= span[0] or int(addresses.min()) >= span[1]
+            ):
+                continue
+            self._mark_now(addresses, size, blocks, _READ)
+
+    def _mark_now(self, addresses: Arr, size: int, blocks: Arr, kind: int) -> None:
         bits = int(np.bitwise_or.reduce(addresses)) | size | self.unit
         unit = bits & -bits  # the lowest set bit: the alignment common to all of them
         if unit < self.unit:
@@ -382,6 +422,10 @@ class Marks:
             self._mark(first + step, mine, kind)
 
     def _mark(self, units: Arr, mine: Arr, kind: int) -> None:
+        first = int(units[0])
+        if first + units.size - 1 == int(units[-1]) and (units == _ramp(units.size) + first).all():
+            self._mark_run(first, first + units.size, mine, kind)  # lanes in a row: slices
+            return
         top = int(units.max())
         if top >= self.owner.size:
             self._grow(top + 1)
@@ -393,6 +437,18 @@ class Marks:
         if clash.any():
             self.owner[units[clash]] = -1
         self.kinds[units] |= np.uint8(kind)
+
+    def _mark_run(self, low: int, high: int, mine: Arr, kind: int) -> None:
+        """:meth:`_mark` of units ``low .. high - 1``, one per lane (no unit twice)."""
+        if high > self.owner.size:
+            self._grow(high)
+        self.low, self.high = min(self.low, low), max(self.high, high)
+        owner = self.owner[low:high]
+        clash = (owner != 0) & (owner != mine)
+        owner[:] = mine
+        if clash.any():
+            owner[clash] = -1
+        self.kinds[low:high] |= np.uint8(kind)
 
     def _split(self, unit: int) -> None:
         """Make the units *unit* bytes (each old mark repeated over its new units)."""
@@ -424,6 +480,10 @@ class Marks:
         Unsafe: one block writes it (atomics apart) and another touches it, or atomics and plain
         accesses of different blocks meet there.
         """
+        if self.written[1] < 0:  # nothing written: reads alone share nothing
+            self.reads, self.pending = [], 0
+            return False
+        self._flush(self.written)
         if self.high <= self.low:
             return False
         owner = self.owner[self.low : self.high]
@@ -439,6 +499,8 @@ class Marks:
         self.owner[self.low : self.high] = 0
         self.kinds[self.low : self.high] = 0
         self.low, self.high = self.owner.size, 0
+        self.written = (np.iinfo(np.int64).max, -1)
+        self.reads, self.pending = [], 0
 
 
 class BlockBatch:

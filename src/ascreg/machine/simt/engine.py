@@ -1224,7 +1224,9 @@ def run_simt_kernel(
         ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
         try:
             with running_as(ctx):
-                run = BlockRun(func, args, block, grid, dim3(x, rest % grid.y, rest // grid.y), pure_simt=True)
+                run = BlockRun(
+                    func, args, block, grid, dim3(x, rest % grid.y, rest // grid.y), pure_simt=True
+                )
                 run_block(run, ctx)
         finally:
             ctx.release()
