@@ -62,10 +62,14 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
         for v, r in zip(values, roles, strict=True)
     ]
     update = op.name.removeprefix("asc_atomic_")
+    # a call whose value the kernel drops (a statement of its masked form): ufunc.at updates
+    discard = group.discarding is not None and group.discarding is _FORWARDERS.get(op.name)
     if group.batch is not None:
         group.batch.atomic(target)
     with atomic_access():  # blocks may combine results here: exempt from the GM race check
-        old = atomics.read_modify_write(update, target, group.size, converted, group.active)
+        old = atomics.read_modify_write(
+            update, target, group.size, converted, group.active, discard=discard
+        )
         return old.view(Lanes)
 
 
@@ -123,3 +127,23 @@ def asc_atomic_cas(op: Any, address: Any, compare: Any, val: Any) -> Any:
     (array([1], dtype=int32), array([0, 1, 1, 1], dtype=int32))
     """
     return _atomic(op, address, compare, val)
+
+
+_FORWARDERS: dict[str, Any] = {
+    f.__name__: f
+    for f in (
+        asc_atomic_add,
+        asc_atomic_sub,
+        asc_atomic_exch,
+        asc_atomic_max,
+        asc_atomic_min,
+        asc_atomic_inc,
+        asc_atomic_dec,
+        asc_atomic_and,
+        asc_atomic_or,
+        asc_atomic_xor,
+        asc_atomic_cas,
+    )
+}
+"""Each atomic's own entry point, by name: what ``Group.discarding`` holds for a call whose value
+is dropped."""

@@ -166,6 +166,16 @@ class BatchUb:
         self.stride = stride
 
 
+_ALL_WRITTEN = {
+    1: (np.dtype(np.uint8), 1),
+    2: (np.dtype(np.uint16), 0x0101),
+    4: (np.dtype(np.uint32), 0x01010101),
+    8: (np.dtype(np.uint64), 0x0101010101010101),
+}
+"""Per element size: the written marks of an element viewed as one number, and its value when
+every byte is marked."""
+
+
 class BlockLocalPtr:
     """A pointer into the UB of each lane's own block of a batch (``p + n``, ``p[i]``, atomics).
 
@@ -259,14 +269,30 @@ class BlockLocalPtr:
         blocks = ub.lane_block if chosen is None else ub.lane_block[chosen]
         return blocks * ub.stride + byte, byte, chosen
 
-    def _element_bytes(self, flat: Arr) -> Arr:
-        return (flat[:, None] + np.arange(self.dtype.size)).reshape(-1)
+    def _marks(self, flat: Arr) -> tuple[Arr, Any, Any]:
+        """Return the written marks of the elements at *flat*, one number each.
+
+        That is the marks array, the index into it, and what an element whose every byte was
+        written holds there.
+        """
+        size = self.dtype.size
+        if size in _ALL_WRITTEN and not (flat % size).any():
+            return self.ub.written.view(_ALL_WRITTEN[size][0]), flat // size, _ALL_WRITTEN[size][1]
+        return self.ub.written, (flat[:, None] + np.arange(size)).reshape(-1), True
+
+    def _is_written(self, flat: Arr) -> bool:
+        marks, where, full = self._marks(flat)
+        return bool((marks[where] == full).all())
+
+    def _mark_written(self, flat: Arr) -> None:
+        marks, where, full = self._marks(flat)
+        marks[where] = full
 
     def __getitem__(self, index: Any) -> Any:
         if self.dtype.np_dtype.names is not None:
             raise BatchStop("a struct element in UB")
         flat, _, chosen = self._lanes(index)
-        if not self.ub.written[self._element_bytes(flat)].all():
+        if not self._is_written(flat):
             raise BatchStop("a read of UB bytes the block has not written")
         values = promote(self._typed()[flat // self.dtype.size])
         if chosen is None:
@@ -284,7 +310,7 @@ class BlockLocalPtr:
         if chosen is not None:
             values = values[chosen]
         self._typed()[flat // self.dtype.size] = values  # one element twice: the last lane wins
-        self.ub.written[self._element_bytes(flat)] = True
+        self._mark_written(flat)
 
     def _typed(self) -> Arr:
         if self.alloc.start % self.dtype.size:
@@ -298,7 +324,7 @@ class BlockLocalPtr:
         written afterwards.
         """
         flat, _, chosen = self._lanes(0)
-        if not self.ub.written[self._element_bytes(flat)].all():
+        if not self._is_written(flat):
             raise BatchStop("an atomic on UB bytes the block has not written")
         if self.alloc.start % self.dtype.size:
             raise BatchStop("a UB array not aligned to its element type")

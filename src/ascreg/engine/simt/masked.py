@@ -327,6 +327,19 @@ class Frame:
             value = operand()
         return value
 
+    def void(self, func: Any, *args: Any, **kwargs: Any) -> Any:
+        """``func(args)`` as a statement: the call may know that its value is dropped.
+
+        ``Group.discarding`` holds *func* during the call (an atomic then skips computing the
+        old values nobody reads).
+        """
+        group = self.group
+        previous, group.discarding = group.discarding, func
+        try:
+            return func(*args, **kwargs)
+        finally:
+            group.discarding = previous
+
     def not_(self, value: Any) -> Any:
         """``not value`` per lane."""
         if isinstance(value, Lanes) and value.size > 1:
@@ -741,7 +754,12 @@ class _Statements:
     # simple statements -------------------------------------------------------------------------
 
     def do_Expr(self, node: ast.Expr, in_loop: bool) -> list[ast.stmt]:
-        return [ast.Expr(self.expr(node.value))]
+        value = self.expr(node.value)
+        if isinstance(value, ast.Call):  # f(args) as a statement: its value is dropped
+            void = _call("void", value.func, *value.args)
+            void.keywords = value.keywords
+            value = void
+        return [ast.Expr(value)]
 
     def do_Assign(self, node: ast.Assign, in_loop: bool) -> list[ast.stmt]:
         value = self.expr(node.value)

@@ -610,6 +610,9 @@ class Group:
         self.block_idx, self.block_dim, self.grid_dim = run.block_idx, run.block_dim, run.grid_dim
         self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
         self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
+        self.discarding: Any = None
+        """The function a statement of the masked form is calling (its value is dropped):
+        an atomic seeing itself here need not compute the old values."""
         self.batch: Any = None
         """A batch of blocks run as one group (set by the engine): sees every memory access
         of the group's SIMT pointers (``note``); None while one block runs."""
