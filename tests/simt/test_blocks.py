@@ -282,3 +282,45 @@ def test_weak_lanes_follow_numpy_rules_for_python_ints() -> None:
     assert type(weak + 1) is WeakLanes and type(weak.astype(np.uint32)) is not WeakLanes
     with pytest.raises(OverflowError, match="-1 out of bounds for uint32"):
         lanes + (weak - 1)
+
+
+def scatter_add(var: Any, rows: Any, updates: Any) -> None:
+    # the ops-nn pattern: a grid-stride loop, an early `continue`, a float atomic add to GM
+    for i in range(blockIdx.x * blockDim.x + threadIdx.x, 96, gridDim.x * blockDim.x):
+        row = rows[i // 4]
+        if row < 0:
+            continue
+        asc_atomic_add(var + row * 4 + i % 4, updates[i])
+
+
+def test_dropped_gm_atomics_apply_in_block_order_when_the_batch_ends(
+    batches: list[str | None],
+) -> None:
+    rng = np.random.default_rng(5)
+    rows = rng.integers(-1, 3, 24).astype(np.int32)  # three rows, hit again and again
+    updates = (rng.standard_normal(96) * 1e3).astype(np.float32)  # sums that round
+    var, _, _ = three_ways(
+        scatter_add, 3, 8, np.zeros(12, np.float32), rows, updates, per_thread=False
+    )
+    assert batches == [None]
+    want = np.zeros(12, np.float32)
+    for b in range(3):  # block by block, each thread's iterations in turn, lanes in order
+        for start in range(b * 8, 96, 24):
+            for i in range(start, start + 8):
+                if rows[i // 4] >= 0:
+                    want[rows[i // 4] * 4 + i % 4] += updates[i]
+    assert np.array_equal(np.array(var, np.float32), want)
+
+
+def add_then_read(out: Any, counter: Any) -> None:
+    asc_atomic_add(counter, uint32_t(1))
+    asc_syncthreads()
+    out[blockIdx.x * blockDim.x + threadIdx.x] = counter[0]  # sees the other blocks' adds
+
+
+def test_a_read_of_a_deferred_atomic_runs_in_turn(batches: list[str | None]) -> None:
+    out, counter = three_ways(
+        add_then_read, 3, 4, np.zeros(12, np.uint32), np.zeros(1, np.uint32), per_thread=False
+    )
+    assert counter == [12] and out == [4] * 4 + [8] * 4 + [12] * 4
+    assert batches[0] == "two blocks of the batch share memory one of them writes"

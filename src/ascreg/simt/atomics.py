@@ -64,7 +64,9 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
     update = op.name.removeprefix("asc_atomic_")
     # a call whose value the kernel drops (a statement of its masked form): ufunc.at updates
     discard = group.discarding is not None and group.discarding is _FORWARDERS.get(op.name)
-    if group.batch is not None:
+    if group.batch is not None:  # blocks side by side (ascreg.engine.simt.blocks)
+        if discard and group.batch.defer(update, target, converted):
+            return np.zeros(group.size, dtype=base.dtype.np_dtype).view(Lanes)
         group.batch.atomic(target)
     with atomic_access():  # blocks may combine results here: exempt from the GM race check
         old = atomics.read_modify_write(

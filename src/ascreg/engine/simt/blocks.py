@@ -66,6 +66,7 @@ import numpy as np
 from ascreg._dtypes import uint8_t
 from ascreg.engine.simt.batch import BATCHING
 from ascreg.engine.simt.masked import masked_version, tell_once
+from ascreg.core.atomics import _AT, _apply_at
 from ascreg.errors import AddressSpaceError
 from ascreg.machine import races
 from ascreg.machine.block import block as running_as
@@ -369,8 +370,9 @@ class BatchBlock:
 # -- what the blocks of a batch access -------------------------------------------------------------
 
 
-_READ, _WRITE, _ATOMIC = 1, 2, 4
-"""How a block touched a unit of memory (:class:`Marks`)."""
+_READ, _WRITE, _ATOMIC, _DEFERRED = 1, 2, 4, 8
+"""How a block touched a unit of memory (:class:`Marks`); ``_DEFERRED``: an atomic applied when
+the batch ends (:meth:`BlockBatch.defer`)."""
 
 
 READS_PENDING = 1 << 21
@@ -504,7 +506,7 @@ class Marks:
         """Tell whether blocks share a unit unsafely.
 
         Unsafe: one block writes it (atomics apart) and another touches it, or atomics and plain
-        accesses of different blocks meet there.
+        accesses of different blocks meet there, or a deferred atomic and anything else meet.
         """
         if self.written[1] < 0:  # nothing written: reads alone share nothing
             self.reads, self.pending = [], 0
@@ -512,11 +514,15 @@ class Marks:
         self._flush(self.written)
         if self.high <= self.low:
             return False
+        every = self.kinds[self.low : self.high]
+        deferred = (every & _DEFERRED) != 0
+        if deferred.any() and (deferred & ((every & ~np.uint8(_DEFERRED)) != 0)).any():
+            return True  # an element updated at the end is also read or written before
         owner = self.owner[self.low : self.high]
         several = owner == -1
         if not several.any():
             return False
-        kinds = self.kinds[self.low : self.high][several]
+        kinds = every[several]
         plain = (kinds & (_READ | _WRITE)) != 0
         return bool((((kinds & _WRITE) != 0) | (((kinds & _ATOMIC) != 0) & plain)).any())
 
@@ -550,6 +556,9 @@ class BlockBatch:
         self.inside = 0
         self.stray: str | None = None
         self.order: dict[int, tuple[Arr, Arr]] = {}
+        self.deferred: list[tuple[str, Any, Arr, Arr, Arr, int]] = []
+        """Atomics to apply when the batch is kept: (update, base, elements, values, blocks,
+        call number)."""
 
     def _lanes(self) -> Arr | None:
         active = STATE.group.active
@@ -616,6 +625,63 @@ class BlockBatch:
         addresses = base.address + elements * base.dtype.size
         self._record(base.memory, addresses, base.dtype.size, blocks, _ATOMIC)
         self._in_block_order(id(base.memory), addresses, blocks)
+
+    def defer(self, update: str, target: Any, values: list[Any]) -> bool:
+        """Keep a GM atomic whose value is dropped for the end of the batch; False: apply it now.
+
+        Kept updates are applied when the batch is kept, block by block and call by call
+        (:meth:`apply`): what the blocks in turn do, whatever order their lanes met the
+        addresses in. The elements are checked now (their errors come now), and must not be
+        read or written otherwise by the batch (:class:`Marks`).
+        """
+        lanes = self._lanes()
+        if isinstance(target, LanePointer):
+            base = target.base
+            offsets = np.broadcast_to(target.offsets, self.lane_block.shape)
+            elements = offsets if lanes is None else offsets[lanes]
+        else:
+            base = target
+            elements = np.zeros(self.lane_block.size if lanes is None else lanes.size, np.int64)
+        if update not in _AT or base.memory is self.ub_memory or len(values) != 1:
+            return False
+        blocks = self.lane_block if lanes is None else self.lane_block[lanes]
+        value = np.broadcast_to(values[0], self.lane_block.shape)
+        value = value if lanes is None else value[lanes]
+        with races.atomic_access():
+            base[elements]  # the bounds check (and any hook) of the read an atomic makes
+        addresses = base.address + elements * base.dtype.size
+        self._record(base.memory, addresses, base.dtype.size, blocks, _DEFERRED)
+        entry = (update, base, elements, np.array(value), blocks, len(self.deferred))
+        self.deferred.append(entry)
+        return True
+
+    def apply(self) -> None:
+        """Apply the deferred atomics, in block order, then call order, then lane order."""
+        entries = self.deferred
+        if not entries:
+            return
+        sizes = [blocks.size for *_, blocks, _ in entries]
+        calls = np.repeat(np.arange(len(entries)), sizes)
+        lanes = np.concatenate([np.arange(n) for n in sizes])
+        order = np.lexsort((lanes, calls, np.concatenate([e[4] for e in entries])))
+        call_of, lane_of = calls[order], lanes[order]
+        runs = np.flatnonzero(np.r_[True, call_of[1:] != call_of[:-1]])
+        # the runs of one call in one block; runs of the same update at once (its ufunc.at)
+        groups: list[tuple[Any, list[tuple[int, Arr]]]] = []
+        for start, end in zip(runs, np.r_[runs[1:], order.size], strict=True):
+            k = int(call_of[start])
+            update, base = entries[k][0], entries[k][1]
+            key = (update, id(base.memory), base.address, base.dtype)
+            if not groups or groups[-1][0] != key:
+                groups.append((key, []))
+            groups[-1][1].append((k, lane_of[start:end]))
+        with races.atomic_access():
+            for key, parts in groups:
+                base = entries[parts[0][0]][1]
+                elements = np.concatenate([entries[k][2][at] for k, at in parts])
+                values = np.concatenate([entries[k][3][at] for k, at in parts])
+                _apply_at(_AT[key[0]], base, elements, values)
+        entries.clear()
 
     def _in_block_order(self, memory: int, addresses: Arr, blocks: Arr) -> None:
         """Check that every earlier atomic at these addresses was made by no later block."""
@@ -794,4 +860,6 @@ def _run_batch(
         why = batch.verdict()
     if why is not None:
         journal.rollback()
+    else:
+        batch.apply()
     return why
