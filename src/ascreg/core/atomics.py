@@ -87,7 +87,7 @@ _PREFIX_SUMS = {"add": False, "sub": True}
 """The atomics that run as one prefix sum on integers (value: whether the operand is negated)."""
 
 
-_AT = {
+UFUNC_ATOMICS = {
     "add": np.add,
     "sub": np.subtract,
     "max": np.maximum,
@@ -134,8 +134,8 @@ def read_modify_write(
     else:
         base, offsets = address, np.zeros(lanes, dtype=np.int64)
     values = [np.broadcast_to(v, (lanes,)) for v in operands]
-    if discard and op in _AT and lanes:
-        _apply_at(_AT[op], base, offsets, values[0])
+    if discard and op in UFUNC_ATOMICS and lanes:
+        apply_at(UFUNC_ATOMICS[op], base, offsets, values[0])
         return np.zeros(lanes, dtype=base.dtype.np_dtype)
     old = np.empty(lanes, dtype=base.dtype.np_dtype)
     order = np.argsort(offsets, kind="stable")
@@ -149,11 +149,20 @@ def read_modify_write(
     return old
 
 
-def _apply_at(ufunc: Any, base: Pointer[Any], offsets: Arr, values: Arr) -> None:
+def apply_at(ufunc: Any, base: Pointer[Any], offsets: Arr, values: Arr) -> None:
     """Update the elements at *offsets* lane by lane with ``ufunc.at``, through *base*.
 
     The old values are read and the new ones written once per distinct element, through the
     pointer (its checks and hooks see them as a gather and a scatter).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> p = GlobalMemory().alloc(float32_t, 2)
+    >>> apply_at(np.add, p, np.array([1, 0, 1]), np.float32([1e8, 2, 1]))  # lane order
+    >>> p.read(2).tolist()  # element 1: (0 + 1e8) + 1 rounds back to 1e8
+    [2.0, 100000000.0]
     """
     low, high = int(offsets.min()), int(offsets.max())
     span = high - low + 1

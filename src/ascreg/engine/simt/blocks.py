@@ -64,9 +64,9 @@ from typing import Any
 import numpy as np
 
 from ascreg._dtypes import uint8_t
+from ascreg.core.atomics import UFUNC_ATOMICS, apply_at
 from ascreg.engine.simt.batch import BATCHING
 from ascreg.engine.simt.masked import masked_version, tell_once
-from ascreg.core.atomics import _AT, _apply_at
 from ascreg.errors import AddressSpaceError
 from ascreg.machine import races
 from ascreg.machine.block import block as running_as
@@ -642,7 +642,7 @@ class BlockBatch:
         else:
             base = target
             elements = np.zeros(self.lane_block.size if lanes is None else lanes.size, np.int64)
-        if update not in _AT or base.memory is self.ub_memory or len(values) != 1:
+        if update not in UFUNC_ATOMICS or base.memory is self.ub_memory or len(values) != 1:
             return False
         blocks = self.lane_block if lanes is None else self.lane_block[lanes]
         value = np.broadcast_to(values[0], self.lane_block.shape)
@@ -680,7 +680,7 @@ class BlockBatch:
                 base = entries[parts[0][0]][1]
                 elements = np.concatenate([entries[k][2][at] for k, at in parts])
                 values = np.concatenate([entries[k][3][at] for k, at in parts])
-                _apply_at(_AT[key[0]], base, elements, values)
+                apply_at(UFUNC_ATOMICS[key[0]], base, elements, values)
         entries.clear()
 
     def _in_block_order(self, memory: int, addresses: Arr, blocks: Arr) -> None:
