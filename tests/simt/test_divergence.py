@@ -342,11 +342,32 @@ def test_a_slow_path_warning_made_an_error_leaves_the_memory_of_the_fallback(
                 run()
 
 
+def test_a_plain_helper_that_branches_runs_masked(per_thread_runs: list[int]) -> None:
+    def clamp(t: Any, low: int) -> Any:  # no __simt_callee__: rewritten all the same
+        if t < low:
+            return low
+        for k in range(3):
+            if t == 10 + k:
+                return -k
+        return t
+
+    class Box:
+        def pick(self, t: Any) -> Any:
+            return 1 if t % 2 else 2
+
+    def k(out: Any) -> None:
+        out[threadIdx.x] = clamp(int32_t(threadIdx.x), 3) + 100 * Box().pick(threadIdx.x)
+
+    with divergence("masked"):
+        result = outcome(launch(k, 16, (int32_t, 16)))
+    assert per_thread_runs == []
+    assert result == both_tiers(launch(k, 16, (int32_t, 16)))
+
+
 def test_a_fallback_is_logged_with_its_reason_and_line(
     caplog: pytest.LogCaptureFixture, slow_paths: Callable[[], list[str]]
 ) -> None:
-    def helper_branches(t: Any) -> int:
-        return 1 if t < 3 else 2  # a helper is not rewritten: runs per thread
+    helper_branches = eval("lambda t: 1 if t < 3 else 2")  # no source: runs as written
 
     def k(out: Any) -> None:
         out[threadIdx.x] = helper_branches(threadIdx.x)
@@ -359,6 +380,7 @@ def test_a_fallback_is_logged_with_its_reason_and_line(
         and "run one thread at a time" in r.message
         for r in caplog.records
     )
+    assert len(slow_paths()) == 1
 
 
 def test_a_function_without_source_falls_back_and_says_why(

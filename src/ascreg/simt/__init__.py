@@ -45,16 +45,18 @@ object, cached) into masked form, as the hardware runs it: a thread-dependent ``
 else b``, ``and``, ``or``, ``not`` and ``a < b < c`` work per lane. An assignment inside such
 code merges (``x = where(active, new, x)``, pointers too), loads and stores touch only the
 active lanes' addresses, atomics update for the active lanes (serialised in thread order, the
-others get 0) and warp functions see the active lanes as the warp's participants. Helpers
-marked ``__simt_callee__`` are rewritten the same way and may return a value per thread.
+others get 0) and warp functions see the active lanes as the warp's participants. Helper
+functions of the user's (marked ``__simt_callee__`` or not) are rewritten the same way and may
+return a value per thread.
 Branching costs about the work of both sides (the divergent-kernel benchmark in
 ``docs/performance.md``: about 2x the same kernel on data that takes one side everywhere).
 
 **Slow — one thread at a time.** What the rewrite cannot express re-runs the block with one
 Python thread per SIMT thread, scheduled one at a time in thread order: a kernel whose source
 Python cannot find (a lambda, code made by ``exec``) or that uses ``yield``, ``await`` or
-``match``; a plain (unmarked) helper function that branches on a thread-varying value; a value
-that cannot be merged per lane (a list, an object); ``asc_syncthreads`` reached by part of the
+``match``; a helper function without source, or of an installed package, that branches on a
+thread-varying value (the user's own helpers are rewritten like the kernel); a value that cannot
+be merged per lane (a list, an object, lanes of two types whose union would round); ``asc_syncthreads`` reached by part of the
 block; and any exception raised while only part of the block is active (the per-thread run
 then raises it, or not, exactly as the threads that really get there meet it). Each such case
 is reported: a :class:`~ascreg.errors.SlowPathWarning` once per kernel, attributed to the

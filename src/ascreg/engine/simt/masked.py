@@ -34,9 +34,11 @@ warning filter set to ``"error"`` never hides the kernel's own error) and an INF
 place on the ``ascreg.simt`` logger (``logging.getLogger("ascreg.simt")``). The cases: a function
 whose source is not available (a lambda, code built at run time) or that uses ``yield``, ``await``
 or ``match``; at run time, a value that cannot be merged per lane (a list, a per-lane function
-result), ``asc_syncthreads`` reached by part of the block, a helper function that branches on a
-thread-varying value (only the kernel itself is rewritten), and any exception raised while only
-part of the block is active (the one-thread tier then reports it exactly as it always did).
+result, values of two types whose union would round), ``asc_syncthreads`` reached by part of the
+block, a helper of library code or without source that branches on a thread-varying value (the
+user's own helpers, marked ``__simt_callee__`` or not, are rewritten too: :func:`helper`), and
+any exception raised while only part of the block is active (the one-thread tier then reports
+it exactly as it always did).
 
 A ``while`` loop that runs :data:`SPIN_ITERATIONS` iterations in a row without progress (the same
 running lanes, the same values of every name its body assigns, no store that changed memory)
@@ -74,6 +76,8 @@ import copy
 import inspect
 import logging
 import operator
+import os
+import sysconfig
 import textwrap
 import types
 import weakref
@@ -83,7 +87,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.machine.memory import Pointer
-from ascreg.machine.simt.engine import Journal
+from ascreg.machine.simt.engine import Journal, wrap_pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, weak_to_match
 from ascreg.machine.simt.vectors import VectorValue
 
@@ -336,9 +340,14 @@ class Frame:
         group = self.group
         previous, group.discarding = group.discarding, func
         try:
-            return func(*args, **kwargs)
+            return helper(func)(*args, **kwargs)
         finally:
             group.discarding = previous
+
+    @staticmethod
+    def call(func: Any, *args: Any, **kwargs: Any) -> Any:
+        """``func(args)``: a plain Python helper of the user's runs in masked form too."""
+        return helper(func)(*args, **kwargs)
 
     def not_(self, value: Any) -> Any:
         """``not value`` per lane."""
@@ -534,6 +543,47 @@ class Frame:
         setattr(target, name, value)
 
 
+_LIBRARY = tuple(
+    {
+        os.path.dirname(os.path.dirname(os.path.dirname(__file__))) + os.sep,  # ascreg itself
+        *(sysconfig.get_paths()[key] + os.sep for key in ("stdlib", "platstdlib", "purelib")),
+        *(sysconfig.get_paths()[key] + os.sep for key in ("platlib",)),
+    }
+)
+"""Where library code lives (ascreg, the standard library, installed packages): not a helper
+the masked form rewrites."""
+_USER: dict[types.CodeType, bool] = {}
+
+
+def helper(func: Any) -> Any:
+    """Return the masked form of a user's helper function (or method), else *func* itself.
+
+    A plain Python function of the user's (its code outside ascreg, the standard library and
+    installed packages) called from masked code may branch on a thread-varying value: it runs
+    in masked form, as a ``__simt_callee__`` does. Other callables are returned unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> helper(len) is len, helper(np.clip) is np.clip  # library code runs as it is
+    (True, True)
+    """
+    kind = type(func)
+    if kind is types.MethodType:
+        made = helper(func.__func__)
+        return func if made is func.__func__ else types.MethodType(made, func.__self__)
+    if kind is not types.FunctionType:
+        return func
+    code = func.__code__
+    user = _USER.get(code)
+    if user is None:
+        name = code.co_filename
+        user = _USER[code] = not name.startswith(_LIBRARY) and not name.startswith("<")
+    if not user or PREFIX + "rt" in code.co_freevars:  # library code, or masked already
+        return func
+    return masked_version(func, wrap_pointer)
+
+
 def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """Return comparable copies of *values* (lanes, scalars, pointers); None if one is opaque."""
     out: list[Any] = []
@@ -686,6 +736,14 @@ class _Expressions(ast.NodeTransformer):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda  # type: ignore[assignment]
 
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in ("locals", "super", "range"):
+            return node  # they look at the caller's frame (range: see do_For)
+        made = _call("call", node.func, *node.args)
+        made.keywords = node.keywords
+        return made
+
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)
         return _call("pick", node.test, _thunk(node.body), _thunk(node.orelse))
@@ -754,12 +812,13 @@ class _Statements:
     # simple statements -------------------------------------------------------------------------
 
     def do_Expr(self, node: ast.Expr, in_loop: bool) -> list[ast.stmt]:
-        value = self.expr(node.value)
-        if isinstance(value, ast.Call):  # f(args) as a statement: its value is dropped
-            void = _call("void", value.func, *value.args)
-            void.keywords = value.keywords
-            value = void
-        return [ast.Expr(value)]
+        call = node.value
+        if not isinstance(call, ast.Call):
+            return [ast.Expr(self.expr(call))]
+        # f(args) as a statement: its value is dropped (Frame.void tells the callee)
+        void = _call("void", self.expr(call.func), *(self.expr(a) for a in call.args))
+        void.keywords = [ast.keyword(k.arg, self.expr(k.value)) for k in call.keywords]
+        return [ast.Expr(void)]
 
     def do_Assign(self, node: ast.Assign, in_loop: bool) -> list[ast.stmt]:
         value = self.expr(node.value)

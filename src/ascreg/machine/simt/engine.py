@@ -145,9 +145,9 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
 
     Called from a block that runs vectorised, the helper runs in masked form too (see
     :mod:`~ascreg.engine.simt.masked`): it may branch on thread-varying values and return a
-    different value per thread. A helper without the mark that branches on such a value makes
-    the block run one thread at a time; there the helper runs as written, with C's copy on
-    assignment and the spin check of its ``while`` loops (see ``copying_version``).
+    different value per thread (so does an unmarked helper of the user's, which the masked
+    form of its caller rewrites too). In the per-thread tier the helper runs as written, with
+    C's copy on assignment and the spin check of its ``while`` loops (see ``copying_version``).
 
     Examples
     --------
