@@ -31,6 +31,7 @@ from ascreg.simt import (
     asc_atomic_max,
     asc_ballot,
     asc_reduce_add,
+    asc_shfl_xor,
     asc_syncthreads,
     blockDim,
     blockIdx,
@@ -50,7 +51,8 @@ def per_thread_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     execute = engine.Scheduler.execute
 
     def counted(self: engine.Scheduler) -> None:
-        runs.append(self.run.nthreads)
+        if self.journal is None:  # not the path runner's (ascreg.machine.simt.engine.run_paths)
+            runs.append(self.run.nthreads)
         execute(self)
 
     monkeypatch.setattr(engine.Scheduler, "execute", counted)
@@ -383,18 +385,73 @@ def test_a_fallback_is_logged_with_its_reason_and_line(
     assert len(slow_paths()) == 1
 
 
-def test_a_function_without_source_falls_back_and_says_why(
-    caplog: pytest.LogCaptureFixture, slow_paths: Callable[[], list[str]]
+def test_a_function_without_source_runs_path_by_path(
+    caplog: pytest.LogCaptureFixture,
+    slow_paths: Callable[[], list[str]],
+    per_thread_runs: list[int],
 ) -> None:
     kernel = eval(
         "lambda out: out.__setitem__(threadIdx.x, 1 if threadIdx.x < 3 else 2)",
         {"threadIdx": threadIdx},
     )
-    with caplog.at_level(logging.INFO, logger="ascreg.simt"):
-        assert both_tiers(launch(kernel, 8, (int32_t, 8))) == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
+    assert both_tiers(launch(kernel, 8, (int32_t, 8))) == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
     assert masked_version(kernel) is kernel
-    assert any("its source is not available" in r.message for r in caplog.records)
-    assert len(slow_paths()) == 1
+    assert per_thread_runs == [8]  # the per-thread reference only
+    assert slow_paths() == []
+
+
+SOURCELESS = """
+def grid_stride(out, data, n):
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    while i < n:  # trip counts differ per thread
+        v = data[i]
+        if v % 3 == 0:  # and so do the branches
+            out[i] = v // 3
+        elif v < 0:
+            continue_value = -v
+            out[i] = continue_value
+        else:
+            out[i] = helper(v)
+        i += blockDim.x * gridDim.x
+
+def helper(v):  # no source either, and it branches too
+    return v * 2 if v > 10 else v + 100
+
+def shuffles(out):
+    v = threadIdx.x
+    if v < 5:
+        v = v + 1
+    out[threadIdx.x] = asc_shfl_xor(v, 1)  # where the paths meet again is unknown
+"""
+
+
+def test_code_piped_to_python_runs_vectorised_path_by_path(
+    slow_paths: Callable[[], list[str]], per_thread_runs: list[int]
+) -> None:
+    scope = {"threadIdx": threadIdx, "blockIdx": blockIdx, "blockDim": blockDim}
+    scope.update(gridDim=engine.gridDim, asc_shfl_xor=asc_shfl_xor)
+    exec(compile(SOURCELESS, "<stdin>", "exec"), scope)  # what `python -` makes of a file
+    data = np.random.default_rng(3).integers(-30, 30, 100).astype(np.int32)
+
+    def run() -> Any:
+        gm = GlobalMemory()
+        out, inp = gm.alloc(int32_t, 100), gm.alloc(int32_t, 100)
+        inp.write(data)
+        run_simt_kernel(scope["grid_stride"], dim3(3), dim3(16), 0, (out, inp, 100))
+        return out.read(100)
+
+    got = outcome(run)
+    assert per_thread_runs == [] and slow_paths() == []
+    want = np.where(data % 3 == 0, data // 3, np.where(data < 0, -data, 0))
+    rest = (data % 3 != 0) & (data >= 0)
+    want[rest] = np.where(data[rest] > 10, data[rest] * 2, data[rest] + 100)
+    assert got == [("<i4", want.tolist())]
+    assert both_tiers(run) == got
+    result = both_tiers(launch(scope["shuffles"], 8, (uint32_t, 8)))
+    assert result == [("<u4", [2, 1, 4, 3, 5, 5, 7, 6])]
+    (said,) = slow_paths()
+    assert "shuffles: a warp function while the threads take different paths" in said
+    assert "its source is not available" in said
 
 
 # -- the example ports, small -------------------------------------------------------------------------

@@ -66,7 +66,7 @@ import numpy as np
 from ascreg._dtypes import uint8_t
 from ascreg.core.atomics import UFUNC_ATOMICS, apply_at
 from ascreg.engine.simt.batch import BATCHING
-from ascreg.engine.simt.masked import masked_version, tell_once
+from ascreg.engine.simt.masked import masked_version, tell_once, why_not_rewritten
 from ascreg.errors import AddressSpaceError
 from ascreg.machine import races
 from ascreg.machine.block import block as running_as
@@ -86,6 +86,7 @@ from ascreg.machine.simt.engine import (
     LanePointer,
     dim3,
     promote,
+    run_paths,
     wrap_pointer,
 )
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, WeakLanes
@@ -839,7 +840,10 @@ def _run_batch(
     why: str | None = None
     try:
         with running_as(ctx):  # type: ignore[arg-type]
-            made(*run.args)
+            if made is func and why_not_rewritten(func):
+                run_paths(made, run.args, group, journal)  # no source: path by path
+            else:
+                made(*run.args)
     except BatchStop as stop:
         why = str(stop)
     except (Exception, DivergenceSignal) as exc:

@@ -53,7 +53,7 @@ from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.hook import engine
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, SpinError
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, PathSplit, SpinError
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -254,14 +254,14 @@ class Journal:
             return memory.data[start]
         return memory.data[start : start + old.size]
 
-    def rollback(self) -> None:
-        """Restore every saved range, newest first."""
-        for memory, start, old in reversed(self.entries):
+    def rollback(self, keep: int = 0) -> None:
+        """Restore every saved range but the first *keep*, newest first."""
+        for memory, start, old in reversed(self.entries[keep:]):
             if isinstance(start, np.ndarray):
                 memory.data[start] = old
             else:
                 memory.data[start : start + old.size] = old
-        self.entries.clear()
+        del self.entries[keep:]
 
     @contextmanager
     def watching(self, memories: Iterator[Memory] | list[Memory]) -> Iterator[None]:
@@ -610,6 +610,8 @@ class Group:
         self.block_idx, self.block_dim, self.grid_dim = run.block_idx, run.block_dim, run.grid_dim
         self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
         self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
+        self.paths = False
+        """True while :func:`run_paths` runs the kernel one path (group of lanes) at a time."""
         self.discarding: Any = None
         """The function a statement of the masked form is calling (its value is dropped):
         an atomic seeing itself here need not compute the old values."""
@@ -635,7 +637,11 @@ class Group:
         the thread waits for the threads of its warp that make the same call (*key*) and gets
         its own lane of the result (see :mod:`~ascreg.machine.simt.rendezvous`).
         """
-        if self.fiber is None:
+        if self.fiber is None or self.paths:
+            if self.paths and (self.active is not None or self.size < self.run.nthreads):
+                # without its source, where the paths meet again is unknown: the lanes of the
+                # warp on the other paths may take part
+                raise DivergenceSignal("a warp function while the threads take different paths")
             return run_warps(values, params, compute, self.active, self.run.nthreads)
         own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
         return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
@@ -826,16 +832,62 @@ class Fiber:
         return self.reply
 
 
+class _PathFiber(Fiber):
+    """A group of SIMT threads that take one path, run together as one vectorised group.
+
+    Its group holds only its own lanes (no mask); a value its lanes disagree on raises
+    :class:`~ascreg.machine.simt.lanes.PathSplit` naming them (:func:`run_paths`).
+    """
+
+    def __init__(self, scheduler: Scheduler, lanes: np.ndarray[Any, Any]) -> None:
+        super().__init__(scheduler, int(lanes.argmax()))
+        self.lanes = lanes
+
+    def _main(self) -> None:
+        self.go.acquire()
+        scheduler = self.scheduler
+        run = scheduler.run
+        tids = np.flatnonzero(self.lanes).astype(np.int64)
+        group = Group(run, tids, scheduler.journal)
+        group.fiber, group.paths = self, True
+        STATE.group = group
+        try:
+            if not scheduler.aborted:
+                run.func(*run.args)
+        except _Abort:
+            pass
+        except PathSplit as split:
+            split.lanes = self.lanes
+            self.error = split
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            STATE.group = None
+            self.done = True
+            scheduler.back.release()
+
+
 class Scheduler:
     """Runs the fibers of one block one at a time and completes their rendezvous points."""
 
-    def __init__(self, run: BlockRun, memories: list[Memory] | None = None) -> None:
+    def __init__(
+        self,
+        run: BlockRun,
+        memories: list[Memory] | None = None,
+        paths: list[np.ndarray[Any, Any]] | None = None,
+        journal: Journal | None = None,
+    ) -> None:
         self.run = run
         self.memories = memories or []  # changing writes to them are progress for spinners
         self.hooks: list[_WriteHook] = []  # on them once a thread first spins
         self.back = threading.Semaphore(0)
         self.aborted = False
-        self.fibers = [Fiber(self, t) for t in range(run.nthreads)]
+        self.journal = journal
+        self.fibers: list[Fiber] = (
+            [Fiber(self, t) for t in range(run.nthreads)]
+            if paths is None
+            else [_PathFiber(self, lanes) for lanes in paths]
+        )
         self.changes = Changes()
         self.moves = 0  # while iterations that made progress
         self.rendezvous = 0  # completed warp calls and asc_syncthreads
@@ -1065,7 +1117,10 @@ def _attempt(
     sys.stdout = buffer
     fallback: tuple[str, BaseException] | None = None
     try:
-        func(*run.args)
+        if func is run.func and _MODE[-1] == "masked" and engine().why_not_rewritten(func):
+            run_paths(func, run.args, group, journal, memories)  # no source: path by path
+        else:
+            func(*run.args)
     except DivergenceSignal as signal:
         fallback = (str(signal), signal)
     except Exception as exc:
@@ -1083,6 +1138,127 @@ def _attempt(
         if text and fallback is None:
             held.write(text)
     return fallback
+
+
+MAX_PATHS = 16
+"""At most this many runs of :func:`run_paths` (paths found and run) before it gives up."""
+
+
+def run_paths(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    group: Group,
+    journal: Journal,
+    memories: list[Memory] | None = None,
+) -> None:
+    """Run a kernel the masked form cannot rewrite (no source) vectorised, one path at a time.
+
+    The kernel runs as written over every lane of *group*. Where its lanes disagree on a value
+    Python needs one answer for (an ``if``, ``while``, ``int()`` of lanes: a
+    :class:`~ascreg.machine.simt.lanes.PathSplit`), the run is undone (*journal*, output) and
+    each group of lanes that agree runs the kernel again from the start, alone (the others
+    inactive), until every group ran to its end: one run per path the threads take (lowest
+    thread's path first). What needs the threads of other paths, or many paths, stops it (a
+    :class:`~ascreg.machine.simt.lanes.DivergenceSignal`: the block runs one thread at a time):
+    warp functions and ``asc_syncthreads`` while the lanes take different paths, an exception
+    on a path not taken by every lane, more than :data:`MAX_PATHS` runs.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> out = GlobalMemory().alloc(int32_t, 6)
+    >>> k = eval("lambda out: out.__setitem__(threadIdx.x, 1 if threadIdx.x % 3 else 2)",
+    ...          {"threadIdx": threadIdx})  # no source to rewrite
+    >>> run_simt_kernel(k, dim3(1), dim3(6), 0, (out,))
+    >>> out.read(6).tolist()
+    [2, 1, 1, 2, 1, 1]
+    """
+    if group.batch is not None or memories is None:
+        _paths_in_turn(func, args, group, journal)
+        return
+    paths = [np.ones(group.size, dtype=bool)]
+    held = sys.stdout
+    for _ in range(MAX_PATHS):
+        start, out = len(journal.entries), io.StringIO()
+        hooks = journal.hook(memories, any_thread=True)  # the paths run on threads of their own
+        scheduler = Scheduler(group.run, memories, paths, journal)
+        sys.stdout = out
+        try:
+            scheduler.execute()
+        except PathSplit as split:
+            journal.rollback(start)
+            lanes = split.lanes  # the path that split; its values are one per lane of it
+            values = np.zeros(lanes.size, dtype=np.asarray(split.values).dtype)
+            values[lanes] = split.values
+            others = [p for p in paths if p is not lanes]
+            paths = sorted([*others, *_split(lanes, values)], key=lambda m: m.argmax())
+            continue
+        except Exception as exc:
+            raise DivergenceSignal(f"{type(exc).__name__} raised on one path") from exc
+        finally:
+            sys.stdout = held
+            Journal.unhook(hooks)
+        held.write(out.getvalue())
+        return
+    raise DivergenceSignal(f"the threads take more than {MAX_PATHS} paths")
+
+
+def _paths_in_turn(
+    func: Callable[..., Any], args: tuple[Any, ...], group: Group, journal: Journal
+) -> None:
+    """Run :func:`run_paths` for a batch of blocks: each path to its end in turn.
+
+    The lanes of the other paths are masked off (no warp function nor ``asc_syncthreads``
+    while the paths differ).
+    """
+    paths = [np.ones(group.size, dtype=bool)]
+    held = sys.stdout
+    for _ in range(MAX_PATHS):
+        if not paths:
+            return
+        lanes = paths.pop(0)
+        start, out = len(journal.entries), io.StringIO()
+        group.allocs_done, group.paths = 0, True
+        _activate(group, None if lanes.all() else lanes)
+        sys.stdout = out
+        try:
+            func(*args)
+        except PathSplit as split:
+            journal.rollback(start)
+            paths = sorted([*paths, *_split(lanes, split.values)], key=lambda m: m.argmax())
+            continue
+        except Exception as exc:
+            if group.active is None:
+                raise
+            raise DivergenceSignal(f"{type(exc).__name__} raised on one path") from exc
+        finally:
+            sys.stdout = held
+            group.paths = False
+        _activate(group, None)
+        held.write(out.getvalue())
+    raise DivergenceSignal(f"the threads take more than {MAX_PATHS} paths")
+
+
+def _split(lanes: np.ndarray[Any, Any], values: Any) -> list[np.ndarray[Any, Any]]:
+    """Return the groups of *lanes* whose *values* agree."""
+    chosen = np.flatnonzero(lanes)
+    _, which = np.unique(np.asarray(values)[chosen], return_inverse=True, equal_nan=True)
+    parts = []
+    for k in range(int(which.max()) + 1):
+        part = np.zeros_like(lanes)
+        part[chosen[which == k]] = True
+        parts.append(part)
+    return parts
+
+
+def _activate(group: Group, mask: np.ndarray[Any, Any] | None) -> None:
+    """Make *mask* the active lanes (garbage in the others raises instead of warning)."""
+    if (group.active is None) != (mask is None):
+        if mask is None:
+            np.seterr(**group.saved_err)
+        else:
+            group.saved_err = dict(np.seterr(divide="raise", over="raise", invalid="raise"))
+    group.active = mask
 
 
 _WARNED: set[Any] = set()

@@ -84,6 +84,26 @@ class DivergenceSignal(BaseException):
     """
 
 
+class PathSplit(DivergenceSignal):
+    """A kernel run path by path met a value its active lanes disagree on (``values``: per lane).
+
+    The engine's path runner (:func:`~ascreg.machine.simt.engine.run_paths`) undoes the run
+    and runs each group of lanes that agree on its own.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> PathSplit("bool()", np.array([1, 2])).values.tolist()
+    [1, 2]
+    """
+
+    def __init__(self, message: str, values: Any) -> None:
+        super().__init__(message)
+        self.values = values
+        self.lanes: Any = None
+        """The lanes of the block that took the path (set by the path runner)."""
+
+
 def _compound(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """Return an in-place operator that computes ``op`` and converts back to the left type."""
 
@@ -119,6 +139,8 @@ class Lanes(np.ndarray[Any, Any]):
         first = flat[0]
         if flat.size > 1 and not (flat == first).all():
             if group is not None and group.journal is not None:  # vectorised, fallback ready
+                if group.paths and self.size == group.size:  # a kernel run path by path
+                    raise PathSplit(self._describe(), np.array(self).reshape(-1))
                 raise DivergenceSignal(self._describe())
             raise DivergentBranchError(self._describe())
         return first
