@@ -21,7 +21,13 @@ import numpy as np
 
 from benchmarks.report import Figure, table
 
-BENCHMARKS = ("bench_vf", "bench_byte_perm", "bench_simt_divergence", "bench_checking")
+BENCHMARKS = (
+    "bench_vf",
+    "bench_byte_perm",
+    "bench_simt_divergence",
+    "bench_simt_kernels",
+    "bench_checking",
+)
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"
 COMMAND = "python -m benchmarks --write-docs"

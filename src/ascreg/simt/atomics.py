@@ -4,7 +4,10 @@ In the vectorised tier one call stands for every thread of the block, or, in div
 for the threads of the active mask (the others change nothing and get 0). Threads that hit the
 same address are serialised in thread order (one of the orders the hardware may pick); the update
 formulas and the serialisation are :mod:`ascreg.core.atomics`, this module checks the arguments
-against each function's row.
+against each function's row. The model's order over a launch: blocks in launch order, calls in
+program order, each call's lanes in thread order (float sums are rounded in that order); a call
+whose value the kernel drops updates by ``ufunc.at`` in the same order, and blocks run side by
+side keep it (see the "SIMT order of atomics" section of the semantics page).
 
 The address is a pointer (the same address for every thread) or ``p + idx`` with a per-thread
 ``idx`` (a :class:`~ascreg.simt.LanePointer`). 64-bit atomics are GM-only.

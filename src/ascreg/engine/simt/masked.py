@@ -87,7 +87,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.machine.memory import Pointer
-from ascreg.machine.simt.engine import Journal, wrap_pointer
+from ascreg.machine.simt.engine import Journal, activate, wrap_pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, weak_to_match
 from ascreg.machine.simt.vectors import VectorValue
 
@@ -228,16 +228,9 @@ class Frame:
 
     def _set(self, mask: Arr | None) -> None:
         """Make *mask* the active mask (an all-true one becomes ``None``)."""
-        group = self.group
         if mask is not None and mask.all():
             mask = None
-        if (group.active is None) != (mask is None):
-            # garbage in inactive lanes must not warn: numpy errors raise (-> one thread at a time)
-            if mask is None:
-                np.seterr(**group.saved_err)
-            else:
-                group.saved_err = np.seterr(divide="raise", over="raise", invalid="raise")
-        group.active = mask
+        activate(self.group, mask)
 
     def _gone(self) -> Arr | None:
         """Lanes that left the current scope: returned, or broke/continued the innermost loop."""
@@ -578,7 +571,7 @@ def helper(func: Any) -> Any:
     user = _USER.get(code)
     if user is None:
         name = code.co_filename
-        user = _USER[code] = not name.startswith(_LIBRARY) and not name.startswith("<")
+        user = _USER[code] = not name.startswith(_LIBRARY)  # without source: runs as it is
     if not user or PREFIX + "rt" in code.co_freevars:  # library code, or masked already
         return func
     return masked_version(func, wrap_pointer)

@@ -1219,7 +1219,7 @@ def _paths_in_turn(
         lanes = paths.pop(0)
         start, out = len(journal.entries), io.StringIO()
         group.allocs_done, group.paths = 0, True
-        _activate(group, None if lanes.all() else lanes)
+        activate(group, None if lanes.all() else lanes)
         sys.stdout = out
         try:
             func(*args)
@@ -1234,7 +1234,7 @@ def _paths_in_turn(
         finally:
             sys.stdout = held
             group.paths = False
-        _activate(group, None)
+        activate(group, None)
         held.write(out.getvalue())
     raise DivergenceSignal(f"the threads take more than {MAX_PATHS} paths")
 
@@ -1251,8 +1251,21 @@ def _split(lanes: np.ndarray[Any, Any], values: Any) -> list[np.ndarray[Any, Any
     return parts
 
 
-def _activate(group: Group, mask: np.ndarray[Any, Any] | None) -> None:
-    """Make *mask* the active lanes (garbage in the others raises instead of warning)."""
+def activate(group: Group, mask: np.ndarray[Any, Any] | None) -> None:
+    """Make *mask* the active lanes of *group* (None: all of them).
+
+    While only some lanes are active, numpy errors raise instead of warning: garbage in the
+    inactive lanes must not warn, and an error there sends the block to the per-thread tier.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> group = Group(BlockRun(len, (), dim3(2), dim3(1), dim3(0), pure_simt=True), _all_tids(2), None)
+    >>> activate(group, np.array([True, False])); np.geterr()["divide"]
+    'raise'
+    >>> activate(group, None); group.active is None
+    True
+    """
     if (group.active is None) != (mask is None):
         if mask is None:
             np.seterr(**group.saved_err)
