@@ -34,12 +34,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, int32_t
+from ascreg import GlobalMemory, float32_t, int32_t
 from ascreg.c_api import __ubuf__
 from ascreg.engine.simt import batch
+from ascreg.engine.simt import blocks as blocks_module
 from ascreg.errors import AscregError, SlowPathWarning
 from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import divergence
@@ -283,3 +284,88 @@ def test_generated_kernels_run_vectorised_with_the_per_thread_results(program: P
     assert sourceless == reference
     if reference[0] is None:  # an error in divergent code runs per thread for its exact place
         assert masked_fallbacks == []
+
+
+ATOMICS = """
+def kernel(out, ints, floats, data):
+    g = int32_t(blockIdx.x * blockDim.x + threadIdx.x)
+    v = data[g % 128]
+    s = float32_t(0.0)
+{body}
+    out[g] = s
+"""
+
+
+@st.composite
+def atomic_statements(draw: Any, depth: int) -> list[str]:
+    out: list[str] = []
+    for _ in range(draw(st.integers(1, 4))):
+        where = draw(st.sampled_from(["v % 3", "g % 5", "0", "(v + g) % 4"]))
+        kinds = ["used", "dropped", "float used", "float dropped"] + ["branch"] * (depth > 0)
+        kind = draw(st.sampled_from(kinds))
+        if kind == "used":
+            out.append(f"s = s + float32_t(asc_atomic_add(ints + {where}, 1) % 100)")
+        elif kind == "dropped":
+            out.append(f"asc_atomic_add(ints + {where}, 2)")
+        elif kind == "float used":
+            out.append(f"s = s + asc_atomic_add(floats + {where}, float32_t(v) * 0.37)")
+        elif kind == "float dropped":
+            out.append(f"asc_atomic_add(floats + {where}, float32_t(v) * 1.3)")
+        else:
+            out.append(f"if v % {draw(st.integers(2, 4))} == 0:")
+            out += indent(draw(atomic_statements(depth - 1)))
+            out.append(f"for j in range(v % {draw(st.integers(2, 4))}):")
+            out += indent(draw(atomic_statements(depth - 1)))
+    return out
+
+
+@settings(deadline=None)
+@given(
+    body=atomic_statements(2),
+    blocks=st.integers(2, 4),
+    threads=st.integers(3, 40),
+    data=st.lists(st.integers(-50, 50), min_size=128, max_size=128),
+)
+def test_atomics_of_a_batch_of_blocks_are_those_of_the_blocks_in_turn(
+    body: list[str], blocks: int, threads: int, data: list[int]
+) -> None:
+    # the values atomics return depend on the order of the threads' calls, which differs in
+    # the per-thread tier (see ascreg.simt); batched and block by block must agree bit for bit
+    source = ATOMICS.format(body="\n".join(indent(body)))
+    note(source)
+    _SEEN[0] += 1
+    filename = f"<atomics {_SEEN[0]}>.py"
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    scope = {**SCOPE, "float32_t": float32_t}
+    exec(compile(source, filename, "exec"), scope)
+
+    def run() -> Any:
+        gm = GlobalMemory()
+        n = blocks * threads
+        out, ints, floats = gm.alloc(float32_t, n), gm.alloc(int32_t, 8), gm.alloc(float32_t, 8)
+        inp = gm.alloc(int32_t, 128)
+        inp.write(np.array(data, np.int32))
+        floats.write(np.linspace(-3, 7, 8).astype(np.float32))
+        run_simt_kernel(scope["kernel"], dim3(blocks), dim3(threads), 0, (out, ints, floats, inp))
+        return out.read(n).tobytes(), ints.read(8).tolist(), floats.read(8).tobytes()
+
+    outcomes: list[str | None] = []
+    attempt = blocks_module._run_batch
+
+    def watched(*args: Any) -> str | None:
+        outcomes.append(attempt(*args))
+        return outcomes[-1]
+
+    blocks_module._run_batch = watched  # type: ignore[assignment]
+    blocks_module._REFUSED.clear()
+    try:
+        batched = run()
+    finally:
+        blocks_module._run_batch = attempt  # type: ignore[assignment]
+    event(f"batch kept: {outcomes[:1] == [None]}")
+    batch.BATCHING[0] = False
+    try:
+        alone = run()
+    finally:
+        batch.BATCHING[0] = True
+    assert batched == alone
