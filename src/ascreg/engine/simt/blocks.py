@@ -411,6 +411,10 @@ class Marks:
         self.low, self.high = units, 0
         self.written = (np.iinfo(np.int64).max, -1)
         """The lowest and highest byte written (or updated by an atomic) in this batch."""
+        self.shared_units: list[Arr] = []
+        """The units found touched by several blocks (their kinds are checked at the end)."""
+        self.deferred_units: list[Arr] = []
+        """The units of the deferred atomics."""
         self.reads: list[tuple[Arr, int, Arr]] = []
         """Loads not marked yet: most read memory no block writes (:meth:`shared` marks
         those whose span meets a written byte)."""
@@ -465,7 +469,10 @@ class Marks:
         clash = ((before != 0) & (before != mine)) | (self.owner[units] != mine)
         if clash.any():
             self.owner[units[clash]] = -1
+            self.shared_units.append(units[clash])
         self.kinds[units] |= np.uint8(kind)
+        if kind == _DEFERRED:
+            self.deferred_units.append(units)
 
     def _mark_run(self, low: int, high: int, mine: Arr, kind: int) -> None:
         """:meth:`_mark` of units ``low .. high - 1``, one per lane (no unit twice)."""
@@ -477,7 +484,10 @@ class Marks:
         owner[:] = mine
         if clash.any():
             owner[clash] = -1
+            self.shared_units.append(low + np.flatnonzero(clash))
         self.kinds[low:high] |= np.uint8(kind)
+        if kind == _DEFERRED:
+            self.deferred_units.append(np.arange(low, high))
 
     def _split(self, unit: int) -> None:
         """Make the units *unit* bytes (each old mark repeated over its new units)."""
@@ -493,6 +503,10 @@ class Marks:
             self.low, self.high = low * ratio, high * ratio
         else:
             self.low, self.high = self.owner.size, 0
+        spread = np.arange(ratio)
+        for name in ("shared_units", "deferred_units"):
+            lists = getattr(self, name)
+            setattr(self, name, [(u[:, None] * ratio + spread).reshape(-1) for u in lists])
         self.unit = unit
 
     def _grow(self, units: int) -> None:
@@ -513,17 +527,13 @@ class Marks:
             self.reads, self.pending = [], 0
             return False
         self._flush(self.written)
-        if self.high <= self.low:
-            return False
-        every = self.kinds[self.low : self.high]
-        deferred = (every & _DEFERRED) != 0
-        if deferred.any() and (deferred & ((every & ~np.uint8(_DEFERRED)) != 0)).any():
-            return True  # an element updated at the end is also read or written before
-        owner = self.owner[self.low : self.high]
-        several = owner == -1
-        if not several.any():
-            return False
-        kinds = every[several]
+        if self.deferred_units:
+            kinds = self.kinds[np.concatenate(self.deferred_units)]
+            if ((kinds & ~np.uint8(_DEFERRED)) != 0).any():
+                return True  # an element updated at the end is also read or written before
+        if not self.shared_units:
+            return False  # every unit was touched by one block (the units that were not: below)
+        kinds = self.kinds[np.concatenate(self.shared_units)]
         plain = (kinds & (_READ | _WRITE)) != 0
         return bool((((kinds & _WRITE) != 0) | (((kinds & _ATOMIC) != 0) & plain)).any())
 
@@ -534,6 +544,7 @@ class Marks:
         self.low, self.high = self.owner.size, 0
         self.written = (np.iinfo(np.int64).max, -1)
         self.reads, self.pending = [], 0
+        self.shared_units, self.deferred_units = [], []
 
 
 class BlockBatch:
@@ -823,6 +834,7 @@ def _run_batch(
     tids = _TIDS.get((threads, count))
     if tids is None:
         tids = _TIDS[threads, count] = np.tile(np.arange(threads, dtype=np.int64), count)
+        tids.flags.writeable = False  # shared: its thread indices are cached
     journal = Journal()
     group = Group(run, tids, journal)
     linear = np.repeat(np.arange(first, first + count, dtype=np.int64), threads)

@@ -577,12 +577,15 @@ def _launch_args(
     return wrapped
 
 
-_INDEX_CACHE: dict[tuple[int, int, int], _ThreadIndex] = {}
+_INDEX_CACHE: dict[tuple[int, int, int, int], _ThreadIndex] = {}
+"""Thread indices per block shape and lane count, of the read-only thread id arrays of the
+vectorised tier (the whole block in order, or whole blocks side by side)."""
 
 
 def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> _ThreadIndex:
-    whole = tids.size == block_dim.count  # the vectorised tier: cache per block shape
-    shape = (block_dim.x, block_dim.y, block_dim.z)
+    # the vectorised tier (the whole block, or whole blocks side by side): cache per shape
+    whole = tids.size % block_dim.count == 0 and not tids.flags.writeable
+    shape = (block_dim.x, block_dim.y, block_dim.z, tids.size)
     found = _INDEX_CACHE.get(shape) if whole else None
     if found is None:
         t = tids.astype(np.uint32)
