@@ -403,10 +403,14 @@ class _SimtPointer:
     def _load(self, index: Any) -> Any:
         active = _per_lane_mask(index)
         if active is not None:  # divergent code: only the active lanes load
-            chosen = promote(super().__getitem__(np.asarray(index)[active]))  # type: ignore[misc]
-            # the other lanes hold an active lane's value: no spurious 0 divisor in them
-            value = np.full(active.size, chosen[0] if chosen.size else 0, dtype=chosen.dtype)
-            value[active] = chosen
+            first = int(active.argmax())
+            flat = np.asarray(index).reshape(-1)
+            if not active[first]:  # no lane is active: nothing is read
+                none = np.zeros(active.size, dtype=self.dtype.np_dtype)  # type: ignore[attr-defined]
+                return element_view(none, self.dtype) if none.dtype.names else none.view(Lanes)  # type: ignore[attr-defined]
+            # the other lanes read the first active lane's element: no spurious 0 divisor in
+            # them, and no address an active lane does not read
+            value = promote(super().__getitem__(np.where(active, flat, flat[first])))  # type: ignore[misc]
             return element_view(value, self.dtype) if value.dtype.names else value.view(Lanes)  # type: ignore[attr-defined]
         value = promote(super().__getitem__(index))  # type: ignore[misc]
         if value.dtype.names is not None:  # a struct type (half2, int2 ...): its class
