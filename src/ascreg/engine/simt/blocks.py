@@ -56,7 +56,6 @@ Examples
 from __future__ import annotations
 
 import io
-import logging
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -92,7 +91,6 @@ from ascreg.machine.simt.engine import (
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, WeakLanes
 
 Arr = np.ndarray[Any, Any]
-LOG = logging.getLogger("ascreg.simt")
 BATCH_THREADS = 1 << 16
 """Lanes of one batch: it holds ``BATCH_THREADS // threads`` blocks (at least two, else none)."""
 MAX_BLOCKS = 32000
@@ -130,6 +128,7 @@ class BatchUb:
         self.blocks = blocks
         self.threads = threads
         self.layout = UnifiedBuffer()
+        untrack(self.layout)  # addresses only: never read or written
         self.stride = 0
         self.memory = UnifiedBuffer(blocks * UB_BYTES)
         untrack(self.memory)  # private to the batch: no journal, no watching
