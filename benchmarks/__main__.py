@@ -22,6 +22,8 @@ import numpy as np
 from benchmarks.report import Figure, table
 
 BENCHMARKS = (
+    "bench_kernels",
+    "bench_math_calls",
     "bench_vf",
     "bench_byte_perm",
     "bench_simt_divergence",
@@ -33,10 +35,15 @@ BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"
 COMMAND = "python -m benchmarks --write-docs"
 
 
-def measure(names: list[str]) -> list[Figure]:
-    """Run the chosen benchmark modules and collect their figures."""
+def measure(names: list[str]) -> tuple[list[Figure], list[str]]:
+    """Run the chosen benchmark modules; collect their figures and notes (``NOTES``)."""
     chosen = [m for m in BENCHMARKS if not names or any(n in m for n in names)]
-    return [f for m in chosen for f in importlib.import_module(f"benchmarks.{m}").run()]
+    figures, notes = [], []
+    for name in chosen:
+        module = importlib.import_module(f"benchmarks.{name}")
+        figures += module.run()
+        notes += getattr(module, "NOTES", [])
+    return figures, notes
 
 
 def generated_section(lines: list[str]) -> str:
@@ -77,7 +84,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.write_docs and args.names:
         parser.error("--write-docs runs every benchmark (the page shows them all)")
-    lines = table(measure(args.names))
+    figures, notes = measure(args.names)
+    heading = (
+        "Loops of the real kernels that ran eagerly (the `ascreg.batch` log of the checked run):"
+    )
+    lines = table(figures) + (["", heading, "", *notes] if notes else [])
     print("\n".join(lines))
     if args.write_docs:
         write_docs(lines)

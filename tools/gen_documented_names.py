@@ -25,8 +25,10 @@ SURFACES = {
     "reg": "docs/zh/api/SIMD-API/基础API/Reg矢量计算/",
     "c_api": "docs/zh/api/SIMD-API/C-API/",
     "simt": "docs/zh/api/SIMT-API/",
+    "basic": "docs/zh/api/SIMD-API/基础API/",
 }
-"""Surface -> the documents' folder whose pages each describe one API."""
+"""Surface -> the documents' folder whose pages each describe one API (a page in a folder of
+another surface inside it, the Reg pages inside the basic API's, belongs to that surface)."""
 C_DECLARATION = re.compile(r"(?:inline|__aicore__|__simd_callee__)[^\n(]*?\b(asc_\w+)\s*\(")
 """A C API function declared in a page's prototypes (the page name is often its family's)."""
 NOT_ON_950 = "not-on-950"
@@ -44,7 +46,42 @@ def page_name(path: str) -> str | None:
     return name
 
 
+CPP_KEYWORDS = frozenset({"operator"})
+"""Page names that are C++ keywords (``operator.md`` documents ``operator[]``), not API names."""
+DECLARED = re.compile(r"(?:inline|__aicore__)[^\n(]*?\b(\w+)\s*\(")
+"""A function a basic-API page declares (its spelling is the C++ one when the file's differs
+only in case: ``SetSysWorkSpace.md`` declares ``SetSysWorkspace``)."""
+
+
+def basic_page_names(path: str, page: str, files: set[str]) -> list[str]:
+    """Return the API names a basic-API page documents (two for ``SetFlag/WaitFlag``).
+
+    The names come from the page's title (else its file name): split at ``/``, with notes in
+    parentheses (``(ISASI)``, ``（GMToUB多维数据搬运NDDMA）``) dropped unless the parenthesis
+    holds the name itself; titles that are not identifiers (``F32 Channel Split``) document a
+    concept, not an API. A page in a folder named after a class whose own page is there
+    (``TQue/TQue.md``) documents a member, written ``TQue.EnQue``.
+    """
+    posix = PurePosixPath(path)
+    title = HEADING.search(page)
+    text = re.sub(r"<a [^>]*></a>|\\", "", title.group(1) if title else posix.stem)
+    inner = re.search(r"（([^）]+)）", text)
+    if inner and IDENTIFIER.fullmatch(inner.group(1)):
+        text = inner.group(1)
+    text = re.sub(r"（[^）]*）|\([^)]*\)", "", text)
+    parts = [re.sub(r"-\d*$", "", part.strip()) for part in text.split("/")]
+    names = [p for p in parts if IDENTIFIER.fullmatch(p) and p not in CPP_KEYWORDS]
+    declared = {d.lower(): d for d in DECLARED.findall(page)}
+    names = [declared.get(name.lower(), name) for name in names]
+    owner = posix.parent.name
+    if IDENTIFIER.fullmatch(owner) and f"{posix.parent}/{owner}.md" in files and owner not in names:
+        names = [f"{owner}.{name}" for name in names]
+    return names
+
+
 TITLE = re.compile(r"^# (\S+)\s*$", re.M)
+HEADING = re.compile(r"^# (.+?)\s*$", re.M)
+"""A page's first heading with its spaces (the basic API's titles: ``SetFlag/WaitFlag\\(ISASI\\)``)."""
 """A page's first heading: the API name it documents."""
 
 
@@ -96,16 +133,26 @@ def read_pages(repo: str, paths: list[str]) -> dict[str, str]:
     return pages
 
 
+def surface_of(path: str) -> str | None:
+    """Return the surface whose folder holds *path* most closely (None: no surface's)."""
+    matches = [
+        (len(folder), surface) for surface, folder in SURFACES.items() if path.startswith(folder)
+    ]
+    return max(matches)[1] if matches else None
+
+
 def main(repo: str) -> None:
     files = [f for f in list_files(repo) if f.endswith(".md")]
     found = [
         (surface, name, f)
-        for surface, folder in SURFACES.items()
         for f in files
-        if f.startswith(folder) and (name := page_name(f))
+        if (surface := surface_of(f)) not in (None, "basic") and (name := page_name(f))
     ]
-    pages = read_pages(repo, [f for _, _, f in found])
+    basic = [f for f in files if surface_of(f) == "basic"]
+    pages = read_pages(repo, [f for _, _, f in found] + basic)
     found = [(surface, titled(name, pages[f]), f) for surface, name, f in found]
+    every = set(files)
+    found += [("basic", name, f) for f in basic for name in basic_page_names(f, pages[f], every)]
     found += [  # a C API page declares a family: asc_half2int32 has _rd, _rn, ..., _sat forms
         ("c_api", declared, f)
         for surface, _, f in list(found)

@@ -34,6 +34,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.Reg", "ascreg.reg", "ascreg.Reg: the AscendC::Reg (MicroAPI) C++ API"),
     ("ascreg.c_api", "ascreg.c_api", "ascreg.c_api: the Ascend C C API (asc_*)"),
     ("ascreg.simt", "ascreg.simt", "ascreg.simt: SIMT device functions"),
+    ("ascreg.simt.Simt", "ascreg.simt.cpp", "ascreg.simt.Simt: the AscendC::Simt C++ namespace"),
     ("ascreg.basic", "ascreg.basic", "ascreg.basic: the basic API around a VF (tensors, queues)"),
     ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
@@ -44,8 +45,11 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
+    ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
+    ("ascreg.machine.races", "ascreg.machine.races", "Internals: cross-block GM races"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
+    ("ascreg.machine.undefined", "ascreg.machine.undefined", "Internals: undefined lanes"),
     ("ascreg.machine.hook", "ascreg.machine.hook", "Internals: the model's hook to the engine"),
     ("ascreg.engine", "ascreg.engine", "Internals: the execution engine"),
     ("ascreg.engine.loops", "ascreg.engine.loops", "Internals: which VF loops run batched"),
@@ -60,6 +64,7 @@ COVERED_MODULES = (
     "ascreg.Reg",
     "ascreg.c_api",
     "ascreg.simt",
+    "ascreg.simt.Simt",
     "ascreg.acl",
     "ascreg.basic",
     "ascreg.testing",
@@ -163,12 +168,15 @@ def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[
             return "", module.__name__
         if isinstance(node, ast.ImportFrom) and node.module and depth < 5:
             for alias in node.names:
-                if (alias.asname or alias.name) == name:
+                star = alias.name == "*"  # ``from m import *``: the names of m's __all__
+                if star or (alias.asname or alias.name) == name:
                     try:
                         source_module = importlib.import_module(node.module)
                     except ImportError:
                         return "", module.__name__
-                    return attribute_doc(source_module, alias.name, depth + 1)
+                    if star and name not in getattr(source_module, "__all__", ()):
+                        continue
+                    return attribute_doc(source_module, name if star else alias.name, depth + 1)
     return "", module.__name__
 
 

@@ -64,7 +64,9 @@ from ascreg.enums import (
     StoreDist,
 )
 from ascreg.errors import get_policy, policy, set_policy
+from ascreg.machine import constants as _constants
 from ascreg.machine import hook as _hook
+from ascreg.machine.constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
 from ascreg.machine.kernel import __simd_vf__
 from ascreg.machine.memory import (
     UB_BYTES,
@@ -171,3 +173,4 @@ __all__ = [
     "uint32_t",
     "uint64_t",
 ]
+__all__ += _constants.__all__

@@ -10,8 +10,11 @@ Examples
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
+
+from ascreg.errors import AscregTypeError
 
 
 class MaskPattern(enum.IntEnum):
@@ -476,12 +479,29 @@ class RegLayout(enum.IntEnum):
     THREE = 3
 
 
+def _member_of(kind: type[enum.Enum]) -> Any:
+    """Return the validator of a :class:`CastTrait` field: a *kind* member only (no raw int)."""
+
+    def check(instance: Any, attribute: Any, value: Any) -> None:
+        if type(value) is not kind:
+            raise AscregTypeError(
+                f"{attribute.name} must be a {kind.__name__} member "
+                f"({', '.join(f'{kind.__name__}.{m.name}' for m in kind)}), got {value!r:.40}: "
+                f"a plain {type(value).__name__} is not a {kind.__name__} (the C++ field is the "
+                "enum class, which no integer converts to)",
+                call="Reg.CastTrait",
+            )
+
+    return check
+
+
 @attrs.frozen
 class CastTrait:
     """``AscendC::Reg::CastTrait{layoutMode, satMode, mrgMode, roundMode}``: ``Reg.Cast``'s mode.
 
     Every field defaults to ``UNKNOWN``, as the C++ ``castTrait`` constant does; ``castTrait``
-    is this default instance.
+    is this default instance. Each field takes a member of its enum only: a raw integer (which
+    C++ would not convert to the enum class) is an ``AscregTypeError``.
 
     Examples
     --------
@@ -489,12 +509,18 @@ class CastTrait:
     >>> trait = Reg.CastTrait(Reg.RegLayout.ZERO, Reg.SatMode.SAT, roundMode=Reg.RoundMode.CAST_ROUND)
     >>> trait.satMode, trait.mrgMode
     (<SatMode.SAT: 1>, <MaskMergeMode.UNKNOWN: 0>)
+    >>> Reg.CastTrait(Reg.RegLayout.ZERO, 1)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: Reg.CastTrait: satMode must be a SatMode member (SatMode.UNKNOWN, SatMode.NO_SAT, SatMode.SAT), got 1: a plain int is not a SatMode (the C++ field is the enum class, which no integer converts to)
     """
 
-    layoutMode: RegLayout = RegLayout.UNKNOWN
-    satMode: SatMode = SatMode.UNKNOWN
-    mrgMode: MaskMergeMode = MaskMergeMode.UNKNOWN
-    roundMode: RoundMode = RoundMode.UNKNOWN
+    layoutMode: RegLayout = attrs.field(default=RegLayout.UNKNOWN, validator=_member_of(RegLayout))
+    satMode: SatMode = attrs.field(default=SatMode.UNKNOWN, validator=_member_of(SatMode))
+    mrgMode: MaskMergeMode = attrs.field(
+        default=MaskMergeMode.UNKNOWN, validator=_member_of(MaskMergeMode)
+    )
+    roundMode: RoundMode = attrs.field(default=RoundMode.UNKNOWN, validator=_member_of(RoundMode))
 
 
 castTrait = CastTrait()
@@ -584,3 +610,42 @@ class StoreMode(enum.IntEnum):
 
     NOSTORED = 0
     STORED = 1
+
+
+class RoundControl(enum.IntEnum):
+    """``AscendC::Reg::RoundControl``: ``NO_ROUND`` / ``ROUND`` (kernel_reg_compute_utils.h).
+
+    The headers declare it in ``Reg``; no documented Reg API takes it as a parameter on
+    dav-3510 (the rounding of the conversions is ``RoundMode``), so ascreg provides the type for
+    code that names it and no op reads it.
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> [m.name for m in Reg.RoundControl]
+    ['NO_ROUND', 'ROUND']
+    """
+
+    NO_ROUND = 0
+    ROUND = 1
+
+
+class DefaultType:
+    """``AscendC::Reg::DefaultType``: the default of an op's dtype template parameters.
+
+    ``Reg.Cast[Reg.DefaultType, Reg.DefaultType, trait]`` is ``Cast<DefaultType, DefaultType,
+    trait>``: the dtypes are deduced from the registers, as when they are left out. ascreg takes
+    it in the trailing dtype positions of a subscript (a written dtype after it is an
+    :class:`~ascreg.errors.UnsupportedError`), and for a scalar's type ``U``.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half
+    >>> Reg.Muls[half, Reg.DefaultType]
+    <Reg.Muls[half]>
+    """
+
+    cpp_name = "DefaultType"
+
+    def __init__(self) -> None:
+        raise TypeError("DefaultType is a template argument: write Reg.DefaultType, not a call")

@@ -9,7 +9,9 @@ Undefined behaviour on the chip (negative shift counts, reading a register nobod
 misaligned address) is an error by default. ``set_policy(undefined="warn")`` turns those into
 :class:`AscregWarning` and carries on with the documented fallback of each case.
 ``policy(execution="eager")`` runs the loops of ``__simd_vf__`` functions one iteration at a
-time instead of batched (for debugging with print and pdb).
+time instead of batched (for debugging with print and pdb). ``policy(past_allocation="chip")``
+lets the active lanes of a vector store write past the end of their UB allocation, as the chip
+does (by default that is an :class:`OutOfBoundsError`: it corrupts the neighbour).
 
 Examples
 --------
@@ -111,6 +113,20 @@ class UnsupportedError(AscregError, NotImplementedError):
     """A legal C++ call that the emulator does not model (yet), or that dav-3510 rejects."""
 
 
+class UnsupportedModeError(UnsupportedError, AscregTypeError):
+    """A mode a call does not take on dav-3510 (a ``CastTrait`` layout a cast pair has not).
+
+    The C++ ``static_assert(..., "... is not supported on current device")``: both an
+    :class:`UnsupportedError` (dav-3510 rejects it) and an :class:`AscregTypeError` (the
+    compiler does).
+
+    Examples
+    --------
+    >>> issubclass(UnsupportedModeError, UnsupportedError), issubclass(UnsupportedModeError, TypeError)
+    (True, True)
+    """
+
+
 class MemoryAccessError(AscregError):
     """Base class of the UB and GM access errors."""
 
@@ -141,6 +157,14 @@ class NegativeShiftError(UndefinedBehaviourError):
 
 class UninitializedRegisterError(UndefinedBehaviourError):
     """A register read before anything was written to it."""
+
+
+class UndefinedLaneError(UndefinedBehaviourError):
+    """An active lane of a store or reduction, or a scalar read, that uses an undefined lane.
+
+    Undefined lanes are those a whole-register load read past the end of its allocation
+    (:mod:`ascreg.machine.undefined`).
+    """
 
 
 class ConversionRangeError(UndefinedBehaviourError, ValueError):
@@ -209,6 +233,13 @@ POLICIES = {
 """The values of ``undefined`` and what each does."""
 
 
+PAST_ALLOCATION = {
+    "error": "an active lane of a vector store past its UB allocation raises, the default",
+    "chip": "it writes the UB bytes there, as the chip does (the neighbouring buffer changes)",
+}
+"""The values of ``past_allocation`` and what each does."""
+
+
 EXECUTIONS = {
     "batched": "run a VF loop as one batched computation when that gives the eager result",
     "eager": "run every VF loop iteration by iteration (for print and pdb debugging)",
@@ -232,11 +263,17 @@ class Policy:
         errors as running it in order (see :mod:`ascreg.engine.loops`); ``"eager"`` always
         runs it in order, one iteration at a time (use it to step through a loop with print or
         pdb). Under ``undefined="warn"`` loops run eagerly too.
+    past_allocation
+        ``"error"`` (default): an active lane of a vector store (``StoreAlign`` and its C API
+        twins) that lies past the end of its UB allocation is an :class:`OutOfBoundsError`;
+        ``"chip"``: it writes the UB bytes there, inside UB, as the chip does. Loads past the
+        end of an allocation need no policy: their lanes are undefined
+        (:mod:`ascreg.machine.undefined`).
 
     Examples
     --------
-    >>> Policy().undefined, Policy().execution
-    ('error', 'batched')
+    >>> Policy().undefined, Policy().execution, Policy().past_allocation
+    ('error', 'batched', 'error')
     """
 
     undefined: Literal["error", "warn"] = attrs.field(
@@ -244,6 +281,9 @@ class Policy:
     )
     execution: Literal["batched", "eager"] = attrs.field(
         default="batched", validator=attrs.validators.in_(("batched", "eager"))
+    )
+    past_allocation: Literal["error", "chip"] = attrs.field(
+        default="error", validator=attrs.validators.in_(("error", "chip"))
     )
 
 
@@ -274,6 +314,7 @@ def set_policy(
     *,
     undefined: Literal["error", "warn"] | None = None,
     execution: Literal["batched", "eager"] | None = None,
+    past_allocation: Literal["error", "chip"] | None = None,
 ) -> Policy:
     """Set the policy and return the previous one (a setting not given stays as it is).
 
@@ -293,9 +334,12 @@ def set_policy(
     previous = _policy
     undefined = previous.undefined if undefined is None else undefined
     execution = previous.execution if execution is None else execution
+    if past_allocation is None:
+        past_allocation = previous.past_allocation
     _checked("undefined", undefined, POLICIES)
     _checked("execution", execution, EXECUTIONS)
-    _policy = Policy(undefined=undefined, execution=execution)
+    _checked("past_allocation", past_allocation, PAST_ALLOCATION)
+    _policy = Policy(undefined=undefined, execution=execution, past_allocation=past_allocation)
     return previous
 
 
@@ -304,6 +348,7 @@ def policy(
     *,
     undefined: Literal["error", "warn"] | None = None,
     execution: Literal["batched", "eager"] | None = None,
+    past_allocation: Literal["error", "chip"] | None = None,
 ) -> Iterator[Policy]:
     """Apply a policy inside a ``with`` block (what is not given stays as it is).
 
@@ -316,11 +361,15 @@ def policy(
     ...     p.execution, p.undefined
     ('eager', 'error')
     """
-    previous = set_policy(undefined=undefined, execution=execution)
+    previous = set_policy(undefined=undefined, execution=execution, past_allocation=past_allocation)
     try:
         yield _policy
     finally:
-        set_policy(undefined=previous.undefined, execution=previous.execution)
+        set_policy(
+            undefined=previous.undefined,
+            execution=previous.execution,
+            past_allocation=previous.past_allocation,
+        )
 
 
 def undefined_behaviour(error: UndefinedBehaviourError | AlignmentError) -> None:

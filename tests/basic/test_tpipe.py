@@ -11,7 +11,9 @@ from ascreg.basic import (
     DataCopy,
     GetVecLen,
     GlobalTensor,
+    HardEvent,
     LocalTensor,
+    SetAtomicAdd,
     TBuf,
     TPipe,
     TPosition,
@@ -19,9 +21,10 @@ from ascreg.basic import (
     TQueBind,
     asc_vf_call,
 )
-from ascreg.errors import AscregError, AscregTypeError, CapacityError, SyncError
+from ascreg.errors import AscregError, AscregTypeError, CapacityError, OutOfBoundsError, SyncError
 from ascreg.machine.block import BlockContext, block
 from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
+from ascreg.machine.sysregs import system_registers
 
 
 def queue(depth: int = 1, num: int = 1, pos: TPosition = TPosition.VECIN) -> TQueBind:
@@ -66,9 +69,8 @@ def test_queue_rules_name_the_call_the_value_and_the_rule() -> None:
             que.FreeTensor(LocalTensor[float32_t](TPosition.VECIN, 0, 8))
         with pytest.raises(AscregError, match="a view into a queue buffer"):
             que.FreeTensor(b[8])
-        with pytest.raises(AscregTypeError, match="LocalTensor<half>"):
-            que.EnQue(b)
-            que.DeQue[half]()
+        with pytest.raises(AscregTypeError, match="LocalTensor<float> does not hold T = half"):
+            que.EnQue[half](b)
 
 
 def test_depth_zero_is_the_in_place_form() -> None:
@@ -103,16 +105,20 @@ def test_init_buffer_rules() -> None:
         TQue[TPosition.A1, 1]()
 
 
-def test_at_most_eight_tensors_allocated_per_position() -> None:
+def test_at_most_eight_pending_enques_per_event() -> None:
+    """Each pending EnQue holds an id of its HardEvent; the pool has QUE_MAX_EVENT (8) ids."""
     with block(BlockContext()):
         pipe = TPipe()
         queues = [TQue[TPosition.VECIN, 1]() for _ in range(MAX_ALLOCATED_PER_POSITION + 1)]
         for que in queues:
             pipe.InitBuffer(que, 1, 32)
-        for que in queues[:-1]:
-            que.AllocTensor[float32_t]()
-        with pytest.raises(AscregError, match="8 tensors are already allocated on VECIN"):
-            queues[-1].AllocTensor[float32_t]()
+        tensors = [que.AllocTensor[float32_t]() for que in queues]  # allocating takes no id
+        for que, tensor in zip(queues[:-1], tensors, strict=False):
+            que.EnQue(tensor)
+        with pytest.raises(CapacityError, match="all 8 event ids of HardEvent::MTE2_V"):
+            queues[-1].EnQue(tensors[-1])
+        queues[0].DeQue[float32_t]()  # releases its id
+        assert queues[-1].EnQue(tensors[-1])
 
 
 def test_tbuf_get_and_get_with_offset() -> None:
@@ -187,3 +193,76 @@ def test_skipping_deque_is_a_pipe_hazard() -> None:
         DataCopy(xLocal, xGm, 64)
         with pytest.raises(SyncError, match="PIPE_V reads UB"):
             asc_vf_call[DoubleVF](xLocal.GetPhyAddr(), xLocal.GetPhyAddr(), 64)
+
+
+def test_destroy_then_a_new_tpipe_reuses_the_ub() -> None:
+    """The production pattern: one phase's TPipe, Destroy(), then another TPipe."""
+    with block(BlockContext()):
+        first = TPipe()
+        que = TQue[TPosition.VECOUT, 1]()
+        first.InitBuffer(que, 2, 1024)
+        old = que.AllocTensor[float32_t]()
+        first.Destroy()
+        with pytest.raises(OutOfBoundsError):
+            old.GetValue(0)
+        with pytest.raises(AscregError, match="the queue has no buffers"):
+            que.AllocTensor[float32_t]()
+        with pytest.raises(AscregError, match="destroyed: Init"):
+            first.InitBuffer(TBuf(), 64)
+        with pytest.raises(AscregError, match=r"destroyed: Init\(\) it before Destroy"):
+            first.Destroy()
+        second = TPipe()
+        buf = TBuf()
+        second.InitBuffer(buf, 256)
+        assert buf.Get[float32_t]().GetPhyAddr().address == 0
+        with pytest.raises(AscregError, match="initialised already"):
+            second.Init()
+        with pytest.raises(AscregError, match="another TPipe is live"):
+            first.Init()
+
+
+def test_reset_keeps_the_pipe_and_resets_the_modes() -> None:
+    with block(BlockContext()):
+        pipe = TPipe()
+        que = TQue[TPosition.VECIN, 1]()
+        pipe.InitBuffer(que, 1, 64)
+        que.EnQue(que.AllocTensor[float32_t]())
+        SetAtomicAdd[float32_t]()
+        pipe.Reset()
+        assert system_registers().atomic is None
+        assert pipe.FetchEventID(HardEvent.MTE2_V) == 0  # the EnQue's id went with the reset
+        pipe.InitBuffer(que, 1, 64)
+        assert que.AllocTensor[float32_t]().GetPhyAddr().address == 0
+
+
+def test_free_all_event_settles_the_freed_buffers() -> None:
+    with block(BlockContext()):
+        pipe = TPipe()
+        que = TQue[TPosition.VECOUT, 2]()
+        pipe.InitBuffer(que, 2, 64)
+        for _ in range(2):
+            que.EnQue(que.AllocTensor[float32_t]())
+            que.FreeTensor(que.DeQue[float32_t]())
+        assert pipe.FetchEventID(HardEvent.MTE3_V) == 2
+        que.FreeAllEvent()
+        assert pipe.FetchEventID(HardEvent.MTE3_V) == 0
+        que.EnQue(que.AllocTensor[float32_t]())
+        with pytest.raises(AscregError, match="still in the queue: DeQue it before FreeAllEvent"):
+            que.FreeAllEvent()
+        zero = TQue[TPosition.VECIN, 0]()
+        pipe.InitBuffer(zero, 1, 64)
+        with pytest.raises(AscregError, match="not for a depth-0"):
+            zero.FreeAllEvent()
+
+
+def test_buffers_are_handed_out_round_robin() -> None:
+    """As the C++ bufCursor: double buffering alternates the two buffers."""
+    with block(BlockContext()):
+        que = queue(depth=1, num=2)
+        seen = []
+        for _ in range(4):
+            t = que.AllocTensor[float32_t]()
+            seen.append(t.GetPhyAddr().address)
+            que.EnQue(t)
+            que.FreeTensor(que.DeQue[float32_t]())
+        assert seen == [0, 256, 0, 256]

@@ -137,8 +137,8 @@ def test_addr_reg_errors() -> None:
         AscregTypeError, match=r"_postupdate form takes an int32_t offset, not an addr_reg"
     ):
         C.asc_loadalign_postupdate(r, C.Ref(p), area)
-    with pytest.raises(AscregTypeError, match=r"Reg.CreateAddrReg register without a unit"):
-        C.asc_loadalign(r, p, Reg.CreateAddrReg[uint16_t](0, 1))
+    with pytest.raises(AscregTypeError, match=r"offset must be an addr_reg .* got 3"):
+        C.asc_loadunalign_pre(C.vector_load_unalign(), p, 3)
 
 
 def test_half_addr_reg_docstring_example_runs_in_a_vf() -> None:

@@ -99,12 +99,14 @@ def test_muls_on_its_gen_data() -> None:
     assert c_api_muls.verify_result(c_api_muls.kernel_muls(x, scalar), golden)
 
 
-def test_muls_verbatim_reads_past_its_ub_array(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Finding: the C++ loads a whole register (64 floats) from the 32-float ``x_local``."""
-    monkeypatch.setattr(c_api_muls, "LOAD_SLACK", 0)
+def test_muls_verbatim_reads_past_its_ub_array() -> None:
+    """The C++ loads a whole register (64 floats) from the 32-float ``x_local`` (issue 25).
+
+    Legal on the chip: the lanes past the array are undefined, and masked off by the store.
+    """
+    assert c_api_muls.LOAD_SLACK == 0
     x = np.arange(256, dtype=np.float32)
-    with pytest.raises(OutOfBoundsError, match=r"asc_loadalign: reads 256 bytes.*float\[32\]"):
-        c_api_muls.kernel_muls(x, float32_t(2.0))
+    assert c_api_muls.kernel_muls(x, float32_t(2.0)).tolist() == (x * 2).tolist()
 
 
 def test_div_ulp_check_is_the_cpp_one() -> None:

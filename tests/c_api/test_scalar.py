@@ -16,7 +16,13 @@ import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import GlobalMemory, GmPtr, Ref, float32_t, uint8_t, uint32_t, uint64_t
 from ascreg._spec import SPECS
 from ascreg.core import bits
-from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, SyncError
+from ascreg.errors import (
+    AscregError,
+    AscregTypeError,
+    IllegalDtypeError,
+    SyncError,
+    UnsupportedError,
+)
 from ascreg.machine.kernel import BlockContext, block
 from ascreg.machine.sysregs import ARCH_VERSION, CTRL_RESET, PC_BASE
 from reference.scalar_bits import REFERENCES
@@ -102,10 +108,11 @@ def test_bit_functions_run_in_a_kernel_body() -> None:
 def test_ctrl_reads_back_what_was_set() -> None:
     with block(BlockContext()):
         assert C.asc_get_ctrl() == CTRL_RESET
-        C.asc_set_ctrl(C.asc_get_ctrl() | 1 << 48)
-        assert C.asc_get_ctrl() == 1 << 48
-        C.asc_set_ctrl(-1)
-        assert C.asc_get_ctrl() == (1 << 64) - 1
+        C.asc_set_ctrl(C.asc_get_ctrl() | 1 << 59 | 1 << 49 | 0b10_001 << 6)
+        assert C.asc_get_ctrl() == CTRL_RESET | 1 << 59 | 1 << 49 | 0b10_001 << 6
+        with pytest.raises(UnsupportedError, match="CTRL\\[50\\]"):
+            C.asc_set_ctrl(-1)  # every bit: CTRL[50], [53] are not modelled
+        assert C.asc_get_ctrl() == CTRL_RESET | 1 << 59 | 1 << 49 | 0b10_001 << 6
     with block(BlockContext()):
         assert C.asc_get_ctrl() == CTRL_RESET  # per block (per core)
 

@@ -172,14 +172,18 @@ def test_c_api_vf_matches_eager(caplog: pytest.LogCaptureFixture) -> None:
 
 
 def test_asc_vf_call_in_a_kernel(caplog: pytest.LogCaptureFixture) -> None:
-    from ascreg.c_api import asc_vf_call
+    from ascreg.c_api import EVENT_ID0, PIPE_S, PIPE_V, asc_sync_notify, asc_sync_wait, asc_vf_call
 
     def scenario(ub: UnifiedBuffer) -> Any:
         ctx = BlockContext()
         with block(ctx):
             a, d = ctx.ub.alloc(uint32_t, 640), ctx.ub.alloc(uint32_t, 640)
             a.write(np.arange(640))
+            asc_sync_notify(PIPE_S, PIPE_V, EVENT_ID0)  # the scalar writes, then the VF reads
+            asc_sync_wait(PIPE_S, PIPE_V, EVENT_ID0)
             asc_vf_call[c_api_add_shift](d, a, 600)
+            asc_sync_notify(PIPE_V, PIPE_S, EVENT_ID0)  # the VF writes, then the scalar reads
+            asc_sync_wait(PIPE_V, PIPE_S, EVENT_ID0)
             state = (ctx.written.tobytes(), [(r.start, r.end) for r in ctx.tracker.records])
             return d.read(640), state
 

@@ -61,7 +61,7 @@ def test_access_past_the_allocation(ub: UnifiedBuffer) -> None:
     small = ub.alloc(uint16_t, 64)  # a register needs 128 lanes
     raises_naming(
         OutOfBoundsError, "Reg.LoadAlign", "256 bytes", r"uint16_t\[64\]", "leaves the allocation"
-    )(lambda: Reg.LoadAlign(Reg.RegTensor[uint16_t](), small))
+    )(lambda: Reg.LoadAlign(Reg.RegTensor[uint16_t](), small + 64))  # starts past the end
     raises_naming(OutOfBoundsError, "Reg.StoreAlign", "256 bytes", "leaves the allocation")(
         lambda: Reg.StoreAlign(small, filled_reg(uint16_t), Reg.CreateMask[uint16_t]())
     )

@@ -71,15 +71,22 @@ def test_missing_or_extra_kernel_argument() -> None:
 
 
 def test_unresolvable_string_annotation() -> None:
+    """A legal kernel whose annotation resolves only where the launch cannot look runs (issue 25).
+
+    The launch checks arguments against the annotations it can resolve; this one is skipped.
+    """
+
     class Local:  # defined here, invisible to the kernel's globals and closure
         pass
 
-    def body(out: GmPtr[Local]) -> None: ...  # a string: this module uses future annotations
+    ran: list[Any] = []
+
+    def body(out: GmPtr[Local]) -> None:  # a string: this module uses future annotations
+        ran.append(out)
 
     out = GlobalMemory().alloc(uint16_t, 4)
-    raises_naming(
-        LaunchError, r"body<<<1, 0, None>>>", "'GmPtr\\[Local\\]' of parameter 'out'", "NameError"
-    )(lambda: _kernel(body)[1, 0, None](out))
+    _kernel(body)[1, 0, None](out)
+    assert ran == [out]
 
 
 def test_ub_pointer_of_an_ended_block() -> None:

@@ -12,6 +12,7 @@ from ascreg.c_api import (
     EVENT_ID0,
     PIPE_MTE2,
     PIPE_MTE3,
+    PIPE_S,
     PIPE_V,
     __global__,
     __simd_vf__,
@@ -99,3 +100,30 @@ def test_template_errors() -> None:
         template(local)(lambda: None)
     with pytest.raises(AscregTypeError, match="takes a Python function"):
         template(T)(print)
+
+
+SCH_MODE = TypeVar("SCH_MODE")  # a non-type template parameter: bound to a value
+
+
+@__global__
+@__vector__
+@template(SCH_MODE, T)
+def fill_kernel(out: GmPtr[uint16_t]) -> None:
+    """``template <uint32_t schMode, typename T> __global__ void fill_kernel(...)``."""
+    ub = __ubuf__(uint16_t, 128)
+    ub.write(np.full(128, SCH_MODE * T.size, dtype=np.uint16))  # type: ignore[operator, attr-defined]
+    asc_sync_notify(PIPE_S, PIPE_MTE3, EVENT_ID0)
+    asc_sync_wait(PIPE_S, PIPE_MTE3, EVENT_ID0)
+    asc_copy_ub2gm_align(out, ub, 256)
+
+
+def test_a_kernel_template_is_launched_per_binding() -> None:
+    out = GlobalMemory().alloc(uint16_t, 128)
+    fill_kernel[3, half][1, 0, None](out)
+    assert out.read(1)[0] == 6
+    fill_kernel[5, uint16_t][1, 0, None](out)
+    assert out.read(1)[0] == 10
+    with pytest.raises(AscregTypeError, match=r"fill_kernel has 2 template parameter\(s\)"):
+        fill_kernel[1, 0, None](out)  # the launch configuration is not the template's
+    with pytest.raises(AscregTypeError, match="fill_kernel is a function template"):
+        fill_kernel(out)

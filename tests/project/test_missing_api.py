@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import ascreg.basic
 import ascreg.c_api
 import ascreg.reg
 import ascreg.simt
@@ -17,6 +18,8 @@ from ascreg.errors import MissingApiError
 def _first_missing(module: object, surface: str) -> str:
     """A documented name *module* lacks (the surface's gaps shrink as ascreg grows)."""
     for name in sorted(documented_names()[surface]):
+        if "." in name:  # a member (TQue.EnQue): looked up on its class, not the module
+            continue
         try:
             getattr(module, name)
         except MissingApiError:
@@ -26,7 +29,12 @@ def _first_missing(module: object, surface: str) -> str:
 
 @pytest.mark.parametrize(
     ("module", "surface", "prefix"),
-    [(ascreg.reg, "reg", "Reg."), (ascreg.c_api, "c_api", ""), (ascreg.simt, "simt", "")],
+    [
+        (ascreg.reg, "reg", "Reg."),
+        (ascreg.c_api, "c_api", ""),
+        (ascreg.simt, "simt", ""),
+        (ascreg.basic, "basic", ""),
+    ],
 )
 def test_documented_but_missing_names_say_so(module: object, surface: str, prefix: str) -> None:
     name = _first_missing(module, surface)
@@ -53,6 +61,7 @@ def test_the_name_list_ships_with_the_package() -> None:
     assert {"LoadAlign", "Exp"} <= names["reg"]
     assert {"asc_add", "asc_loadunalign_pre"} <= names["c_api"]
     assert "__byte_perm" in names["simt"]
+    assert {"SyncAll", "TQue.EnQue", "LocalTensor.ReinterpretCast"} <= names["basic"]
     # What ascreg has is documented too (the list is the documents', not ascreg's gaps).
     assert hasattr(ascreg.reg, "LoadAlign") and hasattr(ascreg.c_api, "asc_add")
 
@@ -75,3 +84,41 @@ def test_the_coverage_count_splits_every_documented_name_once() -> None:
     for surface, (had, missing, elsewhere) in tool.coverage().items():
         assert sorted(had + missing + elsewhere) == sorted(documented_names()[surface])
     assert "asc_add" in tool.coverage()["c_api"][0]
+    assert {"TQue.EnQue", "TPipe.FetchEventID"} <= set(tool.coverage()["basic"][0])
+
+
+def test_basic_names_say_so_too() -> None:
+    """ascreg.basic, like the other surfaces: a documented name gives MissingApiError."""
+    with pytest.raises(MissingApiError, match="SetAtomicType is documented by the asc-devkit"):
+        ascreg.basic.SetAtomicType  # noqa: B018
+    with pytest.raises(AttributeError) as info:
+        ascreg.basic.SyncAl  # noqa: B018
+    assert not isinstance(info.value, MissingApiError)
+    assert str(info.value) == "module 'ascreg.basic' has no attribute 'SyncAl'"
+
+
+def test_the_generator_reads_basic_api_page_names() -> None:
+    """tools/gen_documented_names.py on basic-API pages (synthetic paths and titles)."""
+    path = Path(__file__).resolve().parents[2] / "tools" / "gen_documented_names.py"
+    spec = importlib.util.spec_from_file_location("gen_documented_names", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    root = "docs/zh/api/SIMD-API/基础API/"
+    files = {f"{root}资源管理/TQue/TQue.md", f"{root}资源管理/TQue/EnQue.md"}
+    names = tool.basic_page_names
+    assert names(
+        f"{root}同步/SetFlag-WaitFlag(ISASI).md", "# SetFlag/WaitFlag\\(ISASI\\)\n", files
+    ) == [
+        "SetFlag",
+        "WaitFlag",
+    ]
+    assert names(f"{root}资源管理/TQue/EnQue.md", "# EnQue\n", files) == ["TQue.EnQue"]
+    assert names(f"{root}资源管理/TQue/TQue.md", "# TQue\n", files) == ["TQue"]
+    page = '# DataCopy（GMToUB多维数据搬运NDDMA）<a name="x"></a>\n'
+    assert names(f"{root}搬运/DataCopy（GMToUB多维数据搬运NDDMA）.md", page, files) == ["DataCopy"]
+    page = "# SetSysWorkSpace\n__aicore__ inline void SetSysWorkspace(GM_ADDR workspace)\n"
+    assert names(f"{root}资源管理/workspace/SetSysWorkSpace.md", page, files) == ["SetSysWorkspace"]
+    assert names(f"{root}矩阵/F32-Channel-Split.md", "# F32 Channel Split\n", files) == []
+    assert tool.surface_of(f"{root}Reg矢量计算/Add.md") == "reg"
+    assert tool.surface_of(f"{root}资源管理/TQue/EnQue.md") == "basic"

@@ -1,5 +1,5 @@
 """Run the examples in the docstrings of op *instances* (pytest's doctest collection sees only
-functions and classes, and most ops are module-level Template instances)."""
+functions and classes, and most ops are module-level Template or BasicOp instances)."""
 
 from __future__ import annotations
 
@@ -8,24 +8,28 @@ import sys
 
 import pytest
 
+import ascreg.basic
 import ascreg.c_api
 import ascreg.reg
 from ascreg._frontend.template import Template
+from ascreg.basic._op import BasicOp
 
 OPS = sorted(
     {
         (module.__name__, name): obj
-        for module in (ascreg.reg, ascreg.c_api)
+        for module in (ascreg.reg, ascreg.c_api, ascreg.basic)
         for name in getattr(module, "__all__", ())
-        if isinstance(obj := getattr(module, name), Template) and obj.__doc__
+        if isinstance(obj := getattr(module, name), Template | BasicOp) and obj.__doc__
     }.items()
 )
 
 
 @pytest.mark.parametrize(("where", "op"), OPS, ids=[f"{m}.{n}" for (m, n), _ in OPS])
-def test_op_docstring_examples_run(where: tuple[str, str], op: Template) -> None:
+def test_op_docstring_examples_run(where: tuple[str, str], op: Template | BasicOp) -> None:
     module, name = where
-    globs = dict(vars(sys.modules[type(op).__module__]))  # as the docs build runs them
+    globs = dict(
+        vars(sys.modules[op.__module__ if isinstance(op, BasicOp) else type(op).__module__])
+    )
     test = doctest.DocTestParser().get_doctest(op.__doc__ or "", globs, f"{module}.{name}", None, 0)
     assert test.examples, f"{module}.{name} has no example"
     runner = doctest.DocTestRunner(

@@ -12,7 +12,8 @@ calls, or only checks errors, covers no row. The marks are read by importing the
 that use the marker (nothing runs), so a row counts as covered whichever tests a run selects.
 
 *Docs entry*: the row's public object exists on its surface (``Reg.X`` -> ``ascreg.Reg.X``,
-C API rows -> ``ascreg.c_api``, SIMT rows -> ``ascreg.simt``), has a docstring with an
+C API rows -> ``ascreg.c_api``, SIMT rows -> ``ascreg.simt``, ``basic.X`` -> ``ascreg.basic.X``),
+has a docstring with an
 ``Examples`` section, and has a page in the API reference that ``docs/_ext/ascreg_api.py``
 generates, showing this row's dtype table.
 
@@ -30,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from ascreg._spec import C_API_NAMES, SIMT_NAMES, SPECS
+from ascreg._spec import BASIC_NAMES, C_API_NAMES, SIMT_NAMES, SPECS
 from docs_api import api
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -108,7 +109,9 @@ def surface(row: str) -> tuple[str, str]:
         return "ascreg.c_api", SPECS[row].spelling
     if row in SIMT_NAMES:
         return "ascreg.simt", SPECS[row].spelling
-    raise AssertionError(f"{row}: neither a Reg row nor in C_API_NAMES / SIMT_NAMES")
+    if row in BASIC_NAMES:
+        return "ascreg.basic", SPECS[row].spelling
+    raise AssertionError(f"{row}: neither a Reg row nor in C_API_NAMES / SIMT_NAMES / BASIC_NAMES")
 
 
 PAGES = {page.fullname: page for module in api.plan() for page in module.pages}

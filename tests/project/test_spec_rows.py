@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from ascreg._spec import (
+    BASIC_NAMES,
     C_API_NAMES,
     SIMT_NAMES,
     SPECS,
+    BasicShape,
     CShape,
     OpSpec,
     RegShape,
@@ -15,7 +17,7 @@ from ascreg._spec import (
     family_rows,
 )
 
-SHAPE_OF_SURFACE = {"reg": RegShape, "c_api": CShape, "simt": SimtShape}
+SHAPE_OF_SURFACE = {"reg": RegShape, "c_api": CShape, "simt": SimtShape, "basic": BasicShape}
 
 
 @pytest.mark.parametrize("row", SPECS.values(), ids=lambda row: row.name)
@@ -33,19 +35,25 @@ def test_shape_belongs_to_the_surface(row: OpSpec) -> None:
 def test_surfaces_partition_the_table() -> None:
     assert {n for n, r in SPECS.items() if r.surface == "c_api"} == C_API_NAMES
     assert {n for n, r in SPECS.items() if r.surface == "simt"} == SIMT_NAMES
+    assert {n for n, r in SPECS.items() if r.surface == "basic"} == BASIC_NAMES
+    assert all(n.startswith("basic.") for n in BASIC_NAMES)
     assert all(r.surface == "reg" for r in SPECS.values() if r.name.startswith("Reg."))
 
 
 def test_every_c_api_family_has_its_reg_twin() -> None:
     # Kernel-level functions of the scalar unit (asc_clz, asc_sync_block_arrive, ...) have no
-    # twin: the Reg API is vector-only.
+    # twin: the Reg API is vector-only. A memory-level basic-API op may share the family too.
     for name in sorted(n for n in C_API_NAMES if not getattr(SPECS[n].shape, "kernel", False)):
         surfaces = {row.surface for row in family_rows(SPECS[name].family)}
-        assert surfaces == {"reg", "c_api"}, name
+        assert surfaces - {"basic"} == {"reg", "c_api"}, name
 
 
 def test_twins_share_a_family() -> None:
-    assert [r.name for r in family_rows("ShiftRight")] == ["Reg.ShiftRight", "asc_shiftright"]
+    assert [r.name for r in family_rows("ShiftRight")] == [
+        "Reg.ShiftRight",
+        "asc_shiftright",
+        "basic.ShiftRight",
+    ]
     assert SPECS["asc_eq_scalar"].family == "Compares"
     assert {r.name for r in family_rows("max")} == {"max", "umax", "llmax", "ullmax"}
 

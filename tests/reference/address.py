@@ -23,3 +23,13 @@ def ref_from_generic(space: str, generic: int) -> int:
     if space == "global":
         return generic
     return (generic - (UB if space == "ubuf" else LOCAL)) & MASK32
+
+
+def addr_reg_bytes(pairs: list[tuple[int, int]], element_size: int) -> int:
+    """Bytes an ``AddrReg`` moves its consumer's address by (the AddrReg page).
+
+    ``CreateAddrReg<T>(i0, s0, ...)`` holds ``sum(i_k * s_k)`` with the strides "in elements"
+    of ``T``; the consumers access ``base + offset`` elements, ``offset * sizeof(T)`` bytes.
+    ``asc_update_addr_reg_b8/_b16/_b32`` count units of 1, 2, 4 bytes the same way.
+    """
+    return sum(index * stride for index, stride in pairs) * element_size

@@ -412,16 +412,18 @@ def test_template_arguments_of_equal_value_stay_distinct() -> None:
     assert reg_bits(reg)[:3] == [0, 1, 2] and box.value == src + 256
 
 
-def test_mask_addr_reg_offsets_count_bytes_whatever_the_pointer_type() -> None:
-    # MaskReg loads/stores offset in bytes (post-update and AddrReg alike), as the C API does.
+def test_mask_offsets_post_update_in_bytes_addr_reg_in_elements() -> None:
+    # MaskReg post-update strides count bytes; an AddrReg counts elements of its T (issue 25).
     ub = UnifiedBuffer()
-    base = ub.alloc(uint32_t, 32)  # 128 bytes
-    base.cast(uint8_t).write(np.r_[np.zeros(32), np.full(32, 0xFF)].astype(np.uint8))
+    base = ub.alloc(uint32_t, 64)  # 256 bytes
+    base.cast(uint8_t).write(np.r_[np.zeros(128), np.full(32, 0xFF), np.zeros(96)].astype(np.uint8))
     mask = Reg.MaskReg()
     Reg.LoadAlign[uint32_t, MaskDist.DIST_NORM](mask, base, Reg.CreateAddrReg[uint32_t](1, 32))
-    assert mask.count() == 256  # bytes 32..63, not elements 32..63 (bytes 128..255)
-    Reg.StoreAlign[uint32_t, MaskDist.DIST_NORM](base, mask, Reg.CreateAddrReg[uint32_t](3, 32))
-    assert (base.cast(uint8_t).read(128)[96:] == 0xFF).all()
+    assert mask.count() == 256  # element 32 = bytes 128..159
+    box = Ref(base)
+    Reg.StoreAlign[uint32_t, PostLiteral.POST_MODE_UPDATE, MaskDist.DIST_NORM](box, mask, 32)
+    assert box.value == base + 8  # 32 bytes
+    assert (base.cast(uint8_t).read(32) == 0xFF).all()
 
 
 BLOCK_TYPES = [t for t in REG_TYPES if t.size in (1, 2, 4)]

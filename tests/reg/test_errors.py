@@ -3,6 +3,7 @@ shift counts): the error class, and a message naming the call, the value and the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -202,13 +203,22 @@ def test_trait_two_has_no_addr_reg_form(ub: UnifiedBuffer) -> None:
     )(lambda: Reg.StoreAlign(ptr, reg, addr, mask))
 
 
-@pytest.mark.parametrize("value", [True, False, 2.0, 1.5], ids=["True", "False", "2.0", "1.5"])
+@pytest.mark.parametrize(
+    "value",
+    [True, False, 2.0, 1.5, "abc", None],
+    ids=["True", "False", "2.0", "1.5", "str", "None"],
+)
 def test_update_mask_count_must_be_an_integer(value: Any) -> None:
-    """A bool or a float in the ``uint32_t&`` count is refused, not read as 1/0 or truncated."""
+    """A bool, a float or a string in the ``uint32_t&`` count is refused (the call, the value,
+    the rule), not read as 1/0 or truncated."""
     from ascreg import Ref, uint16_t
     from ascreg.errors import AscregTypeError
 
     count = Ref(value)
-    with pytest.raises(AscregTypeError, match=r"^Reg.UpdateMask: count must be an integer, got"):
+    with pytest.raises(
+        AscregTypeError,
+        match=r"^Reg.UpdateMask: count must be an integer in \[0, 4294967295\] "
+        rf"\(a uint32_t value\), got {type(value).__name__} {re.escape(repr(value))}",
+    ):
         Reg.UpdateMask[uint16_t](count)
     assert count.value is value

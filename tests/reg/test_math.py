@@ -230,6 +230,6 @@ def test_mode_errors() -> None:
         Reg.Exp[half, MaskMergeMode.MERGING](d, a, m)
     with pytest.raises(AscregTypeError, match="ZEROING only"):
         Reg.Ln[half, Reg.LnSpecificMode(mrgMode=MaskMergeMode.MERGING)](d, a, m)
-    with pytest.raises(AscregTypeError, match="unexpected template argument"):
+    with pytest.raises(AscregTypeError, match="not a template argument list"):
         Reg.Exp[half, Reg.DivSpecificMode()]
     assert "DivSpecificMode(" in repr(Reg.Div[float32_t, Reg.DivSpecificMode()])

@@ -173,8 +173,8 @@ def test_gather_wraps_indices_and_checks_types() -> None:
         Reg.Gather(dst, src, make_reg(uint32_t, [0] * 64))  # index width differs from T's
     with pytest.raises(TemplateMismatchError):
         Reg.Gather[half, uint16_t](dst, src, make_reg(uint32_t, [0] * 64))
-    with pytest.raises(IllegalDtypeError):
-        Reg.Gather[half, uint32_t]
+    with pytest.raises(IllegalDtypeError):  # Gather<T0, T1> names the UB form's types
+        Reg.Gather[half, uint32_t](dst, src, make_reg(uint32_t, [0] * 64))
 
 
 @pytest.mark.rows("Reg.Squeeze")

@@ -61,7 +61,11 @@ def test_scalar_binary(dtype: Any, two: bool, data: Any) -> None:
 def test_scalar_forms_are_zeroing_only(op: str) -> None:
     dst, src = new_reg(int32_t), make_reg(int32_t, [1] * 64)
     with pytest.raises(AscregTypeError, match="ZEROING only"):
-        getattr(Reg, op)[int32_t, MaskMergeMode.MERGING](dst, src, 1, Reg.CreateMask[int32_t]())
+        getattr(Reg, op)[int32_t, int32_t, MaskMergeMode.MERGING](
+            dst, src, 1, Reg.CreateMask[int32_t]()
+        )
+    with pytest.raises(AscregTypeError, match=r"not a template argument list .* U, MaskMerge"):
+        getattr(Reg, op)[int32_t, MaskMergeMode.ZEROING]  # C++: Op<T, U, mode>
 
 
 def test_scalar_conversion() -> None:

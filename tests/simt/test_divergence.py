@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint32_t
+from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint32_t, uint64_t
 from ascreg.engine.simt.masked import masked_version
 from ascreg.errors import AscregError, OutOfBoundsError, SlowPathWarning, SyncError
 from ascreg.machine.simt import engine
@@ -226,6 +226,20 @@ def assorted_statements(out: Any) -> None:
     out[t] = a * 1000 + b + 100000 * k + 10 * local[0] + local[1]
 
 
+def cast_loop_counter(out: Any) -> None:
+    """The grid-stride loop of production SIMT kernels: ``for (uint32_t i = t; ...)``.
+
+    ``i = uint32_t(i)`` must keep the per-lane counter's type uint32 (issue 25): an int64 ``i``
+    plus a uint64 offset is a float64 (no index: the block ran one thread at a time), and
+    ``~i`` must be the 32-bit complement, as C's is.
+    """
+    t = threadIdx.x
+    base = uint64_t(16)
+    for i in range(t, 40, 24):
+        i = uint32_t(i)
+        out[base + i] = uint64_t(~i)
+
+
 KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
     (nested_ifs, 32, ((int32_t, 32),)),
     (while_break_continue, 64, ((int32_t, 64),)),
@@ -236,6 +250,7 @@ KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
     (pointer_merge, 32, ((int32_t, 64),)),
     (warp_calls_in_branches, 48, ((uint32_t, 48),)),
     (assorted_statements, 40, ((int32_t, 40),)),
+    (cast_loop_counter, 24, ((uint64_t, 56),)),
 ]
 
 
@@ -249,6 +264,12 @@ def test_divergent_kernel_runs_masked_with_per_thread_results(
     assert isinstance(result, list)
     assert masked_version(kernel) is not kernel
     assert per_thread_runs == [threads] * 2  # the per-thread tier's two blocks, no fallback
+
+
+def test_cast_loop_counter_values() -> None:
+    (out,) = launch(cast_loop_counter, 24, (uint64_t, 56))()
+    want = [0] * 16 + [2**32 - 1 - i for i in range(40)]
+    assert out.tolist() == want
 
 
 def test_nested_ifs_values() -> None:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import ascreg.simt as simt
 from ascreg import GlobalMemory, float32_t, int8_t, int32_t
 from ascreg._spec import SIMT_LIBM_ROWS
+from ascreg.core import libm
 from ascreg.errors import AscregTypeError
 from ascreg.simt import dim3, run_simt_kernel, threadIdx
 from ascreg.testing import assert_ulp_close
@@ -369,3 +370,12 @@ def test_lgammaf_of_large_negative_numbers_is_finite_and_close() -> None:
     x = np.float32([-142.43239, -30.25, -35.5, -100.1, -170.6, -200.3, -1000000.5, -4e6 - 0.5])
     want = np.float32([math.lgamma(float(v)) for v in x])
     assert_ulp_close(simt.lgammaf(x), want, ulp=1)
+
+
+def test_fmin_fmax_ignore_a_signalling_nan() -> None:
+    # numpy's SIMD fmin/fmax return NaN for a signalling NaN operand on some machines
+    snan = np.array([0x7F800001], dtype=np.uint32).view(np.float32)
+    zero, two = np.zeros(1, np.float32), np.full(1, 2.0, np.float32)
+    assert libm.fmin(zero, snan)[0] == 0 and libm.fmin(snan, two)[0] == 2
+    assert libm.fmax(snan, zero)[0] == 0 and libm.fmax(two, snan)[0] == 2
+    assert np.isnan(libm.fmin(snan, snan)[0])

@@ -30,6 +30,7 @@ from ascreg.simt import (
     threadIdx,
 )
 from reference import packing as ref
+from reference.common import encode_float
 
 FAMILIES = {"half": (half, half2, np.float16), "bfloat16": (bfloat16_t, bfloat16x2_t, ml_dtypes.bfloat16)}  # fmt: skip
 SPECIAL_16 = [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x3C00, 0x7BFF, 0x7C00, 0xFC00, 0x7E00,
@@ -68,7 +69,7 @@ def pair_of(cls: Any, bits: list[int]) -> Any:
 
 
 def test_the_table_has_every_documented_name() -> None:
-    assert len(PACK_ROWS) == 58
+    assert len(PACK_ROWS) == 60
     assert {n for n in PACK_ROWS if "float22" in n} == {*FLOAT22, *HIF8_FROM[:4]}
     for name in PACK_ROWS:
         assert getattr(simt, name).__module__ == "ascreg.simt.packing"
@@ -111,14 +112,17 @@ def test_selections_match_the_reference(template: str, family: str, data: Any) -
         assert isinstance(got, Lanes)  # per-thread pairs give per-thread values
 
 
-@pytest.mark.rows("__halves2half2", "__halves2bfloat162", "__bfloat162bfloat162")
+@pytest.mark.rows(
+    "__halves2half2", "__halves2bfloat162", "__bfloat162bfloat162", "make_half2", "make_bfloat162"
+)
 @settings(max_examples=40, deadline=None)
 @given(bits16, bits16)
 def test_halves_and_splat_match_the_reference(a: int, b: int) -> None:
     for family, (_element, cls, dtype) in FAMILIES.items():
         x, y = (np.array(v, np.uint16).view(dtype)[()] for v in (a, b))
-        assert bits_of(getattr(simt, f"__halves2{family}2")(x, y).components()) == [a, b]
-        assert type(getattr(simt, f"__halves2{family}2")(x, y)) is cls
+        for name in (f"__halves2{family}2", f"make_{family}2"):  # make_half2: asc_fp16.h
+            assert bits_of(getattr(simt, name)(x, y).components()) == [a, b]
+            assert type(getattr(simt, name)(x, y)) is cls
     splat = simt.__bfloat162bfloat162(np.array(a, np.uint16).view(ml_dtypes.bfloat16)[()])
     assert bits_of(splat.components()) == list(ref.SELECTIONS["splat"](a))
 
@@ -277,3 +281,16 @@ def test_per_thread_values_in_a_kernel() -> None:
     assert np.array_equal(low.read(n), values[:, 0].astype(np.float32))
     lanes = simt.__high2half(half2(np.arange(3.0), 1))
     assert isinstance(lanes, Lanes) and lanes.tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.rows("make_half2", "make_bfloat162")
+@settings(max_examples=40, deadline=None)
+@given(
+    st.floats(-65000, 65000), st.floats(-65000, 65000)
+)  # inside both ranges (else C is undefined)
+def test_make_pair_converts_double_arguments_once(x: float, y: float) -> None:
+    """``make_half2(0.1, 1e6)``: each double argument rounds once to the element (C's
+    conversion to the ``half`` / ``bfloat16_t`` parameter)."""
+    for family, (element, _cls, _dtype) in FAMILIES.items():
+        got = getattr(simt, f"make_{family}2")(x, y)
+        assert bits_of(got.components()) == [encode_float(x, element), encode_float(y, element)]

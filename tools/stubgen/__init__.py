@@ -1,7 +1,8 @@
 """The stub generator: typing stubs and type tests from the op table's rows, one renderer per surface.
 
-* :mod:`stubgen.reg`, :mod:`stubgen.c_api`, :mod:`stubgen.simt` render ``stubs/ascreg/<surface>/``.
-* :mod:`stubgen.typetests_reg`, ``typetests_c_api``, ``typetests_simt`` render
+* :mod:`stubgen.reg`, :mod:`stubgen.c_api`, :mod:`stubgen.simt`, :mod:`stubgen.basic` render
+  ``stubs/ascreg/<surface>/``.
+* :mod:`stubgen.typetests_reg`, ``typetests_c_api``, ``typetests_simt``, ``typetests_basic`` render
   ``tests/typing/generated/{accept,reject}_<surface>.py``.
 * :mod:`stubgen.shared` renders ``stubs/ascreg/_typing.pyi``, the aliases the stub modules share.
 * :mod:`stubgen.common` holds what they share.
@@ -16,17 +17,19 @@ import difflib
 import sys
 from pathlib import Path
 
-from ascreg._spec import SPECS, CShape, RegShape, SimtShape
+from ascreg._spec import SPECS, BasicShape, CShape, RegShape, SimtShape
+from stubgen.basic import render_basic_module
 from stubgen.c_api import render_c_module
 from stubgen.common import ROOT, stub_modules, surface_rows
 from stubgen.reg import render_module
 from stubgen.shared import render_shared_module
 from stubgen.simt import render_simt_module
+from stubgen.typetests_basic import render_basic_tests
 from stubgen.typetests_c_api import render_c_tests
 from stubgen.typetests_reg import render_tests
 from stubgen.typetests_simt import render_simt_tests
 
-SHAPE_CLASSES = {"reg": RegShape, "c_api": CShape, "simt": SimtShape}
+SHAPE_CLASSES = {"reg": RegShape, "c_api": CShape, "simt": SimtShape, "basic": BasicShape}
 """The shape class each surface's rows must carry."""
 
 
@@ -47,6 +50,10 @@ def outputs() -> dict[Path, str]:
         files[stubs / f"{module}.pyi"] = render_simt_module(module)
     files[gen / "accept_simt.py"] = render_simt_tests("accept")
     files[gen / "reject_simt.py"] = render_simt_tests("reject")
+    for module in stub_modules("basic"):
+        files[stubs / f"{module}.pyi"] = render_basic_module(module)
+    files[gen / "accept_basic.py"] = render_basic_tests("accept")
+    files[gen / "reject_basic.py"] = render_basic_tests("reject")
     return files
 
 

@@ -38,6 +38,7 @@ C_KIND_TYPES = {
     "pipe": "Pipe",
     "anygm": "GmPtr[Any]",
     "anyub": "UbPtr[Any]",
+    "anycbuf": "object",  # no L1 buffer in ascreg: the call raises UnsupportedError
     "atomiccfg": "asc_store_atomic_config",
     "ndimcfg": "asc_ndim_pad_count_config",
     "flag": "bool",

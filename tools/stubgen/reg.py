@@ -41,6 +41,8 @@ EXTRA_TYPES = {  # template arguments after the dtypes
     "POST": "Literal[PostLiteral.POST_MODE_UPDATE]",
     "NORMAL": "Literal[PostLiteral.POST_MODE_NORMAL]",
     "OFFSET": "int",  # an int16_t non-type template argument (MaskGenWithRegTensor<T, offset>)
+    "U": "type[Scalar]",  # the scalar operand's type (Muls<T, U, mode>)
+    "X": "type[Scalar]",  # a dtype the op checks itself (Gather<T0, T1, T2>)
 }
 
 
@@ -110,10 +112,15 @@ BINARY_OPS: dict[str, Callable[[Lanes, Lanes], Lanes]]
 class AddrReg:
     __attrs_attrs__: ClassVar[Any]
     __attrs_props__: ClassVar[Any]
-    __match_args__ = ("offset",)
+    __match_args__ = ("offset", "width")
     @property
     def offset(self) -> int: ...
-    def __init__(self, offset: int) -> None: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def byte_offset(self) -> int: ...
+    def at(self, ptr: UbPtr[Any]) -> UbPtr[Any]: ...
+    def __init__(self, offset: int, width: int) -> None: ...
 
 class _CreateAddrReg:
     name: ClassVar[str]
@@ -283,21 +290,27 @@ def render_op(spec: OpSpec) -> list[str]:
     getitem: list[tuple[str, str]] = []
     for token, combos in shape.lead:  # Reduce[ReduceType.MAX, T, U]: one family per member
         for prefix in [(), *prefixes(shape, combos)]:
+            tails = shape.tails("plain", len(prefix))
+            if not tails:
+                continue
             matching = [c for c in combos if c[: len(prefix)] == prefix]
             sigs = call_overloads(shape, matching, "plain", deduced=False)
             name = "_".join([f"_{shape.attr}", token.rsplit(".", 1)[1], *map(pyname, prefix)])
             lines += [f"class {name}:", *overloads(sigs), ""]
-            items = subscript_type(prefix, shape.patterns("plain"), lead=token)
+            items = subscript_type(prefix, tails, lead=token)
             getitem.append((f"def __getitem__(self, items: {items}) -> {name}: ...", f"{token} {combo_text(prefix)}"))  # fmt: skip
-    for kind, patterns in () if shape.lead else shape.subscripts:
+    for kind, _patterns in () if shape.lead else shape.subscripts:
         for prefix in prefixes(shape, spec.combos):
+            tails = shape.tails(kind, len(prefix))
+            if not tails:
+                continue
             matching = [c for c in spec.combos if c[: len(prefix)] == prefix]
             sigs = call_overloads(shape, matching, kind, deduced=False)
             name = bound_name(shape, prefix, kind)
             lines += [f"class {name}:", *overloads(sigs), ""]
             getitem.append(
                 (
-                    f"def __getitem__(self, items: {subscript_type(prefix, patterns)}) -> {name}: ...",
+                    f"def __getitem__(self, items: {subscript_type(prefix, tails)}) -> {name}: ...",
                     combo_text(prefix) + ("" if kind == "plain" else f" {kind}"),
                 )
             )
@@ -306,7 +319,10 @@ def render_op(spec: OpSpec) -> list[str]:
         sigs = [(signature(form, spec.combos[0], shape.positional), form.tag)
                 for form in shape.forms if not form.per_combo and form.bound == "plain"]  # fmt: skip
         lines += [f"class {name}:", *overloads(sigs), ""]
-        tokens = [p for p in shape.patterns("plain") if p]
+        # An "X" list as long as a dtype list would overlap its overloads (type[Scalar] covers
+        # type[half]): the stub leaves Gather[T0] and Gather[T0, T1] of the UB form to the runtime.
+        tokens = [p for p in shape.tails("plain", 0)
+                  if p and not (p[0] == "X" and len(p) <= shape.template_dtypes)]  # fmt: skip
         getitem.append((f"def __getitem__(self, items: {subscript_type((), tokens)}) -> {name}: ...", "tokens"))  # fmt: skip
     roles = ", ".join(spec.roles)
     lines.append(f"class {shape.cls}:")
@@ -333,6 +349,7 @@ def alias_lines(spec: OpSpec) -> list[str]:
     assert isinstance(shape, RegShape)
     fixed, lead = dict(shape.fixed), dict(shape.lead)
     lines: list[str] = []
+    plain = shape.tails  # the lists after the fixed lead member
     for alias in spec.aliases:
         attr = alias.removeprefix("Reg.")
         if alias not in fixed:
@@ -342,11 +359,12 @@ def alias_lines(spec: OpSpec) -> list[str]:
         base = f"_{shape.attr}_{member}"
         getitem = [
             (
-                f"def __getitem__(self, items: {subscript_type(prefix, shape.patterns('plain'))})"
+                f"def __getitem__(self, items: {subscript_type(prefix, plain('plain', len(prefix)))})"
                 f" -> {base}_{'_'.join(map(pyname, prefix))}: ...",
                 combo_text(prefix),
             )
             for prefix in prefixes(shape, lead[fixed[alias]])
+            if plain("plain", len(prefix))
         ]
         lines += [
             f"class _{attr}({base}):",

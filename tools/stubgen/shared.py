@@ -1,13 +1,14 @@
 """The shared aliases: ``stubs/ascreg/_typing.pyi``, one definition of every alias the stubs use.
 
 Each surface's renderer names the aliases its stubs use (``REG_ALIASES``, ``C_ALIASES``,
-``SIMT_ALIASES``: name -> definition); a stub module imports only those its declarations use
+``SIMT_ALIASES``, ``BASIC_ALIASES``: name -> definition); a stub module imports only those its declarations use
 (:func:`stubgen.common.alias_imports`). The runtime module ``ascreg._typing`` is empty: the
 aliases are private, so stubtest does not look for them at runtime.
 """
 
 from __future__ import annotations
 
+from stubgen.basic import BASIC_ALIASES
 from stubgen.c_api import C_ALIASES
 from stubgen.common import STUB_HEADER
 from stubgen.reg import REG_ALIASES
@@ -29,7 +30,7 @@ from ascreg.machine.registers import RegTrait
 def shared_aliases() -> dict[str, str]:
     """Every surface's aliases, name -> definition; a name has one definition on all surfaces."""
     aliases: dict[str, str] = {}
-    for table in (REG_ALIASES, C_ALIASES, SIMT_ALIASES):
+    for table in (REG_ALIASES, C_ALIASES, SIMT_ALIASES, BASIC_ALIASES):
         for name, definition in table.items():
             assert aliases.setdefault(name, definition) == definition, f"{name} defined twice"
     return aliases

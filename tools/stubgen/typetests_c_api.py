@@ -92,7 +92,7 @@ def c_argument(p: Param, combo: tuple[type[Scalar], ...], mask_ptr: str) -> str:
     fixed = {"idx": "0", "idx?": "1", "count": "Ref(100)", "pattern": "PAT_ALL", "areg": "a",
              "vareg": "VA0",
              "cuload": "ul", "custore": "us", "pipe": "PIPE_S", "anygm": "g_uint8_t",
-             "anyub": "p_uint8_t", "atomiccfg": "asc_store_atomic_config()",
+             "anyub": "p_uint8_t", "anycbuf": "None", "atomiccfg": "asc_store_atomic_config()",
              "ndimcfg": "asc_ndim_pad_count_config()", "flag": "True", "l2load": "0"}  # fmt: skip
     if p.kind in fixed:
         return fixed[p.kind]
@@ -142,7 +142,7 @@ def c_accept_lines(spec: OpSpec) -> Iterator[str]:
 ARG_SHAPE = {"vec": "reg", "vptr": "ptr", "vptrref": "ref", "vptrval": "ref", "cmask": "mask", "cmask?": "mask",
              "idx": "int", "count": "ref", "pattern": "int", "areg": "areg", "idx?": "int",
              "cuload": "uload", "custore": "ustore", "pipe": "pipe", "anygm": "gptr",
-             "anyub": "ptr", "atomiccfg": "cfg", "gptr": "gptr"}  # fmt: skip
+             "anyub": "ptr", "anycbuf": "cbuf", "atomiccfg": "cfg", "gptr": "gptr"}  # fmt: skip
 
 
 def c_arg_shape(p: Param, combo: tuple[type[Scalar], ...]) -> str:
@@ -197,6 +197,8 @@ def c_kernel_reject_lines(spec: OpSpec) -> Iterator[str]:
             legal = {c[p.arg] for c in spec.combos}
             wrongs = [(f"g_{pyname(d)}", "arg-type") for d in REG_TYPES if d not in legal]
             wrongs.append(("p_uint64_t", code))
+        elif p.kind == "anycbuf":
+            wrongs = []  # any value type-checks: ascreg has no L1 (the call raises at run time)
         elif p.kind == "scalar" and any(c[p.arg].kind.value == "float" for c in spec.combos):
             wrongs = [("None", code)]  # 1.5 fits the float overload (asc_atomic_add)
         else:

@@ -140,6 +140,21 @@ def call(
     return f"assert_type({text}, {form.returns})" if form.returns != "None" else text
 
 
+def example(token: str, combo: tuple[type[Scalar], ...]) -> str:
+    """Spell one template argument of kind *token* for a call on *combo*."""
+    if token in ("U", "X"):  # the scalar's type: the register's own
+        return pyname(combo[0])
+    return EXAMPLE_EXTRA[token]
+
+
+def shortest_list(shape: RegShape, combo: tuple[type[Scalar], ...]) -> list[str]:
+    """Spell the op's shortest plain template argument list with dtypes, *combo*'s first."""
+    n = min(k for k in shape.dtype_counts("plain") if k >= 1)
+    tails = shape.tails("plain", n)
+    extra = () if () in tails else tails[0]
+    return [*map(pyname, combo[:n]), *(example(t, combo) for t in extra)]
+
+
 def _shape(spec: OpSpec) -> RegShape:
     assert isinstance(spec.shape, RegShape), spec.name
     return spec.shape
@@ -158,23 +173,21 @@ def accept_lines(spec: OpSpec) -> Iterator[str]:
                 if form.deduced:
                     yield f"    {call('Reg.' + shape.attr, form, combo, two)}{tag}"
                 for token, members in shape.lead:
-                    for n in range(shape.template_dtypes + 1) if combo in members else ():
-                        for extra in shape.patterns("plain"):
+                    for n in range(len(combo) + 1) if combo in members else ():
+                        for extra in shape.tails("plain", n):
                             items = [token, *map(pyname, combo[:n])]
-                            items += [EXAMPLE_EXTRA[t] for t in extra]
+                            items += [example(t, combo) for t in extra]
                             callee = f"Reg.{shape.attr}[{', '.join(items)}]"
                             yield f"    {call(callee, form, combo, two)}{tag}"
-                for kind, patterns in () if shape.lead else shape.subscripts:
+                for kind, _patterns in () if shape.lead else shape.subscripts:
                     if kind != form.bound:
                         continue
-                    for n in range(1, shape.template_dtypes + 1):
-                        if n > len(combo):
-                            break
-                        for extra in patterns:
+                    for n in range(1, len(combo) + 1):
+                        for extra in shape.tails(kind, n):
                             if "TRAIT" in extra and two:
                                 continue
                             items = [pyname(d) for d in combo[:n]]
-                            items += [EXAMPLE_EXTRA[t] for t in extra]
+                            items += [example(t, combo) for t in extra]
                             callee = f"Reg.{shape.attr}[{', '.join(items)}]"
                             yield f"    {call(callee, form, combo, two)}{tag}"
             if shape.uses_token("TRAIT") and is64(*combo):
@@ -213,9 +226,7 @@ def reject_lines(spec: OpSpec) -> Iterator[str]:
         if shape.needs_template or not form.deduced:
             prefix = combo[:1]
             if prefix not in {c[:1] for c in spec.combos}:
-                patterns = shape.patterns("plain")  # spell the tokens a subscript needs
-                extra = [] if () in patterns else [EXAMPLE_EXTRA[t] for t in patterns[0]]
-                items = ", ".join([pyname(prefix[0]), *extra])
+                items = ", ".join(shortest_list(shape, combo))
                 line = f"Reg.{shape.attr}[{items}]"
                 if not reg_roles:  # with register operands mypy would also check the call
                     line = call(line, form, combo)
@@ -253,16 +264,15 @@ def reject_lines(spec: OpSpec) -> Iterator[str]:
             # Only the registers disagree: a scalar of the subscript's type keeps the error an
             # arg-type one when the op has several overloads (Duplicate's scalar / srcReg forms).
             scalars = (other, *combo[1:])
-            line = call(f"Reg.{shape.attr}[{pyname(other)}]", form, combo, scalars=scalars)
+            written = ", ".join(shortest_list(shape, (other, *combo[1:])))
+            line = call(f"Reg.{shape.attr}[{written}]", form, combo, scalars=scalars)
             yield f"    {line}{ignore.format(code='arg-type')}  # {pyname(other)} vs {combo_text(combo)}"
         yield f"    # {spec.name}: a template dtype no combination allows"
         allowed = {c[0] for c in spec.combos}
-        patterns = shape.patterns("plain")  # spell the tokens a subscript needs
-        extra = [] if () in patterns else [EXAMPLE_EXTRA[t] for t in patterns[0]]
         for d in REG_TYPES:
             if d not in allowed:
                 combo = (d, *spec.combos[0][1:])
-                line = f"Reg.{shape.attr}[{', '.join([pyname(d), *extra])}]"
+                line = f"Reg.{shape.attr}[{', '.join(shortest_list(shape, combo))}]"
                 yield f"    {line}{ignore.format(code='index')}  # {pyname(d)}"
 
 

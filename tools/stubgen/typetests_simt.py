@@ -507,7 +507,11 @@ def render_simt_tests(kind: str) -> str:
         "GenericPointer",
         "LanePointer",
         *PAIR_CLASSES.values(),
-        *(r.name.removeprefix("make_") for r in rows if r.name.startswith("make_")),
+        *(
+            r.name.removeprefix("make_")
+            for r in rows
+            if r.name.startswith("make_") and simt_shape(r).kind == "make"
+        ),  # not make_half2
         *FP8_PAIR_CLASSES,
         "__ASC_NOSAT",
         "__ASC_E4M3",

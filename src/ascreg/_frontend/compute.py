@@ -30,6 +30,7 @@ from ascreg.core import masks as mask_core
 from ascreg.enums import MaskMergeMode, RegLayout
 from ascreg.errors import AscregTypeError, IllegalDtypeError, TemplateMismatchError
 from ascreg.machine.registers import BATCHING, MaskReg, RegTensor
+from ascreg.machine.undefined import require_defined
 
 Lanes = np.ndarray[Any, Any]
 
@@ -185,6 +186,7 @@ def duplicate_lane0(op: Any, dst: Any, src: Any, mask: Any, *, merging: bool = F
     ``Reg.Duplicate(dst, srcReg, mask)`` and ``asc_duplicate`` share it.
     """
     d, s = vectors(op, (dst, "dst"), (src, "src"))
+    require_defined(s.get()[:1], None, "a scalar read (lane 0)")
     broadcast(op, d, s.get()[0], mask, merging)
 
 
@@ -198,6 +200,13 @@ def binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     ``op.formula`` is the row's lane formula (``ascreg.core.arith.BINARY_OPS``). The logic ops
     (``op.logic`` set) also take MaskReg operands: the bitwise mask ops, unselected bits 0.
     """
+    form = (type(dst), type(src0), type(src1), type(mask))
+    merging = op._derived.get(form)
+    if merging is not None:  # register operands of these classes passed every check before
+        result = op.formula(src0.get(), src1.get())
+        active = operands.lane_enables(mask, dst)
+        dst.put_known(cmp.merge_masked(result, active, dst.get() if merging else None))
+        return
     if isinstance(dst, MaskReg):
         if getattr(op, "logic", None) is None:
             raise AscregTypeError(f"{op.name} has no MaskReg form")
@@ -209,6 +218,7 @@ def binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
         raise AscregTypeError(f"{op.name} does not support MaskMergeMode.{merge.name}")
     old = d.get() if merge is MaskMergeMode.MERGING else None
     d.put(cmp.merge_masked(op.formula(a.get(), b.get()), enables(op, mask, d), old))
+    op._derived[form] = old is not None
 
 
 FLOAT32_ONLY_ALGOS = frozenset({"PRECISION_0ULP_FTZ_TRUE", "PRECISION_0ULP_FTZ_FALSE"})
@@ -243,24 +253,48 @@ def flushes_subnormals(op: Any, dtype: Any) -> bool:
     return not mode.keeps_subnormals
 
 
-def precise(op: Any, dst: Any, *args: Any) -> None:
-    """``dst = op.formula(src...)`` for Div, Sqrt, Exp and the logarithms; masked-off 0.
+def precise_unary(op: Any, dst: Any, src: Any, mask: Any) -> None:
+    """``dst = op.formula(src, ftz=...)`` for Sqrt, Exp and the logarithms; masked-off 0.
 
-    ``args`` are the source registers and the mask. ``op.formula`` takes the lanes and
-    ``ftz``: whether subnormal inputs and results are flushed to zero (the mode's choice).
+    ``op.formula`` takes the lanes and ``ftz``: whether subnormal inputs and results are
+    flushed to zero (the mode's choice).
     """
-    *sources, mask = args
-    roles = ["src"] if len(sources) == 1 else [f"src{i}" for i in range(len(sources))]
-    d, *regs = vectors(op, (dst, "dst"), *zip(sources, roles, strict=True))
+    ftz = op._derived.get((type(dst), type(src), type(mask)))
+    if ftz is not None:  # these operand classes passed every check before: the form's FTZ flag
+        result = op.formula(src.get(), ftz=ftz)
+        dst.put_known(cmp.zero_masked(result, operands.lane_enables(mask, dst)))
+        return
+    _precise(op, dst, [(src, "src")], mask)
+
+
+def precise_binary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
+    """``dst = op.formula(src0, src1, ftz=...)`` for Div; masked-off lanes 0."""
+    ftz = op._derived.get((type(dst), type(src0), type(src1), type(mask)))
+    if ftz is not None:  # these operand classes passed every check before: the form's FTZ flag
+        result = op.formula(src0.get(), src1.get(), ftz=ftz)
+        dst.put_known(cmp.zero_masked(result, operands.lane_enables(mask, dst)))
+        return
+    _precise(op, dst, [(src0, "src0"), (src1, "src1")], mask)
+
+
+def _precise(op: Any, dst: Any, sources: list[tuple[Any, str]], mask: Any) -> None:
+    """Check and run :func:`precise_unary` / :func:`precise_binary`; remember the form."""
+    d, *regs = vectors(op, (dst, "dst"), *sources)
     ftz = flushes_subnormals(op, d.dtype)
     result = op.formula(*(r.get() for r in regs), ftz=ftz)
     d.put(cmp.zero_masked(result, enables(op, mask, d)))
+    op._derived[(type(dst), *(type(s) for s, _ in sources), type(mask))] = ftz
 
 
 def unary(op: Any, dst: Any, src: Any, mask: Any, *, role: str = "src") -> None:
     """``dst = op.formula(src)`` for the exact unary ops (Abs, Neg, Relu); masked-off lanes 0."""
+    form = (type(dst), type(src), type(mask))
+    if form in op._forms:  # these operand classes passed every check before
+        dst.put_known(cmp.zero_masked(op.formula(src.get()), operands.lane_enables(mask, dst)))
+        return
     d, s = vectors(op, (dst, "dst"), (src, role))
     d.put(cmp.zero_masked(op.formula(s.get()), enables(op, mask, d)))
+    op._forms.add(form)
 
 
 def scalar_binary(
@@ -277,14 +311,23 @@ def scalar_binary(
     The scalar is converted to the register's element type (an integer outside its range, or a
     float for an integer type, is an error); a register in its place names the vector twin.
     """
+    form = (type(dst), type(src), type(scalar), type(mask))
+    if form in op._forms:  # these operand classes passed every check before
+        value = operands.scalar(scalar, dst.dtype, roles[1])  # converted (and checked) each call
+        lanes = arith.fill(value, dst.dtype.np_dtype, dst.lanes)
+        active = operands.lane_enables(mask, dst)
+        dst.put_known(cmp.zero_masked(op.formula(src.get(), lanes), active))
+        return
     d, s = vectors(op, (dst, "dst"), (src, roles[0]))
     if isinstance(scalar, RegTensor | MaskReg):
         vector = op.name.removesuffix("s").removesuffix("_scalar")
         raise AscregTypeError(
             f"{op.name} takes a scalar, got {type(scalar).__name__} (use {vector})"
         )
-    value = arith.fill(operands.scalar(scalar, d.dtype, roles[1]), d.dtype.np_dtype, d.lanes)
+    value = arith.fill(operands.template_scalar(op, scalar, d.dtype, roles[1]), d.dtype.np_dtype,
+                       d.lanes)  # fmt: skip
     d.put(cmp.zero_masked(op.formula(s.get(), value), enables(op, mask, d)))
+    op._forms.add(form)
 
 
 def reduction(op: Any, dst: Any, src: Any, mask: Any, *, kind: str, rule: Any) -> None:
@@ -377,9 +420,15 @@ def zeroing_only(op: Any) -> None:
 
 def ternary(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     """``dst = op.formula(src0, src1, dst)`` (the fused multiply-adds); masked-off lanes 0."""
+    form = (type(dst), type(src0), type(src1), type(mask))
+    if form in op._forms:  # these operand classes passed every check before
+        result = op.formula(src0.get(), src1.get(), dst.get())
+        dst.put_known(cmp.zero_masked(result, operands.lane_enables(mask, dst)))
+        return
     zeroing_only(op)
     d, a, b = vectors(op, (dst, "dst"), (src0, "src0"), (src1, "src1"))
     d.put(cmp.zero_masked(op.formula(a.get(), b.get(), d.get()), enables(op, mask, d)))
+    op._forms.add(form)
 
 
 def axpy(op: Any, dst: Any, src: Any, scalar: Any, mask: Any) -> None:
@@ -388,7 +437,7 @@ def axpy(op: Any, dst: Any, src: Any, scalar: Any, mask: Any) -> None:
     d, s = vectors(op, (dst, "dst"), (src, "src"))
     if isinstance(scalar, RegTensor | MaskReg):
         raise AscregTypeError(f"{op.name} takes a scalar, got {type(scalar).__name__}")
-    value = arith.fill(operands.scalar(scalar, d.dtype, "scalar"), d.dtype.np_dtype, d.lanes)
+    value = arith.fill(operands.template_scalar(op, scalar, d.dtype), d.dtype.np_dtype, d.lanes)
     d.put(cmp.zero_masked(op.formula(s.get(), value, d.get()), enables(op, mask, d)))
 
 

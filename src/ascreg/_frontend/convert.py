@@ -20,13 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ascreg._dtypes import Kind, int4x2_t
 from ascreg._frontend import operands
 from ascreg._frontend.compute import template_pair
 from ascreg._spec.convert import CAST_PAIRS, TRUNCATE_ROUNDS, CastPair
 from ascreg.core import compare, convert
 from ascreg.enums import CastTrait, MaskMergeMode, RegLayout, RoundMode, SatMode
-from ascreg.errors import AscregTypeError, UnsupportedError
+from ascreg.errors import AscregTypeError, UnsupportedError, UnsupportedModeError
 from ascreg.machine.registers import RegTensor, RegTraitNumTwo
+from ascreg.machine.sysregs import conversion_saturates
 
 DEFAULT_ROUNDS = (RoundMode.CAST_NONE, RoundMode.UNKNOWN)
 """The rounding values that mean "the conversion's default" (nearest-even; hifloat8 half away)."""
@@ -34,29 +36,42 @@ DEFAULT_ROUNDS = (RoundMode.CAST_NONE, RoundMode.UNKNOWN)
 
 def _layout(pair: CastPair, trait: CastTrait, dst: RegTensor[Any, Any],
             src: RegTensor[Any, Any]) -> int | None:  # fmt: skip
-    """Return the part index of a width-changing cast (``UNKNOWN`` is ``ZERO``); None when 1:1."""
-    if pair.parts == 1 or RegTraitNumTwo in (dst.trait, src.trait):
+    """Return the part index of a width-changing cast (``UNKNOWN`` is ``ZERO``); None when 1:1.
+
+    A layout the pair does not take (a part past its width ratio; anything but ``UNKNOWN`` /
+    ``ZERO`` on a 1:1 pair, whose table row lists ``UNKNOWN`` and whose C++ ignores the field)
+    is an :class:`~ascreg.errors.UnsupportedModeError`. A ``RegTraitNumTwo`` side converts lane
+    i to lane i whatever the layout (the implementation's interleave / cast / deinterleave).
+    """
+    if RegTraitNumTwo in (dst.trait, src.trait):
         return None
     layout = trait.layoutMode
+    one_to_one = pair.parts == 1
     if layout is RegLayout.UNKNOWN:
-        return 0
-    if layout.value >= pair.parts:
-        raise AscregTypeError(
+        return None if one_to_one else 0
+    parts = 1 if one_to_one else pair.parts
+    if layout.value >= parts:
+        raise UnsupportedModeError(
             f"{layout!r} is not a layout of {pair.src.cpp_name} -> {pair.dst.cpp_name} "
-            f"(legal: {', '.join(m.name for m in list(RegLayout)[1 : pair.parts + 1])}; C++: "
+            f"(legal: {', '.join(m.name for m in list(RegLayout)[: parts + 1])}; C++: "
             "static_assert 'current cast api RegLayout Mode is not supported')"
         )
-    return layout.value
+    return None if one_to_one else layout.value
 
 
 def _rounding(pair: CastPair, mode: RoundMode) -> RoundMode:
-    """Return the pair's rounding: the written mode if documented, the default for NONE/UNKNOWN."""
-    if not pair.rounds or mode in DEFAULT_ROUNDS:
+    """Return the pair's rounding: the written mode if documented, the default for NONE/UNKNOWN.
+
+    A mode the page does not list for the pair (any mode, for a pair that takes none: an
+    integer widening, a float widening) is an :class:`~ascreg.errors.UnsupportedError`.
+    """
+    if mode in DEFAULT_ROUNDS:
         return pair.default_round
     if mode not in pair.rounds:
+        documented = ", ".join(m.name for m in pair.rounds) or "none: the conversion is exact"
         raise UnsupportedError(
             f"{mode!r} is not documented for {pair.src.cpp_name} -> {pair.dst.cpp_name} "
-            f"(documented: {', '.join(m.name for m in pair.rounds)})"
+            f"(documented: {documented}; leave roundMode UNKNOWN or CAST_NONE)"
         )
     return mode
 
@@ -74,21 +89,50 @@ def _merging(pair: CastPair, trait: CastTrait) -> bool:
     return True
 
 
+def _to_integer(pair: CastPair) -> bool:
+    """Whether *pair* converts to an integer type (CTRL[59]'s conversions, not CTRL[48]'s)."""
+    return pair.dst.kind in (Kind.INT, Kind.UINT) or pair.dst is int4x2_t
+
+
+def _saturates(pair: CastPair, trait: CastTrait) -> bool:
+    """Whether the conversion *pair* under *trait* saturates in the running block."""
+    return pair.fixed_saturation or (
+        pair.sat and conversion_saturates(_to_integer(pair), trait.satMode is SatMode.SAT)
+    )
+
+
 def cast(op: Any, dst: Any, src: Any, mask: Any, trait: CastTrait) -> None:
-    """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``)."""
+    """``dst = Cast<trait>(src)`` on the lanes the source mask selects (see ``core.convert``).
+
+    The trait's ``satMode`` decides saturation when CTRL[60] = 0 (or outside a kernel); under
+    CTRL[60] = 1 CTRL[48] / CTRL[59] decide (:func:`~ascreg.machine.sysregs.conversion_saturates`),
+    so saturation is decided on every call, also on the validated form's fast path.
+    """
+    form = (type(dst), type(src), type(mask))  # (an op's trait is fixed: its template argument)
+    known = op._derived.get(form)
+    if known is not None:  # these operand classes passed every check before
+        layout, rounding, pair, merging = known
+        result = convert.cast_lanes(src.get(), mask.bits(), src.dtype, dst.dtype, layout,
+                                    rounding, _saturates(pair, trait))  # fmt: skip
+        if merging:
+            result = compare.select(operands.lane_enables(mask, dst), result, dst.get())
+        dst.put_known(result)
+        return
     d = operands.register(dst, "dst", op.surface)
     s = operands.register(src, "src", op.surface)
     template_pair(op, d, s)
     op.spec.check(d.dtype, s.dtype)
     pair = CAST_PAIRS[(s.dtype, d.dtype)]
     bits = operands.mask(mask, "mask", op.surface).bits()
-    saturate = pair.fixed_saturation or (pair.sat and trait.satMode is SatMode.SAT)
-    result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, _layout(pair, trait, d, s),
-                                _rounding(pair, trait.roundMode), saturate)  # fmt: skip
-    if _merging(pair, trait):
+    layout, rounding = _layout(pair, trait, d, s), _rounding(pair, trait.roundMode)
+    result = convert.cast_lanes(s.get(), bits, s.dtype, d.dtype, layout, rounding,
+                                _saturates(pair, trait))  # fmt: skip
+    merging = _merging(pair, trait)
+    if merging:
         result = compare.select(operands.lane_enables(operands.mask(mask, "mask", op.surface), d),
                                 result, d.get())  # fmt: skip
     d.put(result)
+    op._derived[form] = (layout, rounding, pair, merging)
 
 
 def muls_cast(

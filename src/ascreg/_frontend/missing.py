@@ -17,6 +17,11 @@ ascreg.errors.MissingApiError: asc_transto5hd is documented by the asc-devkit bu
 Traceback (most recent call last):
 ...
 AttributeError: module 'ascreg.reg' has no attribute 'NoSuchThing'
+>>> import ascreg.basic
+>>> ascreg.basic.SetAtomicType
+Traceback (most recent call last):
+...
+ascreg.errors.MissingApiError: SetAtomicType is documented by the asc-devkit but ascreg does not emulate it yet; see docs/limitations.md
 >>> import ascreg.c_api
 >>> ascreg.c_api.asc_repeat_reduce_sum
 Traceback (most recent call last):
@@ -36,7 +41,7 @@ LIMITATIONS = "docs/limitations.md"
 """The page that lists what ascreg does not emulate."""
 NOT_ON_950 = "not-on-950"
 """The flag of a documented name the Ascend 950 (dav-3510, what ascreg emulates) lacks."""
-SPELLING = {"reg": "Reg.{}", "c_api": "{}", "simt": "{}"}
+SPELLING = {"reg": "Reg.{}", "c_api": "{}", "simt": "{}", "basic": "{}"}
 """How each surface's names are written in a message."""
 
 
@@ -48,12 +53,17 @@ def _lines() -> tuple[tuple[str, ...], ...]:
 
 @functools.cache
 def documented_names() -> dict[str, frozenset[str]]:
-    """Return the asc-devkit's documented API names per surface (``reg``, ``c_api``, ``simt``).
+    """Return the asc-devkit's documented API names per surface (``reg``, ``c_api``, ``simt``, ``basic``).
+
+    A basic-API member function documented on its class's page is ``Class.Member``
+    (``TQue.EnQue``).
 
     Examples
     --------
     >>> "asc_add" in documented_names()["c_api"], sorted(documented_names())
-    (True, ['c_api', 'reg', 'simt'])
+    (True, ['basic', 'c_api', 'reg', 'simt'])
+    >>> "TQue.EnQue" in documented_names()["basic"]
+    True
     """
     names: dict[str, set[str]] = {}
     for surface, name, *_ in _lines():

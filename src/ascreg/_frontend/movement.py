@@ -46,6 +46,7 @@ from ascreg.errors import (
 from ascreg.machine import spr
 from ascreg.machine.memory import Pointer
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.undefined import require_defined
 
 DATA_BLOCK = 32
 """Bytes per DataBlock: the alignment of every base address here, and GatherB's unit."""
@@ -63,7 +64,8 @@ def _base(op: Any, base: Any, role: str) -> Pointer[Any]:
 
 def _check_template(op: Any, *pairs: tuple[str, type[Scalar]]) -> None:
     """Check the written template dtypes against the operands' (in template order)."""
-    for given, (role, actual) in zip(op.t.dtypes, pairs, strict=False):
+    written = (*op.t.dtypes, *op.t.others)  # Gather<T0, T1, T2>: "X" arguments
+    for given, (role, actual) in zip(written, pairs, strict=False):
         if given is not actual:
             raise TemplateMismatchError(
                 f"template dtype {role}={given.cpp_name} does not match the operand's "
@@ -148,6 +150,8 @@ def scatter(op: Any, base: Any, src: Any, index: Any, mask: Any) -> None:
                 "keeps one of the values, which one is not defined (indices must be unique)"
             )
         )
+    require_defined(values, None, "a store")
+    require_defined(indices, None, "a store's index")
     if indices.size:  # through the index array: the checks see the elements, not the gaps
         ptr[indices[keep]] = values[keep]
 

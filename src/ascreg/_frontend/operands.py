@@ -49,11 +49,12 @@ from ascreg._dtypes import (
 from ascreg.core import conversions
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import check_in_ub
+from ascreg.core.fpenv import quiet
 from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne
+from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne, plain_class
 from ascreg.machine.simt.engine import LanePointer, wrap_pointer
 
 Lanes = np.ndarray[Any, Any]
@@ -167,7 +168,7 @@ def same_type(surface: Surface, first: RegTensor[Any, Any], *others: RegTensor[A
                     f"registers of different types: {type(first).__name__} and "
                     f"{type(other).__name__}"
                 )
-        elif type(other) is not type(first):
+        elif type(other) is not type(first) and plain_class(other) is not plain_class(first):
             raise AscregTypeError(
                 f"registers of different types: {type(first).__name__} and "
                 f"{type(other).__name__} (C++ deduces one U for all of them)"
@@ -235,9 +236,14 @@ def in_range(value: Any, role: str, low: int, high: int, rule: str = "") -> int:
     ...
     ascreg.errors.AscregTypeError: count 129 is outside [0, 128] (the register's lanes)
     """
-    number = integer(value, role)
+    because = f" ({rule})" if rule else ""
+    if not is_integer(value):
+        raise AscregTypeError(
+            f"{role} must be an integer in [{low}, {high}]{because}, got "
+            f"{type(value).__name__} {value!r:.40}"
+        )
+    number = int(value)
     if not low <= number <= high:
-        because = f" ({rule})" if rule else ""
         raise AscregTypeError(f"{role} {number} is outside [{low}, {high}]{because}")
     return number
 
@@ -340,7 +346,59 @@ def scalar(
 
 
 _CONVERTED: dict[tuple[Any, ...], Any] = {}
+
+
+def template_scalar(op: Any, value: Any, dtype: type[Scalar], role: str = "scalar") -> Any:
+    """Convert a scalar operand of an op whose subscript may name its type (``Muls<T, U>``).
+
+    C++ converts the argument to the template's ``U`` first, then ``U`` to the register's
+    type ``T`` (one rounding each: ``Muls<half, float>(d, s, x)`` rounds ``x`` to float, then
+    that float to half). Without ``U`` (or with ``U`` = ``T``) this is :func:`scalar`.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, float32_t
+    >>> x = 1 + 2**-11 + 2**-30  # just above the half tie; float32 rounds it onto the tie
+    >>> float(template_scalar(Reg.Muls[half, float32_t], x, half))
+    1.0
+    >>> float(template_scalar(Reg.Muls[half], x, half))
+    1.0009765625
+    """
+    given = op.t.scalar
+    if given is not None and given is not dtype:
+        value = scalar(value, given, role)[()]
+    return scalar(value, dtype, role)
+
+
 """Python numbers already converted by :func:`scalar` (a conversion depends on nothing else)."""
+
+
+HOST_ARRAY_RULE = (
+    "a kernel reaches device memory only: copy the host data to device memory "
+    "(acl.rt.malloc + acl.rt.memcpy, or GlobalMemory().alloc + write) and pass that __gm__ pointer"
+)
+"""Why a host numpy array is no device pointer (the end of the error that says so)."""
+
+
+def device_pointer(obj: Any, role: str, space: str = "__gm__") -> Pointer[Any]:
+    """Return *obj* if it is a device pointer, else raise naming it (a host array explained).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> device_pointer(np.zeros(4), "src")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: src is a host numpy array (float64[4]), not a __gm__ pointer: a kernel reaches device memory only: copy the host data to device memory (acl.rt.malloc + acl.rt.memcpy, or GlobalMemory().alloc + write) and pass that __gm__ pointer
+    """
+    if isinstance(obj, Pointer):
+        return obj
+    if isinstance(obj, np.ndarray):
+        raise AscregTypeError(
+            f"{role} is a host numpy array ({obj.dtype}{list(obj.shape)}), not a {space} "
+            f"pointer: {HOST_ARRAY_RULE}"
+        )
+    raise AscregTypeError(f"{role} must be a {space} pointer, got {type(obj).__name__} {obj!r:.60}")
 
 
 def ub_pointer(obj: Any, role: str, surface: Surface = C_API) -> Pointer[Any]:
@@ -598,7 +656,7 @@ def _int_to_float(value: int) -> Arr:
     if shift and magnitude & ((1 << shift) - 1):
         top |= 1
     rounded = conversions.integer_to_float(np.asarray(top, np.uint64), "rn")
-    with np.errstate(over="ignore"):
+    with quiet():
         scaled = np.ldexp(rounded.astype(np.float64), shift).astype(_F32)
     return np.asarray(-scaled if value < 0 else scaled)
 
@@ -621,7 +679,7 @@ def c_float(call: str, name: str, value: Any) -> Arr:
     if isinstance(value, bool | int) and not isinstance(value, np.generic):
         return _within_float(call, name, value, _int_to_float(int(value)))
     if isinstance(value, float) and not isinstance(value, np.generic):
-        with np.errstate(over="ignore"):
+        with quiet():
             converted = np.asarray(value, dtype=np.float64).astype(_F32)
         return _within_float(call, name, value, converted) if math.isfinite(value) else converted
     array = np.asarray(value) if isinstance(value, np.ndarray | np.generic) else None
@@ -805,7 +863,7 @@ def c_half(call: str, name: str, value: Any, dtype: np.dtype[Any]) -> Arr:
             as_double = float(value)
         except OverflowError:
             as_double = math.inf
-        with np.errstate(over="ignore"):
+        with quiet():
             converted = np.asarray(as_double).astype(dtype)
         if math.isfinite(as_double) and not np.isfinite(converted):
             raise AscregTypeError(

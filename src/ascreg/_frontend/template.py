@@ -9,9 +9,12 @@ surfaces share one implementation.
 
 ``Reg.Compare[float32_t, CMPMODE.EQ](dst, a, b, mask)`` subscripts a :class:`Template` with the
 C++ template arguments; the subscript is parsed once per distinct argument tuple and cached, so
-a call in a loop costs one dictionary lookup. Arguments are classified by kind (scalar types,
-a ``RegTrait``, enum members), so ``LoadAlign[half, PostLiteral.POST_MODE_UPDATE, LoadDist.X]``
-and ``LoadAlign[half, LoadDist.X, PostLiteral.POST_MODE_UPDATE]`` mean the same.
+a call in a loop costs one dictionary lookup. The subscript of an op with a row must be one of
+the template argument lists the C++ declares for it, in its order (the row's
+``RegShape.subscripts``, :func:`parse_lists`): ``Muls[float32_t, float32_t,
+MaskMergeMode.ZEROING]`` is ``Muls<T, U, mode>``, and ``Muls[float32_t,
+MaskMergeMode.ZEROING]`` is an error, as in C++. The few ops without a row classify their
+arguments by kind.
 
 Examples
 --------
@@ -29,10 +32,20 @@ import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
 
+from ascreg import enums
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
-from ascreg._spec import SPECS, OpSpec
-from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, AscregTypeError, TemplateMismatchError
+from ascreg._spec import SPECS, OpSpec, RegShape
+from ascreg._spec.shapes import DTYPE, OWN_DTYPE, SCALAR_TYPE
+from ascreg.enums import PostLiteral
+from ascreg.errors import (
+    CALL_MARKER,
+    FORWARDER_MARKER,
+    AscregTypeError,
+    IllegalDtypeError,
+    TemplateMismatchError,
+    UnsupportedError,
+)
 from ascreg.machine.block import _STACK, running_block
 from ascreg.machine.hook import ACTIVE as _BATCHING
 from ascreg.machine.hook import ENGINE
@@ -43,19 +56,28 @@ E = TypeVar("E", bound=enum.Enum)
 
 
 class TemplateArgs:
-    """The parsed template arguments of one subscript."""
+    """The parsed template arguments of one subscript.
 
-    __slots__ = ("dtypes", "enums", "trait")
+    ``dtypes`` are the row's dtypes (its ``"T"`` arguments), ``scalar`` the type of a scalar
+    operand (``"U"``, ``Muls<T, U, mode>``), ``others`` the dtypes the op checks itself
+    (``"X"``), ``trait`` a RegTrait, ``enums`` the enum members by class.
+    """
+
+    __slots__ = ("dtypes", "enums", "others", "scalar", "trait")
 
     def __init__(
         self,
         dtypes: tuple[type[Scalar], ...] = (),
         trait: type[RegTrait] | None = None,
         enums: dict[type[Any], Any] | None = None,
+        scalar: type[Scalar] | None = None,
+        others: tuple[type[Scalar], ...] = (),
     ) -> None:
         self.dtypes = dtypes
         self.trait = trait
         self.enums = enums or {}
+        self.scalar = scalar
+        self.others = others
 
     def enum(self, kind: type[E], default: E) -> E:
         """Return the argument of enum class *kind*, or *default*."""
@@ -64,7 +86,9 @@ class TemplateArgs:
 
     def text(self) -> str:
         """Render the arguments as they were written."""
-        parts = [d.cpp_name if d.cpp_name != "float" else "float32_t" for d in self.dtypes]
+        parts = [_spelled(d) for d in (*self.dtypes, *self.others)]
+        if self.scalar is not None:
+            parts.append(_spelled(self.scalar))
         if self.trait is not None:
             parts.append(self.trait.__name__)
         parts += [
@@ -75,6 +99,11 @@ class TemplateArgs:
 
 
 NO_ARGS = TemplateArgs()
+
+
+def _spelled(dtype: type[Scalar]) -> str:
+    """Return *dtype* as a subscript writes it (``float32_t`` for C++ ``float``)."""
+    return dtype.cpp_name if dtype.cpp_name != "float" else "float32_t"
 
 
 class Template:
@@ -99,6 +128,8 @@ class Template:
         self._checked: set[tuple[type, ...]] = set()
         # operand-type tuples of whole calls that passed every check (an op's fast path)
         self._forms: set[tuple[type, ...]] = set()
+        # what the checks of such a validated form derived (a precise op's FTZ flag ...)
+        self._derived: dict[tuple[type, ...], Any] = {}
         self._eager_steps: dict[tuple[type, ...], Any] = {}
         """The eager call of each operand-class tuple seen (:func:`first_call`)."""
         self._setup()
@@ -150,6 +181,9 @@ class Template:
 
     def _parse(self, items: tuple[Any, ...]) -> TemplateArgs:
         _ascreg_call = self.name
+        shape = self.spec.shape if self.spec is not None else None
+        if isinstance(shape, RegShape):
+            return parse_lists(self.spec, shape, items)  # type: ignore[arg-type]
         dtypes: list[type[Scalar]] = []
         trait: type[RegTrait] | None = None
         enums: dict[type[Any], Any] = {}
@@ -435,3 +469,135 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
         namespace["steps"] = bound._eager_steps
     exec(compile(source, f"<ascreg op {name}>", "exec"), namespace)
     return namespace[name]
+
+
+# -- the template argument lists of a row (RegShape.subscripts) ----------------------------------
+
+_SPECIAL = {
+    "POST": lambda item: item is PostLiteral.POST_MODE_UPDATE,
+    "NORMAL": lambda item: item is PostLiteral.POST_MODE_NORMAL,
+    "TRAIT": lambda item: isinstance(item, type) and issubclass(item, RegTrait),
+    "OFFSET": lambda item: type(item) is int,
+    DTYPE: lambda item: item is enums.DefaultType or is_scalar_type(item),
+    SCALAR_TYPE: lambda item: item is enums.DefaultType or is_scalar_type(item),
+    OWN_DTYPE: lambda item: item is enums.DefaultType or is_scalar_type(item),
+}
+"""How each token that is not an enum class name recognises its argument."""
+
+
+def _fits(token: str, item: Any) -> bool:
+    """Return True when *item* is an argument of kind *token* (see ``RegShape``)."""
+    test = _SPECIAL.get(token)
+    if test is not None:
+        return bool(test(item))
+    return type(item) is getattr(enums, token)
+
+
+def parse_lists(spec: OpSpec, shape: RegShape, items: tuple[Any, ...]) -> TemplateArgs:
+    """Parse the subscript *items* of a row's op: exactly one of the lists its C++ declares.
+
+    The items must spell one of ``shape.subscripts``' lists in its order (after the lead
+    member, for a row with a lead); a list whose dtypes are no legal prefix of the row's
+    combinations does not match (the next one may: ``Gather``'s UB form).
+
+    Examples
+    --------
+    >>> from ascreg import Reg, float32_t, MaskMergeMode
+    >>> Reg.Muls[float32_t, float32_t, MaskMergeMode.ZEROING]
+    <Reg.Muls[float32_t, float32_t, MaskMergeMode.ZEROING]>
+    >>> Reg.Muls[float32_t, MaskMergeMode.ZEROING]
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: Reg.Muls: Muls[float32_t, MaskMergeMode.ZEROING] is not a template argument list C++ declares for Muls; write Muls[T], Muls[T, U] or Muls[T, U, MaskMergeMode] (T: a dtype of the op, U: the scalar's type)
+    """
+    rest = items
+    lead: dict[type[Any], Any] = {}
+    if shape.lead:
+        kind = getattr(enums, shape.lead[0][0].split(".")[0])
+        if not rest or type(rest[0]) is not kind:
+            raise AscregTypeError(_no_list(spec, shape, items))
+        lead[kind], rest = rest[0], rest[1:]
+    illegal: IllegalDtypeError | None = None
+    for pattern in shape.all_patterns():
+        if len(pattern) != len(rest) or not all(map(_fits, pattern, rest)):
+            continue
+        args = _arguments(pattern, rest, lead)
+        if args.dtypes and not any(c[: len(args.dtypes)] == args.dtypes for c in spec.combos):
+            illegal = illegal or IllegalDtypeError(
+                f"illegal template dtypes ({spec.describe(args.dtypes)}); legal: "
+                f"{spec.legal_text()}",
+                call=spec.spelling,
+            )
+            continue
+        return args
+    if illegal is not None:
+        raise illegal
+    raise AscregTypeError(_no_list(spec, shape, items))
+
+
+def _arguments(
+    pattern: tuple[str, ...], items: tuple[Any, ...], lead: dict[type[Any], Any]
+) -> TemplateArgs:
+    """Return the :class:`TemplateArgs` of *items*, which spell *pattern*."""
+    dtypes: list[type[Scalar]] = []
+    others: list[type[Scalar]] = []
+    scalar: type[Scalar] | None = None
+    trait: type[RegTrait] | None = None
+    found = dict(lead)
+    for token, item in zip(pattern, items, strict=True):
+        if item is enums.DefaultType and token == SCALAR_TYPE:
+            continue  # U deduced from the scalar, as when it is left out
+        if token == DTYPE:
+            dtypes.append(item)
+        elif token == OWN_DTYPE:
+            others.append(item)
+        elif token == SCALAR_TYPE:
+            scalar = item
+        elif token == "TRAIT":
+            trait = item
+        else:
+            found[int if token == "OFFSET" else type(item)] = item
+    return TemplateArgs(_deduced(dtypes), trait, found, scalar, _deduced(others))
+
+
+def _deduced(dtypes: list[Any]) -> tuple[type[Scalar], ...]:
+    """Return *dtypes* without their trailing ``DefaultType`` s (the dtypes left to deduce).
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> _deduced([half, enums.DefaultType])
+    (<class 'ascreg._dtypes.half'>,)
+    """
+    while dtypes and dtypes[-1] is enums.DefaultType:
+        dtypes.pop()
+    if enums.DefaultType in dtypes:
+        raise UnsupportedError(
+            "a written dtype after DefaultType: ascreg takes DefaultType in the trailing dtype "
+            "positions only (write the deduced dtype instead)"
+        )
+    return tuple(dtypes)
+
+
+def _item_text(item: Any) -> str:
+    """Render one template argument as a subscript writes it."""
+    if is_scalar_type(item):
+        return _spelled(item)
+    if isinstance(item, enum.Enum):
+        return f"{type(item).__name__}.{item.name}"
+    return item.__name__ if isinstance(item, type) else repr(item)
+
+
+def _no_list(spec: OpSpec, shape: RegShape, items: tuple[Any, ...]) -> str:
+    """Say that *items* spell no list of the op, and which lists it has."""
+    short = spec.spelling.removeprefix("Reg.")
+    written = ", ".join(map(_item_text, items))
+    lead = [shape.lead[0][0].split(".")[0]] if shape.lead else []
+    lists = [f"{short}[{', '.join([*lead, *p])}]" for p in shape.all_patterns() if lead or p]
+    listed = ", ".join(lists[:-1]) + f" or {lists[-1]}" if len(lists) > 1 else lists[0]
+    legend = [("T", "a dtype of the op"), ("U", "the scalar's type"), ("X", "a dtype")]
+    used = [f"{t}: {what}" for t, what in legend if any(t in p for p in shape.all_patterns())]
+    return (
+        f"{short}[{written}] is not a template argument list C++ declares for {short}; write "
+        f"{listed}" + (f" ({', '.join(used)})" if used else "")
+    )

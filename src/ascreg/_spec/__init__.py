@@ -27,6 +27,7 @@ ascreg.errors.IllegalDtypeError: Reg.ShiftRight: illegal dtypes (src=uint16_t, s
 
 from __future__ import annotations
 
+from ascreg._spec.basic import BASIC_ROWS as BASIC_ROWS
 from ascreg._spec.c_api import C_API_ROWS as C_API_ROWS
 from ascreg._spec.c_api import C_COMPARES as C_COMPARES
 from ascreg._spec.c_api import C_MULS_PARTS as C_MULS_PARTS
@@ -80,6 +81,8 @@ from ascreg._spec.row import Combo as Combo
 from ascreg._spec.row import MaskRule as MaskRule
 from ascreg._spec.row import OpSpec as OpSpec
 from ascreg._spec.row import Surface as Surface
+from ascreg._spec.shapes import BasicForm as BasicForm
+from ascreg._spec.shapes import BasicShape as BasicShape
 from ascreg._spec.shapes import CForm as CForm
 from ascreg._spec.shapes import CShape as CShape
 from ascreg._spec.shapes import Param as Param
@@ -96,13 +99,18 @@ from ascreg._spec.simt import SIMT_LIBM_ROWS as SIMT_LIBM_ROWS
 from ascreg._spec.simt import SIMT_ROWS as SIMT_ROWS
 from ascreg._spec.simt import SIMT_SHFL_ROWS as SIMT_SHFL_ROWS
 
-SPECS: dict[str, OpSpec] = {row.name: row for row in (*REG_ROWS, *C_API_ROWS, *SIMT_ROWS)}
-"""Every row, keyed by the spelling users call: the Reg rows, then the C API's, then SIMT's."""
+SPECS: dict[str, OpSpec] = {
+    row.name: row for row in (*REG_ROWS, *C_API_ROWS, *SIMT_ROWS, *BASIC_ROWS)
+}
+"""Every row, keyed by the spelling users call: the Reg rows, then the C API's, then SIMT's, then
+the memory-level basic API's (keyed ``basic.<name>``)."""
 
 C_API_NAMES = frozenset(row.name for row in C_API_ROWS)
 """Names of the rows of the C API surface (``ascreg.c_api``)."""
 SIMT_NAMES = frozenset(row.name for row in SIMT_ROWS)
 """Names of the rows of the SIMT surface (``ascreg.simt``; some also start with ``asc_``)."""
+BASIC_NAMES = frozenset(row.name for row in BASIC_ROWS)
+"""Names of the rows of the memory-level basic API (``ascreg.basic``; keyed ``basic.<name>``)."""
 
 
 def family_rows(family: str) -> tuple[OpSpec, ...]:

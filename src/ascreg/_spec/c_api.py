@@ -668,6 +668,11 @@ def _scalar_memory_rows() -> list[OpSpec]:
                 more_forms=(("burst", UB2UB_BURST),)),
         _kernel("asc_copy_ub2ub_sync", "vector_datamove", size, (uint32_t,),
                 page="asc_copy_ub2ub"),
+        # UB -> L1 (the cube unit's buffer): an UnsupportedError until the cube is emulated
+        _kernel("asc_copy_ub2l1", "vector_datamove", ("anycbuf dst", *size[1:]),
+                (uint32_t, uint16_t), more_forms=(("burst", ("anycbuf dst", *UB2UB_BURST[1:])),)),
+        _kernel("asc_copy_ub2l1_sync", "vector_datamove", ("anycbuf dst", *size[1:]),
+                (uint32_t,), page="asc_copy_ub2l1"),
     ]  # fmt: skip
 
 
@@ -738,6 +743,10 @@ def _dma_config_rows() -> list[OpSpec]:
     rows.append(_kernel("asc_ndim_copy_gm2ub", "vector_datamove", copy,
                         (NDIM_COPY_TYPES[0], uint32_t, uint8_t),
                         more_combos=tuple((t, uint32_t, uint8_t) for t in NDIM_COPY_TYPES[1:])))  # fmt: skip
+    # asc_ndim_copy_dci(): the n-dimensional copy's data-cache invalidate (vector_datamove.h; the
+    # CANN 9.1.0 release notes; no page of its own: the n-dimensional copy's page)
+    rows.append(_kernel("asc_ndim_copy_dci", "vector_datamove", (), (uint64_t,),
+                        page="asc_ndim_copy_gm2ub"))  # fmt: skip
     return rows
 
 

@@ -59,7 +59,7 @@ from ascreg._spec.dtypes import (
     singles,
 )
 from ascreg._spec.row import MaskRule, OpSpec
-from ascreg._spec.shapes import PLAIN_ONLY, Param, RegForm, RegShape, SubscriptPatterns
+from ascreg._spec.shapes import PLAIN_ONLY, Param, RegForm, RegShape, SubscriptPatterns, cxx
 
 _DOCS = "docs/zh/api/SIMD-API/基础API/Reg矢量计算/"
 
@@ -71,8 +71,18 @@ MASK_FORM = RegForm(
     per_combo=False,
 )
 """The bitwise MaskReg form of And/Or/Xor/Select: ``Op(MaskReg& dst, src0, src1, mask)``."""
-MERGE: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((), ("MaskMergeMode",))),)
-"""``Op[T]`` or ``Op[T, MaskMergeMode.X]``."""
+MERGE: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", cxx("T", "MaskMergeMode")),)
+"""``Op<T, MaskMergeMode mode, U>`` (``U`` the register type): ``Op[T]``, ``Op[T, mode]``."""
+SCALAR_MERGE: tuple[tuple[str, SubscriptPatterns], ...] = (
+    ("plain", cxx("T", "U", "MaskMergeMode")),
+)
+"""``Op<T, U, MaskMergeMode mode, S>`` (``U`` the scalar's type): ``Op[T]``, ``Op[T, U]``,
+``Op[T, U, mode]`` (kernel_reg_compute_vec_binary_scalar_intf.h)."""
+DTYPES_MERGE: tuple[tuple[str, SubscriptPatterns], ...] = (
+    ("plain", cxx("T", "T", "MaskMergeMode")),
+)
+"""``Op<T, U, MaskMergeMode mode, S, V>`` with ``U`` a second dtype of the row (the shift
+count's type): ``Op[T]``, ``Op[T, U]``, ``Op[T, U, mode]``."""
 
 
 def _regs(*names: str, kind: str = "regr", arg: int = 0) -> tuple[Param, ...]:
@@ -84,11 +94,9 @@ def _shape(
     module: str,
     *forms: RegForm,
     subscripts: tuple[tuple[str, SubscriptPatterns], ...] = PLAIN_ONLY,
-    template_dtypes: int = 1,
     needs_template: bool = False,
     positional: bool = False,
     lead: tuple[tuple[str, Combos], ...] = (),
-    token_only: bool = False,
     fixed: tuple[tuple[str, str], ...] = (),
 ) -> RegShape:
     """Build the shape of the op object ``name`` in ``reg/<module>`` (stub class ``_<name>``)."""
@@ -98,11 +106,9 @@ def _shape(
         f"_{name}",
         forms,
         subscripts,
-        template_dtypes=template_dtypes,
         needs_template=needs_template,
         positional=positional,
         lead=lead,
-        token_only=token_only,
         fixed=fixed,
     )
 
@@ -125,13 +131,13 @@ def _shift(name: str, scalar: bool) -> RegShape:
     """``Op(dst, src, count, mask)``: a register of counts, or one scalar count."""
     count = Param("count", "scalar", 1) if scalar else Param("count", "regr", 1)
     form = RegForm("", (*_regs("dst", "src"), count, MASK))
-    return _shape(name, "compute", form, subscripts=MERGE, template_dtypes=2)
+    return _shape(name, "compute", form, subscripts=DTYPES_MERGE)
 
 
 def _scalar_op(name: str) -> RegShape:
     """``Adds``/``Muls``/``Maxs``/``Mins``: (dst, src, scalar, mask)."""
     form = RegForm("", (*_regs("dst", "src"), Param("scalar", "scalar"), MASK))
-    return _shape(name, "arith", form, subscripts=MERGE)
+    return _shape(name, "arith", form, subscripts=SCALAR_MERGE)
 
 
 def _unary(name: str) -> RegShape:
@@ -142,7 +148,8 @@ def _precise(name: str, mode: str, binary: bool) -> RegShape:
     """``Op<T, mode>(dst, src[, src1], mask)``: *mode* a MaskMergeMode or a ``*SpecificMode``."""
     sources = _regs("src0", "src1") if binary else _regs("src")
     form = RegForm("", (Param("dst", "regr"), *sources, MASK))
-    return _shape(name, "arith", form, subscripts=(("plain", ((), ("MaskMergeMode",), (mode,))),))
+    lists = (*cxx("T", "MaskMergeMode"), ("T", mode))  # Op<T, auto mode, U>
+    return _shape(name, "arith", form, subscripts=(("plain", lists),))
 
 
 def _reduce_row(
@@ -152,14 +159,16 @@ def _reduce_row(
     doc: str,
     core: str,
     fixed: tuple[tuple[str, str], ...] = (),
+    lists: SubscriptPatterns = (),
 ) -> OpSpec:
     """``Reduce``-like rows: ``Op[<enum>.X, T, U, mode](dst, src, mask)``, combos per member.
 
-    *fixed*: the older spellings with the lead member fixed (``RegShape.fixed``).
+    *fixed*: the older spellings with the lead member fixed (``RegShape.fixed``); *lists*: the
+    template argument lists after the lead member.
     """
     union = tuple(dict.fromkeys(c for member in combos.values() for c in member))
     form = RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK))
-    shape = _shape(name, "arith", form, subscripts=MERGE, template_dtypes=2,
+    shape = _shape(name, "arith", form, subscripts=(("plain", lists),),
                    lead=tuple((f"{enum}.{k}", v) for k, v in combos.items()), fixed=fixed)  # fmt: skip
     return _reg(name, ("T", "U"), union, MaskRule.REDUCE, f"归约计算/{doc}", shape, _CORE + core)
 
@@ -170,8 +179,8 @@ def _pack_row(name: str, combos: Combos, core: str) -> OpSpec:
         RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1))),
         RegForm("MaskReg", (Param("dst", "mask"), Param("src", "mask")), per_combo=False),
     )
-    shape = _shape(name, "rearrange", *forms, subscripts=(("plain", ((), ("HighLowPart",))),),
-                   template_dtypes=2, token_only=True)  # fmt: skip
+    lists = (*cxx("T", "T", "HighLowPart"), ("HighLowPart",))  # Op<T, U, part, S, V>, Op<part>
+    shape = _shape(name, "rearrange", *forms, subscripts=(("plain", lists),))
     return _reg(name, ("T", "U"), combos, MaskRule.NONE, f"数据压缩/{name}.md", shape,
                 f"{_CORE}pack:{core}")  # fmt: skip
 
@@ -206,19 +215,22 @@ def _interleave(name: str) -> RegShape:
     )
 
 
-_LOAD_SUBSCRIPTS = (
-    ("plain", ((), ("LoadDist",), ("MaskDist",), ("NORMAL",), ("NORMAL", "LoadDist"), ("NORMAL", "MaskDist"))),
-    ("post", (("POST",), ("POST", "LoadDist"), ("POST", "MaskDist"))),
-)  # fmt: skip
-_STORE_SUBSCRIPTS = (
-    ("plain", ((), ("StoreDist",), ("MaskDist",), ("NORMAL",), ("NORMAL", "StoreDist"), ("NORMAL", "MaskDist"))),
-    ("post", (("POST",), ("POST", "StoreDist"), ("POST", "MaskDist"))),
-)  # fmt: skip
-_BLOCK_SUBSCRIPTS = (  # DataCopyMode.DATA_BLOCK_COPY: without / with NORMAL / with UPDATE
-    ("block", (("DataCopyMode",),)),
-    ("blocknormal", (("DataCopyMode", "NORMAL"),)),
-    ("blockpost", (("DataCopyMode", "POST"),)),
-)
+def _access_subscripts(dist: str) -> tuple[tuple[str, SubscriptPatterns], ...]:
+    """Return the LoadAlign / StoreAlign lists (*dist*: ``"LoadDist"`` or ``"StoreDist"``).
+
+    ``<T, dist, U>``, ``<T, MaskDist>``, ``<T, PostLiteral, dist | MaskDist, U>`` and the
+    DataBlock lists ``<T, DataCopyMode[, PostLiteral], U>`` (kernel_reg_compute_datacopy_intf.h).
+    """
+    return (
+        ("plain", (("T",), ("T", dist), ("T", "MaskDist"), ("T", "NORMAL"),
+                   ("T", "NORMAL", dist), ("T", "NORMAL", "MaskDist"))),
+        ("post", (("T", "POST"), ("T", "POST", dist), ("T", "POST", "MaskDist"))),
+        ("block", (("T", "DataCopyMode"),)),
+        ("blocknormal", (("T", "DataCopyMode", "NORMAL"),)),
+        ("blockpost", (("T", "DataCopyMode", "POST"),)),
+    )  # fmt: skip
+
+
 _BLOCK_STRIDES = (Param("block_stride", "int"),)
 _REPEAT_STRIDES = (Param("block_stride", "int"), Param("repeat_stride", "int"))
 
@@ -255,7 +267,7 @@ def _load_align() -> RegShape:
         RegForm("MaskReg post-update", (mask_dst, Param("src", "anyptrref"), stride), bound="post", deduced=False, per_combo=False),
         *_block_forms(load=True),
     )  # fmt: skip
-    return _shape("LoadAlign", "datamove", *forms, subscripts=_LOAD_SUBSCRIPTS + _BLOCK_SUBSCRIPTS, positional=True)  # fmt: skip
+    return _shape("LoadAlign", "datamove", *forms, subscripts=_access_subscripts("LoadDist"), positional=True)  # fmt: skip
 
 
 def _store_align() -> RegShape:
@@ -272,7 +284,7 @@ def _store_align() -> RegShape:
         RegForm("MaskReg post-update", (Param("dst", "anyptrref"), mask_src, stride), bound="post", deduced=False, per_combo=False),
         *_block_forms(load=False),
     )  # fmt: skip
-    return _shape("StoreAlign", "datamove", *forms, subscripts=_STORE_SUBSCRIPTS + _BLOCK_SUBSCRIPTS, positional=True)  # fmt: skip
+    return _shape("StoreAlign", "datamove", *forms, subscripts=_access_subscripts("StoreDist"), positional=True)  # fmt: skip
 
 
 def _post_twice(form: RegForm) -> tuple[RegForm, RegForm]:
@@ -281,7 +293,9 @@ def _post_twice(form: RegForm) -> tuple[RegForm, RegForm]:
 
 
 def _unaligned(name: str, *forms: RegForm, post: bool = False) -> RegShape:
-    subscripts = (("plain", ((),)), ("post", (("POST",),))) if post else (("plain", ((),)),)
+    """``Op<T, PostLiteral postMode = POST_MODE_UPDATE, U>`` (*post*) or ``Op<T, U>``."""
+    post_lists = (("T", "POST"), ("T", "NORMAL"))  # NORMAL: an UnsupportedError at the call
+    subscripts = (("plain", (("T",),)), ("post", post_lists)) if post else PLAIN_ONLY
     return _shape(name, "unaligned", *forms, subscripts=subscripts)
 
 
@@ -391,7 +405,7 @@ def _masks(name: str, params: tuple[Param, ...], subscripts: SubscriptPatterns) 
 
 def _compare(name: str, src1: Param) -> RegShape:
     form = RegForm("", (Param("dst", "mask"), Param("src0", "regr"), src1, MASK))
-    return _shape(name, "compute", form, subscripts=(("plain", ((), ("CMPMODE",))),))
+    return _shape(name, "compute", form, subscripts=(("plain", cxx("T", "CMPMODE")),))
 
 
 # ---- the rows -----------------------------------------------------------------------------------
@@ -553,7 +567,7 @@ def _compound_rows() -> tuple[OpSpec, ...]:
     mull = RegForm("", (*_regs("dst0", "dst1", "src0", "src1"), MASK))
     carry = RegForm("", (Param("carry", "mask"), *_regs("dst", "src0", "src1"),
                          Param("carry_src", "mask"), MASK))  # fmt: skip
-    layout = (("plain", ((), ("RegLayout",), ("MaskMergeMode",), ("RegLayout", "MaskMergeMode"))),)
+    layout = (("plain", cxx("T", "T", "RegLayout", "MaskMergeMode")),)  # ExpSub<T, U, layout, mode>
     single = ("T",)
     return (
         _reg("AbsSub", single, singles(*ABS_SUB_TYPES), MaskRule.ZEROING, "复合计算/AbsSub.md",
@@ -565,9 +579,9 @@ def _compound_rows() -> tuple[OpSpec, ...]:
              "复合计算/MulDstAdd.md", _shape("MulDstAdd", "compound", three, subscripts=MERGE),
              _COMPOUND + "TERNARY_OPS.MulDstAdd"),
         _reg("Axpy", single, singles(*AXPY_TYPES), MaskRule.ZEROING, "复合计算/Axpy.md",
-             _shape("Axpy", "compound", axpy, subscripts=MERGE), _COMPOUND + "TERNARY_OPS.Axpy"),
+             _shape("Axpy", "compound", axpy, subscripts=SCALAR_MERGE), _COMPOUND + "TERNARY_OPS.Axpy"),
         _reg("ExpSub", ("T", "U"), EXP_SUB_COMBOS, MaskRule.ZEROING, "复合计算/ExpSub.md",
-             _shape("ExpSub", "compound", exp_sub, subscripts=layout, template_dtypes=2),
+             _shape("ExpSub", "compound", exp_sub, subscripts=layout),
              _COMPOUND + "exp_sub"),
         _reg("Mull", single, singles(*CARRY_TYPES), MaskRule.ZEROING, "基础算术/Mull.md",
              _shape("Mull", "compound", mull), _COMPOUND + "widening_multiply"),
@@ -579,6 +593,18 @@ def _compound_rows() -> tuple[OpSpec, ...]:
 
 
 # ---- data movement and rearrangement: UB gathers, scatter, histograms (issue 10) -----------------
+_GATHER_SUBSCRIPTS: tuple[tuple[str, SubscriptPatterns], ...] = (
+    ("plain", (*cxx("T", "T"), *cxx("X", "X", "X"))),
+)
+"""``Gather<T, U, S, V>`` (registers: data and index types) and the UB form
+``Gather<T0, T1, T2, T3, T4>`` (destination, source and index types, checked by the op)."""
+_DUPLICATE_SUBSCRIPTS: tuple[tuple[str, SubscriptPatterns], ...] = (
+    ("plain", tuple(dict.fromkeys((*cxx("T", "U"), *cxx("T", "MaskMergeMode", "U"),
+                                   *cxx("T", "HighLowPart", "MaskMergeMode"))))),
+)  # fmt: skip
+"""``Duplicate<T, U, S>(dst, scalar)``, ``Duplicate<T, mode, U, S>(dst, scalar, mask)`` and
+``Duplicate<T, pos, mode, S>(dst, srcReg, mask)`` (``U`` the scalar's type)."""
+
 _GATHER_UB_FORM = RegForm(
     "UB",
     (Param("dst", "anyreg"), Param("base", "anyptr"), Param("index", "anyreg"), MASK),
@@ -599,29 +625,30 @@ def _rearr_rows() -> tuple[OpSpec, ...]:
     histograms = RegForm("", (Param("dst", "regr", 1), Param("src", "regr"), MASK), deduced=False)
     return (
         _reg("Scatter", ("T", "U"), SCATTER_PAIRS, MaskRule.STORE, "Reg数据搬出/离散搬出（Scatter）.md",
-             _shape("Scatter", "discrete", scatter, template_dtypes=2),
+             _shape("Scatter", "discrete", scatter, subscripts=(("plain", cxx("T", "T")),)),
              _CORE + "rearrange:slot_elements"),
         _reg("GatherB", ("T", "U"), GATHERB_PAIRS, MaskRule.ZEROING,
              "Reg数据搬入/离散搬入（GatherB）.md", _shape("GatherB", "discrete", gather_b),
              _CORE + "rearrange:gather_blocks"),
         _reg("Histograms", ("T", "U"), HISTOGRAM_PAIRS, MaskRule.REDUCE, "直方图计算/Histograms.md",
-             _shape("Histograms", "rearrange", histograms, template_dtypes=2, needs_template=True,
-                    subscripts=(("plain", (("HistogramsBinType", "HistogramsType"),)),)),
+             _shape("Histograms", "rearrange", histograms, needs_template=True,
+                    subscripts=(("plain", cxx("T", "T", "HistogramsBinType", "HistogramsType",
+                                              required=4)),)),
              _CORE + "histogram:histogram"),
         _reg("Unsqueeze", ("T",), singles(*UNSQUEEZE_TYPES), MaskRule.NONE, "数据压缩/Unsqueeze.md",
              _shape("Unsqueeze", "rearrange", RegForm("", (Param("dst", "regr"), MASK))),
              _CORE + "rearrange:unsqueeze"),
         _reg("MoveMask", ("T",), singles(*MOVE_MASK_TYPES), MaskRule.NONE, "MaskReg计算/MoveMask.md",
-             _masks("MoveMask", (), ((),)), _CORE + "masks:spr_bits"),
+             _masks("MoveMask", (), cxx("T")), _CORE + "masks:spr_bits"),
     )  # fmt: skip
 
 
 REG_ROWS: tuple[OpSpec, ...] = (
     _reg("CreateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
-         _masks("CreateMask", (), ((), ("MaskPattern",), ("MaskPattern", "TRAIT"))),
+         _masks("CreateMask", (), cxx("T", "MaskPattern", "TRAIT")),
          _CORE + "masks:pattern_bits"),
     _reg("UpdateMask", ("T",), singles(*MASK_TYPES), MaskRule.NONE, "寄存器数据类型/MaskReg.md",
-         _masks("UpdateMask", (Param("count", "count"),), ((), ("TRAIT",))),
+         _masks("UpdateMask", (Param("count", "count"),), cxx("T", "TRAIT")),
          _CORE + "masks:update_mask"),
     _reg("LoadAlign", ("T",), singles(*REG_TYPES), MaskRule.NONE,
          "Reg数据搬入/连续对齐搬入（LoadAlign）.md", _load_align(), _CORE + "datamove:load"),
@@ -648,7 +675,8 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _reg("Not", ("T",), singles(*NOT_TYPES), MaskRule.ZEROING, "逻辑计算/Not.md",
          _shape("Not", "compute", RegForm("", (*_regs("dst", "src"), MASK)),
                 RegForm("MaskReg operands", (Param("dst", "mask"), Param("src", "mask"), MASK),
-                        per_combo=False)),
+                        per_combo=False),
+                subscripts=MERGE),
          "ascreg.core.bitwise:bitwise"),
     _reg("Move", ("T",), singles(*SELECT_TYPES), MaskRule.MERGING, "Reg数据搬入/Move.md",
          _shape("Move", "compute", RegForm("", (*_regs("dst", "src"), Param("mask", "mask?"))),
@@ -661,7 +689,7 @@ REG_ROWS: tuple[OpSpec, ...] = (
          _shape("Duplicate", "compute",
                 RegForm("", (Param("dst", "regr"), Param("scalar", "scalar"), Param("mask", "mask?"))),
                 RegForm("srcReg", (Param("dst", "regr"), Param("scalar", "regr"), MASK)),
-                subscripts=MERGE),
+                subscripts=_DUPLICATE_SUBSCRIPTS),
          "ascreg.core.arith:fill"),
     *_scalar_rows(),
     _reg("Abs", ("T",), singles(*ABS_TYPES), MaskRule.ZEROING, "基础算术/Abs.md", _unary("Abs"),
@@ -680,37 +708,39 @@ REG_ROWS: tuple[OpSpec, ...] = (
     _reg("Gather", ("T", "U"), GATHER_PAIRS, MaskRule.NONE, "离散操作/Gather.md",
          _shape("Gather", "rearrange",
                 RegForm("", (Param("dst", "reg"), Param("src", "reg"), Param("index", "reg", 1))),
-                _GATHER_UB_FORM, template_dtypes=2),
+                _GATHER_UB_FORM, subscripts=_GATHER_SUBSCRIPTS),
          _CORE + "rearrange:gather"),
     _reg("Squeeze", ("T",), singles(*SQUEEZE_TYPES), MaskRule.SQUEEZE, "比较与选择/Squeeze.md",
          _shape("Squeeze", "rearrange", RegForm("", (*_regs("dst", "src", kind="reg"), MASK)),
-                subscripts=(("plain", ((), ("GatherMaskMode",))),)),
+                subscripts=(("plain", cxx("T", "GatherMaskMode")),)),
          _CORE + "rearrange:squeeze"),
     _reg("Arange", ("T",), singles(*ARANGE_TYPES), MaskRule.NONE, "索引操作/Arange.md",
          _shape("Arange", "arith", RegForm("", (Param("dst", "regr"), Param("start", "scalar"))),
-                subscripts=(("plain", ((), ("IndexOrder",))),)),
+                subscripts=(("plain", cxx("T", "IndexOrder", "U")),)),
          _CORE + "arith:arange"),
     _reg("Reduce", ("T", "U"),
          tuple(dict.fromkeys(c for combos in REDUCE_COMBOS.values() for c in combos)),
          MaskRule.REDUCE, "归约计算/Reduce.md",
          _shape("Reduce", "arith",
                 RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK)),
-                subscripts=MERGE, template_dtypes=2,
+                subscripts=(("plain", cxx("T", "T", "MaskMergeMode", required=0)),),
                 lead=tuple((f"ReduceType.{k}", v) for k, v in REDUCE_COMBOS.items()),
                 fixed=_REDUCE_ALIASES),
          _CORE + "reduce:tree_sum"),  # SUM; MAX/MIN go through reduce.extreme
     _pack_row("Pack", PACK_COMBOS, "pack"),
     _pack_row("UnPack", UNPACK_COMBOS, "unpack"),
     _reduce_row("ReduceDataBlock", REDUCE_BLOCK_COMBOS, "ReduceType", "ReduceDataBlock.md",
-                "reduce:reduce_blocks", _BLOCK_REDUCE_ALIASES),
+                "reduce:reduce_blocks", _BLOCK_REDUCE_ALIASES,
+                # <type, T, mode, U> and <type, T, U, mode, S, V>
+                (*cxx("T", "MaskMergeMode", required=0), *cxx("T", "T", "MaskMergeMode")[1:])),
     _reduce_row("PairReduceElem", {"SUM": tuple((t, t) for t in PAIR_REDUCE_TYPES)},
                 "PairReduce", "PairReduceElem.md", "reduce:pair_reduce",
-                (("Reg.PairReduceSum", "PairReduce.SUM"),)),
+                (("Reg.PairReduceSum", "PairReduce.SUM"),), cxx("T", "MaskMergeMode", required=0)),
     _reg("MaskGenWithRegTensor", ("T",), singles(*MASK_GEN_TYPES), MaskRule.NONE,
          "Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）.md",
          _shape("MaskGenWithRegTensor", "masks",
                 RegForm("", (Param("dst", "mask"), Param("src", "regr")), deduced=False),
-                subscripts=(("plain", ((), ("OFFSET",))),), needs_template=True),
+                subscripts=(("plain", cxx("T", "OFFSET", required=2)),), needs_template=True),
          _CORE + "masks:spread_block_bits"),
     *_unaligned_rows(),
     *_compound_rows(),
@@ -729,18 +759,18 @@ ALIASES["MulsCast"] = (("FusedMulsCast",), "vec_fused")
 _CONVERT_FORM = RegForm("", (Param("dst", "regr", 0), Param("src", "regr", 1), MASK))
 CONVERT_ROWS: tuple[OpSpec, ...] = (
     _reg("Cast", ("T", "U"), CAST_COMBOS, MaskRule.ZEROING, "类型转换/Cast.md",
-         _shape("Cast", "convert", _CONVERT_FORM, template_dtypes=2,
-                subscripts=(("plain", ((), ("CastTrait",))),)),
+         _shape("Cast", "convert", _CONVERT_FORM,
+                subscripts=(("plain", cxx("T", "T", "CastTrait")),)),
          _CORE + "convert:cast_lanes"),
     _reg("Truncate", ("T",), singles(*TRUNCATE_TYPES), MaskRule.ZEROING, "类型转换/Truncate.md",
          _shape("Truncate", "convert", RegForm("", (*_regs("dst", "src"), MASK)),
-                subscripts=(("plain", ((), ("RoundMode",), ("RoundMode", "MaskMergeMode"))),)),
+                subscripts=(("plain", cxx("T", "RoundMode", "MaskMergeMode")),)),
          _CORE + "convert:round_integral"),
     _reg("MulsCast", ("T0", "T1", "T2"), ((half, float32_t, float32_t),), MaskRule.ZEROING,
          "复合计算/MulsCast.md",
          _shape("MulsCast", "convert",
                 RegForm("", (*_regs("dst"), Param("src", "regr", 1), Param("scalar", "scalar", 2), MASK)),
-                template_dtypes=3, subscripts=(("plain", ((), ("RegLayout",))),)),
+                subscripts=(("plain", cxx("T", "T", "T", "RegLayout")),)),
          _CORE + "convert:muls_cast"),
 )  # fmt: skip
 """The conversion rows (``ascreg.reg.convert``)."""

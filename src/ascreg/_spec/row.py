@@ -16,13 +16,16 @@ from ascreg.errors import IllegalDtypeError
 Combo = tuple[type[Scalar], ...]
 """One legal dtype combination: one dtype per role."""
 
-Surface = Literal["reg", "c_api", "simt"]
+Surface = Literal["reg", "c_api", "simt", "basic"]
 """The programming surface a row belongs to."""
 
-SURFACES: tuple[Surface, ...] = ("reg", "c_api", "simt")
+SURFACES: tuple[Surface, ...] = ("reg", "c_api", "simt", "basic")
 """Every surface, in table order."""
 C_API_QUALIFIER = "c_api."
 """Prefix of the key of a C API row whose spelling a SIMT row also has (see ``OpSpec.spelling``)."""
+BASIC_QUALIFIER = "basic."
+"""Prefix of the key of every memory-level basic-API row (``basic.Adds`` is ``ascreg.basic.Adds``:
+the bare name would not say which surface's ``Adds`` it is)."""
 
 
 class MaskRule(enum.Enum):
@@ -46,7 +49,7 @@ class OpSpec:
     ----------
     name
         The spelling users call, e.g. ``"Reg.ShiftRight"`` or ``"asc_shiftright"``; the key of
-        ``SPECS``.
+        ``SPECS`` (a memory-level basic-API row is keyed ``"basic.<name>"``).
     cpp
         The C++ / C name (``"AscendC::Reg::ShiftRight"``).
     roles
@@ -58,7 +61,7 @@ class OpSpec:
     source
         Where the facts come from (a path in the asc-devkit repository): the doc source.
     surface
-        ``"reg"``, ``"c_api"`` or ``"simt"``.
+        ``"reg"``, ``"c_api"``, ``"simt"`` or ``"basic"`` (the memory-level basic API).
     family
         The underlying op this spelling belongs to, shared by its twins on other surfaces
         (``Reg.ShiftRight`` and ``asc_shiftright`` are both ``"ShiftRight"``); see
@@ -103,19 +106,22 @@ class OpSpec:
 
     @property
     def spelling(self) -> str:
-        """Return the name users call, the row's key without the ``c_api.`` qualifier.
+        """Return the name users call, the row's key without the ``c_api.`` or ``basic.`` qualifier.
 
         A C API function whose C++ overload set shares its name with a SIMT function (the
         register reduce ``asc_reduce_max`` and the warp reduce ``asc_reduce_max``) has its row
-        keyed ``c_api.<name>``, so both rows fit in ``SPECS``; every other key is the spelling.
+        keyed ``c_api.<name>``, so both rows fit in ``SPECS``; a memory-level basic-API op is
+        keyed ``basic.<name>``; every other key is the spelling.
 
         Examples
         --------
         >>> from ascreg._spec import SPECS
         >>> SPECS["c_api.asc_reduce_max"].spelling, SPECS["asc_reduce_max"].surface
         ('asc_reduce_max', 'simt')
+        >>> SPECS["basic.Adds"].spelling
+        'Adds'
         """
-        return self.name.removeprefix(C_API_QUALIFIER)
+        return self.name.removeprefix(C_API_QUALIFIER).removeprefix(BASIC_QUALIFIER)
 
     def is_legal(self, *dtypes: type[Scalar]) -> bool:
         """Return True when *dtypes* is one of the legal combinations."""

@@ -9,6 +9,7 @@ shape into ``@overload`` declarations and type tests; nothing else describes an 
 * :class:`RegForm` / :class:`RegShape` describe a ``Reg.*`` op object (subscriptable, callable).
 * :class:`CForm` / :class:`CShape` describe a module-level ``asc_*`` C API function.
 * :class:`SimtShape` describes a SIMT device function by its :class:`SimtKind`.
+* :class:`BasicForm` / :class:`BasicShape` describe a memory-level basic-API op on LocalTensors.
 
 Examples
 --------
@@ -113,6 +114,9 @@ class ParamKind(enum.StrEnum):
     """(C API) ``GmPtr[Any]``, a ``__gm__ void*``."""
     ANYUB = "anyub"
     """(C API) ``UbPtr[Any]``, a ``__ubuf__ void*``."""
+    ANYCBUF = "anycbuf"
+    """(C API) a ``__cbuf__ void*`` (the cube unit's L1 buffer, which ascreg does not emulate:
+    any value; the functions that take one raise :class:`~ascreg.errors.UnsupportedError`)."""
     ATOMIC_CONFIG = "atomiccfg"
     """(C API) an ``asc_store_atomic_config`` the call fills (C++ reference)."""
     NDIM_CONFIG = "ndimcfg"
@@ -190,21 +194,60 @@ class RegForm:
 
 
 SubscriptPatterns = tuple[tuple[str, ...], ...]
-"""The non-dtype template arguments a subscript may add after the dtypes, one tuple per pattern."""
+"""The template argument lists a subscript may spell (after a lead), one tuple of tokens each."""
 
-PLAIN_ONLY: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((),)),)
-"""The subscripts of an op whose template arguments are its dtypes only (``Op[T]``)."""
+DTYPE = "T"
+"""The token of a dtype template argument: the k-th ``"T"`` of a list is the row's role k."""
+SCALAR_TYPE = "U"
+"""The token of the scalar operand's type (``Muls<T, U, mode>``'s ``U``): any scalar type; the
+value is converted to it, then to the register's type, as C++ converts the argument."""
+OWN_DTYPE = "X"
+"""The token of a dtype the op checks against its own table (``Gather``'s UB form
+``Gather<T0, T1, T2>``: destination, source and index types)."""
+
+PLAIN_ONLY: tuple[tuple[str, SubscriptPatterns], ...] = (("plain", ((DTYPE,),)),)
+"""The subscripts of an op whose template arguments are one dtype (``Op[T]``)."""
+
+
+def cxx(*params: str, required: int = 1) -> SubscriptPatterns:
+    """Return the subscripts of one C++ template parameter list: its prefixes from *required* on.
+
+    *params* are the list's tokens up to its first register-type parameter (``S``, ``V``: the
+    operands' ``RegTensor`` types, which C++ deduces and ascreg never spells); *required* is
+    how many must be written (the parameters up to the last one with no default that the call
+    cannot deduce: ``Histograms<T, U, mode, type>`` needs all four).
+
+    Examples
+    --------
+    >>> cxx("T", "U", "MaskMergeMode")
+    (('T',), ('T', 'U'), ('T', 'U', 'MaskMergeMode'))
+    >>> cxx("T", "OFFSET", required=2)
+    (('T', 'OFFSET'),)
+    """
+    return tuple(params[:n] for n in range(required, len(params) + 1))
+
+
+def leading_dtypes(pattern: tuple[str, ...]) -> int:
+    """Return how many ``"T"`` tokens a pattern starts with (its dtype prefix)."""
+    n = 0
+    while n < len(pattern) and pattern[n] == DTYPE:
+        n += 1
+    return n
 
 
 @attrs.frozen
 class RegShape:
     """How a ``Reg.*`` op object is called: where it lives, its forms and its subscripts.
 
-    A subscript is ``Op[<dtypes>, <tokens>]``: a legal dtype prefix followed by one pattern of
-    tokens. A token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``, ``"LoadDist"``,
-    ...: any member of it), ``"POST"`` / ``"NORMAL"`` (``PostLiteral.POST_MODE_UPDATE`` /
-    ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class) or ``"OFFSET"`` (an ``int``
-    non-type template argument).
+    A subscript is one of the template argument lists C++ declares for the op, in its order
+    (after the lead member, if any): a tuple of tokens. ``"T"`` is a dtype of the row (the k-th
+    ``"T"`` is role k, and the ``"T"`` tokens come first), ``"U"`` the type of a scalar
+    operand (``SCALAR_TYPE``), ``"X"`` a dtype the op checks itself (``OWN_DTYPE``);
+    every other token is an enum class name (``"MaskMergeMode"``, ``"CMPMODE"``,
+    ``"LoadDist"``, ...: any member of it), ``"POST"`` / ``"NORMAL"``
+    (``PostLiteral.POST_MODE_UPDATE`` / ``POST_MODE_NORMAL``), ``"TRAIT"`` (a RegTrait class)
+    or ``"OFFSET"`` (an ``int`` non-type template argument). The runtime accepts exactly these
+    lists (:mod:`ascreg._frontend.template`), and the stubs declare them.
 
     Attributes
     ----------
@@ -217,10 +260,9 @@ class RegShape:
     forms
         The overload families, in the order the stub lists them.
     subscripts
-        ``(bound, patterns)`` pairs: each subscript kind a form can be bound to, and the token
-        patterns that spell it (``("plain", ((), ("MaskMergeMode",)))``).
-    template_dtypes
-        How many dtype template arguments C++ lets you write.
+        ``(bound, patterns)`` pairs: each subscript kind a form can be bound to, and the
+        template argument lists that spell it (``("plain", (("T",), ("T", "MaskMergeMode")))``;
+        ``cxx`` writes a C++ list's prefixes).
     needs_template
         C++ cannot deduce ``T``: the bare call is an error (the stub has no ``__call__``).
     positional
@@ -228,11 +270,8 @@ class RegShape:
     lead
         Leading enum members that select the legal combinations
         (``Reduce[ReduceType.MAX, ...]``): ``(member spelling, its combinations)`` pairs. With a
-        lead, subscripts start with the member and dtype-only subscripts do not exist; the bare
-        call takes the row's union.
-    token_only
-        A subscript may also be the tokens alone, for the forms that are not per combination
-        (``Pack[HighLowPart.HIGHEST](mask_dst, mask_src)``, C++ ``Pack<part>``).
+        lead, subscripts start with the member (the pattern ``()`` is the member alone); the
+        bare call takes the row's union.
     fixed
         Aliases of the op with its lead fixed: ``(alias, lead member)`` pairs
         (``("Reg.ReduceSum", "ReduceType.SUM")``: ``ReduceSum[T, U]`` is
@@ -242,7 +281,9 @@ class RegShape:
     --------
     >>> from ascreg._spec import SPECS
     >>> SPECS["Reg.Compare"].shape.patterns("plain")
-    ((), ('CMPMODE',))
+    (('T',), ('T', 'CMPMODE'))
+    >>> SPECS["Reg.Muls"].shape.tails("plain", 1)
+    ((), ('U',), ('U', 'MaskMergeMode'))
     """
 
     module: str
@@ -250,16 +291,39 @@ class RegShape:
     cls: str
     forms: tuple[RegForm, ...]
     subscripts: tuple[tuple[str, SubscriptPatterns], ...] = PLAIN_ONLY
-    template_dtypes: int = 1
     needs_template: bool = False
     positional: bool = False
     lead: tuple[tuple[str, tuple[tuple[type[Scalar], ...], ...]], ...] = ()
-    token_only: bool = False
     fixed: tuple[tuple[str, str], ...] = ()
 
     def patterns(self, bound: str) -> SubscriptPatterns:
-        """Return the token patterns of the subscript kind *bound* (``()``: none)."""
+        """Return the template argument lists of the subscript kind *bound* (``()``: none)."""
         return dict(self.subscripts).get(bound, ())
+
+    def all_patterns(self) -> SubscriptPatterns:
+        """Return every template argument list of every subscript kind, without repeats."""
+        return tuple(dict.fromkeys(p for _, patterns in self.subscripts for p in patterns))
+
+    def tails(self, bound: str, dtypes: int) -> SubscriptPatterns:
+        """Return what follows exactly *dtypes* leading dtypes in the lists of *bound*."""
+        return tuple(p[dtypes:] for p in self.patterns(bound) if leading_dtypes(p) == dtypes)
+
+    def dtype_counts(self, bound: str) -> tuple[int, ...]:
+        """Return the lengths of the dtype prefixes the lists of *bound* start with."""
+        return tuple(sorted({leading_dtypes(p) for p in self.patterns(bound)}))
+
+    @property
+    def template_dtypes(self) -> int:
+        """How many dtype template arguments (``"T"``) C++ lets you write, at most."""
+        return max((leading_dtypes(p) for p in self.all_patterns()), default=0)
+
+    @property
+    def token_only(self) -> bool:
+        """Whether a subscript may be tokens alone (``Pack[HighLowPart.HIGHEST]``).
+
+        C++ ``Pack<part>``, for the forms that are not per combination.
+        """
+        return not self.lead and any(p and p[0] != DTYPE for p in self.patterns("plain"))
 
     def uses_token(self, token: str) -> bool:
         """Return True when some subscript pattern contains *token* (``"TRAIT"``)."""
@@ -435,5 +499,75 @@ class SimtShape:
     groups: tuple[str, ...] = attrs.field(default=(), repr=False)
 
 
-Shape = RegShape | CShape | SimtShape
+@attrs.frozen
+class BasicForm:
+    """One overload family of a memory-level basic-API op (``ascreg.basic``).
+
+    Attributes
+    ----------
+    tag
+        A short label of the form (``"count"``, ``"mask bits"``, ``"mask count"``).
+    params
+        ``(name, annotation)`` pairs: the annotation as a stub spells it, where ``{T0}``,
+        ``{T1}``, ... are the combination's dtypes (``LocalTensor[{T0}]``) and ``{S0}``, ... the
+        scalar type of that dtype (a float or an integer).
+    dtypes
+        When given, the form exists only for combinations whose first dtype is listed (the
+        repeat forms of ``Adds`` take 16- and 32-bit types; the count form every type).
+    combos
+        When given, the form exists only for these combinations (``Cast``'s repeat forms take
+        the pairs without a 64-bit side).
+
+    Examples
+    --------
+    >>> form = BasicForm("count", (("dst", "LocalTensor[{T0}]"), ("count", "_IntLike")))
+    >>> form.applies((int,)), [name for name, _ in form.params]
+    (True, ['dst', 'count'])
+    """
+
+    tag: str
+    params: tuple[tuple[str, str], ...]
+    dtypes: tuple[type[Scalar], ...] | None = None
+    combos: tuple[tuple[type[Scalar], ...], ...] | None = None
+
+    def applies(self, combo: tuple[type[Scalar], ...]) -> bool:
+        """Return True when the form exists for *combo* (see :attr:`dtypes`, :attr:`combos`).
+
+        A shorter *combo* (the leading roles) is matched against the combinations' prefixes.
+        """
+        if self.combos is not None:
+            return any(c[: len(combo)] == combo for c in self.combos)
+        return self.dtypes is None or combo[0] in self.dtypes
+
+
+@attrs.frozen
+class BasicShape:
+    """How a memory-level basic-API op object (``ascreg.basic.Adds``) is called.
+
+    The op object is subscriptable with its C++ template arguments (``Adds[half]``,
+    ``Cast[float32_t, half]``) and callable with any of its forms.
+
+    Attributes
+    ----------
+    module
+        The stub module, relative to the package (``"basic/_vector"``).
+    attr
+        The op object's name in that module (``"Adds"``).
+    forms
+        The overload families, in the order the stub lists them.
+
+    Examples
+    --------
+    >>> from ascreg._spec import SPECS
+    >>> shape = SPECS["basic.Adds"].shape
+    >>> shape.module, [form.tag for form in shape.forms]
+    ('basic/_vector', ['count', 'mask bits', 'mask count'])
+    """
+
+    module: str
+    attr: str
+    forms: tuple[BasicForm, ...]
+
+
+Shape = RegShape | CShape | SimtShape | BasicShape
 """A row's call shape, one class per surface."""

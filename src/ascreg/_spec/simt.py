@@ -609,6 +609,7 @@ _SELECTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]
     "__lows2{h}2": (("x", "y"), ("{P}", "{P}", "{P}"), ("x.x", "y.x")),
     "__highs2{h}2": (("x", "y"), ("{P}", "{P}", "{P}"), ("x.y", "y.y")),
     "__halves2{h}2": (("x", "y"), ("{E}", "{E}", "{P}"), ("x", "y")),
+    "make_{h}2": (("x", "y"), ("{E}", "{E}", "{P}"), ("x", "y")),  # make_half2, make_bfloat162
     "__lowhigh2highlow": (("x",), ("{P}", "{P}"), ("x.y", "x.x")),
     "__low2float": (("x",), ("{P}", "float"), ("x.x",)),
     "__high2float": (("x",), ("{P}", "float"), ("x.y",)),
@@ -639,7 +640,7 @@ def pack_rows() -> dict[str, PackRow]:
     --------
     >>> rows = pack_rows()
     >>> rows["__highs2bfloat162"].picks, rows["__float22half2_ro_sat"][3:], len(rows)
-    (('x.y', 'y.y'), ('ro', True), 58)
+    (('x.y', 'y.y'), ('ro', True), 60)
     >>> rows["__high2float"].overloads
     (('half2', 'float'), ('bfloat16x2_t', 'float'))
     """

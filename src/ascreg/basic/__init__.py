@@ -5,7 +5,9 @@
 ``TQue`` / ``TQueBind`` / ``TBuf`` (``InitBuffer``, ``AllocTensor``, ``EnQue``, ``DeQue``,
 ``FreeTensor``, ``Get``), ``DataCopy`` and ``DataCopyPad`` (GM <-> UB), ``Duplicate`` on a
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
-``GetBlockNum``, ``GetVecLen``, ``CeilDivision`` and ``asc_vf_call``. Template arguments are
+``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
+(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``.
+Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
 
@@ -36,28 +38,202 @@ Examples
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._dtypes import Scalar
+from ascreg._frontend.missing import module_getattr
+from ascreg.basic import _constants
+from ascreg.basic._cache import (
+    CacheLine,
+    DataCacheCleanAndInvalid,
+    DataSyncBarrier,
+    DcciDst,
+    MemDsbT,
+)
+from ascreg.basic._cast import Cast, SetDeqScale, Truncate
+from ascreg.basic._constants import *  # noqa: F403 (the constant table; its __all__ lists them)
+from ascreg.basic._constants import platform as platform
 from ascreg.basic._copy import (
     DataCopy,
     DataCopyExtParams,
     DataCopyPad,
     DataCopyPadExtParams,
     DataCopyParams,
-    Duplicate,
 )
-from ascreg.basic._tensor import GlobalTensor, LocalTensor, TPosition
+from ascreg.basic._events import (
+    QUE_MAX_EVENT,
+    HardEvent,
+    PipeBarrier,
+    SetFlag,
+    TEventID,
+    WaitFlag,
+    event_t,
+)
+from ascreg.basic._layout import (
+    BRCB_BROADCAST_NUMBER,
+    NCHW_CONV_ADDR_LIST_SIZE,
+    Brcb,
+    BrcbRepeatParams,
+    Copy,
+    CopyRepeatParams,
+    DeInterleave,
+    Gather,
+    Interleave,
+    TransDataTo5HD,
+    TransDataTo5HDParams,
+)
+from ascreg.basic._nddma import (
+    MultiCopyConfig,
+    MultiCopyLoopInfo,
+    MultiCopyParams,
+    NdDmaConfig,
+    NdDmaDci,
+    NdDmaLoopInfo,
+    NdDmaParams,
+    kDefaultMultiCopyConfig,
+    kDefaultNdDmaConfig,
+)
+from ascreg.basic._reduce import (
+    BlockReduceMax,
+    BlockReduceMin,
+    BlockReduceSum,
+    PairReduceSum,
+    Pattern,
+    ReduceDataBlock,
+    ReduceMax,
+    ReduceMin,
+    ReduceOrder,
+    ReducePairElem,
+    ReducePattern,
+    ReduceRepeat,
+    ReduceSum,
+    RepeatReduceSum,
+    WholeReduceMax,
+    WholeReduceMin,
+    WholeReduceSum,
+)
+from ascreg.basic._repeat import (
+    MASK_PLACEHOLDER,
+    BinaryRepeatParams,
+    MaskMode,
+    ResetMask,
+    SetMaskCount,
+    SetMaskNorm,
+    SetVectorMask,
+    UnaryRepeatParams,
+)
+from ascreg.basic._scalar import GetUintDivMagicAndShift
+from ascreg.basic._select import SELMODE, Compare, Compares, Select
+from ascreg.basic._system import (
+    DEFAULT_SYNC_ALL_CONFIG,
+    DisableDmaAtomic,
+    GetDataBlockSizeInBytes,
+    GetRuntimeUBSize,
+    GetSubBlockIdx,
+    GetSubBlockNum,
+    GetSysWorkSpacePtr,
+    GetTaskRatio,
+    GetUBSizeInBytes,
+    GetUserWorkspace,
+    SetAtomicAdd,
+    SetAtomicMax,
+    SetAtomicMin,
+    SetAtomicNone,
+    SetSysWorkspace,
+    SyncAll,
+    SyncAllConfig,
+    reset_soc_state,
+)
+from ascreg.basic._sysvar import GetCtrlSpr, GetSpr, ResetCtrlSpr, SetCtrlSpr
+from ascreg.basic._template import (
+    INTEGER,
+    TYPENAME,
+    ClassTemplate,
+    Signature,
+    member_of,
+    member_template,
+    need,
+)
+from ascreg.basic._tensor import (
+    CacheMode,
+    CacheRwMode,
+    GlobalTensor,
+    LocalTensor,
+    QuePosition,
+    TPosition,
+)
 from ascreg.basic._tpipe import (
     MAX_ALLOCATED_PER_POSITION,
     MAX_BUFFERS,
+    GetTPipePtr,
     TBuf,
     TBufHandle,
     TPipe,
     TQue,
     TQueBind,
 )
+from ascreg.basic._vector import (
+    DEFAULT_BINARY_CONFIG,
+    DEFAULT_DIV_CONFIG,
+    DEFAULT_EXP_CONFIG,
+    DEFAULT_LN_CONFIG,
+    DEFAULT_RECIPROCAL_CONFIG,
+    DEFAULT_RSQRT_CONFIG,
+    DEFAULT_SQRT_CONFIG,
+    Abs,
+    AbsSub,
+    Add,
+    AddRelu,
+    Adds,
+    And,
+    Ands,
+    Axpy,
+    BinaryConfig,
+    CreateVecIndex,
+    Div,
+    DivAlgo,
+    DivConfig,
+    Divs,
+    Duplicate,
+    Exp,
+    ExpAlgo,
+    ExpConfig,
+    FusedMulAdd,
+    LeakyRelu,
+    Ln,
+    LnAlgo,
+    LnConfig,
+    Max,
+    Maxs,
+    Min,
+    Mins,
+    Mul,
+    MulAddDst,
+    MulAddRelu,
+    Muls,
+    Neg,
+    Not,
+    Or,
+    Ors,
+    Prelu,
+    Reciprocal,
+    ReciprocalAlgo,
+    ReciprocalConfig,
+    Relu,
+    Rsqrt,
+    RsqrtAlgo,
+    RsqrtConfig,
+    ShiftLeft,
+    ShiftRight,
+    Sqrt,
+    SqrtAlgo,
+    SqrtConfig,
+    Sub,
+    SubRelu,
+    Subs,
+)
+from ascreg.basic._vf import __VEC_SCOPE__
+from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
@@ -75,12 +251,21 @@ from ascreg.machine.sync import (
     PIPE_MTE3,
     PIPE_S,
     PIPE_V,
-    Pipe,
 )
 
 T = TypeVar("T", bound=Scalar)
 
 __all__ = [
+    "BRCB_BROADCAST_NUMBER",
+    "CMPMODE",
+    "DEFAULT_BINARY_CONFIG",
+    "DEFAULT_DIV_CONFIG",
+    "DEFAULT_EXP_CONFIG",
+    "DEFAULT_LN_CONFIG",
+    "DEFAULT_RECIPROCAL_CONFIG",
+    "DEFAULT_RSQRT_CONFIG",
+    "DEFAULT_SQRT_CONFIG",
+    "DEFAULT_SYNC_ALL_CONFIG",
     "EVENT_ID0",
     "EVENT_ID1",
     "EVENT_ID2",
@@ -89,63 +274,179 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
+    "MASK_PLACEHOLDER",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
+    "NCHW_CONV_ADDR_LIST_SIZE",
     "PIPE_ALL",
     "PIPE_MTE2",
     "PIPE_MTE3",
     "PIPE_S",
     "PIPE_V",
+    "QUE_MAX_EVENT",
+    "SELMODE",
+    "__VEC_SCOPE__",
+    "Abs",
+    "AbsSub",
+    "Add",
+    "AddRelu",
+    "Adds",
+    "And",
+    "Ands",
+    "Axpy",
+    "BinaryConfig",
+    "BinaryRepeatParams",
+    "BlockReduceMax",
+    "BlockReduceMin",
+    "BlockReduceSum",
+    "Brcb",
+    "BrcbRepeatParams",
+    "CacheLine",
+    "CacheMode",
+    "CacheRwMode",
+    "Cast",
     "CeilDivision",
+    "Compare",
+    "Compares",
+    "Copy",
+    "CopyRepeatParams",
+    "CreateVecIndex",
+    "DataCacheCleanAndInvalid",
     "DataCopy",
     "DataCopyExtParams",
     "DataCopyPad",
     "DataCopyPadExtParams",
     "DataCopyParams",
+    "DataSyncBarrier",
+    "DcciDst",
+    "DeInterleave",
+    "DisableDmaAtomic",
+    "Div",
+    "DivAlgo",
+    "DivConfig",
+    "Divs",
     "Duplicate",
+    "Exp",
+    "ExpAlgo",
+    "ExpConfig",
+    "FusedMulAdd",
+    "Gather",
     "GetBlockIdx",
     "GetBlockNum",
+    "GetCtrlSpr",
+    "GetDataBlockSizeInBytes",
+    "GetRuntimeUBSize",
+    "GetSpr",
+    "GetSubBlockIdx",
+    "GetSubBlockNum",
+    "GetSysWorkSpacePtr",
+    "GetTPipePtr",
+    "GetTaskRatio",
+    "GetUBSizeInBytes",
+    "GetUintDivMagicAndShift",
+    "GetUserWorkspace",
     "GetVecLen",
     "GlobalTensor",
     "HardEvent",
     "Hardware",
     "InitSocState",
+    "Interleave",
+    "LeakyRelu",
+    "Ln",
+    "LnAlgo",
+    "LnConfig",
     "LocalMemAllocator",
     "LocalTensor",
+    "MaskMode",
+    "Max",
+    "Maxs",
+    "MemDsbT",
+    "Min",
+    "Mins",
+    "Mul",
+    "MulAddDst",
+    "MulAddRelu",
+    "Muls",
+    "MultiCopyConfig",
+    "MultiCopyLoopInfo",
+    "MultiCopyParams",
+    "NdDmaConfig",
+    "NdDmaDci",
+    "NdDmaLoopInfo",
+    "NdDmaParams",
+    "Neg",
+    "Not",
+    "Or",
+    "Ors",
+    "PairReduceSum",
+    "Pattern",
     "PipeBarrier",
+    "Prelu",
+    "QuePosition",
+    "Reciprocal",
+    "ReciprocalAlgo",
+    "ReciprocalConfig",
+    "ReduceDataBlock",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceOrder",
+    "ReducePairElem",
+    "ReducePattern",
+    "ReduceRepeat",
+    "ReduceSum",
+    "Relu",
+    "RepeatReduceSum",
+    "ResetCtrlSpr",
+    "ResetMask",
+    "RoundMode",
+    "Rsqrt",
+    "RsqrtAlgo",
+    "RsqrtConfig",
+    "Select",
+    "SetAtomicAdd",
+    "SetAtomicMax",
+    "SetAtomicMin",
+    "SetAtomicNone",
+    "SetCtrlSpr",
+    "SetDeqScale",
     "SetFlag",
+    "SetMaskCount",
+    "SetMaskNorm",
+    "SetSysWorkspace",
+    "SetVectorMask",
+    "ShiftLeft",
+    "ShiftRight",
+    "Sqrt",
+    "SqrtAlgo",
+    "SqrtConfig",
+    "Sub",
+    "SubRelu",
+    "Subs",
+    "SyncAll",
+    "SyncAllConfig",
     "TBuf",
     "TBufHandle",
+    "TEventID",
     "TPipe",
     "TPosition",
     "TQue",
     "TQueBind",
+    "TransDataTo5HD",
+    "TransDataTo5HDParams",
+    "Truncate",
+    "UnaryRepeatParams",
     "WaitFlag",
+    "WholeReduceMax",
+    "WholeReduceMin",
+    "WholeReduceSum",
     "asc_vf_call",
+    "event_t",
+    "kDefaultMultiCopyConfig",
+    "kDefaultNdDmaConfig",
 ]
-
-
-class HardEvent(enum.Enum):
-    """``AscendC::HardEvent``: a (source pipe, destination pipe) pair for ``SetFlag``/``WaitFlag``.
-
-    Examples
-    --------
-    >>> [pipe.name for pipe in HardEvent.MTE2_V.value]
-    ['PIPE_MTE2', 'PIPE_V']
-    """
-
-    MTE2_V = (Pipe.PIPE_MTE2, Pipe.PIPE_V)
-    V_MTE2 = (Pipe.PIPE_V, Pipe.PIPE_MTE2)
-    V_MTE3 = (Pipe.PIPE_V, Pipe.PIPE_MTE3)
-    MTE3_V = (Pipe.PIPE_MTE3, Pipe.PIPE_V)
-    MTE2_MTE3 = (Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
-    MTE3_MTE2 = (Pipe.PIPE_MTE3, Pipe.PIPE_MTE2)
-    S_V = (Pipe.PIPE_S, Pipe.PIPE_V)
-    V_S = (Pipe.PIPE_V, Pipe.PIPE_S)
-    S_MTE2 = (Pipe.PIPE_S, Pipe.PIPE_MTE2)
-    MTE2_S = (Pipe.PIPE_MTE2, Pipe.PIPE_S)
-    S_MTE3 = (Pipe.PIPE_S, Pipe.PIPE_MTE3)
-    MTE3_S = (Pipe.PIPE_MTE3, Pipe.PIPE_S)
+__all__ += _constants.__all__
+_PUBLIC_NOT_STARRED = ("platform",)
+"""Public names a star import leaves out (``platform`` would shadow the standard library's)."""
 
 
 class Hardware(enum.Enum):
@@ -163,6 +464,8 @@ class Hardware(enum.Enum):
 def InitSocState() -> None:
     """``AscendC::InitSocState()``: reset the core's modes (as ``asc_init``).
 
+    The copy pad value becomes 0, the mask SPR all ones and the store-atomic mode none.
+
     Examples
     --------
     >>> from ascreg.machine.block import BlockContext, block
@@ -171,7 +474,7 @@ def InitSocState() -> None:
     0
     """
     _ascreg_call = "InitSocState"
-    current_block().state["pad_value"] = 0
+    reset_soc_state()
 
 
 def GetBlockIdx() -> int:
@@ -220,136 +523,79 @@ def CeilDivision(num1: int, num2: int) -> int:
     --------
     >>> CeilDivision(200, 64), CeilDivision(128, 64), CeilDivision(5, 0)
     (4, 2, 0)
+    >>> import numpy as np
+    >>> CeilDivision(np.uint32(512), np.uint32(64))  # unsigned values (a kernel's uint32_t)
+    8
     """
-    return 0 if num2 == 0 else -(-num1 // num2)
+    a, b = int(num1), int(num2)
+    return 0 if b == 0 else -(-a // b)
 
 
-class _Alloc:
-    """``Alloc<T, N>()`` / ``Alloc<T>(n)`` of a ``LocalMemAllocator``."""
+class LocalMemAllocator(metaclass=ClassTemplate):
+    """``AscendC::LocalMemAllocator<hard>``: ``LocalMemAllocator[Hardware.UB]()`` (or ``()``).
 
-    def __getitem__(self, params: Any) -> Callable[..., LocalTensor[Any]]:
-        items = params if isinstance(params, tuple) else (params,)
-        dtype, fixed = items[0], items[1] if len(items) > 1 else None
+    Its ``Alloc`` hands out :class:`LocalTensor` objects over fresh UB of the running block.
 
-        def alloc(count: int | None = None) -> LocalTensor[Any]:
-            n = fixed if fixed is not None else count
-            _ascreg_call = f"LocalMemAllocator.Alloc<{getattr(dtype, 'cpp_name', dtype)}, {n}>"
-            if not is_scalar_type(dtype) or not isinstance(n, int) or n <= 0:
-                raise AscregTypeError("Alloc takes a scalar type and a positive element count")
-            ptr = current_block().ub.alloc(dtype, n)
-            return LocalTensor._view(ptr, n, TPosition.VECCALC)
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     ubAllocator = LocalMemAllocator[Hardware.UB]()
+    ...     ubAllocator.Alloc[float32_t, 64]().GetSize(), ubAllocator.Alloc[float32_t](8).GetPhyAddr().address
+    (64, 256)
+    """
 
-        return alloc
+    template_signatures = (Signature(hard=(member_of(Hardware), Hardware.UB)),)
 
-
-class UbAllocator:
-    """``LocalMemAllocator<Hardware::UB>``: allocate LocalTensors from this block's UB."""
-
-    def __init__(self) -> None:
-        self.Alloc = _Alloc()
-
-
-class _LocalMemAllocator:
-    """``AscendC::LocalMemAllocator<Hardware hw>``, written ``LocalMemAllocator[Hardware.UB]()``."""
-
-    def __getitem__(self, hardware: Hardware) -> type[UbAllocator]:
-        if hardware is not Hardware.UB:
-            raise AscregTypeError(
-                f"LocalMemAllocator supports Hardware.UB only, got {hardware!r}",
-                call="LocalMemAllocator",
-            )
-        return UbAllocator
+    def __init__(self, hard: Hardware = Hardware.UB) -> None:
+        _ascreg_call = "LocalMemAllocator"
+        if hard is not Hardware.UB:
+            raise AscregTypeError(f"LocalMemAllocator supports Hardware.UB only, got {hard!r}")
 
     def __repr__(self) -> str:
-        return "LocalMemAllocator"
+        return "LocalMemAllocator<Hardware::UB>"
+
+    @member_template(
+        Signature(pos=member_of(TPosition), DataType=TYPENAME, tileSize=INTEGER),
+        Signature(DataType=TYPENAME, tileSize=INTEGER),
+        Signature(pos=member_of(TPosition), DataType=TYPENAME),
+        Signature(DataType=TYPENAME),
+    )
+    def Alloc(
+        self,
+        count: int | None = None,
+        *,
+        pos: TPosition | None = None,
+        DataType: type[Scalar] | None = None,
+        tileSize: int | None = None,
+    ) -> LocalTensor[Any]:
+        """``Alloc<DataType, tileSize>()`` / ``Alloc<DataType>(tileSize)``: a fresh LocalTensor.
+
+        Either form may lead with the logical position: ``Alloc[TPosition.VECIN, T, N]()``
+        (default ``VECCALC``). The tensor starts on a 32-byte boundary.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalMemAllocator().Alloc[TPosition.VECIN, half](40)
+        ...     t.GetSize(), t.GetPosition().name
+        (40, 'VECIN')
+        """
+        dtype = need("DataType", DataType, "Alloc[DataType](tileSize)")
+        n = tileSize if tileSize is not None else count
+        _ascreg_call = f"LocalMemAllocator.Alloc<{dtype.cpp_name}, {n}>"
+        if tileSize is not None and count is not None:
+            raise AscregTypeError("give the size once: Alloc[T, N]() or Alloc[T](n)")
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+            raise AscregTypeError(f"the tile size must be a positive element count, got {n!r}")
+        position = TPosition.VECCALC if pos is None else pos
+        if position not in (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC):
+            raise AscregTypeError(f"{position} is not a UB position (VECIN, VECOUT, VECCALC)")
+        ptr = current_block().ub.alloc(dtype, n)
+        return LocalTensor._view(ptr, n, position)
 
 
-LocalMemAllocator = _LocalMemAllocator()
-"""``AscendC::LocalMemAllocator<Hardware::UB>``: ``LocalMemAllocator[Hardware.UB]()``.
-
-Its ``Alloc[T, N]()`` / ``Alloc[T](n)`` returns a :class:`LocalTensor` over fresh UB.
-
-Examples
---------
->>> from ascreg import float32_t
->>> from ascreg.machine.block import BlockContext, block
->>> with block(BlockContext()):
-...     ubAllocator = LocalMemAllocator[Hardware.UB]()
-...     ubAllocator.Alloc[float32_t, 64]().GetSize(), ubAllocator.Alloc[float32_t](8).GetPhyAddr().address
-(64, 256)
-"""
-
-
-class _FlagOp:
-    """``SetFlag<HardEvent::X>(id)`` / ``WaitFlag<HardEvent::X>(id)`` as ``SetFlag[HardEvent.X](id)``."""
-
-    def __init__(self, name: str, wait: bool) -> None:
-        self.name = name
-        self.wait = wait
-
-    def __getitem__(self, event: HardEvent) -> Callable[[int], None]:
-        if not isinstance(event, HardEvent):
-            raise AscregTypeError(f"{self.name} takes a HardEvent, got {event!r}", call=self.name)
-        src, dst = event.value
-
-        def flag(event_id: int) -> None:
-            _ascreg_call = f"{self.name}<HardEvent::{event.name}>"
-            tracker = current_block().tracker
-            (tracker.wait if self.wait else tracker.notify)(src, dst, event_id)
-
-        return flag
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-SetFlag = _FlagOp("SetFlag", wait=False)
-"""``AscendC::SetFlag<HardEvent::X>(id)``: ``SetFlag[HardEvent.X](EVENT_ID0)``.
-
-Examples
---------
->>> from ascreg.machine.block import BlockContext, block
->>> with block(BlockContext()):
-...     SetFlag[HardEvent.MTE2_V](EVENT_ID0); WaitFlag[HardEvent.MTE2_V](EVENT_ID0)
-"""
-WaitFlag = _FlagOp("WaitFlag", wait=True)
-"""``AscendC::WaitFlag<HardEvent::X>(id)``: waits for a matching :data:`SetFlag`.
-
-Examples
---------
->>> from ascreg.machine.block import BlockContext, block
->>> with block(BlockContext()):
-...     WaitFlag[HardEvent.V_MTE3](EVENT_ID1)
-Traceback (most recent call last):
-...
-ascreg.errors.SyncError: WaitFlag<HardEvent::V_MTE3>: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID1) that no earlier notify set: the kernel would hang on the chip
-"""
-
-
-class _PipeBarrier:
-    """``PipeBarrier<pipe>()`` as ``PipeBarrier[PIPE_ALL]()`` (another pipe: in-pipe barrier)."""
-
-    def __getitem__(self, pipe: Pipe) -> Callable[[], None]:
-        def barrier() -> None:
-            _ascreg_call = "PipeBarrier"
-            ctx = current_block()
-            if pipe is Pipe.PIPE_ALL:
-                ctx.tracker.barrier()
-            elif isinstance(pipe, Pipe) and pipe is not Pipe.PIPE_S:
-                ctx.tracker.pipe_barrier(pipe)
-
-        return barrier
-
-    def __repr__(self) -> str:
-        return "PipeBarrier"
-
-
-PipeBarrier = _PipeBarrier()
-"""``AscendC::PipeBarrier<pipe>()``: ``PipeBarrier[PIPE_ALL]()`` orders every pipe's work.
-
-Examples
---------
->>> from ascreg.machine.block import BlockContext, block
->>> with block(BlockContext()):
-...     PipeBarrier[PIPE_ALL]()
-"""
+__getattr__ = module_getattr("ascreg.basic", "basic")

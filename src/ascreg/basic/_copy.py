@@ -1,28 +1,34 @@
-"""The basic API's data copies (``DataCopy``, ``DataCopyPad``) and ``Duplicate`` on tensors.
+"""The basic API's data copies (``DataCopy``, ``DataCopyPad``).
 
-GM -> UB copies run on MTE2, UB -> GM copies on MTE3 and ``Duplicate`` on the vector pipe, so
-the block's pipe tracker sees them like the Reg and C API accesses. Where C++ deduces the
+GM -> UB copies run on MTE2 and UB -> GM copies on MTE3, so the block's pipe tracker sees them
+like the Reg and C API accesses. Where C++ deduces the
 template argument the plain call works; ``DataCopyPad[float32_t](...)`` checks it.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
-from typing import Any, Generic, ParamSpec, TypeVar, overload
+from typing import Any, Generic, ParamSpec, TypeVar
 
 import attrs
 import numpy as np
 
-from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._dtypes import Scalar
 from ascreg._frontend import operands
+from ascreg.basic._nddma import NdDmaConfig, NdDmaParams, kDefaultNdDmaConfig, nddma_copy
+from ascreg.basic._template import (
+    INTEGER,
+    TYPENAME,
+    FunctionTemplate,
+    Signature,
+    function_template,
+    instance_of,
+)
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
-from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
 from ascreg.machine.mte import MAX_N_BURST, Burst, gm_to_ub, ub_to_gm
-from ascreg.machine.sync import Pipe
 
 T = TypeVar("T", bound=Scalar)
 P = ParamSpec("P")
@@ -89,36 +95,9 @@ class DataCopyPadExtParams(Generic[T]):
     paddingValue: Any = 0
 
 
-class _Deduced(Generic[P, R]):
-    """A function template: ``f(args)`` deduces ``T``, ``f[T](args)`` checks it."""
-
-    def __init__(self, function: Callable[P, R]) -> None:
-        self._function = function
-        self.__name__ = self.__qualname__ = function.__name__.lstrip("_")
-        self.__doc__ = function.__doc__
-        self.__module__ = "ascreg.basic"
-        self.__signature__ = inspect.signature(function)
-
-    def __repr__(self) -> str:
-        return self.__name__
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        return self._function(*args, **kwargs)
-
-    def __getitem__(self, dtype: Any) -> Callable[P, R]:
-        name = f"{self.__name__}<{getattr(dtype, 'cpp_name', dtype)}>"
-        if not is_scalar_type(dtype):
-            raise AscregTypeError("the template argument must be a scalar type", call=name)
-
-        def instance(*args: P.args, **kwargs: P.kwargs) -> R:
-            for arg in (*args, *kwargs.values()):
-                if isinstance(arg, GlobalTensor | LocalTensor) and arg._dtype() is not dtype:
-                    raise AscregTypeError(
-                        f"{arg._cpp()} does not hold T = {dtype.cpp_name}", call=name
-                    )
-            return self._function(*args, **kwargs)
-
-        return instance
+def _Deduced(function: Callable[P, R]) -> FunctionTemplate[P, R]:
+    """Make *function* a template ``<typename T>``: ``f(args)`` deduces, ``f[T](args)`` checks."""
+    return function_template(Signature(T=TYPENAME))(function)
 
 
 def _pointer(obj: Any, role: str) -> Pointer[Any]:
@@ -126,6 +105,11 @@ def _pointer(obj: Any, role: str) -> Pointer[Any]:
         return obj.GetPhyAddr()
     if isinstance(obj, Pointer):
         return obj
+    if isinstance(obj, np.ndarray):
+        raise AscregTypeError(
+            f"{role} is a host numpy array ({obj.dtype}{list(obj.shape)}), not a GlobalTensor: "
+            f"{operands.HOST_ARRAY_RULE} (GlobalTensor.SetGlobalBuffer)"
+        )
     raise AscregTypeError(f"{role} must be a GlobalTensor or LocalTensor, got {obj!r:.60}")
 
 
@@ -158,19 +142,22 @@ def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
     (gm_to_ub if isinstance(d, UbPtr) else ub_to_gm)(d, s, burst, call)
 
 
-@overload
-def DataCopy(dst: LocalTensor[T], src: GlobalTensor[T], count: int | DataCopyParams) -> None: ...
-@overload
-def DataCopy(dst: GlobalTensor[T], src: LocalTensor[T], count: int | DataCopyParams) -> None: ...
-@overload
-def DataCopy(dst: Pointer[T], src: Pointer[T], count: int | DataCopyParams) -> None: ...
-def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
-    """``DataCopy(dst, src, count | DataCopyParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
+def _DataCopy(
+    dst: Any,
+    src: Any,
+    count: int | DataCopyParams | NdDmaParams,
+    *,
+    dim: int | None = None,
+    config: NdDmaConfig | None = None,
+) -> None:
+    """``DataCopy(dst, src, count | DataCopyParams | NdDmaParams)``: GM -> UB (MTE2) or UB -> GM (MTE3).
 
     The count form copies *count* contiguous elements; ``count * sizeof(T)`` must be a
     multiple of 32 bytes (the chip silently rounds it down; ascreg refuses). The
     ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
     ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
+    The ``NdDmaParams<T, dim>`` form, ``DataCopy[T, dim, config](dst, src, params)``, is the
+    n-dimensional GM -> UB copy (NDDMA) of :mod:`ascreg.basic._nddma`.
 
     Examples
     --------
@@ -189,6 +176,13 @@ def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
     """
     _ascreg_call = "DataCopy"
     d, s = _pair(dst, src)
+    if isinstance(count, NdDmaParams):
+        if not isinstance(d, UbPtr) or not isinstance(src, GlobalTensor):
+            raise AscregTypeError("the NDDMA DataCopy copies GM -> UB: (LocalTensor, GlobalTensor)")
+        nddma_copy(dst, src, count, dim, config)
+        return
+    if dim is not None or config is not None:
+        raise AscregTypeError("DataCopy[T, dim, config] takes NdDmaParams<T, dim>")
     if isinstance(count, DataCopyParams):
         found = _blocks(count)
         if found is None:
@@ -204,6 +198,13 @@ def DataCopy(dst: Any, src: Any, count: int | DataCopyParams) -> None:
     _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst")
     _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
     _run(d, s, burst, _ascreg_call)
+
+
+DataCopy = function_template(
+    Signature(T=TYPENAME),
+    Signature(T=TYPENAME, dim=INTEGER, config=(instance_of(NdDmaConfig), kDefaultNdDmaConfig)),
+    name="DataCopy",
+)(_DataCopy)
 
 
 def _extent(count: int, stride: int, length: int) -> int:
@@ -327,46 +328,3 @@ def _ub_to_gm_burst(params: DataCopyExtParams) -> Burst:
 
 
 DataCopyPad = _Deduced(_DataCopyPad)
-
-
-def _Duplicate(
-    dst: LocalTensor[T], scalarValue: int | float | np.generic | LocalTensor[T], count: int
-) -> None:
-    """``Duplicate(dst, scalarValue | src, count)``: fill the first *count* elements (PIPE_V).
-
-    With a LocalTensor as the source, its first element is the value.
-
-    Examples
-    --------
-    >>> from ascreg import half
-    >>> from ascreg.basic import *
-    >>> from ascreg.machine.block import BlockContext, block
-    >>> with block(BlockContext()):
-    ...     yLocal = LocalMemAllocator[Hardware.UB]().Alloc[half, 32]()
-    ...     Duplicate[half](yLocal, 2.5, 20)
-    ...     PipeBarrier[PIPE_ALL]()
-    ...     yLocal.GetPhyAddr().read(20).tolist()[17:]
-    [2.5, 2.5, 2.5]
-    """
-    _ascreg_call = "Duplicate"
-    if not isinstance(dst, LocalTensor):
-        raise AscregTypeError(f"dst must be a LocalTensor, got {dst!r:.60}")
-    if operands.integer(count, "count") < 0:
-        raise AscregError(f"count {count!r} must be a non-negative integer")
-    if count > dst.GetSize():
-        raise OutOfBoundsError(
-            f"count {count} is more than the {dst.GetSize()} elements of {dst._cpp()}"
-        )
-    target = dst.GetPhyAddr()
-    target.require_alignment(DATA_BLOCK, "Duplicate: dst must be 32-byte aligned")
-    ctx = current_block()
-    with ctx.on_pipe(Pipe.PIPE_V):
-        if isinstance(scalarValue, LocalTensor):
-            if scalarValue._dtype() is not dst._dtype():
-                raise AscregTypeError(f"src is {scalarValue._cpp()} but dst is {dst._cpp()}")
-            scalarValue = scalarValue.GetPhyAddr().read(1)[0]
-        value = to_dtype([scalarValue], dst._dtype())
-        target.write(np.repeat(value, count))
-
-
-Duplicate = _Deduced(_Duplicate)

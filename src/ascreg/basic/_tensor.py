@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend import operands
+from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
@@ -52,6 +53,45 @@ class TPosition(enum.Enum):
     C2PIPE2GM = 14
     C2PIPE2LOCAL = 15
     MAX = 16
+
+
+QuePosition = TPosition
+"""``AscendC::QuePosition``: the C++ alias of :class:`TPosition` (``using QuePosition = TPosition``).
+
+Examples
+--------
+>>> QuePosition.VECIN is TPosition.VECIN
+True
+"""
+
+
+class CacheMode(enum.Enum):
+    """``AscendC::CacheMode``: whether a GlobalTensor's data goes through the L2 cache.
+
+    Examples
+    --------
+    >>> CacheMode.CACHE_MODE_DISABLE.value
+    0
+    """
+
+    CACHE_MODE_DISABLE = 0
+    CACHE_MODE_NORMAL = 1
+    CACHE_MODE_LAST = 2
+    CACHE_MODE_PERSISTENT = 4
+
+
+class CacheRwMode(enum.Enum):
+    """``AscendC::CacheRwMode``: the L2 read/write mode of ``SetL2CacheHint`` (reserved).
+
+    Examples
+    --------
+    >>> CacheRwMode.RW.value
+    3
+    """
+
+    READ = 1
+    WRITE = 2
+    RW = 3
 
 
 UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
@@ -132,6 +172,7 @@ class GlobalTensor(_Subscripted[T]):
         """
         _ascreg_call = "GlobalTensor.SetGlobalBuffer"
         if not isinstance(buffer, GmPtr):
+            operands.device_pointer(buffer, "the buffer")  # names a host array's rule
             raise AscregTypeError(f"SetGlobalBuffer takes a __gm__ pointer, got {buffer!r:.60}")
         if buffer.dtype is not self._dtype():
             raise AscregTypeError(
@@ -207,6 +248,46 @@ class GlobalTensor(_Subscripted[T]):
         if self.size is not None and offset >= self.size:
             raise OutOfBoundsError(f"element {offset} of the {self.size}-element {self._cpp()}")
         return self.GetPhyAddr(offset)
+
+    @member_template(Signature(rwMode=(member_of(CacheRwMode), CacheRwMode.RW)))
+    def SetL2CacheHint(
+        self, mode: CacheMode = CacheMode.CACHE_MODE_NORMAL, *, rwMode: CacheRwMode = CacheRwMode.RW
+    ) -> None:
+        """``SetL2CacheHint<rwMode>(mode)``: whether this tensor's GM goes through the L2 cache.
+
+        A performance hint: ascreg has no L2 cache, so it checks the mode and changes nothing.
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, float32_t
+        >>> from ascreg.basic import CacheMode, GlobalTensor
+        >>> g = GlobalTensor[float32_t](); g.SetGlobalBuffer(GlobalMemory().alloc(float32_t, 8))
+        >>> g.SetL2CacheHint(CacheMode.CACHE_MODE_DISABLE)
+        """
+        _ascreg_call = "GlobalTensor.SetL2CacheHint"
+        if not isinstance(mode, CacheMode):
+            raise AscregTypeError(f"mode must be a CacheMode, got {mode!r:.40}")
+
+    @member_template(Signature(CAST_T=TYPENAME))
+    def ReinterpretCast(self, *, CAST_T: type[U] | None = None) -> GlobalTensor[U]:
+        """``ReinterpretCast<CAST_T>()``: the same GM bytes viewed as ``CAST_T`` elements.
+
+        The size in bytes stays (rounded down to whole ``CAST_T`` elements).
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, float32_t, uint8_t
+        >>> from ascreg.basic import GlobalTensor
+        >>> g = GlobalTensor[float32_t](); g.SetGlobalBuffer(GlobalMemory().alloc(float32_t, 8), 8)
+        >>> g.ReinterpretCast[uint8_t]().GetSize()
+        32
+        """
+        _ascreg_call = "GlobalTensor.ReinterpretCast"
+        dtype: type[U] = need("CAST_T", CAST_T, "ReinterpretCast[CAST_T]()")
+        view: GlobalTensor[U] = GlobalTensor[dtype]()  # type: ignore[valid-type]
+        view.ptr = self.GetPhyAddr().cast(dtype)
+        view.size = None if self.size is None else self.size * self._dtype().size // dtype.size
+        return view
 
 
 class LocalTensor(_Subscripted[T]):
@@ -371,8 +452,13 @@ class LocalTensor(_Subscripted[T]):
             raise OutOfBoundsError(f"element {index} of the {self._size}-element {self._cpp()}")
         return self.GetPhyAddr(index)
 
-    def ReinterpretCast(self, dtype: type[U]) -> LocalTensor[U]:
-        """``ReinterpretCast<U>()``: the same bytes viewed as *dtype* elements.
+    @member_template(Signature(CAST_T=TYPENAME))
+    def ReinterpretCast(self, *, CAST_T: type[U] | None = None) -> LocalTensor[U]:
+        """``ReinterpretCast<CAST_T>()``: the same UB bytes viewed as ``CAST_T`` elements.
+
+        The size in bytes stays (rounded down to whole ``CAST_T`` elements). The view belongs
+        to the same queue buffer as the tensor: ``que.FreeTensor(t.ReinterpretCast[U]())``
+        frees the buffer, as in C++.
 
         Examples
         --------
@@ -380,9 +466,14 @@ class LocalTensor(_Subscripted[T]):
         >>> from ascreg.basic import LocalTensor, TPosition
         >>> from ascreg.machine.block import BlockContext, block
         >>> with block(BlockContext()):
-        ...     LocalTensor[float32_t](TPosition.VECCALC, 0, 8).ReinterpretCast(uint8_t).GetSize()
+        ...     LocalTensor[float32_t](TPosition.VECCALC, 0, 8).ReinterpretCast[uint8_t]().GetSize()
         32
         """
+        _ascreg_call = "LocalTensor.ReinterpretCast"
+        dtype: type[U] = need("CAST_T", CAST_T, "ReinterpretCast[CAST_T]()")
         return self._view(
-            self.GetPhyAddr().cast(dtype), self.GetLength() // dtype.size, self._position
+            self.GetPhyAddr().cast(dtype),
+            self.GetLength() // dtype.size,
+            self._position,
+            self._owner,
         )

@@ -3,33 +3,55 @@
 ``TPipe.InitBuffer`` carves buffers out of the running block's UB. A queue hands them out with
 ``AllocTensor``, passes them from producer to consumer with ``EnQue`` / ``DeQue`` and takes them
 back with ``FreeTensor``. As on the chip, ``EnQue`` / ``DeQue`` order the producer pipe before
-the consumer pipe (VECIN: MTE2 -> V, VECOUT: V -> MTE3) and ``FreeTensor`` / ``AllocTensor``
-order the consumer before the next producer, so a kernel written with queues needs no
-``SetFlag`` / ``WaitFlag`` of its own. Misuse the chip would hang or corrupt on is an error.
+the consumer pipe and ``FreeTensor`` / ``AllocTensor`` order the consumer before the next
+producer, so a kernel written with queues needs no ``SetFlag`` / ``WaitFlag`` of its own. The
+pipes follow from where the data comes from and goes to (the asc-devkit's ``GetQueEvt``): GM ->
+UB is MTE2 -> V (``TQue<VECIN>``, ``HardEvent::MTE2_V``), UB -> GM is V -> MTE3
+(``TQue<VECOUT>``), UB -> UB is MTE2 -> MTE3 (``TQueBind<VECIN, VECOUT>``, data copied through).
+Each such pair takes an event id from the ``TPipe``'s pool while it is pending
+(:mod:`ascreg.basic._events`). Misuse the chip would hang or corrupt on is an error.
 
-The rules checked (from the asc-devkit ``TQue`` / ``TPipe`` pages):
+The rules checked (from the asc-devkit ``TQue`` / ``TPipe`` pages and implementation):
 
-* one ``TPipe`` per kernel (per block here);
+* one ``TPipe`` per kernel (per block here); ``GetTPipePtr()`` returns it;
 * ``InitBuffer`` once per queue or buffer; lengths round up to 32 bytes; the buffers must fit
   the UB, and a kernel uses at most :data:`MAX_BUFFERS` buffers;
 * a queue of depth *n* holds at most *n* tensors between ``EnQue`` and ``DeQue`` (depth 0 is the
   in-place form: ``AllocTensor(t)`` / ``DeQue(t)``, at most one tensor per buffer);
 * ``DeQue`` on an empty queue, ``AllocTensor`` with every buffer taken, ``FreeTensor`` of a
-  tensor the queue did not hand out (or one still in the queue), and more than
-  :data:`MAX_ALLOCATED_PER_POSITION` tensors allocated at once on one ``TPosition`` are errors.
+  tensor the queue did not hand out (or one still in the queue), a ``DeQue`` whose source and
+  destination differ from its ``EnQue``'s, and more than :data:`QUE_MAX_EVENT` pending
+  ``EnQue`` / ``FreeTensor`` of one ``HardEvent`` are errors.
+
+A queue's tensors are views of its buffers: ``DeQue<T>`` gives the buffer as ``LocalTensor<T>``
+whatever type it was allocated as (the C++ ``Buf2Tensor<T>``), and a tensor that starts where
+its buffer starts (the one ``AllocTensor`` returned, or its ``ReinterpretCast``) names the
+buffer in ``EnQue`` and ``FreeTensor``.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Generic, TypeVar, cast, overload
+from typing import Any, ClassVar, TypeVar, cast, overload
 
-from ascreg._dtypes import Scalar, is_scalar_type, uint8_t
+from ascreg._dtypes import Scalar, uint8_t
 from ascreg._frontend import operands
+from ascreg.basic._events import EVENT_PARAM, QUE_MAX_EVENT, EventPool, HardEvent
+from ascreg.basic._system import reset_soc_state
+from ascreg.basic._template import (
+    INTEGER,
+    TYPENAME,
+    ClassTemplate,
+    Kind,
+    Signature,
+    member_of,
+    member_template,
+    need,
+)
 from ascreg.basic._tensor import UB_POSITIONS, LocalTensor, TPosition
 from ascreg.errors import AscregError, AscregTypeError, CapacityError, SyncError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.memory import DATA_BLOCK, UbPtr
+from ascreg.machine.memory import DATA_BLOCK, Allocation, UbPtr
 from ascreg.machine.sync import Pipe
 
 T = TypeVar("T", bound=Scalar)
@@ -43,8 +65,8 @@ Examples
 >>> MAX_BUFFERS
 64
 """
-MAX_ALLOCATED_PER_POSITION = 8
-"""Queue tensors allocated and not yet freed at once on one TPosition (dav-3510: 8 events).
+MAX_ALLOCATED_PER_POSITION = QUE_MAX_EVENT
+"""The older name of :data:`QUE_MAX_EVENT`: pending queue events of one ``HardEvent`` (8).
 
 Examples
 --------
@@ -53,27 +75,90 @@ Examples
 8
 """
 
-_PRODUCER = {TPosition.VECIN: Pipe.PIPE_MTE2, TPosition.VECOUT: Pipe.PIPE_V}
-"""The pipe that fills a tensor of the queue's source position."""
-_CONSUMER = {TPosition.VECIN: Pipe.PIPE_V, TPosition.VECOUT: Pipe.PIPE_MTE3}
-"""The pipe that reads a tensor of the queue's destination position."""
 _PIPE_STATE = "basic.tpipe"
+QUEUE_POSITIONS = (TPosition.GM, *UB_POSITIONS)
+"""The positions a vector-core queue's source and destination may name."""
+_EVENTS = {
+    (True, False): HardEvent.MTE2_V,  # GM -> UB
+    (False, True): HardEvent.V_MTE3,  # UB -> GM
+    (False, False): HardEvent.MTE2_MTE3,  # UB -> UB
+}
+"""The forward event of a queue path, by (source is GM, destination is GM)."""
+_BACKWARD = {
+    HardEvent.MTE2_V: HardEvent.V_MTE2,
+    HardEvent.V_MTE3: HardEvent.MTE3_V,
+    HardEvent.MTE2_MTE3: HardEvent.MTE3_MTE2,
+}
+"""The event that frees a buffer (the consumer before the next producer) of each path."""
+_POSITION = member_of(TPosition)
+_NO_MASK = Kind("0 (a TQueConfig is not modelled)", lambda value: value == 0)
+
+
+def queue_event(src: TPosition, dst: TPosition, call: str) -> HardEvent:
+    """Return the ``HardEvent`` of a queue path from *src* to *dst* (``GetQueEvt``).
+
+    Examples
+    --------
+    >>> queue_event(TPosition.VECOUT, TPosition.GM, "EnQue").name
+    'V_MTE3'
+    >>> queue_event(TPosition.GM, TPosition.GM, "EnQue")
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: EnQue: a queue path runs GM -> UB, UB -> GM or UB -> UB (positions GM, VECIN, VECOUT, VECCALC, not both GM); got GM -> GM
+    """
+    if src not in QUEUE_POSITIONS or dst not in QUEUE_POSITIONS or src is dst is TPosition.GM:
+        raise AscregTypeError(
+            "a queue path runs GM -> UB, UB -> GM or UB -> UB (positions GM, VECIN, VECOUT, "
+            f"VECCALC, not both GM); got {getattr(src, 'name', src)} -> "
+            f"{getattr(dst, 'name', dst)}",
+            call=call,
+        )
+    return _EVENTS[src is TPosition.GM, dst is TPosition.GM]
 
 
 class _Buffer:
     """One block of UB that ``InitBuffer`` gave a queue or TBuf."""
 
-    __slots__ = ("nbytes", "ptr", "state", "token")
+    __slots__ = ("enque", "free", "lease", "nbytes", "ptr", "state", "token", "views")
 
     def __init__(self, ptr: UbPtr[Any], nbytes: int) -> None:
         self.ptr = ptr
         self.nbytes = nbytes
         self.state = "idle"  # "idle" -> "allocated" -> "queued" -> "allocated" -> "idle"
         self.token: dict[Pipe, int] | None = None
+        self.enque: tuple[HardEvent, int] | None = None
+        """The event and id a pending ``EnQue`` holds (released by ``DeQue``)."""
+        self.free: tuple[HardEvent, int] | None = None
+        """The event and id a ``FreeTensor`` holds (released by the next ``AllocTensor``)."""
+        self.views: dict[type[Scalar], UbPtr[Any]] = {}
+        """The buffer's pointer as each element type asked for since the last ``AllocTensor``."""
+        self.lease: Allocation | None = None
+        """The allocation the tensors of the current ``AllocTensor`` point into: ``FreeTensor``
+        ends it, so a tensor used after it is an error, as after ``UnifiedBuffer.free``."""
+
+    def take(self, dtype: type[Scalar]) -> None:
+        """Hand the buffer out (``AllocTensor``): later views point into a fresh lease of it."""
+        block = self.ptr.block
+        label = block.label if block is not None else "queue buffer"
+        self.lease = Allocation(self.ptr.address, self.nbytes, label, dtype.size)
+        self.views = {}
+
+    def view(self, dtype: type[T]) -> UbPtr[T]:
+        """Return the buffer as a pointer to *dtype* inside the current lease (``Buf2Tensor<T>``)."""
+        ptr = self.views.get(dtype)
+        if ptr is None:
+            ptr = self.views[dtype] = UbPtr(self.ptr.memory, dtype, self.ptr.address, self.lease)
+        return ptr
+
+    def release(self) -> None:
+        """Take the buffer back (``FreeTensor``): the tensors handed out can no longer access it."""
+        if self.lease is not None:
+            self.lease.live = False
+            self.lease.label += ", released by FreeTensor"
 
 
 class TPipe:
-    """``AscendC::TPipe``: owns the UB buffers of the kernel's queues and TBufs.
+    """``AscendC::TPipe``: owns the UB buffers of the kernel's queues and TBufs, and event ids.
 
     Examples
     --------
@@ -99,6 +184,10 @@ class TPipe:
         self._ctx: BlockContext = ctx
         self._buffers = 0
         self._queues: list[TQueBind] = []
+        self._owners: list[TQueBind | TBuf] = []
+        """Every queue and TBuf given buffers (what ``Destroy`` / ``Reset`` take back)."""
+        self._events = EventPool()
+        self._destroyed = False
 
     def __repr__(self) -> str:
         return f"<TPipe: {self._buffers} buffers, {self._ctx.ub.free_bytes} UB bytes free>"
@@ -106,8 +195,8 @@ class TPipe:
     @overload
     def InitBuffer(self, que: TQueBind, num: int, len: int) -> bool: ...
     @overload
-    def InitBuffer(self, que: TBufHandle, num: int) -> bool: ...
-    def InitBuffer(self, que: TQueBind | TBufHandle, num: int, len: int | None = None) -> bool:
+    def InitBuffer(self, que: TBuf, num: int) -> bool: ...
+    def InitBuffer(self, que: TQueBind | TBuf, num: int, len: int | None = None) -> bool:
         """``InitBuffer(que, num, len)`` / ``InitBuffer(buf, len)``: give UB to a queue or TBuf.
 
         *len* bytes (rounded up to 32) per buffer; *num* buffers for a queue (2 is double
@@ -124,7 +213,7 @@ class TPipe:
         ascreg.errors.CapacityError: TPipe.InitBuffer: 1 buffer(s) of 307200 bytes need 307200 bytes of UB but 253952 are free (the UB holds 253952)
         """
         _ascreg_call = "TPipe.InitBuffer"
-        if isinstance(que, TBufHandle):
+        if isinstance(que, TBuf):
             if len is not None:
                 raise AscregTypeError("a TBuf takes InitBuffer(buf, len): one buffer of len bytes")
             count, nbytes = 1, operands.in_range(num, "len", 1, 1 << 32)
@@ -135,11 +224,14 @@ class TPipe:
             )
         else:
             raise AscregTypeError(f"InitBuffer takes a TQue, TQueBind or TBuf, got {que!r:.60}")
+        if self._destroyed:
+            raise AscregError("the TPipe was destroyed: Init() it, or make a new TPipe")
         if que._buffers:
             raise AscregError(f"{que!r} already has its buffers: InitBuffer once per queue")
         nbytes = -(-nbytes // DATA_BLOCK) * DATA_BLOCK
         self._reserve(count, nbytes)
         que._attach(self, [self._buffer(f"{que!r} buffer {i}", nbytes) for i in range(count)])
+        self._owners.append(que)
         return True
 
     def _buffer(self, label: str, nbytes: int) -> _Buffer:
@@ -162,66 +254,193 @@ class TPipe:
             )
         self._buffers += count
 
-    def _allocated_on(self, position: TPosition) -> int:
-        return sum(
-            1
-            for que in self._queues
-            if que._src is position
-            for buffer in que._buffers
-            if buffer.state != "idle"
+    def Destroy(self) -> None:
+        """``TPipe::Destroy()``: release the pipe's buffers and event ids (after a PIPE_ALL barrier).
+
+        The queues and TBufs lose their buffers (a tensor taken from them is dead) and their UB
+        is reused; the kernel may then make another ``TPipe``, or call ``Init()`` on this one.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     first = TPipe(); buf = TBuf(); _ = first.InitBuffer(buf, 1024)
+        ...     first.Destroy()
+        ...     second = TPipe(); other = TBuf(); _ = second.InitBuffer(other, 64)
+        ...     other.Get[float32_t]().GetPhyAddr().address
+        0
+        """
+        _ascreg_call = "TPipe.Destroy"
+        self._release("Destroy")
+        self._destroyed = True
+        if self._ctx.state.get(_PIPE_STATE) is self:
+            self._ctx.state[_PIPE_STATE] = None
+
+    def Init(self) -> None:
+        """``TPipe::Init()``: make a destroyed pipe the kernel's pipe again, with fresh pools.
+
+        The constructor already initialises; ``Init`` pairs with ``Destroy`` to reuse the object.
+
+        Examples
+        --------
+        >>> from ascreg.basic import GetTPipePtr, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); pipe.Destroy(); pipe.Init(); GetTPipePtr() is pipe
+        True
+        """
+        _ascreg_call = "TPipe.Init"
+        if not self._destroyed:
+            raise AscregError("the TPipe is initialised already: Init() follows Destroy()")
+        if self._ctx.state.get(_PIPE_STATE) is not None:
+            raise AscregError("another TPipe is live: a kernel has one TPipe at a time")
+        self._ctx.state[_PIPE_STATE] = self
+        self._destroyed = False
+
+    def Reset(self) -> None:
+        """``TPipe::Reset()``: release every buffer and event id and reset the core's modes.
+
+        The pipe stays the kernel's; its queues and TBufs need ``InitBuffer`` again.
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf(); _ = pipe.InitBuffer(buf, 1024)
+        ...     pipe.Reset(); pipe.InitBuffer(buf, 64)
+        True
+        """
+        _ascreg_call = "TPipe.Reset"
+        self._release("Reset")
+        reset_soc_state()
+
+    def _release(self, call: str) -> None:
+        if self._destroyed:
+            raise AscregError(f"the TPipe was destroyed: Init() it before {call}()")
+        self._ctx.tracker.barrier()
+        for owner in self._owners:
+            for buffer in owner._buffers:
+                buffer.release()
+                self._ctx.ub.free(buffer.ptr)
+            owner._detach()
+        self._owners.clear()
+        self._queues.clear()
+        self._buffers = 0
+        self._events = EventPool()
+        self._ctx.ub.trim()
+
+    @member_template(EVENT_PARAM)
+    def AllocEventID(self, *, evt: HardEvent | None = None) -> int:
+        """``AllocEventID<evt>()``: occupy and return the lowest free id of *evt*.
+
+        Pair it with ``ReleaseEventID``; the pool of each ``HardEvent`` holds
+        :data:`QUE_MAX_EVENT` ids, shared with the queues of this ``TPipe``.
+
+        Examples
+        --------
+        >>> from ascreg.basic import HardEvent, SetFlag, TPipe, WaitFlag
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe()
+        ...     eventID = pipe.AllocEventID[HardEvent.V_S]()
+        ...     SetFlag[HardEvent.V_S](eventID); WaitFlag[HardEvent.V_S](eventID)
+        ...     pipe.ReleaseEventID[HardEvent.V_S](eventID)
+        ...     eventID, pipe.AllocEventID[HardEvent.V_S]()
+        (0, 0)
+        """
+        _ascreg_call = "TPipe.AllocEventID"
+        return self._events.alloc(need("evt", evt, "AllocEventID[HardEvent.X]()"))
+
+    @member_template(EVENT_PARAM)
+    def ReleaseEventID(self, id: int, *, evt: HardEvent | None = None) -> None:
+        """``ReleaseEventID<evt>(id)``: free an id ``AllocEventID<evt>`` returned.
+
+        Examples
+        --------
+        >>> from ascreg.basic import HardEvent, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     TPipe().ReleaseEventID[HardEvent.V_S](3)
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregError: TPipe.ReleaseEventID: event id 3 of HardEvent::V_S is not occupied: release only an id AllocEventID returned, once
+        """
+        _ascreg_call = "TPipe.ReleaseEventID"
+        self._events.release(need("evt", evt, "ReleaseEventID[HardEvent.X](id)"), id)
+
+    @member_template(EVENT_PARAM)
+    def FetchEventID(self, evt: HardEvent | None = None) -> int:
+        """``FetchEventID<evt>()`` / ``FetchEventID(evt)``: the lowest free id, not occupied.
+
+        For an id used at once (``SetFlag`` then ``WaitFlag``); the next fetch of the same
+        event returns the same id.
+
+        Examples
+        --------
+        >>> from ascreg.basic import HardEvent, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); held = pipe.AllocEventID[HardEvent.MTE2_V]()
+        ...     pipe.FetchEventID[HardEvent.MTE2_V](), pipe.FetchEventID(HardEvent.MTE2_V)
+        (1, 1)
+        """
+        _ascreg_call = "TPipe.FetchEventID"
+        if evt is not None and not isinstance(evt, HardEvent):
+            raise AscregTypeError(f"FetchEventID takes a HardEvent, got {evt!r:.40}")
+        return self._events.fetch(need("evt", evt, "FetchEventID[HardEvent.X]()"))
+
+
+def GetTPipePtr() -> TPipe:
+    """``AscendC::GetTPipePtr()``: the kernel's ``TPipe`` (the one it made).
+
+    Examples
+    --------
+    >>> from ascreg.basic import HardEvent, TPipe
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     pipe = TPipe()
+    ...     GetTPipePtr() is pipe, GetTPipePtr().FetchEventID[HardEvent.V_MTE3]()
+    (True, 0)
+    >>> with block(BlockContext()):
+    ...     GetTPipePtr()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregError: GetTPipePtr: this kernel has made no TPipe: GetTPipePtr() returns a null pointer until one is made (TPipe pipe;)
+    """
+    _ascreg_call = "GetTPipePtr"
+    pipe = current_block().state.get(_PIPE_STATE)
+    if pipe is None:
+        raise AscregError(
+            "this kernel has made no TPipe: GetTPipePtr() returns a null pointer until one is "
+            "made (TPipe pipe;)"
         )
+    return cast(TPipe, pipe)
 
 
-class _Take(Generic[T]):
-    """``que.AllocTensor<T>`` / ``que.DeQue<T>`` after the subscript."""
+def _deduced(tensor: Any, dtype: type[Scalar] | None) -> type[Scalar]:
+    """Return the ``T`` of an in-place call: the template argument, else the tensor's."""
+    if not isinstance(tensor, LocalTensor):
+        raise AscregTypeError(f"takes a LocalTensor, got {tensor!r:.60}")
+    return dtype if dtype is not None else tensor._dtype()
 
-    def __init__(self, que: TQueBind, dtype: type[T], action: str) -> None:
-        self._que, self._dtype, self._action = que, dtype, action
 
-    @overload
-    def __call__(self) -> LocalTensor[T]: ...
-    @overload
-    def __call__(self, tensor: LocalTensor[T]) -> None: ...
-    def __call__(self, tensor: LocalTensor[T] | None = None) -> LocalTensor[T] | None:
-        taken = getattr(self._que, self._action)(self._dtype, tensor is not None)
-        if tensor is None:
-            return taken  # type: ignore[no-any-return]
-        if tensor._dtype() is not self._dtype:
-            raise AscregTypeError(
-                f"the tensor is {tensor._cpp()} but the call takes LocalTensor<"
-                f"{self._dtype.cpp_name}>",
-                call=f"{self._que._name}.{self._action[1:]}",
-            )
-        tensor._bind(taken._ptr, taken._size, taken._position, taken._owner)
+def _positions(src: Any, dst: Any, call: str) -> HardEvent | None:
+    """Return the event of a positioned ``EnQue`` / ``DeQue`` (None: the queue's own)."""
+    if src is None and dst is None:
         return None
+    return queue_event(src, dst, call)
 
 
-class _Templated:
-    """The ``AllocTensor`` / ``DeQue`` member template, written ``que.AllocTensor[T](...)``."""
+class TQueBind(metaclass=ClassTemplate):
+    """``AscendC::TQueBind<src, dst, depth>``: ``TQueBind[TPosition.VECIN, TPosition.VECOUT, 1]()``.
 
-    def __init__(self, que: TQueBind, action: str) -> None:
-        self._que, self._action = que, action
-
-    def __getitem__(self, dtype: type[T]) -> _Take[T]:
-        if not is_scalar_type(dtype):
-            raise AscregTypeError(
-                f"{self._action[1:]} takes a scalar type: {self._action[1:]}[float32_t]()",
-                call=f"{self._que._name}.{self._action[1:]}",
-            )
-        return _Take(self._que, dtype, self._action)
-
-    def __call__(self, tensor: LocalTensor[Any] | None = None) -> Any:
-        raise AscregTypeError(
-            f"write {self._action[1:]}[T](...), the C++ {self._action[1:]}<T>(...)",
-            call=f"{self._que._name}.{self._action[1:]}",
-        )
-
-
-class TQueBind:
-    """``AscendC::TQueBind<src, dst, depth>``: a queue of UB buffers; ``TQue[pos, depth]()``.
-
-    ``AllocTensor[T]()`` takes an idle buffer, ``EnQue(t)`` passes it on, ``DeQue[T]()``
-    receives it and ``FreeTensor(t)`` gives it back (see the module docstring for the rules).
+    A queue of UB buffers moving data from *src* to *dst* (GM, VECIN, VECOUT or VECCALC; see
+    the module docstring for the pipes each path orders). ``AllocTensor[T]()`` takes an idle
+    buffer, ``EnQue(t)`` passes it on, ``DeQue[T]()`` receives it and ``FreeTensor(t)`` gives
+    it back. :class:`TQue` is the one-position form.
 
     Examples
     --------
@@ -238,35 +457,83 @@ class TQueBind:
     ascreg.errors.SyncError: TQue<VECOUT, 1>.EnQue: the queue is full: it holds 1 tensor(s) and its depth is 1 (depth = the most EnQue calls in a row without a DeQue)
     """
 
-    def __init__(self, src: TPosition, dst: TPosition, depth: int) -> None:
+    template_signatures = (
+        Signature(src=_POSITION, dst=_POSITION, depth=INTEGER, mask=(_NO_MASK, 0)),
+    )
+
+    def __init__(self, src: TPosition, dst: TPosition, depth: int, mask: int = 0) -> None:
         _ascreg_call = "TQueBind"
-        for pos in (src, dst):
-            if pos not in _PRODUCER:
-                raise AscregTypeError(
-                    f"{pos} is not a vector-core queue position (VECIN or VECOUT)"
-                )
+        self._setup(src, dst, depth, f"TQueBind<{src.name}, {dst.name}, {depth}>")
+
+    def _setup(self, src: TPosition, dst: TPosition, depth: int, name: str) -> None:
+        self._event = queue_event(src, dst, name)
         self._src, self._dst = src, dst
+        self._position = src if dst is TPosition.GM else dst
         self._depth = operands.in_range(depth, "depth", 0, 255)
-        same = src is dst
-        self._name = (
-            f"TQue<{src.name}, {depth}>" if same else f"TQueBind<{src.name}, {dst.name}, {depth}>"
-        )
-        self._producer, self._consumer = _PRODUCER[src], _CONSUMER[dst]
+        self._name = name
         self._pipe: TPipe | None = None
         self._buffers: list[_Buffer] = []
-        self._queue: deque[LocalTensor[Any]] = deque()
-        self.AllocTensor = _Templated(self, "_alloc")
-        """``AllocTensor[T]()``: a tensor over an idle buffer (contents undefined);
-        ``AllocTensor[T](t)`` rebinds *t* (depth 0, in place)."""
-        self.DeQue = _Templated(self, "_dequeue")
-        """``DeQue[T]()``: the oldest tensor in the queue; ``DeQue[T](t)`` rebinds *t*."""
+        self._cursor = 0
+        """The buffer ``AllocTensor`` tries first (buffers are handed out round-robin)."""
+        self._queue: deque[tuple[_Buffer, HardEvent]] = deque()
 
     def __repr__(self) -> str:
         return self._name
 
     def _attach(self, pipe: TPipe, buffers: list[_Buffer]) -> None:
-        self._pipe, self._buffers = pipe, buffers
+        self._pipe, self._buffers, self._cursor = pipe, buffers, 0
         pipe._queues.append(self)
+
+    def _detach(self) -> None:
+        self._pipe, self._buffers = None, []
+        self._queue.clear()
+
+    def _next_idle(self) -> _Buffer | None:
+        """Return the next idle buffer in round-robin order (the C++ ``bufCursor``), or None."""
+        count = len(self._buffers)
+        for _ in range(count):
+            buffer = self._buffers[self._cursor]
+            self._cursor = (self._cursor + 1) % count
+            if buffer.state == "idle":
+                return buffer
+        return None
+
+    def FreeAllEvent(self) -> None:
+        """``FreeAllEvent()``: wait for and release the event ids the freed buffers hold.
+
+        Each buffer ``FreeTensor`` returned holds an id of the queue's backward event until its
+        next ``AllocTensor``; this settles them all now (the producer pipe is ordered after the
+        consumer's work), so other queues may take the ids. Not for depth 0 (C++
+        ``static_assert``).
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import HardEvent, TPipe, TPosition, TQue
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); que = TQue[TPosition.VECIN, 1]()
+        ...     _ = pipe.InitBuffer(que, 1, 64)
+        ...     _ = que.EnQue(que.AllocTensor[float32_t]()); que.FreeTensor(que.DeQue[float32_t]())
+        ...     held = pipe.FetchEventID(HardEvent.V_MTE2)
+        ...     que.FreeAllEvent(); held, pipe.FetchEventID(HardEvent.V_MTE2)
+        (1, 0)
+        """
+        _ascreg_call = f"{self._name}.FreeAllEvent"
+        if not self._depth:
+            raise AscregError("FreeAllEvent is not for a depth-0 (in-place) queue")
+        for buffer in self._buffers:
+            if buffer.enque is not None:
+                raise AscregError(
+                    "a tensor is still in the queue: DeQue it before FreeAllEvent (the chip "
+                    "asserts)"
+                )
+            if buffer.free is not None:
+                self._events().release(*buffer.free)
+                buffer.free = None
+                if buffer.token is not None:
+                    self._tracker().acquire(self._event.value[0], buffer.token)
+                buffer.token = None
 
     def _capacity(self) -> int:
         return self._depth or len(self._buffers)
@@ -280,31 +547,82 @@ class TQueBind:
                 call=f"{self._name}.{call}",
             )
 
-    def _alloc(self, dtype: type[T], inplace: bool) -> LocalTensor[T]:
+    def _tensor(self, buffer: _Buffer, dtype: type[T]) -> LocalTensor[T]:
+        """Return the buffer as ``LocalTensor<dtype>`` (the C++ ``Buf2Tensor<T>``)."""
+        return LocalTensor._view(
+            buffer.view(dtype), buffer.nbytes // dtype.size, self._position, buffer
+        )
+
+    def _rebind(self, tensor: LocalTensor[Any], taken: LocalTensor[Any]) -> LocalTensor[Any]:
+        tensor._bind(taken.GetPhyAddr(), taken.GetSize(), taken.GetPosition(), taken._owner)
+        return tensor
+
+    def _events(self) -> EventPool:
+        assert self._pipe is not None
+        return self._pipe._events
+
+    @member_template(Signature(T=TYPENAME))
+    def AllocTensor(
+        self, tensor: LocalTensor[Any] | None = None, *, T: type[Scalar] | None = None
+    ) -> LocalTensor[Any]:
+        """``AllocTensor<T>()``: a tensor over an idle buffer (contents undefined).
+
+        ``AllocTensor[T](t)`` (the C++ ``AllocTensor(LocalTensor<T>&)``, depth 0) rebinds *t*
+        in place instead, and returns it.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import TPipe, TPosition, TQue
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); que = TQue[TPosition.VECIN, 1]()
+        ...     _ = pipe.InitBuffer(que, 1, 128)
+        ...     que.AllocTensor[float32_t]().GetSize()
+        32
+        """
         _ascreg_call = f"{self._name}.AllocTensor"
+        if tensor is not None:
+            return self._rebind(tensor, self._alloc(_deduced(tensor, T), True))
+        return self._alloc(need("T", T, "AllocTensor[T]()"), False)
+
+    def _alloc(self, dtype: type[T], inplace: bool) -> LocalTensor[T]:
         self._check_form(inplace, "AllocTensor")
         if self._pipe is None:
             raise AscregError("the queue has no buffers: call pipe.InitBuffer(que, num, len)")
-        idle = next((b for b in self._buffers if b.state == "idle"), None)
+        idle = self._next_idle()
         if idle is None:
             raise AscregError(
                 f"no idle buffer: all {len(self._buffers)} buffer(s) of InitBuffer are taken; "
                 "FreeTensor one first"
             )
-        taken = self._pipe._allocated_on(self._src)
-        if taken >= MAX_ALLOCATED_PER_POSITION:
-            raise AscregError(
-                f"{taken} tensors are already allocated on {self._src.name}: at most "
-                f"{MAX_ALLOCATED_PER_POSITION} at once per TPosition"
-            )
+        if idle.free is not None:
+            self._events().release(*idle.free)
+            idle.free = None
         if idle.token is not None:
-            self._tracker_acquire(self._producer, idle.token)
+            self._tracker().acquire(self._event.value[0], idle.token)
         idle.state = "allocated"
-        ptr = idle.ptr.cast(dtype)
-        return LocalTensor._view(ptr, idle.nbytes // dtype.size, self._src, idle)
+        idle.take(dtype)
+        return self._tensor(idle, dtype)
 
-    def EnQue(self, tensor: LocalTensor[T]) -> bool:
-        """``EnQue(t)``: pass an allocated tensor to the consumer (raises when full).
+    @member_template(
+        Signature(T=TYPENAME),
+        Signature(srcUserPos=_POSITION, dstUserPos=_POSITION, T=TYPENAME),
+        Signature(srcUserPos=_POSITION, dstUserPos=_POSITION),
+    )
+    def EnQue(
+        self,
+        tensor: LocalTensor[Any],
+        *,
+        T: type[Scalar] | None = None,
+        srcUserPos: TPosition | None = None,
+        dstUserPos: TPosition | None = None,
+    ) -> bool:
+        """``EnQue<T>(t)`` / ``EnQue<srcUserPos, dstUserPos>(t)``: pass a tensor to the consumer.
+
+        The positioned form names the path of this hand-over (a ``TQueBind`` of VECIN and
+        VECOUT reused for GM -> VECIN, then VECOUT -> GM); its ``DeQue`` names the same
+        positions. Raises when the queue is full.
 
         Examples
         --------
@@ -315,10 +633,13 @@ class TQueBind:
         ...     pipe = TPipe(); que = TQue[TPosition.VECIN, 2]()
         ...     _ = pipe.InitBuffer(que, 2, 128)
         ...     a = que.AllocTensor[float32_t](); b = que.AllocTensor[float32_t]()
-        ...     que.EnQue(a), que.EnQue(b), que.GetTensorCountInQue(), que.VacantInQue()
+        ...     que.EnQue(a), que.EnQue[float32_t](b), que.GetTensorCountInQue(), que.VacantInQue()
         (True, True, 2, False)
         """
         _ascreg_call = f"{self._name}.EnQue"
+        event = _positions(srcUserPos, dstUserPos, _ascreg_call) or self._event
+        if event is not self._event and not self._depth:
+            raise AscregError("the positioned EnQue needs depth >= 1 (C++ static_assert)")
         buffer = self._buffer_of(tensor, "EnQue")
         if buffer.state != "allocated":
             raise AscregError(
@@ -329,30 +650,74 @@ class TQueBind:
                 f"the queue is full: it holds {len(self._queue)} tensor(s) and its depth is "
                 f"{self._depth} (depth = the most EnQue calls in a row without a DeQue)"
             )
+        buffer.enque = (event, self._events().alloc(event))
         buffer.state = "queued"
-        self._queue.append(tensor)
-        buffer.token = self._tracker().token(self._producer)
+        self._queue.append((buffer, event))
+        buffer.token = self._tracker().token(event.value[0])
         return True
 
-    def _dequeue(self, dtype: type[T], inplace: bool) -> LocalTensor[T]:
+    @member_template(
+        Signature(T=TYPENAME), Signature(srcUserPos=_POSITION, dstUserPos=_POSITION, T=TYPENAME)
+    )
+    def DeQue(
+        self,
+        tensor: LocalTensor[Any] | None = None,
+        *,
+        T: type[Scalar] | None = None,
+        srcUserPos: TPosition | None = None,
+        dstUserPos: TPosition | None = None,
+    ) -> LocalTensor[Any]:
+        """``DeQue<T>()`` / ``DeQue<srcUserPos, dstUserPos, T>()``: the oldest tensor, as ``T``.
+
+        The buffer comes out as ``LocalTensor<T>`` whatever type it was allocated as (a
+        ``uint8_t`` buffer dequeued as ``int8_t``, as production kernels do). ``DeQue[T](t)``
+        (the C++ ``DeQue(LocalTensor<T>&)``, depth 0) rebinds *t* in place instead, and
+        returns it. A refused ``DeQue`` leaves the queue as it was.
+
+        Examples
+        --------
+        >>> from ascreg import int8_t, uint8_t
+        >>> from ascreg.basic import TPipe, TPosition, TQue
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); que = TQue[TPosition.VECIN, 1]()
+        ...     _ = pipe.InitBuffer(que, 1, 64)
+        ...     _ = que.EnQue(que.AllocTensor[uint8_t]())
+        ...     que.DeQue[int8_t]()
+        <LocalTensor<int8_t> VECIN <__ubuf__ int8_t* 0x0 ...>, 64 elements>
+        """
         _ascreg_call = f"{self._name}.DeQue"
+        event = _positions(srcUserPos, dstUserPos, _ascreg_call) or self._event
+        if tensor is not None:
+            return self._rebind(tensor, self._dequeue(_deduced(tensor, T), event, True))
+        return self._dequeue(need("T", T, "DeQue[T]()"), event, False)
+
+    def _dequeue(self, dtype: type[T], event: HardEvent, inplace: bool) -> LocalTensor[T]:
         self._check_form(inplace, "DeQue")
         if not self._queue:
             raise SyncError("DeQue on an empty queue: no EnQue is waiting (the chip would hang)")
-        tensor = self._queue.popleft()
-        buffer = self._buffer_of(tensor, "DeQue")
-        if tensor._dtype() is not dtype:
-            raise AscregTypeError(
-                f"the queued tensor is {tensor._cpp()}, not LocalTensor<{dtype.cpp_name}>"
+        buffer, queued = self._queue[0]
+        if queued is not event:
+            raise SyncError(
+                f"the oldest tensor was queued for {queued.name} ({_path(queued)}) but this "
+                f"DeQue waits for {event.name} ({_path(event)}): EnQue and DeQue name the same "
+                "positions (the chip would wait on the wrong flag)"
             )
+        self._queue.popleft()
         buffer.state = "allocated"
+        assert buffer.enque is not None
+        self._events().release(*buffer.enque)
+        buffer.enque = None
         if buffer.token is not None:
-            self._tracker_acquire(self._consumer, buffer.token)
+            self._tracker().acquire(event.value[1], buffer.token)
         buffer.token = None
-        return LocalTensor._view(tensor.GetPhyAddr(), tensor.GetSize(), self._dst, buffer)
+        return self._tensor(buffer, dtype)
 
-    def FreeTensor(self, tensor: LocalTensor[T]) -> None:
-        """``FreeTensor(t)``: give a tensor this queue handed out back to it.
+    @member_template(Signature(T=TYPENAME))
+    def FreeTensor(self, tensor: LocalTensor[Any], *, T: type[Scalar] | None = None) -> None:
+        """``FreeTensor<T>(t)``: give a tensor this queue handed out back to it.
+
+        Its buffer holds an id of the queue's backward event until its next ``AllocTensor``.
 
         Examples
         --------
@@ -373,8 +738,11 @@ class TQueBind:
             raise AscregError(f"{tensor._describe()} is still in the queue: DeQue it first")
         if buffer.state == "idle":
             raise AscregError(f"{tensor._describe()} was already freed (FreeTensor twice)")
+        backward = _BACKWARD[self._event]
+        buffer.free = (backward, self._events().alloc(backward))
         buffer.state = "idle"
-        buffer.token = self._tracker().token(self._consumer)
+        buffer.release()
+        buffer.token = self._tracker().token(self._event.value[1])
 
     def _buffer_of(self, tensor: Any, call: str) -> _Buffer:
         if not isinstance(tensor, LocalTensor):
@@ -386,7 +754,7 @@ class TQueBind:
                 f"of {self._name})",
                 call=f"{self._name}.{call}",
             )
-        if tensor.GetPhyAddr() != owner.ptr.cast(tensor._dtype()):
+        if tensor.GetPhyAddr().address != owner.ptr.address:
             raise AscregError(
                 f"{tensor._describe()} is a view into a queue buffer; pass the tensor "
                 "AllocTensor or DeQue returned",
@@ -396,9 +764,6 @@ class TQueBind:
 
     def _tracker(self) -> Any:
         return current_block().tracker
-
-    def _tracker_acquire(self, pipe: Pipe, token: dict[Pipe, int]) -> None:
-        self._tracker().acquire(pipe, token)
 
     def VacantInQue(self) -> bool:
         """Return True when another ``EnQue`` fits.
@@ -445,39 +810,41 @@ class TQueBind:
         return any(b.state == "idle" for b in self._buffers)
 
 
-class _TQue:
-    """``AscendC::TQue<pos, depth>``, written ``TQue[TPosition.VECIN, 1]()``."""
-
-    def __getitem__(self, params: tuple[TPosition, int]) -> _QueueMaker:
-        if not isinstance(params, tuple) or len(params) != 2:
-            raise AscregTypeError("write TQue[TPosition.X, depth]()", call="TQue")
-        return _QueueMaker(params[0], params[0], params[1])
-
-    def __repr__(self) -> str:
-        return "TQue"
+def _path(event: HardEvent) -> str:
+    src, dst = (pipe.name.removeprefix("PIPE_") for pipe in event.value)
+    return f"{src} -> {dst}"
 
 
-class _QueueMaker:
-    def __init__(self, src: TPosition, dst: TPosition, depth: int) -> None:
-        self._args = (src, dst, depth)
+class TQue(TQueBind):
+    """``AscendC::TQue<pos, depth>``: ``TQue[TPosition.VECIN, 1]()``, a queue at one position.
 
-    def __call__(self) -> TQueBind:
-        return TQueBind(*self._args)
+    ``TQue<VECIN>`` is ``TQueBind<GM, VECIN>`` (data copied in: MTE2 -> V) and
+    ``TQue<VECOUT>`` is ``TQueBind<VECOUT, GM>`` (results copied out: V -> MTE3).
+
+    Examples
+    --------
+    >>> from ascreg.basic import TPosition, TQue
+    >>> TQue[TPosition.VECIN, 1](), TQue[TPosition.VECIN, 1]
+    (TQue<VECIN, 1>, TQue<TPosition.VECIN, 1, 0>)
+    """
+
+    template_signatures = (Signature(pos=_POSITION, depth=INTEGER, mask=(_NO_MASK, 0)),)
+    _LOGICAL: ClassVar[dict[TPosition, tuple[TPosition, TPosition]]] = {
+        TPosition.VECIN: (TPosition.GM, TPosition.VECIN),
+        TPosition.VECOUT: (TPosition.VECOUT, TPosition.GM),
+    }
+
+    def __init__(self, pos: TPosition, depth: int, mask: int = 0) -> None:
+        _ascreg_call = "TQue"
+        if pos not in self._LOGICAL:
+            raise AscregTypeError(f"{pos} is not a vector-core queue position (VECIN or VECOUT)")
+        self._setup(*self._LOGICAL[pos], depth, f"TQue<{pos.name}, {depth}>")
 
 
-TQue = _TQue()
-"""``AscendC::TQue<pos, depth>``: ``TQue[TPosition.VECIN, 1]()`` makes a :class:`TQueBind`.
+class TBuf(metaclass=ClassTemplate):
+    """``AscendC::TBuf<pos>``: ``TBuf[TPosition.VECCALC]()`` (``TBuf()``: ``TBuf<>``, VECCALC).
 
-Examples
---------
->>> from ascreg.basic import TPosition, TQue
->>> TQue[TPosition.VECIN, 1]()
-TQue<VECIN, 1>
-"""
-
-
-class TBufHandle:
-    """The object ``TBuf[pos]()`` makes: one UB buffer for scratch tensors (no queue).
+    One UB buffer for scratch tensors (no queue).
 
     Examples
     --------
@@ -491,15 +858,14 @@ class TBufHandle:
     (256, 128)
     """
 
-    def __init__(self, position: TPosition) -> None:
-        if position not in UB_POSITIONS:
-            raise AscregTypeError(f"TBuf lives in UB (VECIN, VECOUT, VECCALC), not {position}")
-        self._position = position
+    template_signatures = (Signature(pos=(_POSITION, TPosition.VECCALC)),)
+
+    def __init__(self, pos: TPosition = TPosition.VECCALC) -> None:
+        _ascreg_call = "TBuf"
+        if pos not in UB_POSITIONS:
+            raise AscregTypeError(f"TBuf lives in UB (VECIN, VECOUT, VECCALC), not {pos}")
+        self._position = pos
         self._buffers: list[_Buffer] = []
-        self.Get = _BufGet(self, offset=False)
-        """``Get[T]()`` (the whole buffer) or ``Get[T](len)`` (*len* elements)."""
-        self.GetWithOffset = _BufGet(self, offset=True)
-        """``GetWithOffset[T](size, bufOffset)``: *size* elements from byte *bufOffset*."""
 
     def __repr__(self) -> str:
         return f"TBuf<{self._position.name}>"
@@ -507,7 +873,47 @@ class TBufHandle:
     def _attach(self, pipe: TPipe, buffers: list[_Buffer]) -> None:
         self._buffers = buffers
 
-    def _tensor(self, dtype: type[T], count: int | None, offset: int, call: str) -> LocalTensor[T]:
+    def _detach(self) -> None:
+        self._buffers = []
+
+    @member_template(Signature(T=TYPENAME))
+    def Get(self, len: int | None = None, *, T: type[Scalar] | None = None) -> LocalTensor[Any]:
+        """``Get<T>()`` (the whole buffer) or ``Get<T>(len)`` (its first *len* elements).
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf()
+        ...     _ = pipe.InitBuffer(buf, 64)
+        ...     buf.Get[half]().GetSize(), buf.Get[half](8).GetSize()
+        (32, 8)
+        """
+        return self._get(need("T", T, "Get[T]()"), len, 0, "Get")
+
+    @member_template(Signature(T=TYPENAME))
+    def GetWithOffset(
+        self, size: int, bufOffset: int, *, T: type[Scalar] | None = None
+    ) -> LocalTensor[Any]:
+        """``GetWithOffset<T>(size, bufOffset)``: *size* elements from byte *bufOffset*.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf()
+        ...     _ = pipe.InitBuffer(buf, 64)
+        ...     buf.GetWithOffset[half](16, 32).GetPhyAddr().address
+        32
+        """
+        dtype = need("T", T, "GetWithOffset[T](size, bufOffset)")
+        return self._get(dtype, size, bufOffset, "GetWithOffset")
+
+    def _get(self, dtype: type[T], count: int | None, offset: int, call: str) -> LocalTensor[T]:
         _ascreg_call = f"{self!r}.{call}"
         if not self._buffers:
             raise AscregError("the TBuf has no buffer: call pipe.InitBuffer(buf, len)")
@@ -525,55 +931,12 @@ class TBufHandle:
         return LocalTensor._view(buffer.ptr.offset_bytes(offset).cast(dtype), count, self._position)
 
 
-class _BufGet:
-    def __init__(self, buf: TBufHandle, *, offset: bool) -> None:
-        self._buf, self._offset = buf, offset
-
-    def __getitem__(self, dtype: type[T]) -> _BufGetter[T]:
-        if not is_scalar_type(dtype):
-            raise AscregTypeError("write Get[T]() / GetWithOffset[T](size, bufOffset)", call="TBuf")
-        return _BufGetter(self._buf, dtype, self._offset)
-
-
-class _BufGetter(Generic[T]):
-    def __init__(self, buf: TBufHandle, dtype: type[T], offset: bool) -> None:
-        self._buf, self._dtype, self._offset = buf, dtype, offset
-
-    def __call__(self, len: int | None = None, bufOffset: int = 0) -> LocalTensor[T]:
-        call = "GetWithOffset" if self._offset else "Get"
-        if self._offset and len is None:
-            raise AscregTypeError("GetWithOffset[T](size, bufOffset) takes both", call=call)
-        return self._buf._tensor(self._dtype, len, bufOffset, call)
-
-
-class _TBuf:
-    """``AscendC::TBuf<pos>``, written ``TBuf[TPosition.VECCALC]()``."""
-
-    def __getitem__(self, position: TPosition) -> _BufMaker:
-        if position not in UB_POSITIONS:
-            raise AscregTypeError(
-                f"TBuf lives in UB (VECIN, VECOUT, VECCALC), not {position}", call="TBuf"
-            )
-        return _BufMaker(position)
-
-    def __repr__(self) -> str:
-        return "TBuf"
-
-
-class _BufMaker:
-    def __init__(self, position: TPosition) -> None:
-        self._position = position
-
-    def __call__(self) -> TBufHandle:
-        return TBufHandle(self._position)
-
-
-TBuf = _TBuf()
-"""``AscendC::TBuf<pos>``: ``TBuf[TPosition.VECCALC]()`` makes a :class:`TBufHandle`.
+TBufHandle = TBuf
+"""The older name of :class:`TBuf` (what ``TBuf[pos]()`` made).
 
 Examples
 --------
->>> from ascreg.basic import TBuf, TPosition
->>> TBuf[TPosition.VECCALC]()
-TBuf<VECCALC>
+>>> from ascreg.basic import TBuf, TBufHandle
+>>> TBufHandle is TBuf
+True
 """

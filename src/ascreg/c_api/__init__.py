@@ -244,8 +244,11 @@ from ascreg.c_api.deprecated import (
     asc_storealign_pack_v2,
 )
 from ascreg.c_api.dma import (
+    asc_copy_ub2l1,
+    asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
     asc_copy_ub2ub_sync,
+    asc_ndim_copy_dci,
     asc_ndim_copy_gm2ub,
     asc_ndim_pad_count_config,
     asc_set_gm2ub_loop1_stride,
@@ -739,6 +742,8 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_bitsort_sync",
     "asc_clear_nthbit",
     "asc_clz",
+    "asc_copy_ub2l1",
+    "asc_copy_ub2l1_sync",
     "asc_copy_ub2ub",
     "asc_copy_ub2ub_sync",
     "asc_datacache_preload",
@@ -767,6 +772,7 @@ __all__ += [  # kernel level: scalar compute, system variables, cache control, s
     "asc_icache_preload",
     "asc_mrgsort4",
     "asc_mrgsort4_sync",
+    "asc_ndim_copy_dci",
     "asc_ndim_copy_gm2ub",
     "asc_ndim_pad_count_config",
     "asc_popc",

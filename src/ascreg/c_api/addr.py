@@ -17,7 +17,7 @@ C (inside a ``__simd_vf__`` function)                  Python
 
 Calling ``asc_update_addr_reg_*`` outside every ``hw_range`` loop, or with more offsets than
 open loops, is an error (C would have no loop counter to read). An ``addr_reg`` is the Reg API's
-:class:`~ascreg.machine.registers.AddrReg` (the same ``vector_address`` builtin) plus its unit: a
+:class:`~ascreg.machine.registers.AddrReg` (the same ``vector_address`` builtin, with its unit): a
 load or store at ``(ptr, areg)`` accesses ``ptr`` moved by ``areg.offset * areg.width`` bytes,
 which is ``areg.offset`` elements when the width matches the pointer's element size.
 
@@ -60,7 +60,9 @@ _LOOPS: list[list[int]] = []
 class addr_reg(AddrReg):
     """C ``addr_reg`` (builtin ``vector_address``): an offset in units of ``width`` bytes.
 
-    Built by ``asc_update_addr_reg_b8/_b16/_b32``; ``width`` is 1, 2 or 4.
+    Built by ``asc_update_addr_reg_b8/_b16/_b32``; ``width`` is 1, 2 or 4. It is the Reg
+    API's :class:`~ascreg.machine.registers.AddrReg` under its C name: either works wherever
+    the other does.
 
     Examples
     --------
@@ -68,13 +70,6 @@ class addr_reg(AddrReg):
     >>> a.offset, a.width, a.byte_offset
     (64, 2, 128)
     """
-
-    width: int = 1
-
-    @property
-    def byte_offset(self) -> int:
-        """The offset in bytes (``offset * width``)."""
-        return self.offset * self.width
 
 
 def hw_range(count: int) -> Iterator[int]:

@@ -276,7 +276,7 @@ def _unary(op: str, result: str) -> Any:
     >>> {name}(d, a, asc_create_mask_b32(PAT_VL2)); np.asarray(d)[:3].tolist()
     {result}
     """,
-    )(shared.precise)
+    )(shared.precise_unary)
 
 
 asc_exp = _unary("exp", "[54.598148345947266, 54.598148345947266, 0.0]")

@@ -319,7 +319,7 @@ def _set_atomic_doc(op: str, suffix: str) -> str:
     dtype = STORE_ATOMIC_TYPES[suffix]
     return f"""``asc_set_atomic_{op}_{suffix}()``: later UB -> GM copies {op} into GM as ``{dtype.cpp_name}``.
 
-    Each element a copy writes becomes ``{op}(gm, ub)`` (``ascreg.core.store_atomic``) until
+    Each element a copy writes becomes ``{op}(gm, ub)`` (``ascreg.machine.store_atomic``) until
     ``asc_set_atomic_none()`` or ``asc_init()``; GM is not cleared first.
 
     Examples

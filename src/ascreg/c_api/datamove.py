@@ -44,7 +44,6 @@ from ascreg._frontend import operands
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_LOAD_FAMILY, SPECS
-from ascreg.c_api.addr import addr_reg
 from ascreg.core import datamove as core
 from ascreg.core import unaligned
 from ascreg.errors import AscregTypeError
@@ -102,31 +101,29 @@ def _mask_pointer(ptr: Pointer[Any]) -> None:
         )
 
 
-def _offset(value: Any, post: bool) -> int | addr_reg:
-    """Check an ``int32_t offset`` or (not for ``_postupdate``) an ``addr_reg``."""
-    if isinstance(value, addr_reg):
+def _offset(value: Any, post: bool) -> int | AddrReg:
+    """Check an ``int32_t offset`` or (not for ``_postupdate``) an ``addr_reg``.
+
+    A Reg ``CreateAddrReg`` register is the same ``vector_address`` with its unit: it works too.
+    """
+    if isinstance(value, AddrReg):
         if post:
             raise AscregTypeError("the _postupdate form takes an int32_t offset, not an addr_reg")
         return value
-    if isinstance(value, AddrReg):
-        raise AscregTypeError(
-            f"{value!r} is a Reg.CreateAddrReg register without a unit: the C API takes the "
-            "addr_reg of asc_update_addr_reg_b8/_b16/_b32"
-        )
     if hasattr(value, "__ascreg_rows__"):  # one offset per iteration of a batched loop
         return value  # type: ignore[no-any-return]
     return operands.integer(value, "offset")
 
 
 def _move_address(
-    ptr: Pointer[Any], ref: Ref[Any] | None, offset: int | addr_reg, *, mask: bool
+    ptr: Pointer[Any], ref: Ref[Any] | None, offset: int | AddrReg, *, mask: bool
 ) -> Pointer[Any]:
     """Return the access address (``ptr + offset`` unless post-update) and update *ref*.
 
     Offsets count elements (bytes for a ``vector_bool``); an ``addr_reg`` counts its own unit.
     """
-    if isinstance(offset, addr_reg):
-        return ptr.offset_bytes(offset.byte_offset)
+    if isinstance(offset, AddrReg):
+        return offset.at(ptr)
     step = ptr.offset_bytes(offset) if mask else ptr + offset
     if ref is None:
         return step
@@ -449,11 +446,10 @@ def _vector_at(op: Any, reg: Any, role: str, ptr: Pointer[Any]) -> RegTensor[Any
     return vector
 
 
-def _areg(value: Any, role: str) -> addr_reg:
-    """Return *value* if it is an ``addr_reg`` (a unitless Reg ``AddrReg`` is explained)."""
-    if isinstance(value, addr_reg):
+def _areg(value: Any, role: str) -> AddrReg:
+    """Return *value* if it is an ``addr_reg`` (or the Reg ``AddrReg``, the same register)."""
+    if isinstance(value, AddrReg):
         return value
-    _offset(value, False)  # raises its own message for a Reg.CreateAddrReg register
     raise AscregTypeError(
         f"{role} must be an addr_reg (asc_update_addr_reg_b8/_b16/_b32), got {value!r:.40}"
     )
@@ -461,7 +457,7 @@ def _areg(value: Any, role: str) -> addr_reg:
 
 def _plus_areg(ptr: Pointer[Any], value: Any, role: str) -> Pointer[Any]:
     """Return *ptr* moved by the ``addr_reg`` *value* (its offset times its unit, in bytes)."""
-    return ptr.offset_bytes(_areg(value, role).byte_offset)
+    return _areg(value, role).at(ptr)
 
 
 @define("asc_loadunalign_pre")
@@ -541,7 +537,7 @@ def asc_loadunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: A
         operands.integer(rest[1], "inc")
         _load_unaligned(op, dst, src0, at)
         return
-    if len(rest) != 1 or isinstance(rest[0], addr_reg):
+    if len(rest) != 1 or isinstance(rest[0], AddrReg):
         raise AscregTypeError(
             "takes (dst, src0, src1, count) or (dst, src0, src1, offset, inc) with an addr_reg "
             f"offset, got {3 + len(rest)} arguments"
@@ -613,7 +609,7 @@ def asc_storeunalign_postupdate(op: Any, dst: Any, src0: Any, src1: Any, *rest: 
     if isinstance(src1, MaskReg) and not rest:
         _store_mask_unaligned(dst, src0, src1)
         return
-    if len(rest) == 1 and isinstance(rest[0], addr_reg):
+    if len(rest) == 1 and isinstance(rest[0], AddrReg):
         ptr = operands.value_address(dst, "dst")
         reg = _vector_at(op, src1, "src1", ptr)
         stream = operands.instance(src0, vector_store_unalign, "src0")
@@ -675,7 +671,7 @@ def asc_storeunalign_post(op: Any, dst: Any, src: Any, *rest: Any) -> None:
     [0, -2, -2, 0]
     """
     ptr = operands.value_address(dst, "dst")
-    if len(rest) == 1 and isinstance(rest[0], addr_reg):
+    if len(rest) == 1 and isinstance(rest[0], AddrReg):
         op.spec.check(ptr.dtype)
         stream = operands.instance(src, vector_store_unalign, "src")
         unaligned.store_post_after_register(stream, _plus_areg(ptr, rest[0], "offset"))

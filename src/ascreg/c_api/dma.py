@@ -2,7 +2,9 @@
 
 ``asc_copy_ub2ub`` runs on ``PIPE_V``; ``asc_set_gm2ub_loop*`` / ``asc_set_ub2gm_loop*`` repeat
 the GM <-> UB copies of ``ascreg.c_api.kernel``; ``asc_ndim_copy_gm2ub`` copies up to five
-dimensions with padding, configured by ``asc_set_ndim_*``.
+dimensions with padding, configured by ``asc_set_ndim_*`` (``asc_ndim_copy_dci``: its cache
+invalidate, no effect here). ``asc_copy_ub2l1[_sync]`` (UB to the cube's L1) raise
+:class:`~ascreg.errors.UnsupportedError`: ascreg has no cube unit.
 
 Examples
 --------
@@ -28,15 +30,18 @@ import numpy as np
 
 from ascreg._frontend import operands
 from ascreg._frontend.template import define
-from ascreg.errors import AscregTypeError
+from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, UbPtr
 from ascreg.machine.mte import NdimLoop, ndim_gm_to_ub, ub_to_ub
 from ascreg.machine.sysregs import NDIM, system_registers
 
 __all__ = [
+    "asc_copy_ub2l1",
+    "asc_copy_ub2l1_sync",
     "asc_copy_ub2ub",
     "asc_copy_ub2ub_sync",
+    "asc_ndim_copy_dci",
     "asc_ndim_copy_gm2ub",
     "asc_ndim_pad_count_config",
     "asc_set_gm2ub_loop1_stride",
@@ -381,3 +386,71 @@ def asc_ndim_copy_gm2ub(
         for n, (size, (left, right)) in enumerate(zip(sizes, pads, strict=True))
     )
     ndim_gm_to_ub(dst, src, loops, regs.pad_value if padding_mode else None, op.name)
+
+
+@define("asc_ndim_copy_dci")
+def asc_ndim_copy_dci(op: Any) -> None:
+    """``asc_ndim_copy_dci()``: invalidate the data cache of the n-dimensional copy engine.
+
+    Declared in ``c_api/vector_datamove/vector_datamove.h`` ("N-dimensional copy with DCI", the
+    CANN 9.1.0 release notes); on a vector core it issues the copy engine's cache invalidate.
+    ascreg has no data cache (``asc_ndim_copy_gm2ub`` reads GM directly), so it changes nothing;
+    like the other cache controls (``asc_dci``) it is a kernel-level call of a running block.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     asc_ndim_copy_dci()
+    """
+    current_block()
+
+
+_NO_L1 = (
+    "needs the cube unit's L1 buffer (__cbuf__), which ascreg does not emulate yet (the cube "
+    "is outside ascreg's scope; see docs/limitations.md)"
+)
+
+
+def _ub_to_l1(op: Any, *args: Any) -> None:
+    """``asc_copy_ub2l1``: the L1 buffer is the cube's, which ascreg lacks (an error)."""
+    current_block()
+    raise UnsupportedError(f"copying UB -> L1 {_NO_L1}", call=op.name)
+
+
+def _ub_to_l1_sync(op: Any, dst: Any, src: Any, size: Any) -> None:
+    """``asc_copy_ub2l1_sync``: as :func:`_ub_to_l1`."""
+    _ub_to_l1(op, dst, src, size)
+
+
+_UB2L1_DOC = """``{name}(__cbuf__ void* dst, __ubuf__ void* src, {params})``: UB to L1 ({pipe}).
+
+The destination is the cube unit's L1 buffer, which ascreg does not emulate: the call raises
+:class:`~ascreg.errors.UnsupportedError` ("needs the cube unit") rather than copy anywhere.
+
+Examples
+--------
+>>> from ascreg import uint8_t
+>>> from ascreg.c_api import __ubuf__
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     {name}(None, __ubuf__(uint8_t, 64), 64)
+Traceback (most recent call last):
+...
+ascreg.errors.UnsupportedError: {name}: copying UB -> L1 needs the cube unit's L1 buffer ...
+"""
+
+asc_copy_ub2l1 = define(
+    "asc_copy_ub2l1",
+    doc=_UB2L1_DOC.format(
+        name="asc_copy_ub2l1",
+        params="uint32_t size | uint16_t n_burst, len_burst, src_gap, dst_gap",
+        pipe="PIPE_MTE3",
+    ),
+)(_ub_to_l1)
+asc_copy_ub2l1_sync = define(
+    "asc_copy_ub2l1_sync",
+    doc=_UB2L1_DOC.format(
+        name="asc_copy_ub2l1_sync", params="uint32_t size", pipe="PIPE_MTE3, then waits"
+    ),
+)(_ub_to_l1_sync)

@@ -44,7 +44,7 @@ from ascreg._dtypes import (
     uint16_t,
     uint32_t,
 )
-from ascreg.core.store_atomic import combiner
+from ascreg._frontend import operands
 from ascreg.errors import AscregError, AscregTypeError, SyncError
 from ascreg.machine.block import current_block, running_block
 from ascreg.machine.kernel import (
@@ -61,7 +61,6 @@ from ascreg.machine.kernel import (
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
 from ascreg.machine.mte import GM_TO_UB, UB_TO_GM, Burst, gm_to_ub, plain_copy, ub_to_gm
-from ascreg.machine.races import atomic_access
 from ascreg.machine.spr import MASK_SPR_INIT as MASK_SPR_INIT
 from ascreg.machine.spr import MASK_SPR_STATE as MASK_SPR_STATE
 from ascreg.machine.spr import write_mask_spr
@@ -160,11 +159,10 @@ def asc_init() -> None:
 
 
 def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
-    """Run a UB -> GM copy under the block's store-atomic mode and copy loop registers.
+    """Run a UB -> GM copy under the block's copy loop registers (``asc_set_ub2gm_loop*``).
 
-    With a store-atomic mode set (``asc_set_atomic_*``), each element merges into GM
-    (``ascreg.core.store_atomic``) and the write is exempt from the cross-block GM race check,
-    as an atomic is. The ``asc_set_ub2gm_loop*`` registers repeat the copy.
+    The store-atomic mode (``asc_set_atomic_*``) applies inside the copy engine
+    (:func:`ascreg.machine.mte.ub_to_gm`), as it does to every UB -> GM copy.
 
     Examples
     --------
@@ -181,22 +179,11 @@ def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     [5, 6, 7, 8]
     """
     regs = _registers()
-    mode = regs.atomic if regs is not None else None
-    if mode is None:
-        _copies_out(dst, src, burst, call, regs, None)
-        return
-    with atomic_access():
-        _copies_out(dst, src, burst, call, regs, mode)
-
-
-def _copies_out(dst: Any, src: Any, burst: Burst, call: str, regs: Any, mode: Any) -> None:
-    """Make the UB -> GM copy once per repetition of the copy loop registers."""
     if _single_copy(regs, "ub2gm", dst, src):
-        ub_to_gm(dst, src, burst, call, combine=combiner(*mode) if mode else None)
+        ub_to_gm(dst, src, burst, call)
         return
     for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
-        target, origin = dst.offset_bytes(dst_off), src.offset_bytes(src_off)
-        ub_to_gm(target, origin, burst, call, combine=combiner(*mode) if mode else None)
+        ub_to_gm(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
 
 
 def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
@@ -263,6 +250,14 @@ def asc_set_copy_pad_val(value: Any) -> None:
     """
     _ascreg_call = "asc_set_copy_pad_val"
     current_block().state["pad_value"] = value
+
+
+def _pointers(dst: Any, src: Any, into_ub: bool) -> None:
+    """Raise unless both copy operands are pointers (a host numpy array explained)."""
+    if not (isinstance(dst, Pointer) and isinstance(src, Pointer)):
+        spaces = ("__ubuf__", "__gm__") if into_ub else ("__gm__", "__ubuf__")
+        operands.device_pointer(dst, "dst", spaces[0])
+        operands.device_pointer(src, "src", spaces[1])
 
 
 def _typed_pair(dst: Any, src: Any) -> None:
@@ -354,9 +349,9 @@ def _form_of(direction: str, dst: Any, src: Any, args: tuple[Any, ...]) -> tuple
 def _plain_copy(direction: str, dst: Any, src: Any, args: tuple[Any, ...], call: str) -> bool:
     """Make the copy if its form is a known plain one and the registers make it plain; True then.
 
-    In a running block whose copy loop registers (and, out of UB, store-atomic mode) are at
-    reset, as :func:`load_from_gm` / :func:`store_to_gm` find them before they make one plain
-    burst.
+    In a running block whose copy loop registers are at reset, as :func:`load_from_gm` /
+    :func:`store_to_gm` find them before they make one plain burst (the copy engine applies
+    the store-atomic mode itself).
     """
     try:
         burst = _PLAIN_FORMS.get(_form_of(direction, dst, src, args))
@@ -366,10 +361,7 @@ def _plain_copy(direction: str, dst: Any, src: Any, args: tuple[Any, ...], call:
     if ctx is None:
         return False
     regs: SystemRegisters | None = ctx.state.get(SYSREGS_STATE)
-    if regs is not None and (
-        regs.copy_loops[direction].sizes != (1, 1)
-        or (direction == UB_TO_GM and regs.atomic is not None)
-    ):
+    if regs is not None and regs.copy_loops[direction].sizes != (1, 1):
         return False
     assert burst is not None
     plain_copy(ctx, dst, src, burst, direction, call)
@@ -417,6 +409,7 @@ def asc_copy_gm2ub_align(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_gm2ub_align"
     if _plain_copy(GM_TO_UB, dst, src, args, _ascreg_call):
         return
+    _pointers(dst, src, True)
     _forms(_ascreg_call, _GM2UB_FORMS, args)
     _typed_pair(dst, src)
     if len(args) == 1:
@@ -451,6 +444,7 @@ def asc_copy_ub2gm_align(dst: Any, src: Any, *args: Any) -> None:
     _ascreg_call = "asc_copy_ub2gm_align"
     if _plain_copy(UB_TO_GM, dst, src, args, _ascreg_call):
         return
+    _pointers(dst, src, False)
     _forms(_ascreg_call, _UB2GM_FORMS, args)
     _typed_pair(dst, src)
     burst = _size(args[0]) if len(args) == 1 else _out_burst(args)
@@ -474,6 +468,7 @@ def asc_copy_gm2ub(dst: Any, src: Any, *args: Any) -> None:
     63
     """
     _ascreg_call = "asc_copy_gm2ub"
+    _pointers(dst, src, True)
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
     load_from_gm(dst, src, burst, _ascreg_call)
@@ -494,6 +489,7 @@ def asc_copy_ub2gm(dst: Any, src: Any, *args: Any) -> None:
     ascreg.errors.AscregError: asc_copy_ub2gm: size 65536 does not fit the 16-bit burst length this form uses on dav-3510 (< 65536); use the _align form or the burst form
     """
     _ascreg_call = "asc_copy_ub2gm"
+    _pointers(dst, src, False)
     _forms(_ascreg_call, {1: "size", 4: "n_burst, len_burst, src_stride, dst_stride"}, args)
     burst = _size(args[0], PLAIN_SIZE_LIMIT) if len(args) == 1 else Burst(*args)
     store_to_gm(dst, src, burst, _ascreg_call)

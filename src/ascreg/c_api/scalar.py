@@ -240,9 +240,9 @@ def asc_get_ctrl(op: Any) -> int:
     --------
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
-    ...     asc_set_ctrl(asc_get_ctrl() | 1 << 48)
+    ...     asc_set_ctrl(asc_get_ctrl() | 1 << 59)
     ...     hex(asc_get_ctrl())
-    '0x1000000000000'
+    '0x1801000000000008'
     """
     return system_registers().ctrl
 
@@ -251,16 +251,24 @@ def asc_get_ctrl(op: Any) -> int:
 def asc_set_ctrl(op: Any, config: Any) -> None:
     """``asc_set_ctrl(uint64_t config)``: write the CTRL register.
 
-    ascreg stores the value for :func:`asc_get_ctrl`; the modes its documented bits select
-    (CTRL[48], [53], [59] saturation, [49] data-cache reads, [56] mask count mode) do not change
-    ascreg's results yet (see the limitations page).
+    The same register as ``SetCtrlSpr`` (:mod:`ascreg.basic`): CTRL[59] and CTRL[60] select
+    the conversions' saturation (docs/semantics.md), CTRL[10:6] the store-atomic mode of the
+    UB -> GM copies (as ``asc_set_atomic_*``), CTRL[49] (data-cache reads) changes no result.
+    A value ascreg does not model is an :class:`~ascreg.errors.UnsupportedError`
+    (:func:`~ascreg.machine.sysregs.check_ctrl`: CTRL[53] or [56] set, saturating float
+    arithmetic, ...).
 
     Examples
     --------
     >>> from ascreg.machine.block import BlockContext, block
     >>> with block(BlockContext()):
-    ...     asc_set_ctrl(-1); hex(asc_get_ctrl())
-    '0xffffffffffffffff'
+    ...     asc_set_ctrl(asc_get_ctrl() & ~(1 << 60)); hex(asc_get_ctrl())
+    '0x1000000000008'
+    >>> with block(BlockContext()):
+    ...     asc_set_ctrl(1 << 53)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.UnsupportedError: asc_set_ctrl: CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps; ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), CTRL[45] and CTRL[49]
     """
     system_registers().ctrl = as_u64(operands.integer(config, "config"))
 

@@ -23,6 +23,7 @@ import numpy as np
 from ascreg._dtypes import bfloat16_t
 from ascreg.core.bitwise import bitwise
 from ascreg.core.elementary import divide
+from ascreg.core.fpenv import quiet
 
 _BFLOAT16 = bfloat16_t.np_dtype  # compared by equality: dtype.name is slow in numpy
 
@@ -43,7 +44,7 @@ def abs_lanes(values: Lanes) -> Lanes:
     array([         0, 2143289344], dtype=uint32)
     """
     if values.dtype.kind in "iu":
-        with np.errstate(over="ignore"):
+        with quiet():
             return np.abs(values)  # numpy wraps: abs(INT_MIN) == INT_MIN
     sign, unsigned = _sign_bit(values.dtype)
     cleared: Lanes = values.view(unsigned) & ~sign
@@ -113,10 +114,10 @@ def arange(
     if dtype.kind in "iu":
         unsigned = np.dtype(f"u{dtype.itemsize}")
         base = np.asarray(start, dtype=dtype).view(unsigned)
-        with np.errstate(over="ignore"):
+        with quiet():
             result: Lanes = (index.astype(unsigned) + base).view(dtype)  # wraps modulo 2**bits
         return result
-    with np.errstate(all="ignore"):  # overflow to inf is the IEEE result, not a warning
+    with quiet():  # overflow to inf is the IEEE result, not a warning
         summed: Lanes = np.add(np.asarray(start, dtype=dtype), index.astype(dtype), dtype=dtype)
     return summed
 
@@ -127,7 +128,7 @@ def _float_minmax(
     """Max/Min with IEEE NaN propagation and the spec's signed-zero rule."""
 
     def op(a: Lanes, b: Lanes) -> Lanes:
-        with np.errstate(all="ignore"):  # NaN operands are data here, not numpy warnings
+        with quiet():  # NaN operands are data here, not numpy warnings
             result = pick(a, b)
             if a.dtype.kind == "f" or a.dtype == _BFLOAT16:
                 both_zero = (a == 0) & (b == 0)
@@ -146,7 +147,7 @@ def _widened(op: Callable[[Lanes, Lanes], Lanes]) -> Callable[[Lanes, Lanes], La
     def run(a: Lanes, b: Lanes) -> Lanes:
         if a.dtype.kind in "iu":  # integers wrap without a warning: no error state to set
             return op(a, b)
-        with np.errstate(all="ignore"):  # IEEE overflow/NaN results are data, not warnings
+        with quiet():  # IEEE overflow/NaN results are data, not warnings
             if a.dtype == _BFLOAT16:
                 return op(a.astype(np.float32), b.astype(np.float32)).astype(a.dtype)
             return op(a, b)
@@ -164,7 +165,7 @@ def prelu(a: Lanes, b: Lanes) -> Lanes:
     >>> prelu(np.float16([2.0, -2.0, -0.0]), np.float16([0.5, 0.25, 3.0]))
     array([ 2. , -0.5, -0. ], dtype=float16)
     """
-    with np.errstate(all="ignore"):  # inf * 0 = NaN and overflow are IEEE results here
+    with quiet():  # inf * 0 = NaN and overflow are IEEE results here
         product: Lanes = np.multiply(a, b)
         return np.where(a > 0, a, product)
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
 from ascreg.machine.memory import Pointer
 from ascreg.machine.simt.engine import LanePointer
 
@@ -226,7 +227,7 @@ def _rounds(
         where = offsets[lanes]
         current = np.asarray(base[where])
         old[lanes] = current
-        with np.errstate(over="ignore", invalid="ignore"):
+        with quiet():
             base[where] = update(current, *(v[lanes] for v in values))
 
 

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
+
 Arr = np.ndarray[Any, Any]
 _SERIES_LIMIT = 30.0
 _SERIES_TERMS = 90
@@ -57,7 +59,7 @@ def bessel_i(x: Arr, order: int) -> Arr:
     >>> bessel_i(np.array([-np.inf, -2.0, np.nan]), 1).round(12).tolist()
     [-inf, -1.590636854637, nan]
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         a = np.abs(x)
         small = _series(np.where(a <= _SERIES_LIMIT, a, 0.0), order)
         large = _asymptotic(np.where(a > _SERIES_LIMIT, np.minimum(a, _OVERFLOW), 100.0), order)
@@ -180,7 +182,7 @@ def bessel_jy(n: Arr, x: Arr, *, second_kind: bool) -> tuple[Arr, Arr]:
     n = np.asarray(n, dtype=np.int64)
     x = np.asarray(x, dtype=np.float64)
     value, bound = np.full_like(x, np.nan), np.full_like(x, _UNBOUNDED)
-    with np.errstate(all="ignore"):
+    with quiet():
         small = (x <= _SERIES_END) & (x > 0 if second_kind else True)
         small &= n <= 1 if second_kind else True
         large = x >= np.maximum(_HANKEL_START, n.astype(np.float64) ** 2)

@@ -31,6 +31,7 @@ from ascreg._dtypes import bfloat16_t
 from ascreg.core.arith import BINARY_OPS, abs_lanes
 from ascreg.core.compare import zero_masked
 from ascreg.core.elementary import elementary
+from ascreg.core.fpenv import quiet
 from ascreg.core.masks import lanes_to_bits
 
 Lanes = np.ndarray[Any, Any]
@@ -71,10 +72,10 @@ def fused_multiply_add(a: Lanes, b: Lanes, c: Lanes) -> Lanes:
     """
     if a.dtype.kind in "iu":
         unsigned = np.dtype(f"u{a.dtype.itemsize}")
-        with np.errstate(over="ignore"):
+        with quiet():
             wrapped: Lanes = a.view(unsigned) * b.view(unsigned) + c.view(unsigned)
         return wrapped.view(a.dtype)
-    with np.errstate(all="ignore"):  # inf - inf, inf * 0: IEEE NaN results, not warnings
+    with quiet():  # inf - inf, inf * 0: IEEE NaN results, not warnings
         product = a.astype(np.float64) * b.astype(np.float64)  # exact: at most 2 x 24 bits
         addend = c.astype(np.float64)
         total = product + addend
@@ -131,7 +132,7 @@ def widening_multiply(a: Lanes, b: Lanes) -> tuple[Lanes, Lanes]:
     """
     wide = np.dtype(f"{a.dtype.kind}{2 * a.dtype.itemsize}")
     unsigned = np.dtype(f"u{a.dtype.itemsize}")
-    with np.errstate(over="ignore"):
+    with quiet():
         product = a.astype(wide) * b.astype(wide)  # exact: 32 x 32 bits fit 64
     low: Lanes = product.astype(unsigned).view(a.dtype)  # the low word, bit for bit
     high: Lanes = (product >> (8 * a.dtype.itemsize)).astype(a.dtype)
@@ -181,6 +182,6 @@ def exp_sub(a: Lanes, b: Lanes, active: Lanes, *, part: int) -> Lanes:
     """
     if a.dtype.itemsize == 2:
         a, b, active = a[part::2], b[part::2], active[part::2]
-    with np.errstate(all="ignore"):  # inf - inf: an IEEE NaN result
+    with quiet():  # inf - inf: an IEEE NaN result
         difference = a.astype(np.float32) - b.astype(np.float32)
     return zero_masked(elementary("exp", difference, ftz=True), active)

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
 from ascreg.core.libm import ROUND_TO_INTEGRAL, saturate_to_integer
 
 Arr = np.ndarray[Any, Any]
@@ -52,7 +53,7 @@ def float_to_integer(x: Arr, dtype: np.dtype[Any], mode: str) -> Arr:
     >>> float_to_integer(np.array([-0.5, 2.5, -1.0], np.float32), np.dtype(np.uint32), "rna")
     array([0, 3, 0], dtype=uint32)
     """
-    with np.errstate(invalid="ignore"):
+    with quiet():
         integral = ROUND_TO_INTEGRAL[mode](np.asarray(x, dtype=F32))
     return saturate_to_integer(integral, dtype)
 

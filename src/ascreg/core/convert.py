@@ -45,7 +45,12 @@ from ascreg._dtypes import (
     half,
     hifloat8_t,
     int4x2_t,
+    int8_t,
+    int16_t,
+    uint8_t,
+    uint16_t,
 )
+from ascreg.core.fpenv import quiet
 from ascreg.enums import RoundMode
 
 Lanes = np.ndarray[Any, Any]
@@ -327,7 +332,7 @@ def round_integral(values: Lanes, rounding: RoundMode) -> Lanes:
     >>> round_integral(np.float32([2.5, -0.5]), RoundMode.CAST_CEIL)
     array([ 3., -0.], dtype=float32)
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         exact = values.astype(np.float64)
     negative = np.signbit(exact)
     finite = np.isfinite(exact)
@@ -466,6 +471,67 @@ def _float_lanes(values: Lanes, source: Lanes, src: type[Scalar], dst: type[Scal
     return np.where(nan, fill, out.view(unsigned)).astype(unsigned).view(dst.np_dtype)
 
 
+def _half_away(values: Lanes) -> Lanes:
+    """Round to an integral value, ties away from zero (exact for |x| < 2**52: the sum is)."""
+    rounded: Lanes = np.copysign(np.floor(np.abs(values) + 0.5), values)
+    return rounded
+
+
+_INTEGRAL: dict[RoundMode, Any] = {
+    RoundMode.CAST_RINT: np.rint,
+    RoundMode.CAST_NONE: np.rint,
+    RoundMode.UNKNOWN: np.rint,
+    RoundMode.CAST_ROUND: _half_away,
+    RoundMode.CAST_FLOOR: np.floor,
+    RoundMode.CAST_CEIL: np.ceil,
+    RoundMode.CAST_TRUNC: np.trunc,
+}
+"""numpy's rounding to integral float64 values for each mode the fast conversions know."""
+_NATIVE_FLOATS = frozenset({half, float32_t})
+"""Float formats numpy itself rounds float64 to, correctly (round to nearest even)."""
+_EXACT_IN_FLOAT32 = frozenset({int8_t, uint8_t, int16_t, uint16_t})
+
+
+def _float_range(dst: type[Scalar]) -> tuple[Lanes, Lanes]:
+    """Return an integer type's least and largest value as float64 0-d arrays (cached)."""
+    found = _FLOAT_RANGES.get(dst)
+    if found is None:
+        least, largest, _bits = _integer_range(dst)
+        found = _FLOAT_RANGES[dst] = (np.array(float(least)), np.array(float(largest)))
+    return found
+
+
+_FLOAT_RANGES: dict[type[Scalar], tuple[Lanes, Lanes]] = {}
+
+
+def _common_conversion(
+    lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode
+) -> Lanes | None:
+    """Convert the common pairs in a few numpy calls, or return None (the general path decides).
+
+    * half/float32 to an integer type, rounding to nearest even, ties away, down, up or toward
+      zero: the float64 value (exact) rounded by numpy; taken only when every lane is finite
+      and inside the destination's range, where saturation and wrapping agree;
+    * an 8- or 16-bit integer to half or float32 (every value exact in float32, none beyond
+      half's range) rounding to nearest even: one correct rounding from float64.
+
+    Both give bit for bit what the general path gives (``tests/reg/test_cast*.py``).
+    """
+    if src in _NATIVE_FLOATS and dst.kind in (Kind.INT, Kind.UINT) and dst is not int4x2_t:
+        integral = _INTEGRAL.get(rounding)
+        if integral is None:
+            return None
+        least, largest = _float_range(dst)
+        rounded: Lanes = integral(lanes.astype(np.float64))
+        inside = np.maximum(np.minimum(rounded, largest), least)  # NaN stays NaN
+        if np.count_nonzero(inside != rounded):  # out of range, infinite or NaN
+            return None
+        return rounded.astype(dst.np_dtype)
+    if src in _EXACT_IN_FLOAT32 and dst in _NATIVE_FLOATS and _INTEGRAL.get(rounding) is np.rint:
+        return lanes.astype(np.float64).astype(dst.np_dtype)
+    return None
+
+
 def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundMode,
             saturate: bool) -> Lanes:  # fmt: skip
     """Convert source elements to destination elements (one element per array entry).
@@ -484,7 +550,7 @@ def convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: RoundM
     >>> convert(np.int16([-5, 7]), int16_t, uint32_t, RoundMode.UNKNOWN, True)
     array([0, 7], dtype=uint32)
     """
-    with np.errstate(all="ignore"):  # NaN and out-of-range lanes are handled explicitly
+    with quiet():  # NaN and out-of-range lanes are handled explicitly
         return _convert(lanes, src, dst, rounding, saturate)
 
 
@@ -497,6 +563,9 @@ def _convert(lanes: Lanes, src: type[Scalar], dst: type[Scalar], rounding: Round
     if src is fp8_e8m0_t:
         codes = lanes.view(np.uint8).astype(np.uint16)
         return np.where(codes == 255, 0x7FC0, codes << 7).astype(np.uint16).view(dst.np_dtype)
+    fast = _common_conversion(lanes, src, dst, rounding)
+    if fast is not None:
+        return fast
     exact = decode(lanes, src)
     if dst is int4x2_t or dst.kind in (Kind.INT, Kind.UINT):
         return _to_integer(exact, dst, rounding, saturate)
@@ -575,10 +644,10 @@ def cast_lanes(
 def _narrowed(converted: Lanes, mask_bits: Lanes, src_unit: int, dst_unit: int, unit: int,
               layout: int, dst: type[Scalar]) -> Lanes:  # fmt: skip
     """Place narrowed units at ``ratio * j + layout``; 0 for the others and masked-off units."""
-    enabled = np.repeat(mask_bits[::src_unit], unit)
-    kept = np.where(enabled, converted, np.zeros_like(converted)).reshape(-1, unit)
+    enabled = mask_bits[::src_unit] if unit == 1 else np.repeat(mask_bits[::src_unit], unit)
+    kept = np.where(enabled, converted, np.zeros((), converted.dtype)).reshape(-1, unit)
     placed = np.zeros((256 // dst_unit, unit), dtype=converted.dtype)
-    placed[np.arange(kept.shape[0]) * (src_unit // dst_unit) + layout] = kept
+    placed[layout :: src_unit // dst_unit] = kept  # unit j at ratio * j + layout
     return _lanes(placed.reshape(-1), dst)
 
 
@@ -595,7 +664,7 @@ def muls_cast(lanes: Lanes, scalar: Any, mask_bits: Lanes, layout: int) -> Lanes
     >>> muls_cast(np.float32([1.0 + 2.0**-11] * 64), np.float32(1.0), bits, 0)[:2]
     array([1.001, 0.   ], dtype=float16)
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         product = lanes.astype(np.float64) * np.float64(scalar)
         rounded = _to_float(product, half, RoundMode.CAST_ROUND, saturate=False)
         halves = np.where(np.isnan(rounded), np.float16(np.nan), rounded.astype(np.float16))

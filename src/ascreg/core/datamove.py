@@ -24,9 +24,10 @@ import numpy as np
 
 from ascreg._dtypes import UNSIGNED_OF_WIDTH
 from ascreg.core.masks import _ALL_ON_IDS, bits_from_bytes, bytes_from_bits
-from ascreg.errors import AddressSpaceError, IllegalDtypeError
-from ascreg.machine.memory import DATA_BLOCK, Pointer
+from ascreg.errors import AddressSpaceError, IllegalDtypeError, OutOfBoundsError, get_policy
+from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
 from ascreg.machine.registers import MASK_BITS, VL
+from ascreg.machine.undefined import UndefinedLanes, plain, require_defined, with_undefined
 
 Lanes = np.ndarray[Any, Any]
 
@@ -154,14 +155,46 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
             src.require_alignment(
                 _NORM_ALIGN, f"LoadAlign with {dist} needs {_NORM_ALIGN}-byte alignment"
             )
-        return src.view(lanes).copy()
+        try:
+            return src.view(lanes).copy()
+        except OutOfBoundsError as error:
+            return _past_allocation(src, _NORM_LOAD, lanes, error)
     size = src.dtype.size
     mode = load_mode(dist, size, dual=dual)
     align = mode.align or size
     if src.address % align:
         src.require_alignment(align, f"LoadAlign with {dist} needs {align}-byte alignment")
-    elems = src.view(mode.elements(lanes))
+    try:
+        elems = src.view(mode.elements(lanes))
+    except OutOfBoundsError as error:
+        return _past_allocation(src, mode, lanes, error)
     return mode.build(elems, lanes).copy()
+
+
+def _past_allocation(
+    src: Pointer[Any], mode: LoadMode, lanes: int, error: OutOfBoundsError
+) -> Lanes:
+    """Return the lanes of a load whose last bytes run past its allocation (not past UB).
+
+    Legal on the chip: those lanes hold the UB bytes there and are *undefined*
+    (:mod:`ascreg.machine.undefined`). Anything else is the access's own error (re-raised by
+    :meth:`~ascreg.machine.memory.Pointer.view_past_allocation`); a batched loop's
+    per-iteration pointer re-raises *error*, so that the loop runs eagerly.
+    """
+    if type(src) is not UbPtr:
+        raise error
+    count = mode.elements(lanes)
+    values, past = src.view_past_allocation(count, "reads")
+    block = src.block
+    end = src.address + count * src.dtype.size
+    origin = (
+        f"loaded from __ubuf__ [{src.address:#x}, {end:#x}), past the end of "
+        f"{block.describe() if block else 'its allocation'}"
+    )
+    lanes_read: Lanes = with_undefined(
+        mode.build(values, lanes).copy(), mode.build(past, lanes), origin
+    )
+    return lanes_read
 
 
 def load_dual(src: Pointer[Any], dist: str, lanes: int) -> tuple[Lanes, Lanes]:
@@ -293,6 +326,7 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
             mode.align, f"StoreAlign with {dist} needs {mode.align}-byte alignment"
         )
     if mode.first_only:
+        require_defined(values[:1], None, "a store")
         dst.view(1, "writes")[0] = values[0]
         return
     if mode.narrow is not None:
@@ -316,6 +350,7 @@ def store_two_post(dst: Pointer[Any], values: Lanes, active: Lanes, dist: str, s
     >>> p.read(6).tolist()  # the second half starts 4 elements on
     [0, 1, 2, 3, 32, 33]
     """
+    require_defined(values, active, "a store")  # lane numbers of the whole register
     half = values.size // 2
     store(dst, values[:half], active[:half], dist)
     store(dst + min(stride, half), values[half:], active[half:], dist)
@@ -325,11 +360,16 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
     """Write *values* element-wise at *dst*, only where *active* (None: everywhere).
 
     Only the span up to the last enabled lane is bounds-checked: masked-off lanes are never
-    accessed, so a tail store past the end of a buffer is legal when its lanes are off.
+    accessed, so a tail store past the end of a buffer is legal when its lanes are off. An
+    enabled lane that is undefined (:mod:`ascreg.machine.undefined`) is an error; one past the
+    allocation too, unless ``policy(past_allocation="chip")`` lets it write the UB bytes there.
     """
+    if type(values) is UndefinedLanes:
+        require_defined(values, active, "a store")
+        values = plain(values)
     count = values.shape[-1]  # lanes (rows of lanes in a batched loop)
     if active is None:
-        target = dst.view(count, "writes")
+        target = _store_view(dst, count)
         target[:] = values.view(target.dtype)
         return
     if not dst.fits(count * dst.dtype.size):
@@ -340,7 +380,7 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         if enabled.size == 0:
             return
         count = int(enabled[-1]) + 1  # masked-off lanes past the buffer are never accessed
-    target = dst.view(count, "writes")  # rows of lanes (a batched loop) keep their leading axis
+    target = _store_view(dst, count)  # rows of lanes (a batched loop) keep their leading axis
     if count != values.shape[-1]:
         values, active = values[..., :count], active[..., :count]
     if values.dtype is not target.dtype:
@@ -349,6 +389,16 @@ def write_lanes(dst: Pointer[Any], values: Lanes, active: Lanes | None) -> None:
         target[...] = values  # every lane on (an assignment: np.copyto's dispatch costs more)
         return
     np.copyto(target, values, where=active)
+
+
+def _store_view(dst: Pointer[Any], count: int) -> Lanes:
+    """Return the *count* elements a store writes at *dst* (past the allocation: per policy)."""
+    try:
+        return dst.view(count, "writes")
+    except OutOfBoundsError:
+        if type(dst) is not UbPtr or get_policy().past_allocation != "chip":
+            raise
+        return dst.view_past_allocation(count, "writes")[0]  # or the access's own error
 
 
 def _write_rows(dst: Any, values: Lanes, active: Lanes) -> None:
@@ -379,9 +429,11 @@ def store_interleaved(dst: Pointer[Any], first: Lanes, second: Lanes, dist: str)
     """
     store_mode(dist, first.dtype.itemsize, dual=True)
     dst.require_alignment(DATA_BLOCK, f"StoreAlign with {dist} needs 32-byte alignment")
+    require_defined(first, None, "a store")
+    require_defined(second, None, "a store")
     merged = np.empty(2 * first.size, dtype=first.dtype)
     merged[0::2], merged[1::2] = first, second
-    target = dst.view(merged.size, "writes")
+    target = _store_view(dst, merged.size)
     target[:] = merged.view(target.dtype)
 
 

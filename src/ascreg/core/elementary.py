@@ -11,6 +11,24 @@ all ones (``-1`` signed, the maximum unsigned) and ``MIN / -1`` wraps to ``MIN``
 software division of 64-bit lanes computes (``DivS64Impl`` / ``DivU64Impl``); the 16- and
 32-bit instruction is given the same results.
 
+Why the results are correctly rounded, and fast
+-----------------------------------------------
+* ``Div`` and ``Sqrt``: the float64 quotient or root of float32 (half) operands is correctly
+  rounded, and rounding it once more to 24 (11) bits is the correctly rounded result, since
+  ``53 >= 2p + 2`` (double rounding is innocuous: :mod:`ascreg.core.rounding`).
+* ``exp``, ``ln``, ``log2``, ``log10`` of float32 lanes: numpy's float64 value, rounded with
+  the interval test of :func:`ascreg.core.rounding.round_decided`, which proves each lane;
+  an undecided lane (about one in 2**18) is recomputed exactly (:func:`exact_lane`).
+* Half lanes of the unary functions: a table of the results of all 65536 inputs per function
+  and mode, built once by the same proven path; a call is one table lookup.
+* FTZ, per function (a flush costs a few numpy calls, so it is done only where it can matter):
+  ``exp`` of a subnormal ``x`` equals ``exp(±0) = 1`` in both formats (``|x| < 2**-14`` keeps
+  ``e**x`` within ``2**-13`` of 1, closer than the rounding midpoints ``1 - 2**-12`` and
+  ``1 + 2**-11`` of half, let alone float32's), so its input is not flushed; its results can be
+  subnormal and are. The logarithms' results never are (``|log_b x| >= |log_b(1 - 2**-11)| >
+  2**-13`` for every ``x != 1``), and neither are square roots (``sqrt(2**-149) > 2**-75``,
+  ``sqrt(2**-24) = 2**-12``): only their inputs are flushed. ``Div`` flushes both.
+
 Examples
 --------
 >>> import numpy as np
@@ -23,33 +41,39 @@ array([1.       , 2.7182817, 0.       ], dtype=float32)
 from __future__ import annotations
 
 import decimal
+import math
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import attrs
 import numpy as np
+
+from ascreg.core import rounding
+from ascreg.core.fpenv import IGNORE, STATE, quietly
 
 Lanes = np.ndarray[Any, Any]
 
 _FORMATS = {np.dtype(np.float16): (11, -14, 15), np.dtype(np.float32): (24, -126, 127)}
 """Precision p (bits, with the hidden one), minimum and maximum normal exponent per format."""
+_SMALLEST_NORMAL = {np.dtype(np.float16): np.array(2.0**-14, np.float16), np.dtype(np.float32): np.array(2.0**-126, np.float32)}  # fmt: skip
+"""Per format, as 0-d arrays (a numpy scalar operand costs a conversion on every call)."""
+_HALF = np.dtype(np.float16)
 
 
 def flush_subnormals(values: Lanes) -> Lanes:
     """Replace every subnormal lane by the zero of its sign (zeros, normals, inf, NaN stay).
+
+    A NaN stays a NaN of the same payload (a signalling one becomes quiet, as any arithmetic
+    on it would make it).
 
     Examples
     --------
     >>> flush_subnormals(np.array([1e-45, -1e-45, 1.0], np.float32))
     array([ 0., -0.,  1.], dtype=float32)
     """
-    unsigned = np.dtype(f"u{values.dtype.itemsize}")
-    p, _, emax = _FORMATS[values.dtype]
-    sign = unsigned.type(1 << (8 * values.dtype.itemsize - 1))
-    exponent = unsigned.type((2 * emax + 1) << (p - 1))
-    bits = values.view(unsigned)
-    flushed: Lanes = np.where(bits & exponent == 0, bits & sign, bits).astype(unsigned)
-    return flushed.view(values.dtype)
+    kept: Lanes = values * (np.abs(values) >= _SMALLEST_NORMAL[values.dtype])  # x * 0 is ±0
+    return kept
 
 
 def _integer_divide(a: Lanes, b: Lanes) -> Lanes:
@@ -86,44 +110,106 @@ def divide(a: Lanes, b: Lanes, *, ftz: bool = True) -> Lanes:
     """
     if a.dtype.kind in "iu":
         return _integer_divide(a, b)
-    if ftz:
-        a, b = flush_subnormals(a), flush_subnormals(b)
-    with np.errstate(all="ignore"):  # 0/0, x/0 and overflow are IEEE results, not warnings
-        quotient: Lanes = (a.astype(np.float64) / b.astype(np.float64)).astype(a.dtype)
-    return flush_subnormals(quotient) if ftz else quotient
+    return _float_divide(a, b, ftz)
 
 
-def square_root(values: Lanes, *, ftz: bool = True) -> Lanes:
-    """``sqrt(x)`` per lane, correctly rounded: negative -> NaN, ``-0`` -> ``-0``.
+_FLUSH_BELOW = {
+    np.dtype(np.float16): (np.array(2.0**-14), np.array(2.0**-14 - 2.0**-25)),
+    np.dtype(np.float32): (np.array(2.0**-126), np.array(2.0**-126 - 2.0**-150)),
+}
+"""Float64 thresholds of FTZ per format: an input below the first is subnormal; a value below
+the second rounds to a subnormal (the midpoint under the smallest normal ties to it, even)."""
 
-    Computed in float64 and rounded to the lane format: innocuous double rounding, as in
-    :func:`divide` (53 >= 2p + 2). No square root of a half/float is subnormal.
 
-    Examples
-    --------
-    >>> square_root(np.array([2.0, -0.0, -1.0], np.float16))
-    array([ 1.414, -0.   ,    nan], dtype=float16)
+@quietly  # 0/0, x/0 and overflow are IEEE results, not warnings
+def _float_divide(a: Lanes, b: Lanes, ftz: bool) -> Lanes:
+    """Float lanes in float64: flush there (fast for half too), one rounding at the end."""
+    wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+    if not ftz:
+        return (wide_a / wide_b).astype(a.dtype)
+    subnormal, rounds_subnormal = _FLUSH_BELOW[a.dtype]
+    wide_a = wide_a * (np.abs(wide_a) >= subnormal)  # x * 0 keeps the sign of zero and NaN
+    wide_b = wide_b * (np.abs(wide_b) >= subnormal)
+    quotient = wide_a / wide_b
+    kept: Lanes = (quotient * (np.abs(quotient) >= rounds_subnormal)).astype(a.dtype)
+    return kept
+
+
+@attrs.frozen
+class _Function:
+    """One unary function: how it is evaluated (the module docstring has the FTZ facts).
+
+    Calling it, ``f(lanes, *, ftz=True)``, gives the correctly rounded lanes.
     """
-    if ftz:
-        values = flush_subnormals(values)
-    with np.errstate(invalid="ignore"):
-        root: Lanes = np.sqrt(values.astype(np.float64)).astype(values.dtype)
-    return root
+
+    name: str
+    fast: Callable[[Lanes], Lanes]
+    """The float64 numpy evaluation."""
+    exact: Callable[[decimal.Context, decimal.Decimal], decimal.Decimal]
+    """``exact(ctx, x)``: the value at the context's precision (a few units of its last digit)."""
+    rounded_in_float64: bool = False
+    """The float64 value is correctly rounded (sqrt): one more rounding is exact."""
+    flush_input: bool = True
+    """A subnormal input can give another result than its zero (all but exp)."""
+    subnormal_results: bool = False
+    """A result can be subnormal (exp only, whose results are never negative)."""
+
+    tables: dict[bool, Lanes] = attrs.field(factory=dict, eq=False, repr=False)
+    """The half table of each FTZ mode in use (:meth:`table`)."""
+
+    def __call__(self, values: Lanes, *, ftz: bool = True) -> Lanes:
+        """Return the correctly rounded lanes (half: one lookup in the function's table)."""
+        if values.dtype is _HALF or values.dtype == _HALF:
+            found = self.tables.get(ftz)
+            return (self.table(ftz) if found is None else found)[values.view(np.uint16).astype(np.intp)]  # fmt: skip
+        return self.evaluate(values, ftz)
+
+    def table(self, ftz: bool) -> Lanes:
+        """Return the results of all 65536 half inputs (built on the first use)."""
+        found = self.tables.get(ftz)
+        if found is None:
+            found = rounding.table((self.name, ftz), _HALF, lambda every: self.evaluate(every, ftz))  # fmt: skip
+            self.tables[ftz] = found
+        return found
+
+    def evaluate(self, values: Lanes, ftz: bool) -> Lanes:
+        """Return the lanes by the float64 value, proven or settled exactly (float32 or half)."""
+        token = STATE.set(IGNORE)  # signalling NaNs, log(0), log(<0), overflow: IEEE data
+        try:
+            if ftz and self.flush_input:
+                values = flush_subnormals(values)
+            wide = values.astype(np.float64)
+            approx = self.fast(wide)
+            if self.rounded_in_float64:
+                return _flushed(approx.astype(values.dtype), ftz and self.subnormal_results)
+            result, undecided = rounding.round_decided(approx, values.dtype)
+            if undecided is not None:
+                _settle(self.name, wide, result, undecided)
+            return _flushed(result, ftz and self.subnormal_results)
+        finally:
+            STATE.reset(token)
 
 
-def _exact_ln2(ctx: decimal.Context) -> decimal.Decimal:
-    return ctx.ln(decimal.Decimal(2))
+def _flushed(result: Lanes, flush: bool) -> Lanes:
+    """FTZ of the results of exp (never negative: no sign to keep; a NaN stays, NaN * 0)."""
+    kept: Lanes = result * (result >= _SMALLEST_NORMAL[result.dtype]) if flush else result
+    return kept
 
 
-def _decimal_value(name: str, x: decimal.Decimal, ctx: decimal.Context) -> decimal.Decimal:
-    """*name* of *x* at the context's precision, within a few units of its last digit."""
-    if name == "exp":
-        return ctx.exp(x)
-    if name == "ln":
-        return ctx.ln(x)
-    if name == "log10":
-        return ctx.log10(x)
-    return ctx.divide(ctx.ln(x), _exact_ln2(ctx))
+def _log2(ctx: decimal.Context, x: decimal.Decimal) -> decimal.Decimal:
+    return ctx.divide(ctx.ln(x), ctx.ln(decimal.Decimal(2)))
+
+
+_FUNCTIONS = {
+    f.name: f
+    for f in (
+        _Function("exp", np.exp, decimal.Context.exp, flush_input=False, subnormal_results=True),
+        _Function("ln", np.log, decimal.Context.ln),
+        _Function("log2", np.log2, _log2),
+        _Function("log10", np.log10, decimal.Context.log10),
+        _Function("sqrt", np.sqrt, decimal.Context.sqrt, rounded_in_float64=True),
+    )
+}
 
 
 def _round_fraction(value: Fraction, p: int, emin: int, emax: int) -> float:
@@ -144,15 +230,16 @@ def _correctly_rounded(name: str, x: float, dtype: np.dtype[Any]) -> float:
     """*name* of the finite, in-domain *x* rounded once to *dtype*: Ziv's strategy.
 
     The function is evaluated in decimal at growing precision until both ends of the error
-    interval round to the same value. It terminates: exp, ln, log2 and log10 of a dyadic
-    rational are either exact (``exp(0)``, ``ln(1)``, ``log2(2**k)``, ``log10(10**k)``, never a
-    rounding midpoint) or transcendental, hence never a midpoint either.
+    interval round to the same value. It terminates: exp, ln, log2, log10 and sqrt of a dyadic
+    rational are either exact (``exp(0)``, ``ln(1)``, ``log2(2**k)``, ``log10(10**k)``, a
+    square root of a square) or irrational, hence never a rounding midpoint; an exact decimal
+    value makes the interval a point.
     """
     p, emin, emax = _FORMATS[dtype]
     digits = 40
     while True:
         ctx = decimal.Context(prec=digits + 10)
-        value = _decimal_value(name, decimal.Decimal(x), ctx)
+        value = _FUNCTIONS[name].exact(ctx, decimal.Decimal(x))
         if value == 0:
             return 0.0
         error = Fraction(abs(value)) / 10**digits  # generous: the last 10 digits may be off
@@ -163,44 +250,64 @@ def _correctly_rounded(name: str, x: float, dtype: np.dtype[Any]) -> float:
         digits *= 2
 
 
-_FAST: dict[str, Callable[[Lanes], Lanes]] = {
-    "exp": np.exp,
-    "ln": np.log,
-    "log2": np.log2,
-    "log10": np.log10,
-}
-_RELATIVE_ERROR = 2.0**-45
-"""A bound on the relative error of numpy's float64 exp/log/log2/log10 (about 256 float64 ulps;
-the platform libraries promise a few ulps at most)."""
+def _special(name: str, x: float) -> float | None:
+    """Return *name* at NaN, ±inf, ±0, outside the domain or far out of range (IEEE 754)."""
+    if math.isnan(x):
+        return math.nan
+    if name == "exp":  # e**200 > 2**128 overflows, e**-200 < 2**-150 rounds to +0 (half, float)
+        return math.inf if x >= 200 else 0.0 if x <= -200 else None
+    if x == 0:
+        return x if name == "sqrt" else -math.inf
+    return math.nan if x < 0 else math.inf if math.isinf(x) else None
 
 
-def _undecided(approx: Lanes, p: int, emin: int) -> Lanes:
-    """Lanes whose float64 *approx* may lie on the other side of a rounding midpoint.
+def exact_lane(name: str, x: float, dtype: np.dtype[Any], *, ftz: bool = True) -> float:
+    """One lane of *name* (``exp``, ``ln``, ``log2``, ``log10``, ``sqrt``) by the exact path.
 
-    With ``|approx| = t * 2**q``, ``2**q`` the lane format's ulp at that magnitude, midpoints
-    are at half-integer ``t``; a lane is undecided when the error bound reaches one.
+    Flush (with *ftz*), the IEEE special values, else the decimal evaluation rounded once
+    (:func:`_correctly_rounded`), then the FTZ flush of the result. The fast paths must agree
+    with it on every lane (NaN payloads aside); it is what an undecided lane gets.
+
+    Examples
+    --------
+    >>> exact_lane("log2", 2.0**-140, np.dtype(np.float32)), exact_lane("log2", 2.0**-140, np.dtype(np.float32), ftz=False)
+    (-inf, -140.0)
     """
-    magnitude = np.abs(approx)
-    finite = np.isfinite(approx) & (magnitude > 0)
-    _, exponent = np.frexp(np.where(finite, magnitude, 1.0))
-    quantum = np.maximum(exponent - p, emin - p + 1)
-    scaled = np.ldexp(np.where(finite, magnitude, 1.0), -quantum)
-    distance = np.abs(scaled - np.floor(scaled) - 0.5)
-    undecided: Lanes = finite & (distance <= scaled * _RELATIVE_ERROR + 2.0**-40)
-    return undecided
+    tiny = 2.0 ** _FORMATS[dtype][1]
+    if ftz and abs(x) < tiny:
+        x = math.copysign(0.0, x)
+    special = _special(name, x)
+    result = special if special is not None else _correctly_rounded(name, x, dtype)
+    if ftz and abs(result) < tiny:
+        result = math.copysign(0.0, result)
+    return result
+
+
+def exact_lanes(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
+    """Every lane of *values* by :func:`exact_lane` (slow: the reference of the fast paths).
+
+    Examples
+    --------
+    >>> exact_lanes("exp", np.float16([0.0, -20.0, 12.0]))
+    array([ 1.,  0., inf], dtype=float16)
+    """
+    results = [exact_lane(name, float(x), values.dtype, ftz=ftz) for x in values.reshape(-1)]
+    return np.array(results, dtype=np.float64).astype(values.dtype).reshape(values.shape)
+
+
+def _settle(name: str, wide: Lanes, result: Lanes, undecided: Lanes) -> None:
+    """Replace the undecided lanes of *result* by their exact rounding (in place)."""
+    flat_in, flat_out = wide.reshape(-1), result.reshape(-1)
+    for lane in undecided:
+        flat_out[lane] = _correctly_rounded(name, float(flat_in[lane]), result.dtype)
 
 
 def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
-    """``exp``, ``ln``, ``log2`` or ``log10`` per half/float lane, correctly rounded.
+    """``exp``, ``ln``, ``log2``, ``log10`` or ``sqrt`` per half/float lane, correctly rounded.
 
     IEEE 754 special values: ``exp(-inf) = +0``, ``exp(+inf) = +inf``; the logarithms give
-    ``-inf`` at ``±0``, NaN below zero and ``+inf`` at ``+inf``; NaN stays NaN.
-
-    All lanes are evaluated in float64 at once. A lane's float64 value rounds to the correctly
-    rounded result unless the exact value and the float64 one straddle a rounding midpoint of
-    the lane format; only lanes within the error bound of a midpoint (about one in a million
-    random float lanes, none of most registers) are evaluated again exactly
-    (:func:`_correctly_rounded`).
+    ``-inf`` at ``±0``, NaN below zero and ``+inf`` at ``+inf``; ``sqrt(-0) = -0``, a negative
+    lane gives NaN; NaN stays NaN. How each lane is proven: the module docstring.
 
     Examples
     --------
@@ -209,33 +316,30 @@ def elementary(name: str, values: Lanes, *, ftz: bool = True) -> Lanes:
     >>> elementary("log2", np.array([1e-45], np.float32), ftz=False)
     array([-149.], dtype=float32)
     """
-    p, emin, _ = _FORMATS[values.dtype]
-    if ftz:
-        values = flush_subnormals(values)
-    with np.errstate(all="ignore"):  # signalling NaNs, log(0), log(<0), overflow: IEEE data
-        wide = values.astype(np.float64)
-        approx = _FAST[name](wide)
-        result: Lanes = approx.astype(values.dtype)
-    for lane in np.flatnonzero(_undecided(approx, p, emin)):  # rare: see the docstring
-        result[lane] = _correctly_rounded(name, float(wide[lane]), values.dtype)
-    return flush_subnormals(result) if ftz else result
+    return _FUNCTIONS[name](values, ftz=ftz)
 
 
-def _named(name: str) -> Callable[..., Lanes]:
-    def run(values: Lanes, *, ftz: bool = True) -> Lanes:
-        return elementary(name, values, ftz=ftz)
+def square_root(values: Lanes, *, ftz: bool = True) -> Lanes:
+    """``sqrt(x)`` per lane, correctly rounded: negative -> NaN, ``-0`` -> ``-0``.
 
-    run.__name__ = run.__qualname__ = name
-    return run
+    Computed in float64 and rounded to the lane format: innocuous double rounding, as in
+    :func:`divide`. No square root of a half/float is subnormal.
+
+    Examples
+    --------
+    >>> square_root(np.array([2.0, -0.0, -1.0], np.float16))
+    array([ 1.414, -0.   ,    nan], dtype=float16)
+    """
+    return elementary("sqrt", values, ftz=ftz)
 
 
 UNARY_OPS: dict[str, Callable[..., Lanes]] = {
-    "Sqrt": square_root,
-    "Exp": _named("exp"),
-    "Ln": _named("ln"),
-    "Log": _named("ln"),
-    "Log2": _named("log2"),
-    "Log10": _named("log10"),
+    "Sqrt": _FUNCTIONS["sqrt"],
+    "Exp": _FUNCTIONS["exp"],
+    "Ln": _FUNCTIONS["ln"],
+    "Log": _FUNCTIONS["ln"],
+    "Log2": _FUNCTIONS["log2"],
+    "Log10": _FUNCTIONS["log10"],
 }
 """The lane function of each correctly rounded unary op: ``f(lanes, *, ftz=True)``.
 

@@ -29,6 +29,7 @@ from functools import cache
 import numpy as np
 
 from ascreg.core import erf as float64
+from ascreg.core.fpenv import quiet
 
 DIGITS = 130
 """Working precision: a float32 argument of magnitude up to 2**128 keeps about 90 digits after
@@ -374,18 +375,18 @@ def to_float32(value: Decimal) -> np.float32:
     residual = value - Decimal(nearest)
     if residual and math.isfinite(nearest) and _is_float32_midpoint(nearest):
         nearest = math.nextafter(nearest, math.inf if residual > 0 else -math.inf)
-    with np.errstate(over="ignore"):
+    with quiet():
         return np.float32(nearest)
 
 
 def _is_float32_midpoint(value: float) -> bool:
-    with np.errstate(over="ignore"):
+    with quiet():
         rounded = np.float32(value)
     if not np.isfinite(rounded):
         rounded = np.float32(math.copysign(float(np.finfo(np.float32).max), value))
     if float(rounded) == value:
         return False
-    with np.errstate(over="ignore"):
+    with quiet():
         other = np.nextafter(rounded, np.float32(math.copysign(math.inf, value - float(rounded))))
     other_value = float(other) if np.isfinite(other) else math.copysign(2.0**128, value)
     return (float(rounded) + other_value) / 2 == value
@@ -489,7 +490,7 @@ def erfinv(x: Decimal) -> Decimal:
     0.476936276204
     """
     a = abs(x)
-    with np.errstate(all="ignore"):
+    with quiet():
         start = float(float64.erfinv(np.array([float(a)]))[0])
     if a < Decimal("0.5"):
         y = _newton(start, lambda y: erf(y) - a, 1)
@@ -508,7 +509,7 @@ def erfcinv(z: Decimal) -> Decimal:
     8.14861622317
     """
     small = min(z, 2 - z)
-    with np.errstate(all="ignore"):
+    with quiet():
         start = float(float64.erfcinv(np.array([float(small)]))[0])
     y = _newton(start, lambda y: erfc(y) - small, -1)
     return y if z <= 1 else -y

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
+
 Arr = np.ndarray[Any, Any]
 _SHIFT_TO = 12.0
 _BERNOULLI = (Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30),
@@ -77,7 +79,7 @@ def tgamma(x: Arr) -> Arr:
     >>> tgamma(np.array([-0.0, -2.0, np.inf, -np.inf])).tolist()
     [-inf, nan, inf, nan]
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         return _tgamma(x)
 
 
@@ -149,7 +151,7 @@ def lgamma(x: Arr) -> Arr:
     >>> round(float(lgamma(np.array([-142.43239212036133]))[0]), 4)  # by reflection
     -566.1025
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         return _lgamma(x)
 
 

@@ -25,6 +25,8 @@ documented rounding modes (``rn`` nearest-even, ``rz`` toward zero, ``rd`` down,
   formats every one of the 65536 inputs was checked (``tests/simt/test_halfmath.py``): the
   float64 value is never within 2**-40 (relative) of a rounding boundary, so libm's error
   (a few float64 ulps) cannot change the result; these functions are correctly rounded.
+  Each is computed once for all 65536 inputs of its format (:func:`math_lanes`): a call is one
+  table lookup.
 
 NaN results are the default quiet NaN of the format; payloads are not modelled.
 
@@ -45,6 +47,9 @@ from typing import Any
 import attrs
 import ml_dtypes
 import numpy as np
+
+from ascreg.core import rounding
+from ascreg.core.fpenv import quiet
 
 Arr = np.ndarray[Any, Any]
 _F64 = np.dtype(np.float64)
@@ -128,7 +133,7 @@ def round_to(v: Arr, fmt: Format, mode: str = "rn", *, saturate: bool = False) -
     [65504.0, 0.0, 65504.0]
     """
     v = np.asarray(v, dtype=_F64)
-    with np.errstate(all="ignore"):
+    with quiet():
         _, exponent = np.frexp(v)
         ulp = np.ldexp(1.0, np.maximum(exponent - 1, fmt.emin) - (fmt.digits - 1))
         rounded = ROUNDINGS[mode](v / ulp) * ulp
@@ -165,7 +170,7 @@ def round_exact(s: Arr, e: Arr, fmt: Format, mode: str = "rn", *, saturate: bool
     >>> round_exact(s, e, HALF).tolist(), round_to(s, HALF).tolist()
     ([2050.0], [2048.0])
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         return round_to(
             _to_odd(np.asarray(s, _F64), np.asarray(e, _F64)), fmt, mode, saturate=saturate
         )
@@ -173,13 +178,13 @@ def round_exact(s: Arr, e: Arr, fmt: Format, mode: str = "rn", *, saturate: bool
 
 def _wide(x: Arr) -> Arr:
     """Widen exactly to float64 (ml_dtypes warns when it widens a signalling NaN: harmless)."""
-    with np.errstate(invalid="ignore"):
+    with quiet():
         return np.asarray(x).astype(_F64)
 
 
 def _narrow(r: Arr, dtype: np.dtype[Any]) -> Arr:
     """Cast values already representable in *dtype* (NaN included) without warnings."""
-    with np.errstate(invalid="ignore"):
+    with quiet():
         return np.asarray(r).astype(dtype)
 
 
@@ -213,7 +218,7 @@ def add(x: Arr, y: Arr) -> Arr:
     [1.0, 2048.0]
     """
     fmt = _format_of(x)
-    with np.errstate(all="ignore"):
+    with quiet():
         s, e = _two_sum(_wide(x), _wide(y))
     return round_exact(s, np.where(np.isfinite(s), e, 0.0), fmt)
 
@@ -239,7 +244,7 @@ def mul(x: Arr, y: Arr) -> Arr:
     >>> mul(np.float16([300.0]), np.float16([300.0])).tolist()
     [inf]
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         return round_to(_wide(x) * _wide(y), _format_of(x))
 
 
@@ -257,7 +262,7 @@ def div(x: Arr, y: Arr) -> Arr:
     flush_subnormals = fmt is BF16
     if flush_subnormals:
         a, b = flush(a, fmt), flush(b, fmt)
-    with np.errstate(all="ignore"):
+    with quiet():
         q = a / b
     result = round_to(q, fmt)
     return _flush_result(result, fmt) if flush_subnormals else result
@@ -278,7 +283,7 @@ def fma(x: Arr, y: Arr, z: Arr) -> Arr:
     [0.001953125]
     """
     fmt = _format_of(x)
-    with np.errstate(all="ignore"):
+    with quiet():
         s, e = _two_sum(_wide(x) * _wide(y), _wide(z))
     return round_exact(s, np.where(np.isfinite(s), e, 0.0), fmt)
 
@@ -481,9 +486,30 @@ def math(name: str, x: Arr) -> Arr:
     [inf]
     """
     fmt = _format_of(x)
-    flushing = fmt is BF16 and name in FLUSHED_BF16
+    return math_lanes(name, x, flushing=fmt is BF16 and name in FLUSHED_BF16)
+
+
+def math_lanes(name: str, x: Arr, *, flushing: bool = False) -> Arr:
+    """Return the :data:`MATH` function *name* of half or bfloat16 lanes, optionally with FTZ.
+
+    One lookup in a table of the function's results for all 65536 inputs, built once with
+    :func:`round_to` (:func:`ascreg.core.rounding.table`): the same results as computing them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> math_lanes("exp", np.float16([0.0, 1.0])).tolist()
+    [1.0, 2.71875]
+    """
+    x = np.asarray(x)
+    fmt = FORMATS[x.dtype]
+    results = rounding.table(("halfmath", name, fmt, flushing), fmt.dtype, lambda every: _evaluate(name, every, fmt, flushing))  # fmt: skip
+    return np.asarray(rounding.lookup(results, x))
+
+
+def _evaluate(name: str, x: Arr, fmt: Format, flushing: bool) -> Arr:
     v = flush(_wide(x), fmt) if flushing else _wide(x)
-    with np.errstate(all="ignore"):
+    with quiet():
         result = round_to(MATH[name](v), fmt)
     return _flush_result(result, fmt) if flushing else result
 
@@ -516,7 +542,7 @@ def round_integral(x: Arr, mode: str) -> Arr:
     [3.0, -3.0]
     """
     x = np.asarray(x)
-    with np.errstate(invalid="ignore"):
+    with quiet():
         return _narrow(ROUNDINGS[mode](_wide(x)), x.dtype)
 
 
@@ -561,7 +587,7 @@ def to_int(x: Arr, dst: np.dtype[Any], mode: str) -> Arr:
     """
     dst = np.dtype(dst)
     info = np.iinfo(dst)
-    with np.errstate(all="ignore"):
+    with quiet():
         r = ROUNDINGS[mode](_wide(x))
         high = r >= float(info.max) + 1  # 2**31, 2**32, 2**63, 2**64: exact
         low = r < float(info.min)

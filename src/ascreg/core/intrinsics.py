@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
+
 Arr = np.ndarray[Any, Any]
 
 U32, U64, I32, I64 = (
@@ -351,7 +353,7 @@ def fdividef(x: Arr, y: Arr) -> Arr:
     >>> fdividef(np.array([1, -1, 0, 1e-40], np.float32), np.array([2, 0, 0, 1], np.float32))
     array([ 0.5, -inf,  nan,  0. ], dtype=float32)
     """
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+    with quiet():
         quotient = flush_subnormal(x) / flush_subnormal(y)
     return flush_subnormal(quotient)
 

@@ -12,9 +12,11 @@ How the rounding is made exact
   that lands on a float32 midpoint while the error is nonzero is moved one float64 step towards
   the error before the single rounding to float32.
 * **Transcendental functions** (:data:`TRANSCENDENTAL`) are evaluated in float64 (error far below
-  :data:`NEAR_MIDPOINT` relative) and rounded once; a lane whose float64 value lies within that
-  bound of a float32 midpoint is recomputed with :mod:`ascreg.core.exact` (130 decimal digits)
-  and rounded from the exact value. Only those rare lanes run Python code per lane.
+  :data:`NEAR_MIDPOINT` relative) and rounded once with the interval test of
+  :func:`ascreg.core.rounding.round_decided`, which proves each lane; an undecided lane (its
+  float64 value within about twice that bound of a float32 midpoint) is recomputed with
+  :mod:`ascreg.core.exact` (130 decimal digits) and rounded from the exact value. Only those
+  rare lanes run Python code per lane.
 
 Examples
 --------
@@ -35,15 +37,17 @@ from typing import Any
 import numpy as np
 
 from ascreg import errors
-from ascreg.core import bessel, erf, exact, gamma
+from ascreg.core import bessel, erf, exact, gamma, rounding
+from ascreg.core.fpenv import quiet
 
 Arr = np.ndarray[Any, Any]
 F32, F64 = np.dtype(np.float32), np.dtype(np.float64)
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
 
-NEAR_MIDPOINT = 2.0**-44
-"""Relative distance from a float32 midpoint below which a float64 lane is recomputed exactly
-(the float64 evaluations here err by a few float64 ulps, 2**-52 relative, at most)."""
+NEAR_MIDPOINT = rounding.RELATIVE_BOUND
+"""The relative error bound the float64 evaluations here are checked with (they err by a few
+float64 ulps, 2**-52 relative, at most): a lane whose float64 value lies within about twice
+this bound of a float32 midpoint is recomputed exactly."""
 
 _FLT_MAX = float(np.finfo(np.float32).max)
 
@@ -72,22 +76,25 @@ def correctly_rounded(
 
     *exact_value* gets the lane's arguments as :class:`~decimal.Decimal` (inside
     :func:`ascreg.core.exact.context`) and returns the exact result; it runs only for lanes with
-    finite arguments and a finite, nonzero float64 result within :data:`NEAR_MIDPOINT` of a
-    float32 midpoint, or marked in *force* (lanes whose float64 value is known to be less
-    accurate than that bound).
+    finite arguments whose rounding the interval test of
+    :func:`ascreg.core.rounding.round_decided` leaves undecided (a finite, nonzero float64
+    result within about twice :data:`NEAR_MIDPOINT` of a float32 midpoint), or marked in
+    *force* (lanes whose float64 value is known to be less accurate than that bound).
 
     Examples
     --------
     >>> import numpy as np
-    >>> from ascreg.core import bessel, erf, exact, gamma
     >>> x = np.array([1 + 2.0**-24], np.float64)  # a midpoint: recomputed, ties to even
     >>> correctly_rounded(x, lambda v: v, (x,))
     array([1.], dtype=float32)
     """
-    with np.errstate(all="ignore"):
-        rounded = approx.astype(F32)
-        near = np.isfinite(approx) & (approx != 0)
-        near &= _midpoint_distance(approx, rounded) <= NEAR_MIDPOINT * np.abs(approx)
+    with quiet():
+        rounded, undecided = rounding.round_decided(approx, F32)
+    if undecided is None and force is None:
+        return rounded
+    near = np.zeros(approx.shape, dtype=bool)
+    if undecided is not None:
+        near.reshape(-1)[undecided] = True
     if force is not None:
         near |= force & np.isfinite(approx)
     if not near.any():
@@ -227,7 +234,7 @@ def _transcendental(name: str) -> Callable[..., Arr]:
     less_accurate = _LESS_ACCURATE.get(name)
 
     def evaluate(*xs: Arr) -> Arr:
-        with np.errstate(all="ignore"):
+        with quiet():
             approx = np.asarray(approximate(*(_f64(x) for x in xs)), dtype=F64)
         force = None if less_accurate is None else less_accurate(_f64(xs[0]), approx)
         return correctly_rounded(approx, exact_value, xs, force)
@@ -256,7 +263,7 @@ def round_half_away(x: Arr) -> Arr:
     array([ 1., -3.,  1.], dtype=float32)
     """
     x = np.asarray(x)
-    with np.errstate(invalid="ignore"):
+    with quiet():
         t = np.trunc(x)
         away = np.abs(x - t) >= 0.5
         return np.asarray(np.where(away, t + np.copysign(np.float32(1), x), t), dtype=x.dtype)
@@ -271,7 +278,7 @@ def fdim(x: Arr, y: Arr) -> Arr:
     >>> fdim(np.array([3, 1], np.float32), np.array([1, 3], np.float32))
     array([2., 0.], dtype=float32)
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         difference = np.subtract(x, y, dtype=F32)
         result = np.where(np.asarray(x) > np.asarray(y), difference, np.float32(0))
     return np.where(np.isnan(x) | np.isnan(y), np.float32(np.nan), result).astype(F32)
@@ -280,7 +287,7 @@ def fdim(x: Arr, y: Arr) -> Arr:
 def _remainder_and_quotient(x: Arr, y: Arr) -> tuple[Arr, Arr]:
     """IEEE remainder ``x - n y`` (n nearest ``x / y``, ties even) and ``n mod 8`` with its sign."""
     ax, ay = np.abs(_f64(x)), np.abs(_f64(y))
-    with np.errstate(all="ignore"):
+    with quiet():
         r8 = np.fmod(ax, 8 * ay)  # exact; keeps n mod 8
         q = np.rint(r8 / ay)  # correctly rounded quotient of floats: its ties are exact
         rem = r8 - q * ay  # exact: |rem| <= ay / 2
@@ -326,7 +333,7 @@ def fma(x: Arr, y: Arr, z: Arr) -> Arr:
     >>> fma(np.array([a]), np.array([a]), np.array([-1 - 2.0**-11], np.float32))  # 2**-24 exactly
     array([5.9604645e-08], dtype=float32)
     """
-    with np.errstate(all="ignore"):
+    with quiet():
         product = _f64(x) * _f64(y)  # exact: 24 + 24 bits
         total = product + _f64(z)
         virtual = total - product
@@ -336,6 +343,14 @@ def fma(x: Arr, y: Arr, z: Arr) -> Arr:
         tie = (error != 0) & (_midpoint_distance(total, rounded) == 0)
         nudged = np.nextafter(total, np.where(error > 0, np.inf, -np.inf))
         return np.where(tie, nudged, total).astype(F32)
+
+
+def _ignoring_nan(pick: Callable[[Arr, Arr], Arr], x: Arr, y: Arr) -> Arr:
+    """Return ``pick(x, y)`` with a NaN operand ignored, signalling NaNs included.
+
+    numpy's SIMD ``fmin``/``fmax`` return a NaN for a signalling NaN operand on some machines.
+    """
+    return np.where(np.isnan(x), y, np.where(np.isnan(y), x, pick(x, y)))
 
 
 def fmin(x: Arr, y: Arr) -> Arr:
@@ -349,7 +364,7 @@ def fmin(x: Arr, y: Arr) -> Arr:
     """
     both_zero = (np.asarray(x) == 0) & (np.asarray(y) == 0)
     zero = np.where(np.signbit(x) | np.signbit(y), np.float32(-0.0), np.float32(0.0))
-    return np.where(both_zero, zero, np.fmin(x, y)).astype(F32)
+    return np.where(both_zero, zero, _ignoring_nan(np.fmin, x, y)).astype(F32)
 
 
 def fmax(x: Arr, y: Arr) -> Arr:
@@ -363,7 +378,7 @@ def fmax(x: Arr, y: Arr) -> Arr:
     """
     both_zero = (np.asarray(x) == 0) & (np.asarray(y) == 0)
     zero = np.where(np.signbit(x) & np.signbit(y), np.float32(-0.0), np.float32(0.0))
-    return np.where(both_zero, zero, np.fmax(x, y)).astype(F32)
+    return np.where(both_zero, zero, _ignoring_nan(np.fmax, x, y)).astype(F32)
 
 
 _EXPONENT_CLAMP = 512
@@ -380,7 +395,7 @@ def ldexp(x: Arr, n: Arr) -> Arr:
     array([6.e+00, 1.e-45], dtype=float32)
     """
     clamped = np.clip(np.asarray(n).astype(I64), -_EXPONENT_CLAMP, _EXPONENT_CLAMP).astype(I32)
-    with np.errstate(all="ignore"):
+    with quiet():
         return np.ldexp(np.asarray(x, dtype=F32), clamped).astype(F32)
 
 
@@ -419,7 +434,7 @@ ILOGB_INF = np.int32(2**31 - 1)
 
 
 def _exponent(x: Arr) -> Arr:
-    with np.errstate(all="ignore"):
+    with quiet():
         return (np.frexp(np.asarray(x, dtype=F32))[1] - 1).astype(I32)
 
 
@@ -532,7 +547,7 @@ def _sincos(name: str) -> Callable[[Arr], tuple[Arr, Arr]]:
 
 def _exact32(f: Callable[..., Arr]) -> Callable[..., Arr]:
     def evaluate(*xs: Arr) -> Arr:
-        with np.errstate(all="ignore"):
+        with quiet():
             return np.asarray(f(*(np.asarray(x, dtype=F32) for x in xs)), dtype=F32)
 
     return evaluate
@@ -561,7 +576,7 @@ def array_norm(n: Arr, values: Arr, *, reciprocal: bool = False) -> Arr:
     values = np.asarray(values, dtype=F32)
     active = np.arange(values.shape[0])[:, None] < count[None, :]
     used = np.where(active, values.astype(F64), 0.0)
-    with np.errstate(all="ignore"):
+    with quiet():
         approx = _compensated_norm(used, reciprocal)
     exact_value = _exact_norm(reciprocal)
     result = correctly_rounded(approx, exact_value, tuple(np.where(active, used, 0.0)))
@@ -632,7 +647,7 @@ def bessel_jy(n: Arr, x: Arr, *, second_kind: bool, name: str = "jnf") -> Arr:
     order, magnitude = np.where(usable, n64, 0), np.where(usable, np.abs(x64), 1.0)
     approx, bound = bessel.bessel_jy(order, magnitude, second_kind=second_kind)
     approx = np.where(np.signbit(x64) & (order % 2 == 1), -approx, approx)
-    with np.errstate(all="ignore"):
+    with quiet():
         force = usable & ~(bound <= _PROVEN * np.abs(approx)) & (approx != 0)
     placeholder = np.where(usable & ~force, approx, 1.0)
 

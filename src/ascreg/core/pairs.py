@@ -21,13 +21,12 @@ array([ 1., inf], dtype=float16)
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from ascreg.core import halfmath as scalar
+from ascreg.core.fpenv import quietly
 
 Arr = np.ndarray[Any, Any]
 BF16 = scalar.BF16.dtype
@@ -37,17 +36,6 @@ MATH = scalar.MATH
 # The componentwise arithmetic is the scalar ``half`` / ``bfloat16_t`` functions' own.
 add, sub, mul, fma = scalar.add, scalar.sub, scalar.mul, scalar.fma
 neg, absolute, isnan = scalar.neg, scalar.absolute, scalar.isnan
-
-
-def _quiet(function: Callable[..., Arr]) -> Callable[..., Arr]:
-    """Run *function* with numpy's floating-point warnings off (NaN and inf are results here)."""
-
-    @functools.wraps(function)
-    def quiet(*args: Any, **kwargs: Any) -> Arr:
-        with np.errstate(all="ignore"):
-            return function(*args, **kwargs)
-
-    return quiet
 
 
 def round_to(dtype: np.dtype[Any], value: Arr, error: Arr | None = None) -> Arr:
@@ -65,7 +53,7 @@ def round_to(dtype: np.dtype[Any], value: Arr, error: Arr | None = None) -> Arr:
     return scalar.round_exact(value, error, fmt)
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def div(a: Arr, b: Arr) -> Arr:
     """Componentwise ``a / b``, rounded once (IEEE: ``x/0`` is ±inf, ``0/0`` NaN).
 
@@ -76,14 +64,14 @@ def div(a: Arr, b: Arr) -> Arr:
     return round_to(a.dtype, a.astype(np.float64) / np.asarray(b).astype(np.float64))
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def fma_relu(a: Arr, b: Arr, c: Arr) -> Arr:
     """:func:`fma`, then results ``<= 0`` become +0 (NaN stays NaN)."""
     result = fma(a, b, c)
     return np.where(result <= 0, np.zeros_like(result), result)
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def cmadd(x: Arr, y: Arr, z: Arr) -> Arr:
     """Complex ``x * y + z`` of pairs (component 0 real, 1 imaginary), as documented.
 
@@ -103,7 +91,7 @@ def cmadd(x: Arr, y: Arr, z: Arr) -> Arr:
     return np.stack([real, imag], axis=-1)
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def maximum(a: Arr, b: Arr) -> Arr:
     """Componentwise maximum; NaN if either is NaN (the documented table); max(+0, -0) = +0."""
     a, b = np.asarray(a), np.asarray(b)
@@ -111,7 +99,7 @@ def maximum(a: Arr, b: Arr) -> Arr:
     return np.where(a == b, zeros, np.maximum(a, b))
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def minimum(a: Arr, b: Arr) -> Arr:
     """Componentwise minimum; NaN if either is NaN; min(+0, -0) = -0."""
     a, b = np.asarray(a), np.asarray(b)
@@ -119,7 +107,7 @@ def minimum(a: Arr, b: Arr) -> Arr:
     return np.where(a == b, zeros, np.minimum(a, b))
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def compare(op: str, a: Arr, b: Arr, *, unordered: bool = False) -> Arr:
     """Componentwise comparison *op* (``"eq"``, ``"lt"`` ...) as ``bool``.
 
@@ -136,7 +124,7 @@ def compare(op: str, a: Arr, b: Arr, *, unordered: bool = False) -> Arr:
     return scalar.COMPARES[op + ("u" if unordered else "")](a, b)
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def as_numbers(flags: Arr, dtype: np.dtype[Any]) -> Arr:
     """1.0 where *flags* holds, else 0.0, as *dtype* (the ``__heqx2`` result form)."""
     return np.asarray(flags).astype(dtype)
@@ -162,7 +150,7 @@ def as_mask(flags: Arr) -> Arr:
     return (low | high).astype(np.uint32)
 
 
-@_quiet
+@quietly  # NaN and inf are results here, not warnings
 def math_function(name: str, a: Arr) -> Arr:
     """Componentwise ``h2<name>`` (:data:`MATH`), computed in float64 and rounded once.
 
@@ -174,5 +162,4 @@ def math_function(name: str, a: Arr) -> Arr:
     >>> math_function("sqrt", np.array([2, -1], np.float16))
     array([1.414,   nan], dtype=float16)
     """
-    a = np.asarray(a)
-    return round_to(a.dtype, MATH[name](a.astype(np.float64)))
+    return scalar.math_lanes(name, a)

@@ -28,6 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.core.fpenv import quiet
+from ascreg.machine.undefined import require_defined
+
 Lanes = np.ndarray[Any, Any]
 
 
@@ -44,7 +47,7 @@ def tree_sum(values: Lanes) -> Any:
     >>> tree_sum(np.arange(8, dtype=np.int16).reshape(2, 4))
     array([ 6, 22], dtype=int16)
     """
-    with np.errstate(all="ignore"):  # wrap-around and IEEE overflow/NaN are results here
+    with quiet():  # wrap-around and IEEE overflow/NaN are results here
         while values.shape[-1] > 1:
             values = np.add(values[..., 0::2], values[..., 1::2], dtype=values.dtype)
     return values[..., 0][()]  # a scalar for 1-D input
@@ -147,6 +150,7 @@ def reduce(kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes
     >>> reduce("MAX", np.int32([3, 9, 9, 1]), np.ones(4, bool), np.dtype(np.int32), 4)
     array([9, 1, 0, 0], dtype=int32)
     """
+    require_defined(values, active, "a reduction")
     widened = values if values.dtype == target else values.astype(target)
     filled = fill_masked(widened, active, identity(kind, target))
     if kind == "SUM":
@@ -196,6 +200,7 @@ def reduce_blocks(
     >>> reduce_blocks("MIN", values, values > 2, np.dtype(np.int32), 16)[:3]
     array([3, 8, 0], dtype=int32)
     """
+    require_defined(values, active, "a reduction")
     per_block = DATA_BLOCK_BYTES // values.dtype.itemsize
     widened = values if values.dtype == target else values.astype(target)
     blocks = fill_masked(widened, active, identity(kind, target)).reshape(-1, per_block)
@@ -219,6 +224,7 @@ def pair_reduce(
     >>> pair_reduce("SUM", np.float16([1, 2, 3, 4]), active, np.dtype(np.float16), 4)
     array([3., 4., 0., 0.], dtype=float16)
     """
+    require_defined(values, active, "a reduction")
     filled = fill_masked(values.astype(target), active, identity(kind, target))
     pairs = tree_sum(filled.reshape(-1, 2))
     out = np.zeros(lanes, dtype=target)

@@ -50,9 +50,10 @@ import numpy as np
 from ascreg.core.masks import bytes_from_bits
 from ascreg.errors import UndefinedBehaviourError, UninitializedRegisterError, undefined_behaviour
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
-from ascreg.machine.registers import VL
+from ascreg.machine.registers import VL, UnalignReg
 from ascreg.machine.registers import UnalignRegForLoad as UnalignRegForLoad  # the register's home
 from ascreg.machine.registers import UnalignRegForStore as UnalignRegForStore
+from ascreg.machine.undefined import plain, require_defined
 
 Bytes = np.ndarray[Any, Any]
 ALIGN_BYTES = DATA_BLOCK
@@ -83,6 +84,8 @@ def load_pre(reg: UnalignRegForLoad, src: Pointer[Any]) -> None:
     """
     start = _floor(src.address)
     src.memory.check(src, 1, "reads")  # src itself must be readable
+    if isinstance(reg, UnalignReg):  # one register for loads and stores
+        reg.start_load()
     reg.memory, reg.address, reg.block = src.memory, start, _raw(src.memory, start, ALIGN_BYTES)
 
 
@@ -141,6 +144,8 @@ def store(reg: UnalignRegForStore, dst: Pointer[Any], payload: Bytes) -> None:
     >>> store_post(u, p + 50); int(p.read(96)[49])
     7
     """
+    if isinstance(reg, UnalignReg):  # one register for loads and stores
+        reg.start_store()
     if reg.pending and (reg.memory is not dst.memory or reg.end != dst.address):
         undefined_behaviour(
             UndefinedBehaviourError(
@@ -223,7 +228,8 @@ def store_lanes(reg: UnalignRegForStore, dst: Pointer[Any], values: Bytes, count
     >>> store_lanes(u, p + 1, np.full(64, 5, np.uint32), 2); u.held.size  # held, not in UB yet
     8
     """
-    store(reg, dst, values.view(np.uint8)[: count * values.dtype.itemsize])
+    require_defined(values[:count], None, "a store")
+    store(reg, dst, plain(values).view(np.uint8)[: count * values.dtype.itemsize])
 
 
 def store_squeezed(

@@ -53,8 +53,9 @@ from ascreg.errors import get_policy
 from ascreg.machine.block import BlockContext, RowsPlan
 from ascreg.machine.memory import Memory, Pointer, UbPtr
 from ascreg.machine.ref import EPOCH, Ref
-from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor
+from ascreg.machine.registers import BATCHING, MASK_BITS, MaskReg, RegTensor, storage
 from ascreg.machine.sync import PIPE_V, RowsAccess
+from ascreg.machine.undefined import UndefinedLanes
 
 LOG = logging.getLogger("ascreg.batch")
 """Reports, at DEBUG level, each VF loop that ran batched or eagerly and why."""
@@ -601,6 +602,8 @@ class Batch:
             return
         if value is None:
             raise fallback(f"{type(reg).__name__} is read before anything was written to it")
+        if type(value) is UndefinedLanes:  # their masks follow the lanes in eager order only
+            raise fallback(f"{type(reg).__name__} holds undefined lanes")
         self.read_first[key] = reg
 
     def write(self, reg: Any, old: Any, new: Any) -> None:
@@ -633,6 +636,7 @@ class Batch:
         ``_lanes``/``_bits`` itself: the pre-loop content is kept once, and a register the
         batch read before writing it is loop-carried.
         """
+        reg = storage(reg)  # a view's bytes are its storage register's
         key = id(reg)
         if key in self.registers:
             return
@@ -648,7 +652,7 @@ class Batch:
         A plan's replay journals its input registers up front (a register it only reads is
         journaled as it is: the commit and the undo leave it as it was).
         """
-        self.registers.update({id(reg): _entry(reg) for reg in regs})
+        self.registers.update({id(r): _entry(r) for r in map(storage, regs)})
 
     def claim(self, ref: Ref[Any]) -> None:
         """Journal a ``Ref`` an op updates, as :meth:`carried_count` does.

@@ -69,7 +69,7 @@ from ascreg.errors import CALL_MARKER
 from ascreg.machine.block import _STACK
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import MaskReg, RegTensor
+from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
 from ascreg.machine.sync import Pipe
 
 PLANS_PER_LOOP = 8
@@ -183,10 +183,17 @@ class Recorder:
         self.calls.append((maker, op, impl, args, result, operands, slot))
 
     def _operand(self, value: Any) -> tuple[bool, Any]:
-        """Return ``(True, slot)`` for an input or result, ``(False, value)`` for a constant."""
+        """Return ``(True, slot)`` for an input or result, ``(False, value)`` for a constant.
+
+        A register cast made in the body of an input or result (``RegTensor[U](x)``) is
+        ``(True, (slot, RegTensor[U]))``: the program makes the view anew.
+        """
         slot = self.slots.get(id(value))
         if slot is not None:
             return True, slot
+        held = storage(value)
+        if held is not value and id(held) in self.slots:
+            return True, (self.slots[id(held)], plain_class(value))
         if value is not None and not isinstance(value, _IMMUTABLE):
             self.failed = f"an operand of type {type(value).__name__} made in the loop body"
         return False, value
@@ -249,8 +256,9 @@ def _guard(
             if check is None:
                 return None
             checks.append(check)
-    if len(state) > 1:  # no two registers, masks or Refs the same object (as when recorded)
-        checks.append(f"len({{{', '.join(f'id({s})' for s in state)}}}) == {len(state)}")
+    if len(state) > 1:  # no two registers (or register views), masks or Refs share storage
+        names["_own"] = storage
+        checks.append(f"len({{{', '.join(f'id(_own({s}))' for s in state)}}}) == {len(state)}")
     source = (
         "def guard(r, i):\n    return (\n        " + "\n        and ".join(checks) + "\n    )\n"
     )
@@ -318,7 +326,10 @@ def _program(
         names[f"s{j}"] = step
         args = []
         for m, (is_slot, value) in enumerate(operands):
-            if is_slot:
+            if is_slot and type(value) is tuple:  # a register cast of a slot
+                names[f"v{j}_{m}"] = value[1]
+                args.append(f"v{j}_{m}(e[{value[0]}])")
+            elif is_slot:
                 args.append(f"e[{value}]")
             else:
                 names[f"c{j}_{m}"] = value
@@ -538,7 +549,10 @@ class WholePlan:
         self.masks = [v for v in inputs if isinstance(v, MaskReg)]
         self.refs = [(v, values[k]) for k, v in enumerate(inputs) if type(v) is Ref]
         # each register unwritten before the loop (as made anew): what an undo puts back
-        self.journal = {id(r): (r, None, batching._layout(r)) for r in (*self.vectors, *self.masks)}
+        self.journal = {
+            id(r): (r, None, batching._layout(r))
+            for r in map(storage, (*self.vectors, *self.masks))
+        }
 
     def translated(
         self, places: Places, args: tuple[Any, ...], names: list[str], module: dict[str, Any]

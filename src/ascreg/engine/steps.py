@@ -33,6 +33,7 @@ from ascreg.core import masks as mask_core
 from ascreg.core.datamove import _NORM_ALIGN, _NORM_STORE, write_lanes
 from ascreg.core.shifts import masked_shift, zeroing_shift
 from ascreg.engine.batch import RowPointer, fallback
+from ascreg.errors import OutOfBoundsError
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
@@ -44,6 +45,7 @@ from ascreg.machine.registers import (
     RegTraitNumOne,
     spread_enables,
 )
+from ascreg.machine.undefined import UndefinedLanes
 
 Step = Callable[..., Any]
 Lanes = Any
@@ -56,6 +58,8 @@ def _lanes(reg: RegTensor[Any, Any]) -> Lanes:
     lanes = reg._lanes
     if lanes is None:
         raise fallback(f"{type(reg).__name__} is read before anything was written to it")
+    if type(lanes) is UndefinedLanes:  # their masks follow the lanes in eager order only
+        raise fallback(f"{type(reg).__name__} holds undefined lanes")
     return lanes
 
 
@@ -364,7 +368,10 @@ def _load_lanes(op: Any, impl: Any, form: tuple[Any, int]) -> Step:
         if pointer.dtype is not dtype or pointer.address % _NORM_ALIGN:
             impl(op, reg, pointer)
             return
-        reg._lanes = pointer.view(lanes).copy()
+        try:
+            reg._lanes = pointer.view(lanes).copy()
+        except OutOfBoundsError:  # past the allocation: the op's undefined lanes, or its error
+            impl(op, reg, pointer)
 
     return load
 

@@ -9,8 +9,9 @@ halves contiguously). The input and the golden are made as the example's
 int32, or ``round(x)`` clipped to int16); the host compares with ``std::equal``.
 
 Differences from the C++: the C casts ``(vector_int32_t)dst_reg`` and ``(__ubuf__
-int32_t*)y_local`` are :func:`as_vector_int32_t` and ``UbPtr.cast``; the host reads the arrays
-from ``gen_golden_data_simple`` instead of ``./input/*.bin`` files (``ReadFile``).
+int32_t*)y_local`` are ``vector_int32_t(dst_reg)`` (the same register bytes, docs/porting.md)
+and ``UbPtr.cast``; the host reads the arrays from ``gen_golden_data_simple`` instead of
+``./input/*.bin`` files (``ReadFile``).
 
 Examples
 --------
@@ -77,13 +78,6 @@ def ceil_division(numerator: int, denominator: int) -> int:
     return (numerator + denominator - 1) // denominator
 
 
-def as_vector_int32_t(reg: vector_int16_t) -> vector_int32_t:
-    """Return the C cast ``(vector_int32_t)reg``: the same 256 register bytes as 64 int32_t lanes."""
-    out = vector_int32_t()
-    out.set(np.asarray(reg).view(np.int32))
-    return out
-
-
 @__simd_vf__
 def cast_vf_s1(x_local: UbPtr[half], y_local: UbPtr[int32_t], data_len: int, one_rep_size: int,
                repeat_time: int) -> None:  # fmt: skip
@@ -136,7 +130,7 @@ def cast_vf_s2(x_local: UbPtr[float32_t], y_local: UbPtr[int16_t], data_len: int
     for i in range(repeat_time):
         asc_loadalign(src_reg, x_local + i * one_rep_size)
         asc_float2int16_rna_sat(dst_reg, src_reg, vmask)
-        asc_storealign_pack(y_local.cast(int32_t) + i * one_rep_size // 2, as_vector_int32_t(dst_reg), vmask)  # fmt: skip
+        asc_storealign_pack(y_local.cast(int32_t) + i * one_rep_size // 2, vector_int32_t(dst_reg), vmask)  # fmt: skip
 
 
 @__global__

@@ -9,9 +9,10 @@
 
 Differences from the C++: ``asc_update_mask_b32(data_len)`` updates its ``uint32_t&``
 argument, so the VF keeps ``data_len`` in a :class:`~ascreg.Ref`; the float literals
-``0.1f``/``2.0f`` are ``np.float32``, so the host arithmetic rounds to float as C++ does;
-``x_local`` gets :data:`LOAD_SLACK` more floats than the C++ array, because the C++ loads a
-whole register from a half-register array (a read past the array that ascreg rejects).
+``0.1f``/``2.0f`` are ``np.float32``, so the host arithmetic rounds to float as C++ does.
+The C++ loads a whole register from a half-register array: a read past the array that is
+legal on the chip, whose lanes past it are undefined and masked off (see the semantics page),
+so the port keeps the C++ array size (:data:`LOAD_SLACK` is 0).
 
 Examples
 --------
@@ -58,12 +59,11 @@ Arr = np.ndarray[Any, Any]
 TOTAL_LENGTH = 256
 NUM_BLOCKS = 8
 BLK_NUM = 1
-LOAD_SLACK = 32
-"""Floats allocated past ``x_local`` (not in the C++): a block's 32 floats are half a register,
-and ``asc_loadalign`` reads a whole one (256 bytes), 128 bytes past the C++ array. The chip reads
-whatever UB holds there (the lanes are masked off later); ascreg rejects the read
-(``OutOfBoundsError``), so the port allocates the slack. With ``LOAD_SLACK = 0`` the port is the
-C++ verbatim and fails on that read."""
+LOAD_SLACK = 0
+"""Floats allocated past ``x_local`` (0: the C++ array). A block's 32 floats are half a register
+and ``asc_loadalign`` reads a whole one (256 bytes), 128 bytes past the array: the chip reads
+whatever UB holds there and the lanes are masked off later, which ascreg models with undefined
+lanes (an error only if an active lane of a store used them)."""
 
 
 @__aicore__

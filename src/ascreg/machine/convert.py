@@ -93,10 +93,7 @@ def to_dtype(values: Any, dtype: type[Scalar], *, call: str | None = None) -> Ar
         return round_float(source, dtype)
     if _kind(source.dtype) == "f":
         if dtype.kind in (Kind.INT, Kind.UINT):
-            raise AscregError(
-                f"cannot store {source.dtype} values as {dtype.cpp_name} without an explicit cast",
-                call=_where(call),
-            )
+            _float_to_integer(source.ravel(), dtype, call)
         return source.astype(target)
     if target.kind in "iu":
         _check_range(source, dtype, call)
@@ -140,6 +137,26 @@ def _numbers(values: Any, dtype: type[Scalar], call: str | None) -> Arr:
     )
 
 
+def _float_to_integer(floats: Arr, dtype: type[Scalar], call: str | None) -> None:
+    """Raise for float values stored into an integer lane, naming the most telling one.
+
+    A NaN or an infinity first (no integer holds it), else a value with a fraction, else the
+    first: even 2.0 needs the explicit conversion C++ would need to be written.
+    """
+    wide = floats.astype(np.float64)
+    special = np.flatnonzero(~np.isfinite(wide))
+    fraction = np.flatnonzero(np.isfinite(wide) & (wide != np.trunc(wide)))
+    pick = special[0] if special.size else fraction[0] if fraction.size else 0
+    value = wide[pick].item()
+    why = "it has no integer value" if special.size else "it is a float"
+    raise AscregError(
+        f"cannot store the float value {value!r} as {dtype.cpp_name} ({why}): an integer lane "
+        "takes a float only through an explicit cast (Reg.Cast / Reg.Truncate on a register, "
+        "int() of a Python number)",
+        call=_where(call),
+    )
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | np.integer | np.floating | np.bool_)
 
@@ -150,11 +167,9 @@ def _check_range(source: Arr, dtype: type[Scalar], call: str | None) -> None:
         return
     info = np.iinfo(dtype.np_dtype)
     if source.dtype.kind == "O":
-        if any(isinstance(v, float | np.floating) for v in source.flat):
-            raise AscregError(
-                f"cannot store float values as {dtype.cpp_name} without an explicit cast",
-                call=_where(call),
-            )
+        floats = [v for v in source.flat if isinstance(v, float | np.floating)]
+        if floats:
+            _float_to_integer(np.asarray(floats, dtype=np.float64), dtype, call)
         bad = [int(v) for v in source.flat if not info.min <= int(v) <= info.max]
     elif source.min() < info.min or source.max() > info.max:
         bad = [source[(source < info.min) | (source > info.max)].ravel()[0]]
@@ -183,7 +198,8 @@ def round_float(source: Arr, dtype: type[Scalar]) -> Arr:
     target = dtype.np_dtype
     kind, size = _kind(source.dtype), source.dtype.itemsize
     if (kind == "f" and size <= 4) or (kind in "biu" and size <= 2):
-        return source.astype(target)  # exact in float32: the cast is the only rounding
+        with np.errstate(over="ignore"):  # past the largest finite value: inf, as documented
+            return source.astype(target)  # exact in float32: the cast is the only rounding
     wide = _odd_float64(source)
     with np.errstate(over="ignore"):
         if target == np.float32:

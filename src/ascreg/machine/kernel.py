@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import itertools
 import typing
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar, cast
@@ -33,9 +34,10 @@ from typing import Any, Generic, ParamSpec, TypeVar, cast
 import numpy as np
 
 from ascreg._dtypes import Scalar
-from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError, SyncError
+from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError
 from ascreg.machine import hook
 from ascreg.machine.block import BlockContext, block, current_block, running_block
+from ascreg.machine.coop import BlockRunner, check_sync_clean  # noqa: F401 (its old home)
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
@@ -296,9 +298,11 @@ common arguments skip the ``isinstance`` tests)."""
 def run_on_vector(
     ctx: BlockContext, func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
-    """Run *func* on PIPE_V: ordered after the scalar code before it, complete when it returns."""
-    tracker = ctx.tracker
-    tracker.complete(PIPE_S, PIPE_V)
+    """Run *func* on PIPE_V (a VF's accesses are V's).
+
+    The call is not a synchronisation: the scalar unit's UB writes before it need an ``S_V``
+    flag, and its UB reads after it a ``V_S`` one (:mod:`ascreg.machine.sync`).
+    """
     # BlockContext.simd_vf() spelled out (a VF call is hot: two generator contexts cost more
     # than a short VF's batched loop)
     outer, previous = ctx.in_simd_vf, ctx.pipe
@@ -309,7 +313,6 @@ def run_on_vector(
     finally:
         ctx.pipe, ctx.in_simd_vf = previous, outer
         ctx.mem_bar()
-    tracker.complete(PIPE_V, PIPE_S)
     return result
 
 
@@ -329,7 +332,6 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
         ctx = current_block()
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
-        ctx.tracker.complete(PIPE_S, PIPE_V)
         previous, ctx.pipe = ctx.pipe, PIPE_V  # ctx.on_pipe, without a generator per block
         try:
             run_simt_vf(
@@ -341,7 +343,6 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
             )
         finally:
             ctx.pipe = previous
-        ctx.tracker.complete(PIPE_V, PIPE_S)
         return
     if kind != "simd_vf":
         raise AscregTypeError(
@@ -480,7 +481,14 @@ class Kernel(Generic[P]):
             grid, block_dim = (
                 g if type(g).__name__ == "dim3" else dim3(g) for g in (grid, block_dim)
             )
-            run_simt_kernel(self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values()))
+            progress = BlockProgress(_ascreg_call, grid.count, next(_LAUNCHES))
+            try:
+                run_simt_kernel(
+                    self.func, grid, block_dim, _dyn_bytes(dyn), (*args, *kwargs.values())
+                )
+            except Exception as exc:
+                progress.note(exc)
+                raise
             return
         if len(items) == 4:
             raise LaunchError(
@@ -497,20 +505,17 @@ class Kernel(Generic[P]):
         check_stream(stream)
         self._check_args(args, kwargs)
         races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
-        shared: dict[str, Any] = {}
+        runner = BlockRunner(self.func, args, kwargs, int(blocks), dyn_bytes, name, races, {})
+        failed = BlockProgress(_ascreg_call, int(blocks), next(_LAUNCHES))
         try:
             start = 0 if races is None else self._run_batches(int(blocks), args, kwargs, races)
-            for index in range(start, int(blocks)):
-                ctx = BlockContext(index, int(blocks), dyn_bytes, name, shared=shared)
-                if races is not None:
-                    races.block = index
-                try:
-                    with block(ctx):
-                        self.func(*args, **kwargs)
-                    check_sync_clean(ctx)
-                finally:
-                    ctx.release()
+            runner.done.extend(range(start))
+            runner.run_from(start)
+        except Exception as exc:
+            failed.note(exc)
+            raise
         finally:
+            runner.close()
             if races is not None:
                 races.detach()
 
@@ -547,6 +552,61 @@ class Kernel(Generic[P]):
                     "(acl.rt.malloc + acl.rt.memcpy) and pass the __gm__ pointer"
                 )
             _check_hint(param, value, self._hints.get(param))
+
+
+_LAUNCHES = itertools.count(1)
+"""Numbers the launches of the process (an error names the one that failed)."""
+
+
+class BlockProgress:
+    """Where a launch stands, for the note an error raised inside it gets.
+
+    *first* is the block running (blocks before it have finished). Block batches
+    (:meth:`Kernel._run_batches`) name their blocks through a local of their frame.
+
+    Examples
+    --------
+    >>> p = BlockProgress("k<<<4, 0, None>>>", 4, 7); p.first = 2
+    >>> error = ValueError("boom"); p.note(error); print(error.__notes__[0])
+    in block 2 of k<<<4, 0, None>>> (launch 7 of this process): blocks 0-1 had finished, block 3 never ran, and block 2 stopped part-way: Global Memory holds a partial result
+    """
+
+    def __init__(self, launch: str, blocks: int, number: int) -> None:
+        self.launch, self.blocks, self.number = launch, blocks, number
+        self.first: int | None = None
+        """The block the launch loop runs (None: find the running block in the traceback)."""
+
+    def note(self, error: BaseException) -> None:
+        """Add a note to *error* saying which block of which launch failed, and what GM holds."""
+        first, count = self._failed(error)
+        last = first + count - 1
+        which = _blocks(first, last) + (" (run as one batch)" if count > 1 else "")
+        done = f"{_blocks(0, first - 1)} had finished" if first else "no block had finished"
+        rest = f"{_blocks(last + 1, self.blocks - 1)} never ran" if last + 1 < self.blocks else ""
+        error.add_note(
+            f"in {which} of {self.launch} (launch {self.number} of this process): "
+            + ", ".join(part for part in (done, rest) if part)
+            + f", and {_blocks(first, last)} stopped part-way: Global Memory holds a partial "
+            "result"
+        )
+
+    def _failed(self, error: BaseException) -> tuple[int, int]:
+        """Return the first failed block and how many ran with it (a batch of blocks)."""
+        tb, running = error.__traceback__, None
+        while tb is not None:
+            local = tb.tb_frame.f_locals
+            batch_blocks = local.get("_ascreg_blocks")
+            if isinstance(batch_blocks, tuple):
+                return batch_blocks
+            ctx = local.get("ctx")
+            if running is None and isinstance(ctx, BlockContext):
+                running = ctx.block_idx  # a SIMT launch's block loop
+            tb = tb.tb_next
+        return (self.first if self.first is not None else running or 0), 1
+
+
+def _blocks(first: int, last: int) -> str:
+    return f"block {first}" if first == last else f"blocks {first}-{last}"
 
 
 def is_count(value: Any) -> bool:
@@ -590,20 +650,18 @@ def check_stream(stream: Any) -> None:
 
 
 def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
-    """Return *func*'s parameter annotations, resolving string annotations.
+    """Return *func*'s parameter annotations the launch can resolve, resolving strings.
 
-    Strings (``from __future__ import annotations``) are evaluated in the function's globals
-    and closure. One that names something neither can see (a class defined in an enclosing
-    function but not used in the body) is a :class:`~ascreg.errors.LaunchError`: the launch
-    could not check the argument against it.
+    Strings (``from __future__ import annotations``, forward references) are evaluated in the
+    function's globals and closure. One that names something neither can see (an alias
+    defined inside the function or in an enclosing one but not used in the body) is left out:
+    the kernel is legal, its argument is simply not checked against that annotation.
 
     Examples
     --------
-    >>> def k(out: GmPtr[Missing]) -> None: ...  # this module uses future annotations
+    >>> def k(out: GmPtr[Missing], n: int) -> None: ...  # this module uses future annotations
     >>> resolve_hints(k)
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.LaunchError: the annotation 'GmPtr[Missing]' of parameter 'out' cannot be resolved (NameError: name 'GmPtr' is not defined): ...
+    {'n': <class 'int'>}
     """
     closure = dict(
         zip(
@@ -615,16 +673,13 @@ def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
     scope = {**getattr(func, "__globals__", {}), **closure}
     hints: dict[str, Any] = {}
     for param, hint in getattr(func, "__annotations__", {}).items():
-        if isinstance(hint, str) and param != "return":
+        if param == "return":
+            continue
+        if isinstance(hint, str):
             try:
                 hint = eval(hint, scope)
-            except Exception as exc:
-                raise LaunchError(
-                    f"the annotation {hint!r} of parameter {param!r} cannot be resolved "
-                    f"({type(exc).__name__}: {exc}): the launch checks pointer arguments "
-                    "against it; define the names it uses at module level, or quote nothing "
-                    "(drop 'from __future__ import annotations')"
-                ) from None
+            except Exception:  # any name it needs lives where the launch cannot look
+                continue
         hints[param] = hint
     return hints
 
@@ -661,8 +716,13 @@ def _check_hint(param: str, value: Any, hint: Any) -> None:
         )
 
 
+@qualifier
 def __global__(func: Callable[P, None]) -> Kernel[P]:  # noqa: N807 (the C qualifier spelling)
     """``__global__``: a kernel entry, launched as ``kernel[blocks, dyn_ub_bytes, stream](args)``.
+
+    Above ``@template(...)`` it makes a kernel template: ``kernel[args]`` is the kernel of
+    those template arguments (C++ ``template <uint32_t schMode> __global__ void k(...)``,
+    launched ``k<0><<<...>>>(...)``), launched ``kernel[args][blocks, dyn_ub_bytes, stream]``.
 
     Examples
     --------
@@ -673,6 +733,16 @@ def __global__(func: Callable[P, None]) -> Kernel[P]:  # noqa: N807 (the C quali
     >>> hello[2, 0, None]()
     block 0 of 2
     block 1 of 2
+    >>> from typing import TypeVar
+    >>> from ascreg.machine.template import template
+    >>> MODE = TypeVar("MODE"); globals()["MODE"] = MODE
+    >>> @__global__
+    ... @__vector__
+    ... @template(MODE)
+    ... def mode_kernel() -> None:
+    ...     print("mode", MODE)
+    >>> mode_kernel[1][1, 0, None]()
+    mode 1
     """
     return Kernel(func)
 
@@ -686,39 +756,6 @@ def get_vec_len() -> int:
     256
     """
     return VL
-
-
-def check_sync_clean(ctx: BlockContext) -> None:
-    """Raise if the block ended with a flag set that nobody waited for, or a mutex still held.
-
-    A launch calls this after each block returns. On the chip an event flag outlives the kernel:
-    a leftover ``asc_sync_notify`` would release a wait of the *next* kernel before its data is
-    ready, and a held mutex would block it. Kernels that pre-set flags (notify before the loop)
-    balance them with waits after the loop and pass.
-
-    Examples
-    --------
-    >>> ctx = BlockContext(block_idx=2, block_num=4)
-    >>> ctx.tracker.notify(Pipe.PIPE_MTE2, Pipe.PIPE_V, 1)
-    >>> check_sync_clean(ctx)
-    Traceback (most recent call last):
-    ...
-    ascreg.errors.SyncError: block 2 ended with flags set but never waited for: (PIPE_MTE2 -> PIPE_V, EVENT_ID1) x1; on the chip a leftover flag releases a wait of the next kernel early: add the matching asc_sync_wait
-    """
-    pending = ctx.tracker.pending_flags()
-    if pending:
-        raise SyncError(
-            f"block {ctx.block_idx} ended with flags set but never waited for: "
-            + ", ".join(pending)
-            + "; on the chip a leftover flag releases a wait of the next kernel early: add the "
-            "matching asc_sync_wait"
-        )
-    held = ctx.tracker.held_mutexes()
-    if held:
-        raise SyncError(
-            f"block {ctx.block_idx} ended holding {', '.join(held)} with no asc_unlock "
-            "(lock and unlock are strictly paired)"
-        )
 
 
 __all__ = [

@@ -246,6 +246,20 @@ class Memory:
             raise OutOfBoundsError(f"{ptr!r} is not the start of a live allocation")
         ptr.block.live = False
 
+    def trim(self) -> None:
+        """Give the space of the freed allocations at the top back: the next ones reuse it.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> ub = UnifiedBuffer(); a = ub.alloc(uint8_t, 32); b = ub.alloc(uint8_t, 32)
+        >>> ub.free(b); ub.trim(); ub.alloc(uint8_t, 8).address
+        32
+        """
+        while self.allocations and not self.allocations[-1].live:
+            self.allocations.pop()
+        self.top = self.allocations[-1].end if self.allocations else 0
+
     def reset(self) -> None:
         """Forget every allocation and zero the memory.
 
@@ -520,6 +534,53 @@ class Pointer(Generic[T]):
         if whole is None:
             whole = memory.typed(self.dtype.np_dtype)
         return whole[first : first + count]
+
+    def view_past_allocation(
+        self, count: int, action: str
+    ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """View *count* elements that may run past the end of the allocation, inside UB.
+
+        What a whole-register vector access does on the chip: a load reads the bytes UB holds
+        past the allocation (*action* ``"reads"``), a store under
+        ``policy(past_allocation="chip")`` writes them (``"writes"``). A read must start inside
+        a live UB allocation (a write at or after its start) and end inside UB; otherwise (or on
+        GM) it is the :class:`~ascreg.errors.OutOfBoundsError` of :meth:`view`. A read reports only its bytes
+        inside the allocation to the memory's hook (the others belong to no access of this
+        buffer); a write reports all of them. Returns the view and, per element, whether it
+        lies (partly) past the allocation.
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint32_t
+        >>> ub = UnifiedBuffer(); p = ub.alloc(uint32_t, 6); q = ub.alloc(uint32_t, 8)
+        >>> q.write([7] * 8)
+        >>> values, past = p.view_past_allocation(10, "reads")
+        >>> values.tolist(), past.tolist()
+        ([0, 0, 0, 0, 0, 0, 0, 0, 7, 7], [False, False, False, False, False, False, True, True, True, True])
+        """
+        size = self.dtype.size
+        start, block, memory = self.address, self.block, self.memory
+        end = start + count * size
+        inside = (
+            isinstance(memory, UnifiedBuffer)
+            and block is not None
+            and block.live
+            and block.start <= start
+            and (start < block.end or action == "writes")
+            and end <= memory.capacity
+        )
+        if not inside or block is None:
+            return self.view(count, action), np.zeros(count, dtype=bool)  # its own error
+        if end > memory.data.size:
+            memory._grow(end)
+        hook = memory.on_access
+        if hook is not None:
+            hook(start, end if action == "writes" else min(end, block.end), action)
+        past = (start + (np.arange(count) + 1) * size) > block.end
+        if start % size:
+            return memory.data[start:end].view(self.dtype.np_dtype), past
+        first = start // size
+        return memory.typed(self.dtype.np_dtype)[first : first + count], past
 
     def read(self, count: int = 1) -> np.ndarray[Any, Any]:
         """Return a copy of the next *count* elements.

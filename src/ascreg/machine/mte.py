@@ -29,7 +29,10 @@ import numpy as np
 from ascreg.errors import AddressSpaceError, AlignmentError, AscregError, undefined_behaviour
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
+from ascreg.machine.races import atomic_access
+from ascreg.machine.store_atomic import combiner
 from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3, PIPE_V, Pipe
+from ascreg.machine.sysregs import SYSREGS_STATE
 
 MAX_N_BURST = 4095
 MAX_LEN_BURST = 2097151
@@ -184,15 +187,20 @@ def plain_copy(
 ) -> None:
     """Make a plain one-burst copy whose form passed :func:`_validate` before, in block *ctx*.
 
-    What :func:`gm_to_ub` and :func:`ub_to_gm` (without a store-atomic *combine*) do then: check
-    the two addresses' alignment (all the form leaves to check), then copy the burst.
+    What :func:`gm_to_ub` and :func:`ub_to_gm` do then: check the two addresses' alignment (all
+    the form leaves to check), then copy the burst (under the block's store-atomic mode).
     """
     into_ub = direction == _GM_TO_UB
     _addresses_aligned(dst, src, into_ub, call)
     if into_ub:
         _burst_in(ctx, dst, src, burst.len_burst)
-    else:
+        return
+    combine = store_atomic(ctx)
+    if combine is None:
         _burst_out(ctx, dst, src, burst.len_burst, None)
+        return
+    with atomic_access():
+        _burst_out(ctx, dst, src, burst.len_burst, combine)
 
 
 def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
@@ -332,16 +340,58 @@ Combine = Callable[[np.ndarray[Any, Any], np.ndarray[Any, Any]], np.ndarray[Any,
 """``combine(old_bytes, new_bytes) -> bytes``: how a store-atomic copy merges into GM."""
 
 
-def ub_to_gm(
-    dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str, combine: Combine | None = None
-) -> None:
-    """MTE3: copy *burst* from UB *src* to GM *dst*.
+def store_atomic(ctx: BlockContext | None) -> Combine | None:
+    """Return the merge of block *ctx*'s store-atomic mode, or None (plain writes).
 
-    With *combine* (a store-atomic mode, see ``ascreg.core.store_atomic``) each burst is merged
-    into the GM bytes it lands on instead of replacing them.
+    The mode is the block's system register
+    (:attr:`~ascreg.machine.sysregs.SystemRegisters.atomic`), set by ``asc_set_atomic_*`` and
+    ``SetAtomicAdd<T>`` alike; every UB -> GM copy reads it here.
+
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> from ascreg.machine.block import BlockContext
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> ctx = BlockContext(); store_atomic(ctx) is None
+    True
+    >>> system_registers(ctx).atomic = ("add", float32_t); store_atomic(ctx).__name__
+    'merge'
+    """
+    if ctx is None:
+        return None
+    regs = ctx.state.get(SYSREGS_STATE)
+    mode = None if regs is None else regs.atomic
+    return None if mode is None else combiner(*mode)
+
+
+def ub_to_gm(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> None:
+    """MTE3: copy *burst* from UB *src* to GM *dst*, under the block's store-atomic mode.
+
+    Every UB -> GM copy of every surface (``asc_copy_ub2gm*``, ``DataCopy``, ``DataCopyPad``)
+    goes through here. With a store-atomic mode set (:func:`store_atomic`) each burst is merged
+    into the GM bytes it lands on instead of replacing them (:mod:`ascreg.machine.store_atomic`),
+    and the writes are atomic: exempt from the cross-block GM race check
+    (:func:`ascreg.machine.races.atomic_access`), as blocks combining results there is what
+    the atomics are for.
     """
     _validate(dst, src, burst, _UB_TO_GM, call)
     ctx = running_block()
+    combine = store_atomic(ctx)
+    if combine is None:
+        _copy_out(ctx, dst, src, burst, None)
+        return
+    with atomic_access():
+        _copy_out(ctx, dst, src, burst, combine)
+
+
+def _copy_out(
+    ctx: BlockContext | None,
+    dst: Pointer[Any],
+    src: Pointer[Any],
+    burst: Burst,
+    combine: Combine | None,
+) -> None:
+    """Make the bursts of :func:`ub_to_gm`, each written or merged (*combine*) into GM."""
     if ctx is not None and burst.n_burst == 1:
         _burst_out(ctx, dst, src, burst.len_burst, combine)
         return

@@ -77,7 +77,7 @@ class GmRaceCheck:
         self.kernel = kernel
         self.block = 0
         self.paused = False
-        """True while a SIMT block batch runs: it claims each block's spans itself afterwards."""
+        """Set while a SIMT block batch runs (the batch claims each block's spans afterwards)."""
         memories = {
             id(a.memory): a.memory
             for a in (*args, *kwargs.values())
@@ -88,6 +88,23 @@ class GmRaceCheck:
     def hook_of(self, memory: Any) -> _OwnerHook | None:
         """Return the hook watching *memory*, or None when the launch does not watch it."""
         return next((hook for hook in self.hooks if hook.memory is memory), None)
+
+    def new_phase(self) -> None:
+        """Forget the writers so far: a ``SyncAll`` orders every write before it first.
+
+        Two blocks writing the same bytes race only within one phase between barriers.
+
+        Examples
+        --------
+        >>> from ascreg import GlobalMemory, uint32_t
+        >>> out = GlobalMemory().alloc(uint32_t, 2)
+        >>> check = GmRaceCheck("k", (out,), {})
+        >>> check.block = 0; out.write([1, 2])
+        >>> check.new_phase(); check.block = 1; out.write([3, 4])
+        >>> check.detach()
+        """
+        for hook in self.hooks:
+            hook.owner[:] = UNWRITTEN
 
     def detach(self) -> None:
         """Restore every hooked memory's previous ``on_access``."""

@@ -22,7 +22,7 @@ RegTensor[uint16_t] <never written>
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic
+from typing import Any, ClassVar, Generic, Self
 
 import attrs
 import numpy as np
@@ -31,13 +31,15 @@ from typing_extensions import TypeVar
 from ascreg._dtypes import Scalar, bool_, is_scalar_type, uint32_t
 from ascreg.errors import (
     AscregTypeError,
+    UndefinedBehaviourError,
     UninitializedRegisterError,
     current_call,
     undefined_behaviour,
 )
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.hook import ACTIVE
-from ascreg.machine.memory import DATA_BLOCK, Memory
+from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
+from ascreg.machine.undefined import plain, undefined_lanes
 
 VL = 256
 """Bytes in one vector register on dav-3510 (``GetVecLen()``).
@@ -95,6 +97,8 @@ class RegTraitNumTwo(RegTrait):
 
 T = TypeVar("T", bound=Scalar)
 R = TypeVar("R", bound=RegTrait, default=RegTraitNumOne)
+P = TypeVar("P", bound=Pointer[Any])
+R_ = TypeVar("R_", bound="RegTensor[Any, Any]")
 
 
 def spread_enables(enables: np.ndarray[Any, Any], stride: int) -> np.ndarray[Any, Any]:
@@ -202,7 +206,13 @@ class RegTensor(Generic[T, R]):
             RegTensor._specialised[dtype] = specialised
         return specialised
 
-    def __init__(self) -> None:
+    def __new__(cls, src: RegTensor[Any, Any] | None = None) -> Self:
+        """Make a new unwritten register, or with *src* a view of it (:func:`reinterpret`)."""
+        if src is None:
+            return object.__new__(cls)
+        return reinterpret(src, cls)
+
+    def __init__(self, src: RegTensor[Any, Any] | None = None) -> None:
         if type(self) is RegTensor:
             raise AscregTypeError(
                 "a RegTensor needs its element type: write RegTensor[uint16_t]()",
@@ -318,17 +328,158 @@ class RegTensor(Generic[T, R]):
         return (words[0::2].copy(), words[1::2].copy())
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
-        lanes = self.get().copy()
+        lanes: np.ndarray[Any, Any] = plain(self.get()).copy()
         return lanes if dtype is None else lanes.astype(dtype)
 
     def __repr__(self) -> str:
         name = type(self).__name__
         if self._lanes is None:
             return f"{name} <never written>"
-        body = np.array2string(self._lanes, max_line_width=100, threshold=1 << 12)
+        body = np.array2string(plain(self._lanes), max_line_width=100, threshold=1 << 12)
+        undefined = np.flatnonzero(undefined_lanes(self._lanes))
+        if undefined.size:
+            body += f"\n(undefined lanes {_ranges(undefined)}: loaded past an allocation)"
         return f"{name} =\n{body}"
 
     __str__ = __repr__
+
+
+# -- register reinterpret casts: (RegTensor<U>&)reg, (vector_int16_t)reg -------------------------
+
+
+class _RegisterView:
+    """The behaviour of a reinterpreted register (mixed into a view class of its target type).
+
+    A view owns no lanes: ``_lanes`` reads the bytes of the register it views (its *storage*,
+    ``_base``) as its own dtype and writes replace them, so both see every write. Reads and
+    writes go through the storage's :meth:`RegTensor.get` / :meth:`RegTensor.put_known`, so a
+    batched loop journals and checks the one register that holds the bytes.
+    """
+
+    __slots__ = ()
+    _base: RegTensor[Any, Any]
+    _np_dtype: ClassVar[np.dtype[Any]]
+
+    def __init__(self, src: Any = None) -> None:  # made by RegTensor.__new__: nothing to set
+        pass
+
+    @property
+    def _lanes(self) -> np.ndarray[Any, Any] | None:
+        held = self._base._lanes
+        return None if held is None else _as_dtype(held, self._np_dtype)
+
+    @_lanes.setter
+    def _lanes(self, lanes: np.ndarray[Any, Any] | None) -> None:
+        base = self._base
+        base._lanes = None if lanes is None else _as_dtype(lanes, base._np_dtype)
+
+    def get(self) -> np.ndarray[Any, Any]:
+        return _as_dtype(self._base.get(), self._np_dtype)
+
+    def put_known(self, lanes: np.ndarray[Any, Any]) -> None:
+        base = self._base
+        base.put_known(_as_dtype(lanes, base._np_dtype))
+
+    def __repr__(self) -> str:
+        text = RegTensor.__repr__(self)  # type: ignore[arg-type]
+        name = type(self).__name__
+        return text.replace(name, f"{name} (a view of {type(self._base).__name__})", 1)
+
+    __str__ = __repr__
+
+
+def _as_dtype(lanes: np.ndarray[Any, Any], dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """Return *lanes* (one row or one row per iteration) reinterpreted as *dtype*, no copy if can."""
+    if lanes.dtype is dtype:
+        return lanes
+    if lanes.dtype.itemsize != dtype.itemsize and not lanes.flags.c_contiguous:
+        lanes = np.ascontiguousarray(lanes)  # a broadcast row: its bytes laid out once
+    return lanes.view(dtype)
+
+
+_VIEW_CLASSES: dict[type[Any], type[Any]] = {}
+"""The view class of each register class (made on first use)."""
+
+
+def _view_class(cls: type[RegTensor[Any, Any]]) -> type[Any]:
+    """Return the class of views of type *cls*: a subclass named as *cls* (same checks, repr)."""
+    found = _VIEW_CLASSES.get(cls)
+    if found is None:
+        namespace = {"__slots__": ("_base",), "__qualname__": cls.__qualname__,
+                     "__module__": cls.__module__, "__doc__": cls.__doc__}  # fmt: skip
+        found = _VIEW_CLASSES[cls] = type(cls.__name__, (_RegisterView, cls), namespace)
+    return found
+
+
+def plain_class(reg: Any) -> type[Any]:
+    """Return the register type of *reg*: its class, or for a view the class it was cast to.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, uint16_t
+    >>> x = Reg.RegTensor[half]()
+    >>> plain_class(Reg.RegTensor[uint16_t](x)) is Reg.RegTensor[uint16_t]
+    True
+    """
+    cls = type(reg)
+    return cls.__mro__[2] if issubclass(cls, _RegisterView) else cls
+
+
+def storage(reg: Any) -> Any:
+    """Return the register that holds *reg*'s bytes: *reg* itself, or the register a view views.
+
+    Examples
+    --------
+    >>> from ascreg import Reg, half, uint16_t
+    >>> x = Reg.RegTensor[half]()
+    >>> storage(Reg.RegTensor[uint16_t](x)) is x, storage(x) is x
+    (True, True)
+    """
+    return reg._base if isinstance(reg, _RegisterView) else reg
+
+
+def reinterpret(src: Any, cls: type[R_]) -> R_:
+    """Return *src* viewed as a register of type *cls*: C++ ``(RegTensor<U>&)src``.
+
+    Spelled ``Reg.RegTensor[U](src)`` (and ``vector_int16_t(src)`` for the C cast
+    ``(vector_int16_t)src``). The view shares *src*'s bytes: an op writing the view changes
+    *src* and the other way round, as the C++ reference does. Both hold the same total bits
+    (one 256-byte register, or two for ``RegTraitNumTwo``); the view is written exactly when
+    *src* is, and a mask given to an op on the view selects lanes of the view's type (bit
+    ``i * sizeof(U)`` for lane ``i``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Reg, half, uint16_t
+    >>> x = Reg.RegTensor[half](); x.set(1.0)
+    >>> bits = Reg.RegTensor[uint16_t](x)
+    >>> hex(int(bits.get()[0]))
+    '0x3c00'
+    >>> bits.set(0); float(x.get()[0])
+    0.0
+    >>> Reg.RegTensor[uint16_t](Reg.MaskReg())
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: Reg.RegTensor: a register cast takes a vector register, got MaskReg MaskReg(<never written>)
+    """
+    call = "Reg.RegTensor" if cls.__module__.startswith("ascreg.machine") else cls.__name__
+    if not isinstance(src, RegTensor):
+        raise AscregTypeError(
+            f"a register cast takes a vector register, got {type(src).__name__} {src!r:.60}",
+            call=call,
+        )
+    if cls.lanes * cls.dtype.size != src.lanes * src.dtype.size:
+        raise AscregTypeError(
+            f"{cls.__name__} holds {cls.lanes * cls.dtype.size} bytes, {type(src).__name__} "
+            f"{src.lanes * src.dtype.size}: a register cast keeps the total bits (a "
+            "RegTraitNumTwo register is two registers; cast it to another 64-bit "
+            "RegTraitNumTwo type)",
+            call=call,
+        )
+    view = object.__new__(_view_class(cls))
+    view._base = storage(src)
+    return view  # type: ignore[no-any-return]
 
 
 class MaskReg:
@@ -504,35 +655,75 @@ class MaskReg:
 
 @attrs.frozen
 class AddrReg:
-    """An address register: an element offset built by ``CreateAddrReg`` (C++ ``AddrReg``).
+    """An address register (C++ ``AddrReg``, C ``addr_reg``: the builtin ``vector_address``).
+
+    ``offset`` counts units of ``width`` bytes: ``CreateAddrReg<T>`` counts elements of ``T``
+    (``width = sizeof(T)``), ``asc_update_addr_reg_b8/_b16/_b32`` units of 1, 2 or 4 bytes.
+    Every consumer (the Reg and C API loads and stores, aligned and unaligned, register and
+    MaskReg forms) accesses its base pointer moved by ``offset * width`` bytes (:meth:`at`),
+    whatever the pointer's element type: the unit belongs to the register, as on the chip
+    (``vag_b8/_b16/_b32``).
 
     Examples
     --------
-    >>> AddrReg(64).offset
-    64
+    >>> a = AddrReg(32, 4)
+    >>> a.offset, a.width, a.byte_offset
+    (32, 4, 128)
     """
 
     offset: int
+    width: int = attrs.field(validator=attrs.validators.in_((1, 2, 4, 8)))
+
+    @property
+    def byte_offset(self) -> int:
+        """The offset in bytes (``offset * width``)."""
+        return self.offset * self.width
+
+    def at(self, ptr: P) -> P:
+        """Return *ptr* moved by this register's offset (``offset * width`` bytes).
+
+        Examples
+        --------
+        >>> from ascreg import UnifiedBuffer, uint8_t
+        >>> p = UnifiedBuffer().alloc(uint8_t, 512)
+        >>> AddrReg(32, 4).at(p) - p  # 32 b32 elements: 128 bytes of uint8_t
+        128
+        """
+        return ptr.offset_bytes(self.byte_offset)
 
 
-def create_addr_reg(*indices_and_strides: int) -> AddrReg:
+def create_addr_reg(width: int, *indices_and_strides: int) -> AddrReg:
     """Build the register of ``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``.
 
-    Its offset is the sum of ``i_k * s_k``: the ``i_k`` are the enclosing loop counters
-    (outermost first), the ``s_k`` strides; at most four pairs (four nested loops).
+    Its offset is the sum of ``i_k * s_k`` in elements of ``T`` (*width* = ``sizeof(T)``): the
+    ``i_k`` are the enclosing loop counters (outermost first), the ``s_k`` strides; at most four
+    pairs (four nested loops).
 
     Examples
     --------
-    >>> create_addr_reg(2, 128, 1, 16)
-    AddrReg(offset=272)
+    >>> create_addr_reg(2, 2, 128, 1, 16)
+    AddrReg(offset=272, width=2)
     """
     pairs = indices_and_strides
     if len(pairs) not in (2, 4, 6, 8):
         raise AscregTypeError(f"takes 1 to 4 (index, stride) pairs, got {len(pairs)} arguments")
-    return AddrReg(sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True)))
+    offset = sum(int(i) * int(s) for i, s in zip(pairs[::2], pairs[1::2], strict=True))
+    return AddrReg(offset, width)
 
 
-class UnalignRegForLoad:
+class _UnalignState:
+    """The fields of the 32-byte unaligned register, as a load stream and as a store stream."""
+
+    __slots__ = ("address", "block", "held", "memory", "start", "used")
+    memory: Memory | None
+    address: int | None
+    block: np.ndarray[Any, Any]
+    start: int
+    held: np.ndarray[Any, Any]
+    used: bool
+
+
+class UnalignRegForLoad(_UnalignState):
     """The 32-byte unaligned load register (C++ ``UnalignRegForLoad``, C ``vector_load_unalign``).
 
     ``address`` is the UB address of the block it holds (None before ``LoadUnAlignPre``).
@@ -544,12 +735,12 @@ class UnalignRegForLoad:
     UnalignRegForLoad(<never filled>)
     """
 
-    __slots__ = ("address", "block", "memory")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.memory: Memory | None = None
-        self.address: int | None = None
-        self.block: np.ndarray[Any, Any] = np.zeros(DATA_BLOCK, dtype=np.uint8)
+        self.memory = None
+        self.address = None
+        self.block = np.zeros(DATA_BLOCK, dtype=np.uint8)
 
     def __repr__(self) -> str:
         if self.address is None:
@@ -557,7 +748,7 @@ class UnalignRegForLoad:
         return f"{type(self).__name__}(block at {self.address:#x})"
 
 
-class UnalignRegForStore:
+class UnalignRegForStore(_UnalignState):
     """The 32-byte unaligned store register (C++ ``UnalignRegForStore``, C ``vector_store_unalign``).
 
     ``held`` are the bytes a store kept back, to be written at ``start``; ``pending`` tells
@@ -570,12 +761,12 @@ class UnalignRegForStore:
     False
     """
 
-    __slots__ = ("held", "memory", "start", "used")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.memory: Memory | None = None
+        self.memory = None
         self.start = 0
-        self.held: np.ndarray[Any, Any] = np.zeros(0, dtype=np.uint8)
+        self.held = np.zeros(0, dtype=np.uint8)
         self.used = False
 
     @property
@@ -593,6 +784,53 @@ class UnalignRegForStore:
         if not self.pending:
             return f"{name}(<nothing held>)"
         return f"{name}({self.held.size} bytes held for [{self.start:#x}, {self.end:#x}))"
+
+
+class UnalignReg(UnalignRegForLoad, UnalignRegForStore):
+    """C++ ``Reg::UnalignReg`` (older ``MicroAPI::UnalignReg``): the one unaligned register.
+
+    In C++ ``UnalignReg``, ``UnalignRegForLoad`` and ``UnalignRegForStore`` are the same type
+    (``vector_align``): one 32-byte register that a load stream or a store stream uses. An
+    ``UnalignReg`` is accepted wherever either is. It is one register: a load into it while a
+    store stream holds bytes in it would lose them (an undefined-behaviour error), and a store
+    ends the load stream it held (the next ``LoadUnAlign`` needs a ``LoadUnAlignPre`` first).
+
+    Examples
+    --------
+    >>> from ascreg import Reg
+    >>> u = Reg.UnalignReg()
+    >>> isinstance(u, Reg.UnalignRegForLoad), isinstance(u, Reg.UnalignRegForStore)
+    (True, True)
+    >>> u
+    UnalignReg(<never filled>)
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        UnalignRegForLoad.__init__(self)
+        UnalignRegForStore.__init__(self)
+
+    def __repr__(self) -> str:
+        if self.pending:
+            return UnalignRegForStore.__repr__(self)
+        return UnalignRegForLoad.__repr__(self)
+
+    def start_load(self) -> None:
+        """Check that a load may fill the register: no store stream holds bytes in it."""
+        if self.pending:
+            undefined_behaviour(
+                UndefinedBehaviourError(
+                    f"a load into an UnalignReg that holds {self.held.size} bytes of a store "
+                    "stream (UnalignReg is one register: the load would lose them; finish the "
+                    "store with StoreUnAlignPost first)"
+                )
+            )
+            self.held = self.held[:0]
+
+    def start_store(self) -> None:
+        """End the load stream the register held (a store refills it)."""
+        self.address = None
 
 
 def _ranges(indices: np.ndarray[Any, Any]) -> str:

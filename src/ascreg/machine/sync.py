@@ -11,7 +11,14 @@ makes it visible instead:
   earlier access of *another* pipe (same bytes, at least one of them a write) is an error unless
   a chain of notify/wait pairs or a barrier orders the two. Ordering is tracked with vector
   clocks, so transitive chains (MTE2 -> V, then V -> MTE3) order MTE2 before MTE3 as they do on
-  the chip.
+  the chip;
+* the scalar unit dispatches every other pipe's instructions in program order, and a wait on
+  ``PIPE_S`` blocks it: an instruction of any pipe issued after ``wait_flag(V, S)`` runs after
+  V's work before the flag (``V -> S`` then ``S -> MTE3`` is transitive,
+  ``PipeTracker._dispatch``).
+  The scalar unit's *own* accesses are not ordered before a later instruction of another pipe
+  (a scalar store followed by a VF or a copy that reads it needs ``S_V`` / ``S_MTE3``), nor is
+  a VF or SIMT function complete when the scalar code after its call runs (``V_S``).
 
 The check costs O(1) amortised per access: records are filed per pipe and per 16 KiB page of
 their address range, a pipe whose every access is already ordered before the accessing pipe is
@@ -89,7 +96,8 @@ _UB_PIPES = (Pipe.PIPE_S, Pipe.PIPE_V, Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
 COPY_PIPES = (Pipe.PIPE_MTE2, Pipe.PIPE_MTE3)
 """Pipes whose instructions (copies) may overlap one another: two copies on one of them that
 touch the same bytes (one writing) need an in-pipe barrier (``asc_sync_pipe``) or a flag chain
-between them. The scalar unit and a VF (complete when it returns) run in order."""
+between them. The scalar unit's accesses run in order, and so do a VF's (PIPE_V's single-pipe
+order is guaranteed by the hardware on dav-3510)."""
 _WATCHERS = tuple(
     (q, tuple(p for p in _UB_PIPES if p is not q or q in COPY_PIPES)) for q in _UB_PIPES
 )
@@ -406,6 +414,10 @@ class PipeTracker:
         # what every asc_unlock so far had completed (merged clocks).
         self.held: dict[int, tuple[Pipe, bool]] = {}
         self.released: dict[int, dict[Pipe, int]] = {}
+        self.scalar_waits = 0
+        """How many times the scalar pipe's clock rose (its waits), which ``_dispatch`` merges."""
+        self.dispatched: dict[Pipe, int] = zeros.copy()
+        """Per pipe, the ``scalar_waits`` count at which its clock last took the scalar pipe's."""
 
     # -- flags -----------------------------------------------------------------------------
 
@@ -414,6 +426,8 @@ class PipeTracker:
         flag = (src, dst, event)
         if not (type(src) is type(dst) is Pipe and type(event) is int and flag in _VALID_FLAGS):
             self._check_pair(src, dst, event)  # names what is wrong (see _VALID_FLAGS)
+        if self.dispatched[src] != self.scalar_waits:
+            self._dispatch(src)
         known = dict(self.clock[src])  # self.token(src), inline: flags are hot
         known[src] = self.seq[src]
         pending = self.flags.get(flag)
@@ -444,6 +458,28 @@ class PipeTracker:
         """Order *dst* after the work a :meth:`token` recorded (the wait half of a flag)."""
         self._order_after(dst, known, known)
 
+    def _dispatch(self, pipe: Pipe) -> None:
+        """Order *pipe* after what the scalar unit waited for before it issued *pipe*'s work.
+
+        The scalar unit issues every instruction in program order and stops at a wait on
+        ``PIPE_S`` (asc-devkit ``docs/zh/guide/编程指南/高级编程/硬件实现/基本架构.md``,
+        "典型的指令流": other instructions are dispatched by the Scalar unit into their queues;
+        a WaitFlag blocks its queue's later instructions), so whatever it waited for is done
+        before any later instruction of any pipe runs: the scalar pipe's clock (which knows its
+        own accesses only as far as a flag chain brought them back to it) is merged in. Its
+        other accesses are not ordered (a scalar store, then a copy of it, needs ``S_MTE3``).
+
+        Examples
+        --------
+        >>> t = PipeTracker()
+        >>> t.access(Pipe.PIPE_V, 0, 32, write=True)
+        >>> t.notify(Pipe.PIPE_V, Pipe.PIPE_S, 0); t.wait(Pipe.PIPE_V, Pipe.PIPE_S, 0)
+        >>> t.access(Pipe.PIPE_MTE3, 0, 32, write=False)  # issued after the wait: ordered
+        """
+        if pipe is not Pipe.PIPE_S:
+            self.dispatched[pipe] = self.scalar_waits
+            self._order_after(pipe, self.clock[Pipe.PIPE_S], _PIPES)
+
     def _order_after(self, dst: Pipe, known: dict[Pipe, int], pipes: Any) -> None:
         """Raise *dst*'s clocks of *pipes* to what *known* says of them, then prune.
 
@@ -451,6 +487,8 @@ class PipeTracker:
         own too, on a copy pipe), it becomes :attr:`clear`: the test of
         :meth:`_earliest_conflict`, made here in the same pass.
         """
+        if dst is Pipe.PIPE_S:
+            self.scalar_waits += 1
         mine, stale, seq, floor = self.clock[dst], self.stale, self.seq, self.floor
         lagging = self.lagging
         ordered = True
@@ -603,6 +641,8 @@ class PipeTracker:
         under its pipe, or extends the last record when that is the same access.
         """
         copy = self.copies.get(pipe, 0)
+        if self.dispatched[pipe] != self.scalar_waits:
+            self._dispatch(pipe)
         if pipe is not self.clear:
             conflict = self._earliest_conflict(pipe, start, end, write, space, copy)
             if conflict is not None:
@@ -677,6 +717,8 @@ class PipeTracker:
         the exact error of the first hazardous access.
         """
         groups = loop.groups
+        if self.dispatched[pipe] != self.scalar_waits:
+            self._dispatch(pipe)
         if pipe in self.copies or not self._rows_free(pipe, groups):
             return False
         last = self.last

@@ -12,8 +12,8 @@ Examples
 >>> from ascreg.machine.block import BlockContext, block
 >>> with block(BlockContext()) as ctx:
 ...     regs = system_registers()
-...     regs.ctrl, regs.next_cycle() < regs.next_cycle()
-(0, True)
+...     hex(regs.ctrl), regs.next_cycle() < regs.next_cycle()
+('0x1001000000000008', True)
 """
 
 from __future__ import annotations
@@ -23,16 +23,45 @@ from typing import Any
 
 import attrs
 
-from ascreg.errors import SyncError
-from ascreg.machine.block import BlockContext, current_block
+from ascreg._dtypes import bfloat16_t, float32_t, half, int8_t, int16_t, int32_t
+from ascreg.errors import SyncError, UnsupportedError
+from ascreg.machine.block import BlockContext, current_block, running_block
 from ascreg.machine.sync import Pipe
 
-CTRL_RESET = 0
-"""CTRL after reset (ascreg's choice; the value is not published): every documented bit 0 --
-saturating float results (CTRL[48]), scalar reads straight from UB (CTRL[49]), truncating
-integer results (CTRL[53]), normal mask mode (CTRL[56]), CTRL[59] saturating conversions."""
+CTRL_DEFAULT = 0x1000000000000008
+"""CTRL's documented default (what ``ResetCtrlSpr`` restores, kernel_operator_common_impl.h):
+CTRL[60] = 1 (the saturation switches act globally), CTRL[48] = CTRL[59] = 0 (global
+saturation), CTRL[8:6] = 0 (no store atomic), the other documented bits 0."""
+CTRL_RESET = CTRL_DEFAULT | 1 << 48
+"""CTRL when a block starts (ascreg's choice): the default with CTRL[48] = 1. ``InitSocState``
+resets every bit but CTRL[48], which the runtime sets (its INF/NaN mode): non-saturating float
+arithmetic, what ascreg computes. So a kernel starts with global non-saturating float
+conversions (CTRL[48] = 1) and global saturating float-to-integer / integer-to-integer ones
+(CTRL[59] = 0); ``SetCtrlSpr<60, 60>(0)`` hands saturation to each ``Cast``'s ``satMode``."""
 CTRL_BITS = (48, 49, 53, 56, 59)
 """The CTRL bits ``asc_set_ctrl`` documents."""
+SPR_FIELDS = ((6, 8), (9, 10), (45, 45), (48, 48), (50, 50), (53, 53), (59, 59), (60, 60))
+"""The ``(startBit, endBit)`` ranges ``SetCtrlSpr`` / ``ResetCtrlSpr`` take on dav-3510 (any
+range inside bits 6-10 too; the header's static_assert)."""
+GLOBAL_SATURATION, FLOAT_SATURATION, INTEGER_SATURATION = 60, 48, 59
+"""The saturation switches: CTRL[60] = 1 makes CTRL[48] (float results and float-to-float
+conversions: 0 saturates, 1 keeps inf/NaN) and CTRL[59] (float-to-integer and
+integer-to-integer conversions: 0 saturates, 1 truncates) act globally; CTRL[60] = 0 leaves
+it to each conversion's own control (``Cast``'s ``satMode``, the C API ``_sat`` suffix)."""
+COUNTER_MASK_MODE = 56
+"""CTRL[56]: the counter mask mode of the memory-level vector instructions (``SetMaskCount`` /
+``SetMaskNorm``; their repeat forms read it, see :mod:`ascreg.basic`)."""
+UNMODELLED_CTRL = {
+    50: "CTRL[50] = 1 (a saturated fp8 NaN stays NaN): ascreg's saturated fp8 NaN is 0",
+    53: "CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps",
+}
+"""CTRL bits whose value 1 changes results in a way ascreg does not model: writing it is an
+:class:`~ascreg.errors.UnsupportedError` (never a silently different result)."""
+ATOMIC_TYPE_CODES = {1: float32_t, 2: half, 3: int16_t, 4: int32_t, 5: int8_t, 6: bfloat16_t}
+"""CTRL[8:6]: the store-atomic element type (0: no atomic)."""
+ATOMIC_OP_CODES = {0: "add", 1: "max", 2: "min"}
+"""CTRL[10:9]: the store-atomic operation."""
+_ATOMIC_BITS = 0b11111 << 6
 ARCH_VERSION = 0x3510
 """What ``asc_get_arch_ver`` reports: ascreg's stand-in for the dav-3510 core version (the
 documented advice is to print it in hex)."""
@@ -118,8 +147,8 @@ class SystemRegisters:
 
     Attributes
     ----------
-    ctrl
-        The CTRL register (``asc_get_ctrl`` / ``asc_set_ctrl``).
+    ctrl_bits
+        The CTRL register's bits but 6-10 (read and write the whole register as ``ctrl``).
     atomic
         The store-atomic mode of the copy engine: ``None`` (plain writes) or ``(op, dtype)``
         with *op* ``"add"``, ``"max"`` or ``"min"``.
@@ -137,7 +166,7 @@ class SystemRegisters:
         stay bounds-checked), or ``None`` until set.
     """
 
-    ctrl: int = CTRL_RESET
+    ctrl_bits: int = CTRL_RESET
     atomic: tuple[str, Any] | None = None
     ffts_base: int = 0
     cycles: int = 0
@@ -148,6 +177,30 @@ class SystemRegisters:
     ndim: NdimConfig = attrs.field(factory=NdimConfig)
     va: list[tuple[Any, ...] | None] = attrs.field(factory=lambda: [None] * VA_REGISTERS)
     ctx: BlockContext | None = attrs.field(default=None, repr=False)
+
+    @property
+    def ctrl(self) -> int:
+        """The 64-bit CTRL register (``asc_get_ctrl`` / ``asc_set_ctrl``, ``GetCtrlSpr`` / ``SetCtrlSpr``).
+
+        Its bits 6-10 are :attr:`atomic`, the others :attr:`ctrl_bits`; writing it checks the
+        value (:func:`check_ctrl`).
+        """
+        bits = self.ctrl_bits & ~_ATOMIC_BITS
+        if self.atomic is not None:
+            operation, element = self.atomic
+            codes = {v: k for k, v in ATOMIC_TYPE_CODES.items()}
+            ops = {v: k for k, v in ATOMIC_OP_CODES.items()}
+            bits |= codes.get(element, 0) << 6 | ops[operation] << 9
+        return bits
+
+    @ctrl.setter
+    def ctrl(self, value: int) -> None:
+        value = check_ctrl(value)
+        element, operation = value >> 6 & 0b111, value >> 9 & 0b11
+        self.atomic = (
+            None if element == 0 else (ATOMIC_OP_CODES[operation], ATOMIC_TYPE_CODES[element])
+        )
+        self.ctrl_bits = value & ~_ATOMIC_BITS
 
     def next_cycle(self) -> int:
         """Return the emulated system cycle count: strictly increasing and deterministic.
@@ -163,6 +216,74 @@ class SystemRegisters:
         """Return the emulated program counter (:data:`PC_BASE`, then 4 more per read)."""
         self.pcs += 1
         return PC_BASE + 4 * (self.pcs - 1)
+
+
+def check_ctrl(value: int) -> int:
+    """Return *value* as a 64-bit CTRL word, or raise for a setting ascreg does not model.
+
+    Modelled: the store-atomic mode (bits 6-10), the saturation switches of the conversions
+    (CTRL[48], [59], [60]) and the bits that change no result here (CTRL[45], the cube's
+    hifloat8 reading; CTRL[49], scalar reads through the data cache) and the counter mask mode
+    CTRL[56] of the memory-level vector instructions. Not modelled, an
+    :class:`~ascreg.errors.UnsupportedError`: CTRL[50], [53] set (``UNMODELLED_CTRL``),
+    saturating float arithmetic (CTRL[60] = 1 with CTRL[48] = 0: ascreg's float results keep
+    inf and NaN), and the undocumented atomic codes (CTRL[8:6] = 7, CTRL[10:9] = 3).
+
+    Examples
+    --------
+    >>> hex(check_ctrl(CTRL_RESET | 1 << 59))
+    '0x1801000000000008'
+    >>> check_ctrl(CTRL_RESET | 1 << 53)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.UnsupportedError: CTRL[53] = 1 (saturating integer arithmetic): ascreg's integer arithmetic wraps; ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), CTRL[56] (the counter mask mode), CTRL[45] and CTRL[49]
+    """
+    value = int(value) & (1 << 64) - 1
+    models = (
+        "ascreg models CTRL[48], [59], [60] (saturation), CTRL[10:6] (store atomics), "
+        "CTRL[56] (the counter mask mode), CTRL[45] and CTRL[49]"
+    )
+    for bit, what in UNMODELLED_CTRL.items():
+        if value >> bit & 1:
+            raise UnsupportedError(f"{what}; {models}")
+    if value >> GLOBAL_SATURATION & 1 and not value >> FLOAT_SATURATION & 1:
+        raise UnsupportedError(
+            "CTRL[60] = 1 with CTRL[48] = 0 selects saturating float arithmetic (inf to the "
+            "largest finite value, NaN to 0), which ascreg does not model (its float results "
+            "keep inf and NaN, the CTRL[48] = 1 mode a block starts in); set CTRL[60] = 0 or "
+            "keep CTRL[48] = 1"
+        )
+    if value >> 6 & 0b111 == 7 or value >> 9 & 0b11 == 3:
+        raise UnsupportedError(
+            f"CTRL[10:6] = {value >> 6 & 0b11111:#07b} is not a documented store-atomic mode "
+            "(CTRL[8:6] 1-6 name the type, CTRL[10:9] 0-2 the operation)"
+        )
+    return value
+
+
+def conversion_saturates(integer: bool, requested: bool) -> bool:
+    """Return whether a conversion with a saturation control saturates in the running block.
+
+    *integer*: float-to-integer or integer-to-integer (else float-to-float); *requested*: the
+    conversion's own control (``satMode::SAT``, the ``_sat`` suffix). Outside a kernel there is
+    no CTRL register: the control decides, as under CTRL[60] = 0.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> conversion_saturates(True, False)
+    False
+    >>> with block(BlockContext()):  # a block starts with CTRL[60] = 1, CTRL[59] = 0
+    ...     conversion_saturates(True, False), conversion_saturates(False, True)
+    (True, False)
+    """
+    ctx = running_block()
+    if ctx is None:
+        return requested
+    ctrl = system_registers(ctx).ctrl_bits
+    if not ctrl >> GLOBAL_SATURATION & 1:
+        return requested
+    return not ctrl >> (INTEGER_SATURATION if integer else FLOAT_SATURATION) & 1
 
 
 SYSREGS_STATE = "sysregs"

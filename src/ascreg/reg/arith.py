@@ -227,7 +227,7 @@ def _precise(name: str, mode: type, summary: str, example: str, more: str = "") 
         enum_kinds=(MaskMergeMode, mode),
         mode_type=mode,
         formula=staticmethod(elementary.UNARY_OPS[name]),
-    )(shared.precise)
+    )(shared.precise_unary)
 
 
 Sqrt = _precise(
@@ -298,7 +298,7 @@ Div = define(
     enum_kinds=(MaskMergeMode, DivSpecificMode),
     mode_type=DivSpecificMode,
     formula=staticmethod(elementary.divide),
-)(shared.precise)
+)(shared.precise_binary)
 
 
 B64_DECREASE_SPAN = 64
@@ -341,7 +341,7 @@ def Arange(op: Any, dst: Any, start: Any) -> None:
     wide = d.dtype.size == 8 and d.trait is RegTraitNumOne
     d.put(
         arith.arange(
-            operands.scalar(start, d.dtype, "start"),
+            operands.template_scalar(op, start, d.dtype, "start"),
             d.dtype.np_dtype,
             d.lanes,
             decrease=decrease,

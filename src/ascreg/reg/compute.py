@@ -25,12 +25,12 @@ import numpy as np
 from ascreg._dtypes import Kind
 from ascreg._frontend import compute as shared
 from ascreg._frontend import operands
-from ascreg._frontend.template import define
+from ascreg._frontend.template import NO_ARGS, define
 from ascreg._spec import SPECS
 from ascreg.core.arith import BINARY_OPS
 from ascreg.core.shifts import zeroing_shift
-from ascreg.enums import CMPMODE, MaskMergeMode
-from ascreg.errors import AscregTypeError
+from ascreg.enums import CMPMODE, HighLowPart, MaskMergeMode
+from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.registers import MaskReg, RegTensor
 
 Lanes = np.ndarray[Any, Any]
@@ -261,9 +261,11 @@ Xor = _binary_op("Xor", "bitwise XOR.", result="-6")
 Prelu = _binary_op("Prelu", "``src0 > 0 ? src0 : src0 * src1`` (parametric ReLU).", "half", "12.0")
 
 
-@define("Reg.Not")
+@define("Reg.Not", enum_kinds=(MaskMergeMode,))
 def Not(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
-    """``Not(U& dst, U& src, MaskReg& mask)``: bitwise NOT; masked-off lanes (bits) are 0.
+    """``Not<T, mode>(U& dst, U& src, MaskReg& mask)``: bitwise NOT; masked-off lanes (bits) 0.
+
+    ``mode`` is ``MaskMergeMode::ZEROING`` (the page: MERGING is not supported).
 
     Examples
     --------
@@ -273,6 +275,7 @@ def Not(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     >>> out.count()
     8
     """
+    shared.zeroing_only(op)
     shared.logic(op, "not", dst, [src], mask)
 
 
@@ -296,13 +299,17 @@ def Move(op: Any, dst: Any, src: Any, mask: MaskReg | None = None) -> None:
     shared.copy(op, dst, src, mask)
 
 
-@define("Reg.Duplicate", enum_kinds=(MaskMergeMode,))
+@define("Reg.Duplicate", enum_kinds=(MaskMergeMode, HighLowPart))
 def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> None:
     """``Duplicate(dst, scalar[, mask])`` or ``Duplicate(dst, srcReg, mask)``: broadcast.
 
-    A scalar is converted to the element type; a register as the second argument broadcasts
-    its lane 0 (``HighLowPart::LOWEST``, bit for bit). Masked-off lanes are 0, or keep their
-    old value with ``MaskMergeMode.MERGING``.
+    A scalar is converted to the element type (through ``U`` first when the subscript names
+    it); a register as the second argument broadcasts its lane 0 (``HighLowPart::LOWEST``, the
+    only position the page supports; bit for bit). Masked-off lanes are 0, or keep their old
+    value with ``MaskMergeMode.MERGING``. The three C++ overloads take
+    ``Duplicate<T, U>(dst, scalar)``, ``Duplicate<T, mode, U>(dst, scalar, mask)`` and
+    ``Duplicate<T, pos, mode>(dst, srcReg, mask)``; a subscript of one of them with the
+    arguments of another is an error, as the C++ overload resolution is.
 
     Examples
     --------
@@ -318,13 +325,42 @@ def Duplicate(op: Any, dst: Any, scalar: Any, mask: MaskReg | None = None) -> No
     array([7, 7, 0], dtype=int32)
     """
     merging = op.t.enum(MaskMergeMode, MaskMergeMode.ZEROING) is MaskMergeMode.MERGING
+    _duplicate_overload(op, isinstance(scalar, RegTensor), mask is not None)
     if isinstance(scalar, RegTensor):
         shared.duplicate_lane0(op, dst, scalar, mask, merging=merging)
         return
     (d,) = shared.vectors(op, (dst, "dst"))
     if d.dtype.kind is Kind.RAW:
         raise AscregTypeError(f"Duplicate of raw-bit type {d.dtype.cpp_name} is not emulated yet")
-    shared.broadcast(op, d, operands.scalar(scalar, d.dtype), mask, merging)
+    shared.broadcast(op, d, operands.template_scalar(op, scalar, d.dtype), mask, merging)
+
+
+def _duplicate_overload(op: Any, register: bool, masked: bool) -> None:
+    """Raise unless the subscript's arguments fit the Duplicate overload the call takes."""
+    t = op.t
+    if t is NO_ARGS:
+        return
+    position = t.enums.get(HighLowPart)
+    if register and t.scalar is not None:
+        raise AscregTypeError("Duplicate<T, pos, mode>(dst, srcReg, mask) takes no scalar type U")
+    if not register and position is not None:
+        raise AscregTypeError(
+            "HighLowPart is a template argument of Duplicate(dst, srcReg, mask) only"
+        )
+    if position is not None and position is not HighLowPart.LOWEST:
+        raise UnsupportedError(
+            f"Duplicate broadcasts HighLowPart::LOWEST only (the page), not {position.name}"
+        )
+    if not register and not masked and MaskMergeMode in t.enums:
+        raise AscregTypeError(
+            "Duplicate<T, U>(dst, scalar) takes no MaskMergeMode (the masked overload "
+            "Duplicate<T, mode, U>(dst, scalar, mask) does)"
+        )
+    if not register and masked and t.scalar is not None and MaskMergeMode not in t.enums:
+        raise AscregTypeError(
+            "the masked Duplicate<T, mode, U>(dst, scalar, mask) takes its MaskMergeMode before "
+            "U: write Duplicate[T, MaskMergeMode.ZEROING, U]"
+        )
 
 
 # The older spellings operator code still writes (each row's ``aliases``): the same op objects.

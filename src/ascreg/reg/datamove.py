@@ -11,7 +11,7 @@ call                                                    C++ overload
 ``LoadAlign[T, POST_MODE_UPDATE, dist](dst, Ref(src), n)``  load, then ``src += n`` elements
 ``LoadAlign[T, dist](dst, src, addr_reg)``              address ``src + addr_reg``
 ``LoadAlign[T, DIST_DINTLV_Bx](dst0, dst1, src)``       dual, de-interleaving (also post / AddrReg)
-``LoadAlign[T, MaskDist.X](mask, src)``                 MaskReg (post-update, AddrReg in **bytes**)
+``LoadAlign[T, MaskDist.X](mask, src)``                 MaskReg (post-update stride in **bytes**)
 ``StoreAlign[T, dist](dst, src, mask)``                 masked store; masked-off UB bytes untouched
 ``StoreAlign[T, DIST_INTLV_Bx](dst, src0, src1, mask)`` dual, interleaving (mask ignored)
 ``StoreAlign[T, MaskDist.X](dst, mask_reg)``            MaskReg
@@ -65,16 +65,23 @@ def CreateAddrReg(op: Any, *indices_and_strides: Any) -> AddrReg:
     """``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``: offset = sum of ``i_k * s_k``.
 
     The ``i_k`` are the enclosing loop counters (outermost first), the ``s_k`` strides in
-    elements of ``T``.
+    elements of ``T``: every consumer accesses its address moved by ``offset * sizeof(T)``
+    bytes, register and MaskReg forms alike. ``T`` (b8/b16/b32/b64) is required, as in C++
+    (it cannot be deduced).
 
     Examples
     --------
     >>> from ascreg import Reg, half
     >>> Reg.CreateAddrReg[half](2, 128, 1, 16)
-    AddrReg(offset=272)
+    AddrReg(offset=272, width=2)
     """
+    if not op.t.dtypes:
+        raise AscregTypeError(
+            "needs its template argument T (CreateAddrReg[T](...)): the offset counts elements "
+            "of T and C++ cannot deduce T from the arguments"
+        )
     roles = [("index", "stride")[k % 2] + str(k // 2) for k in range(len(indices_and_strides))]
-    return create_addr_reg(*map(operands.integer, indices_and_strides, roles))
+    return create_addr_reg(op.t.dtypes[0].size, *map(operands.integer, indices_and_strides, roles))
 
 
 # -- address operands shared by LoadAlign and StoreAlign -------------------------------------
@@ -92,12 +99,12 @@ def _access_setup(op: Any) -> None:
     op.blocks = DataCopyMode in op.t.enums
 
 
-def _address(
-    op: Any, obj: Any, role: str, rest: tuple[Any, ...], *, in_bytes: bool = False
-) -> _Address:
+def _address(op: Any, obj: Any, role: str, rest: tuple[Any, ...]) -> _Address:
     """Resolve the address operand *obj* and the arguments *rest* that follow it.
 
-    *in_bytes*: an AddrReg offset counts bytes (the MaskReg forms), not elements.
+    The post-update stride is returned as given (elements, bytes for the MaskReg forms: the
+    caller applies it). An AddrReg counts elements of its own ``T`` on every form, the
+    MaskReg forms included (:meth:`AddrReg.at`).
     """
     if not rest and not op.post and type(obj) is UbPtr:
         return obj, None, 0  # the common case, checked with no further work
@@ -109,8 +116,7 @@ def _address(
     if not rest:
         return ptr, None, 0
     if isinstance(rest[0], AddrReg):
-        offset = rest[0].offset
-        return (ptr.offset_bytes(offset) if in_bytes else ptr + offset), None, 0
+        return rest[0].at(ptr), None, 0
     raise AscregTypeError(
         f"unexpected argument {rest[0]!r}: an offset needs an AddrReg or POST_MODE_UPDATE"
     )
@@ -249,7 +255,7 @@ def _load_blocks(op: Any, reg: RegTensor[Any, Any], args: tuple[Any, ...]) -> No
 def _load_mask(op: Any, dst: MaskReg, args: tuple[Any, ...]) -> None:
     if not args:
         raise AscregTypeError("LoadAlign(mask, src) needs a source address")
-    ptr, ref, stride = _address(op, args[0], "src", args[1:], in_bytes=True)
+    ptr, ref, stride = _address(op, args[0], "src", args[1:])
     dst.set_bits(core.load_mask(ptr, op.mask_dist))
     if ref is not None:
         ref.value = ptr.offset_bytes(stride)
@@ -339,7 +345,7 @@ def _store_blocks(op: Any, reg: RegTensor[Any, Any], args: tuple[Any, ...]) -> N
 
 
 def _store_mask(op: Any, dst: Any, src: MaskReg, args: tuple[Any, ...]) -> None:
-    ptr, ref, stride = _address(op, dst, "dst", args, in_bytes=True)
+    ptr, ref, stride = _address(op, dst, "dst", args)
     core.store_mask(ptr, src.bits(), op.mask_dist)
     if ref is not None:
         ref.value = ptr.offset_bytes(stride)

@@ -132,7 +132,8 @@ def Gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     enabled lanes; the others become 0, and their indices are never dereferenced. ``base`` is
     32-byte aligned. A b8 source fills b16 lanes zero-extended (int8 -40 reads as 216); 64-bit
     data takes uint32 or uint64 indices (a RegTraitNumOne register uses the first 32). Call it
-    without template arguments (its dtypes are deduced and checked against the table).
+    without template arguments (its dtypes are deduced and checked against the table), or
+    with ``Gather[T0, T1, T2]`` (destination, source and index types, as C++ writes them).
 
     >>> from ascreg import UnifiedBuffer, uint32_t, float32_t
     >>> base = UnifiedBuffer().alloc(float32_t, 64); base.write(np.arange(64) * 0.5)
@@ -144,6 +145,8 @@ def Gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     if mask is not None or not isinstance(src, RegTensor):
         movement.gather_ub(op, dst, src, index, mask, legal=_GATHER_UB)
         return
+    if op.t.others:  # Gather<T0, T1, T2> of the UB form, with registers
+        op.spec.check_prefix(*op.t.others)
     shared.gather(op, dst, src, index)
 
 

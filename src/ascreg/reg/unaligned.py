@@ -177,7 +177,7 @@ def LoadUnAlignPre(op: Any, ureg: Any, src: Any, *rest: Any) -> None:
         raise AscregTypeError(f"takes (ureg, src[, areg]), got {2 + len(rest)} arguments")
     u = operands.instance(ureg, UnalignRegForLoad, "ureg")
     ptr = _typed_pointer(op, operands.value_address(src, "src", REG))
-    core.load_pre(u, ptr + areg.offset if areg is not None else ptr)
+    core.load_pre(u, areg.at(ptr) if areg is not None else ptr)
 
 
 @define("Reg.LoadUnAlign", **_OPTIONS)
@@ -232,7 +232,7 @@ def _load_at_addr_reg(op: Any, dst: Any, ureg: Any, src: Any, areg: AddrReg, inc
     ptr = operands.value_address(src, "src", REG)
     reg = _register_at(op, dst, "dst", ptr)
     _one_trait(reg, "AddrReg")
-    reg.put(core.load_lanes(u, ptr + areg.offset, reg.dtype.np_dtype, reg.lanes))
+    reg.put(core.load_lanes(u, areg.at(ptr), reg.dtype.np_dtype, reg.lanes))
 
 
 @define("Reg.StoreUnAlign", **_OPTIONS)
@@ -291,7 +291,7 @@ def _store_at_addr_reg(op: Any, dst: Any, src: Any, ureg: Any, areg: AddrReg) ->
     reg = _register_at(op, src, "src", ptr)
     _one_trait(reg, "AddrReg")
     u = operands.instance(ureg, UnalignRegForStore, "ureg")
-    core.store_lanes(u, ptr + areg.offset, reg.get(), reg.lanes)
+    core.store_lanes(u, areg.at(ptr), reg.get(), reg.lanes)
 
 
 def _store_mask(op: Any, dst: Any, mask: MaskReg, ureg: Any) -> None:
@@ -352,7 +352,7 @@ def StoreUnAlignPost(op: Any, dst: Any, ureg: Any, *rest: Any) -> None:
         ptr = _typed_pointer(op, operands.value_address(dst, "dst", REG))
         u = operands.instance(ureg, UnalignRegForStore, "ureg")
         if areg is not None:
-            core.store_post_after_register(u, ptr + areg.offset)
+            core.store_post_after_register(u, areg.at(ptr))
         else:
             core.store_post_at_ar(u, ptr, spr.read_ar())
         return

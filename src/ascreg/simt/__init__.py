@@ -151,6 +151,7 @@ from ascreg.machine.simt.engine import (
     warpSize,
 )
 from ascreg.machine.simt.lanes import DivergentBranchError, Lanes
+from ascreg.simt import cpp as Simt
 from ascreg.simt import halfmath as _halfmath
 from ascreg.simt import packing as _packing
 from ascreg.simt.access import asc_ldca, asc_ldcg, asc_stcg, asc_stwt
@@ -950,6 +951,7 @@ _PUBLIC_NOT_STARRED = ("all", "any")
 """Public names kept out of ``__all__``: the cooperative-groups ``all(g, p)`` / ``any(g, p)``
 (``from ascreg.simt import *`` keeps Python's built-ins; the API reference lists them)."""
 __all__ += _packing.__all__  # the pair conversions and packing functions
+__all__ += ["Simt"]  # the AscendC::Simt C++ namespace (UintDiv, VF_CALL, Dim3)
 __all__ += ["CodePairValue", "float8_e4m3x2_t", "float8_e5m2x2_t", "hifloat8x2_t"]
 
 if not TYPE_CHECKING:  # a type checker keeps rejecting names that do not exist

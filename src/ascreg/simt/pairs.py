@@ -45,6 +45,7 @@ from ascreg._spec import SPECS
 from ascreg._spec.shapes import SimtKind
 from ascreg._spec.simt import PAIR_ARITHMETIC, pair_compare_names
 from ascreg.core import pairs
+from ascreg.core.fpenv import quiet
 from ascreg.errors import AscregTypeError
 from ascreg.machine.simt.lanes import Lanes
 from ascreg.simt.vectors import bfloat16x2_t, half2
@@ -110,7 +111,7 @@ def _shown(values: tuple[float, float]) -> str:
 
 
 def _half(v: float) -> float:
-    with np.errstate(over="ignore"):
+    with quiet():
         return float(np.float16(v))
 
 

@@ -9,8 +9,11 @@ from ascreg.machine.memory import GmPtr, UbPtr
 from ascreg._typing import _IntLike, _FloatLike
 
 __all__ = [
+    "asc_copy_ub2l1",
+    "asc_copy_ub2l1_sync",
     "asc_copy_ub2ub",
     "asc_copy_ub2ub_sync",
+    "asc_ndim_copy_dci",
     "asc_ndim_copy_gm2ub",
     "asc_ndim_pad_count_config",
     "asc_set_gm2ub_loop1_stride",
@@ -49,6 +52,15 @@ def asc_copy_ub2ub(dst: UbPtr[Any], src: UbPtr[Any], n_burst: _IntLike, len_burs
 
 # asc_copy_ub2ub_sync: legal (size) in table order, per form
 def asc_copy_ub2ub_sync(dst: UbPtr[Any], src: UbPtr[Any], size: _IntLike) -> None: ...  # (uint32_t)
+
+# asc_copy_ub2l1: legal (size, n_burst) in table order, per form
+@overload
+def asc_copy_ub2l1(dst: object, src: UbPtr[Any], size: _IntLike, /) -> None: ...  # (uint32_t, uint16_t)
+@overload
+def asc_copy_ub2l1(dst: object, src: UbPtr[Any], n_burst: _IntLike, len_burst: _IntLike, src_gap: _IntLike, dst_gap: _IntLike, /) -> None: ...  # burst: (uint32_t, uint16_t)
+
+# asc_copy_ub2l1_sync: legal (size) in table order, per form
+def asc_copy_ub2l1_sync(dst: object, src: UbPtr[Any], size: _IntLike) -> None: ...  # (uint32_t)
 
 # asc_set_gm2ub_loop_size: legal (loop1_size) in table order, per form
 def asc_set_gm2ub_loop_size(loop1_size: _IntLike, loop2_size: _IntLike) -> None: ...  # (uint64_t)
@@ -118,3 +130,6 @@ def asc_ndim_copy_gm2ub(dst: UbPtr[int32_t], src: GmPtr[int32_t], loop0_size: _I
 def asc_ndim_copy_gm2ub(dst: UbPtr[uint32_t], src: GmPtr[uint32_t], loop0_size: _IntLike, loop1_size: _IntLike, loop2_size: _IntLike, loop3_size: _IntLike, loop4_size: _IntLike, loop0_lp_count: _IntLike, loop0_rp_count: _IntLike, padding_mode: bool, l2_cache_mode: asc_load_l2_cache_mode | int) -> None: ...  # (uint32_t, uint32_t, uint8_t)
 @overload
 def asc_ndim_copy_gm2ub(dst: UbPtr[float32_t], src: GmPtr[float32_t], loop0_size: _IntLike, loop1_size: _IntLike, loop2_size: _IntLike, loop3_size: _IntLike, loop4_size: _IntLike, loop0_lp_count: _IntLike, loop0_rp_count: _IntLike, padding_mode: bool, l2_cache_mode: asc_load_l2_cache_mode | int) -> None: ...  # (float32_t, uint32_t, uint8_t)
+
+# asc_ndim_copy_dci: legal (T) in table order, per form
+def asc_ndim_copy_dci() -> None: ...  # (uint64_t)

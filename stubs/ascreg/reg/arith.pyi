@@ -5,7 +5,7 @@ from typing import Any, ClassVar, Literal, TypeAlias, overload
 
 import numpy as np
 
-from ascreg._dtypes import bfloat16_t, float32_t, half, int16_t, int32_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
+from ascreg._dtypes import Scalar, bfloat16_t, float32_t, half, int16_t, int32_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
 from ascreg.enums import DivSpecificMode, ExpSpecificMode, IndexOrder, LnSpecificMode, Log2SpecificMode, Log10SpecificMode, LogSpecificMode, MaskMergeMode, PairReduce, ReduceType, SqrtSpecificMode
 from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg._spec import OpSpec
@@ -52,27 +52,27 @@ class _Adds:
     """``Reg.Adds``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _Adds_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], type[Scalar]] | tuple[type[uint8_t], type[Scalar], MaskMergeMode]) -> _Adds_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _Adds_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], type[Scalar]] | tuple[type[int8_t], type[Scalar], MaskMergeMode]) -> _Adds_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Adds_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], type[Scalar]] | tuple[type[uint16_t], type[Scalar], MaskMergeMode]) -> _Adds_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Adds_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], type[Scalar]] | tuple[type[int16_t], type[Scalar], MaskMergeMode]) -> _Adds_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Adds_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], type[Scalar]] | tuple[type[uint32_t], type[Scalar], MaskMergeMode]) -> _Adds_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Adds_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], type[Scalar]] | tuple[type[int32_t], type[Scalar], MaskMergeMode]) -> _Adds_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Adds_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], type[Scalar], MaskMergeMode]) -> _Adds_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Adds_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], type[Scalar], MaskMergeMode]) -> _Adds_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], MaskMergeMode]) -> _Adds_bfloat16_t: ...  # (bfloat16_t)
+    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], type[Scalar]] | tuple[type[bfloat16_t], type[Scalar], MaskMergeMode]) -> _Adds_bfloat16_t: ...  # (bfloat16_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Adds_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], type[Scalar]] | tuple[type[uint64_t], type[Scalar], MaskMergeMode]) -> _Adds_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Adds_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], type[Scalar]] | tuple[type[int64_t], type[Scalar], MaskMergeMode]) -> _Adds_int64_t: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], scalar: _IntLike, mask: MaskReg) -> None: ...  # (uint8_t)
     @overload
@@ -126,21 +126,21 @@ class _Muls:
     """``Reg.Muls``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Muls_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], type[Scalar]] | tuple[type[int16_t], type[Scalar], MaskMergeMode]) -> _Muls_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Muls_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], type[Scalar]] | tuple[type[uint16_t], type[Scalar], MaskMergeMode]) -> _Muls_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Muls_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], type[Scalar], MaskMergeMode]) -> _Muls_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Muls_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], type[Scalar], MaskMergeMode]) -> _Muls_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Muls_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], type[Scalar]] | tuple[type[int32_t], type[Scalar], MaskMergeMode]) -> _Muls_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Muls_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], type[Scalar]] | tuple[type[uint32_t], type[Scalar], MaskMergeMode]) -> _Muls_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Muls_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], type[Scalar]] | tuple[type[int64_t], type[Scalar], MaskMergeMode]) -> _Muls_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Muls_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], type[Scalar]] | tuple[type[uint64_t], type[Scalar], MaskMergeMode]) -> _Muls_uint64_t: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[int16_t], src: RegTensor[int16_t], scalar: _IntLike, mask: MaskReg) -> None: ...  # (int16_t)
     @overload
@@ -197,27 +197,27 @@ class _Maxs:
     """``Reg.Maxs``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _Maxs_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], type[Scalar]] | tuple[type[uint8_t], type[Scalar], MaskMergeMode]) -> _Maxs_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _Maxs_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], type[Scalar]] | tuple[type[int8_t], type[Scalar], MaskMergeMode]) -> _Maxs_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Maxs_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], type[Scalar]] | tuple[type[uint16_t], type[Scalar], MaskMergeMode]) -> _Maxs_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Maxs_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], type[Scalar]] | tuple[type[int16_t], type[Scalar], MaskMergeMode]) -> _Maxs_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Maxs_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], type[Scalar]] | tuple[type[uint32_t], type[Scalar], MaskMergeMode]) -> _Maxs_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Maxs_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], type[Scalar]] | tuple[type[int32_t], type[Scalar], MaskMergeMode]) -> _Maxs_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Maxs_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], type[Scalar], MaskMergeMode]) -> _Maxs_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Maxs_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], type[Scalar], MaskMergeMode]) -> _Maxs_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], MaskMergeMode]) -> _Maxs_bfloat16_t: ...  # (bfloat16_t)
+    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], type[Scalar]] | tuple[type[bfloat16_t], type[Scalar], MaskMergeMode]) -> _Maxs_bfloat16_t: ...  # (bfloat16_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Maxs_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], type[Scalar]] | tuple[type[uint64_t], type[Scalar], MaskMergeMode]) -> _Maxs_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Maxs_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], type[Scalar]] | tuple[type[int64_t], type[Scalar], MaskMergeMode]) -> _Maxs_int64_t: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], scalar: _IntLike, mask: MaskReg) -> None: ...  # (uint8_t)
     @overload
@@ -280,27 +280,27 @@ class _Mins:
     """``Reg.Mins``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _Mins_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], type[Scalar]] | tuple[type[uint8_t], type[Scalar], MaskMergeMode]) -> _Mins_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _Mins_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], type[Scalar]] | tuple[type[int8_t], type[Scalar], MaskMergeMode]) -> _Mins_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Mins_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], type[Scalar]] | tuple[type[uint16_t], type[Scalar], MaskMergeMode]) -> _Mins_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Mins_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], type[Scalar]] | tuple[type[int16_t], type[Scalar], MaskMergeMode]) -> _Mins_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Mins_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], type[Scalar]] | tuple[type[uint32_t], type[Scalar], MaskMergeMode]) -> _Mins_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Mins_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], type[Scalar]] | tuple[type[int32_t], type[Scalar], MaskMergeMode]) -> _Mins_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Mins_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], type[Scalar], MaskMergeMode]) -> _Mins_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Mins_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], type[Scalar], MaskMergeMode]) -> _Mins_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], MaskMergeMode]) -> _Mins_bfloat16_t: ...  # (bfloat16_t)
+    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], type[Scalar]] | tuple[type[bfloat16_t], type[Scalar], MaskMergeMode]) -> _Mins_bfloat16_t: ...  # (bfloat16_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Mins_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], type[Scalar]] | tuple[type[uint64_t], type[Scalar], MaskMergeMode]) -> _Mins_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Mins_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], type[Scalar]] | tuple[type[int64_t], type[Scalar], MaskMergeMode]) -> _Mins_int64_t: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], scalar: _IntLike, mask: MaskReg) -> None: ...  # (uint8_t)
     @overload
@@ -466,9 +466,9 @@ class _LeakyRelu:
     """``Reg.LeakyRelu``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _LeakyRelu_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], type[Scalar], MaskMergeMode]) -> _LeakyRelu_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _LeakyRelu_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], type[Scalar], MaskMergeMode]) -> _LeakyRelu_float32_t: ...  # (float32_t)
     @overload
     def __call__(self, dst: RegTensor[half], src: RegTensor[half], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half)
     @overload
@@ -680,17 +680,17 @@ class _Arange:
     """``Reg.Arange``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], IndexOrder]) -> _Arange_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], IndexOrder] | tuple[type[int8_t], IndexOrder, type[Scalar]]) -> _Arange_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], IndexOrder]) -> _Arange_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], IndexOrder] | tuple[type[int16_t], IndexOrder, type[Scalar]]) -> _Arange_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], IndexOrder]) -> _Arange_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], IndexOrder] | tuple[type[int32_t], IndexOrder, type[Scalar]]) -> _Arange_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], IndexOrder]) -> _Arange_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], IndexOrder] | tuple[type[half], IndexOrder, type[Scalar]]) -> _Arange_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], IndexOrder]) -> _Arange_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], IndexOrder] | tuple[type[float32_t], IndexOrder, type[Scalar]]) -> _Arange_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], IndexOrder]) -> _Arange_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], IndexOrder] | tuple[type[int64_t], IndexOrder, type[Scalar]]) -> _Arange_int64_t: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[int8_t], start: _IntLike) -> None: ...  # (int8_t)
     @overload
@@ -908,19 +908,19 @@ class _Reduce:
     """``Reg.Reduce``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: Literal[ReduceType.SUM] | tuple[Literal[ReduceType.SUM], MaskMergeMode]) -> _Reduce_SUM: ...  # ReduceType.SUM ()
+    def __getitem__(self, items: Literal[ReduceType.SUM]) -> _Reduce_SUM: ...  # ReduceType.SUM ()
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[half]] | tuple[Literal[ReduceType.SUM], type[half], MaskMergeMode]) -> _Reduce_SUM_half: ...  # ReduceType.SUM (half)
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[half]]) -> _Reduce_SUM_half: ...  # ReduceType.SUM (half)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[float32_t]] | tuple[Literal[ReduceType.SUM], type[float32_t], MaskMergeMode]) -> _Reduce_SUM_float32_t: ...  # ReduceType.SUM (float32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[float32_t]]) -> _Reduce_SUM_float32_t: ...  # ReduceType.SUM (float32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int32_t]] | tuple[Literal[ReduceType.SUM], type[int32_t], MaskMergeMode]) -> _Reduce_SUM_int32_t: ...  # ReduceType.SUM (int32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int32_t]]) -> _Reduce_SUM_int32_t: ...  # ReduceType.SUM (int32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint32_t]] | tuple[Literal[ReduceType.SUM], type[uint32_t], MaskMergeMode]) -> _Reduce_SUM_uint32_t: ...  # ReduceType.SUM (uint32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint32_t]]) -> _Reduce_SUM_uint32_t: ...  # ReduceType.SUM (uint32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int64_t]] | tuple[Literal[ReduceType.SUM], type[int64_t], MaskMergeMode]) -> _Reduce_SUM_int64_t: ...  # ReduceType.SUM (int64_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[int64_t]]) -> _Reduce_SUM_int64_t: ...  # ReduceType.SUM (int64_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint64_t]] | tuple[Literal[ReduceType.SUM], type[uint64_t], MaskMergeMode]) -> _Reduce_SUM_uint64_t: ...  # ReduceType.SUM (uint64_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint64_t]]) -> _Reduce_SUM_uint64_t: ...  # ReduceType.SUM (uint64_t)
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[half], type[half]] | tuple[Literal[ReduceType.SUM], type[half], type[half], MaskMergeMode]) -> _Reduce_SUM_half_half: ...  # ReduceType.SUM (half, half)
     @overload
@@ -938,23 +938,23 @@ class _Reduce:
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[uint64_t], type[uint64_t]] | tuple[Literal[ReduceType.SUM], type[uint64_t], type[uint64_t], MaskMergeMode]) -> _Reduce_SUM_uint64_t_uint64_t: ...  # ReduceType.SUM (uint64_t, uint64_t)
     @overload
-    def __getitem__(self, items: Literal[ReduceType.MAX] | tuple[Literal[ReduceType.MAX], MaskMergeMode]) -> _Reduce_MAX: ...  # ReduceType.MAX ()
+    def __getitem__(self, items: Literal[ReduceType.MAX]) -> _Reduce_MAX: ...  # ReduceType.MAX ()
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int16_t]] | tuple[Literal[ReduceType.MAX], type[int16_t], MaskMergeMode]) -> _Reduce_MAX_int16_t: ...  # ReduceType.MAX (int16_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int16_t]]) -> _Reduce_MAX_int16_t: ...  # ReduceType.MAX (int16_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint16_t]] | tuple[Literal[ReduceType.MAX], type[uint16_t], MaskMergeMode]) -> _Reduce_MAX_uint16_t: ...  # ReduceType.MAX (uint16_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint16_t]]) -> _Reduce_MAX_uint16_t: ...  # ReduceType.MAX (uint16_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[half]] | tuple[Literal[ReduceType.MAX], type[half], MaskMergeMode]) -> _Reduce_MAX_half: ...  # ReduceType.MAX (half)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[half]]) -> _Reduce_MAX_half: ...  # ReduceType.MAX (half)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int32_t]] | tuple[Literal[ReduceType.MAX], type[int32_t], MaskMergeMode]) -> _Reduce_MAX_int32_t: ...  # ReduceType.MAX (int32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int32_t]]) -> _Reduce_MAX_int32_t: ...  # ReduceType.MAX (int32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint32_t]] | tuple[Literal[ReduceType.MAX], type[uint32_t], MaskMergeMode]) -> _Reduce_MAX_uint32_t: ...  # ReduceType.MAX (uint32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint32_t]]) -> _Reduce_MAX_uint32_t: ...  # ReduceType.MAX (uint32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[float32_t]] | tuple[Literal[ReduceType.MAX], type[float32_t], MaskMergeMode]) -> _Reduce_MAX_float32_t: ...  # ReduceType.MAX (float32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[float32_t]]) -> _Reduce_MAX_float32_t: ...  # ReduceType.MAX (float32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int64_t]] | tuple[Literal[ReduceType.MAX], type[int64_t], MaskMergeMode]) -> _Reduce_MAX_int64_t: ...  # ReduceType.MAX (int64_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int64_t]]) -> _Reduce_MAX_int64_t: ...  # ReduceType.MAX (int64_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint64_t]] | tuple[Literal[ReduceType.MAX], type[uint64_t], MaskMergeMode]) -> _Reduce_MAX_uint64_t: ...  # ReduceType.MAX (uint64_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint64_t]]) -> _Reduce_MAX_uint64_t: ...  # ReduceType.MAX (uint64_t)
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[int16_t], type[int16_t]] | tuple[Literal[ReduceType.MAX], type[int16_t], type[int16_t], MaskMergeMode]) -> _Reduce_MAX_int16_t_int16_t: ...  # ReduceType.MAX (int16_t, int16_t)
     @overload
@@ -972,23 +972,23 @@ class _Reduce:
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[uint64_t], type[uint64_t]] | tuple[Literal[ReduceType.MAX], type[uint64_t], type[uint64_t], MaskMergeMode]) -> _Reduce_MAX_uint64_t_uint64_t: ...  # ReduceType.MAX (uint64_t, uint64_t)
     @overload
-    def __getitem__(self, items: Literal[ReduceType.MIN] | tuple[Literal[ReduceType.MIN], MaskMergeMode]) -> _Reduce_MIN: ...  # ReduceType.MIN ()
+    def __getitem__(self, items: Literal[ReduceType.MIN]) -> _Reduce_MIN: ...  # ReduceType.MIN ()
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int16_t]] | tuple[Literal[ReduceType.MIN], type[int16_t], MaskMergeMode]) -> _Reduce_MIN_int16_t: ...  # ReduceType.MIN (int16_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int16_t]]) -> _Reduce_MIN_int16_t: ...  # ReduceType.MIN (int16_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint16_t]] | tuple[Literal[ReduceType.MIN], type[uint16_t], MaskMergeMode]) -> _Reduce_MIN_uint16_t: ...  # ReduceType.MIN (uint16_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint16_t]]) -> _Reduce_MIN_uint16_t: ...  # ReduceType.MIN (uint16_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[half]] | tuple[Literal[ReduceType.MIN], type[half], MaskMergeMode]) -> _Reduce_MIN_half: ...  # ReduceType.MIN (half)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[half]]) -> _Reduce_MIN_half: ...  # ReduceType.MIN (half)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int32_t]] | tuple[Literal[ReduceType.MIN], type[int32_t], MaskMergeMode]) -> _Reduce_MIN_int32_t: ...  # ReduceType.MIN (int32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int32_t]]) -> _Reduce_MIN_int32_t: ...  # ReduceType.MIN (int32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint32_t]] | tuple[Literal[ReduceType.MIN], type[uint32_t], MaskMergeMode]) -> _Reduce_MIN_uint32_t: ...  # ReduceType.MIN (uint32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint32_t]]) -> _Reduce_MIN_uint32_t: ...  # ReduceType.MIN (uint32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[float32_t]] | tuple[Literal[ReduceType.MIN], type[float32_t], MaskMergeMode]) -> _Reduce_MIN_float32_t: ...  # ReduceType.MIN (float32_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[float32_t]]) -> _Reduce_MIN_float32_t: ...  # ReduceType.MIN (float32_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int64_t]] | tuple[Literal[ReduceType.MIN], type[int64_t], MaskMergeMode]) -> _Reduce_MIN_int64_t: ...  # ReduceType.MIN (int64_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int64_t]]) -> _Reduce_MIN_int64_t: ...  # ReduceType.MIN (int64_t)
     @overload
-    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint64_t]] | tuple[Literal[ReduceType.MIN], type[uint64_t], MaskMergeMode]) -> _Reduce_MIN_uint64_t: ...  # ReduceType.MIN (uint64_t)
+    def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[uint64_t]]) -> _Reduce_MIN_uint64_t: ...  # ReduceType.MIN (uint64_t)
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[int16_t], type[int16_t]] | tuple[Literal[ReduceType.MIN], type[int16_t], type[int16_t], MaskMergeMode]) -> _Reduce_MIN_int16_t_int16_t: ...  # ReduceType.MIN (int16_t, int16_t)
     @overload
@@ -1032,17 +1032,17 @@ class _ReduceSum(_Reduce_SUM):
     """``Reg.ReduceSum``: ``Reg.Reduce[ReduceType.SUM]``."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Reduce_SUM_half: ...  # (half)
+    def __getitem__(self, items: type[half]) -> _Reduce_SUM_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Reduce_SUM_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t]) -> _Reduce_SUM_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Reduce_SUM_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _Reduce_SUM_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Reduce_SUM_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _Reduce_SUM_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Reduce_SUM_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _Reduce_SUM_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Reduce_SUM_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _Reduce_SUM_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _Reduce_SUM_half_half: ...  # (half, half)
     @overload
@@ -1066,21 +1066,21 @@ class _ReduceMax(_Reduce_MAX):
     """``Reg.ReduceMax``: ``Reg.Reduce[ReduceType.MAX]``."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Reduce_MAX_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _Reduce_MAX_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Reduce_MAX_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _Reduce_MAX_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Reduce_MAX_half: ...  # (half)
+    def __getitem__(self, items: type[half]) -> _Reduce_MAX_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Reduce_MAX_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _Reduce_MAX_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Reduce_MAX_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _Reduce_MAX_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Reduce_MAX_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t]) -> _Reduce_MAX_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Reduce_MAX_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _Reduce_MAX_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Reduce_MAX_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _Reduce_MAX_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int16_t], type[int16_t]] | tuple[type[int16_t], type[int16_t], MaskMergeMode]) -> _Reduce_MAX_int16_t_int16_t: ...  # (int16_t, int16_t)
     @overload
@@ -1104,21 +1104,21 @@ class _ReduceMin(_Reduce_MIN):
     """``Reg.ReduceMin``: ``Reg.Reduce[ReduceType.MIN]``."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Reduce_MIN_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _Reduce_MIN_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Reduce_MIN_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _Reduce_MIN_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Reduce_MIN_half: ...  # (half)
+    def __getitem__(self, items: type[half]) -> _Reduce_MIN_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Reduce_MIN_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _Reduce_MIN_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Reduce_MIN_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _Reduce_MIN_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Reduce_MIN_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t]) -> _Reduce_MIN_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Reduce_MIN_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _Reduce_MIN_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Reduce_MIN_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _Reduce_MIN_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int16_t], type[int16_t]] | tuple[type[int16_t], type[int16_t], MaskMergeMode]) -> _Reduce_MIN_int16_t_int16_t: ...  # (int16_t, int16_t)
     @overload
@@ -1292,7 +1292,7 @@ class _ReduceDataBlock:
     """``Reg.ReduceDataBlock``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: Literal[ReduceType.SUM] | tuple[Literal[ReduceType.SUM], MaskMergeMode]) -> _ReduceDataBlock_SUM: ...  # ReduceType.SUM ()
+    def __getitem__(self, items: Literal[ReduceType.SUM]) -> _ReduceDataBlock_SUM: ...  # ReduceType.SUM ()
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[half]] | tuple[Literal[ReduceType.SUM], type[half], MaskMergeMode]) -> _ReduceDataBlock_SUM_half: ...  # ReduceType.SUM (half)
     @overload
@@ -1314,7 +1314,7 @@ class _ReduceDataBlock:
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.SUM], type[float32_t], type[float32_t]] | tuple[Literal[ReduceType.SUM], type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_SUM_float32_t_float32_t: ...  # ReduceType.SUM (float32_t, float32_t)
     @overload
-    def __getitem__(self, items: Literal[ReduceType.MAX] | tuple[Literal[ReduceType.MAX], MaskMergeMode]) -> _ReduceDataBlock_MAX: ...  # ReduceType.MAX ()
+    def __getitem__(self, items: Literal[ReduceType.MAX]) -> _ReduceDataBlock_MAX: ...  # ReduceType.MAX ()
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[half]] | tuple[Literal[ReduceType.MAX], type[half], MaskMergeMode]) -> _ReduceDataBlock_MAX_half: ...  # ReduceType.MAX (half)
     @overload
@@ -1340,7 +1340,7 @@ class _ReduceDataBlock:
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.MAX], type[float32_t], type[float32_t]] | tuple[Literal[ReduceType.MAX], type[float32_t], type[float32_t], MaskMergeMode]) -> _ReduceDataBlock_MAX_float32_t_float32_t: ...  # ReduceType.MAX (float32_t, float32_t)
     @overload
-    def __getitem__(self, items: Literal[ReduceType.MIN] | tuple[Literal[ReduceType.MIN], MaskMergeMode]) -> _ReduceDataBlock_MIN: ...  # ReduceType.MIN ()
+    def __getitem__(self, items: Literal[ReduceType.MIN]) -> _ReduceDataBlock_MIN: ...  # ReduceType.MIN ()
     @overload
     def __getitem__(self, items: tuple[Literal[ReduceType.MIN], type[half]] | tuple[Literal[ReduceType.MIN], type[half], MaskMergeMode]) -> _ReduceDataBlock_MIN_half: ...  # ReduceType.MIN (half)
     @overload
@@ -1482,25 +1482,15 @@ class _PairReduceElem_SUM_half:
 class _PairReduceElem_SUM_float32_t:
     def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
 
-class _PairReduceElem_SUM_half_half:
-    def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
-
-class _PairReduceElem_SUM_float32_t_float32_t:
-    def __call__(self, dst: RegTensor[float32_t], src: RegTensor[float32_t], mask: MaskReg) -> None: ...  # (float32_t, float32_t)
-
 class _PairReduceElem:
     """``Reg.PairReduceElem``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: Literal[PairReduce.SUM] | tuple[Literal[PairReduce.SUM], MaskMergeMode]) -> _PairReduceElem_SUM: ...  # PairReduce.SUM ()
+    def __getitem__(self, items: Literal[PairReduce.SUM]) -> _PairReduceElem_SUM: ...  # PairReduce.SUM ()
     @overload
     def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[half]] | tuple[Literal[PairReduce.SUM], type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half: ...  # PairReduce.SUM (half)
     @overload
     def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[float32_t]] | tuple[Literal[PairReduce.SUM], type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t: ...  # PairReduce.SUM (float32_t)
-    @overload
-    def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[half], type[half]] | tuple[Literal[PairReduce.SUM], type[half], type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half_half: ...  # PairReduce.SUM (half, half)
-    @overload
-    def __getitem__(self, items: tuple[Literal[PairReduce.SUM], type[float32_t], type[float32_t]] | tuple[Literal[PairReduce.SUM], type[float32_t], type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t_float32_t: ...  # PairReduce.SUM (float32_t, float32_t)
     @overload
     def __call__(self, dst: RegTensor[half], src: RegTensor[half], mask: MaskReg) -> None: ...  # (half, half)
     @overload
@@ -1515,9 +1505,5 @@ class _PairReduceSum(_PairReduceElem_SUM):
     def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half: ...  # (half)
     @overload
     def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t: ...  # (float32_t)
-    @overload
-    def __getitem__(self, items: tuple[type[half], type[half]] | tuple[type[half], type[half], MaskMergeMode]) -> _PairReduceElem_SUM_half_half: ...  # (half, half)
-    @overload
-    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], MaskMergeMode]) -> _PairReduceElem_SUM_float32_t_float32_t: ...  # (float32_t, float32_t)
 
 PairReduceSum: _PairReduceSum

@@ -3,7 +3,7 @@
 
 from typing import ClassVar, overload
 
-from ascreg._dtypes import bfloat16_t, float32_t, half, int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from ascreg._dtypes import Scalar, bfloat16_t, float32_t, half, int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from ascreg.enums import MaskMergeMode, RegLayout
 from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg._typing import _R, _IntLike, _FloatLike
@@ -153,13 +153,13 @@ class _Axpy:
     """``Reg.Axpy``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Axpy_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], type[Scalar], MaskMergeMode]) -> _Axpy_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Axpy_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], type[Scalar], MaskMergeMode]) -> _Axpy_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Axpy_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], type[Scalar]] | tuple[type[int64_t], type[Scalar], MaskMergeMode]) -> _Axpy_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Axpy_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], type[Scalar]] | tuple[type[uint64_t], type[Scalar], MaskMergeMode]) -> _Axpy_uint64_t: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[half], src: RegTensor[half], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half)
     @overload
@@ -187,11 +187,11 @@ class _ExpSub:
     """``Reg.ExpSub``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], RegLayout] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], RegLayout, MaskMergeMode]) -> _ExpSub_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t]) -> _ExpSub_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: tuple[type[float32_t], type[half]] | tuple[type[float32_t], type[half], RegLayout] | tuple[type[float32_t], type[half], MaskMergeMode] | tuple[type[float32_t], type[half], RegLayout, MaskMergeMode]) -> _ExpSub_float32_t_half: ...  # (float32_t, half)
+    def __getitem__(self, items: tuple[type[float32_t], type[half]] | tuple[type[float32_t], type[half], RegLayout] | tuple[type[float32_t], type[half], RegLayout, MaskMergeMode]) -> _ExpSub_float32_t_half: ...  # (float32_t, half)
     @overload
-    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], RegLayout] | tuple[type[float32_t], type[float32_t], MaskMergeMode] | tuple[type[float32_t], type[float32_t], RegLayout, MaskMergeMode]) -> _ExpSub_float32_t_float32_t: ...  # (float32_t, float32_t)
+    def __getitem__(self, items: tuple[type[float32_t], type[float32_t]] | tuple[type[float32_t], type[float32_t], RegLayout] | tuple[type[float32_t], type[float32_t], RegLayout, MaskMergeMode]) -> _ExpSub_float32_t_float32_t: ...  # (float32_t, float32_t)
     @overload
     def __call__(self, dst: RegTensor[float32_t], src0: RegTensor[half], src1: RegTensor[half], mask: MaskReg) -> None: ...  # (float32_t, half)
     @overload

@@ -6,8 +6,8 @@ from typing import Any, ClassVar, TypeAlias, overload
 
 import numpy as np
 
-from ascreg._dtypes import bfloat16_t, bool_, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, half, hifloat8_t, int16_t, int32_t, int4x2_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
-from ascreg.enums import CMPMODE, MaskMergeMode
+from ascreg._dtypes import Scalar, bfloat16_t, bool_, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, half, hifloat8_t, int16_t, int32_t, int4x2_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
+from ascreg.enums import CMPMODE, MaskMergeMode, HighLowPart
 from ascreg.machine.registers import MaskReg, RegTensor
 from ascreg._typing import _R, _IntLike, _FloatLike, _BoolLike
 
@@ -364,21 +364,21 @@ class _ShiftRight:
     """``Reg.ShiftRight``: legal (src, shift) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftRight_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t]) -> _ShiftRight_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _ShiftRight_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t]) -> _ShiftRight_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _ShiftRight_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _ShiftRight_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _ShiftRight_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _ShiftRight_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ShiftRight_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _ShiftRight_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ShiftRight_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _ShiftRight_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _ShiftRight_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _ShiftRight_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _ShiftRight_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _ShiftRight_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int8_t], type[int8_t]] | tuple[type[int8_t], type[int8_t], MaskMergeMode]) -> _ShiftRight_int8_t_int8_t: ...  # (int8_t, int8_t)
     @overload
@@ -466,21 +466,21 @@ class _ShiftLeft:
     """``Reg.ShiftLeft``: legal (src, shift) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftLeft_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t]) -> _ShiftLeft_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _ShiftLeft_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t]) -> _ShiftLeft_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _ShiftLeft_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _ShiftLeft_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _ShiftLeft_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _ShiftLeft_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ShiftLeft_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _ShiftLeft_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ShiftLeft_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _ShiftLeft_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _ShiftLeft_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _ShiftLeft_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _ShiftLeft_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _ShiftLeft_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int8_t], type[int8_t]] | tuple[type[int8_t], type[int8_t], MaskMergeMode]) -> _ShiftLeft_int8_t_int8_t: ...  # (int8_t, int8_t)
     @overload
@@ -568,21 +568,21 @@ class _ShiftRights:
     """``Reg.ShiftRights``: legal (src, scalar) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftRights_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t]) -> _ShiftRights_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _ShiftRights_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t]) -> _ShiftRights_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _ShiftRights_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _ShiftRights_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _ShiftRights_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _ShiftRights_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ShiftRights_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _ShiftRights_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ShiftRights_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _ShiftRights_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _ShiftRights_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _ShiftRights_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _ShiftRights_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _ShiftRights_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int8_t], type[int16_t]] | tuple[type[int8_t], type[int16_t], MaskMergeMode]) -> _ShiftRights_int8_t_int16_t: ...  # (int8_t, int16_t)
     @overload
@@ -670,21 +670,21 @@ class _ShiftLefts:
     """``Reg.ShiftLefts``: legal (src, scalar) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _ShiftLefts_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t]) -> _ShiftLefts_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _ShiftLefts_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t]) -> _ShiftLefts_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _ShiftLefts_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _ShiftLefts_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _ShiftLefts_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _ShiftLefts_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _ShiftLefts_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _ShiftLefts_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _ShiftLefts_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _ShiftLefts_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _ShiftLefts_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _ShiftLefts_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _ShiftLefts_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _ShiftLefts_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int8_t], type[int16_t]] | tuple[type[int8_t], type[int16_t], MaskMergeMode]) -> _ShiftLefts_int8_t_int16_t: ...  # (int8_t, int16_t)
     @overload
@@ -1529,25 +1529,25 @@ class _Not:
     """``Reg.Not``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[uint8_t]) -> _Not_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _Not_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int8_t]) -> _Not_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _Not_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint16_t]) -> _Not_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Not_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int16_t]) -> _Not_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Not_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint32_t]) -> _Not_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Not_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int32_t]) -> _Not_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Not_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[half]) -> _Not_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Not_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t]) -> _Not_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Not_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[uint64_t]) -> _Not_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Not_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: type[int64_t]) -> _Not_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Not_int64_t: ...  # (int64_t)
     @overload
     def __call__(self, dst: RegTensor[uint8_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t)
     @overload
@@ -1825,43 +1825,43 @@ class _Duplicate:
     """``Reg.Duplicate``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[bool_] | tuple[type[bool_], MaskMergeMode]) -> _Duplicate_bool_: ...  # (bool_)
+    def __getitem__(self, items: type[bool_] | tuple[type[bool_], type[Scalar]] | tuple[type[bool_], MaskMergeMode] | tuple[type[bool_], MaskMergeMode, type[Scalar]] | tuple[type[bool_], HighLowPart] | tuple[type[bool_], HighLowPart, MaskMergeMode]) -> _Duplicate_bool_: ...  # (bool_)
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], MaskMergeMode]) -> _Duplicate_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], type[Scalar]] | tuple[type[int8_t], MaskMergeMode] | tuple[type[int8_t], MaskMergeMode, type[Scalar]] | tuple[type[int8_t], HighLowPart] | tuple[type[int8_t], HighLowPart, MaskMergeMode]) -> _Duplicate_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], MaskMergeMode]) -> _Duplicate_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], type[Scalar]] | tuple[type[uint8_t], MaskMergeMode] | tuple[type[uint8_t], MaskMergeMode, type[Scalar]] | tuple[type[uint8_t], HighLowPart] | tuple[type[uint8_t], HighLowPart, MaskMergeMode]) -> _Duplicate_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[fp8_e4m3fn_t] | tuple[type[fp8_e4m3fn_t], MaskMergeMode]) -> _Duplicate_fp8_e4m3fn_t: ...  # (fp8_e4m3fn_t)
+    def __getitem__(self, items: type[fp8_e4m3fn_t] | tuple[type[fp8_e4m3fn_t], type[Scalar]] | tuple[type[fp8_e4m3fn_t], MaskMergeMode] | tuple[type[fp8_e4m3fn_t], MaskMergeMode, type[Scalar]] | tuple[type[fp8_e4m3fn_t], HighLowPart] | tuple[type[fp8_e4m3fn_t], HighLowPart, MaskMergeMode]) -> _Duplicate_fp8_e4m3fn_t: ...  # (fp8_e4m3fn_t)
     @overload
-    def __getitem__(self, items: type[fp8_e5m2_t] | tuple[type[fp8_e5m2_t], MaskMergeMode]) -> _Duplicate_fp8_e5m2_t: ...  # (fp8_e5m2_t)
+    def __getitem__(self, items: type[fp8_e5m2_t] | tuple[type[fp8_e5m2_t], type[Scalar]] | tuple[type[fp8_e5m2_t], MaskMergeMode] | tuple[type[fp8_e5m2_t], MaskMergeMode, type[Scalar]] | tuple[type[fp8_e5m2_t], HighLowPart] | tuple[type[fp8_e5m2_t], HighLowPart, MaskMergeMode]) -> _Duplicate_fp8_e5m2_t: ...  # (fp8_e5m2_t)
     @overload
-    def __getitem__(self, items: type[fp8_e8m0_t] | tuple[type[fp8_e8m0_t], MaskMergeMode]) -> _Duplicate_fp8_e8m0_t: ...  # (fp8_e8m0_t)
+    def __getitem__(self, items: type[fp8_e8m0_t] | tuple[type[fp8_e8m0_t], type[Scalar]] | tuple[type[fp8_e8m0_t], MaskMergeMode] | tuple[type[fp8_e8m0_t], MaskMergeMode, type[Scalar]] | tuple[type[fp8_e8m0_t], HighLowPart] | tuple[type[fp8_e8m0_t], HighLowPart, MaskMergeMode]) -> _Duplicate_fp8_e8m0_t: ...  # (fp8_e8m0_t)
     @overload
-    def __getitem__(self, items: type[hifloat8_t] | tuple[type[hifloat8_t], MaskMergeMode]) -> _Duplicate_hifloat8_t: ...  # (hifloat8_t)
+    def __getitem__(self, items: type[hifloat8_t] | tuple[type[hifloat8_t], type[Scalar]] | tuple[type[hifloat8_t], MaskMergeMode] | tuple[type[hifloat8_t], MaskMergeMode, type[Scalar]] | tuple[type[hifloat8_t], HighLowPart] | tuple[type[hifloat8_t], HighLowPart, MaskMergeMode]) -> _Duplicate_hifloat8_t: ...  # (hifloat8_t)
     @overload
-    def __getitem__(self, items: type[int4x2_t] | tuple[type[int4x2_t], MaskMergeMode]) -> _Duplicate_int4x2_t: ...  # (int4x2_t)
+    def __getitem__(self, items: type[int4x2_t] | tuple[type[int4x2_t], type[Scalar]] | tuple[type[int4x2_t], MaskMergeMode] | tuple[type[int4x2_t], MaskMergeMode, type[Scalar]] | tuple[type[int4x2_t], HighLowPart] | tuple[type[int4x2_t], HighLowPart, MaskMergeMode]) -> _Duplicate_int4x2_t: ...  # (int4x2_t)
     @overload
-    def __getitem__(self, items: type[fp4x2_e2m1_t] | tuple[type[fp4x2_e2m1_t], MaskMergeMode]) -> _Duplicate_fp4x2_e2m1_t: ...  # (fp4x2_e2m1_t)
+    def __getitem__(self, items: type[fp4x2_e2m1_t] | tuple[type[fp4x2_e2m1_t], type[Scalar]] | tuple[type[fp4x2_e2m1_t], MaskMergeMode] | tuple[type[fp4x2_e2m1_t], MaskMergeMode, type[Scalar]] | tuple[type[fp4x2_e2m1_t], HighLowPart] | tuple[type[fp4x2_e2m1_t], HighLowPart, MaskMergeMode]) -> _Duplicate_fp4x2_e2m1_t: ...  # (fp4x2_e2m1_t)
     @overload
-    def __getitem__(self, items: type[fp4x2_e1m2_t] | tuple[type[fp4x2_e1m2_t], MaskMergeMode]) -> _Duplicate_fp4x2_e1m2_t: ...  # (fp4x2_e1m2_t)
+    def __getitem__(self, items: type[fp4x2_e1m2_t] | tuple[type[fp4x2_e1m2_t], type[Scalar]] | tuple[type[fp4x2_e1m2_t], MaskMergeMode] | tuple[type[fp4x2_e1m2_t], MaskMergeMode, type[Scalar]] | tuple[type[fp4x2_e1m2_t], HighLowPart] | tuple[type[fp4x2_e1m2_t], HighLowPart, MaskMergeMode]) -> _Duplicate_fp4x2_e1m2_t: ...  # (fp4x2_e1m2_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], MaskMergeMode]) -> _Duplicate_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], type[Scalar]] | tuple[type[int16_t], MaskMergeMode] | tuple[type[int16_t], MaskMergeMode, type[Scalar]] | tuple[type[int16_t], HighLowPart] | tuple[type[int16_t], HighLowPart, MaskMergeMode]) -> _Duplicate_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], MaskMergeMode]) -> _Duplicate_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], type[Scalar]] | tuple[type[uint16_t], MaskMergeMode] | tuple[type[uint16_t], MaskMergeMode, type[Scalar]] | tuple[type[uint16_t], HighLowPart] | tuple[type[uint16_t], HighLowPart, MaskMergeMode]) -> _Duplicate_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], MaskMergeMode]) -> _Duplicate_half: ...  # (half)
+    def __getitem__(self, items: type[half] | tuple[type[half], type[Scalar]] | tuple[type[half], MaskMergeMode] | tuple[type[half], MaskMergeMode, type[Scalar]] | tuple[type[half], HighLowPart] | tuple[type[half], HighLowPart, MaskMergeMode]) -> _Duplicate_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], MaskMergeMode]) -> _Duplicate_bfloat16_t: ...  # (bfloat16_t)
+    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], type[Scalar]] | tuple[type[bfloat16_t], MaskMergeMode] | tuple[type[bfloat16_t], MaskMergeMode, type[Scalar]] | tuple[type[bfloat16_t], HighLowPart] | tuple[type[bfloat16_t], HighLowPart, MaskMergeMode]) -> _Duplicate_bfloat16_t: ...  # (bfloat16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], MaskMergeMode]) -> _Duplicate_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], type[Scalar]] | tuple[type[int32_t], MaskMergeMode] | tuple[type[int32_t], MaskMergeMode, type[Scalar]] | tuple[type[int32_t], HighLowPart] | tuple[type[int32_t], HighLowPart, MaskMergeMode]) -> _Duplicate_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], MaskMergeMode]) -> _Duplicate_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], type[Scalar]] | tuple[type[uint32_t], MaskMergeMode] | tuple[type[uint32_t], MaskMergeMode, type[Scalar]] | tuple[type[uint32_t], HighLowPart] | tuple[type[uint32_t], HighLowPart, MaskMergeMode]) -> _Duplicate_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], MaskMergeMode]) -> _Duplicate_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], type[Scalar]] | tuple[type[float32_t], MaskMergeMode] | tuple[type[float32_t], MaskMergeMode, type[Scalar]] | tuple[type[float32_t], HighLowPart] | tuple[type[float32_t], HighLowPart, MaskMergeMode]) -> _Duplicate_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], MaskMergeMode]) -> _Duplicate_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], type[Scalar]] | tuple[type[int64_t], MaskMergeMode] | tuple[type[int64_t], MaskMergeMode, type[Scalar]] | tuple[type[int64_t], HighLowPart] | tuple[type[int64_t], HighLowPart, MaskMergeMode]) -> _Duplicate_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], MaskMergeMode]) -> _Duplicate_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], type[Scalar]] | tuple[type[uint64_t], MaskMergeMode] | tuple[type[uint64_t], MaskMergeMode, type[Scalar]] | tuple[type[uint64_t], HighLowPart] | tuple[type[uint64_t], HighLowPart, MaskMergeMode]) -> _Duplicate_uint64_t: ...  # (uint64_t)
     @overload
     def __call__(self, dst: RegTensor[bool_], scalar: _BoolLike, mask: MaskReg | None = None) -> None: ...  # (bool_)
     @overload

@@ -320,39 +320,39 @@ class _Cast:
     """``Reg.Cast``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int4x2_t] | tuple[type[int4x2_t], CastTrait]) -> _Cast_int4x2_t: ...  # (int4x2_t)
+    def __getitem__(self, items: type[int4x2_t]) -> _Cast_int4x2_t: ...  # (int4x2_t)
     @overload
-    def __getitem__(self, items: type[int8_t] | tuple[type[int8_t], CastTrait]) -> _Cast_int8_t: ...  # (int8_t)
+    def __getitem__(self, items: type[int8_t]) -> _Cast_int8_t: ...  # (int8_t)
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], CastTrait]) -> _Cast_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t]) -> _Cast_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], CastTrait]) -> _Cast_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _Cast_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], CastTrait]) -> _Cast_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _Cast_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], CastTrait]) -> _Cast_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _Cast_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], CastTrait]) -> _Cast_half: ...  # (half)
+    def __getitem__(self, items: type[half]) -> _Cast_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], CastTrait]) -> _Cast_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: type[float32_t]) -> _Cast_float32_t: ...  # (float32_t)
     @overload
-    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], CastTrait]) -> _Cast_bfloat16_t: ...  # (bfloat16_t)
+    def __getitem__(self, items: type[bfloat16_t]) -> _Cast_bfloat16_t: ...  # (bfloat16_t)
     @overload
-    def __getitem__(self, items: type[hifloat8_t] | tuple[type[hifloat8_t], CastTrait]) -> _Cast_hifloat8_t: ...  # (hifloat8_t)
+    def __getitem__(self, items: type[hifloat8_t]) -> _Cast_hifloat8_t: ...  # (hifloat8_t)
     @overload
-    def __getitem__(self, items: type[fp4x2_e2m1_t] | tuple[type[fp4x2_e2m1_t], CastTrait]) -> _Cast_fp4x2_e2m1_t: ...  # (fp4x2_e2m1_t)
+    def __getitem__(self, items: type[fp4x2_e2m1_t]) -> _Cast_fp4x2_e2m1_t: ...  # (fp4x2_e2m1_t)
     @overload
-    def __getitem__(self, items: type[fp4x2_e1m2_t] | tuple[type[fp4x2_e1m2_t], CastTrait]) -> _Cast_fp4x2_e1m2_t: ...  # (fp4x2_e1m2_t)
+    def __getitem__(self, items: type[fp4x2_e1m2_t]) -> _Cast_fp4x2_e1m2_t: ...  # (fp4x2_e1m2_t)
     @overload
-    def __getitem__(self, items: type[fp8_e8m0_t] | tuple[type[fp8_e8m0_t], CastTrait]) -> _Cast_fp8_e8m0_t: ...  # (fp8_e8m0_t)
+    def __getitem__(self, items: type[fp8_e8m0_t]) -> _Cast_fp8_e8m0_t: ...  # (fp8_e8m0_t)
     @overload
-    def __getitem__(self, items: type[fp8_e4m3fn_t] | tuple[type[fp8_e4m3fn_t], CastTrait]) -> _Cast_fp8_e4m3fn_t: ...  # (fp8_e4m3fn_t)
+    def __getitem__(self, items: type[fp8_e4m3fn_t]) -> _Cast_fp8_e4m3fn_t: ...  # (fp8_e4m3fn_t)
     @overload
-    def __getitem__(self, items: type[fp8_e5m2_t] | tuple[type[fp8_e5m2_t], CastTrait]) -> _Cast_fp8_e5m2_t: ...  # (fp8_e5m2_t)
+    def __getitem__(self, items: type[fp8_e5m2_t]) -> _Cast_fp8_e5m2_t: ...  # (fp8_e5m2_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], CastTrait]) -> _Cast_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _Cast_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], CastTrait]) -> _Cast_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _Cast_uint32_t: ...  # (uint32_t)
     @overload
     def __getitem__(self, items: tuple[type[int4x2_t], type[half]] | tuple[type[int4x2_t], type[half], CastTrait]) -> _Cast_int4x2_t_half: ...  # (int4x2_t, half)
     @overload
@@ -620,9 +620,9 @@ class _MulsCast:
     """``Reg.MulsCast``: legal (T0, T1, T2) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], RegLayout]) -> _MulsCast_half: ...  # (half)
+    def __getitem__(self, items: type[half]) -> _MulsCast_half: ...  # (half)
     @overload
-    def __getitem__(self, items: tuple[type[half], type[float32_t]] | tuple[type[half], type[float32_t], RegLayout]) -> _MulsCast_half_float32_t: ...  # (half, float32_t)
+    def __getitem__(self, items: tuple[type[half], type[float32_t]]) -> _MulsCast_half_float32_t: ...  # (half, float32_t)
     @overload
     def __getitem__(self, items: tuple[type[half], type[float32_t], type[float32_t]] | tuple[type[half], type[float32_t], type[float32_t], RegLayout]) -> _MulsCast_half_float32_t_float32_t: ...  # (half, float32_t, float32_t)
     def __call__(self, dst: RegTensor[half], src: RegTensor[float32_t], scalar: _FloatLike, mask: MaskReg) -> None: ...  # (half, float32_t, float32_t)

@@ -167,19 +167,19 @@ class _MaskGenWithRegTensor:
     """``Reg.MaskGenWithRegTensor``: legal (T) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], int]) -> _MaskGenWithRegTensor_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: tuple[type[int16_t], int]) -> _MaskGenWithRegTensor_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], int]) -> _MaskGenWithRegTensor_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: tuple[type[uint16_t], int]) -> _MaskGenWithRegTensor_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[half] | tuple[type[half], int]) -> _MaskGenWithRegTensor_half: ...  # (half)
+    def __getitem__(self, items: tuple[type[half], int]) -> _MaskGenWithRegTensor_half: ...  # (half)
     @overload
-    def __getitem__(self, items: type[bfloat16_t] | tuple[type[bfloat16_t], int]) -> _MaskGenWithRegTensor_bfloat16_t: ...  # (bfloat16_t)
+    def __getitem__(self, items: tuple[type[bfloat16_t], int]) -> _MaskGenWithRegTensor_bfloat16_t: ...  # (bfloat16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], int]) -> _MaskGenWithRegTensor_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: tuple[type[int32_t], int]) -> _MaskGenWithRegTensor_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], int]) -> _MaskGenWithRegTensor_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: tuple[type[uint32_t], int]) -> _MaskGenWithRegTensor_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[float32_t] | tuple[type[float32_t], int]) -> _MaskGenWithRegTensor_float32_t: ...  # (float32_t)
+    def __getitem__(self, items: tuple[type[float32_t], int]) -> _MaskGenWithRegTensor_float32_t: ...  # (float32_t)
     # no __call__: write MaskGenWithRegTensor[T](...)
 
 MaskGenWithRegTensor: _MaskGenWithRegTensor

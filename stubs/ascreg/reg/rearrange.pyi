@@ -3,7 +3,7 @@
 
 from typing import Any, ClassVar, overload
 
-from ascreg._dtypes import bfloat16_t, bool_, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, half, hifloat8_t, int16_t, int32_t, int4x2_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
+from ascreg._dtypes import Scalar, bfloat16_t, bool_, float32_t, fp4x2_e1m2_t, fp4x2_e2m1_t, fp8_e4m3fn_t, fp8_e5m2_t, fp8_e8m0_t, half, hifloat8_t, int16_t, int32_t, int4x2_t, int64_t, int8_t, uint16_t, uint32_t, uint64_t, uint8_t
 from ascreg.enums import GatherMaskMode, HistogramsBinType, HistogramsType, HighLowPart, SpecialPurposeReg
 from ascreg.machine.memory import UbPtr
 from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
@@ -616,6 +616,9 @@ class _Gather_float32_t_uint32_t:
     @overload
     def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
 
+class _Gather_tokens:
+    def __call__(self, dst: RegTensor[Any, Any], base: UbPtr[Any], index: RegTensor[Any, Any], mask: MaskReg) -> None: ...  # UB
+
 class _Gather:
     """``Reg.Gather``: legal (T, U) in table order below."""
     name: ClassVar[str]
@@ -687,6 +690,8 @@ class _Gather:
     def __getitem__(self, items: tuple[type[uint32_t], type[uint32_t]]) -> _Gather_uint32_t_uint32_t: ...  # (uint32_t, uint32_t)
     @overload
     def __getitem__(self, items: tuple[type[float32_t], type[uint32_t]]) -> _Gather_float32_t_uint32_t: ...  # (float32_t, uint32_t)
+    @overload
+    def __getitem__(self, items: tuple[type[Scalar], type[Scalar], type[Scalar]]) -> _Gather_tokens: ...  # tokens
     @overload
     def __call__(self, dst: RegTensor[bool_], src: RegTensor[bool_], index: RegTensor[uint8_t]) -> None: ...  # (bool_, uint8_t)
     @overload
@@ -859,11 +864,11 @@ class _Pack:
     """``Reg.Pack``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[uint8_t] | tuple[type[uint8_t], HighLowPart]) -> _Pack_uint8_t: ...  # (uint8_t)
+    def __getitem__(self, items: type[uint8_t]) -> _Pack_uint8_t: ...  # (uint8_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], HighLowPart]) -> _Pack_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _Pack_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], HighLowPart]) -> _Pack_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _Pack_uint32_t: ...  # (uint32_t)
     @overload
     def __getitem__(self, items: tuple[type[uint8_t], type[int16_t]] | tuple[type[uint8_t], type[int16_t], HighLowPart]) -> _Pack_uint8_t_int16_t: ...  # (uint8_t, int16_t)
     @overload
@@ -976,17 +981,17 @@ class _UnPack:
     """``Reg.UnPack``: legal (T, U) in table order below."""
     name: ClassVar[str]
     @overload
-    def __getitem__(self, items: type[int16_t] | tuple[type[int16_t], HighLowPart]) -> _UnPack_int16_t: ...  # (int16_t)
+    def __getitem__(self, items: type[int16_t]) -> _UnPack_int16_t: ...  # (int16_t)
     @overload
-    def __getitem__(self, items: type[uint16_t] | tuple[type[uint16_t], HighLowPart]) -> _UnPack_uint16_t: ...  # (uint16_t)
+    def __getitem__(self, items: type[uint16_t]) -> _UnPack_uint16_t: ...  # (uint16_t)
     @overload
-    def __getitem__(self, items: type[int32_t] | tuple[type[int32_t], HighLowPart]) -> _UnPack_int32_t: ...  # (int32_t)
+    def __getitem__(self, items: type[int32_t]) -> _UnPack_int32_t: ...  # (int32_t)
     @overload
-    def __getitem__(self, items: type[uint32_t] | tuple[type[uint32_t], HighLowPart]) -> _UnPack_uint32_t: ...  # (uint32_t)
+    def __getitem__(self, items: type[uint32_t]) -> _UnPack_uint32_t: ...  # (uint32_t)
     @overload
-    def __getitem__(self, items: type[int64_t] | tuple[type[int64_t], HighLowPart]) -> _UnPack_int64_t: ...  # (int64_t)
+    def __getitem__(self, items: type[int64_t]) -> _UnPack_int64_t: ...  # (int64_t)
     @overload
-    def __getitem__(self, items: type[uint64_t] | tuple[type[uint64_t], HighLowPart]) -> _UnPack_uint64_t: ...  # (uint64_t)
+    def __getitem__(self, items: type[uint64_t]) -> _UnPack_uint64_t: ...  # (uint64_t)
     @overload
     def __getitem__(self, items: tuple[type[int16_t], type[int8_t]] | tuple[type[int16_t], type[int8_t], HighLowPart]) -> _UnPack_int16_t_int8_t: ...  # (int16_t, int8_t)
     @overload
@@ -1020,18 +1025,12 @@ UnPack: _UnPack
 
 MaskUnPack: _UnPack
 
-class _Histograms_uint8_t:
-    def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t, uint16_t)
-
 class _Histograms_uint8_t_uint16_t:
     def __call__(self, dst: RegTensor[uint16_t], src: RegTensor[uint8_t], mask: MaskReg) -> None: ...  # (uint8_t, uint16_t)
 
 class _Histograms:
     """``Reg.Histograms``: legal (T, U) in table order below."""
     name: ClassVar[str]
-    @overload
-    def __getitem__(self, items: tuple[type[uint8_t], HistogramsBinType, HistogramsType]) -> _Histograms_uint8_t: ...  # (uint8_t)
-    @overload
     def __getitem__(self, items: tuple[type[uint8_t], type[uint16_t], HistogramsBinType, HistogramsType]) -> _Histograms_uint8_t_uint16_t: ...  # (uint8_t, uint16_t)
     # no __call__: write Histograms[T](...)
 

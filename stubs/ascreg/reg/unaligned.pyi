@@ -521,43 +521,43 @@ class _LoadUnAlign:
     @overload
     def __getitem__(self, items: type[uint64_t]) -> _LoadUnAlign_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: tuple[type[bool_], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_bool__post: ...  # (bool_) post
+    def __getitem__(self, items: tuple[type[bool_], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_bool__post: ...  # (bool_) post
     @overload
-    def __getitem__(self, items: tuple[type[int8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_int8_t_post: ...  # (int8_t) post
+    def __getitem__(self, items: tuple[type[int8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_int8_t_post: ...  # (int8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_uint8_t_post: ...  # (uint8_t) post
+    def __getitem__(self, items: tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_uint8_t_post: ...  # (uint8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_fp8_e4m3fn_t_post: ...  # (fp8_e4m3fn_t) post
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_fp8_e4m3fn_t_post: ...  # (fp8_e4m3fn_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_fp8_e5m2_t_post: ...  # (fp8_e5m2_t) post
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_fp8_e5m2_t_post: ...  # (fp8_e5m2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_fp8_e8m0_t_post: ...  # (fp8_e8m0_t) post
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_fp8_e8m0_t_post: ...  # (fp8_e8m0_t) post
     @overload
-    def __getitem__(self, items: tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_hifloat8_t_post: ...  # (hifloat8_t) post
+    def __getitem__(self, items: tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_hifloat8_t_post: ...  # (hifloat8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_int4x2_t_post: ...  # (int4x2_t) post
+    def __getitem__(self, items: tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_int4x2_t_post: ...  # (int4x2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_fp4x2_e2m1_t_post: ...  # (fp4x2_e2m1_t) post
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_fp4x2_e2m1_t_post: ...  # (fp4x2_e2m1_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_fp4x2_e1m2_t_post: ...  # (fp4x2_e1m2_t) post
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_fp4x2_e1m2_t_post: ...  # (fp4x2_e1m2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_int16_t_post: ...  # (int16_t) post
+    def __getitem__(self, items: tuple[type[int16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_int16_t_post: ...  # (int16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_uint16_t_post: ...  # (uint16_t) post
+    def __getitem__(self, items: tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_uint16_t_post: ...  # (uint16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[half], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_half_post: ...  # (half) post
+    def __getitem__(self, items: tuple[type[half], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[half], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_half_post: ...  # (half) post
     @overload
-    def __getitem__(self, items: tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_bfloat16_t_post: ...  # (bfloat16_t) post
+    def __getitem__(self, items: tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_bfloat16_t_post: ...  # (bfloat16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_int32_t_post: ...  # (int32_t) post
+    def __getitem__(self, items: tuple[type[int32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_int32_t_post: ...  # (int32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_uint32_t_post: ...  # (uint32_t) post
+    def __getitem__(self, items: tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_uint32_t_post: ...  # (uint32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[float32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_float32_t_post: ...  # (float32_t) post
+    def __getitem__(self, items: tuple[type[float32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[float32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_float32_t_post: ...  # (float32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_int64_t_post: ...  # (int64_t) post
+    def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_int64_t_post: ...  # (int64_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _LoadUnAlign_uint64_t_post: ...  # (uint64_t) post
+    def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _LoadUnAlign_uint64_t_post: ...  # (uint64_t) post
     @overload
     def __call__(self, dst: RegTensor[bool_], ureg: UnalignRegForLoad, src: UbPtr[bool_] | Ref[UbPtr[bool_]]) -> None: ...  # (bool_)
     @overload
@@ -1059,43 +1059,43 @@ class _StoreUnAlign:
     @overload
     def __getitem__(self, items: type[uint64_t]) -> _StoreUnAlign_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: tuple[type[bool_], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_bool__post: ...  # (bool_) post
+    def __getitem__(self, items: tuple[type[bool_], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_bool__post: ...  # (bool_) post
     @overload
-    def __getitem__(self, items: tuple[type[int8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_int8_t_post: ...  # (int8_t) post
+    def __getitem__(self, items: tuple[type[int8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_int8_t_post: ...  # (int8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_uint8_t_post: ...  # (uint8_t) post
+    def __getitem__(self, items: tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_uint8_t_post: ...  # (uint8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_fp8_e4m3fn_t_post: ...  # (fp8_e4m3fn_t) post
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_fp8_e4m3fn_t_post: ...  # (fp8_e4m3fn_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_fp8_e5m2_t_post: ...  # (fp8_e5m2_t) post
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_fp8_e5m2_t_post: ...  # (fp8_e5m2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_fp8_e8m0_t_post: ...  # (fp8_e8m0_t) post
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_fp8_e8m0_t_post: ...  # (fp8_e8m0_t) post
     @overload
-    def __getitem__(self, items: tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_hifloat8_t_post: ...  # (hifloat8_t) post
+    def __getitem__(self, items: tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_hifloat8_t_post: ...  # (hifloat8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_int4x2_t_post: ...  # (int4x2_t) post
+    def __getitem__(self, items: tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_int4x2_t_post: ...  # (int4x2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_fp4x2_e2m1_t_post: ...  # (fp4x2_e2m1_t) post
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_fp4x2_e2m1_t_post: ...  # (fp4x2_e2m1_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_fp4x2_e1m2_t_post: ...  # (fp4x2_e1m2_t) post
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_fp4x2_e1m2_t_post: ...  # (fp4x2_e1m2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_int16_t_post: ...  # (int16_t) post
+    def __getitem__(self, items: tuple[type[int16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_int16_t_post: ...  # (int16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_uint16_t_post: ...  # (uint16_t) post
+    def __getitem__(self, items: tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_uint16_t_post: ...  # (uint16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[half], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_half_post: ...  # (half) post
+    def __getitem__(self, items: tuple[type[half], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[half], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_half_post: ...  # (half) post
     @overload
-    def __getitem__(self, items: tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_bfloat16_t_post: ...  # (bfloat16_t) post
+    def __getitem__(self, items: tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_bfloat16_t_post: ...  # (bfloat16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_int32_t_post: ...  # (int32_t) post
+    def __getitem__(self, items: tuple[type[int32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_int32_t_post: ...  # (int32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_uint32_t_post: ...  # (uint32_t) post
+    def __getitem__(self, items: tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_uint32_t_post: ...  # (uint32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[float32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_float32_t_post: ...  # (float32_t) post
+    def __getitem__(self, items: tuple[type[float32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[float32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_float32_t_post: ...  # (float32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_int64_t_post: ...  # (int64_t) post
+    def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_int64_t_post: ...  # (int64_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlign_uint64_t_post: ...  # (uint64_t) post
+    def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlign_uint64_t_post: ...  # (uint64_t) post
     @overload
     def __call__(self, dst: Ref[UbPtr[bool_]], src: RegTensor[bool_], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bool_)
     @overload
@@ -1466,43 +1466,43 @@ class _StoreUnAlignPost:
     @overload
     def __getitem__(self, items: type[uint64_t]) -> _StoreUnAlignPost_uint64_t: ...  # (uint64_t)
     @overload
-    def __getitem__(self, items: tuple[type[bool_], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_bool__post: ...  # (bool_) post
+    def __getitem__(self, items: tuple[type[bool_], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[bool_], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_bool__post: ...  # (bool_) post
     @overload
-    def __getitem__(self, items: tuple[type[int8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_int8_t_post: ...  # (int8_t) post
+    def __getitem__(self, items: tuple[type[int8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_int8_t_post: ...  # (int8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_uint8_t_post: ...  # (uint8_t) post
+    def __getitem__(self, items: tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_uint8_t_post: ...  # (uint8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_fp8_e4m3fn_t_post: ...  # (fp8_e4m3fn_t) post
+    def __getitem__(self, items: tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e4m3fn_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_fp8_e4m3fn_t_post: ...  # (fp8_e4m3fn_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_fp8_e5m2_t_post: ...  # (fp8_e5m2_t) post
+    def __getitem__(self, items: tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e5m2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_fp8_e5m2_t_post: ...  # (fp8_e5m2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_fp8_e8m0_t_post: ...  # (fp8_e8m0_t) post
+    def __getitem__(self, items: tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp8_e8m0_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_fp8_e8m0_t_post: ...  # (fp8_e8m0_t) post
     @overload
-    def __getitem__(self, items: tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_hifloat8_t_post: ...  # (hifloat8_t) post
+    def __getitem__(self, items: tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[hifloat8_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_hifloat8_t_post: ...  # (hifloat8_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_int4x2_t_post: ...  # (int4x2_t) post
+    def __getitem__(self, items: tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int4x2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_int4x2_t_post: ...  # (int4x2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_fp4x2_e2m1_t_post: ...  # (fp4x2_e2m1_t) post
+    def __getitem__(self, items: tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp4x2_e2m1_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_fp4x2_e2m1_t_post: ...  # (fp4x2_e2m1_t) post
     @overload
-    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_fp4x2_e1m2_t_post: ...  # (fp4x2_e1m2_t) post
+    def __getitem__(self, items: tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[fp4x2_e1m2_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_fp4x2_e1m2_t_post: ...  # (fp4x2_e1m2_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_int16_t_post: ...  # (int16_t) post
+    def __getitem__(self, items: tuple[type[int16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_int16_t_post: ...  # (int16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_uint16_t_post: ...  # (uint16_t) post
+    def __getitem__(self, items: tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_uint16_t_post: ...  # (uint16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[half], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_half_post: ...  # (half) post
+    def __getitem__(self, items: tuple[type[half], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[half], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_half_post: ...  # (half) post
     @overload
-    def __getitem__(self, items: tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_bfloat16_t_post: ...  # (bfloat16_t) post
+    def __getitem__(self, items: tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[bfloat16_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_bfloat16_t_post: ...  # (bfloat16_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_int32_t_post: ...  # (int32_t) post
+    def __getitem__(self, items: tuple[type[int32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_int32_t_post: ...  # (int32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_uint32_t_post: ...  # (uint32_t) post
+    def __getitem__(self, items: tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_uint32_t_post: ...  # (uint32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[float32_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_float32_t_post: ...  # (float32_t) post
+    def __getitem__(self, items: tuple[type[float32_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[float32_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_float32_t_post: ...  # (float32_t) post
     @overload
-    def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_int64_t_post: ...  # (int64_t) post
+    def __getitem__(self, items: tuple[type[int64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[int64_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_int64_t_post: ...  # (int64_t) post
     @overload
-    def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]]) -> _StoreUnAlignPost_uint64_t_post: ...  # (uint64_t) post
+    def __getitem__(self, items: tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_UPDATE]] | tuple[type[uint64_t], Literal[PostLiteral.POST_MODE_NORMAL]]) -> _StoreUnAlignPost_uint64_t_post: ...  # (uint64_t) post
     @overload
     def __call__(self, dst: Ref[UbPtr[bool_]], ureg: UnalignRegForStore, stride: int) -> None: ...  # post-update: (bool_)
     @overload

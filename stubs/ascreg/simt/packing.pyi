@@ -80,6 +80,8 @@ __all__ = [
     '__lowhigh2highlow',
     '__lows2bfloat162',
     '__lows2half2',
+    'make_bfloat162',
+    'make_half2',
 ]
 
 class __asc_saturation_t(enum.IntEnum): ...  # type: ignore[misc]
@@ -110,6 +112,9 @@ def __highs2half2(x: half2, y: half2) -> half2: ...  # half2
 
 # __halves2half2: legal (x, y) from the table
 def __halves2half2(x: float | np.float16 | NDArray[np.float16], y: float | np.float16 | NDArray[np.float16]) -> half2: ...  # half
+
+# make_half2: legal (x, y) from the table
+def make_half2(x: float | np.float16 | NDArray[np.float16], y: float | np.float16 | NDArray[np.float16]) -> half2: ...  # half
 
 # __lowhigh2highlow: legal (x) from the table
 @overload
@@ -191,6 +196,9 @@ def __highs2bfloat162(x: bfloat16x2_t, y: bfloat16x2_t) -> bfloat16x2_t: ...  # 
 
 # __halves2bfloat162: legal (x, y) from the table
 def __halves2bfloat162(x: float | np.generic | NDArray[Any], y: float | np.generic | NDArray[Any]) -> bfloat16x2_t: ...  # bfloat16_t
+
+# make_bfloat162: legal (x, y) from the table
+def make_bfloat162(x: float | np.generic | NDArray[Any], y: float | np.generic | NDArray[Any]) -> bfloat16x2_t: ...  # bfloat16_t
 
 # __bfloat1622float2: legal (x) from the table
 def __bfloat1622float2(x: bfloat16x2_t) -> float2: ...  # bfloat16x2_t

@@ -7,10 +7,10 @@ per repeat with Reg ``GatherB``. Inputs and goldens are made as scripts/gen_data
 (``uniform(0, 1)`` halves; ``randint`` element or block indices), and the result is checked as
 the example's ``CompareResult`` does: bit for bit.
 
-Difference from the C++: scenario 2's ``indexLocal`` is ``numDataBlocks = 8`` uint32 (32 bytes),
-but ``LoadAlign(indexReg, indexAddr + i * indexRepeatSize)`` loads a whole register (256 bytes)
-from it, reading past the allocation (GatherB uses only the first 8 lanes). ascreg rejects that
-read (``OutOfBoundsError``), so the port allocates :data:`INDEX_SLACK` more elements.
+Scenario 2's ``indexLocal`` is ``numDataBlocks = 8`` uint32 (32 bytes), but ``LoadAlign(indexReg,
+indexAddr + i * indexRepeatSize)`` loads a whole register (256 bytes) from it, reading past the
+allocation; GatherB uses only the first 8 lanes. That read is legal (the lanes past the array
+are undefined and unused, issue 25), so the port keeps the C++ array size.
 """
 
 from __future__ import annotations
@@ -38,9 +38,6 @@ from ascreg.machine.kernel import __global__, __simd_vf__, __vector__
 
 totalLength = 128
 srcLength = 1024
-INDEX_SLACK = 56
-"""uint32 elements allocated past scenario 2's 8-element ``indexLocal`` (not in the C++): the
-register load of the index reads 64 of them."""
 
 
 def DivCeil(a: int, b: int) -> int:
@@ -111,7 +108,7 @@ class KernelGatherB:  # KernelGatherB<half, singleCoreLength>
         elementsPerBlock = 32 // half.size
         numDataBlocks = singleCoreLength // elementsPerBlock
         srcLocal = ubAllocator.Alloc[half](srcLength)
-        indexLocal = ubAllocator.Alloc[uint32_t](numDataBlocks + INDEX_SLACK)
+        indexLocal = ubAllocator.Alloc[uint32_t](numDataBlocks)
         dstLocal = ubAllocator.Alloc[half](singleCoreLength)
         DataCopy(srcLocal, self.srcGm, srcLength)
         DataCopy(indexLocal, self.indexGm, numDataBlocks)

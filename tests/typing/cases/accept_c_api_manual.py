@@ -49,6 +49,9 @@ def shiftright_vf(output: UbPtr[uint16_t], input: UbPtr[uint16_t], shift: UbPtr[
     dst = asc_shiftright(src, shift_reg, mask)  # the value-returning form
     assert_type(dst, vector_uint16_t)
     asc_storealign(output, dst, mask)
+    assert_type(
+        vector_uint16_t(shift_reg), vector_uint16_t
+    )  # the C cast (vector_uint16_t)shift_reg
 
 
 def shiftright_reference_vf(output: UbPtr[uint16_t], input: UbPtr[uint16_t]) -> None:

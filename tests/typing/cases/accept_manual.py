@@ -9,6 +9,7 @@ from ascreg import (
     GlobalMemory,
     GmPtr,
     LoadDist,
+    MaskMergeMode,
     MaskPattern,
     PostLiteral,
     Ref,
@@ -94,4 +95,16 @@ def main() -> None:
     Reg.Duplicate(f, 1.5)
     Reg.Duplicate(f, np.float32(2))
     Reg.Duplicate(Reg.RegTensor[uint32_t](), np.uint32(7), m)
+
+    # The C++ template argument lists, defaulted ones included, in their order.
+    Reg.Muls[float32_t, float32_t, MaskMergeMode.ZEROING](f, f, 2.0, m)
+    Reg.Duplicate[float32_t, MaskMergeMode.ZEROING, float32_t](f, 1.0, m)
+    Reg.Gather[uint32_t, uint32_t, uint32_t](
+        Reg.RegTensor[uint32_t](), ub.alloc(uint32_t, 64), Reg.RegTensor[uint32_t](), m
+    )
+
+    # Register casts: (RegTensor<uint32_t>&)f is a view of the same bytes.
+    bits = Reg.RegTensor[uint32_t](f)
+    assert_type(bits, RegTensor[uint32_t])
+    Reg.ShiftLefts(bits, Reg.RegTensor[uint32_t](f), 0, m)
     select_vf(ub.alloc(half, 256), ub.alloc(half, 256), ub.alloc(half, 256), 200)

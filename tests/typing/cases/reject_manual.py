@@ -7,6 +7,7 @@ Each bad call carries `# type: ignore[<code>]` (mypy, warn_unused_ignores) and `
 from ascreg import (
     CMPMODE,
     GlobalMemory,
+    MaskMergeMode,
     MaskPattern,
     PostLiteral,
     Ref,
@@ -41,6 +42,7 @@ def main() -> None:
     Reg.CreateMask[uint16_t, RegTraitNumTwo]  # type: ignore[index]  # pyright: ignore
     Reg.CreateMask[uint16_t, MaskPattern.ALL, RegTraitNumTwo]  # type: ignore[index]  # pyright: ignore
     Reg.Compare[CMPMODE.EQ, half]  # type: ignore[index]  # pyright: ignore
+    Reg.Muls[half, MaskMergeMode.ZEROING]  # type: ignore[index]  # pyright: ignore
 
     # Ref and pointers.
     Reg.LoadAlign[uint16_t, PostLiteral.POST_MODE_UPDATE](u16, p16, 128)  # type: ignore[call-overload]  # pyright: ignore

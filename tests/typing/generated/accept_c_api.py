@@ -134,6 +134,8 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_ub2l1,
+    asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
     asc_copy_ub2ub_sync,
     asc_create_mask_b16,
@@ -567,6 +569,7 @@ from ascreg.c_api import (
     asc_mull,
     asc_muls,
     asc_muls_v2,
+    asc_ndim_copy_dci,
     asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
@@ -3267,6 +3270,17 @@ def check_asc_copy_ub2ub_sync() -> None:
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1)  # (uint32_t)
 
 
+def check_asc_copy_ub2l1() -> None:
+    # asc_copy_ub2l1: every legal size, n_burst combination, every form
+    asc_copy_ub2l1(None, p_uint8_t, 1)  # (uint32_t, uint16_t)
+    asc_copy_ub2l1(None, p_uint8_t, 1, 1, 1, 1)  # burst (uint32_t, uint16_t)
+
+
+def check_asc_copy_ub2l1_sync() -> None:
+    # asc_copy_ub2l1_sync: every legal size combination, every form
+    asc_copy_ub2l1_sync(None, p_uint8_t, 1)  # (uint32_t)
+
+
 def check_asc_atomic_add() -> None:
     # asc_atomic_add: every legal address combination, every form
     assert_type(asc_atomic_add(g_int32_t, 1), int)  # (int32_t)
@@ -3438,6 +3452,11 @@ def check_asc_ndim_copy_gm2ub() -> None:
     asc_ndim_copy_gm2ub(p_int32_t, g_int32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (int32_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_uint32_t, g_uint32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (uint32_t, uint32_t, uint8_t)
     asc_ndim_copy_gm2ub(p_float32_t, g_float32_t, 1, 1, 1, 1, 1, 1, 1, True, 0)  # (float32_t, uint32_t, uint8_t)
+
+
+def check_asc_ndim_copy_dci() -> None:
+    # asc_ndim_copy_dci: every legal T combination, every form
+    asc_ndim_copy_dci()  # (uint64_t)
 
 
 def check_asc_transpose() -> None:

@@ -536,12 +536,14 @@ from ascreg.simt import (
     longlong4,
     lrintf,
     lroundf,
+    make_bfloat162,
     make_char2,
     make_char3,
     make_char4,
     make_float2,
     make_float3,
     make_float4,
+    make_half2,
     make_int2,
     make_int3,
     make_int4,
@@ -4316,6 +4318,11 @@ def check_halves2half2() -> None:
     assert_type(__halves2half2(np.float16(1), np.float16(1)), half2)  # half
 
 
+def check_make_half2() -> None:
+    # make_half2: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_half2(np.float16(1), np.float16(1)), half2)  # half
+
+
 def check_lowhigh2highlow() -> None:
     # __lowhigh2highlow: every legal combination (scalars, arrays, Python numbers)
     assert_type(__lowhigh2highlow(half2(1, 2)), half2)  # half2
@@ -4437,6 +4444,11 @@ def check_highs2bfloat162() -> None:
 def check_halves2bfloat162() -> None:
     # __halves2bfloat162: every legal combination (scalars, arrays, Python numbers)
     assert_type(__halves2bfloat162(s_bfloat16, s_bfloat16), bfloat16x2_t)  # bfloat16_t
+
+
+def check_make_bfloat162() -> None:
+    # make_bfloat162: every legal combination (scalars, arrays, Python numbers)
+    assert_type(make_bfloat162(s_bfloat16, s_bfloat16), bfloat16x2_t)  # bfloat16_t
 
 
 def check_bfloat1622float2() -> None:

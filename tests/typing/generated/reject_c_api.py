@@ -134,6 +134,8 @@ from ascreg.c_api import (
     asc_clear_nthbit,
     asc_clz,
     asc_copy,
+    asc_copy_ub2l1,
+    asc_copy_ub2l1_sync,
     asc_copy_ub2ub,
     asc_copy_ub2ub_sync,
     asc_create_mask_b16,
@@ -567,6 +569,7 @@ from ascreg.c_api import (
     asc_mull,
     asc_muls,
     asc_muls_v2,
+    asc_ndim_copy_dci,
     asc_ndim_copy_gm2ub,
     asc_ne,
     asc_ne_scalar,
@@ -10595,6 +10598,18 @@ def check_asc_copy_ub2ub_sync() -> None:
     asc_copy_ub2ub_sync(g_uint8_t, p_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # dst: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
     asc_copy_ub2ub_sync(p_uint8_t, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_ub2l1() -> None:
+    # asc_copy_ub2l1: every illegal combination of size, n_burst, every form
+    asc_copy_ub2l1(None, g_uint8_t, 1)  # type: ignore[call-overload]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_ub2l1(None, p_uint8_t, 1.5)  # type: ignore[call-overload]  # pyright: ignore  # size: 1.5
+
+
+def check_asc_copy_ub2l1_sync() -> None:
+    # asc_copy_ub2l1_sync: every illegal combination of size, every form
+    asc_copy_ub2l1_sync(None, g_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # src: g_uint8_t
+    asc_copy_ub2l1_sync(None, p_uint8_t, 1.5)  # type: ignore[arg-type]  # pyright: ignore  # size: 1.5
 
 
 def check_asc_atomic_add() -> None:

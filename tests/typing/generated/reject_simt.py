@@ -536,12 +536,14 @@ from ascreg.simt import (
     longlong4,
     lrintf,
     lroundf,
+    make_bfloat162,
     make_char2,
     make_char3,
     make_char4,
     make_float2,
     make_float3,
     make_float4,
+    make_half2,
     make_int2,
     make_int3,
     make_int4,
@@ -4348,6 +4350,12 @@ def check_halves2half2() -> None:
     __halves2half2(np.float16(1), "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
 
 
+def check_make_half2() -> None:
+    # make_half2: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_half2("1", np.float16(1))  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    make_half2(np.float16(1), "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+
+
 def check_lowhigh2highlow() -> None:
     # __lowhigh2highlow: floats, float arrays and too-wide or illegal dtypes are rejected
     __lowhigh2highlow(1.5)  # type: ignore[call-overload]  # pyright: ignore  # 1.5 as x
@@ -4494,6 +4502,12 @@ def check_halves2bfloat162() -> None:
     # __halves2bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
     __halves2bfloat162("1", s_bfloat16)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
     __halves2bfloat162(s_bfloat16, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
+
+
+def check_make_bfloat162() -> None:
+    # make_bfloat162: floats, float arrays and too-wide or illegal dtypes are rejected
+    make_bfloat162("1", s_bfloat16)  # type: ignore[arg-type]  # pyright: ignore  # "1" as x
+    make_bfloat162(s_bfloat16, "1")  # type: ignore[arg-type]  # pyright: ignore  # "1" as y
 
 
 def check_bfloat1622float2() -> None:

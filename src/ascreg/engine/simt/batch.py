@@ -477,6 +477,7 @@ def run_block_batches(
     name = getattr(kernel, "__name__", repr(kernel))
     for first in range(0, blocks, size):
         count = min(size, blocks - first)
+        _ascreg_blocks = (first, count)  # the launch's BlockProgress reads it
         if not run_batched(launch, wrapped, first, count, blocks, races, name):
             return first
     return blocks

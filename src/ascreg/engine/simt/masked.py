@@ -599,6 +599,37 @@ def _is_value(x: Any, lanes: int) -> bool:
     )
 
 
+def _as_assigned(merged: Arr, mask: Arr, new: Any, old: Any) -> Arr:
+    """Return *merged* in the integer type of the assigned value *new* when nothing is lost.
+
+    ``x = v`` gives ``x`` the type of ``v`` (the per-thread tier rebinds the name), but
+    ``np.where`` promotes: ``i = uint32_t(i)`` on the ``int64`` counter of a per-lane ``range``
+    would stay ``int64`` on every lane, and a later ``uint64`` offset plus ``i`` would become a
+    float. So when *new* has an integer type and every lane that keeps *old* holds a value of
+    that type, the merge takes it; otherwise (a value would change) numpy's promotion stays.
+
+    Examples
+    --------
+    >>> m = np.array([True, False])
+    >>> _as_assigned(np.where(m, np.uint32(7), np.array([1, 2])), m, np.uint32(7), np.array([1, 2])).dtype
+    dtype('uint32')
+    >>> _as_assigned(np.where(m, np.uint32(7), np.array([1, -2])), m, np.uint32(7), np.array([1, -2])).dtype
+    dtype('int64')
+    """
+    target = getattr(new, "dtype", None)
+    if target is None or merged.dtype == target or target.kind not in "iu":
+        return merged
+    kept = np.asarray(old)
+    if kept.dtype.kind not in "iub":
+        return merged
+    kept = kept[~mask] if kept.ndim else kept.reshape(1)
+    if kept.size:
+        bounds = np.iinfo(target)
+        if int(kept.min()) < bounds.min or int(kept.max()) > bounds.max:
+            return merged
+    return merged.astype(target)
+
+
 _SIZE = np.ndarray.size.__get__
 
 
@@ -627,8 +658,9 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
                 f"a {a} and a {b} value cannot be merged per lane (one array holds one type, "
                 "and theirs would round)"
             )
-        kind = type(new) if isinstance(new, VectorValue) else Lanes
-        return np.where(mask, new, old).view(kind)
+        if isinstance(new, VectorValue):
+            return np.where(mask, new, old).view(type(new))
+        return _as_assigned(np.where(mask, new, old), mask, new, old).view(Lanes)
     if new is old:
         return new
     if type(new) is tuple and type(old) is tuple and len(new) == len(old):

@@ -1,0 +1,536 @@
+"""Memory-level ``Copy`` (UB -> UB) and ``TransDataTo5HD`` on ``LocalTensor``.
+
+``Copy(dst, src, count)`` copies the first *count* elements; its repeat forms ``Copy(dst, src,
+mask, repeatTime, CopyRepeatParams)`` copy the selected lanes of each repeat, DataBlock ``b`` of
+repeat ``r`` at ``r * repeatSize + b * stride`` blocks (16- and 32-bit types: the 950's
+``static_assert``). The 950 orders the repeats (a store-to-load barrier between them), so a
+later repeat may read what an earlier one wrote. In the counter mask mode *mask* is the number
+of elements of *each* repeat (``ceil(mask * sizeof(T) / 32)`` blocks at the block stride) and
+*repeatTime* still counts: Copy's own counter mode (the page's 图1), not the general one.
+
+``TransDataTo5HD`` loads the 16 destination and 16 source addresses into ``VA0``/``VA1`` and
+``VA2``/``VA3`` (as ``set_va_reg_sb`` does; a later C API ``asc_transto5hd_*`` on those
+registers sees them) and gathers 16 DataBlocks position by position
+(:func:`ascreg.core.transpose.to_5hd`, the C API's ``asc_transto5hd_b8/_b16/_b32``): pass ``j``
+takes element ``j`` of each source block. Iteration ``r`` of ``repeatTimes`` moves every
+address by ``r`` strides; a ``repeatTimes`` of 1 moves them by one stride (the page's rule).
+8-bit types read and write 16-byte half blocks, ``srcHighHalf`` / ``dstHighHalf`` choosing the
+upper halves.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import half
+>>> from ascreg.basic import *
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     x = LocalMemAllocator[Hardware.UB]().Alloc[half, 256]()
+...     y = LocalMemAllocator[Hardware.UB]().Alloc[half, 256]()
+...     x.GetPhyAddr().write(np.arange(256)); PipeBarrier[PIPE_ALL]()
+...     TransDataTo5HD([y[16 * i] for i in range(16)], [x[16 * i] for i in range(16)],
+...                    TransDataTo5HDParams(False, False, 1, 0, 0))
+...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(3).tolist()
+[0.0, 16.0, 32.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ascreg._dtypes import Scalar, uint32_t, uint64_t
+from ascreg._frontend import operands
+from ascreg.basic._engine import Stream, _scatter, elements, run
+from ascreg.basic._forms import check_tag, same_type, width
+from ascreg.basic._op import BasicOp, basic_op
+from ascreg.basic._repeat import (
+    FULL_MASK,
+    MAX_REPEAT,
+    VL,
+    Lanes,
+    count_lanes,
+    counter_mode,
+    repeat_lanes,
+)
+from ascreg.basic._structs import BrcbRepeatParams, CopyRepeatParams, TransDataTo5HDParams
+from ascreg.basic._tensor import LocalTensor
+from ascreg.core.rearrange import deinterleave, interleave
+from ascreg.core.transpose import to_5hd
+from ascreg.errors import (
+    AscregError,
+    AscregTypeError,
+    OutOfBoundsError,
+    UndefinedBehaviourError,
+    undefined_behaviour,
+)
+from ascreg.machine.block import current_block
+from ascreg.machine.memory import DATA_BLOCK, UbPtr
+from ascreg.machine.spr import read_mask_spr
+from ascreg.machine.sync import Pipe
+from ascreg.machine.sysregs import system_registers
+
+Array = np.ndarray[Any, Any]
+
+__all__ = [
+    "BRCB_BROADCAST_NUMBER",
+    "NCHW_CONV_ADDR_LIST_SIZE",
+    "Brcb",
+    "BrcbRepeatParams",
+    "Copy",
+    "CopyRepeatParams",
+    "DeInterleave",
+    "Gather",
+    "Interleave",
+    "TransDataTo5HD",
+    "TransDataTo5HDParams",
+]
+
+NCHW_CONV_ADDR_LIST_SIZE = 16
+"""``AscendC::NCHW_CONV_ADDR_LIST_SIZE``: the addresses of one ``TransDataTo5HD`` list.
+
+Examples
+--------
+>>> NCHW_CONV_ADDR_LIST_SIZE
+16
+"""
+VA_FIRST = 0
+"""``TransDataTo5HD`` fills ``VA0``/``VA1`` (dst) and ``VA2``/``VA3`` (src)."""
+
+
+def _struct(value: Any, kind: type[Any], role: str) -> Any:
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, tuple | list) and len(value) <= len(attrs.fields(kind)):
+        return kind(*value)
+    raise AscregTypeError(
+        f"{role} must be a {kind.__name__} or a tuple of its fields, got {value!r:.60}"
+    )
+
+
+# ---- Copy --------------------------------------------------------------------------------------------
+def _copy_lanes(op: BasicOp, dtype: type[Scalar], mask: Any, times: Any) -> Lanes:
+    """Return the lanes of a repeat form: the normal mask, or Copy's counter mode (per repeat)."""
+    if not counter_mode():
+        return repeat_lanes(dtype, mask, times, set_mask=op.t.flag(0, True))
+    repeats = operands.in_range(times, "repeatTime", 0, MAX_REPEAT)
+    if not op.t.flag(0, True):
+        count = read_mask_spr() & FULL_MASK
+    else:
+        bits = not isinstance(mask, int | np.integer)
+        count = operands.in_range(mask[0] if bits else mask, "mask", 0, FULL_MASK)
+    per_block = DATA_BLOCK // dtype.size
+    span = max(-(-count // per_block) * per_block, 1)
+    return Lanes(np.broadcast_to(np.arange(span) < count, (repeats, span)))
+
+
+@basic_op("Copy")
+def Copy(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    """``Copy<T, isSetMask>(dst, src, count)`` / ``(dst, src, mask, repeatTime, CopyRepeatParams)``: UB -> UB.
+
+    The count form copies the first *count* elements (every type of the page, 1 to 8 bytes);
+    the repeat forms the selected lanes of each repeat (16- and 32-bit types), repeat after
+    repeat. In the counter mask mode *mask* is the element count of each repeat.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    ...     x.GetPhyAddr().write(np.arange(64)); y.GetPhyAddr().write(np.zeros(64))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     Copy(y, x, 3, 2, CopyRepeatParams(1, 2, 1, 2)); PipeBarrier[PIPE_ALL]()
+    ...     y.GetPhyAddr().read(12).tolist()
+    [0.0, 1.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 16.0, 17.0, 18.0, 0.0]
+    """
+    dtype = same_type(op, (dst, "dst"), (src, "src"))
+    if len(rest) == 1:
+        check_tag(op, dtype, "count")
+        lanes = count_lanes(rest[0], width(dtype, True))
+        run(op.name, lanes, [Stream(dst, "dst")], [Stream(src, "src")], lambda v: [v])
+        return
+    if len(rest) != 3:
+        raise AscregTypeError(
+            "takes (dst, src, count) or (dst, src, mask, repeatTime, CopyRepeatParams)",
+            call=op.name,
+        )
+    mask, times, params = rest
+    check_tag(op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count")
+    (dst_block, dst_rep), (src_block, src_rep) = _struct(
+        params, CopyRepeatParams, "repeatParams"
+    ).strides()
+    lanes = _copy_lanes(op, dtype, mask, times)
+    run(op.name, lanes, [Stream(dst, "dst", dst_block, dst_rep)],
+        [Stream(src, "src", src_block, src_rep)], lambda v: [v],
+        accumulate=lambda found: True)  # fmt: skip
+
+
+# ---- TransDataTo5HD -------------------------------------------------------------------------------
+def _addresses(op: BasicOp, value: Any, role: str) -> tuple[list[int], type[Scalar] | None]:
+    """Return the 16 byte addresses of a list (ints, pointers, LocalTensors) or a uint64 tensor."""
+    ctx = current_block()
+    if isinstance(value, LocalTensor):
+        if value._dtype() is not uint64_t:
+            raise AscregTypeError(
+                f"{role} must be a LocalTensor<uint64_t> of addresses, got {value._cpp()}",
+                call=op.name,
+            )
+        with ctx.on_pipe(Pipe.PIPE_V):  # ldva: a vector load of the 16 addresses
+            return [int(a) for a in value.GetPhyAddr().read(NCHW_CONV_ADDR_LIST_SIZE)], None
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise AscregTypeError(
+            f"{role} must be 16 addresses, 16 LocalTensors or a LocalTensor<uint64_t>, got "
+            f"{value!r:.60}",
+            call=op.name,
+        )
+    if len(value) != NCHW_CONV_ADDR_LIST_SIZE:
+        raise AscregTypeError(f"{role} holds {len(value)} entries; it takes 16", call=op.name)
+    found: list[int] = []
+    types: set[type[Scalar]] = set()
+    for i, item in enumerate(value):
+        if isinstance(item, LocalTensor):
+            types.add(item._dtype())
+            found.append(item.GetPhyAddr().address)
+        elif isinstance(item, UbPtr):
+            found.append(item.address)
+        else:
+            found.append(operands.in_range(item, f"{role}[{i}]", 0, (1 << 64) - 1))
+    if len(types) > 1:
+        raise AscregTypeError(f"{role}'s LocalTensors have different element types", call=op.name)
+    return found, (types.pop() if types else None)
+
+
+@basic_op("TransDataTo5HD")
+def TransDataTo5HD(op: BasicOp, dstList: Any, srcList: Any, nchwconvParams: Any) -> None:
+    """``TransDataTo5HD<T>(dstList, srcList, TransDataTo5HDParams)``: NCHW -> NC1HWC0, 16 blocks at a time.
+
+    The lists are 16 ``uint64_t`` addresses (``x.GetPhyAddr()`` or its ``.address``; ``T``
+    written), 16 LocalTensors (``T`` deduced), or two ``LocalTensor<uint64_t>`` holding them.
+    Types: int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 128]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 128]()
+    ...     x.GetPhyAddr().write(np.arange(128)); PipeBarrier[PIPE_ALL]()
+    ...     dst = [y[8 * i].GetPhyAddr() for i in range(16)]
+    ...     src = [x[8 * i].GetPhyAddr().address for i in range(16)]
+    ...     TransDataTo5HD[float32_t](dst, src, TransDataTo5HDParams())
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(9).tolist()
+    [0.0, 8.0, 16.0, 24.0, 32.0, 40.0, 48.0, 56.0, 64.0]
+    """
+    targets, dst_type = _addresses(op, dstList, "dstList")
+    sources, src_type = _addresses(op, srcList, "srcList")
+    written = op.t.dtypes[0] if op.t.dtypes else None
+    deduced = {t for t in (dst_type, src_type) if t is not None}
+    if len(deduced) > 1:
+        raise AscregTypeError("dstList and srcList hold different element types", call=op.name)
+    dtype = written or (deduced.pop() if deduced else None)
+    if dtype is None:
+        raise AscregTypeError(
+            "addresses carry no element type: write it, TransDataTo5HD[half](...)", call=op.name
+        )
+    if written is not None and deduced and written not in deduced:
+        raise AscregTypeError(
+            f"template argument {written.cpp_name} does not match the LocalTensors' type",
+            call=op.name,
+        )
+    op.spec.check(dtype)
+    params = _struct(nchwconvParams, TransDataTo5HDParams, "nchwconvParams")
+    times = operands.in_range(params.repeatTimes, "repeatTimes", 0, MAX_REPEAT)
+    strides = [operands.in_range(v, role, 0, (1 << 16) - 1) for v, role in
+               ((params.dstRepStride, "dstRepStride"), (params.srcRepStride, "srcRepStride"))]  # fmt: skip
+    ctx = current_block()
+    dst_ptrs = [_block_pointer(op, ctx, dtype, a, f"dstList[{i}]") for i, a in enumerate(targets)]
+    src_ptrs = [_block_pointer(op, ctx, dtype, a, f"srcList[{i}]") for i, a in enumerate(sources)]
+    va = system_registers().va
+    for k, pointers in enumerate((dst_ptrs[:8], dst_ptrs[8:], src_ptrs[:8], src_ptrs[8:])):
+        va[VA_FIRST + k] = tuple(pointers)
+    size = dtype.size
+    span = DATA_BLOCK // 2 if size == 1 else DATA_BLOCK
+    dst_at = span if size == 1 and params.dstHighHalf else 0
+    src_at = span if size == 1 and params.srcHighHalf else 0
+    offsets = [[s * DATA_BLOCK] if times == 1 else [r * s * DATA_BLOCK for r in range(times)]
+               for s in strides]  # fmt: skip
+    unsigned = np.dtype(f"u{size}")
+    with ctx.on_pipe(Pipe.PIPE_V):
+        for dst_off, src_off in zip(offsets[0], offsets[1], strict=True):
+            read = [p.offset_bytes(src_off + src_at).bytes(span).copy() for p in src_ptrs]
+            out = to_5hd(np.stack(read).view(unsigned)).view(np.uint8)
+            for ptr, row in zip(dst_ptrs, out, strict=True):
+                ptr.offset_bytes(dst_off + dst_at).bytes(span, "writes")[:] = row
+
+
+def _block_pointer(op: BasicOp, ctx: Any, dtype: type[Scalar], address: int, role: str) -> Any:
+    ptr = ctx.ub.pointer(dtype, address)
+    ptr.require_alignment(DATA_BLOCK, f"{op.name}: {role} must be 32-byte aligned")
+    return ptr
+
+
+# ---- Interleave / DeInterleave ------------------------------------------------------------------
+def _read_all(tensor: LocalTensor[Any], count: int, role: str) -> Array:
+    _fits(tensor, count, role)
+    with current_block().on_pipe(Pipe.PIPE_V):
+        values: Array = tensor.GetPhyAddr().read(count)
+    return values
+
+
+def _write_all(tensor: LocalTensor[Any], values: Array, role: str) -> None:
+    _fits(tensor, values.size, role)
+    with current_block().on_pipe(Pipe.PIPE_V):
+        tensor.GetPhyAddr().write(values)
+
+
+def _fits(tensor: LocalTensor[Any], count: int, role: str) -> None:
+    tensor.GetPhyAddr().require_alignment(
+        DATA_BLOCK, f"{role} of a vector op must be 32-byte aligned"
+    )
+    if count > tensor.GetSize():
+        raise OutOfBoundsError(
+            f"{role} reaches element {count - 1} of the {tensor.GetSize()}-element {tensor._cpp()}"
+        )
+
+
+def _even(op: BasicOp, value: Any, role: str) -> int:
+    count = operands.in_range(value, role, 0, (1 << 31) - 1)
+    if count % 2:
+        raise AscregError(f"{role} {count} must be even", call=op.name)
+    return count
+
+
+def _apart(op: BasicOp, dsts: Sequence[tuple[LocalTensor[Any], int]],
+           srcs: Sequence[tuple[LocalTensor[Any], int]]) -> None:  # fmt: skip
+    """Raise when a destination overlaps a source (the page: 不支持地址重叠)."""
+    for dst, n in dsts:
+        a0 = dst.GetPhyAddr().address
+        a1 = a0 + n * dst._dtype().size
+        for src, m in srcs:
+            b0 = src.GetPhyAddr().address
+            if a0 < b0 + m * src._dtype().size and b0 < a1:
+                undefined_behaviour(
+                    UndefinedBehaviourError(
+                        "a destination overlaps a source (不支持源操作数与目的操作数地址重叠)",
+                        call=op.name,
+                    )
+                )
+
+
+@basic_op("Interleave")
+def Interleave(op: BasicOp, dst0: Any, dst1: Any, src0: Any, src1: Any, count: Any) -> None:
+    """``Interleave<T>(dst0, dst1, src0, src1, count)``: ``src0`` and ``src1`` zipped element by element.
+
+    The ``2 * count`` elements ``src0[0], src1[0], src0[1], src1[1], ...`` fill ``dst0`` (the
+    first *count*) then ``dst1`` (``Reg.Interleave``'s order on whole tensors); *count* is even.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a, b, c, d = (LocalMemAllocator[Hardware.UB]().Alloc[int32_t, 8]() for _ in range(4))
+    ...     a.GetPhyAddr().write(np.arange(4)); b.GetPhyAddr().write(np.arange(10, 14))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     Interleave(c, d, a, b, 4); PipeBarrier[PIPE_ALL]()
+    ...     c.GetPhyAddr().read(4).tolist(), d.GetPhyAddr().read(4).tolist()
+    ([0, 10, 1, 11], [2, 12, 3, 13])
+    """
+    same_type(op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1"))
+    n = _even(op, count, "count")
+    _apart(op, [(dst0, n), (dst1, n)], [(src0, n), (src1, n)])
+    first, second = interleave(_read_all(src0, n, "src0"), _read_all(src1, n, "src1"))
+    _write_all(dst0, first, "dst0")
+    _write_all(dst1, second, "dst1")
+
+
+@basic_op("DeInterleave")
+def DeInterleave(op: BasicOp, dst0: Any, dst1: Any, *args: Any) -> None:
+    """``DeInterleave<T>(dst0, dst1, src0, src1, count)`` / ``(dst0, dst1, src, srcCount)``: evens and odds.
+
+    Two sources: ``dst0`` gets the even-numbered and ``dst1`` the odd-numbered elements of the
+    ``2 * count`` elements ``src0[0 .. count), src1[0 .. count)`` (*count* each). One source:
+    those of ``src[0 .. srcCount)`` (``srcCount / 2`` each). The counts are even.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a, c, d = (LocalMemAllocator[Hardware.UB]().Alloc[half, 16]() for _ in range(3))
+    ...     a.GetPhyAddr().write(np.arange(16)); PipeBarrier[PIPE_ALL]()
+    ...     DeInterleave(c, d, a, 8); PipeBarrier[PIPE_ALL]()
+    ...     c.GetPhyAddr().read(4).tolist(), d.GetPhyAddr().read(4).tolist()
+    ([0.0, 2.0, 4.0, 6.0], [1.0, 3.0, 5.0, 7.0])
+    """
+    if len(args) == 3:
+        src0, src1, count = args
+        same_type(op, (dst0, "dst0"), (dst1, "dst1"), (src0, "src0"), (src1, "src1"))
+        n = _even(op, count, "count")
+        _apart(op, [(dst0, n), (dst1, n)], [(src0, n), (src1, n)])
+        first, second = deinterleave(_read_all(src0, n, "src0"), _read_all(src1, n, "src1"))
+    elif len(args) == 2:
+        src, count = args
+        same_type(op, (dst0, "dst0"), (dst1, "dst1"), (src, "src"))
+        n = _even(op, count, "srcCount")
+        _apart(op, [(dst0, n // 2), (dst1, n // 2)], [(src, n)])
+        values = _read_all(src, n, "src")
+        first, second = deinterleave(values[: n // 2], values[n // 2 :])
+    else:
+        raise AscregTypeError(
+            "takes (dst0, dst1, src0, src1, count) or (dst0, dst1, src, srcCount)", call=op.name
+        )
+    _write_all(dst0, first, "dst0")
+    _write_all(dst1, second, "dst1")
+
+
+# ---- Brcb --------------------------------------------------------------------------------------
+BRCB_BROADCAST_NUMBER = 8
+"""Elements of ``src`` one ``Brcb`` repeat broadcasts, one per DataBlock of ``dst``."""
+
+
+@basic_op("Brcb")
+def Brcb(op: BasicOp, dst: Any, src: Any, repeatTime: Any, repeatParams: Any) -> None:
+    """``Brcb<T>(dst, src, repeatTime, BrcbRepeatParams)``: each element of ``src`` fills one DataBlock.
+
+    Repeat ``r`` takes ``src[8r .. 8r + 8)``; element ``8r + j`` fills the 32-byte block at
+    ``r * dstRepStride + j * dstBlkStride`` blocks of ``dst`` (``Reg.Duplicate`` of a broadcast
+    load; a ``dstBlkStride`` of 0 counts as 1). Types: 8- to 64-bit integers, half, bfloat16_t,
+    float.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    ...     x.GetPhyAddr().write(np.arange(8)); PipeBarrier[PIPE_ALL]()
+    ...     Brcb(y, x, 1, BrcbRepeatParams(1, 8)); PipeBarrier[PIPE_ALL]()
+    ...     y.GetPhyAddr().read(64)[6:11].tolist()
+    [0.0, 0.0, 1.0, 1.0, 1.0]
+    """
+    dtype = same_type(op, (dst, "dst"), (src, "src"))
+    op.spec.check(dtype)
+    times = operands.in_range(repeatTime, "repeatTime", 0, MAX_REPEAT)
+    params = _struct(repeatParams, BrcbRepeatParams, "repeatParams")
+    block = operands.in_range(params.dstBlkStride, "dstBlkStride", 0, (1 << 16) - 1) or 1
+    rep = operands.in_range(params.dstRepStride, "dstRepStride", 0, (1 << 16) - 1)
+    count = times * BRCB_BROADCAST_NUMBER
+    if count == 0:
+        return
+    values = _read_all(src, count, "src")
+    per_block = DATA_BLOCK // dtype.size
+    k = np.arange(count)
+    starts = ((k // BRCB_BROADCAST_NUMBER) * rep + (k % BRCB_BROADCAST_NUMBER) * block) * per_block
+    index = (starts[:, None] + np.arange(per_block)).reshape(-1)
+    filled = np.repeat(values, per_block)
+    _fits(dst, int(index.max()) + 1, "dst")
+    _scatter(Stream(dst, "dst"), index, filled)
+
+
+# ---- Gather --------------------------------------------------------------------------------------
+_OFFSET_LIMIT = {1: 1 << 16, 2: 1 << 17}
+"""The 950's byte-offset range of ``Gather`` for 8- and 16-bit types (32/64-bit: uint32_t)."""
+
+
+@basic_op("Gather")
+def Gather(op: BasicOp, dst: Any, src: Any, srcOffset: Any, srcBaseAddr: Any, *rest: Any) -> None:
+    """``Gather<T>(dst, src, srcOffset, srcBaseAddr, count)`` / ``(..., mask, repeatTime, dstRepStride)``.
+
+    ``dst[i] = src's element at byte srcBaseAddr + srcOffset[i]`` (``srcOffset`` a
+    ``LocalTensor<uint32_t>`` of byte offsets, each a multiple of ``sizeof(T)``; at most
+    ``2**16 - 1`` for 8-bit and ``2**17 - 1`` for 16-bit types). The repeat forms (16- to 64-bit
+    types) take ``256 / sizeof(T)`` offsets per repeat and store repeat ``r`` at
+    ``r * dstRepStride`` DataBlocks of ``dst``, the selected lanes only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, uint32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     o = LocalMemAllocator[Hardware.UB]().Alloc[uint32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(16)); o.GetPhyAddr().write([6, 4, 2, 0])
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     Gather(y, x, o, 2, 4); PipeBarrier[PIPE_ALL]()
+    ...     y.GetPhyAddr().read(4).tolist()
+    [4.0, 3.0, 2.0, 1.0]
+    """
+    dtype = same_type(op, (dst, "dst"), (src, "src"))
+    offsets_tensor = op.tensor(srcOffset, "srcOffset")
+    if offsets_tensor._dtype() is not uint32_t:
+        raise AscregTypeError(
+            f"srcOffset must be a LocalTensor<uint32_t>, got {offsets_tensor._cpp()}", call=op.name
+        )
+    base = operands.in_range(srcBaseAddr, "srcBaseAddr", 0, (1 << 32) - 1)
+    if len(rest) == 1:
+        check_tag(op, dtype, "count")
+        lanes = count_lanes(rest[0], width(dtype, False))
+        dst_stream = Stream(dst, "dst")
+    elif len(rest) == 3:
+        mask, times, stride = rest
+        check_tag(
+            op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count"
+        )
+        rep = operands.in_range(stride, "dstRepStride", 0, (1 << 16) - 1)
+        if counter_mode():  # UpdateMask(count) each repeat, repeatTime repeats
+            times = operands.in_range(times, "repeatTime", 0, MAX_REPEAT)
+            bits = not isinstance(mask, int | np.integer)
+            total = (read_mask_spr() & FULL_MASK) if not op.t.flag(0, True) else operands.in_range(
+                mask[0] if bits else mask, "mask", 0, FULL_MASK)  # fmt: skip
+            n = VL // dtype.size
+            lanes = Lanes(np.arange(times * n).reshape(times, n) < total)
+        else:
+            lanes = repeat_lanes(dtype, mask, times, set_mask=op.t.flag(0, True))
+        dst_stream = Stream(dst, "dst", 1, rep)
+    else:
+        raise AscregTypeError(
+            "takes (dst, src, srcOffset, srcBaseAddr, count) or (..., mask, repeatTime, "
+            "dstRepStride)",
+            call=op.name,
+        )
+    rep_, lane = np.nonzero(lanes.active)
+    if rep_.size == 0:
+        return
+    position = rep_ * lanes.width + lane  # each lane's offset: offsets are consecutive
+    _fits(offsets_tensor, int(position.max()) + 1, "srcOffset")
+    ctx = current_block()
+    with ctx.on_pipe(Pipe.PIPE_V):
+        offsets = offsets_tensor.GetPhyAddr()[position].astype(np.int64)
+    limit = _OFFSET_LIMIT.get(dtype.size, 1 << 32)
+    bad = (offsets % dtype.size != 0) | (offsets >= limit) | (base % dtype.size != 0)
+    if bad.any():
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                f"srcOffset {int(offsets[np.argmax(bad)])} (srcBaseAddr {base}) is not a multiple "
+                f"of sizeof(T) = {dtype.size} or is past the 950's {limit - 1}",
+                call=op.name,
+            )
+        )
+    # the VF shifts each offset to an element index and keeps its low 16 bits (8/16-bit types)
+    index = base // dtype.size + (offsets % limit) // dtype.size
+    target = elements(dst_stream, lanes, rep_, lane)
+    _fits(dst, int(target.max()) + 1, "dst")
+    _apart(op, [(dst, int(target.max()) + 1)], [(src, src.GetSize())])
+    with ctx.on_pipe(Pipe.PIPE_V):
+        values = src.GetPhyAddr()[index]
+    _scatter(dst_stream, target, values)

@@ -1,0 +1,470 @@
+"""Launch-wide glue: ``SyncAll``, the workspace GM, and the store-atomic mode switch.
+
+``SyncAll`` makes every block of the launch wait until all have reached it (the blocks run as
+cooperative phases, :mod:`ascreg.machine.coop`). ``SetSysWorkspace`` / ``GetUserWorkspace``
+split the workspace GM a kernel receives into the system part (:data:`RESERVED_WORKSPACE`
+bytes) and the user part. ``SetAtomicAdd<T>`` / ``SetAtomicMax<T>`` / ``SetAtomicMin<T>`` and
+``SetAtomicNone`` / ``DisableDmaAtomic`` set the copy engine's store-atomic mode, the state
+``asc_set_atomic_add_float()`` and the other C API switches set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ascreg._dtypes import Scalar, int32_t, uint8_t
+from ascreg._spec.c_api import STORE_ATOMIC_TYPES
+from ascreg.basic._constants import AIV_CORE_NUM, ONE_BLK_SIZE, RESERVED_WORKSPACE, TOTAL_UB_SIZE
+from ascreg.basic._template import (
+    BOOLEAN,
+    TYPENAME,
+    Signature,
+    function_template,
+    instance_of,
+    need,
+)
+from ascreg.basic._tensor import GlobalTensor, LocalTensor
+from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
+from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.coop import RUNNER_STATE, Barrier, BlockRunner
+from ascreg.machine.memory import GmPtr
+from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
+from ascreg.machine.sync import PIPE_ALL, PIPE_MTE2, PIPE_MTE3, Pipe
+from ascreg.machine.sysregs import system_registers
+
+
+def reset_soc_state() -> None:
+    """Reset the core's modes as ``InitSocState`` / ``asc_init``: pad value 0, mask SPR, no atomic.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     reset_soc_state(); ctx.state["pad_value"], system_registers().atomic
+    (0, None)
+    """
+    current_block().state["pad_value"] = 0
+    write_mask_spr(MASK_SPR_INIT)
+    system_registers().atomic = None
+
+
+# -- system variables ----------------------------------------------------------------------------
+
+
+def GetSubBlockIdx() -> int:
+    """``AscendC::GetSubBlockIdx()``: the vector core's index in its AI Core (0: vector-only).
+
+    An ascreg launch runs one vector core per block (``KERNEL_TYPE_AIV_ONLY``), as
+    ``asc_get_sub_block_id`` reports.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext(block_idx=3, block_num=4)):
+    ...     GetSubBlockIdx(), GetSubBlockNum(), GetTaskRatio()
+    (0, 1, 1)
+    """
+    _ascreg_call = "GetSubBlockIdx"
+    current_block()
+    return 0
+
+
+def GetSubBlockNum() -> int:
+    """``AscendC::GetSubBlockNum()``: vector cores per AI Core of the launch (1, ``__vector__``).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetSubBlockNum()
+    1
+    """
+    _ascreg_call = "GetSubBlockNum"
+    current_block()
+    return 1
+
+
+def GetTaskRatio() -> int:
+    """``AscendC::GetTaskRatio()``: vector cores started per logical AI Core (1, AIV only).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetTaskRatio()
+    1
+    """
+    _ascreg_call = "GetTaskRatio"
+    current_block()
+    return 1
+
+
+def GetDataBlockSizeInBytes() -> int:
+    """``AscendC::GetDataBlockSizeInBytes()``: bytes in a DataBlock (32).
+
+    Examples
+    --------
+    >>> GetDataBlockSizeInBytes()
+    32
+    """
+    return ONE_BLK_SIZE
+
+
+def GetUBSizeInBytes() -> int:
+    """``AscendC::GetUBSizeInBytes()``: bytes of the Unified Buffer (248 KiB on dav-3510).
+
+    Examples
+    --------
+    >>> GetUBSizeInBytes() // 1024
+    248
+    """
+    return TOTAL_UB_SIZE
+
+
+def GetRuntimeUBSize() -> int:
+    """``AscendC::GetRuntimeUBSize()``: bytes of UB the kernel may use (248 KiB).
+
+    The chip reports 216 KiB in a kernel that mixes SIMD and SIMT (the SIMT data cache takes
+    the rest); ascreg's SIMT engine uses no UB for that, so it reports the whole UB.
+
+    Examples
+    --------
+    >>> GetRuntimeUBSize() == GetUBSizeInBytes()
+    True
+    """
+    return TOTAL_UB_SIZE
+
+
+# -- SyncAll -----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class SyncAllConfig:
+    """``AscendC::SyncAllConfig``: the pipes a hardware ``SyncAll`` triggers and waits on.
+
+    Each is ``PIPE_MTE2``, ``PIPE_MTE3`` or ``PIPE_ALL`` (the default): the block's work on
+    ``triggerPipe`` completes before the other blocks go on.
+
+    Examples
+    --------
+    >>> from ascreg.basic import PIPE_ALL, PIPE_MTE3
+    >>> SyncAllConfig(PIPE_MTE3, PIPE_ALL)
+    SyncAllConfig(triggerPipe=<Pipe.PIPE_MTE3: 6>, waitPipe=<Pipe.PIPE_ALL: 10>)
+    """
+
+    triggerPipe: Pipe = PIPE_ALL
+    waitPipe: Pipe = PIPE_ALL
+
+
+DEFAULT_SYNC_ALL_CONFIG = SyncAllConfig(PIPE_ALL, PIPE_ALL)
+"""``AscendC::DEFAULT_SYNC_ALL_CONFIG``: trigger and wait on every pipe.
+
+Examples
+--------
+>>> DEFAULT_SYNC_ALL_CONFIG.triggerPipe.name
+'PIPE_ALL'
+"""
+
+_SYNC_PIPES = (PIPE_MTE2, PIPE_MTE3, PIPE_ALL)
+
+
+@function_template(
+    Signature(
+        isAIVOnly=(BOOLEAN, True),
+        config=(instance_of(SyncAllConfig), DEFAULT_SYNC_ALL_CONFIG),
+    ),
+    name="SyncAll",
+)
+def SyncAll(
+    gmWorkspace: GlobalTensor[Any] | None = None,
+    ubWorkspace: LocalTensor[Any] | None = None,
+    usedCores: int = 0,
+    *,
+    isAIVOnly: bool = True,
+    config: SyncAllConfig = DEFAULT_SYNC_ALL_CONFIG,
+) -> None:
+    """``AscendC::SyncAll()``: every block of the launch waits until all have reached it.
+
+    The hardware form ``SyncAll<isAIVOnly = true, config>()`` first completes the block's work
+    on ``config.triggerPipe`` (every pipe by default), so GM written before it is visible to
+    every block after it. The software form ``SyncAll(gmWorkspace, ubWorkspace, usedCores)``
+    synchronises blocks ``0 .. usedCores - 1`` (all when 0) through the ``int32_t`` flags in
+    *gmWorkspace* (32 bytes per block, zero before the first call), leaving the block's counter
+    in its flag and the flags of all participants in *ubWorkspace*, as the chip does.
+
+    Every participating block must reach each ``SyncAll`` (one in a branch some blocks skip
+    hangs the chip: a :class:`~ascreg.errors.SyncError` here), and the launch may have at most
+    :data:`AIV_CORE_NUM` blocks. ``SyncAll[False]()`` (cube and vector cores) hangs a
+    vector-only kernel, as every ascreg kernel is: an error.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, GmPtr, int32_t
+    >>> from ascreg.basic import GetBlockIdx, GetBlockNum
+    >>> from ascreg.machine.kernel import __global__, __vector__
+    >>> @__global__
+    ... @__vector__
+    ... def total(x: GmPtr[int32_t], out: GmPtr[int32_t]) -> None:
+    ...     (x + GetBlockIdx()).write([GetBlockIdx() + 1])  # phase 1: each block its own slot
+    ...     SyncAll()
+    ...     if GetBlockIdx() == 0:                          # phase 2: read every block's slot
+    ...         out.write([x.read(GetBlockNum()).sum()])
+    >>> x, out = GlobalMemory().alloc(int32_t, 4), GlobalMemory().alloc(int32_t, 1)
+    >>> total[4, 0](x, out); out.read(1).item()
+    10
+    """
+    _ascreg_call = "SyncAll"
+    ctx = current_block()
+    if not isAIVOnly:
+        raise SyncError(
+            "SyncAll<false> synchronises the cube cores as well, which a vector-only kernel "
+            "(every ascreg kernel) does not have: it hangs (use SyncAll() or SyncAll<true>())"
+        )
+    if gmWorkspace is None and ubWorkspace is None:
+        _hard_sync(ctx, config)
+        return
+    if gmWorkspace is None or ubWorkspace is None:
+        raise AscregTypeError("the software SyncAll takes both gmWorkspace and ubWorkspace")
+    _soft_sync(ctx, gmWorkspace, ubWorkspace, usedCores)
+
+
+def _runner(ctx: BlockContext) -> BlockRunner | None:
+    runner = ctx.shared.get(RUNNER_STATE)
+    if runner is None and ctx.block_num > 1:
+        raise AscregError(
+            f"block {ctx.block_idx} of {ctx.block_num} runs outside a launch: SyncAll needs "
+            "the launch's other blocks (launch the kernel as kernel[blocks, 0, stream](args))"
+        )
+    if ctx.block_num > AIV_CORE_NUM:
+        raise SyncError(
+            f"SyncAll in a launch of {ctx.block_num} blocks: the blocks must all run at once, "
+            f"and dav-3510 has {AIV_CORE_NUM} vector cores (more blocks hang the chip)"
+        )
+    return runner if isinstance(runner, BlockRunner) else None
+
+
+def _arrive(ctx: BlockContext, barrier: Barrier) -> None:
+    runner = _runner(ctx)
+    if runner is not None:
+        runner.sync_all(ctx, barrier)
+
+
+def _hard_sync(ctx: BlockContext, config: SyncAllConfig) -> None:
+    for role, pipe in (("triggerPipe", config.triggerPipe), ("waitPipe", config.waitPipe)):
+        if pipe not in _SYNC_PIPES:
+            raise AscregTypeError(
+                f"SyncAllConfig.{role} {pipe!r} is not PIPE_MTE2, PIPE_MTE3 or PIPE_ALL"
+            )
+    if config.triggerPipe is PIPE_ALL:
+        ctx.tracker.barrier()
+    else:
+        ctx.tracker.pipe_barrier(config.triggerPipe)
+    _arrive(ctx, Barrier("SyncAll()", range(ctx.block_num)))
+
+
+def _soft_sync(
+    ctx: BlockContext, gm: GlobalTensor[Any], ub: LocalTensor[Any], usedCores: int
+) -> None:
+    if isinstance(usedCores, bool) or not isinstance(usedCores, int):
+        raise AscregTypeError(f"usedCores must be an integer, got {usedCores!r:.40}")
+    if not 0 <= usedCores <= ctx.block_num:
+        raise AscregError(f"usedCores {usedCores} is outside [0, GetBlockNum() = {ctx.block_num}]")
+    total = usedCores or ctx.block_num
+    slots = ONE_BLK_SIZE // int32_t.size
+    for role, tensor, kind in (("gmWorkspace", gm, GlobalTensor), ("ubWorkspace", ub, LocalTensor)):
+        if not isinstance(tensor, kind) or tensor._dtype() is not int32_t:
+            raise AscregTypeError(f"{role} must be a {kind.__name__}<int32_t>, got {tensor!r:.60}")
+        size = tensor.GetSize()
+        if size and size < ctx.block_num * slots:
+            raise AscregError(
+                f"{role} holds {size} int32_t but SyncAll needs GetBlockNum() * 32 bytes = "
+                f"{ctx.block_num * slots} int32_t"
+            )
+    ctx.tracker.barrier()
+    flag = gm.GetPhyAddr(ctx.block_idx * slots)
+    flag.write([int(flag.read(1)[0]) + 1])
+    _arrive(ctx, Barrier(f"SyncAll(gmWorkspace, ubWorkspace, {usedCores})", range(total)))
+    ub.GetPhyAddr().write(gm.GetPhyAddr().read(total * slots))
+    ctx.tracker.barrier()
+
+
+# -- the workspace -------------------------------------------------------------------------------
+
+_SYS_WORKSPACE = "basic.sys_workspace"
+
+
+def _gm_address(value: Any, role: str) -> GmPtr[Any]:
+    if not isinstance(value, GmPtr):
+        raise AscregTypeError(f"{role} must be a GM_ADDR (__gm__ uint8_t*), got {value!r:.60}")
+    return value.cast(uint8_t) if value.dtype is not uint8_t else value
+
+
+def SetSysWorkspace(workspace: GmPtr[Any]) -> None:
+    """``AscendC::SetSysWorkspace(workspace)``: the kernel's workspace GM holds the system part.
+
+    The first call of a block sets it (later ones keep it, as on the chip).
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> ws = GlobalMemory().alloc(uint8_t, 64)
+    >>> with block(BlockContext()):
+    ...     SetSysWorkspace(ws); GetSysWorkSpacePtr() == ws
+    True
+    """
+    _ascreg_call = "SetSysWorkspace"
+    state = current_block().state
+    state.setdefault(_SYS_WORKSPACE, _gm_address(workspace, "workspace"))
+
+
+def GetSysWorkSpacePtr() -> GmPtr[Any] | None:
+    """``AscendC::GetSysWorkSpacePtr()``: the system workspace, or None (``nullptr``) if unset.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetSysWorkSpacePtr() is None
+    True
+    """
+    _ascreg_call = "GetSysWorkSpacePtr"
+    found: GmPtr[Any] | None = current_block().state.get(_SYS_WORKSPACE)
+    return found
+
+
+def GetUserWorkspace(workspace: GmPtr[Any]) -> GmPtr[uint8_t]:
+    """``AscendC::GetUserWorkspace(workspace)``: the user part, after the system's reserve.
+
+    It is the system workspace plus :data:`RESERVED_WORKSPACE` (16 MiB) bytes. Without
+    ``SetSysWorkspace`` the system workspace is *workspace* itself (on the chip the framework
+    sets it to the kernel's workspace argument), so the host allocates the user's bytes plus
+    16 MiB, as its tiling function reports.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, uint8_t
+    >>> from ascreg.basic import RESERVED_WORKSPACE
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> ws = GlobalMemory().alloc(uint8_t, RESERVED_WORKSPACE + 256)
+    >>> with block(BlockContext()):
+    ...     GetUserWorkspace(ws).address - ws.address
+    16777216
+    """
+    _ascreg_call = "GetUserWorkspace"
+    system = current_block().state.get(_SYS_WORKSPACE)
+    base = system if system is not None else _gm_address(workspace, "workspace")
+    if not base.fits(RESERVED_WORKSPACE + 1):
+        raise AscregError(
+            f"the workspace {base!r} is smaller than the {RESERVED_WORKSPACE}-byte system "
+            "reserve plus user bytes: allocate the user workspace size plus RESERVED_WORKSPACE "
+            "(GetLibApiWorkSpaceSize on the host)"
+        )
+    return base + RESERVED_WORKSPACE
+
+
+# -- the store-atomic mode ---------------------------------------------------------------------
+
+_ATOMIC_TYPES = tuple(STORE_ATOMIC_TYPES.values())
+
+
+def _set_atomic(op: str, dtype: type[Scalar] | None) -> None:
+    chosen = need("T", dtype, f"SetAtomic{op.title()}[T]()")
+    if chosen not in _ATOMIC_TYPES:
+        legal = ", ".join(t.cpp_name for t in _ATOMIC_TYPES)
+        raise UnsupportedError(
+            f"the store atomic takes {legal} on dav-3510, not {chosen.cpp_name}",
+            call=f"SetAtomic{op.title()}<{chosen.cpp_name}>",
+        )
+    system_registers().atomic = (op, chosen)
+
+
+@function_template(Signature(T=TYPENAME), name="SetAtomicAdd")
+def SetAtomicAdd(*, T: type[Scalar] | None = None) -> None:
+    """``AscendC::SetAtomicAdd<T>()``: later UB -> GM copies add into GM as ``T``.
+
+    The same mode as ``asc_set_atomic_add_*`` (``ascreg.machine.sysregs.SystemRegisters``):
+    until ``SetAtomicNone()`` / ``DisableDmaAtomic()`` or ``InitSocState()``. ``T`` is one of
+    ``int8_t``, ``int16_t``, ``half``, ``bfloat16_t``, ``int32_t``, ``float``.
+
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()):
+    ...     SetAtomicAdd[float32_t](); mode = system_registers().atomic
+    ...     SetAtomicNone(); mode, system_registers().atomic
+    (('add', <class 'ascreg._dtypes.float32_t'>), None)
+    """
+    _ascreg_call = "SetAtomicAdd"
+    _set_atomic("add", T)
+
+
+@function_template(Signature(T=TYPENAME), name="SetAtomicMax")
+def SetAtomicMax(*, T: type[Scalar] | None = None) -> None:
+    """``AscendC::SetAtomicMax<T>()``: later UB -> GM copies keep the larger value in GM.
+
+    Examples
+    --------
+    >>> from ascreg import int8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()):
+    ...     SetAtomicMax[int8_t](); system_registers().atomic[0]
+    'max'
+    """
+    _ascreg_call = "SetAtomicMax"
+    _set_atomic("max", T)
+
+
+@function_template(Signature(T=TYPENAME), name="SetAtomicMin")
+def SetAtomicMin(*, T: type[Scalar] | None = None) -> None:
+    """``AscendC::SetAtomicMin<T>()``: later UB -> GM copies keep the smaller value in GM.
+
+    Examples
+    --------
+    >>> from ascreg import uint8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     SetAtomicMin[uint8_t]()
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.UnsupportedError: SetAtomicMin<uint8_t>: the store atomic takes int8_t, int16_t, int32_t, bfloat16_t, half, float on dav-3510, not uint8_t
+    """
+    _ascreg_call = "SetAtomicMin"
+    _set_atomic("min", T)
+
+
+def SetAtomicNone() -> None:
+    """``AscendC::SetAtomicNone()``: later UB -> GM copies overwrite GM again.
+
+    The older name of ``DisableDmaAtomic()``.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     SetAtomicNone()
+    """
+    _ascreg_call = "SetAtomicNone"
+    system_registers().atomic = None
+
+
+def DisableDmaAtomic() -> None:
+    """``AscendC::DisableDmaAtomic()``: later UB -> GM copies overwrite GM (no atomic).
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()):
+    ...     SetAtomicAdd[half](); DisableDmaAtomic(); system_registers().atomic is None
+    True
+    """
+    _ascreg_call = "DisableDmaAtomic"
+    system_registers().atomic = None

@@ -1,0 +1,100 @@
+"""``__VEC_SCOPE__``: the vector-function scope of older arch35 kernels.
+
+C++ kernels written before ``__simd_vf__`` functions put their Reg (``MicroAPI``) code in a
+``__VEC_SCOPE__ { ... }`` block inside an ordinary ``__aicore__`` function. The block is a VF:
+its UB accesses are issued on ``PIPE_V``, it runs after the scalar code before it and its vector
+work is complete when it ends. In Python the block is a ``with`` statement::
+
+    __VEC_SCOPE__                              with __VEC_SCOPE__:
+    {                                              xReg = MicroAPI.RegTensor[T]()
+        MicroAPI::RegTensor<T> xReg;               ...
+        ...
+    }
+
+Its ``for`` loops run eagerly (one iteration at a time). To have them batched like a
+``__simd_vf__`` function's, move the body into a function and decorate it with
+``@__VEC_SCOPE__`` (the same as ``@__simd_vf__``), then call it where the block stood.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, TypeVar
+
+from ascreg.machine.block import BlockContext, running_block
+from ascreg.machine.kernel import __simd_vf__
+from ascreg.machine.sync import PIPE_S, PIPE_V
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class VecScope:
+    """The ``__VEC_SCOPE__`` object: a ``with`` block (and a decorator) that runs on ``PIPE_V``.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     with __VEC_SCOPE__:
+    ...         inside = ctx.pipe.name, ctx.in_simd_vf
+    ...     inside, ctx.pipe.name
+    (('PIPE_V', True), 'PIPE_S')
+    """
+
+    def __init__(self) -> None:
+        self._open: list[tuple[BlockContext, Any] | None] = []
+
+    def __repr__(self) -> str:
+        return "__VEC_SCOPE__"
+
+    def __enter__(self) -> None:
+        ctx = running_block()
+        if ctx is None:  # outside a kernel (plain Reg code on a bare UB): nothing to order
+            self._open.append(None)
+            return
+        ctx.tracker.complete(PIPE_S, PIPE_V)
+        scope = ctx.simd_vf()
+        scope.__enter__()
+        self._open.append((ctx, scope))
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        entry = self._open.pop()
+        if entry is None:
+            return
+        ctx, scope = entry
+        scope.__exit__(kind, error, trace)
+        if kind is None:
+            ctx.tracker.complete(PIPE_V, PIPE_S)
+
+    def __call__(self, func: F) -> F:
+        """``@__VEC_SCOPE__``: make *func* a vector function (``__simd_vf__``)."""
+        return __simd_vf__(func)
+
+
+__VEC_SCOPE__ = VecScope()
+"""``__VEC_SCOPE__ { ... }``: ``with __VEC_SCOPE__:`` runs its body as a VF on ``PIPE_V``.
+
+Ordered after the scalar code before it; its vector work is complete when it ends. As a
+decorator it is ``__simd_vf__`` (for a body moved into a function, with batched loops).
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import MicroAPI, float32_t
+>>> from ascreg.basic import *
+>>> from ascreg.machine.block import BlockContext, block
+>>> with block(BlockContext()):
+...     t = LocalMemAllocator().Alloc[float32_t, 64]()
+...     with __VEC_SCOPE__:
+...         reg = MicroAPI.RegTensor[float32_t]()
+...         MicroAPI.Duplicate(reg, 2.5)
+...         MicroAPI.StoreAlign(t.GetPhyAddr(), reg, MicroAPI.CreateMask[float32_t]())
+...     t.GetValue(63).item()
+2.5
+"""

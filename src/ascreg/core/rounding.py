@@ -1,0 +1,142 @@
+"""Correct rounding from float64 approximations, decided lane by lane; 16-bit lookup tables.
+
+The interval test
+-----------------
+Let ``y`` be the exact value of a lane's function and ``a`` the float64 value numpy computes,
+with ``|y - a| <= b |a|`` (a relative error bound ``b``; a few float64 ulps, ``2**-51`` or
+better, for numpy's ``exp``, ``log``, ``log2``, ``log10``, ``sin`` ...: :data:`RELATIVE_BOUND`
+is 128 times larger). Let ``R`` be rounding to nearest even in the lane format, with overflow
+to ±inf. ``R`` is monotone: ``u <= v`` implies ``R(u) <= R(v)``. :func:`round_decided` computes
+``lo = fl(a (1 - 2b))`` and ``hi = fl(a (1 + 2b))`` (one float64 product each), rounds both and
+compares the two results bit for bit:
+
+* ``y`` lies between ``lo`` and ``hi``: ``|fl(a (1 ± 2b)) - a (1 ± 2b)| <= 2**-53 |a| (1 + 2b)``,
+  less than ``b |a|``, so ``a (1 + 2b)`` moved by a rounding still exceeds ``a (1 + b)``, which
+  is at least ``y`` (and symmetrically below; for ``a < 0`` the two change places).
+* so when ``R(lo) == R(hi)``, monotony gives ``R(y) == R(lo)``: the lane is **proven** correctly
+  rounded. Otherwise a rounding boundary (a midpoint) lies within about ``2b`` of ``a`` and the
+  lane is *undecided*: its caller computes it exactly (decimal arithmetic, Ziv's strategy).
+  For float32 results the chance is about ``4b / 2**-24 = 2**-18`` per lane.
+* ±inf and NaN give the same bits in both products; ``a = 0`` gives ``lo = hi = 0``. A float64
+  overflow (``a = ±inf``) means ``|y| > 2**1023``, which rounds to ±inf in every lane format;
+  a float64 result below ``2**-1022`` (where the relative bound is not promised) stands for a
+  ``|y| < 2**-1000`` of its sign, which rounds to the zero of that sign like ``lo`` and ``hi``.
+
+For float32 and half results the rounding of a float64 value is numpy's ``astype``, which rounds
+directly (round to nearest even, subnormals included). FTZ (a subnormal result becomes a zero of
+its sign) is a monotone step after ``R``, so the same test holds for ``FTZ(R(y))``.
+
+Where no test is needed
+-----------------------
+``+ - * /`` and ``sqrt`` of float32 (or half) operands in float64 are correctly rounded float64
+values, and rounding those again to ``p`` bits gives the correctly rounded result whenever
+``53 >= 2p + 2`` (Figueroa, "When is double rounding innocuous?", 1995): p = 24 and p = 11 both
+qualify. (ml_dtypes' float64 to bfloat16 cast rounds through float32 first and is *not* a
+correct rounding; bfloat16 results go through :func:`ascreg.core.halfmath.round_to`.)
+
+Lookup tables
+-------------
+A 16-bit format has 65536 inputs: :func:`table` builds a unary function's result for every one
+of them once (with the proven path above) and a call is one indexing of the table.
+
+Examples
+--------
+>>> import numpy as np
+>>> a = np.exp(np.array([0.0, 1.0, 88.0]))
+>>> result, undecided = round_decided(a, np.dtype(np.float32))
+>>> result.tolist(), undecided
+([1.0, 2.7182817459106445, 1.6516362661361307e+38], None)
+>>> tie = np.array([1 + 2.0**-24])  # exactly halfway between two float32 values
+>>> round_decided(tie, np.dtype(np.float32))[1]
+array([0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Lanes = np.ndarray[Any, Any]
+
+RELATIVE_BOUND = 2.0**-44
+"""The relative error bound ``b`` of the float64 evaluations checked with :func:`round_decided`
+(numpy's float64 ``exp``/``log``/``log2``/``log10`` are within a few ulps, ``2**-51``)."""
+
+_BELOW, _ABOVE = np.array(1 - 2 * RELATIVE_BOUND), np.array(1 + 2 * RELATIVE_BOUND)
+"""The factors ``1 -+ 2b`` of the interval ends (0-d arrays: a numpy scalar operand costs a
+conversion on every call, and two products are cheaper than one broadcast to two rows)."""
+
+_UNSIGNED = {2: np.dtype(np.uint16), 4: np.dtype(np.uint32)}
+
+
+def round_decided(approx: Lanes, dtype: np.dtype[Any]) -> tuple[Lanes, Lanes | None]:
+    """Round float64 *approx* to *dtype* (float32 or half), proving each lane (module docstring).
+
+    Call it in a :func:`ascreg.core.fpenv.quiet` section (a lane format's overflow to inf is a
+    result, not a warning; the lane functions run in one already).
+
+    Parameters
+    ----------
+    approx
+        Float64 values within :data:`RELATIVE_BOUND` (relative) of the exact results.
+    dtype
+        The result format: ``float32`` or ``float16``.
+
+    Returns
+    -------
+    tuple
+        The rounded lanes (a new array of *approx*'s shape), and None when every lane is
+        proven, else the flat indices of the undecided lanes (their result is a neighbour of
+        the correct one: the caller replaces it with the exact rounding).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> round_decided(np.array([[0.1, 2.0**-140]]), np.dtype(np.float16))
+    (array([[0.1, 0. ]], dtype=float16), None)
+    """
+    low, high = (approx * _BELOW).astype(dtype), (approx * _ABOVE).astype(dtype)
+    if low.tobytes() == high.tobytes():
+        return low, None
+    unsigned = _UNSIGNED[dtype.itemsize]
+    return low, np.flatnonzero(low.view(unsigned) != high.view(unsigned))
+
+
+_TABLES: dict[Any, Lanes] = {}
+
+
+def table(key: Any, dtype: np.dtype[Any], build: Callable[[Lanes], Lanes]) -> Lanes:
+    """Return the 65536 results of a 16-bit *dtype*'s unary function, built once per *key*.
+
+    *build* gets every value of the format (index = bit pattern) and returns their results; a
+    call then looks its lanes up with :func:`lookup`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = table("negate-half-doc", np.dtype(np.float16), lambda v: -v)
+    >>> t.shape, float(t[0x3C00])
+    ((65536,), -1.0)
+    """
+    found = _TABLES.get(key)
+    if found is None:
+        values = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(dtype)
+        found = _TABLES[key] = np.ascontiguousarray(build(values))
+        found.flags.writeable = False
+    return found
+
+
+def lookup(results: Lanes, values: Lanes) -> Lanes:
+    """Return ``results[bit pattern]`` for each 16-bit lane of *values* (a new array).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = table("negate-half-doc", np.dtype(np.float16), lambda v: -v)
+    >>> lookup(t, np.float16([1.5, -0.0]))
+    array([-1.5,  0. ], dtype=float16)
+    """
+    found: Lanes = results[values.view(np.uint16).astype(np.intp)]  # intp: numpy's fast index
+    return found

@@ -1,0 +1,100 @@
+"""``__VEC_SCOPE__ { ... }`` blocks of older arch35 kernels, as ``with __VEC_SCOPE__:``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ascreg import GlobalMemory, GmPtr, MicroAPI, UbPtr, float32_t
+from ascreg.basic import (
+    __VEC_SCOPE__,
+    DataCopy,
+    GetTPipePtr,
+    GetVRegSize,
+    GlobalTensor,
+    HardEvent,
+    SetFlag,
+    TBuf,
+    TPipe,
+    WaitFlag,
+)
+from ascreg.errors import SyncError
+from ascreg.machine.block import BlockContext, block
+from ascreg.machine.kernel import __global__, __vector__
+
+N = 256
+
+
+def scale_in_scope(addr: UbPtr[float32_t], count: int) -> None:
+    """The C++ shape: an __aicore__ helper whose Reg code sits in a __VEC_SCOPE__ block."""
+    vl = GetVRegSize() // float32_t.size
+    with __VEC_SCOPE__:
+        reg = MicroAPI.RegTensor[float32_t]()
+        for i in range(count // vl):
+            mask = MicroAPI.CreateMask[float32_t, MicroAPI.MaskPattern.ALL]()
+            MicroAPI.LoadAlign(reg, addr + i * vl)
+            MicroAPI.Muls(reg, reg, 3.0, mask)
+            MicroAPI.StoreAlign(addr + i * vl, reg, mask)
+
+
+def make_kernel(sync_out: bool):
+    @__global__
+    @__vector__
+    def kernel(x: GmPtr[float32_t], y: GmPtr[float32_t]) -> None:
+        TPipe()
+        buf = TBuf()
+        GetTPipePtr().InitBuffer(buf, N * 4)
+        xGm, yGm = GlobalTensor[float32_t](), GlobalTensor[float32_t]()
+        xGm.SetGlobalBuffer(x, N)
+        yGm.SetGlobalBuffer(y, N)
+        t = buf.Get[float32_t]()
+        DataCopy(t, xGm, N)
+        eventId = GetTPipePtr().FetchEventID(HardEvent.MTE2_V)
+        SetFlag[HardEvent.MTE2_V](eventId)
+        WaitFlag[HardEvent.MTE2_V](eventId)
+        scale_in_scope(t.GetPhyAddr(), N)
+        if sync_out:
+            eventId = GetTPipePtr().FetchEventID(HardEvent.V_MTE3)
+            SetFlag[HardEvent.V_MTE3](eventId)
+            WaitFlag[HardEvent.V_MTE3](eventId)
+        DataCopy(yGm, t, N)
+
+    return kernel
+
+
+def test_a_vec_scope_block_is_a_vf_on_pipe_v() -> None:
+    x, y = GlobalMemory().alloc(float32_t, N), GlobalMemory().alloc(float32_t, N)
+    x.write(np.arange(N, dtype=np.float32))
+    make_kernel(sync_out=True)[1, 0](x, y)
+    np.testing.assert_array_equal(y.read(N), np.arange(N, dtype=np.float32) * 3)
+
+
+def test_its_writes_need_the_v_to_mte3_flag() -> None:
+    x, y = GlobalMemory().alloc(float32_t, N), GlobalMemory().alloc(float32_t, N)
+    x.write(np.zeros(N, dtype=np.float32))
+    with pytest.raises(SyncError, match="PIPE_MTE3 reads UB"):
+        make_kernel(sync_out=False)[1, 0](x, y)
+
+
+def test_the_scope_is_left_on_an_error() -> None:
+    with block(BlockContext()) as ctx:
+        with pytest.raises(ZeroDivisionError), __VEC_SCOPE__:
+            assert ctx.pipe.name == "PIPE_V"
+            _ = 1 / 0
+        assert ctx.pipe.name == "PIPE_S" and not ctx.in_simd_vf
+    with __VEC_SCOPE__:  # outside a kernel: plain code
+        pass
+
+
+def test_the_decorator_form_is_simd_vf() -> None:
+    @__VEC_SCOPE__
+    def body(addr: UbPtr[float32_t]) -> None:
+        reg = MicroAPI.RegTensor[float32_t]()
+        MicroAPI.Duplicate(reg, 1.5)
+        MicroAPI.StoreAlign(addr, reg, MicroAPI.CreateMask[float32_t]())
+
+    assert body.__ascreg_kind__ == "simd_vf"  # type: ignore[attr-defined]
+    with block(BlockContext()) as ctx:
+        out = ctx.ub.alloc(float32_t, 64)
+        body(out)
+        assert out.read(64).tolist() == [1.5] * 64

@@ -1,0 +1,280 @@
+"""The fast correctly rounded math (``ascreg.core.elementary``, ``ascreg.core.rounding``)
+against its exact path, on special values, subnormals and inputs dense near rounding midpoints.
+
+The fast path rounds numpy's float64 value once and proves each lane with the interval test;
+the exact path (:func:`ascreg.core.elementary.exact_lane`) evaluates every lane in decimal. They
+must agree bit for bit (NaN payloads aside), and the lanes the interval test cannot decide must
+be the ones sent to the exact path.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascreg import float32_t, half
+from ascreg.core import elementary, fpenv, halfmath, rounding
+from reference.elementary import div_lane
+
+F32, F16 = np.dtype(np.float32), np.dtype(np.float16)
+UNSIGNED = {F32: np.dtype(np.uint32), F16: np.dtype(np.uint16)}
+FUNCTIONS = ("exp", "ln", "log2", "log10", "sqrt")
+FAST = {"exp": np.exp, "ln": np.log, "log2": np.log2, "log10": np.log10, "sqrt": np.sqrt}
+RANGES = {"exp": (-110.0, 90.0), "ln": (0.0, 2.0**127), "log2": (0.0, 2.0**127), "log10": (0.0, 2.0**127),
+          "sqrt": (0.0, 2.0**127)}  # fmt: skip
+
+SPECIAL32 = [
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00800000,
+    0x3F800000, 0xBF800000, 0x3F7FFFFF, 0x3F800001, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000,
+    0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0x41200000, 0x42C80000, 0x447A0000,
+    0xC2AEAC50, 0xC2AEAC4F, 0xC2AEAC51, 0x42B17218, 0x42B17217, 0xC2CFF1B5, 0xC2CFF1B4,
+]  # fmt: skip
+"""Zeros, subnormals, the smallest normal, 1 and its neighbours, the largest finite, infinities,
+NaNs (quiet and signalling), powers of ten, and exp's thresholds: where results become
+subnormal (about -87.34), zero (about -103.97) and infinite (about 88.72)."""
+SPECIAL16 = [
+    0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x3BFF, 0x3C01, 0x7BFF,
+    0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0x7C01, 0x4900, 0xC8DA, 0xC8D6, 0x498C, 0xCC55, 0xCC56,
+]  # fmt: skip
+
+
+def midpoint_distance(approx: Any, dtype: np.dtype[Any]) -> Any:
+    """Relative distance of each float64 value from the nearest rounding midpoint of *dtype*."""
+    with np.errstate(all="ignore"):
+        rounded = approx.astype(dtype)
+        toward = np.where(approx > rounded, np.inf, -np.inf).astype(dtype)
+        other = np.nextafter(rounded, toward)
+        midpoint = (rounded.astype(np.float64) + other.astype(np.float64)) / 2
+        return np.abs(approx - midpoint) / np.abs(approx)
+
+
+def near_midpoints(name: str, dtype: np.dtype[Any], count: int, seed: int) -> list[int]:
+    """Bit patterns of inputs whose float64 result lies nearest a midpoint of *dtype*."""
+    low, high = RANGES[name] if dtype == F32 else (-17.0, 12.0) if name == "exp" else (0, 6e4)
+    rng = np.random.default_rng(seed)
+    size = 1 << 20
+    if name == "exp":
+        values = rng.uniform(low, high, size).astype(dtype)
+    else:  # every binade alike: random bit patterns of positive finite values
+        top = 0x7F7FFFFF if dtype == F32 else 0x7BFF
+        values = rng.integers(1, top, size).astype(UNSIGNED[dtype]).view(dtype)
+    with np.errstate(all="ignore"):
+        approx = FAST[name](values.astype(np.float64))
+    distance = midpoint_distance(approx, dtype)
+    distance[~np.isfinite(distance) | (approx == 0)] = np.inf
+    nearest = np.argsort(distance)[:count]
+    return [int(v) for v in values[nearest].view(UNSIGNED[dtype])]
+
+
+HARD = {  # float32 inputs whose float64 value lies within 2**-44 of a midpoint
+    "exp": [0xC2AC0052, 0x41F77C01, 0x41BB293E],
+    "ln": [0x7146B89F, 0x42138ACE, 0x5E02B656],
+    "log2": [0x09114A90, 0x0A114A90, 0x6FEB8090],
+    "log10": [0x347B62E5, 0x20EC26F7, 0x03D315E2],
+}
+NEAR = {
+    (name, dtype): near_midpoints(name, dtype, 48, seed) + (HARD[name] if dtype == F32 else [])
+    for seed, name in enumerate(FUNCTIONS)
+    for dtype in (F32, F16)
+    if name != "sqrt"
+}
+"""Per function and format, inputs dense near rounding midpoints: the nearest of 2**20 random
+ones, and known ones (sqrt needs none: its float64 value is correctly rounded, and no float32
+square root lies on a midpoint)."""
+
+
+def lanes_of(bits: list[int], dtype: np.dtype[Any]) -> Any:
+    return np.array(bits, dtype=UNSIGNED[dtype]).view(dtype)
+
+
+def assert_same(got: Any, want: Any) -> None:
+    """Bit-equal lanes; any NaN matches any NaN."""
+    unsigned = UNSIGNED[got.dtype]
+    nan = np.isnan(got) & np.isnan(want)
+    differ = ~nan & (got.view(unsigned) != want.view(unsigned))
+    assert not differ.any(), (got[differ], want[differ], np.flatnonzero(differ))
+
+
+def lane_bits(name: str, dtype: np.dtype[Any]) -> st.SearchStrategy[int]:
+    """Special values, subnormals, inputs near midpoints, any pattern, the function's range."""
+    width = 32 if dtype == F32 else 16
+    low, high = RANGES[name] if dtype == F32 else (-20.0, 12.0) if name == "exp" else (0, 6e4)
+    special = SPECIAL32 if dtype == F32 else SPECIAL16
+    subnormal = st.integers(1, (1 << (23 if dtype == F32 else 10)) - 1)
+    in_range = st.floats(low, high, width=width, allow_nan=False)
+    strategies = [
+        st.sampled_from(special),
+        subnormal.map(lambda v: v | (1 << (width - 1)) if v & 1 else v),
+        st.integers(0, (1 << width) - 1),
+        in_range.map(lambda v: int(np.array(v, dtype).view(UNSIGNED[dtype]))),
+    ]
+    if (name, dtype) in NEAR:
+        strategies.append(st.sampled_from(NEAR[name, dtype]))
+    return st.one_of(*strategies)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+@pytest.mark.parametrize("name", FUNCTIONS)
+@settings(max_examples=30)
+@given(data=st.data())
+def test_fast_path_matches_exact_path(name: str, dtype: np.dtype[Any], data: Any) -> None:
+    bits = data.draw(st.lists(lane_bits(name, dtype), min_size=1, max_size=64))
+    ftz = data.draw(st.booleans())
+    values = lanes_of(bits, dtype)
+    got = elementary.elementary(name, values, ftz=ftz)
+    assert got.dtype == dtype and got.shape == values.shape
+    assert_same(got, elementary.exact_lanes(name, values, ftz=ftz))
+
+
+@pytest.mark.parametrize("name", ["exp", "ln", "log2", "log10"])
+def test_every_lane_near_a_midpoint_matches_the_exact_path(name: str) -> None:
+    for ftz in (True, False):
+        values = lanes_of(NEAR[name, F32], F32)
+        assert_same(elementary.elementary(name, values, ftz=ftz), elementary.exact_lanes(name, values, ftz=ftz))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["exp", "ln", "log2", "log10"])
+def test_the_boundary_test_routes_near_midpoint_lanes_to_the_exact_path(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lane within the error bound of a midpoint is computed exactly; a lane far from every
+    midpoint is not (the exact path runs only where the float64 value cannot decide)."""
+    values = lanes_of(NEAR[name, F32], F32)
+    approx = FAST[name](values.astype(np.float64))
+    distance = midpoint_distance(approx, F32)
+    routed: list[float] = []
+    exact = elementary._correctly_rounded
+
+    def spy(fn: str, x: float, dtype: np.dtype[Any]) -> float:
+        routed.append(x)
+        return exact(fn, x, dtype)
+
+    monkeypatch.setattr(elementary, "_correctly_rounded", spy)
+    elementary.elementary(name, values, ftz=False)
+    bound = rounding.RELATIVE_BOUND
+    must = {float(v) for v, d in zip(values, distance, strict=True) if d <= bound}
+    never = {float(v) for v, d in zip(values, distance, strict=True) if d > 3 * bound}
+    assert must, "the sample has no lane within the bound of a midpoint"
+    assert must <= set(routed)
+    assert not never & set(routed)
+
+
+@fpenv.quietly
+def test_round_decided_on_constructed_midpoints() -> None:
+    """Values at, just off and far from midpoints (normal and subnormal float32, half)."""
+    bound = rounding.RELATIVE_BOUND
+    for dtype, midpoints in (
+        (F32, [1 + 2.0**-24, 1.5 + 2.0**-24, 3 * 2.0**-150, 2.0**127 * (2 - 2.0**-24)]),
+        (F16, [1 + 2.0**-11, 3 * 2.0**-25, 65504 + 16.0]),
+    ):
+        for m in midpoints:
+            near = np.array([m, m * (1 + bound / 2), m * (1 - bound / 2)])
+            far = np.array([m * (1 + 8 * bound), m * (1 - 8 * bound)])
+            assert rounding.round_decided(near, dtype)[1].tolist() == [0, 1, 2], (dtype, m)
+            result, undecided = rounding.round_decided(far, dtype)
+            assert undecided is None, (dtype, m)
+            assert result.tolist() == far.astype(dtype).tolist()
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e300, 1e-300])
+    result, undecided = rounding.round_decided(special, F32)
+    assert undecided is None
+    assert result.view(np.uint32).tolist() == special.astype(F32).view(np.uint32).tolist()
+
+
+@pytest.mark.parametrize("ftz", [True, False])
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_half_tables_are_the_proven_path(name: str, ftz: bool) -> None:
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16).view(F16)
+    function = elementary._FUNCTIONS[name]
+    assert_same(elementary.elementary(name, every, ftz=ftz), function.evaluate(every, ftz))
+
+
+@pytest.mark.parametrize("ftz", [True, False])
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_half_grid_matches_exact_path(name: str, ftz: bool) -> None:
+    """Every 61st half pattern and the special ones, against the exact path."""
+    bits = [*range(0, 1 << 16, 61), *SPECIAL16]
+    values = lanes_of(bits, F16)
+    assert_same(elementary.elementary(name, values, ftz=ftz), elementary.exact_lanes(name, values, ftz=ftz))  # fmt: skip
+
+
+def div_bits(dtype: np.dtype[Any]) -> st.SearchStrategy[int]:
+    width = 32 if dtype == F32 else 16
+    special = SPECIAL32 if dtype == F32 else SPECIAL16
+    return st.one_of(
+        st.sampled_from(special),
+        st.integers(0, (1 << width) - 1),
+        st.integers(1, (1 << (23 if dtype == F32 else 10)) - 1),
+    )
+
+
+@pytest.mark.parametrize("dtype", [F32, F16], ids=["float", "half"])
+@settings(max_examples=40)
+@given(data=st.data())
+def test_division_matches_the_exact_quotient(dtype: np.dtype[Any], data: Any) -> None:
+    pairs = data.draw(
+        st.lists(st.tuples(div_bits(dtype), div_bits(dtype)), min_size=1, max_size=32)
+    )
+    ftz = data.draw(st.booleans())
+    a, b = (lanes_of([p[i] for p in pairs], dtype) for i in (0, 1))
+    got = elementary.divide(a, b, ftz=ftz)
+    scalar = float32_t if dtype == F32 else half
+    want = lanes_of([div_lane(x, y, scalar, ftz) for x, y in pairs], dtype)
+    assert_same(got, want)
+
+
+def test_division_at_the_flush_thresholds() -> None:
+    """Quotients on both sides of the midpoint under the smallest normal (FTZ's threshold)."""
+    for dtype, scalar, tiny, step in ((F32, float32_t, 2.0**-126, 2.0**-150), (F16, half, 2.0**-14, 2.0**-25)):  # fmt: skip
+        midpoint = tiny - step
+        shifts = np.array([-(2.0**-9), -(2.0**-22), -(2.0**-25), 0, 2.0**-25, 2.0**-22, 2.0**-9])
+        for divisor in (3.0, 1.5, 7.0):
+            a = (divisor * midpoint * (1 + shifts)).astype(dtype)
+            b = np.full(a.shape, divisor, dtype)
+            unsigned = UNSIGNED[dtype]
+            for ftz in (True, False):
+                want = [div_lane(int(x), int(y), scalar, ftz) for x, y in zip(a.view(unsigned), b.view(unsigned), strict=True)]  # fmt: skip
+                assert_same(elementary.divide(a, b, ftz=ftz), lanes_of(want, dtype))
+
+
+def test_results_are_new_arrays_of_the_input_shape() -> None:
+    """Registers own their lanes: a result never aliases an input or a table."""
+    x = np.linspace(0.5, 4, 64, dtype=np.float32).reshape(4, 16)
+    h = x.astype(np.float16)
+    for values in (x, h):
+        for op in elementary.UNARY_OPS.values():
+            result = op(values)
+            assert result.shape == values.shape and result.flags.writeable
+            assert not np.shares_memory(result, values)
+        assert not np.shares_memory(elementary.divide(values, values), values)
+
+
+def test_simt_half_math_tables_match_the_direct_computation() -> None:
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    for fmt in halfmath.FORMATS.values():
+        values = every.view(fmt.dtype)
+        for name in ("exp", "tanh", "log", "rsqrt", "sin"):
+            for flushing in (False, True):
+                got = halfmath.math_lanes(name, values, flushing=flushing)
+                want = halfmath._evaluate(name, values, fmt, flushing)
+                both_nan = np.isnan(got.astype(np.float32)) & np.isnan(want.astype(np.float32))
+                same = got.view(np.uint16) == want.view(np.uint16)
+                assert np.all(both_nan | same), (name, fmt, flushing)
+
+
+def test_quiet_sections_nest_and_restore_the_error_state() -> None:
+    before = np.geterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with fpenv.quiet():
+            with fpenv.quiet():
+                assert np.isinf(np.float32(3e38) * np.float32(10))
+            assert np.isnan(np.log(np.float32(-1)))
+        assert np.geterr() == before
+        with pytest.raises(RuntimeWarning), np.errstate(all="warn"):
+            np.log(np.float32(-1))
+    assert fpenv.quietly(np.divide)(np.float32(1), np.float32(0)) == np.inf

@@ -1,0 +1,227 @@
+"""tools/census.py on a small vendored sample: a synthetic devkit, docs and kernel (no repositories).
+
+The sample declares a few AscendC names the way the asc-devkit headers do, documents some of
+them the way its pages do (one page for another product only, one cube page), and uses them from
+a kernel the way the arch35 kernels write them: ``using namespace AscendC``, ``MicroAPI::``
+qualified register ops with template arguments, a queue's member templates, an enum member, the
+operator's own helpers and tiling struct (kernel-local, left out) and an ``Ops::Base`` helper.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "census.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ascreg_census_tool", TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve their annotations through it
+    spec.loader.exec_module(module)
+    return module
+
+
+census = _load()
+
+HEADERS = {
+    "include/basic_api/kernel_tpipe.h": """
+namespace AscendC {
+enum class TPosition : uint8_t { GM, VECIN, VECOUT, VECCALC, A1 };
+using QuePosition = TPosition;
+class TPipe { public: template <class T> void InitBuffer(T& que, uint8_t num, uint32_t len); };
+template <TPosition src, TPosition dst, int32_t depth>
+class TQueBind {
+public:
+    template <typename T> LocalTensor<T> AllocTensor();
+    template <typename T> bool EnQue(const LocalTensor<T>& tensor);
+    template <typename T> LocalTensor<T> DeQue();
+};
+template <TPosition pos, int32_t depth>
+class TQue : public TQueBind<GetPos(pos, true), GetPos(pos, false), depth> {};
+__aicore__ inline void NoSuchBasicApi(int32_t n);
+__aicore__ inline void Mmad(int32_t n);
+__aicore__ inline void OtherChipOnly(int32_t n);
+} // namespace AscendC
+""",
+    "impl/basic_api/reg_compute/kernel_reg.h": """
+namespace AscendC {
+namespace Reg {
+enum class MaskMergeMode { ZEROING, MERGING };
+enum class LoadDist { DIST_NORM };
+template <typename T, typename U, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
+__aicore__ inline void Muls(S& dst, S& src, U scalar, MaskReg& mask);
+template <typename T, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
+__aicore__ inline void Add(S& dst, S& src0, S& src1, MaskReg& mask);
+template <typename T> class RegTensor {};
+class MaskReg {};
+}
+}
+""",
+}
+PAGES = {
+    "SIMD-API/基础API/资源管理/TQue/EnQue.md": "# EnQue\n```cpp\nbool EnQue(LocalTensor<T>& t)\n```",
+    "SIMD-API/基础API/资源管理/TQue/AllocTensor.md": "# AllocTensor\n",
+    "SIMD-API/基础API/资源管理/TQue/DeQue.md": "# DeQue\n",
+    "SIMD-API/基础API/资源管理/TPipe/InitBuffer.md": "# InitBuffer\n",
+    "SIMD-API/基础API/辅助数据结构/TPosition.md": "# TPosition\n`QuePosition`, `VECIN`, `VECOUT`, `A1`",
+    "SIMD-API/基础API/其他/NoSuchBasicApi.md": "# NoSuchBasicApi\n",
+    "SIMD-API/基础API/矩阵计算（ISASI）/Mmad.md": "# Mmad\n",
+    "SIMD-API/基础API/其他/OtherChipOnly.md": (
+        '# OtherChipOnly\n<!-- npu="950" id1 -->\n- Ascend 950PR：不支持\n<!-- end id1 -->'
+    ),
+    "SIMD-API/基础API/Reg矢量计算/基础算术/Muls.md": "# Muls\n`MaskMergeMode::ZEROING`",
+    "SIMD-API/基础API/Reg矢量计算/基础算术/Add.md": "# Add\n",
+    "SIMD-API/基础API/Reg矢量计算/寄存器数据类型/RegTensor.md": "# RegTensor\n`MaskReg`",
+}
+KERNEL = """
+#include "my_tiling.h"
+using namespace AscendC;
+namespace MyOp {
+constexpr int32_t BUFFER_NUM = 2;
+template <typename T>
+class KernelMyOp {
+public:
+    __aicore__ inline void Init(GM_ADDR x, const MyTilingData* tiling) {
+        pipe.InitBuffer(inQueue, BUFFER_NUM, tiling->len * sizeof(T));
+        helperLen = Ops::Base::CeilDiv(tiling->len, 8);
+    }
+    __aicore__ inline void Process() {
+        LocalTensor<T> x = inQueue.AllocTensor<T>();
+        inQueue.EnQue(x);
+        LocalTensor<T> y = inQueue.template DeQue<T>();
+        MyHelper(y);
+        NoSuchBasicApi(1);
+        Mmad(1);
+        OtherChipOnly(1);
+        Compute();
+    }
+    __simd_vf__ inline void Compute() {
+        MicroAPI::RegTensor<T> r;
+        MicroAPI::MaskReg m;
+        MicroAPI::Muls<T, T, MicroAPI::MaskMergeMode::ZEROING>(r, r, (T)2, m);
+        MicroAPI::Add<T, MicroAPI::MaskMergeMode::ZEROING>(r, r, r, m);
+        MicroAPI::Add<T, MicroAPI::LoadDist::DIST_NORM>(r, r, r, m);
+    }
+private:
+    TPipe pipe;
+    TQue<QuePosition::VECIN, BUFFER_NUM> inQueue;
+    uint32_t helperLen;
+};
+}
+"""
+LOCAL = {"my_tiling.h": "struct MyTilingData { uint32_t len; };\nvoid MyHelper(int x);"}
+
+
+@pytest.fixture(scope="module")
+def result() -> object:
+    api = census.ApiIndex.from_headers(HEADERS)
+    docs = census.DocIndex.from_pages(PAGES)
+    found = census.Census(api, docs)
+    found.add_text("my_op/op_kernel/arch35/my_op.h", KERNEL, LOCAL)
+    found.classify()
+    return found
+
+
+def _entry(result: object, surface: str, name: str) -> object:
+    entries = result.entries  # type: ignore[attr-defined]
+    matches = [e for (s, n, _), e in entries.items() if s == surface and n == name]
+    assert matches, f"{surface} {name} not found in {sorted(n for _, n, _ in entries)}"
+    return matches[0]
+
+
+def test_kernel_local_names_and_language_words_are_left_out(result: object) -> None:
+    names = {name for _, name, _ in result.entries}  # type: ignore[attr-defined]
+    for local in ("KernelMyOp", "MyTilingData", "MyHelper", "BUFFER_NUM", "Init", "helperLen"):
+        assert local not in names
+    assert not {"T", "uint32_t", "int32_t", "x", "tiling"} & names
+
+
+def test_each_class(result: object) -> None:
+    assert _entry(result, "basic", "TPipe").status == "documented"
+    assert _entry(result, "basic", "NoSuchBasicApi").status == "documented"
+    assert _entry(result, "basic", "Mmad").status == "cube"
+    assert _entry(result, "basic", "OtherChipOnly").status == "undocumented"  # not on the 950
+    assert _entry(result, "basic", "CeilDiv").status == "opbase"
+    assert _entry(result, "basic", "QuePosition::VECIN").status == "documented"  # via TPosition
+
+
+def test_whether_ascreg_accepts_each(result: object) -> None:
+    assert _entry(result, "basic", "TPipe").accepted
+    assert _entry(result, "basic", "TPipe::InitBuffer").accepted
+    assert _entry(result, "reg", "Muls").accepted
+    assert _entry(result, "reg", "RegTensor").accepted
+    assert _entry(result, "reg", "MaskMergeMode::ZEROING").accepted
+    assert not _entry(result, "basic", "NoSuchBasicApi").accepted
+
+
+def test_methods_are_found_through_the_queue_the_template_makes(result: object) -> None:
+    alloc = _entry(result, "basic", "TQue::AllocTensor")
+    assert alloc.kind == "method" and alloc.accepted and alloc.status == "documented"
+    assert alloc.form_results == {("<type>",): True}  # que.AllocTensor[T]()
+    assert _entry(result, "basic", "TQue::DeQue").accepted  # written ".template DeQue<T>"
+
+
+def test_template_forms_are_tried_as_subscripts(result: object) -> None:
+    add = _entry(result, "reg", "Add")
+    assert add.form_results[("<type, MaskMergeMode>",)] is True
+    assert add.form_results[("<type, LoadDist>",)] is False  # Add takes no LoadDist
+    assert set(add.forms) == {("<type, MaskMergeMode>",), ("<type, LoadDist>",)}
+    assert _entry(result, "basic", "TQue").form_results == {("<QuePosition, int>",): True}
+
+
+def test_counts_files_and_the_summary(result: object) -> None:
+    assert _entry(result, "basic", "TPipe").files == {"my_op/op_kernel/arch35/my_op.h"}
+    summary = result.summary()  # type: ignore[attr-defined]
+    assert summary["files"] == 1
+    assert summary["accepted"] < summary["documented"]  # NoSuchBasicApi is missing
+    table = census.render(result)
+    assert (
+        "| `NoSuchBasicApi` | basic | name | documented | 1 | no (`basic.NoSuchBasicApi`)" in table
+    )
+    assert "`NoSuchBasicApi`" in census.gaps(result)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+def test_the_command_reads_a_work_tree_and_a_bare_repository(tmp_path: Path) -> None:
+    devkit, ops = tmp_path / "devkit", tmp_path / "ops"
+    _write(devkit, HEADERS)
+    _write(devkit, {f"docs/zh/api/{p}": t for p, t in PAGES.items()})
+    _write(
+        ops,
+        {
+            "my_op/op_kernel/arch35/my_op.h": KERNEL,
+            "my_op/op_kernel/my_tiling.h": LOCAL["my_tiling.h"],
+        },
+    )
+    _write(ops, {"my_op/tests/op_kernel/arch35/t.h": "void NoSuchBasicApi2();"})  # tests: left out
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(ops)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "sample"], check=True)
+    table, gap_list = tmp_path / "census.md", tmp_path / "gaps.md"
+    assert (
+        census.main(["--devkit", str(devkit), "--git", str(ops / ".git"), "--out", str(table)]) == 0
+    )
+    from_git = table.read_text()
+    assert (
+        census.main(
+            [str(ops), "--devkit", str(devkit), "--out", str(table), "--gaps", str(gap_list)]
+        )
+        == 0
+    )
+    assert table.read_text() == from_git
+    assert "Kernel files: 1;" in from_git and "`TQue::AllocTensor`" in from_git
+    assert "`NoSuchBasicApi`" in gap_list.read_text()
