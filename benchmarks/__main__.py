@@ -27,6 +27,7 @@ BENCHMARKS = (
     "bench_vf",
     "bench_byte_perm",
     "bench_simt_divergence",
+    "bench_simt_kernels",
     "bench_checking",
 )
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "performance.md"

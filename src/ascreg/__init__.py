@@ -62,7 +62,7 @@ from ascreg.enums import (
     SpecialPurposeReg,
     StoreDist,
 )
-from ascreg.errors import EagerLoopWarning, get_policy, policy, set_policy
+from ascreg.errors import EagerLoopWarning, SlowPathWarning, get_policy, policy, set_policy
 from ascreg.machine import constants as _constants
 from ascreg.machine import hook as _hook
 from ascreg.machine.constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
@@ -174,6 +174,7 @@ __all__ = [
     "RoundMode",
     "SatMode",
     "Scalar",
+    "SlowPathWarning",
     "SpecialPurposeReg",
     "StoreDist",
     "TemplateFunction",

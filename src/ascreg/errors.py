@@ -196,8 +196,30 @@ class AscregWarning(UserWarning):
     """Issued instead of an :class:`UndefinedBehaviourError` under ``undefined="warn"``."""
 
 
-class EagerLoopWarning(UserWarning):
+class SlowPathWarning(UserWarning):
+    """Code runs on a slow path of the engine: the result is exact, only the speed suffers.
+
+    Issued once per kernel with the reason, e.g. when a block of a SIMT kernel runs one
+    thread at a time instead of vectorised (``ascreg.simt``). It is not an
+    :class:`AscregWarning` (nothing is undefined): filter it on its own, or make it an error
+    to find the slow paths of a test suite::
+
+        warnings.filterwarnings("error", category=SlowPathWarning)
+
+    Examples
+    --------
+    >>> import warnings
+    >>> issubclass(SlowPathWarning, UserWarning), issubclass(SlowPathWarning, AscregWarning)
+    (True, False)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", SlowPathWarning)  # silence every slow-path warning
+    """
+
+
+class EagerLoopWarning(SlowPathWarning):
     """A loop of a ``__simd_vf__`` function runs eagerly, one iteration at a time: the slow path.
+
+    A :class:`SlowPathWarning`, so one filter on that category covers every slow path.
 
     Issued once per loop, with the reason, the first time the loop cannot run batched (its
     body, or a run-time check; ``ascreg.explain(vf)`` lists every loop's decision). The results
@@ -211,7 +233,7 @@ class EagerLoopWarning(UserWarning):
 
     Examples
     --------
-    >>> issubclass(EagerLoopWarning, UserWarning), issubclass(EagerLoopWarning, AscregWarning)
+    >>> issubclass(EagerLoopWarning, SlowPathWarning), issubclass(EagerLoopWarning, AscregWarning)
     (True, False)
     """
 

@@ -185,6 +185,9 @@ WARP_MEMBERS = ("thread_rank", "size", "shfl", "shfl_up", "shfl_down", "ballot",
 @pytest.mark.rows(*GROUP_FUNCTIONS)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("active", [0xFFFFFFFF, 0xB6E15F0D])
+# `value` is an int32 (the tiles loop) in the lanes outside the divergent `if` and a uint64 in
+# it: one array cannot hold both (the masked tier does not know that those lanes never read it)
+@pytest.mark.filterwarnings("ignore::ascreg.errors.SlowPathWarning")
 def test_free_functions_match_the_lane_references(mode: str, active: int) -> None:
     n, tile_size = 64, 8
     rows = 4 + len(TILE_MEMBERS) + len(WARP_MEMBERS)

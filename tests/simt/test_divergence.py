@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import re
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ import pytest
 
 from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint32_t, uint64_t
 from ascreg.engine.simt.masked import masked_version
-from ascreg.errors import AscregError, OutOfBoundsError, SyncError
+from ascreg.errors import AscregError, OutOfBoundsError, SlowPathWarning, SyncError
 from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import divergence
 from ascreg.simt import (
@@ -29,6 +31,7 @@ from ascreg.simt import (
     asc_atomic_max,
     asc_ballot,
     asc_reduce_add,
+    asc_shfl_xor,
     asc_syncthreads,
     blockDim,
     blockIdx,
@@ -48,11 +51,21 @@ def per_thread_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     execute = engine.Scheduler.execute
 
     def counted(self: engine.Scheduler) -> None:
-        runs.append(self.run.nthreads)
+        if self.journal is None:  # not the path runner's (ascreg.machine.simt.engine.run_paths)
+            runs.append(self.run.nthreads)
         execute(self)
 
     monkeypatch.setattr(engine.Scheduler, "execute", counted)
     yield runs
+
+
+@pytest.fixture
+def slow_paths(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], list[str]]]:
+    """Return the SlowPathWarning messages so far (each kernel warns once per process)."""
+    monkeypatch.setattr(engine, "_WARNED", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SlowPathWarning)
+        yield lambda: [str(w.message) for w in caught if w.category is SlowPathWarning]
 
 
 def outcome(run: Callable[[], Any]) -> Any:
@@ -306,26 +319,78 @@ def divide_in_a_branch(out: Any, d: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    ("kernel", "error"),
+    ("kernel", "error", "slow"),
     [
-        (oob_in_one_lane, OutOfBoundsError),
-        (sync_in_a_branch, SyncError),
-        (sync_after_return, SyncError),
-        (sync_on_both_sides, None),
-        (divide_in_a_branch, None),
+        (oob_in_one_lane, OutOfBoundsError, False),
+        (sync_in_a_branch, SyncError, False),
+        (sync_after_return, SyncError, False),
+        (sync_on_both_sides, None, True),
+        (divide_in_a_branch, None, False),
     ],
 )
-def test_errors_and_sync_match_the_one_thread_tier(kernel: Any, error: Any) -> None:
+def test_errors_and_sync_match_the_one_thread_tier(
+    kernel: Any, error: Any, slow: bool, slow_paths: Callable[[], list[str]]
+) -> None:
     result = both_tiers(launch(kernel, 8, (int32_t, 8), (int32_t, 8)))
     if error is None:
         assert isinstance(result, list)
     else:
         assert result[0] == error.__name__
+    # an error path (the per-thread run raises the kernel's error) does not warn
+    assert len(slow_paths()) == slow
 
 
-def test_a_fallback_is_logged_with_its_reason_and_line(caplog: pytest.LogCaptureFixture) -> None:
-    def helper_branches(t: Any) -> int:
-        return 1 if t < 3 else 2  # a helper is not rewritten: runs per thread
+def test_a_slow_path_warns_once_per_kernel(slow_paths: Callable[[], list[str]]) -> None:
+    for _ in range(3):
+        both_tiers(launch(sync_on_both_sides, 8, (int32_t, 8), (int32_t, 8)))
+    (said,) = slow_paths()
+    line = sync_on_both_sides.__code__.co_firstlineno + 3
+    assert said == (
+        f"sync_on_both_sides: asc_syncthreads() reached by part of the block (at {__file__}:"
+        f"{line}); blocks that meet it run one thread at a time"
+    )
+
+
+def test_a_slow_path_warning_made_an_error_leaves_the_memory_of_the_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engine, "_WARNED", set())
+    run = launch(sync_on_both_sides, 8, (int32_t, 8), (int32_t, 8))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SlowPathWarning)
+        for _ in range(2):  # raised every time: an error is not "said once"
+            with pytest.raises(
+                SlowPathWarning, match=re.escape("asc_syncthreads() reached by part")
+            ):
+                run()
+
+
+def test_a_plain_helper_that_branches_runs_masked(per_thread_runs: list[int]) -> None:
+    def clamp(t: Any, low: int) -> Any:  # no __simt_callee__: rewritten all the same
+        if t < low:
+            return low
+        for k in range(3):
+            if t == 10 + k:
+                return -k
+        return t
+
+    class Box:
+        def pick(self, t: Any) -> Any:
+            return 1 if t % 2 else 2
+
+    def k(out: Any) -> None:
+        out[threadIdx.x] = clamp(int32_t(threadIdx.x), 3) + 100 * Box().pick(threadIdx.x)
+
+    with divergence("masked"):
+        result = outcome(launch(k, 16, (int32_t, 16)))
+    assert per_thread_runs == []
+    assert result == both_tiers(launch(k, 16, (int32_t, 16)))
+
+
+def test_a_fallback_is_logged_with_its_reason_and_line(
+    caplog: pytest.LogCaptureFixture, slow_paths: Callable[[], list[str]]
+) -> None:
+    helper_branches = eval("lambda t: 1 if t < 3 else 2")  # no source: runs as written
 
     def k(out: Any) -> None:
         out[threadIdx.x] = helper_branches(threadIdx.x)
@@ -338,19 +403,76 @@ def test_a_fallback_is_logged_with_its_reason_and_line(caplog: pytest.LogCapture
         and "run one thread at a time" in r.message
         for r in caplog.records
     )
+    assert len(slow_paths()) == 1
 
 
-def test_a_function_without_source_falls_back_and_says_why(
+def test_a_function_without_source_runs_path_by_path(
     caplog: pytest.LogCaptureFixture,
+    slow_paths: Callable[[], list[str]],
+    per_thread_runs: list[int],
 ) -> None:
     kernel = eval(
         "lambda out: out.__setitem__(threadIdx.x, 1 if threadIdx.x < 3 else 2)",
         {"threadIdx": threadIdx},
     )
-    with caplog.at_level(logging.INFO, logger="ascreg.simt"):
-        assert both_tiers(launch(kernel, 8, (int32_t, 8))) == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
+    assert both_tiers(launch(kernel, 8, (int32_t, 8))) == [("<i4", [1, 1, 1, 2, 2, 2, 2, 2])]
     assert masked_version(kernel) is kernel
-    assert any("its source is not available" in r.message for r in caplog.records)
+    assert per_thread_runs == [8]  # the per-thread reference only
+    assert slow_paths() == []
+
+
+SOURCELESS = """
+def grid_stride(out, data, n):
+    i = blockIdx.x * blockDim.x + threadIdx.x
+    while i < n:  # trip counts differ per thread
+        v = data[i]
+        if v % 3 == 0:  # and so do the branches
+            out[i] = v // 3
+        elif v < 0:
+            continue_value = -v
+            out[i] = continue_value
+        else:
+            out[i] = helper(v)
+        i += blockDim.x * gridDim.x
+
+def helper(v):  # no source either, and it branches too
+    return v * 2 if v > 10 else v + 100
+
+def shuffles(out):
+    v = threadIdx.x
+    if v < 5:
+        v = v + 1
+    out[threadIdx.x] = asc_shfl_xor(v, 1)  # where the paths meet again is unknown
+"""
+
+
+def test_code_piped_to_python_runs_vectorised_path_by_path(
+    slow_paths: Callable[[], list[str]], per_thread_runs: list[int]
+) -> None:
+    scope = {"threadIdx": threadIdx, "blockIdx": blockIdx, "blockDim": blockDim}
+    scope.update(gridDim=engine.gridDim, asc_shfl_xor=asc_shfl_xor)
+    exec(compile(SOURCELESS, "<stdin>", "exec"), scope)  # what `python -` makes of a file
+    data = np.random.default_rng(3).integers(-30, 30, 100).astype(np.int32)
+
+    def run() -> Any:
+        gm = GlobalMemory()
+        out, inp = gm.alloc(int32_t, 100), gm.alloc(int32_t, 100)
+        inp.write(data)
+        run_simt_kernel(scope["grid_stride"], dim3(3), dim3(16), 0, (out, inp, 100))
+        return out.read(100)
+
+    got = outcome(run)
+    assert per_thread_runs == [] and slow_paths() == []
+    want = np.where(data % 3 == 0, data // 3, np.where(data < 0, -data, 0))
+    rest = (data % 3 != 0) & (data >= 0)
+    want[rest] = np.where(data[rest] > 10, data[rest] * 2, data[rest] + 100)
+    assert got == [("<i4", want.tolist())]
+    assert both_tiers(run) == got
+    result = both_tiers(launch(scope["shuffles"], 8, (uint32_t, 8)))
+    assert result == [("<u4", [2, 1, 4, 3, 5, 5, 7, 6])]
+    (said,) = slow_paths()
+    assert "shuffles: a warp function while the threads take different paths" in said
+    assert "its source is not available" in said
 
 
 # -- the example ports, small -------------------------------------------------------------------------

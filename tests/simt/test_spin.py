@@ -10,11 +10,15 @@ import pytest
 
 from ascreg import GlobalMemory, int32_t
 from ascreg.engine.simt import masked
+from ascreg.errors import SlowPathWarning
+from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import __simt_callee__, divergence
 from ascreg.machine.simt.lanes import SpinError
 from ascreg.simt import asc_atomic_cas, asc_atomic_exch, dim3, run_simt_kernel, threadIdx
 
 TIMEOUT_SECONDS = 60.0
+# a spin on another warp is what the lockstep tier cannot run: those blocks run per thread
+pytestmark = pytest.mark.filterwarnings("ignore::ascreg.errors.SlowPathWarning")
 
 
 def run_guarded(kernel: Any, threads: int, *args: Any) -> BaseException | None:
@@ -105,10 +109,16 @@ def test_the_masked_tier_says_it_falls_back(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(masked, "_told", set())  # said once per place: say it again here
+    monkeypatch.setattr(engine, "_WARNED", set())  # warned once per kernel: warn again here
     gm = GlobalMemory()
-    with caplog.at_level("INFO", logger="ascreg.simt"):
+    with caplog.at_level("INFO", logger="ascreg.simt"), pytest.warns(SlowPathWarning) as told:
         assert run_guarded(flag_spin, 64, gm.alloc(int32_t, 1), gm.alloc(int32_t, 64)) is None
     assert "spins on another warp" in caplog.text
+    line = flag_spin.__code__.co_firstlineno + 3  # its while loop
+    assert [str(w.message).split(" (")[0] for w in told] == [
+        f"flag_spin: the while loop at line {line} spins on another warp"
+    ]
+    assert (told[0].filename, told[0].lineno) == (__file__, line + 1)  # where it stopped
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -88,12 +88,30 @@ _PREFIX_SUMS = {"add": False, "sub": True}
 """The atomics that run as one prefix sum on integers (value: whether the operand is negated)."""
 
 
+UFUNC_ATOMICS = {
+    "add": np.add,
+    "sub": np.subtract,
+    "max": np.maximum,
+    "min": np.minimum,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+}
+"""The atomics whose update is a ufunc: with the old values unused, ``ufunc.at`` applies them
+(element by element, in lane order: the same serialisation, float rounding included)."""
+DENSE = 16
+"""An address range at most this many times the lanes is updated through a dense scratch array
+(no sort)."""
+
+
 def read_modify_write(
     op: str,
     address: Pointer[Any] | LanePointer,
     lanes: int,
     operands: Sequence[Arr],
     active: Arr | None = None,
+    *,
+    discard: bool = False,
 ) -> Arr:
     """Apply ``asc_atomic_<op>`` for each of *lanes* lanes at *address*; return their old values.
 
@@ -111,12 +129,15 @@ def read_modify_write(
     array([0, 1, 1], dtype=int32)
     """
     if active is not None:
-        return _some_lanes(op, address, lanes, operands, active)
+        return _some_lanes(op, address, lanes, operands, active, discard)
     if isinstance(address, LanePointer):
         base, offsets = address.base, np.broadcast_to(address.offsets, (lanes,))
     else:
         base, offsets = address, np.zeros(lanes, dtype=np.int64)
     values = [np.broadcast_to(v, (lanes,)) for v in operands]
+    if discard and op in UFUNC_ATOMICS and lanes:
+        apply_at(UFUNC_ATOMICS[op], base, offsets, values[0])
+        return np.zeros(lanes, dtype=base.dtype.np_dtype)
     old = np.empty(lanes, dtype=base.dtype.np_dtype)
     order = np.argsort(offsets, kind="stable")
     ordered = offsets[order]
@@ -129,8 +150,53 @@ def read_modify_write(
     return old
 
 
+def apply_at(ufunc: Any, base: Pointer[Any], offsets: Arr, values: Arr) -> None:
+    """Update the elements at *offsets* lane by lane with ``ufunc.at``, through *base*.
+
+    The old values are read and the new ones written once per distinct element, through the
+    pointer (its checks and hooks see them as a gather and a scatter).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, float32_t
+    >>> p = GlobalMemory().alloc(float32_t, 2)
+    >>> apply_at(np.add, p, np.array([1, 0, 1]), np.float32([1e8, 2, 1]))  # lane order
+    >>> p.read(2).tolist()  # element 1: (0 + 1e8) + 1 rounds back to 1e8
+    [2.0, 100000000.0]
+    """
+    low, high = int(offsets.min()), int(offsets.max())
+    span = high - low + 1
+    if span <= DENSE * offsets.size:  # a dense scratch array: no sort
+        at = offsets - low
+        touched = np.zeros(span, dtype=bool)
+        touched[at] = True
+        where = np.flatnonzero(touched)
+        scratch = np.zeros(span, dtype=base.dtype.np_dtype)
+        scratch[where] = np.asarray(base[where + low])
+        with np.errstate(over="ignore", invalid="ignore"):
+            ufunc.at(scratch, at, values)
+        base[where + low] = scratch[where]
+        return
+    order = np.argsort(offsets, kind="stable")
+    ordered = offsets[order]
+    starts = np.r_[True, ordered[1:] != ordered[:-1]]
+    distinct = ordered[starts]
+    current = np.asarray(base[distinct]).copy()
+    slot = np.empty(offsets.size, dtype=np.int64)
+    slot[order] = np.cumsum(starts) - 1
+    with np.errstate(over="ignore", invalid="ignore"):
+        ufunc.at(current, slot, values)
+    base[distinct] = current
+
+
 def _some_lanes(
-    op: str, address: Pointer[Any] | LanePointer, lanes: int, operands: Sequence[Arr], active: Arr
+    op: str,
+    address: Pointer[Any] | LanePointer,
+    lanes: int,
+    operands: Sequence[Arr],
+    active: Arr,
+    discard: bool = False,
 ) -> Arr:
     """:func:`read_modify_write` for the *active* lanes only (in lane order)."""
     chosen = np.flatnonzero(active)
@@ -138,7 +204,7 @@ def _some_lanes(
         offsets = np.broadcast_to(address.offsets, (lanes,))[chosen]
         address = LanePointer(address.base, offsets)
     values = [np.broadcast_to(v, (lanes,))[chosen] for v in operands]
-    some = read_modify_write(op, address, chosen.size, values)
+    some = read_modify_write(op, address, chosen.size, values, discard=discard)
     old = np.zeros(lanes, dtype=some.dtype)
     old[chosen] = some
     return old

@@ -66,12 +66,13 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
     >>> read_lanes(values, active, LANE[None, :] ^ 1, None, "asc_shfl_xor")[0, :4]
     array([1, 0, 3, 2])
     """
-    rows = np.arange(values.shape[0])[:, None]
     inside = (source >= 0) & (source < WARP_SIZE)
     if use is not None:
         inside &= use
     safe = np.where(inside, source, LANE)
-    bad = active & inside & ~active[rows, safe]
+    # one flat take per array: cheaper than indexing with (rows, lanes) pairs
+    flat = (np.arange(0, values.size, WARP_SIZE)[:, None] + safe).reshape(-1)
+    bad = active & inside & ~np.take(active, flat).reshape(safe.shape)
     if bad.any():
         warp, lane = (int(v[0]) for v in np.nonzero(bad))
         undefined_behaviour(
@@ -82,7 +83,8 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
             )
         )
         safe = np.where(bad, LANE, safe)
-    result: Arr = values[rows, safe]
+        flat = (np.arange(0, values.size, WARP_SIZE)[:, None] + safe).reshape(-1)
+    result: Arr = np.take(values, flat).reshape(safe.shape)
     return result
 
 
@@ -225,13 +227,27 @@ def butterfly(values: Arr, active: Arr, *, combine: Callable[[Arr, Arr], Arr]) -
     6
     """
     acc, have = values.copy(), active.copy()
+    full = bool(have.all())
     for offset in (16, 8, 4, 2, 1):
         partner = LANE ^ offset
-        other, other_have = acc[:, partner], have[:, partner]
-        lower_first = np.where(partner > LANE, combine(acc, other), combine(other, acc))
-        acc = np.where(have & other_have, lower_first, np.where(other_have, other, acc))
+        other, other_have = _partners(acc, offset), _partners(have, offset)
+        if combine is np.add:  # a + b is b + a, bit for bit: one sum
+            both = np.add(acc, other)
+        else:
+            both = np.where(partner > LANE, combine(acc, other), combine(other, acc))
+        if full:
+            acc = both
+            continue
+        acc = np.where(have & other_have, both, np.where(other_have, other, acc))
         have = have | other_have
     return np.broadcast_to(acc[:, :1], values.shape)
+
+
+def _partners(lanes: Arr, offset: int) -> Arr:
+    """``lanes[:, LANE ^ offset]`` (each group of ``2 * offset`` lanes with its halves swapped)."""
+    rows = lanes.shape[0]
+    swapped = lanes.reshape(rows, WARP_SIZE // (2 * offset), 2, offset)[:, :, ::-1, :]
+    return swapped.reshape(rows, WARP_SIZE)
 
 
 REDUCTIONS: dict[str, Callable[[Arr, Arr], Arr]] = {

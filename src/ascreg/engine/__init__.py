@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from ascreg.engine import batching, loops
 from ascreg.engine.simt import batch as simt_batch
+from ascreg.engine.simt import blocks as simt_blocks
 from ascreg.engine.simt import masked
 from ascreg.machine import hook
 
@@ -64,6 +65,8 @@ class Engine:
     """Log a message once per key (the SIMT fallbacks)."""
     run_block_batches = staticmethod(simt_batch.run_block_batches)
     """Run the leading blocks of a SIMT-only vector kernel in batches."""
+    run_simt_blocks = staticmethod(simt_blocks.run_simt_blocks)
+    """Run the blocks of a pure SIMT launch, in batches of blocks where exact."""
 
 
 hook.install(Engine())

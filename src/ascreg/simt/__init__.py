@@ -29,6 +29,14 @@ atomics work on all lanes in one numpy call, ``asc_syncthreads`` is free. ``bloc
 ``blockDim`` and ``gridDim`` are plain ints. A 1024-thread block costs a few tens of
 microseconds plus the numpy work.
 
+**Many blocks at once.** The blocks of a pure SIMT launch run in batches: one group of
+``blocks x threads`` lanes (``blockIdx`` holds each lane's block and behaves as the Python
+``int`` a block alone sees; each block keeps its own UB and its own warps), kept only where it
+is what the blocks leave run in turn — no block reads or writes bytes another block of the batch
+writes (atomics apart, which must meet each address in block order), nothing printed, no error.
+Otherwise the batch is undone and its blocks run one by one (see
+:mod:`ascreg.engine.simt.blocks`).
+
 **Divergent control flow stays vectorised.** The kernel function is rewritten once (per code
 object, cached) into masked form, as the hardware runs it: a thread-dependent ``if``/``elif``/
 ``else`` runs each side under the mask of the lanes that take it, ``while`` and ``for`` loops
@@ -37,20 +45,24 @@ object, cached) into masked form, as the hardware runs it: a thread-dependent ``
 else b``, ``and``, ``or``, ``not`` and ``a < b < c`` work per lane. An assignment inside such
 code merges (``x = where(active, new, x)``, pointers too), loads and stores touch only the
 active lanes' addresses, atomics update for the active lanes (serialised in thread order, the
-others get 0) and warp functions see the active lanes as the warp's participants. Helpers
-marked ``__simt_callee__`` are rewritten the same way and may return a value per thread.
+others get 0) and warp functions see the active lanes as the warp's participants. Helper
+functions of the user's (marked ``__simt_callee__`` or not) are rewritten the same way and may
+return a value per thread.
 Branching costs about the work of both sides (the divergent-kernel benchmark in
 ``docs/performance.md``: about 2x the same kernel on data that takes one side everywhere).
 
 **Slow — one thread at a time.** What the rewrite cannot express re-runs the block with one
 Python thread per SIMT thread, scheduled one at a time in thread order: a kernel whose source
 Python cannot find (a lambda, code made by ``exec``) or that uses ``yield``, ``await`` or
-``match``; a plain (unmarked) helper function that branches on a thread-varying value; a value
-that cannot be merged per lane (a list, an object); ``asc_syncthreads`` reached by part of the
+``match``; a helper function without source, or of an installed package, that branches on a
+thread-varying value (the user's own helpers are rewritten like the kernel); a value that cannot
+be merged per lane (a list, an object, lanes of two types whose union would round); ``asc_syncthreads`` reached by part of the
 block; and any exception raised while only part of the block is active (the per-thread run
 then raises it, or not, exactly as the threads that really get there meet it). Each such case
-is logged once, with the kernel's file and line, at INFO level on the ``ascreg.simt`` logger
-(``logging.basicConfig(level=logging.INFO)`` shows it). Before the re-run the vectorised
+is reported: a :class:`~ascreg.errors.SlowPathWarning` once per kernel, attributed to the
+kernel's line where the vectorised run stopped, with the reason (``warnings.filterwarnings(
+"error", category=SlowPathWarning)`` turns it into an error raised after the block ran), and an
+INFO record once per place on the ``ascreg.simt`` logger. Before the re-run the vectorised
 attempt is undone: an internal ``DivergenceSignal`` (a ``BaseException``) stops it, every memory
 write it made is undone (writes are journaled at the memory level, whatever pointer they went
 through: kernel arguments, ``__ubuf__`` arrays, closures, raw addresses), what it printed is

@@ -4,7 +4,10 @@ In the vectorised tier one call stands for every thread of the block, or, in div
 for the threads of the active mask (the others change nothing and get 0). Threads that hit the
 same address are serialised in thread order (one of the orders the hardware may pick); the update
 formulas and the serialisation are :mod:`ascreg.core.atomics`, this module checks the arguments
-against each function's row.
+against each function's row. The model's order over a launch: blocks in launch order, calls in
+program order, each call's lanes in thread order (float sums are rounded in that order); a call
+whose value the kernel drops updates by ``ufunc.at`` in the same order, and blocks run side by
+side keep it (see the "SIMT order of atomics" section of the semantics page).
 
 The address is a pointer (the same address for every thread) or ``p + idx`` with a per-thread
 ``idx`` (a :class:`~ascreg.simt.LanePointer`). 64-bit atomics are GM-only.
@@ -50,6 +53,9 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
     """Check the address and operands of *op* against its row, then update for every thread."""
     group = current_group(op.name)
     pointees = tuple(combo[0] for combo in op.spec.combos)
+    per_block = getattr(address, "atomic_target", None)  # UB of a batch of blocks
+    if per_block is not None:
+        address = per_block()
     base, target = operands.simt_address(op.name, address, pointees)
     if base.dtype.size == 8 and isinstance(base, UbPtr):
         raise AddressSpaceError(f"64-bit atomics work on GM only, not on {base!r}")
@@ -59,8 +65,16 @@ def _atomic(op: Any, address: Any, *values: Any) -> Any:
         for v, r in zip(values, roles, strict=True)
     ]
     update = op.name.removeprefix("asc_atomic_")
+    # a call whose value the kernel drops (a statement of its masked form): ufunc.at updates
+    discard = group.discarding is not None and group.discarding is _FORWARDERS.get(op.name)
+    if group.batch is not None:  # blocks side by side (ascreg.engine.simt.blocks)
+        if discard and group.batch.defer(update, target, converted):
+            return np.zeros(group.size, dtype=base.dtype.np_dtype).view(Lanes)
+        group.batch.atomic(target)
     with atomic_access():  # blocks may combine results here: exempt from the GM race check
-        old = atomics.read_modify_write(update, target, group.size, converted, group.active)
+        old = atomics.read_modify_write(
+            update, target, group.size, converted, group.active, discard=discard
+        )
         return old.view(Lanes)
 
 
@@ -118,3 +132,23 @@ def asc_atomic_cas(op: Any, address: Any, compare: Any, val: Any) -> Any:
     (array([1], dtype=int32), array([0, 1, 1, 1], dtype=int32))
     """
     return _atomic(op, address, compare, val)
+
+
+_FORWARDERS: dict[str, Any] = {
+    f.__name__: f
+    for f in (
+        asc_atomic_add,
+        asc_atomic_sub,
+        asc_atomic_exch,
+        asc_atomic_max,
+        asc_atomic_min,
+        asc_atomic_inc,
+        asc_atomic_dec,
+        asc_atomic_and,
+        asc_atomic_or,
+        asc_atomic_xor,
+        asc_atomic_cas,
+    )
+}
+"""Each atomic's own entry point, by name: what ``Group.discarding`` holds for a call whose value
+is dropped."""

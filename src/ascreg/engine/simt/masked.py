@@ -29,12 +29,16 @@ Python construct                        masked form (``_ascreg_f`` is the call's
 Atomics, warp functions and ``asc_syncthreads`` read the same mask (see their modules).
 
 What the rewrite cannot express makes the block run one thread at a time, as before, and says
-so once through the ``ascreg.simt`` logger (``logging.getLogger("ascreg.simt")``): a function
+so: a :class:`~ascreg.errors.SlowPathWarning` once per kernel (after the block ran, so a
+warning filter set to ``"error"`` never hides the kernel's own error) and an INFO record once per
+place on the ``ascreg.simt`` logger (``logging.getLogger("ascreg.simt")``). The cases: a function
 whose source is not available (a lambda, code built at run time) or that uses ``yield``, ``await``
 or ``match``; at run time, a value that cannot be merged per lane (a list, a per-lane function
-result), ``asc_syncthreads`` reached by part of the block, a helper function that branches on a
-thread-varying value (only the kernel itself is rewritten), and any exception raised while only
-part of the block is active (the one-thread tier then reports it exactly as it always did).
+result, values of two types whose union would round), ``asc_syncthreads`` reached by part of the
+block, a helper of library code or without source that branches on a thread-varying value (the
+user's own helpers, marked ``__simt_callee__`` or not, are rewritten too: :func:`helper`), and
+any exception raised while only part of the block is active (the one-thread tier then reports
+it exactly as it always did).
 
 A ``while`` loop that runs :data:`SPIN_ITERATIONS` iterations in a row without progress (the same
 running lanes, the same values of every name its body assigns, no store that changed memory)
@@ -72,6 +76,8 @@ import copy
 import inspect
 import logging
 import operator
+import os
+import sysconfig
 import textwrap
 import types
 import weakref
@@ -81,7 +87,8 @@ from typing import Any
 import numpy as np
 
 from ascreg.machine.memory import Pointer
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
+from ascreg.machine.simt.engine import Journal, activate, wrap_pointer
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, weak_to_match
 from ascreg.machine.simt.vectors import VectorValue
 
 Arr = np.ndarray[Any, Any]
@@ -191,7 +198,7 @@ class Frame:
     'Frame'
     """
 
-    __slots__ = ("entry", "group", "loops", "n", "result", "returned")
+    __slots__ = ("bound", "entry", "group", "loops", "n", "result", "returned")
 
     def __init__(self) -> None:
         group = STATE.group
@@ -201,6 +208,8 @@ class Frame:
         self.returned: Arr | None = None
         self.result: Any = UNBOUND
         self.loops: list[Loop] = []
+        self.bound: dict[str, Arr] = {}
+        """The lanes that hold a value of a local first bound in divergent code (by name)."""
 
     def value(self) -> Any:
         """Leave the function: the lanes active at the call are active again; return its result.
@@ -219,16 +228,9 @@ class Frame:
 
     def _set(self, mask: Arr | None) -> None:
         """Make *mask* the active mask (an all-true one becomes ``None``)."""
-        group = self.group
         if mask is not None and mask.all():
             mask = None
-        if (group.active is None) != (mask is None):
-            # garbage in inactive lanes must not warn: numpy errors raise (-> one thread at a time)
-            if mask is None:
-                np.seterr(**group.saved_err)
-            else:
-                group.saved_err = np.seterr(divide="raise", over="raise", invalid="raise")
-        group.active = mask
+        activate(self.group, mask)
 
     def _gone(self) -> Arr | None:
         """Lanes that left the current scope: returned, or broke/continued the innermost loop."""
@@ -322,6 +324,24 @@ class Frame:
             value = operand()
         return value
 
+    def void(self, func: Any, *args: Any, **kwargs: Any) -> Any:
+        """``func(args)`` as a statement: the call may know that its value is dropped.
+
+        ``Group.discarding`` holds *func* during the call (an atomic then skips computing the
+        old values nobody reads).
+        """
+        group = self.group
+        previous, group.discarding = group.discarding, func
+        try:
+            return helper(func)(*args, **kwargs)
+        finally:
+            group.discarding = previous
+
+    @staticmethod
+    def call(func: Any, *args: Any, **kwargs: Any) -> Any:
+        """``func(args)``: a plain Python helper of the user's runs in masked form too."""
+        return helper(func)(*args, **kwargs)
+
     def not_(self, value: Any) -> Any:
         """``not value`` per lane."""
         if isinstance(value, Lanes) and value.size > 1:
@@ -348,7 +368,7 @@ class Frame:
         """``return value`` by the active lanes; True when every lane of the call has returned."""
         active = self.group.active
         if value is not None or self.result is not UNBOUND:
-            self.result = value if active is None else self.merge(value, self.result)
+            self.result = value if active is None else self.merge(value, self.result, _RESULT)
         active = self.full(active)
         self.returned = active.copy() if self.returned is None else self.returned | active
         self._set(np.zeros(self.n, dtype=bool))
@@ -410,7 +430,7 @@ class Frame:
         entries = journal.entries if journal is not None else []
         fingerprint = _fingerprint(state)
         stored = any(
-            not np.array_equal(memory.data[start : start + old.size], old)
+            not np.array_equal(Journal.now(memory, start, old), old)
             for memory, start, old in entries[loop.stored :]
         )
         same = fingerprint is not None and not stored and fingerprint == loop.state
@@ -470,13 +490,31 @@ class Frame:
 
     # assignment ------------------------------------------------------------------------------
 
-    def merge(self, new: Any, old: Any) -> Any:
-        """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes."""
+    def merge(self, new: Any, old: Any, name: str | None = None) -> Any:
+        """Return the value of ``x = new`` where ``x`` held *old*: *new* on the active lanes.
+
+        *name* (the local's name) lets a local first bound in divergent code take *new*
+        whole, of any type, while no lane outside the active ones holds a value of it (C's
+        uninitialised variable: its other lanes are never read). Otherwise the lanes outside
+        the active mask keep *old* (:func:`blend`).
+        """
         active = self.group.active
         if new is old:
             return new
-        if active is None or old is UNBOUND:
+        if active is None:
+            if name is not None and self.bound:
+                self.bound.pop(name, None)
             return value_copy(new)
+        if old is UNBOUND:
+            if name is not None:
+                self.bound[name] = active.copy()
+            return value_copy(new)
+        if name is not None:
+            bound = self.bound.get(name)
+            if bound is not None:
+                self.bound[name] = bound | active
+                if not (bound & ~active).any():  # only active lanes hold a value: replace
+                    return value_copy(new)
         return blend(active, new, old)
 
     def setitem(self, target: Any, index: Any, value: Any) -> None:
@@ -498,6 +536,47 @@ class Frame:
         setattr(target, name, value)
 
 
+_LIBRARY = tuple(
+    {
+        os.path.dirname(os.path.dirname(os.path.dirname(__file__))) + os.sep,  # ascreg itself
+        *(sysconfig.get_paths()[key] + os.sep for key in ("stdlib", "platstdlib", "purelib")),
+        *(sysconfig.get_paths()[key] + os.sep for key in ("platlib",)),
+    }
+)
+"""Where library code lives (ascreg, the standard library, installed packages): not a helper
+the masked form rewrites."""
+_USER: dict[types.CodeType, bool] = {}
+
+
+def helper(func: Any) -> Any:
+    """Return the masked form of a user's helper function (or method), else *func* itself.
+
+    A plain Python function of the user's (its code outside ascreg, the standard library and
+    installed packages) called from masked code may branch on a thread-varying value: it runs
+    in masked form, as a ``__simt_callee__`` does. Other callables are returned unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> helper(len) is len, helper(np.clip) is np.clip  # library code runs as it is
+    (True, True)
+    """
+    kind = type(func)
+    if kind is types.MethodType:
+        made = helper(func.__func__)
+        return func if made is func.__func__ else types.MethodType(made, func.__self__)
+    if kind is not types.FunctionType:
+        return func
+    code = func.__code__
+    user = _USER.get(code)
+    if user is None:
+        name = code.co_filename
+        user = _USER[code] = not name.startswith(_LIBRARY)  # without source: runs as it is
+    if not user or PREFIX + "rt" in code.co_freevars:  # library code, or masked already
+        return func
+    return masked_version(func, wrap_pointer)
+
+
 def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """Return comparable copies of *values* (lanes, scalars, pointers); None if one is opaque."""
     out: list[Any] = []
@@ -514,8 +593,9 @@ def _fingerprint(values: tuple[Any, ...]) -> tuple[Any, ...] | None:
 
 
 def _is_value(x: Any, lanes: int) -> bool:
+    # np.ndarray.size, not x.size: a vector type's class attribute ``size`` is its sizeof
     return isinstance(x, np.generic | int | float | bool) or (
-        isinstance(x, np.ndarray) and x.size in (1, lanes)
+        isinstance(x, np.ndarray) and _SIZE(x) in (1, lanes)
     )
 
 
@@ -550,21 +630,41 @@ def _as_assigned(merged: Arr, mask: Arr, new: Any, old: Any) -> Arr:
     return merged.astype(target)
 
 
+_SIZE = np.ndarray.size.__get__
+
+
 def blend(mask: Arr, new: Any, old: Any) -> Any:
-    """Per lane: *new* where *mask* holds, else *old* (numbers, lanes or pointers).
+    """Per lane: *new* where *mask* holds, else *old* (numbers, lanes, pointers, tuples of them).
+
+    Two numpy values of different types share one array of their common type when that is an
+    integer type holding both exactly (``int32`` and ``uint32`` lanes become ``int64``, as
+    numpy's arithmetic on the two would); where the common type is a float type (``float32``
+    and ``float64``, ``int64`` and ``uint64``) later arithmetic would round differently in some
+    lanes: that is a :class:`DivergenceSignal`. A Python number takes the other side's type.
 
     Examples
     --------
     >>> import numpy as np
     >>> blend(np.array([True, False]), np.int32(1), np.int32(2))
     Lanes([1, 2], dtype=int32)
+    >>> blend(np.array([True, False]), (np.int32(1), 5), (np.int32(2), 6))
+    (Lanes([1, 2], dtype=int32), Lanes([5, 6]))
     """
     if _is_value(new, mask.size) and _is_value(old, mask.size):
+        new, old = weak_to_match(new, old), weak_to_match(old, new)  # a Python int per lane
+        a, b = getattr(new, "dtype", None), getattr(old, "dtype", None)
+        if a is not None and b is not None and a != b and not _exact_union(a, b):
+            raise DivergenceSignal(
+                f"a {a} and a {b} value cannot be merged per lane (one array holds one type, "
+                "and theirs would round)"
+            )
         if isinstance(new, VectorValue):
             return np.where(mask, new, old).view(type(new))
         return _as_assigned(np.where(mask, new, old), mask, new, old).view(Lanes)
     if new is old:
         return new
+    if type(new) is tuple and type(old) is tuple and len(new) == len(old):
+        return tuple(blend(mask, a, b) for a, b in zip(new, old, strict=True))
     offsets = _pointer_offsets(new, old)
     if offsets is None:
         raise DivergenceSignal(
@@ -572,6 +672,13 @@ def blend(mask: Arr, new: Any, old: Any) -> Any:
         )
     base, new_off, old_off = offsets
     return _lane_pointer(base, np.where(mask, new_off, old_off))
+
+
+def _exact_union(a: np.dtype[Any], b: np.dtype[Any]) -> bool:
+    """Tell whether lanes of types *a* and *b* merge exactly (an integer common type)."""
+    if a.names is not None or b.names is not None:
+        return False
+    return a.kind in "biu" and b.kind in "biu" and np.promote_types(a, b).kind in "iu"
 
 
 def _as_lane_offsets(p: Any) -> tuple[Any, Any] | None:
@@ -608,6 +715,8 @@ class NotRewritable(Exception):
 
 
 _FRAME = PREFIX + "f"
+_RESULT = PREFIX + "result"
+"""The name under which :meth:`Frame.merge` tracks the lanes that returned a value."""
 
 
 def _call(method: str, *args: ast.expr) -> ast.Call:
@@ -651,6 +760,14 @@ class _Expressions(ast.NodeTransformer):
         return node  # its own scope: left alone
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_Lambda  # type: ignore[assignment]
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in ("locals", "super", "range"):
+            return node  # they look at the caller's frame (range: see do_For)
+        made = _call("call", node.func, *node.args)
+        made.keywords = node.keywords
+        return made
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
         self.generic_visit(node)
@@ -720,7 +837,13 @@ class _Statements:
     # simple statements -------------------------------------------------------------------------
 
     def do_Expr(self, node: ast.Expr, in_loop: bool) -> list[ast.stmt]:
-        return [ast.Expr(self.expr(node.value))]
+        call = node.value
+        if not isinstance(call, ast.Call):
+            return [ast.Expr(self.expr(call))]
+        # f(args) as a statement: its value is dropped (Frame.void tells the callee)
+        void = _call("void", self.expr(call.func), *(self.expr(a) for a in call.args))
+        void.keywords = [ast.keyword(k.arg, self.expr(k.value)) for k in call.keywords]
+        return [ast.Expr(void)]
 
     def do_Assign(self, node: ast.Assign, in_loop: bool) -> list[ast.stmt]:
         value = self.expr(node.value)
@@ -740,7 +863,7 @@ class _Statements:
     def assign(self, target: ast.expr, value: ast.expr) -> list[ast.stmt]:
         """``target = value`` as merges (names), masked stores (subscripts) or attribute merges."""
         if isinstance(target, ast.Name):
-            merged = _call("merge", value, ast.Name(target.id, ast.Load()))
+            merged = _call("merge", value, ast.Name(target.id, ast.Load()), ast.Constant(target.id))
             return [ast.Assign([ast.Name(target.id, ast.Store())], merged)]
         if isinstance(target, ast.Subscript):
             return [

@@ -40,19 +40,20 @@ import os
 import sys
 import threading
 import types
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ascreg.errors import AscregError, LaunchError, SyncError
+from ascreg.errors import AscregError, LaunchError, SlowPathWarning, SyncError
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.hook import engine
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, SpinError
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, PathSplit, SpinError
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -144,9 +145,9 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
 
     Called from a block that runs vectorised, the helper runs in masked form too (see
     :mod:`~ascreg.engine.simt.masked`): it may branch on thread-varying values and return a
-    different value per thread. A helper without the mark that branches on such a value makes
-    the block run one thread at a time; there the helper runs as written, with C's copy on
-    assignment and the spin check of its ``while`` loops (see ``copying_version``).
+    different value per thread (so does an unmarked helper of the user's, which the masked
+    form of its caller rewrites too). In the per-thread tier the helper runs as written, with
+    C's copy on assignment and the spin check of its ``while`` loops (see ``copying_version``).
 
     Examples
     --------
@@ -227,19 +228,40 @@ class Journal:
     __slots__ = ("entries",)
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Memory, int, np.ndarray[Any, Any]]] = []
+        self.entries: list[tuple[Memory, Any, np.ndarray[Any, Any]]] = []
 
     def record(self, memory: Memory, start: int, nbytes: int) -> None:
-        """Save the bytes about to be overwritten."""
-        if nbytes > 0:
-            end = min(start + nbytes, memory.data.size)
-            self.entries.append((memory, start, memory.data[start:end].copy()))
+        """Save the bytes about to be overwritten.
 
-    def rollback(self) -> None:
-        """Restore every saved range, newest first."""
-        for memory, start, old in reversed(self.entries):
-            memory.data[start : start + old.size] = old
-        self.entries.clear()
+        A scatter (:attr:`~ascreg.machine.memory.Memory.scatter`) over a span much wider than
+        its elements saves those elements' bytes only (*start* is then their positions).
+        """
+        if nbytes <= 0:
+            return
+        end = min(start + nbytes, memory.data.size)
+        scatter = memory.scatter
+        if scatter is not None and scatter.offsets.size * scatter.size * 4 < end - start:
+            size = scatter.size
+            where = start + (scatter.offsets[:, None] * size + np.arange(size)).reshape(-1)
+            self.entries.append((memory, where, memory.data[where]))
+            return
+        self.entries.append((memory, start, memory.data[start:end].copy()))
+
+    @staticmethod
+    def now(memory: Memory, start: Any, old: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        """Return the bytes an entry saved, as they are now."""
+        if isinstance(start, np.ndarray):
+            return memory.data[start]
+        return memory.data[start : start + old.size]
+
+    def rollback(self, keep: int = 0) -> None:
+        """Restore every saved range but the first *keep*, newest first."""
+        for memory, start, old in reversed(self.entries[keep:]):
+            if isinstance(start, np.ndarray):
+                memory.data[start] = old
+            else:
+                memory.data[start : start + old.size] = old
+        del self.entries[keep:]
 
     @contextmanager
     def watching(self, memories: Iterator[Memory] | list[Memory]) -> Iterator[None]:
@@ -328,7 +350,7 @@ class Changes(Journal):
     def count(self) -> int:
         """Return how many writes so far changed the bytes they wrote."""
         for memory, start, old in self.entries:
-            if not np.array_equal(memory.data[start : start + old.size], old):
+            if not np.array_equal(Journal.now(memory, start, old), old):
                 self.changed += 1
         self.entries.clear()
         return self.changed
@@ -366,19 +388,36 @@ class _SimtPointer:
         return self.__add__(n)
 
     def __getitem__(self, index: Any) -> Any:
+        group = STATE.group
+        if group is not None and group.batch is not None:
+            return group.batch.load(self, index, self._load)
+        return self._load(index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        group = STATE.group
+        if group is not None and group.batch is not None:
+            group.batch.store(self, index, value, self._store)
+            return
+        self._store(index, value)
+
+    def _load(self, index: Any) -> Any:
         active = _per_lane_mask(index)
         if active is not None:  # divergent code: only the active lanes load
-            chosen = promote(super().__getitem__(np.asarray(index)[active]))  # type: ignore[misc]
-            # the other lanes hold an active lane's value: no spurious 0 divisor in them
-            value = np.full(active.size, chosen[0] if chosen.size else 0, dtype=chosen.dtype)
-            value[active] = chosen
+            first = int(active.argmax())
+            flat = np.asarray(index).reshape(-1)
+            if not active[first]:  # no lane is active: nothing is read
+                none = np.zeros(active.size, dtype=self.dtype.np_dtype)  # type: ignore[attr-defined]
+                return element_view(none, self.dtype) if none.dtype.names else none.view(Lanes)  # type: ignore[attr-defined]
+            # the other lanes read the first active lane's element: no spurious 0 divisor in
+            # them, and no address an active lane does not read
+            value = promote(super().__getitem__(np.where(active, flat, flat[first])))  # type: ignore[misc]
             return element_view(value, self.dtype) if value.dtype.names else value.view(Lanes)  # type: ignore[attr-defined]
         value = promote(super().__getitem__(index))  # type: ignore[misc]
         if value.dtype.names is not None:  # a struct type (half2, int2 ...): its class
             return element_view(value, self.dtype)  # type: ignore[attr-defined]
         return value.view(Lanes) if isinstance(index, Lanes) else value
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    def _store(self, index: Any, value: Any) -> None:
         uniform = not isinstance(index, np.ndarray) or index.ndim == 0
         active = _active_lanes()
         if active is not None:  # divergent code: only the active lanes store
@@ -542,12 +581,15 @@ def _launch_args(
     return wrapped
 
 
-_INDEX_CACHE: dict[tuple[int, int, int], _ThreadIndex] = {}
+_INDEX_CACHE: dict[tuple[int, int, int, int], _ThreadIndex] = {}
+"""Thread indices per block shape and lane count, of the read-only thread id arrays of the
+vectorised tier (the whole block in order, or whole blocks side by side)."""
 
 
 def _thread_indices(block_dim: dim3, tids: np.ndarray[Any, Any]) -> _ThreadIndex:
-    whole = tids.size == block_dim.count  # the vectorised tier: cache per block shape
-    shape = (block_dim.x, block_dim.y, block_dim.z)
+    # the vectorised tier (the whole block, or whole blocks side by side): cache per shape
+    whole = tids.size % block_dim.count == 0 and not tids.flags.writeable
+    shape = (block_dim.x, block_dim.y, block_dim.z, tids.size)
     found = _INDEX_CACHE.get(shape) if whole else None
     if found is None:
         t = tids.astype(np.uint32)
@@ -575,6 +617,14 @@ class Group:
         self.block_idx, self.block_dim, self.grid_dim = run.block_idx, run.block_dim, run.grid_dim
         self.active: np.ndarray[Any, Any] | None = None  # divergent code: the active lanes
         self.saved_err: dict[str, Any] = {}  # numpy's error state outside divergent code
+        self.paths = False
+        """True while :func:`run_paths` runs the kernel one path (group of lanes) at a time."""
+        self.discarding: Any = None
+        """The function a statement of the masked form is calling (its value is dropped):
+        an atomic seeing itself here need not compute the old values."""
+        self.batch: Any = None
+        """A batch of blocks run as one group (set by the engine): sees every memory access
+        of the group's SIMT pointers (``note``); None while one block runs."""
 
     @property
     def size(self) -> int:
@@ -594,8 +644,12 @@ class Group:
         the thread waits for the threads of its warp that make the same call (*key*) and gets
         its own lane of the result (see :mod:`~ascreg.machine.simt.rendezvous`).
         """
-        if self.fiber is None:
-            return run_warps(values, params, compute, self.active)
+        if self.fiber is None or self.paths:
+            if self.paths and (self.active is not None or self.size < self.run.nthreads):
+                # without its source, where the paths meet again is unknown: the lanes of the
+                # warp on the other paths may take part
+                raise DivergenceSignal("a warp function while the threads take different paths")
+            return run_warps(values, params, compute, self.active, self.run.nthreads)
         own = tuple(np.asarray(p).reshape(-1)[:1] for p in params)
         return self.fiber.block(("warp", WarpRequest(key, compute, values, own)))
 
@@ -628,8 +682,19 @@ class Group:
         """
         if self.fiber is not None:
             self.fiber.block(("sync", None))
-        elif self.active is not None:
+        elif self.active is not None and not self._whole_blocks(self.active):
             raise DivergenceSignal("asc_syncthreads() reached by part of the block")
+
+    def _whole_blocks(self, active: np.ndarray[Any, Any]) -> bool:
+        """Tell whether *active* holds whole blocks of a batch (each all or none of its lanes).
+
+        A block of a batch none of whose threads is active has ended or waits elsewhere (at a
+        sync of its own branch, since the branch was the same for all of its threads).
+        """
+        if self.batch is None:
+            return False
+        rows = active.reshape(-1, self.run.nthreads)
+        return bool((rows.all(axis=1) | ~rows.any(axis=1)).all())
 
 
 def _tids(tids: list[int]) -> str:
@@ -774,16 +839,62 @@ class Fiber:
         return self.reply
 
 
+class _PathFiber(Fiber):
+    """A group of SIMT threads that take one path, run together as one vectorised group.
+
+    Its group holds only its own lanes (no mask); a value its lanes disagree on raises
+    :class:`~ascreg.machine.simt.lanes.PathSplit` naming them (:func:`run_paths`).
+    """
+
+    def __init__(self, scheduler: Scheduler, lanes: np.ndarray[Any, Any]) -> None:
+        super().__init__(scheduler, int(lanes.argmax()))
+        self.lanes = lanes
+
+    def _main(self) -> None:
+        self.go.acquire()
+        scheduler = self.scheduler
+        run = scheduler.run
+        tids = np.flatnonzero(self.lanes).astype(np.int64)
+        group = Group(run, tids, scheduler.journal)
+        group.fiber, group.paths = self, True
+        STATE.group = group
+        try:
+            if not scheduler.aborted:
+                run.func(*run.args)
+        except _Abort:
+            pass
+        except PathSplit as split:
+            split.lanes = self.lanes
+            self.error = split
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            STATE.group = None
+            self.done = True
+            scheduler.back.release()
+
+
 class Scheduler:
     """Runs the fibers of one block one at a time and completes their rendezvous points."""
 
-    def __init__(self, run: BlockRun, memories: list[Memory] | None = None) -> None:
+    def __init__(
+        self,
+        run: BlockRun,
+        memories: list[Memory] | None = None,
+        paths: list[np.ndarray[Any, Any]] | None = None,
+        journal: Journal | None = None,
+    ) -> None:
         self.run = run
         self.memories = memories or []  # changing writes to them are progress for spinners
         self.hooks: list[_WriteHook] = []  # on them once a thread first spins
         self.back = threading.Semaphore(0)
         self.aborted = False
-        self.fibers = [Fiber(self, t) for t in range(run.nthreads)]
+        self.journal = journal
+        self.fibers: list[Fiber] = (
+            [Fiber(self, t) for t in range(run.nthreads)]
+            if paths is None
+            else [_PathFiber(self, lanes) for lanes in paths]
+        )
         self.changes = Changes()
         self.moves = 0  # while iterations that made progress
         self.rendezvous = 0  # completed warp calls and asc_syncthreads
@@ -973,6 +1084,7 @@ def run_block(run: BlockRun, ctx: Any = None) -> None:
 def _run_tiers(run: BlockRun, ub: Any) -> None:
     """Run the block vectorised, else (its writes undone) one thread at a time."""
     mode = _MODE[-1]
+    fallback: tuple[str, BaseException] | None = None
     if mode != "per-thread":
         journal = Journal()
         group = Group(run, _all_tids(run.nthreads), journal)
@@ -983,7 +1095,8 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
             else engine().copying_version(run.func)
         )
         memories = [ub, *live_memories()] if ub is not None else live_memories()
-        if _attempt(run, func, group, journal, memories):
+        fallback = _attempt(run, func, group, journal, memories)
+        if fallback is None:
             return
         journal.rollback()
         _ub_restore(ub, mark)
@@ -991,32 +1104,36 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
     memories = [ub, *live_memories()] if ub is not None else live_memories()
     run.scheduler = Scheduler(run, memories)
     run.scheduler.execute()
+    if fallback is not None and mode == "masked":  # after the run: not before an error
+        _tell_fallback(run, *fallback)
 
 
 def _attempt(
     run: BlockRun, func: Callable[..., Any], group: Group, journal: Journal, memories: list[Memory]
-) -> bool:
-    """Run the block vectorised; False if it must run per thread (its writes are in *journal*).
+) -> tuple[str, BaseException] | None:
+    """Run the block vectorised; the reason it must run per thread, or None if it ran.
 
-    An exception raised while only part of the block is active counts as such a case: the
-    one-thread tier then raises it (or not) exactly as the threads that really run meet it.
+    The writes of an attempt that must run per thread are in *journal*. An exception raised
+    while only part of the block is active counts as such a case: the one-thread tier then
+    raises it (or not) exactly as the threads that really run meet it.
     Written out by hand (no ``with``): this is the per-block cost of the fast tier.
     """
     previous, STATE.group = STATE.group, group
     hooks = journal.hook(memories)
     held, buffer = sys.stdout, io.StringIO()
     sys.stdout = buffer
-    diverged = False
+    fallback: tuple[str, BaseException] | None = None
     try:
-        func(*run.args)
+        if func is run.func and _MODE[-1] == "masked" and engine().why_not_rewritten(func):
+            run_paths(func, run.args, group, journal, memories)  # no source: path by path
+        else:
+            func(*run.args)
     except DivergenceSignal as signal:
-        diverged = True
-        _tell_fallback(run, str(signal), signal)
+        fallback = (str(signal), signal)
     except Exception as exc:
         if group.active is None:
             raise
-        diverged = True
-        _tell_fallback(run, f"{type(exc).__name__} raised in divergent code", exc)
+        fallback = (f"{type(exc).__name__} raised in divergent code", exc)
     finally:
         if group.active is not None:
             np.seterr(**group.saved_err)
@@ -1025,13 +1142,157 @@ def _attempt(
         sys.stdout = held
         Journal.unhook(hooks)
         STATE.group = previous
-        if text and not diverged:
+        if text and fallback is None:
             held.write(text)
-    return not diverged
+    return fallback
+
+
+MAX_PATHS = 16
+"""At most this many runs of :func:`run_paths` (paths found and run) before it gives up."""
+
+
+def run_paths(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    group: Group,
+    journal: Journal,
+    memories: list[Memory] | None = None,
+) -> None:
+    """Run a kernel the masked form cannot rewrite (no source) vectorised, one path at a time.
+
+    The kernel runs as written over every lane of *group*. Where its lanes disagree on a value
+    Python needs one answer for (an ``if``, ``while``, ``int()`` of lanes: a
+    :class:`~ascreg.machine.simt.lanes.PathSplit`), the run is undone (*journal*, output) and
+    each group of lanes that agree runs the kernel again from the start, alone (the others
+    inactive), until every group ran to its end: one run per path the threads take (lowest
+    thread's path first). What needs the threads of other paths, or many paths, stops it (a
+    :class:`~ascreg.machine.simt.lanes.DivergenceSignal`: the block runs one thread at a time):
+    warp functions and ``asc_syncthreads`` while the lanes take different paths, an exception
+    on a path not taken by every lane, more than :data:`MAX_PATHS` runs.
+
+    Examples
+    --------
+    >>> from ascreg import GlobalMemory, int32_t
+    >>> out = GlobalMemory().alloc(int32_t, 6)
+    >>> k = eval("lambda out: out.__setitem__(threadIdx.x, 1 if threadIdx.x % 3 else 2)",
+    ...          {"threadIdx": threadIdx})  # no source to rewrite
+    >>> run_simt_kernel(k, dim3(1), dim3(6), 0, (out,))
+    >>> out.read(6).tolist()
+    [2, 1, 1, 2, 1, 1]
+    """
+    if group.batch is not None or memories is None:
+        _paths_in_turn(func, args, group, journal)
+        return
+    paths = [np.ones(group.size, dtype=bool)]
+    held = sys.stdout
+    for _ in range(MAX_PATHS):
+        start, out = len(journal.entries), io.StringIO()
+        hooks = journal.hook(memories, any_thread=True)  # the paths run on threads of their own
+        scheduler = Scheduler(group.run, memories, paths, journal)
+        sys.stdout = out
+        try:
+            scheduler.execute()
+        except PathSplit as split:
+            journal.rollback(start)
+            lanes = split.lanes  # the path that split; its values are one per lane of it
+            values = np.zeros(lanes.size, dtype=np.asarray(split.values).dtype)
+            values[lanes] = split.values
+            others = [p for p in paths if p is not lanes]
+            paths = sorted([*others, *_split(lanes, values)], key=lambda m: m.argmax())
+            continue
+        except Exception as exc:
+            raise DivergenceSignal(f"{type(exc).__name__} raised on one path") from exc
+        finally:
+            sys.stdout = held
+            Journal.unhook(hooks)
+        held.write(out.getvalue())
+        return
+    raise DivergenceSignal(f"the threads take more than {MAX_PATHS} paths")
+
+
+def _paths_in_turn(
+    func: Callable[..., Any], args: tuple[Any, ...], group: Group, journal: Journal
+) -> None:
+    """Run :func:`run_paths` for a batch of blocks: each path to its end in turn.
+
+    The lanes of the other paths are masked off (no warp function nor ``asc_syncthreads``
+    while the paths differ).
+    """
+    paths = [np.ones(group.size, dtype=bool)]
+    held = sys.stdout
+    for _ in range(MAX_PATHS):
+        if not paths:
+            return
+        lanes = paths.pop(0)
+        start, out = len(journal.entries), io.StringIO()
+        group.allocs_done, group.paths = 0, True
+        activate(group, None if lanes.all() else lanes)
+        sys.stdout = out
+        try:
+            func(*args)
+        except PathSplit as split:
+            journal.rollback(start)
+            paths = sorted([*paths, *_split(lanes, split.values)], key=lambda m: m.argmax())
+            continue
+        except Exception as exc:
+            if group.active is None:
+                raise
+            raise DivergenceSignal(f"{type(exc).__name__} raised on one path") from exc
+        finally:
+            sys.stdout = held
+            group.paths = False
+        activate(group, None)
+        held.write(out.getvalue())
+    raise DivergenceSignal(f"the threads take more than {MAX_PATHS} paths")
+
+
+def _split(lanes: np.ndarray[Any, Any], values: Any) -> list[np.ndarray[Any, Any]]:
+    """Return the groups of *lanes* whose *values* agree."""
+    chosen = np.flatnonzero(lanes)
+    _, which = np.unique(np.asarray(values)[chosen], return_inverse=True, equal_nan=True)
+    parts = []
+    for k in range(int(which.max()) + 1):
+        part = np.zeros_like(lanes)
+        part[chosen[which == k]] = True
+        parts.append(part)
+    return parts
+
+
+def activate(group: Group, mask: np.ndarray[Any, Any] | None) -> None:
+    """Make *mask* the active lanes of *group* (None: all of them).
+
+    While only some lanes are active, numpy errors raise instead of warning: garbage in the
+    inactive lanes must not warn, and an error there sends the block to the per-thread tier.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> group = Group(BlockRun(len, (), dim3(2), dim3(1), dim3(0), pure_simt=True), _all_tids(2), None)
+    >>> activate(group, np.array([True, False])); np.geterr()["divide"]
+    'raise'
+    >>> activate(group, None); group.active is None
+    True
+    """
+    if (group.active is None) != (mask is None):
+        if mask is None:
+            np.seterr(**group.saved_err)
+        else:
+            group.saved_err = dict(np.seterr(divide="raise", over="raise", invalid="raise"))
+    group.active = mask
+
+
+_WARNED: set[Any] = set()
+"""The kernels (code objects) whose per-thread fallback has been reported (:func:`_tell_fallback`)."""
 
 
 def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
-    """Say once per kernel line that a block runs one thread at a time, and why."""
+    """Say that a block runs one thread at a time, and why: once per kernel, as a warning.
+
+    A :class:`~ascreg.errors.SlowPathWarning` (once per kernel, attributed to the kernel's
+    line where the vectorised attempt stopped) and an INFO record on the ``ascreg.simt`` logger
+    (once per place). A warning filter that makes it an error raises it here, after the
+    attempt's writes were undone, every time the kernel falls back.
+    """
     code = getattr(run.func, "__code__", None)
     where = line = None
     tb = exc.__traceback__
@@ -1041,13 +1302,21 @@ def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
             where = f"{code.co_filename}:{line}"
         tb = tb.tb_next
     name = getattr(run.func, "__name__", repr(run.func))
-    why = engine().why_not_rewritten(run.func) if _MODE[-1] == "masked" else None
+    why = engine().why_not_rewritten(run.func)
     unmasked = f"; not run in masked form: {why}" if why else ""
-    engine().tell_once(
-        ("fallback", code, line, reason.split(":")[0]),
+    message = (
         f"{name}: {reason} (at {where or 'an unknown line'}{unmasked}); blocks that meet it "
-        "run one thread at a time",
+        "run one thread at a time"
     )
+    engine().tell_once(("fallback", code, line, reason.split(":")[0]), message)
+    key = code if code is not None else name
+    if key in _WARNED:
+        return
+    filename = code.co_filename if code is not None else "<unknown>"
+    lineno = line or (code.co_firstlineno if code is not None else 0)
+    module = getattr(run.func, "__module__", None) or "ascreg.simt"
+    warnings.warn_explicit(message, SlowPathWarning, filename, lineno, module=module)
+    _WARNED.add(key)  # not reached when a filter makes the warning an error: it raises again
 
 
 _TIDS: dict[int, np.ndarray[Any, Any]] = {}
@@ -1147,17 +1416,25 @@ def run_simt_kernel(
     if not 1 <= grid.count <= MAX_BLOCKS:
         raise LaunchError(f"{grid.count} blocks ({grid!r}) is outside [1, {MAX_BLOCKS}]")
     _check_threads(func, block, _ascreg_call)
-    for z in range(grid.z):
-        for y in range(grid.y):
-            for x in range(grid.x):
-                linear = x + grid.x * (y + grid.y * z)
-                ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
-                try:
-                    with running_as(ctx):
-                        run = BlockRun(func, args, block, grid, dim3(x, y, z), pure_simt=True)
-                        run_block(run, ctx)
-                finally:
-                    ctx.release()
+    args = _Wrapped(wrap_pointer(a) for a in args)
+
+    def run_one(linear: int) -> None:
+        x, rest = linear % grid.x, linear // grid.x
+        ctx = BlockContext(linear, grid.count, int(dyn_ub_bytes), name)
+        try:
+            with running_as(ctx):
+                run = BlockRun(
+                    func, args, block, grid, dim3(x, rest % grid.y, rest // grid.y), pure_simt=True
+                )
+                run_block(run, ctx)
+        finally:
+            ctx.release()
+
+    if grid.count > 1 and _MODE[-1] == "masked":  # blocks in order, in batches where exact
+        engine().run_simt_blocks(func, grid, block, int(dyn_ub_bytes), args, run_one)
+        return
+    for linear in range(grid.count):
+        run_one(linear)
 
 
 def convert_value(value: Any, dtype: Any) -> Any:

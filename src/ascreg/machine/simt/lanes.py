@@ -33,6 +33,8 @@ import numpy as np
 
 from ascreg.errors import AscregError
 
+Arr = np.ndarray[Any, Any]
+
 
 class DivergentBranchError(AscregError):
     """A thread-varying value was used where Python needs a single value (``if``, ``int()``).
@@ -82,6 +84,26 @@ class DivergenceSignal(BaseException):
     """
 
 
+class PathSplit(DivergenceSignal):
+    """A kernel run path by path met a value its active lanes disagree on (``values``: per lane).
+
+    The engine's path runner (:func:`~ascreg.machine.simt.engine.run_paths`) undoes the run
+    and runs each group of lanes that agree on its own.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> PathSplit("bool()", np.array([1, 2])).values.tolist()
+    [1, 2]
+    """
+
+    def __init__(self, message: str, values: Any) -> None:
+        super().__init__(message)
+        self.values = values
+        self.lanes: Any = None
+        """The lanes of the block that took the path (set by the path runner)."""
+
+
 def _compound(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """Return an in-place operator that computes ``op`` and converts back to the left type."""
 
@@ -117,6 +139,8 @@ class Lanes(np.ndarray[Any, Any]):
         first = flat[0]
         if flat.size > 1 and not (flat == first).all():
             if group is not None and group.journal is not None:  # vectorised, fallback ready
+                if group.paths and self.size == group.size:  # a kernel run path by path
+                    raise PathSplit(self._describe(), np.array(self).reshape(-1))
                 raise DivergenceSignal(self._describe())
             raise DivergentBranchError(self._describe())
         return first
@@ -161,6 +185,106 @@ class Lanes(np.ndarray[Any, Any]):
     __iand__ = _compound(operator.and_)
     __ior__ = _compound(operator.or_)
     __ixor__ = _compound(operator.xor)
+
+
+def _rebinding(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """Return an in-place operator that computes ``op`` (no conversion back: a Python int)."""
+
+    def rebind(self: Any, other: Any) -> Any:
+        return op(self, other)
+
+    rebind.__doc__ = f"``x {op.__name__.strip('_')}= n`` as Python does it: ``x = x op n``."
+    return rebind
+
+
+_COMPARISONS = frozenset(
+    {np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal}
+)
+
+
+class WeakLanes(Lanes):
+    """One Python number per lane: numpy's rules for a Python ``int`` (or ``float``), lane-wise.
+
+    ``blockIdx.x`` of a block run alone is a Python ``int``: with numpy values it takes their
+    type (NEP 50: ``uint32`` lanes ``+ 1`` stay ``uint32``, ``- 1`` from a ``uint32`` ``0``
+    raises ``OverflowError``). A batch of blocks holds each lane's block here and converts it
+    the same way wherever it meets a numpy value; with other Python numbers (or itself) it
+    computes as Python would (``int64``, or ``float64`` after ``/``) and stays weak.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = np.array([0, 1, 2]).view(WeakLanes)
+    >>> (b * np.uint32(4) + np.arange(3, dtype=np.uint32)).dtype
+    dtype('uint32')
+    >>> b - 1, type(b - 1).__name__
+    (WeakLanes([-1,  0,  1]), 'WeakLanes')
+    >>> np.uint32(5) + (b - 1)  # what np.uint32(5) + (-1) does
+    Traceback (most recent call last):
+    ...
+    OverflowError: Python integer -1 out of bounds for uint32
+    """
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        plain = [np.asarray(x).view(np.ndarray) if isinstance(x, WeakLanes) else x for x in inputs]
+        if method != "__call__" or "out" in kwargs or ufunc.nout != 1:
+            return getattr(ufunc, method)(*plain, **kwargs)
+        strong = [x for x in inputs if not isinstance(x, WeakLanes | int | float | complex)]
+        if not strong or ufunc in _COMPARISONS:  # Python arithmetic, or an exact comparison
+            result = ufunc(*plain, **kwargs)
+            kind = WeakLanes if not strong and result.dtype.kind in "if" else Lanes
+            return result.view(kind)
+        example = 0.0 if any(np.asarray(x).dtype.kind == "f" for x in inputs) else 0
+        target = np.result_type(*strong, example)
+        converted = [_weak_to(x, target) if isinstance(x, WeakLanes) else x for x in inputs]
+        return np.asarray(ufunc(*converted, **kwargs)).view(Lanes)
+
+    def astype(self, *args: Any, **kwargs: Any) -> Any:
+        """Return a numpy-typed value (``Lanes``, no longer weak), as a conversion does."""
+        return np.asarray(self).view(np.ndarray).astype(*args, **kwargs).view(Lanes)
+
+    # Python's `x += n` rebinds x to a new int: the result of the plain operator, still weak
+    __iadd__ = _rebinding(operator.add)
+    __isub__ = _rebinding(operator.sub)
+    __imul__ = _rebinding(operator.mul)
+    __ifloordiv__ = _rebinding(operator.floordiv)
+    __imod__ = _rebinding(operator.mod)
+
+
+def _weak_to(values: Any, dtype: np.dtype[Any]) -> Arr:
+    """Convert weak lanes to *dtype* as numpy converts a Python number (``OverflowError``)."""
+    array = np.asarray(values).view(np.ndarray)
+    converted = array.astype(dtype)
+    if dtype.kind in "iub" and array.dtype.kind in "iu":
+        wrong = converted.astype(array.dtype) != array
+        group = STATE.group
+        active = None if group is None else group.active
+        if active is not None and active.shape == wrong.shape:
+            wrong &= active  # inactive lanes do not run the conversion
+        if wrong.any():
+            bad = int(array[np.argmax(wrong)])
+            raise OverflowError(f"Python integer {bad} out of bounds for {dtype}")
+    return converted
+
+
+def weak_to_match(value: Any, other: Any) -> Any:
+    """Return *value* converted to *other*'s type when it is weak and *other* is a numpy value.
+
+    What a merge (``np.where``) of a Python number with a numpy value does (used by
+    :func:`~ascreg.engine.simt.masked.blend`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> weak_to_match(np.array([1, 2]).view(WeakLanes), np.uint32(0)).dtype
+    dtype('uint32')
+    """
+    if not isinstance(value, WeakLanes) or isinstance(other, WeakLanes):
+        return value
+    dtype = getattr(other, "dtype", None)
+    if dtype is None:
+        return value
+    return _weak_to(value, np.result_type(dtype, 0)).view(Lanes)
 
 
 def as_lanes(value: Any) -> Lanes:

@@ -85,31 +85,50 @@ def complete_rendezvous(lanes: list[int], requests: list[WarpRequest]) -> list[A
 
 
 def run_warps(
-    values: Arr, params: tuple[Any, ...], compute: Callable[..., Arr], lanes: Arr | None = None
+    values: Arr,
+    params: tuple[Any, ...],
+    compute: Callable[..., Arr],
+    lanes: Arr | None = None,
+    block: int | None = None,
 ) -> Lanes:
     """Run a warp call over every warp of a whole block at once (the vectorised tier).
 
     *values* holds one value per thread; each of *params* is a scalar or one value per thread.
     *lanes* marks the threads that make the call (divergent code); None means all of them.
+    *block* (threads per block) splits the lanes into blocks run side by side (a batch of
+    blocks): each block's last warp ends with the block, as when the block runs alone.
 
     Examples
     --------
     >>> import numpy as np
     >>> run_warps(np.arange(3), (np.int64(1),), lambda v, a, p: v + p)
     Lanes([1, 2, 3])
+    >>> first = lambda v, a: np.broadcast_to(v[:, :1], v.shape)
+    >>> run_warps(np.arange(6), (), first, block=3)  # two blocks of 3 threads, a warp each
+    Lanes([0, 0, 0, 3, 3, 3])
     """
     n = values.size
-    warps = -(-n // WARP_SIZE)
-    padded = np.zeros(warps * WARP_SIZE, dtype=values.dtype)
-    padded[:n] = values
-    taking_part = np.arange(warps * WARP_SIZE) < n
-    if lanes is not None:
-        taking_part[:n] &= lanes
-    active = taking_part.reshape(warps, WARP_SIZE)
+    if block is None or block >= n:
+        block = n
+    per_block = -(-block // WARP_SIZE) * WARP_SIZE
+    if per_block == block:  # blocks fill their warps: lane i is slot i
+        slots = None
+        size = n
+    else:
+        lane = np.arange(n)
+        slots = (lane // block) * per_block + lane % block
+        size = (n // block) * per_block
+    padded = np.zeros(size, dtype=values.dtype)
+    taking_part = np.zeros(size, dtype=bool)
+    where = slice(0, n) if slots is None else slots
+    padded[where] = values
+    taking_part[where] = True if lanes is None else lanes
+    warps = size // WARP_SIZE
     columns = []
     for p in params:
-        column = np.zeros(warps * WARP_SIZE, dtype=np.int64)
-        column[:n] = np.broadcast_to(np.asarray(p).astype(np.int64), (n,))
+        column = np.zeros(size, dtype=np.int64)
+        column[where] = np.broadcast_to(np.asarray(p).astype(np.int64), (n,))
         columns.append(column.reshape(warps, WARP_SIZE))
-    result = compute(padded.reshape(warps, WARP_SIZE), active, *columns)
-    return np.ascontiguousarray(result).reshape(-1)[:n].view(Lanes)
+    shaped = padded.reshape(warps, WARP_SIZE)
+    result = compute(shaped, taking_part.reshape(warps, WARP_SIZE), *columns)
+    return np.ascontiguousarray(result).reshape(-1)[where].view(Lanes)
