@@ -12,7 +12,11 @@ Examples
 128
 """
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ascreg import acl
+from ascreg import errors as _errors
 from ascreg import reg as Reg
 from ascreg._dtypes import (
     Scalar,
@@ -75,6 +79,39 @@ from ascreg.machine.memory import (
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne, RegTraitNumTwo
 from ascreg.machine.template import TemplateFunction, template
+
+
+class _LazyProfile:
+    """``ascreg.profile`` until the profiler is first used: it loads :mod:`ascreg.profile`.
+
+    ``import ascreg`` does not import the profiler; calling this (or reading an attribute)
+    does, and from then on ``ascreg.profile`` is the package itself (also callable).
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._load()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._load(), name)
+
+    def __repr__(self) -> str:
+        return "<module 'ascreg.profile' (not loaded yet)>"
+
+    @staticmethod
+    def _load() -> Any:
+        return importlib.import_module("ascreg.profile")
+
+
+def _switch_profile(path: str | None) -> None:
+    """Switch the policy's profile (``ascreg.policy(profile=...)``), loading the profiler."""
+    importlib.import_module("ascreg.profile")._switch(path)
+
+
+_errors.PROFILE_SWITCH[:] = [_switch_profile]
+if TYPE_CHECKING:
+    from ascreg import profile as profile
+else:
+    profile = _LazyProfile()
 
 MicroAPI = Reg
 """``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""

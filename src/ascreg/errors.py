@@ -9,7 +9,8 @@ Undefined behaviour on the chip (negative shift counts, reading a register nobod
 misaligned address) is an error by default. ``set_policy(undefined="warn")`` turns those into
 :class:`AscregWarning` and carries on with the documented fallback of each case.
 ``policy(execution="eager")`` runs the loops of ``__simd_vf__`` functions one iteration at a
-time instead of batched (for debugging with print and pdb).
+time instead of batched (for debugging with print and pdb). ``policy(profile="trace.json")``
+records a pipe timeline of what runs (:mod:`ascreg.profile`) and writes it when it ends.
 
 Examples
 --------
@@ -26,7 +27,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 import attrs
@@ -212,6 +213,10 @@ class Policy:
         errors as running it in order (see :mod:`ascreg.machine.loops`); ``"eager"`` always
         runs it in order, one iteration at a time (use it to step through a loop with print or
         pdb). Under ``undefined="warn"`` loops run eagerly too.
+    profile
+        None (default), or the path of a trace file: everything that runs is recorded
+        (:mod:`ascreg.profile`) and the estimated pipe timeline is written there when the policy
+        ends (``ascreg.profile.last()`` is that profile).
 
     Examples
     --------
@@ -225,9 +230,15 @@ class Policy:
     execution: Literal["batched", "eager"] = attrs.field(
         default="batched", validator=attrs.validators.in_(("batched", "eager"))
     )
+    profile: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(str))
+    )
 
 
 _policy = Policy()
+PROFILE_SWITCH: list[Callable[[str | None], None]] = []
+"""What starts and stops the policy's profile (the top package registers it: this layer does not
+import :mod:`ascreg.profile`)."""
 
 
 def get_policy() -> Policy:
@@ -254,8 +265,12 @@ def set_policy(
     *,
     undefined: Literal["error", "warn"] | None = None,
     execution: Literal["batched", "eager"] | None = None,
+    profile: str | Literal[False] | None = None,
 ) -> Policy:
     """Set the policy and return the previous one (a setting not given stays as it is).
+
+    ``profile="trace.json"`` starts recording a profile (:mod:`ascreg.profile`);
+    ``profile=False`` stops it and writes its trace.
 
     Examples
     --------
@@ -275,7 +290,16 @@ def set_policy(
     execution = previous.execution if execution is None else execution
     _checked("undefined", undefined, POLICIES)
     _checked("execution", execution, EXECUTIONS)
-    _policy = Policy(undefined=undefined, execution=execution)
+    if profile is not None and profile is not False and not (isinstance(profile, str) and profile):
+        raise PolicyError(
+            f"profile={profile!r} is not a policy: use the path of the trace file to write, or "
+            "False to stop profiling",
+            call=current_call() or "set_policy",
+        )
+    path = previous.profile if profile is None else profile or None
+    _policy = Policy(undefined=undefined, execution=execution, profile=path)
+    if profile is not None and PROFILE_SWITCH:
+        PROFILE_SWITCH[0](path)
     return previous
 
 
@@ -284,8 +308,12 @@ def policy(
     *,
     undefined: Literal["error", "warn"] | None = None,
     execution: Literal["batched", "eager"] | None = None,
+    profile: str | Literal[False] | None = None,
 ) -> Iterator[Policy]:
     """Apply a policy inside a ``with`` block (what is not given stays as it is).
+
+    With ``profile="trace.json"`` the code inside is profiled (:mod:`ascreg.profile`) and the
+    trace written when the block ends.
 
     Examples
     --------
@@ -296,11 +324,14 @@ def policy(
     ...     p.execution, p.undefined
     ('eager', 'error')
     """
-    previous = set_policy(undefined=undefined, execution=execution)
+    previous = set_policy(undefined=undefined, execution=execution, profile=profile)
     try:
         yield _policy
     finally:
-        set_policy(undefined=previous.undefined, execution=previous.execution)
+        restored: str | Literal[False] | None = None
+        if profile is not None:  # put back the profile it replaced (False: none)
+            restored = previous.profile if previous.profile else False
+        set_policy(undefined=previous.undefined, execution=previous.execution, profile=restored)
 
 
 def undefined_behaviour(error: UndefinedBehaviourError | AlignmentError) -> None:

@@ -38,6 +38,7 @@ from ascreg.machine.batch import _ACTIVE as _BATCHING
 from ascreg.machine.block import _STACK, running_block
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
 from ascreg.machine.sync import Pipe
+from ascreg.machine.trace import RECORDING as _TRACING
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -334,6 +335,8 @@ def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) 
         op = bound if bound is not None else args[0]
         if vector and _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
             check_in_vector_function(op.name)
+        if _TRACING:  # a profile records: it runs this call again, then records it
+            return _TRACING.pop().call(op, call, args, kwargs)
         passed = args if bound is not None else args[1:]
         if _BATCHING:
             return batching.batched(op, impl, passed, kwargs)
@@ -363,7 +366,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
 
 _FORWARDER = """\
 def {name}({head}{formal}):
-{vector_check}    if _BATCHING:
+{vector_check}{trace}    if _BATCHING:
         return batched(op, impl, ({packed}), None)
     return impl(op, {actual})
 """
@@ -375,7 +378,7 @@ calls. The generated function does the same checks as the generic one."""
 
 _FORWARDER_STEPS = """\
 def {name}({head}{formal}):
-{vector_check}    if _BATCHING:
+{vector_check}{trace}    if _BATCHING:
         return batched(op, impl, ({packed}), None)
     step = {cache}.get(({types}))
     if step is not None:
@@ -392,8 +395,15 @@ _VECTOR_CHECK = """\
 """
 """The first lines of a vector op's forwarder: it runs only inside a ``__simd_vf__``."""
 
+_TRACE = """\
+    if _TRACING:
+        return _TRACING.pop().call(op, {name}, ({head}{packed}))
+"""
+"""The next lines: while a profile records (:mod:`ascreg.machine.trace`), it runs the call."""
+
 _RESERVED = frozenset(
     {"op", "impl", "batched", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
+    | {"_TRACING"}
     | {"step", "steps", "first_call"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
@@ -420,12 +430,14 @@ def _forwarder(
         return None
     written = [f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name for p in parameters]
     stepped = row in steps.EAGER
+    head, packed = "op, " if bound is None else "", "".join(f"{w}, " for w in written)
     source = (_FORWARDER_STEPS if stepped else _FORWARDER).format(
         name=name,
-        head="op, " if bound is None else "",
+        head=head,
         formal=", ".join(written),
         vector_check=_VECTOR_CHECK if vector else "",
-        packed="".join(f"{w}, " for w in written),
+        trace=_TRACE.format(name=name, head=head, packed=packed),
+        packed=packed,
         actual=", ".join(written),
         types="".join(f"*map(type, {w[1:]}), " if w[0] == "*" else f"type({w}), " for w in written),
         cache="op._eager_steps" if bound is None else "steps",
@@ -437,6 +449,7 @@ def _forwarder(
         "PIPE_V": Pipe.PIPE_V,
         "_STACK": _STACK,
         "_BATCHING": _BATCHING,
+        "_TRACING": _TRACING,
     }
     namespace["first_call"] = steps.first_call
     if bound is not None:
