@@ -238,7 +238,8 @@ def run(
 
 def golden(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """``1 / (1 + exp(-x))`` in float64, rounded to float32."""
-    return (1.0 / (1.0 + np.exp(-x.astype(np.float64)))).astype(np.float32)
+    value: np.ndarray[Any, Any] = 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+    return value.astype(np.float32)
 
 
 def main(
