@@ -83,8 +83,8 @@ def test_a_missing_double_buffer_shows_as_idle_pipes() -> None:
     single, double = (record(12, b).with_costs(table) for b in (1, 2))
     idle = {p: _idle(prof) for p, prof in (("single", single), ("double", double))}
     assert idle["single"] > 0.3 > idle["double"]
-    assert single.summary(file=None).bound == "sync"
-    assert double.summary(file=None).bound in {"vector", "MTE2", "MTE3"}
+    assert single.summary(show=False).bound == "sync"
+    assert double.summary(show=False).bound in {"vector", "MTE2", "MTE3"}
 
 
 def _idle(prof: Profile) -> float:

@@ -180,7 +180,7 @@ def test_a_profile_still_recording_has_no_timeline() -> None:
             prof.timeline  # noqa: B018
     finally:
         prof.stop()
-    assert prof.makespan == 0 and "nothing was recorded" in prof.summary(file=None).text()
+    assert prof.makespan == 0 and "nothing was recorded" in prof.summary(show=False).text()
 
 
 def test_the_summary() -> None:

@@ -25,7 +25,7 @@ Examples
 >>> with ascreg.profile() as prof:
 ...     _ = vector_add.main()
 [Success] vector_add on 4 blocks (8192 floats) matches numpy.
->>> prof.makespan > 0, prof.summary(file=None).bound
+>>> prof.makespan > 0, prof.summary(show=False).bound
 (True, 'MTE2')
 """
 
@@ -171,11 +171,14 @@ class Profile:
         target.write_text(json.dumps(self.trace()), encoding="utf-8")
         return target
 
-    def summary(self, top: int = 8, *, file: IO[str] | None = sys.stdout) -> Summary:
-        """Print the summary (to *file*; None: do not print) and return it (:class:`Summary`)."""
+    def summary(self, top: int = 8, *, file: IO[str] | None = None, show: bool = True) -> Summary:
+        """Print the summary (to *file*, default standard output) and return it.
+
+        With ``show=False`` it only returns it (a :class:`Summary`; ``str()`` of it is the text).
+        """
         found = summarize(self.timeline)
-        if file is not None:
-            print(found.text(top), file=file)
+        if show:
+            print(found.text(top), file=sys.stdout if file is None else file)
         return found
 
     def plot(

@@ -53,6 +53,13 @@ def fit_costs(table: CostTable, samples: Iterable[Sample], *, source: str = "fit
 
     With one distinct ``units / count`` ratio a key's ``per_unit`` stays the table's and only
     its ``issue`` is fitted.
+
+    Examples
+    --------
+    >>> from ascreg.profile.costs import DAV_3510
+    >>> samples = [Sample("Exp:float", calls, calls, 5.0 * calls) for calls in (8, 64)]
+    >>> fit_costs(DAV_3510, samples)["Exp:float"]  # one repeat a call: per_unit stays 4
+    Cost(issue=1.0, per_unit=4.0, source='fitted to 2 samples')
     """
     by_key: dict[str, list[Sample]] = defaultdict(list)
     for sample in samples:

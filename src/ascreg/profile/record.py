@@ -107,7 +107,20 @@ def site_of(frame: types.FrameType | None) -> Site:
     if frame is None:
         return UNKNOWN
     code = frame.f_code
-    return Site(code.co_filename, frame.f_lineno, code.co_name)
+    key = (id(code), frame.f_lasti)
+    site = _SITES.get(key)
+    if site is None:
+        if len(_SITES) > 1 << 14:
+            _SITES.clear()
+        _KEEP[id(code)] = code
+        site = _SITES[key] = Site(code.co_filename, frame.f_lineno, code.co_name)
+    return site
+
+
+_SITES: dict[tuple[int, int], Site] = {}
+"""The site of each calling instruction met so far (by code id and offset)."""
+_KEEP: dict[int, types.CodeType] = {}
+"""The code objects the keys of the caches name by id (see :func:`_kept`); never dropped."""
 
 
 def entry_name(frame: types.FrameType | None) -> str:
@@ -175,7 +188,6 @@ class Group:
         )
 
 
-@attrs.define(eq=False)
 class Instr:
     """One instruction the block's scalar unit issued (see the module docstring).
 
@@ -191,7 +203,7 @@ class Instr:
     written, read
         Bytes written and read (a copy's destination and source; a vector instruction's).
     bursts
-        Copy bursts.
+        Copy bursts (accesses, for scalar ones).
     groups
         A VF's ops.
     key
@@ -201,18 +213,40 @@ class Instr:
         An op whose work was a flag or barrier (those are instructions of their own).
     """
 
-    kind: str
-    pipe: Pipe | None
-    name: str
-    site: Site
-    dtype: str = ""
-    written: int = 0
-    read: int = 0
-    bursts: int = 0
-    groups: list[Group] = attrs.field(factory=list)
-    key: tuple[Any, ...] = ()
-    synced: bool = False
-    mark: Any = None
+    __slots__ = (
+        "bursts",
+        "dtype",
+        "groups",
+        "key",
+        "kind",
+        "name",
+        "pipe",
+        "read",
+        "site",
+        "synced",
+        "written",
+    )
+
+    def __init__(
+        self,
+        kind: str,
+        pipe: Pipe | None,
+        name: str,
+        site: Site,
+        dtype: str = "",
+        *,
+        groups: list[Group] | None = None,
+        key: tuple[Any, ...] = (),
+    ) -> None:
+        self.kind, self.pipe, self.name, self.site, self.dtype = kind, pipe, name, site, dtype
+        self.written = self.read = self.bursts = 0
+        self.groups: list[Group] = [] if groups is None else groups
+        self.key = key
+        self.synced = False
+
+    def __repr__(self) -> str:
+        pipe = "-" if self.pipe is None else self.pipe.name
+        return f"Instr({self.kind!r}, {pipe}, {self.name!r}, {str(self.site)!r})"
 
 
 @attrs.define(eq=False)
@@ -345,6 +379,8 @@ class BlockRecord:
         if group is None:
             proto = self.protos.get(key)
             if proto is None:
+                if frame is not None:
+                    _kept(frame.f_code)  # the key names it by id
                 proto = self.protos[key] = _group(op, args, site_of(user_frame(frame)))
             group = vf.groups[key] = proto.copy()
         if batch is None:
@@ -393,7 +429,7 @@ class BlockRecord:
             return
         user = user_frame(sys._getframe(1))
         shape = tuple((g.write, g.width, g.step) for g in loop.groups)
-        code = None if user is None else user.f_code
+        code = 0 if user is None else _kept(user.f_code)
         line = 0 if user is None else user.f_lineno
         if batch is self.batch and self.batch_keys:
             self.batch_committed = True
@@ -462,11 +498,9 @@ class BlockRecord:
             return loose
         self.close_loose()
         kind = "op" if pipe is not PIPE_S else "scalar"
-        where = (None if user is None else user.f_code, at[1])
+        where = (0 if user is None else _kept(user.f_code), at[1])
         name = _NAMES_AT.get(where)
         if name is None:
-            if len(_NAMES_AT) > _MAX_PROTOS:
-                _NAMES_AT.clear()
             name = _NAMES_AT[where] = entry_name(frame)
         self.loose = Instr(kind, pipe, name, site_of(user))
         self.loose_at = at
@@ -489,7 +523,7 @@ class BlockRecord:
         self.close_loose()
         frame = sys._getframe(1)
         user = user_frame(frame)
-        where = (None if user is None else user.f_code, -1 if user is None else user.f_lasti, "VF")
+        where = (0 if user is None else _kept(user.f_code), -1 if user is None else user.f_lasti, 1)
         name = _NAMES_AT.get(where)
         if name is None:
             name = _NAMES_AT[where] = _vf_name(frame)
@@ -528,8 +562,18 @@ def call_key(op: Any, args: tuple[Any, ...], frame: types.FrameType | None) -> t
     """
     first = type(args[0]) if args else None
     if frame is None:
-        return (op, None, 0, first)
-    return (op, frame.f_code, frame.f_lasti, first)
+        return (op, 0, 0, first)
+    return (op, _kept(frame.f_code), frame.f_lasti, first)
+
+
+def _kept(code: types.CodeType) -> int:
+    """Return the id of *code*, kept alive so that no other code object gets it.
+
+    Keys hold code objects by id: hashing a code object hashes all of it (its hash is not
+    cached), and a key is made for every op call.
+    """
+    _KEEP[id(code)] = code
+    return id(code)
 
 
 def _vf_name(frame: types.FrameType | None) -> str:
@@ -594,62 +638,77 @@ class TracingTracker(PipeTracker):
     recorder: Recorder
 
     def access(self, pipe: Pipe, start: int, end: int, write: bool, space: int = UB) -> None:  # noqa: D102
-        super().access(pipe, start, end, write, space)
+        PipeTracker.access(self, pipe, start, end, write, space)
         self.record.access(pipe, end - start, write)
 
     def access_rows(self, pipe: Pipe, loop: LoopAccess) -> bool:  # noqa: D102
-        done = super().access_rows(pipe, loop)
+        done = PipeTracker.access_rows(self, pipe, loop)
         if done:
             self.record.rows(self.recorder, loop)
         return done
 
     def begin_copy(self, pipe: Pipe) -> None:  # noqa: D102
-        super().begin_copy(pipe)
+        PipeTracker.begin_copy(self, pipe)
         self.record.begin_copy(pipe)
 
     def notify(self, src: Pipe, dst: Pipe, event: int) -> None:  # noqa: D102
-        super().notify(src, dst, event)
+        PipeTracker.notify(self, src, dst, event)
         self.record.sync("set", src, ("flag", src, dst, event), _flag("SetFlag", src, dst, event))
 
     def wait(self, src: Pipe, dst: Pipe, event: int) -> None:  # noqa: D102
-        super().wait(src, dst, event)
+        PipeTracker.wait(self, src, dst, event)
         self.record.sync("wait", dst, ("flag", src, dst, event), _flag("WaitFlag", src, dst, event))
 
     def token(self, src: Pipe) -> dict[Pipe, int]:  # noqa: D102
-        known = super().token(src)
+        known = PipeTracker.token(self, src)
         self.record.tokens[id(known)] = known
         self.record.sync("set", src, ("token", id(known)), f"set {_name(src)} (queue)")
         return known
 
     def acquire(self, dst: Pipe, known: dict[Pipe, int]) -> None:  # noqa: D102
-        super().acquire(dst, known)
+        PipeTracker.acquire(self, dst, known)
         self.record.sync("wait", dst, ("token", id(known)), f"wait {_name(dst)} (queue)")
 
     def barrier(self) -> None:  # noqa: D102
-        super().barrier()
+        PipeTracker.barrier(self)
         self.record.sync("barrier", None, (), "PipeBarrier<PIPE_ALL>")
 
     def pipe_barrier(self, pipe: Pipe) -> None:  # noqa: D102
-        super().pipe_barrier(pipe)
+        PipeTracker.pipe_barrier(self, pipe)
         self.record.sync("pipe_barrier", pipe, (), f"PipeBarrier<PIPE_{_NAMES[pipe]}>")
 
     def lock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:  # noqa: D102
-        super().lock(pipe, mutex, blocking=blocking)
+        PipeTracker.lock(self, pipe, mutex, blocking=blocking)
         if blocking:
             self.record.sync(
                 "wait", pipe, ("mutex", mutex), f"asc_lock(PIPE_{_NAMES[pipe]}, {mutex})"
             )
 
     def unlock(self, pipe: Pipe, mutex: int, *, blocking: bool = True) -> None:  # noqa: D102
-        super().unlock(pipe, mutex, blocking=blocking)
+        PipeTracker.unlock(self, pipe, mutex, blocking=blocking)
         self.record.sync("set", pipe, ("mutex", mutex), f"asc_unlock(PIPE_{_NAMES[pipe]}, {mutex})")
 
     def complete(self, src: Pipe, dst: Pipe) -> None:  # noqa: D102
-        super().complete(src, dst)
+        PipeTracker.complete(self, src, dst)
+        record = self.record
         if src is PIPE_S and dst is PIPE_V:
-            self.record.vf_begin(self.recorder)
+            record.vf_begin(self.recorder)
+            self.__class__ = InVfTracker  # a VF's accesses are its ops': not reported one by one
         elif src is PIPE_V and dst is PIPE_S:
-            self.record.vf_end()
+            record.vf_end()
+            if not record.vf_depth:
+                self.__class__ = TracingTracker
+
+
+class InVfTracker(TracingTracker):
+    """The tracker of a block while a VF runs: its UB accesses go straight to the checks.
+
+    The VF's time comes from its op calls (:meth:`Recorder.call`) and batched loops
+    (:meth:`TracingTracker.access_rows`); copies, flags and barriers cannot happen inside.
+    """
+
+    access = PipeTracker.access
+    begin_copy = PipeTracker.begin_copy
 
 
 _NAMES = {pipe: pipe.name.removeprefix("PIPE_") for pipe in Pipe}
@@ -679,6 +738,7 @@ class Recorder:
         self.plans: dict[Any, Any] = {}
         if len(_PROTOS) > _MAX_PROTOS:
             _PROTOS.clear()
+            _NAMES_AT.clear()
         self.protos: dict[Any, Group] = _PROTOS
         """The ops of each batched loop by its VF and access pattern (for its replays)."""
         self._last: tuple[str, int, int] | None = None
@@ -741,7 +801,7 @@ class Recorder:
             frame = sys._getframe(2)
             vf = record.vf
             if vf is not None:
-                key = (op, frame.f_code, frame.f_lasti, type(operands[0]) if operands else None)
+                key = (op, id(frame.f_code), frame.f_lasti, type(operands[0]) if operands else None)
                 group = vf.groups.get(key)
                 if group is not None and not BATCHING and record.batch is None:
                     group.calls += 1

@@ -68,6 +68,17 @@ class Summary:
         The source lines by time, most first.
     table
         The cost table's name.
+
+    Examples
+    --------
+    >>> from ascreg.examples import vector_add
+    >>> from ascreg.profile import Profile
+    >>> with Profile() as prof:
+    ...     _ = vector_add.main()
+    [Success] vector_add on 4 blocks (8192 floats) matches numpy.
+    >>> found = prof.summary(show=False)
+    >>> found.bound, found.blocks, found.lines[0].names
+    ('MTE2', 4, ('DataCopy',))
     """
 
     makespan_cycles: float

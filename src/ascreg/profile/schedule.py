@@ -25,7 +25,8 @@ Examples
 >>> from ascreg.profile.record import BlockRecord, Instr, UNKNOWN
 >>> from ascreg.profile.costs import DAV_3510
 >>> rec = BlockRecord("k block 0", 0)
->>> rec.program = [Instr("op", Pipe.PIPE_MTE2, "copy", UNKNOWN, written=4096)]
+>>> copy = Instr("op", Pipe.PIPE_MTE2, "copy", UNKNOWN); copy.written = 4096
+>>> rec.program = [copy]
 >>> t = schedule([rec], DAV_3510.override({"MTE2": Cost(100, 1 / 64)}))
 >>> t.makespan, [(s.track, s.start, s.end) for s in t.blocks[0].slices]
 (165.0, [('SCALAR', 0.0, 1.0), ('MTE2', 1.0, 165.0)])
