@@ -71,12 +71,22 @@ def run() -> list[Figure]:
     return [
         Figure(name, "sigmoid_f32, 16 tiles, no profile", best["sigmoid"], numpy),
         Figure(
-            name, "sigmoid_f32, 16 tiles, profiled", best["sigmoid traced"], numpy,
-            "no profile", best["sigmoid traced"] / best["sigmoid"], TARGET,
-        ),  # fmt: skip
+            name,
+            "sigmoid_f32, 16 tiles, profiled",
+            best["sigmoid traced"],
+            numpy,
+            "no profile",
+            best["sigmoid traced"] / best["sigmoid"],
+            TARGET,
+        ),
         Figure(name, f"{len(EXAMPLES)} bundled examples, no profile", best["examples"], numpy),
         Figure(
-            name, f"{len(EXAMPLES)} bundled examples, profiled", best["examples traced"], numpy,
-            "no profile", best["examples traced"] / best["examples"], TARGET,
-        ),  # fmt: skip
+            name,
+            f"{len(EXAMPLES)} bundled examples, profiled",
+            best["examples traced"],
+            numpy,
+            "no profile",
+            best["examples traced"] / best["examples"],
+            TARGET,
+        ),
     ]
