@@ -14,15 +14,15 @@ says where each figure comes from. The keys:
 ``"MTE2"``, ``"MTE3"``, ``"MTE1"``
     A copy on that pipe (GM -> UB, UB -> GM, ...): ``issue`` is its fixed latency, the unit a
     byte of its destination.
-``"memory"`` and ``"<op>"`` of a kernel-level vector instruction (``asc_transpose``, a UB -> UB
-``DataCopy``)
-    A vector instruction issued from the kernel body on whole UB tensors; the unit is a byte.
-``"scalar"``, ``"issue"``, ``"vf_call"``, ``"set_flag"``, ``"wait_flag"``, ``"pipe_barrier"``,
-``"barrier"``, ``"simt"``
+``"memory"``, ``"<op>"``
+    A vector instruction issued from the kernel body on whole UB tensors (``asc_transpose``, a
+    UB -> UB ``DataCopy``); the unit is a byte.
+``"scalar"``, ``"issue"``, ``"vf_call"``, ``"simt"``
     One scalar instruction; the scalar unit dispatching one instruction to another pipe; starting
-    a VF (its launch and the pipeline's drain); a flag set; a flag wait (its own cost, not the
-    stall); an in-pipe barrier; a ``PIPE_ALL`` barrier (its own cost, after every pipe drains);
-    one SIMT device-function call.
+    a VF (its launch and the pipeline's drain); one SIMT device-function call (a unit: a warp).
+``"set_flag"``, ``"wait_flag"``, ``"pipe_barrier"``, ``"barrier"``
+    A flag set; a flag wait (its own cost, not the stall); an in-pipe barrier; a ``PIPE_ALL``
+    barrier (its own cost, after every pipe drains).
 
 :data:`DAV_3510` is the default. Its vector figures are the theoretical parallelism the
 asc-devkit documentation publishes for the 950 (elements per cycle, turned into cycles per
