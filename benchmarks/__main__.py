@@ -29,6 +29,7 @@ BENCHMARKS = (
     "bench_simt_divergence",
     "bench_simt_kernels",
     "bench_checking",
+    "bench_profile",
 )
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"

@@ -40,6 +40,14 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
     ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
+    ("ascreg.profile", "ascreg.profile", "ascreg.profile: a pipe timeline and cycle estimate"),
+    ("ascreg.profile.costs", "ascreg.profile.costs", "ascreg.profile.costs: the cost model"),
+    ("ascreg.profile.schedule", "ascreg.profile.schedule", "ascreg.profile.schedule: the schedule"),
+    ("ascreg.profile.chrome", "ascreg.profile.chrome", "ascreg.profile.chrome: Trace Event JSON"),
+    ("ascreg.profile.report", "ascreg.profile.report", "ascreg.profile.report: summary and plot"),
+    ("ascreg.profile.fit", "ascreg.profile.fit", "ascreg.profile.fit: fitting to a real trace"),
+    ("ascreg.profile.record", "ascreg.profile.record", "Internals: recording a run"),
+    ("ascreg.machine.trace", "ascreg.machine.trace", "Internals: the profiler's recording hook"),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
     ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),
@@ -68,12 +76,13 @@ COVERED_MODULES = (
     "ascreg.acl",
     "ascreg.basic",
     "ascreg.testing",
+    "ascreg.profile",
 )
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 
 EXTERNAL_PREFIXES = (
     "numpy.", "np.", "typing.", "typing_extensions.", "collections.", "enum.", "attrs.",
-    "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.",
+    "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.", "pathlib.",
 )  # fmt: skip
 """References into these packages render as plain text (the build fetches no inventories)."""
 

@@ -16,6 +16,7 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ascreg import errors as _errors
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -137,6 +138,38 @@ def explain(func: Callable[..., Any]) -> list[str]:
 explain_loops = explain
 """The older name of :func:`explain`."""
 
+
+class _LazyProfile:
+    """``ascreg.profile`` until the profiler is first used: it loads :mod:`ascreg.profile`.
+
+    ``import ascreg`` does not import the profiler; calling this (or reading an attribute)
+    does, and from then on ``ascreg.profile`` is the package itself (also callable).
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._load()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._load(), name)
+
+    def __repr__(self) -> str:
+        return "<module 'ascreg.profile' (not loaded yet)>"
+
+    @staticmethod
+    def _load() -> Any:
+        return importlib.import_module("ascreg.profile")
+
+
+def _switch_profile(path: str | None) -> None:
+    """Switch the policy's profile (``ascreg.policy(profile=...)``), loading the profiler."""
+    importlib.import_module("ascreg.profile")._switch(path)
+
+
+_errors.PROFILE_SWITCH[:] = [_switch_profile]
+if TYPE_CHECKING:
+    from ascreg import profile as profile
+else:
+    profile = _LazyProfile()
 
 __version__ = "0.1.0"
 

@@ -12,6 +12,8 @@ misaligned address) is an error by default. ``set_policy(undefined="warn")`` tur
 time instead of batched (for debugging with print and pdb). ``policy(past_allocation="chip")``
 lets the active lanes of a vector store write past the end of their UB allocation, as the chip
 does (by default that is an :class:`OutOfBoundsError`: it corrupts the neighbour).
+``policy(profile="trace.json")`` records a pipe timeline of what runs (:mod:`ascreg.profile`)
+and writes it when it ends.
 
 Examples
 --------
@@ -28,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 import attrs
@@ -291,6 +293,10 @@ class Policy:
         ``"chip"``: it writes the UB bytes there, inside UB, as the chip does. Loads past the
         end of an allocation need no policy: their lanes are undefined
         (:mod:`ascreg.machine.undefined`).
+    profile
+        None (default), or the path of a trace file: everything that runs is recorded
+        (:mod:`ascreg.profile`) and the estimated pipe timeline is written there when the policy
+        ends (``ascreg.profile.last()`` is that profile).
 
     Examples
     --------
@@ -307,9 +313,15 @@ class Policy:
     past_allocation: Literal["error", "chip"] = attrs.field(
         default="error", validator=attrs.validators.in_(("error", "chip"))
     )
+    profile: str | None = attrs.field(
+        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(str))
+    )
 
 
 _policy = Policy()
+PROFILE_SWITCH: list[Callable[[str | None], None]] = []
+"""What starts and stops the policy's profile (the top package registers it: this layer does not
+import :mod:`ascreg.profile`)."""
 
 
 def get_policy() -> Policy:
@@ -337,8 +349,12 @@ def set_policy(
     undefined: Literal["error", "warn"] | None = None,
     execution: Literal["batched", "eager"] | None = None,
     past_allocation: Literal["error", "chip"] | None = None,
+    profile: str | Literal[False] | None = None,
 ) -> Policy:
     """Set the policy and return the previous one (a setting not given stays as it is).
+
+    ``profile="trace.json"`` starts recording a profile (:mod:`ascreg.profile`);
+    ``profile=False`` stops it and writes its trace.
 
     Examples
     --------
@@ -361,7 +377,18 @@ def set_policy(
     _checked("undefined", undefined, POLICIES)
     _checked("execution", execution, EXECUTIONS)
     _checked("past_allocation", past_allocation, PAST_ALLOCATION)
-    _policy = Policy(undefined=undefined, execution=execution, past_allocation=past_allocation)
+    if profile is not None and profile is not False and not (isinstance(profile, str) and profile):
+        raise PolicyError(
+            f"profile={profile!r} is not a policy: use the path of the trace file to write, or "
+            "False to stop profiling",
+            call=current_call() or "set_policy",
+        )
+    path = previous.profile if profile is None else profile or None
+    _policy = Policy(
+        undefined=undefined, execution=execution, past_allocation=past_allocation, profile=path
+    )
+    if profile is not None and PROFILE_SWITCH:
+        PROFILE_SWITCH[0](path)
     return previous
 
 
@@ -371,8 +398,12 @@ def policy(
     undefined: Literal["error", "warn"] | None = None,
     execution: Literal["batched", "eager"] | None = None,
     past_allocation: Literal["error", "chip"] | None = None,
+    profile: str | Literal[False] | None = None,
 ) -> Iterator[Policy]:
     """Apply a policy inside a ``with`` block (what is not given stays as it is).
+
+    With ``profile="trace.json"`` the code inside is profiled (:mod:`ascreg.profile`) and the
+    trace written when the block ends.
 
     Examples
     --------
@@ -383,14 +414,20 @@ def policy(
     ...     p.execution, p.undefined
     ('eager', 'error')
     """
-    previous = set_policy(undefined=undefined, execution=execution, past_allocation=past_allocation)
+    previous = set_policy(
+        undefined=undefined, execution=execution, past_allocation=past_allocation, profile=profile
+    )
     try:
         yield _policy
     finally:
+        restored: str | Literal[False] | None = None
+        if profile is not None:  # put back the profile it replaced (False: none)
+            restored = previous.profile if previous.profile else False
         set_policy(
             undefined=previous.undefined,
             execution=previous.execution,
             past_allocation=previous.past_allocation,
+            profile=restored,
         )
 
 

@@ -52,6 +52,7 @@ from ascreg.machine.hook import ACTIVE as _BATCHING
 from ascreg.machine.hook import ENGINE
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
 from ascreg.machine.sync import Pipe
+from ascreg.machine.trace import RECORDING as _TRACING
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -376,6 +377,8 @@ def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) 
         op = bound if bound is not None else args[0]
         if vector and _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
             check_in_vector_function(op.name)
+        if _TRACING:  # a profile records: it runs this call again, then records it
+            return _TRACING.pop().call(op, call, args, kwargs)
         passed = args if bound is not None else args[1:]
         if _BATCHING:
             return ENGINE[0].batched(op, impl, passed, kwargs)
@@ -405,7 +408,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
 
 _FORWARDER = """\
 def {name}({head}{formal}):
-{vector_check}    if _BATCHING:
+{vector_check}{trace}    if _BATCHING:
         return _ENGINE[0].batched(op, impl, ({packed}), None)
     return impl(op, {actual})
 """
@@ -422,8 +425,15 @@ _VECTOR_CHECK = """\
 """
 """The first lines of a vector op's forwarder: it runs only inside a ``__simd_vf__``."""
 
+_TRACE = """\
+    if _TRACING:
+        return _TRACING.pop().call(op, {name}, ({head}{packed}))
+"""
+"""The next lines: while a profile records (:mod:`ascreg.machine.trace`), it runs the call."""
+
 _RESERVED = frozenset(
     {"op", "impl", "_ENGINE", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
+    | {"_TRACING"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
 
@@ -446,12 +456,14 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
     ):
         return None
     written = [f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name for p in parameters]
+    head, packed = "op, " if bound is None else "", "".join(f"{w}, " for w in written)
     source = _FORWARDER.format(
         name=name,
-        head="op, " if bound is None else "",
+        head=head,
         formal=", ".join(written),
         vector_check=_VECTOR_CHECK if vector else "",
-        packed="".join(f"{w}, " for w in written),
+        trace=_TRACE.format(name=name, head=head, packed=packed),
+        packed=packed,
         actual=", ".join(written),
     )
     namespace: dict[str, Any] = {
@@ -461,6 +473,7 @@ def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -
         "PIPE_V": Pipe.PIPE_V,
         "_STACK": _STACK,
         "_BATCHING": _BATCHING,
+        "_TRACING": _TRACING,
     }
     if bound is not None:
         namespace["op"] = bound

@@ -37,6 +37,7 @@ EXAMPLES: tuple[str, ...] = (
     "shiftright_vf",
     "tail_vf",
     "vector_add",
+    "sigmoid_f32",
 )
 """Module names under :mod:`ascreg.examples`, in the order they run."""
 

@@ -33,6 +33,7 @@ from ascreg.errors import (
 )
 from ascreg.machine.memory import UbPtr, UnifiedBuffer, untrack
 from ascreg.machine.sync import PIPE_V, LoopAccess, Pipe, PipeTracker, RowsAccess, pages_of
+from ascreg.machine.trace import RECORDING
 
 T = TypeVar("T", bound=Scalar)
 
@@ -97,6 +98,8 @@ class BlockContext:
         """The ``on_access`` of the block's UB, one bound method (a copy compares it)."""
         self.ub.on_access = self.hook
         untrack(self.ub)  # reachable through this context only (kept out of SIMT journaling)
+        if RECORDING:  # a profile records (ascreg.profile): it watches this block's pipes
+            RECORDING[0].block(self)
 
     def alloc_array(self, dtype: type[T], count: int) -> UbPtr[T]:
         """Allocate a ``__ubuf__ T buf[count]`` array of this block.
