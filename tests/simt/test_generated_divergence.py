@@ -131,8 +131,13 @@ def statements(draw: Any, depth: int, in_loop: bool) -> list[str]:
             # (s + j would widen s to int64 in the masked tier only: see the module docstring)
             out += indent(["s = (s + int32_t(j)) % 1000", *draw(statements(depth - 1, True))])
         elif kind == "while":
+            # the body may undo the step towards the exit: a trip counter of this depth (nested
+            # loops have their own) ends every loop, or some seeds draw a kernel that never ends
+            trips = f"w{depth}"
+            out.append(f"{trips} = int32_t(0)")
             out.append(f"while s % 5 != {draw(st.integers(0, 4))}:")
-            out += indent(["s = s + 1", *draw(statements(depth - 1, True))])
+            bound = [f"{trips} = {trips} + 1", f"if {trips} > 12:", "    break", "s = s + 1"]
+            out += indent([*bound, *draw(statements(depth - 1, True))])
         elif kind == "return":
             out.append(f"if {draw(conditions())}:")
             out += indent(["out[g * 4 + 1] = s", "return"])
