@@ -63,6 +63,8 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.engine.loops", "ascreg.engine.loops", "Internals: which VF loops run batched"),
     ("ascreg.engine.batch", "ascreg.engine.batch", "Internals: running a VF loop batched"),
     ("ascreg.engine.plans", "ascreg.engine.plans", "Internals: recorded plans of VF loops"),
+    ("ascreg.engine.batching", "ascreg.engine.batching", "Internals: ops on a batch"),
+    ("ascreg.engine.sites", "ascreg.engine.sites", "Internals: loop sites and refusals"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

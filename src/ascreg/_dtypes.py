@@ -140,7 +140,7 @@ class int4b_t(Scalar, dtype=np.uint8, kind=Kind.RAW):
 
     Kernels name it in type tests (``IsSameType<T, int4b_t>``, written ``T is int4b_t``) and copy
     such data as ``uint8_t`` bytes, two values per byte (the register API's ``int4x2_t``).
-    Declared after :data:`ALL_SCALARS`: it is no register lane type (there is no
+    Declared after ``ALL_SCALARS``: it is no register lane type (there is no
     ``vector_int4b_t``). ``bits`` is 4; a tensor of ``int4b_t`` is not modelled (view the
     bytes as ``uint8_t``, as the kernels' copies do).
     """

@@ -133,7 +133,7 @@ class OpSpec:
         """Return True when the row is a lane-wise op of the register file.
 
         Derived from the row's data, never from its name: a lane mask rule
-        (:data:`LANE_RULES`), every parameter of every form a register, a mask, a scalar or a
+        (``LANE_RULES``), every parameter of every form a register, a mask, a scalar or a
         plain integer (``REGISTER_FILE_KINDS``), and a vector op of the Reg or C API surface
         (not a kernel-level function, not SIMT). Such an op runs on a batch of loop iterations
         by construction: its core function and mask rule compute each iteration's lanes from

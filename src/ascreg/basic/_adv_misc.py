@@ -5,9 +5,9 @@
   repeats of 256 bytes) on ``PIPE_V``, an internal ``V -> MTE3`` flag, ``DataCopyPad`` bursts
   to GM on ``PIPE_MTE3`` and a ``PipeBarrier<PIPE_MTE3>``; the page allows it before
   ``InitBuffer`` only, and a kernel needs its TPipe for it (``GetTPipePtr``);
-* ``Arange(dst, firstValue, diffValue, count)`` (:func:`ascreg.core.advmisc.arange`);
+* ``Arange(dst, firstValue, diffValue, count)`` (``ascreg.core.advmisc.arange``);
 * ``PhiloxRandom<Rounds, T>(dst, key, counter, count | PhiloxRandomParams)``: Philox4x32 words
-  (uint32 / int32) or ``[0, 1)`` floats (:func:`ascreg.core.advmisc.philox`); *key* and
+  (uint32 / int32) or ``[0, 1)`` floats (``ascreg.core.advmisc.philox``); *key* and
   *counter* are sequences of 2 and 4 uint32 (the C++ ``{k0, k1}`` / ``{c0, c1, c2, c3}``).
 
 Examples
@@ -180,7 +180,7 @@ Arange = AdvancedApi(
     "Arange",
     """``Arange<T>(dst, firstValue, diffValue, count)``: ``firstValue + i * diffValue``.
 
-    Built as the implementation builds it (:func:`ascreg.core.advmisc.arange`): exact lane by
+    Built as the implementation builds it (``ascreg.core.advmisc.arange``): exact lane by
     lane in the first register, then each register the previous plus ``lanes * diffValue``.
     ``diffValue`` must not be negative. T: int16_t, int32_t, half, float, int64_t.
 
@@ -501,7 +501,7 @@ GetBroadcastTilingInfo = AdvancedApi(
     "GetBroadcastTilingInfo",
     """``GetBroadcastTilingInfo<T, constRank, ...>(rank, dstShape, srcShape, srcInnerPad, tiling)``:
     fill a :class:`BroadcastTiling` on the kernel side (axes fused, 64-bit types as word
-    pairs, :func:`ascreg.core.advmisc.broadcast_tiling`). T cannot be deduced: write
+    pairs, ``ascreg.core.advmisc.broadcast_tiling``). T cannot be deduced: write
     ``GetBroadcastTilingInfo[T](...)``.
 
     Examples

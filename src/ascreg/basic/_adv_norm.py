@@ -413,7 +413,7 @@ WelfordUpdate = AdvancedApi(
     ``para.abComputeLength`` elements.
 
     ``tmp = x - mean``, ``mean' = tmp * nRec + mean``, ``M2' = tmp * (x - mean') + M2`` in float
-    (two roundings each, :func:`ascreg.core.advnorm.welford_update`); T: half, bfloat16, float;
+    (two roundings each, ``ascreg.core.advnorm.welford_update``); T: half, bfloat16, float;
     U: float. The outputs may be the inputs (the kernels update in place).
 
     Examples
@@ -509,7 +509,7 @@ WelfordFinalize = AdvancedApi(
     tailCountLength``, a multiple of 8); ``counts`` (int32) weights each column by its own
     sample count; ``WelfordFinalizeConfig{true}`` scales the variance by
     ``rRecWithCorrection``. The sums are the implementation's binary folds
-    (:func:`ascreg.core.advnorm.welford_finalize`).
+    (``ascreg.core.advnorm.welford_finalize``).
 
     Examples
     --------
@@ -647,7 +647,7 @@ Normalize = AdvancedApi(
     ``para`` is a :class:`NormalizePara` (rows of ``rLengthWithPadding`` elements, the first
     ``rLength`` used); ``config`` (``NLCFG_NORM``, ``NLCFG_NOBETA``, ``NLCFG_NOGAMMA``,
     ``NLCFG_NOOPT``) drops gamma or beta. In float: ``Adds``, the Newton-refined reciprocal
-    square root of the implementation (:func:`ascreg.core.advnorm.rsqrt`), ``Sub``, ``Mul``,
+    square root of the implementation (``ascreg.core.advnorm.rsqrt``), ``Sub``, ``Mul``,
     then ``gamma * y + beta`` fused. T: half, bfloat16, float; U: T or float.
 
     Examples
@@ -739,7 +739,7 @@ LayerNorm = AdvancedApi(
 
     Per row of ``para.aLength`` (``rLengthWithPadding`` apart, ``tiling.rLength`` used): the
     mean and variance as the implementation sums them, each element scaled by ``tiling.k2Rec``
-    and the sum by ``tiling.k2RRec`` (:func:`ascreg.core.advnorm.layernorm_mean_variance`),
+    and the sum by ``tiling.k2RRec`` (``ascreg.core.advnorm.layernorm_mean_variance``),
     then :func:`Normalize`. ``outputRstd`` gets ``1/sqrt(var + eps)``, or the variance with
     ``LayerNormConfig::isOutputRstd = false``. Fill ``tiling`` on the host with
     :func:`GetLayerNormNDTilingInfo`. T: half, bfloat16, float; U: T or float. Beyond 128
@@ -893,7 +893,7 @@ RmsNorm = AdvancedApi(
     The rows are the ones the tiling's loops visit (``loopRound`` rounds of ``mainBsLength``
     rows, then ``tailBsLength`` rows from ``inputTailPos``), ``hLength`` apart, of
     ``originalHLength`` elements; fill ``tiling`` with :func:`GetRmsNormTilingInfo`. In float
-    (:func:`ascreg.core.advnorm.rmsnorm`): squares added lane-wise per 64, one register
+    (``ascreg.core.advnorm.rmsnorm``): squares added lane-wise per 64, one register
     ``ReduceSum``, ``* reciprocalOfHLength + eps``, then ``exp(-0.5 ln(.))``. T: half, float
     (``epsilon`` is a T).
 

@@ -378,7 +378,7 @@ class _TilingKeyVar:
 
 
 TILING_KEY_VAR = _TilingKeyVar()
-"""``TILING_KEY_VAR``: the launch's tiling key in comparisons (see :class:`_TilingKeyVar`)."""
+"""``TILING_KEY_VAR``: the launch's tiling key in comparisons (see ``_TilingKeyVar``)."""
 
 
 # -- tiling structs ----------------------------------------------------------------------------
@@ -419,7 +419,7 @@ def REGISTER_TILING_FOR_TILINGKEY(EXPRESSION: str, TILING_STRUCT: type[Struct]) 
 
     ``GET_TILING_DATA`` reads *TILING_STRUCT* when the launch's key satisfies the C condition
     *EXPRESSION* (``TILING_KEY_VAR`` is the key; see
-    :func:`~ascreg.machine.tiling.c_condition`). A default must be registered too.
+    ``c_condition``). A default must be registered too.
 
     Examples
     --------
@@ -792,7 +792,7 @@ def ascendc_assert(expr: Any, fmt: str | None = None, *args: Any) -> None:
     """``ascendc_assert(expr[, fmt, args...])``: stop the kernel when *expr* is false.
 
     The chip prints ``[ASSERT] file:line: Assertion `expr' <message>`` and stops; ascreg raises
-    :class:`KernelAssertion` with that text (and which block failed).
+    ``KernelAssertion`` with that text (and which block failed).
 
     Examples
     --------
@@ -1067,7 +1067,7 @@ class _NumericLimits:
 
 
 NumericLimits = _NumericLimits()
-"""``AscendC::NumericLimits<T>`` (see :class:`_NumericLimits`).
+"""``AscendC::NumericLimits<T>`` (see ``_NumericLimits``).
 
 Examples
 --------

@@ -699,9 +699,9 @@ class Batch:
         self.registers[key] = (reg, old, (lanes, dtype))
 
     def carried(self, reg: Any, old: Any, rows: Any) -> None:
-        """Give *reg* the *rows* a scan of the running op computed (:mod:`.batching`).
+        """Give *reg* the *rows* a scan of the running op computed (:mod:`ascreg.engine.batching`).
 
-        *reg* is a register that holds its bytes (never a view: :func:`.batching.scan` gives
+        *reg* is a register that holds its bytes (never a view: :func:`ascreg.engine.batching.scan` gives
         the storage of each); *old* is what it held before the loop (journaled to undo); the
         register may not be written by another op of the body after this one.
         """
@@ -712,7 +712,7 @@ class Batch:
         reg.restore(rows)
 
     def journal(self, regs: list[Any]) -> None:
-        """Journal every register of *regs* at once, as :meth:`wrote` would before each write.
+        """Journal every register of *regs* at once, as ``wrote`` would before each write.
 
         A plan's replay journals its input registers up front (a register it only reads is
         journaled as it is: the commit and the undo leave it as it was).

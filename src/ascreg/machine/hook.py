@@ -8,7 +8,7 @@ starts a ``__simd_vf__`` function, a ``__global__`` kernel or a SIMT launch. The
 runs the loader, which imports the engine package; the package fills this hook
 (:func:`install`). ``import ascreg`` alone loads no engine module.
 
-While a batched loop runs, :data:`~ascreg.machine.hook.ACTIVE` holds it: registers report their reads and writes to
+While a batched loop runs, ``ACTIVE`` holds it: registers report their reads and writes to
 it, and op calls go through the engine's ``batched``.
 
 Examples

@@ -129,9 +129,9 @@ class Struct:
     Fields are the class annotations in order (a subclass appends to its base's), each an
     ascreg dtype, a nested :class:`Struct` or a :class:`CArray`. The layout is the C one: every
     field at its natural alignment, the size a multiple of the largest alignment (``sizeof``:
-    :attr:`size`). A new struct is zero-filled (C++ value initialisation ``TilingData{}``);
+    ``size``). A new struct is zero-filled (C++ value initialisation ``TilingData{}``);
     keyword or positional arguments set fields. Assigning a scalar field converts the value as
-    a C assignment does (integers wrap, floats round: :func:`ascreg.c_cast`). An integer field
+    a C assignment does (integers wrap, floats round: ``ascreg.c_cast``). An integer field
     reads as a Python ``int`` (the value the field holds), a float field as a numpy scalar of
     its type.
 
@@ -231,7 +231,7 @@ class Struct:
 
     @classmethod
     def frombytes(cls, data: bytes | np.ndarray[Any, Any]) -> Any:
-        """Rebuild the struct from its first :attr:`size` bytes (a copy)."""
+        """Rebuild the struct from its first ``size`` bytes (a copy)."""
         if isinstance(data, bytes | bytearray | memoryview):
             raw = np.frombuffer(bytes(data), np.uint8)
         else:
