@@ -54,6 +54,7 @@ class VecScope:
             self._open.append(None)
             return
         ctx.tracker.complete(PIPE_S, PIPE_V)
+        ctx.tracker.vf_boundary(True)
         scope = ctx.simd_vf()
         scope.__enter__()
         self._open.append((ctx, scope))
@@ -69,6 +70,7 @@ class VecScope:
             return
         ctx, scope = entry
         scope.__exit__(kind, error, trace)
+        ctx.tracker.vf_boundary(False)
         if kind is None:
             ctx.tracker.complete(PIPE_V, PIPE_S)
 

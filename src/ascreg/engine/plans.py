@@ -71,6 +71,7 @@ from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
 from ascreg.machine.sync import Pipe
+from ascreg.machine.trace import RECORDING, STARTS
 
 ENABLED = os.environ.get("ASCREG_PLANS", "1") != "0"
 """False when ``ASCREG_PLANS=0`` (loops then run batched every time, recording no plans)."""
@@ -334,8 +335,8 @@ class Plan:
         return plan
 
     __slots__ = (
-        "extra", "finals", "guard", "inputs", "iterations", "register", "registers", "run", "slots",
-        "values",
+        "extra", "finals", "guard", "inputs", "iterations", "made", "register", "registers", "run",
+        "slots", "values",
     )  # fmt: skip
 
     def __init__(
@@ -362,6 +363,8 @@ class Plan:
         """The inputs it was recorded (or translated) for, their ``Ref`` values, its range."""
         self.values = values or []
         self.iterations = iterations
+        self.made = STARTS[0]
+        """The profiles started when it was recorded (:data:`ascreg.machine.trace.STARTS`)."""
 
     def translated(self, inputs: tuple[Any, ...], iterations: range) -> Plan | None:
         """Return this plan for *inputs* that differ from its own only in their memories.
@@ -389,7 +392,9 @@ class Plan:
             finals = [(s, v if s else _moved(v, places)) for s, v in self.finals]
         except KeyError:  # a pointer into a memory none of the inputs points into
             return None
-        return Plan(guard, run, len(self.extra), finals, self.slots, inputs, values, iterations)
+        plan = Plan(guard, run, len(self.extra), finals, self.slots, inputs, values, iterations)
+        plan.made = self.made  # the same ops as the plan it moves: a profile saw them or not
+        return plan
 
 
 # -- running a loop -------------------------------------------------------------------------------
@@ -429,6 +434,8 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
     if _STACK and _STACK[-1].pipe is not Pipe.PIPE_V:
         return None  # an op would refuse to run outside a VF: let the body say so
     plans = site.plans
+    if RECORDING:  # a profile records: only the plans whose ops it saw run replay
+        plans = [plan for plan in plans if plan.made == STARTS[0]]
     for plan in plans:
         if plan.guard(iterations, inputs):
             break
@@ -436,8 +443,8 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         for known in plans:  # the same run on other memory (a kernel's next block)?
             moved = known.translated(inputs, iterations)
             if moved is not None and moved.guard(iterations, inputs):
-                plans.remove(known)  # the moved plan takes its place: one per shape of call
-                plans.insert(0, moved)
+                site.plans.remove(known)  # the moved plan takes its place: one per call shape
+                site.plans.insert(0, moved)
                 plan = moved
                 break
         else:
@@ -455,7 +462,7 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         attempt.journal([inputs[plan.register]])
     if not _ran(attempt, plan.run, env, attempt.commit):
         return None
-    _to_front(plans, plan)
+    _to_front(site.plans, plan)
     # a slot holds a register, mask or Ref: Batch.last gives it back as it is
     return (iterations[-1], *[env[v] if s else v for s, v in plan.finals])
 
@@ -753,6 +760,8 @@ def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
     module = whole.func.__globals__
     plans = whole.plans
     for chosen in plans:
+        if RECORDING and chosen.plan.made != STARTS[0]:
+            continue  # made before the profile that records: it has not seen its ops
         if chosen.guard(args, module):
             break
     else:

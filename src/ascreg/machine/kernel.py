@@ -306,12 +306,14 @@ def run_on_vector(
     # than a short VF's batched loop)
     outer, previous = ctx.in_simd_vf, ctx.pipe
     ctx.mem_bar()
+    ctx.tracker.vf_boundary(True)
     ctx.in_simd_vf, ctx.pipe = True, PIPE_V
     try:
         result = func(*args, **kwargs)
     finally:
         ctx.pipe, ctx.in_simd_vf = previous, outer
         ctx.mem_bar()
+        ctx.tracker.vf_boundary(False)
     return result
 
 
@@ -333,6 +335,7 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
         ctx = current_block()
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
+        ctx.tracker.vf_boundary(True)
         previous, ctx.pipe = ctx.pipe, PIPE_V  # ctx.on_pipe, without a generator per block
         try:
             run_simt_vf(
@@ -344,6 +347,7 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
             )
         finally:
             ctx.pipe = previous
+            ctx.tracker.vf_boundary(False)
         return
     if kind != "simd_vf":
         raise AscregTypeError(

@@ -558,6 +558,13 @@ class PipeTracker:
             mine[src] = self.seq[src]
             self._rose(src, dst)
 
+    def vf_boundary(self, entering: bool) -> None:
+        """Mark a VF starting (*entering*) or returning: no ordering, a note for pipe observers.
+
+        The call orders nothing (the scalar code around a VF synchronises with flags); a
+        tracker that records a timeline (:mod:`ascreg.profile`) overrides it.
+        """
+
     def _rose(self, q: Pipe, dst: Pipe) -> None:
         """Note that *dst*'s clock of *q* rose: *q*'s floor may rise, unless another lags."""
         lag = self.lagging.get(q)

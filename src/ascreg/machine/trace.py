@@ -33,7 +33,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["RECORDING"]
+__all__ = ["RECORDING", "STARTS"]
 
 RECORDING: list[Any] = []
 """The recorder of the running profile (at most one), or empty: nothing is recorded."""
+STARTS = [0]
+"""How many profiles have started. A recorded plan of the engine (:mod:`ascreg.engine.plans`)
+keeps the count it was made under; while a profile records, only the plans made under it
+replay: the recorder counts a replay by the ops it saw the loop's batched run call."""

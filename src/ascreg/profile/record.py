@@ -43,7 +43,7 @@ from ascreg.machine.block import _STACK, BlockContext
 from ascreg.machine.memory import Pointer
 from ascreg.machine.registers import BATCHING, VL, MaskReg, RegTensor, RegTraitNumTwo
 from ascreg.machine.sync import COPY_PIPES, UB, LoopAccess, Pipe, PipeTracker
-from ascreg.machine.trace import RECORDING
+from ascreg.machine.trace import RECORDING, STARTS
 
 PIPE_S, PIPE_V = Pipe.PIPE_S, Pipe.PIPE_V
 WARP = 32
@@ -688,13 +688,12 @@ class TracingTracker(PipeTracker):
         PipeTracker.unlock(self, pipe, mutex, blocking=blocking)
         self.record.sync("set", pipe, ("mutex", mutex), f"asc_unlock(PIPE_{_NAMES[pipe]}, {mutex})")
 
-    def complete(self, src: Pipe, dst: Pipe) -> None:  # noqa: D102
-        PipeTracker.complete(self, src, dst)
+    def vf_boundary(self, entering: bool) -> None:  # noqa: D102
         record = self.record
-        if src is PIPE_S and dst is PIPE_V:
+        if entering:
             record.vf_begin(self.recorder)
             self.__class__ = InVfTracker  # a VF's accesses are its ops': not reported one by one
-        elif src is PIPE_V and dst is PIPE_S:
+        else:
             record.vf_end()
             if not record.vf_depth:
                 self.__class__ = TracingTracker
@@ -752,6 +751,7 @@ class Recorder:
             raise AscregError(
                 "another profile is recording: profiles do not nest", call="ascreg.profile"
             )
+        STARTS[0] += 1  # the engine's plans from before replay no more while this records
         RECORDING.append(self)
 
     def stop(self) -> None:
