@@ -1209,6 +1209,8 @@ class KernelScanner:
             surface = "basic"
         else:
             surface = self._unqualified_surface(head, vf=vf)
+            if surface != "reg" and len(chain) == 1 and self._reg_by_adl(head, template):
+                surface = "reg"
             if surface is None:
                 return []
         name = chain[0]
@@ -1218,6 +1220,28 @@ class KernelScanner:
         if len(chain) >= 2:
             uses.append(Use(surface, f"{name}::{chain[1]}", "member", None))
         return uses
+
+    def _reg_by_adl(self, name: str, template: tuple[str, ...] | None) -> bool:
+        """True when an unqualified call of *name* (in Reg and elsewhere) is Reg's by ADL.
+
+        ``Cast<float, T, castTrait>(dst, src, mask)`` after only ``using namespace AscendC``
+        finds ``Reg::Cast`` through its ``RegTensor`` arguments (argument-dependent lookup).
+        The arguments are not typed here, so a template argument that only Reg declares (a
+        ``MicroAPI::`` name, a Reg-only type's member, a variable or parameter of a Reg-only
+        type such as ``CastTrait``) stands for them: no other overload takes it.
+        """
+        if not template or name in self.local_names or "reg" not in self.api.surfaces(name):
+            return False
+        return any(self._reg_only(arg) for arg in template)
+
+    def _reg_only(self, arg: str) -> bool:
+        text = arg.replace(" ", "").removeprefix("AscendC::")
+        parts = text.split("::")
+        if len(parts) > 1 and parts[0] in self.reg_names:
+            return True
+        declared = self.local.variables.get(text) or self.local.value_params.get(text)
+        owner = declared or (parts[0] if len(parts) == 2 else "")
+        return bool(owner) and self.api.surfaces(owner) == ["reg"]
 
     def _unqualified_surface(self, name: str, *, vf: bool) -> Surface | None:
         if name in self.local_names or name in LANGUAGE_TYPES:
@@ -1389,6 +1413,11 @@ def subscriptable(obj: Any) -> bool:
     if isinstance(obj, type):
         return hasattr(obj, "__class_getitem__") or hasattr(type(obj), "__getitem__")
     return hasattr(obj, "__getitem__") or hasattr(type(obj), "__getitem__")
+
+
+def _member_template(obj: Any) -> bool:
+    """True for an ascreg member function template read from its class (``TPipe.AllocEventID``)."""
+    return not subscriptable(obj) and callable(getattr(obj, "instance", None))
 
 
 def _representatives(obj: Any) -> list[Any]:
@@ -1668,7 +1697,9 @@ class Census:
             entry.status = self.status(entry)
             if entry.kind in ("method", "field"):
                 found = self.member(entry)
-                templated = any(map(subscriptable, self.members(entry)))
+                templated = any(
+                    subscriptable(m) or _member_template(m) for m in self.members(entry)
+                )
                 for shape in entry.forms:
                     entry.form_results[shape] = templated
             elif entry.kind == "opbase":
