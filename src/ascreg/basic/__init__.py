@@ -71,6 +71,7 @@ from ascreg.basic._events import (
     PipeBarrier,
     SetFlag,
     TEventID,
+    TQueSync,
     WaitFlag,
     event_t,
 )
@@ -176,6 +177,7 @@ from ascreg.basic._tpipe import (
     TQue,
     TQueBind,
 )
+from ascreg.basic._utils import AlignUp, DivCeil
 from ascreg.basic._vector import (
     DEFAULT_BINARY_CONFIG,
     DEFAULT_DIV_CONFIG,
@@ -294,6 +296,7 @@ __all__ = [
     "Add",
     "AddRelu",
     "Adds",
+    "AlignUp",
     "And",
     "Ands",
     "Axpy",
@@ -327,6 +330,7 @@ __all__ = [
     "DisableDmaAtomic",
     "Div",
     "DivAlgo",
+    "DivCeil",
     "DivConfig",
     "Divs",
     "Duplicate",
@@ -439,6 +443,7 @@ __all__ = [
     "TPosition",
     "TQue",
     "TQueBind",
+    "TQueSync",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
     "Truncate",
