@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
-from ascreg.basic import _constants
+from ascreg.basic import _constants, _datatype
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
@@ -65,6 +65,7 @@ from ascreg.basic._copy import (
     ResetLoopModePara,
     SetLoopModePara,
 )
+from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
     HardEvent,
@@ -458,6 +459,7 @@ __all__ = [
     "kDefaultNdDmaConfig",
 ]
 __all__ += _constants.__all__
+__all__ += _datatype.__all__
 _PUBLIC_NOT_STARRED = ("platform",)
 """Public names a star import leaves out (``platform`` would shadow the standard library's)."""
 

@@ -1,0 +1,19 @@
+"""AscendC::DataType / Format: unscoped enums, so their members are ascreg.basic names."""
+
+from __future__ import annotations
+
+import ascreg.basic as basic
+from ascreg.basic import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_INT32, DT_UINT32, FORMAT_ND, DataType
+
+
+def test_codes_count_in_declaration_order() -> None:
+    assert [DT_FLOAT, DT_FLOAT16, DT_INT32, DT_UINT32, DT_BF16] == [0, 1, 3, 8, 26]
+    assert basic.DT_INT16 == 5 and basic.DT_MAX == len(DataType) - 1
+    assert FORMAT_ND == 2 and basic.FORMAT_MAX == len(basic.Format) - 1
+
+
+def test_members_are_namespace_names_and_switch_cases() -> None:
+    code = int(basic.DT_INT8)
+    assert DataType(code) is basic.DT_INT8
+    assert {m.name for m in DataType} <= set(basic.__all__)
+    assert "FORMAT_NCHW" in basic.__all__
