@@ -782,6 +782,8 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
                     _parameters(tokens, i + 1, close, decls)
                     i = close + 1
                     continue
+            elif prev == "," and nxt == "=" and kind == "block":
+                decls.variables.setdefault(t, "")  # int a = 0, b = a; (the second of a list)
             elif (
                 nxt in ("=", ";", "{", "[", ",", ")", ":")
                 and prev
@@ -792,6 +794,8 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
                 type_ = _type_name(tokens, i, max(statement, i - 12))
                 if type_ and type_ not in CPP_KEYWORDS - {"float", "bool", "int", "double"}:
                     decls.variables.setdefault(t, type_)
+                elif type_ == "auto":  # a variable all the same, of a type not written
+                    decls.variables.setdefault(t, "")
                 if kind == "ns" and statement <= i - 1 and nxt != ")" and nxt != ":":
                     decls.add(namespace(), t, "variable", path)
                 elif kind == "class" and stack and nxt != ")":
@@ -966,10 +970,13 @@ class DocIndex:
         (['EnQue', 'TQue', 'bool'], {('TQue', 'EnQue')})
         """
         index = cls()
+        unsupported = _unsupported_folders(pages)
         for path, text in pages.items():
             block = _NPU_950.search(text)
             if block is not None and "不支持" in block.group(1):
                 continue
+            if block is None and str(PurePosixPath(path).parent) in unsupported:
+                continue  # a class's overview page, in a folder of pages the 950 lacks
             words = set()
             for fenced, inline in _CODE.findall(text):
                 words.update(_WORD.findall(fenced or inline))
@@ -1004,6 +1011,31 @@ class DocIndex:
         paths = [p for p in tree.paths() if p.startswith(DOCS_ROOT) and p.endswith(".md")]
         pages = tree.read(paths)
         return cls.from_pages({p.removeprefix(DOCS_ROOT): t for p, t in pages.items()})
+
+
+def _unsupported_folders(pages: Mapping[str, str]) -> set[str]:
+    """The class folders whose pages with a product table all say the Ascend 950 lacks them.
+
+    A page without that table (a class's overview, ``TensorDesc简介.md``) takes its folder's
+    verdict: the ``TensorDesc`` methods' pages all say 950 不支持, so its overview's names are
+    not the 950's either.
+
+    Examples
+    --------
+    >>> no = '<!-- npu="950" id1 -->\\n- Ascend 950PR：不支持\\n<!-- end id1 -->'
+    >>> sorted(_unsupported_folders({"A/X/Get.md": no, "A/X/intro.md": "# X", "其他/Y.md": no}))
+    ['A/X']
+    """
+    verdicts: dict[str, set[bool]] = collections.defaultdict(set)
+    for path, text in pages.items():
+        block = _NPU_950.search(text)
+        if block is not None:
+            verdicts[str(PurePosixPath(path).parent)].add("不支持" not in block.group(1))
+    return {
+        folder
+        for folder, supported in verdicts.items()
+        if supported == {False} and _WORD.fullmatch(PurePosixPath(folder).name)
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1805,8 +1837,11 @@ CPP_STD_NAMES = frozenset(
     {"is_same", "is_same_v", "IsSameType", "conditional", "conditional_t", "enable_if"}
     | {"SupportType", "SupportBytes", "Conditional", "EnableIf", "IsSame", "is_same_type"}
     | {"integral_constant", "tuple", "get", "min", "max", "is_integral", "is_floating_point"}
+    | {"sqrt", "offsetof"}
 )
-"""C++ metaprogramming names AscendC re-declares (their Python spelling is the language's own)."""
+"""C++ metaprogramming names AscendC re-declares (their Python spelling is the language's own),
+and the C library's ``sqrt`` / ``offsetof`` kernels call on scalars (the headers' mentions of
+them are in comments and examples, not AscendC declarations)."""
 
 
 def render(census: Census, *, limit: int | None = None) -> str:

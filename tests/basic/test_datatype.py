@@ -8,8 +8,8 @@ from ascreg.basic import DT_BF16, DT_FLOAT, DT_FLOAT16, DT_INT32, DT_UINT32, FOR
 
 def test_codes_count_in_declaration_order() -> None:
     assert [DT_FLOAT, DT_FLOAT16, DT_INT32, DT_UINT32, DT_BF16] == [0, 1, 3, 8, 26]
-    assert basic.DT_INT16 == 5 and basic.DT_MAX == len(DataType) - 1
-    assert FORMAT_ND == 2 and basic.FORMAT_MAX == len(basic.Format) - 1
+    assert basic.DT_INT16 == 5 and len(DataType) - 1 == basic.DT_MAX
+    assert FORMAT_ND == 2 and len(basic.Format) - 1 == basic.FORMAT_MAX
 
 
 def test_members_are_namespace_names_and_switch_cases() -> None:

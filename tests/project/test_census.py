@@ -289,3 +289,31 @@ __aicore__ inline void F() {
     assert _entry(found, "basic", "NormPara::abLength").status == "undocumented"
     assert _entry(found, "basic", "RmsNorm").status == "documented"
     assert _entry(found, "basic", "RmsNorm::BUFFER_NUM").status == "undocumented"
+
+
+def test_locals_of_any_declaration_form_and_c_library_names_are_left_out() -> None:
+    headers = {"include/x.h": "namespace AscendC { int tmp; int addr; float sqrt(float x); }"}
+    pages = {"SIMD-API/基础API/其他/X.md": "# X\n`tmp` `addr` `sqrt`"}
+    kernel = (
+        "using namespace AscendC;\n"
+        "__aicore__ inline float F(float s) {\n"
+        "    auto addr = s; int64_t a = 0, tmp = a;\n"
+        "    return sqrt(addr + tmp);\n}\n"
+    )
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel, {})
+    found.classify()
+    statuses = {name: e.status for (_, name, _), e in found.entries.items()}
+    assert "tmp" not in statuses and "addr" not in statuses
+    assert statuses.get("sqrt") == "cpp-std"
+
+
+def test_an_overview_page_in_a_class_folder_the_950_lacks_documents_nothing() -> None:
+    no = '<!-- npu="950" id1 -->\n- Ascend 950PR：不支持\n<!-- end id1 -->\n'
+    pages = {
+        "SIMD-API/基础API/辅助数据结构/TensorDesc/GetDim.md": no + "# GetDim\n",
+        "SIMD-API/基础API/辅助数据结构/TensorDesc/TensorDesc简介.md": "# TensorDesc\n`GetDim`",
+    }
+    docs = census.DocIndex.from_pages(pages)
+    assert "TensorDesc" not in docs.documented["basic"]
+    assert "GetDim" not in docs.documented["basic"]
