@@ -299,7 +299,7 @@ TopK = AdvancedApi(
     ...     val = LocalTensor[half](TPosition.VECCALC, 128, 32)
     ...     idx = LocalTensor[int32_t](TPosition.VECCALC, 256, 16)
     ...     src.GetPhyAddr().write(np.arange(64) % 7)
-    ...     val.GetPhyAddr().write(np.zeros(32)); idx.GetPhyAddr().write(np.zeros(16))
+    ...     val.GetPhyAddr().write(np.zeros(32)); idx.GetPhyAddr().write(np.zeros(16, np.int32))
     ...     ctx.tracker.barrier()
     ...     TopK[half, False, False, False, TopKMode.TOPK_NORMAL, smallest](
     ...         val, idx, src, idx, idx, 2, None, TopKInfo(2, 32, 32))
