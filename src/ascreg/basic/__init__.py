@@ -89,6 +89,7 @@ from ascreg.basic._layout import (
     TransDataTo5HD,
     TransDataTo5HDParams,
 )
+from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
 from ascreg.basic._nddma import (
     MultiCopyConfig,
     MultiCopyLoopInfo,
@@ -299,6 +300,7 @@ __all__ = [
     "AddRelu",
     "Adds",
     "AlignUp",
+    "AllocMutexID",
     "And",
     "Ands",
     "Axpy",
@@ -381,6 +383,8 @@ __all__ = [
     "MultiCopyConfig",
     "MultiCopyLoopInfo",
     "MultiCopyParams",
+    "Mutex",
+    "MutexID",
     "NdDmaConfig",
     "NdDmaDci",
     "NdDmaLoopInfo",
@@ -406,6 +410,7 @@ __all__ = [
     "ReducePattern",
     "ReduceRepeat",
     "ReduceSum",
+    "ReleaseMutexID",
     "Relu",
     "RepeatReduceSum",
     "ResetCtrlSpr",

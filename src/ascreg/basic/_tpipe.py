@@ -37,6 +37,7 @@ from typing import Any, ClassVar, TypeVar, cast, overload
 from ascreg._dtypes import Scalar, uint8_t
 from ascreg._frontend import operands
 from ascreg.basic._events import EVENT_PARAM, QUE_MAX_EVENT, EventPool, HardEvent
+from ascreg.basic._mutex import reset_mutex_ids, take_mutex_id
 from ascreg.basic._system import reset_soc_state
 from ascreg.basic._template import (
     INTEGER,
@@ -190,6 +191,7 @@ class TPipe:
         """Every ``TBufPool`` whose UB ``InitBufPool`` took from the pipe."""
         self._events = EventPool()
         self._destroyed = False
+        reset_mutex_ids(ctx)
 
     def __repr__(self) -> str:
         return f"<TPipe: {self._buffers} buffers, {self._ctx.ub.free_bytes} UB bytes free>"
@@ -232,6 +234,9 @@ class TPipe:
             raise AscregError(f"{que!r} already has its buffers: InitBuffer once per queue")
         nbytes = -(-nbytes // DATA_BLOCK) * DATA_BLOCK
         self._reserve(count, nbytes)
+        if isinstance(que, TQueBind):  # each queue buffer holds a mutex id (its bufId)
+            for _ in range(count):
+                take_mutex_id(self._ctx, strict=False)
         que._attach(self, [self._buffer(f"{que!r} buffer {i}", nbytes) for i in range(count)])
         self._owners.append(que)
         return True
@@ -300,6 +305,7 @@ class TPipe:
             raise AscregError("another TPipe is live: a kernel has one TPipe at a time")
         self._ctx.state[_PIPE_STATE] = self
         self._destroyed = False
+        reset_mutex_ids(self._ctx)
 
     def Reset(self) -> None:
         """``TPipe::Reset()``: release every buffer and event id and reset the core's modes.
@@ -335,6 +341,7 @@ class TPipe:
         self._queues.clear()
         self._buffers = 0
         self._events = EventPool()
+        reset_mutex_ids(self._ctx)
         self._ctx.ub.trim()
 
     def InitBufPool(self, bufPool: TBufPool, len: int, shareBuf: TBufPool | None = None) -> bool:
