@@ -43,6 +43,7 @@ from typing import Any, TypeVar
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
 from ascreg.basic import _constants, _datatype
+from ascreg.basic._atomic import AtomicAdd, AtomicCas, AtomicExch, AtomicMax, AtomicMin
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
@@ -303,6 +304,11 @@ __all__ = [
     "AllocMutexID",
     "And",
     "Ands",
+    "AtomicAdd",
+    "AtomicCas",
+    "AtomicExch",
+    "AtomicMax",
+    "AtomicMin",
     "Axpy",
     "BinaryConfig",
     "BinaryRepeatParams",
