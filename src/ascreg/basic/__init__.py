@@ -49,6 +49,7 @@ from ascreg.basic._cache import (
     DataCacheCleanAndInvalid,
     DataSyncBarrier,
     DcciDst,
+    ICachePreLoad,
     MemDsbT,
 )
 from ascreg.basic._cast import Cast, SetDeqScale, Truncate
@@ -367,6 +368,7 @@ __all__ = [
     "GlobalTensor",
     "HardEvent",
     "Hardware",
+    "ICachePreLoad",
     "InitSocState",
     "Interleave",
     "LeakyRelu",
