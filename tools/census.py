@@ -316,6 +316,8 @@ SCALAR_TYPES = {
     "fp8_e4m3fn_t": "fp8_e4m3fn_t",
     "fp8_e5m2_t": "fp8_e5m2_t",
     "fp8_e8m0_t": "fp8_e8m0_t",
+    "float8_e4m3_t": "float8_e4m3_t",
+    "float8_e5m2_t": "float8_e5m2_t",
     "hifloat8_t": "hifloat8_t",
     "fp4x2_e2m1_t": "fp4x2_e2m1_t",
     "fp4x2_e1m2_t": "fp4x2_e1m2_t",

@@ -17,3 +17,13 @@ def test_members_are_namespace_names_and_switch_cases() -> None:
     assert DataType(code) is basic.DT_INT8
     assert {m.name for m in DataType} <= set(basic.__all__)
     assert "FORMAT_NCHW" in basic.__all__
+
+
+def test_float8_names_are_the_fp8_types() -> None:
+    import numpy as np
+
+    from ascreg import float8_e4m3_t, float8_e5m2_t, fp8_e4m3fn_t, fp8_e5m2_t
+
+    assert float8_e4m3_t is fp8_e4m3fn_t and float8_e5m2_t is fp8_e5m2_t
+    assert float(float8_e4m3_t(448.0)) == 448.0 and float(float8_e5m2_t(57344.0)) == 57344.0
+    assert np.dtype(float8_e4m3_t.np_dtype).itemsize == 1
