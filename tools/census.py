@@ -784,8 +784,8 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
                     _parameters(tokens, i + 1, close, decls)
                     i = close + 1
                     continue
-            elif prev == "," and nxt == "=" and kind == "block":
-                decls.variables.setdefault(t, "")  # int a = 0, b = a; (the second of a list)
+            elif prev == "," and nxt in ("=", ",", ";") and kind == "block":
+                decls.variables.setdefault(t, "")  # int a = 0, b = a; RegTensor<T> x, y;
             elif (
                 nxt in ("=", ";", "{", "[", ",", ")", ":")
                 and prev
@@ -1060,7 +1060,8 @@ class Use:
 
 MAX_GUESSED_CLASSES = 4
 """A method of an unknown receiver is counted when at most this many API classes have it."""
-NAMESPACE_NAMES = frozenset({"AscendC", "Reg", "MicroAPI", "Simt", "std", "Std"})
+NAMESPACE_NAMES = frozenset({"AscendC", "Reg", "MicroAPI", "Simt", "std", "Std", "tiling"})
+"""Namespaces, not API names (``AscendC::tiling`` holds the matmul tiling structs)."""
 OPBASE_NAMESPACES = frozenset({"Ops", "ops", "platform", "Base"})
 """The operator base library's namespaces (not AscendC, not in the operator repositories)."""
 STD_NAMESPACES = frozenset({"std", "Std"})
