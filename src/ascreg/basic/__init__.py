@@ -88,6 +88,7 @@ from ascreg.basic._layout import (
     DeInterleave,
     Gather,
     Interleave,
+    Mull,
     TransDataTo5HD,
     TransDataTo5HDParams,
 )
@@ -387,6 +388,7 @@ __all__ = [
     "Mul",
     "MulAddDst",
     "MulAddRelu",
+    "Mull",
     "Muls",
     "MultiCopyConfig",
     "MultiCopyLoopInfo",
