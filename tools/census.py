@@ -1130,6 +1130,28 @@ class Repository:
         return seen
 
 
+def _enumerators(tokens: list[str]) -> list[str]:
+    """The enumerators of the ``enum { ... }`` bodies in *tokens* (a macro body).
+
+    Examples
+    --------
+    >>> _enumerators(tokenize("struct S { enum { value = X<T>::value, other }; };"))
+    ['value', 'other']
+    """
+    found = []
+    for i, t in enumerate(tokens):
+        if t != "enum":
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j] not in ("{", ";"):
+            j += 1
+        close = _match(tokens, j, "{", "}") if j < len(tokens) and tokens[j] == "{" else -1
+        for arg in split_arguments(tokens[j + 1 : close]) if close > 0 else []:
+            if arg and is_identifier(arg[0]):
+                found.append(arg[0])
+    return found
+
+
 def _normalise(arg: list[str]) -> str:
     text = "".join(a if not is_identifier(a) else f" {a} " for a in arg)
     return re.sub(r"\s+", " ", text).strip().replace(" :: ", "::")
@@ -1157,6 +1179,8 @@ class KernelScanner:
                 local.variables.update(
                     {t: "" for t in body[1:close] if is_identifier(t) and t not in local.variables}
                 )
+            for name in _enumerators(body):  # enum { value = ... } in a macro: its own too
+                local.variables.setdefault(name, "")
         reg_aliases = {
             a for a, target in local.aliases.items() if target[-1:] in (("Reg",), ("MicroAPI",))
         }

@@ -319,3 +319,17 @@ def test_an_overview_page_in_a_class_folder_the_950_lacks_documents_nothing() ->
     docs = census.DocIndex.from_pages(pages)
     assert "TensorDesc" not in docs.documented["basic"]
     assert "GetDim" not in docs.documented["basic"]
+
+
+def test_enumerators_a_macro_declares_are_kernel_local() -> None:
+    headers = {"include/x.h": "namespace AscendC { int value; }"}
+    pages = {"SIMD-API/基础API/其他/X.md": "# X\n`value`"}
+    kernel = (
+        "using namespace AscendC;\n"
+        "#define CHECK(T) struct Has { enum { value = sizeof(T) > 1 }; };\n"
+        "CHECK(int)\n"
+    )
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel, {})
+    found.classify()
+    assert "value" not in {name for (_, name, _) in found.entries}
