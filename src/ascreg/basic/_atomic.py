@@ -44,7 +44,7 @@ TYPES: dict[str, tuple[str, tuple[type[Scalar], ...]]] = {
     "AtomicExch": ("exch", _UNSIGNED),
     "AtomicCas": ("cas", _UNSIGNED),
 }
-"""Each function's update (:data:`ascreg.core.atomics.UPDATES`) and element types (its page)."""
+"""Each function's update (``ascreg.core.atomics.UPDATES``) and element types (its page)."""
 
 
 def _update(name: str, address: Any, values: tuple[Any, ...], T: Any) -> Any:

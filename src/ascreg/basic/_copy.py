@@ -309,7 +309,7 @@ def _DataCopyPad(
     (``dstStride``, ``leftPadding`` and ``rightPadding`` are ignored) and fills only the end of
     the last up to the next 32-byte boundary (with ``paddingValue`` with ``isPad``, else the
     last block's first element); UB -> GM it reads them packed (``srcStride`` is ignored).
-    Under ``SetLoopModePara`` the whole copy repeats (see :func:`SetLoopModePara`).
+    Under ``SetLoopModePara`` the whole copy repeats (see ``SetLoopModePara``).
 
     Examples
     --------

@@ -236,7 +236,7 @@ class TQueSync(metaclass=ClassTemplate):
         self._event = event
 
     def SetFlag(self, id: int) -> None:
-        """``SetFlag(id)``: ``SetFlag<HardEvent>(id)`` of the pair (see :class:`TQueSync`).
+        """``SetFlag(id)``: ``SetFlag<HardEvent>(id)`` of the pair (see ``TQueSync``).
 
         Examples
         --------
@@ -248,7 +248,7 @@ class TQueSync(metaclass=ClassTemplate):
         _flag(id, evt=self._event, wait=False)
 
     def WaitFlag(self, id: int) -> None:
-        """``WaitFlag(id)``: ``WaitFlag<HardEvent>(id)`` of the pair (see :class:`TQueSync`).
+        """``WaitFlag(id)``: ``WaitFlag<HardEvent>(id)`` of the pair (see ``TQueSync``).
 
         Examples
         --------

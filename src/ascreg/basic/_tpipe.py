@@ -1069,7 +1069,7 @@ class TBufPool(metaclass=ClassTemplate):
     def InitBuffer(self, que: TQueBind | TBuf, num: int, len: int | None = None) -> bool:
         """``InitBuffer(que, num, len)`` / ``InitBuffer(buf, len)``: buffers from the pool.
 
-        As :meth:`TPipe.InitBuffer`, in the pool's next free bytes.
+        As ``TPipe.InitBuffer``, in the pool's next free bytes.
 
         Examples
         --------
@@ -1104,7 +1104,7 @@ class TBufPool(metaclass=ClassTemplate):
     def InitBufPool(self, bufPool: TBufPool, len: int, shareBuf: TBufPool | None = None) -> bool:
         """``InitBufPool(bufPool, len[, shareBuf])``: a sub-pool of this pool's next *len* bytes.
 
-        With *shareBuf* it reuses that pool's bytes instead (see :meth:`TPipe.InitBufPool`).
+        With *shareBuf* it reuses that pool's bytes instead (see ``TPipe.InitBufPool``).
 
         Examples
         --------

@@ -253,10 +253,10 @@ def _compact_tail(dst: Pointer[Any], src: Pointer[Any], burst: Burst) -> None:
 def looped(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> None:
     """Make a GM <-> UB copy under the running block's copy loop registers.
 
-    The loop registers of *direction* (:data:`GM_TO_UB`: ``SetLoopModePara`` with
-    ``OUT_TO_UB``, ``asc_set_gm2ub_loop*``; :data:`UB_TO_GM`: ``UB_TO_OUT``,
+    The loop registers of *direction* (``GM_TO_UB``: ``SetLoopModePara`` with
+    ``OUT_TO_UB``, ``asc_set_gm2ub_loop*``; ``UB_TO_GM``: ``UB_TO_OUT``,
     ``asc_set_ub2gm_loop*``) repeat the whole copy ``loop2`` x ``loop1`` times, each repetition
-    offset by the loops' byte strides (:class:`~ascreg.machine.sysregs.CopyLoops`); at reset it
+    offset by the loops' byte strides (``CopyLoops``); at reset it
     is one copy.
 
     Examples
