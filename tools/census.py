@@ -1181,6 +1181,12 @@ class KernelScanner:
                 )
             for name in _enumerators(body):  # enum { value = ... } in a macro: its own too
                 local.variables.setdefault(name, "")
+            declared = Decls()  # what a macro body declares (a struct's members) is local too
+            walk(body, "<macro>", declared)
+            for name, type_ in declared.variables.items():
+                local.variables.setdefault(name, type_)
+            for owner, members in declared.members.items():
+                local.members[owner] |= members
         reg_aliases = {
             a for a, target in local.aliases.items() if target[-1:] in (("Reg",), ("MicroAPI",))
         }

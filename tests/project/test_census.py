@@ -321,14 +321,17 @@ def test_an_overview_page_in_a_class_folder_the_950_lacks_documents_nothing() ->
     assert "GetDim" not in docs.documented["basic"]
 
 
-def test_enumerators_a_macro_declares_are_kernel_local() -> None:
+@pytest.mark.parametrize(
+    "macro",
+    [
+        "#define CHECK(T) struct Has { enum { value = sizeof(T) > 1 }; };\nCHECK(int)\n",
+        "#define HAS(T) struct H##T { static constexpr bool value = sizeof(T) > 1; };\nHAS(int)\n",
+    ],
+)
+def test_what_a_macro_declares_is_kernel_local(macro: str) -> None:
     headers = {"include/x.h": "namespace AscendC { int value; }"}
     pages = {"SIMD-API/基础API/其他/X.md": "# X\n`value`"}
-    kernel = (
-        "using namespace AscendC;\n"
-        "#define CHECK(T) struct Has { enum { value = sizeof(T) > 1 }; };\n"
-        "CHECK(int)\n"
-    )
+    kernel = "using namespace AscendC;\n" + macro
     found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
     found.add_text("op/op_kernel/arch35/k.h", kernel, {})
     found.classify()
