@@ -198,19 +198,6 @@ def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     looped(dst, src, burst, GM_TO_UB, call)
 
 
-def _registers() -> SystemRegisters | None:
-    """Return the running block's system registers; None outside a kernel or before any use.
-
-    Registers not made yet are in their reset state (no store atomic, one copy per copy
-    loop), which is what None means to the copies.
-    """
-    ctx = running_block()
-    if ctx is None:
-        return None
-    regs: SystemRegisters | None = ctx.state.get(SYSREGS_STATE)
-    return regs
-
-
 def asc_set_copy_pad_val(value: Any) -> None:
     """``asc_set_copy_pad_val(value)``: the constant used by padded GM -> UB copies.
 
