@@ -316,6 +316,8 @@ SCALAR_TYPES = {
     "fp8_e4m3fn_t": "fp8_e4m3fn_t",
     "fp8_e5m2_t": "fp8_e5m2_t",
     "fp8_e8m0_t": "fp8_e8m0_t",
+    "float8_e4m3_t": "float8_e4m3_t",
+    "float8_e5m2_t": "float8_e5m2_t",
     "hifloat8_t": "hifloat8_t",
     "fp4x2_e2m1_t": "fp4x2_e2m1_t",
     "fp4x2_e1m2_t": "fp4x2_e1m2_t",
@@ -782,6 +784,8 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
                     _parameters(tokens, i + 1, close, decls)
                     i = close + 1
                     continue
+            elif prev == "," and nxt in ("=", ",", ";") and kind == "block":
+                decls.variables.setdefault(t, "")  # int a = 0, b = a; RegTensor<T> x, y;
             elif (
                 nxt in ("=", ";", "{", "[", ",", ")", ":")
                 and prev
@@ -792,6 +796,8 @@ def walk(tokens: list[str], path: str, decls: Decls) -> None:
                 type_ = _type_name(tokens, i, max(statement, i - 12))
                 if type_ and type_ not in CPP_KEYWORDS - {"float", "bool", "int", "double"}:
                     decls.variables.setdefault(t, type_)
+                elif type_ == "auto":  # a variable all the same, of a type not written
+                    decls.variables.setdefault(t, "")
                 if kind == "ns" and statement <= i - 1 and nxt != ")" and nxt != ":":
                     decls.add(namespace(), t, "variable", path)
                 elif kind == "class" and stack and nxt != ")":
@@ -966,10 +972,13 @@ class DocIndex:
         (['EnQue', 'TQue', 'bool'], {('TQue', 'EnQue')})
         """
         index = cls()
+        unsupported = _unsupported_folders(pages)
         for path, text in pages.items():
             block = _NPU_950.search(text)
             if block is not None and "不支持" in block.group(1):
                 continue
+            if block is None and str(PurePosixPath(path).parent) in unsupported:
+                continue  # a class's overview page, in a folder of pages the 950 lacks
             words = set()
             for fenced, inline in _CODE.findall(text):
                 words.update(_WORD.findall(fenced or inline))
@@ -1006,6 +1015,31 @@ class DocIndex:
         return cls.from_pages({p.removeprefix(DOCS_ROOT): t for p, t in pages.items()})
 
 
+def _unsupported_folders(pages: Mapping[str, str]) -> set[str]:
+    """The class folders whose pages with a product table all say the Ascend 950 lacks them.
+
+    A page without that table (a class's overview, ``TensorDesc简介.md``) takes its folder's
+    verdict: the ``TensorDesc`` methods' pages all say 950 不支持, so its overview's names are
+    not the 950's either.
+
+    Examples
+    --------
+    >>> no = '<!-- npu="950" id1 -->\\n- Ascend 950PR：不支持\\n<!-- end id1 -->'
+    >>> sorted(_unsupported_folders({"A/X/Get.md": no, "A/X/intro.md": "# X", "其他/Y.md": no}))
+    ['A/X']
+    """
+    verdicts: dict[str, set[bool]] = collections.defaultdict(set)
+    for path, text in pages.items():
+        block = _NPU_950.search(text)
+        if block is not None:
+            verdicts[str(PurePosixPath(path).parent)].add("不支持" not in block.group(1))
+    return {
+        folder
+        for folder, supported in verdicts.items()
+        if supported == {False} and _WORD.fullmatch(PurePosixPath(folder).name)
+    }
+
+
 # ---------------------------------------------------------------------------------------------
 # The kernels: uses of API names
 # ---------------------------------------------------------------------------------------------
@@ -1026,7 +1060,8 @@ class Use:
 
 MAX_GUESSED_CLASSES = 4
 """A method of an unknown receiver is counted when at most this many API classes have it."""
-NAMESPACE_NAMES = frozenset({"AscendC", "Reg", "MicroAPI", "Simt", "std", "Std"})
+NAMESPACE_NAMES = frozenset({"AscendC", "Reg", "MicroAPI", "Simt", "std", "Std", "tiling"})
+"""Namespaces, not API names (``AscendC::tiling`` holds the matmul tiling structs)."""
 OPBASE_NAMESPACES = frozenset({"Ops", "ops", "platform", "Base"})
 """The operator base library's namespaces (not AscendC, not in the operator repositories)."""
 STD_NAMESPACES = frozenset({"std", "Std"})
@@ -1095,6 +1130,28 @@ class Repository:
         return seen
 
 
+def _enumerators(tokens: list[str]) -> list[str]:
+    """The enumerators of the ``enum { ... }`` bodies in *tokens* (a macro body).
+
+    Examples
+    --------
+    >>> _enumerators(tokenize("struct S { enum { value = X<T>::value, other }; };"))
+    ['value', 'other']
+    """
+    found = []
+    for i, t in enumerate(tokens):
+        if t != "enum":
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j] not in ("{", ";"):
+            j += 1
+        close = _match(tokens, j, "{", "}") if j < len(tokens) and tokens[j] == "{" else -1
+        for arg in split_arguments(tokens[j + 1 : close]) if close > 0 else []:
+            if arg and is_identifier(arg[0]):
+                found.append(arg[0])
+    return found
+
+
 def _normalise(arg: list[str]) -> str:
     text = "".join(a if not is_identifier(a) else f" {a} " for a in arg)
     return re.sub(r"\s+", " ", text).strip().replace(" :: ", "::")
@@ -1122,6 +1179,14 @@ class KernelScanner:
                 local.variables.update(
                     {t: "" for t in body[1:close] if is_identifier(t) and t not in local.variables}
                 )
+            for name in _enumerators(body):  # enum { value = ... } in a macro: its own too
+                local.variables.setdefault(name, "")
+            declared = Decls()  # what a macro body declares (a struct's members) is local too
+            walk(body, "<macro>", declared)
+            for name, type_ in declared.variables.items():
+                local.variables.setdefault(name, type_)
+            for owner, members in declared.members.items():
+                local.members[owner] |= members
         reg_aliases = {
             a for a, target in local.aliases.items() if target[-1:] in (("Reg",), ("MicroAPI",))
         }
@@ -1209,6 +1274,8 @@ class KernelScanner:
             surface = "basic"
         else:
             surface = self._unqualified_surface(head, vf=vf)
+            if surface != "reg" and len(chain) == 1 and self._reg_by_adl(head, template):
+                surface = "reg"
             if surface is None:
                 return []
         name = chain[0]
@@ -1218,6 +1285,28 @@ class KernelScanner:
         if len(chain) >= 2:
             uses.append(Use(surface, f"{name}::{chain[1]}", "member", None))
         return uses
+
+    def _reg_by_adl(self, name: str, template: tuple[str, ...] | None) -> bool:
+        """True when an unqualified call of *name* (in Reg and elsewhere) is Reg's by ADL.
+
+        ``Cast<float, T, castTrait>(dst, src, mask)`` after only ``using namespace AscendC``
+        finds ``Reg::Cast`` through its ``RegTensor`` arguments (argument-dependent lookup).
+        The arguments are not typed here, so a template argument that only Reg declares (a
+        ``MicroAPI::`` name, a Reg-only type's member, a variable or parameter of a Reg-only
+        type such as ``CastTrait``) stands for them: no other overload takes it.
+        """
+        if not template or name in self.local_names or "reg" not in self.api.surfaces(name):
+            return False
+        return any(self._reg_only(arg) for arg in template)
+
+    def _reg_only(self, arg: str) -> bool:
+        text = arg.replace(" ", "").removeprefix("AscendC::")
+        parts = text.split("::")
+        if len(parts) > 1 and parts[0] in self.reg_names:
+            return True
+        declared = self.local.variables.get(text) or self.local.value_params.get(text)
+        owner = declared or (parts[0] if len(parts) == 2 else "")
+        return bool(owner) and self.api.surfaces(owner) == ["reg"]
 
     def _unqualified_surface(self, name: str, *, vf: bool) -> Surface | None:
         if name in self.local_names or name in LANGUAGE_TYPES:
@@ -1389,6 +1478,11 @@ def subscriptable(obj: Any) -> bool:
     if isinstance(obj, type):
         return hasattr(obj, "__class_getitem__") or hasattr(type(obj), "__getitem__")
     return hasattr(obj, "__getitem__") or hasattr(type(obj), "__getitem__")
+
+
+def _member_template(obj: Any) -> bool:
+    """True for an ascreg member function template read from its class (``TPipe.AllocEventID``)."""
+    return not subscriptable(obj) and callable(getattr(obj, "instance", None))
 
 
 def _representatives(obj: Any) -> list[Any]:
@@ -1668,7 +1762,9 @@ class Census:
             entry.status = self.status(entry)
             if entry.kind in ("method", "field"):
                 found = self.member(entry)
-                templated = any(map(subscriptable, self.members(entry)))
+                templated = any(
+                    subscriptable(m) or _member_template(m) for m in self.members(entry)
+                )
                 for shape in entry.forms:
                     entry.form_results[shape] = templated
             elif entry.kind == "opbase":
@@ -1774,8 +1870,11 @@ CPP_STD_NAMES = frozenset(
     {"is_same", "is_same_v", "IsSameType", "conditional", "conditional_t", "enable_if"}
     | {"SupportType", "SupportBytes", "Conditional", "EnableIf", "IsSame", "is_same_type"}
     | {"integral_constant", "tuple", "get", "min", "max", "is_integral", "is_floating_point"}
+    | {"sqrt", "offsetof"}
 )
-"""C++ metaprogramming names AscendC re-declares (their Python spelling is the language's own)."""
+"""C++ metaprogramming names AscendC re-declares (their Python spelling is the language's own),
+and the C library's ``sqrt`` / ``offsetof`` kernels call on scalars (the headers' mentions of
+them are in comments and examples, not AscendC declarations)."""
 
 
 def render(census: Census, *, limit: int | None = None) -> str:

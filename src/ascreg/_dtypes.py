@@ -148,6 +148,13 @@ class int4b_t(Scalar, dtype=np.uint8, kind=Kind.RAW):
 
 int4b_t.bits = 4
 
+float8_e4m3_t = fp8_e4m3fn_t
+"""C++ ``float8_e4m3_t``: the headers' other name of ``fp8_e4m3fn_t``
+(``using float8_e4m3_t = fp8_e4m3fn_t``; 1 sign, 4 exponent, 3 mantissa bits, largest 448)."""
+float8_e5m2_t = fp8_e5m2_t
+"""C++ ``float8_e5m2_t``: the headers' other name of ``fp8_e5m2_t``
+(``using float8_e5m2_t = fp8_e5m2_t``; 1 sign, 5 exponent, 2 mantissa bits)."""
+
 INTEGERS = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t)
 SIGNED_OF_WIDTH: dict[int, type[Scalar]] = {1: int8_t, 2: int16_t, 4: int32_t, 8: int64_t}
 UNSIGNED_OF_WIDTH: dict[int, type[Scalar]] = {1: uint8_t, 2: uint16_t, 4: uint32_t, 8: uint64_t}

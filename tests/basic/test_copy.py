@@ -90,7 +90,8 @@ def test_datacopypad_rules() -> None:
         with pytest.raises(AscregError, match="right_pad 9 elements is more than 32 bytes"):
             DataCopyPad(dst, src, (1, 4, 0, 0, 0), (True, 0, 9, 0))
         with pytest.raises(
-            AscregTypeError, match=r"DataCopyPad<half>: LocalTensor<float> does not hold T = half"
+            AscregTypeError,
+            match=r"DataCopyPad<half, PaddingMode.Normal>: LocalTensor<float> does not hold T = half",
         ):
             DataCopyPad[half](dst, src, (1, 4, 0, 0, 0), (True, 0, 0, 0))
         with pytest.raises(AscregTypeError, match="takes DataCopyPadExtParams"):

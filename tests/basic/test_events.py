@@ -192,3 +192,16 @@ def test_a_fetched_id_of_the_wrong_event_orders_nothing() -> None:
     x.write(np.zeros(N, dtype=np.float32))
     with pytest.raises(SyncError, match="PIPE_S reads UB"):
         unsynced_kernel[1, 0](x)
+
+
+def test_tquesync_is_setflag_waitflag_of_its_pipe_pair() -> None:
+    from ascreg.basic import PIPE_MTE2, PIPE_MTE3, PIPE_V, TQueSync
+
+    with block(BlockContext()):
+        sync = TQueSync[PIPE_MTE2, PIPE_V]()
+        sync.SetFlag(3)
+        WaitFlag[HardEvent.MTE2_V](3)  # the same hardware flag
+        with pytest.raises(SyncError, match="no earlier notify"):
+            TQueSync[PIPE_V, PIPE_MTE3]().WaitFlag(0)
+    with block(BlockContext()), pytest.raises(AscregTypeError, match="no HardEvent joins"):
+        TQueSync[PIPE_MTE3, PIPE_MTE3]()

@@ -79,3 +79,14 @@ def test_l2_cache_hints() -> None:
     g.SetL2CacheHint[CacheRwMode.READ](CacheMode.CACHE_MODE_NORMAL)
     with pytest.raises(AscregTypeError, match="mode must be a CacheMode"):
         g.SetL2CacheHint(0)  # type: ignore[arg-type]
+
+
+def test_icache_preload_takes_lengths_below_the_vector_icache() -> None:
+    from ascreg.basic import ICachePreLoad
+
+    with block(BlockContext()):
+        ICachePreLoad(0)
+        ICachePreLoad(7)
+        for bad in (-1, 8):
+            with pytest.raises(AscregTypeError, match="preFetchLen"):
+                ICachePreLoad(bad)

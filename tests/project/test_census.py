@@ -36,7 +36,12 @@ HEADERS = {
 namespace AscendC {
 enum class TPosition : uint8_t { GM, VECIN, VECOUT, VECCALC, A1 };
 using QuePosition = TPosition;
-class TPipe { public: template <class T> void InitBuffer(T& que, uint8_t num, uint32_t len); };
+enum class HardEvent : uint8_t { V_S, MTE2_V };
+class TPipe {
+public:
+    template <class T> void InitBuffer(T& que, uint8_t num, uint32_t len);
+    template <HardEvent evt> TEventID AllocEventID();
+};
 template <TPosition src, TPosition dst, int32_t depth>
 class TQueBind {
 public:
@@ -49,6 +54,7 @@ class TQue : public TQueBind<GetPos(pos, true), GetPos(pos, false), depth> {};
 __aicore__ inline void NoSuchBasicApi(int32_t n);
 __aicore__ inline void Mmad(int32_t n);
 __aicore__ inline void OtherChipOnly(int32_t n);
+template <typename T> __aicore__ inline void Add(const LocalTensor<T>& dst, int32_t n);
 } // namespace AscendC
 """,
     "impl/basic_api/reg_compute/kernel_reg.h": """
@@ -62,6 +68,9 @@ template <typename T, MaskMergeMode mode = MaskMergeMode::ZEROING, typename S>
 __aicore__ inline void Add(S& dst, S& src0, S& src1, MaskReg& mask);
 template <typename T> class RegTensor {};
 class MaskReg {};
+struct CastTrait { int layout; };
+template <typename T, typename U, const CastTrait& trait, typename S>
+__aicore__ inline void Cast(S& dst, S& src, MaskReg& mask);
 }
 }
 """,
@@ -71,6 +80,7 @@ PAGES = {
     "SIMD-API/基础API/资源管理/TQue/AllocTensor.md": "# AllocTensor\n",
     "SIMD-API/基础API/资源管理/TQue/DeQue.md": "# DeQue\n",
     "SIMD-API/基础API/资源管理/TPipe/InitBuffer.md": "# InitBuffer\n",
+    "SIMD-API/基础API/资源管理/TPipe/AllocEventID.md": "# AllocEventID\n",
     "SIMD-API/基础API/辅助数据结构/TPosition.md": "# TPosition\n`QuePosition`, `VECIN`, `VECOUT`, `A1`",
     "SIMD-API/基础API/其他/NoSuchBasicApi.md": "# NoSuchBasicApi\n",
     "SIMD-API/基础API/矩阵计算（ISASI）/Mmad.md": "# Mmad\n",
@@ -98,6 +108,7 @@ public:
         inQueue.EnQue(x);
         LocalTensor<T> y = inQueue.template DeQue<T>();
         MyHelper(y);
+        TEventID id = pipe.AllocEventID<HardEvent::V_S>();
         NoSuchBasicApi(1);
         Mmad(1);
         OtherChipOnly(1);
@@ -110,6 +121,11 @@ public:
         MicroAPI::Add<T, MicroAPI::MaskMergeMode::ZEROING>(r, r, r, m);
         MicroAPI::Add<T, MicroAPI::LoadDist::DIST_NORM>(r, r, r, m);
     }
+    __aicore__ inline void ByArguments(MicroAPI::RegTensor<T>& r, MicroAPI::MaskReg& m) {
+        Add<T, MicroAPI::MaskMergeMode::MERGING>(r, r, r, m);  // Reg::Add by ADL
+        Cast<float, T, castTrait>(r, r, m);
+    }
+    static constexpr MicroAPI::CastTrait castTrait = {0};
 private:
     TPipe pipe;
     TQue<QuePosition::VECIN, BUFFER_NUM> inQueue;
@@ -167,6 +183,18 @@ def test_methods_are_found_through_the_queue_the_template_makes(result: object) 
     assert alloc.kind == "method" and alloc.accepted and alloc.status == "documented"
     assert alloc.form_results == {("<type>",): True}  # que.AllocTensor[T]()
     assert _entry(result, "basic", "TQue::DeQue").accepted  # written ".template DeQue<T>"
+    alloc_event = _entry(result, "basic", "TPipe::AllocEventID")  # a member template of TPipe
+    assert alloc_event.form_results == {("<HardEvent>",): True}
+
+
+def test_unqualified_calls_with_reg_only_template_arguments_are_reg_by_adl(
+    result: object,
+) -> None:
+    add = _entry(result, "reg", "Add")
+    assert ("<type, MaskMergeMode>",) in add.forms
+    assert "my_op/op_kernel/arch35/my_op.h" in _entry(result, "reg", "Cast").files
+    entries = result.entries  # type: ignore[attr-defined]
+    assert not [n for (s, n, _) in entries if s == "basic" and n in ("Add", "Cast")]
 
 
 def test_template_forms_are_tried_as_subscripts(result: object) -> None:
@@ -261,3 +289,50 @@ __aicore__ inline void F() {
     assert _entry(found, "basic", "NormPara::abLength").status == "undocumented"
     assert _entry(found, "basic", "RmsNorm").status == "documented"
     assert _entry(found, "basic", "RmsNorm::BUFFER_NUM").status == "undocumented"
+
+
+def test_locals_of_any_declaration_form_and_c_library_names_are_left_out() -> None:
+    headers = {
+        "include/x.h": "namespace AscendC { int tmp; int tmp2; int addr; float sqrt(float x); }"
+    }
+    pages = {"SIMD-API/基础API/其他/X.md": "# X\n`tmp` `tmp2` `addr` `sqrt`"}
+    kernel = (
+        "using namespace AscendC;\n"
+        "__aicore__ inline float F(float s) {\n"
+        "    auto addr = s; int64_t a = 0, tmp = a; float x, tmp2;\n"
+        "    return sqrt(addr + tmp);\n}\n"
+    )
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel, {})
+    found.classify()
+    statuses = {name: e.status for (_, name, _), e in found.entries.items()}
+    assert not {"tmp", "addr", "tmp2"} & set(statuses)
+    assert statuses.get("sqrt") == "cpp-std"
+
+
+def test_an_overview_page_in_a_class_folder_the_950_lacks_documents_nothing() -> None:
+    no = '<!-- npu="950" id1 -->\n- Ascend 950PR：不支持\n<!-- end id1 -->\n'
+    pages = {
+        "SIMD-API/基础API/辅助数据结构/TensorDesc/GetDim.md": no + "# GetDim\n",
+        "SIMD-API/基础API/辅助数据结构/TensorDesc/TensorDesc简介.md": "# TensorDesc\n`GetDim`",
+    }
+    docs = census.DocIndex.from_pages(pages)
+    assert "TensorDesc" not in docs.documented["basic"]
+    assert "GetDim" not in docs.documented["basic"]
+
+
+@pytest.mark.parametrize(
+    "macro",
+    [
+        "#define CHECK(T) struct Has { enum { value = sizeof(T) > 1 }; };\nCHECK(int)\n",
+        "#define HAS(T) struct H##T { static constexpr bool value = sizeof(T) > 1; };\nHAS(int)\n",
+    ],
+)
+def test_what_a_macro_declares_is_kernel_local(macro: str) -> None:
+    headers = {"include/x.h": "namespace AscendC { int value; }"}
+    pages = {"SIMD-API/基础API/其他/X.md": "# X\n`value`"}
+    kernel = "using namespace AscendC;\n" + macro
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel, {})
+    found.classify()
+    assert "value" not in {name for (_, name, _) in found.entries}

@@ -569,6 +569,9 @@ def _misc_rows() -> list[OpSpec]:
         rows.append(_row(name, page, ("T", "U"), count, shape_forms, _CORE + core))
     pair = (("dst0", TENSOR), ("dst1", TENSOR))
     rows += [
+        _row("Mull", "基础算术/Mull(ISASI).md", ("T",), singles(int32_t, uint32_t),
+             (BasicForm("count", (*pair, ("src0", TENSOR), ("src1", TENSOR), COUNT)),),
+             _CORE + "compound:widening_multiply", module="basic/_layout"),
         _row("Interleave", "数据重排（ISASI）/Interleave.md", ("T",), singles(*REARRANGE_TYPES),
              (BasicForm("count", (*pair, ("src0", TENSOR), ("src1", TENSOR), COUNT)),),
              _CORE + "rearrange:interleave", module="basic/_layout"),

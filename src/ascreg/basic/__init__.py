@@ -42,12 +42,14 @@ from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
-from ascreg.basic import _constants
+from ascreg.basic import _constants, _datatype
+from ascreg.basic._atomic import AtomicAdd, AtomicCas, AtomicExch, AtomicMax, AtomicMin
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
     DataSyncBarrier,
     DcciDst,
+    ICachePreLoad,
     MemDsbT,
 )
 from ascreg.basic._cast import Cast, SetDeqScale, Truncate
@@ -56,16 +58,23 @@ from ascreg.basic._constants import platform as platform
 from ascreg.basic._copy import (
     DataCopy,
     DataCopyExtParams,
+    DataCopyMVType,
     DataCopyPad,
     DataCopyPadExtParams,
     DataCopyParams,
+    LoopModeParams,
+    PaddingMode,
+    ResetLoopModePara,
+    SetLoopModePara,
 )
+from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
     QUE_MAX_EVENT,
     HardEvent,
     PipeBarrier,
     SetFlag,
     TEventID,
+    TQueSync,
     WaitFlag,
     event_t,
 )
@@ -79,9 +88,11 @@ from ascreg.basic._layout import (
     DeInterleave,
     Gather,
     Interleave,
+    Mull,
     TransDataTo5HD,
     TransDataTo5HDParams,
 )
+from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
 from ascreg.basic._nddma import (
     MultiCopyConfig,
     MultiCopyLoopInfo,
@@ -167,10 +178,12 @@ from ascreg.basic._tpipe import (
     GetTPipePtr,
     TBuf,
     TBufHandle,
+    TBufPool,
     TPipe,
     TQue,
     TQueBind,
 )
+from ascreg.basic._utils import AlignUp, DivCeil
 from ascreg.basic._vector import (
     DEFAULT_BINARY_CONFIG,
     DEFAULT_DIV_CONFIG,
@@ -289,8 +302,15 @@ __all__ = [
     "Add",
     "AddRelu",
     "Adds",
+    "AlignUp",
+    "AllocMutexID",
     "And",
     "Ands",
+    "AtomicAdd",
+    "AtomicCas",
+    "AtomicExch",
+    "AtomicMax",
+    "AtomicMin",
     "Axpy",
     "BinaryConfig",
     "BinaryRepeatParams",
@@ -312,6 +332,7 @@ __all__ = [
     "DataCacheCleanAndInvalid",
     "DataCopy",
     "DataCopyExtParams",
+    "DataCopyMVType",
     "DataCopyPad",
     "DataCopyPadExtParams",
     "DataCopyParams",
@@ -321,6 +342,7 @@ __all__ = [
     "DisableDmaAtomic",
     "Div",
     "DivAlgo",
+    "DivCeil",
     "DivConfig",
     "Divs",
     "Duplicate",
@@ -347,6 +369,7 @@ __all__ = [
     "GlobalTensor",
     "HardEvent",
     "Hardware",
+    "ICachePreLoad",
     "InitSocState",
     "Interleave",
     "LeakyRelu",
@@ -355,6 +378,7 @@ __all__ = [
     "LnConfig",
     "LocalMemAllocator",
     "LocalTensor",
+    "LoopModeParams",
     "MaskMode",
     "Max",
     "Maxs",
@@ -364,10 +388,13 @@ __all__ = [
     "Mul",
     "MulAddDst",
     "MulAddRelu",
+    "Mull",
     "Muls",
     "MultiCopyConfig",
     "MultiCopyLoopInfo",
     "MultiCopyParams",
+    "Mutex",
+    "MutexID",
     "NdDmaConfig",
     "NdDmaDci",
     "NdDmaLoopInfo",
@@ -376,6 +403,7 @@ __all__ = [
     "Not",
     "Or",
     "Ors",
+    "PaddingMode",
     "PairReduceSum",
     "Pattern",
     "PipeBarrier",
@@ -392,9 +420,11 @@ __all__ = [
     "ReducePattern",
     "ReduceRepeat",
     "ReduceSum",
+    "ReleaseMutexID",
     "Relu",
     "RepeatReduceSum",
     "ResetCtrlSpr",
+    "ResetLoopModePara",
     "ResetMask",
     "RoundMode",
     "Rsqrt",
@@ -408,6 +438,7 @@ __all__ = [
     "SetCtrlSpr",
     "SetDeqScale",
     "SetFlag",
+    "SetLoopModePara",
     "SetMaskCount",
     "SetMaskNorm",
     "SetSysWorkspace",
@@ -424,11 +455,13 @@ __all__ = [
     "SyncAllConfig",
     "TBuf",
     "TBufHandle",
+    "TBufPool",
     "TEventID",
     "TPipe",
     "TPosition",
     "TQue",
     "TQueBind",
+    "TQueSync",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
     "Truncate",
@@ -443,6 +476,7 @@ __all__ = [
     "kDefaultNdDmaConfig",
 ]
 __all__ += _constants.__all__
+__all__ += _datatype.__all__
 _PUBLIC_NOT_STARRED = ("platform",)
 """Public names a star import leaves out (``platform`` would shadow the standard library's)."""
 

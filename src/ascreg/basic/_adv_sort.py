@@ -71,6 +71,8 @@ from ascreg.basic._adv import (
     view_as,
     write,
 )
+from ascreg.basic._template import TYPENAME as TYPE_KIND
+from ascreg.basic._template import Signature, function_template
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import advsort
 from ascreg.core.sort import RECORD_BYTES, SORT_GROUP, merge_queues, scores
@@ -85,6 +87,7 @@ __all__ = [
     "MrgSort",
     "MrgSortSrcList",
     "Sort",
+    "Sort32",
     "SortConfig",
     "SortType",
 ]
@@ -211,6 +214,43 @@ def _record_sort(t: TemplateArgs, dst: Any, concat: Any, index: Any, tmp: Any, r
     check_count(call, "repeatTime * 32", n, ("concat", concat), ("index", index))
     _check_records(call, "dst", dst, n)
     words = advsort.full_records(read(concat, n), read(index, n), full=bool(t.isFullSort))
+    write(view_as(dst, uint32_t), words.reshape(-1))
+
+
+@function_template(Signature(score=TYPE_KIND), name="Sort32")  # T, not checked against src1
+def Sort32(dst: Any, src0: Any, src1: Any, repeatTime: Any, *, score: Any = None) -> None:
+    """``Sort32<T>(dst, src0, src1, repeatTime)``: sort each group of 32 scores, highest first.
+
+    Group *g* of ``src0`` (half or float scores) with its ``uint32_t`` indices in ``src1``
+    becomes 32 (score, index) records of 8 bytes in ``dst`` (the index in the high 4 bytes, a
+    half score in the low 2 with 2 bytes of zero between), as the record ``Sort`` makes them:
+    equal scores keep their input order, NaN sorts last; groups do not mix. *repeatTime* in
+    [0, 255] groups.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, uint32_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     score = LocalTensor[float32_t](TPosition.VECCALC, 0, 32)
+    ...     index = LocalTensor[uint32_t](TPosition.VECCALC, 128, 32)
+    ...     dst = LocalTensor[float32_t](TPosition.VECCALC, 256, 64)
+    ...     score.GetPhyAddr().write(np.arange(32) % 5); index.GetPhyAddr().write(np.arange(32))
+    ...     ctx.tracker.barrier(); Sort32(dst, score, index, 1); ctx.tracker.barrier()
+    ...     dst.GetPhyAddr().read(8)[::2].tolist(), dst.GetPhyAddr().cast(uint32_t).read(8)[1::2].tolist()
+    ([4.0, 4.0, 4.0, 4.0], [4, 9, 14, 19])
+    """
+    call = "Sort32"
+    value_type = score if score is not None else tensor_dtype(dst)
+    check_dtype(call, "T", value_type, RECORD_TYPES)
+    for role, tensor, dtype in (("dst", dst, value_type), ("src0", src0, value_type), ("src1", src1, uint32_t)):  # fmt: skip
+        check_tensor(call, role, tensor, dtype)
+    n = _repeat(call, repeatTime) * SORT_GROUP
+    check_count(call, "repeatTime * 32", n, ("src0", src0), ("src1", src1))
+    _check_records(call, "dst", dst, n)
+    words = advsort.full_records(read(src0, n), read(src1, n), full=False)
     write(view_as(dst, uint32_t), words.reshape(-1))
 
 

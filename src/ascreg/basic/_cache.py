@@ -12,6 +12,7 @@ import enum
 from typing import Any
 
 from ascreg._dtypes import Scalar
+from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, function_template, member_of, need
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregTypeError
@@ -113,3 +114,30 @@ def DataCacheCleanAndInvalid(
         raise AscregTypeError(
             f"with DcciDst.{dcciDst.name} dst is a {wanted.__name__}, got {dst!r:.60}"
         )
+
+
+AIV_ICACHE_BYTES = 16 * 1024
+"""The instruction cache of a vector core (AIC: 32 KiB)."""
+PRELOAD_UNIT = 2048
+"""``ICachePreLoad``'s length unit on the 950: 2 KiB."""
+
+
+def ICachePreLoad(preFetchLen: int) -> None:
+    """``AscendC::ICachePreLoad(int64_t preFetchLen)``: preload instructions into the ICache.
+
+    *preFetchLen* is in 2 KiB units and below the vector core's ICache size / 2 KiB (8). ascreg
+    has no instruction cache, so a legal call changes nothing observable (timing aside).
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     ICachePreLoad(2)
+    ...     ICachePreLoad(8)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: ICachePreLoad: preFetchLen 8 is outside [0, 7]
+    """
+    _ascreg_call = "ICachePreLoad"
+    current_block()
+    operands.in_range(preFetchLen, "preFetchLen", 0, AIV_ICACHE_BYTES // PRELOAD_UNIT - 1)

@@ -1,12 +1,15 @@
-"""The basic API's data copies (``DataCopy``, ``DataCopyPad``).
+"""The basic API's data copies (``DataCopy``, ``DataCopyPad``) and their loop mode.
 
 GM -> UB copies run on MTE2 and UB -> GM copies on MTE3, so the block's pipe tracker sees them
 like the Reg and C API accesses. Where C++ deduces the
 template argument the plain call works; ``DataCopyPad[float32_t](...)`` checks it.
+``SetLoopModePara`` / ``ResetLoopModePara`` set the copy loop registers that repeat every
+GM <-> UB copy of one direction (the registers the C API's ``asc_set_gm2ub_loop*`` set).
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from typing import Any, Generic, ParamSpec, TypeVar
 
@@ -23,16 +26,40 @@ from ascreg.basic._template import (
     Signature,
     function_template,
     instance_of,
+    member_of,
 )
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, Pointer, UbPtr
-from ascreg.machine.mte import MAX_N_BURST, Burst, gm_to_ub, ub_to_gm
+from ascreg.machine.mte import GM_TO_UB, MAX_N_BURST, UB_TO_GM, Burst, copy_loops, looped
+from ascreg.machine.sysregs import (
+    COPY_LOOP_GM_STRIDE_LIMIT,
+    COPY_LOOP_SIZE_LIMIT,
+    COPY_LOOP_UB_STRIDE_LIMIT,
+    CopyLoops,
+    system_registers,
+)
 
 T = TypeVar("T", bound=Scalar)
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class PaddingMode(enum.IntEnum):
+    """``AscendC::PaddingMode``: how ``DataCopyPad<T, mode>`` lays blocks out in UB (dav-3510).
+
+    ``Normal``: each block is padded and filled up to 32 bytes; ``Compact``: the blocks are
+    packed and only the end of the last is filled.
+
+    Examples
+    --------
+    >>> PaddingMode.Normal.value, PaddingMode.Compact.value
+    (0, 1)
+    """
+
+    Normal = 0
+    Compact = 1
 
 
 @attrs.define
@@ -127,8 +154,14 @@ def _pair(dst: Any, src: Any) -> tuple[Pointer[Any], Pointer[Any]]:
     return d, s
 
 
-def _fits(tensor: Any, nbytes: int, role: str) -> None:
-    """Reject a copy of *nbytes* into or out of a tensor of known size that is smaller."""
+def _fits(tensor: Any, nbytes: int, role: str, loops: CopyLoops | None = None) -> None:
+    """Reject a copy of *nbytes* into or out of a tensor of known size that is smaller.
+
+    Under copy *loops*, the last repetition's offset (*role*'s side) adds to the span.
+    """
+    if loops is not None:
+        src, dst = loops.reach()
+        nbytes += dst if role == "dst" else src
     size = tensor.GetSize() if isinstance(tensor, GlobalTensor | LocalTensor) else 0
     have = size * tensor._dtype().size if size else None
     if have is not None and nbytes > have:
@@ -138,8 +171,13 @@ def _fits(tensor: Any, nbytes: int, role: str) -> None:
         )
 
 
+def _direction(d: Pointer[Any]) -> str:
+    return GM_TO_UB if isinstance(d, UbPtr) else UB_TO_GM
+
+
 def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
-    (gm_to_ub if isinstance(d, UbPtr) else ub_to_gm)(d, s, burst, call)
+    """Make the copy, repeated by the copy loop registers of its direction."""
+    looped(d, s, burst, _direction(d), call)
 
 
 def _DataCopy(
@@ -195,8 +233,9 @@ def _DataCopy(
                 f"count {count} x {d.dtype.size} bytes is not a positive multiple of 32"
             )
         burst = Burst(n_burst=1, len_burst=nbytes)
-    _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst")
-    _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
+    loops = copy_loops(_direction(d))
+    _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst", loops)
+    _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src", loops)
     _run(d, s, burst, _ascreg_call)
 
 
@@ -251,16 +290,26 @@ def _DataCopyPad(
     src: GlobalTensor[T] | LocalTensor[T],
     dataCopyParams: DataCopyExtParams | tuple[int, ...],
     padParams: DataCopyPadExtParams[T] | tuple[Any, ...] | None = None,
+    *,
+    mode: PaddingMode = PaddingMode.Normal,
 ) -> None:
-    """``DataCopyPad(dst, src, DataCopyExtParams[, DataCopyPadExtParams<T>])``.
+    """``DataCopyPad<T, mode>(dst, src, DataCopyExtParams[, DataCopyPadExtParams<T>])``.
 
     GM -> UB (with the pad parameters): ``blockCount`` blocks of ``blockLen`` bytes (any
     multiple of ``sizeof(T)``), ``srcStride`` bytes apart in GM; in UB each block gets
     ``leftPadding`` / ``rightPadding`` elements and is then filled up to the next 32-byte
-    boundary (with its first element when it has no pads, else the pad value), and blocks lie
-    ``dstStride`` DataBlocks apart. UB -> GM (no pad parameters): the reverse, dropping the
-    fill; ``srcStride`` is in DataBlocks, ``dstStride`` in bytes. A zero ``blockCount`` or
-    ``blockLen`` is a no-op. C++ braced initialisers may be written as tuples.
+    boundary, and blocks lie ``dstStride`` DataBlocks apart. The pads hold ``paddingValue``
+    with ``isPad``, else the ``SetPadValue`` value; the fill holds ``paddingValue`` with
+    ``isPad``, else the block's first element when it has no pads, else the pad value. UB -> GM
+    (no pad parameters): the reverse, dropping the fill; ``srcStride`` is in DataBlocks,
+    ``dstStride`` in bytes. A zero ``blockCount`` or ``blockLen`` is a no-op. C++ braced
+    initialisers may be written as tuples.
+
+    ``mode = PaddingMode.Compact`` (dav-3510) packs the blocks in UB one after the other
+    (``dstStride``, ``leftPadding`` and ``rightPadding`` are ignored) and fills only the end of
+    the last up to the next 32-byte boundary (with ``paddingValue`` with ``isPad``, else the
+    last block's first element); UB -> GM it reads them packed (``srcStride`` is ignored).
+    Under ``SetLoopModePara`` the whole copy repeats (see ``SetLoopModePara``).
 
     Examples
     --------
@@ -276,6 +325,13 @@ def _DataCopyPad(
     ...     PipeBarrier[PIPE_ALL]()
     ...     xLocal.GetPhyAddr().read(8).tolist()
     [1.0, 2.0, 3.0, 4.0, 5.0, -1.0, -1.0, -1.0]
+    >>> with block(BlockContext()):
+    ...     xLocal = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     params = DataCopyExtParams(2, 2 * 4, 4, 0, 0)  # elements 0, 1 and 3, 4
+    ...     DataCopyPad[float32_t, PaddingMode.Compact](xLocal, xGm, params, (True, 0, 0, 9.0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     xLocal.GetPhyAddr().read(8).tolist()
+    [1.0, 2.0, 4.0, 5.0, 9.0, 9.0, 9.0, 9.0]
     """
     _ascreg_call = "DataCopyPad"
     d, s = _pair(dst, src)
@@ -285,23 +341,41 @@ def _DataCopyPad(
         raise AscregError(f"blockLen {params.blockLen} is not a multiple of sizeof(T) = {size}")
     if params.blockCount == 0 or params.blockLen == 0:
         return
+    compact = mode is PaddingMode.Compact
+    loops = copy_loops(_direction(d))
     if isinstance(d, UbPtr):
         if padParams is None:
             raise AscregTypeError("a GM -> UB DataCopyPad takes DataCopyPadExtParams<T> too")
-        burst = _gm_to_ub_burst(params, _pad_params(padParams), size)
-        in_ub = burst.dst_stride - params.dstStride * DATA_BLOCK
-        _fits(dst, _extent(burst.n_burst, burst.dst_stride, in_ub), "dst")
-        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
+        burst = _gm_to_ub_burst(params, _pad_params(padParams), size, compact)
+        if compact:
+            in_ub = -(-burst.n_burst * burst.len_burst // DATA_BLOCK) * DATA_BLOCK
+        else:
+            in_ub = _extent(
+                burst.n_burst, burst.dst_stride, burst.dst_stride - params.dstStride * DATA_BLOCK
+            )
+        _fits(dst, in_ub, "dst", loops)
+        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src", loops)
     else:
         if padParams is not None:
             raise AscregTypeError("a UB -> GM DataCopyPad takes no DataCopyPadExtParams")
-        burst = _ub_to_gm_burst(params)
-        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src")
-        _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst")
+        burst = _ub_to_gm_burst(params, compact)
+        _fits(src, _extent(burst.n_burst, burst.src_stride, burst.len_burst), "src", loops)
+        _fits(dst, _extent(burst.n_burst, burst.dst_stride, burst.len_burst), "dst", loops)
     _run(d, s, burst, _ascreg_call)
 
 
-def _gm_to_ub_burst(params: DataCopyExtParams, pads: DataCopyPadExtParams[Any], size: int) -> Burst:
+def _gm_to_ub_burst(
+    params: DataCopyExtParams, pads: DataCopyPadExtParams[Any], size: int, compact: bool
+) -> Burst:
+    if compact:
+        return Burst(
+            n_burst=params.blockCount,
+            len_burst=params.blockLen,
+            src_stride=params.blockLen + params.srcStride,
+            dst_stride=params.blockLen,
+            pad_value=pads.paddingValue if pads.isPad else None,
+            compact=True,
+        )
     padded = (pads.leftPadding + pads.rightPadding) * size + params.blockLen
     in_ub = -(-padded // DATA_BLOCK) * DATA_BLOCK
     value = pads.paddingValue if pads.isPad else current_block().state.get("pad_value", 0)
@@ -314,17 +388,139 @@ def _gm_to_ub_burst(params: DataCopyExtParams, pads: DataCopyPadExtParams[Any], 
         right_pad=pads.rightPadding,
         pad_value=value,
         fill_to_block=True,
+        constant_fill=bool(pads.isPad),
     )
 
 
-def _ub_to_gm_burst(params: DataCopyExtParams) -> Burst:
+def _ub_to_gm_burst(params: DataCopyExtParams, compact: bool) -> Burst:
     in_ub = -(-params.blockLen // DATA_BLOCK) * DATA_BLOCK
     return Burst(
         n_burst=params.blockCount,
         len_burst=params.blockLen,
-        src_stride=in_ub + params.srcStride * DATA_BLOCK,
+        src_stride=params.blockLen if compact else in_ub + params.srcStride * DATA_BLOCK,
         dst_stride=params.blockLen + params.dstStride,
     )
 
 
-DataCopyPad = _Deduced(_DataCopyPad)
+DataCopyPad = function_template(
+    Signature(T=TYPENAME, mode=(member_of(PaddingMode), PaddingMode.Normal)), name="DataCopyPad"
+)(_DataCopyPad)
+
+
+# ---- loop mode -------------------------------------------------------------------------------
+
+
+@attrs.define
+class LoopModeParams:
+    """``AscendC::LoopModeParams``: the two loops ``SetLoopModePara`` puts around every copy.
+
+    ``loop1Size`` (inner) and ``loop2Size`` (outer) repetitions, below 2**21 each; the strides
+    are the byte distances between the starts of consecutive repetitions, of the source and
+    of the destination. The UB side's strides are below 2**21 and multiples of 32, the GM
+    side's below 2**40.
+
+    Examples
+    --------
+    >>> LoopModeParams(2, 2, 96, 128, 192, 288).loop2DstStride
+    288
+    """
+
+    loop1Size: int = 0
+    loop2Size: int = 0
+    loop1SrcStride: int = 0
+    loop1DstStride: int = 0
+    loop2SrcStride: int = 0
+    loop2DstStride: int = 0
+
+
+class DataCopyMVType(enum.IntEnum):
+    """``AscendC::DataCopyMVType``: which copy direction's loop registers are meant.
+
+    Examples
+    --------
+    >>> DataCopyMVType.OUT_TO_UB.value, DataCopyMVType.UB_TO_OUT.value
+    (1, 0)
+    """
+
+    UB_TO_OUT = 0
+    """UB -> GM (``DataCopy`` / ``DataCopyPad`` from a LocalTensor to a GlobalTensor)."""
+    OUT_TO_UB = 1
+    """GM -> UB."""
+
+
+def _loop_direction(type: Any, call: str) -> str:
+    if not isinstance(type, DataCopyMVType):
+        raise AscregTypeError(f"{call}: type must be a DataCopyMVType member, got {type!r:.60}")
+    return GM_TO_UB if type is DataCopyMVType.OUT_TO_UB else UB_TO_GM
+
+
+def SetLoopModePara(loopParams: LoopModeParams, type: DataCopyMVType) -> None:
+    """``SetLoopModePara(loopParams, type)``: repeat every copy of direction *type* in two loops.
+
+    Until ``ResetLoopModePara(type)``, each ``DataCopy`` / ``DataCopyPad`` of that direction
+    (GM -> UB for ``OUT_TO_UB``, UB -> GM for ``UB_TO_OUT``) runs ``loop2Size`` x
+    ``loop1Size`` times, inner loop fastest, repetition ``(i2, i1)`` offset by
+    ``i1 * loop1*Stride + i2 * loop2*Stride`` bytes on each side; a ``Compact`` copy fills
+    the end of each repetition. A loop size of 0 makes no copy. The registers are those of the
+    C API's ``asc_set_gm2ub_loop*`` / ``asc_set_ub2gm_loop*``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, int8_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> x = GlobalMemory().alloc(int8_t, 320); x.write(np.arange(320).astype(np.int8))
+    >>> xGm = GlobalTensor[int8_t](); xGm.SetGlobalBuffer(x, 320)
+    >>> with block(BlockContext()):
+    ...     xLocal = LocalMemAllocator[Hardware.UB]().Alloc[int8_t, 576]()
+    ...     Duplicate(xLocal, 0, 576); PipeBarrier[PIPE_ALL]()
+    ...     SetLoopModePara(LoopModeParams(2, 2, 80, 128, 160, 288), DataCopyMVType.OUT_TO_UB)
+    ...     DataCopyPad[int8_t, PaddingMode.Compact](xLocal, xGm, (2, 40, 0, 0, 0), (True, 0, 0, -1))
+    ...     ResetLoopModePara(DataCopyMVType.OUT_TO_UB)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     xLocal.GetPhyAddr().read(576)[[0, 79, 80, 95, 96, 128, 288, 416]].tolist()
+    [0, 79, -1, -1, 0, 80, -96, -16]
+    """
+    _ascreg_call = "SetLoopModePara"
+    direction = _loop_direction(type, _ascreg_call)
+    if not isinstance(loopParams, LoopModeParams):
+        raise AscregTypeError(f"loopParams must be a LoopModeParams, got {loopParams!r:.60}")
+    ub_side = "Dst" if direction == GM_TO_UB else "Src"
+    values = {}
+    for name, value in attrs.asdict(loopParams).items():
+        if name.endswith("Size"):
+            limit, multiple = COPY_LOOP_SIZE_LIMIT, 1
+        elif name.endswith(f"{ub_side}Stride"):
+            limit, multiple = COPY_LOOP_UB_STRIDE_LIMIT, DATA_BLOCK
+        else:
+            limit, multiple = COPY_LOOP_GM_STRIDE_LIMIT, 1
+        values[name] = operands.integer_in(
+            value, f"LoopModeParams.{name}", 0, limit - 1, multiple=multiple
+        )
+    system_registers().copy_loops[direction] = CopyLoops(
+        (values["loop1Size"], values["loop2Size"]),
+        (values["loop1SrcStride"], values["loop2SrcStride"]),
+        (values["loop1DstStride"], values["loop2DstStride"]),
+    )
+
+
+def ResetLoopModePara(type: DataCopyMVType) -> None:
+    """``ResetLoopModePara(type)``: back to one copy per call for direction *type*.
+
+    It sets the loop sizes to 1 (the strides stay, unused), as the chip's reset does.
+
+    Examples
+    --------
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import system_registers
+    >>> with block(BlockContext()):
+    ...     SetLoopModePara(LoopModeParams(3, 2, 0, 32, 0, 96), DataCopyMVType.OUT_TO_UB)
+    ...     ResetLoopModePara(DataCopyMVType.OUT_TO_UB)
+    ...     system_registers().copy_loops["gm2ub"].sizes
+    (1, 1)
+    """
+    _ascreg_call = "ResetLoopModePara"
+    direction = _loop_direction(type, _ascreg_call)
+    system_registers().copy_loops[direction].sizes = (1, 1)

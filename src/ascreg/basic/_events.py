@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.basic._template import Signature, function_template, member_of, need
+from ascreg.basic._template import ClassTemplate, Signature, function_template, member_of, need
 from ascreg.errors import AscregError, AscregTypeError, CapacityError
 from ascreg.machine.block import current_block
 from ascreg.machine.sync import EVENT_COUNT, Pipe
@@ -200,6 +200,68 @@ def WaitFlag(event_id: int, *, evt: HardEvent | None = None) -> None:
     ascreg.errors.SyncError: WaitFlag<HardEvent::V_MTE3>: wait for flag (PIPE_V -> PIPE_MTE3, EVENT_ID1) that no earlier notify set: the kernel would hang on the chip
     """
     _flag(event_id, evt=evt, wait=True)
+
+
+_PAIR_EVENTS = {event.value: event for event in HardEvent}
+
+
+class TQueSync(metaclass=ClassTemplate):
+    """``AscendC::TQueSync<pipe_t src, pipe_t dst>``: ``SetFlag`` / ``WaitFlag`` by pipe pair.
+
+    ``TQueSync[PIPE_V, PIPE_MTE3]().SetFlag(id)`` is ``SetFlag[HardEvent.V_MTE3](id)``: the
+    destination pipe waits for the source pipe. The pair must be one of :class:`HardEvent`'s.
+
+    Examples
+    --------
+    >>> from ascreg.basic import EVENT_ID0, PIPE_MTE3, PIPE_V
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     sync = TQueSync[PIPE_V, PIPE_MTE3]()
+    ...     sync.SetFlag(EVENT_ID0); sync.WaitFlag(EVENT_ID0)
+    ...     sync
+    TQueSync<PIPE_V, PIPE_MTE3>
+    """
+
+    template_signatures = (Signature(src=member_of(Pipe), dst=member_of(Pipe)),)
+
+    def __init__(self, *, src: Pipe | None = None, dst: Pipe | None = None) -> None:
+        _ascreg_call = "TQueSync"
+        pair = (need("src", src, "TQueSync[src, dst]()"), need("dst", dst, "TQueSync[src, dst]()"))
+        event = _PAIR_EVENTS.get(pair)
+        if event is None:
+            raise AscregTypeError(
+                f"TQueSync<{pair[0].name}, {pair[1].name}>: no HardEvent joins these pipes "
+                f"(the pairs: {', '.join(e.name for e in HardEvent)})"
+            )
+        self._event = event
+
+    def SetFlag(self, id: int) -> None:
+        """``SetFlag(id)``: ``SetFlag<HardEvent>(id)`` of the pair (see ``TQueSync``).
+
+        Examples
+        --------
+        >>> from ascreg.basic import PIPE_S, PIPE_V
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     TQueSync[PIPE_S, PIPE_V]().SetFlag(1)
+        """
+        _flag(id, evt=self._event, wait=False)
+
+    def WaitFlag(self, id: int) -> None:
+        """``WaitFlag(id)``: ``WaitFlag<HardEvent>(id)`` of the pair (see ``TQueSync``).
+
+        Examples
+        --------
+        >>> from ascreg.basic import PIPE_S, PIPE_V
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     TQueSync[PIPE_S, PIPE_V]().SetFlag(1); TQueSync[PIPE_S, PIPE_V]().WaitFlag(1)
+        """
+        _flag(id, evt=self._event, wait=True)
+
+    def __repr__(self) -> str:
+        src, dst = self._event.value
+        return f"TQueSync<{src.name}, {dst.name}>"
 
 
 @function_template(Signature(pipe=member_of(Pipe)), name="PipeBarrier")

@@ -401,6 +401,53 @@ class LocalTensor(_Subscripted[T]):
         """
         return self._size * self._dtype().size
 
+    def SetSize(self, size: int) -> None:
+        """``SetSize(size)``: make the tensor *size* elements long (a reused tensor's new length).
+
+        The tensor must stay inside the UB.
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalTensor[half](TPosition.VECCALC, 0, 48); t.SetSize(16); t.GetSize()
+        16
+        """
+        _ascreg_call = "LocalTensor.SetSize"
+        self._resize(operands.in_range(size, "size", 0, (1 << 32) - 1))
+
+    def SetBufferLen(self, dataLen: int) -> None:
+        """``SetBufferLen(dataLen)``: set the tensor's length field to *dataLen* bytes.
+
+        The implementation stores *dataLen* as the byte length (so ``GetSize()`` is then
+        ``dataLen / sizeof(T)``, whole elements), as the page's example (1024 bytes) reads it.
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalTensor[float32_t](TPosition.VECCALC, 0, 512); t.SetBufferLen(1024)
+        ...     t.GetSize()
+        256
+        """
+        _ascreg_call = "LocalTensor.SetBufferLen"
+        nbytes = operands.in_range(dataLen, "dataLen", 0, (1 << 32) - 1)
+        self._resize(nbytes // self._dtype().size)
+
+    def _resize(self, size: int) -> None:
+        ptr = self.GetPhyAddr()
+        end = ptr.address + size * self._dtype().size
+        if end > ptr.memory.capacity:
+            raise OutOfBoundsError(
+                f"{size} elements from UB byte {ptr.address} end at byte {end}, past the "
+                f"{ptr.memory.capacity}-byte UB"
+            )
+        self._size = size
+
     def GetPosition(self) -> TPosition:
         """Return the tensor's logical position.
 

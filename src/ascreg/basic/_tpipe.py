@@ -37,6 +37,7 @@ from typing import Any, ClassVar, TypeVar, cast, overload
 from ascreg._dtypes import Scalar, uint8_t
 from ascreg._frontend import operands
 from ascreg.basic._events import EVENT_PARAM, QUE_MAX_EVENT, EventPool, HardEvent
+from ascreg.basic._mutex import reset_mutex_ids, take_mutex_id
 from ascreg.basic._system import reset_soc_state
 from ascreg.basic._template import (
     INTEGER,
@@ -186,8 +187,11 @@ class TPipe:
         self._queues: list[TQueBind] = []
         self._owners: list[TQueBind | TBuf] = []
         """Every queue and TBuf given buffers (what ``Destroy`` / ``Reset`` take back)."""
+        self._pools: list[TBufPool] = []
+        """Every ``TBufPool`` whose UB ``InitBufPool`` took from the pipe."""
         self._events = EventPool()
         self._destroyed = False
+        reset_mutex_ids(ctx)
 
     def __repr__(self) -> str:
         return f"<TPipe: {self._buffers} buffers, {self._ctx.ub.free_bytes} UB bytes free>"
@@ -230,6 +234,9 @@ class TPipe:
             raise AscregError(f"{que!r} already has its buffers: InitBuffer once per queue")
         nbytes = -(-nbytes // DATA_BLOCK) * DATA_BLOCK
         self._reserve(count, nbytes)
+        if isinstance(que, TQueBind):  # each queue buffer holds a mutex id (its bufId)
+            for _ in range(count):
+                take_mutex_id(self._ctx, strict=False)
         que._attach(self, [self._buffer(f"{que!r} buffer {i}", nbytes) for i in range(count)])
         self._owners.append(que)
         return True
@@ -298,6 +305,7 @@ class TPipe:
             raise AscregError("another TPipe is live: a kernel has one TPipe at a time")
         self._ctx.state[_PIPE_STATE] = self
         self._destroyed = False
+        reset_mutex_ids(self._ctx)
 
     def Reset(self) -> None:
         """``TPipe::Reset()``: release every buffer and event id and reset the core's modes.
@@ -326,11 +334,49 @@ class TPipe:
                 buffer.release()
                 self._ctx.ub.free(buffer.ptr)
             owner._detach()
+        for pool in self._pools:
+            pool._release(self._ctx)
         self._owners.clear()
+        self._pools.clear()
         self._queues.clear()
         self._buffers = 0
         self._events = EventPool()
+        reset_mutex_ids(self._ctx)
         self._ctx.ub.trim()
+
+    def InitBufPool(self, bufPool: TBufPool, len: int, shareBuf: TBufPool | None = None) -> bool:
+        """``InitBufPool(bufPool, len[, shareBuf])``: give a ``TBufPool`` *len* bytes of UB.
+
+        *len* is rounded up to 32 bytes. With *shareBuf* (a pool made before) the new pool
+        starts where *shareBuf* starts and has its length (*len* may not exceed it): the two
+        reuse the same UB, one stage after the other. Without it the bytes are the pipe's next.
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBufPool, TPipe, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe()
+        ...     pool1, pool2 = TBufPool[TPosition.VECCALC](), TBufPool[TPosition.VECCALC]()
+        ...     pipe.InitBufPool(pool1, 1000), pipe.InitBufPool(pool2, 512, pool1)
+        ...     pool1, pool2
+        (True, True)
+        (TBufPool<VECCALC, 4> (1024 bytes at 0x0), TBufPool<VECCALC, 4> (1024 bytes at 0x0))
+        """
+        _ascreg_call = "TPipe.InitBufPool"
+        if self._destroyed:
+            raise AscregError("the TPipe was destroyed: Init() it, or make a new TPipe")
+        operands.instance(bufPool, TBufPool, "bufPool")
+        nbytes = _pool_length(len)
+        if shareBuf is not None:
+            bufPool._share(shareBuf, nbytes)
+            return True
+        if bufPool._region is not None:
+            raise AscregError(f"{bufPool!r} already has its UB: InitBufPool once per pool")
+        ptr = self._ctx.ub.alloc_bytes(uint8_t, nbytes, label=f"{bufPool!r} region")
+        bufPool._attach(self, cast(UbPtr[Any], ptr), nbytes, own=True)
+        self._pools.append(bufPool)
+        return True
 
     @member_template(EVENT_PARAM)
     def AllocEventID(self, *, evt: HardEvent | None = None) -> int:
@@ -929,6 +975,199 @@ class TBuf(metaclass=ClassTemplate):
                 "TBuf"
             )
         return LocalTensor._view(buffer.ptr.offset_bytes(offset).cast(dtype), count, self._position)
+
+
+def _pool_length(length: Any) -> int:
+    """*length* bytes rounded up to 32 (a pool's or its buffers' length)."""
+    nbytes = operands.in_range(length, "len", 1, 1 << 32)
+    return -(-nbytes // DATA_BLOCK) * DATA_BLOCK
+
+
+class TBufPool(metaclass=ClassTemplate):
+    """``AscendC::TBufPool<pos, bufIDSize = 4>``: a region of UB to hand out again stage by stage.
+
+    ``TPipe.InitBufPool`` gives the pool its UB (or the UB of another pool, to reuse it); the
+    pool's ``InitBuffer`` gives queues and TBufs buffers from it in order (at most *bufIDSize*
+    buffers, up to 16), ``InitBufPool`` carves sub-pools, and ``Reset()`` ends a stage: its
+    pending work completes and the whole region is free again. The buffers given out stay with
+    their queues (their contents may be overwritten by the next stage's).
+
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import TBufPool, TPipe, TPosition, TQue
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     pipe = TPipe(); pool = TBufPool[TPosition.VECCALC, 8]()
+    ...     _ = pipe.InitBufPool(pool, 4096)
+    ...     que = TQue[TPosition.VECIN, 1](); _ = pool.InitBuffer(que, 2, 1024)
+    ...     que.AllocTensor[float32_t]().GetPhyAddr().address, pool
+    (0, TBufPool<VECCALC, 8> (4096 bytes at 0x0, 2048 used))
+    """
+
+    template_signatures = (Signature(pos=_POSITION, bufIDSize=(INTEGER, 4)),)
+
+    def __init__(self, pos: TPosition, bufIDSize: int = 4) -> None:
+        _ascreg_call = "TBufPool"
+        if pos not in UB_POSITIONS:
+            raise AscregTypeError(
+                f"TBufPool: ascreg models UB pools (VECIN, VECOUT, VECCALC), not {pos}"
+            )
+        self._position = pos
+        self._size = operands.in_range(bufIDSize, "bufIDSize", 1, MAX_POOL_BUFFERS)
+        self._pipe: TPipe | None = None
+        self._region: UbPtr[Any] | None = None
+        self._length = 0
+        self._used = 0
+        self._count = 0
+        self._own = False
+        self._users: list[TQueBind | TBuf] = []
+
+    def __repr__(self) -> str:
+        where = ""
+        if self._region is not None:
+            used = f", {self._used} used" if self._used else ""
+            where = f" ({self._length} bytes at {self._region.address:#x}{used})"
+        return f"TBufPool<{self._position.name}, {self._size}>{where}"
+
+    def _attach(self, pipe: TPipe, region: UbPtr[Any], length: int, *, own: bool) -> None:
+        self._pipe, self._region, self._length, self._own = pipe, region, length, own
+        self._used = self._count = 0
+
+    def _share(self, other: TBufPool, nbytes: int) -> None:
+        """Make this pool start where *other* starts, with its length (``shareBuf``)."""
+        operands.instance(other, TBufPool, "shareBuf")
+        if other._region is None or other._pipe is None:
+            raise AscregError(f"shareBuf {other!r} has no UB yet: InitBufPool it first")
+        if nbytes > other._length:
+            raise AscregError(
+                f"len {nbytes} is longer than shareBuf {other!r}: a shared pool fits in it"
+            )
+        if self._region is not None:
+            raise AscregError(f"{self!r} already has its UB: InitBufPool once per pool")
+        self._attach(other._pipe, other._region, other._length, own=False)
+        other._pipe._pools.append(self)
+
+    def _take(self, nbytes: int, count: int, what: str) -> UbPtr[Any]:
+        """Return the next *count* x *nbytes* bytes of the region (for *what*)."""
+        if self._region is None or self._pipe is None:
+            raise AscregError(f"{self!r} has no UB: call pipe.InitBufPool(pool, len) first")
+        if self._used + count * nbytes > self._length:
+            raise CapacityError(
+                f"{what} needs {count * nbytes} bytes but {self!r} has "
+                f"{self._length - self._used} left"
+            )
+        if self._count + count > self._size and what != "a sub-pool":
+            raise CapacityError(
+                f"{what} would make {self._count + count} buffers in {self!r}; its bufIDSize "
+                f"is {self._size}"
+            )
+        start = self._region.offset_bytes(self._used)
+        self._used += count * nbytes
+        return start
+
+    def InitBuffer(self, que: TQueBind | TBuf, num: int, len: int | None = None) -> bool:
+        """``InitBuffer(que, num, len)`` / ``InitBuffer(buf, len)``: buffers from the pool.
+
+        As ``TPipe.InitBuffer``, in the pool's next free bytes.
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBuf, TBufPool, TPipe, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); pool = TBufPool[TPosition.VECCALC]()
+        ...     _ = pipe.InitBufPool(pool, 256)
+        ...     a, b = TBuf(), TBuf(); _ = pool.InitBuffer(a, 64); _ = pool.InitBuffer(b, 100)
+        ...     b.Get[uint8_t]().GetPhyAddr().address, b.Get[uint8_t]().GetSize()
+        (64, 128)
+        """
+        _ascreg_call = f"{self!r}.InitBuffer"
+        if isinstance(que, TBuf):
+            if len is not None:
+                raise AscregTypeError("a TBuf takes InitBuffer(buf, len): one buffer of len bytes")
+            count, nbytes = 1, _pool_length(num)
+        elif isinstance(que, TQueBind):
+            count, nbytes = operands.in_range(num, "num", 1, 255), _pool_length(len)
+        else:
+            raise AscregTypeError(f"InitBuffer takes a TQue, TQueBind or TBuf, got {que!r:.60}")
+        if que._buffers:
+            raise AscregError(f"{que!r} already has its buffers: InitBuffer once per queue")
+        start = self._take(nbytes, count, f"InitBuffer({que!r}, {count}, {nbytes})")
+        self._count += count
+        buffers = [_Buffer(start.offset_bytes(i * nbytes), nbytes) for i in range(count)]
+        assert self._pipe is not None
+        que._attach(self._pipe, buffers)
+        self._users.append(que)
+        return True
+
+    def InitBufPool(self, bufPool: TBufPool, len: int, shareBuf: TBufPool | None = None) -> bool:
+        """``InitBufPool(bufPool, len[, shareBuf])``: a sub-pool of this pool's next *len* bytes.
+
+        With *shareBuf* it reuses that pool's bytes instead (see ``TPipe.InitBufPool``).
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBufPool, TPipe, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); outer, inner = TBufPool[TPosition.VECCALC](), TBufPool[TPosition.VECCALC]()
+        ...     _ = pipe.InitBufPool(outer, 1024); _ = outer.InitBufPool(inner, 256)
+        ...     inner
+        TBufPool<VECCALC, 4> (256 bytes at 0x0)
+        """
+        _ascreg_call = f"{self!r}.InitBufPool"
+        operands.instance(bufPool, TBufPool, "bufPool")
+        nbytes = _pool_length(len)
+        if shareBuf is not None:
+            bufPool._share(shareBuf, nbytes)
+            return True
+        if bufPool._region is not None:
+            raise AscregError(f"{bufPool!r} already has its UB: InitBufPool once per pool")
+        start = self._take(nbytes, 1, "a sub-pool")
+        assert self._pipe is not None
+        bufPool._attach(self._pipe, start, nbytes, own=False)
+        self._pipe._pools.append(bufPool)
+        return True
+
+    def Reset(self) -> None:
+        """``Reset()``: end this pool's stage; its whole region is free for new buffers.
+
+        The pool's pending copies and vector work complete first (the 950 ends the stage with
+        barriers on MTE2, MTE3 and V and its buffer-id locks; ascreg, which does not model the
+        locks, orders every pipe), so the next pool may reuse the bytes; the queues and TBufs
+        keep the buffers they were given.
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBuf, TBufPool, TPipe, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); pool = TBufPool[TPosition.VECCALC]()
+        ...     _ = pipe.InitBufPool(pool, 64); _ = pool.InitBuffer(TBuf(), 64)
+        ...     pool.Reset(); pool.InitBuffer(TBuf(), 64)
+        True
+        """
+        _ascreg_call = f"{self!r}.Reset"
+        if self._region is None or self._pipe is None:
+            raise AscregError(f"{self!r} has no UB: call pipe.InitBufPool(pool, len) first")
+        self._pipe._ctx.tracker.barrier()
+        self._used = self._count = 0
+
+    def _release(self, ctx: BlockContext) -> None:
+        """Take the pool's buffers back and free its UB (``TPipe::Destroy`` / ``Reset``)."""
+        for user in self._users:
+            for buffer in user._buffers:
+                buffer.release()
+            user._detach()
+        if self._own and self._region is not None:
+            ctx.ub.free(self._region)
+        self._users.clear()
+        self._pipe, self._region, self._length, self._used, self._count = None, None, 0, 0, 0
+
+
+MAX_POOL_BUFFERS = 16
+"""The largest ``bufIDSize`` of a ``TBufPool`` (``QBUFPOOL_MAX_LEN``)."""
 
 
 TBufHandle = TBuf

@@ -34,7 +34,13 @@ from ascreg.errors import AscregTypeError, UnsupportedError
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, UbPtr
 from ascreg.machine.mte import NdimLoop, ndim_gm_to_ub, ub_to_ub
-from ascreg.machine.sysregs import NDIM, system_registers
+from ascreg.machine.sysregs import (
+    COPY_LOOP_GM_STRIDE_LIMIT,
+    COPY_LOOP_SIZE_LIMIT,
+    COPY_LOOP_UB_STRIDE_LIMIT,
+    NDIM,
+    system_registers,
+)
 
 __all__ = [
     "asc_copy_ub2l1",
@@ -139,9 +145,9 @@ def asc_copy_ub2ub_sync(op: Any, dst: Any, src: Any, size: Any) -> None:
 
 # ---- GM <-> UB copy loops --------------------------------------------------------------------
 
-_LOOP_SIZE_LIMIT = 1 << 21
-_GM_STRIDE_LIMIT = 1 << 40
-_UB_STRIDE_LIMIT = 1 << 21
+_LOOP_SIZE_LIMIT = COPY_LOOP_SIZE_LIMIT
+_GM_STRIDE_LIMIT = COPY_LOOP_GM_STRIDE_LIMIT
+_UB_STRIDE_LIMIT = COPY_LOOP_UB_STRIDE_LIMIT
 
 
 def _set_loop_size(op: Any, loop1_size: Any, loop2_size: Any) -> None:

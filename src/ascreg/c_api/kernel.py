@@ -60,7 +60,7 @@ from ascreg.machine.kernel import (
     get_vec_len,
 )
 from ascreg.machine.memory import DATA_BLOCK, Pointer
-from ascreg.machine.mte import GM_TO_UB, UB_TO_GM, Burst, gm_to_ub, plain_copy, ub_to_gm
+from ascreg.machine.mte import GM_TO_UB, UB_TO_GM, Burst, looped, plain_copy
 from ascreg.machine.spr import MASK_SPR_INIT as MASK_SPR_INIT
 from ascreg.machine.spr import MASK_SPR_STATE as MASK_SPR_STATE
 from ascreg.machine.spr import write_mask_spr
@@ -178,12 +178,7 @@ def store_to_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     >>> g.read(4).tolist()
     [5, 6, 7, 8]
     """
-    regs = _registers()
-    if _single_copy(regs, "ub2gm", dst, src):
-        ub_to_gm(dst, src, burst, call)
-        return
-    for src_off, dst_off in _loop_offsets(regs, "ub2gm"):
-        ub_to_gm(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
+    looped(dst, src, burst, UB_TO_GM, call)
 
 
 def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
@@ -200,42 +195,7 @@ def load_from_gm(dst: Any, src: Any, burst: Burst, call: str) -> None:
     ...     int(u.read(32)[31])
     31
     """
-    regs = _registers()
-    if _single_copy(regs, "gm2ub", dst, src):
-        gm_to_ub(dst, src, burst, call)
-        return
-    for src_off, dst_off in _loop_offsets(regs, "gm2ub"):
-        gm_to_ub(dst.offset_bytes(dst_off), src.offset_bytes(src_off), burst, call)
-
-
-def _registers() -> SystemRegisters | None:
-    """Return the running block's system registers; None outside a kernel or before any use.
-
-    Registers not made yet are in their reset state (no store atomic, one copy per copy
-    loop), which is what None means to the copies.
-    """
-    ctx = running_block()
-    if ctx is None:
-        return None
-    regs: SystemRegisters | None = ctx.state.get(SYSREGS_STATE)
-    return regs
-
-
-def _single_copy(regs: Any, direction: str, dst: Any, src: Any) -> bool:
-    """Return True when the loop registers make one copy at offset 0 of two pointers.
-
-    That copy is the loop's only repetition, and ``p.offset_bytes(0)`` is ``p`` itself.
-    """
-    loops = regs.copy_loops[direction] if regs is not None else None
-    return (
-        (loops is None or loops.sizes == (1, 1))
-        and isinstance(dst, Pointer)
-        and isinstance(src, Pointer)
-    )
-
-
-def _loop_offsets(regs: Any, direction: str) -> Any:
-    return regs.copy_loops[direction].offsets() if regs is not None else iter([(0, 0)])
+    looped(dst, src, burst, GM_TO_UB, call)
 
 
 def asc_set_copy_pad_val(value: Any) -> None:

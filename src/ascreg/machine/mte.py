@@ -32,7 +32,7 @@ from ascreg.machine.memory import DATA_BLOCK, GmPtr, Pointer, UbPtr
 from ascreg.machine.races import atomic_access
 from ascreg.machine.store_atomic import combiner
 from ascreg.machine.sync import PIPE_MTE2, PIPE_MTE3, PIPE_V, Pipe
-from ascreg.machine.sysregs import SYSREGS_STATE
+from ascreg.machine.sysregs import SYSREGS_STATE, CopyLoops
 
 MAX_N_BURST = 4095
 MAX_LEN_BURST = 2097151
@@ -55,6 +55,14 @@ class Burst:
     """GM -> UB only: extend each padded burst in UB to the next 32-byte boundary with dummy
     elements (the burst's first element when it has no pads, else the pad value), as the basic
     API's ``DataCopyPad`` does."""
+    constant_fill: bool = False
+    """With ``fill_to_block``: the dummy elements hold ``pad_value`` even when the burst has no
+    pads (``DataCopyPad`` with ``isPad``)."""
+    compact: bool = False
+    """GM -> UB only: the bursts lie packed in UB (``dst_stride == len_burst``, no pads) and the
+    end of the last one is filled up to the next 32-byte boundary (counted from ``dst``) with
+    ``pad_value``, or the last burst's first element when it is None: the 950's
+    ``PaddingMode::Compact``."""
     plain: bool = attrs.field(init=False, eq=False, repr=False)
     """One burst that lands in UB as it is, with no pads or dummy elements (a GM -> UB copy
     of it is one span copied); derived from the fields above."""
@@ -63,7 +71,7 @@ class Burst:
         # plain ints only (anything else takes the general path, where check() names it)
         ints = type(self.n_burst) is type(self.left_pad) is type(self.right_pad) is int
         plain = ints and self.n_burst == 1 and self.left_pad == self.right_pad == 0
-        if self.fill_to_block is not False:
+        if self.fill_to_block is not False or self.compact is not False:
             plain = plain and type(self.len_burst) is int and not self.len_burst % DATA_BLOCK
         object.__setattr__(self, "plain", plain)  # frozen: set once, here
 
@@ -226,8 +234,60 @@ def gm_to_ub(dst: Pointer[Any], src: Pointer[Any], burst: Burst, call: str) -> N
                 target[:left] = np.resize(pad, left)
                 target[left + burst.len_burst : padded] = np.resize(pad, right)
             if dummy:
-                value = burst.pad_value if left or right else None
+                value = burst.pad_value if left or right or burst.constant_fill else None
                 target[padded:] = np.resize(_pad_bytes(data, dst, value), dummy)
+        if burst.compact:
+            _compact_tail(dst, src, burst)
+
+
+def _compact_tail(dst: Pointer[Any], src: Pointer[Any], burst: Burst) -> None:
+    """Fill the end of a compact copy's packed bursts up to the next 32-byte boundary."""
+    end = (burst.n_burst - 1) * burst.dst_stride + burst.len_burst
+    tail = -end % DATA_BLOCK
+    if tail:
+        last = src.offset_bytes((burst.n_burst - 1) * burst.src_stride).bytes(burst.len_burst)
+        fill = _pad_bytes(last, dst, burst.pad_value)
+        dst.offset_bytes(end).bytes(tail, "writes")[:] = np.resize(fill, tail)
+
+
+def looped(dst: Any, src: Any, burst: Burst, direction: str, call: str) -> None:
+    """Make a GM <-> UB copy under the running block's copy loop registers.
+
+    The loop registers of *direction* (``GM_TO_UB``: ``SetLoopModePara`` with
+    ``OUT_TO_UB``, ``asc_set_gm2ub_loop*``; ``UB_TO_GM``: ``UB_TO_OUT``,
+    ``asc_set_ub2gm_loop*``) repeat the whole copy ``loop2`` x ``loop1`` times, each repetition
+    offset by the loops' byte strides (``CopyLoops``); at reset it
+    is one copy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, UnifiedBuffer, int8_t
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> from ascreg.machine.sysregs import CopyLoops, system_registers
+    >>> g = GlobalMemory().alloc(int8_t, 64); g.write(np.arange(64))
+    >>> with block(BlockContext()):
+    ...     u = UnifiedBuffer().alloc(int8_t, 128)
+    ...     system_registers().copy_loops[GM_TO_UB] = CopyLoops((2, 1), (32, 0), (64, 0))
+    ...     looped(u, g, Burst(len_burst=4), GM_TO_UB, "copy")
+    ...     u.read(68)[[0, 3, 64, 67]].tolist()
+    [0, 3, 32, 35]
+    """
+    copy = gm_to_ub if direction == _GM_TO_UB else ub_to_gm
+    loops = copy_loops(direction)
+    if loops is None or not (isinstance(dst, Pointer) and isinstance(src, Pointer)):
+        copy(dst, src, burst, call)
+        return
+    for src_offset, dst_offset in loops.offsets():
+        copy(dst.offset_bytes(dst_offset), src.offset_bytes(src_offset), burst, call)
+
+
+def copy_loops(direction: str) -> CopyLoops | None:
+    """Return the running block's copy loops of *direction*, or None when they make one copy."""
+    ctx = running_block()
+    regs = ctx.state.get(SYSREGS_STATE) if ctx is not None else None
+    loops: CopyLoops | None = None if regs is None else regs.copy_loops[direction]
+    return None if loops is None or loops.sizes == (1, 1) else loops
 
 
 def _direct(ctx: BlockContext, ub: Pointer[Any], gm: Pointer[Any], nbytes: int) -> bool:

@@ -78,6 +78,14 @@ COUNTER_MAX = 15
 """The largest value of one 4-bit cross-core flag counter."""
 
 
+COPY_LOOP_SIZE_LIMIT = 1 << 21
+"""Loop sizes of the GM <-> UB copy loops are below this (``loop1Size``, ``loop2Size``)."""
+COPY_LOOP_GM_STRIDE_LIMIT = 1 << 40
+"""The GM-side byte strides of the copy loops are below this."""
+COPY_LOOP_UB_STRIDE_LIMIT = 1 << 21
+"""The UB-side byte strides of the copy loops are below this (and multiples of 32)."""
+
+
 @attrs.define
 class CopyLoops:
     """The two loop registers around one direction's GM <-> UB copy (``asc_set_gm2ub_loop*``).
@@ -101,6 +109,22 @@ class CopyLoops:
         if self.sizes == (1, 1):  # the reset state: one copy (the common case, kept cheap)
             return iter(_ONE_COPY)
         return self._repetitions()
+
+    def reach(self) -> tuple[int, int]:
+        """Return the ``(src, dst)`` byte offsets of the last repetition ((0, 0) for none).
+
+        Examples
+        --------
+        >>> CopyLoops((2, 2), (96, 192), (128, 288)).reach()
+        (288, 416)
+        """
+        if 0 in self.sizes:
+            return 0, 0
+        src, dst = (
+            sum((n - 1) * stride for n, stride in zip(self.sizes, strides, strict=True))
+            for strides in (self.src_strides, self.dst_strides)
+        )
+        return src, dst
 
     def _repetitions(self) -> Iterator[tuple[int, int]]:
         for outer in range(self.sizes[1]):

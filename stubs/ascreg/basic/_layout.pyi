@@ -22,6 +22,7 @@ __all__ = [
     "DeInterleave",
     "Gather",
     "Interleave",
+    "Mull",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
 ]
@@ -131,6 +132,17 @@ class _TransDataTo5HD:
     def __getitem__(self, targs: Any) -> _TransDataTo5HD: ...
 
 TransDataTo5HD: _TransDataTo5HD
+
+
+# Mull: legal (T) in table order, per form
+class _Mull:
+    @overload
+    def __call__(self, dst0: LocalTensor[int32_t], dst1: LocalTensor[int32_t], src0: LocalTensor[int32_t], src1: LocalTensor[int32_t], count: _IntLike) -> None: ...  # count: (int32_t)
+    @overload
+    def __call__(self, dst0: LocalTensor[uint32_t], dst1: LocalTensor[uint32_t], src0: LocalTensor[uint32_t], src1: LocalTensor[uint32_t], count: _IntLike) -> None: ...  # count: (uint32_t)
+    def __getitem__(self, targs: Any) -> _Mull: ...
+
+Mull: _Mull
 
 
 # Interleave: legal (T) in table order, per form

@@ -70,6 +70,7 @@ from ascreg.basic import (
     Mul,
     MulAddDst,
     MulAddRelu,
+    Mull,
     Muls,
     Neg,
     Not,
@@ -1453,6 +1454,12 @@ def check_Axpy() -> None:
     Axpy(t_float32_t, t_float32_t, 1.0, 1, 1, UnaryRepeatParams())  # mask count (float32_t, float32_t)
     Axpy(t_float32_t, t_half, 1.0, 1, 1, UnaryRepeatParams())  # mask count (float32_t, half)
     Axpy(t_bfloat16_t, t_bfloat16_t, 1.0, 1, 1, UnaryRepeatParams())  # mask count (bfloat16_t, bfloat16_t)
+
+
+def check_Mull() -> None:
+    # Mull: every legal combination of T, every form
+    Mull(t_int32_t, t_int32_t, t_int32_t, t_int32_t, 1)  # count (int32_t)
+    Mull(t_uint32_t, t_uint32_t, t_uint32_t, t_uint32_t, 1)  # count (uint32_t)
 
 
 def check_Interleave() -> None:

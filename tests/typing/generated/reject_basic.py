@@ -70,6 +70,7 @@ from ascreg.basic import (
     Mul,
     MulAddDst,
     MulAddRelu,
+    Mull,
     Muls,
     Neg,
     Not,
@@ -2677,6 +2678,27 @@ def check_Axpy() -> None:
     Axpy(t_uint32_t, t_half, 1, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint32_t, half)
     Axpy(t_int64_t, t_half, 1, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (int64_t, half)
     Axpy(t_uint64_t, t_half, 1, 1, 1, UnaryRepeatParams())  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint64_t, half)
+
+
+def check_Mull() -> None:
+    # Mull: a wrong type of T, every form
+    Mull(t_bool_, t_bool_, t_bool_, t_bool_, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_)
+    Mull(t_int8_t, t_int8_t, t_int8_t, t_int8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int8_t)
+    Mull(t_uint8_t, t_uint8_t, t_uint8_t, t_uint8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint8_t)
+    Mull(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t)
+    Mull(t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, t_fp8_e5m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t)
+    Mull(t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, t_fp8_e8m0_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t)
+    Mull(t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, t_hifloat8_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t)
+    Mull(t_int4x2_t, t_int4x2_t, t_int4x2_t, t_int4x2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t)
+    Mull(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t)
+    Mull(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t)
+    Mull(t_int16_t, t_int16_t, t_int16_t, t_int16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int16_t)
+    Mull(t_uint16_t, t_uint16_t, t_uint16_t, t_uint16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint16_t)
+    Mull(t_half, t_half, t_half, t_half, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (half)
+    Mull(t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, t_bfloat16_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bfloat16_t)
+    Mull(t_float32_t, t_float32_t, t_float32_t, t_float32_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (float32_t)
+    Mull(t_int64_t, t_int64_t, t_int64_t, t_int64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int64_t)
+    Mull(t_uint64_t, t_uint64_t, t_uint64_t, t_uint64_t, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (uint64_t)
 
 
 def check_Interleave() -> None:
