@@ -16,6 +16,7 @@ from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
+from ascreg.machine.cube import POSITION_BUFFERS, cube_tensor_pointer
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
 
 T = TypeVar("T", bound=Scalar)
@@ -26,7 +27,9 @@ class TPosition(enum.Enum):
     """``AscendC::TPosition``: the logical place a tensor or queue lives in.
 
     The vector core uses ``GM``, ``VECIN`` (data copied in), ``VECOUT`` (results to copy out)
-    and ``VECCALC`` (scratch); the others name cube-core buffers and are kept for spelling.
+    and ``VECCALC`` (scratch); ``A1`` / ``B1`` / ``C1`` (L1), ``A2`` (L0A), ``B2`` (L0B), ``CO1``
+    (L0C), ``C2`` (the bias table) and ``C2PIPE2GM`` (the fixpipe buffer) are the cube core's
+    buffers (:mod:`ascreg.machine.cube`); the others are kept for spelling.
 
     Examples
     --------
@@ -325,8 +328,14 @@ class LocalTensor(_Subscripted[T]):
         self._owner: object = None
         if pos is None and addr is None and tileSize is None:
             return
+        if isinstance(pos, TPosition) and pos.name in POSITION_BUFFERS:
+            self._bind(cube_tensor_pointer(pos.name, dtype, addr, tileSize), tileSize, pos)  # type: ignore[arg-type]
+            return
         if pos not in UB_POSITIONS:
-            raise AscregTypeError(f"a LocalTensor lives in UB (VECIN, VECOUT, VECCALC), not {pos}")
+            raise AscregTypeError(
+                f"a LocalTensor lives in UB (VECIN, VECOUT, VECCALC) or a cube buffer "
+                f"({', '.join(POSITION_BUFFERS)}), not {pos}"
+            )
         start, count = _offset(addr, "addr"), _offset(tileSize, "tileSize")
         if start % DATA_BLOCK:
             raise AlignmentError(f"addr {start:#x} is not 32-byte aligned")
