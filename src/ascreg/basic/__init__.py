@@ -249,6 +249,7 @@ from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
+from ascreg.machine.cube import __cube__
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
 from ascreg.machine.sync import (
     EVENT_ID0,
@@ -463,6 +464,7 @@ __all__ = [
     "WholeReduceMax",
     "WholeReduceMin",
     "WholeReduceSum",
+    "__cube__",
     "asc_vf_call",
     "event_t",
     "kDefaultMultiCopyConfig",

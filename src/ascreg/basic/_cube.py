@@ -414,9 +414,7 @@ def _nd2nz(dst: Pointer[Any], src: GmPtr[Any], params: Nd2NzParams) -> None:
 
 
 def _l1_to_table(dst: Pointer[Any], src: Pointer[Any], params: Any) -> None:
-    from ascreg.basic._copy import DataCopyParams  # the struct of the UB copies
-
-    if not isinstance(params, DataCopyParams):
+    if type(params).__name__ != "DataCopyParams":  # ascreg.basic._copy's struct
         raise AscregTypeError("the L1 -> C2 DataCopy takes DataCopyParams (sizes in 32 bytes)")
     if dst.dtype is not src.dtype:
         raise AscregTypeError(

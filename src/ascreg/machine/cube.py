@@ -21,14 +21,18 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from ascreg._dtypes import Scalar
 from ascreg.errors import AlignmentError, AscregTypeError, OutOfBoundsError, current_call
 from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.kernel import CORE_ATTR
 from ascreg.machine.memory import Memory, Pointer, untrack
+from ascreg.machine.template import qualifier
 
 T = TypeVar("T", bound=Scalar)
+F = TypeVar("F", bound=Callable[..., Any])
 
 L1_BYTES = 512 * 1024
 """``ASC_L1_SIZE``: the L1 Buffer of one cube core (dav-3510).
@@ -270,3 +274,21 @@ def _count(value: Any, role: str, call: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise AscregTypeError(f"{role} must be a non-negative integer, got {value!r}", call=call)
     return int(value)
+
+
+@qualifier
+def __cube__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
+    """``__cube__``: the kernel runs on the cube (AIC) core of each AI Core.
+
+    A ``__global__ __cube__`` kernel launched on *n* blocks runs *n* cube cores; each has its
+    own :func:`cube_buffers`.
+
+    Examples
+    --------
+    >>> @__cube__
+    ... def k() -> None: ...
+    >>> k.__ascreg_core__
+    'cube'
+    """
+    setattr(func, CORE_ATTR, "cube")
+    return func
