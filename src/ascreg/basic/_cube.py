@@ -797,7 +797,7 @@ def _fixpipe_one(
         out = start.view(span, "writes")
         out[(np.arange(m)[:, None] * row + np.arange(n)).reshape(-1)] = converted.reshape(-1)
         return
-    c0 = _c0(d.dtype)
+    c0 = max(ROWS, _c0(d.dtype))  # 16 x 16 fractals; an 8-bit result merges two (16 x 32)
     gap = operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1) * C0_BYTES // d.dtype.size
     offsets = core.nz_offsets(m, n, c0, gap // c0, 1)[:, :n]
     _track_gm(ctx, d, (int(offsets.max()) + 1) * d.dtype.size, write=True)
