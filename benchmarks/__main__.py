@@ -28,6 +28,7 @@ BENCHMARKS = (
     "bench_byte_perm",
     "bench_simt_divergence",
     "bench_checking",
+    "bench_cube",
 )
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"

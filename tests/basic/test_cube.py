@@ -450,7 +450,7 @@ def test_a_missing_mte1_to_m_flag_is_a_race() -> None:
         c1 = LocalTensor[float32_t](TPosition.CO1, 0, 256)
         PipeBarrier[PIPE_ALL]()
         LoadData(a2, a1, LoadData2DParamsV2(0, 0, 1, 1, 1, 1, False, 0))
-        with pytest.raises(SyncError, match="PIPE_M"):
+        with pytest.raises(SyncError, match="PIPE_M reads L0A"):
             Mmad(c1, a2, b2, MmadParams(16, 16, 16))
 
 

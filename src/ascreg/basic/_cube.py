@@ -63,7 +63,7 @@ from ascreg.core import cube as core
 from ascreg.core.convert import decode
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS, cube_buffers
 from ascreg.machine.memory import GmPtr, Pointer
 from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
 
@@ -666,21 +666,44 @@ def _mmad(
     mb, nb = -(-m // ROWS), -(-n // ROWS)
     ca, cb = _c0(a.dtype), _c0(b.dtype)
     ka, kb = -(-k // ca), -(-k // cb)
+    wide = np.float64
     if m == 1 and not params.disableGemv:  # GEMV: A is one ND row of k elements
-        left = decode(a.view(k, "reads"), a.dtype).reshape(1, k)
-        mb = 1
-        left = np.concatenate([left, np.zeros((ROWS - 1, k), left.dtype)])
+        left = np.zeros((ROWS, k), wide)
+        left[0] = _values(a.view(k, "reads"), a.dtype, wide)
     else:
-        left = decode(_nz(a, mb, ka, ca), a.dtype)[:, :k]
-    right = decode(_nz(b, nb, kb, cb), b.dtype)[:, :k]
+        left = _values(_nz(a, mb, ka, ca, "a"), a.dtype, wide)
+    right = _values(_nz(b, nb, kb, cb, "b"), b.dtype, wide)
+    if left.shape[1] != k:
+        left = left[:, :k]
+    if right.shape[1] != k:
+        right = right[:, :k]
     old = _initial(c, bias, params, mb, nb, out)
-    result = core.mmad(left, right, old, out.np_dtype)
+    result = core.mmad(left, right, old, out.np_dtype, _scratch("c", (mb * ROWS, nb * ROWS), wide))
     core.nz_write(c.view(nb * mb * ROWS * ROWS, "writes"), result, ROWS, mb * ROWS)
 
 
-def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, c0: int) -> Any:
+def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, c0: int, role: str) -> Any:
+    """Read an NZ operand as its logical matrix, widened to float64 (raw codes: as they are)."""
     flat = ptr.view(row_blocks * col_blocks * ROWS * c0, "reads")
-    return core.nz_read(flat, row_blocks, col_blocks, c0, row_blocks * ROWS)
+    rows = row_blocks * ROWS
+    if ptr.dtype is hifloat8_t:
+        return core.nz_read(flat, row_blocks, col_blocks, c0, rows)
+    scratch = _scratch(role, (rows, col_blocks * c0), np.float64)
+    return core.nz_read(flat, row_blocks, col_blocks, c0, rows, np.float64, scratch)
+
+
+def _scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
+    """A reused work array of the running block's cube (fresh large arrays cost page faults)."""
+    work = cube_buffers().scratch
+    found = work.get(role)
+    if found is None or found.shape != shape or found.dtype != dtype:
+        found = work[role] = np.empty(shape, dtype)
+    return found
+
+
+def _values(lanes: Any, dtype: type[Scalar], wide: Any) -> Any:
+    """The element values of *lanes* (hifloat8 codes are decoded; the others are values)."""
+    return decode(lanes, dtype) if dtype is hifloat8_t else lanes.astype(wide, copy=False)
 
 
 def _initial(
@@ -690,8 +713,6 @@ def _initial(
     if bias is None and params.cmatrixInitVal:
         return np.zeros((1, nb * ROWS), out.np_dtype)
     if bias is None and params.cmatrixSource:
-        from ascreg.machine.cube import cube_buffers
-
         bias = cube_buffers().bt.pointer(out, 0)
     if bias is not None:
         return bias.view(nb * ROWS, "reads").reshape(1, -1)

@@ -98,23 +98,38 @@ def fractal_indices(
     return src.reshape(-1), dst.reshape(-1)
 
 
-def nz_read(flat: Arr, row_blocks: int, col_blocks: int, c0: int, block_stride: int) -> Arr:
+def nz_read(
+    flat: Arr,
+    row_blocks: int,
+    col_blocks: int,
+    c0: int,
+    block_stride: int,
+    dtype: Any = None,
+    out: Arr | None = None,
+) -> Arr:
     """Return the logical matrix ``(row_blocks * 16, col_blocks * c0)`` of an NZ buffer.
 
     Column block ``j`` starts at element ``j * block_stride * c0`` (``block_stride`` in rows).
+    The values are converted to *dtype* (default: the buffer's) in the same pass, into *out*
+    (a scratch array of that size and dtype) when given.
 
     Examples
     --------
-    >>> flat = np.arange(8, dtype=np.int32)  # two 2 x 2 column blocks, 16-row fractals shrunk
     >>> nz_read(np.arange(64), 1, 2, 2, 16)[:2].tolist()
     [[0, 1, 32, 33], [2, 3, 34, 35]]
     """
     rows = row_blocks * FRACTAL_ROWS
-    blocks = [
-        flat[j * block_stride * c0 : j * block_stride * c0 + rows * c0].reshape(rows, c0)
-        for j in range(col_blocks)
-    ]
-    return np.concatenate(blocks, axis=1) if blocks else np.zeros((rows, 0), flat.dtype)
+    shape = (rows, col_blocks, c0)
+    if out is None:
+        out = np.empty(shape, flat.dtype if dtype is None else dtype)
+    out = out.reshape(shape)
+    if block_stride == rows:  # the blocks are back to back: one strided copy
+        out[...] = flat[: col_blocks * rows * c0].reshape(col_blocks, rows, c0).transpose(1, 0, 2)
+    else:
+        for j in range(col_blocks):
+            start = j * block_stride * c0
+            out[:, j] = flat[start : start + rows * c0].reshape(rows, c0)
+    return out.reshape(rows, col_blocks * c0)
 
 
 def nz_write(flat: Arr, matrix: Arr, c0: int, block_stride: int) -> None:
@@ -133,11 +148,12 @@ def nz_write(flat: Arr, matrix: Arr, c0: int, block_stride: int) -> None:
         flat[start : start + rows * c0] = matrix[:, j * c0 : (j + 1) * c0].reshape(-1)
 
 
-def mmad(a: Arr, bt: Arr, c: Arr, out: Any) -> Arr:
+def mmad(a: Arr, bt: Arr, c: Arr, out: Any, scratch: Arr | None = None) -> Arr:
     """Return ``a @ bt.T + c`` in the accumulation model of the module docstring.
 
     *a* is M x K, *bt* is N x K (the right matrix transposed, as L0B holds it), *c* the old
-    value (M x N, or 1 x N for a bias row); *out* is ``np.int32`` or ``np.float32``.
+    value (M x N, or 1 x N for a bias row); *out* is ``np.int32`` or ``np.float32``;
+    *scratch* is an optional float64 M x N array for the sums.
 
     Examples
     --------
@@ -145,11 +161,15 @@ def mmad(a: Arr, bt: Arr, c: Arr, out: Any) -> Arr:
     >>> mmad(a, bt, np.array([[1.0]], np.float32), np.float32).tolist()
     [[2.0]]
     """
+    # float64 sums of int8 products are exact (|sum| < 2**27); float64 holds any product exactly
+    products = np.matmul(
+        a.astype(np.float64, copy=False), bt.astype(np.float64, copy=False).T, out=scratch
+    )
     if np.dtype(out) == np.int32:
-        total = a.astype(np.int64) @ bt.astype(np.int64).T + c.astype(np.int64)
+        total = products.astype(np.int64) + c.astype(np.int64)
         return np.asarray(total.astype(np.uint32).view(np.int32))  # wraps in 32 bits
-    products = a.astype(np.float64) @ bt.astype(np.float64).T
-    return np.asarray((products + c.astype(np.float64)).astype(np.float32))
+    products += c.astype(np.float64)
+    return np.asarray(products.astype(np.float32))
 
 
 QUANT_TARGETS = {"NoQuant": None, "F322F16": np.float16, "F322BF16": "bfloat16"}

@@ -29,6 +29,7 @@ from ascreg.errors import AlignmentError, AscregTypeError, OutOfBoundsError, cur
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.kernel import CORE_ATTR
 from ascreg.machine.memory import Memory, Pointer, untrack
+from ascreg.machine.sync import SPACE_NAMES
 from ascreg.machine.template import qualifier
 
 T = TypeVar("T", bound=Scalar)
@@ -139,17 +140,18 @@ class CubeBuffer(Memory):
 
 
 CUBE_BUFFERS: tuple[tuple[str, str, int, int, type[Pointer[Any]]], ...] = (
-    ("l1", "__cbuf__", L1_BYTES, 32, CbufPtr),
-    ("l0a", "__ca__", L0A_BYTES, 512, CaPtr),
-    ("l0b", "__cb__", L0B_BYTES, 512, CbPtr),
-    ("l0c", "__cc__", L0C_BYTES, 64, CcPtr),
-    ("bt", "__biasbuf__", BT_BYTES, 64, BiasPtr),
-    ("fb", "__fbuf__", FB_BYTES, 64, FbufPtr),
+    ("L1", "__cbuf__", L1_BYTES, 32, CbufPtr),
+    ("L0A", "__ca__", L0A_BYTES, 512, CaPtr),
+    ("L0B", "__cb__", L0B_BYTES, 512, CbPtr),
+    ("L0C", "__cc__", L0C_BYTES, 64, CcPtr),
+    ("BT", "__biasbuf__", BT_BYTES, 64, BiasPtr),
+    ("FB", "__fbuf__", FB_BYTES, 64, FbufPtr),
 )
-"""(attribute, space, capacity, start alignment, pointer type) of each cube buffer, as the
-architecture page lists them."""
+"""(name, space, capacity, start alignment, pointer type) of each cube buffer, as the
+architecture page lists them; :class:`CubeBuffers` has each as the lower-case attribute."""
 _SPACE_BASE = 1
 """The pipe tracker's space id of the first cube buffer (UB is 0, GM the id of its memory)."""
+SPACE_NAMES.update({_SPACE_BASE + i: row[0] for i, row in enumerate(CUBE_BUFFERS)})
 
 
 class CubeBuffers:
@@ -172,8 +174,10 @@ class CubeBuffers:
 
     def __init__(self, ctx: BlockContext) -> None:
         self.all: list[CubeBuffer] = []
-        for index, (attr, space, capacity, align, ptr) in enumerate(CUBE_BUFFERS):
-            buffer = CubeBuffer(space, capacity, align, ptr)
+        self.scratch: dict[str, Any] = {}
+        """Work arrays of the cube's arithmetic, kept for the block's next instruction."""
+        for index, (name, space, capacity, align, ptr) in enumerate(CUBE_BUFFERS):
+            buffer, attr = CubeBuffer(space, capacity, align, ptr), name.lower()
             buffer.on_access = _tracked(ctx, _SPACE_BASE + index)
             untrack(buffer)  # reachable through this block only (kept out of SIMT journaling)
             setattr(self, attr, buffer)
