@@ -693,7 +693,7 @@ def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, c0: int, role: str)
 
 
 def _scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
-    """A reused work array of the running block's cube (fresh large arrays cost page faults)."""
+    """Return a reused work array of the running cube (fresh large arrays cost page faults)."""
     work = cube_buffers().scratch
     found = work.get(role)
     if found is None or found.shape != shape or found.dtype != dtype:
@@ -702,7 +702,7 @@ def _scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
 
 
 def _values(lanes: Any, dtype: type[Scalar], wide: Any) -> Any:
-    """The element values of *lanes* (hifloat8 codes are decoded; the others are values)."""
+    """Return the element values of *lanes* (hifloat8 codes decoded, the others widened)."""
     return decode(lanes, dtype) if dtype is hifloat8_t else lanes.astype(wide, copy=False)
 
 
