@@ -53,6 +53,8 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
     ("ascreg.machine.batch", "ascreg.machine.batch", "Internals: running a VF loop batched"),
     ("ascreg.machine.plans", "ascreg.machine.plans", "Internals: recorded plans of VF loops"),
+    ("ascreg.machine.cube", "ascreg.machine.cube", "Internals: the cube core's buffers"),
+    ("ascreg.core.cube", "ascreg.core.cube", "Internals: cube layouts and accumulation model"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""
