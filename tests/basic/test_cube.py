@@ -38,6 +38,8 @@ from ascreg.basic import (
     LoadData,
     LoadData2DParams,
     LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadDataWithTranspose,
     LocalTensor,
     Mmad,
     MmadParams,
@@ -192,6 +194,42 @@ def test_transposing_loads_transpose_the_window() -> None:
     s = np.concatenate([values[:128].reshape(16, 8), values[128:256].reshape(16, 8)], axis=1)
     out = np.concatenate([f[:128].reshape(16, 8), f[128:].reshape(16, 8)], axis=1)
     assert np.array_equal(out, s.T)
+
+
+@given(
+    dtype=st.sampled_from([int8_t, half, float32_t]),
+    start=st.integers(0, 3),
+    repeats=st.integers(0, 4),
+    src_stride=st.integers(0, 3),
+    gap=st.integers(0, 2),
+    frac_gap=st.integers(0, 1),
+    seed=st.integers(0, 2**16),
+)
+def test_load_with_transpose_matches_the_reference(  # type: ignore[no-untyped-def]
+    dtype, start, repeats, src_stride, gap, frac_gap, seed
+) -> None:
+    count = 512 // dtype.size
+    src = raw(dtype, 24 * count, np.random.default_rng(seed))
+    expected = np.zeros(32 * count, src.dtype)
+    p = LoadData2dTransposeParams(start, repeats, src_stride, gap, frac_gap)
+    ref.load_with_transpose(expected, src, p, dtype.size)
+    with block(BlockContext()):
+        b1 = LocalTensor[dtype](TPosition.B1, 0, 24 * count)
+        b1.GetPhyAddr().write(src)
+        b2 = LocalTensor[dtype](TPosition.B2, 0, 32 * count)
+        PipeBarrier[PIPE_ALL]()
+        LoadDataWithTranspose(b2, b1, p)
+        PipeBarrier[PIPE_ALL]()
+        got = b2.GetPhyAddr().read(32 * count)
+    assert np.array_equal(got.view(np.uint8), expected.view(np.uint8))
+
+
+def test_load_with_transpose_goes_to_l0b_only() -> None:
+    with block(BlockContext()):
+        b1 = LocalTensor[half](TPosition.B1, 0, 256)
+        a2 = LocalTensor[half](TPosition.A2, 0, 256)
+        with pytest.raises(AscregTypeError, match="dst is a A2 tensor but must be at TPosition B2"):
+            LoadDataWithTranspose(a2, b1, LoadData2dTransposeParams(0, 1, 0, 0, 0))
 
 
 def test_a_transposing_load_checks_the_step_rule() -> None:

@@ -9,10 +9,10 @@ L1 -> L0A with ``LoadData2DParamsV2`` (transposing for scenario 3), L1 -> L0B wi
 makes them and checked as scripts/verify_result.py checks them (``np.isclose``, rtol 1e-6,
 atol 1e-9, at most 1e-4 of the elements off).
 
-Ported: scenario 2 (bfloat16_t, B transposed, the second Mmad accumulating on CO1) and scenario 3
-(float, A and B transposed, bias tensor). Scenario 1 (int8_t with B not transposed) needs
-``LoadDataWithTranspose``, which ascreg lacks; scenario 4 is int4b_t, which the 950's Mmad table
-does not list (ascreg rejects it).
+Ported: scenario 1 (int8_t, B not transposed: ``LoadDataWithTranspose`` into L0B, the bias from
+the bias table through ``cmatrixSource``), scenario 2 (bfloat16_t, B transposed, the second Mmad
+accumulating on CO1) and scenario 3 (float, A and B transposed, bias tensor). Scenario 4 is
+int4b_t, which the 950's Mmad table does not list.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, GmPtr, bfloat16_t, float32_t, uint8_t
+from ascreg import GlobalMemory, GmPtr, bfloat16_t, float32_t, int8_t, int32_t, uint8_t
 from ascreg.basic import (
     EVENT_ID0,
     EVENT_ID1,
@@ -40,6 +40,8 @@ from ascreg.basic import (
     LoadData,
     LoadData2DParams,
     LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadDataWithTranspose,
     LocalTensor,
     Mmad,
     MmadParams,
@@ -69,7 +71,13 @@ class KernelMmad:
     def __init__(self, T: Any, U: Any, scenario: int, isATranspose: bool, isBTranspose: bool):
         self.T, self.U, self.scenario = T, U, scenario
         self.isATranspose, self.isBTranspose = isATranspose, isBTranspose
-        if scenario == 2:
+        if scenario == 1:
+            self.c0Size, self.fractalNum = 32, 2  # A, B not transposed
+            self.aSizeAlignL1 = CeilAlign(M, BLOCK_CUBE) * CeilAlign(K, self.c0Size)
+            self.aSizeAlignL0 = CeilAlign(M, BLOCK_CUBE) * CeilAlign(K, self.c0Size)
+            self.bSizeAlignL1 = CeilAlign(K, BLOCK_CUBE * 2) * CeilAlign(N, self.c0Size)
+            self.bSizeAlignL0 = CeilAlign(K, self.c0Size) * CeilAlign(N, BLOCK_CUBE * 2)
+        elif scenario == 2:
             self.c0Size, self.fractalNum = 16, 1
             self.aSizeAlignL1 = CeilAlign(M, BLOCK_CUBE) * CeilAlign(K, self.c0Size)
             self.aSizeAlignL0 = CeilAlign(M, BLOCK_CUBE) * CeilAlign(K, self.c0Size)
@@ -81,7 +89,7 @@ class KernelMmad:
             self.aSizeAlignL0 = CeilAlign(M, BLOCK_CUBE) * CeilAlign(K, self.c0Size * 2)
             self.bSizeAlignL1 = CeilAlign(N, BLOCK_CUBE) * CeilAlign(K, self.c0Size)
             self.bSizeAlignL0 = CeilAlign(K, self.c0Size) * CeilAlign(N, BLOCK_CUBE)
-        self.hasBias = scenario == 3
+        self.hasBias = scenario in (1, 3)
         self.fractalSize = BLOCK_CUBE * self.c0Size
         self.cSizeAlignL0 = CeilAlign(M, BLOCK_CUBE) * CeilAlign(N, BLOCK_CUBE)
         self.biasSizeAlign = CeilAlign(CeilDiv(N * T.size, 32), 2) * 32  # __NPU_ARCH__ == 3510
@@ -109,7 +117,10 @@ class KernelMmad:
         else:
             self.SplitA(a1Local, a2Local)
         b2Local = LocalTensor[U](TPosition.B2, ADDR_0, self.bSizeAlignL0)
-        self.SplitB(b1Local, b2Local)  # both ported scenarios have isBTranspose
+        if not self.isBTranspose:
+            self.SplitBTranspose(b1Local, b2Local)
+        else:
+            self.SplitB(b1Local, b2Local)
         bias2Local = LocalTensor[T](TPosition.C2, ADDR_0, self.biasSizeAlign // T.size)
         if self.hasBias:
             self.SplitBias(bias1Local, bias2Local)
@@ -123,7 +134,11 @@ class KernelMmad:
         else:
             DataCopy(a1Local, self.aGM, Nd2NzParams(1, M, K, 0, K, CeilAlign(M, BLOCK_CUBE), 1, 0))
         SetFlag[HardEvent.MTE2_MTE1](EVENT_ID0)
-        DataCopy(b1Local, self.bGM, Nd2NzParams(1, N, K, 0, K, CeilAlign(N, BLOCK_CUBE), 1, 0))
+        if self.isBTranspose:
+            p = Nd2NzParams(1, N, K, 0, K, CeilAlign(N, BLOCK_CUBE), 1, 0)
+        else:
+            p = Nd2NzParams(1, K, N, 0, N, CeilAlign(K, BLOCK_CUBE * self.fractalNum), 1, 0)
+        DataCopy(b1Local, self.bGM, p)
         SetFlag[HardEvent.MTE2_MTE1](EVENT_ID1)
         if self.hasBias:
             DataCopy(bias1Local, self.biasGM, Nd2NzParams(1, 1, N, 0, N, 1, 1, 0))
@@ -159,6 +174,20 @@ class KernelMmad:
         LoadData(b2Local, b1Local, p)
         SetFlag[HardEvent.MTE1_M](EVENT_ID1)
 
+    def SplitBTranspose(self, b1Local: Any, b2Local: Any) -> None:
+        WaitFlag[HardEvent.MTE2_MTE1](EVENT_ID1)
+        fractalNum = self.fractalNum
+        dstOffset = CeilDiv(N, BLOCK_CUBE * fractalNum) * self.fractalSize * fractalNum
+        srcOffset = self.fractalSize * fractalNum
+        p = LoadData2dTransposeParams()
+        p.startIndex = 0
+        p.repeatTimes = CeilDiv(N, self.c0Size)
+        p.srcStride = CeilDiv(K, BLOCK_CUBE * fractalNum)
+        p.dstGap, p.dstFracGap = 1, 0
+        for i in range(CeilDiv(K, BLOCK_CUBE * fractalNum)):
+            LoadDataWithTranspose(b2Local[i * dstOffset], b1Local[i * srcOffset], p)
+        SetFlag[HardEvent.MTE1_M](EVENT_ID1)
+
     def SplitBias(self, bias1Local: Any, bias2Local: Any) -> None:
         WaitFlag[HardEvent.MTE2_MTE1](EVENT_ID2)
         DataCopy(bias2Local, bias1Local, DataCopyParams(1, self.biasSizeAlign // 32, 0, 0))
@@ -169,9 +198,15 @@ class KernelMmad:
         WaitFlag[HardEvent.MTE1_M](EVENT_ID1)
         p = MmadParams()
         p.m, p.n, p.k = M, N, K
+        if self.U is int8_t and not self.isBTranspose:
+            p.n = CeilAlign(N, BLOCK_CUBE * self.fractalNum)
         if self.U is float32_t and self.isATranspose:
             p.kDirectionAlign = True
-        if self.scenario == 2:  # no bias: the second Mmad accumulates on CO1
+        if self.scenario == 1:  # the bias comes from C2 (cmatrixSource), no bias tensor
+            p.cmatrixInitVal, p.cmatrixSource = False, True
+            WaitFlag[HardEvent.MTE1_M](EVENT_ID2)
+            Mmad(co1Local, a2Local, b2Local, p)
+        elif self.scenario == 2:  # no bias: the second Mmad accumulates on CO1
             Mmad(co1Local, a2Local, b2Local, p)
             p.cmatrixInitVal, p.cmatrixSource = False, False
             Mmad(co1Local, a2Local, b2Local, p)
@@ -189,7 +224,11 @@ class KernelMmad:
         Fixpipe(self.cGM, co1Local, p)
 
 
-SCENARIOS = {2: (float32_t, bfloat16_t, False, True), 3: (float32_t, float32_t, True, True)}
+SCENARIOS = {
+    1: (int32_t, int8_t, False, False),
+    2: (float32_t, bfloat16_t, False, True),
+    3: (float32_t, float32_t, True, True),
+}
 
 
 def make_kernel(scenario: int) -> Any:
@@ -208,7 +247,13 @@ def make_kernel(scenario: int) -> Any:
 
 
 def gen_golden_data(scenario: int, rng: np.random.Generator) -> dict[str, Any]:
-    """scripts/gen_data.py's scenarios 2 and 3 (numpy's legacy global RNG replaced by *rng*)."""
+    """scripts/gen_data.py's scenarios 1-3 (numpy's legacy global RNG replaced by *rng*)."""
+    if scenario == 1:
+        x1 = rng.integers(1, 10, [M, K]).astype(np.int8)
+        x2 = rng.integers(1, 10, [K, N]).astype(np.int8)
+        bias = rng.integers(1, 10, [N]).astype(np.int32)
+        golden = np.matmul(x1.astype(np.int32), x2.astype(np.int32)).astype(np.int32) + bias
+        return {"x1": x1, "x2": x2, "bias": bias, "golden": golden}
     if scenario == 2:
         x1 = rng.uniform(1, 10, [M, K]).astype(ml_dtypes.bfloat16)
         x2 = rng.uniform(1, 10, [K, N]).astype(ml_dtypes.bfloat16)
@@ -228,6 +273,7 @@ def gen_golden_data(scenario: int, rng: np.random.Generator) -> dict[str, Any]:
 
 def verify_result(output: np.ndarray, golden: np.ndarray) -> bool:
     """scripts/verify_result.py: isclose(rtol 1e-6, atol 1e-9), at most 1e-4 of them off."""
+    output = output.view(golden.dtype)
     close = np.isclose(output.reshape(-1), golden.reshape(-1), rtol=1e-6, atol=1e-9, equal_nan=True)
     return bool((~close).sum() / golden.size <= 1e-4)
 
@@ -243,6 +289,13 @@ def run(scenario: int, data: dict[str, Any]) -> np.ndarray:
     c = gm.alloc(uint8_t, M * N * 4)
     make_kernel(scenario)[1, 0, None](*ptrs, c)
     return c.read(M * N * 4).view(np.float32).reshape(M, N)
+
+
+def test_int8_scenario_against_its_golden() -> None:
+    data = gen_golden_data(1, np.random.default_rng(1))
+    output = run(1, data).view(np.int32)
+    assert verify_result(output, data["golden"])
+    assert np.array_equal(output, data["golden"])  # int8 is exact
 
 
 @pytest.mark.parametrize("scenario", [2, 3])

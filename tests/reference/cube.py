@@ -88,3 +88,32 @@ def mmad_float_bound(a: np.ndarray, bt: np.ndarray, c: np.ndarray) -> tuple[np.n
             ulp = float(np.spacing(np.float32(abs(value)))) if math.isfinite(value) else 0.0
             bound[i, j] = ulp / 2 + (k + 1) * 2.0**-53 * (mags + abs(float(c[i, j])))
     return exact, bound
+
+
+SQUARE = {1: (2, (16, 32), (32, 32)), 2: (1, (16, 16), (16, 16)), 4: (2, (16, 8), (16, 16))}
+"""Per element size: fractals per square, the fractal's and the square's shape (the page)."""
+
+
+def load_with_transpose(dst: np.ndarray, src: np.ndarray, p: Any, size: int) -> None:
+    """LoadDataWithTranspose (LoadData2dTransposeParams) on flat element arrays.
+
+    b8: two stacked 16 x 32 fractals form a 32 x 32 square; b16: one 16 x 16 fractal; b32: two
+    16 x 8 fractals side by side form a 16 x 16 square. The transposed square is split again
+    into fractals (row halves for b8, column halves for b32).
+    """
+    count, (fr, fc), (sr, sc) = SQUARE[size]
+    frac = fr * fc
+    for i in range(p.repeatTimes):
+        base = (p.startIndex + i * p.srcStride) * count * frac
+        square = np.zeros((sr, sc), src.dtype)
+        for j in range(count):
+            block = src[base + j * frac : base + (j + 1) * frac].reshape(fr, fc)
+            if size == 4:
+                square[:, j * fc : (j + 1) * fc] = block
+            else:
+                square[j * fr : (j + 1) * fr, :] = block
+        out = square.T
+        for j in range(count):
+            at = (i * (1 + p.dstGap) + j * (1 + p.dstFracGap)) * frac
+            part = out[:, j * fc : (j + 1) * fc] if size == 4 else out[j * fr : (j + 1) * fr, :]
+            dst[at : at + frac] = part.reshape(-1)

@@ -559,6 +559,131 @@ def _load_v1(d: Pointer[Any], s: Pointer[Any], params: LoadData2DParams) -> None
         _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids] = data
 
 
+@attrs.define
+class LoadData2dTransposeParams:
+    """``AscendC::LoadData2dTransposeParams``: a ``LoadDataWithTranspose`` in square units.
+
+    Repeat ``i`` transposes square ``startIndex + i * srcStride`` of the source (2 fractals for
+    b8 and b32, 1 for b16) into fractals ``i * (1 + dstGap) + j * (1 + dstFracGap)``.
+
+    Examples
+    --------
+    >>> LoadData2dTransposeParams(0, 2, 3, 1, 0).dstGap
+    1
+    """
+
+    startIndex: int = 0
+    repeatTimes: int = 0
+    srcStride: int = 0
+    dstGap: int = 0
+    dstFracGap: int = 0
+    addrMode: int = 0
+
+
+@attrs.define
+class LoadData2dTransposeParamsV2:
+    """``AscendC::LoadData2dTransposeParamsV2`` (dav-3510): the same load in fractal units.
+
+    Repeat ``i`` reads fractals ``startIndex + i * srcStride + j * (1 + srcFracGap)``.
+
+    Examples
+    --------
+    >>> LoadData2dTransposeParamsV2(0, 1, 2, 0, 0, 1).srcFracGap
+    1
+    """
+
+    startIndex: int = 0
+    repeatTimes: int = 0
+    srcStride: int = 0
+    dstGap: int = 0
+    dstFracGap: int = 0
+    srcFracGap: int = 0
+    addrMode: int = 0
+
+
+SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
+"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
+two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
+(the page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
+TRANSPOSE_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535), "dstFracGap": (0, 65535)}  # fmt: skip
+"""Ranges of the ``LoadData2dTransposeParams[V2]`` fields."""
+
+
+def LoadDataWithTranspose(
+    dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any
+) -> None:
+    """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])``: L1 -> L0B (MTE1).
+
+    Each repeat reads one square of the source (its fractals as an NZ window, see
+    :data:`SQUARE_BLOCKS`), transposes it and writes its fractals in NZ order, the first at
+    ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals apart. The Ascend 950
+    has the L1 -> L0B path only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     b1 = LocalTensor[int8_t](TPosition.B1, 0, 1024)
+    ...     b1.GetPhyAddr().write((np.arange(1024) % 100).astype(np.int8))
+    ...     b2 = LocalTensor[int8_t](TPosition.B2, 0, 1024)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     LoadDataWithTranspose(b2, b1, LoadData2dTransposeParams(0, 1, 0, 0, 0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     b2.GetPhyAddr().read(3).tolist()  # column 0 of the 32 x 32 square
+    [0, 32, 64]
+    """
+    _ascreg_call = "LoadDataWithTranspose"
+    d = _local(dst, "dst", ("B2",))
+    s = _local(src, "src", ("B1", "A1"))
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
+        )
+    _aligned(d, FRACTAL_BYTES, "dst")
+    _aligned(s, C0_BYTES, "src")
+    v2 = isinstance(loadDataParams, LoadData2dTransposeParamsV2)
+    if not (v2 or isinstance(loadDataParams, LoadData2dTransposeParams)):
+        raise AscregTypeError(
+            "loadDataParams must be LoadData2dTransposeParams or LoadData2dTransposeParamsV2"
+        )
+    f = _fields(loadDataParams, TRANSPOSE_LIMITS)
+    if loadDataParams.addrMode:
+        raise UnsupportedError("addrMode 1 (decreasing source addresses) is not emulated")
+    rows, cols = SQUARE_BLOCKS[d.dtype.size]
+    count = rows * cols
+    repeats = np.arange(f["repeatTimes"], dtype=np.int64)[:, None]
+    j = np.arange(count, dtype=np.int64)
+    if v2:
+        gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535)
+        src_ids = f["startIndex"] + repeats * f["srcStride"] + j * (1 + gap)
+    else:
+        src_ids = (f["startIndex"] + repeats * f["srcStride"]) * count + j
+    dst_ids = repeats * (1 + f["dstGap"]) + j * (1 + f["dstFracGap"])
+    if not repeats.size:
+        return
+    with _OnPipe(current_block(), PIPE_MTE1):
+        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
+        squares = _transpose_squares(data, d.dtype, rows, cols)
+        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
+
+
+def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
+    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
+    c0 = _c0(dtype)
+    count = rows * cols
+    out = np.empty_like(data)
+    for first in range(0, data.shape[0], count):
+        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
+        square = core.nz_read(flat, rows, cols, c0, rows * ROWS).T
+        blocks = np.zeros(flat.size, flat.dtype)
+        core.nz_write(blocks, np.ascontiguousarray(square), c0, square.shape[0])
+        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
+    return out
+
+
 # -- Mmad --------------------------------------------------------------------------------------
 
 MMAD_TYPES: dict[tuple[type[Scalar], type[Scalar]], type[Scalar]] = {
@@ -832,6 +957,9 @@ __all__ = [
     "LoadData",
     "LoadData2DParams",
     "LoadData2DParamsV2",
+    "LoadData2dTransposeParams",
+    "LoadData2dTransposeParamsV2",
+    "LoadDataWithTranspose",
     "Mmad",
     "MmadParams",
     "Nd2NzParams",
