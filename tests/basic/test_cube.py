@@ -209,12 +209,12 @@ def test_load_with_transpose_matches_the_reference(  # type: ignore[no-untyped-d
     dtype, start, repeats, src_stride, gap, frac_gap, seed
 ) -> None:
     count = 512 // dtype.size
-    src = raw(dtype, 24 * count, np.random.default_rng(seed))
+    src = raw(dtype, 64 * count, np.random.default_rng(seed))
     expected = np.zeros(32 * count, src.dtype)
     p = LoadData2dTransposeParams(start, repeats, src_stride, gap, frac_gap)
     ref.load_with_transpose(expected, src, p, dtype.size)
     with block(BlockContext()):
-        b1 = LocalTensor[dtype](TPosition.B1, 0, 24 * count)
+        b1 = LocalTensor[dtype](TPosition.B1, 0, 64 * count)
         b1.GetPhyAddr().write(src)
         b2 = LocalTensor[dtype](TPosition.B2, 0, 32 * count)
         PipeBarrier[PIPE_ALL]()
@@ -413,11 +413,11 @@ def test_fixpipe_nz_layout_keeps_the_fractals() -> None:
     with block(BlockContext()):
         c1 = LocalTensor[int32_t](TPosition.CO1, 0, 512)
         c1.GetPhyAddr().write(np.arange(512, dtype=np.int32))
-        p = FixpipeParamsArch3510[CO2Layout.NZ](32, 16, 16, 64)  # dst blocks 64 x 32 bytes apart
+        p = FixpipeParamsArch3510[CO2Layout.NZ](32, 16, 16, 512)  # dst blocks 512 elements apart
         PipeBarrier[PIPE_ALL]()
         Fixpipe(out_gm, c1, p)
     got = out.read(1024)
-    # block 1 of the destination starts 64 * 32 bytes = 512 int32 later; 16-element rows
+    # block 1 of the destination starts 512 int32 later; 16-element rows
     assert got[:32].tolist() == list(range(32))
     assert got[512:528].tolist() == list(range(256, 272))
     assert not got[256:512].any()

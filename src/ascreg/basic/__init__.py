@@ -73,6 +73,7 @@ from ascreg.basic._cube import (
     Mmad,
     MmadParams,
     Nd2NzParams,
+    Nz2DnParams,
     Nz2NdParams,
     QuantMode_t,
 )
@@ -405,6 +406,7 @@ __all__ = [
     "NdDmaParams",
     "Neg",
     "Not",
+    "Nz2DnParams",
     "Nz2NdParams",
     "Or",
     "Ors",

@@ -225,13 +225,34 @@ class Nz2NdParams:
     dstNdStride: int = 0
 
 
+@attrs.define
+class Nz2DnParams:
+    """``AscendC::Nz2DnParams``: the matrix count and strides of a COLUMN_MAJOR ``Fixpipe``.
+
+    ``dnNum`` NZ matrices, ``srcNzMatrixStride`` C0 rows apart in L0C (rows of a fractal
+    ``srcNzC0Stride`` C0 rows apart) and ``dstDnMatrixStride`` elements apart in GM.
+
+    Examples
+    --------
+    >>> Nz2DnParams(1, 0, 0, 1).srcNzC0Stride
+    1
+    """
+
+    dnNum: int = 1
+    srcNzMatrixStride: int = 0
+    dstDnMatrixStride: int = 0
+    srcNzC0Stride: int = 0
+
+
 class FixpipeParamsArch3510(metaclass=ClassTemplate):
     """``AscendC::FixpipeParamsArch3510<format>``: an L0C -> GM move of ``mSize x nSize``.
 
     ``srcStride`` is the distance of L0C's column blocks in 16-element rows (the M size
     rounded up to 16); ``dstStride`` is the GM row length in elements (ROW_MAJOR) or the
-    distance of the destination column blocks in 32-byte blocks (NZ). ``quantPre`` and
-    ``reluEn`` pick the conversion; ``params`` holds the ``Nz2NdParams`` of a ROW_MAJOR move.
+    distance of the destination column blocks in elements (NZ; the mmad and fixpipe examples'
+    reading for dav-3510) or the DN column length (COLUMN_MAJOR). ``quantPre`` and
+    ``reluEn`` pick the conversion; ``params`` holds the ``Nz2NdParams`` of a ROW_MAJOR move or
+    the ``Nz2DnParams`` of a COLUMN_MAJOR one (a braced ``{1, 0, 0, 1}`` may be a tuple).
 
     Examples
     --------
@@ -260,7 +281,10 @@ class FixpipeParamsArch3510(metaclass=ClassTemplate):
         self.isChannelSplit = False
         self.dualDstCtl = 0
         self.subBlockId = False
-        self.params: Any = Nz2NdParams() if format is CO2Layout.ROW_MAJOR else 0
+        self.params: Any = {
+            CO2Layout.ROW_MAJOR: Nz2NdParams,
+            CO2Layout.COLUMN_MAJOR: Nz2DnParams,
+        }.get(format, int)()
 
     def __repr__(self) -> str:
         return (
@@ -861,8 +885,10 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
     even), and writes it to GM as ND rows of ``dstStride`` elements (``CO2Layout::ROW_MAJOR``,
-    ``params.ndNum`` matrices) or as NZ (``CO2Layout::NZ``: column blocks ``dstStride``
-    32-byte blocks apart).
+    ``params.ndNum`` matrices), as DN columns of ``dstStride`` elements
+    (``CO2Layout::COLUMN_MAJOR``, ``params.dnNum`` matrices) or as NZ (``CO2Layout::NZ``:
+    column blocks ``dstStride`` elements apart, of 16-element rows, 8 with ``isChannelSplit``).
+    The layout is the params' template argument (C++ passes the matching ``FixpipeConfig``).
 
     Examples
     --------
@@ -888,7 +914,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> 
         raise AscregTypeError(
             f"intriParams must be FixpipeParamsArch3510, got {type(intriParams).__name__}"
         )
-    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), intriParams
+    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(intriParams)
     _aligned(s, 64, "src")
     target = FIXPIPE_CASTS.get((s.dtype, p.quantPre))
     if target is None:
@@ -901,53 +927,71 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> 
             f"quantPre {p.quantPre.name} from {s.dtype.cpp_name} writes {target.cpp_name}, "
             f"but dst holds {d.dtype.cpp_name}"
         )
-    if p.isChannelSplit or p.format is CO2Layout.COLUMN_MAJOR:
-        raise UnsupportedError("channel split and NZ2DN (COLUMN_MAJOR) are not emulated")
+    if p.isChannelSplit and not (
+        p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
+    ):
+        raise AscregError(
+            "channel split takes a float -> float NZ move (CO2Layout::NZ) with nSize a multiple "
+            f"of 8; got {s.dtype.cpp_name} -> {d.dtype.cpp_name}, {p.format.name}, nSize {p.nSize}"
+        )
     n = operands.in_range(p.nSize, "nSize", 0, 4095)
     m = operands.in_range(p.mSize, "mSize", 0, 65535)
-    stride = operands.in_range(p.srcStride, "srcStride", 0, 65535)
-    count = 1 if p.format is CO2Layout.NZ else operands.in_range(p.params.ndNum, "ndNum", 0, 65535)
+    operands.in_range(p.srcStride, "srcStride", 0, 65535)
+    operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
+    count = _matrix_count(p)
     if not (m and n and count):
         return
     ctx = current_block()
+    rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
+    cast_to = d.dtype.np_dtype if d.dtype is not s.dtype else None
     with _OnPipe(ctx, PIPE_FIX):
         for i in range(count):
-            _fixpipe_one(d, s, p, (m, n, stride), i, ctx)
+            src_at, dst_at = _fixpipe_offsets(p, rows, cols, i, d.dtype.size)
+            values = s.view(int(src_at.max()) + 1, "reads")[src_at]
+            converted = core.fixpipe_convert(values, cast_to, p.reluEn)
+            span = int(dst_at.max()) + 1
+            _track_gm(ctx, d, span * d.dtype.size, write=True)
+            d.view(span, "writes")[dst_at] = converted
 
 
-def _fixpipe_one(
-    d: GmPtr[Any],
-    s: Pointer[Any],
-    p: FixpipeParamsArch3510,
-    sizes: tuple[int, int, int],
-    i: int,
-    ctx: BlockContext,
-) -> None:
-    m, n, stride = sizes
-    blocks = -(-n // ROWS)
-    source = s + (i * p.params.srcNdStride * ROWS if p.format is CO2Layout.ROW_MAJOR else 0)
-    flat = source.view(((blocks - 1) * stride + m) * ROWS, "reads")
-    values = np.stack(
-        [flat[j * stride * ROWS : (j * stride + m) * ROWS].reshape(m, ROWS) for j in range(blocks)],
-        1,
-    )
-    matrix = values.reshape(m, blocks * ROWS)[:, :n]
-    converted = core.fixpipe_convert(
-        matrix, d.dtype.np_dtype if d.dtype is not s.dtype else None, p.reluEn
-    )
+def _braced(p: FixpipeParamsArch3510) -> FixpipeParamsArch3510:
+    """Turn ``params`` written as a C++ braced list (a tuple) into its struct."""
+    if isinstance(p.params, tuple):
+        kind = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams}.get(p.format)
+        if kind is None:
+            raise AscregTypeError("a CO2Layout::NZ move takes no transform params")
+        p.params = kind(*p.params)
+    return p
+
+
+def _matrix_count(p: FixpipeParamsArch3510) -> int:
+    """Return the number of matrices one Fixpipe moves (``ndNum`` / ``dnNum``; NZ: one)."""
     if p.format is CO2Layout.ROW_MAJOR:
-        row = operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
-        start = d + i * p.params.dstNdStride
-        span = (m - 1) * row + n
-        _track_gm(ctx, start, span * d.dtype.size, write=True)
-        out = start.view(span, "writes")
-        out[(np.arange(m)[:, None] * row + np.arange(n)).reshape(-1)] = converted.reshape(-1)
-        return
-    c0 = max(ROWS, _c0(d.dtype))  # 16 x 16 fractals; an 8-bit result merges two (16 x 32)
-    gap = operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1) * C0_BYTES // d.dtype.size
-    offsets = core.nz_offsets(m, n, c0, gap // c0, 1)[:, :n]
-    _track_gm(ctx, d, (int(offsets.max()) + 1) * d.dtype.size, write=True)
-    d.view(int(offsets.max()) + 1, "writes")[offsets] = converted
+        return operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
+    if p.format is CO2Layout.COLUMN_MAJOR:
+        return operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
+    return 1
+
+
+def _fixpipe_offsets(
+    p: FixpipeParamsArch3510, rows: Any, cols: Any, i: int, size: int
+) -> tuple[Any, Any]:
+    """Return the L0C and GM element offsets of matrix *i*'s ``(row, column)`` elements."""
+    row_step, base = ROWS, 0
+    if p.format is CO2Layout.ROW_MAJOR:
+        base = i * p.params.srcNdStride * ROWS
+        dst = i * p.params.dstNdStride + rows * p.dstStride + cols
+    elif p.format is CO2Layout.COLUMN_MAJOR:
+        if not p.params.srcNzC0Stride:
+            raise AscregError("Nz2DnParams.srcNzC0Stride must not be 0 for an NZ2DN move")
+        base = i * p.params.srcNzMatrixStride * ROWS
+        row_step = p.params.srcNzC0Stride * ROWS
+        dst = i * p.params.dstDnMatrixStride + cols * p.dstStride + rows
+    else:  # NZ: 16-element fractal rows (8 split, 32 for a merged 8-bit result)
+        c0 = 8 if p.isChannelSplit else max(ROWS, C0_BYTES // size)
+        dst = (cols // c0) * p.dstStride + rows * c0 + cols % c0
+    src = base + (cols // ROWS) * p.srcStride * ROWS + rows * row_step + cols % ROWS
+    return src, dst
 
 
 __all__ = [
@@ -963,6 +1007,7 @@ __all__ = [
     "Mmad",
     "MmadParams",
     "Nd2NzParams",
+    "Nz2DnParams",
     "Nz2NdParams",
     "QuantMode_t",
 ]
