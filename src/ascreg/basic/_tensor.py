@@ -99,6 +99,8 @@ class CacheRwMode(enum.Enum):
 
 UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 """The positions that live in the Unified Buffer."""
+_SPACES = {"__ubuf__": "UB", "__cbuf__": "L1", "__ca__": "L0A", "__cb__": "L0B", "__cc__": "L0C"}
+"""How a tensor's description names its buffer."""
 
 
 class _Subscripted(Generic[T]):
@@ -299,7 +301,9 @@ class LocalTensor(_Subscripted[T]):
     Made by ``LocalMemAllocator``, ``TQue.AllocTensor`` / ``DeQue`` and ``TBuf.Get``, or
     directly as ``LocalTensor[T](TPosition.VECCALC, addr, tileSize)`` at UB byte address
     *addr* (32-byte aligned). ``GetPhyAddr()`` is its ``__ubuf__ T*``; ``t[offset]`` is the view
-    *offset* elements later; ``GetValue`` / ``SetValue`` are scalar-pipe accesses.
+    *offset* elements later; ``GetValue`` / ``SetValue`` are scalar-pipe accesses. At a cube
+    position (``TPosition.A1`` ... ``CO1``, see :class:`TPosition`) the tensor lives in that cube
+    buffer instead, at a start address aligned as the buffer requires.
 
     Examples
     --------
@@ -362,7 +366,11 @@ class LocalTensor(_Subscripted[T]):
         return f"<{self._cpp()} {self._position.name} {where}, {self._size} elements>"
 
     def _describe(self) -> str:
-        where = "(no buffer)" if self._ptr is None else f"at UB {self._ptr.address:#x}"
+        where = (
+            "(no buffer)"
+            if self._ptr is None
+            else f"at {_SPACES.get(self._ptr.space, self._ptr.space)} {self._ptr.address:#x}"
+        )
         return f"{self._cpp()} {where}"
 
     def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:
