@@ -31,6 +31,7 @@ from ascreg.basic import (
     PIPE_ALL,
     CO2Layout,
     DataCopy,
+    DataCopyParams,
     Fixpipe,
     FixpipeParamsArch3510,
     GlobalTensor,
@@ -524,3 +525,21 @@ def test_fp8_inputs_decode_before_the_product() -> None:
     bt = np.full((16, 32), -2.0, ml_dtypes.float8_e5m2)
     got = run_mmad((fp8_e4m3fn_t, fp8_e5m2_t), a, bt, (16, 16, 32))
     assert np.all(got == -96.0)
+
+
+def test_gm_to_l1_block_copies() -> None:
+    """DataCopy GM -> L1 by count and by DataCopyParams (blocks of 32 bytes, gaps in blocks)."""
+    src = gm_tensor(int32_t, np.arange(64, dtype=np.int32))
+    with block(BlockContext()):
+        c1 = LocalTensor[int32_t](TPosition.C1, 0, 64)
+        c1.GetPhyAddr().write(np.full(64, -1, np.int32))
+        PipeBarrier[PIPE_ALL]()
+        DataCopy(c1, src, 16)
+        DataCopy(c1[32], src[8], DataCopyParams(2, 1, 1, 0))
+        PipeBarrier[PIPE_ALL]()
+        got = c1.GetPhyAddr().read(64)
+        with pytest.raises(AscregError, match="count 3 x 4 bytes is not a positive multiple of 32"):
+            DataCopy(c1, src, 3)
+    assert got[:16].tolist() == list(range(16))
+    assert got[16:32].tolist() == [-1] * 16
+    assert got[32:48].tolist() == list(range(8, 16)) + list(range(24, 32))

@@ -380,7 +380,11 @@ def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
 
 
 def cube_copy(dst: Any, src: Any, params: Any) -> None:
-    """Run the cube core's ``DataCopy`` forms: GM -> L1 ND2NZ, L1 -> bias table (C1 -> C2).
+    """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ or blocks), L1 -> C2 / C2PIPE2GM.
+
+    The block forms take a count (elements, a multiple of 32 bytes) or ``DataCopyParams``
+    (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``, L1 -> the bias table
+    or the fixpipe buffer on ``PIPE_MTE1``.
 
     Called by :func:`~ascreg.basic.DataCopy` (see :func:`is_cube_copy`).
 
@@ -404,9 +408,14 @@ def cube_copy(dst: Any, src: Any, params: Any) -> None:
             raise AscregTypeError("the ND2NZ DataCopy reads a GlobalTensor (GM -> L1)")
         _nd2nz(_local(dst, "dst", ("A1", "B1", "C1")), src.GetPhyAddr(), params)
         return
+    if isinstance(src, GlobalTensor):  # GM -> L1, contiguous blocks
+        d = _local(dst, "dst", ("A1", "B1", "C1"))
+        _aligned(d, C0_BYTES, "dst")
+        _block_copy(d, src.GetPhyAddr(), params, PIPE_MTE2)
+        return
     d = _local(dst, "dst", ("C2", "C2PIPE2GM"))
-    s = _local(src, "src", ("C1",))
-    _l1_to_table(d, s, params)
+    _aligned(d, 64, "dst")
+    _block_copy(d, _local(src, "src", ("C1",)), params, PIPE_MTE1)
 
 
 def _nd2nz(dst: Pointer[Any], src: GmPtr[Any], params: Nd2NzParams) -> None:
@@ -437,26 +446,34 @@ def _nd2nz(dst: Pointer[Any], src: GmPtr[Any], params: Nd2NzParams) -> None:
             out[offsets] = core.nd_to_nz(matrix, c0)
 
 
-def _l1_to_table(dst: Pointer[Any], src: Pointer[Any], params: Any) -> None:
-    if type(params).__name__ != "DataCopyParams":  # ascreg.basic._copy's struct
-        raise AscregTypeError("the L1 -> C2 DataCopy takes DataCopyParams (sizes in 32 bytes)")
+def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
+    """Copy ``blockCount`` blocks of ``blockLen`` 32-byte units (a count: one block) on *pipe*."""
     if dst.dtype is not src.dtype:
         raise AscregTypeError(
             f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
         )
-    count = operands.in_range(params.blockCount, "DataCopyParams.blockCount", 0, 4095)
-    length = operands.in_range(params.blockLen, "DataCopyParams.blockLen", 0, 65535)
-    gaps = [
-        operands.in_range(v, f"DataCopyParams.{n}", 0, 65535)
-        for n, v in (("srcStride", params.srcStride), ("dstStride", params.dstStride))
-    ]
-    _aligned(dst, 64, "dst")
-    ctx, nbytes = current_block(), length * C0_BYTES
-    with _OnPipe(ctx, PIPE_MTE1):
+    if type(params).__name__ == "DataCopyParams":  # ascreg.basic._copy's struct
+        count = operands.in_range(params.blockCount, "DataCopyParams.blockCount", 0, 4095)
+        nbytes = operands.in_range(params.blockLen, "DataCopyParams.blockLen", 0, 65535) * C0_BYTES
+        gaps = [
+            operands.in_range(v, f"DataCopyParams.{n}", 0, 65535) * C0_BYTES
+            for n, v in (("srcStride", params.srcStride), ("dstStride", params.dstStride))
+        ]
+    else:
+        elements = operands.integer(params, "count")
+        count, nbytes, gaps = 1, elements * dst.dtype.size, [0, 0]
+        if elements <= 0 or nbytes % C0_BYTES:
+            raise AscregError(
+                f"count {params} x {dst.dtype.size} bytes is not a positive multiple of 32"
+            )
+    ctx = current_block()
+    with _OnPipe(ctx, pipe):
         for i in range(count):
-            data = src.offset_bytes(i * (nbytes + gaps[0] * C0_BYTES)).cast(src.dtype)
+            data = src.offset_bytes(i * (nbytes + gaps[0]))
+            if isinstance(data, GmPtr):
+                _track_gm(ctx, data, nbytes, write=False)
             block = data.bytes(nbytes, "reads").copy()
-            dst.offset_bytes(i * (nbytes + gaps[1] * C0_BYTES)).bytes(nbytes, "writes")[:] = block
+            dst.offset_bytes(i * (nbytes + gaps[1])).bytes(nbytes, "writes")[:] = block
 
 
 # -- LoadData ----------------------------------------------------------------------------------
