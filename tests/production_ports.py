@@ -24,7 +24,7 @@ import numpy as np
 from ascreg import GlobalMemory, GmPtr, Reg, uint8_t
 from ascreg._dtypes import Scalar, is_scalar_type
 from ascreg._frontend.template import Template
-from ascreg.basic import LocalTensor, TPosition, TQueBind
+from ascreg.basic import LocalTensor, Struct, TPosition, TQueBind
 from ascreg.machine.block import current_block
 from ascreg.machine.sync import Pipe
 from ascreg.simt import __umulhi as _umulhi
@@ -44,6 +44,14 @@ def empty_device(gm: GlobalMemory, count: int, dtype: type[Scalar], fill: Any = 
     ptr = gm.alloc(dtype, max(count, 1))
     ptr.write(np.full(max(count, 1), fill, dtype=dtype.np_dtype))
     return ptr.cast(uint8_t)
+
+
+def tiling_to_device(gm: GlobalMemory, tiling: Struct) -> GmPtr[Any]:
+    """The host's copy of a tiling struct's bytes to GM: the kernel's ``GM_ADDR tiling``."""
+    data = np.frombuffer(tiling.tobytes(), np.uint8)
+    ptr = gm.alloc(uint8_t, data.size)
+    ptr.write(data)
+    return ptr
 
 
 def from_device(ptr: GmPtr[Any], count: int, dtype: type[Scalar]) -> np.ndarray[Any, Any]:
@@ -343,11 +351,6 @@ class _Simt:
         return (dividend + _umulhi(dividend, magic)) >> shift
 
 
-def unlikely(condition: Any) -> Any:
-    """``unlikely(x)``: the branch hint; its value is *condition* (stand-in: nobody's)."""
-    return condition
-
-
 class _RegisterCast:
     """``(RegTensor<U>&)reg`` written ``RegTensor[U](reg)`` (stand-in: spell).
 
@@ -379,10 +382,8 @@ class _RegisterCast:
 SIMT_STAND_INS = {
     "Simt": _Simt(),
     "GetUintDivMagicAndShift": GetUintDivMagicAndShift,
-    "unlikely": unlikely,
 }
-"""The SIMT kernels' stand-ins: ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell) and the
-``unlikely`` branch hint (nobody's)."""
+"""The SIMT kernels' stand-ins: ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell)."""
 
 
 @contextlib.contextmanager

@@ -4,7 +4,7 @@ The batched-vs-eager differential tests (``tests/machine/test_batch_equivalence.
 whose loops the batching machinery accepts, and some it must refuse. The loop analysis reads a
 function's source (``inspect.getsourcelines``), so a :class:`Program` is Python source text: a
 prelude (registers, masks, ``Ref`` boxes), one ``for i in range(n)`` loop whose body is drawn
-from :data:`OPS` (the row-wise ops of ``ascreg._frontend.batching`` on the Reg or the C API
+from :data:`OPS` (the row-wise ops of ``ascreg.engine.batching`` on the Reg or the C API
 surface, with dtypes legal by ``ascreg._spec.SPECS``), and a ``finally`` that hands every local
 (registers, masks, ``Ref`` values, the loop variable) to ``RECORD``, also when the VF raises.
 :func:`compile_vf` registers the text in :mod:`linecache` under a unique fake file name,

@@ -1695,11 +1695,25 @@ class Census:
             pages = self.docs.folders.get(name, set())
             return bool(pages) and all(p.startswith(CUBE_FOLDERS) for p in pages)
 
+        def declared(owner: str) -> bool:
+            """Whether *last* can be *owner*'s: the headers declare it there, or say nothing.
+
+            A class or enum whose body the headers show has exactly those members (inherited
+            ones included); a name the headers declare only as a function has none (a kernel's
+            ``namespace RmsNorm`` is not the ``RmsNorm`` API).
+            """
+            name = self.api.type_aliases.get(owner, owner)
+            members = self.api.members.get(name, set()) | self.api.members.get(owner, set())
+            if (name in self.api.classes or name in self.api.enums) and members:
+                return last in members
+            kinds = {k.get(name) for k in self.api.names.values()} - {None}
+            return not (kinds == {"function"} and name not in self.api.classes)
+
         if owners and all(cube_pages(c) for c in owners):
             return "cube"
         if entry.kind in ("method", "field"):
             if any((c, last) in self.docs.methods for c in owners) or (
-                last in documented and any(known(c, documented) for c in owners)
+                last in documented and any(known(c, documented) and declared(c) for c in owners)
             ):
                 return "documented"
             if last in self.docs.cube and any(known(c, self.docs.cube) for c in owners):
@@ -1709,7 +1723,7 @@ class Census:
             owner = self.api.type_aliases.get(owners[0], owners[0])
             if owner == "TPosition" and last in CUBE_POSITIONS:
                 return "cube"
-            if known(owners[0], documented) and last in documented:
+            if known(owners[0], documented) and last in documented and declared(owners[0]):
                 return "documented"
             if last in self.docs.cube:
                 return "cube"

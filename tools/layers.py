@@ -14,6 +14,11 @@ explicitly (``from ascreg import Reg``, ``from ascreg.machine import x``) always
 Each module belongs to the layer of the longest prefix in ``LAYERS`` that matches its name; a
 module may import modules of its own layer or of a lower one. In a layer marked ``isolated``,
 the groups (one per prefix) may not import each other either: no front end imports another.
+
+The execution engine (``ascreg.engine``) is a layer of its own above the model, the core and
+the front-end support, and it is *lazy*: no module outside it imports it (``LAZY``). The
+model reaches it through one hook (``ascreg.machine.hook``) that the engine fills when the top
+package's loader imports it, on the first VF call or launch, never at ``import ascreg``.
 """
 
 from __future__ import annotations
@@ -31,10 +36,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("core", ("ascreg.core",), False),
     ("spec", ("ascreg._spec",), False),
     ("front-end support", ("ascreg._frontend", "ascreg._typing"), False),  # _typing: stub aliases
+    ("engine", ("ascreg.engine",), False),
     ("front end", ("ascreg.reg", "ascreg.c_api", "ascreg.simt", "ascreg.basic"), True),
     ("host", ("ascreg.acl",), False),
     ("top", ("ascreg", "ascreg.examples", "ascreg.testing"), False),
 )
+LAZY = ("ascreg.engine",)
+"""Packages loaded on first use through ``ascreg.machine.hook``: only their own modules import them."""
 ROOT = "ascreg"
 SOURCE = Path(__file__).resolve().parent.parent / "src" / ROOT
 
@@ -92,8 +100,15 @@ def layer_of(module: str) -> tuple[int, str] | None:
     return index, prefix
 
 
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 def violation(importer: str, imported: str) -> str | None:
     """The rule that ``importer -> imported`` breaks, or None."""
+    for package in LAZY:
+        if _inside(imported, package) and not _inside(importer, package):
+            return f"imports the lazy {package} (reach it through ascreg.machine.hook)"
     source, target = layer_of(importer), layer_of(imported)
     if source is None or target is None:
         return None  # reported once per module by `unassigned`

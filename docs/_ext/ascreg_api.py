@@ -50,9 +50,11 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),
     ("ascreg.machine.undefined", "ascreg.machine.undefined", "Internals: undefined lanes"),
-    ("ascreg.machine.loops", "ascreg.machine.loops", "Internals: which VF loops run batched"),
-    ("ascreg.machine.batch", "ascreg.machine.batch", "Internals: running a VF loop batched"),
-    ("ascreg.machine.plans", "ascreg.machine.plans", "Internals: recorded plans of VF loops"),
+    ("ascreg.machine.hook", "ascreg.machine.hook", "Internals: the model's hook to the engine"),
+    ("ascreg.engine", "ascreg.engine", "Internals: the execution engine"),
+    ("ascreg.engine.loops", "ascreg.engine.loops", "Internals: which VF loops run batched"),
+    ("ascreg.engine.batch", "ascreg.engine.batch", "Internals: running a VF loop batched"),
+    ("ascreg.engine.plans", "ascreg.engine.plans", "Internals: recorded plans of VF loops"),
     ("ascreg.machine.cube", "ascreg.machine.cube", "Internals: the cube core's buffers"),
     ("ascreg.core.cube", "ascreg.core.cube", "Internals: cube layouts and accumulation model"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
@@ -128,7 +130,8 @@ def public_names(module: types.ModuleType) -> list[str]:
         return [*names, *getattr(module, "_PUBLIC_NOT_STARRED", ())]
     own = module.__name__
     found = []
-    for name, value in vars(module).items():
+    lazy = getattr(module, "_LAZY_NAMES", {})  # names a module __getattr__ makes on first use
+    for name, value in {**vars(module), **{n: getattr(module, n) for n in lazy}}.items():
         if not is_public(name) or name == "annotations" or isinstance(value, types.ModuleType):
             continue
         if isinstance(value, typing.TypeVar | typing.ParamSpec):
@@ -177,6 +180,9 @@ def attribute_doc(module: types.ModuleType, name: str, depth: int = 0) -> tuple[
                     if star and name not in getattr(source_module, "__all__", ()):
                         continue
                     return attribute_doc(source_module, name if star else alias.name, depth + 1)
+    lazy = getattr(module, "_LAZY_NAMES", {}).get(name)  # made on first use from that module
+    if lazy is not None and depth < 5:
+        return attribute_doc(importlib.import_module(lazy), name, depth + 1)
     return "", module.__name__
 
 

@@ -12,8 +12,10 @@ Examples
 128
 """
 
-from ascreg import acl
-from ascreg import reg as Reg
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from ascreg._dtypes import (
     Scalar,
     bfloat16_t,
@@ -26,6 +28,7 @@ from ascreg._dtypes import (
     fp8_e8m0_t,
     half,
     hifloat8_t,
+    int4b_t,
     int4x2_t,
     int8_t,
     int16_t,
@@ -59,11 +62,11 @@ from ascreg.enums import (
     SpecialPurposeReg,
     StoreDist,
 )
-from ascreg.errors import get_policy, policy, set_policy
+from ascreg.errors import EagerLoopWarning, get_policy, policy, set_policy
 from ascreg.machine import constants as _constants
+from ascreg.machine import hook as _hook
 from ascreg.machine.constants import *  # noqa: F403 (AscendC::VECTOR_REG_WIDTH and the rest, read by Reg code too)
 from ascreg.machine.kernel import __simd_vf__
-from ascreg.machine.loops import explain as explain_loops
 from ascreg.machine.memory import (
     UB_BYTES,
     GlobalMemory,
@@ -76,8 +79,64 @@ from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL, MaskReg, RegTensor, RegTraitNumOne, RegTraitNumTwo
 from ascreg.machine.template import TemplateFunction, template
 
-MicroAPI = Reg
-"""``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""
+if TYPE_CHECKING:
+    from ascreg import acl
+    from ascreg import reg as MicroAPI
+    from ascreg import reg as Reg
+
+_LAZY = {"Reg": "ascreg.reg", "MicroAPI": "ascreg.reg", "acl": "ascreg.acl"}
+"""The names made on first use: the Reg front end (and its op table) and the host runtime."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``Reg`` (``MicroAPI``) and the host runtime ``acl`` on first use.
+
+    ``import ascreg`` loads neither (nor the execution engine): the op table, the front ends
+    and the host runtime cost most of the import time.
+    """
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ascreg' has no attribute {name!r}")
+    value = importlib.import_module(module)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+def _load_engine() -> None:
+    importlib.import_module("ascreg.engine")
+
+
+_hook.register_loader(_load_engine)
+
+
+def explain(func: Callable[..., Any]) -> list[str]:
+    """Return one line per ``for`` loop of the VF *func*: its decision and what its runs did.
+
+    The decision is read from the loop's body: batched when the run-time checks pass, or
+    eager and why. Once the VF has run, each line also says how its loop ran (batched,
+    replayed from a recorded plan, inside a batched outer loop, eagerly and why) and for how
+    many input forms a run-time check refused it. A loop that runs eagerly also says so once
+    with an :class:`EagerLoopWarning`.
+
+    Examples
+    --------
+    >>> def vf(n):
+    ...     for i in range(n):
+    ...         print(i)
+    >>> explain(vf)
+    ['vf line 2: eager: calls print, which is not an ascreg operation']
+    """
+    found: list[str] = _hook.engine().explain(func)
+    return found
+
+
+explain_loops = explain
+"""The older name of :func:`explain`."""
+
 
 __version__ = "0.1.0"
 
@@ -87,6 +146,7 @@ __all__ = [
     "VL",
     "CastTrait",
     "DataCopyMode",
+    "EagerLoopWarning",
     "GatherMaskMode",
     "GlobalMemory",
     "GmPtr",
@@ -123,6 +183,7 @@ __all__ = [
     "acl",
     "bfloat16_t",
     "bool_",
+    "explain",
     "explain_loops",
     "float32_t",
     "fp4x2_e1m2_t",
@@ -133,6 +194,7 @@ __all__ = [
     "get_policy",
     "half",
     "hifloat8_t",
+    "int4b_t",
     "int4x2_t",
     "int8_t",
     "int16_t",

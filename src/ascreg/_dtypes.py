@@ -134,6 +134,20 @@ class fp4x2_e1m2_t(Scalar, dtype=np.uint8, kind=Kind.RAW):
 ALL_SCALARS: tuple[type[Scalar], ...] = tuple(_ALL)
 """Every scalar marker, in declaration order."""
 
+
+class int4b_t(Scalar, dtype=np.uint8, kind=Kind.RAW):
+    """C++ ``AscendC::int4b_t``: a signed 4-bit integer, the basic API's packed int4 element.
+
+    Kernels name it in type tests (``IsSameType<T, int4b_t>``, written ``T is int4b_t``) and copy
+    such data as ``uint8_t`` bytes, two values per byte (the register API's ``int4x2_t``).
+    Declared after :data:`ALL_SCALARS`: it is no register lane type (there is no
+    ``vector_int4b_t``). ``bits`` is 4; a tensor of ``int4b_t`` is not modelled (view the
+    bytes as ``uint8_t``, as the kernels' copies do).
+    """
+
+
+int4b_t.bits = 4
+
 INTEGERS = (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t)
 SIGNED_OF_WIDTH: dict[int, type[Scalar]] = {1: int8_t, 2: int16_t, 4: int32_t, 8: int64_t}
 UNSIGNED_OF_WIDTH: dict[int, type[Scalar]] = {1: uint8_t, 2: uint16_t, 4: uint32_t, 8: uint64_t}

@@ -37,7 +37,7 @@ CALL_MARKER = "_ascreg_call"
 """Name of the local variable through which a public entry point names itself on the stack."""
 FORWARDER_MARKER = "_ascreg_forwarder"
 """Attribute (True) of an op's own entry point, the function every call of the op goes through
-(a batched VF loop's plan records those calls, :mod:`ascreg.machine.plans`)."""
+(a batched VF loop's plan records those calls, :mod:`ascreg.engine.plans`)."""
 OP_LOCAL = "op"
 """Name of the op-object parameter of an op implementation (it names the call through its
 ``_ascreg_call`` attribute)."""
@@ -196,6 +196,26 @@ class AscregWarning(UserWarning):
     """Issued instead of an :class:`UndefinedBehaviourError` under ``undefined="warn"``."""
 
 
+class EagerLoopWarning(UserWarning):
+    """A loop of a ``__simd_vf__`` function runs eagerly, one iteration at a time: the slow path.
+
+    Issued once per loop, with the reason, the first time the loop cannot run batched (its
+    body, or a run-time check; ``ascreg.explain(vf)`` lists every loop's decision). The results
+    are the same either way, only slower. Silence it, or make it an error to find every slow
+    loop, with the :mod:`warnings` filters::
+
+        warnings.simplefilter("error", ascreg.EagerLoopWarning)
+
+    A loop run eagerly because the policy asks (``execution="eager"``, ``undefined="warn"``)
+    or because it has a single iteration is not warned about.
+
+    Examples
+    --------
+    >>> issubclass(EagerLoopWarning, UserWarning), issubclass(EagerLoopWarning, AscregWarning)
+    (True, False)
+    """
+
+
 class PolicyError(AscregError, ValueError):
     """An unknown value given to :func:`set_policy` or :func:`policy`.
 
@@ -240,7 +260,7 @@ class Policy:
     execution
         ``"batched"`` (default) runs each ``for i in range(n)`` loop of a ``__simd_vf__``
         function as one computation over all iterations when that gives the same result and
-        errors as running it in order (see :mod:`ascreg.machine.loops`); ``"eager"`` always
+        errors as running it in order (see :mod:`ascreg.engine.loops`); ``"eager"`` always
         runs it in order, one iteration at a time (use it to step through a loop with print or
         pdb). Under ``undefined="warn"`` loops run eagerly too.
     past_allocation

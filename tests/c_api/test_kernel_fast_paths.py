@@ -20,8 +20,9 @@ import ascreg
 import ascreg.c_api as C  # noqa: N812 (short alias for the C namespace)
 from ascreg import GlobalMemory, Reg, UbPtr, int16_t, uint8_t, uint16_t
 from ascreg.c_api import kernel as c_kernel
+from ascreg.engine import batch
 from ascreg.errors import AlignmentError, AscregError, OutOfBoundsError, SyncError
-from ascreg.machine import batch, mte
+from ascreg.machine import mte
 from ascreg.machine.block import current_block
 from ascreg.machine.sync import Pipe, PipeTracker
 from helpers import launch

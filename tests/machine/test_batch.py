@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import ascreg
-from ascreg import CMPMODE, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, uint32_t
+from ascreg import CMPMODE, LoadDist, Ref, Reg, UbPtr, UnifiedBuffer, int16_t, uint16_t, uint32_t
 from ascreg.c_api import (
     asc_add,
     asc_loadalign,
@@ -205,7 +205,9 @@ def accumulate(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
     Reg.StoreAlign(dst, acc, full)
 
 
-def test_accumulator_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+def test_an_accumulator_batches_its_chain_in_order(caplog: pytest.LogCaptureFixture) -> None:
+    """The load runs batched; the carried Add runs iteration by iteration (a scan)."""
+
     def scenario(ub: UnifiedBuffer) -> Any:
         src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, L16)
         src.write(np.arange(4 * L16) % 1000)
@@ -213,8 +215,34 @@ def test_accumulator_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
         return dst.read(L16)
 
     result, _, lines = differential(scenario, caplog)
-    assert "loop-carried" in eager_reason(lines)
+    assert ran_batched(lines)
     expected = (np.arange(4 * L16) % 1000).reshape(4, L16).sum(axis=0)
+    assert np.array_equal(result, expected.astype(np.uint16))
+
+
+@ascreg.__simd_vf__
+def read_then_written(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
+    """``acc`` is read by one op and written by another: not a chain one op carries."""
+    acc, x, y = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    Reg.Duplicate(acc, 0, full)
+    for i in range(n):
+        Reg.LoadAlign(x, src + i * L16)
+        Reg.Add(y, acc, x, full)
+        Reg.Adds(acc, y, 1, full)
+    Reg.StoreAlign(dst, acc, full)
+
+
+def test_a_chain_of_two_ops_runs_eagerly(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 4 * L16), ub.alloc(uint16_t, L16)
+        src.write(np.arange(4 * L16) % 1000)
+        read_then_written(dst, src, 4)
+        return dst.read(L16)
+
+    result, _, lines = differential(scenario, caplog)
+    assert "loop-carried" in eager_reason(lines)
+    expected = (np.arange(4 * L16) % 1000).reshape(4, L16).sum(axis=0) + 4
     assert np.array_equal(result, expected.astype(np.uint16))
 
 
@@ -296,9 +324,10 @@ def test_statements_that_force_eager(
 
 def test_explain_and_top_level_export() -> None:
     assert ascreg.__simd_vf__ is ascreg.c_api.__simd_vf__
-    (line,) = ascreg.explain_loops(select_shift)
+    (line,) = ascreg.explain(select_shift)
     assert line.startswith("select_shift line ")
-    assert line.endswith(": batched when the run-time checks pass")
+    assert ": batched when the run-time checks pass" in line
+    assert ascreg.explain_loops(select_shift) == ascreg.explain(select_shift)
     assert "the body assigns" not in " ".join(ascreg.explain_loops(accumulate))
 
 
@@ -307,15 +336,15 @@ def test_explain_and_top_level_export() -> None:
 
 @ascreg.__simd_vf__
 def store_then_unknown_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
-    """Stores come first; then an op with no row-wise form (Gather) undoes the attempt."""
+    """Stores come first; then a form no batching rule takes (a BRC load) undoes the attempt."""
     x, idx, g = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
     full = Reg.CreateMask[uint16_t]()
     for i in range(n):
         Reg.LoadAlign(x, src + i * L16)
         Reg.Add(x, x, x, full)
         Reg.StoreAlign(dst + i * L16, x, full)
-        Reg.LoadAlign(idx, src + i * L16)
-        Reg.Gather(g, x, idx)
+        Reg.LoadAlign[uint16_t, LoadDist.DIST_BRC_B16](idx, src + i * L16)
+        Reg.Add(g, x, idx, full)
         Reg.StoreAlign(src + i * L16, g, full)
 
 
@@ -327,7 +356,7 @@ def test_rollback_then_eager(caplog: pytest.LogCaptureFixture) -> None:
         return src.read(3 * L16), dst.read(3 * L16)
 
     _, _, lines = differential(scenario, caplog)
-    assert "Reg.Gather is not known" in eager_reason(lines)
+    assert "Reg.LoadAlign does not run on a batch in this form" in eager_reason(lines)
 
 
 def test_rollback_restores_the_block_state(caplog: pytest.LogCaptureFixture) -> None:
@@ -379,7 +408,12 @@ def rows_then_columns(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], rows: int, col
             Reg.StoreAlign(dst + (c * rows + r) * L16, x, full)
 
 
-def test_nested_loops_batch_the_inner_one(caplog: pytest.LogCaptureFixture) -> None:
+def test_nested_loops_batch_the_inner_one_when_the_outer_one_cannot(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The outer loop is a candidate (a nested loop runs in order inside it), but its row
+    number as a scalar operand differs per iteration: refused at run time, and remembered."""
+
     def scenario(ub: UnifiedBuffer) -> Any:
         src, dst = ub.alloc(uint16_t, 12 * L16), ub.alloc(uint16_t, 12 * L16)
         src.write(np.arange(12 * L16))
@@ -388,9 +422,37 @@ def test_nested_loops_batch_the_inner_one(caplog: pytest.LogCaptureFixture) -> N
 
     _, _, lines = differential(scenario, caplog)
     assert sum("batched over 4 iterations" in line for line in lines) == 3
-    assert any(
-        "eager: the body has a for statement" in s for s in ascreg.explain_loops(rows_then_columns)
-    )
+    assert any("Reg.Adds does not run on a batch in this form" in line for line in lines)
+    outer, inner = ascreg.explain(rows_then_columns)
+    assert "refused at run time for 1 input form(s)" in outer
+    assert "ran batched 3 times" in inner
+
+
+@ascreg.__simd_vf__
+def rows_of_columns(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], rows: int, cols: int) -> None:
+    x, total = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    for r in range(rows):
+        Reg.Duplicate(total, 0, full)
+        for c in range(cols):  # an accumulator of the inner loop: carried by it, in order
+            Reg.LoadAlign(x, src + (r * cols + c) * L16)
+            Reg.Add(total, total, x, full)
+        Reg.StoreAlign(dst + r * L16, total, full)
+
+
+def test_nested_loops_batch_the_outer_one(caplog: pytest.LogCaptureFixture) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(uint16_t, 12 * L16), ub.alloc(uint16_t, 3 * L16)
+        src.write(np.arange(12 * L16) % 1000)
+        rows_of_columns(dst, src, 3, 4)
+        return dst.read(3 * L16)
+
+    result, _, lines = differential(scenario, caplog)
+    assert sum("batched over 3 iterations" in line for line in lines) == 1
+    outer, inner = ascreg.explain(rows_of_columns)
+    assert "ran batched" in outer and "ran inside a batched outer loop" in inner
+    expected = (np.arange(12 * L16) % 1000).reshape(3, 4, L16).sum(axis=1).ravel()
+    assert result.tolist() == expected.tolist()
 
 
 # -- policy -------------------------------------------------------------------------------------------
@@ -493,7 +555,7 @@ def test_control_flow_on_the_index_runs_eagerly(caplog: pytest.LogCaptureFixture
 
 
 def test_index_arithmetic_that_python_and_int64_disagree_on_is_eager() -> None:
-    from ascreg.machine.batch import Fallback, RowInts
+    from ascreg.engine.batch import Fallback, RowInts
 
     i = RowInts(np.arange(4), 1)
     assert (i * 3 - 1).values.tolist() == [-1, 2, 5, 8] and (i * 3 - 1).step == 3
@@ -691,7 +753,7 @@ def test_calls_share_index_offsets_and_counts_not_addresses(
 
 def test_shared_rows_are_read_only() -> None:
     """Shared index rows cannot be written: an op that tried would fall back, not corrupt."""
-    from ascreg.machine import batch
+    from ascreg.engine import batch
 
     index = batch._index(range(3))
     offset = index * L16
@@ -791,7 +853,7 @@ def test_bitwise_select_broadcasts_one_register_over_rows() -> None:
 
 def test_shared_pointers_are_per_memory_and_type() -> None:
     """Two UBs laid out alike: each batch loads and stores through its own UB's pointers."""
-    from ascreg.machine import batch
+    from ascreg.engine import batch
 
     results = []
     for seed in (1, 2):

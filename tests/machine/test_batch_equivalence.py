@@ -1,8 +1,8 @@
 """Differential property tests: a batched VF loop gives exactly what eager execution gives.
 
-The batched execution of ``__simd_vf__`` loops (``ascreg.machine.batch``) is an optimisation:
+The batched execution of ``__simd_vf__`` loops (``ascreg.engine.batch``) is an optimisation:
 it must never change a result. These tests are its safety net. Hypothesis draws straight-line
-loop bodies from the row-wise ops of ``ascreg._frontend.batching`` on both surfaces (the Reg
+loop bodies from the row-wise ops of ``ascreg.engine.batching`` on both surfaces (the Reg
 API and its C API twins: ``UpdateMask`` over a running count, ``LoadAlign`` / ``StoreAlign`` in
 the plain, ``DIST_NORM``, offset and post-update forms, compares in every ``CMPMODE``,
 ``Select``, the four shifts, the element-wise arithmetic and logic ops, ``Not`` / ``Abs`` /

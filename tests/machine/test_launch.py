@@ -111,7 +111,8 @@ def test_simt_dispatch_from_asc_vf_call() -> None:
     if not hasattr(simt, "run_simt_vf") or not hasattr(simt, "dim3"):
         pytest.skip("ascreg.simt does not provide run_simt_vf/dim3 yet")
     calls: list[Any] = []
-    runtime = importlib.import_module("ascreg.machine.kernel")  # dispatches to the SIMT engine
+    # the kernel runtime dispatches to the SIMT engine (imported when a SIMT VF is started)
+    runtime = importlib.import_module("ascreg.machine.simt.engine")
     original = runtime.run_simt_vf
 
     def spy(func: Any, block_dim: Any, args: tuple[Any, ...], **kw: Any) -> None:

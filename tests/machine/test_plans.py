@@ -33,7 +33,7 @@ from ascreg.c_api import (
     asc_sync_wait,
     asc_vf_call,
 )
-from ascreg.machine import loops
+from ascreg.engine import loops
 
 L16 = 128
 SHIFT = 3

@@ -225,3 +225,39 @@ def test_the_command_reads_a_work_tree_and_a_bare_repository(tmp_path: Path) -> 
     assert table.read_text() == from_git
     assert "Kernel files: 1;" in from_git and "`TQue::AllocTensor`" in from_git
     assert "`NoSuchBasicApi`" in gap_list.read_text()
+
+
+def test_members_the_headers_do_not_declare_are_not_documented() -> None:
+    """A field a kernel reads through a variable of the wrong struct, or a member of a kernel's
+    namespace named like an API function, is not that API's (misattributions, issue 25)."""
+    headers = {
+        "include/adv_api/normalization/normalize_utils.h": """
+namespace AscendC {
+struct NormPara { uint32_t aLength; uint32_t rLength; };
+struct WelPara { uint32_t abLength; };
+__aicore__ inline void RmsNorm(int32_t n);
+}
+""",
+    }
+    pages = {
+        "SIMD-API/高阶API/归一化操作/Norm.md": "# Norm\n`NormPara`, `aLength`, `rLength`, `WelPara`, "
+        "`abLength`, `RmsNorm`, `BUFFER_NUM`",
+    }
+    kernel = """
+#include "../../rms_norm/arch35/rms_norm_base.h"
+using namespace AscendC;
+__aicore__ inline void F() {
+    NormPara para;
+    para.aLength = 1;
+    para.abLength = 2;
+    int32_t n = RmsNorm::BUFFER_NUM;
+    RmsNorm(n);
+}
+"""
+    found = census.Census(census.ApiIndex.from_headers(headers), census.DocIndex.from_pages(pages))
+    found.add_text("op/op_kernel/arch35/k.h", kernel, {})  # the include does not resolve
+    found.classify()
+    assert _entry(found, "basic", "NormPara::aLength").status == "documented"
+    assert _entry(found, "basic", "NormPara::abLength").status == "undocumented"
+    assert _entry(found, "basic", "RmsNorm").status == "documented"
+    assert _entry(found, "basic", "RmsNorm::BUFFER_NUM").status == "undocumented"

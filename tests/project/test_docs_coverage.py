@@ -46,6 +46,15 @@ def _covered_pages() -> list[object]:
     return [page for name in api.COVERED_MODULES if name in MODULES for page in MODULES[name].pages]
 
 
+def test_no_public_name_is_exported_twice() -> None:
+    """A name twice in ``__all__`` gets two API pages and breaks the docs toctree."""
+    for name in api.COVERED_MODULES:
+        if name in MODULES:
+            names = list(getattr(MODULES[name].obj, "__all__", ()))
+            twice = sorted({n for n in names if names.count(n) > 1})
+            assert not twice, f"{name}.__all__ lists {twice} more than once"
+
+
 def test_every_public_name_has_a_page() -> None:
     for name in api.COVERED_MODULES:
         if name not in MODULES:

@@ -93,3 +93,62 @@ def test_the_root_package_counts_only_when_imported_by_name(tmp_path: Path) -> N
     assert layers.problems(source) == [
         "ascreg.machine.ref -> ascreg: machine layer imports the higher top layer"
     ]
+
+
+def test_only_the_engine_imports_the_engine(tmp_path: Path) -> None:
+    source = _package(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "engine/__init__.py": "from ascreg.engine import loops\n",
+            "engine/loops.py": "from ascreg.machine import kernel\n",
+            "machine/__init__.py": "",
+            "machine/kernel.py": "",
+            "reg/__init__.py": "def run():\n    from ascreg.engine import loops\n",
+        },
+    )
+    found = layers.problems(source)
+    assert (
+        "ascreg.reg -> ascreg.engine.loops: imports the lazy ascreg.engine "
+        "(reach it through ascreg.machine.hook)" in found
+    ), found
+    assert not any(line.startswith("ascreg.engine") for line in found), found
+
+
+def test_import_ascreg_loads_no_engine_module() -> None:
+    import subprocess
+
+    script = (
+        "import sys, ascreg; print(sorted(m for m in sys.modules if m.startswith('ascreg.engine')))"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_import_ascreg_is_lazy() -> None:
+    """``import ascreg`` loads no front end, no op table, no host runtime and no SIMT engine;
+    ``Reg``, ``MicroAPI`` and ``acl`` are made on first use."""
+    import subprocess
+
+    script = "\n".join(
+        (
+            "import sys, ascreg",
+            "heavy = ('ascreg.reg', 'ascreg.acl', 'ascreg._spec', 'ascreg._frontend',",
+            "         'ascreg.core', 'ascreg.engine', 'ascreg.machine.simt')",
+            "print(sorted(m for m in sys.modules if m.startswith(heavy)))",
+            "from ascreg import Reg, acl",
+            "print(ascreg.MicroAPI is Reg is sys.modules['ascreg.reg'], acl.__name__)",
+            "print({'Reg', 'MicroAPI', 'acl'} <= set(dir(ascreg)))",
+            "try:",
+            "    ascreg.NoSuchName",
+            "except AttributeError as exc:",
+            "    print(exc)",
+        )
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "[]",
+        "True ascreg.acl",
+        "True",
+        "module 'ascreg' has no attribute 'NoSuchName'",
+    ], out.stdout + out.stderr

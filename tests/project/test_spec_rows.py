@@ -116,3 +116,36 @@ def _check_libm_result_type(name: str, shape: SimtShape) -> None:
         assert got is None
     else:
         assert got.dtype == shape.results[0].np_dtype
+
+
+def test_the_table_makes_the_c_api_and_simt_rows_on_first_use() -> None:
+    """A Reg look-up loads only the Reg rows; any other look-up, ``len`` or iteration all rows,
+    the Reg rows first (the order users and the generated tables see)."""
+    import subprocess
+    import sys
+
+    script = "\n".join(
+        (
+            "import sys",
+            "from ascreg._spec import SPECS",
+            "later = ('ascreg._spec.c_api', 'ascreg._spec.simt')",
+            "print(SPECS['Reg.Add'].name, any(m in sys.modules for m in later))",
+            "print('asc_add' in SPECS, all(m in sys.modules for m in later))",
+            "names = list(SPECS)",
+            "from ascreg._spec import REG_ROWS",
+            "print(names[: len(REG_ROWS)] == [row.name for row in REG_ROWS])",
+            "print(len(SPECS) == len(names) == len(set(names)), SPECS.get('nope', 7))",
+        )
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == ["Reg.Add False", "True True", "True", "True 7"], out.stderr
+
+
+def test_rows_added_to_the_table_are_kept_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    row = SPECS["Reg.Add"]
+    monkeypatch.setitem(SPECS, "Reg.TestOnlyAdd", row)
+    monkeypatch.setitem(SPECS, "asc_test_only_add", SPECS["asc_add"])
+    names = list(SPECS)
+    assert names[-2:] == ["Reg.TestOnlyAdd", "asc_test_only_add"]
+    assert SPECS["Reg.TestOnlyAdd"] is row and "asc_test_only_add" in SPECS
+    assert len(SPECS) == len(names)

@@ -1,4 +1,4 @@
-"""SIMT block batches (:mod:`ascreg.machine.simt.batch`) give exactly the block-by-block run."""
+"""SIMT block batches (:mod:`ascreg.engine.simt.batch`) give exactly the block-by-block run."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from ascreg import GlobalMemory, GmPtr, uint32_t
 from ascreg.c_api import __global__, __ubuf__, __vector__, asc_vf_call
-from ascreg.machine.simt import batch
+from ascreg.engine.simt import batch
 from ascreg.simt import (
     __byte_perm,
     __simt_vf__,

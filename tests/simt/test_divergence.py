@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint32_t, uint64_t
+from ascreg.engine.simt.masked import masked_version
 from ascreg.errors import AscregError, OutOfBoundsError, SyncError
 from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import divergence
-from ascreg.machine.simt.masked import masked_version
 from ascreg.simt import (
     __simt_callee__,
     asc_atomic_add,

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from ascreg import GlobalMemory, int32_t
-from ascreg.machine.simt import masked
+from ascreg.engine.simt import masked
 from ascreg.machine.simt.engine import __simt_callee__, divergence
-from ascreg.machine.simt.masked import SpinError
+from ascreg.machine.simt.lanes import SpinError
 from ascreg.simt import asc_atomic_cas, asc_atomic_exch, dim3, run_simt_kernel, threadIdx
 
 TIMEOUT_SECONDS = 60.0

@@ -70,8 +70,13 @@ def select(op: Any, dst: Any, src0: Any, src1: Any, mask: Any) -> None:
     """``dst = mask ? src0 : src1`` on registers (lane-wise) or on masks (bit-wise)."""
     form = (type(dst), type(src0), type(src1), type(mask))
     if form in op._forms:  # register operands of these types passed every check before
-        active = operands.lane_enables(mask, dst)
-        dst.put_known(cmp.select(active, src0.get(), src1.get()))
+        a, b = src0.get(), src1.get()
+        if a.size >= cmp.BITWISE_SELECT_FROM:  # rows of a batched loop: select on the raw bits
+            words = mask.kept_words(dst.mask_stride)
+            if words is not None and words.shape == a.shape == b.shape:
+                dst.put_known(cmp.select_words(words, a, b))
+                return
+        dst.put_known(cmp.select(operands.lane_enables(mask, dst), a, b))
         return
     selector = operands.mask(mask, "mask", op.surface)
     if isinstance(dst, MaskReg):
@@ -186,8 +191,9 @@ def duplicate_lane0(op: Any, dst: Any, src: Any, mask: Any, *, merging: bool = F
     ``Reg.Duplicate(dst, srcReg, mask)`` and ``asc_duplicate`` share it.
     """
     d, s = vectors(op, (dst, "dst"), (src, "src"))
-    require_defined(s.get()[:1], None, "a scalar read (lane 0)")
-    broadcast(op, d, s.get()[0], mask, merging)
+    lanes = s.get()
+    require_defined(lanes[..., :1], None, "a scalar read (lane 0)")
+    broadcast(op, d, lanes[..., :1] if lanes.ndim > 1 else lanes[0], mask, merging)
 
 
 MERGING_BINARY = frozenset({"Reg.Add", "Reg.Max", "Reg.Min"})

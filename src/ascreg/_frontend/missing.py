@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from importlib import resources
 
 from ascreg.errors import MissingApiError
 
@@ -47,6 +46,8 @@ SPELLING = {"reg": "Reg.{}", "c_api": "{}", "simt": "{}", "basic": "{}"}
 
 @functools.cache
 def _lines() -> tuple[tuple[str, ...], ...]:
+    from importlib import resources  # (only when a missing name is looked up)
+
     text = (resources.files("ascreg") / "_data" / "documented_names.txt").read_text()
     return tuple(tuple(line.split()) for line in text.splitlines())
 

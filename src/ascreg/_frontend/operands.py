@@ -25,7 +25,7 @@ from __future__ import annotations
 import builtins
 import math
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import ml_dtypes
@@ -46,7 +46,6 @@ from ascreg._dtypes import (
     uint32_t,
     uint64_t,
 )
-from ascreg.core import conversions
 from ascreg.core import masks as mask_core
 from ascreg.core.datamove import check_in_ub
 from ascreg.core.fpenv import quiet
@@ -54,8 +53,10 @@ from ascreg.errors import AscregTypeError, RefRequiredError
 from ascreg.machine.convert import to_dtype
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
-from ascreg.machine.registers import BATCHING, MaskReg, RegTensor, RegTraitNumOne, plain_class
-from ascreg.machine.simt.engine import LanePointer, wrap_pointer
+from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumOne, plain_class
+
+if TYPE_CHECKING:
+    from ascreg.machine.simt.engine import LanePointer
 
 Lanes = np.ndarray[Any, Any]
 T = TypeVar("T")
@@ -186,9 +187,9 @@ def lane_enables(mask_reg: MaskReg, reg: RegTensor[Any, Any]) -> Lanes:
     [True, True, False]
     """
     stride = reg.mask_stride
-    known = mask_reg._lanes_of  # the enables the mask was made from (MaskReg.set_bits)
-    if known is not None and known[1] == stride and not BATCHING:
-        return known[0]
+    known = mask_reg.kept_enables(stride)  # the enables the mask was made from (set_bits)
+    if known is not None and known.shape[-1] == reg.lanes:
+        return known
     enables: Lanes = mask_core.enables_of(mask_reg.bits(), reg.lanes, stride)
     return enables
 
@@ -655,6 +656,8 @@ def _int_to_float(value: int) -> Arr:
     top = magnitude >> shift
     if shift and magnitude & ((1 << shift) - 1):
         top |= 1
+    from ascreg.core import conversions  # (the SIMT math library: loaded when SIMT code runs)
+
     rounded = conversions.integer_to_float(np.asarray(top, np.uint64), "rn")
     with quiet():
         scaled = np.ldexp(rounded.astype(np.float64), shift).astype(_F32)
@@ -688,6 +691,8 @@ def c_float(call: str, name: str, value: Any) -> Arr:
     if array is not None and array.dtype in _WIDENED:
         return array.astype(_F32)
     if array is not None and array.dtype.kind in "biu":
+        from ascreg.core import conversions  # (the SIMT math library: loaded when SIMT code runs)
+
         wide = array.astype(_WIDE_INTEGER[array.dtype.kind])
         return np.asarray(conversions.integer_to_float(wide, "rn"))
     kind = array.dtype if array is not None else type(value).__name__
@@ -768,6 +773,8 @@ def simt_address(
     ...
     ascreg.errors.AscregTypeError: asc_atomic_add: int8_t is not supported (legal: int32_t)
     """
+    from ascreg.machine.simt.engine import LanePointer, wrap_pointer  # (SIMT code: loaded)
+
     if isinstance(address, LanePointer):
         base: Pointer[Any] = address.base
         target: Pointer[Any] | LanePointer = address

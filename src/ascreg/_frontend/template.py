@@ -34,8 +34,8 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from ascreg import enums
 from ascreg._dtypes import Scalar, is_scalar_type
-from ascreg._frontend import batching, steps
 from ascreg._frontend.operands import C_API, REG, SIMT, Surface
+from ascreg._frontend.rules import BatchRule, rule_of
 from ascreg._spec import SPECS, OpSpec, RegShape
 from ascreg._spec.shapes import DTYPE, OWN_DTYPE, SCALAR_TYPE
 from ascreg.enums import PostLiteral
@@ -47,8 +47,9 @@ from ascreg.errors import (
     TemplateMismatchError,
     UnsupportedError,
 )
-from ascreg.machine.batch import _ACTIVE as _BATCHING
 from ascreg.machine.block import _STACK, running_block
+from ascreg.machine.hook import ACTIVE as _BATCHING
+from ascreg.machine.hook import ENGINE
 from ascreg.machine.registers import RegTensor, RegTrait, RegTraitNumOne
 from ascreg.machine.sync import Pipe
 
@@ -115,6 +116,10 @@ class Template:
 
     name: ClassVar[str]
     key: ClassVar[str | None] = None  # the row's key in SPECS when it differs from the name
+    batching: ClassVar[BatchRule | None] = None
+    """How the op runs on a batch of loop iterations (:func:`~ascreg._frontend.rules.rule_of`)."""
+    kernel: ClassVar[bool] = False
+    """True for a kernel-level (scalar unit) function: never run once for a batch."""
     enum_kinds: ClassVar[tuple[type[Any], ...]] = ()
     max_dtypes: ClassVar[int] = 1
     traits: ClassVar[bool] = False
@@ -130,8 +135,6 @@ class Template:
         self._forms: set[tuple[type, ...]] = set()
         # what the checks of such a validated form derived (a precise op's FTZ flag ...)
         self._derived: dict[tuple[type, ...], Any] = {}
-        self._eager_steps: dict[tuple[type, ...], Any] = {}
-        """The eager call of each operand-class tuple seen (:func:`steps.first_call`)."""
         self._setup()
 
     def _setup(self) -> None:
@@ -236,7 +239,12 @@ SURFACES = {"reg": REG, "c_api": C_API, "simt": SIMT}
 
 
 def define(
-    name: str, *, base: type[Template] = Template, doc: str | None = None, **attributes: Any
+    name: str,
+    *,
+    base: type[Template] = Template,
+    doc: str | None = None,
+    batch: BatchRule | None = None,
+    **attributes: Any,
 ) -> Callable[[Impl], Any]:
     """Define the op of row *name* from its implementation ``impl(op, *args)``.
 
@@ -249,6 +257,9 @@ def define(
         The :class:`Template` subclass to specialise (for ops that share helper methods).
     doc
         The docstring (default: *impl*'s).
+    batch
+        How the op runs on a batch of loop iterations (:mod:`ascreg._frontend.rules`); a
+        lane-wise row needs none (:data:`~ascreg._frontend.rules.ROWS` is derived from it).
     **attributes
         Class attributes of the op: ``enum_kinds``, ``max_dtypes``, ``traits``, and any
         constant or helper the implementation reads from ``op``.
@@ -286,13 +297,15 @@ def define(
             "surface": surface,
             CALL_MARKER: name,
             FORWARDER_MARKER: True,
+            "batching": rule_of(row, batch),
+            "kernel": bool(getattr(getattr(row, "shape", None), "kernel", False)),
             "__doc__": with_aliases(impl.__doc__ if doc is None else doc, row),
             "__module__": module,
             "__qualname__": f"_{short}",
             **attributes,
         }
         if surface is REG:
-            namespace["__call__"] = _vector_only(impl, name)
+            namespace["__call__"] = _vector_only(impl)
             return type(f"_{short}", (base,), namespace)()
         op = type(f"_{short}", (base,), namespace)()
         return _c_function(op, impl, module)
@@ -349,12 +362,9 @@ def check_in_vector_function(call: str) -> None:
         )
 
 
-def _vector_only(impl: Impl, name: str) -> Impl:
-    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``).
-
-    *name* is the op's row name (which says whether it has eager steps).
-    """
-    forwarder = _forwarder(impl, impl.__name__, bound=None, vector=True, row=name)
+def _vector_only(impl: Impl) -> Impl:
+    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``)."""
+    forwarder = _forwarder(impl, impl.__name__, bound=None, vector=True)
     call: Impl = forwarder or _generic(impl)
     return functools.wraps(impl)(call)
 
@@ -368,7 +378,7 @@ def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) 
             check_in_vector_function(op.name)
         passed = args if bound is not None else args[1:]
         if _BATCHING:
-            return batching.batched(op, impl, passed, kwargs)
+            return ENGINE[0].batched(op, impl, passed, kwargs)
         if kwargs:
             return impl(op, *passed, **kwargs)
         return impl(op, *passed)  # the same call: forwarding no keywords costs half as much
@@ -380,7 +390,7 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
     """Return the plain C function of *op*: ``impl`` with the op object bound first."""
     shape = op.spec.shape if op.spec is not None else None
     vector = op.surface is C_API and not getattr(shape, "kernel", False)
-    call: Any = _forwarder(impl, op.name, bound=op, vector=vector, row=op.name) or _generic(
+    call: Any = _forwarder(impl, op.name, bound=op, vector=vector) or _generic(
         impl, op, vector=vector
     )
     call.__name__ = call.__qualname__ = op.name
@@ -396,27 +406,15 @@ def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:
 _FORWARDER = """\
 def {name}({head}{formal}):
 {vector_check}    if _BATCHING:
-        return batched(op, impl, ({packed}), None)
+        return _ENGINE[0].batched(op, impl, ({packed}), None)
     return impl(op, {actual})
 """
 """The call of an op whose implementation has plain parameters: they are forwarded as they are.
 
 A call through ``*args, **kwargs`` costs about 0.15 us more per op call (packing and unpacking
 the arguments): with eight ops per iteration that is most of what an eager VF loop spends in
-calls. The generated function does the same checks as the generic one."""
-
-_FORWARDER_STEPS = """\
-def {name}({head}{formal}):
-{vector_check}    if _BATCHING:
-        return batched(op, impl, ({packed}), None)
-    step = {cache}.get(({types}))
-    if step is not None:
-        return step({actual})
-    return first_call(op, impl, {cache}, ({packed}))
-"""
-"""The forwarder of an op with eager steps (:data:`ascreg._frontend.steps.EAGER`): an eager
-call of operand classes seen before makes that form's step (its fast path without the front
-end's layers, or the call itself); the first call of a form goes through the implementation."""
+calls. The generated function does the same checks as the generic one; inside a batched loop
+the engine runs the call (:func:`ascreg.engine.batching.batched`)."""
 
 _VECTOR_CHECK = """\
     if _STACK and _STACK[-1].pipe is not PIPE_V:
@@ -425,15 +423,12 @@ _VECTOR_CHECK = """\
 """The first lines of a vector op's forwarder: it runs only inside a ``__simd_vf__``."""
 
 _RESERVED = frozenset(
-    {"op", "impl", "batched", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
-    | {"step", "steps", "first_call"}
+    {"op", "impl", "_ENGINE", "check_in_vector_function", "PIPE_V", "_STACK", "_BATCHING"}
 )
 """The names the forwarder's body uses: an implementation with such a parameter gets the generic call."""
 
 
-def _forwarder(
-    impl: Impl, name: str, *, bound: Template | None, vector: bool, row: str = ""
-) -> Any:
+def _forwarder(impl: Impl, name: str, *, bound: Template | None, vector: bool) -> Any:
     """Return a function taking *impl*'s parameters (after ``op``) that checks, then calls *impl*.
 
     *bound* is the op object of a C function (None for a Reg ``__call__``, which receives the
@@ -451,29 +446,24 @@ def _forwarder(
     ):
         return None
     written = [f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name for p in parameters]
-    stepped = row in steps.EAGER
-    source = (_FORWARDER_STEPS if stepped else _FORWARDER).format(
+    source = _FORWARDER.format(
         name=name,
         head="op, " if bound is None else "",
         formal=", ".join(written),
         vector_check=_VECTOR_CHECK if vector else "",
         packed="".join(f"{w}, " for w in written),
         actual=", ".join(written),
-        types="".join(f"*map(type, {w[1:]}), " if w[0] == "*" else f"type({w}), " for w in written),
-        cache="op._eager_steps" if bound is None else "steps",
     )
     namespace: dict[str, Any] = {
         "impl": impl,
-        "batched": batching.batched,
+        "_ENGINE": ENGINE,
         "check_in_vector_function": check_in_vector_function,
         "PIPE_V": Pipe.PIPE_V,
         "_STACK": _STACK,
         "_BATCHING": _BATCHING,
     }
-    namespace["first_call"] = steps.first_call
     if bound is not None:
         namespace["op"] = bound
-        namespace["steps"] = bound._eager_steps
     exec(compile(source, f"<ascreg op {name}>", "exec"), namespace)
     return namespace[name]
 

@@ -27,12 +27,10 @@ ascreg.errors.IllegalDtypeError: Reg.ShiftRight: illegal dtypes (src=uint16_t, s
 
 from __future__ import annotations
 
-from ascreg._spec.basic import BASIC_ROWS as BASIC_ROWS
-from ascreg._spec.c_api import C_API_ROWS as C_API_ROWS
-from ascreg._spec.c_api import C_COMPARES as C_COMPARES
-from ascreg._spec.c_api import C_MULS_PARTS as C_MULS_PARTS
-from ascreg._spec.c_api import C_SCALAR_ATOMIC_TYPES as C_SCALAR_ATOMIC_TYPES
-from ascreg._spec.c_api import C_UNALIGNED_NAMES as C_UNALIGNED_NAMES
+import importlib
+from collections.abc import Iterator, MutableMapping
+from typing import Any
+
 from ascreg._spec.dtypes import ABS_TYPES as ABS_TYPES
 from ascreg._spec.dtypes import ADD_TYPES as ADD_TYPES
 from ascreg._spec.dtypes import ARANGE_TYPES as ARANGE_TYPES
@@ -92,25 +90,99 @@ from ascreg._spec.shapes import RegShape as RegShape
 from ascreg._spec.shapes import Shape as Shape
 from ascreg._spec.shapes import SimtKind as SimtKind
 from ascreg._spec.shapes import SimtShape as SimtShape
-from ascreg._spec.simt import SIMT_CONVERSION_ROWS as SIMT_CONVERSION_ROWS
-from ascreg._spec.simt import SIMT_FLOAT_ROWS as SIMT_FLOAT_ROWS
-from ascreg._spec.simt import SIMT_INT_ROWS as SIMT_INT_ROWS
-from ascreg._spec.simt import SIMT_LIBM_ROWS as SIMT_LIBM_ROWS
-from ascreg._spec.simt import SIMT_ROWS as SIMT_ROWS
-from ascreg._spec.simt import SIMT_SHFL_ROWS as SIMT_SHFL_ROWS
 
-SPECS: dict[str, OpSpec] = {
-    row.name: row for row in (*REG_ROWS, *C_API_ROWS, *SIMT_ROWS, *BASIC_ROWS)
-}
+_LAZY_NAMES = {
+    **dict.fromkeys(
+        ("C_API_ROWS", "C_API_NAMES", "C_COMPARES", "C_MULS_PARTS", "C_SCALAR_ATOMIC_TYPES",
+         "C_UNALIGNED_NAMES"),
+        "ascreg._spec.c_api",
+    ),
+    **dict.fromkeys(
+        ("SIMT_CONVERSION_ROWS", "SIMT_FLOAT_ROWS", "SIMT_INT_ROWS", "SIMT_LIBM_ROWS", "SIMT_ROWS",
+         "SIMT_NAMES", "SIMT_SHFL_ROWS"),
+        "ascreg._spec.simt",
+    ),
+    **dict.fromkeys(("BASIC_ROWS", "BASIC_NAMES"), "ascreg._spec.basic"),
+}  # fmt: skip
+"""The names of the C API, SIMT and basic row modules, made on first use (the Reg front end
+needs the Reg rows only): the module that defines each (the docs read their docstrings there)."""
+
+_LATER = (("ascreg._spec.c_api", "C_API_ROWS"), ("ascreg._spec.simt", "SIMT_ROWS"),
+          ("ascreg._spec.basic", "BASIC_ROWS"))  # fmt: skip
+"""The rows :data:`SPECS` makes on first use, in table order after the Reg rows."""
+
+
+class _Table(MutableMapping[str, OpSpec]):
+    """:data:`SPECS`: the Reg rows at once, the others made when first asked for.
+
+    A look-up of a Reg row costs a dict look-up; anything else (another row, iterating,
+    ``len``) makes the C API, SIMT and basic rows first. Tests may add or replace rows.
+    """
+
+    def __init__(self) -> None:
+        self._rows = {row.name: row for row in REG_ROWS}
+        self._complete = False
+
+    def _all(self) -> dict[str, OpSpec]:
+        if not self._complete:
+            self._complete = True
+            rows = (getattr(importlib.import_module(m), name) for m, name in _LATER)
+            later = {row.name: row for row in (r for group in rows for r in group)}
+            added = {k: v for k, v in self._rows.items() if k not in later and k not in _REG}
+            self._rows = {**{k: self._rows[k] for k in _REG if k in self._rows}, **later, **added}
+        return self._rows
+
+    def _later(self, key: object) -> dict[str, OpSpec]:
+        """Return the rows to look *key* up in: all of them, unless it is a Reg name."""
+        reg = isinstance(key, str) and key.startswith("Reg.")
+        return self._rows if reg else self._all()
+
+    def __getitem__(self, key: str) -> OpSpec:
+        found = self._rows.get(key)
+        return found if found is not None else self._later(key)[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return the row *key*, or *default*."""
+        found = self._rows.get(key)
+        return found if found is not None else self._later(key).get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._rows or key in self._later(key)
+
+    def __setitem__(self, key: str, row: OpSpec) -> None:
+        self._all()[key] = row
+
+    def __delitem__(self, key: str) -> None:
+        del self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return f"<SPECS: {len(self)} rows>"
+
+
+_REG = tuple(row.name for row in REG_ROWS)
+SPECS: MutableMapping[str, OpSpec] = _Table()
 """Every row, keyed by the spelling users call: the Reg rows, then the C API's, then SIMT's, then
-the memory-level basic API's (keyed ``basic.<name>``)."""
+the memory-level basic API's (keyed ``basic.<name>``); all but the Reg rows made on first use."""
 
-C_API_NAMES = frozenset(row.name for row in C_API_ROWS)
-"""Names of the rows of the C API surface (``ascreg.c_api``)."""
-SIMT_NAMES = frozenset(row.name for row in SIMT_ROWS)
-"""Names of the rows of the SIMT surface (``ascreg.simt``; some also start with ``asc_``)."""
-BASIC_NAMES = frozenset(row.name for row in BASIC_ROWS)
-"""Names of the rows of the memory-level basic API (``ascreg.basic``; keyed ``basic.<name>``)."""
+
+def __getattr__(name: str) -> Any:
+    """Make the C API, SIMT and basic rows (and their names) on first use."""
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ascreg._spec' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_NAMES})
 
 
 def family_rows(family: str) -> tuple[OpSpec, ...]:

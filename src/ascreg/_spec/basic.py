@@ -604,3 +604,6 @@ BASIC_ROWS: tuple[OpSpec, ...] = (
     *_misc_rows(),
 )  # fmt: skip
 """Every row of the memory-level basic API, in table order."""
+
+BASIC_NAMES = frozenset(row.name for row in BASIC_ROWS)
+"""Names of the rows of the memory-level basic API (``ascreg.basic``; keyed ``basic.<name>``)."""

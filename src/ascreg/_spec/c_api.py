@@ -991,3 +991,6 @@ C_API_ROWS = (
     _kernel("asc_set_store_atomic_config_v2", "simd_atomic", ("scalar atomic_type", "scalar atomic_op"),
             (uint16_t,), page="asc_set_store_atomic_config_v2_deprecated"),
 )  # fmt: skip
+
+C_API_NAMES = frozenset(row.name for row in C_API_ROWS)
+"""Names of the rows of the C API surface (``ascreg.c_api``)."""

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import attrs
 
 from ascreg._dtypes import Scalar
-from ascreg._spec.shapes import Shape
+from ascreg._spec.shapes import REGISTER_FILE_KINDS, CShape, RegShape, Shape
 from ascreg.errors import IllegalDtypeError
 
 Combo = tuple[type[Scalar], ...]
@@ -39,6 +39,11 @@ class MaskRule(enum.Enum):
     NONE = "the op takes no mask"
     REDUCE = "masked-off source lanes count as the reduction's identity (0, type-min, type-max)"
     SQUEEZE = "the mask picks the source lanes packed from lane 0 up; the remaining lanes become 0"
+
+
+LANE_RULES = frozenset({MaskRule.ZEROING, MaskRule.MERGING, MaskRule.SELECTOR, MaskRule.PREDICATE})
+"""The mask rules of lane-wise ops: each destination lane (or mask bit) comes from the same lane
+of the sources and the mask."""
 
 
 @attrs.frozen
@@ -122,6 +127,32 @@ class OpSpec:
         'Adds'
         """
         return self.name.removeprefix(C_API_QUALIFIER).removeprefix(BASIC_QUALIFIER)
+
+    @property
+    def lanewise(self) -> bool:
+        """Return True when the row is a lane-wise op of the register file.
+
+        Derived from the row's data, never from its name: a lane mask rule
+        (:data:`LANE_RULES`), every parameter of every form a register, a mask, a scalar or a
+        plain integer (``REGISTER_FILE_KINDS``), and a vector op of the Reg or C API surface
+        (not a kernel-level function, not SIMT). Such an op runs on a batch of loop iterations
+        by construction: its core function and mask rule compute each iteration's lanes from
+        that iteration's operands alone (``ascreg.engine``).
+
+        Examples
+        --------
+        >>> from ascreg._spec import SPECS
+        >>> SPECS["Reg.Exp"].lanewise, SPECS["asc_gt"].lanewise, SPECS["Reg.Reduce"].lanewise
+        (True, True, False)
+        >>> SPECS["Reg.LoadAlign"].lanewise
+        False
+        """
+        shape = self.shape
+        if not isinstance(shape, RegShape | CShape) or getattr(shape, "kernel", False):
+            return False
+        return self.mask in LANE_RULES and all(
+            param.kind in REGISTER_FILE_KINDS for form in shape.forms for param in form.params
+        )
 
     def is_legal(self, *dtypes: type[Scalar]) -> bool:
         """Return True when *dtypes* is one of the legal combinations."""

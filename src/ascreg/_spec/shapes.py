@@ -127,6 +127,18 @@ class ParamKind(enum.StrEnum):
     """(C API) an ``asc_load_l2_cache_mode`` (or the deprecated ``uint8_t`` code)."""
 
 
+REGISTER_FILE_KINDS: frozenset[ParamKind] = frozenset(
+    {
+        ParamKind.REG, ParamKind.REGR, ParamKind.REG2, ParamKind.SCALAR, ParamKind.MASK,
+        ParamKind.MASK_OPT, ParamKind.INT, ParamKind.INT_OPT, ParamKind.VEC, ParamKind.CMASK,
+        ParamKind.CMASK_OPT, ParamKind.IDX, ParamKind.IDX_OPT,
+    }
+)  # fmt: skip
+"""The parameter kinds of an op that works on the register file alone: vector and mask
+registers, scalars and plain integers (no address, count, address or unaligned register, and
+no kernel-level operand)."""
+
+
 @attrs.frozen
 class Param:
     """One parameter of a call form.

@@ -707,3 +707,6 @@ SIMT_ROWS: tuple[OpSpec, ...] = (
     *_pack_spec_rows(),
 )
 """The SIMT rows, in the order the stubs and type tests list them."""
+
+SIMT_NAMES = frozenset(row.name for row in SIMT_ROWS)
+"""Names of the rows of the SIMT surface (``ascreg.simt``; some also start with ``asc_``)."""

@@ -132,7 +132,6 @@ from ascreg.basic._reduce import (
     WholeReduceSum,
 )
 from ascreg.basic._repeat import (
-    MASK_PLACEHOLDER,
     BinaryRepeatParams,
     MaskMode,
     ResetMask,
@@ -294,7 +293,6 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
-    "MASK_PLACEHOLDER",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
     "NCHW_CONV_ADDR_LIST_SIZE",
@@ -633,5 +631,11 @@ class LocalMemAllocator(metaclass=ClassTemplate):
         ptr = current_block().ub.alloc(dtype, n)
         return LocalTensor._view(ptr, n, position)
 
+
+# The kernel-source macros and the advanced API (one import group; see ascreg.basic._advanced).
+from ascreg.basic import _advanced  # noqa: E402
+from ascreg.basic._advanced import *  # noqa: E402, F403
+
+__all__ += _advanced.__all__
 
 __getattr__ = module_getattr("ascreg.basic", "basic")

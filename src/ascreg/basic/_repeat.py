@@ -48,8 +48,6 @@ MAX_REPEAT = 255
 """The largest ``repeatTime`` (a ``uint8_t``)."""
 CTRL_COUNTER = COUNTER_MASK_MODE
 """The CTRL bit of the counter mask mode (``SetMaskCount``)."""
-MASK_PLACEHOLDER = 0
-"""``AscendC::MASK_PLACEHOLDER``: the *mask* argument of an ``isSetMask = false`` call."""
 FULL_MASK = (1 << 64) - 1
 """All 64 bits of one mask word (``ResetMask`` writes it to both halves of the SPR)."""
 

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ascreg._frontend import compute as shared
-from ascreg._frontend import movement, operands
+from ascreg._frontend import movement, operands, rules
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_COMPARES, C_COPY_MASK_PART, SPECS
@@ -390,6 +390,7 @@ def _arange(decrease: bool) -> Any:
     return define(
         name,
         decrease=decrease,
+        batch=rules.ROWS,
         doc=f"""``void {name}(vector_T& dst, T value)``: an index sequence, lane i = {order}.
 
     ``VL_T`` is the register's lane count; every lane is written (no mask). Integers wrap;
@@ -530,7 +531,7 @@ _GATHER_FORMS = {
 """The (dst, src, index) dtypes of each ``asc_gather`` form (the row lists their union)."""
 
 
-@define("asc_gather")
+@define("asc_gather", batch=rules.ROWS)  # the register form; the UB one is eager
 def asc_gather(op: Any, *args: Any) -> None:
     """``void asc_gather(vector_T& dst, vector_T src, vector_U index)``: ``dst[i] = src[index[i]]``.
 
@@ -564,7 +565,7 @@ def asc_gather(op: Any, *args: Any) -> None:
     shared.gather(op, dst, src, index, legal=_GATHER_FORMS["register"])
 
 
-@define("asc_squeeze")
+@define("asc_squeeze", batch=rules.ROWS)
 def asc_squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``void asc_squeeze(vector_T& dst, vector_T src, vector_bool mask)``: pack selected lanes.
 
@@ -703,6 +704,7 @@ def _reduce(kind: str) -> Any:
         C_API_QUALIFIER + name,
         kind=kind,
         reducer=staticmethod(red.reduce),
+        batch=rules.ROWS,  # reduces each row (last axis) alone
         doc=f"""``void {name}(vector_T& dst, vector_U src, vector_bool mask)``.
 
     ``Reg.Reduce[ReduceType.{kind}]``: the {kind} of the lanes ``mask`` selects in ``dst`` lane
@@ -742,6 +744,7 @@ def _block_reduce(kind: str) -> Any:
         name,
         kind=kind,
         reducer=staticmethod(red.reduce_blocks),
+        batch=rules.ROWS,  # reduces each row (last axis) alone
         doc=f"""``void {name}(vector_T& dst, vector_U src, vector_bool mask)``.
 
     ``Reg.ReduceDataBlock[ReduceType.{kind}]``: the {kind} of each 32-byte data block of
@@ -764,7 +767,7 @@ asc_reduce_sum_datablock, asc_reduce_max_datablock, asc_reduce_min_datablock = (
 )
 
 
-@define("asc_pair_reduce_sum", kind="SUM", reducer=staticmethod(red.pair_reduce))
+@define("asc_pair_reduce_sum", kind="SUM", reducer=staticmethod(red.pair_reduce), batch=rules.ROWS)
 def asc_pair_reduce_sum(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``void asc_pair_reduce_sum(vector_T& dst, vector_T src, vector_bool mask)``.
 
@@ -846,6 +849,7 @@ asc_pack_to_low, asc_pack_to_high, asc_unpack_lower, asc_unpack_upper = (
             pack.mask_pack if _PACK_PARTS[name][1] == "Pack" else pack.mask_unpack
         ),
         doc=_pack_doc(name),
+        batch=rules.ROWS,
     )(_halves_impl)
     for name in _PACK_PARTS
 )

@@ -40,7 +40,7 @@ from typing import Any
 
 from ascreg._dtypes import bool_
 from ascreg._frontend import compute as shared
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.operands import C_API
 from ascreg._frontend.template import define
 from ascreg._spec import C_LOAD_FAMILY, SPECS
@@ -48,7 +48,6 @@ from ascreg.core import datamove as core
 from ascreg.core import unaligned
 from ascreg.errors import AscregTypeError
 from ascreg.machine import spr
-from ascreg.machine.batch import RowInts
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import (
@@ -111,8 +110,8 @@ def _offset(value: Any, post: bool) -> int | AddrReg:
         if post:
             raise AscregTypeError("the _postupdate form takes an int32_t offset, not an addr_reg")
         return value
-    if isinstance(value, RowInts):  # one offset per iteration of a batched loop (integers)
-        return value  # type: ignore[return-value]
+    if hasattr(value, "__ascreg_rows__"):  # one offset per iteration of a batched loop
+        return value  # type: ignore[no-any-return]
     return operands.integer(value, "offset")
 
 
@@ -204,6 +203,36 @@ def _load_mask(op: Any, args: tuple[Any, ...]) -> None:
     args[0].set_bits(core.load_mask(at, op.mask_dist))
 
 
+def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+    """Admit ``asc_loadalign[_postupdate](dst, src[, offset])``, DIST_NORM, per iteration."""
+    plain = len(args) == 2 + op.post or (len(args) == 3 and rules.index_like(args[2]))
+    if not plain or op.dual or not rules.one_block(args[0], op.post):
+        return None
+    if op.dist(args[0].dtype.size) != "DIST_NORM":
+        return None
+    return (args[0], rules.access_address(op.post, args[1], args[2:], batch), *args[2:])
+
+
+def _batched_store(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+    """Admit ``asc_storealign[_postupdate](dst, src[, offset], mask)``, NORM, per iteration."""
+    plain = len(args) == 3 + op.post or (len(args) == 4 and rules.index_like(args[2]))
+    if not plain or not op.masked or op.interleave:
+        return None
+    if not (rules.one_block(args[1], op.post) and isinstance(args[-1], MaskReg)):
+        return None
+    if op.dist(args[1].dtype.size) not in rules.NORM_STORES:
+        return None
+    return (rules.access_address(op.post, args[0], args[2:-1], batch), *args[1:])
+
+
+ALIGNED_LOAD = rules.BatchRule(
+    "aligned load", "its DIST_NORM forms load one register per iteration", _batched_load
+)
+ALIGNED_STORE = rules.BatchRule(
+    "aligned store", "its NORM forms store one register per iteration", _batched_store
+)
+
+
 def _load_op(suffix: str, post: bool) -> Any:
     name = f"asc_loadalign{suffix}{'_postupdate' if post else ''}"
     vector_dist, mask_dist = LOAD_DISTS[suffix]
@@ -215,6 +244,7 @@ def _load_op(suffix: str, post: bool) -> Any:
         blocks=suffix == "",
         dist=staticmethod(vector_dist),
         mask_dist=mask_dist,
+        batch=ALIGNED_LOAD,
     )(_load)
 
 
@@ -304,6 +334,7 @@ def _store_op(suffix: str, post: bool) -> Any:
         blocks=suffix == "",
         dist=staticmethod(vector_dist),
         mask_dist=mask_dist,
+        batch=ALIGNED_STORE,
     )(_store)
 
 

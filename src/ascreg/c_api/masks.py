@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.template import define
 from ascreg.c_api._types import vector_bool
 from ascreg.core import masks as core
@@ -54,9 +54,10 @@ def _update(op: Any, count: Any) -> Any:
     box = require_ref(count, "uint32_t& value")
     value = box.value
     if isinstance(value, np.ndarray):  # one count per iteration of a batched loop
-        rows, box.value = core.update_mask_rows(value, VL // op.stride, op.stride)
+        rows, enables, box.value = core.tail_rows(value, VL // op.stride, op.stride)
         batched = vector_bool()
-        batched.set_bits(rows)  # the shared read-only rows, as Reg.UpdateMask holds them
+        # the shared read-only rows and their enables, as Reg.UpdateMask holds them
+        batched.set_bits(rows, enables, op.stride)
         return batched
     if not operands.is_integer(value) or not 0 <= value < 1 << 32:
         raise AscregTypeError(f"count {value!r} is not a uint32_t value")
@@ -100,7 +101,11 @@ def _update_doc(name: str, size: int) -> str:
 def _mask_op(kind: str, width: str) -> Any:
     name, size = f"asc_{kind}_mask_{width}", WIDTHS[width]
     doc = _create_doc(name, width, size) if kind == "create" else _update_doc(name, size)
-    return define(name, doc=doc, stride=size)(_create if kind == "create" else _update)
+    if kind == "create":
+        return define(name, doc=doc, stride=size, batch=rules.ROWS)(_create)
+    return define(name, doc=doc, stride=size, geometry=(VL // size, size), batch=rules.TAIL_COUNT)(
+        _update
+    )
 
 
 asc_create_mask_b8, asc_create_mask_b16, asc_create_mask_b32 = (

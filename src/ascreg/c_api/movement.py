@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascreg._frontend import movement
+from ascreg._frontend import movement, rules
 from ascreg._frontend.template import define
 from ascreg.core import rearrange
 from ascreg.errors import AscregTypeError
@@ -123,7 +123,7 @@ def _histogram_op(kind: str, part: str) -> Any:
     name = f"asc_{kind}_histogram_{part}"
     cumulative, high = kind == "cumulative", part == "bin1"
     doc = _histogram_doc(name, cumulative, high)
-    return define(name, doc=doc, high=high, cumulative=cumulative)(_histogram)
+    return define(name, doc=doc, high=high, cumulative=cumulative, batch=rules.ROWS)(_histogram)
 
 
 asc_frequency_histogram_bin0, asc_frequency_histogram_bin1 = (
@@ -175,12 +175,12 @@ def _interleave_doc(name: str, width: str | None) -> str:
 
 
 def _interleave_ops(name: str, formula: Any, inverse: bool) -> tuple[Any, ...]:
-    vector = define(name, doc=_interleave_doc(name, None), formula=staticmethod(formula))(
-        _registers
-    )
+    vector = define(
+        name, doc=_interleave_doc(name, None), formula=staticmethod(formula), batch=rules.ROWS
+    )(_registers)
     masks = tuple(
         define(f"{name}_b{8 * group}", doc=_interleave_doc(f"{name}_b{8 * group}", f"b{8 * group}"),
-               group=group, inverse=inverse)(_masks)
+               group=group, inverse=inverse, batch=rules.ROWS)(_masks)
         for group in (1, 2, 4)
     )  # fmt: skip
     return (vector, *masks)
@@ -194,7 +194,7 @@ asc_deintlv, asc_deintlv_b8, asc_deintlv_b16, asc_deintlv_b32 = _interleave_ops(
 )
 
 
-@define("asc_unsqueeze")
+@define("asc_unsqueeze", batch=rules.ROWS)
 def asc_unsqueeze(op: Any, dst: Any, mask: Any) -> None:
     """``void asc_unsqueeze(vector_T& dst, vector_bool mask)``: lane i = selected lanes before i.
 
@@ -228,7 +228,7 @@ def asc_clear_ar_spr(op: Any) -> None:
     spr.clear_ar()
 
 
-@define("asc_squeeze_with_status")
+@define("asc_squeeze_with_status")  # no batching rule: each call adds its bytes to AR
 def asc_squeeze_with_status(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``void asc_squeeze_with_status(vector_T& dst, vector_T src, vector_bool mask)``.
 

@@ -202,9 +202,18 @@ array([-128], dtype=int8)
 def fill(value: Any, dtype: np.dtype[Any], lanes: int) -> Lanes:
     """Return *lanes* lanes of *dtype*, every one *value* (Duplicate's broadcast).
 
+    *value* may also be a column of values (shape ``(rows, 1)``, one per row of a batched
+    loop): each row then holds its own value in every lane.
+
     Examples
     --------
     >>> fill(np.float16(1.5), np.dtype(np.float16), 3)
     array([1.5, 1.5, 1.5], dtype=float16)
+    >>> fill(np.array([[1], [2]], np.int8), np.dtype(np.int8), 3).tolist()
+    [[1, 1, 1], [2, 2, 2]]
     """
+    if isinstance(value, np.ndarray) and value.ndim > 1:
+        if value.dtype == np.bool_:  # as one value of a bool register reads: True or False
+            value = value != 0
+        return np.repeat(value.astype(dtype, copy=False), lanes, axis=-1)
     return np.full(lanes, value, dtype=dtype)

@@ -19,7 +19,7 @@ import ml_dtypes
 import numpy as np
 
 from ascreg.core.masks import _ALL_ON_IDS, enabled, lane_words, predicate_mask
-from ascreg.machine.registers import MASK_BITS
+from ascreg.machine.registers import MASK_BITS, spread_enables
 
 Lanes = np.ndarray[Any, Any]
 
@@ -155,9 +155,9 @@ def compare_enables(mode: str, a: Lanes, b: Lanes | Any, active: Lanes) -> Lanes
 def compare_mask(
     mode: str, a: Lanes, b: Lanes | Any, active: Lanes, stride: int
 ) -> tuple[Lanes, Lanes | None]:
-    """Return :func:`compare_bits` and, for one whole register, the lane enables of the bits.
+    """Return :func:`compare_bits` and, for whole registers, the lane enables of the bits.
 
-    The enables (None for rows or a short register) let the next op reading the mask at
+    The enables (None for a short register) let the next op reading the mask at
     *stride* skip the strided view of the bits (``MaskReg.set_bits``).
 
     Examples
@@ -170,9 +170,11 @@ def compare_mask(
     >>> compare_mask("LT", a[:2], 3, on[:2], 2)[1] is None  # two lanes: a short register
     True
     """
-    bits, enables = predicate_mask(compare(mode, a, b), active, stride)
-    whole = enables.ndim == 1 and enables.shape[0] * stride == MASK_BITS
-    return bits, enables if whole else None
+    enables = enabled(compare(mode, a, b), active)
+    if enables.shape[-1] * stride != MASK_BITS:  # a short register: the other bits are 0
+        return predicate_mask(enables, enables, stride)[0], None
+    # the mask keeps the enables (MaskReg.set_bits): readers at *stride* take them, not the bits
+    return spread_enables(enables, stride), enables
 
 
 def merge_masked(result: Lanes, active: Lanes, old: Lanes | None) -> Lanes:

@@ -181,7 +181,7 @@ def exp_sub(a: Lanes, b: Lanes, active: Lanes, *, part: int) -> Lanes:
     [2.7182817459106445, 20.08553695678711]
     """
     if a.dtype.itemsize == 2:
-        a, b, active = a[part::2], b[part::2], active[part::2]
+        a, b, active = a[..., part::2], b[..., part::2], active[..., part::2]
     with quiet():  # inf - inf: an IEEE NaN result
         difference = a.astype(np.float32) - b.astype(np.float32)
     return zero_masked(elementary("exp", difference, ftz=True), active)

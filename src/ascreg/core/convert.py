@@ -453,7 +453,7 @@ def _float_lanes(values: Lanes, source: Lanes, src: type[Scalar], dst: type[Scal
     quiet NaN with the source's sign.
     """
     if dst in FP4_VALUES:
-        codes = np.abs(FP4_VALUES[dst][:8][None, :] - np.abs(values)[:, None]).argmin(axis=1)
+        codes = np.abs(FP4_VALUES[dst][:8] - np.abs(values)[..., None]).argmin(axis=-1)
         result: Lanes = (codes | np.where(np.signbit(values), 8, 0)).astype(np.uint8)
         return result
     out = values.astype(dst.np_dtype)
@@ -581,15 +581,16 @@ def _elements(lanes: Lanes, dtype: type[Scalar]) -> Lanes:
     """Return a register's elements: its lanes, or the two nibbles of each byte (low first)."""
     if dtype not in NIBBLE_TYPES:
         return lanes
-    return np.stack([lanes & 15, lanes >> 4], axis=-1).reshape(-1).astype(np.uint8)
+    nibbles = np.stack([lanes & 15, lanes >> 4], axis=-1)
+    return nibbles.reshape(*lanes.shape[:-1], -1).astype(np.uint8)
 
 
 def _lanes(elements: Lanes, dtype: type[Scalar]) -> Lanes:
     """Return the register lanes of *elements* (the inverse of :func:`_elements`)."""
     if dtype not in NIBBLE_TYPES:
         return elements
-    pairs = elements.reshape(-1, 2)
-    result: Lanes = (pairs[:, 0] | (pairs[:, 1] << 4)).astype(np.uint8)
+    pairs = elements.reshape(*elements.shape[:-1], -1, 2)
+    result: Lanes = (pairs[..., 0] | (pairs[..., 1] << 4)).astype(np.uint8)
     return result
 
 
@@ -622,9 +623,9 @@ def cast_lanes(
     >>> cast_lanes(np.float32([1.0001] * 64), bits, float32_t, half, 1, RoundMode.CAST_CEIL, False)[:4]
     array([0.   , 1.001, 0.   , 1.001], dtype=float16)
     """
-    source = _elements(lanes, src)
+    source = _elements(lanes, src)  # (a batched loop's rows: every step works on the last axis)
     if layout is None:
-        enabled = mask_bits[:: 256 // lanes.size]
+        enabled = mask_bits[..., :: 256 // lanes.shape[-1]]
         converted = convert(source, src, dst, rounding, saturate)
         return np.where(enabled, converted, np.zeros_like(converted))
     nibble = src in NIBBLE_TYPES or dst in NIBBLE_TYPES
@@ -633,8 +634,9 @@ def cast_lanes(
     if src_unit < dst_unit:
         ratio = dst_unit // src_unit
         picked = np.arange(256 // dst_unit) * ratio + layout
-        enabled = np.repeat(mask_bits[picked * src_unit], unit)
-        chosen = source.reshape(-1, unit)[picked].reshape(-1)
+        enabled = np.repeat(mask_bits[..., picked * src_unit], unit, axis=-1)
+        lead = source.shape[:-1]
+        chosen = source.reshape(*lead, -1, unit)[..., picked, :].reshape(*lead, -1)
         converted = convert(chosen, src, dst, rounding, saturate)
         return _lanes(np.where(enabled, converted, np.zeros_like(converted)), dst)
     converted = convert(source, src, dst, rounding, saturate)
@@ -644,11 +646,14 @@ def cast_lanes(
 def _narrowed(converted: Lanes, mask_bits: Lanes, src_unit: int, dst_unit: int, unit: int,
               layout: int, dst: type[Scalar]) -> Lanes:  # fmt: skip
     """Place narrowed units at ``ratio * j + layout``; 0 for the others and masked-off units."""
-    enabled = mask_bits[::src_unit] if unit == 1 else np.repeat(mask_bits[::src_unit], unit)
-    kept = np.where(enabled, converted, np.zeros((), converted.dtype)).reshape(-1, unit)
-    placed = np.zeros((256 // dst_unit, unit), dtype=converted.dtype)
-    placed[layout :: src_unit // dst_unit] = kept  # unit j at ratio * j + layout
-    return _lanes(placed.reshape(-1), dst)
+    bits = mask_bits[..., ::src_unit]
+    enabled = bits if unit == 1 else np.repeat(bits, unit, axis=-1)
+    kept = np.where(enabled, converted, np.zeros((), converted.dtype))
+    lead = kept.shape[:-1]  # rows of a batched loop, or none
+    kept = kept.reshape(*lead, -1, unit)
+    placed = np.zeros((*lead, 256 // dst_unit, unit), dtype=converted.dtype)
+    placed[..., layout :: src_unit // dst_unit, :] = kept  # unit j at ratio * j + layout
+    return _lanes(placed.reshape(*lead, -1), dst)
 
 
 def muls_cast(lanes: Lanes, scalar: Any, mask_bits: Lanes, layout: int) -> Lanes:

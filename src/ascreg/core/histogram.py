@@ -30,8 +30,13 @@ BIN_WIDTH = 128
 def histogram(counts: Lanes, src: Lanes, enables: Lanes, *, high: bool, cumulative: bool) -> Lanes:
     """Return *counts* plus the histogram of the enabled *src* lanes in one half of 0-255."""
     base = BIN_WIDTH if high else 0
-    every = np.bincount(src[enables].astype(np.int64), minlength=2 * BIN_WIDTH)
-    found = every[base : base + BIN_WIDTH]
+    shape = np.broadcast_shapes(src.shape, enables.shape)[:-1]  # rows of a batched loop, or ()
+    rows = int(np.prod(shape))
+    bins = 2 * BIN_WIDTH + 1  # the last bin takes the masked-off lanes, and is dropped
+    keys = np.where(enables, src.astype(np.int64), 2 * BIN_WIDTH).reshape(rows, -1)
+    keys = keys + np.arange(rows)[:, None] * bins  # each row counts in its own bins
+    every = np.bincount(keys.ravel(), minlength=rows * bins).reshape(*shape, bins)
+    found = every[..., base : base + BIN_WIDTH]
     if cumulative:
-        found = np.cumsum(found)
+        found = np.cumsum(found, axis=-1)
     return ((counts.astype(np.int64) + found) & 0xFFFF).astype(np.uint16)

@@ -68,8 +68,8 @@ def lanes_to_bits(active: Bits, stride: int) -> Bits:
     >>> lanes_to_bits(np.ones(64, bool), 4)[:8].astype(int)
     array([1, 0, 0, 0, 1, 0, 0, 0])
     """
-    bits = np.zeros(MASK_BITS, dtype=np.bool_)
-    bits[0 : active.size * stride : stride] = active
+    bits = np.zeros((*active.shape[:-1], MASK_BITS), dtype=np.bool_)  # rows of a batch too
+    bits[..., 0 : active.shape[-1] * stride : stride] = active
     return bits
 
 
@@ -490,9 +490,8 @@ def bits_from_bytes(data: np.ndarray[Any, Any]) -> Bits:
     >>> bits_from_bytes(np.array([0b101], np.uint8)).astype(int)
     array([1, 0, 1, 0, 0, 0, 0, 0])
     """
-    return np.unpackbits(np.ascontiguousarray(data, dtype=np.uint8), bitorder="little").astype(
-        np.bool_
-    )
+    contiguous = np.ascontiguousarray(data, dtype=np.uint8)
+    return np.unpackbits(contiguous, axis=-1, bitorder="little").astype(np.bool_)
 
 
 def bytes_from_bits(bits: Bits) -> np.ndarray[Any, Any]:
@@ -503,7 +502,7 @@ def bytes_from_bits(bits: Bits) -> np.ndarray[Any, Any]:
     >>> bytes_from_bits(np.array([1, 0, 1, 0, 0, 0, 0, 0], bool))
     array([5], dtype=uint8)
     """
-    return np.packbits(bits, bitorder="little")
+    return np.packbits(bits, axis=-1, bitorder="little")
 
 
 def spread_block_bits(data: np.ndarray[Any, Any], part: int, factor: int) -> Bits:
@@ -520,7 +519,7 @@ def spread_block_bits(data: np.ndarray[Any, Any], part: int, factor: int) -> Bit
     array([1, 1, 0, 0, 1, 1])
     """
     size = MASK_BITS // 8 // factor
-    return np.repeat(bits_from_bytes(data[part * size : (part + 1) * size]), factor)
+    return np.repeat(bits_from_bytes(data[..., part * size : (part + 1) * size]), factor, axis=-1)
 
 
 def spr_bits(value: int, factor: int) -> Bits:
@@ -551,10 +550,13 @@ def interleave_bits(bits0: Bits, bits1: Bits, group: int, *, inverse: bool) -> t
     >>> [x.astype(int).tolist() for x in interleave_bits(a, b, 2, inverse=False)]
     [[1, 1, 0, 0, 1, 1, 0, 0], [1, 1, 0, 0, 1, 1, 0, 0]]
     """
-    a, b = bits0.reshape(-1, group), bits1.reshape(-1, group)
-    n = a.shape[0]
+    lead = bits0.shape[:-1]  # rows of a batched loop, or none
+    a, b = bits0.reshape(*lead, -1, group), bits1.reshape(*lead, -1, group)
+    n = a.shape[-2]
     if inverse:
-        both = np.concatenate([a, b])
-        return both[0::2].ravel().copy(), both[1::2].ravel().copy()
-    zipped = np.stack([a, b], axis=1).reshape(-1, group)
-    return zipped[:n].ravel().copy(), zipped[n:].ravel().copy()
+        both = np.concatenate([a, b], axis=-2)
+        first, second = both[..., 0::2, :], both[..., 1::2, :]
+    else:
+        zipped = np.stack([a, b], axis=-2).reshape(*lead, -1, group)
+        first, second = zipped[..., :n, :], zipped[..., n:, :]
+    return first.reshape(*lead, -1).copy(), second.reshape(*lead, -1).copy()

@@ -39,9 +39,10 @@ def pack(values: Lanes, target: np.dtype[Any], lanes: int, *, high: bool) -> Lan
     """
     unsigned = np.dtype(f"u{values.dtype.itemsize}")
     narrow = values.view(unsigned).astype(target)  # integer casts keep the low bits
-    out = np.zeros(lanes, dtype=target)
-    start = lanes - narrow.size if high else 0
-    out[start : start + narrow.size] = narrow
+    out = np.zeros((*narrow.shape[:-1], lanes), dtype=target)  # (rows of a batched loop too)
+    count = narrow.shape[-1]
+    start = lanes - count if high else 0
+    out[..., start : start + count] = narrow
     return out
 
 
@@ -55,8 +56,8 @@ def unpack(values: Lanes, target: np.dtype[Any], lanes: int, *, high: bool) -> L
     >>> unpack(np.uint8([1, 255, 3, 4]), np.dtype(np.uint16), 2, high=False)
     array([  1, 255], dtype=uint16)
     """
-    start = values.size - lanes if high else 0
-    widened: Lanes = values[start : start + lanes].astype(target)
+    start = values.shape[-1] - lanes if high else 0
+    widened: Lanes = values[..., start : start + lanes].astype(target)
     return widened
 
 
@@ -69,8 +70,8 @@ def mask_pack(bits: Lanes, *, high: bool) -> Lanes:
     array([1, 0, 1, 0, 0, 0, 0, 0])
     """
     out = np.zeros_like(bits)
-    half = bits.size // 2
-    out[half * high : half * high + half] = bits[0::2]
+    half = bits.shape[-1] // 2
+    out[..., half * high : half * high + half] = bits[..., 0::2]
     return out
 
 
@@ -82,7 +83,7 @@ def mask_unpack(bits: Lanes, *, high: bool) -> Lanes:
     >>> mask_unpack(np.array([1, 1, 0, 1], bool), high=True).astype(int)
     array([0, 0, 1, 0])
     """
-    half = bits.size // 2
+    half = bits.shape[-1] // 2
     out = np.zeros_like(bits)
-    out[0::2] = bits[half * high : half * high + half]
+    out[..., 0::2] = bits[..., half * high : half * high + half]
     return out

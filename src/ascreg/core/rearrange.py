@@ -36,29 +36,46 @@ Lanes = np.ndarray[Any, Any]
 
 def interleave(a: Lanes, b: Lanes) -> tuple[Lanes, Lanes]:
     """Return ``(dst0, dst1)``: ``a`` and ``b`` zipped lane by lane, split in two halves."""
-    both = np.empty(2 * a.size, dtype=a.dtype)
-    both[0::2] = a
-    both[1::2] = b
-    return both[: a.size].copy(), both[a.size :].copy()
+    n = a.shape[-1]  # lanes (the rows of a batched loop work on the last axis)
+    both = np.empty((*np.broadcast_shapes(a.shape, b.shape)[:-1], 2 * n), dtype=a.dtype)
+    both[..., 0::2] = a
+    both[..., 1::2] = b
+    return both[..., :n].copy(), both[..., n:].copy()
 
 
 def deinterleave(a: Lanes, b: Lanes) -> tuple[Lanes, Lanes]:
     """Return ``(dst0, dst1)``: the even and the odd lanes of ``concat(a, b)``."""
-    both = np.concatenate([a, b])
-    return both[0::2].copy(), both[1::2].copy()
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    both = np.concatenate([np.broadcast_to(a, shape), np.broadcast_to(b, shape)], axis=-1)
+    return both[..., 0::2].copy(), both[..., 1::2].copy()
 
 
 def gather(src: Lanes, index: Lanes) -> Lanes:
     """Return ``src[index[i] % lanes]`` for every lane i (an index wraps modulo the lane count)."""
-    return src[index.astype(np.int64) % src.size]
+    positions = index.astype(np.int64) % src.shape[-1]
+    if src.ndim == positions.ndim == 1:
+        picked: Lanes = src[positions]
+        return picked
+    shape = np.broadcast_shapes(src.shape, positions.shape)  # rows of a batched loop
+    taken: Lanes = np.take_along_axis(
+        np.broadcast_to(src, shape), np.broadcast_to(positions, shape), -1
+    )
+    return taken
 
 
 def squeeze(src: Lanes, enables: Lanes) -> Lanes:
     """Return the enabled lanes of *src* packed from lane 0 up, the remaining lanes 0."""
-    kept = src[enables]
-    out = np.zeros_like(src)
-    out[: kept.size] = kept
-    return out
+    if src.ndim == enables.ndim == 1:
+        kept = src[enables]
+        out = np.zeros_like(src)
+        out[: kept.size] = kept
+        return out
+    shape = np.broadcast_shapes(src.shape, enables.shape)  # rows: each row packed alone
+    on = np.broadcast_to(enables, shape)
+    order = np.argsort(~on, axis=-1, kind="stable")  # the enabled lanes first, in lane order
+    packed = np.take_along_axis(np.broadcast_to(src, shape), order, axis=-1)
+    filled = np.arange(shape[-1]) < on.sum(axis=-1, keepdims=True)
+    return np.where(filled, packed, np.zeros((), dtype=src.dtype))
 
 
 def unsqueeze(enables: Lanes, dtype: np.dtype[Any]) -> Lanes:
@@ -71,7 +88,8 @@ def unsqueeze(enables: Lanes, dtype: np.dtype[Any]) -> Lanes:
     >>> unsqueeze(np.array([True, False, True, True]), np.dtype(np.uint8))
     array([0, 1, 1, 2], dtype=uint8)
     """
-    counts = np.concatenate([[0], np.cumsum(enables[:-1], dtype=np.int64)])
+    before = np.cumsum(enables[..., :-1], axis=-1, dtype=np.int64)
+    counts = np.concatenate([np.zeros((*enables.shape[:-1], 1), np.int64), before], axis=-1)
     return counts.astype(np.uint64).astype(dtype)
 
 

@@ -65,7 +65,7 @@ def _order_key(values: Lanes) -> Lanes:
     return key
 
 
-def extreme(values: Lanes, *, largest: bool) -> tuple[Any, int]:
+def extreme(values: Lanes, *, largest: bool) -> tuple[Any, Any]:
     """Return ``(value, index)`` of the first maximum (*largest*) or minimum of *values*.
 
     Examples
@@ -75,14 +75,28 @@ def extreme(values: Lanes, *, largest: bool) -> tuple[Any, int]:
     >>> extreme(np.array([0.0, -0.0, 1.0], np.float32), largest=False)
     (np.float32(-0.0), 1)
     """
+    value, index = extremes(values, largest=largest)
+    return value[()], int(index)
+
+
+def extremes(values: Lanes, *, largest: bool) -> tuple[Lanes, Lanes]:
+    """Return the first maximum (*largest*) or minimum of the last axis, and its index.
+
+    One value and index per row of a 2-D array (a batched loop's rows), 0-d for 1-D.
+
+    Examples
+    --------
+    >>> v, i = extremes(np.array([[3, 7, 7], [9, 1, 9]], np.int16), largest=True)
+    >>> v.tolist(), i.tolist()
+    ([7, 9], [1, 0])
+    """
+    key = _order_key(values)
+    index = np.argmax(key, axis=-1) if largest else np.argmin(key, axis=-1)
     if values.dtype.kind == "f":
         nan = np.isnan(values)
-        if nan.any():
-            first = int(np.argmax(nan))
-            return values[first], first
-    key = _order_key(values)
-    index = int(np.argmax(key) if largest else np.argmin(key))
-    return values[index], index
+        index = np.where(nan.any(axis=-1), np.argmax(nan, axis=-1), index)
+    picked: Lanes = np.take_along_axis(values, np.expand_dims(index, -1), axis=-1)[..., 0]
+    return picked, np.asarray(index)
 
 
 FLOAT_TYPE_MIN_IS_FINITE = False
@@ -119,7 +133,7 @@ def fill_masked(values: Lanes, active: Lanes, neutral: Any) -> Lanes:
     return np.where(active, values, np.asarray(neutral, dtype=values.dtype))
 
 
-def result_lanes(value: Any, index: int | None, dtype: np.dtype[Any], lanes: int) -> Lanes:
+def result_lanes(value: Any, index: Any, dtype: np.dtype[Any], lanes: int) -> Lanes:
     """Build the dst lanes: the value in lane 0, the index's raw bits in lane 1, else 0.
 
     Examples
@@ -127,11 +141,11 @@ def result_lanes(value: Any, index: int | None, dtype: np.dtype[Any], lanes: int
     >>> result_lanes(np.float16(1.0), 114, np.dtype(np.float16), 4).view(np.uint16)
     array([15360,   114,     0,     0], dtype=uint16)
     """
-    out = np.zeros(lanes, dtype=dtype)
-    out[0] = value
+    out = np.zeros((*np.shape(value), lanes), dtype=dtype)  # rows of a batched loop: one each
+    out[..., 0] = value
     if index is not None:
         unsigned = np.dtype(f"u{dtype.itemsize}")
-        out.view(unsigned)[1] = index
+        out.view(unsigned)[..., 1] = index
     return out
 
 
@@ -155,7 +169,7 @@ def reduce(kind: str, values: Lanes, active: Lanes, target: np.dtype[Any], lanes
     filled = fill_masked(widened, active, identity(kind, target))
     if kind == "SUM":
         return result_lanes(tree_sum(filled), None, target, lanes)
-    value, index = extreme(filled, largest=kind == "MAX")
+    value, index = extremes(filled, largest=kind == "MAX")
     return result_lanes(value, index, target, lanes)
 
 
@@ -164,7 +178,7 @@ DATA_BLOCK_BYTES = 32
 
 
 def block_extremes(blocks: Lanes, *, largest: bool) -> Lanes:
-    """Return the maximum (*largest*) or minimum of each row of *blocks*.
+    """Return the maximum (*largest*) or minimum along the last axis of *blocks*.
 
     A row holding a NaN gives its first NaN; ``-0 < +0`` as in :func:`extreme`.
 
@@ -178,7 +192,7 @@ def block_extremes(blocks: Lanes, *, largest: bool) -> Lanes:
     if blocks.dtype.kind == "f":
         nan = np.isnan(blocks)
         pick = np.where(nan.any(axis=-1), np.argmax(nan, axis=-1), pick)
-    picked: Lanes = np.take_along_axis(blocks, pick[:, None], axis=-1)[:, 0]
+    picked: Lanes = np.take_along_axis(blocks, pick[..., None], axis=-1)[..., 0]
     return picked
 
 
@@ -203,10 +217,16 @@ def reduce_blocks(
     require_defined(values, active, "a reduction")
     per_block = DATA_BLOCK_BYTES // values.dtype.itemsize
     widened = values if values.dtype == target else values.astype(target)
-    blocks = fill_masked(widened, active, identity(kind, target)).reshape(-1, per_block)
+    filled = fill_masked(widened, active, identity(kind, target))
+    blocks = filled.reshape(*filled.shape[:-1], -1, per_block)  # rows: blocks of each row
     results = tree_sum(blocks) if kind == "SUM" else block_extremes(blocks, largest=kind == "MAX")
-    out = np.zeros(lanes, dtype=target)
-    out[: results.size] = results
+    return _leading(results, target, lanes)
+
+
+def _leading(results: Lanes, target: np.dtype[Any], lanes: int) -> Lanes:
+    """Return dst lanes of *target* holding *results* from lane 0 on (each row's), then 0."""
+    out = np.zeros((*results.shape[:-1], lanes), dtype=target)
+    out[..., : results.shape[-1]] = results
     return out
 
 
@@ -226,7 +246,5 @@ def pair_reduce(
     """
     require_defined(values, active, "a reduction")
     filled = fill_masked(values.astype(target), active, identity(kind, target))
-    pairs = tree_sum(filled.reshape(-1, 2))
-    out = np.zeros(lanes, dtype=target)
-    out[: pairs.size] = pairs
-    return out
+    pairs = tree_sum(filled.reshape(*filled.shape[:-1], -1, 2))
+    return _leading(pairs, target, lanes)

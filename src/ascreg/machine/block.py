@@ -345,7 +345,7 @@ class BlockContext:
     def checkpoint(self, spans: list[tuple[int, int]] | None = None) -> tuple[Any, ...]:
         """Return the state UB accesses change (byte marks, pipe tracker), for :meth:`restore`.
 
-        A batched VF loop (:mod:`ascreg.machine.batch`) that has to run again eagerly puts
+        A batched VF loop (:mod:`ascreg.engine.batch`) that has to run again eagerly puts
         the block back as it was before the attempt. *spans*: only these byte ranges of the
         marks will change (the others are not saved); None saves them all.
 
@@ -440,7 +440,7 @@ class RowsPlan:
     One group (:class:`~ascreg.machine.sync.RowsAccess`, ranked in eager order) per op of the
     loop body that accessed UB, in body order (``positions``). A VF called once per tile makes
     the same accesses through the same shared, read-only row arrays every call, so
-    :mod:`ascreg.machine.batch` keeps its plan, and :meth:`BlockContext.access_rows` makes only
+    :mod:`ascreg.engine.batch` keeps its plan, and :meth:`BlockContext.access_rows` makes only
     the checks that depend on the block's state.
     """
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import itertools
 import typing
 from collections.abc import Callable
@@ -35,15 +34,13 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.errors import AddressSpaceError, AscregTypeError, LaunchError
-from ascreg.machine import loops
+from ascreg.machine import hook
 from ascreg.machine.block import BlockContext, block, current_block, running_block
 from ascreg.machine.coop import BlockRunner, check_sync_clean  # noqa: F401 (its old home)
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
-from ascreg.machine.simt import batch
-from ascreg.machine.simt.engine import dim3, run_simt_kernel, run_simt_vf
 from ascreg.machine.sync import PIPE_S, PIPE_V, Pipe  # noqa: F401 (the doctests use Pipe)
 from ascreg.machine.template import qualifier
 
@@ -249,7 +246,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     """``__simd_vf__``: a vector function; its UB accesses are issued on ``PIPE_V``.
 
     Its ``for i in range(n)`` loops run as one batched computation over all iterations when
-    that gives the eager result (see :mod:`ascreg.machine.loops`), eagerly otherwise, or
+    that gives the eager result (see :mod:`ascreg.engine.loops`), eagerly otherwise, or
     always eagerly under ``ascreg.policy(execution="eager")``.
 
     Calling it (directly, as the Reg examples do, or through ``asc_vf_call``) inside a kernel
@@ -272,7 +269,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
     @functools.wraps(func)
     def vf(*args: Any, **kwargs: Any) -> Any:
         if not runner:
-            runner.append(loops.batched(func))
+            runner.append(hook.engine().vf(func))
         body = runner[0]
         ctx = running_block()
         if ctx is None:
@@ -288,6 +285,7 @@ def __simd_vf__(func: F) -> F:  # noqa: N807 (the C qualifier spelling)
         return run_on_vector(ctx, body, args, kwargs)
 
     setattr(vf, KIND_ATTR, "simd_vf")
+    vf.__ascreg_runner__ = runner  # type: ignore[attr-defined]  # (what explain reads)
     return cast(F, vf)
 
 
@@ -330,6 +328,8 @@ def vf_call(func: Callable[..., Any], args: tuple[Any, ...], call: str) -> None:
     _ascreg_call = call
     kind = getattr(func, KIND_ATTR, None)
     if args and type(args[0]).__name__ == "dim3":
+        from ascreg.machine.simt.engine import dim3, run_simt_vf  # (loaded by a SIMT launch)
+
         ctx = current_block()
         if kind != "simt_vf":
             raise AscregTypeError(f"{_name(func)} is not a __simt_vf__ function")
@@ -474,7 +474,10 @@ class Kernel(Generic[P]):
         """Validate the configuration and arguments, then run every block in order."""
         name = self.func.__name__
         _ascreg_call = f"{name}<<<{', '.join(map(repr, items))}>>>"
+        hook.engine()  # the first launch loads the execution engine
         if len(items) == 4 and self.core is None:
+            from ascreg.machine.simt.engine import dim3, run_simt_kernel  # (a SIMT launch)
+
             self._check_args(args, kwargs)  # a pure SIMT kernel takes host-side pointers too
             grid, block_dim, dyn, stream = items
             check_stream(stream)
@@ -524,31 +527,18 @@ class Kernel(Generic[P]):
     ) -> int:
         """Run the leading blocks in batches; return the first block still to run alone.
 
-        Batches (:mod:`ascreg.machine.simt.batch`) run only where that is provably the same as
-        running the blocks one after another.
+        The engine's SIMT block batches (:mod:`ascreg.engine.simt.batch`) run only where that
+        is provably the same as running the blocks one after another.
         """
-        launch = batch.vf_launch(self.func)
-        if launch is None:
-            return 0
-        params = inspect.signature(self.func).bind(*args, **kwargs).arguments
-        call = f"asc_vf_call<{getattr(launch.func, '__name__', launch.func)}>"
-        wrapped = batch.launch_args(launch, list(params.values()), call)
-        if wrapped is None:
-            return 0
-        size = max(1, batch.BATCH_LANES // launch.threads)
-        for first in range(0, blocks, size):
-            _ascreg_blocks = (first, min(size, blocks - first))  # BlockProgress reads it
-            count = min(size, blocks - first)
-            if not batch.run_batched(
-                launch, wrapped, first, count, blocks, races, self.func.__name__
-            ):
-                return first
-        return blocks
+        ran: int = hook.engine().run_block_batches(self.func, blocks, args, kwargs, races)
+        return ran
 
     def _check_args(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         if self._hints is None:
             self._hints = resolve_hints(self.func)
         try:
+            import inspect  # (at the first launch: ``import ascreg`` does not need it)
+
             named = inspect.signature(self.func).bind(*args, **kwargs).arguments
         except TypeError as exc:
             raise LaunchError(
@@ -700,6 +690,8 @@ def resolve_hints(func: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _parameters(func: Callable[..., Any]) -> str:
+    import inspect
+
     return f"({', '.join(inspect.signature(func).parameters)})"
 
 

@@ -22,7 +22,7 @@ from ascreg.errors import RefRequiredError
 V = TypeVar("V")
 
 EPOCH = [0]
-"""Changes when a batched VF loop starts (:mod:`ascreg.machine.batch`): a ``Ref`` made during
+"""Changes when a batched VF loop starts (:mod:`ascreg.engine.batch`): a ``Ref`` made during
 the batched run of a loop body is that iteration's own variable, one made before it is carried
 from iteration to iteration."""
 

@@ -37,6 +37,7 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.convert import to_dtype
+from ascreg.machine.hook import ACTIVE
 from ascreg.machine.memory import DATA_BLOCK, Memory, Pointer
 from ascreg.machine.undefined import plain, undefined_lanes
 
@@ -51,9 +52,9 @@ Examples
 """
 MASK_BITS = VL
 """Bits in a mask register: one per byte of a vector register."""
-BATCHING: list[Any] = []
-"""The running batched loop (:mod:`ascreg.machine.batch`), which registers report their reads
-and writes to; empty (the common case, one test per access) when loops run eagerly."""
+BATCHING = ACTIVE
+"""The running batched loop (:data:`ascreg.machine.hook.ACTIVE`), which registers report their
+reads and writes to; empty (the common case, one test per access) when loops run eagerly."""
 
 
 class RegTrait:
@@ -290,6 +291,31 @@ class RegTensor(Generic[T, R]):
                 f"not {self.dtype.np_dtype}[{self.lanes}]"
             )
         self.put_known(lanes)  # (in a batch, Batch.write checks the shape and type)
+
+    def held(self) -> np.ndarray[Any, Any] | None:
+        """Return the lanes the register holds (None: unwritten), without reading it as an op does.
+
+        A batched loop journals what a register held (and gives it back with :meth:`restore`).
+
+        Examples
+        --------
+        >>> from ascreg import Reg, int16_t
+        >>> r = Reg.RegTensor[int16_t](); r.held() is None
+        True
+        """
+        return self._lanes
+
+    def restore(self, lanes: np.ndarray[Any, Any] | None) -> None:
+        """Put back *lanes* as the register held them (a batched loop's commit or undo).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from ascreg import Reg, int16_t
+        >>> r = Reg.RegTensor[int16_t](); r.restore(np.zeros(128, np.int16)); r.written
+        True
+        """
+        self._lanes = lanes
 
     def put_known(self, lanes: np.ndarray[Any, Any]) -> None:
         """:meth:`put` for a result the op's validated form gives this register's shape and type.
@@ -549,6 +575,48 @@ class MaskReg:
             )
             bits = self._bits = np.zeros(MASK_BITS, dtype=np.bool_)
         return bits
+
+    def kept_enables(self, stride: int) -> np.ndarray[Any, Any] | None:
+        """Return the lane enables at *stride* the mask was made from, if it keeps them.
+
+        A read of the mask, as :meth:`bits` is (a batched loop notes it); None when the mask
+        keeps no enables at that stride (then :meth:`bits` gives them, viewed at the stride).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MaskReg(); m.set_enables(np.arange(128) < 3, 2)
+        >>> int(m.kept_enables(2).sum()), m.kept_enables(4)
+        (3, None)
+        """
+        known = self._lanes_of
+        if BATCHING and id(self) not in BATCHING[-1].registers:  # read() ignores those
+            BATCHING[-1].read(self, self.held())
+        if known is not None and known[1] == stride:
+            return known[0]
+        return None
+
+    def kept_words(self, stride: int) -> np.ndarray[Any, Any] | None:
+        """Return the bits as one ``stride``-byte integer per lane (1 or 0), if that is what they are.
+
+        Bits spread from kept enables at *stride* (:meth:`set_bits`) are, viewed as
+        little-endian unsigned integers of *stride* bytes, exactly 1 for an enabled lane and 0
+        for the others: a select on the raw bits of the lanes takes them as they are. A read of
+        the mask, as :meth:`bits` is; None when the mask keeps no enables at *stride*.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = MaskReg(); m.set_bits(spread_enables(np.arange(128) < 2, 2), np.arange(128) < 2, 2)
+        >>> m.kept_words(2)[:3].tolist(), m.kept_words(4)
+        ([1, 1, 0], None)
+        """
+        known, bits = self._lanes_of, self._bits
+        if BATCHING and id(self) not in BATCHING[-1].registers:  # read() ignores those
+            BATCHING[-1].read(self, self.held())
+        if known is None or known[1] != stride or bits is None:
+            return None
+        return bits.view(LANE_WORDS[stride])
 
     def set_bits(
         self,

@@ -29,7 +29,7 @@ import attrs
 import numpy as np
 
 from ascreg._frontend import compute as shared
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.template import define
 from ascreg._spec import REDUCE_BLOCK_COMBOS, REDUCE_COMBOS, SPECS, OpSpec
 from ascreg._spec.dtypes import Combos
@@ -308,7 +308,7 @@ as a 64-lane TraitTwo register (``vci`` on the int32 low words) and keeps its fi
 (``ArangeB64Impl`` + ``B64TraitTwoToTraitOne``)."""
 
 
-@define("Reg.Arange", enum_kinds=(IndexOrder,))
+@define("Reg.Arange", enum_kinds=(IndexOrder,), batch=rules.ROWS)
 def Arange(op: Any, dst: Any, start: Any) -> None:
     """``Arange<T, IndexOrder order = INCREASE_ORDER>(S& dst, U start)``: an index sequence.
 
@@ -386,6 +386,7 @@ def _reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     kind_type=ReduceType,
     kind_rules=REDUCE_SPECS,
     reducer=staticmethod(red.reduce),
+    batch=rules.ROWS,  # reduces each row (last axis) alone
 )
 def Reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``Reduce<ReduceType type = SUM, T, U, mode = ZEROING>(S& dst, V src, MaskReg mask)``.
@@ -430,6 +431,7 @@ def Reduce(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     kind_type=ReduceType,
     kind_rules=_kind_specs("Reg.ReduceDataBlock", REDUCE_BLOCK_COMBOS, ReduceType),
     reducer=staticmethod(red.reduce_blocks),
+    batch=rules.ROWS,  # reduces each row (last axis) alone
 )
 def ReduceDataBlock(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``ReduceDataBlock<ReduceType type = SUM, T, mode = ZEROING, U>(U& dst, U src, MaskReg mask)``.
@@ -472,6 +474,7 @@ def ReduceDataBlock(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
         "Reg.PairReduceElem", {"SUM": SPECS["Reg.PairReduceElem"].combos}, PairReduce
     ),
     reducer=staticmethod(red.pair_reduce),
+    batch=rules.ROWS,  # reduces each row (last axis) alone
 )
 def PairReduceElem(op: Any, dst: Any, src: Any, mask: MaskReg) -> None:
     """``PairReduceElem<PairReduce type = SUM, T, mode = ZEROING, U>(U& dst, U src, MaskReg mask)``.

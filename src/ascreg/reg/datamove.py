@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.dispatch import KindDispatch
 from ascreg._frontend.operands import REG
 from ascreg._frontend.template import TemplateArgs, define
@@ -60,7 +60,7 @@ _Address = tuple[Pointer[Any], Ref[Any] | None, int]
 post-update stride."""
 
 
-@define("Reg.CreateAddrReg")
+@define("Reg.CreateAddrReg", batch=rules.ROWS)  # a value of its integer arguments
 def CreateAddrReg(op: Any, *indices_and_strides: Any) -> AddrReg:
     """``CreateAddrReg<T>(i0, s0[, i1, s1[, i2, s2[, i3, s3]]])``: offset = sum of ``i_k * s_k``.
 
@@ -170,11 +170,41 @@ def _block_operands(
 _ACCESS_ENUMS = (PostLiteral, MaskDist, DataCopyMode)
 
 
+def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+    """Admit ``LoadAlign(dst, src)`` (or post-update), DIST_NORM: one address per iteration."""
+    if len(args) != 2 + op.post or op.dist != "DIST_NORM" or op.blocks:
+        return None
+    if not rules.one_block(args[0], op.post):
+        return None
+    return (args[0], rules.access_address(op.post, args[1], args[2:], batch), *args[2:])
+
+
+def _batched_store(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+    """Admit ``StoreAlign(dst, src, mask)`` (or post-update), NORM: one address per iteration."""
+    if len(args) != 3 + op.post or op.dist not in rules.NORM_STORES or op.blocks:
+        return None
+    if not (rules.one_block(args[1], op.post) and isinstance(args[-1], MaskReg)):
+        return None
+    return (rules.access_address(op.post, args[0], args[2:-1], batch), *args[1:])
+
+
+ALIGNED_LOAD = rules.BatchRule(
+    "aligned load", "its DIST_NORM form loads one register per iteration", _batched_load
+)
+ALIGNED_STORE = rules.BatchRule(
+    "aligned store", "its NORM forms store one register per iteration", _batched_store
+)
+
+
 # -- LoadAlign --------------------------------------------------------------------------------
 
 
 @define(
-    "Reg.LoadAlign", enum_kinds=(LoadDist, *_ACCESS_ENUMS), dist_kind=LoadDist, _setup=_access_setup
+    "Reg.LoadAlign",
+    enum_kinds=(LoadDist, *_ACCESS_ENUMS),
+    dist_kind=LoadDist,
+    _setup=_access_setup,
+    batch=ALIGNED_LOAD,
 )
 def LoadAlign(op: Any, dst: Any, *args: Any) -> None:
     """``LoadAlign``: load a register (or two, or a MaskReg) from a 32-byte aligned UB address.
@@ -269,6 +299,7 @@ def _load_mask(op: Any, dst: MaskReg, args: tuple[Any, ...]) -> None:
     enum_kinds=(StoreDist, *_ACCESS_ENUMS),
     dist_kind=StoreDist,
     _setup=_access_setup,
+    batch=ALIGNED_STORE,
 )
 def StoreAlign(op: Any, dst: Any, src: Any, *args: Any) -> None:
     """``StoreAlign``: store a register (or two, or a MaskReg) to an aligned UB address.

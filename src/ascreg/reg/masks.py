@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg._frontend import operands
+from ascreg._frontend import operands, rules
 from ascreg._frontend.template import define, trait_of
 from ascreg.core import masks as core
 from ascreg.enums import MaskPattern
@@ -43,7 +43,13 @@ def _mask(bits: core.Bits, enables: core.Bits | None = None, stride: int = 0) ->
     return mask
 
 
-@define("Reg.CreateMask", enum_kinds=(MaskPattern,), traits=True, _setup=_geometry_setup)
+@define(
+    "Reg.CreateMask",
+    enum_kinds=(MaskPattern,),
+    traits=True,
+    _setup=_geometry_setup,
+    batch=rules.ROWS,
+)
 def CreateMask(op: Any) -> MaskReg:
     """``CreateMask<T, MaskPattern pattern = ALL, RegTrait trait = RegTraitNumOne>()``.
 
@@ -66,7 +72,7 @@ def CreateMask(op: Any) -> MaskReg:
     return _mask(bits, enables if lanes * stride == MASK_BITS else None, stride)
 
 
-@define("Reg.UpdateMask", traits=True, _setup=_geometry_setup)
+@define("Reg.UpdateMask", traits=True, _setup=_geometry_setup, batch=rules.TAIL_COUNT)
 def UpdateMask(op: Any, count: Any) -> MaskReg:
     """``UpdateMask<T, RegTrait trait = RegTraitNumOne>(uint32_t& count)``.
 
@@ -88,13 +94,14 @@ def UpdateMask(op: Any, count: Any) -> MaskReg:
             bits, enables, count.value = core.update_mask_enables(value, lanes, stride)
             return _mask(bits, enables, stride)
         if type(value) is np.ndarray:  # one count per iteration of a batched loop (as below)
-            rows, count.value = core.update_mask_rows(value, *op.geometry)
-            return _mask(rows)
+            lanes, stride = op.geometry
+            rows, enables, count.value = core.tail_rows(value, lanes, stride)
+            return _mask(rows, enables, stride)
     box = require_ref(count, "uint32_t& scalarValue")
     lanes, stride = _geometry(op, "UpdateMask[uint16_t](count)")
     if isinstance(box.value, np.ndarray):  # one count per iteration of a batched loop
-        rows, box.value = core.update_mask_rows(box.value, lanes, stride)
-        return _mask(rows)
+        rows, enables, box.value = core.tail_rows(box.value, lanes, stride)
+        return _mask(rows, enables, stride)
     value = operands.in_range(box.value, "count", 0, operands.UINT32_MAX, "a uint32_t value")
     bits, box.value = core.update_mask(value, lanes, stride)
     return _mask(bits)
@@ -104,7 +111,7 @@ def _offset_setup(op: Any) -> None:
     op.offset = op.t.enum(int, None)
 
 
-@define("Reg.MaskGenWithRegTensor", enum_kinds=(int,), _setup=_offset_setup)
+@define("Reg.MaskGenWithRegTensor", enum_kinds=(int,), _setup=_offset_setup, batch=rules.ROWS)
 def MaskGenWithRegTensor(op: Any, dst: MaskReg, src: Any) -> None:
     """``MaskGenWithRegTensor<T, int16_t offset>(MaskReg& dst, U& srcReg)``: a mask from bits.
 
@@ -139,7 +146,7 @@ def MaskGenWithRegTensor(op: Any, dst: MaskReg, src: Any) -> None:
     dst.set_bits(core.spread_block_bits(raw, op.offset, dtype.size))
 
 
-@define("Reg.MoveMask")
+@define("Reg.MoveMask", batch=rules.ROWS)  # reads the mask SPR, which no VF op changes
 def MoveMask(op: Any) -> MaskReg:
     """``MaskReg MoveMask<T>()``: the mask SPR ``{MASK1, MASK0}`` in ``T``'s lane layout.
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from ascreg._frontend import compute as shared
-from ascreg._frontend import movement
+from ascreg._frontend import movement, rules
 from ascreg._frontend.template import define
 from ascreg._spec.dtypes import GATHER_UB_COMBOS
 from ascreg.core import pack, rearrange
@@ -79,6 +79,7 @@ Interleave = define(
     """,
     formula=staticmethod(rearrange.interleave),
     inverse=False,
+    batch=rules.ROWS,  # registers and masks, row by row (the last axis)
 )(_rearrange)
 DeInterleave = define(
     "Reg.DeInterleave",
@@ -100,6 +101,7 @@ DeInterleave = define(
     """,
     formula=staticmethod(rearrange.deinterleave),
     inverse=True,
+    batch=rules.ROWS,
 )(_rearrange)
 
 
@@ -107,7 +109,7 @@ _GATHER_UB = movement.check_triple("Reg.Gather", GATHER_UB_COMBOS)
 """The (dst, src, index) dtypes of Gather's UB form."""
 
 
-@define("Reg.Gather", max_dtypes=2)
+@define("Reg.Gather", max_dtypes=2, batch=rules.ROWS)  # the register form; the UB one is eager
 def Gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     """``Gather<T, U>(S& dst, S& src, V& index)``: ``dst[i] = src[index[i]]``, no mask.
 
@@ -150,7 +152,19 @@ def Gather(op: Any, dst: Any, src: Any, index: Any, mask: Any = None) -> None:
     shared.gather(op, dst, src, index)
 
 
-@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,))
+def _squeeze_rows(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
+    """Admit ``Squeeze`` row by row, but not ``STORE_REG`` (each call adds to AR, in order)."""
+    if op.t.enum(GatherMaskMode, GatherMaskMode.NO_STORE_REG) is GatherMaskMode.STORE_REG:
+        return None
+    return rules.ROWS.admit(op, args, batch)
+
+
+SQUEEZE_ROWS = rules.BatchRule(
+    "squeeze", "row by row, except STORE_REG (each call adds its bytes to AR)", _squeeze_rows
+)
+
+
+@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,), batch=SQUEEZE_ROWS)
 def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``Squeeze<T, GatherMaskMode store = NO_STORE_REG>(U& dst, U& src, MaskReg& mask)``.
 
@@ -215,6 +229,7 @@ Pack = define(
     >>> m.count()
     128
     """,
+    batch=rules.ROWS,
 )(_halves)
 
 UnPack = define(
@@ -246,10 +261,11 @@ UnPack = define(
     >>> m.count(), m.bits()[:4].astype(int).tolist()
     (4, [1, 0, 1, 0])
     """,
+    batch=rules.ROWS,
 )(_halves)
 
 
-@define("Reg.Unsqueeze")
+@define("Reg.Unsqueeze", batch=rules.ROWS)
 def Unsqueeze(op: Any, dst: Any, mask: Any) -> None:
     """``Unsqueeze<T>(U& dst, MaskReg& mask)``: lane i = how many lanes before i the mask selects.
 
@@ -269,7 +285,12 @@ def Unsqueeze(op: Any, dst: Any, mask: Any) -> None:
     movement.unsqueeze(op, dst, mask)
 
 
-@define("Reg.Histograms", max_dtypes=2, enum_kinds=(HistogramsBinType, HistogramsType))
+@define(
+    "Reg.Histograms",
+    max_dtypes=2,
+    enum_kinds=(HistogramsBinType, HistogramsType),
+    batch=rules.ROWS,
+)
 def Histograms(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``Histograms<T, U, HistogramsBinType mode, HistogramsType type>(V& dst, S& src, MaskReg& mask)``.
 

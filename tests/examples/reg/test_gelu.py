@@ -150,6 +150,7 @@ def verify_result(output: np.ndarray, golden: np.ndarray) -> bool:
     return error_ratio <= ERROR_TOL
 
 
+@pytest.mark.filterwarnings("error::ascreg.errors.EagerLoopWarning")  # every loop batched
 @pytest.mark.parametrize("seed", [0, 1])
 def test_gelu_matches_the_golden(seed: int) -> None:
     x, golden = gen_golden_data_simple(seed)

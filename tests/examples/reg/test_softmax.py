@@ -353,6 +353,7 @@ def release_after_failed_launch() -> None:
     acl.finalize()
 
 
+@pytest.mark.filterwarnings("error::ascreg.errors.EagerLoopWarning")  # every loop batched
 def test_softmax_case4_with_a_store_to_load_barrier(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(BARRIER, "mem_type", VST_VLD)
     input_x, golden = gen_golden_data_simple(np.random.default_rng(2026))

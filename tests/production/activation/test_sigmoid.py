@@ -10,7 +10,8 @@ Tiling: the host's ``SigmoidTilingData`` (the operator base library's element-wi
 public) is re-derived from its field meanings: ``blockFormer`` elements per block, ``ubFormer``
 per UB loop, loop counts and tails of the former and the tail block, ``elemNum`` the buffer
 length; the UB budget is ``ubSize * 8 / bufferDivisor`` elements (``bufferDivisor`` 128 for
-float, from sigmoid_tiling_arch35.cpp).
+float, from sigmoid_tiling_arch35.cpp). The host writes it to GM as the struct's bytes and sets
+the float32 tiling key (``ICPU_SET_TILING_KEY``); the entry reads it with ``GET_TILING_DATA``.
 
 Golden: ``1 / (1 + exp(-x))`` in float64, rounded to float; the kernel's four float32 steps stay
 within 4 ulp of it (below -88.7 its ``exp(-x)`` overflows and it gives 0 for a subnormal).
@@ -22,12 +23,10 @@ template lists ``Muls<float, float, mode>``, ``Adds<float, float, mode>``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, GmPtr, MicroAPI, Ref, float32_t, uint8_t
+from ascreg import GlobalMemory, MicroAPI, Ref, float32_t, int64_t, uint8_t
 from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__, __global__
 from ascreg.reg import MaskReg, RegTensor
@@ -39,6 +38,7 @@ from production_ports import (
     from_device,
     rounded,
     stand_ins,
+    tiling_to_device,
     to_device,
 )
 
@@ -47,16 +47,19 @@ CORE_NUM = 64
 SIGMOID_F32_TILING_KEY = 300000000000100
 
 
-@dataclass
-class SigmoidTilingData:
-    dim0: int = 0
-    blockFormer: int = 0
-    ubFormer: int = 0
-    ubLoopOfFormerBlock: int = 0
-    ubLoopOfTailBlock: int = 0
-    ubTailOfFormerBlock: int = 0
-    ubTailOfTailBlock: int = 0
-    elemNum: int = 0
+# ---- op_host/arch35/sigmoid_tiling_arch35.h -----------------------------------------------------
+class SigmoidTilingData(Struct):
+    dim0: int64_t
+    blockFormer: int64_t
+    ubFormer: int64_t
+    ubLoopOfFormerBlock: int64_t
+    ubLoopOfTailBlock: int64_t
+    ubTailOfFormerBlock: int64_t
+    ubTailOfTailBlock: int64_t
+    elemNum: int64_t
+
+
+REGISTER_TILING_DATA_CLASS("Sigmoid", SigmoidTilingData)
 
 
 def host_tiling(
@@ -96,9 +99,9 @@ class SigmoidF32:
     @__aicore__
     def Init(
         self,
-        x: GmPtr[uint8_t],
-        y: GmPtr[uint8_t],
-        workspace: GmPtr[uint8_t],
+        x: GM_ADDR,
+        y: GM_ADDR,
+        workspace: GM_ADDR,
         tilingDataPtr: SigmoidTilingData,
         pipePtr: TPipe,
     ) -> None:
@@ -205,17 +208,16 @@ class SigmoidF32:
         self.queOut0_.FreeTensor(self.bufferOut0_)
 
 
+# ---- op_kernel/sigmoid_apt.cpp (the float32 branch; SigmoidF16 / SigmoidBf16 are not ported) ----
 @__global__
 @__aicore__
-def sigmoid(
-    x: GmPtr[uint8_t],
-    y: GmPtr[uint8_t],
-    workspace: GmPtr[uint8_t],
-    tilingData: SigmoidTilingData,
-    tilingKey: int,
-) -> None:
+def sigmoid(x: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR) -> None:
+    if g_coreType == AIC:
+        return
+    tilingData = GET_TILING_DATA(tiling)
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
     tPipe = TPipe()
-    if tilingKey == SIGMOID_F32_TILING_KEY:
+    if TILING_KEY_IS(SIGMOID_F32_TILING_KEY):
         op = SigmoidF32()
         op.Init(x, y, workspace, tilingData, tPipe)
         op.Process()
@@ -227,7 +229,8 @@ def run(x: np.ndarray, **tiling: int) -> np.ndarray:
     blockNum, tilingData = host_tiling(x.size, **tiling)
     xDevice, yDevice = to_device(gm, x, float32_t), empty_device(gm, x.size, float32_t, np.nan)
     workspace = empty_device(gm, 32, uint8_t)
-    sigmoid[blockNum, 0, None](xDevice, yDevice, workspace, tilingData, SIGMOID_F32_TILING_KEY)
+    ICPU_SET_TILING_KEY(SIGMOID_F32_TILING_KEY)
+    sigmoid[blockNum, 0, None](xDevice, yDevice, workspace, tiling_to_device(gm, tilingData))
     return from_device(yDevice, x.size, float32_t)
 
 

@@ -13,13 +13,12 @@ rounded up to ``threadNum``; one block when the output is smaller than a block's
 
 Golden: ``weight[indices]`` in numpy, exact.
 
-Needs (as written): ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell); ``LAUNCH_BOUND``
-(the devkit's macro; nobody's); a typed per-thread ``range()`` loop variable (fixes).
+Needs (as written): ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell); a typed per-thread
+``range()`` loop variable (fixes). ``LAUNCH_BOUND``, ``GET_TILING_DATA_PTR_WITH_STRUCT`` and the
+tiling key come from ``ascreg.basic``.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -46,11 +45,11 @@ from production_ports import (
     empty_device,
     from_device,
     stand_ins,
+    tiling_to_device,
     to_device,
 )
 
 DTYPE_INDICES: type[Scalar] = int32_t
-TILING_KEY_VAR = 0
 
 THREAD_NUM_LAUNCH_BOUND_TWO_DIM = 2048
 SIMT_TWO_DIM_B8_INDEX_SIZE_32_TILING_KEY = 2000000001
@@ -59,14 +58,17 @@ SIMT_TWO_DIM_B32_INDEX_SIZE_32_TILING_KEY = 2000000004
 SIMT_TWO_DIM_B64_INDEX_SIZE_32_TILING_KEY = 2000000008
 
 
-@dataclass
-class EmbeddingTilingDataSimtTwoDim:
-    needCoreNum: int = 0
-    threadNum: int = 0
-    gatherDimSize: int = 0
-    innerSize: int = 0
-    perCoreElements: int = 0
-    lastCoreElements: int = 0
+# ---- op_host/arch35/embedding_tiling_simt.h ---------------------------------------------------
+class EmbeddingTilingDataSimtTwoDim(Struct):
+    needCoreNum: int16_t
+    threadNum: int16_t
+    gatherDimSize: int32_t
+    innerSize: int32_t
+    perCoreElements: int32_t
+    lastCoreElements: int32_t
+
+
+REGISTER_TILING_DATA_CLASS("Embedding", EmbeddingTilingDataSimtTwoDim)
 
 
 @ClassTemplate
@@ -145,22 +147,31 @@ def EmbeddingSimtTwoDim(X_T, INDICES_T, INDEX_SIZE_T):
     return EmbeddingSimtTwoDim
 
 
+# ---- op_kernel/embedding.cpp (the SIMT two-dim branches with 32-bit index arithmetic) ----------
 @__global__
 @__aicore__
-def embedding(x, indices, y, workspace, tilingData: EmbeddingTilingDataSimtTwoDim) -> None:
-    if TILING_KEY_VAR == SIMT_TWO_DIM_B8_INDEX_SIZE_32_TILING_KEY:
+def embedding(
+    x: GM_ADDR, indices: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR
+) -> None:
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
+    pipe = TPipe()
+    if TILING_KEY_IS(SIMT_TWO_DIM_B8_INDEX_SIZE_32_TILING_KEY):
+        tilingData = GET_TILING_DATA_PTR_WITH_STRUCT(EmbeddingTilingDataSimtTwoDim, tiling)
         embeddingOp = EmbeddingSimtTwoDim[int8_t, DTYPE_INDICES, uint32_t]()
         embeddingOp.Init(x, indices, y, tilingData)
         embeddingOp.Process()
-    elif TILING_KEY_VAR == SIMT_TWO_DIM_B16_INDEX_SIZE_32_TILING_KEY:
+    elif TILING_KEY_IS(SIMT_TWO_DIM_B16_INDEX_SIZE_32_TILING_KEY):
+        tilingData = GET_TILING_DATA_PTR_WITH_STRUCT(EmbeddingTilingDataSimtTwoDim, tiling)
         embeddingOp = EmbeddingSimtTwoDim[int16_t, DTYPE_INDICES, uint32_t]()
         embeddingOp.Init(x, indices, y, tilingData)
         embeddingOp.Process()
-    elif TILING_KEY_VAR == SIMT_TWO_DIM_B32_INDEX_SIZE_32_TILING_KEY:
+    elif TILING_KEY_IS(SIMT_TWO_DIM_B32_INDEX_SIZE_32_TILING_KEY):
+        tilingData = GET_TILING_DATA_PTR_WITH_STRUCT(EmbeddingTilingDataSimtTwoDim, tiling)
         embeddingOp = EmbeddingSimtTwoDim[int32_t, DTYPE_INDICES, uint32_t]()
         embeddingOp.Init(x, indices, y, tilingData)
         embeddingOp.Process()
-    elif TILING_KEY_VAR == SIMT_TWO_DIM_B64_INDEX_SIZE_32_TILING_KEY:
+    elif TILING_KEY_IS(SIMT_TWO_DIM_B64_INDEX_SIZE_32_TILING_KEY):
+        tilingData = GET_TILING_DATA_PTR_WITH_STRUCT(EmbeddingTilingDataSimtTwoDim, tiling)
         embeddingOp = EmbeddingSimtTwoDim[int64_t, DTYPE_INDICES, uint32_t]()
         embeddingOp.Init(x, indices, y, tilingData)
         embeddingOp.Process()
@@ -195,16 +206,15 @@ def host_tiling(gatherDimSize: int, innerSize: int, ySize: int) -> EmbeddingTili
 
 
 def run(weight: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    global TILING_KEY_VAR
     dtype = {1: int8_t, 2: int16_t, 4: int32_t, 8: int64_t}[weight.dtype.itemsize]
-    TILING_KEY_VAR = KEYS[weight.dtype.itemsize]  # the host's SetTilingKey
+    ICPU_SET_TILING_KEY(KEYS[weight.dtype.itemsize])  # the host's SetTilingKey
     gm = GlobalMemory()
     ySize = indices.size * weight.shape[1]
     tilingData = host_tiling(weight.shape[0], weight.shape[1], ySize)
     args = (to_device(gm, weight.view(dtype.np_dtype), dtype), to_device(gm, indices, int32_t))
     yDevice = empty_device(gm, ySize, dtype, 99)
     embedding[tilingData.needCoreNum, 0, None](
-        *args, yDevice, empty_device(gm, 32, uint8_t), tilingData
+        *args, yDevice, empty_device(gm, 32, uint8_t), tiling_to_device(gm, tilingData)
     )
     return (
         from_device(yDevice, ySize, dtype).view(weight.dtype).reshape(indices.size, weight.shape[1])
@@ -227,7 +237,7 @@ def _check(dtype: type, shape: tuple[int, int], count: int) -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="needs Simt::UintDiv, GetUintDivMagicAndShift (spell); LAUNCH_BOUND (nobody's); a typed per-thread range() loop variable (fixes)",
+    reason="needs Simt::UintDiv, GetUintDivMagicAndShift (spell); a typed per-thread range() loop variable (fixes)",
 )
 @pytest.mark.parametrize(("dtype", "shape", "count"), CASES)
 def test_embedding_simt_as_written(dtype: type, shape: tuple[int, int], count: int) -> None:
@@ -240,5 +250,5 @@ def test_embedding_simt_as_written(dtype: type, shape: tuple[int, int], count: i
 )
 @pytest.mark.parametrize(("dtype", "shape", "count"), CASES)
 def test_embedding_simt_with_stand_ins(dtype: type, shape: tuple[int, int], count: int) -> None:
-    with stand_ins(globals(), extra={**SIMT_STAND_INS, "LAUNCH_BOUND": __launch_bounds__}):
+    with stand_ins(globals(), extra={**SIMT_STAND_INS}):
         _check(dtype, shape, count)

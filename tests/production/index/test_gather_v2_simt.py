@@ -14,13 +14,12 @@ aivNum)`` rounded up to ``threadNum``; one block when the output has fewer eleme
 
 Golden: the gather in numpy (negative indices wrapped when supported, out of range 0), exact.
 
-Needs (as written): ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell); ``unlikely`` and
-``LAUNCH_BOUND`` (the devkit's macros; nobody's).
+Needs (as written): ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell). ``unlikely``,
+``LAUNCH_BOUND`` and the tiling macros come from ``ascreg.basic``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -50,12 +49,12 @@ from production_ports import (
     empty_device,
     from_device,
     stand_ins,
+    tiling_to_device,
     to_device,
 )
 
 NIS = TypeVar("NIS")
 DTYPE_INDICES: type[Scalar] = int32_t
-TILING_KEY_VAR = 0
 
 THREAD_NUM_LAUNCH_BOUND_TWO_DIM = 2048
 SIMT_TWO_DIM_B8_INDEX_SIZE_64_TILING_KEY = 2000000101
@@ -68,15 +67,21 @@ SIMT_TWO_DIM_B32_INDEX_SIZE_32_TILING_KEY = 2000000004
 SIMT_TWO_DIM_B64_INDEX_SIZE_32_TILING_KEY = 2000000008
 
 
-@dataclass
-class GatherV2TilingDataSimtTwoDim:
-    needCoreNum: int = 0
-    threadNum: int = 0
-    gatherDimSize: int = 0
-    innerSize: int = 0
-    negativeIndexSupport: int = 0
-    perCoreElements: int = 0
-    lastCoreElements: int = 0
+# ---- op_host/arch35/gather_v2_tiling.h ----------------------------------------------------------
+class GatherV2TilingDataSimtTwoDim(Struct):
+    needCoreNum: int16_t
+    negativeIndexSupport: int16_t
+    threadNum: int32_t
+    gatherDimSize: int64_t
+    innerSize: int64_t
+    perCoreElements: int64_t
+    lastCoreElements: int64_t
+
+
+for _key in (2000000001, 2000000002, 2000000004, 2000000008):
+    REGISTER_TILING_DATA_CLASS(f"GatherV2_{_key}", GatherV2TilingDataSimtTwoDim)
+for _key in (2000000101, 2000000102, 2000000104, 2000000108):
+    REGISTER_TILING_DATA_CLASS(f"GatherV2_{_key}", GatherV2TilingDataSimtTwoDim)
 
 
 @ClassTemplate
@@ -176,39 +181,60 @@ def Gatherv2SimtTwoDim(X_T, INDICES_T, INDEX_SIZE_T):
     return Gatherv2SimtTwoDim
 
 
+# ---- op_kernel/gather_v2_apt.cpp (the SIMT two-dim branches; #if TILING_KEY_VAR == K as if) -----
 @__global__
 @__aicore__
-def gather_v2(x, indices, axis, y, workspace, tilingDataIn: GatherV2TilingDataSimtTwoDim) -> None:
+def gather_v2(
+    x: GM_ADDR, indices: GM_ADDR, axis: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR
+) -> None:
     pipe = TPipe()
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
+    # (the SIMD keys' TILING_KEY_IS declarations and branches are not ported)
+    TILING_KEY_IS(SIMT_TWO_DIM_B8_INDEX_SIZE_32_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B16_INDEX_SIZE_32_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B32_INDEX_SIZE_32_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B64_INDEX_SIZE_32_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B8_INDEX_SIZE_64_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B16_INDEX_SIZE_64_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B32_INDEX_SIZE_64_TILING_KEY)
+    TILING_KEY_IS(SIMT_TWO_DIM_B64_INDEX_SIZE_64_TILING_KEY)
     if TILING_KEY_VAR == SIMT_TWO_DIM_B8_INDEX_SIZE_64_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int8_t, DTYPE_INDICES, uint64_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B16_INDEX_SIZE_64_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int16_t, DTYPE_INDICES, uint64_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B32_INDEX_SIZE_64_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int32_t, DTYPE_INDICES, uint64_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B64_INDEX_SIZE_64_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int64_t, DTYPE_INDICES, uint64_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B8_INDEX_SIZE_32_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int8_t, DTYPE_INDICES, uint32_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B16_INDEX_SIZE_32_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int16_t, DTYPE_INDICES, uint32_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B32_INDEX_SIZE_32_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int32_t, DTYPE_INDICES, uint32_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
     elif TILING_KEY_VAR == SIMT_TWO_DIM_B64_INDEX_SIZE_32_TILING_KEY:
+        tilingDataIn = GET_TILING_DATA_WITH_STRUCT(GatherV2TilingDataSimtTwoDim, tiling)
         gatherv2Op = Gatherv2SimtTwoDim[int64_t, DTYPE_INDICES, uint32_t]()
         gatherv2Op.Init(x, indices, axis, y, tilingDataIn)
         gatherv2Op.Process()
@@ -247,9 +273,8 @@ def host_tiling(
 
 
 def run(x: np.ndarray, indices: np.ndarray, negative: bool) -> np.ndarray:
-    global TILING_KEY_VAR
     dtype = {1: int8_t, 2: int16_t, 4: int32_t}[x.dtype.itemsize]
-    TILING_KEY_VAR = KEYS[x.dtype.itemsize]  # the host's SetTilingKey
+    ICPU_SET_TILING_KEY(KEYS[x.dtype.itemsize])  # the host's SetTilingKey
     gm = GlobalMemory()
     ySize = indices.size * x.shape[1]
     tilingData = host_tiling(x.shape[0], x.shape[1], ySize, negative)
@@ -262,7 +287,7 @@ def run(x: np.ndarray, indices: np.ndarray, negative: bool) -> np.ndarray:
         empty_device(gm, 1, int32_t),
         yDevice,
         empty_device(gm, 32, uint8_t),
-        tilingData,
+        tiling_to_device(gm, tilingData),
     )
     return from_device(yDevice, ySize, dtype).view(x.dtype).reshape(indices.size, x.shape[1])
 
@@ -291,7 +316,7 @@ def _check(dtype: type, shape: tuple[int, int], count: int, negative: bool) -> N
 
 @pytest.mark.xfail(
     strict=True,
-    reason="needs Simt::UintDiv, GetUintDivMagicAndShift (spell); unlikely, LAUNCH_BOUND (nobody's); a typed per-thread range() loop variable (fixes)",
+    reason="needs Simt::UintDiv, GetUintDivMagicAndShift (spell); a typed per-thread range() loop variable (fixes)",
 )
 @pytest.mark.parametrize(("dtype", "shape", "count", "negative"), CASES)
 def test_gather_v2_simt_as_written(
@@ -308,5 +333,5 @@ def test_gather_v2_simt_as_written(
 def test_gather_v2_simt_with_stand_ins(
     dtype: type, shape: tuple[int, int], count: int, negative: bool
 ) -> None:
-    with stand_ins(globals(), extra={**SIMT_STAND_INS, "LAUNCH_BOUND": __launch_bounds__}):
+    with stand_ins(globals(), extra={**SIMT_STAND_INS}):
         _check(dtype, shape, count, negative)

@@ -13,7 +13,6 @@ Golden: ``y = x.copy(); y[indices[k]] = v[k]`` for k in order (numpy), compared 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -23,7 +22,7 @@ from ascreg import GlobalMemory, GmPtr, Scalar, float32_t, half, int32_t, int64_
 from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__, __global__
 from ascreg.simt import __launch_bounds__, __simt_vf__, blockIdx, dim3, threadIdx
-from production_ports import ceil_div, empty_device, from_device, to_device
+from production_ports import ceil_div, empty_device, from_device, tiling_to_device, to_device
 
 T = TypeVar("T", bound=Scalar)
 schMode = TypeVar("schMode")
@@ -33,13 +32,13 @@ THREAD_NUM = 1024
 TILING_KEY_DEFAULT = 0  # enum class InplaceUpdateTilingKey
 
 
-@dataclass
-class InplaceUpdateTilingData:
-    needCoreNum: int = 0
-    n: int = 0
-    k: int = 0
-    innerSize: int = 0
-    perCoreN: int = 0
+# ---- op_kernel/arch35/inplace_update_tiling_data.h ---------------------------------------------
+class InplaceUpdateTilingData(Struct):
+    needCoreNum: int32_t
+    n: int32_t
+    k: int32_t
+    innerSize: int64_t
+    perCoreN: int32_t
 
 
 @__simt_vf__
@@ -82,11 +81,11 @@ def OpInplaceUpdateSimt(
 @__aicore__
 @template(T)
 def Process(
-    x: GmPtr[uint8_t],
-    indices: GmPtr[uint8_t],
-    v: GmPtr[uint8_t],
-    y: GmPtr[uint8_t],
-    workspace: GmPtr[uint8_t],
+    x: GM_ADDR,
+    indices: GM_ADDR,
+    v: GM_ADDR,
+    y: GM_ADDR,
+    workspace: GM_ADDR,
     tilingData: InplaceUpdateTilingData,
 ) -> None:
     x_gm = x.cast(T)
@@ -108,17 +107,15 @@ def Process(
     )
 
 
+# ---- op_kernel/arch35/inplace_update.cpp ---------------------------------------------------------
 @__global__
 @__aicore__
 @template(schMode)
 def inplace_update(
-    x: GmPtr[uint8_t],
-    indices: GmPtr[uint8_t],
-    v: GmPtr[uint8_t],
-    y: GmPtr[uint8_t],
-    workspace: GmPtr[uint8_t],
-    tilingData: InplaceUpdateTilingData,
+    x: GM_ADDR, indices: GM_ADDR, v: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR
 ) -> None:
+    REGISTER_TILING_DEFAULT(InplaceUpdateTilingData)
+    tilingData = GET_TILING_DATA_WITH_STRUCT(InplaceUpdateTilingData, tiling)
     if schMode == TILING_KEY_DEFAULT:
         Process[DTYPE_X](x, indices, v, y, workspace, tilingData)
 
@@ -144,7 +141,7 @@ def run(
     yDevice = empty_device(gm, x.size, dtype, np.nan)
     workspace = empty_device(gm, 32, uint8_t)
     inplace_update[TILING_KEY_DEFAULT][tilingData.needCoreNum, 0, None](
-        *args, yDevice, workspace, tilingData
+        *args, yDevice, workspace, tiling_to_device(gm, tilingData)
     )
     return from_device(yDevice, x.size, dtype).reshape(x.shape)
 

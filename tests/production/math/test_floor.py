@@ -7,7 +7,9 @@ masks ``0x80000000`` / ``0x7FFFFFFF``, ``And``, ``Or``, so ``floor(-0.0)`` is ``
 stores the ``uint32_t`` register viewed as float.
 
 Tiling: the element-wise tiling the Sigmoid port derives (``FloorTilingData`` has the same
-fields; ``bufferDivisor`` 128 for float).
+fields; ``bufferDivisor`` 128 for float), written to GM as the struct's bytes and read back by
+``GET_TILING_DATA`` (the host registers the struct with ``REGISTER_TILING_DATA_CLASS``); the
+host sets the float32 tiling key with ``ICPU_SET_TILING_KEY``.
 
 Golden: ``numpy.floor`` (which keeps the sign of zero), compared bit for bit.
 
@@ -18,12 +20,20 @@ Needs (as written): ``QuePosition``, ``VECTOR_REG_WIDTH``, ``__VEC_SCOPE__``, ``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, GmPtr, Ref, Reg, RoundMode, float32_t, uint8_t, uint16_t, uint32_t
+from ascreg import (
+    GlobalMemory,
+    Ref,
+    Reg,
+    RoundMode,
+    float32_t,
+    int64_t,
+    uint8_t,
+    uint16_t,
+    uint32_t,
+)
 from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__, __global__
 from ascreg.reg import MaskReg, RegTensor
@@ -34,6 +44,7 @@ from production_ports import (
     empty_device,
     from_device,
     stand_ins,
+    tiling_to_device,
     to_device,
 )
 
@@ -42,16 +53,19 @@ FP32_SIGN2 = uint32_t(0x7FFFFFFF)
 UB_SIZE, CORE_NUM = 248 * 1024, 64
 
 
-@dataclass
-class FloorTilingData:
-    dim0: int = 0
-    blockFormer: int = 0
-    ubFormer: int = 0
-    ubLoopOfFormerBlock: int = 0
-    ubLoopOfTailBlock: int = 0
-    ubTailOfFormerBlock: int = 0
-    ubTailOfTailBlock: int = 0
-    elemNum: int = 0
+# ---- op_host/arch35/floor_tiling_arch35.h ------------------------------------------------------
+class FloorTilingData(Struct):
+    dim0: int64_t
+    blockFormer: int64_t
+    ubFormer: int64_t
+    ubLoopOfFormerBlock: int64_t
+    ubLoopOfTailBlock: int64_t
+    ubTailOfFormerBlock: int64_t
+    ubTailOfTailBlock: int64_t
+    elemNum: int64_t
+
+
+REGISTER_TILING_DATA_CLASS("Floor", FloorTilingData)
 
 
 class FloorF32:
@@ -74,8 +88,8 @@ class FloorF32:
     @__aicore__
     def Init(
         self,
-        x: GmPtr[uint8_t],
-        y: GmPtr[uint8_t],
+        x: GM_ADDR,
+        y: GM_ADDR,
         workspace,
         tilingDataPtr: FloorTilingData,
         pipePtr: TPipe,
@@ -177,15 +191,23 @@ class FloorF32:
         self.queOut0_.FreeTensor(self.bufferOut0_)
 
 
+# ---- op_kernel/floor_apt.cpp (the float32 branch; FloorBf16 / FloorF16 are not ported) ----------
+FLOOR_F32_TILING_KEY = 300000000000100
+
+
 @__global__
 @__aicore__
-def floor(
-    x: GmPtr[uint8_t], y: GmPtr[uint8_t], workspace: GmPtr[uint8_t], tilingData: FloorTilingData
-) -> None:
+def floor(x: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR) -> None:
+    if g_coreType == AIC:
+        return
+    tilingData = GET_TILING_DATA(tiling)
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
     tPipe = TPipe()
-    op = FloorF32()
-    op.Init(x, y, workspace, tilingData, tPipe)
-    op.Process()
+    if TILING_KEY_IS(FLOOR_F32_TILING_KEY):
+        op = FloorF32()
+        op.Init(x, y, workspace, tilingData, tPipe)
+        op.Process()
+        return
 
 
 def host_tiling(
@@ -212,7 +234,9 @@ def run(x: np.ndarray, **tiling: int) -> np.ndarray:
     gm = GlobalMemory()
     blockNum, tilingData = host_tiling(x.size, **tiling)
     xDevice, yDevice = to_device(gm, x, float32_t), empty_device(gm, x.size, float32_t, np.nan)
-    floor[blockNum, 0, None](xDevice, yDevice, empty_device(gm, 32, uint8_t), tilingData)
+    ICPU_SET_TILING_KEY(FLOOR_F32_TILING_KEY)
+    tiling = tiling_to_device(gm, tilingData)
+    floor[blockNum, 0, None](xDevice, yDevice, empty_device(gm, 32, uint8_t), tiling)
     return from_device(yDevice, x.size, float32_t)
 
 

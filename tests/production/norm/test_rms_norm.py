@@ -26,7 +26,6 @@ library's ``GetVRegSize`` / ``GetUbBlockSize`` come from ``production_ports``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -86,6 +85,7 @@ from production_ports import (
     rounded,
     stand_ins,
     tail_over_read,
+    tiling_to_device,
     to_device,
 )
 
@@ -356,17 +356,17 @@ def CalculateSquareReduceSum(
 DOUBLE_BUFFER_NUM = 2
 
 
-@dataclass
-class RMSNormArch35TilingData:
-    num_row: int = 0
-    num_col: int = 0
-    num_col_align: int = 0
-    block_factor: int = 0
-    col_flod_factor: int = 0
-    ub_factor: int = 0
-    epsilon: float = 0.0
-    avg_factor: float = 0.0
-    last_block_factor: int = 0
+# ---- op_host/rms_norm_tiling.h ---------------------------------------------------------------------
+class RMSNormArch35TilingData(Struct):
+    num_row: uint64_t
+    num_col: uint64_t
+    num_col_align: uint64_t
+    block_factor: uint64_t
+    col_flod_factor: uint64_t
+    ub_factor: uint64_t
+    epsilon: float32_t
+    avg_factor: float32_t
+    last_block_factor: uint64_t
 
 
 class NormCommon:
@@ -615,13 +615,18 @@ DTYPE_X: type[Scalar] = float32_t
 DTYPE_GAMMA: type[Scalar] = float32_t
 RMSNORM_REGBASE_NORMAL = 5000
 RMSNORM_REGBASE_SPLIT = 2001
-TILING_KEY_VAR = RMSNORM_REGBASE_NORMAL
 
 
+# ---- op_kernel/rms_norm_apt.cpp (the RMSNORM_REGBASE_NORMAL branch; the split one is not ported) --
 @__global__
 @__aicore__
-def rms_norm(x, gamma, y, rstd, workspace, tilingData: RMSNormArch35TilingData) -> None:
-    if TILING_KEY_VAR == RMSNORM_REGBASE_NORMAL:
+def rms_norm(
+    x: GM_ADDR, gamma: GM_ADDR, y: GM_ADDR, rstd: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR
+) -> None:
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
+    if TILING_KEY_IS(RMSNORM_REGBASE_NORMAL):
+        tiling_data_in = GET_TILING_DATA_WITH_STRUCT(RMSNormArch35TilingData, tiling)
+        tilingData = tiling_data_in
         op = KernelRmsNormRegBasePerf(DTYPE_X, DTYPE_GAMMA, False)()
         op.Init(x, gamma, y, rstd, tilingData)
         op.Process()
@@ -667,8 +672,14 @@ def run(
         empty_device(gm, x.size, dtype, np.nan),
         empty_device(gm, rows, float32_t, np.nan),
     )
+    ICPU_SET_TILING_KEY(RMSNORM_REGBASE_NORMAL)
     rms_norm[blocks, 0, None](
-        xDevice, gammaDevice, yDevice, rstdDevice, empty_device(gm, 32, uint8_t), tilingData
+        xDevice,
+        gammaDevice,
+        yDevice,
+        rstdDevice,
+        empty_device(gm, 32, uint8_t),
+        tiling_to_device(gm, tilingData),
     )
     return from_device(yDevice, x.size, dtype).reshape(x.shape), from_device(
         rstdDevice, rows, float32_t

@@ -12,7 +12,9 @@ overflow mode (``GetCtrlSpr`` / ``SetCtrlSpr``) around the op.
 Tiling (ascend_quant_tiling_arch35.cpp, per tensor): 128-byte cache lines split over the
 cores, ``blockFactor`` whole cache lines of elements, ``baseLen`` the smaller of the block and
 what half the UB (less 2 KiB) holds of x and y double-buffered; tiling key
-``(roundMode + 1, 1, offset == 0)``.
+``GET_TPL_TILING_KEY(roundMode + 1, 1, offset == 0)`` under ascend_quant_struct.h's
+``ASCENDC_TPL_ARGS_DECL`` / ``ASCENDC_TPL_SEL``; the launch instantiates the kernel with the
+values the key encodes (``DecodeTilingKey``: the runtime's dispatch).
 
 Golden: the op's formula in numpy: ``x * scale + offset`` in IEEE float (each step rounded),
 rounded half to even (``round``) or down (``floor``), saturated to int8; compared exactly.
@@ -21,14 +23,13 @@ Spelling change: the class template's value parameter ``RoundMode`` hides the en
 ``RoundMode`` in Python (C++ looks names before ``::`` up among types only), so the enum is
 written ``AscendC.RoundMode``. Needs (as written): the tail over-read of a whole-register
 ``LoadAlign`` past the tile (fixes); ``QuePosition``, ``VECTOR_REG_WIDTH``,
-``__VEC_SCOPE__`` (glue); ``GetCtrlSpr`` / ``SetCtrlSpr`` (spell); ``int4b_t`` (nobody's).
+``__VEC_SCOPE__`` (glue); ``GetCtrlSpr`` / ``SetCtrlSpr`` (spell).
 ``GetUbBlockSize`` is the operator base library's (``using namespace Ops::Base``): the port takes
 it from ``production_ports``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -64,6 +65,7 @@ from production_ports import (
     from_device,
     stand_ins,
     tail_over_read,
+    tiling_to_device,
     to_device,
 )
 
@@ -79,6 +81,23 @@ TPL_EXTRA_BIT_ONE = 1
 TPL_OFFSET_NON_ZERO = 0
 TPL_OFFSET_ZERO = 1
 
+# ---- op_kernel/arch35/ascend_quant_struct.h (namespace AscendQuantOp) ---------------------------
+ASCENDC_TPL_ARGS_DECL(
+    "AscendQuant",
+    ASCENDC_TPL_UINT_DECL("roundMode", 3, ASCENDC_TPL_UI_LIST, TPL_ROUND_MODE_ROUND,
+                          TPL_ROUND_MODE_FLOOR, TPL_ROUND_MODE_CEIL, TPL_ROUND_MODE_TRUNC,
+                          TPL_ROUND_MODE_RINT, TPL_ROUND_MODE_HYBRID),
+    ASCENDC_TPL_UINT_DECL("extraBit", 1, ASCENDC_TPL_UI_LIST, TPL_EXTRA_BIT_ZERO, TPL_EXTRA_BIT_ONE),
+    ASCENDC_TPL_UINT_DECL("offsetZero", 1, ASCENDC_TPL_UI_LIST, TPL_OFFSET_NON_ZERO, TPL_OFFSET_ZERO),
+)  # fmt: skip
+
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(
+    ASCENDC_TPL_UINT_SEL("roundMode", ASCENDC_TPL_UI_LIST, TPL_ROUND_MODE_ROUND, TPL_ROUND_MODE_FLOOR,
+                         TPL_ROUND_MODE_CEIL, TPL_ROUND_MODE_TRUNC, TPL_ROUND_MODE_RINT,
+                         TPL_ROUND_MODE_HYBRID),
+    ASCENDC_TPL_UINT_SEL("extraBit", ASCENDC_TPL_UI_LIST, TPL_EXTRA_BIT_ZERO, TPL_EXTRA_BIT_ONE),
+    ASCENDC_TPL_UINT_SEL("offsetZero", ASCENDC_TPL_UI_LIST, TPL_OFFSET_NON_ZERO, TPL_OFFSET_ZERO)))  # fmt: skip
+
 RoundMode = TypeVar("RoundMode")
 ExtraBit = TypeVar("ExtraBit")
 OffsetZero = TypeVar("OffsetZero")
@@ -87,16 +106,16 @@ DTYPE_X: type[Scalar] = float32_t
 DTYPE_Y: type[Scalar] = int8_t
 
 
-@dataclass
-class AscendQuantTilingData:
-    numCore: int = 0
-    dim0: int = 0
-    blockFactor: int = 0
-    blockTailFactor: int = 0
-    baseLen: int = 0
-    roundMode: int = 0
-    scale: float = 0.0
-    offset: float = 0.0
+# ---- op_kernel/arch35/ascend_quant_tilingdata.h ----------------------------------------------------
+class AscendQuantTilingData(Struct):
+    numCore: int64_t
+    dim0: int64_t
+    blockFactor: int64_t
+    blockTailFactor: int64_t
+    baseLen: int64_t
+    roundMode: int64_t
+    scale: float32_t
+    offset: float32_t
 
 
 @ClassTemplate
@@ -362,8 +381,11 @@ def AscendQuantPerTensorRegbase(T, U, RoundMode, OffsetZero):
 @__global__
 @__aicore__
 @template(RoundMode, ExtraBit, OffsetZero)
-def ascend_quant(x, y, workspace, tilingData: AscendQuantTilingData) -> None:
+def ascend_quant(x: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR) -> None:
     oriOverflowMode = int64_t(GetCtrlSpr[FLOAT_OVERFLOW_MODE_CTRL, FLOAT_OVERFLOW_MODE_CTRL]())
+    REGISTER_TILING_DEFAULT(AscendQuantTilingData)
+    tilingData = GET_TILING_DATA(tiling)
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY)
     op = AscendQuantPerTensorRegbase[DTYPE_X, DTYPE_Y, RoundMode, OffsetZero]()
     pipe = TPipe()
     op.Init(x, y, tilingData, pipe)
@@ -378,7 +400,7 @@ HOST_ROUND_MODES = {"round": 0, "floor": 1}
 
 def host_tiling(
     n: int, dtype: type[Scalar], scale: float, offset: float, round_mode: str
-) -> tuple[tuple[int, int, int], AscendQuantTilingData]:
+) -> tuple[int, AscendQuantTilingData]:
     cacheLineNum = ceil_div(n, CACHE_LINE // dtype.size)
     actCoreNum = ceil_div(cacheLineNum, ceil_div(cacheLineNum, CORE_NUM))
     blockFactor = ceil_div(cacheLineNum, actCoreNum) * CACHE_LINE // dtype.size
@@ -388,11 +410,9 @@ def host_tiling(
         (UB_SIZE - RESERVE_UB) // ((dtype.size + int8_t.size) * 2) // numPerCache * numPerCache
     )
     baseLen = min(align_up(blockFactor, numPerCache), maxBase)
-    key = (
-        HOST_ROUND_MODES[round_mode] + 1,
-        TPL_EXTRA_BIT_ONE,
-        TPL_OFFSET_ZERO if offset == 0 else TPL_OFFSET_NON_ZERO,
-    )
+    roundModeKey = HOST_ROUND_MODES[round_mode] + 1
+    offsetZeroKey = TPL_OFFSET_ZERO if offset == 0 else TPL_OFFSET_NON_ZERO
+    key = GET_TPL_TILING_KEY(roundModeKey, TPL_EXTRA_BIT_ONE, offsetZeroKey)
     data = AscendQuantTilingData(
         numCore=actCoreNum,
         dim0=n,
@@ -414,8 +434,9 @@ def run(
     key, tilingData = host_tiling(x.size, dtype, scale, offset, round_mode)
     gm = GlobalMemory()
     xDevice, yDevice = to_device(gm, x, dtype), empty_device(gm, x.size, int8_t, 99)
-    ascend_quant[key][tilingData.numCore, 0, None](
-        xDevice, yDevice, empty_device(gm, 32, uint8_t), tilingData
+    # the runtime instantiates the kernel template with the values the tiling key encodes
+    ascend_quant[DecodeTilingKey(g_tilingDeclareParams, key)][tilingData.numCore, 0, None](
+        xDevice, yDevice, empty_device(gm, 32, uint8_t), tiling_to_device(gm, tilingData)
     )
     return from_device(yDevice, x.size, int8_t)
 
@@ -449,10 +470,6 @@ def _check(dtype: type[Scalar], n: int, scale: float, offset: float, round_mode:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs the tail over-read (fixes); QuePosition, VECTOR_REG_WIDTH, __VEC_SCOPE__ (glue); GetCtrlSpr/SetCtrlSpr (spell); int4b_t (nobody's)",
-)
 @pytest.mark.parametrize(("dtype", "n", "scale", "offset", "round_mode"), CASES)
 def test_ascend_quant_as_written(
     dtype: type[Scalar], n: int, scale: float, offset: float, round_mode: str
@@ -481,10 +498,6 @@ class _Sub:
         return self._make(bits)
 
 
-class _Int4b:
-    """``AscendC::int4b_t`` (stand-in: a type no other type is)."""
-
-
 @pytest.mark.parametrize(("dtype", "n", "scale", "offset", "round_mode"), CASES)
 def test_ascend_quant_with_stand_ins(
     dtype: type[Scalar], n: int, scale: float, offset: float, round_mode: str
@@ -493,7 +506,6 @@ def test_ascend_quant_with_stand_ins(
     extra = {
         "GetCtrlSpr": _Sub(spr.get),
         "SetCtrlSpr": _Sub(spr.set),
-        "int4b_t": _Int4b,
     }
     with stand_ins(globals(), extra=extra), tail_over_read():
         _check(dtype, n, scale, offset, round_mode)

@@ -14,7 +14,6 @@ Golden: the op's exact formula in numpy (``x.astype(float32) > threshold``), com
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -27,6 +26,8 @@ from ascreg import (
     bfloat16_t,
     float32_t,
     half,
+    int32_t,
+    int64_t,
     template,
     uint8_t,
     uint64_t,
@@ -34,7 +35,7 @@ from ascreg import (
 from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__, __global__
 from ascreg.simt import __launch_bounds__, __simt_vf__, blockDim, blockIdx, dim3, gridDim, threadIdx
-from production_ports import empty_device, from_device, to_device
+from production_ports import empty_device, from_device, tiling_to_device, to_device
 
 T = TypeVar("T", bound=Scalar)
 schMode = TypeVar("schMode")
@@ -44,11 +45,11 @@ THREAD_NUM = 512
 TILING_KEY_THRESHOLD = 0  # enum class ThresholdTilingKey
 
 
-@dataclass
-class ThresholdTilingData:
-    needCoreNum: int = 0
-    totalElements: int = 0
-    threshold: float = 0.0
+# ---- op_kernel/arch35/threshold_tiling_data.h ----------------------------------------------------
+class ThresholdTilingData(Struct):
+    needCoreNum: int32_t
+    totalElements: int64_t
+    threshold: float32_t
 
 
 @__simt_vf__
@@ -72,7 +73,7 @@ def ThresholdSimtKernel(
 
 @__aicore__
 @template(T)
-def Process(input: GmPtr[uint8_t], output: GmPtr[uint8_t], tilingData: ThresholdTilingData) -> None:
+def Process(input: GM_ADDR, output: GM_ADDR, tilingData: ThresholdTilingData) -> None:
     totalElements = tilingData.totalElements
     threshold = float32_t(tilingData.threshold)
 
@@ -84,12 +85,13 @@ def Process(input: GmPtr[uint8_t], output: GmPtr[uint8_t], tilingData: Threshold
     )
 
 
+# ---- op_kernel/arch35/threshold.cpp --------------------------------------------------------------
 @__global__
 @__aicore__
 @template(schMode)
-def threshold(
-    x: GmPtr[uint8_t], y: GmPtr[uint8_t], workspace: GmPtr[uint8_t], tilingData: ThresholdTilingData
-) -> None:
+def threshold(x: GM_ADDR, y: GM_ADDR, workspace: GM_ADDR, tiling: GM_ADDR) -> None:
+    REGISTER_TILING_DEFAULT(ThresholdTilingData)
+    tilingData = GET_TILING_DATA_WITH_STRUCT(ThresholdTilingData, tiling)
     if schMode == TILING_KEY_THRESHOLD:
         Process[DTYPE_X](x, y, tilingData)
 
@@ -102,7 +104,7 @@ def run(x: np.ndarray, dtype: type[Scalar], value: float, core_num: int) -> np.n
     xDevice, yDevice = to_device(gm, x, dtype), empty_device(gm, x.size, dtype, 7)
     workspace = empty_device(gm, 32, uint8_t)
     threshold[TILING_KEY_THRESHOLD][tilingData.needCoreNum, 0, None](
-        xDevice, yDevice, workspace, tilingData
+        xDevice, yDevice, workspace, tiling_to_device(gm, tilingData)
     )
     return from_device(yDevice, x.size, dtype)
 

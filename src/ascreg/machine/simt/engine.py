@@ -3,7 +3,7 @@
 Two tiers run a block (see :mod:`ascreg.simt` for the user-facing summary):
 
 1. **Vectorised** (fast): the kernel body runs once with every thread of the block as one numpy
-   lane; thread-dependent control flow runs in masked form (:mod:`~ascreg.machine.simt.masked`
+   lane; thread-dependent control flow runs in masked form (:mod:`~ascreg.engine.simt.masked`
    rewrites the kernel; ``Group.active`` is the active mask that loads, stores, atomics and
    warp calls honour). Every memory write it makes is journaled at the
    :class:`~ascreg.machine.memory.Memory` level (a hook chained onto ``on_access`` of every live
@@ -50,15 +50,9 @@ from ascreg.errors import AscregError, LaunchError, SyncError
 from ascreg.machine.block import BlockContext, running_block
 from ascreg.machine.block import block as running_as
 from ascreg.machine.convert import to_dtype
+from ascreg.machine.hook import engine
 from ascreg.machine.memory import GmPtr, Memory, Pointer, UbPtr, element_view, live_memories
-from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
-from ascreg.machine.simt.masked import (
-    SpinError,
-    copying_version,
-    masked_version,
-    tell_once,
-    why_not_rewritten,
-)
+from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, SpinError
 from ascreg.machine.simt.rendezvous import WARP_SIZE, WarpRequest, complete_rendezvous, run_warps
 from ascreg.machine.template import qualifier
 
@@ -149,7 +143,7 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     """``__simt_callee__``: a helper callable from SIMT code (marks ``"simt_callee"``).
 
     Called from a block that runs vectorised, the helper runs in masked form too (see
-    :mod:`~ascreg.machine.simt.masked`): it may branch on thread-varying values and return a
+    :mod:`~ascreg.engine.simt.masked`): it may branch on thread-varying values and return a
     different value per thread. A helper without the mark that branches on such a value makes
     the block run one thread at a time; there the helper runs as written, with C's copy on
     assignment and the spin check of its ``while`` loops (see ``copying_version``).
@@ -170,11 +164,11 @@ def __simt_callee__(func: F) -> F:  # noqa: N807 - the C++ qualifier
     def callee(*args: Any, **kwargs: Any) -> Any:
         group = STATE.group
         if group is not None and group.fiber is not None:  # its while loops yield when they spin
-            return copying_version(func)(*args, **kwargs)
+            return engine().copying_version(func)(*args, **kwargs)
         if group is None or group.journal is None or _MODE[-1] != "masked":
             return func(*args, **kwargs)
         if not masked:
-            masked.append(masked_version(func, wrap_pointer))
+            masked.append(engine().masked_version(func, wrap_pointer))
         return masked[0](*args, **kwargs)
 
     return callee  # type: ignore[return-value]
@@ -760,7 +754,7 @@ class Fiber:
         STATE.group = group
         try:
             if not self.scheduler.aborted:
-                copying_version(run.func)(*run.args)
+                engine().copying_version(run.func)(*run.args)
         except _Abort:
             pass
         except BaseException as exc:  # reported by the scheduler in the launching thread
@@ -984,9 +978,9 @@ def _run_tiers(run: BlockRun, ub: Any) -> None:
         group = Group(run, _all_tids(run.nthreads), journal)
         mark = _ub_mark(ub)
         func = (
-            masked_version(run.func, wrap_pointer)
+            engine().masked_version(run.func, wrap_pointer)
             if mode == "masked"
-            else copying_version(run.func)
+            else engine().copying_version(run.func)
         )
         memories = [ub, *live_memories()] if ub is not None else live_memories()
         if _attempt(run, func, group, journal, memories):
@@ -1047,9 +1041,9 @@ def _tell_fallback(run: BlockRun, reason: str, exc: BaseException) -> None:
             where = f"{code.co_filename}:{line}"
         tb = tb.tb_next
     name = getattr(run.func, "__name__", repr(run.func))
-    why = why_not_rewritten(run.func) if _MODE[-1] == "masked" else None
+    why = engine().why_not_rewritten(run.func) if _MODE[-1] == "masked" else None
     unmasked = f"; not run in masked form: {why}" if why else ""
-    tell_once(
+    engine().tell_once(
         ("fallback", code, line, reason.split(":")[0]),
         f"{name}: {reason} (at {where or 'an unknown line'}{unmasked}); blocks that meet it "
         "run one thread at a time",

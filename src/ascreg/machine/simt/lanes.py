@@ -6,7 +6,7 @@ ufuncs keep the subclass). Python control flow needs *one* answer, so ``bool()``
 ``float()`` and ``operator.index()`` of a ``Lanes`` return the common value when every lane
 agrees and otherwise raise :class:`DivergentBranchError` — never a silently chosen lane. In
 divergent code only the lanes of the active mask count. A kernel's own ``if``/``while``/``for``
-run in masked form (:mod:`ascreg.machine.simt.masked`) and never ask; where something else does
+run in masked form (:mod:`ascreg.engine.simt.masked`) and never ask; where something else does
 (a helper function's branch, ``int()`` of such a value), the engine catches the signal and
 re-runs the block one thread at a time (see :mod:`ascreg.machine.simt.engine`).
 
@@ -49,6 +49,20 @@ class DivergentBranchError(AscregError):
     ...
     ascreg.machine.simt.lanes.DivergentBranchError: bool() of a thread-varying value: lane 0 holds np.False_ but lane 1 holds np.True_; a branch on it must run per thread
     >>> issubclass(DivergentBranchError, AscregError)
+    True
+    """
+
+
+class SpinError(AscregError):
+    """Every running thread of a block spins in a ``while`` loop that no thread can end.
+
+    Raised by the per-thread tier when the threads that have not exited all spin (or wait at
+    ``asc_syncthreads``) and a whole round of them changed neither memory nor a loop's state:
+    the block would hang on the chip too (see :mod:`ascreg.engine.simt.masked`).
+
+    Examples
+    --------
+    >>> issubclass(SpinError, AscregError)
     True
     """
 

@@ -80,7 +80,6 @@ from typing import Any
 
 import numpy as np
 
-from ascreg.errors import AscregError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes
 from ascreg.machine.simt.vectors import VectorValue
@@ -122,20 +121,6 @@ UNBOUND = Unbound()
 
 
 # -- the runtime of a rewritten kernel --------------------------------------------------------------
-
-
-class SpinError(AscregError):
-    """Every running thread of a block spins in a ``while`` loop that no thread can end.
-
-    Raised by the per-thread tier when the threads that have not exited all spin (or wait at
-    ``asc_syncthreads``) and a whole round of them changed neither memory nor a loop's state:
-    the block would hang on the chip too (see the module docstring).
-
-    Examples
-    --------
-    >>> issubclass(SpinError, AscregError)
-    True
-    """
 
 
 class SpinWatch:

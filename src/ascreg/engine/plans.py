@@ -1,8 +1,8 @@
 """Recorded plans: a batched VF loop run again with the same inputs replays its op calls.
 
-A batched loop (:mod:`ascreg.machine.batch`) runs its body once, in Python, with one row per
+A batched loop (:mod:`ascreg.engine.batch`) runs its body once, in Python, with one row per
 iteration. Its body is straight-line code whose only calls are ops, register and ``Ref``
-constructors and ``int``/``min``/``max``/``abs`` (:mod:`ascreg.machine.loops`), so every
+constructors and ``int``/``min``/``max``/``abs`` (:mod:`ascreg.engine.loops`), so every
 value it computes other than through an op -- loop-index arithmetic, pointers plus offsets,
 template subscripts -- is a pure function of the loop's range and of its *inputs*, the names
 it reads from outside (the enclosing function's registers, pointers and counts, the module's
@@ -17,7 +17,7 @@ integers, floats (bit for bit), strings and pointers (memory, address, element t
 allocation); ``Ref`` boxes holding equal values; registers and masks of the same classes, no
 two of them the same object. A later run of the loop whose inputs pass the guard replays the
 calls (each admitted and run exactly as the body would call it) without running the body,
-inside an ordinary :class:`~ascreg.machine.batch.Batch`, so what the batch checks at the end
+inside an ordinary :class:`~ascreg.engine.batch.Batch`, so what the batch checks at the end
 (memory shared between iterations, the kernel's checks) and undoes on failure is unchanged.
 If anything goes wrong -- an op refuses the batch, an error, a check -- the replay is undone
 and the loop runs as without a plan (batched, or eagerly with the eager error).
@@ -25,9 +25,8 @@ and the loop runs as without a plan (batched, or eagerly with the eager error).
 A plan is recorded only when every call in the body is an op's own entry point
 (:data:`~ascreg.errors.FORWARDER_MARKER`) and every operand is an input, an earlier call's
 result or an immutable value (a number, an enum member, a pointer, a per-iteration index or
-pointer); each loop keeps its :data:`PLANS_PER_LOOP` most recent plans. A front end may give
-an op a faster *step* than the admitted call for forms whose outcome it knows
-(``step_for`` of :func:`start`'s caller, :mod:`ascreg._frontend.batching`).
+pointer); each loop keeps its :data:`PLANS_PER_LOOP` most recent plans. Each call replays
+through the step its op's batching rule gives (:func:`ascreg.engine.batching.step_for`).
 
 Set ``ASCREG_PLANS=0`` in the environment to turn plans off.
 
@@ -63,17 +62,16 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.engine import batch as batching
+from ascreg.engine.batch import LOG, Batch, RowInts
+from ascreg.engine.sites import PLANS_PER_LOOP, Site
 from ascreg.errors import CALL_MARKER
-from ascreg.machine import batch as batching
-from ascreg.machine.batch import LOG, Batch, RowInts
 from ascreg.machine.block import _STACK
 from ascreg.machine.memory import Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
 from ascreg.machine.sync import Pipe
 
-PLANS_PER_LOOP = 8
-"""How many plans one loop keeps (the most recently used first)."""
 ENABLED = os.environ.get("ASCREG_PLANS", "1") != "0"
 """False when ``ASCREG_PLANS=0`` (loops then run batched every time, recording no plans)."""
 
@@ -81,7 +79,7 @@ Step = Callable[..., Any]
 """One recorded call, as a function of the call's operands that makes the call (admitted, checked,
 run) and returns what the op returns."""
 StepMaker = Callable[[Any, Any, tuple[Any, ...], Any], Step]
-"""The front end's ``maker(op, impl, args, result) -> step`` of the step of a recorded call."""
+"""``maker(op, impl, args, result) -> step``: the step of a recorded call (:func:`ascreg.engine.batching.step_for`)."""
 
 Call = tuple[StepMaker, Any, Any, tuple[Any, ...], Any, list[tuple[bool, Any]], int | None]
 """A recorded call, as the step maker, op, implementation, arguments, result, operands (as
@@ -101,37 +99,6 @@ _BY_IDENTITY = (
 """Inputs the guard compares by identity (besides ops, None and the booleans)."""
 
 
-class Site:
-    """One batchable loop of a VF: its name for the log and its plans.
-
-    Parameters
-    ----------
-    where
-        ``"<function> line <n>"``.
-    recordable
-        False when a call in the body is not an op's entry point (no plan is ever recorded).
-    """
-
-    __slots__ = ("plans", "recordable", "where", "whole")
-
-    def __init__(self, where: str, recordable: bool) -> None:
-        self.where = where
-        self.recordable = recordable and ENABLED
-        self.plans: list[Plan] = []
-        self.whole: Whole | None = None
-        """The VF this loop ends, when a plan may replay the VF whole."""
-
-    def keep(self, plan: Plan, recorder: Recorder, iterations: range) -> None:
-        """Put *plan* first, dropping the least recently used beyond :data:`PLANS_PER_LOOP`.
-
-        The loop of a VF replayed whole also gives the VF the plan (:meth:`Whole.adopt`).
-        """
-        self.plans.insert(0, plan)
-        del self.plans[PLANS_PER_LOOP:]
-        if self.whole is not None:
-            self.whole.adopt(plan, recorder, iterations)
-
-
 # -- recording ------------------------------------------------------------------------------------
 
 
@@ -142,7 +109,7 @@ class Recorder:
     ----------
     inputs
         The values of the names the body reads from outside, in the order of the loop's
-        ``inputs`` (:mod:`ascreg.machine.loops`).
+        ``inputs`` (:mod:`ascreg.engine.loops`).
     """
 
     __slots__ = ("calls", "failed", "inputs", "inside", "kept", "slots", "values")
@@ -226,7 +193,11 @@ class Recorder:
         ]
         finals = [(is_slot, v if is_slot else batch.last(v)) for is_slot, v in outputs]  # type: ignore[misc]
         registers = [k for k, v in enumerate(self.inputs) if isinstance(v, RegTensor | MaskReg)]
-        return Plan(guard, _program(steps), len(self.kept), finals, registers)
+        program = _program(steps)
+        return Plan(
+            guard, program, len(self.kept), finals, registers, self.inputs, self.values,
+            batch.iterations,
+        )  # fmt: skip
 
 
 # -- the guard ------------------------------------------------------------------------------------
@@ -239,8 +210,14 @@ def _guard(
     names: dict[str, Any] = {"Ref": Ref, "_bits": _float_bits, "rng": iterations}
     checks = ["r == rng"]
     state: list[str] = []
+    first: dict[int, str] = {}  # the first input that is each register, mask or Ref
     for k, value in enumerate(inputs):
         item = f"i[{k}]"
+        if isinstance(value, _STATE) and id(value) in first:  # one object under two names
+            checks.append(f"{item} is {first[id(value)]}")  # (``mask = maskFull``), as recorded
+            continue
+        if isinstance(value, _STATE):
+            first[id(value)] = item
         if isinstance(value, RegTensor | MaskReg):
             names[f"t{k}"] = type(value)
             checks.append(f"type({item}) is t{k}")
@@ -256,7 +233,7 @@ def _guard(
             if check is None:
                 return None
             checks.append(check)
-    if len(state) > 1:  # no two registers (or register views), masks or Refs share storage
+    if len(state) > 1:  # no other two registers (or views), masks or Refs share storage
         names["_own"] = storage
         checks.append(f"len({{{', '.join(f'id(_own({s}))' for s in state)}}}) == {len(state)}")
     source = (
@@ -280,6 +257,9 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
     if kind is float:
         names[f"{name}_b"] = _float_bits(value)
         return f"(type({item}) is float and _bits({item}) == {name}_b)"
+    if isinstance(value, np.generic):  # a numpy scalar (np.float32(1.0)): its type and bytes
+        names[f"{name}_t"], names[f"{name}_b"] = kind, value.tobytes()
+        return f"(type({item}) is {name}_t and {item}.tobytes() == {name}_b)"
     if isinstance(value, Pointer) and not isinstance(value, batching.RowPointer):
         for part in ("memory", "dtype", "block"):
             names[f"{name}_{part}"] = getattr(value, part)
@@ -353,7 +333,10 @@ class Plan:
         plan.run = run
         return plan
 
-    __slots__ = ("extra", "finals", "guard", "register", "registers", "run")
+    __slots__ = (
+        "extra", "finals", "guard", "inputs", "iterations", "register", "registers", "run", "slots",
+        "values",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -362,15 +345,51 @@ class Plan:
         extra: int,
         finals: list[tuple[bool, Any]],
         registers: list[int],
+        inputs: tuple[Any, ...] = (),
+        values: list[Any] | None = None,
+        iterations: range | None = None,
     ) -> None:
         self.guard = guard
         self.run = run
         self.extra = [None] * extra
         """The slots after the inputs (the results of calls), empty until the program runs."""
         self.finals = finals
+        self.slots = registers
         self.registers = operator.itemgetter(*registers) if len(registers) > 1 else None
         """The input registers and masks (journaled at once, :meth:`Batch.journal`)."""
         self.register = registers[0] if len(registers) == 1 else None
+        self.inputs = inputs
+        """The inputs it was recorded (or translated) for, their ``Ref`` values, its range."""
+        self.values = values or []
+        self.iterations = iterations
+
+    def translated(self, inputs: tuple[Any, ...], iterations: range) -> Plan | None:
+        """Return this plan for *inputs* that differ from its own only in their memories.
+
+        A run on new memory (a kernel launch's next block: its own UB) with pointers at the
+        same addresses, in allocations of the same bounds, and otherwise equal inputs
+        (registers of the same classes, ``Ref`` boxes holding equal values) makes the same
+        calls on pointers that differ only in the memory and allocation they belong to
+        (:func:`_places`): this plan, with each pointer moved, is the plan it would record.
+        None when the inputs differ in anything else.
+        """
+        if iterations != self.iterations:
+            return None
+        places = _input_places(self.inputs, self.values, inputs)
+        if places is None:
+            return None
+        values = [v.value if type(v) is Ref else None for v in inputs]
+        # the same guard and program, their memories, allocations and pointers moved
+        parts: dict[int, Any] = {}
+        for (memory, block), (new_memory, new_block) in places.items():  # (ids of the old)
+            parts[memory], parts[block] = new_memory, new_block
+        try:
+            guard = _rebound(self.guard, places, parts)
+            run = _rebound(self.run, places, parts)
+            finals = [(s, v if s else _moved(v, places)) for s, v in self.finals]
+        except KeyError:  # a pointer into a memory none of the inputs points into
+            return None
+        return Plan(guard, run, len(self.extra), finals, self.slots, inputs, values, iterations)
 
 
 # -- running a loop -------------------------------------------------------------------------------
@@ -380,17 +399,26 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
     """Replay a plan of *site*, or start a batched attempt at it, or say it runs eagerly.
 
     Returns the loop variable's and the assigned names' final values (a tuple) when a plan
-    replayed the loop, a :class:`~ascreg.machine.batch.Batch` (recording a plan when it can)
+    replayed the loop, a :class:`~ascreg.engine.batch.Batch` (recording a plan when it can)
     to run the body in, or None to run it eagerly.
     """
+    if inputs is not None and site.extras:
+        extra = site.extra_inputs()
+        inputs = None if extra is None else inputs + extra
     if inputs is not None and site.plans:
         done = _replay(site, iterations, inputs)
         if done is not None:
             return done
-    attempt = batching.enter(site.where, iterations)
-    if attempt is not None and inputs is not None and site.recordable:
-        attempt.recorder = Recorder(inputs)
-        attempt.site = site
+    refused = site.refused_for(iterations, inputs) if type(iterations) is range else None
+    if refused is not None:  # refused before for a call like this one: no second attempt
+        LOG.debug("%s: runs eagerly (refused before: %s)", site.where, refused)
+        site.eager(refused)
+        return None
+    attempt = batching.enter(site, iterations)
+    if attempt is not None:
+        attempt.inputs = inputs
+        if inputs is not None and site.recordable:
+            attempt.recorder = Recorder(inputs)
     return attempt
 
 
@@ -405,8 +433,16 @@ def _replay(site: Site, iterations: Any, inputs: tuple[Any, ...]) -> tuple[Any, 
         if plan.guard(iterations, inputs):
             break
     else:
-        return None
-    attempt = batching.enter(site.where, iterations, quiet=True)
+        for known in plans:  # the same run on other memory (a kernel's next block)?
+            moved = known.translated(inputs, iterations)
+            if moved is not None and moved.guard(iterations, inputs):
+                plans.remove(known)  # the moved plan takes its place: one per shape of call
+                plans.insert(0, moved)
+                plan = moved
+                break
+        else:
+            return None
+    attempt = batching.enter(site, iterations, quiet=True)
     if attempt is None:
         return None
     attempt.replayed = "loop"
@@ -502,9 +538,9 @@ class Whole:
             if places is None or not known.guard(known.args, module):  # its module names
                 continue
             translated = known.translated(places, args, self.names, module)
-            if translated is not None:
+            if translated is not None:  # it takes the place of the plan it was made from
+                self.plans.remove(known)
                 self.plans.insert(0, translated)
-                del self.plans[PLANS_PER_LOOP:]
                 return True
         return False
 
@@ -615,13 +651,54 @@ def _places(old: tuple[Any, ...], new: tuple[Any, ...]) -> Places | None:
     return places
 
 
+def _input_places(
+    old: tuple[Any, ...], old_values: list[Any], new: tuple[Any, ...]
+) -> Places | None:
+    """Return how *new* loop inputs move *old* ones: :func:`_places`, registers by class.
+
+    Registers and masks must be of the same classes (a VF makes new ones every call),
+    ``Ref`` boxes must hold equal values (*old_values*: what the old ones held).
+    """
+    if len(old) != len(new):
+        return None
+    plain_old, plain_new = [], []
+    for k, (was, now) in enumerate(zip(old, new, strict=True)):
+        if type(now) is not type(was):
+            return None
+        if isinstance(was, RegTensor | MaskReg):
+            continue
+        if type(was) is Ref:
+            if not _same_value(old_values[k], now.value):
+                return None
+            continue
+        plain_old.append(was)
+        plain_new.append(now)
+    return _places(tuple(plain_old), tuple(plain_new))
+
+
 def _same_value(was: Any, now: Any) -> bool:
     """Return True when *now* passes the guard *was* would get (:func:`_equal`)."""
     if type(was) is float:
         return _float_bits(was) == _float_bits(now)
     if type(was) in (int, str):
         return bool(was == now)
+    if isinstance(was, np.generic):
+        return type(now) is type(was) and bool(now.tobytes() == was.tobytes())
     return now is was
+
+
+def _rebound(function: Any, places: Places, parts: dict[int, Any]) -> Any:
+    """Return *function* (a guard or a program) with the constants of its namespace moved.
+
+    Pointers move with :func:`_moved`; a memory or an allocation a guard compares by identity
+    becomes the new one (*parts*: by the id of the old one); the rest stays. The code is the
+    same (compiled once).
+    """
+    names = {
+        key: _moved(value, places) if isinstance(value, Pointer) else parts.get(id(value), value)
+        for key, value in function.__globals__.items()
+    }
+    return types.FunctionType(function.__code__, names, function.__name__)
 
 
 def _moved(value: Any, places: Places) -> Any:
@@ -680,7 +757,7 @@ def _replay_whole(whole: Whole, args: tuple[Any, ...]) -> bool:
             break
     else:
         return False
-    attempt = batching.enter(whole.site.where, chosen.iterations, quiet=True)
+    attempt = batching.enter(whole.site, chosen.iterations, quiet=True)
     if attempt is None:
         return False
     attempt.replayed = "whole"

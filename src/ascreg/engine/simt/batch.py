@@ -452,6 +452,37 @@ def run_batched(
     return ok
 
 
+def run_block_batches(
+    kernel: Callable[..., Any],
+    blocks: int,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    races: Any,
+) -> int:
+    """Run the leading blocks of a launch of *kernel* in batches; return the first still to run.
+
+    Batches run only where that is provably the same as running the blocks one after another
+    (see the module docstring); 0 when the kernel does not qualify. *races* is the launch's
+    ``GmRaceCheck`` (``ascreg.machine.races``).
+    """
+    launch = vf_launch(kernel)
+    if launch is None:
+        return 0
+    params = inspect.signature(kernel).bind(*args, **kwargs).arguments
+    call = f"asc_vf_call<{getattr(launch.func, '__name__', launch.func)}>"
+    wrapped = launch_args(launch, list(params.values()), call)
+    if wrapped is None:
+        return 0
+    size = max(1, BATCH_LANES // launch.threads)
+    name = getattr(kernel, "__name__", repr(kernel))
+    for first in range(0, blocks, size):
+        count = min(size, blocks - first)
+        _ascreg_blocks = (first, count)  # the launch's BlockProgress reads it
+        if not run_batched(launch, wrapped, first, count, blocks, races, name):
+            return first
+    return blocks
+
+
 def _claim(races: GmRaceCheck, first: int, count: int, n: int) -> bool:
     """Apply the race check to each block's store spans in block order; undo it on a race.
 

@@ -1,6 +1,6 @@
 """Batched hardware loops: one run of a VF loop's body over all of its iterations at once.
 
-:mod:`ascreg.machine.loops` rewrites each ``for i in range(n)`` loop of a ``__simd_vf__``
+:mod:`ascreg.engine.loops` rewrites each ``for i in range(n)`` loop of a ``__simd_vf__``
 function that may be batched (see there) into "try the body once with ``i`` standing for every
 iteration; if that cannot give the eager result, undo it and run the loop as written". This
 module is the run-time half: while a :class:`Batch` is active,
@@ -11,8 +11,9 @@ module is the run-time half: while a :class:`Batch` is active,
   lanes`` array), and the ops compute on those rows with the same core functions;
 * a register read before the loop body writes it (a loop-carried value, such as an
   accumulator), a memory byte stored by one iteration and accessed by another, a loop index
-  used as a plain number (Python control flow that depends on the iteration), an op that is not
-  known to be row-wise (``ascreg._frontend.batching``), or *any* error raise :class:`Fallback`;
+  used as a plain number (Python control flow that depends on the iteration), an op whose
+  batching rule does not take the call (``ascreg.engine.batching``), or *any* error raise
+  :class:`Fallback`;
 * :meth:`Batch.abandon` then restores every register, ``Ref``, UB byte and the block's
   bookkeeping (written-byte marks, pipe tracker) as they were before the loop, and the loop
   runs eagerly, so the result, and any error with its message, is exactly the eager one.
@@ -69,16 +70,35 @@ Lanes = np.ndarray[Any, Any]
 
 
 class Fallback(Exception):
-    """Raised inside a batched attempt when only eager execution gives the right result."""
+    """Raised inside a batched attempt when only eager execution gives the right result.
+
+    ``scope`` says what the reason depends on, and so for which later calls the refusal is
+    remembered (:mod:`ascreg.engine.sites`): ``"form"`` (the body and the form of its inputs:
+    every call of that form), ``"layout"`` (the addresses, allocation bounds and values of
+    this call: calls with the same ones) or ``"state"`` (the block's or a register's state
+    before the loop: not remembered).
+    """
+
+    scope = "form"
 
 
 _ACTIVE: list[Batch] = BATCHING
 """The running batch (at most one: loops inside a batched body are never batched)."""
 
 
-def fallback(reason: str) -> Fallback:
-    """Return the :class:`Fallback` for *reason* (raise it)."""
-    return Fallback(reason)
+class Carried(Fallback):
+    """Raised when an op call writes a register it read first: a chain carried by one op.
+
+    :func:`ascreg.engine.batching.batched` catches it and scans the op over the iterations in
+    order; anything else undoes the batch, as for any :class:`Fallback`.
+    """
+
+
+def fallback(reason: str, *, scope: str = "form") -> Fallback:
+    """Return the :class:`Fallback` for *reason* (raise it); *scope*: see :class:`Fallback`."""
+    error = Fallback(reason)
+    error.scope = scope
+    return error
 
 
 # -- values with one entry per iteration --------------------------------------------------------
@@ -133,7 +153,7 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
             values = self.values
             ends = [int(values[0]), int(values[-1])]
             if max(abs(apply(other, e) if swap else apply(e, other)) for e in ends) >= _LIMIT:
-                raise fallback("loop-index arithmetic beyond 62 bits")
+                raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
             result = apply(other, values) if swap else apply(values, other)
             made = RowInts(result, _step(name, self.step, other, swap))
             if memo is not None:
@@ -143,7 +163,7 @@ def _arith(name: str, swap: bool = False) -> Callable[[RowInts, Any], Any]:
         _check_operands(name, left, right)
         result = apply(left, right)
         if np.abs(result).max(initial=0) >= _LIMIT:
-            raise fallback("loop-index arithmetic beyond 62 bits")
+            raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
         return RowInts(result, _step(name, self.step, other, swap))
 
     method.__name__ = f"__{'r' if swap else ''}{name}__"
@@ -211,14 +231,14 @@ def _check_operands(name: str, left: Any, right: Any) -> None:
     or wrap, so those cases run eagerly (where Python raises or computes them).
     """
     if name in ("floordiv", "mod") and not np.all(right != 0):
-        raise fallback("a division by zero in loop-index arithmetic")
+        raise fallback("a division by zero in loop-index arithmetic", scope="layout")
     if name in ("lshift", "rshift"):
         if np.min(right) < 0 or np.max(right) > 62:
-            raise fallback("a shift count outside [0, 62] in loop-index arithmetic")
+            raise fallback("a shift count outside [0, 62] in loop-index arithmetic", scope="layout")
         if name == "lshift" and _magnitude(left) << int(np.max(right)) >= _LIMIT:
-            raise fallback("loop-index arithmetic beyond 62 bits")
+            raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
     if name == "mul" and _magnitude(left) * _magnitude(right) >= _LIMIT:
-        raise fallback("loop-index arithmetic beyond 62 bits")
+        raise fallback("loop-index arithmetic beyond 62 bits", scope="layout")
 
 
 def _unusable(self: Any, *args: Any) -> Any:
@@ -405,7 +425,7 @@ class RowPointer(UbPtr[Any]):
     def require_alignment(self, nbytes: int, rule: str) -> None:
         """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
         if (self.rows % nbytes).any():
-            raise fallback(f"a misaligned address in some iteration ({rule})")
+            raise fallback(f"a misaligned address in some iteration ({rule})", scope="layout")
 
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when every iteration's address is a multiple of *nbytes*."""
@@ -426,7 +446,7 @@ class RowPointer(UbPtr[Any]):
         low, high, step, nbytes, start, span, last = facts
         block = self.block
         if block is not None and not block.live:
-            raise fallback("an access leaves its allocation in some iteration")
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
         memory = self.memory
         data = memory.data
         if high > data.size:
@@ -481,16 +501,16 @@ class RowPointer(UbPtr[Any]):
             step = self.step = int(rows[1] - rows[0])
         address = self.address  # rows[0]
         if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
-            raise fallback("the addresses differ in alignment between iterations")
+            raise fallback("the addresses differ in alignment between iterations", scope="layout")
         if step is None:
             low, high = int(rows.min()), int(rows.max()) + nbytes
         else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
             last = address + (n - 1) * step
             low, high = (address, last + nbytes) if step >= 0 else (last, address + nbytes)
         if not self._holds(low, high):
-            raise fallback("an access leaves its allocation in some iteration")
+            raise fallback("an access leaves its allocation in some iteration", scope="layout")
         if write and n > 1 and (step is None or abs(step) < nbytes):
-            raise fallback("stores of different iterations overlap")
+            raise fallback("stores of different iterations overlap", scope="layout")
         facts = (low, high, step, nbytes, address // size, (low, high), None)
         if self.known is None:
             self.known = {}
@@ -559,24 +579,33 @@ class Batch:
 
     Parameters
     ----------
-    where
-        The loop, for log messages (``"vf line 12"``).
+    site
+        The loop (its ``where`` names it in log messages: ``"vf line 12"``).
     iterations
         The loop's ``range``.
     """
 
-    def __init__(self, where: str, iterations: range) -> None:
+    def __init__(self, site: Any, iterations: range) -> None:
         EPOCH[0] += 1
         self.epoch = EPOCH[0]
-        self.where = where
+        self.site = site
+        """The loop (:class:`~ascreg.engine.sites.Site`)."""
+        self.where = site.where
         self.iterations = iterations
         self.count = len(iterations)
         self.index = _index(iterations)
         self.registers: dict[int, tuple[Any, Any, tuple[int, Any]]] = {}
         """For each register written in the batch (by id), the register, its pre-loop content
         and its lane count and dtype (None for a mask)."""
-        self.read_first: dict[int, Any] = {}
-        """The registers (by id) read before the batch wrote them (their pre-loop value)."""
+        self.read_first: dict[int, tuple[Any, int]] = {}
+        """The registers (by id) read before the batch wrote them, with the :attr:`serial` of
+        the op call that read them first."""
+        self.serial = 0
+        """The op call running (counted from 1 by :func:`ascreg.engine.batching.batched`)."""
+        self.touched: list[tuple[Any, Any]] = []
+        """The registers the running op call wrote, with what they held before it."""
+        self.scanned: dict[int, int] = {}
+        """The registers (by id) carried between iterations by one op's scan, by its serial."""
         self.refs: dict[int, tuple[Ref[Any], Any]] = {}
         """For each Ref the batch changed (by id), the Ref and its value before the loop."""
         self.saved: list[tuple[Memory, int, Lanes]] = []
@@ -584,14 +613,40 @@ class Batch:
         self.accesses: list[Access] = []
         """Every access, as (memory, row addresses, bytes per row, write, iterations, step)."""
         self.recorder: Any = None
-        """The :class:`~ascreg.machine.plans.Recorder` of this run's op calls, if it records a
-        plan (set by :func:`ascreg.machine.plans.start`), and the loop it records for."""
-        self.site: Any = None
+        """The :class:`~ascreg.engine.plans.Recorder` of this run's op calls, if it records a
+        plan (set by :func:`ascreg.engine.plans.start`)."""
+        self.inputs: tuple[Any, ...] | None = None
+        """The values of the names the body reads from outside, if known (what a refusal at
+        run time is remembered for, :meth:`ascreg.engine.sites.Site.refuse`)."""
         self.replayed = ""
         """Which plan's program runs in this batch instead of the loop body, if any (``"loop"``,
         or ``"whole"`` for the whole VF)."""
         self.watched = False
         """True once an access reached a memory with a hook (a running block's UB)."""
+
+    # -- what the ops' batching rules ask (``ascreg._frontend.rules``) --
+
+    @staticmethod
+    def per_iteration(obj: Any) -> bool:
+        """Return True for an operand that may differ between iterations, or carries state.
+
+        Registers and masks holding one row per iteration, per-iteration integers and
+        pointers, but also every pointer, ``Ref`` and container: an op that is not known to
+        take them row by row must not run once for all iterations.
+        """
+        if isinstance(obj, Pointer | Ref | RowInts | list | tuple | dict):
+            return True
+        if isinstance(obj, RegTensor | MaskReg):
+            held = obj.held()
+            return held is not None and held.ndim > 1
+        return False
+
+    def address(self, pointer: Any) -> Any:
+        """Return *pointer* with one address per iteration (the same one when it is plain)."""
+        if isinstance(pointer, RowPointer) or not isinstance(pointer, Pointer):
+            return pointer
+        rows = np.full(self.count, pointer.address, dtype=np.int64)
+        return RowPointer.at(pointer, rows, 0)
 
     # -- registers and refs --
 
@@ -601,10 +656,13 @@ class Batch:
         if key in self.registers:
             return
         if value is None:
-            raise fallback(f"{type(reg).__name__} is read before anything was written to it")
+            raise fallback(
+                f"{type(reg).__name__} is read before anything was written to it", scope="state"
+            )
         if type(value) is UndefinedLanes:  # their masks follow the lanes in eager order only
-            raise fallback(f"{type(reg).__name__} holds undefined lanes")
-        self.read_first[key] = reg
+            raise fallback(f"{type(reg).__name__} holds undefined lanes", scope="state")
+        if key not in self.read_first:
+            self.read_first[key] = (reg, self.serial)
 
     def write(self, reg: Any, old: Any, new: Any) -> None:
         """Note a register write, keeping its pre-loop content to restore.
@@ -612,7 +670,10 @@ class Batch:
         *new* must be one row of the register's lanes, or one row per iteration.
         """
         key = id(reg)
+        self.touched.append((reg, old))
         known = self.registers.get(key)
+        if known is not None and self.replayed:
+            return  # a replay makes the calls its recording checked, on operands of one shape
         lanes, dtype = _layout(reg) if known is None else known[2]
         shape = new.shape
         if (
@@ -622,29 +683,33 @@ class Batch:
         ):
             raise fallback(f"an op produced {new.dtype}{new.shape} for {type(reg).__name__}")
         if known is not None:
+            scanned = self.scanned.get(key)
+            if scanned is not None and scanned != self.serial:
+                raise fallback(
+                    f"{type(reg).__name__} is carried between iterations by one op and "
+                    "written by another"
+                )
             return
-        if key in self.read_first:
-            raise fallback(
-                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
-            )
+        first = self.read_first.get(key)
+        if first is not None:
+            name = type(reg).__name__
+            if first[1] == self.serial:  # read and written by this very call: a scan
+                raise Carried(f"{name} is carried between iterations by one op")
+            raise fallback(f"{name} is read before the loop body writes it (loop-carried)")
         self.registers[key] = (reg, old, (lanes, dtype))
 
-    def wrote(self, reg: Any) -> None:
-        """Journal *reg* before a plan's step writes a result of the op's own shape into it.
+    def carried(self, reg: Any, old: Any, rows: Any) -> None:
+        """Give *reg* the *rows* a scan of the running op computed (:mod:`.batching`).
 
-        :meth:`write` for a step (:mod:`ascreg._frontend.steps`), which writes
-        ``_lanes``/``_bits`` itself: the pre-loop content is kept once, and a register the
-        batch read before writing it is loop-carried.
+        *reg* is a register that holds its bytes (never a view: :func:`.batching.scan` gives
+        the storage of each); *old* is what it held before the loop (journaled to undo); the
+        register may not be written by another op of the body after this one.
         """
-        reg = storage(reg)  # a view's bytes are its storage register's
         key = id(reg)
-        if key in self.registers:
-            return
-        if key in self.read_first:
-            raise fallback(
-                f"{type(reg).__name__} is read before the loop body writes it (loop-carried)"
-            )
-        self.registers[key] = _entry(reg)
+        self.scanned[key] = self.serial
+        if key not in self.registers:
+            self.registers[key] = (reg, old, _layout(reg))
+        reg.restore(rows)
 
     def journal(self, regs: list[Any]) -> None:
         """Journal every register of *regs* at once, as :meth:`wrote` would before each write.
@@ -653,13 +718,6 @@ class Batch:
         journaled as it is: the commit and the undo leave it as it was).
         """
         self.registers.update({id(r): _entry(r) for r in map(storage, regs)})
-
-    def claim(self, ref: Ref[Any]) -> None:
-        """Journal a ``Ref`` an op updates, as :meth:`carried_count` does.
-
-        For a step that knows the counts :meth:`carried_count` would give.
-        """
-        self._claim(ref)
 
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
@@ -687,12 +745,12 @@ class Batch:
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
             start, step = int(value), lanes if carried else 0
             if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
-                raise fallback("a count outside uint32_t")
+                raise fallback("a count outside uint32_t", scope="layout")
             return _counts(start, step, self.count)
         else:
             raise fallback(f"an UpdateMask count of type {type(value).__name__}")
         if rows.size and (rows.min() < 0 or rows.max() >= 1 << 32):
-            raise fallback("a count outside uint32_t")
+            raise fallback("a count outside uint32_t", scope="layout")
         return np.asarray(rows, dtype=np.int64)
 
     def carried_pointer(self, ref: Ref[Any], stride: Any) -> None:
@@ -765,7 +823,7 @@ class Batch:
         # no checkpoint to undo: access_rows changes the block only when it returns True, and
         # nothing after it in commit() can fail
         if not context.access_rows(plan):
-            raise fallback("the block's checks need the accesses one by one")
+            raise fallback("the block's checks need the accesses one by one", scope="state")
 
     def _reported(self) -> tuple[BlockContext | None, list[int]]:
         """Return the block the accesses report to and their positions (those it watches)."""
@@ -779,7 +837,7 @@ class Batch:
             if context is None:
                 context = ctx
             elif ctx is not context:
-                raise fallback("accesses to the UB of more than one block")
+                raise fallback("accesses to the UB of more than one block", scope="state")
             positions.append(position)
         return context, positions
 
@@ -797,7 +855,9 @@ class Batch:
                     continue
                 start, end = other[6]
                 if start < high and low < end and _cross_iteration(store, other):
-                    raise fallback("an iteration accesses UB bytes another iteration stores")
+                    raise fallback(
+                        "an iteration accesses UB bytes another iteration stores", scope="layout"
+                    )
 
     # -- ending --
 
@@ -812,7 +872,7 @@ class Batch:
     def end(self) -> None:
         """:meth:`commit` for a batch whose registers and ``Ref`` boxes nobody reads after it.
 
-        A whole VF's replay (:class:`ascreg.machine.plans.Whole`): its registers die with it.
+        A whole VF's replay (:class:`ascreg.engine.plans.Whole`): its registers die with it.
         """
         self.check_memory()
         if self.watched:
@@ -822,20 +882,16 @@ class Batch:
     def _last_rows(self) -> None:
         """Leave every register and ``Ref`` the batch wrote holding its last iteration's value."""
         # the last row, a view: ops replace a register's array, never write into it
-        for reg, _old, layout in self.registers.values():
-            if layout[1] is None:  # a mask: MaskReg.restore, inline
-                bits = reg._bits
-                if bits is not None and bits.ndim == 2:
-                    reg._bits, reg._lanes_of = bits[-1], None
-            else:
-                lanes = reg._lanes
-                if lanes is not None and lanes.ndim == 2:
-                    reg._lanes = lanes[-1]
+        for reg, _old, _layout in self.registers.values():
+            held = reg.held()
+            if held is not None and held.ndim == 2:
+                reg.restore(held[-1])
         for ref, _old in self.refs.values():
             ref.value = self.last(ref.value)
 
     def _close(self) -> None:
         _ACTIVE.pop()
+        self.site.ran("replayed" if self.replayed else "batched")
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug(
                 "%s: batched over %d iterations%s",
@@ -846,7 +902,7 @@ class Batch:
         """:meth:`commit`, then return the loop variable's and *values*' final values.
 
         *values* are what the names the body assigns hold after the batched body. A run that
-        recorded its op calls leaves its plan with the loop (:mod:`ascreg.machine.plans`).
+        recorded its op calls leaves its plan with the loop (:mod:`ascreg.engine.plans`).
         """
         recorder = self.recorder
         plan = None if recorder is None else recorder.plan(self, values)  # before commit: an
@@ -882,16 +938,18 @@ class Batch:
         for memory, start, old in reversed(self.saved):
             memory.data[start : start + old.size] = old
         for reg, old, _layout in self.registers.values():
-            if isinstance(reg, MaskReg):
-                reg.restore(old)
-            else:
-                reg._lanes = old
+            reg.restore(old)
         for ref, old in self.refs.values():
             ref.value = old
         _ACTIVE.pop()
-        reason = error if isinstance(error, Fallback) else f"{type(error).__name__}: {error}"
+        refused = isinstance(error, Fallback)
+        reason = str(error) if refused else f"{type(error).__name__}: {error}"
         what = "its plan is not replayed" if replay else "runs eagerly"
         LOG.debug("%s: %s (%s)", self.where, what, reason)
+        if not replay:
+            if refused:  # remembered for the calls it depends on: no second attempt at them
+                self.site.refuse(self.iterations, self.inputs, error.scope, reason)  # type: ignore[attr-defined]
+            self.site.eager(reason, warn=refused)
         if not isinstance(error, Exception):
             raise error
 
@@ -911,7 +969,7 @@ def _entry(reg: Any) -> tuple[Any, Any, tuple[int, Any]]:
     """Return the journal entry of *reg* as it is now: itself, its content, its layout."""
     if isinstance(reg, MaskReg):
         return reg, reg.held(), (MASK_BITS, None)
-    return reg, reg._lanes, (reg.lanes, reg._np_dtype)
+    return reg, reg.held(), (reg.lanes, reg.dtype.np_dtype)
 
 
 Access = tuple[Memory, Lanes, int, bool, Lanes | None, int | None, tuple[int, int]]
@@ -1015,7 +1073,7 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
         previous, shift = groups[-1], 1
         for group in groups:
             if _meets(previous, group, shift):
-                raise fallback("two accesses in a row touch the same bytes")
+                raise fallback("two accesses in a row touch the same bytes", scope="layout")
             previous, shift = group, 0
         return
     k = np.concatenate([np.arange(g.rows.size) if g.which is None else g.which for g in groups])
@@ -1026,7 +1084,7 @@ def _eager_ranks(groups: list[RowsAccess], count: int) -> None:
     starts = np.concatenate([g.rows for g in groups])[order]
     kinds = np.concatenate([np.full(g.rows.size, g.width * 2 + g.write) for g in groups])[order]
     if ((starts[1:] == starts[:-1]) & (kinds[1:] == kinds[:-1])).any():
-        raise fallback("two accesses in a row touch the same bytes")
+        raise fallback("two accesses in a row touch the same bytes", scope="layout")
     offset = 0
     for group in groups:
         group.ranks = ranks[offset : offset + group.rows.size]
@@ -1063,23 +1121,36 @@ def _meets(one: RowsAccess, then: RowsAccess, shift: int) -> bool:
     return bool((one.rows[:size] == then.rows[shift : shift + size]).any())
 
 
-def enter(where: str, iterations: Any, *, quiet: bool = False) -> Batch | None:
-    """Start a batched attempt at a loop over *iterations*, or return None to run it eagerly.
+def enter(site: Any, iterations: Any, *, quiet: bool = False) -> Batch | None:
+    """Start a batched attempt at the loop *site* over *iterations*, or return None (eager).
 
-    *quiet*: do not log why it runs eagerly (a plan's replay asks first, then the loop itself).
+    *site* is the loop's :class:`~ascreg.engine.sites.Site`, which counts an eager run and
+    says why (a loop inside a running batch runs inside it: not an eager run). *quiet*: say
+    nothing (a plan's replay asks first, then the loop itself).
     """
-    if not isinstance(iterations, range) or _ACTIVE:
+    if _ACTIVE:
+        if not quiet:
+            site.ran("inside")
+        return None
+    if not isinstance(iterations, range):
         return None
     policy = get_policy()
     if policy.execution == "eager" or policy.undefined != "error":
         if not quiet:
-            LOG.debug("%s: runs eagerly (the policy says execution=%r, undefined=%r)",
-                      where, policy.execution, policy.undefined)  # fmt: skip
+            reason = (
+                f"the policy says execution={policy.execution!r}, undefined={policy.undefined!r}"
+            )
+            LOG.debug("%s: runs eagerly (%s)", site.where, reason)
+            site.eager(reason, warn=False)
         return None
-    if not MIN_ITERATIONS <= len(iterations) <= MAX_ITERATIONS:
+    count = len(iterations)
+    if not MIN_ITERATIONS <= count <= MAX_ITERATIONS:
         if not quiet:
-            LOG.debug("%s: runs eagerly (%d iterations)", where, len(iterations))
+            LOG.debug("%s: runs eagerly (%d iterations)", site.where, count)
+            many = count > MAX_ITERATIONS
+            limit = f"more than {MAX_ITERATIONS}" if many else f"fewer than {MIN_ITERATIONS}"
+            site.eager(f"{count} iterations ({limit})", warn=many)
         return None
-    batch = Batch(where, iterations)
+    batch = Batch(site, iterations)
     _ACTIVE.append(batch)
     return batch

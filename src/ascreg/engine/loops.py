@@ -1,0 +1,660 @@
+"""Which loops of a ``__simd_vf__`` function may run batched, and the rewritten function.
+
+A ``for NAME in range(...)`` loop of a VF is a *candidate* for batched execution
+(:mod:`ascreg.engine.batch`) when its body, read once from the syntax tree, is register,
+mask, pointer and index code whose Python control flow is the same in every iteration:
+
+* every statement is an assignment to plain names, an expression, ``pass``, an ``if`` or a
+  nested ``for`` over ``range`` built of such statements (no ``while``, ``break``,
+  ``continue``, ``return``, ``try``, ``with``, ``del``, ``assert``); a nested loop runs in
+  order inside the batched one, so an accumulator of the inner loop is simply carried by it,
+  and an ``if`` on a per-iteration value stops the batch at run time;
+* every call is an ascreg op (a row of ``ascreg._spec``), a register, mask or ``Ref``
+  constructor, a numpy scalar type or ``float``/``int``/``bool`` (``np.float32(1.0)``),
+  ``min``/``max``/``abs``, ``range`` (a nested loop's), or a ``__simd_callee__`` helper whose
+  own body follows the same rules (it runs as part of the body): a ``print``, a call into
+  other user code, a method call such as ``list.append`` or ``reg.set``, a numpy function all
+  mean eager;
+* no Python variable is read before the body assigns it and assigned later (a loop-carried
+  Python value such as ``total += 1``), and no ``Ref``'s ``.value`` is read or assigned.
+
+Run-time checks (loop-carried registers, memory shared between iterations, control flow on the
+loop index, ops whose batching rule does not take the call, errors) make
+:mod:`~ascreg.engine.batch` undo the attempt and run the candidate eagerly. The analysis runs
+once per function (the first call). Every loop gets a :class:`~ascreg.engine.sites.Site`: a
+loop that runs eagerly says so once with an :class:`~ascreg.errors.EagerLoopWarning`, and
+:func:`explain` lists every loop's decision and what its runs did.
+
+Examples
+--------
+>>> from ascreg import Reg, uint16_t
+>>> def vf(dst, src, n):
+...     r = Reg.RegTensor[uint16_t]()
+...     for i in range(n):
+...         Reg.LoadAlign(r, src + i * 128)
+...         Reg.StoreAlign(dst + i * 128, r, Reg.CreateMask[uint16_t]())
+...     for i in range(n):
+...         print(i)
+>>> for line in explain(vf): print(line)
+vf line 3: batched when the run-time checks pass
+vf line 6: eager: calls print, which is not an ascreg operation
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ascreg.engine import batch, plans
+from ascreg.engine.sites import Site
+from ascreg.errors import CALL_MARKER, FORWARDER_MARKER, EagerLoopWarning
+from ascreg.machine.ref import Ref
+from ascreg.machine.registers import MaskReg, RegTensor
+
+SAFE_BUILTINS = frozenset({int, float, bool, min, max, abs})
+"""Builtins a batched body may call (on a loop index they raise ``Fallback``, not a wrong value)."""
+SIMPLE_STATEMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)
+"""The simple statements of a batchable loop body (``if`` and ``for`` are checked inside)."""
+CALLEE_KIND = "simd_callee"
+"""The mark ``__simd_callee__`` sets (``__ascreg_kind__``): a helper that runs in the body."""
+MAX_CALLEE_DEPTH = 4
+"""Helpers calling helpers deeper than this make the loop eager."""
+WHOLE = "__ascreg_whole__"
+"""The name under which the rewritten function reaches :meth:`~ascreg.engine.plans.Whole.start`."""
+HELPER = "__ascreg_batch__"
+"""The name under which the rewritten function reaches :func:`~ascreg.engine.plans.start`."""
+EAGER = "__ascreg_eager__"
+"""The name under which a loop that never batches tells its site it runs (eagerly)."""
+
+
+class _Loop:
+    """The decision about one ``for`` loop: batchable or why not, what the body assigns and reads."""
+
+    def __init__(self, node: ast.For, where: str) -> None:
+        self.node = node
+        self.where = where
+        self.reason: str | None = None
+        self.assigned: list[str] = []
+        self.inputs: list[str] | None = None
+        """The names the body reads and never assigns (what it takes from outside), sorted;
+        None when a call in the body is not an op's own entry point (then no plan is recorded,
+        :mod:`ascreg.engine.plans`)."""
+        self.extras: tuple[tuple[dict[str, Any], str], ...] = ()
+        """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
+
+    def describe(self) -> str:
+        """Return ``"<where>: batched ..."`` or ``"<where>: eager: <reason>"``."""
+        if self.reason is None:
+            return f"{self.where}: batched when the run-time checks pass"
+        return f"{self.where}: eager: {self.reason}"
+
+
+class _Refusal(Exception):
+    pass
+
+
+def _source(func: Any) -> tuple[ast.FunctionDef, int] | None:
+    """Return the syntax tree of *func*'s definition and its first line, or None."""
+    code = getattr(func, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return None
+    try:
+        lines, first = inspect.getsourcelines(code)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    definition = tree.body[0] if tree.body else None
+    if not isinstance(definition, ast.FunctionDef) or definition.name != code.co_name:
+        return None  # not the source of this very code (a wrapper, a lambda)
+    ast.increment_lineno(tree, first - 1)
+    definition.decorator_list = []
+    return definition, first
+
+
+def _loops(func: Callable[..., Any]) -> tuple[ast.FunctionDef, list[_Loop]] | None:
+    """Parse *func* and judge each of its ``for`` loops; None when its source is unavailable."""
+    parsed = _source(func)
+    if parsed is None:
+        return None
+    definition, _first = parsed
+    local = _local_names(definition)
+    loops = []
+    for node in ast.walk(definition):
+        if isinstance(node, ast.For):
+            loop = _Loop(node, f"{func.__name__} line {node.lineno}")
+            try:
+                _judge(loop, func, local)
+            except _Refusal as refusal:
+                loop.reason = str(refusal)
+            loops.append(loop)
+    return definition, loops
+
+
+def _local_names(definition: ast.FunctionDef) -> set[str]:
+    """Return the parameters and the names the function assigns (its locals)."""
+    args = definition.args
+    params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    params += [a for a in (args.vararg, args.kwarg) if a is not None]
+    names = {a.arg for a in params}
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
+    """Fill *loop*'s assigned names, inputs and extras; raise :class:`_Refusal` if it never batches."""
+    node = loop.node
+    _header(node, func, local)
+    assert isinstance(node.target, ast.Name)
+    body = _Body(func, local)
+    stored = {node.target.id} | _stores(node.body)
+    body.block(node.body, {node.target.id}, stored)
+    loop.assigned = [n for n in _ordered_stores(node.body) if n != node.target.id]
+    loop.inputs = sorted(body.read - stored) if body.recordable else None
+    loop.extras = tuple(body.extras.values())
+
+
+def _header(node: ast.For, func: Callable[..., Any], local: set[str]) -> None:
+    """Refuse a loop that is not ``for NAME in range(...)`` (no ``else``)."""
+    if not isinstance(node.target, ast.Name):
+        raise _Refusal("the loop variable is not a plain name")
+    if node.orelse:
+        raise _Refusal("the loop has an else clause")
+    iterator = node.iter
+    if not (
+        isinstance(iterator, ast.Call)
+        and isinstance(iterator.func, ast.Name)
+        and iterator.func.id == "range"
+        and "range" not in local
+        and func.__globals__.get("range", range) is range
+        and not iterator.keywords
+    ):
+        raise _Refusal("it does not iterate over range(...)")
+
+
+def _stores(body: list[ast.stmt]) -> set[str]:
+    """Return every name *body* assigns, nested statements included."""
+    return set(_ordered_stores(body))
+
+
+def _ordered_stores(body: list[ast.stmt]) -> list[str]:
+    found = (
+        node.id
+        for statement in body
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+    )
+    return list(dict.fromkeys(found))
+
+
+def _loads(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+class _Body:
+    """The checks of one loop body (and of the helpers it calls): statements, names and calls.
+
+    ``read`` collects the names the body reads; ``recordable`` turns False when a call is not
+    one a plan may record; ``extras`` collects ``(id of globals, name) -> (globals, name)`` of
+    the module names read by the helpers the body calls.
+    """
+
+    def __init__(self, func: Callable[..., Any], local: set[str], depth: int = 0) -> None:
+        self.func = func
+        self.local = local
+        self.depth = depth
+        self.read: set[str] = set()
+        self.recordable = True
+        self.extras: dict[tuple[int, str], tuple[dict[str, Any], str]] = {}
+
+    # -- statements --
+
+    def block(self, statements: list[ast.stmt], definite: set[str], stored: set[str]) -> set[str]:
+        """Check *statements* in order; return the names definitely assigned after them.
+
+        *definite*: the names assigned before them in this iteration; *stored*: every name the
+        loop body assigns. A name in *stored* read before it is definitely assigned is
+        loop-carried.
+        """
+        definite = set(definite)
+        for statement in statements:
+            definite = self.statement(statement, definite, stored)
+        return definite
+
+    def statement(self, statement: ast.stmt, definite: set[str], stored: set[str]) -> set[str]:
+        if isinstance(statement, ast.For):
+            _header(statement, self.func, self.local)
+            self.expressions(statement.iter, definite, stored)
+            assert isinstance(statement.target, ast.Name)
+            self.block(statement.body, definite | {statement.target.id}, stored)
+            return definite  # an empty range assigns nothing
+        if isinstance(statement, ast.If):
+            self.expressions(statement.test, definite, stored)
+            then = self.block(statement.body, definite, stored)
+            other = self.block(statement.orelse, definite, stored)
+            return then & other
+        if not isinstance(statement, SIMPLE_STATEMENTS):
+            raise _Refusal(f"the body has a {type(statement).__name__.lower()} statement")
+        targets: list[ast.expr] = []
+        if isinstance(statement, ast.Assign):
+            targets = statement.targets
+        elif isinstance(statement, ast.AugAssign | ast.AnnAssign):
+            targets = [statement.target]
+        names = [_plain_target(t) for target in targets for t in _elements(target)]
+        value = getattr(statement, "value", None)
+        if value is not None:
+            self.expressions(value, definite, stored)
+        if isinstance(statement, ast.AugAssign):
+            self.carried(set(names), definite, stored)
+        return definite | set(names)
+
+    def carried(self, loads: set[str], definite: set[str], stored: set[str]) -> None:
+        """Refuse a name read before this iteration assigns it and assigned in the body."""
+        carried = (loads & stored) - definite
+        if carried:
+            raise _Refusal(f"{sorted(carried)[0]} is read before the body assigns it")
+        self.read |= loads
+
+    # -- expressions --
+
+    def expressions(self, expr: ast.expr, definite: set[str], stored: set[str]) -> None:
+        """Refuse what a batched body may not contain in *expr*; note the names it reads."""
+        self.carried(_loads(expr), definite, stored)
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Call):
+                self.call(node)
+            elif isinstance(node, ast.Attribute) and node.attr == "value":
+                raise _Refusal("it reads or assigns a Ref's .value")
+            elif isinstance(
+                node,
+                ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+                | ast.Yield | ast.YieldFrom | ast.Await | ast.NamedExpr,
+            ):  # fmt: skip
+                raise _Refusal(f"the body has a {type(node).__name__} expression")
+
+    def call(self, call: ast.Call) -> None:
+        """Refuse a call a batched body may not make; note whether a plan may record it.
+
+        A plan records the calls of ops' own entry points (:data:`FORWARDER_MARKER`); a wrapper
+        around one (a deprecated spelling, which also warns) is batched but not recorded.
+        """
+        target = _resolve(call.func, self.func, self.local)
+        if target is range:
+            return  # a nested loop's range (its header was checked)
+        if getattr(target, "__ascreg_kind__", None) == CALLEE_KIND:
+            self.callee(target, ast.unparse(call.func))
+            return
+        if not _allowed(target):
+            raise _Refusal(f"calls {ast.unparse(call.func)}, which is not an ascreg operation")
+        if not _constructs(target):
+            marker = getattr(target, FORWARDER_MARKER, None)
+            self.recordable &= marker is True and not hasattr(target, "__wrapped__")
+
+    def callee(self, helper: Any, spelling: str) -> None:
+        """Check the body of a ``__simd_callee__`` helper, which runs as part of the body."""
+        if self.depth >= MAX_CALLEE_DEPTH:
+            raise _Refusal(f"calls {spelling}, nested in helpers more than {MAX_CALLEE_DEPTH} deep")
+        parsed = _source(helper)
+        if parsed is None:
+            raise _Refusal(f"calls {spelling}, whose source is unavailable")
+        definition = parsed[0]
+        local = _local_names(definition)
+        inner = _Body(helper, local, self.depth + 1)
+        body = definition.body
+        if body and isinstance(body[-1], ast.Return):
+            last = body[-1]
+            body = body[:-1]
+            if last.value is not None:
+                inner.expressions(last.value, set(local), set())
+        try:
+            inner.block(body, set(local), set())
+        except _Refusal as refusal:
+            raise _Refusal(f"calls {spelling}: {refusal}") from None
+        self.recordable &= inner.recordable
+        names = helper.__globals__
+        self.extras.update(inner.extras)
+        for name in sorted(inner.read - local):
+            self.extras[(id(names), name)] = (names, name)
+
+
+def _elements(target: ast.expr) -> list[ast.expr]:
+    return list(target.elts) if isinstance(target, ast.Tuple | ast.List) else [target]
+
+
+def _plain_target(target: ast.expr) -> str:
+    if not isinstance(target, ast.Name):
+        raise _Refusal("it assigns to something other than a plain name")
+    return target.id
+
+
+_MISSING = object()
+
+
+def _resolve(expr: ast.expr, func: Callable[..., Any], local: set[str]) -> Any:
+    """Return the object *expr* names (subscripts dropped), or ``_MISSING``."""
+    if isinstance(expr, ast.Subscript):
+        return _resolve(expr.value, func, local)
+    if isinstance(expr, ast.Attribute):
+        base = _resolve(expr.value, func, local)
+        return _MISSING if base is _MISSING else getattr(base, expr.attr, _MISSING)
+    if isinstance(expr, ast.Name) and expr.id not in local:
+        found = func.__globals__.get(expr.id, _MISSING)
+        return getattr(builtins, expr.id, _MISSING) if found is _MISSING else found
+    return _MISSING
+
+
+def _allowed(target: Any) -> bool:
+    """Return True for the callables a batched body may call."""
+    if target is _MISSING:
+        return False
+    if isinstance(target, type):  # a class: the register, mask, Ref and scalar constructors
+        return _constructs(target)
+    return _constructs(target) or isinstance(getattr(target, CALL_MARKER, None), str)
+
+
+def _constructs(target: Any) -> bool:
+    """Return True for a value constructor: a register, mask, ``Ref`` or numpy scalar class.
+
+    Or one of :data:`SAFE_BUILTINS`.
+    """
+    if isinstance(target, type):
+        return issubclass(target, RegTensor | MaskReg | Ref | np.generic)
+    return any(target is b for b in SAFE_BUILTINS)
+
+
+# -- the whole function ---------------------------------------------------------------------------
+
+_PROLOGUE_NODES = (
+    ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.Load, ast.Store,
+    ast.operator, ast.unaryop, ast.Call,
+)  # fmt: skip
+"""What a VF's prologue may be made of (besides the call targets): names, numbers, arithmetic."""
+
+
+def _whole(
+    definition: ast.FunctionDef, loops: list[_Loop], func: Callable[..., Any], local: set[str]
+) -> tuple[list[str], list[str]] | None:
+    """Return the parameters and global names of a VF a plan may replay whole, else None.
+
+    That is a function whose body, after its docstring, is a *prologue* -- assignments to
+    plain names of numbers, arithmetic on names, and register, mask and ``Ref`` constructors
+    -- and then one batchable, recordable loop over ``range`` of arithmetic (its last
+    statement), with plain parameters and no free variables. Everything such a call does
+    before its loop is a pure function of its arguments and the module's names, and nothing
+    it makes outlives it (:class:`ascreg.engine.plans.Whole`).
+    """
+    params = definition.args
+    if params.posonlyargs or params.vararg or params.kwarg or params.kwonlyargs:
+        return None
+    if func.__code__.co_freevars:
+        return None
+    body = list(definition.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if not body or not isinstance(body[-1], ast.For):
+        return None
+    loop = next((candidate for candidate in loops if candidate.node is body[-1]), None)
+    if loop is None or loop.reason is not None or loop.inputs is None or loop.extras:
+        return None
+    header = loop.node.iter
+    if not all(_pure(arg, func, local) for arg in header.args):  # type: ignore[attr-defined]
+        return None
+    for statement in body[:-1]:
+        if not isinstance(statement, ast.Assign) or not _pure(statement.value, func, local):
+            return None
+        targets = [t for target in statement.targets for t in _elements(target)]
+        if not all(isinstance(t, ast.Name) for t in targets):
+            return None  # plain names only
+    names = [a.arg for a in params.args]
+    read = {
+        n.id
+        for n in ast.walk(definition)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    return names, sorted(read - local)
+
+
+def _pure(expr: ast.expr, func: Callable[..., Any], local: set[str]) -> bool:
+    """Return True for an expression of names, numbers, arithmetic and constructor calls.
+
+    A call's target (``Reg.RegTensor[T]``) may hold any node: it is resolved, not evaluated
+    as an operand.
+    """
+    calls = [node for node in ast.walk(expr) if isinstance(node, ast.Call)]
+    targets = {id(node) for call in calls for node in ast.walk(call.func)}
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call):
+            if not _constructs(_resolve(node.func, func, local)) or node.keywords:
+                return False
+        elif not isinstance(node, _PROLOGUE_NODES) and id(node) not in targets:
+            return False
+    return True
+
+
+# -- rewriting ------------------------------------------------------------------------------------
+
+
+def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
+    """Return the statements that replay or try *loop* batched, else run it eagerly.
+
+    The helper returns the loop's final values when a recorded plan replayed it
+    (:mod:`ascreg.engine.plans`), a :class:`~ascreg.engine.batch.Batch` to run the body in,
+    or None (eager); an attempt that cannot give the eager result is undone and the loop runs
+    eagerly.
+    """
+    node = loop.node
+    assert isinstance(node.target, ast.Name)
+    index, rng, attempt = node.target.id, f"__ascreg_range{key}", f"__ascreg_batch{key}"
+    inputs = f"__ascreg_inputs{key}"
+    targets = ", ".join([index, *loop.assigned]) + ","
+    values = "".join(f"{n}, " for n in loop.assigned)
+    if loop.inputs is None:
+        read = f"{inputs} = None\n"
+    else:  # an unbound name is the body's error to raise (eagerly), not the replay's
+        names = "".join(f"{n}, " for n in loop.inputs)
+        read = f"try:\n  {inputs} = ({names})\nexcept NameError:\n  {inputs} = None\n"
+    before = f"__ascreg_before{key}"
+    bound = (index, *loop.assigned)
+    # an undone attempt leaves the names the body bound as they were before it: the eager
+    # rerun binds them again, or raises before it does (then they must not hold batch values)
+    put_back = "".join(
+        f"    if {n!r} in {before}:\n      {n} = {before}[{n!r}]\n"
+        f"    else:\n      try:\n        del {n}\n      except NameError:\n        pass\n"
+        for n in bound
+    )
+    template = (
+        f"{rng} = range()\n" + read + f"{attempt} = {HELPER}({key}, {rng}, {inputs})\n"
+        f"if type({attempt}) is tuple:\n"
+        f"  {targets} = {attempt}\n"
+        f"elif {attempt} is not None:\n"
+        f"  {before} = {{k: v for k, v in locals().items() if k in {bound!r}}}\n"
+        f"  try:\n"
+        f"    {index} = {attempt}.index\n"
+        f"    pass\n"
+        f"    {targets} = {attempt}.finish(({values}))\n"
+        f"  except BaseException as __ascreg_error:\n"
+        f"    {attempt}.abandon(__ascreg_error)\n"
+        f"    {attempt} = None\n" + put_back + f"if {attempt} is None:\n"
+        f"  for {index} in {rng}:\n"
+        f"    pass\n"
+    )
+    statements = ast.parse(template).body
+    for statement in statements:
+        for child in ast.walk(statement):
+            if hasattr(child, "lineno"):
+                ast.copy_location(child, node)
+    assign = statements[0]
+    assert isinstance(assign, ast.Assign) and isinstance(assign.value, ast.Call)
+    assign.value.args = node.iter.args  # type: ignore[attr-defined]
+    chosen, eager_if = statements[-2], statements[-1]
+    assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
+    attempt_if = chosen.orelse[0]
+    assert isinstance(attempt_if, ast.If)
+    trial = attempt_if.body[1]
+    assert isinstance(trial, ast.Try)
+    trial.body[1:2] = [_copy(s) for s in node.body]
+    eager = eager_if.body[0]
+    assert isinstance(eager, ast.For)
+    eager.body = node.body
+    return statements
+
+
+def _copy(node: ast.stmt) -> ast.stmt:
+    copied: ast.stmt = ast.parse(ast.unparse(node)).body[0]
+    for new, old in zip(ast.walk(copied), ast.walk(node), strict=False):
+        if hasattr(old, "lineno"):
+            ast.copy_location(new, old)
+    return copied
+
+
+class _Replace(ast.NodeTransformer):
+    """Rewrite each candidate loop (:func:`_rewrite`); precede the others by their site's call."""
+
+    def __init__(self, loops: dict[int, tuple[int, _Loop]]) -> None:
+        self.loops = loops
+
+    def visit_For(self, node: ast.For) -> Any:
+        self.generic_visit(node)
+        found = self.loops.get(id(node))
+        if found is None:
+            return node
+        key, loop = found
+        if loop.reason is None:
+            return _rewrite(loop, key)
+        told = ast.parse(f"{EAGER}({key})").body[0]
+        ast.copy_location(told, node)
+        for child in ast.walk(told):
+            ast.copy_location(child, node)
+        return [told, node]
+
+
+def batched(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Return *func* with its batchable loops rewritten (or *func* itself if it has no loop).
+
+    Every loop gets a :class:`~ascreg.engine.sites.Site` (the rewritten function's
+    ``__ascreg_sites__``); a loop that never batches tells its site each time it runs, so it
+    is counted, and warned about once. A function whose source is unavailable (code given to
+    ``exec`` or piped to ``python -``) runs every loop eagerly, which is warned about once.
+    """
+    parsed = _loops(func) if isinstance(func, types.FunctionType) else None
+    if parsed is None or not isinstance(func, types.FunctionType):
+        _warn_unavailable(func)
+        return func
+    definition, loops = parsed
+    if not loops:
+        return func
+    code = func.__code__
+    sites = []
+    for loop in loops:
+        batch.LOG.debug(loop.describe())
+        recordable = loop.inputs is not None and plans.ENABLED
+        sites.append(Site(loop.where, code.co_filename, loop.node.lineno, loop.reason,
+                          recordable, loop.extras))  # fmt: skip
+    whole = _whole(definition, loops, func, _local_names(definition))
+    helpers: dict[str, Callable[..., Any]] = {
+        HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),
+        EAGER: lambda key: _eager(sites[key]),
+    }
+    if whole is not None:
+        params, names = whole
+        last = next(k for k, loop in enumerate(loops) if loop.node is definition.body[-1])
+        start = plans.Whole(func, sites[last], names).start
+        helpers[WHOLE] = start
+        replayed = ast.parse(f"if {WHOLE}(({''.join(f'{p}, ' for p in params)})):\n  return None")
+        first = definition.body[0]
+        documented = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+        at = 1 if documented else 0
+        definition.body[at:at] = replayed.body
+    _Replace({id(loop.node): (key, loop) for key, loop in enumerate(loops)}).visit(definition)
+    rewritten = _compile(func, definition, helpers)
+    rewritten.__ascreg_sites__ = sites  # type: ignore[attr-defined]
+    return rewritten
+
+
+def _eager(site: Site) -> None:
+    """Tell *site* (a loop that never batches) that it runs: inside a batch, or eagerly."""
+    if batch._ACTIVE:
+        site.ran("inside")
+    elif site.static is not None:
+        site.eager(site.static)
+
+
+_UNAVAILABLE: set[Any] = set()
+"""The code objects whose missing source was warned about."""
+
+
+def _warn_unavailable(func: Any) -> None:
+    """Warn once per function that its loops run eagerly because its source is unavailable."""
+    code = getattr(func, "__code__", None)
+    if code is None or code in _UNAVAILABLE:
+        return
+    _UNAVAILABLE.add(code)
+    name = getattr(func, "__name__", repr(func))
+    warnings.warn_explicit(
+        f"{name}: its source is unavailable (code given to exec, or piped to python -): "
+        "every loop of it runs eagerly, one iteration at a time",
+        EagerLoopWarning,
+        code.co_filename,
+        code.co_firstlineno,
+    )
+
+
+def _compile(
+    func: types.FunctionType, definition: ast.FunctionDef, helpers: dict[str, Callable[..., Any]]
+) -> Callable[..., Any]:
+    """Compile the rewritten *definition* with *func*'s globals, closure and defaults."""
+    free = list(func.__code__.co_freevars)
+    outer = ast.parse(f"def __ascreg_factory__({', '.join([*free, *helpers])}): pass").body[0]
+    assert isinstance(outer, ast.FunctionDef)
+    outer.body = [definition, ast.Return(value=ast.Name(id=definition.name, ctx=ast.Load()))]
+    module = ast.Module(body=[outer], type_ignores=[])
+    ast.fix_missing_locations(module)
+    code = compile(module, func.__code__.co_filename, "exec")
+    factory = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in factory.co_consts if isinstance(c, types.CodeType))
+    cells = dict(zip(free, func.__closure__ or (), strict=True))
+    cells.update({name: types.CellType(helper) for name, helper in helpers.items()})
+    closure = tuple(cells[name] for name in inner.co_freevars)
+    rewritten = types.FunctionType(
+        inner, func.__globals__, func.__name__, func.__defaults__, closure
+    )
+    rewritten.__kwdefaults__ = func.__kwdefaults__
+    rewritten.__qualname__ = func.__qualname__
+    return rewritten
+
+
+def explain(func: Callable[..., Any]) -> list[str]:
+    """Return, for each ``for`` loop of the VF *func*, its decision and what its runs did.
+
+    The decision is read from the body (batched when the run-time checks pass, or eager and
+    why); once the VF has run, each line adds how its loop ran (batched, replayed from a
+    recorded plan, inside a batched outer loop, eagerly and why) and the input forms it was
+    refused for at run time (:meth:`ascreg.engine.sites.Site.describe`).
+
+    Examples
+    --------
+    >>> def vf(n):
+    ...     total = 0
+    ...     for i in range(n):
+    ...         total += i
+    >>> explain(vf)
+    ['vf line 3: eager: total is read before the body assigns it']
+    """
+    runner = getattr(func, "__ascreg_runner__", None)
+    sites = getattr(runner[0], "__ascreg_sites__", None) if runner else None
+    if sites is not None:
+        return [site.describe() for site in sites]
+    target = getattr(func, "__wrapped__", func)
+    parsed = _loops(target) if isinstance(target, types.FunctionType) else None
+    if parsed is None:
+        return [f"{getattr(func, '__name__', func)}: source unavailable: every loop runs eagerly"]
+    return [loop.describe() for loop in parsed[1]]
