@@ -386,7 +386,7 @@ def cube_copy(dst: Any, src: Any, params: Any) -> None:
     (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``, L1 -> the bias table
     or the fixpipe buffer on ``PIPE_MTE1``.
 
-    Called by :func:`~ascreg.basic.DataCopy` (see :func:`is_cube_copy`).
+    Called by ``DataCopy`` (see ``is_cube_copy``).
 
     Examples
     --------
@@ -656,7 +656,7 @@ def LoadDataWithTranspose(
     """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])``: L1 -> L0B (MTE1).
 
     Each repeat reads one square of the source (its fractals as an NZ window, see
-    :data:`SQUARE_BLOCKS`), transposes it and writes its fractals in NZ order, the first at
+    ``SQUARE_BLOCKS``), transposes it and writes its fractals in NZ order, the first at
     ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals apart. The Ascend 950
     has the L1 -> L0B path only.
 
