@@ -543,3 +543,27 @@ def test_gm_to_l1_block_copies() -> None:
     assert got[:16].tolist() == list(range(16))
     assert got[16:32].tolist() == [-1] * 16
     assert got[32:48].tolist() == list(range(8, 16)) + list(range(24, 32))
+
+
+@given(
+    values=st.lists(st.floats(-3e4, 3e4, width=32), min_size=1, max_size=16),
+    scale=st.floats(2**-8, 8.0, width=32),
+    shift=st.integers(0, 15),
+    shift_on=st.booleans(),
+    offset=st.integers(0, 511),
+    signed=st.booleans(),
+    relu=st.booleans(),
+)
+def test_b8_quantisation_matches_the_reference(  # type: ignore[no-untyped-def]
+    values, scale, shift, shift_on, offset, signed, relu
+) -> None:
+    from ascreg.core.cube import quantize_b8
+
+    word = int(np.float32(scale).view(np.uint32)) | shift << 32 | int(shift_on) << 36
+    word |= offset << 37 | int(signed) << 46
+    data = np.array([values], np.float32)
+    got = quantize_b8(data, np.array([word], np.uint64), relu, signed)
+    scale_used = np.uint32(int(np.float32(scale).view(np.uint32)) & 0xFFFFE000).view(np.float32)
+    alpha = 0.0 if relu else float(scale_used)
+    expected = [ref.qf322b8_pre(v, word, alpha) for v in data[0]]
+    assert got[0].tolist() == expected

@@ -8,11 +8,11 @@ first round only); ``Fixpipe`` then moves CO1 to GM in the scenario's layout. In
 are made as scripts/gen_data.py makes them (numpy's legacy seeded RNG replaced by a seeded
 Generator) and checked as scripts/verify_result.py checks them.
 
-Ported: scenario 1 (NZ), 2 (ND), 3 (DN, ``Nz2DnParams {1, 0, 0, 1}``), 6 (ND with ReLU) and 7
-(NZ with channel split). ``Fixpipe<outputType, l0cType, CFG_NZ>(...)`` is written
-``Fixpipe(...)``: ascreg takes the layout from the params' template argument. Scenarios 4 and 5
-(int8 quantisation, ``QF322B8_PRE`` / ``VQF322B8_PRE``) are not emulated: they raise
-``UnsupportedError``.
+All seven scenarios: 1 (NZ), 2 (ND), 3 (DN, ``Nz2DnParams {1, 0, 0, 1}``), 4 (ND, int8 by the
+scalar quantisation ``QF322B8_PRE``), 5 (ND, int8 by the vector quantisation ``VQF322B8_PRE``,
+its words copied GM -> L1), 6 (ND with ReLU) and 7 (NZ with channel split); the int8 goldens are
+the example's ``qf322b8_pre``. ``Fixpipe<outputType, l0cType, CFG_NZ>(...)`` is written
+``Fixpipe(...)``: ascreg takes the layout from the params' template argument.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, GmPtr, float32_t, half, int8_t, uint8_t
+from ascreg import GlobalMemory, GmPtr, float32_t, half, int8_t, uint8_t, uint64_t
 from ascreg.basic import (
     EVENT_ID0,
     PIPE_ALL,
     CO2Layout,
     DataCopy,
+    DataCopyParams,
     Fixpipe,
     FixpipeParamsArch3510,
     GlobalTensor,
@@ -47,7 +48,6 @@ from ascreg.basic import (
     WaitFlag,
     __cube__,
 )
-from ascreg.errors import UnsupportedError
 from ascreg.machine.kernel import __global__
 
 CUBE_BLOCK = 16
@@ -70,10 +70,14 @@ def CeilAlign(numerator: int, denominator: int) -> int:
 class KernelFixpipe:
     a1Addr, a2Addr, b1Addr, b2Addr, co1Addr = 0, 0, 128 * 1024, 0, 0  # noqa: N815 (the C++ names)
 
+    c1Addr = 0  # noqa: N815 (the vector quantisation words, copied GM -> L1)
+
     def __init__(self, scenario: int, baseM: int, baseK: int, baseN: int) -> None:
         InitSocState()
         self.scenario, self.baseM, self.baseK, self.baseN = scenario, baseM, baseK, baseN
-        self.inputType, self.outputType, self.l0cType = half, float32_t, float32_t
+        self.inputType, self.l0cType = half, float32_t
+        self.outputType = int8_t if scenario in (4, 5) else float32_t
+        self.quantScalar = 2.0
         self.aSingleSize, self.bSingleSize = baseM * baseK, baseK * baseN
         self.aSizeAlignL1 = CeilAlign(baseM, CUBE_BLOCK) * CeilAlign(baseK, C0_SIZE)
         self.aSizeAlignL0 = CeilAlign(baseM, CUBE_BLOCK) * CeilAlign(baseK, C0_SIZE)
@@ -81,9 +85,11 @@ class KernelFixpipe:
         self.bSizeAlignL0 = CeilAlign(baseK, C0_SIZE) * CeilAlign(baseN, C0_SIZE)
         self.cSizeAlignL0 = CeilAlign(baseM, CUBE_BLOCK) * CeilAlign(baseN, CUBE_BLOCK)
 
-    def Init(self, a: GmPtr[Any], b: GmPtr[Any], c: GmPtr[Any]) -> None:
+    def Init(self, a: GmPtr[Any], b: GmPtr[Any], c: GmPtr[Any], quantAlpha: GmPtr[Any]) -> None:
         self.aGM, self.bGM = GlobalTensor[half](), GlobalTensor[half]()
         self.cGM = GlobalTensor[self.outputType]()
+        self.quantAlphaGM = GlobalTensor[uint64_t]()
+        self.quantAlphaGM.SetGlobalBuffer(quantAlpha.cast(uint64_t))
         self.aGM.SetGlobalBuffer(a.cast(half))
         self.bGM.SetGlobalBuffer(b.cast(half))
         self.cGM.SetGlobalBuffer(c.cast(self.outputType))
@@ -109,6 +115,14 @@ class KernelFixpipe:
         SetFlag[HardEvent.M_FIX](EVENT_ID0)
         WaitFlag[HardEvent.M_FIX](EVENT_ID0)
         self.CopyOut(c)
+
+    def CopyQuantAlphaGmToL1(self, quantAlphaTensor: Any) -> None:
+        SetFlag[HardEvent.FIX_MTE2](EVENT_ID0)
+        WaitFlag[HardEvent.FIX_MTE2](EVENT_ID0)
+        burstLen = CeilAlign(self.baseN * uint64_t.size, 128) // 32
+        DataCopy(quantAlphaTensor, self.quantAlphaGM, DataCopyParams(1, burstLen, 0, 0))
+        SetFlag[HardEvent.MTE2_FIX](EVENT_ID0)
+        WaitFlag[HardEvent.MTE2_FIX](EVENT_ID0)
 
     def CopyIn(self, kIndex: int, a1Local: Any, b1Local: Any) -> None:
         m, k, n = self.baseM, self.baseK, self.baseN
@@ -161,44 +175,86 @@ class KernelFixpipe:
             p = FixpipeParamsArch3510[CO2Layout.COLUMN_MAJOR]()
             p.nSize, p.dstStride = baseN, baseM
             p.params = (1, 0, 0, 1)
-        else:  # ND: 2 plain, 4 scalar quantisation, 6 ReLU
+        else:  # ND: 2 plain, 4 scalar quantisation, 5 vector quantisation, 6 ReLU
             p = FixpipeParamsArch3510[CO2Layout.ROW_MAJOR]()
             p.nSize, p.dstStride = baseN, baseN
             p.reluEn = scenario == 6
-            if scenario == 4:
-                p.quantPre = QuantMode_t.QF322B8_PRE
         p.mSize = baseM
         p.srcStride = CeilAlign(baseM, CUBE_BLOCK)
+        if scenario == 4:
+            p.quantPre = QuantMode_t.QF322B8_PRE
+            deqScalar = int(np.float32(self.quantScalar).view(np.uint32))
+            sign = self.outputType is int8_t
+            p.deqScalar = (deqScalar & ~(1 << 46)) | (int(sign) << 46)
+        if scenario == 5:
+            quantAlphaTensor = LocalTensor[uint64_t](TPosition.C1, self.c1Addr, baseN)
+            self.CopyQuantAlphaGmToL1(quantAlphaTensor)
+            p.quantPre = QuantMode_t.VQF322B8_PRE
+            Fixpipe(self.cGM, c, quantAlphaTensor, p)
+            return
         Fixpipe(self.cGM, c, p)
 
 
 def make_kernel(scenario: int) -> Any:
     @__global__
     @__cube__
-    def fixpipe_l0c2gm(a: GmPtr[uint8_t], b: GmPtr[uint8_t], c: GmPtr[uint8_t]) -> None:
+    def fixpipe_l0c2gm(
+        a: GmPtr[uint8_t], b: GmPtr[uint8_t], c: GmPtr[uint8_t], quantAlpha: GmPtr[uint8_t]
+    ) -> None:
         op = KernelFixpipe(scenario, M, K // K_ROUND, N)
-        op.Init(a, b, c)
+        op.Init(a, b, c, quantAlpha)
         op.Process()
         PipeBarrier[PIPE_ALL]()
 
     return fixpipe_l0c2gm
 
 
-def gen_golden_data(scenario: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """scripts/gen_data.py for the float scenarios: inputs (K outer for A) and the golden."""
+def qf322b8_pre(data: np.ndarray, word: int, relu_alpha: float) -> int:
+    """scripts/gen_data.py's ``qf322b8_pre`` for one element (its fields and saturations)."""
+    bits = (word >> 13) & 0xFFFFF
+    alpha = (
+        (-1) ** ((bits >> 18) & 1)
+        * (1 + (bits & 0x3FF) / 1024)
+        * 2.0 ** (((bits >> 10) & 0xFF) - 127)
+    )
+    offset, sign, n_shift, mode = (
+        (word >> 37) & 0x1FF,
+        (word >> 46) & 1,
+        (word >> 32) & 0xF,
+        (word >> 36) & 1,
+    )
+    if mode == 1:
+        data = np.round(np.clip(data / (2**n_shift), -32768, 32767)).astype(np.int16)
+    data = np.float32(data)
+    data = data * np.float32(alpha) if data >= 0 else data * np.float32(relu_alpha)
+    quant = np.round(np.clip(data, -256, 255)).astype(np.int16) + offset
+    low, high = (-128, 127) if sign else (0, 255)
+    return int(np.round(np.clip(quant, low, high)))
+
+
+def gen_golden_data(scenario: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """scripts/gen_data.py: inputs (K outer for A), the quantisation words and the golden."""
     rng = np.random.default_rng(9)
     x1 = rng.uniform(-1, 3, [M, K]).astype(np.float16)
     x2 = rng.uniform(-1, 3, [K, N]).astype(np.float16)
     golden = np.matmul(x1.astype(np.float32), x2.astype(np.float32)).astype(np.float32)
+    # pre_quant_relu: every word is the float 2.0 with the int8 sign bit (relu mode 0)
+    words = np.full(N, int(np.float32(2.0).view(np.uint32)) | 0x400000000000, np.uint64)
     if scenario in (1, 7):
         cols = 16 if scenario == 1 else 8
         golden = golden.reshape(M // 16, 16, N // cols, cols).transpose(2, 0, 1, 3)
     elif scenario == 3:
         golden = golden.transpose(1, 0)
+    elif scenario in (4, 5):
+        quant = [
+            [qf322b8_pre(golden[i, j], int(words[j]), 2.0) for j in range(N)] for i in range(M)
+        ]
+        golden = np.array(quant, np.int8)
     elif scenario == 6:
         golden = np.maximum(golden, 0)
     x1 = x1.reshape(M, K_ROUND, K // K_ROUND).transpose(1, 0, 2)
-    return np.ascontiguousarray(x1), x2, np.ascontiguousarray(golden, dtype=np.float32)
+    out = np.ascontiguousarray(golden, dtype=np.int8 if scenario in (4, 5) else np.float32)
+    return np.ascontiguousarray(x1), x2, words, out
 
 
 def verify_result(output: np.ndarray, golden: np.ndarray) -> bool:
@@ -207,26 +263,22 @@ def verify_result(output: np.ndarray, golden: np.ndarray) -> bool:
     return bool((~close).sum() / golden.size <= 1e-4)
 
 
-def run(scenario: int, x1: np.ndarray, x2: np.ndarray, out_bytes: int) -> np.ndarray:
+def run(scenario: int, inputs: tuple[np.ndarray, ...], out_bytes: int) -> np.ndarray:
     gm = GlobalMemory()
     ptrs = []
-    for host in (x1, x2):
+    for host in inputs:
         ptr = gm.alloc(uint8_t, host.nbytes)
         ptr.write(host.view(np.uint8).reshape(-1))
         ptrs.append(ptr)
     c = gm.alloc(uint8_t, out_bytes)
-    make_kernel(scenario)[1, 0, None](*ptrs, c)
+    make_kernel(scenario)[1, 0, None](ptrs[0], ptrs[1], c, ptrs[2])
     return c.read(out_bytes)
 
 
-@pytest.mark.parametrize("scenario", [1, 2, 3, 6, 7])
+@pytest.mark.parametrize("scenario", [1, 2, 3, 4, 5, 6, 7])
 def test_fixpipe_l0c2gm_against_its_golden(scenario: int) -> None:
-    x1, x2, golden = gen_golden_data(scenario)
-    output = run(scenario, x1, x2, M * N * 4).view(np.float32)
+    x1, x2, words, golden = gen_golden_data(scenario)
+    output = run(scenario, (x1, x2, words), golden.nbytes).view(golden.dtype)
     assert verify_result(output, golden)
-
-
-def test_quantising_scenarios_say_they_are_not_emulated() -> None:
-    x1, x2, _ = gen_golden_data(2)
-    with pytest.raises(UnsupportedError, match="quantPre QF322B8_PRE from float"):
-        run(4, x1, x2, M * N * int8_t.size)
+    if scenario in (4, 5):  # the quantisation is the golden script's, element for element
+        assert np.array_equal(output, golden.reshape(-1))

@@ -117,3 +117,23 @@ def load_with_transpose(dst: np.ndarray, src: np.ndarray, p: Any, size: int) -> 
             at = (i * (1 + p.dstGap) + j * (1 + p.dstFracGap)) * frac
             part = out[:, j * fc : (j + 1) * fc] if size == 4 else out[j * fr : (j + 1) * fr, :]
             dst[at : at + frac] = part.reshape(-1)
+
+
+def qf322b8_pre(data: float, word: int, relu_alpha: float) -> int:
+    """One element of the float -> 8-bit quantisation (the fixpipe example's golden script).
+
+    The scale is bits [31:13] as a 1-8-10 float, the shift switch bit 36 with shift bits
+    [35:32], the offset bits [45:37], the signed flag bit 46; a negative value is multiplied
+    by *relu_alpha* (the scale without ReLU, 0 with it).
+    """
+    bits = (word >> 13) & 0xFFFFF
+    sign_bit, exponent, mantissa = (bits >> 18) & 1, (bits >> 10) & 0xFF, bits & 0x3FF
+    alpha = (-1) ** sign_bit * (1 + mantissa / 1024) * 2.0 ** (exponent - 127)
+    offset, signed = (word >> 37) & 0x1FF, (word >> 46) & 1
+    if (word >> 36) & 1:
+        data = np.round(np.clip(data / 2 ** ((word >> 32) & 0xF), -32768, 32767)).astype(np.int16)
+    value = np.float32(data)
+    value = value * np.float32(alpha) if value >= 0 else value * np.float32(relu_alpha)
+    quant = int(np.round(np.clip(value, -256, 255))) + offset
+    low, high = (-128, 127) if signed else (0, 255)
+    return int(np.clip(quant, low, high))

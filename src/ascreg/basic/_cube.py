@@ -55,6 +55,8 @@ from ascreg._dtypes import (
     hifloat8_t,
     int8_t,
     int32_t,
+    uint8_t,
+    uint64_t,
 )
 from ascreg._frontend import operands
 from ascreg.basic._template import ClassTemplate, Signature, member_of
@@ -896,8 +898,8 @@ FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
 """(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
 
 
-def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> None:
-    """``Fixpipe(dst, src, FixpipeParamsArch3510<format>)``: L0C -> GM (PIPE_FIX).
+def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
+    """``Fixpipe(dst, src[, cbufWorkspace], FixpipeParamsArch3510<format>)``: L0C -> GM (PIPE_FIX).
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -906,6 +908,9 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> 
     (``CO2Layout::COLUMN_MAJOR``, ``params.dnNum`` matrices) or as NZ (``CO2Layout::NZ``:
     column blocks ``dstStride`` elements apart, of 16-element rows, 8 with ``isChannelSplit``).
     The layout is the params' template argument (C++ passes the matching ``FixpipeConfig``).
+    ``QF322B8_PRE`` quantises float to int8 / uint8 with the word ``deqScalar``,
+    ``VQF322B8_PRE`` with one word per column from *cbufWorkspace* (a ``LocalTensor<uint64_t>``
+    at ``TPosition::C1``); the arithmetic is :func:`ascreg.core.cube.quantize_b8`.
 
     Examples
     --------
@@ -927,23 +932,13 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> 
         raise AscregTypeError(
             "ascreg's Fixpipe moves L0C to GM (a GlobalTensor dst); L0C -> UB / L1 is not emulated"
         )
-    if not isinstance(intriParams, FixpipeParamsArch3510):
+    if len(args) not in (1, 2) or not isinstance(args[-1], FixpipeParamsArch3510):
         raise AscregTypeError(
-            f"intriParams must be FixpipeParamsArch3510, got {type(intriParams).__name__}"
+            "Fixpipe takes (dst, src, FixpipeParamsArch3510) or (dst, src, cbufWorkspace, "
+            "FixpipeParamsArch3510)"
         )
-    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(intriParams)
+    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(args[-1])
     _aligned(s, 64, "src")
-    target = FIXPIPE_CASTS.get((s.dtype, p.quantPre))
-    if target is None:
-        raise UnsupportedError(
-            f"quantPre {p.quantPre.name} from {s.dtype.cpp_name}: ascreg models NoQuant, F322F16 "
-            "and F322BF16 (docs/limitations.md)"
-        )
-    if target is not d.dtype:
-        raise AscregTypeError(
-            f"quantPre {p.quantPre.name} from {s.dtype.cpp_name} writes {target.cpp_name}, "
-            f"but dst holds {d.dtype.cpp_name}"
-        )
     if p.isChannelSplit and not (
         p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
     ):
@@ -960,15 +955,59 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], intriParams: Any) -> 
         return
     ctx = current_block()
     rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
-    cast_to = d.dtype.np_dtype if d.dtype is not s.dtype else None
-    with _OnPipe(ctx, PIPE_FIX):
+    with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
+        convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
         for i in range(count):
             src_at, dst_at = _fixpipe_offsets(p, rows, cols, i, d.dtype.size)
             values = s.view(int(src_at.max()) + 1, "reads")[src_at]
-            converted = core.fixpipe_convert(values, cast_to, p.reluEn)
+            converted = convert(values, cols)
             span = int(dst_at.max()) + 1
             _track_gm(ctx, d, span * d.dtype.size, write=True)
             d.view(span, "writes")[dst_at] = converted
+
+
+QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
+"""The float -> 8-bit quantising modes ascreg models, and whether each takes a vector of words."""
+
+
+def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:
+    """Return ``convert(values, cols)`` of the Fixpipe's ``quantPre`` (checked against dst)."""
+    mode = p.quantPre
+    if mode in QUANT_B8 and src is float32_t and dst in (int8_t, uint8_t):
+        if QUANT_B8[mode] != (work is not None):
+            raise AscregTypeError(f"quantPre {mode.name} takes cbufWorkspace only in vector mode")
+        words = _quant_words(work, p) if work is not None else np.array([p.deqScalar], np.uint64)
+        signed = core.deq_fields(words)[4]
+        if not (signed == (dst is int8_t)).all():
+            raise AscregError(f"bit 46 of the quantisation words must say {dst.cpp_name}")
+        per_column = words.size > 1
+        return lambda values, cols: core.quantize_b8(
+            values, words[cols] if per_column else words, p.reluEn, dst is int8_t
+        )
+    if work is not None:
+        raise AscregTypeError(f"quantPre {mode.name} takes no cbufWorkspace")
+    target = FIXPIPE_CASTS.get((src, mode))
+    if target is None:
+        raise UnsupportedError(
+            f"quantPre {mode.name} from {src.cpp_name} to {dst.cpp_name}: ascreg models "
+            "NoQuant, F322F16, F322BF16, QF322B8_PRE and VQF322B8_PRE (docs/limitations.md)"
+        )
+    if target is not dst:
+        raise AscregTypeError(
+            f"quantPre {mode.name} from {src.cpp_name} writes {target.cpp_name}, "
+            f"but dst holds {dst.cpp_name}"
+        )
+    cast_to = dst.np_dtype if dst is not src else None
+    return lambda values, cols: core.fixpipe_convert(values, cast_to, p.reluEn)
+
+
+def _quant_words(work: Any, p: FixpipeParamsArch3510) -> Any:
+    """Read the ``nSize`` quantisation words of a vector-quantising Fixpipe from L1."""
+    ptr = _local(work, "cbufWorkspace", ("C1",))
+    if ptr.dtype is not uint64_t:
+        raise AscregTypeError(f"cbufWorkspace holds {ptr.dtype.cpp_name}, not uint64_t")
+    _aligned(ptr, C0_BYTES, "cbufWorkspace")
+    return ptr.view(operands.in_range(p.nSize, "nSize", 0, 4095), "reads").copy()
 
 
 def _braced(p: FixpipeParamsArch3510) -> FixpipeParamsArch3510:

@@ -189,3 +189,49 @@ def fixpipe_convert(values: Arr, target: Any, relu: bool) -> Arr:
     if relu:
         values = np.where(values > 0, values, np.zeros((), values.dtype))
     return values if target is None else values.astype(target)
+
+
+def deq_fields(deq: Arr) -> tuple[Arr, Arr, Arr, Arr, Arr]:
+    """Split ``uint64`` quantisation words into (scale, shift, shift on, offset, signed).
+
+    The scale is bits [31:13] read as a float32 with its 13 low mantissa bits cleared (the
+    cube's 1-8-10 format), the shift ``n`` bits [35:32], the shift switch bit 36, the offset
+    bits [45:37] and the signed-result flag bit 46 (the fixpipe example's golden script).
+
+    Examples
+    --------
+    >>> scale, *_ , signed = deq_fields(np.array([0x4000_0000 | 1 << 46], np.uint64))
+    >>> scale.tolist(), signed.tolist()
+    ([2.0], [True])
+    """
+    deq = deq.astype(np.uint64)
+    bits = (deq & np.uint64(0xFFFFE000)).astype(np.uint32)
+    scale = bits.view(np.float32)
+    shift = ((deq >> np.uint64(32)) & np.uint64(0xF)).astype(np.int64)
+    shift_on = ((deq >> np.uint64(36)) & np.uint64(1)).astype(bool)
+    offset = ((deq >> np.uint64(37)) & np.uint64(0x1FF)).astype(np.int64)
+    signed = ((deq >> np.uint64(46)) & np.uint64(1)).astype(bool)
+    return scale, shift, shift_on, offset, signed
+
+
+def quantize_b8(values: Arr, deq: Arr, relu: bool, signed: bool) -> Arr:
+    """Quantise float32 *values* to int8 (*signed*) or uint8 with the words *deq* (per column).
+
+    With the shift switch on, a value is first divided by ``2**n`` and saturated to int16; then
+    multiplied by the scale in float32 (ReLU: a negative value by 0), rounded half to even and
+    saturated to [-256, 255], the offset added, and the result rounded and saturated to the
+    8-bit range (the fixpipe example's ``qf322b8_pre``).
+
+    Examples
+    --------
+    >>> quantize_b8(np.float32([[1.3, -70.0, 0.25]]), np.uint64([0x4000_0000]), False, True).tolist()
+    [[3, -128, 0]]
+    """
+    scale, shift, shift_on, offset, _ = deq_fields(deq)
+    data = values.astype(np.float32)
+    shifted = np.round(np.clip(data / np.exp2(shift).astype(np.float32), -32768, 32767))
+    data = np.where(shift_on, shifted.astype(np.int16).astype(np.float32), data)
+    factor = np.where(data >= 0, scale, np.float32(0) if relu else scale).astype(np.float32)
+    scaled = np.round(np.clip(data * factor, -256, 255)).astype(np.int16).astype(np.int64)
+    low, high = (-128, 127) if signed else (0, 255)
+    return np.asarray(np.clip(scaled + offset, low, high).astype(np.int8 if signed else np.uint8))
