@@ -133,11 +133,11 @@ def test_load_v2_matches_the_reference(  # type: ignore[no-untyped-def]
 ) -> None:
     dst_stride = max(dst_stride, m_step)  # distinct destination fractals
     p = LoadData2DParamsV2(m_start, k_start, m_step, k_step, src_stride, dst_stride, False, 0)
-    src = np.random.default_rng(seed).integers(0, 256, 40 * 512).astype(np.uint8)
+    src = np.random.default_rng(seed).integers(0, 256, 48 * 512).astype(np.uint8)
     expected = np.zeros(32 * 512, np.uint8)
     ref.load_v2(expected, src, p)
     with block(BlockContext()):
-        a1 = LocalTensor[dtype](TPosition.A1, 0, 40 * 512 // dtype.size)
+        a1 = LocalTensor[dtype](TPosition.A1, 0, 48 * 512 // dtype.size)
         a1.GetPhyAddr().cast(int8_t).write(src.view(np.int8))
         a2 = LocalTensor[dtype](TPosition.A2, 0, 32 * 512 // dtype.size)
         PipeBarrier[PIPE_ALL]()
