@@ -30,6 +30,7 @@ BENCHMARKS = (
     "bench_simt_kernels",
     "bench_checking",
     "bench_profile",
+    "bench_cube",
 )
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "performance.md"
 BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"

@@ -65,6 +65,8 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.engine.plans", "ascreg.engine.plans", "Internals: recorded plans of VF loops"),
     ("ascreg.engine.batching", "ascreg.engine.batching", "Internals: ops on a batch"),
     ("ascreg.engine.sites", "ascreg.engine.sites", "Internals: loop sites and refusals"),
+    ("ascreg.machine.cube", "ascreg.machine.cube", "Internals: the cube core's buffers"),
+    ("ascreg.core.cube", "ascreg.core.cube", "Internals: cube layouts and accumulation model"),
     ("ascreg._spec", "ascreg._spec", "Internals: the op table"),
 )
 """Every documented module, in reading order. Modules that do not exist (yet) are skipped."""

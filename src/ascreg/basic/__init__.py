@@ -6,7 +6,9 @@
 ``FreeTensor``, ``Get``), ``DataCopy`` and ``DataCopyPad`` (GM <-> UB), ``Duplicate`` on a
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
 ``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
-(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``.
+(``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``,
+and the cube core of a ``__cube__`` kernel: ``DataCopy`` with ``Nd2NzParams`` (GM -> L1),
+``LoadData`` / ``LoadDataWithTranspose`` (L1 -> L0A / L0B), ``Mmad`` and ``Fixpipe`` (L0C -> GM).
 Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
@@ -66,6 +68,23 @@ from ascreg.basic._copy import (
     PaddingMode,
     ResetLoopModePara,
     SetLoopModePara,
+)
+from ascreg.basic._cube import (
+    CO2Layout,
+    Fixpipe,
+    FixpipeParamsArch3510,
+    LoadData,
+    LoadData2DParams,
+    LoadData2DParamsV2,
+    LoadData2dTransposeParams,
+    LoadData2dTransposeParamsV2,
+    LoadDataWithTranspose,
+    Mmad,
+    MmadParams,
+    Nd2NzParams,
+    Nz2DnParams,
+    Nz2NdParams,
+    QuantMode_t,
 )
 from ascreg.basic._datatype import *  # noqa: F403 (the DataType / Format members; its __all__)
 from ascreg.basic._events import (
@@ -248,6 +267,7 @@ from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
+from ascreg.machine.cube import __cube__
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
 from ascreg.machine.sync import (
     EVENT_ID0,
@@ -319,6 +339,7 @@ __all__ = [
     "BlockReduceSum",
     "Brcb",
     "BrcbRepeatParams",
+    "CO2Layout",
     "CacheLine",
     "CacheMode",
     "CacheRwMode",
@@ -349,6 +370,8 @@ __all__ = [
     "Exp",
     "ExpAlgo",
     "ExpConfig",
+    "Fixpipe",
+    "FixpipeParamsArch3510",
     "FusedMulAdd",
     "Gather",
     "GetBlockIdx",
@@ -376,6 +399,12 @@ __all__ = [
     "Ln",
     "LnAlgo",
     "LnConfig",
+    "LoadData",
+    "LoadData2DParams",
+    "LoadData2DParamsV2",
+    "LoadData2dTransposeParams",
+    "LoadData2dTransposeParamsV2",
+    "LoadDataWithTranspose",
     "LocalMemAllocator",
     "LocalTensor",
     "LoopModeParams",
@@ -385,6 +414,8 @@ __all__ = [
     "MemDsbT",
     "Min",
     "Mins",
+    "Mmad",
+    "MmadParams",
     "Mul",
     "MulAddDst",
     "MulAddRelu",
@@ -395,12 +426,15 @@ __all__ = [
     "MultiCopyParams",
     "Mutex",
     "MutexID",
+    "Nd2NzParams",
     "NdDmaConfig",
     "NdDmaDci",
     "NdDmaLoopInfo",
     "NdDmaParams",
     "Neg",
     "Not",
+    "Nz2DnParams",
+    "Nz2NdParams",
     "Or",
     "Ors",
     "PaddingMode",
@@ -408,6 +442,7 @@ __all__ = [
     "Pattern",
     "PipeBarrier",
     "Prelu",
+    "QuantMode_t",
     "QuePosition",
     "Reciprocal",
     "ReciprocalAlgo",
@@ -470,6 +505,7 @@ __all__ = [
     "WholeReduceMax",
     "WholeReduceMin",
     "WholeReduceSum",
+    "__cube__",
     "asc_vf_call",
     "event_t",
     "kDefaultMultiCopyConfig",

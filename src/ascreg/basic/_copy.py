@@ -18,6 +18,7 @@ import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend import operands
+from ascreg.basic._cube import Nd2NzParams, cube_copy, is_cube_copy
 from ascreg.basic._nddma import NdDmaConfig, NdDmaParams, kDefaultNdDmaConfig, nddma_copy
 from ascreg.basic._template import (
     INTEGER,
@@ -183,7 +184,7 @@ def _run(d: Pointer[Any], s: Pointer[Any], burst: Burst, call: str) -> None:
 def _DataCopy(
     dst: Any,
     src: Any,
-    count: int | DataCopyParams | NdDmaParams,
+    count: int | DataCopyParams | NdDmaParams | Nd2NzParams,
     *,
     dim: int | None = None,
     config: NdDmaConfig | None = None,
@@ -213,6 +214,9 @@ def _DataCopy(
     [8.0, 15.0, 24.0, 31.0]
     """
     _ascreg_call = "DataCopy"
+    if is_cube_copy(dst, src, count):
+        cube_copy(dst, src, count)
+        return
     d, s = _pair(dst, src)
     if isinstance(count, NdDmaParams):
         if not isinstance(d, UbPtr) or not isinstance(src, GlobalTensor):

@@ -33,8 +33,8 @@ from ascreg.machine.sync import EVENT_COUNT, Pipe
 class HardEvent(enum.Enum):
     """``AscendC::HardEvent``: a (source pipe, destination pipe) pair for ``SetFlag``/``WaitFlag``.
 
-    The members are the vector core's events (the cube core's, such as ``MTE1_MTE2``, have no
-    pipes in ascreg).
+    The members are the vector core's events and the cube core's (``MTE2_MTE1``, ``MTE1_M``,
+    ``M_FIX`` ...: the pipes of :mod:`ascreg.basic._cube`'s copies, loads, Mmad and Fixpipe).
 
     Examples
     --------
@@ -54,6 +54,21 @@ class HardEvent(enum.Enum):
     MTE2_S = (Pipe.PIPE_MTE2, Pipe.PIPE_S)
     S_MTE3 = (Pipe.PIPE_S, Pipe.PIPE_MTE3)
     MTE3_S = (Pipe.PIPE_MTE3, Pipe.PIPE_S)
+    MTE2_MTE1 = (Pipe.PIPE_MTE2, Pipe.PIPE_MTE1)
+    MTE1_MTE2 = (Pipe.PIPE_MTE1, Pipe.PIPE_MTE2)
+    MTE1_M = (Pipe.PIPE_MTE1, Pipe.PIPE_M)
+    M_MTE1 = (Pipe.PIPE_M, Pipe.PIPE_MTE1)
+    M_FIX = (Pipe.PIPE_M, Pipe.PIPE_FIX)
+    FIX_M = (Pipe.PIPE_FIX, Pipe.PIPE_M)
+    MTE2_FIX = (Pipe.PIPE_MTE2, Pipe.PIPE_FIX)
+    FIX_MTE2 = (Pipe.PIPE_FIX, Pipe.PIPE_MTE2)
+    MTE1_FIX = (Pipe.PIPE_MTE1, Pipe.PIPE_FIX)
+    FIX_MTE1 = (Pipe.PIPE_FIX, Pipe.PIPE_MTE1)
+    FIX_S = (Pipe.PIPE_FIX, Pipe.PIPE_S)
+    M_S = (Pipe.PIPE_M, Pipe.PIPE_S)
+    FIX_MTE3 = (Pipe.PIPE_FIX, Pipe.PIPE_MTE3)
+    MTE2_M = (Pipe.PIPE_MTE2, Pipe.PIPE_M)
+    M_MTE2 = (Pipe.PIPE_M, Pipe.PIPE_MTE2)
 
 
 for _slot, _event in enumerate(HardEvent):

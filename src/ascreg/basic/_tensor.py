@@ -16,6 +16,7 @@ from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
+from ascreg.machine.cube import POSITION_BUFFERS, cube_tensor_pointer
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
 
 T = TypeVar("T", bound=Scalar)
@@ -26,7 +27,9 @@ class TPosition(enum.Enum):
     """``AscendC::TPosition``: the logical place a tensor or queue lives in.
 
     The vector core uses ``GM``, ``VECIN`` (data copied in), ``VECOUT`` (results to copy out)
-    and ``VECCALC`` (scratch); the others name cube-core buffers and are kept for spelling.
+    and ``VECCALC`` (scratch); ``A1`` / ``B1`` / ``C1`` (L1), ``A2`` (L0A), ``B2`` (L0B), ``CO1``
+    (L0C), ``C2`` (the bias table) and ``C2PIPE2GM`` (the fixpipe buffer) are the cube core's
+    buffers (:mod:`ascreg.machine.cube`); the others are kept for spelling.
 
     Examples
     --------
@@ -96,6 +99,8 @@ class CacheRwMode(enum.Enum):
 
 UB_POSITIONS = (TPosition.VECIN, TPosition.VECOUT, TPosition.VECCALC)
 """The positions that live in the Unified Buffer."""
+_SPACES = {"__ubuf__": "UB", "__cbuf__": "L1", "__ca__": "L0A", "__cb__": "L0B", "__cc__": "L0C"}
+"""How a tensor's description names its buffer."""
 
 
 class _Subscripted(Generic[T]):
@@ -296,7 +301,9 @@ class LocalTensor(_Subscripted[T]):
     Made by ``LocalMemAllocator``, ``TQue.AllocTensor`` / ``DeQue`` and ``TBuf.Get``, or
     directly as ``LocalTensor[T](TPosition.VECCALC, addr, tileSize)`` at UB byte address
     *addr* (32-byte aligned). ``GetPhyAddr()`` is its ``__ubuf__ T*``; ``t[offset]`` is the view
-    *offset* elements later; ``GetValue`` / ``SetValue`` are scalar-pipe accesses.
+    *offset* elements later; ``GetValue`` / ``SetValue`` are scalar-pipe accesses. At a cube
+    position (``TPosition.A1`` ... ``CO1``, see :class:`TPosition`) the tensor lives in that cube
+    buffer instead, at a start address aligned as the buffer requires.
 
     Examples
     --------
@@ -325,8 +332,14 @@ class LocalTensor(_Subscripted[T]):
         self._owner: object = None
         if pos is None and addr is None and tileSize is None:
             return
+        if isinstance(pos, TPosition) and pos.name in POSITION_BUFFERS:
+            self._bind(cube_tensor_pointer(pos.name, dtype, addr, tileSize), tileSize, pos)  # type: ignore[arg-type]
+            return
         if pos not in UB_POSITIONS:
-            raise AscregTypeError(f"a LocalTensor lives in UB (VECIN, VECOUT, VECCALC), not {pos}")
+            raise AscregTypeError(
+                f"a LocalTensor lives in UB (VECIN, VECOUT, VECCALC) or a cube buffer "
+                f"({', '.join(POSITION_BUFFERS)}), not {pos}"
+            )
         start, count = _offset(addr, "addr"), _offset(tileSize, "tileSize")
         if start % DATA_BLOCK:
             raise AlignmentError(f"addr {start:#x} is not 32-byte aligned")
@@ -353,7 +366,11 @@ class LocalTensor(_Subscripted[T]):
         return f"<{self._cpp()} {self._position.name} {where}, {self._size} elements>"
 
     def _describe(self) -> str:
-        where = "(no buffer)" if self._ptr is None else f"at UB {self._ptr.address:#x}"
+        where = (
+            "(no buffer)"
+            if self._ptr is None
+            else f"at {_SPACES.get(self._ptr.space, self._ptr.space)} {self._ptr.address:#x}"
+        )
         return f"{self._cpp()} {where}"
 
     def GetPhyAddr(self, offset: int = 0) -> UbPtr[T]:

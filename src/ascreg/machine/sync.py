@@ -105,6 +105,8 @@ _WATCHERS = tuple(
 _WATCHERS_OF = dict(_WATCHERS)
 UB = 0
 """The ``space`` of UB records (GM records use the id of their memory)."""
+SPACE_NAMES: dict[int, str] = {UB: "UB"}
+"""How a hazard message names a record's space (the cube buffers add theirs); others are GM."""
 LOG_SCAN = 16
 """A conflict scan reads at most this many records of a pipe's log after the bound before it
 files the log under its pages (:meth:`PipeTracker._conflict`)."""
@@ -904,7 +906,7 @@ class PipeTracker:
         lo, hi = max(rec.start, start), min(rec.end, end)
         what = "writes" if write else "reads"
         earlier = "wrote" if rec.write else "read"
-        where = "UB" if rec.space == UB else "GM"
+        where = SPACE_NAMES.get(rec.space, "GM")
         if rec.pipe is pipe:
             return (
                 f"a {pipe.name} copy {what} {where} [{start:#x}, {end:#x}) that an earlier "

@@ -1,0 +1,1069 @@
+"""The cube core in the basic API (dav-3510): ND2NZ copies, ``LoadData``, ``Mmad``, ``Fixpipe``.
+
+A matmul moves A and B from GM to L1 with an ND -> NZ conversion (``DataCopy(dst, src,
+Nd2NzParams)``, ``PIPE_MTE2``), from L1 to L0A / L0B in 512-byte fractals (``LoadData``,
+``PIPE_MTE1``), multiplies into L0C (``Mmad``, ``PIPE_M``) and moves L0C to GM with an NZ -> ND
+conversion, a cast and an optional ReLU (``Fixpipe``, ``PIPE_FIX``). Each step's accesses go
+to the block's pipe tracker, so a kernel must order them with ``SetFlag`` / ``WaitFlag`` of
+``HardEvent::MTE2_MTE1``, ``MTE1_M`` and ``M_FIX`` as on the chip. The layouts and the
+accumulation model are in :mod:`ascreg.core.cube`; what the documents leave open is listed in
+docs/limitations.md.
+
+Examples
+--------
+>>> import numpy as np
+>>> from ascreg import GlobalMemory, float32_t, half
+>>> from ascreg.basic import *
+>>> from ascreg.machine.block import BlockContext, block
+>>> gm = GlobalMemory()
+>>> a, b, c = gm.alloc(half, 16 * 16), gm.alloc(half, 16 * 16), gm.alloc(float32_t, 16 * 16)
+>>> a.write(np.eye(16).reshape(-1)); b.write(np.arange(256) % 7)
+>>> aGm, bGm, cGm = GlobalTensor[half](), GlobalTensor[half](), GlobalTensor[float32_t]()
+>>> aGm.SetGlobalBuffer(a); bGm.SetGlobalBuffer(b); cGm.SetGlobalBuffer(c)
+>>> with block(BlockContext()):
+...     a1 = LocalTensor[half](TPosition.A1, 0, 256); b1 = LocalTensor[half](TPosition.B1, 512, 256)
+...     DataCopy(a1, aGm, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))
+...     DataCopy(b1, bGm, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0))  # B stored transposed: N x K
+...     PipeBarrier[PIPE_ALL]()
+...     a2 = LocalTensor[half](TPosition.A2, 0, 256); b2 = LocalTensor[half](TPosition.B2, 0, 256)
+...     LoadData(a2, a1, LoadData2DParamsV2(0, 0, 1, 1, 1, 1, False, 0))
+...     LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, False, 0))
+...     PipeBarrier[PIPE_ALL]()
+...     c1 = LocalTensor[float32_t](TPosition.CO1, 0, 256)
+...     Mmad(c1, a2, b2, MmadParams(16, 16, 16))
+...     PipeBarrier[PIPE_ALL]()
+...     Fixpipe(cGm, c1, FixpipeParamsArch3510(16, 16, 16, 16))
+>>> bool((c.read(256).reshape(16, 16) == (np.arange(256) % 7).reshape(16, 16).T).all())
+True
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import attrs
+import numpy as np
+
+from ascreg._dtypes import (
+    Scalar,
+    bfloat16_t,
+    float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    half,
+    hifloat8_t,
+    int8_t,
+    int32_t,
+    uint8_t,
+    uint64_t,
+)
+from ascreg._frontend import operands
+from ascreg.basic._template import ClassTemplate, Signature, member_of
+from ascreg.basic._tensor import GlobalTensor, LocalTensor
+from ascreg.core import cube as core
+from ascreg.core.convert import decode
+from ascreg.errors import AlignmentError, AscregError, AscregTypeError, UnsupportedError
+from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS, cube_buffers
+from ascreg.machine.memory import GmPtr, Pointer
+from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
+
+ROWS = core.FRACTAL_ROWS
+
+
+@attrs.define
+class Nd2NzParams:
+    """``AscendC::Nd2NzParams`` (dav-3510): a GM -> L1 copy that turns ND matrices into NZ.
+
+    ``ndNum`` matrices of ``nValue`` rows by ``dValue`` columns, rows ``srcDValue`` elements
+    apart and matrices ``srcNdMatrixStride`` elements apart in GM, land in L1 as NZ: column
+    blocks of 32 bytes, ``dstNzC0Stride`` rows apart, rows ``dstNzNStride`` rows apart (both in
+    32-byte rows), matrices ``dstNzMatrixStride`` elements apart. A row's last block is padded
+    with zeros.
+
+    Examples
+    --------
+    >>> Nd2NzParams(1, 30, 70, 0, 70, 32, 1, 0).dstNzC0Stride
+    32
+    """
+
+    ndNum: int = 0
+    nValue: int = 0
+    dValue: int = 0
+    srcNdMatrixStride: int = 0
+    srcDValue: int = 0
+    dstNzC0Stride: int = 0
+    dstNzNStride: int = 0
+    dstNzMatrixStride: int = 0
+
+
+@attrs.define
+class LoadData2DParamsV2:
+    """``AscendC::LoadData2DParamsV2``: an L1 -> L0A / L0B load of ``mStep x kStep`` fractals.
+
+    Fractal ``(m, k)`` of the window (``m < mStep``, ``k < kStep``) is source fractal
+    ``(kStartPosition + k) * srcStride + mStartPosition + m`` and destination fractal
+    ``k * dstStride + m`` (fractals of 512 bytes). ``ifTranspose`` transposes the window.
+
+    Examples
+    --------
+    >>> LoadData2DParamsV2(0, 0, 2, 5, 2, 2, False, 0).kStep
+    5
+    """
+
+    mStartPosition: int = 0
+    kStartPosition: int = 0
+    mStep: int = 0
+    kStep: int = 0
+    srcStride: int = 0
+    dstStride: int = 0
+    ifTranspose: bool = False
+    sid: int = 0
+
+
+@attrs.define
+class LoadData2DParams:
+    """``AscendC::LoadData2DParams``: an L1 -> L0A / L0B load of ``repeatTimes`` fractals.
+
+    Repeat ``i`` copies source fractal ``startIndex + i * srcStride`` to destination fractal
+    ``i * (1 + dstGap)``; ``ifTranspose`` (b16 only) transposes each 16 x 16 fractal.
+
+    Examples
+    --------
+    >>> LoadData2DParams(0, 4, 1, 0, 0, False, 0).repeatTimes
+    4
+    """
+
+    startIndex: int = 0
+    repeatTimes: int = 0
+    srcStride: int = 0
+    sid: int = 0
+    dstGap: int = 0
+    ifTranspose: bool = False
+    addrMode: int = 0
+
+
+@attrs.define
+class MmadParams:
+    """``AscendC::MmadParams``: the sizes and the initial-value switches of one ``Mmad``.
+
+    ``cmatrixInitVal`` (default true) starts C at 0; otherwise ``cmatrixSource`` true takes the
+    bias row from the bias table (C2) and false keeps L0C's value (accumulation).
+
+    Examples
+    --------
+    >>> p = MmadParams(16, 32, 64); p.cmatrixInitVal = False; p
+    MmadParams(m=16, n=32, k=64, isBias=False, fmOffset=0, enSsparse=False, enWinogradA=False, enWinogradB=False, unitFlag=0, kDirectionAlign=False, cmatrixSource=False, cmatrixInitVal=False, disableGemv=False)
+    """
+
+    m: int = 0
+    n: int = 0
+    k: int = 0
+    isBias: bool = False
+    fmOffset: int = 0
+    enSsparse: bool = False
+    enWinogradA: bool = False
+    enWinogradB: bool = False
+    unitFlag: int = 0
+    kDirectionAlign: bool = False
+    cmatrixSource: bool = False
+    cmatrixInitVal: bool = True
+    disableGemv: bool = False
+
+
+class CO2Layout(enum.Enum):
+    """``AscendC::CO2Layout``: the layout ``Fixpipe`` writes (NZ, ND rows, DN columns).
+
+    Examples
+    --------
+    >>> CO2Layout.ROW_MAJOR.value
+    1
+    """
+
+    NZ = 0
+    ROW_MAJOR = 1
+    COLUMN_MAJOR = 2
+
+
+class QuantMode_t(enum.Enum):
+    """``QuantMode_t``: Fixpipe's conversion of the L0C values.
+
+    ascreg models ``NoQuant`` and the casts ``F322F16`` / ``F322BF16`` (round to nearest even);
+    the quantising modes raise :class:`~ascreg.errors.UnsupportedError`.
+
+    Examples
+    --------
+    >>> QuantMode_t.F322BF16.value
+    2
+    """
+
+    NoQuant = 0
+    F322F16 = 1
+    F322BF16 = 2
+    DEQF16 = 3
+    VDEQF16 = 4
+    QF322B8_PRE = 5
+    VQF322B8_PRE = 6
+    REQ8 = 7
+    VREQ8 = 8
+
+
+@attrs.define
+class Nz2NdParams:
+    """``AscendC::Nz2NdParams``: the matrix count and strides of a ROW_MAJOR ``Fixpipe``.
+
+    ``ndNum`` NZ matrices, ``srcNdStride`` C0 rows apart in L0C and ``dstNdStride`` elements
+    apart in GM.
+
+    Examples
+    --------
+    >>> Nz2NdParams().ndNum
+    1
+    """
+
+    ndNum: int = 1
+    srcNdStride: int = 0
+    dstNdStride: int = 0
+
+
+@attrs.define
+class Nz2DnParams:
+    """``AscendC::Nz2DnParams``: the matrix count and strides of a COLUMN_MAJOR ``Fixpipe``.
+
+    ``dnNum`` NZ matrices, ``srcNzMatrixStride`` C0 rows apart in L0C (rows of a fractal
+    ``srcNzC0Stride`` C0 rows apart) and ``dstDnMatrixStride`` elements apart in GM.
+
+    Examples
+    --------
+    >>> Nz2DnParams(1, 0, 0, 1).srcNzC0Stride
+    1
+    """
+
+    dnNum: int = 1
+    srcNzMatrixStride: int = 0
+    dstDnMatrixStride: int = 0
+    srcNzC0Stride: int = 0
+
+
+class FixpipeParamsArch3510(metaclass=ClassTemplate):
+    """``AscendC::FixpipeParamsArch3510<format>``: an L0C -> GM move of ``mSize x nSize``.
+
+    ``srcStride`` is the distance of L0C's column blocks in 16-element rows (the M size
+    rounded up to 16); ``dstStride`` is the GM row length in elements (ROW_MAJOR) or the
+    distance of the destination column blocks in elements (NZ; the mmad and fixpipe examples'
+    reading for dav-3510) or the DN column length (COLUMN_MAJOR). ``quantPre`` and
+    ``reluEn`` pick the conversion; ``params`` holds the ``Nz2NdParams`` of a ROW_MAJOR move or
+    the ``Nz2DnParams`` of a COLUMN_MAJOR one (a braced ``{1, 0, 0, 1}`` may be a tuple).
+
+    Examples
+    --------
+    >>> p = FixpipeParamsArch3510[CO2Layout.ROW_MAJOR](40, 30, 32, 40)
+    >>> p.format.name, p.params.ndNum, p.quantPre.name
+    ('ROW_MAJOR', 1, 'NoQuant')
+    """
+
+    template_signatures = (Signature(format=(member_of(CO2Layout), CO2Layout.ROW_MAJOR)),)
+
+    def __init__(
+        self,
+        nSize: int = 0,
+        mSize: int = 0,
+        srcStride: int = 0,
+        dstStride: int = 0,
+        *,
+        format: CO2Layout = CO2Layout.ROW_MAJOR,
+    ) -> None:
+        self.format = format
+        self.nSize, self.mSize, self.srcStride, self.dstStride = nSize, mSize, srcStride, dstStride
+        self.quantPre = QuantMode_t.NoQuant
+        self.deqScalar = 0
+        self.reluEn = False
+        self.unitFlag = 0
+        self.isChannelSplit = False
+        self.dualDstCtl = 0
+        self.subBlockId = False
+        self.params: Any = {
+            CO2Layout.ROW_MAJOR: Nz2NdParams,
+            CO2Layout.COLUMN_MAJOR: Nz2DnParams,
+        }.get(format, int)()
+
+    def __repr__(self) -> str:
+        return (
+            f"FixpipeParamsArch3510<{self.format.name}>(nSize={self.nSize}, mSize={self.mSize}, "
+            f"srcStride={self.srcStride}, dstStride={self.dstStride})"
+        )
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _local(tensor: Any, role: str, positions: tuple[str, ...]) -> Pointer[Any]:
+    """Return the pointer of *tensor*, a LocalTensor at one of *positions* (TPosition names)."""
+    if not isinstance(tensor, LocalTensor):
+        raise AscregTypeError(f"{role} must be a LocalTensor, got {tensor!r:.60}")
+    if tensor.GetPosition().name not in positions:
+        raise AscregTypeError(
+            f"{role} is a {tensor.GetPosition().name} tensor but must be at TPosition "
+            f"{' / '.join(positions)}"
+        )
+    return tensor.GetPhyAddr()
+
+
+def _aligned(ptr: Pointer[Any], align: int, role: str) -> None:
+    if ptr.address % align:
+        raise AlignmentError(f"{role} at {ptr.space} {ptr.address:#x} is not {align}-byte aligned")
+
+
+def _fields(params: Any, limits: dict[str, tuple[int, int]]) -> dict[str, int]:
+    """Check the integer fields of *params* against their documented ranges; return them."""
+    name = type(params).__name__
+    return {
+        field: operands.in_range(getattr(params, field), f"{name}.{field}", low, high)
+        for field, (low, high) in limits.items()
+    }
+
+
+class _OnPipe:
+    """Run the ``with`` body as one instruction of *pipe* (its accesses attributed to it)."""
+
+    def __init__(self, ctx: BlockContext, pipe: Pipe) -> None:
+        self.ctx, self.pipe = ctx, pipe
+        self.inner = ctx.on_pipe(pipe)
+
+    def __enter__(self) -> None:
+        if self.pipe in COPY_PIPES:
+            self.ctx.tracker.begin_copy(self.pipe)
+        self.inner.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.inner.__exit__(*exc)
+
+
+def _track_gm(ctx: BlockContext, ptr: Pointer[Any], nbytes: int, *, write: bool) -> None:
+    """Report a GM span to the pipe tracker (GM accesses are checked between pipes)."""
+    start = ptr.address
+    ctx.tracker.access(ctx.pipe, start, start + nbytes, write=write, space=id(ptr.memory))
+
+
+def _c0(dtype: type[Scalar]) -> int:
+    """Elements in one 32-byte fractal row."""
+    return C0_BYTES // dtype.size
+
+
+# -- DataCopy forms of the cube core ---------------------------------------------------------
+
+ND2NZ_LIMITS = {
+    "ndNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 65535),
+    "srcNdMatrixStride": (0, 65535),
+    "srcDValue": (1, 65535),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
+
+
+def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
+    """Return True when ``DataCopy(dst, src, params)`` is a copy of the cube core.
+
+    Examples
+    --------
+    >>> is_cube_copy(None, None, Nd2NzParams())
+    True
+    """
+    if isinstance(params, Nd2NzParams):
+        return True
+    return any(
+        isinstance(t, LocalTensor) and t.GetPosition().name in POSITION_BUFFERS for t in (dst, src)
+    )
+
+
+def cube_copy(dst: Any, src: Any, params: Any) -> None:
+    """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ or blocks), L1 -> C2 / C2PIPE2GM.
+
+    The block forms take a count (elements, a multiple of 32 bytes) or ``DataCopyParams``
+    (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``, L1 -> the bias table
+    or the fixpipe buffer on ``PIPE_MTE1``.
+
+    Called by ``DataCopy`` (see ``is_cube_copy``).
+
+    Examples
+    --------
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     c1 = LocalTensor[float32_t](TPosition.C1, 0, 16); c1.GetPhyAddr().write(range(16))
+    ...     c2 = LocalTensor[float32_t](TPosition.C2, 0, 16)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     DataCopy(c2, c1, DataCopyParams(1, 2, 0, 0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     c2.GetPhyAddr().read(3).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    _ascreg_call = "DataCopy"
+    if isinstance(params, Nd2NzParams):
+        if not isinstance(src, GlobalTensor):
+            raise AscregTypeError("the ND2NZ DataCopy reads a GlobalTensor (GM -> L1)")
+        _nd2nz(_local(dst, "dst", ("A1", "B1", "C1")), src.GetPhyAddr(), params)
+        return
+    if isinstance(src, GlobalTensor):  # GM -> L1, contiguous blocks
+        d = _local(dst, "dst", ("A1", "B1", "C1"))
+        _aligned(d, C0_BYTES, "dst")
+        _block_copy(d, src.GetPhyAddr(), params, PIPE_MTE2)
+        return
+    d = _local(dst, "dst", ("C2", "C2PIPE2GM"))
+    _aligned(d, 64, "dst")
+    _block_copy(d, _local(src, "src", ("C1",)), params, PIPE_MTE1)
+
+
+def _nd2nz(dst: Pointer[Any], src: GmPtr[Any], params: Nd2NzParams) -> None:
+    if dst.dtype is not src.dtype:
+        raise AscregTypeError(
+            f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
+        )
+    f = _fields(params, ND2NZ_LIMITS)
+    _aligned(dst, C0_BYTES, "dst")
+    if not (f["ndNum"] and f["nValue"] and f["dValue"]):
+        return
+    ctx, c0 = current_block(), _c0(dst.dtype)
+    offsets = core.nz_offsets(f["nValue"], f["dValue"], c0, f["dstNzC0Stride"], f["dstNzNStride"])
+    span = int(offsets[-1, -1]) + 1
+    rows = (f["nValue"] - 1) * f["srcDValue"] + f["dValue"]
+    with _OnPipe(ctx, PIPE_MTE2):
+        for i in range(f["ndNum"]):
+            source = src + i * f["srcNdMatrixStride"]
+            _track_gm(ctx, source, rows * src.dtype.size, write=False)
+            flat = source.view(rows, "reads")
+            matrix = np.lib.stride_tricks.as_strided(
+                flat,
+                shape=(f["nValue"], f["dValue"]),
+                strides=(f["srcDValue"] * flat.itemsize, flat.itemsize),
+                writeable=False,
+            )
+            out = (dst + i * f["dstNzMatrixStride"]).view(span, "writes")
+            out[offsets] = core.nd_to_nz(matrix, c0)
+
+
+def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
+    """Copy ``blockCount`` blocks of ``blockLen`` 32-byte units (a count: one block) on *pipe*."""
+    if dst.dtype is not src.dtype:
+        raise AscregTypeError(
+            f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
+        )
+    if type(params).__name__ == "DataCopyParams":  # ascreg.basic._copy's struct
+        count = operands.in_range(params.blockCount, "DataCopyParams.blockCount", 0, 4095)
+        nbytes = operands.in_range(params.blockLen, "DataCopyParams.blockLen", 0, 65535) * C0_BYTES
+        gaps = [
+            operands.in_range(v, f"DataCopyParams.{n}", 0, 65535) * C0_BYTES
+            for n, v in (("srcStride", params.srcStride), ("dstStride", params.dstStride))
+        ]
+    else:
+        elements = operands.integer(params, "count")
+        count, nbytes, gaps = 1, elements * dst.dtype.size, [0, 0]
+        if elements <= 0 or nbytes % C0_BYTES:
+            raise AscregError(
+                f"count {params} x {dst.dtype.size} bytes is not a positive multiple of 32"
+            )
+    ctx = current_block()
+    with _OnPipe(ctx, pipe):
+        for i in range(count):
+            data = src.offset_bytes(i * (nbytes + gaps[0]))
+            if isinstance(data, GmPtr):
+                _track_gm(ctx, data, nbytes, write=False)
+            block = data.bytes(nbytes, "reads").copy()
+            dst.offset_bytes(i * (nbytes + gaps[1])).bytes(nbytes, "writes")[:] = block
+
+
+# -- LoadData ----------------------------------------------------------------------------------
+
+V2_LIMITS = {
+    "mStartPosition": (0, 65535),
+    "kStartPosition": (0, 65535),
+    "mStep": (0, 255),
+    "kStep": (0, 255),
+    "srcStride": (0, 65535),
+    "dstStride": (0, 65535),
+}
+"""Ranges of the ``LoadData2DParamsV2`` fields (the steps' documented, the others their types')."""
+V1_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535)}  # fmt: skip
+"""Ranges of the ``LoadData2DParams`` fields (LoadData 2D page)."""
+TRANSPOSE_STEP = {1: ("mStep", 2), 2: ("mStep", 1), 4: ("kStep", 2)}
+"""Per element size, the step a transposing V2 load needs to be a multiple of (and of what)."""
+
+
+def LoadData(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) -> None:
+    """``LoadData(dst, src, LoadData2DParamsV2 | LoadData2DParams)``: L1 -> L0A / L0B (MTE1).
+
+    Moves 512-byte fractals from an L1 tensor (A1 / B1) to an L0A (A2) or L0B (B2) tensor; see
+    :class:`LoadData2DParamsV2` and :class:`LoadData2DParams`. A transposing V2 load transposes
+    the whole ``mStep x kStep`` window read as an NZ matrix (16-row by 32-byte fractals) and
+    writes it NZ with ``dstStride`` fractals between column blocks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a1 = LocalTensor[half](TPosition.A1, 0, 512); a1.GetPhyAddr().write(np.arange(512))
+    ...     a2 = LocalTensor[half](TPosition.A2, 0, 512)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     LoadData(a2, a1, LoadData2DParamsV2(1, 0, 1, 1, 2, 1, False, 0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     a2.GetPhyAddr().read(2).tolist()
+    [256.0, 257.0]
+    """
+    _ascreg_call = "LoadData"
+    d = _local(dst, "dst", ("A2", "B2"))
+    s = _local(src, "src", ("A1", "B1"))
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
+        )
+    _aligned(d, FRACTAL_BYTES, "dst")
+    _aligned(s, C0_BYTES, "src")
+    if isinstance(loadDataParams, LoadData2DParamsV2):
+        _load_v2(d, s, loadDataParams)
+    elif isinstance(loadDataParams, LoadData2DParams):
+        _load_v1(d, s, loadDataParams)
+    else:
+        raise AscregTypeError(
+            f"loadDataParams must be LoadData2DParamsV2 or LoadData2DParams, got "
+            f"{type(loadDataParams).__name__}"
+        )
+
+
+def _fractals(ptr: Pointer[Any], count: int, action: str) -> Any:
+    """View *count* fractals from *ptr* as ``(count, 512)`` bytes."""
+    return ptr.bytes(count * FRACTAL_BYTES, action).reshape(count, FRACTAL_BYTES)
+
+
+def _load_v2(d: Pointer[Any], s: Pointer[Any], params: LoadData2DParamsV2) -> None:
+    f = _fields(params, V2_LIMITS)
+    if not (f["mStep"] and f["kStep"]):
+        return
+    if params.ifTranspose:
+        step, multiple = TRANSPOSE_STEP[d.dtype.size]
+        if f[step] % multiple:
+            raise AscregError(
+                f"a transposing load of {d.dtype.size * 8}-bit elements needs {step} to be a "
+                f"multiple of {multiple}, got {f[step]}"
+            )
+    src_ids, dst_ids = core.fractal_indices(
+        f["mStartPosition"],
+        f["kStartPosition"],
+        f["mStep"],
+        f["kStep"],
+        f["srcStride"],
+        f["mStep"] if params.ifTranspose else f["dstStride"],
+    )
+    ctx = current_block()
+    with _OnPipe(ctx, PIPE_MTE1):
+        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids]
+        if params.ifTranspose:
+            _write_transposed(d, data, f["mStep"], f["kStep"], f["dstStride"])
+            return
+        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids] = data
+
+
+def _write_transposed(d: Pointer[Any], data: Any, m_step: int, k_step: int, stride: int) -> None:
+    """Transpose the window (fractals in k-major order) and store it NZ at *d*."""
+    c0 = _c0(d.dtype)
+    flat = np.ascontiguousarray(data).view(d.dtype.np_dtype).reshape(-1)
+    window = core.nz_read(flat, m_step, k_step, c0, m_step * ROWS)
+    out = np.ascontiguousarray(window.T)
+    blocks = out.shape[1] // c0
+    span = ((blocks - 1) * stride * ROWS + out.shape[0]) * c0
+    core.nz_write(d.view(span, "writes"), out, c0, stride * ROWS)
+
+
+def _load_v1(d: Pointer[Any], s: Pointer[Any], params: LoadData2DParams) -> None:
+    f = _fields(params, V1_LIMITS)
+    if params.ifTranspose and d.dtype.size != 2:
+        raise AscregError("a transposing LoadData2DParams load takes b16 elements only")
+    if params.addrMode:
+        raise AscregError("addrMode must be 0 on the L1 -> L0 path (GM -> L1 only)")
+    repeats = np.arange(f["repeatTimes"], dtype=np.int64)
+    if not repeats.size:
+        return
+    src_ids = f["startIndex"] + repeats * f["srcStride"]
+    dst_ids = repeats * (1 + f["dstGap"])
+    ctx = current_block()
+    with _OnPipe(ctx, PIPE_MTE1):
+        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids]
+        if params.ifTranspose:
+            typed = data.view(d.dtype.np_dtype).reshape(-1, ROWS, ROWS).transpose(0, 2, 1)
+            data = np.ascontiguousarray(typed).view(np.uint8).reshape(-1, FRACTAL_BYTES)
+        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids] = data
+
+
+@attrs.define
+class LoadData2dTransposeParams:
+    """``AscendC::LoadData2dTransposeParams``: a ``LoadDataWithTranspose`` in square units.
+
+    Repeat ``i`` transposes square ``startIndex + i * srcStride`` of the source (2 fractals for
+    b8 and b32, 1 for b16) into fractals ``i * (1 + dstGap) + j * (1 + dstFracGap)``.
+
+    Examples
+    --------
+    >>> LoadData2dTransposeParams(0, 2, 3, 1, 0).dstGap
+    1
+    """
+
+    startIndex: int = 0
+    repeatTimes: int = 0
+    srcStride: int = 0
+    dstGap: int = 0
+    dstFracGap: int = 0
+    addrMode: int = 0
+
+
+@attrs.define
+class LoadData2dTransposeParamsV2:
+    """``AscendC::LoadData2dTransposeParamsV2`` (dav-3510): the same load in fractal units.
+
+    Repeat ``i`` reads fractals ``startIndex + i * srcStride + j * (1 + srcFracGap)``.
+
+    Examples
+    --------
+    >>> LoadData2dTransposeParamsV2(0, 1, 2, 0, 0, 1).srcFracGap
+    1
+    """
+
+    startIndex: int = 0
+    repeatTimes: int = 0
+    srcStride: int = 0
+    dstGap: int = 0
+    dstFracGap: int = 0
+    srcFracGap: int = 0
+    addrMode: int = 0
+
+
+SQUARE_BLOCKS = {1: (2, 1), 2: (1, 1), 4: (1, 2)}
+"""Per element size, the (row blocks, column blocks) of fractals one transposed square holds:
+two 16 x 32 b8 fractals stacked, one 16 x 16 b16 fractal, two 16 x 8 b32 fractals side by side
+(the page's figures and its pseudo-code ``load_data_with_transpose.py``)."""
+TRANSPOSE_LIMITS = {"startIndex": (0, 65535), "repeatTimes": (0, 255), "srcStride": (0, 65535), "dstGap": (0, 65535), "dstFracGap": (0, 65535)}  # fmt: skip
+"""Ranges of the ``LoadData2dTransposeParams[V2]`` fields."""
+
+
+def LoadDataWithTranspose(
+    dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any
+) -> None:
+    """``LoadDataWithTranspose(dst, src, LoadData2dTransposeParams[V2])``: L1 -> L0B (MTE1).
+
+    Each repeat reads one square of the source (its fractals as an NZ window, see
+    ``SQUARE_BLOCKS``), transposes it and writes its fractals in NZ order, the first at
+    ``i * (1 + dstGap)`` fractals and the next ``1 + dstFracGap`` fractals apart. The Ascend 950
+    has the L1 -> L0B path only.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     b1 = LocalTensor[int8_t](TPosition.B1, 0, 1024)
+    ...     b1.GetPhyAddr().write((np.arange(1024) % 100).astype(np.int8))
+    ...     b2 = LocalTensor[int8_t](TPosition.B2, 0, 1024)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     LoadDataWithTranspose(b2, b1, LoadData2dTransposeParams(0, 1, 0, 0, 0))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     b2.GetPhyAddr().read(3).tolist()  # column 0 of the 32 x 32 square
+    [0, 32, 64]
+    """
+    _ascreg_call = "LoadDataWithTranspose"
+    d = _local(dst, "dst", ("B2",))
+    s = _local(src, "src", ("B1", "A1"))
+    if d.dtype is not s.dtype:
+        raise AscregTypeError(
+            f"dst holds {d.dtype.cpp_name} but src holds {s.dtype.cpp_name} (one template T)"
+        )
+    _aligned(d, FRACTAL_BYTES, "dst")
+    _aligned(s, C0_BYTES, "src")
+    v2 = isinstance(loadDataParams, LoadData2dTransposeParamsV2)
+    if not (v2 or isinstance(loadDataParams, LoadData2dTransposeParams)):
+        raise AscregTypeError(
+            "loadDataParams must be LoadData2dTransposeParams or LoadData2dTransposeParamsV2"
+        )
+    f = _fields(loadDataParams, TRANSPOSE_LIMITS)
+    if loadDataParams.addrMode:
+        raise UnsupportedError("addrMode 1 (decreasing source addresses) is not emulated")
+    rows, cols = SQUARE_BLOCKS[d.dtype.size]
+    count = rows * cols
+    repeats = np.arange(f["repeatTimes"], dtype=np.int64)[:, None]
+    j = np.arange(count, dtype=np.int64)
+    if v2:
+        gap = operands.in_range(loadDataParams.srcFracGap, "srcFracGap", 0, 65535)
+        src_ids = f["startIndex"] + repeats * f["srcStride"] + j * (1 + gap)
+    else:
+        src_ids = (f["startIndex"] + repeats * f["srcStride"]) * count + j
+    dst_ids = repeats * (1 + f["dstGap"]) + j * (1 + f["dstFracGap"])
+    if not repeats.size:
+        return
+    with _OnPipe(current_block(), PIPE_MTE1):
+        data = _fractals(s, int(src_ids.max()) + 1, "reads")[src_ids.reshape(-1)]
+        squares = _transpose_squares(data, d.dtype, rows, cols)
+        _fractals(d, int(dst_ids.max()) + 1, "writes")[dst_ids.reshape(-1)] = squares
+
+
+def _transpose_squares(data: Any, dtype: type[Scalar], rows: int, cols: int) -> Any:
+    """Transpose each square of ``rows x cols`` fractals (NZ order); return its fractals."""
+    c0 = _c0(dtype)
+    count = rows * cols
+    out = np.empty_like(data)
+    for first in range(0, data.shape[0], count):
+        flat = np.ascontiguousarray(data[first : first + count]).view(dtype.np_dtype).reshape(-1)
+        square = core.nz_read(flat, rows, cols, c0, rows * ROWS).T
+        blocks = np.zeros(flat.size, flat.dtype)
+        core.nz_write(blocks, np.ascontiguousarray(square), c0, square.shape[0])
+        out[first : first + count] = blocks.view(np.uint8).reshape(count, FRACTAL_BYTES)
+    return out
+
+
+# -- Mmad --------------------------------------------------------------------------------------
+
+MMAD_TYPES: dict[tuple[type[Scalar], type[Scalar]], type[Scalar]] = {
+    (int8_t, int8_t): int32_t,
+    (half, half): float32_t,
+    (float32_t, float32_t): float32_t,
+    (bfloat16_t, bfloat16_t): float32_t,
+    (fp8_e4m3fn_t, fp8_e4m3fn_t): float32_t,
+    (fp8_e4m3fn_t, fp8_e5m2_t): float32_t,
+    (fp8_e5m2_t, fp8_e4m3fn_t): float32_t,
+    (fp8_e5m2_t, fp8_e5m2_t): float32_t,
+    (hifloat8_t, hifloat8_t): float32_t,
+}
+"""The (fm, filter) -> dst element types of ``Mmad`` on the Ascend 950 (Mmad page, table 5);
+the bias of the bias form has the dst type (table 6)."""
+MMAD_LIMIT = 4095
+"""The largest m, n and k of one ``Mmad``."""
+
+
+def Mmad(dst: LocalTensor[Any], fm: LocalTensor[Any], filter: LocalTensor[Any], *rest: Any) -> None:
+    """``Mmad(dst, fm, filter[, bias], MmadParams)``: ``C = A x B + C`` on the cube (PIPE_M).
+
+    *fm* (A2, NZ) is M x K, *filter* (B2, ZN) is K x N and *dst* (CO1, NZ) M x N, with
+    ``M = ceil(m / 16)`` 16-row blocks, ``N = ceil(n / 16)`` and the K columns of ``k`` (the
+    padding of a fractal is computed too, from whatever the buffers hold, and lands in L0C's
+    padding). C starts at 0 (``cmatrixInitVal``), at the bias row broadcast over the rows (the
+    *bias* tensor (C2), or the bias table at address 0 when ``cmatrixSource``), or at L0C's
+    value. With ``m == 1`` and ``disableGemv`` false, A is read as one ND row (GEMV). The
+    arithmetic is :func:`ascreg.core.cube.mmad`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t, int32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     a = LocalTensor[int8_t](TPosition.A2, 0, 512); a.GetPhyAddr().write(np.ones(512, np.int8))
+    ...     b = LocalTensor[int8_t](TPosition.B2, 0, 512); b.GetPhyAddr().write(np.full(512, 3, np.int8))
+    ...     c = LocalTensor[int32_t](TPosition.CO1, 0, 256)
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     Mmad(c, a, b, MmadParams(16, 16, 32))
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     c.GetPhyAddr().read(2).tolist()
+    [96, 96]
+    """
+    _ascreg_call = "Mmad"
+    if len(rest) not in (1, 2):
+        raise AscregTypeError("Mmad takes (dst, fm, filter, mmadParams) or (..., bias, mmadParams)")
+    *bias, params = rest
+    if not isinstance(params, MmadParams):
+        raise AscregTypeError(f"mmadParams must be MmadParams, got {type(params).__name__}")
+    c, a, b = (
+        _local(dst, "dst", ("CO1",)),
+        _local(fm, "fm", ("A2",)),
+        _local(filter, "filter", ("B2",)),
+    )
+    out = _mmad_types(c, a, b)
+    bias_ptr = _bias(bias[0], out) if bias else None
+    for ptr, align, role in ((c, 1024, "dst"), (a, 512, "fm"), (b, 512, "filter")):
+        _aligned(ptr, align, role)
+    m, n, k = (
+        operands.in_range(getattr(params, x), f"MmadParams.{x}", 0, MMAD_LIMIT) for x in "mnk"
+    )
+    if params.unitFlag not in (0, 2, 3):
+        raise AscregError(f"MmadParams.unitFlag must be 0, 2 or 3, got {params.unitFlag!r}")
+    if not (m and n and k):
+        return
+    ctx = current_block()
+    with _OnPipe(ctx, PIPE_M):
+        _mmad(c, a, b, bias_ptr, params, (m, n, k), out)
+
+
+def _mmad_types(c: Pointer[Any], a: Pointer[Any], b: Pointer[Any]) -> type[Scalar]:
+    out = MMAD_TYPES.get((a.dtype, b.dtype))
+    if out is None or out is not c.dtype:
+        legal = ", ".join(
+            f"{x.cpp_name} x {y.cpp_name} -> {z.cpp_name}" for (x, y), z in MMAD_TYPES.items()
+        )
+        raise AscregTypeError(
+            f"{a.dtype.cpp_name} x {b.dtype.cpp_name} -> {c.dtype.cpp_name} is not a Mmad of the "
+            f"Ascend 950; the legal ones are {legal}"
+        )
+    return out
+
+
+def _bias(tensor: Any, out: type[Scalar]) -> Pointer[Any]:
+    ptr = _local(tensor, "bias", ("C2",))
+    if ptr.dtype is not out:
+        raise AscregTypeError(f"the bias holds {ptr.dtype.cpp_name} but dst holds {out.cpp_name}")
+    _aligned(ptr, 64, "bias")
+    return ptr
+
+
+def _mmad(
+    c: Pointer[Any],
+    a: Pointer[Any],
+    b: Pointer[Any],
+    bias: Pointer[Any] | None,
+    params: MmadParams,
+    sizes: tuple[int, int, int],
+    out: type[Scalar],
+) -> None:
+    m, n, k = sizes
+    mb, nb = -(-m // ROWS), -(-n // ROWS)
+    ca, cb = _c0(a.dtype), _c0(b.dtype)
+    ka, kb = -(-k // ca), -(-k // cb)
+    wide = np.float64
+    if m == 1 and not params.disableGemv:  # GEMV: A is one ND row of k elements
+        left = np.zeros((ROWS, k), wide)
+        left[0] = _values(a.view(k, "reads"), a.dtype, wide)
+    else:
+        left = _values(_nz(a, mb, ka, ca, "a"), a.dtype, wide)
+    right = _values(_nz(b, nb, kb, cb, "b"), b.dtype, wide)
+    if left.shape[1] != k:
+        left = left[:, :k]
+    if right.shape[1] != k:
+        right = right[:, :k]
+    old = _initial(c, bias, params, mb, nb, out)
+    result = core.mmad(left, right, old, out.np_dtype, _scratch("c", (mb * ROWS, nb * ROWS), wide))
+    core.nz_write(c.view(nb * mb * ROWS * ROWS, "writes"), result, ROWS, mb * ROWS)
+
+
+def _nz(ptr: Pointer[Any], row_blocks: int, col_blocks: int, c0: int, role: str) -> Any:
+    """Read an NZ operand as its logical matrix, widened to float64 (raw codes: as they are)."""
+    flat = ptr.view(row_blocks * col_blocks * ROWS * c0, "reads")
+    rows = row_blocks * ROWS
+    if ptr.dtype is hifloat8_t:
+        return core.nz_read(flat, row_blocks, col_blocks, c0, rows)
+    scratch = _scratch(role, (rows, col_blocks * c0), np.float64)
+    return core.nz_read(flat, row_blocks, col_blocks, c0, rows, np.float64, scratch)
+
+
+def _scratch(role: str, shape: tuple[int, int], dtype: Any) -> Any:
+    """Return a reused work array of the running cube (fresh large arrays cost page faults)."""
+    work = cube_buffers().scratch
+    found = work.get(role)
+    if found is None or found.shape != shape or found.dtype != dtype:
+        found = work[role] = np.empty(shape, dtype)
+    return found
+
+
+def _values(lanes: Any, dtype: type[Scalar], wide: Any) -> Any:
+    """Return the element values of *lanes* (hifloat8 codes decoded, the others widened)."""
+    return decode(lanes, dtype) if dtype is hifloat8_t else lanes.astype(wide, copy=False)
+
+
+def _initial(
+    c: Pointer[Any], bias: Pointer[Any] | None, params: MmadParams, mb: int, nb: int, out: Any
+) -> Any:
+    """Return the C value the products are added to: zeros, a bias row, or L0C's contents."""
+    if bias is None and params.cmatrixInitVal:
+        return np.zeros((1, nb * ROWS), out.np_dtype)
+    if bias is None and params.cmatrixSource:
+        bias = cube_buffers().bt.pointer(out, 0)
+    if bias is not None:
+        return bias.view(nb * ROWS, "reads").reshape(1, -1)
+    return core.nz_read(c.view(nb * mb * ROWS * ROWS, "reads"), mb, nb, ROWS, mb * ROWS)
+
+
+# -- Fixpipe -----------------------------------------------------------------------------------
+
+FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
+    (float32_t, QuantMode_t.NoQuant): float32_t,
+    (int32_t, QuantMode_t.NoQuant): int32_t,
+    (float32_t, QuantMode_t.F322F16): half,
+    (float32_t, QuantMode_t.F322BF16): bfloat16_t,
+}
+"""(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
+
+
+def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
+    """``Fixpipe(dst, src[, cbufWorkspace], FixpipeParamsArch3510<format>)``: L0C -> GM (PIPE_FIX).
+
+    Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
+    blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
+    even), and writes it to GM as ND rows of ``dstStride`` elements (``CO2Layout::ROW_MAJOR``,
+    ``params.ndNum`` matrices), as DN columns of ``dstStride`` elements
+    (``CO2Layout::COLUMN_MAJOR``, ``params.dnNum`` matrices) or as NZ (``CO2Layout::NZ``:
+    column blocks ``dstStride`` elements apart, of 16-element rows, 8 with ``isChannelSplit``).
+    The layout is the params' template argument (C++ passes the matching ``FixpipeConfig``).
+    ``QF322B8_PRE`` quantises float to int8 / uint8 with the word ``deqScalar``,
+    ``VQF322B8_PRE`` with one word per column from *cbufWorkspace* (a ``LocalTensor<uint64_t>``
+    at ``TPosition::C1``); the arithmetic is :func:`ascreg.core.cube.quantize_b8`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import GlobalMemory, float32_t, half
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> out = GlobalMemory().alloc(half, 2 * 16); outGm = GlobalTensor[half](); outGm.SetGlobalBuffer(out)
+    >>> with block(BlockContext()):
+    ...     c = LocalTensor[float32_t](TPosition.CO1, 0, 256); c.GetPhyAddr().write(np.arange(256) - 20)
+    ...     p = FixpipeParamsArch3510(16, 2, 16, 16); p.quantPre = QuantMode_t.F322F16; p.reluEn = True
+    ...     PipeBarrier[PIPE_ALL]()
+    ...     Fixpipe(outGm, c, p)
+    >>> out.read(32).reshape(2, 16)[:, :3].tolist()
+    [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    """
+    _ascreg_call = "Fixpipe"
+    if not isinstance(dst, GlobalTensor):
+        raise AscregTypeError(
+            "ascreg's Fixpipe moves L0C to GM (a GlobalTensor dst); L0C -> UB / L1 is not emulated"
+        )
+    if len(args) not in (1, 2) or not isinstance(args[-1], FixpipeParamsArch3510):
+        raise AscregTypeError(
+            "Fixpipe takes (dst, src, FixpipeParamsArch3510) or (dst, src, cbufWorkspace, "
+            "FixpipeParamsArch3510)"
+        )
+    s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(args[-1])
+    _aligned(s, 64, "src")
+    if p.isChannelSplit and not (
+        p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
+    ):
+        raise AscregError(
+            "channel split takes a float -> float NZ move (CO2Layout::NZ) with nSize a multiple "
+            f"of 8; got {s.dtype.cpp_name} -> {d.dtype.cpp_name}, {p.format.name}, nSize {p.nSize}"
+        )
+    n = operands.in_range(p.nSize, "nSize", 0, 4095)
+    m = operands.in_range(p.mSize, "mSize", 0, 65535)
+    operands.in_range(p.srcStride, "srcStride", 0, 65535)
+    operands.in_range(p.dstStride, "dstStride", 1, 2**32 - 1)
+    count = _matrix_count(p)
+    if not (m and n and count):
+        return
+    ctx = current_block()
+    rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
+    with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
+        convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
+        for i in range(count):
+            src_at, dst_at = _fixpipe_offsets(p, rows, cols, i, d.dtype.size)
+            values = s.view(int(src_at.max()) + 1, "reads")[src_at]
+            converted = convert(values, cols)
+            span = int(dst_at.max()) + 1
+            _track_gm(ctx, d, span * d.dtype.size, write=True)
+            d.view(span, "writes")[dst_at] = converted
+
+
+QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
+"""The float -> 8-bit quantising modes ascreg models, and whether each takes a vector of words."""
+
+
+def _converter(src: type[Scalar], dst: type[Scalar], p: FixpipeParamsArch3510, work: Any) -> Any:
+    """Return ``convert(values, cols)`` of the Fixpipe's ``quantPre`` (checked against dst)."""
+    mode = p.quantPre
+    if mode in QUANT_B8 and src is float32_t and dst in (int8_t, uint8_t):
+        if QUANT_B8[mode] != (work is not None):
+            raise AscregTypeError(f"quantPre {mode.name} takes cbufWorkspace only in vector mode")
+        words = _quant_words(work, p) if work is not None else np.array([p.deqScalar], np.uint64)
+        signed = core.deq_fields(words)[4]
+        if not (signed == (dst is int8_t)).all():
+            raise AscregError(f"bit 46 of the quantisation words must say {dst.cpp_name}")
+        per_column = words.size > 1
+        return lambda values, cols: core.quantize_b8(
+            values, words[cols] if per_column else words, p.reluEn, dst is int8_t
+        )
+    if work is not None:
+        raise AscregTypeError(f"quantPre {mode.name} takes no cbufWorkspace")
+    target = FIXPIPE_CASTS.get((src, mode))
+    if target is None:
+        raise UnsupportedError(
+            f"quantPre {mode.name} from {src.cpp_name} to {dst.cpp_name}: ascreg models "
+            "NoQuant, F322F16, F322BF16, QF322B8_PRE and VQF322B8_PRE (docs/limitations.md)"
+        )
+    if target is not dst:
+        raise AscregTypeError(
+            f"quantPre {mode.name} from {src.cpp_name} writes {target.cpp_name}, "
+            f"but dst holds {dst.cpp_name}"
+        )
+    cast_to = dst.np_dtype if dst is not src else None
+    return lambda values, cols: core.fixpipe_convert(values, cast_to, p.reluEn)
+
+
+def _quant_words(work: Any, p: FixpipeParamsArch3510) -> Any:
+    """Read the ``nSize`` quantisation words of a vector-quantising Fixpipe from L1."""
+    ptr = _local(work, "cbufWorkspace", ("C1",))
+    if ptr.dtype is not uint64_t:
+        raise AscregTypeError(f"cbufWorkspace holds {ptr.dtype.cpp_name}, not uint64_t")
+    _aligned(ptr, C0_BYTES, "cbufWorkspace")
+    return ptr.view(operands.in_range(p.nSize, "nSize", 0, 4095), "reads").copy()
+
+
+def _braced(p: FixpipeParamsArch3510) -> FixpipeParamsArch3510:
+    """Turn ``params`` written as a C++ braced list (a tuple) into its struct."""
+    if isinstance(p.params, tuple):
+        kind = {CO2Layout.ROW_MAJOR: Nz2NdParams, CO2Layout.COLUMN_MAJOR: Nz2DnParams}.get(p.format)
+        if kind is None:
+            raise AscregTypeError("a CO2Layout::NZ move takes no transform params")
+        p.params = kind(*p.params)
+    return p
+
+
+def _matrix_count(p: FixpipeParamsArch3510) -> int:
+    """Return the number of matrices one Fixpipe moves (``ndNum`` / ``dnNum``; NZ: one)."""
+    if p.format is CO2Layout.ROW_MAJOR:
+        return operands.in_range(p.params.ndNum, "Nz2NdParams.ndNum", 0, 65535)
+    if p.format is CO2Layout.COLUMN_MAJOR:
+        return operands.in_range(p.params.dnNum, "Nz2DnParams.dnNum", 0, 65535)
+    return 1
+
+
+def _fixpipe_offsets(
+    p: FixpipeParamsArch3510, rows: Any, cols: Any, i: int, size: int
+) -> tuple[Any, Any]:
+    """Return the L0C and GM element offsets of matrix *i*'s ``(row, column)`` elements."""
+    row_step, base = ROWS, 0
+    if p.format is CO2Layout.ROW_MAJOR:
+        base = i * p.params.srcNdStride * ROWS
+        dst = i * p.params.dstNdStride + rows * p.dstStride + cols
+    elif p.format is CO2Layout.COLUMN_MAJOR:
+        if not p.params.srcNzC0Stride:
+            raise AscregError("Nz2DnParams.srcNzC0Stride must not be 0 for an NZ2DN move")
+        base = i * p.params.srcNzMatrixStride * ROWS
+        row_step = p.params.srcNzC0Stride * ROWS
+        dst = i * p.params.dstDnMatrixStride + cols * p.dstStride + rows
+    else:  # NZ: 16-element fractal rows (8 split, 32 for a merged 8-bit result)
+        c0 = 8 if p.isChannelSplit else max(ROWS, C0_BYTES // size)
+        dst = (cols // c0) * p.dstStride + rows * c0 + cols % c0
+    src = base + (cols // ROWS) * p.srcStride * ROWS + rows * row_step + cols % ROWS
+    return src, dst
+
+
+__all__ = [
+    "CO2Layout",
+    "Fixpipe",
+    "FixpipeParamsArch3510",
+    "LoadData",
+    "LoadData2DParams",
+    "LoadData2DParamsV2",
+    "LoadData2dTransposeParams",
+    "LoadData2dTransposeParamsV2",
+    "LoadDataWithTranspose",
+    "Mmad",
+    "MmadParams",
+    "Nd2NzParams",
+    "Nz2DnParams",
+    "Nz2NdParams",
+    "QuantMode_t",
+]
