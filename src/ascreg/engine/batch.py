@@ -423,13 +423,24 @@ class RowPointer(UbPtr[Any]):
         return np.arange(self.rows.size) if which is None else which
 
     def require_alignment(self, nbytes: int, rule: str) -> None:
-        """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
-        if (self.rows % nbytes).any():
+        """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned.
+
+        The core's accesses ask this of every per-iteration pointer (their test of the
+        first ``address`` alone would not see the other rows').
+        """
+        if not self.is_aligned(nbytes):
             raise fallback(f"a misaligned address in some iteration ({rule})", scope="layout")
 
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when every iteration's address is a multiple of *nbytes*."""
-        return not (self.rows % nbytes).any()
+        known = self.known
+        if known is None:
+            known = self.known = {}
+        key = ("aligned", nbytes)
+        aligned = known.get(key)
+        if aligned is None:  # the rows alone decide it
+            aligned = known[key] = not (self.rows % nbytes).any()
+        return aligned  # type: ignore[no-any-return]
 
     def view(self, count: int, action: str = "reads") -> Lanes:
         """Return ``iterations x count`` elements at the addresses (a view to write through).
@@ -500,8 +511,14 @@ class RowPointer(UbPtr[Any]):
         if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
             step = self.step = int(rows[1] - rows[0])
         address = self.address  # rows[0]
-        if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
-            raise fallback("the addresses differ in alignment between iterations", scope="layout")
+        # each row must start on an element (a typed view); the alignment each access needs is
+        # checked on every row by the access itself (require_alignment)
+        if (
+            (step is None and ((rows - address) % size).any())
+            or (step or 0) % size
+            or address % size
+        ):
+            raise fallback("an address in some iteration is not on an element", scope="layout")
         if step is None:
             low, high = int(rows.min()), int(rows.max()) + nbytes
         else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
@@ -722,14 +739,19 @@ class Batch:
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
 
-        A second update of the same ``Ref`` in one iteration is eager (its values in iteration
-        *k* would depend on how many updates the body makes).
+        A second update of the same carried ``Ref`` in one iteration is eager (its values in
+        iteration *k* would depend on how many updates the body makes); a ``Ref`` made in the
+        body holds each iteration's own value (a nested loop's running count): its updates
+        carry it on, however many there are.
         """
         key = id(ref)
+        carried = ref.born != self.epoch
         if key in self.refs:
-            raise fallback("a Ref is updated twice in one iteration")
+            if carried:
+                raise fallback("a Ref is updated twice in one iteration")
+            return False
         self.refs[key] = (ref, ref.value)
-        return ref.born != self.epoch
+        return carried
 
     def carried_count(self, ref: Ref[Any], lanes: int) -> Lanes:
         """Return the per-iteration values of a count an ``UpdateMask`` decrements in the loop.
@@ -742,6 +764,8 @@ class Batch:
         value = ref.value
         if isinstance(value, RowInts):
             rows = value.values
+        elif type(value) is np.ndarray and value.shape == (self.count,) and not carried:
+            rows = value  # what an update in this iteration left (a count made in the body)
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
             start, step = int(value), lanes if carried else 0
             if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
