@@ -351,7 +351,12 @@ class RowPointer(UbPtr[Any]):
 
     @classmethod
     def at(cls, base: Pointer[Any], rows: Lanes, step: int | None = None) -> RowPointer:
-        """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*."""
+        """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*.
+
+        *rows* become read-only: a pointer's addresses never change, so a recorded plan that
+        keeps the pointer also keeps what the checks worked out from them (:func:`_known_plan`).
+        """
+        rows.flags.writeable = False
         moved = object.__new__(cls)
         moved.memory, moved.dtype, moved.block = base.memory, base.dtype, base.block
         moved.rows = rows
@@ -359,6 +364,23 @@ class RowPointer(UbPtr[Any]):
         moved.which = None
         moved.known = None
         moved.address = int(rows[0])
+        return moved
+
+    def elsewhere(self, memory: Memory, block: Any) -> RowPointer:
+        """Return the same addresses in *memory*, in *block* (an allocation of the same bounds).
+
+        What the checks worked out from the addresses and bounds alone is kept; the views of
+        the old memory are not.
+        """
+        moved = RowPointer.at(self, self.rows, self.step)
+        moved.which = self.which
+        moved.memory, moved.block = memory, block
+        known = self.known
+        if known:
+            moved.known = {
+                key: (*fact[:-1], None) if type(key) is tuple and type(key[1]) is bool else fact
+                for key, fact in known.items()
+            }
         return moved
 
     def __add__(self, n: Any) -> Any:
@@ -440,7 +462,7 @@ class RowPointer(UbPtr[Any]):
         aligned = known.get(key)
         if aligned is None:  # the rows alone decide it
             aligned = known[key] = not (self.rows % nbytes).any()
-        return aligned  # type: ignore[no-any-return]
+        return aligned
 
     def view(self, count: int, action: str = "reads") -> Lanes:
         """Return ``iterations x count`` elements at the addresses (a view to write through).
@@ -475,23 +497,22 @@ class RowPointer(UbPtr[Any]):
         if step is None:
             gathered: Lanes = typed[(rows // self.dtype.size)[:, None] + np.arange(count)]
             return gathered
-        if step < 0:  # descending rows: the ascending view of the same rows, upside down
+        if step == nbytes:  # consecutive rows: one contiguous span
+            view = typed[start : start + rows.size * count].reshape(rows.size, count)
+        elif step < 0:  # descending rows: the ascending view of the same rows, upside down
             ascending = typed[low // self.dtype.size :]
-            return np.lib.stride_tricks.as_strided(
+            view = np.lib.stride_tricks.as_strided(
                 ascending, shape=(rows.size, count), strides=(-step, typed.itemsize),
                 writeable=write,
             )[::-1]  # fmt: skip
-        if step == nbytes:  # consecutive rows: one contiguous span
-            view = typed[start : start + rows.size * count].reshape(rows.size, count)
-            facts = (*facts[:-1], (data, view))  # for the next call (a plan's replay)
-            self.known[count, write] = facts  # type: ignore[index]
-            return view
-        return np.lib.stride_tricks.as_strided(
-            typed[start:],
-            shape=(rows.size, count),
-            strides=(step, typed.itemsize),
-            writeable=write,
-        )
+        else:
+            view = np.lib.stride_tricks.as_strided(
+                typed[start:], shape=(rows.size, count), strides=(step, typed.itemsize),
+                writeable=write,
+            )  # fmt: skip
+        # kept for the next call on the same array (a plan's replay makes the same accesses)
+        self.known[count, write] = (*facts[:-1], (data, view))  # type: ignore[index]
+        return view
 
     def _layout(self, count: int, write: bool) -> tuple[Any, ...]:
         """Check the rows of a *count*-element access; return what :meth:`view` needs.
@@ -824,16 +845,16 @@ class Batch:
                 raise fallback("a memory watched by another checker")
             self.watched = True
 
-    def report(self) -> None:
+    def report(self, plan: RowsPlan | None = None) -> None:
         """Report the accesses to the blocks' checks in aggregate, one group per op.
 
         :meth:`BlockContext.access_rows` checks them as eager order would see them (why that
         is the same outcome is explained there) or says it is unsure; then this raises
         :class:`Fallback`, the batch is undone, and the eager run meets (and raises) the
         exact error of the first failing access. What depends on the accesses alone (their
-        groups, eager ranks and static checks) is planned once (:func:`_known_plan`).
+        groups, eager ranks and static checks) is planned once (*plan*: the kept one,
+        :func:`_known_plan`).
         """
-        plan = _known_plan(self.accesses, self.count)
         if plan is None:
             context, positions = self._reported()
             if context is None:
@@ -887,20 +908,28 @@ class Batch:
 
     def commit(self) -> None:
         """Check what only the whole batch shows, then leave the last iteration's state."""
-        self.check_memory()
-        if self.watched:  # a block's UB: its checks see the accesses (else there are none)
-            self.report()
+        self._check()
         self._last_rows()
         self._close()
+
+    def _check(self) -> None:
+        """:meth:`check_memory` and :meth:`report`, once per set of accesses.
+
+        A kept plan (:func:`_known_plan`) was made of the same accesses after they passed
+        :meth:`check_memory` (which depends on nothing else): only the block's checks remain.
+        """
+        plan = _known_plan(self.accesses, self.count)
+        if plan is None:
+            self.check_memory()
+        if self.watched:  # a block's UB: its checks see the accesses (else there are none)
+            self.report(plan)
 
     def end(self) -> None:
         """:meth:`commit` for a batch whose registers and ``Ref`` boxes nobody reads after it.
 
         A whole VF's replay (:class:`ascreg.engine.plans.Whole`): its registers die with it.
         """
-        self.check_memory()
-        if self.watched:
-            self.report()
+        self._check()
         self._close()
 
     def _last_rows(self) -> None:

@@ -737,9 +737,7 @@ def _moved(value: Any, places: Places) -> Any:
     memory, block = places[id(value.memory), id(value.block)]
     moved: Pointer[Any]
     if isinstance(value, batching.RowPointer):
-        rows = batching.RowPointer.at(value, value.rows, value.step)
-        rows.which = value.which
-        moved = rows
+        return value.elsewhere(memory, block)
     else:
         moved = object.__new__(type(value))
         moved.dtype, moved.address = value.dtype, value.address
