@@ -336,14 +336,14 @@ def test_explain_and_top_level_export() -> None:
 
 @ascreg.__simd_vf__
 def store_then_unknown_op(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], n: int) -> None:
-    """Stores come first; then a form no batching rule takes (a BRC load) undoes the attempt."""
+    """Stores come first; then a form no batching rule takes (a dual load) undoes the attempt."""
     x, idx, g = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
     full = Reg.CreateMask[uint16_t]()
     for i in range(n):
         Reg.LoadAlign(x, src + i * L16)
         Reg.Add(x, x, x, full)
         Reg.StoreAlign(dst + i * L16, x, full)
-        Reg.LoadAlign[uint16_t, LoadDist.DIST_BRC_B16](idx, src + i * L16)
+        Reg.LoadAlign[uint16_t, LoadDist.DIST_DINTLV_B16](idx, g, src)
         Reg.Add(g, x, idx, full)
         Reg.StoreAlign(src + i * L16, g, full)
 

@@ -589,33 +589,73 @@ FORMS = {
         ["m = Reg.UpdateMask[uint16_t](remaining)", "Reg.ShiftRights(y, r, 1, m)",
          "Reg.StoreAlign(p2 + i * 128, y, m)"],
     ),
+    "BRC LoadAlign one element apart": (
+        "reg", ["r, full = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t]()"],
+        ["Reg.LoadAlign[uint16_t, LoadDist.DIST_BRC_B16](r, p0 + i)",
+         "Reg.StoreAlign(p2 + i * 128, r, full)"],
+    ),
+    "US and UNPACK LoadAlign": (
+        "reg", ["r, s, full = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), "
+                "Reg.CreateMask[uint16_t]()"],
+        ["Reg.LoadAlign[uint16_t, LoadDist.DIST_US_B16](r, p0 + i * 64)",
+         "Reg.LoadAlign[uint16_t, LoadDist.DIST_UNPACK_B16](s, p0 + i * 128)",
+         "Reg.Add(r, r, s, full)", "Reg.StoreAlign(p2 + i * 128, r, full)"],
+    ),
+    "FIRST_ELEMENT StoreAlign one element apart": (
+        "reg", ["r, one = Reg.RegTensor[uint16_t](), Reg.CreateMask[uint16_t, MaskPattern.VL1]()"],
+        ["Reg.LoadAlign(r, p0 + i * 128)",
+         "Reg.StoreAlign[uint16_t, StoreDist.DIST_FIRST_ELEMENT_B16](p2 + i, r, one)"],
+    ),
+    "asc_loadalign_brc and asc_storealign_1st": (
+        "c_api", ["r, s, full = vector_uint16_t(), vector_uint16_t(), asc_create_mask_b16(PAT_ALL)"],
+        ["asc_loadalign_brc(r, p0 + i)", "asc_loadalign_upsample(s, p1 + i * 64)",
+         "asc_storealign_1st(p2 + i, r)", "asc_storealign_pack(p3 + i * 64, s, full)"],
+    ),
+    "PACK StoreAlign under a tail mask": (
+        "reg", ["r = Reg.RegTensor[uint16_t]()"],
+        ["m = Reg.UpdateMask[uint16_t](remaining)", "Reg.LoadAlign(r, p0 + i * 128)",
+         "Reg.StoreAlign[uint16_t, StoreDist.DIST_PACK_B16](p2 + i * 64, r, m)"],
+    ),
+    "a nested loop count made in the body": (
+        "reg", ["r = Reg.RegTensor[uint16_t]()"],
+        ["c, q = Ref(count % 300), Ref(p0 + i * 384)", "for j in range(3):",
+         "    m = Reg.UpdateMask[uint16_t](c)",
+         "    Reg.LoadAlign[uint16_t, PostLiteral.POST_MODE_UPDATE](r, q, 128)",
+         "    Reg.StoreAlign(p2 + (i * 3 + j) * 128, r, m)"],
+    ),
 }  # fmt: skip
 """Loops that docs/performance.md says run batched, as (surface, prelude, body): the C API's
 offset forms with a loop-index offset, descending stores, and a scalar shift of a register
-written before the loop under a per-iteration mask (each ran eagerly once)."""
+written before the loop under a per-iteration mask (each ran eagerly once); the loads' and
+stores' single-register distributions, with addresses one element apart (a broadcast load, a
+first-element store: rms_norm's forms) or under a tail mask (a packing store: ascend_quant's);
+a nested loop whose running count is made anew in each iteration of the batched one."""
 
 
 @pytest.mark.parametrize("gap", FORMS)
 def test_documented_batched_forms_run_batched(gap: str) -> None:
     surface, prelude, body = FORMS[gap]
-    accesses = [vp.Access("p0", "i * 128", False), vp.Access("p2", "i * 128", True)]
+    accesses = [vp.Access(f"p{k}", "i * 384 + 256", store=k > 1) for k in range(4)]
     name = "gap_" + "_".join(gap.split()).replace("-", "_")
     program = vp.make_program(
         name, surface, ascreg.uint16_t, [*prelude, "remaining = Ref(count)"], body, accesses
     )
-    call = vp.Call(
-        n=6,
-        count=6 * 128 - 3,
-        seed=1,
-        data="bits",
-        k=(0, 0),
-        h=0,
-        slack=dict.fromkeys(program.params, 0),
-        offset=0,
-    )
-    (outcome,) = differential(program, [call])
-    assert not outcome.error
-    assert outcome.batched, outcome.log
+    calls = [  # the second call replays the first's plan; the third has another count
+        vp.Call(
+            n=6,
+            count=6 * 128 - cut,
+            seed=seed,
+            data="bits",
+            k=(0, 0),
+            h=0,
+            slack=dict.fromkeys(program.params, 0),
+            offset=0,
+        )
+        for seed, cut in ((1, 3), (2, 3), (3, 100))
+    ]
+    for outcome in differential(program, calls):
+        assert not outcome.error
+        assert outcome.batched, outcome.log
 
 
 def test_an_undone_attempt_leaves_no_names_bound() -> None:

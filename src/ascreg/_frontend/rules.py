@@ -122,10 +122,6 @@ def access_address(post: bool, address: Any, rest: tuple[Any, ...], batch: Any) 
     return batch.address(address)
 
 
-NORM_STORES = frozenset({"DIST_NORM", "DIST_NORM_B8", "DIST_NORM_B16", "DIST_NORM_B32"})
-"""The store dists that write whole lanes as they are (one register's block per iteration)."""
-
-
 def one_block(reg: Any, post: bool) -> bool:
     """Return True for a vector register that a load or store moves as one block of lanes.
 

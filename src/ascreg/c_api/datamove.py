@@ -204,32 +204,37 @@ def _load_mask(op: Any, args: tuple[Any, ...]) -> None:
 
 
 def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
-    """Admit ``asc_loadalign[_postupdate](dst, src[, offset])``, DIST_NORM, per iteration."""
+    """Admit ``asc_loadalign<sfx>[_postupdate](dst, src[, offset])``: one register per iteration.
+
+    Any distribution: each builds an iteration's lanes from its own elements.
+    """
     plain = len(args) == 2 + op.post or (len(args) == 3 and rules.index_like(args[2]))
     if not plain or op.dual or not rules.one_block(args[0], op.post):
-        return None
-    if op.dist(args[0].dtype.size) != "DIST_NORM":
         return None
     return (args[0], rules.access_address(op.post, args[1], args[2:], batch), *args[2:])
 
 
 def _batched_store(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
-    """Admit ``asc_storealign[_postupdate](dst, src[, offset], mask)``, NORM, per iteration."""
-    plain = len(args) == 3 + op.post or (len(args) == 4 and rules.index_like(args[2]))
-    if not plain or not op.masked or op.interleave:
+    """Admit ``asc_storealign<sfx>[_postupdate](dst, src[, offset][, mask])``, one per iteration.
+
+    Every distribution but the interleaving (two-register) one.
+    """
+    masked = 1 if op.masked else 0
+    plain = len(args) == 2 + masked + op.post or (
+        len(args) == 3 + masked and rules.index_like(args[2])
+    )
+    if not plain or op.interleave or not rules.one_block(args[1], op.post):
         return None
-    if not (rules.one_block(args[1], op.post) and isinstance(args[-1], MaskReg)):
+    if masked and not isinstance(args[-1], MaskReg):
         return None
-    if op.dist(args[1].dtype.size) not in rules.NORM_STORES:
-        return None
-    return (rules.access_address(op.post, args[0], args[2:-1], batch), *args[1:])
+    return (rules.access_address(op.post, args[0], args[2 : len(args) - masked], batch), *args[1:])
 
 
 ALIGNED_LOAD = rules.BatchRule(
-    "aligned load", "its DIST_NORM forms load one register per iteration", _batched_load
+    "aligned load", "its single-register forms load one register per iteration", _batched_load
 )
 ALIGNED_STORE = rules.BatchRule(
-    "aligned store", "its NORM forms store one register per iteration", _batched_store
+    "aligned store", "its single-register forms store one register per iteration", _batched_store
 )
 
 

@@ -50,22 +50,22 @@ class LoadMode:
 
 def _spread(step: int) -> Callable[[Lanes, int], Lanes]:
     def build(elems: Lanes, lanes: int) -> Lanes:
-        out = np.zeros(lanes, dtype=elems.dtype)
-        out[::step] = elems
+        out = np.zeros((*elems.shape[:-1], lanes), dtype=elems.dtype)
+        out[..., ::step] = elems
         return out
 
     return build
 
 
 def _repeat(times: int) -> Callable[[Lanes, int], Lanes]:
-    return lambda elems, _lanes: np.repeat(elems, times)
+    return lambda elems, _lanes: np.repeat(elems, times, axis=-1)
 
 
 _SAME: Callable[[Lanes, int], Lanes] = lambda elems, _lanes: elems  # noqa: E731
 
 
 def _brc(width: int) -> LoadMode:
-    return LoadMode(width, lambda _n: 1, lambda e, n: np.repeat(e, n), align=0)
+    return LoadMode(width, lambda _n: 1, lambda e, n: np.repeat(e, n, axis=-1), align=0)
 
 
 LOAD_MODES: dict[str, LoadMode] = {
@@ -75,8 +75,8 @@ LOAD_MODES: dict[str, LoadMode] = {
     "DIST_BRC_B32": _brc(4),
     "DIST_US_B8": LoadMode(1, lambda n: n // 2, _repeat(2)),
     "DIST_US_B16": LoadMode(2, lambda n: n // 2, _repeat(2)),
-    "DIST_DS_B8": LoadMode(1, lambda n: 2 * n, lambda e, _n: e[::2]),
-    "DIST_DS_B16": LoadMode(2, lambda n: 2 * n, lambda e, _n: e[::2]),
+    "DIST_DS_B8": LoadMode(1, lambda n: 2 * n, lambda e, _n: e[..., ::2]),
+    "DIST_DS_B16": LoadMode(2, lambda n: 2 * n, lambda e, _n: e[..., ::2]),
     "DIST_UNPACK_B8": LoadMode(1, lambda n: n // 2, _spread(2)),
     "DIST_UNPACK_B16": LoadMode(2, lambda n: n // 2, _spread(2)),
     "DIST_UNPACK_B32": LoadMode(4, lambda n: n // 2, _spread(2)),
@@ -151,7 +151,7 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     array([0, 0, 1, 1], dtype=uint32)
     """
     if dist == "DIST_NORM" and not dual:  # the common load: one element per lane, as stored
-        if src.address % _NORM_ALIGN:
+        if src.address % _NORM_ALIGN or type(src) is not UbPtr:  # rows: each one checked
             src.require_alignment(
                 _NORM_ALIGN, f"LoadAlign with {dist} needs {_NORM_ALIGN}-byte alignment"
             )
@@ -162,7 +162,7 @@ def load(src: Pointer[Any], dist: str, lanes: int, *, dual: bool = False) -> Lan
     size = src.dtype.size
     mode = load_mode(dist, size, dual=dual)
     align = mode.align or size
-    if src.address % align:
+    if src.address % align or type(src) is not UbPtr:
         src.require_alignment(align, f"LoadAlign with {dist} needs {align}-byte alignment")
     try:
         elems = src.view(mode.elements(lanes))
@@ -294,7 +294,7 @@ def _as_pack_source(values: Lanes, active: Lanes | None, dist: str) -> tuple[Lan
     if mode is None or mode.narrow != size or mode.width is None:
         return values, active
     wide = values.view(f"<u{mode.width}")
-    return wide, None if active is None else active[:: mode.width // size]
+    return wide, None if active is None else active[..., :: mode.width // size]
 
 
 def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> None:
@@ -314,23 +314,23 @@ def store(dst: Pointer[Any], values: Lanes, active: Lanes | None, dist: str) -> 
     if dist == "DIST_NORM" or _SIZED_NORM.get(dist) == values.dtype.itemsize:
         # the common store (NORM_B<n> of n-bit lanes is NORM): every enabled lane, whole
         align = _NORM_STORE.align
-        if dst.address % align:
+        if dst.address % align or type(dst) is not UbPtr:
             dst.require_alignment(align, f"StoreAlign with {dist} needs {align}-byte alignment")
         write_lanes(dst, values, active)
         return
     values, active = _as_pack_source(values, active, dist)
     size = values.dtype.itemsize
     mode = store_mode(dist, size, dual=False)
-    if dst.address % mode.align:
+    if dst.address % mode.align or type(dst) is not UbPtr:
         dst.require_alignment(
             mode.align, f"StoreAlign with {dist} needs {mode.align}-byte alignment"
         )
-    if mode.first_only:
-        require_defined(values[:1], None, "a store")
-        dst.view(1, "writes")[0] = values[0]
+    if mode.first_only:  # (the leading axis of rows of lanes is kept: a batched loop's)
+        require_defined(values[..., :1], None, "a store")
+        dst.view(1, "writes")[...] = values[..., :1]
         return
-    if mode.narrow is not None:
-        values = values.view(f"<u{mode.narrow}")[:: size // mode.narrow]  # low part of each lane
+    if mode.narrow is not None:  # the low part of each lane
+        values = values.view(f"<u{mode.narrow}")[..., :: size // mode.narrow]
         dst = dst.cast(UNSIGNED_OF_WIDTH[mode.narrow])
     write_lanes(dst, values, active if mode.masked else None)
 

@@ -68,8 +68,14 @@ def read_lanes(values: Arr, active: Arr, source: Arr, use: Arr | None, call: str
     """
     inside = (source >= 0) & (source < WARP_SIZE)
     if use is not None:
-        inside &= use
+        inside = inside & use
     safe = np.where(inside, source, LANE)
+    if safe.shape[0] == 1 and values.shape[0] != 1:  # every warp reads the same lanes
+        row = safe[0]
+        if not (active & inside & ~active[:, row]).any():
+            same: Arr = values[:, row]
+            return same
+    safe = np.broadcast_to(safe, values.shape)
     # one flat take per array: cheaper than indexing with (rows, lanes) pairs
     flat = (np.arange(0, values.size, WARP_SIZE)[:, None] + safe).reshape(-1)
     bad = active & inside & ~np.take(active, flat).reshape(safe.shape)

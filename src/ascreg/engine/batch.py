@@ -351,7 +351,12 @@ class RowPointer(UbPtr[Any]):
 
     @classmethod
     def at(cls, base: Pointer[Any], rows: Lanes, step: int | None = None) -> RowPointer:
-        """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*."""
+        """Return a pointer like *base* (memory, type, allocation) at the byte addresses *rows*.
+
+        *rows* become read-only: a pointer's addresses never change, so a recorded plan that
+        keeps the pointer also keeps what the checks worked out from them (:func:`_known_plan`).
+        """
+        rows.flags.writeable = False
         moved = object.__new__(cls)
         moved.memory, moved.dtype, moved.block = base.memory, base.dtype, base.block
         moved.rows = rows
@@ -359,6 +364,23 @@ class RowPointer(UbPtr[Any]):
         moved.which = None
         moved.known = None
         moved.address = int(rows[0])
+        return moved
+
+    def elsewhere(self, memory: Memory, block: Any) -> RowPointer:
+        """Return the same addresses in *memory*, in *block* (an allocation of the same bounds).
+
+        What the checks worked out from the addresses and bounds alone is kept; the views of
+        the old memory are not.
+        """
+        moved = RowPointer.at(self, self.rows, self.step)
+        moved.which = self.which
+        moved.memory, moved.block = memory, block
+        known = self.known
+        if known:
+            moved.known = {
+                key: (*fact[:-1], None) if type(key) is tuple and type(key[1]) is bool else fact
+                for key, fact in known.items()
+            }
         return moved
 
     def __add__(self, n: Any) -> Any:
@@ -423,13 +445,24 @@ class RowPointer(UbPtr[Any]):
         return np.arange(self.rows.size) if which is None else which
 
     def require_alignment(self, nbytes: int, rule: str) -> None:
-        """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned."""
-        if (self.rows % nbytes).any():
+        """Raise :class:`Fallback` unless every iteration's address is *nbytes*-aligned.
+
+        The core's accesses ask this of every per-iteration pointer (their test of the
+        first ``address`` alone would not see the other rows').
+        """
+        if not self.is_aligned(nbytes):
             raise fallback(f"a misaligned address in some iteration ({rule})", scope="layout")
 
     def is_aligned(self, nbytes: int) -> bool:
         """Return True when every iteration's address is a multiple of *nbytes*."""
-        return not (self.rows % nbytes).any()
+        known = self.known
+        if known is None:
+            known = self.known = {}
+        key = ("aligned", nbytes)
+        aligned = known.get(key)
+        if aligned is None:  # the rows alone decide it
+            aligned = known[key] = not (self.rows % nbytes).any()
+        return aligned
 
     def view(self, count: int, action: str = "reads") -> Lanes:
         """Return ``iterations x count`` elements at the addresses (a view to write through).
@@ -464,23 +497,22 @@ class RowPointer(UbPtr[Any]):
         if step is None:
             gathered: Lanes = typed[(rows // self.dtype.size)[:, None] + np.arange(count)]
             return gathered
-        if step < 0:  # descending rows: the ascending view of the same rows, upside down
+        if step == nbytes:  # consecutive rows: one contiguous span
+            view = typed[start : start + rows.size * count].reshape(rows.size, count)
+        elif step < 0:  # descending rows: the ascending view of the same rows, upside down
             ascending = typed[low // self.dtype.size :]
-            return np.lib.stride_tricks.as_strided(
+            view = np.lib.stride_tricks.as_strided(
                 ascending, shape=(rows.size, count), strides=(-step, typed.itemsize),
                 writeable=write,
             )[::-1]  # fmt: skip
-        if step == nbytes:  # consecutive rows: one contiguous span
-            view = typed[start : start + rows.size * count].reshape(rows.size, count)
-            facts = (*facts[:-1], (data, view))  # for the next call (a plan's replay)
-            self.known[count, write] = facts  # type: ignore[index]
-            return view
-        return np.lib.stride_tricks.as_strided(
-            typed[start:],
-            shape=(rows.size, count),
-            strides=(step, typed.itemsize),
-            writeable=write,
-        )
+        else:
+            view = np.lib.stride_tricks.as_strided(
+                typed[start:], shape=(rows.size, count), strides=(step, typed.itemsize),
+                writeable=write,
+            )  # fmt: skip
+        # kept for the next call on the same array (a plan's replay makes the same accesses)
+        self.known[count, write] = (*facts[:-1], (data, view))  # type: ignore[index]
+        return view
 
     def _layout(self, count: int, write: bool) -> tuple[Any, ...]:
         """Check the rows of a *count*-element access; return what :meth:`view` needs.
@@ -500,8 +532,14 @@ class RowPointer(UbPtr[Any]):
         if step is None and (np.diff(rows) == rows[1] - rows[0]).all():
             step = self.step = int(rows[1] - rows[0])
         address = self.address  # rows[0]
-        if (step is None and ((rows - address) % 32).any()) or (step or 0) % 32 or address % size:
-            raise fallback("the addresses differ in alignment between iterations", scope="layout")
+        # each row must start on an element (a typed view); the alignment each access needs is
+        # checked on every row by the access itself (require_alignment)
+        if (
+            (step is None and ((rows - address) % size).any())
+            or (step or 0) % size
+            or address % size
+        ):
+            raise fallback("an address in some iteration is not on an element", scope="layout")
         if step is None:
             low, high = int(rows.min()), int(rows.max()) + nbytes
         else:  # :meth:`_span`, inline: evenly spaced rows end at address + (n - 1) * step
@@ -722,14 +760,19 @@ class Batch:
     def _claim(self, ref: Ref[Any]) -> bool:
         """Journal a ``Ref`` an op updates; return True if it is carried from before the loop.
 
-        A second update of the same ``Ref`` in one iteration is eager (its values in iteration
-        *k* would depend on how many updates the body makes).
+        A second update of the same carried ``Ref`` in one iteration is eager (its values in
+        iteration *k* would depend on how many updates the body makes); a ``Ref`` made in the
+        body holds each iteration's own value (a nested loop's running count): its updates
+        carry it on, however many there are.
         """
         key = id(ref)
+        carried = ref.born != self.epoch
         if key in self.refs:
-            raise fallback("a Ref is updated twice in one iteration")
+            if carried:
+                raise fallback("a Ref is updated twice in one iteration")
+            return False
         self.refs[key] = (ref, ref.value)
-        return ref.born != self.epoch
+        return carried
 
     def carried_count(self, ref: Ref[Any], lanes: int) -> Lanes:
         """Return the per-iteration values of a count an ``UpdateMask`` decrements in the loop.
@@ -742,6 +785,8 @@ class Batch:
         value = ref.value
         if isinstance(value, RowInts):
             rows = value.values
+        elif type(value) is np.ndarray and value.shape == (self.count,) and not carried:
+            rows = value  # what an update in this iteration left (a count made in the body)
         elif isinstance(value, int | np.integer) and not isinstance(value, bool):
             start, step = int(value), lanes if carried else 0
             if start < 0 or start >= 1 << 32:  # the rows lie between start and max(..., 0)
@@ -800,16 +845,16 @@ class Batch:
                 raise fallback("a memory watched by another checker")
             self.watched = True
 
-    def report(self) -> None:
+    def report(self, plan: RowsPlan | None = None) -> None:
         """Report the accesses to the blocks' checks in aggregate, one group per op.
 
         :meth:`BlockContext.access_rows` checks them as eager order would see them (why that
         is the same outcome is explained there) or says it is unsure; then this raises
         :class:`Fallback`, the batch is undone, and the eager run meets (and raises) the
         exact error of the first failing access. What depends on the accesses alone (their
-        groups, eager ranks and static checks) is planned once (:func:`_known_plan`).
+        groups, eager ranks and static checks) is planned once (*plan*: the kept one,
+        :func:`_known_plan`).
         """
-        plan = _known_plan(self.accesses, self.count)
         if plan is None:
             context, positions = self._reported()
             if context is None:
@@ -863,20 +908,28 @@ class Batch:
 
     def commit(self) -> None:
         """Check what only the whole batch shows, then leave the last iteration's state."""
-        self.check_memory()
-        if self.watched:  # a block's UB: its checks see the accesses (else there are none)
-            self.report()
+        self._check()
         self._last_rows()
         self._close()
+
+    def _check(self) -> None:
+        """:meth:`check_memory` and :meth:`report`, once per set of accesses.
+
+        A kept plan (:func:`_known_plan`) was made of the same accesses after they passed
+        :meth:`check_memory` (which depends on nothing else): only the block's checks remain.
+        """
+        plan = _known_plan(self.accesses, self.count)
+        if plan is None:
+            self.check_memory()
+        if self.watched:  # a block's UB: its checks see the accesses (else there are none)
+            self.report(plan)
 
     def end(self) -> None:
         """:meth:`commit` for a batch whose registers and ``Ref`` boxes nobody reads after it.
 
         A whole VF's replay (:class:`ascreg.engine.plans.Whole`): its registers die with it.
         """
-        self.check_memory()
-        if self.watched:
-            self.report()
+        self._check()
         self._close()
 
     def _last_rows(self) -> None:

@@ -162,9 +162,33 @@ class Recorder:
         held = storage(value)
         if held is not value and id(held) in self.slots:
             return True, (self.slots[id(held)], plain_class(value))
+        if type(value) is Ref:
+            made = self._made(value)
+            if made is not None:
+                return True, made
         if value is not None and not isinstance(value, _IMMUTABLE):
             self.failed = f"an operand of type {type(value).__name__} made in the loop body"
         return False, value
+
+    def _made(self, ref: Ref[Any]) -> int | None:
+        """Give a ``Ref`` made in the loop body a slot, made anew by the program; None if not.
+
+        The body cannot read or assign a ``Ref``'s ``.value``: only the ops that update it
+        (each journals its value before the first update, :meth:`Batch._claim`) see it, so
+        what it holds when the first of them takes it is what the body made it with, the same
+        (a constant) for equal inputs. The program makes ``Ref(that value)`` before that call.
+        """
+        batch = batching.current()
+        journaled = batch.refs.get(id(ref))
+        if journaled is None or ref.born != batch.epoch:
+            return None
+        initial = journaled[1]
+        if not isinstance(initial, _IMMUTABLE):
+            return None
+        slot = self.slots[id(ref)] = len(self.inputs) + len(self.kept)
+        self.kept.append(ref)
+        self.calls.append((_making, None, None, (initial,), ref, [(False, initial)], slot))
+        return slot
 
     def output(self, value: Any) -> tuple[bool, Any] | None:
         """Return how a plan gives a name the body assigns its final value (None: it cannot)."""
@@ -199,6 +223,11 @@ class Recorder:
             guard, program, len(self.kept), finals, registers, self.inputs, self.values,
             batch.iterations,
         )  # fmt: skip
+
+
+def _making(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
+    """Return the step that makes a ``Ref`` of the loop body anew (:meth:`Recorder._made`)."""
+    return Ref
 
 
 # -- the guard ------------------------------------------------------------------------------------
@@ -715,9 +744,7 @@ def _moved(value: Any, places: Places) -> Any:
     memory, block = places[id(value.memory), id(value.block)]
     moved: Pointer[Any]
     if isinstance(value, batching.RowPointer):
-        rows = batching.RowPointer.at(value, value.rows, value.step)
-        rows.which = value.which
-        moved = rows
+        return value.elsewhere(memory, block)
     else:
         moved = object.__new__(type(value))
         moved.dtype, moved.address = value.dtype, value.address

@@ -496,6 +496,9 @@ def _row_bytes(marks: np.ndarray[Any, Any], group: RowsAccess) -> np.ndarray[Any
     rows, width, step = group.rows, group.width, group.step
     if step == width or rows.size == 1:  # consecutive rows: one span
         return marks[group.start : group.end].reshape(rows.size, width)
+    spaced = _spaced(marks, group)
+    if spaced is not None:
+        return spaced
     if step is not None and step > width:
         return np.lib.stride_tricks.as_strided(
             marks[int(rows[0]) :], shape=(rows.size, width), strides=(step, 1)
@@ -509,8 +512,28 @@ def _mark_rows(marks: np.ndarray[Any, Any], group: RowsAccess) -> None:
     rows, width = group.rows, group.width
     if group.step == width or rows.size == 1:
         marks[group.start : group.end] = True  # consecutive rows: one span
+        return
+    spaced = _spaced(marks, group)
+    if spaced is not None:
+        spaced[...] = True
     else:
         marks[(rows[:, None] + np.arange(width)).ravel()] = True
+
+
+def _spaced(marks: np.ndarray[Any, Any], group: RowsAccess) -> np.ndarray[Any, Any] | None:
+    """Return the ``rows x width`` view of *marks* of rows evenly spaced by ``step > width``.
+
+    A slice reshaped (no index arrays); None when the rows are not so, or the last row's
+    padding would run past *marks*.
+    """
+    step, rows = group.step, group.rows
+    if step is None or step <= group.width:
+        return None
+    first = int(rows[0])
+    if first + rows.size * step > marks.size:
+        return None
+    view: np.ndarray[Any, Any] = marks[first : first + rows.size * step].reshape(rows.size, step)
+    return view[:, : group.width]
 
 
 def _grown(marks: np.ndarray[Any, Any], size: int) -> np.ndarray[Any, Any]:

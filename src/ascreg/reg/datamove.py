@@ -171,8 +171,11 @@ _ACCESS_ENUMS = (PostLiteral, MaskDist, DataCopyMode)
 
 
 def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
-    """Admit ``LoadAlign(dst, src)`` (or post-update), DIST_NORM: one address per iteration."""
-    if len(args) != 2 + op.post or op.dist != "DIST_NORM" or op.blocks:
+    """Admit ``LoadAlign(dst, src)`` (or post-update): one address per iteration.
+
+    Any single-register dist: each mode builds an iteration's lanes from its own elements.
+    """
+    if len(args) != 2 + op.post or op.blocks or core.LOAD_MODES.get(op.dist, _DUAL).dual:
         return None
     if not rules.one_block(args[0], op.post):
         return None
@@ -180,19 +183,24 @@ def _batched_load(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...]
 
 
 def _batched_store(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...] | None:
-    """Admit ``StoreAlign(dst, src, mask)`` (or post-update), NORM: one address per iteration."""
-    if len(args) != 3 + op.post or op.dist not in rules.NORM_STORES or op.blocks:
+    """Admit ``StoreAlign(dst, src, mask)`` (or post-update): one address per iteration.
+
+    Any single-register dist: NORM, FIRST_ELEMENT, PACK.
+    """
+    if len(args) != 3 + op.post or op.blocks or core.STORE_MODES.get(op.dist, _DUAL).dual:
         return None
     if not (rules.one_block(args[1], op.post) and isinstance(args[-1], MaskReg)):
         return None
     return (rules.access_address(op.post, args[0], args[2:-1], batch), *args[1:])
 
 
+_DUAL = core.STORE_MODES["DIST_INTLV_B8"]  # what an unknown dist is taken for: not admitted
+
 ALIGNED_LOAD = rules.BatchRule(
-    "aligned load", "its DIST_NORM form loads one register per iteration", _batched_load
+    "aligned load", "its single-register forms load one register per iteration", _batched_load
 )
 ALIGNED_STORE = rules.BatchRule(
-    "aligned store", "its NORM forms store one register per iteration", _batched_store
+    "aligned store", "its single-register forms store one register per iteration", _batched_store
 )
 
 

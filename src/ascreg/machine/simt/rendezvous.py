@@ -2,7 +2,8 @@
 
 A warp function is written once, as ``compute(values, active, *params)`` on ``(warps, 32)``
 arrays: ``values`` holds one value per lane, ``active`` marks the lanes taking part, each of
-``params`` one integer per lane. The vectorised tier calls it once on the whole block
+``params`` one integer per lane (a ``(1, 32)`` row when every lane passes the same one: it
+broadcasts against the warps). The vectorised tier calls it once on the whole block
 (:func:`run_warps`: lanes past the end of a partial last warp are inactive). The per-thread tier
 has each thread post a :class:`WarpRequest` and wait; when every live thread waits, the engine
 hands the requests of one warp to :func:`complete_rendezvous`, which calls ``compute`` on those
@@ -126,6 +127,9 @@ def run_warps(
     warps = size // WARP_SIZE
     columns = []
     for p in params:
+        if np.ndim(p) == 0:  # one value for every lane: a row the warps share
+            columns.append(np.full((1, WARP_SIZE), int(p), dtype=np.int64))
+            continue
         column = np.zeros(size, dtype=np.int64)
         column[where] = np.broadcast_to(np.asarray(p).astype(np.int64), (n,))
         columns.append(column.reshape(warps, WARP_SIZE))
