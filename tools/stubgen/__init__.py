@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ascreg._spec import SPECS, CShape, RegShape, SimtShape
 from stubgen.c_api import render_c_module
+from stubgen.header import HEADER, render_header
 from stubgen.common import ROOT, stub_modules, surface_rows
 from stubgen.reg import render_module
 from stubgen.shared import render_shared_module
@@ -47,6 +48,7 @@ def outputs() -> dict[Path, str]:
         files[stubs / f"{module}.pyi"] = render_simt_module(module)
     files[gen / "accept_simt.py"] = render_simt_tests("accept")
     files[gen / "reject_simt.py"] = render_simt_tests("reject")
+    files[HEADER] = render_header()
     return files
 
 

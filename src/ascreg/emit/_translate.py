@@ -1,0 +1,1683 @@
+"""Python kernel source to Ascend C: one :class:`Program` of constants, classes and functions.
+
+The translation reads each function's syntax tree (from its module's source) and the types a
+recorded run saw (:mod:`ascreg.emit._record`). It writes the C++ a kernel author would: the
+qualifiers the decorators name, template parameters for the scalar types a function is generic
+in, a counted ``for`` per ``range`` loop, typed locals declared where C++ scoping needs them, the
+API names in the namespace of the surface the Python used. What C++ cannot express raises
+:class:`EmitError` naming the file, the line and the rule.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import enum
+import functools
+import inspect
+import re
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from ascreg._dtypes import INTEGERS, Kind, Scalar, uint64_t
+from ascreg.emit import _spell
+from ascreg.emit._ctype import (
+    PY_INT,
+    CType,
+    Subst,
+    dtype_name,
+    int_type,
+    scalar,
+)
+from ascreg.emit._record import FunctionRecord, Recording, Seen, _unwrap
+from ascreg.errors import UnsupportedError
+
+
+class EmitError(UnsupportedError):
+    """Python that Ascend C cannot express, or whose C++ types the run did not show.
+
+    The message names the file and line, the statement, and the rule.
+
+    Examples
+    --------
+    >>> issubclass(EmitError, NotImplementedError)
+    True
+    """
+
+
+# -- C++ precedence (higher binds tighter) -------------------------------------------------------
+PRIMARY, UNARY, MUL, ADD, SHIFT, REL, EQ, BAND, BXOR, BOR, LAND, LOR, COND = (
+    16, 15, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
+)  # fmt: skip
+BINARY = {
+    ast.Add: ("+", ADD), ast.Sub: ("-", ADD), ast.Mult: ("*", MUL), ast.LShift: ("<<", SHIFT),
+    ast.RShift: (">>", SHIFT), ast.BitAnd: ("&", BAND), ast.BitOr: ("|", BOR),
+    ast.BitXor: ("^", BXOR),
+}  # fmt: skip
+COMPARE = {
+    ast.Eq: ("==", EQ), ast.NotEq: ("!=", EQ), ast.Lt: ("<", REL), ast.LtE: ("<=", REL),
+    ast.Gt: (">", REL), ast.GtE: (">=", REL),
+}  # fmt: skip
+UNARY_OPS = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "!"}
+AUGMENTED = {
+    ast.Add: "+=", ast.Sub: "-=", ast.Mult: "*=", ast.LShift: "<<=", ast.RShift: ">>=",
+    ast.BitAnd: "&=", ast.BitOr: "|=", ast.BitXor: "^=",
+}  # fmt: skip
+NONNEGATIVE_CALLS = frozenset(
+    {"asc_get_vf_len", "GetVecLen", "GetBlockIdx", "GetBlockNum", "asc_get_block_idx",
+     "asc_get_block_num", "GetSubBlockIdx", "GetSubBlockNum"}
+)  # fmt: skip
+"""API calls whose result is an unsigned count or index."""
+NONNEGATIVE_NAMES = frozenset({"block_idx", "block_num", "threadIdx", "blockIdx", "blockDim",
+                               "gridDim", "VL", "warpSize"})  # fmt: skip
+QUALIFIERS = (
+    "__global__", "__vector__", "__aicore__", "__simd_vf__", "__simd_callee__", "__simt_vf__",
+    "__simt_callee__",
+)  # fmt: skip
+"""Decorators that are C qualifiers, written as the decorator names them."""
+CONSTANT_TYPES = (int, float, bool)
+
+
+def _unparse(node: ast.AST) -> str:
+    return ast.unparse(node)
+
+
+@functools.cache
+def _module_tree(filename: str) -> tuple[ast.Module, tuple[str, ...]]:
+    with open(filename, encoding="utf-8") as handle:
+        text = handle.read()
+    return ast.parse(text, filename), tuple(text.splitlines())
+
+
+def _find_definition(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.ClassDef | None:
+    body: list[ast.stmt] = tree.body
+    found: ast.FunctionDef | ast.ClassDef | None = None
+    for part in qualname.split("."):
+        found = None
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == part:
+                found = node  # the last definition of a name wins, as in Python
+        if found is None:
+            return None
+        body = found.body
+    return found
+
+
+@attrs.define
+class Where:
+    """A place in the Python source, for error messages."""
+
+    filename: str
+    lines: tuple[str, ...]
+
+    def error(self, node: ast.AST | None, rule: str) -> EmitError:
+        """An :class:`EmitError` naming *node*'s line."""
+        if node is None or not hasattr(node, "lineno"):
+            return EmitError(f"{self.filename}: {rule}", call="ascreg.emit")
+        line = node.lineno
+        text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+        return EmitError(f"{self.filename}:{line}: `{text}`: {rule}", call="ascreg.emit")
+
+
+# -- what a name in a kernel stands for ------------------------------------------------------------
+
+
+@attrs.frozen
+class Api:
+    """A public ascreg object, spelled in C++."""
+
+    value: Any
+    spelling: str
+
+
+@attrs.frozen
+class UserFunction:
+    """A Python function of the user's code (emitted as a C++ function)."""
+
+    func: Any
+
+
+@attrs.frozen
+class UserClass:
+    """A Python class of the user's code (emitted as a C++ class)."""
+
+    cls: type
+
+
+@attrs.frozen
+class Constant:
+    """A module-level number of the user's code (emitted as a ``constexpr``)."""
+
+    name: str
+    value: Any
+    module_globals: dict[str, Any] = attrs.field(eq=False, hash=False)
+    filename: str = ""
+
+
+@attrs.frozen
+class TypeName:
+    """A scalar type: a template parameter (``T``) or a type (``half``)."""
+
+    spelling: str
+    dtype: type[Scalar] | None = None
+
+
+@attrs.frozen
+class ModuleAlias:
+    """An ascreg module used as a namespace (``Reg`` in ``Reg.Add``)."""
+
+    namespace: str
+
+
+@attrs.frozen
+class TypeAlias:
+    """A module-level name bound to a scalar type (``T = float32_t``): ``using T = float;``."""
+
+    name: str
+    dtype: type[Scalar]
+
+
+Resolved = Api | UserFunction | UserClass | Constant | TypeName | ModuleAlias | TypeAlias
+
+
+# -- the program -------------------------------------------------------------------------------------
+
+
+@attrs.define
+class Program:
+    """Everything emitted for one root: definitions in dependency order (callees first)."""
+
+    recording: Recording | None
+    parts: list[str] = attrs.field(factory=list)
+    done: dict[Any, str] = attrs.field(factory=dict)
+    constants: dict[tuple[str, str], str] = attrs.field(factory=dict)
+    aliases: dict[str, str] = attrs.field(factory=dict)
+    busy: set[Any] = attrs.field(factory=set)
+    functions: list[str] = attrs.field(factory=list)
+    """The names of the emitted functions and classes, in order (the round trip compares them)."""
+
+    def text(self) -> str:
+        """The whole C++ translation unit."""
+        head = [*self.aliases.values(), *self.constants.values()]
+        blocks = ["\n".join(head)] if head else []
+        return "\n\n".join([*blocks, *self.parts]) + "\n"
+
+    def record_of(self, filename: str, qualname: str) -> dict[Any, FunctionRecord]:
+        """The records of one function, by template binding."""
+        if self.recording is None:
+            return {}
+        return self.recording.bindings(filename, qualname)
+
+    def function(self, func: Any, context: str = "kernel", owner: Any = None) -> str:
+        """Emit *func* (and first its callees); return its C++ name."""
+        target = _unwrap(func)
+        key = (target, owner)
+        if key in self.done:
+            return self.done[key]
+        if key in self.busy:
+            raise EmitError(
+                f"{target.__qualname__} calls itself: device code has no recursion",
+                call="ascreg.emit",
+            )
+        self.busy.add(key)
+        try:
+            emitter = FunctionEmitter(self, func, context, owner)
+            text = emitter.emit()
+        finally:
+            self.busy.discard(key)
+        self.done[key] = emitter.name
+        if owner is None:
+            self.parts.append(text)
+            self.functions.append(emitter.name)
+        else:
+            self.done[key] = text
+        return emitter.name
+
+    def user_class(self, cls: type) -> str:
+        """Emit the class *cls* with the methods the run called; return its name."""
+        if cls in self.done:
+            return str(self.done[cls])
+        self.done[cls] = cls.__name__
+        self.parts.append(ClassEmitter(self, cls).emit())
+        self.functions.append(cls.__name__)
+        return cls.__name__
+
+    def constant(self, const: Constant, where: Where, node: ast.AST) -> str:
+        """Emit a module-level number as ``constexpr``; return its name."""
+        key = (const.filename, const.name)
+        if key not in self.constants:
+            self.constants[key] = ""  # reserve the slot: constants it uses come first
+            text = _ConstantEmitter(self, const, where).emit(node)
+            del self.constants[key]
+            self.constants[key] = text
+        return const.name
+
+    def type_alias(self, alias: TypeAlias) -> str:
+        """Emit ``using T = float;`` for a module-level scalar type name."""
+        self.aliases.setdefault(alias.name, f"using {alias.name} = {alias.dtype.cpp_name};")
+        return alias.name
+
+
+# -- resolving names -----------------------------------------------------------------------------------
+
+
+def _is_user(value: Any) -> bool:
+    module = getattr(value, "__module__", "") or ""
+    return not module.startswith("ascreg") or module.startswith("ascreg.examples")
+
+
+def resolve_global(name: str, namespace: dict[str, Any], filename: str) -> Resolved | None:
+    """What the global *name* of a function stands for (None: not something C++ can name)."""
+    if name in namespace:
+        value = namespace[name]
+    elif hasattr(builtins, name):
+        return None
+    else:
+        return None
+    return resolve_value(name, value, namespace, filename)
+
+
+def resolve_value(  # noqa: PLR0911 (one answer per kind of object)
+    name: str, value: Any, namespace: dict[str, Any], filename: str
+) -> Resolved | None:
+    """What *value*, written *name* in the source, stands for."""
+    if isinstance(value, types.ModuleType):
+        ns = _spell.MODULE_NAMESPACES.get(value.__name__)
+        if ns is None:
+            return None
+        if value.__name__ == "ascreg.reg" and name == "MicroAPI":
+            ns = "AscendC::MicroAPI::"
+        return ModuleAlias(ns)
+    if isinstance(value, type) and issubclass(value, Scalar):
+        if name != value.__name__ and name not in ("float32_t", "bool_"):
+            return TypeAlias(name, value)
+        return TypeName(value.cpp_name, value)
+    spelled = _spell.spelling(name, value)
+    if spelled is not None:
+        if isinstance(value, type) and issubclass(value, enum.Enum) and "::" in spelled:
+            return Api(value, _spell.enum_spelling(value))
+        return Api(value, spelled)
+    if _is_user(value):
+        if isinstance(value, CONSTANT_TYPES) or _is_number(value):
+            return Constant(name, value, namespace, filename)
+        if isinstance(value, type) and issubclass(value, enum.Enum):
+            return None
+        if isinstance(value, type):
+            return UserClass(value)
+        if callable(value):
+            return UserFunction(value)
+        return None
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        return Api(value, _spell.enum_spelling(value))
+    if isinstance(value, enum.Enum):
+        return Api(value, _spell.member_spelling(value))
+    public = _spell.find_public_name(value)
+    if public is not None:
+        return Api(value, public[0] + public[1])
+    return None
+
+
+def _is_number(value: Any) -> bool:
+    import numpy as np
+
+    return isinstance(value, np.integer | np.floating)
+
+
+# -- scopes: where each local is declared -------------------------------------------------------
+
+
+@attrs.define
+class Site:
+    """One occurrence of a name: its statement path and whether it binds."""
+
+    path: tuple[tuple[int, int], ...]
+    """``(block id, statement index)`` from the function body down to the statement."""
+    binds: bool
+    node: ast.AST
+    loop_target: ast.For | None = None
+
+
+class Scopes:
+    """Where each local of a function is declared in C++ (its Python scope is the function)."""
+
+    def __init__(self, fdef: ast.FunctionDef, params: set[str]) -> None:
+        self.sites: dict[str, list[Site]] = {}
+        self.params = params
+        self._walk(fdef.body, ())
+
+    def _walk(self, body: list[ast.stmt], path: tuple[tuple[int, int], ...]) -> None:
+        for index, stmt in enumerate(body):
+            here = (*path, (id(body), index))
+            if isinstance(stmt, ast.For):
+                self._names(stmt.iter, here)
+                if isinstance(stmt.target, ast.Name):
+                    self.sites.setdefault(stmt.target.id, []).append(
+                        Site(here, True, stmt.target, stmt)
+                    )
+                else:
+                    self._names(stmt.target, here)
+                self._walk(stmt.body, here)
+                self._walk(stmt.orelse, here)
+            elif isinstance(stmt, ast.If | ast.While):
+                self._names(stmt.test, here)
+                self._walk(stmt.body, here)
+                self._walk(stmt.orelse, here)
+            elif isinstance(stmt, ast.With):
+                for item in stmt.items:
+                    self._names(item.context_expr, here)
+                self._walk(stmt.body, here)
+            else:
+                self._names(stmt, here)
+
+    def _names(self, node: ast.AST, here: tuple[tuple[int, int], ...]) -> None:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                binds = isinstance(sub.ctx, ast.Store)
+                self.sites.setdefault(sub.id, []).append(Site(here, binds, sub))
+
+    def loop_scoped(self, name: str) -> list[ast.For] | None:
+        """The loops that declare *name* (its every site is in one of them), or None."""
+        sites = self.sites.get(name, [])
+        loops = [s.loop_target for s in sites if s.loop_target is not None]
+        if not loops:
+            return None
+        return loops
+
+    def declaration(self, name: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+        """``(path of the statement to declare before or at, declared at the first binding)``.
+
+        The declaration goes into the deepest block enclosing every site; when the first site
+        in that block is a binding statement directly in it, the binding declares the name.
+        """
+        sites = self.sites[name]
+        common = _common_block(s.path for s in sites)
+        first = min(sites, key=lambda s: s.path[len(common)])
+        at = first.path[: len(common) + 1]
+        direct = len(first.path) == len(common) + 1 and first.binds and first.loop_target is None
+        direct = direct and all(
+            not (s.path[: len(common) + 1] == at and not s.binds) for s in sites
+        )
+        return at, direct
+
+
+def _common_block(paths: Iterator[tuple[tuple[int, int], ...]]) -> tuple[tuple[int, int], ...]:
+    """The longest common prefix of *paths* whose last step shares its block, not its index."""
+    all_paths = list(paths)
+    prefix: list[tuple[int, int]] = []
+    depth = 0
+    while True:
+        steps = {p[depth] if depth < len(p) else None for p in all_paths}
+        if None in steps or len(steps) != 1:
+            return tuple(prefix)
+        prefix.append(steps.pop())  # type: ignore[arg-type]
+        depth += 1
+
+
+# -- types ---------------------------------------------------------------------------------------------
+
+
+def _one_type(seen: Seen, what: str, node: ast.AST | None, where: Where) -> CType:
+    """The single C++ type of a variable from what the run saw (ints merged into a C int)."""
+    kinds = {t for t in seen.types if t.kind != "none"} or set(seen.types)
+    if len(kinds) > 1:
+        ints = {t for t in kinds if t.is_integer}
+        floats = {t for t in kinds if t.is_float}
+        explicit = {t for t in kinds if t.kind == "scalar"}
+        if kinds <= ints | floats and len(explicit) == 1:
+            return explicit.pop()
+        if kinds <= ints and not explicit:
+            return PY_INT
+        shown = ", ".join(sorted(t.describe() for t in kinds))
+        raise where.error(node, f"{what} held values of several C++ types in the run: {shown}")
+    found = next(iter(kinds))
+    if found.kind == "unsupported":
+        raise where.error(node, f"{what} holds {found.name}, which has no Ascend C type")
+    if found.kind == "none":
+        raise where.error(node, f"{what} is None in the run: C++ has no such value here")
+    return found
+
+
+def resolve_int(ctype: CType, seen: Seen | None) -> CType:
+    """A Python int as the C integer type its values fit (``uint32_t`` if never negative)."""
+    if ctype.kind == "int":
+        low = seen.low if seen and seen.low is not None else 0
+        high = seen.high if seen and seen.high is not None else 0
+        return scalar(_BY_NAME[int_type(low, high)])
+    if ctype.kind == "ref" and ctype.inner is not None:
+        return CType("ref", inner=resolve_int(ctype.inner, seen))
+    return ctype
+
+
+_BY_NAME = {d.cpp_name: d for d in INTEGERS}
+
+
+def arithmetic(left: CType | None, right: CType | None) -> CType | None:
+    """The C++ usual arithmetic conversions of two scalar types (None: unknown)."""
+    if left is None or right is None:
+        return None
+    if left.is_float or right.is_float:
+        return left if left.is_float and left.kind == "scalar" else right
+    if not (left.is_integer and right.is_integer) or left.dtype is None or right.dtype is None:
+        return None
+    a, b = _promote(left.dtype), _promote(right.dtype)
+    if a is b:
+        return scalar(a)
+    if (a.kind is Kind.UINT) == (b.kind is Kind.UINT):
+        return scalar(a if a.size >= b.size else b)
+    unsigned, signed = (a, b) if a.kind is Kind.UINT else (b, a)
+    if unsigned.size >= signed.size:
+        return scalar(unsigned)
+    return scalar(signed)
+
+
+def _promote(dtype: type[Scalar]) -> type[Scalar]:
+    return _BY_NAME["int32_t"] if dtype.size < 4 else dtype
+
+
+# -- expressions and statements of one function ------------------------------------------------
+
+
+@attrs.define
+class Local:
+    """A local variable (or parameter) of the function being emitted."""
+
+    name: str
+    ctype: CType
+    seen: Seen
+    alias: str | None = None
+    """The C++ name it stands for (``remaining = Ref(count)``: ``count``)."""
+
+
+class FunctionEmitter:
+    """Translate one Python function into one C++ function."""
+
+    def __init__(self, program: Program, func: Any, context: str, owner: Any) -> None:
+        self.program = program
+        self.wrapper = func
+        self.func = _unwrap(func)
+        self.owner = owner
+        self.context = context
+        code = self.func.__code__
+        self.filename = code.co_filename
+        self.qualname = re.sub(r"^.*<locals>\.", "", self.func.__qualname__)
+        tree, lines = _module_tree(self.filename)
+        self.where = Where(self.filename, lines)
+        found = _find_definition(tree, self.qualname)
+        if not isinstance(found, ast.FunctionDef):
+            raise self.where.error(None, f"no source for {self.qualname} (a def in the module)")
+        self.fdef = found
+        self.name = found.name
+        self.globals: dict[str, Any] = self.func.__globals__
+        self.records = program.record_of(self.filename, self.qualname)
+        self.merged = FunctionRecord()
+        for rec in self.records.values():
+            self.merged.merge(rec)
+        self.reg_ns = "AscendC::Reg::"
+        self.locals: dict[str, Local] = {}
+        self.lines: list[str] = []
+        self.declared: set[str] = set()
+        self.template_params: list[str] = []
+        self.subst: Subst = {}
+        self.aliased_statements: set[int] = set()
+
+    # -- entry ---------------------------------------------------------------------------------------
+
+    def emit(self) -> str:
+        """The C++ definition of the function."""
+        self._check_signature()
+        qualifiers, template = self._qualifiers()
+        params = self._parameters(template)
+        self.scopes = Scopes(self.fdef, set(self.locals))
+        self._find_aliases()
+        self._locals()
+        body = self._body()
+        returns = self._return_type()
+        head = []
+        if self.template_params:
+            head.append("template <" + ", ".join(f"typename {t}" for t in self.template_params) + ">")
+        spelled = ", ".join(params)
+        head.append(" ".join([*qualifiers, returns, f"{self.name}({spelled})"]))
+        return "\n".join([*head, "{", *body, "}"])
+
+    def _check_signature(self) -> None:
+        args = self.fdef.args
+        if args.vararg or args.kwarg:
+            raise self.where.error(self.fdef, "*args and **kwargs have no C++ counterpart here")
+        if any(isinstance(d, ast.Lambda) for d in ast.walk(self.fdef)):
+            raise self.where.error(self.fdef, "a lambda has no counterpart in device code")
+
+    def _qualifiers(self) -> tuple[list[str], list[str]]:
+        """The C qualifiers (from the decorators) and the template parameter names."""
+        out: list[str] = []
+        template: list[str] = []
+        kinds: set[str] = set()
+        for decorator in self.fdef.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            name = target.id if isinstance(target, ast.Name) else _unparse(target).split(".")[-1]
+            if name in QUALIFIERS:
+                out.append(name)
+                kinds.add(name)
+            elif name == "__launch_bounds__" and isinstance(decorator, ast.Call):
+                out.append(f"__launch_bounds__({self._expr(decorator.args[0])[0]})")
+            elif name == "template" and isinstance(decorator, ast.Call):
+                template += [_unparse(arg) for arg in decorator.args]
+            else:
+                raise self.where.error(
+                    decorator, f"the decorator {_unparse(decorator)} has no Ascend C counterpart"
+                )
+        if not kinds & {"__global__", "__simd_vf__", "__simt_vf__", "__simd_callee__",
+                        "__simt_callee__", "__aicore__"}:  # fmt: skip
+            out.insert(0, _CALLEE.get(self.context, "__aicore__"))
+        if "__global__" not in kinds:
+            out.append("inline")
+        self.context = (
+            "simt" if kinds & {"__simt_vf__", "__simt_callee__"}
+            else "simd" if kinds & {"__simd_vf__", "__simd_callee__"}
+            else "kernel" if kinds else self.context
+        )  # fmt: skip
+        if "MicroAPI" in {n.id for n in ast.walk(self.fdef) if isinstance(n, ast.Name)}:
+            self.reg_ns = "AscendC::MicroAPI::"
+        return out, template
+
+    def _parameters(self, template: list[str]) -> list[str]:
+        """The C++ parameter list; sets the template parameters and their substitution."""
+        args = [*self.fdef.args.args, *self.fdef.args.kwonlyargs]
+        if self.owner is not None:
+            args = args[1:]  # self
+        typed: list[str] = []
+        for arg in args:
+            seen = self.merged.params.get(arg.arg)
+            if seen is not None and any(t.kind == "typename" for t in seen.types):
+                typed.append(arg.arg)
+        self.template_params = [*template, *typed]
+        self.type_params = set(typed)
+        self._substitution()
+        params = []
+        defaults = self._defaults(args)
+        for arg in args:
+            if arg.arg in self.type_params:
+                continue
+            ctype, seen = self._param_type(arg)
+            self.locals[arg.arg] = Local(arg.arg, ctype, seen)
+            text = f"{self._spell(ctype, seen)} {arg.arg}"
+            if arg.arg in defaults:
+                text += f" = {defaults[arg.arg]}"
+            params.append(text)
+        return params
+
+    def _defaults(self, args: list[ast.arg]) -> dict[str, str]:
+        values = self.fdef.args.defaults
+        positional = self.fdef.args.args
+        out = {}
+        for arg, value in zip(positional[len(positional) - len(values) :], values, strict=True):
+            out[arg.arg] = self._expr(value)[0]
+        return out
+
+    def _substitution(self) -> None:
+        """Which dtype each template parameter stood for (the run's one binding of them)."""
+        names = set(self.template_params)
+        bound: dict[str, set[type[Scalar]]] = {n: set() for n in names}
+        for binding in self.records:
+            for name, value in binding:
+                if name in names:
+                    bound[name].add(value)
+        self.instances = max((len(v) for v in bound.values()), default=0)
+        for name in self.template_params:
+            values = bound[name]
+            if len(values) == 1:
+                self.subst.setdefault(values.pop(), name)
+
+    def _param_type(self, arg: ast.arg) -> tuple[CType, Seen]:
+        seen = self.merged.params.get(arg.arg)
+        if seen is None or not seen.types:
+            found = self._annotation_type(arg)
+            if found is None:
+                raise self.where.error(
+                    arg,
+                    f"the run never called {self.qualname}, so the C++ type of parameter "
+                    f"`{arg.arg}` is unknown: give ascreg.emit a run that calls it",
+                )
+            return found, Seen()
+        ctype = _one_type(seen, f"parameter `{arg.arg}`", arg, self.where)
+        return ctype, seen
+
+    def _annotation_type(self, arg: ast.arg) -> CType | None:
+        """The C++ type an annotation names (``UbPtr[half]``, ``GmPtr[T]``), or None."""
+        note = arg.annotation
+        if isinstance(note, ast.Constant) and isinstance(note.value, str):
+            note = ast.parse(note.value, mode="eval").body
+        if isinstance(note, ast.Subscript) and isinstance(note.value, ast.Name):
+            space = {"UbPtr": "__ubuf__", "GmPtr": "__gm__"}.get(note.value.id)
+            element = self._type_arg(note.slice)
+            if space and element is not None:
+                return CType("ptr", dtype=element, space=space)
+        return None
+
+    def _type_arg(self, node: ast.expr) -> type[Scalar] | None:
+        if isinstance(node, ast.Name):
+            value = self.globals.get(node.id)
+            if isinstance(value, type) and issubclass(value, Scalar):
+                return value
+        return None
+
+    def _spell(self, ctype: CType, seen: Seen | None) -> str:
+        resolved = resolve_int(ctype, seen)
+        return resolved.spell(self.subst, self.reg_ns)
+
+    def _return_type(self) -> str:
+        seen = self.merged.returns
+        kinds = {t for t in seen.types if t.kind != "none"}
+        if not kinds:
+            returns = [n for n in ast.walk(self.fdef) if isinstance(n, ast.Return) and n.value]
+            if returns and not self.records:
+                raise self.where.error(returns[0], "the run never returned here: type unknown")
+            return "void"
+        ctype = _one_type(Seen(kinds, seen.low, seen.high), "the result", self.fdef, self.where)
+        return self._spell(ctype, seen)
+
+    # -- locals ----------------------------------------------------------------------------------
+
+    def _find_aliases(self) -> None:
+        """``r = Ref(p)`` with *p* a parameter used nowhere else: C++ passes *p* itself."""
+        for stmt in self.fdef.body:
+            if not (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call)
+                and self._is_ref_call(stmt.value)
+                and len(stmt.value.args) == 1
+                and isinstance(stmt.value.args[0], ast.Name)
+            ):
+                continue
+            target, param = stmt.targets[0].id, stmt.value.args[0].id
+            if param not in self.locals or target in self.locals:
+                continue
+            uses = self.scopes.sites.get(param, [])
+            binds = [s for s in self.scopes.sites.get(target, []) if s.binds]
+            if len(uses) == 1 and len(binds) == 1:
+                seen = self.merged.locals.get(target, Seen())
+                inner = _one_type(seen, f"`{target}`", stmt, self.where)
+                if inner.kind == "ref" and inner.inner is not None:
+                    param_local = self.locals[param]
+                    param_local.ctype = inner.inner
+                    param_local.seen = seen
+                self.locals[target] = Local(target, inner, seen, alias=param)
+                self.aliased_statements.add(id(stmt))
+
+    def _is_ref_call(self, call: ast.Call) -> bool:
+        resolved = self._resolve(call.func)
+        return isinstance(resolved, Api) and type(resolved.value).__name__ == "type" and (
+            getattr(resolved.value, "__name__", "") == "Ref"
+        )
+
+    def _locals(self) -> None:
+        """Give every local its C++ type from the run."""
+        for name, sites in self.scopes.sites.items():
+            if name in self.locals or not any(s.binds for s in sites):
+                continue
+            seen = self.merged.locals.get(name)
+            node = next(s.node for s in sites if s.binds)
+            if seen is None or not seen.types:
+                if self.records:
+                    continue  # bound on a path the run never took: typed if a statement needs it
+                raise self.where.error(
+                    node,
+                    f"the run never called {self.qualname}, so the C++ type of `{name}` is "
+                    "unknown: give ascreg.emit a run that calls it",
+                )
+            ctype = _one_type(seen, f"`{name}`", node, self.where)
+            self.locals[name] = Local(name, ctype, seen)
+
+    # -- resolution ------------------------------------------------------------------------------
+
+    def _resolve(self, node: ast.expr) -> Resolved | Local | None:
+        """What a name or attribute chain stands for."""
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return self.locals[node.id]
+            if node.id in self.template_params:
+                return TypeName(node.id)
+            return resolve_global(node.id, self.globals, self.filename)
+        if isinstance(node, ast.Attribute):
+            base = self._resolve(node.value)
+            if isinstance(base, ModuleAlias):
+                module_value = self._value_of(node)
+                if isinstance(module_value, type) and issubclass(module_value, Scalar):
+                    return TypeName(module_value.cpp_name, module_value)
+                return Api(module_value, base.namespace + node.attr)
+            if isinstance(base, Api) and isinstance(base.value, type) and issubclass(
+                base.value, enum.Enum
+            ):
+                return Api(getattr(base.value, node.attr), f"{base.spelling}::{node.attr}")
+            if isinstance(base, Api) and isinstance(base.value, type):
+                member = getattr(base.value, node.attr, None)
+                if member is not None and not callable(member):
+                    return Api(member, f"{base.spelling}::{node.attr}")
+        return None
+
+    def _value_of(self, node: ast.expr) -> Any:
+        """The Python value of a global name or attribute chain (for module paths)."""
+        if isinstance(node, ast.Name):
+            return self.globals.get(node.id)
+        if isinstance(node, ast.Attribute):
+            return getattr(self._value_of(node.value), node.attr, None)
+        return None
+
+    # -- body ----------------------------------------------------------------------------------------
+
+    def _body(self) -> list[str]:
+        body = self.fdef.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]  # the docstring
+        self._hoisted = self._hoist_plan()
+        return self._block(body, 1, self.fdef.body)
+
+    def _hoist_plan(self) -> dict[tuple[tuple[int, int], ...], list[str]]:
+        """Declarations that must go before a statement (names bound in a nested block)."""
+        plan: dict[tuple[tuple[int, int], ...], list[str]] = {}
+        self._direct: set[str] = set()
+        for name, local in self.locals.items():
+            if local.alias is not None or name in self._param_names():
+                continue
+            if name not in self.scopes.sites:
+                continue
+            loops = self.scopes.loop_scoped(name)
+            if loops is not None:
+                others = [s for s in self.scopes.sites[name] if not self._inside(s, loops)]
+                if others:
+                    raise self.where.error(
+                        others[0].node,
+                        f"`{name}` is a loop variable used outside its loop (C++ scopes the "
+                        "variable of a for loop to the loop)",
+                    )
+                continue
+            at, direct = self.scopes.declaration(name)
+            if direct:
+                self._direct.add(name)
+            else:
+                plan.setdefault(at, []).append(name)
+        return plan
+
+    def _param_names(self) -> set[str]:
+        return {a.arg for a in (*self.fdef.args.args, *self.fdef.args.kwonlyargs)}
+
+    def _inside(self, site: Site, loops: list[ast.For]) -> bool:
+        if site.loop_target is not None:
+            return True
+        for loop in loops:
+            for sub in ast.walk(loop):
+                if sub is site.node:
+                    return True
+        return False
+
+    def _block(self, body: list[ast.stmt], depth: int, block: list[ast.stmt]) -> list[str]:
+        out: list[str] = []
+        self._path_stack = getattr(self, "_path_stack", ())
+        for stmt in body:
+            index = block.index(stmt)
+            saved = self._path_stack
+            self._path_stack = (*saved, (id(block), index))
+            for name in self._hoisted.get(self._path_stack, []):
+                out.append(_indent(depth) + self._declare_only(name, stmt))
+            out += self._statement(stmt, depth)
+            self._path_stack = saved
+        return out
+
+    def _declare_only(self, name: str, node: ast.AST) -> str:
+        local = self.locals[name]
+        self.declared.add(name)
+        return _pointer_space(f"{self._spell(local.ctype, local.seen)} {name};")
+
+    def _statement(self, stmt: ast.stmt, depth: int) -> list[str]:  # noqa: PLR0911, PLR0912
+        pad = _indent(depth)
+        if id(stmt) in self.aliased_statements:
+            return []
+        if isinstance(stmt, ast.Assign):
+            return [pad + line for line in self._assign(stmt)]
+        if isinstance(stmt, ast.AnnAssign):
+            if stmt.value is None:
+                raise self.where.error(stmt, "a bare annotation declares nothing in C++")
+            fake = ast.Assign(targets=[stmt.target], value=stmt.value)
+            ast.copy_location(fake, stmt)
+            return [pad + line for line in self._assign(fake)]
+        if isinstance(stmt, ast.AugAssign):
+            return [pad + self._aug_assign(stmt)]
+        if isinstance(stmt, ast.Expr):
+            if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                return []  # a string statement is a comment
+            if not isinstance(stmt.value, ast.Call):
+                raise self.where.error(stmt, "an expression statement that is not a call")
+            return [pad + self._expr(stmt.value)[0] + ";"]
+        if isinstance(stmt, ast.For):
+            return self._for(stmt, depth)
+        if isinstance(stmt, ast.If):
+            return self._if(stmt, depth)
+        if isinstance(stmt, ast.While):
+            if stmt.orelse:
+                raise self.where.error(stmt, "while ... else has no C++ counterpart")
+            test = self._condition(stmt.test)
+            return [f"{pad}while ({test}) {{", *self._nested(stmt.body, depth), pad + "}"]
+        if isinstance(stmt, ast.Return):
+            if stmt.value is None:
+                return [pad + "return;"]
+            return [pad + f"return {self._expr(stmt.value)[0]};"]
+        if isinstance(stmt, ast.Break):
+            return [pad + "break;"]
+        if isinstance(stmt, ast.Continue):
+            return [pad + "continue;"]
+        if isinstance(stmt, ast.Pass):
+            return []
+        if isinstance(stmt, ast.With):
+            return self._with(stmt, depth)
+        raise self.where.error(stmt, f"a {type(stmt).__name__} statement has no Ascend C counterpart")
+
+    def _nested(self, body: list[ast.stmt], depth: int) -> list[str]:
+        return self._block(body, depth + 1, body)
+
+    def _with(self, stmt: ast.With, depth: int) -> list[str]:
+        if len(stmt.items) == 1:
+            manager = stmt.items[0].context_expr
+            call = manager.func if isinstance(manager, ast.Call) else manager
+            resolved = self._resolve(call)
+            if isinstance(resolved, Api) and resolved.spelling.endswith("__VEC_SCOPE__"):
+                pad = _indent(depth)
+                return [f"{pad}__VEC_SCOPE__ {{", *self._nested(stmt.body, depth), pad + "}"]
+        raise self.where.error(stmt, "a with statement has no Ascend C counterpart")
+
+    def _if(self, stmt: ast.If, depth: int, prefix: str = "") -> list[str]:
+        pad = _indent(depth)
+        lines = [f"{pad if not prefix else ''}{prefix}if ({self._condition(stmt.test)}) {{"]
+        lines += self._nested(stmt.body, depth)
+        orelse = stmt.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            tail = self._if(orelse[0], depth, prefix="} else ")
+            return [*lines, pad + tail[0], *tail[1:]]
+        if orelse:
+            lines += [pad + "} else {", *self._nested(orelse, depth)]
+        return [*lines, pad + "}"]
+
+    def _condition(self, test: ast.expr) -> str:
+        if isinstance(test, ast.Constant) and test.value is True:
+            return "true"
+        return self._expr(test)[0]
+
+    def _for(self, stmt: ast.For, depth: int) -> list[str]:
+        pad = _indent(depth)
+        if stmt.orelse:
+            raise self.where.error(stmt, "for ... else has no C++ counterpart")
+        if not (
+            isinstance(stmt.iter, ast.Call)
+            and isinstance(stmt.iter.func, ast.Name)
+            and stmt.iter.func.id == "range"
+            and stmt.iter.func.id not in self.globals
+            and not stmt.iter.keywords
+            and 1 <= len(stmt.iter.args) <= 3
+        ):
+            raise self.where.error(stmt, "only `for i in range(...)` loops have a C++ form here")
+        if not isinstance(stmt.target, ast.Name):
+            raise self.where.error(stmt, "the loop variable must be one name")
+        args = stmt.iter.args
+        start, stop = (args[0], args[1]) if len(args) >= 2 else (ast.Constant(0), args[0])
+        step = args[2] if len(args) == 3 else None
+        name = stmt.target.id
+        counter = self._counter_type(name, stop)
+        stop_text = self._operand(stop, REL)
+        begin = self._expr(start)[0]
+        if step is None:
+            header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name}++)"
+        else:
+            amount = self._literal_int(step)
+            if amount is None:
+                raise self.where.error(stmt, "a range step must be a constant (its sign decides the test)")
+            if amount > 0:
+                header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name} += {amount})"
+            else:
+                header = f"for ({counter} {name} = {begin}; {name} > {stop_text}; {name} -= {-amount})"
+        return [f"{pad}{header} {{", *self._nested(stmt.body, depth), pad + "}"]
+
+    def _counter_type(self, name: str, stop: ast.expr) -> str:
+        """The loop counter's type: the bound's, or what the run's values of the counter fit."""
+        bound = self._etype(stop)
+        if bound is not None and bound.kind == "scalar" and bound.is_integer:
+            if not isinstance(stop, ast.Constant):
+                return bound.spell(self.subst)
+        local = self.locals.get(name)
+        seen = local.seen if local else Seen()
+        ctype = local.ctype if local else PY_INT
+        if ctype.kind == "int" or not ctype.is_integer:
+            return int_type(seen.low or 0, seen.high or 0)
+        return ctype.spell(self.subst)
+
+    def _literal_int(self, node: ast.expr) -> int | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self._literal_int(node.operand)
+            return None if inner is None else -inner
+        return None
+
+    # -- assignment ------------------------------------------------------------------------------
+
+    def _assign(self, stmt: ast.Assign) -> list[str]:
+        if len(stmt.targets) != 1:
+            raise self.where.error(stmt, "a chained assignment (a = b = c) has no single C++ form")
+        target = stmt.targets[0]
+        if isinstance(target, ast.Tuple):
+            return self._tuple_assign(target, stmt.value, stmt)
+        if isinstance(target, ast.Name):
+            return [self._bind(target.id, stmt.value, stmt)]
+        if isinstance(target, ast.Attribute) and self._is_self(target.value):
+            if self._constructs(stmt.value, self._member_type(target.attr)):
+                return []  # the member is constructed with its object
+            return [f"{self._member(target.attr)} = {self._expr(stmt.value)[0]};"]
+        if isinstance(target, ast.Attribute) and target.attr == "value":
+            base = self._resolve(target.value)
+            if isinstance(base, Local) and base.ctype.kind == "ref":
+                return [f"{base.alias or base.name} = {self._expr(stmt.value)[0]};"]
+        if isinstance(target, ast.Subscript | ast.Attribute):
+            return [f"{self._expr(target)[0]} = {self._expr(stmt.value)[0]};"]
+        raise self.where.error(stmt, f"cannot assign to {_unparse(target)} in C++")
+
+    def _tuple_assign(self, target: ast.Tuple, value: ast.expr, stmt: ast.stmt) -> list[str]:
+        if not isinstance(value, ast.Tuple) or len(value.elts) != len(target.elts):
+            raise self.where.error(stmt, "unpacking a value that is not a tuple of the same length")
+        names = {t.id for t in target.elts if isinstance(t, ast.Name)}
+        used = {n.id for e in value.elts for n in ast.walk(e) if isinstance(n, ast.Name)}
+        if names & used:
+            raise self.where.error(stmt, "a swap-style assignment reads what it assigns")
+        out = []
+        for one, expr in zip(target.elts, value.elts, strict=True):
+            fake = ast.Assign(targets=[one], value=expr)
+            ast.copy_location(fake, stmt)
+            out += self._assign(fake)
+        return out
+
+    def _bind(self, name: str, value: ast.expr, stmt: ast.stmt) -> str:
+        local = self.locals.get(name)
+        if local is None:
+            raise self.where.error(stmt, f"the run never executed this binding of `{name}`: its type is unknown")
+        if local.alias is not None:
+            return f"{local.alias} = {self._expr(value)[0]};"
+        declaring = name in self._direct and name not in self.declared
+        spelled = self._spell(local.ctype, local.seen)
+        if not declaring:
+            if self._constructs(value, local.ctype) and not self._has_args(value):
+                raise self.where.error(
+                    stmt, f"`{name}` is made again here: C++ constructs a variable once"
+                )
+            return f"{name} = {self._rhs(value, local)};"
+        self.declared.add(name)
+        array = self._ubuf_array(value, name)
+        if array is not None:
+            return array
+        if local.ctype.kind == "ref":
+            inner = local.ctype.inner
+            assert inner is not None
+            spelled = self._spell(inner, local.seen)
+            if not (isinstance(value, ast.Call) and self._is_ref_call(value) and value.args):
+                raise self.where.error(stmt, "a reference must be made by Ref(value)")
+            return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
+        if self._constructs(value, local.ctype):
+            assert isinstance(value, ast.Call)
+            if value.args:
+                args = ", ".join(self._expr(a)[0] for a in value.args)
+                return f"{spelled} {name}({args});"
+            return f"{spelled} {name};"
+        cast = self._cast_target(value)
+        if cast is not None and cast == local.ctype and isinstance(value, ast.Call):
+            return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
+        return _pointer_space(f"{spelled} {name} = {self._rhs(value, local)};")
+
+    def _rhs(self, value: ast.expr, local: Local) -> str:
+        return self._expr(value)[0]
+
+    def _has_args(self, value: ast.expr) -> bool:
+        return isinstance(value, ast.Call) and bool(value.args)
+
+    def _ubuf_array(self, value: ast.expr, name: str) -> str | None:
+        """``__ubuf__(T, n)`` is ``__ubuf__ T name[n];``, ``__ubuf__.extern(T)`` ``extern``."""
+        if not isinstance(value, ast.Call):
+            return None
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "extern":
+            base = self._resolve(func.value)
+            if isinstance(base, Api) and base.spelling == "__ubuf__":
+                return f"extern __ubuf__ {self._type_text(value.args[0])} {name}[];"
+        resolved = self._resolve(func)
+        if isinstance(resolved, Api) and resolved.spelling == "__ubuf__":
+            if len(value.args) != 2:
+                raise self.where.error(value, "write __ubuf__(T, count)")
+            return f"__ubuf__ {self._type_text(value.args[0])} {name}[{self._expr(value.args[1])[0]}];"
+        return None
+
+    def _type_text(self, node: ast.expr) -> str:
+        resolved = self._resolve(node)
+        if isinstance(resolved, TypeName):
+            return resolved.spelling
+        if isinstance(resolved, TypeAlias):
+            return self.program.type_alias(resolved)
+        raise self.where.error(node, f"{_unparse(node)} is not a scalar type")
+
+    def _cast_target(self, value: ast.expr) -> CType | None:
+        """The scalar type of ``T(x)`` (a C cast), or None."""
+        if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords):
+            return None
+        resolved = self._resolve(value.func)
+        dtype = getattr(resolved, "dtype", None)
+        if isinstance(resolved, TypeName | TypeAlias) and dtype is not None:
+            return scalar(dtype)
+        return None
+
+    def _constructs(self, value: ast.expr, ctype: CType | None) -> bool:
+        """Whether *value* constructs an object of *ctype* (``Reg.RegTensor[T]()``, ``Kernel()``)."""
+        if ctype is None or not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        while isinstance(func, ast.Subscript):
+            func = func.value
+        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if ctype.kind == "reg":
+            return last == "RegTensor" or last == ctype.name
+        if ctype.kind == "mask":
+            return last in ("MaskReg", "vector_bool")
+        if ctype.kind == "class":
+            own = ctype.name.rsplit("::", 1)[-1]
+            return last == own or (own == "TQue" and last == "TQue")
+        return False
+
+    def _member_type(self, attr: str) -> CType | None:
+        local = self.owner_members().get(attr)
+        return local.ctype if local else None
+
+    def owner_members(self) -> dict[str, Local]:
+        """The members of the class this method belongs to."""
+        return self.owner.members if isinstance(self.owner, ClassEmitter) else {}
+
+    def _member(self, attr: str) -> str:
+        if attr in self.locals:
+            return f"this->{attr}"
+        return attr
+
+    def _is_self(self, node: ast.expr) -> bool:
+        return self.owner is not None and isinstance(node, ast.Name) and node.id == "self"
+
+    def _aug_assign(self, stmt: ast.AugAssign) -> str:
+        op = AUGMENTED.get(type(stmt.op))
+        value = self._expr(stmt.value)[0]
+        if op is None:
+            if isinstance(stmt.op, ast.FloorDiv | ast.Mod | ast.Div):
+                fake = ast.BinOp(left=stmt.target, op=stmt.op, right=stmt.value)
+                ast.copy_location(fake, stmt)
+                text = self._binop(fake)[0]
+                return f"{self._target(stmt.target)} = {text};"
+            raise self.where.error(stmt, f"{type(stmt.op).__name__} has no C++ operator")
+        return f"{self._target(stmt.target)} {op} {value};"
+
+    def _target(self, node: ast.expr) -> str:
+        if isinstance(node, ast.Attribute) and node.attr == "value":
+            base = self._resolve(node.value)
+            if isinstance(base, Local) and base.ctype.kind == "ref":
+                return base.alias or base.name
+        return self._expr(node)[0]
+
+    # -- expressions -----------------------------------------------------------------------------
+
+    def _operand(self, node: ast.expr, level: int, right: bool = False) -> str:
+        text, prec = self._expr(node)
+        if prec < level or (right and prec == level):
+            return f"({text})"
+        return text
+
+    def _expr(self, node: ast.expr) -> tuple[str, int]:  # noqa: PLR0911, PLR0912
+        if isinstance(node, ast.Constant):
+            return self._constant(node), PRIMARY
+        if isinstance(node, ast.Name):
+            return self._name(node), PRIMARY
+        if isinstance(node, ast.Attribute):
+            return self._attribute(node), PRIMARY
+        if isinstance(node, ast.BinOp):
+            return self._binop(node)
+        if isinstance(node, ast.UnaryOp):
+            ceiling = self._ceil_division(node)
+            if ceiling is not None:
+                return ceiling, MUL
+            op = UNARY_OPS[type(node.op)]
+            if isinstance(node.operand, ast.Constant) and op == "-":
+                return "-" + self._constant(node.operand), UNARY
+            return op + self._operand(node.operand, UNARY), UNARY
+        if isinstance(node, ast.BoolOp):
+            op, prec = ("&&", LAND) if isinstance(node.op, ast.And) else ("||", LOR)
+            parts = [self._operand(v, prec, right=i > 0) for i, v in enumerate(node.values)]
+            return f" {op} ".join(parts), prec
+        if isinstance(node, ast.Compare):
+            if len(node.ops) != 1:
+                raise self.where.error(node, "a chained comparison has no C++ form: write a < b and b < c")
+            found = COMPARE.get(type(node.ops[0]))
+            if found is None:
+                raise self.where.error(node, f"`{type(node.ops[0]).__name__}` has no C++ operator")
+            op, prec = found
+            left = self._operand(node.left, prec)
+            right = self._operand(node.comparators[0], prec, right=True)
+            return f"{left} {op} {right}", prec
+        if isinstance(node, ast.IfExp):
+            test = self._operand(node.test, LOR)
+            body = self._operand(node.body, COND)
+            orelse = self._operand(node.orelse, COND)
+            return f"{test} ? {body} : {orelse}", COND
+        if isinstance(node, ast.Call):
+            return self._call(node), PRIMARY
+        if isinstance(node, ast.Subscript):
+            return self._subscript(node), PRIMARY
+        raise self.where.error(node, f"{type(node).__name__} has no Ascend C counterpart")
+
+    def _constant(self, node: ast.Constant) -> str:
+        value = node.value
+        if value is True or value is False:
+            return "true" if value else "false"
+        if isinstance(value, int):
+            text = ast.get_source_segment("\n".join(self.where.lines), node) or str(value)
+            text = text.replace("_", "")
+            if not re.fullmatch(r"0[xX][0-9a-fA-F]+|\d+", text):
+                text = str(value)
+            if value > 0x7FFFFFFF:
+                text += "U" if value <= 0xFFFFFFFF else "ULL"
+            return text
+        if isinstance(value, float):
+            text = repr(value)
+            if "inf" in text or "nan" in text:
+                raise self.where.error(node, "write inf and NaN with the API's constants")
+            return text + "f"
+        raise self.where.error(node, f"the constant {value!r} has no C++ counterpart here")
+
+    def _name(self, node: ast.Name) -> str:
+        local = self.locals.get(node.id)
+        if local is not None:
+            return local.alias or local.name
+        if node.id in self.template_params:
+            return node.id
+        resolved = self._resolve(node)
+        return self._spelled(resolved, node)
+
+    def _spelled(self, resolved: Resolved | Local | None, node: ast.expr) -> str:
+        if isinstance(resolved, Local):
+            return resolved.alias or resolved.name
+        if isinstance(resolved, Api):
+            return resolved.spelling
+        if isinstance(resolved, TypeName):
+            return resolved.spelling
+        if isinstance(resolved, TypeAlias):
+            return self.program.type_alias(resolved)
+        if isinstance(resolved, Constant):
+            return self.program.constant(resolved, self.where, node)
+        if isinstance(resolved, UserFunction):
+            return self.program.function(resolved.func, self.context)
+        if isinstance(resolved, UserClass):
+            return self.program.user_class(resolved.cls)
+        raise self.where.error(
+            node, f"`{_unparse(node)}` is not a local, a constant or an Ascend C name"
+        )
+
+    def _attribute(self, node: ast.Attribute) -> str:
+        if self._is_self(node.value):
+            return self._member(node.attr)
+        base = self._resolve(node.value)
+        if isinstance(base, Local) and node.attr == "value" and base.ctype.kind == "ref":
+            return base.alias or base.name
+        if node.attr == "size" and isinstance(base, TypeName | TypeAlias):
+            return f"sizeof({self._spelled(base, node.value)})"
+        resolved = self._resolve(node)
+        if resolved is not None:
+            return self._spelled(resolved, node)
+        return f"{self._operand(node.value, PRIMARY)}.{node.attr}"
+
+    def _subscript(self, node: ast.Subscript) -> str:
+        base = self._operand(node.value, PRIMARY)
+        return f"{base}[{self._expr(node.slice)[0]}]"
+
+    def _binop(self, node: ast.BinOp) -> tuple[str, int]:
+        if isinstance(node.op, ast.FloorDiv | ast.Mod):
+            return self._division(node)
+        if isinstance(node.op, ast.Div):
+            left, right = self._etype(node.left), self._etype(node.right)
+            if not ((left and left.is_float) or (right and right.is_float)):
+                raise self.where.error(
+                    node, "Python's / divides into a float; C's / of integers truncates: "
+                    "write // for integers (or make an operand a float)"
+                )
+            return self._operand(node.left, MUL) + " / " + self._operand(node.right, MUL, True), MUL
+        found = BINARY.get(type(node.op))
+        if found is None:
+            raise self.where.error(node, f"the operator {type(node.op).__name__} has no C++ form")
+        op, prec = found
+        left = self._operand(node.left, prec)
+        right = self._operand(node.right, prec, right=True)
+        return f"{left} {op} {right}", prec
+
+    def _division(self, node: ast.BinOp) -> tuple[str, int]:
+        """``//`` and ``%``: C's truncating ``/`` and ``%`` where they agree with Python's."""
+        symbol = "/" if isinstance(node.op, ast.FloorDiv) else "%"
+        if self._nonnegative(node.left) and self._nonnegative(node.right):
+            left = self._operand(node.left, MUL)
+            return f"{left} {symbol} {self._operand(node.right, MUL, True)}", MUL
+        raise self.where.error(
+            node,
+            f"Python's {'//' if symbol == '/' else '%'} rounds toward minus infinity and C's "
+            f"{symbol} toward zero: they differ for negative operands, and the run does not show "
+            "both operands non-negative",
+        )
+
+    def _ceil_division(self, node: ast.UnaryOp) -> str | None:
+        """``-(-a // b)`` (a ceiling division) as ``(a + b - 1) / b``."""
+        inner = node.operand
+        if (
+            isinstance(node.op, ast.USub)
+            and isinstance(inner, ast.BinOp)
+            and isinstance(inner.op, ast.FloorDiv)
+            and isinstance(inner.left, ast.UnaryOp)
+            and isinstance(inner.left.op, ast.USub)
+            and self._nonnegative(inner.left.operand)
+            and self._nonnegative(inner.right)
+        ):
+            a = self._operand(inner.left.operand, ADD)
+            b = self._operand(inner.right, ADD, True)
+            return f"({a} + {b} - 1) / {self._operand(inner.right, MUL, True)}"
+        return None
+
+    def _nonnegative(self, node: ast.expr) -> bool:  # noqa: PLR0911
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, int | float) and node.value >= 0
+        ctype = self._etype(node)
+        if ctype is not None and ctype.is_unsigned:
+            return True
+        if isinstance(node, ast.Name):
+            local = self.locals.get(node.id)
+            if local is not None:
+                return local.seen.nonnegative
+            if node.id in NONNEGATIVE_NAMES:
+                return True
+            resolved = self._resolve(node)
+            if isinstance(resolved, Constant):
+                return bool(resolved.value >= 0)
+            return False
+        if isinstance(node, ast.Attribute):
+            if node.attr == "size" or self._is_self(node.value):
+                seen = self._member_seen(node.attr) if self._is_self(node.value) else None
+                return node.attr == "size" or (seen is not None and seen.nonnegative)
+            root = node.value
+            return isinstance(root, ast.Name) and root.id in NONNEGATIVE_NAMES
+        if isinstance(node, ast.BinOp) and isinstance(
+            node.op, ast.Add | ast.Mult | ast.FloorDiv | ast.Mod | ast.BitAnd | ast.BitOr
+            | ast.BitXor | ast.LShift | ast.RShift
+        ):
+            return self._nonnegative(node.left) and self._nonnegative(node.right)
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in NONNEGATIVE_CALLS:
+                return True
+            if name == "int" and node.args:
+                return self._nonnegative(node.args[0])
+            resolved = self._resolve(func)
+            if isinstance(resolved, UserFunction):
+                rec = self.program.recording
+                target = _unwrap(resolved.func)
+                if rec is not None:
+                    code = target.__code__
+                    returns = rec.merged(code.co_filename, target.__qualname__).returns
+                    return returns.nonnegative
+        return False
+
+    def _member_seen(self, attr: str) -> Seen | None:
+        local = self.owner_members().get(attr)
+        return local.seen if local else None
+
+    def _etype(self, node: ast.expr) -> CType | None:  # noqa: PLR0911
+        """The C++ type of an expression where it can be told (None: unknown)."""
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool):
+                return None
+            if isinstance(node.value, int):
+                return scalar(_BY_NAME["int32_t"])
+            if isinstance(node.value, float):
+                return CType("float")
+            return None
+        if isinstance(node, ast.Name):
+            local = self.locals.get(node.id)
+            if local is not None:
+                ctype = local.ctype.inner if local.ctype.kind == "ref" else local.ctype
+                return resolve_int(ctype, local.seen) if ctype else None
+            resolved = self._resolve(node)
+            if isinstance(resolved, Constant):
+                return _constant_type(resolved.value)
+            return None
+        if isinstance(node, ast.Attribute):
+            if node.attr == "size":
+                return scalar(uint64_t)
+            if self._is_self(node.value):
+                local = self.owner_members().get(node.attr)
+                return resolve_int(local.ctype, local.seen) if local else None
+            return None
+        if isinstance(node, ast.Call):
+            cast = self._cast_target(node)
+            if cast is not None:
+                return cast
+            return None
+        if isinstance(node, ast.BinOp):
+            return arithmetic(self._etype(node.left), self._etype(node.right))
+        if isinstance(node, ast.UnaryOp):
+            return self._etype(node.operand)
+        return None
+
+    # -- calls -------------------------------------------------------------------------------------
+
+    def _call(self, node: ast.Call) -> str:  # noqa: PLR0911
+        if node.keywords:
+            raise self.where.error(node, "keyword arguments have no C++ counterpart: pass them in order")
+        func = node.func
+        template = ""
+        subscript = None
+        if isinstance(func, ast.Subscript):
+            subscript = func
+            template = self._template_args(func)
+            func = func.value
+        if isinstance(func, ast.Attribute) and func.attr == "cast" and not template:
+            base = self._etype_pointer(func.value)
+            if base is not None and len(node.args) == 1:
+                return f"({base} {self._type_text(node.args[0])}*){self._operand(func.value, UNARY)}"
+        cast = self._cast_target(node)
+        if cast is not None and not template:
+            return f"static_cast<{self._type_text(node.func)}>({self._expr(node.args[0])[0]})"
+        if isinstance(func, ast.Name) and func.id in ("int", "float", "bool") and (
+            func.id not in self.globals
+        ):
+            return self._builtin_cast(func.id, node)
+        if isinstance(func, ast.Attribute) and self._is_self(func.value):
+            return self._method_call(func.attr, node, template)
+        resolved = self._resolve(func)
+        args = [a for a in node.args]
+        if isinstance(resolved, UserFunction | UserClass):
+            return self._user_call(resolved, func, args, template)
+        if isinstance(resolved, Api):
+            if resolved.spelling == "asc_vf_call" and not template:
+                raise self.where.error(node, "write asc_vf_call[F](...)")
+            if subscript is not None:
+                template = _reorder(resolved.value, subscript, template, self)
+            return f"{resolved.spelling}{template}({self._args(args)})"
+        if isinstance(func, ast.Attribute):
+            owner = self._resolve(func.value)
+            if isinstance(owner, Local) and owner.ctype.kind == "class" and owner.ctype.pyclass:
+                self._user_method(owner.ctype.pyclass, func.attr, node)
+            if isinstance(owner, Local | Api) or self._is_self(func.value):
+                base = self._operand(func.value, PRIMARY)
+                return f"{base}.{func.attr}{template}({self._args(args)})"
+        if isinstance(func, ast.Name) and hasattr(builtins, func.id) and func.id not in self.globals:
+            raise self.where.error(node, f"the Python builtin {func.id}() has no device counterpart")
+        raise self.where.error(node, f"`{_unparse(func)}` is not an Ascend C function or a kernel function")
+
+    def _etype_pointer(self, node: ast.expr) -> str | None:
+        if isinstance(node, ast.Name) and node.id in self.locals:
+            ctype = self.locals[node.id].ctype
+            if ctype.kind == "ptr":
+                return ctype.space
+        return None
+
+    def _builtin_cast(self, name: str, node: ast.Call) -> str:
+        if len(node.args) != 1:
+            raise self.where.error(node, f"{name}() takes one value here")
+        arg = node.args[0]
+        ctype = self._etype(arg)
+        if name == "int":
+            if ctype is not None and ctype.is_integer:
+                return self._expr(arg)[0]
+            if self._nonnegative(arg) and not (ctype and ctype.is_float):
+                return self._expr(arg)[0]
+            if ctype is not None and ctype.is_float:
+                return f"static_cast<int32_t>({self._expr(arg)[0]})"
+            raise self.where.error(node, "int() of a value whose C++ type the run does not show")
+        if name == "float":
+            return f"static_cast<float>({self._expr(arg)[0]})"
+        return f"static_cast<bool>({self._expr(arg)[0]})"
+
+    def _args(self, args: list[ast.expr]) -> str:
+        return ", ".join(self._expr(a)[0] for a in args)
+
+    def _template_args(self, node: ast.Subscript) -> str:
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return "<" + ", ".join(self._template_arg(i) for i in items) + ">"
+
+    def _template_arg(self, node: ast.expr) -> str:
+        resolved = self._resolve(node)
+        if isinstance(resolved, UserFunction):
+            return self.program.function(resolved.func, self.context)
+        if isinstance(node, ast.Subscript):
+            inner = self._resolve(node.value)
+            if isinstance(inner, UserFunction):
+                name = self.program.function(inner.func, self.context)
+                return name + self._template_args(node)
+        if isinstance(resolved, Api) and isinstance(resolved.value, type) and not issubclass(
+            resolved.value, enum.Enum
+        ):
+            return resolved.spelling
+        if isinstance(resolved, Api) and not isinstance(resolved.value, enum.Enum | int):
+            mode = _spell.find_public_name(type(resolved.value))
+            if mode is not None and type(resolved.value).__name__.endswith(("Mode", "Trait")):
+                raise self.where.error(node, "a mode struct as a template argument (C++ &mode) is not emitted yet")
+        return self._expr(node)[0]
+
+    def _user_call(
+        self, resolved: UserFunction | UserClass, func: ast.expr, args: list[ast.expr], template: str
+    ) -> str:
+        if isinstance(resolved, UserClass):
+            raise self.where.error(func, "construct an object by assigning it to a variable")
+        target = _unwrap(resolved.func)
+        if type(resolved.func).__name__ == "Kernel":
+            raise self.where.error(func, "a kernel launch is host code: emit the kernel itself")
+        name = self.program.function(resolved.func, self.context)
+        params = list(inspect.signature(target).parameters)
+        types_passed = []
+        values = []
+        for i, arg in enumerate(args):
+            kind = self._resolve(arg)
+            if isinstance(kind, TypeName | TypeAlias) and i < len(params):
+                types_passed.append(self._spelled(kind, arg))
+            else:
+                values.append(arg)
+        if types_passed:
+            template = "<" + ", ".join(types_passed) + ">"
+        return f"{name}{template}({self._args(values)})"
+
+    def _method_call(self, attr: str, node: ast.Call, template: str) -> str:
+        assert isinstance(self.owner, ClassEmitter)
+        self.owner.method(attr, self.context)
+        return f"{attr}{template}({self._args(node.args)})"
+
+    def _user_method(self, cls: type, attr: str, node: ast.Call) -> None:
+        self.program.user_class(cls)
+
+
+def _reorder(spec: Any, node: ast.Subscript, template: str, emitter: FunctionEmitter) -> str:
+    return template
+
+
+_CALLEE = {"simd": "__simd_callee__", "simt": "__simt_callee__", "kernel": "__aicore__"}
+
+
+def _indent(depth: int) -> str:
+    return "    " * depth
+
+
+def _pointer_space(text: str) -> str:
+    """``T* p`` rather than ``T *p`` or ``T*p``."""
+    return re.sub(r"\*(?=\w)", "* ", text, count=1) if "*" in text and "* " not in text else text
+
+
+def _constant_type(value: Any) -> CType:
+    import numpy as np
+
+    from ascreg.emit._ctype import BOOL, ctype_of
+
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return scalar(_BY_NAME[int_type(value, value)])
+    if isinstance(value, np.generic):
+        return ctype_of(value)
+    return CType("float")
+
+
+class _ConstantEmitter:
+    """``constexpr <type> NAME = <expression>;`` from the module-level assignment."""
+
+    def __init__(self, program: Program, const: Constant, where: Where) -> None:
+        self.program = program
+        self.const = const
+        self.where = where
+
+    def emit(self, use: ast.AST) -> str:
+        ctype = _constant_type(self.const.value)
+        spelled = ctype.spell({})
+        expr = self._source()
+        text = _render_constant(self.const.value) if expr is None else expr
+        return f"constexpr {spelled} {self.const.name} = {text};"
+
+    def _source(self) -> str | None:
+        tree, lines = _module_tree(self.const.filename)
+        found = None
+        for node in tree.body:
+            if (
+                isinstance(node, ast.Assign | ast.AnnAssign)
+                and isinstance(getattr(node, "targets", [getattr(node, "target", None)])[0], ast.Name)
+                and getattr(node, "targets", [getattr(node, "target", None)])[0].id == self.const.name
+            ):
+                found = node.value
+        if found is None:
+            return None
+        try:
+            return _ConstantExpression(self.program, self.const, self.where).text(found)
+        except EmitError:
+            return None
+
+
+class _ConstantExpression(FunctionEmitter):
+    """The expression printer over module globals (constants, ``T.size``, arithmetic)."""
+
+    def __init__(self, program: Program, const: Constant, where: Where) -> None:  # noqa: D107
+        self.program = program
+        self.globals = const.module_globals
+        self.filename = const.filename
+        self.where = where
+        self.locals = {}
+        self.template_params = []
+        self.subst = {}
+        self.owner = None
+        self.context = "kernel"
+        self.reg_ns = "AscendC::Reg::"
+
+    def text(self, node: ast.expr) -> str:
+        allowed = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.operator,
+                   ast.unaryop, ast.Load, ast.expr_context)  # fmt: skip
+        for sub in ast.walk(node):
+            if not isinstance(sub, allowed):
+                raise self.where.error(node, "not a constant expression")
+        return self._expr(node)[0]
+
+
+def _render_constant(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value) + "f"
+    return str(int(value)) if not hasattr(value, "dtype") or value.dtype.kind in "iub" else repr(float(value)) + "f"
+
+
+# -- classes ---------------------------------------------------------------------------------------------
+
+
+class ClassEmitter:
+    """A user class: the members the run saw and the methods it called."""
+
+    def __init__(self, program: Program, cls: type) -> None:
+        self.program = program
+        self.cls = cls
+        self.filename = inspect.getsourcefile(cls) or ""
+        tree, lines = _module_tree(self.filename)
+        self.where = Where(self.filename, lines)
+        found = _find_definition(tree, cls.__qualname__)
+        if not isinstance(found, ast.ClassDef):
+            raise self.where.error(None, f"no source for class {cls.__qualname__}")
+        self.cdef = found
+        self.members: dict[str, Local] = {}
+        self.methods: dict[str, str] = {}
+        self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
+
+    def emit(self) -> str:
+        """The C++ class."""
+        if self.cdef.bases or self.cdef.decorator_list:
+            raise self.where.error(self.cdef, "base classes and class decorators are not emitted")
+        for name in self.order:
+            if name.startswith("__") and name != "__init__":
+                raise self.where.error(self.cdef, f"the special method {name} has no C++ form here")
+        self._members()
+        for name in self.order:
+            if self._ran(name):
+                self.method(name, "kernel")
+        public = [self.methods[n] for n in self.order if n in self.methods]
+        fields = [
+            "    " + _pointer_space(f"{m.ctype.spell({}, ints=_int_spelling(m))} {m.name};")
+            for m in self.members.values()
+        ]
+        lines = [f"class {self.cls.__name__} {{", "public:"]
+        lines.append(f"    __aicore__ inline {self.cls.__name__}() {{}}")
+        for text in public:
+            lines += ["    " + line if line else line for line in text.splitlines()]
+        if fields:
+            lines += ["private:", *fields]
+        return "\n".join([*lines, "};"])
+
+    def _ran(self, name: str) -> bool:
+        rec = self.program.recording
+        if rec is None:
+            return False
+        return rec.merged(self.filename, f"{self.cls.__qualname__}.{name}").calls > 0
+
+    def _members(self) -> None:
+        rec = self.program.recording
+        total = FunctionRecord()
+        if rec is not None:
+            for name in self.order:
+                total.merge(rec.merged(self.filename, f"{self.cls.__qualname__}.{name}"))
+        for member, seen in total.members.items():
+            ctype = _one_type(seen, f"member `{member}`", self.cdef, self.where)
+            self.members[member] = Local(member, ctype, seen)
+
+    def method(self, name: str, context: str) -> None:
+        """Emit the method *name* (once)."""
+        if name in self.methods:
+            return
+        if name == "__init__":
+            raise self.where.error(self.cdef, "__init__ with code is not emitted: use Init()")
+        func = getattr(self.cls, name, None)
+        if func is None:
+            raise self.where.error(self.cdef, f"{self.cls.__name__} has no method {name}")
+        self.methods[name] = ""
+        emitter = FunctionEmitter(self.program, func, context, self)
+        self.methods[name] = emitter.emit()
+
+
+def _int_spelling(local: Local) -> str:
+    if local.ctype.kind == "int":
+        return int_type(local.seen.low or 0, local.seen.high or 0)
+    return ""
+
+
+def emit_program(roots: list[Any], recording: Recording | None) -> Program:
+    """Emit every function in *roots* (and their callees) into one :class:`Program`."""
+    program = Program(recording)
+    for root in roots:
+        program.function(root, "kernel")
+    return program
+
