@@ -295,7 +295,11 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
     fallback = "return {};" if returns != "void" else ""
     lines = [f"template <{', '.join(template)}>",
              f"__simd_callee__ inline {returns} {name}({args})", "{", *body]  # fmt: skip
-    if exec_line:
+    if exec_line and exec_line.startswith("static_assert"):
+        lines += ["#ifdef ASCREG_EXEC", f"    {exec_line}", "#endif"]
+        if fallback:
+            lines.append(f"    {fallback}")
+    elif exec_line:
         lines += ["#ifdef ASCREG_EXEC", f"    {exec_line}", "#else", f"    {fallback}", "#endif"]
     elif fallback:
         lines.append(f"    {fallback}")
@@ -480,7 +484,8 @@ def c_overload(spec: OpSpec, form: CForm, combo: tuple[type[Scalar], ...],
     returns = c_returns(form, combo)
     args = ", ".join(c_param(p, combo, pointer) for p in params)
     head = f"__simd_callee__ {returns} {spec.spelling}({args})"
-    if (spec.spelling, form.tag) in EXEC_C_API and combo[0] is not bool_:
+    bool_vector = combo[0] is bool_ and any(p.kind.value in ("vec", "vptr") for p in params)
+    if (spec.spelling, form.tag) in EXEC_C_API and not bool_vector:
         call = ", ".join(p.name for p in params)
         ret = "return " if returns != "void" else ""
         body = f"inline {returns} {spec.spelling}({args}) {{ {ret}ascreg_exec::{spec.spelling}({call}); }}"

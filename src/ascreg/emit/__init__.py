@@ -38,7 +38,7 @@ from typing import Any
 from ascreg.emit._record import Recording, record
 from ascreg.emit._translate import EmitError, Program, emit_program
 
-__all__ = ["EmitError", "Recording", "emit", "emit_program", "header_path", "record"]
+__all__ = ["EmitError", "Recording", "emit", "emit_program", "header_path", "kernels_of", "record"]
 
 HEADER = "ascreg_decl.h"
 """The file name of the declarations header inside the package (``ascreg/include/``)."""
@@ -129,3 +129,26 @@ class _CallableModule(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _CallableModule
+
+
+def kernels_of(module: types.ModuleType) -> list[Callable[..., Any]]:
+    """The ``__global__`` kernels and VFs a module defines, in source order.
+
+    Examples
+    --------
+    >>> from ascreg.examples import asc_shiftright
+    >>> [f.__name__ for f in kernels_of(asc_shiftright)]
+    ['shiftright_vf', 'asc_shiftright_kernel']
+    """
+    from ascreg.emit._record import _unwrap
+
+    found = []
+    for value in vars(module).values():
+        target = _unwrap(value)
+        code = getattr(target, "__code__", None)
+        if code is None or code.co_filename != module.__file__:
+            continue
+        kind = getattr(value, "__ascreg_kind__", None) or getattr(target, "__ascreg_kind__", None)
+        if type(value).__name__ == "Kernel" or kind in ("simd_vf", "simt_vf"):
+            found.append((code.co_firstlineno, value))
+    return [value for _, value in sorted(found, key=lambda item: item[0])]

@@ -249,11 +249,12 @@ def _class_type(value: Any) -> CType:
     """A class instance: an API class (by its module) or a user class."""
     kind = type(value)
     module = kind.__module__
-    spelled = API_CLASSES.get(kind.__name__)
-    if spelled is not None and module.startswith("ascreg."):
-        if kind.__name__ == "TQueBind" and value._src is value._dst:
+    base = next((k for k in kind.__mro__ if k.__name__ in API_CLASSES), None)
+    if base is not None and module.startswith("ascreg."):
+        spelled = API_CLASSES[base.__name__]
+        if base.__name__ == "TQueBind" and value._src is value._dst:
             spelled = "AscendC::TQue"
-        return CType("class", name=spelled, args=tuple(_class_args(value)))
+        return CType("class", name=spelled, args=tuple(_class_args(value, base.__name__)))
     if module.startswith("ascreg.") and not module.startswith("ascreg.examples"):
         return CType("unsupported", name=f"an ascreg {kind.__name__}")
     if isinstance(value, enum.Enum):
@@ -286,9 +287,8 @@ API_CLASSES = {
 """The C++ spelling of each ascreg class whose instances a kernel may hold, by class name."""
 
 
-def _class_args(value: Any) -> list[Any]:
+def _class_args(value: Any, name: str) -> list[Any]:
     """The template arguments of an API class instance (its dtype, queue position and depth)."""
-    name = type(value).__name__
     if name in ("GlobalTensor", "LocalTensor", "DataCopyPadExtParams"):
         return [value.dtype] if getattr(value, "dtype", None) is not None else []
     if name == "UbAllocator":

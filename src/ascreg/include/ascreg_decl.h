@@ -514,8 +514,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, AscendC::Reg::A
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::LoadDist::DIST_NORM, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
@@ -526,8 +524,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::LoadDist::DIST_NORM, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
@@ -538,8 +534,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src, Ascen
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::LoadDist::DIST_NORM, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
@@ -547,8 +541,6 @@ __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::LoadDist::DIST_NORM, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
@@ -556,8 +548,6 @@ __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
@@ -568,8 +558,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t stride
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
@@ -580,8 +568,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0*& src, int3
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
@@ -589,8 +575,6 @@ __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, typename U0>
@@ -601,8 +585,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_s
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
@@ -613,8 +595,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_s
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
@@ -625,8 +605,6 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t block_
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.StoreAlign: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md
@@ -650,8 +628,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskDist::DIST_NORM, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
@@ -662,8 +638,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, Asce
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskDist::DIST_NORM, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
@@ -674,8 +648,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, Asce
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskDist::DIST_NORM, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst>
@@ -683,8 +655,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskRe
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskDist::DIST_NORM, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst>
@@ -692,8 +662,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskRe
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
@@ -704,8 +672,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t strid
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst>
@@ -713,8 +679,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ A_dst*& dst, AscendC::Reg::MaskR
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, typename U0>
@@ -725,8 +689,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
@@ -737,8 +699,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
@@ -749,8 +709,6 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t block
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Compare: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/比较与选择/Compare.md
@@ -775,8 +733,6 @@ __simd_callee__ inline void Compares(AscendC::Reg::MaskReg& dst, U0& src0, S0 sc
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Compares: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Compares has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -799,8 +755,6 @@ __simd_callee__ inline void Select(AscendC::Reg::MaskReg& dst, AscendC::Reg::Mas
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Select has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -831,8 +785,6 @@ __simd_callee__ inline void ShiftLeft(U0& dst, U0& src, U1& count, AscendC::Reg:
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int8_t, int8_t>, ascreg_detail::combo<uint8_t, int8_t>, ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, int16_t>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, int32_t>, ascreg_detail::combo<int64_t, int64_t>, ascreg_detail::combo<uint64_t, int64_t>>>, "AscendC::Reg::ShiftLeft: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::ShiftLeft has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.ShiftRights: dtypes (src, scalar); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftRights.md
@@ -844,8 +796,6 @@ __simd_callee__ inline void ShiftRights(U0& dst, U0& src, S1 count, AscendC::Reg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>>>, ascreg_detail::list<ascreg_detail::combo<int8_t, int16_t>, ascreg_detail::combo<uint8_t, int16_t>, ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, int16_t>, ascreg_detail::combo<int32_t, int16_t>, ascreg_detail::combo<uint32_t, int16_t>, ascreg_detail::combo<int64_t, int16_t>, ascreg_detail::combo<uint64_t, int16_t>>>, "AscendC::Reg::ShiftRights: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::ShiftRights has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.ShiftLefts: dtypes (src, scalar); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftLefts.md
@@ -857,8 +807,6 @@ __simd_callee__ inline void ShiftLefts(U0& dst, U0& src, S1 count, AscendC::Reg:
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>>>, ascreg_detail::list<ascreg_detail::combo<int8_t, int16_t>, ascreg_detail::combo<uint8_t, int16_t>, ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, int16_t>, ascreg_detail::combo<int32_t, int16_t>, ascreg_detail::combo<uint32_t, int16_t>, ascreg_detail::combo<int64_t, int16_t>, ascreg_detail::combo<uint64_t, int16_t>>>, "AscendC::Reg::ShiftLefts: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::ShiftLefts has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Add: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Add.md
@@ -870,8 +818,6 @@ __simd_callee__ inline void Add(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Add: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Add has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
@@ -882,8 +828,6 @@ __simd_callee__ inline void Add(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0,
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>>>, "AscendC::Reg::Add: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Add has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -897,8 +841,6 @@ __simd_callee__ inline void Sub(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Sub: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Sub has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
@@ -909,8 +851,6 @@ __simd_callee__ inline void Sub(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0,
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>>>, "AscendC::Reg::Sub: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Sub has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -924,8 +864,6 @@ __simd_callee__ inline void Mul(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Mul: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Mul has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Max: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Max.md
@@ -937,8 +875,6 @@ __simd_callee__ inline void Max(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Max: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Max has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Min: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Min.md
@@ -950,8 +886,6 @@ __simd_callee__ inline void Min(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Min: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Min has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.And: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/And.md
@@ -963,8 +897,6 @@ __simd_callee__ inline void And(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::And: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::And has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
@@ -972,8 +904,6 @@ __simd_callee__ inline void And(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskRe
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::And has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -987,8 +917,6 @@ __simd_callee__ inline void Or(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskRe
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Or: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Or has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
@@ -996,8 +924,6 @@ __simd_callee__ inline void Or(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Or has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1011,8 +937,6 @@ __simd_callee__ inline void Xor(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Xor: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Xor has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
@@ -1020,8 +944,6 @@ __simd_callee__ inline void Xor(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskRe
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Xor has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1035,8 +957,6 @@ __simd_callee__ inline void Prelu(U0& dst, U0& src0, U0& src1, AscendC::Reg::Mas
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Prelu: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Prelu has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Not: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/Not.md
@@ -1048,8 +968,6 @@ __simd_callee__ inline void Not(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Not: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Not has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType>
@@ -1057,8 +975,6 @@ __simd_callee__ inline void Not(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskRe
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Not has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1072,8 +988,6 @@ __simd_callee__ inline void Move(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Move: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
@@ -1084,8 +998,6 @@ __simd_callee__ inline void Move(U0& dst, U0& src)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Move: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
@@ -1093,8 +1005,6 @@ __simd_callee__ inline void Move(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskR
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
@@ -1102,8 +1012,6 @@ __simd_callee__ inline void Move(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskR
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1119,8 +1027,6 @@ __simd_callee__ inline void Duplicate(U0& dst, S0 scalar, AscendC::Reg::MaskReg&
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
@@ -1131,8 +1037,6 @@ __simd_callee__ inline void Duplicate(U0& dst, S0 scalar)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
@@ -1143,8 +1047,6 @@ __simd_callee__ inline void Duplicate(U0& dst, U0& scalar, AscendC::Reg::MaskReg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Adds: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Adds.md
@@ -1156,8 +1058,6 @@ __simd_callee__ inline void Adds(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Adds: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Adds has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Muls: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Muls.md
@@ -1169,8 +1069,6 @@ __simd_callee__ inline void Muls(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Muls: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Muls has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Maxs: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Maxs.md
@@ -1182,8 +1080,6 @@ __simd_callee__ inline void Maxs(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Maxs: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Maxs has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Mins: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Mins.md
@@ -1195,8 +1091,6 @@ __simd_callee__ inline void Mins(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Mins: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Mins has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Abs: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Abs.md
@@ -1208,8 +1102,6 @@ __simd_callee__ inline void Abs(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Abs: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Abs has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Neg: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Neg.md
@@ -1221,8 +1113,6 @@ __simd_callee__ inline void Neg(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Neg: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Neg has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Relu: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Relu.md
@@ -1234,8 +1124,6 @@ __simd_callee__ inline void Relu(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Relu: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Relu has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.LeakyRelu: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/LeakyRelu.md
@@ -1247,8 +1135,6 @@ __simd_callee__ inline void LeakyRelu(U0& dst, U0& src, S0 scalar, AscendC::Reg:
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::LeakyRelu: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LeakyRelu has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Div: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Div.md
@@ -1260,8 +1146,6 @@ __simd_callee__ inline void Div(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Div: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Div has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Sqrt: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Sqrt.md
@@ -1273,8 +1157,6 @@ __simd_callee__ inline void Sqrt(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Sqrt: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Sqrt has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Exp: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Exp.md
@@ -1286,8 +1168,6 @@ __simd_callee__ inline void Exp(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Exp: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Exp has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Ln: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Ln.md
@@ -1299,8 +1179,6 @@ __simd_callee__ inline void Ln(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Ln: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Ln has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Log: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Log.md
@@ -1312,8 +1190,6 @@ __simd_callee__ inline void Log(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Log: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Log has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Log2: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Log2.md
@@ -1325,8 +1201,6 @@ __simd_callee__ inline void Log2(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Log2: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Log2 has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Log10: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Log10.md
@@ -1338,8 +1212,6 @@ __simd_callee__ inline void Log10(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Log10: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Log10 has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Interleave: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据重排/Interleave.md
@@ -1351,8 +1223,6 @@ __simd_callee__ inline void Interleave(U0& dst0, U0& dst1, U0& src0, U0& src1)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Interleave: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Interleave has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType>
@@ -1360,8 +1230,6 @@ __simd_callee__ inline void Interleave(AscendC::Reg::MaskReg& dst0, AscendC::Reg
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Interleave has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1375,8 +1243,6 @@ __simd_callee__ inline void DeInterleave(U0& dst0, U0& dst1, U0& src0, U0& src1)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::DeInterleave: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::DeInterleave has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType>
@@ -1384,8 +1250,6 @@ __simd_callee__ inline void DeInterleave(AscendC::Reg::MaskReg& dst0, AscendC::R
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::DeInterleave has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1401,8 +1265,6 @@ __simd_callee__ inline void Gather(U0& dst, U0& src, U1& index)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<bool, uint8_t>, ascreg_detail::combo<int8_t, uint8_t>, ascreg_detail::combo<uint8_t, uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t, uint8_t>, ascreg_detail::combo<fp8_e5m2_t, uint8_t>, ascreg_detail::combo<fp8_e8m0_t, uint8_t>, ascreg_detail::combo<hifloat8_t, uint8_t>, ascreg_detail::combo<int4x2_t, uint8_t>, ascreg_detail::combo<fp4x2_e2m1_t, uint8_t>, ascreg_detail::combo<fp4x2_e1m2_t, uint8_t>, ascreg_detail::combo<int16_t, uint16_t>, ascreg_detail::combo<uint16_t, uint16_t>, ascreg_detail::combo<half, uint16_t>, ascreg_detail::combo<bfloat16_t, uint16_t>, ascreg_detail::combo<int32_t, uint32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, uint32_t>>>, "AscendC::Reg::Gather: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Gather has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, typename A_dst, typename A_base, typename A_index>
@@ -1410,8 +1272,6 @@ __simd_callee__ inline void Gather(A_dst& dst, __ubuf__ A_base* base, A_index& i
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Gather has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1425,8 +1285,6 @@ __simd_callee__ inline void Squeeze(U0& dst, U0& src, AscendC::Reg::MaskReg& mas
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>>>, "AscendC::Reg::Squeeze: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Squeeze has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1440,8 +1298,6 @@ __simd_callee__ inline void Arange(U0& dst, S0 start)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Arange: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Arange has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Reduce: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/归约计算/Reduce.md
@@ -1455,8 +1311,6 @@ __simd_callee__ inline void Reduce(U0& dst, U1& src, AscendC::Reg::MaskReg& mask
     static_assert((tlead == AscendC::ReduceType::SUM && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<half, half>, ascreg_detail::combo<float, float>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<int32_t, int16_t>, ascreg_detail::combo<uint32_t, uint16_t>, ascreg_detail::combo<int64_t, int64_t>, ascreg_detail::combo<uint64_t, uint64_t>>>) || (tlead == AscendC::ReduceType::MAX && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, uint16_t>, ascreg_detail::combo<half, half>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, float>, ascreg_detail::combo<int64_t, int64_t>, ascreg_detail::combo<uint64_t, uint64_t>>>) || (tlead == AscendC::ReduceType::MIN && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, uint16_t>, ascreg_detail::combo<half, half>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, float>, ascreg_detail::combo<int64_t, int64_t>, ascreg_detail::combo<uint64_t, uint64_t>>>), "AscendC::Reg::Reduce: illegal dtype combination for this AscendC::ReduceType");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Reduce has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1476,8 +1330,6 @@ __simd_callee__ inline void Pack(U0& dst, U1& src)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t, int16_t>, ascreg_detail::combo<uint8_t, uint16_t>, ascreg_detail::combo<uint16_t, int32_t>, ascreg_detail::combo<uint16_t, uint32_t>, ascreg_detail::combo<uint32_t, int64_t>, ascreg_detail::combo<uint32_t, uint64_t>>>, "AscendC::Reg::Pack: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Pack has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <AscendC::Reg::HighLowPart t0>
@@ -1497,8 +1349,6 @@ __simd_callee__ inline void UnPack(U0& dst, U1& src)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int16_t, int8_t>, ascreg_detail::combo<uint16_t, uint8_t>, ascreg_detail::combo<int32_t, int16_t>, ascreg_detail::combo<uint32_t, uint16_t>, ascreg_detail::combo<int64_t, int32_t>, ascreg_detail::combo<uint64_t, uint32_t>>>, "AscendC::Reg::UnPack: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::UnPack has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <AscendC::Reg::HighLowPart t0>
@@ -1518,8 +1368,6 @@ __simd_callee__ inline void ReduceDataBlock(U0& dst, U1& src, AscendC::Reg::Mask
     static_assert((tlead == AscendC::ReduceType::SUM && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<half, half>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<int32_t, int16_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<uint32_t, uint16_t>, ascreg_detail::combo<float, float>>>) || (tlead == AscendC::ReduceType::MAX && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<half, half>, ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, uint16_t>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, float>>>) || (tlead == AscendC::ReduceType::MIN && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<half, half>, ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, uint16_t>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, float>>>), "AscendC::Reg::ReduceDataBlock: illegal dtype combination for this AscendC::ReduceType");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::ReduceDataBlock has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1539,8 +1387,6 @@ __simd_callee__ inline void PairReduceElem(U0& dst, U1& src, AscendC::Reg::MaskR
     static_assert((tlead == AscendC::Reg::PairReduce::SUM && ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<half, half>, ascreg_detail::combo<float, float>>>), "AscendC::Reg::PairReduceElem: illegal dtype combination for this AscendC::Reg::PairReduce");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::PairReduceElem has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1554,8 +1400,6 @@ __simd_callee__ inline void MaskGenWithRegTensor(AscendC::Reg::MaskReg& dst, U0&
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>>>, "AscendC::Reg::MaskGenWithRegTensor: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::MaskGenWithRegTensor has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.LoadUnAlignPre: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md
@@ -1565,8 +1409,6 @@ __simd_callee__ inline void LoadUnAlignPre(AscendC::Reg::UnalignRegForLoad& ureg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlignPre: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlignPre has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType>
@@ -1575,8 +1417,6 @@ __simd_callee__ inline void LoadUnAlignPre(AscendC::Reg::UnalignRegForLoad& ureg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlignPre: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlignPre has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1590,8 +1430,6 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename U0>
@@ -1602,8 +1440,6 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
@@ -1614,8 +1450,6 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename U0>
@@ -1626,8 +1460,6 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.StoreUnAlign: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md
@@ -1639,8 +1471,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Re
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
@@ -1651,8 +1481,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Re
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename U0>
@@ -1663,8 +1491,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
@@ -1675,8 +1501,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename U0>
@@ -1687,8 +1511,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
@@ -1699,8 +1521,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename A_dst>
@@ -1708,8 +1528,6 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ A_dst*& dst, AscendC::Reg::Mas
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.StoreUnAlignPost: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md
@@ -1719,8 +1537,6 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::Un
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0>
@@ -1729,8 +1545,6 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::Un
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType>
@@ -1739,8 +1553,6 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0* dst, AscendC::Reg::Una
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType>
@@ -1749,8 +1561,6 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0* dst, AscendC::Reg::Una
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1764,8 +1574,6 @@ __simd_callee__ inline void Load(U0& dst, __ubuf__ T0* src)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Load: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Load has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Store: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/Store.md
@@ -1777,8 +1585,6 @@ __simd_callee__ inline void Store(__ubuf__ T0* dst, U0& src, int32_t count)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Store: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Store has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename T0 = AscendC::DefaultType, typename U0>
@@ -1789,8 +1595,6 @@ __simd_callee__ inline void Store(__ubuf__ T0* dst, U0& src)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Store: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Store has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.AbsSub: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/AbsSub.md
@@ -1802,8 +1606,6 @@ __simd_callee__ inline void AbsSub(U0& dst, U0& src0, U0& src1, AscendC::Reg::Ma
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::AbsSub: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::AbsSub has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1817,8 +1619,6 @@ __simd_callee__ inline void MulAddDst(U0& dst, U0& src0, U0& src1, AscendC::Reg:
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::MulAddDst: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::MulAddDst has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1832,8 +1632,6 @@ __simd_callee__ inline void MulDstAdd(U0& dst, U0& src0, U0& src1, AscendC::Reg:
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<float>>>, "AscendC::Reg::MulDstAdd: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::MulDstAdd has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1847,8 +1645,6 @@ __simd_callee__ inline void Axpy(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Axpy: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Axpy has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.ExpSub: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/ExpSub.md
@@ -1862,8 +1658,6 @@ __simd_callee__ inline void ExpSub(U0& dst, U1& src0, U1& src1, AscendC::Reg::Ma
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<float, half>, ascreg_detail::combo<float, float>>>, "AscendC::Reg::ExpSub: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::ExpSub has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1877,8 +1671,6 @@ __simd_callee__ inline void Mull(U0& dst0, U0& dst1, U0& src0, U0& src1, AscendC
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>>>, "AscendC::Reg::Mull: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Mull has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.AddC: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/AddC.md
@@ -1890,8 +1682,6 @@ __simd_callee__ inline void AddC(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>>>, "AscendC::Reg::AddC: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::AddC has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1905,8 +1695,6 @@ __simd_callee__ inline void SubC(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>>>, "AscendC::Reg::SubC: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::SubC has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1922,8 +1710,6 @@ __simd_callee__ inline void Scatter(__ubuf__ T0* dst, U0& src, U1& index, Ascend
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int8_t, uint16_t>, ascreg_detail::combo<uint8_t, uint16_t>, ascreg_detail::combo<int16_t, uint16_t>, ascreg_detail::combo<uint16_t, uint16_t>, ascreg_detail::combo<half, uint16_t>, ascreg_detail::combo<bfloat16_t, uint16_t>, ascreg_detail::combo<int32_t, uint32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, uint32_t>, ascreg_detail::combo<int64_t, uint32_t>, ascreg_detail::combo<int64_t, uint64_t>, ascreg_detail::combo<uint64_t, uint32_t>, ascreg_detail::combo<uint64_t, uint64_t>>>, "AscendC::Reg::Scatter: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Scatter has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1938,8 +1724,6 @@ __simd_callee__ inline void GatherB(U0& dst, __ubuf__ T0* base, U1& index, Ascen
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int8_t, uint32_t>, ascreg_detail::combo<uint8_t, uint32_t>, ascreg_detail::combo<fp8_e4m3fn_t, uint32_t>, ascreg_detail::combo<fp8_e5m2_t, uint32_t>, ascreg_detail::combo<fp8_e8m0_t, uint32_t>, ascreg_detail::combo<hifloat8_t, uint32_t>, ascreg_detail::combo<int4x2_t, uint32_t>, ascreg_detail::combo<fp4x2_e2m1_t, uint32_t>, ascreg_detail::combo<fp4x2_e1m2_t, uint32_t>, ascreg_detail::combo<int16_t, uint32_t>, ascreg_detail::combo<uint16_t, uint32_t>, ascreg_detail::combo<half, uint32_t>, ascreg_detail::combo<bfloat16_t, uint32_t>, ascreg_detail::combo<int32_t, uint32_t>, ascreg_detail::combo<uint32_t, uint32_t>, ascreg_detail::combo<float, uint32_t>, ascreg_detail::combo<int64_t, uint32_t>, ascreg_detail::combo<uint64_t, uint32_t>>>, "AscendC::Reg::GatherB: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::GatherB has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1955,8 +1739,6 @@ __simd_callee__ inline void Histograms(U1& dst, U0& src, AscendC::Reg::MaskReg& 
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<uint8_t, uint16_t>>>, "AscendC::Reg::Histograms: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Histograms has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Unsqueeze: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据压缩/Unsqueeze.md
@@ -1968,8 +1750,6 @@ __simd_callee__ inline void Unsqueeze(U0& dst, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>>>, "AscendC::Reg::Unsqueeze: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Unsqueeze has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -1981,9 +1761,8 @@ __simd_callee__ inline AscendC::Reg::MaskReg MoveMask()
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>>>, "AscendC::Reg::MoveMask: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::MoveMask has no CPU implementation in ascreg_decl.h");
-#else
-    return {};
 #endif
+    return {};
 }
 // Reg.Cast: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/类型转换/Cast.md
 template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0 = AscendC::Reg::castTrait, typename U0, typename U1>
@@ -1996,8 +1775,6 @@ __simd_callee__ inline void Cast(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int4x2_t, half>, ascreg_detail::combo<int8_t, half>, ascreg_detail::combo<uint8_t, half>, ascreg_detail::combo<int16_t, half>, ascreg_detail::combo<int32_t, half>, ascreg_detail::combo<int32_t, bfloat16_t>, ascreg_detail::combo<int16_t, float>, ascreg_detail::combo<int32_t, float>, ascreg_detail::combo<int64_t, float>, ascreg_detail::combo<half, hifloat8_t>, ascreg_detail::combo<float, hifloat8_t>, ascreg_detail::combo<float, fp8_e4m3fn_t>, ascreg_detail::combo<float, fp8_e5m2_t>, ascreg_detail::combo<bfloat16_t, fp8_e8m0_t>, ascreg_detail::combo<bfloat16_t, fp4x2_e2m1_t>, ascreg_detail::combo<bfloat16_t, fp4x2_e1m2_t>, ascreg_detail::combo<hifloat8_t, half>, ascreg_detail::combo<bfloat16_t, half>, ascreg_detail::combo<half, bfloat16_t>, ascreg_detail::combo<fp4x2_e2m1_t, bfloat16_t>, ascreg_detail::combo<fp4x2_e1m2_t, bfloat16_t>, ascreg_detail::combo<fp8_e8m0_t, bfloat16_t>, ascreg_detail::combo<float, bfloat16_t>, ascreg_detail::combo<float, half>, ascreg_detail::combo<hifloat8_t, float>, ascreg_detail::combo<fp8_e4m3fn_t, float>, ascreg_detail::combo<fp8_e5m2_t, float>, ascreg_detail::combo<half, float>, ascreg_detail::combo<bfloat16_t, float>, ascreg_detail::combo<half, int4x2_t>, ascreg_detail::combo<bfloat16_t, int4x2_t>, ascreg_detail::combo<half, int8_t>, ascreg_detail::combo<half, uint8_t>, ascreg_detail::combo<half, int16_t>, ascreg_detail::combo<float, int16_t>, ascreg_detail::combo<float, int32_t>, ascreg_detail::combo<float, int64_t>, ascreg_detail::combo<int16_t, int4x2_t>, ascreg_detail::combo<int16_t, int8_t>, ascreg_detail::combo<int32_t, int8_t>, ascreg_detail::combo<uint16_t, uint8_t>, ascreg_detail::combo<uint32_t, uint8_t>, ascreg_detail::combo<int4x2_t, int16_t>, ascreg_detail::combo<uint8_t, int16_t>, ascreg_detail::combo<int32_t, int16_t>, ascreg_detail::combo<uint32_t, int16_t>, ascreg_detail::combo<uint8_t, uint16_t>, ascreg_detail::combo<uint32_t, uint16_t>, ascreg_detail::combo<uint8_t, int32_t>, ascreg_detail::combo<int16_t, int32_t>, ascreg_detail::combo<uint16_t, int32_t>, ascreg_detail::combo<int64_t, int32_t>, ascreg_detail::combo<uint8_t, uint32_t>, ascreg_detail::combo<int16_t, uint32_t>, ascreg_detail::combo<uint16_t, uint32_t>, ascreg_detail::combo<int32_t, int64_t>>>, "AscendC::Reg::Cast: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Cast has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.Truncate: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/类型转换/Truncate.md
@@ -2009,8 +1786,6 @@ __simd_callee__ inline void Truncate(U0& dst, U0& src, AscendC::Reg::MaskReg& ma
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<float>>>, "AscendC::Reg::Truncate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Truncate has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 // Reg.MulsCast: dtypes (T0, T1, T2); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/MulsCast.md
@@ -2024,8 +1799,6 @@ __simd_callee__ inline void MulsCast(U0& dst, U1& src, S2 scalar, AscendC::Reg::
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T2>>>, ascreg_detail::list<ascreg_detail::combo<half, float, float>>>, "AscendC::Reg::MulsCast: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::MulsCast has no CPU implementation in ascreg_decl.h");
-#else
-    
 #endif
 }
 template <typename... T, typename... A>
@@ -2039,6 +1812,9 @@ __simd_callee__ vector_bool asc_create_mask_b8(AscendC::Reg::MaskPattern pattern
 __simd_callee__ vector_bool asc_update_mask_b8(uint32_t& count);
 // asc_create_mask_b16: (dst); source docs/zh/api/SIMD-API/C-API/reg/reg_data_types/asc_create_mask.md
 __simd_callee__ vector_bool asc_create_mask_b16(AscendC::Reg::MaskPattern pattern);
+#ifdef ASCREG_EXEC
+inline vector_bool asc_create_mask_b16(AscendC::Reg::MaskPattern pattern) { return ascreg_exec::asc_create_mask_b16(pattern); }
+#endif
 // asc_update_mask_b16: (dst); source docs/zh/api/SIMD-API/C-API/reg/reg_data_types/asc_update_mask.md
 __simd_callee__ vector_bool asc_update_mask_b16(uint32_t& count);
 // asc_create_mask_b32: (dst); source docs/zh/api/SIMD-API/C-API/reg/reg_data_types/asc_create_mask.md
@@ -6045,6 +5821,14 @@ template <typename T> __aicore__ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf
 template <typename T>
 __aicore__ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst,
                                      asc_store_l2_cache_mode l2_cache_mode, uint64_t src_stride, uint32_t dst_stride);
+// The deprecated spellings with a uint8_t cache-mode code.
+template <typename T>
+__aicore__ void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst,
+                                     uint8_t left_padding, uint8_t right_padding, bool data_select_bit,
+                                     uint8_t l2_cache_mode, uint64_t src_stride, uint32_t dst_stride);
+template <typename T>
+__aicore__ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst,
+                                     uint8_t l2_cache_mode, uint64_t src_stride, uint32_t dst_stride);
 template <typename T> __aicore__ void asc_copy_gm2ub_align_sync(__ubuf__ T* dst, __gm__ T* src, uint32_t size);
 template <typename T> __aicore__ void asc_copy_ub2gm_align_sync(__gm__ T* dst, __ubuf__ T* src, uint32_t size);
 __aicore__ void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, uint32_t size);

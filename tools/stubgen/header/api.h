@@ -36,6 +36,14 @@ template <typename T> __aicore__ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf
 template <typename T>
 __aicore__ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst,
                                      asc_store_l2_cache_mode l2_cache_mode, uint64_t src_stride, uint32_t dst_stride);
+// The deprecated spellings with a uint8_t cache-mode code.
+template <typename T>
+__aicore__ void asc_copy_gm2ub_align(__ubuf__ T* dst, __gm__ T* src, uint16_t n_burst, uint32_t len_burst,
+                                     uint8_t left_padding, uint8_t right_padding, bool data_select_bit,
+                                     uint8_t l2_cache_mode, uint64_t src_stride, uint32_t dst_stride);
+template <typename T>
+__aicore__ void asc_copy_ub2gm_align(__gm__ T* dst, __ubuf__ T* src, uint16_t n_burst, uint32_t len_burst,
+                                     uint8_t l2_cache_mode, uint64_t src_stride, uint32_t dst_stride);
 template <typename T> __aicore__ void asc_copy_gm2ub_align_sync(__ubuf__ T* dst, __gm__ T* src, uint32_t size);
 template <typename T> __aicore__ void asc_copy_ub2gm_align_sync(__gm__ T* dst, __ubuf__ T* src, uint32_t size);
 __aicore__ void asc_copy_gm2ub(__ubuf__ void* dst, __gm__ void* src, uint32_t size);
