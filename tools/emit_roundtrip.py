@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
 
 from ascreg.emit import EmitError, emit_program, header_path, kernels_of, record  # noqa: E402
-from ascreg.emit._tokens import api_names, compare, definitions, digest, normalise, tokens  # noqa: E402
+from ascreg.emit._tokens import api_names, compare, definitions, digest, normalise  # noqa: E402
 
 DOC = ROOT / "docs" / "emit.md"
 DIGESTS = ROOT / "tests" / "emit" / "roundtrip.json"
@@ -98,7 +98,9 @@ def read_source(source: str, devkit: Path | None, seeds: Path | None) -> str | N
 def load(port: str) -> Any:
     path = ROOT / port
     if port.startswith("src/"):
-        return importlib.import_module(port.removeprefix("src/").removesuffix(".py").replace("/", "."))
+        return importlib.import_module(
+            port.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        )
     spec = importlib.util.spec_from_file_location(f"roundtrip_{path.stem}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -115,8 +117,8 @@ def run_port(port: str, module: Any) -> Any:
         if port.startswith("src/"):
             module.main()
         else:
-            code = pytest.main([str(ROOT / port), "-q", "-x", "-p", "no:cacheprovider",
-                                "-p", "no:randomly", "--no-header", "-W", "ignore"])  # fmt: skip
+            code = pytest.main([str(ROOT / port), "-q", "-x", "-p", "no:cacheprovider", "--no-header",
+                                "--assert=plain", "-o", "addopts=--import-mode=importlib"])  # fmt: skip
             if code not in (0, 5):
                 raise RuntimeError(f"the port's tests failed (pytest exit {code})")
     return seen
@@ -154,11 +156,11 @@ def round_trip(name: str, port: str, sources: list[str], devkit: Path | None,
     try:
         module = load(port)
         recording = run_port(port, module)
-        program = emit_program(kernels_of(module), recording)
+        program = emit_program(kernels_of(module, recording), recording)
     except EmitError as error:
         row["error"] = str(error).replace(str(ROOT) + "/", "")
         return row
-    except Exception as error:  # noqa: BLE001 (the row reports it)
+    except Exception as error:
         row["error"] = f"{type(error).__name__}: {error}"
         traceback.print_exc()
         return row
@@ -176,7 +178,11 @@ def round_trip(name: str, port: str, sources: list[str], devkit: Path | None,
         matched += same
         original_total += len(a)
         emitted_total += len(b)
-    row["matched"], row["original_tokens"], row["emitted_tokens"] = matched, original_total, emitted_total
+    row["matched"], row["original_tokens"], row["emitted_tokens"] = (
+        matched,
+        original_total,
+        emitted_total,
+    )
     row["missing"] = sorted(k for k in emitted if k not in originals)
     return row
 
@@ -189,7 +195,9 @@ def table(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         port = f"`{row['port']}`"
         if "error" in row:
-            lines.append(f"| {row['example']} | {port} | — | emit stops: {_cell(row['error'])} | | | |")
+            lines.append(
+                f"| {row['example']} | {port} | — | emit stops: {_cell(row['error'])} | | | |"
+            )
             continue
         compiled = "yes" if row["compiles"] else f"no: {_cell(row['compile_error'])}"
         defs = row["definitions"]
@@ -211,30 +219,39 @@ def _cell(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--devkit", type=Path, help="the asc-devkit repository (bare mirror or checkout)")
+    parser.add_argument(
+        "--devkit", type=Path, help="the asc-devkit repository (bare mirror or checkout)"
+    )
     parser.add_argument("--seeds", type=Path, help="the directory of the seed pages")
-    parser.add_argument("--only", help="run only the rows whose example or port contains this")
+    parser.add_argument("--only", help="run only the rows whose example or port this regex finds (and update only their digests)")
     parser.add_argument("--no-write", action="store_true", help="print the table; write nothing")
     args = parser.parse_args(argv)
     api = api_names(header_path().read_text(encoding="utf-8"))
     jobs = [(name, port, sources) for name, port, sources in SEEDS]
-    jobs += [(f"`{example}`", port, [f"mirror:{p}" for p in paths]) for example, port, paths in ported_examples()]
+    jobs += [
+        (f"`{example}`", port, [f"mirror:{p}" for p in paths])
+        for example, port, paths in ported_examples()
+    ]
     if args.only:
-        jobs = [j for j in jobs if args.only in j[0] or args.only in j[1]]
+        jobs = [j for j in jobs if re.search(args.only, j[0]) or re.search(args.only, j[1])]
     rows = []
     for name, port, sources in jobs:
         print(f"{port} ...", file=sys.stderr, flush=True)
         rows.append(round_trip(name, port, sources, args.devkit, args.seeds, api))
     text = table(rows)
     print(text)
-    if args.no_write or args.only:
+    if args.no_write:
         return 0
-    page = DOC.read_text(encoding="utf-8")
-    head, _, rest = page.partition(START)
-    _, _, tail = rest.partition(END)
-    DOC.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
-    record_rows = {
-        row["port"]: {k: {"tokens": d["tokens"], "digest": d["digest"]} for k, d in row["definitions"].items()}
+    if not args.only:
+        page = DOC.read_text(encoding="utf-8")
+        head, _, rest = page.partition(START)
+        _, _, tail = rest.partition(END)
+        DOC.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
+    record_rows = json.loads(DIGESTS.read_text(encoding="utf-8")) if args.only and DIGESTS.exists() else {}
+    record_rows |= {
+        row["port"]: {
+            k: {"tokens": d["tokens"], "digest": d["digest"]} for k, d in row["definitions"].items()
+        }
         for row in rows
         if row.get("definitions")
     }

@@ -88,6 +88,7 @@ def __getattr__(name: str) -> Any:
         return ascreg.emit
     raise AttributeError(f"module 'ascreg' has no attribute {name!r}")
 
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -42,7 +42,9 @@ def quiet(run: Callable[[], Any]) -> Callable[[], Any]:
     return silent
 
 
-def build(tmp_path: Path, name: str, *functions: Any, run: Callable[[], Any]) -> Callable[[str], list[str]]:
+def build(
+    tmp_path: Path, name: str, *functions: Any, run: Callable[[], Any]
+) -> Callable[[str], list[str]]:
     """Emit *functions*, compile them with the driver *name*, return ``run(stdin) -> lines``."""
     emitted = tmp_path / f"{name}.asc"
     emitted.write_text(emit(*functions, run=quiet(run)), encoding="utf-8")
@@ -98,7 +100,9 @@ def test_reg_shiftright_vf_runs_as_emitted(tmp_path: Path) -> None:
     shiftright_vf.ShiftRightVF(dst, src, shift, count)
     expected = dst.read(padded)
     run = build(tmp_path, "shiftright_vf", shiftright_vf.ShiftRightVF, run=shiftright_vf.main)
-    got = np.array(run("\n".join([str(count), *map(str, values), *map(str, counts)])), dtype=np.int16)
+    got = np.array(
+        run("\n".join([str(count), *map(str, values), *map(str, counts)])), dtype=np.int16
+    )
     assert np.array_equal(got, expected)
 
 
@@ -115,7 +119,9 @@ def test_asc_shiftright_kernel_runs_as_emitted(tmp_path: Path) -> None:
         shift.write(shifts[launch])
         asc_shiftright.asc_shiftright_kernel[1, 0](out, src, shift)
         expected.append(out.read(n))
-    run = build(tmp_path, "asc_shiftright", asc_shiftright.asc_shiftright_kernel, run=asc_shiftright.main)
+    run = build(
+        tmp_path, "asc_shiftright", asc_shiftright.asc_shiftright_kernel, run=asc_shiftright.main
+    )
     lines = [str(launches)]
     for launch in range(launches):
         lines += [*map(str, inputs[launch]), *map(str, shifts[launch])]
@@ -134,7 +140,9 @@ def test_byte_perm_kernel_runs_as_emitted(tmp_path: Path) -> None:
         ptr.write(values)
     byte_perm_simt.byte_perm_kernel[blocks, 0, None](dst, gx, gy, gs)
     expected = dst.read(n)
-    run = build(tmp_path, "byte_perm_simt", byte_perm_simt.byte_perm_kernel, run=byte_perm_simt.main)
+    run = build(
+        tmp_path, "byte_perm_simt", byte_perm_simt.byte_perm_kernel, run=byte_perm_simt.main
+    )
     stdin = "\n".join([str(blocks), *(f"{v:x}" for v in (*x, *y, *s))])
     got = np.array([int(v, 16) for v in run(stdin)], dtype=np.uint32)
     assert np.array_equal(got, expected)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from ascreg._spec import SPECS, CShape, RegShape, SimtShape
 from stubgen.c_api import render_c_module
-from stubgen.header import HEADER, render_header
 from stubgen.common import ROOT, stub_modules, surface_rows
+from stubgen.header import HEADER, render_header
 from stubgen.reg import render_module
 from stubgen.shared import render_shared_module
 from stubgen.simt import render_simt_module

@@ -117,14 +117,31 @@ def render_enums() -> str:
     return "\n".join(lines)
 
 
+def render_deprecated() -> str:
+    """The C API's deprecated spellings, forwarding to their successors (ascreg.c_api.deprecated)."""
+    from ascreg.c_api.deprecated import DEPRECATED
+
+    lines = []
+    for old, new in DEPRECATED.items():
+        if old in ("asc_create_iter_reg_b8", "asc_create_iter_reg_b16", "asc_create_iter_reg_b32",
+                   "asc_get_ar_spr", "asc_set_gm2ub_pad"):  # fmt: skip
+            continue  # declared with their successors (header/api.h)
+        lines.append(f"template <typename... A> [[deprecated(\"use {new}\")]] __simd_callee__ inline decltype(auto)"
+                     f" {old}(A&&... args) {{ return {new}(static_cast<A&&>(args)...); }}")  # fmt: skip
+    return "\n".join(lines)
+
+
 def render_constants() -> str:
     """The C API's mask pattern and event names, the C API register types."""
     from ascreg.c_api import _types, masks
+    from ascreg.c_api.memvector import ASC_C_API_MRGSORT_ELEMENT_LEN
 
-    lines = []
+    lines = [f"constexpr uint32_t ASC_C_API_MRGSORT_ELEMENT_LEN = {ASC_C_API_MRGSORT_ELEMENT_LEN};"]
     for name, value in vars(masks).items():
         if name.startswith("PAT_"):
-            lines.append(f"constexpr {enum_name(type(value))} {name} = {enum_name(type(value))}::{value.name};")
+            lines.append(
+                f"constexpr {enum_name(type(value))} {name} = {enum_name(type(value))}::{value.name};"
+            )
     lines.append("enum event_t { " + ", ".join(f"EVENT_ID{i} = {i}" for i in range(8)) + " };")
     for dtype, cls in _types.VECTOR_TYPES.items():
         if dtype is bool_:
@@ -262,7 +279,9 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
     if lead is not None:
         template.append(f"{lead} tlead")
     if form.per_combo or not shape.token_only:
-        first_default = "" if shape.needs_template and not form.deduced else " = AscendC::DefaultType"
+        first_default = (
+            "" if shape.needs_template and not form.deduced else " = AscendC::DefaultType"
+        )
         if shape.needs_template:
             first_default = ""
         template += [f"typename T{i}{first_default if i == 0 else ' = AscendC::DefaultType'}"
@@ -279,7 +298,9 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
     for k in range(roles):
         if any(p.arg == k and p.kind.value == "scalar" for p in params):
             deduced.append(f"typename S{k}")
-        if k >= td and any(p.arg == k and p.kind.value in ("ptr", "ptrval", "ptrref") for p in params):
+        if k >= td and any(
+            p.arg == k and p.kind.value in ("ptr", "ptrval", "ptrref") for p in params
+        ):
             deduced.append(f"typename P{k}")
     del kinds
     template += deduced
@@ -291,7 +312,11 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
     if (spec.name, form.tag) in EXEC_REG and (form.per_combo or not shape.token_only):
         exec_line = f"return ascreg_exec::{name}<{targs}>({call});"
     else:
-        exec_line = f'static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::{name} has no CPU implementation in ascreg_decl.h");' if td and (form.per_combo or not shape.token_only) else ""
+        exec_line = (
+            f'static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::{name} has no CPU implementation in ascreg_decl.h");'
+            if td and (form.per_combo or not shape.token_only)
+            else ""
+        )
     fallback = "return {};" if returns != "void" else ""
     lines = [f"template <{', '.join(template)}>",
              f"__simd_callee__ inline {returns} {name}({args})", "{", *body]  # fmt: skip
@@ -308,7 +333,9 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
 
 def combos_list(combos: tuple[tuple[type[Scalar], ...], ...]) -> str:
     """``ascreg_detail::list<combo<...>, ...>`` of a row's combinations."""
-    inner = ", ".join("ascreg_detail::combo<" + ", ".join(d.cpp_name for d in c) + ">" for c in combos)
+    inner = ", ".join(
+        "ascreg_detail::combo<" + ", ".join(d.cpp_name for d in c) + ">" for c in combos
+    )
     return f"ascreg_detail::list<{inner}>"
 
 
@@ -333,12 +360,16 @@ def reg_checks(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param
             sources.append(f"AscendC::ascreg_given::known<T{k}>")
         if any(p.arg == k and p.kind.value in ("reg", "regr", "reg2") for p in params):
             sources.append(f"ascreg_detail::elem_t<U{k}>")
-        if k >= td and any(p.arg == k and p.kind.value in ("ptr", "ptrval", "ptrref") for p in params):
+        if k >= td and any(
+            p.arg == k and p.kind.value in ("ptr", "ptrval", "ptrref") for p in params
+        ):
             sources.append(f"P{k}")
         if len(sources) > 1:
             lines.append(f'    static_assert(ascreg_detail::agree<{sources[0]}, {sources[1]}>, '
                          f'"AscendC::Reg::{shape.attr}: the template argument of {spec.roles[k]} does not match the register");')  # fmt: skip
-        role_types.append(f"ascreg_detail::pick_t<{', '.join(sources)}>" if sources else "ascreg_detail::unknown")
+        role_types.append(
+            f"ascreg_detail::pick_t<{', '.join(sources)}>" if sources else "ascreg_detail::unknown"
+        )
     query = f"ascreg_detail::combo<{', '.join(role_types)}>"
     combos = spec.combos
     if form.dtypes is not None:
@@ -353,7 +384,9 @@ def reg_checks(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param
         for member, member_combos in shape.lead:
             kept = tuple(c for c in member_combos if form.dtypes is None or c[0] in form.dtypes)
             spelled = f"{lead}::{member.split('.')[1]}"
-            alternatives.append(f"(tlead == {spelled} && ascreg_detail::legal_v<{query}, {combos_list(kept)}>)")
+            alternatives.append(
+                f"(tlead == {spelled} && ascreg_detail::legal_v<{query}, {combos_list(kept)}>)"
+            )
         lines.append(f'    static_assert({" || ".join(alternatives)}, '
                      f'"AscendC::Reg::{shape.attr}: illegal dtype combination for this {lead}");')  # fmt: skip
     return lines
@@ -369,14 +402,20 @@ def render_reg() -> str:
         assert isinstance(shape, RegShape)
         lead = None
         if shape.lead:
-            lead = enum_name(getattr(importlib.import_module("ascreg.enums"), shape.lead[0][0].split(".")[0]))
+            lead = enum_name(
+                getattr(importlib.import_module("ascreg.enums"), shape.lead[0][0].split(".")[0])
+            )
         out.append(f"// {spec.name}: dtypes ({', '.join(spec.roles)}); source {spec.source}")
         for form in shape.forms:
             for params in _optional_variants(form.params):
                 out.append(reg_form(spec, shape, form, params, lead))
         for alias in spec.aliases:
             out.append(reg_alias(spec, shape, alias))
-    return "namespace AscendC {\nnamespace Reg {\n" + "\n".join(out) + "\n}  // namespace Reg\n}  // namespace AscendC"
+    return (
+        "namespace AscendC {\nnamespace Reg {\n"
+        + "\n".join(out)
+        + "\n}  // namespace Reg\n}  // namespace AscendC"
+    )
 
 
 def reg_alias(spec: OpSpec, shape: RegShape, alias: str) -> str:
@@ -385,7 +424,9 @@ def reg_alias(spec: OpSpec, shape: RegShape, alias: str) -> str:
     fixed = dict(shape.fixed).get(alias)
     if fixed is not None:
         kind, _, member_name = fixed.partition(".")
-        member = enum_name(getattr(importlib.import_module("ascreg.enums"), kind)) + "::" + member_name
+        member = (
+            enum_name(getattr(importlib.import_module("ascreg.enums"), kind)) + "::" + member_name
+        )
         return (f"template <typename... T, typename... A>\n__simd_callee__ inline void {short}(A&&... args)"
                 f" {{ {shape.attr}<{member}, T...>(static_cast<A&&>(args)...); }}")  # fmt: skip
     return (f"template <typename... T, typename... A>\n__simd_callee__ inline decltype(auto) {short}(A&&... args)"
@@ -468,7 +509,9 @@ def render_c_api() -> str:
             for combo in spec.combos:
                 if not form.applies(combo):
                     continue
-                uses_mask_ptr = combo[0] is bool_ and any(p.kind.value.startswith("vptr") for p in form.params)
+                uses_mask_ptr = combo[0] is bool_ and any(
+                    p.kind.value.startswith("vptr") for p in form.params
+                )
                 for pointer in MASK_POINTERS if uses_mask_ptr else ("",):
                     for params in _optional_variants(form.params):
                         text = c_overload(spec, form, combo, params, pointer)
@@ -523,7 +566,9 @@ def render_simt() -> str:
             continue
         if kind in ("int", "half"):
             for combo, result in zip(spec.combos, shape.results, strict=True):
-                args = ", ".join(f"{simt_type(d)} {r}" for r, d in zip(spec.roles, combo, strict=True))
+                args = ", ".join(
+                    f"{simt_type(d)} {r}" for r, d in zip(spec.roles, combo, strict=True)
+                )
                 text = f"__simt_callee__ {simt_type(result)} {name}({args});"
                 if name in EXEC_SIMT:
                     call = ", ".join(spec.roles)
@@ -536,8 +581,14 @@ def render_simt() -> str:
         elif kind == "libm":
             count = len(spec.roles) - shape.pointers
             for combo in spec.combos:
-                values = [f"{simt_type(d)} {r}" for r, d in zip(spec.roles[:count], combo[:count], strict=True)]
-                pointers = [f"{simt_type(d)}* {r}" for r, d in zip(spec.roles[count:], combo[count:], strict=True)]
+                values = [
+                    f"{simt_type(d)} {r}"
+                    for r, d in zip(spec.roles[:count], combo[:count], strict=True)
+                ]
+                pointers = [
+                    f"{simt_type(d)}* {r}"
+                    for r, d in zip(spec.roles[count:], combo[count:], strict=True)
+                ]
                 result = simt_type(shape.results[0]) if shape.results else "void"
                 add(f"__simt_callee__ {result} {name}({', '.join(values + pointers)});")
         elif kind in ("shfl", "reduce", "predicate"):
@@ -545,7 +596,9 @@ def render_simt() -> str:
         elif kind in ("atomic", "load", "store"):
             for combo in spec.combos:
                 d = simt_type(combo[0])
-                rest = [f"{simt_type(t)} {r}" for r, t in zip(spec.roles[1:], combo[1:], strict=True)]
+                rest = [
+                    f"{simt_type(t)} {r}" for r, t in zip(spec.roles[1:], combo[1:], strict=True)
+                ]
                 result = "void" if kind == "store" else d
                 add(f"__simt_callee__ {result} {name}({', '.join([f'{d}* address', *rest])});")
         elif kind in ("pair", "pair_bool", "pair_mask"):
@@ -600,7 +653,10 @@ def group_declaration(spec: OpSpec) -> str:
     values = [f"{d.cpp_name} {r}" for r, d in zip(spec.roles, spec.combos[0], strict=False)]
     if not shape.groups or name in ("tiled_partition", "binary_partition"):
         return ""  # the constructors are declared with the classes (COOPERATIVE)
-    first = "template <class G> " + f"__simt_callee__ auto {name}(G& g{''.join(', ' + v for v in values)}) -> decltype(g.{name}({', '.join(spec.roles)}));"
+    first = (
+        "template <class G> "
+        + f"__simt_callee__ auto {name}(G& g{''.join(', ' + v for v in values)}) -> decltype(g.{name}({', '.join(spec.roles)}));"
+    )
     return first
 
 
@@ -640,9 +696,10 @@ using cooperative_groups::binary_partition;
 # -- the header ----------------------------------------------------------------------------------
 
 PREAMBLE = """\
-// ascreg_decl.h: C++ declarations of the Ascend C APIs ascreg emulates (Ascend 950, dav-3510).
 // Generated by tools/gen_stubs.py from ascreg._spec (the rows the typing stubs come from) and the
-// fragments in tools/stubgen/header/; do not edit. Check emitted code with
+// fragments in tools/stubgen/header/; do not edit.
+// ascreg_decl.h: C++ declarations of the Ascend C APIs ascreg emulates (Ascend 950, dav-3510).
+// Check emitted code with
 //     g++ -std=c++17 -fsyntax-only -include ascreg_decl.h kernel.asc
 // and compile the seed kernels to a CPU program with -DASCREG_EXEC.
 #ifndef ASCREG_DECL_H
@@ -672,6 +729,8 @@ def render_header() -> str:
         render_reg(),
         "// ---- C API rows ----",
         render_c_api(),
+        "// ---- deprecated C API spellings ----",
+        render_deprecated(),
         "// ---- SIMT rows ----",
         render_simt(),
         _part("api.h"),

@@ -38,14 +38,14 @@ from typing import Any
 from ascreg.emit._record import Recording, record
 from ascreg.emit._translate import EmitError, Program, emit_program
 
-__all__ = ["EmitError", "Recording", "emit", "emit_program", "header_path", "kernels_of", "record"]
+__all__ = ["EmitError", "Recording", "emit", "header_path", "kernels_of", "record"]
 
 HEADER = "ascreg_decl.h"
 """The file name of the declarations header inside the package (``ascreg/include/``)."""
 
 
 def header_path() -> Path:
-    """The path of ``ascreg_decl.h``, the C++ declarations the emitted code compiles against.
+    """Return the path of ``ascreg_decl.h``, the C++ declarations the emitted code compiles against.
 
     Examples
     --------
@@ -100,7 +100,9 @@ def emit(
     return program(*functions, run=run).text()
 
 
-def program(*functions: Callable[..., Any], run: Callable[[], Any] | Recording | None = None) -> Program:
+def program(
+    *functions: Callable[..., Any], run: Callable[[], Any] | Recording | None = None
+) -> Program:
     """Like :func:`emit`, but return the :class:`~ascreg.emit._translate.Program` (its parts)."""
     if not functions:
         raise EmitError("give ascreg.emit at least one function", call="ascreg.emit")
@@ -116,9 +118,15 @@ def _run(functions: tuple[Callable[..., Any], ...], run: Callable[[], Any]) -> R
 
 
 def _modules_of(run: Callable[[], Any]) -> list[Any]:
-    """The module of *run* too (a ``main`` defined next to the kernels it calls)."""
+    """Return the module of *run* too (a ``main`` defined next to the kernels it calls)."""
     module = sys.modules.get(getattr(run, "__module__", "") or "")
-    return [module] if isinstance(module, types.ModuleType) and module.__name__ != "__main__" and getattr(module, "__file__", None) else []
+    return (
+        [module]
+        if isinstance(module, types.ModuleType)
+        and module.__name__ != "__main__"
+        and getattr(module, "__file__", None)
+        else []
+    )
 
 
 class _CallableModule(types.ModuleType):
@@ -131,8 +139,10 @@ class _CallableModule(types.ModuleType):
 sys.modules[__name__].__class__ = _CallableModule
 
 
-def kernels_of(module: types.ModuleType) -> list[Callable[..., Any]]:
-    """The ``__global__`` kernels and VFs a module defines, in source order.
+def kernels_of(module: types.ModuleType, ran: Recording | None = None) -> list[Callable[..., Any]]:
+    """Return the ``__global__`` kernels and VFs a module defines, in source order.
+
+    With *ran*, only those the recorded run called.
 
     Examples
     --------
@@ -149,6 +159,7 @@ def kernels_of(module: types.ModuleType) -> list[Callable[..., Any]]:
         if code is None or code.co_filename != module.__file__:
             continue
         kind = getattr(value, "__ascreg_kind__", None) or getattr(target, "__ascreg_kind__", None)
-        if type(value).__name__ == "Kernel" or kind in ("simd_vf", "simt_vf"):
+        entry = type(value).__name__ == "Kernel" or kind in ("simd_vf", "simt_vf")
+        if entry and (ran is None or ran.merged(code.co_filename, target.__qualname__).calls):
             found.append((code.co_firstlineno, value))
     return [value for _, value in sorted(found, key=lambda item: item[0])]

@@ -43,12 +43,18 @@ def _target(text: str) -> tuple[types.ModuleType, list[Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m ascreg.emit", description=__doc__.splitlines()[0])
-    parser.add_argument("target", nargs="?", help="module:function (or module, or file.py:function)")
+    parser = argparse.ArgumentParser(
+        prog="python -m ascreg.emit", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument(
+        "target", nargs="?", help="module:function (or module, or file.py:function)"
+    )
     parser.add_argument("-o", "--output", help="write the C++ here instead of standard output")
     parser.add_argument("--run", help="module:callable that runs the kernel (default: module:main)")
     parser.add_argument("--no-run", action="store_true", help="type from the source only")
-    parser.add_argument("--header-path", action="store_true", help="print the path of ascreg_decl.h")
+    parser.add_argument(
+        "--header-path", action="store_true", help="print the path of ascreg_decl.h"
+    )
     args = parser.parse_args(argv)
     if args.header_path:
         print(header_path())

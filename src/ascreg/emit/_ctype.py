@@ -13,7 +13,7 @@ Examples
 >>> ctype_of(UnifiedBuffer().alloc(half, 4)).spell({half: "T"})
 '__ubuf__ T*'
 >>> int_type(0, 1000), int_type(-1, 5), int_type(0, 2**40)
-('uint32_t', 'int32_t', 'uint64_t')
+('uint32_t', 'int32_t', 'int64_t')
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class CType:
     pyclass: type | None = attrs.field(default=None, eq=True, hash=True)
 
     def spell(self, subst: Subst, reg_ns: str = "AscendC::Reg::", ints: str = "") -> str:
-        """The C++ spelling, with the dtypes in *subst* written as their template parameter.
+        """Return the C++ spelling, with the dtypes in *subst* written as their template parameter.
 
         *ints* spells a Python ``int`` (the caller decides its width from the run).
         """
@@ -94,7 +94,7 @@ class CType:
         raise ValueError(f"no C++ spelling for {self.describe()}")
 
     def describe(self) -> str:
-        """A short English description (for error messages)."""
+        """Return a short English description (for error messages)."""
         if self.kind == "unsupported":
             return self.name
         if self.kind == "typename":
@@ -133,7 +133,7 @@ BOOL = CType("scalar", name="bool")
 
 
 def dtype_name(dtype: type[Scalar] | None, subst: Subst) -> str:
-    """The C++ name of *dtype*, or the template parameter standing for it."""
+    """Return the C++ name of *dtype*, or the template parameter standing for it."""
     if dtype is None:
         return "void"
     return subst.get(dtype) or dtype.cpp_name
@@ -146,7 +146,7 @@ def _argument(value: Any, subst: Subst) -> str:
 
 
 def scalar(dtype: type[Scalar]) -> CType:
-    """The scalar type *dtype*."""
+    """Return the scalar type *dtype*."""
     return CType("scalar", dtype=dtype)
 
 
@@ -155,16 +155,16 @@ INT_TYPES = ("uint32_t", "int32_t", "int64_t", "uint64_t")
 
 
 def int_type(low: int, high: int) -> str:
-    """The C type of a Python ``int`` that held values in ``[low, high]`` during the run.
+    """Return the C type of a Python ``int`` that held values in ``[low, high]`` during the run.
 
     The first of ``uint32_t``, ``int32_t``, ``int64_t``, ``uint64_t`` that holds them all: a
     count or an offset that was never negative is ``uint32_t``, as kernels write it.
     """
     if low >= 0 and high < 2**32:
         return "uint32_t"
-    if -(2**31) <= low and high < 2**31:
+    if low >= -(2**31) and high < 2**31:
         return "int32_t"
-    if -(2**63) <= low and high < 2**63:
+    if low >= -(2**63) and high < 2**63:
         return "int64_t"
     return "uint64_t"
 
@@ -175,7 +175,7 @@ for _s in ALL_SCALARS:  # the first marker of each numpy dtype: uint8 is uint8_t
 
 
 def scalar_of_numpy(dtype: np.dtype[Any]) -> type[Scalar] | None:
-    """The scalar marker whose values numpy holds as *dtype* (None: no C type)."""
+    """Return the scalar marker whose values numpy holds as *dtype* (None: no C type)."""
     return _BY_NUMPY.get(np.dtype(dtype))
 
 
@@ -194,11 +194,17 @@ def int_range(value: Any) -> tuple[int, int] | None:
 
 
 def ctype_of(value: Any) -> CType:
-    """The C++ type of a value a kernel holds (``"unsupported"`` when C++ has none)."""
+    """Return the C++ type of a value a kernel holds (``"unsupported"`` when C++ has none)."""
     kind = type(value)
     found = _CACHE.get(kind)
     if found is not None:
         return found
+    if kind.__name__ in _BY_DTYPE or isinstance(value, np.generic):
+        key = (kind, value.dtype)
+        cached = _LANES.get(key)
+        if cached is None:
+            cached = _LANES[key] = _ctype_of(value)
+        return cached
     made = _ctype_of(value)
     if kind in _CACHEABLE:
         _CACHE[kind] = made
@@ -206,10 +212,13 @@ def ctype_of(value: Any) -> CType:
 
 
 _CACHE: dict[type, CType] = {}
+_LANES: dict[tuple[type, Any], CType] = {}
+_BY_DTYPE = frozenset({"Lanes", "UbPtr", "GmPtr", "SimtGmPtr", "SimtUbPtr", "LanePointer"})
+"""Value classes whose C++ type depends on their class and dtype only (cached by both)."""
 _CACHEABLE = {bool, int, float, type(None)}
 
 
-def _ctype_of(value: Any) -> CType:  # noqa: PLR0911 (one branch per kind of value)
+def _ctype_of(value: Any) -> CType:
     from ascreg.machine.memory import Pointer
     from ascreg.machine.ref import Ref
     from ascreg.machine.registers import MaskReg, RegTensor, RegTraitNumTwo
@@ -222,7 +231,7 @@ def _ctype_of(value: Any) -> CType:  # noqa: PLR0911 (one branch per kind of val
         return PY_INT
     if isinstance(value, float):
         return PY_FLOAT
-    if isinstance(value, np.generic | np.ndarray) and value.dtype.kind in "iuf":
+    if isinstance(value, np.generic | np.ndarray) and value.dtype.kind in "iufb":
         if isinstance(value, np.ndarray) and type(value).__name__ != "Lanes":
             return CType("unsupported", name="a numpy array")
         found = scalar_of_numpy(value.dtype)
@@ -246,7 +255,7 @@ def _ctype_of(value: Any) -> CType:  # noqa: PLR0911 (one branch per kind of val
 
 
 def _class_type(value: Any) -> CType:
-    """A class instance: an API class (by its module) or a user class."""
+    """Return a class instance: an API class (by its module) or a user class."""
     kind = type(value)
     module = kind.__module__
     base = next((k for k in kind.__mro__ if k.__name__ in API_CLASSES), None)
@@ -272,6 +281,10 @@ API_CLASSES = {
     "vector_load_unalign": "vector_load_unalign",
     "vector_store_unalign": "vector_store_unalign",
     "dim3": "dim3",
+    "CastTrait": "AscendC::Reg::CastTrait",
+    "DivSpecificMode": "AscendC::Reg::DivSpecificMode",
+    "SqrtSpecificMode": "AscendC::Reg::SqrtSpecificMode",
+    "ExpSpecificMode": "AscendC::Reg::ExpSpecificMode",
     "GlobalTensor": "AscendC::GlobalTensor",
     "LocalTensor": "AscendC::LocalTensor",
     "TPipe": "AscendC::TPipe",
@@ -285,10 +298,12 @@ API_CLASSES = {
     "asc_ndim_pad_count_config": "asc_ndim_pad_count_config",
 }
 """The C++ spelling of each ascreg class whose instances a kernel may hold, by class name."""
+MODE_STRUCTS = frozenset({"CastTrait", "DivSpecificMode", "SqrtSpecificMode", "ExpSpecificMode"})
+"""The mode structs: ``static constexpr`` values passed as template arguments."""
 
 
 def _class_args(value: Any, name: str) -> list[Any]:
-    """The template arguments of an API class instance (its dtype, queue position and depth)."""
+    """Return the template arguments of an API class instance (its dtype, queue position and depth)."""
     if name in ("GlobalTensor", "LocalTensor", "DataCopyPadExtParams"):
         return [value.dtype] if getattr(value, "dtype", None) is not None else []
     if name == "UbAllocator":

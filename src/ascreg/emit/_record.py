@@ -29,12 +29,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
+import numpy as np
 
 from ascreg._dtypes import Scalar
 from ascreg.emit._ctype import CType, ctype_of, int_range
 
-FACTORY = re.compile(r"^(?:.*\.)?_+ascreg_factory_*\.<locals>\.")
-"""The qualname prefix of a function ascreg recompiled (a batched VF, a masked SIMT body)."""
+FACTORY = re.compile(r"^.*<locals>\.")
+"""The qualname prefix dropped from a function's name: the function it is nested in (ascreg
+recompiles a batched VF or a masked SIMT body inside a factory function, a port may make its VF
+in one)."""
 INTERNAL = ("_ascreg", "__ascreg")
 """Prefixes of the locals ascreg's rewritten functions add; they are not the kernel's."""
 
@@ -48,8 +51,20 @@ class Seen:
     high: int | None = None
 
     def add(self, value: Any) -> None:
-        """Record one value."""
+        """Record one value (of thread lanes, only the minimum: their type is their dtype's)."""
         self.types.add(ctype_of(value))
+        if isinstance(value, np.ndarray):  # a host array has no C++ type: its values do not matter
+            lanes = type(value).__name__ == "Lanes"
+            if (
+                lanes
+                and value.dtype.kind in "iu"
+                and value.size
+                and (self.low is None or self.low >= 0)
+            ):
+                low = int(value.view(np.ndarray).min())  # not the subclass: no per-lane machinery
+                self.low = low if self.low is None else min(self.low, low)
+                self.high = max(self.high or 0, low)
+            return
         found = int_range(value)
         if found is None and type(value).__name__ == "Ref":
             found = int_range(value.value)
@@ -85,6 +100,8 @@ class FunctionRecord:
     locals: dict[str, Seen] = attrs.field(factory=dict)
     members: dict[str, Seen] = attrs.field(factory=dict)
     returns: Seen = attrs.field(factory=Seen)
+    last: dict[str, Any] = attrs.field(factory=dict, repr=False, eq=False)
+    """The object each local held at the last line seen (unchanged ones are skipped)."""
 
     def merge(self, other: FunctionRecord) -> None:
         """Add what *other* saw."""
@@ -104,15 +121,28 @@ def _key(code: types.CodeType) -> tuple[str, str]:
 
 
 class Recording:
-    """What a traced run saw, per function (file and qualified name) and template binding."""
+    """What a traced run saw, per function (file and qualified name) and template binding.
+
+    Made by :func:`record`; :func:`ascreg.emit.emit` takes one as its ``run``.
+
+    Examples
+    --------
+    >>> from ascreg.examples import shiftright_vf
+    >>> with record(shiftright_vf) as seen:
+    ...     _ = shiftright_vf.main()  # doctest: +ELLIPSIS
+    [Success] ...
+    >>> rec = seen.merged(shiftright_vf.__file__, "ShiftRightVF")
+    >>> rec.calls, sorted(t.describe() for t in rec.locals["src"].types)
+    (1, ['AscendC::Reg::RegTensor<int16_t>'])
+    """
 
     def __init__(self, files: set[str]) -> None:
         self.files = files
         self.functions: dict[tuple[str, str], dict[Binding, FunctionRecord]] = {}
 
     def bindings(self, filename: str, qualname: str) -> dict[Binding, FunctionRecord]:
-        """The records of one function, by template binding (empty: it never ran)."""
-        return self.functions.get((filename, qualname), {})
+        """Return the records of one function, by template binding (empty: it never ran)."""
+        return self.functions.get((filename, FACTORY.sub("", qualname)), {})
 
     def merged(self, filename: str, qualname: str) -> FunctionRecord:
         """Every call of one function, whatever its binding."""
@@ -144,7 +174,11 @@ class Recording:
         return rec
 
     def _line(self, frame: types.FrameType, rec: FunctionRecord) -> None:
+        last = rec.last
         for name, value in frame.f_locals.items():
+            if last.get(name) is value and type(value).__name__ != "Ref":
+                continue  # the same object as at the last line: nothing new to see
+            last[name] = value
             if name.startswith(INTERNAL) or type(value).__name__ == "Unbound":
                 continue
             rec.locals.setdefault(name, Seen()).add(value)
@@ -153,11 +187,12 @@ class Recording:
                     rec.members.setdefault(member, Seen()).add(held)
 
     def tracer(self) -> Callable[[types.FrameType, str, Any], Any]:
-        """The global trace function (``sys.settrace``) of this recording."""
+        """Return the global trace function (``sys.settrace``) of this recording."""
         files = self.files
 
         def trace(frame: types.FrameType, event: str, arg: Any) -> Any:
-            if event != "call" or frame.f_code.co_filename not in files:
+            code = frame.f_code
+            if event != "call" or code.co_filename not in files or code.co_name == "<module>":
                 return None
             rec = self._call(frame)
 
@@ -186,7 +221,7 @@ def _file_of(target: Any) -> str:
 
 
 def _unwrap(target: Any) -> Any:
-    """The Python function under ascreg's wrappers (qualifiers, kernels, templates)."""
+    """Return the Python function under ascreg's wrappers (qualifiers, kernels, templates)."""
     seen = set()
     while id(target) not in seen:
         seen.add(id(target))

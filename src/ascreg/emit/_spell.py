@@ -48,12 +48,12 @@ _QUALIFIED = re.compile(r"``((?:AscendC::)(?:\w+::)*\w+)")
 
 
 def surface_modules() -> list[tuple[types.ModuleType, str]]:
-    """The public modules (imported) and their namespaces, in lookup order."""
+    """Return the public modules (imported) and their namespaces, in lookup order."""
     return [(importlib.import_module(name), ns) for name, ns in SURFACES]
 
 
 def namespace_of(name: str, value: Any) -> str | None:
-    """The namespace of the public object *value* imported under *name*; None: not ascreg's."""
+    """Return the namespace of the public object *value* imported under *name*; None: not ascreg's."""
     if name in GLOBAL_NAMES:
         return ""
     for module, namespace in surface_modules():
@@ -63,7 +63,7 @@ def namespace_of(name: str, value: Any) -> str | None:
 
 
 def spelling(name: str, value: Any) -> str | None:
-    """The C++ spelling of the public object *value* imported under *name* (None: not ascreg's)."""
+    """Return the C++ spelling of the public object *value* imported under *name* (None: not ascreg's)."""
     namespace = namespace_of(name, value)
     if namespace is None:
         return None
@@ -86,7 +86,7 @@ _MISSING = object()
 
 @functools.cache
 def enum_spelling(kind: type[enum.Enum] | type) -> str:
-    """The qualified C++ name of an enumeration (or mode struct) class, from its docstring."""
+    """Return the qualified C++ name of an enumeration (or mode struct) class, from its docstring."""
     found = _QUALIFIED.search(kind.__doc__ or "")
     if found and found.group(1).endswith("::" + kind.__name__):
         return found.group(1)

@@ -44,11 +44,62 @@ _TOKEN = re.compile(
     re.VERBOSE | re.DOTALL | re.MULTILINE,
 )
 KEYWORDS = frozenset(
-    """alignas auto bool break case char class const constexpr continue decltype default delete do
-    double else enum explicit extern false float for if inline int long namespace nullptr operator
-    private protected public return short signed sizeof static static_assert static_cast struct
-    switch template this true typename union unsigned using void volatile while reinterpret_cast
-    const_cast dynamic_cast""".split()
+    [
+        "alignas",
+        "auto",
+        "bool",
+        "break",
+        "case",
+        "char",
+        "class",
+        "const",
+        "constexpr",
+        "continue",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "explicit",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "namespace",
+        "nullptr",
+        "operator",
+        "private",
+        "protected",
+        "public",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "true",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "void",
+        "volatile",
+        "while",
+        "reinterpret_cast",
+        "const_cast",
+        "dynamic_cast",
+    ]
 )
 FIXED = {
     ("unsigned", "int"): "uint32_t", ("unsigned",): "uint32_t", ("int",): "int32_t",
@@ -62,7 +113,7 @@ NAMESPACES = frozenset({"AscendC", "Reg", "MicroAPI", "std", "cooperative_groups
 
 
 def tokens(text: str) -> list[str]:
-    """The C++ tokens of *text*: no whitespace, comments or preprocessor lines; ``>>`` split."""
+    """Return the C++ tokens of *text*: no whitespace, comments or preprocessor lines; ``>>`` split."""
     out = []
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup
@@ -125,13 +176,14 @@ def api_names(header: str) -> frozenset[str]:
     patterns = (
         r"\b(?:struct|class|enum class|enum|union|namespace|using)\s+(\w+)",
         r"#define\s+(\w+)",
+        r"^ASCREG_BYTE_TYPE\((\w+)\)",
         r"(\w+)\s*\(",
         r"constexpr\s+[\w:<>, ]+?\s(\w+)\s*=",
         r"inline\s+[\w:<>, ]+?\s(\w+)\s*[{;=]",
         r"struct \w+ \{ (?:\w+ (\w+); )+",
     )
     for pattern in patterns:
-        found.update(re.findall(pattern, header))
+        found.update(re.findall(pattern, header, re.MULTILINE))
     for members in re.findall(r"struct \w+ \{ ((?:\w+ \w+; )+)\}", header):
         found.update(re.findall(r"\w+ (\w+);", members))
     for body in re.findall(r"\benum(?: class)? \w+ \{([^}]*)\}", header):
@@ -141,7 +193,7 @@ def api_names(header: str) -> frozenset[str]:
 
 
 def _matching(toks: list[str], start: int, opening: str, closing: str) -> int:
-    """The index of the bracket closing the one at *start*."""
+    """Return the index of the bracket closing the one at *start*."""
     depth = 0
     for index in range(start, len(toks)):
         if toks[index] == opening:
@@ -178,14 +230,16 @@ def _head(toks: list[str], name: int, floor: int) -> int:
                 i = j - 2
                 continue
             break
-        if tok in (";", "{", "}", "]") or not (re.fullmatch(r"\w+", tok) or tok in ("::", "*", "&")):
+        if tok in (";", "{", "}", "]") or not (
+            re.fullmatch(r"\w+", tok) or tok in ("::", "*", "&")
+        ):
             break
         i -= 1
     return i + 1
 
 
 def definitions(text: str) -> dict[str, list[str]]:
-    """The top-level definitions of a translation unit by name: functions, classes, constants.
+    """Return the top-level definitions of a translation unit by name: functions, classes, constants.
 
     Each is its tokens from the start of its declaration (``template <...>``, qualifiers) to
     its closing brace or semicolon. Namespace blocks are looked into; the first definition of
@@ -219,7 +273,12 @@ def definitions(text: str) -> dict[str, list[str]]:
             found.setdefault(name, toks[start : end + 1])
             i = start = end + 1
             continue
-        if tok == "(" and i > 0 and re.fullmatch(r"\w+", toks[i - 1]) and toks[i - 1] not in KEYWORDS:
+        if (
+            tok == "("
+            and i > 0
+            and re.fullmatch(r"\w+", toks[i - 1])
+            and toks[i - 1] not in KEYWORDS
+        ):
             close = _matching(toks, i, "(", ")")
             after = close + 1
             while after < len(toks) and toks[after] in ("const", "noexcept", "override"):
@@ -250,5 +309,5 @@ def compare(original: list[str], emitted: list[str]) -> int:
 
 
 def digest(toks: list[str]) -> str:
-    """A short stable digest of a normalised token list (the round trip's committed record)."""
+    """Return a short stable digest of a normalised token list (the round trip's committed record)."""
     return hashlib.sha256("\x00".join(toks).encode()).hexdigest()[:16]

@@ -16,8 +16,9 @@ import enum
 import functools
 import inspect
 import re
+import sys
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import attrs
@@ -28,7 +29,6 @@ from ascreg.emit._ctype import (
     PY_INT,
     CType,
     Subst,
-    dtype_name,
     int_type,
     scalar,
 )
@@ -79,6 +79,31 @@ QUALIFIERS = (
 )  # fmt: skip
 """Decorators that are C qualifiers, written as the decorator names them."""
 CONSTANT_TYPES = (int, float, bool)
+DEVICE_BUILTINS = {"abs": 1, "min": 2, "max": 2}
+"""Python builtins with a device function of the same name and meaning (C ``abs``, SIMT min/max)."""
+CONSTANT_BOUNDS = {"warpSize": (32, 32), "VL": (256, 256)}
+"""API constants whose value bounds an expression."""
+
+
+def _combine(op: ast.operator, a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> tuple[int | None, int | None]:  # fmt: skip
+    """Interval arithmetic of one integer operator (None: unbounded)."""
+    (alo, ahi), (blo, bhi) = a, b
+
+    def add(x: int | None, y: int | None) -> int | None:
+        return None if x is None or y is None else x + y
+
+    if isinstance(op, ast.Add):
+        return add(alo, blo), add(ahi, bhi)
+    if isinstance(op, ast.Sub):
+        return add(alo, None if bhi is None else -bhi), add(ahi, None if blo is None else -blo)
+    nonneg = alo is not None and alo >= 0 and blo is not None and blo >= 0
+    if isinstance(op, ast.Mult) and nonneg:
+        return alo * blo, None if ahi is None or bhi is None else ahi * bhi  # type: ignore[operator]
+    if isinstance(op, ast.FloorDiv | ast.Mod | ast.RShift | ast.BitAnd) and nonneg:
+        return 0, ahi
+    if isinstance(op, ast.BitOr | ast.BitXor | ast.LShift) and nonneg:
+        return 0, None
+    return None, None
 
 
 def _unparse(node: ast.AST) -> str:
@@ -106,6 +131,55 @@ def _find_definition(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.C
     return found
 
 
+def _definition_at(tree: ast.Module, line: int, name: str) -> ast.FunctionDef | None:
+    """Return the ``def`` of *name* whose first line (its first decorator's) is *line*."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if first == line or node.lineno == line:
+                return node
+    return None
+
+
+def _closure(func: Any) -> dict[str, Any]:
+    """Return the free variables of a nested function and their values (names it reads from outside)."""
+    cells = func.__closure__ or ()
+    out = {}
+    for name, cell in zip(func.__code__.co_freevars, cells, strict=True):
+        try:
+            out[name] = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+    return out
+
+
+class _SplitTuples(ast.NodeTransformer):
+    """``a, b = x, y`` (neither read on the right) as ``a = x`` then ``b = y``."""
+
+    def visit_Assign(self, node: ast.Assign) -> Any:
+        target, value = node.targets[0], node.value
+        if (
+            len(node.targets) == 1
+            and isinstance(target, ast.Tuple)
+            and isinstance(value, ast.Tuple)
+            and len(target.elts) == len(value.elts)
+        ):
+            names = {t.id for t in target.elts if isinstance(t, ast.Name)}
+            used = {n.id for e in value.elts for n in ast.walk(e) if isinstance(n, ast.Name)}
+            if not names & used:
+                return [
+                    ast.copy_location(ast.Assign(targets=[t], value=v), node)
+                    for t, v in zip(target.elts, value.elts, strict=True)
+                ]
+        return node
+
+
+def _split_tuple_assignments(fdef: ast.FunctionDef) -> ast.FunctionDef:
+    import copy
+
+    return _SplitTuples().visit(copy.deepcopy(fdef))  # type: ignore[no-any-return]
+
+
 @attrs.define
 class Where:
     """A place in the Python source, for error messages."""
@@ -114,7 +188,7 @@ class Where:
     lines: tuple[str, ...]
 
     def error(self, node: ast.AST | None, rule: str) -> EmitError:
-        """An :class:`EmitError` naming *node*'s line."""
+        """Return an :class:`EmitError` naming *node*'s line."""
         if node is None or not hasattr(node, "lineno"):
             return EmitError(f"{self.filename}: {rule}", call="ascreg.emit")
         line = node.lineno
@@ -200,13 +274,13 @@ class Program:
     """The names of the emitted functions and classes, in order (the round trip compares them)."""
 
     def text(self) -> str:
-        """The whole C++ translation unit."""
+        """Return the whole C++ translation unit."""
         head = [*self.aliases.values(), *self.constants.values()]
         blocks = ["\n".join(head)] if head else []
         return "\n\n".join([*blocks, *self.parts]) + "\n"
 
     def record_of(self, filename: str, qualname: str) -> dict[Any, FunctionRecord]:
-        """The records of one function, by template binding."""
+        """Return the records of one function, by template binding."""
         if self.recording is None:
             return {}
         return self.recording.bindings(filename, qualname)
@@ -214,7 +288,7 @@ class Program:
     def function(self, func: Any, context: str = "kernel", owner: Any = None) -> str:
         """Emit *func* (and first its callees); return its C++ name."""
         target = _unwrap(func)
-        key = (target, owner)
+        key = (_identity(target), owner)
         if key in self.done:
             return self.done[key]
         if key in self.busy:
@@ -238,9 +312,10 @@ class Program:
 
     def user_class(self, cls: type) -> str:
         """Emit the class *cls* with the methods the run called; return its name."""
-        if cls in self.done:
-            return str(self.done[cls])
-        self.done[cls] = cls.__name__
+        key = ("class", cls.__module__, inspect.getsourcefile(cls), cls.__qualname__)
+        if key in self.done:
+            return str(self.done[key])
+        self.done[key] = cls.__name__
         self.parts.append(ClassEmitter(self, cls).emit())
         self.functions.append(cls.__name__)
         return cls.__name__
@@ -264,13 +339,19 @@ class Program:
 # -- resolving names -----------------------------------------------------------------------------------
 
 
+def _identity(func: Any) -> tuple[str, int, str]:
+    """Return a function by its source (a module imported twice holds two objects of one function)."""
+    code = func.__code__
+    return code.co_filename, code.co_firstlineno, func.__qualname__
+
+
 def _is_user(value: Any) -> bool:
     module = getattr(value, "__module__", "") or ""
     return not module.startswith("ascreg") or module.startswith("ascreg.examples")
 
 
 def resolve_global(name: str, namespace: dict[str, Any], filename: str) -> Resolved | None:
-    """What the global *name* of a function stands for (None: not something C++ can name)."""
+    """Return what the global *name* of a function stands for (None: not something C++ can name)."""
     if name in namespace:
         value = namespace[name]
     elif hasattr(builtins, name):
@@ -280,10 +361,10 @@ def resolve_global(name: str, namespace: dict[str, Any], filename: str) -> Resol
     return resolve_value(name, value, namespace, filename)
 
 
-def resolve_value(  # noqa: PLR0911 (one answer per kind of object)
+def resolve_value(
     name: str, value: Any, namespace: dict[str, Any], filename: str
 ) -> Resolved | None:
-    """What *value*, written *name* in the source, stands for."""
+    """Return what *value*, written *name* in the source, stands for."""
     if isinstance(value, types.ModuleType):
         ns = _spell.MODULE_NAMESPACES.get(value.__name__)
         if ns is None:
@@ -379,7 +460,7 @@ class Scopes:
                 self.sites.setdefault(sub.id, []).append(Site(here, binds, sub))
 
     def loop_scoped(self, name: str) -> list[ast.For] | None:
-        """The loops that declare *name* (its every site is in one of them), or None."""
+        """Return the loops that declare *name* (its every site is in one of them), or None."""
         sites = self.sites.get(name, [])
         loops = [s.loop_target for s in sites if s.loop_target is not None]
         if not loops:
@@ -394,6 +475,8 @@ class Scopes:
         """
         sites = self.sites[name]
         common = _common_block(s.path for s in sites)
+        if len(common) == min(len(s.path) for s in sites):
+            common = common[:-1]  # every site is in one statement: declare it in that block
         first = min(sites, key=lambda s: s.path[len(common)])
         at = first.path[: len(common) + 1]
         direct = len(first.path) == len(common) + 1 and first.binds and first.loop_target is None
@@ -404,7 +487,7 @@ class Scopes:
 
 
 def _common_block(paths: Iterator[tuple[tuple[int, int], ...]]) -> tuple[tuple[int, int], ...]:
-    """The longest common prefix of *paths* whose last step shares its block, not its index."""
+    """Return the longest common prefix of *paths* whose last step shares its block, not its index."""
     all_paths = list(paths)
     prefix: list[tuple[int, int]] = []
     depth = 0
@@ -420,7 +503,7 @@ def _common_block(paths: Iterator[tuple[tuple[int, int], ...]]) -> tuple[tuple[i
 
 
 def _one_type(seen: Seen, what: str, node: ast.AST | None, where: Where) -> CType:
-    """The single C++ type of a variable from what the run saw (ints merged into a C int)."""
+    """Return the single C++ type of a variable from what the run saw (ints merged into a C int)."""
     kinds = {t for t in seen.types if t.kind != "none"} or set(seen.types)
     if len(kinds) > 1:
         ints = {t for t in kinds if t.is_integer}
@@ -441,7 +524,7 @@ def _one_type(seen: Seen, what: str, node: ast.AST | None, where: Where) -> CTyp
 
 
 def resolve_int(ctype: CType, seen: Seen | None) -> CType:
-    """A Python int as the C integer type its values fit (``uint32_t`` if never negative)."""
+    """Return a Python int as the C integer type its values fit (``uint32_t`` if never negative)."""
     if ctype.kind == "int":
         low = seen.low if seen and seen.low is not None else 0
         high = seen.high if seen and seen.high is not None else 0
@@ -455,7 +538,7 @@ _BY_NAME = {d.cpp_name: d for d in INTEGERS}
 
 
 def arithmetic(left: CType | None, right: CType | None) -> CType | None:
-    """The C++ usual arithmetic conversions of two scalar types (None: unknown)."""
+    """Return the C++ usual arithmetic conversions of two scalar types (None: unknown)."""
     if left is None or right is None:
         return None
     if left.is_float or right.is_float:
@@ -502,15 +585,15 @@ class FunctionEmitter:
         self.context = context
         code = self.func.__code__
         self.filename = code.co_filename
-        self.qualname = re.sub(r"^.*<locals>\.", "", self.func.__qualname__)
+        self.qualname = self.func.__qualname__
         tree, lines = _module_tree(self.filename)
         self.where = Where(self.filename, lines)
-        found = _find_definition(tree, self.qualname)
-        if not isinstance(found, ast.FunctionDef):
+        found = _definition_at(tree, code.co_firstlineno, self.func.__name__)
+        if found is None:
             raise self.where.error(None, f"no source for {self.qualname} (a def in the module)")
-        self.fdef = found
+        self.fdef = _split_tuple_assignments(found)
         self.name = found.name
-        self.globals: dict[str, Any] = self.func.__globals__
+        self.globals: dict[str, Any] = {**self.func.__globals__, **_closure(self.func)}
         self.records = program.record_of(self.filename, self.qualname)
         self.merged = FunctionRecord()
         for rec in self.records.values():
@@ -526,7 +609,7 @@ class FunctionEmitter:
     # -- entry ---------------------------------------------------------------------------------------
 
     def emit(self) -> str:
-        """The C++ definition of the function."""
+        """Return the C++ definition of the function."""
         self._check_signature()
         qualifiers, template = self._qualifiers()
         params = self._parameters(template)
@@ -537,9 +620,14 @@ class FunctionEmitter:
         returns = self._return_type()
         head = []
         if self.template_params:
-            head.append("template <" + ", ".join(f"typename {t}" for t in self.template_params) + ">")
+            head.append(
+                "template <" + ", ".join(f"typename {t}" for t in self.template_params) + ">"
+            )
         spelled = ", ".join(params)
-        head.append(" ".join([*qualifiers, returns, f"{self.name}({spelled})"]))
+        if self.fdef.name == "__init__" and isinstance(self.owner, ClassEmitter):
+            head.append(" ".join([*qualifiers, f"{self.owner.cls.__name__}({spelled})"]))
+        else:
+            head.append(" ".join([*qualifiers, returns, f"{self.name}({spelled})"]))
         return "\n".join([*head, "{", *body, "}"])
 
     def _check_signature(self) -> None:
@@ -550,7 +638,7 @@ class FunctionEmitter:
             raise self.where.error(self.fdef, "a lambda has no counterpart in device code")
 
     def _qualifiers(self) -> tuple[list[str], list[str]]:
-        """The C qualifiers (from the decorators) and the template parameter names."""
+        """Return the C qualifiers (from the decorators) and the template parameter names."""
         out: list[str] = []
         template: list[str] = []
         kinds: set[str] = set()
@@ -578,12 +666,14 @@ class FunctionEmitter:
             else "simd" if kinds & {"__simd_vf__", "__simd_callee__"}
             else "kernel" if kinds else self.context
         )  # fmt: skip
-        if "MicroAPI" in {n.id for n in ast.walk(self.fdef) if isinstance(n, ast.Name)}:
+        names = {n.id for n in ast.walk(self.fdef) if isinstance(n, ast.Name)}
+        if "MicroAPI" in names:
             self.reg_ns = "AscendC::MicroAPI::"
+        self.aliases = _type_aliases(names, self.globals, self.filename)
         return out, template
 
     def _parameters(self, template: list[str]) -> list[str]:
-        """The C++ parameter list; sets the template parameters and their substitution."""
+        """Return the C++ parameter list; sets the template parameters and their substitution."""
         args = [*self.fdef.args.args, *self.fdef.args.kwonlyargs]
         if self.owner is not None:
             args = args[1:]  # self
@@ -595,6 +685,9 @@ class FunctionEmitter:
         self.template_params = [*template, *typed]
         self.type_params = set(typed)
         self._substitution()
+        for dtype, alias in getattr(self, "aliases", {}).items():
+            if dtype not in self.subst:
+                self.subst[dtype] = self.program.type_alias(TypeAlias(alias, dtype))
         params = []
         defaults = self._defaults(args)
         for arg in args:
@@ -645,7 +738,7 @@ class FunctionEmitter:
         return ctype, seen
 
     def _annotation_type(self, arg: ast.arg) -> CType | None:
-        """The C++ type an annotation names (``UbPtr[half]``, ``GmPtr[T]``), or None."""
+        """Return the C++ type an annotation names (``UbPtr[half]``, ``GmPtr[T]``), or None."""
         note = arg.annotation
         if isinstance(note, ast.Constant) and isinstance(note.value, str):
             note = ast.parse(note.value, mode="eval").body
@@ -710,8 +803,10 @@ class FunctionEmitter:
 
     def _is_ref_call(self, call: ast.Call) -> bool:
         resolved = self._resolve(call.func)
-        return isinstance(resolved, Api) and type(resolved.value).__name__ == "type" and (
-            getattr(resolved.value, "__name__", "") == "Ref"
+        return (
+            isinstance(resolved, Api)
+            and type(resolved.value).__name__ == "type"
+            and (getattr(resolved.value, "__name__", "") == "Ref")
         )
 
     def _locals(self) -> None:
@@ -735,7 +830,7 @@ class FunctionEmitter:
     # -- resolution ------------------------------------------------------------------------------
 
     def _resolve(self, node: ast.expr) -> Resolved | Local | None:
-        """What a name or attribute chain stands for."""
+        """Return what a name or attribute chain stands for."""
         if isinstance(node, ast.Name):
             if node.id in self.locals:
                 return self.locals[node.id]
@@ -749,8 +844,10 @@ class FunctionEmitter:
                 if isinstance(module_value, type) and issubclass(module_value, Scalar):
                     return TypeName(module_value.cpp_name, module_value)
                 return Api(module_value, base.namespace + node.attr)
-            if isinstance(base, Api) and isinstance(base.value, type) and issubclass(
-                base.value, enum.Enum
+            if (
+                isinstance(base, Api)
+                and isinstance(base.value, type)
+                and issubclass(base.value, enum.Enum)
             ):
                 return Api(getattr(base.value, node.attr), f"{base.spelling}::{node.attr}")
             if isinstance(base, Api) and isinstance(base.value, type):
@@ -760,7 +857,7 @@ class FunctionEmitter:
         return None
 
     def _value_of(self, node: ast.expr) -> Any:
-        """The Python value of a global name or attribute chain (for module paths)."""
+        """Return the Python value of a global name or attribute chain (for module paths)."""
         if isinstance(node, ast.Name):
             return self.globals.get(node.id)
         if isinstance(node, ast.Attribute):
@@ -777,7 +874,7 @@ class FunctionEmitter:
         return self._block(body, 1, self.fdef.body)
 
     def _hoist_plan(self) -> dict[tuple[tuple[int, int], ...], list[str]]:
-        """Declarations that must go before a statement (names bound in a nested block)."""
+        """Return declarations that must go before a statement (names bound in a nested block)."""
         plan: dict[tuple[tuple[int, int], ...], list[str]] = {}
         self._direct: set[str] = set()
         for name, local in self.locals.items():
@@ -832,7 +929,7 @@ class FunctionEmitter:
         self.declared.add(name)
         return _pointer_space(f"{self._spell(local.ctype, local.seen)} {name};")
 
-    def _statement(self, stmt: ast.stmt, depth: int) -> list[str]:  # noqa: PLR0911, PLR0912
+    def _statement(self, stmt: ast.stmt, depth: int) -> list[str]:
         pad = _indent(depth)
         if id(stmt) in self.aliased_statements:
             return []
@@ -840,7 +937,7 @@ class FunctionEmitter:
             return [pad + line for line in self._assign(stmt)]
         if isinstance(stmt, ast.AnnAssign):
             if stmt.value is None:
-                raise self.where.error(stmt, "a bare annotation declares nothing in C++")
+                return []  # `x: T` binds nothing: x is declared where C++ scoping needs it
             fake = ast.Assign(targets=[stmt.target], value=stmt.value)
             ast.copy_location(fake, stmt)
             return [pad + line for line in self._assign(fake)]
@@ -858,7 +955,9 @@ class FunctionEmitter:
             return self._if(stmt, depth)
         if isinstance(stmt, ast.While):
             if stmt.orelse:
-                raise self.where.error(stmt, "while ... else has no C++ counterpart")
+                raise self.where.error(
+                    stmt.orelse[0], "the else branch of a while loop has no C++ counterpart"
+                )
             test = self._condition(stmt.test)
             return [f"{pad}while ({test}) {{", *self._nested(stmt.body, depth), pad + "}"]
         if isinstance(stmt, ast.Return):
@@ -873,7 +972,11 @@ class FunctionEmitter:
             return []
         if isinstance(stmt, ast.With):
             return self._with(stmt, depth)
-        raise self.where.error(stmt, f"a {type(stmt).__name__} statement has no Ascend C counterpart")
+        if isinstance(stmt, ast.Assert) and _only_not_none(stmt.test):
+            return []  # narrows an Optional for the type checker: a C++ pointer has no None
+        raise self.where.error(
+            stmt, f"a {type(stmt).__name__} statement has no Ascend C counterpart"
+        )
 
     def _nested(self, body: list[ast.stmt], depth: int) -> list[str]:
         return self._block(body, depth + 1, body)
@@ -908,12 +1011,14 @@ class FunctionEmitter:
     def _for(self, stmt: ast.For, depth: int) -> list[str]:
         pad = _indent(depth)
         if stmt.orelse:
-            raise self.where.error(stmt, "for ... else has no C++ counterpart")
+            raise self.where.error(
+                stmt.orelse[0], "the else branch of a for loop has no C++ counterpart"
+            )
+        hardware = self._is_hw_range(stmt.iter)
         if not (
             isinstance(stmt.iter, ast.Call)
             and isinstance(stmt.iter.func, ast.Name)
-            and stmt.iter.func.id == "range"
-            and stmt.iter.func.id not in self.globals
+            and (hardware or (stmt.iter.func.id == "range" and "range" not in self.globals))
             and not stmt.iter.keywords
             and 1 <= len(stmt.iter.args) <= 3
         ):
@@ -924,27 +1029,45 @@ class FunctionEmitter:
         start, stop = (args[0], args[1]) if len(args) >= 2 else (ast.Constant(0), args[0])
         step = args[2] if len(args) == 3 else None
         name = stmt.target.id
-        counter = self._counter_type(name, stop)
+        counter = "uint16_t" if hardware else self._counter_type(name, stop)
         stop_text = self._operand(stop, REL)
         begin = self._expr(start)[0]
         if step is None:
             header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name}++)"
         else:
             amount = self._literal_int(step)
+            if amount is None and self._nonnegative(step):
+                text = self._expr(step)[0]
+                header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name} += {text})"
+                return [f"{pad}{header} {{", *self._nested(stmt.body, depth), pad + "}"]
             if amount is None:
-                raise self.where.error(stmt, "a range step must be a constant (its sign decides the test)")
+                raise self.where.error(
+                    stmt,
+                    "the run does not show the range step positive (its sign decides the test)",
+                )
             if amount > 0:
-                header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name} += {amount})"
+                header = (
+                    f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name} += {amount})"
+                )
             else:
-                header = f"for ({counter} {name} = {begin}; {name} > {stop_text}; {name} -= {-amount})"
+                header = (
+                    f"for ({counter} {name} = {begin}; {name} > {stop_text}; {name} -= {-amount})"
+                )
         return [f"{pad}{header} {{", *self._nested(stmt.body, depth), pad + "}"]
 
+    def _is_hw_range(self, node: ast.expr) -> bool:
+        """``hw_range(n)``: the C API's hardware loop, ``for (uint16_t i = 0; i < n; ++i)``."""
+        if not isinstance(node, ast.Call):
+            return False
+        resolved = self._resolve(node.func)
+        return isinstance(resolved, Api) and resolved.spelling == "hw_range"
+
     def _counter_type(self, name: str, stop: ast.expr) -> str:
-        """The loop counter's type: the bound's, or what the run's values of the counter fit."""
+        """Return the loop counter's type: the bound's, or what the run's values of the counter fit."""
         bound = self._etype(stop)
-        if bound is not None and bound.kind == "scalar" and bound.is_integer:
-            if not isinstance(stop, ast.Constant):
-                return bound.spell(self.subst)
+        scalar_bound = bound is not None and bound.kind == "scalar" and bound.is_integer
+        if scalar_bound and bound is not None and not isinstance(stop, ast.Constant):
+            return bound.spell(self.subst)
         local = self.locals.get(name)
         seen = local.seen if local else Seen()
         ctype = local.ctype if local else PY_INT
@@ -999,7 +1122,9 @@ class FunctionEmitter:
     def _bind(self, name: str, value: ast.expr, stmt: ast.stmt) -> str:
         local = self.locals.get(name)
         if local is None:
-            raise self.where.error(stmt, f"the run never executed this binding of `{name}`: its type is unknown")
+            raise self.where.error(
+                stmt, f"the run never executed this binding of `{name}`: its type is unknown"
+            )
         if local.alias is not None:
             return f"{local.alias} = {self._expr(value)[0]};"
         declaring = name in self._direct and name not in self.declared
@@ -1021,6 +1146,9 @@ class FunctionEmitter:
             if not (isinstance(value, ast.Call) and self._is_ref_call(value) and value.args):
                 raise self.where.error(stmt, "a reference must be made by Ref(value)")
             return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
+        if _is_mode(local.ctype) and isinstance(value, ast.Call):
+            fields = self._mode_fields(value, local.ctype)
+            return f"static constexpr {spelled} {name} = {{{fields}}};"
         if self._constructs(value, local.ctype):
             assert isinstance(value, ast.Call)
             if value.args:
@@ -1031,6 +1159,21 @@ class FunctionEmitter:
         if cast is not None and cast == local.ctype and isinstance(value, ast.Call):
             return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
         return _pointer_space(f"{spelled} {name} = {self._rhs(value, local)};")
+
+    def _mode_fields(self, call: ast.Call, ctype: CType) -> str:
+        """Return the braced fields of a mode struct made by ``Reg.CastTrait(...)`` (keywords in order)."""
+        cls = self._value_of(call.func)
+        names = [f.name for f in attrs.fields(cls)] if attrs.has(cls) else []
+        values = [self._expr(a)[0] for a in call.args]
+        keywords = {k.arg: self._expr(k.value)[0] for k in call.keywords}
+        for field in names[len(values) :]:
+            if field in keywords:
+                values.append(keywords.pop(field))
+            elif keywords:
+                raise self.where.error(
+                    call, f"{ctype.name}: give the fields in order, up to {field}"
+                )
+        return ", ".join(values)
 
     def _rhs(self, value: ast.expr, local: Local) -> str:
         return self._expr(value)[0]
@@ -1051,7 +1194,9 @@ class FunctionEmitter:
         if isinstance(resolved, Api) and resolved.spelling == "__ubuf__":
             if len(value.args) != 2:
                 raise self.where.error(value, "write __ubuf__(T, count)")
-            return f"__ubuf__ {self._type_text(value.args[0])} {name}[{self._expr(value.args[1])[0]}];"
+            return (
+                f"__ubuf__ {self._type_text(value.args[0])} {name}[{self._expr(value.args[1])[0]}];"
+            )
         return None
 
     def _type_text(self, node: ast.expr) -> str:
@@ -1063,13 +1208,30 @@ class FunctionEmitter:
         raise self.where.error(node, f"{_unparse(node)} is not a scalar type")
 
     def _cast_target(self, value: ast.expr) -> CType | None:
-        """The scalar type of ``T(x)`` (a C cast), or None."""
+        """Return the scalar type of ``T(x)`` or ``np.float32(x)`` (a C cast), or None."""
         if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords):
             return None
         resolved = self._resolve(value.func)
         dtype = getattr(resolved, "dtype", None)
         if isinstance(resolved, TypeName | TypeAlias) and dtype is not None:
             return scalar(dtype)
+        numpy_type = self._numpy_scalar_type(value.func)
+        if numpy_type is not None:
+            return scalar(numpy_type)
+        return None
+
+    def _numpy_scalar_type(self, node: ast.expr) -> type[Scalar] | None:
+        """Return the C type of a numpy scalar type named by *node* (``np.float32``), or None."""
+        import numpy as np
+
+        from ascreg.emit._ctype import scalar_of_numpy
+
+        value = self._value_of(node)
+        if isinstance(value, type) and issubclass(value, np.generic) and value is not np.generic:
+            try:
+                return scalar_of_numpy(np.dtype(value))
+            except TypeError:
+                return None
         return None
 
     def _constructs(self, value: ast.expr, ctype: CType | None) -> bool:
@@ -1094,7 +1256,7 @@ class FunctionEmitter:
         return local.ctype if local else None
 
     def owner_members(self) -> dict[str, Local]:
-        """The members of the class this method belongs to."""
+        """Return the members of the class this method belongs to."""
         return self.owner.members if isinstance(self.owner, ClassEmitter) else {}
 
     def _member(self, attr: str) -> str:
@@ -1132,7 +1294,7 @@ class FunctionEmitter:
             return f"({text})"
         return text
 
-    def _expr(self, node: ast.expr) -> tuple[str, int]:  # noqa: PLR0911, PLR0912
+    def _expr(self, node: ast.expr) -> tuple[str, int]:
         if isinstance(node, ast.Constant):
             return self._constant(node), PRIMARY
         if isinstance(node, ast.Name):
@@ -1155,7 +1317,9 @@ class FunctionEmitter:
             return f" {op} ".join(parts), prec
         if isinstance(node, ast.Compare):
             if len(node.ops) != 1:
-                raise self.where.error(node, "a chained comparison has no C++ form: write a < b and b < c")
+                raise self.where.error(
+                    node, "a chained comparison has no C++ form: write a < b and b < c"
+                )
             found = COMPARE.get(type(node.ops[0]))
             if found is None:
                 raise self.where.error(node, f"`{type(node.ops[0]).__name__}` has no C++ operator")
@@ -1242,20 +1406,21 @@ class FunctionEmitter:
         if isinstance(node.op, ast.FloorDiv | ast.Mod):
             return self._division(node)
         if isinstance(node.op, ast.Div):
-            left, right = self._etype(node.left), self._etype(node.right)
-            if not ((left and left.is_float) or (right and right.is_float)):
+            ltype, rtype = self._etype(node.left), self._etype(node.right)
+            if not ((ltype and ltype.is_float) or (rtype and rtype.is_float)):
                 raise self.where.error(
-                    node, "Python's / divides into a float; C's / of integers truncates: "
-                    "write // for integers (or make an operand a float)"
+                    node,
+                    "Python's / divides into a float; C's / of integers truncates: "
+                    "write // for integers (or make an operand a float)",
                 )
             return self._operand(node.left, MUL) + " / " + self._operand(node.right, MUL, True), MUL
         found = BINARY.get(type(node.op))
         if found is None:
             raise self.where.error(node, f"the operator {type(node.op).__name__} has no C++ form")
         op, prec = found
-        left = self._operand(node.left, prec)
-        right = self._operand(node.right, prec, right=True)
-        return f"{left} {op} {right}", prec
+        left_text = self._operand(node.left, prec)
+        right_text = self._operand(node.right, prec, right=True)
+        return f"{left_text} {op} {right_text}", prec
 
     def _division(self, node: ast.BinOp) -> tuple[str, int]:
         """``//`` and ``%``: C's truncating ``/`` and ``%`` where they agree with Python's."""
@@ -1271,7 +1436,7 @@ class FunctionEmitter:
         )
 
     def _ceil_division(self, node: ast.UnaryOp) -> str | None:
-        """``-(-a // b)`` (a ceiling division) as ``(a + b - 1) / b``."""
+        """Return ``-(-a // b)`` (a ceiling division) as ``(a + b - 1) / b``."""
         inner = node.operand
         if (
             isinstance(node.op, ast.USub)
@@ -1287,56 +1452,70 @@ class FunctionEmitter:
             return f"({a} + {b} - 1) / {self._operand(inner.right, MUL, True)}"
         return None
 
-    def _nonnegative(self, node: ast.expr) -> bool:  # noqa: PLR0911
-        if isinstance(node, ast.Constant):
-            return isinstance(node.value, int | float) and node.value >= 0
+    def _nonnegative(self, node: ast.expr) -> bool:
+        """Whether *node* is never negative: unsigned, or its bounds from the run are >= 0."""
         ctype = self._etype(node)
         if ctype is not None and ctype.is_unsigned:
             return True
+        low, _ = self._bounds(node)
+        return low is not None and low >= 0
+
+    def _bounds(self, node: ast.expr) -> tuple[int | None, int | None]:
+        """Lower and upper bounds of an integer expression from the run's values (None: unknown)."""
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, int | float) and not isinstance(node.value, bool):
+                return int(node.value), int(node.value)
+            return None, None
         if isinstance(node, ast.Name):
             local = self.locals.get(node.id)
             if local is not None:
-                return local.seen.nonnegative
+                return local.seen.low, local.seen.high
+            if node.id in CONSTANT_BOUNDS:
+                return CONSTANT_BOUNDS[node.id]
             if node.id in NONNEGATIVE_NAMES:
-                return True
+                return 0, None
             resolved = self._resolve(node)
             if isinstance(resolved, Constant):
-                return bool(resolved.value >= 0)
-            return False
+                return int(resolved.value), int(resolved.value)
+            return None, None
         if isinstance(node, ast.Attribute):
-            if node.attr == "size" or self._is_self(node.value):
-                seen = self._member_seen(node.attr) if self._is_self(node.value) else None
-                return node.attr == "size" or (seen is not None and seen.nonnegative)
+            if node.attr == "size":
+                return 1, 8
+            if self._is_self(node.value):
+                seen = self._member_seen(node.attr)
+                return (seen.low, seen.high) if seen else (None, None)
             root = node.value
-            return isinstance(root, ast.Name) and root.id in NONNEGATIVE_NAMES
-        if isinstance(node, ast.BinOp) and isinstance(
-            node.op, ast.Add | ast.Mult | ast.FloorDiv | ast.Mod | ast.BitAnd | ast.BitOr
-            | ast.BitXor | ast.LShift | ast.RShift
-        ):
-            return self._nonnegative(node.left) and self._nonnegative(node.right)
+            if isinstance(root, ast.Name) and root.id in NONNEGATIVE_NAMES:
+                return 0, None
+            return None, None
+        if isinstance(node, ast.BinOp):
+            return _combine(node.op, self._bounds(node.left), self._bounds(node.right))
         if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name in NONNEGATIVE_CALLS:
-                return True
-            if name == "int" and node.args:
-                return self._nonnegative(node.args[0])
-            resolved = self._resolve(func)
-            if isinstance(resolved, UserFunction):
-                rec = self.program.recording
-                target = _unwrap(resolved.func)
-                if rec is not None:
-                    code = target.__code__
-                    returns = rec.merged(code.co_filename, target.__qualname__).returns
-                    return returns.nonnegative
-        return False
+            return self._call_bounds(node)
+        return None, None
+
+    def _call_bounds(self, node: ast.Call) -> tuple[int | None, int | None]:
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in NONNEGATIVE_CALLS:
+            return (256, 256) if name in ("asc_get_vf_len", "GetVecLen") else (0, None)
+        if (name == "int" or self._cast_target(node) is not None) and node.args:
+            return self._bounds(node.args[0])
+        resolved = self._resolve(func)
+        if isinstance(resolved, UserFunction) and self.program.recording is not None:
+            target = _unwrap(resolved.func)
+            returns = self.program.recording.merged(
+                target.__code__.co_filename, target.__qualname__
+            ).returns
+            return returns.low, returns.high
+        return None, None
 
     def _member_seen(self, attr: str) -> Seen | None:
         local = self.owner_members().get(attr)
         return local.seen if local else None
 
-    def _etype(self, node: ast.expr) -> CType | None:  # noqa: PLR0911
-        """The C++ type of an expression where it can be told (None: unknown)."""
+    def _etype(self, node: ast.expr) -> CType | None:
+        """Return the C++ type of an expression where it can be told (None: unknown)."""
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool):
                 return None
@@ -1374,9 +1553,11 @@ class FunctionEmitter:
 
     # -- calls -------------------------------------------------------------------------------------
 
-    def _call(self, node: ast.Call) -> str:  # noqa: PLR0911
+    def _call(self, node: ast.Call) -> str:
         if node.keywords:
-            raise self.where.error(node, "keyword arguments have no C++ counterpart: pass them in order")
+            raise self.where.error(
+                node, "keyword arguments have no C++ counterpart: pass them in order"
+            )
         func = node.func
         template = ""
         subscript = None
@@ -1387,12 +1568,28 @@ class FunctionEmitter:
         if isinstance(func, ast.Attribute) and func.attr == "cast" and not template:
             base = self._etype_pointer(func.value)
             if base is not None and len(node.args) == 1:
-                return f"({base} {self._type_text(node.args[0])}*){self._operand(func.value, UNARY)}"
+                target = f"{base} {self._type_text(node.args[0])}*"
+                return f"reinterpret_cast<{target}>({self._expr(func.value)[0]})"
         cast = self._cast_target(node)
         if cast is not None and not template:
-            return f"static_cast<{self._type_text(node.func)}>({self._expr(node.args[0])[0]})"
-        if isinstance(func, ast.Name) and func.id in ("int", "float", "bool") and (
-            func.id not in self.globals
+            spelled = (
+                cast.spell(self.subst)
+                if self._numpy_scalar_type(node.func)
+                else self._type_text(node.func)
+            )
+            arg = node.args[0]
+            if (
+                isinstance(arg, ast.Constant)
+                and isinstance(arg.value, int | float)
+                and spelled in ("float", "int32_t")
+            ):
+                number = float(arg.value) if spelled == "float" else int(arg.value)
+                return self._constant(ast.copy_location(ast.Constant(number), arg))
+            return f"static_cast<{spelled}>({self._expr(arg)[0]})"
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("int", "float", "bool")
+            and (func.id not in self.globals)
         ):
             return self._builtin_cast(func.id, node)
         if isinstance(func, ast.Attribute) and self._is_self(func.value):
@@ -1409,14 +1606,35 @@ class FunctionEmitter:
             return f"{resolved.spelling}{template}({self._args(args)})"
         if isinstance(func, ast.Attribute):
             owner = self._resolve(func.value)
-            if isinstance(owner, Local) and owner.ctype.kind == "class" and owner.ctype.pyclass:
-                self._user_method(owner.ctype.pyclass, func.attr, node)
-            if isinstance(owner, Local | Api) or self._is_self(func.value):
+            ctype = self._object_type(func.value)
+            if ctype is not None and ctype.kind == "class" and ctype.pyclass is not None:
+                self.program.user_class(ctype.pyclass)
+            if (
+                not isinstance(owner, ModuleAlias | UserFunction | Constant) and owner is not None
+            ) or (owner is None and not isinstance(func.value, ast.Name)):
                 base = self._operand(func.value, PRIMARY)
                 return f"{base}.{func.attr}{template}({self._args(args)})"
-        if isinstance(func, ast.Name) and hasattr(builtins, func.id) and func.id not in self.globals:
-            raise self.where.error(node, f"the Python builtin {func.id}() has no device counterpart")
-        raise self.where.error(node, f"`{_unparse(func)}` is not an Ascend C function or a kernel function")
+        if (
+            isinstance(func, ast.Name)
+            and func.id in DEVICE_BUILTINS
+            and func.id not in self.globals
+        ):
+            if len(args) != DEVICE_BUILTINS[func.id]:
+                raise self.where.error(
+                    node, f"{func.id}() takes {DEVICE_BUILTINS[func.id]} value(s) on the device"
+                )
+            return f"{func.id}({self._args(args)})"  # C's abs, the SIMT min/max
+        if (
+            isinstance(func, ast.Name)
+            and hasattr(builtins, func.id)
+            and func.id not in self.globals
+        ):
+            raise self.where.error(
+                node, f"the Python builtin {func.id}() has no device counterpart"
+            )
+        raise self.where.error(
+            node, f"`{_unparse(func)}` is not an Ascend C function or a kernel function"
+        )
 
     def _etype_pointer(self, node: ast.expr) -> str | None:
         if isinstance(node, ast.Name) and node.id in self.locals:
@@ -1451,6 +1669,11 @@ class FunctionEmitter:
 
     def _template_arg(self, node: ast.expr) -> str:
         resolved = self._resolve(node)
+        if isinstance(resolved, Local) and _is_mode(resolved.ctype):
+            # a CastTrait is passed by reference, a *SpecificMode by its address (C++ `&mode`)
+            return (
+                resolved.name if resolved.ctype.name.endswith("CastTrait") else "&" + resolved.name
+            )
         if isinstance(resolved, UserFunction):
             return self.program.function(resolved.func, self.context)
         if isinstance(node, ast.Subscript):
@@ -1458,18 +1681,26 @@ class FunctionEmitter:
             if isinstance(inner, UserFunction):
                 name = self.program.function(inner.func, self.context)
                 return name + self._template_args(node)
-        if isinstance(resolved, Api) and isinstance(resolved.value, type) and not issubclass(
-            resolved.value, enum.Enum
+        if (
+            isinstance(resolved, Api)
+            and isinstance(resolved.value, type)
+            and not issubclass(resolved.value, enum.Enum)
         ):
             return resolved.spelling
         if isinstance(resolved, Api) and not isinstance(resolved.value, enum.Enum | int):
             mode = _spell.find_public_name(type(resolved.value))
             if mode is not None and type(resolved.value).__name__.endswith(("Mode", "Trait")):
-                raise self.where.error(node, "a mode struct as a template argument (C++ &mode) is not emitted yet")
+                raise self.where.error(
+                    node, "a mode struct as a template argument (C++ &mode) is not emitted yet"
+                )
         return self._expr(node)[0]
 
     def _user_call(
-        self, resolved: UserFunction | UserClass, func: ast.expr, args: list[ast.expr], template: str
+        self,
+        resolved: UserFunction | UserClass,
+        func: ast.expr,
+        args: list[ast.expr],
+        template: str,
     ) -> str:
         if isinstance(resolved, UserClass):
             raise self.where.error(func, "construct an object by assigning it to a variable")
@@ -1495,8 +1726,44 @@ class FunctionEmitter:
         self.owner.method(attr, self.context)
         return f"{attr}{template}({self._args(node.args)})"
 
-    def _user_method(self, cls: type, attr: str, node: ast.Call) -> None:
-        self.program.user_class(cls)
+    def _object_type(self, node: ast.expr) -> CType | None:
+        """Return the C++ type of an object a method is called on (a local or a member)."""
+        if isinstance(node, ast.Name) and node.id in self.locals:
+            return self.locals[node.id].ctype
+        if isinstance(node, ast.Attribute) and self._is_self(node.value):
+            return self._member_type(node.attr)
+        return None
+
+
+def _type_aliases(
+    names: set[str], namespace: dict[str, Any], filename: str
+) -> dict[type[Scalar], str]:
+    """Return the module-level type names (``T = float32_t``) among *names*, by the dtype they name."""
+    out: dict[type[Scalar], str] = {}
+    for name in sorted(names):
+        resolved = resolve_global(name, namespace, filename)
+        if isinstance(resolved, TypeAlias):
+            out.setdefault(resolved.dtype, resolved.name)
+    return out
+
+
+def _is_mode(ctype: CType) -> bool:
+    from ascreg.emit._ctype import MODE_STRUCTS
+
+    return ctype.kind == "class" and ctype.name.rsplit("::", 1)[-1] in MODE_STRUCTS
+
+
+def _only_not_none(test: ast.expr) -> bool:
+    """``x is not None`` (and conjunctions of it): a type checker's narrowing."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return all(_only_not_none(v) for v in test.values)
+    return (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    )
 
 
 def _reorder(spec: Any, node: ast.Subscript, template: str, emitter: FunctionEmitter) -> str:
@@ -1545,13 +1812,16 @@ class _ConstantEmitter:
         return f"constexpr {spelled} {self.const.name} = {text};"
 
     def _source(self) -> str | None:
-        tree, lines = _module_tree(self.const.filename)
+        tree, _ = _module_tree(self.const.filename)
         found = None
         for node in tree.body:
             if (
                 isinstance(node, ast.Assign | ast.AnnAssign)
-                and isinstance(getattr(node, "targets", [getattr(node, "target", None)])[0], ast.Name)
-                and getattr(node, "targets", [getattr(node, "target", None)])[0].id == self.const.name
+                and isinstance(
+                    getattr(node, "targets", [getattr(node, "target", None)])[0], ast.Name
+                )
+                and getattr(node, "targets", [getattr(node, "target", None)])[0].id
+                == self.const.name
             ):
                 found = node.value
         if found is None:
@@ -1565,7 +1835,7 @@ class _ConstantEmitter:
 class _ConstantExpression(FunctionEmitter):
     """The expression printer over module globals (constants, ``T.size``, arithmetic)."""
 
-    def __init__(self, program: Program, const: Constant, where: Where) -> None:  # noqa: D107
+    def __init__(self, program: Program, const: Constant, where: Where) -> None:
         self.program = program
         self.globals = const.module_globals
         self.filename = const.filename
@@ -1591,7 +1861,11 @@ def _render_constant(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value) + "f"
-    return str(int(value)) if not hasattr(value, "dtype") or value.dtype.kind in "iub" else repr(float(value)) + "f"
+    return (
+        str(int(value))
+        if not hasattr(value, "dtype") or value.dtype.kind in "iub"
+        else repr(float(value)) + "f"
+    )
 
 
 # -- classes ---------------------------------------------------------------------------------------------
@@ -1615,23 +1889,26 @@ class ClassEmitter:
         self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
 
     def emit(self) -> str:
-        """The C++ class."""
+        """Return the C++ class."""
         if self.cdef.bases or self.cdef.decorator_list:
             raise self.where.error(self.cdef, "base classes and class decorators are not emitted")
         for name in self.order:
-            if name.startswith("__") and name != "__init__":
+            if name.startswith("__") and name not in ("__init__",):
                 raise self.where.error(self.cdef, f"the special method {name} has no C++ form here")
         self._members()
         for name in self.order:
             if self._ran(name):
                 self.method(name, "kernel")
         public = [self.methods[n] for n in self.order if n in self.methods]
+        names = {n.id for n in ast.walk(self.cdef) if isinstance(n, ast.Name)}
+        module = sys.modules.get(self.cls.__module__)
+        aliases = _type_aliases(names, vars(module) if module else {}, self.filename)
+        subst = {d: self.program.type_alias(TypeAlias(a, d)) for d, a in aliases.items()}
         fields = [
-            "    " + _pointer_space(f"{m.ctype.spell({}, ints=_int_spelling(m))} {m.name};")
+            "    " + _pointer_space(f"{m.ctype.spell(subst, ints=_int_spelling(m))} {m.name};")
             for m in self.members.values()
         ]
         lines = [f"class {self.cls.__name__} {{", "public:"]
-        lines.append(f"    __aicore__ inline {self.cls.__name__}() {{}}")
         for text in public:
             lines += ["    " + line if line else line for line in text.splitlines()]
         if fields:
@@ -1658,8 +1935,6 @@ class ClassEmitter:
         """Emit the method *name* (once)."""
         if name in self.methods:
             return
-        if name == "__init__":
-            raise self.where.error(self.cdef, "__init__ with code is not emitted: use Init()")
         func = getattr(self.cls, name, None)
         if func is None:
             raise self.where.error(self.cdef, f"{self.cls.__name__} has no method {name}")
@@ -1674,10 +1949,20 @@ def _int_spelling(local: Local) -> str:
     return ""
 
 
+ROOT_KINDS = ("__global__", "__simd_vf__", "__simt_vf__")
+
+
 def emit_program(roots: list[Any], recording: Recording | None) -> Program:
     """Emit every function in *roots* (and their callees) into one :class:`Program`."""
     program = Program(recording)
     for root in roots:
+        target = _unwrap(root)
+        kind = getattr(root, "__ascreg_kind__", None) or getattr(target, "__ascreg_kind__", None)
+        if type(root).__name__ != "Kernel" and kind not in ("simd_vf", "simt_vf"):
+            raise EmitError(
+                f"{getattr(target, '__qualname__', root)} is not a __global__, __simd_vf__ or "
+                "__simt_vf__ function: emit a kernel or VF (a helper is emitted with its caller)",
+                call="ascreg.emit",
+            )
         program.function(root, "kernel")
     return program
-

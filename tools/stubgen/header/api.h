@@ -57,7 +57,10 @@ __aicore__ void asc_copy_ub2gm_sync(__gm__ void* dst, __ubuf__ void* src, uint32
 template <auto F, typename... Args> __aicore__ void asc_vf_call(dim3 threads, Args... args);
 template <auto F, typename... Args> __aicore__ void asc_vf_call(Args... args);
 
-// SIMT builtins (simt_api/*.h).
+// SIMT builtins (simt_api/*.h) and the C library's abs.
+__simt_callee__ int32_t abs(int32_t x);
+__simt_callee__ int64_t abs(int64_t x);
+__simt_callee__ float abs(float x);
 __simt_callee__ void asc_syncthreads();
 __simt_callee__ void asc_threadfence();
 __simt_callee__ void asc_threadfence_block();
@@ -74,6 +77,9 @@ namespace Reg {
 template <typename T = DefaultType, typename... Args> __simd_callee__ AddrReg CreateAddrReg(Args... indexAndStrides);
 template <MemType src, MemType dst> __simd_callee__ void LocalMemBar();
 template <SpecialPurposeReg spr> __simd_callee__ void ClearSpr();
+// The older MicroAPI names that forward to LoadAlign/StoreAlign/... by operand kinds.
+template <typename T = DefaultType, auto... modes, typename... A> __simd_callee__ void DataCopy(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __simd_callee__ void DataCopyUnAlign(A&&... args);
 }  // namespace Reg
 
 // The basic API (kernel_operator.h): tensors, queues, copies, flags.
