@@ -223,7 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         "--devkit", type=Path, help="the asc-devkit repository (bare mirror or checkout)"
     )
     parser.add_argument("--seeds", type=Path, help="the directory of the seed pages")
-    parser.add_argument("--only", help="run only the rows whose example or port this regex finds (and update only their digests)")
+    parser.add_argument(
+        "--only",
+        help="run only the rows whose example or port this regex finds (and update only their digests)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print the table; write nothing")
     args = parser.parse_args(argv)
     api = api_names(header_path().read_text(encoding="utf-8"))
@@ -247,7 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         head, _, rest = page.partition(START)
         _, _, tail = rest.partition(END)
         DOC.write_text(f"{head}{START}\n{text}\n{END}{tail}", encoding="utf-8")
-    record_rows = json.loads(DIGESTS.read_text(encoding="utf-8")) if args.only and DIGESTS.exists() else {}
+    record_rows = (
+        json.loads(DIGESTS.read_text(encoding="utf-8")) if args.only and DIGESTS.exists() else {}
+    )
     record_rows |= {
         row["port"]: {
             k: {"tokens": d["tokens"], "digest": d["digest"]} for k, d in row["definitions"].items()

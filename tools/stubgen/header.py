@@ -163,6 +163,8 @@ def render_simt_types() -> str:
         if isinstance(cls, type) and fields and element is not None and name == cls.cpp_name:
             members = " ".join(f"{element.cpp_name} {f};" for f in fields)
             lines.append(f"struct {name} {{ {members} }};")
+    for pair in ("half2", "bfloat16x2_t"):  # C++'s operators on the pair types
+        lines += [f"__simt_callee__ {pair} operator{op}({pair} a, {pair} b);" for op in "+-*/"]
     return "\n".join(lines)
 
 
@@ -304,6 +306,12 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
             deduced.append(f"typename P{k}")
     del kinds
     template += deduced
+    for j, (kinds, _) in enumerate(columns):  # POST / NORMAL stand for one PostLiteral value each
+        if kinds in (["POST"], ["NORMAL"]):
+            value = "POST_MODE_UPDATE" if kinds == ["POST"] else "POST_MODE_NORMAL"
+            template.append(
+                f"std::enable_if_t<t{j} == AscendC::Reg::PostLiteral::{value}, int> = 0"
+            )
     args = ", ".join(reg_param(p, roles, td) for p in params)
     returns = "AscendC::Reg::MaskReg" if form.returns == "MaskReg" else "void"
     body = reg_checks(spec, shape, form, params, lead)

@@ -225,6 +225,10 @@ def _ctype_of(value: Any) -> CType:
 
     if value is None:
         return CType("none")
+    if isinstance(value, enum.Enum):  # before int: an IntEnum member is an int
+        from ascreg.emit._spell import enum_spelling
+
+        return CType("class", name=enum_spelling(type(value)))
     if isinstance(value, bool | np.bool_):
         return BOOL
     if isinstance(value, int) or type(value).__name__ == "BuiltinIndex":
@@ -236,8 +240,8 @@ def _ctype_of(value: Any) -> CType:
             return CType("unsupported", name="a numpy array")
         found = scalar_of_numpy(value.dtype)
         return scalar(found) if found else CType("unsupported", name=f"numpy {value.dtype}")
-    if isinstance(value, type) and issubclass(value, Scalar):
-        return CType("typename", dtype=value)
+    if isinstance(value, type) and (issubclass(value, Scalar) or hasattr(value, "cpp_name")):
+        return CType("typename", dtype=value)  # a scalar type, or a SIMT vector type (half2)
     if isinstance(value, RegTensor):
         if type(value).__module__ == "ascreg.c_api._types":
             return CType("reg", name=type(value).__name__, dtype=value.dtype)
@@ -266,8 +270,6 @@ def _class_type(value: Any) -> CType:
         return CType("class", name=spelled, args=tuple(_class_args(value, base.__name__)))
     if module.startswith("ascreg.") and not module.startswith("ascreg.examples"):
         return CType("unsupported", name=f"an ascreg {kind.__name__}")
-    if isinstance(value, enum.Enum):
-        return CType("unsupported", name=f"the enum member {value!r}")
     if callable(value) or kind.__module__ in ("builtins", "numpy"):
         return CType("unsupported", name=f"a Python {kind.__name__}")
     return CType("class", name=kind.__name__, pyclass=kind)

@@ -163,7 +163,8 @@ class Recording:
                     *((n, frame.f_globals.get(n)) for n in code.co_names),
                     *((n, local.get(n)) for n in code.co_varnames[: code.co_argcount]),
                 )
-                if isinstance(value, type) and issubclass(value, Scalar)
+                if isinstance(value, type)
+                and (issubclass(value, Scalar) or hasattr(value, "cpp_name"))
             )
         )
         rec = self.functions.setdefault(_key(code), {}).setdefault(binding, FunctionRecord())

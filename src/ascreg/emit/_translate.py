@@ -372,9 +372,9 @@ def resolve_value(
         if value.__name__ == "ascreg.reg" and name == "MicroAPI":
             ns = "AscendC::MicroAPI::"
         return ModuleAlias(ns)
-    if isinstance(value, type) and issubclass(value, Scalar):
+    if isinstance(value, type) and (issubclass(value, Scalar) or hasattr(value, "cpp_name")):
         if name != value.__name__ and name not in ("float32_t", "bool_"):
-            return TypeAlias(name, value)
+            return TypeAlias(name, value)  # T = float32_t, U = half2
         return TypeName(value.cpp_name, value)
     spelled = _spell.spelling(name, value)
     if spelled is not None:
@@ -388,7 +388,7 @@ def resolve_value(
             return None
         if isinstance(value, type):
             return UserClass(value)
-        if callable(value):
+        if hasattr(_unwrap(value), "__code__"):
             return UserFunction(value)
         return None
     if isinstance(value, type) and issubclass(value, enum.Enum):
@@ -614,6 +614,7 @@ class FunctionEmitter:
         qualifiers, template = self._qualifiers()
         params = self._parameters(template)
         self.scopes = Scopes(self.fdef, set(self.locals))
+        self.constants_used = _template_names(self.fdef)
         self._find_aliases()
         self._locals()
         body = self._body()
@@ -649,7 +650,7 @@ class FunctionEmitter:
                 out.append(name)
                 kinds.add(name)
             elif name == "__launch_bounds__" and isinstance(decorator, ast.Call):
-                out.append(f"__launch_bounds__({self._expr(decorator.args[0])[0]})")
+                out.append(f"__launch_bounds__({self._launch_bounds(decorator)})")
             elif name == "template" and isinstance(decorator, ast.Call):
                 template += [_unparse(arg) for arg in decorator.args]
             else:
@@ -671,6 +672,17 @@ class FunctionEmitter:
             self.reg_ns = "AscendC::MicroAPI::"
         self.aliases = _type_aliases(names, self.globals, self.filename)
         return out, template
+
+    def _launch_bounds(self, decorator: ast.Call) -> str:
+        """The bound as written, or the value the decorator stored (a name of the outer scope)."""
+        try:
+            return self._expr(decorator.args[0])[0]
+        except EmitError:
+            bound = getattr(self.wrapper, "__ascreg_launch_bounds__", None)
+            bound = bound or getattr(self.func, "__ascreg_launch_bounds__", None)
+            if bound is None:
+                raise
+            return str(int(bound))
 
     def _parameters(self, template: list[str]) -> list[str]:
         """Return the C++ parameter list; sets the template parameters and their substitution."""
@@ -725,7 +737,7 @@ class FunctionEmitter:
 
     def _param_type(self, arg: ast.arg) -> tuple[CType, Seen]:
         seen = self.merged.params.get(arg.arg)
-        if seen is None or not seen.types:
+        if seen is None or not seen.types or all(t.kind == "none" for t in seen.types):
             found = self._annotation_type(arg)
             if found is None:
                 raise self.where.error(
@@ -742,6 +754,13 @@ class FunctionEmitter:
         note = arg.annotation
         if isinstance(note, ast.Constant) and isinstance(note.value, str):
             note = ast.parse(note.value, mode="eval").body
+        if isinstance(note, ast.BinOp) and isinstance(note.op, ast.BitOr):  # X | None
+            parts = [
+                n
+                for n in (note.left, note.right)
+                if not (isinstance(n, ast.Constant) and n.value is None)
+            ]
+            note = parts[0] if len(parts) == 1 else note
         if isinstance(note, ast.Subscript) and isinstance(note.value, ast.Name):
             space = {"UbPtr": "__ubuf__", "GmPtr": "__gm__"}.get(note.value.id)
             element = self._type_arg(note.slice)
@@ -1155,6 +1174,10 @@ class FunctionEmitter:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
             return f"{spelled} {name};"
+        if name in self.constants_used:  # a template argument must be a constant expression
+            spelled = (
+                "static constexpr " if local.ctype.kind == "class" else "constexpr "
+            ) + spelled
         cast = self._cast_target(value)
         if cast is not None and cast == local.ctype and isinstance(value, ast.Call):
             return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
@@ -1342,6 +1365,8 @@ class FunctionEmitter:
         value = node.value
         if value is True or value is False:
             return "true" if value else "false"
+        if value is None:
+            return "nullptr"
         if isinstance(value, int):
             text = ast.get_source_segment("\n".join(self.where.lines), node) or str(value)
             text = text.replace("_", "")
@@ -1549,6 +1574,17 @@ class FunctionEmitter:
             return arithmetic(self._etype(node.left), self._etype(node.right))
         if isinstance(node, ast.UnaryOp):
             return self._etype(node.operand)
+        if isinstance(node, ast.Subscript):  # p[i]: the pointer's element
+            base = self._etype_of_object(node.value)
+            if base is not None and base.kind == "ptr" and base.dtype is not None:
+                return scalar(base.dtype)
+        return None
+
+    def _etype_of_object(self, node: ast.expr) -> CType | None:
+        if isinstance(node, ast.Name) and node.id in self.locals:
+            return self.locals[node.id].ctype
+        if isinstance(node, ast.Attribute) and self._is_self(node.value):
+            return self._member_type(node.attr)
         return None
 
     # -- calls -------------------------------------------------------------------------------------
@@ -1614,6 +1650,8 @@ class FunctionEmitter:
             ) or (owner is None and not isinstance(func.value, ast.Name)):
                 base = self._operand(func.value, PRIMARY)
                 return f"{base}.{func.attr}{template}({self._args(args)})"
+        if self._is_numpy_fmod(func):
+            return self._fmod(node)
         if (
             isinstance(func, ast.Name)
             and func.id in DEVICE_BUILTINS
@@ -1635,6 +1673,47 @@ class FunctionEmitter:
         raise self.where.error(
             node, f"`{_unparse(func)}` is not an Ascend C function or a kernel function"
         )
+
+    def _is_numpy_fmod(self, func: ast.expr) -> bool:
+        import numpy as np
+
+        return self._value_of(func) is np.fmod
+
+    def _fmod(self, node: ast.Call) -> str:
+        """``np.fmod(a, b)``: C's ``%`` on integers (both truncate toward zero), ``fmodf`` on floats."""
+        if len(node.args) != 2:
+            raise self.where.error(node, "fmod takes two values")
+        a, b = node.args
+        ta, tb = self._etype(a), self._etype(b)
+        if ta is not None and tb is not None and ta.is_integer and tb.is_integer:
+            return f"({self._operand(a, MUL)} % {self._operand(b, MUL, True)})"
+        if (ta is not None and ta.is_float) or (tb is not None and tb.is_float):
+            return f"fmodf({self._args([a, b])})"
+        raise self.where.error(node, "np.fmod of values whose C++ type the run does not show")
+
+    def _positional(self, node: ast.Call) -> ast.Call:
+        """A call of a user function with its keyword arguments put in order (defaults filled)."""
+        resolved = self._resolve(node.func)
+        if not isinstance(resolved, UserFunction):
+            raise self.where.error(
+                node, "keyword arguments have no C++ counterpart: pass them in order"
+            )
+        target = _unwrap(resolved.func)
+        names = list(inspect.signature(target).parameters.values())
+        keywords = {k.arg: k.value for k in node.keywords}
+        args = list(node.args)
+        for param in names[len(args) :]:
+            if param.name in keywords:
+                args.append(keywords.pop(param.name))
+            elif param.default is not inspect.Parameter.empty and keywords:
+                args.append(ast.copy_location(ast.Constant(param.default), node))
+            else:
+                break
+        if keywords:
+            raise self.where.error(
+                node, f"no parameter {sorted(keywords)[0]} in {target.__qualname__}"
+            )
+        return ast.copy_location(ast.Call(func=node.func, args=args, keywords=[]), node)
 
     def _etype_pointer(self, node: ast.expr) -> str | None:
         if isinstance(node, ast.Name) and node.id in self.locals:
@@ -1745,6 +1824,15 @@ def _type_aliases(
         if isinstance(resolved, TypeAlias):
             out.setdefault(resolved.dtype, resolved.name)
     return out
+
+
+def _template_names(fdef: ast.FunctionDef) -> set[str]:
+    """The names a function's template arguments read (``Alloc[T, n]``: ``n`` is constexpr)."""
+    names: set[str] = set()
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
+            names |= {n.id for n in ast.walk(node.func.slice) if isinstance(n, ast.Name)}
+    return names
 
 
 def _is_mode(ctype: CType) -> bool:

@@ -328,6 +328,14 @@ struct ulonglong4 { uint64_t x; uint64_t y; uint64_t z; uint64_t w; };
 struct ushort2 { uint16_t x; uint16_t y; };
 struct ushort3 { uint16_t x; uint16_t y; uint16_t z; };
 struct ushort4 { uint16_t x; uint16_t y; uint16_t z; uint16_t w; };
+__simt_callee__ half2 operator+(half2 a, half2 b);
+__simt_callee__ half2 operator-(half2 a, half2 b);
+__simt_callee__ half2 operator*(half2 a, half2 b);
+__simt_callee__ half2 operator/(half2 a, half2 b);
+__simt_callee__ bfloat16x2_t operator+(bfloat16x2_t a, bfloat16x2_t b);
+__simt_callee__ bfloat16x2_t operator-(bfloat16x2_t a, bfloat16x2_t b);
+__simt_callee__ bfloat16x2_t operator*(bfloat16x2_t a, bfloat16x2_t b);
+__simt_callee__ bfloat16x2_t operator/(bfloat16x2_t a, bfloat16x2_t b);
 namespace cooperative_groups {
 struct thread_block {
     void sync(); uint32_t thread_rank(); dim3 group_index(); dim3 thread_index();
@@ -552,7 +560,7 @@ __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -562,7 +570,7 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t stride
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -572,7 +580,7 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0*& src, int3
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src*& src, int32_t stride)
 {
 #ifdef ASCREG_EXEC
@@ -589,7 +597,7 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_s
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -599,7 +607,7 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_s
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -666,7 +674,7 @@ __simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskRe
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -676,7 +684,7 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t strid
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ A_dst*& dst, AscendC::Reg::MaskReg& src, int32_t stride)
 {
 #ifdef ASCREG_EXEC
@@ -693,7 +701,7 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -703,7 +711,7 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -1444,7 +1452,7 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadUnAlign: argument of role T is not a RegTensor");
@@ -1475,7 +1483,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Re
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1495,7 +1503,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1515,7 +1523,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1541,7 +1549,7 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::Un
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -5941,6 +5949,7 @@ public:
 template <Hardware hw> class LocalMemAllocator {
 public:
     template <typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
+    template <typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);
 };
 struct DataCopyParams {
     uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;

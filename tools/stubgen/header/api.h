@@ -142,6 +142,7 @@ public:
 template <Hardware hw> class LocalMemAllocator {
 public:
     template <typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
+    template <typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);
 };
 struct DataCopyParams {
     uint16_t blockCount = 1, blockLen = 0, srcStride = 0, dstStride = 0;
