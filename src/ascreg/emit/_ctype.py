@@ -58,7 +58,7 @@ class CType:
 
     kind: str
     name: str = ""
-    dtype: type[Scalar] | None = None
+    dtype: Any = None  # a Scalar marker, or a SIMT vector type (half2) for a typename
     space: str = ""
     inner: CType | None = None
     args: tuple[Any, ...] = ()

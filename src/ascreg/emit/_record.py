@@ -87,7 +87,7 @@ class Seen:
         return self.low is not None and self.low >= 0
 
 
-Binding = tuple[tuple[str, type[Scalar]], ...]
+Binding = tuple[tuple[str, Any], ...]
 """The scalar types a function's names stood for in one call (template arguments)."""
 
 

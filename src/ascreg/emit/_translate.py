@@ -236,7 +236,7 @@ class TypeName:
     """A scalar type: a template parameter (``T``) or a type (``half``)."""
 
     spelling: str
-    dtype: type[Scalar] | None = None
+    dtype: Any = None
 
 
 @attrs.frozen
@@ -251,7 +251,7 @@ class TypeAlias:
     """A module-level name bound to a scalar type (``T = float32_t``): ``using T = float;``."""
 
     name: str
-    dtype: type[Scalar]
+    dtype: Any  # a Scalar marker, or a SIMT vector type (half2)
 
 
 Resolved = Api | UserFunction | UserClass | Constant | TypeName | ModuleAlias | TypeAlias
@@ -674,7 +674,7 @@ class FunctionEmitter:
         return out, template
 
     def _launch_bounds(self, decorator: ast.Call) -> str:
-        """The bound as written, or the value the decorator stored (a name of the outer scope)."""
+        """Return the bound as written, or the value the decorator stored (an outer-scope name)."""
         try:
             return self._expr(decorator.args[0])[0]
         except EmitError:
@@ -1692,7 +1692,7 @@ class FunctionEmitter:
         raise self.where.error(node, "np.fmod of values whose C++ type the run does not show")
 
     def _positional(self, node: ast.Call) -> ast.Call:
-        """A call of a user function with its keyword arguments put in order (defaults filled)."""
+        """Return a user function's call with its keyword arguments in order (defaults filled)."""
         resolved = self._resolve(node.func)
         if not isinstance(resolved, UserFunction):
             raise self.where.error(
@@ -1700,7 +1700,7 @@ class FunctionEmitter:
             )
         target = _unwrap(resolved.func)
         names = list(inspect.signature(target).parameters.values())
-        keywords = {k.arg: k.value for k in node.keywords}
+        keywords = {str(k.arg): k.value for k in node.keywords}
         args = list(node.args)
         for param in names[len(args) :]:
             if param.name in keywords:
@@ -1827,7 +1827,7 @@ def _type_aliases(
 
 
 def _template_names(fdef: ast.FunctionDef) -> set[str]:
-    """The names a function's template arguments read (``Alloc[T, n]``: ``n`` is constexpr)."""
+    """Return the names a function's template arguments read (``Alloc[T, n]``: ``n``)."""
     names: set[str] = set()
     for node in ast.walk(fdef):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
