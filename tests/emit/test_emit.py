@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import ascreg
-from ascreg import Reg, UbPtr, UnifiedBuffer, float32_t
+from ascreg import Ref, Reg, UbPtr, UnifiedBuffer, float32_t
 from ascreg.c_api import __simd_vf__
 from ascreg.emit import EmitError, emit, header_path, kernels_of
 from ascreg.emit._tokens import api_names
@@ -332,3 +332,29 @@ def test_the_command_line(tmp_path: Path) -> None:
         check=True,
     ).stdout.strip()
     assert Path(path) == header_path() and Path(path).is_file()
+
+
+@__simd_vf__
+def any_order(src: UbPtr[float32_t], dst: UbPtr[float32_t]) -> None:
+    reg = Reg.RegTensor[float32_t]()
+    at = Ref(src)  # the parameter itself in C++ (LoadAlign's T*&)
+    Reg.LoadAlign[float32_t, Reg.LoadDist.DIST_NORM, Reg.PostLiteral.POST_MODE_UPDATE](reg, at, 64)
+    mask = Reg.CreateMask[float32_t]()  # a MaskReg& parameter takes a variable, not a temporary
+    Reg.StoreAlign(dst, reg, mask)
+
+
+def run_any_order() -> None:
+    ub = UnifiedBuffer()
+    src, dst = ub.alloc(float32_t, 128), ub.alloc(float32_t, 64)
+    src.write(np.arange(128, dtype=np.float32))
+    any_order(src, dst)
+
+
+def test_template_arguments_are_put_in_cpp_order(tmp_path: Path) -> None:
+    text = emit(any_order, run=run_any_order)
+    assert (
+        "LoadAlign<float, AscendC::Reg::PostLiteral::POST_MODE_UPDATE, "
+        "AscendC::Reg::LoadDist::DIST_NORM>(reg, src, 64);" in text
+    )
+    if COMPILER is not None:
+        assert syntax_errors({"any_order": text}, tmp_path) == {"any_order": []}
