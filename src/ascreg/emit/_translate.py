@@ -15,6 +15,7 @@ import builtins
 import enum
 import functools
 import inspect
+import json
 import re
 import sys
 import types
@@ -993,6 +994,13 @@ class FunctionEmitter:
             return self._with(stmt, depth)
         if isinstance(stmt, ast.Assert) and _only_not_none(stmt.test):
             return []  # narrows an Optional for the type checker: a C++ pointer has no None
+        if isinstance(stmt, ast.Assert):  # Ascend C's kernel assert(expr[, fmt])
+            message = ""
+            if isinstance(stmt.msg, ast.Constant) and isinstance(stmt.msg.value, str):
+                message = ", " + json.dumps(stmt.msg.value)
+            elif stmt.msg is not None:
+                raise self.where.error(stmt, "an assert message must be a string literal")
+            return [f"{pad}assert({self._expr(stmt.test)[0]}{message});"]
         raise self.where.error(
             stmt, f"a {type(stmt).__name__} statement has no Ascend C counterpart"
         )
@@ -1115,6 +1123,8 @@ class FunctionEmitter:
         if isinstance(target, ast.Attribute) and self._is_self(target.value):
             if self._constructs(stmt.value, self._member_type(target.attr)):
                 return []  # the member is constructed with its object
+            if isinstance(self.owner, ClassEmitter) and target.attr in self.owner.static:
+                return []  # a static constexpr member: its value is in the class
             return [f"{self._member(target.attr)} = {self._expr(stmt.value)[0]};"]
         if isinstance(target, ast.Attribute) and target.attr == "value":
             base = self._resolve(target.value)
@@ -1170,6 +1180,8 @@ class FunctionEmitter:
             return f"static constexpr {spelled} {name} = {{{fields}}};"
         if self._constructs(value, local.ctype):
             assert isinstance(value, ast.Call)
+            if isinstance(value.func, ast.Subscript):  # the type as written: Class<args>
+                spelled = self._expr(value.func.value)[0] + self._template_args(value.func)
             if value.args:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
@@ -1283,6 +1295,9 @@ class FunctionEmitter:
         return self.owner.members if isinstance(self.owner, ClassEmitter) else {}
 
     def _member(self, attr: str) -> str:
+        if isinstance(self.owner, ClassEmitter) and attr in self.owner.static:
+            # a compile-time member (a class template's value parameter in C++)
+            return f"{self.owner.cls.__name__}::{attr}" if attr in self.locals else attr
         if attr in self.locals:
             return f"this->{attr}"
         return attr
@@ -1826,6 +1841,39 @@ def _type_aliases(
     return out
 
 
+def _template_members(cdef: ast.ClassDef) -> set[str]:
+    """Return the members a class's methods read as template arguments (directly or via a local)."""
+    found: set[str] = set()
+    for method in (
+        _split_tuple_assignments(n) for n in cdef.body if isinstance(n, ast.FunctionDef)
+    ):
+        names = _template_names(method)
+        for node in ast.walk(method):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript):
+                found |= {
+                    a.attr
+                    for a in ast.walk(node.func.slice)
+                    if isinstance(a, ast.Attribute) and _is_self_attribute(a)
+                }
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id in names
+                and _is_self_attribute(node.value)
+            ):
+                found.add(node.value.attr)  # type: ignore[attr-defined]
+    return found
+
+
+def _is_self_attribute(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
 def _template_names(fdef: ast.FunctionDef) -> set[str]:
     """Return the names a function's template arguments read (``Alloc[T, n]``: ``n``)."""
     names: set[str] = set()
@@ -1863,10 +1911,11 @@ def _reorder(op: Any, node: ast.Subscript, template: str, emitter: FunctionEmitt
     """
     spec = getattr(op, "spec", None)
     shape = getattr(spec, "shape", None)
-    if shape is None or not hasattr(shape, "subscripts") or getattr(shape, "lead", ()):
+    if shape is None or not hasattr(shape, "subscripts") or getattr(shape, "lead", None):
         return template
     items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    dtypes, tokens = [], []
+    dtypes: list[tuple[str | None, str]] = []
+    tokens: list[tuple[str | None, str]] = []
     for item in items:
         kind = _token_kind(emitter, item)
         (dtypes if kind is None else tokens).append((kind, emitter._template_arg(item)))
@@ -1882,7 +1931,7 @@ def _reorder(op: Any, node: ast.Subscript, template: str, emitter: FunctionEmitt
 
 
 def _token_kind(emitter: FunctionEmitter, node: ast.expr) -> str | None:
-    """The subscript-token kind of a template argument (None: a dtype)."""
+    """Return the subscript-token kind of a template argument (None: a dtype)."""
     resolved = emitter._resolve(node)
     if isinstance(resolved, TypeName | TypeAlias):
         return None
@@ -2018,6 +2067,8 @@ class ClassEmitter:
             raise self.where.error(None, f"no source for class {cls.__qualname__}")
         self.cdef = found
         self.members: dict[str, Local] = {}
+        self.static: dict[str, int] = {}
+        """Members read as template arguments, with the one value the run gave each."""
         self.methods: dict[str, str] = {}
         self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
 
@@ -2037,10 +2088,13 @@ class ClassEmitter:
         module = sys.modules.get(self.cls.__module__)
         aliases = _type_aliases(names, vars(module) if module else {}, self.filename)
         subst = {d: self.program.type_alias(TypeAlias(a, d)) for d, a in aliases.items()}
-        fields = [
-            "    " + _pointer_space(f"{m.ctype.spell(subst, ints=_int_spelling(m))} {m.name};")
-            for m in self.members.values()
-        ]
+        fields = []
+        for m in self.members.values():
+            spelled = m.ctype.spell(subst, ints=_int_spelling(m))
+            if m.name in self.static:
+                fields.append(f"    static constexpr {spelled} {m.name} = {self.static[m.name]};")
+            else:
+                fields.append("    " + _pointer_space(f"{spelled} {m.name};"))
         lines = [f"class {self.cls.__name__} {{", "public:"]
         for text in public:
             lines += ["    " + line if line else line for line in text.splitlines()]
@@ -2060,9 +2114,17 @@ class ClassEmitter:
         if rec is not None:
             for name in self.order:
                 total.merge(rec.merged(self.filename, f"{self.cls.__qualname__}.{name}"))
+        constant = _template_members(self.cdef)
         for member, seen in total.members.items():
             ctype = _one_type(seen, f"member `{member}`", self.cdef, self.where)
             self.members[member] = Local(member, ctype, seen)
+            if (
+                member in constant
+                and ctype.is_integer
+                and seen.low is not None
+                and seen.low == seen.high
+            ):
+                self.static[member] = seen.low
 
     def method(self, name: str, context: str) -> None:
         """Emit the method *name* (once)."""

@@ -5860,6 +5860,9 @@ __aicore__ void asc_copy_ub2gm(__gm__ void* dst, __ubuf__ void* src, uint16_t n_
 __aicore__ void asc_copy_gm2ub_sync(__ubuf__ void* dst, __gm__ void* src, uint32_t size);
 __aicore__ void asc_copy_ub2gm_sync(__gm__ void* dst, __ubuf__ void* src, uint32_t size);
 
+// Kernel assert (utils/debug/asc_assert.h): assert(expr) or assert(expr, fmt, args...).
+template <typename... Args> __aicore__ void assert(bool expr, const char* fmt = nullptr, Args... args);
+
 // asc_vf_call<f>(args...): a SIMD VF, or with a dim3 first a SIMT VF over that many threads.
 template <auto F, typename... Args> __aicore__ void asc_vf_call(dim3 threads, Args... args);
 template <auto F, typename... Args> __aicore__ void asc_vf_call(Args... args);
