@@ -39,7 +39,9 @@ NEEDS_SPELL = {
 """Bundled examples that cannot be emitted yet, and what they need."""
 
 
-def syntax_errors(sources: dict[str, str], tmp_path: Path) -> dict[str, list[str]]:
+def syntax_errors(
+    sources: dict[str, str], tmp_path: Path, header: Path | None = None
+) -> dict[str, list[str]]:
     """Compile every source (``name -> C++``) in one g++ call; the error messages of each.
 
     With ``-fdiagnostics-format=json`` g++ writes one JSON array of diagnostics per input file,
@@ -53,7 +55,7 @@ def syntax_errors(sources: dict[str, str], tmp_path: Path) -> dict[str, list[str
         paths.append(path)
     done = subprocess.run(
         [COMPILER, "-std=c++17", "-fsyntax-only", "-fdiagnostics-format=json",
-         "-include", str(header_path()), "-x", "c++", *map(str, paths)],
+         "-include", str(header or header_path()), "-x", "c++", *map(str, paths)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     decoder, raw, at, arrays = json.JSONDecoder(), done.stderr, 0, []
@@ -89,9 +91,9 @@ def emitted_examples() -> dict[str, str]:
 
 @needs_gxx
 def test_every_bundled_example_emits_and_compiles(
-    emitted_examples: dict[str, str], tmp_path: Path
+    emitted_examples: dict[str, str], tmp_path: Path, declarations: Path
 ) -> None:
-    errors = syntax_errors(emitted_examples, tmp_path)
+    errors = syntax_errors(emitted_examples, tmp_path, declarations)
     assert not {name: lines for name, lines in errors.items() if lines}
     assert set(emitted_examples) == set(EXAMPLES) - set(NEEDS_SPELL)
 
@@ -163,10 +165,10 @@ ILLEGAL = {
 
 
 @needs_gxx
-def test_the_header_rejects_illegal_calls(tmp_path: Path) -> None:
+def test_the_header_rejects_illegal_calls(tmp_path: Path, declarations: Path) -> None:
     sources = {"legal": LEGAL_BODY.format(body=LEGAL)}
     sources |= {name: LEGAL_BODY.format(body=body) for name, body in ILLEGAL.items()}
-    errors = syntax_errors(sources, tmp_path)
+    errors = syntax_errors(sources, tmp_path, declarations)
     assert errors["legal"] == []
     assert [name for name in ILLEGAL if not errors[name]] == []
     assert any("illegal dtype combination" in line for line in errors["reg_illegal_dtype"])
@@ -177,7 +179,7 @@ def test_the_header_rejects_illegal_calls(tmp_path: Path) -> None:
 
 @needs_gxx
 def test_an_illegal_pair_in_emitted_code_fails_to_compile(
-    emitted_examples: dict[str, str], tmp_path: Path
+    emitted_examples: dict[str, str], tmp_path: Path, declarations: Path
 ) -> None:
     # the asc_shiftright seed with an unsigned shift register: no asc_shiftright overload takes it
     legal = emitted_examples["asc_shiftright"]
@@ -185,7 +187,7 @@ def test_an_illegal_pair_in_emitted_code_fails_to_compile(
         "__ubuf__ int16_t* shift)", "__ubuf__ uint16_t* shift)"
     )
     assert illegal != legal
-    errors = syntax_errors({"legal": legal, "illegal": illegal}, tmp_path)
+    errors = syntax_errors({"legal": legal, "illegal": illegal}, tmp_path, declarations)
     assert errors["legal"] == []
     assert any("asc_shiftright" in line for line in errors["illegal"])
 
@@ -308,30 +310,27 @@ def test_an_undecorated_root_is_an_error() -> None:
 
 def test_ascreg_emit_is_the_function_and_loads_lazily() -> None:
     code = (
-        "import sys, ascreg; loaded = 'ascreg.emit' in sys.modules; "
-        "from ascreg.examples import byte_perm_simt as m; "
-        "print(loaded, 'KernelByte_perm' in ascreg.emit(m.KernelByte_perm, run=m.main))"
+        "import sys, ascreg; before = 'ascreg.emit' in sys.modules; emit = ascreg.emit; "
+        "print(before, 'ascreg.emit' in sys.modules, callable(emit))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split()[-2:] == ["False", "True"]
+    assert done.stdout.split() == ["False", "True", "True"]
     assert callable(ascreg.emit)
 
 
-def test_the_command_line(tmp_path: Path) -> None:
+def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from ascreg.emit.__main__ import main
+
     out = tmp_path / "kernel.asc"
-    done = subprocess.run(
-        [sys.executable, "-m", "ascreg.emit", "ascreg.examples.asc_shiftright", "-o", str(out)],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    assert "[Success]" in done.stderr  # the run's own output goes to stderr
+    assert main(["ascreg.examples.asc_shiftright", "-o", str(out)]) == 0
+    assert "[Success]" in capsys.readouterr().err  # the run's own output goes to stderr
     assert re.search(r"__global__ __vector__ void asc_shiftright_kernel\(", out.read_text())
-    path = subprocess.run(
-        [sys.executable, "-m", "ascreg.emit", "--header-path"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    assert Path(path) == header_path() and Path(path).is_file()
+    assert main(["ascreg.examples.byte_perm_simt:KernelByte_perm"]) == 0
+    assert "inline void KernelByte_perm(" in capsys.readouterr().out
+    assert main(["--header-path"]) == 0
+    assert Path(capsys.readouterr().out.strip()) == header_path()
+    assert main(["ascreg.examples.asc_shiftright:main"]) == 1  # not a kernel: an error, no C++
+    assert "not a __global__" in capsys.readouterr().err
 
 
 @__simd_vf__
