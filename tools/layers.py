@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("front-end support", ("ascreg._frontend", "ascreg._typing"), False),  # _typing: stub aliases
     ("front end", ("ascreg.reg", "ascreg.c_api", "ascreg.simt", "ascreg.basic"), True),
     ("host", ("ascreg.acl",), False),
-    ("top", ("ascreg", "ascreg.examples", "ascreg.testing"), False),
+    ("top", ("ascreg", "ascreg.examples", "ascreg.testing", "ascreg.emit"), False),
 )
 ROOT = "ascreg"
 SOURCE = Path(__file__).resolve().parent.parent / "src" / ROOT

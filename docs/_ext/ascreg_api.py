@@ -39,6 +39,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
+    ("ascreg.emit", "ascreg.emit", "ascreg.emit: from Python to Ascend C"),
     ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
@@ -66,6 +67,7 @@ COVERED_MODULES = (
     "ascreg.acl",
     "ascreg.basic",
     "ascreg.testing",
+    "ascreg.emit",
 )
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 

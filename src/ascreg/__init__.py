@@ -12,6 +12,8 @@ Examples
 128
 """
 
+from typing import Any
+
 from ascreg import acl
 from ascreg import reg as Reg
 from ascreg._dtypes import (
@@ -79,6 +81,16 @@ from ascreg.machine.template import TemplateFunction, template
 
 MicroAPI = Reg
 """``AscendC::MicroAPI``: an alias of :mod:`ascreg.reg` (as on dav-3510)."""
+
+
+def __getattr__(name: str) -> Any:
+    """Load :mod:`ascreg.emit` on first use: ``ascreg.emit(fn, run=...)`` (not at import)."""
+    if name == "emit":
+        import ascreg.emit
+
+        return ascreg.emit
+    raise AttributeError(f"module 'ascreg' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 
