@@ -33,10 +33,6 @@ COMPILER = shutil.which(os.environ.get("CXX", "g++")) or shutil.which("g++")
 needs_gxx = pytest.mark.skipif(
     COMPILER is None, reason="g++ is not installed: emitted C++ is checked with g++ -fsyntax-only"
 )
-NEEDS_SPELL = {
-    "c_api_cast": "needs the register reinterpret cast (vector_int32_t)reg as a Python spelling (spell)"
-}
-"""Bundled examples that cannot be emitted yet, and what they need."""
 
 
 def syntax_errors(
@@ -82,8 +78,6 @@ def emitted_examples() -> dict[str, str]:
     """The C++ of every bundled example's kernels and VFs (its main() is the run)."""
     out = {}
     for name in EXAMPLES:
-        if name in NEEDS_SPELL:
-            continue
         module = importlib.import_module(f"ascreg.examples.{name}")
         out[name] = emit_quietly(*kernels_of(module), run=module.main)
     return out
@@ -95,14 +89,7 @@ def test_every_bundled_example_emits_and_compiles(
 ) -> None:
     errors = syntax_errors(emitted_examples, tmp_path, declarations)
     assert not {name: lines for name, lines in errors.items() if lines}
-    assert set(emitted_examples) == set(EXAMPLES) - set(NEEDS_SPELL)
-
-
-@pytest.mark.parametrize("name", sorted(NEEDS_SPELL))
-@pytest.mark.xfail(strict=True, reason="needs a spelling the spell helper adds (see NEEDS_SPELL)")
-def test_examples_waiting_for_a_spelling(name: str) -> None:
-    module = importlib.import_module(f"ascreg.examples.{name}")
-    emit_quietly(*kernels_of(module), run=module.main)
+    assert set(emitted_examples) == set(EXAMPLES)
 
 
 def test_emitted_seeds_read_as_their_cpp(emitted_examples: dict[str, str]) -> None:

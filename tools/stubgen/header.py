@@ -207,19 +207,68 @@ def token_default(token: str) -> str:
     return "AscendC::Reg::MaskMergeMode::ZEROING"
 
 
-def token_columns(patterns: tuple[tuple[str, ...], ...]) -> list[tuple[list[str], bool]]:
-    """Per position: the token kinds written there, and whether it may be left out."""
-    longest = max((len(p) for p in patterns), default=0)
-    columns = []
-    for j in range(longest):
-        kinds = sorted({p[j] for p in patterns if len(p) > j})
-        optional = any(len(p) <= j for p in patterns)
-        columns.append((kinds, optional))
-    return columns
+TYPE_TOKENS = ("T", "X")
+"""Subscript tokens of a row dtype (``"X"``: one the op checks itself): the leading type
+parameters ``T0, T1, ...``."""
+
+
+def leading_types(pattern: tuple[str, ...]) -> int:
+    """How many dtype tokens a template argument list starts with."""
+    n = 0
+    while n < len(pattern) and pattern[n] in TYPE_TOKENS:
+        n += 1
+    return n
+
+
+def dtype_count(shape: RegShape) -> int:
+    """How many dtype template parameters (``T0, T1, ...``) the op's templates declare."""
+    return max((leading_types(p) for p in shape.all_patterns()), default=0)
+
+
+def is_token_only(shape: RegShape) -> bool:
+    """Whether a subscript may be tokens alone (C++ ``Pack<part>``; not the dtype lists)."""
+    return not shape.lead and any(
+        p and p[0] not in TYPE_TOKENS for p in shape.patterns("plain")
+    )
+
+
+def tails(shape: RegShape, bound: str) -> tuple[tuple[str, ...], ...]:
+    """The template argument lists of *bound* after their leading dtypes, without repeats."""
+    return tuple(dict.fromkeys(p[leading_types(p) :] for p in shape.patterns(bound)))
+
+
+def token_families(spelled: tuple[tuple[str, ...], ...]) -> list[list[tuple[str, bool]]]:
+    """The C++ template parameter lists the token tails spell: ``(token, may be left out)`` each.
+
+    Every tail that no other tail extends is one list (one overload); a list's trailing
+    parameters default where a shorter tail is its prefix. A later list requires its parameters
+    up to where it parts from the earlier ones, so a call fits one overload only
+    (``Duplicate<T, U>``, ``Duplicate<T, mode, U>``, ``Duplicate<T, part, mode>``).
+    """
+    present = set(spelled)
+    maximal = [
+        t for t in spelled if not any(len(o) > len(t) and o[: len(t)] == t for o in present)
+    ]
+    families = []
+    for i, tail in enumerate(maximal):
+        shortest = min(n for n in range(len(tail) + 1) if tail[:n] in present)
+        shared = max((_common(tail, other) for other in maximal[:i]), default=-1)
+        required = max(shortest, shared + 1)
+        families.append([(token, j >= required) for j, token in enumerate(tail)])
+    return families or [[]]
+
+
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def token_parameter(index: int, kinds: list[str], optional: bool) -> str:
     """One template parameter declaration of a token column."""
+    if kinds == ["U"]:  # the scalar operand's type (Muls<T, U, mode>)
+        return f"typename t{index}" + (" = AscendC::DefaultType" if optional else "")
     if kinds == ["TRAIT"]:
         head = f"const AscendC::Reg::RegTrait& t{index}"
     elif kinds == ["OFFSET"]:
@@ -271,28 +320,32 @@ def _optional_variants(params: tuple[Param, ...]) -> list[tuple[Param, ...]]:
 
 def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, ...],
              lead: str | None) -> str:  # fmt: skip
-    """One function template of a Reg form."""
+    """The function templates of a Reg form: one per C++ template parameter list it takes."""
+    spelled = tails(shape, form.bound)
+    if not form.per_combo and is_token_only(shape):
+        spelled = tuple(p for p in spelled if p)
+    return "\n".join(
+        reg_template(spec, shape, form, params, lead, [([k], opt) for k, opt in family])
+        for family in token_families(spelled)
+    )
+
+
+def reg_template(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, ...],
+                 lead: str | None, columns: list[tuple[list[str], bool]]) -> str:  # fmt: skip
+    """One function template of a Reg form with the token parameters *columns*."""
     name = shape.attr
     roles = len(spec.roles)
-    td = shape.template_dtypes
-    patterns = shape.patterns(form.bound)
-    if not form.per_combo and shape.token_only:
-        patterns = tuple(p for p in patterns if p)
-    columns = token_columns(patterns)
+    td = dtype_count(shape)
+    token_only = is_token_only(shape)
     template: list[str] = []
     if lead is not None:
         template.append(f"{lead} tlead")
-    if form.per_combo or not shape.token_only:
-        first_default = (
-            "" if shape.needs_template and not form.deduced else " = AscendC::DefaultType"
-        )
-        if shape.needs_template:
-            first_default = ""
+    if form.per_combo or not token_only:
+        first_default = "" if shape.needs_template else " = AscendC::DefaultType"
         template += [f"typename T{i}{first_default if i == 0 else ' = AscendC::DefaultType'}"
                      for i in range(td)]  # fmt: skip
     template += [token_parameter(j, kinds, opt) for j, (kinds, opt) in enumerate(columns)]
     deduced: list[str] = []
-    kinds = {p.kind.value for p in params}
     for k in range(roles):
         if any(p.arg == k and p.kind.value in ("reg", "regr", "reg2") for p in params):
             deduced.append(f"typename U{k}")
@@ -306,7 +359,6 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
             p.arg == k and p.kind.value in ("ptr", "ptrval", "ptrref") for p in params
         ):
             deduced.append(f"typename P{k}")
-    del kinds
     template += deduced
     for j, (kinds, _) in enumerate(columns):  # POST / NORMAL stand for one PostLiteral value each
         if kinds in (["POST"], ["NORMAL"]):
@@ -319,12 +371,12 @@ def reg_form(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param, 
     body = reg_checks(spec, shape, form, params, lead)
     call = ", ".join(p.name for p in params)
     targs = ", ".join([*(f"T{i}" for i in range(td)), *(f"t{j}" for j in range(len(columns)))])
-    if (spec.name, form.tag) in EXEC_REG and (form.per_combo or not shape.token_only):
+    if (spec.name, form.tag) in EXEC_REG and (form.per_combo or not token_only):
         exec_line = f"return ascreg_exec::{name}<{targs}>({call});"
     else:
         exec_line = (
             f'static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::{name} has no CPU implementation in ascreg_decl.h");'
-            if td and (form.per_combo or not shape.token_only)
+            if td and (form.per_combo or not token_only)
             else ""
         )
     fallback = "return {};" if returns != "void" else ""
@@ -353,15 +405,13 @@ def reg_checks(spec: OpSpec, shape: RegShape, form: RegForm, params: tuple[Param
                lead: str | None) -> list[str]:  # fmt: skip
     """The static_asserts of a form: registers are registers, dtypes agree and are legal."""
     roles = len(spec.roles)
-    td = shape.template_dtypes
+    td = dtype_count(shape)
     lines = []
     for k in range(roles):
         if any(p.arg == k and p.kind.value in ("reg", "regr", "reg2") for p in params):
             lines.append(f'    static_assert(ascreg_detail::is_reg<U{k}>::value, '
                          f'"AscendC::Reg::{shape.attr}: argument of role {spec.roles[k]} is not a RegTensor");')  # fmt: skip
-    if not form.per_combo or (not form.per_combo and shape.token_only):
-        return lines
-    if shape.token_only and not form.per_combo:
+    if not form.per_combo:
         return lines
     role_types = []
     for k in range(roles):

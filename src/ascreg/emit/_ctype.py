@@ -292,7 +292,7 @@ API_CLASSES = {
     "TPipe": "AscendC::TPipe",
     "TQueBind": "AscendC::TQueBind",
     "TBufHandle": "AscendC::TBuf",
-    "UbAllocator": "AscendC::LocalMemAllocator",
+    "LocalMemAllocator": "AscendC::LocalMemAllocator",
     "DataCopyParams": "AscendC::DataCopyParams",
     "DataCopyExtParams": "AscendC::DataCopyExtParams",
     "DataCopyPadExtParams": "AscendC::DataCopyPadExtParams",
@@ -308,7 +308,7 @@ def _class_args(value: Any, name: str) -> list[Any]:
     """Return the template arguments of an API class instance (its dtype, queue position and depth)."""
     if name in ("GlobalTensor", "LocalTensor", "DataCopyPadExtParams"):
         return [value.dtype] if getattr(value, "dtype", None) is not None else []
-    if name == "UbAllocator":
+    if name == "LocalMemAllocator":
         return ["AscendC::Hardware::UB"]
     if name == "TQueBind":
         src, dst, depth = value._src, value._dst, value._depth

@@ -501,41 +501,77 @@ inline uint32_t __byte_perm(uint32_t x, uint32_t y, uint32_t s) {
 namespace AscendC {
 namespace Reg {
 // Reg.CreateMask: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/寄存器数据类型/MaskReg.md
-template <typename T0, auto t0, AscendC::Reg::MaskPattern t1 = AscendC::Reg::MaskPattern::ALL, const AscendC::Reg::RegTrait& t2 = AscendC::Reg::RegTraitNumOne>
+template <typename T0, AscendC::Reg::MaskPattern t0 = AscendC::Reg::MaskPattern::ALL, const AscendC::Reg::RegTrait& t1 = AscendC::Reg::RegTraitNumOne>
 __simd_callee__ inline AscendC::Reg::MaskReg CreateMask()
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<bool>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::CreateMask: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::CreateMask<T0, t0, t1, t2>();
+    return ascreg_exec::CreateMask<T0, t0, t1>();
 #else
     return {};
 #endif
 }
 // Reg.UpdateMask: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/寄存器数据类型/MaskReg.md
-template <typename T0, auto t0, const AscendC::Reg::RegTrait& t1 = AscendC::Reg::RegTraitNumOne>
+template <typename T0, const AscendC::Reg::RegTrait& t0 = AscendC::Reg::RegTraitNumOne>
 __simd_callee__ inline AscendC::Reg::MaskReg UpdateMask(uint32_t& count)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<bool>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::UpdateMask: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::UpdateMask<T0, t0, t1>(count);
+    return ascreg_exec::UpdateMask<T0, t0>(count);
 #else
     return {};
 #endif
 }
 // Reg.LoadAlign: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续对齐搬入（LoadAlign）.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::LoadDist t0 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
     static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::LoadAlign<T0, t0, t1, t2>(dst, src);
+    return ascreg_exec::LoadAlign<T0, t0>(dst, src);
 #else
     
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    return ascreg_exec::LoadAlign<T0, t0>(dst, src);
+#else
+    
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    return ascreg_exec::LoadAlign<T0, t0, t1>(dst, src);
+#else
+    
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    return ascreg_exec::LoadAlign<T0, t0, t1>(dst, src);
+#else
+    
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::LoadDist t0 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -545,7 +581,37 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, AscendC::Reg::A
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::LoadDist t0 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
 __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -555,7 +621,37 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::LoadDist t0 = AscendC::Reg::LoadDist::DIST_NORM, typename U0>
 __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -565,21 +661,93 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src, Ascen
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::LoadDist t0 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
 __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::LoadDist::DIST_NORM, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename A_src>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::LoadDist t0 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src>
 __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src, AscendC::Reg::AddrReg offset)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename A_src>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src, AscendC::Reg::AddrReg offset)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src, AscendC::Reg::AddrReg offset)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src* src, AscendC::Reg::AddrReg offset)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -589,7 +757,17 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t stride
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t stride)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -599,14 +777,31 @@ __simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0*& src, int3
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, auto t2 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+__simd_callee__ inline void LoadAlign(U0& dst, U0& dst1, __ubuf__ T0*& src, int32_t stride)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::LoadDist t1 = AscendC::Reg::LoadDist::DIST_NORM, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src*& src, int32_t stride)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::DataCopyMode t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename A_src, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+__simd_callee__ inline void LoadAlign(AscendC::Reg::MaskReg& dst, __ubuf__ A_src*& src, int32_t stride)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, typename U0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -616,7 +811,7 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_s
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::DataCopyMode t1, AscendC::Reg::PostLiteral t2, typename U0, std::enable_if_t<t2 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -626,7 +821,7 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0* src, int32_t block_s
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::DataCopyMode t1, AscendC::Reg::PostLiteral t2, typename U0, std::enable_if_t<t2 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadAlign: argument of role T is not a RegTensor");
@@ -637,19 +832,55 @@ __simd_callee__ inline void LoadAlign(U0& dst, __ubuf__ T0*& src, int32_t block_
 #endif
 }
 // Reg.StoreAlign: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续对齐搬出（StoreAlign）.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::StoreDist t0 = AscendC::Reg::StoreDist::DIST_NORM, typename U0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
     static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::StoreAlign<T0, t0, t1, t2>(dst, src, mask);
+    return ascreg_exec::StoreAlign<T0, t0>(dst, src, mask);
 #else
     
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    return ascreg_exec::StoreAlign<T0, t0>(dst, src, mask);
+#else
+    
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    return ascreg_exec::StoreAlign<T0, t0, t1>(dst, src, mask);
+#else
+    
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    return ascreg_exec::StoreAlign<T0, t0, t1>(dst, src, mask);
+#else
+    
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::StoreDist t0 = AscendC::Reg::StoreDist::DIST_NORM, typename U0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -659,7 +890,37 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::StoreDist t0 = AscendC::Reg::StoreDist::DIST_NORM, typename U0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -669,7 +930,37 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, Asce
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::StoreDist t0 = AscendC::Reg::StoreDist::DIST_NORM, typename U0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -679,21 +970,93 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, Asce
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename U0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, U0& src1, AscendC::Reg::AddrReg offset, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::StoreDist t0 = AscendC::Reg::StoreDist::DIST_NORM, typename A_dst>
 __simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskDist::DIST_NORM, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename A_dst>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::StoreDist t0 = AscendC::Reg::StoreDist::DIST_NORM, typename A_dst>
 __simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src, AscendC::Reg::AddrReg offset)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskDist t0, typename A_dst>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src, AscendC::Reg::AddrReg offset)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src, AscendC::Reg::AddrReg offset)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst* dst, AscendC::Reg::MaskReg& src, AscendC::Reg::AddrReg offset)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -703,14 +1066,31 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t strid
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, auto t2 = AscendC::Reg::MaskDist::DIST_NORM, typename A_dst, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t stride, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::StoreDist t1 = AscendC::Reg::StoreDist::DIST_NORM, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ A_dst*& dst, AscendC::Reg::MaskReg& src, int32_t stride)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::DataCopyMode t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, AscendC::Reg::MaskDist t1, typename A_dst, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+__simd_callee__ inline void StoreAlign(__ubuf__ A_dst*& dst, AscendC::Reg::MaskReg& src, int32_t stride)
+{
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, typename U0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -720,7 +1100,7 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::DataCopyMode t1, AscendC::Reg::PostLiteral t2, typename U0, std::enable_if_t<t2 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -730,7 +1110,7 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0* dst, U0& src, int32_t block_
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::DataCopyMode t1, AscendC::Reg::PostLiteral t2, typename U0, std::enable_if_t<t2 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::DataCopyMode t0, AscendC::Reg::PostLiteral t1, typename U0, std::enable_if_t<t1 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t block_stride, int32_t repeat_stride, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreAlign: argument of role T is not a RegTensor");
@@ -741,20 +1121,20 @@ __simd_callee__ inline void StoreAlign(__ubuf__ T0*& dst, U0& src, int32_t block
 #endif
 }
 // Reg.Compare: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/比较与选择/Compare.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::CMPMODE t1 = AscendC::CMPMODE::EQ, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::CMPMODE t0 = AscendC::CMPMODE::EQ, typename U0>
 __simd_callee__ inline void Compare(AscendC::Reg::MaskReg& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Compare: argument of role T is not a RegTensor");
     static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Compare: the template argument of T does not match the register");
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Compare: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::Compare<T0, t0, t1>(dst, src0, src1, mask);
+    return ascreg_exec::Compare<T0, t0>(dst, src0, src1, mask);
 #else
     
 #endif
 }
 // Reg.Compares: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/比较与选择/Compares.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::CMPMODE t1 = AscendC::CMPMODE::EQ, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, AscendC::CMPMODE t0 = AscendC::CMPMODE::EQ, typename U0, typename S0>
 __simd_callee__ inline void Compares(AscendC::Reg::MaskReg& dst, U0& src0, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Compares: argument of role T is not a RegTensor");
@@ -767,19 +1147,19 @@ __simd_callee__ inline void Compares(AscendC::Reg::MaskReg& dst, U0& src0, S0 sc
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) CompareScalar(A&&... args) { return Compares<T...>(static_cast<A&&>(args)...); }
 // Reg.Select: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/比较与选择/Select.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Select(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Select: argument of role T is not a RegTensor");
     static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Select: the template argument of T does not match the register");
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<uint64_t>, ascreg_detail::combo<int64_t>>>, "AscendC::Reg::Select: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::Select<T0, t0>(dst, src0, src1, mask);
+    return ascreg_exec::Select<T0>(dst, src0, src1, mask);
 #else
     
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void Select(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src0, AscendC::Reg::MaskReg& src1, AscendC::Reg::MaskReg& mask)
 {
 #ifdef ASCREG_EXEC
@@ -789,7 +1169,7 @@ __simd_callee__ inline void Select(AscendC::Reg::MaskReg& dst, AscendC::Reg::Mas
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskSel(A&&... args) { return Select<T...>(static_cast<A&&>(args)...); }
 // Reg.ShiftRight: dtypes (src, shift); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftRight.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
 __simd_callee__ inline void ShiftRight(U0& dst, U0& src, U1& count, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::ShiftRight: argument of role src is not a RegTensor");
@@ -798,13 +1178,13 @@ __simd_callee__ inline void ShiftRight(U0& dst, U0& src, U1& count, AscendC::Reg
     static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>, "AscendC::Reg::ShiftRight: the template argument of shift does not match the register");
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, ascreg_detail::pick_t<AscendC::ascreg_given::known<T1>, ascreg_detail::elem_t<U1>>>, ascreg_detail::list<ascreg_detail::combo<int8_t, int8_t>, ascreg_detail::combo<uint8_t, int8_t>, ascreg_detail::combo<int16_t, int16_t>, ascreg_detail::combo<uint16_t, int16_t>, ascreg_detail::combo<int32_t, int32_t>, ascreg_detail::combo<uint32_t, int32_t>, ascreg_detail::combo<int64_t, int64_t>, ascreg_detail::combo<uint64_t, int64_t>>>, "AscendC::Reg::ShiftRight: illegal dtype combination (see the legal ones in ascreg_decl.h)");
 #ifdef ASCREG_EXEC
-    return ascreg_exec::ShiftRight<T0, T1, t0, t1, t2>(dst, src, count, mask);
+    return ascreg_exec::ShiftRight<T0, T1, t0>(dst, src, count, mask);
 #else
     
 #endif
 }
 // Reg.ShiftLeft: dtypes (src, shift); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftLeft.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
 __simd_callee__ inline void ShiftLeft(U0& dst, U0& src, U1& count, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::ShiftLeft: argument of role src is not a RegTensor");
@@ -817,7 +1197,7 @@ __simd_callee__ inline void ShiftLeft(U0& dst, U0& src, U1& count, AscendC::Reg:
 #endif
 }
 // Reg.ShiftRights: dtypes (src, scalar); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftRights.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S1>
 __simd_callee__ inline void ShiftRights(U0& dst, U0& src, S1 count, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::ShiftRights: argument of role src is not a RegTensor");
@@ -828,7 +1208,7 @@ __simd_callee__ inline void ShiftRights(U0& dst, U0& src, S1 count, AscendC::Reg
 #endif
 }
 // Reg.ShiftLefts: dtypes (src, scalar); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/ShiftLefts.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S1>
 __simd_callee__ inline void ShiftLefts(U0& dst, U0& src, S1 count, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::ShiftLefts: argument of role src is not a RegTensor");
@@ -839,7 +1219,7 @@ __simd_callee__ inline void ShiftLefts(U0& dst, U0& src, S1 count, AscendC::Reg:
 #endif
 }
 // Reg.Add: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Add.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Add(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Add: argument of role T is not a RegTensor");
@@ -849,7 +1229,7 @@ __simd_callee__ inline void Add(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Add has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Add(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Add: argument of role T is not a RegTensor");
@@ -862,7 +1242,7 @@ __simd_callee__ inline void Add(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0,
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) AddCarryOut(A&&... args) { return Add<T...>(static_cast<A&&>(args)...); }
 // Reg.Sub: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Sub.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Sub(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Sub: argument of role T is not a RegTensor");
@@ -872,7 +1252,7 @@ __simd_callee__ inline void Sub(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Sub has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Sub(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Sub: argument of role T is not a RegTensor");
@@ -885,7 +1265,7 @@ __simd_callee__ inline void Sub(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0,
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) SubCarryOut(A&&... args) { return Sub<T...>(static_cast<A&&>(args)...); }
 // Reg.Mul: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Mul.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Mul(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Mul: argument of role T is not a RegTensor");
@@ -896,7 +1276,7 @@ __simd_callee__ inline void Mul(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
 #endif
 }
 // Reg.Max: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Max.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Max(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Max: argument of role T is not a RegTensor");
@@ -907,7 +1287,7 @@ __simd_callee__ inline void Max(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
 #endif
 }
 // Reg.Min: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Min.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Min(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Min: argument of role T is not a RegTensor");
@@ -918,7 +1298,7 @@ __simd_callee__ inline void Min(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
 #endif
 }
 // Reg.And: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/And.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void And(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::And: argument of role T is not a RegTensor");
@@ -928,7 +1308,7 @@ __simd_callee__ inline void And(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::And has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
 __simd_callee__ inline void And(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src0, AscendC::Reg::MaskReg& src1, AscendC::Reg::MaskReg& mask)
 {
 #ifdef ASCREG_EXEC
@@ -938,7 +1318,7 @@ __simd_callee__ inline void And(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskRe
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskAnd(A&&... args) { return And<T...>(static_cast<A&&>(args)...); }
 // Reg.Or: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/Or.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Or(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Or: argument of role T is not a RegTensor");
@@ -948,7 +1328,7 @@ __simd_callee__ inline void Or(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskRe
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Or has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
 __simd_callee__ inline void Or(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src0, AscendC::Reg::MaskReg& src1, AscendC::Reg::MaskReg& mask)
 {
 #ifdef ASCREG_EXEC
@@ -958,7 +1338,7 @@ __simd_callee__ inline void Or(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskOr(A&&... args) { return Or<T...>(static_cast<A&&>(args)...); }
 // Reg.Xor: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/Xor.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Xor(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Xor: argument of role T is not a RegTensor");
@@ -968,7 +1348,7 @@ __simd_callee__ inline void Xor(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Xor has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
 __simd_callee__ inline void Xor(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src0, AscendC::Reg::MaskReg& src1, AscendC::Reg::MaskReg& mask)
 {
 #ifdef ASCREG_EXEC
@@ -978,7 +1358,7 @@ __simd_callee__ inline void Xor(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskRe
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskXor(A&&... args) { return Xor<T...>(static_cast<A&&>(args)...); }
 // Reg.Prelu: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Prelu.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Prelu(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Prelu: argument of role T is not a RegTensor");
@@ -989,7 +1369,7 @@ __simd_callee__ inline void Prelu(U0& dst, U0& src0, U0& src1, AscendC::Reg::Mas
 #endif
 }
 // Reg.Not: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/逻辑计算/Not.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Not(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Not: argument of role T is not a RegTensor");
@@ -999,7 +1379,7 @@ __simd_callee__ inline void Not(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Not has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
 __simd_callee__ inline void Not(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src, AscendC::Reg::MaskReg& mask)
 {
 #ifdef ASCREG_EXEC
@@ -1009,7 +1389,7 @@ __simd_callee__ inline void Not(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskRe
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskNot(A&&... args) { return Not<T...>(static_cast<A&&>(args)...); }
 // Reg.Move: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/Move.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Move(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Move: argument of role T is not a RegTensor");
@@ -1019,7 +1399,7 @@ __simd_callee__ inline void Move(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Move(U0& dst, U0& src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Move: argument of role T is not a RegTensor");
@@ -1029,14 +1409,14 @@ __simd_callee__ inline void Move(U0& dst, U0& src)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
 __simd_callee__ inline void Move(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src, AscendC::Reg::MaskReg& mask)
 {
 #ifdef ASCREG_EXEC
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Move has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING>
 __simd_callee__ inline void Move(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src)
 {
 #ifdef ASCREG_EXEC
@@ -1048,7 +1428,7 @@ __simd_callee__ inline decltype(auto) MaskMov(A&&... args) { return Move<T...>(s
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) Copy(A&&... args) { return Move<T...>(static_cast<A&&>(args)...); }
 // Reg.Duplicate: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据填充/Duplicate.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::HighLowPart::LOWEST, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, typename U0, typename S0>
 __simd_callee__ inline void Duplicate(U0& dst, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
@@ -1058,7 +1438,27 @@ __simd_callee__ inline void Duplicate(U0& dst, S0 scalar, AscendC::Reg::MaskReg&
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::HighLowPart::LOWEST, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0, typename t1 = AscendC::DefaultType, typename U0, typename S0>
+__simd_callee__ inline void Duplicate(U0& dst, S0 scalar, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Duplicate: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::HighLowPart t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+__simd_callee__ inline void Duplicate(U0& dst, S0 scalar, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Duplicate: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, typename U0, typename S0>
 __simd_callee__ inline void Duplicate(U0& dst, S0 scalar)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
@@ -1068,7 +1468,47 @@ __simd_callee__ inline void Duplicate(U0& dst, S0 scalar)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::HighLowPart::LOWEST, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0, typename t1 = AscendC::DefaultType, typename U0, typename S0>
+__simd_callee__ inline void Duplicate(U0& dst, S0 scalar)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Duplicate: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::HighLowPart t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+__simd_callee__ inline void Duplicate(U0& dst, S0 scalar)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Duplicate: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, typename U0>
+__simd_callee__ inline void Duplicate(U0& dst, U0& scalar, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Duplicate: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0, typename t1 = AscendC::DefaultType, typename U0>
+__simd_callee__ inline void Duplicate(U0& dst, U0& scalar, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Duplicate: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Duplicate: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Duplicate has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::HighLowPart t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Duplicate(U0& dst, U0& scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Duplicate: argument of role T is not a RegTensor");
@@ -1079,7 +1519,7 @@ __simd_callee__ inline void Duplicate(U0& dst, U0& scalar, AscendC::Reg::MaskReg
 #endif
 }
 // Reg.Adds: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Adds.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
 __simd_callee__ inline void Adds(U0& dst, U0& src, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Adds: argument of role T is not a RegTensor");
@@ -1090,7 +1530,7 @@ __simd_callee__ inline void Adds(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
 #endif
 }
 // Reg.Muls: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Muls.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
 __simd_callee__ inline void Muls(U0& dst, U0& src, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Muls: argument of role T is not a RegTensor");
@@ -1101,7 +1541,7 @@ __simd_callee__ inline void Muls(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
 #endif
 }
 // Reg.Maxs: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Maxs.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
 __simd_callee__ inline void Maxs(U0& dst, U0& src, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Maxs: argument of role T is not a RegTensor");
@@ -1112,7 +1552,7 @@ __simd_callee__ inline void Maxs(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
 #endif
 }
 // Reg.Mins: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Mins.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
 __simd_callee__ inline void Mins(U0& dst, U0& src, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Mins: argument of role T is not a RegTensor");
@@ -1123,7 +1563,7 @@ __simd_callee__ inline void Mins(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
 #endif
 }
 // Reg.Abs: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Abs.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Abs(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Abs: argument of role T is not a RegTensor");
@@ -1134,7 +1574,7 @@ __simd_callee__ inline void Abs(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Neg: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Neg.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Neg(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Neg: argument of role T is not a RegTensor");
@@ -1145,7 +1585,7 @@ __simd_callee__ inline void Neg(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Relu: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Relu.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Relu(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Relu: argument of role T is not a RegTensor");
@@ -1156,7 +1596,7 @@ __simd_callee__ inline void Relu(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.LeakyRelu: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/LeakyRelu.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
 __simd_callee__ inline void LeakyRelu(U0& dst, U0& src, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LeakyRelu: argument of role T is not a RegTensor");
@@ -1167,7 +1607,17 @@ __simd_callee__ inline void LeakyRelu(U0& dst, U0& src, S0 scalar, AscendC::Reg:
 #endif
 }
 // Reg.Div: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Div.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Div(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Div: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Div: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::Div: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Div has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Div(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Div: argument of role T is not a RegTensor");
@@ -1178,7 +1628,17 @@ __simd_callee__ inline void Div(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskR
 #endif
 }
 // Reg.Sqrt: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Sqrt.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Sqrt(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Sqrt: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Sqrt: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Sqrt: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Sqrt has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Sqrt(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Sqrt: argument of role T is not a RegTensor");
@@ -1189,7 +1649,17 @@ __simd_callee__ inline void Sqrt(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Exp: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Exp.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Exp(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Exp: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Exp: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Exp: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Exp has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Exp(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Exp: argument of role T is not a RegTensor");
@@ -1200,7 +1670,17 @@ __simd_callee__ inline void Exp(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Ln: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Ln.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Ln(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Ln: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Ln: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Ln: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Ln has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Ln(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Ln: argument of role T is not a RegTensor");
@@ -1211,7 +1691,17 @@ __simd_callee__ inline void Ln(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Log: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Log.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Log(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Log: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Log: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Log: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Log has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Log(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Log: argument of role T is not a RegTensor");
@@ -1222,7 +1712,17 @@ __simd_callee__ inline void Log(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Log2: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Log2.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Log2(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Log2: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Log2: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Log2: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Log2 has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Log2(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Log2: argument of role T is not a RegTensor");
@@ -1233,7 +1733,17 @@ __simd_callee__ inline void Log2(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Log10: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Log10.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+__simd_callee__ inline void Log10(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Log10: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::Log10: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<half>, ascreg_detail::combo<float>>>, "AscendC::Reg::Log10: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Log10 has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
 __simd_callee__ inline void Log10(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Log10: argument of role T is not a RegTensor");
@@ -1244,7 +1754,7 @@ __simd_callee__ inline void Log10(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Interleave: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据重排/Interleave.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Interleave(U0& dst0, U0& dst1, U0& src0, U0& src1)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Interleave: argument of role T is not a RegTensor");
@@ -1254,7 +1764,7 @@ __simd_callee__ inline void Interleave(U0& dst0, U0& dst1, U0& src0, U0& src1)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Interleave has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void Interleave(AscendC::Reg::MaskReg& dst0, AscendC::Reg::MaskReg& dst1, AscendC::Reg::MaskReg& src0, AscendC::Reg::MaskReg& src1)
 {
 #ifdef ASCREG_EXEC
@@ -1264,7 +1774,7 @@ __simd_callee__ inline void Interleave(AscendC::Reg::MaskReg& dst0, AscendC::Reg
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskInterleave(A&&... args) { return Interleave<T...>(static_cast<A&&>(args)...); }
 // Reg.DeInterleave: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据重排/DeInterleave.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void DeInterleave(U0& dst0, U0& dst1, U0& src0, U0& src1)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::DeInterleave: argument of role T is not a RegTensor");
@@ -1274,7 +1784,7 @@ __simd_callee__ inline void DeInterleave(U0& dst0, U0& dst1, U0& src0, U0& src1)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::DeInterleave has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void DeInterleave(AscendC::Reg::MaskReg& dst0, AscendC::Reg::MaskReg& dst1, AscendC::Reg::MaskReg& src0, AscendC::Reg::MaskReg& src1)
 {
 #ifdef ASCREG_EXEC
@@ -1284,7 +1794,7 @@ __simd_callee__ inline void DeInterleave(AscendC::Reg::MaskReg& dst0, AscendC::R
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskDeInterleave(A&&... args) { return DeInterleave<T...>(static_cast<A&&>(args)...); }
 // Reg.Gather: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/离散操作/Gather.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, typename T2 = AscendC::DefaultType, typename U0, typename U1>
 __simd_callee__ inline void Gather(U0& dst, U0& src, U1& index)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Gather: argument of role T is not a RegTensor");
@@ -1296,14 +1806,17 @@ __simd_callee__ inline void Gather(U0& dst, U0& src, U1& index)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Gather has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename A_dst, typename A_base, typename A_index>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, typename T2 = AscendC::DefaultType, typename A_dst, typename A_base, typename A_index>
 __simd_callee__ inline void Gather(A_dst& dst, __ubuf__ A_base* base, A_index& index, AscendC::Reg::MaskReg& mask)
 {
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Gather has no CPU implementation in ascreg_decl.h");
+#endif
 }
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) DataCopyGather(A&&... args) { return Gather<T...>(static_cast<A&&>(args)...); }
 // Reg.Squeeze: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/比较与选择/Squeeze.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::GatherMaskMode t1 = AscendC::Reg::GatherMaskMode::NO_STORE_REG, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::GatherMaskMode t0 = AscendC::Reg::GatherMaskMode::NO_STORE_REG, typename U0>
 __simd_callee__ inline void Squeeze(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Squeeze: argument of role T is not a RegTensor");
@@ -1316,7 +1829,7 @@ __simd_callee__ inline void Squeeze(U0& dst, U0& src, AscendC::Reg::MaskReg& mas
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) GatherMask(A&&... args) { return Squeeze<T...>(static_cast<A&&>(args)...); }
 // Reg.Arange: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/索引操作/Arange.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::IndexOrder t1 = AscendC::Reg::IndexOrder::INCREASE_ORDER, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::IndexOrder t0 = AscendC::Reg::IndexOrder::INCREASE_ORDER, typename t1 = AscendC::DefaultType, typename U0, typename S0>
 __simd_callee__ inline void Arange(U0& dst, S0 start)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Arange: argument of role T is not a RegTensor");
@@ -1327,7 +1840,7 @@ __simd_callee__ inline void Arange(U0& dst, S0 start)
 #endif
 }
 // Reg.Reduce: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/归约计算/Reduce.md
-template <AscendC::ReduceType tlead, typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskMergeMode::ZEROING, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <AscendC::ReduceType tlead, typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
 __simd_callee__ inline void Reduce(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Reduce: argument of role T is not a RegTensor");
@@ -1346,7 +1859,7 @@ __simd_callee__ inline void ReduceMax(A&&... args) { Reduce<AscendC::ReduceType:
 template <typename... T, typename... A>
 __simd_callee__ inline void ReduceMin(A&&... args) { Reduce<AscendC::ReduceType::MIN, T...>(static_cast<A&&>(args)...); }
 // Reg.Pack: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据压缩/Pack.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::HighLowPart t2 = AscendC::Reg::HighLowPart::LOWEST, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::HighLowPart t0 = AscendC::Reg::HighLowPart::LOWEST, typename U0, typename U1>
 __simd_callee__ inline void Pack(U0& dst, U1& src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Pack: argument of role T is not a RegTensor");
@@ -1358,14 +1871,14 @@ __simd_callee__ inline void Pack(U0& dst, U1& src)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Pack has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::HighLowPart t2 = AscendC::Reg::HighLowPart::LOWEST>
+template <AscendC::Reg::HighLowPart t0>
 __simd_callee__ inline void Pack(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src)
 {
 }
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskPack(A&&... args) { return Pack<T...>(static_cast<A&&>(args)...); }
 // Reg.UnPack: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据压缩/UnPack.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::HighLowPart t2 = AscendC::Reg::HighLowPart::LOWEST, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::HighLowPart t0 = AscendC::Reg::HighLowPart::LOWEST, typename U0, typename U1>
 __simd_callee__ inline void UnPack(U0& dst, U1& src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::UnPack: argument of role T is not a RegTensor");
@@ -1377,14 +1890,14 @@ __simd_callee__ inline void UnPack(U0& dst, U1& src)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::UnPack has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::HighLowPart t2 = AscendC::Reg::HighLowPart::LOWEST>
+template <AscendC::Reg::HighLowPart t0>
 __simd_callee__ inline void UnPack(AscendC::Reg::MaskReg& dst, AscendC::Reg::MaskReg& src)
 {
 }
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) MaskUnPack(A&&... args) { return UnPack<T...>(static_cast<A&&>(args)...); }
 // Reg.ReduceDataBlock: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/归约计算/ReduceDataBlock.md
-template <AscendC::ReduceType tlead, typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskMergeMode::ZEROING, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <AscendC::ReduceType tlead, typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
 __simd_callee__ inline void ReduceDataBlock(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::ReduceDataBlock: argument of role T is not a RegTensor");
@@ -1403,7 +1916,7 @@ __simd_callee__ inline void ReduceMaxWithDataBlock(A&&... args) { ReduceDataBloc
 template <typename... T, typename... A>
 __simd_callee__ inline void ReduceMinWithDataBlock(A&&... args) { ReduceDataBlock<AscendC::ReduceType::MIN, T...>(static_cast<A&&>(args)...); }
 // Reg.PairReduceElem: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/归约计算/PairReduceElem.md
-template <AscendC::Reg::PairReduce tlead, typename T0 = AscendC::DefaultType, auto t0 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <AscendC::Reg::PairReduce tlead, typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
 __simd_callee__ inline void PairReduceElem(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::PairReduceElem: argument of role T is not a RegTensor");
@@ -1417,7 +1930,7 @@ __simd_callee__ inline void PairReduceElem(U0& dst, U1& src, AscendC::Reg::MaskR
 template <typename... T, typename... A>
 __simd_callee__ inline void PairReduceSum(A&&... args) { PairReduceElem<AscendC::Reg::PairReduce::SUM, T...>(static_cast<A&&>(args)...); }
 // Reg.MaskGenWithRegTensor: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/MaskReg搬入（MaskGenWithRegTensor）.md
-template <typename T0, auto t0, int16_t t1, typename U0>
+template <typename T0, int16_t t0, typename U0>
 __simd_callee__ inline void MaskGenWithRegTensor(AscendC::Reg::MaskReg& dst, U0& src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::MaskGenWithRegTensor: argument of role T is not a RegTensor");
@@ -1428,7 +1941,7 @@ __simd_callee__ inline void MaskGenWithRegTensor(AscendC::Reg::MaskReg& dst, U0&
 #endif
 }
 // Reg.LoadUnAlignPre: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void LoadUnAlignPre(AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0* src)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlignPre: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1436,7 +1949,7 @@ __simd_callee__ inline void LoadUnAlignPre(AscendC::Reg::UnalignRegForLoad& ureg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlignPre has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void LoadUnAlignPre(AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0* src, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlignPre: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1447,7 +1960,7 @@ __simd_callee__ inline void LoadUnAlignPre(AscendC::Reg::UnalignRegForLoad& ureg
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) DataCopyUnAlignPre(A&&... args) { return LoadUnAlignPre<T...>(static_cast<A&&>(args)...); }
 // Reg.LoadUnAlign: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/连续非对齐搬入（LoadUnAlign）.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0* src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadUnAlign: argument of role T is not a RegTensor");
@@ -1457,7 +1970,7 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadUnAlign: argument of role T is not a RegTensor");
@@ -1467,7 +1980,7 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0*& src, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadUnAlign: argument of role T is not a RegTensor");
@@ -1477,7 +1990,17 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0*& src, int32_t stride)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadUnAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::LoadUnAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::LoadUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::LoadUnAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad& ureg, __ubuf__ T0* src, AscendC::Reg::AddrReg offset, int32_t inc)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::LoadUnAlign: argument of role T is not a RegTensor");
@@ -1488,7 +2011,7 @@ __simd_callee__ inline void LoadUnAlign(U0& dst, AscendC::Reg::UnalignRegForLoad
 #endif
 }
 // Reg.StoreUnAlign: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1498,7 +2021,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Re
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1508,7 +2031,17 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Re
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreUnAlign(__ubuf__ T0*& dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreUnAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1518,7 +2051,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1528,7 +2061,17 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreUnAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1538,7 +2081,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
@@ -1548,7 +2091,17 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, typename A_dst>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, typename U0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreUnAlign(__ubuf__ T0* dst, U0& src, AscendC::Reg::UnalignRegForStore& ureg, AscendC::Reg::AddrReg offset)
+{
+    static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::StoreUnAlign: argument of role T is not a RegTensor");
+    static_assert(ascreg_detail::agree<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>, "AscendC::Reg::StoreUnAlign: the template argument of T does not match the register");
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>, ascreg_detail::elem_t<U0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlign: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlign has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType, typename A_dst>
 __simd_callee__ inline void StoreUnAlign(__ubuf__ A_dst*& dst, AscendC::Reg::MaskReg& src, AscendC::Reg::UnalignRegForStore& ureg)
 {
 #ifdef ASCREG_EXEC
@@ -1556,7 +2109,7 @@ __simd_callee__ inline void StoreUnAlign(__ubuf__ A_dst*& dst, AscendC::Reg::Mas
 #endif
 }
 // Reg.StoreUnAlignPost: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/连续非对齐搬出（StoreUnAlign）.md
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1564,7 +2117,7 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::Un
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::PostLiteral t1>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_UPDATE, int> = 0>
 __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1572,7 +2125,15 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::Un
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::PostLiteral t0, std::enable_if_t<t0 == AscendC::Reg::PostLiteral::POST_MODE_NORMAL, int> = 0>
+__simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0*& dst, AscendC::Reg::UnalignRegForStore& ureg, int32_t stride)
+{
+    static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
+#ifdef ASCREG_EXEC
+    static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
+#endif
+}
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0* dst, AscendC::Reg::UnalignRegForStore& ureg)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1580,7 +2141,7 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0* dst, AscendC::Reg::Una
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::StoreUnAlignPost has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0>
+template <typename T0 = AscendC::DefaultType>
 __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0* dst, AscendC::Reg::UnalignRegForStore& ureg, AscendC::Reg::AddrReg offset)
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<bool>, ascreg_detail::combo<int8_t>, ascreg_detail::combo<uint8_t>, ascreg_detail::combo<fp8_e4m3fn_t>, ascreg_detail::combo<fp8_e5m2_t>, ascreg_detail::combo<fp8_e8m0_t>, ascreg_detail::combo<hifloat8_t>, ascreg_detail::combo<int4x2_t>, ascreg_detail::combo<fp4x2_e2m1_t>, ascreg_detail::combo<fp4x2_e1m2_t>, ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>, ascreg_detail::combo<int64_t>, ascreg_detail::combo<uint64_t>>>, "AscendC::Reg::StoreUnAlignPost: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1591,7 +2152,7 @@ __simd_callee__ inline void StoreUnAlignPost(__ubuf__ T0* dst, AscendC::Reg::Una
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) DataCopyUnAlignPost(A&&... args) { return StoreUnAlignPost<T...>(static_cast<A&&>(args)...); }
 // Reg.Load: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/Load.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Load(U0& dst, __ubuf__ T0* src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Load: argument of role T is not a RegTensor");
@@ -1602,7 +2163,7 @@ __simd_callee__ inline void Load(U0& dst, __ubuf__ T0* src)
 #endif
 }
 // Reg.Store: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/Store.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Store(__ubuf__ T0* dst, U0& src, int32_t count)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Store: argument of role T is not a RegTensor");
@@ -1612,7 +2173,7 @@ __simd_callee__ inline void Store(__ubuf__ T0* dst, U0& src, int32_t count)
     static_assert(ascreg_detail::always_false<T0>, "AscendC::Reg::Store has no CPU implementation in ascreg_decl.h");
 #endif
 }
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Store(__ubuf__ T0* dst, U0& src)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Store: argument of role T is not a RegTensor");
@@ -1623,7 +2184,7 @@ __simd_callee__ inline void Store(__ubuf__ T0* dst, U0& src)
 #endif
 }
 // Reg.AbsSub: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/AbsSub.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void AbsSub(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::AbsSub: argument of role T is not a RegTensor");
@@ -1636,7 +2197,7 @@ __simd_callee__ inline void AbsSub(U0& dst, U0& src0, U0& src1, AscendC::Reg::Ma
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) FusedAbsSub(A&&... args) { return AbsSub<T...>(static_cast<A&&>(args)...); }
 // Reg.MulAddDst: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/MulAddDst.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void MulAddDst(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::MulAddDst: argument of role T is not a RegTensor");
@@ -1649,7 +2210,7 @@ __simd_callee__ inline void MulAddDst(U0& dst, U0& src0, U0& src1, AscendC::Reg:
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) Mula(A&&... args) { return MulAddDst<T...>(static_cast<A&&>(args)...); }
 // Reg.MulDstAdd: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/MulDstAdd.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t0 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void MulDstAdd(U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::MulDstAdd: argument of role T is not a RegTensor");
@@ -1662,7 +2223,7 @@ __simd_callee__ inline void MulDstAdd(U0& dst, U0& src0, U0& src1, AscendC::Reg:
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) FusedMulDstAdd(A&&... args) { return MulDstAdd<T...>(static_cast<A&&>(args)...); }
 // Reg.Axpy: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/Axpy.md
-template <typename T0 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
+template <typename T0 = AscendC::DefaultType, typename t0 = AscendC::DefaultType, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename S0>
 __simd_callee__ inline void Axpy(U0& dst, U0& src, S0 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Axpy: argument of role T is not a RegTensor");
@@ -1673,7 +2234,7 @@ __simd_callee__ inline void Axpy(U0& dst, U0& src, S0 scalar, AscendC::Reg::Mask
 #endif
 }
 // Reg.ExpSub: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/ExpSub.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::RegLayout t2 = AscendC::Reg::RegLayout::ZERO, AscendC::Reg::MaskMergeMode t3 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, AscendC::Reg::RegLayout t0 = AscendC::Reg::RegLayout::ZERO, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
 __simd_callee__ inline void ExpSub(U0& dst, U1& src0, U1& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::ExpSub: argument of role T is not a RegTensor");
@@ -1688,7 +2249,7 @@ __simd_callee__ inline void ExpSub(U0& dst, U1& src0, U1& src1, AscendC::Reg::Ma
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) FusedExpSub(A&&... args) { return ExpSub<T...>(static_cast<A&&>(args)...); }
 // Reg.Mull: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/Mull.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Mull(U0& dst0, U0& dst1, U0& src0, U0& src1, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Mull: argument of role T is not a RegTensor");
@@ -1699,7 +2260,7 @@ __simd_callee__ inline void Mull(U0& dst0, U0& dst1, U0& src0, U0& src1, AscendC
 #endif
 }
 // Reg.AddC: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/AddC.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void AddC(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& carry_src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::AddC: argument of role T is not a RegTensor");
@@ -1712,7 +2273,7 @@ __simd_callee__ inline void AddC(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) AddCarryOuts(A&&... args) { return AddC<T...>(static_cast<A&&>(args)...); }
 // Reg.SubC: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/基础算术/SubC.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void SubC(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0, U0& src1, AscendC::Reg::MaskReg& carry_src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::SubC: argument of role T is not a RegTensor");
@@ -1725,7 +2286,7 @@ __simd_callee__ inline void SubC(AscendC::Reg::MaskReg& carry, U0& dst, U0& src0
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) SubCarryOuts(A&&... args) { return SubC<T...>(static_cast<A&&>(args)...); }
 // Reg.Scatter: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬出/离散搬出（Scatter）.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, typename U0, typename U1>
 __simd_callee__ inline void Scatter(__ubuf__ T0* dst, U0& src, U1& index, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Scatter: argument of role T is not a RegTensor");
@@ -1740,7 +2301,7 @@ __simd_callee__ inline void Scatter(__ubuf__ T0* dst, U0& src, U1& index, Ascend
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) DataCopyScatter(A&&... args) { return Scatter<T...>(static_cast<A&&>(args)...); }
 // Reg.GatherB: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/Reg数据搬入/离散搬入（GatherB）.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename U0, typename U1>
 __simd_callee__ inline void GatherB(U0& dst, __ubuf__ T0* base, U1& index, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::GatherB: argument of role T is not a RegTensor");
@@ -1754,7 +2315,7 @@ __simd_callee__ inline void GatherB(U0& dst, __ubuf__ T0* base, U1& index, Ascen
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) DataCopyGatherB(A&&... args) { return GatherB<T...>(static_cast<A&&>(args)...); }
 // Reg.Histograms: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/直方图计算/Histograms.md
-template <typename T0, typename T1 = AscendC::DefaultType, auto t0, auto t1, AscendC::Reg::HistogramsBinType t2, AscendC::Reg::HistogramsType t3, typename U0, typename U1>
+template <typename T0, typename T1 = AscendC::DefaultType, AscendC::Reg::HistogramsBinType t0, AscendC::Reg::HistogramsType t1, typename U0, typename U1>
 __simd_callee__ inline void Histograms(U1& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Histograms: argument of role T is not a RegTensor");
@@ -1767,7 +2328,7 @@ __simd_callee__ inline void Histograms(U1& dst, U0& src, AscendC::Reg::MaskReg& 
 #endif
 }
 // Reg.Unsqueeze: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/数据压缩/Unsqueeze.md
-template <typename T0 = AscendC::DefaultType, auto t0, typename U0>
+template <typename T0 = AscendC::DefaultType, typename U0>
 __simd_callee__ inline void Unsqueeze(U0& dst, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Unsqueeze: argument of role T is not a RegTensor");
@@ -1780,7 +2341,7 @@ __simd_callee__ inline void Unsqueeze(U0& dst, AscendC::Reg::MaskReg& mask)
 template <typename... T, typename... A>
 __simd_callee__ inline decltype(auto) PrefixSum(A&&... args) { return Unsqueeze<T...>(static_cast<A&&>(args)...); }
 // Reg.MoveMask: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/MaskReg计算/MoveMask.md
-template <typename T0, auto t0>
+template <typename T0>
 __simd_callee__ inline AscendC::Reg::MaskReg MoveMask()
 {
     static_assert(ascreg_detail::legal_v<ascreg_detail::combo<ascreg_detail::pick_t<AscendC::ascreg_given::known<T0>>>, ascreg_detail::list<ascreg_detail::combo<int16_t>, ascreg_detail::combo<uint16_t>, ascreg_detail::combo<half>, ascreg_detail::combo<bfloat16_t>, ascreg_detail::combo<int32_t>, ascreg_detail::combo<uint32_t>, ascreg_detail::combo<float>>>, "AscendC::Reg::MoveMask: illegal dtype combination (see the legal ones in ascreg_decl.h)");
@@ -1790,7 +2351,7 @@ __simd_callee__ inline AscendC::Reg::MaskReg MoveMask()
     return {};
 }
 // Reg.Cast: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/类型转换/Cast.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, auto t2 = AscendC::Reg::castTrait, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0 = AscendC::Reg::castTrait, typename U0, typename U1>
 __simd_callee__ inline void Cast(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Cast: argument of role T is not a RegTensor");
@@ -1803,7 +2364,7 @@ __simd_callee__ inline void Cast(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
 #endif
 }
 // Reg.Truncate: dtypes (T); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/类型转换/Truncate.md
-template <typename T0 = AscendC::DefaultType, auto t0, AscendC::RoundMode t1 = AscendC::RoundMode::CAST_NONE, AscendC::Reg::MaskMergeMode t2 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
+template <typename T0 = AscendC::DefaultType, AscendC::RoundMode t0 = AscendC::RoundMode::CAST_NONE, AscendC::Reg::MaskMergeMode t1 = AscendC::Reg::MaskMergeMode::ZEROING, typename U0>
 __simd_callee__ inline void Truncate(U0& dst, U0& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Truncate: argument of role T is not a RegTensor");
@@ -1814,7 +2375,7 @@ __simd_callee__ inline void Truncate(U0& dst, U0& src, AscendC::Reg::MaskReg& ma
 #endif
 }
 // Reg.MulsCast: dtypes (T0, T1, T2); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/复合计算/MulsCast.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, typename T2 = AscendC::DefaultType, auto t0, auto t1 = AscendC::Reg::MaskMergeMode::ZEROING, auto t2 = AscendC::Reg::MaskMergeMode::ZEROING, AscendC::Reg::RegLayout t3 = AscendC::Reg::RegLayout::ZERO, typename U0, typename U1, typename S2>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, typename T2 = AscendC::DefaultType, AscendC::Reg::RegLayout t0 = AscendC::Reg::RegLayout::ZERO, typename U0, typename U1, typename S2>
 __simd_callee__ inline void MulsCast(U0& dst, U1& src, S2 scalar, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::MulsCast: argument of role T0 is not a RegTensor");
