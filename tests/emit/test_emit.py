@@ -321,26 +321,28 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 @__simd_vf__
-def any_order(src: UbPtr[float32_t], dst: UbPtr[float32_t]) -> None:
+def post_update(src: UbPtr[float32_t], dst: UbPtr[float32_t]) -> None:
     reg = Reg.RegTensor[float32_t]()
     at = Ref(src)  # the parameter itself in C++ (LoadAlign's T*&)
-    Reg.LoadAlign[float32_t, Reg.LoadDist.DIST_NORM, Reg.PostLiteral.POST_MODE_UPDATE](reg, at, 64)
+    Reg.LoadAlign[float32_t, Reg.PostLiteral.POST_MODE_UPDATE, Reg.LoadDist.DIST_NORM](reg, at, 64)
     mask = Reg.CreateMask[float32_t]()  # a MaskReg& parameter takes a variable, not a temporary
     Reg.StoreAlign(dst, reg, mask)
 
 
-def run_any_order() -> None:
+def run_post_update() -> None:
     ub = UnifiedBuffer()
     src, dst = ub.alloc(float32_t, 128), ub.alloc(float32_t, 64)
     src.write(np.arange(128, dtype=np.float32))
-    any_order(src, dst)
+    post_update(src, dst)
 
 
-def test_template_arguments_are_put_in_cpp_order(tmp_path: Path) -> None:
-    text = emit(any_order, run=run_any_order)
+def test_template_arguments_are_the_cpp_list(tmp_path: Path) -> None:
+    # ascreg takes a C++ template argument list only, in its order; the header declares each
+    # list as one overload (here LoadAlign<T, POST, LoadDist> of the post-update form)
+    text = emit(post_update, run=run_post_update)
     assert (
         "LoadAlign<float, AscendC::Reg::PostLiteral::POST_MODE_UPDATE, "
         "AscendC::Reg::LoadDist::DIST_NORM>(reg, src, 64);" in text
     )
     if COMPILER is not None:
-        assert syntax_errors({"any_order": text}, tmp_path) == {"any_order": []}
+        assert syntax_errors({"post_update": text}, tmp_path) == {"post_update": []}

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import enum
 import importlib
+import inspect
+import types
 from pathlib import Path
 
 from ascreg._dtypes import Scalar, bool_
@@ -768,8 +770,138 @@ PREAMBLE = """\
 """
 
 
+def _hand_declared() -> frozenset[str]:
+    """The names the fragments, the enumerations and the constants declare."""
+    from ascreg.emit._tokens import api_names
+
+    texts = [_part(n) for n in HAND_WRITTEN]
+    return api_names("\n".join([*texts, render_enums(), render_constants(), render_simt_types()]))
+
+
 def _part(name: str) -> str:
     return (PARTS / name).read_text(encoding="utf-8").rstrip() + "\n"
+
+
+# -- the rest of ascreg.basic --------------------------------------------------------------------
+
+HAND_WRITTEN = ("base.h", "types.h", "api.h")
+
+
+def render_basic(declared: frozenset[str]) -> str:
+    """A declaration of every public ``ascreg.basic`` name no fragment or enumeration declares.
+
+    They are generated from the Python objects, as loosely as the object says: a constant is a
+    ``constexpr`` of its value; a function template or class template has its C++ template
+    parameter lists (``Signature``), a memory-level vector row (``Add(dst, src0, src1, count)``)
+    or another function is a template taking any arguments (``<T>`` or ``<T, U>`` then
+    enumeration members), returning a value that converts to any type; a struct is constructible
+    from any fields. So emitted code that uses them compiles and is checked by name, arity of
+    template arguments where a signature gives it, not by operand types.
+    """
+    import ascreg.basic as basic
+    from ascreg.basic import _template
+
+    names = [n for n in basic.__all__ if n not in declared]
+    names.sort(key=lambda n: _order(n, getattr(basic, n)))
+    lines = []
+    for name in names:
+        value = getattr(basic, name)
+        text = "" if inspect.ismodule(value) else _basic_declaration(name, value, _template)
+        if text:
+            lines.append(text)
+    return "namespace AscendC {\n" + "\n".join(lines) + "\n}  // namespace AscendC"
+
+
+def _order(name: str, value: object) -> int:
+    """Types first, then their other names, then the rest (constants of a struct type)."""
+    if not isinstance(value, type):
+        return 2
+    return 0 if value.__name__ == name or issubclass(value, enum.Enum) else 1
+
+
+def _basic_declaration(name: str, value: object, template: types.ModuleType) -> str:
+    """The C++ declaration of one ``ascreg.basic`` object (empty: nothing to declare)."""
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        return f"using {name} = {enum_name(value)};"  # an alias (QuePosition is TPosition)
+    if isinstance(value, bool):
+        return f"constexpr bool {name} = {'true' if value else 'false'};"
+    if isinstance(value, int) and not isinstance(value, enum.Enum):
+        return f"constexpr {_int_type(value)} {name} = {value}{'ULL' if value >= 2**63 else ''};"
+    if isinstance(value, float):
+        text = (
+            "__builtin_nanf(\"\")" if value != value
+            else f"{'-' if value < 0 else ''}__builtin_inff()" if abs(value) == float("inf")
+            else repr(value) + "f"
+        )  # fmt: skip
+        return f"constexpr float {name} = {text};"
+    if isinstance(value, str):
+        return f"constexpr ascreg_detail::cstr {name} = \"{value}\";"
+    if isinstance(value, type):
+        signatures = getattr(value, "template_signatures", None)
+        head = _template_head(signatures[0], template) + " " if signatures else ""
+        real = value.__name__
+        if real != name and real in vars(importlib.import_module("ascreg.basic")):
+            if not signatures:  # another name of a declared struct (MultiCopyConfig)
+                return f"using {name} = {real};"
+            args = ", ".join(p[0] for p in signatures[0].params)
+            return f"{head}using {name} = {real}<{args}>;"
+        return f"{head}struct {name} {{ template <typename... A> constexpr {name}(A&&...) {{}} }};"
+    if callable(value) and isinstance(getattr(value, "spec", None), template.TemplateSpec):
+        return "\n".join(
+            f"{_template_head(sig, template, variadic=True)} __aicore__ ascreg_detail::any "
+            f"{name}(A&&... args);"
+            for sig in value.spec.signatures
+        )
+    if callable(value):
+        return (
+            f"template <typename T = DefaultType, auto... modes, typename... A> __aicore__ "
+            f"ascreg_detail::any {name}(A&&... args);\n"
+            f"template <typename T, typename U, auto... modes, typename... A> __aicore__ "
+            f"ascreg_detail::any {name}(A&&... args);"
+        )
+    kind = type(value).__name__
+    if kind in vars(importlib.import_module("ascreg.basic")):
+        return f"constexpr {kind} {name} = {{}};"  # a struct value (DEFAULT_SORT_CONFIG)
+    return f"inline ascreg_detail::any {name};"
+
+
+def _int_type(value: int) -> str:
+    for spelled, low, high in (("uint32_t", 0, 2**32), ("int32_t", -(2**31), 2**31),
+                               ("int64_t", -(2**63), 2**63)):  # fmt: skip
+        if low <= value < high:
+            return spelled
+    return "uint64_t"
+
+
+def _template_head(sig: object, template: types.ModuleType, variadic: bool = False) -> str:
+    """``template <...>`` of one ``Signature`` (a type, an integer, a bool, an enum member)."""
+    params = []
+    for pname, kind, default in sig.params:  # type: ignore[attr-defined]
+        if kind is template.TYPENAME:
+            head = f"typename {pname}"
+            spelled = "DefaultType"
+        else:
+            head = {template.INTEGER: "int64_t", template.BOOLEAN: "bool"}.get(kind, "auto")
+            head = f"{head} {pname}"
+            spelled = _default_text(default)
+        if default is not template.NO_DEFAULT and spelled:
+            head += f" = {spelled}"
+        elif default is not template.NO_DEFAULT and kind is template.TYPENAME:
+            head += " = DefaultType"
+        params.append(head)
+    if variadic:
+        params.append("typename... A")
+    return f"template <{', '.join(params)}>"
+
+
+def _default_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return f"{enum_name(type(value))}::{value.name}"
+    return ""
 
 
 def render_header() -> str:
@@ -795,6 +927,8 @@ def render_header() -> str:
         "// ---- SIMT rows ----",
         render_simt(),
         _part("api.h"),
+        "// ---- the rest of ascreg.basic (generated from the Python objects) ----",
+        render_basic(_hand_declared()),
         "#endif  // ASCREG_DECL_H",
     ]
     return "\n".join(s.rstrip() for s in sections) + "\n"

@@ -1611,9 +1611,7 @@ class FunctionEmitter:
             )
         func = node.func
         template = ""
-        subscript = None
         if isinstance(func, ast.Subscript):
-            subscript = func
             template = self._template_args(func)
             func = func.value
         if isinstance(func, ast.Attribute) and func.attr == "cast" and not template:
@@ -1652,8 +1650,6 @@ class FunctionEmitter:
         if isinstance(resolved, Api):
             if resolved.spelling == "asc_vf_call" and not template:
                 raise self.where.error(node, "write asc_vf_call[F](...)")
-            if subscript is not None:
-                template = _reorder(resolved.value, subscript, template, self)
             return f"{resolved.spelling}{template}({self._args(args)})"
         if isinstance(func, ast.Attribute):
             owner = self._resolve(func.value)
@@ -1900,56 +1896,6 @@ def _only_not_none(test: ast.expr) -> bool:
         and isinstance(test.comparators[0], ast.Constant)
         and test.comparators[0].value is None
     )
-
-
-def _reorder(op: Any, node: ast.Subscript, template: str, emitter: FunctionEmitter) -> str:
-    """Put an op's template arguments in C++ order (ascreg takes them in any order).
-
-    The dtypes come first as written; the other arguments follow the first subscript pattern of
-    the op's row that has exactly their kinds. Without a row or a matching pattern, the written
-    order stays (and the header says whether C++ takes it).
-    """
-    spec = getattr(op, "spec", None)
-    shape = getattr(spec, "shape", None)
-    if shape is None or not hasattr(shape, "subscripts") or getattr(shape, "lead", None):
-        return template
-    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-    dtypes: list[tuple[str | None, str]] = []
-    tokens: list[tuple[str | None, str]] = []
-    for item in items:
-        kind = _token_kind(emitter, item)
-        (dtypes if kind is None else tokens).append((kind, emitter._template_arg(item)))
-    if len(tokens) < 2:
-        return template
-    wanted = sorted(str(k) for k, _ in tokens)
-    for _, patterns in shape.subscripts:
-        for pattern in patterns:
-            if sorted(pattern) == wanted:
-                ordered = sorted(tokens, key=lambda t: list(pattern).index(str(t[0])))
-                return "<" + ", ".join(text for _, text in [*dtypes, *ordered]) + ">"
-    return template
-
-
-def _token_kind(emitter: FunctionEmitter, node: ast.expr) -> str | None:
-    """Return the subscript-token kind of a template argument (None: a dtype)."""
-    resolved = emitter._resolve(node)
-    if isinstance(resolved, TypeName | TypeAlias):
-        return None
-    if isinstance(resolved, Local):
-        if resolved.ctype.kind == "typename":
-            return None
-        return resolved.ctype.name.rsplit("::", 1)[-1] or None
-    value = getattr(resolved, "value", None)
-    if isinstance(value, enum.Enum):
-        name = type(value).__name__
-        if name == "PostLiteral":
-            return "POST" if value.name == "POST_MODE_UPDATE" else "NORMAL"
-        return name
-    if isinstance(value, type) and value.__name__.startswith("RegTrait"):
-        return "TRAIT"
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return "OFFSET"
-    return None
 
 
 _CALLEE = {"simd": "__simd_callee__", "simt": "__simt_callee__", "kernel": "__aicore__"}

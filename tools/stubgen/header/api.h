@@ -86,6 +86,7 @@ template <typename T = DefaultType, auto... modes, typename... A> __simd_callee_
 }  // namespace Reg
 
 // The basic API (kernel_operator.h): tensors, queues, copies, flags.
+#define GM_ADDR __gm__ uint8_t*
 __aicore__ void InitSocState();
 __aicore__ int64_t GetBlockIdx();
 __aicore__ int64_t GetBlockNum();
@@ -139,10 +140,24 @@ public:
 };
 class TPipe {
 public:
+    template <HardEvent event> __aicore__ int8_t FetchEventID();
+    template <HardEvent event> __aicore__ void ReleaseEventID(int8_t id);
+    template <HardEvent event> __aicore__ int8_t AllocEventID();
     template <class Q> __aicore__ bool InitBuffer(Q& que, uint8_t num, uint32_t len);
     template <TPosition pos> __aicore__ bool InitBuffer(TBuf<pos>& buf, uint32_t len);
 };
-template <Hardware hw> class LocalMemAllocator {
+__aicore__ TPipe* GetTPipePtr();
+using TEventID = int8_t;
+// NumericLimits<T>::M() and the vector form M(dst, count) of each member.
+#define ASCREG_LIMIT(M) \
+    __aicore__ static T M(); \
+    __aicore__ static void M(const LocalTensor<T>& dst, uint32_t count);
+template <typename T> struct NumericLimits {
+    ASCREG_LIMIT(Max) ASCREG_LIMIT(Min) ASCREG_LIMIT(Lowest) ASCREG_LIMIT(DeNormMin) ASCREG_LIMIT(Infinity)
+    ASCREG_LIMIT(NegativeInfinity) ASCREG_LIMIT(QuietNaN) ASCREG_LIMIT(SignalingNaN)
+};
+#undef ASCREG_LIMIT
+template <Hardware hw = Hardware::UB> class LocalMemAllocator {
 public:
     template <typename T, uint32_t count> __aicore__ LocalTensor<T> Alloc();
     template <typename T> __aicore__ LocalTensor<T> Alloc(uint32_t count);

@@ -92,6 +92,12 @@ namespace ascreg_detail {
 template <class... T> struct combo {};
 template <class... C> struct list {};
 struct unknown {};
+using cstr = const char*;
+// The result of a generated declaration that does not say its type: it converts to any type.
+struct any {
+    template <class X> operator X() const;
+    template <class... A> any operator()(A&&...) const;
+};
 template <class T> inline constexpr bool always_false = false;
 template <class Q, class C> struct role_ok : std::bool_constant<std::is_same_v<Q, unknown> || std::is_same_v<Q, C>> {};
 template <class Q, class C> struct matches;

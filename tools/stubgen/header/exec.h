@@ -33,12 +33,17 @@ template <typename T, auto pattern, const AscendC::Reg::RegTrait& trait> MaskReg
     static_assert(pattern == AscendC::Reg::MaskPattern::ALL, "ASCREG_EXEC: CreateMask<T, ALL> only");
     return first_lanes<T>(256);
 }
-template <typename T, auto t0, auto t1, typename U> void LoadAlign(U& dst, __ubuf__ T* src) {
-    static_assert(std::is_same_v<decltype(t0), AscendC::Reg::LoadDist> && t0 == AscendC::Reg::LoadDist::DIST_NORM,
-                  "ASCREG_EXEC: LoadAlign with DIST_NORM only");
+template <class D> constexpr bool dist_norm(D dist) {
+    if constexpr (std::is_same_v<D, AscendC::Reg::LoadDist>) return dist == AscendC::Reg::LoadDist::DIST_NORM;
+    else if constexpr (std::is_same_v<D, AscendC::Reg::StoreDist>) return dist == AscendC::Reg::StoreDist::DIST_NORM;
+    else return false;
+}
+template <typename T, auto... dist, typename U> void LoadAlign(U& dst, __ubuf__ T* src) {
+    static_assert(sizeof...(dist) == 1 && (dist_norm(dist) && ...), "ASCREG_EXEC: LoadAlign<T, DIST_NORM> only");
     __builtin_memcpy(dst.lane, src, sizeof(dst.lane));
 }
-template <typename T, auto t0, auto t1, typename U> void StoreAlign(__ubuf__ T* dst, U& src, MaskReg& mask) {
+template <typename T, auto... dist, typename U> void StoreAlign(__ubuf__ T* dst, U& src, MaskReg& mask) {
+    static_assert(sizeof...(dist) == 1 && (dist_norm(dist) && ...), "ASCREG_EXEC: StoreAlign<T, DIST_NORM> only");
     using L = lane_t<U>;
     for (unsigned i = 0; i < lanes_of<U>; ++i)
         if (mask_bit(mask, i * step_of<L>)) dst[i] = src.lane[i];
