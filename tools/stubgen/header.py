@@ -229,9 +229,7 @@ def dtype_count(shape: RegShape) -> int:
 
 def is_token_only(shape: RegShape) -> bool:
     """Whether a subscript may be tokens alone (C++ ``Pack<part>``; not the dtype lists)."""
-    return not shape.lead and any(
-        p and p[0] not in TYPE_TOKENS for p in shape.patterns("plain")
-    )
+    return not shape.lead and any(p and p[0] not in TYPE_TOKENS for p in shape.patterns("plain"))
 
 
 def tails(shape: RegShape, bound: str) -> tuple[tuple[str, ...], ...]:
@@ -248,9 +246,7 @@ def token_families(spelled: tuple[tuple[str, ...], ...]) -> list[list[tuple[str,
     (``Duplicate<T, U>``, ``Duplicate<T, mode, U>``, ``Duplicate<T, part, mode>``).
     """
     present = set(spelled)
-    maximal = [
-        t for t in spelled if not any(len(o) > len(t) and o[: len(t)] == t for o in present)
-    ]
+    maximal = [t for t in spelled if not any(len(o) > len(t) and o[: len(t)] == t for o in present)]
     families = []
     for i, tail in enumerate(maximal):
         shortest = min(n for n in range(len(tail) + 1) if tail[:n] in present)
@@ -835,7 +831,7 @@ def _basic_declaration(name: str, value: object, template: types.ModuleType) -> 
         )  # fmt: skip
         return f"constexpr float {name} = {text};"
     if isinstance(value, str):
-        return f"constexpr ascreg_detail::cstr {name} = \"{value}\";"
+        return f'constexpr ascreg_detail::cstr {name} = "{value}";'
     if isinstance(value, type):
         signatures = getattr(value, "template_signatures", None)
         head = _template_head(signatures[0], template) + " " if signatures else ""
