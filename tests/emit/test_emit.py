@@ -23,11 +23,11 @@ import numpy as np
 import pytest
 
 import ascreg
-from ascreg import Ref, Reg, UbPtr, UnifiedBuffer, float32_t
+from ascreg import Ref, Reg, UbPtr, UnifiedBuffer, float32_t, uint16_t, uint32_t
 from ascreg.c_api import __simd_vf__
 from ascreg.emit import EmitError, emit, header_path, kernels_of
 from ascreg.emit._tokens import api_names
-from ascreg.examples import EXAMPLES, asc_shiftright, shiftright_vf
+from ascreg.examples import EXAMPLES, asc_shiftright, c_api_cast, shiftright_vf
 
 COMPILER = shutil.which(os.environ.get("CXX", "g++")) or shutil.which("g++")
 needs_gxx = pytest.mark.skipif(
@@ -346,3 +346,32 @@ def test_template_arguments_are_the_cpp_list(tmp_path: Path) -> None:
     )
     if COMPILER is not None:
         assert syntax_errors({"post_update": text}, tmp_path) == {"post_update": []}
+
+
+@__simd_vf__
+def sign_bits(src: UbPtr[float32_t], dst: UbPtr[float32_t]) -> None:
+    reg = Reg.RegTensor[float32_t]()
+    Reg.LoadAlign(reg, src)
+    bits = Reg.RegTensor[uint32_t](reg)  # a view: writes through it change reg
+    mask = Reg.CreateMask[uint32_t]()
+    Reg.ShiftRights(bits, bits, uint16_t(31), mask)
+    Reg.StoreAlign(dst, reg, mask)
+
+
+def run_sign_bits() -> None:
+    ub = UnifiedBuffer()
+    src, dst = ub.alloc(float32_t, 64), ub.alloc(float32_t, 64)
+    src.write(np.linspace(-2, 2, 64, dtype=np.float32))
+    sign_bits(src, dst)
+
+
+def test_a_register_view_is_a_reference_cast(tmp_path: Path) -> None:
+    text = emit(sign_bits, run=run_sign_bits)
+    assert (
+        "AscendC::Reg::RegTensor<uint32_t>& bits = (AscendC::Reg::RegTensor<uint32_t>&)reg;"
+        in text
+    )
+    if COMPILER is not None:
+        assert syntax_errors({"sign_bits": text}, tmp_path) == {"sign_bits": []}
+    cast = emit_quietly(*kernels_of(c_api_cast), run=c_api_cast.main)
+    assert "(vector_int32_t)dst_reg" in cast  # the C API's value cast

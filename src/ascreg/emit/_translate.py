@@ -1175,6 +1175,9 @@ class FunctionEmitter:
             if not (isinstance(value, ast.Call) and self._is_ref_call(value) and value.args):
                 raise self.where.error(stmt, "a reference must be made by Ref(value)")
             return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
+        cast = self._register_cast(value) if isinstance(value, ast.Call) else None
+        if cast is not None:  # a view of another register: a reference to it in C++
+            return f"{spelled}{'&' if cast[1] else ''} {name} = {cast[0]};"
         if _is_mode(local.ctype) and isinstance(value, ast.Call):
             fields = self._mode_fields(value, local.ctype)
             return f"static constexpr {spelled} {name} = {{{fields}}};"
@@ -1371,6 +1374,9 @@ class FunctionEmitter:
             orelse = self._operand(node.orelse, COND)
             return f"{test} ? {body} : {orelse}", COND
         if isinstance(node, ast.Call):
+            cast = self._register_cast(node)
+            if cast is not None:
+                return cast[0], UNARY
             return self._call(node), PRIMARY
         if isinstance(node, ast.Subscript):
             return self._subscript(node), PRIMARY
@@ -1684,6 +1690,30 @@ class FunctionEmitter:
         raise self.where.error(
             node, f"`{_unparse(func)}` is not an Ascend C function or a kernel function"
         )
+
+    def _register_cast(self, node: ast.Call) -> tuple[str, bool] | None:
+        """A register reinterpret cast: ``(text, whether it is a reference)``, or None.
+
+        ``Reg.RegTensor[U](x)`` is ``(AscendC::Reg::RegTensor<U>&)x`` (a view of *x*: the C++
+        reference cast), ``vector_int32_t(v)`` the C API's value cast ``(vector_int32_t)v``.
+        """
+        if len(node.args) != 1 or node.keywords:
+            return None
+        from ascreg.c_api._types import VECTOR_TYPES
+        from ascreg.machine.registers import RegTensor
+
+        func, template = node.func, ""
+        if isinstance(func, ast.Subscript):
+            template, func = self._template_args(func), func.value
+        resolved = self._resolve(func)
+        if not isinstance(resolved, Api):
+            return None
+        operand = self._operand(node.args[0], UNARY)
+        if resolved.value is RegTensor and template:
+            return f"({resolved.spelling}{template}&){operand}", True
+        if not template and any(resolved.value is v for v in VECTOR_TYPES.values()):
+            return f"({resolved.spelling}){operand}", False
+        return None
 
     def _is_numpy_fmod(self, func: ast.expr) -> bool:
         import numpy as np
