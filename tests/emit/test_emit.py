@@ -368,8 +368,7 @@ def run_sign_bits() -> None:
 def test_a_register_view_is_a_reference_cast(tmp_path: Path) -> None:
     text = emit(sign_bits, run=run_sign_bits)
     assert (
-        "AscendC::Reg::RegTensor<uint32_t>& bits = (AscendC::Reg::RegTensor<uint32_t>&)reg;"
-        in text
+        "AscendC::Reg::RegTensor<uint32_t>& bits = (AscendC::Reg::RegTensor<uint32_t>&)reg;" in text
     )
     if COMPILER is not None:
         assert syntax_errors({"sign_bits": text}, tmp_path) == {"sign_bits": []}

@@ -80,6 +80,7 @@ QUALIFIERS = (
 )  # fmt: skip
 """Decorators that are C qualifiers, written as the decorator names them."""
 CONSTANT_TYPES = (int, float, bool)
+_INTS = (Kind.INT, Kind.UINT)
 DEVICE_BUILTINS = {"abs": 1, "min": 2, "max": 2}
 """Python builtins with a device function of the same name and meaning (C ``abs``, SIMT min/max)."""
 CONSTANT_BOUNDS = {"warpSize": (32, 32), "VL": (256, 256)}
@@ -613,6 +614,7 @@ class FunctionEmitter:
         """Return the C++ definition of the function."""
         self._check_signature()
         qualifiers, template = self._qualifiers()
+        self.qualifiers = qualifiers
         params = self._parameters(template)
         self.scopes = Scopes(self.fdef, set(self.locals))
         self.constants_used = _template_names(self.fdef)
@@ -708,11 +710,22 @@ class FunctionEmitter:
                 continue
             ctype, seen = self._param_type(arg)
             self.locals[arg.arg] = Local(arg.arg, ctype, seen)
-            text = f"{self._spell(ctype, seen)} {arg.arg}"
+            text = f"{self._spell(ctype, seen)}{self._by_reference(ctype)} {arg.arg}"
             if arg.arg in defaults:
                 text += f" = {defaults[arg.arg]}"
             params.append(text)
         return params
+
+    def _by_reference(self, ctype: CType) -> str:
+        """Return ``&`` for a register or mask parameter of a callee, else nothing.
+
+        C++ passes them by value, Python by reference (a helper that writes its ``dst`` writes
+        the caller's register).
+        """
+        roots = {"__global__", "__simd_vf__", "__simt_vf__"}
+        if ctype.kind in ("reg", "mask") and not roots & set(self.qualifiers):
+            return "&"
+        return ""
 
     def _defaults(self, args: list[ast.arg]) -> dict[str, str]:
         values = self.fdef.args.defaults
@@ -778,7 +791,10 @@ class FunctionEmitter:
 
     def _spell(self, ctype: CType, seen: Seen | None) -> str:
         resolved = resolve_int(ctype, seen)
-        return resolved.spell(self.subst, self.reg_ns)
+        inner = ctype.inner if ctype.kind == "ref" and ctype.inner is not None else ctype
+        # a Python int is a count, not an element: uint32_t even where the module names a
+        # dtype alias of it (T32 = uint32_t)
+        return resolved.spell({} if inner.kind == "int" else self.subst, self.reg_ns)
 
     def _return_type(self) -> str:
         seen = self.merged.returns
@@ -1094,7 +1110,8 @@ class FunctionEmitter:
         bound = self._etype(stop)
         scalar_bound = bound is not None and bound.kind == "scalar" and bound.is_integer
         if scalar_bound and bound is not None and not isinstance(stop, ast.Constant):
-            return bound.spell(self.subst)
+            own = {d: n for d, n in self.subst.items() if n in self.template_params}
+            return bound.spell(own)  # a count: uint32_t, not a dtype alias of it (T32)
         local = self.locals.get(name)
         seen = local.seen if local else Seen()
         ctype = local.ctype if local else PY_INT
@@ -1175,9 +1192,9 @@ class FunctionEmitter:
             if not (isinstance(value, ast.Call) and self._is_ref_call(value) and value.args):
                 raise self.where.error(stmt, "a reference must be made by Ref(value)")
             return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
-        cast = self._register_cast(value) if isinstance(value, ast.Call) else None
-        if cast is not None:  # a view of another register: a reference to it in C++
-            return f"{spelled}{'&' if cast[1] else ''} {name} = {cast[0]};"
+        view = self._register_cast(value) if isinstance(value, ast.Call) else None
+        if view is not None:  # a view of another register: a reference to it in C++
+            return f"{spelled}{'&' if view[1] else ''} {name} = {view[0]};"
         if _is_mode(local.ctype) and isinstance(value, ast.Call):
             fields = self._mode_fields(value, local.ctype)
             return f"static constexpr {spelled} {name} = {{{fields}}};"
@@ -1647,6 +1664,10 @@ class FunctionEmitter:
             and (func.id not in self.globals)
         ):
             return self._builtin_cast(func.id, node)
+        if isinstance(func, ast.Attribute) and func.attr == "view" and not template:
+            converted = self._integer_view(func.value, node)
+            if converted is not None:
+                return converted
         if isinstance(func, ast.Attribute) and self._is_self(func.value):
             return self._method_call(func.attr, node, template)
         resolved = self._resolve(func)
@@ -1691,8 +1712,28 @@ class FunctionEmitter:
             node, f"`{_unparse(func)}` is not an Ascend C function or a kernel function"
         )
 
+    def _integer_view(self, value: ast.expr, node: ast.Call) -> str | None:
+        """``x.view(np.int32)`` of an integer scalar of the same width: ``static_cast<int32_t>(x)``.
+
+        The bits are kept: C++ converts between integers of one width modulo 2**N.
+        """
+        if len(node.args) != 1 or node.keywords:
+            return None
+        target = self._numpy_scalar_type(node.args[0])
+        held = self._etype(value)
+        if (
+            target is None
+            or held is None
+            or not held.is_integer
+            or held.dtype is None
+            or target.kind not in _INTS
+            or held.dtype.size != target.size
+        ):
+            return None
+        return f"static_cast<{target.cpp_name}>({self._expr(value)[0]})"
+
     def _register_cast(self, node: ast.Call) -> tuple[str, bool] | None:
-        """A register reinterpret cast: ``(text, whether it is a reference)``, or None.
+        """Return a register reinterpret cast: ``(text, whether it is a reference)``, or None.
 
         ``Reg.RegTensor[U](x)`` is ``(AscendC::Reg::RegTensor<U>&)x`` (a view of *x*: the C++
         reference cast), ``vector_int32_t(v)`` the C API's value cast ``(vector_int32_t)v``.
@@ -1757,11 +1798,14 @@ class FunctionEmitter:
         return ast.copy_location(ast.Call(func=node.func, args=args, keywords=[]), node)
 
     def _etype_pointer(self, node: ast.expr) -> str | None:
-        if isinstance(node, ast.Name) and node.id in self.locals:
-            ctype = self.locals[node.id].ctype
-            if ctype.kind == "ptr":
-                return ctype.space
-        return None
+        """Return the address space of a pointer expression (``p``, ``p + n``), or None."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            found = self._etype_pointer(node.left)
+            if found is None and isinstance(node.op, ast.Add):
+                found = self._etype_pointer(node.right)
+            return found
+        ctype = self._etype_of_object(node)
+        return ctype.space if ctype is not None and ctype.kind == "ptr" else None
 
     def _builtin_cast(self, name: str, node: ast.Call) -> str:
         if len(node.args) != 1:
