@@ -84,6 +84,8 @@ _INTS = (Kind.INT, Kind.UINT)
 DEVICE_BUILTINS = {"abs": 1, "min": 2, "max": 2}
 """Python builtins with a device function of the same name and meaning (C ``abs``, SIMT min/max)."""
 CONSTANT_BOUNDS = {"warpSize": (32, 32), "VL": (256, 256)}
+CONSTEXPR_CALLS = ("GetVecLen", "asc_get_vf_len")
+"""API calls the header declares ``constexpr`` (a local computed from them may be too)."""
 """API constants whose value bounds an expression."""
 
 
@@ -1206,7 +1208,7 @@ class FunctionEmitter:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
             return f"{spelled} {name};"
-        if name in self.constants_used:  # a template argument must be a constant expression
+        if name in self.constants_used or self._compile_time(name, value, local):
             spelled = (
                 "static constexpr " if local.ctype.kind == "class" else "constexpr "
             ) + spelled
@@ -1214,6 +1216,37 @@ class FunctionEmitter:
         if cast is not None and cast == local.ctype and isinstance(value, ast.Call):
             return _pointer_space(f"{spelled} {name} = {self._expr(value.args[0])[0]};")
         return _pointer_space(f"{spelled} {name} = {self._rhs(value, local)};")
+
+    def _compile_time(self, name: str, value: ast.expr, local: Local) -> bool:
+        """Whether a local bound once to a constant expression is ``constexpr``, as C++ writes it.
+
+        The expression reads the module's constants, ``T.size`` or the vector length
+        (``GetVecLen() / sizeof(T)``), and maybe numbers; the local must be a scalar bound nowhere
+        else. A bare number stays a variable (``uint32_t dst_stride = 0;``), as kernels write it.
+        """
+        if local.ctype.kind not in ("int", "scalar", "float"):
+            return False
+        if all(isinstance(n, ast.Constant | ast.operator | ast.unaryop) for n in ast.walk(value)):
+            return False
+        if sum(site.binds for site in self.scopes.sites.get(name, [])) != 1:
+            return False
+        return self._constant_expression(value)
+
+    def _constant_expression(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+        if isinstance(node, ast.BinOp):
+            return self._constant_expression(node.left) and self._constant_expression(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self._constant_expression(node.operand)
+        if isinstance(node, ast.Attribute) and node.attr == "size":
+            return isinstance(self._resolve(node.value), TypeName | TypeAlias)
+        if isinstance(node, ast.Name):
+            return isinstance(self._resolve(node), Constant) or node.id in CONSTANT_BOUNDS
+        if isinstance(node, ast.Call) and not node.args and not node.keywords:
+            resolved = self._resolve(node.func)
+            return isinstance(resolved, Api) and resolved.spelling.endswith(CONSTEXPR_CALLS)
+        return False
 
     def _mode_fields(self, call: ast.Call, ctype: CType) -> str:
         """Return the braced fields of a mode struct made by ``Reg.CastTrait(...)`` (keywords in order)."""
