@@ -633,8 +633,35 @@ class FunctionEmitter:
         if self.fdef.name == "__init__" and isinstance(self.owner, ClassEmitter):
             head.append(" ".join([*qualifiers, f"{self.owner.cls.__name__}({spelled})"]))
         else:
-            head.append(" ".join([*qualifiers, returns, f"{self.name}({spelled})"]))
+            constexpr = ["constexpr"] if self._is_constexpr_function() else []
+            head.append(" ".join([*qualifiers, *constexpr, returns, f"{self.name}({spelled})"]))
         return "\n".join([*head, "{", *body, "}"])
+
+    def _is_constexpr_function(self) -> bool:
+        """Return whether a helper returning arithmetic of its parameters is ``constexpr``.
+
+        As kernels write ``DivCeil``: ``__aicore__ inline constexpr uint32_t DivCeil(a, b)``.
+        """
+        body = [
+            s
+            for s in self.fdef.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+        ]
+        if self.owner is not None or len(body) != 1 or not isinstance(body[0], ast.Return):
+            return False
+        if body[0].value is None or "inline" not in self.qualifiers:
+            return False
+        pure = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.BoolOp,
+                ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.expr_context)  # fmt: skip
+        for node in ast.walk(body[0].value):
+            if isinstance(node, ast.Name):
+                if not (
+                    node.id in self._param_names() or isinstance(self._resolve(node), Constant)
+                ):
+                    return False
+            elif not isinstance(node, pure):
+                return False
+        return True
 
     def _check_signature(self) -> None:
         args = self.fdef.args
