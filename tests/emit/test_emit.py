@@ -24,7 +24,8 @@ import pytest
 
 import ascreg
 from ascreg import Ref, Reg, UbPtr, UnifiedBuffer, float32_t, uint16_t, uint32_t
-from ascreg.c_api import __simd_vf__
+from ascreg.basic import GetVecLen
+from ascreg.c_api import __simd_callee__, __simd_vf__
 from ascreg.emit import EmitError, emit, header_path, kernels_of
 from ascreg.emit._tokens import api_names
 from ascreg.examples import EXAMPLES, asc_shiftright, c_api_cast, shiftright_vf
@@ -374,3 +375,50 @@ def test_a_register_view_is_a_reference_cast(tmp_path: Path) -> None:
         assert syntax_errors({"sign_bits": text}, tmp_path) == {"sign_bits": []}
     cast = emit_quietly(*kernels_of(c_api_cast), run=c_api_cast.main)
     assert "(vector_int32_t)dst_reg" in cast  # the C API's value cast
+
+
+T32 = uint32_t
+LANES = 64
+
+
+def div_ceil(a: int, b: int) -> int:
+    return (a + b - 1) // b
+
+
+@__simd_callee__
+def copy_reg(dst: Any, src: Any, mask: Any) -> None:
+    Reg.Copy(dst, src, mask)
+
+
+@__simd_vf__
+def kernel_style(src: UbPtr[T32], dst: UbPtr[T32], count: int) -> None:
+    oneRepeatSize = GetVecLen() // T32.size
+    repeatTimes = div_ceil(count, oneRepeatSize)
+    offset = np.uint32(LANES).view(np.int32)
+    reg, out = Reg.RegTensor[T32](), Reg.RegTensor[T32]()
+    mask = Reg.CreateMask[T32]()
+    for i in range(repeatTimes):
+        Reg.LoadAlign(reg, src + i * oneRepeatSize + int(offset) - LANES)
+        copy_reg(out, reg, mask)
+        Reg.StoreAlign(dst + i * oneRepeatSize, out, mask)
+
+
+def run_kernel_style() -> None:
+    ub = UnifiedBuffer()
+    src, dst = ub.alloc(uint32_t, 128), ub.alloc(uint32_t, 128)
+    src.write(np.arange(128, dtype=np.uint32))
+    kernel_style(src, dst, 128)
+
+
+def test_kernel_spellings(tmp_path: Path) -> None:
+    text = emit(kernel_style, run=run_kernel_style)
+    assert "constexpr uint32_t oneRepeatSize = AscendC::GetVecLen() / sizeof(T32);" in text
+    assert "__simd_callee__ inline constexpr uint32_t div_ceil(uint32_t a, uint32_t b)" in text
+    assert "uint32_t count)" in text  # a count, not the dtype alias T32 of uint32_t
+    assert "int32_t offset = static_cast<int32_t>(static_cast<T32>(LANES));" in text
+    assert (
+        "copy_reg(AscendC::Reg::RegTensor<uint32_t>& dst, AscendC::Reg::RegTensor<uint32_t>& src"
+        in text
+    )
+    if COMPILER is not None:
+        assert syntax_errors({"kernel_style": text}, tmp_path) == {"kernel_style": []}
