@@ -23,7 +23,7 @@ Examples
 [Success] Reg.ShiftRight VF ...
 __simd_vf__ inline void ShiftRightVF(__ubuf__ int16_t* dstAddr, ...)
 {
-    uint32_t oneRepeatSize = AscendC::GetVecLen() / sizeof(int16_t);
+    constexpr uint32_t oneRepeatSize = AscendC::GetVecLen() / sizeof(int16_t);
 ...
 """
 
