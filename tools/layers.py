@@ -39,7 +39,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
     ("engine", ("ascreg.engine",), False),
     ("front end", ("ascreg.reg", "ascreg.c_api", "ascreg.simt", "ascreg.basic"), True),
     ("host", ("ascreg.acl",), False),
-    ("top", ("ascreg", "ascreg.examples", "ascreg.testing", "ascreg.profile"), False),
+    (
+        "top",
+        ("ascreg", "ascreg.examples", "ascreg.testing", "ascreg.profile", "ascreg.emit"),
+        False,
+    ),
 )
 LAZY = ("ascreg.engine",)
 """Packages loaded on first use through ``ascreg.machine.hook``: only their own modules import them."""

@@ -39,6 +39,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.acl", "ascreg.acl", "ascreg.acl: the host runtime"),
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
+    ("ascreg.emit", "ascreg.emit", "ascreg.emit: from Python to Ascend C"),
     ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
     ("ascreg.profile", "ascreg.profile", "ascreg.profile: a pipe timeline and cycle estimate"),
     ("ascreg.profile.costs", "ascreg.profile.costs", "ascreg.profile.costs: the cost model"),
@@ -81,6 +82,7 @@ COVERED_MODULES = (
     "ascreg.basic",
     "ascreg.testing",
     "ascreg.profile",
+    "ascreg.emit",
 )
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 

@@ -87,8 +87,9 @@ if TYPE_CHECKING:
     from ascreg import reg as MicroAPI
     from ascreg import reg as Reg
 
-_LAZY = {"Reg": "ascreg.reg", "MicroAPI": "ascreg.reg", "acl": "ascreg.acl"}
-"""The names made on first use: the Reg front end (and its op table) and the host runtime."""
+_LAZY = {"Reg": "ascreg.reg", "MicroAPI": "ascreg.reg", "acl": "ascreg.acl", "emit": "ascreg.emit"}
+"""The names made on first use: the Reg front end (and its op table), the host runtime and
+the C++ emitter (``ascreg.emit(fn, run=...)``)."""
 
 
 def __getattr__(name: str) -> Any:
@@ -172,6 +173,7 @@ if TYPE_CHECKING:
     from ascreg import profile as profile
 else:
     profile = _LazyProfile()
+
 
 __version__ = "0.1.0"
 

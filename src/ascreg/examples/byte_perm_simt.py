@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ascreg import GlobalMemory, GmPtr, uint32_t
+from ascreg import GlobalMemory, GmPtr, int32_t, uint32_t
 from ascreg.c_api import __global__, __vector__, asc_vf_call
 from ascreg.simt import (
     __byte_perm,
@@ -39,7 +39,7 @@ def KernelByte_perm(
     dst: GmPtr[uint32_t], x: GmPtr[uint32_t], y: GmPtr[uint32_t], s: GmPtr[uint32_t]
 ) -> None:
     """``__simt_vf__ __launch_bounds__(1024) inline void KernelByte_perm(...)`` from the seed."""
-    idx = threadIdx.x + blockIdx.x * blockDim.x
+    idx = int32_t(threadIdx.x + blockIdx.x * blockDim.x)  # C++: int idx = ...
     dst[idx] = __byte_perm(x[idx], y[idx], s[idx])
 
 

@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, half
+from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, __simd_vf__, half, uint16_t
 
 
+@__simd_vf__
 def SelectVF(
     T: Any,
     dstAddr: UbPtr[Any],
@@ -30,12 +31,17 @@ def SelectVF(
     oneRepeatSize: int,
     repeatTimes: int,
 ) -> None:
-    """``template <typename T> __simd_vf__ void SelectVF(...)`` from the seed page."""
+    """``template <typename T> __simd_vf__ void SelectVF(...)`` from the seed page.
+
+    ``repeatTimes`` is a ``uint16_t`` (the caller passes ``uint16_t(n)``), so the loop counter
+    is one too, as in the C++; ``count`` is passed on to ``UpdateMask`` as the ``uint32_t&``.
+    """
     srcReg0 = Reg.RegTensor[T]()
     srcReg1 = Reg.RegTensor[T]()
     dstReg = Reg.RegTensor[T]()
+    mask = Reg.MaskReg()
     cmpReg = Reg.MaskReg()
-    remaining = Ref(count)  # uint32_t count, updated by UpdateMask
+    remaining = Ref(count)  # C++ passes `count` itself to UpdateMask(uint32_t&)
     for i in range(repeatTimes):
         mask = Reg.UpdateMask[T](remaining)
         Reg.LoadAlign(srcReg0, src0Addr + i * oneRepeatSize)
@@ -58,7 +64,7 @@ def main(count: int = 1000) -> bool:
     dst_p, src0_p, src1_p = (ub.alloc(half, padded) for _ in range(3))
     src0_p.write(src0)
     src1_p.write(src1)
-    SelectVF(half, dst_p, src0_p, src1_p, count, one_repeat, repeat_times)
+    SelectVF(half, dst_p, src0_p, src1_p, count, one_repeat, uint16_t(repeat_times))
     got = dst_p.read(padded)
     expected = np.where(src0 == src1, src0, src1)[:count]
     ok = (

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascreg import VL, Ref, Reg, UbPtr, UnifiedBuffer, int16_t
+from ascreg import VL, Ref, Reg, UbPtr, UnifiedBuffer, __simd_vf__, int16_t
 
 
+@__simd_vf__
 def ShiftRightVF(
     dstAddr: UbPtr[int16_t], srcAddr: UbPtr[int16_t], shiftAddr: UbPtr[int16_t], count: int
 ) -> None:

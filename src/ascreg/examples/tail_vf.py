@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, uint32_t
+from ascreg import CMPMODE, VL, Ref, Reg, UbPtr, UnifiedBuffer, __simd_vf__, uint32_t
 
 SENTINEL = 0xDEADBEEF
 
 
+@__simd_vf__
 def TailVF(dstAddr: UbPtr[uint32_t], srcAddr: UbPtr[uint32_t], count: int, threshold: int) -> None:
     """Clamp values above *threshold* to *threshold*, then multiply by 4 with a shift."""
     oneRepeatSize = VL // uint32_t.size
