@@ -43,6 +43,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
     ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),
+    ("ascreg.machine.tensors", "ascreg.machine.tensors", "Internals: host tensors (DLPack)"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
