@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.default_venv_backend = "venv"
@@ -62,6 +64,20 @@ def benchmarks(session: nox.Session) -> None:
     """Speed ratios against plain numpy (not part of the default run)."""
     session.install(".")
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+TORCH = os.environ.get("ASCREG_TORCH", "torch==2.13.0+cpu")
+"""The torch the `torch` session installs: a CPU build (the default build of torch on Linux pulls
+in several GB of CUDA libraries); set ASCREG_TORCH to another requirement where that wheel is
+not at hand."""
+
+
+@nox.session
+def torch(session: nox.Session) -> None:
+    """The host-tensor tests with torch installed (not part of the default run)."""
+    install_group(session, "tests")
+    session.install(".", TORCH)
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/acl", *session.posargs)
 
 
 @nox.session(name="typing")
