@@ -40,8 +40,16 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
     ("ascreg.testing", "ascreg.testing", "ascreg.testing: lane diffs and ulp comparisons"),
-    ("ascreg.testing.strategies", "ascreg.testing.strategies", "ascreg.testing.strategies: hypothesis"),
-    ("ascreg.testing.pytest_plugin", "ascreg.testing.pytest_plugin", "ascreg.testing.pytest_plugin"),
+    (
+        "ascreg.testing.strategies",
+        "ascreg.testing.strategies",
+        "ascreg.testing.strategies: hypothesis",
+    ),
+    (
+        "ascreg.testing.pytest_plugin",
+        "ascreg.testing.pytest_plugin",
+        "ascreg.testing.pytest_plugin",
+    ),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
     ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),

@@ -42,7 +42,6 @@ from typing import Any, TypeVar
 
 from ascreg._dtypes import Scalar
 from ascreg._frontend.missing import module_getattr
-from ascreg.basic import _constants
 from ascreg.basic._cache import (
     CacheLine,
     DataCacheCleanAndInvalid,
@@ -444,7 +443,63 @@ __all__ = [
     "kDefaultMultiCopyConfig",
     "kDefaultNdDmaConfig",
 ]
-__all__ += _constants.__all__
+__all__ += [  # generated from ascreg.machine.constants.__all__ by tools/gen_stubs.py
+    "AIV_CORE_NUM",
+    "B8_BYTE_SIZE",
+    "B16_BYTE_SIZE",
+    "B16_DATA_NUM_PER_BLOCK",
+    "B16_DATA_NUM_PER_REPEAT",
+    "B32_BYTE_SIZE",
+    "B32_DATA_NUM_PER_BLOCK",
+    "B32_DATA_NUM_PER_REPEAT",
+    "B64_BYTE_SIZE",
+    "B64_DATA_NUM_PER_REPEAT",
+    "BLOCK_CUBE",
+    "BYTE_PER_FRACTAL",
+    "CACHE_LINE_SIZE",
+    "CUBE_MAX_SIZE",
+    "DEFAULT_BLK_NUM",
+    "DEFAULT_BLK_STRIDE",
+    "DEFAULT_C0_SIZE",
+    "DEFAULT_REPEAT_STRIDE",
+    "DOUBLE_FACTOR",
+    "F32_INF",
+    "F32_NAN",
+    "F32_NEG_INF",
+    "FLOAT_REPEAT_SIZE",
+    "FULL_MASK",
+    "FULL_MASK_LEN",
+    "HALF_DEFAULT_REPEAT_STRIDE",
+    "HALF_FACTOR",
+    "HALF_MASK_LEN",
+    "HALF_REPEAT_SIZE",
+    "MASK_PLACEHOLDER",
+    "MAX_REPEAT_FLOAT_SIZE",
+    "MAX_REPEAT_HALF_SIZE",
+    "MAX_REPEAT_TIMES",
+    "ONE_BLK_FLOAT_NUM",
+    "ONE_BLK_HALF_NUM",
+    "ONE_BLK_SIZE",
+    "ONE_BLOCK_SIZE",
+    "ONE_BYTE_BIT_SIZE",
+    "ONE_REPEAT_BYTE_SIZE",
+    "ONE_REPEAT_FLOAT_SIZE",
+    "ONE_REPEAT_HALF_SIZE",
+    "PAD_SIZE",
+    "RESERVED_WORKSPACE",
+    "TMP_UB_OFFSET",
+    "TMP_UB_SIZE",
+    "TOTAL_L0A_SIZE",
+    "TOTAL_L0B_SIZE",
+    "TOTAL_L0C_SIZE",
+    "TOTAL_L1_SIZE",
+    "TOTAL_UB_SIZE",
+    "TOTAL_VEC_LOCAL_SIZE",
+    "VECTOR_REG_WIDTH",
+    "VECTOR_REG_WIDTH_2XVL",
+    "GetUbBlockSize",
+    "GetVRegSize",
+]
 _PUBLIC_NOT_STARRED = ("platform",)
 """Public names a star import leaves out (``platform`` would shadow the standard library's)."""
 
