@@ -54,7 +54,8 @@ def docs(session: nox.Session) -> None:
     """Build the Sphinx site (nitpicky, warnings are errors) and run every doctest in it."""
     install_group(session, "docs")
     session.install(".")
-    common = ["-n", "-W", "--keep-going", "-q", "-j", "auto", "docs"]
+    # One doctree cache for both builders: the doctest build reuses what the html build read.
+    common = ["-n", "-W", "--keep-going", "-q", "-j", "auto", "-d", "docs/_build/doctrees", "docs"]
     session.run("sphinx-build", "-b", "html", *common, "docs/_build/html")
     session.run("sphinx-build", "-b", "doctest", *common, "docs/_build/doctest")
 

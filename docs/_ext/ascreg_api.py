@@ -20,7 +20,6 @@ import ast
 import enum
 import importlib
 import inspect
-import shutil
 import textwrap
 import types
 import typing
@@ -443,20 +442,29 @@ def dtypes_index_rst(specs: dict[str, Any]) -> str:
 
 
 def write_all(outdir: Path, napoleon: Any = None) -> list[Module]:
-    """Write every generated page under *outdir*; return the plan."""
+    """Write every generated page under *outdir*; return the plan.
+
+    A page whose text is unchanged is left alone (its mtime too), and pages no longer planned
+    are deleted: Sphinx then rereads only what changed, and a second builder sharing the
+    doctrees (``-d``, as ``nox -s docs`` runs html then doctest) rereads nothing.
+    """
     from ascreg._spec import SPECS
 
-    if outdir.exists():
-        shutil.rmtree(outdir)
-    (outdir / "dtypes").mkdir(parents=True)
+    pages: dict[Path, str] = {}
     modules = plan()
     for spec in SPECS.values():
-        (outdir / "dtypes" / f"{spec.name}.rst").write_text(dtype_table(spec))
-    (outdir / "dtype-tables.rst").write_text(dtypes_index_rst(SPECS))
+        pages[outdir / "dtypes" / f"{spec.name}.rst"] = dtype_table(spec)
+    pages[outdir / "dtype-tables.rst"] = dtypes_index_rst(SPECS)
     for i, module in enumerate(modules):
-        (outdir / f"module-{i:02d}-{module.name}.rst").write_text(module_rst(i, module))
+        pages[outdir / f"module-{i:02d}-{module.name}.rst"] = module_rst(i, module)
         for page in module.pages:
-            (outdir / f"{page.fullname}.rst").write_text(page_rst(page, napoleon))
+            pages[outdir / f"{page.fullname}.rst"] = page_rst(page, napoleon)
+    (outdir / "dtypes").mkdir(parents=True, exist_ok=True)
+    for stale in set(outdir.rglob("*.rst")) - set(pages):
+        stale.unlink()
+    for path, text in pages.items():
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
     return modules
 
 

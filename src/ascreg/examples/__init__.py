@@ -37,6 +37,7 @@ EXAMPLES: tuple[str, ...] = (
     "shiftright_vf",
     "tail_vf",
     "vector_add",
+    "scale",
 )
 """Module names under :mod:`ascreg.examples`, in the order they run."""
 
