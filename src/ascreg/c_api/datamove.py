@@ -355,7 +355,7 @@ def _doc(name: str, kind: str) -> str:
 
 
 def _store_arguments(post: bool) -> dict[str, str]:
-    """The destination and post-update stride of a store example, as the call is written."""
+    """Return the destination and post-update stride of a store example, as a call writes them."""
     strides = {f"n{n}": f", {n}" if post else "" for n in (1, 16, 32, 64)}
     if post:
         return {"p": "Ref(p)", "p32": "Ref(p.cast(uint32_t))", **strides}
