@@ -57,3 +57,15 @@ def test_a_store_past_its_buffer_with_the_registers_own_mask_has_no_pack_hint() 
     with pytest.raises(OutOfBoundsError) as info:
         Reg.StoreAlign(dst, reg, Reg.CreateMask[half]())
     assert "DIST_PACK" not in str(info.value)
+
+
+def test_the_pack_hint_survives_the_eager_fast_path() -> None:
+    ub = UnifiedBuffer()
+    wide_mask = Reg.UpdateMask[float32_t](Ref(61))
+    reg = Reg.RegTensor[half]()
+    reg.set(np.zeros(128))
+    room = ub.alloc(half, 128)
+    for _ in range(3):  # the same operand classes: later calls take the op's cached step
+        Reg.StoreAlign(room, reg, wide_mask)
+    with pytest.raises(OutOfBoundsError, match=r"StoreDist\.DIST_PACK_B32\]"):
+        Reg.StoreAlign(ub.alloc(half, 61), reg, wide_mask)
