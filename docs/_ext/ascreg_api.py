@@ -83,7 +83,8 @@ COVERED_MODULES = (
 
 EXTERNAL_PREFIXES = (
     "numpy.", "np.", "typing.", "typing_extensions.", "collections.", "enum.", "attrs.",
-    "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.",
+    "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.", "pytest.", "_pytest.",
+    "hypothesis.",
 )  # fmt: skip
 """References into these packages render as plain text (the build fetches no inventories)."""
 

@@ -1,7 +1,7 @@
 """Host tensors of other libraries as numpy arrays, without a copy where the layout allows.
 
-Every host-side entry point (``acl.rt.memcpy`` both ways, :meth:`Pointer.write` and
-:meth:`Pointer.read`, ``acl.to_device`` / ``acl.from_device``) goes through
+Every host-side entry point (``acl.rt.memcpy`` both ways, :meth:`~ascreg.machine.memory.Pointer.write` and
+:meth:`~ascreg.machine.memory.Pointer.read`, ``acl.to_device`` / ``acl.from_device``) goes through
 :func:`host_array`: a numpy array is used as it is, an object with ``__dlpack__`` (torch, JAX,
 CuPy host arrays, numpy itself) is viewed through DLPack, anything with the buffer protocol
 (``bytearray``, ``array.array``, ``memoryview``) through a memoryview. A destination is written
