@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.default_venv_backend = "venv"
@@ -52,7 +54,8 @@ def docs(session: nox.Session) -> None:
     """Build the Sphinx site (nitpicky, warnings are errors) and run every doctest in it."""
     install_group(session, "docs")
     session.install(".")
-    common = ["-n", "-W", "--keep-going", "-q", "-j", "auto", "docs"]
+    # One doctree cache for both builders: the doctest build reuses what the html build read.
+    common = ["-n", "-W", "--keep-going", "-q", "-j", "auto", "-d", "docs/_build/doctrees", "docs"]
     session.run("sphinx-build", "-b", "html", *common, "docs/_build/html")
     session.run("sphinx-build", "-b", "doctest", *common, "docs/_build/doctest")
 
@@ -62,6 +65,20 @@ def benchmarks(session: nox.Session) -> None:
     """Speed ratios against plain numpy (not part of the default run)."""
     session.install(".")
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+TORCH = os.environ.get("ASCREG_TORCH", "torch==2.13.0+cpu")
+"""The torch the `torch` session installs: a CPU build (the default build of torch on Linux pulls
+in several GB of CUDA libraries); set ASCREG_TORCH to another requirement where that wheel is
+not at hand."""
+
+
+@nox.session
+def torch(session: nox.Session) -> None:
+    """The host-tensor tests with torch installed (not part of the default run)."""
+    install_group(session, "tests")
+    session.install(".", TORCH)
+    session.run("pytest", "-q", "-p", "no:cacheprovider", "tests/acl", *session.posargs)
 
 
 @nox.session(name="typing")

@@ -20,7 +20,6 @@ import ast
 import enum
 import importlib
 import inspect
-import shutil
 import textwrap
 import types
 import typing
@@ -40,7 +39,6 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.errors", "ascreg.errors", "ascreg.errors: errors and the undefined-behaviour policy"),
     ("ascreg.examples", "ascreg.examples", "ascreg.examples: the bundled example kernels"),
     ("ascreg.emit", "ascreg.emit", "ascreg.emit: from Python to Ascend C"),
-    ("ascreg.testing", "ascreg.testing", "ascreg.testing: comparing results with chip output"),
     ("ascreg.profile", "ascreg.profile", "ascreg.profile: a pipe timeline and cycle estimate"),
     ("ascreg.profile.costs", "ascreg.profile.costs", "ascreg.profile.costs: the cost model"),
     ("ascreg.profile.schedule", "ascreg.profile.schedule", "ascreg.profile.schedule: the schedule"),
@@ -49,9 +47,21 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.profile.fit", "ascreg.profile.fit", "ascreg.profile.fit: fitting to a real trace"),
     ("ascreg.profile.record", "ascreg.profile.record", "Internals: recording a run"),
     ("ascreg.machine.trace", "ascreg.machine.trace", "Internals: the profiler's recording hook"),
+    ("ascreg.testing", "ascreg.testing", "ascreg.testing: lane diffs and ulp comparisons"),
+    (
+        "ascreg.testing.strategies",
+        "ascreg.testing.strategies",
+        "ascreg.testing.strategies: hypothesis",
+    ),
+    (
+        "ascreg.testing.pytest_plugin",
+        "ascreg.testing.pytest_plugin",
+        "ascreg.testing.pytest_plugin",
+    ),
     ("ascreg.machine.memory", "ascreg.machine.memory", "Internals: memories and pointers"),
     ("ascreg.machine.registers", "ascreg.machine.registers", "Internals: the register file"),
     ("ascreg.machine.convert", "ascreg.machine.convert", "Internals: values becoming lanes"),
+    ("ascreg.machine.tensors", "ascreg.machine.tensors", "Internals: host tensors (DLPack)"),
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
@@ -83,12 +93,16 @@ COVERED_MODULES = (
     "ascreg.testing",
     "ascreg.profile",
     "ascreg.emit",
+    "ascreg.testing.strategies",
+    "ascreg.testing.pytest_plugin",
 )
 """Modules whose every public name must have a docstring with an ``Examples`` section."""
 
 EXTERNAL_PREFIXES = (
     "numpy.", "np.", "typing.", "typing_extensions.", "collections.", "enum.", "attrs.",
     "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.", "pathlib.",
+    "ml_dtypes.", "contextlib.", "types.", "builtins.", "abc.", "pytest.", "_pytest.",
+    "hypothesis.",
 )  # fmt: skip
 """References into these packages render as plain text (the build fetches no inventories)."""
 
@@ -451,20 +465,29 @@ def dtypes_index_rst(specs: dict[str, Any]) -> str:
 
 
 def write_all(outdir: Path, napoleon: Any = None) -> list[Module]:
-    """Write every generated page under *outdir*; return the plan."""
+    """Write every generated page under *outdir*; return the plan.
+
+    A page whose text is unchanged is left alone (its mtime too), and pages no longer planned
+    are deleted: Sphinx then rereads only what changed, and a second builder sharing the
+    doctrees (``-d``, as ``nox -s docs`` runs html then doctest) rereads nothing.
+    """
     from ascreg._spec import SPECS
 
-    if outdir.exists():
-        shutil.rmtree(outdir)
-    (outdir / "dtypes").mkdir(parents=True)
+    pages: dict[Path, str] = {}
     modules = plan()
     for spec in SPECS.values():
-        (outdir / "dtypes" / f"{spec.name}.rst").write_text(dtype_table(spec))
-    (outdir / "dtype-tables.rst").write_text(dtypes_index_rst(SPECS))
+        pages[outdir / "dtypes" / f"{spec.name}.rst"] = dtype_table(spec)
+    pages[outdir / "dtype-tables.rst"] = dtypes_index_rst(SPECS)
     for i, module in enumerate(modules):
-        (outdir / f"module-{i:02d}-{module.name}.rst").write_text(module_rst(i, module))
+        pages[outdir / f"module-{i:02d}-{module.name}.rst"] = module_rst(i, module)
         for page in module.pages:
-            (outdir / f"{page.fullname}.rst").write_text(page_rst(page, napoleon))
+            pages[outdir / f"{page.fullname}.rst"] = page_rst(page, napoleon)
+    (outdir / "dtypes").mkdir(parents=True, exist_ok=True)
+    for stale in set(outdir.rglob("*.rst")) - set(pages):
+        stale.unlink()
+    for path, text in pages.items():
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
     return modules
 
 

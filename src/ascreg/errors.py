@@ -149,6 +149,10 @@ class AddressSpaceError(AscregTypeError):
     """A pointer of the wrong address space (``__gm__`` where ``__ubuf__`` is required)."""
 
 
+class HostTensorError(AscregError, ValueError):
+    """A host tensor a copy cannot use in place: not contiguous, read-only, not viewable."""
+
+
 class UndefinedBehaviourError(AscregError):
     """A use the hardware leaves undefined; see :func:`set_policy`."""
 

@@ -21,6 +21,7 @@ from ascreg._spec import SPECS, BasicShape, CShape, RegShape, SimtShape
 from stubgen.basic import render_basic_module
 from stubgen.c_api import render_c_module
 from stubgen.common import ROOT, stub_modules, surface_rows
+from stubgen.exports import EXPORT_FILES, STAR_MODULES, render_exports, render_star_tests
 from stubgen.header import HEADER, render_header
 from stubgen.reg import render_module
 from stubgen.shared import render_shared_module
@@ -56,6 +57,10 @@ def outputs() -> dict[Path, str]:
     files[gen / "accept_basic.py"] = render_basic_tests("accept")
     files[gen / "reject_basic.py"] = render_basic_tests("reject")
     files[HEADER] = render_header()
+    for source in EXPORT_FILES:
+        files[ROOT / source] = render_exports(ROOT / source)
+    for module in STAR_MODULES:
+        files[gen / f"accept_star_{module.replace('.', '_')}.py"] = render_star_tests(module)
     return files
 
 

@@ -376,7 +376,8 @@ def template_scalar(op: Any, value: Any, dtype: type[Scalar], role: str = "scala
 
 HOST_ARRAY_RULE = (
     "a kernel reaches device memory only: copy the host data to device memory "
-    "(acl.rt.malloc + acl.rt.memcpy, or GlobalMemory().alloc + write) and pass that __gm__ pointer"
+    "(acl.rt.malloc + acl.rt.memcpy, acl.to_device(tensor), or GlobalMemory().alloc + write) and "
+    "pass that __gm__ pointer"
 )
 """Why a host numpy array is no device pointer (the end of the error that says so)."""
 
@@ -390,7 +391,7 @@ def device_pointer(obj: Any, role: str, space: str = "__gm__") -> Pointer[Any]:
     >>> device_pointer(np.zeros(4), "src")
     Traceback (most recent call last):
     ...
-    ascreg.errors.AscregTypeError: src is a host numpy array (float64[4]), not a __gm__ pointer: a kernel reaches device memory only: copy the host data to device memory (acl.rt.malloc + acl.rt.memcpy, or GlobalMemory().alloc + write) and pass that __gm__ pointer
+    ascreg.errors.AscregTypeError: src is a host numpy array (float64[4]), not a __gm__ pointer: a kernel reaches device memory only: copy the host data to device memory (acl.rt.malloc + acl.rt.memcpy, acl.to_device(tensor), or GlobalMemory().alloc + write) and pass that __gm__ pointer
     """
     if isinstance(obj, Pointer):
         return obj
@@ -398,6 +399,10 @@ def device_pointer(obj: Any, role: str, space: str = "__gm__") -> Pointer[Any]:
         raise AscregTypeError(
             f"{role} is a host numpy array ({obj.dtype}{list(obj.shape)}), not a {space} "
             f"pointer: {HOST_ARRAY_RULE}"
+        )
+    if hasattr(obj, "__dlpack__"):  # a torch, JAX or CuPy tensor
+        raise AscregTypeError(
+            f"{role} is a host {type(obj).__name__}, not a {space} pointer: {HOST_ARRAY_RULE}"
         )
     raise AscregTypeError(f"{role} must be a {space} pointer, got {type(obj).__name__} {obj!r:.60}")
 

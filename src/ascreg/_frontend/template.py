@@ -28,6 +28,7 @@ from __future__ import annotations
 import enum
 import functools
 import inspect
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, ClassVar, Self, TypeVar
@@ -306,7 +307,7 @@ def define(
             **attributes,
         }
         if surface is REG:
-            namespace["__call__"] = _vector_only(impl)
+            namespace["__call__"] = _vector_only(impl, name)
             return type(f"_{short}", (base,), namespace)()
         op = type(f"_{short}", (base,), namespace)()
         return _c_function(op, impl, module)
@@ -363,11 +364,15 @@ def check_in_vector_function(call: str) -> None:
         )
 
 
-def _vector_only(impl: Impl) -> Impl:
-    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``)."""
+def _vector_only(impl: Impl, name: str) -> Impl:
+    """Return *impl* preceded by :func:`check_in_vector_function` (the Reg ``__call__``).
+
+    *name* is the op's row name: a missing argument's ``TypeError`` names it.
+    """
     forwarder = _forwarder(impl, impl.__name__, bound=None, vector=True)
-    call: Impl = forwarder or _generic(impl)
-    return functools.wraps(impl)(call)
+    call: Impl = functools.wraps(impl)(forwarder or _generic(impl))
+    call.__qualname__ = name  # a missing argument's TypeError names the op, not the impl
+    return call
 
 
 def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) -> Impl:
@@ -382,11 +387,46 @@ def _generic(impl: Impl, bound: Template | None = None, *, vector: bool = True) 
         passed = args if bound is not None else args[1:]
         if _BATCHING:
             return ENGINE[0].batched(op, impl, passed, kwargs)
-        if kwargs:
-            return impl(op, *passed, **kwargs)
-        return impl(op, *passed)  # the same call: forwarding no keywords costs half as much
+        try:
+            if kwargs:
+                return impl(op, *passed, **kwargs)
+            return impl(op, *passed)  # the same call: forwarding no keywords costs half as much
+        except TypeError as exc:
+            if exc.__traceback__ is not None and exc.__traceback__.tb_next is None:
+                raise bad_arguments(op.name, exc, impl) from None  # binding impl failed
+            raise
 
     return call
+
+
+def bad_arguments(name: str, exc: TypeError, impl: Impl) -> AscregTypeError:
+    """Return the error of a call of op *name* whose arguments do not bind to *impl*.
+
+    Python's message names the implementation (``_unary() missing 2 required positional
+    arguments``); this one names the op and the documented form of its call.
+
+    Examples
+    --------
+    >>> def _unary(op, dst, src, mask): "``Abs(dst, src, mask)``: absolute value."
+    >>> try:
+    ...     _unary(None, 1)
+    ... except TypeError as exc:
+    ...     print(bad_arguments("Reg.Abs", exc, _unary))
+    Reg.Abs: missing 2 required positional arguments: 'src' and 'mask' (the call is ``Abs(dst, src, mask)``)
+    >>> try:
+    ...     _unary(None, 1, 2, 3, 4)
+    ... except TypeError as exc:
+    ...     print(bad_arguments("Reg.Abs", exc, _unary))
+    Reg.Abs: takes 3 positional arguments but 4 were given (the call is ``Abs(dst, src, mask)``)
+    """
+    detail = str(exc).split("() ", 1)[-1]
+    if detail.startswith("takes "):  # the op object counts as impl's first positional argument
+        detail = re.sub(r"\d+", lambda m: str(int(m[0]) - 1), detail)
+        detail = detail.replace(" 1 positional arguments", " 1 positional argument")
+        detail = detail.replace(" 1 were given", " 1 was given")
+    summary = (impl.__doc__ or "").strip().split("\n", 1)[0].split(": ", 1)[0].rstrip(".")
+    form = f" (the call is {summary})" if summary else ""
+    return AscregTypeError(f"{detail}{form}", call=name)
 
 
 def _c_function(op: Template, impl: Impl, module: str) -> Callable[..., Any]:

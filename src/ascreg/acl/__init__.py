@@ -3,7 +3,9 @@
 As in pyACL, C out-parameters become return values (``ptr, ret = acl.rt.malloc(size, policy)``)
 and every call returns an ``aclError`` code (``ACL_SUCCESS`` = 0) instead of raising. Device
 memory is one numpy-backed :class:`~ascreg.machine.memory.GlobalMemory` per device; host memory
-is numpy arrays. Copies are bounds-checked against both allocations. Kernels run synchronously
+is any CPU tensor: a numpy array, a torch tensor, anything with ``__dlpack__`` or the buffer
+protocol, read and written in place (:func:`to_device` and :func:`from_device` copy a whole
+tensor). Copies are bounds-checked against both allocations. Kernels run synchronously
 at launch, so stream and device synchronisation only check their arguments.
 
 Examples
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -35,11 +38,12 @@ from typing import Any, TypeVar, cast
 import numpy as np
 
 from ascreg._dtypes import uint8_t
-from ascreg.errors import AscregError, OutOfBoundsError
+from ascreg.errors import AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.memory import UB_BYTES as _UB_BYTES
 from ascreg.machine.memory import GlobalMemory, GmPtr
 from ascreg.machine.simt.engine import MAX_THREADS_PER_BLOCK as _MAX_THREADS
 from ascreg.machine.simt.rendezvous import WARP_SIZE as _WARP_SIZE
+from ascreg.machine.tensors import host_array, scalar_type_of
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,7 +79,7 @@ ACL_MEM_MALLOC_HUGE_ONLY = 1
 ACL_MEM_MALLOC_NORMAL_ONLY = 2
 """``aclrtMalloc`` policy: normal pages only."""
 
-# aclrtMemcpyKind: which sides of memcpy are device pointers and which host numpy arrays.
+# aclrtMemcpyKind: which sides of memcpy are device pointers and which host tensors.
 ACL_MEMCPY_HOST_TO_HOST = 0
 """:func:`memcpy` from a host array to a host array."""
 ACL_MEMCPY_HOST_TO_DEVICE = 1
@@ -545,25 +549,31 @@ _KINDS = {
 
 
 def _side(obj: Any, device: bool, count: int, action: str) -> np.ndarray[Any, Any]:
-    """Return a writable byte view of *count* bytes at *obj*, checking its kind and bounds."""
+    """Return a writable byte view of *count* bytes at *obj*, checking its kind and bounds.
+
+    A host side is any contiguous CPU tensor (:func:`~ascreg.machine.tensors.host_array`:
+    numpy, DLPack, the buffer protocol), used in place.
+    """
     if device:
         if not isinstance(obj, GmPtr):
             raise AscregError(f"{obj!r:.60} is not a device pointer from acl.rt.malloc")
         return obj.bytes(count, action)
-    if not isinstance(obj, np.ndarray) or not obj.flags.c_contiguous:
-        raise AscregError(f"{type(obj).__name__} is not a contiguous host numpy array")
-    if action == "writes" and not obj.flags.writeable:
-        raise AscregError("the destination host array is read-only (flags.writeable is False)")
-    if count > obj.nbytes:
-        raise OutOfBoundsError(f"{count} bytes exceed the {obj.nbytes}-byte host buffer")
-    return obj.reshape(-1).view(np.uint8)[:count]
+    if isinstance(obj, GmPtr):
+        raise AscregError(
+            f"{obj!r:.60} is a device pointer where the memcpy kind names a host buffer"
+        )
+    array = host_array(obj, writes=action == "writes", contiguous=True, call="")
+    if count > array.nbytes:
+        raise OutOfBoundsError(f"{count} bytes exceed the {array.nbytes}-byte host buffer")
+    return array.reshape(-1).view(np.uint8)[:count]
 
 
 @_never_raises
 def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
     """``aclrtMemcpy(dst, destMax, src, count, kind)``: copy *count* bytes.
 
-    Host buffers are numpy arrays, device buffers the pointers of :func:`malloc`. A copy past
+    Host buffers are contiguous CPU tensors (numpy, torch, DLPack or buffer-protocol objects,
+    a destination written in place), device buffers the pointers of :func:`malloc`. A copy past
     either buffer, ``count > dest_max`` or a side of the wrong kind returns
     ``ACL_ERROR_INVALID_PARAM`` (see :func:`get_recent_err_msg`).
 
@@ -588,6 +598,88 @@ def memcpy(dst: Any, dest_max: int, src: Any, count: int, kind: int) -> int:
     except AscregError as exc:
         return _rt.fail(ACL_ERROR_INVALID_PARAM, f"aclrtMemcpy: {exc}")
     return ACL_SUCCESS
+
+
+def _raise_on(code: int, call: str) -> None:
+    """Raise the failed pyACL call's message as an :class:`~ascreg.errors.AscregError`."""
+    if code != ACL_SUCCESS:
+        raise AscregError(f"{_rt.last_error} (aclError {code})", call=call)
+
+
+def to_device(tensor: Any) -> GmPtr[Any]:
+    """Copy a host tensor into new device memory and return a pointer of its element type.
+
+    *tensor* is a numpy array, a torch CPU tensor or anything with ``__dlpack__`` or the
+    buffer protocol; its element type becomes the pointer's (``torch.float16`` ->
+    ``GmPtr[half]``). Unlike the pyACL calls it raises on failure (an
+    :class:`~ascreg.errors.AscregError` naming what is wrong). Free the pointer with
+    :func:`free` (or let :func:`reset_device` release it).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _ = init(); _ = set_device(0)
+    >>> ptr = to_device(np.arange(6, dtype=np.float16).reshape(2, 3))
+    >>> ptr.dtype.cpp_name, ptr.read(6).tolist()
+    ('half', [0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    """
+    array = host_array(tensor, call="acl.to_device")
+    dtype = scalar_type_of(array, call="acl.to_device")
+    raw, code = malloc(max(array.nbytes, 1))
+    _raise_on(code, "acl.to_device")
+    ptr = cast(GmPtr[Any], raw).cast(dtype)
+    ptr.view(array.size, "writes")[:] = array.reshape(-1)
+    return ptr
+
+
+def from_device(ptr: Any, like: Any = None, *, out: Any = None) -> Any:
+    """Copy device memory at *ptr* back into a host tensor.
+
+    ``from_device(ptr, like=t)`` returns a new tensor of ``t``'s library, shape and dtype
+    (torch for a torch tensor, numpy otherwise); ``from_device(ptr, out=t)`` fills ``t`` in
+    place and returns it (``t`` must be contiguous and writable, else a
+    :class:`~ascreg.errors.HostTensorError`). *ptr* is a ``__gm__`` pointer of the tensor's
+    element type, or the ``uint8_t`` pointer of :func:`malloc`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _ = init(); _ = set_device(0)
+    >>> ptr = to_device(np.float32([1.5, 2.5]))
+    >>> from_device(ptr, like=np.zeros(2, np.float32))
+    array([1.5, 2.5], dtype=float32)
+    >>> from_device(ptr, like=np.zeros(2, np.int32))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregTypeError: acl.from_device: the tensor holds int32, the pointer float (pass a tensor of the pointer's element type, or cast the pointer with ptr.cast)
+    """
+    call = "acl.from_device"
+    if not isinstance(ptr, GmPtr):
+        raise AscregTypeError(
+            f"{ptr!r:.60} is not a __gm__ pointer (from acl.rt.malloc)", call=call
+        )
+    if (like is None) == (out is None):
+        raise AscregTypeError(
+            "pass exactly one of like= (a new tensor) and out= (in place)", call=call
+        )
+    result = out if out is not None else _empty_like(like, call)
+    target = host_array(result, writes=True, call=call)
+    if ptr.dtype is not uint8_t and target.dtype != ptr.dtype.np_dtype:
+        raise AscregTypeError(
+            f"the tensor holds {target.dtype}, the pointer {ptr.dtype.cpp_name} (pass a tensor of "
+            "the pointer's element type, or cast the pointer with ptr.cast)",
+            call=call,
+        )
+    target.reshape(-1).view(np.uint8)[:] = ptr.bytes(target.nbytes, "reads")
+    return result
+
+
+def _empty_like(like: Any, call: str) -> Any:
+    """Make a new contiguous tensor of *like*'s library (torch or numpy), shape and dtype."""
+    if type(like).__module__.startswith("torch"):
+        torch = sys.modules["torch"]
+        return torch.empty_like(like, memory_format=torch.contiguous_format, device="cpu")
+    return np.empty_like(host_array(like, call=call), order="C")
 
 
 def _live(handle: Any, kind: type[Handle], none_ok: bool = False) -> int:

@@ -376,7 +376,7 @@ def _doc(name: str, kind: str) -> str:
     >>> np.asarray(r)[:4].tolist()
     {lanes}"""
     else:
-        example = _STORE_EXAMPLES[suffix].format(name=name, post=post)
+        example = _STORE_EXAMPLES[suffix].format(name=name, **_store_arguments(post))
     return f"""``{name}``: see the module table for its overloads.
 
     Legal element types: {spec.legal_text()}.
@@ -390,21 +390,29 @@ def _doc(name: str, kind: str) -> str:
     """
 
 
+def _store_arguments(post: bool) -> dict[str, str]:
+    """Return the destination and post-update stride of a store example, as a call writes them."""
+    strides = {f"n{n}": f", {n}" if post else "" for n in (1, 16, 32, 64)}
+    if post:
+        return {"p": "Ref(p)", "p32": "Ref(p.cast(uint32_t))", **strides}
+    return {"p": "p", "p32": "p.cast(uint32_t)", **strides}
+
+
 _STORE_EXAMPLES: dict[str, str] = {
     "": """    >>> p = UnifiedBuffer().alloc(uint32_t, 64); r = vector_uint32_t(); r.set(np.arange(64))
-    >>> {name}(Ref(p) if {post} else p, r, *([64] if {post} else []), asc_create_mask_b32(PAT_VL2))
+    >>> {name}({p}, r{n64}, asc_create_mask_b32(PAT_VL2))
     >>> p.read(3).tolist()
     [0, 1, 0]""",
     "_1st": """    >>> p = UnifiedBuffer().alloc(uint32_t, 64); r = vector_uint32_t(); r.set(np.arange(64) + 9)
-    >>> {name}(Ref(p) if {post} else p, r, *([1] if {post} else []))
+    >>> {name}({p}, r{n1})
     >>> p.read(2).tolist()
     [9, 0]""",
     "_pack": """    >>> p = UnifiedBuffer().alloc(uint16_t, 64); r = vector_uint32_t(); r.set(0x10002)
-    >>> {name}(Ref(p.cast(uint32_t)) if {post} else p.cast(uint32_t), r, *([32] if {post} else []), asc_create_mask_b32(PAT_VL2))
+    >>> {name}({p32}, r{n32}, asc_create_mask_b32(PAT_VL2))
     >>> p.read(3).tolist()
     [2, 2, 0]""",
     "_pack_quarter": """    >>> p = UnifiedBuffer().alloc(uint32_t, 64); r = vector_uint32_t(); r.set(0x0105)
-    >>> {name}(Ref(p) if {post} else p, r, *([16] if {post} else []), asc_create_mask_b32(PAT_VL2))
+    >>> {name}({p}, r{n16}, asc_create_mask_b32(PAT_VL2))
     >>> p.cast(uint8_t).read(3).tolist()
     [5, 5, 0]""",
     "_intlv": """    >>> p = UnifiedBuffer().alloc(uint16_t, 256); a, b = vector_uint16_t(), vector_uint16_t()

@@ -38,6 +38,7 @@ EXAMPLES: tuple[str, ...] = (
     "tail_vf",
     "vector_add",
     "sigmoid_f32",
+    "scale",
 )
 """Module names under :mod:`ascreg.examples`, in the order they run."""
 

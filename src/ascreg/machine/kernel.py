@@ -555,10 +555,12 @@ class Kernel(Generic[P]):
                     f"argument '{param}' is {value!r}: a kernel launched from the host takes "
                     "__gm__ pointers (UB belongs to one block and does not exist on the host)"
                 )
-            if isinstance(value, np.ndarray):
+            if isinstance(value, np.ndarray) or hasattr(value, "__dlpack__"):
+                what = "numpy array" if isinstance(value, np.ndarray) else type(value).__name__
                 raise AscregTypeError(
-                    f"argument '{param}' is a host numpy array: copy it to device memory "
-                    "(acl.rt.malloc + acl.rt.memcpy) and pass the __gm__ pointer"
+                    f"argument '{param}' is a host {what}: copy it to device memory "
+                    "(ptr = acl.to_device(tensor), or acl.rt.malloc + acl.rt.memcpy), pass the "
+                    "__gm__ pointer, and read the result back with acl.from_device(ptr, out=tensor)"
                 )
             _check_hint(param, value, self._hints.get(param))
 

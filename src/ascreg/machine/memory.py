@@ -22,7 +22,7 @@ import bisect
 import operator
 import weakref
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, Self, TypeVar, cast
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast, overload
 
 import numpy as np
 
@@ -36,9 +36,11 @@ from ascreg.errors import (
     undefined_behaviour,
 )
 from ascreg.machine.convert import to_dtype
+from ascreg.machine.tensors import host_array
 
 T = TypeVar("T", bound=Scalar)
 U = TypeVar("U", bound=Scalar)
+Out = TypeVar("Out")  # the type of a host tensor read into (Pointer.read(out=...))
 
 UB_BYTES = 248 * 1024
 """Usable Unified Buffer per AI Core on dav-3510 (``TOTAL_UB_SIZE``).
@@ -582,16 +584,39 @@ class Pointer(Generic[T]):
         first = start // size
         return memory.typed(self.dtype.np_dtype)[first : first + count], past
 
-    def read(self, count: int = 1) -> np.ndarray[Any, Any]:
-        """Return a copy of the next *count* elements.
+    @overload
+    def read(self, count: int | None = None) -> np.ndarray[Any, Any]: ...
+    @overload
+    def read(self, count: int | None = None, *, out: Out) -> Out: ...
+    def read(self, count: int | None = None, *, out: Any = None) -> Any:
+        """Return a copy of the next *count* elements (1 by default), or fill *out* with them.
+
+        *out* is a host tensor (numpy, torch or any DLPack or buffer-protocol array) of the
+        pointer's element type, written in place with its size as the default *count*; it
+        must be contiguous and writable (else a :class:`~ascreg.errors.HostTensorError`).
 
         Examples
         --------
+        >>> import numpy as np
         >>> from ascreg import UnifiedBuffer, half
-        >>> UnifiedBuffer().alloc(half, 4).read(2)
-        array([0., 0.], dtype=float16)
+        >>> p = UnifiedBuffer().alloc(half, 4); p.write([1, 2, 3, 4])
+        >>> p.read(2)
+        array([1., 2.], dtype=float16)
+        >>> out = np.zeros((2, 2), np.float16); p.read(out=out) is out, out[1].tolist()
+        (True, [3.0, 4.0])
         """
-        return self.view(count).copy()
+        if out is None:
+            return self.view(1 if count is None else count).copy()
+        target = host_array(out, writes=True, call="Pointer.read")
+        if target.dtype != self.dtype.np_dtype:
+            raise AscregTypeError(
+                f"out holds {target.dtype}, the pointer {self.dtype.cpp_name} (read into a "
+                "tensor of the pointer's element type, or cast the pointer)",
+                call="Pointer.read",
+            )
+        count = target.size if count is None else count
+        target.reshape(-1)[:count] = self.view(count)
+        return out
 
     def write(self, values: Any, *, call: str = "Pointer.write") -> None:
         """Store *values* (numbers, or arrays of them) starting at this element.
@@ -608,6 +633,8 @@ class Pointer(Generic[T]):
         ...
         ascreg.errors.AscregError: Pointer.write: cannot store 300 as uint8_t: ...
         """
+        if type(values) is not np.ndarray and hasattr(values, "__dlpack__"):
+            values = host_array(values, call=call)  # torch, JAX, ...: a view, not __array__
         if type(values) is np.ndarray and values.dtype is self.dtype.np_dtype:
             array = values  # what to_dtype returns for an array of the element type itself
         else:

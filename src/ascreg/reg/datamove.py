@@ -37,13 +37,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ascreg._frontend import operands, rules
 from ascreg._frontend.dispatch import KindDispatch
 from ascreg._frontend.operands import REG
 from ascreg._frontend.template import TemplateArgs, define
 from ascreg.core import datamove as core
 from ascreg.enums import DataCopyMode, LoadDist, MaskDist, MemType, PostLiteral, StoreDist
-from ascreg.errors import AscregTypeError
+from ascreg.errors import AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import running_block
 from ascreg.machine.memory import Pointer, UbPtr
 from ascreg.machine.ref import Ref
@@ -326,6 +328,54 @@ def StoreAlign(op: Any, dst: Any, src: Any, *args: Any) -> None:
     >>> p.read(4)
     array([0, 1, 7, 7], dtype=uint32)
     """
+    try:
+        _store_align(op, dst, src, args)
+    except OutOfBoundsError as exc:
+        hint = _pack_hint(op, src, args)
+        if not hint:
+            raise
+        raise OutOfBoundsError(f"{exc.detail}; {hint}", call=exc.call) from None
+
+
+_PACK_DISTS = {(1, 2): "DIST_PACK_B16", (2, 2): "DIST_PACK_B32", (4, 2): "DIST_PACK_B64",
+               (1, 4): "DIST_PACK4_B32"}  # fmt: skip
+"""The StoreDist that packs (register element size, lanes per mask lane) after a narrowing Cast."""
+
+
+def _pack_hint(op: Any, src: Any, args: tuple[Any, ...]) -> str:
+    """Explain a plain store of a narrowing Cast's result, whose mask is the wider type's.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Ref, Reg, UnifiedBuffer, half, float32_t
+    >>> mask = Reg.UpdateMask[float32_t](Ref(61))
+    >>> narrow = Reg.RegTensor[half](); narrow.set(np.zeros(128))
+    >>> Reg.StoreAlign(UnifiedBuffer().alloc(half, 64), narrow, mask)
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.OutOfBoundsError: Reg.StoreAlign: writes 242 bytes ... leaves the allocation; the mask enables every 2nd half lane (a mask of a 4-byte type, as a narrowing Cast leaves its result): store the packed lanes with Reg.StoreAlign[half, StoreDist.DIST_PACK_B32](dst, src, mask)
+    """
+    if op.dist != "DIST_NORM" or not isinstance(src, RegTensor) or not args:
+        return ""
+    mask = args[-1]
+    if not isinstance(mask, MaskReg):
+        return ""
+    on = np.flatnonzero(mask.bits())
+    size = src.dtype.size
+    width = next((w for w in (8, 4, 2, 1) if on.size and not (on % w).any()), size)
+    dist = _PACK_DISTS.get((size, width // size))
+    if dist is None:
+        return ""
+    name = src.dtype.cpp_name
+    return (
+        f"the mask enables every {width // size}{'nd' if width // size == 2 else 'th'} {name} "
+        f"lane (a mask of a {width}-byte type, as a narrowing Cast leaves its result): store the "
+        f"packed lanes with Reg.StoreAlign[{name}, StoreDist.{dist}](dst, src, mask)"
+    )
+
+
+def _store_align(op: Any, dst: Any, src: Any, args: tuple[Any, ...]) -> None:
     if (
         len(args) == 1
         and (type(src), type(dst), type(args[0])) in op.plain
