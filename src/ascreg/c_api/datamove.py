@@ -230,10 +230,10 @@ def _batched_store(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...
     return (rules.access_address(op.post, args[0], args[2 : len(args) - masked], batch), *args[1:])
 
 
-ALIGNED_LOAD = rules.BatchRule(
+_ALIGNED_LOAD = rules.BatchRule(
     "aligned load", "its single-register forms load one register per iteration", _batched_load
 )
-ALIGNED_STORE = rules.BatchRule(
+_ALIGNED_STORE = rules.BatchRule(
     "aligned store", "its single-register forms store one register per iteration", _batched_store
 )
 
@@ -249,7 +249,7 @@ def _load_op(suffix: str, post: bool) -> Any:
         blocks=suffix == "",
         dist=staticmethod(vector_dist),
         mask_dist=mask_dist,
-        batch=ALIGNED_LOAD,
+        batch=_ALIGNED_LOAD,
     )(_load)
 
 
@@ -339,7 +339,7 @@ def _store_op(suffix: str, post: bool) -> Any:
         blocks=suffix == "",
         dist=staticmethod(vector_dist),
         mask_dist=mask_dist,
-        batch=ALIGNED_STORE,
+        batch=_ALIGNED_STORE,
     )(_store)
 
 

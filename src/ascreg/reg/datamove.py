@@ -198,10 +198,10 @@ def _batched_store(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...
 
 _DUAL = core.STORE_MODES["DIST_INTLV_B8"]  # what an unknown dist is taken for: not admitted
 
-ALIGNED_LOAD = rules.BatchRule(
+_ALIGNED_LOAD = rules.BatchRule(
     "aligned load", "its single-register forms load one register per iteration", _batched_load
 )
-ALIGNED_STORE = rules.BatchRule(
+_ALIGNED_STORE = rules.BatchRule(
     "aligned store", "its single-register forms store one register per iteration", _batched_store
 )
 
@@ -214,7 +214,7 @@ ALIGNED_STORE = rules.BatchRule(
     enum_kinds=(LoadDist, *_ACCESS_ENUMS),
     dist_kind=LoadDist,
     _setup=_access_setup,
-    batch=ALIGNED_LOAD,
+    batch=_ALIGNED_LOAD,
 )
 def LoadAlign(op: Any, dst: Any, *args: Any) -> None:
     """``LoadAlign``: load a register (or two, or a MaskReg) from a 32-byte aligned UB address.
@@ -309,7 +309,7 @@ def _load_mask(op: Any, dst: MaskReg, args: tuple[Any, ...]) -> None:
     enum_kinds=(StoreDist, *_ACCESS_ENUMS),
     dist_kind=StoreDist,
     _setup=_access_setup,
-    batch=ALIGNED_STORE,
+    batch=_ALIGNED_STORE,
 )
 def StoreAlign(op: Any, dst: Any, src: Any, *args: Any) -> None:
     """``StoreAlign``: store a register (or two, or a MaskReg) to an aligned UB address.

@@ -159,12 +159,12 @@ def _squeeze_rows(op: Any, args: tuple[Any, ...], batch: Any) -> tuple[Any, ...]
     return rules.ROWS.admit(op, args, batch)
 
 
-SQUEEZE_ROWS = rules.BatchRule(
+_SQUEEZE_ROWS = rules.BatchRule(
     "squeeze", "row by row, except STORE_REG (each call adds its bytes to AR)", _squeeze_rows
 )
 
 
-@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,), batch=SQUEEZE_ROWS)
+@define("Reg.Squeeze", enum_kinds=(GatherMaskMode,), batch=_SQUEEZE_ROWS)
 def Squeeze(op: Any, dst: Any, src: Any, mask: Any) -> None:
     """``Squeeze<T, GatherMaskMode store = NO_STORE_REG>(U& dst, U& src, MaskReg& mask)``.
 
