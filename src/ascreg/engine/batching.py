@@ -1,7 +1,7 @@
 """Op calls inside a batched VF loop: each op's own rule says how it runs on the batch.
 
 While a loop runs batched (:mod:`ascreg.engine.batch`), every op call comes here. The op's
-:class:`~ascreg._frontend.rules.BatchRule` (``op.batching``: declared where the op is defined,
+``BatchRule`` (``ascreg._frontend.rules``) (``op.batching``: declared where the op is defined,
 or derived from a lane-wise row) admits the call: it returns the arguments to run the op's
 implementation with -- an address made one per iteration, a count made per iteration -- or
 None when this form does not batch; then, or for an op without a rule (a kernel-level op,
@@ -154,7 +154,7 @@ def step_for(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable
     it. (*args* and *result* describe the recorded call; the step keeps neither.)
 
     A call whose admission changed no ``Ref`` (it made an address one per iteration, or took
-    the arguments as they are, as :data:`~ascreg._frontend.rules.ROWS` does) depends on its
+    the arguments as they are, as ``ascreg._frontend.rules.ROWS`` does) depends on its
     operands alone: the plan records the admitted arguments and replays the implementation
     on them (:func:`_admitted`).
     """

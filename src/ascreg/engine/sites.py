@@ -143,7 +143,7 @@ class Site:
             self.whole.adopt(plan, recorder, iterations)
 
     def extra_inputs(self) -> tuple[Any, ...] | None:
-        """Return the values of :attr:`extras` now (None when one is missing)."""
+        """Return the values of ``extras`` now (None when one is missing)."""
         try:
             return tuple(names[name] for names, name in self.extras)
         except KeyError:
