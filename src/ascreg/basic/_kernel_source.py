@@ -153,7 +153,7 @@ A launch checks each argument annotated ``GM_ADDR`` is a ``__gm__ uint8_t*``
 
 Examples
 --------
->>> from ascreg import GlobalMemory, half
+>>> from ascreg import GlobalMemory, GmPtr, half, uint8_t
 >>> p = GlobalMemory().alloc(half, 4).cast(uint8_t)
 >>> isinstance(p, GmPtr) and p.dtype is uint8_t
 True
