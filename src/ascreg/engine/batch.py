@@ -374,14 +374,14 @@ class RowPointer(UbPtr[Any]):
         same bounds: :meth:`view` checks the allocation's liveness every time, and a view is
         used only while the memory's array is the one it views).
         """
-        moved = RowPointer.at(self, self.rows, self.step)
-        moved.which = self.which
-        same = memory is self.memory
-        moved.memory, moved.block = memory, block
+        moved = object.__new__(type(self))  # RowPointer.at, without its work: rows are read-only
+        moved.memory, moved.dtype, moved.block = memory, self.dtype, block
+        moved.rows, moved.step, moved.which = self.rows, self.step, self.which
+        moved.address = self.address
         known = self.known
-        if known and same:
-            moved.known = dict(known)
-        elif known:
+        if known is None or memory is self.memory:  # the same facts: one dict serves both
+            moved.known = known
+        else:
             moved.known = {
                 key: (*fact[:-1], None) if type(key) is tuple and type(key[1]) is bool else fact
                 for key, fact in known.items()
