@@ -67,7 +67,7 @@ from ascreg.engine.batch import LOG, Batch, RowInts
 from ascreg.engine.sites import PLANS_PER_LOOP, Site
 from ascreg.errors import CALL_MARKER
 from ascreg.machine.block import _STACK
-from ascreg.machine.memory import Pointer
+from ascreg.machine.memory import Allocation, Memory, Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
 from ascreg.machine.sync import Pipe
@@ -734,13 +734,25 @@ def _rebound(
     becomes the new one (*parts*: by the id of the old one); the rest stays. The code is the
     same (compiled once).
     """
-    names = {
-        key: _moved(value, places, done)
-        if isinstance(value, Pointer)
-        else parts.get(id(value), value)
-        for key, value in function.__globals__.items()
-    }
+    old = function.__globals__
+    keys = old.get(_MOVING)
+    if keys is None:  # the names holding pointers, memories and allocations, found once
+        kinds = (Pointer, Memory, Allocation)
+        keys = tuple(key for key, value in old.items() if isinstance(value, kinds))
+    names = dict(old)
+    names[_MOVING] = keys
+    for key in keys:
+        value = old[key]
+        if isinstance(value, Pointer):
+            names[key] = _moved(value, places, done)
+        else:
+            names[key] = parts.get(id(value), value)
     return types.FunctionType(function.__code__, names, function.__name__)
+
+
+_MOVING = "__ascreg_moving__"
+"""The name under which a moved guard's or program's namespace lists the names :func:`_rebound`
+moves (what it found in the namespace it was moved from: the same names, the same kinds)."""
 
 
 def _moved(value: Any, places: Places, done: dict[int, Any] | None = None) -> Any:

@@ -778,6 +778,10 @@ class PipeTracker:
         if pipe is self.clear or self._ordered_after_all(pipe):
             self.clear = pipe
             return True
+        if len(groups) <= 2:  # nothing to gain from merging
+            return not any(
+                self._earliest_conflict(pipe, g.start, g.end, g.write, UB, 0) for g in groups
+            )
         return not any(
             self._earliest_conflict(pipe, start, end, write, UB, 0)
             for write, start, end in _merged_spans(groups)
