@@ -299,3 +299,67 @@ def test_plans_can_be_turned_off() -> None:
         os.unlink(script.name)
     assert out.count("batched over 4 iterations\n") == 3
     assert "recorded plan" not in out
+
+
+@ascreg.__simd_vf__
+def row_scale(dst: UbPtr[uint16_t], src: UbPtr[uint16_t], rows: int, repeats: int) -> None:
+    """A nest: per row an accumulator over the row's repeats, then the row scaled by it."""
+    x, acc, out = Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t](), Reg.RegTensor[uint16_t]()
+    full = Reg.CreateMask[uint16_t]()
+    for i in range(rows):
+        Reg.Duplicate(acc, 1, full)
+        for j in range(repeats):
+            Reg.LoadAlign(x, src + (i * repeats + j) * L16)
+            Reg.Max(acc, acc, x, full)
+        for j in range(repeats):
+            Reg.LoadAlign(x, src + (i * repeats + j) * L16)
+            Reg.Mul(out, x, acc, full)
+            Reg.StoreAlign(dst + (i * repeats + j) * L16, out, full)
+
+
+def test_a_nest_on_queue_buffers(caplog: pytest.LogCaptureFixture) -> None:
+    """Buffers a queue hands out anew (a new allocation of the same bounds) every tile.
+
+    Each call replays the plan moved to the new allocations, keeping the views the moved
+    pointers made of the same memory; every launch equals its eager run.
+    """
+    from ascreg.basic import DataCopy, GlobalTensor, TPipe, TPosition, TQue
+
+    rows, repeats, tiles = 4, 3, 4
+    tile = rows * repeats * L16
+    gm = ascreg.GlobalMemory()
+    src, dst = gm.alloc(uint16_t, tiles * tile), gm.alloc(uint16_t, tiles * tile)
+
+    @__global__
+    @__vector__
+    def kernel() -> None:
+        pipe = TPipe()
+        x_gm, y_gm = GlobalTensor[uint16_t](), GlobalTensor[uint16_t]()
+        x_gm.SetGlobalBuffer(src, tiles * tile)
+        y_gm.SetGlobalBuffer(dst, tiles * tile)
+        in_q, out_q = TQue[TPosition.VECIN, 2](), TQue[TPosition.VECOUT, 2]()
+        pipe.InitBuffer(in_q, 2, tile * 2)
+        pipe.InitBuffer(out_q, 2, tile * 2)
+        for t in range(tiles):
+            x = in_q.AllocTensor[uint16_t]()
+            DataCopy(x, x_gm[t * tile], tile)
+            in_q.EnQue(x)
+            x = in_q.DeQue[uint16_t]()
+            y = out_q.AllocTensor[uint16_t]()
+            asc_vf_call[row_scale](y.GetPhyAddr(), x.GetPhyAddr(), rows, repeats)
+            in_q.FreeTensor(x)
+            out_q.EnQue(y)
+            y = out_q.DeQue[uint16_t]()
+            DataCopy(y_gm[t * tile], y, tile)
+            out_q.FreeTensor(y)
+
+    def run(seed: int) -> Callable[[], Any]:
+        def launch() -> Any:
+            src.write(np.random.default_rng(seed).integers(0, 300, tiles * tile))
+            kernel[1, 0, None]()
+            return dst.read(tiles * tile)
+
+        return launch
+
+    _, lines = calls([run(seed) for seed in range(3)], caplog)
+    assert ran(lines, "whole") + ran(lines, "loop") >= 8

@@ -57,15 +57,33 @@ class Reference(PipeTracker):
     def clear(self, value: Any) -> None:
         pass
 
+    def _rows_free(self, pipe: Any, groups: list[RowsAccess]) -> bool:
+        """Each group's span on its own (the tracker checks them merged)."""
+        return not any(
+            self._earliest_conflict(pipe, g.start, g.end, g.write, sync.UB, 0) for g in groups
+        )
 
-def _loop(start: int) -> LoopAccess:
-    """A batched loop on V: a load of two rows, then a store of two rows 1 KiB on."""
+
+def _loop(start: int, gap: int | None = None) -> LoopAccess:
+    """A batched loop on V: a load of two rows, then a store of two rows 1 KiB on.
+
+    With *gap*: first another load of two rows *gap* bytes after the first (its span overlaps,
+    touches or leaves a gap after the other load's, which the tracker checks merged).
+    """
     rows = start + np.array([0, 256])
-    load = RowsAccess(PIPE_V, start, start + 512, False, 3, rows=rows, width=256,
-                      ranks=np.array([1, 3]), order=1)  # fmt: skip
-    store = RowsAccess(PIPE_V, start + 1024, start + 1536, True, 4, rows=rows + 1024,
-                       width=256, ranks=np.array([2, 4]), order=2)  # fmt: skip
-    return LoopAccess([load, store])
+    if gap is None:
+        load = RowsAccess(PIPE_V, start, start + 512, False, 3, rows=rows, width=256,
+                          ranks=np.array([1, 3]), order=1)  # fmt: skip
+        store = RowsAccess(PIPE_V, start + 1024, start + 1536, True, 4, rows=rows + 1024,
+                           width=256, ranks=np.array([2, 4]), order=2)  # fmt: skip
+        return LoopAccess([load, store])
+    other = RowsAccess(PIPE_V, start + gap, start + gap + 512, False, 4, rows=rows + gap,
+                       width=256, ranks=np.array([1, 4]), order=1)  # fmt: skip
+    load = RowsAccess(PIPE_V, start, start + 512, False, 5, rows=rows, width=256,
+                      ranks=np.array([2, 5]), order=2)  # fmt: skip
+    store = RowsAccess(PIPE_V, start + 1024 + gap, start + 1536 + gap, True, 6,
+                       rows=rows + 1024 + gap, width=256, ranks=np.array([3, 6]), order=3)  # fmt: skip
+    return LoopAccess([other, load, store])
 
 
 def _apply(tracker: PipeTracker, op: tuple[Any, ...]) -> str:
@@ -91,7 +109,7 @@ def _apply(tracker: PipeTracker, op: tuple[Any, ...]) -> str:
         elif kind == "barrier":
             tracker.barrier()
         elif kind == "rows":
-            return "" if tracker.access_rows(PIPE_V, _loop(args[0])) else "refused"
+            return "" if tracker.access_rows(PIPE_V, _loop(*args)) else "refused"
     except SyncError as error:
         return str(error)
     return ""
@@ -116,6 +134,11 @@ OPS = st.one_of(
     st.tuples(st.just("pipe_barrier"), _pipe),
     st.just(("barrier",)),
     st.tuples(st.just("rows"), st.integers(0, 20).map(lambda k: k * 256)),
+    st.tuples(
+        st.just("rows"),
+        st.integers(0, 20).map(lambda k: k * 256),
+        st.sampled_from([256, 512, 1024, 2048]),
+    ),
 )
 
 
@@ -234,3 +257,12 @@ def test_a_wait_does_not_clear_a_copy_pipe_with_an_earlier_copy_unordered() -> N
     assert tracker.clear is not PIPE_MTE2
     with pytest.raises(SyncError, match="copies on one pipe may overlap"):
         tracker.access(PIPE_MTE2, 0, 64, True)
+
+
+@pytest.mark.parametrize(("gap", "conflicts"), [(256, True), (512, True), (1024, False)])
+def test_merged_spans_see_a_record_inside_either_group(gap: int, conflicts: bool) -> None:
+    """An unordered S write at [600, 604): inside the second load's rows when they start 256
+    or 512 bytes on (the two loads' spans merge), in the gap between them at 1024."""
+    for tracker in (PipeTracker(), Reference()):
+        tracker.access(PIPE_S, 600, 604, True)
+        assert tracker.access_rows(PIPE_V, _loop(0, gap)) is not conflicts

@@ -422,7 +422,7 @@ def tail_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits, Bits]:
     enables = _SPREAD[id(bits)][2]  # as remembered (contiguous, read-only)
     rest = np.maximum(counts, lanes) - lanes  # saturates at 0
     if not counts.flags.writeable:  # shared counts (a VF run per tile): remember the answer
-        if len(_ROWS) >= 8:
+        if len(_ROWS) >= _ROWS_KEPT:
             _ROWS.pop(next(iter(_ROWS)))
         rest.flags.writeable = False
         _ROWS[id(counts)] = (counts, (lanes, stride), bits, enables, rest)
@@ -432,6 +432,10 @@ def tail_rows(counts: Bits, lanes: int, stride: int) -> tuple[Bits, Bits, Bits]:
 _LANE_NUMBERS: dict[int, Bits] = {}
 _ROWS: dict[int, tuple[Bits, tuple[int, int], Bits, Bits, Bits]] = {}
 """The latest results of :func:`update_mask_rows` for read-only (shared) counts, by id."""
+_ROWS_KEPT = 64
+"""How many :data:`_ROWS` are kept: a count taken down by a nested loop is a chain of one
+shared result per inner iteration (rms_norm's 16 per row of 1024 floats), each the next one's
+counts; a VF run per tile walks the same chain again."""
 
 
 MASK_LOGIC: dict[str, Callable[[Bits, Bits], Bits]] = {

@@ -370,13 +370,18 @@ class RowPointer(UbPtr[Any]):
         """Return the same addresses in *memory*, in *block* (an allocation of the same bounds).
 
         What the checks worked out from the addresses and bounds alone is kept; the views of
-        the old memory are not.
+        the old memory are kept only when *memory* is the same (a queue's next buffer of the
+        same bounds: :meth:`view` checks the allocation's liveness every time, and a view is
+        used only while the memory's array is the one it views).
         """
-        moved = RowPointer.at(self, self.rows, self.step)
-        moved.which = self.which
-        moved.memory, moved.block = memory, block
+        moved = object.__new__(type(self))  # RowPointer.at, without its work: rows are read-only
+        moved.memory, moved.dtype, moved.block = memory, self.dtype, block
+        moved.rows, moved.step, moved.which = self.rows, self.step, self.which
+        moved.address = self.address
         known = self.known
-        if known:
+        if known is None or memory is self.memory:  # the same facts: one dict serves both
+            moved.known = known
+        else:
             moved.known = {
                 key: (*fact[:-1], None) if type(key) is tuple and type(key[1]) is bool else fact
                 for key, fact in known.items()

@@ -67,7 +67,7 @@ from ascreg.engine.batch import LOG, Batch, RowInts
 from ascreg.engine.sites import PLANS_PER_LOOP, Site
 from ascreg.errors import CALL_MARKER
 from ascreg.machine.block import _STACK
-from ascreg.machine.memory import Pointer
+from ascreg.machine.memory import Allocation, Memory, Pointer
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import MaskReg, RegTensor, plain_class, storage
 from ascreg.machine.sync import Pipe
@@ -416,9 +416,10 @@ class Plan:
         for (memory, block), (new_memory, new_block) in places.items():  # (ids of the old)
             parts[memory], parts[block] = new_memory, new_block
         try:
-            guard = _rebound(self.guard, places, parts)
-            run = _rebound(self.run, places, parts)
-            finals = [(s, v if s else _moved(v, places)) for s, v in self.finals]
+            done: dict[int, Any] = {}
+            guard = _rebound(self.guard, places, parts, done)
+            run = _rebound(self.run, places, parts, done)
+            finals = [(s, v if s else _moved(v, places, done)) for s, v in self.finals]
         except KeyError:  # a pointer into a memory none of the inputs points into
             return None
         plan = Plan(guard, run, len(self.extra), finals, self.slots, inputs, values, iterations)
@@ -635,9 +636,10 @@ class WholePlan:
             return None
         try:
             program = self.plan.run
-            constants = {k: _moved(v, places) for k, v in program.__globals__.items()}
+            done: dict[int, Any] = {}
+            constants = {k: _moved(v, places, done) for k, v in program.__globals__.items()}
             inputs = tuple(
-                _moved(v, places) for v in self.env[: len(self.env) - len(self.plan.extra)]
+                _moved(v, places, done) for v in self.env[: len(self.env) - len(self.plan.extra)]
             )
         except KeyError:  # a pointer into a memory none of the arguments points into
             return None
@@ -723,32 +725,59 @@ def _same_value(was: Any, now: Any) -> bool:
     return now is was
 
 
-def _rebound(function: Any, places: Places, parts: dict[int, Any]) -> Any:
+def _rebound(
+    function: Any, places: Places, parts: dict[int, Any], done: dict[int, Any] | None = None
+) -> Any:
     """Return *function* (a guard or a program) with the constants of its namespace moved.
 
     Pointers move with :func:`_moved`; a memory or an allocation a guard compares by identity
     becomes the new one (*parts*: by the id of the old one); the rest stays. The code is the
     same (compiled once).
     """
-    names = {
-        key: _moved(value, places) if isinstance(value, Pointer) else parts.get(id(value), value)
-        for key, value in function.__globals__.items()
-    }
+    old = function.__globals__
+    keys = old.get(_MOVING)
+    if keys is None:  # the names holding pointers, memories and allocations, found once
+        kinds = (Pointer, Memory, Allocation)
+        keys = tuple(key for key, value in old.items() if isinstance(value, kinds))
+    names = dict(old)
+    names[_MOVING] = keys
+    for key in keys:
+        value = old[key]
+        if isinstance(value, Pointer):
+            names[key] = _moved(value, places, done)
+        else:
+            names[key] = parts.get(id(value), value)
     return types.FunctionType(function.__code__, names, function.__name__)
 
 
-def _moved(value: Any, places: Places) -> Any:
-    """Return *value*, or the same pointer in the new memory and allocation (KeyError: none)."""
+_MOVING = "__ascreg_moving__"
+"""The name under which a moved guard's or program's namespace lists the names :func:`_rebound`
+moves (what it found in the namespace it was moved from: the same names, the same kinds)."""
+
+
+def _moved(value: Any, places: Places, done: dict[int, Any] | None = None) -> Any:
+    """Return *value*, or the same pointer in the new memory and allocation (KeyError: none).
+
+    *done*: the pointers one translation moved so far, by id (a plan's guard, program and
+    inputs hold the same pointers: each is moved once; the plan being moved holds them, so
+    their ids stay theirs meanwhile).
+    """
     if not isinstance(value, Pointer):
         return value
+    if done is not None:
+        found = done.get(id(value))
+        if found is not None:
+            return found
     memory, block = places[id(value.memory), id(value.block)]
     moved: Pointer[Any]
     if isinstance(value, batching.RowPointer):
-        return value.elsewhere(memory, block)
+        moved = value.elsewhere(memory, block)
     else:
         moved = object.__new__(type(value))
         moved.dtype, moved.address = value.dtype, value.address
-    moved.memory, moved.block = memory, block
+        moved.memory, moved.block = memory, block
+    if done is not None:
+        done[id(value)] = moved
     return moved
 
 

@@ -340,6 +340,32 @@ pipe is not a pipe); anything else goes through :meth:`PipeTracker._check_pair`,
 what is wrong."""
 
 
+def _merged_spans(groups: list[RowsAccess]) -> list[tuple[bool, int, int]]:
+    """Return the union of the groups' spans, reads and writes apart, as disjoint intervals.
+
+    Spans of one kind that overlap or touch merge into one; every byte of a merged span lies
+    in the span of one of its groups, so a record overlaps the merged span exactly when it
+    overlaps one of theirs (a batched loop's groups are one op's accesses each: a row loop over
+    a tile makes one span of each kind, however many ops it has).
+
+    Examples
+    --------
+    >>> g = [RowsAccess(Pipe.PIPE_V, s, e, w, 1) for s, e, w in
+    ...      [(0, 256, False), (128, 512, False), (512, 600, False), (700, 800, False),
+    ...       (0, 64, True)]]
+    >>> _merged_spans(g)
+    [(False, 0, 600), (False, 700, 800), (True, 0, 64)]
+    """
+    merged: list[tuple[bool, int, int]] = []
+    for write, start, end in sorted((g.write, g.start, g.end) for g in groups):
+        if merged and merged[-1][0] == write and start <= merged[-1][2]:
+            if end > merged[-1][2]:
+                merged[-1] = (write, merged[-1][1], end)
+            continue
+        merged.append((write, start, end))
+    return merged
+
+
 def _earlier(
     rec: Record,
     found: Access | None,
@@ -744,13 +770,21 @@ class PipeTracker:
         return True
 
     def _rows_free(self, pipe: Pipe, groups: list[RowsAccess]) -> bool:
-        """Return True when no group's span conflicts with a record of another pipe."""
+        """Return True when no group's span conflicts with a record of another pipe.
+
+        The spans are checked merged (:func:`_merged_spans`): a record overlaps a merged span
+        exactly when it overlaps the span of one of its groups, of the same kind.
+        """
         if pipe is self.clear or self._ordered_after_all(pipe):
             self.clear = pipe
             return True
+        if len(groups) <= 2:  # nothing to gain from merging
+            return not any(
+                self._earliest_conflict(pipe, g.start, g.end, g.write, UB, 0) for g in groups
+            )
         return not any(
-            self._earliest_conflict(pipe, group.start, group.end, group.write, UB, 0)
-            for group in groups
+            self._earliest_conflict(pipe, start, end, write, UB, 0)
+            for write, start, end in _merged_spans(groups)
         )
 
     def _log_rows(self, pipe: Pipe, loop: LoopAccess) -> None:
