@@ -290,6 +290,7 @@ API_CLASSES = {
     "GlobalTensor": "AscendC::GlobalTensor",
     "LocalTensor": "AscendC::LocalTensor",
     "TPipe": "AscendC::TPipe",
+    "TQue": "AscendC::TQue",
     "TQueBind": "AscendC::TQueBind",
     "TBufHandle": "AscendC::TBuf",
     "LocalMemAllocator": "AscendC::LocalMemAllocator",
@@ -310,6 +311,8 @@ def _class_args(value: Any, name: str) -> list[Any]:
         return [value.dtype] if getattr(value, "dtype", None) is not None else []
     if name == "LocalMemAllocator":
         return ["AscendC::Hardware::UB"]
+    if name == "TQue":  # TQue<VECIN, d> is TQueBind<GM, VECIN, d>: its one position
+        return [f"AscendC::TPosition::{value._position.name}", int(value._depth)]
     if name == "TQueBind":
         src, dst, depth = value._src, value._dst, value._depth
         positions = [src] if src is dst else [src, dst]

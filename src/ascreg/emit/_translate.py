@@ -827,6 +827,8 @@ class FunctionEmitter:
     def _spell(self, ctype: CType, seen: Seen | None) -> str:
         resolved = resolve_int(ctype, seen)
         inner = ctype.inner if ctype.kind == "ref" and ctype.inner is not None else ctype
+        if inner.kind == "class" and inner.pyclass is not None:
+            self.program.user_class(inner.pyclass)  # a class named only as a type: declare it
         # a Python int is a count, not an element: uint32_t even where the module names a
         # dtype alias of it (T32 = uint32_t)
         return resolved.spell({} if inner.kind == "int" else self.subst, self.reg_ns)
@@ -2159,8 +2161,8 @@ class ClassEmitter:
         self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
 
     def emit(self) -> str:
-        """Return the C++ class."""
-        if self.cdef.bases or self.cdef.decorator_list:
+        """Return the C++ class (a ``struct`` of its fields when the run called no method of it)."""
+        if self.cdef.bases or not all(map(_is_dataclass_decorator, self.cdef.decorator_list)):
             raise self.where.error(self.cdef, "base classes and class decorators are not emitted")
         for name in self.order:
             if name.startswith("__") and name not in ("__init__",):
@@ -2174,19 +2176,44 @@ class ClassEmitter:
         module = sys.modules.get(self.cls.__module__)
         aliases = _type_aliases(names, vars(module) if module else {}, self.filename)
         subst = {d: self.program.type_alias(TypeAlias(a, d)) for d, a in aliases.items()}
+        defaults = self._defaults(module)
         fields = []
         for m in self.members.values():
+            if m.ctype.kind == "class" and m.ctype.pyclass is not None:
+                self.program.user_class(m.ctype.pyclass)  # declared before the class using it
             spelled = m.ctype.spell(subst, ints=_int_spelling(m))
             if m.name in self.static:
                 fields.append(f"    static constexpr {spelled} {m.name} = {self.static[m.name]};")
+            elif m.name in defaults and not public:
+                fields.append("    " + _pointer_space(f"{spelled} {m.name} = {defaults[m.name]};"))
             else:
                 fields.append("    " + _pointer_space(f"{spelled} {m.name};"))
+        if not public:  # plain data (a tiling dataclass the kernel reads): an aggregate
+            return "\n".join([f"struct {self.cls.__name__} {{", *fields, "};"])
         lines = [f"class {self.cls.__name__} {{", "public:"]
         for text in public:
             lines += ["    " + line if line else line for line in text.splitlines()]
         if fields:
             lines += ["private:", *fields]
         return "\n".join([*lines, "};"])
+
+    def _defaults(self, module: types.ModuleType | None) -> dict[str, str]:
+        """Return the default of each field the class body gives one (``x: int = 0``), in C++."""
+        out: dict[str, str] = {}
+        namespace = vars(module) if module else {}
+        for node in self.cdef.body:
+            if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+                continue
+            if node.value is None:
+                continue
+            const = Constant(node.target.id, None, namespace, self.filename)
+            try:
+                out[node.target.id] = _ConstantExpression(self.program, const, self.where).text(
+                    node.value
+                )
+            except EmitError:
+                continue  # not a constant expression: the field has no default in C++
+        return out
 
     def _ran(self, name: str) -> bool:
         rec = self.program.recording
@@ -2200,6 +2227,8 @@ class ClassEmitter:
         if rec is not None:
             for name in self.order:
                 total.merge(rec.merged(self.filename, f"{self.cls.__qualname__}.{name}"))
+            for member, seen in rec.instances.get(self.cls, {}).items():
+                total.members.setdefault(member, Seen()).merge(seen)
         constant = _template_members(self.cdef)
         for member, seen in total.members.items():
             ctype = _one_type(seen, f"member `{member}`", self.cdef, self.where)
@@ -2222,6 +2251,12 @@ class ClassEmitter:
         self.methods[name] = ""
         emitter = FunctionEmitter(self.program, func, context, self)
         self.methods[name] = emitter.emit()
+
+
+def _is_dataclass_decorator(node: ast.expr) -> bool:
+    """``@dataclass``, ``@dataclass(...)`` or ``@dataclasses.dataclass``: a struct of fields."""
+    target = node.func if isinstance(node, ast.Call) else node
+    return _unparse(target).split(".")[-1] == "dataclass"
 
 
 def _int_spelling(local: Local) -> str:
