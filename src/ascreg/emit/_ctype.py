@@ -213,7 +213,9 @@ def ctype_of(value: Any) -> CType:
 
 _CACHE: dict[type, CType] = {}
 _LANES: dict[tuple[type, Any], CType] = {}
-_BY_DTYPE = frozenset({"Lanes", "UbPtr", "GmPtr", "SimtGmPtr", "SimtUbPtr", "LanePointer"})
+_BY_DTYPE = frozenset(
+    {"Lanes", "UbPtr", "GmPtr", "SimtGmPtr", "SimtUbPtr", "LanePointer", "BlockLocalPtr"}
+)
 """Value classes whose C++ type depends on their class and dtype only (cached by both)."""
 _CACHEABLE = {bool, int, float, type(None)}
 
@@ -250,6 +252,8 @@ def _ctype_of(value: Any) -> CType:
     if isinstance(value, MaskReg):
         c_api = type(value).__module__ == "ascreg.c_api._types"
         return CType("mask", name="vector_bool" if c_api else "")
+    if type(value).__name__ == "BlockLocalPtr":  # a UB pointer of SIMT blocks run side by side
+        return CType("ptr", dtype=value.dtype, space="__ubuf__")
     if isinstance(value, Pointer) or type(value).__name__ == "LanePointer":
         base = getattr(value, "base", value)
         return CType("ptr", dtype=value.dtype, space=base.space)
