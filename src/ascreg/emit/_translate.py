@@ -615,6 +615,8 @@ class FunctionEmitter:
         self.template_params: list[str] = []
         self.subst: Subst = {}
         self.aliased_statements: set[int] = set()
+        self.constexprs: set[str] = set()
+        """The locals declared ``constexpr`` so far (a later one may be computed from them)."""
 
     # -- entry ---------------------------------------------------------------------------------------
 
@@ -691,6 +693,8 @@ class FunctionEmitter:
                 out.append(f"__launch_bounds__({self._launch_bounds(decorator)})")
             elif name == "template" and isinstance(decorator, ast.Call):
                 template += [_unparse(arg) for arg in decorator.args]
+            elif name == "property" and isinstance(self.owner, ClassEmitter):
+                continue  # a getter: a method of no arguments, called as obj.name()
             else:
                 raise self.where.error(
                     decorator, f"the decorator {_unparse(decorator)} has no Ascend C counterpart"
@@ -1243,7 +1247,10 @@ class FunctionEmitter:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
             return f"{spelled} {name};"
+        if name in self.constants_used:
+            self._check_compile_time(value)  # read as a template argument: a constant
         if name in self.constants_used or self._compile_time(name, value, local):
+            self.constexprs.add(name)
             spelled = (
                 "static constexpr " if local.ctype.kind == "class" else "constexpr "
             ) + spelled
@@ -1277,7 +1284,13 @@ class FunctionEmitter:
         if isinstance(node, ast.Attribute) and node.attr == "size":
             return isinstance(self._resolve(node.value), TypeName | TypeAlias)
         if isinstance(node, ast.Name):
-            return isinstance(self._resolve(node), Constant) or node.id in CONSTANT_BOUNDS
+            return (
+                isinstance(self._resolve(node), Constant)
+                or node.id in CONSTANT_BOUNDS
+                or node.id in self.constexprs
+            )
+        if isinstance(node, ast.Attribute) and self._is_self(node.value):
+            return isinstance(self.owner, ClassEmitter) and node.attr in self.owner.constants
         if isinstance(node, ast.Call) and not node.args and not node.keywords:
             resolved = self._resolve(node.func)
             return isinstance(resolved, Api) and resolved.spelling.endswith(CONSTEXPR_CALLS)
@@ -1383,7 +1396,8 @@ class FunctionEmitter:
         return self.owner.members if isinstance(self.owner, ClassEmitter) else {}
 
     def _member(self, attr: str) -> str:
-        if isinstance(self.owner, ClassEmitter) and attr in self.owner.static:
+        owner = self.owner
+        if isinstance(owner, ClassEmitter) and (attr in owner.static or attr in owner.constants):
             # a compile-time member (a class template's value parameter in C++)
             return f"{self.owner.cls.__name__}::{attr}" if attr in self.locals else attr
         if attr in self.locals:
@@ -1527,6 +1541,11 @@ class FunctionEmitter:
         resolved = self._resolve(node)
         if resolved is not None:
             return self._spelled(resolved, node)
+        ctype = self._object_type(node.value)
+        if ctype is not None and ctype.kind == "class" and ctype.pyclass is not None:
+            self.program.user_class(ctype.pyclass)
+            if isinstance(getattr(ctype.pyclass, node.attr, None), property):
+                return f"{self._operand(node.value, PRIMARY)}.{node.attr}()"  # the getter
         return f"{self._operand(node.value, PRIMARY)}.{node.attr}"
 
     def _subscript(self, node: ast.Subscript) -> str:
@@ -1900,6 +1919,7 @@ class FunctionEmitter:
         return "<" + ", ".join(self._template_arg(i) for i in items) + ">"
 
     def _template_arg(self, node: ast.expr) -> str:
+        self._check_compile_time(node)
         resolved = self._resolve(node)
         if isinstance(resolved, Local) and _is_mode(resolved.ctype):
             # a CastTrait is passed by reference, a *SpecificMode by its address (C++ `&mode`)
@@ -1926,6 +1946,29 @@ class FunctionEmitter:
                     node, "a mode struct as a template argument (C++ &mode) is not emitted yet"
                 )
         return self._expr(node)[0]
+
+    def _check_compile_time(self, node: ast.expr) -> None:
+        """Refuse a template argument that reads a member whose value the run saw change.
+
+        A member read as a template argument is a ``static constexpr`` member when the run gave
+        it one value; with several it is a run-time value, which C++ does not take there.
+        """
+        if not isinstance(self.owner, ClassEmitter):
+            return
+        for sub in ast.walk(node):
+            if not (isinstance(sub, ast.Attribute) and self._is_self(sub.value)):
+                continue
+            member = self.owner.members.get(sub.attr)
+            if member is None or sub.attr in self.owner.static or sub.attr in self.owner.constants:
+                continue
+            seen = member.seen
+            values = f" ({seen.low} to {seen.high})" if seen.low != seen.high else ""
+            raise self.where.error(
+                sub,
+                f"the member `{sub.attr}` is read as a template argument, but the run gave it "
+                f"several values{values}: a C++ template argument is a compile-time constant "
+                "(a run-time value cannot choose a template)",
+            )
 
     def _user_call(
         self,
@@ -2116,6 +2159,7 @@ class _ConstantExpression(FunctionEmitter):
         self.owner = None
         self.context = "kernel"
         self.reg_ns = "AscendC::Reg::"
+        self.constexprs = set()
 
     def text(self, node: ast.expr) -> str:
         allowed = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.operator,
@@ -2157,6 +2201,8 @@ class ClassEmitter:
         self.members: dict[str, Local] = {}
         self.static: dict[str, int] = {}
         """Members read as template arguments, with the one value the run gave each."""
+        self.constants: set[str] = set()
+        """The numbers the class body binds: ``static constexpr`` members."""
         self.methods: dict[str, str] = {}
         self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
 
@@ -2168,12 +2214,13 @@ class ClassEmitter:
             if name.startswith("__") and name not in ("__init__",):
                 raise self.where.error(self.cdef, f"the special method {name} has no C++ form here")
         self._members()
+        module = sys.modules.get(self.cls.__module__)
+        constants = self._class_constants(module)
         for name in self.order:
             if self._ran(name):
                 self.method(name, "kernel")
         public = [self.methods[n] for n in self.order if n in self.methods]
         names = {n.id for n in ast.walk(self.cdef) if isinstance(n, ast.Name)}
-        module = sys.modules.get(self.cls.__module__)
         aliases = _type_aliases(names, vars(module) if module else {}, self.filename)
         subst = {d: self.program.type_alias(TypeAlias(a, d)) for d, a in aliases.items()}
         defaults = self._defaults(module)
@@ -2189,13 +2236,45 @@ class ClassEmitter:
             else:
                 fields.append("    " + _pointer_space(f"{spelled} {m.name};"))
         if not public:  # plain data (a tiling dataclass the kernel reads): an aggregate
-            return "\n".join([f"struct {self.cls.__name__} {{", *fields, "};"])
-        lines = [f"class {self.cls.__name__} {{", "public:"]
+            return "\n".join([f"struct {self.cls.__name__} {{", *constants, *fields, "};"])
+        if self.cdef.decorator_list:  # a dataclass: its fields are read from outside, public
+            lines = [f"struct {self.cls.__name__} {{", *constants]
+            for text in public:
+                lines += ["    " + line if line else line for line in text.splitlines()]
+            return "\n".join([*lines, *fields, "};"])
+        lines = [f"class {self.cls.__name__} {{", "public:", *constants]
         for text in public:
             lines += ["    " + line if line else line for line in text.splitlines()]
         if fields:
             lines += ["private:", *fields]
         return "\n".join([*lines, "};"])
+
+    def _class_constants(self, module: types.ModuleType | None) -> list[str]:
+        """Return ``static constexpr`` members for the numbers the class body binds (``N = 8``)."""
+        namespace = vars(module) if module else {}
+        out = []
+        for node in self.cdef.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                target = node.target
+            else:
+                continue
+            if not isinstance(target, ast.Name) or target.id in self.members:
+                continue  # a dataclass field's default: the field is a member
+            value = getattr(self.cls, target.id, None)
+            if not (isinstance(value, CONSTANT_TYPES) or _is_number(value)):
+                continue
+            assert node.value is not None
+            const = Constant(target.id, value, namespace, self.filename)
+            try:
+                text = _ConstantExpression(self.program, const, self.where).text(node.value)
+            except EmitError:
+                text = _render_constant(value)
+            spelled = _constant_type(value).spell({})
+            out.append(f"    static constexpr {spelled} {target.id} = {text};")
+            self.constants.add(target.id)
+        return out
 
     def _defaults(self, module: types.ModuleType | None) -> dict[str, str]:
         """Return the default of each field the class body gives one (``x: int = 0``), in C++."""
@@ -2246,6 +2325,8 @@ class ClassEmitter:
         if name in self.methods:
             return
         func = getattr(self.cls, name, None)
+        if isinstance(func, property):
+            func = func.fget
         if func is None:
             raise self.where.error(self.cdef, f"{self.cls.__name__} has no method {name}")
         self.methods[name] = ""
