@@ -265,8 +265,17 @@ def while_else(n: int) -> int:
 
 
 @__simd_vf__
-def keywords(n: int) -> int:
-    return chained(a=n)  # inexpressible: keyword arguments
+def keywords(dst: UbPtr[float32_t]) -> None:
+    reg = Reg.RegTensor[float32_t]()
+    mask = Reg.CreateMask[float32_t]()
+    Reg.Duplicate(reg, 1.0, mask=mask)  # inexpressible: keyword arguments of an API call
+    Reg.StoreAlign(dst, reg, mask)
+
+
+@__simd_vf__
+def picks(n: int) -> int:
+    helper = chained if n > 0 else listed  # inexpressible: a function picked at run time
+    return int(helper(n))
 
 
 CASES = {
@@ -278,7 +287,8 @@ CASES = {
     loop_variable_after: lambda: loop_variable_after(3),
     numpy_call: lambda: numpy_call(4),
     while_else: lambda: while_else(3),
-    keywords: lambda: keywords(3),
+    keywords: lambda: keywords(UnifiedBuffer().alloc(float32_t, 64)),
+    picks: lambda: picks(1),
 }
 
 
@@ -291,6 +301,40 @@ def test_inexpressible_python_names_the_line(function: Any) -> None:
     message = str(raised.value)
     assert f"test_emit.py:{first + offset}:" in message
     assert lines[offset].split("#")[0].strip() in message
+
+
+@__simd_vf__
+def ordered(n: int) -> int:
+    return positional(n, scale=3)
+
+
+@__simd_callee__
+def positional(n: int, offset: int = 1, *, scale: int) -> int:
+    return n * scale + offset
+
+
+@__simd_vf__
+def copy_any(dst: UbPtr[float32_t], src: UbPtr[float32_t], n: int) -> None:
+    for i in range(n):
+        dst[i] = src[i]
+
+
+def run_copy_any() -> None:
+    ub = UnifiedBuffer()
+    copy_any(ub.alloc(float32_t, 4), ub.alloc(float32_t, 4), 4)
+    copy_any(ub.alloc(uint16_t, 4), ub.alloc(uint16_t, 4), 4)
+
+
+def test_keyword_arguments_of_own_functions_and_generic_pointers(tmp_path: Path) -> None:
+    text = emit(ordered, run=lambda: ordered(2))
+    assert "return positional(n, 1, 3);" in text  # in order, the default filled in
+    generic = emit(copy_any, run=run_copy_any)  # the element type changed: a template
+    assert "template <typename T>\n__simd_vf__ inline void copy_any(__ubuf__ T* dst" in generic
+    if COMPILER is not None:
+        assert syntax_errors({"ordered": text, "generic": generic}, tmp_path) == {
+            "ordered": [],
+            "generic": [],
+        }
 
 
 def test_without_a_run_an_untyped_parameter_is_an_error() -> None:

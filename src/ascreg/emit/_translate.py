@@ -526,6 +526,12 @@ def _one_type(seen: Seen, what: str, node: ast.AST | None, where: Where) -> CTyp
         shown = ", ".join(sorted(t.describe() for t in kinds))
         raise where.error(node, f"{what} held values of several C++ types in the run: {shown}")
     found = next(iter(kinds))
+    if found.kind == "unsupported" and found.name == "a Python function":
+        raise where.error(
+            node,
+            f"{what} holds a function: C++ calls (or passes as a template argument) a function "
+            "by its name, not one picked into a variable at run time: call each in its branch",
+        )
     if found.kind == "unsupported":
         raise where.error(node, f"{what} holds {found.name}, which has no Ascend C type")
     if found.kind == "none":
@@ -739,11 +745,16 @@ class FunctionEmitter:
         self.template_params = [*template, *typed]
         self.type_params = set(typed)
         self._substitution()
+        self._element_templates(args)
         for dtype, alias in getattr(self, "aliases", {}).items():
             if dtype not in self.subst:
                 self.subst[dtype] = self.program.type_alias(TypeAlias(alias, dtype))
         params = []
         defaults = self._defaults(args)
+        values = [a.arg for a in args if a.arg not in self.type_params]
+        for i, name in enumerate(values):  # C++ defaults only trailing parameters
+            if name in defaults and any(n not in defaults for n in values[i + 1 :]):
+                del defaults[name]
         for arg in args:
             if arg.arg in self.type_params:
                 continue
@@ -754,6 +765,34 @@ class FunctionEmitter:
                 text += f" = {defaults[arg.arg]}"
             params.append(text)
         return params
+
+    def _element_templates(self, args: list[ast.arg]) -> None:
+        """Pointer parameters whose element type changed between calls: ``template <typename T>``.
+
+        ``d_odata`` held ``__gm__ Align4*`` in one launch and ``__gm__ Align8*`` in another: the
+        C++ is a function template over the element type, deduced from the pointers. Parameters
+        that held the same element types share one template parameter.
+        """
+        self.generic: dict[str, CType] = {}
+        groups: dict[frozenset[Any], list[tuple[str, CType]]] = {}
+        for arg in args:
+            seen = self.merged.params.get(arg.arg)
+            kinds = {t for t in seen.types if t.kind != "none"} if seen else set()
+            if (
+                len(kinds) > 1
+                and all(t.kind == "ptr" for t in kinds)
+                and len({t.space for t in kinds}) == 1
+            ):
+                first = min(kinds, key=lambda t: str(t.dtype))
+                groups.setdefault(frozenset(t.dtype for t in kinds), []).append((arg.arg, first))
+        for dtypes, params in groups.items():
+            taken = set(self.template_params) | set(self.subst.values())
+            name = next(n for n in ("T", *(f"T{i}" for i in range(1, 99))) if n not in taken)
+            self.template_params.append(name)
+            for dtype in dtypes:
+                self.subst[dtype] = name
+            for param, ctype in params:
+                self.generic[param] = ctype
 
     def _by_reference(self, ctype: CType) -> str:
         """Return ``&`` for a register or mask parameter of a callee, else nothing.
@@ -790,6 +829,8 @@ class FunctionEmitter:
 
     def _param_type(self, arg: ast.arg) -> tuple[CType, Seen]:
         seen = self.merged.params.get(arg.arg)
+        if arg.arg in self.generic:
+            return self.generic[arg.arg], seen or Seen()
         if seen is None or not seen.types or all(t.kind == "none" for t in seen.types):
             found = self._annotation_type(arg)
             if found is None:
@@ -1549,8 +1590,35 @@ class FunctionEmitter:
         return f"{self._operand(node.value, PRIMARY)}.{node.attr}"
 
     def _subscript(self, node: ast.Subscript) -> str:
+        entry = self._table_entry(node)
+        if entry is not None:
+            return entry
         base = self._operand(node.value, PRIMARY)
         return f"{base}[{self._expr(node.slice)[0]}]"
+
+    def _table_entry(self, node: ast.Subscript) -> str | None:
+        """``TABLE["key"]`` of a module-level dict: the entry's value, a compile-time constant.
+
+        A port may keep a compile-time switch in a dict (so a test can change it); the C++ has
+        the value itself: the number, or the name the module binds to the same object.
+        """
+        if not (
+            isinstance(node.value, ast.Name)
+            and node.value.id not in self.locals
+            and isinstance(node.slice, ast.Constant)
+        ):
+            return None
+        table = self.globals.get(node.value.id)
+        if not isinstance(table, dict) or node.slice.value not in table:
+            return None
+        value = table[node.slice.value]
+        if isinstance(value, bool) or not (isinstance(value, CONSTANT_TYPES) or _is_number(value)):
+            for name, bound in self.globals.items():
+                if bound is value and not name.startswith("_"):
+                    return self._expr(ast.copy_location(ast.Name(name, ast.Load()), node))[0]
+            if not isinstance(value, bool):
+                raise self.where.error(node, f"the entry {value!r} has no C++ spelling")
+        return _render_constant(value)
 
     def _binop(self, node: ast.BinOp) -> tuple[str, int]:
         if isinstance(node.op, ast.FloorDiv | ast.Mod):
@@ -1716,9 +1784,7 @@ class FunctionEmitter:
 
     def _call(self, node: ast.Call) -> str:
         if node.keywords:
-            raise self.where.error(
-                node, "keyword arguments have no C++ counterpart: pass them in order"
-            )
+            node = self._positional(node)  # a call of the kernel's own function: put in order
         func = node.func
         template = ""
         if isinstance(func, ast.Subscript):
