@@ -337,6 +337,32 @@ def test_keyword_arguments_of_own_functions_and_generic_pointers(tmp_path: Path)
         }
 
 
+@__simd_vf__
+def as_written(dst: UbPtr[uint32_t], n: int) -> None:
+    a, b = Reg.RegTensor[uint32_t](), Reg.RegTensor[uint32_t]()
+    mask = Reg.CreateMask[uint32_t]()
+    i = 0
+    while i < n:
+        Reg.Duplicate(a, uint32_t(1), mask)
+        Reg.Adds(b, a, uint32_t((i >> 1) & 3), mask)
+        Reg.StoreAlign(dst + (i * 64), b, mask)
+        i += 2
+
+
+def test_spellings_of_the_source(tmp_path: Path) -> None:
+    def run() -> None:
+        as_written(UnifiedBuffer().alloc(uint32_t, 256), 4)
+
+    text = emit(as_written, run=run)
+    assert "AscendC::Reg::RegTensor<uint32_t> a, b;" in text  # one tuple: one declaration
+    assert "for (uint32_t i = 0; i < n; i += 2) {" in text  # init, while, step: a for loop
+    assert "AscendC::Reg::Duplicate(a, 1U, mask);" in text  # uint32_t(1): the literal 1U
+    assert "static_cast<uint32_t>((i >> 1) & 3)" in text  # the source's parentheses kept
+    assert "dst + (i * 64)" in text
+    if COMPILER is not None:
+        assert syntax_errors({"as_written": text}, tmp_path) == {"as_written": []}
+
+
 def test_without_a_run_an_untyped_parameter_is_an_error() -> None:
     with pytest.raises(EmitError, match=r"give ascreg\.emit a run"):
         emit(shiftright_vf.ShiftRightVF)

@@ -177,10 +177,13 @@ class _SplitTuples(ast.NodeTransformer):
             names = {t.id for t in target.elts if isinstance(t, ast.Name)}
             used = {n.id for e in value.elts for n in ast.walk(e) if isinstance(n, ast.Name)}
             if not names & used:
-                return [
+                parts = [
                     ast.copy_location(ast.Assign(targets=[t], value=v), node)
                     for t, v in zip(target.elts, value.elts, strict=True)
                 ]
+                for part in parts:
+                    part.ascreg_group = id(node)  # type: ignore[attr-defined]
+                return parts
         return node
 
 
@@ -1032,15 +1035,92 @@ class FunctionEmitter:
     def _block(self, body: list[ast.stmt], depth: int, block: list[ast.stmt]) -> list[str]:
         out: list[str] = []
         self._path_stack = getattr(self, "_path_stack", ())
-        for stmt in body:
+        skip: ast.stmt | None = None
+        for at, stmt in enumerate(body):
+            if stmt is skip:
+                continue
             index = block.index(stmt)
             saved = self._path_stack
             self._path_stack = (*saved, (id(block), index))
             for name in self._hoisted.get(self._path_stack, []):
                 out.append(_indent(depth) + self._declare_only(name, stmt))
-            out += self._statement(stmt, depth)
+            loop = body[at + 1] if at + 1 < len(body) else None
+            if (
+                isinstance(stmt, ast.Assign)
+                and isinstance(loop, ast.While)
+                and self._counted_while(stmt, loop)
+            ):
+                self._path_stack = (*saved, (id(block), index + 1))
+                for name in self._hoisted.get(self._path_stack, []):
+                    out.append(_indent(depth) + self._declare_only(name, loop))
+                out += self._while_as_for(stmt, loop, depth)
+                skip = loop
+            else:
+                lines = self._statement(stmt, depth)
+                out += self._merge_declarations(out, stmt, body[at - 1] if at else None, lines)
             self._path_stack = saved
         return out
+
+    def _merge_declarations(
+        self, out: list[str], stmt: ast.stmt, previous: ast.stmt | None, lines: list[str]
+    ) -> list[str]:
+        """Return the lines to add after *out*, whose last line may take this declaration.
+
+        ``a, b = RegTensor[T](), RegTensor[T]()`` declares both at once: ``RegTensor<T> a, b;``.
+        """
+        group = getattr(stmt, "ascreg_group", None)
+        if (
+            group is None
+            or getattr(previous, "ascreg_group", None) != group
+            or len(lines) != 1
+            or not out
+        ):
+            return lines
+        made = re.fullmatch(r"(\s*)([^=(]+?) (\w+);", lines[0])
+        before = re.fullmatch(r"(\s*)([^=(]+?) (\w+(?:, \w+)*);", out[-1])
+        if (
+            made
+            and before
+            and made.group(1, 2) == before.group(1, 2)
+            and not made[2].endswith(("*", "&"))  # `T* a, b` makes b a T
+        ):
+            out[-1] = f"{before[1]}{before[2]} {before[3]}, {made[3]};"
+            return []
+        return lines
+
+    def _counted_while(self, init: ast.stmt, loop: ast.While) -> bool:
+        """``i = a`` then ``while i < n: ...; i += s``: C++'s ``for (i = a; i < n; i += s)``.
+
+        The same loop when no ``continue`` skips the step (C++ runs a for loop's step on
+        ``continue``, Python's while loop does not).
+        """
+        if not (
+            isinstance(init, ast.Assign)
+            and len(init.targets) == 1
+            and isinstance(init.targets[0], ast.Name)
+            and not loop.orelse
+            and loop.body
+            and isinstance(loop.body[-1], ast.AugAssign)
+            and isinstance(loop.body[-1].target, ast.Name)
+        ):
+            return False
+        name = init.targets[0].id
+        if loop.body[-1].target.id != name:
+            return False
+        if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop.test)):
+            return False
+        return not _continues(loop.body)
+
+    def _while_as_for(self, init: ast.Assign, loop: ast.While, depth: int) -> list[str]:
+        pad = _indent(depth)
+        first = self._assign(init)
+        step = loop.body[-1]
+        assert isinstance(step, ast.AugAssign) and len(first) == 1
+        head = (
+            f"{first[0].rstrip(';')}; {self._condition(loop.test)}; {self._aug_assign(step)[:-1]}"
+        )
+        body = self._block(loop.body[:-1], depth + 1, loop.body)
+        return [f"{pad}for ({head}) {{", *body, pad + "}"]
 
     def _declare_only(self, name: str, node: ast.AST) -> str:
         local = self.locals[name]
@@ -1473,7 +1553,22 @@ class FunctionEmitter:
         text, prec = self._expr(node)
         if prec < level or (right and prec == level):
             return f"({text})"
+        if prec < PRIMARY and self._parenthesised(node):
+            return f"({text})"  # parentheses the source writes, as the C++ it was ported from
         return text
+
+    def _parenthesised(self, node: ast.expr) -> bool:
+        """Whether the source wraps *node* in grouping parentheses (not a call's)."""
+        lines = self.where.lines
+        end_line = getattr(node, "end_lineno", None)
+        if end_line is None or not 0 < node.lineno <= len(lines) or end_line > len(lines):
+            return False
+        before = lines[node.lineno - 1][: node.col_offset].rstrip()
+        after = lines[end_line - 1][node.end_col_offset :].lstrip()
+        if not (before.endswith("(") and after.startswith(")")):
+            return False
+        outside = before[:-1].rstrip()
+        return not outside or not (outside[-1].isalnum() or outside[-1] in "_)]")
 
     def _expr(self, node: ast.expr) -> tuple[str, int]:
         if isinstance(node, ast.Constant):
@@ -1806,10 +1901,12 @@ class FunctionEmitter:
             if (
                 isinstance(arg, ast.Constant)
                 and isinstance(arg.value, int | float)
-                and spelled in ("float", "int32_t")
-            ):
+                and not isinstance(arg.value, bool)
+                and (spelled in ("float", "int32_t") or (spelled == "uint32_t" and arg.value >= 0))
+            ):  # a literal of the type: 1.0f, 1, 1U
                 number = float(arg.value) if spelled == "float" else int(arg.value)
-                return self._constant(ast.copy_location(ast.Constant(number), arg))
+                text = self._constant(ast.copy_location(ast.Constant(number), arg))
+                return text + "U" if spelled == "uint32_t" and not text.endswith("U") else text
             return f"static_cast<{spelled}>({self._expr(arg)[0]})"
         if (
             isinstance(func, ast.Name)
@@ -2134,6 +2231,19 @@ def _is_mode(ctype: CType) -> bool:
     from ascreg.emit._ctype import MODE_STRUCTS
 
     return ctype.kind == "class" and ctype.name.rsplit("::", 1)[-1] in MODE_STRUCTS
+
+
+def _continues(body: list[ast.stmt]) -> bool:
+    """Whether a ``continue`` of this loop is in *body* (not one of a nested loop)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Continue):
+            return True
+        if isinstance(stmt, ast.For | ast.While):
+            continue
+        for field in ("body", "orelse"):
+            if _continues(getattr(stmt, field, []) or []):
+                return True
+    return False
 
 
 def _only_not_none(test: ast.expr) -> bool:
