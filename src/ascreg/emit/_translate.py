@@ -1198,7 +1198,9 @@ class FunctionEmitter:
 
     def _if(self, stmt: ast.If, depth: int, prefix: str = "") -> list[str]:
         pad = _indent(depth)
-        lines = [f"{pad if not prefix else ''}{prefix}if ({self._condition(stmt.test)}) {{"]
+        # a test of compile-time values only (the module's constants): C++17's if constexpr
+        keyword = "if constexpr" if self._constant_condition(stmt.test) else "if"
+        lines = [f"{pad if not prefix else ''}{prefix}{keyword} ({self._condition(stmt.test)}) {{"]
         lines += self._nested(stmt.body, depth)
         orelse = stmt.orelse
         if len(orelse) == 1 and isinstance(orelse[0], ast.If):
@@ -1238,7 +1240,8 @@ class FunctionEmitter:
         stop_text = self._operand(stop, REL)
         begin = self._expr(start)[0]
         if step is None:
-            header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name}++)"
+            step_text = f"++{name}" if self._c_api_style() else f"{name}++"
+            header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {step_text})"
         else:
             amount = self._literal_int(step)
             if amount is None and self._nonnegative(step):
@@ -1259,6 +1262,23 @@ class FunctionEmitter:
                     f"for ({counter} {name} = {begin}; {name} > {stop_text}; {name} -= {-amount})"
                 )
         return [f"{pad}{header} {{", *self._nested(stmt.body, depth), pad + "}"]
+
+    def _c_api_style(self) -> bool:
+        """Whether a counted loop steps by ``++i``: in SIMD code of the C API, as it writes them.
+
+        The C API examples step their loops with ``++i`` (the Reg and SIMT ones mostly ``i++``).
+        """
+        if self.context == "simt":
+            return False
+        found = getattr(self, "_c_api", None)
+        if found is None:
+            found = self._c_api = any(
+                isinstance(node, ast.Name)
+                and node.id.startswith(("asc_", "vector_"))
+                and isinstance(self._resolve(node), Api)
+                for node in ast.walk(self.fdef)
+            )
+        return found
 
     def _is_hw_range(self, node: ast.expr) -> bool:
         """``hw_range(n)``: the C API's hardware loop, ``for (uint16_t i = 0; i < n; ++i)``."""
@@ -1394,6 +1414,19 @@ class FunctionEmitter:
         if sum(site.binds for site in self.scopes.sites.get(name, [])) != 1:
             return False
         return self._constant_expression(value)
+
+    def _constant_condition(self, test: ast.expr) -> bool:
+        """Whether *test* compares compile-time values only (``scenarioNum == 1``)."""
+        if isinstance(test, ast.BoolOp):
+            return all(self._constant_condition(v) for v in test.values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._constant_condition(test.operand)
+        if isinstance(test, ast.Compare):
+            operands = [test.left, *test.comparators]
+            return all(self._constant_expression(o) for o in operands) and not all(
+                isinstance(o, ast.Constant) for o in operands
+            )
+        return False
 
     def _constant_expression(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Constant):
