@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from ascreg._dtypes import INTEGERS, Kind, Scalar, uint64_t
+from ascreg._dtypes import INTEGERS, Kind, Scalar, uint16_t, uint64_t
 from ascreg.emit import _spell
 from ascreg.emit._ctype import (
     PY_INT,
@@ -762,6 +762,8 @@ class FunctionEmitter:
             if arg.arg in self.type_params:
                 continue
             ctype, seen = self._param_type(arg)
+            if self._vf_loop_count(arg.arg, ctype, seen):
+                ctype = scalar(uint16_t)
             self.locals[arg.arg] = Local(arg.arg, ctype, seen)
             text = f"{self._spell(ctype, seen)}{self._by_reference(ctype)} {arg.arg}"
             if arg.arg in defaults:
@@ -796,6 +798,26 @@ class FunctionEmitter:
                 self.subst[dtype] = name
             for param, ctype in params:
                 self.generic[param] = ctype
+
+    def _vf_loop_count(self, name: str, ctype: CType, seen: Seen) -> bool:
+        """Whether a Python int parameter of a SIMD VF is its loop count: a ``uint16_t``.
+
+        A VF loop runs a 16-bit count of iterations (kernels declare ``uint16_t repeatTimes``);
+        the parameter must bound a ``range`` loop and the run's values must fit 16 bits.
+        """
+        if ctype.kind != "int" or "__simd_vf__" not in self.qualifiers:
+            return False
+        if seen.low is None or seen.low < 0 or seen.high is None or seen.high >= 2**16:
+            return False
+        return any(
+            isinstance(node, ast.For)
+            and isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Name)
+            and node.iter.func.id == "range"
+            and isinstance(node.iter.args[-1 if len(node.iter.args) == 1 else 1], ast.Name)
+            and node.iter.args[-1 if len(node.iter.args) == 1 else 1].id == name  # type: ignore[attr-defined]
+            for node in ast.walk(self.fdef)
+        )
 
     def _by_reference(self, ctype: CType) -> str:
         """Return ``&`` for a register or mask parameter of a callee, else nothing.
@@ -1466,6 +1488,18 @@ class FunctionEmitter:
         return ", ".join(values)
 
     def _rhs(self, value: ast.expr, local: Local) -> str:
+        if (
+            local.ctype.kind == "ptr"
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "GetPhyAddr"
+            and not value.args
+        ):
+            owner = self._object_type(value.func.value)
+            if owner is not None and owner.name == "AscendC::LocalTensor":
+                # LocalTensor<T>::GetPhyAddr() gives the address as a uint64_t in some builds:
+                # kernels cast it to the pointer they bind
+                return f"reinterpret_cast<{self._spell(local.ctype, local.seen)}>({self._expr(value)[0]})"
         return self._expr(value)[0]
 
     def _has_args(self, value: ast.expr) -> bool:
