@@ -118,6 +118,8 @@ def test_a_class_named_only_as_a_type_is_declared(emitted_examples: dict[str, st
     assert "    uint32_t bufferNum = DOUBLE_BUFFER;\n};" in text
     assert struct < text.index("class SigmoidF32 {") < text.index("SigmoidTilingData tilingData)")
     assert "    AscendC::TQue<AscendC::TPosition::VECIN, 1> queIn0_;" in text  # TQue, not TQueBind
+    # GetPhyAddr() is a uint64_t in some builds: the pointer is cast, as kernels write it
+    assert "= reinterpret_cast<__ubuf__ float*>(bufferIn0_.GetPhyAddr());" in text
 
 
 # -- the header rejects what the compiler rejects ------------------------------------------------
@@ -350,6 +352,23 @@ def as_written(dst: UbPtr[uint32_t], n: int) -> None:
         i += 2
     if LANES > 32:
         Reg.StoreAlign(dst, a, mask)
+
+
+@__simd_vf__
+def counted(dst: UbPtr[uint32_t], repeatTimes: int) -> None:
+    reg = Reg.RegTensor[uint32_t]()
+    mask = Reg.CreateMask[uint32_t]()
+    Reg.Duplicate(reg, uint32_t(7), mask)
+    for i in range(repeatTimes):
+        Reg.StoreAlign(dst + i * 64, reg, mask)
+
+
+def test_a_vf_loop_count_is_uint16(tmp_path: Path) -> None:
+    text = emit(counted, run=lambda: counted(UnifiedBuffer().alloc(uint32_t, 256), 4))
+    assert "uint16_t repeatTimes)" in text  # a VF's hardware loop counts 16 bits
+    assert "for (uint16_t i = 0; i < repeatTimes; i++) {" in text
+    if COMPILER is not None:
+        assert syntax_errors({"counted": text}, tmp_path) == {"counted": []}
 
 
 def test_spellings_of_the_source(tmp_path: Path) -> None:
