@@ -281,6 +281,14 @@ def picks(n: int) -> int:
     return int(helper(n))
 
 
+@__simd_vf__
+def never_bound(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i  # inexpressible: the run ran no iteration, so i has no type
+    return total
+
+
 CASES = {
     prints: lambda: prints(UnifiedBuffer().alloc(float32_t, 64)),
     true_division: lambda: true_division(7, 2),
@@ -292,6 +300,7 @@ CASES = {
     while_else: lambda: while_else(3),
     keywords: lambda: keywords(UnifiedBuffer().alloc(float32_t, 64)),
     picks: lambda: picks(1),
+    never_bound: lambda: never_bound(0),
 }
 
 

@@ -1729,6 +1729,17 @@ class FunctionEmitter:
             return self.program.function(resolved.func, self.context)
         if isinstance(resolved, UserClass):
             return self.program.user_class(resolved.cls)
+        scopes = getattr(self, "scopes", None)
+        if (
+            isinstance(node, ast.Name)
+            and scopes is not None
+            and any(site.binds for site in scopes.sites.get(node.id, []))
+        ):
+            raise self.where.error(
+                node,
+                f"the run never bound `{node.id}` (a loop that ran no iteration, a branch "
+                "it never took): its C++ type is unknown; give ascreg.emit a run that does",
+            )
         raise self.where.error(
             node, f"`{_unparse(node)}` is not a local, a constant or an Ascend C name"
         )
