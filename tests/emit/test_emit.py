@@ -525,7 +525,7 @@ def run_kernel_style() -> None:
 def test_kernel_spellings(tmp_path: Path) -> None:
     text = emit(kernel_style, run=run_kernel_style)
     assert "constexpr uint32_t oneRepeatSize = AscendC::GetVecLen() / sizeof(T32);" in text
-    assert "__simd_callee__ inline constexpr uint32_t div_ceil(uint32_t a, uint32_t b)" in text
+    assert "__aicore__ inline constexpr uint32_t div_ceil(uint32_t a, uint32_t b)" in text
     assert "uint32_t count)" in text  # a count, not the dtype alias T32 of uint32_t
     assert "int32_t offset = static_cast<int32_t>(static_cast<T32>(LANES));" in text
     assert (

@@ -651,6 +651,10 @@ class FunctionEmitter:
             head.append(" ".join([*qualifiers, f"{self.owner.cls.__name__}({spelled})"]))
         else:
             constexpr = ["constexpr"] if self._is_constexpr_function() else []
+            if constexpr and self._default_callee and qualifiers[0] == "__simd_callee__":
+                # arithmetic of its parameters: a compile-time helper kernels declare once,
+                # __aicore__, and call from the kernel and its VFs (DivCeil)
+                qualifiers = ["__aicore__", *qualifiers[1:]]
             head.append(" ".join([*qualifiers, *constexpr, returns, f"{self.name}({spelled})"]))
         return "\n".join([*head, "{", *body, "}"])
 
@@ -708,8 +712,9 @@ class FunctionEmitter:
                 raise self.where.error(
                     decorator, f"the decorator {_unparse(decorator)} has no Ascend C counterpart"
                 )
-        if not kinds & {"__global__", "__simd_vf__", "__simt_vf__", "__simd_callee__",
-                        "__simt_callee__", "__aicore__"}:  # fmt: skip
+        self._default_callee = not kinds & {"__global__", "__simd_vf__", "__simt_vf__",
+                                            "__simd_callee__", "__simt_callee__", "__aicore__"}  # fmt: skip
+        if self._default_callee:
             out.insert(0, _CALLEE.get(self.context, "__aicore__"))
         if "__global__" not in kinds:
             out.append("inline")
