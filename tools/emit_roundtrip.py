@@ -209,7 +209,24 @@ def table(rows: list[dict[str, Any]]) -> str:
         exact = "yes" if defs and all(d["exact"] for d in defs.values()) else "no"
         lines.append(f"| {row['example']} | {port} | {compiled} | {names} | "
                      f"{row['original_tokens']} / {row['emitted_tokens']} | {ratio} | {exact} |")  # fmt: skip
-    return "\n".join(lines)
+    return "\n".join([*lines, "", summary(rows)])
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    """One sentence of totals: rows, how many emit, compile and match exactly, the token match."""
+    emitted = [row for row in rows if "error" not in row]
+    compiled = sum(bool(row["compiles"]) for row in emitted)
+    exact = sum(
+        bool(row["definitions"]) and all(d["exact"] for d in row["definitions"].values())
+        for row in emitted
+    )
+    matched = sum(row["matched"] for row in emitted)
+    total = sum(row["original_tokens"] + row["emitted_tokens"] for row in emitted)
+    share = f"{100 * 2 * matched / total:.1f} %" if total else "—"
+    return (
+        f"{len(rows)} examples: {len(emitted)} emit, {compiled} compile, {exact} match exactly; "
+        f"{share} of the compared tokens match ({2 * matched} of {total})."
+    )
 
 
 def _cell(text: str) -> str:

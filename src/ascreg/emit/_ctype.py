@@ -213,7 +213,9 @@ def ctype_of(value: Any) -> CType:
 
 _CACHE: dict[type, CType] = {}
 _LANES: dict[tuple[type, Any], CType] = {}
-_BY_DTYPE = frozenset({"Lanes", "UbPtr", "GmPtr", "SimtGmPtr", "SimtUbPtr", "LanePointer"})
+_BY_DTYPE = frozenset(
+    {"Lanes", "UbPtr", "GmPtr", "SimtGmPtr", "SimtUbPtr", "LanePointer", "BlockLocalPtr"}
+)
 """Value classes whose C++ type depends on their class and dtype only (cached by both)."""
 _CACHEABLE = {bool, int, float, type(None)}
 
@@ -250,6 +252,8 @@ def _ctype_of(value: Any) -> CType:
     if isinstance(value, MaskReg):
         c_api = type(value).__module__ == "ascreg.c_api._types"
         return CType("mask", name="vector_bool" if c_api else "")
+    if type(value).__name__ == "BlockLocalPtr":  # a UB pointer of SIMT blocks run side by side
+        return CType("ptr", dtype=value.dtype, space="__ubuf__")
     if isinstance(value, Pointer) or type(value).__name__ == "LanePointer":
         base = getattr(value, "base", value)
         return CType("ptr", dtype=value.dtype, space=base.space)
@@ -290,6 +294,7 @@ API_CLASSES = {
     "GlobalTensor": "AscendC::GlobalTensor",
     "LocalTensor": "AscendC::LocalTensor",
     "TPipe": "AscendC::TPipe",
+    "TQue": "AscendC::TQue",
     "TQueBind": "AscendC::TQueBind",
     "TBufHandle": "AscendC::TBuf",
     "LocalMemAllocator": "AscendC::LocalMemAllocator",
@@ -310,6 +315,8 @@ def _class_args(value: Any, name: str) -> list[Any]:
         return [value.dtype] if getattr(value, "dtype", None) is not None else []
     if name == "LocalMemAllocator":
         return ["AscendC::Hardware::UB"]
+    if name == "TQue":  # TQue<VECIN, d> is TQueBind<GM, VECIN, d>: its one position
+        return [f"AscendC::TPosition::{value._position.name}", int(value._depth)]
     if name == "TQueBind":
         src, dst, depth = value._src, value._dst, value._depth
         positions = [src] if src is dst else [src, dst]

@@ -139,6 +139,9 @@ class Recording:
     def __init__(self, files: set[str]) -> None:
         self.files = files
         self.functions: dict[tuple[str, str], dict[Binding, FunctionRecord]] = {}
+        self.instances: dict[type, dict[str, Seen]] = {}
+        """The members of the instances of each user class the traced frames held (a dataclass
+        the kernel only passes on has no traced method: its members are seen here)."""
 
     def bindings(self, filename: str, qualname: str) -> dict[Binding, FunctionRecord]:
         """Return the records of one function, by template binding (empty: it never ran)."""
@@ -177,15 +180,23 @@ class Recording:
     def _line(self, frame: types.FrameType, rec: FunctionRecord) -> None:
         last = rec.last
         for name, value in frame.f_locals.items():
+            user = _is_user_instance(value)
+            if user:  # its members change while the object stays: look at them every line
+                self._instance(value, rec.members if name == "self" else None)
             if last.get(name) is value and type(value).__name__ != "Ref":
                 continue  # the same object as at the last line: nothing new to see
             last[name] = value
             if name.startswith(INTERNAL) or type(value).__name__ == "Unbound":
                 continue
             rec.locals.setdefault(name, Seen()).add(value)
-            if name == "self" and not type(value).__module__.startswith("ascreg."):
-                for member, held in vars(value).items():
-                    rec.members.setdefault(member, Seen()).add(held)
+
+    def _instance(self, value: Any, members: dict[str, Seen] | None) -> None:
+        """Record the members of a user class instance (per class, and as *members* of ``self``)."""
+        by_class = self.instances.setdefault(type(value), {})
+        for member, held in vars(value).items():
+            by_class.setdefault(member, Seen()).add(held)
+            if members is not None:
+                members.setdefault(member, Seen()).add(held)
 
     def tracer(self) -> Callable[[types.FrameType, str, Any], Any]:
         """Return the global trace function (``sys.settrace``) of this recording."""
@@ -208,6 +219,17 @@ class Recording:
             return local
 
         return trace
+
+
+def _is_user_instance(value: Any) -> bool:
+    """Return whether *value* is an instance of a user class (a port's, a bundled example's)."""
+    kind = type(value)
+    module = kind.__module__
+    if module.startswith("ascreg.") and not module.startswith("ascreg.examples"):
+        return False
+    if module in ("builtins", "numpy") or isinstance(value, type) or callable(value):
+        return False
+    return hasattr(value, "__dict__") and not isinstance(value, types.ModuleType)
 
 
 def _file_of(target: Any) -> str:

@@ -5,6 +5,7 @@
 
 * the fundamental types are written as the fixed-width types they are on the target
   (``unsigned int`` is ``uint32_t``, ``int`` is ``int32_t``, ``long`` is ``int64_t`` ...);
+* ``__inline__`` is ``inline``, and ``class`` in a template head is ``typename``;
 * namespace qualification is dropped (``AscendC::Reg::Add`` is ``Add``: the same function,
   whether the code qualifies it or says ``using namespace AscendC``);
 * the names the code chose (locals, parameters, members, its own constants and functions) are
@@ -110,6 +111,8 @@ FIXED = {
 }  # fmt: skip
 """Fundamental type spellings and the fixed-width type each is on the target (LP64)."""
 NAMESPACES = frozenset({"AscendC", "Reg", "MicroAPI", "std", "cooperative_groups"})
+SYNONYMS = {"__inline__": "inline", "__inline": "inline"}
+"""Keywords spelled two ways (GNU's ``__inline__`` is ``inline``)."""
 
 
 def tokens(text: str) -> list[str]:
@@ -149,8 +152,15 @@ def normalise(toks: Iterable[str], api: Iterable[str]) -> list[str]:
     listed = _fixed_types(list(toks))
     out: list[str] = []
     i = 0
+    heading = 0  # the depth of `<` inside a `template <...>` head
     while i < len(listed):
-        tok = listed[i]
+        tok = SYNONYMS.get(listed[i], listed[i])
+        if tok == "<" and (heading or (out and out[-1] == "template")):
+            heading += 1
+        elif tok == ">" and heading:
+            heading -= 1
+        elif tok == "class" and heading == 1:
+            tok = "typename"  # template <class T> is template <typename T>
         if tok in NAMESPACES and i + 1 < len(listed) and listed[i + 1] == "::":
             i += 2
             continue

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from ascreg._dtypes import INTEGERS, Kind, Scalar, uint64_t
+from ascreg._dtypes import INTEGERS, Kind, Scalar, uint16_t, uint64_t
 from ascreg.emit import _spell
 from ascreg.emit._ctype import (
     PY_INT,
@@ -177,10 +177,13 @@ class _SplitTuples(ast.NodeTransformer):
             names = {t.id for t in target.elts if isinstance(t, ast.Name)}
             used = {n.id for e in value.elts for n in ast.walk(e) if isinstance(n, ast.Name)}
             if not names & used:
-                return [
+                parts = [
                     ast.copy_location(ast.Assign(targets=[t], value=v), node)
                     for t, v in zip(target.elts, value.elts, strict=True)
                 ]
+                for part in parts:
+                    part.ascreg_group = id(node)  # type: ignore[attr-defined]
+                return parts
         return node
 
 
@@ -526,6 +529,12 @@ def _one_type(seen: Seen, what: str, node: ast.AST | None, where: Where) -> CTyp
         shown = ", ".join(sorted(t.describe() for t in kinds))
         raise where.error(node, f"{what} held values of several C++ types in the run: {shown}")
     found = next(iter(kinds))
+    if found.kind == "unsupported" and found.name == "a Python function":
+        raise where.error(
+            node,
+            f"{what} holds a function: C++ calls (or passes as a template argument) a function "
+            "by its name, not one picked into a variable at run time: call each in its branch",
+        )
     if found.kind == "unsupported":
         raise where.error(node, f"{what} holds {found.name}, which has no Ascend C type")
     if found.kind == "none":
@@ -615,6 +624,8 @@ class FunctionEmitter:
         self.template_params: list[str] = []
         self.subst: Subst = {}
         self.aliased_statements: set[int] = set()
+        self.constexprs: set[str] = set()
+        """The locals declared ``constexpr`` so far (a later one may be computed from them)."""
 
     # -- entry ---------------------------------------------------------------------------------------
 
@@ -640,6 +651,10 @@ class FunctionEmitter:
             head.append(" ".join([*qualifiers, f"{self.owner.cls.__name__}({spelled})"]))
         else:
             constexpr = ["constexpr"] if self._is_constexpr_function() else []
+            if constexpr and self._default_callee and qualifiers[0] == "__simd_callee__":
+                # arithmetic of its parameters: a compile-time helper kernels declare once,
+                # __aicore__, and call from the kernel and its VFs (DivCeil)
+                qualifiers = ["__aicore__", *qualifiers[1:]]
             head.append(" ".join([*qualifiers, *constexpr, returns, f"{self.name}({spelled})"]))
         return "\n".join([*head, "{", *body, "}"])
 
@@ -691,12 +706,15 @@ class FunctionEmitter:
                 out.append(f"__launch_bounds__({self._launch_bounds(decorator)})")
             elif name == "template" and isinstance(decorator, ast.Call):
                 template += [_unparse(arg) for arg in decorator.args]
+            elif name == "property" and isinstance(self.owner, ClassEmitter):
+                continue  # a getter: a method of no arguments, called as obj.name()
             else:
                 raise self.where.error(
                     decorator, f"the decorator {_unparse(decorator)} has no Ascend C counterpart"
                 )
-        if not kinds & {"__global__", "__simd_vf__", "__simt_vf__", "__simd_callee__",
-                        "__simt_callee__", "__aicore__"}:  # fmt: skip
+        self._default_callee = not kinds & {"__global__", "__simd_vf__", "__simt_vf__",
+                                            "__simd_callee__", "__simt_callee__", "__aicore__"}  # fmt: skip
+        if self._default_callee:
             out.insert(0, _CALLEE.get(self.context, "__aicore__"))
         if "__global__" not in kinds:
             out.append("inline")
@@ -735,21 +753,76 @@ class FunctionEmitter:
         self.template_params = [*template, *typed]
         self.type_params = set(typed)
         self._substitution()
+        self._element_templates(args)
         for dtype, alias in getattr(self, "aliases", {}).items():
             if dtype not in self.subst:
                 self.subst[dtype] = self.program.type_alias(TypeAlias(alias, dtype))
         params = []
         defaults = self._defaults(args)
+        values = [a.arg for a in args if a.arg not in self.type_params]
+        for i, name in enumerate(values):  # C++ defaults only trailing parameters
+            if name in defaults and any(n not in defaults for n in values[i + 1 :]):
+                del defaults[name]
         for arg in args:
             if arg.arg in self.type_params:
                 continue
             ctype, seen = self._param_type(arg)
+            if self._vf_loop_count(arg.arg, ctype, seen):
+                ctype = scalar(uint16_t)
             self.locals[arg.arg] = Local(arg.arg, ctype, seen)
             text = f"{self._spell(ctype, seen)}{self._by_reference(ctype)} {arg.arg}"
             if arg.arg in defaults:
                 text += f" = {defaults[arg.arg]}"
             params.append(text)
         return params
+
+    def _element_templates(self, args: list[ast.arg]) -> None:
+        """Pointer parameters whose element type changed between calls: ``template <typename T>``.
+
+        ``d_odata`` held ``__gm__ Align4*`` in one launch and ``__gm__ Align8*`` in another: the
+        C++ is a function template over the element type, deduced from the pointers. Parameters
+        that held the same element types share one template parameter.
+        """
+        self.generic: dict[str, CType] = {}
+        groups: dict[frozenset[Any], list[tuple[str, CType]]] = {}
+        for arg in args:
+            seen = self.merged.params.get(arg.arg)
+            kinds = {t for t in seen.types if t.kind != "none"} if seen else set()
+            if (
+                len(kinds) > 1
+                and all(t.kind == "ptr" for t in kinds)
+                and len({t.space for t in kinds}) == 1
+            ):
+                first = min(kinds, key=lambda t: str(t.dtype))
+                groups.setdefault(frozenset(t.dtype for t in kinds), []).append((arg.arg, first))
+        for dtypes, params in groups.items():
+            taken = set(self.template_params) | set(self.subst.values())
+            name = next(n for n in ("T", *(f"T{i}" for i in range(1, 99))) if n not in taken)
+            self.template_params.append(name)
+            for dtype in dtypes:
+                self.subst[dtype] = name
+            for param, ctype in params:
+                self.generic[param] = ctype
+
+    def _vf_loop_count(self, name: str, ctype: CType, seen: Seen) -> bool:
+        """Whether a Python int parameter of a SIMD VF is its loop count: a ``uint16_t``.
+
+        A VF loop runs a 16-bit count of iterations (kernels declare ``uint16_t repeatTimes``);
+        the parameter must bound a ``range`` loop and the run's values must fit 16 bits.
+        """
+        if ctype.kind != "int" or "__simd_vf__" not in self.qualifiers:
+            return False
+        if seen.low is None or seen.low < 0 or seen.high is None or seen.high >= 2**16:
+            return False
+        return any(
+            isinstance(node, ast.For)
+            and isinstance(node.iter, ast.Call)
+            and isinstance(node.iter.func, ast.Name)
+            and node.iter.func.id == "range"
+            and isinstance(node.iter.args[-1 if len(node.iter.args) == 1 else 1], ast.Name)
+            and node.iter.args[-1 if len(node.iter.args) == 1 else 1].id == name  # type: ignore[attr-defined]
+            for node in ast.walk(self.fdef)
+        )
 
     def _by_reference(self, ctype: CType) -> str:
         """Return ``&`` for a register or mask parameter of a callee, else nothing.
@@ -786,6 +859,8 @@ class FunctionEmitter:
 
     def _param_type(self, arg: ast.arg) -> tuple[CType, Seen]:
         seen = self.merged.params.get(arg.arg)
+        if arg.arg in self.generic:
+            return self.generic[arg.arg], seen or Seen()
         if seen is None or not seen.types or all(t.kind == "none" for t in seen.types):
             found = self._annotation_type(arg)
             if found is None:
@@ -827,6 +902,8 @@ class FunctionEmitter:
     def _spell(self, ctype: CType, seen: Seen | None) -> str:
         resolved = resolve_int(ctype, seen)
         inner = ctype.inner if ctype.kind == "ref" and ctype.inner is not None else ctype
+        if inner.kind == "class" and inner.pyclass is not None:
+            self.program.user_class(inner.pyclass)  # a class named only as a type: declare it
         # a Python int is a count, not an element: uint32_t even where the module names a
         # dtype alias of it (T32 = uint32_t)
         return resolved.spell({} if inner.kind == "int" else self.subst, self.reg_ns)
@@ -985,15 +1062,92 @@ class FunctionEmitter:
     def _block(self, body: list[ast.stmt], depth: int, block: list[ast.stmt]) -> list[str]:
         out: list[str] = []
         self._path_stack = getattr(self, "_path_stack", ())
-        for stmt in body:
+        skip: ast.stmt | None = None
+        for at, stmt in enumerate(body):
+            if stmt is skip:
+                continue
             index = block.index(stmt)
             saved = self._path_stack
             self._path_stack = (*saved, (id(block), index))
             for name in self._hoisted.get(self._path_stack, []):
                 out.append(_indent(depth) + self._declare_only(name, stmt))
-            out += self._statement(stmt, depth)
+            loop = body[at + 1] if at + 1 < len(body) else None
+            if (
+                isinstance(stmt, ast.Assign)
+                and isinstance(loop, ast.While)
+                and self._counted_while(stmt, loop)
+            ):
+                self._path_stack = (*saved, (id(block), index + 1))
+                for name in self._hoisted.get(self._path_stack, []):
+                    out.append(_indent(depth) + self._declare_only(name, loop))
+                out += self._while_as_for(stmt, loop, depth)
+                skip = loop
+            else:
+                lines = self._statement(stmt, depth)
+                out += self._merge_declarations(out, stmt, body[at - 1] if at else None, lines)
             self._path_stack = saved
         return out
+
+    def _merge_declarations(
+        self, out: list[str], stmt: ast.stmt, previous: ast.stmt | None, lines: list[str]
+    ) -> list[str]:
+        """Return the lines to add after *out*, whose last line may take this declaration.
+
+        ``a, b = RegTensor[T](), RegTensor[T]()`` declares both at once: ``RegTensor<T> a, b;``.
+        """
+        group = getattr(stmt, "ascreg_group", None)
+        if (
+            group is None
+            or getattr(previous, "ascreg_group", None) != group
+            or len(lines) != 1
+            or not out
+        ):
+            return lines
+        made = re.fullmatch(r"(\s*)([^=(]+?) (\w+);", lines[0])
+        before = re.fullmatch(r"(\s*)([^=(]+?) (\w+(?:, \w+)*);", out[-1])
+        if (
+            made
+            and before
+            and made.group(1, 2) == before.group(1, 2)
+            and not made[2].endswith(("*", "&"))  # `T* a, b` makes b a T
+        ):
+            out[-1] = f"{before[1]}{before[2]} {before[3]}, {made[3]};"
+            return []
+        return lines
+
+    def _counted_while(self, init: ast.stmt, loop: ast.While) -> bool:
+        """``i = a`` then ``while i < n: ...; i += s``: C++'s ``for (i = a; i < n; i += s)``.
+
+        The same loop when no ``continue`` skips the step (C++ runs a for loop's step on
+        ``continue``, Python's while loop does not).
+        """
+        if not (
+            isinstance(init, ast.Assign)
+            and len(init.targets) == 1
+            and isinstance(init.targets[0], ast.Name)
+            and not loop.orelse
+            and loop.body
+            and isinstance(loop.body[-1], ast.AugAssign)
+            and isinstance(loop.body[-1].target, ast.Name)
+        ):
+            return False
+        name = init.targets[0].id
+        if loop.body[-1].target.id != name:
+            return False
+        if not any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(loop.test)):
+            return False
+        return not _continues(loop.body)
+
+    def _while_as_for(self, init: ast.Assign, loop: ast.While, depth: int) -> list[str]:
+        pad = _indent(depth)
+        first = self._assign(init)
+        step = loop.body[-1]
+        assert isinstance(step, ast.AugAssign) and len(first) == 1
+        head = (
+            f"{first[0].rstrip(';')}; {self._condition(loop.test)}; {self._aug_assign(step)[:-1]}"
+        )
+        body = self._block(loop.body[:-1], depth + 1, loop.body)
+        return [f"{pad}for ({head}) {{", *body, pad + "}"]
 
     def _declare_only(self, name: str, node: ast.AST) -> str:
         local = self.locals[name]
@@ -1071,7 +1225,9 @@ class FunctionEmitter:
 
     def _if(self, stmt: ast.If, depth: int, prefix: str = "") -> list[str]:
         pad = _indent(depth)
-        lines = [f"{pad if not prefix else ''}{prefix}if ({self._condition(stmt.test)}) {{"]
+        # a test of compile-time values only (the module's constants): C++17's if constexpr
+        keyword = "if constexpr" if self._constant_condition(stmt.test) else "if"
+        lines = [f"{pad if not prefix else ''}{prefix}{keyword} ({self._condition(stmt.test)}) {{"]
         lines += self._nested(stmt.body, depth)
         orelse = stmt.orelse
         if len(orelse) == 1 and isinstance(orelse[0], ast.If):
@@ -1111,7 +1267,8 @@ class FunctionEmitter:
         stop_text = self._operand(stop, REL)
         begin = self._expr(start)[0]
         if step is None:
-            header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {name}++)"
+            step_text = f"++{name}" if self._c_api_style() else f"{name}++"
+            header = f"for ({counter} {name} = {begin}; {name} < {stop_text}; {step_text})"
         else:
             amount = self._literal_int(step)
             if amount is None and self._nonnegative(step):
@@ -1132,6 +1289,23 @@ class FunctionEmitter:
                     f"for ({counter} {name} = {begin}; {name} > {stop_text}; {name} -= {-amount})"
                 )
         return [f"{pad}{header} {{", *self._nested(stmt.body, depth), pad + "}"]
+
+    def _c_api_style(self) -> bool:
+        """Whether a counted loop steps by ``++i``: in SIMD code of the C API, as it writes them.
+
+        The C API examples step their loops with ``++i`` (the Reg and SIMT ones mostly ``i++``).
+        """
+        if self.context == "simt":
+            return False
+        found = getattr(self, "_c_api", None)
+        if found is None:
+            found = self._c_api = any(
+                isinstance(node, ast.Name)
+                and node.id.startswith(("asc_", "vector_"))
+                and isinstance(self._resolve(node), Api)
+                for node in ast.walk(self.fdef)
+            )
+        return found
 
     def _is_hw_range(self, node: ast.expr) -> bool:
         """``hw_range(n)``: the C API's hardware loop, ``for (uint16_t i = 0; i < n; ++i)``."""
@@ -1241,7 +1415,10 @@ class FunctionEmitter:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
             return f"{spelled} {name};"
+        if name in self.constants_used:
+            self._check_compile_time(value)  # read as a template argument: a constant
         if name in self.constants_used or self._compile_time(name, value, local):
+            self.constexprs.add(name)
             spelled = (
                 "static constexpr " if local.ctype.kind == "class" else "constexpr "
             ) + spelled
@@ -1265,6 +1442,19 @@ class FunctionEmitter:
             return False
         return self._constant_expression(value)
 
+    def _constant_condition(self, test: ast.expr) -> bool:
+        """Whether *test* compares compile-time values only (``scenarioNum == 1``)."""
+        if isinstance(test, ast.BoolOp):
+            return all(self._constant_condition(v) for v in test.values)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._constant_condition(test.operand)
+        if isinstance(test, ast.Compare):
+            operands = [test.left, *test.comparators]
+            return all(self._constant_expression(o) for o in operands) and not all(
+                isinstance(o, ast.Constant) for o in operands
+            )
+        return False
+
     def _constant_expression(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Constant):
             return isinstance(node.value, int | float) and not isinstance(node.value, bool)
@@ -1275,7 +1465,13 @@ class FunctionEmitter:
         if isinstance(node, ast.Attribute) and node.attr == "size":
             return isinstance(self._resolve(node.value), TypeName | TypeAlias)
         if isinstance(node, ast.Name):
-            return isinstance(self._resolve(node), Constant) or node.id in CONSTANT_BOUNDS
+            return (
+                isinstance(self._resolve(node), Constant)
+                or node.id in CONSTANT_BOUNDS
+                or node.id in self.constexprs
+            )
+        if isinstance(node, ast.Attribute) and self._is_self(node.value):
+            return isinstance(self.owner, ClassEmitter) and node.attr in self.owner.constants
         if isinstance(node, ast.Call) and not node.args and not node.keywords:
             resolved = self._resolve(node.func)
             return isinstance(resolved, Api) and resolved.spelling.endswith(CONSTEXPR_CALLS)
@@ -1297,6 +1493,18 @@ class FunctionEmitter:
         return ", ".join(values)
 
     def _rhs(self, value: ast.expr, local: Local) -> str:
+        if (
+            local.ctype.kind == "ptr"
+            and isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "GetPhyAddr"
+            and not value.args
+        ):
+            owner = self._object_type(value.func.value)
+            if owner is not None and owner.name == "AscendC::LocalTensor":
+                # LocalTensor<T>::GetPhyAddr() gives the address as a uint64_t in some builds:
+                # kernels cast it to the pointer they bind
+                return f"reinterpret_cast<{self._spell(local.ctype, local.seen)}>({self._expr(value)[0]})"
         return self._expr(value)[0]
 
     def _has_args(self, value: ast.expr) -> bool:
@@ -1381,7 +1589,8 @@ class FunctionEmitter:
         return self.owner.members if isinstance(self.owner, ClassEmitter) else {}
 
     def _member(self, attr: str) -> str:
-        if isinstance(self.owner, ClassEmitter) and attr in self.owner.static:
+        owner = self.owner
+        if isinstance(owner, ClassEmitter) and (attr in owner.static or attr in owner.constants):
             # a compile-time member (a class template's value parameter in C++)
             return f"{self.owner.cls.__name__}::{attr}" if attr in self.locals else attr
         if attr in self.locals:
@@ -1416,7 +1625,22 @@ class FunctionEmitter:
         text, prec = self._expr(node)
         if prec < level or (right and prec == level):
             return f"({text})"
+        if prec < PRIMARY and self._parenthesised(node):
+            return f"({text})"  # parentheses the source writes, as the C++ it was ported from
         return text
+
+    def _parenthesised(self, node: ast.expr) -> bool:
+        """Whether the source wraps *node* in grouping parentheses (not a call's)."""
+        lines = self.where.lines
+        end_line = getattr(node, "end_lineno", None)
+        if end_line is None or not 0 < node.lineno <= len(lines) or end_line > len(lines):
+            return False
+        before = lines[node.lineno - 1][: node.col_offset].rstrip()
+        after = lines[end_line - 1][node.end_col_offset :].lstrip()
+        if not (before.endswith("(") and after.startswith(")")):
+            return False
+        outside = before[:-1].rstrip()
+        return not outside or not (outside[-1].isalnum() or outside[-1] in "_)]")
 
     def _expr(self, node: ast.expr) -> tuple[str, int]:
         if isinstance(node, ast.Constant):
@@ -1510,6 +1734,17 @@ class FunctionEmitter:
             return self.program.function(resolved.func, self.context)
         if isinstance(resolved, UserClass):
             return self.program.user_class(resolved.cls)
+        scopes = getattr(self, "scopes", None)
+        if (
+            isinstance(node, ast.Name)
+            and scopes is not None
+            and any(site.binds for site in scopes.sites.get(node.id, []))
+        ):
+            raise self.where.error(
+                node,
+                f"the run never bound `{node.id}` (a loop that ran no iteration, a branch "
+                "it never took): its C++ type is unknown; give ascreg.emit a run that does",
+            )
         raise self.where.error(
             node, f"`{_unparse(node)}` is not a local, a constant or an Ascend C name"
         )
@@ -1525,11 +1760,43 @@ class FunctionEmitter:
         resolved = self._resolve(node)
         if resolved is not None:
             return self._spelled(resolved, node)
+        ctype = self._object_type(node.value)
+        if ctype is not None and ctype.kind == "class" and ctype.pyclass is not None:
+            self.program.user_class(ctype.pyclass)
+            if isinstance(getattr(ctype.pyclass, node.attr, None), property):
+                return f"{self._operand(node.value, PRIMARY)}.{node.attr}()"  # the getter
         return f"{self._operand(node.value, PRIMARY)}.{node.attr}"
 
     def _subscript(self, node: ast.Subscript) -> str:
+        entry = self._table_entry(node)
+        if entry is not None:
+            return entry
         base = self._operand(node.value, PRIMARY)
         return f"{base}[{self._expr(node.slice)[0]}]"
+
+    def _table_entry(self, node: ast.Subscript) -> str | None:
+        """``TABLE["key"]`` of a module-level dict: the entry's value, a compile-time constant.
+
+        A port may keep a compile-time switch in a dict (so a test can change it); the C++ has
+        the value itself: the number, or the name the module binds to the same object.
+        """
+        if not (
+            isinstance(node.value, ast.Name)
+            and node.value.id not in self.locals
+            and isinstance(node.slice, ast.Constant)
+        ):
+            return None
+        table = self.globals.get(node.value.id)
+        if not isinstance(table, dict) or node.slice.value not in table:
+            return None
+        value = table[node.slice.value]
+        if isinstance(value, bool) or not (isinstance(value, CONSTANT_TYPES) or _is_number(value)):
+            for name, bound in self.globals.items():
+                if bound is value and not name.startswith("_"):
+                    return self._expr(ast.copy_location(ast.Name(name, ast.Load()), node))[0]
+            if not isinstance(value, bool):
+                raise self.where.error(node, f"the entry {value!r} has no C++ spelling")
+        return _render_constant(value)
 
     def _binop(self, node: ast.BinOp) -> tuple[str, int]:
         if isinstance(node.op, ast.FloorDiv | ast.Mod):
@@ -1695,9 +1962,7 @@ class FunctionEmitter:
 
     def _call(self, node: ast.Call) -> str:
         if node.keywords:
-            raise self.where.error(
-                node, "keyword arguments have no C++ counterpart: pass them in order"
-            )
+            node = self._positional(node)  # a call of the kernel's own function: put in order
         func = node.func
         template = ""
         if isinstance(func, ast.Subscript):
@@ -1719,10 +1984,12 @@ class FunctionEmitter:
             if (
                 isinstance(arg, ast.Constant)
                 and isinstance(arg.value, int | float)
-                and spelled in ("float", "int32_t")
-            ):
+                and not isinstance(arg.value, bool)
+                and (spelled in ("float", "int32_t") or (spelled == "uint32_t" and arg.value >= 0))
+            ):  # a literal of the type: 1.0f, 1, 1U
                 number = float(arg.value) if spelled == "float" else int(arg.value)
-                return self._constant(ast.copy_location(ast.Constant(number), arg))
+                text = self._constant(ast.copy_location(ast.Constant(number), arg))
+                return text + "U" if spelled == "uint32_t" and not text.endswith("U") else text
             return f"static_cast<{spelled}>({self._expr(arg)[0]})"
         if (
             isinstance(func, ast.Name)
@@ -1898,6 +2165,7 @@ class FunctionEmitter:
         return "<" + ", ".join(self._template_arg(i) for i in items) + ">"
 
     def _template_arg(self, node: ast.expr) -> str:
+        self._check_compile_time(node)
         resolved = self._resolve(node)
         if isinstance(resolved, Local) and _is_mode(resolved.ctype):
             # a CastTrait is passed by reference, a *SpecificMode by its address (C++ `&mode`)
@@ -1924,6 +2192,29 @@ class FunctionEmitter:
                     node, "a mode struct as a template argument (C++ &mode) is not emitted yet"
                 )
         return self._expr(node)[0]
+
+    def _check_compile_time(self, node: ast.expr) -> None:
+        """Refuse a template argument that reads a member whose value the run saw change.
+
+        A member read as a template argument is a ``static constexpr`` member when the run gave
+        it one value; with several it is a run-time value, which C++ does not take there.
+        """
+        if not isinstance(self.owner, ClassEmitter):
+            return
+        for sub in ast.walk(node):
+            if not (isinstance(sub, ast.Attribute) and self._is_self(sub.value)):
+                continue
+            member = self.owner.members.get(sub.attr)
+            if member is None or sub.attr in self.owner.static or sub.attr in self.owner.constants:
+                continue
+            seen = member.seen
+            values = f" ({seen.low} to {seen.high})" if seen.low != seen.high else ""
+            raise self.where.error(
+                sub,
+                f"the member `{sub.attr}` is read as a template argument, but the run gave it "
+                f"several values{values}: a C++ template argument is a compile-time constant "
+                "(a run-time value cannot choose a template)",
+            )
 
     def _user_call(
         self,
@@ -2025,6 +2316,19 @@ def _is_mode(ctype: CType) -> bool:
     return ctype.kind == "class" and ctype.name.rsplit("::", 1)[-1] in MODE_STRUCTS
 
 
+def _continues(body: list[ast.stmt]) -> bool:
+    """Whether a ``continue`` of this loop is in *body* (not one of a nested loop)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Continue):
+            return True
+        if isinstance(stmt, ast.For | ast.While):
+            continue
+        for field in ("body", "orelse"):
+            if _continues(getattr(stmt, field, []) or []):
+                return True
+    return False
+
+
 def _only_not_none(test: ast.expr) -> bool:
     """``x is not None`` (and conjunctions of it): a type checker's narrowing."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
@@ -2114,6 +2418,7 @@ class _ConstantExpression(FunctionEmitter):
         self.owner = None
         self.context = "kernel"
         self.reg_ns = "AscendC::Reg::"
+        self.constexprs = set()
 
     def text(self, node: ast.expr) -> str:
         allowed = (ast.Constant, ast.Name, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.operator,
@@ -2155,38 +2460,98 @@ class ClassEmitter:
         self.members: dict[str, Local] = {}
         self.static: dict[str, int] = {}
         """Members read as template arguments, with the one value the run gave each."""
+        self.constants: set[str] = set()
+        """The numbers the class body binds: ``static constexpr`` members."""
         self.methods: dict[str, str] = {}
         self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
 
     def emit(self) -> str:
-        """Return the C++ class."""
-        if self.cdef.bases or self.cdef.decorator_list:
+        """Return the C++ class (a ``struct`` of its fields when the run called no method of it)."""
+        if self.cdef.bases or not all(map(_is_dataclass_decorator, self.cdef.decorator_list)):
             raise self.where.error(self.cdef, "base classes and class decorators are not emitted")
         for name in self.order:
             if name.startswith("__") and name not in ("__init__",):
                 raise self.where.error(self.cdef, f"the special method {name} has no C++ form here")
         self._members()
+        module = sys.modules.get(self.cls.__module__)
+        constants = self._class_constants(module)
         for name in self.order:
             if self._ran(name):
                 self.method(name, "kernel")
         public = [self.methods[n] for n in self.order if n in self.methods]
         names = {n.id for n in ast.walk(self.cdef) if isinstance(n, ast.Name)}
-        module = sys.modules.get(self.cls.__module__)
         aliases = _type_aliases(names, vars(module) if module else {}, self.filename)
         subst = {d: self.program.type_alias(TypeAlias(a, d)) for d, a in aliases.items()}
+        defaults = self._defaults(module)
         fields = []
         for m in self.members.values():
+            if m.ctype.kind == "class" and m.ctype.pyclass is not None:
+                self.program.user_class(m.ctype.pyclass)  # declared before the class using it
             spelled = m.ctype.spell(subst, ints=_int_spelling(m))
             if m.name in self.static:
                 fields.append(f"    static constexpr {spelled} {m.name} = {self.static[m.name]};")
+            elif m.name in defaults and not public:
+                fields.append("    " + _pointer_space(f"{spelled} {m.name} = {defaults[m.name]};"))
             else:
                 fields.append("    " + _pointer_space(f"{spelled} {m.name};"))
-        lines = [f"class {self.cls.__name__} {{", "public:"]
+        if not public:  # plain data (a tiling dataclass the kernel reads): an aggregate
+            return "\n".join([f"struct {self.cls.__name__} {{", *constants, *fields, "};"])
+        if self.cdef.decorator_list:  # a dataclass: its fields are read from outside, public
+            lines = [f"struct {self.cls.__name__} {{", *constants]
+            for text in public:
+                lines += ["    " + line if line else line for line in text.splitlines()]
+            return "\n".join([*lines, *fields, "};"])
+        lines = [f"class {self.cls.__name__} {{", "public:", *constants]
         for text in public:
             lines += ["    " + line if line else line for line in text.splitlines()]
         if fields:
             lines += ["private:", *fields]
         return "\n".join([*lines, "};"])
+
+    def _class_constants(self, module: types.ModuleType | None) -> list[str]:
+        """Return ``static constexpr`` members for the numbers the class body binds (``N = 8``)."""
+        namespace = vars(module) if module else {}
+        out = []
+        for node in self.cdef.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                target = node.target
+            else:
+                continue
+            if not isinstance(target, ast.Name) or target.id in self.members:
+                continue  # a dataclass field's default: the field is a member
+            value = getattr(self.cls, target.id, None)
+            if not (isinstance(value, CONSTANT_TYPES) or _is_number(value)):
+                continue
+            assert node.value is not None
+            const = Constant(target.id, value, namespace, self.filename)
+            try:
+                text = _ConstantExpression(self.program, const, self.where).text(node.value)
+            except EmitError:
+                text = _render_constant(value)
+            spelled = _constant_type(value).spell({})
+            out.append(f"    static constexpr {spelled} {target.id} = {text};")
+            self.constants.add(target.id)
+        return out
+
+    def _defaults(self, module: types.ModuleType | None) -> dict[str, str]:
+        """Return the default of each field the class body gives one (``x: int = 0``), in C++."""
+        out: dict[str, str] = {}
+        namespace = vars(module) if module else {}
+        for node in self.cdef.body:
+            if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+                continue
+            if node.value is None:
+                continue
+            const = Constant(node.target.id, None, namespace, self.filename)
+            try:
+                out[node.target.id] = _ConstantExpression(self.program, const, self.where).text(
+                    node.value
+                )
+            except EmitError:
+                continue  # not a constant expression: the field has no default in C++
+        return out
 
     def _ran(self, name: str) -> bool:
         rec = self.program.recording
@@ -2200,6 +2565,8 @@ class ClassEmitter:
         if rec is not None:
             for name in self.order:
                 total.merge(rec.merged(self.filename, f"{self.cls.__qualname__}.{name}"))
+            for member, seen in rec.instances.get(self.cls, {}).items():
+                total.members.setdefault(member, Seen()).merge(seen)
         constant = _template_members(self.cdef)
         for member, seen in total.members.items():
             ctype = _one_type(seen, f"member `{member}`", self.cdef, self.where)
@@ -2217,11 +2584,19 @@ class ClassEmitter:
         if name in self.methods:
             return
         func = getattr(self.cls, name, None)
+        if isinstance(func, property):
+            func = func.fget
         if func is None:
             raise self.where.error(self.cdef, f"{self.cls.__name__} has no method {name}")
         self.methods[name] = ""
         emitter = FunctionEmitter(self.program, func, context, self)
         self.methods[name] = emitter.emit()
+
+
+def _is_dataclass_decorator(node: ast.expr) -> bool:
+    """``@dataclass``, ``@dataclass(...)`` or ``@dataclasses.dataclass``: a struct of fields."""
+    target = node.func if isinstance(node, ast.Call) else node
+    return _unparse(target).split(".")[-1] == "dataclass"
 
 
 def _int_spelling(local: Local) -> str:

@@ -9,9 +9,6 @@ them (``uniform(0, 100)`` float32 input of 100000, ``randint(0, 100000)`` uint32
 golden ``input_x[index] + 1``; the script sets no seed, the test seeds numpy's legacy generator
 so runs repeat), checked as scripts/verify_result.py checks (``isclose`` rtol 1e-5, atol 1e-5,
 error ratio at most 1e-5). Sizes are the example's own.
-
-Not line for line: ascreg has no C API ``asc_add_scalar``; :func:`asc_add_scalar` below is
-``asc_duplicate_scalar`` then ``asc_add`` (the same lanes for a float addend).
 """
 
 from __future__ import annotations
@@ -29,9 +26,8 @@ from ascreg.c_api import (
     __simd_vf__,
     __ubuf__,
     __vector__,
-    asc_add,
+    asc_add_scalar,
     asc_copy_ub2gm_align,
-    asc_duplicate_scalar,
     asc_get_vf_len,
     asc_loadalign,
     asc_store_l2_cache_mode,
@@ -51,13 +47,6 @@ from ascreg.simt import __launch_bounds__, __simt_vf__, blockDim, blockIdx, dim3
 ADDS_ADDEND = 1.0
 # Each vector core handles 1024 index elements: one SIMT thread per element.
 THREAD_COUNT = 1024
-
-
-def asc_add_scalar(dst: vector_float, src: vector_float, value: float, mask: vector_bool) -> None:
-    """``asc_add_scalar`` (not in ascreg): the addend duplicated into a register, then added."""
-    addend = vector_float()
-    asc_duplicate_scalar(addend, float32_t(value), mask)
-    asc_add(dst, src, addend, mask)
 
 
 @__simt_vf__
