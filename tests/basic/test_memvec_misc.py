@@ -1,4 +1,5 @@
-"""Memory-level MulAddDst, Axpy, Interleave, DeInterleave, Brcb and Gather against references."""
+"""Memory-level MulAddDst, Axpy, Interleave, DeInterleave, Brcb, Gather and Scatter against
+references."""
 
 from __future__ import annotations
 
@@ -22,9 +23,12 @@ from ascreg.basic import (
     Interleave,
     MulAddDst,
     PipeBarrier,
+    Scatter,
+    SetMaskCount,
+    SetMaskNorm,
     UnaryRepeatParams,
 )
-from ascreg.errors import AscregError, IllegalDtypeError, UndefinedBehaviourError
+from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, UndefinedBehaviourError
 from ascreg.machine.block import BlockContext, block
 from memvec_cases import FEWER, assert_same, bit_values, snapshot, tensor
 from reference import memvec as ref
@@ -219,6 +223,78 @@ def test_gather_matches_the_page_pseudo_code(data: st.DataObject) -> None:
     ref.run(want, plan, [dst_operand], [], lane, lanes=lanes, count_form=form == "count",
             where=True)  # fmt: skip
     assert_same(ctx, want, dst)
+
+
+@pytest.mark.rows("basic.Scatter")
+@FEWER
+@given(data=st.data())
+def test_scatter_matches_the_page(data: st.DataObject) -> None:
+    form = data.draw(st.sampled_from(["count", "bits", "mask", "counter"]), label="form")
+    dtype = data.draw(st.sampled_from(REARRANGE_TYPES if form == "count" else GATHER_REPEAT))
+    lanes = 256 // dtype.size
+    base = dtype.size * data.draw(st.integers(0, 8), label="base element")
+    src_rep = 8
+    if form == "count":
+        count = data.draw(st.integers(0, 300), label="count")
+        plan = ref.count_plan(count, lanes)
+        args: tuple[Any, ...] = (count,)
+    else:
+        counter = form == "counter"
+        mask: Any = ([data.draw(st.integers(0, 2**64 - 1)) for _ in range(2)] if form == "bits"
+                     else data.draw(st.integers(0, 3 * lanes if counter else lanes)))  # fmt: skip
+        repeat = data.draw(st.integers(0, 3), label="repeatTime")
+        src_rep = data.draw(st.integers(0, 12), label="srcRepStride")
+        plan = ref.mask_plan(mask, repeat, lanes, counter=counter)
+        args = (mask, repeat, src_rep)
+    n_offsets = max(len(plan) * lanes, 1)
+    dst_size = n_offsets + 16
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    offsets = [int(e) * dtype.size for e in rng.permutation(n_offsets + 8)[:n_offsets]]
+    count_form = form == "count"
+    src_size = (max(len(plan) - 1, 0) * src_rep * 32 + 256) // dtype.size
+    with block(BlockContext()) as ctx:
+        src = tensor(dtype, data.draw(bit_values(dtype, max(src_size, n_offsets))))
+        off = tensor(uint32_t, offsets)
+        dst = tensor(dtype, data.draw(bit_values(dtype, dst_size)))
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        if form == "counter":
+            SetMaskCount()
+        Scatter(dst, src, off, base, *args)
+        SetMaskNorm()
+        PipeBarrier[PIPE_ALL]()
+    src_operand = (src.GetPhyAddr().address, dtype, 1, src_rep)
+    start = dst.GetPhyAddr().address
+    for r, active in enumerate(plan):  # the page: dst byte dstBaseAddr + dstOffset[i] = src[i]
+        for j in active:
+            value = ref.get(want, ref.address(src_operand, r, j, lanes, count_form), dtype)
+            put(want, start + base + offsets[r * lanes + j], value, dtype.size)
+    assert_same(ctx, want, dst)
+
+
+def test_scatter_errors() -> None:
+    with block(BlockContext()):
+        a = tensor(half, [0] * 64)
+        b = tensor(half, [0] * 64)
+        i8 = tensor(int8_t, [0] * 64)
+        twice, odd, far, own, past, zero = (
+            tensor(uint32_t, v) for v in ([2, 4, 2], [1, 4], [1 << 17], [64], [128], [0])
+        )
+        PipeBarrier[PIPE_ALL]()
+        with pytest.raises(UndefinedBehaviourError, match="two dstOffset values are equal"):
+            Scatter(b, a, twice, 0, 3)
+        with pytest.raises(UndefinedBehaviourError, match="not a multiple of sizeof"):
+            Scatter(b, a, odd, 0, 2)
+        with pytest.raises(UndefinedBehaviourError, match="past the 950's 131071"):
+            Scatter(b, a, far, 0, 1)
+        with pytest.raises(UndefinedBehaviourError, match="overlaps"):
+            Scatter(a, a[32], own, 0, 1)  # element 32 of a: the source itself
+        with pytest.raises(AscregError, match="dst reaches element 64"):
+            Scatter(b, a, past, 0, 1)
+        with pytest.raises(AscregTypeError, match="dstOffset must be a LocalTensor<uint32_t>"):
+            Scatter(b, a, a, 0, 1)
+        with pytest.raises(IllegalDtypeError):
+            Scatter(i8, i8, zero, 0, [1, 1], 1, 8)  # 8-bit: the count form only
 
 
 def test_misc_errors() -> None:

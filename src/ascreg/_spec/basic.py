@@ -546,9 +546,9 @@ product of ``U`` values, ``half`` sources of a ``float`` dst converted exactly f
 ``scalar * src + dst``), one rounding (the register ops' fused multiply-add)."""
 REARRANGE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
                    float32_t, int64_t, uint64_t)  # fmt: skip
-"""``Interleave`` / ``DeInterleave`` / ``Brcb`` / ``Gather``'s types on the 950."""
+"""``Interleave`` / ``DeInterleave`` / ``Brcb`` / ``Gather`` / ``Scatter``'s types on the 950."""
 GATHER_REPEAT = REARRANGE_TYPES[2:]
-"""``Gather``'s repeat-form types (8-bit types: the count form only)."""
+"""``Gather`` / ``Scatter``'s repeat-form types (8-bit types: the count form only)."""
 
 
 def _misc_rows() -> list[OpSpec]:
@@ -598,6 +598,20 @@ def _misc_rows() -> list[OpSpec]:
                       BasicForm("mask count", (*offset, *MASK_COUNT, stride),
                                 dtypes=GATHER_REPEAT)),
                      _CORE + "rearrange:gather", module="basic/_layout"))  # fmt: skip
+    scatter = (
+        ("dst", TENSOR),
+        ("src", TENSOR),
+        ("dstOffset", "LocalTensor[uint32_t]"),
+        ("dstBaseAddr", "_IntLike"),
+    )
+    src_stride = ("srcRepStride", "_IntLike")
+    rows.append(_row("Scatter", "离散与聚合/Scatter(ISASI).md", ("T",), singles(*REARRANGE_TYPES),
+                     (BasicForm("count", (*scatter, COUNT)),
+                      BasicForm("mask bits", (*scatter, *MASK_BITS, src_stride),
+                                dtypes=GATHER_REPEAT),
+                      BasicForm("mask count", (*scatter, *MASK_COUNT, src_stride),
+                                dtypes=GATHER_REPEAT)),
+                     _CORE + "rearrange:scatter_index", module="basic/_layout"))  # fmt: skip
     return rows
 
 

@@ -107,6 +107,7 @@ from ascreg.basic._layout import (
     Gather,
     Interleave,
     Mull,
+    Scatter,
     TransDataTo5HD,
     TransDataTo5HDParams,
 )
@@ -464,6 +465,7 @@ __all__ = [
     "Rsqrt",
     "RsqrtAlgo",
     "RsqrtConfig",
+    "Scatter",
     "Select",
     "SetAtomicAdd",
     "SetAtomicMax",

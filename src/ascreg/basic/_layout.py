@@ -58,7 +58,7 @@ from ascreg.basic._repeat import (
 from ascreg.basic._structs import BrcbRepeatParams, CopyRepeatParams, TransDataTo5HDParams
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core.compound import widening_multiply
-from ascreg.core.rearrange import deinterleave, interleave
+from ascreg.core.rearrange import deinterleave, interleave, scatter_index
 from ascreg.core.transpose import to_5hd
 from ascreg.errors import (
     AscregError,
@@ -86,6 +86,7 @@ __all__ = [
     "Gather",
     "Interleave",
     "Mull",
+    "Scatter",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
 ]
@@ -566,3 +567,92 @@ def Gather(op: BasicOp, dst: Any, src: Any, srcOffset: Any, srcBaseAddr: Any, *r
     with ctx.on_pipe(Pipe.PIPE_V):
         values = src.GetPhyAddr()[index]
     _scatter(dst_stream, target, values)
+
+
+# ---- Scatter -------------------------------------------------------------------------------------
+@basic_op("Scatter")
+def Scatter(op: BasicOp, dst: Any, src: Any, dstOffset: Any, dstBaseAddr: Any, *rest: Any) -> None:
+    """``Scatter<T>(dst, src, dstOffset, dstBaseAddr, count)`` / ``(..., mask, repeatTime, srcRepStride)``.
+
+    The element ``src[i]`` goes to ``dst``'s byte ``dstBaseAddr + dstOffset[i]``
+    (``dstOffset`` a ``LocalTensor<uint32_t>`` of byte offsets, each a multiple of ``sizeof(T)``,
+    no two equal; at most ``2**16 - 1`` for 8-bit and ``2**17 - 1`` for 16-bit types): the
+    inverse of :func:`Gather`. The repeat forms (16- to 64-bit types) take ``256 / sizeof(T)``
+    offsets per repeat and read repeat ``r`` of ``src`` at ``r * srcRepStride`` DataBlocks, the
+    selected lanes only (in the counter mask mode *mask* elements in all).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, uint32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     o = LocalMemAllocator[Hardware.UB]().Alloc[uint32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(16)); y.GetPhyAddr().write(np.zeros(16))
+    ...     o.GetPhyAddr().write([6, 4, 2, 0]); PipeBarrier[PIPE_ALL]()
+    ...     Scatter(y, x, o, 2, 4); PipeBarrier[PIPE_ALL]()
+    ...     y.GetPhyAddr().read(5).tolist()
+    [0.0, 3.0, 2.0, 1.0, 0.0]
+    """
+    dtype = same_type(op, (dst, "dst"), (src, "src"))
+    offsets_tensor = op.tensor(dstOffset, "dstOffset")
+    if offsets_tensor._dtype() is not uint32_t:
+        raise AscregTypeError(
+            f"dstOffset must be a LocalTensor<uint32_t>, got {offsets_tensor._cpp()}", call=op.name
+        )
+    base = operands.in_range(dstBaseAddr, "dstBaseAddr", 0, (1 << 32) - 1)
+    if len(rest) == 1:
+        check_tag(op, dtype, "count")
+        lanes = count_lanes(rest[0], width(dtype, False))
+        src_stream = Stream(src, "src")
+    elif len(rest) == 3:
+        mask, times, stride = rest
+        check_tag(
+            op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count"
+        )
+        rep = operands.in_range(stride, "srcRepStride", 0, (1 << 8) - 1)
+        lanes = repeat_lanes(dtype, mask, times)
+        src_stream = Stream(src, "src", 1, rep)
+    else:
+        raise AscregTypeError(
+            "takes (dst, src, dstOffset, dstBaseAddr, count) or (..., mask, repeatTime, "
+            "srcRepStride)",
+            call=op.name,
+        )
+    rep_, lane = np.nonzero(lanes.active)
+    if rep_.size == 0:
+        return
+    position = rep_ * lanes.width + lane  # each lane's offset: offsets are consecutive
+    _fits(offsets_tensor, int(position.max()) + 1, "dstOffset")
+    source = elements(src_stream, lanes, rep_, lane)
+    _fits(src, int(source.max()) + 1, "src")
+    ctx = current_block()
+    with ctx.on_pipe(Pipe.PIPE_V):
+        offsets = offsets_tensor.GetPhyAddr()[position].astype(np.int64)
+    limit = _OFFSET_LIMIT.get(dtype.size, 1 << 32)
+    bad = (offsets % dtype.size != 0) | (offsets >= limit) | (base % dtype.size != 0)
+    if bad.any():
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                f"dstOffset {int(offsets[np.argmax(bad)])} (dstBaseAddr {base}) is not a multiple "
+                f"of sizeof(T) = {dtype.size} or is past the 950's {limit - 1}",
+                call=op.name,
+            )
+        )
+    if np.unique(offsets).size < offsets.size:
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                "two dstOffset values are equal (偏移地址不能有相同值: which store lands is "
+                "not defined)",
+                call=op.name,
+            )
+        )
+    target = scatter_index(offsets, base, dtype.size)
+    _fits(dst, int(target.max()) + 1, "dst")
+    _apart(op, [(dst, int(target.max()) + 1)], [(src, int(source.max()) + 1)])
+    with ctx.on_pipe(Pipe.PIPE_V):
+        values = src.GetPhyAddr()[source]
+    _scatter(Stream(dst, "dst"), target, values)

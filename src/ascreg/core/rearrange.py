@@ -63,6 +63,27 @@ def gather(src: Lanes, index: Lanes) -> Lanes:
     return taken
 
 
+def scatter_index(offsets: Lanes, base: int, size: int) -> Lanes:
+    """Return the element index each byte offset of a memory-level ``Scatter`` stores to.
+
+    ``dst`` element ``(base + offset) / size``: the 950's VF shifts each byte offset right by
+    ``log2(size)`` and adds ``base / size`` to the destination pointer (the page: both are
+    multiples of ``size``). 8- and 16-bit indices pass a saturating cast to ``uint16_t``.
+
+    Examples
+    --------
+    >>> scatter_index(np.array([0, 8, 4], np.uint32), 16, 4).tolist()
+    [4, 6, 5]
+    >>> scatter_index(np.array([2 * 70000], np.uint32), 0, 2).tolist()  # saturates
+    [65535]
+    """
+    index = offsets.astype(np.int64) // size
+    if size <= 2:
+        index = np.minimum(index, 0xFFFF)
+    shifted: Lanes = base // size + index
+    return shifted
+
+
 def squeeze(src: Lanes, enables: Lanes) -> Lanes:
     """Return the enabled lanes of *src* packed from lane 0 up, the remaining lanes 0."""
     if src.ndim == enables.ndim == 1:

@@ -6871,6 +6871,8 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any ResetMask(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Rsqrt(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Rsqrt(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Scatter(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Scatter(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Select(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Select(A&&... args);
 template <typename T, typename... A> __aicore__ ascreg_detail::any SetAtomicAdd(A&&... args);

@@ -23,6 +23,7 @@ __all__ = [
     "Gather",
     "Interleave",
     "Mull",
+    "Scatter",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
 ]
@@ -317,3 +318,68 @@ class _Gather:
     def __getitem__(self, targs: Any) -> _Gather: ...
 
 Gather: _Gather
+
+
+# Scatter: legal (T) in table order, per form
+class _Scatter:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int8_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (uint64_t)
+    def __getitem__(self, targs: Any) -> _Scatter: ...
+
+Scatter: _Scatter

@@ -88,6 +88,7 @@ from ascreg.basic import (
     Relu,
     RepeatReduceSum,
     Rsqrt,
+    Scatter,
     Select,
     ShiftLeft,
     ShiftRight,
@@ -1549,3 +1550,36 @@ def check_Gather() -> None:
     Gather(t_float32_t, t_float32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (float32_t)
     Gather(t_int64_t, t_int64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int64_t)
     Gather(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint64_t)
+
+
+def check_Scatter() -> None:
+    # Scatter: every legal combination of T, every form
+    Scatter(t_int8_t, t_int8_t, t_uint32_t, 1, 1)  # count (int8_t)
+    Scatter(t_uint8_t, t_uint8_t, t_uint32_t, 1, 1)  # count (uint8_t)
+    Scatter(t_int16_t, t_int16_t, t_uint32_t, 1, 1)  # count (int16_t)
+    Scatter(t_uint16_t, t_uint16_t, t_uint32_t, 1, 1)  # count (uint16_t)
+    Scatter(t_half, t_half, t_uint32_t, 1, 1)  # count (half)
+    Scatter(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, 1)  # count (bfloat16_t)
+    Scatter(t_int32_t, t_int32_t, t_uint32_t, 1, 1)  # count (int32_t)
+    Scatter(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1)  # count (uint32_t)
+    Scatter(t_float32_t, t_float32_t, t_uint32_t, 1, 1)  # count (float32_t)
+    Scatter(t_int64_t, t_int64_t, t_uint32_t, 1, 1)  # count (int64_t)
+    Scatter(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1)  # count (uint64_t)
+    Scatter(t_int16_t, t_int16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int16_t)
+    Scatter(t_uint16_t, t_uint16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint16_t)
+    Scatter(t_half, t_half, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (half)
+    Scatter(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (bfloat16_t)
+    Scatter(t_int32_t, t_int32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int32_t)
+    Scatter(t_uint32_t, t_uint32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint32_t)
+    Scatter(t_float32_t, t_float32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (float32_t)
+    Scatter(t_int64_t, t_int64_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int64_t)
+    Scatter(t_uint64_t, t_uint64_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint64_t)
+    Scatter(t_int16_t, t_int16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int16_t)
+    Scatter(t_uint16_t, t_uint16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint16_t)
+    Scatter(t_half, t_half, t_uint32_t, 1, 1, 1, 1)  # mask count (half)
+    Scatter(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (bfloat16_t)
+    Scatter(t_int32_t, t_int32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int32_t)
+    Scatter(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint32_t)
+    Scatter(t_float32_t, t_float32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (float32_t)
+    Scatter(t_int64_t, t_int64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int64_t)
+    Scatter(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint64_t)

@@ -88,6 +88,7 @@ from ascreg.basic import (
     Relu,
     RepeatReduceSum,
     Rsqrt,
+    Scatter,
     Select,
     ShiftLeft,
     ShiftRight,
@@ -2775,3 +2776,35 @@ def check_Gather() -> None:
     Gather(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t)
     Gather(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
     Gather(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t)
+
+
+def check_Scatter() -> None:
+    # Scatter: a wrong type of T, every form
+    Scatter(t_bool_, t_bool_, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_)
+    Scatter(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t)
+    Scatter(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t)
+    Scatter(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t)
+    Scatter(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t)
+    Scatter(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t)
+    Scatter(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t)
+    Scatter(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t)
+    Scatter(t_bool_, t_bool_, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_)
+    Scatter(t_int8_t, t_int8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int8_t)
+    Scatter(t_uint8_t, t_uint8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t)
+    Scatter(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t)
+    Scatter(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t)
+    Scatter(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t)
+    Scatter(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t)
+    Scatter(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t)
+    Scatter(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t)
+    Scatter(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t)
+    Scatter(t_bool_, t_bool_, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_)
+    Scatter(t_int8_t, t_int8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int8_t)
+    Scatter(t_uint8_t, t_uint8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t)
+    Scatter(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t)
+    Scatter(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t)
+    Scatter(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t)
+    Scatter(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t)
+    Scatter(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t)
+    Scatter(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
+    Scatter(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t)
