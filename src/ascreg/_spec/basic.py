@@ -547,6 +547,10 @@ product of ``U`` values, ``half`` sources of a ``float`` dst converted exactly f
 REARRANGE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
                    float32_t, int64_t, uint64_t)  # fmt: skip
 """``Interleave`` / ``DeInterleave`` / ``Brcb`` / ``Gather`` / ``Scatter``'s types on the 950."""
+GATHER_MASK_PAIRS = ((int8_t, uint8_t), (uint8_t, uint8_t), (int16_t, uint16_t),
+                     (uint16_t, uint16_t), (half, uint16_t), (bfloat16_t, uint16_t),
+                     (int32_t, uint32_t), (uint32_t, uint32_t), (float32_t, uint32_t))  # fmt: skip
+"""``GatherMask``'s ``(T, U)`` pairs on the 950: ``src0`` / ``dst`` and the pattern tensor."""
 GATHER_REPEAT = REARRANGE_TYPES[2:]
 """``Gather`` / ``Scatter``'s repeat-form types (8-bit types: the count form only)."""
 
@@ -598,6 +602,20 @@ def _misc_rows() -> list[OpSpec]:
                       BasicForm("mask count", (*offset, *MASK_COUNT, stride),
                                 dtypes=GATHER_REPEAT)),
                      _CORE + "rearrange:gather", module="basic/_layout"))  # fmt: skip
+    gather_mask = (("dst", TENSOR), ("src0", TENSOR))
+    gather_mask_tail = (
+        ("reduceMode", "bool"),
+        ("mask", "_IntLike"),
+        ("gatherMaskParams", "GatherMaskParams"),
+        ("rsvdCnt", "Ref[Any]"),
+    )
+    rows.append(_row("GatherMask", "比较与选择/GatherMask.md", ("T", "U"), GATHER_MASK_PAIRS,
+                     (BasicForm("pattern tensor",
+                                (*gather_mask, ("src1Pattern", "LocalTensor[{T1}]"),
+                                 *gather_mask_tail)),
+                      BasicForm("fixed pattern",
+                                (*gather_mask, ("src1Pattern", "_IntLike"), *gather_mask_tail))),
+                     _CORE + "rearrange:gather_mask", module="basic/_layout"))  # fmt: skip
     scatter = (
         ("dst", TENSOR),
         ("src", TENSOR),

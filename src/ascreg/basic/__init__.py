@@ -105,11 +105,15 @@ from ascreg.basic._layout import (
     CopyRepeatParams,
     DeInterleave,
     Gather,
+    GatherMask,
+    GatherMaskMode,
+    GatherMaskParams,
     Interleave,
     Mull,
     Scatter,
     TransDataTo5HD,
     TransDataTo5HDParams,
+    defaultGatherMaskMode,
 )
 from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
 from ascreg.basic._nddma import (
@@ -374,6 +378,9 @@ __all__ = [
     "FixpipeParamsArch3510",
     "FusedMulAdd",
     "Gather",
+    "GatherMask",
+    "GatherMaskMode",
+    "GatherMaskParams",
     "GetBlockIdx",
     "GetBlockNum",
     "GetCtrlSpr",
@@ -508,6 +515,7 @@ __all__ = [
     "WholeReduceSum",
     "__cube__",
     "asc_vf_call",
+    "defaultGatherMaskMode",
     "event_t",
     "kDefaultMultiCopyConfig",
     "kDefaultNdDmaConfig",

@@ -63,6 +63,50 @@ def gather(src: Lanes, index: Lanes) -> Lanes:
     return taken
 
 
+GATHER_MASK_PATTERNS = {1: 0x55, 2: 0xAA, 3: 0x11, 4: 0x22, 5: 0x44, 6: 0x88, 7: 0xFF}
+"""``GatherMask``'s fixed patterns 1-7: the byte repeated over the lanes (bit ``k % 8`` for lane
+``k``): even lanes, odd lanes, the first / second / third / fourth of every four, all."""
+
+
+def pattern_lanes(pattern: int, lanes: int) -> Lanes:
+    """Return the lane enables of ``GatherMask``'s fixed pattern *pattern* over *lanes* lanes.
+
+    Examples
+    --------
+    >>> pattern_lanes(3, 8).astype(int).tolist()
+    [1, 0, 0, 0, 1, 0, 0, 0]
+    """
+    bits = GATHER_MASK_PATTERNS[pattern]
+    on: Lanes = (bits >> (np.arange(lanes) % 8) & 1).astype(bool)
+    return on
+
+
+def bit_lanes(pattern_bytes: Lanes, lanes: int) -> Lanes:
+    """Return the enables of the first *lanes* bits of *pattern_bytes* (bit ``k % 8`` of byte ``k // 8``).
+
+    Examples
+    --------
+    >>> bit_lanes(np.array([0b1001, 0x80], np.uint8), 16).astype(int).tolist()
+    [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    """
+    on: Lanes = np.unpackbits(pattern_bytes.astype(np.uint8), bitorder="little")[:lanes]
+    return on.astype(bool)
+
+
+def gather_mask(values: Lanes, enables: Lanes) -> Lanes:
+    """Return the enabled elements of *values* packed in order.
+
+    ``GatherMask``: each vector's ``Squeeze<STORE_REG>`` result stored after the previous one's.
+
+    Examples
+    --------
+    >>> gather_mask(np.arange(6).reshape(2, 3), np.array([[1, 0, 1], [0, 1, 0]], bool)).tolist()
+    [0, 2, 4]
+    """
+    packed: Lanes = values[enables]
+    return packed
+
+
 def scatter_index(offsets: Lanes, base: int, size: int) -> Lanes:
     """Return the element index each byte offset of a memory-level ``Scatter`` stores to.
 

@@ -161,6 +161,7 @@ enum class DataCopyMVType { UB_TO_OUT = 0, OUT_TO_UB = 1 };
 enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
 enum class ErfAlgo { PADE_APPROXIMATION = 0, SUBSECTION_POLYNOMIAL_APPROXIMATION = 1 };
 enum Format { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_NC1C0HWPAD = 5, FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8, FORMAT_C1HWNC0 = 9, FORMAT_FRACTAL_DECONV_TRANSPOSE = 10, FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS = 11, FORMAT_NC1HWC0_C04 = 12, FORMAT_FRACTAL_Z_C04 = 13, FORMAT_CHWN = 14, FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS = 15, FORMAT_HWCN = 16, FORMAT_NC1KHKWHWC0 = 17, FORMAT_BN_WEIGHT = 18, FORMAT_FILTER_HWCK = 19, FORMAT_HASHTABLE_LOOKUP_LOOKUPS = 20, FORMAT_HASHTABLE_LOOKUP_KEYS = 21, FORMAT_HASHTABLE_LOOKUP_VALUE = 22, FORMAT_HASHTABLE_LOOKUP_OUTPUT = 23, FORMAT_HASHTABLE_LOOKUP_HITS = 24, FORMAT_C1HWNCoC0 = 25, FORMAT_MD = 26, FORMAT_NDHWC = 27, FORMAT_FRACTAL_ZZ = 28, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31, FORMAT_NDC1HWC0 = 32, FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35, FORMAT_DHWNC = 36, FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_FRACTAL_ZN_LSTM = 38, FORMAT_FRACTAL_Z_G = 39, FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42, FORMAT_ND_RNN_BIAS = 43, FORMAT_FRACTAL_ZN_RNN = 44, FORMAT_NYUV = 45, FORMAT_NYUV_A = 46, FORMAT_NCL = 47, FORMAT_FRACTAL_Z_WINO = 48, FORMAT_C1HWC0 = 49, FORMAT_FRACTAL_NZ_C0_16 = 50, FORMAT_FRACTAL_NZ_C0_32 = 51, FORMAT_FRACTAL_NZ_C0_2 = 52, FORMAT_FRACTAL_NZ_C0_4 = 53, FORMAT_FRACTAL_NZ_C0_8 = 54, FORMAT_MAX = 55 };
+enum class GatherMaskMode { VERSION_V1 = 0, VERSION_V2 = 1 };
 enum class HardEvent { MTE2_V = 0, V_MTE2 = 1, V_MTE3 = 2, MTE3_V = 3, MTE2_MTE3 = 4, MTE3_MTE2 = 5, S_V = 6, V_S = 7, S_MTE2 = 8, MTE2_S = 9, S_MTE3 = 10, MTE3_S = 11, MTE2_MTE1 = 12, MTE1_MTE2 = 13, MTE1_M = 14, M_MTE1 = 15, M_FIX = 16, FIX_M = 17, MTE2_FIX = 18, FIX_MTE2 = 19, MTE1_FIX = 20, FIX_MTE1 = 21, FIX_S = 22, M_S = 23, FIX_MTE3 = 24, MTE2_M = 25, M_MTE2 = 26 };
 enum class Hardware { UB = 0 };
 enum KernelMetaType { KERNEL_TYPE_AIV_ONLY = 0, KERNEL_TYPE_AIC_ONLY = 1, KERNEL_TYPE_MIX_AIV_1_0 = 2, KERNEL_TYPE_MIX_AIC_1_0 = 3, KERNEL_TYPE_MIX_AIC_1_1 = 4, KERNEL_TYPE_MIX_AIC_1_2 = 5, KERNEL_TYPE_AICORE = 6, KERNEL_TYPE_VECTORCORE = 7, KERNEL_TYPE_MIX_AICORE = 8, KERNEL_TYPE_MIX_VECTOR_CORE = 9, KERNEL_TYPE_MAX = 10 };
@@ -6633,6 +6634,7 @@ struct CopyRepeatParams { template <typename... A> constexpr CopyRepeatParams(A&
 struct DivConfig { template <typename... A> constexpr DivConfig(A&&...) {} };
 struct ExpConfig { template <typename... A> constexpr ExpConfig(A&&...) {} };
 template <auto format = AscendC::CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 { template <typename... A> constexpr FixpipeParamsArch3510(A&&...) {} };
+struct GatherMaskParams { template <typename... A> constexpr GatherMaskParams(A&&...) {} };
 struct LnConfig { template <typename... A> constexpr LnConfig(A&&...) {} };
 struct LoadData2DParams { template <typename... A> constexpr LoadData2DParams(A&&...) {} };
 struct LoadData2DParamsV2 { template <typename... A> constexpr LoadData2DParamsV2(A&&...) {} };
@@ -6778,6 +6780,8 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any FusedMulAdd(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Gather(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Gather(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any GatherMask(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any GatherMask(A&&... args);
 inline ascreg_detail::any GetCtrlSpr;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any GetDataBlockSizeInBytes(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any GetDataBlockSizeInBytes(A&&... args);
@@ -6917,6 +6921,7 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any WholeReduceSum(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any __cube__(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any __cube__(A&&... args);
+constexpr GatherMaskMode defaultGatherMaskMode = {};
 constexpr NdDmaConfig kDefaultMultiCopyConfig = {};
 constexpr NdDmaConfig kDefaultNdDmaConfig = {};
 constexpr uint32_t AIV_CORE_NUM = 72;

@@ -4,6 +4,7 @@
 
 from typing import TYPE_CHECKING
 
+from ascreg import Ref
 from ascreg._dtypes import (
     bfloat16_t,
     bool_,
@@ -31,6 +32,7 @@ from ascreg.basic import (
     BinaryRepeatParams,
     BrcbRepeatParams,
     CopyRepeatParams,
+    GatherMaskParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
@@ -60,6 +62,7 @@ from ascreg.basic import (
     Exp,
     FusedMulAdd,
     Gather,
+    GatherMask,
     Interleave,
     LeakyRelu,
     Ln,
@@ -1550,6 +1553,28 @@ def check_Gather() -> None:
     Gather(t_float32_t, t_float32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (float32_t)
     Gather(t_int64_t, t_int64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int64_t)
     Gather(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint64_t)
+
+
+def check_GatherMask() -> None:
+    # GatherMask: every legal combination of T, U, every form
+    GatherMask(t_int8_t, t_int8_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (int8_t, uint8_t)
+    GatherMask(t_uint8_t, t_uint8_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (uint8_t, uint8_t)
+    GatherMask(t_int16_t, t_int16_t, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (int16_t, uint16_t)
+    GatherMask(t_uint16_t, t_uint16_t, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (uint16_t, uint16_t)
+    GatherMask(t_half, t_half, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (half, uint16_t)
+    GatherMask(t_bfloat16_t, t_bfloat16_t, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (bfloat16_t, uint16_t)
+    GatherMask(t_int32_t, t_int32_t, t_uint32_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (int32_t, uint32_t)
+    GatherMask(t_uint32_t, t_uint32_t, t_uint32_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (uint32_t, uint32_t)
+    GatherMask(t_float32_t, t_float32_t, t_uint32_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (float32_t, uint32_t)
+    GatherMask(t_int8_t, t_int8_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (int8_t, uint8_t)
+    GatherMask(t_uint8_t, t_uint8_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (uint8_t, uint8_t)
+    GatherMask(t_int16_t, t_int16_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (int16_t, uint16_t)
+    GatherMask(t_uint16_t, t_uint16_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (uint16_t, uint16_t)
+    GatherMask(t_half, t_half, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (half, uint16_t)
+    GatherMask(t_bfloat16_t, t_bfloat16_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (bfloat16_t, uint16_t)
+    GatherMask(t_int32_t, t_int32_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (int32_t, uint32_t)
+    GatherMask(t_uint32_t, t_uint32_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (uint32_t, uint32_t)
+    GatherMask(t_float32_t, t_float32_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (float32_t, uint32_t)
 
 
 def check_Scatter() -> None:

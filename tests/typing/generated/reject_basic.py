@@ -4,6 +4,7 @@
 
 from typing import TYPE_CHECKING
 
+from ascreg import Ref
 from ascreg._dtypes import (
     bfloat16_t,
     bool_,
@@ -31,6 +32,7 @@ from ascreg.basic import (
     BinaryRepeatParams,
     BrcbRepeatParams,
     CopyRepeatParams,
+    GatherMaskParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
@@ -60,6 +62,7 @@ from ascreg.basic import (
     Exp,
     FusedMulAdd,
     Gather,
+    GatherMask,
     Interleave,
     LeakyRelu,
     Ln,
@@ -2776,6 +2779,37 @@ def check_Gather() -> None:
     Gather(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t)
     Gather(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
     Gather(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t)
+
+
+def check_GatherMask() -> None:
+    # GatherMask: a wrong type of T, every form
+    GatherMask(t_bool_, t_bool_, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (bool_, uint8_t)
+    GatherMask(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp8_e4m3fn_t, uint8_t)
+    GatherMask(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp8_e5m2_t, uint8_t)
+    GatherMask(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp8_e8m0_t, uint8_t)
+    GatherMask(t_hifloat8_t, t_hifloat8_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (hifloat8_t, uint8_t)
+    GatherMask(t_int4x2_t, t_int4x2_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int4x2_t, uint8_t)
+    GatherMask(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp4x2_e2m1_t, uint8_t)
+    GatherMask(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp4x2_e1m2_t, uint8_t)
+    GatherMask(t_int16_t, t_int16_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int16_t, uint8_t)
+    GatherMask(t_uint16_t, t_uint16_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (uint16_t, uint8_t)
+    GatherMask(t_half, t_half, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (half, uint8_t)
+    GatherMask(t_bfloat16_t, t_bfloat16_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (bfloat16_t, uint8_t)
+    GatherMask(t_int32_t, t_int32_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int32_t, uint8_t)
+    GatherMask(t_uint32_t, t_uint32_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (uint32_t, uint8_t)
+    GatherMask(t_float32_t, t_float32_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (float32_t, uint8_t)
+    GatherMask(t_int64_t, t_int64_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int64_t, uint8_t)
+    GatherMask(t_uint64_t, t_uint64_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (uint64_t, uint8_t)
+    GatherMask(t_bool_, t_bool_, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (bool_, uint8_t)
+    GatherMask(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp8_e4m3fn_t, uint8_t)
+    GatherMask(t_fp8_e5m2_t, t_fp8_e5m2_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp8_e5m2_t, uint8_t)
+    GatherMask(t_fp8_e8m0_t, t_fp8_e8m0_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp8_e8m0_t, uint8_t)
+    GatherMask(t_hifloat8_t, t_hifloat8_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (hifloat8_t, uint8_t)
+    GatherMask(t_int4x2_t, t_int4x2_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (int4x2_t, uint8_t)
+    GatherMask(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp4x2_e2m1_t, uint8_t)
+    GatherMask(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp4x2_e1m2_t, uint8_t)
+    GatherMask(t_int64_t, t_int64_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (int64_t, uint8_t)
+    GatherMask(t_uint64_t, t_uint64_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (uint64_t, uint8_t)
 
 
 def check_Scatter() -> None:
