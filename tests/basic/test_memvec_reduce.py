@@ -38,6 +38,8 @@ from ascreg.basic import (
     PairReduceSum,
     Pattern,
     PipeBarrier,
+    ReduceAll,
+    ReduceAny,
     ReduceDataBlock,
     ReduceMax,
     ReduceMin,
@@ -52,6 +54,7 @@ from ascreg.basic import (
     WholeReduceSum,
 )
 from ascreg.errors import (
+    AscregError,
     AscregTypeError,
     IllegalDtypeError,
     OutOfBoundsError,
@@ -411,6 +414,78 @@ def test_pattern_reductions_match_the_loops(name: str, pattern: str, data: st.Da
             if s:
                 put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
     same(bytes(ctx.ub.data), want, dtype)
+
+
+LOGICAL = {"ReduceAll": (ReduceAll, "MIN", all), "ReduceAny": (ReduceAny, "MAX", any)}
+
+
+@pytest.mark.rows("basic.ReduceAll", "basic.ReduceAny")
+@pytest.mark.parametrize("pattern", ["AR", "RA"])
+@pytest.mark.parametrize("name", ["ReduceAll", "ReduceAny"])
+@FEWER
+@given(data=st.data())
+def test_logical_reductions_match_the_loops(name: str, pattern: str, data: st.DataObject) -> None:
+    """``ReduceAll`` / ``ReduceAny`` of 0/1 data: the page's AND / OR of each row or column,
+    folded (with the stores into ``src`` / ``sharedTmpBuffer``) as the Min / Max fold is."""
+    op_, kind, logical = LOGICAL[name]
+    dtype = data.draw(st.sampled_from([uint8_t, float32_t]), label="dtype")
+    n, block_elems = rr.lanes(dtype), 32 // dtype.size
+    inner = block_elems * data.draw(
+        st.one_of(st.integers(1, 9), st.sampled_from([n // block_elems * 4 + 1, 33])),
+        label="inner blocks",
+    )
+    outer = data.draw(st.integers(1, 3 if pattern == "AR" else 40), label="outer")
+    dim_a, dim_r = (outer, inner) if pattern == "AR" else (inner, outer)
+    reuse = data.draw(st.booleans(), label="isReuseSource")
+    with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
+    density = data.draw(st.sampled_from([0.02, 0.5, 0.98]), label="share of ones")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    ones = rng.random(dim_a * dim_r) < density
+    bits = to_bits(ones.astype(dtype.np_dtype))
+    rows = [bits[i * inner : (i + 1) * inner] for i in range(outer)]
+    shape = [outer, inner]
+    with block(BlockContext()) as ctx:
+        src, dst = tensor(dtype, bits), alloc(dtype, dim_a + 32)
+        tmp = alloc(uint8_t, dim_a * dim_r * dtype.size + 256) if with_tmp else None
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        op = op_[dtype, getattr(Pattern.Reduce, pattern), reuse]
+        if tmp is None:
+            op(dst, src, shape, True)
+        else:
+            op(dst, src, tmp, shape, True)
+        PipeBarrier[PIPE_ALL]()
+        got = dst.GetPhyAddr().read(dim_a).astype(bool).tolist()
+    flags = ones.reshape(outer, inner)
+    axis = 1 if pattern == "AR" else 0
+    assert got == [logical(line) for line in np.moveaxis(flags, axis, -1).reshape(dim_a, -1)]
+    out, src_buf, tmp_buf = (rr.ar if pattern == "AR" else rr.ra)(kind, dtype, rows, reuse)
+    for i, v in enumerate(out):
+        put(want, dst.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if src_buf is not None:
+        for i, (v, s) in enumerate(zip(src_buf.values, src_buf.stored, strict=True)):
+            if s:
+                put(want, src.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if tmp_buf is not None and tmp is not None:
+        for i, (v, s) in enumerate(zip(tmp_buf.values, tmp_buf.stored, strict=True)):
+            if s:
+                put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    same(bytes(ctx.ub.data), want, dtype)
+
+
+def test_logical_reduction_errors() -> None:
+    with block(BlockContext()):
+        f = alloc(float32_t, 64)
+        h = alloc(half, 64)
+        PipeBarrier[PIPE_ALL]()
+        with pytest.raises(AscregTypeError, match=r"takes a Pattern template argument"):
+            ReduceAll(f, f, [1, 8], True)
+        with pytest.raises(AscregTypeError, match="srcInnerPad must be true"):
+            ReduceAny[float32_t, Pattern.Reduce.AR](f[32], f, [1, 8], False)
+        with pytest.raises(AscregError, match="srcShape\\[1\\] = 7 elements"):
+            ReduceAll[float32_t, Pattern.Reduce.AR](f[32], f, [1, 7], True)
+        with pytest.raises(IllegalDtypeError):
+            ReduceAll[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
 
 
 def test_pattern_sum_order_differs_from_a_straight_sum() -> None:

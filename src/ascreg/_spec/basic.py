@@ -403,6 +403,13 @@ reductions. Without a ``Pattern`` template argument they are the basic API's
 forms with ``srcRepStride``; ``ReduceMax`` / ``ReduceMin`` add ``calIndex``); with
 ``Pattern.Reduce.AR`` / ``RA`` the advanced API's 2-D reductions (高阶API/归约操作, the pattern
 forms ``Op[T, pattern, isReuseSource](dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``)."""
+LOGICAL_REDUCE_OPS = {
+    "ReduceAll": ("ReduceAll接口/ReduceAll.md", "MIN"),
+    "ReduceAny": ("ReduceAny接口/ReduceAny.md", "MAX"),
+}
+"""``name: (page, the fold's register op)``: the advanced API's ``ReduceAll`` / ``ReduceAny<T,
+pattern, isReuseSource>`` (uint8_t and float, AR / RA, 32-byte aligned rows): the ``ReduceMin`` /
+``ReduceMax`` folds of ``reduce_all_3510_impl.h`` / ``reduce_any_3510_impl.h``."""
 REPEAT_SUM_PAIRS = ((int32_t, int16_t), (int32_t, int32_t), (uint32_t, uint16_t),
                     (uint32_t, uint32_t), (half, half), (float32_t, float32_t))  # fmt: skip
 """``ReduceRepeat<ReduceType::SUM, T, U>``'s ``(dst, src)`` pairs on the 950 (MAX / MIN: T == U)."""
@@ -466,6 +473,15 @@ def _reduce_rows() -> list[OpSpec]:
         legal = tuple(t for t in _MINMAX_PATTERN if t in count + pattern)
         rows.append(_row(name, page, ("T",), singles(*legal), shape_forms,
                          _CORE + "reduce:reduce", module="basic/_reduce"))  # fmt: skip
+    for name, (page, _kind) in LOGICAL_REDUCE_OPS.items():
+        shape_forms = (
+            BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE)),
+            BasicForm("pattern tmp", (("dst", TENSOR), ("src", TENSOR),
+                                      ("sharedTmpBuffer", "LocalTensor[uint8_t]"), *_SHAPE)),
+        )  # fmt: skip
+        rows.append(_row(name, page, ("T",), singles(uint8_t, float32_t), shape_forms,
+                         _CORE + "reduce:reduce", module="basic/_reduce",
+                         docs=PATTERN_DOCS))  # fmt: skip
     strides = (("dstRepStride", "_IntLike"), ("srcBlkStride", "_IntLike"),
                ("srcRepStride", "_IntLike"))  # fmt: skip
     operands = (("dst", TENSOR), ("src", "LocalTensor[{T1}]"))

@@ -177,11 +177,15 @@ def _cast_path(dtype: np.dtype[Any]) -> bool:
     return dtype.itemsize == 1 or dtype == np.dtype(ml_dtypes.bfloat16)
 
 
-def _short_ar(x: Array, kind: str, vl: int) -> Array:
-    """AR rows of ``1 < dimR <= vl`` elements, 32-byte aligned (``ReduceARReuseSourceLessThanVL``)."""
+def _short_ar(x: Array, kind: str, vl: int, grouped: bool = True) -> Array:
+    """AR rows of ``1 < dimR <= vl`` elements, 32-byte aligned (``ReduceARReuseSourceLessThanVL``).
+
+    *grouped*: the op passes its ``groupReduceType`` (``ReduceSum/Max/Min``); ``ReduceAll`` /
+    ``ReduceAny`` pass none and reduce each row in one register.
+    """
     dim_r = x.shape[1]
     size = x.dtype.itemsize
-    if size == 8 or _cast_path(x.dtype):
+    if size == 8 or _cast_path(x.dtype) or not grouped:
         return lane_reduce(kind, x, vl)
     block = BLOCK_BYTES // size
     if dim_r == block:
@@ -195,10 +199,10 @@ def _short_ar(x: Array, kind: str, vl: int) -> Array:
     return lane_reduce(kind, x, vl)
 
 
-def reduce_ar(x: Array, kind: str, *, reuse: bool) -> Plan:
+def reduce_ar(x: Array, kind: str, *, reuse: bool, grouped: bool = True) -> Plan:
     """Reduce each row of *x* (``(dimA, dimR)``) as ``Pattern::Reduce::AR`` does on the 950.
 
-    *reuse* is ``isReuseSource``.
+    *reuse* is ``isReuseSource``; *grouped* as in :func:`_short_ar`.
 
     Examples
     --------
@@ -213,7 +217,7 @@ def reduce_ar(x: Array, kind: str, *, reuse: bool) -> Plan:
     if dim_r == 1:
         return Plan(x[:, 0].copy())
     if dim_r <= vl and aligned:
-        return Plan(_short_ar(x, kind, vl))
+        return Plan(_short_ar(x, kind, vl, grouped))
     if dim_r < vl:
         return Plan(lane_reduce(kind, x, vl))
     op = _op(kind)

@@ -67,6 +67,7 @@ from ascreg.core import compare, reduce
 from ascreg.core.arith import BINARY_OPS
 from ascreg.enums import ReduceType
 from ascreg.errors import (
+    AscregError,
     AscregTypeError,
     IllegalDtypeError,
     OutOfBoundsError,
@@ -85,6 +86,8 @@ __all__ = [
     "BlockReduceSum",
     "PairReduceSum",
     "Pattern",
+    "ReduceAll",
+    "ReduceAny",
     "ReduceDataBlock",
     "ReduceMax",
     "ReduceMin",
@@ -436,7 +439,13 @@ def _whole_counter(
 
 # ---- ReduceSum / ReduceMax / ReduceMin<T, Pattern::Reduce::AR|RA>: the advanced API ---------------
 def _pattern(
-    op: BasicOp, kind: str, pattern: ReducePattern, dst: Any, src: Any, rest: tuple[Any, ...]
+    op: BasicOp,
+    kind: str,
+    pattern: ReducePattern,
+    dst: Any,
+    src: Any,
+    rest: tuple[Any, ...],
+    grouped: bool = True,
 ) -> None:
     if pattern not in (ReducePattern.AR, ReducePattern.RA):
         raise AscregTypeError(
@@ -472,7 +481,7 @@ def _pattern(
                      (src, "src", rows * cols)], tmp)  # fmt: skip
     values = _read(src, np.arange(rows * cols)).reshape(rows, cols)
     if pattern is ReducePattern.AR:
-        plan = _fold.reduce_ar(values, kind, reuse=reuse)
+        plan = _fold.reduce_ar(values, kind, reuse=reuse, grouped=grouped)
     else:
         plan = _fold.reduce_ra(values, kind, reuse=reuse)
     if plan.src is not None:
@@ -588,6 +597,78 @@ def ReduceMax(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
 )
 def ReduceMin(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
     _whole(op, "MIN", dst, src, *rest)
+
+
+# ---- ReduceAll / ReduceAny<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------
+def _logical(op: BasicOp, kind: str, dst: Any, src: Any, rest: tuple[Any, ...]) -> None:
+    """``ReduceAll`` / ``ReduceAny``: the ``Min`` / ``Max`` fold on 32-byte aligned rows."""
+    pattern = op.t.value(ReducePattern, None)
+    if pattern is None:
+        raise AscregTypeError(
+            f"takes a Pattern template argument: {op.name}[T, Pattern.Reduce.AR](dst, src, "
+            "[sharedTmpBuffer,] srcShape, srcInnerPad)",
+            call=op.name,
+        )
+    if len(rest) in (2, 3):
+        shape, pad = rest[-2:]
+        if not bool(pad):
+            raise AscregTypeError(
+                "srcInnerPad must be true: the 950 only takes rows padded to 32 bytes", call=op.name
+            )
+        inner = shape[1] if isinstance(shape, Sequence | np.ndarray) and len(shape) == 2 else None
+        size = op.tensor(src, "src")._dtype().size
+        if inner is not None and int(inner) * size % DATA_BLOCK:
+            raise AscregError(
+                f"srcShape[1] = {int(inner)} elements of {size} byte(s) is not a multiple of 32 "
+                "bytes: srcInnerPad = true says the inner axis is padded to 32 bytes",
+                call=op.name,
+            )
+    _pattern(op, kind, pattern, dst, src, rest, grouped=False)
+
+
+def _logical_doc(name: str, word: str, kind: str, example: str) -> str:
+    return f"""``{name}<T, pattern, isReuseSource = false>(dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``.
+
+    Whether {word} element of each row (``Pattern.Reduce.AR``, ``srcShape = [dimA, dimR]``) or
+    column (``RA``, ``[dimR, dimA]``) is nonzero, as the 950 computes it: the ``{kind}`` of the
+    row / column, folded as ``Reduce{kind.title()}`` folds it (:mod:`ascreg.basic._fold`; rows of
+    at most one register reduce in that register), with the same stores into ``src``
+    (``isReuseSource``) and ``sharedTmpBuffer``. Types: uint8_t, float; ``srcInnerPad`` must be
+    true (the inner axis padded to 32 bytes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import uint8_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[uint8_t, 128]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[uint8_t, 32]()
+    ...     v = np.zeros((4, 32), np.uint8); v[0] = v[2] = 1; v[2, 5] = 0; v[3, 7] = 1
+    ...     x.GetPhyAddr().write(v.reshape(-1)); PipeBarrier[PIPE_ALL]()
+    ...     {name}[uint8_t, Pattern.Reduce.AR](y, x, [4, 32], True)
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(4).tolist()
+    {example}
+    """
+
+
+@basic_op(
+    "ReduceAll",
+    base=_ReduceOp,
+    doc=_logical_doc("ReduceAll", "every", "MIN", "[1, 0, 0, 0]"),
+)
+def ReduceAll(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    _logical(op, "MIN", dst, src, rest)
+
+
+@basic_op(
+    "ReduceAny",
+    base=_ReduceOp,
+    doc=_logical_doc("ReduceAny", "any", "MAX", "[1, 0, 1, 1]"),
+)
+def ReduceAny(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    _logical(op, "MAX", dst, src, rest)
 
 
 # ---- ReduceRepeat / ReduceDataBlock / ReducePairElem: one result per repeat -----------------------

@@ -82,6 +82,8 @@ from ascreg.basic import (
     PairReduceSum,
     Prelu,
     Reciprocal,
+    ReduceAll,
+    ReduceAny,
     ReduceDataBlock,
     ReduceMax,
     ReduceMin,
@@ -1249,6 +1251,22 @@ def check_ReduceMin() -> None:
     ReduceMin(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
     ReduceMin(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # pattern tmp (int64_t)
     ReduceMin(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint64_t)
+
+
+def check_ReduceAll() -> None:
+    # ReduceAll: every legal combination of T, every form
+    ReduceAll(t_uint8_t, t_uint8_t, [1, 0], True)  # pattern (uint8_t)
+    ReduceAll(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceAll(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
+    ReduceAll(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+
+
+def check_ReduceAny() -> None:
+    # ReduceAny: every legal combination of T, every form
+    ReduceAny(t_uint8_t, t_uint8_t, [1, 0], True)  # pattern (uint8_t)
+    ReduceAny(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceAny(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
+    ReduceAny(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
 
 
 def check_ReduceRepeat() -> None:

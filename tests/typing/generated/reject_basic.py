@@ -82,6 +82,8 @@ from ascreg.basic import (
     PairReduceSum,
     Prelu,
     Reciprocal,
+    ReduceAll,
+    ReduceAny,
     ReduceDataBlock,
     ReduceMax,
     ReduceMin,
@@ -2139,6 +2141,82 @@ def check_ReduceMin() -> None:
     ReduceMin(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
     ReduceMin(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
     ReduceMin(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+
+
+def check_ReduceAll() -> None:
+    # ReduceAll: a wrong type of T, every form
+    ReduceAll(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceAll(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceAll(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceAll(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceAll(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceAll(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceAll(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceAll(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceAll(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceAll(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceAll(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceAll(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceAll(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceAll(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceAll(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceAll(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceAll(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceAll(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceAll(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceAll(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceAll(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceAll(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceAll(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceAll(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceAll(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceAll(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceAll(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceAll(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceAll(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceAll(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceAll(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceAll(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceAll(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceAll(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
+
+
+def check_ReduceAny() -> None:
+    # ReduceAny: a wrong type of T, every form
+    ReduceAny(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceAny(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceAny(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceAny(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceAny(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceAny(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceAny(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceAny(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceAny(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceAny(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceAny(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceAny(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceAny(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceAny(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceAny(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceAny(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceAny(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceAny(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceAny(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceAny(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceAny(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceAny(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceAny(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceAny(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceAny(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceAny(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceAny(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceAny(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceAny(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceAny(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceAny(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceAny(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceAny(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceAny(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
 
 
 def check_ReduceRepeat() -> None:
