@@ -42,6 +42,7 @@ from ascreg.basic import (
     ReduceAny,
     ReduceDataBlock,
     ReduceMax,
+    ReduceMean,
     ReduceMin,
     ReduceOrder,
     ReducePairElem,
@@ -64,7 +65,7 @@ from ascreg.machine.block import BlockContext, block
 from memvec_cases import FEWER, snapshot, tensor
 from reference import memvec as ref
 from reference import memvec_reduce as rr
-from reference.common import elements, is_float, is_nan_bits, put, to_bits
+from reference.common import elements, from_bits, is_float, is_nan_bits, put, to_bits
 from reference.reduce import reduce as reg_reduce
 
 KINDS = {"ReduceSum": "SUM", "ReduceMax": "MAX", "ReduceMin": "MIN"}
@@ -473,6 +474,51 @@ def test_logical_reductions_match_the_loops(name: str, pattern: str, data: st.Da
     same(bytes(ctx.ub.data), want, dtype)
 
 
+@pytest.mark.rows("basic.ReduceMean")
+@pytest.mark.parametrize("pattern", ["AR", "RA"])
+@FEWER
+@given(data=st.data())
+def test_reduce_mean_is_the_sum_times_the_float_reciprocal(
+    pattern: str, data: st.DataObject
+) -> None:
+    """reduce_mean_3510_impl.h: ``ReduceSum`` (its fold and stores), then ``Muls`` by
+    ``1.0f / n`` rounded once per element."""
+    dtype = float32_t
+    outer = data.draw(st.integers(1, 3 if pattern == "AR" else 30), label="outer")
+    inner = data.draw(st.one_of(st.integers(1, 140), st.sampled_from([64 * 16 + 3, 700])))
+    dim_a = outer if pattern == "AR" else inner
+    n = inner if pattern == "AR" else outer
+    reuse = data.draw(st.booleans(), label="isReuseSource")
+    with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
+    bits = finite_bits(dtype, outer * inner, data.draw(st.integers(0, 2**32 - 1)))
+    rows = [bits[i * inner : (i + 1) * inner] for i in range(outer)]
+    with block(BlockContext()) as ctx:
+        src, dst = tensor(dtype, bits), alloc(dtype, dim_a + 32)
+        tmp = alloc(uint8_t, outer * inner * 4 + 256) if with_tmp else None
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        op = ReduceMean[dtype, getattr(Pattern.Reduce, pattern), reuse]
+        if tmp is None:
+            op(dst, src, [outer, inner], True)
+        else:
+            op(dst, src, tmp, [outer, inner], True)
+        PipeBarrier[PIPE_ALL]()
+    sums, src_buf, tmp_buf = (rr.ar if pattern == "AR" else rr.ra)("SUM", dtype, rows, reuse)
+    reciprocal = np.float32(1.0) / np.float32(n)
+    means = to_bits(np.array(from_bits(sums, dtype), np.float32) * reciprocal)
+    for i, v in enumerate(means):
+        put(want, dst.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if src_buf is not None:
+        for i, (v, s) in enumerate(zip(src_buf.values, src_buf.stored, strict=True)):
+            if s:
+                put(want, src.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if tmp_buf is not None and tmp is not None:
+        for i, (v, s) in enumerate(zip(tmp_buf.values, tmp_buf.stored, strict=True)):
+            if s:
+                put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    same(bytes(ctx.ub.data), want, dtype)
+
+
 def test_logical_reduction_errors() -> None:
     with block(BlockContext()):
         f = alloc(float32_t, 64)
@@ -486,6 +532,10 @@ def test_logical_reduction_errors() -> None:
             ReduceAll[float32_t, Pattern.Reduce.AR](f[32], f, [1, 7], True)
         with pytest.raises(IllegalDtypeError):
             ReduceAll[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(IllegalDtypeError):
+            ReduceMean[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(AscregTypeError, match=r"takes a Pattern template argument"):
+            ReduceMean(f[32], f, [1, 8], True)
 
 
 def test_pattern_sum_order_differs_from_a_straight_sum() -> None:

@@ -473,6 +473,12 @@ def _reduce_rows() -> list[OpSpec]:
         legal = tuple(t for t in _MINMAX_PATTERN if t in count + pattern)
         rows.append(_row(name, page, ("T",), singles(*legal), shape_forms,
                          _CORE + "reduce:reduce", module="basic/_reduce"))  # fmt: skip
+    rows.append(_row("ReduceMean", "ReduceMean接口/ReduceMean.md", ("T",), singles(float32_t),
+                     (BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE)),
+                      BasicForm("pattern tmp", (("dst", TENSOR), ("src", TENSOR),
+                                                ("sharedTmpBuffer", "LocalTensor[uint8_t]"),
+                                                *_SHAPE))),
+                     _CORE + "reduce:reduce", module="basic/_reduce", docs=PATTERN_DOCS))  # fmt: skip
     for name, (page, _kind) in LOGICAL_REDUCE_OPS.items():
         shape_forms = (
             BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE)),

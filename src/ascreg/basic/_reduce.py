@@ -90,6 +90,7 @@ __all__ = [
     "ReduceAny",
     "ReduceDataBlock",
     "ReduceMax",
+    "ReduceMean",
     "ReduceMin",
     "ReduceOrder",
     "ReducePairElem",
@@ -669,6 +670,49 @@ def ReduceAll(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
 )
 def ReduceAny(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
     _logical(op, "MAX", dst, src, rest)
+
+
+# ---- ReduceMean<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------------------
+@basic_op("ReduceMean", base=_ReduceOp)
+def ReduceMean(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    """``ReduceMean<T, pattern, isReuseSource = false>(dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``.
+
+    The mean of each row (``Pattern.Reduce.AR``, ``srcShape = [dimA, dimR]``) or column
+    (``RA``, ``[dimR, dimA]``) as reduce_mean_3510_impl.h computes it: ``ReduceSum`` with the
+    same arguments (its fold order and its stores into ``src`` / ``sharedTmpBuffer``), then
+    ``Muls`` of the ``dimA`` sums by the float ``1.0f / dimR`` (one rounding each). Type: float.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 48]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(48)); PipeBarrier[PIPE_ALL]()
+    ...     ReduceMean[float32_t, Pattern.Reduce.AR](y, x, [2, 24], True)
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(2).tolist()
+    [11.5, 35.5]
+    """
+    pattern = op.t.value(ReducePattern, None)
+    if pattern is None:
+        raise AscregTypeError(
+            "takes a Pattern template argument: ReduceMean[T, Pattern.Reduce.AR](dst, src, "
+            "[sharedTmpBuffer,] srcShape, srcInnerPad)",
+            call=op.name,
+        )
+    _pattern(op, "SUM", pattern, dst, src, rest)
+    shape = rest[-2]
+    count, n = (int(shape[0]), int(shape[1]))
+    if pattern is ReducePattern.RA:
+        count, n = n, count
+    dtype = dst._dtype()
+    reciprocal = np.float32(1.0) / np.float32(np.int32(n))  # the C++ 1.0f / int32_t(n)
+    with current_block().on_pipe(Pipe.PIPE_V):
+        sums = dst.GetPhyAddr().read(count)
+    _write(dst, 0, (sums * reciprocal).astype(dtype.np_dtype), "dst")
 
 
 # ---- ReduceRepeat / ReduceDataBlock / ReducePairElem: one result per repeat -----------------------

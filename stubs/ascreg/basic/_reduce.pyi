@@ -22,6 +22,7 @@ __all__ = [
     "ReduceAny",
     "ReduceDataBlock",
     "ReduceMax",
+    "ReduceMean",
     "ReduceMin",
     "ReduceOrder",
     "ReducePairElem",
@@ -298,6 +299,17 @@ class _ReduceMin:
     def __getitem__(self, targs: Any) -> _ReduceMin: ...
 
 ReduceMin: _ReduceMin
+
+
+# ReduceMean: legal (T) in table order, per form
+class _ReduceMean:
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (float32_t)
+    def __getitem__(self, targs: Any) -> _ReduceMean: ...
+
+ReduceMean: _ReduceMean
 
 
 # ReduceAll: legal (T) in table order, per form

@@ -86,6 +86,7 @@ from ascreg.basic import (
     ReduceAny,
     ReduceDataBlock,
     ReduceMax,
+    ReduceMean,
     ReduceMin,
     ReducePairElem,
     ReduceRepeat,
@@ -1251,6 +1252,12 @@ def check_ReduceMin() -> None:
     ReduceMin(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
     ReduceMin(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # pattern tmp (int64_t)
     ReduceMin(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint64_t)
+
+
+def check_ReduceMean() -> None:
+    # ReduceMean: every legal combination of T, every form
+    ReduceMean(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceMean(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
 
 
 def check_ReduceAll() -> None:
