@@ -46,6 +46,7 @@ from ascreg.basic import (
     ReduceMin,
     ReduceOrder,
     ReducePairElem,
+    ReduceProd,
     ReduceRepeat,
     ReduceSum,
     RepeatReduceSum,
@@ -519,6 +520,51 @@ def test_reduce_mean_is_the_sum_times_the_float_reciprocal(
     same(bytes(ctx.ub.data), want, dtype)
 
 
+@pytest.mark.rows("basic.ReduceProd")
+@pytest.mark.parametrize("pattern", ["AR", "RA"])
+@FEWER
+@given(data=st.data())
+def test_reduce_prod_matches_the_loops(pattern: str, data: st.DataObject) -> None:
+    """reduce_prod_3510_impl.h: the fold with ``Mul`` and its stores, the last register by
+    neighbouring pairs; every product rounded once (float results bit-exact)."""
+    dtype = float32_t
+    inner = 8 * data.draw(st.one_of(st.integers(1, 20), st.sampled_from([33, 129])), label="inner")
+    outer = data.draw(st.integers(1, 3 if pattern == "AR" else 40), label="outer")
+    dim_a = outer if pattern == "AR" else inner
+    reuse = data.draw(st.booleans(), label="isReuseSource")
+    with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    values = rng.uniform(0.97, 1.03, outer * inner) * rng.choice([1, -1], outer * inner)
+    bits = to_bits(values.astype(np.float32))
+    rows = [bits[i * inner : (i + 1) * inner] for i in range(outer)]
+    with block(BlockContext()) as ctx:
+        src, dst = tensor(dtype, bits), alloc(dtype, dim_a + 32)
+        tmp = alloc(uint8_t, outer * inner * 4 + 256) if with_tmp else None
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        op = ReduceProd[dtype, getattr(Pattern.Reduce, pattern), reuse]
+        if tmp is None:
+            op(dst, src, [outer, inner], True)
+        else:
+            op(dst, src, tmp, [outer, inner], True)
+        PipeBarrier[PIPE_ALL]()
+    out, src_buf, tmp_buf = (rr.ar if pattern == "AR" else rr.ra)("PROD", dtype, rows, reuse)
+    for i, v in enumerate(out):
+        put(want, dst.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if src_buf is not None:
+        for i, (v, s) in enumerate(zip(src_buf.values, src_buf.stored, strict=True)):
+            if s:
+                put(want, src.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if tmp_buf is not None and tmp is not None:
+        for i, (v, s) in enumerate(zip(tmp_buf.values, tmp_buf.stored, strict=True)):
+            if s:
+                put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    same(bytes(ctx.ub.data), want, dtype)
+    got = np.array(from_bits(out, dtype), np.float64)
+    exact = np.prod(values.reshape(outer, inner), axis=1 if pattern == "AR" else 0)
+    assert np.allclose(got, exact, rtol=1e-4)  # the page: the product
+
+
 def test_logical_reduction_errors() -> None:
     with block(BlockContext()):
         f = alloc(float32_t, 64)
@@ -534,6 +580,10 @@ def test_logical_reduction_errors() -> None:
             ReduceAll[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
         with pytest.raises(IllegalDtypeError):
             ReduceMean[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(IllegalDtypeError):
+            ReduceProd[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(AscregError, match="srcShape\\[1\\] = 9 elements"):
+            ReduceProd[float32_t, Pattern.Reduce.RA](f[32], f, [2, 9], True)
         with pytest.raises(AscregTypeError, match=r"takes a Pattern template argument"):
             ReduceMean(f[32], f, [1, 8], True)
 

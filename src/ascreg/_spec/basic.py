@@ -404,12 +404,13 @@ forms with ``srcRepStride``; ``ReduceMax`` / ``ReduceMin`` add ``calIndex``); wi
 ``Pattern.Reduce.AR`` / ``RA`` the advanced API's 2-D reductions (高阶API/归约操作, the pattern
 forms ``Op[T, pattern, isReuseSource](dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``)."""
 LOGICAL_REDUCE_OPS = {
-    "ReduceAll": ("ReduceAll接口/ReduceAll.md", "MIN"),
-    "ReduceAny": ("ReduceAny接口/ReduceAny.md", "MAX"),
+    "ReduceAll": ("ReduceAll接口/ReduceAll.md", "MIN", (uint8_t, float32_t)),
+    "ReduceAny": ("ReduceAny接口/ReduceAny.md", "MAX", (uint8_t, float32_t)),
+    "ReduceProd": ("ReduceProd接口/ReduceProd.md", "PROD", (float32_t,)),
 }
-"""``name: (page, the fold's register op)``: the advanced API's ``ReduceAll`` / ``ReduceAny<T,
-pattern, isReuseSource>`` (uint8_t and float, AR / RA, 32-byte aligned rows): the ``ReduceMin`` /
-``ReduceMax`` folds of ``reduce_all_3510_impl.h`` / ``reduce_any_3510_impl.h``."""
+"""``name: (page, the fold's register op, types)``: the advanced API's ``ReduceAll`` /
+``ReduceAny`` / ``ReduceProd<T, pattern, isReuseSource>`` (AR / RA, 32-byte aligned rows): the
+``Min`` / ``Max`` / ``Mul`` folds of ``reduce_all/any/prod_3510_impl.h``."""
 REPEAT_SUM_PAIRS = ((int32_t, int16_t), (int32_t, int32_t), (uint32_t, uint16_t),
                     (uint32_t, uint32_t), (half, half), (float32_t, float32_t))  # fmt: skip
 """``ReduceRepeat<ReduceType::SUM, T, U>``'s ``(dst, src)`` pairs on the 950 (MAX / MIN: T == U)."""
@@ -479,13 +480,13 @@ def _reduce_rows() -> list[OpSpec]:
                                                 ("sharedTmpBuffer", "LocalTensor[uint8_t]"),
                                                 *_SHAPE))),
                      _CORE + "reduce:reduce", module="basic/_reduce", docs=PATTERN_DOCS))  # fmt: skip
-    for name, (page, _kind) in LOGICAL_REDUCE_OPS.items():
+    for name, (page, _kind, types) in LOGICAL_REDUCE_OPS.items():
         shape_forms = (
             BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE)),
             BasicForm("pattern tmp", (("dst", TENSOR), ("src", TENSOR),
                                       ("sharedTmpBuffer", "LocalTensor[uint8_t]"), *_SHAPE)),
         )  # fmt: skip
-        rows.append(_row(name, page, ("T",), singles(uint8_t, float32_t), shape_forms,
+        rows.append(_row(name, page, ("T",), singles(*types), shape_forms,
                          _CORE + "reduce:reduce", module="basic/_reduce",
                          docs=PATTERN_DOCS))  # fmt: skip
     strides = (("dstRepStride", "_IntLike"), ("srcBlkStride", "_IntLike"),

@@ -53,7 +53,7 @@ BLOCK_BYTES = 32
 """Bytes of one DataBlock (the alignment that picks the aligned algorithms)."""
 U16_STRIDE = 65535
 """RA columns past this many take the concatenating path."""
-BINARY = {"SUM": "Add", "MAX": "Max", "MIN": "Min"}
+BINARY = {"SUM": "Add", "MAX": "Max", "MIN": "Min", "PROD": "Mul"}
 """The register op each reduction folds with."""
 
 
@@ -148,6 +148,24 @@ def halves(values: Array, kind: str, axis: int) -> Array:
     return folded
 
 
+def pair_product(rows: Array) -> Array:
+    """Return each row's product in ``ReduceProd``'s register order (reduce_prod_3510_impl.h).
+
+    Lanes past the row are 1, then ``DeInterleave`` + ``Mul`` halve the register until lane 0
+    holds the product: lane ``i`` of each step is lanes ``2i`` times ``2i + 1`` of the one
+    before (a tree of neighbours).
+
+    Examples
+    --------
+    >>> pair_product(np.float32([[1, 2, 3, 4]])).tolist()  # (1 * 2) * (3 * 4)
+    [24.0]
+    """
+    while rows.shape[1] > 1:
+        rows = rows[:, 0::2] * rows[:, 1::2]
+    product: Array = rows[:, 0]
+    return product
+
+
 def lane_reduce(kind: str, rows: Array, lanes: int) -> Array:
     """Reduce each row with the register ``Reduce`` over *lanes* lanes (the rest inactive).
 
@@ -156,6 +174,10 @@ def lane_reduce(kind: str, rows: Array, lanes: int) -> Array:
     if rows.dtype == np.dtype(ml_dtypes.bfloat16):
         wide: Array = lane_reduce(kind, rows.astype(np.float32), lanes)
         return wide.astype(rows.dtype)
+    if kind == "PROD":
+        ones = np.ones((rows.shape[0], lanes), dtype=rows.dtype)
+        ones[:, : rows.shape[1]] = rows
+        return pair_product(ones)
     padded = np.full((rows.shape[0], lanes), identity(kind, rows.dtype), dtype=rows.dtype)
     padded[:, : rows.shape[1]] = rows
     return block_reduce(kind, padded)
@@ -166,6 +188,8 @@ def block_reduce(kind: str, rows: Array) -> Array:
     if kind == "SUM":
         summed: Array = tree_sum(rows)
         return np.atleast_1d(summed)
+    if kind == "PROD":
+        return pair_product(rows)
     if rows.dtype == np.dtype(ml_dtypes.bfloat16):
         wide: Array = block_extremes(rows.astype(np.float32), largest=kind == "MAX")
         return wide.astype(rows.dtype)
@@ -185,7 +209,7 @@ def _short_ar(x: Array, kind: str, vl: int, grouped: bool = True) -> Array:
     """
     dim_r = x.shape[1]
     size = x.dtype.itemsize
-    if size == 8 or _cast_path(x.dtype) or not grouped:
+    if size == 8 or _cast_path(x.dtype) or not grouped or kind == "PROD":
         return lane_reduce(kind, x, vl)
     block = BLOCK_BYTES // size
     if dim_r == block:

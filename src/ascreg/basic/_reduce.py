@@ -95,6 +95,7 @@ __all__ = [
     "ReduceOrder",
     "ReducePairElem",
     "ReducePattern",
+    "ReduceProd",
     "ReduceRepeat",
     "ReduceSum",
     "RepeatReduceSum",
@@ -602,7 +603,7 @@ def ReduceMin(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
 
 # ---- ReduceAll / ReduceAny<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------
 def _logical(op: BasicOp, kind: str, dst: Any, src: Any, rest: tuple[Any, ...]) -> None:
-    """``ReduceAll`` / ``ReduceAny``: the ``Min`` / ``Max`` fold on 32-byte aligned rows."""
+    """``ReduceAll`` / ``ReduceAny`` / ``ReduceProd``: the *kind* fold on 32-byte aligned rows."""
     pattern = op.t.value(ReducePattern, None)
     if pattern is None:
         raise AscregTypeError(
@@ -670,6 +671,35 @@ def ReduceAll(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
 )
 def ReduceAny(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
     _logical(op, "MAX", dst, src, rest)
+
+
+# ---- ReduceProd<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------------------
+@basic_op("ReduceProd", base=_ReduceOp)
+def ReduceProd(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    """``ReduceProd<T, pattern, isReuseSource = false>(dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``.
+
+    The product of each row (``Pattern.Reduce.AR``, ``srcShape = [dimA, dimR]``) or column
+    (``RA``, ``[dimR, dimA]``) in the 950's order (reduce_prod_3510_impl.h), each ``Mul`` rounded
+    once: the ``ReduceSum`` fold with ``Mul`` (:mod:`ascreg.basic._fold`, with its stores into
+    ``src`` / ``sharedTmpBuffer``), the last register reduced by neighbouring pairs
+    (:func:`ascreg.basic._fold.pair_product`; rows of at most one register that way at once).
+    Type: float; ``srcInnerPad`` must be true (rows padded to 32 bytes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 16]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(1, 17)); PipeBarrier[PIPE_ALL]()
+    ...     ReduceProd[float32_t, Pattern.Reduce.AR](y, x, [2, 8], True)
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(2).tolist()
+    [40320.0, 518918400.0]
+    """
+    _logical(op, "PROD", dst, src, rest)
 
 
 # ---- ReduceMean<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------------------

@@ -6864,6 +6864,8 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any ReduceMin(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any ReducePairElem(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any ReducePairElem(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any ReduceProd(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any ReduceProd(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any ReduceRepeat(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any ReduceRepeat(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any ReduceSum(A&&... args);

@@ -27,6 +27,7 @@ __all__ = [
     "ReduceOrder",
     "ReducePairElem",
     "ReducePattern",
+    "ReduceProd",
     "ReduceRepeat",
     "ReduceSum",
     "RepeatReduceSum",
@@ -340,6 +341,17 @@ class _ReduceAny:
     def __getitem__(self, targs: Any) -> _ReduceAny: ...
 
 ReduceAny: _ReduceAny
+
+
+# ReduceProd: legal (T) in table order, per form
+class _ReduceProd:
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (float32_t)
+    def __getitem__(self, targs: Any) -> _ReduceProd: ...
+
+ReduceProd: _ReduceProd
 
 
 # ReduceRepeat: legal (T, U) in table order, per form

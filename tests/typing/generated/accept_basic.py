@@ -89,6 +89,7 @@ from ascreg.basic import (
     ReduceMean,
     ReduceMin,
     ReducePairElem,
+    ReduceProd,
     ReduceRepeat,
     ReduceSum,
     Relu,
@@ -1274,6 +1275,12 @@ def check_ReduceAny() -> None:
     ReduceAny(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
     ReduceAny(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
     ReduceAny(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+
+
+def check_ReduceProd() -> None:
+    # ReduceProd: every legal combination of T, every form
+    ReduceProd(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceProd(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
 
 
 def check_ReduceRepeat() -> None:

@@ -89,6 +89,7 @@ from ascreg.basic import (
     ReduceMean,
     ReduceMin,
     ReducePairElem,
+    ReduceProd,
     ReduceRepeat,
     ReduceSum,
     Relu,
@@ -2258,6 +2259,46 @@ def check_ReduceAny() -> None:
     ReduceAny(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
     ReduceAny(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
     ReduceAny(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
+
+
+def check_ReduceProd() -> None:
+    # ReduceProd: a wrong type of T, every form
+    ReduceProd(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceProd(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceProd(t_uint8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint8_t)
+    ReduceProd(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceProd(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceProd(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceProd(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceProd(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceProd(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceProd(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceProd(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceProd(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceProd(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceProd(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceProd(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceProd(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceProd(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceProd(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceProd(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceProd(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceProd(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint8_t)
+    ReduceProd(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceProd(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceProd(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceProd(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceProd(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceProd(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceProd(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceProd(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceProd(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceProd(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceProd(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceProd(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceProd(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceProd(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceProd(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
 
 
 def check_ReduceRepeat() -> None:
