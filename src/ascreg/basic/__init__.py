@@ -127,6 +127,7 @@ from ascreg.basic._nddma import (
     kDefaultMultiCopyConfig,
     kDefaultNdDmaConfig,
 )
+from ascreg.basic._printf import printf
 from ascreg.basic._reduce import (
     BlockReduceMax,
     BlockReduceMin,
@@ -527,6 +528,7 @@ __all__ = [
     "event_t",
     "kDefaultMultiCopyConfig",
     "kDefaultNdDmaConfig",
+    "printf",
 ]
 __all__ += [  # generated from ascreg.machine.constants.__all__ by tools/gen_stubs.py
     "AIV_CORE_NUM",

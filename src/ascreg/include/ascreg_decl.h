@@ -6932,6 +6932,8 @@ template <typename T, typename U, auto... modes, typename... A> __aicore__ ascre
 constexpr GatherMaskMode defaultGatherMaskMode = {};
 constexpr NdDmaConfig kDefaultMultiCopyConfig = {};
 constexpr NdDmaConfig kDefaultNdDmaConfig = {};
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any printf(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any printf(A&&... args);
 constexpr uint32_t AIV_CORE_NUM = 72;
 constexpr uint32_t B8_BYTE_SIZE = 1;
 constexpr uint32_t B16_BYTE_SIZE = 2;
