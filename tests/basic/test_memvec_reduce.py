@@ -487,6 +487,7 @@ def test_reduce_mean_is_the_sum_times_the_float_reciprocal(
     dtype = float32_t
     outer = data.draw(st.integers(1, 3 if pattern == "AR" else 30), label="outer")
     inner = data.draw(st.one_of(st.integers(1, 140), st.sampled_from([64 * 16 + 3, 700])))
+    outer = min(outer, max(1, 12000 // inner))  # src and sharedTmpBuffer fit in UB
     dim_a = outer if pattern == "AR" else inner
     n = inner if pattern == "AR" else outer
     reuse = data.draw(st.booleans(), label="isReuseSource")
@@ -530,6 +531,7 @@ def test_reduce_prod_matches_the_loops(pattern: str, data: st.DataObject) -> Non
     dtype = float32_t
     inner = 8 * data.draw(st.one_of(st.integers(1, 20), st.sampled_from([33, 129])), label="inner")
     outer = data.draw(st.integers(1, 3 if pattern == "AR" else 40), label="outer")
+    outer = min(outer, max(1, 12000 // inner))  # src and sharedTmpBuffer fit in UB
     dim_a = outer if pattern == "AR" else inner
     reuse = data.draw(st.booleans(), label="isReuseSource")
     with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
