@@ -38,11 +38,15 @@ from ascreg.basic import (
     PairReduceSum,
     Pattern,
     PipeBarrier,
+    ReduceAll,
+    ReduceAny,
     ReduceDataBlock,
     ReduceMax,
+    ReduceMean,
     ReduceMin,
     ReduceOrder,
     ReducePairElem,
+    ReduceProd,
     ReduceRepeat,
     ReduceSum,
     RepeatReduceSum,
@@ -52,6 +56,7 @@ from ascreg.basic import (
     WholeReduceSum,
 )
 from ascreg.errors import (
+    AscregError,
     AscregTypeError,
     IllegalDtypeError,
     OutOfBoundsError,
@@ -61,7 +66,7 @@ from ascreg.machine.block import BlockContext, block
 from memvec_cases import FEWER, snapshot, tensor
 from reference import memvec as ref
 from reference import memvec_reduce as rr
-from reference.common import elements, is_float, is_nan_bits, put, to_bits
+from reference.common import elements, from_bits, is_float, is_nan_bits, put, to_bits
 from reference.reduce import reduce as reg_reduce
 
 KINDS = {"ReduceSum": "SUM", "ReduceMax": "MAX", "ReduceMin": "MIN"}
@@ -411,6 +416,178 @@ def test_pattern_reductions_match_the_loops(name: str, pattern: str, data: st.Da
             if s:
                 put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
     same(bytes(ctx.ub.data), want, dtype)
+
+
+LOGICAL = {"ReduceAll": (ReduceAll, "MIN", all), "ReduceAny": (ReduceAny, "MAX", any)}
+
+
+@pytest.mark.rows("basic.ReduceAll", "basic.ReduceAny")
+@pytest.mark.parametrize("pattern", ["AR", "RA"])
+@pytest.mark.parametrize("name", ["ReduceAll", "ReduceAny"])
+@FEWER
+@given(data=st.data())
+def test_logical_reductions_match_the_loops(name: str, pattern: str, data: st.DataObject) -> None:
+    """``ReduceAll`` / ``ReduceAny`` of 0/1 data: the page's AND / OR of each row or column,
+    folded (with the stores into ``src`` / ``sharedTmpBuffer``) as the Min / Max fold is."""
+    op_, kind, logical = LOGICAL[name]
+    dtype = data.draw(st.sampled_from([uint8_t, float32_t]), label="dtype")
+    n, block_elems = rr.lanes(dtype), 32 // dtype.size
+    inner = block_elems * data.draw(
+        st.one_of(st.integers(1, 9), st.sampled_from([n // block_elems * 4 + 1, 33])),
+        label="inner blocks",
+    )
+    outer = data.draw(st.integers(1, 3 if pattern == "AR" else 40), label="outer")
+    dim_a, dim_r = (outer, inner) if pattern == "AR" else (inner, outer)
+    reuse = data.draw(st.booleans(), label="isReuseSource")
+    with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
+    density = data.draw(st.sampled_from([0.02, 0.5, 0.98]), label="share of ones")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    ones = rng.random(dim_a * dim_r) < density
+    bits = to_bits(ones.astype(dtype.np_dtype))
+    rows = [bits[i * inner : (i + 1) * inner] for i in range(outer)]
+    shape = [outer, inner]
+    with block(BlockContext()) as ctx:
+        src, dst = tensor(dtype, bits), alloc(dtype, dim_a + 32)
+        tmp = alloc(uint8_t, dim_a * dim_r * dtype.size + 256) if with_tmp else None
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        op = op_[dtype, getattr(Pattern.Reduce, pattern), reuse]
+        if tmp is None:
+            op(dst, src, shape, True)
+        else:
+            op(dst, src, tmp, shape, True)
+        PipeBarrier[PIPE_ALL]()
+        got = dst.GetPhyAddr().read(dim_a).astype(bool).tolist()
+    flags = ones.reshape(outer, inner)
+    axis = 1 if pattern == "AR" else 0
+    assert got == [logical(line) for line in np.moveaxis(flags, axis, -1).reshape(dim_a, -1)]
+    out, src_buf, tmp_buf = (rr.ar if pattern == "AR" else rr.ra)(kind, dtype, rows, reuse)
+    for i, v in enumerate(out):
+        put(want, dst.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if src_buf is not None:
+        for i, (v, s) in enumerate(zip(src_buf.values, src_buf.stored, strict=True)):
+            if s:
+                put(want, src.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if tmp_buf is not None and tmp is not None:
+        for i, (v, s) in enumerate(zip(tmp_buf.values, tmp_buf.stored, strict=True)):
+            if s:
+                put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    same(bytes(ctx.ub.data), want, dtype)
+
+
+@pytest.mark.rows("basic.ReduceMean")
+@pytest.mark.parametrize("pattern", ["AR", "RA"])
+@FEWER
+@given(data=st.data())
+def test_reduce_mean_is_the_sum_times_the_float_reciprocal(
+    pattern: str, data: st.DataObject
+) -> None:
+    """reduce_mean_3510_impl.h: ``ReduceSum`` (its fold and stores), then ``Muls`` by
+    ``1.0f / n`` rounded once per element."""
+    dtype = float32_t
+    outer = data.draw(st.integers(1, 3 if pattern == "AR" else 30), label="outer")
+    inner = data.draw(st.one_of(st.integers(1, 140), st.sampled_from([64 * 16 + 3, 700])))
+    outer = min(outer, max(1, 12000 // inner))  # src and sharedTmpBuffer fit in UB
+    dim_a = outer if pattern == "AR" else inner
+    n = inner if pattern == "AR" else outer
+    reuse = data.draw(st.booleans(), label="isReuseSource")
+    with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
+    bits = finite_bits(dtype, outer * inner, data.draw(st.integers(0, 2**32 - 1)))
+    rows = [bits[i * inner : (i + 1) * inner] for i in range(outer)]
+    with block(BlockContext()) as ctx:
+        src, dst = tensor(dtype, bits), alloc(dtype, dim_a + 32)
+        tmp = alloc(uint8_t, outer * inner * 4 + 256) if with_tmp else None
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        op = ReduceMean[dtype, getattr(Pattern.Reduce, pattern), reuse]
+        if tmp is None:
+            op(dst, src, [outer, inner], True)
+        else:
+            op(dst, src, tmp, [outer, inner], True)
+        PipeBarrier[PIPE_ALL]()
+    sums, src_buf, tmp_buf = (rr.ar if pattern == "AR" else rr.ra)("SUM", dtype, rows, reuse)
+    reciprocal = np.float32(1.0) / np.float32(n)
+    means = to_bits(np.array(from_bits(sums, dtype), np.float32) * reciprocal)
+    for i, v in enumerate(means):
+        put(want, dst.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if src_buf is not None:
+        for i, (v, s) in enumerate(zip(src_buf.values, src_buf.stored, strict=True)):
+            if s:
+                put(want, src.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if tmp_buf is not None and tmp is not None:
+        for i, (v, s) in enumerate(zip(tmp_buf.values, tmp_buf.stored, strict=True)):
+            if s:
+                put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    same(bytes(ctx.ub.data), want, dtype)
+
+
+@pytest.mark.rows("basic.ReduceProd")
+@pytest.mark.parametrize("pattern", ["AR", "RA"])
+@FEWER
+@given(data=st.data())
+def test_reduce_prod_matches_the_loops(pattern: str, data: st.DataObject) -> None:
+    """reduce_prod_3510_impl.h: the fold with ``Mul`` and its stores, the last register by
+    neighbouring pairs; every product rounded once (float results bit-exact)."""
+    dtype = float32_t
+    inner = 8 * data.draw(st.one_of(st.integers(1, 20), st.sampled_from([33, 129])), label="inner")
+    outer = data.draw(st.integers(1, 3 if pattern == "AR" else 40), label="outer")
+    outer = min(outer, max(1, 12000 // inner))  # src and sharedTmpBuffer fit in UB
+    dim_a = outer if pattern == "AR" else inner
+    reuse = data.draw(st.booleans(), label="isReuseSource")
+    with_tmp = data.draw(st.booleans(), label="sharedTmpBuffer")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    values = rng.uniform(0.97, 1.03, outer * inner) * rng.choice([1, -1], outer * inner)
+    bits = to_bits(values.astype(np.float32))
+    rows = [bits[i * inner : (i + 1) * inner] for i in range(outer)]
+    with block(BlockContext()) as ctx:
+        src, dst = tensor(dtype, bits), alloc(dtype, dim_a + 32)
+        tmp = alloc(uint8_t, outer * inner * 4 + 256) if with_tmp else None
+        PipeBarrier[PIPE_ALL]()
+        want = snapshot(ctx)
+        op = ReduceProd[dtype, getattr(Pattern.Reduce, pattern), reuse]
+        if tmp is None:
+            op(dst, src, [outer, inner], True)
+        else:
+            op(dst, src, tmp, [outer, inner], True)
+        PipeBarrier[PIPE_ALL]()
+    out, src_buf, tmp_buf = (rr.ar if pattern == "AR" else rr.ra)("PROD", dtype, rows, reuse)
+    for i, v in enumerate(out):
+        put(want, dst.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if src_buf is not None:
+        for i, (v, s) in enumerate(zip(src_buf.values, src_buf.stored, strict=True)):
+            if s:
+                put(want, src.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    if tmp_buf is not None and tmp is not None:
+        for i, (v, s) in enumerate(zip(tmp_buf.values, tmp_buf.stored, strict=True)):
+            if s:
+                put(want, tmp.GetPhyAddr().address + i * dtype.size, v, dtype.size)
+    same(bytes(ctx.ub.data), want, dtype)
+    got = np.array(from_bits(out, dtype), np.float64)
+    exact = np.prod(values.reshape(outer, inner), axis=1 if pattern == "AR" else 0)
+    assert np.allclose(got, exact, rtol=1e-4)  # the page: the product
+
+
+def test_logical_reduction_errors() -> None:
+    with block(BlockContext()):
+        f = alloc(float32_t, 64)
+        h = alloc(half, 64)
+        PipeBarrier[PIPE_ALL]()
+        with pytest.raises(AscregTypeError, match=r"takes a Pattern template argument"):
+            ReduceAll(f, f, [1, 8], True)
+        with pytest.raises(AscregTypeError, match="srcInnerPad must be true"):
+            ReduceAny[float32_t, Pattern.Reduce.AR](f[32], f, [1, 8], False)
+        with pytest.raises(AscregError, match="srcShape\\[1\\] = 7 elements"):
+            ReduceAll[float32_t, Pattern.Reduce.AR](f[32], f, [1, 7], True)
+        with pytest.raises(IllegalDtypeError):
+            ReduceAll[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(IllegalDtypeError):
+            ReduceMean[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(IllegalDtypeError):
+            ReduceProd[half, Pattern.Reduce.AR](h[32], h, [1, 16], True)
+        with pytest.raises(AscregError, match="srcShape\\[1\\] = 9 elements"):
+            ReduceProd[float32_t, Pattern.Reduce.RA](f[32], f, [2, 9], True)
+        with pytest.raises(AscregTypeError, match=r"takes a Pattern template argument"):
+            ReduceMean(f[32], f, [1, 8], True)
 
 
 def test_pattern_sum_order_differs_from_a_straight_sum() -> None:

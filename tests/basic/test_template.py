@@ -177,3 +177,27 @@ def test_reinterpret_cast_shares_the_bytes() -> None:
         values = [int(view.GetValue(i)) for i in range(6)]
         assert values == [0, 0, 1, 0, 2, 0]
         np.testing.assert_array_equal(view.GetPhyAddr().read(4), [0, 0, 1, 0])
+
+
+def test_set_value_converts_to_its_template_type_first() -> None:
+    """``LocalTensor::SetValue<S>(index, S value)``: the argument becomes ``S`` (the call's
+    conversion), then the element type (kernel_tensor_impl.h's ``static_cast<PrimType>``)."""
+    from ascreg import int64_t
+    from ascreg.errors import AscregError
+
+    with block(BlockContext()):
+        t = LocalTensor[int64_t](TPosition.VECCALC, 0, 8)
+        t.SetValue[int64_t](0, 2**40)
+        t.SetValue[uint8_t](1, -1)  # 255 as uint8_t
+        t.SetValue[int8_t](2, 200)  # -56 as int8_t
+        t.SetValue[half](3, 2049)  # rounds to 2048 in half, then static_cast to int64_t
+        assert [int(t.GetValue(i)) for i in range(4)] == [2**40, 255, -56, 2048]
+        small = LocalTensor[uint8_t](TPosition.VECCALC, 64, 32)
+        small.SetValue[int32_t](0, -1)  # static_cast<uint8_t>(int32_t(-1)) wraps
+        assert int(small.GetValue(0)) == 255
+        with pytest.raises(AscregError, match="cannot store -1 as uint8_t"):
+            small.SetValue(1, -1)  # a Python number: stored only if it fits
+        with pytest.raises(AscregError, match=r"\(uint8_t\)np.float32\(300.0\): the value is"):
+            small.SetValue[float32_t](1, 300)  # float -> uint8_t out of range: undefined
+        with pytest.raises(AscregTypeError, match=r"SetValue\[3\] matches no template"):
+            small.SetValue[3]

@@ -136,6 +136,31 @@ def test_tbuf_get_and_get_with_offset() -> None:
             buf.GetWithOffset[float32_t](1, 4)
 
 
+def test_tbuf_takes_the_queue_interface_it_inherits() -> None:
+    """``TBuf<>`` (position LCM, which is VECCALC) with ``AllocTensor`` / ``DeQue`` as ``Get``
+    and ``EnQue`` / ``FreeTensor`` doing nothing, any number of times (kernel_tbuf_impl.h)."""
+    with block(BlockContext()):
+        pipe = TPipe()
+        buf = TBuf[()]()
+        pipe.InitBuffer(buf, 256)
+        first = buf.AllocTensor[float32_t]()
+        again = buf.AllocTensor[half]()  # no queue: the same bytes again
+        assert first.GetSize() == 64 and again.GetSize() == 128
+        assert again.GetPhyAddr().address == first.GetPhyAddr().address
+        assert first.GetPosition() is TPosition.VECCALC
+        buf.EnQue(first)
+        buf.EnQue[float32_t](first)
+        assert buf.DeQue[float32_t]().GetPhyAddr() == first.GetPhyAddr()
+        buf.FreeTensor(first)
+        buf.FreeTensor[float32_t](first)
+        with pytest.raises(AscregTypeError, match=r"TBuf<VECCALC>.FreeTensor: takes a LocalTensor"):
+            buf.FreeTensor(np.zeros(4))
+        with pytest.raises(AscregTypeError, match=r"write AllocTensor\[T\]\(\)"):
+            buf.AllocTensor()
+    with pytest.raises(AscregError, match="the TBuf has no buffer"):
+        TBuf().AllocTensor[half]()
+
+
 N = 128
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from ascreg._dtypes import Scalar
 from reference.arith import binary
-from reference.common import FLOAT_FORMATS, SIGNED, is_float, is_nan_bits, width
+from reference.common import FLOAT_FORMATS, SIGNED, encode_float, is_float, is_nan_bits, width
 from reference.reduce import reduce, reduce_datablock
 
 VL = 256
@@ -29,7 +29,17 @@ def lanes(dtype: type[Scalar]) -> int:
 
 
 def _op(kind: str) -> str:
-    return {"SUM": "Add", "MAX": "Max", "MIN": "Min"}[kind]
+    return {"SUM": "Add", "MAX": "Max", "MIN": "Min", "PROD": "Mul"}[kind]
+
+
+def _prod(dtype: type[Scalar], vec: Vec, on: Sequence[bool]) -> int:
+    """``ReduceProd`` (reduce_prod_3510_impl.h): inactive lanes 1, then DeInterleave + Mul."""
+    one = encode_float(1.0, dtype)
+    lanes_ = [v if active else one for v, active in zip(vec, on, strict=True)]
+    while len(lanes_) > 1:
+        even, odd = lanes_[0::2], lanes_[1::2]
+        lanes_ = [binary("Mul", dtype, a, b) for a, b in zip(even, odd, strict=True)]
+    return lanes_[0]
 
 
 def vadd(kind: str, dtype: type[Scalar], a: Vec, b: Vec, mask: Sequence[bool] | None = None) -> Vec:
@@ -43,6 +53,8 @@ def vadd(kind: str, dtype: type[Scalar], a: Vec, b: Vec, mask: Sequence[bool] | 
 def vreduce(kind: str, dtype: type[Scalar], vec: Vec, active: Sequence[bool] | None = None) -> int:
     """The register ``ReduceSum`` / ``ReduceMax`` / ``ReduceMin``: lane 0 of the result."""
     on = [True] * len(vec) if active is None else list(active)
+    if kind == "PROD":
+        return _prod(dtype, vec, on)
     return reduce(kind, dtype, dtype, vec, on, len(vec))[0]
 
 
@@ -325,7 +337,7 @@ def _ar_short(kind: str, dtype: type[Scalar], row: list[int], n: int) -> int:
     dim_r = len(row)
     padded = row + [0] * (n - dim_r)
     on = [j < dim_r for j in range(n)]
-    if dtype.size in (1, 8) or dtype.__name__ == "bfloat16_t":
+    if dtype.size in (1, 8) or dtype.__name__ == "bfloat16_t" or kind == "PROD":
         return vreduce(kind, dtype, padded, on)
     block = BLOCK // dtype.size
     if dim_r == block:

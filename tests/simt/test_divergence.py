@@ -20,12 +20,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint32_t, uint64_t
+from ascreg import GlobalMemory, UnifiedBuffer, int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from ascreg.engine.simt.masked import masked_version
 from ascreg.errors import AscregError, OutOfBoundsError, SlowPathWarning, SyncError
 from ascreg.machine.simt import engine
 from ascreg.machine.simt.engine import divergence
 from ascreg.simt import (
+    Simt,
     __simt_callee__,
     asc_atomic_add,
     asc_atomic_max,
@@ -240,6 +241,21 @@ def cast_loop_counter(out: Any) -> None:
         out[base + i] = uint64_t(~i)
 
 
+def typed_counter(out: Any, quotient: Any) -> None:
+    """``for (uint32_t i = uint32_t(t); ...)`` written ``range(uint32_t(t), 40, 24)``.
+
+    The counter takes its start's type in every tier (issue 25), with per-thread bounds (the
+    masked tier's per-lane loop) and with bounds every thread shares (``k``): ``~i`` is the
+    32-bit complement and ``Simt::UintDiv`` deduces ``T = uint32_t`` from the counter alone.
+    """
+    t = threadIdx.x
+    for i in range(uint32_t(t), 40, 24):
+        out[i] = uint64_t(~i)
+        quotient[i] = Simt.UintDiv(i, uint32_t(613566757), uint32_t(3))  # i / 7
+    for k in range(uint16_t(2), 4):
+        out[40 + 8 * k + t % 8] = uint64_t(~k)
+
+
 KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
     (nested_ifs, 32, ((int32_t, 32),)),
     (while_break_continue, 64, ((int32_t, 64),)),
@@ -251,6 +267,7 @@ KERNELS: list[tuple[Callable[..., None], int, tuple[tuple[Any, int], ...]]] = [
     (warp_calls_in_branches, 48, ((uint32_t, 48),)),
     (assorted_statements, 40, ((int32_t, 40),)),
     (cast_loop_counter, 24, ((uint64_t, 56),)),
+    (typed_counter, 24, ((uint64_t, 72), (uint32_t, 40))),
 ]
 
 
@@ -270,6 +287,28 @@ def test_cast_loop_counter_values() -> None:
     (out,) = launch(cast_loop_counter, 24, (uint64_t, 56))()
     want = [0] * 16 + [2**32 - 1 - i for i in range(40)]
     assert out.tolist() == want
+
+
+def test_typed_counter_values() -> None:
+    out, quotient = both_tiers(launch(typed_counter, 24, (uint64_t, 72), (uint32_t, 40)))
+    assert (
+        out[1] == [2**32 - 1 - i for i in range(40)] + [0] * 16 + [2**16 - 3] * 8 + [2**16 - 4] * 8
+    )
+    assert quotient == ("<u4", [i // 7 for i in range(40)])
+
+
+def counter_leaving_its_type(out: Any) -> None:
+    for i in range(uint8_t(threadIdx.x + 250), 300, 3):
+        out[threadIdx.x] = i
+
+
+@pytest.mark.parametrize("threads", [1, 4], ids=["bounds-shared", "bounds-per-thread"])
+def test_a_counter_value_its_type_cannot_hold_is_an_error(threads: int) -> None:
+    error = both_tiers(launch(counter_leaving_its_type, threads, (int32_t, 4)))
+    assert error[0] == "AscregError"
+    assert re.search(
+        r"range\(\): the loop counter has its start's type uint8, which cannot hold 2\d\d", error[1]
+    )
 
 
 def test_nested_ifs_values() -> None:

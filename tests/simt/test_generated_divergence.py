@@ -127,7 +127,7 @@ def statements(draw: Any, depth: int, in_loop: bool) -> list[str]:
                 out += indent(draw(statements(depth - 1, in_loop)))
         elif kind == "for":
             out.append(f"for j in range({draw(st.sampled_from(VALUES))} % 4):")
-            # int32_t(j): a per-lane range() counts in int64 lanes, per thread in Python ints
+            # int32_t(j): an untyped per-lane range() counts in int64 lanes, per thread in ints
             # (s + j would widen s to int64 in the masked tier only: see the module docstring)
             out += indent(["s = (s + int32_t(j)) % 1000", *draw(statements(depth - 1, True))])
         elif kind == "while":

@@ -66,10 +66,14 @@ BASIC_MODULE_SURFACE: dict[str, list[str]] = {
     "basic/_layout": [
         "from ascreg.basic._structs import BrcbRepeatParams as BrcbRepeatParams",
         "from ascreg.basic._structs import CopyRepeatParams as CopyRepeatParams",
+        "from ascreg.basic._structs import GatherMaskMode as GatherMaskMode",
+        "from ascreg.basic._structs import GatherMaskParams as GatherMaskParams",
         "from ascreg.basic._structs import TransDataTo5HDParams as TransDataTo5HDParams",
+        "from ascreg.machine.ref import Ref",
         "",
         "BRCB_BROADCAST_NUMBER: int",
         "NCHW_CONV_ADDR_LIST_SIZE: int",
+        "defaultGatherMaskMode: GatherMaskMode",
         "",
     ],
     "basic/_reduce": [

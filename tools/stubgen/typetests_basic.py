@@ -27,6 +27,7 @@ from stubgen.common import (
 BASIC_TEST_PRELUDE = """\
 from typing import TYPE_CHECKING
 
+from ascreg import Ref
 from ascreg._dtypes import (
 {dtypes}
 )
@@ -36,6 +37,7 @@ from ascreg.basic import (
     BinaryRepeatParams,
     BrcbRepeatParams,
     CopyRepeatParams,
+    GatherMaskParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
@@ -62,6 +64,8 @@ _ARGUMENTS = {
     "Sequence[_IntLike | UbPtr[Any]]": "[1, 0]",
     "CopyRepeatParams | tuple[_IntLike, ...]": "CopyRepeatParams()",
     "TransDataTo5HDParams | tuple[Any, ...]": "TransDataTo5HDParams()",
+    "GatherMaskParams": "GatherMaskParams()",
+    "Ref[Any]": "Ref(0)",
     "RoundMode": "RoundMode.CAST_RINT",
     "CMPMODE": "CMPMODE.EQ",
     "SELMODE": "SELMODE.VSEL_TENSOR_TENSOR_MODE",

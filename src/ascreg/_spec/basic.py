@@ -403,6 +403,14 @@ reductions. Without a ``Pattern`` template argument they are the basic API's
 forms with ``srcRepStride``; ``ReduceMax`` / ``ReduceMin`` add ``calIndex``); with
 ``Pattern.Reduce.AR`` / ``RA`` the advanced API's 2-D reductions (高阶API/归约操作, the pattern
 forms ``Op[T, pattern, isReuseSource](dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``)."""
+LOGICAL_REDUCE_OPS = {
+    "ReduceAll": ("ReduceAll接口/ReduceAll.md", "MIN", (uint8_t, float32_t)),
+    "ReduceAny": ("ReduceAny接口/ReduceAny.md", "MAX", (uint8_t, float32_t)),
+    "ReduceProd": ("ReduceProd接口/ReduceProd.md", "PROD", (float32_t,)),
+}
+"""``name: (page, the fold's register op, types)``: the advanced API's ``ReduceAll`` /
+``ReduceAny`` / ``ReduceProd<T, pattern, isReuseSource>`` (AR / RA, 32-byte aligned rows): the
+``Min`` / ``Max`` / ``Mul`` folds of ``reduce_all/any/prod_3510_impl.h``."""
 REPEAT_SUM_PAIRS = ((int32_t, int16_t), (int32_t, int32_t), (uint32_t, uint16_t),
                     (uint32_t, uint32_t), (half, half), (float32_t, float32_t))  # fmt: skip
 """``ReduceRepeat<ReduceType::SUM, T, U>``'s ``(dst, src)`` pairs on the 950 (MAX / MIN: T == U)."""
@@ -466,6 +474,21 @@ def _reduce_rows() -> list[OpSpec]:
         legal = tuple(t for t in _MINMAX_PATTERN if t in count + pattern)
         rows.append(_row(name, page, ("T",), singles(*legal), shape_forms,
                          _CORE + "reduce:reduce", module="basic/_reduce"))  # fmt: skip
+    rows.append(_row("ReduceMean", "ReduceMean接口/ReduceMean.md", ("T",), singles(float32_t),
+                     (BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE)),
+                      BasicForm("pattern tmp", (("dst", TENSOR), ("src", TENSOR),
+                                                ("sharedTmpBuffer", "LocalTensor[uint8_t]"),
+                                                *_SHAPE))),
+                     _CORE + "reduce:reduce", module="basic/_reduce", docs=PATTERN_DOCS))  # fmt: skip
+    for name, (page, _kind, types) in LOGICAL_REDUCE_OPS.items():
+        shape_forms = (
+            BasicForm("pattern", (("dst", TENSOR), ("src", TENSOR), *_SHAPE)),
+            BasicForm("pattern tmp", (("dst", TENSOR), ("src", TENSOR),
+                                      ("sharedTmpBuffer", "LocalTensor[uint8_t]"), *_SHAPE)),
+        )  # fmt: skip
+        rows.append(_row(name, page, ("T",), singles(*types), shape_forms,
+                         _CORE + "reduce:reduce", module="basic/_reduce",
+                         docs=PATTERN_DOCS))  # fmt: skip
     strides = (("dstRepStride", "_IntLike"), ("srcBlkStride", "_IntLike"),
                ("srcRepStride", "_IntLike"))  # fmt: skip
     operands = (("dst", TENSOR), ("src", "LocalTensor[{T1}]"))
@@ -546,9 +569,13 @@ product of ``U`` values, ``half`` sources of a ``float`` dst converted exactly f
 ``scalar * src + dst``), one rounding (the register ops' fused multiply-add)."""
 REARRANGE_TYPES = (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
                    float32_t, int64_t, uint64_t)  # fmt: skip
-"""``Interleave`` / ``DeInterleave`` / ``Brcb`` / ``Gather``'s types on the 950."""
+"""``Interleave`` / ``DeInterleave`` / ``Brcb`` / ``Gather`` / ``Scatter``'s types on the 950."""
+GATHER_MASK_PAIRS = ((int8_t, uint8_t), (uint8_t, uint8_t), (int16_t, uint16_t),
+                     (uint16_t, uint16_t), (half, uint16_t), (bfloat16_t, uint16_t),
+                     (int32_t, uint32_t), (uint32_t, uint32_t), (float32_t, uint32_t))  # fmt: skip
+"""``GatherMask``'s ``(T, U)`` pairs on the 950: ``src0`` / ``dst`` and the pattern tensor."""
 GATHER_REPEAT = REARRANGE_TYPES[2:]
-"""``Gather``'s repeat-form types (8-bit types: the count form only)."""
+"""``Gather`` / ``Scatter``'s repeat-form types (8-bit types: the count form only)."""
 
 
 def _misc_rows() -> list[OpSpec]:
@@ -598,6 +625,34 @@ def _misc_rows() -> list[OpSpec]:
                       BasicForm("mask count", (*offset, *MASK_COUNT, stride),
                                 dtypes=GATHER_REPEAT)),
                      _CORE + "rearrange:gather", module="basic/_layout"))  # fmt: skip
+    gather_mask = (("dst", TENSOR), ("src0", TENSOR))
+    gather_mask_tail = (
+        ("reduceMode", "bool"),
+        ("mask", "_IntLike"),
+        ("gatherMaskParams", "GatherMaskParams"),
+        ("rsvdCnt", "Ref[Any]"),
+    )
+    rows.append(_row("GatherMask", "比较与选择/GatherMask.md", ("T", "U"), GATHER_MASK_PAIRS,
+                     (BasicForm("pattern tensor",
+                                (*gather_mask, ("src1Pattern", "LocalTensor[{T1}]"),
+                                 *gather_mask_tail)),
+                      BasicForm("fixed pattern",
+                                (*gather_mask, ("src1Pattern", "_IntLike"), *gather_mask_tail))),
+                     _CORE + "rearrange:gather_mask", module="basic/_layout"))  # fmt: skip
+    scatter = (
+        ("dst", TENSOR),
+        ("src", TENSOR),
+        ("dstOffset", "LocalTensor[uint32_t]"),
+        ("dstBaseAddr", "_IntLike"),
+    )
+    src_stride = ("srcRepStride", "_IntLike")
+    rows.append(_row("Scatter", "离散与聚合/Scatter(ISASI).md", ("T",), singles(*REARRANGE_TYPES),
+                     (BasicForm("count", (*scatter, COUNT)),
+                      BasicForm("mask bits", (*scatter, *MASK_BITS, src_stride),
+                                dtypes=GATHER_REPEAT),
+                      BasicForm("mask count", (*scatter, *MASK_COUNT, src_stride),
+                                dtypes=GATHER_REPEAT)),
+                     _CORE + "rearrange:scatter_index", module="basic/_layout"))  # fmt: skip
     return rows
 
 

@@ -53,7 +53,7 @@ BLOCK_BYTES = 32
 """Bytes of one DataBlock (the alignment that picks the aligned algorithms)."""
 U16_STRIDE = 65535
 """RA columns past this many take the concatenating path."""
-BINARY = {"SUM": "Add", "MAX": "Max", "MIN": "Min"}
+BINARY = {"SUM": "Add", "MAX": "Max", "MIN": "Min", "PROD": "Mul"}
 """The register op each reduction folds with."""
 
 
@@ -148,6 +148,24 @@ def halves(values: Array, kind: str, axis: int) -> Array:
     return folded
 
 
+def pair_product(rows: Array) -> Array:
+    """Return each row's product in ``ReduceProd``'s register order (reduce_prod_3510_impl.h).
+
+    Lanes past the row are 1, then ``DeInterleave`` + ``Mul`` halve the register until lane 0
+    holds the product: lane ``i`` of each step is lanes ``2i`` times ``2i + 1`` of the one
+    before (a tree of neighbours).
+
+    Examples
+    --------
+    >>> pair_product(np.float32([[1, 2, 3, 4]])).tolist()  # (1 * 2) * (3 * 4)
+    [24.0]
+    """
+    while rows.shape[1] > 1:
+        rows = rows[:, 0::2] * rows[:, 1::2]
+    product: Array = rows[:, 0]
+    return product
+
+
 def lane_reduce(kind: str, rows: Array, lanes: int) -> Array:
     """Reduce each row with the register ``Reduce`` over *lanes* lanes (the rest inactive).
 
@@ -156,6 +174,10 @@ def lane_reduce(kind: str, rows: Array, lanes: int) -> Array:
     if rows.dtype == np.dtype(ml_dtypes.bfloat16):
         wide: Array = lane_reduce(kind, rows.astype(np.float32), lanes)
         return wide.astype(rows.dtype)
+    if kind == "PROD":
+        ones = np.ones((rows.shape[0], lanes), dtype=rows.dtype)
+        ones[:, : rows.shape[1]] = rows
+        return pair_product(ones)
     padded = np.full((rows.shape[0], lanes), identity(kind, rows.dtype), dtype=rows.dtype)
     padded[:, : rows.shape[1]] = rows
     return block_reduce(kind, padded)
@@ -166,6 +188,8 @@ def block_reduce(kind: str, rows: Array) -> Array:
     if kind == "SUM":
         summed: Array = tree_sum(rows)
         return np.atleast_1d(summed)
+    if kind == "PROD":
+        return pair_product(rows)
     if rows.dtype == np.dtype(ml_dtypes.bfloat16):
         wide: Array = block_extremes(rows.astype(np.float32), largest=kind == "MAX")
         return wide.astype(rows.dtype)
@@ -177,11 +201,15 @@ def _cast_path(dtype: np.dtype[Any]) -> bool:
     return dtype.itemsize == 1 or dtype == np.dtype(ml_dtypes.bfloat16)
 
 
-def _short_ar(x: Array, kind: str, vl: int) -> Array:
-    """AR rows of ``1 < dimR <= vl`` elements, 32-byte aligned (``ReduceARReuseSourceLessThanVL``)."""
+def _short_ar(x: Array, kind: str, vl: int, grouped: bool = True) -> Array:
+    """AR rows of ``1 < dimR <= vl`` elements, 32-byte aligned (``ReduceARReuseSourceLessThanVL``).
+
+    *grouped*: the op passes its ``groupReduceType`` (``ReduceSum/Max/Min``); ``ReduceAll`` /
+    ``ReduceAny`` pass none and reduce each row in one register.
+    """
     dim_r = x.shape[1]
     size = x.dtype.itemsize
-    if size == 8 or _cast_path(x.dtype):
+    if size == 8 or _cast_path(x.dtype) or not grouped or kind == "PROD":
         return lane_reduce(kind, x, vl)
     block = BLOCK_BYTES // size
     if dim_r == block:
@@ -195,10 +223,10 @@ def _short_ar(x: Array, kind: str, vl: int) -> Array:
     return lane_reduce(kind, x, vl)
 
 
-def reduce_ar(x: Array, kind: str, *, reuse: bool) -> Plan:
+def reduce_ar(x: Array, kind: str, *, reuse: bool, grouped: bool = True) -> Plan:
     """Reduce each row of *x* (``(dimA, dimR)``) as ``Pattern::Reduce::AR`` does on the 950.
 
-    *reuse* is ``isReuseSource``.
+    *reuse* is ``isReuseSource``; *grouped* as in :func:`_short_ar`.
 
     Examples
     --------
@@ -213,7 +241,7 @@ def reduce_ar(x: Array, kind: str, *, reuse: bool) -> Plan:
     if dim_r == 1:
         return Plan(x[:, 0].copy())
     if dim_r <= vl and aligned:
-        return Plan(_short_ar(x, kind, vl))
+        return Plan(_short_ar(x, kind, vl, grouped))
     if dim_r < vl:
         return Plan(lane_reduce(kind, x, vl))
     op = _op(kind)

@@ -41,7 +41,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from ascreg._dtypes import Scalar, uint32_t, uint64_t
+from ascreg._dtypes import Scalar, uint8_t, uint16_t, uint32_t, uint64_t
 from ascreg._frontend import operands
 from ascreg.basic._engine import Stream, _scatter, elements, run
 from ascreg.basic._forms import check_tag, same_type, width
@@ -55,10 +55,25 @@ from ascreg.basic._repeat import (
     counter_mode,
     repeat_lanes,
 )
-from ascreg.basic._structs import BrcbRepeatParams, CopyRepeatParams, TransDataTo5HDParams
+from ascreg.basic._structs import (
+    BrcbRepeatParams,
+    CopyRepeatParams,
+    GatherMaskMode,
+    GatherMaskParams,
+    TransDataTo5HDParams,
+    defaultGatherMaskMode,
+)
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core.compound import widening_multiply
-from ascreg.core.rearrange import deinterleave, interleave
+from ascreg.core.rearrange import (
+    GATHER_MASK_PATTERNS,
+    bit_lanes,
+    deinterleave,
+    gather_mask,
+    interleave,
+    pattern_lanes,
+    scatter_index,
+)
 from ascreg.core.transpose import to_5hd
 from ascreg.errors import (
     AscregError,
@@ -69,7 +84,8 @@ from ascreg.errors import (
 )
 from ascreg.machine.block import current_block
 from ascreg.machine.memory import DATA_BLOCK, UbPtr
-from ascreg.machine.spr import read_mask_spr
+from ascreg.machine.ref import Ref
+from ascreg.machine.spr import add_ar, clear_ar, read_mask_spr, write_mask_spr
 from ascreg.machine.sync import Pipe
 from ascreg.machine.sysregs import system_registers
 
@@ -84,10 +100,15 @@ __all__ = [
     "CopyRepeatParams",
     "DeInterleave",
     "Gather",
+    "GatherMask",
+    "GatherMaskMode",
+    "GatherMaskParams",
     "Interleave",
     "Mull",
+    "Scatter",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
+    "defaultGatherMaskMode",
 ]
 
 NCHW_CONV_ADDR_LIST_SIZE = 16
@@ -566,3 +587,239 @@ def Gather(op: BasicOp, dst: Any, src: Any, srcOffset: Any, srcBaseAddr: Any, *r
     with ctx.on_pipe(Pipe.PIPE_V):
         values = src.GetPhyAddr()[index]
     _scatter(dst_stream, target, values)
+
+
+# ---- GatherMask ----------------------------------------------------------------------------------
+_PATTERN_TYPES: dict[int, type[Scalar]] = {1: uint8_t, 2: uint16_t, 4: uint32_t}
+"""``GatherMask``'s pattern type ``U`` by ``sizeof(T)``."""
+
+
+class _GatherMaskOp(BasicOp):
+    value_kinds = (GatherMaskMode,)
+    max_dtypes = 2
+
+
+def _pattern_enables(
+    op: BasicOp, pattern: Any, dtype: type[Scalar], vectors: Array
+) -> tuple[Array, int | None]:
+    """Return each lane's pattern bit and the fixed pattern's number (None for a tensor).
+
+    ``vectors`` holds, per (repeat, vector), the repeat, the vector and ``src1RepeatStride``.
+    """
+    lanes = VL // dtype.size
+    if not isinstance(pattern, LocalTensor):
+        number = operands.in_range(pattern, "src1Pattern", 0, 255)
+        if not 1 <= number <= 7:
+            raise AscregError(f"GatherMask Pattern can only be 1~7, got {number}", call=op.name)
+        row = pattern_lanes(number, lanes)
+        return np.broadcast_to(row, (*vectors.shape[:-1], lanes)), number
+    want = _PATTERN_TYPES[dtype.size]
+    if pattern._dtype() is not want:
+        raise AscregTypeError(
+            f"src1Pattern must be a LocalTensor<{want.cpp_name}> for {dtype.cpp_name} "
+            f"(the page's pairs), got {pattern._cpp()}",
+            call=op.name,
+        )
+    per_vector = lanes // 8  # pattern bytes one vector consumes
+    starts = vectors[..., 0] * vectors[..., 2] * DATA_BLOCK + vectors[..., 1] * per_vector
+    index = (starts[..., None] + np.arange(per_vector)).reshape(-1)
+    nbytes = pattern.GetSize() * want.size
+    if index.size and int(index.max()) >= nbytes:
+        raise OutOfBoundsError(
+            f"the pattern of repeat {int(vectors[..., 0].max())} reaches byte {int(index.max())} "
+            f"of the {nbytes}-byte {pattern._cpp()}",
+            call=op.name,
+        )
+    pattern.GetPhyAddr().require_alignment(DATA_BLOCK, "src1Pattern must be 32-byte aligned")
+    with current_block().on_pipe(Pipe.PIPE_V):
+        raw = pattern.GetPhyAddr().cast(uint8_t)[index] if index.size else np.zeros(0, np.uint8)
+    bits = bit_lanes(np.asarray(raw, np.uint8), raw.size * 8)
+    return bits.reshape(*vectors.shape[:-1], lanes), None
+
+
+@basic_op("GatherMask", base=_GatherMaskOp)
+def GatherMask(
+    op: BasicOp,
+    dst: Any,
+    src0: Any,
+    src1Pattern: Any,
+    reduceMode: Any,
+    mask: Any,
+    gatherMaskParams: Any,
+    rsvdCnt: Any,
+) -> None:
+    """``GatherMask<T, U, mode>(dst, src0, src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt)``.
+
+    Keeps the elements of ``src0`` whose pattern bit is 1 and stores them packed from
+    ``dst[0]``; ``rsvdCnt`` (a :class:`~ascreg.Ref`, the C++ ``uint64_t&``) gets their number.
+    ``src1Pattern`` is a fixed pattern 1-7 (even lanes, odd lanes, the first / second / third /
+    fourth of every four, all; the same in every repeat) or a ``LocalTensor<U>`` of bits
+    (``U`` the unsigned type of ``T``'s size): each vector of ``256 / sizeof(T)`` lanes takes
+    the next ``32 / sizeof(T)`` bytes, repeat ``r`` starting at ``r * src1RepeatStride``
+    DataBlocks. Repeat ``r`` reads ``src0`` from ``r * src0RepeatStride`` DataBlocks, its
+    DataBlocks ``src0BlockStride`` apart. ``reduceMode`` false: one whole vector per repeat
+    (*mask* ignored); true: *mask* elements per repeat, ``ceil(mask / lanes)`` vectors each
+    ``8 * src0BlockStride`` DataBlocks after the previous one.
+
+    As on the 950 (kernel_operator_vec_gather_mask_impl.h): the kept bytes are left in the AR
+    register (``GetSpr<AR>``) except by pattern 7 without ``reduceMode`` (a plain copy), and
+    the fixed patterns 1-6 of 16- and 32-bit types leave themselves in the vector mask SPR
+    (the implementation's ``SetVectorMask``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import Ref, float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 64]()
+    ...     x.GetPhyAddr().write(np.arange(64)); PipeBarrier[PIPE_ALL]()
+    ...     kept = Ref(0)
+    ...     GatherMask(y, x, 3, True, 10, GatherMaskParams(1, 1, 8, 0), kept)
+    ...     PipeBarrier[PIPE_ALL](); int(kept.value), y.GetPhyAddr().read(3).tolist()
+    (3, [0.0, 4.0, 8.0])
+    """
+    if isinstance(src1Pattern, LocalTensor):
+        dtype, _ = op.dtypes((dst, "dst"), (src1Pattern, "src1Pattern"))
+    else:
+        (dtype,) = op.dtypes((dst, "dst"))
+    same_type(op, (dst, "dst"), (src0, "src0"))
+    op.spec.check(dtype, _PATTERN_TYPES.get(dtype.size, dtype))  # U: the pattern's type
+    if not isinstance(rsvdCnt, Ref):
+        raise AscregTypeError(
+            f"rsvdCnt is the C++ uint64_t&: pass a Ref, got {rsvdCnt!r:.40}", call=op.name
+        )
+    params = _struct(gatherMaskParams, GatherMaskParams, "gatherMaskParams")
+    block_stride = operands.in_range(params.src0BlockStride, "src0BlockStride", 0, 255)
+    times = operands.in_range(params.repeatTimes, "repeatTimes", 0, (1 << 16) - 1)
+    src0_rep = operands.in_range(params.src0RepeatStride, "src0RepeatStride", 0, (1 << 16) - 1)
+    src1_rep = operands.in_range(params.src1RepeatStride, "src1RepeatStride", 0, 255)
+    reduce_mode = bool(reduceMode)
+    lanes = VL // dtype.size
+    per_block = DATA_BLOCK // dtype.size
+    if reduce_mode:
+        count = operands.in_range(mask, "mask", 1, (1 << 32) - 1)
+        inner = -(-count // lanes)
+        loaded = np.arange(inner * lanes).reshape(inner, lanes) < count
+    else:
+        inner, loaded = 1, np.ones((1, lanes), dtype=bool)
+    r, j = np.meshgrid(np.arange(times), np.arange(inner), indexing="ij")
+    vectors = np.stack([r, j, np.full_like(r, src1_rep)], axis=-1)
+    enables, number = _pattern_enables(op, src1Pattern, dtype, vectors)
+    loaded = np.broadcast_to(loaded, enables.shape)
+    kept = enables & loaded
+    k = np.arange(lanes)
+    blocks = (r[..., None] * src0_rep + j[..., None] * 8 * block_stride
+              + (k // per_block) * block_stride)  # fmt: skip
+    index = blocks * per_block + k % per_block
+    _fits(dst, int(kept.sum()), "dst")
+    if loaded.any():
+        _fits(src0, int(index[loaded].max()) + 1, "src0")
+        _apart(op, [(dst, int(kept.sum()))], [(src0, int(index[loaded].max()) + 1)])
+    ctx = current_block()
+    with ctx.on_pipe(Pipe.PIPE_V):
+        values = src0.GetPhyAddr()[index[loaded]] if loaded.any() else np.zeros(0)
+    full = np.zeros(index.shape, dtype=dtype.np_dtype)
+    full[loaded] = values
+    packed = gather_mask(full, kept)
+    if packed.size:
+        with ctx.on_pipe(Pipe.PIPE_V):
+            dst.GetPhyAddr().write(packed)
+    rsvdCnt.value = np.uint64(packed.size)
+    if number != 7 or reduce_mode:
+        clear_ar()
+        add_ar(packed.size * dtype.size)
+    if number is not None and number != 7 and dtype.size in (2, 4):
+        word = int.from_bytes(bytes([GATHER_MASK_PATTERNS[number]]) * 8, "little")
+        write_mask_spr((word << 64 if dtype.size == 2 else 0) | word)
+
+
+# ---- Scatter -------------------------------------------------------------------------------------
+@basic_op("Scatter")
+def Scatter(op: BasicOp, dst: Any, src: Any, dstOffset: Any, dstBaseAddr: Any, *rest: Any) -> None:
+    """``Scatter<T>(dst, src, dstOffset, dstBaseAddr, count)`` / ``(..., mask, repeatTime, srcRepStride)``.
+
+    The element ``src[i]`` goes to ``dst``'s byte ``dstBaseAddr + dstOffset[i]``
+    (``dstOffset`` a ``LocalTensor<uint32_t>`` of byte offsets, each a multiple of ``sizeof(T)``,
+    no two equal; at most ``2**16 - 1`` for 8-bit and ``2**17 - 1`` for 16-bit types): the
+    inverse of :func:`Gather`. The repeat forms (16- to 64-bit types) take ``256 / sizeof(T)``
+    offsets per repeat and read repeat ``r`` of ``src`` at ``r * srcRepStride`` DataBlocks, the
+    selected lanes only (in the counter mask mode *mask* elements in all).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, uint32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[half, 16]()
+    ...     o = LocalMemAllocator[Hardware.UB]().Alloc[uint32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(16)); y.GetPhyAddr().write(np.zeros(16))
+    ...     o.GetPhyAddr().write([6, 4, 2, 0]); PipeBarrier[PIPE_ALL]()
+    ...     Scatter(y, x, o, 2, 4); PipeBarrier[PIPE_ALL]()
+    ...     y.GetPhyAddr().read(5).tolist()
+    [0.0, 3.0, 2.0, 1.0, 0.0]
+    """
+    dtype = same_type(op, (dst, "dst"), (src, "src"))
+    offsets_tensor = op.tensor(dstOffset, "dstOffset")
+    if offsets_tensor._dtype() is not uint32_t:
+        raise AscregTypeError(
+            f"dstOffset must be a LocalTensor<uint32_t>, got {offsets_tensor._cpp()}", call=op.name
+        )
+    base = operands.in_range(dstBaseAddr, "dstBaseAddr", 0, (1 << 32) - 1)
+    if len(rest) == 1:
+        check_tag(op, dtype, "count")
+        lanes = count_lanes(rest[0], width(dtype, False))
+        src_stream = Stream(src, "src")
+    elif len(rest) == 3:
+        mask, times, stride = rest
+        check_tag(
+            op, dtype, "mask bits" if not isinstance(mask, int | np.integer) else "mask count"
+        )
+        rep = operands.in_range(stride, "srcRepStride", 0, (1 << 8) - 1)
+        lanes = repeat_lanes(dtype, mask, times)
+        src_stream = Stream(src, "src", 1, rep)
+    else:
+        raise AscregTypeError(
+            "takes (dst, src, dstOffset, dstBaseAddr, count) or (..., mask, repeatTime, "
+            "srcRepStride)",
+            call=op.name,
+        )
+    rep_, lane = np.nonzero(lanes.active)
+    if rep_.size == 0:
+        return
+    position = rep_ * lanes.width + lane  # each lane's offset: offsets are consecutive
+    _fits(offsets_tensor, int(position.max()) + 1, "dstOffset")
+    source = elements(src_stream, lanes, rep_, lane)
+    _fits(src, int(source.max()) + 1, "src")
+    ctx = current_block()
+    with ctx.on_pipe(Pipe.PIPE_V):
+        offsets = offsets_tensor.GetPhyAddr()[position].astype(np.int64)
+    limit = _OFFSET_LIMIT.get(dtype.size, 1 << 32)
+    bad = (offsets % dtype.size != 0) | (offsets >= limit) | (base % dtype.size != 0)
+    if bad.any():
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                f"dstOffset {int(offsets[np.argmax(bad)])} (dstBaseAddr {base}) is not a multiple "
+                f"of sizeof(T) = {dtype.size} or is past the 950's {limit - 1}",
+                call=op.name,
+            )
+        )
+    if np.unique(offsets).size < offsets.size:
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                "two dstOffset values are equal (偏移地址不能有相同值: which store lands is "
+                "not defined)",
+                call=op.name,
+            )
+        )
+    target = scatter_index(offsets, base, dtype.size)
+    _fits(dst, int(target.max()) + 1, "dst")
+    _apart(op, [(dst, int(target.max()) + 1)], [(src, int(source.max()) + 1)])
+    with ctx.on_pipe(Pipe.PIPE_V):
+        values = src.GetPhyAddr()[source]
+    _scatter(Stream(dst, "dst"), target, values)

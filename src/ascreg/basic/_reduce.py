@@ -67,6 +67,7 @@ from ascreg.core import compare, reduce
 from ascreg.core.arith import BINARY_OPS
 from ascreg.enums import ReduceType
 from ascreg.errors import (
+    AscregError,
     AscregTypeError,
     IllegalDtypeError,
     OutOfBoundsError,
@@ -85,12 +86,16 @@ __all__ = [
     "BlockReduceSum",
     "PairReduceSum",
     "Pattern",
+    "ReduceAll",
+    "ReduceAny",
     "ReduceDataBlock",
     "ReduceMax",
+    "ReduceMean",
     "ReduceMin",
     "ReduceOrder",
     "ReducePairElem",
     "ReducePattern",
+    "ReduceProd",
     "ReduceRepeat",
     "ReduceSum",
     "RepeatReduceSum",
@@ -436,7 +441,13 @@ def _whole_counter(
 
 # ---- ReduceSum / ReduceMax / ReduceMin<T, Pattern::Reduce::AR|RA>: the advanced API ---------------
 def _pattern(
-    op: BasicOp, kind: str, pattern: ReducePattern, dst: Any, src: Any, rest: tuple[Any, ...]
+    op: BasicOp,
+    kind: str,
+    pattern: ReducePattern,
+    dst: Any,
+    src: Any,
+    rest: tuple[Any, ...],
+    grouped: bool = True,
 ) -> None:
     if pattern not in (ReducePattern.AR, ReducePattern.RA):
         raise AscregTypeError(
@@ -472,7 +483,7 @@ def _pattern(
                      (src, "src", rows * cols)], tmp)  # fmt: skip
     values = _read(src, np.arange(rows * cols)).reshape(rows, cols)
     if pattern is ReducePattern.AR:
-        plan = _fold.reduce_ar(values, kind, reuse=reuse)
+        plan = _fold.reduce_ar(values, kind, reuse=reuse, grouped=grouped)
     else:
         plan = _fold.reduce_ra(values, kind, reuse=reuse)
     if plan.src is not None:
@@ -588,6 +599,150 @@ def ReduceMax(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
 )
 def ReduceMin(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
     _whole(op, "MIN", dst, src, *rest)
+
+
+# ---- ReduceAll / ReduceAny<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------
+def _logical(op: BasicOp, kind: str, dst: Any, src: Any, rest: tuple[Any, ...]) -> None:
+    """``ReduceAll`` / ``ReduceAny`` / ``ReduceProd``: the *kind* fold on 32-byte aligned rows."""
+    pattern = op.t.value(ReducePattern, None)
+    if pattern is None:
+        raise AscregTypeError(
+            f"takes a Pattern template argument: {op.name}[T, Pattern.Reduce.AR](dst, src, "
+            "[sharedTmpBuffer,] srcShape, srcInnerPad)",
+            call=op.name,
+        )
+    if len(rest) in (2, 3):
+        shape, pad = rest[-2:]
+        if not bool(pad):
+            raise AscregTypeError(
+                "srcInnerPad must be true: the 950 only takes rows padded to 32 bytes", call=op.name
+            )
+        inner = shape[1] if isinstance(shape, Sequence | np.ndarray) and len(shape) == 2 else None
+        size = op.tensor(src, "src")._dtype().size
+        if inner is not None and int(inner) * size % DATA_BLOCK:
+            raise AscregError(
+                f"srcShape[1] = {int(inner)} elements of {size} byte(s) is not a multiple of 32 "
+                "bytes: srcInnerPad = true says the inner axis is padded to 32 bytes",
+                call=op.name,
+            )
+    _pattern(op, kind, pattern, dst, src, rest, grouped=False)
+
+
+def _logical_doc(name: str, word: str, kind: str, example: str) -> str:
+    return f"""``{name}<T, pattern, isReuseSource = false>(dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``.
+
+    Whether {word} element of each row (``Pattern.Reduce.AR``, ``srcShape = [dimA, dimR]``) or
+    column (``RA``, ``[dimR, dimA]``) is nonzero, as the 950 computes it: the ``{kind}`` of the
+    row / column, folded as ``Reduce{kind.title()}`` folds it (:mod:`ascreg.basic._fold`; rows of
+    at most one register reduce in that register), with the same stores into ``src``
+    (``isReuseSource``) and ``sharedTmpBuffer``. Types: uint8_t, float; ``srcInnerPad`` must be
+    true (the inner axis padded to 32 bytes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import uint8_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[uint8_t, 128]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[uint8_t, 32]()
+    ...     v = np.zeros((4, 32), np.uint8); v[0] = v[2] = 1; v[2, 5] = 0; v[3, 7] = 1
+    ...     x.GetPhyAddr().write(v.reshape(-1)); PipeBarrier[PIPE_ALL]()
+    ...     {name}[uint8_t, Pattern.Reduce.AR](y, x, [4, 32], True)
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(4).tolist()
+    {example}
+    """
+
+
+@basic_op(
+    "ReduceAll",
+    base=_ReduceOp,
+    doc=_logical_doc("ReduceAll", "every", "MIN", "[1, 0, 0, 0]"),
+)
+def ReduceAll(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    _logical(op, "MIN", dst, src, rest)
+
+
+@basic_op(
+    "ReduceAny",
+    base=_ReduceOp,
+    doc=_logical_doc("ReduceAny", "any", "MAX", "[1, 0, 1, 1]"),
+)
+def ReduceAny(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    _logical(op, "MAX", dst, src, rest)
+
+
+# ---- ReduceProd<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------------------
+@basic_op("ReduceProd", base=_ReduceOp)
+def ReduceProd(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    """``ReduceProd<T, pattern, isReuseSource = false>(dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``.
+
+    The product of each row (``Pattern.Reduce.AR``, ``srcShape = [dimA, dimR]``) or column
+    (``RA``, ``[dimR, dimA]``) in the 950's order (reduce_prod_3510_impl.h), each ``Mul`` rounded
+    once: the ``ReduceSum`` fold with ``Mul`` (:mod:`ascreg.basic._fold`, with its stores into
+    ``src`` / ``sharedTmpBuffer``), the last register reduced by neighbouring pairs
+    (:func:`ascreg.basic._fold.pair_product`; rows of at most one register that way at once).
+    Type: float; ``srcInnerPad`` must be true (rows padded to 32 bytes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 16]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(1, 17)); PipeBarrier[PIPE_ALL]()
+    ...     ReduceProd[float32_t, Pattern.Reduce.AR](y, x, [2, 8], True)
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(2).tolist()
+    [40320.0, 518918400.0]
+    """
+    _logical(op, "PROD", dst, src, rest)
+
+
+# ---- ReduceMean<T, Pattern::Reduce::AR|RA>: the advanced API ----------------------------------------
+@basic_op("ReduceMean", base=_ReduceOp)
+def ReduceMean(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
+    """``ReduceMean<T, pattern, isReuseSource = false>(dst, src, [sharedTmpBuffer,] srcShape, srcInnerPad)``.
+
+    The mean of each row (``Pattern.Reduce.AR``, ``srcShape = [dimA, dimR]``) or column
+    (``RA``, ``[dimR, dimA]``) as reduce_mean_3510_impl.h computes it: ``ReduceSum`` with the
+    same arguments (its fold order and its stores into ``src`` / ``sharedTmpBuffer``), then
+    ``Muls`` of the ``dimA`` sums by the float ``1.0f / dimR`` (one rounding each). Type: float.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t
+    >>> from ascreg.basic import *
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     x = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 48]()
+    ...     y = LocalMemAllocator[Hardware.UB]().Alloc[float32_t, 8]()
+    ...     x.GetPhyAddr().write(np.arange(48)); PipeBarrier[PIPE_ALL]()
+    ...     ReduceMean[float32_t, Pattern.Reduce.AR](y, x, [2, 24], True)
+    ...     PipeBarrier[PIPE_ALL](); y.GetPhyAddr().read(2).tolist()
+    [11.5, 35.5]
+    """
+    pattern = op.t.value(ReducePattern, None)
+    if pattern is None:
+        raise AscregTypeError(
+            "takes a Pattern template argument: ReduceMean[T, Pattern.Reduce.AR](dst, src, "
+            "[sharedTmpBuffer,] srcShape, srcInnerPad)",
+            call=op.name,
+        )
+    _pattern(op, "SUM", pattern, dst, src, rest)
+    shape = rest[-2]
+    count, n = (int(shape[0]), int(shape[1]))
+    if pattern is ReducePattern.RA:
+        count, n = n, count
+    dtype = dst._dtype()
+    reciprocal = np.float32(1.0) / np.float32(np.int32(n))  # the C++ 1.0f / int32_t(n)
+    with current_block().on_pipe(Pipe.PIPE_V):
+        sums = dst.GetPhyAddr().read(count)
+    _write(dst, 0, (sums * reciprocal).astype(dtype.np_dtype), "dst")
 
 
 # ---- ReduceRepeat / ReduceDataBlock / ReducePairElem: one result per repeat -----------------------

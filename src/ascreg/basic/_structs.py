@@ -13,6 +13,8 @@ Examples
 
 from __future__ import annotations
 
+import enum
+
 import attrs
 
 from ascreg._frontend import operands
@@ -31,6 +33,8 @@ __all__ = [
     "CopyRepeatParams",
     "DivConfig",
     "ExpConfig",
+    "GatherMaskMode",
+    "GatherMaskParams",
     "LnAlgo",
     "LnConfig",
     "ReciprocalAlgo",
@@ -39,6 +43,7 @@ __all__ = [
     "RsqrtConfig",
     "SqrtConfig",
     "TransDataTo5HDParams",
+    "defaultGatherMaskMode",
 ]
 
 MAX_REPEAT_SIZE = 4095
@@ -204,6 +209,42 @@ class CopyRepeatParams:
             (operands.in_range(self.srcStride, "srcStride", 0, block),
              operands.in_range(self.srcRepeatSize, "srcRepeatSize", 0, MAX_REPEAT_SIZE)),
         )  # fmt: skip
+
+
+class GatherMaskMode(enum.Enum):
+    """``AscendC::GatherMaskMode``: ``GatherMask``'s reserved template parameter (the 950: V1).
+
+    Examples
+    --------
+    >>> GatherMaskMode.VERSION_V1.value, defaultGatherMaskMode
+    (0, <GatherMaskMode.VERSION_V1: 0>)
+    """
+
+    VERSION_V1 = 0
+    VERSION_V2 = 1
+
+
+defaultGatherMaskMode = GatherMaskMode.VERSION_V1
+"""``AscendC::defaultGatherMaskMode``: ``GatherMaskMode::VERSION_V1`` on the 950."""
+
+
+@attrs.define
+class GatherMaskParams:
+    """``AscendC::GatherMaskParams(src0BlockStride, repeatTimes, src0RepeatStride, src1RepeatStride)``.
+
+    ``GatherMask``'s strides in DataBlocks and its repeat count (kernel_struct_gather.h's
+    defaults: block stride 1, no repeats, repeat strides 8).
+
+    Examples
+    --------
+    >>> GatherMaskParams(1, 2, 8, 0)
+    GatherMaskParams(src0BlockStride=1, repeatTimes=2, src0RepeatStride=8, src1RepeatStride=0)
+    """
+
+    src0BlockStride: int = 1
+    repeatTimes: int = 0
+    src0RepeatStride: int = 8
+    src1RepeatStride: int = 8
 
 
 @attrs.define

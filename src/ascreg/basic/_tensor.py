@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from typing import Any, Generic, TypeVar, overload
 
-from ascreg._dtypes import Scalar, is_scalar_type
+from ascreg._dtypes import Scalar, c_cast, is_scalar_type
 from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
@@ -505,9 +505,31 @@ class LocalTensor(_Subscripted[T]):
         _ascreg_call = "LocalTensor.GetValue"
         return self._element(index).read(1)[0]
 
-    def SetValue(self, index: int, value: Any) -> None:
-        """Write *value* to element *index* on the scalar pipe; see :meth:`GetValue`."""
+    @member_template(Signature(S=TYPENAME))
+    def SetValue(self, index: int, value: Any, *, S: type[Scalar] | None = None) -> None:
+        """``SetValue<S>(index, value)``: write *value* to element *index* on the scalar pipe.
+
+        The C++ parameter has the template type ``S`` and the body stores
+        ``static_cast<T>(value)``: ``SetValue[S](index, value)`` converts *value* to ``S``, then
+        to the element type ``T``, each as a C cast (:func:`~ascreg.c_cast`: integers wrap, floats
+        round once or truncate; a float out of an integer's range is an error). The plain call
+        stores *value* only if the element type holds it exactly (a Python number has no C
+        type to convert from). See :meth:`GetValue`.
+
+        Examples
+        --------
+        >>> from ascreg import int64_t, uint8_t
+        >>> from ascreg.basic import LocalTensor, TPosition
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     t = LocalTensor[int64_t](TPosition.VECCALC, 0, 4)
+        ...     t.SetValue[int64_t](0, 5); t.SetValue[uint8_t](1, 300); t.SetValue(2, -1)
+        ...     [t.GetValue(i).item() for i in range(3)]
+        [5, 44, -1]
+        """
         _ascreg_call = "LocalTensor.SetValue"
+        if S is not None:
+            value = c_cast(self._dtype(), c_cast(S, value))
         self._element(index).write([value])
 
     def _element(self, index: int) -> UbPtr[T]:

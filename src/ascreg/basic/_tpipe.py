@@ -959,6 +959,81 @@ class TBuf(metaclass=ClassTemplate):
         dtype = need("T", T, "GetWithOffset[T](size, bufOffset)")
         return self._get(dtype, size, bufOffset, "GetWithOffset")
 
+    @member_template(Signature(T=TYPENAME))
+    def AllocTensor(self, *, T: type[Scalar] | None = None) -> LocalTensor[Any]:
+        """``AllocTensor<T>()``: the whole buffer as ``T``, as ``Get<T>()`` (TBuf keeps no queue).
+
+        ``TBuf`` inherits the queue interface of ``TQueBind`` so that code written for a queue
+        runs on a TBuf: ``AllocTensor`` and ``DeQue`` are ``Get``, ``EnQue`` and ``FreeTensor``
+        do nothing (the C++ bodies are empty).
+
+        Examples
+        --------
+        >>> from ascreg import float32_t
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf[()]()
+        ...     _ = pipe.InitBuffer(buf, 128)
+        ...     t = buf.AllocTensor[float32_t]()
+        ...     buf.EnQue(t); u = buf.DeQue[float32_t](); buf.FreeTensor[float32_t](u)
+        ...     t.GetSize(), u.GetPhyAddr() == t.GetPhyAddr()
+        (32, True)
+        """
+        return self._get(need("T", T, "AllocTensor[T]()"), None, 0, "AllocTensor")
+
+    @member_template(Signature(T=TYPENAME))
+    def DeQue(self, *, T: type[Scalar] | None = None) -> LocalTensor[Any]:
+        """``DeQue<T>()``: the whole buffer as ``T``, as ``Get<T>()`` (see :meth:`AllocTensor`).
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf()
+        ...     _ = pipe.InitBuffer(buf, 64)
+        ...     buf.DeQue[half]().GetSize()
+        32
+        """
+        return self._get(need("T", T, "DeQue[T]()"), None, 0, "DeQue")
+
+    @member_template(Signature(T=TYPENAME))
+    def EnQue(self, tensor: LocalTensor[Any], *, T: type[Scalar] | None = None) -> None:
+        """``EnQue<T>(t)``: nothing to do on a TBuf (see :meth:`AllocTensor`); *t* must be a tensor.
+
+        Examples
+        --------
+        >>> from ascreg.basic import TBuf
+        >>> TBuf().EnQue(3)
+        Traceback (most recent call last):
+        ...
+        ascreg.errors.AscregTypeError: TBuf<VECCALC>.EnQue: takes a LocalTensor, got 3
+        """
+        self._tensor_operand(tensor, "EnQue")
+
+    @member_template(Signature(T=TYPENAME))
+    def FreeTensor(self, tensor: LocalTensor[Any], *, T: type[Scalar] | None = None) -> None:
+        """``FreeTensor<T>(t)``: nothing to do on a TBuf (see :meth:`AllocTensor`).
+
+        Examples
+        --------
+        >>> from ascreg import half
+        >>> from ascreg.basic import TBuf, TPipe
+        >>> from ascreg.machine.block import BlockContext, block
+        >>> with block(BlockContext()):
+        ...     pipe = TPipe(); buf = TBuf()
+        ...     _ = pipe.InitBuffer(buf, 64)
+        ...     buf.FreeTensor(buf.AllocTensor[half]())
+        """
+        self._tensor_operand(tensor, "FreeTensor")
+
+    def _tensor_operand(self, tensor: Any, call: str) -> None:
+        _ascreg_call = f"{self!r}.{call}"
+        if not isinstance(tensor, LocalTensor):
+            raise AscregTypeError(f"takes a LocalTensor, got {tensor!r:.60}")
+
     def _get(self, dtype: type[T], count: int | None, offset: int, call: str) -> LocalTensor[T]:
         _ascreg_call = f"{self!r}.{call}"
         if not self._buffers:

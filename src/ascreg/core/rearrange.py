@@ -63,6 +63,71 @@ def gather(src: Lanes, index: Lanes) -> Lanes:
     return taken
 
 
+GATHER_MASK_PATTERNS = {1: 0x55, 2: 0xAA, 3: 0x11, 4: 0x22, 5: 0x44, 6: 0x88, 7: 0xFF}
+"""``GatherMask``'s fixed patterns 1-7: the byte repeated over the lanes (bit ``k % 8`` for lane
+``k``): even lanes, odd lanes, the first / second / third / fourth of every four, all."""
+
+
+def pattern_lanes(pattern: int, lanes: int) -> Lanes:
+    """Return the lane enables of ``GatherMask``'s fixed pattern *pattern* over *lanes* lanes.
+
+    Examples
+    --------
+    >>> pattern_lanes(3, 8).astype(int).tolist()
+    [1, 0, 0, 0, 1, 0, 0, 0]
+    """
+    bits = GATHER_MASK_PATTERNS[pattern]
+    on: Lanes = (bits >> (np.arange(lanes) % 8) & 1).astype(bool)
+    return on
+
+
+def bit_lanes(pattern_bytes: Lanes, lanes: int) -> Lanes:
+    """Return the enables of the first *lanes* bits of *pattern_bytes* (bit ``k % 8`` of byte ``k // 8``).
+
+    Examples
+    --------
+    >>> bit_lanes(np.array([0b1001, 0x80], np.uint8), 16).astype(int).tolist()
+    [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    """
+    on: Lanes = np.unpackbits(pattern_bytes.astype(np.uint8), bitorder="little")[:lanes]
+    return on.astype(bool)
+
+
+def gather_mask(values: Lanes, enables: Lanes) -> Lanes:
+    """Return the enabled elements of *values* packed in order.
+
+    ``GatherMask``: each vector's ``Squeeze<STORE_REG>`` result stored after the previous one's.
+
+    Examples
+    --------
+    >>> gather_mask(np.arange(6).reshape(2, 3), np.array([[1, 0, 1], [0, 1, 0]], bool)).tolist()
+    [0, 2, 4]
+    """
+    packed: Lanes = values[enables]
+    return packed
+
+
+def scatter_index(offsets: Lanes, base: int, size: int) -> Lanes:
+    """Return the element index each byte offset of a memory-level ``Scatter`` stores to.
+
+    ``dst`` element ``(base + offset) / size``: the 950's VF shifts each byte offset right by
+    ``log2(size)`` and adds ``base / size`` to the destination pointer (the page: both are
+    multiples of ``size``). 8- and 16-bit indices pass a saturating cast to ``uint16_t``.
+
+    Examples
+    --------
+    >>> scatter_index(np.array([0, 8, 4], np.uint32), 16, 4).tolist()
+    [4, 6, 5]
+    >>> scatter_index(np.array([2 * 70000], np.uint32), 0, 2).tolist()  # saturates
+    [65535]
+    """
+    index = offsets.astype(np.int64) // size
+    if size <= 2:
+        index = np.minimum(index, 0xFFFF)
+    shifted: Lanes = base // size + index
+    return shifted
+
+
 def squeeze(src: Lanes, enables: Lanes) -> Lanes:
     """Return the enabled lanes of *src* packed from lane 0 up, the remaining lanes 0."""
     if src.ndim == enables.ndim == 1:

@@ -89,8 +89,11 @@ threads in lockstep (a load after a store to one address sees every thread's sto
 per-thread tier runs each thread to its next rendezvous (a thread's atomics all come before the
 next thread's). In divergent code a variable assigned only on one side has, in the lanes of the
 other side, the value the lanes computed there, or none: reading it is undefined in C, and
-ascreg does not report it. The loop variable of a ``range()`` with per-thread bounds is an
-``int64`` lane value (per thread it is a Python ``int``).
+ascreg does not report it. The loop variable of ``range(start, stop[, step])`` has the type of a
+typed start in both tiers (``range(uint32_t(threadIdx.x), n, blockDim.x)`` counts in ``uint32_t``,
+as the C++ ``for (uint32_t i = ...)`` does; a value the type cannot hold is an error); with an
+untyped start it is an ``int64`` lane value where the bounds differ between threads (per thread,
+a Python ``int``).
 
 Integer semantics and argument rules: :mod:`ascreg.simt.intrinsics`. The half and bfloat16
 scalar functions (``__hmul``, ``hsin``, ``__float2half_rn``, ``__half2int_rz`` ...):

@@ -21,18 +21,27 @@ __all__ = [
     "CopyRepeatParams",
     "DeInterleave",
     "Gather",
+    "GatherMask",
+    "GatherMaskMode",
+    "GatherMaskParams",
     "Interleave",
     "Mull",
+    "Scatter",
     "TransDataTo5HD",
     "TransDataTo5HDParams",
+    "defaultGatherMaskMode",
 ]
 
 from ascreg.basic._structs import BrcbRepeatParams as BrcbRepeatParams
 from ascreg.basic._structs import CopyRepeatParams as CopyRepeatParams
+from ascreg.basic._structs import GatherMaskMode as GatherMaskMode
+from ascreg.basic._structs import GatherMaskParams as GatherMaskParams
 from ascreg.basic._structs import TransDataTo5HDParams as TransDataTo5HDParams
+from ascreg.machine.ref import Ref
 
 BRCB_BROADCAST_NUMBER: int
 NCHW_CONV_ADDR_LIST_SIZE: int
+defaultGatherMaskMode: GatherMaskMode
 
 
 
@@ -317,3 +326,111 @@ class _Gather:
     def __getitem__(self, targs: Any) -> _Gather: ...
 
 Gather: _Gather
+
+
+# GatherMask: legal (T, U) in table order, per form
+class _GatherMask:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int8_t], src1Pattern: LocalTensor[uint8_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (int8_t, uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src0: LocalTensor[uint8_t], src1Pattern: LocalTensor[uint8_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (uint8_t, uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src0: LocalTensor[int16_t], src1Pattern: LocalTensor[uint16_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (int16_t, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src0: LocalTensor[uint16_t], src1Pattern: LocalTensor[uint16_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[half], src1Pattern: LocalTensor[uint16_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (half, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src0: LocalTensor[bfloat16_t], src1Pattern: LocalTensor[uint16_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (bfloat16_t, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src0: LocalTensor[int32_t], src1Pattern: LocalTensor[uint32_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (int32_t, uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src0: LocalTensor[uint32_t], src1Pattern: LocalTensor[uint32_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1Pattern: LocalTensor[uint32_t], reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # pattern tensor: (float32_t, uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src0: LocalTensor[int8_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (int8_t, uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src0: LocalTensor[uint8_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (uint8_t, uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src0: LocalTensor[int16_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (int16_t, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src0: LocalTensor[uint16_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (uint16_t, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src0: LocalTensor[half], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (half, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src0: LocalTensor[bfloat16_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (bfloat16_t, uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src0: LocalTensor[int32_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (int32_t, uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src0: LocalTensor[uint32_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (uint32_t, uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src0: LocalTensor[float32_t], src1Pattern: _IntLike, reduceMode: bool, mask: _IntLike, gatherMaskParams: GatherMaskParams, rsvdCnt: Ref[Any]) -> None: ...  # fixed pattern: (float32_t, uint32_t)
+    def __getitem__(self, targs: Any) -> _GatherMask: ...
+
+GatherMask: _GatherMask
+
+
+# Scatter: legal (T) in table order, per form
+class _Scatter:
+    @overload
+    def __call__(self, dst: LocalTensor[int8_t], src: LocalTensor[int8_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, count: _IntLike) -> None: ...  # count: (uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: Sequence[_IntLike], repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask bits: (uint64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int16_t], src: LocalTensor[int16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (int16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint16_t], src: LocalTensor[uint16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (uint16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[half], src: LocalTensor[half], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (half)
+    @overload
+    def __call__(self, dst: LocalTensor[bfloat16_t], src: LocalTensor[bfloat16_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (bfloat16_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int32_t], src: LocalTensor[int32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (int32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint32_t], src: LocalTensor[uint32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (uint32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[int64_t], src: LocalTensor[int64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (int64_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint64_t], src: LocalTensor[uint64_t], dstOffset: LocalTensor[uint32_t], dstBaseAddr: _IntLike, mask: _IntLike, repeatTime: _IntLike, srcRepStride: _IntLike) -> None: ...  # mask count: (uint64_t)
+    def __getitem__(self, targs: Any) -> _Scatter: ...
+
+Scatter: _Scatter

@@ -18,12 +18,16 @@ __all__ = [
     "BlockReduceSum",
     "PairReduceSum",
     "Pattern",
+    "ReduceAll",
+    "ReduceAny",
     "ReduceDataBlock",
     "ReduceMax",
+    "ReduceMean",
     "ReduceMin",
     "ReduceOrder",
     "ReducePairElem",
     "ReducePattern",
+    "ReduceProd",
     "ReduceRepeat",
     "ReduceSum",
     "RepeatReduceSum",
@@ -296,6 +300,58 @@ class _ReduceMin:
     def __getitem__(self, targs: Any) -> _ReduceMin: ...
 
 ReduceMin: _ReduceMin
+
+
+# ReduceMean: legal (T) in table order, per form
+class _ReduceMean:
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (float32_t)
+    def __getitem__(self, targs: Any) -> _ReduceMean: ...
+
+ReduceMean: _ReduceMean
+
+
+# ReduceAll: legal (T) in table order, per form
+class _ReduceAll:
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (float32_t)
+    def __getitem__(self, targs: Any) -> _ReduceAll: ...
+
+ReduceAll: _ReduceAll
+
+
+# ReduceAny: legal (T) in table order, per form
+class _ReduceAny:
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[uint8_t], src: LocalTensor[uint8_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (uint8_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (float32_t)
+    def __getitem__(self, targs: Any) -> _ReduceAny: ...
+
+ReduceAny: _ReduceAny
+
+
+# ReduceProd: legal (T) in table order, per form
+class _ReduceProd:
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern: (float32_t)
+    @overload
+    def __call__(self, dst: LocalTensor[float32_t], src: LocalTensor[float32_t], sharedTmpBuffer: LocalTensor[uint8_t], srcShape: Sequence[_IntLike], srcInnerPad: _BoolLike) -> None: ...  # pattern tmp: (float32_t)
+    def __getitem__(self, targs: Any) -> _ReduceProd: ...
+
+ReduceProd: _ReduceProd
 
 
 # ReduceRepeat: legal (T, U) in table order, per form

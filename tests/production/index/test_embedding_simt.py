@@ -13,8 +13,8 @@ rounded up to ``threadNum``; one block when the output is smaller than a block's
 
 Golden: ``weight[indices]`` in numpy, exact.
 
-Needs (as written): ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell); a typed per-thread
-``range()`` loop variable (fixes). ``LAUNCH_BOUND``, ``GET_TILING_DATA_PTR_WITH_STRUCT`` and the
+Runs as written: the per-thread loop counter takes its typed start's type in both SIMT tiers, so
+``Simt::UintDiv`` (``ascreg.simt``) deduces ``T``. ``GetUintDivMagicAndShift``, ``LAUNCH_BOUND``, ``GET_TILING_DATA_PTR_WITH_STRUCT`` and the
 tiling key come from ``ascreg.basic``.
 """
 
@@ -39,12 +39,10 @@ from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__, __global__
 from ascreg.simt import *
 from production_ports import (
-    SIMT_STAND_INS,
     ClassTemplate,
     ceil_div,
     empty_device,
     from_device,
-    stand_ins,
     tiling_to_device,
     to_device,
 )
@@ -235,20 +233,6 @@ def _check(dtype: type, shape: tuple[int, int], count: int) -> None:
     np.testing.assert_array_equal(run(weight, indices), weight[indices])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs Simt::UintDiv, GetUintDivMagicAndShift (spell); a typed per-thread range() loop variable (fixes)",
-)
 @pytest.mark.parametrize(("dtype", "shape", "count"), CASES)
 def test_embedding_simt_as_written(dtype: type, shape: tuple[int, int], count: int) -> None:
     _check(dtype, shape, count)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="Simt::UintDiv now exists and deduces T from the int64 lanes of the per-lane range() counter: the counter needs its typed start's type in both SIMT tiers",
-)
-@pytest.mark.parametrize(("dtype", "shape", "count"), CASES)
-def test_embedding_simt_with_stand_ins(dtype: type, shape: tuple[int, int], count: int) -> None:
-    with stand_ins(globals(), extra={**SIMT_STAND_INS}):
-        _check(dtype, shape, count)

@@ -14,8 +14,10 @@ aivNum)`` rounded up to ``threadNum``; one block when the output has fewer eleme
 
 Golden: the gather in numpy (negative indices wrapped when supported, out of range 0), exact.
 
-Needs (as written): ``Simt::UintDiv``, ``GetUintDivMagicAndShift`` (spell). ``unlikely``,
-``LAUNCH_BOUND`` and the tiling macros come from ``ascreg.basic``.
+Runs as written: the per-thread loop counter ``index`` takes its start's type ``INDEX_SIZE_T`` in
+both SIMT tiers, so ``Simt::UintDiv`` deduces ``T`` from ``yIndexBase + index``. ``Simt`` comes
+from ``ascreg.simt``; ``GetUintDivMagicAndShift``, ``unlikely``, ``LAUNCH_BOUND`` and the tiling
+macros from ``ascreg.basic``.
 """
 
 from __future__ import annotations
@@ -43,12 +45,10 @@ from ascreg.basic import *
 from ascreg.machine.kernel import __aicore__, __global__
 from ascreg.simt import *
 from production_ports import (
-    SIMT_STAND_INS,
     ClassTemplate,
     ceil_div,
     empty_device,
     from_device,
-    stand_ins,
     tiling_to_device,
     to_device,
 )
@@ -314,24 +314,8 @@ def _check(dtype: type, shape: tuple[int, int], count: int, negative: bool) -> N
     np.testing.assert_array_equal(run(x, indices, negative), golden(x, indices, negative))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs Simt::UintDiv, GetUintDivMagicAndShift (spell); a typed per-thread range() loop variable (fixes)",
-)
 @pytest.mark.parametrize(("dtype", "shape", "count", "negative"), CASES)
 def test_gather_v2_simt_as_written(
     dtype: type, shape: tuple[int, int], count: int, negative: bool
 ) -> None:
     _check(dtype, shape, count, negative)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="Simt::UintDiv now exists and deduces T from the int64 lanes of the per-lane range() counter: the counter needs its typed start's type in both SIMT tiers",
-)
-@pytest.mark.parametrize(("dtype", "shape", "count", "negative"), CASES)
-def test_gather_v2_simt_with_stand_ins(
-    dtype: type, shape: tuple[int, int], count: int, negative: bool
-) -> None:
-    with stand_ins(globals(), extra={**SIMT_STAND_INS}):
-        _check(dtype, shape, count, negative)

@@ -4,6 +4,7 @@
 
 from typing import TYPE_CHECKING
 
+from ascreg import Ref
 from ascreg._dtypes import (
     bfloat16_t,
     bool_,
@@ -31,6 +32,7 @@ from ascreg.basic import (
     BinaryRepeatParams,
     BrcbRepeatParams,
     CopyRepeatParams,
+    GatherMaskParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
@@ -60,6 +62,7 @@ from ascreg.basic import (
     Exp,
     FusedMulAdd,
     Gather,
+    GatherMask,
     Interleave,
     LeakyRelu,
     Ln,
@@ -79,15 +82,20 @@ from ascreg.basic import (
     PairReduceSum,
     Prelu,
     Reciprocal,
+    ReduceAll,
+    ReduceAny,
     ReduceDataBlock,
     ReduceMax,
+    ReduceMean,
     ReduceMin,
     ReducePairElem,
+    ReduceProd,
     ReduceRepeat,
     ReduceSum,
     Relu,
     RepeatReduceSum,
     Rsqrt,
+    Scatter,
     Select,
     ShiftLeft,
     ShiftRight,
@@ -1247,6 +1255,34 @@ def check_ReduceMin() -> None:
     ReduceMin(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint64_t)
 
 
+def check_ReduceMean() -> None:
+    # ReduceMean: every legal combination of T, every form
+    ReduceMean(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceMean(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+
+
+def check_ReduceAll() -> None:
+    # ReduceAll: every legal combination of T, every form
+    ReduceAll(t_uint8_t, t_uint8_t, [1, 0], True)  # pattern (uint8_t)
+    ReduceAll(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceAll(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
+    ReduceAll(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+
+
+def check_ReduceAny() -> None:
+    # ReduceAny: every legal combination of T, every form
+    ReduceAny(t_uint8_t, t_uint8_t, [1, 0], True)  # pattern (uint8_t)
+    ReduceAny(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceAny(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # pattern tmp (uint8_t)
+    ReduceAny(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+
+
+def check_ReduceProd() -> None:
+    # ReduceProd: every legal combination of T, every form
+    ReduceProd(t_float32_t, t_float32_t, [1, 0], True)  # pattern (float32_t)
+    ReduceProd(t_float32_t, t_float32_t, t_uint8_t, [1, 0], True)  # pattern tmp (float32_t)
+
+
 def check_ReduceRepeat() -> None:
     # ReduceRepeat: every legal combination of T, U, every form
     ReduceRepeat(t_int32_t, t_int16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # mask bits (int32_t, int16_t)
@@ -1549,3 +1585,58 @@ def check_Gather() -> None:
     Gather(t_float32_t, t_float32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (float32_t)
     Gather(t_int64_t, t_int64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int64_t)
     Gather(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint64_t)
+
+
+def check_GatherMask() -> None:
+    # GatherMask: every legal combination of T, U, every form
+    GatherMask(t_int8_t, t_int8_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (int8_t, uint8_t)
+    GatherMask(t_uint8_t, t_uint8_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (uint8_t, uint8_t)
+    GatherMask(t_int16_t, t_int16_t, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (int16_t, uint16_t)
+    GatherMask(t_uint16_t, t_uint16_t, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (uint16_t, uint16_t)
+    GatherMask(t_half, t_half, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (half, uint16_t)
+    GatherMask(t_bfloat16_t, t_bfloat16_t, t_uint16_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (bfloat16_t, uint16_t)
+    GatherMask(t_int32_t, t_int32_t, t_uint32_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (int32_t, uint32_t)
+    GatherMask(t_uint32_t, t_uint32_t, t_uint32_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (uint32_t, uint32_t)
+    GatherMask(t_float32_t, t_float32_t, t_uint32_t, False, 1, GatherMaskParams(), Ref(0))  # pattern tensor (float32_t, uint32_t)
+    GatherMask(t_int8_t, t_int8_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (int8_t, uint8_t)
+    GatherMask(t_uint8_t, t_uint8_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (uint8_t, uint8_t)
+    GatherMask(t_int16_t, t_int16_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (int16_t, uint16_t)
+    GatherMask(t_uint16_t, t_uint16_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (uint16_t, uint16_t)
+    GatherMask(t_half, t_half, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (half, uint16_t)
+    GatherMask(t_bfloat16_t, t_bfloat16_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (bfloat16_t, uint16_t)
+    GatherMask(t_int32_t, t_int32_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (int32_t, uint32_t)
+    GatherMask(t_uint32_t, t_uint32_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (uint32_t, uint32_t)
+    GatherMask(t_float32_t, t_float32_t, 1, False, 1, GatherMaskParams(), Ref(0))  # fixed pattern (float32_t, uint32_t)
+
+
+def check_Scatter() -> None:
+    # Scatter: every legal combination of T, every form
+    Scatter(t_int8_t, t_int8_t, t_uint32_t, 1, 1)  # count (int8_t)
+    Scatter(t_uint8_t, t_uint8_t, t_uint32_t, 1, 1)  # count (uint8_t)
+    Scatter(t_int16_t, t_int16_t, t_uint32_t, 1, 1)  # count (int16_t)
+    Scatter(t_uint16_t, t_uint16_t, t_uint32_t, 1, 1)  # count (uint16_t)
+    Scatter(t_half, t_half, t_uint32_t, 1, 1)  # count (half)
+    Scatter(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, 1)  # count (bfloat16_t)
+    Scatter(t_int32_t, t_int32_t, t_uint32_t, 1, 1)  # count (int32_t)
+    Scatter(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1)  # count (uint32_t)
+    Scatter(t_float32_t, t_float32_t, t_uint32_t, 1, 1)  # count (float32_t)
+    Scatter(t_int64_t, t_int64_t, t_uint32_t, 1, 1)  # count (int64_t)
+    Scatter(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1)  # count (uint64_t)
+    Scatter(t_int16_t, t_int16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int16_t)
+    Scatter(t_uint16_t, t_uint16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint16_t)
+    Scatter(t_half, t_half, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (half)
+    Scatter(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (bfloat16_t)
+    Scatter(t_int32_t, t_int32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int32_t)
+    Scatter(t_uint32_t, t_uint32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint32_t)
+    Scatter(t_float32_t, t_float32_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (float32_t)
+    Scatter(t_int64_t, t_int64_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (int64_t)
+    Scatter(t_uint64_t, t_uint64_t, t_uint32_t, 1, [1, 0], 1, 1)  # mask bits (uint64_t)
+    Scatter(t_int16_t, t_int16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int16_t)
+    Scatter(t_uint16_t, t_uint16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint16_t)
+    Scatter(t_half, t_half, t_uint32_t, 1, 1, 1, 1)  # mask count (half)
+    Scatter(t_bfloat16_t, t_bfloat16_t, t_uint32_t, 1, 1, 1, 1)  # mask count (bfloat16_t)
+    Scatter(t_int32_t, t_int32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int32_t)
+    Scatter(t_uint32_t, t_uint32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint32_t)
+    Scatter(t_float32_t, t_float32_t, t_uint32_t, 1, 1, 1, 1)  # mask count (float32_t)
+    Scatter(t_int64_t, t_int64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (int64_t)
+    Scatter(t_uint64_t, t_uint64_t, t_uint32_t, 1, 1, 1, 1)  # mask count (uint64_t)

@@ -4,6 +4,7 @@
 
 from typing import TYPE_CHECKING
 
+from ascreg import Ref
 from ascreg._dtypes import (
     bfloat16_t,
     bool_,
@@ -31,6 +32,7 @@ from ascreg.basic import (
     BinaryRepeatParams,
     BrcbRepeatParams,
     CopyRepeatParams,
+    GatherMaskParams,
     LocalTensor,
     ReduceOrder,
     RoundMode,
@@ -60,6 +62,7 @@ from ascreg.basic import (
     Exp,
     FusedMulAdd,
     Gather,
+    GatherMask,
     Interleave,
     LeakyRelu,
     Ln,
@@ -79,15 +82,20 @@ from ascreg.basic import (
     PairReduceSum,
     Prelu,
     Reciprocal,
+    ReduceAll,
+    ReduceAny,
     ReduceDataBlock,
     ReduceMax,
+    ReduceMean,
     ReduceMin,
     ReducePairElem,
+    ReduceProd,
     ReduceRepeat,
     ReduceSum,
     Relu,
     RepeatReduceSum,
     Rsqrt,
+    Scatter,
     Select,
     ShiftLeft,
     ShiftRight,
@@ -2137,6 +2145,162 @@ def check_ReduceMin() -> None:
     ReduceMin(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
 
 
+def check_ReduceMean() -> None:
+    # ReduceMean: a wrong type of T, every form
+    ReduceMean(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceMean(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceMean(t_uint8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint8_t)
+    ReduceMean(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceMean(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceMean(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceMean(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceMean(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceMean(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceMean(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceMean(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceMean(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceMean(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceMean(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceMean(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceMean(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceMean(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceMean(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceMean(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceMean(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceMean(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint8_t)
+    ReduceMean(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceMean(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceMean(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceMean(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceMean(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceMean(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceMean(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceMean(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceMean(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceMean(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceMean(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceMean(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceMean(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceMean(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceMean(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
+
+
+def check_ReduceAll() -> None:
+    # ReduceAll: a wrong type of T, every form
+    ReduceAll(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceAll(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceAll(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceAll(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceAll(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceAll(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceAll(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceAll(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceAll(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceAll(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceAll(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceAll(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceAll(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceAll(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceAll(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceAll(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceAll(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceAll(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceAll(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceAll(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceAll(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceAll(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceAll(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceAll(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceAll(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceAll(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceAll(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceAll(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceAll(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceAll(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceAll(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceAll(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceAll(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceAll(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
+
+
+def check_ReduceAny() -> None:
+    # ReduceAny: a wrong type of T, every form
+    ReduceAny(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceAny(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceAny(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceAny(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceAny(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceAny(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceAny(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceAny(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceAny(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceAny(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceAny(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceAny(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceAny(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceAny(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceAny(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceAny(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceAny(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceAny(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceAny(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceAny(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceAny(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceAny(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceAny(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceAny(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceAny(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceAny(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceAny(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceAny(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceAny(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceAny(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceAny(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceAny(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceAny(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceAny(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
+
+
+def check_ReduceProd() -> None:
+    # ReduceProd: a wrong type of T, every form
+    ReduceProd(t_bool_, t_bool_, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bool_)
+    ReduceProd(t_int8_t, t_int8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int8_t)
+    ReduceProd(t_uint8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint8_t)
+    ReduceProd(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e4m3fn_t)
+    ReduceProd(t_fp8_e5m2_t, t_fp8_e5m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e5m2_t)
+    ReduceProd(t_fp8_e8m0_t, t_fp8_e8m0_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp8_e8m0_t)
+    ReduceProd(t_hifloat8_t, t_hifloat8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (hifloat8_t)
+    ReduceProd(t_int4x2_t, t_int4x2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int4x2_t)
+    ReduceProd(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e2m1_t)
+    ReduceProd(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (fp4x2_e1m2_t)
+    ReduceProd(t_int16_t, t_int16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int16_t)
+    ReduceProd(t_uint16_t, t_uint16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint16_t)
+    ReduceProd(t_half, t_half, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (half)
+    ReduceProd(t_bfloat16_t, t_bfloat16_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (bfloat16_t)
+    ReduceProd(t_int32_t, t_int32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int32_t)
+    ReduceProd(t_uint32_t, t_uint32_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint32_t)
+    ReduceProd(t_int64_t, t_int64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (int64_t)
+    ReduceProd(t_uint64_t, t_uint64_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern (uint64_t)
+    ReduceProd(t_bool_, t_bool_, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bool_)
+    ReduceProd(t_int8_t, t_int8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int8_t)
+    ReduceProd(t_uint8_t, t_uint8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint8_t)
+    ReduceProd(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e4m3fn_t)
+    ReduceProd(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e5m2_t)
+    ReduceProd(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp8_e8m0_t)
+    ReduceProd(t_hifloat8_t, t_hifloat8_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (hifloat8_t)
+    ReduceProd(t_int4x2_t, t_int4x2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int4x2_t)
+    ReduceProd(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e2m1_t)
+    ReduceProd(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (fp4x2_e1m2_t)
+    ReduceProd(t_int16_t, t_int16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int16_t)
+    ReduceProd(t_uint16_t, t_uint16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint16_t)
+    ReduceProd(t_half, t_half, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (half)
+    ReduceProd(t_bfloat16_t, t_bfloat16_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (bfloat16_t)
+    ReduceProd(t_int32_t, t_int32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int32_t)
+    ReduceProd(t_uint32_t, t_uint32_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint32_t)
+    ReduceProd(t_int64_t, t_int64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (int64_t)
+    ReduceProd(t_uint64_t, t_uint64_t, t_uint8_t, [1, 0], True)  # type: ignore[arg-type]  # pyright: ignore  # pattern tmp (uint64_t)
+
+
 def check_ReduceRepeat() -> None:
     # ReduceRepeat: a wrong type of T, every form
     ReduceRepeat(t_bool_, t_int16_t, [1, 0], 1, 1, 1, 1, ReduceOrder.ORDER_VALUE_INDEX)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_, int16_t)
@@ -2775,3 +2939,66 @@ def check_Gather() -> None:
     Gather(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t)
     Gather(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
     Gather(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t)
+
+
+def check_GatherMask() -> None:
+    # GatherMask: a wrong type of T, every form
+    GatherMask(t_bool_, t_bool_, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (bool_, uint8_t)
+    GatherMask(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp8_e4m3fn_t, uint8_t)
+    GatherMask(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp8_e5m2_t, uint8_t)
+    GatherMask(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp8_e8m0_t, uint8_t)
+    GatherMask(t_hifloat8_t, t_hifloat8_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (hifloat8_t, uint8_t)
+    GatherMask(t_int4x2_t, t_int4x2_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int4x2_t, uint8_t)
+    GatherMask(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp4x2_e2m1_t, uint8_t)
+    GatherMask(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (fp4x2_e1m2_t, uint8_t)
+    GatherMask(t_int16_t, t_int16_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int16_t, uint8_t)
+    GatherMask(t_uint16_t, t_uint16_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (uint16_t, uint8_t)
+    GatherMask(t_half, t_half, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (half, uint8_t)
+    GatherMask(t_bfloat16_t, t_bfloat16_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (bfloat16_t, uint8_t)
+    GatherMask(t_int32_t, t_int32_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int32_t, uint8_t)
+    GatherMask(t_uint32_t, t_uint32_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (uint32_t, uint8_t)
+    GatherMask(t_float32_t, t_float32_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (float32_t, uint8_t)
+    GatherMask(t_int64_t, t_int64_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (int64_t, uint8_t)
+    GatherMask(t_uint64_t, t_uint64_t, t_uint8_t, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # pattern tensor (uint64_t, uint8_t)
+    GatherMask(t_bool_, t_bool_, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (bool_, uint8_t)
+    GatherMask(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp8_e4m3fn_t, uint8_t)
+    GatherMask(t_fp8_e5m2_t, t_fp8_e5m2_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp8_e5m2_t, uint8_t)
+    GatherMask(t_fp8_e8m0_t, t_fp8_e8m0_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp8_e8m0_t, uint8_t)
+    GatherMask(t_hifloat8_t, t_hifloat8_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (hifloat8_t, uint8_t)
+    GatherMask(t_int4x2_t, t_int4x2_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (int4x2_t, uint8_t)
+    GatherMask(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp4x2_e2m1_t, uint8_t)
+    GatherMask(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (fp4x2_e1m2_t, uint8_t)
+    GatherMask(t_int64_t, t_int64_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (int64_t, uint8_t)
+    GatherMask(t_uint64_t, t_uint64_t, 1, False, 1, GatherMaskParams(), Ref(0))  # type: ignore[arg-type]  # pyright: ignore  # fixed pattern (uint64_t, uint8_t)
+
+
+def check_Scatter() -> None:
+    # Scatter: a wrong type of T, every form
+    Scatter(t_bool_, t_bool_, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (bool_)
+    Scatter(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e4m3fn_t)
+    Scatter(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e5m2_t)
+    Scatter(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp8_e8m0_t)
+    Scatter(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (hifloat8_t)
+    Scatter(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (int4x2_t)
+    Scatter(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e2m1_t)
+    Scatter(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # count (fp4x2_e1m2_t)
+    Scatter(t_bool_, t_bool_, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (bool_)
+    Scatter(t_int8_t, t_int8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int8_t)
+    Scatter(t_uint8_t, t_uint8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (uint8_t)
+    Scatter(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e4m3fn_t)
+    Scatter(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e5m2_t)
+    Scatter(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp8_e8m0_t)
+    Scatter(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (hifloat8_t)
+    Scatter(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (int4x2_t)
+    Scatter(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e2m1_t)
+    Scatter(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, [1, 0], 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask bits (fp4x2_e1m2_t)
+    Scatter(t_bool_, t_bool_, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (bool_)
+    Scatter(t_int8_t, t_int8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int8_t)
+    Scatter(t_uint8_t, t_uint8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (uint8_t)
+    Scatter(t_fp8_e4m3fn_t, t_fp8_e4m3fn_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e4m3fn_t)
+    Scatter(t_fp8_e5m2_t, t_fp8_e5m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e5m2_t)
+    Scatter(t_fp8_e8m0_t, t_fp8_e8m0_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp8_e8m0_t)
+    Scatter(t_hifloat8_t, t_hifloat8_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (hifloat8_t)
+    Scatter(t_int4x2_t, t_int4x2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (int4x2_t)
+    Scatter(t_fp4x2_e2m1_t, t_fp4x2_e2m1_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e2m1_t)
+    Scatter(t_fp4x2_e1m2_t, t_fp4x2_e1m2_t, t_uint32_t, 1, 1, 1, 1)  # type: ignore[arg-type]  # pyright: ignore  # mask count (fp4x2_e1m2_t)

@@ -17,7 +17,8 @@ Python construct                        masked form (``_ascreg_f`` is the call's
 ``while c: A``                          iterates while any lane's ``c`` holds; lanes whose ``c``
                                         fails leave the loop (inactive until it ends)
 ``for x in range(a, b, s): A``          as Python when ``a, b, s`` agree over the active lanes,
-                                        else a per-lane counted loop (``x`` is ``int64`` lanes)
+                                        else a per-lane counted loop; ``x`` has the type of a
+                                        typed ``a`` (:func:`counter_type`), else ``int64`` lanes
 ``return`` / ``break`` / ``continue``   the active lanes leave (the function / the loop / the
                                         iteration); the statements after them run for the others
 ``x = v``, ``x op= v``                  ``x = where(active, v, x)`` (a merge), also for pointers
@@ -86,6 +87,7 @@ from typing import Any
 
 import numpy as np
 
+from ascreg.errors import AscregError
 from ascreg.machine.memory import Pointer
 from ascreg.machine.simt.engine import Journal, activate, wrap_pointer
 from ascreg.machine.simt.lanes import STATE, DivergenceSignal, Lanes, weak_to_match
@@ -168,12 +170,86 @@ class Loop:
 
 
 class LaneRange:
-    """``range(start, stop, step)`` whose bounds differ between the active lanes."""
+    """``range(start, stop, step)`` whose bounds differ between the active lanes.
 
-    __slots__ = ("start", "step", "stop")
+    *kind* is the counter's integer type (:func:`counter_type`), or None for ``int64`` lanes.
+    """
 
-    def __init__(self, start: Any, stop: Any, step: Any) -> None:
-        self.start, self.stop, self.step = start, stop, step
+    __slots__ = ("kind", "start", "step", "stop")
+
+    def __init__(self, start: Any, stop: Any, step: Any, kind: np.dtype[Any] | None) -> None:
+        self.start, self.stop, self.step, self.kind = start, stop, step, kind
+
+
+def counter_type(bounds: tuple[Any, ...]) -> np.dtype[Any] | None:
+    """Return the integer type of a ``range(start, stop[, step])`` counter: its typed start's.
+
+    A C++ loop ``for (uint32_t i = uint32_t(threadIdx.x); i < n; i += blockDim.x)`` is ported as
+    ``for i in range(uint32_t(threadIdx.x), n, blockDim.x)``: the counter is a ``uint32_t`` in
+    both tiers (a template such as ``Simt::UintDiv<T>`` deduces ``T`` from it, and its arithmetic
+    wraps as C++'s does). A start without a type (a Python ``int``, or ``range(n)``) leaves the
+    counter a Python ``int`` (per thread) or ``int64`` lanes (vectorised).
+
+    Examples
+    --------
+    >>> counter_type((np.uint32(3), 10)), counter_type((3, np.uint32(10))), counter_type((5,))
+    (dtype('uint32'), None, None)
+    """
+    if len(bounds) < 2:
+        return None
+    kind = getattr(bounds[0], "dtype", None)
+    return kind if isinstance(kind, np.dtype) and kind.kind in "iu" else None
+
+
+def typed_range(*bounds: Any) -> Any:
+    """``range(*bounds)`` whose values have the type :func:`counter_type` gives (per thread).
+
+    Raises :class:`~ascreg.errors.AscregError` when a value of the range does not fit that
+    type (C++ would wrap the counter and loop differently).
+
+    Examples
+    --------
+    >>> [type(i).__name__ for i in typed_range(np.uint16(1), 3)], list(typed_range(2))
+    (['uint16', 'uint16'], [0, 1])
+    >>> [i.tolist() for i in typed_range(np.array([7], np.uint32).view(Lanes), 9)]
+    [[7], [8]]
+    >>> list(typed_range(np.uint32(2), -2, -1))
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.AscregError: range(): the loop counter has its start's type uint32, which cannot hold -1 (the C++ counter would wrap): give the start a type that holds every value, or a plain int
+    """
+    counted = range(*bounds)
+    kind = counter_type(bounds)
+    if kind is None:
+        return counted
+    return _typed_values(counted, kind, isinstance(bounds[0], Lanes))
+
+
+def _typed_values(counted: range, kind: np.dtype[Any], varying: bool) -> Iterator[Any]:
+    """Yield the values of *counted* as *kind*, raising at one that *kind* cannot hold.
+
+    One-lane :class:`Lanes` if *varying* (as ``threadIdx.x`` is per thread), else numpy scalars.
+    """
+    info = np.iinfo(kind)
+    for value in counted:
+        _check_fits(kind, np.array([value]), info)
+        yield np.array([value], kind).view(Lanes) if varying else kind.type(value)
+
+
+def _check_fits(kind: np.dtype[Any], values: Arr, info: np.iinfo[Any] | None = None) -> None:
+    """Raise unless every one of the counter's *values* fits *kind*.
+
+    The error names the first value that does not fit (the lowest thread's).
+    """
+    info = np.iinfo(kind) if info is None else info
+    outside = (values < info.min) | (values > info.max)
+    if outside.any():
+        raise AscregError(
+            f"the loop counter has its start's type {kind}, which cannot hold "
+            f"{int(values[np.argmax(outside)])} (the C++ counter would wrap): give the start a "
+            "type that holds every value, or a plain int",
+            call="range()",
+        )
 
 
 _COMPARE = {
@@ -458,12 +534,17 @@ class Frame:
     def range(self, *bounds: Any) -> Any:
         """``range(...)``: a Python range when the bounds agree over the active lanes."""
         if not any(isinstance(b, Lanes) and b.size > 1 for b in bounds):
-            return range(*bounds)
+            return typed_range(*bounds)
+        kind = counter_type(bounds)
         active = self.group.active
         lanes = [np.broadcast_to(np.asarray(b).astype(np.int64), (self.n,)) for b in bounds]
         chosen = [b if active is None else b[active] for b in lanes]
         if all((c == c[0]).all() for c in chosen if c.size):
-            return range(*(int(c[0]) if c.size else 0 for c in chosen))
+            agreed = tuple(int(c[0]) if c.size else 0 for c in chosen)
+            if kind is None:
+                return typed_range(*agreed)
+            first = np.array([agreed[0]], kind).view(Lanes)  # still thread-varying
+            return typed_range(first, *agreed[1:])
         start, stop, step = (
             (np.zeros(self.n, np.int64), lanes[0], np.ones(self.n, np.int64))
             if len(lanes) == 1
@@ -471,7 +552,7 @@ class Frame:
         )
         if (np.asarray(step)[self.full(active)] == 0).any():
             raise DivergenceSignal("range() with a zero step")
-        return LaneRange(start.view(Lanes), stop, step)
+        return LaneRange(start.view(Lanes), stop, step, kind)
 
     def iterate(self, loop: Loop, iterable: Any) -> Any:
         """Return the values of a ``for`` loop: *iterable* itself, or per-lane counting."""
@@ -480,12 +561,16 @@ class Frame:
         return iterable
 
     def _count(self, loop: Loop, lanes: LaneRange) -> Iterator[Any]:
-        value, stop, step = lanes.start, lanes.stop, lanes.step
+        value, stop, step, kind = lanes.start, lanes.stop, lanes.step, lanes.kind
         while True:
             more = np.where(step > 0, value < stop, value > stop).view(Lanes)
             if not self.keep(loop, more):
                 return
-            yield value
+            if kind is None:
+                yield value
+            else:
+                _check_fits(kind, np.asarray(value)[self.full(self.group.active)])
+                yield value.astype(kind).view(Lanes)
             value = (value + step).view(Lanes)
 
     # assignment ------------------------------------------------------------------------------
@@ -1097,11 +1182,25 @@ class _CopyOnAssign(ast.NodeTransformer):
     """``name = v`` -> ``name = _ascreg_rt.copy(v)`` (the tiers that run a kernel as written).
 
     ``while c:`` becomes ``w = _ascreg_rt.watch()`` and ``while _ascreg_rt.turn(w, locals(),
-    names, line) and c:`` (the spin check of :meth:`_Runtime.turn`).
+    names, line) and c:`` (the spin check of :meth:`_Runtime.turn`). ``for x in range(...)``
+    becomes ``for x in _ascreg_rt.range(...)`` (:func:`typed_range`: a typed start types the
+    counter, as in the masked form).
     """
 
     def __init__(self) -> None:
         self.count = 0
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        self.generic_visit(node)
+        iterable = node.iter
+        if (
+            isinstance(iterable, ast.Call)
+            and isinstance(iterable.func, ast.Name)
+            and iterable.func.id == "range"
+            and not iterable.keywords
+        ):
+            node.iter = ast.copy_location(_runtime_call("range", *iterable.args), iterable)
+        return node
 
     def visit_While(self, node: ast.While) -> list[ast.stmt]:
         self.generic_visit(node)
@@ -1195,6 +1294,7 @@ class _Runtime:
     UNBOUND = UNBOUND
     copy = staticmethod(value_copy)
     watch = SpinWatch
+    range = staticmethod(typed_range)
 
     @staticmethod
     def turn(watch: SpinWatch, names: dict[str, Any], assigned: tuple[str, ...], line: int) -> bool:
