@@ -33,6 +33,7 @@ suppress_warnings: list[str] = []
 nitpick_ignore = [
     ("py:class", "FunctionRecord"),
     ("py:class", "ascreg.emit._record.FunctionRecord"),
+    ("py:class", "ascreg.emit._record.Seen"),
 ]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -42,6 +43,7 @@ myst_heading_anchors = 3
 autosummary_generate = False  # ascreg_api writes the pages (Template instances included)
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
+autodoc_preserve_defaults = True  # defaults as the source spells them (`costs=DAV_3510`)
 autodoc_inherit_docstrings = True
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
@@ -56,7 +58,17 @@ import doctest as _doctest  # noqa: E402
 doctest_default_flags = (
     _doctest.ELLIPSIS | _doctest.NORMALIZE_WHITESPACE | _doctest.IGNORE_EXCEPTION_DETAIL
 )
-doctest_global_setup = "import numpy as np\nimport ascreg\n"
+# hypothesis examples in docstrings: no deadline or slow-input health check (a loaded machine
+# would fail them at random), as in the test suite's profiles
+doctest_global_setup = """
+import numpy as np
+import ascreg
+import hypothesis as _hypothesis
+_hypothesis.settings.register_profile(
+    "docs", deadline=None, suppress_health_check=list(_hypothesis.HealthCheck)
+)
+_hypothesis.settings.load_profile("docs")
+"""
 # Each page's examples start from a finalised host runtime (acl state is process-wide).
 doctest_global_cleanup = """
 try:

@@ -101,3 +101,9 @@ def test_a_table_is_a_mapping() -> None:
 def test_the_generated_table_is_up_to_date() -> None:
     tool = ROOT / "tools" / "gen_cost_table.py"
     subprocess.run([sys.executable, str(tool), os.environ["ASC_DEVKIT"], "--check"], check=True)
+
+
+def test_a_table_prints_in_one_short_line() -> None:
+    """The entries' full repr is ~100 KB; printed in a REPL or a signature it must not be."""
+    text = repr(DAV_3510)
+    assert text == f"<CostTable 'dav-3510': {len(DAV_3510)} entries, 1.6 GHz>"

@@ -682,7 +682,7 @@ def ReduceProd(op: BasicOp, dst: Any, src: Any, *rest: Any) -> None:
     (``RA``, ``[dimR, dimA]``) in the 950's order (reduce_prod_3510_impl.h), each ``Mul`` rounded
     once: the ``ReduceSum`` fold with ``Mul`` (:mod:`ascreg.basic._fold`, with its stores into
     ``src`` / ``sharedTmpBuffer``), the last register reduced by neighbouring pairs
-    (:func:`ascreg.basic._fold.pair_product`; rows of at most one register that way at once).
+    (``pair_product``; rows of at most one register that way at once).
     Type: float; ``srcInnerPad`` must be true (rows padded to 32 bytes).
 
     Examples

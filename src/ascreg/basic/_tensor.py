@@ -511,7 +511,7 @@ class LocalTensor(_Subscripted[T]):
 
         The C++ parameter has the template type ``S`` and the body stores
         ``static_cast<T>(value)``: ``SetValue[S](index, value)`` converts *value* to ``S``, then
-        to the element type ``T``, each as a C cast (:func:`~ascreg.c_cast`: integers wrap, floats
+        to the element type ``T``, each as a C cast (``c_cast``: integers wrap, floats
         round once or truncate; a float out of an integer's range is an error). The plain call
         stores *value* only if the element type holds it exactly (a Python number has no C
         type to convert from). See :meth:`GetValue`.

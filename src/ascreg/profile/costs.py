@@ -108,7 +108,7 @@ def _entries(found: Mapping[str, Cost]) -> dict[str, Cost]:
     return dict(found)
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class CostTable(Mapping[str, Cost]):
     """A named, read-only mapping of cost keys to :class:`Cost` (see the module docstring).
 
@@ -149,6 +149,10 @@ class CostTable(Mapping[str, Cost]):
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def __repr__(self) -> str:
+        # the entries' full repr is ~100 KB: too long to read in a REPL, pdb or a signature
+        return f"<CostTable {self.name!r}: {len(self)} entries, {self.clock_ghz} GHz>"
 
     def override(
         self,
