@@ -529,12 +529,7 @@ def Gather(op: BasicOp, dst: Any, src: Any, srcOffset: Any, srcBaseAddr: Any, *r
     [4.0, 3.0, 2.0, 1.0]
     """
     dtype = same_type(op, (dst, "dst"), (src, "src"))
-    offsets_tensor = op.tensor(srcOffset, "srcOffset")
-    if offsets_tensor._dtype() is not uint32_t:
-        raise AscregTypeError(
-            f"srcOffset must be a LocalTensor<uint32_t>, got {offsets_tensor._cpp()}", call=op.name
-        )
-    base = operands.in_range(srcBaseAddr, "srcBaseAddr", 0, (1 << 32) - 1)
+    offsets_tensor, base = _offset_operands(op, srcOffset, srcBaseAddr, "src")
     if len(rest) == 1:
         check_tag(op, dtype, "count")
         lanes = count_lanes(rest[0], width(dtype, False))
@@ -565,28 +560,47 @@ def Gather(op: BasicOp, dst: Any, src: Any, srcOffset: Any, srcBaseAddr: Any, *r
     if rep_.size == 0:
         return
     position = rep_ * lanes.width + lane  # each lane's offset: offsets are consecutive
-    _fits(offsets_tensor, int(position.max()) + 1, "srcOffset")
     ctx = current_block()
-    with ctx.on_pipe(Pipe.PIPE_V):
-        offsets = offsets_tensor.GetPhyAddr()[position].astype(np.int64)
-    limit = _OFFSET_LIMIT.get(dtype.size, 1 << 32)
-    bad = (offsets % dtype.size != 0) | (offsets >= limit) | (base % dtype.size != 0)
-    if bad.any():
-        undefined_behaviour(
-            UndefinedBehaviourError(
-                f"srcOffset {int(offsets[np.argmax(bad)])} (srcBaseAddr {base}) is not a multiple "
-                f"of sizeof(T) = {dtype.size} or is past the 950's {limit - 1}",
-                call=op.name,
-            )
-        )
+    offsets = _read_offsets(op, offsets_tensor, position, base, dtype, "src")
     # the VF shifts each offset to an element index and keeps its low 16 bits (8/16-bit types)
-    index = base // dtype.size + (offsets % limit) // dtype.size
+    index = base // dtype.size + (offsets % _OFFSET_LIMIT.get(dtype.size, 1 << 32)) // dtype.size
     target = elements(dst_stream, lanes, rep_, lane)
     _fits(dst, int(target.max()) + 1, "dst")
     _apart(op, [(dst, int(target.max()) + 1)], [(src, src.GetSize())])
     with ctx.on_pipe(Pipe.PIPE_V):
         values = src.GetPhyAddr()[index]
     _scatter(dst_stream, target, values)
+
+
+def _offset_operands(op: BasicOp, tensor: Any, base: Any, side: str) -> tuple[Any, int]:
+    """Check ``{side}Offset`` (a LocalTensor<uint32_t>) and ``{side}BaseAddr`` (32 bits)."""
+    offsets_tensor = op.tensor(tensor, f"{side}Offset")
+    if offsets_tensor._dtype() is not uint32_t:
+        raise AscregTypeError(
+            f"{side}Offset must be a LocalTensor<uint32_t>, got {offsets_tensor._cpp()}",
+            call=op.name,
+        )
+    return offsets_tensor, operands.in_range(base, f"{side}BaseAddr", 0, (1 << 32) - 1)
+
+
+def _read_offsets(
+    op: BasicOp, offsets_tensor: Any, position: Any, base: int, dtype: Any, side: str
+) -> Any:
+    """Read the byte offsets of the active lanes (on PIPE_V) and check each is one of ``T``."""
+    _fits(offsets_tensor, int(position.max()) + 1, f"{side}Offset")
+    with current_block().on_pipe(Pipe.PIPE_V):
+        offsets = offsets_tensor.GetPhyAddr()[position].astype(np.int64)
+    limit = _OFFSET_LIMIT.get(dtype.size, 1 << 32)
+    bad = (offsets % dtype.size != 0) | (offsets >= limit) | (base % dtype.size != 0)
+    if bad.any():
+        undefined_behaviour(
+            UndefinedBehaviourError(
+                f"{side}Offset {int(offsets[np.argmax(bad)])} ({side}BaseAddr {base}) is not a "
+                f"multiple of sizeof(T) = {dtype.size} or is past the 950's {limit - 1}",
+                call=op.name,
+            )
+        )
+    return offsets
 
 
 # ---- GatherMask ----------------------------------------------------------------------------------
@@ -765,12 +779,7 @@ def Scatter(op: BasicOp, dst: Any, src: Any, dstOffset: Any, dstBaseAddr: Any, *
     [0.0, 3.0, 2.0, 1.0, 0.0]
     """
     dtype = same_type(op, (dst, "dst"), (src, "src"))
-    offsets_tensor = op.tensor(dstOffset, "dstOffset")
-    if offsets_tensor._dtype() is not uint32_t:
-        raise AscregTypeError(
-            f"dstOffset must be a LocalTensor<uint32_t>, got {offsets_tensor._cpp()}", call=op.name
-        )
-    base = operands.in_range(dstBaseAddr, "dstBaseAddr", 0, (1 << 32) - 1)
+    offsets_tensor, base = _offset_operands(op, dstOffset, dstBaseAddr, "dst")
     if len(rest) == 1:
         check_tag(op, dtype, "count")
         lanes = count_lanes(rest[0], width(dtype, False))
@@ -793,22 +802,10 @@ def Scatter(op: BasicOp, dst: Any, src: Any, dstOffset: Any, dstBaseAddr: Any, *
     if rep_.size == 0:
         return
     position = rep_ * lanes.width + lane  # each lane's offset: offsets are consecutive
-    _fits(offsets_tensor, int(position.max()) + 1, "dstOffset")
     source = elements(src_stream, lanes, rep_, lane)
     _fits(src, int(source.max()) + 1, "src")
     ctx = current_block()
-    with ctx.on_pipe(Pipe.PIPE_V):
-        offsets = offsets_tensor.GetPhyAddr()[position].astype(np.int64)
-    limit = _OFFSET_LIMIT.get(dtype.size, 1 << 32)
-    bad = (offsets % dtype.size != 0) | (offsets >= limit) | (base % dtype.size != 0)
-    if bad.any():
-        undefined_behaviour(
-            UndefinedBehaviourError(
-                f"dstOffset {int(offsets[np.argmax(bad)])} (dstBaseAddr {base}) is not a multiple "
-                f"of sizeof(T) = {dtype.size} or is past the 950's {limit - 1}",
-                call=op.name,
-            )
-        )
+    offsets = _read_offsets(op, offsets_tensor, position, base, dtype, "dst")
     if np.unique(offsets).size < offsets.size:
         undefined_behaviour(
             UndefinedBehaviourError(
