@@ -1034,8 +1034,11 @@ class FunctionEmitter:
         if isinstance(node, ast.Name):
             if node.id in self.locals:
                 return self.locals[node.id]
-            if node.id in self.template_params or node.id in getattr(self, "owner_types", ()):
+            if node.id in self.template_params:
                 return TypeName(node.id)
+            if node.id in getattr(self, "owner_types", ()):
+                assert isinstance(self.owner, ClassEmitter)
+                return TypeName(node.id, self.owner.rep[node.id])
             return resolve_global(node.id, self.globals, self.filename)
         if isinstance(node, ast.Attribute):
             owner = self.owner
@@ -1044,7 +1047,8 @@ class FunctionEmitter:
                 and isinstance(owner, ClassEmitter)
                 and node.attr in owner.type_params
             ):
-                return TypeName(node.attr)  # a type parameter of the class template
+                # a type parameter of the class template (a cast T(x) casts to it)
+                return TypeName(node.attr, owner.rep[node.attr])
             base = self._resolve(node.value)
             if isinstance(base, ModuleAlias):
                 module_value = self._value_of(node)
@@ -1476,6 +1480,14 @@ class FunctionEmitter:
         if local.alias is not None:
             return f"{local.alias} = {self._expr(value)[0]};"
         declaring = (name in self._direct and name not in self.declared) or name in self._per_block
+        if name in self._per_block and not (
+            isinstance(value, ast.Call) and self._template_class(value.func) is not None
+        ):
+            raise self.where.error(
+                stmt,
+                f"`{name}` holds an instance of a class template, whose instantiation is its "
+                "C++ type: construct it in the statement that declares it",
+            )
         spelled = self._spell(local.ctype, local.seen)
         if not declaring:
             if self._constructs(value, local.ctype) and not self._has_args(value):
