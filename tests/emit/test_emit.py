@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import inspect
 import io
 import json
@@ -281,6 +282,43 @@ def picks(n: int) -> int:
     return int(helper(n))
 
 
+class Filler:
+    """A class template over its element type: ``Filler(float32_t)`` is ``Filler<float>``."""
+
+    def __init__(self, T: Any) -> None:
+        self.T = T
+
+    def Run(self) -> None:
+        reg = Reg.RegTensor[self.T]()
+        mask = Reg.CreateMask[self.T]()
+        Reg.Duplicate(reg, self.T(1), mask)
+
+
+@__simd_vf__
+def fill_outside(wide: int) -> None:
+    if wide:  # noqa: SIM108 (the ternary is fill_picked)
+        filler = Filler(float32_t)  # inexpressible: its instantiation is its C++ type
+    else:
+        filler = Filler(uint16_t)
+    filler.Run()
+
+
+@__simd_vf__
+def fill_picked(wide: int) -> None:
+    filler = Filler(float32_t) if wide else Filler(uint16_t)  # inexpressible: two C++ types
+    filler.Run()
+
+
+@__simd_vf__
+def fill_inside(wide: int) -> None:
+    if wide:
+        filler = Filler(float32_t)
+        filler.Run()
+    else:
+        filler = Filler(uint16_t)
+        filler.Run()
+
+
 @__simd_vf__
 def never_bound(n: int) -> int:
     total = 0
@@ -301,6 +339,8 @@ CASES = {
     keywords: lambda: keywords(UnifiedBuffer().alloc(float32_t, 64)),
     picks: lambda: picks(1),
     never_bound: lambda: never_bound(0),
+    fill_outside: lambda: (fill_outside(1), fill_outside(0)),
+    fill_picked: lambda: (fill_picked(1), fill_picked(0)),
 }
 
 
@@ -534,3 +574,46 @@ def test_kernel_spellings(tmp_path: Path) -> None:
     )
     if COMPILER is not None:
         assert syntax_errors({"kernel_style": text}, tmp_path) == {"kernel_style": []}
+
+
+def test_a_class_constructed_with_dtypes_is_a_class_template(tmp_path: Path) -> None:
+    # the cast port: Kernel(half, int32_t, n) in one branch, Kernel(float32_t, int16_t, n) in
+    # the other; C++'s Kernel<SrcT, DstT, totalLength>, declared in each branch
+    path = Path(__file__).resolve().parent.parent / "examples" / "reg" / "test_cast.py"
+    spec = importlib.util.spec_from_file_location("emit_class_template_cast", path)
+    assert spec is not None and spec.loader is not None
+    port = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = port  # inspect finds the class's source through its module
+    sys.path.insert(0, str(path.parent.parent.parent))  # the port imports example_checks
+    try:
+        spec.loader.exec_module(port)
+    finally:
+        sys.path.remove(str(path.parent.parent.parent))
+
+    def both_scenarios() -> None:
+        for scenario in (1, 2):
+            port.scenarioNum = scenario
+            port.main(port.gen_golden_data_simple(scenario, 0)[0].reshape(-1))
+        port.scenarioNum = 1
+
+    text = emit_quietly(port.cast, run=both_scenarios)
+    assert "template <typename SrcT, typename DstT, uint32_t totalLength>\nclass Kernel {" in text
+    assert "    AscendC::GlobalTensor<SrcT> xGm;\n    AscendC::GlobalTensor<DstT> yGm;\n" in text
+    assert "AscendC::LocalTensor<DstT> yLocal = ubAllocator.Alloc<DstT, totalLength>();" in text
+    assert "Kernel(" not in text  # the constructor only stored the template arguments
+    assert "constexpr uint32_t totalLength = 256;" in text
+    assert "        Kernel<half, int32_t, totalLength> kernel;\n        kernel.Init(x, y);" in text
+    assert "        Kernel<float, int16_t, totalLength> kernel;\n        kernel.Init(x, y);" in text
+    if COMPILER is not None:
+        assert syntax_errors({"cast": text}, tmp_path) == {"cast": []}
+
+
+def test_a_class_template_is_declared_in_each_branch(tmp_path: Path) -> None:
+    # fill_outside (above) uses the variable after the branches: an error naming its line
+    inside = emit_quietly(fill_inside, run=lambda: (fill_inside(1), fill_inside(0)))
+    assert "template <typename T>\nclass Filler {" in inside
+    assert "AscendC::Reg::Duplicate(reg, static_cast<T>(1), mask);" in inside
+    assert "        Filler<float> filler;\n        filler.Run();" in inside
+    assert "        Filler<uint16_t> filler;\n        filler.Run();" in inside
+    if COMPILER is not None:
+        assert syntax_errors({"fill_inside": inside}, tmp_path) == {"fill_inside": []}

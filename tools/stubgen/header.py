@@ -189,7 +189,9 @@ def token_type(token: str) -> str:
     kind = getattr(enums, token, None)
     if isinstance(kind, type) and issubclass(kind, enum.Enum):
         return enum_name(kind)
-    return "auto"  # a mode struct (``&mode``) or a CastTrait
+    if token == "CastTrait":  # by reference, as the toolchain takes it (C++17 has no class NTTPs)
+        return "const AscendC::Reg::CastTrait&"
+    return "auto"  # a mode struct (``&mode``)
 
 
 def token_default(token: str) -> str:

@@ -142,6 +142,10 @@ class Recording:
         self.instances: dict[type, dict[str, Seen]] = {}
         """The members of the instances of each user class the traced frames held (a dataclass
         the kernel only passes on has no traced method: its members are seen here)."""
+        self.instantiations: dict[tuple[str, str], dict[Binding, dict[str, Seen]]] = {}
+        """The same per binding of the members holding scalar types (a class template's
+        instantiation: ``Kernel(half, int32_t, n)`` stores ``half`` and ``int32_t``), by the file
+        and qualified name of the class (a test port is imported twice: two class objects)."""
 
     def bindings(self, filename: str, qualname: str) -> dict[Binding, FunctionRecord]:
         """Return the records of one function, by template binding (empty: it never ran)."""
@@ -166,10 +170,13 @@ class Recording:
                     *((n, frame.f_globals.get(n)) for n in code.co_names),
                     *((n, local.get(n)) for n in code.co_varnames[: code.co_argcount]),
                 )
-                if isinstance(value, type)
-                and (issubclass(value, Scalar) or hasattr(value, "cpp_name"))
+                if _is_type(value)
             )
         )
+        if code.co_argcount and code.co_varnames[0] == "self":
+            binding = tuple(
+                sorted({*binding, *type_members(local.get("self"))}, key=lambda b: b[0])
+            )
         rec = self.functions.setdefault(_key(code), {}).setdefault(binding, FunctionRecord())
         rec.calls += 1
         for name in code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]:
@@ -193,8 +200,11 @@ class Recording:
     def _instance(self, value: Any, members: dict[str, Seen] | None) -> None:
         """Record the members of a user class instance (per class, and as *members* of ``self``)."""
         by_class = self.instances.setdefault(type(value), {})
+        instantiations = self.instantiations.setdefault(class_key(type(value)), {})
+        by_binding = instantiations.setdefault(type_members(value), {})
         for member, held in vars(value).items():
             by_class.setdefault(member, Seen()).add(held)
+            by_binding.setdefault(member, Seen()).add(held)
             if members is not None:
                 members.setdefault(member, Seen()).add(held)
 
@@ -219,6 +229,24 @@ class Recording:
             return local
 
         return trace
+
+
+def class_key(cls: type) -> tuple[str, str]:
+    """Return a class by its source file and qualified name."""
+    module = sys.modules.get(cls.__module__)
+    return str(getattr(module, "__file__", "")), cls.__qualname__
+
+
+def _is_type(value: Any) -> bool:
+    """Return whether *value* is a scalar or SIMT vector type (``half``, ``half2``)."""
+    return isinstance(value, type) and (issubclass(value, Scalar) or hasattr(value, "cpp_name"))
+
+
+def type_members(value: Any) -> Binding:
+    """Return the members of a user class instance that hold scalar types, sorted by name."""
+    if not _is_user_instance(value):
+        return ()
+    return tuple(sorted((m, v) for m, v in vars(value).items() if _is_type(v)))
 
 
 def _is_user_instance(value: Any) -> bool:

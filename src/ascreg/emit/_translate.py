@@ -33,7 +33,7 @@ from ascreg.emit._ctype import (
     int_type,
     scalar,
 )
-from ascreg.emit._record import FunctionRecord, Recording, Seen, _unwrap
+from ascreg.emit._record import Binding, FunctionRecord, Recording, Seen, _unwrap, class_key
 from ascreg.errors import UnsupportedError
 from ascreg.machine import constants as _machine_constants
 
@@ -285,6 +285,7 @@ class Program:
     busy: set[Any] = attrs.field(factory=set)
     functions: list[str] = attrs.field(factory=list)
     """The names of the emitted functions and classes, in order (the round trip compares them)."""
+    classes: dict[Any, ClassEmitter] = attrs.field(factory=dict)
 
     def text(self) -> str:
         """Return the whole C++ translation unit."""
@@ -325,13 +326,21 @@ class Program:
 
     def user_class(self, cls: type) -> str:
         """Emit the class *cls* with the methods the run called; return its name."""
-        key = ("class", cls.__module__, inspect.getsourcefile(cls), cls.__qualname__)
+        key = ("class", inspect.getsourcefile(cls), cls.__qualname__)  # a port imported twice
         if key in self.done:
             return str(self.done[key])
         self.done[key] = cls.__name__
-        self.parts.append(ClassEmitter(self, cls).emit())
+        emitter = ClassEmitter(self, cls)
+        self.classes[key] = emitter
+        self.parts.append(emitter.emit())
         self.functions.append(cls.__name__)
         return cls.__name__
+
+    def class_template(self, cls: type) -> ClassEmitter | None:
+        """Return the emitter of *cls* (emitting it first) when it is a class template."""
+        self.user_class(cls)
+        emitter = self.classes.get(("class", inspect.getsourcefile(cls), cls.__qualname__))
+        return emitter if emitter is not None and emitter.params else None
 
     def constant(self, const: Constant, where: Where, node: ast.AST) -> str:
         """Emit a module-level number as ``constexpr``; return its name."""
@@ -614,6 +623,8 @@ class FunctionEmitter:
         self.name = found.name
         self.globals: dict[str, Any] = {**self.func.__globals__, **_closure(self.func)}
         self.records = program.record_of(self.filename, self.qualname)
+        if isinstance(owner, ClassEmitter):
+            self.records = owner.normalise(self.records)  # every instantiation, written as one
         self.merged = FunctionRecord()
         for rec in self.records.values():
             self.merged.merge(rec)
@@ -637,6 +648,15 @@ class FunctionEmitter:
         params = self._parameters(template)
         self.scopes = Scopes(self.fdef, set(self.locals))
         self.constants_used = _template_names(self.fdef)
+        for node in ast.walk(self.fdef):  # a value argument of a class template: a constant
+            made = self._template_class(node.func) if isinstance(node, ast.Call) else None
+            if made is not None:
+                assert isinstance(node, ast.Call)
+                for i, param in made.positions.items():
+                    if param not in made.type_params and i < len(node.args):
+                        self.constants_used |= {
+                            n.id for n in ast.walk(node.args[i]) if isinstance(n, ast.Name)
+                        }
         self._find_aliases()
         self._locals()
         body = self._body()
@@ -745,6 +765,8 @@ class FunctionEmitter:
         args = [*self.fdef.args.args, *self.fdef.args.kwonlyargs]
         if self.owner is not None:
             args = args[1:]  # self
+        if isinstance(self.owner, ClassEmitter) and self.fdef.name == "__init__":
+            args = [a for i, a in enumerate(args) if i not in self.owner.positions]
         typed: list[str] = []
         for arg in args:
             seen = self.merged.params.get(arg.arg)
@@ -753,6 +775,9 @@ class FunctionEmitter:
         self.template_params = [*template, *typed]
         self.type_params = set(typed)
         self._substitution()
+        if isinstance(self.owner, ClassEmitter):
+            for dtype, name in self.owner.subst.items():
+                self.subst.setdefault(dtype, name)
         self._element_templates(args)
         for dtype, alias in getattr(self, "aliases", {}).items():
             if dtype not in self.subst:
@@ -923,6 +948,26 @@ class FunctionEmitter:
 
     def _find_aliases(self) -> None:
         """``r = Ref(p)`` with *p* a parameter used nowhere else: C++ passes *p* itself."""
+        self.owner_types: set[str] = set()
+        owner = self.owner
+        for stmt in self.fdef.body if isinstance(owner, ClassEmitter) else ():
+            # `SrcT = self.SrcT` of a class template's parameter: the parameter itself
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and _is_self_attribute(stmt.value)
+                and stmt.value.attr == stmt.targets[0].id  # type: ignore[attr-defined]
+                and stmt.targets[0].id in owner.params
+                and sum(s.binds for s in self.scopes.sites.get(stmt.targets[0].id, [])) == 1
+            ):
+                name = stmt.targets[0].id
+                self.aliased_statements.add(id(stmt))
+                if name in owner.type_params:
+                    self.owner_types.add(name)
+                else:
+                    value = owner.values[name]
+                    self.locals[name] = Local(name, value.ctype, value.seen, alias=name)
         for stmt in self.fdef.body:
             if not (
                 isinstance(stmt, ast.Assign)
@@ -949,6 +994,13 @@ class FunctionEmitter:
                 self.locals[target] = Local(target, inner, seen, alias=param)
                 self.aliased_statements.add(id(stmt))
 
+    def _template_class(self, func: ast.expr) -> ClassEmitter | None:
+        """Return the emitter of the class template *func* names (None: not one)."""
+        resolved = self._resolve(func)
+        if isinstance(resolved, UserClass):
+            return self.program.class_template(resolved.cls)
+        return None
+
     def _is_ref_call(self, call: ast.Call) -> bool:
         resolved = self._resolve(call.func)
         return (
@@ -960,7 +1012,7 @@ class FunctionEmitter:
     def _locals(self) -> None:
         """Give every local its C++ type from the run."""
         for name, sites in self.scopes.sites.items():
-            if name in self.locals or not any(s.binds for s in sites):
+            if name in self.locals or name in self.owner_types or not any(s.binds for s in sites):
                 continue
             seen = self.merged.locals.get(name)
             node = next(s.node for s in sites if s.binds)
@@ -984,8 +1036,19 @@ class FunctionEmitter:
                 return self.locals[node.id]
             if node.id in self.template_params:
                 return TypeName(node.id)
+            if node.id in getattr(self, "owner_types", ()):
+                assert isinstance(self.owner, ClassEmitter)
+                return TypeName(node.id, self.owner.rep[node.id])
             return resolve_global(node.id, self.globals, self.filename)
         if isinstance(node, ast.Attribute):
+            owner = self.owner
+            if (
+                self._is_self(node.value)
+                and isinstance(owner, ClassEmitter)
+                and node.attr in owner.type_params
+            ):
+                # a type parameter of the class template (a cast T(x) casts to it)
+                return TypeName(node.attr, owner.rep[node.attr])
             base = self._resolve(node.value)
             if isinstance(base, ModuleAlias):
                 module_value = self._value_of(node)
@@ -1025,6 +1088,7 @@ class FunctionEmitter:
         """Return declarations that must go before a statement (names bound in a nested block)."""
         plan: dict[tuple[tuple[int, int], ...], list[str]] = {}
         self._direct: set[str] = set()
+        self._per_block: set[str] = set()
         for name, local in self.locals.items():
             if local.alias is not None or name in self._param_names():
                 continue
@@ -1040,12 +1104,43 @@ class FunctionEmitter:
                         "variable of a for loop to the loop)",
                     )
                 continue
+            pyclass = local.ctype.pyclass if local.ctype.kind == "class" else None
+            if pyclass is not None and self.program.class_template(pyclass) is not None:
+                self._declare_per_block(name)
+                continue
             at, direct = self.scopes.declaration(name)
             if direct:
                 self._direct.add(name)
             else:
                 plan.setdefault(at, []).append(name)
         return plan
+
+    def _declare_per_block(self, name: str) -> None:
+        """Declare an instance of a class template where it is constructed, in each block.
+
+        The instantiation is its type (``Kernel<half, int32_t, n>``): a port that picks it at
+        run time (``if c: k = Kernel(half, ...) else: k = Kernel(float, ...)``) declares the
+        variable in each branch, and uses it there only.
+        """
+        sites = self.scopes.sites[name]
+        binds = [s for s in sites if s.binds]
+        blocks = [(*b.path[:-1], (b.path[-1][0], -1)) for b in binds]
+        ok = len(set(blocks)) == len(blocks)
+        for use in (s for s in sites if not s.binds):
+            ok = ok and any(
+                len(use.path) >= len(b.path)
+                and use.path[: len(b.path) - 1] == b.path[:-1]
+                and use.path[len(b.path) - 1][0] == b.path[-1][0]
+                and use.path[len(b.path) - 1][1] > b.path[-1][1]
+                for b in binds
+            )
+        if not ok:
+            raise self.where.error(
+                binds[0].node,
+                f"`{name}` holds an instance of a class template, whose instantiation is its "
+                "C++ type: construct it once in each block that uses it",
+            )
+        self._per_block.add(name)
 
     def _param_names(self) -> set[str]:
         return {a.arg for a in (*self.fdef.args.args, *self.fdef.args.kwonlyargs)}
@@ -1351,6 +1446,8 @@ class FunctionEmitter:
                 return []  # the member is constructed with its object
             if isinstance(self.owner, ClassEmitter) and target.attr in self.owner.static:
                 return []  # a static constexpr member: its value is in the class
+            if isinstance(self.owner, ClassEmitter) and target.attr in self.owner.params:
+                return []  # a template argument of the class
             return [f"{self._member(target.attr)} = {self._expr(stmt.value)[0]};"]
         if isinstance(target, ast.Attribute) and target.attr == "value":
             base = self._resolve(target.value)
@@ -1382,7 +1479,15 @@ class FunctionEmitter:
             )
         if local.alias is not None:
             return f"{local.alias} = {self._expr(value)[0]};"
-        declaring = name in self._direct and name not in self.declared
+        declaring = (name in self._direct and name not in self.declared) or name in self._per_block
+        if name in self._per_block and not (
+            isinstance(value, ast.Call) and self._template_class(value.func) is not None
+        ):
+            raise self.where.error(
+                stmt,
+                f"`{name}` holds an instance of a class template, whose instantiation is its "
+                "C++ type: construct it in the statement that declares it",
+            )
         spelled = self._spell(local.ctype, local.seen)
         if not declaring:
             if self._constructs(value, local.ctype) and not self._has_args(value):
@@ -1411,6 +1516,12 @@ class FunctionEmitter:
             assert isinstance(value, ast.Call)
             if isinstance(value.func, ast.Subscript):  # the type as written: Class<args>
                 spelled = self._expr(value.func.value)[0] + self._template_args(value.func)
+            made = self._template_class(value.func)
+            if made is not None:  # Kernel(half, int32_t, n): Kernel<half, int32_t, n> k;
+                template = [self._template_arg(value.args[i]) for i in sorted(made.positions)]
+                rest = [a for i, a in enumerate(value.args) if i not in made.positions]
+                spelled = f"{spelled}<{', '.join(template)}>"
+                value = ast.Call(func=value.func, args=rest, keywords=value.keywords)
             if value.args:
                 args = ", ".join(self._expr(a)[0] for a in value.args)
                 return f"{spelled} {name}({args});"
@@ -1590,6 +1701,8 @@ class FunctionEmitter:
 
     def _member(self, attr: str) -> str:
         owner = self.owner
+        if isinstance(owner, ClassEmitter) and attr in owner.params:
+            return attr  # a template parameter of the class
         if isinstance(owner, ClassEmitter) and (attr in owner.static or attr in owner.constants):
             # a compile-time member (a class template's value parameter in C++)
             return f"{self.owner.cls.__name__}::{attr}" if attr in self.locals else attr
@@ -2464,6 +2577,16 @@ class ClassEmitter:
         """The numbers the class body binds: ``static constexpr`` members."""
         self.methods: dict[str, str] = {}
         self.order = [n.name for n in found.body if isinstance(n, ast.FunctionDef)]
+        self.params: list[str] = []
+        """The template parameters of a class template: the members its constructor stores
+        types in (``typename``) or numbers read as template arguments, in constructor order."""
+        self.type_params: set[str] = set()
+        self.positions: dict[int, str] = {}
+        """The constructor argument (``self`` not counted) each template parameter is passed as."""
+        self.subst: Subst = {}
+        self.rep: dict[str, Any] = {}
+        """The instantiation the class is written from (its dtypes are spelled as the parameters)."""
+        self._template()
 
     def emit(self) -> str:
         """Return the C++ class (a ``struct`` of its fields when the run called no method of it)."""
@@ -2476,12 +2599,13 @@ class ClassEmitter:
         module = sys.modules.get(self.cls.__module__)
         constants = self._class_constants(module)
         for name in self.order:
-            if self._ran(name):
+            if self._ran(name) and not (name == "__init__" and self._trivial_constructor()):
                 self.method(name, "kernel")
         public = [self.methods[n] for n in self.order if n in self.methods]
         names = {n.id for n in ast.walk(self.cdef) if isinstance(n, ast.Name)}
         aliases = _type_aliases(names, vars(module) if module else {}, self.filename)
         subst = {d: self.program.type_alias(TypeAlias(a, d)) for d, a in aliases.items()}
+        subst.update(self.subst)
         defaults = self._defaults(module)
         fields = []
         for m in self.members.values():
@@ -2501,12 +2625,84 @@ class ClassEmitter:
             for text in public:
                 lines += ["    " + line if line else line for line in text.splitlines()]
             return "\n".join([*lines, *fields, "};"])
-        lines = [f"class {self.cls.__name__} {{", "public:", *constants]
+        lines = [*self._template_head(), f"class {self.cls.__name__} {{", "public:", *constants]
         for text in public:
             lines += ["    " + line if line else line for line in text.splitlines()]
         if fields:
             lines += ["private:", *fields]
         return "\n".join([*lines, "};"])
+
+    def _template(self) -> None:
+        """Find the template parameters: ``Kernel(half, int32_t, n)`` is ``Kernel<half, int32_t, n>``.
+
+        The members holding scalar types (set from constructor parameters) are ``typename``
+        parameters; a number the constructor stores in a member read as a template argument
+        is a value parameter. Each method and member is recorded per instantiation; the class
+        is written from the first instantiation whose types are distinct, every other one
+        mapped onto it parameter by parameter.
+        """
+        rec = self.program.recording
+        found = rec.instantiations.get(class_key(self.cls), {}) if rec is not None else {}
+        bindings = [dict(b) for b in found if b]
+        if not bindings:
+            return
+        init = next(
+            (n for n in self.cdef.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
+            None,
+        )
+        ctor = [a.arg for a in init.args.args[1:]] if init is not None else []
+        sources: dict[str, str] = {}
+        for node in ast.walk(_split_tuple_assignments(init)) if init is not None else ():
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and _is_self_attribute(node.targets[0])
+                and isinstance(node.value, ast.Name)
+                and node.value.id in ctor
+            ):
+                sources.setdefault(node.value.id, node.targets[0].attr)  # type: ignore[attr-defined]
+        typed = set().union(*bindings)
+        constant = _template_members(self.cdef)
+        for i, param in enumerate(ctor):
+            member = sources.get(param)
+            if member is None or not (member in typed or member in constant):
+                continue
+            self.params.append(member)
+            self.positions[i] = member
+        missing = typed - set(self.params)
+        if missing:
+            raise self.where.error(
+                self.cdef,
+                f"member `{sorted(missing)[0]}` holds a type the constructor was not passed: a "
+                "class template takes its type arguments where it is constructed",
+            )
+        self.type_params = typed
+        self.rep = next((b for b in bindings if len(set(b.values())) == len(b)), bindings[0])
+        self.subst = {dtype: name for name, dtype in self.rep.items()}
+
+    def _mapping(self, binding: Binding) -> dict[Any, Any]:
+        """Map the dtypes of one instantiation onto those of the one the class is written from."""
+        held = dict(binding)
+        return {held[n]: self.rep[n] for n in self.type_params if n in held}
+
+    def normalise(self, records: dict[Binding, FunctionRecord]) -> dict[Binding, FunctionRecord]:
+        """Merge a method's records of every instantiation into the one the class is written from."""
+        if not self.type_params:
+            return records
+        out: dict[Binding, FunctionRecord] = {}
+        for binding, rec in records.items():
+            mapping = self._mapping(binding)
+            key = tuple((n, self.rep.get(n, v)) for n, v in binding)
+            new = FunctionRecord(calls=rec.calls, returns=_retype_seen(rec.returns, mapping))
+            for mine, theirs in (
+                (new.params, rec.params),
+                (new.locals, rec.locals),
+                (new.members, rec.members),
+            ):
+                for name, seen in theirs.items():
+                    mine[name] = _retype_seen(seen, mapping)
+            out.setdefault(key, FunctionRecord()).merge(new)
+        return out
 
     def _class_constants(self, module: types.ModuleType | None) -> list[str]:
         """Return ``static constexpr`` members for the numbers the class body binds (``N = 8``)."""
@@ -2553,22 +2749,70 @@ class ClassEmitter:
                 continue  # not a constant expression: the field has no default in C++
         return out
 
+    def _template_head(self) -> list[str]:
+        if not self.params:
+            return []
+        spelled = []
+        for name in self.params:
+            if name in self.type_params:
+                spelled.append(f"typename {name}")
+            else:
+                value = self.values[name]
+                spelled.append(f"{value.ctype.spell({}, ints=_int_spelling(value))} {name}")
+        return ["template <" + ", ".join(spelled) + ">"]
+
     def _ran(self, name: str) -> bool:
         rec = self.program.recording
         if rec is None:
             return False
         return rec.merged(self.filename, f"{self.cls.__qualname__}.{name}").calls > 0
 
+    def _trivial_constructor(self) -> bool:
+        """``__init__`` only stores the template arguments: C++ constructs the class with none."""
+        init = next(
+            (n for n in self.cdef.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
+            None,
+        )
+        if init is None or not self.params:
+            return False
+        if len(init.args.args) - 1 != len(self.positions):
+            return False
+        body = _split_tuple_assignments(init).body
+        return all(
+            (
+                isinstance(s, ast.Assign)
+                and len(s.targets) == 1
+                and _is_self_attribute(s.targets[0])
+                and s.targets[0].attr in self.params  # type: ignore[attr-defined]
+            )
+            or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+            for s in body
+        )
+
     def _members(self) -> None:
         rec = self.program.recording
         total = FunctionRecord()
         if rec is not None:
             for name in self.order:
-                total.merge(rec.merged(self.filename, f"{self.cls.__qualname__}.{name}"))
-            for member, seen in rec.instances.get(self.cls, {}).items():
-                total.members.setdefault(member, Seen()).merge(seen)
+                by_binding = rec.bindings(self.filename, f"{self.cls.__qualname__}.{name}")
+                for one in self.normalise(by_binding).values():
+                    total.merge(one)
+            if self.type_params:
+                for binding, held in rec.instantiations.get(class_key(self.cls), {}).items():
+                    mapping = self._mapping(binding)
+                    for member, seen in held.items():
+                        total.members.setdefault(member, Seen()).merge(_retype_seen(seen, mapping))
+            else:
+                for member, seen in rec.instances.get(self.cls, {}).items():
+                    total.members.setdefault(member, Seen()).merge(seen)
         constant = _template_members(self.cdef)
+        self.values: dict[str, Local] = {}
         for member, seen in total.members.items():
+            if member in self.params:
+                if member not in self.type_params:
+                    ctype = _one_type(seen, f"member `{member}`", self.cdef, self.where)
+                    self.values[member] = Local(member, ctype, seen)
+                continue  # a template parameter, not a member
             ctype = _one_type(seen, f"member `{member}`", self.cdef, self.where)
             self.members[member] = Local(member, ctype, seen)
             if (
@@ -2591,6 +2835,23 @@ class ClassEmitter:
         self.methods[name] = ""
         emitter = FunctionEmitter(self.program, func, context, self)
         self.methods[name] = emitter.emit()
+
+
+def _retype(ctype: CType, mapping: dict[Any, Any]) -> CType:
+    """Return *ctype* with its dtypes replaced as *mapping* says (one instantiation onto another)."""
+    if not mapping:
+        return ctype
+    inner = _retype(ctype.inner, mapping) if ctype.inner is not None else None
+    return attrs.evolve(
+        ctype,
+        dtype=mapping.get(ctype.dtype, ctype.dtype) if ctype.dtype is not None else None,
+        inner=inner,
+        args=tuple(mapping.get(a, a) if isinstance(a, type) else a for a in ctype.args),
+    )
+
+
+def _retype_seen(seen: Seen, mapping: dict[Any, Any]) -> Seen:
+    return Seen({_retype(t, mapping) for t in seen.types}, seen.low, seen.high)
 
 
 def _is_dataclass_decorator(node: ast.expr) -> bool:

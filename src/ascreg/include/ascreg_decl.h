@@ -2372,7 +2372,7 @@ __simd_callee__ inline AscendC::Reg::MaskReg MoveMask()
     return {};
 }
 // Reg.Cast: dtypes (T, U); source docs/zh/api/SIMD-API/基础API/Reg矢量计算/类型转换/Cast.md
-template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, auto t0 = AscendC::Reg::castTrait, typename U0, typename U1>
+template <typename T0 = AscendC::DefaultType, typename T1 = AscendC::DefaultType, const AscendC::Reg::CastTrait& t0 = AscendC::Reg::castTrait, typename U0, typename U1>
 __simd_callee__ inline void Cast(U0& dst, U1& src, AscendC::Reg::MaskReg& mask)
 {
     static_assert(ascreg_detail::is_reg<U0>::value, "AscendC::Reg::Cast: argument of role T is not a RegTensor");
