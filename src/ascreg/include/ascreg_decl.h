@@ -6696,6 +6696,7 @@ struct WelfordFinalizeConfig { template <typename... A> constexpr WelfordFinaliz
 struct WelfordFinalizePara { template <typename... A> constexpr WelfordFinalizePara(A&&...) {} };
 struct WelfordUpdateConfig { template <typename... A> constexpr WelfordUpdateConfig(A&&...) {} };
 struct WelfordUpdateParam { template <typename... A> constexpr WelfordUpdateParam(A&&...) {} };
+struct AscendQuantConfig { template <typename... A> constexpr AscendQuantConfig(A&&...) {} };
 struct BroadcastTiling { template <typename... A> constexpr BroadcastTiling(A&&...) {} };
 struct PhiloxRandomParams { template <typename... A> constexpr PhiloxRandomParams(A&&...) {} };
 struct ParamStruct { template <typename... A> constexpr ParamStruct(A&&...) {} };
@@ -7184,6 +7185,9 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any WelfordFinalize(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any WelfordUpdate(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any WelfordUpdate(A&&... args);
+constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {};
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
 constexpr uint32_t PHILOX_COUNTER_SIZE = 4;
 constexpr uint32_t PHILOX_KEY_SIZE = 2;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Arange(A&&... args);

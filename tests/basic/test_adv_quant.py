@@ -1,0 +1,161 @@
+"""AscendQuant (ascreg.basic._adv_quant) against tests/reference/quant.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascreg import (
+    bfloat16_t,
+    float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    half,
+    hifloat8_t,
+    int8_t,
+    int16_t,
+    uint8_t,
+)
+from ascreg.basic import *
+from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, OutOfBoundsError
+from ascreg.machine.block import BlockContext, block
+from reference import quant as ref
+from reference.common import encode_float, from_bits, same_lanes, to_bits
+
+FEW = settings(max_examples=25)
+SOURCES = (half, float32_t, bfloat16_t)
+DESTINATIONS = (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t)
+SCALES = st.floats(-8, 8, width=32) | st.sampled_from([0.02, 1e-3, 300.0, -1e5, 7e4])
+OFFSETS = st.floats(-300, 300, width=32) | st.sampled_from([0.0, 0.5, -0.5, 1e5])
+
+
+def _values(dtype: Any) -> Any:
+    """Bit patterns of *dtype*: moderate values (where the rounding is seen) and any pattern."""
+    moderate = st.floats(-600, 600, width=32).map(lambda v: encode_float(v, dtype))
+    return moderate | st.integers(0, (1 << (8 * dtype.size)) - 1)
+
+
+def _load(ctx: Any, dtype: Any, address: int, bits: list[int]) -> Any:
+    tensor = LocalTensor[dtype](TPosition.VECCALC, address, len(bits))
+    tensor.GetPhyAddr().write(from_bits(bits, dtype))
+    return tensor
+
+
+@FEW
+@given(src_t=st.sampled_from(SOURCES), dst_t=st.sampled_from(DESTINATIONS), data=st.data())
+def test_per_tensor_matches_the_reference(src_t: Any, dst_t: Any, data: Any) -> None:
+    n = data.draw(st.integers(1, 300))
+    bits = data.draw(st.lists(_values(src_t), min_size=n, max_size=n))
+    scale, offset = data.draw(SCALES), data.draw(OFFSETS)
+    with block(BlockContext()) as ctx:
+        x = _load(ctx, src_t, 0, bits)
+        y = LocalTensor[dst_t](TPosition.VECCALC, 2048, n)
+        ctx.tracker.barrier()
+        AscendQuant[dst_t, src_t](y, x, scale, offset, n)
+        ctx.tracker.barrier()
+        got = to_bits(y.GetPhyAddr().read(n))
+    s = ref.scalar_param(scale, float32_t, dst_t)
+    o = ref.scalar_param(offset, float32_t, dst_t)
+    want = [ref.quant_element(b, src_t, dst_t, s, o) for b in bits]
+    assert same_lanes(got, want, dst_t)
+
+
+@FEW
+@given(src_t=st.sampled_from(SOURCES), dst_t=st.sampled_from(DESTINATIONS),
+       offset_tensor=st.booleans(), data=st.data())  # fmt: skip
+def test_per_channel_matches_the_reference(
+    src_t: Any, dst_t: Any, offset_tensor: bool, data: Any
+) -> None:
+    channels = 32 * data.draw(st.integers(1, 3))
+    rows = data.draw(st.integers(1, 4))
+    n = rows * channels
+    bits = data.draw(st.lists(_values(src_t), min_size=n, max_size=n))
+    scale_values = st.floats(-8, 8, width=32).map(lambda v: encode_float(v, src_t))
+    scales = data.draw(st.lists(scale_values, min_size=channels, max_size=channels))
+    offset_values = OFFSETS.map(lambda v: encode_float(v, src_t))
+    offsets = data.draw(st.lists(offset_values, min_size=channels, max_size=channels))
+    offset_scalar = data.draw(OFFSETS)
+    with block(BlockContext()) as ctx:
+        x = _load(ctx, src_t, 0, bits)
+        scale = _load(ctx, src_t, 2048, scales)
+        y = LocalTensor[dst_t](TPosition.VECCALC, 4096, n)
+        if offset_tensor:
+            offset: Any = _load(ctx, src_t, 3072, offsets)
+            counts: tuple[int, ...] = (channels, channels, n)
+        else:
+            offset, counts = src_t(offset_scalar), (channels, n)
+        ctx.tracker.barrier()
+        AscendQuant[dst_t, src_t](y, x, scale, offset, *counts)
+        ctx.tracker.barrier()
+        got = to_bits(y.GetPhyAddr().read(n))
+    s = [ref.tensor_param(b, src_t, dst_t) for b in scales]
+    if offset_tensor:
+        o = [ref.tensor_param(b, src_t, dst_t) for b in offsets]
+    else:
+        o = [ref.scalar_param(offset_scalar, src_t, dst_t)] * channels
+    want = [ref.quant_element(b, src_t, dst_t, s[i % channels], o[i % channels])
+            for i, b in enumerate(bits)]  # fmt: skip
+    assert same_lanes(got, want, dst_t)
+
+
+def test_the_int8_form_and_its_config() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[half](TPosition.VECCALC, 0, 64)
+        x.GetPhyAddr().write(np.arange(64, dtype=np.float16) - 32)
+        y = LocalTensor[int8_t](TPosition.VECCALC, 256, 64)
+        y.GetPhyAddr().write(np.zeros(64, np.int8))
+        ctx.tracker.barrier()
+        AscendQuant[half, False, AscendQuantConfig(calcCount=32)](y, x, 2.0, 0.5, 64)
+        ctx.tracker.barrier()
+        got = y.GetPhyAddr().read(64)
+        assert got[:3].tolist() == [-64, -62, -60] and not got[32:].any()
+        ctx.tracker.barrier()
+        tmp = LocalTensor[uint8_t](TPosition.VECCALC, 512, 256)
+        AscendQuant(y, x, tmp, 0.5, 0.0)  # the whole tensor, T deduced
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(4).tolist() == [-16, -16, -15, -14]  # -15.5 -> -16 (even)
+
+
+def test_the_page_example_per_tensor() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[float32_t](TPosition.VECCALC, 0, 1024)
+        x.GetPhyAddr().write(np.arange(-512, 512, dtype=np.float32))
+        y = LocalTensor[int8_t](TPosition.VECCALC, 8192, 1024)
+        ctx.tracker.barrier()
+        AscendQuant[float32_t](y, x, 0.02, 0.9, 1022)
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(3).tolist() == [-9, -9, -9]  # AscendQuant.md's output
+
+
+def test_errors() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[half](TPosition.VECCALC, 0, 64)
+        x.GetPhyAddr().write(np.zeros(64, np.float16))
+        y = LocalTensor[int8_t](TPosition.VECCALC, 256, 64)
+        s = LocalTensor[half](TPosition.VECCALC, 512, 64)
+        s.GetPhyAddr().write(np.ones(64, np.float16))
+        ctx.tracker.barrier()
+        with pytest.raises(OutOfBoundsError, match="calCount 65"):
+            AscendQuant(y, x, 1.0, 0.0, 65)
+        with pytest.raises(IllegalDtypeError, match="dstT = int16_t"):
+            AscendQuant(LocalTensor[int16_t](TPosition.VECCALC, 1024, 64), x, 1.0, 0.0)
+        with pytest.raises(IllegalDtypeError, match="srcT = int8_t"):
+            AscendQuant[int8_t, int8_t](y, y, 1.0, 0.0)
+        with pytest.raises(AscregTypeError, match="srcTensor is LocalTensor<half>"):
+            AscendQuant[float32_t](y, x, 1.0, 0.0)
+        with pytest.raises(AscregError, match="scaleCount 16 must be a non-zero multiple of 32"):
+            AscendQuant(y, x, s, half(0), 16, 64)
+        with pytest.raises(AscregError, match="calCount 48 must be a multiple of scaleCount 32"):
+            AscendQuant(y, x, s, half(0), 32, 48)
+        with pytest.raises(AscregError, match="offsetCount 64 must equal scaleCount 32"):
+            AscendQuant(y, x, s, s, 32, 64, 64)
+        with pytest.raises(OutOfBoundsError, match="scaleCount 96"):
+            AscendQuant(y, x, s, half(0), 96, 96)
+        with pytest.raises(AscregTypeError, match="PER_CHANNEL call takes"):
+            AscendQuant(y, x, s, half(0), 32)
+        with pytest.raises(AscregTypeError, match="scaleTensor is LocalTensor<float>"):
+            AscendQuant(y, x, LocalTensor[float32_t](TPosition.VECCALC, 1024, 32), half(0))

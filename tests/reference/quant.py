@@ -1,0 +1,44 @@
+"""AscendQuant one element at a time on bit patterns (the register-op and cast references).
+
+AscendQuant.md gives ``dst = cast(src * scale + offset)``; the dav-3510 order is: int8_t and
+hifloat8_t in half (source, scale and offset to half first, ``CAST_RINT`` saturating for a
+tensor, a C cast for a scalar), fp8 in float; then the product and the sum each rounded to the
+working type; then the cast to the destination (int8_t and fp8 to nearest even, hifloat8_t half
+away from zero; saturating). Nothing here calls ascreg's core.
+"""
+
+from __future__ import annotations
+
+from ascreg import RoundMode, float32_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t
+from ascreg._dtypes import Scalar
+from reference.arith import binary
+from reference.common import decode_float, encode_float
+from reference.convert import convert_element
+
+
+def working_type(dst: type[Scalar]) -> type[Scalar]:
+    """half for int8_t / hifloat8_t, float for the fp8 types."""
+    return float32_t if dst in (fp8_e4m3fn_t, fp8_e5m2_t) else half
+
+
+def tensor_param(bits: int, src: type[Scalar], dst: type[Scalar]) -> int:
+    """A source or parameter element's bits in the working type (the vector Cast)."""
+    work = working_type(dst)
+    if src is work:
+        return bits
+    return convert_element(bits, src, work, RoundMode.CAST_RINT, True)
+
+
+def scalar_param(value: float, src: type[Scalar], dst: type[Scalar]) -> int:
+    """A scalar scale / offset (a C value of *src*) in the working type: C casts via float."""
+    as_src = decode_float(encode_float(value, src), src)
+    as_float = decode_float(encode_float(as_src, float32_t), float32_t)
+    return encode_float(as_float, working_type(dst))
+
+
+def quant_element(x: int, src: type[Scalar], dst: type[Scalar], scale: int, offset: int) -> int:
+    """One destination element's bits from the source element *x* and working-type parameters."""
+    work = working_type(dst)
+    y = binary("Add", work, binary("Mul", work, tensor_param(x, src, dst), scale), offset)
+    mode = RoundMode.CAST_ROUND if dst is hifloat8_t else RoundMode.CAST_RINT
+    return convert_element(y, work, dst, mode, True)
