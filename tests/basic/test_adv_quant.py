@@ -18,7 +18,9 @@ from ascreg import (
     hifloat8_t,
     int8_t,
     int16_t,
+    int32_t,
     uint8_t,
+    uint64_t,
 )
 from ascreg.basic import *
 from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, OutOfBoundsError
@@ -159,3 +161,109 @@ def test_errors() -> None:
             AscendQuant(y, x, s, half(0), 32)
         with pytest.raises(AscregTypeError, match="scaleTensor is LocalTensor<float>"):
             AscendQuant(y, x, LocalTensor[float32_t](TPosition.VECCALC, 1024, 32), half(0))
+
+
+TENSOR_PAIRS = [(half, uint64_t), (float32_t, float32_t), (float32_t, bfloat16_t),
+                (bfloat16_t, bfloat16_t), (bfloat16_t, float32_t)]  # fmt: skip
+SCALAR_PAIRS = [(bfloat16_t, bfloat16_t), (bfloat16_t, float32_t), (float32_t, bfloat16_t),
+                (float32_t, float32_t)]  # fmt: skip
+INT32 = st.integers(-(1 << 31), (1 << 31) - 1) | st.integers(-3000, 3000)
+
+
+def _scale_bits(scale_t: Any) -> Any:
+    floats = st.floats(-4, 4, width=32) | st.sampled_from([1e-30, 3e38, -7e4, 1 / 3])
+    if scale_t is uint64_t:
+        return st.tuples(floats, st.integers(0, 0xFFFFFFFF)).map(
+            lambda p: encode_float(p[0], float32_t) | (p[1] << 32)
+        )
+    return floats.map(lambda v: encode_float(v, scale_t))
+
+
+@FEW
+@given(pair=st.sampled_from(TENSOR_PAIRS + SCALAR_PAIRS), scalar=st.booleans(), data=st.data())
+def test_dequant_matches_the_reference(pair: Any, scalar: bool, data: Any) -> None:
+    dst_t, scale_t = pair
+    scalar = (scalar and pair in SCALAR_PAIRS) or pair not in TENSOR_PAIRS
+    m, n = data.draw(st.integers(1, 4)), 8 * data.draw(st.integers(1, 12))
+    count = data.draw(st.integers(1, n))
+    bits = data.draw(st.lists(INT32, min_size=m * n, max_size=m * n))
+    block_n = 32 // dst_t.size
+    inner = -(-n // block_n) * block_n
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[int32_t](TPosition.VECCALC, 0, m * n)
+        x.GetPhyAddr().write(np.array(bits, np.int32))
+        y = LocalTensor[dst_t](TPosition.VECCALC, 4096, m * inner)
+        y.GetPhyAddr().write(np.zeros(m * inner, dst_t.np_dtype))
+        if scalar:
+            value = data.draw(st.floats(-4, 4, width=32))
+            deq: Any = scale_t(value)
+            scales = [ref.dequant_scale(encode_float(float(deq), scale_t), scale_t)] * count
+        else:
+            raw = data.draw(st.lists(_scale_bits(scale_t), min_size=count, max_size=count))
+            deq = _load(ctx, scale_t, 8192, raw)
+            scales = [ref.dequant_scale(b, scale_t) for b in raw]
+        ctx.tracker.barrier()
+        AscendDequant[dst_t, scale_t, DeQuantMode.DEQUANT_WITH_MULTI_ROW](
+            y, x, deq, DequantParams(m, n, count)
+        )
+        ctx.tracker.barrier()
+        got = to_bits(y.GetPhyAddr().read(m * inner))
+    for i in range(m):
+        row = got[i * inner : i * inner + count]
+        want = [ref.dequant_element(bits[i * n + j] & 0xFFFFFFFF, scales[j], dst_t)
+                for j in range(count)]  # fmt: skip
+        assert same_lanes(row, want, dst_t)
+        assert not any(got[i * inner + count : (i + 1) * inner])  # not written
+
+
+def test_dequant_single_row_mode_and_the_short_forms() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[int32_t](TPosition.VECCALC, 0, 16)
+        x.GetPhyAddr().write(np.arange(16, dtype=np.int32))
+        s = LocalTensor[float32_t](TPosition.VECCALC, 64, 8)
+        s.GetPhyAddr().write(np.full(8, 2.0, np.float32))
+        y = LocalTensor[float32_t](TPosition.VECCALC, 128, 16)
+        y.GetPhyAddr().write(np.zeros(16, np.float32))
+        ctx.tracker.barrier()
+        AscendDequant(y, x, s, DequantParams(1, 16, 8))  # read as {2, 8, 8}
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(16).tolist() == [2.0 * i for i in range(16)]
+        y.GetPhyAddr().write(np.zeros(16, np.float32))
+        ctx.tracker.barrier()
+        AscendDequant[float32_t, float32_t, DeQuantMode.DEQUANT_WITH_MULTI_ROW](
+            y, x, s, DequantParams(1, 16, 8)
+        )
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(16).tolist() == [2.0 * i for i in range(8)] + [0.0] * 8
+        ctx.tracker.barrier()
+        AscendDequant(y, x, s)  # {16 / 8, 8, 8}
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(16)[15] == 30.0
+
+
+def test_dequant_errors() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[int32_t](TPosition.VECCALC, 0, 16)
+        x.GetPhyAddr().write(np.zeros(16, np.int32))
+        s = LocalTensor[float32_t](TPosition.VECCALC, 64, 8)
+        s.GetPhyAddr().write(np.ones(8, np.float32))
+        y = LocalTensor[float32_t](TPosition.VECCALC, 128, 16)
+        ctx.tracker.barrier()
+        with pytest.raises(IllegalDtypeError, match="dstT = half with scaleT = float"):
+            AscendDequant(
+                LocalTensor[half](TPosition.VECCALC, 256, 16), x, s, DequantParams(1, 8, 8)
+            )
+        with pytest.raises(AscregError, match="n must be a multiple of 8"):
+            AscendDequant(y, x, s, DequantParams(1, 12, 4))
+        with pytest.raises(AscregError, match="0 < calCount <= n"):
+            AscendDequant(y, x, s, DequantParams(2, 8, 9))
+        with pytest.raises(OutOfBoundsError, match="m \\* n 24"):
+            AscendDequant(y, x, s, DequantParams(3, 8, 8))
+        with pytest.raises(OutOfBoundsError, match=r"calCount 16 .* deqScale"):
+            AscendDequant[float32_t, float32_t, DeQuantMode.DEQUANT_WITH_MULTI_ROW](
+                y, x, s, DequantParams(1, 16, 16)
+            )
+        with pytest.raises(AscregTypeError, match="srcTensor is LocalTensor<float>"):
+            AscendDequant(y, y, s, DequantParams(1, 8, 8))
+        with pytest.raises(AscregError, match="multiple of deqScale's 16"):
+            AscendDequant(y, LocalTensor[int32_t](TPosition.VECCALC, 0, 24), y)

@@ -9,7 +9,16 @@ away from zero; saturating). Nothing here calls ascreg's core.
 
 from __future__ import annotations
 
-from ascreg import RoundMode, float32_t, fp8_e4m3fn_t, fp8_e5m2_t, half, hifloat8_t
+from ascreg import (
+    RoundMode,
+    float32_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    half,
+    hifloat8_t,
+    int32_t,
+    uint64_t,
+)
 from ascreg._dtypes import Scalar
 from reference.arith import binary
 from reference.common import decode_float, encode_float
@@ -42,3 +51,23 @@ def quant_element(x: int, src: type[Scalar], dst: type[Scalar], scale: int, offs
     y = binary("Add", work, binary("Mul", work, tensor_param(x, src, dst), scale), offset)
     mode = RoundMode.CAST_ROUND if dst is hifloat8_t else RoundMode.CAST_RINT
     return convert_element(y, work, dst, mode, True)
+
+
+def dequant_scale(bits: int, scale_t: type[Scalar]) -> int:
+    """A deqScale element's float32 bits: bfloat16 widened exactly, uint64_t's low word."""
+    if scale_t is uint64_t:
+        return bits & 0xFFFFFFFF
+    if scale_t is float32_t:
+        return bits
+    return encode_float(decode_float(bits, scale_t), float32_t)
+
+
+def dequant_element(x: int, scale: int, dst: type[Scalar]) -> int:
+    """AscendDequant of one int32 element's bits by a float32 scale's bits (AscendDequant.md:
+    both to float, multiply, cast to dstT; int32 -> float rounds half away from zero on the
+    950, float -> half / bfloat16 to nearest even, saturating)."""
+    wide = convert_element(x, int32_t, float32_t, RoundMode.CAST_ROUND, False)
+    product = binary("Mul", float32_t, wide, scale)
+    if dst is float32_t:
+        return product
+    return convert_element(product, float32_t, dst, RoundMode.CAST_RINT, True)

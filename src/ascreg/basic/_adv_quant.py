@@ -1,4 +1,4 @@
-"""The advanced API's quantisation (量化操作): ``AscendQuant``.
+"""The advanced API's quantisation (量化操作): ``AscendQuant`` and ``AscendDequant``.
 
 ``AscendQuant`` has two template heads on the 950, both taking the same operand lists:
 
@@ -20,13 +20,18 @@ optional; ascreg needs no scratch):
 The arithmetic is :func:`ascreg.core.quant.quant` (the order and the casts of
 ``ascend_quant_3510_impl.h``). The PER_TOKEN / PER_GROUP forms (``AscendQuantPolicy``,
 ``AscendQuantParam``) are not emulated yet.
+
+``AscendDequant<dstT, scaleT, mode>(dst, src, deqScale, [tmp], params | calCount | nothing)``
+dequantises int32 rows: see :data:`AscendDequant` and :func:`ascreg.core.quant.dequant`.
 """
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 import attrs
+import numpy as np
 
 from ascreg._dtypes import (
     bfloat16_t,
@@ -37,7 +42,10 @@ from ascreg._dtypes import (
     half,
     hifloat8_t,
     int8_t,
+    int32_t,
     uint8_t,
+    uint32_t,
+    uint64_t,
 )
 from ascreg.basic._adv import (
     TYPENAME,
@@ -57,12 +65,17 @@ from ascreg.basic._adv import (
 )
 from ascreg.core import quant
 from ascreg.enums import RoundMode
-from ascreg.errors import AscregError, AscregTypeError
+from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError
+from ascreg.machine.memory import DATA_BLOCK
+from ascreg.machine.tiling import Struct
 
 __all__ = [
     "ASCEND_QUANT_DEFAULT_CFG",
+    "AscendDequant",
     "AscendQuant",
     "AscendQuantConfig",
+    "DeQuantMode",
+    "DequantParams",
 ]
 
 QUANT_SRC_TYPES = (half, float32_t, bfloat16_t)
@@ -254,5 +267,171 @@ AscendQuant = AdvancedApi(
             lambda a: _operands(a) and _counts_ok(a),
             lambda a: {"dstT": tensor_dtype(a[0]), "srcT": tensor_dtype(a[1])},
         ),
+    ],
+)
+
+
+# -- AscendDequant -----------------------------------------------------------------------------
+
+
+class DeQuantMode(enum.IntEnum):
+    """``AscendC::DeQuantMode``: how ``AscendDequant`` reads ``DequantParams{1, n, calCount}``.
+
+    ``DEQUANT_WITH_SINGLE_ROW`` (the default) reads it as ``{n / calCount, calCount, calCount}``
+    when ``calCount`` fills whole 32-byte blocks of dstT and divides n;
+    ``DEQUANT_WITH_MULTI_ROW`` keeps the one row.
+
+    Examples
+    --------
+    >>> int(DeQuantMode.DEQUANT_WITH_MULTI_ROW)
+    1
+    """
+
+    DEQUANT_WITH_SINGLE_ROW = 0
+    DEQUANT_WITH_MULTI_ROW = 1
+
+
+class DequantParams(Struct):
+    """``AscendC::DequantParams{m, n, calCount}``: m rows of n int32, the first calCount used.
+
+    Examples
+    --------
+    >>> DequantParams(4, 8, 4).calCount
+    4
+    """
+
+    m: uint32_t
+    n: uint32_t
+    calCount: uint32_t
+
+
+DEQUANT_TENSOR_PAIRS = ((half, uint64_t), (float32_t, float32_t), (float32_t, bfloat16_t),
+                        (bfloat16_t, bfloat16_t), (bfloat16_t, float32_t))  # fmt: skip
+"""(dstT, scaleT) of a deqScale tensor (AscendDequant.md 表5)."""
+DEQUANT_SCALAR_PAIRS = ((bfloat16_t, bfloat16_t), (bfloat16_t, float32_t), (float32_t, bfloat16_t),
+                        (float32_t, float32_t))  # fmt: skip
+"""(dstT, scaleT) of a scalar deqScale (the 950's implementation; the page lists the first two)."""
+SRC_BLOCK = DATA_BLOCK // 4
+"""``params.n`` is a multiple of 8: an int32 row fills whole 32-byte blocks."""
+
+
+def _dequant_rows(call: str, t: TemplateArgs, dst: Any, src: Any, scale: Any,
+                  params: tuple[int, int, int]) -> None:  # fmt: skip
+    m, n, count = params
+    block = DATA_BLOCK // t.dstT.size
+    single = t.mode is DeQuantMode.DEQUANT_WITH_SINGLE_ROW and m == 1
+    if single and count and n % count == 0 and count % block == 0:
+        m, n = n // count, count
+    if n % SRC_BLOCK or not 0 < count <= n:
+        raise AscregError(
+            f"DequantParams{{m={m}, n={n}, calCount={count}}}: n must be a multiple of "
+            f"{SRC_BLOCK} and 0 < calCount <= n",
+            call=call,
+        )
+    check_count(call, "m * n", m * n, ("srcTensor", src))
+    inner = -(-n // block) * block
+    check_count(call, "m * (n rounded up to 32 bytes of dstT)", m * inner, ("dstTensor", dst))
+    if is_tensor(scale):
+        check_count(call, "calCount", count, ("deqScale", scale))
+        if t.scaleT is uint64_t:
+            words = read(scale, count).astype(np.uint64) & np.uint64(0xFFFFFFFF)
+            scales: Any = words.astype(np.uint32).view(np.float32)
+        else:
+            scales = read(scale, count).astype(np.float32)
+    else:
+        scales = np.float32(c_cast(float32_t, c_cast(t.scaleT, scale)))
+    values = read(src, m * n).reshape(m, n)[:, :count]
+    result = quant.dequant(values, scales, t.dstT)
+    for row in range(m):
+        write(dst, result[row], row * inner)
+
+
+def _dequant(t: TemplateArgs, *args: Any) -> None:
+    call = f"AscendDequant<{t.dstT.cpp_name}, {t.scaleT.cpp_name}>"
+    dst, src, scale = args[0], args[1], args[2]
+    rest = args[3:]
+    if rest and is_tensor(rest[0], uint8_t):
+        check_tmp(call, rest[0])
+        rest = rest[1:]
+    pairs = DEQUANT_TENSOR_PAIRS if is_tensor(scale) else DEQUANT_SCALAR_PAIRS
+    if (t.dstT, t.scaleT) not in pairs:
+        raise IllegalDtypeError(
+            f"dstT = {t.dstT.cpp_name} with scaleT = {t.scaleT.cpp_name} is not supported "
+            f"(legal: {', '.join(f'{d.cpp_name}/{s.cpp_name}' for d, s in pairs)})",
+            call=call,
+        )
+    check_tensor(call, "dstTensor", dst, t.dstT)
+    check_tensor(call, "srcTensor", src, int32_t)
+    if is_tensor(scale):
+        check_tensor(call, "deqScale", scale, t.scaleT)
+    if len(rest) == 1 and isinstance(rest[0], DequantParams):
+        params = (int(rest[0].m), int(rest[0].n), int(rest[0].calCount))
+    elif is_tensor(scale) and len(rest) <= 1 and all(is_count(a) for a in rest):
+        size, width = src.GetSize(), scale.GetSize()
+        if not width or size % width:
+            raise AscregError(
+                f"without DequantParams, srcTensor's {size} elements must be a multiple of "
+                f"deqScale's {width}",
+                call=call,
+            )
+        if rest:  # the deprecated calCount: checked, then unused on the 950 (whole rows)
+            check_count(call, "calCount", rest[0], ("srcTensor", src))
+        params = (size // width, width, width)
+    else:
+        raise AscregTypeError(
+            "AscendDequant takes DequantParams after deqScale (a deqScale tensor also takes a "
+            "calCount or nothing)",
+            call=call,
+        )
+    _dequant_rows(call, t, dst, src, scale, params)
+
+
+def _scale_type(value: Any) -> Any:
+    if is_tensor(value):
+        return tensor_dtype(value)
+    return bfloat16_t if getattr(value, "dtype", None) == bfloat16_t.np_dtype else float32_t
+
+
+AscendDequant = AdvancedApi(
+    "AscendDequant",
+    """``AscendDequant<dstT, scaleT, mode>(dst, src, deqScale, [tmp], params)``: int32 rows to float.
+
+    Row i of ``DequantParams{m, n, calCount}``: ``dst[i * n_dst + j] = cast(float(src[i * n
+    + j]) * deqScale[j])`` (or the scalar deqScale) for ``j < calCount``, n_dst being n
+    rounded up to whole 32-byte blocks of dstT; the rest of each dst row is not written. The
+    int32 -> float cast rounds half away from zero, the product is float, half / bfloat16
+    round to nearest even and saturate; a uint64_t deqScale gives the float in its low 32
+    bits. Without params the rows are deqScale's size: ``{src size / s, s, s}`` (a deprecated
+    calCount is ignored by the 950). (dstT, scaleT): half/uint64_t, float/float,
+    float/bfloat16_t, bfloat16_t/bfloat16_t, bfloat16_t/float; a scalar deqScale:
+    bfloat16_t or float destination, bfloat16_t or float scale.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, int32_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     x = LocalTensor[int32_t](TPosition.VECCALC, 0, 16)
+    ...     s = LocalTensor[float32_t](TPosition.VECCALC, 64, 8)
+    ...     y = LocalTensor[float32_t](TPosition.VECCALC, 128, 16)
+    ...     x.GetPhyAddr().write(np.arange(16, dtype=np.int32)); s.GetPhyAddr().write(np.full(8, 0.5, np.float32))
+    ...     ctx.tracker.barrier()
+    ...     AscendDequant(y, x, s, DequantParams(2, 8, 8)); ctx.tracker.barrier()
+    ...     y.GetPhyAddr().read(16)[[1, 9, 15]].tolist()
+    [0.5, 4.5, 7.5]
+    """,
+    [
+        Overload(
+            (
+                Param("dstT", TYPENAME),
+                Param("scaleT", TYPENAME),
+                Param("mode", DeQuantMode, DeQuantMode.DEQUANT_WITH_SINGLE_ROW),
+            ),
+            _dequant,
+            lambda a: 3 <= len(a) <= 5 and is_tensor(a[0]) and is_tensor(a[1]),
+            lambda a: {"dstT": tensor_dtype(a[0]), "scaleT": _scale_type(a[2])},
+        )
     ],
 )

@@ -197,8 +197,11 @@ __all__ += [  # generated from ascreg.basic._adv_norm.__all__ by tools/gen_stubs
 ]
 __all__ += [  # generated from ascreg.basic._adv_quant.__all__ by tools/gen_stubs.py
     "ASCEND_QUANT_DEFAULT_CFG",
+    "AscendDequant",
     "AscendQuant",
     "AscendQuantConfig",
+    "DeQuantMode",
+    "DequantParams",
 ]
 __all__ += [  # generated from ascreg.basic._adv_misc.__all__ by tools/gen_stubs.py
     "PHILOX_COUNTER_SIZE",
