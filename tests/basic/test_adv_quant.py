@@ -267,3 +267,48 @@ def test_dequant_errors() -> None:
             AscendDequant(y, y, s, DequantParams(1, 8, 8))
         with pytest.raises(AscregError, match="multiple of deqScale's 16"):
             AscendDequant(y, LocalTensor[int32_t](TPosition.VECCALC, 0, 24), y)
+
+
+@FEW
+@given(src_t=st.sampled_from([int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t]),
+       dst_t=st.sampled_from([half, bfloat16_t]), data=st.data())  # fmt: skip
+def test_antiquant_per_tensor_matches_the_reference(src_t: Any, dst_t: Any, data: Any) -> None:
+    n = 32 * data.draw(st.integers(1, 10))
+    bits = data.draw(st.lists(st.integers(0, 255), min_size=n, max_size=n))
+    offset = dst_t(data.draw(st.floats(-300, 300, width=32)))
+    scale = dst_t(data.draw(st.floats(-4, 4, width=32) | st.sampled_from([1e-3, 600.0])))
+    with block(BlockContext()) as ctx:
+        x = _load(ctx, src_t, 0, bits)
+        y = LocalTensor[dst_t](TPosition.VECCALC, 1024, n)
+        ctx.tracker.barrier()
+        AscendAntiQuant[src_t, dst_t, False](y, x, offset, scale, n)
+        ctx.tracker.barrier()
+        got = to_bits(y.GetPhyAddr().read(n))
+    o, s = (encode_float(float(v), dst_t) for v in (offset, scale))
+    want = [ref.antiquant_element(b, src_t, dst_t, o, s) for b in bits]
+    assert same_lanes(got, want, dst_t)
+
+
+def test_antiquant_forms_and_errors() -> None:
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[int8_t](TPosition.VECCALC, 0, 64)
+        x.GetPhyAddr().write(np.arange(64, dtype=np.int8))
+        y = LocalTensor[bfloat16_t](TPosition.VECCALC, 128, 64)
+        tmp = LocalTensor[uint8_t](TPosition.VECCALC, 512, 256)
+        ctx.tracker.barrier()
+        AscendAntiQuant[int8_t, bfloat16_t, True](
+            y, x, bfloat16_t(-1), bfloat16_t(2), tmp, 64, AntiQuantShapeInfo()
+        )
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(3).astype(np.float32).tolist() == [-2.0, 0.0, 2.0]
+        with pytest.raises(OutOfBoundsError, match=r"src\.GetSize"):
+            AscendAntiQuant[int8_t, bfloat16_t, False](
+                LocalTensor[bfloat16_t](TPosition.VECCALC, 128, 32), x, 0.0, 1.0, 64
+            )
+        with pytest.raises(IllegalDtypeError, match="InputDataType = half"):
+            AscendAntiQuant[half, half, False](LocalTensor[half](TPosition.VECCALC, 128, 64),
+                                              LocalTensor[half](TPosition.VECCALC, 0, 64), 0, 1, 64)  # fmt: skip
+        with pytest.raises(AscregTypeError, match="PER_CHANNEL"):
+            AscendAntiQuant[int8_t, bfloat16_t, False](y, x, y, y, 64)
+        with pytest.raises(AscregTypeError, match="cannot be deduced"):
+            AscendAntiQuant(y, x, 0.0, 1.0, 64)  # isTranspose has no default

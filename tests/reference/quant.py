@@ -71,3 +71,24 @@ def dequant_element(x: int, scale: int, dst: type[Scalar]) -> int:
     if dst is float32_t:
         return product
     return convert_element(product, float32_t, dst, RoundMode.CAST_RINT, True)
+
+
+def antiquant_element(x: int, src: type[Scalar], dst: type[Scalar], offset: int, scale: int) -> int:
+    """PER_TENSOR AscendAntiQuant of one element's bits: ``(x + offset) * scale``
+    (AscendAntiQuant.md), *offset* and *scale* bits of *dst*. fp8 sources and bfloat16
+    destinations compute in float, int8_t / hifloat8_t to half in half; each step rounded."""
+    fp8 = src in (fp8_e4m3fn_t, fp8_e5m2_t)
+    work = half if dst is half and not fp8 else float32_t
+    if fp8:
+        wide = convert_element(x, src, float32_t, RoundMode.CAST_RINT, False)
+    else:
+        wide = convert_element(x, src, half, RoundMode.CAST_RINT, False)
+        if work is float32_t:
+            wide = convert_element(wide, half, float32_t, RoundMode.CAST_RINT, False)
+    if work is float32_t:
+        offset = encode_float(decode_float(offset, dst), float32_t)
+        scale = encode_float(decode_float(scale, dst), float32_t)
+    y = binary("Mul", work, binary("Add", work, wide, offset), scale)
+    if work is dst:
+        return y
+    return convert_element(y, float32_t, dst, RoundMode.CAST_RINT, True)

@@ -1018,6 +1018,8 @@ __all__ += [  # generated from ascreg.basic._advanced.__all__ by tools/gen_stubs
     "WelfordUpdateConfig",
     "WelfordUpdateParam",
     "ASCEND_QUANT_DEFAULT_CFG",
+    "AntiQuantShapeInfo",
+    "AscendAntiQuant",
     "AscendDequant",
     "AscendQuant",
     "AscendQuantConfig",

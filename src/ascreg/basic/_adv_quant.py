@@ -1,4 +1,4 @@
-"""The advanced API's quantisation (量化操作): ``AscendQuant`` and ``AscendDequant``.
+"""The advanced API's quantisation (量化操作): AscendQuant, AscendDequant, AscendAntiQuant.
 
 ``AscendQuant`` has two template heads on the 950, both taking the same operand lists:
 
@@ -71,6 +71,8 @@ from ascreg.machine.tiling import Struct
 
 __all__ = [
     "ASCEND_QUANT_DEFAULT_CFG",
+    "AntiQuantShapeInfo",
+    "AscendAntiQuant",
     "AscendDequant",
     "AscendQuant",
     "AscendQuantConfig",
@@ -432,6 +434,94 @@ AscendDequant = AdvancedApi(
             _dequant,
             lambda a: 3 <= len(a) <= 5 and is_tensor(a[0]) and is_tensor(a[1]),
             lambda a: {"dstT": tensor_dtype(a[0]), "scaleT": _scale_type(a[2])},
+        )
+    ],
+)
+
+
+# -- AscendAntiQuant ---------------------------------------------------------------------------
+
+
+class AntiQuantShapeInfo(Struct):
+    """``AscendC::AntiQuantShapeInfo``: the offset / scale shapes of a PER_CHANNEL AscendAntiQuant.
+
+    Examples
+    --------
+    >>> AntiQuantShapeInfo().scaleWidth
+    0
+    """
+
+    offsetHeight: uint32_t
+    offsetWidth: uint32_t
+    scaleHeight: uint32_t
+    scaleWidth: uint32_t
+
+
+ANTIQUANT_SRC_TYPES = (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t)
+"""Sources of the 950's PER_TENSOR AscendAntiQuant (its static_assert)."""
+ANTIQUANT_DST_TYPES = (half, bfloat16_t)
+
+
+def _antiquant(t: TemplateArgs, *args: Any) -> None:
+    src_t, dst_t = t.InputDataType, t.OutputDataType
+    call = (
+        f"AscendAntiQuant<{src_t.cpp_name}, {dst_t.cpp_name}, {str(bool(t.isTranspose)).lower()}>"
+    )
+    check_dtype(call, "InputDataType", src_t, ANTIQUANT_SRC_TYPES)
+    check_dtype(call, "OutputDataType", dst_t, ANTIQUANT_DST_TYPES)
+    dst, src, rest = args[0], args[1], list(args[2:])
+    check_tensor(call, "dst", dst, dst_t)
+    check_tensor(call, "src", src, src_t)
+    if rest and isinstance(rest[-1], AntiQuantShapeInfo):
+        rest.pop()  # the shapes of offset / scale tensors: unused by the PER_TENSOR form
+    if len(rest) == 4 and is_tensor(rest[2], uint8_t):
+        check_tmp(call, rest.pop(2))
+    if len(rest) != 3 or any(is_tensor(a) for a in rest) or not is_count(rest[2]):
+        raise AscregTypeError(
+            "ascreg emulates the PER_TENSOR form (dst, src, offset, scale, [sharedTmpBuffer], k"
+            "[, shapeInfo]) with scalar offset and scale; the PER_CHANNEL and scale-only forms "
+            "are not emulated yet",
+            call=call,
+        )
+    offset, scale = c_cast(dst_t, rest[0]), c_cast(dst_t, rest[1])
+    n = check_count(call, "src.GetSize()", src.GetSize(), ("dst", dst))
+    write(dst, quant.antiquant(read(src, n), src_t, dst_t, offset, scale))
+
+
+AscendAntiQuant = AdvancedApi(
+    "AscendAntiQuant",
+    """``AscendAntiQuant<InputDataType, OutputDataType, isTranspose>``: ``(src + offset) * scale``.
+
+    The PER_TENSOR form ``(dst, src, offset, scale, [sharedTmpBuffer], k[, shapeInfo])`` over
+    the whole of src (k and shapeInfo do not change it on the 950), offset and scale values of
+    OutputDataType: :func:`ascreg.core.quant.antiquant`. InputDataType: int8_t, hifloat8_t,
+    fp8_e4m3fn_t, fp8_e5m2_t; OutputDataType: half, bfloat16_t. The PER_CHANNEL (tensor offset
+    and scale), scale-only and PER_TOKEN / PER_GROUP forms are not emulated yet.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, int8_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()) as ctx:
+    ...     x = LocalTensor[int8_t](TPosition.VECCALC, 0, 32)
+    ...     y = LocalTensor[half](TPosition.VECCALC, 64, 32)
+    ...     x.GetPhyAddr().write(np.arange(-16, 16, dtype=np.int8)); ctx.tracker.barrier()
+    ...     AscendAntiQuant[int8_t, half, False](y, x, half(2), half(0.5), 1); ctx.tracker.barrier()
+    ...     y.GetPhyAddr().read(32)[[0, 31]].tolist()
+    [-7.0, 8.5]
+    """,
+    [
+        Overload(
+            (
+                Param("InputDataType", TYPENAME),
+                Param("OutputDataType", TYPENAME),
+                Param("isTranspose", bool),
+            ),
+            _antiquant,
+            lambda a: 4 <= len(a) <= 7 and is_tensor(a[0]) and is_tensor(a[1]),
+            lambda a: {"InputDataType": tensor_dtype(a[1]), "OutputDataType": tensor_dtype(a[0])},
         )
     ],
 )

@@ -197,6 +197,8 @@ __all__ += [  # generated from ascreg.basic._adv_norm.__all__ by tools/gen_stubs
 ]
 __all__ += [  # generated from ascreg.basic._adv_quant.__all__ by tools/gen_stubs.py
     "ASCEND_QUANT_DEFAULT_CFG",
+    "AntiQuantShapeInfo",
+    "AscendAntiQuant",
     "AscendDequant",
     "AscendQuant",
     "AscendQuantConfig",

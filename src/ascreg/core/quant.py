@@ -92,3 +92,35 @@ def dequant(src: Lanes, scale: Any, dst_t: type[Scalar]) -> Lanes:
     if dst_t is float32_t:
         return product
     return convert.convert(product, float32_t, dst_t, RoundMode.CAST_RINT, True)
+
+
+def antiquant(
+    src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], offset: Any, scale: Any
+) -> Lanes:
+    """Return the PER_TENSOR ``AscendAntiQuant``'s ``cast((src + offset) * scale)`` on the 950.
+
+    *offset* and *scale* are values of *dst_t* (half or bfloat16). An fp8 source is widened to
+    float, offset added and scale multiplied in float (``Adds`` then ``Muls``), then ``Cast``
+    to dst_t rounding to nearest even, saturating. An int8_t or hifloat8_t source is widened to
+    half (exactly); for a half destination ``Adds`` / ``Muls`` run in half, for bfloat16 the
+    half values widen to float, the float sum and product are cast to bfloat16 as above
+    (``ascend_antiquant_3510_impl.h``, ``PerTensorProcessFor*``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> antiquant(np.int8([-128, 3]), int8_t, half, np.float16(1.0), np.float16(0.5)).tolist()
+    [-63.5, 2.0]
+    """
+    if src_t in (fp8_e4m3fn_t, fp8_e5m2_t):
+        work = convert.convert(src, src_t, float32_t, RoundMode.CAST_RINT, False)
+    else:
+        work = convert.convert(src, src_t, half, RoundMode.CAST_RINT, False)
+        if dst_t is not half:
+            work = work.astype(np.float32)
+    shifted = advmath.adds(work, float(offset))
+    scaled = advmath.muls(shifted, float(scale))
+    if scaled.dtype == dst_t.np_dtype:
+        return scaled
+    return convert.convert(scaled, float32_t, dst_t, RoundMode.CAST_RINT, True)

@@ -6697,6 +6697,7 @@ struct WelfordFinalizeConfig { template <typename... A> constexpr WelfordFinaliz
 struct WelfordFinalizePara { template <typename... A> constexpr WelfordFinalizePara(A&&...) {} };
 struct WelfordUpdateConfig { template <typename... A> constexpr WelfordUpdateConfig(A&&...) {} };
 struct WelfordUpdateParam { template <typename... A> constexpr WelfordUpdateParam(A&&...) {} };
+struct AntiQuantShapeInfo { template <typename... A> constexpr AntiQuantShapeInfo(A&&...) {} };
 struct AscendQuantConfig { template <typename... A> constexpr AscendQuantConfig(A&&...) {} };
 struct DequantParams { template <typename... A> constexpr DequantParams(A&&...) {} };
 struct BroadcastTiling { template <typename... A> constexpr BroadcastTiling(A&&...) {} };
@@ -7188,6 +7189,8 @@ template <typename T, typename U, auto... modes, typename... A> __aicore__ ascre
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any WelfordUpdate(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any WelfordUpdate(A&&... args);
 constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {};
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendAntiQuant(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendAntiQuant(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendDequant(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendDequant(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
