@@ -239,6 +239,11 @@ def test_dequant_single_row_mode_and_the_short_forms() -> None:
         AscendDequant(y, x, s)  # {16 / 8, 8, 8}
         ctx.tracker.barrier()
         assert y.GetPhyAddr().read(16)[15] == 30.0
+        ctx.tracker.barrier()
+        tmp = LocalTensor[uint8_t](TPosition.VECCALC, 512, 256)
+        AscendDequant(y, x, 0.25, tmp, DequantParams(2, 8, 8))  # quant_batch_matmul_v3's form
+        ctx.tracker.barrier()
+        assert y.GetPhyAddr().read(16)[15] == 3.75
 
 
 def test_dequant_errors() -> None:

@@ -367,7 +367,8 @@ def _dequant(t: TemplateArgs, *args: Any) -> None:
     if is_tensor(scale):
         check_tensor(call, "deqScale", scale, t.scaleT)
     if len(rest) == 1 and isinstance(rest[0], DequantParams):
-        params = (int(rest[0].m), int(rest[0].n), int(rest[0].calCount))
+        given: Any = rest[0]  # (its fields are numpy scalars at run time)
+        params = (int(given.m), int(given.n), int(given.calCount))
     elif is_tensor(scale) and len(rest) <= 1 and all(is_count(a) for a in rest):
         size, width = src.GetSize(), scale.GetSize()
         if not width or size % width:
