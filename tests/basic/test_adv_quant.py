@@ -313,7 +313,36 @@ def test_antiquant_forms_and_errors() -> None:
         with pytest.raises(IllegalDtypeError, match="InputDataType = half"):
             AscendAntiQuant[half, half, False](LocalTensor[half](TPosition.VECCALC, 128, 64),
                                               LocalTensor[half](TPosition.VECCALC, 0, 64), 0, 1, 64)  # fmt: skip
-        with pytest.raises(AscregTypeError, match="PER_CHANNEL"):
-            AscendAntiQuant[int8_t, bfloat16_t, False](y, x, y, y, 64)
+        with pytest.raises(AscregTypeError, match="scale-only"):
+            AscendAntiQuant[int8_t, bfloat16_t, False](y, x, bfloat16_t(2), tmp, 64)
+        with pytest.raises(AscregTypeError, match="transposed"):
+            AscendAntiQuant[int8_t, bfloat16_t, True](y, x, y, y, 64)
+        with pytest.raises(AscregTypeError, match="row of 16"):
+            AscendAntiQuant[int8_t, bfloat16_t, False](y, x, y, y, 64, AntiQuantShapeInfo(0, 16))
+        with pytest.raises(AscregError, match="not whole rows of 48"):
+            AscendAntiQuant[int8_t, bfloat16_t, False](y, x, y, y, 64, AntiQuantShapeInfo(0, 48))
         with pytest.raises(AscregTypeError, match="cannot be deduced"):
             AscendAntiQuant(y, x, 0.0, 1.0, 64)  # isTranspose has no default
+
+
+@FEW
+@given(src_t=st.sampled_from([int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t]),
+       dst_t=st.sampled_from([half, bfloat16_t]), data=st.data())  # fmt: skip
+def test_antiquant_per_channel_matches_the_reference(src_t: Any, dst_t: Any, data: Any) -> None:
+    n, k = 32 * data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
+    bits = data.draw(st.lists(st.integers(0, 255), min_size=n * k, max_size=n * k))
+    column = st.floats(-300, 300, width=32).map(lambda v: encode_float(v, dst_t))
+    offsets = data.draw(st.lists(column, min_size=n, max_size=n))
+    scales = data.draw(st.lists(column, min_size=n, max_size=n))
+    with block(BlockContext()) as ctx:
+        x = _load(ctx, src_t, 0, bits)
+        off = _load(ctx, dst_t, 1024, offsets)
+        sc = _load(ctx, dst_t, 2048, scales)
+        y = LocalTensor[dst_t](TPosition.VECCALC, 4096, n * k)
+        ctx.tracker.barrier()
+        AscendAntiQuant[src_t, dst_t, False](y, x, off, sc, k, AntiQuantShapeInfo(1, n, 1, n))
+        ctx.tracker.barrier()
+        got = to_bits(y.GetPhyAddr().read(n * k))
+    want = [ref.antiquant_channel_element(b, src_t, dst_t, offsets[i % n], scales[i % n])
+            for i, b in enumerate(bits)]  # fmt: skip
+    assert same_lanes(got, want, dst_t)

@@ -92,3 +92,15 @@ def antiquant_element(x: int, src: type[Scalar], dst: type[Scalar], offset: int,
     if work is dst:
         return y
     return convert_element(y, float32_t, dst, RoundMode.CAST_RINT, True)
+
+
+def antiquant_channel_element(x: int, src: type[Scalar], dst: type[Scalar], offset: int,
+                              scale: int) -> int:  # fmt: skip
+    """PER_CHANNEL AscendAntiQuant of one element by its column's offset and scale bits: as
+    PER_TENSOR, except that an int8_t / hifloat8_t source to bfloat16 goes half -> bfloat16
+    (to nearest even) and adds and multiplies in bfloat16."""
+    if dst is half or src in (fp8_e4m3fn_t, fp8_e5m2_t):
+        return antiquant_element(x, src, dst, offset, scale)
+    wide = convert_element(x, src, half, RoundMode.CAST_RINT, False)
+    narrow = convert_element(wide, half, dst, RoundMode.CAST_RINT, False)
+    return binary("Mul", dst, binary("Add", dst, narrow, offset), scale)

@@ -463,6 +463,31 @@ ANTIQUANT_SRC_TYPES = (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t)
 ANTIQUANT_DST_TYPES = (half, bfloat16_t)
 
 
+def _antiquant_channel(call: str, t: TemplateArgs, dst: Any, src: Any, offset: Any, scale: Any,
+                       info: Any) -> None:  # fmt: skip
+    src_t, dst_t = t.InputDataType, t.OutputDataType
+    if t.isTranspose:
+        raise AscregTypeError(
+            "the transposed PER_CHANNEL form (isTranspose = true) is not emulated yet", call=call
+        )
+    check_tensor(call, "offset", offset, dst_t)
+    check_tensor(call, "scale", scale, dst_t)
+    given: Any = info
+    n = int(given.offsetWidth) if given is not None and int(given.offsetWidth) else offset.GetSize()
+    if n < PER_CHANNEL_ALIGN:
+        raise AscregTypeError(
+            f"a row of {n} elements (< 32, the 950's unaligned path) is not emulated yet", call=call
+        )
+    size = src.GetSize()
+    if size % n:
+        raise AscregError(f"src's {size} elements are not whole rows of {n}", call=call)
+    check_count(call, "n (offset's width)", n, ("offset", offset), ("scale", scale))
+    check_count(call, "src.GetSize()", size, ("dst", dst))
+    values = read(src, size).reshape(-1, n)
+    result = quant.antiquant_channel(values, src_t, dst_t, read(offset, n), read(scale, n))
+    write(dst, result.reshape(-1))
+
+
 def _antiquant(t: TemplateArgs, *args: Any) -> None:
     src_t, dst_t = t.InputDataType, t.OutputDataType
     call = (
@@ -473,15 +498,17 @@ def _antiquant(t: TemplateArgs, *args: Any) -> None:
     dst, src, rest = args[0], args[1], list(args[2:])
     check_tensor(call, "dst", dst, dst_t)
     check_tensor(call, "src", src, src_t)
-    if rest and isinstance(rest[-1], AntiQuantShapeInfo):
-        rest.pop()  # the shapes of offset / scale tensors: unused by the PER_TENSOR form
+    info = rest.pop() if rest and isinstance(rest[-1], AntiQuantShapeInfo) else None
     if len(rest) == 4 and is_tensor(rest[2], uint8_t):
         check_tmp(call, rest.pop(2))
+    if len(rest) == 3 and is_tensor(rest[0]) and is_tensor(rest[1]) and is_count(rest[2]):
+        _antiquant_channel(call, t, dst, src, rest[0], rest[1], info)
+        return
     if len(rest) != 3 or any(is_tensor(a) for a in rest) or not is_count(rest[2]):
         raise AscregTypeError(
-            "ascreg emulates the PER_TENSOR form (dst, src, offset, scale, [sharedTmpBuffer], k"
-            "[, shapeInfo]) with scalar offset and scale; the PER_CHANNEL and scale-only forms "
-            "are not emulated yet",
+            "ascreg emulates (dst, src, offset, scale, [sharedTmpBuffer], k[, shapeInfo]) with "
+            "scalar (PER_TENSOR) or tensor (PER_CHANNEL) offset and scale; the scale-only "
+            "forms are not emulated yet",
             call=call,
         )
     offset, scale = c_cast(dst_t, rest[0]), c_cast(dst_t, rest[1])
@@ -495,9 +522,13 @@ AscendAntiQuant = AdvancedApi(
 
     The PER_TENSOR form ``(dst, src, offset, scale, [sharedTmpBuffer], k[, shapeInfo])`` over
     the whole of src (k and shapeInfo do not change it on the 950), offset and scale values of
-    OutputDataType: :func:`ascreg.core.quant.antiquant`. InputDataType: int8_t, hifloat8_t,
-    fp8_e4m3fn_t, fp8_e5m2_t; OutputDataType: half, bfloat16_t. The PER_CHANNEL (tensor offset
-    and scale), scale-only and PER_TOKEN / PER_GROUP forms are not emulated yet.
+    OutputDataType: :func:`ascreg.core.quant.antiquant`. The PER_CHANNEL form takes offset and
+    scale tensors of OutputDataType, one value per column: src is ``[k, n]`` rows, n being
+    ``shapeInfo.offsetWidth`` or else offset's size (ascreg's stand-in for the tensor's shape
+    info), isTranspose false and n >= 32 (:func:`ascreg.core.quant.antiquant_channel`).
+    InputDataType: int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t; OutputDataType: half,
+    bfloat16_t. The transposed and n < 32 PER_CHANNEL paths, the scale-only and PER_TOKEN /
+    PER_GROUP forms are not emulated yet.
 
     Examples
     --------

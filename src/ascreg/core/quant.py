@@ -124,3 +124,35 @@ def antiquant(
     if scaled.dtype == dst_t.np_dtype:
         return scaled
     return convert.convert(scaled, float32_t, dst_t, RoundMode.CAST_RINT, True)
+
+
+def antiquant_channel(src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], offset: Lanes,
+                      scale: Lanes) -> Lanes:  # fmt: skip
+    """Return the PER_CHANNEL ``AscendAntiQuant`` (no transpose, rows of 32 or more) on the 950.
+
+    *src* is ``[k, n]``, *offset* and *scale* ``[n]`` lanes of *dst_t*. An fp8 source
+    computes in float as :func:`antiquant`; an int8_t or hifloat8_t source is cast to half
+    (exact), for bfloat16 then to bfloat16 (``CAST_RINT``), and ``Add`` / ``Mul`` run in
+    dst_t (``PerchannelNoTransposeFor*``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> antiquant_channel(np.int8([[1, 2], [3, 4]]), int8_t, half, np.float16([1, 0]),
+    ...                   np.float16([2, 3])).tolist()
+    [[4.0, 6.0], [8.0, 12.0]]
+    """
+    if src_t in (fp8_e4m3fn_t, fp8_e5m2_t):
+        work = convert.convert(src, src_t, float32_t, RoundMode.CAST_RINT, False)
+        offsets, scales = offset.astype(np.float32), scale.astype(np.float32)
+        result = advmath.mul(advmath.add(work, _rows(offsets, work)), _rows(scales, work))
+        return convert.convert(result, float32_t, dst_t, RoundMode.CAST_RINT, True)
+    work = convert.convert(src, src_t, half, RoundMode.CAST_RINT, False)
+    if dst_t is not half:
+        work = convert.convert(work, half, dst_t, RoundMode.CAST_RINT, False)
+    return advmath.mul(advmath.add(work, _rows(offset, work)), _rows(scale, work))
+
+
+def _rows(lanes: Lanes, like: Lanes) -> Lanes:
+    return np.broadcast_to(lanes, like.shape)
