@@ -3,7 +3,7 @@
 ``AscendQuant`` has two template heads on the 950, both taking the same operand lists:
 
 * ``AscendQuant<T, isReuseSource, config>``: an int8_t destination, ``T`` the source type;
-  ``config`` (:class:`AscendQuantConfig`) fixes ``calCount`` / ``scaleCount`` /
+  ``config`` (``AscendQuantConfig``) fixes ``calCount`` / ``scaleCount`` /
   ``offsetCount`` at compile time when its counts are non-zero;
 * ``AscendQuant<dstT, srcT, isReuseSource>``: dstT int8_t, hifloat8_t, fp8_e4m3fn_t or
   fp8_e5m2_t.
@@ -17,12 +17,12 @@ optional; ascreg needs no scratch):
   offsetCount, calCount])``: element ``i`` uses ``scale[i % scaleCount]``; without counts
   they are the tensors' sizes.
 
-The arithmetic is :func:`ascreg.core.quant.quant` (the order and the casts of
+The arithmetic is ``ascreg.core.quant.quant`` (the order and the casts of
 ``ascend_quant_3510_impl.h``). The PER_TOKEN / PER_GROUP forms (``AscendQuantPolicy``,
 ``AscendQuantParam``) are not emulated yet.
 
 ``AscendDequant<dstT, scaleT, mode>(dst, src, deqScale, [tmp], params | calCount | nothing)``
-dequantises int32 rows: see :data:`AscendDequant` and :func:`ascreg.core.quant.dequant`.
+dequantises int32 rows: see ``AscendDequant`` and ``ascreg.core.quant.dequant``.
 """
 
 from __future__ import annotations
@@ -522,10 +522,10 @@ AscendAntiQuant = AdvancedApi(
 
     The PER_TENSOR form ``(dst, src, offset, scale, [sharedTmpBuffer], k[, shapeInfo])`` over
     the whole of src (k and shapeInfo do not change it on the 950), offset and scale values of
-    OutputDataType: :func:`ascreg.core.quant.antiquant`. The PER_CHANNEL form takes offset and
+    OutputDataType: ``ascreg.core.quant.antiquant``. The PER_CHANNEL form takes offset and
     scale tensors of OutputDataType, one value per column: src is ``[k, n]`` rows, n being
     ``shapeInfo.offsetWidth`` or else offset's size (ascreg's stand-in for the tensor's shape
-    info), isTranspose false and n >= 32 (:func:`ascreg.core.quant.antiquant_channel`).
+    info), isTranspose false and n >= 32 (``ascreg.core.quant.antiquant_channel``).
     InputDataType: int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t; OutputDataType: half,
     bfloat16_t. The transposed and n < 32 PER_CHANNEL paths, the scale-only and PER_TOKEN /
     PER_GROUP forms are not emulated yet.
