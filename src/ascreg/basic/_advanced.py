@@ -8,6 +8,7 @@ from __future__ import annotations
 from ascreg.basic._adv_math import *  # noqa: F403
 from ascreg.basic._adv_misc import *  # noqa: F403
 from ascreg.basic._adv_norm import *  # noqa: F403
+from ascreg.basic._adv_quant import *  # noqa: F403
 from ascreg.basic._adv_sort import *  # noqa: F403
 from ascreg.basic._adv_topk import *  # noqa: F403
 from ascreg.basic._kernel_source import *  # noqa: F403
@@ -193,6 +194,16 @@ __all__ += [  # generated from ascreg.basic._adv_norm.__all__ by tools/gen_stubs
     "WelfordUpdate",
     "WelfordUpdateConfig",
     "WelfordUpdateParam",
+]
+__all__ += [  # generated from ascreg.basic._adv_quant.__all__ by tools/gen_stubs.py
+    "ASCEND_QUANT_DEFAULT_CFG",
+    "AntiQuantShapeInfo",
+    "AscendAntiQuant",
+    "AscendDequant",
+    "AscendQuant",
+    "AscendQuantConfig",
+    "DeQuantMode",
+    "DequantParams",
 ]
 __all__ += [  # generated from ascreg.basic._adv_misc.__all__ by tools/gen_stubs.py
     "PHILOX_COUNTER_SIZE",
