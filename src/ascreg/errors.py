@@ -37,6 +37,9 @@ import attrs
 
 CALL_MARKER = "_ascreg_call"
 """Name of the local variable through which a public entry point names itself on the stack."""
+PURE_MARKER = "_ascreg_pure"
+"""Attribute (True) of a method that only computes a new value from its object and arguments
+(``Pointer.cast``): a batched VF loop may call it on a parameter annotated with its class."""
 FORWARDER_MARKER = "_ascreg_forwarder"
 """Attribute (True) of an op's own entry point, the function every call of the op goes through
 (a batched VF loop's plan records those calls, :mod:`ascreg.engine.plans`)."""
