@@ -164,6 +164,8 @@ from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._select import SELMODE, Compare, Compares, Select
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
+    CrossCoreSetFlag,
+    CrossCoreWaitFlag,
     DisableDmaAtomic,
     GetDataBlockSizeInBytes,
     GetRuntimeUBSize,
@@ -277,7 +279,7 @@ from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.cube import __cube__
-from ascreg.machine.kernel import asc_vf_call, get_vec_len
+from ascreg.machine.kernel import __mix__, asc_vf_call, get_vec_len
 from ascreg.machine.sync import (
     EVENT_ID0,
     EVENT_ID1,
@@ -393,6 +395,8 @@ __all__ = [
     "GetRuntimeUBSize",
     "GetSpr",
     "GetSubBlockIdx",
+    "CrossCoreSetFlag",
+    "CrossCoreWaitFlag",
     "GetSubBlockNum",
     "GetSysWorkSpacePtr",
     "GetTPipePtr",
@@ -523,6 +527,7 @@ __all__ = [
     "WholeReduceMin",
     "WholeReduceSum",
     "__cube__",
+    "__mix__",
     "asc_vf_call",
     "defaultGatherMaskMode",
     "event_t",

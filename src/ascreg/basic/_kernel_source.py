@@ -68,6 +68,7 @@ from ascreg.basic._tensor import LocalTensor
 from ascreg.core import bits
 from ascreg.errors import AscregError, AscregTypeError, LaunchError, UnsupportedError
 from ascreg.machine.block import current_block
+from ascreg.machine.crosscore import running_kind
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.simt.engine import __launch_bounds__
 from ascreg.machine.tiling import (
@@ -166,24 +167,80 @@ MIX = 0
 AIC = 1
 """``AscendC::AIC``: the cube core's type."""
 AIV = 2
-"""``AscendC::AIV``: the vector core's type (every ascreg block runs on one)."""
-g_coreType = AIV
-"""``g_coreType``: the type of the core the code runs on; ascreg runs vector cores only.
+"""``AscendC::AIV``: the vector core's type."""
+_KIND_CODES = {"AIC": AIC, "AIV": AIV}
+
+
+class _CoreType:
+    """``g_coreType``: the type of the core the code runs on (:data:`AIC` or :data:`AIV`).
+
+    It is asked when compared: an AIC of a ``__mix__`` or ``__cube__`` launch sees ``AIC``,
+    every other core (and code outside a kernel) ``AIV``.
+
+    Examples
+    --------
+    >>> g_coreType == AIV, int(g_coreType)
+    (True, 2)
+    """
+
+    def __int__(self) -> int:
+        return _KIND_CODES[running_kind()]
+
+    __index__ = __int__
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, int) and int(self) == other
+
+    def __hash__(self) -> int:
+        return hash(int(self))
+
+    def __repr__(self) -> str:
+        return "AIC" if int(self) == AIC else "AIV"
+
+
+class _IsCore:
+    """``ASCEND_IS_AIV`` / ``ASCEND_IS_AIC`` (and ``_NOT_``): true on the named kind of core.
+
+    C++ ``if ASCEND_IS_AIV {`` is ``if ASCEND_IS_AIV:``; the value is asked each time, so each
+    core of a ``__mix__`` launch takes its own branch.
+    """
+
+    __slots__ = ("kind", "negated")
+
+    def __init__(self, kind: str, negated: bool) -> None:
+        self.kind, self.negated = kind, negated
+
+    def __bool__(self) -> bool:
+        return (running_kind() == self.kind) != self.negated
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self) == other
+
+    def __hash__(self) -> int:
+        return hash(bool(self))
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+
+g_coreType = _CoreType()
+"""``g_coreType``: the type of the running core (``AIC`` on a cube core, else ``AIV``).
 
 Examples
 --------
 >>> g_coreType == AIV, ASCEND_IS_AIV, ASCEND_IS_AIC
 (True, True, False)
 """
-ASCEND_IS_AIV = True
-"""``ASCEND_IS_AIV`` (``g_coreType == AIV``): true, ascreg runs the vector core's code.
+ASCEND_IS_AIV = _IsCore("AIV", False)
+"""``ASCEND_IS_AIV`` (``g_coreType == AIV``): true on a vector core.
 C++ ``if ASCEND_IS_AIV {`` is ``if ASCEND_IS_AIV:``."""
-ASCEND_IS_AIC = False
-"""``ASCEND_IS_AIC`` (``g_coreType == AIC``): false (the cube core's branch does not run)."""
-ASCEND_IS_NOT_AIV = False
-"""``ASCEND_IS_NOT_AIV``: false."""
-ASCEND_IS_NOT_AIC = True
-"""``ASCEND_IS_NOT_AIC``: true."""
+ASCEND_IS_AIC = _IsCore("AIC", False)
+"""``ASCEND_IS_AIC`` (``g_coreType == AIC``): true on a cube core (a ``__mix__`` or ``__cube__``
+kernel's AIC)."""
+ASCEND_IS_NOT_AIV = _IsCore("AIV", True)
+"""``ASCEND_IS_NOT_AIV``: true on a cube core."""
+ASCEND_IS_NOT_AIC = _IsCore("AIC", True)
+"""``ASCEND_IS_NOT_AIC``: true on a vector core."""
 
 
 class KernelMetaType(enum.IntEnum):

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.errors import SyncError
+from ascreg.machine.crosscore import CORES_STATE, CrossCoreFlags
 from ascreg.machine.memory import GlobalMemory, Pointer
 
 _ATOMIC = [0]
@@ -73,9 +74,19 @@ class GmRaceCheck:
         The launch arguments; their ``__gm__`` pointers select the memories to watch.
     """
 
-    def __init__(self, kernel: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        kernel: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        shared: dict[str, Any] | None = None,
+    ) -> None:
         self.kernel = kernel
         self.block = 0
+        found = (shared or {}).get(CORES_STATE)
+        self.flags: CrossCoreFlags | None = found if isinstance(found, CrossCoreFlags) else None
+        """The flags of a mixed launch: its cores' accesses race unless a set/wait chain
+        orders them (``block`` is then the running core's place in the launch)."""
         self.paused = False
         """Set while a SIMT block batch runs (the batch claims each block's spans afterwards)."""
         memories = {
@@ -122,10 +133,16 @@ class _OwnerHook:
         self.memory = memory
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
         self.owner = np.zeros(memory.data.size, dtype=np.int32)
+        self.stamp = np.zeros(memory.data.size if check.flags else 0, dtype=np.int32)
+        """In a mixed launch: the writer core's epoch at each byte's last write."""
         memory.on_access = self
 
     def __call__(self, start: int, end: int, action: str) -> None:
-        if action == "writes" and not _ATOMIC[0] and not self.check.paused:
+        flags = self.check.flags
+        if flags is not None:
+            if not _ATOMIC[0]:
+                self.ordered(flags, start, end, action)
+        elif action == "writes" and not _ATOMIC[0] and not self.check.paused:
             self.record(start, end)
         if self.previous is not None:
             self.previous(start, end, action)
@@ -174,6 +191,43 @@ class _OwnerHook:
             element = start + first - first % scatter.size
             self._raise(element, element + scatter.size, int(span[first]))
         span[touched] = me + 1
+
+    def ordered(self, flags: CrossCoreFlags, start: int, end: int, action: str) -> None:
+        """Check a mixed launch's access against the other cores' writes; record a write.
+
+        An access of bytes another core wrote races unless the writer's set and this core's
+        wait order them (:meth:`~ascreg.machine.crosscore.CrossCoreFlags.knows`).
+        """
+        if action not in ("reads", "writes"):
+            return
+        self._grow(end)
+        if self.stamp.size < self.owner.size:
+            grown = np.zeros(self.owner.size, dtype=np.int32)
+            grown[: self.stamp.size] = self.stamp
+            self.stamp = grown
+        me = self.check.block
+        owner, stamp = self.owner[start:end], self.stamp[start:end]
+        others = (owner != UNWRITTEN) & (owner != me + 1)
+        if others.any():
+            for writer in np.unique(owner[others]):
+                known = flags.clock[me][int(writer) - 1]
+                late = others & (owner == writer) & (stamp >= known)
+                if late.any():
+                    first = start + int(np.argmax(late))
+                    self._unordered(flags, first, action, int(writer) - 1)
+        if action == "writes":
+            owner[:] = me + 1
+            stamp[:] = flags.epoch(me)
+
+    def _unordered(self, flags: CrossCoreFlags, byte: int, action: str, writer: int) -> None:
+        me, other = flags.cores[self.check.block].name, flags.cores[writer].name
+        raise SyncError(
+            f"{me} {action} __gm__ byte {byte:#x}, which {other} wrote with no "
+            "CrossCoreSetFlag / CrossCoreWaitFlag between the write and this access: the "
+            "cores of a mixed launch run concurrently, so it may see the old or the new data; "
+            f"set a flag on {other} after the write and wait for it on {me} before the access",
+            call=self.check.kernel,
+        )
 
     def _raise(self, start: int, end: int, owner: int) -> None:
         raise SyncError(
