@@ -32,11 +32,9 @@ import attrs
 from ascreg.errors import SyncError
 from ascreg.machine import block as _block_module
 from ascreg.machine.block import BlockContext, block
+from ascreg.machine.crosscore import RUNNER_STATE
 from ascreg.machine.races import _ATOMIC, GmRaceCheck
 from ascreg.machine.sync import Pipe  # noqa: F401 (the doctests use it)
-
-RUNNER_STATE = "coop.runner"
-"""Launch-shared-state key of the launch's :class:`BlockRunner`."""
 
 
 class _Abort(BaseException):

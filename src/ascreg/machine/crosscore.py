@@ -57,6 +57,8 @@ MODES = (0, 1, 2, 4)
 """The ``modeId`` values the 950 supports."""
 CORES_STATE = "crosscore.cores"
 """Launch-shared-state key of the :class:`CrossCoreFlags` of a mixed launch."""
+RUNNER_STATE = "coop.runner"
+"""Launch-shared-state key of the launch's :class:`~ascreg.machine.coop.BlockRunner`."""
 KIND_STATE = "crosscore.kind"
 """Launch-shared-state key set to ``"AIC"`` in a ``__cube__`` launch (its blocks are AICs)."""
 
@@ -380,8 +382,6 @@ def cross_wait(mode: Any, pipe: Any, flag: Any, call: str) -> None:
     ascreg blocks the whole core (every later instruction of *pipe* and the others waits);
     the cores that can run meanwhile do (:meth:`ascreg.machine.coop.BlockRunner.block_on`).
     """
-    from ascreg.machine.coop import RUNNER_STATE
-
     if not isinstance(pipe, Pipe) or pipe is Pipe.PIPE_ALL:
         raise AscregTypeError(
             f"pipe {getattr(pipe, 'name', pipe)!r} is not a single pipe_t (PIPE_ALL is not "
