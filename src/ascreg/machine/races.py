@@ -133,15 +133,17 @@ class _OwnerHook:
         self.memory = memory
         self.previous: Callable[[int, int, str], None] | None = memory.on_access
         self.owner = np.zeros(memory.data.size, dtype=np.int32)
-        self.stamp = np.zeros(memory.data.size if check.flags else 0, dtype=np.int32)
-        """In a mixed launch: the writer core's epoch at each byte's last write."""
+        empty = np.zeros(0, dtype=np.int32)
+        self.stamp = self.atomic_owner = self.atomic_stamp = empty
+        self.read_owner = self.read_stamp = empty
+        """In a mixed launch (:meth:`ordered`): the epoch of each byte's last plain write, and
+        the core and epoch of its last atomic write and of its last read."""
         memory.on_access = self
 
     def __call__(self, start: int, end: int, action: str) -> None:
         flags = self.check.flags
         if flags is not None:
-            if not _ATOMIC[0]:
-                self.ordered(flags, start, end, action)
+            self.ordered(flags, start, end, action)
         elif action == "writes" and not _ATOMIC[0] and not self.check.paused:
             self.record(start, end)
         if self.previous is not None:
@@ -193,39 +195,76 @@ class _OwnerHook:
         span[touched] = me + 1
 
     def ordered(self, flags: CrossCoreFlags, start: int, end: int, action: str) -> None:
-        """Check a mixed launch's access against the other cores' writes; record a write.
+        """Check a mixed launch's access against the other cores' accesses; record it.
 
-        An access of bytes another core wrote races unless the writer's set and this core's
-        wait order them (:meth:`~ascreg.machine.crosscore.CrossCoreFlags.knows`).
+        Each byte keeps its last plain writer, its last atomic writer and its last reader, each
+        with the core's epoch then. An access conflicts with another core's earlier one unless
+        a set/wait chain orders them (:meth:`~ascreg.machine.crosscore.CrossCoreFlags.knows`):
+        a read with the writes, a write with all three, an atomic write with the plain writes
+        and the reads (atomics combine with each other). The first unordered pair raises.
         """
         if action not in ("reads", "writes"):
             return
-        self._grow(end)
-        if self.stamp.size < self.owner.size:
-            grown = np.zeros(self.owner.size, dtype=np.int32)
-            grown[: self.stamp.size] = self.stamp
-            self.stamp = grown
+        atomic = bool(_ATOMIC[0])
+        marks = self._marks(end)
         me = self.check.block
-        owner, stamp = self.owner[start:end], self.stamp[start:end]
-        others = (owner != UNWRITTEN) & (owner != me + 1)
-        if others.any():
-            for writer in np.unique(owner[others]):
-                known = flags.clock[me][int(writer) - 1]
-                late = others & (owner == writer) & (stamp >= known)
-                if late.any():
-                    first = start + int(np.argmax(late))
-                    self._unordered(flags, first, action, int(writer) - 1)
-        if action == "writes":
-            owner[:] = me + 1
-            stamp[:] = flags.epoch(me)
+        kinds = ("write", "atomic") if action == "reads" else ("write", "read")
+        if action == "writes" and not atomic:
+            kinds = ("write", "atomic", "read")
+        for kind in kinds:
+            owner, stamp = marks[kind]
+            self._check(flags, owner[start:end], stamp[start:end], start, action, kind)
+        record = "read" if action == "reads" else "atomic" if atomic else "write"
+        owner, stamp = marks[record]
+        owner[start:end] = me + 1
+        stamp[start:end] = flags.epoch(me)
 
-    def _unordered(self, flags: CrossCoreFlags, byte: int, action: str, writer: int) -> None:
-        me, other = flags.cores[self.check.block].name, flags.cores[writer].name
+    def _marks(self, end: int) -> dict[str, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+        """Return the (core, epoch) marks of each access kind, grown to cover *end*."""
+        self._grow(end)
+        size = self.owner.size
+        for name in ("stamp", "atomic_owner", "atomic_stamp", "read_owner", "read_stamp"):
+            old = getattr(self, name)
+            if old.size < size:
+                grown = np.zeros(size, dtype=np.int32)
+                grown[: old.size] = old
+                setattr(self, name, grown)
+        return {
+            "write": (self.owner, self.stamp),
+            "atomic": (self.atomic_owner, self.atomic_stamp),
+            "read": (self.read_owner, self.read_stamp),
+        }
+
+    def _check(
+        self,
+        flags: CrossCoreFlags,
+        owner: np.ndarray[Any, Any],
+        stamp: np.ndarray[Any, Any],
+        start: int,
+        action: str,
+        kind: str,
+    ) -> None:
+        me = self.check.block
+        others = (owner != UNWRITTEN) & (owner != me + 1)
+        if not others.any():
+            return
+        for core in np.unique(owner[others]):
+            known = flags.clock[me][int(core) - 1]
+            late = others & (owner == core) & (stamp >= known)
+            if late.any():
+                first = start + int(np.argmax(late))
+                self._unordered(flags, first, action, kind, int(core) - 1)
+
+    def _unordered(
+        self, flags: CrossCoreFlags, byte: int, action: str, kind: str, other: int
+    ) -> None:
+        me, them = flags.cores[self.check.block].name, flags.cores[other].name
+        did = {"write": "wrote", "atomic": "wrote atomically", "read": "read"}[kind]
         raise SyncError(
-            f"{me} {action} __gm__ byte {byte:#x}, which {other} wrote with no "
-            "CrossCoreSetFlag / CrossCoreWaitFlag between the write and this access: the "
-            "cores of a mixed launch run concurrently, so it may see the old or the new data; "
-            f"set a flag on {other} after the write and wait for it on {me} before the access",
+            f"{me} {action} __gm__ byte {byte:#x}, which {them} {did} with no "
+            "CrossCoreSetFlag / CrossCoreWaitFlag ordering the two accesses: the cores of a "
+            "mixed launch run concurrently, so the result depends on which comes first; set a "
+            f"flag on {them} after its access and wait for it on {me} before this one",
             call=self.check.kernel,
         )
 
