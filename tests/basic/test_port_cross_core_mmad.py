@@ -56,6 +56,7 @@ from ascreg.basic import (
     LocalTensor,
     Mmad,
     MmadParams,
+    Muls,
     Nd2NzParams,
     PipeBarrier,
     RoundMode,
@@ -66,7 +67,7 @@ from ascreg.basic import (
     __mix__,
 )
 from ascreg.errors import SyncError, UndefinedBehaviourError
-from ascreg.machine.kernel import __global__
+from ascreg.machine.kernel import __aicore__, __global__
 
 M, N, K = 32, 64, 32
 NUM_BLOCKS = 8
@@ -121,8 +122,12 @@ class KernelMmad:
     def InitAIC(self, A: GmPtr[Any], B: GmPtr[Any], C: GmPtr[Any]) -> None:
         self.ACUBEGM, self.BCUBEGM = GlobalTensor[half](), GlobalTensor[half]()
         self.CCUBEGM = GlobalTensor[float32_t]()
-        self.ACUBEGM.SetGlobalBuffer(A.cast(half) + A_BLOCKS_LENGTH * GetBlockIdx(), A_BLOCKS_LENGTH)
-        self.BCUBEGM.SetGlobalBuffer(B.cast(half) + B_BLOCKS_LENGTH * GetBlockIdx(), B_BLOCKS_LENGTH)
+        self.ACUBEGM.SetGlobalBuffer(
+            A.cast(half) + A_BLOCKS_LENGTH * GetBlockIdx(), A_BLOCKS_LENGTH
+        )
+        self.BCUBEGM.SetGlobalBuffer(
+            B.cast(half) + B_BLOCKS_LENGTH * GetBlockIdx(), B_BLOCKS_LENGTH
+        )
         self.CCUBEGM.SetGlobalBuffer(C.cast(float32_t), C_AIC_BLOCKS_LENGTH)
 
     def InitAIV(
@@ -280,9 +285,7 @@ def mmad_custom(layout: dict[str, int]) -> Any:
     return mmad_custom
 
 
-def run_scenario2(
-    x1: np.ndarray, x2: np.ndarray, layout: dict[str, int] = SEPARATE
-) -> np.ndarray:
+def run_scenario2(x1: np.ndarray, x2: np.ndarray, layout: dict[str, int] = SEPARATE) -> np.ndarray:
     """Launch mmad_custom<<<8>>> on A (M x K) and B (K x N) uint8; return C (M x N float)."""
     gm = GlobalMemory()
     # the golden script stores A block-major: each AI Core's M x (K / 8) slice contiguous
@@ -331,3 +334,92 @@ def test_example_l1_addresses_overlap() -> None:
     layout = {**SEPARATE, "b1LocalAddr": EXAMPLE["b1LocalAddr"]}
     with pytest.raises(SyncError, match=r"writes L1 \[0x200, 0x880\) that an earlier PIPE_MTE2"):
         run_scenario2(*ones, layout)
+
+
+class KernelCrossCoreSetFlag:
+    """The example's vector class: scenario 0 (mode 0, 16 AIVs) and 1 (mode 1, AIVs 2 and 3)."""
+
+    def Init(self, initialData: GmPtr[Any], atomicResult: GmPtr[Any], totalLength: int) -> None:
+        self.blockLength = totalLength
+        self.initialDataGm, self.atomicResultGm = (
+            GlobalTensor[float32_t](),
+            GlobalTensor[float32_t](),
+        )
+        self.initialDataGm.SetGlobalBuffer(initialData.cast(float32_t), self.blockLength)
+        self.atomicResultGm.SetGlobalBuffer(atomicResult.cast(float32_t), self.blockLength)
+
+    def Process(self, scenario: int) -> None:
+        if scenario == 0:
+            self.ProcessMode0()
+        elif scenario == 1:
+            self.ProcessMode1()
+
+    def ProcessMode0(self) -> None:
+        xAddr, yAddr = 0, self.blockLength * float32_t.size
+        xLocal = LocalTensor[float32_t](TPosition.VECCALC, xAddr, self.blockLength)
+        yLocal = LocalTensor[float32_t](TPosition.VECCALC, yAddr, self.blockLength)
+        DataCopy(xLocal, self.initialDataGm, self.blockLength)
+        SetFlag[HardEvent.MTE2_V](EVENT_ID0)
+        WaitFlag[HardEvent.MTE2_V](EVENT_ID0)
+        Muls(xLocal, xLocal, np.float32(GetBlockIdx()), self.blockLength)
+        SetFlag[HardEvent.V_MTE3](EVENT_ID0)
+        WaitFlag[HardEvent.V_MTE3](EVENT_ID0)
+        SetAtomicAdd[float32_t]()  # UB -> GM adds into atomicResult
+        DataCopy(self.atomicResultGm, xLocal, self.blockLength)
+        CrossCoreSetFlag[0, PIPE_MTE3](0)  # this AIV's MTE3 copy is done
+        CrossCoreWaitFlag(0)  # until every AIV's is
+        DisableDmaAtomic()
+        if GetBlockIdx() == 0:
+            DataCopy(yLocal, self.atomicResultGm, self.blockLength)  # PIPE_MTE2
+            SetFlag[HardEvent.MTE2_MTE3](EVENT_ID0)
+            WaitFlag[HardEvent.MTE2_MTE3](EVENT_ID0)
+            DataCopy(self.atomicResultGm, yLocal, self.blockLength)
+            return
+
+    def ProcessMode1(self) -> None:
+        if GetBlockIdx() == 2 or GetBlockIdx() == 3:  # the two AIVs of AI Core 1
+            xAddr, yAddr = 0, self.blockLength * float32_t.size
+            xLocal = LocalTensor[float32_t](TPosition.VECCALC, xAddr, self.blockLength)
+            yLocal = LocalTensor[float32_t](TPosition.VECCALC, yAddr, self.blockLength)
+            DataCopy(xLocal, self.initialDataGm, self.blockLength)
+            SetFlag[HardEvent.MTE2_V](EVENT_ID0)
+            WaitFlag[HardEvent.MTE2_V](EVENT_ID0)
+            Muls(xLocal, xLocal, np.float32(GetBlockIdx()), self.blockLength)
+            SetFlag[HardEvent.V_MTE3](EVENT_ID0)
+            WaitFlag[HardEvent.V_MTE3](EVENT_ID0)
+            SetAtomicAdd[float32_t]()
+            DataCopy(self.atomicResultGm, xLocal, self.blockLength)
+            CrossCoreSetFlag[1, PIPE_MTE3](0)
+            CrossCoreWaitFlag(0)
+            DisableDmaAtomic()
+            if GetBlockIdx() == 2:
+                DataCopy(yLocal, self.atomicResultGm, self.blockLength)
+                SetFlag[HardEvent.MTE2_MTE3](EVENT_ID0)
+                WaitFlag[HardEvent.MTE2_MTE3](EVENT_ID0)
+                DataCopy(self.atomicResultGm, yLocal, self.blockLength)
+                return
+
+
+@pytest.mark.parametrize(("scenario", "factor"), [(0, sum(range(2 * NUM_BLOCKS))), (1, 2 + 3)])
+def test_vector_scenarios(scenario: int, factor: int) -> None:
+    """Scenario 0: z = x * (0 + 1 + ... + 15); scenario 1: z = x * (2 + 3); x all ones."""
+
+    @__global__
+    @__mix__(1, 2)
+    @__aicore__
+    def cross_core_set_wait_flag_custom(
+        x: GmPtr[float32_t], z: GmPtr[float32_t], dataLength: int
+    ) -> None:
+        InitSocState()
+        op = KernelCrossCoreSetFlag()
+        if ASCEND_IS_AIV:
+            op.Init(x, z, dataLength)
+            op.Process(scenario)
+        PipeBarrier[PIPE_ALL]()
+
+    totalLength = 32
+    gm = GlobalMemory()
+    x, z = gm.alloc(float32_t, totalLength), gm.alloc(float32_t, totalLength)
+    x.write(np.ones(totalLength, np.float32)), z.write(np.zeros(totalLength, np.float32))
+    cross_core_set_wait_flag_custom[NUM_BLOCKS, 0, None](x, z, totalLength)
+    np.testing.assert_array_equal(z.read(totalLength), np.full(totalLength, factor, np.float32))

@@ -156,20 +156,41 @@ def _merge(one: Clock, other: Clock) -> Clock:
 
 
 @attrs.define
+class Unit:
+    """One count of a flag counter: what the set(s) that raised it had done.
+
+    Attributes
+    ----------
+    clock
+        The merged vector clocks of the setters (for the GM race check).
+    tokens
+        Per setting core, its pipe tracker's token of the set's pipe: a wait on the same core
+        orders its later work after that pipe's earlier work (the set goes once it is done).
+    """
+
+    clock: Clock
+    tokens: dict[int, dict[Pipe, int]]
+
+    def merged(self, other: Unit) -> Unit:
+        """Return the unit of a round: both clocks merged, both tokens kept."""
+        return Unit(_merge(self.clock, other.clock), {**self.tokens, **other.tokens})
+
+
+@attrs.define
 class _Round:
     """Sets of a flag that wait for the rest of their group (modes 0, 1, 2 from AIVs)."""
 
-    arrived: list[tuple[set[int], Clock]] = attrs.field(factory=list)
+    arrived: list[tuple[set[int], Unit]] = attrs.field(factory=list)
 
-    def add(self, member: int, group: frozenset[int], clock: Clock) -> Clock | None:
-        """Count *member*'s set; return the round's clock when it completes the oldest round."""
+    def add(self, member: int, group: frozenset[int], unit: Unit) -> Unit | None:
+        """Count *member*'s set; return the round's unit when it completes the oldest round."""
         for index, (pending, known) in enumerate(self.arrived):
             if member not in pending:
                 pending.add(member)
-                self.arrived[index] = (pending, _merge(known, clock))
+                self.arrived[index] = (pending, known.merged(unit))
                 break
         else:
-            self.arrived.append(({member}, clock))
+            self.arrived.append(({member}, unit))
         if self.arrived[0][0] >= group:
             return self.arrived.pop(0)[1]
         return None
@@ -200,13 +221,13 @@ class CrossCoreFlags:
     1
     >>> flags.knows(aic.member, aiv0.member, stamp)    # the AIC has not waited yet
     False
-    >>> flags.take(aic, "ffts", 3), flags.knows(aic.member, aiv0.member, stamp)
+    >>> flags.take(aic, "ffts", 3) is not None, flags.knows(aic.member, aiv0.member, stamp)
     (True, True)
     """
 
     def __init__(self, cores: list[Core]) -> None:
         self.cores = cores
-        self.counters: dict[tuple[int, str, int], list[Clock]] = {}
+        self.counters: dict[tuple[int, str, int], list[Unit]] = {}
         self.rounds: dict[tuple[str, frozenset[int], int], _Round] = {}
         self.clock: list[Clock] = [[0] * len(cores) for _ in cores]
 
@@ -222,50 +243,56 @@ class CrossCoreFlags:
         """Return True when core *reader* is ordered after *writer*'s write of epoch *stamp*."""
         return reader == writer or self.clock[reader][writer] > stamp
 
-    def _raise(self, core: Core, space: str, flag: int, clock: Clock) -> None:
+    def _raise(self, core: Core, space: str, flag: int, unit: Unit) -> None:
         queue = self.counters.setdefault((core.member, space, flag), [])
         if len(queue) >= COUNTER_MAX:
             raise SyncError(
                 f"the 4-bit counter of flag {flag} of {core.name} would exceed {COUNTER_MAX}: "
                 f"at most {COUNTER_MAX} sets may wait unconsumed (the chip raises an exception)"
             )
-        queue.append(clock)
+        queue.append(unit)
 
     def _group(self, core: Core, kind: str, same_block: bool) -> list[Core]:
         return [
             c for c in self.cores if c.kind == kind and (not same_block or c.block == core.block)
         ]
 
-    def set(self, core: Core, mode: int, flag: int) -> None:
-        """Record *core*'s ``CrossCoreSetFlag<mode>(flag)`` (*flag* already in range)."""
+    def set(
+        self, core: Core, mode: int, flag: int, token: dict[Pipe, int] | None = None
+    ) -> None:
+        """Record *core*'s ``CrossCoreSetFlag<mode>(flag)`` (*flag* already in range).
+
+        *token*: the setter's pipe-tracker token of the set's pipe (None: none to pass on).
+        """
         mine = self.clock[core.member]
         mine[core.member] += 1  # what it did before the set is epoch - 1: visible to waiters
-        clock = list(mine)
+        unit = Unit(list(mine), {} if token is None else {core.member: token})
         if mode == 4:
             target, space, number = _mode4_target(self.cores, core, flag)
-            self._raise(target, space, number, clock)
+            self._raise(target, space, number, unit)
             return
         if mode == 2 and core.kind == AIC:
             for aiv in self._group(core, AIV, True):
-                self._raise(aiv, "ffts", flag, clock)
+                self._raise(aiv, "ffts", flag, unit)
             return
         kind = AIV if mode in (1, 2) else core.kind
         group = self._group(core, kind, mode != 0)
         members = frozenset(c.member for c in group)
         pending = self.rounds.setdefault((f"mode {mode}", members, flag), _Round())
-        done = pending.add(core.member, members, clock)
+        done = pending.add(core.member, members, unit)
         if done is None:
             return
         for target in self._group(core, AIC, True) if mode == 2 else group:
             self._raise(target, "ffts", flag, done)
 
-    def take(self, core: Core, space: str, flag: int) -> bool:
-        """Take one from *core*'s counter of *flag*; False (nothing taken) when it is 0."""
+    def take(self, core: Core, space: str, flag: int) -> Unit | None:
+        """Take one from *core*'s counter of *flag* and learn its clock; None when it is 0."""
         queue = self.counters.get((core.member, space, flag))
         if not queue:
-            return False
-        self.clock[core.member] = _merge(self.clock[core.member], queue.pop(0))
-        return True
+            return None
+        unit = queue.pop(0)
+        self.clock[core.member] = _merge(self.clock[core.member], unit.clock)
+        return unit
 
     def leftovers(self) -> list[str]:
         """Describe the counters no wait consumed and the rounds no core completed."""
@@ -373,7 +400,7 @@ def cross_set(mode: Any, pipe: Any, flag: Any, call: str) -> None:
         )
     ctx = current_block()
     core, flags, number = _checked(ctx, mode, flag, call)
-    flags.set(core, mode, number)
+    flags.set(core, mode, number, ctx.tracker.token(pipe))
 
 
 def cross_wait(mode: Any, pipe: Any, flag: Any, call: str) -> None:
@@ -391,9 +418,13 @@ def cross_wait(mode: Any, pipe: Any, flag: Any, call: str) -> None:
     ctx = current_block()
     core, flags, number = _checked(ctx, mode, flag, call)
     space = "mode4" if mode == 4 else "ffts"
-    if flags.take(core, space, number):
-        return
-    runner = ctx.shared[RUNNER_STATE]
-    what = f"{call}({number})" + (" (mode 4)" if mode == 4 else "")
-    runner.block_on(ctx, lambda: flags.count(core, space, number) > 0, what)
-    flags.take(core, space, number)
+    unit = flags.take(core, space, number)
+    if unit is None:
+        runner = ctx.shared[RUNNER_STATE]
+        what = f"{call}({number})" + (" (mode 4)" if mode == 4 else "")
+        runner.block_on(ctx, lambda: flags.count(core, space, number) > 0, what)
+        unit = flags.take(core, space, number)
+        assert unit is not None
+    own = unit.tokens.get(core.member)
+    if own is not None:  # the core's own set is in it: its pipe's earlier work is done
+        ctx.tracker.acquire(pipe, own)

@@ -652,6 +652,14 @@ class BlockProgress:
 
     def note(self, error: BaseException) -> None:
         """Add a note to *error* saying which block of which launch failed, and what GM holds."""
+        core = self._core(error)
+        if core is not None:  # a mixed launch: its cores interleave at their flag waits
+            error.add_note(
+                f"in {core.name} (AI Core {core.block}) of {self.launch} (launch {self.number} "
+                "of this process): the cores of a mixed launch run in turns between their flag "
+                "waits, so Global Memory holds a partial result"
+            )
+            return
         first, count = self._failed(error)
         last = first + count - 1
         which = _blocks(first, last) + (" (run as one batch)" if count > 1 else "")
@@ -663,6 +671,17 @@ class BlockProgress:
             + f", and {_blocks(first, last)} stopped part-way: Global Memory holds a partial "
             "result"
         )
+
+    @staticmethod
+    def _core(error: BaseException) -> Any:
+        """Return the mixed-launch core the traceback of *error* ran on, or None."""
+        tb, found = error.__traceback__, None
+        while tb is not None:
+            ctx = tb.tb_frame.f_locals.get("ctx")
+            if isinstance(ctx, BlockContext) and ctx.core is not None:
+                found = ctx.core
+            tb = tb.tb_next
+        return found
 
     def _failed(self, error: BaseException) -> tuple[int, int]:
         """Return the first failed block and how many ran with it (a batch of blocks)."""
