@@ -197,6 +197,10 @@ class _CoreType:
     def __repr__(self) -> str:
         return "AIC" if int(self) == AIC else "AIV"
 
+    def cpp_declaration(self, name: str) -> str:
+        """Return the C++ declaration of the name (a vector core's value) for the header."""
+        return f"inline uint32_t {name} = {int(self)};"
+
 
 class _IsCore:
     """``ASCEND_IS_AIV`` / ``ASCEND_IS_AIC`` (and ``_NOT_``): true on the named kind of core.
@@ -221,6 +225,10 @@ class _IsCore:
 
     def __repr__(self) -> str:
         return repr(bool(self))
+
+    def cpp_declaration(self, name: str) -> str:
+        """Return the C++ declaration of the name (a vector core's value) for the header."""
+        return f"inline bool {name} = {'true' if self else 'false'};"
 
 
 g_coreType = _CoreType()
