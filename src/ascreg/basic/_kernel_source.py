@@ -254,9 +254,9 @@ ASCEND_IS_NOT_AIC = _IsCore("AIC", True)
 class KernelMetaType(enum.IntEnum):
     """``KernelMetaType``: the kernel types of ``KERNEL_TASK_TYPE_DEFAULT`` (设置Kernel类型).
 
-    ascreg runs vector cores only: ``KERNEL_TYPE_AIV_ONLY`` and ``KERNEL_TYPE_MIX_AIV_1_0``
-    (vector cores with hard sync); a type that starts cube cores is an
-    :class:`~ascreg.errors.UnsupportedError`.
+    ``KERNEL_TYPE_AIV_ONLY`` and ``KERNEL_TYPE_MIX_AIV_1_0`` (vector cores with hard sync) are
+    accepted; a type that starts cube cores is an :class:`~ascreg.errors.UnsupportedError`
+    (a launch takes its cores from the kernel's ``__cube__`` / ``__mix__`` qualifier).
 
     Examples
     --------
@@ -309,8 +309,9 @@ def _kernel_type(value: Any, call: str) -> KernelMetaType:
         raise AscregTypeError(f"{value!r:.40} is not a KernelMetaType (KERNEL_TYPE_AIV_ONLY, ...)")
     if value not in VECTOR_ONLY:
         raise UnsupportedError(
-            f"{value.name} starts cube cores, which ascreg does not model (it runs the vector "
-            "cores only: KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)",
+            f"{value.name} starts cube cores: an ascreg launch takes its cores from the "
+            "kernel's qualifier (__cube__, __mix__(1, 2), ...), and a kernel type may only "
+            "name vector cores (KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)",
             call=call,
         )
     return value
@@ -324,7 +325,7 @@ def KERNEL_TASK_TYPE_DEFAULT(value: KernelMetaType) -> None:
     >>> KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 starts cube cores, which ascreg does not model (it runs the vector cores only: KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
+    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 starts cube cores: an ascreg launch takes its cores from the kernel's qualifier (__cube__, __mix__(1, 2), ...), and a kernel type may only name vector cores (KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
     """
     _ascreg_call = "KERNEL_TASK_TYPE_DEFAULT"
     kind = _kernel_type(value, _ascreg_call)
@@ -339,7 +340,7 @@ def KERNEL_TASK_TYPE(key: int, value: KernelMetaType) -> None:
     >>> KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE: KERNEL_TYPE_AIC_ONLY starts cube cores, which ascreg does not model (it runs the vector cores only: KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
+    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE: KERNEL_TYPE_AIC_ONLY starts cube cores: an ascreg launch takes its cores from the kernel's qualifier (__cube__, __mix__(1, 2), ...), and a kernel type may only name vector cores (KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
     """
     _ascreg_call = "KERNEL_TASK_TYPE"
     _key_argument(key, "key")
