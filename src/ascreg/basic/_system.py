@@ -30,8 +30,8 @@ from ascreg.basic._template import (
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
-from ascreg.machine.coop import RUNNER_STATE, Barrier, BlockRunner
-from ascreg.machine.crosscore import core_of, cross_set, cross_wait
+from ascreg.machine.coop import Barrier, BlockRunner
+from ascreg.machine.crosscore import RUNNER_STATE, core_of, cross_set, cross_wait
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.spr import MASK_SPR_INIT, write_mask_spr
 from ascreg.machine.sync import PIPE_ALL, PIPE_MTE2, PIPE_MTE3, Pipe

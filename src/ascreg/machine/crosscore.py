@@ -257,9 +257,7 @@ class CrossCoreFlags:
             c for c in self.cores if c.kind == kind and (not same_block or c.block == core.block)
         ]
 
-    def set(
-        self, core: Core, mode: int, flag: int, token: dict[Pipe, int] | None = None
-    ) -> None:
+    def set(self, core: Core, mode: int, flag: int, token: dict[Pipe, int] | None = None) -> None:
         """Record *core*'s ``CrossCoreSetFlag<mode>(flag)`` (*flag* already in range).
 
         *token*: the setter's pipe-tracker token of the set's pipe (None: none to pass on).

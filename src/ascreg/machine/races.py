@@ -208,7 +208,7 @@ class _OwnerHook:
         atomic = bool(_ATOMIC[0])
         marks = self._marks(end)
         me = self.check.block
-        kinds = ("write", "atomic") if action == "reads" else ("write", "read")
+        kinds: tuple[str, ...] = ("write", "atomic") if action == "reads" else ("write", "read")
         if action == "writes" and not atomic:
             kinds = ("write", "atomic", "read")
         for kind in kinds:
