@@ -106,7 +106,7 @@ class BlockRunner:
         self.func, self.args, self.kwargs = func, args, kwargs
         self.cores = cores
         self.count = blocks if cores is None else len(cores)
-        """The members: the blocks, or the cores of a mixed launch."""
+        """How many members run (the blocks, or the cores of a mixed launch)."""
         self.blocks, self.dyn_bytes, self.name = blocks, dyn_bytes, name
         self.races = races
         self.shared = shared

@@ -85,8 +85,8 @@ class GmRaceCheck:
         self.block = 0
         found = (shared or {}).get(CORES_STATE)
         self.flags: CrossCoreFlags | None = found if isinstance(found, CrossCoreFlags) else None
-        """The flags of a mixed launch: its cores' accesses race unless a set/wait chain
-        orders them (``block`` is then the running core's place in the launch)."""
+        """In a mixed launch its flags (its cores' accesses race unless a set/wait chain
+        orders them, and ``block`` is the running core's place in the launch), else None."""
         self.paused = False
         """Set while a SIMT block batch runs (the batch claims each block's spans afterwards)."""
         memories = {
