@@ -31,6 +31,7 @@ from ascreg.basic import (
     GetSubBlockIdx,
     GetSubBlockNum,
     GetTaskRatio,
+    GetTaskRation,
     SyncAll,
     g_coreType,
 )
@@ -66,15 +67,15 @@ def test_each_core_sees_its_indices(ratio: tuple[int, int]) -> None:
         block = GetBlockIdx() if ASCEND_IS_AIC else GetBlockIdx() // GetSubBlockNum()
         place = block * per_core + (0 if ASCEND_IS_AIC else ratio[0] + GetSubBlockIdx())
         row = [int(g_coreType), GetBlockIdx(), GetBlockNum(), GetSubBlockIdx(),
-               GetSubBlockNum(), GetTaskRatio()]  # fmt: skip
-        (out + 6 * place).write(row)
+               GetSubBlockNum(), GetTaskRatio(), GetTaskRation()]  # fmt: skip
+        (out + 7 * place).write(row)
 
-    got = launch(body, blocks=3, ratio=ratio, slots=6 * 3 * per_core).reshape(-1, 6)
+    got = launch(body, blocks=3, ratio=ratio, slots=7 * 3 * per_core).reshape(-1, 7)
     aic, aiv = ratio
     want = []
     for block in range(3):
-        want += [[1, block, 3, 0, 1, 1]] * aic
-        want += [[2, block * aiv + sub, 3, sub, aiv, aiv] for sub in range(aiv)]
+        want += [[1, block, 3, 0, 1, 1, 1]] * aic
+        want += [[2, block * aiv + sub, 3, sub, aiv, aiv, aiv] for sub in range(aiv)]
     assert got.tolist() == want
 
 

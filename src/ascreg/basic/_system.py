@@ -109,6 +109,23 @@ def GetTaskRatio() -> int:
     return 1 if core is None else core.subs
 
 
+def GetTaskRation() -> int:
+    """``AscendC::GetTaskRation()``: the header's other spelling of :func:`GetTaskRatio`.
+
+    The basic API header defines it as ``return GetTaskRatio();``; kernels such as the
+    quant_group_matmul example call it.
+
+    Examples
+    --------
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> with block(BlockContext()):
+    ...     GetTaskRation()
+    1
+    """
+    _ascreg_call = "GetTaskRation"
+    return GetTaskRatio()
+
+
 @function_template(Signature(modeId=INTEGER, pipe=member_of(Pipe)), name="CrossCoreSetFlag")
 def CrossCoreSetFlag(flagId: int, *, modeId: int | None = None, pipe: Pipe | None = None) -> None:
     """``AscendC::CrossCoreSetFlag<modeId, pipe>(flagId)``: ``CrossCoreSetFlag[2, PIPE_MTE3](0)``.
