@@ -43,7 +43,7 @@ from typing import Any
 import attrs
 
 from ascreg.errors import AscregError, AscregTypeError, SyncError, UnsupportedError
-from ascreg.machine.block import BlockContext, current_block
+from ascreg.machine.block import BlockContext, current_block, running_block
 from ascreg.machine.sync import Pipe
 
 AIC, AIV = "AIC", "AIV"
@@ -107,8 +107,16 @@ def topology(blocks: int, aic: int, aiv: int) -> list[Core]:
 
 
 def core_of(ctx: BlockContext) -> Core | None:
-    """Return the :class:`Core` *ctx* runs, or None outside a mixed launch."""
-    found = getattr(ctx, "core", None)
+    """Return the :class:`Core` *ctx* runs, or None outside a mixed launch.
+
+    Examples
+    --------
+    >>> ctx = BlockContext(); core_of(ctx) is None
+    True
+    >>> ctx.core = topology(1, 1, 2)[2]; core_of(ctx).name
+    'AIV 1'
+    """
+    found = ctx.core
     return found if isinstance(found, Core) else None
 
 
@@ -116,10 +124,15 @@ def running_kind(ctx: BlockContext | None = None) -> str:
     """Return ``"AIC"`` or ``"AIV"``: the kind of the running core (AIV outside a mixed launch).
 
     A ``__cube__`` kernel's blocks are AICs.
+
+    Examples
+    --------
+    >>> running_kind()
+    'AIV'
+    >>> ctx = BlockContext(shared={KIND_STATE: AIC}); running_kind(ctx)
+    'AIC'
     """
     if ctx is None:
-        from ascreg.machine.block import running_block
-
         ctx = running_block()
         if ctx is None:
             return AIV
@@ -134,6 +147,15 @@ def check_flags_clean(shared: dict[str, Any]) -> None:
 
     The pages call an unpaired set undefined behaviour: a leftover count would release a wait
     of the next kernel early.
+
+    Examples
+    --------
+    >>> flags = CrossCoreFlags(topology(1, 1, 2))
+    >>> flags.set(flags.cores[0], 4, 17)   # the AIC's mode-4 flag 17 reaches AIV1's flag 1
+    >>> check_flags_clean({CORES_STATE: flags})
+    Traceback (most recent call last):
+    ...
+    ascreg.errors.SyncError: the launch ended with cross-core flags set but never waited for: AIV 1 flag 1 (mode 4) x1 (every CrossCoreSetFlag needs its CrossCoreWaitFlag on the cores it reaches)
     """
     flags = shared.get(CORES_STATE)
     if isinstance(flags, CrossCoreFlags):
