@@ -20,6 +20,8 @@ from ascreg.basic import (
     ASCEND_IS_AIC,
     ASCEND_IS_AIV,
     ASCEND_IS_NOT_AIC,
+    KERNEL_TASK_TYPE_DEFAULT,
+    KERNEL_TYPE_MIX_AIC_1_2,
     PIPE_ALL,
     PIPE_MTE3,
     PIPE_S,
@@ -396,3 +398,13 @@ def test_counters_match_the_scalar_model(sets: list[tuple[str, int, int, int, in
         assert flags.count(by_id[kind, block, sub], space, flag) == n
     total = sum(len(q) for q in flags.counters.values())
     assert total == sum(model.count.values())
+
+
+def test_the_kernel_type_must_name_the_qualifiers_cores() -> None:
+    def body(out: Any) -> None:
+        KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)
+        (out + (0 if ASCEND_IS_AIC else 1 + GetSubBlockIdx())).write([1])
+
+    assert launch(body, slots=3).tolist() == [1, 1, 1]
+    with pytest.raises(UnsupportedError, match=r"does not match the kernel's __mix__\(1, 1\)"):
+        launch(body, ratio=(1, 1))

@@ -67,8 +67,8 @@ from ascreg._dtypes import Scalar, int4b_t, int64_t, is_scalar_type, uint8_t
 from ascreg.basic._tensor import LocalTensor
 from ascreg.core import bits
 from ascreg.errors import AscregError, AscregTypeError, LaunchError, UnsupportedError
-from ascreg.machine.block import current_block
-from ascreg.machine.crosscore import running_kind
+from ascreg.machine.block import current_block, running_block
+from ascreg.machine.crosscore import CORES_STATE, core_of, running_kind
 from ascreg.machine.memory import GmPtr
 from ascreg.machine.simt.engine import __launch_bounds__
 from ascreg.machine.tiling import (
@@ -254,9 +254,10 @@ ASCEND_IS_NOT_AIC = _IsCore("AIC", True)
 class KernelMetaType(enum.IntEnum):
     """``KernelMetaType``: the kernel types of ``KERNEL_TASK_TYPE_DEFAULT`` (设置Kernel类型).
 
-    ``KERNEL_TYPE_AIV_ONLY`` and ``KERNEL_TYPE_MIX_AIV_1_0`` (vector cores with hard sync) are
-    accepted; a type that starts cube cores is an :class:`~ascreg.errors.UnsupportedError`
-    (a launch takes its cores from the kernel's ``__cube__`` / ``__mix__`` qualifier).
+    A launch takes its cores from the kernel's qualifier; the kernel type must name the same
+    ones (``KERNEL_TYPE_AIV_ONLY`` / ``MIX_AIV_1_0`` a ``__vector__`` kernel,
+    ``KERNEL_TYPE_AIC_ONLY`` a ``__cube__`` one, ``KERNEL_TYPE_MIX_AIC_1_2`` a ``__mix__(1, 2)``
+    one, ...), else it is an :class:`~ascreg.errors.UnsupportedError`.
 
     Examples
     --------
@@ -301,20 +302,46 @@ KERNEL_TYPE_MAX = KernelMetaType.KERNEL_TYPE_MAX
 """The enum's end marker."""
 
 VECTOR_ONLY = (KERNEL_TYPE_AIV_ONLY, KERNEL_TYPE_MIX_AIV_1_0)
-"""The kernel types an ascreg launch can run: the vector cores, numBlocks of them."""
+"""The kernel types a ``__vector__`` launch runs as: the vector cores, numBlocks of them."""
+MIX_TYPES = {
+    KERNEL_TYPE_MIX_AIC_1_0: (1, 0),
+    KERNEL_TYPE_MIX_AIC_1_1: (1, 1),
+    KERNEL_TYPE_MIX_AIC_1_2: (1, 2),
+}
+"""The mixed kernel types and the ``__mix__(aic, aiv)`` ratio each starts."""
 
 
 def _kernel_type(value: Any, call: str) -> KernelMetaType:
+    """Check *value* names the cores the running launch runs (its qualifier decides them)."""
     if not isinstance(value, KernelMetaType):
         raise AscregTypeError(f"{value!r:.40} is not a KernelMetaType (KERNEL_TYPE_AIV_ONLY, ...)")
-    if value not in VECTOR_ONLY:
-        raise UnsupportedError(
-            f"{value.name} starts cube cores: an ascreg launch takes its cores from the "
-            "kernel's qualifier (__cube__, __mix__(1, 2), ...), and a kernel type may only "
-            "name vector cores (KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)",
-            call=call,
-        )
-    return value
+    ratio = _launch_ratio()
+    if value in VECTOR_ONLY and ratio in (None, (0, 1)):
+        return value
+    if ratio is not None and (
+        MIX_TYPES.get(value) == ratio or (value is KERNEL_TYPE_AIC_ONLY and ratio == "cube")
+    ):
+        return value
+    qualifier = {None: "__vector__", "cube": "__cube__"}.get(ratio, f"__mix__{ratio}")
+    raise UnsupportedError(
+        f"{value.name} does not match the kernel's {qualifier}: an ascreg launch takes its "
+        "cores from the kernel's qualifier (__vector__, __cube__, __mix__(1, 2), ...), so the "
+        "kernel type must name the same cores",
+        call=call,
+    )
+
+
+def _launch_ratio() -> Any:
+    """Return the running launch's ``__mix__`` ratio, ``"cube"``, or None (vector cores)."""
+    ctx = running_block()
+    if ctx is None:
+        return None
+    core = core_of(ctx)
+    if core is not None:
+        flags = ctx.shared[CORES_STATE]
+        kinds = [c.kind for c in flags.cores if c.block == 0]
+        return kinds.count("AIC"), kinds.count("AIV")
+    return "cube" if running_kind(ctx) == "AIC" else None
 
 
 def KERNEL_TASK_TYPE_DEFAULT(value: KernelMetaType) -> None:
@@ -325,7 +352,7 @@ def KERNEL_TASK_TYPE_DEFAULT(value: KernelMetaType) -> None:
     >>> KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 starts cube cores: an ascreg launch takes its cores from the kernel's qualifier (__cube__, __mix__(1, 2), ...), and a kernel type may only name vector cores (KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
+    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 does not match the kernel's __vector__: an ascreg launch takes its cores from the kernel's qualifier (__vector__, __cube__, __mix__(1, 2), ...), so the kernel type must name the same cores
     """
     _ascreg_call = "KERNEL_TASK_TYPE_DEFAULT"
     kind = _kernel_type(value, _ascreg_call)
@@ -340,7 +367,7 @@ def KERNEL_TASK_TYPE(key: int, value: KernelMetaType) -> None:
     >>> KERNEL_TASK_TYPE(1, KERNEL_TYPE_AIC_ONLY)
     Traceback (most recent call last):
     ...
-    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE: KERNEL_TYPE_AIC_ONLY starts cube cores: an ascreg launch takes its cores from the kernel's qualifier (__cube__, __mix__(1, 2), ...), and a kernel type may only name vector cores (KERNEL_TYPE_AIV_ONLY or KERNEL_TYPE_MIX_AIV_1_0)
+    ascreg.errors.UnsupportedError: KERNEL_TASK_TYPE: KERNEL_TYPE_AIC_ONLY does not match the kernel's __vector__: an ascreg launch takes its cores from the kernel's qualifier (__vector__, __cube__, __mix__(1, 2), ...), so the kernel type must name the same cores
     """
     _ascreg_call = "KERNEL_TASK_TYPE"
     _key_argument(key, "key")
