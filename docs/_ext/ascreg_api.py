@@ -67,6 +67,11 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
+    (
+        "ascreg.machine.crosscore",
+        "ascreg.machine.crosscore",
+        "Internals: mixed launches and cross-core flags",
+    ),
     ("ascreg.machine.races", "ascreg.machine.races", "Internals: cross-block GM races"),
     ("ascreg.machine.sync", "ascreg.machine.sync", "Internals: pipes and events"),
     ("ascreg.machine.sysregs", "ascreg.machine.sysregs", "Internals: system registers, core sync"),

@@ -821,6 +821,9 @@ def _basic_declaration(name: str, value: object, template: types.ModuleType) -> 
     """The C++ declaration of one ``ascreg.basic`` object (empty: nothing to declare)."""
     if isinstance(value, type) and issubclass(value, enum.Enum):
         return f"using {name} = {enum_name(value)};"  # an alias (QuePosition is TPosition)
+    declare = getattr(value, "cpp_declaration", None)
+    if callable(declare):  # a per-core value (ASCEND_IS_AIV, g_coreType): one core's view
+        return str(declare(name))
     if isinstance(value, bool):
         return f"constexpr bool {name} = {'true' if value else 'false'};"
     if isinstance(value, int) and not isinstance(value, enum.Enum):

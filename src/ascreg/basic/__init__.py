@@ -164,6 +164,8 @@ from ascreg.basic._scalar import GetUintDivMagicAndShift
 from ascreg.basic._select import SELMODE, Compare, Compares, Select
 from ascreg.basic._system import (
     DEFAULT_SYNC_ALL_CONFIG,
+    CrossCoreSetFlag,
+    CrossCoreWaitFlag,
     DisableDmaAtomic,
     GetDataBlockSizeInBytes,
     GetRuntimeUBSize,
@@ -171,6 +173,7 @@ from ascreg.basic._system import (
     GetSubBlockNum,
     GetSysWorkSpacePtr,
     GetTaskRatio,
+    GetTaskRation,
     GetUBSizeInBytes,
     GetUserWorkspace,
     SetAtomicAdd,
@@ -277,7 +280,7 @@ from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
 from ascreg.machine.cube import __cube__
-from ascreg.machine.kernel import asc_vf_call, get_vec_len
+from ascreg.machine.kernel import __mix__, asc_vf_call, get_vec_len
 from ascreg.machine.sync import (
     EVENT_ID0,
     EVENT_ID1,
@@ -288,6 +291,9 @@ from ascreg.machine.sync import (
     EVENT_ID6,
     EVENT_ID7,
     PIPE_ALL,
+    PIPE_FIX,
+    PIPE_M,
+    PIPE_MTE1,
     PIPE_MTE2,
     PIPE_MTE3,
     PIPE_S,
@@ -319,6 +325,9 @@ __all__ = [
     "MAX_BUFFERS",
     "NCHW_CONV_ADDR_LIST_SIZE",
     "PIPE_ALL",
+    "PIPE_FIX",
+    "PIPE_M",
+    "PIPE_MTE1",
     "PIPE_MTE2",
     "PIPE_MTE3",
     "PIPE_S",
@@ -393,10 +402,13 @@ __all__ = [
     "GetRuntimeUBSize",
     "GetSpr",
     "GetSubBlockIdx",
+    "CrossCoreSetFlag",
+    "CrossCoreWaitFlag",
     "GetSubBlockNum",
     "GetSysWorkSpacePtr",
     "GetTPipePtr",
     "GetTaskRatio",
+    "GetTaskRation",
     "GetUBSizeInBytes",
     "GetUintDivMagicAndShift",
     "GetUserWorkspace",
@@ -523,6 +535,7 @@ __all__ = [
     "WholeReduceMin",
     "WholeReduceSum",
     "__cube__",
+    "__mix__",
     "asc_vf_call",
     "defaultGatherMaskMode",
     "event_t",

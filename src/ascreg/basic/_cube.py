@@ -67,7 +67,10 @@ from ascreg.errors import AlignmentError, AscregError, AscregTypeError, Unsuppor
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES, POSITION_BUFFERS, cube_buffers
 from ascreg.machine.memory import GmPtr, Pointer
+from ascreg.machine.races import atomic_access
+from ascreg.machine.store_atomic import combine
 from ascreg.machine.sync import COPY_PIPES, PIPE_FIX, PIPE_M, PIPE_MTE1, PIPE_MTE2, Pipe
+from ascreg.machine.sysregs import SYSREGS_STATE
 
 ROWS = core.FRACTAL_ROWS
 
@@ -910,7 +913,9 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
     The layout is the params' template argument (C++ passes the matching ``FixpipeConfig``).
     ``QF322B8_PRE`` quantises float to int8 / uint8 with the word ``deqScalar``,
     ``VQF322B8_PRE`` with one word per column from *cbufWorkspace* (a ``LocalTensor<uint64_t>``
-    at ``TPosition::C1``); the arithmetic is :func:`ascreg.core.cube.quantize_b8`.
+    at ``TPosition::C1``); the arithmetic is :func:`ascreg.core.cube.quantize_b8`. Under a
+    store-atomic mode (``SetAtomicAdd<T>`` ...; T the GM type) each element combines into GM
+    as a UB -> GM copy's does, exempt from the cross-block race check.
 
     Examples
     --------
@@ -955,6 +960,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
         return
     ctx = current_block()
     rows, cols = np.arange(m, dtype=np.int64)[:, None], np.arange(n, dtype=np.int64)
+    atomic = _atomic_op(ctx, d.dtype)
     with _OnPipe(ctx, PIPE_FIX):  # the vector quantisation words are read on PIPE_FIX
         convert = _converter(s.dtype, d.dtype, p, args[0] if len(args) == 2 else None)
         for i in range(count):
@@ -963,7 +969,34 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
             converted = convert(values, cols)
             span = int(dst_at.max()) + 1
             _track_gm(ctx, d, span * d.dtype.size, write=True)
-            d.view(span, "writes")[dst_at] = converted
+            if atomic is None:
+                d.view(span, "writes")[dst_at] = converted
+                continue
+            with atomic_access():  # combining results in place is what the atomic is for
+                out = d.view(span, "writes")
+                old = out[dst_at]
+                new = np.ascontiguousarray(converted, dtype=old.dtype)
+                merged = combine(atomic, d.dtype, old.view(np.uint8), new.view(np.uint8))
+                out[dst_at] = merged.view(old.dtype).reshape(old.shape)
+
+
+def _atomic_op(ctx: BlockContext, dtype: type[Scalar]) -> str | None:
+    """Return the store-atomic operation a Fixpipe to GM applies (``SetAtomicAdd<T>``), or None.
+
+    The mode's element type must be the GM type the Fixpipe writes.
+    """
+    regs = ctx.state.get(SYSREGS_STATE)
+    mode = None if regs is None else regs.atomic
+    if mode is None:
+        return None
+    op, element = mode
+    if element is not dtype:
+        raise AscregError(
+            f"the store-atomic mode is {op} on {element.cpp_name} but the Fixpipe writes "
+            f"{dtype.cpp_name} to GM: set the atomic of the destination type "
+            f"(SetAtomicAdd<{dtype.cpp_name}>)"
+        )
+    return str(op)
 
 
 QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
