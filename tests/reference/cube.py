@@ -33,6 +33,31 @@ def nd2nz(dst: np.ndarray, src: np.ndarray, p: Any, c0: int) -> None:
                     dst[at] = 0
 
 
+def dn2nz(dst: np.ndarray, src: np.ndarray, p: Any, c0: int, small_c0: bool = False) -> None:
+    """DN2NZ: element (r, c) of DN matrix i is GM ``i * srcDnMatrixStride + c * srcDValue + r``.
+
+    Its NZ place is ND2NZ's; with SmallC0 each row holds 4 elements (``dValue <= 4``, zero
+    padded), rows back to back, and the matrix is zero-padded to a whole 32-byte block.
+    """
+    size = C0_BYTES // c0
+    width = 4 if small_c0 else -(-p.dValue // c0) * c0
+
+    def place(r: int, c: int) -> int:
+        if small_c0:
+            return r * 4 + c
+        return (c // c0) * p.dstNzC0Stride * c0 + r * p.dstNzNStride * c0 + c % c0
+
+    for i in range(p.dnNum):
+        base = i * p.dstNzMatrixStride
+        if small_c0:
+            tail = -(-p.nValue * 4 * size // C0_BYTES) * C0_BYTES // size
+            dst[base : base + tail] = 0
+        for r in range(p.nValue):
+            for c in range(width):
+                value = src[i * p.srcDnMatrixStride + c * p.srcDValue + r] if c < p.dValue else 0
+                dst[base + place(r, c)] = value
+
+
 def load_v2(dst: np.ndarray, src: np.ndarray, p: Any) -> None:
     """A non-transposing LoadData2DParamsV2 on flat byte arrays."""
     for k in range(p.kStep):

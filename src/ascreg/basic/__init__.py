@@ -70,6 +70,7 @@ from ascreg.basic._copy import (
 )
 from ascreg.basic._cube import (
     CO2Layout,
+    Dn2NzParams,
     Fixpipe,
     FixpipeParamsArch3510,
     LoadData,
@@ -375,6 +376,7 @@ __all__ = [
     "DivCeil",
     "DivConfig",
     "Divs",
+    "Dn2NzParams",
     "Duplicate",
     "Exp",
     "ExpAlgo",

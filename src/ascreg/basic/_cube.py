@@ -99,6 +99,33 @@ class Nd2NzParams:
 
 
 @attrs.define
+class Dn2NzParams:
+    """``AscendC::Dn2NzParams`` (dav-3510): a GM -> L1 copy that turns DN matrices into NZ.
+
+    A DN matrix of ``nValue`` rows by ``dValue`` columns is stored column by column: GM holds
+    ``dValue`` lines of ``nValue`` elements, ``srcDValue`` elements apart (so element ``(r, c)``
+    is at ``c * srcDValue + r``); ``dnNum`` matrices lie ``srcDnMatrixStride`` elements apart.
+    Each lands in L1 as the NZ form of the ``nValue x dValue`` matrix, laid out as
+    :class:`Nd2NzParams` lays it (``dstNzC0Stride``, ``dstNzNStride``, ``dstNzMatrixStride``):
+    DN -> NZ is ND -> ZN of the stored lines.
+
+    Examples
+    --------
+    >>> Dn2NzParams(1, 40, 56, 0, 40, 48, 1, 0).srcDValue
+    40
+    """
+
+    dnNum: int = 0
+    nValue: int = 0
+    dValue: int = 0
+    srcDnMatrixStride: int = 0
+    srcDValue: int = 0
+    dstNzC0Stride: int = 0
+    dstNzNStride: int = 0
+    dstNzMatrixStride: int = 0
+
+
+@attrs.define
 class LoadData2DParamsV2:
     """``AscendC::LoadData2DParamsV2``: an L1 -> L0A / L0B load of ``mStep x kStep`` fractals.
 
@@ -364,6 +391,25 @@ ND2NZ_LIMITS = {
     "dstNzMatrixStride": (0, 16384),
 }
 """The documented range of each ``Nd2NzParams`` field (DataCopy GMToL1 ND2NZ page, table 4)."""
+DN2NZ_LIMITS = {
+    "dnNum": (0, 4095),
+    "nValue": (0, 16384),
+    "dValue": (0, 2**21 - 1),
+    "srcDnMatrixStride": (0, 2**40 - 1),
+    "srcDValue": (1, 2**40 - 1),
+    "dstNzC0Stride": (1, 16384),
+    "dstNzNStride": (1, 16384),
+    "dstNzMatrixStride": (0, 16384),
+}
+"""The documented range of each ``Dn2NzParams`` field (DataCopy GMToL1 DN2NZ page, table 4)."""
+NZ_COPIES: dict[type, tuple[str, str, dict[str, tuple[int, int]], bool]] = {
+    Nd2NzParams: ("ndNum", "srcNdMatrixStride", ND2NZ_LIMITS, False),
+    Dn2NzParams: ("dnNum", "srcDnMatrixStride", DN2NZ_LIMITS, True),
+}
+"""Per GM -> L1 NZ copy: its matrix count and source matrix stride fields, its ranges, and
+whether GM holds each matrix column by column (DN)."""
+SMALL_C0 = 4
+"""The elements of a C0 row with ``enableSmallC0`` (``dValue <= 4``; 4 * sizeof(T) bytes)."""
 
 
 def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
@@ -374,17 +420,18 @@ def is_cube_copy(dst: Any, src: Any, params: Any) -> bool:
     >>> is_cube_copy(None, None, Nd2NzParams())
     True
     """
-    if isinstance(params, Nd2NzParams):
+    if type(params) in NZ_COPIES:
         return True
     return any(
         isinstance(t, LocalTensor) and t.GetPosition().name in POSITION_BUFFERS for t in (dst, src)
     )
 
 
-def cube_copy(dst: Any, src: Any, params: Any) -> None:
-    """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ or blocks), L1 -> C2 / C2PIPE2GM.
+def cube_copy(dst: Any, src: Any, params: Any, enableSmallC0: bool = False) -> None:
+    """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ, DN2NZ or blocks), L1 -> C2 / FB.
 
-    The block forms take a count (elements, a multiple of 32 bytes) or ``DataCopyParams``
+    *enableSmallC0* (``DataCopy<T, true>``) packs an ND2NZ / DN2NZ copy of ``dValue <= 4``
+    into 4-element C0 rows. The block forms take a count (elements, a multiple of 32 bytes) or ``DataCopyParams``
     (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``, L1 -> the bias table
     or the fixpipe buffer on ``PIPE_MTE1``.
 
@@ -405,11 +452,17 @@ def cube_copy(dst: Any, src: Any, params: Any) -> None:
     [0.0, 1.0, 2.0]
     """
     _ascreg_call = "DataCopy"
-    if isinstance(params, Nd2NzParams):
+    if type(params) in NZ_COPIES:
         if not isinstance(src, GlobalTensor):
-            raise AscregTypeError("the ND2NZ DataCopy reads a GlobalTensor (GM -> L1)")
-        _nd2nz(_local(dst, "dst", ("A1", "B1", "C1")), src.GetPhyAddr(), params)
+            kind = type(params).__name__[:2].upper()
+            raise AscregTypeError(f"the {kind}2NZ DataCopy reads a GlobalTensor (GM -> L1)")
+        _to_nz(_local(dst, "dst", ("A1", "B1", "C1")), src.GetPhyAddr(), params, enableSmallC0)
         return
+    if enableSmallC0:
+        raise AscregTypeError(
+            f"DataCopy<T, enableSmallC0 = true> takes Nd2NzParams or Dn2NzParams, got "
+            f"{type(params).__name__}"
+        )
     if isinstance(src, GlobalTensor):  # GM -> L1, contiguous blocks
         d = _local(dst, "dst", ("A1", "B1", "C1"))
         _aligned(d, C0_BYTES, "dst")
@@ -420,32 +473,65 @@ def cube_copy(dst: Any, src: Any, params: Any) -> None:
     _block_copy(d, _local(src, "src", ("C1",)), params, PIPE_MTE1)
 
 
-def _nd2nz(dst: Pointer[Any], src: GmPtr[Any], params: Nd2NzParams) -> None:
+def _to_nz(dst: Pointer[Any], src: GmPtr[Any], params: Any, small_c0: bool) -> None:
+    """Run an ND2NZ or DN2NZ copy: each GM matrix, read as ``nValue x dValue``, lands NZ in L1."""
+    count_field, stride_field, limits, column_major = NZ_COPIES[type(params)]
     if dst.dtype is not src.dtype:
         raise AscregTypeError(
             f"dst holds {dst.dtype.cpp_name} but src holds {src.dtype.cpp_name} (one template T)"
         )
-    f = _fields(params, ND2NZ_LIMITS)
+    if small_c0:  # the strides of the C0 blocks are not used
+        limits = {k: v for k, v in limits.items() if k not in ("dstNzC0Stride", "dstNzNStride")}
+    f = _fields(params, limits)
     _aligned(dst, C0_BYTES, "dst")
-    if not (f["ndNum"] and f["nValue"] and f["dValue"]):
+    name, size = type(params).__name__, dst.dtype.size
+    if f["dstNzMatrixStride"] * size % C0_BYTES:
+        raise AlignmentError(
+            f"{name}.dstNzMatrixStride {f['dstNzMatrixStride']} x {size} bytes is not a multiple "
+            "of 32 bytes (the copy counts it in 32-byte blocks)"
+        )
+    if small_c0 and f["dValue"] > SMALL_C0:
+        raise AscregError(
+            f"enableSmallC0 takes dValue <= {SMALL_C0}, got {name}.dValue {f['dValue']}"
+        )
+    n, d, count = f["nValue"], f["dValue"], f[count_field]
+    if not (count and n and d):
         return
-    ctx, c0 = current_block(), _c0(dst.dtype)
-    offsets = core.nz_offsets(f["nValue"], f["dValue"], c0, f["dstNzC0Stride"], f["dstNzNStride"])
-    span = int(offsets[-1, -1]) + 1
-    rows = (f["nValue"] - 1) * f["srcDValue"] + f["dValue"]
+    c0, offsets, span = _nz_destination(n, d, size, f, small_c0)
+    lines, width = (d, n) if column_major else (n, d)  # GM: `lines` rows of `width` elements
+    extent = (lines - 1) * f["srcDValue"] + width
+    ctx = current_block()
     with _OnPipe(ctx, PIPE_MTE2):
-        for i in range(f["ndNum"]):
-            source = src + i * f["srcNdMatrixStride"]
-            _track_gm(ctx, source, rows * src.dtype.size, write=False)
-            flat = source.view(rows, "reads")
-            matrix = np.lib.stride_tricks.as_strided(
+        for i in range(count):
+            source = src + i * f[stride_field]
+            _track_gm(ctx, source, extent * size, write=False)
+            flat = source.view(extent, "reads")
+            rows = np.lib.stride_tricks.as_strided(
                 flat,
-                shape=(f["nValue"], f["dValue"]),
+                shape=(lines, width),
                 strides=(f["srcDValue"] * flat.itemsize, flat.itemsize),
                 writeable=False,
             )
             out = (dst + i * f["dstNzMatrixStride"]).view(span, "writes")
-            out[offsets] = core.nd_to_nz(matrix, c0)
+            if small_c0:
+                out[:] = 0
+            out[offsets] = core.nd_to_nz(rows.T if column_major else rows, c0)
+
+
+def _nz_destination(
+    n: int, d: int, size: int, f: dict[str, int], small_c0: bool
+) -> tuple[int, Any, int]:
+    """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) of the L1 side.
+
+    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32 bytes.
+    """
+    if small_c0:
+        offsets = np.arange(n * SMALL_C0, dtype=np.int64).reshape(n, SMALL_C0)
+        span = -(-n * SMALL_C0 * size // C0_BYTES) * C0_BYTES // size
+        return SMALL_C0, offsets, span
+    c0 = C0_BYTES // size
+    offsets = core.nz_offsets(n, d, c0, f["dstNzC0Stride"], f["dstNzNStride"])
+    return c0, offsets, int(offsets[-1, -1]) + 1
 
 
 def _block_copy(dst: Pointer[Any], src: Pointer[Any], params: Any, pipe: Pipe) -> None:
@@ -1052,6 +1138,7 @@ def _fixpipe_offsets(
 
 __all__ = [
     "CO2Layout",
+    "Dn2NzParams",
     "Fixpipe",
     "FixpipeParamsArch3510",
     "LoadData",

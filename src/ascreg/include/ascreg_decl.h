@@ -6633,6 +6633,7 @@ struct BinaryRepeatParams { template <typename... A> constexpr BinaryRepeatParam
 struct BrcbRepeatParams { template <typename... A> constexpr BrcbRepeatParams(A&&...) {} };
 struct CopyRepeatParams { template <typename... A> constexpr CopyRepeatParams(A&&...) {} };
 struct DivConfig { template <typename... A> constexpr DivConfig(A&&...) {} };
+struct Dn2NzParams { template <typename... A> constexpr Dn2NzParams(A&&...) {} };
 struct ExpConfig { template <typename... A> constexpr ExpConfig(A&&...) {} };
 template <auto format = AscendC::CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 { template <typename... A> constexpr FixpipeParamsArch3510(A&&...) {} };
 struct GatherMaskParams { template <typename... A> constexpr GatherMaskParams(A&&...) {} };
