@@ -13,12 +13,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, bfloat16_t, float32_t, half, int8_t
+from ascreg import GlobalMemory, bfloat16_t, float32_t, half, int8_t, int32_t
 from ascreg.basic import (
+    CFG_COLUMN_MAJOR,
+    CFG_NZ,
+    CFG_ROW_MAJOR,
     PIPE_ALL,
+    CO2Layout,
     DataCopy,
     DataCopyParams,
     Dn2NzParams,
+    Fixpipe,
+    FixpipeConfig,
+    FixpipeParamsArch3510,
     GlobalTensor,
     LocalTensor,
     Nd2NzParams,
@@ -170,3 +177,70 @@ def test_dn2nz_checks_its_source_ranges_and_strides() -> None:
 def test_a_zero_count_is_a_no_op() -> None:
     got = copy_to_l1(half, np.ones(64, np.float16), Dn2NzParams(0, 4, 4, 0, 16, 4, 1, 0), 64)
     assert (got == 77).all()
+
+
+# -- Fixpipe<T, U, config> ---------------------------------------------------------------------
+
+CONFIGS = {"ROW_MAJOR": CFG_ROW_MAJOR, "COLUMN_MAJOR": CFG_COLUMN_MAJOR, "NZ": CFG_NZ}
+
+
+def run_fixpipe(config: FixpipeConfig, m: int, n: int, stride: int, l0c: np.ndarray) -> Any:
+    """Run ``Fixpipe[int32_t, int32_t, config]`` of an m x n int32 L0C matrix; return GM."""
+    out = GlobalMemory().alloc(int32_t, 4096)
+    out_gm = GlobalTensor[int32_t]()
+    out_gm.SetGlobalBuffer(out)
+    mb = -(-m // 16)
+    with block(BlockContext()):
+        c1 = LocalTensor[int32_t](TPosition.CO1, 0, l0c.size)
+        c1.GetPhyAddr().write(l0c)
+        p = FixpipeParamsArch3510[config.format](n, m, mb * 16, stride)
+        if config.format is CO2Layout.COLUMN_MAJOR:
+            p.params.srcNzC0Stride = 1
+        PipeBarrier[PIPE_ALL]()
+        Fixpipe[int32_t, int32_t, config](out_gm, c1, p)
+    return out.read(4096)
+
+
+@given(
+    layout=st.sampled_from(sorted(CONFIGS)),
+    m=st.integers(1, 33),
+    n=st.integers(1, 33),
+    seed=st.integers(0, 2**16),
+)
+def test_the_config_layouts_match_a_numpy_model(layout, m, n, seed) -> None:  # type: ignore[no-untyped-def]
+    mb, nb = -(-m // 16), -(-n // 16)
+    l0c = np.random.default_rng(seed).integers(-1000, 1000, mb * nb * 256).astype(np.int32)
+    matrix = l0c.reshape(nb, mb * 16, 16).transpose(1, 0, 2).reshape(mb * 16, nb * 16)[:m, :n]
+    stride = {"ROW_MAJOR": n + 1, "COLUMN_MAJOR": m + 2, "NZ": (mb * 16 + 1) * 16}[layout]
+    got = run_fixpipe(CONFIGS[layout], m, n, stride, l0c)
+    model = np.zeros(4096, np.int32)
+    rows, cols = np.meshgrid(np.arange(m), np.arange(n), indexing="ij")
+    place = {
+        "ROW_MAJOR": rows * stride + cols,
+        "COLUMN_MAJOR": cols * stride + rows,
+        "NZ": (cols // 16) * stride + rows * 16 + cols % 16,
+    }[layout]
+    model[place] = matrix
+    assert np.array_equal(got, model)
+
+
+def test_fixpipe_checks_its_template_arguments() -> None:
+    out = GlobalTensor[int32_t]()
+    out.SetGlobalBuffer(GlobalMemory().alloc(int32_t, 256))
+    with block(BlockContext()):
+        c1 = LocalTensor[int32_t](TPosition.CO1, 0, 256)
+        nz = FixpipeParamsArch3510[CO2Layout.NZ](16, 16, 16, 256)
+        with pytest.raises(
+            AscregTypeError, match=r"must be FixpipeParamsArch3510<CO2Layout::ROW_MAJOR>"
+        ):
+            Fixpipe[int32_t, int32_t](out, c1, nz)  # config defaults to CFG_ROW_MAJOR
+        with pytest.raises(AscregTypeError, match=r"config\.isToUB is true"):
+            Fixpipe[int32_t, int32_t, FixpipeConfig(CO2Layout.NZ, True)](out, c1, nz)
+        with pytest.raises(
+            AscregTypeError, match="dst holds int32_t but the template argument says half"
+        ):
+            Fixpipe[half, int32_t, CFG_NZ](out, c1, nz)
+        with pytest.raises(AscregTypeError, match="matches no template parameter list"):
+            Fixpipe[int32_t, int32_t, CO2Layout.NZ]
+    with pytest.raises(TypeError, match="format"):
+        FixpipeConfig("NZ")  # type: ignore[arg-type]

@@ -69,9 +69,13 @@ from ascreg.basic._copy import (
     SetLoopModePara,
 )
 from ascreg.basic._cube import (
+    CFG_COLUMN_MAJOR,
+    CFG_NZ,
+    CFG_ROW_MAJOR,
     CO2Layout,
     Dn2NzParams,
     Fixpipe,
+    FixpipeConfig,
     FixpipeParamsArch3510,
     LoadData,
     LoadData2DParams,
@@ -299,6 +303,9 @@ T = TypeVar("T", bound=Scalar)
 
 __all__ = [
     "BRCB_BROADCAST_NUMBER",
+    "CFG_COLUMN_MAJOR",
+    "CFG_NZ",
+    "CFG_ROW_MAJOR",
     "CMPMODE",
     "DEFAULT_BINARY_CONFIG",
     "DEFAULT_DIV_CONFIG",
@@ -382,6 +389,7 @@ __all__ = [
     "ExpAlgo",
     "ExpConfig",
     "Fixpipe",
+    "FixpipeConfig",
     "FixpipeParamsArch3510",
     "FusedMulAdd",
     "Gather",

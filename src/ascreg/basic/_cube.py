@@ -59,7 +59,14 @@ from ascreg._dtypes import (
     uint64_t,
 )
 from ascreg._frontend import operands
-from ascreg.basic._template import ClassTemplate, Signature, member_of
+from ascreg.basic._template import (
+    TYPENAME,
+    ClassTemplate,
+    Signature,
+    function_template,
+    instance_of,
+    member_of,
+)
 from ascreg.basic._tensor import GlobalTensor, LocalTensor
 from ascreg.core import cube as core
 from ascreg.core.convert import decode
@@ -211,6 +218,38 @@ class CO2Layout(enum.Enum):
     NZ = 0
     ROW_MAJOR = 1
     COLUMN_MAJOR = 2
+
+
+@attrs.frozen
+class FixpipeConfig:
+    """``AscendC::FixpipeConfig`` (dav-3510): ``Fixpipe``'s template parameter ``config``.
+
+    ``format`` is the layout the move writes (its params are ``FixpipeParamsArch3510<format>``);
+    ``isToUB`` says the destination is UB. The documented constants are :data:`CFG_ROW_MAJOR`
+    (the default: NZ2ND), :data:`CFG_NZ` and :data:`CFG_COLUMN_MAJOR` (NZ2DN).
+
+    Examples
+    --------
+    >>> FixpipeConfig(CO2Layout.NZ), CFG_COLUMN_MAJOR.format.name
+    (FixpipeConfig(format=<CO2Layout.NZ: 0>, isToUB=False), 'COLUMN_MAJOR')
+    """
+
+    format: CO2Layout = attrs.field(validator=attrs.validators.instance_of(CO2Layout))
+    isToUB: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+
+
+CFG_NZ = FixpipeConfig(CO2Layout.NZ)
+"""``CFG_NZ``: ``Fixpipe`` writes NZ fractals (NZ2NZ).
+
+Examples
+--------
+>>> CFG_NZ.format.name
+'NZ'
+"""
+CFG_ROW_MAJOR = FixpipeConfig(CO2Layout.ROW_MAJOR)
+"""``CFG_ROW_MAJOR``: ``Fixpipe`` writes ND rows (NZ2ND), the default ``config``."""
+CFG_COLUMN_MAJOR = FixpipeConfig(CO2Layout.COLUMN_MAJOR)
+"""``CFG_COLUMN_MAJOR``: ``Fixpipe`` writes DN columns (NZ2DN, Ascend 950 only)."""
 
 
 class QuantMode_t(enum.Enum):
@@ -984,8 +1023,20 @@ FIXPIPE_CASTS: dict[tuple[type[Scalar], QuantMode_t], type[Scalar]] = {
 """(L0C type, quantPre) -> the GM type of the Fixpipe conversions ascreg models."""
 
 
-def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
-    """``Fixpipe(dst, src[, cbufWorkspace], FixpipeParamsArch3510<format>)``: L0C -> GM (PIPE_FIX).
+def _Fixpipe(
+    dst: GlobalTensor[Any],
+    src: LocalTensor[Any],
+    *args: Any,
+    dstT: type[Scalar] | None = None,
+    srcT: type[Scalar] | None = None,
+    config: FixpipeConfig | None = None,
+) -> None:
+    """``Fixpipe<T, U, config>(dst, src[, cbufWorkspace], FixpipeParamsArch3510<config.format>)``.
+
+    Moves L0C to GM on PIPE_FIX: ``Fixpipe[half, float32_t, CFG_NZ](dst, src, params)`` checks
+    that *dst* holds ``T``, *src* holds ``U`` and the params are
+    ``FixpipeParamsArch3510<config.format>``, and refuses ``config.isToUB`` (a GM destination);
+    a plain call takes the layout of its params (where C++ would default to ``CFG_ROW_MAJOR``).
 
     Reads ``mSize x nSize`` of the NZ matrix in L0C (``srcStride`` rows between its column
     blocks), applies ``reluEn`` (``max(x, 0)``) and the ``quantPre`` cast (round to nearest
@@ -1009,7 +1060,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
     ...     c = LocalTensor[float32_t](TPosition.CO1, 0, 256); c.GetPhyAddr().write(np.arange(256) - 20)
     ...     p = FixpipeParamsArch3510(16, 2, 16, 16); p.quantPre = QuantMode_t.F322F16; p.reluEn = True
     ...     PipeBarrier[PIPE_ALL]()
-    ...     Fixpipe(outGm, c, p)
+    ...     Fixpipe[half, float32_t, CFG_ROW_MAJOR](outGm, c, p)
     >>> out.read(32).reshape(2, 16)[:, :3].tolist()
     [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     """
@@ -1024,6 +1075,7 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
             "FixpipeParamsArch3510)"
         )
     s, d, p = _local(src, "src", ("CO1",)), dst.GetPhyAddr(), _braced(args[-1])
+    _check_config(d.dtype, s.dtype, p, dstT, srcT, config)
     _aligned(s, 64, "src")
     if p.isChannelSplit and not (
         p.format is CO2Layout.NZ and s.dtype is d.dtype is float32_t and p.nSize % 8 == 0
@@ -1050,6 +1102,43 @@ def Fixpipe(dst: GlobalTensor[Any], src: LocalTensor[Any], *args: Any) -> None:
             span = int(dst_at.max()) + 1
             _track_gm(ctx, d, span * d.dtype.size, write=True)
             d.view(span, "writes")[dst_at] = converted
+
+
+Fixpipe = function_template(
+    Signature(
+        dstT=TYPENAME, srcT=TYPENAME, config=(instance_of(FixpipeConfig), CFG_ROW_MAJOR)
+    ),
+    name="Fixpipe",
+)(_Fixpipe)
+
+
+def _check_config(
+    dst: type[Scalar],
+    src: type[Scalar],
+    p: FixpipeParamsArch3510,
+    dstT: type[Scalar] | None,
+    srcT: type[Scalar] | None,
+    config: FixpipeConfig | None,
+) -> None:
+    """Check the template arguments of ``Fixpipe<T, U, config>`` against its operands."""
+    for role, held, wanted in (("dst", dst, dstT), ("src", src, srcT)):
+        if wanted is not None and held is not wanted:
+            raise AscregTypeError(
+                f"{role} holds {held.cpp_name} but the template argument says {wanted.cpp_name}"
+            )
+    if config is None:
+        return
+    if config.isToUB:
+        raise AscregTypeError(
+            "config.isToUB is true (an L0C -> UB move) but dst is a GlobalTensor; ascreg "
+            "emulates Fixpipe to GM only"
+        )
+    if p.format is not config.format:
+        raise AscregTypeError(
+            f"config.format is CO2Layout::{config.format.name}, so the params must be "
+            f"FixpipeParamsArch3510<CO2Layout::{config.format.name}>, got "
+            f"FixpipeParamsArch3510<CO2Layout::{p.format.name}>"
+        )
 
 
 QUANT_B8 = {QuantMode_t.QF322B8_PRE: False, QuantMode_t.VQF322B8_PRE: True}
@@ -1137,9 +1226,13 @@ def _fixpipe_offsets(
 
 
 __all__ = [
+    "CFG_COLUMN_MAJOR",
+    "CFG_NZ",
+    "CFG_ROW_MAJOR",
     "CO2Layout",
     "Dn2NzParams",
     "Fixpipe",
+    "FixpipeConfig",
     "FixpipeParamsArch3510",
     "LoadData",
     "LoadData2DParams",

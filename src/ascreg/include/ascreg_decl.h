@@ -6635,6 +6635,7 @@ struct CopyRepeatParams { template <typename... A> constexpr CopyRepeatParams(A&
 struct DivConfig { template <typename... A> constexpr DivConfig(A&&...) {} };
 struct Dn2NzParams { template <typename... A> constexpr Dn2NzParams(A&&...) {} };
 struct ExpConfig { template <typename... A> constexpr ExpConfig(A&&...) {} };
+struct FixpipeConfig { template <typename... A> constexpr FixpipeConfig(A&&...) {} };
 template <auto format = AscendC::CO2Layout::ROW_MAJOR> struct FixpipeParamsArch3510 { template <typename... A> constexpr FixpipeParamsArch3510(A&&...) {} };
 struct GatherMaskParams { template <typename... A> constexpr GatherMaskParams(A&&...) {} };
 struct LnConfig { template <typename... A> constexpr LnConfig(A&&...) {} };
@@ -6710,6 +6711,9 @@ template <typename T, int64_t dim> using MultiCopyParams = NdDmaParams<T, dim>;
 struct MutexID { template <typename... A> constexpr MutexID(A&&...) {} };
 template <auto pos = AscendC::TPosition::VECCALC> using TBufHandle = TBuf<pos>;
 constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
+constexpr FixpipeConfig CFG_COLUMN_MAJOR = {};
+constexpr FixpipeConfig CFG_NZ = {};
+constexpr FixpipeConfig CFG_ROW_MAJOR = {};
 constexpr BinaryConfig DEFAULT_BINARY_CONFIG = {};
 constexpr DivConfig DEFAULT_DIV_CONFIG = {};
 constexpr ExpConfig DEFAULT_EXP_CONFIG = {};
@@ -6779,8 +6783,7 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Divs(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Exp(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Exp(A&&... args);
-template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Fixpipe(A&&... args);
-template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Fixpipe(A&&... args);
+template <typename dstT, typename srcT, auto config, typename... A> __aicore__ ascreg_detail::any Fixpipe(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any FusedMulAdd(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any FusedMulAdd(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Gather(A&&... args);

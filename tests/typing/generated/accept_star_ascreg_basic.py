@@ -6,6 +6,9 @@
 from ascreg.basic import *  # noqa: F403
 
 print(BRCB_BROADCAST_NUMBER)
+print(CFG_COLUMN_MAJOR)
+print(CFG_NZ)
+print(CFG_ROW_MAJOR)
 print(CMPMODE)
 print(DEFAULT_BINARY_CONFIG)
 print(DEFAULT_DIV_CONFIG)
@@ -89,6 +92,7 @@ print(Exp)
 print(ExpAlgo)
 print(ExpConfig)
 print(Fixpipe)
+print(FixpipeConfig)
 print(FixpipeParamsArch3510)
 print(FusedMulAdd)
 print(Gather)
