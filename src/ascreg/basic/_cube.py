@@ -1106,7 +1106,9 @@ def _Fixpipe(
 
 Fixpipe = function_template(
     Signature(
-        dstT=TYPENAME, srcT=TYPENAME, config=(instance_of(FixpipeConfig), CFG_ROW_MAJOR)
+        dstT=(TYPENAME, None),  # deduced from the tensors
+        srcT=(TYPENAME, None),
+        config=(instance_of(FixpipeConfig), CFG_ROW_MAJOR),
     ),
     name="Fixpipe",
 )(_Fixpipe)

@@ -6783,7 +6783,7 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Divs(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Exp(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Exp(A&&... args);
-template <typename dstT, typename srcT, auto config, typename... A> __aicore__ ascreg_detail::any Fixpipe(A&&... args);
+template <typename dstT = DefaultType, typename srcT = DefaultType, const auto& config = AscendC::CFG_ROW_MAJOR, typename... A> __aicore__ ascreg_detail::any Fixpipe(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any FusedMulAdd(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any FusedMulAdd(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Gather(A&&... args);
@@ -6924,7 +6924,7 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any SubRelu(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Subs(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Subs(A&&... args);
-template <bool isAIVOnly = true, auto config, typename... A> __aicore__ ascreg_detail::any SyncAll(A&&... args);
+template <bool isAIVOnly = true, const auto& config = AscendC::DEFAULT_SYNC_ALL_CONFIG, typename... A> __aicore__ ascreg_detail::any SyncAll(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any TransDataTo5HD(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any TransDataTo5HD(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Truncate(A&&... args);
