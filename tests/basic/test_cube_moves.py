@@ -13,13 +13,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ascreg import GlobalMemory, bfloat16_t, float32_t, half, int8_t, int32_t
+from ascreg import GlobalMemory, bfloat16_t, float32_t, half, int8_t, int16_t, int32_t
 from ascreg.basic import (
     CFG_COLUMN_MAJOR,
     CFG_NZ,
     CFG_ROW_MAJOR,
     PIPE_ALL,
     CO2Layout,
+    CubeFormat,
     DataCopy,
     DataCopyParams,
     Dn2NzParams,
@@ -27,7 +28,9 @@ from ascreg.basic import (
     FixpipeConfig,
     FixpipeParamsArch3510,
     GlobalTensor,
+    LayoutMode,
     LocalTensor,
+    MatmulType,
     Nd2NzParams,
     PipeBarrier,
     TPosition,
@@ -244,3 +247,46 @@ def test_fixpipe_checks_its_template_arguments() -> None:
             Fixpipe[int32_t, int32_t, CO2Layout.NZ]
     with pytest.raises(TypeError, match="format"):
         FixpipeConfig("NZ")  # type: ignore[arg-type]
+
+
+# -- MatmulType, CubeFormat, LayoutMode --------------------------------------------------------
+
+
+def test_matmul_type_holds_its_arguments_as_static_members() -> None:
+    a_type = MatmulType[
+        TPosition.TSCM, CubeFormat.NZ, half, True, LayoutMode.NORMAL, True, TPosition.VECOUT
+    ]
+    assert (a_type.pos, a_type.format, a_type.T) == (TPosition.TSCM, CubeFormat.NZ, half)
+    assert (a_type.isTrans, a_type.layout, a_type.ibShare) == (True, LayoutMode.NORMAL, True)
+    assert a_type.srcPos is TPosition.VECOUT and issubclass(a_type, MatmulType)
+    c_type = MatmulType[TPosition.GM, CubeFormat.ROW_MAJOR, float32_t]
+    assert (c_type.format, c_type.isTrans, c_type.layout, c_type.ibShare, c_type.srcPos) == (
+        CubeFormat.ND,
+        False,
+        LayoutMode.NONE,
+        False,
+        TPosition.GM,
+    )
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        ((TPosition.A1, CubeFormat.ND, half), "POSITION A1 is not one the Ascend 950 takes"),
+        ((TPosition.GM, CubeFormat.ZN, half), "FORMAT ZN is not one the Ascend 950 takes"),
+        ((TPosition.GM, CubeFormat.ND, int16_t), "TYPE int16_t is not one the Ascend 950 takes"),
+        (
+            (TPosition.TSCM, CubeFormat.NZ, half, False, LayoutMode.NONE, False, TPosition.A1),
+            "SRCPOS A1 is not one",
+        ),
+        ((TPosition.TSCM, CubeFormat.COLUMN_MAJOR, half), "must be at TPosition::GM, not TSCM"),
+    ],
+)
+def test_matmul_type_checks_the_950_rules(items: tuple[Any, ...], message: str) -> None:
+    with pytest.raises(AscregError, match=message):
+        MatmulType[items]
+
+
+def test_matmul_type_checks_its_template_parameter_kinds() -> None:
+    with pytest.raises(AscregTypeError, match="matches no template parameter list"):
+        MatmulType[TPosition.GM, LayoutMode.NORMAL, half]

@@ -120,6 +120,7 @@ from ascreg.basic._layout import (
     TransDataTo5HDParams,
     defaultGatherMaskMode,
 )
+from ascreg.basic._matmul_type import CubeFormat, LayoutMode, MatmulType
 from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
 from ascreg.basic._nddma import (
     MultiCopyConfig,
@@ -367,6 +368,7 @@ __all__ = [
     "Copy",
     "CopyRepeatParams",
     "CreateVecIndex",
+    "CubeFormat",
     "DataCacheCleanAndInvalid",
     "DataCopy",
     "DataCopyExtParams",
@@ -417,6 +419,7 @@ __all__ = [
     "ICachePreLoad",
     "InitSocState",
     "Interleave",
+    "LayoutMode",
     "LeakyRelu",
     "Ln",
     "LnAlgo",
@@ -431,6 +434,7 @@ __all__ = [
     "LocalTensor",
     "LoopModeParams",
     "MaskMode",
+    "MatmulType",
     "Max",
     "Maxs",
     "MemDsbT",
