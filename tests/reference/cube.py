@@ -162,3 +162,34 @@ def qf322b8_pre(data: float, word: int, relu_alpha: float) -> int:
     quant = int(np.round(np.clip(value, -256, 255))) + offset
     low, high = (-128, 127) if signed else (0, 255)
     return int(np.clip(quant, low, high))
+
+
+def img2col_nz(dst: np.ndarray, fmap: np.ndarray, p: Any, pad: Any, dst_stride: int) -> None:
+    """The img2col load into L0A: window element (m, k) of the expanded matrix, NZ in *dst*.
+
+    *fmap* is the flat NC1HWC0 feature map (one image); row m is output pixel
+    (m // Wo, m % Wo); column k is (channel block, kernel row, kernel column, channel); a tap
+    outside the image reads *pad*. Fractals are 16 rows of C0; K column blocks are
+    *dst_stride* fractals apart.
+    """
+    c0 = C0_BYTES // fmap.itemsize
+    left, right, top, bottom = p.padList
+    fh, fw = p.filterH, p.filterW
+    ho = (p.l1H + top + bottom - ((fh - 1) * p.dilationFilterH + 1)) // p.strideH + 1
+    wo = (p.l1W + left + right - ((fw - 1) * p.dilationFilterW + 1)) // p.strideW + 1
+    assert ho > 0 and wo > 0
+    for m in range(p.mStartPt, p.mStartPt + p.mExtension):
+        oh, ow = divmod(m, wo)
+        for k in range(p.kStartPt, p.kStartPt + p.kExtension):
+            block, rest = divmod(k, fh * fw * c0)
+            tap, lane = divmod(rest, c0)
+            kh, kw = divmod(tap, fw)
+            y = oh * p.strideH + kh * p.dilationFilterH - top
+            x = ow * p.strideW + kw * p.dilationFilterW - left
+            if 0 <= y < p.l1H and 0 <= x < p.l1W:
+                value = fmap[((block * p.l1H + y) * p.l1W + x) * c0 + lane]
+            else:
+                value = pad
+            i, j = m - p.mStartPt, k - p.kStartPt
+            fractal = (j // c0) * dst_stride + i // 16
+            dst[fractal * 16 * c0 + (i % 16) * c0 + j % c0] = value

@@ -620,30 +620,15 @@ TRANSPOSE_STEP = {1: ("mStep", 2), 2: ("mStep", 1), 4: ("kStep", 2)}
 """Per element size, the step a transposing V2 load needs to be a multiple of (and of what)."""
 
 
-def LoadData(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) -> None:
+def _LoadData2D(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) -> None:
     """``LoadData(dst, src, LoadData2DParamsV2 | LoadData2DParams)``: L1 -> L0A / L0B (MTE1).
 
     Moves 512-byte fractals from an L1 tensor (A1 / B1) to an L0A (A2) or L0B (B2) tensor; see
     :class:`LoadData2DParamsV2` and :class:`LoadData2DParams`. A transposing V2 load transposes
     the whole ``mStep x kStep`` window read as an NZ matrix (16-row by 32-byte fractals) and
-    writes it NZ with ``dstStride`` fractals between column blocks.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from ascreg import half
-    >>> from ascreg.basic import *
-    >>> from ascreg.machine.block import BlockContext, block
-    >>> with block(BlockContext()):
-    ...     a1 = LocalTensor[half](TPosition.A1, 0, 512); a1.GetPhyAddr().write(np.arange(512))
-    ...     a2 = LocalTensor[half](TPosition.A2, 0, 512)
-    ...     PipeBarrier[PIPE_ALL]()
-    ...     LoadData(a2, a1, LoadData2DParamsV2(1, 0, 1, 1, 2, 1, False, 0))
-    ...     PipeBarrier[PIPE_ALL]()
-    ...     a2.GetPhyAddr().read(2).tolist()
-    [256.0, 257.0]
+    writes it NZ with ``dstStride`` fractals between column blocks. ``LoadData`` (in
+    :mod:`ascreg.basic._load3d`, with the img2col and MX forms) calls it.
     """
-    _ascreg_call = "LoadData"
     d = _local(dst, "dst", ("A2", "B2"))
     s = _local(src, "src", ("A1", "B1"))
     if d.dtype is not s.dtype:
@@ -658,7 +643,7 @@ def LoadData(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: Any) 
         _load_v1(d, s, loadDataParams)
     else:
         raise AscregTypeError(
-            f"loadDataParams must be LoadData2DParamsV2 or LoadData2DParams, got "
+            f"loadDataParams must be LoadData2DParamsV2, LoadData2DParams or LoadData3DParamsV2, got "
             f"{type(loadDataParams).__name__}"
         )
 
@@ -1236,7 +1221,6 @@ __all__ = [
     "Fixpipe",
     "FixpipeConfig",
     "FixpipeParamsArch3510",
-    "LoadData",
     "LoadData2DParams",
     "LoadData2DParamsV2",
     "LoadData2dTransposeParams",
