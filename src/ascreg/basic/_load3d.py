@@ -52,8 +52,6 @@ from ascreg._dtypes import (
 )
 from ascreg._frontend import operands
 from ascreg.basic._cube import (
-    C0_BYTES,
-    FRACTAL_BYTES,
     ROWS,
     _aligned,
     _fields,
@@ -72,6 +70,7 @@ from ascreg.basic._tensor import LocalTensor
 from ascreg.errors import AscregError, AscregTypeError, UnsupportedError
 from ascreg.machine.block import BlockContext, current_block
 from ascreg.machine.constants import PAD_SIZE
+from ascreg.machine.cube import C0_BYTES, FRACTAL_BYTES
 from ascreg.machine.sync import PIPE_MTE1
 
 LOAD3D_PAGE = "LoadData_3D.md"
