@@ -7,8 +7,9 @@
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
 ``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
 (``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``,
-and the cube core of a ``__cube__`` kernel: ``DataCopy`` with ``Nd2NzParams`` (GM -> L1),
-``LoadData`` / ``LoadDataWithTranspose`` (L1 -> L0A / L0B), ``Mmad`` and ``Fixpipe`` (L0C -> GM).
+and the cube core of a ``__cube__`` kernel: ``DataCopy`` with ``Nd2NzParams`` /
+``Dn2NzParams`` (GM -> L1), ``LoadData`` (2D and img2col) / ``LoadDataWithTranspose`` (L1 ->
+L0A / L0B), ``Mmad`` and ``Fixpipe[T, U, FixpipeConfig]`` (L0C -> GM), with ``MatmulType``.
 Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.

@@ -197,6 +197,8 @@ def _DataCopy(
     multiple of 32 bytes (the chip silently rounds it down; ascreg refuses). The
     ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
     ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
+    ``Nd2NzParams`` / ``Dn2NzParams`` are the cube core's GM -> L1 copies (``DataCopy[T,
+    enableSmallC0]``, see :func:`ascreg.basic._cube.cube_copy`).
     The ``NdDmaParams<T, dim>`` form, ``DataCopy[T, dim, config](dst, src, params)``, is the
     n-dimensional GM -> UB copy (NDDMA) of :mod:`ascreg.basic._nddma`.
 

@@ -1,7 +1,7 @@
-"""The cube core in the basic API (dav-3510): ND2NZ copies, ``LoadData``, ``Mmad``, ``Fixpipe``.
+"""The cube core in the basic API (dav-3510): ND2NZ / DN2NZ copies, ``LoadData``, ``Mmad``, ``Fixpipe``.
 
 A matmul moves A and B from GM to L1 with an ND -> NZ conversion (``DataCopy(dst, src,
-Nd2NzParams)``, ``PIPE_MTE2``), from L1 to L0A / L0B in 512-byte fractals (``LoadData``,
+Nd2NzParams)``, or ``Dn2NzParams`` for a matrix stored column by column; ``PIPE_MTE2``), from L1 to L0A / L0B in 512-byte fractals (``LoadData``,
 ``PIPE_MTE1``), multiplies into L0C (``Mmad``, ``PIPE_M``) and moves L0C to GM with an NZ -> ND
 conversion, a cast and an optional ReLU (``Fixpipe``, ``PIPE_FIX``). Each step's accesses go
 to the block's pipe tracker, so a kernel must order them with ``SetFlag`` / ``WaitFlag`` of
