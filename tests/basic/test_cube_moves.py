@@ -31,6 +31,7 @@ from ascreg.basic import (
     LayoutMode,
     LocalTensor,
     MatmulType,
+    MatmulTypeArgs,
     Nd2NzParams,
     PipeBarrier,
     TPosition,
@@ -258,7 +259,7 @@ def test_matmul_type_holds_its_arguments_as_static_members() -> None:
     ]
     assert (a_type.pos, a_type.format, a_type.T) == (TPosition.TSCM, CubeFormat.NZ, half)
     assert (a_type.isTrans, a_type.layout, a_type.ibShare) == (True, LayoutMode.NORMAL, True)
-    assert a_type.srcPos is TPosition.VECOUT and issubclass(a_type, MatmulType)
+    assert a_type.srcPos is TPosition.VECOUT and issubclass(a_type, MatmulTypeArgs)
     c_type = MatmulType[TPosition.GM, CubeFormat.ROW_MAJOR, float32_t]
     assert (c_type.format, c_type.isTrans, c_type.layout, c_type.ibShare, c_type.srcPos) == (
         CubeFormat.ND,

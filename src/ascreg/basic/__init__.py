@@ -132,7 +132,7 @@ from ascreg.basic._load3d import (
     SetLoadDataPaddingValue,
     SetLoadDataRepeat,
 )
-from ascreg.basic._matmul_type import CubeFormat, LayoutMode, MatmulType
+from ascreg.basic._matmul_type import CubeFormat, LayoutMode, MatmulType, MatmulTypeArgs
 from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
 from ascreg.basic._nddma import (
     MultiCopyConfig,
@@ -453,6 +453,7 @@ __all__ = [
     "LoopModeParams",
     "MaskMode",
     "MatmulType",
+    "MatmulTypeArgs",
     "Max",
     "Maxs",
     "MemDsbT",

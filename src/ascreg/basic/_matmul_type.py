@@ -155,13 +155,54 @@ def _check(bound: dict[str, Any]) -> None:
         )
 
 
-class MatmulType:
+class MatmulTypeArgs:
+    """The base of every ``MatmulType[...]`` class: the C++ static members it carries.
+
+    Examples
+    --------
+    >>> from ascreg import half
+    >>> from ascreg.basic import TPosition
+    >>> issubclass(MatmulType[TPosition.GM, CubeFormat.ND, half], MatmulTypeArgs)
+    True
+    """
+
+    pos: ClassVar[TPosition]
+    format: ClassVar[CubeFormat]
+    T: ClassVar[type[Scalar]]
+    isTrans: ClassVar[bool]
+    layout: ClassVar[LayoutMode]
+    ibShare: ClassVar[bool]
+    srcPos: ClassVar[TPosition]
+
+
+class _MatmulTypeTemplate(type):
+    """Metaclass of ``MatmulType``: ``MatmulType[...]`` makes (once) the checked class."""
+
+    template_signatures = (MATMUL_TYPE,)
+    _spec = TemplateSpec("MatmulType", template_signatures)
+    _made: ClassVar[dict[tuple[Any, ...], type[MatmulTypeArgs]]] = {}
+
+    def __getitem__(cls, items: Any) -> type[MatmulTypeArgs]:
+        bound = cls._spec.parse(items)
+        key = tuple(bound.values())
+        found = cls._made.get(key)
+        if found is None:
+            _check(bound)
+            names = ("pos", "format", "T", "isTrans", "layout", "ibShare", "srcPos")
+            spelled = ", ".join(map(_spell, bound.values()))
+            members = dict(zip(names, bound.values(), strict=True))
+            found = cls._made[key] = type(f"MatmulType<{spelled}>", (MatmulTypeArgs,), members)
+        return found
+
+
+class _MatmulType(metaclass=_MatmulTypeTemplate):
     """``AscendC::MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE, SRCPOS>``.
 
-    ``MatmulType[...]`` is a class whose attributes are the C++ static members: ``pos``,
-    ``format``, ``T``, ``isTrans``, ``layout``, ``ibShare`` and ``srcPos``. The arguments are
-    checked against the Ascend 950 rules of the Matmul page (``POSITIONS_950``, ``FORMATS_950``,
-    ``TYPES_950``, ``SRC_POSITIONS_950``; COLUMN_MAJOR at GM only).
+    ``MatmulType[...]`` is a class (a :class:`MatmulTypeArgs`) whose attributes are the C++
+    static members: ``pos``, ``format``, ``T``, ``isTrans``, ``layout``, ``ibShare`` and
+    ``srcPos``. The arguments are checked against the Ascend 950 rules of the Matmul page
+    (``POSITIONS_950``, ``FORMATS_950``, ``TYPES_950``, ``SRC_POSITIONS_950``; COLUMN_MAJOR at
+    GM only).
 
     Examples
     --------
@@ -176,31 +217,13 @@ class MatmulType:
     ascreg.errors.AscregError: MatmulType: a CubeFormat::COLUMN_MAJOR operand must be at TPosition::GM, not VECOUT
     """
 
-    pos: ClassVar[TPosition]
-    format: ClassVar[CubeFormat]
-    T: ClassVar[type[Scalar]]
-    isTrans: ClassVar[bool]
-    layout: ClassVar[LayoutMode]
-    ibShare: ClassVar[bool]
-    srcPos: ClassVar[TPosition]
-
-    template_signatures = (MATMUL_TYPE,)
-    _spec = TemplateSpec("MatmulType", template_signatures)
-    _made: ClassVar[dict[tuple[Any, ...], type[MatmulType]]] = {}
-
-    def __class_getitem__(cls, items: Any) -> type[MatmulType]:
-        bound = cls._spec.parse(items)
-        key = tuple(bound.values())
-        found = cls._made.get(key)
-        if found is None:
-            _check(bound)
-            names = ("pos", "format", "T", "isTrans", "layout", "ibShare", "srcPos")
-            spelled = ", ".join(map(_spell, bound.values()))
-            found = type(
-                f"MatmulType<{spelled}>", (cls,), dict(zip(names, bound.values(), strict=True))
-            )
-            cls._made[key] = found
-        return found
+    __qualname__ = "MatmulType"
 
 
-__all__ = ["CubeFormat", "LayoutMode", "MatmulType"]
+_MatmulType.__name__ = "MatmulType"
+MatmulType: _MatmulTypeTemplate = _MatmulType
+"""``AscendC::MatmulType``: the template (typed as its metaclass, so ``MatmulType[...]`` is an
+index for a type checker, not a type application)."""
+
+
+__all__ = ["CubeFormat", "LayoutMode", "MatmulType", "MatmulTypeArgs"]

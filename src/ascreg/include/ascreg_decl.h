@@ -6652,6 +6652,7 @@ template <typename T> struct LoadData3DParamsV2 { template <typename... A> const
 struct LoadDataRepeatParam { template <typename... A> constexpr LoadDataRepeatParam(A&&...) {} };
 struct LoopModeParams { template <typename... A> constexpr LoopModeParams(A&&...) {} };
 template <auto POSITION, auto FORMAT, typename TYPE, bool ISTRANS = false, auto LAYOUT = AscendC::LayoutMode::NONE, bool IBSHARE = false, auto SRCPOS = AscendC::TPosition::GM> struct MatmulType { template <typename... A> constexpr MatmulType(A&&...) {} };
+struct MatmulTypeArgs { template <typename... A> constexpr MatmulTypeArgs(A&&...) {} };
 struct MmadParams { template <typename... A> constexpr MmadParams(A&&...) {} };
 struct Mutex { template <typename... A> constexpr Mutex(A&&...) {} };
 struct Nd2NzParams { template <typename... A> constexpr Nd2NzParams(A&&...) {} };
