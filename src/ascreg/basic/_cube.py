@@ -1,13 +1,13 @@
-"""The cube core in the basic API (dav-3510): ND2NZ / DN2NZ copies, ``LoadData``, ``Mmad``, ``Fixpipe``.
+"""The cube core in the basic API (dav-3510): ND2NZ / DN2NZ copies, ``LoadData``, ``Mmad``, ...
 
 A matmul moves A and B from GM to L1 with an ND -> NZ conversion (``DataCopy(dst, src,
-Nd2NzParams)``, or ``Dn2NzParams`` for a matrix stored column by column; ``PIPE_MTE2``), from L1 to L0A / L0B in 512-byte fractals (``LoadData``,
-``PIPE_MTE1``), multiplies into L0C (``Mmad``, ``PIPE_M``) and moves L0C to GM with an NZ -> ND
-conversion, a cast and an optional ReLU (``Fixpipe``, ``PIPE_FIX``). Each step's accesses go
-to the block's pipe tracker, so a kernel must order them with ``SetFlag`` / ``WaitFlag`` of
-``HardEvent::MTE2_MTE1``, ``MTE1_M`` and ``M_FIX`` as on the chip. The layouts and the
-accumulation model are in :mod:`ascreg.core.cube`; what the documents leave open is listed in
-docs/limitations.md.
+Nd2NzParams)``, or ``Dn2NzParams`` for a matrix stored column by column; ``PIPE_MTE2``), from L1
+to L0A / L0B in 512-byte fractals (``LoadData``, ``PIPE_MTE1``), multiplies into L0C (``Mmad``,
+``PIPE_M``) and moves L0C to GM with an NZ -> ND conversion, a cast and an optional ReLU
+(``Fixpipe``, ``PIPE_FIX``). Each step's accesses go to the block's pipe tracker, so a kernel
+must order them with ``SetFlag`` / ``WaitFlag`` of ``HardEvent::MTE2_MTE1``, ``MTE1_M`` and
+``M_FIX`` as on the chip. The layouts and the accumulation model are in :mod:`ascreg.core.cube`;
+what the documents leave open is listed in docs/limitations.md.
 
 Examples
 --------
@@ -470,9 +470,9 @@ def cube_copy(dst: Any, src: Any, params: Any, enableSmallC0: bool = False) -> N
     """Run the cube core's ``DataCopy`` forms: GM -> L1 (ND2NZ, DN2NZ or blocks), L1 -> C2 / FB.
 
     *enableSmallC0* (``DataCopy<T, true>``) packs an ND2NZ / DN2NZ copy of ``dValue <= 4``
-    into 4-element C0 rows. The block forms take a count (elements, a multiple of 32 bytes) or ``DataCopyParams``
-    (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``, L1 -> the bias table
-    or the fixpipe buffer on ``PIPE_MTE1``.
+    into 4-element C0 rows. The block forms take a count (elements, a multiple of 32 bytes) or
+    ``DataCopyParams`` (blocks of ``blockLen`` 32-byte units); GM -> L1 runs on ``PIPE_MTE2``,
+    L1 -> the bias table or the fixpipe buffer on ``PIPE_MTE1``.
 
     Called by ``DataCopy`` (see ``is_cube_copy``).
 
@@ -562,7 +562,8 @@ def _nz_destination(
 ) -> tuple[int, Any, int]:
     """Return (C0 in elements, the ``(n, ceil(d / C0) * C0)`` offsets, the span) of the L1 side.
 
-    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32 bytes.
+    SmallC0 packs each row's ``dValue <= 4`` elements into 4 and zero-pads the matrix to 32
+    bytes.
     """
     if small_c0:
         offsets = np.arange(n * SMALL_C0, dtype=np.int64).reshape(n, SMALL_C0)
@@ -643,8 +644,8 @@ def _LoadData2D(dst: LocalTensor[Any], src: LocalTensor[Any], loadDataParams: An
         _load_v1(d, s, loadDataParams)
     else:
         raise AscregTypeError(
-            f"loadDataParams must be LoadData2DParamsV2, LoadData2DParams or LoadData3DParamsV2, got "
-            f"{type(loadDataParams).__name__}"
+            "loadDataParams must be LoadData2DParamsV2, LoadData2DParams or LoadData3DParamsV2, "
+            f"got {type(loadDataParams).__name__}"
         )
 
 

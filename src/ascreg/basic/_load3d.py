@@ -226,7 +226,18 @@ LOAD3D_LIMITS = {
     "dilationFilterH": (0, 255),
 }
 """Ranges of the ``LoadData3DParamsV2`` fields (LoadData_3D page, table 4)."""
-LOAD3D_TYPES = (int8_t, uint8_t, hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t, half, bfloat16_t, int32_t, uint32_t, float32_t)  # fmt: skip
+LOAD3D_TYPES: tuple[type[Scalar], ...] = (
+    int8_t,
+    uint8_t,
+    hifloat8_t,
+    fp8_e5m2_t,
+    fp8_e4m3fn_t,
+    half,
+    bfloat16_t,
+    int32_t,
+    uint32_t,
+    float32_t,
+)
 """The element types of the img2col load on the Ascend 950."""
 RAW_PAD = (hifloat8_t, fp8_e5m2_t, fp8_e4m3fn_t)
 """The types whose ``padValue`` is the raw byte (``GetPadValueType`` is uint8_t on dav-3510)."""
@@ -411,12 +422,14 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
     regs = load3d_registers()
     own = (f["l1H"], f["l1W"], _pad_list(p.padList, "padList"))
     fmatrix = _register(own if config.isSetFMatrix else regs.fmatrix, "feature map", "SetFmatrix")
-    raw = _register(p.padValue if config.isSetPadding else regs.pad, "pad value", "SetLoadDataPaddingValue")  # fmt: skip
+    raw = _register(
+        p.padValue if config.isSetPadding else regs.pad, "pad value", "SetLoadDataPaddingValue"
+    )
     pad = _pad_value(raw, dtype)
     regs.fmatrix, regs.pad = fmatrix, raw  # the load sets the registers it was told to
     height, width, pads = fmatrix
     repeat = regs.repeat
-    kernel = tuple(f[n] + 256 * bool(getattr(p, n.replace("filter", "filterSize"))) for n in ("filterH", "filterW"))  # fmt: skip
+    kernel = (f["filterH"] + 256 * bool(p.filterSizeH), f["filterW"] + 256 * bool(p.filterSizeW))
     if not (height and width and f["channelSize"] and f["kExtension"] and f["mExtension"]):
         return
     if 0 in kernel or not repeat.repeatTime:
@@ -433,7 +446,7 @@ def _load3d(dst: Any, src: Any, p: LoadData3DParamsV2, config: IsResetLoad3dConf
         height,
         width,
         pads,
-        (kernel[0], kernel[1]),
+        kernel,
         _strides(f),
         (f["dilationFilterH"], f["dilationFilterW"]),
     )
