@@ -215,6 +215,10 @@ def test_the_operands_and_the_unmodelled_forms() -> None:
             SetFmatrix(4, 4, [0, 0, 256, 0], FmatrixMode.FMATRIX_LEFT)
         with pytest.raises(AscregTypeError, match="defaultConfig is a template parameter"):
             LoadData[half, IsResetLoad3dConfig(False, False)](a2, a1, LoadData2DParamsV2())
+        with pytest.raises(AscregTypeError, match="LoadData3DParamsV2, got int"):
+            LoadData(a2, a1, 3)
+        with pytest.raises(AscregTypeError, match=r"LoadData takes \(dst, src, params\)"):
+            LoadData(a2, a1)
         with pytest.raises(UnsupportedError, match=r"the MX LoadData .*LoadData_2D_MX\.md"):
             LoadData(a2, a1, a1, LoadData2DParamsV2(), LoadData2DMxParams(0, 0, 1, 1, 1, 1))
 
