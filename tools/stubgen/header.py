@@ -881,6 +881,8 @@ def _template_head(sig: object, template: types.ModuleType, variadic: bool = Fal
         if kind is template.TYPENAME:
             head = f"typename {pname}"
             spelled = "DefaultType"
+        elif (constant := _constant_name(default)) is not None:
+            head, spelled = f"const auto& {pname}", f"AscendC::{constant}"  # a struct constant
         else:
             head = {template.INTEGER: "int64_t", template.BOOLEAN: "bool"}.get(kind, "auto")
             head = f"{head} {pname}"
@@ -893,6 +895,14 @@ def _template_head(sig: object, template: types.ModuleType, variadic: bool = Fal
     if variadic:
         params.append("typename... A")
     return f"template <{', '.join(params)}>"
+
+
+def _constant_name(value: object) -> str | None:
+    """The ``ascreg.basic`` name of a struct constant (``CFG_ROW_MAJOR``), or None."""
+    if value is None or isinstance(value, bool | int | float | str | enum.Enum | type):
+        return None
+    basic = vars(importlib.import_module("ascreg.basic"))
+    return next((name for name, found in basic.items() if found is value), None)
 
 
 def _default_text(value: object) -> str:

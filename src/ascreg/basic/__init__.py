@@ -7,8 +7,9 @@
 LocalTensor, ``SetFlag`` / ``WaitFlag<HardEvent>``, ``PipeBarrier<pipe>``, ``GetBlockIdx``,
 ``GetBlockNum``, ``GetVecLen``, ``CeilDivision``, ``asc_vf_call``, and the special registers
 (``SetCtrlSpr`` / ``GetCtrlSpr`` / ``ResetCtrlSpr``, ``GetSpr``), ``GetUintDivMagicAndShift``,
-and the cube core of a ``__cube__`` kernel: ``DataCopy`` with ``Nd2NzParams`` (GM -> L1),
-``LoadData`` / ``LoadDataWithTranspose`` (L1 -> L0A / L0B), ``Mmad`` and ``Fixpipe`` (L0C -> GM).
+and the cube core of a ``__cube__`` kernel: ``DataCopy`` with ``Nd2NzParams`` /
+``Dn2NzParams`` (GM -> L1), ``LoadData`` (2D and img2col) / ``LoadDataWithTranspose`` (L1 ->
+L0A / L0B), ``Mmad`` and ``Fixpipe[T, U, FixpipeConfig]`` (L0C -> GM), with ``MatmulType``.
 Template arguments are
 subscripts, as in :mod:`ascreg.reg`: ``GlobalTensor[float32_t]()``,
 ``TQue[TPosition.VECIN, 1]()``, ``que.AllocTensor[float32_t]()``.
@@ -69,10 +70,14 @@ from ascreg.basic._copy import (
     SetLoopModePara,
 )
 from ascreg.basic._cube import (
+    CFG_COLUMN_MAJOR,
+    CFG_NZ,
+    CFG_ROW_MAJOR,
     CO2Layout,
+    Dn2NzParams,
     Fixpipe,
+    FixpipeConfig,
     FixpipeParamsArch3510,
-    LoadData,
     LoadData2DParams,
     LoadData2DParamsV2,
     LoadData2dTransposeParams,
@@ -115,6 +120,19 @@ from ascreg.basic._layout import (
     TransDataTo5HDParams,
     defaultGatherMaskMode,
 )
+from ascreg.basic._load3d import (
+    IS_RESER_LOAD3D_DEFAULT_CONFIG,
+    FmatrixMode,
+    IsResetLoad3dConfig,
+    LoadData,
+    LoadData2DMxParams,
+    LoadData3DParamsV2,
+    LoadDataRepeatParam,
+    SetFmatrix,
+    SetLoadDataPaddingValue,
+    SetLoadDataRepeat,
+)
+from ascreg.basic._matmul_type import CubeFormat, LayoutMode, MatmulType, MatmulTypeArgs
 from ascreg.basic._mutex import AllocMutexID, Mutex, MutexID, ReleaseMutexID
 from ascreg.basic._nddma import (
     MultiCopyConfig,
@@ -304,6 +322,9 @@ T = TypeVar("T", bound=Scalar)
 
 __all__ = [
     "BRCB_BROADCAST_NUMBER",
+    "CFG_COLUMN_MAJOR",
+    "CFG_NZ",
+    "CFG_ROW_MAJOR",
     "CMPMODE",
     "DEFAULT_BINARY_CONFIG",
     "DEFAULT_DIV_CONFIG",
@@ -321,6 +342,7 @@ __all__ = [
     "EVENT_ID5",
     "EVENT_ID6",
     "EVENT_ID7",
+    "IS_RESER_LOAD3D_DEFAULT_CONFIG",
     "MAX_ALLOCATED_PER_POSITION",
     "MAX_BUFFERS",
     "NCHW_CONV_ADDR_LIST_SIZE",
@@ -368,6 +390,7 @@ __all__ = [
     "Copy",
     "CopyRepeatParams",
     "CreateVecIndex",
+    "CubeFormat",
     "DataCacheCleanAndInvalid",
     "DataCopy",
     "DataCopyExtParams",
@@ -384,12 +407,15 @@ __all__ = [
     "DivCeil",
     "DivConfig",
     "Divs",
+    "Dn2NzParams",
     "Duplicate",
     "Exp",
     "ExpAlgo",
     "ExpConfig",
     "Fixpipe",
+    "FixpipeConfig",
     "FixpipeParamsArch3510",
+    "FmatrixMode",
     "FusedMulAdd",
     "Gather",
     "GatherMask",
@@ -419,20 +445,27 @@ __all__ = [
     "ICachePreLoad",
     "InitSocState",
     "Interleave",
+    "IsResetLoad3dConfig",
+    "LayoutMode",
     "LeakyRelu",
     "Ln",
     "LnAlgo",
     "LnConfig",
     "LoadData",
+    "LoadData2DMxParams",
     "LoadData2DParams",
     "LoadData2DParamsV2",
     "LoadData2dTransposeParams",
     "LoadData2dTransposeParamsV2",
+    "LoadData3DParamsV2",
+    "LoadDataRepeatParam",
     "LoadDataWithTranspose",
     "LocalMemAllocator",
     "LocalTensor",
     "LoopModeParams",
     "MaskMode",
+    "MatmulType",
+    "MatmulTypeArgs",
     "Max",
     "Maxs",
     "MemDsbT",
@@ -502,6 +535,9 @@ __all__ = [
     "SetCtrlSpr",
     "SetDeqScale",
     "SetFlag",
+    "SetFmatrix",
+    "SetLoadDataPaddingValue",
+    "SetLoadDataRepeat",
     "SetLoopModePara",
     "SetMaskCount",
     "SetMaskNorm",
