@@ -346,8 +346,10 @@ def test_a_variable_redeclared_with_another_type_takes_the_nearest_declaration()
         "template <typename T, int D> struct NdDmaParams { int loopInfo; T constantValue; };\n"
         "struct DataCopyExtParams { uint32_t blockCount; uint32_t blockLen; };\n}",
     }
-    pages = {"SIMD-API/基础API/其他/X.md": "# X\n`NdDmaParams` `loopInfo` `DataCopyExtParams` "
-             "`blockCount` `blockLen`"}
+    pages = {
+        "SIMD-API/基础API/其他/X.md": "# X\n`NdDmaParams` `loopInfo` `DataCopyExtParams` "
+        "`blockCount` `blockLen`"
+    }
     kernel = """
 using namespace AscendC;
 __aicore__ inline void A() {
@@ -364,8 +366,11 @@ __aicore__ inline void B() {
     found.add_text("op/op_kernel/arch35/k.h", kernel, {})
     found.classify()
     names = {name for (_, name, _) in found.entries}
-    assert {"NdDmaParams::loopInfo", "DataCopyExtParams::blockCount",
-            "DataCopyExtParams::blockLen"} <= names
+    assert {
+        "NdDmaParams::loopInfo",
+        "DataCopyExtParams::blockCount",
+        "DataCopyExtParams::blockLen",
+    } <= names
     assert not {"NdDmaParams::blockCount", "NdDmaParams::blockLen"} & names
 
 
