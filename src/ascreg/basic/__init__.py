@@ -198,6 +198,7 @@ from ascreg.basic._tensor import (
     GlobalTensor,
     LocalTensor,
     QuePosition,
+    TBuffAddr,
     TPosition,
 )
 from ascreg.basic._tpipe import (
@@ -506,6 +507,7 @@ __all__ = [
     "SyncAll",
     "SyncAllConfig",
     "TBuf",
+    "TBuffAddr",
     "TBufHandle",
     "TBufPool",
     "TEventID",
