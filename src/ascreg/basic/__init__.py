@@ -277,6 +277,7 @@ from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
+from ascreg.machine.complex import Complex, complex32, complex64
 from ascreg.machine.cube import __cube__
 from ascreg.machine.kernel import asc_vf_call, get_vec_len
 from ascreg.machine.sync import (
@@ -357,6 +358,7 @@ __all__ = [
     "CeilDivision",
     "Compare",
     "Compares",
+    "Complex",
     "Copy",
     "CopyRepeatParams",
     "CreateVecIndex",
@@ -526,6 +528,8 @@ __all__ = [
     "WholeReduceSum",
     "__cube__",
     "asc_vf_call",
+    "complex32",
+    "complex64",
     "defaultGatherMaskMode",
     "event_t",
     "kDefaultMultiCopyConfig",

@@ -12,12 +12,14 @@ import enum
 from typing import Any, Generic, TypeVar, overload
 
 import attrs
+import numpy as np
 
 from ascreg._dtypes import Scalar, c_cast, is_scalar_type
 from ascreg._frontend import operands
 from ascreg.basic._template import TYPENAME, Signature, member_of, member_template, need
 from ascreg.errors import AlignmentError, AscregError, AscregTypeError, OutOfBoundsError
 from ascreg.machine.block import current_block
+from ascreg.machine.complex import is_complex_type
 from ascreg.machine.cube import POSITION_BUFFERS, cube_tensor_pointer
 from ascreg.machine.memory import DATA_BLOCK, GmPtr, UbPtr
 
@@ -112,7 +114,7 @@ class _Subscripted(Generic[T]):
     _cache: dict[Any, type[Any]]
 
     def __class_getitem__(cls, dtype: Any) -> Any:
-        if not is_scalar_type(dtype):
+        if not (is_scalar_type(dtype) or is_complex_type(dtype)):
             return super().__class_getitem__(dtype)  # type: ignore[misc]
         found = cls.__dict__.get("_cache", {}).get(dtype)
         if found is None:
@@ -132,6 +134,13 @@ class _Subscripted(Generic[T]):
 
     def _cpp(self) -> str:
         return f"{type(self).__name__.partition('[')[0]}<{self._dtype().cpp_name}>"
+
+
+def _value(values: Any, dtype: Any) -> Any:
+    """Return the one element *values* holds: a numpy scalar, or a complex value."""
+    if is_complex_type(dtype):
+        return values.view(np.ndarray).reshape(()).view(dtype)
+    return values[0]
 
 
 def _offset(value: Any, what: str) -> int:
@@ -243,7 +252,7 @@ class GlobalTensor(_Subscripted[T]):
         9
         """
         _ascreg_call = "GlobalTensor.GetValue"
-        return self._element(offset)[0]
+        return _value(self._element(offset).read(1), self._dtype())
 
     def SetValue(self, offset: int, value: Any) -> None:
         """Write *value* to element *offset* (a scalar GM write); see :meth:`GetValue`."""
@@ -579,7 +588,7 @@ class LocalTensor(_Subscripted[T]):
         -3
         """
         _ascreg_call = "LocalTensor.GetValue"
-        return self._element(index).read(1)[0]
+        return _value(self._element(index).read(1), self._dtype())
 
     @member_template(Signature(S=TYPENAME))
     def SetValue(self, index: int, value: Any, *, S: type[Scalar] | None = None) -> None:

@@ -271,10 +271,19 @@ using Log10Algo = ExpAlgo;
 }  // namespace Reg
 namespace MicroAPI = Reg;
 
+// The complex element types (辅助数据结构/complex32-complex64.md): the struct and its two aliases.
+template <class T> struct Complex {
+    T real;
+    T imag;
+    constexpr Complex(T r = T(), T i = T()) : real(r), imag(i) {}
+};
+
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
 constexpr uint32_t ONE_BLK_SIZE = 32;
 __aicore__ inline constexpr uint32_t GetVecLen() { return 256; }
 }  // namespace AscendC
+using complex32 = AscendC::Complex<half>;
+using complex64 = AscendC::Complex<float>;
 
 // SIMT: launch geometry, the built-in index variables, vector and pair types.
 struct dim3 {
@@ -6510,6 +6519,7 @@ template <HardEvent event> __aicore__ void WaitFlag(int32_t eventID);
 template <pipe_t pipe> __aicore__ void PipeBarrier();
 
 template <typename T> class LocalTensor;
+struct TBuffAddr { uint32_t dataLen; uint32_t bufferAddr; void* bufferHandle; uint8_t logicPos; };
 template <typename T> class GlobalTensor {
 public:
     using PrimType = T;
@@ -6533,6 +6543,7 @@ public:
     __aicore__ T GetValue(uint32_t index) const;
     __aicore__ void SetValue(uint32_t index, T value);
     template <typename U> __aicore__ LocalTensor<U> ReinterpretCast() const;
+    __aicore__ void SetAddr(const TBuffAddr& address);
 };
 template <TPosition src, TPosition dst, int32_t depth> class TQueBind {
 public:
