@@ -104,3 +104,23 @@ def antiquant_channel_element(x: int, src: type[Scalar], dst: type[Scalar], offs
     wide = convert_element(x, src, half, RoundMode.CAST_RINT, False)
     narrow = convert_element(wide, half, dst, RoundMode.CAST_RINT, False)
     return binary("Mul", dst, binary("Add", dst, narrow, offset), scale)
+
+
+def antiquantize_element(x: int, src: type[Scalar], dst: type[Scalar], param_t: type[Scalar],
+                         offset: int | None, scale: int) -> int:  # fmt: skip
+    """``AntiQuantize`` of one element's bits (AntiQuantize.md; every policy of an 8-bit
+    source computes in float): the source widens to float (fp8 directly, int8_t / hifloat8_t
+    through half), the *offset* (bits of *param_t*; None: no offset) is added and the *scale*
+    multiplied, each rounded to float, then the result is cast to *dst* to nearest even,
+    saturating (a float *dst* keeps it)."""
+    if src in (fp8_e4m3fn_t, fp8_e5m2_t):
+        y = convert_element(x, src, float32_t, RoundMode.CAST_RINT, False)
+    else:
+        wide = convert_element(x, src, half, RoundMode.CAST_RINT, False)
+        y = convert_element(wide, half, float32_t, RoundMode.CAST_RINT, False)
+    if offset is not None:
+        y = binary("Add", float32_t, y, encode_float(decode_float(offset, param_t), float32_t))
+    y = binary("Mul", float32_t, y, encode_float(decode_float(scale, param_t), float32_t))
+    if dst is float32_t:
+        return y
+    return convert_element(y, float32_t, dst, RoundMode.CAST_RINT, True)

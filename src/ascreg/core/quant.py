@@ -154,5 +154,36 @@ def antiquant_channel(src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], offs
     return advmath.mul(advmath.add(work, _rows(offset, work)), _rows(scale, work))
 
 
+def antiquantize(
+    src: Lanes, src_t: type[Scalar], dst_t: type[Scalar], scale: Lanes, offset: Lanes | None
+) -> Lanes:
+    """Return ``AntiQuantize``'s ``cast((src + offset) * scale)`` on the 950, all in float.
+
+    Every policy of the 8-bit sources computes alike (``antiquantize_3510_impl.h``): the
+    source widens to float exactly (fp8 directly, int8_t and hifloat8_t through half); the
+    float *offset* (None: ``hasOffset`` false) is added and the float *scale* multiplied, each
+    rounded to float (``Add`` / ``Adds`` then ``Mul`` / ``Muls``); a float destination takes the
+    product as is, half or bfloat16 a ``Cast`` rounding to nearest even, saturating.
+    *scale* and *offset* are float32 lanes that broadcast to *src* (the policy picks them).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import int8_t
+    >>> antiquantize(np.int8([-128, 3]), int8_t, half, np.float32(0.5), np.float32(1.0)).tolist()
+    [-63.5, 2.0]
+    """
+    if src_t in (fp8_e4m3fn_t, fp8_e5m2_t):
+        work = convert.convert(src, src_t, float32_t, RoundMode.CAST_RINT, False)
+    else:
+        work = convert.convert(src, src_t, half, RoundMode.CAST_RINT, False).astype(np.float32)
+    if offset is not None:
+        work = advmath.add(work, _rows(np.asarray(offset, np.float32), work))
+    work = advmath.mul(work, _rows(np.asarray(scale, np.float32), work))
+    if dst_t is float32_t:
+        return work
+    return convert.convert(work, float32_t, dst_t, RoundMode.CAST_RINT, True)
+
+
 def _rows(lanes: Lanes, like: Lanes) -> Lanes:
     return np.broadcast_to(lanes, like.shape)

@@ -150,6 +150,7 @@ enum class CMPMODE { LT = 0, GT = 1, EQ = 2, LE = 3, GE = 4, NE = 5 };
 enum class ReduceType { SUM = 0, MAX = 1, MIN = 2 };
 enum class RoundMode { CAST_NONE = 0, CAST_RINT = 1, CAST_FLOOR = 2, CAST_CEIL = 3, CAST_ROUND = 4, CAST_TRUNC = 5, CAST_ODD = 6, CAST_HYBRID = 7, UNKNOWN = 255 };
 enum class SpecialPurposeReg { AR = 0 };
+enum class AntiQuantizePolicy { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3 };
 enum class AtanAlgo { TAYLOR_EXPANSION = 0, POLYNOMIAL_APPROXIMATION = 1 };
 enum class CO2Layout { NZ = 0, ROW_MAJOR = 1, COLUMN_MAJOR = 2 };
 enum class CacheLine { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
@@ -6711,6 +6712,8 @@ struct WelfordUpdateParam { template <typename... A> constexpr WelfordUpdatePara
 struct AntiQuantShapeInfo { template <typename... A> constexpr AntiQuantShapeInfo(A&&...) {} };
 struct AscendQuantConfig { template <typename... A> constexpr AscendQuantConfig(A&&...) {} };
 struct DequantParams { template <typename... A> constexpr DequantParams(A&&...) {} };
+struct AntiQuantizeConfig { template <typename... A> constexpr AntiQuantizeConfig(A&&...) {} };
+struct AntiQuantizeParams { template <typename... A> constexpr AntiQuantizeParams(A&&...) {} };
 struct BroadcastTiling { template <typename... A> constexpr BroadcastTiling(A&&...) {} };
 struct PhiloxRandomParams { template <typename... A> constexpr PhiloxRandomParams(A&&...) {} };
 struct ParamStruct { template <typename... A> constexpr ParamStruct(A&&...) {} };
@@ -7206,6 +7209,8 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendDequant(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AntiQuantize(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AntiQuantize(A&&... args);
 constexpr uint32_t PHILOX_COUNTER_SIZE = 4;
 constexpr uint32_t PHILOX_KEY_SIZE = 2;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Arange(A&&... args);

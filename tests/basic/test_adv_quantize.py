@@ -1,0 +1,219 @@
+"""AntiQuantize (量化操作/AntiQuantize.md): every policy against the element reference."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ascreg import (
+    bfloat16_t,
+    float32_t,
+    fp4x2_e2m1_t,
+    fp8_e4m3fn_t,
+    fp8_e5m2_t,
+    half,
+    hifloat8_t,
+    int8_t,
+    uint8_t,
+)
+from ascreg.basic import (
+    AntiQuantize,
+    AntiQuantizeConfig,
+    AntiQuantizeParams,
+    AntiQuantizePolicy,
+    LocalTensor,
+    TPosition,
+)
+from ascreg.errors import (
+    AscregError,
+    AscregTypeError,
+    IllegalDtypeError,
+    OutOfBoundsError,
+    UnsupportedError,
+)
+from ascreg.machine.block import BlockContext, block
+from reference import quant as ref
+from reference.common import encode_float, from_bits, same_lanes, to_bits
+
+FEW = settings(max_examples=20)
+SOURCES = (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t)
+PAIRS = {  # (DstT, scale type) per policy: the page's tables 3 and 4
+    AntiQuantizePolicy.PER_TENSOR: ((half, half), (bfloat16_t, bfloat16_t)),
+    AntiQuantizePolicy.PER_CHANNEL: ((half, half), (bfloat16_t, bfloat16_t)),
+    AntiQuantizePolicy.PER_TOKEN: (
+        (half, half),
+        (bfloat16_t, bfloat16_t),
+        (float32_t, float32_t),
+        (half, float32_t),
+        (bfloat16_t, float32_t),
+    ),
+}
+PAIRS[AntiQuantizePolicy.PER_GROUP] = PAIRS[AntiQuantizePolicy.PER_TOKEN]
+PARAMS = st.floats(-6, 6, width=16) | st.sampled_from([0.0, -0.5, 1e-3, 300.0, 6e4])
+
+
+def _param_index(policy: AntiQuantizePolicy, k_dim: int, g: int, n: int, i: int, j: int) -> int:
+    """Which scale / offset element ``src[i][j]`` uses (the page's formulas)."""
+    if policy is AntiQuantizePolicy.PER_CHANNEL:
+        return j
+    if policy is AntiQuantizePolicy.PER_TOKEN:
+        return i
+    if k_dim == 0:
+        return (i // g) * n + j
+    return i * -(-n // g) + j // g
+
+
+def _param_count(policy: AntiQuantizePolicy, k_dim: int, g: int, m: int, n: int) -> int:
+    counts = {
+        AntiQuantizePolicy.PER_CHANNEL: n,
+        AntiQuantizePolicy.PER_TOKEN: m,
+        AntiQuantizePolicy.PER_GROUP: -(-m // g) * n if k_dim == 0 else m * -(-n // g),
+    }
+    return counts[policy]
+
+
+@FEW
+@given(
+    policy=st.sampled_from(list(AntiQuantizePolicy)),
+    src_t=st.sampled_from(SOURCES),
+    has_offset=st.booleans(),
+    k_dim=st.sampled_from([0, 1]),
+    data=st.data(),
+)
+def test_antiquantize_matches_the_reference(
+    policy: AntiQuantizePolicy, src_t: Any, has_offset: bool, k_dim: int, data: Any
+) -> None:
+    dst_t, scale_t = data.draw(st.sampled_from(PAIRS[policy]))
+    m, n = data.draw(st.integers(1, 5)), 32 * data.draw(st.integers(1, 3))
+    g = 32 * data.draw(st.integers(1, 2))
+    bits = data.draw(st.lists(st.integers(0, 255), min_size=m * n, max_size=m * n))
+    config = AntiQuantizeConfig(policy, has_offset, k_dim)
+    params = AntiQuantizeParams(m, n, g)
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[src_t](TPosition.VECCALC, 0, m * n)
+        x.GetPhyAddr().write(from_bits(bits, src_t))
+        y = LocalTensor[dst_t](TPosition.VECCALC, 4096, m * n)
+        if policy is AntiQuantizePolicy.PER_TENSOR:
+            s_vals = [data.draw(PARAMS)]
+            o_vals = [data.draw(PARAMS)]
+            scale, offset = dst_t(s_vals[0]), dst_t(o_vals[0])
+        else:
+            count = _param_count(policy, k_dim, g, m, n)
+            s_vals = data.draw(st.lists(PARAMS, min_size=count, max_size=count))
+            o_vals = data.draw(st.lists(PARAMS, min_size=count, max_size=count))
+            scale = LocalTensor[scale_t](TPosition.VECCALC, 32768, count)
+            offset = LocalTensor[scale_t](TPosition.VECCALC, 65536, count)
+            scale.GetPhyAddr().write(np.array(s_vals).astype(scale_t.np_dtype))
+            offset.GetPhyAddr().write(np.array(o_vals).astype(scale_t.np_dtype))
+        tmp = LocalTensor[uint8_t](TPosition.VECCALC, 98304, 1024)
+        ctx.tracker.barrier()
+        operands = (
+            (y, x, scale, offset, tmp, params)
+            if data.draw(st.booleans())
+            else (y, x, scale, offset, params)
+        )
+        AntiQuantize[config](*operands)
+        ctx.tracker.barrier()
+        got = to_bits(y.GetPhyAddr().read(m * n))
+    param_t = dst_t if policy is AntiQuantizePolicy.PER_TENSOR else scale_t
+    want = []
+    for i in range(m):
+        for j in range(n):
+            k = (
+                0
+                if policy is AntiQuantizePolicy.PER_TENSOR
+                else _param_index(policy, k_dim, g, n, i, j)
+            )
+            s = encode_float(float(np.asarray(s_vals[k]).astype(param_t.np_dtype)), param_t)
+            o = encode_float(float(np.asarray(o_vals[k]).astype(param_t.np_dtype)), param_t)
+            want.append(
+                ref.antiquantize_element(
+                    bits[i * n + j], src_t, dst_t, param_t, o if has_offset else None, s
+                )
+            )
+    assert same_lanes(got, want, dst_t)
+
+
+def test_the_pages_example_gives_back_the_source() -> None:
+    """The page's result example: scale 1, offset 0 leaves the values."""
+    config = AntiQuantizeConfig(AntiQuantizePolicy.PER_TOKEN, True, 1)
+    src = np.array([-4, 2, -2, -3, -1, -4, 1, 3] * 4, dtype=np.int8)
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[int8_t](TPosition.VECCALC, 0, 32)
+        x.GetPhyAddr().write(src)
+        y = LocalTensor[half](TPosition.VECCALC, 64, 32)
+        scale = LocalTensor[half](TPosition.VECCALC, 128, 16)
+        offset = LocalTensor[half](TPosition.VECCALC, 160, 16)
+        scale.GetPhyAddr().write(np.ones(16, np.float16))
+        offset.GetPhyAddr().write(np.zeros(16, np.float16))
+        ctx.tracker.barrier()
+        AntiQuantize[config](y, x, scale, offset, AntiQuantizeParams(1, 32, 0))
+        ctx.tracker.barrier()
+        np.testing.assert_array_equal(y.GetPhyAddr().read(32), src.astype(np.float16))
+
+
+def _call(policy: AntiQuantizePolicy, **changes: Any) -> None:
+    with block(BlockContext()) as ctx:
+        src_t = changes.pop("src_t", int8_t)
+        dst_t = changes.pop("dst_t", half)
+        scale_t = changes.pop("scale_t", half)
+        x = LocalTensor[src_t](TPosition.VECCALC, 0, 128)
+        x.GetPhyAddr().write(np.zeros(128, src_t.np_dtype))
+        y = LocalTensor[dst_t](TPosition.VECCALC, 1024, 128)
+        scale = LocalTensor[scale_t](TPosition.VECCALC, 2048, 64)
+        scale.GetPhyAddr().write(np.ones(64, scale_t.np_dtype))
+        ctx.tracker.barrier()
+        if policy is AntiQuantizePolicy.PER_TENSOR:
+            scale = changes.pop("scale", dst_t(1))
+        config = AntiQuantizeConfig(policy, False, changes.pop("k_dim", 1))
+        params = changes.pop("params", AntiQuantizeParams(2, 64, 32))
+        AntiQuantize[config](y, x, scale, scale, params)
+
+
+@pytest.mark.parametrize(
+    ("policy", "changes", "error", "message"),
+    [
+        (AntiQuantizePolicy.PER_TENSOR, {"params": AntiQuantizeParams(2, 48, 0)}, AscregError,
+         "params.n 48 must fill whole 32-byte blocks"),
+        (AntiQuantizePolicy.PER_TENSOR, {"params": AntiQuantizeParams(3, 64, 0)},
+         OutOfBoundsError, "params.m \\* params.n 192 is more than the 128 elements of srcTensor"),
+        (AntiQuantizePolicy.PER_TENSOR, {"dst_t": float32_t}, IllegalDtypeError,
+         "DstT float with scale float is not a PER_TENSOR combination"),
+        (AntiQuantizePolicy.PER_CHANNEL, {"scale_t": float32_t}, IllegalDtypeError,
+         "DstT half with scale float is not a PER_CHANNEL combination"),
+        (AntiQuantizePolicy.PER_TOKEN, {"dst_t": float32_t, "scale_t": half}, IllegalDtypeError,
+         "not a PER_TOKEN combination"),
+        (AntiQuantizePolicy.PER_GROUP, {"params": AntiQuantizeParams(2, 64, 48)}, AscregError,
+         "params.groupSize 48 must be a non-zero multiple of 32"),
+        (AntiQuantizePolicy.PER_GROUP, {"k_dim": 2}, AscregTypeError, "config.kDim 2 must be 0"),
+        (AntiQuantizePolicy.PER_GROUP, {"params": AntiQuantizeParams(1, 128, 32), "k_dim": 0},
+         OutOfBoundsError, "ceil\\(m / groupSize\\) \\* n 128 is more than the 64 elements"),
+        (AntiQuantizePolicy.PER_TOKEN, {"src_t": half}, IllegalDtypeError,
+         "SrcT = half is not supported"),
+        (AntiQuantizePolicy.PER_GROUP, {"src_t": fp4x2_e2m1_t}, UnsupportedError,
+         "float4 source fp4x2_e2m1_t"),
+    ],
+)  # fmt: skip
+def test_antiquantize_errors_name_the_call_the_value_and_the_rule(
+    policy: AntiQuantizePolicy, changes: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message) as info:
+        _call(policy, **changes)
+    assert "AntiQuantize<{" in str(info.value)
+
+
+def test_antiquantize_takes_its_config_and_params_types() -> None:
+    with block(BlockContext()):
+        x = LocalTensor[int8_t](TPosition.VECCALC, 0, 64)
+        y = LocalTensor[half](TPosition.VECCALC, 128, 64)
+        config = AntiQuantizeConfig(AntiQuantizePolicy.PER_TENSOR, False)
+        with pytest.raises(AscregTypeError, match="params must be an AntiQuantizeParams"):
+            AntiQuantize[config](y, x, half(1), half(0), (2, 32, 0))
+        with pytest.raises(AscregTypeError, match="PER_TENSOR takes a scalar scale"):
+            AntiQuantize[config](y, x, y, y, AntiQuantizeParams(2, 32, 0))
+        with pytest.raises(AscregTypeError, match="no overload takes these template arguments"):
+            AntiQuantize[AntiQuantizePolicy.PER_TENSOR]
