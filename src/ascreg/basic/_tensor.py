@@ -12,7 +12,6 @@ import enum
 from typing import Any, Generic, TypeVar, overload
 
 import attrs
-import numpy as np
 
 from ascreg._dtypes import Scalar, c_cast, is_scalar_type
 from ascreg._frontend import operands
@@ -136,13 +135,6 @@ class _Subscripted(Generic[T]):
         return f"{type(self).__name__.partition('[')[0]}<{self._dtype().cpp_name}>"
 
 
-def _value(values: Any, dtype: Any) -> Any:
-    """Return the one element *values* holds: a numpy scalar, or a complex value."""
-    if is_complex_type(dtype):
-        return values.view(np.ndarray).reshape(()).view(dtype)
-    return values[0]
-
-
 def _offset(value: Any, what: str) -> int:
     offset = operands.integer(value, what)
     if offset < 0:
@@ -252,7 +244,7 @@ class GlobalTensor(_Subscripted[T]):
         9
         """
         _ascreg_call = "GlobalTensor.GetValue"
-        return _value(self._element(offset).read(1), self._dtype())
+        return self._element(offset)[0]
 
     def SetValue(self, offset: int, value: Any) -> None:
         """Write *value* to element *offset* (a scalar GM write); see :meth:`GetValue`."""
@@ -588,7 +580,7 @@ class LocalTensor(_Subscripted[T]):
         -3
         """
         _ascreg_call = "LocalTensor.GetValue"
-        return _value(self._element(index).read(1), self._dtype())
+        return self._element(index)[0]  # a struct element (complex64) reads as its value
 
     @member_template(Signature(S=TYPENAME))
     def SetValue(self, index: int, value: Any, *, S: type[Scalar] | None = None) -> None:
