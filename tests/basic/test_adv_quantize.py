@@ -1,4 +1,4 @@
-"""AntiQuantize (量化操作/AntiQuantize.md): every policy against the element reference."""
+"""AntiQuantize and Quantize (量化操作/*.md): every policy against the element reference."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ from ascreg.basic import (
     AntiQuantizeParams,
     AntiQuantizePolicy,
     LocalTensor,
+    Quantize,
+    QuantizeConfig,
+    QuantizeParams,
+    QuantizePolicy,
+    RoundMode,
     TPosition,
 )
 from ascreg.errors import (
@@ -56,24 +61,24 @@ PAIRS[AntiQuantizePolicy.PER_GROUP] = PAIRS[AntiQuantizePolicy.PER_TOKEN]
 PARAMS = st.floats(-6, 6, width=16) | st.sampled_from([0.0, -0.5, 1e-3, 300.0, 6e4])
 
 
-def _param_index(policy: AntiQuantizePolicy, k_dim: int, g: int, n: int, i: int, j: int) -> int:
-    """Which scale / offset element ``src[i][j]`` uses (the page's formulas)."""
-    if policy is AntiQuantizePolicy.PER_CHANNEL:
+def _param_index(policy: Any, k_dim: int, g: int, n: int, i: int, j: int) -> int:
+    """Which scale / offset element ``src[i][j]`` uses (the pages' formulas)."""
+    if policy.name == "PER_CHANNEL":
         return j
-    if policy is AntiQuantizePolicy.PER_TOKEN:
+    if policy.name == "PER_TOKEN":
         return i
     if k_dim == 0:
         return (i // g) * n + j
     return i * -(-n // g) + j // g
 
 
-def _param_count(policy: AntiQuantizePolicy, k_dim: int, g: int, m: int, n: int) -> int:
+def _param_count(policy: Any, k_dim: int, g: int, m: int, n: int) -> int:
     counts = {
-        AntiQuantizePolicy.PER_CHANNEL: n,
-        AntiQuantizePolicy.PER_TOKEN: m,
-        AntiQuantizePolicy.PER_GROUP: -(-m // g) * n if k_dim == 0 else m * -(-n // g),
+        "PER_CHANNEL": n,
+        "PER_TOKEN": m,
+        "PER_GROUP": -(-m // g) * n if k_dim == 0 else m * -(-n // g),
     }
-    return counts[policy]
+    return counts[policy.name]
 
 
 @FEW
@@ -178,13 +183,13 @@ def _call(policy: AntiQuantizePolicy, **changes: Any) -> None:
     ("policy", "changes", "error", "message"),
     [
         (AntiQuantizePolicy.PER_TENSOR, {"params": AntiQuantizeParams(2, 48, 0)}, AscregError,
-         "params.n 48 must fill whole 32-byte blocks"),
+         "params.n 48 must be a multiple of 32"),
         (AntiQuantizePolicy.PER_TENSOR, {"params": AntiQuantizeParams(3, 64, 0)},
          OutOfBoundsError, "params.m \\* params.n 192 is more than the 128 elements of srcTensor"),
         (AntiQuantizePolicy.PER_TENSOR, {"dst_t": float32_t}, IllegalDtypeError,
-         "DstT float with scale float is not a PER_TENSOR combination"),
+         "float with scale float is not a PER_TENSOR combination"),
         (AntiQuantizePolicy.PER_CHANNEL, {"scale_t": float32_t}, IllegalDtypeError,
-         "DstT half with scale float is not a PER_CHANNEL combination"),
+         "half with scale float is not a PER_CHANNEL combination"),
         (AntiQuantizePolicy.PER_TOKEN, {"dst_t": float32_t, "scale_t": half}, IllegalDtypeError,
          "not a PER_TOKEN combination"),
         (AntiQuantizePolicy.PER_GROUP, {"params": AntiQuantizeParams(2, 64, 48)}, AscregError,
@@ -211,9 +216,123 @@ def test_antiquantize_takes_its_config_and_params_types() -> None:
         x = LocalTensor[int8_t](TPosition.VECCALC, 0, 64)
         y = LocalTensor[half](TPosition.VECCALC, 128, 64)
         config = AntiQuantizeConfig(AntiQuantizePolicy.PER_TENSOR, False)
-        with pytest.raises(AscregTypeError, match="params must be an AntiQuantizeParams"):
+        with pytest.raises(AscregTypeError, match="params must be the AntiQuantizeParams struct"):
             AntiQuantize[config](y, x, half(1), half(0), (2, 32, 0))
         with pytest.raises(AscregTypeError, match="PER_TENSOR takes a scalar scale"):
             AntiQuantize[config](y, x, y, y, AntiQuantizeParams(2, 32, 0))
         with pytest.raises(AscregTypeError, match="no overload takes these template arguments"):
             AntiQuantize[AntiQuantizePolicy.PER_TENSOR]
+
+
+QUANTIZE_DST = (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t)
+ROUNDINGS = [m for m in RoundMode if m is not RoundMode.UNKNOWN] if hasattr(RoundMode, "UNKNOWN") \
+    else list(RoundMode)  # fmt: skip
+SOURCE_VALUES = st.floats(-300, 300, width=16) | st.sampled_from([0.5, -2.5, 127.5, -128.5, 6e4])
+
+
+@FEW
+@given(
+    policy=st.sampled_from(list(QuantizePolicy)),
+    src_t=st.sampled_from([half, bfloat16_t, float32_t]),
+    dst_t=st.sampled_from(QUANTIZE_DST),
+    float_scale=st.booleans(),
+    has_offset=st.booleans(),
+    scalar_offset=st.booleans(),
+    k_dim=st.sampled_from([0, 1]),
+    rounding=st.sampled_from(ROUNDINGS),
+    data=st.data(),
+)
+def test_quantize_matches_the_reference(
+    policy: QuantizePolicy, src_t: Any, dst_t: Any, float_scale: bool, has_offset: bool,
+    scalar_offset: bool, k_dim: int, rounding: RoundMode, data: Any,
+) -> None:  # fmt: skip
+    scale_t = float32_t if float_scale else src_t
+    m, n = data.draw(st.integers(1, 3)), 32 * data.draw(st.integers(1, 2))
+    g = 32 * data.draw(st.integers(1, 2))
+    x = np.array(data.draw(st.lists(SOURCE_VALUES, min_size=m * n, max_size=m * n)))
+    config = QuantizeConfig(policy, has_offset, rounding, k_dim)
+    tensor_params = policy is not QuantizePolicy.PER_TENSOR
+    count = _param_count(policy, k_dim, g, m, n) if tensor_params else 1
+    s_vals = np.array(data.draw(st.lists(PARAMS, min_size=count, max_size=count)))
+    o_vals = np.array(data.draw(st.lists(PARAMS, min_size=count, max_size=count)))
+    s_typed, o_typed = s_vals.astype(scale_t.np_dtype), o_vals.astype(scale_t.np_dtype)
+    with block(BlockContext()) as ctx:
+        src = LocalTensor[src_t](TPosition.VECCALC, 0, m * n)
+        src.GetPhyAddr().write(x.astype(src_t.np_dtype))
+        dst = LocalTensor[dst_t](TPosition.VECCALC, 2048, m * n)
+        if tensor_params:
+            scale = LocalTensor[scale_t](TPosition.VECCALC, 32768, count)
+            scale.GetPhyAddr().write(s_typed)
+            offset_tensor = LocalTensor[scale_t](TPosition.VECCALC, 65536, count)
+            offset_tensor.GetPhyAddr().write(o_typed)
+            offset = o_typed[0] if scalar_offset else offset_tensor
+        else:
+            scale, offset = s_typed[0], o_typed[0]
+        ctx.tracker.barrier()
+        Quantize[config](dst, src, scale, offset, QuantizeParams(m, n, g))
+        ctx.tracker.barrier()
+        got = to_bits(dst.GetPhyAddr().read(m * n))
+    src_bits = to_bits(x.astype(src_t.np_dtype))
+    s_bits, o_bits = to_bits(s_typed), to_bits(o_typed)
+    want = []
+    for i in range(m):
+        for j in range(n):
+            k = _param_index(policy, k_dim, g, n, i, j) if tensor_params else 0
+            o = o_bits[0] if scalar_offset or not tensor_params else o_bits[k]
+            want.append(
+                ref.quantize_element(
+                    src_bits[i * n + j],
+                    src_t,
+                    dst_t,
+                    scale_t,
+                    s_bits[k],
+                    o if has_offset else None,
+                    rounding,
+                )
+            )
+    assert same_lanes(got, want, dst_t)
+
+
+def test_the_quantize_pages_example() -> None:
+    """The page's result: scale 1, offset 0, CAST_ROUND rounds the halves away from zero."""
+    config = QuantizeConfig(QuantizePolicy.PER_TOKEN, True, RoundMode.CAST_ROUND, 1)
+    src = np.array([-4.4, 2.5, -2.9, -3.1, -1.5, -4.8, 1.8, 3.5] * 4, dtype=np.float16)
+    with block(BlockContext()) as ctx:
+        x = LocalTensor[half](TPosition.VECCALC, 0, 32)
+        x.GetPhyAddr().write(src)
+        y = LocalTensor[int8_t](TPosition.VECCALC, 64, 32)
+        scale = LocalTensor[half](TPosition.VECCALC, 128, 16)
+        offset = LocalTensor[half](TPosition.VECCALC, 160, 16)
+        scale.GetPhyAddr().write(np.ones(16, np.float16))
+        offset.GetPhyAddr().write(np.zeros(16, np.float16))
+        ctx.tracker.barrier()
+        Quantize[config](y, x, scale, offset, QuantizeParams(1, 32, 32))
+        ctx.tracker.barrier()
+        got = y.GetPhyAddr().read(8).tolist()
+    assert got == [-4, 3, -3, -3, -2, -5, 2, 4]
+
+
+def test_quantize_errors_name_the_call_the_value_and_the_rule() -> None:
+    with block(BlockContext()):
+        x = LocalTensor[half](TPosition.VECCALC, 0, 64)
+        y = LocalTensor[int8_t](TPosition.VECCALC, 128, 64)
+        s16 = LocalTensor[half](TPosition.VECCALC, 256, 64)
+        tensor = QuantizeConfig(QuantizePolicy.PER_TENSOR, True)
+        channel = QuantizeConfig(QuantizePolicy.PER_CHANNEL, True)
+        params = QuantizeParams(1, 64)
+        with pytest.raises(IllegalDtypeError, match="scale bfloat16_t is not a PER_TENSOR"):
+            Quantize[tensor](y, x, bfloat16_t(1), bfloat16_t(0), params)
+        with pytest.raises(IllegalDtypeError, match="offset is float but must be half"):
+            Quantize[tensor](y, x, half(1), np.float32(0), params)
+        with pytest.raises(AscregTypeError, match="PER_TENSOR takes a scalar scale"):
+            Quantize[tensor](y, x, s16, half(0), params)
+        with pytest.raises(IllegalDtypeError, match="DstT = half is not supported"):
+            Quantize[channel](LocalTensor[half](TPosition.VECCALC, 512, 64), x, s16, s16, params)
+        with pytest.raises(AscregError, match=r"params\.n 40 must be a multiple of 32"):
+            Quantize[channel](y, x, s16, s16, QuantizeParams(1, 40))
+        with pytest.raises(OutOfBoundsError, match=r"params\.n 64 is more than the 32 elements"):
+            Quantize[channel](y, x, s16[32], s16, params)
+        with pytest.raises(UnsupportedError, match="float4 destination fp4x2_e2m1_t"):
+            group = QuantizeConfig(QuantizePolicy.PER_GROUP, False)
+            f4 = LocalTensor[fp4x2_e2m1_t](TPosition.VECCALC, 1024, 64)
+            Quantize[group](f4, x, s16, s16, QuantizeParams(1, 64, 32))

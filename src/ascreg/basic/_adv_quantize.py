@@ -1,31 +1,36 @@
-"""The advanced API's ``AntiQuantize`` (量化操作/AntiQuantize.md) on the 950.
+"""The advanced API's ``Quantize`` and ``AntiQuantize`` (量化操作/Quantize.md, AntiQuantize.md).
 
-``AntiQuantize<config>(dst, src, scale, offset, [sharedTmpBuffer,] params)`` dequantises an
-``[m, n]`` 8-bit source (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t): ``dst[i][j] =
-cast((src[i][j] + offset) * scale)``, the offset only with ``config.hasOffset``, the scale and
-offset chosen per element by ``config.policy``:
+Both take an ``[m, n]`` source (``params.m`` rows of ``params.n`` elements, n a multiple of 32)
+and a config template argument ``{policy, hasOffset, ...}``; the scale and offset of each
+element are chosen by ``config.policy``:
 
-* PER_TENSOR: one scalar scale and offset of DstT (half or bfloat16_t);
-* PER_CHANNEL: tensors of DstT, element ``j`` of each;
+* PER_TENSOR: one scalar scale and offset;
+* PER_CHANNEL: tensors, element ``j`` of each;
 * PER_TOKEN: tensors, element ``i`` of each (``[m, 1]``);
 * PER_GROUP: tensors; ``kDim`` 0: ``[ceil(m / groupSize), n]``, row ``i / groupSize``;
-  ``kDim`` 1: ``[m, ceil(n / groupSize)]``, column ``j / groupSize``.
+  ``kDim`` 1: ``[m, ceil(n / groupSize)]``, column ``j / groupSize`` (groupSize a non-zero
+  multiple of 32).
 
-The arithmetic is ``ascreg.core.quant.antiquantize`` (all in float, ``antiquantize_3510_impl.h``).
-The legal (DstT, scale type) pairs are the page's tables 3 and 4 (the implementation's
-``IsDataTypeValid``). ``params.n`` fills whole 32-byte blocks of the source. The float4 sources
-(``fp4x2_e2m1_t`` / ``fp4x2_e1m2_t``, PER_GROUP with fp8_e8m0_t scales) are not emulated.
+``Quantize<config>(dst, src, [sharedTmpBuffer,] scale, offset, params)``: ``dst =
+cast(src * scale + offset)`` from half / bfloat16_t / float to int8_t, hifloat8_t or fp8, with
+``config.roundMode`` where the destination takes it (``ascreg.core.quant.quantize``,
+``quantize_impl.h``); the offset of the tensor policies may be a tensor or a scalar.
 
-``Quantize`` and ``Dequantize``, the same pages' siblings, are not emulated: the public tree
-holds no implementation of them and the pages give their formulas only as images, so the
-working type and rounding order of each data-type combination are not known (see
-docs/limitations.md); they stay :class:`~ascreg.errors.MissingApiError` names.
+``AntiQuantize<config>(dst, src, scale, offset, [sharedTmpBuffer,] params)``: ``dst =
+cast((src + offset) * scale)`` from an 8-bit source (int8_t, hifloat8_t, fp8_e4m3fn_t,
+fp8_e5m2_t) to half, bfloat16_t or (PER_TOKEN / PER_GROUP with float scales) float
+(``ascreg.core.quant.antiquantize``, ``antiquantize_3510_impl.h``).
+
+The legal type combinations are the pages' tables (the implementations' static_asserts). The
+float4 forms (``fp4x2_e2m1_t`` / ``fp4x2_e1m2_t`` destinations of Quantize, sources of
+AntiQuantize; PER_GROUP only) are not emulated. ``Dequantize`` is not emulated either (see
+docs/limitations.md).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -62,10 +67,20 @@ from ascreg.basic._adv import (
     write,
 )
 from ascreg.core import quant
+from ascreg.enums import RoundMode
 from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, UnsupportedError
 from ascreg.machine.tiling import Struct
 
-__all__ = ["AntiQuantize", "AntiQuantizeConfig", "AntiQuantizeParams", "AntiQuantizePolicy"]
+__all__ = [
+    "AntiQuantize",
+    "AntiQuantizeConfig",
+    "AntiQuantizeParams",
+    "AntiQuantizePolicy",
+    "Quantize",
+    "QuantizeConfig",
+    "QuantizeParams",
+    "QuantizePolicy",
+]
 
 Array = np.ndarray[Any, Any]
 
@@ -130,136 +145,273 @@ class AntiQuantizeParams(Struct):
     groupSize: uint32_t
 
 
-@attrs.frozen
-class _Shape:
-    """The call's names and its source's shape, for the policy readers."""
+class QuantizePolicy(enum.IntEnum):
+    """``AscendC::QuantizePolicy``: which scale and offset an element uses.
 
-    call: str
-    dst_t: Any
+    Examples
+    --------
+    >>> QuantizePolicy.PER_GROUP.value
+    3
+    """
+
+    PER_TENSOR = 0
+    PER_CHANNEL = 1
+    PER_TOKEN = 2
+    PER_GROUP = 3
+
+
+@attrs.frozen
+class QuantizeConfig:
+    """``AscendC::QuantizeConfig{policy, hasOffset, roundMode = CAST_RINT, kDim = 1}``.
+
+    Examples
+    --------
+    >>> QuantizeConfig(QuantizePolicy.PER_TOKEN, True, RoundMode.CAST_ROUND).kDim
+    1
+    """
+
+    policy: QuantizePolicy
+    hasOffset: bool
+    roundMode: RoundMode = RoundMode.CAST_RINT
+    kDim: int = 1
+
+
+class QuantizeParams(Struct):
+    """``AscendC::QuantizeParams{m, n, groupSize = 0}``: an ``[m, n]`` source.
+
+    Examples
+    --------
+    >>> QuantizeParams(4, 64).groupSize
+    0
+    """
+
+    m: uint32_t
+    n: uint32_t
+    groupSize: uint32_t
+
+
+@attrs.frozen
+class _Call:
+    """One call's name, policy and source shape, for the operand readers."""
+
+    name: str
+    policy: str
+    has_offset: bool
+    k_dim: int
     m: int
     n: int
     group: int
-    k_dim: int
-    has_offset: bool
 
 
-def _pair(shape: _Shape, scale_t: Any, legal: tuple[tuple[Any, Any], ...], policy: str) -> None:
-    if (shape.dst_t, scale_t) not in legal:
-        shown = "; ".join(f"({d.cpp_name}, {s.cpp_name})" for d, s in legal)
-        raise IllegalDtypeError(
-            f"DstT {shape.dst_t.cpp_name} with scale {getattr(scale_t, 'cpp_name', scale_t)} is "
-            f"not a {policy} combination (legal (DstT, scale): {shown})",
-            call=shape.call,
-        )
+SCALAR_TYPES = {np.dtype(t.np_dtype): t for t in (half, bfloat16_t, float32_t)}
+"""The element type of a numpy scalar scale or offset (C++ deduces ScaleT from it)."""
 
 
-def _tensors(shape: _Shape, scale: Any, offset: Any, count: int, what: str) -> tuple[Array, Array]:
-    """Read *count* elements of the scale and (with hasOffset) offset tensors as float32."""
-    check_tensor(shape.call, "scale", scale)
-    check_tensor(shape.call, "offset", offset, scale._dtype())
-    check_count(shape.call, what, count, ("scale", scale))
-    scales = read(scale, count).astype(np.float32)
-    if not shape.has_offset:
-        return scales, np.zeros_like(scales)
-    check_count(shape.call, what, count, ("offset", offset))
-    return scales, read(offset, count).astype(np.float32)
+def _scalar_type(value: Any, default: Any) -> Any:
+    """Return the C++ type of a scalar operand: a numpy scalar's, a Python number's *default*."""
+    if isinstance(value, np.generic):
+        return SCALAR_TYPES.get(value.dtype, value.dtype)
+    return default
 
 
-def _per_tensor(shape: _Shape, scale: Any, offset: Any) -> tuple[Array, Array]:
-    if is_tensor(scale) or is_tensor(offset):
-        raise AscregTypeError(
-            "PER_TENSOR takes a scalar scale and offset (of DstT), not tensors", call=shape.call
-        )
-    for value in (scale, offset):
-        if isinstance(value, np.generic) and value.dtype != shape.dst_t.np_dtype:
-            _pair(shape, value.dtype, TENSOR_CHANNEL_PAIRS, "PER_TENSOR")
-    _pair(shape, shape.dst_t, TENSOR_CHANNEL_PAIRS, "PER_TENSOR")
-    widened = [np.float32(c_cast(shape.dst_t, v)) for v in (scale, offset)]
-    return np.asarray(widened[0]), np.asarray(widened[1])
+def _layout(call: _Call) -> tuple[int, str, Array]:
+    """Return the scale / offset count a policy reads, its rule's name and the index map.
 
-
-def _per_channel(shape: _Shape, scale: Any, offset: Any) -> tuple[Array, Array]:
-    _pair(shape, tensor_dtype(scale), TENSOR_CHANNEL_PAIRS, "PER_CHANNEL")
-    return _tensors(shape, scale, offset, shape.n, "params.n")
-
-
-def _per_token(shape: _Shape, scale: Any, offset: Any) -> tuple[Array, Array]:
-    _pair(shape, tensor_dtype(scale), TOKEN_GROUP_PAIRS, "PER_TOKEN")
-    scales, offsets = _tensors(shape, scale, offset, shape.m, "params.m")
-    return scales[:, None], offsets[:, None]
-
-
-def _per_group(shape: _Shape, scale: Any, offset: Any) -> tuple[Array, Array]:
-    _pair(shape, tensor_dtype(scale), TOKEN_GROUP_PAIRS, "PER_GROUP")
-    g = shape.group
+    The map gives, per source element ``[i][j]``, the scale / offset element it uses (the
+    page's shapes).
+    """
+    m, n, g = call.m, call.n, call.group
+    rows, cols = np.arange(m)[:, None], np.arange(n)[None, :]
+    if call.policy == "PER_CHANNEL":
+        return n, "params.n", np.broadcast_to(cols, (m, n))
+    if call.policy == "PER_TOKEN":
+        return m, "params.m", np.broadcast_to(rows, (m, n))
     if g == 0 or g % GROUP_ALIGN:
         raise AscregError(
-            f"params.groupSize {g} must be a non-zero multiple of {GROUP_ALIGN}", call=shape.call
+            f"params.groupSize {g} must be a non-zero multiple of {GROUP_ALIGN}", call=call.name
         )
-    if shape.k_dim not in (0, 1):
-        raise AscregTypeError(f"config.kDim {shape.k_dim} must be 0 or 1", call=shape.call)
-    if shape.k_dim == 0:
-        rows = -(-shape.m // g)
-        scales, offsets = _tensors(shape, scale, offset, rows * shape.n, "ceil(m / groupSize) * n")
-        return tuple(  # type: ignore[return-value]
-            np.repeat(a.reshape(rows, shape.n), g, axis=0)[: shape.m] for a in (scales, offsets)
+    if call.k_dim == 0:
+        return -(-m // g) * n, "ceil(m / groupSize) * n", rows // g * n + cols
+    if call.k_dim == 1:
+        groups = -(-n // g)
+        return m * groups, "m * ceil(n / groupSize)", rows * groups + cols // g
+    raise AscregTypeError(f"config.kDim {call.k_dim} must be 0 or 1", call=call.name)
+
+
+def _vector(call: _Call, role: str, tensor: Any, dtype: Any) -> Array:
+    """Return the float32 scale or offset each source element uses, from a tensor of *dtype*."""
+    check_tensor(call.name, role, tensor, dtype)
+    count, what, index = _layout(call)
+    check_count(call.name, what, count, (role, tensor))
+    values: Array = read(tensor, count).astype(np.float32)[index]
+    return values
+
+
+def _scalar(call: _Call, role: str, value: Any, dtype: Any) -> Array:
+    """Return a scalar scale or offset of *dtype* widened to float32 (exactly)."""
+    if is_tensor(value):
+        raise AscregTypeError(
+            f"{call.policy} takes a scalar {role} (of {dtype.cpp_name}), not a tensor",
+            call=call.name,
         )
-    cols = -(-shape.n // g)
-    scales, offsets = _tensors(shape, scale, offset, shape.m * cols, "m * ceil(n / groupSize)")
-    return tuple(  # type: ignore[return-value]
-        np.repeat(a.reshape(shape.m, cols), g, axis=1)[:, : shape.n] for a in (scales, offsets)
+    given = _scalar_type(value, dtype)
+    if given is not dtype:
+        raise IllegalDtypeError(
+            f"{role} is {getattr(given, 'cpp_name', given)} but must be {dtype.cpp_name} (scale "
+            "and offset share one type)",
+            call=call.name,
+        )
+    return np.asarray(np.float32(c_cast(dtype, value)))
+
+
+def _pair(call: _Call, dst_t: Any, scale_t: Any, legal: Sequence[tuple[Any, Any]]) -> None:
+    if (dst_t, scale_t) not in legal:
+        shown = "; ".join(f"({a.cpp_name}, {b.cpp_name})" for a, b in legal)
+        raise IllegalDtypeError(
+            f"{dst_t.cpp_name} with scale {getattr(scale_t, 'cpp_name', scale_t)} is not a "
+            f"{call.policy} combination (legal: {shown})",
+            call=call.name,
+        )
+
+
+def _operands_of(name: str, config: Any, config_t: type, params_t: type,
+                 args: tuple[Any, ...], tmp_first: bool) -> tuple[_Call, Any, Any, Any, Any, int]:  # fmt: skip
+    """Check the operands both APIs share; return the call, dst, src, scale, offset, count.
+
+    *tmp_first*: ``sharedTmpBuffer`` comes before the scale (Quantize), else after the offset.
+    """
+    if not isinstance(config, config_t):
+        raise AscregTypeError(f"config must be a {config_t.__name__}", call=name)
+    call_name = f"{name}<{{{config.policy.name}, {str(config.hasOffset).lower()}, {config.kDim}}}>"
+    dst, src, *rest = args
+    if len(rest) == 4:
+        tmp = rest.pop(0 if tmp_first else 2)
+        check_tmp(call_name, tmp)
+    scale, offset, params = rest
+    if not isinstance(params, params_t):
+        raise AscregTypeError(
+            f"params must be the {params_t.__name__} struct, got {params!r:.60}", call=call_name
+        )
+    check_tensor(call_name, "dstTensor", dst)
+    check_tensor(call_name, "srcTensor", src)
+    m, n = operands.integer(params.m, "params.m"), operands.integer(params.n, "params.n")
+    if n % 32:
+        raise AscregError(f"params.n {n} must be a multiple of 32 (32-byte aligned rows)",
+                          call=call_name)  # fmt: skip
+    count = check_count(
+        call_name, "params.m * params.n", m * n, ("srcTensor", src), ("dstTensor", dst)
     )
-
-
-POLICIES: dict[AntiQuantizePolicy, Callable[[_Shape, Any, Any], tuple[Array, Array]]] = {
-    AntiQuantizePolicy.PER_TENSOR: _per_tensor,
-    AntiQuantizePolicy.PER_CHANNEL: _per_channel,
-    AntiQuantizePolicy.PER_TOKEN: _per_token,
-    AntiQuantizePolicy.PER_GROUP: _per_group,
-}
+    check_apart(call_name, ("dstTensor", dst, count), ("srcTensor", src, count))
+    group = operands.integer(params.groupSize, "params.groupSize")
+    call = _Call(call_name, config.policy.name, bool(config.hasOffset), config.kDim, m, n, group)
+    return call, dst, src, scale, offset, count
 
 
 def _antiquantize(t: TemplateArgs, *args: Any) -> None:
-    config = t.config
-    if not isinstance(config, AntiQuantizeConfig):
-        raise AscregTypeError("config must be an AntiQuantizeConfig", call="AntiQuantize")
-    call = f"AntiQuantize<{{{config.policy.name}, {str(config.hasOffset).lower()}, {config.kDim}}}>"
-    dst, src, scale, offset, *rest = args
-    if len(rest) == 2:
-        check_tmp(call, rest[0])
-    params = rest[-1]
-    if not isinstance(params, AntiQuantizeParams):
-        raise AscregTypeError(
-            f"params must be an AntiQuantizeParams, got {params!r:.60}", call=call
-        )
+    call, dst, src, scale, offset, count = _operands_of(
+        "AntiQuantize", t.config, AntiQuantizeConfig, AntiQuantizeParams, args, tmp_first=False
+    )
     dst_t, src_t = tensor_dtype(dst), tensor_dtype(src)
-    check_tensor(call, "dstTensor", dst)
-    check_tensor(call, "srcTensor", src)
     if src_t in FLOAT4_SOURCES:
         raise UnsupportedError(
             f"the float4 source {src_t.cpp_name} (PER_GROUP with fp8_e8m0_t scales) is not "
             "emulated (docs/limitations.md)",
-            call=call,
+            call=call.name,
         )
-    check_dtype(call, "SrcT", src_t, B8_SOURCES)
-    m, n = operands.integer(params.m, "params.m"), operands.integer(params.n, "params.n")
-    if n % 32:
-        raise AscregError(
-            f"params.n {n} must fill whole 32-byte blocks of {src_t.cpp_name} (a multiple of 32)",
-            call=call,
-        )
-    count = check_count(call, "params.m * params.n", m * n, ("srcTensor", src), ("dstTensor", dst))
-    check_apart(call, ("dstTensor", dst, count), ("srcTensor", src, count))
-    group = operands.integer(params.groupSize, "params.groupSize")
-    shape = _Shape(call, dst_t, m, n, group, config.kDim, config.hasOffset)
-    scales, offsets = POLICIES[config.policy](shape, scale, offset)
-    values = read(src, count).reshape(m, n)
-    result = quant.antiquantize(values, src_t, dst_t, scales, offsets if config.hasOffset else None)
+    check_dtype(call.name, "SrcT", src_t, B8_SOURCES)
+    if call.policy == "PER_TENSOR":
+        _pair(call, dst_t, _scalar_type(scale, dst_t), TENSOR_CHANNEL_PAIRS)
+        scales = _scalar(call, "scale", scale, dst_t)
+        offsets = _scalar(call, "offset", offset, dst_t)
+    else:
+        scale_t = tensor_dtype(scale)
+        legal = TENSOR_CHANNEL_PAIRS if call.policy == "PER_CHANNEL" else TOKEN_GROUP_PAIRS
+        _pair(call, dst_t, scale_t, legal)
+        scales = _vector(call, "scale", scale, scale_t)
+        check_tensor(call.name, "offset", offset, scale_t)
+        offsets = _vector(call, "offset", offset, scale_t) if call.has_offset else scales
+    values = read(src, count).reshape(call.m, call.n)
+    result = quant.antiquantize(values, src_t, dst_t, scales, offsets if call.has_offset else None)
     write(dst, result.reshape(-1))
 
 
 def _operands(args: tuple[Any, ...]) -> bool:
     return len(args) in (5, 6) and is_tensor(args[0]) and is_tensor(args[1])
+
+
+QUANTIZE_SOURCES = (half, bfloat16_t, float32_t)
+QUANTIZE_DESTINATIONS = (int8_t, hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t)
+"""The 8-bit destinations (the float4 ones are PER_GROUP only and not emulated)."""
+
+
+def _quantize(t: TemplateArgs, *args: Any) -> None:
+    call, dst, src, scale, offset, count = _operands_of(
+        "Quantize", t.config, QuantizeConfig, QuantizeParams, args, tmp_first=True
+    )
+    dst_t, src_t = tensor_dtype(dst), tensor_dtype(src)
+    if dst_t in (fp4x2_e2m1_t, fp4x2_e1m2_t):
+        raise UnsupportedError(
+            f"the float4 destination {dst_t.cpp_name} (PER_GROUP) is not emulated "
+            "(docs/limitations.md)",
+            call=call.name,
+        )
+    check_dtype(call.name, "SrcT", src_t, QUANTIZE_SOURCES)
+    check_dtype(call.name, "DstT", dst_t, QUANTIZE_DESTINATIONS)
+    if call.policy == "PER_TENSOR":
+        scale_t = _scalar_type(scale, src_t)
+    else:
+        check_tensor(call.name, "scale", scale)
+        scale_t = tensor_dtype(scale)
+    _pair(call, src_t, scale_t, ((src_t, src_t), (src_t, float32_t)))
+    if call.policy == "PER_TENSOR":
+        scales = _scalar(call, "scale", scale, scale_t)
+    else:
+        scales = _vector(call, "scale", scale, scale_t)
+    offsets = None
+    if call.has_offset:
+        vector = call.policy != "PER_TENSOR" and is_tensor(offset)
+        offsets = (_vector if vector else _scalar)(call, "offset", offset, scale_t)
+    values = read(src, count).reshape(call.m, call.n)
+    rounding = t.config.roundMode
+    result = quant.quantize(values, src_t, dst_t, scales, offsets, rounding)
+    write(dst, result.reshape(-1))
+
+
+Quantize = AdvancedApi(
+    "Quantize",
+    """``Quantize<config>``: ``dst = cast(src * scale + offset)`` per tensor, channel, token or group.
+
+    Operands ``(dstTensor, srcTensor, [sharedTmpBuffer,] scale, offset, params)``. srcT: half,
+    bfloat16_t, float; the scale (and offset) type is srcT or float; dstT: int8_t,
+    hifloat8_t, fp8_e4m3fn_t, fp8_e5m2_t. PER_TENSOR takes scalars (a Python number is of srcT,
+    a numpy scalar of its own type); the other policies a scale tensor (shapes as
+    ``AntiQuantize``'s) and an offset tensor or scalar of the scale's type. The arithmetic and
+    the round-mode fallbacks are ``ascreg.core.quant.quantize``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import half, int8_t
+    >>> from ascreg.basic import LocalTensor, RoundMode, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> config = QuantizeConfig(QuantizePolicy.PER_TENSOR, True, RoundMode.CAST_ROUND)
+    >>> with block(BlockContext()) as ctx:
+    ...     x = LocalTensor[half](TPosition.VECCALC, 0, 32)
+    ...     y = LocalTensor[int8_t](TPosition.VECCALC, 64, 32)
+    ...     x.GetPhyAddr().write(np.arange(-16, 16, dtype=np.float16) * 10); ctx.tracker.barrier()
+    ...     Quantize[config](y, x, half(0.25), half(0.5), QuantizeParams(1, 32)); ctx.tracker.barrier()
+    ...     y.GetPhyAddr().read(32)[[0, 1, 31]].tolist()
+    [-40, -37, 38]
+    """,
+    [
+        Overload(
+            (Param("config", QuantizeConfig), Param("DstT", TYPENAME), Param("SrcT", TYPENAME)),
+            _quantize,
+            _operands,
+            lambda a: {"DstT": tensor_dtype(a[0]), "SrcT": tensor_dtype(a[1])},
+        )
+    ],
+)
 
 
 AntiQuantize = AdvancedApi(

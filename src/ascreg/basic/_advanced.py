@@ -211,6 +211,10 @@ __all__ += [  # generated from ascreg.basic._adv_quantize.__all__ by tools/gen_s
     "AntiQuantizeConfig",
     "AntiQuantizeParams",
     "AntiQuantizePolicy",
+    "Quantize",
+    "QuantizeConfig",
+    "QuantizeParams",
+    "QuantizePolicy",
 ]
 __all__ += [  # generated from ascreg.basic._adv_misc.__all__ by tools/gen_stubs.py
     "PHILOX_COUNTER_SIZE",

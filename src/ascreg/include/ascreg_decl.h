@@ -172,6 +172,7 @@ enum class MemDsbT { ALL = 0, DDR = 1, UB = 2, SEQ = 3 };
 enum class PaddingMode { Normal = 0, Compact = 1 };
 enum class PowerAlgo { INTRINSIC = 0, DOUBLE_FLOAT_TECH = 1 };
 enum class QuantMode_t { NoQuant = 0, F322F16 = 1, F322BF16 = 2, DEQF16 = 3, VDEQF16 = 4, QF322B8_PRE = 5, VQF322B8_PRE = 6, REQ8 = 7, VREQ8 = 8 };
+enum class QuantizePolicy { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3 };
 enum class TPosition { GM = 0, A1 = 1, A2 = 2, B1 = 3, B2 = 4, C1 = 5, C2 = 6, CO1 = 7, CO2 = 8, VECIN = 9, VECOUT = 10, VECCALC = 11, LCM = 11, SPM = 12, SHM = 12, TSCM = 13, C2PIPE2GM = 14, C2PIPE2LOCAL = 15, MAX = 16 };
 enum class ReduceOrder { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE = 1, ORDER_ONLY_VALUE = 2, ORDER_ONLY_INDEX = 3 };
 enum class ReducePattern { R = 0, RA = 1, AR = 2, ARA = 3, ARAR = 4, ARARA = 5, ARARAR = 6, ARARARA = 7, ARARARAR = 8, ARARARARA = 9, RAR = 10, RARA = 11, RARAR = 12, RARARA = 13, RARARAR = 14, RARARARA = 15 };
@@ -6714,6 +6715,8 @@ struct AscendQuantConfig { template <typename... A> constexpr AscendQuantConfig(
 struct DequantParams { template <typename... A> constexpr DequantParams(A&&...) {} };
 struct AntiQuantizeConfig { template <typename... A> constexpr AntiQuantizeConfig(A&&...) {} };
 struct AntiQuantizeParams { template <typename... A> constexpr AntiQuantizeParams(A&&...) {} };
+struct QuantizeConfig { template <typename... A> constexpr QuantizeConfig(A&&...) {} };
+struct QuantizeParams { template <typename... A> constexpr QuantizeParams(A&&...) {} };
 struct BroadcastTiling { template <typename... A> constexpr BroadcastTiling(A&&...) {} };
 struct PhiloxRandomParams { template <typename... A> constexpr PhiloxRandomParams(A&&...) {} };
 struct ParamStruct { template <typename... A> constexpr ParamStruct(A&&...) {} };
@@ -7211,6 +7214,8 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AntiQuantize(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AntiQuantize(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Quantize(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Quantize(A&&... args);
 constexpr uint32_t PHILOX_COUNTER_SIZE = 4;
 constexpr uint32_t PHILOX_KEY_SIZE = 2;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Arange(A&&... args);
