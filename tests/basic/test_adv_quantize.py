@@ -18,13 +18,19 @@ from ascreg import (
     half,
     hifloat8_t,
     int8_t,
+    int32_t,
     uint8_t,
+    uint64_t,
 )
 from ascreg.basic import (
     AntiQuantize,
     AntiQuantizeConfig,
     AntiQuantizeParams,
     AntiQuantizePolicy,
+    Dequantize,
+    DequantizeConfig,
+    DequantizeParams,
+    DequantizePolicy,
     LocalTensor,
     Quantize,
     QuantizeConfig,
@@ -336,3 +342,77 @@ def test_quantize_errors_name_the_call_the_value_and_the_rule() -> None:
             group = QuantizeConfig(QuantizePolicy.PER_GROUP, False)
             f4 = LocalTensor[fp4x2_e2m1_t](TPosition.VECCALC, 1024, 64)
             Quantize[group](f4, x, s16, s16, QuantizeParams(1, 64, 32))
+
+
+DEQUANT_PAIRS = {
+    "PER_CHANNEL": [
+        (half, uint64_t),
+        (float32_t, float32_t),
+        (float32_t, bfloat16_t),
+        (bfloat16_t, bfloat16_t),
+        (bfloat16_t, float32_t),
+    ],
+    "PER_TENSOR": [
+        (bfloat16_t, bfloat16_t),
+        (float32_t, bfloat16_t),
+        (float32_t, float32_t),
+        (bfloat16_t, float32_t),
+    ],
+}
+
+
+@FEW
+@given(policy=st.sampled_from(["PER_TENSOR", "PER_CHANNEL"]), data=st.data())
+def test_dequantize_matches_the_reference(policy: str, data: Any) -> None:
+    """Reference: AscendDequant's element (Dequantize runs its multi-row path, dequantize_impl.h)."""
+    dst_t, scale_t = data.draw(st.sampled_from(DEQUANT_PAIRS[policy]))
+    m, n = data.draw(st.integers(1, 3)), 16 * data.draw(st.integers(1, 4))
+    x = data.draw(st.lists(st.integers(-(2**31), 2**31 - 1), min_size=m * n, max_size=m * n))
+    count = n if policy == "PER_CHANNEL" else 1
+    floats = st.floats(-4, 4, width=32) | st.sampled_from([1e-3, 3e4, -7e9])
+    s_vals = np.array(data.draw(st.lists(floats, min_size=count, max_size=count)), np.float32)
+    if scale_t is uint64_t:  # the float in the low 32 bits, garbage above
+        s_typed = s_vals.view(np.uint32).astype(np.uint64) | np.uint64(0xABCD << 32)
+    else:
+        s_typed = s_vals.astype(scale_t.np_dtype)
+    config = DequantizeConfig(DequantizePolicy[policy])
+    with block(BlockContext()) as ctx:
+        src = LocalTensor[int32_t](TPosition.VECCALC, 0, m * n)
+        src.GetPhyAddr().write(np.array(x, np.int32))
+        dst = LocalTensor[dst_t](TPosition.VECCALC, 4096, m * n)
+        if policy == "PER_CHANNEL":
+            scale: Any = LocalTensor[scale_t](TPosition.VECCALC, 8192, n)
+            scale.GetPhyAddr().write(s_typed)
+        else:
+            scale = s_typed[0]
+        ctx.tracker.barrier()
+        Dequantize[config](dst, src, scale, scale, DequantizeParams(m, n, 0))
+        ctx.tracker.barrier()
+        got = to_bits(dst.GetPhyAddr().read(m * n))
+    bits = to_bits(np.array(x, np.int32))
+    scales = [ref.dequant_scale(b, scale_t) for b in to_bits(s_typed)]
+    want = [ref.dequant_element(b, scales[k % n if count > 1 else 0], dst_t)
+            for k, b in enumerate(bits)]  # fmt: skip
+    assert same_lanes(got, want, dst_t)
+
+
+def test_dequantize_errors_name_the_call_the_value_and_the_rule() -> None:
+    with block(BlockContext()):
+        x = LocalTensor[int32_t](TPosition.VECCALC, 0, 64)
+        y = LocalTensor[half](TPosition.VECCALC, 512, 64)
+        f = LocalTensor[float32_t](TPosition.VECCALC, 1024, 64)
+        tensor = DequantizeConfig(DequantizePolicy.PER_TENSOR)
+        with pytest.raises(IllegalDtypeError, match="half with scale float is not a PER_TENSOR"):
+            Dequantize[tensor](y, x, 0.5, 0.0, DequantizeParams(1, 64))
+        with pytest.raises(AscregError, match=r"params\.n 8 must be a multiple of 16"):
+            Dequantize[tensor](y, x, 0.5, 0.0, DequantizeParams(1, 8))
+        with pytest.raises(AscregTypeError, match="hasOffset is reserved"):
+            Dequantize[DequantizeConfig(DequantizePolicy.PER_TENSOR, True)](
+                f, x, 0.5, 0.0, DequantizeParams(1, 64)
+            )
+        with pytest.raises(UnsupportedError, match="the PER_TOKEN policy"):
+            Dequantize[DequantizeConfig(DequantizePolicy.PER_TOKEN)](
+                f, x, f, f, DequantizeParams(1, 64)
+            )
+        with pytest.raises(IllegalDtypeError, match="SrcT = float is not supported"):
+            Dequantize[tensor](y, f, 0.5, 0.0, DequantizeParams(1, 64))

@@ -1,4 +1,4 @@
-"""The advanced API's ``Quantize`` and ``AntiQuantize`` (量化操作/Quantize.md, AntiQuantize.md).
+"""The advanced API's ``Quantize``, ``AntiQuantize`` and ``Dequantize`` (量化操作/*.md).
 
 Both take an ``[m, n]`` source (``params.m`` rows of ``params.n`` elements, n a multiple of 32)
 and a config template argument ``{policy, hasOffset, ...}``; the scale and offset of each
@@ -21,10 +21,14 @@ cast((src + offset) * scale)`` from an 8-bit source (int8_t, hifloat8_t, fp8_e4m
 fp8_e5m2_t) to half, bfloat16_t or (PER_TOKEN / PER_GROUP with float scales) float
 (``ascreg.core.quant.antiquantize``, ``antiquantize_3510_impl.h``).
 
-The legal type combinations are the pages' tables (the implementations' static_asserts). The
-float4 forms (``fp4x2_e2m1_t`` / ``fp4x2_e1m2_t`` destinations of Quantize, sources of
-AntiQuantize; PER_GROUP only) are not emulated. ``Dequantize`` is not emulated either (see
-docs/limitations.md).
+``Dequantize<config>(dst, src, scale, offset, [sharedTmpBuffer,] params)``: int32 rows to
+float, half or bfloat16_t, PER_TENSOR and PER_CHANNEL (the 950 runs ``AscendDequant``'s
+multi-row path for them, whose emulation it reuses); ``hasOffset`` is reserved (false).
+
+The legal type combinations are the pages' tables (the implementations' static_asserts). Not
+emulated (docs/limitations.md): the float4 forms (``fp4x2_e2m1_t`` / ``fp4x2_e1m2_t``
+destinations of Quantize, sources of AntiQuantize; PER_GROUP only) and Dequantize's PER_TOKEN /
+PER_GROUP (AscendDequant's per-token / per-group paths).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from ascreg._dtypes import (
     half,
     hifloat8_t,
     int8_t,
+    int32_t,
     uint32_t,
 )
 from ascreg._frontend import operands
@@ -66,9 +71,16 @@ from ascreg.basic._adv import (
     tensor_dtype,
     write,
 )
+from ascreg.basic._adv_quant import (
+    DEQUANT_SCALAR_PAIRS,
+    DEQUANT_TENSOR_PAIRS,
+    DeQuantMode,
+    dequant_rows,
+)
 from ascreg.core import quant
 from ascreg.enums import RoundMode
 from ascreg.errors import AscregError, AscregTypeError, IllegalDtypeError, UnsupportedError
+from ascreg.machine.memory import DATA_BLOCK
 from ascreg.machine.tiling import Struct
 
 __all__ = [
@@ -76,6 +88,10 @@ __all__ = [
     "AntiQuantizeConfig",
     "AntiQuantizeParams",
     "AntiQuantizePolicy",
+    "Dequantize",
+    "DequantizeConfig",
+    "DequantizeParams",
+    "DequantizePolicy",
     "Quantize",
     "QuantizeConfig",
     "QuantizeParams",
@@ -274,11 +290,13 @@ def _pair(call: _Call, dst_t: Any, scale_t: Any, legal: Sequence[tuple[Any, Any]
         )
 
 
-def _operands_of(name: str, config: Any, config_t: type, params_t: type,
-                 args: tuple[Any, ...], tmp_first: bool) -> tuple[_Call, Any, Any, Any, Any, int]:  # fmt: skip
-    """Check the operands both APIs share; return the call, dst, src, scale, offset, count.
+def _operands_of(name: str, config: Any, config_t: type[Any], params_t: type[Any],
+                 args: tuple[Any, ...], tmp_first: bool,
+                 row_align: int = 32) -> tuple[_Call, Any, Any, Any, Any, int]:  # fmt: skip
+    """Check the operands the three APIs share; return call, dst, src, scale, offset, count.
 
     *tmp_first*: ``sharedTmpBuffer`` comes before the scale (Quantize), else after the offset.
+    *row_align*: ``params.n`` is a multiple of it (a row fills whole 32-byte blocks).
     """
     if not isinstance(config, config_t):
         raise AscregTypeError(f"config must be a {config_t.__name__}", call=name)
@@ -295,9 +313,11 @@ def _operands_of(name: str, config: Any, config_t: type, params_t: type,
     check_tensor(call_name, "dstTensor", dst)
     check_tensor(call_name, "srcTensor", src)
     m, n = operands.integer(params.m, "params.m"), operands.integer(params.n, "params.n")
-    if n % 32:
-        raise AscregError(f"params.n {n} must be a multiple of 32 (32-byte aligned rows)",
-                          call=call_name)  # fmt: skip
+    if n % row_align:
+        raise AscregError(
+            f"params.n {n} must be a multiple of {row_align} (32-byte aligned rows)",
+            call=call_name,
+        )
     count = check_count(
         call_name, "params.m * params.n", m * n, ("srcTensor", src), ("dstTensor", dst)
     )
@@ -333,6 +353,118 @@ def _antiquantize(t: TemplateArgs, *args: Any) -> None:
     values = read(src, count).reshape(call.m, call.n)
     result = quant.antiquantize(values, src_t, dst_t, scales, offsets if call.has_offset else None)
     write(dst, result.reshape(-1))
+
+
+class DequantizePolicy(enum.IntEnum):
+    """``AscendC::DequantizePolicy``: which scale an element uses.
+
+    Examples
+    --------
+    >>> DequantizePolicy.PER_CHANNEL.value
+    1
+    """
+
+    PER_TENSOR = 0
+    PER_CHANNEL = 1
+    PER_TOKEN = 2
+    PER_GROUP = 3
+
+
+@attrs.frozen
+class DequantizeConfig:
+    """``AscendC::DequantizeConfig{policy, hasOffset = false, kDim = 1}`` (hasOffset is reserved).
+
+    Examples
+    --------
+    >>> DequantizeConfig(DequantizePolicy.PER_TENSOR).hasOffset
+    False
+    """
+
+    policy: DequantizePolicy
+    hasOffset: bool = False
+    kDim: int = 1
+
+
+class DequantizeParams(Struct):
+    """``AscendC::DequantizeParams{m, n, groupSize = 0}``: an ``[m, n]`` int32 source.
+
+    Examples
+    --------
+    >>> DequantizeParams(2, 8).n
+    8
+    """
+
+    m: uint32_t
+    n: uint32_t
+    groupSize: uint32_t
+
+
+def _dequantize(t: TemplateArgs, *args: Any) -> None:
+    dst_t, src_t = tensor_dtype(args[0]), tensor_dtype(args[1])
+    sizes = [d.size for d in (dst_t, src_t) if d is not None]
+    call, dst, src, scale, _, _ = _operands_of(
+        "Dequantize", t.config, DequantizeConfig, DequantizeParams, args, tmp_first=False,
+        row_align=DATA_BLOCK // min(sizes, default=1),
+    )  # fmt: skip
+    if call.has_offset:
+        raise AscregTypeError(
+            "config.hasOffset is reserved: only false is supported", call=call.name
+        )
+    if call.policy in ("PER_TOKEN", "PER_GROUP"):
+        raise UnsupportedError(
+            f"the {call.policy} policy (AscendDequant's per-token / per-group paths) is not "
+            "emulated (docs/limitations.md)",
+            call=call.name,
+        )
+    check_dtype(call.name, "SrcT", src_t, (int32_t,))
+    vector = call.policy == "PER_CHANNEL"
+    scale_t = tensor_dtype(scale) if vector else _scalar_type(scale, float32_t)
+    _pair(call, dst_t, scale_t, DEQUANT_TENSOR_PAIRS if vector else DEQUANT_SCALAR_PAIRS)
+    if vector:
+        check_tensor(call.name, "scale", scale, scale_t)
+    else:
+        _scalar(call, "scale", scale, scale_t)
+    rows = TemplateArgs(
+        ("dstT", "scaleT", "mode"), (dst_t, scale_t, DeQuantMode.DEQUANT_WITH_MULTI_ROW)
+    )
+    dequant_rows(call.name, rows, dst, src, scale, (call.m, call.n, call.n))
+
+
+Dequantize = AdvancedApi(
+    "Dequantize",
+    """``Dequantize<config>``: ``dst = cast(float(src) * scale)`` of int32 rows, per tensor or channel.
+
+    Operands ``(dstTensor, srcTensor, scale, offset, [sharedTmpBuffer,] params)``; the offset
+    is unused (``hasOffset`` is reserved, false). PER_TENSOR takes a scalar scale (bfloat16_t
+    or float; a Python number is a float), PER_CHANNEL a tensor of ``params.n`` scales; the 950
+    runs them as ``AscendDequant<DstT, ScaleT, DEQUANT_WITH_MULTI_ROW>`` with
+    ``DequantParams{m, n, n}`` (``dequantize_impl.h``), so the arithmetic and the (DstT, scale)
+    pairs are ``AscendDequant``'s. PER_TOKEN and PER_GROUP are not emulated.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ascreg import float32_t, int32_t
+    >>> from ascreg.basic import LocalTensor, TPosition
+    >>> from ascreg.machine.block import BlockContext, block
+    >>> config = DequantizeConfig(DequantizePolicy.PER_TENSOR)
+    >>> with block(BlockContext()) as ctx:
+    ...     x = LocalTensor[int32_t](TPosition.VECCALC, 0, 16)
+    ...     y = LocalTensor[float32_t](TPosition.VECCALC, 64, 16)
+    ...     x.GetPhyAddr().write(np.arange(16, dtype=np.int32)); ctx.tracker.barrier()
+    ...     Dequantize[config](y, x, 0.25, 0.0, DequantizeParams(2, 8)); ctx.tracker.barrier()
+    ...     y.GetPhyAddr().read(16)[[1, 15]].tolist()
+    [0.25, 3.75]
+    """,
+    [
+        Overload(
+            (Param("config", DequantizeConfig), Param("DstT", TYPENAME), Param("SrcT", TYPENAME)),
+            _dequantize,
+            lambda a: len(a) in (5, 6) and is_tensor(a[0]) and is_tensor(a[1]),
+            lambda a: {"DstT": tensor_dtype(a[0]), "SrcT": tensor_dtype(a[1])},
+        )
+    ],
+)
 
 
 def _operands(args: tuple[Any, ...]) -> bool:
