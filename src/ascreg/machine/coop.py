@@ -32,6 +32,7 @@ import attrs
 from ascreg.errors import SyncError
 from ascreg.machine import block as _block_module
 from ascreg.machine.block import BlockContext, block
+from ascreg.machine.progress import LaunchProgress
 from ascreg.machine.races import _ATOMIC, GmRaceCheck
 from ascreg.machine.sync import Pipe  # noqa: F401 (the doctests use it)
 
@@ -111,6 +112,8 @@ class BlockRunner:
         self.error: BaseException | None = None
         self.phases = 0
         """``SyncAll`` barriers completed so far."""
+        self.progress: LaunchProgress | None = None
+        """The launch's progress line, told of every block that ends in order."""
 
     # -- running blocks ------------------------------------------------------------------------
 
@@ -135,6 +138,8 @@ class BlockRunner:
                 self._finish(self.members[index])
                 return
             self.done.append(index)
+            if self.progress is not None:
+                self.progress.update(len(self.done))
             index += 1
 
     # -- SyncAll -------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from ascreg.machine import hook
 from ascreg.machine.block import BlockContext, block, current_block, running_block
 from ascreg.machine.coop import BlockRunner, check_sync_clean  # noqa: F401 (its old home)
 from ascreg.machine.memory import UB_BYTES, Pointer, UbPtr
+from ascreg.machine.progress import LaunchProgress
 from ascreg.machine.races import GmRaceCheck
 from ascreg.machine.ref import Ref
 from ascreg.machine.registers import VL
@@ -514,14 +515,17 @@ class Kernel(Generic[P]):
         races = GmRaceCheck(name, args, kwargs) if blocks > 1 else None
         runner = BlockRunner(self.func, args, kwargs, int(blocks), dyn_bytes, name, races, {})
         failed = BlockProgress(_ascreg_call, int(blocks), next(_LAUNCHES))
+        runner.progress = LaunchProgress(_ascreg_call, int(blocks))
         try:
             start = 0 if races is None else self._run_batches(int(blocks), args, kwargs, races)
             runner.done.extend(range(start))
+            runner.progress.update(start)
             runner.run_from(start)
         except Exception as exc:
             failed.note(exc)
             raise
         finally:
+            runner.progress.close()
             runner.close()
             if races is not None:
                 races.detach()
