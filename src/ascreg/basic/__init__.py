@@ -219,6 +219,7 @@ from ascreg.basic._tensor import (
     GlobalTensor,
     LocalTensor,
     QuePosition,
+    TBuffAddr,
     TPosition,
 )
 from ascreg.basic._tpipe import (
@@ -297,6 +298,7 @@ from ascreg.basic._vf import __VEC_SCOPE__
 from ascreg.enums import CMPMODE, RoundMode
 from ascreg.errors import AscregTypeError
 from ascreg.machine.block import current_block
+from ascreg.machine.complex import Complex, complex32, complex64
 from ascreg.machine.cube import __cube__
 from ascreg.machine.kernel import __mix__, asc_vf_call, get_vec_len
 from ascreg.machine.sync import (
@@ -387,6 +389,7 @@ __all__ = [
     "CeilDivision",
     "Compare",
     "Compares",
+    "Complex",
     "Copy",
     "CopyRepeatParams",
     "CreateVecIndex",
@@ -554,6 +557,7 @@ __all__ = [
     "SyncAll",
     "SyncAllConfig",
     "TBuf",
+    "TBuffAddr",
     "TBufHandle",
     "TBufPool",
     "TEventID",
@@ -573,6 +577,8 @@ __all__ = [
     "__cube__",
     "__mix__",
     "asc_vf_call",
+    "complex32",
+    "complex64",
     "defaultGatherMaskMode",
     "event_t",
     "kDefaultMultiCopyConfig",
@@ -1074,6 +1080,18 @@ __all__ += [  # generated from ascreg.basic._advanced.__all__ by tools/gen_stubs
     "AscendQuantConfig",
     "DeQuantMode",
     "DequantParams",
+    "AntiQuantize",
+    "AntiQuantizeConfig",
+    "AntiQuantizeParams",
+    "AntiQuantizePolicy",
+    "Dequantize",
+    "DequantizeConfig",
+    "DequantizeParams",
+    "DequantizePolicy",
+    "Quantize",
+    "QuantizeConfig",
+    "QuantizeParams",
+    "QuantizePolicy",
     "PHILOX_COUNTER_SIZE",
     "PHILOX_KEY_SIZE",
     "Arange",

@@ -9,6 +9,7 @@ from ascreg.basic._adv_math import *  # noqa: F403
 from ascreg.basic._adv_misc import *  # noqa: F403
 from ascreg.basic._adv_norm import *  # noqa: F403
 from ascreg.basic._adv_quant import *  # noqa: F403
+from ascreg.basic._adv_quantize import *  # noqa: F403
 from ascreg.basic._adv_sort import *  # noqa: F403
 from ascreg.basic._adv_topk import *  # noqa: F403
 from ascreg.basic._kernel_source import *  # noqa: F403
@@ -204,6 +205,20 @@ __all__ += [  # generated from ascreg.basic._adv_quant.__all__ by tools/gen_stub
     "AscendQuantConfig",
     "DeQuantMode",
     "DequantParams",
+]
+__all__ += [  # generated from ascreg.basic._adv_quantize.__all__ by tools/gen_stubs.py
+    "AntiQuantize",
+    "AntiQuantizeConfig",
+    "AntiQuantizeParams",
+    "AntiQuantizePolicy",
+    "Dequantize",
+    "DequantizeConfig",
+    "DequantizeParams",
+    "DequantizePolicy",
+    "Quantize",
+    "QuantizeConfig",
+    "QuantizeParams",
+    "QuantizePolicy",
 ]
 __all__ += [  # generated from ascreg.basic._adv_misc.__all__ by tools/gen_stubs.py
     "PHILOX_COUNTER_SIZE",

@@ -150,6 +150,7 @@ enum class CMPMODE { LT = 0, GT = 1, EQ = 2, LE = 3, GE = 4, NE = 5 };
 enum class ReduceType { SUM = 0, MAX = 1, MIN = 2 };
 enum class RoundMode { CAST_NONE = 0, CAST_RINT = 1, CAST_FLOOR = 2, CAST_CEIL = 3, CAST_ROUND = 4, CAST_TRUNC = 5, CAST_ODD = 6, CAST_HYBRID = 7, UNKNOWN = 255 };
 enum class SpecialPurposeReg { AR = 0 };
+enum class AntiQuantizePolicy { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3 };
 enum class AtanAlgo { TAYLOR_EXPANSION = 0, POLYNOMIAL_APPROXIMATION = 1 };
 enum class CO2Layout { NZ = 0, ROW_MAJOR = 1, COLUMN_MAJOR = 2 };
 enum class CacheLine { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE = 1 };
@@ -161,6 +162,7 @@ enum DataType { DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT
 enum class DataCopyMVType { UB_TO_OUT = 0, OUT_TO_UB = 1 };
 enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB = 1, CACHELINE_OUT = 2, CACHELINE_ATOMIC = 3 };
 enum class DeQuantMode { DEQUANT_WITH_SINGLE_ROW = 0, DEQUANT_WITH_MULTI_ROW = 1 };
+enum class DequantizePolicy { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3 };
 enum class ErfAlgo { PADE_APPROXIMATION = 0, SUBSECTION_POLYNOMIAL_APPROXIMATION = 1 };
 enum Format { FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, FORMAT_NC1HWC0 = 3, FORMAT_FRACTAL_Z = 4, FORMAT_NC1C0HWPAD = 5, FORMAT_NHWC1C0 = 6, FORMAT_FSR_NCHW = 7, FORMAT_FRACTAL_DECONV = 8, FORMAT_C1HWNC0 = 9, FORMAT_FRACTAL_DECONV_TRANSPOSE = 10, FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS = 11, FORMAT_NC1HWC0_C04 = 12, FORMAT_FRACTAL_Z_C04 = 13, FORMAT_CHWN = 14, FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS = 15, FORMAT_HWCN = 16, FORMAT_NC1KHKWHWC0 = 17, FORMAT_BN_WEIGHT = 18, FORMAT_FILTER_HWCK = 19, FORMAT_HASHTABLE_LOOKUP_LOOKUPS = 20, FORMAT_HASHTABLE_LOOKUP_KEYS = 21, FORMAT_HASHTABLE_LOOKUP_VALUE = 22, FORMAT_HASHTABLE_LOOKUP_OUTPUT = 23, FORMAT_HASHTABLE_LOOKUP_HITS = 24, FORMAT_C1HWNCoC0 = 25, FORMAT_MD = 26, FORMAT_NDHWC = 27, FORMAT_FRACTAL_ZZ = 28, FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_DHWCN = 31, FORMAT_NDC1HWC0 = 32, FORMAT_FRACTAL_Z_3D = 33, FORMAT_CN = 34, FORMAT_NC = 35, FORMAT_DHWNC = 36, FORMAT_FRACTAL_Z_3D_TRANSPOSE = 37, FORMAT_FRACTAL_ZN_LSTM = 38, FORMAT_FRACTAL_Z_G = 39, FORMAT_RESERVED = 40, FORMAT_ALL = 41, FORMAT_NULL = 42, FORMAT_ND_RNN_BIAS = 43, FORMAT_FRACTAL_ZN_RNN = 44, FORMAT_NYUV = 45, FORMAT_NYUV_A = 46, FORMAT_NCL = 47, FORMAT_FRACTAL_Z_WINO = 48, FORMAT_C1HWC0 = 49, FORMAT_FRACTAL_NZ_C0_16 = 50, FORMAT_FRACTAL_NZ_C0_32 = 51, FORMAT_FRACTAL_NZ_C0_2 = 52, FORMAT_FRACTAL_NZ_C0_4 = 53, FORMAT_FRACTAL_NZ_C0_8 = 54, FORMAT_MAX = 55 };
 enum class FmatrixMode { FMATRIX_LEFT = 0, FMATRIX_RIGHT = 1 };
@@ -174,6 +176,7 @@ enum class MemDsbT { ALL = 0, DDR = 1, UB = 2, SEQ = 3 };
 enum class PaddingMode { Normal = 0, Compact = 1 };
 enum class PowerAlgo { INTRINSIC = 0, DOUBLE_FLOAT_TECH = 1 };
 enum class QuantMode_t { NoQuant = 0, F322F16 = 1, F322BF16 = 2, DEQF16 = 3, VDEQF16 = 4, QF322B8_PRE = 5, VQF322B8_PRE = 6, REQ8 = 7, VREQ8 = 8 };
+enum class QuantizePolicy { PER_TENSOR = 0, PER_CHANNEL = 1, PER_TOKEN = 2, PER_GROUP = 3 };
 enum class TPosition { GM = 0, A1 = 1, A2 = 2, B1 = 3, B2 = 4, C1 = 5, C2 = 6, CO1 = 7, CO2 = 8, VECIN = 9, VECOUT = 10, VECCALC = 11, LCM = 11, SPM = 12, SHM = 12, TSCM = 13, C2PIPE2GM = 14, C2PIPE2LOCAL = 15, MAX = 16 };
 enum class ReduceOrder { ORDER_VALUE_INDEX = 0, ORDER_INDEX_VALUE = 1, ORDER_ONLY_VALUE = 2, ORDER_ONLY_INDEX = 3 };
 enum class ReducePattern { R = 0, RA = 1, AR = 2, ARA = 3, ARAR = 4, ARARA = 5, ARARAR = 6, ARARARA = 7, ARARARAR = 8, ARARARARA = 9, RAR = 10, RARA = 11, RARAR = 12, RARARA = 13, RARARAR = 14, RARARARA = 15 };
@@ -274,10 +277,19 @@ using Log10Algo = ExpAlgo;
 }  // namespace Reg
 namespace MicroAPI = Reg;
 
+// The complex element types (辅助数据结构/complex32-complex64.md): the struct and its two aliases.
+template <class T> struct Complex {
+    T real;
+    T imag;
+    constexpr Complex(T r = T(), T i = T()) : real(r), imag(i) {}
+};
+
 constexpr uint32_t VECTOR_REG_WIDTH = 256;
 constexpr uint32_t ONE_BLK_SIZE = 32;
 __aicore__ inline constexpr uint32_t GetVecLen() { return 256; }
 }  // namespace AscendC
+using complex32 = AscendC::Complex<half>;
+using complex64 = AscendC::Complex<float>;
 
 // SIMT: launch geometry, the built-in index variables, vector and pair types.
 struct dim3 {
@@ -6513,6 +6525,7 @@ template <HardEvent event> __aicore__ void WaitFlag(int32_t eventID);
 template <pipe_t pipe> __aicore__ void PipeBarrier();
 
 template <typename T> class LocalTensor;
+struct TBuffAddr { uint32_t dataLen; uint32_t bufferAddr; void* bufferHandle; uint8_t logicPos; };
 template <typename T> class GlobalTensor {
 public:
     using PrimType = T;
@@ -6536,6 +6549,7 @@ public:
     __aicore__ T GetValue(uint32_t index) const;
     __aicore__ void SetValue(uint32_t index, T value);
     template <typename U> __aicore__ LocalTensor<U> ReinterpretCast() const;
+    __aicore__ void SetAddr(const TBuffAddr& address);
 };
 template <TPosition src, TPosition dst, int32_t depth> class TQueBind {
 public:
@@ -6711,6 +6725,12 @@ struct WelfordUpdateParam { template <typename... A> constexpr WelfordUpdatePara
 struct AntiQuantShapeInfo { template <typename... A> constexpr AntiQuantShapeInfo(A&&...) {} };
 struct AscendQuantConfig { template <typename... A> constexpr AscendQuantConfig(A&&...) {} };
 struct DequantParams { template <typename... A> constexpr DequantParams(A&&...) {} };
+struct AntiQuantizeConfig { template <typename... A> constexpr AntiQuantizeConfig(A&&...) {} };
+struct AntiQuantizeParams { template <typename... A> constexpr AntiQuantizeParams(A&&...) {} };
+struct DequantizeConfig { template <typename... A> constexpr DequantizeConfig(A&&...) {} };
+struct DequantizeParams { template <typename... A> constexpr DequantizeParams(A&&...) {} };
+struct QuantizeConfig { template <typename... A> constexpr QuantizeConfig(A&&...) {} };
+struct QuantizeParams { template <typename... A> constexpr QuantizeParams(A&&...) {} };
 struct BroadcastTiling { template <typename... A> constexpr BroadcastTiling(A&&...) {} };
 struct PhiloxRandomParams { template <typename... A> constexpr PhiloxRandomParams(A&&...) {} };
 struct ParamStruct { template <typename... A> constexpr ParamStruct(A&&...) {} };
@@ -7220,6 +7240,12 @@ template <typename T = DefaultType, auto... modes, typename... A> __aicore__ asc
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendDequant(A&&... args);
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
 template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AscendQuant(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any AntiQuantize(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any AntiQuantize(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Dequantize(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Dequantize(A&&... args);
+template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Quantize(A&&... args);
+template <typename T, typename U, auto... modes, typename... A> __aicore__ ascreg_detail::any Quantize(A&&... args);
 constexpr uint32_t PHILOX_COUNTER_SIZE = 4;
 constexpr uint32_t PHILOX_KEY_SIZE = 2;
 template <typename T = DefaultType, auto... modes, typename... A> __aicore__ ascreg_detail::any Arange(A&&... args);
