@@ -67,6 +67,7 @@ API_MODULES: tuple[tuple[str, str, str], ...] = (
     ("ascreg.machine.block", "ascreg.machine.block", "Internals: the running block"),
     ("ascreg.machine.kernel", "ascreg.machine.kernel", "Internals: the kernel runtime"),
     ("ascreg.machine.coop", "ascreg.machine.coop", "Internals: blocks and SyncAll phases"),
+    ("ascreg.machine.progress", "ascreg.machine.progress", "Internals: long launches' progress"),
     (
         "ascreg.machine.crosscore",
         "ascreg.machine.crosscore",

@@ -198,7 +198,7 @@ def _DataCopy(
     ``DataCopyParams`` form copies ``blockCount`` blocks of ``blockLen`` DataBlocks with
     ``srcStride`` / ``dstStride`` DataBlocks between them; a zero count or length is a no-op.
     ``Nd2NzParams`` / ``Dn2NzParams`` are the cube core's GM -> L1 copies (``DataCopy[T,
-    enableSmallC0]``, see :func:`ascreg.basic._cube.cube_copy`).
+    enableSmallC0]``, see ``ascreg.basic._cube.cube_copy``).
     The ``NdDmaParams<T, dim>`` form, ``DataCopy[T, dim, config](dst, src, params)``, is the
     n-dimensional GM -> UB copy (NDDMA) of :mod:`ascreg.basic._nddma`.
 
