@@ -191,10 +191,10 @@ def CrossCoreWaitFlag(flagId: int, *, modeId: int = 0, pipe: Pipe = Pipe.PIPE_S)
     ... def lonely(out: GmPtr[int32_t]) -> None:
     ...     if ASCEND_IS_AIV:
     ...         CrossCoreWaitFlag(3)          # no AIC ever sets flag 3
-    >>> lonely[1, 0](GlobalMemory().alloc(int32_t, 1))
+    >>> lonely[1, 0](GlobalMemory().alloc(int32_t, 1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ascreg.errors.SyncError: lonely: every core left waits: AIV 0 waits in CrossCoreWaitFlag(3); AIV 1 waits in CrossCoreWaitFlag(3); no running core can raise those counters (AIC 0 already ended): on the chip the launch hangs (a CrossCoreWaitFlag with no matching CrossCoreSetFlag, or a set in a branch the setter skips)
+    ascreg.errors.SyncError: lonely: every core left waits: AIV 0 waits in CrossCoreWaitFlag(3); AIV 1 waits in CrossCoreWaitFlag(3); no running core can raise those counters (AIC 0 already ended): on the chip the launch hangs ...
     """
     _ascreg_call = "CrossCoreWaitFlag"
     cross_wait(modeId, pipe, flagId, _ascreg_call)
