@@ -574,7 +574,7 @@ class Whole:
             places = _places(known.args, args)
             if places is None or not known.guard(known.args, module):  # its module names
                 continue
-            translated = known.translated(places, args, self.names, module)
+            translated = known.translated(places, args)
             if translated is not None:  # it takes the place of the plan it was made from
                 self.plans.remove(known)
                 self.plans.insert(0, translated)
@@ -628,22 +628,26 @@ class WholePlan:
         }
 
     def translated(
-        self, places: Places, args: tuple[Any, ...], names: list[str], module: dict[str, Any]
+        self, places: Places, args: tuple[Any, ...]
     ) -> WholePlan | None:
-        """Return this plan with its pointers moved by *places*, for *args* (or None)."""
-        guard = _whole_guard(args, names, module)
-        if guard is None:
-            return None
+        """Return this plan with its pointers moved by *places*, for *args* (or None).
+
+        Its guard is the one :func:`_whole_guard` would make for *args*: the same checks, the
+        memories, allocations and pointers of the arguments moved (the arguments differ in
+        nothing else, :func:`_places`, and the module names are the recorded ones).
+        """
+        parts: dict[int, Any] = {}
+        for (memory, block), (new_memory, new_block) in places.items():  # (ids of the old)
+            parts[memory], parts[block] = new_memory, new_block
         try:
-            program = self.plan.run
             done: dict[int, Any] = {}
-            constants = {k: _moved(v, places, done) for k, v in program.__globals__.items()}
+            guard = _rebound(self.guard, places, parts, done)
+            run = _rebound(self.plan.run, places, {}, done)  # its pointers moved, names kept
             inputs = tuple(
                 _moved(v, places, done) for v in self.env[: len(self.env) - len(self.plan.extra)]
             )
         except KeyError:  # a pointer into a memory none of the arguments points into
             return None
-        run = types.FunctionType(program.__code__, constants, "run")
         plan = self.plan.rebound(run)
         return WholePlan(guard, args, plan, inputs, self.values, self.iterations)
 
