@@ -87,6 +87,9 @@ class _Loop:
         """The names the body reads and never assigns (what it takes from outside), sorted;
         None when a call in the body is not an op's own entry point (then no plan is recorded,
         :mod:`ascreg.engine.plans`)."""
+        self.local: list[str] = []
+        """The inputs that are the enclosing function's local names (a flattened run of the
+        loop inside a batched outer one rebinds them, :mod:`ascreg.engine.nested`)."""
         self.extras: tuple[tuple[dict[str, Any], str], ...] = ()
         """The module names the helpers it calls read, as ``(globals, name)`` pairs."""
 
@@ -160,6 +163,7 @@ def _judge(loop: _Loop, func: Callable[..., Any], local: set[str]) -> None:
     body.block(node.body, {node.target.id}, stored)
     loop.assigned = [n for n in _ordered_stores(node.body) if n != node.target.id]
     loop.inputs = sorted(body.read - stored) if body.recordable else None
+    loop.local = [name for name in loop.inputs or () if name in local]
     loop.extras = tuple(body.extras.values())
 
 
@@ -462,6 +466,12 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     else:  # an unbound name is the body's error to raise (eagerly), not the replay's
         names = "".join(f"{n}, " for n in loop.inputs)
         read = f"try:\n  {inputs} = ({names})\nexcept NameError:\n  {inputs} = None\n"
+    rebind = restore = ""
+    if loop.local:  # a flattened run (inside a batched loop) gives them one row per inner one
+        local = ", ".join(loop.local) + ","
+        outer = "".join(f"{inputs}[{loop.inputs.index(n)}], " for n in loop.local)  # type: ignore[union-attr]
+        rebind = f"    if {attempt}.expanded is not None:\n      {local} = {attempt}.expanded\n"
+        restore = f"    if {attempt}.expanded is not None:\n      {local} = {outer}\n"
     before = f"__ascreg_before{key}"
     bound = (index, *loop.assigned)
     # an undone attempt leaves the names the body bound as they were before it: the eager
@@ -477,13 +487,13 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"  {targets} = {attempt}\n"
         f"elif {attempt} is not None:\n"
         f"  {before} = {{k: v for k, v in locals().items() if k in {bound!r}}}\n"
-        f"  try:\n"
-        f"    {index} = {attempt}.index\n"
-        f"    pass\n"
-        f"    {targets} = {attempt}.finish(({values}))\n"
-        f"  except BaseException as __ascreg_error:\n"
-        f"    {attempt}.abandon(__ascreg_error)\n"
-        f"    {attempt} = None\n" + put_back + f"if {attempt} is None:\n"
+        f"  while {attempt} is not None:\n"
+        f"   try:\n"
+        f"    {index} = {attempt}.index\n" + rebind + f"    pass\n"
+        f"    {targets} = {attempt}.finish(({values}))\n" + restore + f"    break\n"
+        f"   except BaseException as __ascreg_error:\n"
+        f"    {attempt} = {attempt}.abandon(__ascreg_error)\n" + put_back +
+        f"if {attempt} is None:\n"
         f"  for {index} in {rng}:\n"
         f"    pass\n"
     )
@@ -499,9 +509,12 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
     assert isinstance(chosen, ast.If) and isinstance(eager_if, ast.If)
     attempt_if = chosen.orelse[0]
     assert isinstance(attempt_if, ast.If)
-    trial = attempt_if.body[1]
+    retrying = attempt_if.body[1]
+    assert isinstance(retrying, ast.While)
+    trial = retrying.body[0]
     assert isinstance(trial, ast.Try)
-    trial.body[1:2] = [_copy(s) for s in node.body]
+    at = next(k for k, s in enumerate(trial.body) if isinstance(s, ast.Pass))
+    trial.body[at : at + 1] = [_copy(s) for s in node.body]
     eager = eager_if.body[0]
     assert isinstance(eager, ast.For)
     eager.body = node.body
@@ -557,8 +570,9 @@ def batched(func: Callable[..., Any]) -> Callable[..., Any]:
     for loop in loops:
         batch.LOG.debug(loop.describe())
         recordable = loop.inputs is not None and plans.ENABLED
+        local = tuple((loop.inputs or []).index(name) for name in loop.local)
         sites.append(Site(loop.where, code.co_filename, loop.node.lineno, loop.reason,
-                          recordable, loop.extras))  # fmt: skip
+                          recordable, loop.extras, local))  # fmt: skip
     whole = _whole(definition, loops, func, _local_names(definition))
     helpers: dict[str, Callable[..., Any]] = {
         HELPER: lambda key, rng, inputs: plans.start(sites[key], rng, inputs),

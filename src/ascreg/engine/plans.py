@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from ascreg.engine import batch as batching
+from ascreg.engine import nested
 from ascreg.engine.batch import LOG, Batch, RowInts
 from ascreg.engine.sites import PLANS_PER_LOOP, Site
 from ascreg.errors import CALL_MARKER
@@ -180,15 +181,24 @@ class Recorder:
         """
         batch = batching.current()
         journaled = batch.refs.get(id(ref))
-        if journaled is None or ref.born != batch.epoch:
+        if journaled is None or ref.born not in batch.epochs:
             return None
         initial = journaled[1]
         if not isinstance(initial, _IMMUTABLE):
             return None
         slot = self.slots[id(ref)] = len(self.inputs) + len(self.kept)
         self.kept.append(ref)
-        self.calls.append((_making, None, None, (initial,), ref, [(False, initial)], slot))
+        # made before the running phase of a flattened inner loop that takes it first
+        maker = _making if ref.born == batch.epoch else _making_before
+        self.calls.append((maker, None, None, (initial,), ref, [(False, initial)], slot))
         return slot
+
+    def phase(self, step: Callable[..., None], *args: Any) -> None:
+        """Record the start or end of a flattened inner loop's phase (``step(*args)``)."""
+        if self.failed is None:
+            made: StepMaker = lambda op, impl, a, result: step  # noqa: E731
+            operands = [(False, a) for a in args]
+            self.calls.append((made, None, None, args, None, operands, None))
 
     def output(self, value: Any) -> tuple[bool, Any] | None:
         """Return how a plan gives a name the body assigns its final value (None: it cannot)."""
@@ -228,6 +238,19 @@ class Recorder:
 def _making(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
     """Return the step that makes a ``Ref`` of the loop body anew (:meth:`Recorder._made`)."""
     return Ref
+
+
+def _making_before(
+    op: Any, impl: Any, args: tuple[Any, ...], result: Any
+) -> Callable[..., Any]:
+    """Return the step that makes a ``Ref`` the body made before the running phase began."""
+    return _made_before
+
+
+def _made_before(value: Any) -> Ref[Any]:
+    made = Ref(value)
+    made.born = batching.current().base_epoch
+    return made
 
 
 # -- the guard ------------------------------------------------------------------------------------
@@ -440,6 +463,10 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
     if inputs is not None and site.extras:
         extra = site.extra_inputs()
         inputs = None if extra is None else inputs + extra
+    if batching._ACTIVE:  # a loop inside a batched one: flattened into it, if it can be
+        inner = nested.flatten(site, iterations, inputs)
+        if inner is not None:
+            return inner
     if inputs is not None and site.plans:
         done = _replay(site, iterations, inputs)
         if done is not None:
@@ -449,11 +476,19 @@ def start(site: Site, iterations: Any, inputs: tuple[Any, ...] | None) -> Any:
         LOG.debug("%s: runs eagerly (refused before: %s)", site.where, refused)
         site.eager(refused)
         return None
-    attempt = batching.enter(site, iterations)
+    return _attempt(site, iterations, inputs)
+
+
+def _attempt(
+    site: Site, iterations: Any, inputs: tuple[Any, ...] | None, *, quiet: bool = False
+) -> Batch | None:
+    """Start a batched attempt at *site* (recording a plan when it can), or return None."""
+    attempt = batching.enter(site, iterations, quiet=quiet)
     if attempt is not None:
         attempt.inputs = inputs
         if inputs is not None and site.recordable:
             attempt.recorder = Recorder(inputs)
+        attempt.retry = lambda: _attempt(site, iterations, inputs, quiet=True)
     return attempt
 
 
