@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.machine.test_batch import differential
 
 import ascreg
 from ascreg import LoadDist, Ref, Reg, StoreDist, UbPtr, UnifiedBuffer, float32_t
-from tests.machine.test_batch import differential
 
 L32 = 64
 

@@ -691,6 +691,8 @@ class Batch:
         """Once an inner loop ran flattened: from which access on, at which eager iteration
         of its outer iteration, how many rows per outer iteration (:func:`nested.renumber`)."""
         self.cursor = 0
+        self.renumber: Callable[[Batch], int] | None = None
+        """Once an inner loop ran flattened: what numbers the accesses in eager order."""
         """The eager iteration (within an outer one) the body has reached (phases only)."""
 
     def segment(self, m: int, advance: int = 0) -> None:
@@ -831,7 +833,8 @@ class Batch:
             if from_caller and key in self.refs:
                 raise fallback("a Ref is updated by the outer and the inner loop")
             self.refs.setdefault(key, (ref, ref.value))
-            return nested.inner_counts(self, ref.value, lanes, from_caller)
+            counts: Lanes = phase.counts(self, ref.value, lanes, from_caller)
+            return counts
         carried = self._claim(ref)
         value = ref.value
         if isinstance(value, RowInts):
@@ -971,11 +974,11 @@ class Batch:
         A kept plan (:func:`_known_plan`) was made of the same accesses after they passed
         :meth:`check_memory` (which depends on nothing else): only the block's checks remain.
         """
-        if not self.segments:
+        if self.renumber is None:
             self._check_accesses(self.count)
             return
-        try:  # numbered in eager order, outer x inner (:func:`nested.renumber`)
-            self._check_accesses(nested.renumber(self))
+        try:  # numbered in eager order, outer x inner (``nested.renumber``)
+            self._check_accesses(self.renumber(self))
         except Fallback as refused:  # perhaps only because of the flattened inner loops
             for site in self.flattened:
                 site.flatten = False
@@ -1055,7 +1058,7 @@ class Batch:
         """
         self.recorder = None
         if self.phase is not None:
-            nested._merge(self, self.phase)
+            self.phase.merge(self)
         for memory, start, old in reversed(self.saved):
             memory.data[start : start + old.size] = old
         for reg, old, _layout in self.registers.values():
@@ -1279,6 +1282,3 @@ def enter(site: Any, iterations: Any, *, quiet: bool = False) -> Batch | None:
     batch = Batch(site, iterations)
     _ACTIVE.append(batch)
     return batch
-
-
-from ascreg.engine import nested  # noqa: E402  (it builds on this module's batches)

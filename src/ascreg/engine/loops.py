@@ -492,8 +492,9 @@ def _rewrite(loop: _Loop, key: int) -> list[ast.stmt]:
         f"    {index} = {attempt}.index\n" + rebind + f"    pass\n"
         f"    {targets} = {attempt}.finish(({values}))\n" + restore + f"    break\n"
         f"   except BaseException as __ascreg_error:\n"
-        f"    {attempt} = {attempt}.abandon(__ascreg_error)\n" + put_back +
-        f"if {attempt} is None:\n"
+        f"    {attempt} = {attempt}.abandon(__ascreg_error)\n"
+        + put_back
+        + f"if {attempt} is None:\n"
         f"  for {index} in {rng}:\n"
         f"    pass\n"
     )

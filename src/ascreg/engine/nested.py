@@ -85,6 +85,14 @@ class Phase:
         self.refs: set[int] = set()
         """The ``Ref`` boxes made before the phase that an op of the phase took down (by id)."""
 
+    def merge(self, batch: Batch) -> None:
+        """Give *batch* back its journal, with the registers first written in the phase."""
+        _merge(batch, self)
+
+    def counts(self, batch: Batch, value: Any, lanes: int, carried: bool) -> Any:
+        """:func:`inner_counts` (what ``Batch.carried_count`` asks of a phase)."""
+        return inner_counts(batch, value, lanes, carried)
+
 
 def flatten(site: Any, iterations: Any, inputs: tuple[Any, ...] | None) -> Inner | None:
     """Start the inner loop *site* over *iterations* as a phase of the running batch, or None.
@@ -99,7 +107,7 @@ def flatten(site: Any, iterations: Any, inputs: tuple[Any, ...] | None) -> Inner
         or inputs is None
         or batch.phase is not None
         or type(iterations) is not range
-        or batch.recorder is not None and batch.recorder.inside
+        or (batch.recorder is not None and batch.recorder.inside)
     ):
         return None
     m = len(iterations)
@@ -118,9 +126,7 @@ class Inner:
 
     __slots__ = ("batch", "expanded", "index", "iterations", "site")
 
-    def __init__(
-        self, batch: Batch, site: Any, iterations: range, inputs: tuple[Any, ...]
-    ) -> None:
+    def __init__(self, batch: Batch, site: Any, iterations: range, inputs: tuple[Any, ...]) -> None:
         self.batch = batch
         self.site = site
         self.iterations = iterations
@@ -172,6 +178,7 @@ def begin(m: int) -> None:
     batch.count = count * m
     _new_epoch(batch)
     batch.segment(m)
+    batch.renumber = renumber
 
 
 def end() -> None:
@@ -200,9 +207,9 @@ def _merge(batch: Batch, phase: Phase) -> None:
     journal = phase.registers
     for key, entry in batch.registers.items():
         journal.setdefault(key, entry)  # a register written before keeps its pre-loop value
-    for key, entry in batch.read_first.items():  # a pre-loop value read in the phase
+    for key, read in batch.read_first.items():  # a pre-loop value read in the phase
         if key not in journal:
-            phase.read_first.setdefault(key, entry)
+            phase.read_first.setdefault(key, read)
     batch.registers = journal
     batch.read_first = phase.read_first
     batch.count = phase.count
@@ -293,7 +300,7 @@ _WHICH: dict[tuple[int, int, int, int], np.ndarray[Any, Any]] = {}
 
 
 def renumber(batch: Batch) -> int:
-    """Number the batch's accesses by eager iteration; return how many there are in all.
+    """Give the batch's accesses their eager iterations; return how many there are in all.
 
     Outer iteration *i* has ``slots`` eager iterations: the outer body's accesses before an
     inner loop belong to the same one as the inner loop's first iteration, those after it to

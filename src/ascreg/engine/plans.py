@@ -240,9 +240,7 @@ def _making(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[
     return Ref
 
 
-def _making_before(
-    op: Any, impl: Any, args: tuple[Any, ...], result: Any
-) -> Callable[..., Any]:
+def _making_before(op: Any, impl: Any, args: tuple[Any, ...], result: Any) -> Callable[..., Any]:
     """Return the step that makes a ``Ref`` the body made before the running phase began."""
     return _made_before
 
@@ -662,9 +660,7 @@ class WholePlan:
             for r in map(storage, (*self.vectors, *self.masks))
         }
 
-    def translated(
-        self, places: Places, args: tuple[Any, ...]
-    ) -> WholePlan | None:
+    def translated(self, places: Places, args: tuple[Any, ...]) -> WholePlan | None:
         """Return this plan with its pointers moved by *places*, for *args* (or None).
 
         Its guard is the one :func:`_whole_guard` would make for *args*: the same checks, the
