@@ -6,9 +6,10 @@ mask, pointer and index code whose Python control flow is the same in every iter
 
 * every statement is an assignment to plain names, an expression, ``pass``, an ``if`` or a
   nested ``for`` over ``range`` built of such statements (no ``while``, ``break``,
-  ``continue``, ``return``, ``try``, ``with``, ``del``, ``assert``); a nested loop runs in
-  order inside the batched one, so an accumulator of the inner loop is simply carried by it,
-  and an ``if`` on a per-iteration value stops the batch at run time;
+  ``continue``, ``return``, ``try``, ``with``, ``del``, ``assert``); a nested loop runs
+  flattened into the batched one, outer x inner rows (:mod:`ascreg.engine.nested`), or, when
+  its iterations carry a register (an accumulator), in order inside it, and an ``if`` on a
+  per-iteration value stops the batch at run time;
 * every call is an ascreg op (a row of ``ascreg._spec``), a register, mask or ``Ref``
   constructor, a numpy scalar type or ``float``/``int``/``bool`` (``np.float32(1.0)``),
   ``min``/``max``/``abs``, ``range`` (a nested loop's), or a ``__simd_callee__`` helper whose
