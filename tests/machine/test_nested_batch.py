@@ -63,7 +63,7 @@ def test_an_inner_loop_runs_flattened(caplog: pytest.LogCaptureFixture) -> None:
 
 @ascreg.__simd_vf__
 def row_sums(dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, loops: int) -> None:
-    """softmax's sum: an accumulator carried by the inner loop (it runs in order)."""
+    """softmax's sum: an accumulator carried by the inner loop (scanned over it)."""
     x, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
     full, one = Reg.CreateMask[float32_t](), Reg.CreateMask[float32_t, Reg.MaskPattern.VL1]()
     for i in range(rows):
@@ -75,12 +75,12 @@ def row_sums(dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, loops: int
         Reg.StoreAlign[float32_t, StoreDist.DIST_FIRST_ELEMENT_B32](dst + i, total, one)
 
 
-def test_a_carried_inner_loop_runs_in_order_without_an_eager_run(
+def test_a_carried_register_is_scanned_over_the_inner_iterations(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     def scenario(ub: UnifiedBuffer) -> Any:
         src, dst = ub.alloc(float32_t, 20 * L32), ub.alloc(float32_t, L32)
-        src.write(_floats(20 * L32) * np.float32(1e4))
+        src.write(_floats(20 * L32) * np.float32(1e4))  # sums that depend on their order
         dst.write(np.zeros(L32, np.float32))
         row_sums(dst, src, 5, 4)
         row_sums(dst, src, 5, 4)
@@ -88,9 +88,40 @@ def test_a_carried_inner_loop_runs_in_order_without_an_eager_run(
 
     _, error, lines = differential(scenario, caplog)
     assert not error
+    assert not any("eager" in line or "in order" in line for line in lines)
+    _, inner = ascreg.explain(row_sums)
+    assert "ran flattened into a batched outer loop" in inner
+
+
+@ascreg.__simd_vf__
+def twice_carried(dst: UbPtr[float32_t], src: UbPtr[float32_t], rows: int, loops: int) -> None:
+    """A register carried by two ops of the inner loop (no scan): it runs in order."""
+    x, total = Reg.RegTensor[float32_t](), Reg.RegTensor[float32_t]()
+    full = Reg.CreateMask[float32_t]()
+    for i in range(rows):
+        Reg.Duplicate(total, 1.0, full)
+        for j in range(loops):
+            Reg.LoadAlign(x, src + (i * loops + j) * L32)
+            Reg.Add(total, total, x, full)
+            Reg.Muls(total, total, np.float32(0.5), full)
+        Reg.StoreAlign(dst + i * L32, total, full)
+
+
+def test_a_register_carried_by_two_ops_runs_the_inner_loop_in_order(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def scenario(ub: UnifiedBuffer) -> Any:
+        src, dst = ub.alloc(float32_t, 20 * L32), ub.alloc(float32_t, 5 * L32)
+        src.write(_floats(20 * L32))
+        twice_carried(dst, src, 5, 4)
+        twice_carried(dst, src, 5, 4)
+        return dst.read(5 * L32)
+
+    _, error, lines = differential(scenario, caplog)
+    assert not error
     assert not any("eager" in line for line in lines)
     assert any("its inner loops in order" in line for line in lines)
-    _, inner = ascreg.explain(row_sums)
+    _, inner = ascreg.explain(twice_carried)
     assert "ran inside a batched outer loop" in inner
 
 

@@ -752,7 +752,7 @@ class Batch:
         known = self.registers.get(key)
         if known is not None and self.replayed:
             return  # a replay makes the calls its recording checked, on operands of one shape
-        if self.phase is not None and key in self.scanned:
+        if self.phase is not None and key in self.phase.scanned:
             raise fallback(f"{type(reg).__name__} is scanned and written by an inner loop")
         lanes, dtype = _layout(reg) if known is None else known[2]
         shape = new.shape
@@ -773,8 +773,8 @@ class Batch:
         first = self.read_first.get(key)
         if first is not None:
             name = type(reg).__name__
-            if first[1] == self.serial and self.phase is None:  # read and written by this
-                raise Carried(f"{name} is carried between iterations by one op")  # call: a scan
+            if first[1] == self.serial:  # read and written by this very call: a scan
+                raise Carried(f"{name} is carried between iterations by one op")
             raise fallback(f"{name} is read before the loop body writes it (loop-carried)")
         self.registers[key] = (reg, old, (lanes, dtype))
 

@@ -10,9 +10,11 @@ one *phase* of the batch over ``N x M`` rows, row ``i * M + j`` standing for inn
 * when the phase begins, every register the batch wrote (one row per outer iteration) holds
   each row *M* times, and so do the loop index and pointers the inner body reads from the
   outer body (:func:`expand`); the inner index holds ``0 .. M-1`` once per outer iteration;
-* a register the inner body reads before it writes it, and writes (a value carried from one
-  inner iteration to the next), an op scanned over the rows, a ``Ref`` updated twice in one
-  inner iteration, a post-update address: the phase cannot give the eager result;
+* a register one op of the inner body reads and then writes (an accumulator: ``Max(m, m,
+  x)``) is scanned over the inner iterations in order, all outer iterations at once
+  (:func:`scan`); a register carried otherwise (read by one op, written by another), a
+  ``Ref`` updated twice in one inner iteration, a post-update address: the phase cannot
+  give the eager result;
 * a ``Ref`` count the outer body made (or the loop's caller) and the inner body takes down
   with ``UpdateMask`` holds ``max(count - j * lanes, 0)`` in inner iteration *j*
   (:func:`inner_counts`);
@@ -58,9 +60,11 @@ from ascreg.engine.batch import (
     RowInts,
     RowPointer,
     Unflattened,
+    _layout,
     fallback,
 )
 from ascreg.machine.ref import EPOCH
+from ascreg.machine.registers import MaskReg, RegTensor, storage
 
 MIN_INNER = 2
 """Inner loops with fewer iterations run in order (a phase would save nothing)."""
@@ -69,7 +73,7 @@ MIN_INNER = 2
 class Phase:
     """The state of a batch while an inner loop runs flattened (``Batch.phase``)."""
 
-    __slots__ = ("count", "expanded", "m", "read_first", "refs", "registers")
+    __slots__ = ("count", "expanded", "m", "read_first", "refs", "registers", "scanned")
 
     def __init__(self, count: int, m: int, registers: dict[int, Any]) -> None:
         self.count = count
@@ -84,6 +88,8 @@ class Phase:
         """The batch's registers read before it wrote them, before the phase."""
         self.refs: set[int] = set()
         """The ``Ref`` boxes made before the phase that an op of the phase took down (by id)."""
+        self.scanned: dict[int, int] = {}
+        """The batch's registers scanned before the phase (the phase scans its own)."""
 
     def merge(self, batch: Batch) -> None:
         """Give *batch* back its journal, with the registers first written in the phase."""
@@ -168,13 +174,14 @@ def begin(m: int) -> None:
     batch = _ACTIVE[-1]
     count = batch.count
     phase = batch.phase = Phase(count, m, batch.registers)
-    for reg, _old, _layout in batch.registers.values():
+    for reg, _old, _shape in batch.registers.values():
         held = reg.held()
         if held is not None and held.ndim == 2:
             phase.expanded.append((reg, held))
             reg.restore(np.repeat(held, m, axis=0))
     batch.registers = {}
     phase.read_first, batch.read_first = batch.read_first, {}
+    phase.scanned, batch.scanned = batch.scanned, {}
     batch.count = count * m
     _new_epoch(batch)
     batch.segment(m)
@@ -188,7 +195,7 @@ def end() -> None:
     assert phase is not None
     m, rows = phase.m, batch.count
     inner = batch.registers
-    for reg, _old, _layout in inner.values():
+    for reg, _old, _shape in inner.values():
         held = reg.held()
         if held is not None and held.ndim == 2 and held.shape[0] == rows:
             reg.restore(held[m - 1 :: m])
@@ -212,6 +219,7 @@ def _merge(batch: Batch, phase: Phase) -> None:
             phase.read_first.setdefault(key, read)
     batch.registers = journal
     batch.read_first = phase.read_first
+    batch.scanned = phase.scanned  # a chain scanned in the phase ends with it
     batch.count = phase.count
     batch.phase = None
 
@@ -334,3 +342,59 @@ def _number(which: Any, slots: int, cursor: int, m: int) -> np.ndarray[Any, Any]
     which = np.asarray(which, dtype=np.int64)
     numbered: np.ndarray[Any, Any] = (which // m) * slots + cursor + which % m
     return numbered
+
+
+def scan(op: Any, impl: Any, args: tuple[Any, ...], batch: Batch) -> Any:
+    """Run a call that carries a register from one inner iteration to the next, in order.
+
+    The phase's other ops have run on all rows; this call runs once per inner iteration *j*,
+    on the rows of iteration *j* of every outer iteration (each operand register's rows
+    ``j::m``), the registers it writes holding what the call of iteration *j - 1* left
+    (iteration 0: what they held when the phase began): each outer iteration's chain in eager
+    order (the same float rounding), all outer iterations at once. Afterwards each register
+    it writes holds every row, and no other op of the phase may write it.
+    """
+    phase = batch.phase
+    assert phase is not None
+    m, rows = phase.m, batch.count
+    for reg, old in reversed(batch.touched):  # undo what the batched call wrote before it saw
+        reg.restore(old)
+    operands = (storage(a) for a in args if isinstance(a, RegTensor | MaskReg))
+    registers = list({id(a): a for a in operands}.values())
+    held = [reg.held() for reg in registers]
+    if any(v is not None and v.ndim == 2 and v.shape[0] != rows for v in held):
+        raise fallback(f"{op.name} carries a register of another row count")
+    journal = batch.registers
+    for reg, value in zip(registers, held, strict=True):  # its writes carry it on, unchecked
+        journal.setdefault(id(reg), (reg, value, _layout(reg)))
+    written: dict[int, list[Any]] = {}
+    batch.count = rows // m
+    result = None
+    try:
+        for j in range(m):
+            for reg, value in zip(registers, held, strict=True):
+                found = written.get(id(reg))
+                if found is not None:
+                    reg.restore(found[-1])  # what iteration j - 1 left
+                elif value is not None and value.ndim == 2:
+                    reg.restore(value[j::m])
+            before = [reg.held() for reg in registers]
+            batch.serial += 1
+            batch.touched.clear()
+            result = impl(op, *args)
+            for reg, was in zip(registers, before, strict=True):
+                now = reg.held()
+                if now is not was:
+                    written.setdefault(id(reg), []).append(now)
+    finally:
+        batch.count = rows
+    for reg, value in zip(registers, held, strict=True):
+        found = written.get(id(reg))
+        if found is None:
+            reg.restore(value)
+            continue
+        if len(found) != m or any(f.ndim != 2 or f.shape[0] != rows // m for f in found):
+            raise fallback(f"{op.name} writes {type(reg).__name__} in some iterations only")
+        reg.restore(np.stack(found, axis=1).reshape(rows, -1))
+        batch.scanned[id(reg)] = batch.serial
+    return result
