@@ -60,6 +60,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import numpy as np
 
 from ascreg.engine import batch as batching
@@ -302,6 +303,8 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
         return f"{item} is {name}"
     if isinstance(getattr(value, CALL_MARKER, None), str):  # an op (a template or C function)
         return f"{item} is {name}"
+    if _frozen(value):  # a mode struct (``CastTrait``): the same object holds the same values
+        return f"{item} is {name}"
     if kind is int or kind is str:
         names[f"{name}_t"] = kind
         return f"(type({item}) is {name}_t and {item} == {name})"
@@ -321,6 +324,26 @@ def _equal(item: str, value: Any, name: str, names: dict[str, Any]) -> str | Non
             f"{item}.block is {name}_block)"
         )
     return None
+
+
+_FROZEN_SETATTR: Any = attrs.frozen(type("_Frozen", (), {})).__setattr__
+"""What every frozen ``attrs`` class has for ``__setattr__`` (it raises)."""
+
+
+def _frozen(value: Any, depth: int = 0) -> bool:
+    """Return True for a frozen ``attrs`` instance whose fields hold immutable values only.
+
+    Such a value never changes: the guard compares it by identity.
+    """
+    kind: Any = type(value)
+    if depth > 4 or not attrs.has(kind) or kind.__setattr__ is not _FROZEN_SETATTR:
+        return False
+    for field in attrs.fields(kind):
+        held = getattr(value, field.name)
+        plain = held is None or type(held) in (bool, int, float, str, bytes)
+        if not (plain or isinstance(held, enum.Enum | np.generic) or _frozen(held, depth + 1)):
+            return False
+    return True
 
 
 _CODE: dict[str, types.CodeType] = {}
