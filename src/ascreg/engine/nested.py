@@ -57,6 +57,7 @@ from ascreg.engine.batch import (
     _ACTIVE,
     MAX_ITERATIONS,
     Batch,
+    Fallback,
     RowInts,
     RowPointer,
     Unflattened,
@@ -119,7 +120,12 @@ def flatten(site: Any, iterations: Any, inputs: tuple[Any, ...] | None) -> Inner
     m = len(iterations)
     if m < MIN_INNER or batch.count * m > MAX_ITERATIONS:
         return None
-    inner = Inner(batch, site, iterations, inputs)
+    try:
+        expanded = tuple(expand(inputs[k], m) for k in site.locals)
+    except Fallback:  # an input it cannot repeat: the loop runs in order
+        site.flatten = False
+        return None
+    inner = Inner(batch, site, iterations, expanded)
     site.ran("flattened")
     return inner
 
@@ -132,7 +138,9 @@ class Inner:
 
     __slots__ = ("batch", "expanded", "index", "iterations", "site")
 
-    def __init__(self, batch: Batch, site: Any, iterations: range, inputs: tuple[Any, ...]) -> None:
+    def __init__(
+        self, batch: Batch, site: Any, iterations: range, expanded: tuple[Any, ...]
+    ) -> None:
         self.batch = batch
         self.site = site
         self.iterations = iterations
@@ -145,7 +153,7 @@ class Inner:
             recorder.phase(begin, m)
         self.index = RowInts(np.tile(np.arange(iterations.start, iterations.stop,
                                                iterations.step), count))  # fmt: skip
-        self.expanded = tuple(expand(inputs[k], m) for k in site.locals)
+        self.expanded = expanded
 
     def finish(self, values: tuple[Any, ...]) -> tuple[Any, ...]:
         """End the phase; return the inner index's and *values*' last inner iteration's values."""
