@@ -481,6 +481,21 @@ def test_vf_calls_in_a_kernel_match_eager(data: Any) -> None:
     event(f"kernel: {'batched' if outcome.batched else 'eager'} {outcome.error.split(':')[0]}")
 
 
+@examples(1)
+@given(st.data())
+def test_nests_in_a_kernel_match_eager(data: Any) -> None:
+    """The nested VFs of ``test_generated_nest_batched_matches_eager`` per tile of a kernel (the
+    block's checks see the flattened accesses in eager order)."""
+    choose = vp.DrawChooser(data)
+    program = nested(vp.draw_program(choose), choose.number(2, 3))
+    calls = vp.draw_calls(choose, program, choose.number(1, 3))
+    hazard = draw_hazard(choose, program, len(calls))
+    note_program(program, calls)
+    note(f"hazard: {hazard}")
+    outcome = kernel_differential(program, calls, hazard)
+    event(f"kernel: {'batched' if outcome.batched else 'eager'} {outcome.error.split(':')[0]}")
+
+
 # -- 2: the generated calls do run batched -------------------------------------------------------
 
 SEEDS = range(100)
