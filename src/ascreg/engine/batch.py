@@ -688,12 +688,13 @@ class Batch:
         self.flattened: list[Any] = []
         """The inner loops (sites) this batch ran flattened."""
         self.segments: list[tuple[int, int, int]] = []
-        """Once an inner loop ran flattened: from which access on, at which eager iteration
-        of its outer iteration, how many rows per outer iteration (:func:`nested.renumber`)."""
+        """The segments of the accesses, once an inner loop ran flattened (else empty), each
+        as the position of its first access, the eager iteration of its outer iteration it
+        starts at and its rows per outer iteration (``nested.renumber``)."""
         self.cursor = 0
-        self.renumber: Callable[[Batch], int] | None = None
-        """Once an inner loop ran flattened: what numbers the accesses in eager order."""
         """The eager iteration (within an outer one) the body has reached (phases only)."""
+        self.renumber: Callable[[Batch], int] | None = None
+        """What numbers the accesses in eager order, once an inner loop ran flattened."""
 
     def segment(self, m: int, advance: int = 0) -> None:
         """Start a segment of accesses *m* rows per outer iteration, *advance* iterations on."""
